@@ -1,0 +1,86 @@
+"""The ``solo`` command line: a thin, lazily loaded click group.
+
+Each command lives in its own module and is imported only when it runs, so
+``solo --help`` pays for click alone. Errors the user caused are printed as
+one line with exit status 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from .. import __version__
+
+# name -> (module, one-line help shown by `solo --help` without importing the module)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("solo.cli.new", "Create a character: interactive, by career, or at random."),
+    "roll": ("solo.cli.roll", "Roll dice (3d6+2, d100) and check a d100 against a skill."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(COMMANDS[name][0])
+        return module.command
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else None
+        if name and name not in COMMANDS and not name.startswith("-"):
+            from ..errors import did_you_mean
+
+            raise click.UsageError(f"no such command {name!r}{did_you_mean(name, COMMANDS)}; see 'solo --help'")
+        return super().resolve_command(ctx, args)
+
+    def main(self, args=None, prog_name=None, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "solo", standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx else "solo"
+            click.echo(f"{where}: error: {exc.format_message()}", err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            click.echo(f"solo: error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("\nsolo: stopped.", err=True)
+            sys.exit(130)
+        except KeyboardInterrupt:
+            click.echo("\nsolo: stopped.", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+class UserError(click.ClickException):
+    """A mistake in what the user asked for: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="solo")
+def cli():
+    """solo — a Game Master in your terminal for the Comae Engine.
+
+    Play an adventure alone or with friends around one keyboard, ask the
+    oracle, roll dice for your own table, and test adventures before you run
+    them. Every command takes --help.
+    """
+
+
+def main(argv=None):
+    cli.main(args=argv)

@@ -1,0 +1,51 @@
+"""Errors a user is meant to read.
+
+Anything that reaches the command line as a :class:`SoloError` is printed as one
+line and never as a traceback; content errors name the file, the TOML path and
+the line where we know it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+
+class SoloError(Exception):
+    """A problem caused by what the user gave us (a file, an option, an answer)."""
+
+
+class ContentError(SoloError):
+    """A problem in a content file (a table, a template set, an adventure)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | Path | None = None,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.file = str(file) if file is not None else None
+        self.path = path
+        self.line = line
+        self.column = column
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.file or "<content>"
+        if self.line:
+            where += f":{self.line}"
+            if self.column:
+                where += f":{self.column}"
+        if self.path:
+            return f"{where}: {self.path}: {self.message}"
+        return f"{where}: {self.message}"
+
+
+def did_you_mean(word: str, known) -> str:
+    """A ' (did you mean X?)' hint for a misspelt name, or ''."""
+    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -1,0 +1,314 @@
+"""Characters: skills, Focuses, Tags, Conflict Pools and Luck (RULES.md §2).
+
+A :class:`Character` is plain data that round-trips through ``to_dict`` and
+``from_dict``; what a skill is worth in a situation is computed by
+:func:`skill_target`, which returns every modifier by name so the player can
+see why a number moved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..errors import ContentError, did_you_mean
+from .checks import Modifier
+from .tables import POOLS, SKILLS, RulesTables, rules
+
+HURT_PENALTY = -20  # any Pool below zero (RULES.md §5.5)
+
+
+@dataclass
+class Pool:
+    maximum: int
+    current: int
+
+    def to_dict(self) -> dict:
+        return {"max": self.maximum, "current": self.current}
+
+
+@dataclass
+class Situation:
+    """What the scene says about the people involved, for the Tags' Social modifiers."""
+
+    upper_class: bool = False
+    criminal: bool = False
+    borderline_access: bool = False
+    status_known: bool = False
+
+
+@dataclass
+class Character:
+    name: str
+    skills: dict[str, int]
+    pools: dict[str, Pool]
+    focuses: dict[str, int] = field(default_factory=dict)  # "Skill//Focus" -> bonus
+    tags: list[str] = field(default_factory=list)
+    luck: int = 2
+    player: str | None = None
+    career: str | None = None
+    pronoun: str = "they"
+    willpower: dict[str, dict[str, str]] = field(default_factory=dict)  # person/circle -> who, verb
+    tag_notes: dict[str, str] = field(default_factory=dict)
+    gear_bonus: int = 0
+    weapon: str | None = None
+    armour: str | None = None
+    shield: str | None = None
+    items: list[str] = field(default_factory=list)
+    owed_failures: int = 0  # negative Luck borrowed and not yet paid back
+    improvement_rolls: int = 0
+    requests: dict[str, int] = field(default_factory=dict)  # Contact/Lab requests this scenario
+    medicine_tried: list[str] = field(default_factory=list)  # Pools treated today
+    level: str | None = None  # None for player characters; NPCs: common/skilled/master
+
+    # -- derived -------------------------------------------------------
+    @property
+    def is_pc(self) -> bool:
+        return self.level is None
+
+    @property
+    def luck_max(self) -> int:
+        return 3 if "Auspicious" in self.tags else 2
+
+    @property
+    def can_push(self) -> bool:
+        """PCs and Master NPCs may let a Pool go below zero (RULES.md §5.5)."""
+        return self.level is None or self.level == "master"
+
+    @property
+    def hurt(self) -> bool:
+        return any(p.current < 0 for p in self.pools.values())
+
+    def has_focus(self, skill: str, focus: str) -> bool:
+        return f"{skill}//{focus}" in self.focuses
+
+    def focus_names(self, skill: str) -> list[str]:
+        prefix = f"{skill}//"
+        return [k[len(prefix):] for k in self.focuses if k.startswith(prefix)]
+
+    # -- serialisation -------------------------------------------------
+    def to_dict(self) -> dict:
+        out: dict = {"name": self.name}
+        for key in ("player", "career", "level"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        out["pronoun"] = self.pronoun
+        out["luck"] = self.luck
+        out["skills"] = {s: self.skills[s] for s in SKILLS}
+        out["focuses"] = dict(self.focuses)
+        out["tags"] = list(self.tags)
+        if self.tag_notes:
+            out["tag_notes"] = dict(self.tag_notes)
+        if self.gear_bonus:
+            out["gear_bonus"] = self.gear_bonus
+        out["pools"] = {p: self.pools[p].to_dict() for p in POOLS}
+        if self.willpower:
+            out["willpower"] = {k: dict(v) for k, v in self.willpower.items()}
+        for key in ("weapon", "armour", "shield"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        for key in ("items", "medicine_tried"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
+        for key in ("owed_failures", "improvement_rolls"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.requests:
+            out["requests"] = dict(self.requests)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict, *, file=None, tables: RulesTables | None = None) -> "Character":
+        """Build a character from a file's data, checking every field."""
+        return _CharacterReader(data, file, tables or rules()).build()
+
+    def copy(self) -> "Character":
+        return Character.from_dict(self.to_dict())
+
+
+class _CharacterReader:
+    def __init__(self, data, file, tables: RulesTables):
+        self.data = data
+        self.file = file
+        self.t = tables
+
+    def fail(self, path: str, message: str):
+        raise ContentError(message, file=self.file, path=path)
+
+    def int_in(self, value, path, lo, hi) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(path, f"expected a whole number, got {value!r}")
+        if not lo <= value <= hi:
+            self.fail(path, f"{value} is out of range {lo}..{hi}")
+        return value
+
+    def text(self, key, default=...):
+        value = self.data.get(key, default)
+        if value is ...:
+            self.fail(key, "missing field")
+        if value is not None and not isinstance(value, str):
+            self.fail(key, f"expected text, got {value!r}")
+        return value
+
+    def build(self) -> Character:
+        d = self.data
+        if not isinstance(d, dict):
+            self.fail("", "a character must be a table of fields")
+        name = self.text("name")
+        if not name.strip():
+            self.fail("name", "a character needs a name")
+        skills_in = d.get("skills", {})
+        if not isinstance(skills_in, dict):
+            self.fail("skills", "expected a table of skill = value")
+        skills = {}
+        for skill in SKILLS:
+            skills[skill] = self.int_in(skills_in.get(skill, self.t.untrained), f"skills.{skill}", 0, 200)
+        for skill in skills_in:
+            if skill not in SKILLS:
+                self.fail(f"skills.{skill}", f"unknown skill{did_you_mean(skill, SKILLS)}")
+        focuses = {}
+        for key, bonus in dict(d.get("focuses", {})).items():
+            skill, _, focus = key.partition("//")
+            if skill not in self.t.skills:
+                self.fail(f"focuses.{key}", f"unknown skill {skill!r}{did_you_mean(skill, SKILLS)} (write Skill//Focus)")
+            if focus not in self.t.skills[skill].focuses:
+                self.fail(f"focuses.{key}", f"{focus!r} is not a Focus of {skill}{did_you_mean(focus, self.t.skills[skill].focuses)}")
+            focuses[key] = self.int_in(bonus, f"focuses.{key}", 0, 100)
+        tags = d.get("tags", [])
+        if not isinstance(tags, list):
+            self.fail("tags", "expected a list of tag names")
+        for i, tag in enumerate(tags):
+            if tag not in self.t.tags:
+                self.fail(f"tags[{i}]", f"unknown tag {tag!r}{did_you_mean(tag, self.t.tags)}")
+        pools_in = d.get("pools")
+        if not isinstance(pools_in, dict):
+            self.fail("pools", "missing table of Conflict Pools (BODY, INT, POW, CHA)")
+        pools = {}
+        for p in POOLS:
+            entry = pools_in.get(p)
+            if isinstance(entry, int) and not isinstance(entry, bool):
+                entry = {"max": entry, "current": entry}
+            if not isinstance(entry, dict):
+                self.fail(f"pools.{p}", "expected a number or {max = N, current = N}")
+            maximum = self.int_in(entry.get("max"), f"pools.{p}.max", 1, 99)
+            current = self.int_in(entry.get("current", maximum), f"pools.{p}.current", -maximum, maximum)
+            pools[p] = Pool(maximum, current)
+        for p in pools_in:
+            if p not in POOLS:
+                self.fail(f"pools.{p}", f"unknown Pool{did_you_mean(p, POOLS)}")
+        level = self.text("level", None)
+        if level is not None and level not in ("common", "skilled", "master"):
+            self.fail("level", "expected common, skilled or master")
+        char = Character(
+            name=name, skills=skills, pools=pools, focuses=focuses, tags=list(tags),
+            player=self.text("player", None), career=self.text("career", None),
+            pronoun=self.text("pronoun", "they"), level=level,
+        )
+        if char.pronoun not in PRONOUNS:
+            self.fail("pronoun", f"expected one of {', '.join(PRONOUNS)}")
+        char.luck = self.int_in(d.get("luck", char.luck_max), "luck", -2, 10)
+        char.gear_bonus = self.int_in(d.get("gear_bonus", 0), "gear_bonus", 0, 3)
+        for key in ("weapon", "armour", "shield"):
+            value = self.text(key, None)
+            if value is not None:
+                lookup = {"weapon": self.t.weapon, "armour": self.t.armour_named, "shield": self.t.shield}[key]
+                try:
+                    value = lookup(value).key
+                except KeyError as exc:
+                    self.fail(key, exc.args[0])
+            setattr(char, key, value)
+        char.willpower = {}
+        for slot, entry in dict(d.get("willpower", {})).items():
+            if slot not in ("person", "circle") or not isinstance(entry, dict):
+                self.fail(f"willpower.{slot}", "expected [willpower.person] or [willpower.circle] tables")
+            char.willpower[slot] = {str(k): str(v) for k, v in entry.items()}
+        char.tag_notes = {str(k): str(v) for k, v in dict(d.get("tag_notes", {})).items()}
+        char.items = [str(x) for x in d.get("items", [])]
+        char.medicine_tried = [str(x) for x in d.get("medicine_tried", [])]
+        char.owed_failures = self.int_in(d.get("owed_failures", 0), "owed_failures", 0, 2)
+        char.improvement_rolls = self.int_in(d.get("improvement_rolls", 0), "improvement_rolls", 0, 1000)
+        char.requests = {str(k): self.int_in(v, f"requests.{k}", 0, 1000) for k, v in dict(d.get("requests", {})).items()}
+        return char
+
+
+PRONOUNS = {
+    "he": {"they": "he", "them": "him", "their": "his", "theirs": "his", "themself": "himself"},
+    "she": {"they": "she", "them": "her", "their": "her", "theirs": "hers", "themself": "herself"},
+    "they": {"they": "they", "them": "them", "their": "their", "theirs": "theirs", "themself": "themself"},
+    "it": {"they": "it", "them": "it", "their": "its", "theirs": "its", "themself": "itself"},
+}
+
+
+def skill_target(
+    char: Character,
+    skill: str,
+    focus: str | Iterable[str] | None = None,
+    *,
+    situation: Situation | None = None,
+    extra: Iterable[Modifier] = (),
+    tables: RulesTables | None = None,
+) -> tuple[int, list[Modifier]]:
+    """The effective skill for an action, and every modifier that went into it.
+
+    ``focus`` may name one Focus or several that fit the action (a combat
+    accepts Melee, Ranged, Unarmed or Gunnery): the best the character has is
+    used. With no fitting Focus, a similar one (another Focus of the same
+    skill) counts at −20 (RULES.md §2.2 ruling); otherwise the bare skill.
+    """
+    t = tables or rules()
+    if skill not in t.skills:
+        raise KeyError(f"unknown skill {skill!r}{did_you_mean(skill, SKILLS)}")
+    base = char.skills[skill]
+    mods: list[Modifier] = []
+    wanted = [focus] if isinstance(focus, str) else list(focus or [])
+    fitting = [(char.focuses[f"{skill}//{f}"], f) for f in wanted if char.has_focus(skill, f)]
+    if fitting:
+        bonus, name = max(fitting)
+        mods.append(Modifier(f"//{name}", bonus))
+    elif wanted:
+        similar = [
+            (bonus - t.similar_focus_penalty, key.split("//", 1)[1])
+            for key, bonus in char.focuses.items()
+            if key.startswith(f"{skill}//") and key.split("//", 1)[1] not in ("Person", "Circle", "Language")
+        ]
+        if similar:
+            bonus, name = max(similar)
+            if bonus > 0:
+                mods.append(Modifier(f"//{name} (similar)", bonus))
+    if skill == "Knowledge" and "Language" in wanted:
+        value = base + sum(m.value for m in mods)
+        if value < t.native_language:
+            mods.append(Modifier("native language", t.native_language - value))
+    if skill == "Social" and situation is not None:
+        mods.extend(_tag_modifiers(char, situation))
+    if char.hurt:
+        mods.append(Modifier("hurt (a Pool below zero)", HURT_PENALTY))
+    if char.armour:
+        armour = t.armour.get(char.armour)
+        if armour and skill in armour.skill_penalties:
+            mods.append(Modifier(armour.name, armour.skill_penalties[skill]))
+    mods.extend(extra)
+    return base + sum(m.value for m in mods), mods
+
+
+def _tag_modifiers(char: Character, s: Situation) -> list[Modifier]:
+    mods = []
+    if s.upper_class and "High Society" not in char.tags:
+        mods.append(Modifier("no #High Society", -20))
+    if s.criminal and "Streetwise" not in char.tags:
+        mods.append(Modifier("no #Streetwise", -20))
+    if s.borderline_access and "Pass" in char.tags:
+        mods.append(Modifier("#Pass", 20))
+    if s.status_known and "Status" in char.tags:
+        mods.append(Modifier("#Status", 20))
+    return mods
+
+
+def request_chance(previous_requests: int) -> int:
+    """Contact and Lab: the first request succeeds, each later one at half the chance.
+
+    100, 50, 25, 13, 6, 3, 2, 1, 0 … (halves rounded half up, as the book's 13 %).
+    """
+    if previous_requests < 0:
+        raise ValueError("previous_requests cannot be negative")
+    return int(100 / 2**previous_requests + 0.5)

@@ -1,0 +1,232 @@
+"""Dice for the Comae Engine.
+
+Every draw goes through a ``random.Random`` that the caller owns, so a game is
+reproducible from its seed and its generator state can be saved as JSON.
+Nothing here keeps global state or performs I/O.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "DiceError",
+    "DiceExpr",
+    "DiceRoll",
+    "new_rng",
+    "rng_state",
+    "rng_from_state",
+    "d",
+    "d100",
+    "is_exceptional",
+    "flip",
+    "two_digits",
+    "parse",
+]
+
+
+class DiceError(ValueError):
+    """A dice expression that cannot be read."""
+
+
+def new_rng(seed: int | None = None) -> random.Random:
+    """The one generator a game owns; ``None`` picks a fresh seed."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    return random.Random(seed)
+
+
+def rng_state(rng: random.Random) -> list:
+    """The generator's state as plain JSON-able lists."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_state(state: list) -> random.Random:
+    """Rebuild a generator from :func:`rng_state` output; raises ValueError if malformed."""
+    try:
+        version, internal, gauss = state
+        rng = random.Random()
+        rng.setstate((int(version), tuple(int(x) for x in internal), gauss))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not a generator state: {exc}") from None
+    return rng
+
+
+def d(rng: random.Random, sides: int) -> int:
+    """One die of ``sides`` faces, 1..sides."""
+    return rng.randint(1, sides)
+
+
+def d100(rng: random.Random) -> int:
+    """A percentile roll, 1..100, where 100 is the face "00"."""
+    return rng.randint(1, 100)
+
+
+def is_exceptional(result: int) -> bool:
+    """Doubles (11, 22 … 99) and 100 ("00") are exceptional."""
+    if result == 100:
+        return True
+    return 1 <= result <= 99 and result % 11 == 0
+
+
+def two_digits(result: int) -> str:
+    """How a d100 result is read off the dice: 7 -> "07", 100 -> "00"."""
+    return "00" if result == 100 else f"{result:02d}"
+
+
+def flip(result: int) -> int:
+    """Swap the tens and units digits: 73 -> 37, 40 -> 4, 5 -> 50, 100 stays 100."""
+    if result == 100:
+        return 100
+    tens, units = divmod(result, 10)
+    flipped = units * 10 + tens
+    return 100 if flipped == 0 else flipped
+
+
+@dataclass(frozen=True)
+class DiceTerm:
+    count: int
+    sides: int  # 0 for a plain number
+    sign: int
+
+    def __str__(self) -> str:
+        return f"{self.count}d{self.sides}" if self.sides else str(self.count)
+
+
+@dataclass(frozen=True)
+class DiceRoll:
+    """The outcome of rolling an expression: every die as it fell, and the total."""
+
+    expression: str
+    dice: tuple[int, ...]
+    modifier: int
+    total: int
+
+    def to_dict(self) -> dict:
+        return {
+            "expression": self.expression,
+            "dice": list(self.dice),
+            "modifier": self.modifier,
+            "total": self.total,
+        }
+
+
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))")
+_MAX_DICE = 1000
+_MAX_SIDES = 10_000
+
+
+@dataclass(frozen=True)
+class DiceExpr:
+    """A parsed ``NdM±K`` expression (terms may repeat: ``2d6+1d4-1``)."""
+
+    terms: tuple[DiceTerm, ...]
+
+    def __str__(self) -> str:
+        out = ""
+        for i, term in enumerate(self.terms):
+            if i == 0:
+                out += ("-" if term.sign < 0 else "") + str(term)
+            else:
+                out += ("-" if term.sign < 0 else "+") + str(term)
+        return out
+
+    @property
+    def is_d100(self) -> bool:
+        return len(self.terms) == 1 and self.terms[0] == DiceTerm(1, 100, 1)
+
+    def distribution(self) -> dict[int, float]:
+        """Exact probability of every total, for the odds engine."""
+        dist = {0: 1.0}
+        for term in self.terms:
+            if term.sides:
+                one = {term.sign * face: 1.0 / term.sides for face in range(1, term.sides + 1)}
+                for _ in range(term.count):
+                    dist = _convolve(dist, one)
+            else:
+                dist = {k + term.sign * term.count: p for k, p in dist.items()}
+        return dist
+
+    def roll(self, rng: random.Random) -> DiceRoll:
+        dice: list[int] = []
+        total = 0
+        modifier = 0
+        for term in self.terms:
+            if term.sides:
+                for _ in range(term.count):
+                    face = rng.randint(1, term.sides)
+                    dice.append(face)
+                    total += term.sign * face
+            else:
+                modifier += term.sign * term.count
+        return DiceRoll(str(self), tuple(dice), modifier, total + modifier)
+
+
+def _convolve(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for ka, pa in a.items():
+        for kb, pb in b.items():
+            out[ka + kb] = out.get(ka + kb, 0.0) + pa * pb
+    return out
+
+
+def parse(text: str) -> DiceExpr:
+    """Read ``d100``, ``3d6+2``, ``1d8-1``, ``d%`` or a plain number.
+
+    Raises :class:`DiceError` with a message fit to show a user.
+    """
+    source = str(text).strip()
+    if not source:
+        raise DiceError("empty dice expression")
+    terms: list[DiceTerm] = []
+    pos = 0
+    while pos < len(source):
+        match = _TERM.match(source, pos)
+        if not match or match.end() == pos:
+            raise DiceError(f"cannot read dice expression {text!r} (expected something like 3d6+2 or d100)")
+        sign_text, count_text, sides_text, number_text = match.groups()
+        if terms and not sign_text:
+            raise DiceError(f"cannot read dice expression {text!r}: missing + or - before {match.group(0)!r}")
+        sign = -1 if sign_text == "-" else 1
+        if number_text is not None:
+            terms.append(DiceTerm(int(number_text), 0, sign))
+        else:
+            count = int(count_text) if count_text else 1
+            sides = 100 if sides_text == "%" else int(sides_text)
+            if count < 1 or count > _MAX_DICE:
+                raise DiceError(f"dice count must be 1..{_MAX_DICE} in {text!r}")
+            if sides < 1 or sides > _MAX_SIDES:
+                raise DiceError(f"dice need 1..{_MAX_SIDES} sides in {text!r}")
+            terms.append(DiceTerm(count, sides, sign))
+        pos = match.end()
+        while pos < len(source) and source[pos].isspace():
+            pos += 1
+    if not any(t.sides for t in terms):
+        raise DiceError(f"{text!r} has no dice in it (expected something like 3d6+2 or d100)")
+    return DiceExpr(tuple(terms))
+
+
+def roll_keep_higher(expr: DiceExpr, rng: random.Random) -> tuple[DiceRoll, DiceRoll, DiceRoll]:
+    """Roll twice and keep the higher total (Aggressive and Clever's damage option).
+
+    Returns ``(kept, first, second)`` so a renderer can show both rolls.
+    """
+    first = expr.roll(rng)
+    second = expr.roll(rng)
+    kept = first if first.total >= second.total else second
+    return kept, first, second
+
+
+def keep_higher_distribution(dist: dict[int, float]) -> dict[int, float]:
+    """Exact distribution of the higher of two independent rolls."""
+    keys = sorted(dist)
+    out: dict[int, float] = {}
+    cumulative = 0.0
+    for k in keys:
+        below = cumulative
+        cumulative += dist[k]
+        out[k] = cumulative**2 - below**2
+    return out

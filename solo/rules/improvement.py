@@ -1,0 +1,79 @@
+"""Improvement at the end of a session (RULES.md §2.9).
+
+Each session earns one improvement roll, two if the character acted by their
+Willpower Focuses more often than not. Rolls can be spent at once (1d4+1 to a
+skill the character already has) or banked: a new skill costs two (it starts
+at 10 %), a new Focus four, a new Tag five.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..errors import SoloError
+from .character import Character
+from .dice import d
+from .tables import RulesTables, rules
+
+NEW_SKILL_COST = 2
+NEW_SKILL_VALUE = 10
+NEW_FOCUS_COST = 4
+NEW_TAG_COST = 5
+
+
+class ImprovementError(SoloError):
+    pass
+
+
+def end_session(char: Character, *, acted_by_willpower: bool) -> int:
+    """Award the session's improvement rolls; returns how many were earned."""
+    earned = 2 if acted_by_willpower else 1
+    char.improvement_rolls += earned
+    return earned
+
+
+def improve_skill(char: Character, skill: str, rng: random.Random, tables: RulesTables | None = None) -> int:
+    """Spend one roll: +1d4+1 to a skill the character has (above the untrained value)."""
+    t = tables or rules()
+    if char.improvement_rolls < 1:
+        raise ImprovementError(f"{char.name} has no improvement rolls")
+    if char.skills.get(skill, 0) <= t.untrained:
+        raise ImprovementError(f"{skill} is untrained: learning it costs {NEW_SKILL_COST} rolls")
+    gain = d(rng, 4) + 1
+    char.improvement_rolls -= 1
+    char.skills[skill] += gain
+    return gain
+
+
+def learn_skill(char: Character, skill: str, tables: RulesTables | None = None) -> None:
+    t = tables or rules()
+    if char.skills.get(skill, 0) > t.untrained:
+        raise ImprovementError(f"{char.name} already knows {skill}")
+    _pay(char, NEW_SKILL_COST, f"a new skill ({skill})")
+    char.skills[skill] = NEW_SKILL_VALUE
+
+
+def learn_focus(char: Character, skill: str, focus: str, tables: RulesTables | None = None) -> None:
+    t = tables or rules()
+    if focus not in t.skills[skill].focuses:
+        raise ImprovementError(f"{focus!r} is not a Focus of {skill}")
+    if char.has_focus(skill, focus):
+        raise ImprovementError(f"{char.name} already has {skill}//{focus}")
+    _pay(char, NEW_FOCUS_COST, f"a new Focus ({skill}//{focus})")
+    char.focuses[f"{skill}//{focus}"] = t.focus_bonus
+
+
+def learn_tag(char: Character, tag: str, tables: RulesTables | None = None) -> None:
+    t = tables or rules()
+    if tag not in t.tags:
+        raise ImprovementError(f"unknown tag {tag!r}")
+    if tag in char.tags:
+        raise ImprovementError(f"{char.name} already has #{tag}")
+    _pay(char, NEW_TAG_COST, f"a new Tag (#{tag})")
+    char.tags.append(tag)
+
+
+def _pay(char: Character, cost: int, what: str) -> None:
+    if char.improvement_rolls < cost:
+        raise ImprovementError(f"{what} costs {cost} improvement rolls; {char.name} has {char.improvement_rolls}")
+    char.improvement_rolls -= cost

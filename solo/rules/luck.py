@@ -1,0 +1,65 @@
+"""Luck Points (RULES.md §2.8): what spending one does to a character.
+
+The engine asks before spending; these functions only change the character
+and say whether the spend was allowed.
+"""
+
+from __future__ import annotations
+
+from ..errors import SoloError
+from .character import Character
+
+NEGATIVE_LUCK_FLOOR = -2
+USES = ("flip", "reduce_damage", "timely_appearance", "look_what_i_found", "refreshed")
+
+
+class LuckError(SoloError):
+    """A Luck Point that cannot be spent."""
+
+
+def can_spend(char: Character, *, negative_luck: bool = False) -> bool:
+    floor = NEGATIVE_LUCK_FLOOR if negative_luck else 0
+    return char.luck > floor
+
+
+def spend(char: Character, use: str, *, negative_luck: bool = False) -> bool:
+    """Spend one point for ``use``. Returns True if the point was borrowed (negative Luck).
+
+    A borrowed point obliges the character to fail one successful roll in the
+    next scene (tracked in ``owed_failures``).
+    """
+    if use not in USES:
+        raise ValueError(f"unknown Luck use {use!r}")
+    if not can_spend(char, negative_luck=negative_luck):
+        if char.luck <= 0 and not negative_luck:
+            raise LuckError(f"{char.name} has no Luck Points left")
+        raise LuckError(f"{char.name} cannot borrow more Luck (the floor is {NEGATIVE_LUCK_FLOOR})")
+    char.luck -= 1
+    borrowed = char.luck < 0
+    if borrowed:
+        char.owed_failures += 1
+    return borrowed
+
+
+def pay_back(char: Character) -> None:
+    """Turn a success into a failure to repay borrowed Luck: one negative point is restored."""
+    if char.owed_failures <= 0:
+        raise LuckError(f"{char.name} owes no Luck")
+    char.owed_failures -= 1
+    char.luck += 1
+
+
+def refreshed(char: Character, pool: str, *, negative_luck: bool = False) -> None:
+    """Spend one point to bring a Pool back to 1 (only useful when it is below 1)."""
+    target = char.pools[pool]
+    if target.current >= 1:
+        raise LuckError(f"{char.name}'s {pool} is at {target.current}; Refreshed only helps a Pool below 1")
+    spend(char, "refreshed", negative_luck=negative_luck)
+    target.current = 1
+
+
+def end_scenario(char: Character) -> None:
+    """Luck is restored at the end of a scenario, unless it ended negative; requests reset."""
+    if char.luck >= 0:
+        char.luck = char.luck_max
+    char.requests.clear()
