@@ -1,0 +1,105 @@
+"""``solo new``: make a character and save it to a file later commands load."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import click
+
+from . import UserError
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "character"
+
+
+def _free_path(folder: Path, stem: str) -> Path:
+    path = folder / f"{stem}.toml"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}_{n}.toml"
+        n += 1
+    return path
+
+
+def save_character(char, path: Path) -> None:
+    from ..toml_write import dumps
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = f"# {char.name}: a Comae Engine character made by solo. Edit freely; solo checks it on load.\n"
+    path.write_text(header + dumps(char.to_dict()), encoding="utf-8")
+
+
+@click.command("new")
+@click.option("--random", "at_random", is_flag=True, help="Roll everything; ask nothing.")
+@click.option("--career", metavar="NAME", help="With --random: follow this career (Detective, Pilot, Doctor …).")
+@click.option("--name", help="The character's name (random characters get one from the name table).")
+@click.option("--player", help="The player's name, for group play.")
+@click.option("--roll-pools", is_flag=True, help="Roll 2d6+6 for each Pool instead of assigning 16/14/12/10.")
+@click.option("--seed", type=int, help="Seed the dice, for a character you can make again.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Where to save (default: characters/NAME.toml).")
+@click.option("--json", "as_json", is_flag=True, help="Print the character as JSON (saved only with --out).")
+def command(at_random, career, name, player, roll_pools, seed, out, as_json):
+    """Create a character for the Comae Engine.
+
+    Without --random, solo asks you each choice in turn: career or your own
+    skill pyramid, Focuses, Pools, Tags and the Person and Circle your
+    character cares about.
+
+    \b
+    Examples:
+      solo new
+      solo new --random --career Soldier --seed 3
+      solo new --random --json
+    """
+    from ..errors import SoloError
+    from ..rules.creation import build_character, career_choices, random_choices
+    from ..rules.dice import new_rng
+
+    rng = new_rng(seed)
+    try:
+        if at_random:
+            if career:
+                c = career_choices(career, rng, name=name, roll_pool_values=roll_pools)
+            else:
+                c = random_choices(rng, name=name, roll_pool_values=roll_pools)
+            c.player = player
+            char = build_character(c)
+        else:
+            if career or roll_pools:
+                raise UserError("--career and --roll-pools go with --random; without it solo asks you")
+            char = _interactive(rng, player)
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(char.to_dict(), indent=2))
+        if out:
+            save_character(char, out)
+        return
+    from rich.console import Console
+
+    from ..ui.sheet import character_card
+
+    console = Console()
+    console.print(character_card(char))
+    path = out or _free_path(Path("characters"), _slug(char.name))
+    save_character(char, path)
+    console.print(f"Saved to [bold]{path}[/]. Play with it: [bold]solo play --pc {path}[/]")
+
+
+def _interactive(rng, player):
+    from rich.console import Console
+
+    from ..story.creation import create_character
+    from ..ui.prompt import TerminalDecider
+
+    console = Console()
+    console.print("[bold]A new character for the Comae Engine.[/] Answer with a number or a word; Ctrl-C stops.")
+    try:
+        return create_character(TerminalDecider(console), rng, player=player)
+    except EOFError:
+        raise UserError("input ended before the character was finished; nothing was saved") from None

@@ -1,0 +1,145 @@
+"""Character creation as a series of questions.
+
+Creation asks through the same :class:`~solo.minds.base.Decider` interface as the
+game, so the terminal (rich prompts), a script file and a bot all make
+characters with the same code, and every path ends in
+:func:`~solo.rules.creation.build_character`, which enforces the rules.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..minds.base import Decider, Option, Question
+from ..rules.character import Character
+from ..rules.creation import (
+    STANDARD_POOLS, Choices, build_character, career_choices, pyramid, random_choices,
+    roll_pools, roll_willpower,
+)
+from ..rules.dice import d
+from ..rules.tables import POOLS, RulesTables, rules
+
+_NO_FOCUS = ("Person", "Circle")
+
+
+def _ask(decider: Decider, kind: str, prompt: str, options, **kw) -> str:
+    opts = tuple(o if isinstance(o, Option) else Option(str(o), str(o)) for o in options)
+    return decider.decide(Question(kind, prompt, opts, **kw))
+
+
+def create_character(
+    decider: Decider, rng: random.Random, *, player: str | None = None, tables: RulesTables | None = None
+) -> Character:
+    """Ask a decider for every creation choice and return the finished character."""
+    t = tables or rules()
+    who = player
+    name = decider.decide(Question("name", "What is your character's name?", actor=who))
+    pronoun = _ask(decider, "pronoun", f"How should the story refer to {name}?",
+                   [Option("she", "she/her"), Option("he", "he/him"), Option("they", "they/them")], actor=who)
+    method = _ask(decider, "method", "How do you want to build the character?", [
+        Option("career", "From a career", "skills and Tags suggested by a profession"),
+        Option("pyramid", "Skill by skill", "rank seven skills yourself"),
+        Option("random", "Leave it to the dice", "everything rolled at once"),
+    ], actor=who)
+    if method == "random":
+        c = random_choices(rng, name=name, tables=t)
+        c.pronoun, c.player = pronoun, player
+        return build_character(c, t)
+    if method == "career":
+        career = _ask(decider, "career", "Which career?", [
+            Option(k, k, ", ".join(f"{s}//{f}" if f else s for s, f in v.skills)) for k, v in t.careers.items()
+        ], actor=who)
+        c = _career_flow(decider, rng, career, name, who, t)
+    else:
+        c = _pyramid_flow(decider, rng, name, who, t)
+    c.pronoun, c.player = pronoun, player
+    c.pools = _pools_flow(decider, rng, who)
+    c.willpower = _willpower_flow(decider, rng, who, t)
+    if "Gear" in c.tags and not c.gear_bonus:
+        c.gear_bonus = d(rng, 3)
+    return build_character(c, t)
+
+
+def _pick_rest(decider: Decider, ranked: list[str], who, t: RulesTables) -> None:
+    values = pyramid(True)
+    while len(ranked) < len(values):
+        left = [s for s in t.skills if s not in ranked]
+        skill = _ask(decider, "skill", f"Which skill gets {values[len(ranked)]} %? ({len(ranked) + 1} of {len(values)})",
+                     [Option(s, s, t.skills[s].description) for s in left], actor=who)
+        ranked.append(skill)
+
+
+def _career_flow(decider, rng, career_name, name, who, t: RulesTables) -> Choices:
+    career = t.careers[career_name]
+    base = career_choices(career_name, rng, name=name, tables=t)
+    ranked: list[str] = []
+    for skill, _ in career.skills:
+        if skill not in ranked:
+            ranked.append(skill)
+    _pick_rest(decider, ranked, who, t)
+    focuses: list[tuple[str, str]] = []
+    for skill, focus in career.skills:
+        if focus is None:
+            taken = {f for s, f in focuses if s == skill}
+            focus = _ask(decider, "focus", f"Which Focus for {skill}?",
+                         [f for f in t.skills[skill].focuses if f not in taken and f not in _NO_FOCUS], actor=who)
+        focuses.append((skill, focus))
+    tags = list(career.tags)
+    if career.tag_choices:
+        tags.append(_ask(decider, "tag", f"A {career_name} also gets one of these Tags:",
+                         [Option(x, x, t.tags[x].description) for x in career.tag_choices], actor=who))
+    base.ranked, base.focuses, base.tags = ranked, focuses, tags
+    base.gear_bonus = 0
+    return base
+
+
+def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> Choices:
+    ranked: list[str] = []
+    _pick_rest(decider, ranked, who, t)
+    focuses = []
+    for skill in ranked[:3]:
+        focus = _ask(decider, "focus", f"Which Focus for {skill}? (+20 % when it fits)",
+                     [f for f in t.skills[skill].focuses if f not in _NO_FOCUS], actor=who)
+        focuses.append((skill, focus))
+    tags: list[str] = []
+    while len(tags) < 2:
+        options = [Option("roll", "Roll 1d12")] + [Option(x, x, v.description) for x, v in t.tags.items() if x not in tags]
+        tags.append(_ask(decider, "tag", f"Tag {len(tags) + 1} of 2:", options, actor=who))
+        if tags[-1] == "roll":
+            tags.pop()
+            tags.append(_roll_new_tag(rng, tags, t))
+    return Choices(name=name, ranked=ranked, focuses=focuses, pools={}, tags=tags, willpower={})
+
+
+def _roll_new_tag(rng, tags, t: RulesTables) -> str:
+    while True:
+        tag = t.tag_by_roll(d(rng, 12)).name
+        if tag not in tags:
+            return tag
+
+
+def _pools_flow(decider, rng, who) -> dict[str, int]:
+    how = _ask(decider, "pools", "Conflict Pools: assign 16, 14, 12 and 10, or roll 2d6+6 for each?",
+               [Option("assign", "Assign 16, 14, 12, 10"), Option("roll", "Roll 2d6+6 each")], actor=who)
+    if how == "roll":
+        return roll_pools(rng)
+    left = list(POOLS)
+    pools = {}
+    for value in STANDARD_POOLS[:-1]:
+        pool = _ask(decider, "pool", f"Which Pool gets {value}?", left, actor=who)
+        pools[pool] = value
+        left.remove(pool)
+    pools[left[0]] = STANDARD_POOLS[-1]
+    return pools
+
+
+def _willpower_flow(decider, rng, who, t: RulesTables) -> dict[str, dict[str, str]]:
+    how = _ask(decider, "willpower", "Willpower Focuses (a Person and a Circle you care about): roll or choose?",
+               [Option("roll", "Roll on the table"), Option("choose", "Choose")], actor=who)
+    if how == "roll":
+        return roll_willpower(rng, t)
+    person = _ask(decider, "person", "Who is the Person?", t.persons, actor=who)
+    verb_p = _ask(decider, "verb", f"What does your character do about their {person}?", t.verbs, actor=who)
+    circle = _ask(decider, "circle", "Which Circle?", t.circles, actor=who)
+    verb_c = _ask(decider, "verb", f"What does your character do about their {circle}?", t.verbs, actor=who)
+    return {"person": {"who": person, "verb": verb_p}, "circle": {"who": circle, "verb": verb_c}}

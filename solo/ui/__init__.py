@@ -1,0 +1,1 @@
+"""The only code that prints or prompts. Everything here reads events and questions."""

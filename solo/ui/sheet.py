@@ -1,0 +1,57 @@
+"""A character as a readable card: skills with Focuses, Pools as bars, Tags and Luck."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..rules.character import Character
+from ..rules.tables import POOLS, SKILLS, rules
+
+
+def pool_bar(current: int, maximum: int, width: int = 16) -> Text:
+    """A Pool as a bar; below zero it fills red from the other side."""
+    if current >= 0:
+        filled = round(width * current / maximum) if maximum else 0
+        colour = "green" if current * 2 > maximum else ("yellow" if current * 4 > maximum else "red")
+        bar = Text("█" * filled, style=colour) + Text("░" * (width - filled), style="dim")
+    else:
+        filled = min(width, round(width * -current / maximum))
+        bar = Text("░" * (width - filled), style="dim") + Text("▓" * filled, style="bold red")
+    return bar + Text(f" {current:>3}/{maximum}")
+
+
+def character_card(char: Character) -> Panel:
+    t = rules()
+    skills = Table.grid(padding=(0, 2))
+    skills.add_column(style="bold")
+    skills.add_column(justify="right")
+    skills.add_column(style="cyan")
+    for skill in SKILLS:
+        focuses = []
+        for focus in char.focus_names(skill):
+            bonus = char.focuses[f"{skill}//{focus}"]
+            label = focus
+            if skill == "Willpower" and focus.lower() in char.willpower:
+                entry = char.willpower[focus.lower()]
+                label = f"{focus} ({entry.get('verb', '')} {entry.get('who', '')})".replace("( ", "(")
+            focuses.append(f"//{label} {char.skills[skill] + bonus}")
+        style = "dim" if char.skills[skill] <= t.untrained else ""
+        skills.add_row(Text(skill, style=style), Text(f"{char.skills[skill]} %", style=style), "  ".join(focuses))
+    pools = Table.grid(padding=(0, 1))
+    for p in POOLS:
+        pools.add_row(Text(p, style="bold"), pool_bar(char.pools[p].current, char.pools[p].maximum))
+    tags = ", ".join(f"#{tag}" + (f" ({char.tag_notes[tag]})" if tag in char.tag_notes else "")
+                     + (f" (+{char.gear_bonus} damage)" if tag == "Gear" and char.gear_bonus else "")
+                     for tag in char.tags) or "none"
+    luck = Text(f"Luck {char.luck}/{char.luck_max}", style="bold magenta")
+    gear = [x for x in (char.weapon and t.weapons[char.weapon].name, char.armour and t.armour[char.armour].name,
+                        char.shield and t.shields[char.shield].name) if x]
+    lines = [skills, Text(""), pools, Text(""), Text(f"Tags: {tags}"), luck]
+    if gear:
+        lines.append(Text("Gear: " + ", ".join(gear)))
+    title = char.name + (f", {char.career}" if char.career else "")
+    subtitle = f"played by {char.player}" if char.player else None
+    return Panel(Group(*lines), title=f"[bold]{title}[/]", subtitle=subtitle, expand=False)
