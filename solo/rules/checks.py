@@ -81,12 +81,15 @@ class Modifier:
         return f"{self.name} {self.value:+d}"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CheckResult:
     """A d100 read against a target.
 
     ``roll`` is ``None`` for an automatic (Routine) success. ``flipped`` records
     that Luck swapped the digits; ``original`` keeps the roll as it fell.
+    
+    Treat it as immutable: it is not frozen only because auto-play makes
+    millions of them and frozen instances are slower to build.
     """
 
     target: int

@@ -138,6 +138,17 @@ class DiceExpr:
     def is_d100(self) -> bool:
         return len(self.terms) == 1 and self.terms[0] == DiceTerm(1, 100, 1)
 
+    def total(self, rng: random.Random) -> int:
+        """Just the total, without keeping the dice: the fast path for auto-play damage."""
+        total = 0
+        for term in self.terms:
+            if term.sides:
+                for _ in range(term.count):
+                    total += term.sign * rng.randint(1, term.sides)
+            else:
+                total += term.sign * term.count
+        return total
+
     def distribution(self) -> dict[int, float]:
         """Exact probability of every total, for the odds engine."""
         dist = {0: 1.0}

@@ -1,0 +1,121 @@
+"""What the oracle remembers between questions: tension, the NPCs met, the open threads.
+
+It is the game's to save, so it is a plain record that round-trips through
+JSON; the rules that move it (scene end, adding and closing) live here too so
+every front end moves it the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .likelihood import TENSION_MAX, TENSION_MIN, TENSION_NEUTRAL, check_tension
+
+__all__ = ["STATE_VERSION", "OracleState", "raise_tension", "lower_tension", "tension_after_scene"]
+
+STATE_VERSION = 1
+
+
+def raise_tension(tension: int, steps: int = 1) -> int:
+    return min(TENSION_MAX, check_tension(tension) + steps)
+
+
+def lower_tension(tension: int, steps: int = 1) -> int:
+    return max(TENSION_MIN, check_tension(tension) - steps)
+
+
+def tension_after_scene(tension: int, pcs_in_control: bool | None) -> int:
+    """+1 when events ran away from the PCs, −1 when they held the reins, unchanged if mixed (None)."""
+    if pcs_in_control is None:
+        return check_tension(tension)
+    return lower_tension(tension) if pcs_in_control else raise_tension(tension)
+
+
+def _names(values, what: str) -> list[str]:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError(f"{what} must be a list of text")
+    return list(values)
+
+
+@dataclass
+class OracleState:
+    """Tension (1–9), NPCs in play, open threads and (optionally) the PCs' names.
+
+    Lists keep insertion order and hold no duplicates, so a save is stable
+    and an NPC met twice is not twice as likely to act.
+    """
+
+    tension: int = TENSION_NEUTRAL
+    npcs: list[str] = field(default_factory=list)
+    threads: list[str] = field(default_factory=list)
+    pcs: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_tension(self.tension)
+
+    def end_scene(self, pcs_in_control: bool | None) -> int:
+        self.tension = tension_after_scene(self.tension, pcs_in_control)
+        return self.tension
+
+    def add_npc(self, name: str) -> None:
+        _add(self.npcs, name)
+
+    def remove_npc(self, name: str) -> None:
+        _remove(self.npcs, name, "NPC")
+
+    def add_thread(self, text: str) -> None:
+        _add(self.threads, text)
+
+    def close_thread(self, text: str) -> None:
+        _remove(self.threads, text, "thread")
+
+    def slots(self) -> dict[str, list[str]]:
+        """The lists table rows draw ``{npc}``, ``{thread}`` and ``{pc}`` from.
+
+        PCs are offered only when known: a game without PC names should still
+        get "trouble for a PC", read with the default phrase.
+        """
+        out = {"npc": list(self.npcs), "thread": list(self.threads)}
+        if self.pcs:
+            out["pc"] = list(self.pcs)
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "version": STATE_VERSION,
+            "tension": self.tension,
+            "npcs": list(self.npcs),
+            "threads": list(self.threads),
+            "pcs": list(self.pcs),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "OracleState":
+        """Rebuild from :meth:`to_dict`; ValueError says what is wrong with a damaged save."""
+        if not isinstance(data, dict):
+            raise ValueError("oracle state must be a JSON object")
+        version = data.get("version", STATE_VERSION)
+        if version != STATE_VERSION:
+            raise ValueError(f"oracle state version {version!r} is not supported (expected {STATE_VERSION})")
+        tension = data.get("tension", TENSION_NEUTRAL)
+        return cls(
+            tension=check_tension(tension),
+            npcs=_names(data.get("npcs", []), "npcs"),
+            threads=_names(data.get("threads", []), "threads"),
+            pcs=_names(data.get("pcs", []), "pcs"),
+        )
+
+
+def _add(items: list[str], value: str) -> None:
+    value = value.strip()
+    if not value:
+        raise ValueError("a name cannot be empty")
+    if value not in items:
+        items.append(value)
+
+
+def _remove(items: list[str], value: str, what: str) -> None:
+    try:
+        items.remove(value)
+    except ValueError:
+        raise ValueError(f"no {what} {value!r} in play") from None

@@ -1,0 +1,451 @@
+"""Random tables as typed data: weighted rows, references to other tables, slots.
+
+Tables come from TOML (see docs/tables.md) but this module never reads files:
+it validates plain data handed to it, so tests and the loader share one set
+of rules. A row's text is a small template: ``{table:NAME}`` rolls another
+table in place, ``{npc}``, ``{thread}`` and ``{pc}`` are filled from lists
+the game keeps, and ``{{``/``}}`` are literal braces. Nothing is evaluated.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+from ..errors import ContentError, SoloError, did_you_mean
+
+__all__ = [
+    "SLOTS",
+    "RESERVED_NAMES",
+    "Row",
+    "Table",
+    "TableResult",
+    "TableSet",
+    "UnknownTable",
+    "parse_template",
+    "tables_from_data",
+]
+
+#: Slot name -> what it reads as when the game gives no list for it.
+SLOTS: dict[str, str] = {
+    "npc": "someone already in the story",
+    "thread": "an open thread",
+    "pc": "one of the PCs",
+}
+
+#: Names a table may not take, because ``solo table NAME`` would shadow them.
+RESERVED_NAMES = frozenset({"list"})
+
+_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+_TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+_MAX_DEPTH = 32
+_TABLE_KEYS = ("title", "description", "rows")
+_ROW_KEYS = ("text", "weight", "key")
+
+
+class UnknownTable(SoloError, KeyError):
+    """A table name nobody defined; the message suggests a close one."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+# A parsed template is a tuple of pieces: plain text, ("table", name) or ("slot", name).
+Piece = str | tuple[str, str]
+
+
+def parse_template(text: str) -> tuple[Piece, ...]:
+    """Split row text into literal text and placeholders; ValueError names the bad one."""
+    pieces: list[Piece] = []
+    literal = ""
+    pos = 0
+    for match in _TOKEN.finditer(text):
+        between = text[pos:match.start()]
+        if "{" in between or "}" in between:
+            raise ValueError(f"unbalanced brace in {text!r} (write {{{{ or }}}} for a literal brace)")
+        literal += between
+        token = match.group(0)
+        if token == "{{":
+            literal += "{"
+        elif token == "}}":
+            literal += "}"
+        else:
+            inner = match.group(1).strip()
+            if inner.startswith("table:"):
+                name = inner[len("table:"):].strip()
+                if not name:
+                    raise ValueError(f"{{table:}} needs a table name in {text!r}")
+                piece: Piece = ("table", name)
+            elif inner in SLOTS:
+                piece = ("slot", inner)
+            else:
+                known = ", ".join(["{table:NAME}"] + [f"{{{s}}}" for s in SLOTS])
+                raise ValueError(f"unknown placeholder {{{inner}}}{did_you_mean(inner, SLOTS)}; known: {known}")
+            if literal:
+                pieces.append(literal)
+                literal = ""
+            pieces.append(piece)
+        pos = match.end()
+    rest = text[pos:]
+    if "{" in rest or "}" in rest:
+        raise ValueError(f"unbalanced brace in {text!r} (write {{{{ or }}}} for a literal brace)")
+    literal += rest
+    if literal:
+        pieces.append(literal)
+    return tuple(pieces)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One entry. ``weight`` is how many faces of the table's die it covers."""
+
+    text: str
+    weight: int = 1
+    key: str | None = None
+    line: int | None = None
+    pieces: tuple[Piece, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def refs(self) -> tuple[str, ...]:
+        return tuple(p[1] for p in self.pieces if isinstance(p, tuple) and p[0] == "table")
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        return tuple(p[1] for p in self.pieces if isinstance(p, tuple) and p[0] == "slot")
+
+    def to_dict(self) -> dict:
+        out: dict = {"text": self.text, "weight": self.weight}
+        if self.key:
+            out["key"] = self.key
+        return out
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    title: str
+    rows: tuple[Row, ...]
+    description: str = ""
+    file: str | None = None
+    line: int | None = None
+
+    @property
+    def total_weight(self) -> int:
+        return sum(r.weight for r in self.rows)
+
+    @property
+    def refs(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for row in self.rows:
+            for ref in row.refs:
+                seen.setdefault(ref)
+        return tuple(seen)
+
+    def odds(self) -> list[tuple[Row, float]]:
+        """Each row with its exact chance of being drawn (weight / total weight)."""
+        total = self.total_weight
+        return [(row, row.weight / total) for row in self.rows]
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "file": self.file,
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A roll on a table: the die, the row it picked, and the finished text.
+
+    ``roll`` is a face of a die with ``out_of`` faces (the total weight of
+    the rows that could be drawn); ``row`` is the 1-based row number;
+    ``parts`` holds the rolls on tables this row referenced, in order.
+    """
+
+    table: str
+    roll: int
+    out_of: int
+    row: int
+    text: str
+    key: str | None = None
+    slots: dict = field(default_factory=dict)
+    parts: tuple["TableResult", ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "table": self.table,
+            "roll": self.roll,
+            "out_of": self.out_of,
+            "row": self.row,
+            "text": self.text,
+            "key": self.key,
+            "slots": dict(self.slots),
+            "parts": [p.to_dict() for p in self.parts],
+        }
+
+
+Slots = Mapping[str, Sequence[str]]
+RowFilter = Callable[[Row], bool]
+
+
+class TableSet:
+    """The tables of one game, merged from every folder, with references checked.
+
+    Construction fails with :class:`ContentError` on a reference to a table
+    that does not exist or on a reference cycle, so a roll never loops.
+    """
+
+    def __init__(self, tables: Mapping[str, Table]) -> None:
+        self._tables = dict(tables)
+        self._check_refs()
+        self._check_cycles()
+
+    @classmethod
+    def from_layers(cls, layers: Sequence[Mapping[str, Table]]) -> "TableSet":
+        """Merge layers, the first one winning: user folders come before the bundled one."""
+        merged: dict[str, Table] = {}
+        for layer in layers:
+            for name, table in layer.items():
+                merged.setdefault(name, table)
+        return cls(merged)
+
+    @classmethod
+    def from_data(cls, data: Mapping, *, file: str | None = None, source: str | None = None) -> "TableSet":
+        return cls(tables_from_data(data, file=file, source=source))
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tables
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def names(self) -> list[str]:
+        return sorted(self._tables)
+
+    def tables(self) -> list[Table]:
+        return [self._tables[n] for n in self.names()]
+
+    def get(self, name: str) -> Table:
+        try:
+            return self._tables[name]
+        except KeyError:
+            raise UnknownTable(
+                f"no table named {name!r}{did_you_mean(name, self._tables)}; see 'solo table list'"
+            ) from None
+
+    def roll(
+        self, name: str, rng: random.Random, *, slots: Slots | None = None, where: RowFilter | None = None
+    ) -> TableResult:
+        """Draw a row and fill in its placeholders.
+
+        ``slots`` gives the game's lists: a slot that is given but empty makes
+        the rows that use it ineligible (no "an NPC acts" without NPCs); a slot
+        not given at all reads as its default phrase. ``where`` narrows the
+        eligible rows further. If nothing is eligible, every row is.
+        """
+        return self._roll(self.get(name), rng, slots or {}, where, 0)
+
+    def _roll(self, table: Table, rng: random.Random, slots: Slots, where: RowFilter | None, depth: int) -> TableResult:
+        if depth > _MAX_DEPTH:
+            raise ContentError("tables nest too deeply", file=table.file, path=f"tables.{table.name}")
+        eligible = [
+            (i, row)
+            for i, row in enumerate(table.rows)
+            if _slots_available(row, slots) and (where is None or where(row))
+        ]
+        if not eligible:
+            eligible = list(enumerate(table.rows))
+        total = sum(row.weight for _, row in eligible)
+        die = rng.randint(1, total)
+        index, row = _pick(eligible, die)
+        text = ""
+        chosen: dict[str, str] = {}
+        parts: list[TableResult] = []
+        for piece in row.pieces:
+            if isinstance(piece, str):
+                text += piece
+            elif piece[0] == "slot":
+                value = _fill_slot(piece[1], slots, rng)
+                chosen.setdefault(piece[1], value)
+                text += value
+            else:
+                sub = self._roll(self.get(piece[1]), rng, slots, None, depth + 1)
+                parts.append(sub)
+                text += sub.text
+        return TableResult(table.name, die, total, index + 1, text, row.key, chosen, tuple(parts))
+
+    def _check_refs(self) -> None:
+        for table in self._tables.values():
+            for i, row in enumerate(table.rows):
+                for ref in row.refs:
+                    if ref not in self._tables:
+                        raise ContentError(
+                            f"{{table:{ref}}} refers to a table that does not exist{did_you_mean(ref, self._tables)}",
+                            file=table.file, path=f"tables.{table.name}.rows[{i}]", line=row.line or table.line,
+                        )
+
+    def _check_cycles(self) -> None:
+        done: set[str] = set()
+        for start in sorted(self._tables):
+            if start in done:
+                continue
+            # Iterative depth-first search; ``trail`` is the current path.
+            trail: list[str] = [start]
+            on_trail = {start}
+            stack = [iter(self._tables[start].refs)]
+            while stack:
+                nxt = next(stack[-1], None)
+                if nxt is None:
+                    stack.pop()
+                    finished = trail.pop()
+                    on_trail.discard(finished)
+                    done.add(finished)
+                    continue
+                if nxt in on_trail:
+                    loop = trail[trail.index(nxt):] + [nxt]
+                    first = self._tables[loop[0]]
+                    raise ContentError(
+                        "reference cycle: " + " -> ".join(loop), file=first.file, path=f"tables.{first.name}", line=first.line
+                    )
+                if nxt in done:
+                    continue
+                trail.append(nxt)
+                on_trail.add(nxt)
+                stack.append(iter(self._tables[nxt].refs))
+
+
+def _slots_available(row: Row, slots: Slots) -> bool:
+    return all(not (s in slots and not slots[s]) for s in row.slots)
+
+
+def _fill_slot(name: str, slots: Slots, rng: random.Random) -> str:
+    values = slots.get(name)
+    if not values:
+        return SLOTS[name]
+    return str(rng.choice(list(values)))
+
+
+def _pick(eligible: list[tuple[int, Row]], die: int) -> tuple[int, Row]:
+    running = 0
+    for index, row in eligible:
+        running += row.weight
+        if die <= running:
+            return index, row
+    raise AssertionError("die beyond the total weight")  # unreachable: die <= total
+
+
+# ---------------------------------------------------------------------------
+# Validation of plain data (what a TOML file parses to)
+
+
+def tables_from_data(data: Mapping, *, file: str | None = None, source: str | None = None) -> dict[str, Table]:
+    """Check one file's parsed TOML and build its tables.
+
+    ``source`` is the file's text, used only to point errors at a line.
+    References are checked later, once every folder is merged.
+    """
+    where = _Where(file, source)
+    raw = data.get("tables")
+    if not isinstance(raw, Mapping):
+        raise ContentError("expected a [tables.NAME] section", file=file, path="tables", line=where.table_line(None))
+    out: dict[str, Table] = {}
+    for name, body in raw.items():
+        out[name] = _table(name, body, where)
+    return out
+
+
+def _table(name: str, body, where: "_Where") -> Table:
+    path = f"tables.{name}"
+    line = where.table_line(name)
+    if not _NAME.match(name):
+        raise where.error(f"table name {name!r} must be lower-case letters, digits, '_' or '-', starting with a letter", path, line)
+    if name in RESERVED_NAMES:
+        raise where.error(f"{name!r} is reserved for 'solo table {name}'; choose another name", path, line)
+    if not isinstance(body, Mapping):
+        raise where.error("a table must be a TOML table with a 'rows' array", path, line)
+    for key in body:
+        if key not in _TABLE_KEYS:
+            raise where.error(f"unknown key {key!r}{did_you_mean(key, _TABLE_KEYS)}; a table has {', '.join(_TABLE_KEYS)}", f"{path}.{key}", line)
+    title = body.get("title", name.replace("_", " ").capitalize())
+    description = body.get("description", "")
+    for key, value in (("title", title), ("description", description)):
+        if not isinstance(value, str):
+            raise where.error(f"{key} must be text", f"{path}.{key}", line)
+    rows_raw = body.get("rows")
+    if not isinstance(rows_raw, list) or not rows_raw:
+        raise where.error("needs a non-empty 'rows' array", f"{path}.rows", line)
+    rows = tuple(_row(name, i, item, where) for i, item in enumerate(rows_raw))
+    return Table(name, title, rows, description, where.file, line)
+
+
+def _row(table: str, index: int, item, where: "_Where") -> Row:
+    path = f"tables.{table}.rows[{index}]"
+    if isinstance(item, str):
+        text, weight, key = item, 1, None
+    elif isinstance(item, Mapping):
+        for k in item:
+            if k not in _ROW_KEYS:
+                line = where.row_line(table, index, item)
+                raise where.error(f"unknown key {k!r}{did_you_mean(k, _ROW_KEYS)}; a row has {', '.join(_ROW_KEYS)}", f"{path}.{k}", line)
+        text = item.get("text")
+        weight = item.get("weight", 1)
+        key = item.get("key")
+    else:
+        raise where.error("a row is a string or a table with 'text' (and optional 'weight', 'key')", path, where.row_line(table, index, item))
+    line = where.row_line(table, index, item)
+    if not isinstance(text, str) or not text.strip():
+        raise where.error("a row needs non-empty 'text'", f"{path}.text", line)
+    if isinstance(weight, bool) or not isinstance(weight, int) or weight < 1:
+        raise where.error(f"weight must be a whole number of at least 1, not {weight!r}", f"{path}.weight", line)
+    if key is not None and not isinstance(key, str):
+        raise where.error("key must be text", f"{path}.key", line)
+    try:
+        pieces = parse_template(text)
+    except ValueError as exc:
+        raise where.error(str(exc), f"{path}.text", line) from None
+    return Row(text, weight, key, line, pieces)
+
+
+class _Where:
+    """Finds the line of a table or row in the source text, where that can be told."""
+
+    def __init__(self, file: str | None, source: str | None) -> None:
+        self.file = file
+        self.lines = source.splitlines() if source else []
+
+    def error(self, message: str, path: str, line: int | None) -> ContentError:
+        return ContentError(message, file=self.file, path=path, line=line)
+
+    def table_line(self, name: str | None) -> int | None:
+        if name is None:
+            pattern = re.compile(r"^\s*\[\[?\s*tables\b")
+        else:
+            pattern = re.compile(r"^\s*\[\[?\s*tables\s*\.\s*[\"']?" + re.escape(name) + r"[\"']?\s*[\].]")
+        for number, text in enumerate(self.lines, 1):
+            if pattern.match(text):
+                return number
+        return None
+
+    def row_line(self, table: str, index: int, item) -> int | None:
+        start = self.table_line(table)
+        if start is None:
+            return None
+        array_header = re.compile(r"^\s*\[\[\s*tables\s*\.\s*[\"']?" + re.escape(table) + r"[\"']?\s*\.\s*rows\s*\]\]")
+        headers = [n for n, t in enumerate(self.lines, 1) if array_header.match(t)]
+        if len(headers) > index:
+            return headers[index]
+        needle = item if isinstance(item, str) else item.get("text") if isinstance(item, Mapping) else None
+        if isinstance(needle, str) and needle:
+            for number in range(start, len(self.lines) + 1):
+                if needle in self.lines[number - 1] or _quoted(needle) in self.lines[number - 1]:
+                    return number
+        return start
+
+
+def _quoted(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')

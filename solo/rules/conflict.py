@@ -1,0 +1,649 @@
+"""The Extended Conflict engine (RULES.md §5 and §6).
+
+A conflict is a state machine built with ``transitions``: set-up, then rounds
+of declarations (in initiative order), rolls, resolution, damage and an end
+check, until one side is out or the round limit is reached. Every choice is a
+:class:`~solo.minds.base.Question` put to the participant's decider, every
+step is an :class:`~solo.events.Event`, and every draw comes from the
+conflict's generator, so the terminal, the NPC minds and the simulator all
+run exactly this code.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from transitions import Machine
+
+from ..events import Event, Sink
+from ..minds.base import Option, Question
+from .character import Pool, skill_target
+from .checks import CheckResult, flip_check, judge
+from .conflict_types import ConflictType
+from .dice import d100, flip
+from .luck import spend
+from .participants import ACTIVE, Participant, settle_combined
+from .tables import rules
+
+LENSES = ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick")
+LENS_SKILL = {"aggressive": -20, "cautious": 20, "quick": -20}
+NEXT_ROUND_PENALTY = -20
+CLEVER_BONUS = 20
+OUTCOMES = ("won", "lost", "fled", "surrendered", "opponent_fled", "opponent_surrendered", "comae", "stalemate")
+MIRROR = {
+    "won": "lost", "lost": "won", "fled": "opponent_fled", "opponent_fled": "fled",
+    "surrendered": "opponent_surrendered", "opponent_surrendered": "surrendered",
+    "comae": "won", "stalemate": "stalemate",
+}
+LENS_LABELS = {
+    "none": "No Lens (a plain roll)",
+    "aggressive": "Aggressive: -20 %, damage rolled twice, keep the higher",
+    "cautious": "Cautious: +20 %, half damage",
+    "clever": "Clever: no damage this round, an edge next round",
+    "covert": "Covert: roll Cunning; hit the conflict Pool or POW",
+    "flamboyant": "Flamboyant: roll another skill; hit the conflict Pool or CHA",
+    "quick": "Quick: -20 %, plus one extra action",
+}
+
+STATES = [
+    "setup",
+    {"name": "declaring", "on_enter": "_enter_declaring"},
+    {"name": "rolling", "on_enter": "_enter_rolling"},
+    {"name": "resolving", "on_enter": "_enter_resolving"},
+    {"name": "damaging", "on_enter": "_enter_damaging"},
+    {"name": "checking", "on_enter": "_enter_checking"},
+    {"name": "ended", "on_enter": "_enter_ended"},
+]
+
+
+def _build_machine() -> Machine:
+    """One machine for every conflict (``model=None``; conflicts join with ``add_model``).
+
+    Each phase does its work on entering its state; ``advance`` moves on, and
+    the named conditions choose between the branches.
+    """
+    m = Machine(model=None, states=STATES, initial="setup", auto_transitions=False,
+                queued=True, send_event=False, model_attribute="phase")
+    m.add_transition("advance", "setup", "declaring")
+    m.add_transition("advance", "declaring", "ended", conditions="side_gone")
+    m.add_transition("advance", "declaring", "rolling")
+    m.add_transition("advance", "rolling", "resolving")
+    m.add_transition("advance", "resolving", "damaging", conditions="deals_damage")
+    m.add_transition("advance", "resolving", "checking")
+    m.add_transition("advance", "damaging", "checking")
+    m.add_transition("advance", "checking", "ended", conditions="is_over")
+    m.add_transition("advance", "checking", "declaring")
+    return m
+
+
+_MACHINE: Machine | None = None
+_FLOW: dict[str, list[tuple[str, tuple]]] | None = None
+_ENTER: dict[str, str] = {st["name"]: st["on_enter"] for st in STATES if isinstance(st, dict)}
+
+
+def machine() -> Machine:
+    global _MACHINE
+    if _MACHINE is None:
+        _MACHINE = _build_machine()
+    return _MACHINE
+
+
+def flow() -> dict[str, list[tuple[str, tuple]]]:
+    """The ``advance`` transitions of the machine as a table: state -> [(dest, conditions)].
+
+    :meth:`Conflict.run` walks this table instead of firing the trigger: the
+    same states, conditions and callbacks in the same order, without the
+    library's dispatch (about 5 µs a trigger, more than a whole round costs).
+    A test checks that both drivers play identical conflicts.
+    """
+    global _FLOW
+    if _FLOW is None:
+        table: dict[str, list[tuple[str, tuple]]] = {}
+        for source, transitions in machine().events["advance"].transitions.items():
+            table[source] = [
+                (t.dest, tuple(getattr(Conflict, c.func) for c in t.conditions), getattr(Conflict, _ENTER[t.dest]))
+                for t in transitions
+            ]
+        _FLOW = table
+    return _FLOW
+
+
+@dataclass
+class Declaration:
+    lens: str = "none"
+    exit: str | None = None  # "flee" or "surrender"
+    clever_choice: str | None = None  # "skill" or "damage", the round after Clever
+    secondary: str | None = None  # Flamboyant's skill
+    quick_action: str | None = None  # "leave", "weapon:<key>", "item:<name>"
+    modifiers: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class ConflictResult:
+    outcome: str  # from side "a"'s point of view
+    rounds: int
+    statuses: dict[str, str]
+    pool_lost: dict[str, int]
+
+    def for_side(self, side: str) -> str:
+        return self.outcome if side == "a" else MIRROR[self.outcome]
+
+    def to_dict(self) -> dict:
+        return {"outcome": self.outcome, "rounds": self.rounds, "statuses": dict(self.statuses),
+                "pool_lost": dict(self.pool_lost)}
+
+
+class Conflict:
+    """One Extended Conflict between side "a" (who started it) and side "b".
+
+    Drive it with :meth:`run` (to the end) or :meth:`step` (one phase at a
+    time through the ``transitions`` machine, for a view that pauses).
+    """
+
+    def __init__(
+        self,
+        ctype: ConflictType,
+        participants: list[Participant],
+        rng: random.Random,
+        *,
+        sink: Sink | None = None,
+        round_limit: int | None = None,
+        negative_luck: bool = False,
+        advisor=None,
+    ):
+        if {p.side for p in participants} != {"a", "b"}:
+            raise ValueError("a conflict needs participants on both sides 'a' and 'b'")
+        ids = [p.id for p in participants]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"participant ids must be unique: {ids}")
+        if round_limit is not None and round_limit < 1:
+            raise ValueError("round_limit must be at least 1")
+        self.ctype = ctype
+        self.participants = participants
+        self.by_id = {p.id: p for p in participants}
+        self.rng = rng
+        self.sink = sink
+        self.round_limit = round_limit
+        self.negative_luck = negative_luck
+        self.luck_floor = -2 if negative_luck else 0
+        self.advisor = advisor  # callable(conflict, participant) -> {lens: detail}, for people
+        self.round = 0
+        self.order: list[Participant] = []
+        self.decl: dict[str, Declaration] = {}
+        self.rolls: dict[str, CheckResult] = {}
+        self.winner: Participant | None = None
+        self.tied = False
+        self.round_winners: list[str | None] = []
+        self.result: ConflictResult | None = None
+        self.phase = "setup"
+        self._in_machine = False
+        self._shields = ctype.physical and any(p.shield is not None for p in participants)
+
+    # -- public driving API --------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.phase == "ended"
+
+    def step(self) -> None:
+        """Advance one phase through the ``transitions`` machine."""
+        m = machine()
+        if not self._in_machine:
+            m.add_model(self, initial=self.phase)
+            self._in_machine = True
+        if self.phase != "ended":
+            self.advance()
+        if self.phase == "ended":
+            m.remove_model(self)
+            self._in_machine = False
+
+    def run(self) -> ConflictResult:
+        """Play the conflict to its end (walking the machine's table) and return the result."""
+        table = flow()
+        while self.phase != "ended":
+            for dest, conditions, enter in table[self.phase]:
+                for condition in conditions:
+                    if not condition(self):
+                        break
+                else:
+                    break
+            self.phase = dest
+            enter(self)
+        return self.result
+
+    def side(self, side: str) -> list[Participant]:
+        return [p for p in self.participants if p.side == side]
+
+    def active(self, side: str | None = None) -> list[Participant]:
+        return [p for p in self.participants if p.status == ACTIVE and (side is None or p.side == side)]
+
+    def opponents(self, p: Participant) -> list[Participant]:
+        side = p.side
+        return [o for o in self.participants if o.side != side and o.status == ACTIVE]
+
+    def _both_sides_in(self) -> bool:
+        a = b = False
+        for p in self.participants:
+            if p.status == ACTIVE:
+                if p.side == "a":
+                    a = True
+                else:
+                    b = True
+        return a and b
+
+    # -- conditions (named predicates for the machine) -------------------------
+    def side_gone(self) -> bool:
+        return not self._both_sides_in()
+
+    def deals_damage(self) -> bool:
+        return self.winner is not None and self.decl[self.winner.id].lens != "clever"
+
+    def is_over(self) -> bool:
+        return not self._both_sides_in() or (self.round_limit is not None and self.round >= self.round_limit)
+
+    # -- events and questions ----------------------------------------------------
+    def _emit(self, kind: str, **data) -> None:
+        self.sink(Event(kind, {"round": self.round, **data}))
+
+    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], **context) -> str:
+        question = Question(kind, prompt, tuple(options), actor=p.name,
+                            context={"conflict": self, "participant": p, **context})
+        answer = p.decider.decide(question)
+        if answer not in question.keys():
+            answer = question.resolve(answer)
+        return answer
+
+    # -- declarations --------------------------------------------------------------
+    def _enter_declaring(self) -> None:
+        if self.round == 0:
+            for p in self.participants:
+                p.start_pool = p.pool.current
+            if self.sink is not None:
+                self._announce()
+        self.round += 1
+        self.rolls = {}
+        self.winner = None
+        self.order = order = self._initiative()
+        if self.sink is not None:
+            self._emit("round_start", order=[p.id for p in order],
+                       pools={p.id: p.pool.current for p in self.participants})
+        decl = self.decl = {}
+        for p in order:
+            if p.status != ACTIVE:
+                continue
+            if p.decider is None:
+                decl[p.id] = _PLAIN
+                continue
+            if not self._both_sides_in():
+                break
+            decl[p.id] = d = self._declare(p)
+            if d.exit:
+                p.status = "fled" if d.exit == "flee" else "surrendered"
+                if self.sink is not None:
+                    self._emit("exit", actor=p.id, how=p.status)
+            elif self.sink is not None:
+                self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
+                           secondary=d.secondary, quick_action=d.quick_action)
+
+    def _announce(self) -> None:
+        self._emit(
+            "conflict_start", type=self.ctype.key, type_name=self.ctype.name, round_limit=self.round_limit,
+            pool_name=self.ctype.pool_label,
+            participants=[{"id": p.id, "name": p.name, "side": p.side, "pool": p.pool.current,
+                           "pool_max": p.pool.maximum, "target": p.base_target(),
+                           "obstacle": p.is_obstacle, "pc": p.is_pc, "lenses": p.uses_lenses,
+                           "weapon": p.weapon.name if p.weapon else None,
+                           "armour": p.armour.name if p.armour else None} for p in self.participants],
+        )
+
+    def _initiative(self) -> list[Participant]:
+        """Falling current Pool; ties: higher skill, then PCs, then a d100 roll-off (RULES.md §5.1)."""
+        active = [p for p in self.participants if p.status == ACTIVE]
+        if len(active) == 2:
+            x, y = active
+            if x.pool.current != y.pool.current:
+                return [x, y] if x.pool.current > y.pool.current else [y, x]
+        keyed = [((-p.pool.current, -p.base_target(), 0 if p.is_pc else 1), p) for p in active]
+        keyed.sort(key=lambda k: k[0])
+        out: list[Participant] = []
+        i = 0
+        while i < len(keyed):
+            j = i
+            while j + 1 < len(keyed) and keyed[j + 1][0] == keyed[i][0]:
+                j += 1
+            group = [k[1] for k in keyed[i:j + 1]]
+            if len(group) > 1:
+                rolls = {p.id: d100(self.rng) for p in group}
+                group.sort(key=lambda p: -rolls[p.id])
+                if self.sink is not None:
+                    self._emit("initiative_rolloff", rolls=rolls)
+            out.extend(group)
+            i = j + 1
+        return out
+
+    def _exit_options(self, p: Participant) -> list[Option]:
+        exits = []
+        if self.ctype.flight and not p.is_obstacle:
+            exits.append(Option("flee", "Flee", "leave the conflict now, no roll"))
+        exits.append(Option("surrender", "Surrender" if self.ctype.physical else "Give up", "yield now, no roll"))
+        return exits
+
+    def _declare(self, p: Participant) -> Declaration:
+        d = Declaration()
+        exits = self._exit_options(p)
+        if p.clever_next:
+            p.clever_next = False
+            options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round"),
+                       Option("damage", "Strike where it hurts: damage rolled twice, keep the higher")] + exits
+            answer = self._ask(p, "clever_follow_up", "Clever paid off. What do you make of it?", options)
+            if answer in ("flee", "surrender"):
+                d.exit = answer
+                return d
+            d.clever_choice = answer
+            if answer == "skill":
+                d.modifiers.append(("Clever", CLEVER_BONUS))
+            p.last_lens = "none"
+            return d
+        if p.uses_lenses:
+            advice = self.advisor(self, p) if self.advisor is not None and p.is_pc else {}
+            options = [Option(lens, LENS_LABELS[lens], advice.get(lens, "")) for lens in LENSES]
+            prompt = "Declare: choose a Lens"
+        else:
+            options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it")]
+            prompt = "Declare your action"
+        answer = self._ask(p, "lens", prompt, options + exits, earlier={k: v.lens for k, v in self.decl.items()})
+        if answer in ("flee", "surrender"):
+            d.exit = answer
+            return d
+        d.lens = answer
+        p.last_lens = answer
+        if answer == "flamboyant":
+            skills = sorted((s for s in p.char.skills if s != p.skill), key=lambda s: -p.char.skills[s])
+            d.secondary = self._ask(p, "flamboyant_skill", "Which skill do you show off with?",
+                                    [Option(s, s, f"{p.char.skills[s]} %") for s in skills])
+        elif answer == "quick":
+            d.quick_action = self._ask(p, "quick_action", "What is your extra action?", self._quick_options(p))
+            if d.quick_action.startswith("weapon:"):
+                p.weapon = rules().weapons[d.quick_action.split(":", 1)[1]]
+                p.char.weapon = p.weapon.key
+        return d
+
+    def _quick_options(self, p: Participant) -> list[Option]:
+        options = [Option("leave", "Try to get away (a Move roll)")] if self.ctype.flight else []
+        if self.ctype.physical:
+            for key, weapon in rules().weapons.items():
+                if (p.weapon is None or weapon.key != p.weapon.key) and weapon.name in p.char.items:
+                    options.append(Option(f"weapon:{key}", f"Switch to {weapon.name}", str(weapon.damage)))
+        for item in p.char.items:
+            if item not in rules_weapon_names():
+                options.append(Option(f"item:{item}", f"Use {item}"))
+        if not options:
+            options.append(Option("ready", "Catch your breath and get ready"))
+        return options
+
+    # -- rolls -------------------------------------------------------------------
+    def _target_for(self, p: Participant, d: Declaration) -> tuple[int, list[tuple[str, int]]]:
+        if d is _PLAIN and not p.carry and not self._shields:
+            return p.base_target(), []
+        mods: list[tuple[str, int]] = list(d.modifiers)
+        if d.lens in LENS_SKILL:
+            mods.append((d.lens.title(), LENS_SKILL[d.lens]))
+        if p.carry:
+            mods.append(("last round", p.carry))
+        if self._shields:
+            kind = p.weapon.kind if p.weapon is not None else "melee"
+            for o in self.opponents(p):
+                if o.shield is not None and kind in o.shield.against:
+                    mods.append((o.shield.name, o.shield.penalty))
+                    break
+        if d.lens == "covert" and p.char is not None:
+            base = skill_target(p.char, "Cunning", ())[0]
+        elif d.lens == "flamboyant" and p.char is not None and d.secondary:
+            base = skill_target(p.char, d.secondary, ())[0]
+        else:
+            base = p.base_target()
+        return base + sum(v for _, v in mods), mods
+
+    def _enter_rolling(self) -> None:
+        rng = self.rng
+        rolls = self.rolls
+        decl = self.decl
+        for p in self.order:
+            if p.status != ACTIVE:
+                continue
+            d = decl.get(p.id)
+            if d is None:
+                d = decl[p.id] = _PLAIN
+            target, mods = self._target_for(p, d)
+            result = judge(d100(rng), target)
+            rolls[p.id] = result
+            if self.sink is not None:
+                self._emit("roll", actor=p.id, target=target, roll=result.roll, success=result.success,
+                           exceptional=result.exceptional, lens=d.lens, modifiers=mods)
+        for p in self.order:
+            if p.luck_allowed and p.decider is not None and p.id in rolls:
+                self._offer_flip(p)
+
+    def _offer_flip(self, p: Participant) -> None:
+        """Offer Luck when flipping would turn a lost round into a won or tied one."""
+        if p.char.luck <= self.luck_floor:
+            return
+        result = self.rolls[p.id]
+        if result.flipped:
+            return
+        flipped = judge(flip(result.roll), result.target)
+        if not flipped.success:
+            return
+        best_other = max((r.roll for k, r in self.rolls.items()
+                          if r.success and self.by_id[k].side != p.side), default=0)
+        losing = not result.success or result.roll < best_other
+        if not losing or flipped.roll < best_other:
+            return
+        effect = "win the round" if flipped.roll > best_other else "tie it (a stalemate)"
+        answer = self._ask(p, "luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {effect}?",
+                           [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {p.char.luck} left"),
+                            Option("no", "Keep the roll")], roll=result.roll, flipped=flipped.roll)
+        if answer == "yes":
+            spend(p.char, "flip", negative_luck=self.negative_luck)
+            self.rolls[p.id] = flip_check(result)
+            if self.sink is not None:
+                self._emit("luck", actor=p.id, use="flip", before=result.roll, after=flipped.roll,
+                           success=flipped.success, luck=p.char.luck)
+
+    # -- resolution ------------------------------------------------------------------
+    def _enter_resolving(self) -> None:
+        best = -1
+        winners: list[Participant] = []
+        rolls = self.rolls
+        for p in self.order:
+            r = rolls.get(p.id)
+            if r is None or not r.success:
+                continue
+            if r.roll > best:
+                best, winners = r.roll, [p]
+            elif r.roll == best:
+                winners.append(p)
+        w = self.winner = winners[0] if len(winners) == 1 else None
+        self.tied = len(winners) > 1
+        self.round_winners.append(w.side if w is not None else None)
+        for p in self.order:
+            if p.id not in rolls:
+                continue
+            lens = self.decl[p.id].lens
+            if p.carry:
+                p.carry = 0
+            if lens == "clever":
+                p.clever_next = True
+            elif (lens == "covert" or lens == "flamboyant") and p is not w:
+                p.carry = NEXT_ROUND_PENALTY
+        if self.sink is not None:
+            self._emit("round_result", winner=w.id if w else None, side=w.side if w else None,
+                       stalemate=w is None, tie=self.tied, both_failed=not winners,
+                       exceptional=bool(w and rolls[w.id].exceptional),
+                       lens=self.decl[w.id].lens if w else None,
+                       rolls={k: r.roll for k, r in rolls.items()})
+
+    # -- damage ----------------------------------------------------------------------
+    def _enter_damaging(self) -> None:
+        w = self.winner
+        d = self.decl[w.id]
+        targets = self.opponents(w)
+        if not targets:
+            return
+        target = targets[0]
+        if len(targets) > 1:
+            if w.decider is not None:
+                options = [Option(t.id, t.name, f"{self.ctype.pool_label} {t.pool.current}/{t.pool.maximum}")
+                           for t in targets]
+                target = self.by_id[self._ask(w, "target", "Whom do you strike?", options)]
+            else:
+                target = min(targets, key=lambda t: (t.pool.current, t.id))
+        pool_name = None  # None: the conflict Pool
+        if d.lens == "covert" or d.lens == "flamboyant":
+            side_pool = "POW" if d.lens == "covert" else "CHA"
+            if w.decider is not None and target.char is not None and side_pool not in target.pool_sources:
+                answer = self._ask(w, "damage_pool", "Which Pool do you hit?", [
+                    Option("conflict", self.ctype.pool_label, f"{target.pool.current} left"),
+                    Option(side_pool, side_pool, f"{target.char.pools[side_pool].current} left")])
+                pool_name = None if answer == "conflict" else side_pool
+            target.carry = NEXT_ROUND_PENALTY
+        amount, detail = self._damage(w, d, target, pool_name)
+        if amount > 1 and target.luck_allowed and target.decider is not None and target.char.luck > self.luck_floor:
+            answer = self._ask(target, "luck_reduce",
+                               f"{w.name} deals {amount} damage. Spend a Luck Point to take only 1?",
+                               [Option("yes", "Take 1 instead", f"Luck {target.char.luck} left"),
+                                Option("no", f"Take {amount}")], damage=amount)
+            if answer == "yes":
+                spend(target.char, "reduce_damage", negative_luck=self.negative_luck)
+                if self.sink is not None:
+                    self._emit("luck", actor=target.id, use="reduce_damage", before=amount, after=1,
+                               luck=target.char.luck)
+                amount = 1
+                detail["reduced"] = True
+        pool = target.pool if pool_name is None else target.char.pools[pool_name]
+        before = pool.current
+        pool.current -= amount
+        target.invalidate()
+        if self.sink is not None:
+            self._emit("damage", actor=w.id, target=target.id, amount=amount, pool=pool_name or self.ctype.pool_label,
+                       before=before, after=pool.current, maximum=pool.maximum, lens=d.lens, **detail)
+        if pool.current <= 0:
+            self._at_zero(target, pool, pool_name or self.ctype.pool_label)
+
+    def _damage(self, w: Participant, d: Declaration, target: Participant, pool_name) -> tuple[int, dict]:
+        """Damage in the ruled order: dice (twice keep higher), bonus, armour, Cautious halving."""
+        physical = self.ctype.physical
+        dice = w.damage_dice(physical)
+        first = dice.total(self.rng)
+        second = None
+        rolled = first
+        if d.lens == "aggressive" or d.clever_choice == "damage":
+            second = dice.total(self.rng)
+            if second > rolled:
+                rolled = second
+        bonus = w.damage_bonus(physical)
+        armour = 0
+        if physical and pool_name is None and target.armour is not None and "BODY" in self.ctype.pools:
+            armour = target.armour.points_against(w.weapon)
+        amount = rolled + bonus - armour
+        if amount < 0:
+            amount = 0
+        halved = d.lens == "cautious"
+        if halved:
+            amount = (amount + 1) // 2
+        if self.sink is None:
+            return amount, {}
+        return amount, {"dice": str(dice), "first": first, "second": second, "rolled": rolled, "bonus": bonus,
+                        "armour": armour, "halved": halved, "reduced": False,
+                        "weapon": w.weapon.name if (physical and w.weapon) else None}
+
+    def _at_zero(self, p: Participant, pool: Pool, pool_label: str) -> None:
+        if pool.current <= -pool.maximum:
+            pool.current = -pool.maximum
+            p.status = "comae"
+            if self.sink is not None:
+                self._emit("comae", actor=p.id, pool=pool_label)
+            return
+        if p.pushing:
+            return
+        options = []
+        if p.decider is not None:
+            if p.can_push:
+                options.append(Option("push", "Push on", "the Pool goes below zero; every skill -20 %"))
+            if p.luck_allowed and p.char.luck > self.luck_floor:
+                options.append(Option("refresh", "Spend a Luck Point: back to 1", f"Luck {p.char.luck} left"))
+        answer = "out"
+        if options:
+            options.append(Option("out", "Go down", "out of this conflict"))
+            answer = self._ask(p, "push", f"{p.name}'s {pool_label} is at {pool.current}. What now?", options,
+                               pool=pool.current, maximum=pool.maximum)
+        if answer == "push":
+            p.pushing = True
+            if self.sink is not None:
+                self._emit("push", actor=p.id, pool=pool_label, value=pool.current)
+        elif answer == "refresh":
+            spend(p.char, "refreshed", negative_luck=self.negative_luck)
+            before = pool.current
+            pool.current = 1
+            p.invalidate()
+            if self.sink is not None:
+                self._emit("luck", actor=p.id, use="refreshed", before=before, after=1, luck=p.char.luck)
+        else:
+            p.status = "out"
+            if self.sink is not None:
+                self._emit("out", actor=p.id, pool=pool_label, value=pool.current)
+
+    # -- end of round and end of conflict -------------------------------------------
+    def _enter_checking(self) -> None:
+        """The end of a round: Quick's extra actions resolve after the damage."""
+        for p in self.order:
+            d = self.decl.get(p.id)
+            if d is None or d.quick_action is None or p.status != ACTIVE:
+                continue
+            if d.quick_action == "leave":
+                target = skill_target(p.char, "Move", ("Athletics", "Acrobatics"))[0]
+                r = judge(d100(self.rng), target)
+                if self.sink is not None:
+                    self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success)
+                if r.success:
+                    p.status = "fled"
+                    if self.sink is not None:
+                        self._emit("exit", actor=p.id, how="fled")
+            elif self.sink is not None:
+                self._emit("extra_action", actor=p.id, action=d.quick_action)
+
+    def _enter_ended(self) -> None:
+        outcome = self._outcome()
+        lost = {}
+        for p in self.participants:
+            lost[p.id] = p.start_pool - p.pool.current
+            if p.char is not None and len(p.pool_sources) > 1:
+                settle_combined(p.char, p.pool_sources, lost[p.id])
+        self.result = ConflictResult(outcome, self.round, {p.id: p.status for p in self.participants}, lost)
+        if self.sink is not None:
+            self._emit("conflict_end", outcome=outcome, rounds=self.round,
+                       statuses=dict(self.result.statuses), pool_lost=lost)
+
+    def _outcome(self) -> str:
+        a_in = any(p.status == ACTIVE for p in self.participants if p.side == "a")
+        b_in = any(p.status == ACTIVE for p in self.participants if p.side == "b")
+        if a_in == b_in:
+            return "stalemate"
+        finished = self.side("b") if a_in else self.side("a")
+        statuses = {p.status for p in finished}
+        if a_in:
+            if statuses & {"out", "comae"}:
+                return "won"
+            return "opponent_surrendered" if "surrendered" in statuses else "opponent_fled"
+        if "comae" in statuses and "out" not in statuses:
+            return "comae"
+        if statuses & {"out", "comae"}:
+            return "lost"
+        return "surrendered" if "surrendered" in statuses else "fled"
+
+
+_PLAIN = Declaration()
+
+
+def rules_weapon_names() -> set[str]:
+    return {w.name for w in rules().weapons.values()}

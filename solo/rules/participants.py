@@ -1,0 +1,173 @@
+"""Who takes part in an Extended Conflict, and what they carry between rounds.
+
+A :class:`Participant` wraps a character (or stands alone as a static
+obstacle) with everything the conflict needs: its side, its decider, its
+conflict Pool, weapon and armour, and the effects that carry into the next
+round (Covert and Flamboyant penalties, Clever's follow-up).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..minds.base import Decider
+from .character import Character, Pool, skill_target
+from .conflict_types import ConflictType
+from .dice import DiceExpr, parse
+from .tables import Armour, Shield, Weapon, rules
+
+DEFAULT_DAMAGE = parse("1d6")
+
+#: Static opposition by difficulty (RULES.md §5.4): Challenge Rating and Pool.
+OBSTACLES = {
+    "easy": (30, 5),
+    "normal": (50, 10),
+    "hard": (70, 15),
+    "very hard": (90, 20),
+}
+
+ACTIVE = "in"
+OUT_STATES = ("out", "fled", "surrendered", "comae")
+
+
+@dataclass
+class Participant:
+    id: str
+    name: str
+    side: str  # "a" (the side that started) or "b"
+    char: Character | None = None
+    decider: Decider | None = None
+    challenge: int | None = None  # a static obstacle's fixed skill
+    pool: Pool = field(default_factory=lambda: Pool(10, 10))
+    pool_sources: tuple[str, ...] = ()
+    uses_lenses: bool = False
+    can_push: bool = False
+    weapon: Weapon | None = None
+    armour: Armour | None = None
+    shield: Shield | None = None
+    skill: str | None = None
+    focuses: tuple[str, ...] = ()
+    is_pc: bool = False
+    luck_allowed: bool = False
+    # -- state that changes as the conflict goes on
+    status: str = ACTIVE
+    pushing: bool = False
+    carry: int = 0  # modifier for the next round (Covert/Flamboyant)
+    carry_reasons: list[str] = field(default_factory=list)
+    clever_next: bool = False
+    start_pool: int = 0
+    last_lens: str = "none"
+    _base: int | None = None  # cached base target; cleared whenever a Pool or gear changes
+
+    def invalidate(self) -> None:
+        self._base = None
+
+    @property
+    def active(self) -> bool:
+        return self.status == ACTIVE
+
+    @property
+    def is_obstacle(self) -> bool:
+        return self.char is None
+
+    @property
+    def pronoun(self) -> str:
+        return self.char.pronoun if self.char else "it"
+
+    def base_target(self) -> int:
+        """The effective conflict skill before this round's Lens and carried effects."""
+        if self._base is not None:
+            return self._base
+        if self.char is None:
+            value = self.challenge or 0
+        else:
+            value, _ = skill_target(self.char, self.skill, self.focuses)
+            if self.pool.current < 0 and not self.char.hurt:
+                value -= 20  # a combined conflict Pool below zero hurts like a real one
+        self._base = value
+        return value
+
+    def modifiers(self) -> list:
+        if self.char is None:
+            return []
+        return skill_target(self.char, self.skill, self.focuses)[1]
+
+    def damage_dice(self, physical: bool) -> DiceExpr:
+        if physical and self.weapon is not None:
+            return self.weapon.damage
+        return DEFAULT_DAMAGE
+
+    def damage_bonus(self, physical: bool) -> int:
+        if physical and self.weapon is not None and self.char is not None and "Gear" in self.char.tags:
+            return self.char.gear_bonus
+        return 0
+
+
+def combined_pool(char: Character, names: tuple[str, ...]) -> Pool:
+    """The conflict Pool: one of the character's Pools, or the rounded-up average of two."""
+    if len(names) == 1:
+        return char.pools[names[0]]
+    currents = [char.pools[n].current for n in names]
+    maxima = [char.pools[n].maximum for n in names]
+    return Pool(math.ceil(sum(maxima) / len(maxima)), math.ceil(sum(currents) / len(currents)))
+
+
+def settle_combined(char: Character, names: tuple[str, ...], lost: int) -> dict[str, int]:
+    """Take the points lost in a combined Pool from its sources, evenly, odd point from the higher."""
+    if len(names) == 1 or lost <= 0:
+        return {}
+    a, b = names
+    half, odd = divmod(lost, 2)
+    take = {a: half, b: half}
+    if odd:
+        higher = a if char.pools[a].current >= char.pools[b].current else b
+        take[higher] += 1
+    for name, points in take.items():
+        char.pools[name].current -= points
+    return take
+
+
+def from_character(
+    char: Character,
+    side: str,
+    ctype: ConflictType,
+    *,
+    decider: Decider | None = None,
+    pid: str | None = None,
+    uses_lenses: bool | None = None,
+    luck_allowed: bool | None = None,
+) -> Participant:
+    """A character entering a conflict of ``ctype`` on ``side``.
+
+    PCs use Lenses and Luck; NPCs use Lenses unless Common (RULES.md §6).
+    """
+    t = rules()
+    skill, focuses = ctype.skill, ctype.focuses
+    if ctype.opposed_by and side == "b":
+        skill, focuses = ctype.opposed_by
+    pool = combined_pool(char, ctype.pools)
+    if uses_lenses is None:
+        uses_lenses = char.level != "common"
+    return Participant(
+        id=pid or char.name, name=char.name, side=side, char=char, decider=decider,
+        pool=pool, pool_sources=ctype.pools, uses_lenses=uses_lenses, can_push=char.can_push,
+        weapon=t.weapons.get(char.weapon) if char.weapon else None,
+        armour=t.armour.get(char.armour) if char.armour else None,
+        shield=t.shields.get(char.shield) if char.shield else None,
+        skill=skill, focuses=tuple(focuses), is_pc=char.is_pc,
+        luck_allowed=char.is_pc if luck_allowed is None else luck_allowed,
+        start_pool=pool.current,
+    )
+
+
+def obstacle(name: str, difficulty: str = "normal", *, side: str = "b", pid: str | None = None,
+             challenge: int | None = None, pool: int | None = None) -> Participant:
+    """A static obstacle (a lock, a storm, an archive) by difficulty word or explicit numbers."""
+    key = difficulty.strip().lower().replace("_", " ")
+    if key not in OBSTACLES and (challenge is None or pool is None):
+        raise KeyError(f"unknown obstacle difficulty {difficulty!r} (easy, normal, hard, very hard)")
+    cr, size = OBSTACLES.get(key, (challenge, pool))
+    cr = challenge if challenge is not None else cr
+    size = pool if pool is not None else size
+    return Participant(id=pid or name, name=name, side=side, challenge=cr, pool=Pool(size, size), start_pool=size)
