@@ -17,7 +17,9 @@ from .. import __version__
 # name -> (module, one-line help shown by `solo --help` without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("solo.cli.new", "Create a character: interactive, by career, or at random."),
+    "oracle": ("solo.cli.oracle", "Ask the oracle a yes/no question; shows the exact odds first."),
     "roll": ("solo.cli.roll", "Roll dice (3d6+2, d100) and check a d100 against a skill."),
+    "table": ("solo.cli.table", "Roll on a random table, or list them: solo table list."),
 }
 
 

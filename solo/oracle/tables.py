@@ -107,6 +107,11 @@ class Row:
     line: int | None = None
     pieces: tuple[Piece, ...] = field(default=(), compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        # A row built by hand still needs its template read, or it would render empty.
+        if not self.pieces:
+            object.__setattr__(self, "pieces", parse_template(self.text))
+
     @property
     def refs(self) -> tuple[str, ...]:
         return tuple(p[1] for p in self.pieces if isinstance(p, tuple) and p[0] == "table")

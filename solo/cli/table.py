@@ -1,0 +1,93 @@
+"""``solo table``: roll on, list or show any random table, bundled or your own."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from . import UserError
+
+
+@click.command("table")
+@click.argument("name")
+@click.option("--tables", "folders", multiple=True, metavar="DIR",
+              help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
+@click.option("--show", is_flag=True, help="Show the table's rows and the exact chance of each instead of rolling.")
+@click.option("--seed", type=int, help="Seed the dice, for a result you can repeat.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def command(name, folders, show, seed, as_json):
+    """Roll on table NAME, or list every table with 'solo table list'.
+
+    \b
+    Examples:
+      solo table list
+      solo table situation --seed 7
+      solo table event_focus --show
+      solo table trouble --tables ~/my-tables --json
+    """
+    from ..errors import SoloError
+    from ..oracle import load_tables
+    from ..rules.dice import new_rng
+
+    try:
+        tables = load_tables(folders)
+        if name == "list":
+            _list(tables, as_json)
+            return
+        table = tables.get(name)
+        if show:
+            _show(table, as_json)
+            return
+        result = tables.roll(name, new_rng(seed))
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(f"{table.title} ({result.roll} on 1-{result.out_of}): {result.text}")
+
+
+def _source(path: str | None) -> str:
+    from pathlib import Path
+
+    from ..paths import bundled
+
+    if path is None:
+        return "?"
+    try:
+        return "bundled:" + str(Path(path).resolve().relative_to(bundled("oracles").resolve()))
+    except (ValueError, FileNotFoundError):
+        return path
+
+
+def _list(tables, as_json: bool) -> None:
+    rows = [
+        {"name": t.name, "title": t.title, "rows": len(t.rows), "die": t.total_weight, "file": _source(t.file)}
+        for t in tables.tables()
+    ]
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        click.echo(f"{r['name']:<{width}}  {r['title']} ({r['rows']} rows, d{r['die']})  [{r['file']}]")
+
+
+def _show(table, as_json: bool) -> None:
+    if as_json:
+        data = table.to_dict()
+        data["file"] = _source(table.file)
+        for row, (_, p) in zip(data["rows"], table.odds()):
+            row["chance"] = p
+        click.echo(json.dumps(data))
+        return
+    click.echo(f"{table.title} [{table.name}] — d{table.total_weight}")
+    if table.description:
+        click.echo(table.description)
+    low = 1
+    for row, p in table.odds():
+        high = low + row.weight - 1
+        faces = f"{low}" if low == high else f"{low}-{high}"
+        click.echo(f"  {faces:>7}  {p * 100:5.1f} %  {row.text}")
+        low = high + 1
