@@ -17,6 +17,8 @@ from .. import __version__
 # name -> (module, one-line help shown by `solo --help` without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("solo.cli.new", "Create a character: interactive, by career, or at random."),
+    "npc": ("solo.cli.npc", "Roll an NPC: stats by level, gear and a Code Block (personality, motivation …)."),
+    "odds": ("solo.cli.odds", "Exact chances of a one-against-one Extended Conflict."),
     "oracle": ("solo.cli.oracle", "Ask the oracle a yes/no question; shows the exact odds first."),
     "roll": ("solo.cli.roll", "Roll dice (3d6+2, d100) and check a d100 against a skill."),
     "table": ("solo.cli.table", "Roll on a random table, or list them: solo table list."),
@@ -56,7 +58,8 @@ class LazyGroup(click.Group):
             click.echo(f"{where}: error: {exc.format_message()}", err=True)
             sys.exit(2)
         except click.ClickException as exc:
-            click.echo(f"solo: error: {exc.format_message()}", err=True)
+            where = getattr(exc, "command_path", "solo")
+            click.echo(f"{where}: error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("\nsolo: stopped.", err=True)
@@ -71,6 +74,11 @@ class UserError(click.ClickException):
     """A mistake in what the user asked for: one line on stderr, exit status 2."""
 
     exit_code = 2
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        ctx = click.get_current_context(silent=True)
+        self.command_path = ctx.command_path if ctx else "solo"
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

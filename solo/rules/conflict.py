@@ -78,7 +78,7 @@ def _build_machine() -> Machine:
 
 
 _MACHINE: Machine | None = None
-_FLOW: dict[str, list[tuple[str, tuple]]] | None = None
+_FLOW: dict[str, list[tuple]] | None = None
 _ENTER: dict[str, str] = {st["name"]: st["on_enter"] for st in STATES if isinstance(st, dict)}
 
 
@@ -89,7 +89,7 @@ def machine() -> Machine:
     return _MACHINE
 
 
-def flow() -> dict[str, list[tuple[str, tuple]]]:
+def flow() -> dict[str, list[tuple]]:
     """The ``advance`` transitions of the machine as a table: state -> [(dest, conditions)].
 
     :meth:`Conflict.run` walks this table instead of firing the trigger: the
@@ -99,12 +99,15 @@ def flow() -> dict[str, list[tuple[str, tuple]]]:
     """
     global _FLOW
     if _FLOW is None:
-        table: dict[str, list[tuple[str, tuple]]] = {}
+        table: dict[str, list[tuple]] = {}
         for source, transitions in machine().events["advance"].transitions.items():
-            table[source] = [
-                (t.dest, tuple(getattr(Conflict, c.func) for c in t.conditions), getattr(Conflict, _ENTER[t.dest]))
-                for t in transitions
-            ]
+            rows = []
+            for t in transitions:
+                if len(t.conditions) > 1 or any(not c.target for c in t.conditions):
+                    raise NotImplementedError("the table driver handles one positive condition per transition")
+                condition = getattr(Conflict, t.conditions[0].func) if t.conditions else None
+                rows.append((t.dest, condition, getattr(Conflict, _ENTER[t.dest])))
+            table[source] = rows
         _FLOW = table
     return _FLOW
 
@@ -200,14 +203,12 @@ class Conflict:
     def run(self) -> ConflictResult:
         """Play the conflict to its end (walking the machine's table) and return the result."""
         table = flow()
-        while self.phase != "ended":
-            for dest, conditions, enter in table[self.phase]:
-                for condition in conditions:
-                    if not condition(self):
-                        break
-                else:
+        phase = self.phase
+        while phase != "ended":
+            for dest, condition, enter in table[phase]:
+                if condition is None or condition(self):
                     break
-            self.phase = dest
+            self.phase = phase = dest
             enter(self)
         return self.result
 
@@ -273,6 +274,9 @@ class Conflict:
                 continue
             if p.decider is None:
                 decl[p.id] = _PLAIN
+                if self.sink is not None:
+                    self._emit("declare", actor=p.id, lens="none", clever_choice=None, secondary=None,
+                               quick_action=None)
                 continue
             if not self._both_sides_in():
                 break
@@ -303,6 +307,11 @@ class Conflict:
             x, y = active
             if x.pool.current != y.pool.current:
                 return [x, y] if x.pool.current > y.pool.current else [y, x]
+            tx, ty = x.base_target(), y.base_target()
+            if tx != ty:
+                return [x, y] if tx > ty else [y, x]
+            if x.is_pc != y.is_pc:
+                return [x, y] if x.is_pc else [y, x]
         keyed = [((-p.pool.current, -p.base_target(), 0 if p.is_pc else 1), p) for p in active]
         keyed.sort(key=lambda k: k[0])
         out: list[Participant] = []
@@ -405,7 +414,7 @@ class Conflict:
         return base + sum(v for _, v in mods), mods
 
     def _enter_rolling(self) -> None:
-        rng = self.rng
+        randint = self.rng.randint
         rolls = self.rolls
         decl = self.decl
         for p in self.order:
@@ -414,8 +423,13 @@ class Conflict:
             d = decl.get(p.id)
             if d is None:
                 d = decl[p.id] = _PLAIN
-            target, mods = self._target_for(p, d)
-            result = judge(d100(rng), target)
+            if d is _PLAIN and not p.carry and not self._shields:
+                target = p._base if p._base is not None else p.base_target()
+                mods = ()
+            else:
+                target, mods = self._target_for(p, d)
+            face = randint(1, 100)  # judge() inlined: this loop is the hottest in auto-play
+            result = CheckResult(target, face, face != 100 and face <= target, face == 100 or face % 11 == 0)
             rolls[p.id] = result
             if self.sink is not None:
                 self._emit("roll", actor=p.id, target=target, roll=result.roll, success=result.success,
@@ -466,12 +480,13 @@ class Conflict:
         w = self.winner = winners[0] if len(winners) == 1 else None
         self.tied = len(winners) > 1
         self.round_winners.append(w.side if w is not None else None)
+        decl = self.decl
         for p in self.order:
-            if p.id not in rolls:
+            d = decl.get(p.id)
+            if d is None or (d is _PLAIN and not p.carry):
                 continue
-            lens = self.decl[p.id].lens
-            if p.carry:
-                p.carry = 0
+            lens = d.lens
+            p.carry = 0
             if lens == "clever":
                 p.clever_next = True
             elif (lens == "covert" or lens == "flamboyant") and p is not w:
@@ -487,7 +502,8 @@ class Conflict:
     def _enter_damaging(self) -> None:
         w = self.winner
         d = self.decl[w.id]
-        targets = self.opponents(w)
+        side = w.side
+        targets = [o for o in self.participants if o.side != side and o.status == ACTIVE]
         if not targets:
             return
         target = targets[0]
@@ -499,7 +515,7 @@ class Conflict:
             else:
                 target = min(targets, key=lambda t: (t.pool.current, t.id))
         pool_name = None  # None: the conflict Pool
-        if d.lens == "covert" or d.lens == "flamboyant":
+        if d is not _PLAIN and (d.lens == "covert" or d.lens == "flamboyant"):
             side_pool = "POW" if d.lens == "covert" else "CHA"
             if w.decider is not None and target.char is not None and side_pool not in target.pool_sources:
                 answer = self._ask(w, "damage_pool", "Which Pool do you hit?", [
@@ -523,7 +539,8 @@ class Conflict:
         pool = target.pool if pool_name is None else target.char.pools[pool_name]
         before = pool.current
         pool.current -= amount
-        target.invalidate()
+        if pool.current < 0 <= before:
+            target.invalidate()  # the below-zero penalty may now apply
         if self.sink is not None:
             self._emit("damage", actor=w.id, target=target.id, amount=amount, pool=pool_name or self.ctype.pool_label,
                        before=before, after=pool.current, maximum=pool.maximum, lens=d.lens, **detail)
@@ -537,7 +554,7 @@ class Conflict:
         first = dice.total(self.rng)
         second = None
         rolled = first
-        if d.lens == "aggressive" or d.clever_choice == "damage":
+        if d is not _PLAIN and (d.lens == "aggressive" or d.clever_choice == "damage"):
             second = dice.total(self.rng)
             if second > rolled:
                 rolled = second
@@ -558,27 +575,33 @@ class Conflict:
                         "weapon": w.weapon.name if (physical and w.weapon) else None}
 
     def _at_zero(self, p: Participant, pool: Pool, pool_label: str) -> None:
-        if pool.current <= -pool.maximum:
-            pool.current = -pool.maximum
-            p.status = "comae"
-            if self.sink is not None:
-                self._emit("comae", actor=p.id, pool=pool_label)
-            return
+        """A Pool at or below zero: comae for a pusher at full negative, else push, Luck or out.
+
+        Ruling: a Pool that is not being pushed stops at zero. The overflow of
+        the blow counts only if the character chooses to push, and pushing is
+        not offered when the overflow alone would reach comae.
+        """
         if p.pushing:
+            if pool.current <= -pool.maximum:
+                pool.current = -pool.maximum
+                p.status = "comae"
+                if self.sink is not None:
+                    self._emit("comae", actor=p.id, pool=pool_label)
             return
         options = []
         if p.decider is not None:
-            if p.can_push:
-                options.append(Option("push", "Push on", "the Pool goes below zero; every skill -20 %"))
+            if p.can_push and pool.current > -pool.maximum:
+                options.append(Option("push", f"Push on at {pool.current}", "every skill -20 % while below zero"))
             if p.luck_allowed and p.char.luck > self.luck_floor:
                 options.append(Option("refresh", "Spend a Luck Point: back to 1", f"Luck {p.char.luck} left"))
         answer = "out"
         if options:
             options.append(Option("out", "Go down", "out of this conflict"))
-            answer = self._ask(p, "push", f"{p.name}'s {pool_label} is at {pool.current}. What now?", options,
+            answer = self._ask(p, "push", f"{p.name}'s {pool_label} is spent. What now?", options,
                                pool=pool.current, maximum=pool.maximum)
         if answer == "push":
             p.pushing = True
+            p.invalidate()
             if self.sink is not None:
                 self._emit("push", actor=p.id, pool=pool_label, value=pool.current)
         elif answer == "refresh":
@@ -589,16 +612,17 @@ class Conflict:
             if self.sink is not None:
                 self._emit("luck", actor=p.id, use="refreshed", before=before, after=1, luck=p.char.luck)
         else:
+            pool.current = 0
             p.status = "out"
             if self.sink is not None:
-                self._emit("out", actor=p.id, pool=pool_label, value=pool.current)
+                self._emit("out", actor=p.id, pool=pool_label, value=0)
 
     # -- end of round and end of conflict -------------------------------------------
     def _enter_checking(self) -> None:
         """The end of a round: Quick's extra actions resolve after the damage."""
         for p in self.order:
             d = self.decl.get(p.id)
-            if d is None or d.quick_action is None or p.status != ACTIVE:
+            if d is None or d is _PLAIN or d.quick_action is None or p.status != ACTIVE:
                 continue
             if d.quick_action == "leave":
                 target = skill_target(p.char, "Move", ("Athletics", "Acrobatics"))[0]

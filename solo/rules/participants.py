@@ -31,7 +31,7 @@ ACTIVE = "in"
 OUT_STATES = ("out", "fled", "surrendered", "comae")
 
 
-@dataclass
+@dataclass(slots=True)
 class Participant:
     id: str
     name: str
@@ -50,6 +50,7 @@ class Participant:
     focuses: tuple[str, ...] = ()
     is_pc: bool = False
     luck_allowed: bool = False
+    damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     # -- state that changes as the conflict goes on
     status: str = ACTIVE
     pushing: bool = False
@@ -94,6 +95,8 @@ class Participant:
         return skill_target(self.char, self.skill, self.focuses)[1]
 
     def damage_dice(self, physical: bool) -> DiceExpr:
+        if self.damage is not None:
+            return self.damage
         if physical and self.weapon is not None:
             return self.weapon.damage
         return DEFAULT_DAMAGE

@@ -1,0 +1,113 @@
+"""Conflicts per second through the real engine, against a bare loop of the same rules.
+
+The match-up is the plainest there is: 50 % against 50 %, Pools 10 and 10,
+1d6 damage, no Lenses, no narration, two Common NPCs in a combat. The bare
+loop is what a 20-line script would do; the engine also keeps initiative,
+events hooks, Luck and pushing checks, so the ratio is the price of being a
+real engine. Target: the engine reaches at least a tenth of the bare loop.
+
+    python benchmarks/conflicts.py [--seconds 3] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+
+def bare_loop(rng: random.Random) -> int:
+    """One conflict, rules inlined: highest success wins, ties and double failures stall, 00 fails."""
+    a = b = 10
+    rounds = 0
+    while a > 0 and b > 0:
+        rounds += 1
+        x, y = rng.randint(1, 100), rng.randint(1, 100)
+        sx = x if x <= 50 and x != 100 else -1
+        sy = y if y <= 50 and y != 100 else -1
+        if sx > sy:
+            b -= rng.randint(1, 6)
+        elif sy > sx:
+            a -= rng.randint(1, 6)
+    return rounds
+
+
+def bare_loop_with_initiative(rng: random.Random) -> int:
+    """The same, plus the initiative rule: equal Pools (and equal skills) roll off with a d100 each."""
+    a = b = 10
+    rounds = 0
+    while a > 0 and b > 0:
+        rounds += 1
+        if a == b:
+            first_a = rng.randint(1, 100) >= rng.randint(1, 100)  # order only; it changes no odds
+        x, y = rng.randint(1, 100), rng.randint(1, 100)
+        sx = x if x <= 50 and x != 100 else -1
+        sy = y if y <= 50 and y != 100 else -1
+        if sx > sy:
+            b -= rng.randint(1, 6)
+        elif sy > sx:
+            a -= rng.randint(1, 6)
+    return rounds
+
+
+def engine_conflict(rng: random.Random):
+    from solo.rules.character import Character, Pool
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.participants import from_character
+    from solo.rules.tables import POOLS, SKILLS
+
+    combat = conflict_type("combat")
+
+    def npc(name):
+        skills = {s: 5 for s in SKILLS}
+        skills["Combat"] = 50
+        return Character(name=name, skills=skills, pools={p: Pool(10, 10) for p in POOLS}, level="common")
+
+    def one():
+        a = from_character(npc("A"), "a", combat)
+        b = from_character(npc("B"), "b", combat)
+        return Conflict(combat, [a, b], rng).run()
+
+    return one
+
+
+def rate(fn, seconds: float) -> float:
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            fn()
+        count += 200
+        now = time.perf_counter()
+        if now >= deadline:
+            return count / (now - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each side (default 3)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rngs = [random.Random(1) for _ in range(3)]
+    bare = rate(lambda: bare_loop(rngs[0]), args.seconds)
+    bare_init = rate(lambda: bare_loop_with_initiative(rngs[1]), args.seconds)
+    engine = rate(engine_conflict(rngs[2]), args.seconds)
+    ratio, ratio_init = engine / bare, engine / bare_init
+    result = {"bare_per_second": round(bare), "bare_with_initiative_per_second": round(bare_init),
+              "engine_per_second": round(engine), "ratio": round(ratio, 3),
+              "ratio_with_initiative": round(ratio_init, 3), "target_ratio": 0.1}
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"bare loop                  : {bare:>10,.0f} conflicts/s")
+    print(f"bare loop with initiative  : {bare_init:>10,.0f} conflicts/s")
+    print(f"engine                     : {engine:>10,.0f} conflicts/s")
+    print(f"ratio to the bare loop     : {ratio:.3f}")
+    print(f"ratio, initiative included : {ratio_init:.3f}   (target: at least 0.100)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""Exact odds of a one-against-one Extended Conflict, by Markov chain over the Pools.
+
+A round is decided by two independent d100 rolls, so its three results (A
+wins, B wins, stalemate) have exact probabilities; the winner's damage has an
+exact distribution. From those, the chance of winning from every pair of
+Pools follows by dynamic programming over states with smaller Pools — no
+sampling. Lens policies may depend on the state (an NPC mind that turns
+Cautious when hurt), as long as they need no memory of earlier rounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Union
+
+from .dice import DiceExpr, keep_higher_distribution, parse
+
+Policy = Union[str, Callable[[int, int], str]]  # a Lens, or (own pool, other pool) -> Lens
+ODDS_LENSES = ("none", "aggressive", "cautious")
+_SKILL = {"none": 0, "aggressive": -20, "cautious": 20}
+
+
+@dataclass(frozen=True)
+class RoundOdds:
+    a: float
+    b: float
+    stalemate: float
+
+
+@dataclass(frozen=True)
+class ConflictOdds:
+    a_wins: float
+    b_wins: float
+    never_ends: float  # both sides' damage can be fully absorbed: the conflict cannot end
+    expected_rounds: float
+    round: RoundOdds  # the first round's chances
+
+    def to_dict(self) -> dict:
+        return {
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "never_ends": self.never_ends,
+            "expected_rounds": self.expected_rounds,
+            "round": {"a": self.round.a, "b": self.round.b, "stalemate": self.round.stalemate},
+        }
+
+
+def _success_faces(target: int) -> int:
+    """How many faces of 1..99 succeed (100 always fails)."""
+    return max(0, min(target, 99))
+
+
+@lru_cache(maxsize=4096)
+def round_odds(target_a: int, target_b: int) -> RoundOdds:
+    """Exact chances of one round: the highest success wins, equal successes and double failure stall."""
+    sa, sb = _success_faces(target_a), _success_faces(target_b)
+    # A wins with face x (x <= sa) if B failed or B succeeded lower than x.
+    a = sum((100 - sb) + min(x - 1, sb) for x in range(1, sa + 1)) / 10000
+    b = sum((100 - sa) + min(y - 1, sa) for y in range(1, sb + 1)) / 10000
+    return RoundOdds(a, b, 1.0 - a - b)
+
+
+@lru_cache(maxsize=1024)
+def damage_distribution(dice: str, lens: str, bonus: int = 0, armour: int = 0) -> tuple[tuple[int, float], ...]:
+    """Exact damage dealt by a winner: dice (twice keep higher for Aggressive), bonus, armour, halving."""
+    dist = parse(dice).distribution()
+    if lens == "aggressive":
+        dist = keep_higher_distribution(dist)
+    out: dict[int, float] = {}
+    for value, p in dist.items():
+        amount = max(0, value + bonus - armour)
+        if lens == "cautious":
+            amount = (amount + 1) // 2
+        out[amount] = out.get(amount, 0.0) + p
+    return tuple(sorted(out.items()))
+
+
+def _lens(policy: Policy, own: int, other: int) -> str:
+    lens = policy(own, other) if callable(policy) else policy
+    if lens not in ODDS_LENSES:
+        raise ValueError(f"the exact odds handle the Lenses {', '.join(ODDS_LENSES)}, not {lens!r}")
+    return lens
+
+
+def conflict_odds(
+    skill_a: int,
+    pool_a: int,
+    skill_b: int,
+    pool_b: int,
+    *,
+    damage_a: str | DiceExpr = "1d6",
+    damage_b: str | DiceExpr = "1d6",
+    bonus_a: int = 0,
+    bonus_b: int = 0,
+    armour_a: int = 0,
+    armour_b: int = 0,
+    lens_a: Policy = "none",
+    lens_b: Policy = "none",
+) -> ConflictOdds:
+    """The exact chance that A wins, B wins, and the expected rounds, from the given Pools.
+
+    A side is out when its Pool reaches zero (no pushing, no Luck). Armour is
+    subtracted as given, so pass it only for combat on BODY.
+    """
+    if pool_a < 1 or pool_b < 1:
+        raise ValueError("Pools must be at least 1")
+    dice_a, dice_b = str(damage_a), str(damage_b)
+    parse(dice_a), parse(dice_b)  # raise early on malformed dice
+    fixed = not callable(lens_a) and not callable(lens_b)
+    cache: dict[tuple[str, str], tuple] = {}
+
+    def kernel(la: str, lb: str):
+        key = (la, lb)
+        if key not in cache:
+            r = round_odds(skill_a + _SKILL[la], skill_b + _SKILL[lb])
+            da = damage_distribution(dice_a, la, bonus_a, armour_b)  # A's blows land on B's armour
+            db = damage_distribution(dice_b, lb, bonus_b, armour_a)
+            zero_a = sum(p for v, p in da if v == 0)
+            zero_b = sum(p for v, p in db if v == 0)
+            moving = r.a * (1 - zero_a) + r.b * (1 - zero_b)
+            cache[key] = (r, [(v, p) for v, p in da if v > 0], [(v, p) for v, p in db if v > 0], moving)
+        return cache[key]
+
+    # win[a][b]: chance A wins from Pools (a, b); rounds[a][b]: expected rounds from there.
+    win = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
+    lose = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
+    rounds = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
+    for a in range(pool_a + 1):
+        win[a][0] = 1.0 if a > 0 else 0.0
+    for b in range(pool_b + 1):
+        lose[0][b] = 1.0 if b > 0 else 0.0
+    if fixed:
+        k = kernel(_lens(lens_a, 0, 0), _lens(lens_b, 0, 0))
+    for a in range(1, pool_a + 1):
+        row_w, row_l, row_r = win[a], lose[a], rounds[a]
+        for b in range(1, pool_b + 1):
+            if not fixed:
+                k = kernel(_lens(lens_a, a, b), _lens(lens_b, b, a))
+            r, da, db, moving = k
+            if moving <= 0.0:
+                continue  # nothing can ever change: the conflict never ends from here
+            w = l_ = e = 0.0
+            for v, p in da:
+                nb = b - v
+                if nb <= 0:
+                    w += r.a * p
+                else:
+                    w += r.a * p * row_w[nb]
+                    l_ += r.a * p * row_l[nb]
+                    e += r.a * p * row_r[nb]
+            for v, p in db:
+                na = a - v
+                if na > 0:
+                    w += r.b * p * win[na][b]
+                    l_ += r.b * p * lose[na][b]
+                    e += r.b * p * rounds[na][b]
+                else:
+                    l_ += r.b * p
+            row_w[b] = w / moving
+            row_l[b] = l_ / moving
+            row_r[b] = (1.0 + e) / moving
+    first = kernel(_lens(lens_a, pool_a, pool_b), _lens(lens_b, pool_b, pool_a))[0]
+    a_wins, b_wins = win[pool_a][pool_b], lose[pool_a][pool_b]
+    return ConflictOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), rounds[pool_a][pool_b], first)

@@ -1,0 +1,475 @@
+"""The Extended Conflict engine, rule by rule (RULES.md §5 and §6), with loaded dice."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import Answers, LoadedDice, make_char
+from solo.events import EventLog
+from solo.minds.bots import RandomDecider
+from solo.rules.conflict import Conflict, flow, machine
+from solo.rules.conflict_types import conflict_type
+from solo.rules.dice import parse
+from solo.rules.participants import from_character, obstacle, settle_combined
+
+COMBAT = conflict_type("combat")
+FOOT = conflict_type("foot_chase")
+SOCIAL = conflict_type("social")
+CAR = conflict_type("car_chase")
+
+
+def duel(a_char, b_char, dice, *, ctype=COMBAT, a_decider=None, b_decider=None, **kw):
+    log = EventLog()
+    a = from_character(a_char, "a", ctype, decider=a_decider)
+    b = from_character(b_char, "b", ctype, decider=b_decider)
+    rng = LoadedDice(dice)
+    conflict = Conflict(ctype, [a, b], rng, sink=log, **kw)
+    return conflict, a, b, log, rng
+
+
+def test_worked_example_of_the_rulebook():
+    """RULES.md §6.2: Mike, Move //Athletics 85 %, Aggressive, rolls 68 and fails; the thug rolls 42
+    and wins; 2 damage to Mike's BODY; Mike then picks Clever."""
+    mike = make_char("Mike", Move=65, focuses={"Move//Athletics": 20}, pools={"BODY": 12, "INT": 10, "POW": 10, "CHA": 10})
+    thug = make_char("Thug", level="common", Move=50, pools=10)
+    mike_mind = Answers(lens=["aggressive", "clever"], luck_flip="no", luck_reduce="no")
+    conflict, a, b, log, rng = duel(mike, thug, [68, 42, 2, 90, 90], ctype=FOOT, a_decider=mike_mind)
+    for _ in range(5):  # declaring, rolling, resolving, damaging, checking
+        conflict.step()
+    rolls = {e["actor"]: e for e in log.of("roll")}
+    assert rolls["Mike"]["target"] == 65 and rolls["Mike"]["roll"] == 68 and not rolls["Mike"]["success"]
+    assert rolls["Thug"]["target"] == 50 and rolls["Thug"]["roll"] == 42 and rolls["Thug"]["success"]
+    assert log.of("round_result")[0]["winner"] == "Thug"
+    damage = log.of("damage")[0]
+    assert (damage["target"], damage["amount"], damage["pool"]) == ("Mike", 2, "BODY")
+    assert mike.pools["BODY"].current == 10
+    # Luck could not help: flipping 68 gives 86, still a failure, so nobody asked.
+    assert "luck_flip" not in mike_mind.kinds()
+    conflict.step()  # round 2 declarations
+    assert [e["lens"] for e in log.of("declare") if e["actor"] == "Mike"] == ["aggressive", "clever"]
+
+
+def test_aggressive_minus_20_and_damage_twice_keep_higher():
+    a = make_char("A", Combat=70)
+    b = make_char("B", level="common", Combat=50)
+    # rolls: A 30 (target 50), B 80 fails; damage 2 and 5 -> keeps 5; then stop by round limit
+    conflict, pa, pb, log, _ = duel(a, b, [30, 80, 2, 5], a_decider=Answers(lens="aggressive"), round_limit=1)
+    result = conflict.run()
+    assert log.of("roll")[0]["target"] == 50
+    dmg = log.of("damage")[0]
+    assert (dmg["first"], dmg["second"], dmg["amount"]) == (2, 5, 5)
+    assert b.pools["BODY"].current == 5
+    assert result.outcome == "stalemate"
+
+
+def test_cautious_plus_20_and_half_damage_rounded_up():
+    a = make_char("A", Combat=40)
+    b = make_char("B", level="common", Combat=50)
+    # B acts first (equal Pools, higher skill): B 99 fails, A 55 succeeds against 60
+    conflict, pa, pb, log, _ = duel(a, b, [99, 55, 5], a_decider=Answers(lens="cautious"), round_limit=1)
+    conflict.run()
+    roll = {e["actor"]: e for e in log.of("roll")}["A"]
+    assert roll["target"] == 60 and roll["success"]
+    assert log.of("damage")[0]["amount"] == 3  # 5 halved, rounded up
+    assert b.pools["BODY"].current == 7
+
+
+def test_damage_order_bonus_then_armour_then_cautious_then_luck():
+    a = make_char("A", Combat=60, tags=["Gear"])
+    a.gear_bonus = 2
+    a.weapon = "long_sword"
+    b = make_char("B", Combat=50)
+    b.armour = "medium"  # 4 points
+    # A rolls 10, B fails 99; 1d8 -> 7; 7 + 2 - 4 = 5, cautious -> 3; B spends Luck -> 1
+    b_mind = Answers(lens="none", luck_reduce="yes", luck_flip="no")
+    conflict, pa, pb, log, _ = duel(a, b, [10, 99, 7], a_decider=Answers(lens="cautious"), b_decider=b_mind,
+                                    round_limit=1)
+    conflict.run()
+    dmg = log.of("damage")[0]
+    assert (dmg["rolled"], dmg["bonus"], dmg["armour"], dmg["halved"], dmg["amount"]) == (7, 2, 4, True, 1)
+    assert b.luck == 1 and b.pools["BODY"].current == 9
+
+
+def test_armour_can_stop_all_damage_and_bullet_proof_counts_six_against_firearms():
+    a = make_char("A", Combat=60)
+    a.weapon = "small_firearm"
+    b = make_char("B", level="common", Combat=50)
+    b.armour = "bullet_proof"
+    conflict, pa, pb, log, _ = duel(a, b, [10, 99, 6], a_decider=Answers(lens="none"), round_limit=1)
+    conflict.run()
+    dmg = log.of("damage")[0]
+    assert dmg["armour"] == 6 and dmg["amount"] == 0
+    assert b.pools["BODY"].current == 10
+
+
+def test_armour_only_in_combat():
+    a = make_char("A", Move=60)
+    b = make_char("B", level="common", Move=50)
+    b.armour = "heavy"
+    conflict, pa, pb, log, _ = duel(a, b, [10, 99, 6], ctype=FOOT, a_decider=Answers(lens="none"), round_limit=1)
+    conflict.run()
+    assert log.of("damage")[0]["amount"] == 6
+
+
+def test_shield_penalises_melee_opponents():
+    a = make_char("A", Combat=60)
+    b = make_char("B", level="common", Combat=50)
+    b.shield = "small"
+    conflict, pa, pb, log, _ = duel(a, b, [99, 99], a_decider=Answers(lens="none"), round_limit=1)
+    conflict.run()
+    target = {e["actor"]: e["target"] for e in log.of("roll")}
+    assert target == {"A": 40, "B": 50}
+
+
+def test_clever_deals_no_damage_then_offers_skill_or_damage():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="common", Combat=50, pools=10)
+    mind = Answers(lens=["clever"], clever_follow_up=["skill"])
+    # round 1: A 20 wins (clever: no damage); round 2: A target 70, rolls 65 wins, damage 4
+    conflict, pa, pb, log, _ = duel(a, b, [20, 99, 65, 99, 4], a_decider=mind, round_limit=2)
+    conflict.run()
+    assert log.of("round_result")[0]["winner"] == "A"
+    assert len(log.of("damage")) == 1 and log.of("damage")[0]["round"] == 2
+    assert [e["target"] for e in log.of("roll") if e["actor"] == "A"] == [50, 70]
+    assert mind.kinds() == ["lens", "clever_follow_up"]
+
+
+def test_clever_follow_up_damage_twice():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="common", Combat=50, pools=10)
+    mind = Answers(lens=["clever"], clever_follow_up=["damage"])
+    conflict, pa, pb, log, _ = duel(a, b, [99, 99, 40, 99, 1, 6], a_decider=mind, round_limit=2)
+    conflict.run()
+    dmg = log.of("damage")[0]
+    assert (dmg["first"], dmg["second"], dmg["amount"]) == (1, 6, 6)
+
+
+def test_covert_rolls_cunning_hits_pow_and_penalises_opponent_next_round():
+    a = make_char("A", Combat=30, Cunning=60, pools=11)
+    b = make_char("B", level="skilled", Combat=50)
+    mind = Answers(lens=["covert", "none"], damage_pool="POW")
+    b_mind = Answers(lens="none")
+    conflict, pa, pb, log, _ = duel(a, b, [20, 99, 3, 99, 99], a_decider=mind, b_decider=b_mind, round_limit=2)
+    conflict.run()
+    rolls = log.of("roll")
+    assert rolls[0]["target"] == 60  # Cunning, not Combat
+    assert b.pools["POW"].current == 7 and b.pools["BODY"].current == 10
+    assert {e["actor"]: e["target"] for e in rolls if e["round"] == 2} == {"A": 30, "B": 30}
+
+
+def test_covert_not_winning_costs_20_next_round():
+    a = make_char("A", Combat=50, Cunning=60)
+    b = make_char("B", level="common", Combat=50)
+    mind = Answers(lens=["covert", "none"])
+    conflict, pa, pb, log, _ = duel(a, b, [99, 99, 99, 99], a_decider=mind, round_limit=2)
+    conflict.run()
+    assert [e["target"] for e in log.of("roll") if e["actor"] == "A"] == [60, 30]
+
+
+def test_flamboyant_rolls_declared_skill_and_may_hit_cha():
+    a = make_char("A", Combat=30, Move=70, pools=11)
+    b = make_char("B", level="common", Combat=50)
+    mind = Answers(lens=["flamboyant"], flamboyant_skill="Move", damage_pool="CHA")
+    conflict, pa, pb, log, _ = duel(a, b, [60, 99, 4], a_decider=mind, round_limit=1)
+    conflict.run()
+    assert log.of("roll")[0]["target"] == 70
+    assert b.pools["CHA"].current == 6
+
+
+def test_quick_leave_attempt_flees_after_the_round():
+    a = make_char("A", Combat=50, Move=60)
+    b = make_char("B", level="common", Combat=50)
+    mind = Answers(lens="quick", quick_action="leave")
+    # A rolls at 30: 99 fail; B 99 fail; leave: Move 60, roll 40 -> success
+    conflict, pa, pb, log, _ = duel(a, b, [99, 99, 40], a_decider=mind)
+    result = conflict.run()
+    assert log.of("roll")[0]["target"] == 30
+    assert log.of("leave_attempt")[0]["success"]
+    assert result.outcome == "fled" and result.for_side("b") == "opponent_fled"
+
+
+def test_quick_weapon_switch_takes_effect_this_round():
+    a = make_char("A", Combat=50)
+    a.items = ["Axe"]
+    b = make_char("B", level="common", Combat=50)
+    mind = Answers(lens="quick", quick_action="weapon:axe")
+    conflict, pa, pb, log, _ = duel(a, b, [10, 99, 6], a_decider=mind, round_limit=1)
+    conflict.run()
+    assert log.of("damage")[0]["weapon"] == "Axe"
+    assert a.weapon == "axe"
+
+
+def test_common_npcs_are_never_asked_for_a_lens():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="common", Combat=50)
+    b_mind = Answers(lens="none")
+    conflict, pa, pb, log, _ = duel(a, b, [99, 99], a_decider=Answers(lens="none"), b_decider=b_mind, round_limit=1)
+    conflict.run()
+    question = b_mind.asked[0]
+    assert [o.key for o in question.options] == ["none", "flee", "surrender"]
+
+
+def test_ties_between_highest_successes_are_a_stalemate():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="common", Combat=50)
+    conflict, pa, pb, log, _ = duel(a, b, [33, 33], a_decider=Answers(lens="none"), round_limit=1)
+    assert conflict.run().outcome == "stalemate"
+    result = log.of("round_result")[0]
+    assert result["stalemate"] and result["tie"] and not log.of("damage")
+
+
+def test_highest_success_wins_not_lowest():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="common", Combat=50)
+    conflict, pa, pb, log, _ = duel(a, b, [20, 45, 3], a_decider=Answers(lens="none", luck_reduce="no"),
+                                    round_limit=1)
+    conflict.run()
+    assert log.of("round_result")[0]["winner"] == "B"
+
+
+def test_hundred_always_fails_even_above_100_percent():
+    a = make_char("A", Combat=130)
+    b = make_char("B", level="common", Combat=50)
+    conflict, pa, pb, log, _ = duel(a, b, [100, 99], a_decider=Answers(lens="none"), round_limit=1)
+    conflict.run()
+    roll = log.of("roll")[0]
+    assert not roll["success"] and roll["exceptional"]
+
+
+def test_pushing_goes_negative_with_minus_20_and_comae_at_full_negative():
+    a = make_char("A", Combat=60, pools=4)
+    b = make_char("B", level="common", Combat=50, pools=10)
+    mind = Answers(lens="none", push="push", luck_flip="no", luck_reduce="no")
+    a.luck = 0
+    # B acts first (bigger Pool). r1: B wins, 6 damage -> A at -2, pushes.
+    # r2: A's target is 40; B wins, 2 -> -4 = comae
+    conflict, pa, pb, log, _ = duel(a, b, [10, 99, 6, 10, 99, 2], a_decider=mind)
+    result = conflict.run()
+    assert log.of("push")[0]["value"] == -2
+    assert [e["target"] for e in log.of("roll") if e["actor"] == "A"] == [60, 40]
+    assert result.outcome == "comae" and result.statuses["A"] == "comae"
+    assert a.pools["BODY"].current == -4
+
+
+def test_common_and_skilled_npcs_cannot_push_masters_can():
+    for level, expect in (("common", "out"), ("skilled", "out"), ("master", "in")):
+        b = make_char("B", level=level, Combat=50, pools=3)
+        a = make_char("A", Combat=60)
+        mind = Answers(lens="none", push="push")
+        conflict, pa, pb, log, _ = duel(a, b, [10, 99, 5], a_decider=Answers(lens="none"), b_decider=mind, round_limit=1)
+        conflict.run()
+        assert pb.status == expect, level
+        assert ("push" in mind.kinds()) == (level == "master")
+
+
+def test_luck_refreshed_brings_a_pool_back_to_one():
+    a = make_char("A", Combat=60, pools=3)
+    b = make_char("B", level="common", Combat=50)
+    mind = Answers(lens="none", push="refresh", luck_reduce="no", luck_flip="no")
+    conflict, pa, pb, log, _ = duel(a, b, [10, 99, 5], a_decider=mind, round_limit=1)
+    conflict.run()
+    assert a.pools["BODY"].current == 1 and a.luck == 1 and pa.status == "in"
+
+
+def test_luck_flip_offered_only_when_it_turns_the_round():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="common", Combat=50)
+    # A rolls 73 (flip 37 beats B's 20): offered and taken
+    mind = Answers(lens="none", luck_flip="yes")
+    conflict, pa, pb, log, _ = duel(a, b, [73, 20, 4], a_decider=mind, round_limit=1)
+    conflict.run()
+    assert log.of("luck")[0]["after"] == 37 and log.of("round_result")[0]["winner"] == "A"
+    assert a.luck == 1
+    # A rolls 91 (flip 19 loses to B's 20): not offered
+    a2 = make_char("A", Combat=50)
+    mind2 = Answers(lens="none", luck_reduce="no")
+    conflict, pa, pb, log, _ = duel(a2, make_char("B", level="common", Combat=50), [91, 20, 4], a_decider=mind2,
+                                    round_limit=1)
+    conflict.run()
+    assert "luck_flip" not in mind2.kinds()
+
+
+def test_initiative_by_pool_then_skill_then_pc_then_rolloff():
+    a = make_char("A", Combat=50, pools=10)
+    b = make_char("B", level="common", Combat=60, pools=10)
+    conflict, pa, pb, log, _ = duel(a, b, [99, 99], a_decider=Answers(lens="none"), round_limit=1)
+    conflict.run()
+    assert log.of("round_start")[0]["order"] == ["B", "A"]  # equal Pools: higher skill first
+    b2 = make_char("B", level="common", Combat=50, pools=10)
+    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), b2, [99, 99], a_decider=Answers(lens="none"), round_limit=1)
+    conflict.run()
+    assert log.of("round_start")[0]["order"] == ["A", "B"]  # then the PC first
+    n1, n2 = make_char("N1", level="common", Combat=50), make_char("N2", level="common", Combat=50)
+    conflict, pa, pb, log, _ = duel(n1, n2, [12, 80, 99, 99], round_limit=1)
+    conflict.run()
+    assert log.of("initiative_rolloff")[0]["rolls"] == {"N1": 12, "N2": 80}
+    assert log.of("round_start")[0]["order"] == ["N2", "N1"]
+
+
+def test_exits_take_effect_at_declaration_and_chases_have_no_flight():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="common", Combat=50)
+    conflict, pa, pb, log, _ = duel(a, b, [], a_decider=Answers(lens="surrender"))
+    assert conflict.run().outcome == "surrendered"
+    assert not log.of("roll")
+    mind = Answers(lens="none")
+    conflict, pa, pb, log, _ = duel(make_char("A", Move=50), make_char("B", level="common", Move=50), [99, 99],
+                                    ctype=FOOT, a_decider=mind, round_limit=1)
+    conflict.run()
+    assert "flee" not in mind.asked[0].keys()
+
+
+def test_opponent_surrenders_and_round_limit_stalemate():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="skilled", Combat=50)
+    conflict, pa, pb, log, _ = duel(a, b, [], a_decider=Answers(lens="none"), b_decider=Answers(lens="flee"))
+    # B has the same Pool and skill; A (the PC) declares first, B flees at its declaration
+    assert conflict.run().outcome == "opponent_fled"
+
+
+def test_static_obstacle_deals_1d6_and_is_beaten_at_zero():
+    thief = make_char("Thief", Cunning=60, focuses={"Cunning//Lockpicking": 20})
+    lock = obstacle("Old lock", "easy")
+    assert (lock.challenge, lock.pool.current) == (30, 5)
+    lockpicking = conflict_type("lockpicking")
+    a = from_character(thief, "a", lockpicking, decider=Answers(lens="none", luck_reduce="no", luck_flip="no"))
+    log = EventLog()
+    conflict = Conflict(lockpicking, [a, lock], LoadedDice([99, 20, 4, 50, 99, 5]), sink=log)
+    result = conflict.run()
+    assert log.of("damage")[0] == log.of("damage")[0] and log.of("damage")[0]["target"] == "Thief"
+    assert thief.pools["INT"].current == 6
+    assert result.outcome == "won" and lock.status == "out"
+
+
+def test_combined_pool_average_rounded_up_and_loss_split_evenly():
+    driver = make_char("D", Tech=60, pools={"BODY": 11, "INT": 10, "POW": 8, "CHA": 10})
+    a = from_character(driver, "a", CAR)
+    assert (a.pool.current, a.pool.maximum) == (10, 10)  # ceil(19/2)
+    taken = settle_combined(driver, ("BODY", "POW"), 5)
+    assert taken == {"BODY": 3, "POW": 2}  # odd point from the higher
+    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (8, 6)
+
+
+def test_combined_pool_settles_after_the_conflict():
+    driver = make_char("D", Tech=60, pools={"BODY": 12, "INT": 10, "POW": 8, "CHA": 10})
+    other = make_char("O", level="common", Tech=50, pools=10)
+    conflict, pa, pb, log, _ = duel(driver, other, [99, 10, 3], ctype=CAR,
+                                    a_decider=Answers(lens="none", luck_reduce="no"), round_limit=1)
+    conflict.run()
+    assert pa.pool.current == 7
+    assert driver.pools["BODY"].current + driver.pools["POW"].current == 17
+
+
+def test_several_participants_winner_chooses_target():
+    hero = make_char("Hero", Combat=80)
+    g1 = make_char("G1", level="common", Combat=30)
+    g2 = make_char("G2", level="common", Combat=30)
+    mind = Answers(lens="none", target="G2")
+    ps = [from_character(hero, "a", COMBAT, decider=mind), from_character(g1, "b", COMBAT), from_character(g2, "b", COMBAT)]
+    log = EventLog()
+    # initiative: Hero first (higher skill at equal pools), G1/G2 roll off 50/40
+    conflict = Conflict(COMBAT, ps, LoadedDice([50, 40, 10, 99, 99, 6]), sink=log, round_limit=1)
+    conflict.run()
+    assert log.of("damage")[0]["target"] == "G2"
+    assert "target" in mind.kinds()
+
+
+def test_side_outcomes_with_several_participants():
+    hero = make_char("Hero", Combat=80, pools=10)
+    ps = [from_character(hero, "a", COMBAT, decider=Answers(lens="none", target="G1")),
+          from_character(make_char("G1", level="common", Combat=30, pools=3), "b", COMBAT),
+          from_character(make_char("G2", level="common", Combat=30, pools=3), "b", COMBAT, decider=Answers(lens="flee"))]
+    log = EventLog()
+    conflict = Conflict(COMBAT, ps, LoadedDice([50, 40, 10, 99, 6]), sink=log)
+    result = conflict.run()
+    # Hero declares first (Pool 10); G1 and G2 roll off (50, 40); G2 flees at its declaration;
+    # Hero beats G1.
+    assert result.statuses == {"Hero": "in", "G1": "out", "G2": "fled"}
+    assert result.outcome == "won"
+
+
+def test_transitions_driver_and_table_driver_play_identical_conflicts():
+    """step() fires the transitions machine; run() walks its table. Both must agree exactly."""
+    for seed in range(60):
+        logs = []
+        for driver in ("step", "run"):
+            a = make_char("A", Combat=55, Cunning=45, Move=40, pools=9, luck=2)
+            a.items = ["Axe"]
+            b = make_char("B", level="master", Combat=60, pools=9)
+            log = EventLog()
+            conflict = Conflict(COMBAT, [from_character(a, "a", COMBAT, decider=RandomDecider(random.Random(seed))),
+                                         from_character(b, "b", COMBAT, decider=RandomDecider(random.Random(seed + 1)))],
+                                random.Random(seed), sink=log, round_limit=12)
+            if driver == "step":
+                while not conflict.finished:
+                    conflict.step()
+            else:
+                conflict.run()
+            logs.append([e.to_dict() for e in log.events])
+        assert logs[0] == logs[1], seed
+
+
+def test_machine_table_matches_the_machine():
+    table = flow()
+    assert set(table) == set(machine().events["advance"].transitions)
+    assert [dest for dest, _, _ in table["resolving"]] == ["damaging", "checking"]
+
+
+def test_every_event_carries_its_numbers():
+    a = make_char("A", Combat=60)
+    b = make_char("B", level="common", Combat=50)
+    conflict, pa, pb, log, _ = duel(a, b, [10, 99, 4, 2], a_decider=Answers(lens="aggressive"), round_limit=1)
+    conflict.run()
+    kinds = [e.kind for e in log.events]
+    assert kinds[:2] == ["conflict_start", "round_start"] and kinds[-1] == "conflict_end"
+    assert {"declare", "roll", "round_result", "damage"} <= set(kinds)
+    dmg = log.of("damage")[0]
+    for key in ("actor", "target", "amount", "before", "after", "maximum", "pool", "lens"):
+        assert key in dmg.data
+
+
+def test_same_seed_same_conflict():
+    def play(seed):
+        log = EventLog()
+        a = from_character(make_char("A", Combat=50, Cunning=40), "a", COMBAT, decider=RandomDecider(random.Random(seed)))
+        b = from_character(make_char("B", level="skilled", Combat=50), "b", COMBAT, decider=RandomDecider(random.Random(seed)))
+        Conflict(COMBAT, [a, b], random.Random(seed), sink=log).run()
+        return [e.to_dict() for e in log.events]
+
+    assert play(4) == play(4)
+    assert play(4) != play(5)
+
+
+def test_bad_conflicts_are_refused():
+    a = from_character(make_char("A"), "a", COMBAT)
+    with pytest.raises(ValueError):
+        Conflict(COMBAT, [a], random.Random(1))
+    b = from_character(make_char("A"), "b", COMBAT)
+    with pytest.raises(ValueError):
+        Conflict(COMBAT, [a, b], random.Random(1))
+    with pytest.raises(ValueError):
+        Conflict(COMBAT, [a, from_character(make_char("B"), "b", COMBAT)], random.Random(1), round_limit=0)
+
+
+def test_random_play_always_ends_with_a_known_outcome():
+    from solo.rules.conflict import OUTCOMES
+
+    rng = random.Random(9)
+    for seed in range(200):
+        a = make_char("A", Combat=rng.randint(20, 90), Cunning=40, Move=50, pools=rng.randint(3, 14))
+        b = make_char("B", level=rng.choice(["common", "skilled", "master"]), Combat=rng.randint(20, 90),
+                      pools=rng.randint(3, 14))
+        ct = rng.choice([COMBAT, FOOT, SOCIAL, CAR])
+        ps = [from_character(a, "a", ct, decider=RandomDecider(random.Random(seed))),
+              from_character(b, "b", ct, decider=RandomDecider(random.Random(-seed)))]
+        result = Conflict(ct, ps, random.Random(seed), round_limit=30).run()
+        assert result.outcome in OUTCOMES
+        assert result.for_side("b") in OUTCOMES
+
+
+def test_damage_override_dice():
+    a = from_character(make_char("A", Combat=60), "a", COMBAT)
+    a.damage = parse("2d4")
+    assert a.damage_dice(True) == parse("2d4")

@@ -1,0 +1,123 @@
+"""Exact conflict odds: checked against enumeration, and against the engine by simulation."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+from solo.rules.checks import judge
+from solo.rules.matchup import Side, frequencies
+from solo.rules.odds import conflict_odds, damage_distribution, round_odds
+
+
+@pytest.mark.parametrize("ta,tb", [(50, 50), (65, 30), (0, 50), (120, 99), (99, 100), (-10, -5), (30, 90)])
+def test_round_odds_equal_full_enumeration(ta, tb):
+    a = b = 0
+    for x in range(1, 101):
+        for y in range(1, 101):
+            rx, ry = judge(x, ta), judge(y, tb)
+            sx = x if rx.success else -1
+            sy = y if ry.success else -1
+            if sx > sy:
+                a += 1
+            elif sy > sx:
+                b += 1
+    r = round_odds(ta, tb)
+    assert r.a == pytest.approx(a / 10000, abs=1e-12)
+    assert r.b == pytest.approx(b / 10000, abs=1e-12)
+    assert r.stalemate == pytest.approx(1 - (a + b) / 10000, abs=1e-12)
+
+
+def test_damage_distributions_are_exact():
+    assert dict(damage_distribution("1d6", "none")) == pytest.approx({v: 1 / 6 for v in range(1, 7)})
+    agg = dict(damage_distribution("1d6", "aggressive"))
+    assert agg == pytest.approx({v: (2 * v - 1) / 36 for v in range(1, 7)})
+    cautious = dict(damage_distribution("1d6", "cautious"))
+    assert cautious == pytest.approx({1: 2 / 6, 2: 2 / 6, 3: 2 / 6})
+    armoured = dict(damage_distribution("1d6", "none", bonus=1, armour=4))
+    assert armoured == pytest.approx({0: 3 / 6, 1: 1 / 6, 2: 1 / 6, 3: 1 / 6})
+
+
+def test_symmetric_match_is_even_and_one_pool_one_blow():
+    odds = conflict_odds(50, 10, 50, 10)
+    assert odds.a_wins == pytest.approx(0.5, abs=1e-12)
+    one = conflict_odds(40, 1, 60, 1)
+    r = round_odds(40, 60)
+    assert one.a_wins == pytest.approx(r.a / (r.a + r.b))
+    assert one.expected_rounds == pytest.approx(1 / (r.a + r.b))
+
+
+def test_odds_rise_with_skill_and_pool():
+    base = conflict_odds(50, 10, 50, 10).a_wins
+    assert conflict_odds(60, 10, 50, 10).a_wins > base
+    assert conflict_odds(50, 12, 50, 10).a_wins > base
+    assert conflict_odds(50, 10, 50, 10, armour_a=2).a_wins > base
+
+
+def test_armour_that_stops_everything_never_ends():
+    odds = conflict_odds(50, 5, 50, 5, damage_a="1d4", damage_b="1d4", armour_a=4, armour_b=4)
+    assert odds.never_ends == pytest.approx(1.0)
+
+
+def test_state_dependent_policy():
+    def policy(own, other):
+        return "cautious" if own * 2 <= other else "aggressive"
+
+    odds = conflict_odds(50, 20, 50, 20, lens_b=policy)
+    assert 0 < odds.a_wins < 1
+    assert odds.round == round_odds(50, 30)  # B starts Aggressive at full Pool
+    with pytest.raises(ValueError):
+        conflict_odds(50, 5, 50, 5, lens_a="clever")
+    with pytest.raises(ValueError):
+        conflict_odds(50, 0, 50, 5)
+
+
+SETTINGS = [
+    (Side(50, 10), Side(50, 10)),
+    (Side(65, 12, "1d8", 0, "aggressive"), Side(50, 14, "1d6", 2, "cautious")),
+    (Side(40, 8, "1d4+1", 0, "cautious"), Side(70, 6, "1d10", 2, "none")),
+    (Side(80, 6, "2d4", 4, "none"), Side(55, 16, "1d6", 0, "aggressive")),
+    (Side(30, 15, "1d6", 0, "aggressive"), Side(45, 9, "1d3", 0, "aggressive")),
+]
+
+
+@pytest.mark.parametrize("index", range(len(SETTINGS)))
+def test_engine_agrees_with_exact_odds_within_4_standard_errors(index):
+    a, b = SETTINGS[index]
+    runs = 20000
+    odds = conflict_odds(a.skill, a.pool, b.skill, b.pool, damage_a=a.damage, damage_b=b.damage,
+                         armour_a=a.armour, armour_b=b.armour, lens_a=a.lens, lens_b=b.lens)
+    freq = frequencies(a, b, runs, random.Random(1000 + index))
+    se = math.sqrt(odds.a_wins * (1 - odds.a_wins) / runs)
+    assert abs(freq["a_wins"] - odds.a_wins) <= 4 * se
+    assert freq["a_wins"] + freq["b_wins"] == pytest.approx(1.0)
+    # mean rounds: the standard error of a mean of geometric-like counts; generous but real
+    assert freq["mean_rounds"] == pytest.approx(odds.expected_rounds, rel=0.05)
+
+
+def test_cli_json_keys_and_errors():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["odds", "--skill-a", "60", "--pool-a", "10", "--skill-b", "50", "--pool-b", "10",
+                                 "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert {"a_wins", "b_wins", "expected_rounds", "round"} <= set(data)
+    assert set(data["round"]) == {"a", "b", "stalemate"}
+    result = runner.invoke(cli, ["odds", "--skill-a", "60", "--pool-a", "10", "--skill-b", "50", "--pool-b", "10",
+                                 "--simulate", "200", "--json"])
+    data = json.loads(result.output)
+    assert data["simulation"]["runs"] == 200 and data["simulation"]["conflicts_per_second"] > 0
+    for bad in (["--pool-a", "-3"], ["--lens-a", "sneaky"], ["--damage-a", "2x"], ["--armour-b", "-1"]):
+        args = ["odds", "--skill-a", "60", "--pool-a", "10", "--skill-b", "50", "--pool-b", "10"]
+        for i in range(0, len(bad), 2):
+            if bad[i] in args:
+                args[args.index(bad[i]) + 1] = bad[i + 1]
+            else:
+                args += bad[i:i + 2]
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2, bad
