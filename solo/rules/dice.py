@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 __all__ = [
     "DiceError",
@@ -138,8 +139,18 @@ class DiceExpr:
     def is_d100(self) -> bool:
         return len(self.terms) == 1 and self.terms[0] == DiceTerm(1, 100, 1)
 
+    @cached_property
+    def _single(self) -> int:
+        """The sides of a lone die with no modifier (``1d6``), else 0."""
+        if len(self.terms) == 1 and self.terms[0].count == 1 and self.terms[0].sign == 1:
+            return self.terms[0].sides
+        return 0
+
     def total(self, rng: random.Random) -> int:
         """Just the total, without keeping the dice: the fast path for auto-play damage."""
+        single = self._single
+        if single:
+            return rng.randint(1, single)
         total = 0
         for term in self.terms:
             if term.sides:
