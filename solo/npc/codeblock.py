@@ -8,7 +8,7 @@ a saved NPC never carries stale numbers.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import ContentError, did_you_mean
 from ..rules.dice import d
@@ -115,8 +115,7 @@ def roll_code_block(
     first = roll_trait(rng, "personality", t)
     second = roll_trait(rng, "dark_triad" if antagonist else "personality", t)
     motive = roll_motivation(rng, t)
-    topic, positive = t.event_by_roll(d(rng, DIE))
-    event = RecentEvent(topic.topic, positive, rng.choice(topic.examples(positive)))
+    event = roll_event(rng, t)
     chosen = [motive]
     while len(chosen) < motivations:
         extra = roll_motivation(rng, t)
@@ -171,8 +170,8 @@ class _Reader:
 
     def personality(self) -> tuple[Trait, Trait]:
         if not any(k in self.data for k in TRAIT_TABLES):
-            return roll_trait(self.roller("personality"), "personality", self.t), \
-                roll_trait(self.roller("personality"), "personality", self.t)
+            rng = self.roller("personality")
+            return roll_trait(rng, "personality", self.t), roll_trait(rng, "personality", self.t)
         traits = []
         for table in TRAIT_TABLES:
             for i, name in enumerate(self.names(table)):

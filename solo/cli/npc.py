@@ -1,0 +1,166 @@
+"""``solo npc``: roll an NPC (RULES.md §7) and show it as a card, JSON or a file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from . import UserError
+
+_BREAK_WORDS = {
+    "flee": "runs", "surrender": "surrenders", "beg": "begs", "bargain": "bargains",
+    "call_for_help": "calls for help", "fight_on": "fights on",
+}
+
+
+@click.command("npc")
+@click.option("--level", "-l", default="common", show_default=True, metavar="LEVEL",
+              help="common, skilled or master (or minion, minor, moderate, major).")
+@click.option("--antagonist", is_flag=True, help="Roll the second personality on the Dark Triad table.")
+@click.option("--role", metavar="ROLE", help="Thug, Guard, Clerk, Merchant, Draugr … (default: at random).")
+@click.option("--mindless", is_flag=True, help="A creature with no will of its own: no Code Block, never yields.")
+@click.option("--seed", type=int, help="Seed the dice, for an NPC you can make again.")
+@click.option("--json", "as_json", is_flag=True, help="Print the NPC as JSON (the NPC file format).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also save the NPC as a TOML file an adventure can use.")
+@click.option("--force", is_flag=True, help="With --out: replace an existing file.")
+def command(level, antagonist, role, mindless, seed, as_json, out, force):
+    """Roll one NPC: stats for its level, gear and a Code Block.
+
+    The Code Block is the quick 4d20 read: two personality entries, a
+    motivation and a recent event; the disposition starts Neutral.
+
+    \b
+    Examples:
+      solo npc
+      solo npc --level skilled --antagonist --seed 7
+      solo npc --role draugr --level master --json
+      solo npc --level master --out npcs/boss.toml
+    """
+    from ..errors import SoloError
+    from ..npc import generate_npc
+    from ..rules.dice import new_rng
+
+    if mindless and antagonist:
+        raise UserError("--mindless creatures have no Code Block, so --antagonist does not apply")
+    if force and not out:
+        raise UserError("--force only makes sense with --out")
+    if out and out.exists() and not force:
+        raise UserError(f"{out} already exists; add --force to replace it")
+    try:
+        npc = generate_npc(new_rng(seed), level, antagonist, role=role, mindless=mindless)
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    if out:
+        _save(npc, out)
+    if as_json:
+        click.echo(json.dumps(npc.to_dict(), indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    with console.capture() as capture:
+        console.print(_card(npc))
+        if out:
+            console.print(f"Saved to [bold]{out}[/].")
+    click.echo(capture.get(), nl=False)
+
+
+def _save(npc, path: Path) -> None:
+    from ..toml_write import dumps
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = f"# {npc.name}: an NPC rolled by solo (docs/npcs.md). Edit freely; solo checks it on load.\n"
+        path.write_text(header + dumps(npc.to_dict()), encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _card(npc):
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..npc import disposition_modifier, level_named
+    from ..rules.tables import POOLS, SKILLS, rules
+    from ..ui.sheet import pool_bar
+
+    t = rules()
+    lv = level_named(npc.level or "common")
+    lines = []
+    if npc.description:
+        lines += [Text(npc.description, style="italic"), Text("")]
+    skills = Table.grid(padding=(0, 2))
+    skills.add_column(style="bold")
+    skills.add_column(justify="right")
+    skills.add_column(style="cyan")
+    trained = sorted((s for s in SKILLS if npc.skills[s] > t.untrained), key=lambda s: -npc.skills[s])
+    for skill in trained:
+        focuses = "  ".join(f"//{f} {npc.skills[skill] + npc.focuses[f'{skill}//{f}']}"
+                            for f in npc.focus_names(skill))
+        skills.add_row(skill, f"{npc.skills[skill]} %", focuses)
+    skills.add_row(Text("other skills", style="dim"), Text(f"{t.untrained} %", style="dim"), "")
+    pools = Table.grid(padding=(0, 1))
+    for p in POOLS:
+        pools.add_row(Text(p, style="bold"), pool_bar(npc.pools[p].current, npc.pools[p].maximum, width=10))
+    lines += [skills, Text(""), pools, Text("")]
+    gear = []
+    if npc.weapon:
+        w = t.weapons[npc.weapon]
+        bonus = f"+{npc.gear_bonus}" if npc.gear_bonus else ""
+        gear.append(f"{w.name} ({w.damage}{bonus}" + (f", {w.range} m)" if w.range else ")"))
+    else:
+        gear.append(f"Unarmed ({t.weapons['unarmed'].damage})" if "unarmed" in t.weapons else "Unarmed")
+    if npc.armour:
+        gear.append(f"{t.armour[npc.armour].name} ({t.armour[npc.armour].points} AP)")
+    if npc.shield:
+        gear.append(t.shields[npc.shield].name)
+    lines.append(Text("Gear: " + ", ".join(gear)))
+    lines.append(Text("Tags: " + (", ".join(f"#{tag}" for tag in npc.tags) or "none")))
+    rules_line = ["pushes below zero" if npc.can_push else "cannot push below zero",
+                  "uses Lenses" if npc.uses_lenses else "plain rolls, no Lenses"]
+    lines.append(Text(" · ".join(rules_line), style="dim"))
+    lines.append(Text(""))
+    block = Table.grid(padding=(0, 2))
+    block.add_column(style="bold magenta")
+    block.add_column()
+    cb = npc.code_block
+    if cb is not None:
+        block.add_row("Personality", " · ".join(str(trait) for trait in cb.personality))
+        block.add_row("Disposition", f"{cb.disposition} ({disposition_modifier(cb.disposition):+d} % "
+                                     "to the PCs' social rolls against it)")
+        block.add_row("Motivation", " · ".join(cb.motivation))
+        sign = "good news" if cb.event.positive else "bad news"
+        block.add_row("Recent event", f"{cb.event.topic}, {sign}: {cb.event.example}")
+    if npc.mindless:
+        block.add_row("Mindless", "no fear and no mercy")
+    block.add_row("In a fight", _temperament(npc))
+    lines += [Text("Code Block" if cb is not None else "Mind", style="bold"), block]
+    title = f"[bold]{npc.name}[/]" + (f" · {npc.role}" if npc.role and npc.role != npc.name else "")
+    return Panel(Group(*lines), title=title, subtitle=f"{lv.key.title()} NPC", expand=False)
+
+
+def _temperament(npc) -> str:
+    """A one-line reading of the lean numbers, for a GM who does not want the numbers."""
+    from ..npc import LEAN_LENS
+
+    lean = npc.leanings()
+    if lean.mindless:
+        return "presses the weakest, least-armoured foe; never yields"
+    strong = sorted(((v, LEAN_LENS[k]) for k, v in lean.lean.items() if k in LEAN_LENS and v >= 0.5),
+                    reverse=True)
+    parts = [("leans " + ", ".join(lens.title() for _, lens in strong)) if strong else "no strong Lens habit"]
+    if lean.flee_threshold == 0 or lean.lean["resolve"] >= 0.9:
+        parts.append("fights to the end")
+    else:
+        first = next((b for b in lean.on_break if b != "fight_on"), "flee")
+        parts.append(f"when clearly losing it {_BREAK_WORDS[first]}")
+    if lean.lean["cruelty"] >= 0.8:
+        parts.append("goes for the wounded")
+    elif lean.lean["cruelty"] <= -0.5:
+        parts.append("spares a beaten foe")
+    return "; ".join(parts)

@@ -1,0 +1,152 @@
+"""The NPC: a :class:`Character` with a level, a Code Block and a few NPC-only facts.
+
+Being a Character means every rule that works for PCs (skill targets, armour,
+Pools, pushing) works for NPCs unchanged. The file format is the character
+format plus ``role``, ``description``, ``mindless``, ``recurring`` and
+``[code_block]``, with shortcuts for authors: skills may be a ranked list and
+Pools may be left out, both filled in from the level (docs/npcs.md).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, fields
+
+from ..errors import ContentError, did_you_mean
+from ..rules.character import Character
+from ..rules.tables import SKILLS, RulesTables, rules
+from .codeblock import CodeBlock
+from .leanings import Leanings, leanings
+from .levels import NPCError, level_named, level_pools, level_skills
+from .tables import CodeBlockTables
+
+NPC_FIELDS = ("role", "description", "mindless", "recurring", "code_block")
+NPC_LUCK = 0  # Luck Points are a PC resource (RULES.md §2.8); files may still give some
+
+
+@dataclass
+class NPC(Character):
+    code_block: CodeBlock | None = None  # None only for mindless creatures
+    mindless: bool = False
+    recurring: bool = False
+    role: str | None = None
+    description: str = ""
+
+    @property
+    def uses_lenses(self) -> bool:
+        """Common NPCs make plain rolls; Skilled, Master and recurring ones pick Lenses (§6)."""
+        return self.recurring or level_named(self.level or "common").uses_lenses
+
+    def leanings(self, tables: CodeBlockTables | None = None) -> Leanings:
+        return leanings(self.code_block, mindless=self.mindless, tables=tables)
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        if self.luck == NPC_LUCK:
+            out.pop("luck", None)
+        extra: dict = {}
+        for key in ("role", "description"):
+            if getattr(self, key):
+                extra[key] = getattr(self, key)
+        for key in ("mindless", "recurring"):
+            if getattr(self, key):
+                extra[key] = True
+        head = {k: out.pop(k) for k in list(out) if k in ("name", "level")}
+        tail = {"code_block": self.code_block.to_dict()} if self.code_block else {}
+        return {**head, **extra, **out, **tail}
+
+    @classmethod
+    def from_dict(
+        cls, data: dict, *, file=None, rng: random.Random | None = None,
+        tables: RulesTables | None = None, codeblock_tables: CodeBlockTables | None = None,
+    ) -> "NPC":
+        """Build an NPC from a file's data, checking every field.
+
+        Code Block fields written as ``"random"`` (or left out) are rolled with
+        ``rng``; without one they are an error, so a fixed file never depends
+        on chance.
+        """
+        return _NPCReader(data, file, rng, tables or rules(), codeblock_tables).build()
+
+    def copy(self) -> "NPC":
+        return NPC.from_dict(self.to_dict())
+
+
+_CHARACTER_FIELDS = tuple(f.name for f in fields(Character))
+
+
+class _NPCReader:
+    def __init__(self, data, file, rng, tables: RulesTables, cb_tables):
+        self.data = data
+        self.file = file
+        self.rng = rng
+        self.t = tables
+        self.cb = cb_tables
+
+    def fail(self, path: str, message: str):
+        raise ContentError(message, file=self.file, path=path)
+
+    def flag(self, key: str) -> bool:
+        value = self.data.get(key, False)
+        if not isinstance(value, bool):
+            self.fail(key, "expected true or false")
+        return value
+
+    def build(self) -> NPC:
+        d = self.data
+        if not isinstance(d, dict):
+            self.fail("", "an NPC must be a table of fields")
+        known = _CHARACTER_FIELDS + NPC_FIELDS
+        for key in d:
+            if key not in known:
+                self.fail(key, f"unknown field{did_you_mean(key, known)}")
+        level = d.get("level", "common")
+        if not isinstance(level, str):
+            self.fail("level", "expected common, skilled or master")
+        try:
+            level = level_named(level).key
+        except NPCError as exc:
+            self.fail("level", str(exc))
+        base = {k: v for k, v in d.items() if k not in NPC_FIELDS}
+        base["level"] = level
+        base.setdefault("luck", NPC_LUCK)
+        ranked = self.ranked_skills(level)
+        if isinstance(d.get("skills"), list):
+            base["skills"] = {s: v for s, v in level_skills(level, ranked, self.t.untrained).items()
+                              if v != self.t.untrained}
+        if "pools" not in d:
+            base["pools"] = level_pools(level, ranked)
+        char = Character.from_dict(base, file=self.file, tables=self.t)
+        mindless = self.flag("mindless")
+        for key in ("role", "description"):
+            if key in d and not isinstance(d[key], str):
+                self.fail(key, "expected text")
+        if "code_block" in d or not mindless:
+            code_block = CodeBlock.from_dict(d.get("code_block", "random"), file=self.file, rng=self.rng,
+                                             tables=self.cb)
+        else:
+            code_block = None
+        return NPC(
+            **{f: getattr(char, f) for f in _CHARACTER_FIELDS}, code_block=code_block,
+            mindless=mindless, recurring=self.flag("recurring"),
+            role=d.get("role") or None, description=d.get("description", ""),
+        )
+
+    def ranked_skills(self, level: str) -> list[str]:
+        """The NPC's skills best first: the list as written, or the table sorted by value."""
+        skills = self.data.get("skills", {})
+        if isinstance(skills, list):
+            cap = len(level_named(level).skills)
+            if not 1 <= len(skills) <= cap:
+                self.fail("skills", f"a ranked list names one to {cap} skills, main skill first")
+            for i, skill in enumerate(skills):
+                if skill not in SKILLS:
+                    self.fail(f"skills[{i}]", f"unknown skill {skill!r}{did_you_mean(skill, SKILLS)}")
+            if len(set(skills)) != len(skills):
+                self.fail("skills", "a skill is listed twice")
+            return list(skills)
+        if not isinstance(skills, dict):
+            self.fail("skills", "expected a table of skill = value, or a ranked list of skill names")
+        valued = [(v, -SKILLS.index(s), s) for s, v in skills.items()
+                  if s in SKILLS and isinstance(v, int) and not isinstance(v, bool)]
+        return [s for _, _, s in sorted(valued, reverse=True)][:3]

@@ -1,0 +1,90 @@
+"""``solo npc`` through the real command group."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import COMMANDS, cli
+from solo.npc import NPC
+from solo.toml_files import load_toml
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_registered_lazily():
+    assert COMMANDS["npc"][0] == "solo.cli.npc"
+    result = run("--help")
+    assert result.exit_code == 0 and "npc" in result.output
+
+
+def test_card_shows_the_npc():
+    result = run("npc", "--level", "skilled", "--antagonist", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    data = json.loads(run("npc", "--level", "skilled", "--antagonist", "--seed", "3", "--json").output)
+    out = result.output
+    assert data["name"] in out and "Skilled NPC" in out and "Code Block" in out
+    for trait in data["code_block"]["personality"] + data["code_block"]["dark_triad"]:
+        assert trait in out
+    assert data["code_block"]["motivation"][0] in out and "(Dark Triad)" in out
+
+
+def test_json_shape_and_reproducible():
+    first = run("npc", "--level", "master", "--seed", "5", "--json")
+    second = run("npc", "--level", "master", "--seed", "5", "--json")
+    assert first.exit_code == 0 and first.output == second.output
+    data = json.loads(first.output)
+    assert data["level"] == "master" and data["role"] and "luck" not in data  # NPCs have no Luck
+    assert set(data["skills"]) == {"Awareness", "Combat", "Cunning", "Knowledge", "Move", "Science",
+                                   "Social", "Tech", "Willpower"}
+    assert sorted(p["max"] for p in data["pools"].values()) == [10, 12, 14, 16]
+    assert sorted(data["skills"].values(), reverse=True)[:3] == [90, 70, 70]
+    block = data["code_block"]
+    assert set(block) == {"personality", "disposition", "motivation", "event"}
+    assert len(block["personality"]) == 2 and block["disposition"] == "Neutral"
+    assert set(block["event"]) == {"topic", "sign", "example"} and block["event"]["sign"] in ("positive", "negative")
+    assert NPC.from_dict(data).to_dict() == data
+
+
+def test_mindless_json_has_no_code_block():
+    data = json.loads(run("npc", "--mindless", "--seed", "1", "--json").output)
+    assert data["mindless"] is True and "code_block" not in data
+    result = run("npc", "--role", "draugr", "--seed", "1")
+    assert result.exit_code == 0 and "never yields" in result.output
+
+
+def test_out_writes_a_file_that_reads_back(tmp_path):
+    path = tmp_path / "npcs" / "boss.toml"
+    result = run("npc", "--level", "master", "--antagonist", "--seed", "9", "--out", str(path))
+    assert result.exit_code == 0 and "Saved to" in result.output
+    npc = NPC.from_dict(load_toml(path), file=path)
+    data = json.loads(run("npc", "--level", "master", "--antagonist", "--seed", "9", "--json").output)
+    assert npc.to_dict() == data
+    again = run("npc", "--out", str(path))
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert run("npc", "--out", str(path), "--force", "--seed", "2").exit_code == 0
+    assert NPC.from_dict(load_toml(path)).level == "common"
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--level", "boss"], "unknown NPC level 'boss'"),
+    (["--role", "pirate"], "unknown role 'pirate'"),
+    (["--seed", "x"], "'x' is not a valid integer"),
+    (["--mindless", "--antagonist"], "--antagonist does not apply"),
+    (["--force"], "--force only makes sense with --out"),
+    (["--colour"], "No such option"),
+])
+def test_bad_options_one_line_exit_2(args, says):
+    result = run("npc", *args)
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and says in lines[0] and "npc: error:" in lines[0]
+
+
+def test_tier_names_work_as_levels():
+    data = json.loads(run("npc", "--level", "major", "--seed", "4", "--json").output)
+    assert data["level"] == "master"
