@@ -9,11 +9,16 @@ from __future__ import annotations
 import json
 import re
 
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _string(text: str) -> str:
+    # JSON escapes the control characters TOML forbids, except DEL (U+007F)
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _key(key: str) -> str:
-    return key if _BARE.match(key) else json.dumps(key, ensure_ascii=False)
+    return key if _BARE.fullmatch(key) else _string(key)
 
 
 def _value(value) -> str:
@@ -22,7 +27,7 @@ def _value(value) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _string(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     if isinstance(value, dict):

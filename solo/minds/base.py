@@ -70,7 +70,7 @@ class Question:
         if lowered and len(set(matches)) == 1:
             return matches[0]
         valid = ", ".join(f"{i}={o.key}" for i, o in enumerate(self.options, 1))
-        if len(matches) > 1:
+        if lowered and len(matches) > 1:
             raise QuestionError(f"{text!r} could be {', '.join(matches)}; answer one of: {valid}")
         raise QuestionError(f"{text!r} is not an answer here; answer one of: {valid}")
 

@@ -150,6 +150,18 @@ class _CharacterReader:
             self.fail(key, f"expected text, got {value!r}")
         return value
 
+    def table(self, key) -> dict:
+        value = self.data.get(key, {})
+        if not isinstance(value, dict):
+            self.fail(key, f"expected a table, got {value!r}")
+        return value
+
+    def list_of(self, key) -> list:
+        value = self.data.get(key, [])
+        if not isinstance(value, list):
+            self.fail(key, f"expected a list, got {value!r}")
+        return value
+
     def build(self) -> Character:
         d = self.data
         if not isinstance(d, dict):
@@ -167,7 +179,7 @@ class _CharacterReader:
             if skill not in SKILLS:
                 self.fail(f"skills.{skill}", f"unknown skill{did_you_mean(skill, SKILLS)}")
         focuses = {}
-        for key, bonus in dict(d.get("focuses", {})).items():
+        for key, bonus in self.table("focuses").items():
             skill, _, focus = key.partition("//")
             if skill not in self.t.skills:
                 self.fail(f"focuses.{key}", f"unknown skill {skill!r}{did_you_mean(skill, SKILLS)} (write Skill//Focus)")
@@ -218,16 +230,16 @@ class _CharacterReader:
                     self.fail(key, exc.args[0])
             setattr(char, key, value)
         char.willpower = {}
-        for slot, entry in dict(d.get("willpower", {})).items():
+        for slot, entry in self.table("willpower").items():
             if slot not in ("person", "circle") or not isinstance(entry, dict):
                 self.fail(f"willpower.{slot}", "expected [willpower.person] or [willpower.circle] tables")
             char.willpower[slot] = {str(k): str(v) for k, v in entry.items()}
-        char.tag_notes = {str(k): str(v) for k, v in dict(d.get("tag_notes", {})).items()}
-        char.items = [str(x) for x in d.get("items", [])]
-        char.medicine_tried = [str(x) for x in d.get("medicine_tried", [])]
+        char.tag_notes = {str(k): str(v) for k, v in self.table("tag_notes").items()}
+        char.items = [str(x) for x in self.list_of("items")]
+        char.medicine_tried = [str(x) for x in self.list_of("medicine_tried")]
         char.owed_failures = self.int_in(d.get("owed_failures", 0), "owed_failures", 0, 2)
         char.improvement_rolls = self.int_in(d.get("improvement_rolls", 0), "improvement_rolls", 0, 1000)
-        char.requests = {str(k): self.int_in(v, f"requests.{k}", 0, 1000) for k, v in dict(d.get("requests", {})).items()}
+        char.requests = {str(k): self.int_in(v, f"requests.{k}", 0, 1000) for k, v in self.table("requests").items()}
         return char
 
 

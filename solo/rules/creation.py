@@ -22,6 +22,7 @@ PYRAMID_WITHOUT_FOCUS = (70, 50, 50, 30, 30, 30, 30)
 STANDARD_POOLS = (16, 14, 12, 10)
 ROLLED_POOL_RANGE = (8, 18)  # 2d6+6
 CREATION_FOCUSES = 3
+NO_CREATION_FOCUS = ("Person", "Circle")  # every PC has these; they are not chosen
 PREGENS = Path(__file__).parent / "data" / "pregens"
 
 
@@ -51,6 +52,22 @@ def pyramid(focus_rules: bool = True) -> tuple[int, ...]:
     return PYRAMID_WITH_FOCUS if focus_rules else PYRAMID_WITHOUT_FOCUS
 
 
+def focus_options(skill: str, taken=(), tables: RulesTables | None = None) -> list[str]:
+    """The Focuses a new character may take on ``skill`` (not //Person or //Circle, not taken)."""
+    t = tables or rules()
+    return [f for f in t.skills[skill].focuses if f not in NO_CREATION_FOCUS and (skill, f) not in taken]
+
+
+def spare_focus_options(top, taken, tables: RulesTables | None = None) -> list[tuple[str, str]]:
+    """Where a starting Focus goes when a top skill has none to give.
+
+    Willpower's only Focuses, //Person and //Circle, come with every character,
+    so a Willpower among the three top skills (the Pilot's, or a random
+    pyramid's) gives its Focus to another top skill instead.
+    """
+    return [(s, f) for s in top if s != "Willpower" for f in focus_options(s, taken, tables)]
+
+
 def build_character(c: Choices, tables: RulesTables | None = None) -> Character:
     """Turn creation choices into a character, or raise :class:`CreationError` saying why not."""
     t = tables or rules()
@@ -73,7 +90,7 @@ def build_character(c: Choices, tables: RulesTables | None = None) -> Character:
         for skill, focus in c.focuses:
             if skill not in top:
                 raise CreationError(f"a starting Focus must be on one of the three top skills, not {skill}")
-            if focus not in t.skills[skill].focuses or focus in ("Person", "Circle"):
+            if focus not in t.skills[skill].focuses or focus in NO_CREATION_FOCUS:
                 raise CreationError(f"{focus!r} is not a Focus of {skill}")
             focuses[f"{skill}//{focus}"] = t.focus_bonus
     elif c.focuses:
@@ -193,15 +210,19 @@ def career_choices(
     focuses: list[tuple[str, str]] = []
     for skill, focus in career.skills:
         if focus is None:
-            taken = {f for s, f in focuses if s == skill}
-            options = [f for f in t.skills[skill].focuses if f not in taken and f not in ("Person", "Circle")]
+            options = focus_options(skill, focuses, t)
+            if not options:
+                continue  # Willpower: see spare_focus_options
             focus = rng.choice(options)
         focuses.append((skill, focus))
     for skill in ranked[:3]:
         if skill not in {s for s, _ in focuses}:
-            options = [f for f in t.skills[skill].focuses if f not in ("Person", "Circle")]
-            focuses.append((skill, rng.choice(options)))
+            options = focus_options(skill, focuses, t)
+            if options:
+                focuses.append((skill, rng.choice(options)))
     focuses = focuses[:CREATION_FOCUSES]
+    while len(focuses) < CREATION_FOCUSES:
+        focuses.append(rng.choice(spare_focus_options(ranked[:3], focuses, t)))
     tags = list(career.tags)
     if career.tag_choices:
         tags.append(rng.choice(career.tag_choices))
@@ -224,11 +245,14 @@ def random_choices(
     ranked = list(SKILLS)
     rng.shuffle(ranked)
     ranked = ranked[:7]
-    focuses = []
+    focuses: list[tuple[str, str]] = []
     if focus_rules:
         for skill in ranked[:3]:
-            options = [f for f in t.skills[skill].focuses if f not in ("Person", "Circle")]
-            focuses.append((skill, rng.choice(options)))
+            options = focus_options(skill, focuses, t)
+            if options:
+                focuses.append((skill, rng.choice(options)))
+        while len(focuses) < CREATION_FOCUSES:
+            focuses.append(rng.choice(spare_focus_options(ranked[:3], focuses, t)))
     tags = random_tags(rng, t)
     return Choices(
         name=name or random_name(rng), ranked=ranked, focuses=focuses,

@@ -277,6 +277,8 @@ def _load_gear(folder: Path, skills: dict[str, Skill]):
     weapons, shields, armour = {}, {}, {}
     for key, entry in r.get(r.data, "weapons", dict, "").items():
         path = f"weapons.{key}"
+        if not isinstance(entry, dict):
+            r.fail(path, "expected a table")
         kind = r.get(entry, "kind", str, path)
         if kind not in ("melee", "ranged"):
             r.fail(f"{path}.kind", "expected 'melee' or 'ranged'")
@@ -286,6 +288,8 @@ def _load_gear(folder: Path, skills: dict[str, Skill]):
         )
     for key, entry in r.get(r.data, "shields", dict, "").items():
         path = f"shields.{key}"
+        if not isinstance(entry, dict):
+            r.fail(path, "expected a table")
         against = r.strings(entry, "against", path)
         for i, kind in enumerate(against):
             if kind not in ("melee", "ranged"):
@@ -293,6 +297,8 @@ def _load_gear(folder: Path, skills: dict[str, Skill]):
         shields[key] = Shield(key, r.get(entry, "name", str, path), r.get(entry, "penalty", int, path), against)
     for key, entry in r.get(r.data, "armour", dict, "").items():
         path = f"armour.{key}"
+        if not isinstance(entry, dict):
+            r.fail(path, "expected a table")
         points = r.get(entry, "points", int, path)
         if points < 0:
             r.fail(f"{path}.points", "armour points cannot be negative")

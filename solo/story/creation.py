@@ -13,13 +13,11 @@ import random
 from ..minds.base import Decider, Option, Question
 from ..rules.character import Character
 from ..rules.creation import (
-    STANDARD_POOLS, Choices, build_character, career_choices, pyramid, random_choices,
-    roll_pools, roll_willpower,
+    CREATION_FOCUSES, STANDARD_POOLS, Choices, build_character, career_choices, focus_options, pyramid,
+    random_choices, roll_pools, roll_willpower, spare_focus_options,
 )
 from ..rules.dice import d
 from ..rules.tables import POOLS, RulesTables, rules
-
-_NO_FOCUS = ("Person", "Circle")
 
 
 def _ask(decider: Decider, kind: str, prompt: str, options, **kw) -> str:
@@ -80,10 +78,12 @@ def _career_flow(decider, rng, career_name, name, who, t: RulesTables) -> Choice
     focuses: list[tuple[str, str]] = []
     for skill, focus in career.skills:
         if focus is None:
-            taken = {f for s, f in focuses if s == skill}
-            focus = _ask(decider, "focus", f"Which Focus for {skill}?",
-                         [f for f in t.skills[skill].focuses if f not in taken and f not in _NO_FOCUS], actor=who)
+            options = focus_options(skill, focuses, t)
+            if not options:
+                continue  # Willpower has only //Person and //Circle: see _spare_focuses
+            focus = _ask(decider, "focus", f"Which Focus for {skill}?", options, actor=who)
         focuses.append((skill, focus))
+    _spare_focuses(decider, ranked[:3], focuses, who, t)
     tags = list(career.tags)
     if career.tag_choices:
         tags.append(_ask(decider, "tag", f"A {career_name} also gets one of these Tags:",
@@ -96,11 +96,14 @@ def _career_flow(decider, rng, career_name, name, who, t: RulesTables) -> Choice
 def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> Choices:
     ranked: list[str] = []
     _pick_rest(decider, ranked, who, t)
-    focuses = []
+    focuses: list[tuple[str, str]] = []
     for skill in ranked[:3]:
-        focus = _ask(decider, "focus", f"Which Focus for {skill}? (+20 % when it fits)",
-                     [f for f in t.skills[skill].focuses if f not in _NO_FOCUS], actor=who)
+        options = focus_options(skill, focuses, t)
+        if not options:
+            continue  # Willpower has only //Person and //Circle: see _spare_focuses
+        focus = _ask(decider, "focus", f"Which Focus for {skill}? (+20 % when it fits)", options, actor=who)
         focuses.append((skill, focus))
+    _spare_focuses(decider, ranked[:3], focuses, who, t)
     tags: list[str] = []
     while len(tags) < 2:
         options = [Option("roll", "Roll 1d12")] + [Option(x, x, v.description) for x, v in t.tags.items() if x not in tags]
@@ -109,6 +112,16 @@ def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> Choices:
             tags.pop()
             tags.append(_roll_new_tag(rng, tags, t))
     return Choices(name=name, ranked=ranked, focuses=focuses, pools={}, tags=tags, willpower={})
+
+
+def _spare_focuses(decider, top, focuses: list[tuple[str, str]], who, t: RulesTables) -> None:
+    """Willpower among the top skills has no Focus to give; another top skill takes it."""
+    while len(focuses) < CREATION_FOCUSES:
+        options = [Option(f"{s}//{f}", f"{s}//{f}") for s, f in spare_focus_options(top, focuses, t)]
+        answer = _ask(decider, "focus", "Willpower already has //Person and //Circle. "
+                      "Which other Focus for one of your top skills?", options, actor=who)
+        skill, _, focus = answer.partition("//")
+        focuses.append((skill, focus))
 
 
 def _roll_new_tag(rng, tags, t: RulesTables) -> str:

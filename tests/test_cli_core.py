@@ -1,0 +1,354 @@
+"""The first commands a user meets: ``solo roll`` and ``solo new`` (issue 2's acceptance checks).
+
+Most tests drive ``solo.cli.cli`` in-process with click's CliRunner; a few run
+``python -m solo`` (and the console script when it is installed) as a real
+subprocess to check exit status, stderr and start-up imports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+from solo.rules.character import Character
+from solo.rules.checks import judge
+from solo.rules.creation import STANDARD_POOLS, creation_problems, load_character
+from solo.rules.dice import new_rng, parse
+from solo.rules.tables import POOLS, SKILLS, rules
+
+REPO = Path(__file__).resolve().parents[1]
+CAREERS = list(rules().careers)
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), prog_name="solo", input=input)
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    return json.loads(result.stdout)
+
+
+def solo_process(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([sys.executable, "-m", "solo", *args], capture_output=True, text=True,
+                          cwd=cwd or REPO, env=env, timeout=60)
+
+
+# -- solo roll ------------------------------------------------------------------
+
+def test_roll_json_has_expression_total_dice():
+    data = run_json("roll", "3d6+2", "--seed", "7")
+    assert {"expression", "total", "dice"} <= set(data)
+    assert data["expression"] == "3d6+2"
+    assert len(data["dice"]) == 3 and all(1 <= x <= 6 for x in data["dice"])
+    assert data["total"] == sum(data["dice"]) + 2
+    # the dice are the seeded generator's
+    assert data == parse("3d6+2").roll(new_rng(7)).to_dict()
+
+
+def test_roll_same_seed_same_output():
+    a = run("roll", "3d6+2", "--seed", "7", "--json")
+    b = run("roll", "3d6+2", "--seed", "7", "--json")
+    assert a.stdout == b.stdout
+    assert len(a.stdout.strip().splitlines()) == 1  # one JSON object, one line
+    outputs = {run("roll", "3d6+2", "--seed", str(s), "--json").stdout for s in range(20)}
+    assert len(outputs) > 5
+
+
+def test_roll_same_seed_same_output_across_processes():
+    a = solo_process("roll", "3d6+2", "--seed", "7", "--json")
+    b = solo_process("roll", "3d6+2", "--seed", "7", "--json")
+    assert a.returncode == b.returncode == 0
+    assert a.stdout == b.stdout
+    assert json.loads(a.stdout) == run_json("roll", "3d6+2", "--seed", "7")
+    assert a.stderr == ""
+
+
+@pytest.mark.parametrize("expr", ["d100", "1d8-1", "2d6 + 1d4 - 3", "d%"])
+def test_roll_other_expressions(expr):
+    data = run_json("roll", expr, "--seed", "3")
+    assert data == parse(expr).roll(new_rng(3)).to_dict()
+
+
+@pytest.mark.parametrize("skill", [65, 0, 5, 50, 99, 100, 120])
+def test_roll_vs_follows_the_rules_for_many_seeds(skill):
+    for seed in range(1, 151):
+        data = run_json("roll", "d100", "--vs", str(skill), "--seed", str(seed))
+        assert {"expression", "total", "dice", "success", "exceptional"} <= set(data)
+        assert isinstance(data["success"], bool) and isinstance(data["exceptional"], bool)
+        face = data["total"]
+        assert data["dice"] == [face]
+        assert face == new_rng(seed).randint(1, 100)
+        # RULES.md §3, restated: roll ≤ skill succeeds, 00 always fails, doubles and 00 are exceptional
+        assert data["success"] is (face != 100 and face <= skill)
+        assert data["exceptional"] is (face == 100 or face % 11 == 0)
+        assert data["success"] is judge(face, skill).success
+        assert data["target"] == skill and data["automatic"] is False
+
+
+def test_roll_vs_65_sees_every_kind_of_result():
+    kinds = set()
+    for seed in range(1, 1500):
+        data = run_json("roll", "d100", "--vs", "65", "--seed", str(seed))
+        kinds.add((data["success"], data["exceptional"]))
+        if data["total"] == 100:
+            assert data["success"] is False and data["exceptional"] is True
+    assert kinds == {(True, True), (True, False), (False, True), (False, False)}
+
+
+@pytest.mark.parametrize("word, modifier", [("easy", 20), ("normal", 0), ("hard", -20), ("Very Hard", -40),
+                                            ("terrible", -50), ("fine", 20)])
+def test_roll_vs_with_difficulty(word, modifier):
+    for seed in range(1, 40):
+        data = run_json("roll", "d100", "--vs", "50", "--difficulty", word, "--seed", str(seed))
+        assert data["modifier"] == modifier and data["target"] == 50 + modifier
+        assert data["success"] is judge(data["total"], 50 + modifier).success
+
+
+def test_roll_vs_routine_needs_no_roll():
+    data = run_json("roll", "d100", "--vs", "10", "-d", "routine", "--seed", "1")
+    assert data["success"] is True and data["automatic"] is True
+    assert data["dice"] == [] and data["total"] is None and data["exceptional"] is False
+    result = run("roll", "d100", "--vs", "10", "-d", "routine")
+    assert result.exit_code == 0 and "automatic success" in result.stdout
+
+
+def test_roll_vs_accepts_a_percent_sign():
+    assert run_json("roll", "d100", "--vs", "65%", "--seed", "1")["target"] == 65
+
+
+def test_roll_text_output():
+    for seed in range(1, 200):
+        face = new_rng(seed).randint(1, 100)
+        out = run("roll", "d100", "--vs", "40", "--seed", str(seed)).stdout
+        shown = "00" if face == 100 else f"{face:02d}"
+        assert out.startswith(f"d100: {shown} against 40 — ")
+        r = judge(face, 40)
+        verdict = ("exceptional " if r.exceptional else "") + ("success" if r.success else "failure")
+        assert f"— {verdict}." in out
+        assert ("A Luck Point would flip it" in out) is r.can_flip
+    assert run("roll", "3d6+2", "--seed", "7").stdout.startswith("3d6+2: ")
+
+
+BAD_INPUT = [
+    ("roll", "3x6"),
+    ("roll", "d100", "--vs", "abc"),
+    ("roll", "3d6", "--vs", "50"),
+    ("roll", "d100", "--difficulty", "hard"),
+    ("roll", "d100", "--vs", "50", "--difficulty", "impossible"),
+    ("roll", "d100", "--seed", "abc"),
+    ("roll",),
+    ("roll", "5"),
+    ("new", "--random", "--career", "Wizard"),
+    ("new", "--random", "--career", "Detectiv"),
+    ("new", "--career", "Pilot"),
+    ("bogus",),
+    ("rol", "d100"),
+    ("--no-such-option",),
+]
+
+
+@pytest.mark.parametrize("args", BAD_INPUT, ids=[" ".join(a) for a in BAD_INPUT])
+def test_bad_input_is_one_line_and_status_2(args):
+    result = run(*args)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.endswith("\n") and result.stderr.count("\n") == 1, result.stderr
+    assert "error" in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("args", BAD_INPUT[:4] + BAD_INPUT[8:9] + BAD_INPUT[11:12],
+                         ids=[" ".join(a) for a in BAD_INPUT[:4] + BAD_INPUT[8:9] + BAD_INPUT[11:12]])
+def test_bad_input_in_a_real_process(args):
+    proc = solo_process(*args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("solo"), proc.stderr
+
+
+def test_error_messages_say_what_is_wrong():
+    assert "3x6" in run("roll", "3x6").stderr
+    assert "'abc'" in run("roll", "d100", "--vs", "abc").stderr
+    message = run("new", "--random", "--career", "Wizard").stderr
+    assert "Wizard" in message and "Detective" in message
+    assert "did you mean 'roll'" in run("rol", "d100").stderr
+
+
+def test_help_and_version():
+    result = run("--help")
+    assert result.exit_code == 0
+    for command in ("new", "roll"):
+        assert command in result.stdout
+    assert run("roll", "--help").exit_code == 0
+    assert "--vs" in run("roll", "--help").stdout
+    assert "--career" in run("new", "--help").stdout
+    assert run("--version").stdout.strip().endswith("0.1.0")
+    proc = solo_process("--help")
+    assert proc.returncode == 0 and "roll" in proc.stdout and proc.stderr == ""
+
+
+# -- solo new -----------------------------------------------------------------------
+
+def check_character_json(data: dict, *, career: str | None = None) -> Character:
+    """The issue's definition of a valid character, checked on the JSON itself."""
+    skills = data["skills"]
+    assert set(skills) == set(SKILLS)
+    assert sorted(skills.values(), reverse=True) == [50, 30, 30, 30, 30, 30, 30, 5, 5]
+    focuses = data["focuses"]
+    assert focuses["Willpower//Person"] == 20 and focuses["Willpower//Circle"] == 20
+    assert len([k for k in focuses if not k.startswith("Willpower//")]) == 3
+    assert len(data["tags"]) == 2 and len(set(data["tags"])) == 2
+    maxima = sorted((data["pools"][p]["max"] for p in POOLS), reverse=True)
+    assert tuple(maxima) == STANDARD_POOLS or all(8 <= m <= 18 for m in maxima)
+    assert data["luck"] == (3 if "Auspicious" in data["tags"] else 2)
+    assert {"who", "verb"} <= set(data["willpower"]["person"])
+    char = Character.from_dict(data)
+    assert creation_problems(char) == []
+    if career:
+        assert data["career"] == career
+    return char
+
+
+@pytest.mark.parametrize("seed", range(1, 51))
+def test_new_random_is_valid_for_every_seed(seed):
+    data = run_json("new", "--random", "--seed", str(seed))
+    check_character_json(data)
+    assert run("new", "--random", "--seed", str(seed), "--json").stdout == json.dumps(data, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("career", CAREERS)
+def test_new_random_career_is_valid_for_every_seed(career):
+    for seed in range(1, 51):
+        data = run_json("new", "--random", "--career", career, "--seed", str(seed))
+        check_character_json(data, career=career)
+    assert run_json("new", "--random", "--career", career.lower(), "--seed", "1")["career"] == career
+
+
+def test_new_random_seed_3_in_a_real_process():
+    proc = solo_process("new", "--random", "--seed", "3", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    check_character_json(data)
+    assert data == run_json("new", "--random", "--seed", "3")
+
+
+def test_new_random_with_rolled_pools():
+    for seed in range(1, 30):
+        data = run_json("new", "--random", "--roll-pools", "--seed", str(seed))
+        check_character_json(data)
+        assert all(8 <= data["pools"][p]["max"] <= 18 for p in POOLS)
+
+
+def test_new_random_name_and_player():
+    data = run_json("new", "--random", "--seed", "1", "--name", "Nora Berg", "--player", "Kari")
+    assert data["name"] == "Nora Berg" and data["player"] == "Kari"
+
+
+def test_new_random_out_writes_a_file_load_character_reads(tmp_path):
+    out = tmp_path / "sub" / "hero.toml"
+    result = run("new", "--random", "--seed", "5", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.exists()
+    assert str(out.name) in result.stdout
+    char = load_character(out)
+    assert char == Character.from_dict(run_json("new", "--random", "--seed", "5"))
+    assert out.read_text(encoding="utf-8").startswith("# ")
+
+
+def test_new_random_json_and_out(tmp_path):
+    out = tmp_path / "hero.toml"
+    result = run("new", "--random", "--career", "Soldier", "--seed", "9", "--json", "--out", str(out))
+    assert result.exit_code == 0
+    assert load_character(out).to_dict() == json.loads(result.stdout)
+
+
+def test_new_random_json_without_out_saves_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run_json("new", "--random", "--seed", "1")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_random_default_path_does_not_overwrite(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):
+        assert run("new", "--random", "--seed", "4", "--name", "Liv Lie").exit_code == 0
+    files = sorted(p.name for p in (tmp_path / "characters").iterdir())
+    assert files == ["liv_lie.toml", "liv_lie_2.toml"]
+    assert load_character(tmp_path / "characters" / "liv_lie.toml").name == "Liv Lie"
+
+
+def test_new_interactive_by_typed_answers(tmp_path):
+    answers = "\n".join([
+        "Nora Berg", "2",  # name, he/him
+        "pyramid", "Awareness", "Combat", "Cunning", "Knowledge", "Move", "Social", "Willpower",
+        "Perception", "Melee", "Stealth",
+        "Contact", "Pass",
+        "assign", "INT", "CHA", "BODY",
+        "choose", "Sibling", "Protect", "University", "Be Loyal to",
+    ]) + "\n"
+    out = tmp_path / "nora.toml"
+    result = run("new", "--seed", "1", "--out", str(out), input=answers)
+    assert result.exit_code == 0, result.output
+    char = load_character(out)
+    assert char.name == "Nora Berg" and char.pronoun == "he"
+    assert char.skills["Awareness"] == 50
+    assert {p: char.pools[p].maximum for p in POOLS} == {"BODY": 12, "INT": 16, "POW": 10, "CHA": 14}
+    assert creation_problems(char) == []
+
+
+def test_new_interactive_input_ending_early(tmp_path):
+    result = run("new", "--out", str(tmp_path / "x.toml"), input="Nora\n")
+    assert result.exit_code == 2
+    assert "input ended" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.toml").exists()
+
+
+# -- start-up: heavy imports only where needed ------------------------------------------
+
+PROBE = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: print('LOADED', *sorted(m for m in ('rich', 'transitions', 'tomli') "
+    "if m in sys.modules), file=sys.stderr))\n"
+    "sys.argv = ['solo'] + sys.argv[1:]\n"
+    "from solo.cli import main\n"
+    "main()\n"
+)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["roll", "d100"], ["roll", "3d6+2", "--seed", "7", "--json"],
+                                  ["roll", "d100", "--vs", "50", "-d", "hard"]])
+def test_help_and_roll_do_not_import_heavy_modules(args):
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=REPO,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    loaded = [line for line in proc.stderr.splitlines() if line.startswith("LOADED")]
+    assert loaded == ["LOADED"], proc.stderr
+
+
+def test_console_script_when_installed():
+    script = Path(sys.executable).with_name("solo")
+    if not script.exists():
+        script = shutil.which("solo")
+        if script is None:
+            pytest.skip("the solo console script is not installed")
+    proc = subprocess.run([str(script), "roll", "3d6+2", "--seed", "7", "--json"], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == run_json("roll", "3d6+2", "--seed", "7")
+    proc = subprocess.run([str(script), "roll", "3x6"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1

@@ -1,0 +1,342 @@
+"""The decision interface (Question), scripted and bot deciders, and creation by questions."""
+
+from __future__ import annotations
+
+import pytest
+
+from solo.errors import SoloError
+from solo.minds.base import Option, Question, QuestionError
+from solo.minds.bots import FirstDecider, RandomDecider
+from solo.minds.scripted import ScriptedDecider, ScriptError, ScriptExhausted
+from solo.rules.creation import creation_problems
+from solo.rules.dice import new_rng
+from solo.rules.tables import POOLS, rules
+from solo.story.creation import create_character
+
+LENS = Question(
+    "lens", "Which Lens?",
+    (Option("aggressive", "Aggressive", "-20 %, damage twice"), Option("cautious", "Cautious"),
+     Option("clever", "Clever"), Option("covert", "Covert"), Option("quick", "Quick, but careless")),
+)
+
+
+# -- Question.resolve ----------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "answer, key",
+    [("aggressive", "aggressive"), ("AGGRESSIVE", "aggressive"), ("  cautious  ", "cautious"),
+     ("1", "aggressive"), ("5", "quick"), ("3", "clever"), ("ag", "aggressive"), ("caut", "cautious"),
+     ("cle", "clever"), ("cov", "covert"), ("q", "quick"), ("Quick, but careless", "quick"),
+     ("quick, but", "quick")],
+)
+def test_resolve_key_number_label_prefix(answer, key):
+    assert LENS.resolve(answer) == key
+
+
+@pytest.mark.parametrize("answer, words", [
+    ("c", ["could be", "cautious", "clever", "covert"]),
+    ("0", ["not an answer"]),
+    ("6", ["not an answer"]),
+    ("-1", ["not an answer"]),
+    ("berserk", ["not an answer"]),
+    ("", ["not an answer"]),
+    ("   ", ["not an answer"]),
+])
+def test_resolve_errors_list_the_valid_answers(answer, words):
+    with pytest.raises(QuestionError) as info:
+        LENS.resolve(answer)
+    text = str(info.value)
+    for word in words:
+        assert word in text
+    assert "1=aggressive" in text and "5=quick" in text
+    assert isinstance(info.value, ValueError)
+
+
+def test_a_longer_prefix_settles_an_ambiguous_one():
+    assert LENS.resolve("co") == "covert"
+    assert LENS.resolve("ca") == "cautious"
+    assert LENS.resolve("cl") == "clever"
+
+
+def test_resolve_default_on_empty_answer():
+    q = Question("lens", "Which Lens?", LENS.options, default="clever")
+    assert q.resolve("") == "clever"
+    assert q.resolve("   ") == "clever"
+    assert q.resolve(None) == "clever"
+    assert q.resolve("1") == "aggressive"
+
+
+def test_numbers_come_before_prefixes_and_keys_before_numbers():
+    q = Question("n", "?", (Option("10", "ten"), Option("1", "one"), Option("2", "two")))
+    assert q.resolve("1") == "1"  # the key wins over the option numbered 1
+    assert q.resolve("3") == "2"  # the third option
+    assert q.resolve("ten") == "10"
+
+
+def test_label_and_key_prefixes_of_one_option_are_not_ambiguous():
+    q = Question("x", "?", (Option("north", "North gate"), Option("south", "South gate")))
+    assert q.resolve("n") == "north"
+    assert q.resolve("north g") == "north"
+
+
+def test_free_text_questions():
+    q = Question("name", "Name?")
+    assert q.free_text and q.keys() == []
+    assert q.resolve("  Nora Berg ") == "Nora Berg"
+    with pytest.raises(QuestionError, match="type an answer"):
+        q.resolve("   ")
+    assert Question("name", "Name?", default="Nobody").resolve("") == "Nobody"
+
+
+def test_question_helpers():
+    assert LENS.keys() == ["aggressive", "cautious", "clever", "covert", "quick"]
+    assert LENS.option("clever").label == "Clever"
+    assert LENS.option("aggressive").detail == "-20 %, damage twice"
+    with pytest.raises(KeyError):
+        LENS.option("berserk")
+    assert not LENS.free_text
+
+
+# -- ScriptedDecider ----------------------------------------------------------------
+
+def test_script_answers_in_order_skipping_comments_and_blanks():
+    script = ScriptedDecider(["# a comment", "", "2", "   ", "  # indented comment", "quick"])
+    assert script.remaining == 2
+    assert script.decide(LENS) == "cautious"
+    assert script.remaining == 1
+    assert script.decide(LENS) == "quick"
+    assert script.remaining == 0
+
+
+def test_script_error_names_the_line():
+    script = ScriptedDecider(["1", "# two", "", "berserk"], name="game.txt")
+    script.decide(LENS)
+    with pytest.raises(ScriptError) as info:
+        script.decide(LENS)
+    text = str(info.value)
+    assert text.startswith("game.txt:4: ")
+    assert "berserk" in text and "Which Lens?" in text
+    assert isinstance(info.value, SoloError)
+
+
+def test_script_exhausted():
+    script = ScriptedDecider(["1", "# nothing more"])
+    script.decide(LENS)
+    with pytest.raises(ScriptExhausted) as info:
+        script.decide(LENS)
+    assert "Which Lens?" in str(info.value)
+    assert isinstance(info.value, ScriptError)
+
+
+def test_script_from_file(tmp_path):
+    path = tmp_path / "answers.txt"
+    path.write_text("# lens\nclever\nnope\n", encoding="utf-8")
+    script = ScriptedDecider.from_file(path)
+    assert script.decide(LENS) == "clever"
+    with pytest.raises(ScriptError, match=r"answers\.txt:3:"):
+        script.decide(LENS)
+
+
+def test_script_from_missing_file(tmp_path):
+    with pytest.raises(ScriptError, match="cannot read script"):
+        ScriptedDecider.from_file(tmp_path / "missing.txt")
+
+
+def test_script_keeps_free_text():
+    assert ScriptedDecider(["  Nora Berg  "]).decide(Question("name", "Name?")) == "Nora Berg"
+
+
+# -- bots ------------------------------------------------------------------------------
+
+def test_random_decider_picks_every_option_and_only_options():
+    bot = RandomDecider(new_rng(1))
+    picks = {bot.decide(LENS) for _ in range(300)}
+    assert picks == set(LENS.keys())
+    assert bot.decide(Question("name", "Name?")) == "Bot"
+    assert bot.decide(Question("name", "Name?", default="Ola")) == "Ola"
+
+
+def test_first_decider():
+    bot = FirstDecider()
+    assert bot.decide(LENS) == "aggressive"
+    assert bot.decide(Question("lens", "?", LENS.options, default="quick")) == "quick"
+    assert bot.decide(Question("name", "Name?")) == "Bot"
+
+
+# -- creation by questions ------------------------------------------------------------------
+
+class Recorder:
+    """Wraps a decider and keeps every question asked."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.questions: list[Question] = []
+        self.answers: list[str] = []
+
+    def decide(self, question):
+        self.questions.append(question)
+        answer = self.inner.decide(question)
+        self.answers.append(answer)
+        if not question.free_text:
+            assert answer in question.keys(), (question.prompt, answer)
+        return answer
+
+
+PYRAMID_SCRIPT = """
+# name, pronoun, method
+Nora Berg
+she
+pyramid
+# seven skills, top first
+Awareness
+Combat
+cunning
+Knowledge
+1
+Social
+Willpower
+# Focuses of the three top skills
+Perception
+Melee
+stealth
+# Tags
+Contact
+Pass
+# Pools: assign 16, 14, 12; POW gets 10
+assign
+INT
+CHA
+BODY
+# Willpower
+choose
+Sibling
+Protect
+University
+Be Loyal to
+""".splitlines()
+
+
+def test_scripted_pyramid_character():
+    script = ScriptedDecider(PYRAMID_SCRIPT)
+    char = create_character(script, new_rng(1), player="Kari")
+    assert script.remaining == 0
+    assert char.name == "Nora Berg" and char.pronoun == "she" and char.player == "Kari"
+    assert char.skills == {"Awareness": 50, "Combat": 30, "Cunning": 30, "Knowledge": 30, "Move": 30,
+                           "Science": 5, "Social": 30, "Tech": 5, "Willpower": 30}
+    assert char.focuses == {"Awareness//Perception": 20, "Combat//Melee": 20, "Cunning//Stealth": 20,
+                            "Willpower//Person": 20, "Willpower//Circle": 20}
+    assert char.tags == ["Contact", "Pass"]
+    assert {p: char.pools[p].maximum for p in POOLS} == {"BODY": 12, "INT": 16, "POW": 10, "CHA": 14}
+    assert char.willpower == {"person": {"who": "Sibling", "verb": "Protect"},
+                              "circle": {"who": "University", "verb": "Be Loyal to"}}
+    assert char.luck == 2
+    assert creation_problems(char) == []
+
+
+def test_scripted_pyramid_with_willpower_on_top_asks_for_a_spare_focus():
+    lines = ["Ivar Holm", "he", "pyramid",
+             "Willpower", "Social", "Combat", "Move", "Tech", "Science", "Awareness",
+             "Influence", "Unarmed",
+             "Social//Deceit",  # Willpower's Focus goes to another top skill
+             "roll", "roll",
+             "roll",  # Pools rolled 2d6+6
+             "roll"]  # Willpower rolled
+    recorder = Recorder(ScriptedDecider(lines))
+    char = create_character(recorder, new_rng(7))
+    assert char.skills["Willpower"] == 50
+    assert {k for k in char.focuses if not k.startswith("Willpower//")} == {
+        "Social//Influence", "Combat//Unarmed", "Social//Deceit"}
+    spare = [q for q in recorder.questions if q.kind == "focus"][-1]
+    assert "Social//Influence" not in spare.keys()  # already taken
+    assert all(not k.startswith("Willpower//") for k in spare.keys())
+    assert all(k.split("//")[0] in ("Social", "Combat") for k in spare.keys())
+    assert all(8 <= char.pools[p].maximum <= 18 for p in POOLS)
+    assert len(set(char.tags)) == 2
+    assert creation_problems(char) == []
+
+
+def test_scripted_career_character_pilot():
+    lines = ["Runa Vik", "they", "career", "Pilot",
+             "Move", "Social", "Awareness", "Combat",  # the four skills after the career's three
+             "Tech//Mechanics",  # the spare Focus: Willpower has none to give
+             "High Society",
+             "assign", "BODY", "POW", "INT",
+             "roll"]
+    recorder = Recorder(ScriptedDecider(lines))
+    char = create_character(recorder, new_rng(2))
+    assert char.career == "Pilot"
+    assert [char.skills[s] for s in ("Tech", "Willpower", "Science")] == [50, 30, 30]
+    assert {k for k in char.focuses if not k.startswith("Willpower//")} == {
+        "Tech//Pilot", "Science//Navigation", "Tech//Mechanics"}
+    assert char.tags == ["Auspicious", "High Society"] and char.luck == 3
+    assert {p: char.pools[p].maximum for p in POOLS} == {"BODY": 16, "INT": 12, "POW": 14, "CHA": 10}
+    assert creation_problems(char) == []
+    # no question ever offered an empty list of Focuses (which would become free text)
+    assert all(q.options for q in recorder.questions if q.kind == "focus")
+
+
+def test_scripted_career_character_detective():
+    lines = ["Olav Dahl", "he", "career", "detective",
+             "Cunning", "Move", "Knowledge", "Tech",
+             "Melee",  # Combat's Focus
+             "roll", "roll"]
+    char = create_character(ScriptedDecider(lines), new_rng(3))
+    assert char.career == "Detective"
+    assert [char.skills[s] for s in ("Awareness", "Combat", "Social")] == [50, 30, 30]
+    assert {k for k in char.focuses if not k.startswith("Willpower//")} == {
+        "Awareness//Perception", "Combat//Melee", "Social//Influence"}
+    assert char.tags == ["Secret Identity", "Headquarter"]
+    assert creation_problems(char) == []
+
+
+def test_scripted_random_method():
+    char = create_character(ScriptedDecider(["Liv Lie", "she", "random"]), new_rng(4), player="P1")
+    assert char.name == "Liv Lie" and char.pronoun == "she" and char.player == "P1"
+    assert creation_problems(char) == []
+
+
+def test_a_bad_script_line_stops_creation_with_its_number():
+    lines = ["Nora", "she", "pyramid", "Awareness", "Awareness"]  # a skill cannot be ranked twice
+    with pytest.raises(ScriptError, match=r"<script>:5: 'Awareness' is not an answer"):
+        create_character(ScriptedDecider(lines), new_rng(1))
+
+
+def test_a_short_script_is_exhausted():
+    with pytest.raises(ScriptExhausted):
+        create_character(ScriptedDecider(["Nora", "she", "pyramid", "Awareness"]), new_rng(1))
+
+
+def test_scripted_creation_is_reproducible():
+    a = create_character(ScriptedDecider(PYRAMID_SCRIPT), new_rng(1))
+    b = create_character(ScriptedDecider(PYRAMID_SCRIPT), new_rng(1))
+    assert a == b
+
+
+@pytest.mark.parametrize("seed", range(1, 301))
+def test_random_decider_always_makes_a_valid_character(seed):
+    recorder = Recorder(RandomDecider(new_rng(seed)))
+    char = create_character(recorder, new_rng(seed + 10_000))
+    assert creation_problems(char) == []
+    assert char.name == "Bot"
+    for q in recorder.questions:
+        assert q.kind == "name" or q.options, q.prompt  # only the name is free text
+    if char.career:
+        assert char.career in rules().careers
+
+
+def test_random_decider_reaches_every_method_and_career():
+    methods, careers = set(), set()
+    for seed in range(1, 301):
+        recorder = Recorder(RandomDecider(new_rng(seed)))
+        char = create_character(recorder, new_rng(seed))
+        methods.update(a for q, a in zip(recorder.questions, recorder.answers) if q.kind == "method")
+        if char.career:
+            careers.add(char.career)
+    assert methods == {"career", "pyramid", "random"}
+    assert careers == set(rules().careers)
+
+
+def test_first_decider_makes_a_valid_character():
+    char = create_character(FirstDecider(), new_rng(1))
+    assert creation_problems(char) == []
+    assert char.career == "Detective"
