@@ -1,7 +1,7 @@
 """Conflicts per second through the real engine, against a bare loop of the same rules.
 
 The match-up is the plainest there is: 50 % against 50 %, Pools 10 and 10,
-1d6 damage, no Lenses, no narration, two Common NPCs in a combat. The bare
+1d6 damage (short swords), no Lenses, no narration, two Common NPCs in a combat. The bare
 loop is what a 20-line script would do; the engine also keeps initiative,
 events hooks, Luck and pushing checks, so the ratio is the price of being a
 real engine. Target: the engine reaches at least a tenth of the bare loop.
@@ -63,7 +63,8 @@ def engine_conflict(rng: random.Random):
     def npc(name):
         skills = {s: 5 for s in SKILLS}
         skills["Combat"] = 50
-        return Character(name=name, skills=skills, pools={p: Pool(10, 10) for p in POOLS}, level="common")
+        return Character(name=name, skills=skills, pools={p: Pool(10, 10) for p in POOLS}, level="common",
+                         weapon="short_sword")  # 1d6, like the bare loop
 
     def one():
         a = from_character(npc("A"), "a", combat)

@@ -21,6 +21,9 @@ CAR = conflict_type("car_chase")
 
 
 def duel(a_char, b_char, dice, *, ctype=COMBAT, a_decider=None, b_decider=None, **kw):
+    for char in (a_char, b_char):  # 1d6 blows unless a test arms them otherwise (unarmed is 1d3)
+        if ctype.physical and char.weapon is None and "Axe" not in char.items:
+            char.weapon = "short_sword"
     log = EventLog()
     a = from_character(a_char, "a", ctype, decider=a_decider)
     b = from_character(b_char, "b", ctype, decider=b_decider)
@@ -364,6 +367,7 @@ def test_combined_pool_settles_after_the_conflict():
 
 def test_several_participants_winner_chooses_target():
     hero = make_char("Hero", Combat=80)
+    hero.weapon = "axe"
     g1 = make_char("G1", level="common", Combat=30)
     g2 = make_char("G2", level="common", Combat=30)
     mind = Answers(lens="none", target="G2")
@@ -378,6 +382,7 @@ def test_several_participants_winner_chooses_target():
 
 def test_side_outcomes_with_several_participants():
     hero = make_char("Hero", Combat=80, pools=10)
+    hero.weapon = "axe"
     ps = [from_character(hero, "a", COMBAT, decider=Answers(lens="none", target="G1")),
           from_character(make_char("G1", level="common", Combat=30, pools=3), "b", COMBAT),
           from_character(make_char("G2", level="common", Combat=30, pools=3), "b", COMBAT, decider=Answers(lens="flee"))]
@@ -467,6 +472,13 @@ def test_random_play_always_ends_with_a_known_outcome():
         result = Conflict(ct, ps, random.Random(seed), round_limit=30).run()
         assert result.outcome in OUTCOMES
         assert result.for_side("b") in OUTCOMES
+
+
+def test_empty_hands_deal_1d3_in_combat_and_1d6_elsewhere():
+    fighter = from_character(make_char("A", Combat=60), "a", COMBAT)
+    assert str(fighter.damage_dice(True)) == "1d3"
+    runner = from_character(make_char("A", Move=60), "a", FOOT)
+    assert str(runner.damage_dice(False)) == "1d6"
 
 
 def test_damage_override_dice():

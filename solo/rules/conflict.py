@@ -36,14 +36,18 @@ MIRROR = {
     "surrendered": "opponent_surrendered", "opponent_surrendered": "surrendered",
     "comae": "won", "stalemate": "stalemate",
 }
-LENS_LABELS = {
-    "none": "No Lens (a plain roll)",
-    "aggressive": "Aggressive: -20 %, damage rolled twice, keep the higher",
-    "cautious": "Cautious: +20 %, half damage",
-    "clever": "Clever: no damage this round, an edge next round",
-    "covert": "Covert: roll Cunning; hit the conflict Pool or POW",
-    "flamboyant": "Flamboyant: roll another skill; hit the conflict Pool or CHA",
-    "quick": "Quick: -20 %, plus one extra action",
+LENS_NAMES = {
+    "none": "No Lens", "aggressive": "Aggressive", "cautious": "Cautious", "clever": "Clever",
+    "covert": "Covert", "flamboyant": "Flamboyant", "quick": "Quick",
+}
+LENS_HINTS = {
+    "none": "a plain roll",
+    "aggressive": "-20 %, damage twice, keep the higher",
+    "cautious": "+20 %, half damage",
+    "clever": "no damage now, an edge next round",
+    "covert": "roll Cunning; hit the Pool or POW",
+    "flamboyant": "roll another skill; hit the Pool or CHA",
+    "quick": "-20 %, plus one extra action",
 }
 
 STATES = [
@@ -355,7 +359,8 @@ class Conflict:
             return d
         if p.uses_lenses:
             advice = self.advisor(self, p) if self.advisor is not None and p.is_pc else {}
-            options = [Option(lens, LENS_LABELS[lens], advice.get(lens, "")) for lens in LENSES]
+            options = [Option(lens, LENS_NAMES[lens], LENS_HINTS[lens] + (f" · {advice[lens]}" if lens in advice else ""))
+                       for lens in LENSES]
             prompt = "Declare: choose a Lens"
         else:
             options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it")]

@@ -18,6 +18,7 @@ from .dice import DiceExpr, parse
 from .tables import Armour, Shield, Weapon, rules
 
 DEFAULT_DAMAGE = parse("1d6")
+UNARMED_DAMAGE = parse("1d3")  # RULES.md §6.1: in combat, empty hands use the weapon table's Unarmed
 
 #: Static opposition by difficulty (RULES.md §5.4): Challenge Rating and Pool.
 OBSTACLES = {
@@ -51,6 +52,7 @@ class Participant:
     is_pc: bool = False
     luck_allowed: bool = False
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
+    bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     # -- state that changes as the conflict goes on
     status: str = ACTIVE
     pushing: bool = False
@@ -84,6 +86,7 @@ class Participant:
             value = self.challenge or 0
         else:
             value, _ = skill_target(self.char, self.skill, self.focuses)
+            value += self.bonus
             if self.pool.current < 0 and not self.char.hurt:
                 value -= 20  # a combined conflict Pool below zero hurts like a real one
         self._base = value
@@ -97,8 +100,8 @@ class Participant:
     def damage_dice(self, physical: bool) -> DiceExpr:
         if self.damage is not None:
             return self.damage
-        if physical and self.weapon is not None:
-            return self.weapon.damage
+        if physical:
+            return self.weapon.damage if self.weapon is not None else UNARMED_DAMAGE
         return DEFAULT_DAMAGE
 
     def damage_bonus(self, physical: bool) -> int:

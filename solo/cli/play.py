@@ -1,0 +1,125 @@
+"""``solo play``: play an adventure in the terminal."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from . import UserError
+
+
+@click.command("play")
+@click.argument("adventure", required=False)
+@click.option("--seed", type=int, help="Seed the dice: the same seed and answers give the same game.")
+@click.option("--pc", metavar="FILE|NAME", help="Your character: a file from 'solo new', or a pregenerated one (espen).")
+@click.option("--script", type=click.Path(dir_okay=False, path_type=Path), help="Answer the prompts from this file, a line each.")
+@click.option("--transcript", type=click.Path(dir_okay=False, path_type=Path), help="Write a Markdown journal of the session here.")
+@click.option("--load", "load", metavar="NAME|FILE", help="Resume a saved game (see 'solo saves').")
+@click.option("--save", "save_name", metavar="NAME", help="Name of the save slot (default: the adventure's id).")
+@click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for saves (default: $SOLO_SAVES or ./saves).")
+@click.option("--no-odds", is_flag=True, help="Do not show the exact chances of each Lens in conflicts.")
+@click.option("--list", "list_them", is_flag=True, help="List the adventures you can play, and stop.")
+def command(adventure, seed, pc, script, transcript, load, save_name, saves_dir, no_odds, list_them):
+    """Play ADVENTURE (a name, a .toml file or a folder; default: the tutorial).
+
+    The game saves itself at every scene and every conflict round. Type
+    'help' at any prompt for the commands you can use while playing.
+
+    \b
+    Examples:
+      solo play
+      solo play tutorial --pc espen --seed 7
+      solo play --load tutorial
+    """
+    from rich.console import Console
+
+    from ..errors import SoloError
+    from ..paths import default_saves
+    from ..rules.dice import new_rng
+    from ..saves import SaveError, read_save
+    from ..story.library import available, find_adventure
+    from ..story.loader import AdventureError, load_adventure
+    from ..ui.session import Session
+
+    console = Console(highlight=False)
+    if list_them:
+        from ..story.loader import read_adventure
+
+        for name, path in available().items():
+            adv, _ = read_adventure(path)
+            title = adv.title if adv else "(has errors: run solo check)"
+            console.print(f"[bold]{name}[/]  {title}")
+        return
+    folder = saves_dir or default_saves()
+    log = None
+    party = None
+    try:
+        if load:
+            path = Path(load)
+            if not path.exists() and not path.suffix:
+                path = folder / f"{load}.json"
+            try:
+                data = read_save(path)
+            except SaveError as exc:
+                raise UserError(str(exc)) from None
+            source = Path(data.adventure_source)
+            if not source.exists():
+                source = find_adventure(data.adventure_id)
+            adv = load_adventure(source)
+            if adv.content_hash != data.adventure_hash:
+                console.print(f"[yellow]The adventure changed since this save; replaying it may not fit.[/]")
+            seed = data.seed
+            log = data.log
+            save_path = path
+            if data.party:
+                from ..rules.character import Character
+
+                party = [Character.from_dict(p) for p in data.party]
+        else:
+            adv = load_adventure(find_adventure(adventure))
+            if seed is None:
+                seed = new_rng(None).randrange(1, 10**9)
+            if pc:
+                from ..rules.creation import load_character
+
+                party = [load_character(pc)]
+            save_path = folder / f"{save_name or adv.id}.json"
+    except AdventureError as exc:
+        raise UserError(str(exc)) from None
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+
+    if script is not None:
+        try:
+            lines = iter(script.read_text(encoding="utf-8").splitlines())
+        except OSError as exc:
+            raise UserError(f"cannot read script {script}: {exc.strerror}") from None
+
+        def reader(prompt):
+            for line in lines:
+                if line.strip() and not line.lstrip().startswith("#"):
+                    return line
+            raise EOFError
+
+        echo = True
+    else:
+        reader = (lambda prompt: console.input(prompt)) if sys.stdin.isatty() else _plain_reader
+        echo = not sys.stdin.isatty()
+    if not load:
+        console.print(f"[dim]Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.[/]")
+    session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
+                      transcript=transcript, party=party, log=log, advise=not no_odds, echo_answers=echo)
+    code = session.run()
+    if code:
+        sys.exit(code)
+
+
+def _plain_reader(prompt: str) -> str:
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")

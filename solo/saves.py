@@ -1,0 +1,214 @@
+"""Saves that lose nothing: versioned, atomic, replayable.
+
+A save is the seed, the log of every decision and the adventure's content
+hash, plus a snapshot of the state (for listing and for checking a replay).
+Loading replays the log through the engine, so a game resumes exactly where
+it stopped with the same future dice; undo is the same replay minus the last
+decision. Files are JSON with sorted keys, written to a temporary file,
+flushed and renamed over the old save, whose previous version stays as a
+``.bak`` backup.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .errors import SoloError
+from .minds.base import Question
+
+SAVE_FORMAT = "solo-save"
+SAVE_VERSION = 1
+
+
+class SaveError(SoloError):
+    """A save that cannot be read or does not fit; the message names the file."""
+
+    def __init__(self, message: str, *, path: Path | None = None, backup: Path | None = None):
+        self.path = path
+        self.backup = backup
+        super().__init__(message)
+
+
+class SaveMismatch(SoloError):
+    """Replaying a log asked a different question than the one recorded."""
+
+
+@dataclass
+class SaveData:
+    adventure_id: str
+    adventure_source: str
+    adventure_hash: str
+    seed: int
+    log: list[list] = field(default_factory=list)
+    party: list[dict] | None = None  # characters given at the start (--pc, --party), if any
+    snapshot: dict | None = None
+    label: str = ""
+    options: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "adventure": {"id": self.adventure_id, "source": self.adventure_source, "hash": self.adventure_hash},
+            "seed": self.seed,
+            "log": self.log,
+            "party": self.party,
+            "snapshot": self.snapshot,
+            "label": self.label,
+            "options": self.options,
+        }
+
+    @classmethod
+    def from_dict(cls, data, *, path: Path | None = None) -> "SaveData":
+        where = f"{path}: " if path else ""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveError(f"{where}this is not a solo save", path=path)
+        if data.get("version") != SAVE_VERSION:
+            raise SaveError(f"{where}save format version {data.get('version')!r} is not supported "
+                            f"(this solo reads version {SAVE_VERSION})", path=path)
+        try:
+            adv = data["adventure"]
+            log = data["log"]
+            if not isinstance(log, list) or not all(_valid_entry(e) for e in log):
+                raise ValueError("the decision log is damaged")
+            seed = data["seed"]
+            if not isinstance(seed, int) or isinstance(seed, bool):
+                raise ValueError("the seed is not a number")
+            party = data.get("party")
+            if party is not None and not (isinstance(party, list) and all(isinstance(p, dict) for p in party)):
+                raise ValueError("the party is damaged")
+            return cls(
+                adventure_id=str(adv["id"]), adventure_source=str(adv["source"]), adventure_hash=str(adv["hash"]),
+                seed=seed, log=log, party=party, snapshot=data.get("snapshot"),
+                label=str(data.get("label", "")), options=dict(data.get("options") or {}),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            reason = exc.args[0] if isinstance(exc, ValueError) and exc.args else f"missing or wrong field {exc}"
+            raise SaveError(f"{where}damaged save: {reason}", path=path) from None
+
+
+def _valid_entry(entry) -> bool:
+    if not isinstance(entry, list) or len(entry) < 3 or entry[0] not in ("a", "m"):
+        return False
+    return all(isinstance(x, str) for x in entry)
+
+
+def backup_of(path: Path) -> Path:
+    return path.with_name(path.name + ".bak")
+
+
+def write_save(path: Path, data: SaveData) -> None:
+    """Write atomically; the previous save becomes the backup. A crash leaves one of the two intact."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data.to_dict(), sort_keys=True, indent=1, ensure_ascii=False)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    if path.exists():
+        bak = backup_of(path)
+        try:
+            if bak.exists():
+                bak.unlink()
+            os.link(path, bak)
+        except OSError:
+            shutil.copy2(path, bak)
+    os.replace(tmp, path)
+
+
+def read_save(path: Path) -> SaveData:
+    backup = backup_of(path)
+    offer = backup if backup.exists() else None
+    hint = f" A backup exists: load it with --load {backup}" if offer else ""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveError(f"{path}: no such save.{hint}", path=path, backup=offer) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"{path}: cannot read the save ({exc}).{hint}", path=path, backup=offer) from None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{path}:{exc.lineno}: the save is corrupt ({exc.msg}).{hint}", path=path,
+                        backup=offer) from None
+    try:
+        return SaveData.from_dict(data, path=path)
+    except SaveError as exc:
+        raise SaveError(f"{exc}.{hint}" if hint else str(exc), path=path, backup=offer) from None
+
+
+def list_saves(folder: Path) -> list[tuple[Path, SaveData | None, str]]:
+    """Every save in ``folder`` with its data, or None and the reason it cannot be read."""
+    out = []
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*.json")):
+        try:
+            out.append((path, read_save(path), ""))
+        except SaveError as exc:
+            out.append((path, None, str(exc)))
+    return out
+
+
+# -- recording and replaying decisions -------------------------------------------------------
+class Recorder:
+    """Wraps the live decider and keeps every answer in the log, in order."""
+
+    def __init__(self, inner, log: list[list]):
+        self.inner = inner
+        self.log = log
+
+    def decide(self, question: Question) -> str:
+        answer = self.inner.decide(question)
+        if answer not in question.keys() and question.options:
+            answer = question.resolve(answer)
+        self.log.append(["a", question.kind, answer])
+        return answer
+
+    def meta(self, kind: str, *payload: str) -> None:
+        self.log.append(["m", kind, *payload])
+
+
+class Replayer:
+    """Answers from a recorded log first, then hands over to the live decider.
+
+    ``on_meta`` re-performs table-side actions (oracle questions, notes) at the
+    point they were made; ``on_live`` is called once, when the log runs out.
+    """
+
+    def __init__(self, entries: list[list], live, *, on_meta: Callable[[list], None],
+                 on_live: Callable[[], None] | None = None):
+        self.entries = entries
+        self.pos = 0
+        self.live = live
+        self.on_meta = on_meta
+        self.on_live = on_live
+        self.live_now = not entries
+
+    def decide(self, question: Question) -> str:
+        while self.pos < len(self.entries) and self.entries[self.pos][0] == "m":
+            self.on_meta(self.entries[self.pos])
+            self.pos += 1
+        if self.pos < len(self.entries):
+            entry = self.entries[self.pos]
+            self.pos += 1
+            if entry[1] != question.kind:
+                raise SaveMismatch(f"the save expected a {entry[1]!r} decision but the game asks for "
+                                   f"{question.kind!r}: the adventure or the rules changed since it was saved")
+            if question.options and entry[2] not in question.keys():
+                raise SaveMismatch(f"the saved answer {entry[2]!r} is not an option of {question.prompt!r}")
+            return entry[2]
+        self._go_live()
+        return self.live.decide(question)
+
+    def _go_live(self) -> None:
+        if not self.live_now:
+            self.live_now = True
+            if self.on_live:
+                self.on_live()

@@ -1,0 +1,135 @@
+"""An adventure as typed data: metadata, NPCs, scenes, choices, actions and effects.
+
+The loader (:mod:`solo.story.loader`) builds these from TOML and checks them;
+the engine (:mod:`solo.story.engine`) plays them. Every object keeps the file
+and TOML path it came from, so a problem found at any time can name its place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expressions import Condition
+
+OUTCOME_FALLBACK = {
+    "opponent_fled": "won",
+    "opponent_surrendered": "won",
+    "fled": "lost",
+    "surrendered": "lost",
+    "comae": "lost",
+    "stalemate": "lost",
+}
+
+
+@dataclass(frozen=True)
+class Where:
+    file: str
+    path: str
+
+
+@dataclass
+class Effect:
+    kind: str  # set, clear, add, counter, give, take, damage, heal, luck, disposition, tension, thread,
+    # close_thread, note, rest, memory
+    args: dict[str, Any]
+    where: Where
+
+
+@dataclass
+class Branch:
+    """Where an outcome leads: an optional text, effects, then a scene (or stay put)."""
+
+    goto: str | None
+    text: str | None = None
+    effects: list[Effect] = field(default_factory=list)
+    where: Where | None = None
+
+
+@dataclass
+class Action:
+    """What a choice does before it moves on: a roll, an opposed roll, a conflict, the oracle or a table."""
+
+    kind: str  # roll, opposed, conflict, oracle, table
+    spec: dict[str, Any]
+    branches: dict[str, Branch]
+    where: Where
+    condition_fields: dict[str, Condition] = field(default_factory=dict)
+    escalation: "Action | None" = None
+
+    def branch(self, outcome: str) -> Branch | None:
+        """The branch for ``outcome``, falling back as documented (exceptional -> plain, …)."""
+        if outcome in self.branches:
+            return self.branches[outcome]
+        fallback = {
+            "exceptional_success": "success",
+            "exceptional_failure": "failure",
+            "yes_and": "yes", "yes_but": "yes", "no_and": "no", "no_but": "no",
+            "tie": "fail",
+        }.get(outcome) or OUTCOME_FALLBACK.get(outcome)
+        if fallback and fallback in self.branches:
+            return self.branches[fallback]
+        if outcome == "tie" and "lose" in self.branches:
+            return None
+        return None
+
+
+@dataclass
+class Choice:
+    text: str
+    where: Where
+    condition: Condition | None = None
+    effects: list[Effect] = field(default_factory=list)
+    goto: Branch | None = None
+    action: Action | None = None
+    once: bool = False  # hidden after it was taken once in this scene visit... or ever (see docs)
+    key: str = ""
+
+
+@dataclass
+class Scene:
+    id: str
+    title: str
+    text: str
+    where: Where
+    choices: list[Choice] = field(default_factory=list)
+    on_enter: list[Effect] = field(default_factory=list)
+    ending: bool = False
+    outcome: str | None = None  # for endings: "victory", "defeat", … free words for statistics
+    npcs: list[str] = field(default_factory=list)  # NPCs present (for the oracle and random events)
+    oracle_setup: bool = False  # open scenes: the oracle checks whether it is altered or interrupted
+    control: str | None = None  # "pcs" or "npcs": who holds the scene, for the tension track
+
+
+@dataclass
+class NPCDef:
+    id: str
+    data: dict[str, Any]
+    where: Where
+
+
+@dataclass
+class Adventure:
+    id: str
+    title: str
+    start: str
+    scenes: dict[str, Scene]
+    npcs: dict[str, NPCDef]
+    author: str = ""
+    version: str = ""
+    introduction: str = ""
+    party_min: int = 1
+    party_max: int = 1
+    comae: str = "removed"
+    pc: str | None = None  # a suggested pregenerated character
+    negative_luck: bool = False
+    tension: int = 5
+    threads: list[str] = field(default_factory=list)
+    templates: dict[str, Any] = field(default_factory=dict)  # narration overrides, passed to the narrator
+    tables_dirs: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    content_hash: str = ""
+    source: str = ""  # the file or folder it was loaded from
+
+    def endings(self) -> list[Scene]:
+        return [s for s in self.scenes.values() if s.ending]

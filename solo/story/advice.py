@@ -1,0 +1,32 @@
+"""The exact chances shown to a player before they pick a Lens (no other solo tool does this).
+
+For a one-against-one conflict the odds engine computes, from the current
+Pools, the chance of winning if the player keeps each of None, Aggressive and
+Cautious every round while the opponent makes plain rolls. The other Lenses
+depend on what happens next round, so they get no number.
+"""
+
+from __future__ import annotations
+
+from ..rules.odds import conflict_odds
+
+
+def lens_advice(conflict, participant) -> dict[str, str]:
+    opponents = conflict.opponents(participant)
+    if len(opponents) != 1 or participant.pool.current < 1 or opponents[0].pool.current < 1:
+        return {}
+    other = opponents[0]
+    physical = conflict.ctype.physical
+    armour_self = participant.armour.points_against(other.weapon) if (physical and participant.armour) else 0
+    armour_other = other.armour.points_against(participant.weapon) if (physical and other.armour) else 0
+    out = {}
+    for lens in ("none", "aggressive", "cautious"):
+        odds = conflict_odds(
+            participant.base_target() + participant.carry, participant.pool.current,
+            other.base_target() + other.carry, other.pool.current,
+            damage_a=str(participant.damage_dice(physical)), damage_b=str(other.damage_dice(physical)),
+            bonus_a=participant.damage_bonus(physical), bonus_b=other.damage_bonus(physical),
+            armour_a=armour_self, armour_b=armour_other, lens_a=lens,
+        )
+        out[lens] = f"{odds.a_wins:.0%} to win"
+    return out

@@ -1,0 +1,626 @@
+"""The game engine: walks an adventure's scenes, asks its deciders, rolls, fights, narrates by events.
+
+It never prints. Everything that happens is an :class:`~solo.events.Event`;
+every choice is a :class:`~solo.minds.base.Question` for the player's decider
+(a person, a script or a bot) or for an NPC's mind. Given the same seed and
+the same answers it plays the same game, which is what saves, undo, scripted
+play and the simulator all rely on.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..events import Event, Sink
+from ..minds.base import Decider, Option, Question
+from ..rules.character import Character, Modifier, skill_target
+from ..rules.checks import difficulty_modifier, flip_check, judge, resolve_opposed, roll_check
+from ..rules.conflict import Conflict
+from ..rules.conflict_types import load_conflict_types
+from ..rules.dice import new_rng, parse
+from ..rules.escalation import recover
+from ..rules.luck import pay_back, spend
+from ..rules.participants import from_character, obstacle
+from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
+from .expressions import Context
+from .flow import flow_machine, move_trigger, scene_state
+from .state import GameState
+
+DISPOSITION_STEPS = ["Malicious", "Unfriendly", "Neutral", "Friendly", "Affectionate"]
+DISPOSITION_MOD = {"Malicious": -40, "Unfriendly": -20, "Neutral": 0, "Indifferent": 0, "Friendly": 20,
+                   "Affectionate": 40}
+ROUND_LIMIT_DEFAULT = 30
+FALLEN = "__fallen__"
+DEAD_END = "__dead_end__"
+
+
+class EngineError(Exception):
+    """A bug or an impossible state in the engine itself (never a user mistake)."""
+
+
+class Game:
+    """One play of an adventure.
+
+    ``decider`` answers for the player characters (``Question.actor`` says
+    which); NPC minds answer for NPCs. ``mind_factory(npc, game)`` may
+    replace the NPC minds (the simulator does not, tests may).
+    """
+
+    def __init__(
+        self,
+        adventure: Adventure,
+        *,
+        seed: int,
+        decider: Decider,
+        sink: Sink | None = None,
+        party: list[Character] | None = None,
+        mind_factory: Callable | None = None,
+        advise: bool = False,
+    ):
+        from ..oracle import OracleState
+
+        self.adventure = adventure
+        self.seed = seed
+        self.rng = new_rng(seed)
+        self.decider = decider
+        self.sink = sink
+        self.advise = advise
+        self.mind_factory = mind_factory
+        self.state = GameState(adventure.id, oracle=OracleState(tension=adventure.tension,
+                                                                threads=list(adventure.threads)))
+        self._party_given = [pc.copy() for pc in party] if party else None
+        self._types = None
+        self._tables = None
+        self.flow_state = "title"
+        self.machine = flow_machine(adventure)
+        self.machine.add_model(self, initial="title")
+
+    # -- plumbing -------------------------------------------------------------------
+    def emit(self, kind: str, **data) -> None:
+        if self.sink is not None:
+            self.sink(Event(kind, data))
+
+    def ask(self, kind: str, prompt: str, options: list[Option], *, actor: str | None = None, **context) -> str:
+        question = Question(kind, prompt, tuple(options), actor=actor, context={"game": self, **context})
+        answer = self.decider.decide(question)
+        if answer not in question.keys():
+            answer = question.resolve(answer)
+        return answer
+
+    @property
+    def finished(self) -> bool:
+        return self.state.ending is not None
+
+    @property
+    def conflict_types(self):
+        if self._types is None:
+            self._types = load_conflict_types(self.adventure.tables_dirs)
+        return self._types
+
+    @property
+    def tables(self):
+        if self._tables is None:
+            from ..oracle import load_tables
+
+            self._tables = load_tables(self.adventure.tables_dirs)
+        return self._tables
+
+    def close(self) -> None:
+        """Leave the shared flow machine (games are many, the machine is one)."""
+        if self in self.machine.models:
+            self.machine.remove_model(self)
+
+    # -- the game -------------------------------------------------------------------------
+    def play(self) -> str:
+        """Play until an ending; returns the ending's scene id (or a built-in end)."""
+        if self.flow_state == "title":
+            self.emit("title", adventure=self.adventure.id, title=self.adventure.title,
+                      author=self.adventure.author, introduction=self.adventure.introduction)
+            self.trigger_event("begin")
+        if self.flow_state == "party":
+            self._set_up_party()
+            self.trigger_event(move_trigger(self.adventure.start))
+        while not self.finished:
+            self.turn()
+        return self.state.ending
+
+    def _set_up_party(self) -> None:
+        from ..npc import NPC
+
+        if self._party_given:
+            party = self._party_given
+        else:
+            party = [self._make_pc()]
+        self.state.party = party
+        for pc in party:
+            if self.adventure.negative_luck is False and pc.luck < 0:
+                pc.luck = 0
+        for nid, npc_def in self.adventure.npcs.items():
+            self.state.npcs[nid] = NPC.from_dict(npc_def.data, file=npc_def.where.file, rng=self.rng)
+        self.state.oracle.pcs = [pc.name for pc in party]
+        self.emit("party", members=[pc.to_dict() for pc in party])
+
+    def _make_pc(self) -> Character:
+        from ..rules.creation import pregenerated
+        from .creation import create_character
+
+        options = []
+        if self.adventure.pc:
+            options.append(Option("pregen", f"Play {pregenerated(self.adventure.pc).name}", "a ready-made character"))
+        options += [Option("new", "Make a new character"), Option("random", "A random character")]
+        how = self.ask("pc_source", "Who will you play?", options)
+        if how == "pregen":
+            return pregenerated(self.adventure.pc)
+        if how == "random":
+            from ..rules.creation import build_character, random_choices
+
+            return build_character(random_choices(self.rng))
+        return create_character(self.decider, self.rng)
+
+    def _after_move(self) -> None:
+        if self.flow_state.startswith("@"):
+            self._enter(self.adventure.scenes[self.flow_state[1:]])
+
+    def _enter(self, scene: Scene) -> None:
+        s = self.state
+        previous = s.scene
+        if previous and previous != scene.id:
+            prev = self.adventure.scenes[previous]
+            if prev.control:
+                before = s.oracle.tension
+                s.oracle.end_scene(prev.control == "pcs")
+                if s.oracle.tension != before:
+                    self.emit("tension", before=before, after=s.oracle.tension)
+        s.scene = scene.id
+        s.visited[scene.id] = s.visited.get(scene.id, 0) + 1
+        for npc in scene.npcs:
+            s.oracle.add_npc(s.npcs[npc].name)
+        self.emit("scene_entered", scene=scene.id, title=scene.title, text=scene.text, slots=self.slots(),
+                  ending=scene.ending, visit=s.visited[scene.id])
+        if scene.oracle_setup:
+            from ..oracle import set_up_scene
+
+            setup = set_up_scene(self.rng, self.tables, s.oracle)
+            self.emit("scene_setup", **setup.to_dict())
+        for effect in scene.on_enter:
+            self.apply(effect)
+        if scene.ending:
+            s.ending = scene.id
+            self.emit("ending", scene=scene.id, title=scene.title, outcome=scene.outcome or scene.id)
+
+    def slots(self) -> dict:
+        """Values for the slots of scene text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns."""
+        s = self.state
+        pc = s.active_pc()
+        out = {"pc": pc.name if pc else "", "party": _join([p.name for p in s.pcs]),
+               "pronoun": pc.pronoun if pc else "they"}
+        out.update({f"npc.{k}": v.name for k, v in s.npcs.items()})
+        out.update({f"counter.{k}": v for k, v in s.counters.items()})
+        return out
+
+    def trigger_event(self, name: str) -> None:
+        """Fire a transition of the flow machine; an undeclared move raises MachineError."""
+        self.machine.events[name].trigger(self)
+
+    # -- a turn: offer choices, resolve one ------------------------------------------
+    def available(self, scene: Scene) -> list[Choice]:
+        ctx = self.context()
+        out = []
+        for choice in scene.choices:
+            if choice.once and f"{scene.id}/{choice.key}" in self.state.taken:
+                continue
+            if choice.condition is not None and not choice.condition.evaluate(ctx):
+                continue
+            out.append(choice)
+        return out
+
+    def turn(self) -> None:
+        scene = self.adventure.scenes[self.state.scene]
+        choices = self.available(scene)
+        if not choices:
+            self.emit("dead_end", scene=scene.id)
+            self.state.ending = DEAD_END
+            return
+        pc = self.state.active_pc()
+        answer = self.ask("choice", "What do you do?", [Option(c.key, c.text) for c in choices],
+                          actor=pc.name if pc and len(self.state.pcs) > 1 else None, scene=scene.id)
+        choice = next(c for c in choices if c.key == answer)
+        self.emit("choice", scene=scene.id, key=choice.key, text=choice.text)
+        if choice.once:
+            self.state.taken.append(f"{scene.id}/{choice.key}")
+        for effect in choice.effects:
+            self.apply(effect)
+        branch = self.resolve(choice.action) if choice.action is not None else choice.goto
+        if not self.finished:
+            self.follow(branch)
+
+    def follow(self, branch: Branch | None) -> None:
+        if branch is None:
+            return
+        if branch.text:
+            self.emit("branch_text", text=branch.text, slots=self.slots())
+        for effect in branch.effects:
+            self.apply(effect)
+        if self.finished:
+            return
+        if not self.state.pcs:
+            self._fallen()
+            return
+        if branch.goto:
+            self.trigger_event(move_trigger(branch.goto))
+
+    def _fallen(self) -> None:
+        self.emit("ending", scene=FALLEN, title="The end of the road", outcome="fallen")
+        self.state.ending = FALLEN
+
+    # -- conditions ------------------------------------------------------------------------
+    def context(self) -> Context:
+        s = self.state
+
+        def name(n):
+            if n in s.counters:
+                return s.counters[n]
+            return s.flags.get(n, False)
+
+        def best_skill(skill, focus=None):
+            return max((skill_target(pc, skill, focus)[0] for pc in s.pcs), default=0)
+
+        def pool(p, maximum=False):
+            pc = s.active_pc()
+            if pc is None:
+                return 0
+            return pc.pools[p].maximum if maximum else pc.pools[p].current
+
+        def disposition(nid):
+            npc = s.npcs.get(nid)
+            if npc is None:
+                return 0
+            return DISPOSITION_MOD.get(_disposition_of(npc), 0)
+
+        functions = {
+            "has": lambda item: item in s.items,
+            "visited": lambda sid: s.visited.get(sid, 0) > 0,
+            "visits": lambda sid: s.visited.get(sid, 0),
+            "flag": lambda n: s.flags.get(n, False),
+            "counter": lambda n: s.counters.get(n, 0),
+            "skill": best_skill,
+            "pool": lambda p: pool(p),
+            "pool_max": lambda p: pool(p, True),
+            "luck": lambda: s.active_pc().luck if s.active_pc() else 0,
+            "tag": lambda t: any(t in pc.tags for pc in s.pcs),
+            "disposition": disposition,
+            "npc_status": lambda nid: s.npc_status.get(nid, ""),
+            "tension": lambda: s.oracle.tension,
+            "party_size": lambda: len(s.pcs),
+        }
+        return Context(names=name, functions=functions)
+
+    # -- effects ------------------------------------------------------------------------------
+    def apply(self, effect: Effect) -> None:
+        s = self.state
+        a = effect.args
+        k = effect.kind
+        if k == "set":
+            s.flags[a["set"]] = True
+        elif k == "clear":
+            s.flags[a["clear"]] = False
+        elif k == "add":
+            s.counters[a["add"]] = s.counters.get(a["add"], 0) + a.get("by", 1)
+        elif k == "counter":
+            s.counters[a["counter"]] = a["value"]
+        elif k == "give":
+            if a["give"] not in s.items:
+                s.items.append(a["give"])
+                self.emit("item", item=a["give"], gained=True)
+        elif k == "take":
+            if a["take"] in s.items:
+                s.items.remove(a["take"])
+                self.emit("item", item=a["take"], gained=False)
+        elif k in ("damage", "heal"):
+            amount = a.get("amount", 1)
+            for pc in self._who(a.get("who", "active")):
+                value = parse(amount).total(self.rng) if isinstance(amount, str) else amount
+                pool = pc.pools[a[k]]
+                before = pool.current
+                if k == "damage":
+                    pool.current = max(-pool.maximum, pool.current - value)
+                else:
+                    pool.current = min(pool.maximum, pool.current + value)
+                self.emit("pool_change", actor=pc.name, pool=a[k], before=before, after=pool.current,
+                          maximum=pool.maximum, cause=k)
+                if pool.current <= -pool.maximum:
+                    self._remove_pc(pc, "comae")
+        elif k == "luck":
+            for pc in self._who(a.get("who", "active")):
+                before = pc.luck
+                floor = -2 if self.adventure.negative_luck else 0
+                pc.luck = max(floor, min(pc.luck_max, pc.luck + a["luck"]))
+                self.emit("luck_change", actor=pc.name, before=before, after=pc.luck)
+        elif k == "disposition":
+            npc = s.npcs[a["disposition"]]
+            before = _disposition_of(npc)
+            if "to" in a:
+                after = str(a["to"]).title()
+                after = "Neutral" if after == "Indifferent" else after
+            else:
+                i = DISPOSITION_STEPS.index(before if before in DISPOSITION_STEPS else "Neutral")
+                after = DISPOSITION_STEPS[max(0, min(len(DISPOSITION_STEPS) - 1, i + a["shift"]))]
+            _set_disposition(npc, after)
+            self.emit("disposition", npc=a["disposition"], name=npc.name, before=before, after=after)
+        elif k == "memory":
+            s.memory.setdefault(a["memory"], []).append(a["event"])
+            self.emit("memory", npc=a["memory"], event=a["event"])
+        elif k == "tension":
+            before = s.oracle.tension
+            s.oracle.tension = max(1, min(9, before + a["tension"]))
+            self.emit("tension", before=before, after=s.oracle.tension)
+        elif k == "thread":
+            s.oracle.add_thread(a["thread"])
+            self.emit("thread", text=a["thread"], opened=True)
+        elif k == "close_thread":
+            if a["close_thread"] in s.oracle.threads:
+                s.oracle.close_thread(a["close_thread"])
+            self.emit("thread", text=a["close_thread"], opened=False)
+        elif k == "note":
+            s.notes.append(a["note"])
+            self.emit("note", text=a["note"])
+        elif k == "rest":
+            for pc in s.pcs:
+                change = recover(pc, days=a.get("days", 1) if a["rest"] == "days" else 0, slept=True)
+                if a["rest"] == "days":
+                    recover(pc, days=0, slept=True)
+                pc.medicine_tried.clear()
+                if change:
+                    self.emit("rest", actor=pc.name, change=change)
+        else:  # the loader only lets known kinds through
+            raise EngineError(f"unknown effect {k!r}")
+
+    def _who(self, who: str) -> list[Character]:
+        if who == "all":
+            return list(self.state.pcs)
+        pc = self.state.active_pc()
+        return [pc] if pc else []
+
+    def _remove_pc(self, pc: Character, how: str) -> None:
+        if pc.name in self.state.removed:
+            return
+        fate = "death" if self.adventure.comae == "death" else "comae"
+        self.state.removed[pc.name] = fate
+        self.emit("pc_removed", actor=pc.name, fate=fate, cause=how)
+
+    # -- actions ---------------------------------------------------------------------------
+    def resolve(self, action: Action) -> Branch | None:
+        return getattr(self, f"_do_{action.kind}")(action)
+
+    def _choose_pc(self, action: Action, skill: str, focus) -> Character:
+        pcs = self.state.pcs
+        who = action.spec.get("who", "choose")
+        if len(pcs) == 1:
+            return pcs[0]
+        if who == "best":
+            return max(pcs, key=lambda pc: skill_target(pc, skill, focus)[0])
+        if who == "active":
+            return self.state.active_pc()
+        answer = self.ask("who", f"Who tries it? ({skill})", [
+            Option(pc.name, pc.name, f"{skill} {skill_target(pc, skill, focus)[0]} %") for pc in pcs])
+        pc = next(p for p in pcs if p.name == answer)
+        self.state.active = self.state.party.index(pc)
+        return pc
+
+    def _target(self, pc: Character, spec: dict, *, npc=None) -> tuple[int, list[Modifier], bool]:
+        skill, focus = spec["skill"], spec.get("focus")
+        extra = []
+        routine = False
+        if "difficulty" in spec:
+            mod = difficulty_modifier(str(spec["difficulty"]))
+            if mod is None:
+                routine = True
+            elif mod:
+                extra.append(Modifier(str(spec["difficulty"]).title(), mod))
+        if spec.get("modifier"):
+            extra.append(Modifier("situation", spec["modifier"]))
+        if npc is not None and skill == "Social":
+            disp = _disposition_of(npc)
+            if DISPOSITION_MOD.get(disp, 0):
+                extra.append(Modifier(f"{npc.name} is {disp}", DISPOSITION_MOD[disp]))
+        target, mods = skill_target(pc, skill, focus, extra=extra)
+        return target, mods, routine
+
+    def _offer_flip(self, pc: Character, result, *, beats: int | None = None):
+        """Offer a Luck flip when it turns a failure into a success (or a lost opposed roll into a win)."""
+        if result.automatic or result.flipped or pc.luck <= (-2 if self.adventure.negative_luck else 0):
+            return result
+        flipped = judge(_flip(result.roll), result.target)
+        helps = flipped.success and (not result.success or (beats is not None and result.roll <= beats < flipped.roll))
+        if beats is not None and flipped.success and flipped.roll <= beats:
+            helps = False
+        if not helps:
+            return result
+        answer = self.ask("luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d}?",
+                          [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {pc.luck} left"),
+                           Option("no", "Keep the roll")], actor=pc.name)
+        if answer != "yes":
+            return result
+        spend(pc, "flip", negative_luck=self.adventure.negative_luck)
+        self.emit("luck", actor=pc.name, use="flip", before=result.roll, after=flipped.roll, luck=pc.luck)
+        return flip_check(result)
+
+    def _repay(self, pc: Character, result):
+        """Borrowed Luck comes back: a success may be turned into a failure to repay it."""
+        if not result.success or pc.owed_failures <= 0 or result.automatic:
+            return result
+        answer = self.ask("pay_back", f"{pc.name} owes fate a failure. Turn this success into one?",
+                          [Option("yes", "Pay it back now"), Option("no", "Not this time")], actor=pc.name)
+        if answer == "yes":
+            pay_back(pc)
+            self.emit("luck", actor=pc.name, use="pay_back", luck=pc.luck)
+            from dataclasses import replace
+
+            return replace(result, success=False)
+        return result
+
+    def _do_roll(self, action: Action) -> Branch | None:
+        spec = action.spec
+        pc = self._choose_pc(action, spec["skill"], spec.get("focus"))
+        target, mods, routine = self._target(pc, spec)
+        result = roll_check(self.rng, target, routine=routine)
+        self.emit("skill_roll", actor=pc.name, skill=spec["skill"], focus=spec.get("focus"), target=target,
+                  modifiers=[(m.name, m.value) for m in mods], roll=result.roll, success=result.success,
+                  exceptional=result.exceptional, automatic=result.automatic)
+        result = self._offer_flip(pc, result)
+        result = self._repay(pc, result)
+        if result.success:
+            outcome = "exceptional_success" if result.exceptional else "success"
+        else:
+            outcome = "exceptional_failure" if result.exceptional else "failure"
+        self.emit("roll_outcome", actor=pc.name, outcome=outcome)
+        return action.branch(outcome)
+
+    def _do_opposed(self, action: Action) -> Branch | None:
+        spec = action.spec
+        npc = self.state.npcs.get(spec["npc"]) if "npc" in spec else None
+        pc = self._choose_pc(action, spec["skill"], spec.get("focus"))
+        target, mods, routine = self._target(pc, spec, npc=npc)
+        if npc is not None:
+            their_skill = spec.get("npc_skill", spec["skill"])
+            their_target = skill_target(npc, their_skill, spec.get("npc_focus"))[0]
+            their_name = npc.name
+        else:
+            their_skill = spec["skill"]
+            their_target = spec["against"]
+            their_name = "the opposition"
+        mine = roll_check(self.rng, target, routine=routine)
+        theirs = roll_check(self.rng, their_target)
+        self.emit("opposed_roll", actor=pc.name, skill=spec["skill"], target=target,
+                  modifiers=[(m.name, m.value) for m in mods], roll=mine.roll, success=mine.success,
+                  exceptional=mine.exceptional, opponent=their_name, opponent_skill=their_skill,
+                  opponent_target=their_target, opponent_roll=theirs.roll, opponent_success=theirs.success)
+        result = resolve_opposed(mine, theirs, defender="b")
+        if result.winner == "b" or (result.winner is None and not mine.success):
+            flipped = self._offer_flip(pc, mine, beats=theirs.roll if theirs.success else 0)
+            if flipped is not mine:
+                result = resolve_opposed(flipped, theirs, defender="b")
+        outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
+        self.emit("opposed_outcome", actor=pc.name, outcome=outcome, tie=result.tie, opponent=their_name)
+        if outcome == "lose" and action.escalation is not None:
+            answer = self.ask("escalate", f"You lost the roll against {their_name}. Escalate to an Extended Conflict?",
+                              [Option("yes", "Escalate", action.escalation.spec.get("type", "")),
+                               Option("no", "Accept the loss")], actor=pc.name)
+            if answer == "yes":
+                self.emit("escalate", actor=pc.name, type=action.escalation.spec["type"], opponent=their_name)
+                return self._do_conflict(action.escalation)
+        return action.branch(outcome)
+
+    def _do_conflict(self, action: Action) -> Branch | None:
+        spec = action.spec
+        ctype = self.conflict_types[spec["type"]]
+        participants = []
+        npcs = [self.state.npcs[n] for n in spec.get("npcs", [])]
+        for pc in self.state.pcs:
+            p = from_character(pc, "a", ctype, decider=self.decider)
+            if ctype.social and npcs:
+                disp = _disposition_of(npcs[0])
+                if DISPOSITION_MOD.get(disp, 0):
+                    p.bonus = DISPOSITION_MOD[disp]
+            participants.append(p)
+        for nid, npc in zip(spec.get("npcs", []), npcs):
+            if self.state.npc_status.get(nid) in ("comae",):
+                continue
+            participants.append(from_character(npc, "b", ctype, decider=self._mind(nid, npc), pid=npc.name
+                                               if npc.name not in {p.id for p in participants} else nid))
+        if "obstacle" in spec:
+            o = spec["obstacle"]
+            participants.append(obstacle(o.get("name", "The obstacle"), str(o.get("difficulty", "normal")),
+                                         challenge=o.get("challenge"), pool=o.get("pool")))
+        if not any(p.side == "b" for p in participants):
+            return action.branch("won")
+        self.emit("conflict_stakes", type=ctype.key, stakes=spec.get("stakes", ""))
+        advisor = None
+        if self.advise:
+            from .advice import lens_advice
+
+            advisor = lens_advice
+        conflict = Conflict(ctype, participants, self.rng, sink=self.sink,
+                            round_limit=spec.get("rounds", ROUND_LIMIT_DEFAULT),
+                            negative_luck=self.adventure.negative_luck, advisor=advisor)
+        result = conflict.run()
+        by_char = {id(p.char): p for p in participants if p.char is not None}
+        for nid, npc in zip(spec.get("npcs", []), npcs):
+            p = by_char.get(id(npc))
+            if p is not None:
+                self.state.npc_status[nid] = p.status
+        for pc in list(self.state.pcs):
+            p = by_char.get(id(pc))
+            if p is not None and p.status == "comae":
+                self._remove_pc(pc, "comae")
+        self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
+        return action.branch(result.outcome)
+
+    def _mind(self, nid: str, npc):
+        if self.mind_factory is not None:
+            return self.mind_factory(npc, self)
+        return default_mind(npc, self.rng, memory=self.state.memory.get(nid), sink=self.sink)
+
+    def _do_oracle(self, action: Action) -> Branch | None:
+        from ..oracle import ask
+
+        spec = action.spec
+        answer = ask(self.rng, spec["question"], spec.get("odds", "even"), state=self.state.oracle,
+                     tables=self.tables)
+        self.emit("oracle", **answer.to_dict())
+        key = answer.grade.replace(", ", "_")
+        return action.branch(key)
+
+    def _do_table(self, action: Action) -> Branch | None:
+        result = self.tables.roll(action.spec["name"], self.rng, slots=self.state.oracle.slots())
+        self.emit("table", **result.to_dict())
+        return action.branch("then")
+
+    # -- table-side tools that do not change the story -----------------------------------
+    def ask_oracle(self, question: str, odds: str = "even", rng=None):
+        """``? question`` at a prompt: answered with the given generator (default: the game's)."""
+        from ..oracle import ask
+
+        answer = ask(rng or self.rng, question, odds, state=self.state.oracle, tables=self.tables)
+        self.emit("oracle", **answer.to_dict())
+        return answer
+
+
+def default_mind(npc, rng, *, memory=None, sink=None):
+    """The NPC's mind from its Code Block (solo.minds.npc), or plain rolls if minds are unavailable."""
+    try:
+        from ..minds.npc import NPCMind
+    except ImportError:  # pragma: no cover - only while the minds module is missing
+        return None
+    return NPCMind(npc, rng, memory=memory, sink=sink)
+
+
+def _disposition_of(npc) -> str:
+    block = getattr(npc, "code_block", None)
+    disp = getattr(block, "disposition", None) if block is not None else None
+    disp = (disp or "Neutral").title()
+    return "Neutral" if disp == "Indifferent" else disp
+
+
+def _set_disposition(npc, value: str) -> None:
+    block = getattr(npc, "code_block", None)
+    if block is None:
+        return
+    from dataclasses import replace
+
+    try:
+        npc.code_block = replace(block, disposition=value)
+    except TypeError:
+        block.disposition = value
+
+
+def _flip(roll: int) -> int:
+    from ..rules.dice import flip
+
+    return flip(roll)
+
+
+def _join(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,374 @@
+"""The condition language of adventures, parsed by our own parser into a tree.
+
+Authors write conditions such as ``has("rope") and not visited("cellar")`` or
+``gold >= 3 and disposition("guard") > 0``. They are parsed once, when the
+adventure loads, into tuples; evaluation walks the tree against a context.
+Nothing here ever hands text to Python's own evaluator, and size and depth
+are limited so a hostile file cannot hang or exhaust the loader.
+
+Grammar (lowest precedence first)::
+
+    expr    := or
+    or      := and ("or" and)*
+    and     := not ("and" not)*
+    not     := "not" not | compare
+    compare := sum (("==" | "!=" | "<" | "<=" | ">" | ">=") sum)?
+    sum     := product (("+" | "-") product)*
+    product := unary (("*" | "/" | "%") unary)*
+    unary   := "-" unary | atom
+    atom    := NUMBER | STRING | "true" | "false" | NAME | NAME "(" args ")" | "(" expr ")"
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+MAX_LENGTH = 1000
+MAX_DEPTH = 40
+MAX_NODES = 400
+
+#: name -> (min args, max args); the evaluator supplies the meaning.
+FUNCTIONS: dict[str, tuple[int, int]] = {
+    "has": (1, 1),  # the party carries an item
+    "visited": (1, 1),  # a scene was entered at least once
+    "visits": (1, 1),  # how many times a scene was entered
+    "flag": (1, 1),  # a flag, by name given as text
+    "counter": (1, 1),  # a counter, by name given as text
+    "skill": (1, 2),  # best effective skill in the party (skill[, focus])
+    "pool": (1, 1),  # the acting character's current Pool
+    "pool_max": (1, 1),
+    "luck": (0, 0),  # the acting character's Luck
+    "tag": (1, 1),  # someone in the party has the Tag
+    "disposition": (1, 1),  # an NPC's disposition modifier (-40..40)
+    "npc_status": (1, 1),  # "in", "out", "fled", "surrendered", "comae", or "" if never met
+    "tension": (0, 0),  # the oracle's tension track
+    "party_size": (0, 0),
+    "min": (2, 8),
+    "max": (2, 8),
+}
+
+
+class ExpressionError(ValueError):
+    """A condition that cannot be parsed; ``column`` is 1-based within the expression."""
+
+    def __init__(self, message: str, column: int | None = None):
+        self.message = message
+        self.column = column
+        super().__init__(f"{message}" + (f" (at column {column})" if column else ""))
+
+
+_TOKEN = re.compile(
+    r"""\s*(?:
+        (?P<number>\d+)
+      | (?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
+      | (?P<op>==|!=|<=|>=|<|>|\+|-|\*|/|%|\(|\)|,)
+      | (?P<name>[A-Za-z_][A-Za-z0-9_.]*)
+    )""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    value: Any
+    column: int
+
+
+def tokenize(text: str) -> list[Token]:
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(f"the condition is longer than {MAX_LENGTH} characters")
+    tokens: list[Token] = []
+    pos = 0
+    while pos < len(text):
+        if text[pos:].strip() == "":
+            break
+        match = _TOKEN.match(text, pos)
+        if not match:
+            col = pos + 1 + (len(text[pos:]) - len(text[pos:].lstrip()))
+            raise ExpressionError(f"unexpected character {text[col - 1]!r}", col)
+        kind = match.lastgroup
+        raw = match.group(kind)
+        column = match.start(kind) + 1
+        if kind == "number":
+            value: Any = int(raw)
+        elif kind == "string":
+            value = re.sub(r"\\(.)", r"\1", raw[1:-1])
+        else:
+            value = raw
+        if kind == "name" and raw in ("and", "or", "not", "true", "false"):
+            kind = raw if raw in ("and", "or", "not") else "bool"
+            value = raw == "true" if kind == "bool" else raw
+        tokens.append(Token(kind, value, column))
+        pos = match.end()
+    tokens.append(Token("end", None, len(text) + 1))
+    return tokens
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.tokens = tokenize(text)
+        self.i = 0
+        self.nodes = 0
+        self.depth = 0
+
+    def peek(self) -> Token:
+        return self.tokens[self.i]
+
+    def take(self) -> Token:
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def expect(self, kind: str, value=None) -> Token:
+        token = self.take()
+        if token.kind != kind or (value is not None and token.value != value):
+            want = value or kind
+            got = "the end" if token.kind == "end" else repr(token.value)
+            raise ExpressionError(f"expected {want!r} but found {got}", token.column)
+        return token
+
+    def node(self, *parts):
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise ExpressionError(f"the condition is too large (more than {MAX_NODES} parts)")
+        return parts
+
+    def enter(self):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ExpressionError(f"the condition nests deeper than {MAX_DEPTH} levels", self.peek().column)
+
+    def parse(self):
+        tree = self.or_()
+        token = self.peek()
+        if token.kind != "end":
+            raise ExpressionError(f"unexpected {token.value!r}", token.column)
+        return tree
+
+    def or_(self):
+        self.enter()
+        left = self.and_()
+        while self.peek().kind == "or":
+            self.take()
+            left = self.node("or", left, self.and_())
+        self.depth -= 1
+        return left
+
+    def and_(self):
+        left = self.not_()
+        while self.peek().kind == "and":
+            self.take()
+            left = self.node("and", left, self.not_())
+        return left
+
+    def not_(self):
+        if self.peek().kind == "not":
+            self.take()
+            self.enter()
+            result = self.node("not", self.not_())
+            self.depth -= 1
+            return result
+        return self.compare()
+
+    def compare(self):
+        left = self.sum()
+        token = self.peek()
+        if token.kind == "op" and token.value in ("==", "!=", "<", "<=", ">", ">="):
+            self.take()
+            left = self.node("cmp", token.value, left, self.sum())
+            nxt = self.peek()
+            if nxt.kind == "op" and nxt.value in ("==", "!=", "<", "<=", ">", ">="):
+                raise ExpressionError("comparisons cannot be chained; join them with 'and'", nxt.column)
+        return left
+
+    def sum(self):
+        left = self.product()
+        while self.peek().kind == "op" and self.peek().value in ("+", "-"):
+            op = self.take().value
+            left = self.node("arith", op, left, self.product())
+        return left
+
+    def product(self):
+        left = self.unary()
+        while self.peek().kind == "op" and self.peek().value in ("*", "/", "%"):
+            op = self.take().value
+            left = self.node("arith", op, left, self.unary())
+        return left
+
+    def unary(self):
+        if self.peek().kind == "op" and self.peek().value == "-":
+            self.take()
+            self.enter()
+            result = self.node("neg", self.unary())
+            self.depth -= 1
+            return result
+        return self.atom()
+
+    def atom(self):
+        token = self.take()
+        if token.kind == "number":
+            return self.node("num", token.value)
+        if token.kind == "string":
+            return self.node("str", token.value)
+        if token.kind == "bool":
+            return self.node("bool", token.value)
+        if token.kind == "op" and token.value == "(":
+            self.enter()
+            inner = self.or_()
+            self.depth -= 1
+            self.expect("op", ")")
+            return inner
+        if token.kind == "name":
+            if self.peek().kind == "op" and self.peek().value == "(":
+                return self.call(token)
+            return self.node("name", token.value)
+        got = "the end" if token.kind == "end" else repr(token.value)
+        raise ExpressionError(f"expected a value but found {got}", token.column)
+
+    def call(self, name: Token):
+        if name.value not in FUNCTIONS:
+            from ..errors import did_you_mean
+
+            raise ExpressionError(f"unknown function {name.value!r}{did_you_mean(name.value, FUNCTIONS)}", name.column)
+        self.take()  # (
+        args = []
+        if not (self.peek().kind == "op" and self.peek().value == ")"):
+            self.enter()
+            args.append(self.or_())
+            while self.peek().kind == "op" and self.peek().value == ",":
+                self.take()
+                args.append(self.or_())
+            self.depth -= 1
+        self.expect("op", ")")
+        lo, hi = FUNCTIONS[name.value]
+        if not lo <= len(args) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise ExpressionError(f"{name.value}() takes {want} argument(s), got {len(args)}", name.column)
+        return self.node("call", name.value, tuple(args))
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A parsed condition: its source text and its tree."""
+
+    source: str
+    tree: tuple
+
+    def names(self) -> set[str]:
+        """Bare names read (flags or counters), for the checker's read-but-never-set report."""
+        return set(_collect(self.tree, "name"))
+
+    def calls(self) -> list[tuple[str, tuple]]:
+        """(function, literal args) pairs, for checking scene, item and NPC references."""
+        out = []
+
+        def walk(node):
+            if node[0] == "call":
+                out.append((node[1], tuple(a[1] if a[0] in ("str", "num") else None for a in node[2])))
+            for part in node[1:]:
+                if isinstance(part, tuple) and part and isinstance(part[0], str):
+                    walk(part)
+                elif isinstance(part, tuple):
+                    for p in part:
+                        if isinstance(p, tuple):
+                            walk(p)
+
+        walk(self.tree)
+        return out
+
+    def evaluate(self, context: "Context") -> bool:
+        return _truthy(_eval(self.tree, context))
+
+
+def _collect(node, kind):
+    if node[0] == kind:
+        yield node[1]
+    for part in node[1:]:
+        if isinstance(part, tuple) and part and isinstance(part[0], str):
+            yield from _collect(part, kind)
+        elif isinstance(part, tuple):
+            for p in part:
+                if isinstance(p, tuple):
+                    yield from _collect(p, kind)
+
+
+def parse_condition(text: str) -> Condition:
+    """Parse ``text`` or raise :class:`ExpressionError` saying where it went wrong."""
+    if not isinstance(text, str):
+        raise ExpressionError("a condition must be text")
+    if not text.strip():
+        raise ExpressionError("the condition is empty")
+    return Condition(text, _Parser(text).parse())
+
+
+class Context:
+    """What a condition can see. The game supplies these lookups; tests can fake them."""
+
+    def __init__(self, *, names: Callable[[str], Any] | None = None, functions: dict[str, Callable] | None = None):
+        self.names = names or (lambda name: 0)
+        self.functions = functions or {}
+
+
+def _truthy(value) -> bool:
+    return bool(value)
+
+
+def _number(value, what: str):
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, float)):
+        return value
+    raise ExpressionError(f"{what} needs numbers, got {value!r}")
+
+
+def _eval(node, ctx: Context):
+    kind = node[0]
+    if kind in ("num", "str", "bool"):
+        return node[1]
+    if kind == "name":
+        return ctx.names(node[1])
+    if kind == "not":
+        return not _truthy(_eval(node[1], ctx))
+    if kind == "and":
+        return _truthy(_eval(node[1], ctx)) and _truthy(_eval(node[2], ctx))
+    if kind == "or":
+        return _truthy(_eval(node[1], ctx)) or _truthy(_eval(node[2], ctx))
+    if kind == "neg":
+        return -_number(_eval(node[1], ctx), "'-'")
+    if kind == "arith":
+        op, a, b = node[1], _number(_eval(node[2], ctx), node[1]), _number(_eval(node[3], ctx), node[1])
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if b == 0:
+            return 0  # a condition never crashes a game: dividing by zero gives 0
+        return a // b if op == "/" else a % b
+    if kind == "cmp":
+        op, a, b = node[1], _eval(node[2], ctx), _eval(node[3], ctx)
+        if op == "==":
+            return a == b
+        if op == "!=":
+            return a != b
+        if isinstance(a, str) or isinstance(b, str):
+            if not (isinstance(a, str) and isinstance(b, str)):
+                return False
+        else:
+            a, b = _number(a, op), _number(b, op)
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    if kind == "call":
+        name, args = node[1], [_eval(a, ctx) for a in node[2]]
+        if name == "min":
+            return min(_number(a, "min()") for a in args)
+        if name == "max":
+            return max(_number(a, "max()") for a in args)
+        fn = ctx.functions.get(name)
+        if fn is None:
+            return 0
+        return fn(*args)
+    raise ExpressionError(f"unknown node {kind!r}")

@@ -1,0 +1,47 @@
+"""Finding adventures: a path, or a name looked up in the scene folders.
+
+Users add folders with ``SOLO_SCENES`` (paths separated like PATH); the
+bundled ``scenes/`` folder is searched last.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import SoloError, did_you_mean
+from ..paths import search_path
+
+DEFAULT_ADVENTURE = "tutorial"
+
+
+def scene_folders() -> list[Path]:
+    return search_path("scenes", env="SOLO_SCENES")
+
+
+def available() -> dict[str, Path]:
+    """Adventure name -> file or folder, user folders first."""
+    found: dict[str, Path] = {}
+    for folder in scene_folders():
+        if not folder.is_dir():
+            continue
+        for entry in sorted(folder.iterdir()):
+            if entry.name.startswith((".", "_")):
+                continue
+            if entry.is_file() and entry.suffix == ".toml":
+                found.setdefault(entry.stem, entry)
+            elif entry.is_dir() and any(entry.glob("*.toml")):
+                found.setdefault(entry.name, entry)
+    return found
+
+
+def find_adventure(spec: str | None) -> Path:
+    """A path if ``spec`` names one, else the adventure of that name (or the default)."""
+    if spec is None:
+        spec = DEFAULT_ADVENTURE
+    path = Path(spec)
+    if path.exists():
+        return path
+    known = available()
+    if spec in known:
+        return known[spec]
+    raise SoloError(f"no adventure {spec!r}{did_you_mean(spec, known)}; bundled and yours: {', '.join(known) or 'none'}")

@@ -1,0 +1,119 @@
+"""Finding the line of a TOML path, so problems can point at ``file:line``.
+
+TOML parsers give line numbers only for syntax errors. For everything found
+later (an unknown scene, a bad condition) we scan the text once and map each
+table header and key to its line: enough to send an author to the right spot.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r'^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\'))*)\s*=\s*(.*)$')
+
+
+def _split_key(text: str) -> list[str]:
+    parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)', text)
+    return [a or b or c for a, b, c in parts]
+
+
+class LineMap:
+    """Path -> line (1-based) for one TOML text."""
+
+    def __init__(self, text: str):
+        self.lines: dict[str, int] = {}
+        arrays: dict[str, int] = {}
+        current = ""
+        in_multiline: str | None = None
+        open_array: tuple[str, int] | None = None  # (path, next index) for a multi-line array value
+        for number, line in enumerate(text.splitlines(), 1):
+            if in_multiline:
+                if in_multiline in line:
+                    in_multiline = None
+                continue
+            if open_array:
+                stripped = line.strip()
+                if stripped.startswith("{"):
+                    path, index = open_array
+                    self.lines.setdefault(f"{path}[{index}]", number)
+                    self._inline_keys(f"{path}[{index}]", stripped, number)
+                    open_array = (path, index + 1)
+                if stripped.startswith("]"):
+                    open_array = None
+                continue
+            header = _HEADER.match(line)
+            if header and not _KEY.match(line):
+                name = ".".join(_split_key(header.group(2)))
+                if header.group(1) == "[[":
+                    index = arrays.get(name, -1) + 1
+                    arrays[name] = index
+                    current = f"{name}[{index}]"
+                else:
+                    current = self._resolve(name, arrays)
+                self.lines.setdefault(current, number)
+                continue
+            key = _KEY.match(line)
+            if key:
+                path = ".".join(([current] if current else []) + _split_key(key.group(1)))
+                self.lines.setdefault(path, number)
+                value = key.group(2).strip()
+                for quote in ('"""', "'''"):
+                    if value.startswith(quote) and value.count(quote) == 1:
+                        in_multiline = quote
+                if value.startswith("{"):
+                    self._inline_keys(path, value, number)
+                if value.startswith("[") and not _balanced(value):
+                    open_array = (path, 0)
+                    if value[1:].strip().startswith("{"):
+                        self.lines.setdefault(f"{path}[0]", number)
+                        open_array = (path, 1)
+
+    @staticmethod
+    def _resolve(name: str, arrays: dict[str, int]) -> str:
+        """``[a.b.c]`` after ``[[a.b]]`` means the last element of a.b."""
+        parts = name.split(".")
+        out = []
+        for i, part in enumerate(parts):
+            out.append(part)
+            prefix = ".".join(parts[: i + 1])
+            if prefix in arrays and i < len(parts) - 1:
+                out[-1] = f"{part}[{arrays[prefix]}]"
+        return ".".join(out)
+
+    def _inline_keys(self, path: str, value: str, number: int) -> None:
+        for key in re.findall(r"([A-Za-z0-9_-]+)\s*=", value):
+            self.lines.setdefault(f"{path}.{key}", number)
+
+    def line(self, path: str) -> int | None:
+        """The line of ``path``, or of its nearest enclosing entry."""
+        probe = path
+        while probe:
+            if probe in self.lines:
+                return self.lines[probe]
+            if probe.endswith("]"):
+                probe = probe[: probe.rindex("[")]
+            elif "." in probe:
+                probe = probe.rsplit(".", 1)[0]
+            else:
+                break
+        return None
+
+
+def _balanced(value: str) -> bool:
+    depth = 0
+    in_string = None
+    for ch in value:
+        if in_string:
+            if ch == in_string:
+                in_string = None
+            continue
+        if ch in "\"'":
+            in_string = ch
+        elif ch == "#":
+            break
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+    return depth == 0

@@ -1,0 +1,100 @@
+"""The one game state: everything a save needs besides the seed and the decisions.
+
+It round-trips through plain JSON (``to_dict``/``from_dict``); a test guards
+that round trip so no field is ever forgotten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules.character import Character
+
+STATE_VERSION = 1
+
+
+@dataclass
+class GameState:
+    adventure: str
+    party: list[Character] = field(default_factory=list)
+    scene: str | None = None
+    active: int = 0  # which PC acts when a scene does not ask
+    flags: dict[str, bool] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)
+    items: list[str] = field(default_factory=list)
+    visited: dict[str, int] = field(default_factory=dict)
+    taken: list[str] = field(default_factory=list)  # "scene/choice" of once-only choices taken
+    npcs: dict[str, Any] = field(default_factory=dict)  # id -> NPC (solo.npc.NPC)
+    npc_status: dict[str, str] = field(default_factory=dict)
+    memory: dict[str, list[str]] = field(default_factory=dict)  # npc id -> what the PCs did to it
+    removed: dict[str, str] = field(default_factory=dict)  # PC name -> "comae" / "death"
+    oracle: Any = None  # solo.oracle.OracleState
+    ending: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def pcs(self) -> list[Character]:
+        """PCs still in the scenario."""
+        return [pc for pc in self.party if pc.name not in self.removed]
+
+    def active_pc(self) -> Character | None:
+        pcs = self.pcs
+        if not pcs:
+            return None
+        if self.active >= len(self.party) or self.party[self.active].name in self.removed:
+            self.active = self.party.index(pcs[0])
+        return self.party[self.active]
+
+    def to_dict(self) -> dict:
+        return {
+            "version": STATE_VERSION,
+            "adventure": self.adventure,
+            "party": [pc.to_dict() for pc in self.party],
+            "scene": self.scene,
+            "active": self.active,
+            "flags": dict(sorted(self.flags.items())),
+            "counters": dict(sorted(self.counters.items())),
+            "items": list(self.items),
+            "visited": dict(sorted(self.visited.items())),
+            "taken": list(self.taken),
+            "npcs": {k: v.to_dict() for k, v in sorted(self.npcs.items())},
+            "npc_status": dict(sorted(self.npc_status.items())),
+            "memory": {k: list(v) for k, v in sorted(self.memory.items())},
+            "removed": dict(self.removed),
+            "oracle": self.oracle.to_dict() if self.oracle is not None else None,
+            "ending": self.ending,
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameState":
+        """Rebuild a state from a snapshot; raises ValueError (naming the field) if it is damaged."""
+        from ..errors import ContentError
+        from ..npc import NPC
+        from ..oracle import OracleState
+
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise ValueError(f"not a game state of version {STATE_VERSION}")
+        try:
+            state = cls(adventure=str(data["adventure"]))
+            state.party = [Character.from_dict(pc) for pc in data["party"]]
+            state.scene = data["scene"]
+            state.active = int(data["active"])
+            state.flags = {str(k): bool(v) for k, v in data["flags"].items()}
+            state.counters = {str(k): int(v) for k, v in data["counters"].items()}
+            state.items = [str(x) for x in data["items"]]
+            state.visited = {str(k): int(v) for k, v in data["visited"].items()}
+            state.taken = [str(x) for x in data["taken"]]
+            state.npcs = {k: NPC.from_dict(v) for k, v in data["npcs"].items()}
+            state.npc_status = {str(k): str(v) for k, v in data["npc_status"].items()}
+            state.memory = {str(k): [str(x) for x in v] for k, v in data["memory"].items()}
+            state.removed = {str(k): str(v) for k, v in data["removed"].items()}
+            state.oracle = OracleState.from_dict(data["oracle"]) if data["oracle"] is not None else None
+            state.ending = data["ending"]
+            state.notes = [str(x) for x in data["notes"]]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"damaged game state: {exc!r}") from None
+        except ContentError as exc:
+            raise ValueError(f"damaged game state: {exc}") from None
+        return state

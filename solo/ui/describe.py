@@ -1,0 +1,139 @@
+"""Short plain sentences for the mechanical events: what the dice said.
+
+The terminal view and the Markdown journal both use these, so a roll reads the
+same on screen and in the transcript. Story prose comes from the narrator
+(templates); these lines are the GM reading the dice aloud.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..rules.dice import two_digits
+
+LENS_NAMES = {"none": "no Lens", "aggressive": "Aggressive", "cautious": "Cautious", "clever": "Clever",
+              "covert": "Covert", "flamboyant": "Flamboyant", "quick": "Quick"}
+OUTCOME_WORDS = {
+    "won": "won", "lost": "lost", "fled": "fled", "surrendered": "gave up", "opponent_fled": "the opponent fled",
+    "opponent_surrendered": "the opponent gave up", "comae": "fell into comae", "stalemate": "a stalemate",
+}
+
+
+def fill(text: str, slots: dict) -> str:
+    """Fill ``{pc}``-style slots in author text; ``{{``/``}}`` are literal braces."""
+    pronoun = slots.get("pronoun", "they")
+    from ..rules.character import PRONOUNS
+
+    forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
+
+    def one(match):
+        key = match.group(1)
+        if key in slots:
+            return str(slots[key])
+        lower = key[0].lower() + key[1:]
+        if lower in forms:
+            word = forms[lower]
+            return word[0].upper() + word[1:] if key[0].isupper() else word
+        return match.group(0)
+
+    out = re.sub(r"(?<!\{)\{([A-Za-z_.][A-Za-z0-9_.]*)\}(?!\})", one, text)
+    return out.replace("{{", "{").replace("}}", "}")
+
+
+def verdict(success: bool, exceptional: bool, automatic: bool = False) -> str:
+    if automatic:
+        return "automatic success"
+    word = "success" if success else "failure"
+    return f"exceptional {word}" if exceptional else word
+
+
+def mods_text(mods) -> str:
+    if not mods:
+        return ""
+    return " (" + ", ".join(f"{name} {value:+d}" for name, value in mods) + ")"
+
+
+def skill_roll(e) -> str:
+    focus = e.get("focus")
+    if isinstance(focus, list):
+        focus = "/".join(focus)
+    what = e["skill"] + (f" //{focus}" if focus else "")
+    if e.get("automatic"):
+        return f"{e['actor']}: {what} is routine: automatic success."
+    return (f"{e['actor']} rolls {what}: {two_digits(e['roll'])} against {e['target']}"
+            f"{mods_text(e.get('modifiers'))}: {verdict(e['success'], e['exceptional'])}.")
+
+
+def opposed_roll(e) -> str:
+    mine = f"{two_digits(e['roll'])} against {e['target']}" if e.get("roll") else "automatic"
+    theirs = f"{two_digits(e['opponent_roll'])} against {e['opponent_target']}"
+    return (f"{e['actor']} ({e['skill']}) rolls {mine}{mods_text(e.get('modifiers'))}; "
+            f"{e['opponent']} ({e['opponent_skill']}) rolls {theirs}.")
+
+
+def opposed_outcome(e) -> str:
+    if e["outcome"] == "win":
+        return f"{e['actor']} wins the opposed roll."
+    if e["outcome"] == "lose":
+        tie = " on a tie (ties go to the defender)" if e.get("tie") else ""
+        return f"{e['opponent']} wins the opposed roll{tie}."
+    return "Both fail: nothing changes."
+
+
+def luck(e) -> str:
+    use = e["use"]
+    if use == "flip":
+        return f"{e['actor']} spends a Luck Point and flips {two_digits(e['before'])} to {two_digits(e['after'])}."
+    if use == "reduce_damage":
+        return f"{e['actor']} spends a Luck Point: {e['before']} damage becomes 1."
+    if use == "refreshed":
+        return f"{e['actor']} spends a Luck Point and is back on their feet (Pool 1)."
+    if use == "pay_back":
+        return f"{e['actor']} lets a success slip to repay borrowed Luck."
+    return f"{e['actor']} spends a Luck Point."
+
+
+def conflict_roll(e, names) -> str:
+    lens = e.get("lens", "none")
+    lens_text = f", {LENS_NAMES[lens]}" if lens != "none" else ""
+    return (f"{names.get(e['actor'], e['actor'])}{lens_text}: {two_digits(e['roll'])} against {e['target']}"
+            f"{mods_text(e.get('modifiers'))}: {verdict(e['success'], e['exceptional'])}")
+
+
+def round_result(e, names) -> str:
+    if e["stalemate"]:
+        return "Stalemate: " + ("equal rolls." if e.get("tie") else "nobody succeeds.")
+    return f"{names.get(e['winner'], e['winner'])} wins round {e['round']}."
+
+
+def damage(e, names) -> str:
+    parts = []
+    if e.get("second") is not None:
+        parts.append(f"best of {e['first']} and {e['second']}")
+    if e.get("bonus"):
+        parts.append(f"+{e['bonus']} gear")
+    if e.get("armour"):
+        parts.append(f"-{e['armour']} armour")
+    if e.get("halved"):
+        parts.append("halved")
+    if e.get("reduced"):
+        parts.append("Luck: 1")
+    how = f" ({', '.join(parts)})" if parts else ""
+    return (f"{names.get(e['actor'], e['actor'])} deals {e['amount']} to {names.get(e['target'], e['target'])}'s "
+            f"{e['pool']}{how}: {e['before']} -> {e['after']}.")
+
+
+def conflict_outcome(outcome: str) -> str:
+    return f"The conflict is over: {OUTCOME_WORDS.get(outcome, outcome)}."
+
+
+def oracle(e) -> str:
+    q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
+    odds = e.get("odds") or {}
+    chance = odds.get("chance", e.get("chance"))
+    line = f"Oracle {q}({odds.get('likelihood', '')}, {chance} %): rolled {two_digits(e['roll'])}: {e['answer']}."
+    event = e.get("event")
+    if event:
+        text = event.get("text") if isinstance(event, dict) else str(event)
+        line += f" Random event: {text}"
+    return line.replace("(, ", "(")

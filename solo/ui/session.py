@@ -1,0 +1,249 @@
+"""A play session at the terminal: the engine, the view, the journal, saves, undo and quitting.
+
+The session records every decision; saving writes that log, loading replays
+it, and undo replays it minus the last decision. Table-side commands typed at
+any prompt (sheet, help, save, quit, undo, ``? question``, note, recap) are
+handled here and never reach the engine as answers.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Callable
+
+from rich.console import Console
+
+from ..events import Event
+from ..saves import Recorder, Replayer, SaveData, write_save
+from ..story.adventure import Adventure
+from ..story.engine import Game
+from .journal import Journal
+from .prompt import TerminalDecider
+from .view import TerminalView
+
+HELP = """\
+Answer with the number of an option (or the start of its words). At any prompt you can also type:
+  sheet [NAME]   your character sheet, Pools and Luck
+  ? QUESTION     ask the oracle a yes/no question; add a likelihood in brackets: ? Is it locked? (likely)
+  note TEXT      write a note into the journal
+  recap          the story so far, briefly
+  undo           step back one decision
+  save           save now (the game also saves itself at every scene and conflict round)
+  quit           save and stop; resume later with: solo play --load NAME
+  help           this text"""
+
+
+class Quit(Exception):
+    pass
+
+
+class Undo(Exception):
+    pass
+
+
+class Session:
+    def __init__(
+        self,
+        adventure: Adventure,
+        *,
+        seed: int,
+        console: Console,
+        reader: Callable[[str], str],
+        save_path: Path,
+        transcript: Path | None = None,
+        party: list | None = None,
+        log: list[list] | None = None,
+        advise: bool = True,
+        echo_answers: bool = False,
+    ):
+        self.adventure = adventure
+        self.seed = seed
+        self.console = console
+        self.reader = reader
+        self.save_path = save_path
+        self.transcript = transcript
+        self.party = party
+        self.prefix = list(log or [])
+        self.advise = advise
+        self.echo = echo_answers
+        self.game: Game | None = None
+        self.recorder: Recorder | None = None
+        self.replaying = False
+        self.banner: str | None = None
+
+    # -- the outer loop: play, and start over (replaying) after an undo ---------------
+    def run(self) -> int:
+        if self.prefix:
+            self.banner = f"Resumed from {self.save_path}."
+        while True:
+            outcome = self._play_once()
+            if outcome != "undo":
+                return outcome
+
+    def _play_once(self):
+        self.view = TerminalView(self.console)
+        self.journal = Journal()
+        live = TerminalDecider(self.console, reader=self._read, meta=self._meta)
+        self.replaying = bool(self.prefix)
+        if self.replaying:
+            self.view.mute()
+        replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live)
+        self.recorder = Recorder(replayer, [])
+        self.game = Game(self.adventure, seed=self.seed, decider=self.recorder, sink=self._present,
+                         party=self.party, advise=self.advise)
+        try:
+            ending = self.game.play()
+        except Undo:
+            self.prefix = _without_last_answer(self.recorder.log)
+            self.banner = "Stepped back one decision."
+            self.game.close()
+            return "undo"
+        except Quit:
+            self._save()
+            self.console.print(f"Saved. Resume with: [bold]solo play --load {self.save_path}[/]", soft_wrap=True)
+            return 0
+        except EOFError:
+            self._save()
+            self.console.print(f"\nInput ended; the game is saved. Resume with: solo play --load {self.save_path}", soft_wrap=True)
+            return 0
+        except KeyboardInterrupt:
+            self._save()
+            self.console.print(f"\nStopped; the game is saved. Resume with: solo play --load {self.save_path}", soft_wrap=True)
+            return 130
+        finally:
+            self._write_transcript()
+        self._save()
+        self.game.close()
+        self.console.print(f"[dim]Ending reached: {ending}. The game is saved at {self.save_path}.[/]")
+        return 0
+
+    # -- events -----------------------------------------------------------------------
+    def _present(self, event: Event) -> None:
+        narration = self._narrate(event)
+        self.view.render(event, narration)
+        self.journal.render(event, narration)
+        if not self.replaying and event.kind in ("scene_entered", "round_start"):
+            self._save()
+
+    def _narrate(self, event: Event) -> list[str]:
+        return []
+
+    def _go_live(self) -> None:
+        self.replaying = False
+        self.view.unmute(self.banner)
+        self.banner = None
+
+    # -- input --------------------------------------------------------------------------
+    def _read(self, prompt: str) -> str:
+        line = self.reader(prompt)
+        if self.echo:
+            self.console.print(f"{prompt}{line}")
+        return line
+
+    def _meta(self, line: str, question) -> bool:
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if line.startswith("?"):
+            self._oracle(line[1:].strip())
+            return True
+        if word == "help":
+            self.console.print(HELP)
+            return True
+        if word == "sheet":
+            self._sheet(rest.strip())
+            return True
+        if word == "save":
+            self._save()
+            self.console.print(f"Saved to {self.save_path}.")
+            return True
+        if word == "quit":
+            raise Quit()
+        if word == "undo":
+            if not any(e[0] == "a" for e in self.recorder.log):
+                self.console.print("[red]Nothing to undo yet.[/]")
+                return True
+            raise Undo()
+        if word == "note" and rest.strip():
+            self.recorder.meta("note", rest.strip())
+            self._do_note(rest.strip())
+            return True
+        if word == "recap":
+            self._recap()
+            return True
+        return False
+
+    def _oracle(self, text: str) -> None:
+        from ..oracle import OracleError
+
+        odds = "even"
+        match = re.search(r"\(([^()]+)\)\s*$", text)
+        if match:
+            odds = match.group(1).strip()
+            text = text[: match.start()].strip()
+        if not text:
+            self.console.print("[red]Ask a question after the '?', e.g. ? Is the door locked? (likely)[/]")
+            return
+        try:
+            self.game.ask_oracle(text, odds)
+        except (OracleError, ValueError) as exc:
+            self.console.print(f"[red]{exc}[/]")
+            return
+        self.recorder.meta("oracle", text, odds)
+
+    def _replay_meta(self, entry: list) -> None:
+        if entry[1] == "oracle":
+            self.game.ask_oracle(entry[2], entry[3] if len(entry) > 3 else "even")
+        elif entry[1] == "note":
+            self._do_note(entry[2])
+        self.recorder.meta(*entry[1:])
+
+    def _do_note(self, text: str) -> None:
+        self.game.state.notes.append(text)
+        self.game.emit("note", text=text)
+
+    def _sheet(self, name: str) -> None:
+        from .sheet import character_card
+
+        party = self.game.state.party
+        if not party:
+            self.console.print("[dim]No characters yet.[/]")
+            return
+        chosen = [pc for pc in party if not name or pc.name.lower().startswith(name.lower())]
+        if not chosen:
+            self.console.print(f"[red]No character called {name!r}; the party is {', '.join(p.name for p in party)}.[/]")
+            return
+        for pc in chosen:
+            self.console.print(character_card(pc))
+        if self.game.state.items:
+            self.console.print("Carried: " + ", ".join(self.game.state.items))
+
+    def _recap(self) -> None:
+        lines = [ln for ln in self.journal.lines if ln.startswith("## ") or ln.startswith("> **")]
+        self.console.print("\n".join(lines[-12:]) or "Nothing has happened yet.")
+
+    # -- saving ---------------------------------------------------------------------------
+    def _save(self) -> None:
+        if self.game is None or self.recorder is None:
+            return
+        scene = self.adventure.scenes.get(self.game.state.scene or "")
+        data = SaveData(
+            adventure_id=self.adventure.id, adventure_source=self.adventure.source,
+            adventure_hash=self.adventure.content_hash, seed=self.seed, log=list(self.recorder.log),
+            party=[pc.to_dict() for pc in self.party] if self.party else None,
+            snapshot=self.game.state.to_dict() if self.game.state.party else None,
+            label=f"{self.adventure.title}: {scene.title if scene else 'the beginning'}",
+            options={"advise": self.advise},
+        )
+        write_save(self.save_path, data)
+
+    def _write_transcript(self) -> None:
+        if self.transcript is not None:
+            self.journal.write(self.transcript)
+
+
+def _without_last_answer(log: list[list]) -> list[list]:
+    for i in range(len(log) - 1, -1, -1):
+        if log[i][0] == "a":
+            return log[:i]
+    return []

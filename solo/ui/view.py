@@ -1,0 +1,224 @@
+"""The terminal view: scene text in panels, dice as they fall, conflict rounds as compact tables.
+
+It reads events and never changes the game. While a saved game is replayed
+it stays quiet, keeping the events since the last scene so the player sees
+where they are when play resumes.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..rules.dice import two_digits
+from . import describe as d
+from .sheet import pool_bar
+
+
+class TerminalView:
+    def __init__(self, console: Console):
+        self.console = console
+        self.muted = False
+        self.buffer: list[tuple] = []
+        self.names: dict[str, str] = {}
+        self.pools: dict[str, tuple[int, int]] = {}
+        self.round_rows: list = []
+        self.round_notes: list = []
+
+    # -- muting during replay ---------------------------------------------------------
+    def mute(self) -> None:
+        self.muted = True
+        self.buffer = []
+
+    def unmute(self, banner: str | None = None) -> None:
+        self.muted = False
+        if banner:
+            self.console.print(Text(banner, style="bold green"))
+        for event, lines in self.buffer:
+            self.render(event, lines)
+        self.buffer = []
+
+    # -- rendering ------------------------------------------------------------------
+    def render(self, e, narration: list[str] = ()) -> None:
+        if self.muted:
+            if e.kind in ("scene_entered", "title"):
+                self.buffer = []
+            self.buffer.append((e, list(narration)))
+            return
+        handler = getattr(self, f"_on_{e.kind}", None)
+        if handler is not None:
+            handler(e, list(narration))
+        elif narration:
+            self._narrate(narration)
+
+    def _narrate(self, lines) -> None:
+        for line in lines:
+            self.console.print(Text(line, style="italic"))
+
+    def _dice(self, text: str, style: str = "cyan") -> None:
+        self.console.print(Text("  \u2684 " + text, style=style))
+
+    def _on_title(self, e, n):
+        body = Text(e.get("introduction", "").strip()) if e.get("introduction") else Text("")
+        by = f"by {e['author']}" if e.get("author") else None
+        self.console.print(Panel(body, title=f"[bold]{e['title']}[/]", subtitle=by, border_style="magenta"))
+
+    def _on_party(self, e, n):
+        names = ", ".join(m["name"] for m in e["members"])
+        self.console.print(Text(f"The party: {names}. Type 'sheet' at any prompt to see a character.", style="dim"))
+
+    def _on_scene_entered(self, e, n):
+        text = d.fill(e["text"], e["slots"]).strip()
+        style = "yellow" if e.get("ending") else "blue"
+        self.console.print()
+        self.console.print(Panel(Text(text), title=f"[bold]{e['title']}[/]", border_style=style, padding=(1, 2)))
+        self._narrate(n)
+
+    def _on_choice(self, e, n):
+        pass  # the prompt already showed what was chosen
+
+    def _on_branch_text(self, e, n):
+        self.console.print(Text(d.fill(e["text"], e["slots"]).strip()))
+        self._narrate(n)
+
+    def _on_skill_roll(self, e, n):
+        style = "green" if e["success"] else "red"
+        self._dice(d.skill_roll(e), style)
+        self._narrate(n)
+
+    def _on_opposed_roll(self, e, n):
+        self._dice(d.opposed_roll(e))
+        self._narrate(n)
+
+    def _on_opposed_outcome(self, e, n):
+        self._dice(d.opposed_outcome(e), "bold")
+        self._narrate(n)
+
+    def _on_luck(self, e, n):
+        self.console.print(Text("  \u2618 " + d.luck(e), style="magenta"))
+        self._narrate(n)
+
+    def _on_conflict_stakes(self, e, n):
+        if e.get("stakes"):
+            self.console.print(Text(f"At stake: {e['stakes']}", style="bold"))
+
+    def _on_conflict_start(self, e, n):
+        self.names = {p["id"]: p["name"] for p in e["participants"]}
+        self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
+        table = Table(title=f"{e['type_name']}", title_style="bold red", show_edge=False, box=None, padding=(0, 2))
+        table.add_column("side")
+        table.add_column("who", style="bold")
+        table.add_column("skill", justify="right")
+        table.add_column(e["pool_name"])
+        for p in e["participants"]:
+            table.add_row("you" if p["side"] == "a" else "against", p["name"], f"{p['target']} %",
+                          pool_bar(p["pool"], p["pool_max"], 10))
+        self.console.print()
+        self.console.print(table)
+        self._narrate(n)
+
+    def _on_round_start(self, e, n):
+        self.round_rows = []
+        self.round_notes = list(n)
+        self.round = e["round"]
+
+    def _on_declare(self, e, n):
+        self.round_notes += n
+
+    def _on_roll(self, e, n):
+        lens = d.LENS_NAMES.get(e.get("lens", "none"), "")
+        verdict = d.verdict(e["success"], e["exceptional"])
+        style = "green" if e["success"] else "red"
+        self.round_rows.append([self.names.get(e["actor"], e["actor"]), lens if lens != "no Lens" else "",
+                                f"{two_digits(e['roll'])} / {e['target']}", Text(verdict, style=style)])
+        self.round_notes += n
+
+    def _on_round_result(self, e, n):
+        table = Table(title=f"Round {e['round']}", title_justify="left", show_header=False, box=None,
+                      padding=(0, 2), title_style="bold")
+        for _ in range(4):
+            table.add_column()
+        for row in self.round_rows:
+            table.add_row(*row)
+        self.console.print(table)
+        self.console.print(Text("  " + d.round_result(e, self.names), style="bold"))
+        self._narrate(self.round_notes + n)
+        self.round_notes = []
+
+    def _on_damage(self, e, n):
+        self.console.print(Text("  " + d.damage(e, self.names), style="red"))
+        self.pools[e["target"]] = (e["after"], e["maximum"])
+        self._narrate(n)
+        self._bars()
+
+    def _bars(self):
+        for pid, (cur, mx) in self.pools.items():
+            line = Text(f"  {self.names.get(pid, pid):<18}") + pool_bar(cur, mx, 12)
+            self.console.print(line)
+
+    def _on_push(self, e, n):
+        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} pushes on below zero "
+                                f"(every skill -20 %).", style="bold yellow"))
+        self._narrate(n)
+
+    def _on_out(self, e, n):
+        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} is out of the conflict.", style="bold"))
+        self._narrate(n)
+
+    def _on_comae(self, e, n):
+        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} falls into comae.", style="bold red"))
+        self._narrate(n)
+
+    def _on_exit(self, e, n):
+        how = "flees" if e.get("how") == "fled" else "gives up"
+        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {how}.", style="bold"))
+        self._narrate(n)
+
+    def _on_leave_attempt(self, e, n):
+        who = self.names.get(e["actor"], e["actor"])
+        self._dice(f"{who} tries to get away: {two_digits(e['roll'])} against {e['target']}: "
+                   f"{'away!' if e['success'] else 'caught.'}")
+        self._narrate(n)
+
+    def _on_conflict_end(self, e, n):
+        self._narrate(n)
+        self.console.print(Text(d.conflict_outcome(e["outcome"]), style="bold magenta"))
+
+    def _on_oracle(self, e, n):
+        self.console.print(Panel(Text(d.oracle(e)), title="Oracle", border_style="magenta", expand=False))
+        self._narrate(n)
+
+    def _on_table(self, e, n):
+        self.console.print(Text(e.get("text", ""), style="italic"))
+
+    def _on_scene_setup(self, e, n):
+        kind = e.get("kind", "")
+        if kind and kind != "expected":
+            self.console.print(Text(f"The oracle alters this scene ({kind}): {e.get('text', '')}", style="magenta"))
+
+    def _on_item(self, e, n):
+        self.console.print(Text(f"  {'+' if e['gained'] else '-'} {e['item']}", style="green" if e["gained"] else "red"))
+
+    def _on_pool_change(self, e, n):
+        self.console.print(Text(f"  {e['actor']}: {e['pool']} ", style="bold") + pool_bar(e["after"], e["maximum"], 12))
+
+    def _on_disposition(self, e, n):
+        self.console.print(Text(f"  {e['name']} is now {e['after']} towards you.", style="cyan"))
+
+    def _on_tension(self, e, n):
+        self.console.print(Text(f"  Tension {e['before']} -> {e['after']}", style="dim"))
+
+    def _on_note(self, e, n):
+        self.console.print(Text(f"  Noted: {e['text']}", style="dim"))
+
+    def _on_pc_removed(self, e, n):
+        fate = "dies" if e["fate"] == "death" else "leaves the story"
+        self.console.print(Text(f"{e['actor']} {fate}.", style="bold red"))
+
+    def _on_ending(self, e, n):
+        self.console.print(Text(f"\nThe end. ({e['outcome']})", style="bold yellow"))
+
+    def _on_dead_end(self, e, n):
+        self.console.print(Text("The story has no way on from here (the adventure has a dead end).", style="red"))
