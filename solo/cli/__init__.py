@@ -51,7 +51,7 @@ class LazyGroup(click.Group):
 
     def main(self, args=None, prog_name=None, **extra):
         try:
-            rv = super().main(args=args, prog_name=prog_name or "solo", standalone_mode=False, **extra)
+            rv = super().main(args=args, prog_name="solo", standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.UsageError as exc:

@@ -298,7 +298,7 @@ class Conflict:
             "conflict_start", type=self.ctype.key, type_name=self.ctype.name, round_limit=self.round_limit,
             pool_name=self.ctype.pool_label,
             participants=[{"id": p.id, "name": p.name, "side": p.side, "pool": p.pool.current,
-                           "pool_max": p.pool.maximum, "target": p.base_target(),
+                           "pool_max": p.pool.maximum, "target": p.base_target() + p.bonus,
                            "obstacle": p.is_obstacle, "pc": p.is_pc, "lenses": p.uses_lenses,
                            "weapon": p.weapon.name if p.weapon else None,
                            "armour": p.armour.name if p.armour else None} for p in self.participants],
@@ -397,9 +397,11 @@ class Conflict:
 
     # -- rolls -------------------------------------------------------------------
     def _target_for(self, p: Participant, d: Declaration) -> tuple[int, list[tuple[str, int]]]:
-        if d is _PLAIN and not p.carry and not self._shields:
+        if d is _PLAIN and not p.carry and not self._shields and not p.bonus:
             return p.base_target(), []
         mods: list[tuple[str, int]] = list(d.modifiers)
+        if p.bonus:
+            mods.append((p.bonus_reason or "situation", p.bonus))
         if d.lens in LENS_SKILL:
             mods.append((d.lens.title(), LENS_SKILL[d.lens]))
         if p.carry:
@@ -428,7 +430,7 @@ class Conflict:
             d = decl.get(p.id)
             if d is None:
                 d = decl[p.id] = _PLAIN
-            if d is _PLAIN and not p.carry and not self._shields:
+            if d is _PLAIN and not p.carry and not self._shields and not p.bonus:
                 target = p._base if p._base is not None else p.base_target()
                 mods = ()
             else:

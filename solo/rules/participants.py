@@ -53,6 +53,7 @@ class Participant:
     luck_allowed: bool = False
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
+    bonus_reason: str = ""
     # -- state that changes as the conflict goes on
     status: str = ACTIVE
     pushing: bool = False
@@ -86,7 +87,6 @@ class Participant:
             value = self.challenge or 0
         else:
             value, _ = skill_target(self.char, self.skill, self.focuses)
-            value += self.bonus
             if self.pool.current < 0 and not self.char.hurt:
                 value -= 20  # a combined conflict Pool below zero hurts like a real one
         self._base = value

@@ -22,8 +22,8 @@ def lens_advice(conflict, participant) -> dict[str, str]:
     out = {}
     for lens in ("none", "aggressive", "cautious"):
         odds = conflict_odds(
-            participant.base_target() + participant.carry, participant.pool.current,
-            other.base_target() + other.carry, other.pool.current,
+            participant.base_target() + participant.bonus + participant.carry, participant.pool.current,
+            other.base_target() + other.bonus + other.carry, other.pool.current,
             damage_a=str(participant.damage_dice(physical)), damage_b=str(other.damage_dice(physical)),
             bonus_a=participant.damage_bonus(physical), bonus_b=other.damage_bonus(physical),
             armour_a=armour_self, armour_b=armour_other, lens_a=lens,

@@ -522,6 +522,7 @@ class Game:
                 disp = _disposition_of(npcs[0])
                 if DISPOSITION_MOD.get(disp, 0):
                     p.bonus = DISPOSITION_MOD[disp]
+                    p.bonus_reason = f"{npcs[0].name} is {disp}"
             participants.append(p)
         for nid, npc in zip(spec.get("npcs", []), npcs):
             if self.state.npc_status.get(nid) in ("comae",):

@@ -70,17 +70,21 @@ class TerminalView:
         self.console.print(Text(f"The party: {names}. Type 'sheet' at any prompt to see a character.", style="dim"))
 
     def _on_scene_entered(self, e, n):
+        from rich.markdown import Markdown
+
         text = d.fill(e["text"], e["slots"]).strip()
         style = "yellow" if e.get("ending") else "blue"
         self.console.print()
-        self.console.print(Panel(Text(text), title=f"[bold]{e['title']}[/]", border_style=style, padding=(1, 2)))
+        self.console.print(Panel(Markdown(text), title=f"[bold]{e['title']}[/]", border_style=style, padding=(1, 2)))
         self._narrate(n)
 
     def _on_choice(self, e, n):
         pass  # the prompt already showed what was chosen
 
     def _on_branch_text(self, e, n):
-        self.console.print(Text(d.fill(e["text"], e["slots"]).strip()))
+        from rich.markdown import Markdown
+
+        self.console.print(Markdown(d.fill(e["text"], e["slots"]).strip()))
         self._narrate(n)
 
     def _on_skill_roll(self, e, n):

@@ -1,0 +1,92 @@
+"""The adventure condition language: our own parser, no Python evaluation, hard limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from solo.story.expressions import MAX_DEPTH, MAX_LENGTH, Context, ExpressionError, parse_condition
+
+
+def ctx(names=None, **functions):
+    names = names or {}
+    return Context(names=lambda n: names.get(n, 0), functions=functions)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("true", True), ("false", False), ("not false", True),
+    ("1 + 2 * 3 == 7", True), ("(1 + 2) * 3 == 9", True), ("10 / 3 == 3", True), ("10 % 3 == 1", True),
+    ("-2 < 0", True), ("3 >= 3 and 2 != 3", True), ("1 > 2 or 2 > 1", True),
+    ("'a' == \"a\"", True), ("'a' < 'b'", True), ("'a' < 1", False),
+    ("gold >= 3", True), ("gold - 5 >= 0", False), ("door_open", False), ("not door_open", True),
+    ("min(3, gold, 9) == 3", True), ("max(1, 2) == 2", True), ("5 / 0 == 0", True),
+])
+def test_evaluates(text, expected):
+    assert parse_condition(text).evaluate(ctx({"gold": 4})) is expected
+
+
+def test_functions_are_called_with_their_arguments():
+    seen = []
+    c = parse_condition('has("rope") and visited("cellar") and disposition("guard") > 0')
+    context = ctx(has=lambda x: seen.append(("has", x)) or True,
+                  visited=lambda x: seen.append(("visited", x)) or True,
+                  disposition=lambda x: seen.append(("disposition", x)) or 20)
+    assert c.evaluate(context) is True
+    assert seen == [("has", "rope"), ("visited", "cellar"), ("disposition", "guard")]
+    assert c.calls() == [("has", ("rope",)), ("visited", ("cellar",)), ("disposition", ("guard",))]
+
+
+def test_and_or_short_circuit():
+    calls = []
+    c = parse_condition('false and has("x")')
+    assert c.evaluate(ctx(has=lambda x: calls.append(x) or True)) is False
+    assert calls == []
+
+
+def test_names_read():
+    assert parse_condition("a and (b or not c) and d > 2").names() == {"a", "b", "c", "d"}
+
+
+@pytest.mark.parametrize("text,fragment,column", [
+    ("gold >=", "expected a value", 8),
+    ("foo(1)", "unknown function 'foo'", 1),
+    ("hass('x')", "did you mean 'has'", 1),
+    ("has()", "takes 1 argument", 1),
+    ("1 < 2 < 3", "cannot be chained", 7),
+    ("a $ b", "unexpected character '$'", 3),
+    ("(a", "expected ')'", 3),
+    ("a b", "unexpected 'b'", 3),
+    ("", "empty", None),
+    ("__import__('os')", "unknown function", 1),
+])
+def test_errors_say_where(text, fragment, column):
+    with pytest.raises(ExpressionError) as info:
+        parse_condition(text)
+    assert fragment in str(info.value)
+    assert info.value.column == column
+
+
+def test_limits_on_size_and_depth():
+    with pytest.raises(ExpressionError, match="longer than"):
+        parse_condition("a or " * (MAX_LENGTH // 5) + "a")
+    with pytest.raises(ExpressionError, match="nests deeper"):
+        parse_condition("(" * (MAX_DEPTH + 1) + "1" + ")" * (MAX_DEPTH + 1))
+    with pytest.raises(ExpressionError, match="nests deeper"):
+        parse_condition("not " * (MAX_DEPTH + 1) + "true")
+    with pytest.raises(ExpressionError, match="too large"):
+        parse_condition("1+" * 250 + "1")
+
+
+def test_python_is_never_evaluated():
+    # attribute access and dunder tricks are just names to us, never code
+    c = parse_condition("x.__class__")
+    assert c.tree == ("name", "x.__class__")
+    assert c.evaluate(ctx()) == 0
+    with pytest.raises(ExpressionError):
+        parse_condition("[x for x in y]")
+    with pytest.raises(ExpressionError):
+        parse_condition("lambda: 1")
+
+
+def test_arithmetic_on_text_is_an_error_at_evaluation():
+    with pytest.raises(ExpressionError, match="needs numbers"):
+        parse_condition("'a' + 1 > 0").evaluate(ctx())

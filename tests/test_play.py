@@ -1,0 +1,161 @@
+"""Playing adventures end to end: scripted sessions, transcripts, saves, resume, undo."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from solo.minds.bots import RandomDecider
+from solo.rules.creation import pregenerated
+from solo.saves import read_save
+from solo.story.engine import Game
+from solo.story.library import find_adventure
+from solo.story.loader import load_adventure
+from solo.story.state import GameState
+from solo.ui.session import Session
+
+DATA = Path(__file__).parent / "data"
+TUTORIAL = find_adventure("tutorial")
+# Espen (pregenerated) talks his way aboard, then talks the courier down, Cautious throughout.
+TUTORIAL_SCRIPT = [line for line in (DATA / "scripts" / "tutorial_seed5.txt").read_text().splitlines()
+                   if line and not line.startswith("#")]
+
+
+def run_session(adventure_path, lines, tmp_path, *, seed=5, log=None, save="game.json", transcript="t.md",
+                party=None):
+    feed = iter(lines)
+
+    def reader(prompt):
+        for line in feed:
+            return line
+        raise EOFError
+
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    adventure = load_adventure(adventure_path)
+    session = Session(adventure, seed=seed, console=console, reader=reader, save_path=tmp_path / save,
+                      transcript=tmp_path / transcript, party=party, log=log, echo_answers=True)
+    code = session.run()
+    return code, out.getvalue(), (tmp_path / transcript).read_text(encoding="utf-8")
+
+
+def test_tutorial_transcript_matches_the_stored_one(tmp_path):
+    code, out, transcript = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path)
+    assert code == 0
+    expected = (DATA / "expected" / "tutorial_seed5.md").read_text(encoding="utf-8")
+    assert transcript == expected
+    assert "The end" in transcript
+
+
+def test_same_seed_and_answers_give_a_byte_identical_transcript(tmp_path):
+    a = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "a")[2]
+    b = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "b")[2]
+    c = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "c", seed=6)[2]
+    assert a == b
+    assert a != c
+
+
+@pytest.mark.parametrize("cut", [1, 2, 4, 6])
+def test_save_quit_load_play_on_equals_straight_through(tmp_path, cut):
+    straight = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "straight")[2]
+    code, out, _ = run_session(TUTORIAL, TUTORIAL_SCRIPT[:cut] + ["quit"], tmp_path / "part")
+    assert code == 0 and "Resume with" in out
+    save = read_save(tmp_path / "part" / "game.json")
+    assert save.seed == 5 and sum(1 for e in save.log if e[0] == "a") == cut
+    code, out, resumed = run_session(TUTORIAL, TUTORIAL_SCRIPT[cut:], tmp_path / "part", log=save.log)
+    assert code == 0
+    assert resumed == straight
+
+
+def test_end_of_input_saves_and_says_how_to_resume(tmp_path):
+    code, out, _ = run_session(TUTORIAL, TUTORIAL_SCRIPT[:4], tmp_path)
+    assert code == 0
+    assert "Input ended; the game is saved" in out and "solo play --load" in out
+    assert (tmp_path / "game.json").exists()
+
+
+def test_undo_then_the_same_answer_gives_the_same_result(tmp_path):
+    straight = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "a")[2]
+    with_undo = TUTORIAL_SCRIPT[:3] + ["undo"] + TUTORIAL_SCRIPT[2:]
+    code, out, transcript = run_session(TUTORIAL, with_undo, tmp_path / "b")
+    assert "Stepped back one decision" in out
+    assert transcript == straight
+
+
+def test_undo_with_nothing_to_undo(tmp_path):
+    code, out, _ = run_session(TUTORIAL, ["undo", "quit"], tmp_path)
+    assert "Nothing to undo" in out
+
+
+def test_wrong_answers_are_asked_again(tmp_path):
+    code, out, transcript = run_session(TUTORIAL, ["42", "banana", "1", "quit"], tmp_path)
+    assert "'42' is not an answer here" in out
+    assert "'banana' is not an answer here" in out
+
+
+def test_table_side_commands(tmp_path):
+    lines = ["1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)", "note the guard looks tired",
+             "recap", "save", "quit"]
+    code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
+    assert "sheet [NAME]" in out
+    assert "Espen Lind, Journalist" in out
+    assert "No character called 'nobody'" in out
+    assert "Is the guard asleep?" in transcript and "(unlikely" in out.replace("\n", " ") or "unlikely" in out
+    assert "**Note:** the guard looks tired" in transcript
+    assert f"Saved to {tmp_path / 'game.json'}" in out.replace("\n", "")
+    save = read_save(tmp_path / "game.json")
+    assert [e[1] for e in save.log if e[0] == "m"] == ["oracle", "note"]
+
+
+def test_oracle_and_notes_replay_on_load(tmp_path):
+    lines = ["1", "? Is the guard asleep? (unlikely)", "note first", "2", "quit"]
+    _, _, first = run_session(TUTORIAL, lines, tmp_path / "a")
+    save = read_save(tmp_path / "a" / "game.json")
+    _, _, again = run_session(TUTORIAL, ["quit"], tmp_path / "a", log=save.log)
+    assert again == first
+
+
+def test_state_round_trips_through_json(tmp_path):
+    adventure = load_adventure(TUTORIAL)
+    game = Game(adventure, seed=11, decider=RandomDecider(random.Random(3)), party=[pregenerated("espen")])
+    game.play()
+    data = game.state.to_dict()
+    again = GameState.from_dict(json.loads(json.dumps(data)))
+    assert again.to_dict() == data
+    game.close()
+    with pytest.raises(ValueError):
+        GameState.from_dict({**data, "version": 99})
+    with pytest.raises(ValueError):
+        GameState.from_dict({k: v for k, v in data.items() if k != "flags"})
+
+
+def test_random_bots_always_reach_an_ending():
+    adventure = load_adventure(TUTORIAL)
+    endings = set()
+    for seed in range(60):
+        game = Game(adventure, seed=seed, decider=RandomDecider(random.Random(seed)), party=[pregenerated("espen")])
+        ending = game.play()
+        game.close()
+        assert ending in adventure.scenes or ending == "__fallen__"
+        endings.add(ending)
+    assert {"arrival", "defeat"} <= endings
+
+
+def test_same_seed_same_game_whatever_renders_it():
+    adventure = load_adventure(TUTORIAL)
+
+    def play(sink):
+        game = Game(adventure, seed=21, decider=RandomDecider(random.Random(4)), party=[pregenerated("espen")],
+                    sink=sink)
+        game.play()
+        game.close()
+        return game.state.to_dict()
+
+    events = []
+    assert play(None) == play(events.append)
+    assert events
