@@ -1,0 +1,147 @@
+"""Loading adventures: every problem named with file, TOML path and line; never a traceback."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solo.story.library import find_adventure
+from solo.story.loader import AdventureError, load_adventure, read_adventure
+
+TUTORIAL = find_adventure("tutorial")
+
+MINIMAL = textwrap.dedent('''
+    [adventure]
+    title = "Tiny"
+    start = "hall"
+
+    [npcs.guard]
+    name = "Bo"
+    level = "common"
+
+    [scenes.hall]
+    text = "A hall."
+
+    [[scenes.hall.choices]]
+    text = "Leave"
+    goto = "outside"
+
+    [[scenes.hall.choices]]
+    text = "Sneak"
+    if = 'has("key") and not seen'
+    roll = { skill = "Cunning", focus = "Stealth", success = "outside", failure = { text = "Oops.", effects = [ { set = "seen" } ] } }
+
+    [scenes.outside]
+    text = "Fresh air, {pc}."
+    ending = true
+''')
+
+
+def write(tmp_path, text, name="adv.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def problems_of(tmp_path, text):
+    _, problems = read_adventure(write(tmp_path, text))
+    return problems
+
+
+def test_minimal_adventure_loads(tmp_path):
+    adventure = load_adventure(write(tmp_path, MINIMAL))
+    assert adventure.start == "hall" and set(adventure.scenes) == {"hall", "outside"}
+    assert adventure.scenes["hall"].choices[1].action.kind == "roll"
+    problems = problems_of(tmp_path, MINIMAL)
+    assert [p.code for p in problems] == ["W104"]  # key tested but never given
+
+
+def test_unknown_target_with_line_and_did_you_mean(tmp_path):
+    text = MINIMAL.replace('goto = "outside"', 'goto = "outsde"')
+    problems = [p for p in problems_of(tmp_path, text) if p.code == "E003"]
+    assert len(problems) == 1
+    p = problems[0]
+    assert p.path == "scenes.hall.choices[0].goto" and p.line == 15
+    assert "did you mean 'outside'" in p.message
+    assert str(p).startswith(f"{tmp_path / 'adv.toml'}:15: error[E003]")
+
+
+def test_bad_condition_names_its_line(tmp_path):
+    text = MINIMAL.replace("not seen", "not seen ==")
+    p = next(p for p in problems_of(tmp_path, text) if p.code == "E004")
+    assert p.line == 19 and "expected a value" in p.message
+
+
+def test_toml_syntax_error_gives_line_and_column(tmp_path):
+    text = MINIMAL.replace('title = "Tiny"', 'title = "Tiny')
+    p = problems_of(tmp_path, text)[0]
+    assert p.code == "E001" and p.line == 3 and p.column
+
+
+@pytest.mark.parametrize("old,new,code,fragment", [
+    ('skill = "Cunning"', 'skill = "Cuning"', "E005", "did you mean 'Cunning'"),
+    ('focus = "Stealth"', 'focus = "Stealht"', "E005", "is not a Focus of Cunning"),
+    ('text = "Leave"', 'txt = "Leave"', "E002", "unknown field 'txt'"),
+    ('level = "common"', 'level = "legendary"', "E002", "level"),
+    ('text = "Fresh air, {pc}."', 'text = "Fresh air, {pcs}."', "E008", "unknown slot"),
+    ('ending = true', 'ending = "yes"', "E002", "true or false"),
+])
+def test_schema_problems(tmp_path, old, new, code, fragment):
+    problems = problems_of(tmp_path, MINIMAL.replace(old, new))
+    assert any(p.code == code and fragment in p.message for p in problems), [str(p) for p in problems]
+
+
+def test_load_adventure_raises_with_every_problem(tmp_path):
+    text = MINIMAL.replace('goto = "outside"', 'goto = "nowhere"').replace('skill = "Cunning"', 'skill = "Nope"')
+    with pytest.raises(AdventureError) as info:
+        load_adventure(write(tmp_path, text))
+    assert len([p for p in info.value.problems if p.severity == "error"]) >= 2
+    assert "run 'solo check'" in str(info.value)
+
+
+def test_folder_adventures_merge_and_refuse_duplicates(tmp_path):
+    folder = tmp_path / "adv"
+    folder.mkdir()
+    (folder / "main.toml").write_text('[adventure]\ntitle = "T"\nstart = "a"\n[scenes.a]\ntext = "A"\n'
+                                      '[[scenes.a.choices]]\ntext = "on"\ngoto = "b"\n')
+    (folder / "more.toml").write_text('[scenes.b]\ntext = "B"\nending = true\n')
+    adventure = load_adventure(folder)
+    assert set(adventure.scenes) == {"a", "b"} and adventure.id == "adv"
+    (folder / "dup.toml").write_text('[scenes.b]\ntext = "again"\nending = true\n')
+    _, problems = read_adventure(folder)
+    assert any("already defined" in p.message for p in problems)
+
+
+def test_bundled_tutorial_is_clean():
+    _, problems = read_adventure(TUTORIAL)
+    assert problems == []
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_adventures_are_accepted_or_rejected_with_a_message(tmp_path, data):
+    text = TUTORIAL.read_text(encoding="utf-8")
+    for _ in range(data.draw(st.integers(1, 4))):
+        pos = data.draw(st.integers(0, len(text) - 1))
+        kind = data.draw(st.sampled_from(["delete", "insert", "replace", "swap_word"]))
+        piece = data.draw(st.sampled_from(['"', "'", "[", "]", "{", "}", "=", "\n", "#", ",", "x", "1", "-1",
+                                           "true", "scenes", "goto", "[[", '"""', "\\", "\u00e9", "(", ")"]))
+        if kind == "delete":
+            text = text[:pos] + text[pos + data.draw(st.integers(1, 30)):]
+        elif kind == "insert":
+            text = text[:pos] + piece + text[pos:]
+        elif kind == "replace":
+            text = text[:pos] + piece + text[pos + len(piece):]
+        else:
+            words = ["combat", "social", "espen", "courier", "quay", "deck", "Social", "Influence", "hard"]
+            text = text.replace(data.draw(st.sampled_from(words)), data.draw(st.sampled_from(words)), 1)
+    path = tmp_path / "fuzz.toml"
+    path.write_text(text, encoding="utf-8")
+    adventure, problems = read_adventure(path)  # must not raise
+    if adventure is None:
+        assert any(p.severity == "error" for p in problems)
+        for p in problems:
+            assert p.file and p.message and p.code

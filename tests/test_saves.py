@@ -1,0 +1,128 @@
+"""Saves: atomic writes with a backup, clear messages for bad files, and no progress lost to a kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solo.saves import Replayer, SaveData, SaveError, SaveMismatch, backup_of, read_save, write_save
+from solo.minds.base import Option, Question
+
+
+def sample(n=3) -> SaveData:
+    return SaveData(adventure_id="tutorial", adventure_source="scenes/tutorial.toml", adventure_hash="abc",
+                    seed=7, log=[["a", "choice", str(i)] for i in range(n)], snapshot={"x": 1}, label="here")
+
+
+def test_round_trip_and_backup(tmp_path):
+    path = tmp_path / "g.json"
+    write_save(path, sample(1))
+    assert not backup_of(path).exists()
+    write_save(path, sample(2))
+    assert read_save(path).log == sample(2).log
+    assert read_save(backup_of(path)).log == sample(1).log
+    text = path.read_text()
+    assert text == json.dumps(json.loads(text), sort_keys=True, indent=1, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("content,fragment", [
+    ("", "corrupt"),
+    ("{not json", "corrupt"),
+    ('{"format": "something-else"}', "not a solo save"),
+    ('{"format": "solo-save", "version": 99}', "version 99"),
+    ('{"format": "solo-save", "version": 1}', "damaged save"),
+    ('{"format": "solo-save", "version": 1, "adventure": {"id": "a", "source": "b", "hash": "c"}, '
+     '"seed": 1, "log": [["x"]]}', "decision log is damaged"),
+    ('{"format": "solo-save", "version": 1, "adventure": {"id": "a", "source": "b", "hash": "c"}, '
+     '"seed": "one", "log": []}', "seed"),
+])
+def test_bad_saves_are_named_and_offer_the_backup(tmp_path, content, fragment):
+    path = tmp_path / "g.json"
+    write_save(path, sample())
+    write_save(path, sample())  # now a backup exists
+    path.write_text(content)
+    with pytest.raises(SaveError) as info:
+        read_save(path)
+    message = str(info.value)
+    assert str(path) in message and fragment in message
+    assert "backup exists" in message and info.value.backup == backup_of(path)
+
+
+def test_missing_save(tmp_path):
+    with pytest.raises(SaveError, match="no such save"):
+        read_save(tmp_path / "nothing.json")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_saves_are_accepted_or_rejected_with_a_message(tmp_path, data):
+    text = json.dumps(sample().to_dict())
+    pos = data.draw(st.integers(0, len(text) - 1))
+    mutation = data.draw(st.sampled_from(["delete", "insert", "replace", "truncate"]))
+    char = data.draw(st.characters(blacklist_categories=("Cs",)))
+    if mutation == "delete":
+        text = text[:pos] + text[pos + 1:]
+    elif mutation == "insert":
+        text = text[:pos] + char + text[pos:]
+    elif mutation == "replace":
+        text = text[:pos] + char + text[pos + 1:]
+    else:
+        text = text[:pos]
+    path = tmp_path / "fuzz.json"
+    path.write_text(text, encoding="utf-8")
+    try:
+        loaded = read_save(path)
+    except SaveError as exc:
+        assert str(path) in str(exc)
+    else:
+        assert isinstance(loaded.log, list)
+
+
+def test_replayer_refuses_a_log_that_does_not_fit():
+    question = Question("choice", "What now?", (Option("1", "one"), Option("2", "two")))
+    with pytest.raises(SaveMismatch):
+        Replayer([["a", "lens", "aggressive"]], None, on_meta=lambda e: None).decide(question)
+    with pytest.raises(SaveMismatch):
+        Replayer([["a", "choice", "9"]], None, on_meta=lambda e: None).decide(question)
+
+
+WRITER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from solo.saves import SaveData, write_save
+    path = Path(sys.argv[1])
+    n = 0
+    while True:
+        n += 1
+        log = [["a", "choice", str(i)] for i in range(n % 500)] * 20
+        write_save(path, SaveData("adv", "src", "h", n, log=log, snapshot={"n": n}))
+""")
+
+
+def test_killing_the_process_mid_save_leaves_a_loadable_save(tmp_path):
+    path = tmp_path / "g.json"
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    for attempt in range(12):
+        proc = subprocess.Popen([sys.executable, str(script), str(path)])
+        time.sleep(0.25 + 0.05 * attempt)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        loaded = None
+        for candidate in (path, backup_of(path)):
+            try:
+                loaded = read_save(candidate)
+                break
+            except SaveError:
+                continue
+        assert loaded is not None, f"attempt {attempt}: neither the save nor its backup loads"
+        assert read_save(path)  # with link-then-rename the save itself is always whole
