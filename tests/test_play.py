@@ -93,13 +93,13 @@ def test_undo_with_nothing_to_undo(tmp_path):
 
 
 def test_wrong_answers_are_asked_again(tmp_path):
-    code, out, transcript = run_session(TUTORIAL, ["42", "banana", "1", "quit"], tmp_path)
+    code, out, transcript = run_session(TUTORIAL, ["1", "42", "banana", "1", "quit"], tmp_path)
     assert "'42' is not an answer here" in out
     assert "'banana' is not an answer here" in out
 
 
 def test_table_side_commands(tmp_path):
-    lines = ["1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)", "note the guard looks tired",
+    lines = ["1", "1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)", "note the guard looks tired",
              "recap", "save", "quit"]
     code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
     assert "sheet [NAME]" in out
@@ -113,7 +113,7 @@ def test_table_side_commands(tmp_path):
 
 
 def test_oracle_and_notes_replay_on_load(tmp_path):
-    lines = ["1", "? Is the guard asleep? (unlikely)", "note first", "2", "quit"]
+    lines = ["1", "1", "? Is the guard asleep? (unlikely)", "note first", "2", "quit"]
     _, _, first = run_session(TUTORIAL, lines, tmp_path / "a")
     save = read_save(tmp_path / "a" / "game.json")
     _, _, again = run_session(TUTORIAL, ["quit"], tmp_path / "a", log=save.log)

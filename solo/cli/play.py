@@ -12,9 +12,11 @@ from . import UserError
 
 
 @click.command("play")
-@click.argument("adventure", required=False)
+@click.argument("args", nargs=-1, metavar="[ADVENTURE] [CHARACTER...]")
 @click.option("--seed", type=int, help="Seed the dice: the same seed and answers give the same game.")
-@click.option("--pc", metavar="FILE|NAME", help="Your character: a file from 'solo new', or a pregenerated one (espen).")
+@click.option("--pc", "pcs", metavar="FILE|NAME", multiple=True,
+              help="A character: a file from 'solo new' or a pregenerated one (espen). Repeat for a party.")
+@click.option("--party", is_flag=True, help="Group play: the CHARACTER files after the adventure form the party.")
 @click.option("--script", type=click.Path(dir_okay=False, path_type=Path), help="Answer the prompts from this file, a line each.")
 @click.option("--transcript", type=click.Path(dir_okay=False, path_type=Path), help="Write a Markdown journal of the session here.")
 @click.option("--load", "load", metavar="NAME|FILE", help="Resume a saved game (see 'solo saves').")
@@ -23,16 +25,19 @@ from . import UserError
               help="Folder for saves (default: $SOLO_SAVES or ./saves).")
 @click.option("--no-odds", is_flag=True, help="Do not show the exact chances of each Lens in conflicts.")
 @click.option("--list", "list_them", is_flag=True, help="List the adventures you can play, and stop.")
-def command(adventure, seed, pc, script, transcript, load, save_name, saves_dir, no_odds, list_them):
+def command(args, seed, pcs, party, script, transcript, load, save_name, saves_dir, no_odds, list_them):
     """Play ADVENTURE (a name, a .toml file or a folder; default: the tutorial).
 
     The game saves itself at every scene and every conflict round. Type
-    'help' at any prompt for the commands you can use while playing.
+    'help' at any prompt for the commands you can use while playing. For a
+    group around one keyboard, pass several characters with --party (or
+    leave them out and solo asks how many players there are).
 
     \b
     Examples:
       solo play
       solo play tutorial --pc espen --seed 7
+      solo play harbour --party ada.toml bo.toml cy.toml
       solo play --load tutorial
     """
     from rich.console import Console
@@ -56,6 +61,7 @@ def command(adventure, seed, pc, script, transcript, load, save_name, saves_dir,
         return
     folder = saves_dir or default_saves()
     log = None
+    adventure, character_files = _split_args(args, party)
     party = None
     try:
         if load:
@@ -83,10 +89,16 @@ def command(adventure, seed, pc, script, transcript, load, save_name, saves_dir,
             adv = load_adventure(find_adventure(adventure))
             if seed is None:
                 seed = new_rng(None).randrange(1, 10**9)
-            if pc:
+            wanted = list(pcs) + character_files
+            if wanted:
                 from ..rules.creation import load_character
 
-                party = [load_character(pc)]
+                party = [load_character(spec) for spec in wanted]
+                names = [p.name for p in party]
+                if len(set(names)) != len(names):
+                    raise UserError(f"two characters share a name in the party: {', '.join(names)}")
+                if len(party) > adv.party_max:
+                    raise UserError(f"{adv.title} is for at most {adv.party_max} player(s); you gave {len(party)}")
             save_path = folder / f"{save_name or adv.id}.json"
     except AdventureError as exc:
         raise UserError(str(exc)) from None
@@ -116,6 +128,29 @@ def command(adventure, seed, pc, script, transcript, load, save_name, saves_dir,
     code = session.run()
     if code:
         sys.exit(code)
+
+
+def _split_args(args, party: bool):
+    """The first argument is the adventure unless it is a character file; with --party the rest are characters."""
+    if not args:
+        return None, []
+    first, rest = args[0], list(args[1:])
+    if party and _is_character_file(first):
+        return None, list(args)
+    if rest and not party:
+        raise UserError(f"unexpected argument {rest[0]!r}; for group play write: solo play ADVENTURE --party A.toml B.toml")
+    return first, rest
+
+
+def _is_character_file(arg: str) -> bool:
+    path = Path(arg)
+    if path.suffix != ".toml" or not path.is_file():
+        return False
+    try:
+        head = path.read_text(encoding="utf-8")[:4000]
+    except OSError:
+        return False
+    return "[adventure]" not in head and "[scenes." not in head
 
 
 def _plain_reader(prompt: str) -> str:

@@ -348,7 +348,7 @@ class Conflict:
             p.clever_next = False
             options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round"),
                        Option("damage", "Strike where it hurts: damage rolled twice, keep the higher")] + exits
-            answer = self._ask(p, "clever_follow_up", "Clever paid off. What do you make of it?", options)
+            answer = self._ask(p, "clever_follow_up", "how do you use what Clever showed you?", options)
             if answer in ("flee", "surrender"):
                 d.exit = answer
                 return d
@@ -361,10 +361,10 @@ class Conflict:
             advice = self.advisor(self, p) if self.advisor is not None and p.is_pc else {}
             options = [Option(lens, LENS_NAMES[lens], LENS_HINTS[lens] + (f" · {advice[lens]}" if lens in advice else ""))
                        for lens in LENSES]
-            prompt = "Declare: choose a Lens"
+            prompt = "choose a Lens"
         else:
             options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it")]
-            prompt = "Declare your action"
+            prompt = "fight on, or yield?"
         answer = self._ask(p, "lens", prompt, options + exits, earlier={k: v.lens for k, v in self.decl.items()})
         if answer in ("flee", "surrender"):
             d.exit = answer
@@ -457,8 +457,13 @@ class Conflict:
             return
         best_other = max((r.roll for k, r in self.rolls.items()
                           if r.success and self.by_id[k].side != p.side), default=0)
-        losing = not result.success or result.roll < best_other
-        if not losing or flipped.roll < best_other:
+        best_own = max((r.roll for k, r in self.rolls.items()
+                        if r.success and self.by_id[k].side == p.side), default=0)
+        if best_own > best_other:
+            return  # the round is already theirs (or a friend's)
+        wins = flipped.roll > best_other
+        saves_a_loss = flipped.roll == best_other and best_own < best_other
+        if not (wins or saves_a_loss):
             return
         effect = "win the round" if flipped.roll > best_other else "tie it (a stalemate)"
         answer = self._ask(p, "luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {effect}?",

@@ -130,7 +130,7 @@ class Game:
         if self._party_given:
             party = self._party_given
         else:
-            party = [self._make_pc()]
+            party = self._make_party()
         self.state.party = party
         for pc in party:
             if self.adventure.negative_luck is False and pc.luck < 0:
@@ -140,22 +140,46 @@ class Game:
         self.state.oracle.pcs = [pc.name for pc in party]
         self.emit("party", members=[pc.to_dict() for pc in party])
 
-    def _make_pc(self) -> Character:
+    def _make_party(self) -> list[Character]:
+        """Ask how many players sit at the table, then each one's name and character (hot-seat)."""
+        size = 1
+        if self.adventure.party_max > 1:
+            size = int(self.ask("party_size", "How many players are at the table?",
+                                [Option(str(n), f"{n} player{'s' if n > 1 else ''}")
+                                 for n in range(1, self.adventure.party_max + 1)]))
+        party: list[Character] = []
+        for seat in range(1, size + 1):
+            player = None
+            if size > 1:
+                player = self.decider.decide(Question("player", f"Player {seat}, what is your name?",
+                                                      default=f"Player {seat}"))
+            pc = self._make_pc(player, taken={p.name for p in party})
+            pc.player = player
+            names = {p.name for p in party}
+            base, n = pc.name, 2
+            while pc.name in names:
+                pc.name = f"{base} {n}"
+                n += 1
+            party.append(pc)
+        return party
+
+    def _make_pc(self, player: str | None = None, *, taken: set[str] = frozenset()) -> Character:
         from ..rules.creation import pregenerated
         from .creation import create_character
 
         options = []
-        if self.adventure.pc:
-            options.append(Option("pregen", f"Play {pregenerated(self.adventure.pc).name}", "a ready-made character"))
+        pregen = pregenerated(self.adventure.pc) if self.adventure.pc else None
+        if pregen is not None and pregen.name not in taken:
+            options.append(Option("pregen", f"Play {pregen.name}", "a ready-made character"))
         options += [Option("new", "Make a new character"), Option("random", "A random character")]
-        how = self.ask("pc_source", "Who will you play?", options)
+        how = self.ask("pc_source", "Who will you play?", options, actor=player)
         if how == "pregen":
-            return pregenerated(self.adventure.pc)
+            return pregen
         if how == "random":
             from ..rules.creation import build_character, random_choices
 
             return build_character(random_choices(self.rng))
-        return create_character(self.decider, self.rng)
+        return create_character(self.decider, self.rng, player=player)
 
     def _after_move(self) -> None:
         if self.flow_state.startswith("@"):
@@ -221,9 +245,8 @@ class Game:
             self.emit("dead_end", scene=scene.id)
             self.state.ending = DEAD_END
             return
-        pc = self.state.active_pc()
-        answer = self.ask("choice", "What do you do?", [Option(c.key, c.text) for c in choices],
-                          actor=pc.name if pc and len(self.state.pcs) > 1 else None, scene=scene.id)
+        prompt = "What do you do?" if len(self.state.pcs) < 2 else "What does the party do?"
+        answer = self.ask("choice", prompt, [Option(c.key, c.text) for c in choices], scene=scene.id)
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, text=choice.text)
         if choice.once:

@@ -14,16 +14,34 @@ from ..minds.base import Question, QuestionError
 MetaHandler = Callable[[str, Question], bool]
 
 
+DECLARATIONS = ("lens", "clever_follow_up")
+
+
 class TerminalDecider:
+    """Asks at the terminal. ``player_of`` maps a character to its player's name (hot-seat)."""
+
     def __init__(self, console: Console, *, reader: Callable[[str], str] | None = None,
-                 meta: MetaHandler | None = None):
+                 meta: MetaHandler | None = None, player_of: Callable[[str], str | None] | None = None):
         self.console = console
         self.reader = reader or (lambda prompt: console.input(prompt))
         self.meta = meta
+        self.player_of = player_of or (lambda name: None)
+
+    def header(self, question: Question) -> str:
+        from rich.markup import escape
+
+        prompt = escape(question.prompt)
+        if not question.actor:
+            return f"[bold]{prompt}[/]"
+        actor = escape(question.actor)
+        player = self.player_of(question.actor)
+        turn = f"[reverse bold] {escape(player)} [/] " if player and player != question.actor else ""
+        if question.kind in DECLARATIONS:
+            return f"{turn}[bold cyan]{actor}[/] declares: [bold]{prompt}[/]"
+        return f"{turn}[bold cyan]{actor}[/] — [bold]{prompt}[/]"
 
     def show(self, question: Question) -> None:
-        who = f"[bold cyan]{question.actor}[/] — " if question.actor else ""
-        self.console.print(f"\n{who}[bold]{question.prompt}[/]")
+        self.console.print("\n" + self.header(question))
         if question.options:
             table = Table.grid(padding=(0, 1))
             table.add_column(justify="right", style="bold yellow")
@@ -35,9 +53,10 @@ class TerminalDecider:
 
     def decide(self, question: Question) -> str:
         self.show(question)
+        if question.default and question.free_text:
+            self.console.print(f"[dim](Enter for {question.default})[/]")
         while True:
-            hint = f" [{question.default}]" if question.default else ""
-            line = self.reader(f"> {hint}".rstrip() + " ")  # EOFError / KeyboardInterrupt go up
+            line = self.reader("> ")  # EOFError / KeyboardInterrupt go up
             if self.meta and line.strip() and self.meta(line.strip(), question):
                 self.show(question)
                 continue

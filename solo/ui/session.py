@@ -84,7 +84,7 @@ class Session:
     def _play_once(self):
         self.view = TerminalView(self.console)
         self.journal = Journal()
-        live = TerminalDecider(self.console, reader=self._read, meta=self._meta)
+        live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of)
         self.replaying = bool(self.prefix)
         if self.replaying:
             self.view.mute()
@@ -133,6 +133,12 @@ class Session:
         self.replaying = False
         self.view.unmute(self.banner)
         self.banner = None
+
+    def _player_of(self, name: str) -> str | None:
+        for pc in self.game.state.party if self.game else []:
+            if pc.name == name:
+                return pc.player
+        return None
 
     # -- input --------------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
