@@ -186,6 +186,8 @@ class Conflict:
         self.phase = "setup"
         self._in_machine = False
         self._shields = ctype.physical and any(p.shield is not None for p in participants)
+        self._in_a = sum(1 for p in participants if p.side == "a" and p.status == ACTIVE)
+        self._in_b = sum(1 for p in participants if p.side == "b" and p.status == ACTIVE)
 
     # -- public driving API --------------------------------------------------
     @property
@@ -227,14 +229,16 @@ class Conflict:
         return [o for o in self.participants if o.side != side and o.status == ACTIVE]
 
     def _both_sides_in(self) -> bool:
-        a = b = False
-        for p in self.participants:
-            if p.status == ACTIVE:
-                if p.side == "a":
-                    a = True
-                else:
-                    b = True
-        return a and b
+        return self._in_a > 0 and self._in_b > 0
+
+    def _leave(self, p: Participant, status: str) -> None:
+        """Every change of a participant's status goes through here, keeping the side counts true."""
+        if p.status == ACTIVE:
+            if p.side == "a":
+                self._in_a -= 1
+            else:
+                self._in_b -= 1
+        p.status = status
 
     # -- conditions (named predicates for the machine) -------------------------
     def side_gone(self) -> bool:
@@ -286,7 +290,7 @@ class Conflict:
                 break
             decl[p.id] = d = self._declare(p)
             if d.exit:
-                p.status = "fled" if d.exit == "flee" else "surrendered"
+                self._leave(p, "fled" if d.exit == "flee" else "surrendered")
                 if self.sink is not None:
                     self._emit("exit", actor=p.id, how=p.status)
             elif self.sink is not None:
@@ -596,7 +600,7 @@ class Conflict:
         if p.pushing:
             if pool.current <= -pool.maximum:
                 pool.current = -pool.maximum
-                p.status = "comae"
+                self._leave(p, "comae")
                 if self.sink is not None:
                     self._emit("comae", actor=p.id, pool=pool_label)
             return
@@ -625,7 +629,7 @@ class Conflict:
                 self._emit("luck", actor=p.id, use="refreshed", before=before, after=1, luck=p.char.luck)
         else:
             pool.current = 0
-            p.status = "out"
+            self._leave(p, "out")
             if self.sink is not None:
                 self._emit("out", actor=p.id, pool=pool_label, value=0)
 
@@ -642,7 +646,7 @@ class Conflict:
                 if self.sink is not None:
                     self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success)
                 if r.success:
-                    p.status = "fled"
+                    self._leave(p, "fled")
                     if self.sink is not None:
                         self._emit("exit", actor=p.id, how="fled")
             elif self.sink is not None:
