@@ -80,8 +80,10 @@ class Game:
         if self.sink is not None:
             self.sink(Event(kind, data))
 
-    def ask(self, kind: str, prompt: str, options: list[Option], *, actor: str | None = None, **context) -> str:
-        question = Question(kind, prompt, tuple(options), actor=actor, context={"game": self, **context})
+    def ask(self, kind: str, prompt: str, options: list[Option], *, actor: str | None = None,
+            default: str | None = None, **context) -> str:
+        question = Question(kind, prompt, tuple(options), actor=actor, context={"game": self, **context},
+                            default=default)
         answer = self.decider.decide(question)
         if answer not in question.keys():
             answer = question.resolve(answer)
@@ -146,7 +148,7 @@ class Game:
         if self.adventure.party_max > 1:
             size = int(self.ask("party_size", "How many players are at the table?",
                                 [Option(str(n), f"{n} player{'s' if n > 1 else ''}")
-                                 for n in range(1, self.adventure.party_max + 1)]))
+                                 for n in range(1, self.adventure.party_max + 1)], default="1"))
         party: list[Character] = []
         for seat in range(1, size + 1):
             player = None

@@ -53,8 +53,11 @@ class TerminalDecider:
 
     def decide(self, question: Question) -> str:
         self.show(question)
-        if question.default and question.free_text:
-            self.console.print(f"[dim](Enter for {question.default})[/]")
+        if question.default:
+            label = question.default
+            if question.options:
+                label = next((o.label for o in question.options if o.key == question.default), label)
+            self.console.print(f"[dim](Enter for {label})[/]")
         while True:
             line = self.reader("> ")  # EOFError / KeyboardInterrupt go up
             if self.meta and line.strip() and self.meta(line.strip(), question):
