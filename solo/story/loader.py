@@ -627,7 +627,7 @@ class _Builder:
             self.fail(exc.file or file, exc.path or path, exc.message, "E007")
             return
         if spec["name"] not in tables:
-            names = list(tables)
+            names = tables.names()
             self.fail(file, f"{path}.name", f"unknown table {spec['name']!r}{did_you_mean(spec['name'], names)}", "E007")
 
     def tables_dirs(self) -> list[str]:
