@@ -17,11 +17,13 @@ from .. import __version__
 # name -> (module, one-line help shown by `solo --help` without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("solo.cli.check", "Check adventures for every problem at once, compiler-style."),
+    "map": ("solo.cli.map", "Draw an adventure's scene graph (Mermaid or DOT), with visit rates from a simulation."),
     "new": ("solo.cli.new", "Create a character: interactive, by career, or at random."),
     "npc": ("solo.cli.npc", "Roll an NPC: stats by level, gear and a Code Block (personality, motivation …)."),
     "odds": ("solo.cli.odds", "Exact chances of a one-against-one Extended Conflict."),
     "oracle": ("solo.cli.oracle", "Ask the oracle a yes/no question; shows the exact odds first."),
     "play": ("solo.cli.play", "Play an adventure: the bundled tutorial, or your own."),
+    "simulate": ("solo.cli.simulate", "Auto-play an adventure many times with bots: endings, rolls, fights, errors."),
     "roll": ("solo.cli.roll", "Roll dice (3d6+2, d100) and check a d100 against a skill."),
     "saves": ("solo.cli.saves", "List saved games and how to resume them."),
     "table": ("solo.cli.table", "Roll on a random table, or list them: solo table list."),

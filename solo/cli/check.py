@@ -1,0 +1,62 @@
+"""``solo check``: every problem of an adventure, compiler-style, in one run."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from . import UserError
+
+
+@click.command("check")
+@click.argument("adventures", nargs=-1, required=True, metavar="ADVENTURE...")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON list of {file, line, path, code, severity, message}.")
+@click.option("--codes", is_flag=True, help="List the problem codes with what they mean, and stop.")
+def command(adventures, as_json, codes):
+    """Check ADVENTURE (a name, a .toml file or a folder) before anyone plays it.
+
+    Reports every problem at once as FILE:LINE:COLUMN: error[CODE]: message
+    (the TOML path where the line is not known): syntax and schema errors,
+    unknown scenes with "did you mean", unreachable scenes, dead ends and
+    loops with no ending, conditions that cannot parse, flags read but
+    never set (or set but never read), unknown skills, Focuses, conflict
+    types, NPCs and tables, and narration templates with unknown slots.
+
+    Exits 1 if there is an error, 0 if there are only warnings.
+
+    \b
+    Examples:
+      solo check tutorial
+      solo check scenes/my_adventure/ --json
+    """
+    from ..errors import SoloError
+    from ..sim.check import ALL_CODES, check_adventure
+    from ..story.library import find_adventure
+
+    if codes:
+        for code, meaning in ALL_CODES.items():
+            click.echo(f"{code}  {meaning}")
+        return 0
+    paths = []
+    for spec in adventures:
+        try:
+            paths.append((spec, find_adventure(spec)))
+        except SoloError as exc:
+            raise UserError(str(exc)) from None
+    reports = [check_adventure(path, name=spec) for spec, path in paths]
+    problems = [p for r in reports for p in r.problems]
+    errors = sum(r.errors for r in reports)
+    if as_json:
+        click.echo(json.dumps([p.to_dict() for p in problems], indent=1, ensure_ascii=False))
+    else:
+        for p in problems:
+            click.echo(str(p))
+        warnings = len(problems) - errors
+        for r in reports:
+            if not r.problems:
+                click.echo(f"{r.path}: ok", err=True)
+        if problems:
+            click.echo(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", err=True)
+    return 1 if errors else 0

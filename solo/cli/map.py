@@ -1,0 +1,70 @@
+"""``solo map``: an adventure's scenes and the ways between them, as a diagram."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from . import UserError
+
+
+@click.command("map")
+@click.argument("adventure")
+@click.option("--format", "fmt", type=click.Choice(["mermaid", "dot"]), default="mermaid", show_default=True,
+              help="Mermaid (GitHub and many editors draw it) or Graphviz DOT (dot -Tsvg).")
+@click.option("--stats", type=click.Path(dir_okay=False, path_type=Path), metavar="SIM.json",
+              help="A 'solo simulate --json' report: show how often each scene was visited.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
+def command(adventure, fmt, stats, output):
+    """Draw ADVENTURE's scene graph (a name, a .toml file or a folder).
+
+    Edges are the choices, with the outcome for rolls and conflicts
+    ([success], [won] …). Endings, the start, scenes that cannot be reached,
+    dead ends and loops with no ending are marked with their own styles.
+
+    \b
+    Examples:
+      solo map tutorial > tutorial.mmd
+      solo simulate tutorial --json > sim.json && solo map tutorial --stats sim.json
+      solo map tutorial --format dot | dot -Tsvg > tutorial.svg
+    """
+    from ..errors import SoloError
+    from ..sim.graph import render
+    from ..story.library import find_adventure
+    from ..story.loader import AdventureError, load_adventure
+
+    try:
+        adv = load_adventure(find_adventure(adventure))
+    except AdventureError as exc:
+        raise UserError(f"{exc} (run 'solo check {adventure}')") from None
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    data = None
+    if stats is not None:
+        data = _read_stats(stats, adv)
+    text = render(adv, fmt, data)
+    if output is not None:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {output}: {exc.strerror or exc}") from None
+    else:
+        click.echo(text, nl=False)
+
+
+def _read_stats(path: Path, adv) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UserError(f"{path}: not a JSON report from 'solo simulate --json' ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("scenes"), dict) or "runs" not in data:
+        raise UserError(f"{path}: not a report from 'solo simulate --json' (no 'scenes' and 'runs')")
+    if data.get("adventure") not in (None, adv.id):
+        raise UserError(f"{path} is a simulation of {data['adventure']!r}, not of {adv.id!r}")
+    if not all(isinstance(v, dict) and isinstance(v.get("rate", 0), (int, float)) for v in data["scenes"].values()):
+        raise UserError(f"{path}: the 'scenes' of this report are damaged")
+    return data

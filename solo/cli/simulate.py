@@ -1,0 +1,187 @@
+"""``solo simulate``: play an adventure many times with bots and show what happens."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import UserError
+
+
+@click.command("simulate")
+@click.argument("adventure")
+@click.option("--runs", "-n", type=int, default=1000, show_default=True, help="How many games to play.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Base seed: run i plays with a seed made from it and i, whatever --jobs is.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Processes to play in.")
+@click.option("--party", "party", multiple=True, metavar="FILE",
+              help="A party member (a character file or a pregenerated name); repeat for more.")
+@click.option("--party-size", type=int, help="A party of K generated characters (the same K in every run).")
+@click.option("--policy", type=click.Choice(["random", "cautious", "bold"]), default="random", show_default=True,
+              help="How the bots play: uniformly at random, carefully, or boldly.")
+@click.option("--max-turns", type=int, default=1000, show_default=True,
+              help="A run with more scene choices than this is reported as an error (a loop?).")
+@click.option("--errors-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Where failing runs' answers are written (default: solo-simulate in the temp folder).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+def command(adventure, runs, seed, jobs, party, party_size, policy, max_turns, errors_dir, as_json):
+    """Auto-play ADVENTURE (a name, a .toml file or a folder) with bot players.
+
+    Reports how often each ending is reached (with 95 % intervals), scenes
+    never reached, every skill roll's success rate, and for every Extended
+    Conflict how often it is fought and how it ends, its rounds and the
+    Pool lost, and what the NPCs did. A run that crashes is reported with its
+    seed and a command that replays it. Exits 1 if any run failed.
+
+    \b
+    Examples:
+      solo simulate tutorial --runs 2000 --jobs 2
+      solo simulate scenes/mill/ --party-size 3 --policy cautious --json > sim.json
+    """
+    from ..errors import SoloError
+    from ..sim.simulate import Options, SimulationError, simulate
+    from ..story.library import find_adventure
+    from ..story.loader import AdventureError
+
+    if runs < 1:
+        raise UserError("--runs must be at least 1")
+    if jobs < 1:
+        raise UserError("--jobs must be at least 1")
+    if max_turns < 1:
+        raise UserError("--max-turns must be at least 1")
+    if party and party_size is not None:
+        raise UserError("give either --party FILE... or --party-size K, not both")
+    if party_size is not None and not 1 <= party_size <= 6:
+        raise UserError(f"--party-size must be 1 to 6, not {party_size}")
+    try:
+        path = find_adventure(adventure)
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    options = Options(str(path), runs, seed=seed, policy=policy, party=tuple(party), party_size=party_size,
+                      max_turns=max_turns)
+
+    bar = _ProgressBar(runs) if sys.stderr.isatty() and not as_json else None
+    try:
+        report = simulate(options, jobs=jobs, errors_dir=errors_dir,
+                          progress=bar.update if bar else None, on_pool_ready=bar.start if bar else None)
+    except AdventureError as exc:
+        raise UserError(f"{exc} (run 'solo check {adventure}')") from None
+    except (SimulationError, SoloError) as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        if bar:
+            bar.stop()
+    if as_json:
+        click.echo(json.dumps(report, indent=1, ensure_ascii=False))
+    else:
+        _show(report)
+    return 1 if report["error_count"] else 0
+
+
+class _ProgressBar:
+    """A rich progress bar on stderr, started only once the worker processes exist."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.progress = None
+        self.task = None
+
+    def start(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                 console=Console(stderr=True), transient=True)
+        self.progress.start()
+        self.task = self.progress.add_task("runs", total=self.total)
+
+    def update(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, completed=done)
+
+    def stop(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
+def _pct(entry: dict) -> str:
+    return f"{entry['rate']:.1%} ({entry['low']:.1%}–{entry['high']:.1%})"
+
+
+def _show(r: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    console.print(f"[bold]{r['adventure']}[/]: {r['runs']:,} runs, seed {r['seed']}, policy {r['policy']}, "
+                  f"party {', '.join(r['party'])} · {r['runs_per_second']:,.0f} runs/s on {r['jobs']} "
+                  f"process{'es' if r['jobs'] > 1 else ''}", soft_wrap=True)
+
+    t = Table(title="Endings (95 % interval)", title_justify="left")
+    for col in ("ending", "title", "runs", "rate"):
+        t.add_column(col, justify="right" if col == "runs" else "left")
+    for eid, e in r["endings"].items():
+        t.add_row(eid, e["title"], f"{e['count']:,}", _pct(e))
+    console.print(t)
+    if r["unreached"]:
+        console.print(f"[yellow]Scenes never reached:[/] {', '.join(r['unreached'])}")
+    else:
+        console.print("Every scene was reached.")
+
+    if r["checks"]:
+        t = Table(title="Rolls (success after Luck, 95 % interval)", title_justify="left")
+        for col in ("scene:choice", "roll", "tries", "success"):
+            t.add_column(col, justify="right" if col == "tries" else "left")
+        for c in r["checks"]:
+            t.add_row(c["key"], f"{c['kind']} {c['skill']}", f"{c['attempts']:,}", _pct(c))
+        console.print(t)
+
+    if r["conflicts"]:
+        console.print("[bold]Extended Conflicts[/] (outcomes for the party, 95 % intervals)")
+        for c in r["conflicts"]:
+            o = c["outcomes"]
+            n = c["fought"]
+            esc = " (escalated from the opposed roll)" if c["escalated"] else ""
+            console.print(f"  [bold]{c['key']}[/] {c['type']}{esc}: {c['text']}", soft_wrap=True)
+            console.print(f"    fought {n:,} times ({c['fought_per_run']:.1%} of runs)")
+            if not n:
+                continue
+            parts = [f"{name.replace('_', ' ')} {_pct(o[name])}" for name in o if o[name]["count"]]
+            console.print("    " + " · ".join(parts), soft_wrap=True)
+            lenses = ", ".join(f"{k} {v:.0%}" for k, v in sorted(c["npc_lenses"].items(), key=lambda kv: -kv[1]))
+            console.print(f"    rounds {c['rounds_mean']:.1f} on average, median {c['rounds_median']:g}; "
+                          f"Pool lost: party {c['party_pool_lost_mean']:.1f}, opponents "
+                          f"{c['opponents_pool_lost_mean']:.1f}; party Luck spent {c['party_luck_spent_mean']:.2f}",
+                          soft_wrap=True)
+            console.print(f"    NPCs: Lenses {lenses or '-'}; fled in {c['npc_fled']['rate']:.0%}, "
+                          f"surrendered in {c['npc_surrendered']['rate']:.0%} of these conflicts", soft_wrap=True)
+    if r["npcs"]:
+        t = Table(title="NPCs in conflicts", title_justify="left")
+        for col in ("NPC", "conflicts", "Lenses", "fled", "surrendered", "out", "comae"):
+            t.add_column(col)
+        for nid, e in r["npcs"].items():
+            lenses = ", ".join(f"{k} {v:.0%}" for k, v in sorted(e["lenses"].items(), key=lambda kv: -kv[1])[:4])
+            t.add_row(nid, f"{e['conflicts']:,}", lenses or "-", f"{e['fled']['rate']:.0%}",
+                      f"{e['surrendered']['rate']:.0%}", f"{e['out']:,}", f"{e['comae']:,}")
+        console.print(t)
+
+    console.print(f"Turns per run: {r['turns']['mean']:.1f} on average, {r['turns']['max']} at most.")
+    if r["error_count"]:
+        console.print(f"[red bold]{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.[/]")
+        for kind in r["error_kinds"]:
+            console.print(f"  {kind['count']} × {kind['error']} (first: run {kind['first_run']}, seed {kind['first_seed']})",
+                          soft_wrap=True)
+        shown = r["errors"][:3]
+        for e in shown:
+            console.print(f"[red]run {e['run']}, seed {e['seed']}:[/] {e['error']}: {e['message']} "
+                          f"[dim]({e['where']})[/]", soft_wrap=True)
+            console.print(f"  replay: {e['replay']}", soft_wrap=True)
+        if r["error_count"] > len(shown):
+            console.print(f"[dim]({r['error_count'] - len(shown)} more; --json lists {len(r['errors'])} with "
+                          f"their replay commands)[/]")
+    else:
+        console.print("No run failed.")

@@ -1,0 +1,185 @@
+"""``solo check``: every problem of one or more adventures, in one run, located and sorted.
+
+The loader (:func:`solo.story.loader.read_adventure`) already checks every
+field and the scene graph; this module adds what only shows when the whole
+adventure is looked at from further away, and never repeats the loader's
+checks:
+
+* the adventure's ``[narration]`` templates, through
+  :func:`solo.narration.check.check_templates` (unknown slots, events and
+  variants, Lens names among them);
+* the pregenerated character named by ``adventure.pc``;
+* scenes from which no ending can be reached at all (a loop with no way out),
+  which the loader's dead-end check (a scene with no exit) does not see.
+
+Codes are the loader's (:data:`solo.story.loader.CODES`) plus :data:`CHECK_CODES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..story.loader import CODES, Problem, read_adventure
+from ..story.locate import LineMap
+
+#: Codes only ``solo check`` reports (the loader's are in :data:`solo.story.loader.CODES`).
+CHECK_CODES = {
+    "E090": "no ending can be reached from this scene (every way out loops back)",
+    "E099": "the checker itself failed (a bug in solo: please report it with the adventure)",
+    "W190": "narration template warning (lines never used, repeated, or not ending like a sentence)",
+}
+ALL_CODES = {**CODES, **CHECK_CODES}
+
+
+@dataclass
+class Report:
+    """The problems of one adventure (``source`` as given, ``path`` as found)."""
+
+    source: str
+    path: str
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for p in self.problems if p.severity != "error")
+
+
+def sort_problems(problems: list[Problem]) -> list[Problem]:
+    """By file, then line (unlocated problems first in their file), column; stable otherwise."""
+    return sorted(problems, key=lambda p: (p.file, p.line or 0, p.column or 0))
+
+
+def check_adventure(source: str | Path, *, name: str | None = None) -> Report:
+    """Every problem of the adventure at ``source`` (a file or a folder), sorted."""
+    source = Path(source)
+    try:
+        adventure, problems = read_adventure(source)
+    except Exception as exc:  # noqa: BLE001 - the loader promises never to raise; report it if it does
+        return Report(name or str(source), str(source), [
+            Problem(str(source), None, "", "E099", "error", f"the loader failed: {type(exc).__name__}: {exc}")])
+    problems = list(problems)
+    broken_files = {p.file for p in problems if p.code in ("E001", "E010")}
+    problems += narration_problems(source, skip=broken_files)
+    if adventure is not None:  # the loader keeps an adventure with errors to itself
+        problems += pregen_problems(adventure)
+        problems += trap_problems(adventure, already={p.path for p in problems if p.code == "E009"})
+    return Report(name or str(source), str(source), sort_problems(problems))
+
+
+def check_adventures(specs: list[str]) -> list[Report]:
+    """One report per adventure; ``specs`` are paths or names of bundled/user adventures."""
+    from ..errors import SoloError
+    from ..story.library import find_adventure
+
+    reports = []
+    for spec in specs:
+        try:
+            path = find_adventure(spec)
+        except SoloError as exc:
+            reports.append(Report(spec, spec, [Problem(spec, None, "", "E010", "error", str(exc))]))
+            continue
+        reports.append(check_adventure(path, name=spec))
+    return reports
+
+
+# -- narration templates ---------------------------------------------------------------
+def narration_problems(source: Path, *, skip: set[str] = frozenset()) -> list[Problem]:
+    """The problems of every ``[narration]`` section of the adventure's files."""
+    try:
+        from ..narration.check import check_templates
+        from ..narration.templates import load_templates
+    except ImportError:  # pragma: no cover - only while narration is not part of the install
+        return []
+    import tomli
+
+    from ..story.loader import _files_of as adventure_files
+
+    sections: list[tuple[str, dict]] = []
+    maps: dict[str, LineMap] = {}
+    for f in adventure_files(source):
+        name = str(f)
+        if name in skip:
+            continue
+        try:
+            text = f.read_text(encoding="utf-8")
+            data = tomli.loads(text)
+        except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
+            continue  # the loader reported it
+        narration = data.get("narration")
+        if isinstance(narration, dict) and narration:
+            sections.append((name, narration))
+            maps[name] = LineMap(text)
+    if not sections:
+        return []
+    types = _conflict_type_keys(source)
+    templates = load_templates(extra_data=sections, strict=False)
+    out = []
+    for p in check_templates(templates, types):
+        if p.file not in maps:
+            continue  # the bundled templates have their own tests
+        path = f"narration.{p.path}" if p.path else "narration"
+        line = maps[p.file].line(path)
+        if p.severity == "error":
+            out.append(Problem(p.file, line, path, "E008", "error", p.message))
+        else:
+            out.append(Problem(p.file, line, path, "W190", "warning", p.message))
+    return out
+
+
+def _conflict_type_keys(source: Path) -> list[str] | None:
+    from ..errors import ContentError
+    from ..rules.conflict_types import load_conflict_types
+
+    tables = source / "tables"
+    try:
+        return list(load_conflict_types([str(tables)] if source.is_dir() and tables.is_dir() else None))
+    except ContentError:
+        return None
+
+
+# -- the pregenerated character --------------------------------------------------------
+def pregen_problems(adventure) -> list[Problem]:
+    if not adventure.pc:
+        return []
+    from ..errors import SoloError
+    from ..rules.creation import pregenerated
+
+    try:
+        pregenerated(adventure.pc)
+    except SoloError as exc:
+        file = adventure.files[0] if adventure.files else adventure.source
+        return [_located(file, "adventure.pc", "E002", str(exc))]
+    return []
+
+
+# -- scenes that can be left but never lead to an ending -------------------------------
+def trap_problems(adventure, *, already: set[str] = frozenset()) -> list[Problem]:
+    from ..story.checks import reachable
+    from .graph import can_end
+
+    ends = can_end(adventure)
+    if not ends:
+        return []  # the loader's W105 says it once
+    seen = reachable(adventure)
+    out = []
+    for sid, scene in adventure.scenes.items():
+        if sid in ends or sid not in seen or scene.where.path in already:
+            continue
+        out.append(_located(scene.where.file, scene.where.path, "E090",
+                            f"no ending can be reached from scene {sid!r}: every way out of it loops back"))
+    return out
+
+
+def _located(file: str, path: str, code: str, message: str) -> Problem:
+    try:
+        line = LineMap(Path(file).read_text(encoding="utf-8")).line(path)
+    except (OSError, UnicodeDecodeError):
+        line = None
+    severity = "warning" if code.startswith("W") else "error"
+    return Problem(file, line, path, code, severity, message)
+

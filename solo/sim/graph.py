@@ -1,0 +1,209 @@
+"""``solo map``: an adventure's scene graph as Mermaid or Graphviz DOT text.
+
+Scenes are nodes, every way from one scene to another is an edge labelled
+with its choice and, for rolls and conflicts, the outcome
+(:func:`solo.story.checks.branches_of`). Classes mark the start, the endings,
+scenes nobody can reach, dead ends (no way out) and traps (ways out, but no
+ending beyond them). With a simulation report each scene also shows the share
+of runs that visited it, and scenes no run reached are marked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..story.adventure import Adventure
+from ..story.checks import branches_of, dead_ends, reachable
+
+FORMATS = ("mermaid", "dot")
+LABEL_WIDTH = 48
+
+_STYLES = {
+    # class: (mermaid classDef, dot attributes)
+    "start": ("stroke-width:3px", 'penwidth=3'),
+    "ending": ("fill:#d9f2d9,stroke:#2e7d32", 'style="rounded,filled", fillcolor="#d9f2d9", color="#2e7d32"'),
+    "unreachable": ("fill:#eeeeee,stroke:#9e9e9e,stroke-dasharray:5 5,color:#757575",
+                    'style="rounded,dashed", color="#9e9e9e", fontcolor="#757575"'),
+    "deadend": ("fill:#f8d7da,stroke:#c62828", 'style="rounded,filled", fillcolor="#f8d7da", color="#c62828"'),
+    "trap": ("fill:#ffe0b2,stroke:#ef6c00", 'style="rounded,filled", fillcolor="#ffe0b2", color="#ef6c00"'),
+    "unvisited": ("stroke:#6a1b9a,stroke-dasharray:2 2", 'color="#6a1b9a", style="rounded,dotted"'),
+}
+LEGEND = {
+    "start": "the first scene",
+    "ending": "an ending",
+    "unreachable": "no way from the start leads here",
+    "deadend": "not an ending, and no choice leads out",
+    "trap": "ways out, but none leads to an ending",
+    "unvisited": "no simulated run came here",
+}
+
+
+def can_end(adventure: Adventure) -> set[str]:
+    """Scenes from which some path (ignoring conditions and dice) reaches an ending."""
+    back: dict[str, set[str]] = {}
+    for sid, scene in adventure.scenes.items():
+        for _, branch, _ in branches_of(scene):
+            if branch.goto:
+                back.setdefault(branch.goto, set()).add(sid)
+    done = {sid for sid, scene in adventure.scenes.items() if scene.ending}
+    todo = list(done)
+    while todo:
+        for prev in back.get(todo.pop(), ()):
+            if prev not in done:
+                done.add(prev)
+                todo.append(prev)
+    return done
+
+
+def scene_classes(adventure: Adventure, stats: dict | None = None) -> dict[str, list[str]]:
+    """scene id -> the marks it gets (start, ending, unreachable, deadend, trap, unvisited)."""
+    seen = reachable(adventure)
+    dead = set(dead_ends(adventure))
+    ends = can_end(adventure)
+    visited = _rates(stats)
+    out: dict[str, list[str]] = {}
+    for sid, scene in adventure.scenes.items():
+        marks = []
+        if sid == adventure.start:
+            marks.append("start")
+        if scene.ending:
+            marks.append("ending")
+        if sid not in seen:
+            marks.append("unreachable")
+        if sid in dead:
+            marks.append("deadend")
+        elif not scene.ending and sid not in ends and ends:
+            marks.append("trap")
+        if visited is not None and sid in seen and not visited.get(sid):
+            marks.append("unvisited")
+        out[sid] = marks
+    return out
+
+
+def edge_list(adventure: Adventure) -> list[tuple[str, str, str]]:
+    """(from, to, label) for every way to another scene (or back to the same one).
+
+    The branches of one choice that lead to the same scene share an edge,
+    labelled with the choice and its outcomes: ``Fight [lost, fled]``.
+    """
+    out = []
+    for sid, scene in adventure.scenes.items():
+        grouped: dict[tuple[str, int], list[str]] = {}
+        texts: dict[int, str] = {}
+        for label, branch, choice in branches_of(scene):
+            if not branch.goto:
+                continue
+            outcome = label[len(choice.text):].strip() if label.startswith(choice.text) else ""
+            key = (branch.goto, id(choice))
+            texts[id(choice)] = choice.text
+            outcomes = grouped.setdefault(key, [])
+            if outcome and outcome.strip("[]") not in outcomes:
+                outcomes.append(outcome.strip("[]"))
+        for (target, cid), outcomes in grouped.items():
+            text = _short(texts[cid], LABEL_WIDTH - 16 if outcomes else LABEL_WIDTH)
+            out.append((sid, target, text + (f" [{', '.join(outcomes)}]" if outcomes else "")))
+    return out
+
+
+def _rates(stats: dict | None) -> dict[str, float] | None:
+    if stats is None:
+        return None
+    return {sid: float(entry.get("rate", 0)) for sid, entry in stats.get("scenes", {}).items()}
+
+
+def _short(text: str, width: int = LABEL_WIDTH) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _node_text(adventure: Adventure, sid: str, rates: dict[str, float] | None) -> list[str]:
+    scene = adventure.scenes[sid]
+    lines = [_short(scene.title or sid)]
+    if scene.title != sid:
+        lines.append(f"({sid})")
+    if rates is not None:
+        lines.append(f"visited {rates.get(sid, 0.0):.1%}")
+    return lines
+
+
+def to_mermaid(adventure: Adventure, stats: dict | None = None) -> str:
+    rates = _rates(stats)
+    classes = scene_classes(adventure, stats)
+    ids = _ids(adventure)
+    out = ["flowchart TD"]
+    for sid in adventure.scenes:
+        text = "<br/>".join(_mermaid_text(t) for t in _node_text(adventure, sid, rates))
+        shape = ('(["', '"])') if adventure.scenes[sid].ending else ('["', '"]')
+        out.append(f"    {ids[sid]}{shape[0]}{text}{shape[1]}")
+    for src, dst, label in edge_list(adventure):
+        out.append(f'    {ids[src]} -->|"{_mermaid_text(label)}"| {ids[dst]}')
+    used = sorted({c for marks in classes.values() for c in marks})
+    for cls in used:
+        out.append(f"    classDef {cls} {_STYLES[cls][0]}")
+    for cls in used:
+        members = [ids[sid] for sid, marks in classes.items() if cls in marks]
+        out.append(f"    class {','.join(members)} {cls}")
+    return "\n".join(out) + "\n"
+
+
+def to_dot(adventure: Adventure, stats: dict | None = None) -> str:
+    rates = _rates(stats)
+    classes = scene_classes(adventure, stats)
+    out = [f"digraph {_dot_string(adventure.id)} {{",
+           f"    label={_dot_string(adventure.title)}; labelloc=t;",
+           "    rankdir=TB;",
+           '    node [shape=box, style=rounded, fontname="Helvetica"];',
+           '    edge [fontname="Helvetica", fontsize=10];']
+    for sid in adventure.scenes:
+        text = "\\n".join(_dot_escape(t) for t in _node_text(adventure, sid, rates))
+        attrs = [f'label="{text}"']
+        marks = classes[sid]
+        # The most telling mark wins the colours; every mark is listed in the tooltip.
+        for cls in ("unreachable", "deadend", "trap", "unvisited", "ending"):
+            if cls in marks:
+                attrs.append(_STYLES[cls][1])
+                break
+        if "start" in marks:
+            attrs.append(_STYLES["start"][1])
+        if marks:
+            attrs.append(f'tooltip="{", ".join(marks)}"')
+        out.append(f"    {_dot_string(sid)} [{', '.join(attrs)}];")
+    for src, dst, label in edge_list(adventure):
+        out.append(f'    {_dot_string(src)} -> {_dot_string(dst)} [label="{_dot_escape(label)}"];')
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def render(adventure: Adventure, fmt: str = "mermaid", stats: dict | None = None) -> str:
+    if fmt == "mermaid":
+        return to_mermaid(adventure, stats)
+    if fmt == "dot":
+        return to_dot(adventure, stats)
+    raise ValueError(f"unknown map format {fmt!r} (known: {', '.join(FORMATS)})")
+
+
+def _ids(adventure: Adventure) -> dict[str, str]:
+    """Mermaid-safe node ids, readable and unique."""
+    out, used = {}, set()
+    for sid in adventure.scenes:
+        base = "s_" + (re.sub(r"[^A-Za-z0-9_]", "_", sid) or "scene")
+        name, n = base, 2
+        while name in used:
+            name = f"{base}_{n}"
+            n += 1
+        used.add(name)
+        out[sid] = name
+    return out
+
+
+def _mermaid_text(text: str) -> str:
+    return (text.replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+            .replace("|", "#124;").replace("[", "#91;").replace("]", "#93;"))
+
+
+def _dot_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _dot_string(text: str) -> str:
+    return f'"{_dot_escape(str(text))}"'

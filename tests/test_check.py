@@ -1,0 +1,142 @@
+"""``solo check``: the corpus of broken adventures, one per problem kind, each caught where it is."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+from solo.sim.check import ALL_CODES, check_adventure, sort_problems
+from solo.story.loader import Problem
+
+BROKEN = Path(__file__).parent / "data" / "broken"
+SCENES = Path(__file__).resolve().parent.parent / "scenes"
+_EXPECT = re.compile(r"^# expect: ([EW]\d{3}) (\d+)(?:-(\d+))?", re.M)
+
+
+def _cases():
+    for entry in sorted(BROKEN.iterdir()):
+        files = sorted(entry.rglob("*.toml")) if entry.is_dir() else [entry]
+        expected = []
+        for f in files:
+            for m in _EXPECT.finditer(f.read_text(encoding="utf-8")):
+                low = int(m.group(2))
+                expected.append((f, m.group(1), low, int(m.group(3) or low)))
+        if expected:
+            yield pytest.param(entry, expected, id=entry.stem)
+
+
+CASES = list(_cases())
+
+
+def test_the_corpus_covers_every_problem_kind_the_issue_lists():
+    codes = {code for case in CASES for _, code, _, _ in case.values[1]}
+    # syntax, schema, unknown target, bad condition, unknown skill/focus/type, NPC, table, template slot,
+    # dead end, unreachable, read-never-set, set-never-read, item never given, loops with no ending
+    assert {"E001", "E002", "E003", "E004", "E005", "E006", "E007", "E008", "E009", "E090",
+            "W101", "W102", "W103", "W104"} <= codes
+    assert len(CASES) >= 18
+
+
+@pytest.mark.parametrize("source, expected", CASES)
+def test_each_broken_adventure_is_caught_with_its_code_file_and_line(source, expected):
+    report = check_adventure(source)
+    found = report.problems
+    assert {p.code for p in found} == {code for _, code, _, _ in expected}, "\n".join(map(str, found))
+    for file, code, low, high in expected:
+        hits = [p for p in found if p.code == code and Path(p.file) == file]
+        assert hits, f"{code} not reported in {file}: {[str(p) for p in found]}"
+        assert any(p.line is not None and low <= p.line <= high for p in hits), \
+            f"{code} in {file} expected at line {low}-{high}: {[str(p) for p in hits]}"
+    for p in found:
+        assert p.code in ALL_CODES
+        assert p.severity == ("warning" if p.code.startswith("W") else "error")
+
+
+def test_did_you_mean_for_a_misspelt_scene():
+    problems = check_adventure(BROKEN / "unknown_target.toml").problems
+    assert "did you mean 'attic'?" in problems[0].message
+
+
+def test_compiler_style_line_with_column_for_syntax_errors():
+    (p,) = check_adventure(BROKEN / "syntax.toml").problems
+    assert re.match(r"^.*syntax\.toml:7:\d+: error\[E001\]: ", str(p))
+
+
+@pytest.mark.parametrize("name", sorted(p.stem if p.is_file() else p.name for p in SCENES.iterdir()
+                                        if p.suffix == ".toml" or p.is_dir()))
+def test_bundled_adventures_check_clean(name):
+    report = check_adventure(SCENES / (name + ".toml") if (SCENES / (name + ".toml")).exists() else SCENES / name)
+    assert report.problems == [], "\n".join(map(str, report.problems))
+
+
+def test_problems_are_sorted_by_file_then_line():
+    ps = [Problem("b.toml", 3, "", "E002", "error", "x"), Problem("a.toml", 9, "", "E002", "error", "y"),
+          Problem("a.toml", None, "x", "E002", "error", "z"), Problem("a.toml", 2, "", "W101", "warning", "w")]
+    assert [(p.file, p.line) for p in sort_problems(ps)] == [("a.toml", None), ("a.toml", 2), ("a.toml", 9),
+                                                             ("b.toml", 3)]
+
+
+def test_a_crashing_loader_is_a_reported_problem_not_a_traceback(monkeypatch):
+    import solo.sim.check as check
+
+    def boom(source):
+        raise TypeError("surprise")
+
+    monkeypatch.setattr(check, "read_adventure", boom)
+    (p,) = check.check_adventure(BROKEN / "schema.toml").problems
+    assert p.code == "E099" and "surprise" in p.message
+
+
+# -- the command ---------------------------------------------------------------------------
+@pytest.fixture
+def run():
+    runner = CliRunner()
+    return lambda *args: runner.invoke(cli, list(args))
+
+
+def test_exit_1_on_errors_with_every_problem_in_one_run(run):
+    result = run("check", str(BROKEN / "trap.toml"), str(BROKEN / "unknown_target.toml"))
+    assert result.exit_code == 1
+    lines = [line for line in result.stdout.splitlines() if "error[" in line]
+    assert len(lines) == 3
+    assert lines == sorted(lines, key=lambda line: (line.split(":")[0], int(line.split(":")[1])))
+
+
+def test_exit_0_on_warnings_alone(run):
+    result = run("check", str(BROKEN / "unreachable.toml"))
+    assert result.exit_code == 0, result.output
+    assert "warning[W101]" in result.stdout
+
+
+def test_bundled_name_checks_clean(run):
+    result = run("check", "tutorial")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+
+
+def test_json_is_a_list_of_problem_objects(run):
+    result = run("check", "--json", str(BROKEN / "unknown_npc.toml"), str(BROKEN / "syntax.toml"))
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert isinstance(data, list) and len(data) == 2
+    for item in data:
+        assert set(item) == {"file", "line", "path", "code", "severity", "message"}
+    assert {item["code"] for item in data} == {"E001", "E006"}
+
+
+def test_an_unknown_adventure_is_a_one_line_usage_error(run):
+    result = run("check", "no_such_adventure_anywhere")
+    assert result.exit_code == 2
+    assert "no adventure" in result.output and "Traceback" not in result.output
+
+
+def test_codes_lists_every_code(run):
+    result = run("check", "--codes", "x")
+    assert result.exit_code == 0
+    for code in ALL_CODES:
+        assert code in result.stdout

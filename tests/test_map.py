@@ -1,0 +1,132 @@
+"""``solo map``: every scene on the map, marks for the start, endings, unreachable scenes, dead ends, traps."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+from solo.sim.graph import can_end, edge_list, render, scene_classes
+from solo.story.adventure import Adventure, Branch, Choice, Scene, Where
+from solo.story.loader import load_adventure
+
+TUTORIAL = Path(__file__).resolve().parent.parent / "scenes" / "tutorial.toml"
+BROKEN = Path(__file__).parent / "data" / "broken"
+
+
+def _scene(sid, *targets, ending=False):
+    w = Where("t.toml", f"scenes.{sid}")
+    choices = [Choice(f"to {t}", w, goto=Branch(t), key=str(i + 1)) for i, t in enumerate(targets)]
+    return Scene(sid, sid.title(), "", w, choices=choices, ending=ending)
+
+
+@pytest.fixture
+def odd():
+    """start -> a -> end; start -> pit (no way out); start -> maze <-> maze2; lost (unreachable) -> end."""
+    scenes = [_scene("start", "a", "pit", "maze"), _scene("a", "end"), _scene("pit"), _scene("maze", "maze2"),
+              _scene("maze2", "maze"), _scene("lost", "end"), _scene("end", ending=True)]
+    return Adventure("odd", "Odd", "start", {s.id: s for s in scenes}, {})
+
+
+def test_marks(odd):
+    marks = scene_classes(odd)
+    assert "start" in marks["start"]
+    assert "ending" in marks["end"]
+    assert "deadend" in marks["pit"]
+    assert "trap" in marks["maze"] and "trap" in marks["maze2"]
+    assert "unreachable" in marks["lost"]
+    assert marks["a"] == []
+    assert can_end(odd) == {"start", "a", "lost", "end"}
+
+
+@pytest.mark.parametrize("fmt", ["mermaid", "dot"])
+def test_every_scene_and_edge_is_drawn_with_its_marks(odd, fmt):
+    text = render(odd, fmt)
+    for sid in odd.scenes:
+        assert sid in text
+    for cls in ("deadend", "trap", "unreachable", "ending"):
+        if fmt == "mermaid":
+            assert re.search(rf"^    classDef {cls} ", text, re.M)
+            assert re.search(rf"^    class .*\b{cls}$", text, re.M)
+    if fmt == "dot":
+        lines = {line.split(" [")[0].strip().strip('"'): line for line in text.splitlines() if " [label=" in line
+                 and "->" not in line}
+        assert "#f8d7da" in lines["pit"] and "deadend" in lines["pit"]
+        assert "#ffe0b2" in lines["maze"] and "dashed" in lines["lost"] and "#d9f2d9" in lines["end"]
+    assert len(edge_list(odd)) == 7
+
+
+def test_mermaid_of_the_tutorial_has_every_scene_and_outcome_labels():
+    adv = load_adventure(TUTORIAL)
+    text = render(adv, "mermaid")
+    assert text.startswith("flowchart TD\n")
+    for sid in adv.scenes:
+        assert re.search(rf"^    s_{sid}[\[(]", text, re.M), sid
+    assert "#91;won" in text  # outcomes in the labels, brackets escaped for Mermaid
+    assert "class s_quay start" in text
+
+
+def test_dot_is_a_digraph_with_quoted_labels():
+    adv = load_adventure(TUTORIAL)
+    text = render(adv, "dot")
+    assert text.startswith('digraph "tutorial" {') and text.rstrip().endswith("}")
+    assert text.count("->") == len(edge_list(adv))
+    assert '"stranger" -> "defeat"' in text
+
+
+def test_stats_show_visit_rates_and_unvisited_scenes(odd):
+    stats = {"runs": 10, "scenes": {"start": {"rate": 1.0}, "a": {"rate": 0.0}, "end": {"rate": 0.4}}}
+    text = render(odd, "mermaid", stats)
+    assert "visited 100.0%" in text and "visited 40.0%" in text
+    assert "unvisited" in scene_classes(odd, stats)["a"]
+    assert "unvisited" not in scene_classes(odd, stats)["lost"]  # unreachable says it already
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+    return lambda *args: runner.invoke(cli, list(args))
+
+
+def test_command_with_stats_from_simulate(run, tmp_path):
+    sim = run("simulate", "tutorial", "--runs", "30", "--json")
+    assert sim.exit_code == 0
+    stats = tmp_path / "sim.json"
+    stats.write_text(sim.stdout)
+    data = json.loads(sim.stdout)
+    result = run("map", "tutorial", "--stats", str(stats))
+    assert result.exit_code == 0, result.output
+    assert f"visited {data['scenes']['quay']['rate']:.1%}" in result.stdout
+
+
+def test_command_dot_to_a_file(run, tmp_path):
+    out = tmp_path / "t.dot"
+    result = run("map", "tutorial", "--format", "dot", "-o", str(out))
+    assert result.exit_code == 0 and out.read_text().startswith("digraph")
+
+
+def test_map_marks_the_unreachable_scene_of_a_broken_adventure(run):
+    result = run("map", str(BROKEN / "unreachable.toml"))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^    class .*s_garden.* unreachable$", result.stdout, re.M)
+
+
+@pytest.mark.parametrize("content, words", [
+    ("not json", "not a JSON report"),
+    ('{"runs": 1}', "no 'scenes'"),
+    ('{"runs": 1, "adventure": "other", "scenes": {}}', "not of 'tutorial'"),
+])
+def test_bad_stats_are_one_line_errors(run, tmp_path, content, words):
+    stats = tmp_path / "s.json"
+    stats.write_text(content)
+    result = run("map", "tutorial", "--stats", str(stats))
+    assert result.exit_code == 2 and words in result.output
+
+
+def test_an_adventure_with_errors_points_to_solo_check(run):
+    result = run("map", str(BROKEN / "dead_end.toml"))
+    assert result.exit_code == 2 and "solo check" in result.output

@@ -1,0 +1,217 @@
+"""``solo simulate``: determinism across processes, honest rates, errors that replay, bots with a temperament."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+from solo.sim.simulate import (
+    Options, Tally, build_party, chunks, median_of, play_one, run_chunk, run_seed, simulate, wilson,
+)
+from solo.story.loader import load_adventure
+
+DATA = Path(__file__).parent / "data" / "sim"
+COIN = DATA / "coin.toml"
+UNLUCKY = DATA / "unlucky.toml"
+TUTORIAL = Path(__file__).resolve().parent.parent / "scenes" / "tutorial.toml"
+VOLATILE = ("runs_per_second", "seconds", "jobs")
+
+
+def _stable(report: dict) -> str:
+    return json.dumps({k: v for k, v in report.items() if k not in VOLATILE}, sort_keys=True)
+
+
+@pytest.fixture
+def run(tmp_path):
+    runner = CliRunner()
+    return lambda *args: runner.invoke(cli, list(args))
+
+
+# -- numbers ---------------------------------------------------------------------------------
+def test_wilson_interval_matches_known_values():
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_median_from_a_histogram():
+    assert median_of({"1": 1, "2": 1, "9": 1}) == 2
+    assert median_of({"1": 2, "3": 2}) == 2
+    assert median_of({}) is None
+
+
+def test_run_seeds_depend_on_base_and_index_only():
+    assert run_seed(7, 3) == run_seed(7, 3)
+    assert len({run_seed(7, i) for i in range(1000)}) == 1000
+    assert run_seed(7, 0) != run_seed(8, 0)
+
+
+def test_chunks_cover_every_run_once():
+    for runs, jobs in ((1, 1), (10, 3), (1000, 2), (12345, 4)):
+        pieces = chunks(runs, jobs)
+        assert sum(c for _, c in pieces) == runs
+        assert [s for s, _ in pieces] == sorted(s for s, _ in pieces)
+
+
+def test_tallies_add_up_whatever_the_split():
+    opts = Options(str(TUTORIAL), 60, seed=5)
+    whole = run_chunk(opts, 0, 60)
+    parts = Tally()
+    for start, count in ((0, 7), (7, 40), (47, 13)):
+        parts.merge(Tally.from_dict(json.loads(json.dumps(run_chunk(opts, start, count).to_dict()))), 10)
+    assert json.dumps(parts.to_dict(), sort_keys=True) == json.dumps(whole.to_dict(), sort_keys=True)
+
+
+# -- the report ---------------------------------------------------------------------------------
+def test_same_seed_same_report_for_one_and_two_processes():
+    one = simulate(Options(str(TUTORIAL), 150, seed=11, policy="bold"), jobs=1)
+    two = simulate(Options(str(TUTORIAL), 150, seed=11, policy="bold"), jobs=2)
+    assert _stable(one) == _stable(two)
+    other = simulate(Options(str(TUTORIAL), 150, seed=12, policy="bold"), jobs=1)
+    assert _stable(other) != _stable(one)
+
+
+def test_report_keys_and_endings_sum_to_runs():
+    r = simulate(Options(str(TUTORIAL), 200, seed=3), jobs=1)
+    assert {"runs", "endings", "scenes", "unreached", "checks", "conflicts", "errors", "runs_per_second"} <= set(r)
+    assert r["runs"] == 200
+    assert sum(e["count"] for e in r["endings"].values()) == 200
+    for e in r["endings"].values():
+        assert e["low"] <= e["rate"] <= e["high"]
+    assert r["scenes"]["quay"]["rate"] == 1.0
+    assert set(r["unreached"]) == {sid for sid, s in r["scenes"].items() if s["runs"] == 0}
+    for c in r["conflicts"]:
+        assert sum(o["count"] for o in c["outcomes"].values()) == c["fought"]
+        assert c["rounds_mean"] is None or c["rounds_mean"] >= 1
+    for c in r["checks"]:
+        assert 0 <= c["successes"] <= c["attempts"]
+
+
+def test_a_known_fifty_percent_roll_gives_an_honest_rate():
+    runs = 2000
+    r = simulate(Options(str(COIN), runs, seed=1, party=(str(UNLUCKY),)), jobs=1)
+    heads = r["endings"]["heads"]
+    (check,) = r["checks"]
+    assert check["attempts"] == runs and check["skill"] == "Awareness"
+    # four standard errors (about 0.045 at 2,000 runs) and the 95 % interval must hold the truth
+    assert abs(heads["rate"] - 0.5) < 4 * (0.25 / runs) ** 0.5
+    assert heads["low"] <= 0.5 <= heads["high"]
+    assert heads["count"] + r["endings"]["tails"]["count"] == runs
+
+
+def test_cautious_walks_round_bold_fights():
+    arena = str(DATA / "arena.toml")
+    cautious = simulate(Options(arena, 40, policy="cautious"), jobs=1)
+    bold = simulate(Options(arena, 40, policy="bold"), jobs=1)
+    assert cautious["conflicts"] == [] and cautious["endings"]["across"]["count"] == 40
+    (fight,) = bold["conflicts"]
+    assert fight["fought"] == 40
+    assert set(fight["pc_lenses"]) == {"aggressive"}
+    assert fight["outcomes"]["fled"]["count"] == fight["outcomes"]["surrendered"]["count"] == 0
+
+
+def test_the_turn_cap_turns_an_endless_loop_into_errors_with_seeds(tmp_path):
+    r = simulate(Options(str(DATA / "loop.toml"), 5, max_turns=30), jobs=1, errors_dir=tmp_path)
+    assert r["error_count"] == 5
+    assert r["endings"]["__error__"]["count"] == 5
+    assert r["error_kinds"][0]["count"] == 5
+    assert all(e["error"] == "TurnLimit" and "replay" in e for e in r["errors"])
+    assert {e["seed"] for e in r["errors"]} == {run_seed(1, i) for i in range(5)}
+
+
+# -- errors replay -------------------------------------------------------------------------------
+@pytest.fixture
+def tails_crash(monkeypatch):
+    """An engine 'bug' that only shows when the coin falls tails: a crash in the note effect."""
+    from solo.story import engine
+
+    real = engine.Game.apply
+
+    def apply(self, effect):
+        if effect.kind == "note" and effect.args["note"] == "tails came up":
+            raise RuntimeError("the tails bug")
+        return real(self, effect)
+
+    monkeypatch.setattr(engine.Game, "apply", apply)
+
+
+def _replay(command: str):
+    args = shlex.split(command)
+    assert args[:2] == ["solo", "play"]
+    return CliRunner().invoke(cli, args[1:])
+
+
+@pytest.mark.parametrize("party", [dict(party=(str(UNLUCKY),)), dict(party_size=2), dict()])
+def test_errors_name_seeds_and_commands_that_replay_them(tails_crash, tmp_path, party):
+    r = simulate(Options(str(COIN), 30, seed=4, **party), jobs=1, errors_dir=tmp_path)
+    assert 0 < r["error_count"] < 30
+    assert r["endings"]["__error__"]["count"] == r["error_count"]
+    for e in r["errors"][:3]:
+        assert e["message"] == "the tails bug" and e["where"]
+        assert Path(e["script"]).is_file()
+        result = _replay(e["replay"])
+        assert isinstance(result.exception, RuntimeError), result.output
+        assert str(result.exception) == "the tails bug"
+
+
+def test_a_run_that_ends_replays_to_the_same_ending(tmp_path):
+    adventure = load_adventure(TUTORIAL)
+    party = build_party(adventure, Options(str(TUTORIAL), 1))
+    for index in range(4):
+        seed = run_seed(9, index)
+        result = play_one(adventure, party.members, seed, "random")
+        script = tmp_path / f"{index}.txt"
+        script.write_text("\n".join(a for _, a in result.answers) + "\n")
+        out = _replay(f"solo play {TUTORIAL} --seed {seed} --pc espen --script {script} --saves {tmp_path}")
+        assert out.exit_code == 0, out.output
+        assert f"Ending reached: {result.ending}." in out.output
+
+
+# -- the command ---------------------------------------------------------------------------------
+def test_json_from_the_command(run):
+    result = run("simulate", "tutorial", "--runs", "50", "--json", "--policy", "cautious")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["runs"] == 50 and data["policy"] == "cautious"
+
+
+def test_text_report_names_endings_and_rates(run):
+    result = run("simulate", "tutorial", "--runs", "40", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "Endings" in result.stdout and "arrival" in result.stdout and "runs/s" in result.stdout
+
+
+def test_exit_1_when_a_run_fails(run, tmp_path):
+    result = run("simulate", str(DATA / "loop.toml"), "--runs", "3", "--max-turns", "10",
+                 "--errors-dir", str(tmp_path))
+    assert result.exit_code == 1
+    assert "TurnLimit" in result.stdout and "replay: solo play" in result.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--party", "x.toml", "--party-size", "2"], "not both"),
+    (["--party-size", "9"], "1 to 6"),
+    (["--party-size", "4"], "at most 3"),
+    (["--runs", "0"], "at least 1"),
+    (["--jobs", "0"], "at least 1"),
+    (["--party", "nobody_at_all"], "nobody_at_all"),
+])
+def test_bad_options_are_one_line_errors(run, args, words):
+    result = run("simulate", "tutorial", *args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+
+
+def test_unknown_adventure_is_a_one_line_error(run):
+    result = run("simulate", "no_such_adventure_anywhere")
+    assert result.exit_code == 2 and "no adventure" in result.output
+
+
+def test_an_adventure_with_errors_points_to_solo_check(run):
+    result = run("simulate", str(Path(__file__).parent / "data" / "broken" / "unknown_target.toml"))
+    assert result.exit_code == 2 and "solo check" in result.output
