@@ -17,6 +17,7 @@ from .. import __version__
 # name -> (module, one-line help shown by `solo --help` without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("solo.cli.check", "Check adventures for every problem at once, compiler-style."),
+    "duel": ("solo.cli.duel", "Pit an NPC's mind against a PC many times: the Lenses it picks, how it ends."),
     "map": ("solo.cli.map", "Draw an adventure's scene graph (Mermaid or DOT), with visit rates from a simulation."),
     "new": ("solo.cli.new", "Create a character: interactive, by career, or at random."),
     "npc": ("solo.cli.npc", "Roll an NPC: stats by level, gear and a Code Block (personality, motivation …)."),

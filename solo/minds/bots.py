@@ -28,3 +28,67 @@ class FirstDecider:
         if question.free_text:
             return "Bot"
         return question.options[0].key
+
+
+class GreedyDecider:
+    """A sensible stand-in player: the best exact odds, never yields, strikes the weakest.
+
+    Each round it takes whichever of no Lens, Aggressive or Cautious gives
+    the best chance to win (one round ahead, best play after, from the odds
+    engine's tables); it never flees or surrenders, spends Luck when Luck
+    turns a round, pushes on only when pushing still wins more often than
+    not, and answers anything else with the default or the first option
+    (or a random one, given a generator), so the adventure simulator can
+    reuse it outside conflicts.
+    """
+
+    def __init__(self, rng: random.Random | None = None, *, yields: bool = False):
+        self.rng = rng
+        self.yields = yields
+        self._secondary: dict = {}
+
+    def decide(self, question: Question) -> str:
+        keys = question.keys()
+        ctx = question.context
+        conflict, me = ctx.get("conflict"), ctx.get("participant")
+        kind = question.kind
+        if conflict is not None and me is not None and keys:
+            if kind == "lens":
+                return self._lens(keys, conflict, me)
+            if kind == "clever_follow_up":
+                return "skill" if "skill" in keys else keys[0]
+            if kind == "target":
+                return min(keys, key=lambda k: (conflict.by_id[k].pool.current, k) if k in conflict.by_id else (0, k))
+            if kind == "damage_pool":
+                return "conflict" if "conflict" in keys else keys[0]
+            if kind == "flamboyant_skill":
+                return max(keys, key=lambda k: me.char.skills.get(k, 0) if me.char is not None else 0)
+            if kind == "quick_action":
+                return "ready" if "ready" in keys else next((k for k in keys if k != "leave"), keys[0])
+            if kind == "push":
+                if "refresh" in keys:
+                    return "refresh"
+                from .valuation import push_chance
+
+                return "push" if "push" in keys and push_chance(conflict, me) >= 0.5 else "out"
+            if kind in ("luck_flip", "luck_reduce"):
+                return "yes" if "yes" in keys else keys[0]
+        if question.default is not None:
+            return question.default
+        if question.free_text:
+            return "Bot"
+        if self.rng is not None:
+            return self.rng.choice(question.options).key
+        return keys[0]
+
+    def _lens(self, keys: list[str], conflict, me) -> str:
+        from .valuation import best_basic, read_position
+
+        if len(keys) == 1:
+            return keys[0]
+        pos = read_position(conflict, me, secondary=self._secondary)
+        if self.yields and pos.win() < 0.05:
+            for exit_ in ("surrender", "flee"):
+                if exit_ in keys:
+                    return exit_
+        return best_basic(pos.values, keys)

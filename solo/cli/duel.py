@@ -1,0 +1,201 @@
+"""``solo duel``: pit an NPC mind against a PC many times and see how it behaves (issue 4)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from . import UserError
+
+_DEFAULT_RUNS = 100
+
+
+@click.command("duel")
+@click.option("--npc", "npc_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="An NPC file (docs/npcs.md); the flags below override its Code Block.")
+@click.option("--level", "-l", default="skilled", show_default=True, metavar="LEVEL",
+              help="common, skilled or master (or minion, minor, moderate, major).")
+@click.option("--role", metavar="ROLE", help="Thug, Courtier, Draugr … (default: one that fits the conflict type).")
+@click.option("--personality", "-p", multiple=True, metavar="NAME",
+              help="A personality entry; give it twice for both (dark:NAME for the Dark Triad's).")
+@click.option("--motivation", "-m", multiple=True, metavar="NAME", help="Money, Faith, Health … (once or twice).")
+@click.option("--event", metavar="TOPIC±", help="The recent event, e.g. Money+ or Love- (or random).")
+@click.option("--disposition", metavar="NAME", help="Affectionate, Friendly, Neutral, Unfriendly or Malicious.")
+@click.option("--mindless", is_flag=True, help="A creature with no will of its own: never yields.")
+@click.option("--pc", "pc_spec", default="espen", show_default=True, metavar="FILE|NAME",
+              help="The PC: a character file or a pregenerated character.")
+@click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
+              help="The conflict type: combat, social, foot_chase, car_chase, sneaking, tracking …")
+@click.option("--runs", "-n", type=int, default=_DEFAULT_RUNS, show_default=True, help="How many conflicts.")
+@click.option("--seed", type=int, help="Seed the NPC, the dice and the mind, for a duel you can replay.")
+@click.option("--rounds", "round_limit", type=int, default=30, show_default=True,
+              help="Round limit of each conflict (then it is a stalemate).")
+@click.option("--json", "as_json", is_flag=True, help="Print the tallies as one JSON object.")
+@click.option("--explain", is_flag=True, help="Show why the NPC chose what it chose (first conflict and totals).")
+@click.option("--narrate", is_flag=True, help="Tell the first conflict as a story.")
+def command(npc_file, level, role, personality, motivation, event, disposition, mindless, pc_spec, ctype_name,
+            runs, seed, round_limit, as_json, explain, narrate):
+    """Watch an NPC's mind fight: many conflicts against a PC, and what it chose.
+
+    The NPC comes from --npc FILE or from the flags (a generated NPC of
+    --level and --role with the Code Block parts you give, the rest rolled).
+    The PC is played by a greedy bot: the best exact odds each round, never
+    yields. The tallies count the Lenses the NPC declared and how each
+    conflict ended for the NPC.
+
+    \b
+    Examples:
+      solo duel --personality Aggressive --personality Sadistic --runs 1000
+      solo duel --level master --motivation Faith --pc espen --seed 7 --explain
+      solo duel --type social --role courtier -p Charming -p Extroverted --json
+      solo duel --mindless --role draugr --narrate --runs 1
+    """
+    from ..errors import SoloError
+    from ..minds.arena import duel_npc, run_duels
+    from ..rules.conflict_types import conflict_type
+    from ..rules.creation import load_character
+
+    if runs < 1:
+        raise UserError(f"--runs must be at least 1, not {runs}")
+    if round_limit < 1:
+        raise UserError(f"--rounds must be at least 1, not {round_limit}")
+    try:
+        ctype = conflict_type(ctype_name)
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+    if ctype.static:
+        raise UserError(f"--type {ctype.key}: {ctype.name} is against an obstacle, not a person; "
+                        "pick an opposed type (combat, social, foot_chase …)")
+    import random
+
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    try:
+        base = _load_npc(npc_file, seed) if npc_file else None
+        npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype, base=base, level=level, role=role,
+                       personality=personality, motivation=motivation, event=event, disposition=disposition,
+                       mindless=mindless)
+        pc = load_character(pc_spec)
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    if pc.name == npc.name:
+        pc.name = f"{pc.name} (PC)"
+    start = time.perf_counter()
+    stats = run_duels(npc, pc, ctype, runs=runs, seed=seed, round_limit=round_limit, explain=explain or narrate)
+    elapsed = time.perf_counter() - start
+    story = _story(stats.first, npc, pc, seed) if narrate else None
+    if as_json:
+        data = {"npc": npc.name, "pc": pc.name, "type": ctype.key, "seed": seed, **stats.to_dict()}
+        if explain:
+            data["explain"] = {"first": [e.to_dict() for e in stats.first if e.kind.startswith("npc_")],
+                               "reasons": _reason_table(stats)}
+        if story is not None:
+            data["narration"] = story
+        click.echo(json.dumps(data, ensure_ascii=False))
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    with console.capture() as capture:
+        _show(console, npc, pc, ctype, stats, elapsed, seed)
+        if explain:
+            _show_explain(console, stats)
+        if story is not None:
+            console.rule("The first conflict, told")
+            console.print(story)
+    click.echo(capture.get(), nl=False)
+
+
+def _load_npc(path: Path, seed: int):
+    import random
+
+    from ..npc import NPC
+    from ..toml_files import load_toml
+
+    if not path.exists():
+        raise UserError(f"--npc {path}: no such file")
+    return NPC.from_dict(load_toml(path), file=path, rng=random.Random(f"duel-file:{seed}"))
+
+
+def _story(events, npc, pc, seed: int) -> str:
+    """The first conflict as prose, through the narration's renderer."""
+    try:
+        from ..narration import Narrator, load_templates, narration_rng, transcript
+    except ImportError:  # pragma: no cover - only while narration is missing
+        raise UserError("--narrate needs solo.narration, which this installation lacks") from None
+    people = {e["id"]: (npc if not e.get("pc") else pc)
+              for ev in events if ev.kind == "conflict_start" for e in ev["participants"]}
+    return transcript(events, Narrator(load_templates(), narration_rng(seed)), people=people).rstrip()
+
+
+def _reason_table(stats) -> dict:
+    out: dict = {}
+    for (lens, why), count in sorted(stats.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+        out.setdefault(lens, {})[why] = count
+    return out
+
+
+def _show(console, npc, pc, ctype, stats, elapsed: float, seed: int) -> None:
+    from rich.table import Table
+
+    from .npc import _temperament
+
+    cb = npc.code_block
+    who = f"[bold]{npc.name}[/] ({(npc.level or 'common').title()} {npc.role or 'NPC'})"
+    console.print(f"{who} against [bold]{pc.name}[/] · {ctype.name} · {stats.runs} conflicts · seed {seed}")
+    if cb is not None:
+        console.print(f"  {' · '.join(str(t) for t in cb.personality)} · {' · '.join(cb.motivation)} · "
+                      f"{cb.disposition} · recent event: {cb.event}")
+    console.print(f"  [dim]{_temperament(npc)}[/]")
+    lenses = Table(title="Lenses the NPC declared", title_justify="left", show_edge=False)
+    lenses.add_column("Lens")
+    lenses.add_column("times", justify="right")
+    lenses.add_column("share", justify="right")
+    total = sum(stats.lenses.values()) or 1
+    for lens, count in stats.lenses.items():
+        lenses.add_row(lens, str(count), f"{count / total:.1%}")
+    outcomes = Table(title="How it ended, for the NPC", title_justify="left", show_edge=False)
+    outcomes.add_column("outcome")
+    outcomes.add_column("times", justify="right")
+    outcomes.add_column("share", justify="right")
+    for outcome, count in stats.outcomes.items():
+        outcomes.add_row(outcome, str(count), f"{count / stats.runs:.1%}")
+    console.print(lenses)
+    console.print(outcomes)
+    line = f"Mean rounds {stats.mean_rounds:.2f}"
+    if stats.breaks:
+        line += " · when its nerve broke: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in
+                                                       sorted(stats.breaks.items(), key=lambda kv: -kv[1]))
+    if stats.pc_gave_up:
+        line += f" · the PC gave up {stats.pc_gave_up} times"
+    console.print(line)
+    console.print(f"[dim]{stats.runs / elapsed:,.0f} conflicts/s[/]" if elapsed > 0 else "")
+
+
+def _show_explain(console, stats) -> None:
+    from rich.table import Table
+
+    first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)
+    first.add_column("round", justify="right")
+    first.add_column("question")
+    first.add_column("choice")
+    first.add_column("reason")
+    for e in stats.first:
+        if e.kind == "npc_decision":
+            first.add_row(str(e["round"]), e["question"], e["choice"], e["reason"])
+        elif e.kind == "npc_morale":
+            state = f"{e['before']} → {e['after']}" if e["failed"] else f"holds ({e['before']})"
+            first.add_row(str(e["round"]), "morale", state,
+                          f"{', '.join(e['triggers'])}: {e['chance']:.0%} to fail; {e['clue']}")
+        elif e.kind == "npc_break":
+            first.add_row(str(e["round"]), "breaks", e["reaction"].replace("_", " "), e["clue"])
+    console.print(first)
+    totals = Table(title="What tipped each Lens, over all conflicts", title_justify="left", show_edge=False)
+    totals.add_column("Lens")
+    totals.add_column("strongest consideration (times)")
+    for lens, whys in _reason_table(stats).items():
+        totals.add_row(lens, ", ".join(f"{why} {n}" for why, n in whys.items()))
+    console.print(totals)

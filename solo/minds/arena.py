@@ -1,0 +1,277 @@
+"""Duels: one NPC mind against one player character, many times over (``solo duel``).
+
+A GM tunes a Code Block by watching it fight: how often it goes
+Aggressive, when it runs, how long fights last. This module plays the
+conflicts through the real engine with a :class:`~solo.minds.npc.NPCMind`
+on one side and a :class:`~solo.minds.bots.GreedyDecider` on the other,
+and tallies what the NPC chose and how it ended. It prints nothing; the
+command formats the tallies.
+
+The NPC takes side "a", so outcomes are read from its side as the engine
+gives them (including ``comae``, which the mirror view would hide). Between
+conflicts both characters get their Pools, Luck and weapon back, so every
+run starts fresh while the NPC's generator and the dice run on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..events import EventLog
+from ..rules.conflict import Conflict
+from ..rules.conflict_types import ConflictType
+from ..rules.participants import from_character
+from .bots import GreedyDecider
+from .memory import NPCMemory
+from .npc import LENSES, NPCMind
+
+OUTCOME_KEYS = ("won", "lost", "fled", "surrendered", "comae", "stalemate")
+DEFAULT_ROUND_LIMIT = 30
+
+
+@dataclass
+class DuelStats:
+    """What the NPC did over ``runs`` conflicts."""
+
+    runs: int = 0
+    lenses: Counter = field(default_factory=lambda: Counter({k: 0 for k in LENSES}))
+    outcomes: Counter = field(default_factory=lambda: Counter({k: 0 for k in OUTCOME_KEYS}))
+    rounds: int = 0
+    pc_gave_up: int = 0  # the PC fled or surrendered: counted as "won" for the NPC
+    breaks: Counter = field(default_factory=Counter)  # how its nerve broke: flee, beg, bargain …
+    reasons: Counter = field(default_factory=Counter)  # (Lens, consideration) behind each Lens choice
+    first: list = field(default_factory=list)  # every event of the first conflict (with explain)
+
+    @property
+    def mean_rounds(self) -> float:
+        return self.rounds / self.runs if self.runs else 0.0
+
+    def share(self, *outcomes: str) -> float:
+        return sum(self.outcomes[o] for o in outcomes) / self.runs if self.runs else 0.0
+
+    def to_dict(self) -> dict:
+        return {
+            "runs": self.runs,
+            "lenses": {k: self.lenses[k] for k in LENSES},
+            "outcomes": {k: self.outcomes[k] for k in OUTCOME_KEYS},
+            "mean_rounds": round(self.mean_rounds, 3),
+            "pc_gave_up": self.pc_gave_up,
+            "breaks": dict(sorted(self.breaks.items())),
+        }
+
+
+class _Tally:
+    """Wraps a mind to count the Lenses it declares (answers to ``lens`` only, not exits)."""
+
+    def __init__(self, mind: NPCMind, stats: DuelStats, explain: bool):
+        self.mind = mind
+        self.stats = stats
+        self.explain = explain
+
+    def decide(self, question):
+        answer = self.mind.decide(question)
+        if question.kind == "lens" and answer in self.stats.lenses:
+            self.stats.lenses[answer] += 1
+            if self.explain and self.mind.last is not None:
+                self.stats.reasons[(answer, self.mind.last.consideration)] += 1
+        return answer
+
+
+def _snapshot(char) -> tuple:
+    return ({k: (p.maximum, p.current) for k, p in char.pools.items()}, char.luck, char.owed_failures, char.weapon)
+
+
+def _restore(char, snap: tuple) -> None:
+    pools, luck, owed, weapon = snap
+    for k, (maximum, current) in pools.items():
+        char.pools[k].maximum = maximum
+        char.pools[k].current = current
+    char.luck, char.owed_failures, char.weapon = luck, owed, weapon
+
+
+def duel_seeds(seed: int | None) -> tuple[random.Random, random.Random]:
+    """The dice's generator and the NPC mind's own, both from one seed (None: fresh entropy)."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    return random.Random(seed), random.Random(f"npc-mind:{seed}")
+
+
+def run_duels(npc, pc, ctype: ConflictType, *, runs: int, seed: int | None = None,
+              round_limit: int = DEFAULT_ROUND_LIMIT, explain: bool = False, memory: NPCMemory | None = None,
+              pc_decider=None) -> DuelStats:
+    """Play ``runs`` conflicts of ``ctype``, NPC (side a) against PC (side b), and tally them.
+
+    With ``explain`` the mind's reasons are counted and every event of the
+    first conflict (the engine's and the mind's) is kept in ``first``.
+    """
+    if runs < 1:
+        raise ValueError("a duel needs at least one run")
+    if ctype.static:
+        raise ValueError(f"{ctype.name} is fought against an obstacle, not a person; pick an opposed type")
+    dice, mind_rng = duel_seeds(seed)
+    stats = DuelStats()
+    log = EventLog()
+    mind = NPCMind(npc, mind_rng, memory=memory, explain=False, sink=log if explain else None)
+    tally = _Tally(mind, stats, explain)
+    bot = pc_decider if pc_decider is not None else GreedyDecider()
+    npc_snap, pc_snap = _snapshot(npc), _snapshot(pc)
+    npc_id, pc_id = npc.name, pc.name if pc.name != npc.name else f"{pc.name} (PC)"
+    lenses = npc.uses_lenses if hasattr(npc, "uses_lenses") else None
+    for run in range(runs):
+        _restore(npc, npc_snap)
+        _restore(pc, pc_snap)
+        a = from_character(npc, "a", ctype, decider=tally, pid=npc_id, uses_lenses=lenses)
+        b = from_character(pc, "b", ctype, decider=bot, pid=pc_id)
+        sink = log if explain and run == 0 else None
+        result = Conflict(ctype, [a, b], dice, sink=sink, round_limit=round_limit).run()
+        outcome = result.outcome
+        if outcome in ("opponent_fled", "opponent_surrendered"):
+            stats.pc_gave_up += 1
+            outcome = "won"
+        stats.outcomes[outcome] += 1
+        stats.rounds += result.rounds
+        stats.runs += 1
+        morale = mind.morale
+        if morale is not None and morale.reaction and outcome in ("fled", "surrendered"):
+            stats.breaks[morale.reaction] += 1
+        if explain and run == 0:
+            stats.first = list(log.events)
+            mind.sink = None  # later conflicts: reasons are still counted, events no longer kept
+    _restore(npc, npc_snap)
+    _restore(pc, pc_snap)
+    return stats
+
+
+# -- an NPC from the duel's flags ------------------------------------------------------
+
+def role_for(ctype: ConflictType, *, mindless: bool = False) -> str:
+    """A role that fights this kind of conflict: main skill first, then any of its three skills."""
+    from ..npc.roles import roles
+
+    table = [r for r in roles().values() if r.mindless == mindless]
+    for wanted in (lambda r: r.skills[0][0] == ctype.skill, lambda r: any(s == ctype.skill for s, _ in r.skills)):
+        for role in table:
+            if wanted(role):
+                return role.key
+    return table[0].key if table else "thug"
+
+
+def parse_trait(name: str):
+    """A personality entry by name: the Personality table first, then the Dark Triad.
+
+    Names in both tables (Aggressive, Moody, Lying, Manipulative) mean the
+    Personality one unless written ``dark:Name`` (or ``Name (Dark Triad)``).
+    """
+    from ..npc.codeblock import Trait
+    from ..npc.levels import NPCError
+    from ..npc.tables import codeblocks
+
+    t = codeblocks()
+    text = name.strip()
+    tables = ("personality", "dark_triad")
+    lowered = text.lower()
+    for prefix in ("dark:", "dark_triad:", "darktriad:"):
+        if lowered.startswith(prefix):
+            text, tables = text[len(prefix):].strip(), ("dark_triad",)
+            break
+    else:
+        if lowered.endswith("(dark triad)"):
+            text, tables = text[: -len("(dark triad)")].strip(), ("dark_triad",)
+    for table in tables:
+        try:
+            return Trait(t.trait(table, text).name, table)
+        except KeyError:
+            continue
+    from ..errors import did_you_mean
+
+    known = [name for table in tables for name in t.trait_table(table)]
+    where = "Dark Triad" if tables == ("dark_triad",) else "Personality or Dark Triad"
+    raise NPCError(f"unknown {where} entry {text!r}{did_you_mean(text.title(), known)}; "
+                   f"known: {', '.join(dict.fromkeys(known))}")
+
+
+def parse_event(text: str, rng: random.Random):
+    """A Recent Event from ``Topic+``, ``Topic-``, ``Topic:positive`` / ``Topic:negative`` or ``random``."""
+    from ..npc.codeblock import RecentEvent, roll_event
+    from ..npc.levels import NPCError
+    from ..npc.tables import codeblocks
+
+    raw = text.strip()
+    if raw.lower() == "random":
+        return roll_event(rng)
+    if raw.endswith(("+", "-", "−")):
+        topic, positive = raw[:-1], raw.endswith("+")
+    elif ":" in raw:
+        topic, _, sign = raw.partition(":")
+        if sign.strip().lower() not in ("positive", "negative", "+", "-"):
+            raise NPCError(f"--event {text!r}: the sign after ':' is positive or negative")
+        positive = sign.strip().lower() in ("positive", "+")
+    else:
+        raise NPCError(f"--event {text!r}: write a topic and a sign, e.g. Money+ or Love-")
+    try:
+        entry = codeblocks().event(topic.strip())
+    except KeyError as exc:
+        raise NPCError(exc.args[0]) from None
+    return RecentEvent(entry.topic, positive, entry.examples(positive)[0])
+
+
+def duel_npc(rng: random.Random, ctype: ConflictType, *, base=None, level: str = "skilled", role: str | None = None,
+             personality=(), motivation=(), event: str | None = None, disposition: str | None = None,
+             mindless: bool = False):
+    """The NPC a duel pits: ``base`` (from a file) or a generated one, with the given Code Block parts.
+
+    Parts not given keep the base's, or are rolled with ``rng`` (a single
+    ``personality`` gets a rolled second one). Raises NPCError (a SoloError)
+    for anything unknown, with a one-line message.
+    """
+    from dataclasses import replace
+
+    from ..npc import generate_npc
+    from ..npc.codeblock import roll_code_block
+    from ..npc.levels import NPCError
+    from ..npc.tables import codeblocks
+
+    if mindless and (personality or motivation or event or disposition):
+        raise NPCError("a mindless creature has no Code Block: drop --personality, --motivation, --event and "
+                       "--disposition, or --mindless")
+    if len(personality) > 2:
+        raise NPCError("an NPC has two personality entries; give --personality at most twice")
+    if len(motivation) > 2:
+        raise NPCError("an NPC has one or two motivations; give --motivation at most twice")
+    if base is not None:
+        npc = base
+        if mindless:
+            npc.mindless, npc.code_block = True, None
+    else:
+        npc = generate_npc(rng, level, role=role or role_for(ctype, mindless=mindless), mindless=mindless)
+    if npc.mindless:
+        return npc
+    t = codeblocks()
+    cb = npc.code_block or roll_code_block(rng)
+    traits = [parse_trait(p) for p in personality]
+    if len(traits) == 1:
+        traits.append(cb.personality[1])
+    if traits:
+        cb = replace(cb, personality=(traits[0], traits[1]))
+    if motivation:
+        names = []
+        for m in motivation:
+            try:
+                name = t.motivation(m).name
+            except KeyError as exc:
+                raise NPCError(exc.args[0]) from None
+            if name in names:
+                raise NPCError(f"--motivation {name!r} is given twice")
+            names.append(name)
+        cb = replace(cb, motivation=tuple(names))
+    if event:
+        cb = replace(cb, event=parse_event(event, rng))
+    if disposition:
+        try:
+            cb = replace(cb, disposition=t.disposition(disposition).name)
+        except KeyError as exc:
+            raise NPCError(exc.args[0]) from None
+    npc.code_block = cb
+    return npc

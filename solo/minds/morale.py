@@ -1,0 +1,183 @@
+"""Morale: when an NPC's nerve goes, and what it does then (issue 4, RULES.md §7.3).
+
+A mind does not re-decide "fight or run" from scratch every round: that
+makes NPCs flicker between bravado and panic. Instead morale is a small
+state machine — steady, shaken, broken — that moves only on *triggers*
+(its Pool falling below half for the first time, falling to its
+motivation's flee line while losing, an ally going down, being
+outnumbered, the fight turning hopeless, and every new wound while shaken).
+Each trigger is a check against the NPC's nerve; a failed check moves one
+step down. Climbing back from shaken needs a clearly better position than
+the one that shook it (hysteresis), and broken is final for the conflict.
+
+What a broken NPC does comes from its Code Block's ``on_break`` list; the
+flavour (begging, bargaining, calling for help) is kept for the narration,
+while the engine only knows fleeing and surrendering.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from ..npc.leanings import Leanings
+
+STEADY, SHAKEN, BROKEN = "steady", "shaken", "broken"
+
+#: How hard each trigger presses on the nerve (added to the danger, 1 − win chance).
+SEVERITY = {
+    "half": 0.2,          # own Pool below half for the first time
+    "flee_line": 0.3,     # own Pool at or below the motivation's flee threshold while losing
+    "wounded": 0.15,      # hurt again while shaken
+    "ally_out": 0.3,      # each ally that goes down, runs or gives up
+    "outnumbered": 0.25,  # per extra opponent beyond one each, when the odds in numbers get worse
+    "hopeless": 0.15,     # the exact odds fall below 10 %
+}
+#: Nerve = BASE + resolve·R − self_preservation·S + risk_tolerance·T (see docs/npcs.md).
+NERVE_BASE, NERVE_RESOLVE, NERVE_SELF, NERVE_RISK = 1.1, 0.7, 0.5, 0.4
+SHAKEN_PRESSURE = 0.2  # a shaken NPC feels every trigger more
+SPREAD = 0.12          # how soft the line between holding and failing is
+RECOVER_AT = 0.65      # a shaken NPC steadies only when its win chance climbs this high
+LOSING = 0.5           # below this win chance the NPC counts as losing (for the flee line)
+HOPELESS = 0.1
+
+#: What each on_break reaction is, mechanically.
+MECHANIC = {"flee": "flee", "call_for_help": "flee", "surrender": "surrender", "beg": "surrender",
+            "bargain": "surrender", "fight_on": None}
+
+#: Clues for the narration: what a GM could say instead of a number (our own words).
+CLUES = {
+    STEADY: "holds its ground",
+    SHAKEN: "gives ground, eyes flicking towards the way out",
+    BROKEN: "has lost its nerve",
+    "flee": "turns and runs",
+    "call_for_help": "shouts for help and falls back",
+    "surrender": "lowers its guard and yields",
+    "beg": "drops to its knees, pleading",
+    "bargain": "offers a deal to end it",
+    "fight_on": "fights on like a cornered animal",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One morale check: why it happened, how likely failing was, and where it left the NPC."""
+
+    triggers: tuple[str, ...]
+    chance: float  # chance to fail
+    failed: bool
+    before: str
+    after: str
+
+    def to_dict(self) -> dict:
+        return {"triggers": list(self.triggers), "chance": round(self.chance, 3), "failed": self.failed,
+                "before": self.before, "after": self.after}
+
+
+def nerve(lean: Leanings) -> float:
+    """How much pressure the NPC takes before a check is more likely to fail than hold."""
+    return (NERVE_BASE + NERVE_RESOLVE * lean.lean["resolve"] - NERVE_SELF * lean.lean["self_preservation"]
+            + NERVE_RISK * lean.risk_tolerance)
+
+
+@dataclass
+class Morale:
+    """Per-conflict morale of one NPC. Call :meth:`observe` at each of its declarations."""
+
+    lean: Leanings
+    state: str = STEADY
+    fired: set = field(default_factory=set)
+    seen_out: set = field(default_factory=set)
+    worst_ratio: float = 1.0
+    last_pool: int | None = None
+    reaction: str | None = None  # set when broken: flee, surrender, beg, bargain, call_for_help, fight_on
+    checks: list = field(default_factory=list)
+
+    @property
+    def never_breaks(self) -> bool:
+        return self.lean.mindless
+
+    def observe(self, *, pool: int, maximum: int, win: float, allies_out: set, opponents: int, side: int,
+                rng: random.Random) -> Check | None:
+        """Look at the fight, fire the triggers that apply, and check once if any did."""
+        if self.never_breaks or self.state == BROKEN:
+            self.last_pool = pool
+            return None
+        triggers = []
+        frac = pool / maximum if maximum > 0 else 0.0
+        if frac < 0.5 and "half" not in self.fired:
+            self.fired.add("half")
+            triggers.append("half")
+        line = self.lean.flee_threshold
+        if line > 0 and frac <= line and win < LOSING and "flee_line" not in self.fired:
+            self.fired.add("flee_line")
+            triggers.append("flee_line")
+        if self.state == SHAKEN and self.last_pool is not None and pool < self.last_pool:
+            triggers.append("wounded")
+        new_out = allies_out - self.seen_out
+        if new_out:
+            self.seen_out |= new_out
+            triggers.extend("ally_out" for _ in new_out)
+        ratio = opponents / side if side else float(opponents)
+        if ratio > 1.0 and ratio > self.worst_ratio:
+            triggers.append("outnumbered")
+            extra = ratio - max(1.0, self.worst_ratio)
+            self.worst_ratio = ratio
+        else:
+            extra = 0.0
+        if win < HOPELESS and "hopeless" not in self.fired:
+            self.fired.add("hopeless")
+            triggers.append("hopeless")
+        self.last_pool = pool
+        if not triggers:
+            if self.state == SHAKEN and win >= RECOVER_AT:
+                self.state = STEADY
+            return None
+        severity = sum(SEVERITY[t] for t in triggers if t != "outnumbered") + SEVERITY["outnumbered"] * extra
+        pressure = severity + (1.0 - win) + (SHAKEN_PRESSURE if self.state == SHAKEN else 0.0)
+        chance = _logistic((pressure - nerve(self.lean)) / SPREAD)
+        failed = rng.random() < chance
+        before = self.state
+        if failed:
+            at_line = line > 0 and frac <= line and win < LOSING
+            self.state = BROKEN if (self.state == SHAKEN or at_line) else SHAKEN
+        check = Check(tuple(triggers), chance, failed, before, self.state)
+        self.checks.append(check)
+        return check
+
+    def choose_reaction(self, *, can_flee: bool, rng: random.Random, surrender_bias: float | None = None) -> str:
+        """What a broken NPC does, from its on_break list; a surrender or a flight underneath.
+
+        When the list holds both kinds, the Code Block's surrender bias
+        (disposition and memory included) splits between yielding and
+        running; the first reaction of the chosen kind in ``on_break`` gives
+        the flavour. Where running is impossible (a chase is itself the
+        flight) it yields.
+        """
+        breaks = self.lean.on_break
+        if all(b == "fight_on" for b in breaks):
+            self.reaction = "fight_on"
+            return self.reaction
+        kinds = {MECHANIC[b] for b in breaks if MECHANIC.get(b)}
+        if not can_flee:
+            kinds.discard("flee")
+        if len(kinds) == 2:
+            bias = self.lean.surrender_bias if surrender_bias is None else surrender_bias
+            kind = "surrender" if rng.random() < bias else "flee"
+        else:
+            kind = kinds.pop() if kinds else "surrender"
+        for reaction in breaks:
+            if MECHANIC.get(reaction) == kind:
+                self.reaction = reaction
+                return reaction
+        self.reaction = kind
+        return kind
+
+
+def _logistic(x: float) -> float:
+    if x > 40:
+        return 1.0
+    if x < -40:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))

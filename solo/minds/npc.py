@@ -1,0 +1,732 @@
+"""NPC minds: a Code Block turned into choices in an Extended Conflict (issue 4).
+
+An :class:`NPCMind` is a Decider like the terminal or a bot: the conflict
+engine asks it questions and it answers with option keys. It decides by
+*utility scoring*: every option gets a score that is the sum of named
+considerations — the exact chance to win with each Lens, the Code Block's
+leans, how hurt it and its foe are, carried bonuses and penalties, the
+opponent's last Lens, numbers, armour, morale, habit — and then it picks at
+random among the near-best options (a softmax with the NPC's own generator),
+so a mind is characterful but not a lookup table, and the same seed always
+replays the same choices.
+
+Why utility scoring rather than rules ("if hurt, be Cautious"): a Code Block
+has four tags pulling in different directions, and sums of weighted pulls
+let a Sadistic coward and a Correct fanatic both come out of the same code,
+with the weights in one table (``WEIGHTS``, documented in docs/npcs.md).
+
+Each decision keeps its *reason* — the consideration that did most to lift
+the chosen option above the others — and is published as an
+``npc_decision`` event when the mind has a sink, so a GM (``--explain``) or
+the narration can say why the NPC did what it did. Morale and memory live
+in :mod:`.morale` and :mod:`.memory`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..events import Event, Sink
+from ..npc.disposition import disposition_step
+from ..npc.leanings import Leanings, leanings
+from .base import Question
+from .memory import NPCMemory
+from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, Morale
+from .valuation import (
+    BASIC, Matchup, Position, best_secondary, evaluator, mean_damage, push_chance, quick_extras, read_position, threat,
+)
+
+LENSES = ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick")
+LENS_SET = frozenset(LENSES)
+EXITS = ("flee", "surrender")
+
+#: The weights of every consideration (docs/npcs.md, "How NPCs think").
+WEIGHTS = {
+    "odds": 8.0,          # per unit of win chance below the best Lens's, × (1 − 0.6 × risk tolerance)
+    "temperament": 0.35,  # per unit of the Code Block's lean towards a Lens (−2 … 2)
+    "press": 0.5,         # winning: press a hurt opponent (Aggressive), × (1 + cruelty + aggression/2)
+    "guard": 0.5,         # hurt: guard (Cautious), × (1 + self-preservation + caution/2 − risk)
+    "gamble": 1.0,        # losing: swing for it (Aggressive, Covert, Flamboyant), × risk tolerance
+    "secure": 0.3,        # far ahead: make the win safe (Cautious), × (1 − risk tolerance)
+    "counter": 0.2,       # answer the opponent's Lens
+    "outnumbered": 0.3,   # per extra foe: Cautious, × (1 + self-preservation)
+    "armour": 0.05,       # per Armour Point on the foe: Aggressive (and Covert, which can go round it)
+    "shaken": 0.35,       # shaken morale: Cautious up, Aggressive down
+    "cornered": 0.6,      # broken but fights on: Aggressive
+    "inertia": 0.15,      # the Lens it used last round
+    "surprise": 0.2,      # first round: Covert, × its cunning or self-preservation
+    "rapport": 0.15,      # social conflicts: per disposition step, no dirty tricks on friends
+}
+FLAIR = {"social": 2.0, "physical": 0.6, "other": 1.0}  # Flamboyant's lean by conflict kind
+TEMPERATURE = 0.25  # softmax temperature over the near-best options
+NEAR_BEST = 0.5    # only options within this of the best are drawn from
+COUNTER = {"cautious": "clever", "aggressive": "cautious", "clever": "cautious", "covert": "cautious",
+           "flamboyant": "cautious", "quick": "aggressive"}
+LENS_WORDS = {"none": "keeps it simple", "aggressive": "hits hard", "cautious": "plays safe",
+              "clever": "studies its foe", "covert": "tries a trick", "flamboyant": "shows off",
+              "quick": "acts fast"}
+NEUTRAL = Leanings(lean={k: 0.0 for k in ("aggression", "caution", "cunning", "flair", "curiosity", "haste",
+                                          "self_preservation", "resolve", "cruelty", "warmth")},
+                   risk_tolerance=0.5, flee_threshold=0.35, surrender_bias=0.5, on_break=("surrender", "flee"),
+                   mood=0.0)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the Lens considerations look at, read from a live conflict or set by hand (odds policies)."""
+
+    values: dict  # Lens -> chance to win (see valuation.Evaluator.lens_values)
+    win: float  # the best chance, adjusted for numbers
+    own_frac: float = 1.0
+    opp_frac: float = 1.0
+    opp_lens: str = "none"
+    opp_off_balance: bool = False  # the opponent carries a −20 into this round
+    ratio: float = 1.0  # opponents per member of its side
+    armour_op: int = 0
+    morale: str = "steady"
+    last_lens: str | None = None
+    first_round: bool = False
+    kind: str = "physical"  # physical, social or other (Flamboyant's weight)
+    rapport: int = 0  # disposition step towards PC opponents in a social conflict
+
+
+def _kind(ctype) -> str:
+    return "social" if ctype.social else "physical" if ctype.physical else "other"
+
+
+def lens_considerations(lean: Leanings, lenses, sit: Situation) -> dict[str, dict[str, float]]:
+    """Every consideration's score for every Lens in ``lenses``: {consideration: {Lens: score}}.
+
+    Pure and deterministic, so tests, ``--explain`` and odds policies all
+    see the same numbers; the weights are :data:`WEIGHTS`.
+    """
+    W = WEIGHTS
+    L = lean.lean
+    vals = sit.values
+    best = max(vals[k] for k in lenses if k in vals)
+    w_odds = W["odds"] * (1.0 - 0.6 * lean.risk_tolerance)  # the motivation says how much the odds count
+    parts: dict[str, dict[str, float]] = {"odds": {k: w_odds * (vals[k] - best) for k in lenses if k in vals}}
+    flair = FLAIR[sit.kind]
+    parts["temperament"] = {k: W["temperament"] * v * (flair if k == "flamboyant" else 1.0)
+                            for k, v in lean.lens_lean().items() if k in lenses}
+    win, rt, sp = sit.win, lean.risk_tolerance, L["self_preservation"]
+    situation: dict[str, dict[str, float]] = {}
+    if win >= 0.5 and sit.opp_frac < 1.0:
+        situation["press"] = {"aggressive": W["press"] * (1 - sit.opp_frac)
+                              * max(0.0, 1 + L["cruelty"] + 0.5 * L["aggression"])}
+    if sit.own_frac < 1.0:
+        situation["guard"] = {"cautious": W["guard"] * (1 - sit.own_frac)
+                              * max(0.0, 1 + sp + 0.5 * L["caution"] - rt)}
+    if win < 0.4:
+        g = W["gamble"] * (0.4 - win) * max(0.0, rt + 0.5 * max(0.0, L["resolve"]))
+        situation["gamble"] = {"aggressive": g, "covert": g, "flamboyant": g}
+    if win > 0.8:
+        situation["secure"] = {"cautious": W["secure"] * (1 - rt) * (win - 0.8) / 0.2}
+    counter: dict[str, float] = {}
+    if sit.opp_lens in COUNTER:
+        counter[COUNTER[sit.opp_lens]] = W["counter"]
+    if sit.opp_off_balance:
+        counter["aggressive"] = counter.get("aggressive", 0.0) + W["counter"]
+    if counter:
+        situation["counter"] = counter
+    if sit.ratio > 1.0 and not lean.mindless:
+        situation["outnumbered"] = {"cautious": W["outnumbered"] * (sit.ratio - 1) * (1 + max(0.0, sp))}
+    if sit.armour_op > 0 and win < 0.9:
+        arm = W["armour"] * sit.armour_op
+        situation["armour"] = {"aggressive": arm, "covert": arm}
+    if sit.morale == SHAKEN:
+        situation["shaken"] = {"cautious": W["shaken"] * (1 + max(0.0, sp)), "aggressive": -0.5 * W["shaken"]}
+    elif sit.morale == BROKEN:
+        situation["cornered"] = {"aggressive": W["cornered"]}
+    if sit.last_lens in LENS_SET:
+        situation["inertia"] = {sit.last_lens: W["inertia"]}
+    if sit.first_round and not lean.mindless:
+        s = W["surprise"] * max(0.0, L["cunning"], sp)
+        if s:
+            situation["surprise"] = {"covert": s}
+    if sit.rapport:
+        situation["rapport"] = {"covert": -W["rapport"] * sit.rapport, "aggressive": -W["rapport"] * sit.rapport}
+    for key, scores in situation.items():
+        parts[key] = {k: v for k, v in scores.items() if k in lenses}
+    return parts
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One answer of a mind, with what tipped it."""
+
+    actor: str
+    question: str
+    choice: str
+    reason: str
+    consideration: str
+    scores: dict
+    round: int = 0
+
+    def to_dict(self) -> dict:
+        return {"actor": self.actor, "question": self.question, "choice": self.choice, "reason": self.reason,
+                "consideration": self.consideration, "scores": dict(self.scores), "round": self.round}
+
+
+@dataclass
+class _Fight:
+    """What a mind keeps during one conflict."""
+
+    conflict: object
+    lean: Leanings
+    morale: Morale
+    last_lens: str | None = None
+    last_target: str | None = None
+    secondary: dict = field(default_factory=dict)
+    announced_break: bool = False
+
+
+class NPCMind:
+    """The Decider for one NPC (an :class:`~solo.npc.NPC`; a plain character gets neutral leanings).
+
+    ``rng`` is the NPC's own generator (draws for its softmax and morale
+    checks). ``memory`` lets past deeds of the PCs colour it: an
+    :class:`NPCMemory`, or a plain list of deed names ("spared", "lied_to" …)
+    for this NPC; ``explain`` keeps every :class:`Decision` in
+    :attr:`log`; ``sink`` receives ``npc_decision``, ``npc_morale`` and
+    ``npc_break`` events.
+    """
+
+    def __init__(self, npc, rng: random.Random, *, memory: NPCMemory | None = None, explain: bool = False,
+                 sink: Sink | None = None):
+        self.npc = npc
+        self.rng = rng
+        if memory is not None and not isinstance(memory, NPCMemory):
+            # An adventure's state may keep just this NPC's deeds as a list of names.
+            cb = getattr(npc, "code_block", None)
+            memory = NPCMemory.of_deeds(npc.name, memory, disposition=cb.disposition if cb is not None else "Neutral")
+        self.memory = memory
+        self.explain = explain
+        self.sink = sink
+        self.log: list[Decision] = []
+        self.last: Decision | None = None
+        self._fight: _Fight | None = None
+
+    # -- leanings --------------------------------------------------------------
+    def leanings(self, *, facing_pcs: bool = True) -> Leanings:
+        """The Code Block's numbers, with the remembered disposition and deeds when facing the PCs."""
+        npc = self.npc
+        if not hasattr(npc, "leanings"):
+            return NEUTRAL
+        cb = getattr(npc, "code_block", None)
+        if npc.mindless or cb is None or self.memory is None or not facing_pcs or npc.name not in self.memory:
+            return npc.leanings()
+        cb = replace(cb, disposition=self.memory.disposition(npc.name, cb.disposition))
+        lean = leanings(cb, mindless=npc.mindless)
+        infl = self.memory.influence(npc.name)
+        if infl.neutral:
+            return lean
+        values = dict(lean.lean)
+        values["cruelty"] += infl.cruelty
+        values["resolve"] += infl.resolve
+        on_break = lean.on_break
+        if not infl.bargains:  # lied to once: it will not trust a deal again
+            on_break = tuple(b for b in on_break if b != "bargain") or ("surrender",)
+        return replace(lean, lean=values, on_break=on_break,
+                       surrender_bias=min(1.0, max(0.0, lean.surrender_bias + infl.surrender)))
+
+    @property
+    def morale(self) -> Morale | None:
+        """The morale of the current (or last) conflict; None before the first question."""
+        return self._fight.morale if self._fight is not None else None
+
+    def disposition(self) -> str:
+        cb = getattr(self.npc, "code_block", None)
+        base = cb.disposition if cb is not None else "Neutral"
+        return self.memory.disposition(self.npc.name, base) if self.memory is not None else base
+
+    def odds_policy(self, matchup: Matchup, *, pool_max_me: int | None = None, pool_max_op: int | None = None,
+                    kind: str = "physical") -> Callable[[int, int], str]:
+        """This mind as a state-dependent Lens policy for :func:`~solo.rules.odds.conflict_odds`.
+
+        At each pair of Pools it gives the Lens among none/aggressive/cautious
+        (the ones the exact odds handle) that its considerations score best —
+        the mode of its choice, without the softmax draw, morale or memory of
+        earlier rounds, which a Markov chain cannot carry. So a GM can ask
+        "how often does *this* NPC win?" exactly.
+        """
+        ev = evaluator(matchup)
+        lean = self.leanings()
+        top_me = pool_max_me or matchup.size_me
+        top_op = pool_max_op or matchup.size_op
+        armour = matchup.armour_op
+        cache: dict[tuple[int, int], str] = {}
+
+        def policy(own: int, other: int) -> str:
+            key = (own, other)
+            lens = cache.get(key)
+            if lens is None:
+                vals = ev.lens_values(own, other)
+                sit = Situation(values=vals, win=max(vals[k] for k in BASIC), own_frac=own / top_me,
+                                opp_frac=other / top_op, armour_op=armour, kind=kind)
+                parts = lens_considerations(lean, BASIC, sit)
+                totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in BASIC}
+                lens = cache[key] = max(BASIC, key=lambda k: totals[k])
+            return lens
+
+        return policy
+
+    # -- the Decider interface -----------------------------------------------------
+    def decide(self, question: Question) -> str:
+        ctx = question.context
+        conflict, me = ctx.get("conflict"), ctx.get("participant")
+        if conflict is None or me is None or not question.options:
+            return self._fallback(question)
+        handler = _HANDLERS.get(question.kind)
+        if handler is None or (handler in _NEEDS_FOE and not conflict.opponents(me)):
+            return self._fallback(question)
+        fight = self._fight_for(conflict)
+        decision = handler(self, question, conflict, me, fight)
+        self._publish(decision)
+        return decision.choice
+
+    def _fallback(self, question: Question) -> str:
+        if question.default is not None:
+            return question.default
+        if question.free_text:
+            return getattr(self.npc, "name", "NPC")
+        return question.options[0].key
+
+    def _fight_for(self, conflict) -> _Fight:
+        fight = self._fight
+        if fight is None or fight.conflict is not conflict:
+            facing_pcs = any(p.is_pc for p in conflict.participants)
+            lean = self.leanings(facing_pcs=facing_pcs)
+            fight = self._fight = _Fight(conflict, lean, Morale(lean))
+        return fight
+
+    def _publish(self, d: Decision) -> None:
+        self.last = d
+        if self.explain:
+            self.log.append(d)
+        if self.sink is not None:
+            self.sink(Event("npc_decision", d.to_dict()))
+
+    def _emit(self, kind: str, **data) -> None:
+        if self.sink is not None:
+            self.sink(Event(kind, data))
+
+    # -- shared steps --------------------------------------------------------------
+    def _read(self, conflict, me, fight) -> Position:
+        return read_position(conflict, me, secondary=fight.secondary)
+
+    def _check_morale(self, q: Question, conflict, me, fight: _Fight, pos: Position, lenses) -> None:
+        allies_out = {p.id for p in conflict.participants
+                      if p.side == me.side and p is not me and p.status != "in"}
+        check = fight.morale.observe(pool=me.pool.current, maximum=me.pool.maximum, win=pos.win(lenses),
+                                     allies_out=allies_out, opponents=len(pos.opponents), side=len(pos.allies),
+                                     rng=self.rng)
+        if check is not None:
+            self._emit("npc_morale", actor=me.id, round=conflict.round, **check.to_dict(),
+                       clue=CLUES[check.after])
+
+    def _exit_if_broken(self, q: Question, conflict, me, fight: _Fight) -> Decision | None:
+        morale = fight.morale
+        if morale.state != BROKEN:
+            return None
+        keys = q.keys()
+        if morale.reaction is None:
+            can_flee = "flee" in keys
+            bias = fight.lean.surrender_bias
+            morale.choose_reaction(can_flee=can_flee, rng=self.rng, surrender_bias=bias)
+        reaction = morale.reaction
+        mechanic = MECHANIC.get(reaction)
+        if mechanic is None:
+            return None  # fights on
+        if mechanic not in keys:
+            mechanic = "surrender" if "surrender" in keys else None
+            if mechanic is None:
+                return None
+        reason = f"its nerve broke: it {_BREAK_TEXT[reaction]}"
+        if not fight.announced_break:
+            fight.announced_break = True
+            self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
+                       reason=reason, clue=CLUES[reaction],
+                       triggers=list(morale.checks[-1].triggers) if morale.checks else [])
+        return Decision(me.id, q.kind, mechanic, reason, "morale", {mechanic: 1.0}, conflict.round)
+
+    def _pick(self, totals: dict[str, float]) -> str:
+        """Softmax over the options within NEAR_BEST of the best, with the NPC's generator."""
+        best = max(totals.values())
+        near = [(k, v) for k, v in totals.items() if v >= best - NEAR_BEST]
+        if len(near) == 1:
+            return near[0][0]
+        weights = [math.exp((v - best) / TEMPERATURE) for _, v in near]
+        x = self.rng.random() * sum(weights)
+        for (k, _), w in zip(near, weights):
+            x -= w
+            if x < 0:
+                return k
+        return near[-1][0]
+
+    # -- the Lens --------------------------------------------------------------------
+    def _lens(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+        lenses = [k for k in q.keys() if k in LENS_SET]
+        if "quick" in lenses and not quick_extras(conflict, me):
+            lenses.remove("quick")  # its only extra action would be an attempt to leave: that is what flee is for
+        pos = self._read(conflict, me, fight)
+        self._check_morale(q, conflict, me, fight, pos, lenses)
+        leave = self._exit_if_broken(q, conflict, me, fight)
+        if leave is not None:
+            return leave
+        if len(lenses) <= 1:
+            choice = lenses[0] if lenses else q.options[0].key
+            reason = "plain rolls: no Lenses at its level" if not me.uses_lenses else "its only choice"
+            fight.last_lens = choice
+            return Decision(me.id, q.kind, choice, reason, "level", {choice: 0.0}, conflict.round)
+        parts = self._lens_parts(lenses, conflict, me, fight, pos)
+        totals = {k: round(sum(p.get(k, 0.0) for p in parts.values()), 6) for k in lenses}
+        choice = self._pick(totals)
+        key, reason = self._reason(choice, lenses, parts, conflict, me, fight, pos)
+        fight.last_lens = choice
+        return Decision(me.id, q.kind, choice, reason, key, {k: round(v, 3) for k, v in totals.items()},
+                        conflict.round)
+
+    def _lens_parts(self, lenses, conflict, me, fight: _Fight, pos: Position) -> dict[str, dict[str, float]]:
+        """Every consideration's score for every offered Lens, from the live conflict."""
+        main = pos.main
+        ctype = conflict.ctype
+        step = 0
+        if ctype.social and any(p.is_pc for p in pos.opponents):
+            step = disposition_step(self.disposition())
+        sit = Situation(
+            values=pos.values, win=pos.win(lenses),
+            own_frac=max(0.0, me.pool.current / me.pool.maximum) if me.pool.maximum else 0.0,
+            opp_frac=max(0.0, main.pool.current / main.pool.maximum) if main.pool.maximum else 0.0,
+            opp_lens=self._opponent_lens(conflict, main), opp_off_balance=main.carry < 0, ratio=pos.ratio,
+            armour_op=pos.armour_op, morale=fight.morale.state, last_lens=fight.last_lens,
+            first_round=conflict.round <= 1, kind=_kind(ctype), rapport=step,
+        )
+        return lens_considerations(fight.lean, lenses, sit)
+
+    @staticmethod
+    def _opponent_lens(conflict, main) -> str:
+        decl = conflict.decl.get(main.id)
+        if decl is not None:
+            return decl.lens
+        return main.last_lens if main.uses_lenses else "none"
+
+    @staticmethod
+    def _strongest(choice, options, parts) -> str | None:
+        """The consideration that lifted ``choice`` most above the average option (None: nothing did).
+
+        Only considerations that pull *towards* the choice count (and the
+        odds, when the choice has the best of them), so a Lens picked because
+        every other one was disliked reads as a whim, not as a liking.
+        """
+        best_key, best_gain = None, 1e-9
+        n = len(options)
+        for key, scores in parts.items():
+            own = scores.get(choice, 0.0)
+            if key != "odds" and own <= 0.0:
+                continue  # a reason must pull towards the choice, not merely hold the others back more
+            gain = own - sum(scores.get(o, 0.0) for o in options) / n
+            if gain > best_gain:
+                best_key, best_gain = key, gain
+        return best_key
+
+    def _reason(self, choice, options, parts, conflict, me, fight, pos) -> tuple[str, str]:
+        """The strongest consideration behind a Lens, and a short sentence for it."""
+        key = self._strongest(choice, options, parts)
+        if key is None:
+            return "chance", f"{LENS_WORDS.get(choice, choice)}: near-equal options, picked on a whim"
+        return key, _lens_reason(self, key, choice, conflict, me, pos)
+
+    # -- Clever's follow-up ------------------------------------------------------------
+    def _clever(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+        pos = self._read(conflict, me, fight)
+        self._check_morale(q, conflict, me, fight, pos, None)
+        leave = self._exit_if_broken(q, conflict, me, fight)
+        if leave is not None:
+            return leave
+        keys = [k for k in q.keys() if k in ("skill", "damage")]
+        if len(keys) < 2:
+            return Decision(me.id, q.kind, keys[0] if keys else q.options[0].key, "its only choice", "level", {},
+                            conflict.round)
+        main = pos.main
+        opp_lens = self._opponent_lens(conflict, main) if main.id in conflict.decl else "none"
+        vals = pos.evaluator.lens_values(pos.a, pos.b, carry_me=me.carry + 20, carry_op=main.carry, opp_lens=opp_lens)
+        value = {"skill": vals["none"], "damage": vals["aggressive"]}  # +20 cancels Aggressive's −20
+        best = max(value.values())
+        L = fight.lean.lean
+        opp_frac = max(0.0, main.pool.current / main.pool.maximum) if main.pool.maximum else 0.0
+        parts = {
+            "odds": {k: WEIGHTS["odds"] * (v - best) for k, v in value.items()},
+            "temperament": {"damage": WEIGHTS["temperament"] * L["aggression"],
+                            "skill": WEIGHTS["temperament"] * L["caution"]},
+            "press": {"damage": WEIGHTS["press"] * (1 - opp_frac) * max(0.0, 1 + L["cruelty"])},
+        }
+        totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in keys}
+        choice = self._pick(totals)
+        key = self._strongest(choice, keys, parts) or "chance"
+        text = {
+            "odds": f"{value[choice]:.0%} to win this way, the better use of what it saw",
+            "temperament": f"{_traits(self.npc, 'aggression' if choice == 'damage' else 'caution')}: "
+                           + ("goes for the weak spot" if choice == "damage" else "makes the opening count"),
+            "press": f"presses the wounded: {main.name} at {main.pool.current}/{main.pool.maximum}",
+        }.get(key, "near-equal options, picked on a whim")
+        return Decision(me.id, q.kind, choice, text, key, {k: round(v, 3) for k, v in totals.items()},
+                        conflict.round)
+
+    # -- Flamboyant's skill, Quick's action, the Pool hit --------------------------------
+    def _flamboyant(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+        keys = q.keys()
+        best = best_secondary(me) if me.char is not None else None
+        choice = best if best in keys else keys[0]
+        value = me.char.skills.get(choice, 0) if me.char is not None else 0
+        return Decision(me.id, q.kind, choice, f"its best other skill ({choice} {value} %)", "skill",
+                        {choice: float(value)}, conflict.round)
+
+    def _quick(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+        from ..rules.tables import rules
+
+        lean = fight.lean
+        physical = conflict.ctype.physical
+        now = mean_damage(me, physical)
+        scores, why = {}, {}
+        for key in q.keys():
+            if key == "leave":
+                wants = fight.morale.state in (SHAKEN, BROKEN) and not lean.mindless
+                scores[key] = (0.6 + lean.lean["self_preservation"]) if wants else -1.0
+                why[key] = "looks for a way out" if wants else ""
+            elif key.startswith("weapon:"):
+                weapon = rules().weapons.get(key.split(":", 1)[1])
+                gain = (sum(v * p for v, p in weapon.damage.distribution().items()) - now) if weapon else 0.0
+                scores[key] = 0.2 * gain
+                why[key] = f"switches to a better weapon ({weapon.name})" if weapon and gain > 0 else ""
+            elif key.startswith("item:"):
+                scores[key] = 0.1
+                why[key] = f"uses {key.split(':', 1)[1]}"
+            else:
+                scores[key] = 0.0
+                why[key] = "catches its breath"
+        choice = max(scores, key=lambda k: (scores[k], k == "ready"))
+        return Decision(me.id, q.kind, choice, why[choice] or "nothing better to do", "action",
+                        {k: round(v, 3) for k, v in scores.items()}, conflict.round)
+
+    def _damage_pool(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+        """Hit the Pool that puts the target out in fewer blows (armour covers BODY only).
+
+        Either Pool at zero takes the target out, so a Covert blow to a low
+        POW can end a fight sooner than a blow that armour blunts.
+        """
+        keys = q.keys()
+        target = self._last_struck(conflict, me, fight)
+        physical = conflict.ctype.physical
+        blows = {}
+        for key in keys:
+            if target is None or target.char is None:
+                blows[key] = 0.0
+                continue
+            if key == "conflict":
+                armour = target.armour.points_against(me.weapon) if (physical and target.armour is not None
+                                                                      and "BODY" in conflict.ctype.pools) else 0
+                left = target.pool.current
+            else:
+                armour = 0
+                left = target.char.pools[key].current
+            per_blow = max(0.25, mean_damage(me, physical, armour))
+            blows[key] = max(0.0, left) / per_blow
+        # The side Pool only when clearly nearer: every other blow still lands on the conflict Pool.
+        choice = "conflict" if "conflict" in keys else keys[0]
+        for key in keys:
+            if key != "conflict" and blows[key] + 1.0 <= blows.get(choice, 0.0):
+                choice = key
+        if choice == "conflict":
+            reason = "the conflict Pool is the quicker way to put it down"
+        else:
+            reason = f"{choice} is nearer empty" + (" and armour does not cover it" if physical else "")
+        return Decision(me.id, q.kind, choice, reason, "blows", {k: -round(v, 3) for k, v in blows.items()},
+                        conflict.round)
+
+    @staticmethod
+    def _last_struck(conflict, me, fight: _Fight):
+        """The target of the blow being dealt now: the target question, when there was one, came just before."""
+        opponents = conflict.opponents(me)
+        if len(opponents) == 1:
+            return opponents[0]
+        chosen = conflict.by_id.get(fight.last_target) if fight.last_target else None
+        return chosen if chosen is not None else (opponents[0] if opponents else None)
+
+    # -- whom to strike ------------------------------------------------------------------
+    def _target(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+        keys = q.keys()
+        targets = [conflict.by_id[k] for k in keys if k in conflict.by_id]
+        physical = conflict.ctype.physical
+        lean = fight.lean
+        if not targets:
+            return Decision(me.id, q.kind, keys[0], "the only one in reach", "level", {}, conflict.round)
+
+        def armour_of(t):
+            return (t.armour.points_against(me.weapon) if physical and t.armour is not None
+                    and "BODY" in conflict.ctype.pools else 0)
+
+        if lean.mindless:
+            t = min(targets, key=lambda t: (t.pool.current, armour_of(t), t.id))
+            choice = t.id
+            reason = f"goes for the weakest: {t.name} at {t.pool.current}" + (
+                f", armour {armour_of(t)}" if armour_of(t) else "")
+            scores = {x.id: -float(x.pool.current) for x in targets}
+            fight.last_target = choice
+            return Decision(me.id, q.kind, choice, reason, "weakest", scores, conflict.round)
+        L = lean.lean
+        threats = {t.id: threat(t, physical) for t in targets}
+        top = max(threats.values()) or 1.0
+        parts: dict[str, dict[str, float]] = {"finish": {}, "wounded": {}, "armour": {}, "strongest": {}, "inertia": {}}
+        for t in targets:
+            frac = max(0.0, t.pool.current / t.pool.maximum) if t.pool.maximum else 0.0
+            hit = mean_damage(me, physical, armour_of(t))
+            parts["finish"][t.id] = 0.6 if hit >= t.pool.current else 0.0
+            parts["wounded"][t.id] = 0.5 * (1 - frac) * max(0.0, 1 + L["cruelty"])
+            parts["armour"][t.id] = -0.1 * armour_of(t)
+            rel = threats[t.id] / top
+            parts["strongest"][t.id] = (-0.6 * L["self_preservation"] + 0.3 * max(0.0, L["aggression"])) * rel
+            if t.id == fight.last_target:
+                parts["inertia"][t.id] = WEIGHTS["inertia"]
+        totals = {t.id: sum(p.get(t.id, 0.0) for p in parts.values()) for t in targets}
+        choice = self._pick(totals)
+        key = self._strongest(choice, list(totals), parts) or "chance"
+        t = conflict.by_id[choice]
+        text = {
+            "finish": f"one more blow should put {t.name} down",
+            "wounded": f"goes for the wounded: {t.name} at {t.pool.current}/{t.pool.maximum}",
+            "armour": f"{t.name} has the least armour",
+            "strongest": (f"keeps clear of the most dangerous foe, strikes {t.name}"
+                          if L["self_preservation"] > 0 else f"takes on the biggest threat, {t.name}"),
+            "inertia": f"keeps after {t.name}",
+        }.get(key, f"strikes {t.name}")
+        fight.last_target = choice
+        return Decision(me.id, q.kind, choice, text, key, {k: round(v, 3) for k, v in totals.items()},
+                        conflict.round)
+
+    # -- pushing on, Luck ------------------------------------------------------------------
+    def _push(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+        keys = q.keys()
+        lean = fight.lean
+        if lean.mindless:
+            choice = "refresh" if "refresh" in keys else "push" if "push" in keys else "out"
+            return Decision(me.id, q.kind, choice, "knows no pain and no fear", "mindless", {choice: 1.0},
+                            conflict.round)
+        if fight.morale.state == BROKEN and "out" in keys:
+            return Decision(me.id, q.kind, "out", "its nerve is gone: it goes down", "morale", {"out": 1.0},
+                            conflict.round)
+        if "refresh" in keys and lean.lean["resolve"] >= 0:
+            return Decision(me.id, q.kind, "refresh", "spends its luck to stay in", "luck", {"refresh": 1.0},
+                            conflict.round)
+        if "push" not in keys:
+            return Decision(me.id, q.kind, "out", "cannot push on", "level", {"out": 0.0}, conflict.round)
+        win = push_chance(conflict, me)
+        L = lean.lean
+        parts = {
+            "odds": {"push": 2.0 * (win - 0.3)},
+            "resolve": {"push": 0.8 * L["resolve"] + 0.6 * lean.risk_tolerance},
+            "self_preservation": {"out": 0.6 * L["self_preservation"] + 0.4 * (1 - lean.risk_tolerance)},
+            "cruelty": {"push": 0.3 * max(0.0, L["cruelty"])},
+        }
+        totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in ("push", "out")}
+        choice = self._pick(totals)
+        key = self._strongest(choice, ["push", "out"], parts) or "chance"
+        text = {
+            "odds": f"{win:.0%} to win pushing on" if choice == "push" else f"only {win:.0%} pushing on",
+            "resolve": "will not give in",
+            "self_preservation": "values its life more than this fight",
+            "cruelty": "wants to see its foe suffer first",
+        }.get(key, "near-equal options, picked on a whim")
+        return Decision(me.id, q.kind, choice, text, key, {k: round(v, 3) for k, v in totals.items()},
+                        conflict.round)
+
+    def _luck(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+        keys = q.keys()
+        if q.kind == "luck_reduce":
+            amount = q.context.get("damage", 0)
+            want = amount >= 3 or amount >= me.pool.current
+        else:
+            want = True
+        choice = "yes" if want and "yes" in keys else ("no" if "no" in keys else keys[0])
+        reason = "a Luck Point well spent" if choice == "yes" else "saves its luck for worse"
+        return Decision(me.id, q.kind, choice, reason, "luck", {choice: 1.0}, conflict.round)
+
+
+_BREAK_TEXT = {"flee": "runs", "surrender": "surrenders", "beg": "begs for mercy", "bargain": "offers a deal",
+               "call_for_help": "calls for help and falls back", "fight_on": "fights on"}
+
+
+def _traits(npc, lean_key: str) -> str:
+    """The Code Block entries behind a lean, e.g. "Aggressive, Sadistic"; "mindless" for creatures."""
+    if getattr(npc, "mindless", False):
+        return "mindless"
+    cb = getattr(npc, "code_block", None)
+    if cb is None:
+        return "by habit"
+    from ..npc.tables import codeblocks
+
+    t = codeblocks()
+    names = [tr.name for tr in cb.personality if t.trait(tr.table, tr.name).lean.get(lean_key, 0.0) > 0]
+    if not names:
+        names = [m for m in cb.motivation if t.motivation(m).lean.get(lean_key, 0.0) > 0]
+    return ", ".join(dict.fromkeys(names)) or "by habit"
+
+
+_LEAN_OF = {"aggressive": "aggression", "cautious": "caution", "covert": "cunning", "flamboyant": "flair",
+            "clever": "curiosity", "quick": "haste"}
+
+
+def _lens_reason(mind: NPCMind, key: str, choice: str, conflict, me, pos: Position) -> str:
+    main = pos.main
+    words = LENS_WORDS.get(choice, choice)
+    if key == "odds":
+        return f"{words}: {pos.values.get(choice, 0.0):.0%} to win this way, the best odds"
+    if key == "temperament":
+        if choice == "none":
+            return "keeps it simple: nothing in its nature pulls it elsewhere"
+        return f"{words}: it is {_traits(mind.npc, _LEAN_OF[choice])}"
+    if key == "press":
+        return f"{words}: presses {main.name}, hurt at {main.pool.current}/{main.pool.maximum}"
+    if key == "guard":
+        return f"{words}: hurt ({me.pool.current}/{me.pool.maximum}), it guards itself"
+    if key == "gamble":
+        return f"{words}: losing ({pos.win():.0%}), it swings for a lucky break"
+    if key == "secure":
+        return f"{words}: well ahead ({pos.win():.0%}), it makes the win safe"
+    if key == "counter":
+        if main.carry < 0 and choice == "aggressive":
+            return f"{words}: {main.name} is off balance ({main.carry} %)"
+        return f"{words}: answers {main.name}'s {NPCMind._opponent_lens(conflict, main).title()}"
+    if key == "outnumbered":
+        return f"{words}: outnumbered {len(pos.opponents)} to {len(pos.allies)}"
+    if key == "armour":
+        return f"{words}: {main.name}'s armour soaks {pos.armour_op} points"
+    if key == "shaken":
+        return f"{words}: shaken, it keeps its distance"
+    if key == "cornered":
+        return f"{words}: broken but cornered, it lashes out"
+    if key == "inertia":
+        return f"{words}: sticks with what it did last round"
+    if key == "surprise":
+        return f"{words}: opens with a trick before they see it coming"
+    if key == "rapport":
+        fair = disposition_step(mind.disposition()) > 0
+        return f"{words}: {mind.disposition()} towards them, " + ("it plays fair" if fair else "it fights dirty")
+    return words
+
+
+_HANDLERS = {
+    "lens": NPCMind._lens,
+    "clever_follow_up": NPCMind._clever,
+    "flamboyant_skill": NPCMind._flamboyant,
+    "quick_action": NPCMind._quick,
+    "damage_pool": NPCMind._damage_pool,
+    "target": NPCMind._target,
+    "push": NPCMind._push,
+    "luck_flip": NPCMind._luck,
+    "luck_reduce": NPCMind._luck,
+}
+_NEEDS_FOE = {NPCMind._lens, NPCMind._clever}

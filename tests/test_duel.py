@@ -1,0 +1,154 @@
+"""``solo duel`` through the real command group, and the duel runner behind it."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import COMMANDS, cli
+from solo.minds.arena import DuelStats, duel_npc, parse_event, parse_trait, role_for, run_duels
+from solo.npc import NPCError
+from solo.rules.conflict_types import conflict_type
+from solo.rules.creation import load_character
+
+LENS_KEYS = {"none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick"}
+OUTCOME_KEYS = {"won", "lost", "fled", "surrendered", "comae", "stalemate"}
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["duel", *args])
+
+
+def test_registered_lazily():
+    assert COMMANDS["duel"][0] == "solo.cli.duel"
+    assert "duel" in CliRunner().invoke(cli, ["--help"]).output
+
+
+def test_json_has_the_issues_keys_and_adds_up():
+    result = run("--runs", "50", "--seed", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data["lenses"]) == LENS_KEYS and set(data["outcomes"]) == OUTCOME_KEYS
+    assert sum(data["outcomes"].values()) == 50
+    assert data["mean_rounds"] > 0 and sum(data["lenses"].values()) > 0
+    assert data["pc"] == "Espen Lind" and data["type"] == "combat"
+
+
+def test_same_seed_same_duel():
+    args = ("--runs", "40", "--seed", "9", "-p", "Moody", "-p", "dark:Lying", "--json")
+    assert run(*args).output == run(*args).output
+    assert run(*args).output != run("--runs", "40", "--seed", "10", "-p", "Moody", "-p", "dark:Lying",
+                                     "--json").output
+
+
+def test_flags_shape_the_npc():
+    data = json.loads(run("--runs", "30", "--seed", "1", "--level", "common", "--json").output)
+    assert sum(v for k, v in data["lenses"].items() if k != "none") == 0  # Common: plain rolls
+    data = json.loads(run("--runs", "60", "--seed", "1", "-p", "Aggressive", "-p", "Sadistic", "--json").output)
+    assert data["lenses"]["aggressive"] > 0.5 * sum(data["lenses"].values())
+    data = json.loads(run("--runs", "60", "--seed", "1", "--mindless", "--json").output)
+    assert data["outcomes"]["fled"] == data["outcomes"]["surrendered"] == 0
+
+
+def test_npc_and_pc_from_files(tmp_path):
+    npc_file = tmp_path / "boss.toml"
+    npc_file.write_text('name = "Brakk"\nlevel = "master"\nskills = ["Combat", "Move", "Cunning"]\n'
+                        'weapon = "axe"\n[code_block]\npersonality = ["Correct"]\ndark_triad = ["Scheming"]\n'
+                        'motivation = ["Faith"]\nevent = { topic = "Money", sign = "negative" }\n', encoding="utf-8")
+    pc_file = tmp_path / "hero.toml"
+    pc_file.write_text('name = "Hero"\n[skills]\nCombat = 70\n[pools]\nBODY = 14\nINT = 10\nPOW = 10\nCHA = 10\n',
+                       encoding="utf-8")
+    result = run("--npc", str(npc_file), "--pc", str(pc_file), "--runs", "20", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["npc"] == "Brakk" and data["pc"] == "Hero"
+    result = run("--npc", str(npc_file), "-m", "Money", "--runs", "5", "--seed", "2")
+    assert result.exit_code == 0 and "Money" in result.output
+
+
+def test_the_card_explain_and_narrate():
+    result = run("--runs", "20", "--seed", "4", "-p", "Inquisitive", "--explain", "--narrate")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Lenses the NPC declared" in out and "How it ended" in out
+    assert "Why: the NPC's decisions" in out and "What tipped each Lens" in out
+    assert "Round 1" in out  # the narrated first conflict
+    data = json.loads(run("--runs", "10", "--seed", "4", "--explain", "--json").output)
+    first = data["explain"]["first"]
+    assert first and all(e["kind"].startswith("npc_") for e in first)
+    assert all(e["reason"] for e in first if e["kind"] == "npc_decision")
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--runs", "0"), "--runs"),
+    (("--type", "lockpicking"), "obstacle"),
+    (("--type", "socail"), "did you mean 'social'"),
+    (("-p", "Grumpy"), "unknown Personality or Dark Triad entry"),
+    (("-p", "dark:Shy"), "unknown Dark Triad entry"),
+    (("-p", "Shy", "-p", "Shy", "-p", "Shy"), "at most twice"),
+    (("-m", "Gold"), "unknown motivation"),
+    (("-m", "Faith", "-m", "Faith"), "twice"),
+    (("--event", "Money"), "Money+"),
+    (("--event", "Weather+"), "unknown Recent Event topic"),
+    (("--disposition", "Hateful"), "unknown disposition"),
+    (("--mindless", "-p", "Shy"), "mindless"),
+    (("--level", "god"), "level"),
+    (("--pc", "nobody"), "pregenerated"),
+    (("--npc", "/no/such/npc.toml"), "no such file"),
+    (("--rounds", "0"), "--rounds"),
+])
+def test_bad_flags_are_one_line_and_exit_2(args, words):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], lines
+
+
+# -- the runner ------------------------------------------------------------------------
+
+def test_parsers():
+    assert parse_trait("Aggressive").table == "personality"
+    assert parse_trait("dark:Aggressive").table == "dark_triad"
+    assert parse_trait("Aggressive (Dark Triad)").table == "dark_triad"
+    assert parse_trait("sadistic").table == "dark_triad"
+    with pytest.raises(NPCError):
+        parse_trait("Grumpy")
+    rng = random.Random(1)
+    assert parse_event("Love-", rng).positive is False and parse_event("Money:positive", rng).positive
+    assert parse_event("random", rng).topic
+    assert role_for(conflict_type("social")) == "courtier"
+    assert role_for(conflict_type("combat")) == "thug"
+    assert role_for(conflict_type("combat"), mindless=True) == "draugr"
+
+
+def test_duel_npc_keeps_what_is_not_given():
+    npc = duel_npc(random.Random(1), conflict_type("combat"), personality=("Shy",), motivation=("Faith",),
+                   disposition="friendly")
+    assert npc.code_block.personality[0].name == "Shy" and npc.code_block.motivation == ("Faith",)
+    assert npc.code_block.disposition == "Friendly" and npc.level == "skilled"
+
+
+def test_runner_restores_both_characters_and_rejects_static_types():
+    pc = load_character("espen")
+    npc = duel_npc(random.Random(2), conflict_type("combat"))
+    before = (pc.to_dict(), npc.to_dict())
+    stats = run_duels(npc, pc, conflict_type("combat"), runs=30, seed=1)
+    assert isinstance(stats, DuelStats) and (pc.to_dict(), npc.to_dict()) == before
+    with pytest.raises(ValueError):
+        run_duels(npc, pc, conflict_type("library"), runs=1)
+    with pytest.raises(ValueError):
+        run_duels(npc, pc, conflict_type("combat"), runs=0)
+
+
+def test_a_thousand_conflicts_stay_fast():
+    pc = load_character("espen")
+    npc = duel_npc(random.Random(1), conflict_type("combat"))
+    start = time.perf_counter()
+    stats = run_duels(npc, pc, conflict_type("combat"), runs=1000, seed=1)
+    elapsed = time.perf_counter() - start
+    assert stats.runs == 1000
+    assert elapsed < 10.0  # target 5 s (benchmarks/duel.py); slack for a loaded machine

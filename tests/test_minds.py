@@ -1,0 +1,279 @@
+"""NPC minds show their Code Block (issue 4): Lenses by temperament and situation, morale by motivation.
+
+Every figure comes from duels played through the real engine with fixed
+seeds, so the assertions are exact replays, not statistics that may drift.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from solo.events import EventLog
+from solo.minds.arena import parse_trait, run_duels
+from solo.minds.npc import LENSES, NPCMind, Situation, lens_considerations
+from solo.minds.valuation import BASIC, Matchup, win_table
+from solo.npc import generate_npc
+from solo.npc.codeblock import CodeBlock, RecentEvent, roll_code_block
+from solo.rules.character import Character, Pool
+from solo.rules.conflict_types import conflict_type
+from solo.rules.odds import conflict_odds
+from solo.rules.tables import POOLS, SKILLS
+
+COMBAT = conflict_type("combat")
+SOCIAL = conflict_type("social")
+CHASE = conflict_type("foot_chase")
+SIX = ("aggressive", "cautious", "clever", "covert", "flamboyant", "quick")
+FIGHT_TO_THE_END = ("won", "lost", "comae", "stalemate")
+
+
+def npc(first, second, motivation="Status", *, level="skilled", role="thug", seed=1, disposition="Neutral"):
+    n = generate_npc(random.Random(seed), level, role=role)
+    motives = (motivation,) if isinstance(motivation, str) else tuple(motivation)
+    n.code_block = CodeBlock((parse_trait(first), parse_trait(second)), motives,
+                             RecentEvent("Success", True, "recent endeavours succeed"), disposition)
+    return n
+
+
+def rival(name="Rival", *, skill=70, pools=12, weapon=None, armour=None):
+    """A PC whose Combat, Social and Move are all ``skill`` (+20 with a Focus)."""
+    skills = {s: 5 for s in SKILLS}
+    skills.update(Combat=skill, Social=skill if skill < 70 else skill, Move=skill, Cunning=30, Awareness=40)
+    return Character(name=name, skills=skills, pools={p: Pool(pools, pools) for p in POOLS},
+                     focuses={"Combat//Melee": 20, "Social//Influence": 20, "Move//Athletics": 20},
+                     weapon=weapon, armour=armour)
+
+
+WEAK = dict(skill=30, pools=10)
+EVEN = dict(skill=70, pools=12)
+STRONG = dict(skill=90, pools=16, weapon="long_sword", armour="medium")
+
+
+def shares(counter: Counter) -> dict[str, float]:
+    total = sum(counter.values()) or 1
+    return {k: counter[k] / total for k in LENSES}
+
+
+def population(ctype, opponent, role, *, n=20, runs=30) -> dict[str, float]:
+    """The Lens shares of twenty rolled Code Blocks in this match-up: what "leaning" is measured against."""
+    rng = random.Random(11)
+    total = Counter()
+    for i in range(n):
+        cb = roll_code_block(rng)
+        body = generate_npc(random.Random(1), "skilled", role=role)
+        body.code_block = CodeBlock(cb.personality, ("Status",), RecentEvent("Success", True, "x"), "Neutral")
+        total.update(run_duels(body, rival(**opponent), ctype, runs=runs, seed=i).lenses)
+    return shares(total)
+
+
+# -- levels -----------------------------------------------------------------------------
+
+def test_common_npcs_never_use_a_lens():
+    for seed in range(6):
+        common = generate_npc(random.Random(seed), "common")
+        for ctype in (COMBAT, SOCIAL, CHASE):
+            for opp in (WEAK, STRONG):
+                stats = run_duels(common, rival(**opp), ctype, runs=20, seed=seed)
+                assert sum(stats.lenses.values()) > 0
+                assert all(stats.lenses[k] == 0 for k in SIX), stats.lenses
+
+
+@pytest.mark.parametrize("level", ["skilled", "master"])
+def test_skilled_and_master_npcs_use_all_six_lenses_across_situations(level):
+    totals = Counter()
+    pairs = [("Aggressive", "Bitter"), ("Correct", "Reserved"), ("Inquisitive", "Cheerful"),
+             ("Scheming", "Lying"), ("Extroverted", "Charming"), ("Stressed", "Impulsive")]
+    for i, (first, second) in enumerate(pairs):
+        for ctype, role in ((COMBAT, "thug"), (SOCIAL, "courtier"), (CHASE, "thug")):
+            body = npc(first, second, level=level, role=role, seed=i)
+            for opp in (WEAK, EVEN, STRONG):
+                totals.update(run_duels(body, rival(**opp), ctype, runs=8, seed=i).lenses)
+    assert all(totals[k] > 0 for k in SIX), totals
+
+
+# -- personality ----------------------------------------------------------------------------
+
+def test_aggressive_and_sadistic_goes_aggressive_at_least_twice_as_often_as_shy_and_nervous():
+    brute = run_duels(npc("Aggressive", "Sadistic"), rival(**EVEN), COMBAT, runs=200, seed=1)
+    mouse = run_duels(npc("Shy", "Nervous"), rival(**EVEN), COMBAT, runs=200, seed=1)
+    a, b = shares(brute.lenses)["aggressive"], shares(mouse.lenses)["aggressive"]
+    assert a >= 2 * b and a > 0.5, (a, b)
+
+
+def _leans(first, lens, ctype, role, opponent, base):
+    """Its share of ``lens`` against the population's: at least 1.4 times and 0.1 above."""
+    got = shares(run_duels(npc(first, "Indifferent", role=role), rival(**opponent), ctype, runs=200,
+                           seed=1).lenses)[lens]
+    assert got >= 1.4 * base[lens] and got >= base[lens] + 0.1, (first, lens, got, base[lens])
+    return got
+
+
+@pytest.fixture(scope="module")
+def combat_population():
+    return population(COMBAT, EVEN, "thug")
+
+
+@pytest.fixture(scope="module")
+def social_population():
+    return population(SOCIAL, EVEN, "courtier")
+
+
+@pytest.mark.parametrize("first", ["Scheming", "Manipulative", "Lying", "dark:Manipulative", "dark:Lying"])
+def test_scheming_manipulative_and_lying_lean_covert(first, combat_population):
+    _leans(first, "covert", COMBAT, "thug", EVEN, combat_population)
+
+
+@pytest.mark.parametrize("first", ["Extroverted", "Talkative", "Charming"])
+def test_extroverted_talkative_and_charming_lean_flamboyant_in_social_conflicts(first, social_population):
+    _leans(first, "flamboyant", SOCIAL, "courtier", EVEN, social_population)
+    lean = npc(first, "Indifferent").leanings()
+    flat = {k: 0.5 for k in LENSES}
+    pull = {kind: lens_considerations(lean, LENSES, Situation(values=flat, win=0.5, kind=kind))
+            ["temperament"]["flamboyant"] for kind in ("social", "physical")}
+    assert pull["social"] > 2 * pull["physical"] > 0  # the same lean pulls harder in a war of words
+
+
+@pytest.mark.parametrize("first", ["Correct", "Reserved"])
+def test_correct_and_reserved_lean_cautious(first, combat_population):
+    _leans(first, "cautious", COMBAT, "thug", EVEN, combat_population)
+
+
+def test_inquisitive_leans_clever(combat_population):
+    _leans("Inquisitive", "clever", COMBAT, "thug", EVEN, combat_population)
+
+
+# -- motivation and morale ----------------------------------------------------------------------
+
+def _clearly_losing(make, *, ctype=COMBAT, role="thug", n=20, runs=15):
+    """Share of conflicts each NPC made by ``make(code_block)`` ends by fleeing or surrendering."""
+    rng = random.Random(7)
+    yielded = total = 0
+    for i in range(n):
+        body = generate_npc(random.Random(1), "skilled", role=role)
+        body.code_block = make(roll_code_block(rng))
+        stats = run_duels(body, rival(**STRONG), ctype, runs=runs, seed=i)
+        yielded += stats.outcomes["fled"] + stats.outcomes["surrendered"]
+        total += stats.runs
+    return yielded / total
+
+
+def _with_motivation(name):
+    return lambda cb: CodeBlock(cb.personality, (name,), cb.event, "Neutral")
+
+
+@pytest.mark.parametrize("motivation", ["Money", "Health", "Loiter", "Enjoy Life"])
+def test_money_health_loiter_and_enjoy_life_yield_in_at_least_half_when_clearly_losing(motivation):
+    assert _clearly_losing(_with_motivation(motivation)) >= 0.5
+
+
+@pytest.mark.parametrize("motivation", ["Money", "Health", "Loiter", "Enjoy Life"])
+def test_they_yield_in_social_conflicts_too(motivation):
+    assert _clearly_losing(_with_motivation(motivation), ctype=SOCIAL, role="courtier", n=10) >= 0.5
+
+
+def test_faith_fights_to_the_end():
+    assert 1 - _clearly_losing(_with_motivation("Faith")) >= 0.8
+
+
+def test_fanatics_fight_to_the_end_whatever_their_motivation():
+    from solo.npc.codeblock import Trait
+
+    fanatic = lambda cb: CodeBlock((cb.personality[0], Trait("Fanatic", "dark_triad")), cb.motivation, cb.event)
+    assert 1 - _clearly_losing(fanatic) >= 0.8
+
+
+def test_mindless_creatures_always_fight_to_the_end():
+    for role in ("draugr", "automaton"):
+        thing = generate_npc(random.Random(3), "skilled", role=role, mindless=True)
+        stats = run_duels(thing, rival(**STRONG), COMBAT, runs=200, seed=3)
+        assert stats.outcomes["fled"] == stats.outcomes["surrendered"] == 0
+        assert sum(stats.outcomes[o] for o in FIGHT_TO_THE_END) == 200
+
+
+def test_mindless_press_the_weakest_least_armoured_target():
+    from solo.minds.base import Option, Question
+    from solo.rules.conflict import Conflict
+    from solo.rules.participants import from_character
+
+    thing = generate_npc(random.Random(3), "master", role="draugr", mindless=True)
+    tank = rival("Tank", **EVEN)
+    tank.armour = "heavy"
+    soft = rival("Soft", **EVEN)
+    soft.pools["BODY"] = Pool(12, 9)
+    hurt_tank = rival("Hurt tank", **EVEN)
+    hurt_tank.armour = "heavy"
+    hurt_tank.pools["BODY"] = Pool(12, 9)
+    log = EventLog()
+    mind = NPCMind(thing, random.Random(1), sink=log)
+    me = from_character(thing, "a", COMBAT, decider=mind)
+    foes = [from_character(c, "b", COMBAT) for c in (tank, soft, hurt_tank)]
+    conflict = Conflict(COMBAT, [me, *foes], random.Random(5))
+    question = Question("target", "Whom do you strike?", tuple(Option(f.id, f.name) for f in foes),
+                        context={"conflict": conflict, "participant": me})
+    assert mind.decide(question) == "Soft"  # 9 left and no armour, before the armoured one at 9
+    soft.pools["BODY"].current = 12
+    assert mind.decide(question) == "Hurt tank"  # now the lowest Pool, armour or not
+    assert log.of("npc_decision")[0]["reason"].startswith("goes for the weakest")
+
+
+# -- situation ---------------------------------------------------------------------------------
+
+def test_the_same_npc_chooses_differently_winning_and_losing():
+    body = npc("Boring", "Indifferent")
+    winning = shares(run_duels(body, rival(**WEAK), COMBAT, runs=200, seed=1).lenses)
+    losing = shares(run_duels(body, rival(**STRONG), COMBAT, runs=200, seed=1).lenses)
+    distance = sum(abs(winning[k] - losing[k]) for k in LENSES) / 2
+    assert distance >= 0.2, (winning, losing)
+
+
+def test_considerations_follow_the_situation():
+    """Hurt and losing, a cautious soul guards; winning against a hurt foe, a cruel one presses."""
+    cruel = npc("Bitter", "Sadistic").leanings()
+    meek = npc("Shy", "Nervous").leanings()
+    flat = {k: 0.5 for k in BASIC}
+    press = lens_considerations(cruel, BASIC, Situation(values=flat, win=0.9, opp_frac=0.2))
+    assert press["press"]["aggressive"] > 0.5
+    guard = lens_considerations(meek, BASIC, Situation(values=flat, win=0.2, own_frac=0.3))
+    assert guard["guard"]["cautious"] > 0.4
+
+
+# -- reproducibility, speed of the look-up tables -------------------------------------------------
+
+def test_same_seed_same_choices_and_other_seed_other_choices():
+    body = npc("Moody", "Cheerful")
+    one = run_duels(body, rival(**EVEN), COMBAT, runs=100, seed=42, explain=True)
+    two = run_duels(body, rival(**EVEN), COMBAT, runs=100, seed=42, explain=True)
+    other = run_duels(body, rival(**EVEN), COMBAT, runs=100, seed=43)
+    assert one.to_dict() == two.to_dict()
+    assert [e.to_dict() for e in one.first] == [e.to_dict() for e in two.first]
+    assert one.to_dict() != other.to_dict()
+
+
+def test_the_minds_tables_are_the_exact_odds():
+    m = Matchup(t_me=70, t_op=55, dice_me="1d8", dice_op="1d6", bonus_me=1, armour_me=2, armour_op=4,
+                size_me=12, size_op=14)
+    for lens in BASIC:
+        table = win_table(m, lens)
+        for a, b in ((12, 14), (5, 3), (1, 1), (7, 14), (12, 1)):
+            exact = conflict_odds(70, a, 55, b, damage_a="1d8", damage_b="1d6", bonus_a=1, armour_a=2,
+                                  armour_b=4, lens_a=lens).a_wins
+            assert table[a][b] == pytest.approx(exact, abs=1e-12)
+    best = win_table(m, "best")
+    assert all(best[a][b] >= win_table(m, lens)[a][b] - 1e-12 for lens in BASIC for a in range(1, 13)
+               for b in range(1, 15))
+
+
+def test_an_npc_mind_is_a_state_dependent_policy_for_the_exact_odds():
+    import time
+
+    mind = NPCMind(npc("Boring", "Indifferent"), random.Random(1))
+    m = Matchup(t_me=90, t_op=70, dice_me="1d6", dice_op="1d8", armour_op=2, size_me=40, size_op=40)
+    start = time.perf_counter()
+    policy = mind.odds_policy(m)
+    odds = conflict_odds(90, 40, 70, 40, damage_a="1d6", damage_b="1d8", armour_b=2, lens_a=policy)
+    elapsed = time.perf_counter() - start
+    assert 0 < odds.a_wins < 1
+    assert len({policy(a, b) for a in range(1, 41) for b in range(1, 41)}) >= 2
+    assert elapsed < 3.0  # the benchmark's target is 1 s; tests leave room for a slow machine
