@@ -70,17 +70,23 @@ def test_npc_and_pc_from_files(tmp_path):
     assert result.exit_code == 0 and "Money" in result.output
 
 
-def test_the_card_explain_and_narrate():
-    result = run("--runs", "20", "--seed", "4", "-p", "Inquisitive", "--explain", "--narrate")
+def test_the_card_and_explain():
+    result = run("--runs", "20", "--seed", "4", "-p", "Inquisitive", "--explain")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Lenses the NPC declared" in out and "How it ended" in out
     assert "Why: the NPC's decisions" in out and "What tipped each Lens" in out
-    assert "Round 1" in out  # the narrated first conflict
     data = json.loads(run("--runs", "10", "--seed", "4", "--explain", "--json").output)
     first = data["explain"]["first"]
     assert first and all(e["kind"].startswith("npc_") for e in first)
     assert all(e["reason"] for e in first if e["kind"] == "npc_decision")
+
+
+def test_narrate_tells_the_first_conflict():
+    pytest.importorskip("solo.narration")
+    result = run("--runs", "3", "--seed", "4", "--narrate")
+    assert result.exit_code == 0, result.output
+    assert "The first conflict, told" in result.output and "Round 1" in result.output
 
 
 @pytest.mark.parametrize("args, words", [
