@@ -24,8 +24,9 @@ from . import UserError
 @click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for saves (default: $SOLO_SAVES or ./saves).")
 @click.option("--no-odds", is_flag=True, help="Do not show the exact chances of each Lens in conflicts.")
+@click.option("--explain", is_flag=True, help="Show why each NPC does what it does (for GMs testing an adventure).")
 @click.option("--list", "list_them", is_flag=True, help="List the adventures you can play, and stop.")
-def command(args, seed, pcs, party, script, transcript, load, save_name, saves_dir, no_odds, list_them):
+def command(args, seed, pcs, party, script, transcript, load, save_name, saves_dir, no_odds, explain, list_them):
     """Play ADVENTURE (a name, a .toml file or a folder; default: the tutorial).
 
     The game saves itself at every scene and every conflict round. Type
@@ -124,7 +125,8 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
     if not load:
         console.print(f"[dim]Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.[/]")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
-                      transcript=transcript, party=party, log=log, advise=not no_odds, echo_answers=echo)
+                      transcript=transcript, party=party, log=log, advise=not no_odds, echo_answers=echo,
+                      explain=explain)
     code = session.run()
     if code:
         sys.exit(code)

@@ -304,6 +304,7 @@ class Conflict:
             participants=[{"id": p.id, "name": p.name, "side": p.side, "pool": p.pool.current,
                            "pool_max": p.pool.maximum, "target": p.base_target() + p.bonus,
                            "obstacle": p.is_obstacle, "pc": p.is_pc, "lenses": p.uses_lenses,
+                           "pronoun": p.pronoun,
                            "weapon": p.weapon.name if p.weapon else None,
                            "armour": p.armour.name if p.armour else None} for p in self.participants],
         )

@@ -137,3 +137,13 @@ def oracle(e) -> str:
         text = event.get("text") if isinstance(event, dict) else str(event)
         line += f" Random event: {text}"
     return line.replace("(, ", "(")
+
+
+def clue(e, names, pronouns) -> str:
+    """An NPC's body language ("gives ground, eyes on the way out") as a sentence about it."""
+    from ..rules.character import PRONOUNS
+
+    who = names.get(e["actor"], e["actor"])
+    forms = PRONOUNS.get(pronouns.get(e["actor"], "it"), PRONOUNS["they"])
+    text = re.sub(r"\bits\b", forms["their"], e["clue"])
+    return f"{who} {text}."

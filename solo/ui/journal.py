@@ -15,6 +15,7 @@ class Journal:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.names: dict[str, str] = {}
+        self.pronouns: dict[str, str] = {}
         self._round_open = False
 
     def text(self) -> str:
@@ -64,6 +65,7 @@ class Journal:
             self._para(f"*At stake: {e['stakes']}*")
         elif k == "conflict_start":
             self.names = {p["id"]: p["name"] for p in e["participants"]}
+            self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
             sides = {"a": [], "b": []}
             for p in e["participants"]:
                 sides[p["side"]].append(f"{p['name']} ({p['target']} %, {e['pool_name']} {p['pool']})")
@@ -87,6 +89,8 @@ class Journal:
             who = self.names.get(e["actor"], e["actor"])
             self._item(f"{who} tries to get away: {e['roll']:02d} against {e['target']}: "
                        f"{'away' if e['success'] else 'caught'}.")
+        elif k == "npc_break" or (k == "npc_morale" and e.get("after") != e.get("before") and e.get("clue")):
+            self._item(f"*{d.clue(e, self.names, self.pronouns)}*")
         elif k == "conflict_end":
             self._para(f"*{d.conflict_outcome(e['outcome'])}*")
         elif k == "oracle":

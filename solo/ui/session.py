@@ -56,7 +56,9 @@ class Session:
         log: list[list] | None = None,
         advise: bool = True,
         echo_answers: bool = False,
+        explain: bool = False,
     ):
+        self.explain = explain
         self.adventure = adventure
         self.seed = seed
         self.console = console
@@ -82,7 +84,7 @@ class Session:
                 return outcome
 
     def _play_once(self):
-        self.view = TerminalView(self.console)
+        self.view = TerminalView(self.console, explain=self.explain)
         self.journal = Journal()
         live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of)
         self.replaying = bool(self.prefix)

@@ -18,8 +18,10 @@ from .sheet import pool_bar
 
 
 class TerminalView:
-    def __init__(self, console: Console):
+    def __init__(self, console: Console, *, explain: bool = False):
         self.console = console
+        self.explain = explain
+        self.pronouns: dict[str, str] = {}
         self.muted = False
         self.buffer: list[tuple] = []
         self.names: dict[str, str] = {}
@@ -110,6 +112,7 @@ class TerminalView:
 
     def _on_conflict_start(self, e, n):
         self.names = {p["id"]: p["name"] for p in e["participants"]}
+        self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
         table = Table(title=f"{e['type_name']}", title_style="bold red", show_edge=False, box=None, padding=(0, 2))
         table.add_column("side")
@@ -185,6 +188,18 @@ class TerminalView:
         self._dice(f"{who} tries to get away: {two_digits(e['roll'])} against {e['target']}: "
                    f"{'away!' if e['success'] else 'caught.'}")
         self._narrate(n)
+
+    def _on_npc_decision(self, e, n):
+        if self.explain:
+            who = self.names.get(e["actor"], e["actor"])
+            self.console.print(Text(f"    ({who}, {e['question']}: {e['choice']} — {e['reason']})", style="dim"))
+
+    def _on_npc_morale(self, e, n):
+        if e.get("after") != e.get("before") and e.get("clue"):
+            self.console.print(Text("  " + d.clue(e, self.names, self.pronouns), style="italic yellow"))
+
+    def _on_npc_break(self, e, n):
+        self.console.print(Text("  " + d.clue(e, self.names, self.pronouns), style="bold yellow"))
 
     def _on_conflict_end(self, e, n):
         self._narrate(n)
