@@ -1,0 +1,23 @@
+"""Narration: engine events told as prose from templates (docs/narration.md).
+
+Nothing here prints or rolls the game's dice: templates are data, a
+:class:`Narrator` picks lines with the generator it is handed, and renderers
+decide when (and whether) to ask for text.
+"""
+
+from .cast import Cast, Person, spoken_name
+from .check import check_templates, required_keys
+from .narrator import FORMAT_VERSION, Narrator, narration_rng
+from .templates import (
+    ANY, EVENTS, GENERIC, LENSES, MIN_LINES, SLOTS, TRAITS, EventSpec, Problem, Template, Templates,
+    load_templates, parse_template, trait_key,
+)
+from .text import article_for, capitalise, fill, fix_articles
+from .transcript import Passage, narrate_events, transcript
+
+__all__ = [
+    "ANY", "Cast", "EVENTS", "EventSpec", "FORMAT_VERSION", "GENERIC", "LENSES", "MIN_LINES", "Narrator", "Passage",
+    "Person", "Problem", "SLOTS", "TRAITS", "Template", "Templates", "article_for", "capitalise", "check_templates",
+    "fill", "fix_articles", "load_templates", "narrate_events", "narration_rng", "parse_template", "required_keys",
+    "spoken_name", "trait_key", "transcript",
+]

@@ -1,0 +1,481 @@
+"""Narration templates as data: what may be said, keyed by conflict type, event and variant.
+
+Templates are content (``oracles/narration/*.toml``, adventure folders and an
+adventure's ``[narration]`` section), so this module only reads, checks and
+merges plain data; choosing and filling a line is :mod:`solo.narration.narrator`'s
+job. Keeping the two apart lets the adventure checker load an author's
+templates and report every fault without ever narrating.
+
+A key is ``(scope, event, variant)``: ``scope`` is a conflict type key, the
+fallback ``generic``, or a side view such as ``sneaking.side_b`` (lines for the
+side that did not start the conflict); ``variant`` is a Lens, a severity, a
+personality … or ``any`` for the event's plain lines (docs/narration.md).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from ..errors import ContentError, did_you_mean
+from ..toml_files import loads_toml
+
+__all__ = [
+    "ANY", "EVENTS", "EventSpec", "GENERIC", "LENSES", "MIN_LINES", "PRONOUN_SLOTS", "Problem", "SIDES",
+    "SLOTS", "Template", "Templates", "WORD_TABLES", "allowed_slots", "load_templates", "parse_template",
+    "slot_errors", "template_data", "trait_key",
+]
+
+GENERIC = "generic"
+ANY = "any"
+MIN_LINES = 3
+SIDES = ("side_a", "side_b")
+LENSES = ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick")
+PRONOUN_SLOTS = ("they", "them", "their", "theirs", "themself")
+#: Slots every line may use. ``target_*`` pronouns belong to the target.
+SLOTS = frozenset(
+    ("actor", "target", "weapon", "target_weapon", "pool", "type")
+    + PRONOUN_SLOTS
+    + tuple(f"target_{p}" for p in PRONOUN_SLOTS)
+)
+WORD_TABLES = ("weapons", "pools", "skills", "said")
+_RESERVED = {"merge", "words"}
+_TYPE_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
+_VERB_PART = re.compile(r"^[A-Za-z][A-Za-z' -]*$")
+_TOKEN = re.compile(r"\{([^{}]*)\}")
+
+# The personality entries of RULES.md §7.2 (both tables), as variant keys for NPC speech.
+_TRAITS = (
+    "Reserved", "Shy", "Indifferent", "Nervous", "Stressed", "Aggressive", "Pushy", "Irritating", "Generous",
+    "Extroverted", "Manipulative", "Charming", "Cheerful", "Moody", "Correct", "Talkative", "Inquisitive",
+    "Bitter", "Lying", "Boring", "Self-Centred", "Non-Empathic", "Sadistic", "Scheming", "Impulsive", "Fanatic",
+)
+
+
+def trait_key(name: str) -> str:
+    """A personality name as a TOML-friendly key: "Self-Centred" -> "self_centred"."""
+    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+
+
+TRAITS = tuple(trait_key(t) for t in _TRAITS)
+TEMPERS = ("fearful", "stubborn")
+SEVERITIES = ("none", "light", "heavy")
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """What the check expects of one event: its variants, which of them must each have lines, extra slots."""
+
+    variants: tuple[str, ...] = ()
+    required: tuple[str, ...] = ()  # each needs MIN_LINES (counting fallbacks); () = the event itself
+    slots: Mapping[str, frozenset] = field(default_factory=dict)  # variant -> slots only it may use
+    about: str = ""
+
+
+_SPEECH = EventSpec(TRAITS, (), {}, "an NPC speaks; variant = one of its personality entries")
+
+#: Every event a template file may name. The order is the order docs/narration.md lists them in.
+EVENTS: dict[str, EventSpec] = {
+    "start": EventSpec(about="the conflict opens; actor = side a, target = side b"),
+    "declare": EventSpec(LENSES + ("quick_leave",), LENSES, {"flamboyant": frozenset({"skill"})},
+                         "a participant declares; variant = Lens (quick_leave: Quick to get away)"),
+    "follow_up": EventSpec(("skill", "damage"), ("skill", "damage"), {},
+                           "the round after a Clever win: variant = the edge chosen"),
+    "round_won": EventSpec(LENSES, LENSES, {}, "a person wins the round; variant = the winner's Lens"),
+    "exceptional_success": EventSpec(LENSES, (), {}, "a round won with doubles; replaces round_won"),
+    "exceptional_failure": EventSpec(about="a person rolls failing doubles (or 00)"),
+    "obstacle_wins": EventSpec(about="a static obstacle wins the round; actor = the obstacle"),
+    "stalemate_failed": EventSpec(about="nobody succeeded; actor = side a, target = side b"),
+    "stalemate_tie": EventSpec(about="the best successes tied; actor = side a, target = side b"),
+    "damage_none": EventSpec(LENSES, (), {}, "a blow that does nothing (armour); actor = dealer"),
+    "damage_light": EventSpec(LENSES, (), {}, "less than a third of the hit Pool's maximum"),
+    "damage_heavy": EventSpec(LENSES, (), {}, "a third of the hit Pool's maximum or more"),
+    "progress_light": EventSpec(about="a person wears down an obstacle a little; target = obstacle"),
+    "progress_heavy": EventSpec(about="a person wears down an obstacle a lot"),
+    "setback_light": EventSpec(about="an obstacle costs a person a little; actor = obstacle"),
+    "setback_heavy": EventSpec(about="an obstacle costs a person a lot"),
+    "wavering": EventSpec(TEMPERS, (), {}, "actor's Pool fell to half or below: a clue; variant = temper"),
+    "breaking": EventSpec(TEMPERS, (), {}, "actor's Pool fell to a quarter or below; variant = temper"),
+    "yielding": EventSpec(about="an obstacle's Pool fell to a third or below"),
+    "out": EventSpec(about="actor's Pool is spent: out of the conflict"),
+    "obstacle_out": EventSpec(about="the obstacle is beaten (the lock opens, the answer is found)"),
+    "push": EventSpec(about="actor pushes on below zero"),
+    "comae": EventSpec(about="actor's Pool hit its full negative value"),
+    "fled": EventSpec(about="actor runs from the conflict"),
+    "surrendered": EventSpec(about="actor gives up or surrenders"),
+    "leave_failed": EventSpec(about="a Quick attempt to get away fails"),
+    "extra_action": EventSpec(("weapon", "item", "ready"), ("weapon", "item", "ready"),
+                              {"item": frozenset({"item"})}, "Quick's extra action; weapon = the new one"),
+    "luck": EventSpec(("flip", "reduce_damage", "refreshed"), ("flip", "reduce_damage", "refreshed"), {},
+                      "a Luck Point spent by actor"),
+    "escalate": EventSpec(about="a lost opposed roll becomes a conflict of this type; actor escalates"),
+    "time_up": EventSpec(about="the round limit ends the conflict undecided"),
+    "taunt": _SPEECH,
+    "plea": _SPEECH,
+    "bargain": _SPEECH,
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One fault in the templates, pointing at where an author can fix it."""
+
+    file: str | None
+    path: str
+    message: str
+    line: int | None = None
+    severity: str = "error"  # or "warning"
+
+    def __str__(self) -> str:
+        where = self.file or "<templates>"
+        if self.line:
+            where += f":{self.line}"
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+    def to_error(self) -> ContentError:
+        return ContentError(self.message, file=self.file, path=self.path or None, line=self.line)
+
+
+# A parsed template: literal text, or ("slot", name, capital) / ("verb", who, singular, plural).
+Piece = str | tuple
+
+
+def parse_template(text: str) -> tuple[tuple[Piece, ...], frozenset, list[str]]:
+    """Split a line into text and slots; returns (pieces, slot names used, errors).
+
+    Slots are ``{name}`` (``{Name}`` capitalises the value), ``{singular|plural}``
+    (a verb agreeing with the actor's pronoun) and ``{target:singular|plural}``.
+    Any other brace is an error: a finished line never shows ``{`` or ``}``.
+    """
+    pieces: list[Piece] = []
+    used: set[str] = set()
+    errors: list[str] = []
+    pos = 0
+    for m in _TOKEN.finditer(text):
+        literal = text[pos:m.start()]
+        if "{" in literal or "}" in literal:
+            errors.append("unbalanced brace: write slots as {name}")
+        if literal:
+            pieces.append(literal)
+        body = m.group(1).strip()
+        pos = m.end()
+        if "|" in body:
+            who, _, forms = body.rpartition(":") if ":" in body else ("actor", "", body)
+            who = who.strip() or "actor"
+            parts = [p.strip() for p in forms.split("|")]
+            if who not in ("actor", "target"):
+                errors.append(f"verb slot {{{body}}}: agree with 'actor' or 'target', not {who!r}")
+            elif len(parts) != 2 or not all(_VERB_PART.match(p) for p in parts):
+                errors.append(f"verb slot {{{body}}} must be {{singular|plural}}, e.g. {{keeps|keep}}")
+            else:
+                pieces.append(("verb", who, parts[0], parts[1]))
+            continue
+        name = body
+        capital = bool(name) and name[0].isupper()
+        key = name[0].lower() + name[1:] if name else name
+        if not name:
+            errors.append("empty slot {}")
+            continue
+        used.add(key)
+        pieces.append(("slot", key, capital))
+    tail = text[pos:]
+    if "{" in tail or "}" in tail:
+        errors.append("unbalanced brace: write slots as {name}")
+    if tail:
+        pieces.append(tail)
+    return tuple(pieces), frozenset(used), errors
+
+
+_EXTRA_SLOTS = {slot: [f"{e}.{v}" for e, spec in EVENTS.items() for v, ss in spec.slots.items() if slot in ss]
+                for spec in EVENTS.values() for ss in spec.slots.values() for slot in ss}
+
+
+def allowed_slots(event: str, variant: str = ANY) -> frozenset:
+    """The slots a line of ``event``/``variant`` may use: every line's, plus the variant's own."""
+    spec = EVENTS.get(event)
+    return SLOTS | (spec.slots.get(variant, frozenset()) if spec else frozenset())
+
+
+def slot_errors(event: str, variant: str, used: Iterable[str]) -> list[str]:
+    """Why some slots of a line can never be filled where it stands (empty if all can)."""
+    allowed = allowed_slots(event, variant)
+    errors = []
+    for slot in sorted(set(used) - allowed):
+        if slot in _EXTRA_SLOTS:
+            errors.append(f"{{{slot}}} is only filled in {', '.join(_EXTRA_SLOTS[slot])}")
+        else:
+            errors.append(f"unknown slot {{{slot}}}{did_you_mean(slot, sorted(allowed))}")
+    return errors
+
+
+@dataclass(frozen=True)
+class Template:
+    text: str
+    pieces: tuple
+    slots: frozenset
+    file: str | None = None
+    line: int | None = None
+    path: str = ""
+
+    @property
+    def uid(self) -> str:
+        """A short id that stays the same across runs (for the Narrator's saved memory)."""
+        return f"{zlib.crc32(self.text.encode('utf-8')):08x}"
+
+
+@dataclass
+class Templates:
+    """Every line by key, the word tables, and what went wrong while loading (non-strict)."""
+
+    lines: dict[tuple[str, str, str], list[Template]] = field(default_factory=dict)
+    words: dict[str, dict[str, str]] = field(default_factory=lambda: {t: {} for t in WORD_TABLES})
+    problems: list[Problem] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+    def get(self, scope: str, event: str, variant: str = ANY) -> list[Template]:
+        return self.lines.get((scope, event, variant), [])
+
+    def scopes(self) -> set[str]:
+        return {k[0] for k in self.lines}
+
+    def count(self) -> int:
+        return sum(len(v) for v in self.lines.values())
+
+    def word(self, table: str, name: str | None, default: str) -> str:
+        """A game term as narration says it (weapon, Pool, skill), by exact or case-blind name."""
+        if name is None:
+            return self.words.get(table, {}).get("none", default)
+        entries = self.words.get(table, {})
+        if name in entries:
+            return entries[name]
+        wanted = _norm(name)
+        for key, text in entries.items():
+            if _norm(key) == wanted:
+                return text
+        return default
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\s_-]+", "_", name.strip().lower())
+
+
+class _Lines:
+    """Finds the line of a template in its file's text, where that can be told (tomli gives none)."""
+
+    def __init__(self, source: str | None):
+        self.lines = source.splitlines() if source else []
+
+    def find(self, scope: str, event: str, variant: str, text: str) -> int | None:
+        if not self.lines:
+            return None
+        start = self.header(scope, event)
+        needle = _needle(text)
+        for number in range(start or 1, len(self.lines) + 1):
+            if needle and needle in self.lines[number - 1]:
+                return number
+        return start
+
+    def header(self, scope: str, event: str | None) -> int | None:
+        parts = scope.split(".") + ([event] if event else [])
+        pattern = re.compile(r"^\s*\[\s*" + r"\s*\.\s*".join(re.escape(p) for p in parts) + r"\s*\]")
+        for number, text in enumerate(self.lines, 1):
+            if pattern.match(text):
+                return number
+        for number, text in enumerate(self.lines, 1):  # dotted keys: combat.out = [...]
+            if re.match(r"^\s*" + r"\s*\.\s*".join(re.escape(p) for p in parts) + r"\s*=", text):
+                return number
+        return None
+
+
+def _needle(text: str) -> str:
+    """A piece of a line as it is written in the file: text between characters TOML may escape."""
+    for part in re.split(r'["\\]', text):
+        if len(part) >= 8:
+            return part[:40]
+    return ""
+
+
+class _Reader:
+    def __init__(self, templates: Templates, name: str, source: str | None, strict: bool):
+        self.t = templates
+        self.file = name
+        self.where = _Lines(source)
+        self.strict = strict
+
+    def problem(self, path: str, message: str, line: int | None = None, severity: str = "error") -> None:
+        p = Problem(self.file, path, message, line, severity)
+        if self.strict and severity == "error":
+            raise p.to_error()
+        self.t.problems.append(p)
+
+    def read(self, data: Mapping) -> None:
+        if not isinstance(data, Mapping):
+            self.problem("", "narration templates must be a table of conflict types")
+            return
+        mode = data.get("merge", "extend")
+        if mode not in ("extend", "replace"):
+            self.problem("merge", f"merge must be \"extend\" or \"replace\", not {mode!r}")
+            mode = "extend"
+        for key, value in data.items():
+            if key == "merge":
+                continue
+            if key == "words":
+                self.read_words(value)
+                continue
+            if not isinstance(key, str) or not _TYPE_KEY.match(key):
+                self.problem(str(key), "a conflict type key is lower-case letters, digits and '_'",
+                             self.where.header(str(key), None))
+                continue
+            if not isinstance(value, Mapping):
+                self.problem(key, "expected a table of events, e.g. [" + key + ".round_won]",
+                             self.where.header(key, None))
+                continue
+            self.read_scope(key, value, mode, allow_sides=True)
+
+    def read_words(self, value) -> None:
+        if not isinstance(value, Mapping):
+            self.problem("words", "expected [words.weapons], [words.pools] and [words.skills] tables")
+            return
+        for table, entries in value.items():
+            if table not in WORD_TABLES:
+                self.problem(f"words.{table}", f"unknown word table{did_you_mean(table, WORD_TABLES)}; "
+                             f"known: {', '.join(WORD_TABLES)}", self.where.header("words", table))
+                continue
+            if not isinstance(entries, Mapping) or not all(isinstance(v, str) and v for v in entries.values()):
+                self.problem(f"words.{table}", "expected name = \"words\" pairs", self.where.header("words", table))
+                continue
+            for name, text in entries.items():
+                if "{" in text or "}" in text:
+                    self.problem(f"words.{table}.{name}", "words cannot hold slots or braces")
+                    continue
+                self.t.words.setdefault(table, {})[name] = text
+
+    def read_scope(self, scope: str, table: Mapping, mode: str, *, allow_sides: bool) -> None:
+        for event, value in table.items():
+            path = f"{scope}.{event}"
+            if allow_sides and event in SIDES:
+                if not isinstance(value, Mapping):
+                    self.problem(path, "expected a table of events", self.where.header(scope, event))
+                    continue
+                self.read_scope(f"{scope}.{event}", value, mode, allow_sides=False)
+                continue
+            spec = EVENTS.get(event)
+            if spec is None:
+                known = list(EVENTS) + (list(SIDES) if allow_sides else [])
+                self.problem(path, f"unknown event{did_you_mean(event, known)}", self.where.header(scope, event))
+                continue
+            if isinstance(value, list):
+                self.add(scope, event, ANY, value, mode)
+            elif isinstance(value, Mapping):
+                for variant, lines in value.items():
+                    if variant != ANY and variant not in spec.variants:
+                        known = (ANY,) + spec.variants
+                        hint = did_you_mean(variant, known)
+                        self.problem(f"{path}.{variant}", f"unknown variant of {event}{hint}; known: "
+                                     f"{', '.join(known) if len(known) < 12 else 'any, or a personality key'}",
+                                     self.where.header(scope, event))
+                        continue
+                    if not isinstance(lines, list):
+                        self.problem(f"{path}.{variant}", "expected a list of lines", self.where.header(scope, event))
+                        continue
+                    self.add(scope, event, variant, lines, mode)
+            else:
+                self.problem(path, "expected a list of lines or a table of variants", self.where.header(scope, event))
+
+    def add(self, scope: str, event: str, variant: str, lines: list, mode: str) -> None:
+        key = (scope, event, variant)
+        base = f"{scope}.{event}" + ("" if variant == ANY else f".{variant}")
+        out: list[Template] = []
+        for i, text in enumerate(lines):
+            path = f"{base}[{i}]"
+            if not isinstance(text, str) or not text.strip():
+                self.problem(path, "a line must be non-empty text", self.where.header(scope, event))
+                continue
+            text = " ".join(text.split())
+            pieces, used, errors = parse_template(text)
+            errors += slot_errors(event, variant, used)
+            line = self.where.find(scope, event, variant, text)
+            for err in errors:
+                self.problem(path, err, line)
+            if errors:
+                continue
+            out.append(Template(text, pieces, used, self.file, line, path))
+        if mode == "replace" or key not in self.t.lines:
+            self.t.lines[key] = out
+        else:
+            self.t.lines[key] = self.t.lines[key] + out
+
+
+def template_files(folder: Path) -> list[Path]:
+    """The template files of a folder: its ``narration/`` subfolder if it has one, else its own TOML files."""
+    sub = folder / "narration"
+    return sorted((sub if sub.is_dir() else folder).glob("*.toml"))
+
+
+def load_templates(
+    extra_folders: Sequence[str | Path] = (),
+    extra_data: Iterable[Mapping | tuple[str, Mapping]] = (),
+    *,
+    strict: bool = True,
+    bundled: bool = True,
+) -> Templates:
+    """The bundled templates, then each extra folder, then each extra data table, later ones winning.
+
+    A source extends the lists it names unless it says ``merge = "replace"``.
+    ``extra_data`` items are tables (an adventure's ``[narration]``) or
+    ``(name, table)`` pairs, the name being used in problems. ``strict``
+    raises :class:`ContentError` at the first fault (the game must not start on
+    broken text); ``strict=False`` skips bad entries and keeps every problem in
+    ``templates.problems`` for :func:`~solo.narration.check.check_templates`.
+    """
+    from ..paths import bundled as bundled_folder
+
+    t = Templates()
+    files: list[Path] = []
+    if bundled:
+        files += sorted((bundled_folder("oracles") / "narration").glob("*.toml"))
+    for folder in extra_folders:
+        folder = Path(folder)
+        if not folder.is_dir():
+            p = Problem(str(folder), "", "template folder not found")
+            if strict:
+                raise p.to_error()
+            t.problems.append(p)
+            continue
+        files += template_files(folder)
+    for path in files:
+        name = str(path)
+        t.sources.append(name)
+        try:
+            text = path.read_text(encoding="utf-8")
+            data = loads_toml(text, file=path)
+        except UnicodeDecodeError as exc:
+            err = ContentError(f"cannot read file: {exc}", file=path)
+            if strict:
+                raise err from None
+            t.problems.append(Problem(name, "", err.message))
+            continue
+        except OSError as exc:
+            if strict:
+                raise ContentError(f"cannot read file: {exc}", file=path) from None
+            t.problems.append(Problem(name, "", f"cannot read file: {exc}"))
+            continue
+        except ContentError as exc:
+            if strict:
+                raise
+            t.problems.append(Problem(exc.file, "", exc.message, exc.line))
+            continue
+        _Reader(t, name, text, strict).read(data)
+    for i, item in enumerate(extra_data):
+        name, data = item if isinstance(item, tuple) else (f"<narration data {i + 1}>", item)
+        t.sources.append(name)
+        _Reader(t, name, None, strict).read(data)
+    return t
+
+
+def template_data(text: str, name: str = "<text>") -> dict:
+    """TOML text as template data (raises :class:`ContentError` with the line on a syntax error)."""
+    return loads_toml(text, file=name)

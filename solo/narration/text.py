@@ -1,0 +1,111 @@
+"""Turning a template into a finished sentence: slots, verb agreement, a/an and capitals.
+
+Kept apart from selection so the rules of English live in one place and the
+tests can hold them to account: a slot value changes what article goes before
+it ("a dagger", "an axe") and where a sentence begins (a line that opens with
+"the old lock" must read "The old lock").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from ..rules.character import PRONOUNS
+
+__all__ = ["article_for", "capitalise", "fix_articles", "fill", "pronoun_forms"]
+
+_ARTICLE = re.compile(r"\b(a|an|A|An)(\s+)([A-Za-z][\w'-]*)")
+# Words spelt with a vowel but said with a consonant, and the other way round.
+_CONSONANT_SOUND = ("one", "once", "uni", "use", "usu", "uti", "ute", "uran", "ure", "euro", "eu", "ewe", "ubiq",
+                    "unanim")
+_NOT_YOU = ("unin", "unid", "unim")  # "an uninvited guest", "an unimpressed clerk"
+_VOWEL_SOUND = ("hour", "honest", "honour", "honor", "heir")
+
+
+def article_for(word: str) -> str:
+    """'a' or 'an' for the word that follows, by how it sounds (close enough for narration)."""
+    w = word.lower()
+    if len(word) > 1 and word.isupper():  # letters said one by one: "an NPC", "a UFO"
+        return "an" if word[0] in "AEFHILMNORSX" else "a"
+    if any(w.startswith(p) for p in _VOWEL_SOUND):
+        return "an"
+    if w[:1] in "aeiou":
+        if any(w.startswith(p) for p in _NOT_YOU):
+            return "an"
+        if any(w.startswith(p) for p in _CONSONANT_SOUND):
+            return "a"
+        return "an"
+    return "a"
+
+
+def fix_articles(text: str) -> str:
+    """Make every standalone a/an agree with the next word, keeping its capital."""
+
+    def repl(m: re.Match) -> str:
+        want = article_for(m.group(3))
+        if m.group(1)[0].isupper():
+            want = want.capitalize()
+        return want + m.group(2) + m.group(3)
+
+    return _ARTICLE.sub(repl, text)
+
+
+def capitalise(text: str) -> str:
+    """Upper-case the first letter of every sentence.
+
+    A sentence starts the line, follows ``.``, ``!`` or ``?`` and a space, or
+    opens a quotation (``"`` after a space). After a quotation that ends in
+    ``!``/``?``/``.`` and its closing quote, the words that follow are the
+    speaker tag and stay as written ("Run!" she shouts).
+    """
+    chars = list(text)
+    n = len(chars)
+    cap = True
+    i = 0
+    while i < n:
+        c = chars[i]
+        if cap:
+            if c.isalpha():
+                chars[i] = c.upper()
+                cap = False
+            elif not (c.isspace() or c in "\"“'‘("):
+                cap = False
+        if c in ".!?":
+            j = i + 1
+            while j < n and chars[j] in ".!?":
+                j += 1
+            if j < n and chars[j].isspace():
+                cap = True
+            i = j
+            continue
+        if c in "\"“" and (i == 0 or chars[i - 1].isspace()) and i + 1 < n and not chars[i + 1].isspace():
+            cap = True
+        i += 1
+    return "".join(chars)
+
+
+def pronoun_forms(pronoun: str) -> Mapping[str, str]:
+    return PRONOUNS.get(pronoun, PRONOUNS["they"])
+
+
+def fill(pieces: tuple, values: Mapping[str, str], plural: Mapping[str, bool]) -> str:
+    """Put the values into a parsed template and tidy the result.
+
+    ``plural`` says, for "actor" and "target", whether verbs agree in the
+    plural (singular "they" takes "they keep").
+    """
+    out: list[str] = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+        elif piece[0] == "slot":
+            value = values[piece[1]]
+            if piece[2] and value:
+                value = value[0].upper() + value[1:]
+            out.append(value)
+        else:  # ("verb", who, singular, plural)
+            out.append(piece[3] if plural.get(piece[1]) else piece[2])
+    text = " ".join("".join(out).split())
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    return capitalise(fix_articles(text))

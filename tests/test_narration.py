@@ -1,0 +1,489 @@
+"""Narration templates, the template check, selection and rendering (docs/narration.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from solo.errors import ContentError
+from solo.events import Event
+from solo.narration import (
+    ANY, EVENTS, LENSES, MIN_LINES, SLOTS, TRAITS, Cast, Narrator, article_for, capitalise, check_templates,
+    fix_articles, load_templates, narrate_events, narration_rng, parse_template, spoken_name, transcript,
+)
+from solo.rules.conflict_types import bundled_conflict_types
+
+TYPES = ("lockpicking", "car_chase", "foot_chase", "social", "combat", "library", "sneaking", "tracking")
+LOWER_SENTENCE = re.compile(r'(?:^|[.!?]\s+)["“(]?([a-z])')
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_templates()
+
+
+def start_event(ctype="combat", a=("Espen Lind", False), b=("Brakk Haug", False), **kw):
+    return Event("conflict_start", {
+        "round": 0, "type": ctype, "type_name": bundled_conflict_types()[ctype].name if ctype in
+        bundled_conflict_types() else ctype, "pool_name": kw.get("pool_name", "BODY"),
+        "participants": [
+            {"id": a[0], "name": a[0], "side": "a", "pool": 10, "pool_max": 10, "obstacle": a[1], "pc": not a[1],
+             "weapon": kw.get("weapon_a")},
+            {"id": b[0], "name": b[0], "side": "b", "pool": 10, "pool_max": 10, "obstacle": b[1], "pc": False,
+             "weapon": kw.get("weapon_b")},
+        ]})
+
+
+def cast_for(ctype="combat", people=None, **kw) -> Cast:
+    cast = Cast(people or {"Espen Lind": {"pronoun": "he"}, "Brakk Haug": {"pronoun": "she"}})
+    cast.begin(start_event(ctype, **kw))
+    return cast
+
+
+# -- the bundled text ------------------------------------------------------------------
+def test_the_bundled_templates_pass_the_check(bundled):
+    problems = check_templates(bundled)
+    assert [str(p) for p in problems] == []
+    assert bundled.count() >= 1200
+
+
+def test_the_check_covers_the_eight_types_and_the_generic_fallback():
+    assert set(TYPES) == set(bundled_conflict_types())
+
+
+@pytest.mark.parametrize("ctype", TYPES)
+def test_every_type_has_its_own_words_for_each_lens(bundled, ctype):
+    """Fallbacks keep the game running; the vocabulary of a type must still be its own."""
+    sides = [ctype] + ([f"{ctype}.side_b"] if ctype in ("sneaking", "tracking") else [])
+    for scope in sides:
+        for event in ("declare", "round_won"):
+            for lens in LENSES:
+                assert len(bundled.get(scope, event, lens)) >= MIN_LINES, (scope, event, lens)
+        for event in ("follow_up",):
+            for variant in ("skill", "damage"):
+                assert len(bundled.get(scope, event, variant)) >= MIN_LINES, (scope, event, variant)
+        for event in ("exceptional_success", "exceptional_failure", "out", "push", "surrendered"):
+            lines = bundled.get(scope, event, ANY)
+            assert len(lines) >= MIN_LINES, (scope, event)
+
+
+@pytest.mark.parametrize("ctype", TYPES)
+def test_types_do_not_share_their_lens_lines(bundled, ctype):
+    mine = {t.text for lens in LENSES for t in bundled.get(ctype, "round_won", lens)}
+    for other in TYPES:
+        if other != ctype:
+            theirs = {t.text for lens in LENSES for t in bundled.get(other, "round_won", lens)}
+            assert not mine & theirs, (ctype, other, mine & theirs)
+
+
+def test_every_personality_has_a_voice_of_its_own(bundled):
+    for trait in TRAITS:
+        for kind in ("taunt", "plea", "bargain"):
+            assert len(bundled.get("generic", kind, trait)) >= MIN_LINES, (trait, kind)
+
+
+def test_static_types_tell_the_obstacle_side(bundled):
+    for ctype in ("lockpicking", "library"):
+        for event in ("obstacle_wins", "progress_light", "progress_heavy", "setback_light", "setback_heavy",
+                      "yielding", "obstacle_out"):
+            assert len(bundled.get(ctype, event)) >= MIN_LINES, (ctype, event)
+
+
+def test_every_bundled_line_renders_cleanly_for_every_pronoun(bundled):
+    narrator = Narrator(bundled, random.Random(0))
+    for pa, pb in (("he", "she"), ("they", "it"), ("she", "they")):
+        cast = cast_for(people={"Espen Lind": {"pronoun": pa}, "Brakk Haug": {"pronoun": pb}},
+                        weapon_a="Axe", weapon_b="Unarmed")
+        actor, target = cast.person("Espen Lind"), cast.person("Brakk Haug")
+        for (scope, event, variant), lines in bundled.lines.items():
+            extra = {}
+            if event == "declare" and variant == "flamboyant":
+                extra["skill"] = "easy charm"
+            if event == "extra_action" and variant == "item":
+                extra["item"] = "rope"
+            values = narrator.values(cast, actor, target, extra=extra)
+            for t in lines:
+                text = narrator.render(t, values, actor, target)
+                assert "{" not in text and "}" not in text, (t.path, text)
+                assert not LOWER_SENTENCE.search(text), (t.path, text)
+                assert text[-1] in '.!?"', (t.path, text)
+                assert "  " not in text, (t.path, text)
+
+
+# -- the check catches broken templates -----------------------------------------------
+def _problems(data, **kw):
+    templates = load_templates(extra_data=[("adventure.toml", data)], strict=False, **kw)
+    return check_templates(templates)
+
+
+def test_the_check_names_an_unknown_slot():
+    problems = _problems({"combat": {"out": ["{actor} drops {their} {wepon}."]}})
+    [p] = [p for p in problems if "wepon" in p.message]
+    assert p.file == "adventure.toml" and p.path == "combat.out[0]"
+    assert "did you mean 'weapon'" in p.message
+
+
+def test_the_check_knows_which_slots_only_some_variants_fill():
+    problems = _problems({"combat": {"declare": {"none": ["{actor} shows off {their} {skill}."]}}})
+    [p] = [p for p in problems if "skill" in p.message]
+    assert p.path == "combat.declare.none[0]" and "declare.flamboyant" in p.message
+
+
+def test_the_check_rejects_broken_braces_and_bad_verb_slots():
+    problems = _problems({"combat": {"out": ["{actor falls.", "{They} {goes} down.", "{actor} {falls|fall|fell}."]}})
+    messages = " / ".join(p.message for p in problems)
+    assert "unbalanced brace" in messages
+    assert "unknown slot {goes}" in messages
+    assert "{singular|plural}" in messages
+
+
+def test_the_check_names_unknown_events_variants_and_types():
+    problems = _problems({"combat": {"round_wn": ["x."], "declare": {"agressive": ["{actor} rages."]}},
+                          "combatt": {"out": ["{actor} falls."]}})
+    text = [str(p) for p in problems]
+    assert any("combat.round_wn" in t and "did you mean 'round_won'" in t for t in text)
+    assert any("combat.declare.agressive" in t and "did you mean 'aggressive'" in t for t in text)
+    assert any("combatt" in t and "warning" == p.severity for t, p in zip(text, problems))
+
+
+def test_the_check_counts_lines_the_way_selection_does():
+    # Two generic lines for a plain declaration: every type still has its own, but the generic
+    # fallback itself (what an adventure's own conflict types would use) is short.
+    problems = _problems({"merge": "replace", "generic": {"declare": {"none": ["{actor} waits.", "{actor} acts."]}}})
+    [p] = problems
+    assert p.path == "generic.declare.none" and "only 2 line(s)" in p.message
+    # A type with a single line of its own is fine: selection tops it up from generic.
+    assert _problems({"merge": "replace", "combat": {"out": ["{actor} falls."]}}) == []
+
+
+def test_the_check_reports_too_few_lines_for_an_adventure_type():
+    problems = _problems({}, bundled=False)
+    assert any(p.path == "generic.declare.aggressive" and "only 0" in p.message for p in problems)
+    templates = load_templates(strict=False)
+    bad = check_templates(templates, conflict_types=list(TYPES) + ["duel_of_wits"])
+    assert bad == []  # a new type is covered by the generic fallback
+
+
+def test_bad_toml_names_the_file_and_line(tmp_path):
+    folder = tmp_path / "narration"
+    folder.mkdir()
+    broken = '[combat]\nout = [\n  "{actor} falls." \n  "no comma"\n]\n'
+    (folder / "broken.toml").write_text(broken, encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        load_templates([tmp_path])
+    assert err.value.file.endswith("broken.toml") and err.value.line == 4
+    templates = load_templates([tmp_path], strict=False)
+    [p] = check_templates(templates)
+    assert p.file.endswith("broken.toml") and p.line == 4 and "TOML syntax error" in p.message
+
+
+def test_a_bad_line_in_a_file_is_reported_with_its_line(tmp_path):
+    (tmp_path / "mine.toml").write_text(
+        '# my templates\n[combat.round_won]\naggressive = [\n  "{actor} smashes {target}.",\n'
+        '  "{actor} hits {targt} hard.",\n]\n', encoding="utf-8")
+    [p] = check_templates(load_templates([tmp_path], strict=False))
+    assert p.file.endswith("mine.toml") and p.line == 5 and p.path == "combat.round_won.aggressive[1]"
+    with pytest.raises(ContentError, match="targt"):
+        load_templates([tmp_path])
+
+
+def test_parse_template_pieces():
+    pieces, used, errors = parse_template("{They} {keeps|keep} {target:sees|see} {Actor}.")
+    assert errors == []
+    assert used == {"they", "actor"}
+    assert ("verb", "actor", "keeps", "keep") in pieces and ("verb", "target", "sees", "see") in pieces
+
+
+# -- adventures add and override --------------------------------------------------------
+def test_adventures_extend_by_default_and_replace_on_request(bundled):
+    n_out = len(bundled.get("combat", "out"))
+    extended = load_templates(extra_data=[{"combat": {"out": ["{actor} falls into the river."]}}])
+    assert len(extended.get("combat", "out")) == n_out + 1
+    river = ["{actor} falls into the river.", "{actor} is done.", "{actor} sinks."]
+    replaced = load_templates(extra_data=[{"merge": "replace", "combat": {"out": river}}])
+    assert [t.text for t in replaced.get("combat", "out")] == river
+    # replacing one list leaves the others alone
+    assert len(replaced.get("combat", "declare", "none")) == len(bundled.get("combat", "declare", "none"))
+
+
+def test_an_adventure_folder_and_data_layer_in_order(tmp_path):
+    adv = tmp_path / "adv"
+    (adv / "narration").mkdir(parents=True)
+    (adv / "narration" / "a.toml").write_text(
+        'merge = "replace"\n[combat]\n'
+        'out = ["{actor} sinks in the bog.", "{actor} is swallowed.", "{actor} is gone."]\n',
+        encoding="utf-8")
+    later = {"merge": "replace", "combat": {"out": ["{actor} wins nothing.", "{actor} x.", "{actor} y."]}}
+    t = load_templates([adv], [later])  # the data comes after the folder, so it wins
+    assert t.get("combat", "out")[0].text == "{actor} wins nothing."
+    t = load_templates([adv])
+    narrator = Narrator(t, random.Random(3))
+    cast = cast_for()
+    line = narrator.narrate(Event("out", {"round": 2, "actor": "Brakk Haug", "pool": "BODY"}), cast)
+    assert line[0] in ("Brakk sinks in the bog.", "Brakk is swallowed.", "Brakk is gone.")
+
+
+def test_words_can_be_overridden(bundled):
+    t = load_templates(extra_data=[{"words": {"weapons": {"Axe": "bearded axe"}}}])
+    assert t.word("weapons", "Axe", "axe") == "bearded axe"
+    assert t.word("weapons", "long_sword", "x") == "longsword"  # gear keys work as well as names
+
+
+# -- selection ----------------------------------------------------------------------------
+def test_fallback_order(bundled):
+    narrator = Narrator(bundled, random.Random(0))
+    chain = narrator.chain("combat", "round_won", ["aggressive"])
+    assert chain == [("combat", "round_won", "aggressive"), ("combat", "round_won", ANY),
+                     ("generic", "round_won", "aggressive"), ("generic", "round_won", ANY)]
+    side = narrator.chain("sneaking", "declare", ["covert"], "b")
+    assert side[:2] == [("sneaking.side_b", "declare", "covert"), ("sneaking.side_b", "declare", ANY)]
+    assert side[2:4] == [("sneaking", "declare", "covert"), ("sneaking", "declare", ANY)]
+    assert side[-2:] == [("generic", "declare", "covert"), ("generic", "declare", ANY)]
+
+
+def test_a_short_key_is_topped_up_from_its_fallbacks():
+    t = load_templates(extra_data=[{"combat": {"time_up": []}, "duel": {"out": ["{actor} yields the floor."]}}])
+    narrator = Narrator(t, random.Random(0))
+    pool_id, lines = narrator.candidates(narrator.chain("duel", "out"), SLOTS)
+    assert pool_id == "duel.out"
+    assert lines[0].text == "{actor} yields the floor." and len(lines) == 1 + len(t.get("generic", "out"))
+
+
+def test_an_unknown_type_speaks_generic(bundled):
+    narrator = Narrator(bundled, random.Random(4))
+    cast = cast_for()
+    cast.type = "glacier_crossing"
+    line = narrator.say(cast, "round_won", cast.person("Espen Lind"), cast.person("Brakk Haug"), variants=["quick"])
+    generic = [narrator.render(t, narrator.values(cast, cast.person("Espen Lind"), cast.person("Brakk Haug")),
+                               cast.person("Espen Lind"), cast.person("Brakk Haug"))
+               for t in bundled.get("generic", "round_won", "quick")]
+    assert line in generic
+
+
+def test_never_the_same_line_twice_in_a_row_and_rarely_within_a_few(bundled):
+    narrator = Narrator(bundled, random.Random(11))
+    cast = cast_for()
+    a, b = cast.person("Espen Lind"), cast.person("Brakk Haug")
+    said = [narrator.say(cast, "declare", a, b, variants=["cautious"]) for _ in range(400)]
+    assert all(x != y for x, y in zip(said, said[1:]))
+    close = sum(1 for i in range(2, len(said)) if said[i] in said[i - 3:i])
+    assert close < len(said) * 0.1
+    assert len(set(said)) == len(bundled.get("combat", "declare", "cautious"))
+
+
+def test_seed_reproduces_the_text(bundled):
+    cast_lines = []
+    for _ in range(2):
+        narrator = Narrator(bundled, narration_rng(42))
+        cast = cast_for()
+        cast_lines.append([narrator.say(cast, "round_won", cast.person("Espen Lind"), cast.person("Brakk Haug"),
+                                        variants=[LENSES[i % 7]]) for i in range(50)])
+    assert cast_lines[0] == cast_lines[1]
+    other = Narrator(bundled, narration_rng(43))
+    cast = cast_for()
+    assert [other.say(cast, "round_won", cast.person("Espen Lind"), cast.person("Brakk Haug"),
+                      variants=[LENSES[i % 7]]) for i in range(50)] != cast_lines[0]
+
+
+def test_narrator_memory_round_trip(bundled):
+    rng = random.Random(5)
+    first = Narrator(bundled, rng)
+    cast = cast_for()
+    a, b = cast.person("Espen Lind"), cast.person("Brakk Haug")
+    for i in range(30):
+        first.say(cast, "declare", a, b, variants=[LENSES[i % 7]])
+    saved = json.loads(json.dumps(first.to_dict()))
+    assert saved["version"] == 1 and saved["history"]
+    state = rng.getstate()
+    go_on = [first.say(cast, "declare", a, b, variants=[LENSES[i % 7]]) for i in range(30)]
+    rng2 = random.Random()
+    rng2.setstate(state)
+    second = Narrator.from_dict(saved, bundled, rng2)
+    assert second.to_dict() == saved
+    assert [second.say(cast, "declare", a, b, variants=[LENSES[i % 7]]) for i in range(30)] == go_on
+    with pytest.raises(ValueError):
+        Narrator.from_dict({"version": 99}, bundled, rng2)
+
+
+# -- rendering ------------------------------------------------------------------------------
+@pytest.mark.parametrize("word, article", [
+    ("axe", "an"), ("dagger", "a"), ("hour", "an"), ("honest", "an"), ("unicorn", "a"), ("uninvited", "an"),
+    ("old", "an"), ("European", "a"), ("one", "a"), ("NPC", "an"), ("FBI", "an"), ("UFO", "a"), ("heavy", "a"),
+    ("impromptu", "an"), ("useful", "a"), ("umbrella", "an"),
+])
+def test_article_for(word, article):
+    assert article_for(word) == article
+
+
+def test_a_and_an_are_fixed_after_the_slots_are_filled(bundled):
+    t = load_templates(extra_data=[{"merge": "replace", "combat": {"extra_action": {"weapon": [
+        "{actor} swings a {weapon}.", "A {weapon} is now in {actor}'s hand.", "{actor} has an {weapon} now."]}}}])
+    narrator = Narrator(t, random.Random(1))
+    cast = cast_for(weapon_a="Axe")
+    seen = set()
+    for _ in range(30):
+        seen.update(narrator.narrate(Event("extra_action", {"round": 1, "actor": "Espen Lind", "action": "weapon:axe"}),
+                                     cast))
+    assert seen == {"Espen swings an axe.", "An axe is now in Espen's hand.", "Espen has an axe now."}
+    assert fix_articles("A hour, an dagger, an unicorn and a uninvited guest.") == \
+        "An hour, a dagger, a unicorn and an uninvited guest."
+
+
+def test_capitals_start_every_sentence_but_not_a_speaker_tag():
+    assert capitalise("the old lock holds. the pins drop.") == "The old lock holds. The pins drop."
+    assert capitalise('"run!" the guard shouts. he runs.') == '"Run!" the guard shouts. He runs.'
+    assert capitalise('espen says, "stop it."') == 'Espen says, "Stop it."'
+
+
+def test_pronouns_and_verbs_agree_with_each_character():
+    t = load_templates(extra_data=[{"merge": "replace", "combat": {"wavering": [
+        "{actor} keeps {their} distance from {target}; {they} {watches|watch} {target_them}, "
+        "and {target_they} {target:watches|watch} {themself}."] * 3}}])
+    for hurt, other, expect in [
+        ("she", "he", "Brakk keeps her distance from Espen; she watches him, and he watches herself."),
+        ("they", "it", "Brakk keeps their distance from Espen; they watch it, and it watches themself."),
+        ("it", "they", "Brakk keeps its distance from Espen; it watches them, and they watch itself."),
+    ]:
+        narrator = Narrator(t, random.Random(0), speech={"bargain_wavering": 0, "taunt": 0})
+        cast = cast_for(people={"Espen Lind": {"pronoun": other}, "Brakk Haug": {"pronoun": hurt}})
+        lines = narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Brakk Haug",
+                                                  "amount": 1, "pool": "BODY", "before": 6, "after": 5,
+                                                  "maximum": 10, "lens": "none"}), cast)
+        assert lines[-1] == expect
+
+
+def test_pronouns_follow_the_cast():
+    t = load_templates(extra_data=[{"merge": "replace", "combat": {"push": [
+        "{actor} grits {their} teeth; {They} {is|are} not done, and {target} sees {target_them}."] * 3}}])
+    narrator = Narrator(t, random.Random(0))
+    for pronoun, expect in [("she", "Brakk grits her teeth; She is not done, and Espen sees him."),
+                            ("they", "Brakk grits their teeth; They are not done, and Espen sees him."),
+                            ("it", "Brakk grits its teeth; It is not done, and Espen sees him.")]:
+        cast = cast_for(people={"Espen Lind": {"pronoun": "he"}, "Brakk Haug": {"pronoun": pronoun}})
+        cast.person("Brakk Haug").last_foe = "Espen Lind"
+        assert narrator.narrate(Event("push", {"round": 3, "actor": "Brakk Haug", "pool": "BODY", "value": -1}),
+                                cast) == [expect]
+
+
+@pytest.mark.parametrize("name, obstacle, spoken", [
+    ("Espen Lind", False, "Espen"), ("Brakk", False, "Brakk"), ("Town guard", False, "the town guard"),
+    ("Doctor Hale", False, "Doctor Hale"), ("Old lock", True, "the old lock"), ("Lock", True, "the lock"),
+    ("The Iron Gate", True, "the Iron Gate"), ("Iron Gate", True, "the Iron Gate"), ("Anna Maria Berg", False, "Anna"),
+])
+def test_spoken_names(name, obstacle, spoken):
+    assert spoken_name(name, obstacle=obstacle) == spoken
+
+
+def test_an_obstacle_starts_a_sentence_with_a_capital(bundled):
+    narrator = Narrator(bundled, random.Random(2))
+    cast = cast_for("lockpicking", a=("Espen Lind", False), b=("Old lock", True))
+    for _ in range(10):
+        [line] = narrator.narrate(Event("round_result", {"round": 1, "winner": "Old lock", "side": "b",
+                                                         "stalemate": False, "tie": False, "exceptional": False,
+                                                         "lens": "none", "rolls": {}}), cast)
+        assert not LOWER_SENTENCE.search(line), line
+        for m in re.finditer(r"(\S+) old lock", line):
+            assert m.group(1) in ("the", "The"), line
+
+
+def test_bare_speech_is_attributed(bundled):
+    narrator = Narrator(bundled, random.Random(0))
+    cast = cast_for()
+    brakk = cast.person("Brakk Haug")
+    for _ in range(20):
+        [line] = narrator._speech(cast, "plea", brakk, cast.person("Espen Lind"))
+        assert "Brakk" in line, line
+        assert line.count('"') == 2
+
+
+def test_mindless_things_and_player_characters_do_not_speak(bundled):
+    narrator = Narrator(bundled, random.Random(0), speech={"taunt": 1.0})
+    cast = cast_for(people={"Espen Lind": {"pronoun": "he"}, "Brakk Haug": {"mindless": True}})
+    for attacker, victim in (("Brakk Haug", "Espen Lind"), ("Espen Lind", "Brakk Haug")):
+        lines = narrator.narrate(Event("damage", {"round": 1, "actor": attacker, "target": victim, "amount": 1,
+                                                  "pool": "BODY", "before": 10, "after": 9, "maximum": 10,
+                                                  "lens": "none"}), cast)
+        assert len(lines) == 1 and '"' not in lines[0]
+
+
+def test_pool_clues_follow_the_temper(bundled):
+    narrator = Narrator(bundled, random.Random(0), speech={"break": 0, "bargain_wavering": 0, "taunt": 0})
+    fearful = {t.text for t in bundled.get("combat", "wavering", "fearful")}
+    cast = cast_for(people={"Brakk Haug": {"pronoun": "she", "temper": "fearful", "traits": ["Nervous"]}})
+    lines = narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Brakk Haug", "amount": 6,
+                                              "pool": "BODY", "before": 10, "after": 4, "maximum": 10,
+                                              "lens": "aggressive"}), cast)
+    assert len(lines) == 2
+    values = narrator.values(cast, cast.person("Brakk Haug"), cast.person("Espen Lind"))
+    assert lines[1] in {narrator.render(t, values, cast.person("Brakk Haug"), cast.person("Espen Lind"))
+                        for t in bundled.get("combat", "wavering", "fearful")} and fearful
+    # told once: another light blow above a quarter says nothing more
+    again = narrator.narrate(Event("damage", {"round": 2, "actor": "Espen Lind", "target": "Brakk Haug", "amount": 1,
+                                              "pool": "BODY", "before": 4, "after": 3, "maximum": 10, "lens": "none"}),
+                             cast)
+    assert len(again) == 1
+    # a quarter or less: breaking
+    last = narrator.narrate(Event("damage", {"round": 3, "actor": "Espen Lind", "target": "Brakk Haug", "amount": 1,
+                                             "pool": "BODY", "before": 3, "after": 2, "maximum": 10, "lens": "none"}),
+                            cast)
+    assert len(last) == 2
+
+
+def test_npc_code_blocks_feed_the_cast():
+    from solo.npc import generate_npc
+
+    npc = generate_npc(random.Random(3), level="skilled")
+    cast = Cast({npc.name: npc})
+    cast.begin(start_event(b=(npc.name, False)))
+    person = cast.person(npc.name)
+    assert person.pronoun == npc.pronoun
+    assert set(person.traits) <= set(TRAITS) and len(person.traits) == 2
+    assert person.voiced
+
+
+def test_journal_events_as_plain_dicts_and_escalation(bundled):
+    narrator = Narrator(bundled, random.Random(8))
+    cast = Cast({"Brakk": {"pronoun": "she", "traits": ["Aggressive"]}})
+    lines = narrator.narrate({"kind": "escalate", "round": 0, "actor": "Brakk", "type": "car_chase",
+                              "target": "Espen Lind"}, cast)
+    escalations = {t.text.replace("{actor}", "Brakk").replace("{target}", "Espen Lind")
+                   for t in bundled.get("car_chase", "escalate")}
+    assert lines[0] in escalations
+    assert narrator.narrate({"kind": "round_start", "round": 1, "order": [], "pools": {}}, cast) == []
+
+
+def test_every_required_event_is_documented():
+    doc = (__import__("pathlib").Path(__file__).resolve().parent.parent / "docs" / "narration.md").read_text("utf-8")
+    for event in EVENTS:
+        assert f"`{event}`" in doc, event
+    assert "load_templates" in doc and "check_templates" in doc
+
+
+def test_transcript_of_a_hand_made_log(bundled):
+    events = [start_event("social"),
+              Event("round_start", {"round": 1, "order": ["Espen Lind", "Brakk Haug"], "pools": {}}),
+              Event("declare", {"round": 1, "actor": "Espen Lind", "lens": "flamboyant", "clever_choice": None,
+                                "secondary": "Knowledge", "quick_action": None}),
+              Event("round_result", {"round": 1, "winner": None, "side": None, "stalemate": True, "tie": True,
+                                     "both_failed": False, "exceptional": False, "lens": None, "rolls": {}}),
+              Event("conflict_end", {"round": 1, "outcome": "stalemate", "rounds": 1, "statuses": {}, "pool_lost": {}})]
+    text = transcript(events, Narrator(bundled, random.Random(1)), people={"Espen Lind": {"pronoun": "he"}},
+                      numbers=True)
+    assert text.startswith("Social conflict: Espen Lind against Brakk Haug\n\n")
+    assert "Round 1. Espen" in text and "learning" in text
+    assert "[Espen Lind flamboyant]" in text
+    passages = narrate_events(events, Narrator(bundled, random.Random(1)))
+    assert [p.round for p in passages] == [0, 1]
+    assert Counter(len(p.lines) for p in passages)[0] == 0
+
+
+def test_a_stranger_is_never_given_npc_speech(bundled):
+    narrator = Narrator(bundled, random.Random(0), speech={"escalate": 1.0})
+    lines = narrator.narrate({"kind": "escalate", "round": 0, "actor": "Espen Lind", "type": "social"}, Cast())
+    assert len(lines) == 1 and '"' not in lines[0]
+    npc = Cast({"Brakk": {"traits": ["Pushy", "Bitter"]}})
+    assert len(narrator.narrate({"kind": "escalate", "round": 0, "actor": "Brakk", "type": "social"}, npc)) == 2
