@@ -71,6 +71,7 @@ class Session:
         self.echo = echo_answers
         self.game: Game | None = None
         self.recorder: Recorder | None = None
+        self.templates = None
         self.replaying = False
         self.banner: str | None = None
 
@@ -86,6 +87,7 @@ class Session:
     def _play_once(self):
         self.view = TerminalView(self.console, explain=self.explain)
         self.journal = Journal()
+        self._start_narration()
         live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of)
         self.replaying = bool(self.prefix)
         if self.replaying:
@@ -128,8 +130,26 @@ class Session:
         if not self.replaying and event.kind in ("scene_entered", "round_start"):
             self._save()
 
+    def _start_narration(self) -> None:
+        """A fresh narrator per play-through: its own generator from the seed, so a replay tells the same story."""
+        from ..narration import Cast, Narrator, load_templates, narration_rng
+
+        if self.templates is None:
+            extra = [(self.adventure.source, self.adventure.templates)] if self.adventure.templates else []
+            self.templates = load_templates(extra_data=extra)
+        self.narrator = Narrator(self.templates, narration_rng(self.seed))
+        self.cast = Cast({})
+
     def _narrate(self, event: Event) -> list[str]:
-        return []
+        if event.kind == "conflict_start" and self.game is not None:
+            from ..narration import Cast
+
+            people = {pc.name: pc for pc in self.game.state.party}
+            people.update({npc.name: npc for npc in self.game.state.npcs.values()})
+            self.cast = Cast(people)
+        if event.kind == "escalate":
+            event = Event("escalate", {**event.data, "target": event.get("opponent")})
+        return self.narrator.narrate(event, self.cast)
 
     def _go_live(self) -> None:
         self.replaying = False

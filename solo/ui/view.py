@@ -103,6 +103,16 @@ class TerminalView:
         self._narrate(n)
 
     def _on_luck(self, e, n):
+        if self.round_rows and e.get("use") == "flip":
+            # a flip inside a conflict round: correct the round's row before the table is shown
+            name = e.get("actor")
+            for row in self.round_rows:
+                if row[0] == self.names.get(name, name):
+                    target = row[2].split(" / ")[1]
+                    row[2] = f"{two_digits(e['before'])}\u2192{two_digits(e['after'])} / {target}"
+                    row[3] = Text("success (Luck)", style="green")
+            self.round_notes += n
+            return
         self.console.print(Text("  \u2618 " + d.luck(e), style="magenta"))
         self._narrate(n)
 
@@ -153,6 +163,7 @@ class TerminalView:
         self.console.print(Text("  " + d.round_result(e, self.names), style="bold"))
         self._narrate(self.round_notes + n)
         self.round_notes = []
+        self.round_rows = []
 
     def _on_damage(self, e, n):
         self.console.print(Text("  " + d.damage(e, self.names), style="red"))
