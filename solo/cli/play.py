@@ -25,8 +25,11 @@ from . import UserError
               help="Folder for saves (default: $SOLO_SAVES or ./saves).")
 @click.option("--no-odds", is_flag=True, help="Do not show the exact chances of each Lens in conflicts.")
 @click.option("--explain", is_flag=True, help="Show why each NPC does what it does (for GMs testing an adventure).")
+@click.option("--open", "open_play", is_flag=True,
+              help="Open play: no written adventure; the tables and the oracle drive the story.")
 @click.option("--list", "list_them", is_flag=True, help="List the adventures you can play, and stop.")
-def command(args, seed, pcs, party, script, transcript, load, save_name, saves_dir, no_odds, explain, list_them):
+def command(args, seed, pcs, party, script, transcript, load, save_name, saves_dir, no_odds, explain, open_play,
+            list_them):
     """Play ADVENTURE (a name, a .toml file or a folder; default: the tutorial).
 
     The game saves itself at every scene and every conflict round. Type
@@ -60,7 +63,11 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
             title = adv.title if adv else "(has errors: run solo check)"
             console.print(f"[bold]{name}[/]  {title}")
         return
+    from ..story.engine import Game
+    from ..story.open_play import OPEN_ID, OpenGame, open_adventure
+
     folder = saves_dir or default_saves()
+    game_class = Game
     log = None
     adventure, character_files = _split_args(args, party)
     party = None
@@ -73,10 +80,13 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
                 data = read_save(path)
             except SaveError as exc:
                 raise UserError(str(exc)) from None
-            source = Path(data.adventure_source)
-            if not source.exists():
-                source = find_adventure(data.adventure_id)
-            adv = load_adventure(source)
+            if data.adventure_id == OPEN_ID:
+                adv, game_class = open_adventure(), OpenGame
+            else:
+                source = Path(data.adventure_source)
+                if not source.exists():
+                    source = find_adventure(data.adventure_id)
+                adv = load_adventure(source)
             if adv.content_hash != data.adventure_hash:
                 console.print(f"[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
@@ -87,7 +97,12 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
 
                 party = [Character.from_dict(p) for p in data.party]
         else:
-            adv = load_adventure(find_adventure(adventure))
+            if open_play:
+                if adventure:
+                    raise UserError("--open plays without a written adventure; leave out the adventure name")
+                adv, game_class = open_adventure(), OpenGame
+            else:
+                adv = load_adventure(find_adventure(adventure))
             if seed is None:
                 seed = new_rng(None).randrange(1, 10**9)
             wanted = list(pcs) + character_files
@@ -126,7 +141,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
         console.print(f"[dim]Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.[/]")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
                       transcript=transcript, party=party, log=log, advise=not no_odds, echo_answers=echo,
-                      explain=explain)
+                      explain=explain, game_class=game_class)
     code = session.run()
     if code:
         sys.exit(code)

@@ -251,7 +251,7 @@ class Conflict:
         return not self._both_sides_in() or (self.round_limit is not None and self.round >= self.round_limit)
 
     # -- events and questions ----------------------------------------------------
-    def _emit(self, kind: str, **data) -> None:
+    def _emit(self, kind: str, /, **data) -> None:
         self.sink(Event(kind, {"round": self.round, **data}))
 
     def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], **context) -> str:
@@ -559,8 +559,9 @@ class Conflict:
         if pool.current < 0 <= before:
             target.invalidate()  # the below-zero penalty may now apply
         if self.sink is not None:
+            after = pool.current if (target.pushing or pool.current >= 0) else 0  # unpushed Pools stop at 0
             self._emit("damage", actor=w.id, target=target.id, amount=amount, pool=pool_name or self.ctype.pool_label,
-                       before=before, after=pool.current, maximum=pool.maximum, lens=d.lens, **detail)
+                       before=before, after=after, maximum=pool.maximum, lens=d.lens, **detail)
         if pool.current <= 0:
             self._at_zero(target, pool, pool_name or self.ctype.pool_label)
 

@@ -76,7 +76,7 @@ class Game:
         self.machine.add_model(self, initial="title")
 
     # -- plumbing -------------------------------------------------------------------
-    def emit(self, kind: str, **data) -> None:
+    def emit(self, kind: str, /, **data) -> None:
         if self.sink is not None:
             self.sink(Event(kind, data))
 

@@ -147,3 +147,32 @@ def clue(e, names, pronouns) -> str:
     forms = PRONOUNS.get(pronouns.get(e["actor"], "it"), PRONOUNS["they"])
     text = re.sub(r"\bits\b", forms["their"], e["clue"])
     return f"{who} {text}."
+
+
+def scene_setup(e) -> str:
+    """How the oracle set up a scene: as expected, altered (and how), or interrupted (by what)."""
+    kind = e.get("kind")
+    if kind == "altered":
+        alt = (e.get("alteration") or {}).get("text", "something has changed")
+        m = e.get("meaning") or {}
+        hint = f" (meaning: {m['action']} / {m['subject']})" if m else ""
+        return f"The scene is altered: {alt}{hint}."
+    if kind == "interrupted":
+        ev = e.get("event") or {}
+        m = ev.get("meaning") or {}
+        hint = f" (meaning: {m['action']} / {m['subject']})" if m else ""
+        return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}."
+    return "The scene begins as you expected."
+
+
+def npc_met(e) -> str:
+    role = f", {e['role'].lower()}" if e.get("role") else ""
+    block = e.get("code_block") or {}
+    traits = [t.get("name", t) if isinstance(t, dict) else str(t) for t in block.get("personality", [])]
+    traits += [t.get("name", t) if isinstance(t, dict) else str(t) for t in block.get("dark_triad", [])]
+    motive = block.get("motivation") or []
+    motive = ", ".join(motive) if isinstance(motive, list) else str(motive)
+    about = f" ({', '.join(traits).lower()}; wants {motive.lower()})" if traits or motive else ""
+    twist = e.get("twist")
+    extra = f" A twist: {twist['action']} / {twist['subject']}." if twist else ""
+    return f"You meet {e['name']}{role}{about}. The reaction: {e['reaction']}.{extra}"

@@ -48,7 +48,14 @@ class Journal:
         elif k == "scene_entered":
             self._para(f"## {e['title']}")
             for para in d.fill(e["text"], e["slots"]).strip().split("\n\n"):
-                self._para(para.strip())
+                if para.strip():
+                    self._para(para.strip())
+        elif k == "situation":
+            self._para(f"*{e['text']}*")
+        elif k == "scene_setup":
+            self._para(f"*{d.scene_setup(e)}*")
+        elif k == "npc_met":
+            self._para(d.npc_met(e))
         elif k == "choice":
             self._para(f"> **{e['text']}**")
         elif k == "branch_text":

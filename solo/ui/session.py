@@ -14,6 +14,7 @@ from typing import Callable
 
 from rich.console import Console
 
+from ..errors import SoloError
 from ..events import Event
 from ..saves import Recorder, Replayer, SaveData, write_save
 from ..story.adventure import Adventure
@@ -57,8 +58,10 @@ class Session:
         advise: bool = True,
         echo_answers: bool = False,
         explain: bool = False,
+        game_class=Game,
     ):
         self.explain = explain
+        self.game_class = game_class
         self.adventure = adventure
         self.seed = seed
         self.console = console
@@ -94,8 +97,12 @@ class Session:
             self.view.mute()
         replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live)
         self.recorder = Recorder(replayer, [])
-        self.game = Game(self.adventure, seed=self.seed, decider=self.recorder, sink=self._present,
-                         party=self.party, advise=self.advise)
+        kwargs = dict(seed=self.seed, decider=self.recorder, sink=self._present, party=self.party,
+                      advise=self.advise)
+        if self.game_class is Game:
+            self.game = Game(self.adventure, **kwargs)
+        else:
+            self.game = self.game_class(**kwargs)
         try:
             ending = self.game.play()
         except Undo:
@@ -115,6 +122,22 @@ class Session:
             self._save()
             self.console.print(f"\nStopped; the game is saved. Resume with: solo play --load {self.save_path}", soft_wrap=True)
             return 130
+        except SoloError as exc:  # e.g. a save that no longer fits its adventure
+            self.console.print(f"[red]{exc}[/]", soft_wrap=True)
+            return 2
+        except Exception:  # a bug in solo: keep the game, keep the evidence, say so plainly
+            import traceback
+
+            report = self.save_path.with_name(self.save_path.stem + ".error.txt")
+            try:
+                self._save()
+                report.parent.mkdir(parents=True, exist_ok=True)
+                report.write_text(traceback.format_exc(), encoding="utf-8")
+            except OSError:
+                pass
+            self.console.print(f"[red]solo hit an internal error; your game is saved at {self.save_path} and the "
+                               f"details are in {report}. Please report it.[/]", soft_wrap=True)
+            return 1
         finally:
             self._write_transcript()
         self._save()

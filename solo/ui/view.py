@@ -77,6 +77,9 @@ class TerminalView:
         text = d.fill(e["text"], e["slots"]).strip()
         style = "yellow" if e.get("ending") else "blue"
         self.console.print()
+        if not text:  # open play: the oracle sets the scene
+            self.console.rule(f"[bold]{e['title']}[/]", style=style)
+            return
         self.console.print(Panel(Markdown(text), title=f"[bold]{e['title']}[/]", border_style=style, padding=(1, 2)))
         self._narrate(n)
 
@@ -224,9 +227,13 @@ class TerminalView:
         self.console.print(Text(e.get("text", ""), style="italic"))
 
     def _on_scene_setup(self, e, n):
-        kind = e.get("kind", "")
-        if kind and kind != "expected":
-            self.console.print(Text(f"The oracle alters this scene ({kind}): {e.get('text', '')}", style="magenta"))
+        self.console.print(Text(d.scene_setup(e), style="magenta"))
+
+    def _on_situation(self, e, n):
+        self.console.print(Panel(Text(e["text"]), title="The situation", border_style="magenta"))
+
+    def _on_npc_met(self, e, n):
+        self.console.print(Text(d.npc_met(e), style="cyan"))
 
     def _on_item(self, e, n):
         self.console.print(Text(f"  {'+' if e['gained'] else '-'} {e['item']}", style="green" if e["gained"] else "red"))
