@@ -155,8 +155,11 @@ def test_errors_name_seeds_and_commands_that_replay_them(tails_crash, tmp_path, 
         assert e["message"] == "the tails bug" and e["where"]
         assert Path(e["script"]).is_file()
         result = _replay(e["replay"])
-        assert isinstance(result.exception, RuntimeError), result.output
-        assert str(result.exception) == "the tails bug"
+        # solo play keeps the game and writes the traceback next to the save
+        assert result.exit_code == 1, result.output
+        assert "internal error" in result.output
+        report = next(Path(tmp_path).glob("*.error.txt"))
+        assert "RuntimeError: the tails bug" in report.read_text()
 
 
 def test_a_run_that_ends_replays_to_the_same_ending(tmp_path):
@@ -215,3 +218,18 @@ def test_unknown_adventure_is_a_one_line_error(run):
 def test_an_adventure_with_errors_points_to_solo_check(run):
     result = run("simulate", str(Path(__file__).parent / "data" / "broken" / "unknown_target.toml"))
     assert result.exit_code == 2 and "solo check" in result.output
+
+
+def test_progress_is_reported_up_to_every_run():
+    seen = []
+    simulate(Options(str(TUTORIAL), 70, seed=1), jobs=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (70, 70) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_state_at_end_counts_flags_items_and_counters():
+    r = simulate(Options(str(TUTORIAL), 120, seed=1), jobs=1)
+    state = r["state_at_end"]
+    assert set(state) == {"flags", "counters", "items"}
+    assert "ticket" in state["items"]  # given by the oracle in the quay, taken at the gangway
+    for e in state["items"].values():
+        assert 0 <= e["rate"] <= 1

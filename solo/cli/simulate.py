@@ -169,6 +169,17 @@ def _show(r: dict) -> None:
                       f"{e['surrendered']['rate']:.0%}", f"{e['out']:,}", f"{e['comae']:,}")
         console.print(t)
 
+    state = r.get("state_at_end") or {}
+    if state.get("counters") or state.get("flags") or state.get("items"):
+        console.print("[bold]At the end of a run[/]")
+        for name, c in state.get("counters", {}).items():
+            values = ", ".join(f"{v}: {k:,}" for v, k in c["values"].items())
+            console.print(f"  counter {name}: mean {c['mean']:.2f}, median {c['median']:g} ({values})", soft_wrap=True)
+        for what in ("flags", "items"):
+            entries = state.get(what, {})
+            if entries:
+                text = ", ".join(f"{name} {e['rate']:.0%}" for name, e in entries.items())
+                console.print(f"  {'flags set' if what == 'flags' else 'items held'}: {text}", soft_wrap=True)
     console.print(f"Turns per run: {r['turns']['mean']:.1f} on average, {r['turns']['max']} at most.")
     if r["error_count"]:
         console.print(f"[red bold]{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.[/]")

@@ -156,6 +156,9 @@ class RunResult:
     answers: list[tuple[str, str]]
     error: BaseException | None = None
     where: str = ""
+    flags: tuple[str, ...] = ()  # flags set at the end
+    counters: tuple[tuple[str, int], ...] = ()  # counters at the end
+    items: tuple[str, ...] = ()  # items held at the end
 
 
 def play_one(adventure, party: list, seed: int, policy: str, *, sink=None,
@@ -171,7 +174,10 @@ def play_one(adventure, party: list, seed: int, policy: str, *, sink=None,
         if sink is not None and hasattr(sink, "begin"):
             sink.begin(game)
         ending = game.play()
-        return RunResult(seed, ending, player.turns, player.log)
+        st = game.state
+        return RunResult(seed, ending, player.turns, player.log,
+                         flags=tuple(k for k, v in st.flags.items() if v),
+                         counters=tuple(st.counters.items()), items=tuple(st.items))
     except Exception as exc:  # noqa: BLE001 - every failure becomes a report entry with its seed
         return RunResult(seed, None, player.turns, player.log, exc, _where(exc))
     finally:
@@ -205,6 +211,9 @@ class Tally:
     def __init__(self):
         self.runs = 0
         self.endings: dict[str, int] = {}
+        self.flags: dict[str, int] = {}  # runs that ended with the flag set
+        self.counters: dict[str, dict[str, int]] = {}  # counter -> {final value: runs}
+        self.items: dict[str, int] = {}  # runs that ended holding the item
         self.scene_runs: dict[str, int] = {}
         self.scene_visits: dict[str, int] = {}
         self.checks: dict[str, dict] = {}
@@ -369,6 +378,12 @@ class Tally:
         self.max_turns = max(self.max_turns, result.turns)
         if result.error is None:
             _bump(self.endings, result.ending)
+            for name in result.flags:
+                _bump(self.flags, name)
+            for name, value in result.counters:
+                _bump(self.counters.setdefault(name, {}), str(value))
+            for name in result.items:
+                _bump(self.items, name)
             return
         _bump(self.endings, ERROR_ENDING)
         self.error_count += 1
@@ -403,7 +418,7 @@ class Tally:
         self.turns += other.turns
         self.max_turns = max(self.max_turns, other.max_turns)
         self.error_count += other.error_count
-        for name in ("endings", "scene_runs", "scene_visits", "checks", "conflicts", "npcs"):
+        for name in ("endings", "flags", "counters", "items", "scene_runs", "scene_visits", "checks", "conflicts", "npcs"):
             _add(getattr(self, name), getattr(other, name))
         for sig, e in other.error_kinds.items():
             mine = self.error_kinds.get(sig)
@@ -508,11 +523,12 @@ def simulate(options: Options, *, jobs: int = 1, progress: Callable[[int, int], 
     total = Tally()
     done = 0
     start = time.perf_counter()
+    # Forked workers inherit the loaded adventure; spawned ones load it again from its path.
+    _WORKER_CACHE.clear()
+    _WORKER_CACHE[(options.adventure, options.party, options.party_size)] = (adventure, party)
     if jobs == 1 or len(pieces) == 1:
         if on_pool_ready:
             on_pool_ready()
-        _WORKER_CACHE.clear()
-        _WORKER_CACHE[(options.adventure, options.party, options.party_size)] = (adventure, party)
         for first, count in pieces:
             total.merge(run_chunk(options, first, count), options.max_examples)
             done += count
@@ -643,11 +659,36 @@ def build_report(t: Tally, adventure, options: Options, party: Party, *, jobs: i
         "max_turns": options.max_turns,
         "endings": endings, "scenes": scenes, "unreached": unreached, "checks": checks, "conflicts": conflicts,
         "npcs": npcs,
+        "state_at_end": _state_at_end(t, adventure, runs),
         "turns": {"mean": round(t.turns / runs, 4), "max": t.max_turns},
         "error_count": t.error_count,
         "error_kinds": [{"error": sig, **e} for sig, e in sorted(t.error_kinds.items(), key=lambda kv: kv[1]["first_run"])],
         "errors": errors,
         "jobs": jobs, "seconds": round(seconds, 4), "runs_per_second": round(runs / seconds, 2) if seconds > 0 else None,
+    }
+
+
+def _state_at_end(t: Tally, adventure, runs: int) -> dict:
+    """How the story's own state ends up: flags and items per run, each counter's final values."""
+    from ..story.checks import _all_effects
+
+    named = {"set": set(), "counter": set(), "give": set()}
+    for e in _all_effects(adventure):
+        kind = {"set": "set", "clear": "set", "add": "counter", "counter": "counter", "give": "give"}.get(e.kind)
+        if kind:
+            named[kind].add(e.args[e.kind])
+    counters = {}
+    for name in sorted(named["counter"] | set(t.counters)):
+        hist = t.counters.get(name, {})
+        finished = sum(hist.values())
+        hist = {**hist, "0": hist.get("0", 0) + (runs - t.error_count - finished)}  # never touched: 0
+        total = sum(int(v) * k for v, k in hist.items())
+        counters[name] = {"mean": round(total / max(1, runs - t.error_count), 4), "median": median_of(hist),
+                          "values": dict(sorted(((v, k) for v, k in hist.items() if k), key=lambda kv: int(kv[0])))}
+    return {
+        "flags": {name: _rate(t.flags.get(name, 0), runs) for name in sorted(named["set"] | set(t.flags))},
+        "counters": counters,
+        "items": {name: _rate(t.items.get(name, 0), runs) for name in sorted(named["give"] | set(t.items))},
     }
 
 
