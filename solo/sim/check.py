@@ -64,10 +64,16 @@ def check_adventure(source: str | Path, *, name: str | None = None) -> Report:
             Problem(str(source), None, "", "E099", "error", f"the loader failed: {type(exc).__name__}: {exc}")])
     problems = list(problems)
     broken_files = {p.file for p in problems if p.code in ("E001", "E010")}
-    problems += narration_problems(source, skip=broken_files)
+    extra = [lambda: narration_problems(source, skip=broken_files)]
     if adventure is not None:  # the loader keeps an adventure with errors to itself
-        problems += pregen_problems(adventure)
-        problems += trap_problems(adventure, already={p.path for p in problems if p.code == "E009"})
+        dead = {p.path for p in problems if p.code == "E009"}
+        extra += [lambda: pregen_problems(adventure), lambda: trap_problems(adventure, already=dead)]
+    for check in extra:
+        try:
+            problems += check()
+        except Exception as exc:  # noqa: BLE001 - one failing check must not hide the others' findings
+            problems.append(Problem(str(source), None, "", "E099", "error",
+                                    f"a check failed: {type(exc).__name__}: {exc}"))
     return Report(name or str(source), str(source), sort_problems(problems))
 
 
