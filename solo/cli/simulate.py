@@ -63,7 +63,7 @@ def command(adventure, runs, seed, jobs, party, party_size, policy, max_turns, e
     options = Options(str(path), runs, seed=seed, policy=policy, party=tuple(party), party_size=party_size,
                       max_turns=max_turns)
 
-    bar = _ProgressBar(runs) if sys.stderr.isatty() and not as_json else None
+    bar = _ProgressBar(runs) if sys.stderr.isatty() else None  # stderr: --json output stays clean
     try:
         report = simulate(options, jobs=jobs, errors_dir=errors_dir,
                           progress=bar.update if bar else None, on_pool_ready=bar.start if bar else None)
