@@ -121,3 +121,33 @@ def test_cli_json_keys_and_errors():
                 args += bad[i:i + 2]
         result = runner.invoke(cli, args)
         assert result.exit_code == 2, bad
+
+
+def test_round_limit_turns_the_rest_into_stalemate():
+    free = conflict_odds(50, 8, 50, 8)
+    for limit in (1, 3, 10):
+        limited = conflict_odds(50, 8, 50, 8, round_limit=limit)
+        assert limited.a_wins + limited.b_wins + limited.never_ends == pytest.approx(1.0)
+        assert limited.a_wins <= free.a_wins + 1e-12
+    assert conflict_odds(50, 8, 50, 8, round_limit=1).a_wins == 0.0  # 1d6 cannot take 8 in one blow
+    one = conflict_odds(60, 1, 40, 1, round_limit=1)
+    assert one.a_wins == pytest.approx(round_odds(60, 40).a)
+    long = conflict_odds(50, 6, 55, 7, damage_a="1d8", round_limit=400)
+    assert long.a_wins == pytest.approx(conflict_odds(50, 6, 55, 7, damage_a="1d8").a_wins, abs=1e-9)
+
+
+def test_round_limit_agrees_with_the_engine():
+    from solo.rules.conflict import Conflict
+    from solo.rules.matchup import _MATCHUP, fighter
+
+    runs = 20000
+    rng = random.Random(77)
+    a, b = Side(45, 8), Side(50, 9)
+    counts = {"won": 0, "lost": 0, "stalemate": 0}
+    for _ in range(runs):
+        result = Conflict(_MATCHUP, [fighter("A", "a", a), fighter("B", "b", b)], rng, round_limit=5).run()
+        counts[result.outcome] += 1
+    odds = conflict_odds(45, 8, 50, 9, round_limit=5)
+    for key, p in (("won", odds.a_wins), ("lost", odds.b_wins), ("stalemate", odds.never_ends)):
+        se = math.sqrt(p * (1 - p) / runs)
+        assert abs(counts[key] / runs - p) <= 4 * se, key

@@ -97,11 +97,14 @@ def conflict_odds(
     armour_b: int = 0,
     lens_a: Policy = "none",
     lens_b: Policy = "none",
+    round_limit: int | None = None,
 ) -> ConflictOdds:
     """The exact chance that A wins, B wins, and the expected rounds, from the given Pools.
 
     A side is out when its Pool reaches zero (no pushing, no Luck). Armour is
-    subtracted as given, so pass it only for combat on BODY.
+    subtracted as given, so pass it only for combat on BODY. With a
+    ``round_limit`` the conflict that is still going after that many rounds is
+    a stalemate (reported in ``never_ends``).
     """
     if pool_a < 1 or pool_b < 1:
         raise ValueError("Pools must be at least 1")
@@ -132,6 +135,10 @@ def conflict_odds(
         lose[0][b] = 1.0 if b > 0 else 0.0
     if fixed:
         k = kernel(_lens(lens_a, 0, 0), _lens(lens_b, 0, 0))
+    if round_limit is not None:
+        if round_limit < 1:
+            raise ValueError("round_limit must be at least 1")
+        return _limited(pool_a, pool_b, round_limit, kernel, lens_a, lens_b)
     for a in range(1, pool_a + 1):
         row_w, row_l, row_r = win[a], lose[a], rounds[a]
         for b in range(1, pool_b + 1):
@@ -162,4 +169,46 @@ def conflict_odds(
             row_r[b] = (1.0 + e) / moving
     first = kernel(_lens(lens_a, pool_a, pool_b), _lens(lens_b, pool_b, pool_a))[0]
     a_wins, b_wins = win[pool_a][pool_b], lose[pool_a][pool_b]
+    return ConflictOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), rounds[pool_a][pool_b], first)
+
+
+def _limited(pool_a: int, pool_b: int, limit: int, kernel, lens_a: Policy, lens_b: Policy) -> ConflictOdds:
+    """Finite horizon: the same chain, walked ``limit`` rounds, what is left over is a stalemate."""
+    kernels = [[None] * (pool_b + 1) for _ in range(pool_a + 1)]
+    for a in range(1, pool_a + 1):
+        for b in range(1, pool_b + 1):
+            kernels[a][b] = kernel(_lens(lens_a, a, b), _lens(lens_b, b, a))
+    zero = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
+    win, lose, rounds = zero, [row[:] for row in zero], [row[:] for row in zero]
+    for _ in range(limit):
+        nw = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
+        nl = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
+        nr = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
+        for a in range(1, pool_a + 1):
+            for b in range(1, pool_b + 1):
+                r, da, db, moving = kernels[a][b]
+                stay = 1.0 - moving
+                w = stay * win[a][b]
+                l_ = stay * lose[a][b]
+                e = 1.0 + stay * rounds[a][b]
+                for v, p in da:
+                    nb = b - v
+                    if nb <= 0:
+                        w += r.a * p
+                    else:
+                        w += r.a * p * win[a][nb]
+                        l_ += r.a * p * lose[a][nb]
+                        e += r.a * p * rounds[a][nb]
+                for v, p in db:
+                    na = a - v
+                    if na <= 0:
+                        l_ += r.b * p
+                    else:
+                        w += r.b * p * win[na][b]
+                        l_ += r.b * p * lose[na][b]
+                        e += r.b * p * rounds[na][b]
+                nw[a][b], nl[a][b], nr[a][b] = w, l_, e
+        win, lose, rounds = nw, nl, nr
+    a_wins, b_wins = win[pool_a][pool_b], lose[pool_a][pool_b]
+    first = kernels[pool_a][pool_b][0]
     return ConflictOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), rounds[pool_a][pool_b], first)

@@ -2,8 +2,9 @@
 
 For a one-against-one conflict the odds engine computes, from the current
 Pools, the chance of winning if the player keeps each of None, Aggressive and
-Cautious every round while the opponent makes plain rolls. The other Lenses
-depend on what happens next round, so they get no number.
+Cautious every round while the opponent makes plain rolls, within the rounds
+the scene has left. The other Lenses depend on what happens next round, so
+they get no number.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ def lens_advice(conflict, participant) -> dict[str, str]:
     physical = conflict.ctype.physical
     armour_self = participant.armour.points_against(other.weapon) if (physical and participant.armour) else 0
     armour_other = other.armour.points_against(participant.weapon) if (physical and other.armour) else 0
+    left = None
+    if conflict.round_limit is not None:
+        left = max(1, min(40, conflict.round_limit - conflict.round + 1))
     out = {}
     for lens in ("none", "aggressive", "cautious"):
         odds = conflict_odds(
@@ -26,7 +30,7 @@ def lens_advice(conflict, participant) -> dict[str, str]:
             other.base_target() + other.bonus + other.carry, other.pool.current,
             damage_a=str(participant.damage_dice(physical)), damage_b=str(other.damage_dice(physical)),
             bonus_a=participant.damage_bonus(physical), bonus_b=other.damage_bonus(physical),
-            armour_a=armour_self, armour_b=armour_other, lens_a=lens,
+            armour_a=armour_self, armour_b=armour_other, lens_a=lens, round_limit=left,
         )
         out[lens] = f"{odds.a_wins:.0%} to win"
     return out

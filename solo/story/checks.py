@@ -102,8 +102,11 @@ def graph_problems(adventure: Adventure, c) -> None:
             if fn == "has" and args and isinstance(args[0], str):
                 tested_items.setdefault(args[0], where)
     for scene in adventure.scenes.values():
-        for slot in _counter_slots(scene.text):
-            read_names.setdefault(slot, scene.where)
+        texts = [(scene.text, scene.where)] + [(c.text, c.where) for c in scene.choices]
+        texts += [(b.text, b.where or scene.where) for _, b, _ in branches_of(scene) if b.text]
+        for text, where in texts:
+            for slot in _counter_slots(text):
+                read_names.setdefault(slot, where)
     for name, where in sorted(read_names.items()):
         if name not in set_names:
             c.add(where.file, where.path, "W102", f"{name!r} is read but never set (it is always false / 0)")

@@ -25,6 +25,7 @@ from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
 from .expressions import Context
 from .flow import flow_machine, move_trigger, scene_state
 from .state import GameState
+from .text import fill
 
 DISPOSITION_STEPS = ["Malicious", "Unfriendly", "Neutral", "Friendly", "Affectionate"]
 DISPOSITION_MOD = {"Malicious": -40, "Unfriendly": -20, "Neutral": 0, "Indifferent": 0, "Friendly": 20,
@@ -248,9 +249,10 @@ class Game:
             self.state.ending = DEAD_END
             return
         prompt = "What do you do?" if len(self.state.pcs) < 2 else "What does the party do?"
-        answer = self.ask("choice", prompt, [Option(c.key, c.text) for c in choices], scene=scene.id)
+        slots = self.slots()
+        answer = self.ask("choice", prompt, [Option(c.key, fill(c.text, slots)) for c in choices], scene=scene.id)
         choice = next(c for c in choices if c.key == answer)
-        self.emit("choice", scene=scene.id, key=choice.key, text=choice.text)
+        self.emit("choice", scene=scene.id, key=choice.key, text=fill(choice.text, slots))
         if choice.once:
             self.state.taken.append(f"{scene.id}/{choice.key}")
         for effect in choice.effects:
@@ -392,8 +394,6 @@ class Game:
         elif k == "rest":
             for pc in s.pcs:
                 change = recover(pc, days=a.get("days", 1) if a["rest"] == "days" else 0, slept=True)
-                if a["rest"] == "days":
-                    recover(pc, days=0, slept=True)
                 pc.medicine_tried.clear()
                 if change:
                     self.emit("rest", actor=pc.name, change=change)

@@ -52,7 +52,7 @@ EFFECT_KEYS = {
 }
 DISPOSITIONS = ("malicious", "unfriendly", "neutral", "indifferent", "friendly", "affectionate")
 MEMORY_EVENTS = ("spared", "humiliated", "helped", "lied_to", "threatened", "paid")
-WHO = ("active", "all", "choose", "best")
+WHO = ("active", "choose", "best")
 SLOT_PREFIXES = ("pc", "party", "npc.", "counter.", "they", "them", "their", "They", "Their")
 
 
@@ -198,8 +198,9 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     if merged["adventure"] is None:
         c.add(str(files[0]), "adventure", "E002", "missing [adventure] section (title, start …)")
         return None, c.problems
+    own_tables = [source / "tables"] if source.is_dir() and (source / "tables").is_dir() else []
     try:
-        types = load_conflict_types(conflict_folders)
+        types = load_conflict_types(list(conflict_folders or []) + own_tables)
     except ContentError as exc:
         c.add(exc.file or "", exc.path or "", "E002", exc.message)
         return None, c.problems
@@ -452,7 +453,7 @@ class _Builder:
         for i, ch in enumerate(choices):
             choice = self.build_choice(file, f"{path}.choices[{i}]", ch)
             if choice is not None:
-                choice.key = str(i + 1)
+                choice.key = f"c{i + 1}"  # not a digit: typed numbers always mean positions
                 scene.choices.append(choice)
         return scene
 

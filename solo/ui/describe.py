@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..rules.dice import two_digits
+from ..story.text import fill  # noqa: F401  (re-exported for the renderers)
 
 LENS_NAMES = {"none": "no Lens", "aggressive": "Aggressive", "cautious": "Cautious", "clever": "Clever",
               "covert": "Covert", "flamboyant": "Flamboyant", "quick": "Quick"}
@@ -17,27 +18,6 @@ OUTCOME_WORDS = {
     "won": "won", "lost": "lost", "fled": "fled", "surrendered": "gave up", "opponent_fled": "the opponent fled",
     "opponent_surrendered": "the opponent gave up", "comae": "fell into comae", "stalemate": "a stalemate",
 }
-
-
-def fill(text: str, slots: dict) -> str:
-    """Fill ``{pc}``-style slots in author text; ``{{``/``}}`` are literal braces."""
-    pronoun = slots.get("pronoun", "they")
-    from ..rules.character import PRONOUNS
-
-    forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
-
-    def one(match):
-        key = match.group(1)
-        if key in slots:
-            return str(slots[key])
-        lower = key[0].lower() + key[1:]
-        if lower in forms:
-            word = forms[lower]
-            return word[0].upper() + word[1:] if key[0].isupper() else word
-        return match.group(0)
-
-    out = re.sub(r"(?<!\{)\{([A-Za-z_.][A-Za-z0-9_.]*)\}(?!\})", one, text)
-    return out.replace("{{", "{").replace("}}", "}")
 
 
 def verdict(success: bool, exceptional: bool, automatic: bool = False) -> str:
@@ -106,6 +86,10 @@ def round_result(e, names) -> str:
     return f"{names.get(e['winner'], e['winner'])} wins round {e['round']}."
 
 
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def damage(e, names) -> str:
     parts = []
     if e.get("second") is not None:
@@ -119,8 +103,8 @@ def damage(e, names) -> str:
     if e.get("reduced"):
         parts.append("Luck: 1")
     how = f" ({', '.join(parts)})" if parts else ""
-    return (f"{names.get(e['actor'], e['actor'])} deals {e['amount']} to {names.get(e['target'], e['target'])}'s "
-            f"{e['pool']}{how}: {e['before']} -> {e['after']}.")
+    return (f"{names.get(e['actor'], e['actor'])} deals {e['amount']} to "
+            f"{possessive(names.get(e['target'], e['target']))} {e['pool']}{how}: {e['before']} -> {e['after']}.")
 
 
 def conflict_outcome(outcome: str) -> str:

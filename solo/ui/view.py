@@ -176,7 +176,9 @@ class TerminalView:
 
     def _bars(self):
         for pid, (cur, mx) in self.pools.items():
-            line = Text(f"  {self.names.get(pid, pid):<18}") + pool_bar(cur, mx, 12)
+            name = self.names.get(pid, pid)
+            name = name if len(name) <= 22 else name[:21] + "\u2026"
+            line = Text(f"  {name:<23}") + pool_bar(cur, mx, 12)
             self.console.print(line)
 
     def _on_push(self, e, n):
