@@ -1,0 +1,98 @@
+"""The bundled adventures played end to end by script, transcripts compared to stored ones.
+
+Regenerate after an intended change: the scripts with tests/data/scripts/make_script.py,
+the transcripts with ``python tests/test_bundled_adventures.py``.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from solo.saves import read_save
+from solo.story.library import find_adventure
+from solo.story.loader import load_adventure, read_adventure
+from solo.ui.session import Session
+
+DATA = Path(__file__).parent / "data"
+# (adventure, seed, script, stored transcript)
+GAMES = [
+    ("tutorial", 5, "tutorial_seed5.txt", "tutorial_seed5.md"),
+    ("vellan", 4, "vellan_seed4.txt", "vellan_seed4.md"),
+    ("vellan", 9, "vellan_party_seed9.txt", "vellan_party_seed9.md"),  # three players, hot-seat
+]
+
+
+def script(name):
+    return [ln for ln in (DATA / "scripts" / name).read_text().splitlines() if ln and not ln.startswith("#")]
+
+
+def play(adventure, seed, lines, folder, log=None):
+    feed = iter(lines)
+
+    def reader(prompt):
+        for line in feed:
+            return line
+        raise EOFError
+
+    out = io.StringIO()
+    session = Session(load_adventure(find_adventure(adventure)), seed=seed,
+                      console=Console(file=out, width=110, color_system=None), reader=reader,
+                      save_path=folder / "game.json", transcript=folder / "game.md", log=log, echo_answers=True)
+    code = session.run()
+    return code, out.getvalue(), (folder / "game.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("adventure", ["tutorial", "vellan"])
+def test_bundled_adventures_check_clean(adventure):
+    _, problems = read_adventure(find_adventure(adventure))
+    assert problems == []
+
+
+@pytest.mark.parametrize("adventure,seed,script_name,expected", GAMES)
+def test_scripted_play_matches_the_stored_transcript(tmp_path, adventure, seed, script_name, expected):
+    code, out, transcript = play(adventure, seed, script(script_name), tmp_path)
+    assert code == 0 and "Ending reached" in out
+    assert transcript == (DATA / "expected" / expected).read_text(encoding="utf-8")
+
+
+def test_party_game_names_each_player_at_their_turn(tmp_path):
+    code, out, transcript = play("vellan", 9, script("vellan_party_seed9.txt"), tmp_path)
+    assert "The party: Espen Lind" in transcript and transcript.count("(Journalist)") >= 1
+    for player in ("Ada", "Bo", "Cy"):
+        assert f" {player} " in out  # the hot-seat banner before that player's questions
+    assert "declares: choose a Lens" in out
+
+
+@pytest.mark.parametrize("where", [1, 0.5, -2])
+def test_save_and_load_in_the_middle_of_a_party_conflict_resumes_exactly(tmp_path, where):
+    lines = script("vellan_party_seed9.txt")
+    straight = play("vellan", 9, lines, tmp_path / "straight")[2]
+    log = read_save(tmp_path / "straight" / "game.json").log
+    answers = [entry for entry in log if entry[0] == "a"]
+    assert len(answers) == len(lines)
+    lens_at = [i for i, entry in enumerate(answers) if entry[1] == "lens"]
+    # between two Lens declarations: in the middle of a round of a party conflict
+    cut = lens_at[where] if isinstance(where, int) else lens_at[int(len(lens_at) * where)]
+    assert answers[cut - 1][1] in ("lens", "luck_flip", "luck_reduce", "push", "target", "clever_follow_up")
+    code, out, _ = play("vellan", 9, lines[:cut] + ["quit"], tmp_path / "part")
+    assert "Resume with" in out
+    save = read_save(tmp_path / "part" / "game.json")
+    assert [e for e in save.log if e[0] == "a"] == answers[:cut]
+    _, _, resumed = play("vellan", 9, lines[cut:], tmp_path / "part", log=save.log)
+    assert resumed == straight
+    heading = next(ln for ln in straight.splitlines() if ln.startswith("### "))
+    assert heading.count("%") >= 4, heading  # three PCs against at least one opponent
+
+
+if __name__ == "__main__":  # regenerate the stored transcripts
+    import tempfile
+
+    for adventure, seed, script_name, expected in GAMES:
+        folder = Path(tempfile.mkdtemp())
+        _, _, text = play(adventure, seed, script(script_name), folder)
+        (DATA / "expected" / expected).write_text(text, encoding="utf-8")
+        print("wrote", expected)
