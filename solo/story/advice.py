@@ -1,6 +1,7 @@
 """The exact chances shown to a player before they pick a Lens (no other solo tool does this).
 
-For a one-against-one conflict the odds engine computes, from the current
+For a one-against-one conflict (and only then: with allies or several
+opponents a single fighter's odds would mislead) the odds engine computes, from the current
 Pools, the chance of winning if the player keeps each of None, Aggressive and
 Cautious every round while the opponent makes plain rolls, within the rounds
 the scene has left. The other Lenses depend on what happens next round, so
@@ -14,8 +15,9 @@ from ..rules.odds import conflict_odds
 
 def lens_advice(conflict, participant) -> dict[str, str]:
     opponents = conflict.opponents(participant)
-    if len(opponents) != 1 or participant.pool.current < 1 or opponents[0].pool.current < 1:
-        return {}
+    allies = [p for p in conflict.active(participant.side) if p is not participant]
+    if len(opponents) != 1 or allies or participant.pool.current < 1 or opponents[0].pool.current < 1:
+        return {}  # the exact odds are one against one; a number for a group fight would mislead
     other = opponents[0]
     physical = conflict.ctype.physical
     armour_self = participant.armour.points_against(other.weapon) if (physical and participant.armour) else 0
