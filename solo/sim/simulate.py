@@ -540,7 +540,14 @@ def simulate(options: Options, *, jobs: int = 1, progress: Callable[[int, int], 
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
         plain = options.to_dict()
-        with ctx.Pool(min(jobs, len(pieces))) as pool:
+        import gc
+
+        gc.freeze()  # forked workers then share the parent's objects instead of copying them on collection
+        try:
+            pool = ctx.Pool(min(jobs, len(pieces)))
+        finally:
+            gc.unfreeze()
+        with pool:
             if on_pool_ready:
                 on_pool_ready()
             for (first, count), data in zip(pieces, pool.imap(_worker, [(plain, f, c) for f, c in pieces])):
