@@ -103,9 +103,7 @@ class Game:
     @property
     def tables(self):
         if self._tables is None:
-            from ..oracle import load_tables
-
-            self._tables = load_tables(self.adventure.tables_dirs)
+            self._tables = _tables_for(tuple(self.adventure.tables_dirs))
         return self._tables
 
     def close(self) -> None:
@@ -610,6 +608,25 @@ class Game:
         answer = ask(rng or self.rng, question, odds, state=self.state.oracle, tables=self.tables)
         self.emit("oracle", **answer.to_dict())
         return answer
+
+
+_TABLES: dict[tuple, object] = {}
+
+
+def _tables_for(dirs: tuple[str, ...]):
+    """Random tables per set of folders, read once per process (the simulator plays thousands of games).
+
+    Tables are read-only once loaded; the key includes SOLO_TABLES so a changed
+    environment is read afresh.
+    """
+    import os
+
+    from ..oracle import load_tables
+
+    key = (dirs, os.environ.get("SOLO_TABLES", ""))
+    if key not in _TABLES:
+        _TABLES[key] = load_tables(list(dirs))
+    return _TABLES[key]
 
 
 def default_mind(npc, rng, *, memory=None, sink=None):
