@@ -273,15 +273,17 @@ def skill_target(
     base = char.skills[skill]
     mods: list[Modifier] = []
     wanted = [focus] if isinstance(focus, str) else list(focus or [])
-    fitting = [(char.focuses[f"{skill}//{f}"], f) for f in wanted if char.has_focus(skill, f)]
+    focuses = char.focuses
+    prefix = skill + "//"
+    fitting = [(focuses[prefix + f], f) for f in wanted if prefix + f in focuses]
     if fitting:
         bonus, name = max(fitting)
         mods.append(Modifier(f"//{name}", bonus))
-    elif wanted:
+    elif wanted and focuses:
         similar = [
-            (bonus - t.similar_focus_penalty, key.split("//", 1)[1])
-            for key, bonus in char.focuses.items()
-            if key.startswith(f"{skill}//") and key.split("//", 1)[1] not in ("Person", "Circle", "Language")
+            (bonus - t.similar_focus_penalty, key[len(prefix):])
+            for key, bonus in focuses.items()
+            if key.startswith(prefix) and key[len(prefix):] not in ("Person", "Circle", "Language")
         ]
         if similar:
             bonus, name = max(similar)

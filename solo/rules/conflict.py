@@ -159,16 +159,30 @@ class Conflict:
         negative_luck: bool = False,
         advisor=None,
     ):
-        if {p.side for p in participants} != {"a", "b"}:
+        by_id: dict[str, Participant] = {}
+        in_a = in_b = 0
+        shields = lucky = deciding = False
+        for p in participants:  # one pass: the simulator builds many small conflicts
+            if p.id in by_id:
+                raise ValueError(f"participant ids must be unique: {[q.id for q in participants]}")
+            by_id[p.id] = p
+            if p.side == "a":
+                in_a += p.status == ACTIVE
+            elif p.side == "b":
+                in_b += p.status == ACTIVE
+            else:
+                raise ValueError(f"a participant's side is 'a' or 'b', not {p.side!r}")
+            shields = shields or p.shield is not None
+            if p.decider is not None:
+                deciding = True
+                lucky = lucky or p.luck_allowed
+        if not any(p.side == "a" for p in participants) or not any(p.side == "b" for p in participants):
             raise ValueError("a conflict needs participants on both sides 'a' and 'b'")
-        ids = [p.id for p in participants]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"participant ids must be unique: {ids}")
         if round_limit is not None and round_limit < 1:
             raise ValueError("round_limit must be at least 1")
         self.ctype = ctype
         self.participants = participants
-        self.by_id = {p.id: p for p in participants}
+        self.by_id = by_id
         self.rng = rng
         self.sink = sink
         self.round_limit = round_limit
@@ -185,9 +199,10 @@ class Conflict:
         self.result: ConflictResult | None = None
         self.phase = "setup"
         self._in_machine = False
-        self._shields = ctype.physical and any(p.shield is not None for p in participants)
-        self._in_a = sum(1 for p in participants if p.side == "a" and p.status == ACTIVE)
-        self._in_b = sum(1 for p in participants if p.side == "b" and p.status == ACTIVE)
+        self._shields = ctype.physical and shields
+        self._lucky = lucky
+        self._deciding = deciding
+        self._in_a, self._in_b = in_a, in_b
 
     # -- public driving API --------------------------------------------------
     @property
@@ -242,13 +257,14 @@ class Conflict:
 
     # -- conditions (named predicates for the machine) -------------------------
     def side_gone(self) -> bool:
-        return not self._both_sides_in()
+        return self._in_a <= 0 or self._in_b <= 0
 
     def deals_damage(self) -> bool:
         return self.winner is not None and self.decl[self.winner.id].lens != "clever"
 
     def is_over(self) -> bool:
-        return not self._both_sides_in() or (self.round_limit is not None and self.round >= self.round_limit)
+        return (self._in_a <= 0 or self._in_b <= 0
+                or (self.round_limit is not None and self.round >= self.round_limit))
 
     # -- events and questions ----------------------------------------------------
     def _emit(self, kind: str, /, **data) -> None:
@@ -312,15 +328,22 @@ class Conflict:
     def _initiative(self) -> list[Participant]:
         """Falling current Pool; ties: higher skill, then PCs, then a d100 roll-off (RULES.md §5.1)."""
         active = [p for p in self.participants if p.status == ACTIVE]
-        if len(active) == 2:
+        if len(active) == 2:  # the common case, decided without building keys (same order as below)
             x, y = active
-            if x.pool.current != y.pool.current:
-                return [x, y] if x.pool.current > y.pool.current else [y, x]
-            tx, ty = x.base_target(), y.base_target()
+            px, py = x.pool.current, y.pool.current
+            if px != py:
+                return [x, y] if px > py else [y, x]
+            tx = x._base if x._base is not None else x.base_target()
+            ty = y._base if y._base is not None else y.base_target()
             if tx != ty:
                 return [x, y] if tx > ty else [y, x]
             if x.is_pc != y.is_pc:
                 return [x, y] if x.is_pc else [y, x]
+            randint = self.rng.randint
+            rx, ry = randint(1, 100), randint(1, 100)
+            if self.sink is not None:
+                self._emit("initiative_rolloff", rolls={x.id: rx, y.id: ry})
+            return [x, y] if rx >= ry else [y, x]
         keyed = [((-p.pool.current, -p.base_target(), 0 if p.is_pc else 1), p) for p in active]
         keyed.sort(key=lambda k: k[0])
         out: list[Participant] = []
@@ -446,9 +469,10 @@ class Conflict:
             if self.sink is not None:
                 self._emit("roll", actor=p.id, target=target, roll=result.roll, success=result.success,
                            exceptional=result.exceptional, lens=d.lens, modifiers=mods)
-        for p in self.order:
-            if p.luck_allowed and p.decider is not None and p.id in rolls:
-                self._offer_flip(p)
+        if self._lucky:
+            for p in self.order:
+                if p.luck_allowed and p.decider is not None and p.id in rolls:
+                    self._offer_flip(p)
 
     def _offer_flip(self, p: Participant) -> None:
         """Offer Luck when flipping would turn a lost round into a won or tied one."""
@@ -498,7 +522,7 @@ class Conflict:
         self.tied = len(winners) > 1
         self.round_winners.append(w.side if w is not None else None)
         decl = self.decl
-        for p in self.order:
+        for p in self.order if self._deciding else ():  # only deciders declare Lenses and carry effects
             d = decl.get(p.id)
             if d is None or (d is _PLAIN and not p.carry):
                 continue
@@ -638,7 +662,7 @@ class Conflict:
     # -- end of round and end of conflict -------------------------------------------
     def _enter_checking(self) -> None:
         """The end of a round: Quick's extra actions resolve after the damage."""
-        for p in self.order:
+        for p in self.order if self._deciding else ():  # only deciders declare Quick
             d = self.decl.get(p.id)
             if d is None or d is _PLAIN or d.quick_action is None or p.status != ACTIVE:
                 continue
