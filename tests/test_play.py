@@ -159,3 +159,25 @@ def test_same_seed_same_game_whatever_renders_it():
     events = []
     assert play(None) == play(events.append)
     assert events
+
+
+def test_the_epilogue_restores_luck_improves_and_keeps_the_character(tmp_path):
+    from solo.rules.creation import load_character
+
+    feed = iter(TUTORIAL_SCRIPT)
+
+    def reader(prompt):
+        for line in feed:
+            return line
+        raise EOFError
+
+    out = io.StringIO()
+    session = Session(load_adventure(TUTORIAL), seed=5, console=Console(file=out, width=100, color_system=None),
+                      reader=reader, save_path=tmp_path / "g.json", characters_dir=tmp_path / "characters")
+    assert session.run() == 0
+    espen = load_character(tmp_path / "characters" / "espen_lind.toml")
+    start = pregenerated("espen")
+    assert espen.luck == espen.luck_max  # Luck spent in the story came back
+    gained = sum(espen.skills.values()) - sum(start.skills.values())
+    assert 2 * 2 <= gained + 5 * espen.improvement_rolls and gained <= 2 * 5  # two rolls of 1d4+1
+    assert "earns 2 improvement rolls" in out.getvalue()

@@ -11,10 +11,6 @@ import click
 from . import UserError
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "character"
-
-
 def _free_path(folder: Path, stem: str) -> Path:
     path = folder / f"{stem}.toml"
     n = 2
@@ -22,14 +18,6 @@ def _free_path(folder: Path, stem: str) -> Path:
         path = folder / f"{stem}_{n}.toml"
         n += 1
     return path
-
-
-def save_character(char, path: Path) -> None:
-    from ..toml_write import dumps
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    header = f"# {char.name}: a Comae Engine character made by solo. Edit freely; solo checks it on load.\n"
-    path.write_text(header + dumps(char.to_dict()), encoding="utf-8")
 
 
 @click.command("new")
@@ -55,7 +43,7 @@ def command(at_random, career, name, player, roll_pools, seed, out, as_json):
       solo new --random --json
     """
     from ..errors import SoloError
-    from ..rules.creation import build_character, career_choices, random_choices
+    from ..rules.creation import build_character, career_choices, character_slug, random_choices, save_character
     from ..rules.dice import new_rng
 
     rng = new_rng(seed)
@@ -86,7 +74,7 @@ def command(at_random, career, name, player, roll_pools, seed, out, as_json):
 
     console = Console()
     console.print(character_card(char))
-    path = out or _free_path(Path("characters"), _slug(char.name))
+    path = out or _free_path(Path("characters"), character_slug(char.name))
     save_character(char, path)
     console.print(f"Saved to [bold]{path}[/]. Play with it: [bold]solo play --pc {path}[/]")
 

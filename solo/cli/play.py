@@ -141,7 +141,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
         console.print(f"[dim]Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.[/]")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
                       transcript=transcript, party=party, log=log, advise=not no_odds, echo_answers=echo,
-                      explain=explain, game_class=game_class)
+                      explain=explain, game_class=game_class, characters_dir=Path("characters"))
     code = session.run()
     if code:
         sys.exit(code)

@@ -21,6 +21,7 @@ from ..rules.dice import new_rng, parse
 from ..rules.escalation import recover
 from ..rules.luck import pay_back, spend
 from ..rules.participants import from_character, obstacle
+from ..rules.tables import rules
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
 from .expressions import Context
 from .flow import flow_machine, move_trigger, scene_state
@@ -70,6 +71,7 @@ class Game:
         self.state = GameState(adventure.id, oracle=OracleState(tension=adventure.tension,
                                                                 threads=list(adventure.threads)))
         self._party_given = [pc.copy() for pc in party] if party else None
+        self.epilogue_done = False
         self._types = None
         self._tables = None
         self.flow_state = "title"
@@ -123,7 +125,52 @@ class Game:
             self.trigger_event(move_trigger(self.adventure.start))
         while not self.finished:
             self.turn()
+        if self.state.ending not in (FALLEN, DEAD_END) and not self.epilogue_done:
+            self.epilogue()
         return self.state.ending
+
+    def epilogue(self) -> None:
+        """The end of the scenario: Luck comes back (unless it ended negative) and each PC improves.
+
+        A PC earns one improvement roll, two if they acted by their Willpower
+        Focuses more often than not (the players judge that), and spends them at
+        once or keeps them for later (RULES.md §2.8, §2.9).
+        """
+        from ..rules.improvement import NEW_SKILL_COST, end_session, improve_skill, learn_skill
+        from ..rules.luck import end_scenario
+
+        self.epilogue_done = True
+        t = rules()
+        for pc in self.state.pcs:
+            before = pc.luck
+            end_scenario(pc)
+            wp = pc.willpower
+            focus = " and ".join(f"{e.get('verb', '').lower()} their {e.get('who', '').lower()}".strip()
+                                 for e in (wp.get("person", {}), wp.get("circle", {})) if e) or "their Willpower Focuses"
+            acted = self.ask("willpower_acted", f"Did {pc.name} act by their Willpower Focuses ({focus}) more often than not?",
+                             [Option("yes", "Yes", "two improvement rolls"), Option("no", "No", "one improvement roll")],
+                             actor=pc.name)
+            earned = end_session(pc, acted_by_willpower=acted == "yes")
+            self.emit("session_end", actor=pc.name, earned=earned, luck_before=before, luck=pc.luck)
+            while pc.improvement_rolls > 0:
+                options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + 1d4+1")
+                           for sk in t.skills if pc.skills[sk] > t.untrained]
+                if pc.improvement_rolls >= NEW_SKILL_COST:
+                    options += [Option(f"learn:{sk}", f"Learn {sk}", f"costs {NEW_SKILL_COST} rolls, starts at 10 %")
+                                for sk in t.skills if pc.skills[sk] <= t.untrained]
+                options.append(Option("keep", "Keep the rolls for later",
+                                      f"{pc.improvement_rolls} roll(s); Focuses cost 4, Tags 5"))
+                choice = self.ask("improve", f"{pc.name} has {pc.improvement_rolls} improvement roll(s). Spend one?",
+                                  options, actor=pc.name, default="keep")
+                if choice == "keep":
+                    break
+                kind, skill = choice.split(":", 1)
+                before_value = pc.skills[skill]
+                if kind == "improve":
+                    improve_skill(pc, skill, self.rng, t)
+                else:
+                    learn_skill(pc, skill, t)
+                self.emit("improvement", actor=pc.name, skill=skill, before=before_value, after=pc.skills[skill])
 
     def _set_up_party(self) -> None:
         from ..npc import NPC

@@ -54,6 +54,8 @@ class OpenGame(Game):
             self._new_scene()
         while not self.finished:
             self.turn()
+        if self.state.ending == "open_end" and not self.epilogue_done:
+            self.epilogue()
         return self.state.ending
 
     def _new_scene(self) -> None:

@@ -160,3 +160,12 @@ def npc_met(e) -> str:
     twist = e.get("twist")
     extra = f" A twist: {twist['action']} / {twist['subject']}." if twist else ""
     return f"You meet {e['name']}{role}{about}. The reaction: {e['reaction']}.{extra}"
+
+
+def session_end(e) -> str:
+    rolls = "an improvement roll" if e["earned"] == 1 else f"{e['earned']} improvement rolls"
+    return f"{e['actor']} earns {rolls}; Luck is back to {e['luck']}."
+
+
+def improvement(e) -> str:
+    return f"{e['actor']}: {e['skill']} {e['before']} % -> {e['after']} %."

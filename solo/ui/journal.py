@@ -116,6 +116,10 @@ class Journal:
             self._para(f"*{e['actor']} is {'dead' if e['fate'] == 'death' else 'out of the story'}.*")
         elif k == "ending":
             self._para(f"**The end** ({e['outcome']}).")
+        elif k == "session_end":
+            self._para(f"*{d.session_end(e)}*")
+        elif k == "improvement":
+            self._item(d.improvement(e))
         elif k == "dead_end":
             self._para("*The story stops here: no way on.*")
         for line in narration:

@@ -59,7 +59,9 @@ class Session:
         echo_answers: bool = False,
         explain: bool = False,
         game_class=Game,
+        characters_dir: Path | None = None,
     ):
+        self.characters_dir = characters_dir
         self.explain = explain
         self.game_class = game_class
         self.adventure = adventure
@@ -143,7 +145,19 @@ class Session:
         self._save()
         self.game.close()
         self.console.print(f"[dim]Ending reached: {ending}. The game is saved at {self.save_path}.[/]")
+        self._keep_characters()
         return 0
+
+    def _keep_characters(self) -> None:
+        """After the scenario the characters (improved, Luck restored) are written back for the next one."""
+        if self.characters_dir is None or self.game is None:
+            return
+        from ..rules.creation import character_slug, save_character
+
+        for pc in self.game.state.pcs:
+            path = self.characters_dir / f"{character_slug(pc.name)}.toml"
+            save_character(pc, path)
+            self.console.print(f"{pc.name} is saved in [bold]{path}[/]: play on with --pc {path}", soft_wrap=True)
 
     # -- events -----------------------------------------------------------------------
     def _present(self, event: Event) -> None:

@@ -259,5 +259,11 @@ class TerminalView:
     def _on_ending(self, e, n):
         self.console.print(Text(f"\nThe end. ({e['outcome']})", style="bold yellow"))
 
+    def _on_session_end(self, e, n):
+        self.console.print(Text(d.session_end(e), style="bold green"))
+
+    def _on_improvement(self, e, n):
+        self.console.print(Text("  " + d.improvement(e), style="green"))
+
     def _on_dead_end(self, e, n):
         self.console.print(Text("The story has no way on from here (the adventure has a dead end).", style="red"))
