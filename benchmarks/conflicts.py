@@ -40,7 +40,7 @@ def bare_loop_with_initiative(rng: random.Random) -> int:
     while a > 0 and b > 0:
         rounds += 1
         if a == b:
-            first_a = rng.randint(1, 100) >= rng.randint(1, 100)  # order only; it changes no odds
+            rng.randint(1, 100), rng.randint(1, 100)  # the roll-off fixes the order only; it changes no odds
         x, y = rng.randint(1, 100), rng.randint(1, 100)
         sx = x if x <= 50 and x != 100 else -1
         sy = y if y <= 50 and y != 100 else -1

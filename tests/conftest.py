@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import random
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +65,30 @@ def make_char(name="X", *, level=None, pools=10, focuses=None, tags=(), luck=Non
 @pytest.fixture
 def loaded():
     return LoadedDice
+
+
+def script_lines(name: str) -> list[str]:
+    """A stored play script (tests/data/scripts), without comments."""
+    path = Path(__file__).parent / "data" / "scripts" / name
+    return [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+
+
+def run_play(adventure, lines, folder, *, seed=5, log=None, width=100, **session_options):
+    """A whole play session answered by ``lines`` (then end of input): (exit code, screen, journal)."""
+    from rich.console import Console
+
+    from solo.ui.session import Session
+
+    feed = iter(lines)
+
+    def reader(prompt):
+        for line in feed:
+            return line
+        raise EOFError
+
+    out = io.StringIO()
+    session = Session(adventure, seed=seed, console=Console(file=out, width=width, color_system=None),
+                      reader=reader, save_path=folder / "game.json", transcript=folder / "game.md", log=log,
+                      echo_answers=True, **session_options)
+    code = session.run()
+    return code, out.getvalue(), (folder / "game.md").read_text(encoding="utf-8")

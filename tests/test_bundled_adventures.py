@@ -6,16 +6,14 @@ the transcripts with ``python tests/test_bundled_adventures.py``.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
+from conftest import run_play, script_lines
 from solo.saves import read_save
 from solo.story.library import find_adventure
 from solo.story.loader import load_adventure, read_adventure
-from solo.ui.session import Session
 
 DATA = Path(__file__).parent / "data"
 # (adventure, seed, script, stored transcript)
@@ -26,24 +24,11 @@ GAMES = [
 ]
 
 
-def script(name):
-    return [ln for ln in (DATA / "scripts" / name).read_text().splitlines() if ln and not ln.startswith("#")]
+script = script_lines
 
 
 def play(adventure, seed, lines, folder, log=None):
-    feed = iter(lines)
-
-    def reader(prompt):
-        for line in feed:
-            return line
-        raise EOFError
-
-    out = io.StringIO()
-    session = Session(load_adventure(find_adventure(adventure)), seed=seed,
-                      console=Console(file=out, width=110, color_system=None), reader=reader,
-                      save_path=folder / "game.json", transcript=folder / "game.md", log=log, echo_answers=True)
-    code = session.run()
-    return code, out.getvalue(), (folder / "game.md").read_text(encoding="utf-8")
+    return run_play(load_adventure(find_adventure(adventure)), lines, folder, seed=seed, log=log, width=110)
 
 
 @pytest.mark.parametrize("adventure", ["tutorial", "vellan"])
@@ -88,11 +73,14 @@ def test_save_and_load_in_the_middle_of_a_party_conflict_resumes_exactly(tmp_pat
     assert heading.count("%") >= 4, heading  # three PCs against at least one opponent
 
 
-if __name__ == "__main__":  # regenerate the stored transcripts
+if __name__ == "__main__":  # regenerate the stored transcripts (from the repository root)
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
     import tempfile
 
     for adventure, seed, script_name, expected in GAMES:
-        folder = Path(tempfile.mkdtemp())
+        folder = Path(tempfile.mkdtemp())  # (run from the repository root: python tests/test_bundled_adventures.py)
         _, _, text = play(adventure, seed, script(script_name), folder)
         (DATA / "expected" / expected).write_text(text, encoding="utf-8")
         print("wrote", expected)

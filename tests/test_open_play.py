@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import random
 
-from rich.console import Console
 
+from conftest import run_play
 from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
 from solo.saves import read_save
 from solo.story.open_play import OpenGame, open_adventure
-from solo.ui.session import Session
 
 
 def test_random_players_never_crash_open_play():
@@ -27,19 +25,7 @@ def test_random_players_never_crash_open_play():
 
 
 def run(lines, tmp_path, log=None):
-    feed = iter(lines)
-
-    def reader(prompt):
-        for line in feed:
-            return line
-        raise EOFError
-
-    out = io.StringIO()
-    session = Session(open_adventure(), seed=4, console=Console(file=out, width=100, color_system=None),
-                      reader=reader, save_path=tmp_path / "open.json", transcript=tmp_path / "open.md",
-                      log=log, game_class=OpenGame)
-    code = session.run()
-    return code, out.getvalue(), (tmp_path / "open.md").read_text()
+    return run_play(open_adventure(), lines, tmp_path, seed=4, log=log, game_class=OpenGame)
 
 
 # one player, Espen; ask the oracle; meet someone; a note; an Awareness roll; end the scene; pick a lock …
@@ -53,7 +39,7 @@ def test_open_play_is_reproducible_and_resumes_exactly(tmp_path):
     assert "The story opens" in straight and "Is anyone watching?" in straight and "the clerk lied" in straight
     assert "Scene 2" in straight and "Picking a lock" in straight
     run(SCRIPT[:9] + ["quit"], tmp_path / "b")
-    save = read_save(tmp_path / "b" / "open.json")
+    save = read_save(tmp_path / "b" / "game.json")
     assert save.adventure_id == "open"
     _, _, resumed = run(SCRIPT[9:], tmp_path / "b", log=save.log)
     assert resumed == straight

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from conftest import run_play, script_lines
 from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
 from solo.saves import read_save
@@ -22,26 +23,11 @@ from solo.ui.session import Session
 DATA = Path(__file__).parent / "data"
 TUTORIAL = find_adventure("tutorial")
 # Espen (pregenerated) talks his way aboard, then talks the courier down, Cautious throughout.
-TUTORIAL_SCRIPT = [line for line in (DATA / "scripts" / "tutorial_seed5.txt").read_text().splitlines()
-                   if line and not line.startswith("#")]
+TUTORIAL_SCRIPT = script_lines("tutorial_seed5.txt")
 
 
-def run_session(adventure_path, lines, tmp_path, *, seed=5, log=None, save="game.json", transcript="t.md",
-                party=None):
-    feed = iter(lines)
-
-    def reader(prompt):
-        for line in feed:
-            return line
-        raise EOFError
-
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None)
-    adventure = load_adventure(adventure_path)
-    session = Session(adventure, seed=seed, console=console, reader=reader, save_path=tmp_path / save,
-                      transcript=tmp_path / transcript, party=party, log=log, echo_answers=True)
-    code = session.run()
-    return code, out.getvalue(), (tmp_path / transcript).read_text(encoding="utf-8")
+def run_session(adventure_path, lines, tmp_path, *, seed=5, log=None, party=None):
+    return run_play(load_adventure(adventure_path), lines, tmp_path, seed=seed, log=log, party=party)
 
 
 def test_tutorial_transcript_matches_the_stored_one(tmp_path):

@@ -24,7 +24,7 @@ from ..rules.participants import from_character, obstacle
 from ..rules.tables import rules
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
 from .expressions import Context
-from .flow import flow_machine, move_trigger, scene_state
+from .flow import flow_machine, move_trigger
 from .state import GameState
 from .text import fill
 
