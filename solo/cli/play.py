@@ -112,8 +112,10 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
                 names = [p.name for p in party]
                 if len(set(names)) != len(names):
                     raise UserError(f"two characters share a name in the party: {', '.join(names)}")
-                if len(party) > adv.party_max:
-                    raise UserError(f"{adv.title} is for at most {adv.party_max} player(s); you gave {len(party)}")
+                if not adv.party_min <= len(party) <= adv.party_max:
+                    wanted = (f"{adv.party_min} to {adv.party_max}" if adv.party_min != adv.party_max
+                              else str(adv.party_min))
+                    raise UserError(f"{adv.title} is for {wanted} player(s); you gave {len(party)} character(s)")
             save_path = folder / f"{save_name or adv.id}.json"
     except AdventureError as exc:
         raise UserError(str(exc)) from None

@@ -563,7 +563,7 @@ class Conflict:
                     Option("conflict", self.ctype.pool_label, f"{target.pool.current} left"),
                     Option(side_pool, side_pool, f"{target.char.pools[side_pool].current} left")])
                 pool_name = None if answer == "conflict" else side_pool
-            target.carry = NEXT_ROUND_PENALTY
+            target.carry += NEXT_ROUND_PENALTY  # stacks with a penalty of its own (RULES.md §6)
         amount, detail = self._damage(w, d, target, pool_name)
         if amount > 1 and target.luck_allowed and target.decider is not None and target.char.luck > self.luck_floor:
             answer = self._ask(target, "luck_reduce",
@@ -701,7 +701,7 @@ class Conflict:
             if statuses & {"out", "comae"}:
                 return "won"
             return "opponent_surrendered" if "surrendered" in statuses else "opponent_fled"
-        if "comae" in statuses and "out" not in statuses:
+        if statuses == {"comae"}:
             return "comae"
         if statuses & {"out", "comae"}:
             return "lost"

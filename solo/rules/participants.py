@@ -153,8 +153,8 @@ def from_character(
     if ctype.opposed_by and side == "b":
         skill, focuses = ctype.opposed_by
     pool = combined_pool(char, ctype.pools)
-    if uses_lenses is None:
-        uses_lenses = char.level != "common"
+    if uses_lenses is None:  # NPCs know (a recurring Common NPC uses Lenses); PCs always may
+        uses_lenses = getattr(char, "uses_lenses", char.level != "common")
     return Participant(
         id=pid or char.name, name=char.name, side=side, char=char, decider=decider,
         pool=pool, pool_sources=ctype.pools, uses_lenses=uses_lenses, can_push=char.can_push,

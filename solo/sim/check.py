@@ -67,7 +67,7 @@ def check_adventure(source: str | Path, *, name: str | None = None) -> Report:
     extra = [lambda: narration_problems(source, skip=broken_files)]
     if adventure is not None:  # the loader keeps an adventure with errors to itself
         dead = {p.path for p in problems if p.code == "E009"}
-        extra += [lambda: pregen_problems(adventure), lambda: trap_problems(adventure, already=dead)]
+        extra += [lambda: trap_problems(adventure, already=dead)]
     for check in extra:
         try:
             problems += check()
@@ -149,20 +149,6 @@ def _conflict_type_keys(source: Path) -> list[str] | None:
 
 
 # -- the pregenerated character --------------------------------------------------------
-def pregen_problems(adventure) -> list[Problem]:
-    if not adventure.pc:
-        return []
-    from ..errors import SoloError
-    from ..rules.creation import pregenerated
-
-    try:
-        pregenerated(adventure.pc)
-    except SoloError as exc:
-        file = adventure.files[0] if adventure.files else adventure.source
-        return [_located(file, "adventure.pc", "E002", str(exc))]
-    return []
-
-
 # -- scenes that can be left but never lead to an ending -------------------------------
 def trap_problems(adventure, *, already: set[str] = frozenset()) -> list[Problem]:
     from ..story.checks import reachable

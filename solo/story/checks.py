@@ -44,7 +44,7 @@ def reachable(adventure: Adventure) -> set[str]:
         if sid in seen:
             continue
         seen.add(sid)
-        todo.extend(t for _, t in graph.get(sid, []) if t not in seen)
+        todo.extend(t for _, t in graph.get(sid, []) if t not in seen and t in adventure.scenes)
     return seen
 
 

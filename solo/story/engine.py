@@ -190,11 +190,12 @@ class Game:
 
     def _make_party(self) -> list[Character]:
         """Ask how many players sit at the table, then each one's name and character (hot-seat)."""
-        size = 1
-        if self.adventure.party_max > 1:
+        low, high = self.adventure.party_min, self.adventure.party_max
+        size = low
+        if high > low:
             size = int(self.ask("party_size", "How many players are at the table?",
-                                [Option(str(n), f"{n} player{'s' if n > 1 else ''}")
-                                 for n in range(1, self.adventure.party_max + 1)], default="1"))
+                                [Option(str(n), f"{n} player{'s' if n > 1 else ''}") for n in range(low, high + 1)],
+                                default=str(low)))
         party: list[Character] = []
         for seat in range(1, size + 1):
             player = None
@@ -466,15 +467,16 @@ class Game:
         pcs = self.state.pcs
         who = action.spec.get("who", "choose")
         if len(pcs) == 1:
-            return pcs[0]
-        if who == "best":
-            return max(pcs, key=lambda pc: skill_target(pc, skill, focus)[0])
-        if who == "active":
-            return self.state.active_pc()
-        answer = self.ask("who", f"Who tries it? ({skill})", [
-            Option(pc.name, pc.name, f"{skill} {skill_target(pc, skill, focus)[0]} %") for pc in pcs])
-        pc = next(p for p in pcs if p.name == answer)
-        self.state.active = self.state.party.index(pc)
+            pc = pcs[0]
+        elif who == "best":
+            pc = max(pcs, key=lambda p: skill_target(p, skill, focus)[0])
+        elif who == "active":
+            pc = self.state.active_pc()
+        else:
+            answer = self.ask("who", f"Who tries it? ({skill})", [
+                Option(p.name, p.name, f"{skill} {skill_target(p, skill, focus)[0]} %") for p in pcs])
+            pc = next(p for p in pcs if p.name == answer)
+        self.state.active = self.state.party.index(pc)  # branch text and "active" effects follow who acted
         return pc
 
     def _target(self, pc: Character, spec: dict, *, npc=None) -> tuple[int, list[Modifier], bool]:

@@ -317,11 +317,12 @@ def _truthy(value) -> bool:
 
 
 def _number(value, what: str):
+    """Numbers for arithmetic; anything else counts as 0, so a condition never stops a game."""
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, (int, float)):
         return value
-    raise ExpressionError(f"{what} needs numbers, got {value!r}")
+    return 0
 
 
 def _eval(node, ctx: Context):
@@ -370,5 +371,8 @@ def _eval(node, ctx: Context):
         fn = ctx.functions.get(name)
         if fn is None:
             return 0
-        return fn(*args)
+        try:
+            return fn(*args)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            return 0  # a wrong argument (a number where a name belongs) reads as 0, never a crash
     raise ExpressionError(f"unknown node {kind!r}")

@@ -303,6 +303,10 @@ class _Builder:
             self.fail(file, path, f"bad condition {value!r}: {exc}", "E004")
             return None
         for fn, args in cond.calls():
+            named = fn not in ("min", "max", "luck", "tension", "party_size")
+            if named and any(isinstance(a, int) for a in args):
+                self.fail(file, path, f"{fn}() takes names in quotes, e.g. {fn}(\"...\"), not numbers", "E004")
+                continue
             if fn in ("visited", "visits") and args and isinstance(args[0], str) and args[0] not in self.scene_ids:
                 self.fail(file, path, f"unknown scene {args[0]!r}{did_you_mean(args[0], self.scene_ids)}", "E003")
             if fn in ("disposition", "npc_status") and args and isinstance(args[0], str) and args[0] not in self.npc_ids:
@@ -366,6 +370,14 @@ class _Builder:
         if pc is not None and not isinstance(pc, str):
             self.fail(file, "adventure.pc", "expected the name of a pregenerated character")
             pc = None
+        elif pc is not None:
+            from ..rules.creation import pregenerated
+
+            try:
+                pregenerated(pc)
+            except SoloError as exc:
+                self.fail(file, "adventure.pc", str(exc))
+                pc = None
         npcs = self.build_npcs()
         scenes = {}
         for sid, data in self.m["scenes"].items():
@@ -652,8 +664,10 @@ class _Builder:
             kind = kinds[0]
             self.unknown_fields(file, p, item, {kind} | EFFECT_KEYS[kind])
             effect = Effect(kind, dict(item), Where(file, p))
+            before = len(self.c.problems)
             self.check_effect(file, p, effect)
-            out.append(effect)
+            if not any(q.severity == "error" for q in self.c.problems[before:]):
+                out.append(effect)  # a broken effect is reported, never kept for later checks
         return out
 
     def check_effect(self, file, path, e: Effect) -> None:
