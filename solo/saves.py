@@ -1,7 +1,7 @@
 """Saves that lose nothing: versioned, atomic, replayable.
 
 A save is the seed, the log of every decision and the adventure's content
-hash, plus a snapshot of the state (for listing and for checking a replay).
+hash, plus a snapshot of the state (so ``solo saves`` can say where a game stands).
 Loading replays the log through the engine, so a game resumes exactly where
 it stopped with the same future dice; undo is the same replay minus the last
 decision. Files are JSON with sorted keys, written to a temporary file,
@@ -82,6 +82,12 @@ class SaveData:
             party = data.get("party")
             if party is not None and not (isinstance(party, list) and all(isinstance(p, dict) for p in party)):
                 raise ValueError("the party is damaged")
+            snapshot = data.get("snapshot")
+            if snapshot is not None and not (
+                isinstance(snapshot, dict) and isinstance(snapshot.get("party", []), list)
+                and all(isinstance(p, dict) for p in snapshot.get("party", []))
+            ):
+                raise ValueError("the snapshot is damaged")
             return cls(
                 adventure_id=str(adv["id"]), adventure_source=str(adv["source"]), adventure_hash=str(adv["hash"]),
                 seed=seed, log=log, party=party, snapshot=data.get("snapshot"),

@@ -8,6 +8,7 @@ one line with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -60,6 +61,9 @@ class LazyGroup(click.Group):
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError" and exc.ctx is not None:  # bare `solo`: just the help
+                click.echo(exc.ctx.get_help())
+                sys.exit(0)
             where = exc.ctx.command_path if exc.ctx else "solo"
             click.echo(f"{where}: error: {exc.format_message()}", err=True)
             sys.exit(2)
@@ -73,6 +77,12 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("\nsolo: stopped.", err=True)
             sys.exit(130)
+        except Exception as exc:  # a bug in solo: one line for the user, the traceback on request
+            if os.environ.get("SOLO_DEBUG"):
+                raise
+            click.echo(f"solo: internal error: {type(exc).__name__}: {exc} "
+                       "(please report it; SOLO_DEBUG=1 shows the details)", err=True)
+            sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -59,8 +59,11 @@ def command(skill_a, pool_a, skill_b, pool_b, damage_a, damage_b, armour_a, armo
     damage_b = _check_dice(damage_b, "--damage-b")
     from ..rules.odds import conflict_odds
 
-    odds = conflict_odds(skill_a, pool_a, skill_b, pool_b, damage_a=damage_a, damage_b=damage_b,
-                         armour_a=armour_a, armour_b=armour_b, lens_a=lens_a.lower(), lens_b=lens_b.lower())
+    try:
+        odds = conflict_odds(skill_a, pool_a, skill_b, pool_b, damage_a=damage_a, damage_b=damage_b,
+                             armour_a=armour_a, armour_b=armour_b, lens_a=lens_a.lower(), lens_b=lens_b.lower())
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     data = odds.to_dict()
     if simulate:
         import random
@@ -85,8 +88,12 @@ def command(skill_a, pool_a, skill_b, pool_b, damage_a, damage_b, armour_a, armo
     click.echo(f"  A wins the conflict  {odds.a_wins:7.2%}")
     click.echo(f"  B wins the conflict  {odds.b_wins:7.2%}")
     if odds.never_ends > 1e-9:
-        click.echo(f"  never ends           {odds.never_ends:7.2%}  (the armour stops every blow)")
-    click.echo(f"  expected rounds      {odds.expected_rounds:7.2f}")
+        why = "neither side can succeed" if r.a + r.b == 0 else "the armour stops every blow"
+        click.echo(f"  never ends           {odds.never_ends:7.2%}  ({why})")
+    if odds.never_ends > 1e-9 and odds.a_wins + odds.b_wins < 1e-9:
+        click.echo("  expected rounds      endless")
+    else:
+        click.echo(f"  expected rounds      {odds.expected_rounds:7.2f}")
     click.echo(f"  each round: A {r.a:.2%}, B {r.b:.2%}, stalemate {r.stalemate:.2%}")
     if simulate:
         s = data["simulation"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -70,6 +71,11 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
     log = None
     adventure, character_files = _split_args(args, party)
     party = None
+    sources: dict = {}
+    if load and (args or pcs or seed is not None):
+        raise UserError("--load resumes a saved game as it was: leave out the adventure, characters and --seed")
+    if save_name and (Path(save_name).name != save_name or save_name in ("", ".", "..")):
+        raise UserError(f"--save takes a plain name such as 'evening', not a path: {save_name!r}")
     try:
         if load:
             path = Path(load)
@@ -109,6 +115,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
                 from ..rules.creation import load_character
 
                 party = [load_character(spec) for spec in wanted]
+                sources = {pc.name: Path(spec) for pc, spec in zip(party, wanted) if Path(spec).is_file()}
                 names = [p.name for p in party]
                 if len(set(names)) != len(names):
                     raise UserError(f"two characters share a name in the party: {', '.join(names)}")
@@ -138,11 +145,16 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
     else:
         reader = (lambda prompt: console.input(prompt)) if sys.stdin.isatty() else _plain_reader
         echo = not sys.stdin.isatty()
+    problem = _unwritable(save_path.parent) or (_unwritable(transcript.parent) if transcript else None)
+    if problem:
+        raise UserError(problem)
     if not load:
         console.print(f"[dim]Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.[/]")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
                       transcript=transcript, party=party, log=log, advise=not no_odds, echo_answers=echo,
-                      explain=explain, game_class=game_class, characters_dir=Path("characters"))
+                      explain=explain, game_class=game_class, characters_dir=Path("characters"),
+                      character_files=sources)
+
     code = session.run()
     if code:
         sys.exit(code)
@@ -169,6 +181,17 @@ def _is_character_file(arg: str) -> bool:
     except OSError:
         return False
     return "[adventure]" not in head and "[scenes." not in head
+
+
+def _unwritable(folder: Path) -> str | None:
+    """Say so before the game starts if a folder we must write to cannot be made or written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot use the folder {folder}: {exc.strerror or exc}"
+    if not os.access(folder, os.W_OK):
+        return f"cannot write in the folder {folder}"
+    return None
 
 
 def _plain_reader(prompt: str) -> str:

@@ -69,12 +69,18 @@ class Question:
         matches = [o.key for o in self.options if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
         if lowered and len(set(matches)) == 1:
             return matches[0]
-        valid = ", ".join(str(i) if o.key == str(i) else f"{i}={o.key}" for i, o in enumerate(self.options, 1))
+        valid = ", ".join(f"{i}={o.key}" if _readable(o.key) and o.key != str(i) else str(i)
+                          for i, o in enumerate(self.options, 1))
         if lowered and len(matches) > 1:
             raise QuestionError(f"{text!r} could be {', '.join(matches)}; answer one of: {valid}")
         if not text:
             raise QuestionError(f"please answer with one of: {valid}")
         raise QuestionError(f"{text!r} is not an answer here; answer one of: {valid}")
+
+
+def _readable(key: str) -> bool:
+    """Keys worth showing next to their number (words like "cautious", not ids like "c3")."""
+    return key.replace("_", "").replace(" ", "").isalpha()
 
 
 class Decider(Protocol):

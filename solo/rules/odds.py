@@ -18,6 +18,8 @@ from .dice import DiceExpr, keep_higher_distribution, parse
 
 Policy = Union[str, Callable[[int, int], str]]  # a Lens, or (own pool, other pool) -> Lens
 ODDS_LENSES = ("none", "aggressive", "cautious")
+MAX_POOL = 200
+MAX_DICE = 20
 _SKILL = {"none": 0, "aggressive": -20, "cautious": 20}
 
 
@@ -108,8 +110,13 @@ def conflict_odds(
     """
     if pool_a < 1 or pool_b < 1:
         raise ValueError("Pools must be at least 1")
+    if pool_a > MAX_POOL or pool_b > MAX_POOL:
+        raise ValueError(f"the exact odds handle Pools up to {MAX_POOL}")
     dice_a, dice_b = str(damage_a), str(damage_b)
-    parse(dice_a), parse(dice_b)  # raise early on malformed dice
+    for dice in (dice_a, dice_b):  # raise early on malformed or absurd dice
+        expr = parse(dice)
+        if sum(t.count for t in expr.terms if t.sides) > MAX_DICE or any(t.sides > 1000 for t in expr.terms):
+            raise ValueError(f"the exact odds handle at most {MAX_DICE} dice of up to 1000 sides, not {dice}")
     fixed = not callable(lens_a) and not callable(lens_b)
     cache: dict[tuple[str, str], tuple] = {}
 
@@ -119,10 +126,11 @@ def conflict_odds(
             r = round_odds(skill_a + _SKILL[la], skill_b + _SKILL[lb])
             da = damage_distribution(dice_a, la, bonus_a, armour_b)  # A's blows land on B's armour
             db = damage_distribution(dice_b, lb, bonus_b, armour_a)
-            zero_a = sum(p for v, p in da if v == 0)
-            zero_b = sum(p for v, p in db if v == 0)
-            moving = r.a * (1 - zero_a) + r.b * (1 - zero_b)
-            cache[key] = (r, [(v, p) for v, p in da if v > 0], [(v, p) for v, p in db if v > 0], moving)
+            hits_a = [(v, p) for v, p in da if v > 0]
+            hits_b = [(v, p) for v, p in db if v > 0]
+            # summed from the blows that land (1 - P(zero) leaves float dust where nothing can land)
+            moving = r.a * sum(p for _, p in hits_a) + r.b * sum(p for _, p in hits_b)
+            cache[key] = (r, hits_a, hits_b, moving)
         return cache[key]
 
     # win[a][b]: chance A wins from Pools (a, b); rounds[a][b]: expected rounds from there.

@@ -60,8 +60,10 @@ class Session:
         explain: bool = False,
         game_class=Game,
         characters_dir: Path | None = None,
+        character_files: dict[str, Path] | None = None,
     ):
         self.characters_dir = characters_dir
+        self.character_files = dict(character_files or {})  # PC name -> the file it was loaded from
         self.explain = explain
         self.game_class = game_class
         self.adventure = adventure
@@ -155,8 +157,18 @@ class Session:
         from ..rules.creation import character_slug, save_character
 
         for pc in self.game.state.pcs:
-            path = self.characters_dir / f"{character_slug(pc.name)}.toml"
-            save_character(pc, path)
+            path = self.character_files.get(pc.name)
+            if path is None:  # a pregenerated or new character: a file of its own, never someone else's
+                path = self.characters_dir / f"{character_slug(pc.name)}.toml"
+                n = 2
+                while path.exists():
+                    path = self.characters_dir / f"{character_slug(pc.name)}_{n}.toml"
+                    n += 1
+            try:
+                save_character(pc, path)
+            except OSError as exc:
+                self.console.print(f"[red]Could not write {path}: {exc.strerror or exc}[/]", soft_wrap=True)
+                continue
             self.console.print(f"{pc.name} is saved in [bold]{path}[/]: play on with --pc {path}", soft_wrap=True)
 
     # -- events -----------------------------------------------------------------------
@@ -304,7 +316,11 @@ class Session:
 
     def _write_transcript(self) -> None:
         if self.transcript is not None:
-            self.journal.write(self.transcript)
+            try:
+                self.journal.write(self.transcript)
+            except OSError as exc:
+                self.console.print(f"[red]Could not write the transcript {self.transcript}: "
+                                   f"{exc.strerror or exc}[/]", soft_wrap=True)
 
 
 def _without_last_answer(log: list[list]) -> list[list]:
