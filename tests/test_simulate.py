@@ -172,7 +172,8 @@ def test_a_run_that_ends_replays_to_the_same_ending(tmp_path):
         script.write_text("\n".join(a for _, a in result.answers) + "\n")
         out = _replay(f"solo play {TUTORIAL} --seed {seed} --pc espen --script {script} --saves {tmp_path}")
         assert out.exit_code == 0, out.output
-        assert f"Ending reached: {result.ending}." in out.output
+        scene = adventure.scenes.get(result.ending)
+        assert f"The game is over ({scene.title if scene else 'the end of the road'})" in out.output
 
 
 # -- the command ---------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
     Examples:
       solo play
       solo play tutorial --pc espen --seed 7
-      solo play harbour --party ada.toml bo.toml cy.toml
+      solo play vellan --party ada.toml bo.toml cy.toml
       solo play --load tutorial
     """
     from rich.console import Console
@@ -123,7 +123,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
                     wanted = (f"{adv.party_min} to {adv.party_max}" if adv.party_min != adv.party_max
                               else str(adv.party_min))
                     raise UserError(f"{adv.title} is for {wanted} player(s); you gave {len(party)} character(s)")
-            save_path = folder / f"{save_name or adv.id}.json"
+            save_path = _fresh_slot(folder, save_name or adv.id, console, explicit=bool(save_name))
     except AdventureError as exc:
         raise UserError(str(exc)) from None
     except SoloError as exc:
@@ -136,8 +136,8 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
             raise UserError(f"cannot read script {script}: {exc.strerror}") from None
 
         def reader(prompt):
-            for line in lines:
-                if line.strip() and not line.lstrip().startswith("#"):
+            for line in lines:  # like piped input: a blank line is Enter; '#' lines are comments
+                if not line.lstrip().startswith("#"):
                     return line
             raise EOFError
 
@@ -181,6 +181,31 @@ def _is_character_file(arg: str) -> bool:
     except OSError:
         return False
     return "[adventure]" not in head and "[scenes." not in head
+
+
+def _fresh_slot(folder: Path, name: str, console, *, explicit: bool) -> Path:
+    """A save slot for a new game that never overwrites a game still in progress."""
+    from ..saves import SaveError, read_save
+
+    path = folder / f"{name}.json"
+    n = 2
+    while path.exists():
+        try:
+            data = read_save(path)
+            finished = bool((data.snapshot or {}).get("ending"))
+        except SaveError:
+            finished = False  # a damaged save is kept for its backup
+        if finished:
+            return path
+        if explicit:
+            raise UserError(f"the save slot {name!r} holds a game in progress: resume it with "
+                            f"solo play --load {path}, or choose another --save NAME")
+        if n == 2:
+            console.print(f"[yellow]A game of this adventure is in progress in {path}; it stays there "
+                          f"(solo play --load {path}).[/]", soft_wrap=True)
+        path = folder / f"{name}-{n}.json"
+        n += 1
+    return path
 
 
 def _unwritable(folder: Path) -> str | None:

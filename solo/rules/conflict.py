@@ -639,7 +639,7 @@ class Conflict:
         answer = "out"
         if options:
             options.append(Option("out", "Go down", "out of this conflict"))
-            answer = self._ask(p, "push", f"{p.name}'s {pool_label} is spent. What now?", options,
+            answer = self._ask(p, "push", f"your {pool_label} is spent: what now?", options,
                                pool=pool.current, maximum=pool.maximum)
         if answer == "push":
             p.pushing = True

@@ -144,10 +144,13 @@ class Game:
         for pc in self.state.pcs:
             before = pc.luck
             end_scenario(pc)
+            from ..rules.character import PRONOUNS
+
+            their = PRONOUNS.get(pc.pronoun, PRONOUNS["they"])["their"]
             wp = pc.willpower
-            focus = " and ".join(f"{e.get('verb', '').lower()} their {e.get('who', '').lower()}".strip()
-                                 for e in (wp.get("person", {}), wp.get("circle", {})) if e) or "their Willpower Focuses"
-            acted = self.ask("willpower_acted", f"Did {pc.name} act by their Willpower Focuses ({focus}) more often than not?",
+            focus = " and ".join(f"{e.get('verb', '').lower()} {their} {e.get('who', '').lower()}".strip()
+                                 for e in (wp.get("person", {}), wp.get("circle", {})) if e) or "those Focuses"
+            acted = self.ask("willpower_acted", f"Did {pc.name} act by {their} Willpower Focuses ({focus}) more often than not?",
                              [Option("yes", "Yes", "two improvement rolls"), Option("no", "No", "one improvement roll")],
                              actor=pc.name)
             earned = end_session(pc, acted_by_willpower=acted == "yes")

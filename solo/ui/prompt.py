@@ -43,7 +43,7 @@ class TerminalDecider:
     def show(self, question: Question) -> None:
         self.console.print("\n" + self.header(question))
         if question.options:
-            table = Table.grid(padding=(0, 1))
+            table = Table.grid(padding=(0, 2))
             table.add_column(justify="right", style="bold yellow")
             table.add_column()
             table.add_column(style="dim")

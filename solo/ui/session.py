@@ -146,7 +146,13 @@ class Session:
             self._write_transcript()
         self._save()
         self.game.close()
-        self.console.print(f"[dim]Ending reached: {ending}. The game is saved at {self.save_path}.[/]")
+        if self.replaying:  # the whole log was a finished game: nothing new happened
+            self.view.unmute("This game is already over; here is how it ended.")
+            self.console.print(f"[dim]Start a new one with: solo play {self.adventure.id}[/]", soft_wrap=True)
+            return 0
+        scene = self.adventure.scenes.get(ending)
+        title = scene.title if scene else "the end of the road"
+        self.console.print(f"[dim]The game is over ({title}) and saved at {self.save_path}.[/]", soft_wrap=True)
         self._keep_characters()
         return 0
 
@@ -296,8 +302,16 @@ class Session:
             self.console.print("Carried: " + ", ".join(self.game.state.items))
 
     def _recap(self) -> None:
-        lines = [ln for ln in self.journal.lines if ln.startswith("## ") or ln.startswith("> **")]
-        self.console.print("\n".join(lines[-12:]) or "Nothing has happened yet.")
+        """The scenes and the choices made in them, latest last, without the journal's markup."""
+        out: list[str] = []
+        for line in self.journal.lines:
+            if line.startswith("## "):
+                out.append(line[3:])
+            elif line.startswith("> **") and out:
+                choice = line[4:].rstrip("*")
+                if not out[-1].endswith(choice):
+                    out[-1] += f" \u2014 {choice}"
+        self.console.print("\n".join(out[-12:]) or "Nothing has happened yet.")
 
     # -- saving ---------------------------------------------------------------------------
     def _save(self) -> None:

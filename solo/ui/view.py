@@ -126,6 +126,8 @@ class TerminalView:
     def _on_conflict_start(self, e, n):
         self.names = {p["id"]: p["name"] for p in e["participants"]}
         self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
+        self.round_limit = e.get("round_limit")
+        self.broken: set[str] = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
         table = Table(title=f"{e['type_name']}", title_style="bold red", show_edge=False, box=None, padding=(0, 2))
         table.add_column("side")
@@ -156,7 +158,8 @@ class TerminalView:
         self.round_notes += n
 
     def _on_round_result(self, e, n):
-        table = Table(title=f"Round {e['round']}", title_justify="left", show_header=False, box=None,
+        of = f" of {self.round_limit}" if getattr(self, "round_limit", None) else ""
+        table = Table(title=f"Round {e['round']}{of}", title_justify="left", show_header=False, box=None,
                       padding=(0, 2), title_style="bold")
         for _ in range(4):
             table.add_column()
@@ -195,8 +198,9 @@ class TerminalView:
         self._narrate(n)
 
     def _on_exit(self, e, n):
-        how = "flees" if e.get("how") == "fled" else "gives up"
-        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {how}.", style="bold"))
+        if e["actor"] not in getattr(self, "broken", ()):  # its body language already said so
+            how = "flees" if e.get("how") == "fled" else "gives up"
+            self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {how}.", style="bold"))
         self._narrate(n)
 
     def _on_leave_attempt(self, e, n):
@@ -211,10 +215,11 @@ class TerminalView:
             self.console.print(Text(f"    ({who}, {e['question']}: {e['choice']} — {e['reason']})", style="dim"))
 
     def _on_npc_morale(self, e, n):
-        if e.get("after") != e.get("before") and e.get("clue"):
+        if e.get("after") != e.get("before") and e.get("clue") and e.get("after") != "broken":
             self.console.print(Text("  " + d.clue(e, self.names, self.pronouns), style="italic yellow"))
 
     def _on_npc_break(self, e, n):
+        self.broken.add(e["actor"])
         self.console.print(Text("  " + d.clue(e, self.names, self.pronouns), style="bold yellow"))
 
     def _on_conflict_end(self, e, n):
@@ -238,7 +243,8 @@ class TerminalView:
         self.console.print(Text(d.npc_met(e), style="cyan"))
 
     def _on_item(self, e, n):
-        self.console.print(Text(f"  {'+' if e['gained'] else '-'} {e['item']}", style="green" if e["gained"] else "red"))
+        text = f"  You now have: {e['item']}." if e["gained"] else f"  You no longer have: {e['item']}."
+        self.console.print(Text(text, style="green" if e["gained"] else "red"))
 
     def _on_pool_change(self, e, n):
         self.console.print(Text(f"  {e['actor']}: {e['pool']} ", style="bold") + pool_bar(e["after"], e["maximum"], 12))
@@ -247,7 +253,9 @@ class TerminalView:
         self.console.print(Text(f"  {e['name']} is now {e['after']} towards you.", style="cyan"))
 
     def _on_tension(self, e, n):
-        self.console.print(Text(f"  Tension {e['before']} -> {e['after']}", style="dim"))
+        word = "rises" if e["after"] > e["before"] else "eases"
+        self.console.print(Text(f"  The tension {word} ({e['after']} of 9): the oracle's surprises come "
+                                f"{'more' if word == 'rises' else 'less'} often.", style="dim"))
 
     def _on_note(self, e, n):
         self.console.print(Text(f"  Noted: {e['text']}", style="dim"))
@@ -257,7 +265,7 @@ class TerminalView:
         self.console.print(Text(f"{e['actor']} {fate}.", style="bold red"))
 
     def _on_ending(self, e, n):
-        self.console.print(Text(f"\nThe end. ({e['outcome']})", style="bold yellow"))
+        self.console.print(Text(f"\nThe end: {e['title']}.", style="bold yellow"))
 
     def _on_session_end(self, e, n):
         self.console.print(Text(d.session_end(e), style="bold green"))
