@@ -34,7 +34,7 @@ def in_process_seconds(runs: int, seed: int) -> tuple[float, float]:
     from solo.minds.arena import duel_npc, run_duels
     from solo.minds.valuation import evaluator
     from solo.rules.conflict_types import conflict_type
-    from solo.rules.creation import load_character
+    from solo.characters import load_character
 
     evaluator.cache_clear()  # pay for the tables every time, as a fresh process does
     ctype = conflict_type("combat")

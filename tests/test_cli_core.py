@@ -20,7 +20,8 @@ from click.testing import CliRunner
 from solo.cli import cli
 from solo.rules.character import Character
 from solo.rules.checks import judge
-from solo.rules.creation import STANDARD_POOLS, creation_problems, load_character
+from solo.characters import load_character
+from solo.rules.creation import STANDARD_POOLS, creation_problems
 from solo.rules.dice import new_rng, parse
 from solo.rules.tables import POOLS, SKILLS, rules
 

@@ -9,6 +9,7 @@ import pytest
 
 from solo.errors import ContentError, SoloError
 from solo.rules.character import Character, Pool
+from solo.characters import load_character
 from solo.rules.creation import (
     PYRAMID_WITH_FOCUS,
     PYRAMID_WITHOUT_FOCUS,
@@ -18,7 +19,6 @@ from solo.rules.creation import (
     build_character,
     career_choices,
     creation_problems,
-    load_character,
     pregenerated,
     random_choices,
     random_tags,

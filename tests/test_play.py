@@ -148,7 +148,7 @@ def test_same_seed_same_game_whatever_renders_it():
 
 
 def test_the_epilogue_restores_luck_improves_and_keeps_the_character(tmp_path):
-    from solo.rules.creation import load_character
+    from solo.characters import load_character
 
     feed = iter(TUTORIAL_SCRIPT)
 

@@ -56,7 +56,7 @@ def command(npc_file, level, role, personality, motivation, event, disposition, 
     from ..errors import SoloError
     from ..minds.arena import duel_npc, run_duels
     from ..rules.conflict_types import conflict_type
-    from ..rules.creation import load_character
+    from ..characters import load_character
 
     if runs < 1:
         raise UserError(f"--runs must be at least 1, not {runs}")

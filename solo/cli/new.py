@@ -42,7 +42,8 @@ def command(at_random, career, name, player, roll_pools, seed, out, as_json):
       solo new --random --json
     """
     from ..errors import SoloError
-    from ..rules.creation import build_character, career_choices, character_slug, random_choices, save_character
+    from ..characters import character_slug, save_character
+    from ..rules.creation import build_character, career_choices, random_choices
     from ..rules.dice import new_rng
 
     rng = new_rng(seed)

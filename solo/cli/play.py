@@ -112,7 +112,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
                 seed = new_rng(None).randrange(1, 10**9)
             wanted = list(pcs) + character_files
             if wanted:
-                from ..rules.creation import load_character
+                from ..characters import load_character
 
                 party = [load_character(spec) for spec in wanted]
                 sources = {pc.name: Path(spec) for pc, spec in zip(party, wanted) if Path(spec).is_file()}

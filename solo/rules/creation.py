@@ -270,28 +270,3 @@ def pregenerated(name: str) -> Character:
             return Character.from_dict(load_toml(file), file=file)
     known = ", ".join(f.stem for f in sorted(PREGENS.glob("*.toml")))
     raise SoloError(f"no pregenerated character {name!r} (known: {known})")
-
-
-def load_character(spec: str | Path) -> Character:
-    """A character from a TOML file, or a pregenerated one by name."""
-    path = Path(spec)
-    if path.suffix == ".toml" or path.exists():
-        return Character.from_dict(load_toml(path), file=path)
-    return pregenerated(str(spec))
-
-
-def character_slug(name: str) -> str:
-    import re
-
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "character"
-
-
-def save_character(char: Character, path: Path) -> None:
-    """Write a character file that a person can read and edit (and solo checks on load)."""
-    from ..toml_write import dumps
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    header = f"# {char.name}: a Comae Engine character made by solo. Edit freely; solo checks it on load.\n"
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(header + dumps(char.to_dict()), encoding="utf-8")
-    tmp.replace(path)

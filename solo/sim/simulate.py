@@ -82,7 +82,8 @@ class Party:
 def build_party(adventure, options: Options) -> Party:
     """The characters every run starts with (copied by the engine, so runs never share state)."""
     from ..errors import SoloError
-    from ..rules.creation import build_character, load_character, pregenerated, random_choices
+    from ..characters import load_character
+    from ..rules.creation import build_character, pregenerated, random_choices
 
     if options.party:
         members = []

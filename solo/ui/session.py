@@ -160,7 +160,7 @@ class Session:
         """After the scenario the characters (improved, Luck restored) are written back for the next one."""
         if self.characters_dir is None or self.game is None:
             return
-        from ..rules.creation import character_slug, save_character
+        from ..characters import character_slug, save_character
 
         for pc in self.game.state.pcs:
             path = self.character_files.get(pc.name)
