@@ -22,7 +22,7 @@ from .character import Pool, skill_target
 from .checks import CheckResult, flip_check, judge
 from .conflict_types import ConflictType
 from .dice import d100, flip
-from .luck import spend
+from .luck import NEGATIVE_LUCK_FLOOR, spend
 from .participants import ACTIVE, Participant, settle_combined
 from .tables import rules
 
@@ -187,7 +187,7 @@ class Conflict:
         self.sink = sink
         self.round_limit = round_limit
         self.negative_luck = negative_luck
-        self.luck_floor = -2 if negative_luck else 0
+        self.luck_floor = NEGATIVE_LUCK_FLOOR if negative_luck else 0
         self.advisor = advisor  # callable(conflict, participant) -> {lens: detail}, for people
         self.round = 0
         self.order: list[Participant] = []

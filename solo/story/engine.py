@@ -19,7 +19,8 @@ from ..rules.conflict import Conflict
 from ..rules.conflict_types import load_conflict_types
 from ..rules.dice import new_rng, parse
 from ..rules.escalation import recover
-from ..rules.luck import pay_back, spend
+from ..npc.disposition import disposition_modifier, normalise_disposition, shift_disposition
+from ..rules.luck import NEGATIVE_LUCK_FLOOR, pay_back, spend
 from ..rules.participants import from_character, obstacle
 from ..rules.tables import rules
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
@@ -28,9 +29,6 @@ from .flow import flow_machine, move_trigger
 from .state import GameState
 from .text import fill
 
-DISPOSITION_STEPS = ["Malicious", "Unfriendly", "Neutral", "Friendly", "Affectionate"]
-DISPOSITION_MOD = {"Malicious": -40, "Unfriendly": -20, "Neutral": 0, "Indifferent": 0, "Friendly": 20,
-                   "Affectionate": 40}
 ROUND_LIMIT_DEFAULT = 30
 FALLEN = "__fallen__"
 DEAD_END = "__dead_end__"
@@ -351,7 +349,7 @@ class Game:
             npc = s.npcs.get(nid)
             if npc is None:
                 return 0
-            return DISPOSITION_MOD.get(_disposition_of(npc), 0)
+            return disposition_modifier(_disposition_of(npc))
 
         functions = {
             "has": lambda item: item in s.items,
@@ -409,18 +407,16 @@ class Game:
         elif k == "luck":
             for pc in self._who(a.get("who", "active")):
                 before = pc.luck
-                floor = -2 if self.adventure.negative_luck else 0
+                floor = NEGATIVE_LUCK_FLOOR if self.adventure.negative_luck else 0
                 pc.luck = max(floor, min(pc.luck_max, pc.luck + a["luck"]))
                 self.emit("luck_change", actor=pc.name, before=before, after=pc.luck)
         elif k == "disposition":
             npc = s.npcs[a["disposition"]]
             before = _disposition_of(npc)
             if "to" in a:
-                after = str(a["to"]).title()
-                after = "Neutral" if after == "Indifferent" else after
+                after = normalise_disposition(str(a["to"]))
             else:
-                i = DISPOSITION_STEPS.index(before if before in DISPOSITION_STEPS else "Neutral")
-                after = DISPOSITION_STEPS[max(0, min(len(DISPOSITION_STEPS) - 1, i + a["shift"]))]
+                after = shift_disposition(before, a["shift"])
             _set_disposition(npc, after)
             self.emit("disposition", npc=a["disposition"], name=npc.name, before=before, after=after)
         elif k == "memory":
@@ -496,14 +492,14 @@ class Game:
             extra.append(Modifier("situation", spec["modifier"]))
         if npc is not None and skill == "Social":
             disp = _disposition_of(npc)
-            if DISPOSITION_MOD.get(disp, 0):
-                extra.append(Modifier(f"{npc.name} is {disp}", DISPOSITION_MOD[disp]))
+            if disposition_modifier(disp):
+                extra.append(Modifier(f"{npc.name} is {disp}", disposition_modifier(disp)))
         target, mods = skill_target(pc, skill, focus, extra=extra)
         return target, mods, routine
 
     def _offer_flip(self, pc: Character, result, *, beats: int | None = None):
         """Offer a Luck flip when it turns a failure into a success (or a lost opposed roll into a win)."""
-        if result.automatic or result.flipped or pc.luck <= (-2 if self.adventure.negative_luck else 0):
+        if result.automatic or result.flipped or pc.luck <= (NEGATIVE_LUCK_FLOOR if self.adventure.negative_luck else 0):
             return result
         flipped = judge(_flip(result.roll), result.target)
         helps = flipped.success and (not result.success or (beats is not None and result.roll <= beats < flipped.roll))
@@ -588,49 +584,56 @@ class Game:
 
     def _do_conflict(self, action: Action) -> Branch | None:
         spec = action.spec
-        ctype = self.conflict_types[spec["type"]]
+        obstacle_spec = None
+        if "obstacle" in spec:
+            o = spec["obstacle"]
+            obstacle_spec = obstacle(o.get("name", "The obstacle"), str(o.get("difficulty", "normal")),
+                                     challenge=o.get("challenge"), pool=o.get("pool"))
+        outcome = self.run_conflict(self.conflict_types[spec["type"]], spec.get("npcs", []), obstacle_spec,
+                                    rounds=spec.get("rounds", ROUND_LIMIT_DEFAULT), stakes=spec.get("stakes", ""))
+        return action.branch(outcome)
+
+    def run_conflict(self, ctype, npc_ids: list[str], obstacle_participant=None, *,
+                     rounds: int = ROUND_LIMIT_DEFAULT, stakes: str = "") -> str:
+        """Every PC still in the story against these NPCs (or an obstacle); returns the party's outcome.
+
+        The written adventure and open play both fight through here: the PCs
+        get the first NPC's disposition in social conflicts, NPCs their minds,
+        and afterwards NPC statuses are remembered and PCs in comae leave.
+        """
+        npcs = [(nid, self.state.npcs[nid]) for nid in npc_ids if self.state.npc_status.get(nid) != "comae"]
         participants = []
-        npcs = [self.state.npcs[n] for n in spec.get("npcs", [])]
         for pc in self.state.pcs:
             p = from_character(pc, "a", ctype, decider=self.decider)
             if ctype.social and npcs:
-                disp = _disposition_of(npcs[0])
-                if DISPOSITION_MOD.get(disp, 0):
-                    p.bonus = DISPOSITION_MOD[disp]
-                    p.bonus_reason = f"{npcs[0].name} is {disp}"
+                disp = _disposition_of(npcs[0][1])
+                if disposition_modifier(disp):
+                    p.bonus, p.bonus_reason = disposition_modifier(disp), f"{npcs[0][1].name} is {disp}"
             participants.append(p)
-        for nid, npc in zip(spec.get("npcs", []), npcs):
-            if self.state.npc_status.get(nid) in ("comae",):
-                continue
-            participants.append(from_character(npc, "b", ctype, decider=self._mind(nid, npc), pid=npc.name
-                                               if npc.name not in {p.id for p in participants} else nid))
-        if "obstacle" in spec:
-            o = spec["obstacle"]
-            participants.append(obstacle(o.get("name", "The obstacle"), str(o.get("difficulty", "normal")),
-                                         challenge=o.get("challenge"), pool=o.get("pool")))
+        for nid, npc in npcs:
+            pid = npc.name if npc.name not in {p.id for p in participants} else nid
+            participants.append(from_character(npc, "b", ctype, decider=self._mind(nid, npc), pid=pid))
+        if obstacle_participant is not None:
+            participants.append(obstacle_participant)
         if not any(p.side == "b" for p in participants):
-            return action.branch("won")
-        self.emit("conflict_stakes", type=ctype.key, stakes=spec.get("stakes", ""))
+            return "won"
+        self.emit("conflict_stakes", type=ctype.key, stakes=stakes)
         advisor = None
         if self.advise:
             from .advice import lens_advice
 
             advisor = lens_advice
-        conflict = Conflict(ctype, participants, self.rng, sink=self.sink,
-                            round_limit=spec.get("rounds", ROUND_LIMIT_DEFAULT),
-                            negative_luck=self.adventure.negative_luck, advisor=advisor)
-        result = conflict.run()
+        result = Conflict(ctype, participants, self.rng, sink=self.sink, round_limit=rounds,
+                          negative_luck=self.adventure.negative_luck, advisor=advisor).run()
         by_char = {id(p.char): p for p in participants if p.char is not None}
-        for nid, npc in zip(spec.get("npcs", []), npcs):
-            p = by_char.get(id(npc))
-            if p is not None:
-                self.state.npc_status[nid] = p.status
+        for nid, npc in npcs:
+            self.state.npc_status[nid] = by_char[id(npc)].status
         for pc in list(self.state.pcs):
             p = by_char.get(id(pc))
             if p is not None and p.status == "comae":
                 self._remove_pc(pc, "comae")
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
-        return action.branch(result.outcome)
+        return result.outcome
 
     def _mind(self, nid: str, npc):
         if self.mind_factory is not None:
@@ -693,8 +696,7 @@ def default_mind(npc, rng, *, memory=None, sink=None):
 def _disposition_of(npc) -> str:
     block = getattr(npc, "code_block", None)
     disp = getattr(block, "disposition", None) if block is not None else None
-    disp = (disp or "Neutral").title()
-    return "Neutral" if disp == "Indifferent" else disp
+    return normalise_disposition(disp or "Neutral")
 
 
 def _set_disposition(npc, value: str) -> None:

@@ -50,7 +50,6 @@ EFFECT_KEYS = {
     "disposition": {"shift", "to"}, "tension": set(), "thread": set(), "close_thread": set(),
     "note": set(), "rest": {"days"}, "memory": {"event"},
 }
-DISPOSITIONS = ("malicious", "unfriendly", "neutral", "indifferent", "friendly", "affectionate")
 MEMORY_EVENTS = ("spared", "humiliated", "helped", "lied_to", "threatened", "paid")
 WHO = ("active", "choose", "best")
 SLOT_PREFIXES = ("pc", "party", "npc.", "counter.", "they", "them", "their", "They", "Their")
@@ -705,8 +704,14 @@ class _Builder:
                 self.fail(file, path, "give either shift = N or to = \"Friendly\"")
             if "shift" in a and not isinstance(a["shift"], int):
                 self.fail(file, f"{path}.shift", "expected a whole number of steps such as 1 or -1")
-            if "to" in a and str(a["to"]).lower() not in DISPOSITIONS:
-                self.fail(file, f"{path}.to", f"unknown disposition {a['to']!r} (known: {', '.join(d.title() for d in DISPOSITIONS)})", "E005")
+            if "to" in a:
+                from ..npc.disposition import disposition_names, normalise_disposition
+
+                try:
+                    normalise_disposition(str(a["to"]))
+                except KeyError:
+                    self.fail(file, f"{path}.to", f"unknown disposition {a['to']!r} "
+                                                  f"(known: {', '.join(disposition_names())})", "E005")
         if k == "memory" and a.get("event") not in MEMORY_EVENTS:
             self.fail(file, f"{path}.event", f"expected one of {', '.join(MEMORY_EVENTS)}")
         if k == "rest":

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from ..minds.base import Option, Question
 from ..rules.checks import DIFFICULTIES
-from ..rules.conflict import Conflict
-from ..rules.participants import OBSTACLES, from_character, obstacle
+from ..rules.participants import OBSTACLES, obstacle
 from ..rules.tables import SKILLS, rules
 from .adventure import Adventure, Scene, Where
-from .engine import DISPOSITION_MOD, ROUND_LIMIT_DEFAULT, Game, _disposition_of
+from .engine import Game, _disposition_of
 from .state import GameState
 
 OPEN_ID = "open"
@@ -134,13 +133,13 @@ class OpenGame(Game):
         ctypes = self.conflict_types
         key = self.ask("conflict_type", "What kind of conflict?", [Option(k, t.name) for k, t in ctypes.items()])
         ctype = ctypes[key]
-        participants = [from_character(pc, "a", ctype, decider=self.decider) for pc in self.state.pcs]
+        npc_ids: list[str] = []
+        wall = None
         if ctype.static:
             diff = self.ask("difficulty", "How hard is the obstacle?", [Option(k, k.title()) for k in OBSTACLES],
                             default="normal")
             name = {"lockpicking": "the lock", "library": "the archive"}.get(key, f"the {ctype.name.lower()}")
-            participants.append(obstacle(name, diff))
-            npc_ids = []
+            wall = obstacle(name, diff)
         else:
             choices = [Option(nid, self.state.npcs[nid].name, _disposition_of(self.state.npcs[nid]))
                        for nid in self.met if self.state.npc_status.get(nid) not in ("comae", "out")]
@@ -149,28 +148,8 @@ class OpenGame(Game):
             if nid == "new":
                 self._open_meet()
                 nid = self.met[-1]
-            npc = self.state.npcs[nid]
             npc_ids = [nid]
-            participants.append(from_character(npc, "b", ctype, decider=self._mind(nid, npc), pid=npc.name))
-            if ctype.social:
-                mod = DISPOSITION_MOD.get(_disposition_of(npc), 0)
-                for p in participants:
-                    if p.side == "a" and mod:
-                        p.bonus, p.bonus_reason = mod, f"{npc.name} is {_disposition_of(npc)}"
-        advisor = None
-        if self.advise:
-            from .advice import lens_advice
-
-            advisor = lens_advice
-        result = Conflict(ctype, participants, self.rng, sink=self.sink, round_limit=ROUND_LIMIT_DEFAULT,
-                          advisor=advisor).run()
-        by_char = {id(p.char): p for p in participants if p.char is not None}
-        for nid in npc_ids:
-            self.state.npc_status[nid] = by_char[id(self.state.npcs[nid])].status
-        for pc in list(self.state.pcs):
-            if by_char[id(pc)].status == "comae":
-                self._remove_pc(pc, "comae")
-        self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
+        self.run_conflict(ctype, npc_ids, wall)
         if not self.state.pcs:
             self._fallen()
 
