@@ -167,3 +167,26 @@ def test_the_epilogue_restores_luck_improves_and_keeps_the_character(tmp_path):
     gained = sum(espen.skills.values()) - sum(start.skills.values())
     assert 2 * 2 <= gained + 5 * espen.improvement_rolls and gained <= 2 * 5  # two rolls of 1d4+1
     assert "earns 2 improvement rolls" in out.getvalue()
+
+
+def test_tags_count_among_the_people_a_social_roll_is_made(tmp_path):
+    path = tmp_path / "tags.toml"
+    path.write_text(
+        '[adventure]\ntitle = "Tags"\nstart = "gala"\n'
+        '[scenes.gala]\ntext = "A gala."\n'
+        '[[scenes.gala.choices]]\ntext = "Mingle"\n'
+        'roll = { skill = "Social", among = ["upper_class", "borderline_access"], success = "end", failure = "end" }\n'
+        '[scenes.end]\ntext = "Done."\nending = true\n')
+    events = []
+    espen = pregenerated("espen")  # Contact and Pass, no High Society
+
+    class First:
+        def decide(self, q):
+            return q.options[0].key if q.options else "x"
+
+    game = Game(load_adventure(path), seed=1, decider=First(), party=[espen], sink=events.append)
+    game.play()
+    game.close()
+    roll = next(e for e in events if e.kind == "skill_roll")
+    assert dict(roll["modifiers"]) == {"no #High Society": -20, "#Pass": 20}
+    assert roll["target"] == espen.skills["Social"]

@@ -13,7 +13,7 @@ from typing import Callable
 
 from ..events import Event, Sink
 from ..minds.base import Decider, Option, Question
-from ..rules.character import Character, Modifier, skill_target
+from ..rules.character import Character, Modifier, Situation, skill_target
 from ..rules.checks import difficulty_modifier, flip_check, judge, resolve_opposed, roll_check
 from ..rules.conflict import Conflict
 from ..rules.conflict_types import load_conflict_types
@@ -494,7 +494,11 @@ class Game:
             disp = _disposition_of(npc)
             if disposition_modifier(disp):
                 extra.append(Modifier(f"{npc.name} is {disp}", disposition_modifier(disp)))
-        target, mods = skill_target(pc, skill, focus, extra=extra)
+        among = set(spec.get("among", []))
+        situation = Situation(upper_class="upper_class" in among, criminal="criminals" in among,
+                              borderline_access="borderline_access" in among,
+                              status_known="aware_of_status" in among) if among else None
+        target, mods = skill_target(pc, skill, focus, situation=situation, extra=extra)
         return target, mods, routine
 
     def _offer_flip(self, pc: Character, result, *, beats: int | None = None):

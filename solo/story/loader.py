@@ -33,10 +33,10 @@ CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "roll", "opposed", "co
 ACTIONS = ("roll", "opposed", "conflict", "oracle", "table")
 BRANCH_FIELDS = {"goto", "text", "effects"}
 ACTION_FIELDS = {
-    "roll": ({"skill", "focus", "difficulty", "modifier", "who"},
+    "roll": ({"skill", "focus", "difficulty", "modifier", "who", "among"},
              ("success", "failure"), ("exceptional_success", "exceptional_failure")),
-    "opposed": ({"skill", "focus", "difficulty", "modifier", "who", "npc", "npc_skill", "npc_focus", "against",
-                 "escalate"},
+    "opposed": ({"skill", "focus", "difficulty", "modifier", "who", "among", "npc", "npc_skill", "npc_focus",
+                 "against", "escalate"},
                 ("win", "lose"), ("fail",)),
     "conflict": ({"type", "npcs", "obstacle", "stakes", "rounds"},
                  ("won", "lost"), ("fled", "surrendered", "opponent_fled", "opponent_surrendered", "comae",
@@ -52,6 +52,8 @@ EFFECT_KEYS = {
 }
 MEMORY_EVENTS = ("spared", "humiliated", "helped", "lied_to", "threatened", "paid")
 WHO = ("active", "choose", "best")
+#: Who a Social roll is made among, for the Tags' modifiers (RULES.md §2.5).
+AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
 SLOT_PREFIXES = ("pc", "party", "npc.", "counter.", "they", "them", "their", "They", "Their")
 
 
@@ -554,6 +556,9 @@ class _Builder:
             self.fail(file, f"{path}.modifier", "expected a whole number such as -20")
         if "who" in spec and spec["who"] not in WHO:
             self.fail(file, f"{path}.who", f"expected one of {', '.join(WHO)}")
+        among = spec.get("among", [])
+        if not isinstance(among, list) or any(a not in AMONG for a in among):
+            self.fail(file, f"{path}.among", f"expected a list of: {', '.join(AMONG)}")
 
     def _check_roll(self, file, path, spec, action):
         self._skill(file, path, spec)
