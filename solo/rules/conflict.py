@@ -195,7 +195,6 @@ class Conflict:
         self.rolls: dict[str, CheckResult] = {}
         self.winner: Participant | None = None
         self.tied = False
-        self.round_winners: list[str | None] = []
         self.result: ConflictResult | None = None
         self.phase = "setup"
         self._in_machine = False
@@ -520,7 +519,6 @@ class Conflict:
                 winners.append(p)
         w = self.winner = winners[0] if len(winners) == 1 else None
         self.tied = len(winners) > 1
-        self.round_winners.append(w.side if w is not None else None)
         decl = self.decl
         for p in self.order if self._deciding else ():  # only deciders declare Lenses and carry effects
             d = decl.get(p.id)
