@@ -190,3 +190,35 @@ def test_tags_count_among_the_people_a_social_roll_is_made(tmp_path):
     roll = next(e for e in events if e.kind == "skill_roll")
     assert dict(roll["modifiers"]) == {"no #High Society": -20, "#Pass": 20}
     assert roll["target"] == espen.skills["Social"]
+
+
+def test_contact_requests_halve_and_medicine_treats_once_a_day(tmp_path):
+    path = tmp_path / "help.toml"
+    path.write_text(
+        '[adventure]\ntitle = "Help"\nstart = "office"\n'
+        '[scenes.office]\ntext = "An office."\n'
+        '[[scenes.office.choices]]\ntext = "Call a contact"\n'
+        'request = { tag = "Contact", granted = { text = "They pick up." }, refused = { text = "No answer." } }\n'
+        '[[scenes.office.choices]]\ntext = "Patch up"\n'
+        'effects = [ { damage = "BODY", amount = 5 }, { treat = "BODY" }, { treat = "BODY" } ]\n'
+        '[[scenes.office.choices]]\ntext = "Sleep"\neffects = [ { rest = "night" } ]\n'
+        '[[scenes.office.choices]]\ntext = "Leave"\ngoto = "end"\n'
+        '[scenes.end]\ntext = "Done."\nending = true\n')
+    answers = iter(["c1", "c1", "c1", "c2", "c3", "c4"])
+
+    class Plan:
+        def decide(self, q):
+            if q.kind == "choice":
+                return next(answers)
+            return q.default or (q.options[0].key if q.options else "x")
+
+    events = []
+    game = Game(load_adventure(path), seed=3, decider=Plan(), party=[pregenerated("espen")], sink=events.append)
+    game.play()
+    game.close()
+    requests = [e for e in events if e.kind == "request"]
+    assert [r["chance"] for r in requests] == [100, 50, 25]
+    assert requests[0]["granted"] and requests[0]["roll"] is None
+    treatments = [e for e in events if e.kind == "treatment"]
+    assert 1 <= treatments[0]["gained"] <= 4 and treatments[1]["refused"]  # one try per Pool per day
+    assert game.state.party[0].pools["BODY"].current == 12  # a night's sleep refills it

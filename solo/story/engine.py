@@ -134,7 +134,10 @@ class Game:
         Focuses more often than not (the players judge that), and spends them at
         once or keeps them for later (RULES.md §2.8, §2.9).
         """
-        from ..rules.improvement import NEW_SKILL_COST, end_session, improve_skill, learn_skill
+        from ..rules.improvement import (
+            NEW_FOCUS_COST, NEW_SKILL_COST, NEW_TAG_COST, end_session, improve_skill, learn_focus, learn_skill,
+            learn_tag,
+        )
         from ..rules.luck import end_scenario
 
         self.epilogue_done = True
@@ -159,19 +162,36 @@ class Game:
                 if pc.improvement_rolls >= NEW_SKILL_COST:
                     options += [Option(f"learn:{sk}", f"Learn {sk}", f"costs {NEW_SKILL_COST} rolls, starts at 10 %")
                                 for sk in t.skills if pc.skills[sk] <= t.untrained]
+                if pc.improvement_rolls >= NEW_FOCUS_COST:
+                    options += [Option(f"focus:{sk}//{f}", f"Learn the Focus {sk} //{f}", f"costs {NEW_FOCUS_COST} rolls")
+                                for sk in t.skills if pc.skills[sk] > t.untrained
+                                for f in t.skills[sk].focuses if not pc.has_focus(sk, f) and sk != "Willpower"]
+                if pc.improvement_rolls >= NEW_TAG_COST:
+                    options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
+                                for tag in t.tags if tag not in pc.tags]
                 options.append(Option("keep", "Keep the rolls for later",
                                       f"{pc.improvement_rolls} roll(s); Focuses cost 4, Tags 5"))
                 choice = self.ask("improve", f"{pc.name} has {pc.improvement_rolls} improvement roll(s). Spend one?",
                                   options, actor=pc.name, default="keep")
                 if choice == "keep":
                     break
-                kind, skill = choice.split(":", 1)
-                before_value = pc.skills[skill]
+                kind, what = choice.split(":", 1)
+                if kind == "focus":
+                    skill, focus = what.split("//", 1)
+                    learn_focus(pc, skill, focus, t)
+                    self.emit("improvement", actor=pc.name, skill=f"{skill} //{focus}", before=None,
+                              after=pc.skills[skill] + pc.focuses[what])
+                    continue
+                if kind == "tag":
+                    learn_tag(pc, what, t)
+                    self.emit("improvement", actor=pc.name, skill=f"#{what}", before=None, after=None)
+                    continue
+                before_value = pc.skills[what]
                 if kind == "improve":
-                    improve_skill(pc, skill, self.rng, t)
+                    improve_skill(pc, what, self.rng, t)
                 else:
-                    learn_skill(pc, skill, t)
-                self.emit("improvement", actor=pc.name, skill=skill, before=before_value, after=pc.skills[skill])
+                    learn_skill(pc, what, t)
+                self.emit("improvement", actor=pc.name, skill=what, before=before_value, after=pc.skills[what])
 
     def _set_up_party(self) -> None:
         from ..npc import NPC
@@ -442,6 +462,18 @@ class Game:
                 pc.medicine_tried.clear()
                 if change:
                     self.emit("rest", actor=pc.name, change=change)
+        elif k == "treat":  # after a successful Science //Medicine roll (RULES.md §2.2)
+            from ..rules.medicine import MedicineError, treat
+
+            for pc in self._who("active"):
+                before = pc.pools[a["treat"]].current
+                try:
+                    gained = treat(pc, a["treat"], self.rng)
+                except MedicineError as exc:
+                    self.emit("treatment", actor=pc.name, pool=a["treat"], gained=0, refused=str(exc))
+                    continue
+                self.emit("treatment", actor=pc.name, pool=a["treat"], gained=gained, before=before,
+                          after=pc.pools[a["treat"]].current)
         else:  # the loader only lets known kinds through
             raise EngineError(f"unknown effect {k!r}")
 
@@ -653,6 +685,24 @@ class Game:
         self.emit("oracle", **answer.to_dict())
         key = answer.grade.replace(", ", "_")
         return action.branch(key)
+
+    def _do_request(self, action: Action) -> Branch | None:
+        """#Contact and #Lab: the first request in a scenario is granted, each later one at half the chance."""
+        from ..rules.character import request_chance
+        from ..rules.dice import d100
+
+        tag = action.spec["tag"]
+        holders = [pc for pc in self.state.pcs if tag in pc.tags]
+        if not holders:
+            self.emit("request", tag=tag, actor=None, chance=0, roll=None, granted=False)
+            return action.branch("refused")
+        pc = max(holders, key=lambda p: request_chance(p.requests.get(tag, 0)))
+        chance = request_chance(pc.requests.get(tag, 0))
+        pc.requests[tag] = pc.requests.get(tag, 0) + 1
+        roll = None if chance >= 100 else d100(self.rng)
+        granted = roll is None or roll <= chance
+        self.emit("request", tag=tag, actor=pc.name, chance=chance, roll=roll, granted=granted)
+        return action.branch("granted" if granted else "refused")
 
     def _do_table(self, action: Action) -> Branch | None:
         result = self.tables.roll(action.spec["name"], self.rng, slots=self.state.oracle.slots())

@@ -29,8 +29,8 @@ MAX_FILE_BYTES = 2_000_000
 ADVENTURE_FIELDS = {"id", "title", "author", "version", "introduction", "party", "comae", "start", "pc",
                     "negative_luck", "tension", "threads"}
 SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "npcs", "oracle_setup", "control"}
-CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "roll", "opposed", "conflict", "oracle", "table"}
-ACTIONS = ("roll", "opposed", "conflict", "oracle", "table")
+CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "roll", "opposed", "conflict", "oracle", "table", "request"}
+ACTIONS = ("roll", "opposed", "conflict", "oracle", "table", "request")
 BRANCH_FIELDS = {"goto", "text", "effects"}
 ACTION_FIELDS = {
     "roll": ({"skill", "focus", "difficulty", "modifier", "who", "among"},
@@ -43,12 +43,13 @@ ACTION_FIELDS = {
                                    "stalemate")),
     "oracle": ({"question", "odds"}, ("yes", "no"), ("yes_and", "yes_but", "no_and", "no_but")),
     "table": ({"name"}, (), ("then",)),
+    "request": ({"tag"}, ("granted", "refused"), ()),
 }
 EFFECT_KEYS = {
     "set": set(), "clear": set(), "add": {"by"}, "counter": {"value"}, "give": set(), "take": set(),
     "damage": {"amount", "who"}, "heal": {"amount", "who"}, "luck": {"who"},
     "disposition": {"shift", "to"}, "tension": set(), "thread": set(), "close_thread": set(),
-    "note": set(), "rest": {"days"}, "memory": {"event"},
+    "note": set(), "rest": {"days"}, "memory": {"event"}, "treat": set(),
 }
 MEMORY_EVENTS = ("spared", "humiliated", "helped", "lied_to", "threatened", "paid")
 WHO = ("active", "choose", "best")
@@ -647,6 +648,10 @@ class _Builder:
             names = tables.names()
             self.fail(file, f"{path}.name", f"unknown table {spec['name']!r}{did_you_mean(spec['name'], names)}", "E007")
 
+    def _check_request(self, file, path, spec, action):
+        if spec.get("tag") not in ("Contact", "Lab"):
+            self.fail(file, f"{path}.tag", "expected \"Contact\" or \"Lab\" (the Tags that grant requests)", "E005")
+
     def tables_dirs(self) -> list[str]:
         return [str(self.source / "tables")] if self.source.is_dir() and (self.source / "tables").is_dir() else []
 
@@ -697,6 +702,8 @@ class _Builder:
                     self.fail(file, f"{path}.amount", str(exc))
             elif not isinstance(amount, int) or amount < 0:
                 self.fail(file, f"{path}.amount", "expected dice such as \"1d6\" or a number")
+        if k == "treat" and a["treat"] not in POOLS:
+            self.fail(file, f"{path}.treat", f"unknown Pool {a['treat']!r}{did_you_mean(str(a['treat']), POOLS)}", "E005")
         if k in ("damage", "heal", "luck") and a.get("who", "active") not in ("active", "all"):
             self.fail(file, f"{path}.who", "expected \"active\" or \"all\"")
         if k in ("luck", "tension") and not isinstance(a[k], int):

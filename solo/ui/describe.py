@@ -168,4 +168,21 @@ def session_end(e) -> str:
 
 
 def improvement(e) -> str:
+    if e.get("before") is None:
+        gained = f" ({e['after']} %)" if e.get("after") is not None else ""
+        return f"{e['actor']} gains {e['skill']}{gained}."
     return f"{e['actor']}: {e['skill']} {e['before']} % -> {e['after']} %."
+
+
+def request(e) -> str:
+    if e.get("actor") is None:
+        return f"Nobody has #{e['tag']} to ask."
+    how = "granted at once" if e.get("roll") is None else (
+        f"{e['chance']} %: rolled {two_digits(e['roll'])}, {'granted' if e['granted'] else 'refused'}")
+    return f"{e['actor']} calls on #{e['tag']}: {how}."
+
+
+def treatment(e) -> str:
+    if e.get("refused"):
+        return f"No more treatment today: {e['refused']}."
+    return f"{e['actor']}'s {e['pool']} is treated: +{e['gained']} ({e['before']} -> {e['after']})."

@@ -120,6 +120,10 @@ class Journal:
             self._para(f"*{d.session_end(e)}*")
         elif k == "improvement":
             self._item(d.improvement(e))
+        elif k == "request":
+            self._para(f"*{d.request(e)}*")
+        elif k == "treatment":
+            self._para(f"*{d.treatment(e)}*")
         elif k == "dead_end":
             self._para("*The story stops here: no way on.*")
         for line in narration:

@@ -273,5 +273,11 @@ class TerminalView:
     def _on_improvement(self, e, n):
         self.console.print(Text("  " + d.improvement(e), style="green"))
 
+    def _on_request(self, e, n):
+        self._dice(d.request(e), "green" if e["granted"] else "red")
+
+    def _on_treatment(self, e, n):
+        self.console.print(Text("  " + d.treatment(e), style="green"))
+
     def _on_dead_end(self, e, n):
         self.console.print(Text("The story has no way on from here (the adventure has a dead end).", style="red"))
