@@ -145,3 +145,14 @@ def test_mutated_adventures_are_accepted_or_rejected_with_a_message(tmp_path, da
         assert any(p.severity == "error" for p in problems)
         for p in problems:
             assert p.file and p.message and p.code
+
+
+def test_escalation_without_a_type_takes_the_fitting_one(tmp_path):
+    text = MINIMAL.replace(
+        'roll = { skill = "Cunning", focus = "Stealth", success = "outside", failure = { text = "Oops.", '
+        'effects = [ { set = "seen" } ] } }',
+        'opposed = { skill = "Social", focus = "Influence", npc = "guard", win = "outside", lose = "hall", '
+        'escalate = { won = "outside", lost = "hall" } }')
+    adventure = load_adventure(write(tmp_path, text))
+    action = adventure.scenes["hall"].choices[1].action
+    assert action.escalation.spec["type"] == "social" and action.escalation.spec["npcs"] == ["guard"]

@@ -222,3 +222,31 @@ def test_contact_requests_halve_and_medicine_treats_once_a_day(tmp_path):
     treatments = [e for e in events if e.kind == "treatment"]
     assert 1 <= treatments[0]["gained"] <= 4 and treatments[1]["refused"]  # one try per Pool per day
     assert game.state.party[0].pools["BODY"].current == 12  # a night's sleep refills it
+
+
+def test_what_the_pcs_did_moves_an_npcs_disposition(tmp_path):
+    path = tmp_path / "deeds.toml"
+    path.write_text(
+        '[adventure]\ntitle = "Deeds"\nstart = "cell"\n'
+        '[npcs.guard]\nname = "Bo"\nlevel = "common"\n'
+        '[npcs.guard.code_block]\npersonality = ["Boring", "Correct"]\nmotivation = ["Order and Logic"]\n'
+        'disposition = "Neutral"\nevent = { topic = "Work/Business", sign = "positive", example = "a new post" }\n'
+        '[scenes.cell]\ntext = "A cell."\n'
+        '[[scenes.cell.choices]]\ntext = "Help him"\neffects = [ { memory = "guard", event = "helped" } ]\n'
+        '[[scenes.cell.choices]]\ntext = "Leave"\nif = \'disposition("guard") > 0\'\ngoto = "end"\n'
+        '[scenes.end]\ntext = "Done."\nending = true\n')
+    answers = iter(["c1", "c1", "c1", "c2"])
+
+    class Plan:
+        def decide(self, q):
+            if q.kind == "choice":
+                return next(answers) if "c2" in q.keys() or True else None
+            return q.default or (q.options[0].key if q.options else "x")
+
+    events = []
+    game = Game(load_adventure(path), seed=3, decider=Plan(), party=[pregenerated("espen")], sink=events.append)
+    assert game.play() == "end"
+    game.close()
+    shifts = [e for e in events if e.kind == "disposition"]
+    assert shifts and shifts[0]["before"] == "Neutral" and shifts[0]["after"] == "Friendly"
+    assert game.state.memory["guard"].count("helped") >= 1

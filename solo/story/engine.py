@@ -440,8 +440,7 @@ class Game:
             _set_disposition(npc, after)
             self.emit("disposition", npc=a["disposition"], name=npc.name, before=before, after=after)
         elif k == "memory":
-            s.memory.setdefault(a["memory"], []).append(a["event"])
-            self.emit("memory", npc=a["memory"], event=a["event"])
+            self._remember(a["memory"], a["event"])
         elif k == "tension":
             before = s.oracle.tension
             s.oracle.tension = max(1, min(9, before + a["tension"]))
@@ -476,6 +475,22 @@ class Game:
                           after=pc.pools[a["treat"]].current)
         else:  # the loader only lets known kinds through
             raise EngineError(f"unknown effect {k!r}")
+
+    def _remember(self, nid: str, deed: str) -> None:
+        """The NPC remembers what the PCs did; enough regard either way moves its disposition a rung."""
+        from ..minds.memory import NPCMemory
+
+        s = self.state
+        npc = s.npcs[nid]
+        memory = NPCMemory.of_deeds(npc.name, s.memory.get(nid, []), disposition=_disposition_of(npc))
+        memory.record_of(npc.name).regard = s.regard.get(nid, 0.0)
+        shift = memory.record(npc, deed)
+        s.memory.setdefault(nid, []).append(deed)
+        s.regard[nid] = shift.regard
+        self.emit("memory", npc=nid, event=deed)
+        if shift.after != shift.before:
+            _set_disposition(npc, shift.after)
+            self.emit("disposition", npc=nid, name=npc.name, before=shift.before, after=shift.after)
 
     def _who(self, who: str) -> list[Character]:
         if who == "all":

@@ -51,7 +51,7 @@ EFFECT_KEYS = {
     "disposition": {"shift", "to"}, "tension": set(), "thread": set(), "close_thread": set(),
     "note": set(), "rest": {"days"}, "memory": {"event"}, "treat": set(),
 }
-MEMORY_EVENTS = ("spared", "humiliated", "helped", "lied_to", "threatened", "paid")
+MEMORY_EVENTS = ("spared", "helped", "paid", "humiliated", "lied_to", "threatened", "hurt")
 WHO = ("active", "choose", "best")
 #: Who a Social roll is made among, for the Tags' modifiers (RULES.md §2.5).
 AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
@@ -585,6 +585,15 @@ class _Builder:
                 esc = dict(esc)
                 if "npc" in spec and "npcs" not in esc and "obstacle" not in esc:
                     esc["npcs"] = [spec["npc"]]
+                if "type" not in esc and spec.get("skill") in self.t.skills:
+                    from ..rules.escalation import EscalationError, fitting_type
+
+                    focus = spec.get("focus")
+                    try:  # the conflict that fits the roll that was lost (RULES.md §4)
+                        esc["type"] = fitting_type(spec["skill"], focus if isinstance(focus, str) else None,
+                                                   self.types).key
+                    except EscalationError as exc:
+                        self.fail(file, f"{path}.escalate", f"{exc}: give escalate a 'type'", "E005")
                 action.escalation = self.action(file, f"{path}.escalate", "conflict", esc)
 
     def _check_conflict(self, file, path, spec, action):

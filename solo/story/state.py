@@ -28,6 +28,7 @@ class GameState:
     npcs: dict[str, Any] = field(default_factory=dict)  # id -> NPC (solo.npc.NPC)
     npc_status: dict[str, str] = field(default_factory=dict)
     memory: dict[str, list[str]] = field(default_factory=dict)  # npc id -> what the PCs did to it
+    regard: dict[str, float] = field(default_factory=dict)  # npc id -> regard not yet turned into a shift
     removed: dict[str, str] = field(default_factory=dict)  # PC name -> "comae" / "death"
     oracle: Any = None  # solo.oracle.OracleState
     ending: str | None = None
@@ -61,6 +62,7 @@ class GameState:
             "npcs": {k: v.to_dict() for k, v in sorted(self.npcs.items())},
             "npc_status": dict(sorted(self.npc_status.items())),
             "memory": {k: list(v) for k, v in sorted(self.memory.items())},
+            "regard": dict(sorted(self.regard.items())),
             "removed": dict(self.removed),
             "oracle": self.oracle.to_dict() if self.oracle is not None else None,
             "ending": self.ending,
@@ -89,6 +91,7 @@ class GameState:
             state.npcs = {k: NPC.from_dict(v) for k, v in data["npcs"].items()}
             state.npc_status = {str(k): str(v) for k, v in data["npc_status"].items()}
             state.memory = {str(k): [str(x) for x in v] for k, v in data["memory"].items()}
+            state.regard = {str(k): float(v) for k, v in data.get("regard", {}).items()}
             state.removed = {str(k): str(v) for k, v in data["removed"].items()}
             state.oracle = OracleState.from_dict(data["oracle"]) if data["oracle"] is not None else None
             state.ending = data["ending"]
