@@ -86,7 +86,7 @@ def test_wrong_answers_are_asked_again(tmp_path):
 
 def test_table_side_commands(tmp_path):
     lines = ["1", "1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)", "note the guard looks tired",
-             "recap", "save", "quit"]
+             "recap", "luck", "luck find", "save", "quit"]
     code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
     assert "sheet [NAME]" in out
     assert "Espen Lind, Journalist" in out
@@ -95,11 +95,13 @@ def test_table_side_commands(tmp_path):
     assert "**Note:** the guard looks tired" in transcript
     assert f"Saved to {tmp_path / 'game.json'}" in out.replace("\n", "")
     save = read_save(tmp_path / "game.json")
-    assert [e[1] for e in save.log if e[0] == "m"] == ["oracle", "note"]
+    assert [e[1] for e in save.log if e[0] == "m"] == ["oracle", "note", "luck"]
+    assert "a small piece of equipment" in transcript
+    assert save.snapshot["party"][0]["luck"] == 1
 
 
 def test_oracle_and_notes_replay_on_load(tmp_path):
-    lines = ["1", "1", "? Is the guard asleep? (unlikely)", "note first", "2", "quit"]
+    lines = ["1", "1", "? Is the guard asleep? (unlikely)", "note first", "luck contact", "2", "quit"]
     _, _, first = run_session(TUTORIAL, lines, tmp_path / "a")
     save = read_save(tmp_path / "a" / "game.json")
     _, _, again = run_session(TUTORIAL, ["quit"], tmp_path / "a", log=save.log)

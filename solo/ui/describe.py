@@ -68,6 +68,10 @@ def luck(e) -> str:
         return f"{e['actor']} spends a Luck Point: {e['before']} damage becomes 1."
     if use == "refreshed":
         return f"{e['actor']} spends a Luck Point and is back on their feet (Pool 1)."
+    if use == "timely_appearance":
+        return f"{e['actor']} spends a Luck Point: a Contact turns up at just the right moment."
+    if use == "look_what_i_found":
+        return f"{e['actor']} spends a Luck Point: look what turned up, a small piece of equipment."
     if use == "pay_back":
         return f"{e['actor']} lets a success slip to repay borrowed Luck."
     return f"{e['actor']} spends a Luck Point."

@@ -28,6 +28,7 @@ Answer with the number of an option (or the start of its words). At any prompt y
   sheet [NAME]   your character sheet, Pools and Luck
   ? QUESTION     ask the oracle a yes/no question; add a likelihood in brackets: ? Is it locked? (likely)
   note TEXT      write a note into the journal
+  luck contact   spend a Luck Point: a Contact turns up (luck find: you find a small useful thing)
   recap          the story so far, briefly
   undo           step back one decision
   save           save now (the game also saves itself at every scene and conflict round)
@@ -254,7 +255,41 @@ class Session:
         if word == "recap":
             self._recap()
             return True
+        if word == "luck":
+            self._luck(rest.strip())
+            return True
         return False
+
+    _LUCK_USES = {"contact": "timely_appearance", "find": "look_what_i_found"}
+
+    def _luck(self, args: str) -> None:
+        """Spend Luck outside the dice: a Contact turns up, or a small useful thing is found."""
+        from ..rules.luck import LuckError
+
+        use, _, name = args.partition(" ")
+        party = self.game.state.pcs
+        if use not in self._LUCK_USES or not party:
+            luck = ", ".join(f"{pc.name} {pc.luck}" for pc in party) or "no characters yet"
+            self.console.print(f"Luck: {luck}. Spend one with 'luck contact [NAME]' (a Contact turns up) or "
+                               f"'luck find [NAME]' (you find a small piece of equipment).")
+            return
+        pc = next((p for p in party if not name or p.name.lower().startswith(name.lower())), None)
+        if pc is None:
+            self.console.print(f"[red]No character called {name!r}.[/]")
+            return
+        try:
+            self._spend_luck(pc.name, self._LUCK_USES[use])
+        except LuckError as exc:
+            self.console.print(f"[red]{exc}[/]")
+            return
+        self.recorder.meta("luck", self._LUCK_USES[use], pc.name)
+
+    def _spend_luck(self, name: str, use: str) -> None:
+        from ..rules.luck import spend
+
+        pc = next(p for p in self.game.state.party if p.name == name)
+        spend(pc, use, negative_luck=self.adventure.negative_luck)
+        self.game.emit("luck", actor=pc.name, use=use, luck=pc.luck)
 
     def _oracle(self, text: str) -> None:
         from ..oracle import OracleError
@@ -279,6 +314,8 @@ class Session:
             self.game.ask_oracle(entry[2], entry[3] if len(entry) > 3 else "even")
         elif entry[1] == "note":
             self._do_note(entry[2])
+        elif entry[1] == "luck":
+            self._spend_luck(entry[3], entry[2])
         self.recorder.meta(*entry[1:])
 
     def _do_note(self, text: str) -> None:
