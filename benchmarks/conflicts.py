@@ -22,30 +22,18 @@ import random
 import time
 
 
-def bare_loop(rng: random.Random) -> int:
-    """One conflict, rules inlined: highest success wins, ties and double failures stall, 00 fails."""
+def bare_loop(rng: random.Random, initiative: bool = False) -> int:
+    """One conflict, rules inlined: highest success wins, ties and double failures stall, 00 fails.
+
+    With ``initiative``, equal Pools (and equal skills) roll off with a d100 each, as the rules say;
+    the order changes no odds, but the dice are rolled.
+    """
     a = b = 10
     rounds = 0
     while a > 0 and b > 0:
         rounds += 1
-        x, y = rng.randint(1, 100), rng.randint(1, 100)
-        sx = x if x <= 50 and x != 100 else -1
-        sy = y if y <= 50 and y != 100 else -1
-        if sx > sy:
-            b -= rng.randint(1, 6)
-        elif sy > sx:
-            a -= rng.randint(1, 6)
-    return rounds
-
-
-def bare_loop_with_initiative(rng: random.Random) -> int:
-    """The same, plus the initiative rule: equal Pools (and equal skills) roll off with a d100 each."""
-    a = b = 10
-    rounds = 0
-    while a > 0 and b > 0:
-        rounds += 1
-        if a == b:
-            rng.randint(1, 100), rng.randint(1, 100)  # the roll-off fixes the order only; it changes no odds
+        if initiative and a == b:
+            rng.randint(1, 100), rng.randint(1, 100)
         x, y = rng.randint(1, 100), rng.randint(1, 100)
         sx = x if x <= 50 and x != 100 else -1
         sy = y if y <= 50 and y != 100 else -1
@@ -103,7 +91,7 @@ def main() -> None:
     args = parser.parse_args()
     rngs = [random.Random(1) for _ in range(3)]
     bare = rate(lambda: bare_loop(rngs[0]), args.seconds)
-    bare_init = rate(lambda: bare_loop_with_initiative(rngs[1]), args.seconds)
+    bare_init = rate(lambda: bare_loop(rngs[1], initiative=True), args.seconds)
     engine = rate(engine_conflict(rngs[2]), args.seconds)
     ratio, ratio_init = engine / bare, engine / bare_init
     result = {"bare_per_second": round(bare), "bare_with_initiative_per_second": round(bare_init),

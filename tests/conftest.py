@@ -92,3 +92,19 @@ def run_play(adventure, lines, folder, *, seed=5, log=None, width=100, **session
                       echo_answers=True, **session_options)
     code = session.run()
     return code, out.getvalue(), (folder / "game.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def cli_run(monkeypatch):
+    """Invoke ``solo`` in-process with no user table folders from the environment."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    monkeypatch.delenv("SOLO_TABLES", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(cli, list(args))
+
+    return invoke

@@ -5,24 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from solo.cli import cli
 
 
-@pytest.fixture
-def run(monkeypatch):
-    monkeypatch.delenv("SOLO_TABLES", raising=False)
-    runner = CliRunner()
 
-    def invoke(*args):
-        return runner.invoke(cli, list(args))
-
-    return invoke
-
-
-def test_json_answer_has_the_promised_keys(run):
-    result = run("oracle", "Is the back door locked?", "--odds", "likely", "--tension", "6", "--seed", "1", "--json")
+def test_json_answer_has_the_promised_keys(cli_run):
+    result = cli_run("oracle", "Is the back door locked?", "--odds", "likely", "--tension", "6", "--seed", "1", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert {"answer", "roll", "chance", "event"} <= set(data)
@@ -33,14 +20,14 @@ def test_json_answer_has_the_promised_keys(run):
     assert data["event_chance"] == 7
 
 
-def test_same_seed_same_answer(run):
-    a = run("oracle", "q", "--seed", "77", "--json").output
-    b = run("oracle", "q", "--seed", "77", "--json").output
+def test_same_seed_same_answer(cli_run):
+    a = cli_run("oracle", "q", "--seed", "77", "--json").output
+    b = cli_run("oracle", "q", "--seed", "77", "--json").output
     assert a == b
 
 
-def test_text_shows_the_exact_odds_before_the_roll(run):
-    result = run("oracle", "Does", "anyone", "notice", "us?", "--odds", "very unlikely", "--tension", "7", "--seed", "3")
+def test_text_shows_the_exact_odds_before_the_roll(cli_run):
+    result = cli_run("oracle", "Does", "anyone", "notice", "us?", "--odds", "very unlikely", "--tension", "7", "--seed", "3")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "? Does anyone notice us?"
@@ -50,10 +37,10 @@ def test_text_shows_the_exact_odds_before_the_roll(run):
     assert odds_line < roll_line
 
 
-def test_an_event_names_the_npc_given(run):
+def test_an_event_names_the_npc_given(cli_run):
     # Find a seed whose roll raises an event at tension 9, then check the event is shown.
     for seed in range(500):
-        result = run("oracle", "q", "--tension", "9", "--npc", "Nora Dahl", "--seed", str(seed), "--json")
+        result = cli_run("oracle", "q", "--tension", "9", "--npc", "Nora Dahl", "--seed", str(seed), "--json")
         data = json.loads(result.output)
         if data["event"]:
             break
@@ -61,7 +48,7 @@ def test_an_event_names_the_npc_given(run):
         pytest.fail("no event in 500 seeds")
     assert data["event_triggered"] and data["event"]["meaning"]["action"]
     assert data["event"]["npc"] in (None, "Nora Dahl")
-    text = run("oracle", "q", "--tension", "9", "--npc", "Nora Dahl", "--seed", str(seed)).output
+    text = cli_run("oracle", "q", "--tension", "9", "--npc", "Nora Dahl", "--seed", str(seed)).output
     assert "Random event:" in text and data["event"]["text"] in text
 
 
@@ -75,23 +62,23 @@ def test_an_event_names_the_npc_given(run):
         (["--tension", "lots"], "not a valid integer"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(run, args, message):
-    result = run("oracle", "q", *args)
+def test_bad_input_is_one_line_and_exit_2(cli_run, args, message):
+    result = cli_run("oracle", "q", *args)
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_a_malformed_user_table_stops_the_oracle_with_exit_2(run, tmp_path):
+def test_a_malformed_user_table_stops_the_oracle_with_exit_2(cli_run, tmp_path):
     (tmp_path / "bad.toml").write_text('[tables.action]\nrows = [{ text = "Go", weight = 0 }]\n')
-    result = run("oracle", "q", "--tables", str(tmp_path))
+    result = cli_run("oracle", "q", "--tables", str(tmp_path))
     assert result.exit_code == 2
     assert "bad.toml:2: tables.action.rows[0].weight" in result.output
     assert "Traceback" not in result.output
 
 
-def test_help_lists_the_commands(run):
-    result = run("--help")
+def test_help_lists_the_commands(cli_run):
+    result = cli_run("--help")
     assert result.exit_code == 0
     assert "oracle" in result.output and "table" in result.output

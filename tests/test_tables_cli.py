@@ -10,65 +10,54 @@ from click.testing import CliRunner
 from solo.cli import cli
 
 
-@pytest.fixture
-def run(monkeypatch):
-    monkeypatch.delenv("SOLO_TABLES", raising=False)
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(cli, list(args))
-
-    return invoke
-
-
-def test_list_shows_bundled_tables(run):
-    result = run("table", "list")
+def test_list_shows_bundled_tables(cli_run):
+    result = cli_run("table", "list")
     assert result.exit_code == 0, result.output
     names = [line.split()[0] for line in result.output.splitlines()]
     assert {"event_focus", "action", "subject", "situation"} <= set(names)
 
 
-def test_list_json_marks_user_tables(run, tmp_path):
+def test_list_json_marks_user_tables(cli_run, tmp_path):
     (tmp_path / "mine.toml").write_text('[tables.omen]\nrows = ["a raven"]\n')
-    result = run("table", "list", "--json", "--tables", str(tmp_path))
+    result = cli_run("table", "list", "--json", "--tables", str(tmp_path))
     assert result.exit_code == 0, result.output
     rows = {r["name"]: r for r in json.loads(result.output)}
     assert rows["omen"]["file"] == str(tmp_path / "mine.toml")
     assert rows["action"]["file"].startswith("bundled:")
 
 
-def test_roll_json_is_seeded(run):
-    a = run("table", "situation", "--seed", "4", "--json")
-    b = run("table", "situation", "--seed", "4", "--json")
+def test_roll_json_is_seeded(cli_run):
+    a = cli_run("table", "situation", "--seed", "4", "--json")
+    b = cli_run("table", "situation", "--seed", "4", "--json")
     assert a.exit_code == 0 and a.output == b.output
     data = json.loads(a.output)
     assert data["table"] == "situation" and data["text"] and 1 <= data["roll"] <= data["out_of"]
     assert {p["table"] for p in data["parts"]} >= {"place", "trouble"}
 
 
-def test_text_roll(run):
-    result = run("table", "place", "--seed", "1")
+def test_text_roll(cli_run):
+    result = cli_run("table", "place", "--seed", "1")
     assert result.exit_code == 0
     assert result.output.startswith("Place (")
 
 
-def test_show_gives_exact_chances(run, tmp_path):
+def test_show_gives_exact_chances(cli_run, tmp_path):
     (tmp_path / "w.toml").write_text('[tables.w]\nrows = [{ text = "a", weight = 3 }, "b"]\n')
-    result = run("table", "w", "--show", "--json", "--tables", str(tmp_path))
+    result = cli_run("table", "w", "--show", "--json", "--tables", str(tmp_path))
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert [r["chance"] for r in data["rows"]] == [0.75, 0.25]
-    text = run("table", "w", "--show", "--tables", str(tmp_path)).output
+    text = cli_run("table", "w", "--show", "--tables", str(tmp_path)).output
     assert "1-3" in text and "75.0 %" in text
 
 
-def test_user_folder_overrides_bundled(run, tmp_path):
+def test_user_folder_overrides_bundled(cli_run, tmp_path):
     (tmp_path / "p.toml").write_text('[tables.place]\nrows = ["in my kitchen"]\n')
-    result = run("table", "place", "--tables", str(tmp_path), "--json")
+    result = cli_run("table", "place", "--tables", str(tmp_path), "--json")
     assert json.loads(result.output)["text"] == "in my kitchen"
 
 
-def test_env_var_folder(run, tmp_path, monkeypatch):
+def test_env_var_folder(cli_run, tmp_path, monkeypatch):
     (tmp_path / "p.toml").write_text('[tables.omen]\nrows = ["a raven"]\n')
     monkeypatch.setenv("SOLO_TABLES", str(tmp_path))
     result = CliRunner().invoke(cli, ["table", "omen", "--json"])
@@ -86,16 +75,16 @@ def test_env_var_folder(run, tmp_path, monkeypatch):
         ({"bad.toml": "[tables.x]\nrows = []\n"}, ["table", "list"], "bad.toml:1: tables.x.rows"),
     ],
 )
-def test_errors_are_one_line_with_exit_2(run, tmp_path, files, args, message):
+def test_errors_are_one_line_with_exit_2(cli_run, tmp_path, files, args, message):
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    result = run(*args, "--tables", str(tmp_path))
+    result = cli_run(*args, "--tables", str(tmp_path))
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_missing_folder_is_exit_2(run, tmp_path):
-    result = run("table", "list", "--tables", str(tmp_path / "gone"))
+def test_missing_folder_is_exit_2(cli_run, tmp_path):
+    result = cli_run("table", "list", "--tables", str(tmp_path / "gone"))
     assert result.exit_code == 2 and "table folder not found" in result.output
