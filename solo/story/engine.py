@@ -145,13 +145,10 @@ class Game:
         for pc in self.state.pcs:
             before = pc.luck
             end_scenario(pc)
-            from ..rules.character import PRONOUNS
-
-            their = PRONOUNS.get(pc.pronoun, PRONOUNS["they"])["their"]
             wp = pc.willpower
-            focus = " and ".join(f"{e.get('verb', '').lower()} {their} {e.get('who', '').lower()}".strip()
+            focus = " and ".join(f"{e.get('verb', '').lower()} your {e.get('who', '').lower()}".strip()
                                  for e in (wp.get("person", {}), wp.get("circle", {})) if e) or "those Focuses"
-            acted = self.ask("willpower_acted", f"Did {pc.name} act by {their} Willpower Focuses ({focus}) more often than not?",
+            acted = self.ask("willpower_acted", f"did you act by your Willpower Focuses ({focus}) more often than not?",
                              [Option("yes", "Yes", "two improvement rolls"), Option("no", "No", "one improvement roll")],
                              actor=pc.name)
             earned = end_session(pc, acted_by_willpower=acted == "yes")
@@ -169,9 +166,9 @@ class Game:
                 if pc.improvement_rolls >= NEW_TAG_COST:
                     options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
                                 for tag in t.tags if tag not in pc.tags]
-                options.append(Option("keep", "Keep the rolls for later",
-                                      f"{pc.improvement_rolls} roll(s); Focuses cost 4, Tags 5"))
-                choice = self.ask("improve", f"{pc.name} has {pc.improvement_rolls} improvement roll(s). Spend one?",
+                options.append(Option("keep", "Keep the rolls for later", "a new Focus costs 4, a new Tag 5"))
+                rolls = pc.improvement_rolls
+                choice = self.ask("improve", f"{rolls} improvement roll{'s' if rolls != 1 else ''} to spend: spend one now?",
                                   options, actor=pc.name, default="keep")
                 if choice == "keep":
                     break
