@@ -58,10 +58,12 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
     if list_them:
         from ..story.loader import read_adventure
 
-        for name, path in available().items():
+        found = available()
+        width = max((len(n) for n in found), default=0)
+        for name, path in found.items():
             adv, _ = read_adventure(path)
             title = adv.title if adv else "(has errors: run solo check)"
-            console.print(f"[bold]{name}[/]  {title}")
+            console.print(f"[bold]{name:<{width}}[/]  {title}")
         return
     from ..story.engine import Game
     from ..story.open_play import OPEN_ID, OpenGame, open_adventure

@@ -360,10 +360,18 @@ class Session:
             adventure_hash=self.adventure.content_hash, seed=self.seed, log=list(self.recorder.log),
             party=[pc.to_dict() for pc in self.party] if self.party else None,
             snapshot=self.game.state.to_dict() if self.game.state.party else None,
-            label=f"{self.adventure.title}: {scene.title if scene else 'the beginning'}",
+            label=self._label(scene),
             options={"advise": self.advise},
         )
         write_save(self.save_path, data)
+
+    def _label(self, scene) -> str:
+        """Where the game stands, for 'solo saves'."""
+        if scene is None:
+            return f"{self.adventure.title}: the beginning"
+        if scene.id == "open":  # open play numbers its scenes
+            return f"{self.adventure.title}: scene {self.game.state.visited.get('open', 1)}"
+        return f"{self.adventure.title}: {scene.title}"
 
     def _write_transcript(self) -> None:
         if self.transcript is not None:
