@@ -401,3 +401,17 @@ def test_opposed_to_dict():
     assert data["winner"] == "b" and data["tie"] is True and data["defender"] == "b"
     assert data["loser_may_escalate"] is True
     assert data["a"]["roll"] == 30
+
+
+def test_flip_that_helps_only_when_it_changes_who_wins():
+    from solo.rules.checks import flip_that_helps, judge
+
+    assert flip_that_helps(judge(73, 50)).roll == 37  # a failed skill roll made good
+    assert flip_that_helps(judge(96, 50)) is None  # 69 fails too
+    assert flip_that_helps(judge(100, 150)) is None  # 00 stays 00 and always fails
+    assert flip_that_helps(judge(12, 50)) is None  # already a success
+    assert flip_that_helps(judge(73, 50), best_other=40) is None  # 37 still loses to 40
+    assert flip_that_helps(judge(73, 50), best_other=30).roll == 37  # 37 beats 30
+    assert flip_that_helps(judge(73, 50), best_other=37).roll == 37  # a tie stalls the round
+    assert flip_that_helps(judge(73, 50), best_other=37, tie_loses=True) is None  # the defender takes ties
+    assert flip_that_helps(judge(73, 50), best_other=30, best_ally=35) is None  # a friend already wins

@@ -22,6 +22,7 @@ __all__ = [
     "judge",
     "roll_check",
     "flip_check",
+    "flip_that_helps",
     "resolve_opposed",
     "roll_opposed",
     "success_chance",
@@ -153,6 +154,31 @@ def flip_check(result: CheckResult) -> CheckResult:
         raise ValueError("this roll was already flipped")
     flipped = judge(flip(result.roll), result.target)
     return replace(flipped, flipped=True, original=result.roll)
+
+
+def flip_that_helps(result: CheckResult, *, best_other: int = 0, best_ally: int = 0,
+                    tie_loses: bool = False) -> CheckResult | None:
+    """The flipped check, if spending Luck on it would change who wins; otherwise None.
+
+    ``best_other`` is the best opposing success (0: none), ``best_ally`` the
+    best success on one's own side besides this roll. A flip is worth it when it
+    wins, or when it turns a loss into a tie where ties are stalemates
+    (conflict rounds) rather than the defender's (``tie_loses``, opposed rolls).
+    A plain skill roll is the case with no opposition: a failure the flip turns
+    into a success.
+    """
+    if result.automatic or result.flipped or result.roll is None:
+        return None
+    mine = result.roll if result.success else 0
+    ours = max(mine, best_ally)
+    if ours > best_other:
+        return None  # already winning
+    flipped = judge(flip(result.roll), result.target)
+    if not flipped.success:
+        return None
+    if flipped.roll > best_other or (flipped.roll == best_other and not tie_loses and ours < best_other):
+        return replace(flipped, flipped=True, original=result.roll)
+    return None
 
 
 def success_chance(target: int) -> float:

@@ -19,9 +19,9 @@ from transitions import Machine
 from ..events import Event, Sink
 from ..minds.base import Option, Question
 from .character import Pool, skill_target
-from .checks import CheckResult, flip_check, judge
+from .checks import CheckResult, flip_that_helps, judge
 from .conflict_types import ConflictType
-from .dice import d100, flip
+from .dice import d100
 from .luck import NEGATIVE_LUCK_FLOOR, spend
 from .participants import ACTIVE, Participant, settle_combined
 from .tables import rules
@@ -478,20 +478,12 @@ class Conflict:
         if p.char.luck <= self.luck_floor:
             return
         result = self.rolls[p.id]
-        if result.flipped:
-            return
-        flipped = judge(flip(result.roll), result.target)
-        if not flipped.success:
-            return
         best_other = max((r.roll for k, r in self.rolls.items()
                           if r.success and self.by_id[k].side != p.side), default=0)
-        best_own = max((r.roll for k, r in self.rolls.items()
-                        if r.success and self.by_id[k].side == p.side), default=0)
-        if best_own > best_other:
-            return  # the round is already theirs (or a friend's)
-        wins = flipped.roll > best_other
-        saves_a_loss = flipped.roll == best_other and best_own < best_other
-        if not (wins or saves_a_loss):
+        best_ally = max((r.roll for k, r in self.rolls.items()
+                         if r.success and k != p.id and self.by_id[k].side == p.side), default=0)
+        flipped = flip_that_helps(result, best_other=best_other, best_ally=best_ally)
+        if flipped is None:
             return
         effect = "win the round" if flipped.roll > best_other else "tie it (a stalemate)"
         answer = self._ask(p, "luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {effect}?",
@@ -499,7 +491,7 @@ class Conflict:
                             Option("no", "Keep the roll")], roll=result.roll, flipped=flipped.roll)
         if answer == "yes":
             spend(p.char, "flip", negative_luck=self.negative_luck)
-            self.rolls[p.id] = flip_check(result)
+            self.rolls[p.id] = flipped
             if self.sink is not None:
                 self._emit("luck", actor=p.id, use="flip", before=result.roll, after=flipped.roll,
                            success=flipped.success, luck=p.char.luck)

@@ -14,7 +14,7 @@ from typing import Callable
 from ..events import Event, Sink
 from ..minds.base import Decider, Option, Question
 from ..rules.character import Character, Modifier, Situation, skill_target
-from ..rules.checks import difficulty_modifier, flip_check, judge, resolve_opposed, roll_check
+from ..rules.checks import difficulty_modifier, flip_that_helps, resolve_opposed, roll_check
 from ..rules.conflict import Conflict
 from ..rules.conflict_types import load_conflict_types
 from ..rules.dice import new_rng, parse
@@ -545,15 +545,12 @@ class Game:
         target, mods = skill_target(pc, skill, focus, situation=situation, extra=extra)
         return target, mods, routine
 
-    def _offer_flip(self, pc: Character, result, *, beats: int | None = None):
-        """Offer a Luck flip when it turns a failure into a success (or a lost opposed roll into a win)."""
-        if result.automatic or result.flipped or pc.luck <= (NEGATIVE_LUCK_FLOOR if self.adventure.negative_luck else 0):
+    def _offer_flip(self, pc: Character, result, *, beats: int = 0):
+        """Offer Luck when a flip would turn the roll (``beats``: the opposing success to beat, ties lost)."""
+        if pc.luck <= (NEGATIVE_LUCK_FLOOR if self.adventure.negative_luck else 0):
             return result
-        flipped = judge(_flip(result.roll), result.target)
-        helps = flipped.success and (not result.success or (beats is not None and result.roll <= beats < flipped.roll))
-        if beats is not None and flipped.success and flipped.roll <= beats:
-            helps = False
-        if not helps:
+        flipped = flip_that_helps(result, best_other=beats, tie_loses=True)
+        if flipped is None:
             return result
         answer = self.ask("luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d}?",
                           [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {pc.luck} left"),
@@ -562,7 +559,7 @@ class Game:
             return result
         spend(pc, "flip", negative_luck=self.adventure.negative_luck)
         self.emit("luck", actor=pc.name, use="flip", before=result.roll, after=flipped.roll, luck=pc.luck)
-        return flip_check(result)
+        return flipped
 
     def _repay(self, pc: Character, result):
         """Borrowed Luck comes back: a success may be turned into a failure to repay it."""
@@ -616,7 +613,7 @@ class Game:
                   opponent_target=their_target, opponent_roll=theirs.roll, opponent_success=theirs.success)
         result = resolve_opposed(mine, theirs, defender="b")
         if result.winner == "b" or (result.winner is None and not mine.success):
-            flipped = self._offer_flip(pc, mine, beats=theirs.roll if theirs.success else 0)
+            flipped = self._offer_flip(pc, mine, beats=(theirs.roll or 101) if theirs.success else 0)
             if flipped is not mine:
                 result = resolve_opposed(flipped, theirs, defender="b")
         outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
@@ -775,12 +772,6 @@ def _set_disposition(npc, value: str) -> None:
         npc.code_block = replace(block, disposition=value)
     except TypeError:
         block.disposition = value
-
-
-def _flip(roll: int) -> int:
-    from ..rules.dice import flip
-
-    return flip(roll)
 
 
 def _join(names: list[str]) -> str:
