@@ -149,35 +149,46 @@ def conflict_odds(
         return _limited(pool_a, pool_b, round_limit, kernel, lens_a, lens_b)
     for a in range(1, pool_a + 1):
         row_w, row_l, row_r = win[a], lose[a], rounds[a]
-        for b in range(1, pool_b + 1):
+        for b in range(1, pool_b + 1):  # smaller Pools first: every state read below is already known
             if not fixed:
                 k = kernel(_lens(lens_a, a, b), _lens(lens_b, b, a))
-            r, da, db, moving = k
+            moving = k[3]
             if moving <= 0.0:
                 continue  # nothing can ever change: the conflict never ends from here
-            w = l_ = e = 0.0
-            for v, p in da:
-                nb = b - v
-                if nb <= 0:
-                    w += r.a * p
-                else:
-                    w += r.a * p * row_w[nb]
-                    l_ += r.a * p * row_l[nb]
-                    e += r.a * p * row_r[nb]
-            for v, p in db:
-                na = a - v
-                if na > 0:
-                    w += r.b * p * win[na][b]
-                    l_ += r.b * p * lose[na][b]
-                    e += r.b * p * rounds[na][b]
-                else:
-                    l_ += r.b * p
+            w, l_, e = _after_blows(k, a, b, win, lose, rounds)
             row_w[b] = w / moving
             row_l[b] = l_ / moving
             row_r[b] = (1.0 + e) / moving
     first = kernel(_lens(lens_a, pool_a, pool_b), _lens(lens_b, pool_b, pool_a))[0]
     a_wins, b_wins = win[pool_a][pool_b], lose[pool_a][pool_b]
     return ConflictOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), rounds[pool_a][pool_b], first)
+
+
+def _after_blows(k, a: int, b: int, win, lose, rounds) -> tuple[float, float, float]:
+    """One round's landed blows from Pools (a, b): the chance to win, to lose, and rounds still to come.
+
+    ``win``/``lose``/``rounds`` give the values of the states a blow leads to:
+    the same tables (the chain to its end) or last round's (a round limit).
+    """
+    r, da, db, _ = k
+    w = l_ = e = 0.0
+    for v, p in da:
+        nb = b - v
+        if nb <= 0:
+            w += r.a * p
+        else:
+            w += r.a * p * win[a][nb]
+            l_ += r.a * p * lose[a][nb]
+            e += r.a * p * rounds[a][nb]
+    for v, p in db:
+        na = a - v
+        if na <= 0:
+            l_ += r.b * p
+        else:
+            w += r.b * p * win[na][b]
+            l_ += r.b * p * lose[na][b]
+            e += r.b * p * rounds[na][b]
+    return w, l_, e
 
 
 def _limited(pool_a: int, pool_b: int, limit: int, kernel, lens_a: Policy, lens_b: Policy) -> ConflictOdds:
@@ -194,27 +205,11 @@ def _limited(pool_a: int, pool_b: int, limit: int, kernel, lens_a: Policy, lens_
         nr = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
         for a in range(1, pool_a + 1):
             for b in range(1, pool_b + 1):
-                r, da, db, moving = kernels[a][b]
-                stay = 1.0 - moving
-                w = stay * win[a][b]
-                l_ = stay * lose[a][b]
-                e = 1.0 + stay * rounds[a][b]
-                for v, p in da:
-                    nb = b - v
-                    if nb <= 0:
-                        w += r.a * p
-                    else:
-                        w += r.a * p * win[a][nb]
-                        l_ += r.a * p * lose[a][nb]
-                        e += r.a * p * rounds[a][nb]
-                for v, p in db:
-                    na = a - v
-                    if na <= 0:
-                        l_ += r.b * p
-                    else:
-                        w += r.b * p * win[na][b]
-                        l_ += r.b * p * lose[na][b]
-                        e += r.b * p * rounds[na][b]
+                stay = 1.0 - kernels[a][b][3]
+                w, l_, e = _after_blows(kernels[a][b], a, b, win, lose, rounds)
+                w += stay * win[a][b]
+                l_ += stay * lose[a][b]
+                e += 1.0 + stay * rounds[a][b]
                 nw[a][b], nl[a][b], nr[a][b] = w, l_, e
         win, lose, rounds = nw, nl, nr
     a_wins, b_wins = win[pool_a][pool_b], lose[pool_a][pool_b]
