@@ -22,7 +22,7 @@ from .character import Pool, skill_target
 from .checks import CheckResult, flip_that_helps, judge
 from .conflict_types import ConflictType
 from .dice import d100
-from .luck import NEGATIVE_LUCK_FLOOR, spend
+from .luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
 from .participants import ACTIVE, Participant, settle_combined
 from .tables import rules
 
@@ -637,9 +637,8 @@ class Conflict:
             if self.sink is not None:
                 self._emit("push", actor=p.id, pool=pool_label, value=pool.current)
         elif answer == "refresh":
-            spend(p.char, "refreshed", negative_luck=self.negative_luck)
             before = pool.current
-            pool.current = 1
+            refreshed(p.char, pool, negative_luck=self.negative_luck)
             p.invalidate()
             if self.sink is not None:
                 self._emit("luck", actor=p.id, use="refreshed", before=before, after=1, luck=p.char.luck)

@@ -7,7 +7,7 @@ and say whether the spend was allowed.
 from __future__ import annotations
 
 from ..errors import SoloError
-from .character import Character
+from .character import Character, Pool
 
 NEGATIVE_LUCK_FLOOR = -2
 USES = ("flip", "reduce_damage", "timely_appearance", "look_what_i_found", "refreshed")
@@ -49,11 +49,15 @@ def pay_back(char: Character) -> None:
     char.luck += 1
 
 
-def refreshed(char: Character, pool: str, *, negative_luck: bool = False) -> None:
-    """Spend one point to bring a Pool back to 1 (only useful when it is below 1)."""
-    target = char.pools[pool]
+def refreshed(char: Character, pool: "str | Pool", *, negative_luck: bool = False) -> None:
+    """Spend one point to bring a Pool back to 1 (only useful when it is below 1).
+
+    ``pool`` names one of the character's Pools, or is a conflict Pool itself
+    (the average of two, in a chase by car or sneaking).
+    """
+    target = char.pools[pool] if isinstance(pool, str) else pool
     if target.current >= 1:
-        raise LuckError(f"{char.name}'s {pool} is at {target.current}; Refreshed only helps a Pool below 1")
+        raise LuckError(f"{char.name}'s Pool is at {target.current}; Refreshed only helps a Pool below 1")
     spend(char, "refreshed", negative_luck=negative_luck)
     target.current = 1
 

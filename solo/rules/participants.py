@@ -29,7 +29,6 @@ OBSTACLES = {
 }
 
 ACTIVE = "in"
-OUT_STATES = ("out", "fled", "surrendered", "comae")
 
 
 @dataclass(slots=True)
@@ -58,7 +57,6 @@ class Participant:
     status: str = ACTIVE
     pushing: bool = False
     carry: int = 0  # modifier for the next round (Covert/Flamboyant)
-    carry_reasons: list[str] = field(default_factory=list)
     clever_next: bool = False
     start_pool: int = 0
     last_lens: str = "none"
@@ -91,11 +89,6 @@ class Participant:
                 value -= 20  # a combined conflict Pool below zero hurts like a real one
         self._base = value
         return value
-
-    def modifiers(self) -> list:
-        if self.char is None:
-            return []
-        return skill_target(self.char, self.skill, self.focuses)[1]
 
     def damage_dice(self, physical: bool) -> DiceExpr:
         if self.damage is not None:

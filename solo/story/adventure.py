@@ -54,7 +54,6 @@ class Action:
     spec: dict[str, Any]
     branches: dict[str, Branch]
     where: Where
-    condition_fields: dict[str, Condition] = field(default_factory=dict)
     escalation: "Action | None" = None
 
     def branch(self, outcome: str) -> Branch | None:
@@ -62,16 +61,10 @@ class Action:
         if outcome in self.branches:
             return self.branches[outcome]
         fallback = {
-            "exceptional_success": "success",
-            "exceptional_failure": "failure",
+            "exceptional_success": "success", "exceptional_failure": "failure",
             "yes_and": "yes", "yes_but": "yes", "no_and": "no", "no_but": "no",
-            "tie": "fail",
         }.get(outcome) or OUTCOME_FALLBACK.get(outcome)
-        if fallback and fallback in self.branches:
-            return self.branches[fallback]
-        if outcome == "tie" and "lose" in self.branches:
-            return None
-        return None
+        return self.branches.get(fallback) if fallback else None
 
 
 @dataclass
@@ -82,7 +75,7 @@ class Choice:
     effects: list[Effect] = field(default_factory=list)
     goto: Branch | None = None
     action: Action | None = None
-    once: bool = False  # hidden after it was taken once in this scene visit... or ever (see docs)
+    once: bool = False  # once taken, gone for the rest of the game
     key: str = ""
 
 

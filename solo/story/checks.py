@@ -7,7 +7,7 @@ reach, a flag that is tested but never set).
 
 from __future__ import annotations
 
-from .adventure import Action, Adventure, Branch, Effect, Scene
+from .adventure import Action, Adventure, Scene
 
 
 def branches_of(scene: Scene):
@@ -125,4 +125,4 @@ def _counter_slots(text: str):
     return re.findall(r"\{counter\.([A-Za-z0-9_]+)\}", text or "")
 
 
-__all__ = ["branches_of", "edges", "reachable", "dead_ends", "graph_problems", "Branch", "Effect"]
+__all__ = ["branches_of", "edges", "reachable", "dead_ends", "graph_problems"]

@@ -18,7 +18,8 @@ from ..rules.checks import difficulty_modifier, flip_that_helps, resolve_opposed
 from ..rules.conflict import Conflict
 from ..rules.conflict_types import load_conflict_types
 from ..rules.dice import new_rng, parse
-from ..rules.escalation import recover
+from ..rules.escalation import may_escalate, recover
+from ..rules.medicine import new_day
 from ..npc.disposition import disposition_modifier, normalise_disposition, shift_disposition
 from ..rules.luck import NEGATIVE_LUCK_FLOOR, pay_back, spend
 from ..rules.participants import from_character, obstacle
@@ -455,7 +456,7 @@ class Game:
         elif k == "rest":
             for pc in s.pcs:
                 change = recover(pc, days=a.get("days", 1) if a["rest"] == "days" else 0, slept=True)
-                pc.medicine_tried.clear()
+                new_day(pc)  # Medicine may be tried again
                 if change:
                     self.emit("rest", actor=pc.name, change=change)
         elif k == "treat":  # after a successful Science //Medicine roll (RULES.md §2.2)
@@ -618,7 +619,7 @@ class Game:
                 result = resolve_opposed(flipped, theirs, defender="b")
         outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
         self.emit("opposed_outcome", actor=pc.name, outcome=outcome, tie=result.tie, opponent=their_name)
-        if outcome == "lose" and action.escalation is not None:
+        if action.escalation is not None and may_escalate(result, "a"):
             answer = self.ask("escalate", f"You lost the roll against {their_name}. Escalate to an Extended Conflict?",
                               [Option("yes", "Escalate", action.escalation.spec.get("type", "")),
                                Option("no", "Accept the loss")], actor=pc.name)

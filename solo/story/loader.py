@@ -55,7 +55,6 @@ MEMORY_EVENTS = ("spared", "helped", "paid", "humiliated", "lied_to", "threatene
 WHO = ("active", "choose", "best")
 #: Who a Social roll is made among, for the Tags' modifiers (RULES.md §2.5).
 AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
-SLOT_PREFIXES = ("pc", "party", "npc.", "counter.", "they", "them", "their", "They", "Their")
 
 
 class AdventureError(SoloError):

@@ -16,7 +16,6 @@ from ..rules.participants import OBSTACLES, obstacle
 from ..rules.tables import SKILLS, rules
 from .adventure import Adventure, Scene, Where
 from .engine import Game, _disposition_of
-from .state import GameState
 
 OPEN_ID = "open"
 LIKELIHOODS = ("very unlikely", "unlikely", "even", "likely", "very likely")
@@ -181,7 +180,3 @@ class OpenGame(Game):
             return pcs[0]
         name = self.ask("who", prompt, [Option(pc.name, pc.name) for pc in pcs])
         return next(pc for pc in pcs if pc.name == name)
-
-
-def is_open(state: GameState) -> bool:
-    return state.adventure == OPEN_ID

@@ -16,7 +16,6 @@ class Journal:
         self.lines: list[str] = []
         self.names: dict[str, str] = {}
         self.pronouns: dict[str, str] = {}
-        self._round_open = False
 
     def text(self) -> str:
         return "\n".join(self.lines).rstrip() + "\n"
