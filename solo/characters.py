@@ -26,6 +26,17 @@ def character_slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "character"
 
 
+def free_character_path(folder: Path, name: str) -> Path:
+    """``folder/name.toml``, or ``name_2.toml`` … if taken: a new character never replaces another."""
+    stem = character_slug(name)
+    path = folder / f"{stem}.toml"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}_{n}.toml"
+        n += 1
+    return path
+
+
 def save_character(char: Character, path: Path) -> None:
     """Write a character file that a person can read and edit (and solo checks on load)."""
     from .toml_write import dumps

@@ -10,15 +10,6 @@ import click
 from . import UserError
 
 
-def _free_path(folder: Path, stem: str) -> Path:
-    path = folder / f"{stem}.toml"
-    n = 2
-    while path.exists():
-        path = folder / f"{stem}_{n}.toml"
-        n += 1
-    return path
-
-
 @click.command("new")
 @click.option("--random", "at_random", is_flag=True, help="Roll everything; ask nothing.")
 @click.option("--career", metavar="NAME", help="With --random: follow this career (Detective, Pilot, Doctor …).")
@@ -42,7 +33,7 @@ def command(at_random, career, name, player, roll_pools, seed, out, as_json):
       solo new --random --json
     """
     from ..errors import SoloError
-    from ..characters import character_slug, save_character
+    from ..characters import free_character_path, save_character
     from ..rules.creation import build_character, career_choices, random_choices
     from ..rules.dice import new_rng
 
@@ -74,7 +65,7 @@ def command(at_random, career, name, player, roll_pools, seed, out, as_json):
 
     console = Console()
     console.print(character_card(char))
-    path = out or _free_path(Path("characters"), character_slug(char.name))
+    path = out or free_character_path(Path("characters"), char.name)
     save_character(char, path)
     console.print(f"Saved to [bold]{path}[/]. Play with it: [bold]solo play --pc {path}[/]")
 

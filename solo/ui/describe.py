@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from ..rules.dice import two_digits
-from ..story.text import fill  # noqa: F401  (re-exported for the renderers)
 
 LENS_NAMES = {"none": "no Lens", "aggressive": "Aggressive", "cautious": "Cautious", "clever": "Clever",
               "covert": "Covert", "flamboyant": "Flamboyant", "quick": "Quick"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..story.text import fill
 from . import describe as d
 
 
@@ -46,7 +47,7 @@ class Journal:
             self._para(f"*The party: {names}.*")
         elif k == "scene_entered":
             self._para(f"## {e['title']}")
-            for para in d.fill(e["text"], e["slots"]).strip().split("\n\n"):
+            for para in fill(e["text"], e["slots"]).strip().split("\n\n"):
                 if para.strip():
                     self._para(para.strip())
         elif k == "situation":
@@ -58,7 +59,7 @@ class Journal:
         elif k == "choice":
             self._para(f"> **{e['text']}**")
         elif k == "branch_text":
-            self._para(d.fill(e["text"], e["slots"]).strip())
+            self._para(fill(e["text"], e["slots"]).strip())
         elif k == "skill_roll":
             self._para(f"*{d.skill_roll(e)}*")
         elif k == "opposed_roll":

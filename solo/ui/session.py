@@ -161,16 +161,11 @@ class Session:
         """After the scenario the characters (improved, Luck restored) are written back for the next one."""
         if self.characters_dir is None or self.game is None:
             return
-        from ..characters import character_slug, save_character
+        from ..characters import free_character_path, save_character
 
         for pc in self.game.state.pcs:
-            path = self.character_files.get(pc.name)
-            if path is None:  # a pregenerated or new character: a file of its own, never someone else's
-                path = self.characters_dir / f"{character_slug(pc.name)}.toml"
-                n = 2
-                while path.exists():
-                    path = self.characters_dir / f"{character_slug(pc.name)}_{n}.toml"
-                    n += 1
+            # a pregenerated or new character gets a file of its own, never someone else's
+            path = self.character_files.get(pc.name) or free_character_path(self.characters_dir, pc.name)
             try:
                 save_character(pc, path)
             except OSError as exc:

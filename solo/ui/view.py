@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..rules.dice import two_digits
+from ..story.text import fill
 from . import describe as d
 from .sheet import pool_bar
 
@@ -74,7 +75,7 @@ class TerminalView:
     def _on_scene_entered(self, e, n):
         from rich.markdown import Markdown
 
-        text = d.fill(e["text"], e["slots"]).strip()
+        text = fill(e["text"], e["slots"]).strip()
         style = "yellow" if e.get("ending") else "blue"
         self.console.print()
         if not text:  # open play: the oracle sets the scene
@@ -89,7 +90,7 @@ class TerminalView:
     def _on_branch_text(self, e, n):
         from rich.markdown import Markdown
 
-        self.console.print(Markdown(d.fill(e["text"], e["slots"]).strip()))
+        self.console.print(Markdown(fill(e["text"], e["slots"]).strip()))
         self._narrate(n)
 
     def _on_skill_roll(self, e, n):
