@@ -34,6 +34,6 @@ def lens_advice(conflict, participant) -> dict[str, str]:
             bonus_a=participant.damage_bonus(physical), bonus_b=other.damage_bonus(physical),
             armour_a=armour_self, armour_b=armour_other, lens_a=lens, round_limit=left,
         )
-        undecided = f", {odds.never_ends:.0%} undecided at the round limit" if odds.never_ends >= 0.005 else ""
+        undecided = f", {odds.never_ends:.0%} undecided" if odds.never_ends >= 0.005 else ""  # at the round limit
         out[lens] = f"{odds.a_wins:.0%} to win{undecided}"
     return out
