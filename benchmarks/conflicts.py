@@ -49,7 +49,7 @@ def engine_conflict(rng: random.Random):
     from solo.rules.conflict import Conflict
     from solo.rules.conflict_types import conflict_type
     from solo.rules.participants import from_character
-    from solo.rules.tables import POOLS, SKILLS
+    from solo.rules.rulebook import POOLS, SKILLS
 
     combat = conflict_type("combat")
 

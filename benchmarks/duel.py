@@ -31,10 +31,10 @@ def command_seconds(runs: int, seed: int) -> float:
 
 def in_process_seconds(runs: int, seed: int) -> tuple[float, float]:
     """The duel alone (no start-up), and its mean rounds."""
+    from solo.characters import load_character
     from solo.minds.arena import duel_npc, run_duels
     from solo.minds.valuation import evaluator
     from solo.rules.conflict_types import conflict_type
-    from solo.characters import load_character
 
     evaluator.cache_clear()  # pay for the tables every time, as a fresh process does
     ctype = conflict_type("combat")

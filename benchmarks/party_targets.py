@@ -25,7 +25,7 @@ from solo.rules.character import Character, Pool
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.participants import from_character
-from solo.rules.tables import POOLS, SKILLS
+from solo.rules.rulebook import POOLS, SKILLS
 
 COMBAT = conflict_type("combat")
 PARTY = {  # name: (Combat, weapon, armour, BODY)

@@ -7,8 +7,8 @@ JSON-able values, so a log of events can be saved and compared.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
+from .decisions import Question
 from .errors import SoloError
-from .minds.base import Question
 
 SAVE_FORMAT = "solo-save"
 SAVE_VERSION = 1
@@ -64,7 +64,7 @@ class SaveData:
         }
 
     @classmethod
-    def from_dict(cls, data, *, path: Path | None = None) -> "SaveData":
+    def from_dict(cls, data, *, path: Path | None = None) -> SaveData:
         where = f"{path}: " if path else ""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError(f"{where}this is not a solo save", path=path)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from solo.rules.character import Character, Pool
-from solo.rules.tables import POOLS, SKILLS
+from solo.rules.rulebook import POOLS, SKILLS
 
 
 class LoadedDice(random.Random):

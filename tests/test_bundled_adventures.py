@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import run_play, script_lines
+
 from solo.saves import read_save
 from solo.story.library import find_adventure
 from solo.story.loader import load_adventure, read_adventure

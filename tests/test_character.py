@@ -17,9 +17,9 @@ from solo.rules.character import (
     request_chance,
     skill_target,
 )
-from solo.rules.checks import Modifier
 from solo.rules.creation import pregenerated
-from solo.rules.tables import POOLS, SKILLS
+from solo.rules.rolls import Modifier
+from solo.rules.rulebook import POOLS, SKILLS
 
 
 def make(**over) -> Character:

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from solo.cli import cli
-from solo.sim.check import ALL_CODES, check_adventure, sort_problems
+from solo.sim.lint import ALL_CODES, check_adventure, sort_problems
 from solo.story.loader import Problem
 
 BROKEN = Path(__file__).parent / "data" / "broken"
@@ -82,7 +82,7 @@ def test_problems_are_sorted_by_file_then_line():
 
 
 def test_a_crashing_loader_is_a_reported_problem_not_a_traceback(monkeypatch):
-    import solo.sim.check as check
+    import solo.sim.lint as check
 
     def boom(source):
         raise TypeError("surprise")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from conftest import Answers, LoadedDice, make_char
+
 from solo.events import EventLog
 from solo.minds.bots import RandomDecider
 from solo.rules.conflict import Conflict, flow, machine

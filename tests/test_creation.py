@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
+from solo.characters import load_character
 from solo.errors import ContentError, SoloError
 from solo.rules.character import Character, Pool
-from solo.characters import load_character
 from solo.rules.creation import (
     PYRAMID_WITH_FOCUS,
     PYRAMID_WITHOUT_FOCUS,
@@ -27,7 +27,7 @@ from solo.rules.creation import (
     shuffled_pools,
 )
 from solo.rules.dice import new_rng
-from solo.rules.tables import POOLS, SKILLS, rules
+from solo.rules.rulebook import POOLS, SKILLS, rules
 from solo.toml_write import dumps
 
 WILLPOWER = {"person": {"who": "Sibling", "verb": "Protect"}, "circle": {"who": "University", "verb": "Be Loyal to"}}

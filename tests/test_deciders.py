@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from solo.decisions import Option, Question, QuestionError
 from solo.errors import SoloError
-from solo.minds.base import Option, Question, QuestionError
 from solo.minds.bots import FirstDecider, RandomDecider
 from solo.minds.scripted import ScriptedDecider, ScriptError, ScriptExhausted
 from solo.rules.creation import creation_problems
 from solo.rules.dice import new_rng
-from solo.rules.tables import POOLS, rules
+from solo.rules.rulebook import POOLS, rules
 from solo.story.creation import create_character
 
 LENS = Question(

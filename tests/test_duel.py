@@ -9,11 +9,11 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from solo.characters import load_character
 from solo.cli import COMMANDS, cli
 from solo.minds.arena import DuelStats, duel_npc, parse_event, parse_trait, role_for, run_duels
 from solo.npc import NPCError
 from solo.rules.conflict_types import conflict_type
-from solo.characters import load_character
 
 LENS_KEYS = {"none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick"}
 OUTCOME_KEYS = {"won", "lost", "fled", "surrendered", "comae", "stalemate"}

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from solo.cli import cli
-from solo.sim.graph import can_end, edge_list, render, scene_classes
+from solo.sim.drawing import can_end, edge_list, render, scene_classes
 from solo.story.adventure import Adventure, Branch, Choice, Scene, Where
 from solo.story.loader import load_adventure
 

@@ -20,7 +20,7 @@ from solo.npc.codeblock import CodeBlock, RecentEvent, roll_code_block
 from solo.rules.character import Character, Pool
 from solo.rules.conflict_types import conflict_type
 from solo.rules.odds import conflict_odds
-from solo.rules.tables import POOLS, SKILLS
+from solo.rules.rulebook import POOLS, SKILLS
 
 COMBAT = conflict_type("combat")
 SOCIAL = conflict_type("social")
@@ -193,7 +193,7 @@ def test_mindless_creatures_always_fight_to_the_end():
 
 
 def test_mindless_press_the_weakest_least_armoured_target():
-    from solo.minds.base import Option, Question
+    from solo.decisions import Option, Question
     from solo.rules.conflict import Conflict
     from solo.rules.participants import from_character
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from conftest import make_char
-from solo.minds.base import Option, Question
+
+from solo.decisions import Option, Question
 from solo.minds.bots import FirstDecider, GreedyDecider, RandomDecider
 from solo.minds.npc import NPCMind
 from solo.npc import generate_npc

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
+from solo.decisions import Option, Question
 from solo.events import EventLog
 from solo.minds.arena import parse_trait, run_duels
-from solo.minds.base import Option, Question
 from solo.minds.memory import DEEDS, NPCMemory, deed_weight
 from solo.minds.morale import BROKEN, SHAKEN, STEADY, Morale, nerve
 from solo.minds.npc import NPCMind
@@ -20,7 +20,7 @@ from solo.rules.character import Character, Pool
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.participants import from_character
-from solo.rules.tables import POOLS, SKILLS
+from solo.rules.rulebook import POOLS, SKILLS
 
 COMBAT = conflict_type("combat")
 

@@ -12,8 +12,24 @@ import pytest
 from solo.errors import ContentError
 from solo.events import Event
 from solo.narration import (
-    ANY, EVENTS, LENSES, MIN_LINES, SLOTS, TRAITS, Cast, Narrator, article_for, capitalise, check_templates,
-    fix_articles, load_templates, narrate_events, narration_rng, parse_template, spoken_name, transcript,
+    ANY,
+    EVENTS,
+    LENSES,
+    MIN_LINES,
+    SLOTS,
+    TRAITS,
+    Cast,
+    Narrator,
+    article_for,
+    capitalise,
+    check_templates,
+    fix_articles,
+    load_templates,
+    narrate_events,
+    narration_rng,
+    parse_template,
+    spoken_name,
+    transcript,
 )
 from solo.rules.conflict_types import bundled_conflict_types
 

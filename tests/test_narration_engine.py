@@ -6,8 +6,8 @@ import random
 import re
 
 import pytest
-
 from conftest import make_char
+
 from solo.events import EventLog
 from solo.minds.bots import RandomDecider
 from solo.narration import Cast, Narrator, load_templates, narrate_events, transcript

@@ -9,8 +9,18 @@ import pytest
 
 from solo.errors import ContentError
 from solo.npc import (
-    CodeBlock, RecentEvent, Trait, colder, disposition_modifier, disposition_names, disposition_step,
-    leanings, normalise_disposition, roll_code_block, shift_disposition, warmer,
+    CodeBlock,
+    RecentEvent,
+    Trait,
+    colder,
+    disposition_modifier,
+    disposition_names,
+    disposition_step,
+    leanings,
+    normalise_disposition,
+    roll_code_block,
+    shift_disposition,
+    warmer,
 )
 
 

@@ -8,11 +8,20 @@ import pytest
 
 from solo.errors import ContentError
 from solo.npc import (
-    LEVELS, NPC, NPCError, generate_npc, level_named, level_pools, level_problems, level_skills, load_roles,
-    role_named, roles,
+    LEVELS,
+    NPC,
+    NPCError,
+    generate_npc,
+    level_named,
+    level_pools,
+    level_problems,
+    level_skills,
+    load_roles,
+    role_named,
+    roles,
 )
 from solo.rules.character import Character, skill_target
-from solo.rules.tables import POOLS, rules
+from solo.rules.rulebook import POOLS, rules
 from solo.toml_files import loads_toml
 from solo.toml_write import dumps
 

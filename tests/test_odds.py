@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from solo.cli import cli
-from solo.rules.checks import judge
 from solo.rules.matchup import Side, frequencies
 from solo.rules.odds import conflict_odds, damage_distribution, round_odds
+from solo.rules.rolls import judge
 
 
 @pytest.mark.parametrize("ta,tb", [(50, 50), (65, 30), (0, 50), (120, 99), (99, 100), (-10, -5), (30, 90)])

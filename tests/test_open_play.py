@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-
 from conftest import run_play
+
 from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
 from solo.saves import read_save

@@ -7,7 +7,6 @@ import json
 import pytest
 
 
-
 def test_json_answer_has_the_promised_keys(cli_run):
     result = cli_run("oracle", "Is the back door locked?", "--odds", "likely", "--tension", "6", "--seed", "1", "--json")
     assert result.exit_code == 0, result.output

@@ -8,9 +8,9 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import run_play, script_lines
 from rich.console import Console
 
-from conftest import run_play, script_lines
 from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
 from solo.saves import read_save

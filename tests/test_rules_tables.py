@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from solo.errors import ContentError, SoloError
-from solo.rules.tables import DATA_DIR, POOLS, SKILLS, load_rules, rules
+from solo.rules.rulebook import DATA_DIR, POOLS, SKILLS, load_rules, rules
 
 # -- the bundled content follows RULES.md ----------------------------------
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solo.decisions import Option, Question
 from solo.saves import Replayer, SaveData, SaveError, SaveMismatch, backup_of, read_save, write_save
-from solo.minds.base import Option, Question
 
 
 def sample(n=3) -> SaveData:

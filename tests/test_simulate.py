@@ -11,7 +11,16 @@ from click.testing import CliRunner
 
 from solo.cli import cli
 from solo.sim.simulate import (
-    Options, Tally, build_party, chunks, median_of, play_one, run_chunk, run_seed, simulate, wilson,
+    Options,
+    Tally,
+    build_party,
+    chunks,
+    median_of,
+    play_one,
+    run_chunk,
+    run_seed,
+    simulate,
+    wilson,
 )
 from solo.story.loader import load_adventure
 

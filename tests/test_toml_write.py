@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from solo.rules.character import Character, Pool
 from solo.rules.creation import build_character, career_choices, pregenerated, random_choices
 from solo.rules.dice import new_rng
-from solo.rules.tables import rules
+from solo.rules.rulebook import rules
 from solo.toml_write import dumps
 
 

@@ -32,7 +32,7 @@ def command(adventures, as_json, codes):
       solo check scenes/my_adventure/ --json
     """
     from ..errors import SoloError
-    from ..sim.check import ALL_CODES, check_adventure
+    from ..sim.lint import ALL_CODES, check_adventure
     from ..story.library import find_adventure
 
     if codes:

@@ -53,10 +53,10 @@ def command(npc_file, level, role, personality, motivation, event, disposition, 
       solo duel --type social --role courtier -p Charming -p Extroverted --json
       solo duel --mindless --role draugr --narrate --runs 1
     """
+    from ..characters import load_character
     from ..errors import SoloError
     from ..minds.arena import duel_npc, run_duels
     from ..rules.conflict_types import conflict_type
-    from ..characters import load_character
 
     if runs < 1:
         raise UserError(f"--runs must be at least 1, not {runs}")

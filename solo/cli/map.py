@@ -31,7 +31,7 @@ def command(adventure, fmt, stats, output):
       solo map tutorial --format dot | dot -Tsvg > tutorial.svg
     """
     from ..errors import SoloError
-    from ..sim.graph import render
+    from ..sim.drawing import render
     from ..story.library import find_adventure
     from ..story.loader import AdventureError, load_adventure
 

@@ -32,8 +32,8 @@ def command(at_random, career, name, player, roll_pools, seed, out, as_json):
       solo new --random --career Soldier --seed 3
       solo new --random --json
     """
-    from ..errors import SoloError
     from ..characters import free_character_path, save_character
+    from ..errors import SoloError
     from ..rules.creation import build_character, career_choices, random_choices
     from ..rules.dice import new_rng
 

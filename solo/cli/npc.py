@@ -86,7 +86,7 @@ def _card(npc):
     from rich.text import Text
 
     from ..npc import disposition_modifier, level_named
-    from ..rules.tables import POOLS, SKILLS, rules
+    from ..rules.rulebook import POOLS, SKILLS, rules
     from ..ui.sheet import pool_bar
 
     t = rules()

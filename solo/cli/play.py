@@ -95,7 +95,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
                     source = find_adventure(data.adventure_id)
                 adv = load_adventure(source)
             if adv.content_hash != data.adventure_hash:
-                console.print(f"[yellow]The adventure changed since this save; replaying it may not fit.[/]")
+                console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
             log = data.log
             save_path = path

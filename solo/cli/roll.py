@@ -24,7 +24,7 @@ def command(expression, skill, difficulty, seed, as_json):
       solo roll d100 --vs 65
       solo roll d100 --vs 40 --difficulty hard --json
     """
-    from ..rules import checks
+    from ..rules import rolls as checks
     from ..rules.dice import DiceError, flip, new_rng, parse, two_digits
 
     try:

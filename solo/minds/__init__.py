@@ -1,8 +1,8 @@
 """Deciders: everything that answers the engine's questions.
 
 The human at the terminal, a script file, a bot and an NPC mind all implement
-:class:`~solo.minds.base.Decider`, so play, tests and auto-play run the same
+:class:`~solo.decisions.Decider`, so play, tests and auto-play run the same
 engine code.
 """
 
-from .base import Decider, Option, Question, QuestionError  # noqa: F401
+from ..decisions import Decider, Option, Question, QuestionError  # noqa: F401

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Question
+from ..decisions import Question
 
 
 class RandomDecider:
@@ -68,7 +68,7 @@ class GreedyDecider:
             if kind == "push":
                 if "refresh" in keys:
                     return "refresh"
-                from .valuation import push_chance
+                from .position import push_chance
 
                 return "push" if "push" in keys and push_chance(conflict, me) >= 0.5 else "out"
             if kind in ("luck_flip", "luck_reduce"):
@@ -82,7 +82,8 @@ class GreedyDecider:
         return keys[0]
 
     def _lens(self, keys: list[str], conflict, me) -> str:
-        from .valuation import best_basic, read_position
+        from .position import read_position
+        from .valuation import best_basic
 
         if len(keys) == 1:
             return keys[0]

@@ -115,7 +115,7 @@ class NPCMemory:
         self.records: dict[str, NPCRecord] = dict(records or {})
 
     @classmethod
-    def of_deeds(cls, name: str, deeds, *, disposition: str = "Neutral") -> "NPCMemory":
+    def of_deeds(cls, name: str, deeds, *, disposition: str = "Neutral") -> NPCMemory:
         """A memory of one NPC from a bare list of deed names (how an adventure's state may keep it).
 
         The disposition is taken as given (the caller moves it); unknown
@@ -199,7 +199,7 @@ class NPCMemory:
         return {"version": MEMORY_VERSION, "npcs": {name: rec.to_dict() for name, rec in self.records.items()}}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "NPCMemory":
+    def from_dict(cls, data: dict) -> NPCMemory:
         """Read a saved memory; raises ValueError naming the field that is wrong."""
         if not isinstance(data, dict):
             raise ValueError("NPC memory: expected a table")

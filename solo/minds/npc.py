@@ -26,20 +26,19 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
+from ..decisions import Question
 from ..events import Event, Sink
 from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
-from .base import Question
+from ..rules.lenses import LENSES
 from .memory import NPCMemory
 from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, Morale
-from .valuation import (
-    BASIC, Matchup, Position, best_secondary, evaluator, mean_damage, push_chance, quick_extras, read_position, threat,
-)
+from .position import Position, best_secondary, mean_damage, push_chance, quick_extras, read_position, threat
+from .valuation import BASIC, Matchup, evaluator
 
-LENSES = ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick")
 LENS_SET = frozenset(LENSES)
 EXITS = ("flee", "surrender")
 
@@ -486,7 +485,7 @@ class NPCMind:
                         {choice: float(value)}, conflict.round)
 
     def _quick(self, q: Question, conflict, me, fight: _Fight) -> Decision:
-        from ..rules.tables import rules
+        from ..rules.rulebook import rules
 
         lean = fight.lean
         physical = conflict.ctype.physical

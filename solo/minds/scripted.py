@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
+from ..decisions import Question, QuestionError
 from ..errors import SoloError
-from .base import Question, QuestionError
 
 
 class ScriptError(SoloError):
@@ -30,7 +30,7 @@ class ScriptedDecider:
         self._pos = 0
 
     @classmethod
-    def from_file(cls, path: str | Path) -> "ScriptedDecider":
+    def from_file(cls, path: str | Path) -> ScriptedDecider:
         path = Path(path)
         try:
             return cls(path.read_text(encoding="utf-8").splitlines(), name=str(path))

@@ -6,11 +6,23 @@ decide when (and whether) to ask for text.
 """
 
 from .cast import Cast, Person, spoken_name
-from .check import check_templates, required_keys
+from .lint import check_templates, required_keys
 from .narrator import FORMAT_VERSION, Narrator, narration_rng
 from .templates import (
-    ANY, EVENTS, GENERIC, LENSES, MIN_LINES, SLOTS, TRAITS, EventSpec, Problem, Template, Templates,
-    load_templates, parse_template, trait_key,
+    ANY,
+    EVENTS,
+    GENERIC,
+    LENSES,
+    MIN_LINES,
+    SLOTS,
+    TRAITS,
+    EventSpec,
+    Problem,
+    Template,
+    Templates,
+    load_templates,
+    parse_template,
+    trait_key,
 )
 from .text import article_for, capitalise, fill, fix_articles
 from .transcript import Passage, narrate_events, transcript

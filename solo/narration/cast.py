@@ -10,8 +10,9 @@ last hit whom), which is what a GM watches to give clues.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .templates import GENERIC, trait_key
 

@@ -17,7 +17,8 @@ history is the only memory, and it saves with :meth:`Narrator.to_dict`.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .cast import Cast, Person
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates
@@ -74,7 +75,7 @@ class Narrator:
         return {"version": FORMAT_VERSION, "history": {k: list(v) for k, v in sorted(self.history.items()) if v}}
 
     @classmethod
-    def from_dict(cls, data: Mapping, templates: Templates, rng: random.Random, **kw) -> "Narrator":
+    def from_dict(cls, data: Mapping, templates: Templates, rng: random.Random, **kw) -> Narrator:
         return cls(templates, rng, memory=data, **kw)
 
     def _load(self, data: Mapping) -> None:

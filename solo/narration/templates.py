@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 from ..errors import ContentError, did_you_mean
 from ..toml_files import loads_toml
@@ -429,7 +429,7 @@ def load_templates(
     ``(name, table)`` pairs, the name being used in problems. ``strict``
     raises :class:`ContentError` at the first fault (the game must not start on
     broken text); ``strict=False`` skips bad entries and keeps every problem in
-    ``templates.problems`` for :func:`~solo.narration.check.check_templates`.
+    ``templates.problems`` for :func:`~solo.narration.lint.check_templates`.
     """
     from ..paths import bundled as bundled_folder
 

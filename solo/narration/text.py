@@ -9,7 +9,7 @@ it ("a dagger", "an axe") and where a sentence begins (a line that opens with
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..rules.character import PRONOUNS
 

@@ -8,8 +8,9 @@ renderer's business.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .cast import Cast
 from .narrator import Narrator, _kind_data

@@ -7,8 +7,13 @@ turn a Code Block into choices build on :func:`leanings`.
 
 from .codeblock import CodeBlock, RecentEvent, Trait, roll_code_block, roll_event, roll_motivation, roll_trait
 from .disposition import (
-    colder, disposition_modifier, disposition_names, disposition_step, normalise_disposition,
-    shift_disposition, warmer,
+    colder,
+    disposition_modifier,
+    disposition_names,
+    disposition_step,
+    normalise_disposition,
+    shift_disposition,
+    warmer,
 )
 from .generate import generate_npc, level_problems
 from .leanings import Leanings, leanings

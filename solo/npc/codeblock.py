@@ -77,7 +77,7 @@ class CodeBlock:
     def from_dict(
         cls, data, *, file=None, path: str = "code_block", rng: random.Random | None = None,
         tables: CodeBlockTables | None = None,
-    ) -> "CodeBlock":
+    ) -> CodeBlock:
         """Read a Code Block whose fields are fixed names or ``"random"`` (rolled with ``rng``)."""
         return _Reader(data, file, path, rng, tables or codeblocks()).build()
 

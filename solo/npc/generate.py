@@ -12,13 +12,12 @@ import random
 from ..rules.character import Pool
 from ..rules.creation import random_name
 from ..rules.dice import d
-from ..rules.tables import POOLS, RulesTables, rules
+from ..rules.rulebook import POOLS, RulesTables, rules
 from .codeblock import roll_code_block
 from .levels import LEVELS, NPCError, level_named, level_pools, level_skills
 from .model import NPC, NPC_LUCK
 from .roles import UNDRAWN_FOCUSES, Role, role_named, roles
 from .tables import CodeBlockTables
-
 
 
 def generate_npc(

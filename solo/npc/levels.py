@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import SoloError
-from ..rules.tables import POOLS
+from ..rules.rulebook import POOLS
 
 
 class NPCError(SoloError):
@@ -59,7 +59,7 @@ def level_named(name: str) -> Level:
 
 def level_skills(level: str, ranked: list[str], untrained: int = 5) -> dict[str, int]:
     """Skill values for up to three ranked skills; every other skill stays untrained."""
-    from ..rules.tables import SKILLS
+    from ..rules.rulebook import SKILLS
 
     lv = level_named(level)
     if len(ranked) > len(lv.skills) or len(set(ranked)) != len(ranked):

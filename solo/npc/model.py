@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 
 from ..errors import ContentError, did_you_mean
 from ..rules.character import Character
-from ..rules.tables import SKILLS, RulesTables, rules
+from ..rules.rulebook import SKILLS, RulesTables, rules
 from .codeblock import CodeBlock
 from .leanings import Leanings, leanings
 from .levels import NPCError, level_named, level_pools, level_skills
@@ -59,7 +59,7 @@ class NPC(Character):
     def from_dict(
         cls, data: dict, *, file=None, rng: random.Random | None = None,
         tables: RulesTables | None = None, codeblock_tables: CodeBlockTables | None = None,
-    ) -> "NPC":
+    ) -> NPC:
         """Build an NPC from a file's data, checking every field.
 
         Code Block fields written as ``"random"`` (or left out) are rolled with
@@ -68,7 +68,7 @@ class NPC(Character):
         """
         return _NPCReader(data, file, rng, tables or rules(), codeblock_tables).build()
 
-    def copy(self) -> "NPC":
+    def copy(self) -> NPC:
         return NPC.from_dict(self.to_dict())
 
 

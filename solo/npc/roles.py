@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ContentError, did_you_mean
 from ..rules.character import PRONOUNS
-from ..rules.tables import RulesTables, rules
+from ..rules.rulebook import RulesTables, rules
 from ..toml_files import load_toml
 
 ROLES_FILE = Path(__file__).parent / "data" / "roles.toml"

@@ -226,7 +226,7 @@ class _Reader:
     def covers_die(self, key: str, entries) -> None:
         seen: dict[int, str] = {}
         for entry in entries:
-            label = getattr(entry, "name", None) or getattr(entry, "topic")
+            label = getattr(entry, "name", None) or entry.topic
             for face in entry.faces:
                 if face in seen:
                     self.fail(key, f"the face {face} belongs to both {seen[face]!r} and {label!r}")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..rules.checks import judge
 from ..rules.dice import d100, is_exceptional, two_digits
+from ..rules.rolls import judge
 from .likelihood import TENSION_NEUTRAL, Likelihood, chance_of_yes, check_tension
 from .likelihood import likelihood as read_likelihood
 from .random_events import RandomEvent, event_triggered, random_event

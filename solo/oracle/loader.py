@@ -9,8 +9,8 @@ in the same folders (such as ``names.toml``) is left alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..errors import ContentError
 from ..paths import search_path

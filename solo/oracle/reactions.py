@@ -10,8 +10,9 @@ is another module's job: pass its generator in as ``generate_npc``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import did_you_mean
 from ..rules.dice import d100, is_exceptional

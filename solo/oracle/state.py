@@ -90,7 +90,7 @@ class OracleState:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "OracleState":
+    def from_dict(cls, data: dict) -> OracleState:
         """Rebuild from :meth:`to_dict`; ValueError says what is wrong with a damaged save."""
         if not isinstance(data, dict):
             raise ValueError("oracle state must be a JSON object")

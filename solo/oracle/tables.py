@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
 
 from ..errors import ContentError, SoloError, did_you_mean
 
@@ -179,7 +179,7 @@ class TableResult:
     text: str
     key: str | None = None
     slots: dict = field(default_factory=dict)
-    parts: tuple["TableResult", ...] = ()
+    parts: tuple[TableResult, ...] = ()
 
     def to_dict(self) -> dict:
         return {
@@ -211,7 +211,7 @@ class TableSet:
         self._check_cycles()
 
     @classmethod
-    def from_layers(cls, layers: Sequence[Mapping[str, Table]]) -> "TableSet":
+    def from_layers(cls, layers: Sequence[Mapping[str, Table]]) -> TableSet:
         """Merge layers, the first one winning: user folders come before the bundled one."""
         merged: dict[str, Table] = {}
         for layer in layers:
@@ -220,7 +220,7 @@ class TableSet:
         return cls(merged)
 
     @classmethod
-    def from_data(cls, data: Mapping, *, file: str | None = None, source: str | None = None) -> "TableSet":
+    def from_data(cls, data: Mapping, *, file: str | None = None, source: str | None = None) -> TableSet:
         return cls(tables_from_data(data, file=file, source=source))
 
     def __contains__(self, name: str) -> bool:
@@ -364,7 +364,7 @@ def tables_from_data(data: Mapping, *, file: str | None = None, source: str | No
     return out
 
 
-def _table(name: str, body, where: "_Where") -> Table:
+def _table(name: str, body, where: _Where) -> Table:
     path = f"tables.{name}"
     line = where.table_line(name)
     if not _NAME.match(name):
@@ -388,7 +388,7 @@ def _table(name: str, body, where: "_Where") -> Table:
     return Table(name, title, rows, description, where.file, line)
 
 
-def _row(table: str, index: int, item, where: "_Where") -> Row:
+def _row(table: str, index: int, item, where: _Where) -> Row:
     path = f"tables.{table}.rows[{index}]"
     if isinstance(item, str):
         text, weight, key = item, 1, None

@@ -8,12 +8,12 @@ see why a number moved.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ..errors import ContentError, did_you_mean
-from .checks import Modifier
-from .tables import POOLS, SKILLS, RulesTables, rules
+from .rolls import Modifier
+from .rulebook import POOLS, SKILLS, RulesTables, rules
 
 HURT_PENALTY = -20  # any Pool below zero (RULES.md §5.5)
 
@@ -118,11 +118,11 @@ class Character:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict, *, file=None, tables: RulesTables | None = None) -> "Character":
+    def from_dict(cls, data: dict, *, file=None, tables: RulesTables | None = None) -> Character:
         """Build a character from a file's data, checking every field."""
         return _CharacterReader(data, file, tables or rules()).build()
 
-    def copy(self) -> "Character":
+    def copy(self) -> Character:
         return Character.from_dict(self.to_dict())
 
 

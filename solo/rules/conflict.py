@@ -3,7 +3,7 @@
 A conflict is a state machine built with ``transitions``: set-up, then rounds
 of declarations (in initiative order), rolls, resolution, damage and an end
 check, until one side is out or the round limit is reached. Every choice is a
-:class:`~solo.minds.base.Question` put to the participant's decider, every
+:class:`~solo.decisions.Question` put to the participant's decider, every
 step is an :class:`~solo.events.Event`, and every draw comes from the
 conflict's generator, so the terminal, the NPC minds and the simulator all
 run exactly this code.
@@ -16,15 +16,15 @@ from dataclasses import dataclass, field
 
 from transitions import Machine
 
+from ..decisions import Option, Question
 from ..events import Event, Sink
-from ..minds.base import Option, Question
 from .character import Pool, skill_target
-from .checks import CheckResult, flip_that_helps, judge
 from .conflict_types import ConflictType
 from .dice import d100
 from .luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
 from .participants import ACTIVE, Participant, settle_combined
-from .tables import rules
+from .rolls import CheckResult, flip_that_helps, judge
+from .rulebook import rules
 
 LENSES = ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick")
 LENS_SKILL = {"aggressive": -20, "cautious": 20, "quick": -20}

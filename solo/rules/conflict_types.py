@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import ContentError, did_you_mean
 from ..toml_files import load_toml
-from .tables import POOLS, rules
+from .rulebook import POOLS, rules
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from ..errors import SoloError
 from ..toml_files import load_toml
 from .character import Character, Pool
 from .dice import d
-from .tables import POOLS, SKILLS, RulesTables, rules
+from .rulebook import POOLS, SKILLS, RulesTables, rules
 
 PYRAMID_WITH_FOCUS = (50, 30, 30, 30, 30, 30, 30)
 PYRAMID_WITHOUT_FOCUS = (70, 50, 50, 30, 30, 30, 30)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..errors import SoloError
 from .character import Character
-from .checks import OpposedResult
 from .conflict_types import ConflictType, bundled_conflict_types
+from .rolls import OpposedResult
 
 
 class EscalationError(SoloError):

@@ -13,7 +13,7 @@ import random
 from ..errors import SoloError
 from .character import Character
 from .dice import d
-from .tables import RulesTables, rules
+from .rulebook import RulesTables, rules
 
 NEW_SKILL_COST = 2
 NEW_SKILL_VALUE = 10

@@ -49,7 +49,7 @@ def pay_back(char: Character) -> None:
     char.luck += 1
 
 
-def refreshed(char: Character, pool: "str | Pool", *, negative_luck: bool = False) -> None:
+def refreshed(char: Character, pool: str | Pool, *, negative_luck: bool = False) -> None:
     """Spend one point to bring a Pool back to 1 (only useful when it is below 1).
 
     ``pool`` names one of the character's Pools, or is a conflict Pool itself

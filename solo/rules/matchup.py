@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..minds.base import Question
+from ..decisions import Question
 from .character import Character, Pool
 from .conflict import Conflict
 from .conflict_types import ConflictType
 from .dice import parse
 from .participants import Participant
-from .tables import POOLS, SKILLS, Armour
+from .rulebook import POOLS, SKILLS, Armour
 
 _MATCHUP = ConflictType(key="matchup", name="Match-up", skill="Combat", focuses=(), pools=("BODY",),
                         physical=True, flight=False)

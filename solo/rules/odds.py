@@ -10,9 +10,10 @@ Cautious when hurt), as long as they need no memory of earlier rounds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Union
+from typing import Union
 
 from .dice import DiceExpr, keep_higher_distribution, parse
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..minds.base import Decider
+from ..decisions import Decider
 from .character import Character, Pool, skill_target
 from .conflict_types import ConflictType
 from .dice import DiceExpr, parse
-from .tables import Armour, Shield, Weapon, rules
+from .outcomes import ACTIVE
+from .rulebook import Armour, Shield, Weapon, rules
 
 DEFAULT_DAMAGE = parse("1d6")
 UNARMED_DAMAGE = parse("1d3")  # RULES.md §6.1: in combat, empty hands use the weapon table's Unarmed
@@ -28,7 +29,6 @@ OBSTACLES = {
     "very hard": (90, 20),
 }
 
-ACTIVE = "in"
 
 
 @dataclass(slots=True)
@@ -96,6 +96,31 @@ class Participant:
         if physical:
             return self.weapon.damage if self.weapon is not None else UNARMED_DAMAGE
         return DEFAULT_DAMAGE
+
+    def armour_against(self, attacker: Participant, ctype: ConflictType) -> int:
+        """What this participant's armour takes off ``attacker``'s blows (RULES.md §5.4: combat on BODY only).
+
+        Only blows to the conflict Pool: a Covert or Flamboyant blow to POW or
+        CHA passes armour by (the caller asks only for conflict-Pool blows).
+        """
+        if ctype.physical and self.armour is not None and "BODY" in ctype.pools:
+            return self.armour.points_against(attacker.weapon)
+        return 0
+
+    def opposing_shield(self, opponents, physical: bool) -> Shield | None:
+        """The opponent's shield that stands against this participant's kind of weapon (the first one)."""
+        if not physical:
+            return None
+        kind = self.weapon.kind if self.weapon is not None else "melee"
+        for o in opponents:
+            if o.shield is not None and kind in o.shield.against:
+                return o.shield
+        return None
+
+    def shield_penalty(self, opponents, physical: bool) -> int:
+        """The modifier opponents' shields put on this participant's rolls (0 outside physical conflicts)."""
+        shield = self.opposing_shield(opponents, physical)
+        return shield.penalty if shield is not None else 0
 
     def damage_bonus(self, physical: bool) -> int:
         if physical and self.weapon is not None and self.char is not None and "Gear" in self.char.tags:

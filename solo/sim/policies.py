@@ -1,6 +1,6 @@
 """Bot players with a temperament, for ``solo simulate``: random, cautious and bold.
 
-They answer the same :class:`~solo.minds.base.Question` objects a person does,
+They answer the same :class:`~solo.decisions.Question` objects a person does,
 reading only the machine-readable ``context`` the engine attaches (the game,
 the scene, the conflict and the participant), never the prose. Each bot owns
 its generator, so a run is fixed by its seed.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 
-from ..minds.base import Question
+from ..decisions import Question
 from ..minds.bots import RandomDecider
 
 POLICIES = ("random", "cautious", "bold")

@@ -25,9 +25,9 @@ import random
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..events import Event
 
@@ -81,8 +81,8 @@ class Party:
 
 def build_party(adventure, options: Options) -> Party:
     """The characters every run starts with (copied by the engine, so runs never share state)."""
-    from ..errors import SoloError
     from ..characters import load_character
+    from ..errors import SoloError
     from ..rules.creation import build_character, pregenerated, random_choices
 
     if options.party:
@@ -408,13 +408,13 @@ class Tally:
         return {k: v for k, v in vars(self).items() if not k.startswith("_")}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Tally":
+    def from_dict(cls, data: dict) -> Tally:
         t = cls()
         for k, v in data.items():
             setattr(t, k, v)
         return t
 
-    def merge(self, other: "Tally", max_examples: int) -> None:
+    def merge(self, other: Tally, max_examples: int) -> None:
         self.runs += other.runs
         self.turns += other.turns
         self.max_turns = max(self.max_turns, other.max_turns)
@@ -678,7 +678,7 @@ def build_report(t: Tally, adventure, options: Options, party: Party, *, jobs: i
 
 def _state_at_end(t: Tally, adventure, runs: int) -> dict:
     """How the story's own state ends up: flags and items per run, each counter's final values."""
-    from ..story.checks import _all_effects
+    from ..story.graph import _all_effects
 
     named = {"set": set(), "counter": set(), "give": set()}
     for e in _all_effects(adventure):

@@ -54,7 +54,7 @@ class Action:
     spec: dict[str, Any]
     branches: dict[str, Branch]
     where: Where
-    escalation: "Action | None" = None
+    escalation: Action | None = None
 
     def branch(self, outcome: str) -> Branch | None:
         """The branch for ``outcome``, falling back as documented (exceptional -> plain, …)."""

@@ -1,6 +1,6 @@
 """Character creation as a series of questions.
 
-Creation asks through the same :class:`~solo.minds.base.Decider` interface as the
+Creation asks through the same :class:`~solo.decisions.Decider` interface as the
 game, so the terminal (rich prompts), a script file and a bot all make
 characters with the same code, and every path ends in
 :func:`~solo.rules.creation.build_character`, which enforces the rules.
@@ -10,14 +10,23 @@ from __future__ import annotations
 
 import random
 
-from ..minds.base import Decider, Option, Question
+from ..decisions import Decider, Option, Question
 from ..rules.character import Character
 from ..rules.creation import (
-    CREATION_FOCUSES, STANDARD_POOLS, Choices, build_character, career_choices, focus_options, pyramid,
-    random_choices, roll_pools, roll_willpower, spare_focus_options,
+    CREATION_FOCUSES,
+    STANDARD_POOLS,
+    Choices,
+    build_character,
+    career_choices,
+    focus_options,
+    pyramid,
+    random_choices,
+    roll_pools,
+    roll_willpower,
+    spare_focus_options,
 )
 from ..rules.dice import d
-from ..rules.tables import POOLS, RulesTables, rules
+from ..rules.rulebook import POOLS, RulesTables, rules
 
 
 def _ask(decider: Decider, kind: str, prompt: str, options, **kw) -> str:

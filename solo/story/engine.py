@@ -1,7 +1,7 @@
 """The game engine: walks an adventure's scenes, asks its deciders, rolls, fights, narrates by events.
 
 It never prints. Everything that happens is an :class:`~solo.events.Event`;
-every choice is a :class:`~solo.minds.base.Question` for the player's decider
+every choice is a :class:`~solo.decisions.Question` for the player's decider
 (a person, a script or a bot) or for an NPC's mind. Given the same seed and
 the same answers it plays the same game, which is what saves, undo, scripted
 play and the simulator all rely on.
@@ -9,21 +9,21 @@ play and the simulator all rely on.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
+from ..decisions import Decider, Option, Question
 from ..events import Event, Sink
-from ..minds.base import Decider, Option, Question
+from ..npc.disposition import disposition_modifier, normalise_disposition, shift_disposition
 from ..rules.character import Character, Modifier, Situation, skill_target
-from ..rules.checks import difficulty_modifier, flip_that_helps, resolve_opposed, roll_check
 from ..rules.conflict import Conflict
 from ..rules.conflict_types import load_conflict_types
 from ..rules.dice import new_rng, parse
 from ..rules.escalation import may_escalate, recover
-from ..rules.medicine import new_day
-from ..npc.disposition import disposition_modifier, normalise_disposition, shift_disposition
 from ..rules.luck import NEGATIVE_LUCK_FLOOR, pay_back, spend
+from ..rules.medicine import new_day
 from ..rules.participants import from_character, obstacle
-from ..rules.tables import rules
+from ..rules.rolls import difficulty_modifier, flip_that_helps, resolve_opposed, roll_check
+from ..rules.rulebook import rules
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
 from .expressions import Context
 from .flow import flow_machine, move_trigger
@@ -136,7 +136,13 @@ class Game:
         once or keeps them for later (RULES.md §2.8, §2.9).
         """
         from ..rules.improvement import (
-            NEW_FOCUS_COST, NEW_SKILL_COST, NEW_TAG_COST, end_session, improve_skill, learn_focus, learn_skill,
+            NEW_FOCUS_COST,
+            NEW_SKILL_COST,
+            NEW_TAG_COST,
+            end_session,
+            improve_skill,
+            learn_focus,
+            learn_skill,
             learn_tag,
         )
         from ..rules.luck import end_scenario

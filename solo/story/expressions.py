@@ -22,8 +22,9 @@ Grammar (lowest precedence first)::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 MAX_LENGTH = 1000
 MAX_DEPTH = 40
@@ -279,7 +280,7 @@ class Condition:
         walk(self.tree)
         return out
 
-    def evaluate(self, context: "Context") -> bool:
+    def evaluate(self, context: Context) -> bool:
         return _truthy(_eval(self.tree, context))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from transitions import Machine
 
 from .adventure import Adventure
-from .checks import edges
+from .graph import edges
 
 _CACHE: dict[str, Machine] = {}
 

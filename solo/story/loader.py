@@ -18,9 +18,9 @@ from typing import Any
 import tomli
 
 from ..errors import ContentError, SoloError, did_you_mean
-from ..rules.checks import difficulty_modifier
 from ..rules.conflict_types import ConflictType, load_conflict_types
-from ..rules.tables import POOLS, rules
+from ..rules.rolls import difficulty_modifier
+from ..rules.rulebook import POOLS, rules
 from .adventure import Action, Adventure, Branch, Choice, Effect, NPCDef, Scene, Where
 from .expressions import ExpressionError, parse_condition
 from .locate import LineMap
@@ -60,7 +60,7 @@ AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
 class AdventureError(SoloError):
     """An adventure with problems; ``problems`` lists them all."""
 
-    def __init__(self, problems: list["Problem"]):
+    def __init__(self, problems: list[Problem]):
         self.problems = problems
         errors = [p for p in problems if p.severity == "error"]
         head = str(errors[0]) if errors else "invalid adventure"
@@ -208,7 +208,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     builder = _Builder(c, merged, origin, types, source, files)
     adventure = builder.build()
     if adventure is not None:
-        from .checks import graph_problems
+        from .graph import graph_problems
 
         graph_problems(adventure, c)
     return (adventure if not c.errors else None), c.problems

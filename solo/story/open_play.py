@@ -10,10 +10,10 @@ the same engine, so saves, undo, narration and the journal work unchanged.
 
 from __future__ import annotations
 
-from ..minds.base import Option, Question
-from ..rules.checks import DIFFICULTIES
+from ..decisions import Option, Question
 from ..rules.participants import OBSTACLES, obstacle
-from ..rules.tables import SKILLS, rules
+from ..rules.rolls import DIFFICULTIES
+from ..rules.rulebook import SKILLS, rules
 from .adventure import Adventure, Scene, Where
 from .engine import Game, _disposition_of
 

@@ -70,7 +70,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameState":
+    def from_dict(cls, data: dict) -> GameState:
         """Rebuild a state from a snapshot; raises ValueError (naming the field) if it is damaged."""
         from ..errors import ContentError
         from ..npc import NPC

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
 
-from ..minds.base import Question, QuestionError
+from ..decisions import Question, QuestionError
 
 # A hook for commands typed at any prompt (sheet, help, save, ? oracle …).
 # It returns True when it handled the line, so the question is asked again.

@@ -9,8 +9,8 @@ handled here and never reach the engine as answers.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from rich.console import Console
 

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..rules.character import Character
-from ..rules.tables import POOLS, SKILLS, rules
+from ..rules.rulebook import POOLS, SKILLS, rules
 
 
 def pool_bar(current: int, maximum: int, width: int = 16) -> Text:

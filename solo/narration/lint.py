@@ -10,7 +10,7 @@ lines" means enough for the narrator to avoid repeating itself.
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..errors import did_you_mean
 from .narrator import Narrator

@@ -6,7 +6,7 @@ adventure is looked at from further away, and never repeats the loader's
 checks:
 
 * the adventure's ``[narration]`` templates, through
-  :func:`solo.narration.check.check_templates` (unknown slots, events and
+  :func:`solo.narration.lint.check_templates` (unknown slots, events and
   variants, Lens names among them);
 * the pregenerated character named by ``adventure.pc``;
 * scenes from which no ending can be reached at all (a loop with no way out),
@@ -97,7 +97,7 @@ def check_adventures(specs: list[str]) -> list[Report]:
 def narration_problems(source: Path, *, skip: set[str] = frozenset()) -> list[Problem]:
     """The problems of every ``[narration]`` section of the adventure's files."""
     try:
-        from ..narration.check import check_templates
+        from ..narration.lint import check_templates
         from ..narration.templates import load_templates
     except ImportError:  # pragma: no cover - only while narration is not part of the install
         return []
@@ -151,8 +151,8 @@ def _conflict_type_keys(source: Path) -> list[str] | None:
 # -- the pregenerated character --------------------------------------------------------
 # -- scenes that can be left but never lead to an ending -------------------------------
 def trap_problems(adventure, *, already: set[str] = frozenset()) -> list[Problem]:
-    from ..story.checks import reachable
-    from .graph import can_end
+    from ..story.graph import reachable
+    from .drawing import can_end
 
     ends = can_end(adventure)
     if not ends:

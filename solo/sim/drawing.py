@@ -2,7 +2,7 @@
 
 Scenes are nodes, every way from one scene to another is an edge labelled
 with its choice and, for rolls and conflicts, the outcome
-(:func:`solo.story.checks.branches_of`). Classes mark the start, the endings,
+(:func:`solo.story.graph.branches_of`). Classes mark the start, the endings,
 scenes nobody can reach, dead ends (no way out) and traps (ways out, but no
 ending beyond them). With a simulation report each scene also shows the share
 of runs that visited it, and scenes no run reached are marked.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..story.adventure import Adventure
-from ..story.checks import branches_of, dead_ends, reachable
+from ..story.graph import branches_of, dead_ends, reachable
 
 FORMATS = ("mermaid", "dot")
 LABEL_WIDTH = 48

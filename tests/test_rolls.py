@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from solo.rules.checks import (
+from solo.rules.dice import flip, is_exceptional, new_rng
+from solo.rules.rolls import (
     DIFFICULTIES,
     QUALITY_WORDS,
     CheckResult,
@@ -20,7 +21,6 @@ from solo.rules.checks import (
     roll_opposed,
     success_chance,
 )
-from solo.rules.dice import flip, is_exceptional, new_rng
 
 FACES = range(1, 101)
 
@@ -404,7 +404,7 @@ def test_opposed_to_dict():
 
 
 def test_flip_that_helps_only_when_it_changes_who_wins():
-    from solo.rules.checks import flip_that_helps, judge
+    from solo.rules.rolls import flip_that_helps, judge
 
     assert flip_that_helps(judge(73, 50)).roll == 37  # a failed skill roll made good
     assert flip_that_helps(judge(96, 50)) is None  # 69 fails too

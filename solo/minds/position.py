@@ -1,0 +1,177 @@
+"""Reading a live conflict from one participant's side: whom it faces and what each Lens is worth.
+
+The valuation (:mod:`solo.minds.valuation`) knows only numbers; this module
+turns a conflict as it stands into those numbers (targets, Pools, armour,
+shields, what the opponent declared) for the NPC minds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules.lenses import NEXT_ROUND
+from ..rules.odds import damage_distribution
+from .valuation import Evaluator, Matchup, evaluator
+
+
+@dataclass(frozen=True)
+class Position:
+    """A participant's view of the fight at one declaration: who it faces and what each Lens is worth."""
+
+    me: object  # Participant
+    main: object  # the opponent that threatens it most
+    opponents: tuple
+    allies: tuple  # active participants on its side, itself included
+    evaluator: Evaluator
+    a: int  # own Pool index (distance to out, or to comae when pushing)
+    b: int
+    values: dict  # Lens -> chance to win (one-round look-ahead, best play after)
+    armour_op: int
+    physical: bool
+
+    @property
+    def ratio(self) -> float:
+        """Opponents per member of its side (above 1: outnumbered)."""
+        return len(self.opponents) / max(1, len(self.allies))
+
+    def win(self, lenses=None) -> float:
+        """The best chance among the Lenses it may use, adjusted for numbers.
+
+        Against several foes the one-against-one chance is raised to the
+        power of the odds in numbers (and the other way round with allies):
+        crude, but it makes being outnumbered feel like it should.
+        """
+        vals = self.values
+        best = max((vals[k] for k in (lenses or vals) if k in vals), default=vals["none"])
+        ratio = self.ratio
+        if ratio > 1.0:
+            return best ** ratio
+        if ratio < 1.0:
+            return 1.0 - (1.0 - best) ** (1.0 / ratio)
+        return best
+
+
+def threat(p, physical: bool) -> float:
+    """How dangerous a participant is: its base chance times its mean damage."""
+    return max(1, p.base_target()) * max(0.5, mean_damage(p, physical))
+
+
+def mean_damage(p, physical: bool, armour: int = 0) -> float:
+    """The mean of a participant's blow (dice and bonus, less ``armour``), from the odds engine's tables."""
+    return sum(v * q for v, q in damage_distribution(str(p.damage_dice(physical)), "none",
+                                                     p.damage_bonus(physical), armour))
+
+
+def _index(p) -> tuple[int, int]:
+    """(index, size): the Pool as a distance to going out; a pusher's runs on to comae."""
+    size = max(p.pool.maximum, p.pool.current, 1)
+    if p.pushing:
+        return p.pool.current + p.pool.maximum, size + p.pool.maximum
+    return p.pool.current, size
+
+
+def matchup_of(me, opponent, ctype, *, shield_me: int | None = None) -> Matchup:
+    """The match-up of two participants in a conflict of ``ctype`` as they stand now."""
+    physical = ctype.physical
+    if shield_me is None:
+        shield_me = me.shield_penalty((opponent,), physical)
+    _, size_me = _index(me)
+    _, size_op = _index(opponent)
+    return Matchup(
+        t_me=me.base_target() + shield_me, t_op=opponent.base_target() + opponent.shield_penalty((me,), physical),
+        dice_me=str(me.damage_dice(physical)), dice_op=str(opponent.damage_dice(physical)),
+        bonus_me=me.damage_bonus(physical), bonus_op=opponent.damage_bonus(physical),
+        armour_me=me.armour_against(opponent, ctype), armour_op=opponent.armour_against(me, ctype), size_me=size_me,
+        size_op=size_op,
+    )
+
+
+def read_position(conflict, me, *, secondary: dict | None = None) -> Position:
+    """Size up the fight from ``me``'s side: the main opponent, the match-up and every Lens's value.
+
+    ``secondary`` caches the Covert/Flamboyant targets between calls
+    (skill look-ups are the slow part); pass a dict kept per conflict.
+    """
+    ctype = conflict.ctype
+    physical = ctype.physical
+    opponents = tuple(conflict.opponents(me))
+    allies = tuple(p for p in conflict.participants if p.side == me.side and p.status == "in")
+    main = max(opponents, key=lambda o: (threat(o, physical), o.id)) if len(opponents) > 1 else opponents[0]
+    shield_me = me.shield_penalty(opponents, physical)
+    a, _ = _index(me)
+    b, _ = _index(main)
+    m = matchup_of(me, main, ctype, shield_me=shield_me)
+    armour_op = m.armour_op
+    ev = evaluator(m)
+    carry_op = main.carry
+    decl = conflict.decl.get(main.id)
+    if decl is not None:  # it declared before me this round: I know what it does
+        opp_lens = decl.lens
+        carry_op += sum(v for _, v in decl.modifiers)
+    else:
+        opp_lens = main.last_lens if main.uses_lenses and main.last_lens != "clever" else "none"
+        if main.clever_next:
+            carry_op += NEXT_ROUND
+    covert = flamboyant = None
+    side_pool = False
+    if me.uses_lenses and me.char is not None:
+        cache = secondary if secondary is not None else {}
+        key = (me.id, me.char.hurt, me.skill)
+        if key not in cache:
+            cache[key] = _secondary_targets(me)
+        covert, flamboyant = (t + shield_me if t is not None else None for t in cache[key])
+        side_pool = physical and armour_op > 0 and main.char is not None
+    values = ev.lens_values(a, b, carry_me=me.carry, carry_op=carry_op, opp_lens=opp_lens, covert=covert,
+                            flamboyant=flamboyant, side_pool=side_pool)
+    return Position(me, main, opponents, allies, ev, a, b, values, armour_op, physical)
+
+
+def _secondary_targets(me) -> tuple[int | None, int | None]:
+    from ..rules.character import skill_target
+
+    covert = skill_target(me.char, "Cunning", ())[0]
+    others = [skill_target(me.char, s, ())[0] for s in me.char.skills if s != me.skill]
+    return covert, (max(others) if others else None)
+
+
+def best_secondary(me) -> str | None:
+    """The skill a Flamboyant participant shows off with: its best one besides the conflict's."""
+    from ..rules.character import skill_target
+
+    best, name = None, None
+    for s in me.char.skills:
+        if s == me.skill:
+            continue
+        value = skill_target(me.char, s, ())[0]
+        if best is None or value > best:
+            best, name = value, s
+    return name
+
+
+def push_chance(conflict, me) -> float:
+    """The chance to win if ``me`` pushes on from its spent Pool: −20 % and a run down to comae."""
+    opponents = conflict.opponents(me)
+    if not opponents:
+        return 1.0
+    physical = conflict.ctype.physical
+    main = max(opponents, key=lambda o: (threat(o, physical), o.id))
+    hurt = 0 if me.char is not None and me.char.hurt else -20
+    size = max(1, me.pool.maximum)
+    b, size_op = _index(main)
+    m = Matchup(t_me=me.base_target() + hurt, t_op=main.base_target(), dice_me=str(me.damage_dice(physical)),
+                dice_op=str(main.damage_dice(physical)), bonus_me=me.damage_bonus(physical),
+                bonus_op=main.damage_bonus(physical), armour_me=me.armour_against(main, conflict.ctype),
+                armour_op=main.armour_against(me, conflict.ctype), size_me=size, size_op=size_op)
+    return evaluator(m).value(size + min(0, me.pool.current), b)
+
+
+def quick_extras(conflict, me) -> list[str]:
+    """Quick's extra actions other than leaving (switch weapon, use an item, get ready).
+
+    Asks the engine for the list it would offer, so the two never drift
+    apart; a mind uses this to see whether Quick buys anything but a way out.
+    """
+    options = getattr(conflict, "_quick_options", None)
+    if options is None:
+        return []
+    return [o.key for o in options(me) if o.key != "leave"]
