@@ -11,7 +11,11 @@ with new participants and a new Conflict every time. The initiative rule
 (equal Pools and skills roll off with a d100 each) is part of the rules, so the
 bare loop is timed with and without it.
 
-    python benchmarks/conflicts.py [--seconds 3] [--json]
+With ``--count`` it prints, instead of rates, the Python bytecodes and calls
+executed per conflict on each side: a measure a busy machine cannot disturb,
+for comparing two versions of the engine where timings are noisy.
+
+    python benchmarks/conflicts.py [--seconds 3] [--json] [--count]
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 
 
@@ -84,12 +89,41 @@ def rate(fn, seconds: float) -> float:
             return count / (now - start)
 
 
+def work(fn, runs: int = 300) -> tuple[float, float]:
+    """(bytecodes, Python calls) per call of ``fn``, counted by a tracer."""
+    counts = [0, 0]
+
+    def tracer(frame, event, arg):
+        if event == "call":
+            counts[1] += 1
+            frame.f_trace_opcodes = True
+        elif event == "opcode":
+            counts[0] += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        for _ in range(runs):
+            fn()
+    finally:
+        sys.settrace(None)
+    return counts[0] / runs, counts[1] / runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each side (default 3)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--count", action="store_true", help="count bytecodes and calls instead of timing")
     args = parser.parse_args()
     rngs = [random.Random(1) for _ in range(3)]
+    if args.count:
+        engine = engine_conflict(rngs[2])
+        engine()  # the first conflict loads the rules tables
+        (e_ops, e_calls), (b_ops, b_calls) = work(engine), work(lambda: bare_loop(rngs[1], initiative=True))
+        print(f"engine                     : {e_ops:>8,.0f} bytecodes {e_calls:>6,.0f} calls per conflict")
+        print(f"bare loop with initiative  : {b_ops:>8,.0f} bytecodes {b_calls:>6,.0f} calls per conflict")
+        return
     bare = rate(lambda: bare_loop(rngs[0]), args.seconds)
     bare_init = rate(lambda: bare_loop(rngs[1], initiative=True), args.seconds)
     engine = rate(engine_conflict(rngs[2]), args.seconds)

@@ -1,9 +1,14 @@
-"""The one decision interface: a :class:`Question` in, an option key out."""
+"""The one decision interface: a :class:`Question` in, an option key out.
+
+Every question the engine can ask has a kind in :data:`KINDS`, with the
+context keys it carries and what it means, so a bot or a mind can be written
+against this page instead of against the code that asks.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class QuestionError(ValueError):
@@ -31,7 +36,7 @@ class Question:
     prompt: str
     options: tuple[Option, ...] = ()
     actor: str | None = None
-    context: dict = field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
     default: str | None = None
 
     @property
@@ -50,9 +55,14 @@ class Question:
     def resolve(self, answer: str) -> str:
         """Map what someone typed to an option key: the key, its number, or a unique prefix.
 
+        This is the one place answers are normalised: the conflict, the game,
+        the prompt, scripts and saves all pass what a decider said through it.
         Free-text questions accept any non-empty text. Raises
         :class:`QuestionError` with the valid answers otherwise.
         """
+        for o in self.options:  # the usual case: a decider that already answers with a key
+            if answer == o.key:
+                return answer
         text = (answer or "").strip()
         if not text and self.default is not None:
             text = self.default
@@ -66,7 +76,8 @@ class Question:
                 return o.key
         if text.isdigit() and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1].key
-        matches = [o.key for o in self.options if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
+        matches = [o.key for o in self.options
+                   if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
         if lowered and len(set(matches)) == 1:
             return matches[0]
         valid = ", ".join(f"{i}={o.key}" if _readable(o.key) and o.key != str(i) else str(i)
@@ -87,3 +98,77 @@ class Decider(Protocol):
     """Anything that answers questions: returns an option key (or free text)."""
 
     def decide(self, question: Question) -> str: ...
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of question: what it asks and the context keys it may carry."""
+
+    key: str
+    meaning: str
+    context: frozenset[str] = frozenset()
+
+
+# -- asked by the conflict engine (context: the conflict's read-only view and the participant)
+LENS = "lens"
+CLEVER_FOLLOW_UP = "clever_follow_up"
+FLAMBOYANT_SKILL = "flamboyant_skill"
+QUICK_ACTION = "quick_action"
+LUCK_FLIP = "luck_flip"
+TARGET = "target"
+DAMAGE_POOL = "damage_pool"
+LUCK_REDUCE = "luck_reduce"
+PUSH = "push"
+
+_IN_CONFLICT = frozenset({"conflict", "participant"})
+_IN_GAME = frozenset({"game"})
+
+#: Every question kind solo asks, by key.
+KINDS: dict[str, Kind] = {k.key: k for k in (
+    Kind(LENS, "this round's Lens, or an exit (flee, surrender)", _IN_CONFLICT | {"earlier"}),
+    Kind(CLEVER_FOLLOW_UP, "the round after Clever: +20 % to the roll or damage twice, or an exit", _IN_CONFLICT),
+    Kind(FLAMBOYANT_SKILL, "the skill a Flamboyant participant rolls instead of the conflict's", _IN_CONFLICT),
+    Kind(QUICK_ACTION, "Quick's extra action: leave, switch weapon, use an item or get ready", _IN_CONFLICT),
+    Kind(LUCK_FLIP, "spend a Luck Point to swap the digits of a d100 roll",
+         _IN_CONFLICT | {"roll", "flipped"} | _IN_GAME),
+    Kind(TARGET, "whom the round's winner strikes when several foes are still in", _IN_CONFLICT),
+    Kind(DAMAGE_POOL, "the Pool a Covert or Flamboyant blow hits: the conflict's or the side Pool", _IN_CONFLICT),
+    Kind(LUCK_REDUCE, "spend a Luck Point to take 1 damage instead of the blow", _IN_CONFLICT | {"damage"}),
+    Kind(PUSH, "a spent Pool: push on below zero, spend Luck to get back to 1, or go down",
+         _IN_CONFLICT | {"pool", "maximum"}),
+    # -- asked by the game (context: the game)
+    Kind("choice", "which of a scene's choices to take", _IN_GAME | {"scene"}),
+    Kind("who", "which character of the party acts", _IN_GAME),
+    Kind("pay_back", "turn a success into a failure to repay borrowed Luck", _IN_GAME),
+    Kind("escalate", "a lost opposed roll: turn it into an Extended Conflict", _IN_GAME),
+    Kind("willpower_acted", "at a session's end: did the character act by their Willpower Focuses", _IN_GAME),
+    Kind("improve", "spend an improvement roll now, or keep it", _IN_GAME),
+    Kind("party_size", "how many players are at the table", _IN_GAME),
+    Kind("player", "a player's name (free text)"),
+    Kind("pc_source", "a player's character: the ready-made one, a new one or a random one", _IN_GAME),
+    # -- asked in open play (context: the game)
+    Kind("open_action", "what happens next in a story without a written adventure", _IN_GAME),
+    Kind("oracle_question", "a yes-or-no question for the oracle (free text)"),
+    Kind("likelihood", "how likely the oracle's yes is", _IN_GAME),
+    Kind("npc_level", "how capable a newly met character is", _IN_GAME),
+    Kind("difficulty", "how hard a roll or an obstacle is", _IN_GAME),
+    Kind("conflict_type", "the kind of Extended Conflict to start", _IN_GAME),
+    Kind("opponent", "whom the conflict is against", _IN_GAME),
+    Kind("note_text", "a line for the journal (free text)"),
+    Kind("control", "at a scene's end: were the characters in control (the oracle's tension)", _IN_GAME),
+    # -- asked while making a character (in open play also: skill and focus for a roll, with the game)
+    Kind("name", "the new character's name (free text)"),
+    Kind("pronoun", "how the story refers to the character"),
+    Kind("method", "how to build the character: by career, skill by skill, or at random"),
+    Kind("career", "the character's career"),
+    Kind("skill", "a skill: the next one to rank, or the one to roll", _IN_GAME),
+    Kind("focus", "a Focus for a skill (or none)", _IN_GAME),
+    Kind("tag", "a Tag for the character"),
+    Kind("pools", "the conflict Pools: assign the standard values or roll them"),
+    Kind("pool", "which Pool gets the next value"),
+    Kind("willpower", "the Willpower Focuses: roll them or choose them"),
+    Kind("person", "the Person of the Willpower Focuses"),
+    Kind("verb", "what the character does about their Person or Circle"),
+    Kind("circle", "the Circle of the Willpower Focuses"),
+)}
+

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from conftest import Answers, LoadedDice, make_char
 
 from solo.events import EventLog
 from solo.minds.bots import RandomDecider
-from solo.rules.conflict import Conflict, flow, machine
+from solo.rules.conflict import FLOW, Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.dice import parse
+from solo.rules.outcomes import OUTCOMES
 from solo.rules.participants import from_character, obstacle, settle_combined
 
 COMBAT = conflict_type("combat")
@@ -35,7 +37,8 @@ def duel(a_char, b_char, dice, *, ctype=COMBAT, a_decider=None, b_decider=None, 
 def test_worked_example_of_the_rulebook():
     """RULES.md §6.2: Mike, Move //Athletics 85 %, Aggressive, rolls 68 and fails; the thug rolls 42
     and wins; 2 damage to Mike's BODY; Mike then picks Clever."""
-    mike = make_char("Mike", Move=65, focuses={"Move//Athletics": 20}, pools={"BODY": 12, "INT": 10, "POW": 10, "CHA": 10})
+    mike = make_char("Mike", Move=65, focuses={"Move//Athletics": 20},
+                     pools={"BODY": 12, "INT": 10, "POW": 10, "CHA": 10})
     thug = make_char("Thug", level="common", Move=50, pools=10)
     mike_mind = Answers(lens=["aggressive", "clever"], luck_flip="no", luck_reduce="no")
     conflict, a, b, log, rng = duel(mike, thug, [68, 42, 2, 90, 90], ctype=FOOT, a_decider=mike_mind)
@@ -261,7 +264,8 @@ def test_common_and_skilled_npcs_cannot_push_masters_can():
         b = make_char("B", level=level, Combat=50, pools=3)
         a = make_char("A", Combat=60)
         mind = Answers(lens="none", push="push")
-        conflict, pa, pb, log, _ = duel(a, b, [10, 99, 5], a_decider=Answers(lens="none"), b_decider=mind, round_limit=1)
+        conflict, pa, pb, log, _ = duel(a, b, [10, 99, 5], a_decider=Answers(lens="none"), b_decider=mind,
+                                        round_limit=1)
         conflict.run()
         assert pb.status == expect, level
         assert ("push" in mind.kinds()) == (level == "master")
@@ -301,7 +305,8 @@ def test_initiative_by_pool_then_skill_then_pc_then_rolloff():
     conflict.run()
     assert log.of("round_start")[0]["order"] == ["B", "A"]  # equal Pools: higher skill first
     b2 = make_char("B", level="common", Combat=50, pools=10)
-    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), b2, [99, 99], a_decider=Answers(lens="none"), round_limit=1)
+    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), b2, [99, 99], a_decider=Answers(lens="none"),
+                                    round_limit=1)
     conflict.run()
     assert log.of("round_start")[0]["order"] == ["A", "B"]  # then the PC first
     n1, n2 = make_char("N1", level="common", Combat=50), make_char("N2", level="common", Combat=50)
@@ -371,7 +376,8 @@ def test_several_participants_winner_chooses_target():
     g1 = make_char("G1", level="common", Combat=30)
     g2 = make_char("G2", level="common", Combat=30)
     mind = Answers(lens="none", target="G2")
-    ps = [from_character(hero, "a", COMBAT, decider=mind), from_character(g1, "b", COMBAT), from_character(g2, "b", COMBAT)]
+    ps = [from_character(hero, "a", COMBAT, decider=mind), from_character(g1, "b", COMBAT),
+          from_character(g2, "b", COMBAT)]
     log = EventLog()
     # initiative: Hero first (higher skill at equal pools), G1/G2 roll off 50/40
     conflict = Conflict(COMBAT, ps, LoadedDice([50, 40, 10, 99, 99, 6]), sink=log, round_limit=1)
@@ -385,7 +391,8 @@ def test_side_outcomes_with_several_participants():
     hero.weapon = "axe"
     ps = [from_character(hero, "a", COMBAT, decider=Answers(lens="none", target="G1")),
           from_character(make_char("G1", level="common", Combat=30, pools=3), "b", COMBAT),
-          from_character(make_char("G2", level="common", Combat=30, pools=3), "b", COMBAT, decider=Answers(lens="flee"))]
+          from_character(make_char("G2", level="common", Combat=30, pools=3), "b", COMBAT,
+                         decider=Answers(lens="flee"))]
     log = EventLog()
     conflict = Conflict(COMBAT, ps, LoadedDice([50, 40, 10, 99, 6]), sink=log)
     result = conflict.run()
@@ -395,31 +402,46 @@ def test_side_outcomes_with_several_participants():
     assert result.outcome == "won"
 
 
-def test_transitions_driver_and_table_driver_play_identical_conflicts():
-    """step() fires the transitions machine; run() walks its table. Both must agree exactly."""
-    for seed in range(60):
-        logs = []
-        for driver in ("step", "run"):
-            a = make_char("A", Combat=55, Cunning=45, Move=40, pools=9, luck=2)
-            a.items = ["Axe"]
-            b = make_char("B", level="master", Combat=60, pools=9)
-            log = EventLog()
-            conflict = Conflict(COMBAT, [from_character(a, "a", COMBAT, decider=RandomDecider(random.Random(seed))),
-                                         from_character(b, "b", COMBAT, decider=RandomDecider(random.Random(seed + 1)))],
-                                random.Random(seed), sink=log, round_limit=12)
-            if driver == "step":
-                while not conflict.finished:
-                    conflict.step()
-            else:
-                conflict.run()
-            logs.append([e.to_dict() for e in log.events])
-        assert logs[0] == logs[1], seed
+def _stepping_duel(seed):
+    a = make_char("A", Combat=55, Cunning=45, Move=40, pools=9, luck=2)
+    a.items = ["Axe"]
+    b = make_char("B", level="master", Combat=60, pools=9)
+    log = EventLog()
+    conflict = Conflict(COMBAT, [from_character(a, "a", COMBAT, decider=RandomDecider(random.Random(seed))),
+                                 from_character(b, "b", COMBAT, decider=RandomDecider(random.Random(seed + 1)))],
+                        random.Random(seed), sink=log, round_limit=12)
+    return conflict, log
 
 
-def test_machine_table_matches_the_machine():
-    table = flow()
-    assert set(table) == set(machine().events["advance"].transitions)
-    assert [dest for dest, _, _ in table["resolving"]] == ["damaging", "checking"]
+def test_step_visits_the_documented_phases_in_order():
+    """One step is one phase: a round declares, rolls, resolves, damages only when a blow lands, checks."""
+    round_shape = re.compile(r"(declaring rolling resolving (damaging )?checking )*(declaring )?ended")
+    for seed in range(20):
+        conflict, log = _stepping_duel(seed)
+        phases = []
+        while not conflict.finished:
+            before = conflict.phase
+            conflict.step()
+            assert conflict.phase in [row[0] for row in FLOW[before]]
+            phases.append(conflict.phase)
+        assert round_shape.fullmatch(" ".join(phases)), phases
+        blows = sum(1 for e in log.events if e.kind == "round_result" and e["winner"] is not None
+                    and e["lens"] != "clever")
+        assert phases.count("damaging") == blows
+        assert phases.count("declaring") == conflict.result.rounds
+        conflict.step()  # an ended conflict stays ended
+        assert conflict.phase == "ended"
+
+
+def test_stepping_ends_where_run_ends():
+    for seed in range(20):
+        stepped, step_log = _stepping_duel(seed)
+        while not stepped.finished:
+            stepped.step()
+        ran, run_log = _stepping_duel(seed)
+        result = ran.run()
+        assert stepped.result == result
+        assert [e.to_dict() for e in step_log.events] == [e.to_dict() for e in run_log.events], seed
 
 
 def test_every_event_carries_its_numbers():
@@ -438,8 +460,10 @@ def test_every_event_carries_its_numbers():
 def test_same_seed_same_conflict():
     def play(seed):
         log = EventLog()
-        a = from_character(make_char("A", Combat=50, Cunning=40), "a", COMBAT, decider=RandomDecider(random.Random(seed)))
-        b = from_character(make_char("B", level="skilled", Combat=50), "b", COMBAT, decider=RandomDecider(random.Random(seed)))
+        a = from_character(make_char("A", Combat=50, Cunning=40), "a", COMBAT,
+                           decider=RandomDecider(random.Random(seed)))
+        b = from_character(make_char("B", level="skilled", Combat=50), "b", COMBAT,
+                           decider=RandomDecider(random.Random(seed)))
         Conflict(COMBAT, [a, b], random.Random(seed), sink=log).run()
         return [e.to_dict() for e in log.events]
 
@@ -459,8 +483,6 @@ def test_bad_conflicts_are_refused():
 
 
 def test_random_play_always_ends_with_a_known_outcome():
-    from solo.rules.conflict import OUTCOMES
-
     rng = random.Random(9)
     for seed in range(200):
         a = make_char("A", Combat=rng.randint(20, 90), Cunning=40, Move=50, pools=rng.randint(3, 14))
@@ -485,3 +507,29 @@ def test_damage_override_dice():
     a = from_character(make_char("A", Combat=60), "a", COMBAT)
     a.damage = parse("2d4")
     assert a.damage_dice(True) == parse("2d4")
+
+
+def test_deciders_see_a_read_only_view_of_the_conflict():
+    seen = []
+
+    class Peek:
+        def decide(self, question):
+            seen.append(question.context["conflict"])
+            return question.options[0].key
+
+    a = make_char("A", Combat=60, Cunning=40)
+    a.items = ["Axe"]
+    conflict, pa, pb, log, _ = duel(a, make_char("B", level="common", Combat=50), [10, 99, 3],
+                                    a_decider=Peek(), round_limit=1)
+    conflict.run()
+    view = seen[0]
+    assert all(v is view for v in seen) and view is conflict.view  # one view per conflict
+    assert (view.ctype, view.round, view.round_limit) == (COMBAT, 1, 1)
+    assert view.participants == (pa, pb) and view.by_id["B"] is pb and view.opponents(pa) == [pb]
+    assert view.declared("A").lens == "none" and view.declared("nobody") is None
+    assert [o.key for o in view.quick_options(pa)] == [o.key for o in conflict.quick_options(pa)]
+    with pytest.raises(TypeError):
+        view.by_id["C"] = pb
+    with pytest.raises(AttributeError):
+        view.round = 5
+    assert not hasattr(view, "decl") and not hasattr(view, "step")

@@ -77,7 +77,7 @@ def test_every_decider_answers_every_question_with_a_valid_key(kind):
         for ctype_key, sizes in (("combat", (2, 2)), ("combat", (1, 3)), ("combat", (3, 1)), ("social", (2, 1)),
                                  ("foot_chase", (1, 1)), ("combat", (1, 1))):
             base = _make(kind, seed)
-            _play(lambda npc: Checked(base(npc), seen), seed, ctype_key, sizes)
+            _play(lambda npc, base=base: Checked(base(npc), seen), seed, ctype_key, sizes)
     if kind == "mind":
         assert KINDS <= seen, KINDS - seen
 

@@ -165,7 +165,7 @@ def _at_zero(body, rng_seed):
     conflict = Conflict(COMBAT, [me, foe], random.Random(rng_seed))
     me.pool.current = 0
     q = Question("push", "Spent. What now?", (Option("push", "Push"), Option("out", "Go down")),
-                 context={"conflict": conflict, "participant": me})
+                 context={"conflict": conflict.view, "participant": me})
     return q
 
 
@@ -190,7 +190,7 @@ def _targets(body, seeds=60):
     foes = [from_character(c, "b", COMBAT) for c in (big, small)]
     conflict = Conflict(COMBAT, [me, *foes], random.Random(1))
     q = Question("target", "Whom?", tuple(Option(f.id, f.name) for f in foes),
-                 context={"conflict": conflict, "participant": me})
+                 context={"conflict": conflict.view, "participant": me})
     return Counter(NPCMind(body, random.Random(s)).decide(q) for s in range(seeds))
 
 

@@ -19,15 +19,27 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..decisions import LENS, Question
 from ..events import EventLog
 from ..rules.conflict import Conflict
 from ..rules.conflict_types import ConflictType
+from ..rules.lenses import LENSES
+from ..rules.outcomes import (
+    COMAE,
+    FLED,
+    LOST,
+    OPPONENT_FLED,
+    OPPONENT_SURRENDERED,
+    STALEMATE,
+    SURRENDERED,
+    WON,
+)
 from ..rules.participants import from_character
 from .bots import GreedyDecider
 from .memory import NPCMemory
-from .npc import LENSES, NPCMind
+from .npc import NPCMind
 
-OUTCOME_KEYS = ("won", "lost", "fled", "surrendered", "comae", "stalemate")
+OUTCOME_KEYS = (WON, LOST, FLED, SURRENDERED, COMAE, STALEMATE)
 DEFAULT_ROUND_LIMIT = 30
 
 
@@ -70,9 +82,9 @@ class _Tally:
         self.stats = stats
         self.explain = explain
 
-    def decide(self, question):
+    def decide(self, question: Question) -> str:
         answer = self.mind.decide(question)
-        if question.kind == "lens" and answer in self.stats.lenses:
+        if question.kind == LENS and answer in self.stats.lenses:
             self.stats.lenses[answer] += 1
             if self.explain and self.mind.last is not None:
                 self.stats.reasons[(answer, self.mind.last.consideration)] += 1
@@ -127,14 +139,14 @@ def run_duels(npc, pc, ctype: ConflictType, *, runs: int, seed: int | None = Non
         sink = log if explain and run == 0 else None
         result = Conflict(ctype, [a, b], dice, sink=sink, round_limit=round_limit).run()
         outcome = result.outcome
-        if outcome in ("opponent_fled", "opponent_surrendered"):
+        if outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED):
             stats.pc_gave_up += 1
-            outcome = "won"
+            outcome = WON
         stats.outcomes[outcome] += 1
         stats.rounds += result.rounds
         stats.runs += 1
         morale = mind.morale
-        if morale is not None and morale.reaction and outcome in ("fled", "surrendered"):
+        if morale is not None and morale.reaction and outcome in (FLED, SURRENDERED):
             stats.breaks[morale.reaction] += 1
         if explain and run == 0:
             stats.first = list(log.events)
@@ -170,7 +182,7 @@ def parse_trait(name: str):
 
     t = codeblocks()
     text = name.strip()
-    tables = ("personality", "dark_triad")
+    tables: tuple[str, ...] = ("personality", "dark_triad")
     lowered = text.lower()
     for prefix in ("dark:", "dark_triad:", "darktriad:"):
         if lowered.startswith(prefix):

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import random
 
-from ..decisions import Question
+from ..decisions import (
+    CLEVER_FOLLOW_UP,
+    DAMAGE_POOL,
+    FLAMBOYANT_SKILL,
+    LENS,
+    LUCK_FLIP,
+    LUCK_REDUCE,
+    PUSH,
+    QUICK_ACTION,
+    TARGET,
+    Question,
+)
+from ..rules.conflict_view import ConflictView
+from ..rules.outcomes import OUT
+from ..rules.participants import Participant
 
 
 class RandomDecider:
@@ -45,7 +59,7 @@ class GreedyDecider:
     def __init__(self, rng: random.Random | None = None, *, yields: bool = False):
         self.rng = rng
         self.yields = yields
-        self._secondary: dict = {}
+        self._secondary: dict[tuple[str, bool, str | None], tuple[int | None, int | None]] = {}
 
     def decide(self, question: Question) -> str:
         keys = question.keys()
@@ -53,25 +67,25 @@ class GreedyDecider:
         conflict, me = ctx.get("conflict"), ctx.get("participant")
         kind = question.kind
         if conflict is not None and me is not None and keys:
-            if kind == "lens":
+            if kind == LENS:
                 return self._lens(keys, conflict, me)
-            if kind == "clever_follow_up":
+            if kind == CLEVER_FOLLOW_UP:
                 return "skill" if "skill" in keys else keys[0]
-            if kind == "target":
+            if kind == TARGET:
                 return min(keys, key=lambda k: (conflict.by_id[k].pool.current, k) if k in conflict.by_id else (0, k))
-            if kind == "damage_pool":
+            if kind == DAMAGE_POOL:
                 return "conflict" if "conflict" in keys else keys[0]
-            if kind == "flamboyant_skill":
+            if kind == FLAMBOYANT_SKILL:
                 return max(keys, key=lambda k: me.char.skills.get(k, 0) if me.char is not None else 0)
-            if kind == "quick_action":
+            if kind == QUICK_ACTION:
                 return "ready" if "ready" in keys else next((k for k in keys if k != "leave"), keys[0])
-            if kind == "push":
+            if kind == PUSH:
                 if "refresh" in keys:
                     return "refresh"
                 from .position import push_chance
 
-                return "push" if "push" in keys and push_chance(conflict, me) >= 0.5 else "out"
-            if kind in ("luck_flip", "luck_reduce"):
+                return "push" if "push" in keys and push_chance(conflict, me) >= 0.5 else OUT
+            if kind in (LUCK_FLIP, LUCK_REDUCE):
                 return "yes" if "yes" in keys else keys[0]
         if question.default is not None:
             return question.default
@@ -81,7 +95,7 @@ class GreedyDecider:
             return self.rng.choice(question.options).key
         return keys[0]
 
-    def _lens(self, keys: list[str], conflict, me) -> str:
+    def _lens(self, keys: list[str], conflict: ConflictView, me: Participant) -> str:
         from .position import read_position
         from .valuation import best_basic
 

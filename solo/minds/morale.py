@@ -159,7 +159,7 @@ class Morale:
         if all(b == "fight_on" for b in breaks):
             self.reaction = "fight_on"
             return self.reaction
-        kinds = {MECHANIC[b] for b in breaks if MECHANIC.get(b)}
+        kinds: set[str] = {m for b in breaks if (m := MECHANIC.get(b))}
         if not can_flee:
             kinds.discard("flee")
         if len(kinds) == 2:

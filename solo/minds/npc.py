@@ -29,11 +29,25 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..decisions import Question
+from ..decisions import (
+    CLEVER_FOLLOW_UP,
+    DAMAGE_POOL,
+    FLAMBOYANT_SKILL,
+    LENS,
+    LUCK_FLIP,
+    LUCK_REDUCE,
+    PUSH,
+    QUICK_ACTION,
+    TARGET,
+    Question,
+)
 from ..events import Event, Sink
 from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
-from ..rules.lenses import LENSES
+from ..rules.conflict_view import ConflictView
+from ..rules.lenses import CLEVER_BONUS, LENSES
+from ..rules.outcomes import ACTIVE, OUT
+from ..rules.participants import Participant
 from .memory import NPCMemory
 from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, Morale
 from .position import Position, best_secondary, mean_damage, push_chance, quick_extras, read_position, threat
@@ -174,7 +188,7 @@ class Decision:
 class _Fight:
     """What a mind keeps during one conflict."""
 
-    conflict: object
+    conflict: ConflictView
     lean: Leanings
     morale: Morale
     last_lens: str | None = None
@@ -194,7 +208,7 @@ class NPCMind:
     ``npc_break`` events.
     """
 
-    def __init__(self, npc, rng: random.Random, *, memory: NPCMemory | None = None, explain: bool = False,
+    def __init__(self, npc, rng: random.Random, *, memory: NPCMemory | list[str] | None = None, explain: bool = False,
                  sink: Sink | None = None):
         self.npc = npc
         self.rng = rng
@@ -294,7 +308,7 @@ class NPCMind:
             return getattr(self.npc, "name", "NPC")
         return question.options[0].key
 
-    def _fight_for(self, conflict) -> _Fight:
+    def _fight_for(self, conflict: ConflictView) -> _Fight:
         fight = self._fight
         if fight is None or fight.conflict is not conflict:
             facing_pcs = any(p.is_pc for p in conflict.participants)
@@ -314,12 +328,13 @@ class NPCMind:
             self.sink(Event(kind, data))
 
     # -- shared steps --------------------------------------------------------------
-    def _read(self, conflict, me, fight) -> Position:
+    def _read(self, conflict: ConflictView, me: Participant, fight: _Fight) -> Position:
         return read_position(conflict, me, secondary=fight.secondary)
 
-    def _check_morale(self, q: Question, conflict, me, fight: _Fight, pos: Position, lenses) -> None:
+    def _check_morale(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight, pos: Position,
+                      lenses: list[str] | None) -> None:
         allies_out = {p.id for p in conflict.participants
-                      if p.side == me.side and p is not me and p.status != "in"}
+                      if p.side == me.side and p is not me and p.status != ACTIVE}
         check = fight.morale.observe(pool=me.pool.current, maximum=me.pool.maximum, win=pos.win(lenses),
                                      allies_out=allies_out, opponents=len(pos.opponents), side=len(pos.allies),
                                      rng=self.rng)
@@ -327,7 +342,7 @@ class NPCMind:
             self._emit("npc_morale", actor=me.id, round=conflict.round, **check.to_dict(),
                        clue=CLUES[check.after])
 
-    def _exit_if_broken(self, q: Question, conflict, me, fight: _Fight) -> Decision | None:
+    def _exit_if_broken(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision | None:
         morale = fight.morale
         if morale.state != BROKEN:
             return None
@@ -337,8 +352,8 @@ class NPCMind:
             bias = fight.lean.surrender_bias
             morale.choose_reaction(can_flee=can_flee, rng=self.rng, surrender_bias=bias)
         reaction = morale.reaction
-        mechanic = MECHANIC.get(reaction)
-        if mechanic is None:
+        mechanic = MECHANIC.get(reaction) if reaction is not None else None
+        if reaction is None or mechanic is None:
             return None  # fights on
         if mechanic not in keys:
             mechanic = "surrender" if "surrender" in keys else None
@@ -367,7 +382,7 @@ class NPCMind:
         return near[-1][0]
 
     # -- the Lens --------------------------------------------------------------------
-    def _lens(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+    def _lens(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         lenses = [k for k in q.keys() if k in LENS_SET]
         if "quick" in lenses and not quick_extras(conflict, me):
             lenses.remove("quick")  # its only extra action would be an attempt to leave: that is what flee is for
@@ -389,7 +404,8 @@ class NPCMind:
         return Decision(me.id, q.kind, choice, reason, key, {k: round(v, 3) for k, v in totals.items()},
                         conflict.round)
 
-    def _lens_parts(self, lenses, conflict, me, fight: _Fight, pos: Position) -> dict[str, dict[str, float]]:
+    def _lens_parts(self, lenses: list[str], conflict: ConflictView, me: Participant, fight: _Fight,
+                    pos: Position) -> dict[str, dict[str, float]]:
         """Every consideration's score for every offered Lens, from the live conflict."""
         main = pos.main
         ctype = conflict.ctype
@@ -407,8 +423,8 @@ class NPCMind:
         return lens_considerations(fight.lean, lenses, sit)
 
     @staticmethod
-    def _opponent_lens(conflict, main) -> str:
-        decl = conflict.decl.get(main.id)
+    def _opponent_lens(conflict: ConflictView, main: Participant) -> str:
+        decl = conflict.declared(main.id)
         if decl is not None:
             return decl.lens
         return main.last_lens if main.uses_lenses else "none"
@@ -432,7 +448,8 @@ class NPCMind:
                 best_key, best_gain = key, gain
         return best_key
 
-    def _reason(self, choice, options, parts, conflict, me, fight, pos) -> tuple[str, str]:
+    def _reason(self, choice: str, options: list[str], parts: dict[str, dict[str, float]], conflict: ConflictView,
+                me: Participant, fight: _Fight, pos: Position) -> tuple[str, str]:
         """The strongest consideration behind a Lens, and a short sentence for it."""
         key = self._strongest(choice, options, parts)
         if key is None:
@@ -440,7 +457,7 @@ class NPCMind:
         return key, _lens_reason(self, key, choice, conflict, me, pos)
 
     # -- Clever's follow-up ------------------------------------------------------------
-    def _clever(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+    def _clever(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         pos = self._read(conflict, me, fight)
         self._check_morale(q, conflict, me, fight, pos, None)
         leave = self._exit_if_broken(q, conflict, me, fight)
@@ -451,9 +468,10 @@ class NPCMind:
             return Decision(me.id, q.kind, keys[0] if keys else q.options[0].key, "its only choice", "level", {},
                             conflict.round)
         main = pos.main
-        opp_lens = self._opponent_lens(conflict, main) if main.id in conflict.decl else "none"
-        vals = pos.evaluator.lens_values(pos.a, pos.b, carry_me=me.carry + 20, carry_op=main.carry, opp_lens=opp_lens)
-        value = {"skill": vals["none"], "damage": vals["aggressive"]}  # +20 cancels Aggressive's −20
+        opp_lens = self._opponent_lens(conflict, main) if conflict.declared(main.id) is not None else "none"
+        vals = pos.evaluator.lens_values(pos.a, pos.b, carry_me=me.carry + CLEVER_BONUS,
+                                          carry_op=main.carry, opp_lens=opp_lens)
+        value = {"skill": vals["none"], "damage": vals["aggressive"]}  # the edge cancels Aggressive's −20
         best = max(value.values())
         L = fight.lean.lean
         opp_frac = max(0.0, main.pool.current / main.pool.maximum) if main.pool.maximum else 0.0
@@ -476,7 +494,7 @@ class NPCMind:
                         conflict.round)
 
     # -- Flamboyant's skill, Quick's action, the Pool hit --------------------------------
-    def _flamboyant(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+    def _flamboyant(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         keys = q.keys()
         best = best_secondary(me) if me.char is not None else None
         choice = best if best in keys else keys[0]
@@ -484,7 +502,7 @@ class NPCMind:
         return Decision(me.id, q.kind, choice, f"its best other skill ({choice} {value} %)", "skill",
                         {choice: float(value)}, conflict.round)
 
-    def _quick(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+    def _quick(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         from ..rules.rulebook import rules
 
         lean = fight.lean
@@ -511,7 +529,7 @@ class NPCMind:
         return Decision(me.id, q.kind, choice, why[choice] or "nothing better to do", "action",
                         {k: round(v, 3) for k, v in scores.items()}, conflict.round)
 
-    def _damage_pool(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+    def _damage_pool(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         """Hit the Pool that puts the target out in fewer blows (armour covers BODY only).
 
         Either Pool at zero takes the target out, so a Covert blow to a low
@@ -526,8 +544,7 @@ class NPCMind:
                 blows[key] = 0.0
                 continue
             if key == "conflict":
-                armour = target.armour.points_against(me.weapon) if (physical and target.armour is not None
-                                                                      and "BODY" in conflict.ctype.pools) else 0
+                armour = target.armour_against(me, conflict.ctype)
                 left = target.pool.current
             else:
                 armour = 0
@@ -547,7 +564,7 @@ class NPCMind:
                         conflict.round)
 
     @staticmethod
-    def _last_struck(conflict, me, fight: _Fight):
+    def _last_struck(conflict: ConflictView, me: Participant, fight: _Fight) -> Participant | None:
         """The target of the blow being dealt now: the target question, when there was one, came just before."""
         opponents = conflict.opponents(me)
         if len(opponents) == 1:
@@ -556,7 +573,7 @@ class NPCMind:
         return chosen if chosen is not None else (opponents[0] if opponents else None)
 
     # -- whom to strike ------------------------------------------------------------------
-    def _target(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+    def _target(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         keys = q.keys()
         targets = [conflict.by_id[k] for k in keys if k in conflict.by_id]
         physical = conflict.ctype.physical
@@ -564,9 +581,8 @@ class NPCMind:
         if not targets:
             return Decision(me.id, q.kind, keys[0], "the only one in reach", "level", {}, conflict.round)
 
-        def armour_of(t):
-            return (t.armour.points_against(me.weapon) if physical and t.armour is not None
-                    and "BODY" in conflict.ctype.pools else 0)
+        def armour_of(t: Participant) -> int:
+            return t.armour_against(me, conflict.ctype)
 
         if lean.mindless:
             t = min(targets, key=lambda t: (t.pool.current, armour_of(t), t.id))
@@ -607,32 +623,32 @@ class NPCMind:
                         conflict.round)
 
     # -- pushing on, Luck ------------------------------------------------------------------
-    def _push(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+    def _push(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         keys = q.keys()
         lean = fight.lean
         if lean.mindless:
-            choice = "refresh" if "refresh" in keys else "push" if "push" in keys else "out"
+            choice = "refresh" if "refresh" in keys else "push" if "push" in keys else OUT
             return Decision(me.id, q.kind, choice, "knows no pain and no fear", "mindless", {choice: 1.0},
                             conflict.round)
-        if fight.morale.state == BROKEN and "out" in keys:
-            return Decision(me.id, q.kind, "out", "its nerve is gone: it goes down", "morale", {"out": 1.0},
+        if fight.morale.state == BROKEN and OUT in keys:
+            return Decision(me.id, q.kind, OUT, "its nerve is gone: it goes down", "morale", {OUT: 1.0},
                             conflict.round)
         if "refresh" in keys and lean.lean["resolve"] >= 0:
             return Decision(me.id, q.kind, "refresh", "spends its luck to stay in", "luck", {"refresh": 1.0},
                             conflict.round)
         if "push" not in keys:
-            return Decision(me.id, q.kind, "out", "cannot push on", "level", {"out": 0.0}, conflict.round)
+            return Decision(me.id, q.kind, OUT, "cannot push on", "level", {OUT: 0.0}, conflict.round)
         win = push_chance(conflict, me)
         L = lean.lean
         parts = {
             "odds": {"push": 2.0 * (win - 0.3)},
             "resolve": {"push": 0.8 * L["resolve"] + 0.6 * lean.risk_tolerance},
-            "self_preservation": {"out": 0.6 * L["self_preservation"] + 0.4 * (1 - lean.risk_tolerance)},
+            "self_preservation": {OUT: 0.6 * L["self_preservation"] + 0.4 * (1 - lean.risk_tolerance)},
             "cruelty": {"push": 0.3 * max(0.0, L["cruelty"])},
         }
-        totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in ("push", "out")}
+        totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in ("push", OUT)}
         choice = self._pick(totals)
-        key = self._strongest(choice, ["push", "out"], parts) or "chance"
+        key = self._strongest(choice, ["push", OUT], parts) or "chance"
         text = {
             "odds": f"{win:.0%} to win pushing on" if choice == "push" else f"only {win:.0%} pushing on",
             "resolve": "will not give in",
@@ -642,9 +658,9 @@ class NPCMind:
         return Decision(me.id, q.kind, choice, text, key, {k: round(v, 3) for k, v in totals.items()},
                         conflict.round)
 
-    def _luck(self, q: Question, conflict, me, fight: _Fight) -> Decision:
+    def _luck(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         keys = q.keys()
-        if q.kind == "luck_reduce":
+        if q.kind == LUCK_REDUCE:
             amount = q.context.get("damage", 0)
             want = amount >= 3 or amount >= me.pool.current
         else:
@@ -678,7 +694,8 @@ _LEAN_OF = {"aggressive": "aggression", "cautious": "caution", "covert": "cunnin
             "clever": "curiosity", "quick": "haste"}
 
 
-def _lens_reason(mind: NPCMind, key: str, choice: str, conflict, me, pos: Position) -> str:
+def _lens_reason(mind: NPCMind, key: str, choice: str, conflict: ConflictView, me: Participant,
+                 pos: Position) -> str:
     main = pos.main
     words = LENS_WORDS.get(choice, choice)
     if key == "odds":
@@ -718,14 +735,14 @@ def _lens_reason(mind: NPCMind, key: str, choice: str, conflict, me, pos: Positi
 
 
 _HANDLERS = {
-    "lens": NPCMind._lens,
-    "clever_follow_up": NPCMind._clever,
-    "flamboyant_skill": NPCMind._flamboyant,
-    "quick_action": NPCMind._quick,
-    "damage_pool": NPCMind._damage_pool,
-    "target": NPCMind._target,
-    "push": NPCMind._push,
-    "luck_flip": NPCMind._luck,
-    "luck_reduce": NPCMind._luck,
+    LENS: NPCMind._lens,
+    CLEVER_FOLLOW_UP: NPCMind._clever,
+    FLAMBOYANT_SKILL: NPCMind._flamboyant,
+    QUICK_ACTION: NPCMind._quick,
+    DAMAGE_POOL: NPCMind._damage_pool,
+    TARGET: NPCMind._target,
+    PUSH: NPCMind._push,
+    LUCK_FLIP: NPCMind._luck,
+    LUCK_REDUCE: NPCMind._luck,
 }
 _NEEDS_FOE = {NPCMind._lens, NPCMind._clever}

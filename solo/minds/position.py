@@ -7,10 +7,15 @@ shields, what the opponent declared) for the NPC minds.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..rules.conflict_types import ConflictType
+from ..rules.conflict_view import ConflictView
 from ..rules.lenses import NEXT_ROUND
 from ..rules.odds import damage_distribution
+from ..rules.outcomes import ACTIVE
+from ..rules.participants import Participant
 from .valuation import Evaluator, Matchup, evaluator
 
 
@@ -18,14 +23,14 @@ from .valuation import Evaluator, Matchup, evaluator
 class Position:
     """A participant's view of the fight at one declaration: who it faces and what each Lens is worth."""
 
-    me: object  # Participant
-    main: object  # the opponent that threatens it most
-    opponents: tuple
-    allies: tuple  # active participants on its side, itself included
+    me: Participant
+    main: Participant  # the opponent that threatens it most
+    opponents: tuple[Participant, ...]
+    allies: tuple[Participant, ...]  # active participants on its side, itself included
     evaluator: Evaluator
     a: int  # own Pool index (distance to out, or to comae when pushing)
     b: int
-    values: dict  # Lens -> chance to win (one-round look-ahead, best play after)
+    values: dict[str, float]  # Lens -> chance to win (one-round look-ahead, best play after)
     armour_op: int
     physical: bool
 
@@ -34,7 +39,7 @@ class Position:
         """Opponents per member of its side (above 1: outnumbered)."""
         return len(self.opponents) / max(1, len(self.allies))
 
-    def win(self, lenses=None) -> float:
+    def win(self, lenses: Iterable[str] | None = None) -> float:
         """The best chance among the Lenses it may use, adjusted for numbers.
 
         Against several foes the one-against-one chance is raised to the
@@ -51,18 +56,18 @@ class Position:
         return best
 
 
-def threat(p, physical: bool) -> float:
+def threat(p: Participant, physical: bool) -> float:
     """How dangerous a participant is: its base chance times its mean damage."""
     return max(1, p.base_target()) * max(0.5, mean_damage(p, physical))
 
 
-def mean_damage(p, physical: bool, armour: int = 0) -> float:
+def mean_damage(p: Participant, physical: bool, armour: int = 0) -> float:
     """The mean of a participant's blow (dice and bonus, less ``armour``), from the odds engine's tables."""
     return sum(v * q for v, q in damage_distribution(str(p.damage_dice(physical)), "none",
                                                      p.damage_bonus(physical), armour))
 
 
-def _index(p) -> tuple[int, int]:
+def _index(p: Participant) -> tuple[int, int]:
     """(index, size): the Pool as a distance to going out; a pusher's runs on to comae."""
     size = max(p.pool.maximum, p.pool.current, 1)
     if p.pushing:
@@ -70,7 +75,8 @@ def _index(p) -> tuple[int, int]:
     return p.pool.current, size
 
 
-def matchup_of(me, opponent, ctype, *, shield_me: int | None = None) -> Matchup:
+def matchup_of(me: Participant, opponent: Participant, ctype: ConflictType, *,
+               shield_me: int | None = None) -> Matchup:
     """The match-up of two participants in a conflict of ``ctype`` as they stand now."""
     physical = ctype.physical
     if shield_me is None:
@@ -86,7 +92,9 @@ def matchup_of(me, opponent, ctype, *, shield_me: int | None = None) -> Matchup:
     )
 
 
-def read_position(conflict, me, *, secondary: dict | None = None) -> Position:
+def read_position(conflict: ConflictView, me: Participant, *,
+                  secondary: dict[tuple[str, bool, str | None], tuple[int | None, int | None]] | None = None
+                  ) -> Position:
     """Size up the fight from ``me``'s side: the main opponent, the match-up and every Lens's value.
 
     ``secondary`` caches the Covert/Flamboyant targets between calls
@@ -95,7 +103,7 @@ def read_position(conflict, me, *, secondary: dict | None = None) -> Position:
     ctype = conflict.ctype
     physical = ctype.physical
     opponents = tuple(conflict.opponents(me))
-    allies = tuple(p for p in conflict.participants if p.side == me.side and p.status == "in")
+    allies = tuple(p for p in conflict.participants if p.side == me.side and p.status == ACTIVE)
     main = max(opponents, key=lambda o: (threat(o, physical), o.id)) if len(opponents) > 1 else opponents[0]
     shield_me = me.shield_penalty(opponents, physical)
     a, _ = _index(me)
@@ -104,7 +112,7 @@ def read_position(conflict, me, *, secondary: dict | None = None) -> Position:
     armour_op = m.armour_op
     ev = evaluator(m)
     carry_op = main.carry
-    decl = conflict.decl.get(main.id)
+    decl = conflict.declared(main.id)
     if decl is not None:  # it declared before me this round: I know what it does
         opp_lens = decl.lens
         carry_op += sum(v for _, v in decl.modifiers)
@@ -126,29 +134,31 @@ def read_position(conflict, me, *, secondary: dict | None = None) -> Position:
     return Position(me, main, opponents, allies, ev, a, b, values, armour_op, physical)
 
 
-def _secondary_targets(me) -> tuple[int | None, int | None]:
+def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:
     from ..rules.character import skill_target
 
-    covert = skill_target(me.char, "Cunning", ())[0]
-    others = [skill_target(me.char, s, ())[0] for s in me.char.skills if s != me.skill]
+    char = me.character
+    covert = skill_target(char, "Cunning", ())[0]
+    others = [skill_target(char, s, ())[0] for s in char.skills if s != me.skill]
     return covert, (max(others) if others else None)
 
 
-def best_secondary(me) -> str | None:
+def best_secondary(me: Participant) -> str | None:
     """The skill a Flamboyant participant shows off with: its best one besides the conflict's."""
     from ..rules.character import skill_target
 
+    char = me.character
     best, name = None, None
-    for s in me.char.skills:
+    for s in char.skills:
         if s == me.skill:
             continue
-        value = skill_target(me.char, s, ())[0]
+        value = skill_target(char, s, ())[0]
         if best is None or value > best:
             best, name = value, s
     return name
 
 
-def push_chance(conflict, me) -> float:
+def push_chance(conflict: ConflictView, me: Participant) -> float:
     """The chance to win if ``me`` pushes on from its spent Pool: −20 % and a run down to comae."""
     opponents = conflict.opponents(me)
     if not opponents:
@@ -165,13 +175,10 @@ def push_chance(conflict, me) -> float:
     return evaluator(m).value(size + min(0, me.pool.current), b)
 
 
-def quick_extras(conflict, me) -> list[str]:
+def quick_extras(conflict: ConflictView, me: Participant) -> list[str]:
     """Quick's extra actions other than leaving (switch weapon, use an item, get ready).
 
     Asks the engine for the list it would offer, so the two never drift
     apart; a mind uses this to see whether Quick buys anything but a way out.
     """
-    options = getattr(conflict, "_quick_options", None)
-    if options is None:
-        return []
-    return [o.key for o in options(me) if o.key != "leave"]
+    return [o.key for o in conflict.quick_options(me) if o.key != "leave"]

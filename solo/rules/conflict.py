@@ -1,120 +1,63 @@
 """The Extended Conflict engine (RULES.md §5 and §6).
 
-A conflict is a state machine built with ``transitions``: set-up, then rounds
-of declarations (in initiative order), rolls, resolution, damage and an end
-check, until one side is out or the round limit is reached. Every choice is a
+A conflict moves through a fixed series of phases, each doing its work as it
+is entered: set-up, then rounds of ``declaring`` (in initiative order),
+``rolling``, ``resolving``, ``damaging`` (only when the round's winner deals
+damage) and ``checking``, until one side is out or the round limit is reached
+(``ended``). :data:`FLOW` writes the phases down as plain data; :meth:`Conflict.step`
+takes one of them and :meth:`Conflict.run` takes them all. Every choice is a
 :class:`~solo.decisions.Question` put to the participant's decider, every
 step is an :class:`~solo.events.Event`, and every draw comes from the
 conflict's generator, so the terminal, the NPC minds and the simulator all
-run exactly this code.
+run exactly this code. What each Lens does comes from :mod:`.lenses`.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from transitions import Machine
-
-from ..decisions import Option, Question
+from ..decisions import (
+    CLEVER_FOLLOW_UP,
+    DAMAGE_POOL,
+    FLAMBOYANT_SKILL,
+    LENS,
+    LUCK_FLIP,
+    LUCK_REDUCE,
+    PUSH,
+    QUICK_ACTION,
+    TARGET,
+    Option,
+    Question,
+)
 from ..events import Event, Sink
 from .character import Pool, skill_target
 from .conflict_types import ConflictType
+from .conflict_view import ConflictView
 from .dice import d100
+from .lenses import CLEVER_BONUS, LENS_TABLE, Damage, Lens
 from .luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
-from .participants import ACTIVE, Participant, settle_combined
+from .outcomes import (
+    ACTIVE,
+    COMAE,
+    FLED,
+    LOST,
+    MIRROR,
+    OPPONENT_FLED,
+    OPPONENT_SURRENDERED,
+    OUT,
+    STALEMATE,
+    SURRENDERED,
+    WON,
+)
+from .participants import Participant, settle_combined
 from .rolls import CheckResult, flip_that_helps, judge
 from .rulebook import rules
 
-LENSES = ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick")
-LENS_SKILL = {"aggressive": -20, "cautious": 20, "quick": -20}
-NEXT_ROUND_PENALTY = -20
-CLEVER_BONUS = 20
-OUTCOMES = ("won", "lost", "fled", "surrendered", "opponent_fled", "opponent_surrendered", "comae", "stalemate")
-MIRROR = {
-    "won": "lost", "lost": "won", "fled": "opponent_fled", "opponent_fled": "fled",
-    "surrendered": "opponent_surrendered", "opponent_surrendered": "surrendered",
-    "comae": "won", "stalemate": "stalemate",
-}
-LENS_NAMES = {
-    "none": "No Lens", "aggressive": "Aggressive", "cautious": "Cautious", "clever": "Clever",
-    "covert": "Covert", "flamboyant": "Flamboyant", "quick": "Quick",
-}
-LENS_HINTS = {
-    "none": "a plain roll",
-    "aggressive": "-20 %, damage twice, keep the higher",
-    "cautious": "+20 %, half damage",
-    "clever": "no damage now, an edge next round",
-    "covert": "roll Cunning; hit the Pool or POW",
-    "flamboyant": "roll another skill; hit the Pool or CHA",
-    "quick": "-20 %, plus one extra action",
-}
-
-STATES = [
-    "setup",
-    {"name": "declaring", "on_enter": "_enter_declaring"},
-    {"name": "rolling", "on_enter": "_enter_rolling"},
-    {"name": "resolving", "on_enter": "_enter_resolving"},
-    {"name": "damaging", "on_enter": "_enter_damaging"},
-    {"name": "checking", "on_enter": "_enter_checking"},
-    {"name": "ended", "on_enter": "_enter_ended"},
-]
-
-
-def _build_machine() -> Machine:
-    """One machine for every conflict (``model=None``; conflicts join with ``add_model``).
-
-    Each phase does its work on entering its state; ``advance`` moves on, and
-    the named conditions choose between the branches.
-    """
-    m = Machine(model=None, states=STATES, initial="setup", auto_transitions=False,
-                queued=True, send_event=False, model_attribute="phase")
-    m.add_transition("advance", "setup", "declaring")
-    m.add_transition("advance", "declaring", "ended", conditions="side_gone")
-    m.add_transition("advance", "declaring", "rolling")
-    m.add_transition("advance", "rolling", "resolving")
-    m.add_transition("advance", "resolving", "damaging", conditions="deals_damage")
-    m.add_transition("advance", "resolving", "checking")
-    m.add_transition("advance", "damaging", "checking")
-    m.add_transition("advance", "checking", "ended", conditions="is_over")
-    m.add_transition("advance", "checking", "declaring")
-    return m
-
-
-_MACHINE: Machine | None = None
-_FLOW: dict[str, list[tuple]] | None = None
-_ENTER: dict[str, str] = {st["name"]: st["on_enter"] for st in STATES if isinstance(st, dict)}
-
-
-def machine() -> Machine:
-    global _MACHINE
-    if _MACHINE is None:
-        _MACHINE = _build_machine()
-    return _MACHINE
-
-
-def flow() -> dict[str, list[tuple]]:
-    """The ``advance`` transitions of the machine as a table: state -> [(dest, conditions)].
-
-    :meth:`Conflict.run` walks this table instead of firing the trigger: the
-    same states, conditions and callbacks in the same order, without the
-    library's dispatch (about 5 µs a trigger, more than a whole round costs).
-    A test checks that both drivers play identical conflicts.
-    """
-    global _FLOW
-    if _FLOW is None:
-        table: dict[str, list[tuple]] = {}
-        for source, transitions in machine().events["advance"].transitions.items():
-            rows = []
-            for t in transitions:
-                if len(t.conditions) > 1 or any(not c.target for c in t.conditions):
-                    raise NotImplementedError("the table driver handles one positive condition per transition")
-                condition = getattr(Conflict, t.conditions[0].func) if t.conditions else None
-                rows.append((t.dest, condition, getattr(Conflict, _ENTER[t.dest])))
-            table[source] = rows
-        _FLOW = table
-    return _FLOW
-
+SETUP, DECLARING, ROLLING, RESOLVING, DAMAGING, CHECKING, ENDED = (
+    "setup", "declaring", "rolling", "resolving", "damaging", "checking", "ended")
 
 @dataclass
 class Declaration:
@@ -136,7 +79,7 @@ class ConflictResult:
     def for_side(self, side: str) -> str:
         return self.outcome if side == "a" else MIRROR[self.outcome]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"outcome": self.outcome, "rounds": self.rounds, "statuses": dict(self.statuses),
                 "pool_lost": dict(self.pool_lost)}
 
@@ -145,7 +88,7 @@ class Conflict:
     """One Extended Conflict between side "a" (who started it) and side "b".
 
     Drive it with :meth:`run` (to the end) or :meth:`step` (one phase at a
-    time through the ``transitions`` machine, for a view that pauses).
+    time, for a view that pauses). Deciders see it through :attr:`view`.
     """
 
     def __init__(
@@ -157,18 +100,20 @@ class Conflict:
         sink: Sink | None = None,
         round_limit: int | None = None,
         negative_luck: bool = False,
-        advisor=None,
+        advisor: Callable[[ConflictView, Participant], dict[str, str]] | None = None,
     ):
         by_id: dict[str, Participant] = {}
         in_a = in_b = 0
-        shields = lucky = deciding = False
+        has_a = has_b = shields = lucky = deciding = False
         for p in participants:  # one pass: the simulator builds many small conflicts
             if p.id in by_id:
                 raise ValueError(f"participant ids must be unique: {[q.id for q in participants]}")
             by_id[p.id] = p
             if p.side == "a":
+                has_a = True
                 in_a += p.status == ACTIVE
             elif p.side == "b":
+                has_b = True
                 in_b += p.status == ACTIVE
             else:
                 raise ValueError(f"a participant's side is 'a' or 'b', not {p.side!r}")
@@ -176,7 +121,7 @@ class Conflict:
             if p.decider is not None:
                 deciding = True
                 lucky = lucky or p.luck_allowed
-        if not any(p.side == "a" for p in participants) or not any(p.side == "b" for p in participants):
+        if not (has_a and has_b):
             raise ValueError("a conflict needs participants on both sides 'a' and 'b'")
         if round_limit is not None and round_limit < 1:
             raise ValueError("round_limit must be at least 1")
@@ -188,7 +133,7 @@ class Conflict:
         self.round_limit = round_limit
         self.negative_luck = negative_luck
         self.luck_floor = NEGATIVE_LUCK_FLOOR if negative_luck else 0
-        self.advisor = advisor  # callable(conflict, participant) -> {lens: detail}, for people
+        self.advisor = advisor  # the Lens advice shown to people: {lens: detail}
         self.round = 0
         self.order: list[Participant] = []
         self.decl: dict[str, Declaration] = {}
@@ -196,8 +141,8 @@ class Conflict:
         self.winner: Participant | None = None
         self.tied = False
         self.result: ConflictResult | None = None
-        self.phase = "setup"
-        self._in_machine = False
+        self.phase = SETUP
+        self._view: ConflictView | None = None
         self._shields = ctype.physical and shields
         self._lucky = lucky
         self._deciding = deciding
@@ -206,30 +151,30 @@ class Conflict:
     # -- public driving API --------------------------------------------------
     @property
     def finished(self) -> bool:
-        return self.phase == "ended"
+        return self.phase == ENDED
+
+    @property
+    def view(self) -> ConflictView:
+        """The read-only view deciders get (one per conflict, built when first wanted)."""
+        view = self._view
+        if view is None:
+            view = self._view = ConflictView(self)
+        return view
 
     def step(self) -> None:
-        """Advance one phase through the ``transitions`` machine."""
-        m = machine()
-        if not self._in_machine:
-            m.add_model(self, initial=self.phase)
-            self._in_machine = True
-        if self.phase != "ended":
-            self.advance()
-        if self.phase == "ended":
-            m.remove_model(self)
-            self._in_machine = False
+        """Enter the next phase (the first row of :data:`FLOW` whose condition holds) and do its work."""
+        for dest, condition, enter in FLOW[self.phase]:
+            if condition is None or condition(self):
+                self.phase = dest
+                enter(self)
+                return
 
     def run(self) -> ConflictResult:
-        """Play the conflict to its end (walking the machine's table) and return the result."""
-        table = flow()
-        phase = self.phase
-        while phase != "ended":
-            for dest, condition, enter in table[phase]:
-                if condition is None or condition(self):
-                    break
-            self.phase = phase = dest
-            enter(self)
+        """Play the conflict to its end, one :meth:`step` at a time, and return the result."""
+        step = self.step
+        while self.phase != ENDED:
+            step()
+        assert self.result is not None
         return self.result
 
     def side(self, side: str) -> list[Participant]:
@@ -254,28 +199,31 @@ class Conflict:
                 self._in_b -= 1
         p.status = status
 
-    # -- conditions (named predicates for the machine) -------------------------
+    # -- conditions (the branches of FLOW) -------------------------------------
     def side_gone(self) -> bool:
         return self._in_a <= 0 or self._in_b <= 0
 
     def deals_damage(self) -> bool:
-        return self.winner is not None and self.decl[self.winner.id].lens != "clever"
+        w = self.winner
+        if w is None:
+            return False
+        d = self.decl[w.id]
+        return d is _PLAIN or LENS_TABLE[d.lens].damage is not Damage.NONE
 
     def is_over(self) -> bool:
         return (self._in_a <= 0 or self._in_b <= 0
                 or (self.round_limit is not None and self.round >= self.round_limit))
 
     # -- events and questions ----------------------------------------------------
-    def _emit(self, kind: str, /, **data) -> None:
+    def _emit(self, kind: str, /, **data: Any) -> None:
+        assert self.sink is not None
         self.sink(Event(kind, {"round": self.round, **data}))
 
-    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], **context) -> str:
+    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], **context: Any) -> str:
         question = Question(kind, prompt, tuple(options), actor=p.name,
-                            context={"conflict": self, "participant": p, **context})
-        answer = p.decider.decide(question)
-        if answer not in question.keys():
-            answer = question.resolve(answer)
-        return answer
+                            context={"conflict": self.view, "participant": p, **context})
+        assert p.decider is not None
+        return question.resolve(p.decider.decide(question))
 
     # -- declarations --------------------------------------------------------------
     def _enter_declaring(self) -> None:
@@ -288,7 +236,8 @@ class Conflict:
         self.rolls = {}
         self.winner = None
         self.order = order = self._initiative()
-        if self.sink is not None:
+        sink = self.sink
+        if sink is not None:
             self._emit("round_start", order=[p.id for p in order],
                        pools={p.id: p.pool.current for p in self.participants})
         decl = self.decl = {}
@@ -297,7 +246,7 @@ class Conflict:
                 continue
             if p.decider is None:
                 decl[p.id] = _PLAIN
-                if self.sink is not None:
+                if sink is not None:
                     self._emit("declare", actor=p.id, lens="none", clever_choice=None, secondary=None,
                                quick_action=None)
                 continue
@@ -305,7 +254,7 @@ class Conflict:
                 break
             decl[p.id] = d = self._declare(p)
             if d.exit:
-                self._leave(p, "fled" if d.exit == "flee" else "surrendered")
+                self._leave(p, FLED if d.exit == "flee" else SURRENDERED)
                 if self.sink is not None:
                     self._emit("exit", actor=p.id, how=p.status)
             elif self.sink is not None:
@@ -326,7 +275,11 @@ class Conflict:
 
     def _initiative(self) -> list[Participant]:
         """Falling current Pool; ties: higher skill, then PCs, then a d100 roll-off (RULES.md §5.1)."""
-        active = [p for p in self.participants if p.status == ACTIVE]
+        ps = self.participants
+        if len(ps) == 2 and ps[0].status == ACTIVE and ps[1].status == ACTIVE:
+            active = ps
+        else:
+            active = [p for p in ps if p.status == ACTIVE]
         if len(active) == 2:  # the common case, decided without building keys (same order as below)
             x, y = active
             px, py = x.pool.current, y.pool.current
@@ -375,7 +328,7 @@ class Conflict:
             p.clever_next = False
             options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round"),
                        Option("damage", "Strike where it hurts: damage rolled twice, keep the higher")] + exits
-            answer = self._ask(p, "clever_follow_up", "how do you use what Clever showed you?", options)
+            answer = self._ask(p, CLEVER_FOLLOW_UP, "how do you use what Clever showed you?", options)
             if answer in ("flee", "surrender"):
                 d.exit = answer
                 return d
@@ -385,37 +338,39 @@ class Conflict:
             p.last_lens = "none"
             return d
         if p.uses_lenses:
-            advice = self.advisor(self, p) if self.advisor is not None and p.is_pc else {}
-            options = [Option(lens, LENS_NAMES[lens], LENS_HINTS[lens] + (f" · {advice[lens]}" if lens in advice else ""))
-                       for lens in LENSES]
+            advice = self.advisor(self.view, p) if self.advisor is not None and p.is_pc else {}
+            options = [Option(key, lens.name, lens.hint + (f" · {advice[key]}" if key in advice else ""))
+                       for key, lens in LENS_TABLE.items()]
             prompt = "choose a Lens"
         else:
             options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it")]
             prompt = "fight on, or yield?"
-        answer = self._ask(p, "lens", prompt, options + exits, earlier={k: v.lens for k, v in self.decl.items()})
+        answer = self._ask(p, LENS, prompt, options + exits, earlier={k: v.lens for k, v in self.decl.items()})
         if answer in ("flee", "surrender"):
             d.exit = answer
             return d
         d.lens = answer
         p.last_lens = answer
-        if answer == "flamboyant":
-            skills = sorted((s for s in p.char.skills if s != p.skill), key=lambda s: -p.char.skills[s])
-            d.secondary = self._ask(p, "flamboyant_skill", "Which skill do you show off with?",
-                                    [Option(s, s, f"{p.char.skills[s]} %") for s in skills])
-        elif answer == "quick":
-            d.quick_action = self._ask(p, "quick_action", "What is your extra action?", self._quick_options(p))
+        lens = LENS_TABLE[answer]
+        if lens.rolls == "secondary":
+            skills = sorted((s for s in p.character.skills if s != p.skill), key=lambda s: -p.character.skills[s])
+            d.secondary = self._ask(p, FLAMBOYANT_SKILL, "Which skill do you show off with?",
+                                    [Option(s, s, f"{p.character.skills[s]} %") for s in skills])
+        elif lens.extra_action:
+            d.quick_action = self._ask(p, QUICK_ACTION, "What is your extra action?", self.quick_options(p))
             if d.quick_action.startswith("weapon:"):
                 p.weapon = rules().weapons[d.quick_action.split(":", 1)[1]]
-                p.char.weapon = p.weapon.key
+                p.character.weapon = p.weapon.key
         return d
 
-    def _quick_options(self, p: Participant) -> list[Option]:
+    def quick_options(self, p: Participant) -> list[Option]:
+        """Quick's extra actions for ``p`` as things stand (the minds read them to judge Quick)."""
         options = [Option("leave", "Try to get away (a Move roll)")] if self.ctype.flight else []
         if self.ctype.physical:
             for key, weapon in rules().weapons.items():
-                if (p.weapon is None or weapon.key != p.weapon.key) and weapon.name in p.char.items:
+                if (p.weapon is None or weapon.key != p.weapon.key) and weapon.name in p.character.items:
                     options.append(Option(f"weapon:{key}", f"Switch to {weapon.name}", str(weapon.damage)))
-        for item in p.char.items:
+        for item in p.character.items:
             if item not in rules_weapon_names():
                 options.append(Option(f"item:{item}", f"Use {item}"))
         if not options:
@@ -429,20 +384,18 @@ class Conflict:
         mods: list[tuple[str, int]] = list(d.modifiers)
         if p.bonus:
             mods.append((p.bonus_reason or "situation", p.bonus))
-        if d.lens in LENS_SKILL:
-            mods.append((d.lens.title(), LENS_SKILL[d.lens]))
+        lens = LENS_TABLE[d.lens]
+        if lens.skill_shift:
+            mods.append((lens.name, lens.skill_shift))
         if p.carry:
             mods.append(("last round", p.carry))
         if self._shields:
-            kind = p.weapon.kind if p.weapon is not None else "melee"
-            for o in self.opponents(p):
-                if o.shield is not None and kind in o.shield.against:
-                    mods.append((o.shield.name, o.shield.penalty))
-                    break
-        if d.lens == "covert" and p.char is not None:
-            base = skill_target(p.char, "Cunning", ())[0]
-        elif d.lens == "flamboyant" and p.char is not None and d.secondary:
-            base = skill_target(p.char, d.secondary, ())[0]
+            shield = p.opposing_shield(self.opponents(p), True)
+            if shield is not None:
+                mods.append((shield.name, shield.penalty))
+        rolled = d.secondary if lens.rolls == "secondary" else lens.rolls
+        if rolled and p.char is not None:
+            base = skill_target(p.char, rolled, ())[0]
         else:
             base = p.base_target()
         return base + sum(v for _, v in mods), mods
@@ -451,21 +404,24 @@ class Conflict:
         randint = self.rng.randint
         rolls = self.rolls
         decl = self.decl
+        plain_target = not self._shields  # no shield in the conflict: a plain declaration rolls the base target
+        sink = self.sink
         for p in self.order:
             if p.status != ACTIVE:
                 continue
-            d = decl.get(p.id)
+            pid = p.id
+            d = decl.get(pid)
             if d is None:
-                d = decl[p.id] = _PLAIN
-            if d is _PLAIN and not p.carry and not self._shields and not p.bonus:
+                d = decl[pid] = _PLAIN
+            if d is _PLAIN and plain_target and not p.carry and not p.bonus:
                 target = p._base if p._base is not None else p.base_target()
-                mods = ()
+                mods: Sequence[tuple[str, int]] = ()
             else:
                 target, mods = self._target_for(p, d)
             face = randint(1, 100)  # judge() inlined: this loop is the hottest in auto-play
             result = CheckResult(target, face, face != 100 and face <= target, face == 100 or face % 11 == 0)
-            rolls[p.id] = result
-            if self.sink is not None:
+            rolls[pid] = result
+            if sink is not None:
                 self._emit("roll", actor=p.id, target=target, roll=result.roll, success=result.success,
                            exceptional=result.exceptional, lens=d.lens, modifiers=mods)
         if self._lucky:
@@ -475,53 +431,57 @@ class Conflict:
 
     def _offer_flip(self, p: Participant) -> None:
         """Offer Luck when flipping would turn a lost round into a won or tied one."""
-        if p.char.luck <= self.luck_floor:
+        if p.character.luck <= self.luck_floor:
             return
         result = self.rolls[p.id]
-        best_other = max((r.roll for k, r in self.rolls.items()
+        best_other = max((r.roll or 0 for k, r in self.rolls.items()
                           if r.success and self.by_id[k].side != p.side), default=0)
-        best_ally = max((r.roll for k, r in self.rolls.items()
+        best_ally = max((r.roll or 0 for k, r in self.rolls.items()
                          if r.success and k != p.id and self.by_id[k].side == p.side), default=0)
         flipped = flip_that_helps(result, best_other=best_other, best_ally=best_ally)
-        if flipped is None:
+        if flipped is None or result.roll is None or flipped.roll is None:  # conflict rolls are never automatic
             return
         effect = "win the round" if flipped.roll > best_other else "tie it (a stalemate)"
-        answer = self._ask(p, "luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {effect}?",
-                           [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {p.char.luck} left"),
+        answer = self._ask(p, LUCK_FLIP,
+                           f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {effect}?",
+                           [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {p.character.luck} left"),
                             Option("no", "Keep the roll")], roll=result.roll, flipped=flipped.roll)
         if answer == "yes":
-            spend(p.char, "flip", negative_luck=self.negative_luck)
+            spend(p.character, "flip", negative_luck=self.negative_luck)
             self.rolls[p.id] = flipped
             if self.sink is not None:
                 self._emit("luck", actor=p.id, use="flip", before=result.roll, after=flipped.roll,
-                           success=flipped.success, luck=p.char.luck)
+                           success=flipped.success, luck=p.character.luck)
 
     # -- resolution ------------------------------------------------------------------
     def _enter_resolving(self) -> None:
         best = -1
         winners: list[Participant] = []
         rolls = self.rolls
-        for p in self.order:
+        order = self.order
+        for p in order:
             r = rolls.get(p.id)
             if r is None or not r.success:
                 continue
-            if r.roll > best:
-                best, winners = r.roll, [p]
-            elif r.roll == best:
+            roll = r.roll or 0  # conflict rolls are never automatic
+            if roll > best:
+                best, winners = roll, [p]
+            elif roll == best:
                 winners.append(p)
-        w = self.winner = winners[0] if len(winners) == 1 else None
-        self.tied = len(winners) > 1
+        n = len(winners)
+        w = self.winner = winners[0] if n == 1 else None
+        self.tied = n > 1
         decl = self.decl
-        for p in self.order if self._deciding else ():  # only deciders declare Lenses and carry effects
+        for p in order if self._deciding else ():  # only deciders declare Lenses and carry effects
             d = decl.get(p.id)
             if d is None or (d is _PLAIN and not p.carry):
                 continue
-            lens = d.lens
+            lens = LENS_TABLE[d.lens]
             p.carry = 0
-            if lens == "clever":
+            if lens.follow_up:
                 p.clever_next = True
-            elif (lens == "covert" or lens == "flamboyant") and p is not w:
-                p.carry = NEXT_ROUND_PENALTY
+            elif lens.penalty_if_not_won and p is not w:
+                p.carry = lens.penalty_if_not_won
         if self.sink is not None:
             self._emit("round_result", winner=w.id if w else None, side=w.side if w else None,
                        stalemate=w is None, tie=self.tied, both_failed=not winners,
@@ -532,6 +492,7 @@ class Conflict:
     # -- damage ----------------------------------------------------------------------
     def _enter_damaging(self) -> None:
         w = self.winner
+        assert w is not None  # FLOW enters this phase only when the round has a winner
         d = self.decl[w.id]
         side = w.side
         targets = [o for o in self.participants if o.side != side and o.status == ACTIVE]
@@ -542,32 +503,35 @@ class Conflict:
             if w.decider is not None:
                 options = [Option(t.id, t.name, f"{self.ctype.pool_label} {t.pool.current}/{t.pool.maximum}")
                            for t in targets]
-                target = self.by_id[self._ask(w, "target", "Whom do you strike?", options)]
+                target = self.by_id[self._ask(w, TARGET, "Whom do you strike?", options)]
             else:
                 target = min(targets, key=lambda t: (t.pool.current, t.id))
         pool_name = None  # None: the conflict Pool
-        if d is not _PLAIN and (d.lens == "covert" or d.lens == "flamboyant"):
-            side_pool = "POW" if d.lens == "covert" else "CHA"
+        lens = LENS_TABLE[d.lens]
+        side_pool = lens.side_pool
+        if side_pool is not None:
             if w.decider is not None and target.char is not None and side_pool not in target.pool_sources:
-                answer = self._ask(w, "damage_pool", "Which Pool do you hit?", [
+                answer = self._ask(w, DAMAGE_POOL, "Which Pool do you hit?", [
                     Option("conflict", self.ctype.pool_label, f"{target.pool.current} left"),
                     Option(side_pool, side_pool, f"{target.char.pools[side_pool].current} left")])
                 pool_name = None if answer == "conflict" else side_pool
-            target.carry += NEXT_ROUND_PENALTY  # stacks with a penalty of its own (RULES.md §6)
-        amount, detail = self._damage(w, d, target, pool_name)
-        if amount > 1 and target.luck_allowed and target.decider is not None and target.char.luck > self.luck_floor:
-            answer = self._ask(target, "luck_reduce",
+        if lens.penalty_on_hit:
+            target.carry += lens.penalty_on_hit  # stacks with a penalty of its own (RULES.md §6)
+        amount, detail = self._damage(w, d, lens, target, pool_name)
+        if (amount > 1 and target.luck_allowed and target.decider is not None
+                and target.character.luck > self.luck_floor):
+            answer = self._ask(target, LUCK_REDUCE,
                                f"{w.name} deals {amount} damage. Spend a Luck Point to take only 1?",
-                               [Option("yes", "Take 1 instead", f"Luck {target.char.luck} left"),
+                               [Option("yes", "Take 1 instead", f"Luck {target.character.luck} left"),
                                 Option("no", f"Take {amount}")], damage=amount)
             if answer == "yes":
-                spend(target.char, "reduce_damage", negative_luck=self.negative_luck)
+                spend(target.character, "reduce_damage", negative_luck=self.negative_luck)
                 if self.sink is not None:
                     self._emit("luck", actor=target.id, use="reduce_damage", before=amount, after=1,
-                               luck=target.char.luck)
+                               luck=target.character.luck)
                 amount = 1
                 detail["reduced"] = True
-        pool = target.pool if pool_name is None else target.char.pools[pool_name]
+        pool = target.pool if pool_name is None else target.character.pools[pool_name]
         before = pool.current
         pool.current -= amount
         if pool.current < 0 <= before:
@@ -579,25 +543,24 @@ class Conflict:
         if pool.current <= 0:
             self._at_zero(target, pool, pool_name or self.ctype.pool_label)
 
-    def _damage(self, w: Participant, d: Declaration, target: Participant, pool_name) -> tuple[int, dict]:
-        """Damage in the ruled order: dice (twice keep higher), bonus, armour, Cautious halving."""
+    def _damage(self, w: Participant, d: Declaration, lens: Lens, target: Participant,
+                pool_name: str | None) -> tuple[int, dict[str, Any]]:
+        """Damage in the ruled order: dice (twice keep higher), bonus, armour, halving."""
         physical = self.ctype.physical
         dice = w.damage_dice(physical)
         first = dice.total(self.rng)
         second = None
         rolled = first
-        if d is not _PLAIN and (d.lens == "aggressive" or d.clever_choice == "damage"):
+        if lens.damage is Damage.TWICE_KEEP_HIGHER or d.clever_choice == "damage":
             second = dice.total(self.rng)
             if second > rolled:
                 rolled = second
         bonus = w.damage_bonus(physical)
-        armour = 0
-        if physical and pool_name is None and target.armour is not None and "BODY" in self.ctype.pools:
-            armour = target.armour.points_against(w.weapon)
+        armour = target.armour_against(w, self.ctype) if pool_name is None else 0
         amount = rolled + bonus - armour
         if amount < 0:
             amount = 0
-        halved = d.lens == "cautious"
+        halved = lens.damage is Damage.HALVED
         if halved:
             amount = (amount + 1) // 2
         if self.sink is None:
@@ -616,7 +579,7 @@ class Conflict:
         if p.pushing:
             if pool.current <= -pool.maximum:
                 pool.current = -pool.maximum
-                self._leave(p, "comae")
+                self._leave(p, COMAE)
                 if self.sink is not None:
                     self._emit("comae", actor=p.id, pool=pool_label)
             return
@@ -624,12 +587,12 @@ class Conflict:
         if p.decider is not None:
             if p.can_push and pool.current > -pool.maximum:
                 options.append(Option("push", f"Push on at {pool.current}", "every skill -20 % while below zero"))
-            if p.luck_allowed and p.char.luck > self.luck_floor:
-                options.append(Option("refresh", "Spend a Luck Point: back to 1", f"Luck {p.char.luck} left"))
-        answer = "out"
+            if p.luck_allowed and p.character.luck > self.luck_floor:
+                options.append(Option("refresh", "Spend a Luck Point: back to 1", f"Luck {p.character.luck} left"))
+        answer = OUT
         if options:
-            options.append(Option("out", "Go down", "out of this conflict"))
-            answer = self._ask(p, "push", f"your {pool_label} is spent: what now?", options,
+            options.append(Option(OUT, "Go down", "out of this conflict"))
+            answer = self._ask(p, PUSH, f"your {pool_label} is spent: what now?", options,
                                pool=pool.current, maximum=pool.maximum)
         if answer == "push":
             p.pushing = True
@@ -638,13 +601,13 @@ class Conflict:
                 self._emit("push", actor=p.id, pool=pool_label, value=pool.current)
         elif answer == "refresh":
             before = pool.current
-            refreshed(p.char, pool, negative_luck=self.negative_luck)
+            refreshed(p.character, pool, negative_luck=self.negative_luck)
             p.invalidate()
             if self.sink is not None:
-                self._emit("luck", actor=p.id, use="refreshed", before=before, after=1, luck=p.char.luck)
+                self._emit("luck", actor=p.id, use="refreshed", before=before, after=1, luck=p.character.luck)
         else:
             pool.current = 0
-            self._leave(p, "out")
+            self._leave(p, OUT)
             if self.sink is not None:
                 self._emit("out", actor=p.id, pool=pool_label, value=0)
 
@@ -656,14 +619,14 @@ class Conflict:
             if d is None or d is _PLAIN or d.quick_action is None or p.status != ACTIVE:
                 continue
             if d.quick_action == "leave":
-                target = skill_target(p.char, "Move", ("Athletics", "Acrobatics"))[0]
+                target = skill_target(p.character, "Move", ("Athletics", "Acrobatics"))[0]
                 r = judge(d100(self.rng), target)
                 if self.sink is not None:
                     self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success)
                 if r.success:
-                    self._leave(p, "fled")
+                    self._leave(p, FLED)
                     if self.sink is not None:
-                        self._emit("exit", actor=p.id, how="fled")
+                        self._emit("exit", actor=p.id, how=FLED)
             elif self.sink is not None:
                 self._emit("extra_action", actor=p.id, action=d.quick_action)
 
@@ -680,24 +643,38 @@ class Conflict:
                        statuses=dict(self.result.statuses), pool_lost=lost)
 
     def _outcome(self) -> str:
-        a_in = any(p.status == ACTIVE for p in self.participants if p.side == "a")
-        b_in = any(p.status == ACTIVE for p in self.participants if p.side == "b")
+        a_in, b_in = self._in_a > 0, self._in_b > 0
         if a_in == b_in:
-            return "stalemate"
+            return STALEMATE
         finished = self.side("b") if a_in else self.side("a")
         statuses = {p.status for p in finished}
         if a_in:
-            if statuses & {"out", "comae"}:
-                return "won"
-            return "opponent_surrendered" if "surrendered" in statuses else "opponent_fled"
-        if statuses == {"comae"}:
-            return "comae"
-        if statuses & {"out", "comae"}:
-            return "lost"
-        return "surrendered" if "surrendered" in statuses else "fled"
+            if statuses & _DOWN:
+                return WON
+            return OPPONENT_SURRENDERED if SURRENDERED in statuses else OPPONENT_FLED
+        if statuses == {COMAE}:
+            return COMAE
+        if statuses & _DOWN:
+            return LOST
+        return SURRENDERED if SURRENDERED in statuses else FLED
 
 
 _PLAIN = Declaration()
+_DOWN = frozenset({OUT, COMAE})
+
+#: The phases of a conflict: phase -> (next phase, condition, work done on entering it), first match wins.
+FLOW: dict[str, tuple[tuple[str, Callable[[Conflict], bool] | None, Callable[[Conflict], None]], ...]] = {
+    SETUP: ((DECLARING, None, Conflict._enter_declaring),),
+    DECLARING: ((ENDED, Conflict.side_gone, Conflict._enter_ended),
+                (ROLLING, None, Conflict._enter_rolling)),
+    ROLLING: ((RESOLVING, None, Conflict._enter_resolving),),
+    RESOLVING: ((DAMAGING, Conflict.deals_damage, Conflict._enter_damaging),
+                (CHECKING, None, Conflict._enter_checking)),
+    DAMAGING: ((CHECKING, None, Conflict._enter_checking),),
+    CHECKING: ((ENDED, Conflict.is_over, Conflict._enter_ended),
+               (DECLARING, None, Conflict._enter_declaring)),
+    ENDED: (),  # an ended conflict stays ended
+}
 
 
 def rules_weapon_names() -> set[str]:

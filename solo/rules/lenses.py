@@ -31,7 +31,7 @@ class Lens:
     damage: Damage
     rolls: str | None = None  # the skill rolled instead of the conflict's: "Cunning", or "secondary" (chosen)
     side_pool: str | None = None  # the other Pool a won round may hit instead of the conflict Pool
-    follow_up: bool = False  # an edge next round, whether this round is won or not (ruling R8)
+    follow_up: bool = False  # an edge next round, whether this round is won or not (a ruling: docs/rulings.md)
     penalty_if_not_won: int = 0  # own next round, when this round is not won
     penalty_on_hit: int = 0  # the target's next round, when this Lens deals the damage
     extra_action: bool = False
@@ -62,13 +62,8 @@ LENS_TABLE: dict[str, Lens] = {
 LENSES: tuple[str, ...] = tuple(LENS_TABLE)
 #: The Lenses whose effect is over when the round is: a state-only Markov chain can play them as a policy.
 MEMORYLESS: tuple[str, ...] = ("none", "aggressive", "cautious")
-#: Lenses that give the opponent a penalty next round when their blow lands.
-MARKING = frozenset(k for k, lens in LENS_TABLE.items() if lens.penalty_on_hit)
-
+#: What a person reads for each Lens key (the renderers' column and line).
 LENS_NAMES = {k: lens.name for k, lens in LENS_TABLE.items()}
-LENS_HINTS = {k: lens.hint for k, lens in LENS_TABLE.items()}
-#: The skill shift of each Lens (0 for those without one).
-SKILL_SHIFT = {k: lens.skill_shift for k, lens in LENS_TABLE.items()}
 
 
 def lens(key: str) -> Lens:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..decisions import Question
+from ..decisions import LENS, PUSH, Question
 from .character import Character, Pool
 from .conflict import Conflict
 from .conflict_types import ConflictType
 from .dice import parse
+from .outcomes import LOST, OUT, WON
 from .participants import Participant
 from .rulebook import POOLS, SKILLS, Armour
 
@@ -29,9 +30,9 @@ class FixedLens:
         self.lens = lens
 
     def decide(self, question: Question) -> str:
-        if question.kind == "lens":
+        if question.kind == LENS:
             return self.lens
-        return question.options[0].key if question.kind != "push" else "out"
+        return question.options[0].key if question.kind != PUSH else OUT
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,12 @@ def play(a: Side, b: Side, rng: random.Random) -> str:
 
 
 def frequencies(a: Side, b: Side, runs: int, rng: random.Random) -> dict:
-    counts = {"won": 0, "lost": 0}
+    counts = {WON: 0, LOST: 0}
     rounds = 0
     for _ in range(runs):
         conflict = Conflict(_MATCHUP, [fighter("A", "a", a), fighter("B", "b", b)], rng)
         result = conflict.run()
         counts[result.outcome] = counts.get(result.outcome, 0) + 1
         rounds += result.rounds
-    return {"a_wins": counts["won"] / runs, "b_wins": counts["lost"] / runs, "mean_rounds": rounds / runs,
+    return {"a_wins": counts[WON] / runs, "b_wins": counts[LOST] / runs, "mean_rounds": rounds / runs,
             "counts": counts}

@@ -9,6 +9,7 @@ round (Covert and Flamboyant penalties, Clever's follow-up).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..decisions import Decider
@@ -74,6 +75,13 @@ class Participant:
         return self.char is None
 
     @property
+    def character(self) -> Character:
+        """The character behind it: only those with one have deciders, Lenses, Luck and gear to change."""
+        if self.char is None:
+            raise ValueError(f"{self.name} is an obstacle, not a character")
+        return self.char
+
+    @property
     def pronoun(self) -> str:
         return self.char.pronoun if self.char else "it"
 
@@ -84,6 +92,8 @@ class Participant:
         if self.char is None:
             value = self.challenge or 0
         else:
+            if self.skill is None:
+                raise ValueError(f"{self.name} takes part with a character but no conflict skill")
             value, _ = skill_target(self.char, self.skill, self.focuses)
             if self.pool.current < 0 and not self.char.hurt:
                 value -= 20  # a combined conflict Pool below zero hurts like a real one
@@ -107,7 +117,7 @@ class Participant:
             return self.armour.points_against(attacker.weapon)
         return 0
 
-    def opposing_shield(self, opponents, physical: bool) -> Shield | None:
+    def opposing_shield(self, opponents: Iterable[Participant], physical: bool) -> Shield | None:
         """The opponent's shield that stands against this participant's kind of weapon (the first one)."""
         if not physical:
             return None
@@ -117,7 +127,7 @@ class Participant:
                 return o.shield
         return None
 
-    def shield_penalty(self, opponents, physical: bool) -> int:
+    def shield_penalty(self, opponents: Iterable[Participant], physical: bool) -> int:
         """The modifier opponents' shields put on this participant's rolls (0 outside physical conflicts)."""
         shield = self.opposing_shield(opponents, physical)
         return shield.penalty if shield is not None else 0
@@ -191,7 +201,7 @@ def obstacle(name: str, difficulty: str = "normal", *, side: str = "b", pid: str
     key = difficulty.strip().lower().replace("_", " ")
     if key not in OBSTACLES and (challenge is None or pool is None):
         raise KeyError(f"unknown obstacle difficulty {difficulty!r} (easy, normal, hard, very hard)")
-    cr, size = OBSTACLES.get(key, (challenge, pool))
-    cr = challenge if challenge is not None else cr
-    size = pool if pool is not None else size
+    listed_cr, listed_size = OBSTACLES.get(key, (0, 0))  # unlisted: both numbers were given
+    cr = challenge if challenge is not None else listed_cr
+    size = pool if pool is not None else listed_size
     return Participant(id=pid or name, name=name, side=side, challenge=cr, pool=Pool(size, size), start_pool=size)

@@ -20,6 +20,7 @@ import re
 
 from ..decisions import Question
 from ..minds.bots import RandomDecider
+from ..rules.outcomes import OUT
 
 POLICIES = ("random", "cautious", "bold")
 _NUMBER = re.compile(r"(-?\d+)\s*%")
@@ -63,7 +64,8 @@ class _Bot:
         if game is None or scene_id not in game.adventure.scenes:
             return [], question.keys()
         by_key = {c.key: c for c in game.adventure.scenes[scene_id].choices}
-        fight, other = [], []
+        fight: list[str] = []
+        other: list[str] = []
         for key in question.keys():
             choice = by_key.get(key)
             action = choice.action if choice is not None else None
@@ -125,7 +127,7 @@ class CautiousBot(_Bot):
         return "yes"
 
     def on_push(self, question: Question) -> str:
-        return "refresh" if "refresh" in question.keys() else "out"
+        return "refresh" if "refresh" in question.keys() else OUT
 
     def on_escalate(self, question: Question) -> str:
         return "no"
@@ -153,7 +155,7 @@ class BoldBot(_Bot):
 
     def on_push(self, question: Question) -> str:
         keys = question.keys()
-        return "push" if "push" in keys else ("refresh" if "refresh" in keys else "out")
+        return "push" if "push" in keys else ("refresh" if "refresh" in keys else OUT)
 
     def on_escalate(self, question: Question) -> str:
         return "yes"

@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 
 from ..rules.dice import two_digits
+from ..rules.lenses import LENS_NAMES
 
-LENS_NAMES = {"none": "no Lens", "aggressive": "Aggressive", "cautious": "Cautious", "clever": "Clever",
-              "covert": "Covert", "flamboyant": "Flamboyant", "quick": "Quick"}
 OUTCOME_WORDS = {
     "won": "won", "lost": "lost", "fled": "fled", "surrendered": "gave up", "opponent_fled": "the opponent fled",
     "opponent_surrendered": "the opponent gave up", "comae": "fell into comae", "stalemate": "a stalemate",

@@ -1,0 +1,68 @@
+"""What a decider may read of a conflict while it is being asked.
+
+Minds, bots and the Lens advice get this view in ``Question.context["conflict"]``
+instead of the live engine: they can see the fight (who is in, the round,
+what others declared, Quick's choices) but not drive it or reach into its
+bookkeeping. The engine builds one view per conflict, the first time it asks,
+so a mind can also recognise "the same conflict" by the view's identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from .conflict_types import ConflictType
+from .participants import Participant
+
+if TYPE_CHECKING:
+    from ..decisions import Option
+    from .conflict import Conflict, Declaration
+
+
+class ConflictView:
+    """A read-only window on one :class:`~solo.rules.conflict.Conflict`."""
+
+    __slots__ = ("_conflict", "_participants", "_by_id")
+
+    def __init__(self, conflict: Conflict):
+        self._conflict = conflict
+        self._participants = tuple(conflict.participants)
+        self._by_id = MappingProxyType(conflict.by_id)
+
+    @property
+    def ctype(self) -> ConflictType:
+        return self._conflict.ctype
+
+    @property
+    def round(self) -> int:
+        return self._conflict.round
+
+    @property
+    def round_limit(self) -> int | None:
+        return self._conflict.round_limit
+
+    @property
+    def participants(self) -> tuple[Participant, ...]:
+        return self._participants
+
+    @property
+    def by_id(self) -> Mapping[str, Participant]:
+        return self._by_id
+
+    def opponents(self, p: Participant) -> list[Participant]:
+        """The participants still in on the other side."""
+        return self._conflict.opponents(p)
+
+    def active(self, side: str | None = None) -> list[Participant]:
+        """The participants still in (on ``side`` only, if given)."""
+        return self._conflict.active(side)
+
+    def declared(self, pid: str) -> Declaration | None:
+        """What ``pid`` declared this round, or None if it has not declared yet."""
+        return self._conflict.decl.get(pid)
+
+    def quick_options(self, p: Participant) -> list[Option]:
+        """The extra actions the engine would offer ``p`` if it chose Quick now."""
+        return self._conflict.quick_options(p)

@@ -1,0 +1,118 @@
+"""The decision interface: every question solo asks is catalogued, and answers are normalised in one place."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+from conftest import make_char
+
+import solo
+from solo import decisions
+from solo.decisions import KINDS, Option, Question, QuestionError
+from solo.minds.bots import RandomDecider
+from solo.rules.conflict import Conflict
+from solo.rules.conflict_types import conflict_type
+from solo.rules.conflict_view import ConflictView
+from solo.rules.creation import pregenerated
+from solo.rules.participants import from_character
+from solo.story.engine import Game
+from solo.story.library import find_adventure
+from solo.story.loader import load_adventure
+from solo.story.open_play import OpenGame
+
+PACKAGE = Path(solo.__file__).parent
+ASKERS = {"Question", "ask", "_ask"}  # the calls that put a question: its kind is the first literal argument
+
+
+def _asked_kinds() -> dict[str, list[str]]:
+    """Every question kind written in solo's source, with where it is asked."""
+    found: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name not in ASKERS:
+                continue
+            for arg in node.args[:2]:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    kind = arg.value
+                elif isinstance(arg, ast.Name) and arg.id.isupper() and hasattr(decisions, arg.id):
+                    kind = getattr(decisions, arg.id)
+                else:
+                    continue
+                found.setdefault(kind, []).append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+                break
+    return found
+
+
+def test_every_question_in_the_source_has_a_catalogued_kind_and_every_kind_is_asked():
+    asked = _asked_kinds()
+    unknown = {k: where for k, where in asked.items() if k not in KINDS}
+    assert not unknown, f"question kinds missing from solo.decisions.KINDS: {unknown}"
+    assert set(KINDS) == set(asked), f"catalogued but never asked: {sorted(set(KINDS) - set(asked))}"
+    for key, kind in KINDS.items():
+        assert kind.key == key and kind.meaning
+
+
+class Recording:
+    """A random player that checks each question against the catalogue before answering it."""
+
+    def __init__(self, rng: random.Random):
+        self.inner = RandomDecider(rng)
+        self.seen: set[str] = set()
+
+    def decide(self, question: Question) -> str:
+        kind = KINDS.get(question.kind)
+        assert kind is not None, f"uncatalogued question kind {question.kind!r}"
+        extra = set(question.context) - kind.context
+        assert not extra, f"{question.kind} carries context keys the catalogue does not list: {extra}"
+        conflict = question.context.get("conflict")
+        assert conflict is None or isinstance(conflict, ConflictView)  # minds never get the live engine
+        self.seen.add(question.kind)
+        return self.inner.decide(question)
+
+
+def test_conflicts_ask_only_catalogued_questions_with_their_context():
+    combat = conflict_type("combat")
+    seen: set[str] = set()
+    for seed in range(40):
+        hero = make_char("Hero", Combat=60, Cunning=50, Move=50, pools=6, luck=3)
+        hero.items = ["Axe", "Rope"]
+        minds = [Recording(random.Random(seed)), Recording(random.Random(-seed))]
+        foes = [make_char(f"Foe {i}", level="master", Combat=55, pools=5) for i in (1, 2)]
+        participants = [from_character(hero, "a", combat, decider=minds[0], luck_allowed=True)]
+        participants += [from_character(f, "b", combat, decider=minds[1] if i == 0 else None)
+                         for i, f in enumerate(foes)]
+        Conflict(combat, participants, random.Random(seed), round_limit=15).run()
+        seen |= minds[0].seen | minds[1].seen
+    assert {decisions.LENS, decisions.TARGET, decisions.PUSH, decisions.LUCK_FLIP, decisions.QUICK_ACTION,
+            decisions.FLAMBOYANT_SKILL, decisions.DAMAGE_POOL, decisions.CLEVER_FOLLOW_UP} <= seen, seen
+
+
+def test_games_ask_only_catalogued_questions_with_their_context():
+    adventure = load_adventure(find_adventure("tutorial"))
+    seen: set[str] = set()
+    for seed in range(6):
+        player = Recording(random.Random(seed))
+        Game(adventure, seed=seed, decider=player, party=[pregenerated("espen")]).play()
+        seen |= player.seen
+        player = Recording(random.Random(seed))
+        OpenGame(seed=seed, decider=player, party=[pregenerated("espen")]).play()
+        seen |= player.seen
+    assert {"choice", "lens", "open_action"} <= seen, seen
+
+
+def test_resolve_takes_keys_numbers_labels_and_unique_prefixes():
+    q = Question("lens", "choose", (Option("aggressive", "Aggressive"), Option("cautious", "Cautious")))
+    assert q.resolve("aggressive") == "aggressive"
+    assert q.resolve(" 2 ") == "cautious"
+    assert q.resolve("Caut") == "cautious"
+    with pytest.raises(QuestionError, match="1=aggressive"):
+        q.resolve("x")
+    free = Question("name", "Your name?", default="Bot")
+    assert free.resolve("  Ada ") == "Ada" and free.resolve("") == "Bot"
