@@ -7,9 +7,10 @@ import time
 
 import click
 
+from ..rules.lenses import MEMORYLESS
 from . import UserError
 
-_LENS = click.Choice(["none", "aggressive", "cautious"], case_sensitive=False)
+_LENS = click.Choice(MEMORYLESS, case_sensitive=False)  # the Lenses a side can keep every round
 
 
 def _check_dice(text: str, option: str) -> str:
@@ -35,8 +36,8 @@ def _check_dice(text: str, option: str) -> str:
 @click.option("--simulate", type=int, metavar="N", help="Also play N conflicts through the engine and compare.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def command(skill_a, pool_a, skill_b, pool_b, damage_a, damage_b, armour_a, armour_b, lens_a, lens_b,
-            simulate, seed, as_json):
+def command(skill_a: int, pool_a: int, skill_b: int, pool_b: int, damage_a: str, damage_b: str, armour_a: int,
+            armour_b: int, lens_a: str, lens_b: str, simulate: int | None, seed: int, as_json: bool) -> None:
     """Compute exactly who wins a one-against-one Extended Conflict.
 
     The answer comes from a Markov chain over the two Pools, not from

@@ -1,37 +1,32 @@
 """What each Lens is worth right now: exact win chances for a mind to weigh.
 
-The odds engine (:mod:`solo.rules.odds`) answers "who wins from these
-Pools?" for the starting Pools only. A mind needs the answer for *every*
-pair of Pools it may reach, so this module runs the same Markov chain once
-over the whole grid, with the odds engine's own kernels
-(:func:`~solo.rules.odds.round_odds`, :func:`~solo.rules.odds.damage_distribution`),
-and keeps the table. A test checks that the table equals ``conflict_odds``
-state by state, so the minds and ``solo odds`` can never disagree.
+``solo odds`` answers "who wins from these Pools?" for the starting Pools
+only. A mind needs the answer for *every* pair of Pools it may reach, so it
+keeps the whole table the odds engine's solver (:func:`~solo.rules.odds.solve`)
+computes when it plays its best. A test checks that the table equals
+``conflict_odds`` state by state, so the minds and ``solo odds`` can never
+disagree.
 
 On top of the table, :class:`Evaluator` looks one round ahead for each of
 the seven Lenses: this round's exact chances with this round's targets
 (Lens, carried −20 or Clever's +20, the opponent's declared Lens), then the
-table's value of wherever the round leaves the Pools. That is how Clever,
-Covert and Flamboyant — whose effects last into the next round — get a
-number comparable with Aggressive and Cautious. Everything is cached per
-match-up, so a thousand conflicts pay for the tables once.
+value of wherever the round leaves the Pools, with what the Lens carries
+into the next round. That is how Clever, Covert and Flamboyant — whose
+effects last into the next round — get a number comparable with Aggressive
+and Cautious. Everything is cached per match-up, so a thousand conflicts
+pay for the tables once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Union
 
-from ..rules.odds import ODDS_LENSES, damage_distribution, round_odds
+from ..rules.lenses import LENS_TABLE, MEMORYLESS, NEXT_ROUND
+from ..rules.odds import BEST, Kernel, Policy, Table, look_ahead, round_kernel, solve
 
-BASIC = ODDS_LENSES  # none, aggressive, cautious: the Lenses the Markov chain handles as a policy
-SKILL_SHIFT = {"none": 0, "aggressive": -20, "cautious": 20, "quick": -20, "clever": 0, "covert": 0,
-               "flamboyant": 0}
-NEXT_ROUND = 20  # Clever's bonus, Covert's and Flamboyant's penalty (RULES.md §6)
-
-Policy = Union[str, Callable[[int, int], str]]
+BASIC = MEMORYLESS  # the Lenses a table policy picks among (the name the minds and their tests use)
 
 
 @dataclass(frozen=True)
@@ -54,58 +49,23 @@ class Matchup:
     size_me: int = 10
     size_op: int = 10
 
+    def kernel(self, lens_me: str = "none", lens_op: str = "none", *, target_me: int | None = None, mod_op: int = 0,
+               armour_op: int | None = None) -> Kernel:
+        """A round with these Lenses; my target (before the Lens) and the armour my blows meet may be other ones."""
+        return round_kernel(self.t_me if target_me is None else target_me, self.t_op + mod_op, lens_me, lens_op,
+                            self.dice_me, self.dice_op, self.bonus_me, self.bonus_op, self.armour_me,
+                            self.armour_op if armour_op is None else armour_op)
 
-def _damage(dice: str, lens: str, bonus: int, armour: int) -> tuple[tuple[int, float], ...]:
-    """Positive damage only: zero-damage results change nothing, like a stalemate."""
-    return tuple((v, p) for v, p in damage_distribution(dice, lens, bonus, armour) if v > 0)
 
-
-def win_table(m: Matchup, policy: Policy = "best") -> list[list[float]]:
+def win_table(m: Matchup, policy: Policy = BEST) -> Table:
     """``table[a][b]``: my chance to win from Pools (a, b), the opponent rolling plain.
 
     ``policy`` is a Lens, a callable ``(my pool, their pool) -> Lens``, or
-    ``"best"``: in every state the best of none/aggressive/cautious, which is
-    optimal play against a plain opponent (each state only leads to smaller
-    ones, so the best stationary choice per state is the optimum). A state
-    where no blow can ever land is worth 0, as in ``conflict_odds``.
+    ``"best"``: in every state the best of the memoryless Lenses, which is
+    optimal play against a plain opponent. A state where no blow can ever
+    land is worth 0, as in ``conflict_odds``.
     """
-    A, B = m.size_me, m.size_op
-    kernels = {}
-    for lens in BASIC:
-        r = round_odds(m.t_me + SKILL_SHIFT[lens], m.t_op)
-        da = _damage(m.dice_me, lens, m.bonus_me, m.armour_op)
-        db = _damage(m.dice_op, "none", m.bonus_op, m.armour_me)
-        moving = r.a * sum(p for _, p in da) + r.b * sum(p for _, p in db)
-        kernels[lens] = (r.a, r.b, da, db, moving)
-    lenses = BASIC if policy == "best" else None
-    table = [[0.0] * (B + 1) for _ in range(A + 1)]
-    for a in range(1, A + 1):
-        table[a][0] = 1.0
-    for a in range(1, A + 1):
-        row = table[a]
-        for b in range(1, B + 1):
-            if lenses is None:
-                chosen = (policy(a, b) if callable(policy) else policy,)
-                if chosen[0] not in kernels:
-                    raise ValueError(f"a table policy picks among {', '.join(BASIC)}, not {chosen[0]!r}")
-            else:
-                chosen = lenses
-            best = 0.0
-            for lens in chosen:
-                ra, rb, da, db, moving = kernels[lens]
-                if moving <= 0.0:
-                    continue
-                w = 0.0
-                for v, p in da:
-                    w += ra * p * (row[b - v] if b > v else 1.0)
-                for v, p in db:
-                    if a > v:
-                        w += rb * p * table[a - v][b]
-                w /= moving
-                if w > best:
-                    best = w
-            row[b] = best
-    return table
+    return solve(m.kernel, m.size_me, m.size_op, policy, only_win=True).win
 
 
 @lru_cache(maxsize=512)
@@ -119,8 +79,8 @@ class Evaluator:
 
     def __init__(self, m: Matchup):
         self.m = m
-        self.table = win_table(m, "best")
-        self._mod: dict[tuple, float] = {}
+        self.table = win_table(m, BEST)
+        self._next: dict[tuple[int, int], Table] = {(0, 0): self.table}
         self._lens: dict[tuple, dict[str, float]] = {}
 
     def value(self, a: int, b: int) -> float:
@@ -132,40 +92,20 @@ class Evaluator:
         m = self.m
         return self.table[a if a <= m.size_me else m.size_me][b if b <= m.size_op else m.size_op]
 
-    def _after(self, a: int, b: int, mod_me: int, mod_op: int) -> float:
-        """The value of (a, b) when next round starts with these modifiers (one plain round, then the table)."""
-        if mod_me == 0 and mod_op == 0:
-            return self.value(a, b)
-        if b <= 0:
-            return 1.0
-        if a <= 0:
-            return 0.0
-        key = (a, b, mod_me, mod_op)
-        cached = self._mod.get(key)
-        if cached is None:
-            m = self.m
-            cached = self._round(a, b, m.t_me + mod_me, m.t_op + mod_op,
-                                 _damage(m.dice_me, "none", m.bonus_me, m.armour_op),
-                                 _damage(m.dice_op, "none", m.bonus_op, m.armour_me), (0, 0), (0, 0), (0, 0))
-            self._mod[key] = cached
-        return cached
+    def _next_round(self, mod_me: int, mod_op: int) -> Table:
+        """The value of every pair of Pools when next round starts with these modifiers.
 
-    def _round(self, a, b, t_me, t_op, da, db, on_win, on_loss, on_stall) -> float:
-        """Expected value of one round: chances from the targets, damage from the dice, then what follows."""
-        r = round_odds(t_me, t_op)
-        total = 0.0
-        hit = 0.0
-        for v, p in da:
-            hit += p
-            total += r.a * p * self._after(a, b - v, *on_win)
-        total += r.a * (1.0 - hit) * self._after(a, b, *on_win)  # a win that the armour swallows
-        took = 0.0
-        for v, p in db:
-            took += p
-            total += r.b * p * self._after(a - v, b, *on_loss)
-        total += r.b * (1.0 - took) * self._after(a, b, *on_loss)
-        total += r.stalemate * self._after(a, b, *on_stall)
-        return total
+        That round is played plain, then the best-play table takes over.
+        """
+        table = self._next.get((mod_me, mod_op))
+        if table is None:
+            m, then = self.m, self.table
+            k = m.kernel(target_me=m.t_me + mod_me, mod_op=mod_op)
+            table = [[0.0] * (m.size_op + 1)] + [
+                [0.0] + [look_ahead(k, a, b, then, then, then) for b in range(1, m.size_op + 1)]
+                for a in range(1, m.size_me + 1)]
+            self._next[mod_me, mod_op] = table
+        return table
 
     def lens_values(self, a: int, b: int, *, carry_me: int = 0, carry_op: int = 0, opp_lens: str = "none",
                     covert: int | None = None, flamboyant: int | None = None,
@@ -176,42 +116,35 @@ class Evaluator:
         the best other skill; shields included), None when they are not
         offered. ``side_pool``: a Covert or Flamboyant blow may go to a Pool
         that armour does not cover. ``opp_lens`` is what the opponent declared
-        this round, or my best guess (its last Lens).
+        this round, or my best guess (its last Lens). What a Lens leaves for
+        the next round (an edge, a penalty) comes from the Lens table.
         """
         key = (a, b, carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
         cached = self._lens.get(key)
         if cached is not None:
             return cached
         m = self.m
-        t_op = m.t_op + carry_op + SKILL_SHIFT.get(opp_lens, 0)
-        op_damage = "none" if opp_lens not in BASIC else opp_lens
-        db = () if opp_lens == "clever" else _damage(m.dice_op, op_damage, m.bonus_op, m.armour_me)
-        op_next = NEXT_ROUND if opp_lens == "clever" else 0  # their follow-up, win or lose
-        plain = _damage(m.dice_me, "none", m.bonus_me, m.armour_op)
-        t = m.t_me + carry_me
-        stay = (0, op_next)
-        out = {
-            "none": self._round(a, b, t, t_op, plain, db, stay, stay, stay),
-            "aggressive": self._round(a, b, t - 20, t_op, _damage(m.dice_me, "aggressive", m.bonus_me, m.armour_op),
-                                      db, stay, stay, stay),
-            "cautious": self._round(a, b, t + 20, t_op, _damage(m.dice_me, "cautious", m.bonus_me, m.armour_op),
-                                    db, stay, stay, stay),
-            "quick": self._round(a, b, t - 20, t_op, plain, db, stay, stay, stay),
-            "clever": self._round(a, b, t, t_op, (), db, (NEXT_ROUND, op_next), (NEXT_ROUND, op_next),
-                                  (NEXT_ROUND, op_next)),
-        }
-        side = _damage(m.dice_me, "none", m.bonus_me, 0) if side_pool else plain
-        for lens, target in (("covert", covert), ("flamboyant", flamboyant)):
-            if target is not None:
-                missed = (-NEXT_ROUND, op_next)
-                out[lens] = self._round(a, b, target + carry_me, t_op, side, db, (0, op_next - NEXT_ROUND),
-                                        missed, missed)
+        rolls = {None: m.t_me, "Cunning": covert, "secondary": flamboyant}  # the skill each Lens rolls
+        offered = {k: t for k, lens in LENS_TABLE.items() if (t := rolls[lens.rolls]) is not None}
+        if a <= 0 or b <= 0:  # a side is already out: no Lens changes that
+            out = dict.fromkeys(offered, self.value(a, b))
+        else:
+            op_next = NEXT_ROUND if LENS_TABLE[opp_lens].follow_up else 0  # their follow-up, win or lose
+            out = {}
+            for name, target in offered.items():
+                lens = LENS_TABLE[name]
+                armour = 0 if side_pool and lens.side_pool else None
+                k = m.kernel(name, opp_lens, target_me=target + carry_me, mod_op=carry_op, armour_op=armour)
+                mine = NEXT_ROUND if lens.follow_up else 0
+                won = self._next_round(mine, op_next + lens.penalty_on_hit)
+                other = self._next_round(mine + lens.penalty_if_not_won, op_next)
+                out[name] = look_ahead(k, a, b, won, other, other)
         self._lens[key] = out
         return out
 
 
-def best_basic(values: dict[str, float], allowed) -> str:
-    """The best of none/aggressive/cautious among ``allowed`` (ties: the plainest)."""
+def best_basic(values: dict[str, float], allowed: Collection[str]) -> str:
+    """The best of the memoryless Lenses among ``allowed`` (ties: the plainest)."""
     best, lens = -1.0, "none"
     for option in BASIC:
         if option in allowed and values.get(option, -1.0) > best + 1e-12:

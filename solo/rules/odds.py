@@ -2,26 +2,32 @@
 
 A round is decided by two independent d100 rolls, so its three results (A
 wins, B wins, stalemate) have exact probabilities; the winner's damage has an
-exact distribution. From those, the chance of winning from every pair of
-Pools follows by dynamic programming over states with smaller Pools — no
-sampling. Lens policies may depend on the state (an NPC mind that turns
-Cautious when hurt), as long as they need no memory of earlier rounds.
+exact distribution. Together they are the round's *kernel*. From it, the
+chance of winning from every pair of Pools follows by dynamic programming
+over states with smaller Pools — no sampling. Lens policies may depend on
+the state (an NPC mind that turns Cautious when hurt), as long as they need
+no memory of earlier rounds; a side may also play its best in every state.
+
+Everything that prices a conflict — ``solo odds``, the Lens advice shown to
+players, the NPC minds' valuation — goes through :func:`round_kernel` and
+:func:`solve`, so they can never disagree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Union
+from functools import lru_cache, partial
 
 from .dice import DiceExpr, keep_higher_distribution, parse
+from .lenses import MEMORYLESS, Damage, lens
 
-Policy = Union[str, Callable[[int, int], str]]  # a Lens, or (own pool, other pool) -> Lens
-ODDS_LENSES = ("none", "aggressive", "cautious")
+#: A Lens, "best" (in every state the best of the memoryless Lenses for that side), or (own pool, other pool) -> Lens
+Policy = str | Callable[[int, int], str]
+BEST = "best"
+Table = list[list[float]]  # table[a][b]: a value for Pools (a, b)
 MAX_POOL = 200
 MAX_DICE = 20
-_SKILL = {"none": 0, "aggressive": -20, "cautious": 20}
 
 
 @dataclass(frozen=True)
@@ -65,25 +71,186 @@ def round_odds(target_a: int, target_b: int) -> RoundOdds:
 
 
 @lru_cache(maxsize=1024)
-def damage_distribution(dice: str, lens: str, bonus: int = 0, armour: int = 0) -> tuple[tuple[int, float], ...]:
-    """Exact damage dealt by a winner: dice (twice keep higher for Aggressive), bonus, armour, halving."""
+def damage_distribution(dice: str, lens_key: str, bonus: int = 0, armour: int = 0) -> tuple[tuple[int, float], ...]:
+    """Exact damage dealt by a winner with this Lens: its damage mode, then bonus, armour and halving."""
+    mode = lens(lens_key).damage
     dist = parse(dice).distribution()
-    if lens == "aggressive":
+    if mode is Damage.TWICE_KEEP_HIGHER:
         dist = keep_higher_distribution(dist)
     out: dict[int, float] = {}
     for value, p in dist.items():
-        amount = max(0, value + bonus - armour)
-        if lens == "cautious":
+        amount = 0 if mode is Damage.NONE else max(0, value + bonus - armour)
+        if mode is Damage.HALVED:
             amount = (amount + 1) // 2
         out[amount] = out.get(amount, 0.0) + p
     return tuple(sorted(out.items()))
 
 
-def _lens(policy: Policy, own: int, other: int) -> str:
-    lens = policy(own, other) if callable(policy) else policy
-    if lens not in ODDS_LENSES:
-        raise ValueError(f"the exact odds handle the Lenses {', '.join(ODDS_LENSES)}, not {lens!r}")
-    return lens
+@dataclass(frozen=True)
+class Kernel:
+    """One round between two sides whose targets, Lenses and damage are fixed.
+
+    A blow that does no damage changes nothing, like a stalemate, so only
+    the blows that land are listed, each as (damage, chance that the round
+    is won and the blow lands for that much).
+    """
+
+    round: RoundOdds
+    blows_a: tuple[tuple[int, float], ...]
+    blows_b: tuple[tuple[int, float], ...]
+    land_a: float  # the chance that A's winning blow lands at all
+    land_b: float
+    moving: float  # the chance that the round changes a Pool
+
+
+@lru_cache(maxsize=4096)
+def round_kernel(target_a: int, target_b: int, lens_a: str = "none", lens_b: str = "none", dice_a: str = "1d6",
+                 dice_b: str = "1d6", bonus_a: int = 0, bonus_b: int = 0, armour_a: int = 0,
+                 armour_b: int = 0) -> Kernel:
+    """The kernel of a round: targets before the Lenses' skill shift; ``armour_a`` stops B's blows and so on."""
+    r = round_odds(target_a + lens(lens_a).skill_shift, target_b + lens(lens_b).skill_shift)
+    hits_a = [(v, p) for v, p in damage_distribution(dice_a, lens_a, bonus_a, armour_b) if v > 0]
+    hits_b = [(v, p) for v, p in damage_distribution(dice_b, lens_b, bonus_b, armour_a) if v > 0]
+    # summed from the blows that land (1 - P(zero) leaves float dust where nothing can land)
+    land_a, land_b = sum(p for _, p in hits_a), sum(p for _, p in hits_b)
+    return Kernel(r, tuple((v, r.a * p) for v, p in hits_a), tuple((v, r.b * p) for v, p in hits_b), land_a, land_b,
+                  r.a * land_a + r.b * land_b)
+
+
+def _landed(k: Kernel, a: int, b: int, after_a: Table, after_b: Table, won: float, lost: float,
+            between: float = 0.0) -> float:
+    """The round step: over the blows that land from Pools (a, b), chance × value of where they leave them.
+
+    ``after_a`` gives the values after A's blows, ``won`` the value when B
+    is out, and so on; ``between`` is added after A's blows (it keeps the
+    order of a sum that its callers' numbers depend on).
+    """
+    total = 0.0
+    row = after_a[a]
+    for v, q in k.blows_a:
+        total += q * (row[b - v] if b > v else won)
+    total += between
+    for v, q in k.blows_b:
+        total += q * (after_b[a - v][b] if a > v else lost)
+    return total
+
+
+def look_ahead(k: Kernel, a: int, b: int, after_win: Table, after_loss: Table, after_stall: Table) -> float:
+    """A's chance to win from Pools (a, b) when the round to come is ``k`` and what follows depends on who wins it.
+
+    The tables give A's chance from each pair of Pools after a won, a lost
+    and a stalled round: how a mind prices a Lens whose effect lasts into
+    the next round. Blows that do no damage count as won or lost rounds.
+    """
+    r = k.round
+    total = _landed(k, a, b, after_win, after_loss, 1.0, 0.0, r.a * (1.0 - k.land_a) * after_win[a][b])
+    return total + r.b * (1.0 - k.land_b) * after_loss[a][b] + r.stalemate * after_stall[a][b]
+
+
+# What a table holds, as (its value when B is out, when A is out, what each round adds).
+_WIN, _LOSE, _ROUNDS = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The solved chain: A's chance to win and to lose and the rounds still to come, from every pair of Pools."""
+
+    win: Table
+    lose: Table | None  # None when only ``win`` was asked for
+    rounds: Table | None
+    start: Kernel  # the round played from the largest Pools (in the first round, with a limit)
+
+
+def _choices(policy: Policy, own: int, other: int) -> tuple[str, ...]:
+    """The Lenses a side may play in this state: one, or all the memoryless ones when it plays its best."""
+    if policy == BEST:
+        return MEMORYLESS
+    choice = policy(own, other) if callable(policy) else policy
+    if choice not in MEMORYLESS:
+        raise ValueError(f"the exact odds handle the Lenses {', '.join(MEMORYLESS)}, not {choice!r}")
+    return (choice,)
+
+
+def solve(kernel: Callable[[str, str], Kernel], size_a: int, size_b: int, lens_a: Policy = "none",
+          lens_b: Policy = "none", *, limit: int | None = None, only_win: bool = False) -> Chain:
+    """Solve the chain over every pair of Pools up to (size_a, size_b).
+
+    ``kernel(lens_a, lens_b)`` gives the round for a pair of Lenses. A side
+    playing ``"best"`` takes, in each state, the Lens that gives it the
+    best chance to win against the other side's Lens or policy: each state
+    only leads to smaller ones, so the best choice per state is the best
+    play. A state where no blow can ever land is worth 0. With a ``limit``
+    the chain is walked that many rounds and what is left is a stalemate.
+    """
+    if lens_a == BEST and lens_b == BEST:
+        raise ValueError("only one side can play its best against a known policy")
+    if limit is not None and limit < 1:
+        raise ValueError("round_limit must be at least 1")
+    kernels: dict[tuple[str, str], Kernel] = {}
+
+    def options(a: int, b: int) -> list[Kernel]:
+        out = []
+        for la in _choices(lens_a, a, b):
+            for lb in _choices(lens_b, b, a):
+                k = kernels.get((la, lb))
+                if k is None:
+                    k = kernels[la, lb] = kernel(la, lb)
+                out.append(k)
+        return out
+
+    wanted = [_WIN] if only_win else [_WIN, _LOSE, _ROUNDS]
+    if lens_b == BEST and _LOSE not in wanted:
+        wanted.append(_LOSE)
+    judge = wanted.index(_LOSE if lens_b == BEST else _WIN)  # the table a chooser maximises: its own chance
+    won, lost, per_round = wanted[judge]
+    fixed = None if callable(lens_a) or callable(lens_b) else options(0, 0)  # the same Lenses in every state
+    start = (fixed or options(size_a, size_b))[0]
+    others = [i for i in range(len(wanted)) if i != judge]
+    if limit is None:
+        # where a side is out, the tables hold what they are worth there
+        solved = [[[if_lost if a == 0 < b else if_won if b == 0 < a else 0.0 for b in range(size_b + 1)]
+                   for a in range(size_a + 1)] for if_won, if_lost, _ in wanted]
+        ranked = solved[judge]
+        for a in range(1, size_a + 1):
+            for b in range(1, size_b + 1):  # smaller Pools first: every state read below is already known
+                chosen, best = None, 0.0
+                for k in fixed or options(a, b):
+                    if k.moving <= 0.0:
+                        continue  # nothing can ever change: the conflict never ends from here
+                    value = (per_round + _landed(k, a, b, ranked, ranked, won, lost)) / k.moving
+                    if chosen is None or value > best:
+                        chosen, best = k, value
+                if chosen is None:
+                    continue
+                ranked[a][b] = best
+                for i in others:
+                    table, (w, l_, r) = solved[i], wanted[i]
+                    table[a][b] = (r + _landed(chosen, a, b, table, table, w, l_)) / chosen.moving
+                if a == size_a and b == size_b:
+                    start = chosen
+    else:
+        grid = [[fixed or options(a, b) if a and b else [] for b in range(size_b + 1)] for a in range(size_a + 1)]
+        solved = [[[0.0] * (size_b + 1) for _ in range(size_a + 1)]] * len(wanted)
+        for _ in range(limit):  # each pass adds a round before the ones already counted
+            new = [[[0.0] * (size_b + 1) for _ in range(size_a + 1)] for _ in wanted]
+            ranked = solved[judge]
+            for a in range(1, size_a + 1):
+                for b in range(1, size_b + 1):
+                    chosen, best = None, 0.0
+                    for k in grid[a][b]:
+                        value = _landed(k, a, b, ranked, ranked, won, lost)
+                        value += per_round + (1.0 - k.moving) * ranked[a][b]
+                        if chosen is None or value > best:
+                            chosen, best = k, value
+                    assert chosen is not None
+                    new[judge][a][b] = best
+                    for i in others:
+                        old, (w, l_, r) = solved[i], wanted[i]
+                        new[i][a][b] = _landed(chosen, a, b, old, old, w, l_) + (r + (1.0 - chosen.moving) * old[a][b])
+                    if a == size_a and b == size_b:
+                        start = chosen
+            solved = new
+    return Chain(solved[0], None if only_win else solved[1], None if only_win else solved[2], start)
 
 
 def conflict_odds(
@@ -118,101 +285,10 @@ def conflict_odds(
         expr = parse(dice)
         if sum(t.count for t in expr.terms if t.sides) > MAX_DICE or any(t.sides > 1000 for t in expr.terms):
             raise ValueError(f"the exact odds handle at most {MAX_DICE} dice of up to 1000 sides, not {dice}")
-    fixed = not callable(lens_a) and not callable(lens_b)
-    cache: dict[tuple[str, str], tuple] = {}
-
-    def kernel(la: str, lb: str):
-        key = (la, lb)
-        if key not in cache:
-            r = round_odds(skill_a + _SKILL[la], skill_b + _SKILL[lb])
-            da = damage_distribution(dice_a, la, bonus_a, armour_b)  # A's blows land on B's armour
-            db = damage_distribution(dice_b, lb, bonus_b, armour_a)
-            hits_a = [(v, p) for v, p in da if v > 0]
-            hits_b = [(v, p) for v, p in db if v > 0]
-            # summed from the blows that land (1 - P(zero) leaves float dust where nothing can land)
-            moving = r.a * sum(p for _, p in hits_a) + r.b * sum(p for _, p in hits_b)
-            cache[key] = (r, hits_a, hits_b, moving)
-        return cache[key]
-
-    # win[a][b]: chance A wins from Pools (a, b); rounds[a][b]: expected rounds from there.
-    win = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
-    lose = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
-    rounds = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
-    for a in range(pool_a + 1):
-        win[a][0] = 1.0 if a > 0 else 0.0
-    for b in range(pool_b + 1):
-        lose[0][b] = 1.0 if b > 0 else 0.0
-    if fixed:
-        k = kernel(_lens(lens_a, 0, 0), _lens(lens_b, 0, 0))
-    if round_limit is not None:
-        if round_limit < 1:
-            raise ValueError("round_limit must be at least 1")
-        return _limited(pool_a, pool_b, round_limit, kernel, lens_a, lens_b)
-    for a in range(1, pool_a + 1):
-        row_w, row_l, row_r = win[a], lose[a], rounds[a]
-        for b in range(1, pool_b + 1):  # smaller Pools first: every state read below is already known
-            if not fixed:
-                k = kernel(_lens(lens_a, a, b), _lens(lens_b, b, a))
-            moving = k[3]
-            if moving <= 0.0:
-                continue  # nothing can ever change: the conflict never ends from here
-            w, l_, e = _after_blows(k, a, b, win, lose, rounds)
-            row_w[b] = w / moving
-            row_l[b] = l_ / moving
-            row_r[b] = (1.0 + e) / moving
-    first = kernel(_lens(lens_a, pool_a, pool_b), _lens(lens_b, pool_b, pool_a))[0]
-    a_wins, b_wins = win[pool_a][pool_b], lose[pool_a][pool_b]
-    return ConflictOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), rounds[pool_a][pool_b], first)
-
-
-def _after_blows(k, a: int, b: int, win, lose, rounds) -> tuple[float, float, float]:
-    """One round's landed blows from Pools (a, b): the chance to win, to lose, and rounds still to come.
-
-    ``win``/``lose``/``rounds`` give the values of the states a blow leads to:
-    the same tables (the chain to its end) or last round's (a round limit).
-    """
-    r, da, db, _ = k
-    w = l_ = e = 0.0
-    for v, p in da:
-        nb = b - v
-        if nb <= 0:
-            w += r.a * p
-        else:
-            w += r.a * p * win[a][nb]
-            l_ += r.a * p * lose[a][nb]
-            e += r.a * p * rounds[a][nb]
-    for v, p in db:
-        na = a - v
-        if na <= 0:
-            l_ += r.b * p
-        else:
-            w += r.b * p * win[na][b]
-            l_ += r.b * p * lose[na][b]
-            e += r.b * p * rounds[na][b]
-    return w, l_, e
-
-
-def _limited(pool_a: int, pool_b: int, limit: int, kernel, lens_a: Policy, lens_b: Policy) -> ConflictOdds:
-    """Finite horizon: the same chain, walked ``limit`` rounds, what is left over is a stalemate."""
-    kernels = [[None] * (pool_b + 1) for _ in range(pool_a + 1)]
-    for a in range(1, pool_a + 1):
-        for b in range(1, pool_b + 1):
-            kernels[a][b] = kernel(_lens(lens_a, a, b), _lens(lens_b, b, a))
-    zero = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
-    win, lose, rounds = zero, [row[:] for row in zero], [row[:] for row in zero]
-    for _ in range(limit):
-        nw = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
-        nl = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
-        nr = [[0.0] * (pool_b + 1) for _ in range(pool_a + 1)]
-        for a in range(1, pool_a + 1):
-            for b in range(1, pool_b + 1):
-                stay = 1.0 - kernels[a][b][3]
-                w, l_, e = _after_blows(kernels[a][b], a, b, win, lose, rounds)
-                w += stay * win[a][b]
-                l_ += stay * lose[a][b]
-                e += 1.0 + stay * rounds[a][b]
-                nw[a][b], nl[a][b], nr[a][b] = w, l_, e
-        win, lose, rounds = nw, nl, nr
-    a_wins, b_wins = win[pool_a][pool_b], lose[pool_a][pool_b]
-    first = kernels[pool_a][pool_b][0]
-    return ConflictOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), rounds[pool_a][pool_b], first)
+    kernel = partial(round_kernel, skill_a, skill_b, dice_a=dice_a, dice_b=dice_b, bonus_a=bonus_a,
+                     bonus_b=bonus_b, armour_a=armour_a, armour_b=armour_b)
+    chain = solve(kernel, pool_a, pool_b, lens_a, lens_b, limit=round_limit)
+    assert chain.lose is not None and chain.rounds is not None
+    a_wins, b_wins = chain.win[pool_a][pool_b], chain.lose[pool_a][pool_b]
+    return ConflictOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), chain.rounds[pool_a][pool_b],
+                        chain.start.round)
