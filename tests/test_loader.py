@@ -32,7 +32,10 @@ MINIMAL = textwrap.dedent('''
     [[scenes.hall.choices]]
     text = "Sneak"
     if = 'has("key") and not seen'
-    roll = { skill = "Cunning", focus = "Stealth", success = "outside", failure = { text = "Oops.", effects = [ { set = "seen" } ] } }
+    roll.skill = "Cunning"
+    roll.focus = "Stealth"
+    roll.success = "outside"
+    roll.failure = { text = "Oops.", effects = [ { set = "seen" } ] }
 
     [scenes.outside]
     text = "Fresh air, {pc}."
@@ -149,8 +152,8 @@ def test_mutated_adventures_are_accepted_or_rejected_with_a_message(tmp_path, da
 
 def test_escalation_without_a_type_takes_the_fitting_one(tmp_path):
     text = MINIMAL.replace(
-        'roll = { skill = "Cunning", focus = "Stealth", success = "outside", failure = { text = "Oops.", '
-        'effects = [ { set = "seen" } ] } }',
+        'roll.skill = "Cunning"\nroll.focus = "Stealth"\nroll.success = "outside"\n'
+        'roll.failure = { text = "Oops.", effects = [ { set = "seen" } ] }',
         'opposed = { skill = "Social", focus = "Influence", npc = "guard", win = "outside", lose = "hall", '
         'escalate = { won = "outside", lost = "hall" } }')
     adventure = load_adventure(write(tmp_path, text))

@@ -85,8 +85,8 @@ def test_wrong_answers_are_asked_again(tmp_path):
 
 
 def test_table_side_commands(tmp_path):
-    lines = ["1", "1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)", "note the guard looks tired",
-             "recap", "luck", "luck find", "save", "quit"]
+    lines = ["1", "1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)",
+             "note the guard looks tired", "recap", "luck", "luck find", "save", "quit"]
     code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
     assert "sheet [NAME]" in out
     assert "Espen Lind, Journalist" in out
@@ -115,7 +115,6 @@ def test_state_round_trips_through_json(tmp_path):
     data = game.state.to_dict()
     again = GameState.from_dict(json.loads(json.dumps(data)))
     assert again.to_dict() == data
-    game.close()
     with pytest.raises(ValueError):
         GameState.from_dict({**data, "version": 99})
     with pytest.raises(ValueError):
@@ -128,7 +127,6 @@ def test_random_bots_always_reach_an_ending():
     for seed in range(60):
         game = Game(adventure, seed=seed, decider=RandomDecider(random.Random(seed)), party=[pregenerated("espen")])
         ending = game.play()
-        game.close()
         assert ending in adventure.scenes or ending == "__fallen__"
         endings.add(ending)
     assert {"arrival", "defeat"} <= endings
@@ -141,7 +139,6 @@ def test_same_seed_same_game_whatever_renders_it():
         game = Game(adventure, seed=21, decider=RandomDecider(random.Random(4)), party=[pregenerated("espen")],
                     sink=sink)
         game.play()
-        game.close()
         return game.state.to_dict()
 
     events = []
@@ -188,7 +185,6 @@ def test_tags_count_among_the_people_a_social_roll_is_made(tmp_path):
 
     game = Game(load_adventure(path), seed=1, decider=First(), party=[espen], sink=events.append)
     game.play()
-    game.close()
     roll = next(e for e in events if e.kind == "skill_roll")
     assert dict(roll["modifiers"]) == {"no #High Society": -20, "#Pass": 20}
     assert roll["target"] == espen.skills["Social"]
@@ -217,7 +213,6 @@ def test_contact_requests_halve_and_medicine_treats_once_a_day(tmp_path):
     events = []
     game = Game(load_adventure(path), seed=3, decider=Plan(), party=[pregenerated("espen")], sink=events.append)
     game.play()
-    game.close()
     requests = [e for e in events if e.kind == "request"]
     assert [r["chance"] for r in requests] == [100, 50, 25]
     assert requests[0]["granted"] and requests[0]["roll"] is None
@@ -248,7 +243,6 @@ def test_what_the_pcs_did_moves_an_npcs_disposition(tmp_path):
     events = []
     game = Game(load_adventure(path), seed=3, decider=Plan(), party=[pregenerated("espen")], sink=events.append)
     assert game.play() == "end"
-    game.close()
     shifts = [e for e in events if e.kind == "disposition"]
     assert shifts and shifts[0]["before"] == "Neutral" and shifts[0]["after"] == "Friendly"
     assert game.state.memory["guard"].count("helped") >= 1

@@ -8,11 +8,22 @@ and TOML path it came from, so a problem found at any time can name its place.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from .expressions import Condition
 
-OUTCOME_FALLBACK = {
+if TYPE_CHECKING:
+    from transitions import Machine
+
+#: Where an outcome with no branch of its own looks next (docs/adventures.md lists the same).
+FALLBACK = {
+    "exceptional_success": "success",
+    "exceptional_failure": "failure",
+    "yes_and": "yes",
+    "yes_but": "yes",
+    "no_and": "no",
+    "no_but": "no",
     "opponent_fled": "won",
     "opponent_surrendered": "won",
     "fled": "lost",
@@ -30,9 +41,8 @@ class Where:
 
 @dataclass
 class Effect:
-    kind: str  # set, clear, add, counter, give, take, damage, heal, luck, disposition, tension, thread,
-    # close_thread, note, rest, memory
-    args: dict[str, Any]
+    kind: str  # a key of solo.story.effects.EFFECTS
+    args: dict[str, Any]  # as written, the kind's own key included
     where: Where
 
 
@@ -48,10 +58,10 @@ class Branch:
 
 @dataclass
 class Action:
-    """What a choice does before it moves on: a roll, an opposed roll, a conflict, the oracle or a table."""
+    """What a choice does before it moves on; its outcome picks the branch."""
 
-    kind: str  # roll, opposed, conflict, oracle, table
-    spec: dict[str, Any]
+    kind: str  # a key of solo.story.actions.ACTIONS
+    spec: dict[str, Any]  # the fields as written, without the outcomes
     branches: dict[str, Branch]
     where: Where
     escalation: Action | None = None
@@ -60,10 +70,7 @@ class Action:
         """The branch for ``outcome``, falling back as documented (exceptional -> plain, …)."""
         if outcome in self.branches:
             return self.branches[outcome]
-        fallback = {
-            "exceptional_success": "success", "exceptional_failure": "failure",
-            "yes_and": "yes", "yes_but": "yes", "no_and": "no", "no_but": "no",
-        }.get(outcome) or OUTCOME_FALLBACK.get(outcome)
+        fallback = FALLBACK.get(outcome)
         return self.branches.get(fallback) if fallback else None
 
 
@@ -126,3 +133,10 @@ class Adventure:
 
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]
+
+    @cached_property
+    def flow(self) -> Machine:
+        """The scenes as a state machine (:mod:`solo.story.flow`), built once, when a game first moves."""
+        from .flow import flow_machine
+
+        return flow_machine(self)

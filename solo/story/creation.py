@@ -71,7 +71,8 @@ def _pick_rest(decider: Decider, ranked: list[str], who, t: RulesTables) -> None
     values = pyramid(True)
     while len(ranked) < len(values):
         left = [s for s in t.skills if s not in ranked]
-        skill = _ask(decider, "skill", f"Which skill gets {values[len(ranked)]} %? ({len(ranked) + 1} of {len(values)})",
+        prompt = f"Which skill gets {values[len(ranked)]} %? ({len(ranked) + 1} of {len(values)})"
+        skill = _ask(decider, "skill", prompt,
                      [Option(s, s, t.skills[s].description) for s in left], actor=who)
         ranked.append(skill)
 
@@ -115,8 +116,9 @@ def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> Choices:
     _spare_focuses(decider, ranked[:3], focuses, who, t)
     tags: list[str] = []
     while len(tags) < 2:
-        options = [Option("roll", "Roll 1d12")] + [Option(x, x, v.description) for x, v in t.tags.items() if x not in tags]
-        tags.append(_ask(decider, "tag", f"Tag {len(tags) + 1} of 2:", options, actor=who))
+        tag_options = [Option("roll", "Roll 1d12")] + [Option(x, x, v.description) for x, v in t.tags.items()
+                                                        if x not in tags]
+        tags.append(_ask(decider, "tag", f"Tag {len(tags) + 1} of 2:", tag_options, actor=who))
         if tags[-1] == "roll":
             tags.pop()
             tags.append(_roll_new_tag(rng, tags, t))

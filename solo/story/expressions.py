@@ -91,6 +91,7 @@ def tokenize(text: str) -> list[Token]:
             col = pos + 1 + (len(text[pos:]) - len(text[pos:].lstrip()))
             raise ExpressionError(f"unexpected character {text[col - 1]!r}", col)
         kind = match.lastgroup
+        assert kind is not None  # every alternative of _TOKEN is a named group
         raw = match.group(kind)
         column = match.start(kind) + 1
         if kind == "number":

@@ -1,21 +1,25 @@
 """The game flow as a ``transitions`` machine: title -> party -> scenes -> ending.
 
-One machine is built per adventure (``model=None``) and games join it with
-``add_model``. Scenes are its states and every way out of a scene that the
+Each adventure has one machine (:attr:`Adventure.flow`), built the first time
+a game moves. Scenes are its states and every way out of a scene that the
 adventure declares is a transition, so the machine itself refuses a move the
-adventure does not allow. Rolls and Extended Conflicts happen while a choice
-is resolved; the conflict machine hands its outcome back, which picks the
-branch, which fires the transition.
+adventure does not allow. Games do not join it: each one is passed to the
+transition it fires as the model, keeps its own ``flow_state``, and leaves
+nothing behind in the machine when it is dropped. Rolls and Extended
+Conflicts happen while a choice is resolved; the conflict machine hands its
+outcome back, which picks the branch, which fires the transition.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from transitions import Machine
 
-from .adventure import Adventure
 from .graph import edges
 
-_CACHE: dict[str, Machine] = {}
+if TYPE_CHECKING:
+    from .adventure import Adventure
 
 
 def scene_state(scene_id: str) -> str:
@@ -27,9 +31,6 @@ def move_trigger(scene_id: str) -> str:
 
 
 def flow_machine(adventure: Adventure) -> Machine:
-    key = f"{adventure.id}:{adventure.content_hash}"
-    if key in _CACHE:
-        return _CACHE[key]
     states = ["title", "party"] + [
         {"name": scene_state(sid), "final": scene.ending} for sid, scene in adventure.scenes.items()
     ]
@@ -40,5 +41,4 @@ def flow_machine(adventure: Adventure) -> Machine:
     for sid, out in edges(adventure).items():
         for target in {t for _, t in out}:
             m.add_transition(move_trigger(target), scene_state(sid), scene_state(target))
-    _CACHE[key] = m
     return m

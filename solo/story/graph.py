@@ -7,10 +7,14 @@ reach, a flag that is tested but never set).
 
 from __future__ import annotations
 
-from .adventure import Action, Adventure, Scene
+from collections.abc import Iterator
+
+from .adventure import Action, Adventure, Branch, Choice, Effect, Scene, Where
+from .expressions import Condition
+from .problems import Collector
 
 
-def branches_of(scene: Scene):
+def branches_of(scene: Scene) -> Iterator[tuple[str, Branch, Choice]]:
     """Every branch leaving a scene, with the label of the way there (for maps too)."""
     for choice in scene.choices:
         if choice.goto is not None:
@@ -19,7 +23,7 @@ def branches_of(scene: Scene):
             yield from _action_branches(choice.text, choice.action, choice)
 
 
-def _action_branches(label: str, action: Action, choice):
+def _action_branches(label: str, action: Action, choice: Choice) -> Iterator[tuple[str, Branch, Choice]]:
     for outcome, branch in action.branches.items():
         yield f"{label} [{outcome}]", branch, choice
     if action.escalation is not None:
@@ -55,7 +59,7 @@ def dead_ends(adventure: Adventure) -> list[str]:
             if not scene.ending and not any(t != sid for _, t in graph.get(sid, []))]
 
 
-def _all_effects(adventure: Adventure):
+def _all_effects(adventure: Adventure) -> Iterator[Effect]:
     for scene in adventure.scenes.values():
         yield from scene.on_enter
         for choice in scene.choices:
@@ -64,14 +68,14 @@ def _all_effects(adventure: Adventure):
             yield from branch.effects
 
 
-def _all_conditions(adventure: Adventure):
+def _all_conditions(adventure: Adventure) -> Iterator[tuple[Where, Condition]]:
     for scene in adventure.scenes.values():
         for choice in scene.choices:
             if choice.condition is not None:
                 yield choice.where, choice.condition
 
 
-def graph_problems(adventure: Adventure, c) -> None:
+def graph_problems(adventure: Adventure, c: Collector) -> None:
     """Add the whole-adventure problems to collector ``c``."""
     seen = reachable(adventure)
     for sid, scene in adventure.scenes.items():
@@ -91,8 +95,8 @@ def graph_problems(adventure: Adventure, c) -> None:
             set_names.add(e.args[e.kind])
         if e.kind == "give":
             given.add(e.args["give"])
-    read_names: dict[str, object] = {}
-    tested_items: dict[str, object] = {}
+    read_names: dict[str, Where] = {}
+    tested_items: dict[str, Where] = {}
     for where, cond in _all_conditions(adventure):
         for name in cond.names():
             read_names.setdefault(name, where)
@@ -119,7 +123,7 @@ def graph_problems(adventure: Adventure, c) -> None:
             c.add(where.file, where.path, "W104", f"item {item!r} is tested with has() but never given")
 
 
-def _counter_slots(text: str):
+def _counter_slots(text: str) -> list[str]:
     import re
 
     return re.findall(r"\{counter\.([A-Za-z0-9_]+)\}", text or "")

@@ -44,4 +44,5 @@ def find_adventure(spec: str | None) -> Path:
     known = available()
     if spec in known:
         return known[spec]
-    raise SoloError(f"no adventure {spec!r}{did_you_mean(spec, known)}; bundled and yours: {', '.join(known) or 'none'}")
+    raise SoloError(f"no adventure {spec!r}{did_you_mean(spec, known)}; "
+                    f"bundled and yours: {', '.join(known) or 'none'}")

@@ -10,12 +10,18 @@ the same engine, so saves, undo, narration and the journal work unchanged.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..decisions import Option, Question
+from ..rules.character import Character
 from ..rules.participants import OBSTACLES, obstacle
 from ..rules.rolls import DIFFICULTIES
 from ..rules.rulebook import SKILLS, rules
-from .adventure import Adventure, Scene, Where
-from .engine import Game, _disposition_of
+from .adventure import Action, Adventure, Scene, Where
+from .engine import Game
+from .epilogue import epilogue
+from .npcs import disposition_of, set_disposition
+from .party import set_up_party
 
 OPEN_ID = "open"
 LIKELIHOODS = ("very unlikely", "unlikely", "even", "likely", "very likely")
@@ -34,9 +40,8 @@ def open_adventure() -> Adventure:
 class OpenGame(Game):
     """A :class:`Game` whose scenes are made up as it goes."""
 
-    def __init__(self, **kw):
-        super().__init__(open_adventure(), **kw)
-        self.close()  # open play does not walk the adventure's flow machine
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(open_adventure(), **kw)  # its scenes are not walked through the flow machine
         self.scene_number = 0
         self.met: list[str] = []  # ids of NPCs met, in order
 
@@ -44,7 +49,7 @@ class OpenGame(Game):
         if self.flow_state == "title":
             self.emit("title", adventure=OPEN_ID, title=self.adventure.title, author="",
                       introduction=self.adventure.introduction)
-            self._set_up_party()
+            set_up_party(self, self._party_given)
             self.flow_state = "party"
             situation = self.tables.roll("situation", self.rng, slots=self.state.oracle.slots())
             self.state.oracle.add_thread(situation.text.rstrip("."))
@@ -53,7 +58,8 @@ class OpenGame(Game):
         while not self.finished:
             self.turn()
         if self.state.ending == "open_end" and not self.epilogue_done:
-            self.epilogue()
+            epilogue(self)
+        assert self.state.ending is not None
         return self.state.ending
 
     def _new_scene(self) -> None:
@@ -101,20 +107,16 @@ class OpenGame(Game):
         nid = f"npc{len(self.met) + 1}"
         reaction = npc_reaction(self.rng, "neutral", tables=self.tables)
         disposition = reaction.disposition.title()
-        from .engine import _set_disposition
-
-        _set_disposition(npc, disposition)
+        set_disposition(npc, disposition)
         self.state.npcs[nid] = npc
         self.met.append(nid)
         self.state.oracle.add_npc(npc.name)
-        block = npc.code_block.to_dict() if getattr(npc, "code_block", None) else {}
-        self.emit("npc_met", npc=nid, name=npc.name, level=level, role=getattr(npc, "role", "") or "",
+        block = npc.code_block.to_dict() if npc.code_block else {}
+        self.emit("npc_met", npc=nid, name=npc.name, level=level, role=npc.role or "",
                   reaction=reaction.reaction, disposition=disposition, code_block=block,
                   twist=reaction.twist.to_dict() if reaction.twist else None)
 
     def _open_roll(self) -> None:
-        from .adventure import Action
-
         pc = self._pick_pc("Who rolls?")
         skill = self.ask("skill", "Which skill?", [Option(s, s, f"{pc.skills[s]} %") for s in SKILLS])
         focuses = [f for f in rules().skills[skill].focuses if pc.has_focus(skill, f)]
@@ -126,7 +128,7 @@ class OpenGame(Game):
             if focus != "none":
                 spec["focus"] = focus
         self.state.active = self.state.party.index(pc)
-        self._do_roll(Action("roll", {**spec, "who": "active"}, {}, Where("<open play>", "roll")))
+        self.resolve(Action("roll", {**spec, "who": "active"}, {}, Where("<open play>", "roll")))
 
     def _open_conflict(self) -> None:
         ctypes = self.conflict_types
@@ -140,7 +142,7 @@ class OpenGame(Game):
             name = {"lockpicking": "the lock", "library": "the archive"}.get(key, f"the {ctype.name.lower()}")
             wall = obstacle(name, diff)
         else:
-            choices = [Option(nid, self.state.npcs[nid].name, _disposition_of(self.state.npcs[nid]))
+            choices = [Option(nid, self.state.npcs[nid].name, disposition_of(self.state.npcs[nid]))
                        for nid in self.met if self.state.npc_status.get(nid) not in ("comae", "out")]
             choices.append(Option("new", "Someone new"))
             nid = self.ask("opponent", "Against whom?", choices)
@@ -174,7 +176,7 @@ class OpenGame(Game):
         self.state.ending = "open_end"
         self.emit("ending", scene="open_end", title="The end", outcome=why)
 
-    def _pick_pc(self, prompt: str):
+    def _pick_pc(self, prompt: str) -> Character:
         pcs = self.state.pcs
         if len(pcs) == 1:
             return pcs[0]

@@ -7,11 +7,21 @@ that round trip so no field is ever forgotten.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rules.character import Character
 
+if TYPE_CHECKING:
+    from ..npc.model import NPC
+    from ..oracle import OracleState
+
 STATE_VERSION = 1
+
+
+def _new_oracle() -> OracleState:
+    from ..oracle import OracleState
+
+    return OracleState()
 
 
 @dataclass
@@ -25,12 +35,12 @@ class GameState:
     items: list[str] = field(default_factory=list)
     visited: dict[str, int] = field(default_factory=dict)
     taken: list[str] = field(default_factory=list)  # "scene/choice" of once-only choices taken
-    npcs: dict[str, Any] = field(default_factory=dict)  # id -> NPC (solo.npc.NPC)
+    npcs: dict[str, NPC] = field(default_factory=dict)
     npc_status: dict[str, str] = field(default_factory=dict)
     memory: dict[str, list[str]] = field(default_factory=dict)  # npc id -> what the PCs did to it
     regard: dict[str, float] = field(default_factory=dict)  # npc id -> regard not yet turned into a shift
     removed: dict[str, str] = field(default_factory=dict)  # PC name -> "comae" / "death"
-    oracle: Any = None  # solo.oracle.OracleState
+    oracle: OracleState = field(default_factory=_new_oracle)
     ending: str | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -47,7 +57,7 @@ class GameState:
             self.active = self.party.index(pcs[0])
         return self.party[self.active]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "version": STATE_VERSION,
             "adventure": self.adventure,
@@ -64,13 +74,13 @@ class GameState:
             "memory": {k: list(v) for k, v in sorted(self.memory.items())},
             "regard": dict(sorted(self.regard.items())),
             "removed": dict(self.removed),
-            "oracle": self.oracle.to_dict() if self.oracle is not None else None,
+            "oracle": self.oracle.to_dict(),
             "ending": self.ending,
             "notes": list(self.notes),
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> GameState:
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
         """Rebuild a state from a snapshot; raises ValueError (naming the field) if it is damaged."""
         from ..errors import ContentError
         from ..npc import NPC
@@ -93,7 +103,8 @@ class GameState:
             state.memory = {str(k): [str(x) for x in v] for k, v in data["memory"].items()}
             state.regard = {str(k): float(v) for k, v in data.get("regard", {}).items()}
             state.removed = {str(k): str(v) for k, v in data["removed"].items()}
-            state.oracle = OracleState.from_dict(data["oracle"]) if data["oracle"] is not None else None
+            if data["oracle"] is not None:
+                state.oracle = OracleState.from_dict(data["oracle"])
             state.ending = data["ending"]
             state.notes = [str(x) for x in data["notes"]]
         except (KeyError, TypeError, AttributeError) as exc:

@@ -1,0 +1,344 @@
+"""The actions a choice can take, one class each: ``roll``, ``opposed``, ``conflict``, ``oracle`` …
+
+An action has fields, outcomes (some required, some optional; each outcome
+is a branch) and a resolution that returns the branch its outcome picks.
+:data:`ACTIONS` holds them in the order an author is told about them; the
+loader and the engine look them up there, and docs/adventures.md lists the
+same ones (a test keeps them equal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..decisions import Option
+from ..errors import ContentError, did_you_mean
+from ..rules.character import skill_target
+from ..rules.escalation import may_escalate
+from ..rules.participants import obstacle
+from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
+from .rolling import choose_pc, offer_flip, repay, roll_target
+from .verbs import Field, is_whole
+
+if TYPE_CHECKING:
+    from .adventure import Action, Branch
+    from .engine import Game
+    from .schema import Builder
+
+Spec = Mapping[str, Any]
+
+ROUND_LIMIT_DEFAULT = 30
+WHO = ("active", "choose", "best")
+#: Who a Social roll is made among, for the Tags' modifiers (RULES.md §2.5).
+AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
+OBSTACLE_FIELDS = {"name", "difficulty", "challenge", "pool"}
+
+
+class ActionVerb:
+    """One kind of action; subclasses register themselves in :data:`ACTIONS`."""
+
+    name: ClassVar[str]
+    fields: ClassVar[dict[str, Field]]
+    outcomes: ClassVar[tuple[str, ...]]  # each needs a branch
+    optional: ClassVar[tuple[str, ...]] = ()  # a branch of its own, else the fallback of Action.branch
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "name" in cls.__dict__:
+            ACTIONS[cls.name] = cls()
+
+    def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
+        """Report what is wrong with the fields (outcomes are checked as branches by the loader)."""
+
+    def resolve(self, game: Game, action: Action) -> Branch | None:
+        raise NotImplementedError
+
+
+ACTIONS: dict[str, ActionVerb] = {}
+
+_ROLL_FIELDS = {
+    "skill": Field("skill"), "focus": Field("Focus or list of Focuses", None),
+    "difficulty": Field("difficulty", "normal"), "modifier": Field("whole number", 0),
+    "who": Field("who", "choose"), "among": Field("list", ()),
+}
+
+
+def _check_skill(b: Builder, file: str, path: str, spec: Spec, key: str = "skill", focus_key: str = "focus",
+                 required: bool = True) -> None:
+    skill = spec.get(key)
+    if skill is None:
+        if required:
+            b.fail(file, path, f"missing field {key!r}")
+        return
+    if skill not in b.t.skills:
+        b.fail(file, f"{path}.{key}", f"unknown skill {skill!r}{did_you_mean(str(skill), b.t.skills)}", "E005")
+        return
+    focus = spec.get(focus_key)
+    if focus is not None:
+        for f in focus if isinstance(focus, list) else [focus]:
+            if f not in b.t.skills[skill].focuses:
+                b.fail(file, f"{path}.{focus_key}", f"{f!r} is not a Focus of {skill}"
+                                                    f"{did_you_mean(str(f), b.t.skills[skill].focuses)}", "E005")
+
+
+def _check_roll(b: Builder, file: str, path: str, spec: Spec) -> None:
+    _check_skill(b, file, path, spec)
+    if "difficulty" in spec:
+        try:
+            difficulty_modifier(str(spec["difficulty"]))
+        except KeyError as exc:
+            b.fail(file, f"{path}.difficulty", exc.args[0], "E005")
+    if "modifier" in spec and not is_whole(spec["modifier"]):
+        b.fail(file, f"{path}.modifier", "expected a whole number such as -20")
+    if "who" in spec and spec["who"] not in WHO:
+        b.fail(file, f"{path}.who", f"expected one of {', '.join(WHO)}")
+    among = spec.get("among", [])
+    if not isinstance(among, list) or any(a not in AMONG for a in among):
+        b.fail(file, f"{path}.among", f"expected a list of: {', '.join(AMONG)}")
+
+
+class Roll(ActionVerb):
+    """A skill roll (RULES.md §3), with a Luck flip offered when it would turn a failure."""
+
+    name = "roll"
+    fields = _ROLL_FIELDS
+    outcomes = ("success", "failure")
+    optional = ("exceptional_success", "exceptional_failure")
+
+    def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
+        _check_roll(b, file, path, spec)
+
+    def resolve(self, game: Game, action: Action) -> Branch | None:
+        spec = action.spec
+        pc = choose_pc(game, spec, spec["skill"], spec.get("focus"))
+        target, mods, routine = roll_target(pc, spec)
+        result = roll_check(game.rng, target, routine=routine)
+        game.emit("skill_roll", actor=pc.name, skill=spec["skill"], focus=spec.get("focus"), target=target,
+                  modifiers=[(m.name, m.value) for m in mods], roll=result.roll, success=result.success,
+                  exceptional=result.exceptional, automatic=result.automatic)
+        result = offer_flip(game, pc, result)
+        result = repay(game, pc, result)
+        if result.success:
+            outcome = "exceptional_success" if result.exceptional else "success"
+        else:
+            outcome = "exceptional_failure" if result.exceptional else "failure"
+        game.emit("roll_outcome", actor=pc.name, outcome=outcome)
+        return action.branch(outcome)
+
+
+class Opposed(ActionVerb):
+    """An opposed roll (RULES.md §4); a PC who loses may escalate to an Extended Conflict."""
+
+    name = "opposed"
+    fields = {**_ROLL_FIELDS, "npc": Field("NPC id", None), "npc_skill": Field("skill", None),
+              "npc_focus": Field("Focus", None), "against": Field("skill value", None),
+              "escalate": Field("conflict table", None)}
+    outcomes = ("win", "lose")
+    optional = ("fail",)
+
+    def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
+        _check_roll(b, file, path, spec)
+        if "npc" in spec:
+            if spec["npc"] not in b.npc_ids:
+                b.fail(file, f"{path}.npc", f"unknown NPC {spec['npc']!r}{did_you_mean(str(spec['npc']), b.npc_ids)}",
+                       "E006")
+            _check_skill(b, file, path, spec, "npc_skill", "npc_focus", required=False)
+        elif "against" in spec:
+            if not is_whole(spec["against"]):
+                b.fail(file, f"{path}.against", "expected a skill value such as 50")
+        else:
+            b.fail(file, path, "an opposed roll needs an 'npc' or a fixed skill 'against'")
+        if "escalate" in spec:
+            esc = spec["escalate"]
+            if not isinstance(esc, dict):
+                b.fail(file, f"{path}.escalate", "expected a conflict table { type = …, won = …, lost = … }")
+            else:
+                esc = dict(esc)
+                if "npc" in spec and "npcs" not in esc and "obstacle" not in esc:
+                    esc["npcs"] = [spec["npc"]]
+                if "type" not in esc and spec.get("skill") in b.t.skills:
+                    from ..rules.escalation import EscalationError, fitting_type
+
+                    focus = spec.get("focus")
+                    try:  # the conflict that fits the roll that was lost (RULES.md §4)
+                        esc["type"] = fitting_type(spec["skill"], focus if isinstance(focus, str) else None,
+                                                   b.types).key
+                    except EscalationError as exc:
+                        b.fail(file, f"{path}.escalate", f"{exc}: give escalate a 'type'", "E005")
+                action.escalation = b.action(file, f"{path}.escalate", "conflict", esc)
+
+    def resolve(self, game: Game, action: Action) -> Branch | None:
+        spec = action.spec
+        npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
+        pc = choose_pc(game, spec, spec["skill"], spec.get("focus"))
+        target, mods, routine = roll_target(pc, spec, npc=npc)
+        if npc is not None:
+            their_skill = spec.get("npc_skill", spec["skill"])
+            their_target = skill_target(npc, their_skill, spec.get("npc_focus"))[0]
+            their_name = npc.name
+        else:
+            their_skill = spec["skill"]
+            their_target = spec["against"]
+            their_name = "the opposition"
+        mine = roll_check(game.rng, target, routine=routine)
+        theirs = roll_check(game.rng, their_target)
+        game.emit("opposed_roll", actor=pc.name, skill=spec["skill"], target=target,
+                  modifiers=[(m.name, m.value) for m in mods], roll=mine.roll, success=mine.success,
+                  exceptional=mine.exceptional, opponent=their_name, opponent_skill=their_skill,
+                  opponent_target=their_target, opponent_roll=theirs.roll, opponent_success=theirs.success)
+        result = resolve_opposed(mine, theirs, defender="b")
+        if result.winner == "b" or (result.winner is None and not mine.success):
+            flipped = offer_flip(game, pc, mine, beats=(theirs.roll or 101) if theirs.success else 0)
+            if flipped is not mine:
+                result = resolve_opposed(flipped, theirs, defender="b")
+        outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
+        game.emit("opposed_outcome", actor=pc.name, outcome=outcome, tie=result.tie, opponent=their_name)
+        escalation = action.escalation
+        if escalation is not None and may_escalate(result, "a"):
+            answer = game.ask("escalate", f"You lost the roll against {their_name}. Escalate to an Extended Conflict?",
+                              [Option("yes", "Escalate", escalation.spec.get("type", "")),
+                               Option("no", "Accept the loss")], actor=pc.name)
+            if answer == "yes":
+                game.emit("escalate", actor=pc.name, type=escalation.spec["type"], opponent=their_name)
+                return ACTIONS["conflict"].resolve(game, escalation)
+        return action.branch(outcome)
+
+
+class Conflict(ActionVerb):
+    """An Extended Conflict (RULES.md §5) against NPCs or a static obstacle."""
+
+    name = "conflict"
+    fields = {"type": Field("conflict type"), "npcs": Field("list of NPC ids", ()),
+              "obstacle": Field("obstacle table", None), "stakes": Field("text", ""),
+              "rounds": Field("whole number", ROUND_LIMIT_DEFAULT)}
+    outcomes = ("won", "lost")
+    optional = ("fled", "surrendered", "opponent_fled", "opponent_surrendered", "comae", "stalemate")
+
+    def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
+        ctype = spec.get("type")
+        if ctype is None:
+            b.fail(file, path, "missing field 'type' (combat, social, foot_chase …)")
+        elif ctype not in b.types:
+            b.fail(file, f"{path}.type", f"unknown conflict type {ctype!r}{did_you_mean(str(ctype), b.types)}", "E005")
+        npcs = spec.get("npcs", [])
+        if not isinstance(npcs, list):
+            b.fail(file, f"{path}.npcs", "expected a list of NPC ids")
+            npcs = []
+        for i, npc in enumerate(npcs):
+            if npc not in b.npc_ids:
+                b.fail(file, f"{path}.npcs[{i}]", f"unknown NPC {npc!r}{did_you_mean(str(npc), b.npc_ids)}", "E006")
+        wall = spec.get("obstacle")
+        if wall is not None:
+            if not isinstance(wall, dict):
+                b.fail(file, f"{path}.obstacle", "expected { name = …, difficulty = … }")
+            else:
+                b.unknown_fields(file, f"{path}.obstacle", wall, OBSTACLE_FIELDS)
+                diff = str(wall.get("difficulty", "normal")).lower()
+                if diff not in ("easy", "normal", "hard", "very hard") and not ("challenge" in wall and "pool" in wall):
+                    b.fail(file, f"{path}.obstacle.difficulty", "expected easy, normal, hard or very hard "
+                                                               "(or both challenge and pool)", "E005")
+        if not npcs and wall is None:
+            b.fail(file, path, "a conflict needs 'npcs' or an 'obstacle'")
+        if npcs and wall is not None:
+            b.fail(file, path, "a conflict has either 'npcs' or an 'obstacle', not both")
+        if ctype in b.types and b.types[ctype].static and wall is None:
+            b.fail(file, path, f"a {ctype} conflict is against a static obstacle: give an 'obstacle'")
+        if "rounds" in spec and not (is_whole(spec["rounds"]) and spec["rounds"] >= 1):
+            b.fail(file, f"{path}.rounds", "expected a round limit of at least 1")
+        if "stakes" in spec:
+            b.expect(file, f"{path}.stakes", spec["stakes"], str, "text")
+
+    def resolve(self, game: Game, action: Action) -> Branch | None:
+        spec = action.spec
+        wall = None
+        if "obstacle" in spec:
+            o = spec["obstacle"]
+            wall = obstacle(o.get("name", "The obstacle"), str(o.get("difficulty", "normal")),
+                            challenge=o.get("challenge"), pool=o.get("pool"))
+        outcome = game.run_conflict(game.conflict_types[spec["type"]], spec.get("npcs", []), wall,
+                                    rounds=spec.get("rounds", ROUND_LIMIT_DEFAULT), stakes=spec.get("stakes", ""))
+        return action.branch(outcome)
+
+
+class Oracle(ActionVerb):
+    """Chance decides (docs/oracle.md); the tension track shifts the odds."""
+
+    name = "oracle"
+    fields = {"question": Field("text"), "odds": Field("likelihood", "even")}
+    outcomes = ("yes", "no")
+    optional = ("yes_and", "yes_but", "no_and", "no_but")
+
+    def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
+        if not isinstance(spec.get("question"), str):
+            b.fail(file, path, "missing field 'question' (text)")
+        if "odds" in spec:
+            from ..oracle import OracleError, oracle_odds
+
+            try:
+                oracle_odds(str(spec["odds"]))
+            except (OracleError, ValueError, KeyError) as exc:
+                b.fail(file, f"{path}.odds", str(exc), "E005")
+
+    def resolve(self, game: Game, action: Action) -> Branch | None:
+        answer = game.ask_oracle(action.spec["question"], action.spec.get("odds", "even"))
+        return action.branch(answer.grade.replace(", ", "_"))
+
+
+class Table(ActionVerb):
+    """A roll on a random table (docs/tables.md), shown before the story goes on."""
+
+    name = "table"
+    fields = {"name": Field("random table")}
+    outcomes = ()
+    optional = ("then",)
+
+    def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
+        if not isinstance(spec.get("name"), str):
+            b.fail(file, path, "missing field 'name' (a random table)")
+            return
+        from ..oracle import load_tables
+
+        try:
+            tables = load_tables([Path(d) for d in b.tables_dirs()], use_env=True)
+        except ContentError as exc:
+            b.fail(exc.file or file, exc.path or path, exc.message, "E007")
+            return
+        if spec["name"] not in tables:
+            names = tables.names()
+            b.fail(file, f"{path}.name", f"unknown table {spec['name']!r}{did_you_mean(spec['name'], names)}", "E007")
+
+    def resolve(self, game: Game, action: Action) -> Branch | None:
+        result = game.tables.roll(action.spec["name"], game.rng, slots=game.state.oracle.slots())
+        game.emit("table", **result.to_dict())
+        return action.branch("then")
+
+
+class Request(ActionVerb):
+    """#Contact and #Lab (RULES.md §2.5): the first request is granted, each later one at half the chance."""
+
+    name = "request"
+    fields = {"tag": Field("\"Contact\" or \"Lab\"")}
+    outcomes = ("granted", "refused")
+
+    def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
+        if spec.get("tag") not in ("Contact", "Lab"):
+            b.fail(file, f"{path}.tag", "expected \"Contact\" or \"Lab\" (the Tags that grant requests)", "E005")
+
+    def resolve(self, game: Game, action: Action) -> Branch | None:
+        from ..rules.character import request_chance
+        from ..rules.dice import d100
+
+        tag = action.spec["tag"]
+        holders = [pc for pc in game.state.pcs if tag in pc.tags]
+        if not holders:
+            game.emit("request", tag=tag, actor=None, chance=0, roll=None, granted=False)
+            return action.branch("refused")
+        pc = max(holders, key=lambda p: request_chance(p.requests.get(tag, 0)))
+        chance = request_chance(pc.requests.get(tag, 0))
+        pc.requests[tag] = pc.requests.get(tag, 0) + 1
+        roll = None if chance >= 100 else d100(game.rng)
+        granted = roll is None or roll <= chance
+        game.emit("request", tag=tag, actor=pc.name, chance=chance, roll=roll, granted=granted)
+        return action.branch("granted" if granted else "refused")

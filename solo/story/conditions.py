@@ -1,0 +1,62 @@
+"""What an adventure's conditions read in a game: flags, counters, items, visits, skills, NPCs.
+
+The names of :data:`solo.story.expressions.FUNCTIONS` get their meaning here,
+from the game state at the moment a choice is offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..npc.disposition import disposition_modifier
+from ..rules.character import skill_target
+from .expressions import Context
+from .npcs import disposition_of
+from .state import GameState
+
+
+def context_of(s: GameState) -> Context:
+    """What a condition reads: names, and the functions of the condition language."""
+
+    def name(n):
+        if n in s.counters:
+            return s.counters[n]
+        return s.flags.get(n, False)
+
+    def best_skill(skill, focus=None):
+        return max((skill_target(pc, skill, focus)[0] for pc in s.pcs), default=0)
+
+    def pool(p, maximum=False):
+        pc = s.active_pc()
+        if pc is None:
+            return 0
+        return pc.pools[p].maximum if maximum else pc.pools[p].current
+
+    def luck():
+        pc = s.active_pc()
+        return pc.luck if pc is not None else 0
+
+    def disposition(nid):
+        npc = s.npcs.get(nid)
+        if npc is None:
+            return 0
+        return disposition_modifier(disposition_of(npc))
+
+    functions: dict[str, Callable[..., Any]] = {
+        "has": lambda item: item in s.items,
+        "visited": lambda sid: s.visited.get(sid, 0) > 0,
+        "visits": lambda sid: s.visited.get(sid, 0),
+        "flag": lambda n: s.flags.get(n, False),
+        "counter": lambda n: s.counters.get(n, 0),
+        "skill": best_skill,
+        "pool": lambda p: pool(p),
+        "pool_max": lambda p: pool(p, True),
+        "luck": luck,
+        "tag": lambda t: any(t in pc.tags for pc in s.pcs),
+        "disposition": disposition,
+        "npc_status": lambda nid: s.npc_status.get(nid, ""),
+        "tension": lambda: s.oracle.tension,
+        "party_size": lambda: len(s.pcs),
+    }
+    return Context(names=name, functions=functions)

@@ -1,0 +1,328 @@
+"""The effects an adventure can write, one class each: ``{ set = "flag" }``, ``{ damage = "BODY" }`` …
+
+A class names its fields (the first is the verb itself), checks them when
+the adventure loads and changes the game when it is applied. :data:`EFFECTS`
+holds them in the order an author is told about them; the loader and the
+engine look verbs up there, and docs/adventures.md lists the same ones (a
+test keeps them equal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..errors import did_you_mean
+from ..npc.disposition import disposition_names, normalise_disposition, shift_disposition
+from ..rules.dice import DiceError, parse
+from ..rules.escalation import recover
+from ..rules.luck import NEGATIVE_LUCK_FLOOR
+from ..rules.medicine import MedicineError, new_day, treat
+from ..rules.rulebook import POOLS
+from .npcs import disposition_of, remember, set_disposition
+from .verbs import Field
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .schema import Builder
+
+Args = Mapping[str, Any]
+
+#: What an NPC can remember the PCs did to it.
+MEMORY_EVENTS = ("spared", "helped", "paid", "humiliated", "lied_to", "threatened", "hurt")
+WHO = ("active", "all")
+
+
+class EffectVerb:
+    """One kind of effect; subclasses register themselves in :data:`EFFECTS`."""
+
+    name: ClassVar[str]
+    fields: ClassVar[dict[str, Field]]
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "name" in cls.__dict__:
+            EFFECTS[cls.name] = cls()
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        """Report what is wrong with these fields (the verb's own key is present)."""
+
+    def apply(self, game: Game, a: Args) -> None:
+        raise NotImplementedError
+
+
+EFFECTS: dict[str, EffectVerb] = {}
+
+
+class _Named(EffectVerb):
+    """An effect whose value is a name: a flag, a counter, an item, a thread or a note."""
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        if not isinstance(a[self.name], str) or not a[self.name].strip():
+            b.fail(file, f"{path}.{self.name}", "expected a name (text)")
+
+
+def _check_pool(b: Builder, file: str, path: str, pool: object) -> None:
+    if pool not in POOLS:
+        b.fail(file, path, f"unknown Pool {pool!r}{did_you_mean(str(pool), POOLS)}", "E005")
+
+
+def _check_who(b: Builder, file: str, path: str, a: Args) -> None:
+    if a.get("who", "active") not in WHO:
+        b.fail(file, f"{path}.who", "expected \"active\" or \"all\"")
+
+
+def _check_npc(b: Builder, file: str, path: str, nid: object) -> None:
+    if nid not in b.npc_ids:
+        b.fail(file, path, f"unknown NPC {nid!r}{did_you_mean(str(nid), b.npc_ids)}", "E006")
+
+
+class SetFlag(_Named):
+    name = "set"
+    fields = {"set": Field("flag name")}
+
+    def apply(self, game: Game, a: Args) -> None:
+        game.state.flags[a["set"]] = True
+
+
+class ClearFlag(_Named):
+    name = "clear"
+    fields = {"clear": Field("flag name")}
+
+    def apply(self, game: Game, a: Args) -> None:
+        game.state.flags[a["clear"]] = False
+
+
+class Add(_Named):
+    name = "add"
+    fields = {"add": Field("counter name"), "by": Field("whole number", 1)}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        super().check(b, file, path, a)
+        if not isinstance(a.get("by", 1), int):
+            b.fail(file, f"{path}.by", "expected a whole number")
+
+    def apply(self, game: Game, a: Args) -> None:
+        counters = game.state.counters
+        counters[a["add"]] = counters.get(a["add"], 0) + a.get("by", 1)
+
+
+class Counter(_Named):
+    name = "counter"
+    fields = {"counter": Field("counter name"), "value": Field("whole number")}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        super().check(b, file, path, a)
+        if not isinstance(a.get("value"), int):
+            b.fail(file, f"{path}.value", "expected a whole number")
+
+    def apply(self, game: Game, a: Args) -> None:
+        game.state.counters[a["counter"]] = a["value"]
+
+
+class Give(_Named):
+    name = "give"
+    fields = {"give": Field("item name")}
+
+    def apply(self, game: Game, a: Args) -> None:
+        if a["give"] not in game.state.items:
+            game.state.items.append(a["give"])
+            game.emit("item", item=a["give"], gained=True)
+
+
+class Take(_Named):
+    name = "take"
+    fields = {"take": Field("item name")}
+
+    def apply(self, game: Game, a: Args) -> None:
+        if a["take"] in game.state.items:
+            game.state.items.remove(a["take"])
+            game.emit("item", item=a["take"], gained=False)
+
+
+class Damage(EffectVerb):
+    """Pools may fall to −maximum, where the PC is in comae (RULES.md §5.6)."""
+
+    name = "damage"
+    fields = {"damage": Field("Pool"), "amount": Field("dice or whole number", 1), "who": Field("who", "active")}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        _check_pool(b, file, f"{path}.{self.name}", a[self.name])
+        amount = a.get("amount", 1)
+        if isinstance(amount, str):
+            try:
+                parse(amount)
+            except DiceError as exc:
+                b.fail(file, f"{path}.amount", str(exc))
+        elif not isinstance(amount, int) or amount < 0:
+            b.fail(file, f"{path}.amount", "expected dice such as \"1d6\" or a number")
+        _check_who(b, file, path, a)
+
+    def apply(self, game: Game, a: Args) -> None:
+        amount = a.get("amount", 1)
+        for pc in game.pcs_for(a.get("who", "active")):
+            value = parse(amount).total(game.rng) if isinstance(amount, str) else amount
+            pool = pc.pools[a[self.name]]
+            before = pool.current
+            pool.current = self.moved(pool.current, value, pool.maximum)
+            game.emit("pool_change", actor=pc.name, pool=a[self.name], before=before, after=pool.current,
+                      maximum=pool.maximum, cause=self.name)
+            if pool.current <= -pool.maximum:
+                game.remove_pc(pc, "comae")
+
+    def moved(self, current: int, value: int, maximum: int) -> int:
+        return max(-maximum, current - value)
+
+
+class Heal(Damage):
+    name = "heal"
+    fields = {"heal": Field("Pool"), "amount": Field("dice or whole number", 1), "who": Field("who", "active")}
+
+    def moved(self, current: int, value: int, maximum: int) -> int:
+        return min(maximum, current + value)
+
+
+class Luck(EffectVerb):
+    name = "luck"
+    fields = {"luck": Field("whole number"), "who": Field("who", "active")}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        _check_who(b, file, path, a)
+        if not isinstance(a["luck"], int):
+            b.fail(file, f"{path}.luck", "expected a whole number such as 1 or -1")
+
+    def apply(self, game: Game, a: Args) -> None:
+        for pc in game.pcs_for(a.get("who", "active")):
+            before = pc.luck
+            floor = NEGATIVE_LUCK_FLOOR if game.adventure.negative_luck else 0
+            pc.luck = max(floor, min(pc.luck_max, pc.luck + a["luck"]))
+            game.emit("luck_change", actor=pc.name, before=before, after=pc.luck)
+
+
+class Disposition(EffectVerb):
+    """Either ``shift`` steps along the scale or ``to`` a disposition, never both."""
+
+    name = "disposition"
+    fields = {"disposition": Field("NPC id"), "shift": Field("whole number", None),
+              "to": Field("disposition", None)}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        _check_npc(b, file, f"{path}.disposition", a["disposition"])
+        if ("shift" in a) == ("to" in a):
+            b.fail(file, path, "give either shift = N or to = \"Friendly\"")
+        if "shift" in a and not isinstance(a["shift"], int):
+            b.fail(file, f"{path}.shift", "expected a whole number of steps such as 1 or -1")
+        if "to" in a:
+            try:
+                normalise_disposition(str(a["to"]))
+            except KeyError:
+                b.fail(file, f"{path}.to", f"unknown disposition {a['to']!r} "
+                                           f"(known: {', '.join(disposition_names())})", "E005")
+
+    def apply(self, game: Game, a: Args) -> None:
+        npc = game.state.npcs[a["disposition"]]
+        before = disposition_of(npc)
+        after = normalise_disposition(str(a["to"])) if "to" in a else shift_disposition(before, a["shift"])
+        set_disposition(npc, after)
+        game.emit("disposition", npc=a["disposition"], name=npc.name, before=before, after=after)
+
+
+class Tension(EffectVerb):
+    """The oracle's tension track stays within 1..9."""
+
+    name = "tension"
+    fields = {"tension": Field("whole number")}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        if not isinstance(a["tension"], int):
+            b.fail(file, f"{path}.tension", "expected a whole number such as 1 or -1")
+
+    def apply(self, game: Game, a: Args) -> None:
+        oracle = game.state.oracle
+        before = oracle.tension
+        oracle.tension = max(1, min(9, before + a["tension"]))
+        game.emit("tension", before=before, after=oracle.tension)
+
+
+class Thread(_Named):
+    name = "thread"
+    fields = {"thread": Field("text")}
+
+    def apply(self, game: Game, a: Args) -> None:
+        game.state.oracle.add_thread(a["thread"])
+        game.emit("thread", text=a["thread"], opened=True)
+
+
+class CloseThread(_Named):
+    name = "close_thread"
+    fields = {"close_thread": Field("text")}
+
+    def apply(self, game: Game, a: Args) -> None:
+        if a["close_thread"] in game.state.oracle.threads:
+            game.state.oracle.close_thread(a["close_thread"])
+        game.emit("thread", text=a["close_thread"], opened=False)
+
+
+class Note(_Named):
+    name = "note"
+    fields = {"note": Field("text")}
+
+    def apply(self, game: Game, a: Args) -> None:
+        game.state.notes.append(a["note"])
+        game.emit("note", text=a["note"])
+
+
+class Rest(EffectVerb):
+    """Sleep and days of rest recover Pools (RULES.md §2.2), and Medicine may be tried again."""
+
+    name = "rest"
+    fields = {"rest": Field("\"night\" or \"days\""), "days": Field("whole number", 1)}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        if a["rest"] not in ("night", "days"):
+            b.fail(file, f"{path}.rest", "expected \"night\" or \"days\"")
+        if a["rest"] == "days" and not isinstance(a.get("days"), int):
+            b.fail(file, f"{path}.days", "expected a whole number of days")
+
+    def apply(self, game: Game, a: Args) -> None:
+        for pc in game.state.pcs:
+            change = recover(pc, days=a.get("days", 1) if a["rest"] == "days" else 0, slept=True)
+            new_day(pc)
+            if change:
+                game.emit("rest", actor=pc.name, change=change)
+
+
+class Memory(EffectVerb):
+    """The NPC's mind weighs what it remembers in later conflicts."""
+
+    name = "memory"
+    fields = {"memory": Field("NPC id"), "event": Field("deed")}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        _check_npc(b, file, f"{path}.memory", a["memory"])
+        if a.get("event") not in MEMORY_EVENTS:
+            b.fail(file, f"{path}.event", f"expected one of {', '.join(MEMORY_EVENTS)}")
+
+    def apply(self, game: Game, a: Args) -> None:
+        remember(game, a["memory"], a["event"])
+
+
+class Treat(EffectVerb):
+    """First aid after a successful Science //Medicine roll (RULES.md §2.2)."""
+
+    name = "treat"
+    fields = {"treat": Field("Pool")}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        _check_pool(b, file, f"{path}.treat", a["treat"])
+
+    def apply(self, game: Game, a: Args) -> None:
+        for pc in game.pcs_for("active"):
+            before = pc.pools[a["treat"]].current
+            try:
+                gained = treat(pc, a["treat"], game.rng)
+            except MedicineError as exc:
+                game.emit("treatment", actor=pc.name, pool=a["treat"], gained=0, refused=str(exc))
+                continue
+            game.emit("treatment", actor=pc.name, pool=a["treat"], gained=gained, before=before,
+                      after=pc.pools[a["treat"]].current)

@@ -1,0 +1,85 @@
+"""The end of a scenario: Luck comes back and each PC improves.
+
+Only a story that reached one of its endings has an epilogue; a party that
+fell or a dead end does not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..decisions import Option
+from ..rules.improvement import (
+    NEW_FOCUS_COST,
+    NEW_SKILL_COST,
+    NEW_TAG_COST,
+    end_session,
+    improve_skill,
+    learn_focus,
+    learn_skill,
+    learn_tag,
+)
+from ..rules.luck import end_scenario
+from ..rules.rulebook import rules
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+def epilogue(game: Game) -> None:
+    """The end of the scenario: Luck comes back (unless it ended negative) and each PC improves.
+
+    A PC earns one improvement roll, two if they acted by their Willpower
+    Focuses more often than not (the players judge that), and spends them at
+    once or keeps them for later (RULES.md §2.8, §2.9).
+    """
+    game.epilogue_done = True
+    t = rules()
+    for pc in game.state.pcs:
+        before = pc.luck
+        end_scenario(pc)
+        wp = pc.willpower
+        focus = " and ".join(f"{e.get('verb', '').lower()} your {e.get('who', '').lower()}".strip()
+                             for e in (wp.get("person", {}), wp.get("circle", {})) if e) or "those Focuses"
+        acted = game.ask("willpower_acted", f"did you act by your Willpower Focuses ({focus}) more often than not?",
+                         [Option("yes", "Yes", "two improvement rolls"), Option("no", "No", "one improvement roll")],
+                         actor=pc.name)
+        earned = end_session(pc, acted_by_willpower=acted == "yes")
+        game.emit("session_end", actor=pc.name, earned=earned, luck_before=before, luck=pc.luck)
+        while pc.improvement_rolls > 0:
+            options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + 1d4+1")
+                       for sk in t.skills if pc.skills[sk] > t.untrained]
+            if pc.improvement_rolls >= NEW_SKILL_COST:
+                options += [Option(f"learn:{sk}", f"Learn {sk}", f"costs {NEW_SKILL_COST} rolls, starts at 10 %")
+                            for sk in t.skills if pc.skills[sk] <= t.untrained]
+            if pc.improvement_rolls >= NEW_FOCUS_COST:
+                options += [Option(f"focus:{sk}//{f}", f"Learn the Focus {sk} //{f}", f"costs {NEW_FOCUS_COST} rolls")
+                            for sk in t.skills if pc.skills[sk] > t.untrained
+                            for f in t.skills[sk].focuses if not pc.has_focus(sk, f) and sk != "Willpower"]
+            if pc.improvement_rolls >= NEW_TAG_COST:
+                options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
+                            for tag in t.tags if tag not in pc.tags]
+            options.append(Option("keep", "Keep the rolls for later", "a new Focus costs 4, a new Tag 5"))
+            rolls = pc.improvement_rolls
+            prompt = f"{rolls} improvement roll{'s' if rolls != 1 else ''} to spend: spend one now?"
+            choice = game.ask("improve", prompt,
+                              options, actor=pc.name, default="keep")
+            if choice == "keep":
+                break
+            kind, what = choice.split(":", 1)
+            if kind == "focus":
+                skill, focus = what.split("//", 1)
+                learn_focus(pc, skill, focus, t)
+                game.emit("improvement", actor=pc.name, skill=f"{skill} //{focus}", before=None,
+                          after=pc.skills[skill] + pc.focuses[what])
+                continue
+            if kind == "tag":
+                learn_tag(pc, what, t)
+                game.emit("improvement", actor=pc.name, skill=f"#{what}", before=None, after=None)
+                continue
+            before_value = pc.skills[what]
+            if kind == "improve":
+                improve_skill(pc, what, game.rng, t)
+            else:
+                learn_skill(pc, what, t)
+            game.emit("improvement", actor=pc.name, skill=what, before=before_value, after=pc.skills[what])

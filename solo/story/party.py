@@ -1,0 +1,74 @@
+"""Who plays: the party given, or the players asked how many they are and whom each one plays.
+
+Hot-seat play asks each player's name and character in turn; the adventure
+may suggest a pregenerated character, which only one of them can take.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..decisions import Option, Question
+from ..rules.character import Character
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+def set_up_party(game: Game, given: list[Character] | None) -> None:
+    """Seat the party and bring the adventure's NPCs to life."""
+    from ..npc import NPC
+
+    party = given or make_party(game)
+    state = game.state
+    state.party = party
+    for pc in party:
+        if game.adventure.negative_luck is False and pc.luck < 0:
+            pc.luck = 0
+    for nid, npc_def in game.adventure.npcs.items():
+        state.npcs[nid] = NPC.from_dict(npc_def.data, file=npc_def.where.file, rng=game.rng)
+    state.oracle.pcs = [pc.name for pc in party]
+    game.emit("party", members=[pc.to_dict() for pc in party])
+
+
+def make_party(game: Game) -> list[Character]:
+    """Ask how many players sit at the table, then each one's name and character."""
+    low, high = game.adventure.party_min, game.adventure.party_max
+    size = low
+    if high > low:
+        size = int(game.ask("party_size", "How many players are at the table?",
+                            [Option(str(n), f"{n} player{'s' if n > 1 else ''}") for n in range(low, high + 1)],
+                            default=str(low)))
+    party: list[Character] = []
+    for seat in range(1, size + 1):
+        player = None
+        if size > 1:
+            player = game.decider.decide(Question("player", f"Player {seat}, what is your name?",
+                                                  default=f"Player {seat}"))
+        pc = make_pc(game, player, taken={p.name for p in party})
+        pc.player = player
+        names = {p.name for p in party}
+        base, n = pc.name, 2
+        while pc.name in names:
+            pc.name = f"{base} {n}"
+            n += 1
+        party.append(pc)
+    return party
+
+
+def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozenset[str] = frozenset()) -> Character:
+    """The adventure's pregenerated character (if not taken yet), a new one or a random one."""
+    from ..rules.creation import build_character, pregenerated, random_choices
+    from .creation import create_character
+
+    options = []
+    pregen = pregenerated(game.adventure.pc) if game.adventure.pc else None
+    if pregen is not None and pregen.name not in taken:
+        options.append(Option("pregen", f"Play {pregen.name}", "a ready-made character"))
+    options += [Option("new", "Make a new character"), Option("random", "A random character")]
+    how = game.ask("pc_source", "Who will you play?", options, actor=player)
+    if how == "pregen" and pregen is not None:
+        return pregen
+    if how == "random":
+        return build_character(random_choices(game.rng))
+    return create_character(game.decider, game.rng, player=player)

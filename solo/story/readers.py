@@ -1,0 +1,126 @@
+"""Small readers for an adventure's TOML values: each checks one value and reports what is wrong.
+
+Texts with their slots, conditions, scene ids and unknown fields are read the
+same way in every section and by every verb, so a mistake reads the same
+wherever it is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from ..errors import did_you_mean
+from ..rules.rulebook import POOLS, RulesTables
+from .expressions import Condition, ExpressionError, parse_condition
+from .problems import Collector, describe
+
+TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs", "themself")
+#: Condition functions that take numbers rather than names.
+NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size")
+
+
+class Readers:
+    """The readers, with what they check names against: scene and NPC ids and the rules' tables."""
+
+    def __init__(self, c: Collector, scene_ids: set[str], npc_ids: set[str], t: RulesTables):
+        self.c = c
+        self.scene_ids = scene_ids
+        self.npc_ids = npc_ids
+        self.t = t
+
+    def fail(self, file: str, path: str, message: str, code: str = "E002") -> None:
+        self.c.add(file, path, code, message)
+
+    def expect(self, file: str, path: str, value: object, kinds: type | tuple[type, ...], what: str) -> bool:
+        kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+        if isinstance(value, bool) and bool not in kinds:
+            self.fail(file, path, f"expected {what}, got true/false")
+            return False
+        if not isinstance(value, kinds):
+            self.fail(file, path, f"expected {what}, got {describe(value)}")
+            return False
+        return True
+
+    def unknown_fields(self, file: str, path: str, table: Mapping[str, object], allowed: Collection[str]) -> None:
+        for key in table:
+            if key not in allowed:
+                self.fail(file, f"{path}.{key}", f"unknown field {key!r}{did_you_mean(key, allowed)}")
+
+    def text(self, file: str, path: str, table: Mapping[str, object], key: str, required: bool = False,
+             default: str = "") -> str:
+        if key not in table:
+            if required:
+                self.fail(file, path, f"missing field {key!r}")
+            return default
+        value = table[key]
+        if self.expect(file, f"{path}.{key}", value, str, "text") and isinstance(value, str):
+            self.check_slots(file, f"{path}.{key}", value)
+            return value
+        return default
+
+    def check_slots(self, file: str, path: str, text: str) -> None:
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch == "{":
+                if text.startswith("{{", i):
+                    i += 2
+                    continue
+                end = text.find("}", i)
+                if end < 0:
+                    self.fail(file, path, "a '{' is never closed (write '{{' for a literal brace)", "E008")
+                    return
+                slot = text[i + 1:end]
+                if slot.startswith("npc."):
+                    npc = slot[4:]
+                    if npc not in self.npc_ids:
+                        self.fail(file, path, f"unknown NPC {npc!r} in {{{slot}}}{did_you_mean(npc, self.npc_ids)}",
+                                  "E006")
+                elif not (slot in TEXT_SLOTS or slot.startswith("counter.")):
+                    self.fail(file, path, f"unknown slot {{{slot}}} (known: {{pc}}, {{party}}, {{npc.ID}}, "
+                                          f"{{counter.NAME}}, {{they}}, {{them}}, {{their}})", "E008")
+                i = end + 1
+            elif ch == "}":
+                if text.startswith("}}", i):
+                    i += 2
+                    continue
+                self.fail(file, path, "a '}' without '{' (write '}}' for a literal brace)", "E008")
+                return
+            else:
+                i += 1
+
+    def condition(self, file: str, path: str, value: object) -> Condition | None:
+        if not (self.expect(file, path, value, str, "a condition in quotes") and isinstance(value, str)):
+            return None
+        try:
+            cond = parse_condition(value)
+        except ExpressionError as exc:
+            self.fail(file, path, f"bad condition {value!r}: {exc}", "E004")
+            return None
+        for fn, args in cond.calls():
+            name = args[0] if args and isinstance(args[0], str) else None
+            named = fn not in NUMERIC_FUNCTIONS
+            if named and any(isinstance(a, int) for a in args):
+                self.fail(file, path, f"{fn}() takes names in quotes, e.g. {fn}(\"...\"), not numbers", "E004")
+                continue
+            if name is None:
+                continue
+            if fn in ("visited", "visits") and name not in self.scene_ids:
+                self.fail(file, path, f"unknown scene {name!r}{did_you_mean(name, self.scene_ids)}", "E003")
+            if fn in ("disposition", "npc_status") and name not in self.npc_ids:
+                self.fail(file, path, f"unknown NPC {name!r}{did_you_mean(name, self.npc_ids)}", "E006")
+            if fn == "skill" and name not in self.t.skills:
+                self.fail(file, path, f"unknown skill {name!r}{did_you_mean(name, self.t.skills)}", "E005")
+            if fn in ("pool", "pool_max") and name not in POOLS:
+                self.fail(file, path, f"unknown Pool {name!r}{did_you_mean(name, POOLS)}", "E005")
+            if fn == "tag" and name not in self.t.tags:
+                self.fail(file, path, f"unknown Tag {name!r}{did_you_mean(name, self.t.tags)}", "E005")
+        return cond
+
+    def target(self, file: str, path: str, value: object) -> str | None:
+        if not self.expect(file, path, value, str, "a scene id"):
+            return None
+        if value not in self.scene_ids:
+            self.fail(file, path, f"unknown scene {value!r}{did_you_mean(value, self.scene_ids)}", "E003")
+            return None
+        return value

@@ -1,0 +1,102 @@
+"""A PC's skill roll as a story makes it: who rolls, against what target, and the Luck offered after.
+
+The ``roll`` and ``opposed`` actions, and open play's own rolls, all go
+through here, so a flip or a repaid failure is offered the same way
+everywhere (RULES.md §2.7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ..decisions import Option
+from ..npc.disposition import disposition_modifier
+from ..rules.character import Character, Modifier, Situation, skill_target
+from ..rules.luck import NEGATIVE_LUCK_FLOOR, pay_back, spend
+from ..rules.rolls import CheckResult, difficulty_modifier, flip_that_helps
+from .npcs import disposition_of
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..npc.model import NPC
+    from .engine import Game
+
+
+def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any) -> Character:
+    """The PC who makes the roll (``who``: choose, best or active); they become the active PC."""
+    state = game.state
+    pcs = state.pcs
+    who = spec.get("who", "choose")
+    if len(pcs) == 1:
+        pc = pcs[0]
+    elif who == "best":
+        pc = max(pcs, key=lambda p: skill_target(p, skill, focus)[0])
+    elif who == "active":
+        active = state.active_pc()
+        assert active is not None  # pcs is not empty
+        pc = active
+    else:
+        answer = game.ask("who", f"Who tries it? ({skill})", [
+            Option(p.name, p.name, f"{skill} {skill_target(p, skill, focus)[0]} %") for p in pcs])
+        pc = next(p for p in pcs if p.name == answer)
+    state.active = state.party.index(pc)  # branch text and "active" effects follow who acted
+    return pc
+
+
+def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = None
+                ) -> tuple[int, list[Modifier], bool]:
+    """The target, its modifiers by name, and whether the roll is routine (no dice)."""
+    skill, focus = spec["skill"], spec.get("focus")
+    extra = []
+    routine = False
+    if "difficulty" in spec:
+        mod = difficulty_modifier(str(spec["difficulty"]))
+        if mod is None:
+            routine = True
+        elif mod:
+            extra.append(Modifier(str(spec["difficulty"]).title(), mod))
+    if spec.get("modifier"):
+        extra.append(Modifier("situation", spec["modifier"]))
+    if npc is not None and skill == "Social":
+        disp = disposition_of(npc)
+        if disposition_modifier(disp):
+            extra.append(Modifier(f"{npc.name} is {disp}", disposition_modifier(disp)))
+    among = set(spec.get("among", []))
+    situation = Situation(upper_class="upper_class" in among, criminal="criminals" in among,
+                          borderline_access="borderline_access" in among,
+                          status_known="aware_of_status" in among) if among else None
+    target, mods = skill_target(pc, skill, focus, situation=situation, extra=extra)
+    return target, mods, routine
+
+
+def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0) -> CheckResult:
+    """Offer Luck when a flip would turn the roll (``beats``: the opposing success to beat, ties lost)."""
+    negative = game.adventure.negative_luck
+    if pc.luck <= (NEGATIVE_LUCK_FLOOR if negative else 0):
+        return result
+    flipped = flip_that_helps(result, best_other=beats, tie_loses=True)
+    if flipped is None:
+        return result
+    answer = game.ask("luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d}?",
+                      [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {pc.luck} left"),
+                       Option("no", "Keep the roll")], actor=pc.name)
+    if answer != "yes":
+        return result
+    spend(pc, "flip", negative_luck=negative)
+    game.emit("luck", actor=pc.name, use="flip", before=result.roll, after=flipped.roll, luck=pc.luck)
+    return flipped
+
+
+def repay(game: Game, pc: Character, result: CheckResult) -> CheckResult:
+    """Borrowed Luck comes back: a success may be turned into a failure to repay it."""
+    if not result.success or pc.owed_failures <= 0 or result.automatic:
+        return result
+    answer = game.ask("pay_back", f"{pc.name} owes fate a failure. Turn this success into one?",
+                      [Option("yes", "Pay it back now"), Option("no", "Not this time")], actor=pc.name)
+    if answer == "yes":
+        pay_back(pc)
+        game.emit("luck", actor=pc.name, use="pay_back", luck=pc.luck)
+        return replace(result, success=False)
+    return result

@@ -1,0 +1,119 @@
+"""One home per adventure verb: the registries, the documentation and the scene flow agree.
+
+docs/adventures.md is what authors read; the registries in solo.story.effects
+and solo.story.actions are what the loader checks and the engine does. These
+tests keep the two equal, verb by verb and field by field.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import re
+import weakref
+from pathlib import Path
+
+import pytest
+
+from solo.minds.bots import RandomDecider
+from solo.minds.memory import DEEDS
+from solo.rules.creation import pregenerated
+from solo.story.actions import ACTIONS, ActionVerb
+from solo.story.adventure import FALLBACK
+from solo.story.effects import EFFECTS, MEMORY_EVENTS, EffectVerb
+from solo.story.engine import Game
+from solo.story.library import find_adventure
+from solo.story.loader import load_adventure
+
+DOC = (Path(__file__).resolve().parent.parent / "docs" / "adventures.md").read_text("utf-8")
+NAME = re.compile(r"`([a-z_]+)`")  # a field or outcome name; quoted values such as `"all"` are not names
+
+
+def _section(heading: str, level: str = "## ") -> str:
+    start = DOC.index(f"\n{heading}\n") + len(heading) + 2
+    end = DOC.find(f"\n{level}", start)
+    return DOC[start:end if end >= 0 else None]
+
+
+def _rows(text: str) -> list[list[str]]:
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("| ") and not line.startswith("|---")][1:]
+
+
+def _effect_rows() -> dict[str, list[str]]:
+    rows = {}
+    for cells in _rows(_section("## Effects")):
+        verb = re.match(r"`\{ ([a-z_]+) =", cells[0])
+        assert verb, cells
+        rows[verb.group(1)] = cells
+    return rows
+
+
+def _action_sections() -> dict[str, str]:
+    actions = _section("## Actions")
+    parts = re.split(r"\n### `([a-z_]+)`[^\n]*\n", actions)
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def test_the_documented_effects_are_the_registry_in_order():
+    assert list(_effect_rows()) == list(EFFECTS)
+
+
+@pytest.mark.parametrize("verb", list(EFFECTS))
+def test_each_effect_documents_its_own_fields(verb):
+    cells = _effect_rows()[verb]
+    documented = set(NAME.findall(cells[1])) | {verb}
+    assert documented == set(EFFECTS[verb].fields)
+
+
+def test_the_documented_memory_events_are_the_ones_the_loader_accepts_and_minds_weigh():
+    assert tuple(re.findall(r'`"([a-z_]+)"`', _effect_rows()["memory"][1])) == MEMORY_EVENTS
+    assert set(MEMORY_EVENTS) == set(DEEDS)
+
+
+def test_the_documented_actions_are_the_registry_in_order():
+    assert list(_action_sections()) == list(ACTIONS)
+    choice_row = next(cells for cells in _rows(_section("## Choices")) if "[action]" in cells[1])
+    assert NAME.findall(choice_row[0]) == list(ACTIONS)
+
+
+@pytest.mark.parametrize("verb", list(ACTIONS))
+def test_each_action_documents_its_fields_and_outcomes(verb):
+    text = _action_sections()[verb]
+    documented = {name for cells in _rows(text) for name in NAME.findall(cells[0])}
+    outcomes = re.search(r"Outcomes[^\n]*(?:\n[^\n]+)*", text)  # to the end of its paragraph
+    if outcomes:
+        documented |= set(NAME.findall(outcomes.group(0)))
+    action = ACTIONS[verb]
+    assert documented == set(action.fields) | set(action.outcomes) | set(action.optional)
+
+
+def test_the_documented_fallbacks_are_the_engines():
+    documented = {}
+    for cells in _rows(_section("## Actions").split("\n### ")[0]):
+        (fallback,) = NAME.findall(cells[1])
+        documented.update(dict.fromkeys(NAME.findall(cells[0]), fallback))
+    assert documented == FALLBACK
+    outcomes = {o for a in ACTIONS.values() for o in a.outcomes + a.optional}
+    assert set(FALLBACK) <= outcomes and set(FALLBACK.values()) <= outcomes
+
+
+def test_every_verb_does_its_own_work():
+    assert all(type(verb).apply is not EffectVerb.apply for verb in EFFECTS.values())
+    assert all(type(verb).resolve is not ActionVerb.resolve for verb in ACTIONS.values())
+    assert all(name == verb.name for name, verb in [*EFFECTS.items(), *ACTIONS.items()])
+
+
+def test_games_leave_nothing_behind_in_the_flow_machine():
+    """Each game moves through its adventure's machine without joining it, so a finished game is freed."""
+    adventure = load_adventure(find_adventure("tutorial"))
+    refs = []
+    for seed in range(20):
+        game = Game(adventure, seed=seed, decider=RandomDecider(random.Random(seed)), party=[pregenerated("espen")])
+        game.play()
+        refs.append(weakref.ref(game))
+    del game
+    gc.collect()
+    assert all(ref() is None for ref in refs)
+    assert adventure.flow.models == []
+    assert adventure.flow is adventure.flow  # built once per adventure
