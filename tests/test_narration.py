@@ -115,7 +115,7 @@ def test_every_bundled_line_renders_cleanly_for_every_pronoun(bundled):
         cast = cast_for(people={"Espen Lind": {"pronoun": pa}, "Brakk Haug": {"pronoun": pb}},
                         weapon_a="Axe", weapon_b="Unarmed")
         actor, target = cast.person("Espen Lind"), cast.person("Brakk Haug")
-        for (scope, event, variant), lines in bundled.lines.items():
+        for (_scope, event, variant), lines in bundled.lines.items():
             extra = {}
             if event == "declare" and variant == "flamboyant":
                 extra["skill"] = "easy charm"
@@ -205,6 +205,28 @@ def test_a_bad_line_in_a_file_is_reported_with_its_line(tmp_path):
     assert p.file.endswith("mine.toml") and p.line == 5 and p.path == "combat.round_won.aggressive[1]"
     with pytest.raises(ContentError, match="targt"):
         load_templates([tmp_path])
+
+
+def test_lines_are_found_under_spaced_headers_and_dotted_keys(tmp_path):
+    (tmp_path / "mine.toml").write_text(
+        'social.out = ["{actor} walks off in a huff, {targt} watching."]\n'
+        '[ combat . round_won ]\naggressive = ["{actor} smashes {targt}."]\n', encoding="utf-8")
+    problems = check_templates(load_templates([tmp_path], strict=False))
+    assert {(p.path, p.line) for p in problems if "targt" in p.message} == {
+        ("social.out[0]", 1), ("combat.round_won.aggressive[0]", 3)}
+
+
+def test_the_bundled_templates_are_read_once_and_no_caller_changes_them(monkeypatch):
+    from solo.narration import templates as module
+
+    first = load_templates()
+    key = next(iter(first.lines))
+    first.lines[key].append(first.lines[key][0])
+    first.words["weapons"]["Spoon"] = "a changed word"
+    monkeypatch.setattr(module, "loads_toml", None)  # reading a bundled file again would fail
+    again = load_templates()
+    assert again.count() == first.count() - 1 and "Spoon" not in again.words["weapons"]
+    assert again.sources == first.sources
 
 
 def test_parse_template_pieces():

@@ -171,7 +171,8 @@ def test_errors_name_seeds_and_commands_that_replay_them(tails_crash, tmp_path, 
         assert "RuntimeError: the tails bug" in report.read_text()
 
 
-def test_a_run_that_ends_replays_to_the_same_ending(tmp_path):
+def test_a_run_that_ends_replays_to_the_same_ending(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a finished game keeps its characters in ./characters
     adventure = load_adventure(TUTORIAL)
     party = build_party(adventure, Options(str(TUTORIAL), 1))
     for index in range(4):
@@ -204,6 +205,40 @@ def test_exit_1_when_a_run_fails(run, tmp_path):
                  "--errors-dir", str(tmp_path))
     assert result.exit_code == 1
     assert "TurnLimit" in result.stdout and "replay: solo play" in result.stdout
+
+
+STEPS = """
+[adventure]
+id = "steps"
+title = "Counted steps"
+start = "corridor"
+
+[scenes.corridor]
+text = "A corridor."
+on_enter = [ { add = "steps" } ]
+
+[[scenes.corridor.choices]]
+text = "Walk on"
+goto = "corridor"
+
+[[scenes.corridor.choices]]
+text = "Open the hidden door"
+if = "found_door"
+goto = "out"
+
+[scenes.out]
+text = "Daylight."
+ending = true
+"""
+
+
+def test_text_report_when_no_run_finishes(run, tmp_path):
+    # A counter has no final value (no median) when every run hits the turn cap.
+    adventure = tmp_path / "steps.toml"
+    adventure.write_text(STEPS, encoding="utf-8")
+    result = run("simulate", str(adventure), "--runs", "3", "--max-turns", "5", "--errors-dir", str(tmp_path))
+    assert result.exit_code == 1, result.output
+    assert "counter steps: no run finished" in result.stdout and "3 runs failed" in result.stdout
 
 
 @pytest.mark.parametrize("args, words", [

@@ -14,7 +14,7 @@ from . import UserError
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list of {file, line, path, code, severity, message}.")
 @click.option("--codes", is_flag=True, help="List the problem codes with what they mean, and stop.")
-def command(adventures, as_json, codes):
+def command(adventures: tuple[str, ...], as_json: bool, codes: bool) -> int:
     """Check ADVENTURE (a name, a .toml file or a folder) before anyone plays it.
 
     Reports every problem at once as FILE:LINE:COLUMN: error[CODE]: message

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
+
+if TYPE_CHECKING:
+    from ..story.adventure import Adventure
 
 
 @click.command("map")
@@ -17,7 +21,7 @@ from . import UserError
 @click.option("--stats", type=click.Path(dir_okay=False, path_type=Path), metavar="SIM.json",
               help="A 'solo simulate --json' report: show how often each scene was visited.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
-def command(adventure, fmt, stats, output):
+def command(adventure: str, fmt: str, stats: Path | None, output: Path | None) -> None:
     """Draw ADVENTURE's scene graph (a name, a .toml file or a folder).
 
     Edges are the choices, with the outcome for rolls and conflicts
@@ -54,7 +58,7 @@ def command(adventure, fmt, stats, output):
         click.echo(text, nl=False)
 
 
-def _read_stats(path: Path, adv) -> dict:
+def _read_stats(path: Path, adv: Adventure) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
 @click.command("simulate")
@@ -27,7 +31,8 @@ from . import UserError
 @click.option("--errors-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Where failing runs' answers are written (default: solo-simulate in the temp folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-def command(adventure, runs, seed, jobs, party, party_size, policy, max_turns, errors_dir, as_json):
+def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, ...], party_size: int | None,
+            policy: str, max_turns: int, errors_dir: Path | None, as_json: bool) -> int:
     """Auto-play ADVENTURE (a name, a .toml file or a folder) with bot players.
 
     Reports how often each ending is reached (with 95 % intervals), scenes
@@ -86,8 +91,8 @@ class _ProgressBar:
 
     def __init__(self, total: int):
         self.total = total
-        self.progress = None
-        self.task = None
+        self.progress: Progress | None = None
+        self.task: TaskID | None = None
 
     def start(self) -> None:
         from rich.console import Console
@@ -99,7 +104,7 @@ class _ProgressBar:
         self.task = self.progress.add_task("runs", total=self.total)
 
     def update(self, done: int, total: int) -> None:
-        if self.progress is not None:
+        if self.progress is not None and self.task is not None:
             self.progress.update(self.task, completed=done)
 
     def stop(self) -> None:
@@ -173,6 +178,9 @@ def _show(r: dict) -> None:
     if state.get("counters") or state.get("flags") or state.get("items"):
         console.print("[bold]At the end of a run[/]")
         for name, c in state.get("counters", {}).items():
+            if c["median"] is None:  # every run failed: no counter has a final value
+                console.print(f"  counter {name}: no run finished")
+                continue
             values = ", ".join(f"{v}: {k:,}" for v, k in c["values"].items())
             console.print(f"  counter {name}: mean {c['mean']:.2f}, median {c['median']:g} ({values})", soft_wrap=True)
         for what in ("flags", "items"):
@@ -184,8 +192,8 @@ def _show(r: dict) -> None:
     if r["error_count"]:
         console.print(f"[red bold]{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.[/]")
         for kind in r["error_kinds"]:
-            console.print(f"  {kind['count']} × {kind['error']} (first: run {kind['first_run']}, seed {kind['first_seed']})",
-                          soft_wrap=True)
+            console.print(f"  {kind['count']} × {kind['error']} (first: run {kind['first_run']}, "
+                          f"seed {kind['first_seed']})", soft_wrap=True)
         shown = r["errors"][:3]
         for e in shown:
             console.print(f"[red]run {e['run']}, seed {e['seed']}:[/] {e['error']}: {e['message']} "

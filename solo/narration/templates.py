@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, did_you_mean
+from ..rules.lenses import LENSES
 from ..toml_files import loads_toml
 
 __all__ = [
@@ -33,7 +34,6 @@ GENERIC = "generic"
 ANY = "any"
 MIN_LINES = 3
 SIDES = ("side_a", "side_b")
-LENSES = ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick")
 PRONOUN_SLOTS = ("they", "them", "their", "theirs", "themself")
 #: Slots every line may use. ``target_*`` pronouns belong to the target.
 SLOTS = frozenset(
@@ -235,6 +235,12 @@ class Templates:
     problems: list[Problem] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
 
+    def copy(self) -> Templates:
+        """A copy whose lists and tables can change without touching this one (templates are frozen)."""
+        return Templates({key: list(lines) for key, lines in self.lines.items()},
+                         {table: dict(entries) for table, entries in self.words.items()},
+                         list(self.problems), list(self.sources))
+
     def get(self, scope: str, event: str, variant: str = ANY) -> list[Template]:
         return self.lines.get((scope, event, variant), [])
 
@@ -263,31 +269,46 @@ def _norm(name: str) -> str:
 
 
 class _Lines:
-    """Finds the line of a template in its file's text, where that can be told (tomli gives none)."""
+    """Finds the line of a template in its file's text, where that can be told (tomli gives none).
+
+    The file is indexed in one pass: where each ``[table]`` header and each
+    ``dotted.key =`` first appears. Looking a key up is then a dictionary read,
+    not a scan of the file per template line.
+    """
 
     def __init__(self, source: str | None):
         self.lines = source.splitlines() if source else []
+        self.tables: dict[tuple[str, ...], int] = {}
+        self.keys: dict[tuple[str, ...], int] = {}
+        for number, text in enumerate(self.lines, 1):
+            if m := _HEADER.match(text):
+                self.tables.setdefault(_key_parts(m.group(1)), number)
+            if m := _DOTTED.match(text):
+                self.keys.setdefault(_key_parts(m.group(1)), number)
 
     def find(self, scope: str, event: str, variant: str, text: str) -> int | None:
         if not self.lines:
             return None
         start = self.header(scope, event)
         needle = _needle(text)
-        for number in range(start or 1, len(self.lines) + 1):
-            if needle and needle in self.lines[number - 1]:
-                return number
+        if needle:
+            for number in range(start or 1, len(self.lines) + 1):
+                if needle in self.lines[number - 1]:
+                    return number
         return start
 
     def header(self, scope: str, event: str | None) -> int | None:
-        parts = scope.split(".") + ([event] if event else [])
-        pattern = re.compile(r"^\s*\[\s*" + r"\s*\.\s*".join(re.escape(p) for p in parts) + r"\s*\]")
-        for number, text in enumerate(self.lines, 1):
-            if pattern.match(text):
-                return number
-        for number, text in enumerate(self.lines, 1):  # dotted keys: combat.out = [...]
-            if re.match(r"^\s*" + r"\s*\.\s*".join(re.escape(p) for p in parts) + r"\s*=", text):
-                return number
-        return None
+        parts = tuple(scope.split(".")) + ((event,) if event else ())
+        line = self.tables.get(parts)
+        return line if line is not None else self.keys.get(parts)  # dotted keys: combat.out = [...]
+
+
+_HEADER = re.compile(r"^\s*\[([^\[\]]*)\]")
+_DOTTED = re.compile(r"^\s*([^=]*?)\s*=")
+
+
+def _key_parts(key: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in key.split("."))
 
 
 def _needle(text: str) -> str:
@@ -335,7 +356,7 @@ class _Reader:
                 continue
             self.read_scope(key, value, mode, allow_sides=True)
 
-    def read_words(self, value) -> None:
+    def read_words(self, value: object) -> None:
         if not isinstance(value, Mapping):
             self.problem("words", "expected [words.weapons], [words.pools] and [words.skills] tables")
             return
@@ -372,7 +393,7 @@ class _Reader:
             elif isinstance(value, Mapping):
                 for variant, lines in value.items():
                     if variant != ANY and variant not in spec.variants:
-                        known = (ANY,) + spec.variants
+                        known = [ANY, *spec.variants]
                         hint = did_you_mean(variant, known)
                         self.problem(f"{path}.{variant}", f"unknown variant of {event}{hint}; known: "
                                      f"{', '.join(known) if len(known) < 12 else 'any, or a personality key'}",
@@ -431,12 +452,8 @@ def load_templates(
     broken text); ``strict=False`` skips bad entries and keeps every problem in
     ``templates.problems`` for :func:`~solo.narration.lint.check_templates`.
     """
-    from ..paths import bundled as bundled_folder
-
     t = Templates()
     files: list[Path] = []
-    if bundled:
-        files += sorted((bundled_folder("oracles") / "narration").glob("*.toml"))
     for folder in extra_folders:
         folder = Path(folder)
         if not folder.is_dir():
@@ -446,6 +463,37 @@ def load_templates(
             t.problems.append(p)
             continue
         files += template_files(folder)
+    if bundled:
+        missing, t = t.problems, _bundled_templates(strict)
+        t.problems[:0] = missing
+    _read_files(t, files, strict)
+    for i, item in enumerate(extra_data):
+        name, data = item if isinstance(item, tuple) else (f"<narration data {i + 1}>", item)
+        t.sources.append(name)
+        _Reader(t, name, None, strict).read(data)
+    return t
+
+
+#: The bundled templates as read once in this process, by folder; never handed out, only copied.
+_BUNDLED: dict[Path, Templates] = {}
+
+
+def _bundled_templates(strict: bool) -> Templates:
+    """A copy of the bundled templates: every game, duel and check starts from them, and they never change."""
+    from ..paths import bundled as bundled_folder
+
+    folder = bundled_folder("oracles") / "narration"
+    files = sorted(folder.glob("*.toml"))
+    base = _BUNDLED.get(folder)
+    if base is None:
+        base = _BUNDLED[folder] = Templates()
+        _read_files(base, files, strict=False)
+    if strict and any(p.severity == "error" for p in base.problems):
+        _read_files(Templates(), files, strict=True)  # raises the first fault, as a fresh strict read meets it
+    return base.copy()
+
+
+def _read_files(t: Templates, files: Iterable[Path], strict: bool) -> None:
     for path in files:
         name = str(path)
         t.sources.append(name)
@@ -469,11 +517,6 @@ def load_templates(
             t.problems.append(Problem(exc.file, "", exc.message, exc.line))
             continue
         _Reader(t, name, text, strict).read(data)
-    for i, item in enumerate(extra_data):
-        name, data = item if isinstance(item, tuple) else (f"<narration data {i + 1}>", item)
-        t.sources.append(name)
-        _Reader(t, name, None, strict).read(data)
-    return t
 
 
 def template_data(text: str, name: str = "<text>") -> dict:

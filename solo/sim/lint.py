@@ -8,22 +8,27 @@ checks:
 * the adventure's ``[narration]`` templates, through
   :func:`solo.narration.lint.check_templates` (unknown slots, events and
   variants, Lens names among them);
-* the pregenerated character named by ``adventure.pc``;
 * scenes from which no ending can be reached at all (a loop with no way out),
   which the loader's dead-end check (a scene with no exit) does not see.
 
-Codes are the loader's (:data:`solo.story.loader.CODES`) plus :data:`CHECK_CODES`.
+Codes are the loader's (:data:`solo.story.problems.CODES`) plus :data:`CHECK_CODES`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..story.loader import CODES, Problem, read_adventure
+from ..story.loader import read_adventure
 from ..story.locate import LineMap
+from ..story.problems import CODES, Problem
 
-#: Codes only ``solo check`` reports (the loader's are in :data:`solo.story.loader.CODES`).
+if TYPE_CHECKING:
+    from ..story.adventure import Adventure
+
+#: Codes only ``solo check`` reports (the loader's are in :data:`solo.story.problems.CODES`).
 CHECK_CODES = {
     "E090": "no ending can be reached from this scene (every way out loops back)",
     "E099": "the checker itself failed (a bug in solo: please report it with the adventure)",
@@ -94,7 +99,7 @@ def check_adventures(specs: list[str]) -> list[Report]:
 
 
 # -- narration templates ---------------------------------------------------------------
-def narration_problems(source: Path, *, skip: set[str] = frozenset()) -> list[Problem]:
+def narration_problems(source: Path, *, skip: Set[str] = frozenset()) -> list[Problem]:
     """The problems of every ``[narration]`` section of the adventure's files."""
     try:
         from ..narration.lint import check_templates
@@ -103,7 +108,7 @@ def narration_problems(source: Path, *, skip: set[str] = frozenset()) -> list[Pr
         return []
     import tomli
 
-    from ..story.loader import _files_of as adventure_files
+    from ..story.loader import adventure_files
 
     sections: list[tuple[str, dict]] = []
     maps: dict[str, LineMap] = {}
@@ -148,9 +153,8 @@ def _conflict_type_keys(source: Path) -> list[str] | None:
         return None
 
 
-# -- the pregenerated character --------------------------------------------------------
 # -- scenes that can be left but never lead to an ending -------------------------------
-def trap_problems(adventure, *, already: set[str] = frozenset()) -> list[Problem]:
+def trap_problems(adventure: Adventure, *, already: Set[str] = frozenset()) -> list[Problem]:
     from ..story.graph import reachable
     from .drawing import can_end
 

@@ -1,0 +1,199 @@
+"""The report of a simulation: rates with 95 % intervals, medians, and errors with the commands that replay them.
+
+It is a JSON-able dict (what ``solo simulate --json`` prints); the text
+report of :mod:`solo.cli.simulate` is drawn from the same dict.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from pathlib import Path
+from shlex import quote
+from typing import TYPE_CHECKING, Any
+
+from ..rules.outcomes import OUTCOMES
+from .options import Options
+from .party import Party
+from .tally import Tally
+
+if TYPE_CHECKING:
+    from ..story.adventure import Adventure
+
+Z95 = 1.959963984540054
+#: A conflict's endings for the party as the report lists them: the party's own first, then the opponents' exits.
+PARTY_OUTCOMES = tuple(sorted(OUTCOMES, key=lambda outcome: outcome.startswith("opponent_")))
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for ``k`` successes in ``n`` tries (95 % by default)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rate(k: int, n: int) -> dict[str, Any]:
+    low, high = wilson(k, n)
+    return {"count": k, "rate": round(k / n, 6) if n else 0.0, "low": round(low, 6), "high": round(high, 6)}
+
+
+def median_of(histogram: dict[str, int] | dict[int, int]) -> float | None:
+    """The median of values given as {value: count} (values may be strings of integers)."""
+    items = sorted((int(v), c) for v, c in histogram.items() if c)
+    n = sum(c for _, c in items)
+    if n == 0:
+        return None
+    lo_rank, hi_rank = (n - 1) // 2, n // 2
+    seen, lo = 0, 0
+    for value, count in items:
+        if seen <= lo_rank < seen + count:
+            lo = value
+        if seen + count > hi_rank:
+            return (lo + value) / 2
+        seen += count
+    return None  # pragma: no cover
+
+
+def _choice_text(adventure: Adventure, key: str) -> tuple[str, str, str]:
+    scene, _, choice_key = key.split("+", 1)[0].rpartition(":")
+    text = ""
+    s = adventure.scenes.get(scene)
+    if s is not None:
+        text = next((c.text for c in s.choices if c.key == choice_key), "")
+    return scene, choice_key, text
+
+
+def build_report(t: Tally, adventure: Adventure, options: Options, party: Party, *, jobs: int, seconds: float,
+                 errors_dir: str | Path | None = None) -> dict[str, Any]:
+    runs = t.runs
+    titles = {sid: s for sid, s in adventure.scenes.items()}
+    endings = {}
+    for eid in sorted(t.endings, key=lambda e: (-t.endings[e], e)):
+        entry = _rate(t.endings[eid], runs)
+        ending = titles.get(eid)
+        entry["title"] = ending.title if ending else eid
+        entry["outcome"] = (ending.outcome or eid) if ending else eid
+        endings[eid] = entry
+    for ending in adventure.endings():
+        if ending.id not in endings:
+            endings[ending.id] = {**_rate(0, runs), "title": ending.title, "outcome": ending.outcome or ending.id}
+    scenes = {sid: {"runs": t.scene_runs.get(sid, 0), "rate": round(t.scene_runs.get(sid, 0) / runs, 6),
+                    "visits": t.scene_visits.get(sid, 0)} for sid in adventure.scenes}
+    unreached = [sid for sid in adventure.scenes if not t.scene_runs.get(sid)]
+    checks = []
+    for key in sorted(t.checks):
+        c = t.checks[key]
+        scene, choice, text = _choice_text(adventure, key)
+        checks.append({"key": key, "scene": scene, "choice": choice, "text": text, "kind": c["kind"],
+                       "skill": c["skill"], "attempts": c["attempts"], "successes": c["successes"],
+                       **{k: v for k, v in _rate(c["successes"], c["attempts"]).items() if k != "count"},
+                       "outcomes": dict(sorted(c["outcomes"].items()))})
+    conflicts = []
+    for key in sorted(t.conflicts):
+        c = t.conflicts[key]
+        n = c["fought"]
+        scene, choice, text = _choice_text(adventure, key)
+        rounds_total = sum(int(r) * k for r, k in c["rounds"].items())
+        lens_total = sum(c["npc_lenses"].values())
+        conflicts.append({
+            "key": key, "scene": scene, "choice": choice, "text": text, "type": c["type"],
+            "escalated": key.endswith("+escalated"), "fought": n, "fought_per_run": round(n / runs, 6),
+            "outcomes": {o: _rate(c["outcomes"].get(o, 0), n) for o in PARTY_OUTCOMES},
+            "rounds_mean": round(rounds_total / n, 4) if n else None,
+            "rounds_median": median_of(c["rounds"]),
+            "rounds": dict(sorted(c["rounds"].items(), key=lambda kv: int(kv[0]))),
+            "party_pool_lost_mean": round(c["party_pool_lost"] / n, 4) if n else None,
+            "opponents_pool_lost_mean": round(c["opponents_pool_lost"] / n, 4) if n else None,
+            "party_luck_spent_mean": round(c["luck"] / n, 4) if n else None,
+            "pc_lenses": dict(sorted(c["pc_lenses"].items())),
+            "npc_lenses": {lens: round(k / lens_total, 6) for lens, k in sorted(c["npc_lenses"].items())},
+            "npc_declarations": lens_total,
+            "npc_fled": _rate(c["npc_fled"], n), "npc_surrendered": _rate(c["npc_surrendered"], n),
+            "pc_fled": c["pc_fled"], "pc_surrendered": c["pc_surrendered"],
+        })
+    npcs = {}
+    for nid in sorted(t.npcs):
+        e = t.npcs[nid]
+        n = e["conflicts"]
+        decl = e["declarations"]
+        npcs[nid] = {"conflicts": n, "declarations": decl,
+                     "lenses": {lens: round(k / decl, 6) for lens, k in sorted(e["lenses"].items())} if decl else {},
+                     "fled": _rate(e["fled"], n), "surrendered": _rate(e["surrendered"], n),
+                     "out": e["out"], "comae": e["comae"]}
+    errors = [_error_entry(e, adventure, options, party, errors_dir) for e in t.examples]
+    return {
+        "adventure": adventure.id, "source": str(options.adventure), "runs": runs, "seed": options.seed,
+        "policy": options.policy, "party": [m.name for m in party.members], "party_from": party.how,
+        "max_turns": options.max_turns,
+        "endings": endings, "scenes": scenes, "unreached": unreached, "checks": checks, "conflicts": conflicts,
+        "npcs": npcs,
+        "state_at_end": _state_at_end(t, adventure, runs),
+        "turns": {"mean": round(t.turns / runs, 4), "max": t.max_turns},
+        "error_count": t.error_count,
+        "error_kinds": [{"error": sig, **e}
+                        for sig, e in sorted(t.error_kinds.items(), key=lambda kv: kv[1]["first_run"])],
+        "errors": errors,
+        "jobs": jobs, "seconds": round(seconds, 4),
+        "runs_per_second": round(runs / seconds, 2) if seconds > 0 else None,
+    }
+
+
+def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
+    """How the story's own state ends up: flags and items per run, each counter's final values."""
+    from ..story.graph import _all_effects
+
+    named: dict[str, set[str]] = {"set": set(), "counter": set(), "give": set()}
+    for e in _all_effects(adventure):
+        kind = {"set": "set", "clear": "set", "add": "counter", "counter": "counter", "give": "give"}.get(e.kind)
+        if kind:
+            named[kind].add(e.args[e.kind])
+    counters = {}
+    for name in sorted(named["counter"] | set(t.counters)):
+        hist = t.counters.get(name, {})
+        finished = sum(hist.values())
+        hist = {**hist, "0": hist.get("0", 0) + (runs - t.error_count - finished)}  # never touched: 0
+        total = sum(int(v) * k for v, k in hist.items())
+        counters[name] = {"mean": round(total / max(1, runs - t.error_count), 4), "median": median_of(hist),
+                          "values": dict(sorted(((v, k) for v, k in hist.items() if k), key=lambda kv: int(kv[0])))}
+    return {
+        "flags": {name: _rate(t.flags.get(name, 0), runs) for name in sorted(named["set"] | set(t.flags))},
+        "counters": counters,
+        "items": {name: _rate(t.items.get(name, 0), runs) for name in sorted(named["give"] | set(t.items))},
+    }
+
+
+def _error_entry(e: dict, adventure: Adventure, options: Options, party: Party,
+                 errors_dir: str | Path | None) -> dict[str, Any]:
+    """The example error with the files and the command that replay it."""
+    folder = Path(errors_dir) if errors_dir else Path(tempfile.gettempdir()) / "solo-simulate"
+    out = {k: v for k, v in e.items() if k != "answers"}
+    stem = f"{adventure.id}-seed{e['seed']}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        script = folder / f"{stem}.txt"
+        lines = [f"# solo simulate: run {e['run']} of {adventure.id}, seed {e['seed']}, policy {options.policy}",
+                 f"# {e['error']}: {e['message']}", "# one answer a line, in the order the game asks"]
+        lines += [answer for _, answer in e["answers"]]
+        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        pcs = party.pc_specs
+        if pcs is None:
+            from ..toml_write import dumps
+
+            pcs = []
+            for i, member in enumerate(party.members, 1):
+                pc_file = folder / f"{stem}-pc{i}.toml"
+                pc_file.write_text(dumps(member.to_dict()), encoding="utf-8")
+                pcs.append(str(pc_file))
+    except OSError as exc:
+        out["replay"] = f"(could not write the replay files to {folder}: {exc.strerror or exc})"
+        return out
+    out["script"] = str(script)
+    source = str(Path(options.adventure).resolve())
+    pc_args = " ".join(f"--pc {quote(pc)}" for pc in pcs)
+    out["replay"] = (f"solo play {quote(source)} --seed {e['seed']} {pc_args} --script {quote(str(script))} "
+                     f"--saves {quote(str(folder))} --save {quote(stem)}")
+    return out

@@ -1,0 +1,281 @@
+"""Counting what happens in simulated runs: the event sink of each run, and the sum of many.
+
+A :class:`Tally` holds plain integers only (counters, sums and a histogram of
+round counts for the median), so memory stays flat however many runs there
+are, and tallies from several processes add up to the same numbers in any
+order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..events import Event
+from ..rules.outcomes import COMAE, FLED, OUT, SURRENDERED
+from .one_run import RunResult
+
+if TYPE_CHECKING:
+    from ..story.engine import Game
+
+MAX_ERROR_KINDS = 100
+ERROR_ENDING = "__error__"
+
+
+def _bump(d: dict, key: str | None, by: int = 1) -> None:
+    d[key] = d.get(key, 0) + by
+
+
+class Tally:
+    """Integer counts of everything the report shows; also the event sink of each run."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+        self.endings: dict[str, int] = {}
+        self.flags: dict[str, int] = {}  # runs that ended with the flag set
+        self.counters: dict[str, dict[str, int]] = {}  # counter -> {final value: runs}
+        self.items: dict[str, int] = {}  # runs that ended holding the item
+        self.scene_runs: dict[str, int] = {}
+        self.scene_visits: dict[str, int] = {}
+        self.checks: dict[str, dict] = {}
+        self.conflicts: dict[str, dict] = {}
+        self.npcs: dict[str, dict] = {}
+        self.turns = 0
+        self.max_turns = 0
+        self.error_count = 0
+        self.error_kinds: dict[str, dict] = {}
+        self.examples: list[dict] = []
+        # per-run state, reset by begin()
+        self._game: Game | None = None
+        self._seen: set[str] = set()
+        self._scene: str | None = None
+        self._choice: str | None = None
+        self._escalated = False
+        self._sides: dict[str, tuple[str, str | None, bool]] = {}  # participant id -> (side, npc id, obstacle)
+        self._conflict: dict | None = None
+        self._npc_exits: set[str] = set()
+        self._pending_skill = ""
+
+    # -- the sink ------------------------------------------------------------------------
+    def begin(self, game: Game | None) -> None:
+        self._game = game
+        self._seen = set()
+        self._scene = None
+        self._choice = None
+        self._conflict = None
+
+    def __call__(self, event: Event) -> None:
+        handler = _HANDLERS.get(event.kind)
+        if handler is not None:
+            handler(self, event.data)
+
+    def _on_scene(self, d: dict[str, Any]) -> None:
+        sid = d["scene"]
+        self._scene = sid
+        _bump(self.scene_visits, sid)
+        if sid not in self._seen:
+            self._seen.add(sid)
+            _bump(self.scene_runs, sid)
+
+    def _on_choice(self, d: dict[str, Any]) -> None:
+        self._choice = f"{d['scene']}:{d['key']}"
+        self._escalated = False
+
+    def _check(self, kind: str, skill: str) -> dict:
+        key = self._choice or f"{self._scene}:?"
+        entry = self.checks.get(key)
+        if entry is None:
+            entry = self.checks[key] = {"kind": kind, "skill": skill, "attempts": 0, "successes": 0, "outcomes": {}}
+        return entry
+
+    def _on_skill_roll(self, d: dict[str, Any]) -> None:
+        self._pending_skill = d["skill"]
+
+    def _on_roll_outcome(self, d: dict[str, Any]) -> None:
+        entry = self._check("roll", self._pending_skill)
+        entry["attempts"] += 1
+        outcome = d["outcome"]
+        if outcome in ("success", "exceptional_success"):
+            entry["successes"] += 1
+        _bump(entry["outcomes"], outcome)
+
+    def _on_opposed_roll(self, d: dict[str, Any]) -> None:
+        self._pending_skill = d["skill"]
+
+    def _on_opposed_outcome(self, d: dict[str, Any]) -> None:
+        entry = self._check("opposed", self._pending_skill)
+        entry["attempts"] += 1
+        if d["outcome"] == "win":
+            entry["successes"] += 1
+        _bump(entry["outcomes"], d["outcome"])
+
+    def _on_escalate(self, d: dict[str, Any]) -> None:
+        self._escalated = True
+
+    def _on_conflict_start(self, d: dict[str, Any]) -> None:
+        key = (self._choice or f"{self._scene}:?") + ("+escalated" if self._escalated else "")
+        entry = self.conflicts.get(key)
+        if entry is None:
+            entry = self.conflicts[key] = {
+                "type": d["type"], "fought": 0, "outcomes": {}, "rounds": {}, "party_pool_lost": 0,
+                "opponents_pool_lost": 0, "npc_lenses": {}, "pc_lenses": {}, "npc_fled": 0,
+                "npc_surrendered": 0, "pc_fled": 0, "pc_surrendered": 0, "luck": 0,
+            }
+        names = {}
+        if self._game is not None:
+            names = {npc.name: nid for nid, npc in self._game.state.npcs.items()}
+        self._sides = {}
+        for p in d["participants"]:
+            nid = None if p["pc"] or p["obstacle"] else names.get(p["id"], p["id"])
+            self._sides[p["id"]] = (p["side"], nid, p["obstacle"])
+            if nid is not None:
+                npc = self._npc(nid)
+                npc["conflicts"] += 1
+        self._conflict = entry
+        self._npc_exits = set()
+
+    def _npc(self, nid: str) -> dict:
+        entry = self.npcs.get(nid)
+        if entry is None:
+            entry = self.npcs[nid] = {"conflicts": 0, "declarations": 0, "lenses": {}, "fled": 0,
+                                      "surrendered": 0, "out": 0, "comae": 0}
+        return entry
+
+    def _on_declare(self, d: dict[str, Any]) -> None:
+        c = self._conflict
+        if c is None:
+            return
+        side, nid, obstacle = self._sides.get(d["actor"], ("a", None, False))
+        if obstacle:
+            return
+        if nid is not None:
+            _bump(c["npc_lenses"], d["lens"])
+            npc = self._npc(nid)
+            npc["declarations"] += 1
+            _bump(npc["lenses"], d["lens"])
+        elif side == "a":
+            _bump(c["pc_lenses"], d["lens"])
+
+    def _on_exit(self, d: dict[str, Any]) -> None:
+        c = self._conflict
+        if c is None:
+            return
+        side, nid, _ = self._sides.get(d["actor"], ("a", None, False))
+        how = FLED if d["how"] == FLED else SURRENDERED
+        if nid is not None:
+            self._npc(nid)[how] += 1
+            if how not in self._npc_exits:  # a conflict counts once, however many of them ran
+                self._npc_exits.add(how)
+                c[f"npc_{how}"] += 1
+        elif side == "a":
+            c[f"pc_{how}"] += 1
+
+    def _on_luck(self, d: dict[str, Any]) -> None:
+        if self._conflict is not None and d.get("round") is not None:
+            side, nid, _ = self._sides.get(d["actor"], ("b", None, False))
+            if nid is None and side == "a":
+                self._conflict["luck"] += 1
+
+    def _on_conflict_end(self, d: dict[str, Any]) -> None:
+        c = self._conflict
+        if c is None:
+            return
+        c["fought"] += 1
+        _bump(c["outcomes"], d["outcome"])
+        _bump(c["rounds"], str(d["rounds"]))
+        for pid, lost in d["pool_lost"].items():
+            side, nid, _ = self._sides.get(pid, ("b", None, False))
+            c["party_pool_lost" if side == "a" else "opponents_pool_lost"] += lost
+        for pid, status in d["statuses"].items():
+            _, nid, _ = self._sides.get(pid, ("a", None, False))
+            if nid is not None and status in (OUT, COMAE):
+                self._npc(nid)[status] += 1
+        self._conflict = None
+
+    # -- whole runs ----------------------------------------------------------------------
+    def add_run(self, result: RunResult, index: int, max_examples: int) -> None:
+        self.runs += 1
+        self.turns += result.turns
+        self.max_turns = max(self.max_turns, result.turns)
+        if result.error is None:
+            _bump(self.endings, result.ending)
+            for name in result.flags:
+                _bump(self.flags, name)
+            for name, value in result.counters:
+                _bump(self.counters.setdefault(name, {}), str(value))
+            for name in result.items:
+                _bump(self.items, name)
+            return
+        _bump(self.endings, ERROR_ENDING)
+        self.error_count += 1
+        exc = result.error
+        kind = type(exc).__name__
+        message = str(exc).splitlines()[0] if str(exc) else kind
+        signature = f"{kind}: {message} @ {result.where}"
+        entry = self.error_kinds.get(signature)
+        if entry is None and len(self.error_kinds) < MAX_ERROR_KINDS:
+            entry = self.error_kinds[signature] = {"count": 0, "first_run": index, "first_seed": result.seed}
+        if entry is not None:
+            entry["count"] += 1
+            if index < entry["first_run"]:
+                entry["first_run"], entry["first_seed"] = index, result.seed
+        if len(self.examples) < max_examples:
+            self.examples.append({"run": index, "seed": result.seed, "error": kind, "message": message,
+                                  "where": result.where, "turns": result.turns,
+                                  "answers": [list(a) for a in result.answers]})
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in vars(self).items() if not k.startswith("_")}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Tally:
+        t = cls()
+        for k, v in data.items():
+            setattr(t, k, v)
+        return t
+
+    def merge(self, other: Tally, max_examples: int) -> None:
+        self.runs += other.runs
+        self.turns += other.turns
+        self.max_turns = max(self.max_turns, other.max_turns)
+        self.error_count += other.error_count
+        for name in ("endings", "flags", "counters", "items", "scene_runs", "scene_visits", "checks", "conflicts",
+                     "npcs"):
+            _add(getattr(self, name), getattr(other, name))
+        for sig, e in other.error_kinds.items():
+            mine = self.error_kinds.get(sig)
+            if mine is None:
+                if len(self.error_kinds) < MAX_ERROR_KINDS:
+                    self.error_kinds[sig] = dict(e)
+                continue
+            mine["count"] += e["count"]
+            if e["first_run"] < mine["first_run"]:
+                mine["first_run"], mine["first_seed"] = e["first_run"], e["first_seed"]
+        self.examples = sorted(self.examples + other.examples, key=lambda e: e["run"])[:max_examples]
+
+
+def _add(mine: dict, theirs: dict) -> None:
+    """Add nested dicts of integers (strings, such as a conflict's type, are kept as they are)."""
+    for key, value in theirs.items():
+        if isinstance(value, dict):
+            _add(mine.setdefault(key, {}), value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            mine[key] = mine.get(key, 0) + value
+        else:
+            mine.setdefault(key, value)
+
+
+_HANDLERS: dict[str, Callable[[Tally, dict[str, Any]], None]] = {
+    "scene_entered": Tally._on_scene,
+    "choice": Tally._on_choice,
+    "skill_roll": Tally._on_skill_roll,
+    "roll_outcome": Tally._on_roll_outcome,
+    "opposed_roll": Tally._on_opposed_roll,
+    "opposed_outcome": Tally._on_opposed_outcome,
+    "escalate": Tally._on_escalate,
+    "conflict_start": Tally._on_conflict_start,
+    "declare": Tally._on_declare,
+    "exit": Tally._on_exit,
+    "luck": Tally._on_luck,
+    "conflict_end": Tally._on_conflict_end,
+}
