@@ -8,6 +8,7 @@ the line where we know it.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -45,7 +46,7 @@ class ContentError(SoloError):
         return f"{where}: {self.message}"
 
 
-def did_you_mean(word: str, known) -> str:
+def did_you_mean(word: object, known: Iterable[object]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or ''."""
     close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

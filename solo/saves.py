@@ -17,18 +17,22 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from .decisions import Question
+from .decisions import Decider, Question
 from .errors import SoloError
 
 SAVE_FORMAT = "solo-save"
 SAVE_VERSION = 1
 
+# One decision-log entry: ["a", question kind, answer] or ["m", meta kind, *payload], all text.
+LogEntry = list[str]
+
 
 class SaveError(SoloError):
     """A save that cannot be read or does not fit; the message names the file."""
 
-    def __init__(self, message: str, *, path: Path | None = None, backup: Path | None = None):
+    def __init__(self, message: str, *, path: Path | None = None, backup: Path | None = None) -> None:
         self.path = path
         self.backup = backup
         super().__init__(message)
@@ -44,13 +48,13 @@ class SaveData:
     adventure_source: str
     adventure_hash: str
     seed: int
-    log: list[list] = field(default_factory=list)
-    party: list[dict] | None = None  # characters given at the start (--pc, --party), if any
-    snapshot: dict | None = None
+    log: list[LogEntry] = field(default_factory=list)
+    party: list[dict[str, Any]] | None = None  # characters given at the start (--pc, --party), if any
+    snapshot: dict[str, Any] | None = None
     label: str = ""
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
@@ -64,7 +68,7 @@ class SaveData:
         }
 
     @classmethod
-    def from_dict(cls, data, *, path: Path | None = None) -> SaveData:
+    def from_dict(cls, data: object, *, path: Path | None = None) -> SaveData:
         where = f"{path}: " if path else ""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError(f"{where}this is not a solo save", path=path)
@@ -98,7 +102,7 @@ class SaveData:
             raise SaveError(f"{where}damaged save: {reason}", path=path) from None
 
 
-def _valid_entry(entry) -> bool:
+def _valid_entry(entry: object) -> bool:
     if not isinstance(entry, list) or len(entry) < 3 or entry[0] not in ("a", "m"):
         return False
     return all(isinstance(x, str) for x in entry)
@@ -151,7 +155,7 @@ def read_save(path: Path) -> SaveData:
 
 def list_saves(folder: Path) -> list[tuple[Path, SaveData | None, str]]:
     """Every save in ``folder`` with its data, or None and the reason it cannot be read."""
-    out = []
+    out: list[tuple[Path, SaveData | None, str]] = []
     if not folder.is_dir():
         return out
     for path in sorted(folder.glob("*.json")):
@@ -166,13 +170,13 @@ def list_saves(folder: Path) -> list[tuple[Path, SaveData | None, str]]:
 class Recorder:
     """Wraps the live decider and keeps every answer in the log, in order."""
 
-    def __init__(self, inner, log: list[list]):
+    def __init__(self, inner: Decider, log: list[LogEntry]) -> None:
         self.inner = inner
         self.log = log
 
     def decide(self, question: Question) -> str:
         answer = self.inner.decide(question)
-        if answer not in question.keys() and question.options:
+        if question.options:  # free text is kept as typed
             answer = question.resolve(answer)
         self.log.append(["a", question.kind, answer])
         return answer
@@ -188,8 +192,8 @@ class Replayer:
     point they were made; ``on_live`` is called once, when the log runs out.
     """
 
-    def __init__(self, entries: list[list], live, *, on_meta: Callable[[list], None],
-                 on_live: Callable[[], None] | None = None):
+    def __init__(self, entries: list[LogEntry], live: Decider, *, on_meta: Callable[[LogEntry], None],
+                 on_live: Callable[[], None] | None = None) -> None:
         self.entries = entries
         self.pos = 0
         self.live = live

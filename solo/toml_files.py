@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import tomli
 
 from .errors import ContentError
 
 
-def load_toml(path: str | Path) -> dict:
+def load_toml(path: str | Path) -> dict[str, Any]:
     """Parse one TOML file; syntax errors become :class:`ContentError` with line and column."""
     path = Path(path)
     try:
@@ -21,7 +22,7 @@ def load_toml(path: str | Path) -> dict:
     return loads_toml(text, file=path)
 
 
-def loads_toml(text: str, *, file: str | Path | None = None) -> dict:
+def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
     try:
         return tomli.loads(text)
     except tomli.TOMLDecodeError as exc:

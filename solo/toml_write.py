@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -21,7 +22,7 @@ def _key(key: str) -> str:
     return key if _BARE.fullmatch(key) else _string(key)
 
 
-def _value(value) -> str:
+def _value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
@@ -35,13 +36,13 @@ def _value(value) -> str:
     raise TypeError(f"cannot write {type(value).__name__} as TOML")
 
 
-def _is_table_list(value) -> bool:
+def _is_table_list(value: object) -> bool:
     return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
-def dumps(data: dict, *, _prefix: str = "") -> str:
+def dumps(data: dict[str, Any], *, _prefix: str = "") -> str:
     lines: list[str] = []
-    tables: list[tuple[str, object]] = []
+    tables: list[tuple[str, Any]] = []
     for key, value in data.items():
         if value is None:
             continue

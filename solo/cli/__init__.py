@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import click
 
@@ -33,21 +35,23 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class LazyGroup(click.Group):
-    def list_commands(self, ctx):
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def get_command(self, ctx, name):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
         module = importlib.import_module(COMMANDS[name][0])
         return module.command
 
-    def format_commands(self, ctx, formatter):
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
-    def resolve_command(self, ctx, args):
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else None
         if name and name not in COMMANDS and not name.startswith("-"):
             from ..errors import did_you_mean
@@ -55,9 +59,13 @@ class LazyGroup(click.Group):
             raise click.UsageError(f"no such command {name!r}{did_you_mean(name, COMMANDS)}; see 'solo --help'")
         return super().resolve_command(ctx, args)
 
-    def main(self, args=None, prog_name=None, **extra):
+    def main(
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+        standalone_mode: bool = True, **extra: Any,
+    ) -> NoReturn:
+        """Always as ``solo`` and never standalone: errors are reported here, in one line, whatever is asked."""
         try:
-            rv = super().main(args=args, prog_name="solo", standalone_mode=False, **extra)
+            rv = super().main(args=args, prog_name="solo", complete_var=complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
@@ -91,7 +99,7 @@ class UserError(click.ClickException):
 
     exit_code = 2
 
-    def __init__(self, message: str):
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         ctx = click.get_current_context(silent=True)
         self.command_path = ctx.command_path if ctx else "solo"
@@ -99,7 +107,7 @@ class UserError(click.ClickException):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="solo")
-def cli():
+def cli() -> None:
     """solo — a Game Master in your terminal for the Comae Engine.
 
     Play an adventure alone or with friends around one keyboard, ask the
@@ -108,5 +116,5 @@ def cli():
     """
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
     cli.main(args=argv)

@@ -5,10 +5,22 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rich.console import Console
+
+    from ..events import Event
+    from ..minds.arena import DuelStats
+    from ..npc import NPC
+    from ..rules.character import Character
+    from ..rules.conflict_types import ConflictType
 
 _DEFAULT_RUNS = 100
 
@@ -36,8 +48,10 @@ _DEFAULT_RUNS = 100
 @click.option("--json", "as_json", is_flag=True, help="Print the tallies as one JSON object.")
 @click.option("--explain", is_flag=True, help="Show why the NPC chose what it chose (first conflict and totals).")
 @click.option("--narrate", is_flag=True, help="Tell the first conflict as a story.")
-def command(npc_file, level, role, personality, motivation, event, disposition, mindless, pc_spec, ctype_name,
-            runs, seed, round_limit, as_json, explain, narrate):
+def command(npc_file: Path | None, level: str, role: str | None, personality: tuple[str, ...],
+            motivation: tuple[str, ...], event: str | None, disposition: str | None, mindless: bool, pc_spec: str,
+            ctype_name: str, runs: int, seed: int | None, round_limit: int, as_json: bool, explain: bool,
+            narrate: bool) -> None:
     """Watch an NPC's mind fight: many conflicts against a PC, and what it chose.
 
     The NPC comes from --npc FILE or from the flags (a generated NPC of
@@ -109,7 +123,7 @@ def command(npc_file, level, role, personality, motivation, event, disposition, 
     click.echo(capture.get(), nl=False)
 
 
-def _load_npc(path: Path, seed: int):
+def _load_npc(path: Path, seed: int) -> NPC:
     import random
 
     from ..npc import NPC
@@ -120,7 +134,7 @@ def _load_npc(path: Path, seed: int):
     return NPC.from_dict(load_toml(path), file=path, rng=random.Random(f"duel-file:{seed}"))
 
 
-def _story(events, npc, pc, seed: int) -> str:
+def _story(events: Sequence[Event], npc: NPC, pc: Character, seed: int) -> str:
     """The first conflict as prose, through the narration's renderer."""
     try:
         from ..narration import Narrator, load_templates, narration_rng, transcript
@@ -131,14 +145,15 @@ def _story(events, npc, pc, seed: int) -> str:
     return transcript(events, Narrator(load_templates(), narration_rng(seed)), people=people).rstrip()
 
 
-def _reason_table(stats) -> dict:
-    out: dict = {}
+def _reason_table(stats: DuelStats) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
     for (lens, why), count in sorted(stats.reasons.items(), key=lambda kv: (-kv[1], kv[0])):
         out.setdefault(lens, {})[why] = count
     return out
 
 
-def _show(console, npc, pc, ctype, stats, elapsed: float, seed: int) -> None:
+def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats: DuelStats, elapsed: float,
+          seed: int) -> None:
     from rich.table import Table
 
     from .npc import _temperament
@@ -175,7 +190,7 @@ def _show(console, npc, pc, ctype, stats, elapsed: float, seed: int) -> None:
     console.print(f"[dim]{stats.runs / elapsed:,.0f} conflicts/s[/]" if elapsed > 0 else "")
 
 
-def _show_explain(console, stats) -> None:
+def _show_explain(console: Console, stats: DuelStats) -> None:
     from rich.table import Table
 
     first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
+
+if TYPE_CHECKING:
+    import random
+
+    from ..rules.character import Character
 
 
 @click.command("new")
@@ -17,9 +23,11 @@ from . import UserError
 @click.option("--player", help="The player's name, for group play.")
 @click.option("--roll-pools", is_flag=True, help="Roll 2d6+6 for each Pool instead of assigning 16/14/12/10.")
 @click.option("--seed", type=int, help="Seed the dice, for a character you can make again.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Where to save (default: characters/NAME.toml).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to save (default: characters/NAME.toml).")
 @click.option("--json", "as_json", is_flag=True, help="Print the character as JSON (saved only with --out).")
-def command(at_random, career, name, player, roll_pools, seed, out, as_json):
+def command(at_random: bool, career: str | None, name: str | None, player: str | None, roll_pools: bool,
+            seed: int | None, out: Path | None, as_json: bool) -> None:
     """Create a character for the Comae Engine.
 
     Without --random, solo asks you each choice in turn: career or your own
@@ -70,7 +78,7 @@ def command(at_random, career, name, player, roll_pools, seed, out, as_json):
     console.print(f"Saved to [bold]{path}[/]. Play with it: [bold]solo play --pc {path}[/]")
 
 
-def _interactive(rng, player):
+def _interactive(rng: random.Random, player: str | None) -> Character:
     from rich.console import Console
 
     from ..story.creation import create_character

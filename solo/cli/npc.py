@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from rich.panel import Panel
+
+    from ..npc import NPC
 
 _BREAK_WORDS = {
     "flee": "runs", "surrender": "surrenders", "beg": "begs", "bargain": "bargains",
@@ -26,7 +33,8 @@ _BREAK_WORDS = {
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Also save the NPC as a TOML file an adventure can use.")
 @click.option("--force", is_flag=True, help="With --out: replace an existing file.")
-def command(level, antagonist, role, mindless, seed, as_json, out, force):
+def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed: int | None, as_json: bool,
+            out: Path | None, force: bool) -> None:
     """Roll one NPC: stats for its level, gear and a Code Block.
 
     The Code Block is the quick 4d20 read: two personality entries, a
@@ -68,7 +76,7 @@ def command(level, antagonist, role, mindless, seed, as_json, out, force):
     click.echo(capture.get(), nl=False)
 
 
-def _save(npc, path: Path) -> None:
+def _save(npc: NPC, path: Path) -> None:
     from ..toml_write import dumps
 
     try:
@@ -79,7 +87,7 @@ def _save(npc, path: Path) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _card(npc):
+def _card(npc: NPC) -> Panel:
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
@@ -91,7 +99,7 @@ def _card(npc):
 
     t = rules()
     lv = level_named(npc.level or "common")
-    lines = []
+    lines: list[RenderableType] = []
     if npc.description:
         lines += [Text(npc.description, style="italic"), Text("")]
     skills = Table.grid(padding=(0, 2))
@@ -144,7 +152,7 @@ def _card(npc):
     return Panel(Group(*lines), title=title, subtitle=f"{lv.key.title()} NPC", expand=False)
 
 
-def _temperament(npc) -> str:
+def _temperament(npc: NPC) -> str:
     """A one-line reading of the lean numbers, for a GM who does not want the numbers."""
     from ..npc import LEAN_LENS
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
+
+if TYPE_CHECKING:
+    from ..oracle import OracleAnswer, OracleOdds
 
 
 @click.command("oracle")
@@ -23,7 +27,8 @@ from . import UserError
               help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
 @click.option("--seed", type=int, help="Seed the dice, for an answer you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def command(question, odds, tension, npcs, threads, folders, seed, as_json):
+def command(question: tuple[str, ...], odds: str, tension: int, npcs: tuple[str, ...], threads: tuple[str, ...],
+            folders: tuple[str, ...], seed: int | None, as_json: bool) -> None:
     """Ask the oracle QUESTION; phrase it so that "yes" is the eventful answer.
 
     It shows the exact chance of yes and of a random event, then rolls a
@@ -64,7 +69,7 @@ def _percent(p: float) -> str:
     return f"{round(p * 100)} %"
 
 
-def _show(answer, chances) -> None:
+def _show(answer: OracleAnswer, chances: OracleOdds) -> None:
     from ..rules.dice import two_digits
 
     grades = chances.to_dict()["grades"]

@@ -5,10 +5,20 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rich.console import Console
+
+    from ..rules.character import Character
+    from ..saves import LogEntry
+    from ..story.engine import Game
 
 
 @click.command("play")
@@ -17,8 +27,10 @@ from . import UserError
 @click.option("--pc", "pcs", metavar="FILE|NAME", multiple=True,
               help="A character: a file from 'solo new' or a pregenerated one (espen). Repeat for a party.")
 @click.option("--party", is_flag=True, help="Group play: the CHARACTER files after the adventure form the party.")
-@click.option("--script", type=click.Path(dir_okay=False, path_type=Path), help="Answer the prompts from this file, a line each.")
-@click.option("--transcript", type=click.Path(dir_okay=False, path_type=Path), help="Write a Markdown journal of the session here.")
+@click.option("--script", type=click.Path(dir_okay=False, path_type=Path),
+              help="Answer the prompts from this file, a line each.")
+@click.option("--transcript", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a Markdown journal of the session here.")
 @click.option("--load", "load", metavar="NAME|FILE", help="Resume a saved game (see 'solo saves').")
 @click.option("--save", "save_name", metavar="NAME", help="Name of the save slot (default: the adventure's id).")
 @click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -28,8 +40,9 @@ from . import UserError
 @click.option("--open", "open_play", is_flag=True,
               help="Open play: no written adventure; the tables and the oracle drive the story.")
 @click.option("--list", "list_them", is_flag=True, help="List the adventures you can play, and stop.")
-def command(args, seed, pcs, party, script, transcript, load, save_name, saves_dir, no_odds, explain, open_play,
-            list_them):
+def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party: bool, script: Path | None,
+            transcript: Path | None, load: str | None, save_name: str | None, saves_dir: Path | None, no_odds: bool,
+            explain: bool, open_play: bool, list_them: bool) -> None:
     """Play ADVENTURE (a name, a .toml file or a folder; default: the tutorial).
 
     The game saves itself at every scene and every conflict round. Type
@@ -69,11 +82,11 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
     from ..story.open_play import OPEN_ID, OpenGame, open_adventure
 
     folder = saves_dir or default_saves()
-    game_class = Game
-    log = None
+    game_class: Callable[..., Game] = Game
+    log: list[LogEntry] | None = None
     adventure, character_files = _split_args(args, party)
-    party = None
-    sources: dict = {}
+    characters: list[Character] | None = None
+    sources: dict[str, Path] = {}
     if load and (args or pcs or seed is not None):
         raise UserError("--load resumes a saved game as it was: leave out the adventure, characters and --seed")
     if save_name and (Path(save_name).name != save_name or save_name in ("", ".", "..")):
@@ -102,7 +115,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
             if data.party:
                 from ..rules.character import Character
 
-                party = [Character.from_dict(p) for p in data.party]
+                characters = [Character.from_dict(p) for p in data.party]
         else:
             if open_play:
                 if adventure:
@@ -116,15 +129,15 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
             if wanted:
                 from ..characters import load_character
 
-                party = [load_character(spec) for spec in wanted]
-                sources = {pc.name: Path(spec) for pc, spec in zip(party, wanted) if Path(spec).is_file()}
-                names = [p.name for p in party]
+                characters = [load_character(spec) for spec in wanted]
+                sources = {pc.name: Path(spec) for pc, spec in zip(characters, wanted) if Path(spec).is_file()}
+                names = [p.name for p in characters]
                 if len(set(names)) != len(names):
                     raise UserError(f"two characters share a name in the party: {', '.join(names)}")
-                if not adv.party_min <= len(party) <= adv.party_max:
-                    wanted = (f"{adv.party_min} to {adv.party_max}" if adv.party_min != adv.party_max
-                              else str(adv.party_min))
-                    raise UserError(f"{adv.title} is for {wanted} player(s); you gave {len(party)} character(s)")
+                if not adv.party_min <= len(characters) <= adv.party_max:
+                    size = (f"{adv.party_min} to {adv.party_max}" if adv.party_min != adv.party_max
+                            else str(adv.party_min))
+                    raise UserError(f"{adv.title} is for {size} player(s); you gave {len(characters)} character(s)")
             save_path = _fresh_slot(folder, save_name or adv.id, console, explicit=bool(save_name))
     except AdventureError as exc:
         raise UserError(str(exc)) from None
@@ -137,7 +150,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
         except OSError as exc:
             raise UserError(f"cannot read script {script}: {exc.strerror}") from None
 
-        def reader(prompt):
+        def reader(prompt: str) -> str:
             for line in lines:  # like piped input: a blank line is Enter; '#' lines are comments
                 if not line.lstrip().startswith("#"):
                     return line
@@ -153,7 +166,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
     if not load:
         console.print(f"[dim]Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.[/]")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
-                      transcript=transcript, party=party, log=log, advise=not no_odds, echo_answers=echo,
+                      transcript=transcript, party=characters, log=log, advise=not no_odds, echo_answers=echo,
                       explain=explain, game_class=game_class, characters_dir=Path("characters"),
                       character_files=sources)
 
@@ -162,7 +175,7 @@ def command(args, seed, pcs, party, script, transcript, load, save_name, saves_d
         sys.exit(code)
 
 
-def _split_args(args, party: bool):
+def _split_args(args: tuple[str, ...], party: bool) -> tuple[str | None, list[str]]:
     """The first argument is the adventure unless it is a character file; with --party the rest are characters."""
     if not args:
         return None, []
@@ -170,7 +183,8 @@ def _split_args(args, party: bool):
     if party and _is_character_file(first):
         return None, list(args)
     if rest and not party:
-        raise UserError(f"unexpected argument {rest[0]!r}; for group play write: solo play ADVENTURE --party A.toml B.toml")
+        raise UserError(f"unexpected argument {rest[0]!r}; "
+                        "for group play write: solo play ADVENTURE --party A.toml B.toml")
     return first, rest
 
 
@@ -185,7 +199,7 @@ def _is_character_file(arg: str) -> bool:
     return "[adventure]" not in head and "[scenes." not in head
 
 
-def _fresh_slot(folder: Path, name: str, console, *, explicit: bool) -> Path:
+def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) -> Path:
     """A save slot for a new game that never overwrites a game still in progress."""
     from ..saves import SaveError, read_save
 

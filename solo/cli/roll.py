@@ -12,10 +12,11 @@ from . import UserError
 @click.command("roll")
 @click.argument("expression")
 @click.option("--vs", "skill", metavar="SKILL", help="Check a d100 against this skill value (e.g. 65).")
-@click.option("--difficulty", "-d", metavar="WORD", help="With --vs: Routine, Easy, Normal, Hard, Very Hard (or a quality word).")
+@click.option("--difficulty", "-d", metavar="WORD",
+              help="With --vs: Routine, Easy, Normal, Hard, Very Hard (or a quality word).")
 @click.option("--seed", type=int, help="Seed the dice, for a roll you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def command(expression, skill, difficulty, seed, as_json):
+def command(expression: str, skill: str | None, difficulty: str | None, seed: int | None, as_json: bool) -> None:
     """Roll EXPRESSION: d100, 3d6+2, 2d6-1, 1d8 …
 
     \b
@@ -68,7 +69,7 @@ def command(expression, skill, difficulty, seed, as_json):
         if as_json:
             click.echo(json.dumps(data))
             return
-        if result.automatic:
+        if result.roll is None:  # a Routine task: an automatic success
             click.echo(f"Routine: automatic success (no roll needed against {target}).")
             return
         verdict = "success" if result.success else "failure"
@@ -84,8 +85,8 @@ def command(expression, skill, difficulty, seed, as_json):
         click.echo(json.dumps(rolled.to_dict()))
         return
     dice = " + ".join(str(x) for x in rolled.dice)
-    mod = f", {rolled.modifier:+d}" if rolled.modifier else ""
+    shift = f", {rolled.modifier:+d}" if rolled.modifier else ""
     if len(rolled.dice) == 1 and not rolled.modifier:
         click.echo(f"{expr}: {rolled.total}")
     else:
-        click.echo(f"{expr}: {rolled.total}  ({dice}{mod})")
+        click.echo(f"{expr}: {rolled.total}  ({dice}{shift})")

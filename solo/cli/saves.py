@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,13 +13,13 @@ import click
 @click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder to list (default: $SOLO_SAVES or ./saves).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
-def command(saves_dir, as_json):
+def command(saves_dir: Path | None, as_json: bool) -> None:
     """List saved games: where each one stands and how to resume it."""
     from ..paths import default_saves
     from ..saves import list_saves
 
     folder = saves_dir or default_saves()
-    rows = []
+    rows: list[dict[str, Any]] = []  # the --json output, one object per file
     for path, data, problem in list_saves(folder):
         if data is None:
             rows.append({"file": str(path), "ok": False, "problem": problem})
@@ -40,5 +41,5 @@ def command(saves_dir, as_json):
             click.echo(f"{row['file']}: cannot be read ({row['problem']})")
             continue
         state = "finished" if row["ended"] else f"{row['decisions']} decisions"
-        party = ", ".join(row["party"]) or "no party yet"
-        click.echo(f"{row['name']:<16} {row['where']}  [{party}; {state}]  -> solo play --load {row['file']}")
+        names = ", ".join(row["party"]) or "no party yet"
+        click.echo(f"{row['name']:<16} {row['where']}  [{names}; {state}]  -> solo play --load {row['file']}")

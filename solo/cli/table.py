@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, TypedDict
 
 import click
 
 from . import UserError
+
+if TYPE_CHECKING:
+    from ..oracle import Table, TableSet
+
+
+class _Listed(TypedDict):
+    """One line of 'solo table list' (and one object of its --json)."""
+
+    name: str
+    title: str
+    rows: int
+    die: int
+    file: str
 
 
 @click.command("table")
@@ -16,7 +30,7 @@ from . import UserError
 @click.option("--show", is_flag=True, help="Show the table's rows and the exact chance of each instead of rolling.")
 @click.option("--seed", type=int, help="Seed the dice, for a result you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def command(name, folders, show, seed, as_json):
+def command(name: str, folders: tuple[str, ...], show: bool, seed: int | None, as_json: bool) -> None:
     """Roll on table NAME, or list every table with 'solo table list'.
 
     \b
@@ -61,8 +75,8 @@ def _source(path: str | None) -> str:
         return path
 
 
-def _list(tables, as_json: bool) -> None:
-    rows = [
+def _list(tables: TableSet, as_json: bool) -> None:
+    rows: list[_Listed] = [
         {"name": t.name, "title": t.title, "rows": len(t.rows), "die": t.total_weight, "file": _source(t.file)}
         for t in tables.tables()
     ]
@@ -74,7 +88,7 @@ def _list(tables, as_json: bool) -> None:
         click.echo(f"{r['name']:<{width}}  {r['title']} ({r['rows']} rows, d{r['die']})  [{r['file']}]")
 
 
-def _show(table, as_json: bool) -> None:
+def _show(table: Table, as_json: bool) -> None:
     if as_json:
         data = table.to_dict()
         data["file"] = _source(table.file)

@@ -12,14 +12,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeGuard, overload
 
+from ..rules.character import Character
 from .templates import GENERIC, trait_key
 
 _TITLES = {"doctor", "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "captain", "sister",
            "brother", "father", "mother", "lady", "lord", "sir", "professor", "inspector", "sergeant",
            "officer", "madame", "master", "old", "young", "the", "a", "an", "uncle", "aunt"}
 _PRONOUNS = ("he", "she", "they", "it")
+
+# What the game knows about someone: a Character (or an NPC, whose Code Block is read) or a plain table.
+PersonInfo = Character | Mapping[str, Any]
+
+
+class Temperament(Protocol):
+    """The part of an NPC's leanings (``solo.npc.leanings.Leanings``) that flavours its lines.
+
+    A protocol, not an import: narration sits beside the NPC package, not above it.
+    """
+
+    @property
+    def mindless(self) -> bool: ...
+    @property
+    def yields(self) -> bool: ...
+    @property
+    def lean(self) -> Mapping[str, float]: ...
+    @property
+    def flee_threshold(self) -> float: ...
+    @property
+    def on_break(self) -> tuple[str, ...]: ...
 
 
 @dataclass
@@ -86,8 +108,8 @@ class Cast:
     ``name``, ``pronoun``, ``traits``, ``mindless``, ``temper``, ``breaks_by``.
     """
 
-    def __init__(self, people: Mapping[str, Any] | None = None):
-        self.people = dict(people or {})
+    def __init__(self, people: Mapping[str, PersonInfo] | None = None) -> None:
+        self.people: dict[str, PersonInfo] = dict(people or {})
         self.persons: dict[str, Person] = {}
         self.type = GENERIC
         self.type_name = ""
@@ -95,7 +117,7 @@ class Cast:
         self.started = False
 
     # -- building ------------------------------------------------------------------
-    def begin(self, event) -> None:
+    def begin(self, event: Mapping[str, Any]) -> None:
         """Fill the cast from a ``conflict_start`` event (a new conflict starts afresh)."""
         self.type = event.get("type") or GENERIC
         self.type_name = event.get("type_name") or self.type.replace("_", " ")
@@ -115,7 +137,7 @@ class Cast:
             self.persons[pid] = person
         self.started = True
 
-    def add(self, pid: str, *, name: str | None = None, side: str = "a", **info) -> Person:
+    def add(self, pid: str, *, name: str | None = None, side: str = "a", **info: Any) -> Person:
         """Add someone by hand (an escalation before any conflict_start, a test).
 
         Someone nobody described counts as a player's character, so narration
@@ -129,7 +151,7 @@ class Cast:
         self.persons[pid] = person
         return person
 
-    def _apply(self, person: Person, info) -> None:
+    def _apply(self, person: Person, info: PersonInfo | None) -> None:
         if info is None:
             return
         if isinstance(info, Mapping):
@@ -157,7 +179,7 @@ class Cast:
             person.traits = tuple(trait_key(t.name) for t in block.personality)
         if hasattr(info, "leanings") and (block is not None or person.mindless):
             try:
-                lean = info.leanings()
+                lean: Temperament | None = info.leanings()
             except (ValueError, KeyError):
                 lean = None
             if lean is not None:
@@ -165,6 +187,11 @@ class Cast:
                 person.breaks_by = _breaks_by(lean)
 
     # -- looking up ----------------------------------------------------------------
+    @overload
+    def person(self, pid: str) -> Person: ...
+    @overload
+    def person(self, pid: None) -> None: ...
+
     def person(self, pid: str | None) -> Person | None:
         """The person with this id; an id never announced becomes a bare person named by it."""
         if pid is None:
@@ -176,7 +203,8 @@ class Cast:
     def first(self, side: str) -> Person | None:
         people = [p for p in self.persons.values() if p.side == side]
         active = [p for p in people if p.active]
-        return (active or people or [None])[0]
+        found = active or people
+        return found[0] if found else None
 
     def opponent(self, person: Person | None) -> Person | None:
         """Whom a line about ``person`` is aimed at: the last foe still standing, else the first active one."""
@@ -188,17 +216,18 @@ class Cast:
             if last.active or not any(p.active for p in foes):
                 return last
         active = [p for p in foes if p.active]
-        return (active or foes or [None])[0]
+        found = active or foes
+        return found[0] if found else None
 
     def both_sides_in(self) -> bool:
         return {p.side for p in self.persons.values() if p.active} >= {"a", "b"}
 
 
-def _is_character(info) -> bool:
+def _is_character(info: PersonInfo | None) -> TypeGuard[Character]:
     return info is not None and not isinstance(info, Mapping)
 
 
-def _temper(lean) -> str | None:
+def _temper(lean: Temperament) -> str | None:
     """How an NPC carries a low Pool, from its Code Block: "fearful" looks for a way out, "stubborn" does not."""
     if lean.mindless or not lean.yields:
         return "stubborn"
@@ -211,7 +240,7 @@ def _temper(lean) -> str | None:
     return None
 
 
-def _breaks_by(lean) -> str | None:
+def _breaks_by(lean: Temperament) -> str | None:
     for reaction in lean.on_break:
         if reaction == "bargain":
             return "bargain"

@@ -20,6 +20,7 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..events import Event
 from .cast import Cast, Person
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates
 from .text import fill, pronoun_forms
@@ -50,18 +51,19 @@ def _type_name(key: str) -> str:
         return key.replace("_", " ")
 
 
-def _kind_data(event) -> tuple[str, Mapping[str, Any]]:
-    if hasattr(event, "kind"):
-        return event.kind, event.data
-    data = dict(event)
-    return data.pop("kind"), data
+def _kind_data(event: Event | Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    """An event as the engine emits it, or as a saved log holds it (a table with its ``kind``)."""
+    if isinstance(event, Mapping):
+        data = dict(event)
+        return data.pop("kind"), data
+    return event.kind, event.data
 
 
 class Narrator:
     """Makes narration from templates with an injected generator and a memory of recent lines."""
 
-    def __init__(self, templates: Templates, rng: random.Random, *, memory: Mapping | None = None,
-                 speech: Mapping[str, float] | None = None):
+    def __init__(self, templates: Templates, rng: random.Random, *, memory: Mapping[str, Any] | None = None,
+                 speech: Mapping[str, float] | None = None) -> None:
         self.templates = templates
         self.rng = rng
         self.speech = {**SPEECH, **(speech or {})}
@@ -70,15 +72,15 @@ class Narrator:
             self._load(memory)
 
     # -- memory --------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The recent-line memory (not the generator, which belongs to whoever passed it in)."""
         return {"version": FORMAT_VERSION, "history": {k: list(v) for k, v in sorted(self.history.items()) if v}}
 
     @classmethod
-    def from_dict(cls, data: Mapping, templates: Templates, rng: random.Random, **kw) -> Narrator:
+    def from_dict(cls, data: Mapping[str, Any], templates: Templates, rng: random.Random, **kw: Any) -> Narrator:
         return cls(templates, rng, memory=data, **kw)
 
-    def _load(self, data: Mapping) -> None:
+    def _load(self, data: Mapping[str, Any]) -> None:
         version = data.get("version", FORMAT_VERSION)
         if version != FORMAT_VERSION:
             raise ValueError(f"narrator memory version {version} is not {FORMAT_VERSION}")
@@ -102,7 +104,7 @@ class Narrator:
             keys += [(scope, event, v) for v in variants] + [(scope, event, ANY)]
         return keys
 
-    def candidates(self, chain: list[tuple[str, str, str]], available: frozenset | set
+    def candidates(self, chain: list[tuple[str, str, str]], available: frozenset[str] | set[str]
                    ) -> tuple[str | None, list[Template]]:
         """The lines selection picks from: gathered down the chain until there are MIN_LINES."""
         pool_id = None
@@ -146,7 +148,7 @@ class Narrator:
         values = self.values(cast, actor, target, pool=pool, extra=extra)
         chain = self.chain(ctype or cast.type, event, variants, actor.side if actor else None)
         pool_id, lines = self.candidates(chain, frozenset(values))
-        if not lines:
+        if pool_id is None:  # set exactly when some line was found
             return None
         return self.render(self.pick(pool_id, lines), values, actor, target)
 
@@ -178,7 +180,7 @@ class Narrator:
         return values
 
     # -- events ----------------------------------------------------------------------
-    def narrate(self, event, cast: Cast) -> list[str]:
+    def narrate(self, event: Event | Mapping[str, Any], cast: Cast) -> list[str]:
         """The lines for one engine event (often none: a roll or a round start says nothing by itself)."""
         kind, data = _kind_data(event)
         handler = getattr(self, f"_on_{kind}", None)
@@ -212,12 +214,12 @@ class Narrator:
         return f'"{body}" {speaker.name} {verb}.'  # "the guard" stays lower case after a quotation
 
     # -- one handler per engine event ---------------------------------------------------
-    def _on_conflict_start(self, d, cast: Cast):
+    def _on_conflict_start(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         cast.begin(d)
         a, b = cast.first("a"), cast.first("b")
         return [self.say(cast, "start", a, b)]
 
-    def _on_declare(self, d, cast: Cast):
+    def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         if actor.obstacle:
             return []
@@ -236,7 +238,7 @@ class Narrator:
             extra["skill"] = self.templates.word("skills", d["secondary"], d["secondary"].lower())
         return [self.say(cast, "declare", actor, target, variants=variants, extra=extra)]
 
-    def _on_exit(self, d, cast: Cast):
+    def _on_exit(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         target = cast.opponent(actor)
         actor.active = False
@@ -246,7 +248,7 @@ class Narrator:
             lines += self._speech(cast, "plea", actor, target, self.speech["surrender"])
         return lines
 
-    def _on_roll(self, d, cast: Cast):
+    def _on_roll(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if not d.get("exceptional") or d.get("success"):
             return []
         actor = cast.person(d["actor"])
@@ -254,13 +256,13 @@ class Narrator:
             return []
         return [self.say(cast, "exceptional_failure", actor, cast.opponent(actor))]
 
-    def _on_luck(self, d, cast: Cast):
+    def _on_luck(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         if d.get("use") == "refreshed":
             actor.pool = int(d.get("after", 1))
         return [self.say(cast, "luck", actor, cast.opponent(actor), variants=[d.get("use", "")])]
 
-    def _on_round_result(self, d, cast: Cast):
+    def _on_round_result(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if d.get("winner") is None:
             a, b = cast.first("a"), cast.first("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
@@ -273,7 +275,7 @@ class Narrator:
         event = "exceptional_success" if d.get("exceptional") else "round_won"
         return [self.say(cast, event, winner, loser, variants=[lens])]
 
-    def _on_damage(self, d, cast: Cast):
+    def _on_damage(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         dealer = cast.person(d["actor"])
         hurt = cast.person(d["target"])
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
@@ -313,27 +315,27 @@ class Narrator:
             lines += self._speech(cast, "taunt", dealer, hurt, self.speech["taunt"])
         return lines
 
-    def _on_push(self, d, cast: Cast):
+    def _on_push(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         return [self.say(cast, "push", actor, cast.opponent(actor))]
 
-    def _on_out(self, d, cast: Cast):
+    def _on_out(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active = False
         return [self.say(cast, "obstacle_out" if actor.obstacle else "out", actor, cast.opponent(actor))]
 
-    def _on_comae(self, d, cast: Cast):
+    def _on_comae(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active = False
         return [self.say(cast, "comae", actor, cast.opponent(actor))]
 
-    def _on_leave_attempt(self, d, cast: Cast):
+    def _on_leave_attempt(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if d.get("success") or not cast.both_sides_in():
             return []  # the exit event that follows tells it, or the conflict is already decided
         actor = cast.person(d["actor"])
         return [self.say(cast, "leave_failed", actor, cast.opponent(actor))]
 
-    def _on_extra_action(self, d, cast: Cast):
+    def _on_extra_action(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if not cast.both_sides_in():
             return []  # an afterthought once the conflict is decided
         actor = cast.person(d["actor"])
@@ -348,14 +350,14 @@ class Narrator:
             kind = "ready"
         return [self.say(cast, "extra_action", actor, cast.opponent(actor), variants=[kind], extra=extra)]
 
-    def _on_escalate(self, d, cast: Cast):
+    def _on_escalate(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         target = cast.person(d["target"]) if d.get("target") else cast.opponent(actor)
         ctype = d.get("type") or cast.type
         lines = [self.say(cast, "escalate", actor, target, ctype=ctype, extra={"type": _type_name(ctype).lower()})]
         return lines + self._speech(cast, "taunt", actor, target, self.speech["escalate"])
 
-    def _on_conflict_end(self, d, cast: Cast):
+    def _on_conflict_end(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if d.get("outcome") == "stalemate" and cast.both_sides_in():
             return [self.say(cast, "time_up", cast.first("a"), cast.first("b"))]
         return []

@@ -9,9 +9,13 @@ it ("a dagger", "an axe") and where a sentence begins (a line that opens with
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..rules.character import PRONOUNS
+
+if TYPE_CHECKING:
+    from .templates import Piece
 
 __all__ = ["article_for", "capitalise", "fix_articles", "fill", "pronoun_forms"]
 
@@ -42,7 +46,7 @@ def article_for(word: str) -> str:
 def fix_articles(text: str) -> str:
     """Make every standalone a/an agree with the next word, keeping its capital."""
 
-    def repl(m: re.Match) -> str:
+    def repl(m: re.Match[str]) -> str:
         want = article_for(m.group(3))
         if m.group(1)[0].isupper():
             want = want.capitalize()
@@ -89,7 +93,7 @@ def pronoun_forms(pronoun: str) -> Mapping[str, str]:
     return PRONOUNS.get(pronoun, PRONOUNS["they"])
 
 
-def fill(pieces: tuple, values: Mapping[str, str], plural: Mapping[str, bool]) -> str:
+def fill(pieces: Sequence[Piece], values: Mapping[str, str], plural: Mapping[str, bool]) -> str:
     """Put the values into a parsed template and tidy the result.
 
     ``plural`` says, for "actor" and "target", whether verbs agree in the

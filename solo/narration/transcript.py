@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cast import Cast
+from ..events import Event
+from .cast import Cast, PersonInfo
 from .narrator import Narrator, _kind_data
 
 __all__ = ["Passage", "narrate_events", "transcript"]
@@ -32,7 +33,8 @@ class Passage:
         return " ".join(self.lines)
 
 
-def narrate_events(events: Iterable, narrator: Narrator, *, people: Mapping[str, Any] | None = None,
+def narrate_events(events: Iterable[Event | Mapping[str, Any]], narrator: Narrator, *,
+                   people: Mapping[str, PersonInfo] | None = None,
                    cast: Cast | None = None, numbers: bool = False) -> list[Passage]:
     """Narrate every event in order; ``people`` fills in pronouns and Code Blocks by participant id."""
     cast = cast if cast is not None else Cast(people)
@@ -50,13 +52,14 @@ def narrate_events(events: Iterable, narrator: Narrator, *, people: Mapping[str,
         lines = narrator.narrate(event, cast)
         current.lines += lines
         if numbers:
-            fact = _fact(kind, data, cast)
+            fact = _fact(kind, data)
             if fact:
                 current.facts.append(fact)
     return [p for p in passages if p.lines or p.title or p.facts]
 
 
-def transcript(events: Iterable, narrator: Narrator, *, people: Mapping[str, Any] | None = None,
+def transcript(events: Iterable[Event | Mapping[str, Any]], narrator: Narrator, *,
+               people: Mapping[str, PersonInfo] | None = None,
                numbers: bool = False) -> str:
     """The story of an event log as plain text: a title, then a paragraph per round."""
     out: list[str] = []
@@ -71,27 +74,24 @@ def transcript(events: Iterable, narrator: Narrator, *, people: Mapping[str, Any
     return "\n\n".join(out) + ("\n" if out else "")
 
 
-def _title(data: Mapping) -> str:
-    names = {"a": [], "b": []}
+def _title(data: Mapping[str, Any]) -> str:
+    names: dict[str, list[str]] = {"a": [], "b": []}
     for entry in data.get("participants") or []:
         names.setdefault(entry.get("side", "a"), []).append(entry.get("name") or entry["id"])
     kind = data.get("type_name") or str(data.get("type", "Conflict")).replace("_", " ").capitalize()
     return f"{kind}: {' and '.join(names['a'])} against {' and '.join(names['b'])}"
 
 
-def _fact(kind: str, d: Mapping, cast: Cast) -> str | None:
-    def name(pid):
-        return pid
-
+def _fact(kind: str, d: Mapping[str, Any]) -> str | None:
     if kind == "roll":
         mark = "hit" if d.get("success") else "miss"
         if d.get("exceptional"):
             mark += "!"
-        return f"{name(d['actor'])} {d['roll']:02d}/{d['target']} {mark}"
+        return f"{d['actor']} {d['roll']:02d}/{d['target']} {mark}"
     if kind == "damage":
-        return f"{name(d['target'])} -{d['amount']} {d.get('pool', '')} ({d.get('after')}/{d.get('maximum')})"
+        return f"{d['target']} -{d['amount']} {d.get('pool', '')} ({d.get('after')}/{d.get('maximum')})"
     if kind == "luck":
-        return f"{name(d['actor'])} Luck: {d.get('use')}"
+        return f"{d['actor']} Luck: {d.get('use')}"
     if kind == "declare" and d.get("lens") not in (None, "none"):
-        return f"{name(d['actor'])} {d['lens']}"
+        return f"{d['actor']} {d['lens']}"
     return None

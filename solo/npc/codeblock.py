@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
 
 from ..errors import ContentError, did_you_mean
 from ..rules.dice import d
@@ -58,8 +60,8 @@ class CodeBlock:
     def antagonist(self) -> bool:
         return any(t.table == "dark_triad" for t in self.personality)
 
-    def to_dict(self) -> dict:
-        out: dict = {}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         for table in TRAIT_TABLES:
             names = [t.name for t in self.personality if t.table == table]
             if names:
@@ -75,7 +77,8 @@ class CodeBlock:
 
     @classmethod
     def from_dict(
-        cls, data, *, file=None, path: str = "code_block", rng: random.Random | None = None,
+        cls, data: object, *, file: str | Path | None = None, path: str = "code_block",
+        rng: random.Random | None = None,
         tables: CodeBlockTables | None = None,
     ) -> CodeBlock:
         """Read a Code Block whose fields are fixed names or ``"random"`` (rolled with ``rng``)."""
@@ -126,14 +129,15 @@ def roll_code_block(
 
 
 class _Reader:
-    def __init__(self, data, file, path, rng, tables: CodeBlockTables):
+    def __init__(self, data: Any, file: str | Path | None, path: str, rng: random.Random | None,
+                 tables: CodeBlockTables) -> None:
         self.data = data
         self.file = file
         self.path = path
         self.rng = rng
         self.t = tables
 
-    def fail(self, where: str, message: str):
+    def fail(self, where: str, message: str) -> NoReturn:
         raise ContentError(message, file=self.file, path=f"{self.path}.{where}" if where else self.path)
 
     def roller(self, where: str) -> random.Random:
@@ -157,7 +161,7 @@ class _Reader:
         event = self.event()
         return CodeBlock(personality, motivation, event, disposition)
 
-    def names(self, key: str) -> list:
+    def names(self, key: str) -> list[str]:
         value = self.data.get(key, [])
         if isinstance(value, str):
             value = [value]

@@ -85,7 +85,7 @@ def generate_npc(
     return npc
 
 
-def _pick(rng: random.Random, options: tuple):
+def _pick(rng: random.Random, options: tuple[str | None, ...]) -> str | None:
     return options[0] if len(options) == 1 else options[d(rng, len(options)) - 1]
 
 

@@ -70,7 +70,7 @@ def _from_drives(lean: dict[str, float], drives: list[Drive], mood: float, shift
             lean[key] += value * weight
         on_break += [b for b in drive.on_break if b not in on_break]
 
-    def mean(attr):
+    def mean(attr: str) -> float:
         return sum(getattr(dr, attr) for dr in drives) * weight
 
     return Leanings(

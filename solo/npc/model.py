@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, NoReturn
 
 from ..errors import ContentError, did_you_mean
 from ..rules.character import Character
@@ -40,11 +42,11 @@ class NPC(Character):
     def leanings(self, tables: CodeBlockTables | None = None) -> Leanings:
         return leanings(self.code_block, mindless=self.mindless, tables=tables)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
         if self.luck == NPC_LUCK:
             out.pop("luck", None)
-        extra: dict = {}
+        extra: dict[str, Any] = {}
         for key in ("role", "description"):
             if getattr(self, key):
                 extra[key] = getattr(self, key)
@@ -57,7 +59,7 @@ class NPC(Character):
 
     @classmethod
     def from_dict(
-        cls, data: dict, *, file=None, rng: random.Random | None = None,
+        cls, data: object, *, file: str | Path | None = None, rng: random.Random | None = None,
         tables: RulesTables | None = None, codeblock_tables: CodeBlockTables | None = None,
     ) -> NPC:
         """Build an NPC from a file's data, checking every field.
@@ -76,14 +78,15 @@ _CHARACTER_FIELDS = tuple(f.name for f in fields(Character))
 
 
 class _NPCReader:
-    def __init__(self, data, file, rng, tables: RulesTables, cb_tables):
+    def __init__(self, data: Any, file: str | Path | None, rng: random.Random | None, tables: RulesTables,
+                 cb_tables: CodeBlockTables | None) -> None:
         self.data = data
         self.file = file
         self.rng = rng
         self.t = tables
         self.cb = cb_tables
 
-    def fail(self, path: str, message: str):
+    def fail(self, path: str, message: str) -> NoReturn:
         raise ContentError(message, file=self.file, path=path)
 
     def flag(self, key: str) -> bool:

@@ -7,13 +7,15 @@ are data (``data/roles.toml``) so a setting can add its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NoReturn
 
 from ..errors import ContentError, did_you_mean
 from ..rules.character import PRONOUNS
-from ..rules.rulebook import RulesTables, rules
+from ..rules.rulebook import Armour, RulesTables, Shield, Weapon, rules
 from ..toml_files import load_toml
 
 ROLES_FILE = Path(__file__).parent / "data" / "roles.toml"
@@ -41,14 +43,14 @@ def load_roles(file: str | Path | None = None, tables: RulesTables | None = None
     t = tables or rules()
     data = load_toml(file)
 
-    def fail(path, message):
+    def fail(path: str, message: str) -> NoReturn:
         raise ContentError(message, file=file, path=path)
 
     table = data.get("roles")
     if not isinstance(table, dict) or not table:
         fail("roles", "expected [roles.NAME] tables")
     known = ("name", "description", "skills", "weapons", "armour", "shields", "tags", "mindless", "pronoun")
-    roles = {}
+    roles: dict[str, Role] = {}
     for key, entry in table.items():
         path = f"roles.{key}"
         if not isinstance(entry, dict):
@@ -59,7 +61,7 @@ def load_roles(file: str | Path | None = None, tables: RulesTables | None = None
         for field in ("name", "description"):
             if not isinstance(entry.get(field), str) or not entry[field].strip():
                 fail(f"{path}.{field}", "expected non-empty text")
-        skills = []
+        skills: list[tuple[str, str | None]] = []
         raw = entry.get("skills")
         if not isinstance(raw, list) or not 1 <= len(raw) <= 3:
             fail(f"{path}.skills", "expected one to three skills, main skill first")
@@ -68,19 +70,22 @@ def load_roles(file: str | Path | None = None, tables: RulesTables | None = None
             if skill not in t.skills:
                 fail(f"{path}.skills[{i}]", f"unknown skill {skill!r}{did_you_mean(skill, t.skills)}")
             if focus and focus not in t.skills[skill].focuses:
-                fail(f"{path}.skills[{i}]", f"{focus!r} is not a Focus of {skill}{did_you_mean(focus, t.skills[skill].focuses)}")
+                fail(f"{path}.skills[{i}]",
+                     f"{focus!r} is not a Focus of {skill}{did_you_mean(focus, t.skills[skill].focuses)}")
             skills.append((skill, focus or None))
         if len({s for s, _ in skills}) != len(skills):
             fail(f"{path}.skills", "a skill is listed twice")
         main, main_focus = skills[0]
         if main_focus is None and all(f in UNDRAWN_FOCUSES for f in t.skills[main].focuses):
             fail(f"{path}.skills[0]", f"name the main skill's Focus (Skilled NPCs get one): {main}//…")
-        gear = {}
-        for field, lookup in (("weapons", t.weapon), ("armour", t.armour_named), ("shields", t.shield)):
+        gear: dict[str, tuple[str | None, ...]] = {}
+        lookups: tuple[tuple[str, Callable[[str], Weapon | Armour | Shield]], ...] = (
+            ("weapons", t.weapon), ("armour", t.armour_named), ("shields", t.shield))
+        for field, lookup in lookups:
             names = entry.get(field, [NONE])
             if not isinstance(names, list) or not names:
                 fail(f"{path}.{field}", f'expected a list of {field} (or ["none"])')
-            keys = []
+            keys: list[str | None] = []
             for i, name in enumerate(names):
                 if name == NONE:
                     keys.append(None)

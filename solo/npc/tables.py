@@ -7,9 +7,11 @@ file and the entry named, rather than skewing every NPC mind in silence.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from ..errors import ContentError, did_you_mean
 from ..toml_files import load_toml
@@ -125,14 +127,23 @@ class CodeBlockTables:
         return next(d for d in self.dispositions if d.modifier == 0)
 
 
-def _by_face(entries, face: int):
+class _Faced(Protocol):
+    @property
+    def faces(self) -> tuple[int, ...]: ...
+
+
+_F = TypeVar("_F", bound=_Faced)
+_V = TypeVar("_V")
+
+
+def _by_face(entries: Iterable[_F], face: int) -> _F:
     for entry in entries:
         if face in entry.faces:
             return entry
     raise ValueError(f"no entry for the face {face} (a d{DIE} gives 1..{DIE})")
 
 
-def _named(table: dict, name: str, what: str):
+def _named(table: Mapping[str, _V], name: str, what: str) -> _V:
     wanted = str(name).strip().lower()
     for key, entry in table.items():
         if key.lower() == wanted:
@@ -143,20 +154,20 @@ def _named(table: dict, name: str, what: str):
 class _Reader:
     """Typed access to the document, raising ContentError with file and TOML path."""
 
-    def __init__(self, file, data: dict):
+    def __init__(self, file: str | Path, data: dict[str, Any]) -> None:
         self.file = file
         self.data = data
 
-    def fail(self, path: str, message: str):
+    def fail(self, path: str, message: str) -> NoReturn:
         raise ContentError(message, file=self.file, path=path)
 
-    def table(self, parent: dict, key: str, path: str) -> dict:
+    def table(self, parent: dict[str, Any], key: str, path: str) -> dict[str, Any]:
         value = parent.get(key)
         if not isinstance(value, dict):
             self.fail(_join(path, key), "missing table" if value is None else "expected a table")
         return value
 
-    def entries(self, key: str) -> list[dict]:
+    def entries(self, key: str) -> list[dict[str, Any]]:
         value = self.data.get(key)
         if not isinstance(value, list) or not value:
             self.fail(key, f"expected one or more [[{key}]] entries")
@@ -165,13 +176,14 @@ class _Reader:
                 self.fail(f"{key}[{i}]", "expected a table")
         return value
 
-    def text(self, entry: dict, key: str, path: str) -> str:
+    def text(self, entry: dict[str, Any], key: str, path: str) -> str:
         value = entry.get(key)
         if not isinstance(value, str) or not value.strip():
             self.fail(_join(path, key), "missing text" if value is None else "expected non-empty text")
         return value.strip()
 
-    def number(self, entry: dict, key: str, path: str, lo: float, hi: float, default=None) -> float:
+    def number(self, entry: dict[str, Any], key: str, path: str, lo: float, hi: float,
+               default: float | None = None) -> float:
         value = entry.get(key, default)
         if value is None:
             self.fail(_join(path, key), "missing number")
@@ -181,7 +193,7 @@ class _Reader:
             self.fail(_join(path, key), f"{value} is out of range {lo}..{hi}")
         return float(value)
 
-    def strings(self, entry: dict, key: str, path: str) -> tuple[str, ...]:
+    def strings(self, entry: dict[str, Any], key: str, path: str) -> tuple[str, ...]:
         value = entry.get(key)
         if not isinstance(value, list) or not value:
             self.fail(_join(path, key), "expected a non-empty list of text")
@@ -190,7 +202,7 @@ class _Reader:
                 self.fail(f"{_join(path, key)}[{i}]", "expected non-empty text")
         return tuple(item.strip() for item in value)
 
-    def faces(self, entry: dict, path: str) -> tuple[int, ...]:
+    def faces(self, entry: dict[str, Any], path: str) -> tuple[int, ...]:
         if ("roll" in entry) == ("rolls" in entry):
             self.fail(path, "give the die faces as roll = N or rolls = [low, high]")
         if "roll" in entry:
@@ -207,26 +219,27 @@ class _Reader:
             self.fail(f"{path}.rolls", f"the range {low}..{high} runs backwards")
         return tuple(range(low, high + 1))
 
-    def lean(self, entry: dict, path: str) -> dict[str, float]:
+    def lean(self, entry: dict[str, Any], path: str) -> dict[str, float]:
         value = entry.get("lean", {})
         if not isinstance(value, dict):
             self.fail(f"{path}.lean", "expected a table of lean = number")
         out = {}
         for key in value:
             if key not in LEANS:
-                self.fail(f"{path}.lean.{key}", f"unknown lean{did_you_mean(key, LEANS)}; known: {', '.join(LEANS)}")
+                self.fail(f"{path}.lean.{key}",
+                          f"unknown lean{did_you_mean(key, LEANS)}; known: {', '.join(LEANS)}")
             out[key] = self.number(value, key, f"{path}.lean", -1.0, 1.0)
         return out
 
-    def unknown_keys(self, entry: dict, path: str, known: tuple[str, ...]) -> None:
+    def unknown_keys(self, entry: dict[str, Any], path: str, known: tuple[str, ...]) -> None:
         for key in entry:
             if key not in known:
                 self.fail(_join(path, key), f"unknown field{did_you_mean(key, known)}")
 
-    def covers_die(self, key: str, entries) -> None:
+    def covers_die(self, key: str, entries: Iterable[TraitEntry | Drive | EventTopic]) -> None:
         seen: dict[int, str] = {}
         for entry in entries:
-            label = getattr(entry, "name", None) or entry.topic
+            label = entry.topic if isinstance(entry, EventTopic) else entry.name
             for face in entry.faces:
                 if face in seen:
                     self.fail(key, f"the face {face} belongs to both {seen[face]!r} and {label!r}")
@@ -236,7 +249,7 @@ class _Reader:
             self.fail(key, f"no entry for the face(s) {', '.join(map(str, missing))} of the d{DIE}")
 
     def unique(self, key: str, names: list[str]) -> None:
-        seen = set()
+        seen: set[str] = set()
         for i, name in enumerate(names):
             if name.lower() in seen:
                 self.fail(f"{key}[{i}]", f"{name!r} appears twice")
@@ -253,20 +266,24 @@ def _traits(r: _Reader, table: str) -> dict[str, TraitEntry]:
         path = f"{table}[{i}]"
         r.unknown_keys(entry, path, ("roll", "rolls", "name", "description", "lean"))
         name = r.text(entry, "name", path)
-        out[name] = TraitEntry(table, name, r.faces(entry, path), r.text(entry, "description", path), r.lean(entry, path))
+        out[name] = TraitEntry(table, name, r.faces(entry, path), r.text(entry, "description", path),
+                               r.lean(entry, path))
     r.unique(table, [e.get("name", "") for e in r.entries(table)])
     r.covers_die(table, out.values())
     return out
 
 
-_DRIVE_KEYS = ("name", "description", "risk_tolerance", "flee_threshold", "surrender_bias", "resolve", "on_break", "lean")
+_DRIVE_KEYS = (
+    "name", "description", "risk_tolerance", "flee_threshold", "surrender_bias", "resolve", "on_break", "lean",
+)
 
 
-def _drive(r: _Reader, entry: dict, path: str, name: str, faces: tuple[int, ...]) -> Drive:
+def _drive(r: _Reader, entry: dict[str, Any], path: str, name: str, faces: tuple[int, ...]) -> Drive:
     on_break = r.strings(entry, "on_break", path)
     for i, what in enumerate(on_break):
         if what not in BREAKS:
-            r.fail(f"{path}.on_break[{i}]", f"unknown reaction {what!r}{did_you_mean(what, BREAKS)}; known: {', '.join(BREAKS)}")
+            r.fail(f"{path}.on_break[{i}]",
+                   f"unknown reaction {what!r}{did_you_mean(what, BREAKS)}; known: {', '.join(BREAKS)}")
     return Drive(
         name=name, faces=faces, description=r.text(entry, "description", path),
         risk_tolerance=r.number(entry, "risk_tolerance", path, 0.0, 1.0),

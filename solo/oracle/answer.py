@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules.dice import d100, is_exceptional, two_digits
 from ..rules.rolls import judge
@@ -59,7 +60,7 @@ class OracleOdds:
     base: int
     tension: int
     chance: int
-    faces: dict
+    faces: dict[str, int]  # grade -> faces of the d100 that give it
     event_faces: int
 
     @property
@@ -78,7 +79,7 @@ class OracleOdds:
     def event(self) -> float:
         return self.event_faces / 100
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "likelihood": self.likelihood,
             "base": self.base,
@@ -132,7 +133,7 @@ class OracleAnswer:
     def answer(self) -> str:
         return self.grade
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "question": self.question,
             "answer": self.grade,

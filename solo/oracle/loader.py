@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import ContentError
 from ..paths import search_path
@@ -40,7 +41,7 @@ def table_files(folder: Path) -> list[Path]:
     return files
 
 
-def _read(path: Path) -> tuple[str, dict]:
+def _read(path: Path) -> tuple[str, dict[str, Any]]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules.dice import is_exceptional
 from .state import OracleState
@@ -53,7 +54,7 @@ class Meaning:
     def __str__(self) -> str:
         return f"{self.action} / {self.subject}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, "subject": self.subject}
 
 
@@ -76,7 +77,7 @@ class RandomEvent:
     pc: str | None = None
     focus_roll: TableResult | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "focus": self.focus,
             "text": self.text,

@@ -91,9 +91,9 @@ class Reaction:
     reaction: str
     disposition: str
     twist: Meaning | None = None
-    npc: Any = None
+    npc: Any = None  # what the caller's generate_npc made: the oracle sits beside solo.npc, not above it
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         npc = self.npc.to_dict() if hasattr(self.npc, "to_dict") else self.npc
         return {
             "roll": self.roll,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules.dice import d100
 from .likelihood import TENSION_NEUTRAL, check_tension
@@ -51,7 +52,7 @@ class SceneSetup:
     meaning: Meaning | None = None
     event: RandomEvent | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "roll": self.roll,

@@ -8,6 +8,7 @@ every front end moves it the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .likelihood import TENSION_MAX, TENSION_MIN, TENSION_NEUTRAL, check_tension
 
@@ -31,7 +32,7 @@ def tension_after_scene(tension: int, pcs_in_control: bool | None) -> int:
     return lower_tension(tension) if pcs_in_control else raise_tension(tension)
 
 
-def _names(values, what: str) -> list[str]:
+def _names(values: object, what: str) -> list[str]:
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise ValueError(f"{what} must be a list of text")
     return list(values)
@@ -80,7 +81,7 @@ class OracleState:
             out["pc"] = list(self.pcs)
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "version": STATE_VERSION,
             "tension": self.tension,
@@ -90,7 +91,7 @@ class OracleState:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> OracleState:
+    def from_dict(cls, data: object) -> OracleState:
         """Rebuild from :meth:`to_dict`; ValueError says what is wrong with a damaged save."""
         if not isinstance(data, dict):
             raise ValueError("oracle state must be a JSON object")

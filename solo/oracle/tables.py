@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import ContentError, SoloError, did_you_mean
 
@@ -120,8 +121,8 @@ class Row:
     def slots(self) -> tuple[str, ...]:
         return tuple(p[1] for p in self.pieces if isinstance(p, tuple) and p[0] == "slot")
 
-    def to_dict(self) -> dict:
-        out: dict = {"text": self.text, "weight": self.weight}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text, "weight": self.weight}
         if self.key:
             out["key"] = self.key
         return out
@@ -153,7 +154,7 @@ class Table:
         total = self.total_weight
         return [(row, row.weight / total) for row in self.rows]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "title": self.title,
@@ -178,10 +179,10 @@ class TableResult:
     row: int
     text: str
     key: str | None = None
-    slots: dict = field(default_factory=dict)
+    slots: dict[str, str] = field(default_factory=dict)  # slot -> the value drawn for it
     parts: tuple[TableResult, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "table": self.table,
             "roll": self.roll,
@@ -220,7 +221,7 @@ class TableSet:
         return cls(merged)
 
     @classmethod
-    def from_data(cls, data: Mapping, *, file: str | None = None, source: str | None = None) -> TableSet:
+    def from_data(cls, data: Mapping[str, Any], *, file: str | None = None, source: str | None = None) -> TableSet:
         return cls(tables_from_data(data, file=file, source=source))
 
     def __contains__(self, name: str) -> bool:
@@ -315,7 +316,8 @@ class TableSet:
                     loop = trail[trail.index(nxt):] + [nxt]
                     first = self._tables[loop[0]]
                     raise ContentError(
-                        "reference cycle: " + " -> ".join(loop), file=first.file, path=f"tables.{first.name}", line=first.line
+                        "reference cycle: " + " -> ".join(loop), file=first.file, path=f"tables.{first.name}",
+                        line=first.line,
                     )
                 if nxt in done:
                     continue
@@ -348,7 +350,9 @@ def _pick(eligible: list[tuple[int, Row]], die: int) -> tuple[int, Row]:
 # Validation of plain data (what a TOML file parses to)
 
 
-def tables_from_data(data: Mapping, *, file: str | None = None, source: str | None = None) -> dict[str, Table]:
+def tables_from_data(
+    data: Mapping[str, Any], *, file: str | None = None, source: str | None = None
+) -> dict[str, Table]:
     """Check one file's parsed TOML and build its tables.
 
     ``source`` is the file's text, used only to point errors at a line.
@@ -364,18 +368,21 @@ def tables_from_data(data: Mapping, *, file: str | None = None, source: str | No
     return out
 
 
-def _table(name: str, body, where: _Where) -> Table:
+def _table(name: str, body: object, where: _Where) -> Table:
     path = f"tables.{name}"
     line = where.table_line(name)
     if not _NAME.match(name):
-        raise where.error(f"table name {name!r} must be lower-case letters, digits, '_' or '-', starting with a letter", path, line)
+        raise where.error(f"table name {name!r} must be lower-case letters, digits, '_' or '-', starting with a letter",
+                          path, line)
     if name in RESERVED_NAMES:
         raise where.error(f"{name!r} is reserved for 'solo table {name}'; choose another name", path, line)
     if not isinstance(body, Mapping):
         raise where.error("a table must be a TOML table with a 'rows' array", path, line)
     for key in body:
         if key not in _TABLE_KEYS:
-            raise where.error(f"unknown key {key!r}{did_you_mean(key, _TABLE_KEYS)}; a table has {', '.join(_TABLE_KEYS)}", f"{path}.{key}", line)
+            raise where.error(
+                f"unknown key {key!r}{did_you_mean(key, _TABLE_KEYS)}; a table has {', '.join(_TABLE_KEYS)}",
+                f"{path}.{key}", line)
     title = body.get("title", name.replace("_", " ").capitalize())
     description = body.get("description", "")
     for key, value in (("title", title), ("description", description)):
@@ -388,20 +395,25 @@ def _table(name: str, body, where: _Where) -> Table:
     return Table(name, title, rows, description, where.file, line)
 
 
-def _row(table: str, index: int, item, where: _Where) -> Row:
+def _row(table: str, index: int, item: object, where: _Where) -> Row:
     path = f"tables.{table}.rows[{index}]"
+    text: object
+    weight: object
+    key: object
     if isinstance(item, str):
         text, weight, key = item, 1, None
     elif isinstance(item, Mapping):
         for k in item:
             if k not in _ROW_KEYS:
                 line = where.row_line(table, index, item)
-                raise where.error(f"unknown key {k!r}{did_you_mean(k, _ROW_KEYS)}; a row has {', '.join(_ROW_KEYS)}", f"{path}.{k}", line)
+                raise where.error(f"unknown key {k!r}{did_you_mean(k, _ROW_KEYS)}; a row has {', '.join(_ROW_KEYS)}",
+                                  f"{path}.{k}", line)
         text = item.get("text")
         weight = item.get("weight", 1)
         key = item.get("key")
     else:
-        raise where.error("a row is a string or a table with 'text' (and optional 'weight', 'key')", path, where.row_line(table, index, item))
+        raise where.error("a row is a string or a table with 'text' (and optional 'weight', 'key')", path,
+                          where.row_line(table, index, item))
     line = where.row_line(table, index, item)
     if not isinstance(text, str) or not text.strip():
         raise where.error("a row needs non-empty 'text'", f"{path}.text", line)
@@ -436,7 +448,7 @@ class _Where:
                 return number
         return None
 
-    def row_line(self, table: str, index: int, item) -> int | None:
+    def row_line(self, table: str, index: int, item: object) -> int | None:
         start = self.table_line(table)
         if start is None:
             return None

@@ -8,12 +8,15 @@ see why a number moved.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import EllipsisType
+from typing import Any, NoReturn, overload
 
 from ..errors import ContentError, did_you_mean
 from .rolls import Modifier
-from .rulebook import POOLS, SKILLS, RulesTables, rules
+from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
 HURT_PENALTY = -20  # any Pool below zero (RULES.md §5.5)
 
@@ -23,7 +26,7 @@ class Pool:
     maximum: int
     current: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, int]:
         return {"max": self.maximum, "current": self.current}
 
 
@@ -87,8 +90,8 @@ class Character:
         return [k[len(prefix):] for k in self.focuses if k.startswith(prefix)]
 
     # -- serialisation -------------------------------------------------
-    def to_dict(self) -> dict:
-        out: dict = {"name": self.name}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
         for key in ("player", "career", "level"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
@@ -118,7 +121,7 @@ class Character:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict, *, file=None, tables: RulesTables | None = None) -> Character:
+    def from_dict(cls, data: object, *, file: str | Path | None = None, tables: RulesTables | None = None) -> Character:
         """Build a character from a file's data, checking every field."""
         return _CharacterReader(data, file, tables or rules()).build()
 
@@ -127,22 +130,29 @@ class Character:
 
 
 class _CharacterReader:
-    def __init__(self, data, file, tables: RulesTables):
-        self.data = data
+    def __init__(self, data: Any, file: str | Path | None, tables: RulesTables) -> None:
+        self.data = data  # unchecked file content: build() checks that it is a table first
         self.file = file
         self.t = tables
 
-    def fail(self, path: str, message: str):
+    def fail(self, path: str, message: str) -> NoReturn:
         raise ContentError(message, file=self.file, path=path)
 
-    def int_in(self, value, path, lo, hi) -> int:
+    def int_in(self, value: object, path: str, lo: int, hi: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             self.fail(path, f"expected a whole number, got {value!r}")
         if not lo <= value <= hi:
             self.fail(path, f"{value} is out of range {lo}..{hi}")
         return value
 
-    def text(self, key, default=...):
+    @overload
+    def text(self, key: str) -> str: ...
+    @overload
+    def text(self, key: str, default: str) -> str: ...
+    @overload
+    def text(self, key: str, default: None) -> str | None: ...
+
+    def text(self, key: str, default: str | None | EllipsisType = ...) -> str | None:
         value = self.data.get(key, default)
         if value is ...:
             self.fail(key, "missing field")
@@ -150,13 +160,13 @@ class _CharacterReader:
             self.fail(key, f"expected text, got {value!r}")
         return value
 
-    def table(self, key) -> dict:
+    def table(self, key: str) -> dict[str, Any]:
         value = self.data.get(key, {})
         if not isinstance(value, dict):
             self.fail(key, f"expected a table, got {value!r}")
         return value
 
-    def list_of(self, key) -> list:
+    def list_of(self, key: str) -> list[Any]:
         value = self.data.get(key, [])
         if not isinstance(value, list):
             self.fail(key, f"expected a list, got {value!r}")
@@ -182,9 +192,11 @@ class _CharacterReader:
         for key, bonus in self.table("focuses").items():
             skill, _, focus = key.partition("//")
             if skill not in self.t.skills:
-                self.fail(f"focuses.{key}", f"unknown skill {skill!r}{did_you_mean(skill, SKILLS)} (write Skill//Focus)")
+                self.fail(f"focuses.{key}",
+                          f"unknown skill {skill!r}{did_you_mean(skill, SKILLS)} (write Skill//Focus)")
             if focus not in self.t.skills[skill].focuses:
-                self.fail(f"focuses.{key}", f"{focus!r} is not a Focus of {skill}{did_you_mean(focus, self.t.skills[skill].focuses)}")
+                self.fail(f"focuses.{key}",
+                          f"{focus!r} is not a Focus of {skill}{did_you_mean(focus, self.t.skills[skill].focuses)}")
             focuses[key] = self.int_in(bonus, f"focuses.{key}", 0, 100)
         tags = d.get("tags", [])
         if not isinstance(tags, list):
@@ -223,7 +235,9 @@ class _CharacterReader:
         for key in ("weapon", "armour", "shield"):
             value = self.text(key, None)
             if value is not None:
-                lookup = {"weapon": self.t.weapon, "armour": self.t.armour_named, "shield": self.t.shield}[key]
+                lookups: dict[str, Callable[[str], Weapon | Armour | Shield]] = {
+                    "weapon": self.t.weapon, "armour": self.t.armour_named, "shield": self.t.shield}
+                lookup = lookups[key]
                 try:
                     value = lookup(value).key
                 except KeyError as exc:

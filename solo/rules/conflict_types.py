@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, NoReturn
 
 from ..errors import ContentError, did_you_mean
 from ..toml_files import load_toml
@@ -37,7 +38,7 @@ class ConflictType:
 _FIELDS = {"name", "round", "skill", "focuses", "pools", "physical", "static", "social", "flight", "opposed_by"}
 
 
-def parse_conflict_types(data: dict, file) -> dict[str, ConflictType]:
+def parse_conflict_types(data: dict[str, Any], file: str | Path) -> dict[str, ConflictType]:
     t = rules()
     out: dict[str, ConflictType] = {}
     table = data.get("conflict_types", {})
@@ -46,7 +47,7 @@ def parse_conflict_types(data: dict, file) -> dict[str, ConflictType]:
     for key, entry in table.items():
         path = f"conflict_types.{key}"
 
-        def fail(field, msg):
+        def fail(field: str | None, msg: str, path: str = path) -> NoReturn:
             raise ContentError(msg, file=file, path=f"{path}.{field}" if field else path)
 
         if not isinstance(entry, dict):
@@ -62,7 +63,8 @@ def parse_conflict_types(data: dict, file) -> dict[str, ConflictType]:
             fail("focuses", "expected a list of Focus names")
         for i, focus in enumerate(focuses):
             if focus not in t.skills[skill].focuses:
-                fail(f"focuses[{i}]", f"{focus!r} is not a Focus of {skill}{did_you_mean(str(focus), t.skills[skill].focuses)}")
+                fail(f"focuses[{i}]",
+                     f"{focus!r} is not a Focus of {skill}{did_you_mean(str(focus), t.skills[skill].focuses)}")
         pools = entry.get("pools")
         if not isinstance(pools, list) or not 1 <= len(pools) <= 2:
             fail("pools", "expected one or two Pool names, e.g. [\"BODY\"] or [\"BODY\", \"POW\"]")

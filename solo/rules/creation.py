@@ -8,6 +8,7 @@ produce characters that obey the same constraints.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,13 +53,15 @@ def pyramid(focus_rules: bool = True) -> tuple[int, ...]:
     return PYRAMID_WITH_FOCUS if focus_rules else PYRAMID_WITHOUT_FOCUS
 
 
-def focus_options(skill: str, taken=(), tables: RulesTables | None = None) -> list[str]:
+def focus_options(skill: str, taken: Collection[tuple[str, str]] = (), tables: RulesTables | None = None) -> list[str]:
     """The Focuses a new character may take on ``skill`` (not //Person or //Circle, not taken)."""
     t = tables or rules()
     return [f for f in t.skills[skill].focuses if f not in NO_CREATION_FOCUS and (skill, f) not in taken]
 
 
-def spare_focus_options(top, taken, tables: RulesTables | None = None) -> list[tuple[str, str]]:
+def spare_focus_options(
+    top: Iterable[str], taken: Collection[tuple[str, str]], tables: RulesTables | None = None
+) -> list[tuple[str, str]]:
     """Where a starting Focus goes when a top skill has none to give.
 
     Willpower's only Focuses, //Person and //Circle, come with every character,

@@ -11,6 +11,7 @@ import random
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 __all__ = [
     "DiceError",
@@ -39,13 +40,13 @@ def new_rng(seed: int | None = None) -> random.Random:
     return random.Random(seed)
 
 
-def rng_state(rng: random.Random) -> list:
+def rng_state(rng: random.Random) -> list[Any]:
     """The generator's state as plain JSON-able lists."""
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
 
 
-def rng_from_state(state: list) -> random.Random:
+def rng_from_state(state: Any) -> random.Random:
     """Rebuild a generator from :func:`rng_state` output; raises ValueError if malformed."""
     try:
         version, internal, gauss = state
@@ -106,7 +107,7 @@ class DiceRoll:
     modifier: int
     total: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "expression": self.expression,
             "dice": list(self.dice),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .dice import d100, flip, is_exceptional
 
@@ -88,7 +89,7 @@ class CheckResult:
 
     ``roll`` is ``None`` for an automatic (Routine) success. ``flipped`` records
     that Luck swapped the digits; ``original`` keeps the roll as it fell.
-    
+
     Treat it as immutable: it is not frozen only because auto-play makes
     millions of them and frozen instances are slower to build.
     """
@@ -116,7 +117,7 @@ class CheckResult:
             return False
         return judge(flip(self.roll), self.target).success
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "target": self.target,
             "roll": self.roll,
@@ -173,10 +174,11 @@ def flip_that_helps(result: CheckResult, *, best_other: int = 0, best_ally: int 
     ours = max(mine, best_ally)
     if ours > best_other:
         return None  # already winning
-    flipped = judge(flip(result.roll), result.target)
+    roll = flip(result.roll)
+    flipped = judge(roll, result.target)
     if not flipped.success:
         return None
-    if flipped.roll > best_other or (flipped.roll == best_other and not tie_loses and ours < best_other):
+    if roll > best_other or (roll == best_other and not tie_loses and ours < best_other):
         return replace(flipped, flipped=True, original=result.roll)
     return None
 
@@ -210,7 +212,7 @@ class OpposedResult:
     def loser_may_escalate(self) -> bool:
         return self.winner is not None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "a": self.a.to_dict(),
             "b": self.b.to_dict(),

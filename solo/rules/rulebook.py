@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, NoReturn, TypedDict, TypeVar
 
 from ..errors import ContentError, did_you_mean
 from ..toml_files import load_toml
@@ -124,7 +125,10 @@ class RulesTables:
         return _lookup(self.shields, name, "shield")
 
 
-def _lookup(table: dict, name: str, what: str):
+_Gear = TypeVar("_Gear", Weapon, Shield, Armour)
+
+
+def _lookup(table: dict[str, _Gear], name: str, what: str) -> _Gear:
     key = name.strip().lower().replace(" ", "_").replace("-", "_")
     if key in table:
         return table[key]
@@ -137,14 +141,14 @@ def _lookup(table: dict, name: str, what: str):
 class _Reader:
     """Typed access to one TOML document, naming the file and entry on any error."""
 
-    def __init__(self, file: Path, data: dict):
+    def __init__(self, file: Path, data: dict[str, Any]) -> None:
         self.file = file
         self.data = data
 
-    def fail(self, path: str, message: str):
+    def fail(self, path: str, message: str) -> NoReturn:
         raise ContentError(message, file=self.file, path=path)
 
-    def get(self, table: dict, key: str, kind, path: str, default=...):
+    def get(self, table: dict[str, Any], key: str, kind: type | tuple[type, ...], path: str, default: Any = ...) -> Any:
         if key not in table:
             if default is ...:
                 self.fail(path, f"missing field {key!r}")
@@ -157,7 +161,7 @@ class _Reader:
             self.fail(f"{path}.{key}", f"expected {kind_name(kinds)}, got {type(value).__name__}")
         return value
 
-    def strings(self, table: dict, key: str, path: str, default=...) -> tuple[str, ...]:
+    def strings(self, table: dict[str, Any], key: str, path: str, default: Any = ...) -> tuple[str, ...]:
         value = self.get(table, key, list, path, default)
         if value is default and default is not ...:
             return tuple(default)
@@ -166,7 +170,7 @@ class _Reader:
                 self.fail(f"{path}.{key}[{i}]", "expected a non-empty string")
         return tuple(value)
 
-    def dice(self, table: dict, key: str, path: str) -> DiceExpr:
+    def dice(self, table: dict[str, Any], key: str, path: str) -> DiceExpr:
         text = self.get(table, key, str, path)
         try:
             return parse(text)
@@ -174,12 +178,19 @@ class _Reader:
             self.fail(f"{path}.{key}", str(exc))
 
 
-def kind_name(kinds) -> str:
+def kind_name(kinds: tuple[type, ...]) -> str:
     names = {str: "text", int: "a whole number", float: "a number", list: "a list", dict: "a table", bool: "true/false"}
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def _load_skills(folder: Path) -> tuple[dict[str, Skill], dict]:
+class _Numbers(TypedDict):
+    focus_bonus: int
+    similar_focus_penalty: int
+    native_language: int
+    untrained: int
+
+
+def _load_skills(folder: Path) -> tuple[dict[str, Skill], _Numbers]:
     file = folder / "skills.toml"
     r = _Reader(file, load_toml(file))
     skills_table = r.get(r.data, "skills", dict, "")
@@ -194,9 +205,12 @@ def _load_skills(folder: Path) -> tuple[dict[str, Skill], dict]:
         if not isinstance(entry, dict):
             r.fail(path, "expected a table")
         skills[name] = Skill(name, r.get(entry, "description", str, path), r.strings(entry, "focuses", path))
-    numbers = {}
-    for key in ("focus_bonus", "similar_focus_penalty", "native_language", "untrained"):
-        numbers[key] = r.get(r.data, key, int, "")
+    numbers = _Numbers(
+        focus_bonus=r.get(r.data, "focus_bonus", int, ""),
+        similar_focus_penalty=r.get(r.data, "similar_focus_penalty", int, ""),
+        native_language=r.get(r.data, "native_language", int, ""),
+        untrained=r.get(r.data, "untrained", int, ""),
+    )
     return skills, numbers
 
 
@@ -241,7 +255,8 @@ def _load_careers(folder: Path, skills: dict[str, Skill], tags: dict[str, Tag]) 
             if skill not in skills:
                 r.fail(f"{path}.skills[{i}]", f"unknown skill {skill!r}{did_you_mean(skill, skills)}")
             if focus is not None and focus not in skills[skill].focuses:
-                r.fail(f"{path}.skills[{i}]", f"{focus!r} is not a Focus of {skill}{did_you_mean(focus, skills[skill].focuses)}")
+                r.fail(f"{path}.skills[{i}]",
+                       f"{focus!r} is not a Focus of {skill}{did_you_mean(focus, skills[skill].focuses)}")
             picks.append((skill, focus))
         if len(picks) != 3:
             r.fail(f"{path}.skills", "a career suggests exactly three skills")
@@ -262,7 +277,7 @@ def _load_careers(folder: Path, skills: dict[str, Skill], tags: dict[str, Tag]) 
 def _load_willpower(folder: Path) -> tuple[tuple[str, ...], ...]:
     file = folder / "willpower.toml"
     r = _Reader(file, load_toml(file))
-    out = []
+    out: list[tuple[str, ...]] = []
     for key in ("persons", "circles", "verbs"):
         values = r.strings(r.data, key, "")
         if len(values) != 10:
@@ -271,10 +286,14 @@ def _load_willpower(folder: Path) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def _load_gear(folder: Path, skills: dict[str, Skill]):
+def _load_gear(
+    folder: Path, skills: dict[str, Skill]
+) -> tuple[dict[str, Weapon], dict[str, Shield], dict[str, Armour]]:
     file = folder / "gear.toml"
     r = _Reader(file, load_toml(file))
-    weapons, shields, armour = {}, {}, {}
+    weapons: dict[str, Weapon] = {}
+    shields: dict[str, Shield] = {}
+    armour: dict[str, Armour] = {}
     for key, entry in r.get(r.data, "weapons", dict, "").items():
         path = f"weapons.{key}"
         if not isinstance(entry, dict):

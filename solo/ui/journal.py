@@ -6,8 +6,10 @@ byte-identical journal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+from ..events import Event
 from ..story.text import fill
 from . import describe as d
 
@@ -36,7 +38,7 @@ class Journal:
     def _item(self, text: str) -> None:
         self.lines.append(f"- {text}")
 
-    def render(self, e, narration: list[str] = ()) -> None:
+    def render(self, e: Event, narration: Sequence[str] = ()) -> None:
         k = e.kind
         if k == "title":
             self.lines += [f"# {e['title']}", ""]
@@ -73,7 +75,7 @@ class Journal:
         elif k == "conflict_start":
             self.names = {p["id"]: p["name"] for p in e["participants"]}
             self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
-            sides = {"a": [], "b": []}
+            sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:
                 sides[p["side"]].append(f"{p['name']} ({p['target']} %, {e['pool_name']} {p['pool']})")
             self._para(f"### {e['type_name']}: {', '.join(sides['a'])} against {', '.join(sides['b'])}")

@@ -21,7 +21,7 @@ class TerminalDecider:
     """Asks at the terminal. ``player_of`` maps a character to its player's name (hot-seat)."""
 
     def __init__(self, console: Console, *, reader: Callable[[str], str] | None = None,
-                 meta: MetaHandler | None = None, player_of: Callable[[str], str | None] | None = None):
+                 meta: MetaHandler | None = None, player_of: Callable[[str], str | None] | None = None) -> None:
         self.console = console
         self.reader = reader or (lambda prompt: console.input(prompt))
         self.meta = meta

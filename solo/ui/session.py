@@ -11,17 +11,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from rich.console import Console
 
+from ..decisions import Decider, Question
 from ..errors import SoloError
-from ..events import Event
-from ..saves import Recorder, Replayer, SaveData, write_save
-from ..story.adventure import Adventure
+from ..events import Event, Sink
+from ..rules.character import Character
+from ..saves import LogEntry, Recorder, Replayer, SaveData, write_save
+from ..story.adventure import Adventure, Scene
 from ..story.engine import Game
 from .journal import Journal
 from .prompt import TerminalDecider
 from .view import TerminalView
+
+if TYPE_CHECKING:
+    from ..narration import Templates
 
 HELP = """\
 Answer with the number of an option (or the start of its words). At any prompt you can also type:
@@ -44,6 +50,14 @@ class Undo(Exception):
     pass
 
 
+class _GameOptions(TypedDict):
+    seed: int
+    decider: Decider
+    sink: Sink
+    party: list[Character] | None
+    advise: bool
+
+
 class Session:
     def __init__(
         self,
@@ -54,15 +68,15 @@ class Session:
         reader: Callable[[str], str],
         save_path: Path,
         transcript: Path | None = None,
-        party: list | None = None,
-        log: list[list] | None = None,
+        party: list[Character] | None = None,
+        log: list[LogEntry] | None = None,
         advise: bool = True,
         echo_answers: bool = False,
         explain: bool = False,
-        game_class=Game,
+        game_class: Callable[..., Game] = Game,  # Game, or a subclass that builds its own adventure (OpenGame)
         characters_dir: Path | None = None,
         character_files: dict[str, Path] | None = None,
-    ):
+    ) -> None:
         self.characters_dir = characters_dir
         self.character_files = dict(character_files or {})  # PC name -> the file it was loaded from
         self.explain = explain
@@ -79,7 +93,7 @@ class Session:
         self.echo = echo_answers
         self.game: Game | None = None
         self.recorder: Recorder | None = None
-        self.templates = None
+        self.templates: Templates | None = None
         self.replaying = False
         self.banner: str | None = None
 
@@ -92,7 +106,7 @@ class Session:
             if outcome != "undo":
                 return outcome
 
-    def _play_once(self):
+    def _play_once(self) -> int | Literal["undo"]:
         self.view = TerminalView(self.console, explain=self.explain)
         self.journal = Journal()
         self._start_narration()
@@ -101,19 +115,18 @@ class Session:
         if self.replaying:
             self.view.mute()
         replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live)
-        self.recorder = Recorder(replayer, [])
-        kwargs = dict(seed=self.seed, decider=self.recorder, sink=self._present, party=self.party,
-                      advise=self.advise)
+        recorder = self.recorder = Recorder(replayer, [])
+        options = _GameOptions(seed=self.seed, decider=recorder, sink=self._present, party=self.party,
+                               advise=self.advise)
         if self.game_class is Game:
-            self.game = Game(self.adventure, **kwargs)
+            game = self.game = Game(self.adventure, **options)
         else:
-            self.game = self.game_class(**kwargs)
+            game = self.game = self.game_class(**options)
         try:
-            ending = self.game.play()
+            ending = game.play()
         except Undo:
-            self.prefix = _without_last_answer(self.recorder.log)
+            self.prefix = _without_last_answer(recorder.log)
             self.banner = "Stepped back one decision."
-            self.game.close()
             return "undo"
         except Quit:
             self._save()
@@ -121,11 +134,13 @@ class Session:
             return 0
         except EOFError:
             self._save()
-            self.console.print(f"\nInput ended; the game is saved. Resume with: solo play --load {self.save_path}", soft_wrap=True)
+            self.console.print(f"\nInput ended; the game is saved. Resume with: solo play --load {self.save_path}",
+                               soft_wrap=True)
             return 0
         except KeyboardInterrupt:
             self._save()
-            self.console.print(f"\nStopped; the game is saved. Resume with: solo play --load {self.save_path}", soft_wrap=True)
+            self.console.print(f"\nStopped; the game is saved. Resume with: solo play --load {self.save_path}",
+                               soft_wrap=True)
             return 130
         except SoloError as exc:  # e.g. a save that no longer fits its adventure
             self.console.print(f"[red]{exc}[/]", soft_wrap=True)
@@ -146,7 +161,6 @@ class Session:
         finally:
             self._write_transcript()
         self._save()
-        self.game.close()
         if self.replaying:  # the whole log was a finished game: nothing new happened
             self.view.unmute("This game is already over; here is how it ended.")
             self.console.print(f"[dim]Start a new one with: solo play {self.adventure.id}[/]", soft_wrap=True)
@@ -172,6 +186,19 @@ class Session:
                 self.console.print(f"[red]Could not write {path}: {exc.strerror or exc}[/]", soft_wrap=True)
                 continue
             self.console.print(f"{pc.name} is saved in [bold]{path}[/]: play on with --pc {path}", soft_wrap=True)
+
+    @property
+    def _game(self) -> Game:
+        """The game in play: table-side commands and replayed notes only arrive while there is one."""
+        if self.game is None:
+            raise RuntimeError("no game is being played")
+        return self.game
+
+    @property
+    def _recorder(self) -> Recorder:
+        if self.recorder is None:
+            raise RuntimeError("no game is being played")
+        return self.recorder
 
     # -- events -----------------------------------------------------------------------
     def _present(self, event: Event) -> None:
@@ -220,7 +247,7 @@ class Session:
             self.console.print(f"{prompt}{line}")
         return line
 
-    def _meta(self, line: str, question) -> bool:
+    def _meta(self, line: str, question: Question) -> bool:
         word, _, rest = line.partition(" ")
         word = word.lower()
         if line.startswith("?"):
@@ -239,12 +266,12 @@ class Session:
         if word == "quit":
             raise Quit()
         if word == "undo":
-            if not any(e[0] == "a" for e in self.recorder.log):
+            if not any(e[0] == "a" for e in self._recorder.log):
                 self.console.print("[red]Nothing to undo yet.[/]")
                 return True
             raise Undo()
         if word == "note" and rest.strip():
-            self.recorder.meta("note", rest.strip())
+            self._recorder.meta("note", rest.strip())
             self._do_note(rest.strip())
             return True
         if word == "recap":
@@ -262,7 +289,7 @@ class Session:
         from ..rules.luck import LuckError
 
         use, _, name = args.partition(" ")
-        party = self.game.state.pcs
+        party = self._game.state.pcs
         if use not in self._LUCK_USES or not party:
             luck = ", ".join(f"{pc.name} {pc.luck}" for pc in party) or "no characters yet"
             self.console.print(f"Luck: {luck}. Spend one with 'luck contact [NAME]' (a Contact turns up) or "
@@ -277,14 +304,14 @@ class Session:
         except LuckError as exc:
             self.console.print(f"[red]{exc}[/]")
             return
-        self.recorder.meta("luck", self._LUCK_USES[use], pc.name)
+        self._recorder.meta("luck", self._LUCK_USES[use], pc.name)
 
     def _spend_luck(self, name: str, use: str) -> None:
         from ..rules.luck import spend
 
-        pc = next(p for p in self.game.state.party if p.name == name)
+        pc = next(p for p in self._game.state.party if p.name == name)
         spend(pc, use, negative_luck=self.adventure.negative_luck)
-        self.game.emit("luck", actor=pc.name, use=use, luck=pc.luck)
+        self._game.emit("luck", actor=pc.name, use=use, luck=pc.luck)
 
     def _oracle(self, text: str) -> None:
         from ..oracle import OracleError
@@ -298,40 +325,41 @@ class Session:
             self.console.print("[red]Ask a question after the '?', e.g. ? Is the door locked? (likely)[/]")
             return
         try:
-            self.game.ask_oracle(text, odds)
+            self._game.ask_oracle(text, odds)
         except (OracleError, ValueError) as exc:
             self.console.print(f"[red]{exc}[/]")
             return
-        self.recorder.meta("oracle", text, odds)
+        self._recorder.meta("oracle", text, odds)
 
-    def _replay_meta(self, entry: list) -> None:
+    def _replay_meta(self, entry: LogEntry) -> None:
         if entry[1] == "oracle":
-            self.game.ask_oracle(entry[2], entry[3] if len(entry) > 3 else "even")
+            self._game.ask_oracle(entry[2], entry[3] if len(entry) > 3 else "even")
         elif entry[1] == "note":
             self._do_note(entry[2])
         elif entry[1] == "luck":
             self._spend_luck(entry[3], entry[2])
-        self.recorder.meta(*entry[1:])
+        self._recorder.meta(*entry[1:])
 
     def _do_note(self, text: str) -> None:
-        self.game.state.notes.append(text)
-        self.game.emit("note", text=text)
+        self._game.state.notes.append(text)
+        self._game.emit("note", text=text)
 
     def _sheet(self, name: str) -> None:
         from .sheet import character_card
 
-        party = self.game.state.party
+        party = self._game.state.party
         if not party:
             self.console.print("[dim]No characters yet.[/]")
             return
         chosen = [pc for pc in party if not name or pc.name.lower().startswith(name.lower())]
         if not chosen:
-            self.console.print(f"[red]No character called {name!r}; the party is {', '.join(p.name for p in party)}.[/]")
+            self.console.print(
+                f"[red]No character called {name!r}; the party is {', '.join(p.name for p in party)}.[/]")
             return
         for pc in chosen:
             self.console.print(character_card(pc))
-        if self.game.state.items:
-            self.console.print("Carried: " + ", ".join(self.game.state.items))
+        if self._game.state.items:
+            self.console.print("Carried: " + ", ".join(self._game.state.items))
 
     def _recap(self) -> None:
         """The scenes and the choices made in them, latest last, without the journal's markup."""
@@ -360,12 +388,12 @@ class Session:
         )
         write_save(self.save_path, data)
 
-    def _label(self, scene) -> str:
+    def _label(self, scene: Scene | None) -> str:
         """Where the game stands, for 'solo saves'."""
         if scene is None:
             return f"{self.adventure.title}: the beginning"
         if scene.id == "open":  # open play numbers its scenes
-            return f"{self.adventure.title}: scene {self.game.state.visited.get('open', 1)}"
+            return f"{self.adventure.title}: scene {self._game.state.visited.get('open', 1)}"
         return f"{self.adventure.title}: {scene.title}"
 
     def _write_transcript(self) -> None:
@@ -377,7 +405,7 @@ class Session:
                                    f"{exc.strerror or exc}[/]", soft_wrap=True)
 
 
-def _without_last_answer(log: list[list]) -> list[list]:
+def _without_last_answer(log: list[LogEntry]) -> list[LogEntry]:
     for i in range(len(log) - 1, -1, -1):
         if log[i][0] == "a":
             return log[:i]

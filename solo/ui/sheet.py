@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -49,7 +49,7 @@ def character_card(char: Character) -> Panel:
     luck = Text(f"Luck {char.luck}/{char.luck_max}", style="bold magenta")
     gear = [x for x in (char.weapon and t.weapons[char.weapon].name, char.armour and t.armour[char.armour].name,
                         char.shield and t.shields[char.shield].name) if x]
-    lines = [skills, Text(""), pools, Text(""), Text(f"Tags: {tags}"), luck]
+    lines: list[RenderableType] = [skills, Text(""), pools, Text(""), Text(f"Tags: {tags}"), luck]
     if gear:
         lines.append(Text("Gear: " + ", ".join(gear)))
     title = char.name + (f", {char.career}" if char.career else "")

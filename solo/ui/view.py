@@ -7,28 +7,34 @@ where they are when play resumes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..events import Event
 from ..rules.dice import two_digits
+from ..rules.lenses import LENS_NAMES
 from ..story.text import fill
 from . import describe as d
 from .sheet import pool_bar
 
 
 class TerminalView:
-    def __init__(self, console: Console, *, explain: bool = False):
+    def __init__(self, console: Console, *, explain: bool = False) -> None:
         self.console = console
         self.explain = explain
         self.pronouns: dict[str, str] = {}
         self.muted = False
-        self.buffer: list[tuple] = []
+        self.buffer: list[tuple[Event, list[str]]] = []
         self.names: dict[str, str] = {}
         self.pools: dict[str, tuple[int, int]] = {}
-        self.round_rows: list = []
-        self.round_notes: list = []
+        self.round_rows: list[list[str | Text]] = []  # who, Lens, roll / target, verdict
+        self.round_notes: list[str] = []
+        self.round_limit: int | None = None
+        self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
 
     # -- muting during replay ---------------------------------------------------------
     def mute(self) -> None:
@@ -44,7 +50,7 @@ class TerminalView:
         self.buffer = []
 
     # -- rendering ------------------------------------------------------------------
-    def render(self, e, narration: list[str] = ()) -> None:
+    def render(self, e: Event, narration: Sequence[str] = ()) -> None:
         if self.muted:
             if e.kind in ("scene_entered", "title"):
                 self.buffer = []
@@ -56,23 +62,23 @@ class TerminalView:
         elif narration:
             self._narrate(narration)
 
-    def _narrate(self, lines) -> None:
+    def _narrate(self, lines: Sequence[str]) -> None:
         for line in lines:
             self.console.print(Text(line, style="italic"))
 
     def _dice(self, text: str, style: str = "cyan") -> None:
         self.console.print(Text("  \u2684 " + text, style=style))
 
-    def _on_title(self, e, n):
+    def _on_title(self, e: Event, n: list[str]) -> None:
         body = Text(e.get("introduction", "").strip()) if e.get("introduction") else Text("")
         by = f"by {e['author']}" if e.get("author") else None
         self.console.print(Panel(body, title=f"[bold]{e['title']}[/]", subtitle=by, border_style="magenta"))
 
-    def _on_party(self, e, n):
+    def _on_party(self, e: Event, n: list[str]) -> None:
         names = ", ".join(m["name"] for m in e["members"])
         self.console.print(Text(f"The party: {names}. Type 'sheet' at any prompt to see a character.", style="dim"))
 
-    def _on_scene_entered(self, e, n):
+    def _on_scene_entered(self, e: Event, n: list[str]) -> None:
         from rich.markdown import Markdown
 
         text = fill(e["text"], e["slots"]).strip()
@@ -81,32 +87,33 @@ class TerminalView:
         if not text:  # open play: the oracle sets the scene
             self.console.rule(f"[bold]{e['title']}[/]", style=style)
             return
-        self.console.print(Panel(Markdown(text), title=f"[bold]{e['title']}[/]", border_style=style, padding=(1, 2)))
+        self.console.print(Panel(Markdown(text), title=f"[bold]{e['title']}[/]", border_style=style,
+                                 padding=(1, 2)))
         self._narrate(n)
 
-    def _on_choice(self, e, n):
+    def _on_choice(self, e: Event, n: list[str]) -> None:
         pass  # the prompt already showed what was chosen
 
-    def _on_branch_text(self, e, n):
+    def _on_branch_text(self, e: Event, n: list[str]) -> None:
         from rich.markdown import Markdown
 
         self.console.print(Markdown(fill(e["text"], e["slots"]).strip()))
         self._narrate(n)
 
-    def _on_skill_roll(self, e, n):
+    def _on_skill_roll(self, e: Event, n: list[str]) -> None:
         style = "green" if e["success"] else "red"
         self._dice(d.skill_roll(e), style)
         self._narrate(n)
 
-    def _on_opposed_roll(self, e, n):
+    def _on_opposed_roll(self, e: Event, n: list[str]) -> None:
         self._dice(d.opposed_roll(e))
         self._narrate(n)
 
-    def _on_opposed_outcome(self, e, n):
+    def _on_opposed_outcome(self, e: Event, n: list[str]) -> None:
         self._dice(d.opposed_outcome(e), "bold")
         self._narrate(n)
 
-    def _on_luck(self, e, n):
+    def _on_luck(self, e: Event, n: list[str]) -> None:
         if self.round_rows and e.get("use") == "flip":
             # a flip inside a conflict round: correct the round's row before the table is shown
             name = e.get("actor")
@@ -120,17 +127,18 @@ class TerminalView:
         self.console.print(Text("  \u2618 " + d.luck(e), style="magenta"))
         self._narrate(n)
 
-    def _on_conflict_stakes(self, e, n):
+    def _on_conflict_stakes(self, e: Event, n: list[str]) -> None:
         if e.get("stakes"):
             self.console.print(Text(f"At stake: {e['stakes']}", style="bold"))
 
-    def _on_conflict_start(self, e, n):
+    def _on_conflict_start(self, e: Event, n: list[str]) -> None:
         self.names = {p["id"]: p["name"] for p in e["participants"]}
         self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
         self.round_limit = e.get("round_limit")
-        self.broken: set[str] = set()
+        self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
-        table = Table(title=f"{e['type_name']}", title_style="bold red", show_edge=False, box=None, padding=(0, 2))
+        table = Table(title=f"{e['type_name']}", title_style="bold red", show_edge=False, box=None,
+                      padding=(0, 2))
         table.add_column("side")
         table.add_column("who", style="bold")
         table.add_column("skill", justify="right")
@@ -142,24 +150,24 @@ class TerminalView:
         self.console.print(table)
         self._narrate(n)
 
-    def _on_round_start(self, e, n):
+    def _on_round_start(self, e: Event, n: list[str]) -> None:
         self.round_rows = []
         self.round_notes = list(n)
-        self.round = e["round"]
 
-    def _on_declare(self, e, n):
+    def _on_declare(self, e: Event, n: list[str]) -> None:
         self.round_notes += n
 
-    def _on_roll(self, e, n):
-        lens = d.LENS_NAMES.get(e.get("lens", "none"), "")
+    def _on_roll(self, e: Event, n: list[str]) -> None:
+        lens = e.get("lens", "none")
+        lens_name = LENS_NAMES.get(lens, "") if lens != "none" else ""
         verdict = d.verdict(e["success"], e["exceptional"])
         style = "green" if e["success"] else "red"
-        self.round_rows.append([self.names.get(e["actor"], e["actor"]), lens if lens != "no Lens" else "",
+        self.round_rows.append([self.names.get(e["actor"], e["actor"]), lens_name,
                                 f"{two_digits(e['roll'])} / {e['target']}", Text(verdict, style=style)])
         self.round_notes += n
 
-    def _on_round_result(self, e, n):
-        of = f" of {self.round_limit}" if getattr(self, "round_limit", None) else ""
+    def _on_round_result(self, e: Event, n: list[str]) -> None:
+        of = f" of {self.round_limit}" if self.round_limit else ""
         table = Table(title=f"Round {e['round']}{of}", title_justify="left", show_header=False, box=None,
                       padding=(0, 2), title_style="bold")
         for _ in range(4):
@@ -172,113 +180,115 @@ class TerminalView:
         self.round_notes = []
         self.round_rows = []
 
-    def _on_damage(self, e, n):
+    def _on_damage(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("  " + d.damage(e, self.names), style="red"))
         self.pools[e["target"]] = (e["after"], e["maximum"])
         self._narrate(n)
         self._bars()
 
-    def _bars(self):
+    def _bars(self) -> None:
         for pid, (cur, mx) in self.pools.items():
             name = self.names.get(pid, pid)
             name = name if len(name) <= 22 else name[:21] + "\u2026"
             line = Text(f"  {name:<23}") + pool_bar(cur, mx, 12)
             self.console.print(line)
 
-    def _on_push(self, e, n):
+    def _on_push(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} pushes on below zero "
                                 f"(every skill -20 %).", style="bold yellow"))
         self._narrate(n)
 
-    def _on_out(self, e, n):
-        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} is out of the conflict.", style="bold"))
+    def _on_out(self, e: Event, n: list[str]) -> None:
+        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} is out of the conflict.",
+                                style="bold"))
         self._narrate(n)
 
-    def _on_comae(self, e, n):
+    def _on_comae(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} falls into comae.", style="bold red"))
         self._narrate(n)
 
-    def _on_exit(self, e, n):
-        if e["actor"] not in getattr(self, "broken", ()):  # its body language already said so
+    def _on_exit(self, e: Event, n: list[str]) -> None:
+        if e["actor"] not in self.broken:  # its body language already said so
             how = "flees" if e.get("how") == "fled" else "gives up"
             self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {how}.", style="bold"))
         self._narrate(n)
 
-    def _on_leave_attempt(self, e, n):
+    def _on_leave_attempt(self, e: Event, n: list[str]) -> None:
         who = self.names.get(e["actor"], e["actor"])
         self._dice(f"{who} tries to get away: {two_digits(e['roll'])} against {e['target']}: "
                    f"{'away!' if e['success'] else 'caught.'}")
         self._narrate(n)
 
-    def _on_npc_decision(self, e, n):
+    def _on_npc_decision(self, e: Event, n: list[str]) -> None:
         if self.explain:
             who = self.names.get(e["actor"], e["actor"])
             self.console.print(Text(f"    ({who}, {e['question']}: {e['choice']} — {e['reason']})", style="dim"))
 
-    def _on_npc_morale(self, e, n):
+    def _on_npc_morale(self, e: Event, n: list[str]) -> None:
         if e.get("after") != e.get("before") and e.get("clue") and e.get("after") != "broken":
             self.console.print(Text("  " + d.clue(e, self.names, self.pronouns), style="italic yellow"))
 
-    def _on_npc_break(self, e, n):
+    def _on_npc_break(self, e: Event, n: list[str]) -> None:
         self.broken.add(e["actor"])
         self.console.print(Text("  " + d.clue(e, self.names, self.pronouns), style="bold yellow"))
 
-    def _on_conflict_end(self, e, n):
+    def _on_conflict_end(self, e: Event, n: list[str]) -> None:
         self._narrate(n)
         self.console.print(Text(d.conflict_outcome(e["outcome"]), style="bold magenta"))
 
-    def _on_oracle(self, e, n):
+    def _on_oracle(self, e: Event, n: list[str]) -> None:
         self.console.print(Panel(Text(d.oracle(e)), title="Oracle", border_style="magenta", expand=False))
         self._narrate(n)
 
-    def _on_table(self, e, n):
+    def _on_table(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(e.get("text", ""), style="italic"))
 
-    def _on_scene_setup(self, e, n):
+    def _on_scene_setup(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.scene_setup(e), style="magenta"))
 
-    def _on_situation(self, e, n):
+    def _on_situation(self, e: Event, n: list[str]) -> None:
         self.console.print(Panel(Text(e["text"]), title="The situation", border_style="magenta"))
 
-    def _on_npc_met(self, e, n):
+    def _on_npc_met(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.npc_met(e), style="cyan"))
 
-    def _on_item(self, e, n):
+    def _on_item(self, e: Event, n: list[str]) -> None:
         text = f"  You now have: {e['item']}." if e["gained"] else f"  You no longer have: {e['item']}."
         self.console.print(Text(text, style="green" if e["gained"] else "red"))
 
-    def _on_pool_change(self, e, n):
-        self.console.print(Text(f"  {e['actor']}: {e['pool']} ", style="bold") + pool_bar(e["after"], e["maximum"], 12))
+    def _on_pool_change(self, e: Event, n: list[str]) -> None:
+        self.console.print(Text(f"  {e['actor']}: {e['pool']} ", style="bold")
+                           + pool_bar(e["after"], e["maximum"], 12))
 
-    def _on_disposition(self, e, n):
+    def _on_disposition(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"  {e['name']} is now {e['after']} towards you.", style="cyan"))
 
-    def _on_tension(self, e, n):
+    def _on_tension(self, e: Event, n: list[str]) -> None:
         word = "rises" if e["after"] > e["before"] else "eases"
         self.console.print(Text(f"  The tension {word} ({e['after']} of 9): the oracle's surprises come "
                                 f"{'more' if word == 'rises' else 'less'} often.", style="dim"))
 
-    def _on_note(self, e, n):
+    def _on_note(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"  Noted: {e['text']}", style="dim"))
 
-    def _on_pc_removed(self, e, n):
+    def _on_pc_removed(self, e: Event, n: list[str]) -> None:
         fate = "dies" if e["fate"] == "death" else "leaves the story"
         self.console.print(Text(f"{e['actor']} {fate}.", style="bold red"))
 
-    def _on_ending(self, e, n):
+    def _on_ending(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"\nThe end: {e['title']}.", style="bold yellow"))
 
-    def _on_session_end(self, e, n):
+    def _on_session_end(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.session_end(e), style="bold green"))
 
-    def _on_improvement(self, e, n):
+    def _on_improvement(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("  " + d.improvement(e), style="green"))
 
-    def _on_request(self, e, n):
+    def _on_request(self, e: Event, n: list[str]) -> None:
         self._dice(d.request(e), "green" if e["granted"] else "red")
 
-    def _on_treatment(self, e, n):
+    def _on_treatment(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("  " + d.treatment(e), style="green"))
 
-    def _on_dead_end(self, e, n):
+    def _on_dead_end(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("The story has no way on from here (the adventure has a dead end).", style="red"))
