@@ -96,7 +96,8 @@ def main(argv=None) -> int:
     print(f"Start-up times, median of {runs} runs each (Python {report['python']}; solo = {how})")
     for name in commands:
         ratio = medians[name] / base
-        line = f"  {labels.get(name, name):<28} {medians[name] * 1000:8.1f} ms   (min {min(times[name]) * 1000:6.1f} ms)"
+        line = f"  {labels.get(name, name):<28} {medians[name] * 1000:8.1f} ms"
+        line += f"   (min {min(times[name]) * 1000:6.1f} ms)"
         line += f"   {ratio:5.2f}x click"
         if name in TARGETS:
             verdict = "met" if ratio <= TARGETS[name] else "MISSED"

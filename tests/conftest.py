@@ -1,8 +1,13 @@
-"""Shared test helpers: dice that fall as a test says, and deciders that answer by kind."""
+"""Shared test helpers: dice that fall as a test says, and deciders that answer by kind.
+
+Also how the suite runs: on every core by default, and failing if a test leaves a new
+file in the repository (tests write into their temporary folders only).
+"""
 
 from __future__ import annotations
 
 import io
+import os
 import random
 from pathlib import Path
 
@@ -10,6 +15,64 @@ import pytest
 
 from solo.rules.character import Character, Pool
 from solo.rules.rulebook import POOLS, SKILLS
+
+pytest_plugins = ["pytester"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """Spread the whole suite over every core unless ``-n`` says otherwise.
+
+    Set here rather than as ``-n auto`` in ``addopts`` so that ``-p no:xdist`` still works, and
+    only when no test paths are named: starting the workers costs more than one file's tests
+    take. An xdist worker runs this hook too and must stay a single process.
+    """
+    if hasattr(config, "workerinput") or not config.pluginmanager.has_plugin("xdist"):
+        return
+    if config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
+        return
+    if config.option.numprocesses is None:
+        config.option.numprocesses = "auto"
+        if config.option.dist == "no":
+            config.option.dist = "worksteal"
+
+
+# Folders that tools fill while tests run; anything else new in the repository is a test's doing.
+_NOT_WATCHED = {".git", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", ".venv", "venv"}
+_BEFORE = pytest.StashKey[set[str]]()
+
+
+def repository_files(root: Path) -> set[str]:
+    found = set()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in _NOT_WATCHED and not d.endswith(".egg-info")]
+        rel = Path(folder).relative_to(root)
+        found.update((rel / name).as_posix() for name in files if not name.endswith(".pyc"))
+    return found
+
+
+def pytest_sessionstart(session):
+    if not hasattr(session.config, "workerinput"):
+        session.config.stash[_BEFORE] = repository_files(session.config.rootpath)
+
+
+def pytest_sessionfinish(session):
+    """Fail the run when tests left files in the repository (xdist workers leave this to the controller)."""
+    before = session.config.stash.get(_BEFORE, None)
+    if before is None:
+        return
+    new = sorted(repository_files(session.config.rootpath) - before)
+    if not new:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line("")
+        reporter.write_sep("=", f"tests left {len(new)} new file(s) in {session.config.rootpath}", red=True)
+        for name in new[:20]:
+            reporter.write_line(f"  {name}")
+        reporter.write_line("write into tmp_path (or monkeypatch.chdir(tmp_path)) instead")
+    if session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 class LoadedDice(random.Random):

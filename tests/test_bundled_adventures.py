@@ -44,8 +44,16 @@ def test_scripted_play_matches_the_stored_transcript(tmp_path, adventure, seed, 
     assert transcript == (DATA / "expected" / expected).read_text(encoding="utf-8")
 
 
-def test_party_game_names_each_player_at_their_turn(tmp_path):
-    code, out, transcript = play("vellan", 9, script("vellan_party_seed9.txt"), tmp_path)
+@pytest.fixture(scope="module")
+def party_game(tmp_path_factory):
+    """The three-player game played once for the tests that only read it: (code, screen, journal, log)."""
+    folder = tmp_path_factory.mktemp("party")
+    code, out, transcript = play("vellan", 9, script("vellan_party_seed9.txt"), folder)
+    return code, out, transcript, read_save(folder / "game.json").log
+
+
+def test_party_game_names_each_player_at_their_turn(party_game):
+    code, out, transcript, _ = party_game
     assert "The party: Espen Lind" in transcript and transcript.count("(Journalist)") >= 1
     for player in ("Ada", "Bo", "Cy"):
         assert f" {player} " in out  # the hot-seat banner before that player's questions
@@ -53,10 +61,9 @@ def test_party_game_names_each_player_at_their_turn(tmp_path):
 
 
 @pytest.mark.parametrize("where", [1, 0.5, -2])
-def test_save_and_load_in_the_middle_of_a_party_conflict_resumes_exactly(tmp_path, where):
+def test_save_and_load_in_the_middle_of_a_party_conflict_resumes_exactly(tmp_path, party_game, where):
     lines = script("vellan_party_seed9.txt")
-    straight = play("vellan", 9, lines, tmp_path / "straight")[2]
-    log = read_save(tmp_path / "straight" / "game.json").log
+    _, _, straight, log = party_game
     answers = [entry for entry in log if entry[0] == "a"]
     assert len(answers) == len(lines)
     lens_at = [i for i, entry in enumerate(answers) if entry[1] == "lens"]

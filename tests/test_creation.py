@@ -324,15 +324,20 @@ def test_random_tags_two_different():
         assert len(tags) == 2 and tags[0] != tags[1]
 
 
-def test_roll_pools_range_and_spread():
-    rng = new_rng(8)
+def test_roll_pools_range_and_spread(loaded):
+    # every pair of faces once, the same pair for each Pool: 2d6+6, from 8 to 18, peaking at 13
     values = Counter()
-    for _ in range(2000):
-        pools = roll_pools(rng)
-        assert set(pools) == set(POOLS)
-        values.update(pools.values())
-    assert min(values) == 8 and max(values) == 18
-    assert values.most_common(1)[0][0] == 13  # 2d6+6 peaks at 13
+    for x, y in itertools.product(range(1, 7), repeat=2):
+        pools = roll_pools(loaded([x, y] * len(POOLS)))
+        assert set(pools) == set(POOLS) and set(pools.values()) == {x + y + 6}
+        values[x + y + 6] += 1
+    assert values == {total: 6 - abs(total - 13) for total in range(8, 19)}
+    # and the seeded generator spreads them over the whole range
+    rng = new_rng(8)
+    seen = Counter()
+    for _ in range(500):
+        seen.update(roll_pools(rng).values())
+    assert set(seen) == set(values)
 
 
 def test_shuffled_pools_is_a_permutation():

@@ -188,18 +188,31 @@ def test_keep_higher_distribution_is_exact():
     assert kept[1] == pytest.approx(1 / 36)
 
 
-def test_roll_keep_higher_keeps_the_higher_and_shows_both():
-    rng = new_rng(6)
+def test_roll_keep_higher_keeps_the_higher_and_shows_both(loaded):
     expr = parse("1d6")
+    # every pair of faces once: the kept totals fall exactly as the distribution says
     kept_counts = Counter()
-    for _ in range(3000):
+    for x, y in itertools.product(range(1, 7), repeat=2):
+        kept, first, second = roll_keep_higher(expr, loaded([x, y]))
+        assert (first.total, second.total) == (x, y)
+        assert kept.total == max(x, y) and kept in (first, second)
+        kept_counts[kept.total] += 1
+    exact = keep_higher_distribution(expr.distribution())
+    assert {k: Fraction(n, 36) for k, n in kept_counts.items()} == {6: Fraction(11, 36), 5: Fraction(9, 36),
+                                                                   4: Fraction(7, 36), 3: Fraction(5, 36),
+                                                                   2: Fraction(3, 36), 1: Fraction(1, 36)}
+    assert all(exact[k] == pytest.approx(n / 36, abs=1e-12) for k, n in kept_counts.items())
+    # and the seeded generator agrees, within four standard errors
+    rng = new_rng(6)
+    n = 3000
+    sampled = Counter()
+    for _ in range(n):
         kept, first, second = roll_keep_higher(expr, rng)
         assert kept.total == max(first.total, second.total)
-        assert kept in (first, second)
-        kept_counts[kept.total] += 1
-    # the higher of two d6 is 6 with 11/36 ≈ 0.306, 1 with 1/36 ≈ 0.028
-    assert 0.25 < kept_counts[6] / 3000 < 0.36
-    assert kept_counts[1] / 3000 < 0.06
+        sampled[kept.total] += 1
+    for face in (6, 1):
+        p = kept_counts[face] / 36
+        assert abs(sampled[face] / n - p) <= 4 * (p * (1 - p) / n) ** 0.5, face
 
 
 def test_roll_keep_higher_draws_two_rolls_in_order():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -150,11 +149,9 @@ def test_runner_restores_both_characters_and_rejects_static_types():
         run_duels(npc, pc, conflict_type("combat"), runs=0)
 
 
-def test_a_thousand_conflicts_stay_fast():
+def test_many_conflicts_are_all_counted():
+    """How fast a 1,000-conflict duel runs is measured by benchmarks/duel.py, not here."""
     pc = load_character("espen")
     npc = duel_npc(random.Random(1), conflict_type("combat"))
-    start = time.perf_counter()
-    stats = run_duels(npc, pc, conflict_type("combat"), runs=1000, seed=1)
-    elapsed = time.perf_counter() - start
-    assert stats.runs == 1000
-    assert elapsed < 10.0  # target 5 s (benchmarks/duel.py); slack for a loaded machine
+    stats = run_duels(npc, pc, conflict_type("combat"), runs=200, seed=1)
+    assert stats.runs == 200 and sum(stats.outcomes.values()) == 200

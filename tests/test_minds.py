@@ -75,7 +75,7 @@ def test_common_npcs_never_use_a_lens():
         common = generate_npc(random.Random(seed), "common")
         for ctype in (COMBAT, SOCIAL, CHASE):
             for opp in (WEAK, STRONG):
-                stats = run_duels(common, rival(**opp), ctype, runs=20, seed=seed)
+                stats = run_duels(common, rival(**opp), ctype, runs=5, seed=seed)
                 assert sum(stats.lenses.values()) > 0
                 assert all(stats.lenses[k] == 0 for k in SIX), stats.lenses
 
@@ -89,22 +89,22 @@ def test_skilled_and_master_npcs_use_all_six_lenses_across_situations(level):
         for ctype, role in ((COMBAT, "thug"), (SOCIAL, "courtier"), (CHASE, "thug")):
             body = npc(first, second, level=level, role=role, seed=i)
             for opp in (WEAK, EVEN, STRONG):
-                totals.update(run_duels(body, rival(**opp), ctype, runs=8, seed=i).lenses)
+                totals.update(run_duels(body, rival(**opp), ctype, runs=4, seed=i).lenses)
     assert all(totals[k] > 0 for k in SIX), totals
 
 
 # -- personality ----------------------------------------------------------------------------
 
 def test_aggressive_and_sadistic_goes_aggressive_at_least_twice_as_often_as_shy_and_nervous():
-    brute = run_duels(npc("Aggressive", "Sadistic"), rival(**EVEN), COMBAT, runs=200, seed=1)
-    mouse = run_duels(npc("Shy", "Nervous"), rival(**EVEN), COMBAT, runs=200, seed=1)
+    brute = run_duels(npc("Aggressive", "Sadistic"), rival(**EVEN), COMBAT, runs=100, seed=1)
+    mouse = run_duels(npc("Shy", "Nervous"), rival(**EVEN), COMBAT, runs=100, seed=1)
     a, b = shares(brute.lenses)["aggressive"], shares(mouse.lenses)["aggressive"]
     assert a >= 2 * b and a > 0.5, (a, b)
 
 
 def _leans(first, lens, ctype, role, opponent, base):
     """Its share of ``lens`` against the population's: at least 1.4 times and 0.1 above."""
-    got = shares(run_duels(npc(first, "Indifferent", role=role), rival(**opponent), ctype, runs=200,
+    got = shares(run_duels(npc(first, "Indifferent", role=role), rival(**opponent), ctype, runs=100,
                            seed=1).lenses)[lens]
     assert got >= 1.4 * base[lens] and got >= base[lens] + 0.1, (first, lens, got, base[lens])
     return got
@@ -180,16 +180,18 @@ def test_faith_fights_to_the_end():
 def test_fanatics_fight_to_the_end_whatever_their_motivation():
     from solo.npc.codeblock import Trait
 
-    fanatic = lambda cb: CodeBlock((cb.personality[0], Trait("Fanatic", "dark_triad")), cb.motivation, cb.event)
+    def fanatic(cb):
+        return CodeBlock((cb.personality[0], Trait("Fanatic", "dark_triad")), cb.motivation, cb.event)
+
     assert 1 - _clearly_losing(fanatic) >= 0.8
 
 
 def test_mindless_creatures_always_fight_to_the_end():
     for role in ("draugr", "automaton"):
         thing = generate_npc(random.Random(3), "skilled", role=role, mindless=True)
-        stats = run_duels(thing, rival(**STRONG), COMBAT, runs=200, seed=3)
+        stats = run_duels(thing, rival(**STRONG), COMBAT, runs=50, seed=3)
         assert stats.outcomes["fled"] == stats.outcomes["surrendered"] == 0
-        assert sum(stats.outcomes[o] for o in FIGHT_TO_THE_END) == 200
+        assert sum(stats.outcomes[o] for o in FIGHT_TO_THE_END) == 50
 
 
 def test_mindless_press_the_weakest_least_armoured_target():
@@ -211,7 +213,7 @@ def test_mindless_press_the_weakest_least_armoured_target():
     foes = [from_character(c, "b", COMBAT) for c in (tank, soft, hurt_tank)]
     conflict = Conflict(COMBAT, [me, *foes], random.Random(5))
     question = Question("target", "Whom do you strike?", tuple(Option(f.id, f.name) for f in foes),
-                        context={"conflict": conflict, "participant": me})
+                        context={"conflict": conflict.view, "participant": me})
     assert mind.decide(question) == "Soft"  # 9 left and no armour, before the armoured one at 9
     soft.pools["BODY"].current = 12
     assert mind.decide(question) == "Hurt tank"  # now the lowest Pool, armour or not
@@ -222,8 +224,8 @@ def test_mindless_press_the_weakest_least_armoured_target():
 
 def test_the_same_npc_chooses_differently_winning_and_losing():
     body = npc("Boring", "Indifferent")
-    winning = shares(run_duels(body, rival(**WEAK), COMBAT, runs=200, seed=1).lenses)
-    losing = shares(run_duels(body, rival(**STRONG), COMBAT, runs=200, seed=1).lenses)
+    winning = shares(run_duels(body, rival(**WEAK), COMBAT, runs=100, seed=1).lenses)
+    losing = shares(run_duels(body, rival(**STRONG), COMBAT, runs=100, seed=1).lenses)
     distance = sum(abs(winning[k] - losing[k]) for k in LENSES) / 2
     assert distance >= 0.2, (winning, losing)
 
@@ -239,13 +241,13 @@ def test_considerations_follow_the_situation():
     assert guard["guard"]["cautious"] > 0.4
 
 
-# -- reproducibility, speed of the look-up tables -------------------------------------------------
+# -- reproducibility, and the look-up tables as an odds policy ------------------------------------
 
 def test_same_seed_same_choices_and_other_seed_other_choices():
     body = npc("Moody", "Cheerful")
-    one = run_duels(body, rival(**EVEN), COMBAT, runs=100, seed=42, explain=True)
-    two = run_duels(body, rival(**EVEN), COMBAT, runs=100, seed=42, explain=True)
-    other = run_duels(body, rival(**EVEN), COMBAT, runs=100, seed=43)
+    one = run_duels(body, rival(**EVEN), COMBAT, runs=25, seed=42, explain=True)
+    two = run_duels(body, rival(**EVEN), COMBAT, runs=25, seed=42, explain=True)
+    other = run_duels(body, rival(**EVEN), COMBAT, runs=25, seed=43)
     assert one.to_dict() == two.to_dict()
     assert [e.to_dict() for e in one.first] == [e.to_dict() for e in two.first]
     assert one.to_dict() != other.to_dict()
@@ -266,14 +268,10 @@ def test_the_minds_tables_are_the_exact_odds():
 
 
 def test_an_npc_mind_is_a_state_dependent_policy_for_the_exact_odds():
-    import time
-
+    # how fast: benchmarks/duel.py (target 1 s)
     mind = NPCMind(npc("Boring", "Indifferent"), random.Random(1))
     m = Matchup(t_me=90, t_op=70, dice_me="1d6", dice_op="1d8", armour_op=2, size_me=40, size_op=40)
-    start = time.perf_counter()
     policy = mind.odds_policy(m)
     odds = conflict_odds(90, 40, 70, 40, damage_a="1d6", damage_b="1d8", armour_b=2, lens_a=policy)
-    elapsed = time.perf_counter() - start
     assert 0 < odds.a_wins < 1
     assert len({policy(a, b) for a in range(1, 41) for b in range(1, 41)}) >= 2
-    assert elapsed < 3.0  # the benchmark's target is 1 s; tests leave room for a slow machine

@@ -84,13 +84,18 @@ def test_reproducible_per_seed_and_seeds_differ():
 
 
 def test_roll_distribution_of_first_entry_is_uniform_over_the_table():
+    # each face of the first d20 reads a different entry: twenty entries, one chance in twenty each
+    firsts = [roll_code_block(Faces(face, 1, 1, 1)).personality[0].name for face in range(1, 21)]
+    assert len(set(firsts)) == 20
+    # and the seeded generator draws them evenly, within four standard errors
     rng = random.Random(5)
+    n = 2000
     counts: dict[str, int] = {}
-    for _ in range(4000):
+    for _ in range(n):
         name = roll_code_block(rng).personality[0].name
         counts[name] = counts.get(name, 0) + 1
-    assert len(counts) == 20
-    assert all(140 <= n <= 270 for n in counts.values())  # 200 expected each
+    assert set(counts) == set(firsts)
+    assert all(abs(c / n - 1 / 20) <= 4 * (1 / 20 * 19 / 20 / n) ** 0.5 for c in counts.values())
 
 
 def test_round_trip():

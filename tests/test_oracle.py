@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -226,23 +228,48 @@ def test_events_never_name_npcs_or_threads_the_game_does_not_have(tables):
         assert ev.npc is None and ev.thread is None
 
 
+class FirstFace(random.Random):
+    """A generator whose first randint falls on ``face``; every draw after it is the seeded generator's."""
+
+    def __init__(self, face: int, seed: int = 0):
+        super().__init__(seed)
+        self.face: int | None = face
+        self.range: tuple[int, int] | None = None
+
+    def randint(self, a, b):
+        if self.face is None:
+            return super().randint(a, b)
+        face, self.face, self.range = self.face, None, (a, b)
+        assert a <= face <= b, f"face {face} is not in {a}..{b}"
+        return face
+
+
 def test_event_focus_follows_the_weights_when_everything_is_in_play(tables):
     state = OracleState(npcs=["A", "B"], threads=["T"])
-    rng = random.Random(5)
-    n = 20_000
-    counts: dict[str, int] = {}
-    for _ in range(n):
-        key = random_event(rng, tables, state).focus
-        counts[key] = counts.get(key, 0) + 1
     table = tables.get("event_focus")
-    for row, p in table.odds():
-        assert counts.get(row.key, 0) / n == pytest.approx(p, abs=0.015)
+    exact = {}
+    for row in table.rows:
+        exact[row.key] = exact.get(row.key, 0) + Fraction(row.weight, table.total_weight)
+    # every face of the focus die, once: the rows come up exactly in proportion to their weights
+    counts: dict[str, int] = {}
+    for face in range(1, table.total_weight + 1):
+        rng = FirstFace(face)
+        key = random_event(rng, tables, state).focus
+        assert rng.range == (1, table.total_weight)
+        counts[key] = counts.get(key, 0) + 1
+    assert {k: Fraction(c, table.total_weight) for k, c in counts.items()} == exact
+    # and a seeded sample agrees, within four standard errors; every NPC is named in turn
+    rng = random.Random(5)
+    n = 2000
+    sampled: dict[str, int] = {}
     npc_counts = {}
-    rng = random.Random(6)
-    for _ in range(2000):
+    for _ in range(n):
         ev = random_event(rng, tables, state)
+        sampled[ev.focus] = sampled.get(ev.focus, 0) + 1
         if ev.npc:
             npc_counts[ev.npc] = npc_counts.get(ev.npc, 0) + 1
+    for key, p in exact.items():
+        assert abs(sampled.get(key, 0) / n - p) <= 4 * math.sqrt(p * (1 - p) / n), key
     assert set(npc_counts) == {"A", "B"}
 
 
@@ -273,10 +300,13 @@ def test_same_seed_same_answers(tables):
 
 
 def test_answers_follow_the_odds_over_many_rolls():
+    # every face of the d100 once: 80 of the hundred say yes to "likely" at tension 7
+    yes = sum(ask(FirstFace(face), "", "likely", tension=7).yes for face in range(1, 101))
+    assert yes == oracle_odds("likely", 7).chance == 80
     rng = random.Random(9)
-    n = 20_000
-    yes = sum(ask(rng, "", "likely", tension=7).yes for _ in range(n))
-    assert yes / n == pytest.approx(0.80, abs=0.015)
+    n = 2000
+    sampled = sum(ask(rng, "", "likely", tension=7).yes for _ in range(n))
+    assert abs(sampled / n - 0.80) <= 4 * math.sqrt(0.80 * 0.20 / n)
 
 
 def test_answer_to_dict_is_json_and_consistent(tables):

@@ -8,7 +8,8 @@ import pytest
 
 
 def test_json_answer_has_the_promised_keys(cli_run):
-    result = cli_run("oracle", "Is the back door locked?", "--odds", "likely", "--tension", "6", "--seed", "1", "--json")
+    result = cli_run("oracle", "Is the back door locked?", "--odds", "likely", "--tension", "6", "--seed", "1",
+                     "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert {"answer", "roll", "chance", "event"} <= set(data)
@@ -26,7 +27,8 @@ def test_same_seed_same_answer(cli_run):
 
 
 def test_text_shows_the_exact_odds_before_the_roll(cli_run):
-    result = cli_run("oracle", "Does", "anyone", "notice", "us?", "--odds", "very unlikely", "--tension", "7", "--seed", "3")
+    result = cli_run("oracle", "Does", "anyone", "notice", "us?", "--odds", "very unlikely", "--tension", "7",
+                     "--seed", "3")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "? Does anyone notice us?"

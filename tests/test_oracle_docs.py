@@ -13,7 +13,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "oracle.md"
 
 
 def _table_after(heading_fragment: str, first_cell: str) -> list[list[str]]:
-    """The first Markdown table after a heading containing ``heading_fragment`` whose header starts with ``first_cell``."""
+    """The first Markdown table after a heading containing ``heading_fragment``, header starting ``first_cell``."""
     lines = DOC.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("#") and heading_fragment in line)
     rows: list[list[str]] = []

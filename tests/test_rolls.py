@@ -169,11 +169,14 @@ def test_routine_is_an_automatic_success_without_a_roll():
     assert rng.getstate() == before  # no die was rolled
 
 
-def test_roll_check_frequencies_follow_the_target():
+def test_roll_check_frequencies_follow_the_target(loaded):
+    # every face of the d100 once: 65 of the hundred succeed against 65
+    assert sum(roll_check(loaded([face]), 65).success for face in range(1, 101)) == 65
+    # and the seeded generator agrees, within four standard errors
     rng = new_rng(99)
-    n = 20000
+    n = 2000
     hits = sum(roll_check(rng, 65).success for _ in range(n))
-    assert abs(hits / n - 0.65) < 0.02
+    assert abs(hits / n - 0.65) <= 4 * (0.65 * 0.35 / n) ** 0.5
 
 
 def test_check_to_dict():

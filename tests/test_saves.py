@@ -105,6 +105,8 @@ WRITER = textwrap.dedent("""
         n += 1
         log = [["a", "choice", str(i)] for i in range(n % 500)] * 20
         write_save(path, SaveData("adv", "src", "h", n, log=log, snapshot={"n": n}))
+        if n == 1:
+            print("saved", flush=True)
 """)
 
 
@@ -113,10 +115,10 @@ def test_killing_the_process_mid_save_leaves_a_loadable_save(tmp_path):
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     for attempt in range(12):
-        proc = subprocess.Popen([sys.executable, str(script), str(path)])
-        time.sleep(0.25 + 0.05 * attempt)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        with subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE, text=True) as proc:
+            assert proc.stdout.readline() == "saved\n"  # start-up is over: every kill lands among the writes
+            time.sleep(0.02 * attempt)
+            os.kill(proc.pid, signal.SIGKILL)
         loaded = None
         for candidate in (path, backup_of(path)):
             try:
