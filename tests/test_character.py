@@ -1,4 +1,4 @@
-"""Characters (RULES.md §2): data round trip, validation, and what a skill is worth (skill_target)."""
+"""Characters (docs/rules.md §2): data round trip, validation, and what a skill is worth (skill_target)."""
 
 from __future__ import annotations
 

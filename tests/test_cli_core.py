@@ -103,7 +103,7 @@ def test_roll_vs_follows_the_rules_for_many_seeds(skill):
         face = data["total"]
         assert data["dice"] == [face]
         assert face == new_rng(seed).randint(1, 100)
-        # RULES.md §3, restated: roll ≤ skill succeeds, 00 always fails, doubles and 00 are exceptional
+        # docs/rules.md §3, restated: roll ≤ skill succeeds, 00 always fails, doubles and 00 are exceptional
         assert data["success"] is (face != 100 and face <= skill)
         assert data["exceptional"] is (face == 100 or face % 11 == 0)
         assert data["success"] is judge(face, skill).success

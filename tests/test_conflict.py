@@ -1,4 +1,4 @@
-"""The Extended Conflict engine, rule by rule (RULES.md §5 and §6), with loaded dice."""
+"""The Extended Conflict engine, rule by rule (docs/rules.md §5 and §6), with loaded dice."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def duel(a_char, b_char, dice, *, ctype=COMBAT, a_decider=None, b_decider=None, 
 
 
 def test_worked_example_of_the_rulebook():
-    """RULES.md §6.2: Mike, Move //Athletics 85 %, Aggressive, rolls 68 and fails; the thug rolls 42
+    """docs/rules.md §6.2: Mike, Move //Athletics 85 %, Aggressive, rolls 68 and fails; the thug rolls 42
     and wins; 2 damage to Mike's BODY; Mike then picks Clever."""
     mike = make_char("Mike", Move=65, focuses={"Move//Athletics": 20},
                      pools={"BODY": 12, "INT": 10, "POW": 10, "CHA": 10})

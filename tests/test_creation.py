@@ -1,4 +1,4 @@
-"""Character creation (RULES.md §2.3–2.7): build_character, careers, random characters, pregens."""
+"""Character creation (docs/rules.md §2.3–2.7): build_character, careers, random characters, pregens."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dice (RULES.md §1): notation, d100, exceptional, flip, seeded generator, keep-higher."""
+"""Dice (docs/rules.md §1): notation, d100, exceptional, flip, seeded generator, keep-higher."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Luck Points (RULES.md §2.8), improvement (§2.9) and Science //Medicine first aid (§2.2)."""
+"""Luck Points (docs/rules.md §2.8), improvement (§2.9) and Science //Medicine first aid (§2.2)."""
 
 from __future__ import annotations
 

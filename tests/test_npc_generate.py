@@ -1,4 +1,4 @@
-"""NPC stats by level (RULES.md §7.1), the generator, and the NPC file format."""
+"""NPC stats by level (docs/rules.md §7.1), the generator, and the NPC file format."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Code Block tables: bundled file loads, every face maps as RULES.md §7.2 says,
+"""The Code Block tables: bundled file loads, every face maps as docs/rules.md §7.2 says,
 malformed copies are refused with the file and the entry named, and the lean numbers
 carry the relations issue 4 asks the NPC minds to show."""
 

@@ -1,4 +1,4 @@
-"""Skill rolls (RULES.md §3) and opposed rolls (§4), with exact probabilities by enumeration."""
+"""Skill rolls (docs/rules.md §3) and opposed rolls (§4), with exact probabilities by enumeration."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_modifier_shows_its_sign():
 # -- judge: every face against a range of targets --------------------------
 
 def expected_success(face: int, target: int) -> bool:
-    """RULES.md §3 restated independently: roll ≤ skill, 100 always fails."""
+    """docs/rules.md §3 restated independently: roll ≤ skill, 100 always fails."""
     return face != 100 and face <= target
 
 
@@ -245,7 +245,7 @@ def test_flip_check_keeps_to_dict_flag():
 # -- opposed rolls -----------------------------------------------------------
 
 def expected_winner(ra: int, ta: int, rb: int, tb: int, defender: str) -> str | None:
-    """RULES.md §4 restated: highest successful roll wins; equal successes → defender; none → nobody."""
+    """docs/rules.md §4 restated: highest successful roll wins; equal successes → defender; none → nobody."""
     sa, sb = expected_success(ra, ta), expected_success(rb, tb)
     if not sa and not sb:
         return None

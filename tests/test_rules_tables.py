@@ -1,4 +1,4 @@
-"""The rules tables as data (solo/rules/data/*.toml): content per RULES.md, and validation.
+"""The rules tables as data (solo/rules/data/*.toml): content per docs/rules.md, and validation.
 
 Validation tests copy the bundled folder, break one entry, and check that loading
 stops with a ContentError naming the file and the entry.
@@ -15,7 +15,7 @@ import pytest
 from solo.errors import ContentError, SoloError
 from solo.rules.rulebook import DATA_DIR, POOLS, SKILLS, load_rules, rules
 
-# -- the bundled content follows RULES.md ----------------------------------
+# -- the bundled content follows docs/rules.md ----------------------------------
 
 FOCUSES = {
     "Awareness": {"Insight", "Perception", "Track"},

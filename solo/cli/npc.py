@@ -1,4 +1,4 @@
-"""``solo npc``: roll an NPC (RULES.md §7) and show it as a card, JSON or a file."""
+"""``solo npc``: roll an NPC (docs/rules.md §7) and show it as a card, JSON or a file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What NPCs remember of the PCs, kept in the game state (issue 4, RULES.md §7.2).
+"""What NPCs remember of the PCs, kept in the game state (issue 4, docs/rules.md §7.2).
 
 Disposition "shifts as encounters go": an NPC the PCs spared or helped
 warms to them, one they humiliated or lied to cools. Each deed adds to a

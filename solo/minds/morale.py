@@ -1,4 +1,4 @@
-"""Morale: when an NPC's nerve goes, and what it does then (issue 4, RULES.md §7.3).
+"""Morale: when an NPC's nerve goes, and what it does then (issue 4, docs/rules.md §7.3).
 
 A mind does not re-decide "fight or run" from scratch every round: that
 makes NPCs flicker between bravado and panic. Instead morale is a small

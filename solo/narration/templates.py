@@ -47,7 +47,7 @@ _TYPE_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 _VERB_PART = re.compile(r"^[A-Za-z][A-Za-z' -]*$")
 _TOKEN = re.compile(r"\{([^{}]*)\}")
 
-# The personality entries of RULES.md §7.2 (both tables), as variant keys for NPC speech.
+# The personality entries of docs/rules.md §7.2 (both tables), as variant keys for NPC speech.
 _TRAITS = (
     "Reserved", "Shy", "Indifferent", "Nervous", "Stressed", "Aggressive", "Pushy", "Irritating", "Generous",
     "Extroverted", "Manipulative", "Charming", "Cheerful", "Moody", "Correct", "Talkative", "Inquisitive",

@@ -1,4 +1,4 @@
-"""NPCs: Code Blocks, stats by level and a generator (RULES.md §7).
+"""NPCs: Code Blocks, stats by level and a generator (docs/rules.md §7).
 
 Pure game data: every roll takes the caller's ``random.Random``, nothing
 prints, and the only I/O is reading the bundled tables. The NPC *minds* that

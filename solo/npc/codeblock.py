@@ -1,4 +1,4 @@
-"""Code Blocks (RULES.md §7.2): the four tags that say how an NPC acts and why.
+"""Code Blocks (docs/rules.md §7.2): the four tags that say how an NPC acts and why.
 
 A Code Block is plain data that names table entries; the lean numbers stay in
 the tables, so tuning ``oracles/codeblocks.toml`` changes every NPC at once and

@@ -1,4 +1,4 @@
-"""Social Disposition as a ladder (RULES.md §7.2), so memory can move an NPC along it.
+"""Social Disposition as a ladder (docs/rules.md §7.2), so memory can move an NPC along it.
 
 Encounters shift an NPC's attitude one step at a time; clamping at the ends
 means a string of favours tops out at Affectionate instead of overflowing.

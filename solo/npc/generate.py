@@ -129,7 +129,7 @@ def _tags(rng: random.Random, level: str, role: Role, t: RulesTables, mindless: 
 
 
 def level_problems(npc: NPC, tables: RulesTables | None = None) -> list[str]:
-    """How an NPC strays from its level's stat block (RULES.md §7.1); empty when it fits.
+    """How an NPC strays from its level's stat block (docs/rules.md §7.1); empty when it fits.
 
     The book calls the numbers starting points, so a file may stray on
     purpose; this is for checks and tests, not for refusing a file.

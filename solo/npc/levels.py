@@ -1,4 +1,4 @@
-"""NPC levels (RULES.md §7.1): the stat block each level starts from.
+"""NPC levels (docs/rules.md §7.1): the stat block each level starts from.
 
 The numbers are the rules' facts, so they live here as constants rather than
 as content: an adventure adjusts a single NPC in its file, not the ladder.
@@ -37,7 +37,7 @@ LEVELS: dict[str, Level] = {
 # Seed 003's adversary tiers, so authors may use either vocabulary.
 TIER_ALIASES = {"minion": "common", "minor": "common", "moderate": "skilled", "major": "master"}
 
-# The Pool a skill's usual conflicts wear down (RULES.md §5.3), used to give the
+# The Pool a skill's usual conflicts wear down (docs/rules.md §5.3), used to give the
 # NPC's best Pools to the fights it is built for.
 SKILL_POOL = {
     "Combat": "BODY", "Move": "BODY", "Social": "CHA", "Willpower": "POW", "Awareness": "POW",

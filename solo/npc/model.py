@@ -23,7 +23,7 @@ from .levels import NPCError, level_named, level_pools, level_skills
 from .tables import CodeBlockTables
 
 NPC_FIELDS = ("role", "description", "mindless", "recurring", "code_block")
-NPC_LUCK = 0  # Luck Points are a PC resource (RULES.md §2.8); files may still give some
+NPC_LUCK = 0  # Luck Points are a PC resource (docs/rules.md §2.8); files may still give some
 
 
 @dataclass

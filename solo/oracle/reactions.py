@@ -1,7 +1,7 @@
 """How an NPC met by chance first reacts to the PCs.
 
 One d100, higher is friendlier, shifted by the NPC's Social Disposition
-(RULES.md §7.2) so a Malicious guard can at best be neutral and an
+(docs/rules.md §7.2) so a Malicious guard can at best be neutral and an
 Affectionate friend is never hostile. The reaction names the disposition
 the game may adopt for the scene. Building the NPC itself (the Code Block)
 is another module's job: pass its generator in as ``generate_npc``.

@@ -1,4 +1,4 @@
-"""Characters: skills, Focuses, Tags, Conflict Pools and Luck (RULES.md §2).
+"""Characters: skills, Focuses, Tags, Conflict Pools and Luck (docs/rules.md §2).
 
 A :class:`Character` is plain data that round-trips through ``to_dict`` and
 ``from_dict``; what a skill is worth in a situation is computed by
@@ -18,7 +18,7 @@ from ..errors import ContentError, did_you_mean
 from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
-HURT_PENALTY = -20  # any Pool below zero (RULES.md §5.5)
+HURT_PENALTY = -20  # any Pool below zero (docs/rules.md §5.5)
 
 
 @dataclass
@@ -75,7 +75,7 @@ class Character:
 
     @property
     def can_push(self) -> bool:
-        """PCs and Master NPCs may let a Pool go below zero (RULES.md §5.5)."""
+        """PCs and Master NPCs may let a Pool go below zero (docs/rules.md §5.5)."""
         return self.level is None or self.level == "master"
 
     @property
@@ -279,7 +279,7 @@ def skill_target(
     ``focus`` may name one Focus or several that fit the action (a combat
     accepts Melee, Ranged, Unarmed or Gunnery): the best the character has is
     used. With no fitting Focus, a similar one (another Focus of the same
-    skill) counts at −20 (RULES.md §2.2 ruling); otherwise the bare skill.
+    skill) counts at −20 (docs/rules.md §2.2 ruling); otherwise the bare skill.
     """
     t = tables or rules()
     if skill not in t.skills:

@@ -1,4 +1,4 @@
-"""The Extended Conflict engine (RULES.md §5 and §6).
+"""The Extended Conflict engine (docs/rules.md §5 and §6).
 
 A conflict moves through a fixed series of phases, each doing its work as it
 is entered: set-up, then rounds of ``declaring`` (in initiative order),
@@ -274,7 +274,7 @@ class Conflict:
         )
 
     def _initiative(self) -> list[Participant]:
-        """Falling current Pool; ties: higher skill, then PCs, then a d100 roll-off (RULES.md §5.1)."""
+        """Falling current Pool; ties: higher skill, then PCs, then a d100 roll-off (docs/rules.md §5.1)."""
         ps = self.participants
         if len(ps) == 2 and ps[0].status == ACTIVE and ps[1].status == ACTIVE:
             active = ps
@@ -516,7 +516,7 @@ class Conflict:
                     Option(side_pool, side_pool, f"{target.char.pools[side_pool].current} left")])
                 pool_name = None if answer == "conflict" else side_pool
         if lens.penalty_on_hit:
-            target.carry += lens.penalty_on_hit  # stacks with a penalty of its own (RULES.md §6)
+            target.carry += lens.penalty_on_hit  # stacks with a penalty of its own (docs/rules.md §6)
         amount, detail = self._damage(w, d, lens, target, pool_name)
         if (amount > 1 and target.luck_allowed and target.decider is not None
                 and target.character.luck > self.luck_floor):

@@ -1,4 +1,4 @@
-"""Conflict types as data (RULES.md §5.3): which skill, which Pool, what counts.
+"""Conflict types as data (docs/rules.md §5.3): which skill, which Pool, what counts.
 
 The bundled types live in ``oracles/conflicts.toml``; authors add or override
 types from their own table folders, and every entry is checked on load.

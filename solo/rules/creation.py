@@ -1,4 +1,4 @@
-"""Making characters (RULES.md §2.3–2.7): by career, by pyramid choices, or at random.
+"""Making characters (docs/rules.md §2.3–2.7): by career, by pyramid choices, or at random.
 
 All three paths end in :func:`build_character`, which checks the result against
 the creation rules, so an interactive session, a random draw and a test all

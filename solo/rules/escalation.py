@@ -1,4 +1,4 @@
-"""Escalation (RULES.md §4) and recovery after a conflict (§5.5).
+"""Escalation (docs/rules.md §4) and recovery after a conflict (§5.5).
 
 Whoever loses an opposed roll may turn it into an Extended Conflict when the
 scene allows; the conflict type is the one whose skill (and Focus) fits the

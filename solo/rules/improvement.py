@@ -1,4 +1,4 @@
-"""Improvement at the end of a session (RULES.md §2.9).
+"""Improvement at the end of a session (docs/rules.md §2.9).
 
 Each session earns one improvement roll, two if the character acted by their
 Willpower Focuses more often than not. Rolls can be spent at once (1d4+1 to a

@@ -1,4 +1,4 @@
-"""Luck Points (RULES.md §2.8): what spending one does to a character.
+"""Luck Points (docs/rules.md §2.8): what spending one does to a character.
 
 The engine asks before spending; these functions only change the character
 and say whether the spend was allowed.

@@ -1,4 +1,4 @@
-"""Science //Medicine as first aid (RULES.md §2.2): one try per Pool per day."""
+"""Science //Medicine as first aid (docs/rules.md §2.2): one try per Pool per day."""
 
 from __future__ import annotations
 

@@ -20,9 +20,9 @@ from .outcomes import ACTIVE
 from .rulebook import Armour, Shield, Weapon, rules
 
 DEFAULT_DAMAGE = parse("1d6")
-UNARMED_DAMAGE = parse("1d3")  # RULES.md §6.1: in combat, empty hands use the weapon table's Unarmed
+UNARMED_DAMAGE = parse("1d3")  # docs/rules.md §6.1: in combat, empty hands use the weapon table's Unarmed
 
-#: Static opposition by difficulty (RULES.md §5.4): Challenge Rating and Pool.
+#: Static opposition by difficulty (docs/rules.md §5.4): Challenge Rating and Pool.
 OBSTACLES = {
     "easy": (30, 5),
     "normal": (50, 10),
@@ -108,7 +108,7 @@ class Participant:
         return DEFAULT_DAMAGE
 
     def armour_against(self, attacker: Participant, ctype: ConflictType) -> int:
-        """What this participant's armour takes off ``attacker``'s blows (RULES.md §5.4: combat on BODY only).
+        """What this participant's armour takes off ``attacker``'s blows (docs/rules.md §6.1: combat on BODY only).
 
         Only blows to the conflict Pool: a Covert or Flamboyant blow to POW or
         CHA passes armour by (the caller asks only for conflict-Pool blows).
@@ -174,7 +174,7 @@ def from_character(
 ) -> Participant:
     """A character entering a conflict of ``ctype`` on ``side``.
 
-    PCs use Lenses and Luck; NPCs use Lenses unless Common (RULES.md §6).
+    PCs use Lenses and Luck; NPCs use Lenses unless Common (docs/rules.md §6).
     """
     t = rules()
     skill, focuses = ctype.skill, ctype.focuses

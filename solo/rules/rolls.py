@@ -1,4 +1,4 @@
-"""Skill rolls and opposed rolls (RULES.md §3 and §4).
+"""Skill rolls and opposed rolls (docs/rules.md §3 and §4).
 
 A check is split in two: :func:`roll_check` draws the die, :func:`judge` reads a
 number against a target. Keeping judgement pure lets a Luck flip re-read the
@@ -129,7 +129,7 @@ class CheckResult:
 
 
 def judge(roll: int, target: int) -> CheckResult:
-    """Read a d100 result against an effective skill (RULES.md §3).
+    """Read a d100 result against an effective skill (docs/rules.md §3).
 
     The target is not capped: above 99 the only failure is 100; at or below 0
     every roll fails. 100 always fails, and exceptionally.
@@ -190,7 +190,7 @@ def success_chance(target: int) -> float:
 
 @dataclass(frozen=True)
 class OpposedResult:
-    """Two checks read against each other (RULES.md §4).
+    """Two checks read against each other (docs/rules.md §4).
 
     ``winner`` is ``"a"``, ``"b"`` or ``None`` when both failed. A tie between
     equal successes goes to the defender. Only a side that lost may escalate.

@@ -31,7 +31,7 @@ Spec = Mapping[str, Any]
 
 ROUND_LIMIT_DEFAULT = 30
 WHO = ("active", "choose", "best")
-#: Who a Social roll is made among, for the Tags' modifiers (RULES.md §2.5).
+#: Who a Social roll is made among, for the Tags' modifiers (docs/rules.md §2.5).
 AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
 OBSTACLE_FIELDS = {"name", "difficulty", "challenge", "pool"}
 
@@ -100,7 +100,7 @@ def _check_roll(b: Builder, file: str, path: str, spec: Spec) -> None:
 
 
 class Roll(ActionVerb):
-    """A skill roll (RULES.md §3), with a Luck flip offered when it would turn a failure."""
+    """A skill roll (docs/rules.md §3), with a Luck flip offered when it would turn a failure."""
 
     name = "roll"
     fields = _ROLL_FIELDS
@@ -129,7 +129,7 @@ class Roll(ActionVerb):
 
 
 class Opposed(ActionVerb):
-    """An opposed roll (RULES.md §4); a PC who loses may escalate to an Extended Conflict."""
+    """An opposed roll (docs/rules.md §4); a PC who loses may escalate to an Extended Conflict."""
 
     name = "opposed"
     fields = {**_ROLL_FIELDS, "npc": Field("NPC id", None), "npc_skill": Field("skill", None),
@@ -162,7 +162,7 @@ class Opposed(ActionVerb):
                     from ..rules.escalation import EscalationError, fitting_type
 
                     focus = spec.get("focus")
-                    try:  # the conflict that fits the roll that was lost (RULES.md §4)
+                    try:  # the conflict that fits the roll that was lost (docs/rules.md §4)
                         esc["type"] = fitting_type(spec["skill"], focus if isinstance(focus, str) else None,
                                                    b.types).key
                     except EscalationError as exc:
@@ -207,7 +207,7 @@ class Opposed(ActionVerb):
 
 
 class Conflict(ActionVerb):
-    """An Extended Conflict (RULES.md §5) against NPCs or a static obstacle."""
+    """An Extended Conflict (docs/rules.md §5) against NPCs or a static obstacle."""
 
     name = "conflict"
     fields = {"type": Field("conflict type"), "npcs": Field("list of NPC ids", ()),
@@ -316,7 +316,7 @@ class Table(ActionVerb):
 
 
 class Request(ActionVerb):
-    """#Contact and #Lab (RULES.md §2.5): the first request is granted, each later one at half the chance."""
+    """#Contact and #Lab (docs/rules.md §2.5): the first request is granted, each later one at half the chance."""
 
     name = "request"
     fields = {"tag": Field("\"Contact\" or \"Lab\"")}

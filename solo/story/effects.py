@@ -141,7 +141,7 @@ class Take(_Named):
 
 
 class Damage(EffectVerb):
-    """Pools may fall to −maximum, where the PC is in comae (RULES.md §5.6)."""
+    """Pools may fall to −maximum, where the PC is in comae (docs/rules.md §5.6)."""
 
     name = "damage"
     fields = {"damage": Field("Pool"), "amount": Field("dice or whole number", 1), "who": Field("who", "active")}
@@ -273,7 +273,7 @@ class Note(_Named):
 
 
 class Rest(EffectVerb):
-    """Sleep and days of rest recover Pools (RULES.md §2.2), and Medicine may be tried again."""
+    """Sleep and days of rest recover Pools (docs/rules.md §5.5), and Medicine may be tried again."""
 
     name = "rest"
     fields = {"rest": Field("\"night\" or \"days\""), "days": Field("whole number", 1)}
@@ -308,7 +308,7 @@ class Memory(EffectVerb):
 
 
 class Treat(EffectVerb):
-    """First aid after a successful Science //Medicine roll (RULES.md §2.2)."""
+    """First aid after a successful Science //Medicine roll (docs/rules.md §2.2)."""
 
     name = "treat"
     fields = {"treat": Field("Pool")}

@@ -31,7 +31,7 @@ def epilogue(game: Game) -> None:
 
     A PC earns one improvement roll, two if they acted by their Willpower
     Focuses more often than not (the players judge that), and spends them at
-    once or keeps them for later (RULES.md §2.8, §2.9).
+    once or keeps them for later (docs/rules.md §2.8, §2.9).
     """
     game.epilogue_done = True
     t = rules()

@@ -2,7 +2,7 @@
 
 The ``roll`` and ``opposed`` actions, and open play's own rolls, all go
 through here, so a flip or a repaid failure is offered the same way
-everywhere (RULES.md §2.7).
+everywhere (docs/rules.md §2.8).
 """
 
 from __future__ import annotations
