@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..rules.character import HURT_PENALTY
 from ..rules.conflict_types import ConflictType
 from ..rules.conflict_view import ConflictView
 from ..rules.lenses import NEXT_ROUND
@@ -165,7 +166,7 @@ def push_chance(conflict: ConflictView, me: Participant) -> float:
         return 1.0
     physical = conflict.ctype.physical
     main = max(opponents, key=lambda o: (threat(o, physical), o.id))
-    hurt = 0 if me.char is not None and me.char.hurt else -20
+    hurt = 0 if me.char is not None and me.char.hurt else HURT_PENALTY
     size = max(1, me.pool.maximum)
     b, size_op = _index(main)
     m = Matchup(t_me=me.base_target() + hurt, t_op=main.base_target(), dice_me=str(me.damage_dice(physical)),

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..decisions import Decider
-from .character import Character, Pool, skill_target
+from .character import HURT_PENALTY, Character, Pool, skill_target
 from .conflict_types import ConflictType
 from .dice import DiceExpr, parse
 from .outcomes import ACTIVE
@@ -96,7 +96,7 @@ class Participant:
                 raise ValueError(f"{self.name} takes part with a character but no conflict skill")
             value, _ = skill_target(self.char, self.skill, self.focuses)
             if self.pool.current < 0 and not self.char.hurt:
-                value -= 20  # a combined conflict Pool below zero hurts like a real one
+                value += HURT_PENALTY  # a combined conflict Pool below zero hurts like a real one
         self._base = value
         return value
 

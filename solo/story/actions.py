@@ -17,6 +17,7 @@ from ..decisions import Option
 from ..errors import ContentError, did_you_mean
 from ..rules.character import skill_target
 from ..rules.escalation import may_escalate
+from ..rules.outcomes import LOST, OUTCOMES, WON
 from ..rules.participants import obstacle
 from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
 from .rolling import choose_pc, offer_flip, repay, roll_target
@@ -213,8 +214,8 @@ class Conflict(ActionVerb):
     fields = {"type": Field("conflict type"), "npcs": Field("list of NPC ids", ()),
               "obstacle": Field("obstacle table", None), "stakes": Field("text", ""),
               "rounds": Field("whole number", ROUND_LIMIT_DEFAULT)}
-    outcomes = ("won", "lost")
-    optional = ("fled", "surrendered", "opponent_fled", "opponent_surrendered", "comae", "stalemate")
+    outcomes = (WON, LOST)
+    optional = tuple(o for o in OUTCOMES if o not in (WON, LOST))
 
     def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
         ctype = spec.get("type")

@@ -23,6 +23,7 @@ from ..rules.character import Character
 from ..rules.conflict import Conflict
 from ..rules.conflict_types import ConflictType, load_conflict_types
 from ..rules.dice import new_rng
+from ..rules.outcomes import COMAE, WON
 from ..rules.participants import Participant, from_character
 from .actions import ACTIONS, ROUND_LIMIT_DEFAULT
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
@@ -252,7 +253,7 @@ class Game:
         """The PC leaves the scenario, in comae or dead as the adventure says."""
         if pc.name in self.state.removed:
             return
-        fate = "death" if self.adventure.comae == "death" else "comae"
+        fate = "death" if self.adventure.comae == "death" else COMAE
         self.state.removed[pc.name] = fate
         self.emit("pc_removed", actor=pc.name, fate=fate, cause=how)
 
@@ -264,7 +265,7 @@ class Game:
         get the first NPC's disposition in social conflicts, NPCs their minds,
         and afterwards NPC statuses are remembered and PCs in comae leave.
         """
-        npcs = [(nid, self.state.npcs[nid]) for nid in npc_ids if self.state.npc_status.get(nid) != "comae"]
+        npcs = [(nid, self.state.npcs[nid]) for nid in npc_ids if self.state.npc_status.get(nid) != COMAE]
         participants = []
         for pc in self.state.pcs:
             p = from_character(pc, "a", ctype, decider=self.decider)
@@ -279,7 +280,7 @@ class Game:
         if obstacle_participant is not None:
             participants.append(obstacle_participant)
         if not any(p.side == "b" for p in participants):
-            return "won"
+            return WON
         self.emit("conflict_stakes", type=ctype.key, stakes=stakes)
         advisor = None
         if self.advise:
@@ -293,8 +294,8 @@ class Game:
             self.state.npc_status[nid] = by_char[id(npc)].status
         for pc in list(self.state.pcs):
             taking_part = by_char.get(id(pc))
-            if taking_part is not None and taking_part.status == "comae":
-                self.remove_pc(pc, "comae")
+            if taking_part is not None and taking_part.status == COMAE:
+                self.remove_pc(pc, COMAE)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
         return result.outcome
 

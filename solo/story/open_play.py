@@ -14,6 +14,7 @@ from typing import Any
 
 from ..decisions import Option, Question
 from ..rules.character import Character
+from ..rules.outcomes import COMAE, OUT
 from ..rules.participants import OBSTACLES, obstacle
 from ..rules.rolls import DIFFICULTIES
 from ..rules.rulebook import SKILLS, rules
@@ -143,7 +144,7 @@ class OpenGame(Game):
             wall = obstacle(name, diff)
         else:
             choices = [Option(nid, self.state.npcs[nid].name, disposition_of(self.state.npcs[nid]))
-                       for nid in self.met if self.state.npc_status.get(nid) not in ("comae", "out")]
+                       for nid in self.met if self.state.npc_status.get(nid) not in (COMAE, OUT)]
             choices.append(Option("new", "Someone new"))
             nid = self.ask("opponent", "Against whom?", choices)
             if nid == "new":
