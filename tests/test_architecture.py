@@ -65,6 +65,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             out += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "solo"]
+            continue
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -76,6 +77,10 @@ def _imports(path: Path) -> list[tuple[int, str]]:
                     continue
             else:
                 target = node.module or ""
+                if target == "solo":  # from solo import story: each name may be a module
+                    out += [(node.lineno, f"solo.{a.name}" if _is_module(f"solo.{a.name}") else "solo")
+                            for a in node.names]
+                    continue
             if target.split(".")[0] == "solo":
                 out.append((node.lineno, target))
     return out
@@ -109,7 +114,10 @@ def test_the_layer_check_sees_relative_and_lazy_imports(tmp_path):
     (src / "__init__.py").write_text("")
     probe = src / "probe.py"
     (src / "dice.py").write_text("")
-    probe.write_text("def f():\n    from ..story import engine\n    from . import dice\nimport solo.ui.view\n")
+    (tmp_path / "solo" / "oracle").mkdir()
+    (tmp_path / "solo" / "oracle" / "__init__.py").write_text("")
+    probe.write_text("def f():\n    from ..story import engine\n    from . import dice\nimport solo.ui.view\n"
+                     "from solo import oracle\n")
     global PACKAGE
     saved = PACKAGE
     PACKAGE = tmp_path / "solo"
@@ -117,4 +125,4 @@ def test_the_layer_check_sees_relative_and_lazy_imports(tmp_path):
         found = {t for _, t in _imports(probe)}
     finally:
         PACKAGE = saved
-    assert found == {"solo.story", "solo.rules.dice", "solo.ui.view"}
+    assert found == {"solo.story", "solo.rules.dice", "solo.ui.view", "solo.oracle"}

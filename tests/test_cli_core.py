@@ -366,3 +366,11 @@ def test_console_script_when_installed():
     assert json.loads(proc.stdout) == run_json("roll", "3d6+2", "--seed", "7")
     proc = subprocess.run([str(script), "roll", "3x6"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+
+
+def test_odds_simulate_refuses_a_conflict_that_never_ends():
+    # armour 6 against 1d6 blows: no blow ever lands, so a simulated conflict would never finish
+    result = run("odds", "--skill-a", "40", "--pool-a", "5", "--skill-b", "99", "--pool-b", "7",
+                 "--armour-a", "6", "--armour-b", "6", "--simulate", "3")
+    assert result.exit_code == 2
+    assert "never end" in result.output

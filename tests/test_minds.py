@@ -275,3 +275,21 @@ def test_an_npc_mind_is_a_state_dependent_policy_for_the_exact_odds():
     odds = conflict_odds(90, 40, 70, 40, damage_a="1d6", damage_b="1d8", armour_b=2, lens_a=policy)
     assert 0 < odds.a_wins < 1
     assert len({policy(a, b) for a in range(1, 41) for b in range(1, 41)}) >= 2
+
+
+def test_clever_damage_follow_up_is_priced_as_aggressive_with_the_edge():
+    # The mind values "damage twice, no shift" as Aggressive plus Clever's edge: true only while they cancel.
+    from solo.rules.lenses import CLEVER_BONUS, LENS_TABLE, Damage
+
+    assert LENS_TABLE["aggressive"].skill_shift == -CLEVER_BONUS
+    assert LENS_TABLE["aggressive"].damage is Damage.TWICE_KEEP_HIGHER
+
+
+def test_a_sure_win_with_allies_is_a_real_number():
+    # float dust can leave a best-play value a hair above 1; with allies that must not become complex
+    from solo.minds.position import Position
+
+    pos = Position(None, None, ("foe", "other foe"), ("me", "friend", "friend"), None, 1, 1,
+                   {"none": 1.0000000000000007}, 0, True)  # two against three: a power of 1.5
+    assert pos.ratio < 1.0
+    assert isinstance(pos.win(), float) and pos.win() <= 1.0 + 1e-12

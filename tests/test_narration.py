@@ -525,3 +525,12 @@ def test_a_stranger_is_never_given_npc_speech(bundled):
     assert len(lines) == 1 and '"' not in lines[0]
     npc = Cast({"Brakk": {"traits": ["Pushy", "Bitter"]}})
     assert len(narrator.narrate({"kind": "escalate", "round": 0, "actor": "Brakk", "type": "social"}, npc)) == 2
+
+
+def test_speech_traits_are_the_code_block_personalities():
+    # narration may not import the NPC package (layers), so it keeps its own list; this holds the two together
+    from solo.narration.templates import _TRAITS
+    from solo.npc.tables import codeblocks
+
+    tables = codeblocks()
+    assert set(_TRAITS) == set(tables.personality) | set(tables.dark_triad)

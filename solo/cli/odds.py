@@ -66,6 +66,9 @@ def command(skill_a: int, pool_a: int, skill_b: int, pool_b: int, damage_a: str,
     except ValueError as exc:
         raise UserError(str(exc)) from None
     data = odds.to_dict()
+    if simulate and odds.never_ends > 1e-9:
+        raise UserError(f"--simulate: {odds.never_ends:.0%} of these conflicts never end (the armour stops "
+                        "every blow, or neither side can succeed), so they cannot be played out")
     if simulate:
         import random
 

@@ -44,6 +44,7 @@ from ..decisions import (
 from ..events import Event, Sink
 from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
+from ..npc.tables import LEAN_LENS
 from ..rules.conflict_view import ConflictView
 from ..rules.lenses import CLEVER_BONUS, LENSES
 from ..rules.outcomes import ACTIVE, OUT
@@ -54,7 +55,6 @@ from .position import Position, best_secondary, mean_damage, push_chance, quick_
 from .valuation import BASIC, Matchup, evaluator
 
 LENS_SET = frozenset(LENSES)
-EXITS = ("flee", "surrender")
 
 #: The weights of every consideration (docs/npcs.md, "How NPCs think").
 WEIGHTS = {
@@ -471,7 +471,8 @@ class NPCMind:
         opp_lens = self._opponent_lens(conflict, main) if conflict.declared(main.id) is not None else "none"
         vals = pos.evaluator.lens_values(pos.a, pos.b, carry_me=me.carry + CLEVER_BONUS,
                                           carry_op=main.carry, opp_lens=opp_lens)
-        value = {"skill": vals["none"], "damage": vals["aggressive"]}  # the edge cancels Aggressive's −20
+        # "damage" (rolled twice, no shift) is priced as Aggressive, the edge cancelling its shift
+        value = {"skill": vals["none"], "damage": vals["aggressive"]}
         best = max(value.values())
         L = fight.lean.lean
         opp_frac = max(0.0, main.pool.current / main.pool.maximum) if main.pool.maximum else 0.0
@@ -690,8 +691,7 @@ def _traits(npc, lean_key: str) -> str:
     return ", ".join(dict.fromkeys(names)) or "by habit"
 
 
-_LEAN_OF = {"aggressive": "aggression", "cautious": "caution", "covert": "cunning", "flamboyant": "flair",
-            "clever": "curiosity", "quick": "haste"}
+_LEAN_OF = {lens: lean for lean, lens in LEAN_LENS.items()}  # Lens -> the leaning that favours it
 
 
 def _lens_reason(mind: NPCMind, key: str, choice: str, conflict: ConflictView, me: Participant,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..rules.character import HURT_PENALTY
 from ..rules.conflict_types import ConflictType
 from ..rules.conflict_view import ConflictView
-from ..rules.lenses import NEXT_ROUND
+from ..rules.lenses import LENS_TABLE, NEXT_ROUND
 from ..rules.odds import damage_distribution
 from ..rules.outcomes import ACTIVE
 from ..rules.participants import Participant
@@ -52,8 +52,8 @@ class Position:
         ratio = self.ratio
         if ratio > 1.0:
             return best ** ratio
-        if ratio < 1.0:
-            return 1.0 - (1.0 - best) ** (1.0 / ratio)
+        if ratio < 1.0:  # float dust can put a sure win a hair above 1: no complex powers
+            return 1.0 - max(0.0, 1.0 - best) ** (1.0 / ratio)
         return best
 
 
@@ -118,7 +118,7 @@ def read_position(conflict: ConflictView, me: Participant, *,
         opp_lens = decl.lens
         carry_op += sum(v for _, v in decl.modifiers)
     else:
-        opp_lens = main.last_lens if main.uses_lenses and main.last_lens != "clever" else "none"
+        opp_lens = main.last_lens if main.uses_lenses and not LENS_TABLE[main.last_lens].follow_up else "none"
         if main.clever_next:
             carry_op += NEXT_ROUND
     covert = flamboyant = None

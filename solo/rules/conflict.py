@@ -33,7 +33,7 @@ from ..decisions import (
     Question,
 )
 from ..events import Event, Sink
-from .character import Pool, skill_target
+from .character import HURT_PENALTY, Pool, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import d100
@@ -42,13 +42,16 @@ from .luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
 from .outcomes import (
     ACTIVE,
     COMAE,
+    EXITS,
     FLED,
+    FLEE,
     LOST,
     MIRROR,
     OPPONENT_FLED,
     OPPONENT_SURRENDERED,
     OUT,
     STALEMATE,
+    SURRENDER,
     SURRENDERED,
     WON,
 )
@@ -62,7 +65,7 @@ SETUP, DECLARING, ROLLING, RESOLVING, DAMAGING, CHECKING, ENDED = (
 @dataclass
 class Declaration:
     lens: str = "none"
-    exit: str | None = None  # "flee" or "surrender"
+    exit: str | None = None  # FLEE or SURRENDER
     clever_choice: str | None = None  # "skill" or "damage", the round after Clever
     secondary: str | None = None  # Flamboyant's skill
     quick_action: str | None = None  # "leave", "weapon:<key>", "item:<name>"
@@ -254,7 +257,7 @@ class Conflict:
                 break
             decl[p.id] = d = self._declare(p)
             if d.exit:
-                self._leave(p, FLED if d.exit == "flee" else SURRENDERED)
+                self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
                     self._emit("exit", actor=p.id, how=p.status)
             elif self.sink is not None:
@@ -317,8 +320,8 @@ class Conflict:
     def _exit_options(self, p: Participant) -> list[Option]:
         exits = []
         if self.ctype.flight and not p.is_obstacle:
-            exits.append(Option("flee", "Flee", "leave the conflict now, no roll"))
-        exits.append(Option("surrender", "Surrender" if self.ctype.physical else "Give up", "yield now, no roll"))
+            exits.append(Option(FLEE, "Flee", "leave the conflict now, no roll"))
+        exits.append(Option(SURRENDER, "Surrender" if self.ctype.physical else "Give up", "yield now, no roll"))
         return exits
 
     def _declare(self, p: Participant) -> Declaration:
@@ -329,7 +332,7 @@ class Conflict:
             options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round"),
                        Option("damage", "Strike where it hurts: damage rolled twice, keep the higher")] + exits
             answer = self._ask(p, CLEVER_FOLLOW_UP, "how do you use what Clever showed you?", options)
-            if answer in ("flee", "surrender"):
+            if answer in EXITS:
                 d.exit = answer
                 return d
             d.clever_choice = answer
@@ -346,7 +349,7 @@ class Conflict:
             options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it")]
             prompt = "fight on, or yield?"
         answer = self._ask(p, LENS, prompt, options + exits, earlier={k: v.lens for k, v in self.decl.items()})
-        if answer in ("flee", "surrender"):
+        if answer in EXITS:
             d.exit = answer
             return d
         d.lens = answer
@@ -586,7 +589,8 @@ class Conflict:
         options = []
         if p.decider is not None:
             if p.can_push and pool.current > -pool.maximum:
-                options.append(Option("push", f"Push on at {pool.current}", "every skill -20 % while below zero"))
+                options.append(Option("push", f"Push on at {pool.current}",
+                                      f"every skill {HURT_PENALTY:+d} % while below zero"))
             if p.luck_allowed and p.character.luck > self.luck_floor:
                 options.append(Option("refresh", "Spend a Luck Point: back to 1", f"Luck {p.character.luck} left"))
         answer = OUT

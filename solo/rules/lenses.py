@@ -26,7 +26,7 @@ class Damage(str, Enum):
 class Lens:
     key: str
     name: str  # what a person reads
-    hint: str  # one line for the Lens menu
+    blurb: str  # one line for the Lens menu; "{shift}" stands for the skill shift
     skill_shift: int  # added to the roll's target this round
     damage: Damage
     rolls: str | None = None  # the skill rolled instead of the conflict's: "Cunning", or "secondary" (chosen)
@@ -35,6 +35,11 @@ class Lens:
     penalty_if_not_won: int = 0  # own next round, when this round is not won
     penalty_on_hit: int = 0  # the target's next round, when this Lens deals the damage
     extra_action: bool = False
+
+    @property
+    def hint(self) -> str:
+        """The Lens menu's line, with the skill shift written from the number the roll uses."""
+        return self.blurb.format(shift=f"{self.skill_shift:+d}")
 
 
 NEXT_ROUND = 20  # the size of every next-round effect: Clever's edge, Covert's and Flamboyant's penalties
@@ -46,22 +51,24 @@ LENS_TABLE: dict[str, Lens] = {
     lens.key: lens
     for lens in (
         PLAIN,
-        Lens("aggressive", "Aggressive", "-20 %, damage twice, keep the higher", -20, Damage.TWICE_KEEP_HIGHER),
-        Lens("cautious", "Cautious", "+20 %, half damage", +20, Damage.HALVED),
+        Lens("aggressive", "Aggressive", "{shift} %, damage twice, keep the higher", -20, Damage.TWICE_KEEP_HIGHER),
+        Lens("cautious", "Cautious", "{shift} %, half damage", +20, Damage.HALVED),
         Lens("clever", "Clever", "no damage now, an edge next round", 0, Damage.NONE, follow_up=True),
         Lens("covert", "Covert", "roll Cunning; hit the Pool or POW", 0, Damage.PLAIN, rolls="Cunning",
              side_pool="POW", penalty_if_not_won=NEXT_ROUND_PENALTY, penalty_on_hit=NEXT_ROUND_PENALTY),
         Lens("flamboyant", "Flamboyant", "roll another skill; hit the Pool or CHA", 0, Damage.PLAIN,
              rolls="secondary", side_pool="CHA", penalty_if_not_won=NEXT_ROUND_PENALTY,
              penalty_on_hit=NEXT_ROUND_PENALTY),
-        Lens("quick", "Quick", "-20 %, plus one extra action", -20, Damage.PLAIN, extra_action=True),
+        Lens("quick", "Quick", "{shift} %, plus one extra action", -20, Damage.PLAIN, extra_action=True),
     )
 }
 
 #: Every Lens key, the plain roll first, in menu order.
 LENSES: tuple[str, ...] = tuple(LENS_TABLE)
 #: The Lenses whose effect is over when the round is: a state-only Markov chain can play them as a policy.
-MEMORYLESS: tuple[str, ...] = ("none", "aggressive", "cautious")
+MEMORYLESS: tuple[str, ...] = tuple(
+    k for k, lens in LENS_TABLE.items()
+    if not (lens.follow_up or lens.rolls or lens.penalty_if_not_won or lens.penalty_on_hit or lens.extra_action))
 #: What a person reads for each Lens key (the renderers' column and line).
 LENS_NAMES = {k: lens.name for k, lens in LENS_TABLE.items()}
 

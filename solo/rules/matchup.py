@@ -57,12 +57,6 @@ def fighter(pid: str, side_name: str, s: Side) -> Participant:
     )
 
 
-def play(a: Side, b: Side, rng: random.Random) -> str:
-    """One conflict through the engine; returns the outcome from A's side."""
-    conflict = Conflict(_MATCHUP, [fighter("A", "a", a), fighter("B", "b", b)], rng)
-    return conflict.run().outcome
-
-
 def frequencies(a: Side, b: Side, runs: int, rng: random.Random) -> dict:
     counts = {WON: 0, LOST: 0}
     rounds = 0

@@ -13,7 +13,11 @@ OUT = "out"
 COMAE = "comae"
 FLED = "fled"
 SURRENDERED = "surrendered"
-STATUSES = (ACTIVE, OUT, COMAE, FLED, SURRENDERED)
+
+# -- the two ways out that a participant may declare instead of a Lens
+FLEE = "flee"
+SURRENDER = "surrender"
+EXITS = (FLEE, SURRENDER)
 
 # -- how a conflict ends, from one side's point of view
 WON = "won"

@@ -7,14 +7,14 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.table import Table
 
-from ..decisions import Question, QuestionError
+from ..decisions import CLEVER_FOLLOW_UP, LENS, Question, QuestionError
 
 # A hook for commands typed at any prompt (sheet, help, save, ? oracle …).
 # It returns True when it handled the line, so the question is asked again.
 MetaHandler = Callable[[str, Question], bool]
 
 
-DECLARATIONS = ("lens", "clever_follow_up")
+DECLARATIONS = (LENS, CLEVER_FOLLOW_UP)
 
 
 class TerminalDecider:

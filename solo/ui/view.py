@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..events import Event
+from ..rules.character import HURT_PENALTY
 from ..rules.dice import two_digits
 from ..rules.lenses import LENS_NAMES
 from ..story.text import fill
@@ -195,7 +196,7 @@ class TerminalView:
 
     def _on_push(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} pushes on below zero "
-                                f"(every skill -20 %).", style="bold yellow"))
+                                f"(every skill {HURT_PENALTY:+d} %).", style="bold yellow"))
         self._narrate(n)
 
     def _on_out(self, e: Event, n: list[str]) -> None:
