@@ -19,11 +19,13 @@ from solo.minds.bots import RandomDecider
 from solo.minds.memory import DEEDS
 from solo.rules.creation import pregenerated
 from solo.story.actions import ACTIONS, ActionVerb
-from solo.story.adventure import FALLBACK
+from solo.story.adventure import FALLBACK, Action, Where
 from solo.story.effects import EFFECTS, MEMORY_EVENTS, EffectVerb
 from solo.story.engine import Game
 from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
+from solo.story.loader import load_adventure, read_adventure
+from solo.story.party import set_up_party
+from solo.story.verbs import REQUIRED
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "adventures.md").read_text("utf-8")
 NAME = re.compile(r"`([a-z_]+)`")  # a field or outcome name; quoted values such as `"all"` are not names
@@ -117,3 +119,121 @@ def test_games_leave_nothing_behind_in_the_flow_machine():
     assert all(ref() is None for ref in refs)
     assert adventure.flow.models == []
     assert adventure.flow is adventure.flow  # built once per adventure
+
+
+@pytest.mark.parametrize("verb", [*EFFECTS.values(), *ACTIONS.values()], ids=lambda v: v.name)
+def test_a_field_left_out_reads_as_its_declared_default(verb):
+    for name, field in verb.fields.items():
+        if field.default is REQUIRED:
+            with pytest.raises(KeyError):
+                verb.arg({}, name)
+        else:
+            assert verb.arg({}, name) == field.default
+            assert verb.arg({name: "given"}, name) == "given"
+
+
+def _game(seed: int = 3) -> Game:
+    adventure = load_adventure(find_adventure("tutorial"))
+    game = Game(adventure, seed=seed, decider=RandomDecider(random.Random(seed)))
+    set_up_party(game, [pregenerated("espen")])
+    game.state.active = 0
+    return game
+
+
+def _defaults(verb, given: dict) -> dict:
+    """``given`` with every optional field written out as its declared default (None means 'absent')."""
+    return {**{n: f.default for n, f in verb.fields.items() if f.default not in (REQUIRED, None)}, **given}
+
+
+def _outcome(game: Game) -> dict:
+    pc = game.state.pcs[0]
+    return {"counters": dict(game.state.counters), "luck": pc.luck,
+            "pools": {name: pool.current for name, pool in pc.pools.items()}}
+
+
+@pytest.mark.parametrize("given", [{"add": "c"}, {"damage": "BODY"}, {"heal": "BODY"}, {"luck": -1},
+                                   {"rest": "days"}], ids=lambda g: next(iter(g)))
+def test_an_effect_does_the_same_with_its_defaults_left_out_or_written(given):
+    verb = next(EFFECTS[k] for k in given if k in EFFECTS)
+    written = _defaults(verb, given)
+    assert written != given  # the case leaves out at least one field
+    games = []
+    for args in (given, written):
+        game = _game()
+        game.state.pcs[0].pools["BODY"].current -= 3  # room to heal and rest
+        verb.apply(game, args)
+        games.append(_outcome(game))
+    assert games[0] == games[1]
+    if verb.name == "add":
+        assert games[0]["counters"] == {"c": 1}  # add without by adds 1
+
+
+@pytest.mark.parametrize("spec", [{"skill": "Social"}, {"question": "Is it raining?"}], ids=["roll", "oracle"])
+def test_an_action_does_the_same_with_its_defaults_left_out_or_written(spec):
+    kind = "roll" if "skill" in spec else "oracle"
+    verb = ACTIONS[kind]
+    results = []
+    for given in (spec, _defaults(verb, spec)):
+        game = _game()
+        events = []
+        game.sink = events.append
+        action = Action(kind, given, {}, Where("test", "test"))
+        verb.resolve(game, action)
+        results.append(events)
+    assert results[0] == results[1] and results[0]
+
+
+def test_the_lint_sees_a_name_set_by_any_verb_that_says_it_sets_one(tmp_path, monkeypatch):
+    """A new verb that writes a name (or gives an item) is seen by W102/W103/W104 from its attributes alone."""
+
+    class Mark(EffectVerb):  # no name in its body: it does not register itself for every other test
+        fields = {"mark": EFFECTS["set"].fields["set"]}
+        writes = "flag"
+        sets_name = True
+
+        def check(self, b, file, path, a):
+            pass
+
+        def apply(self, game, a):
+            game.state.flags[a["mark"]] = True
+
+    class Hand(EffectVerb):
+        fields = {"hand": EFFECTS["give"].fields["give"]}
+        gives_item = True
+
+        def apply(self, game, a):
+            pass
+
+    Mark.name, Hand.name = "mark", "hand"
+    monkeypatch.setitem(EFFECTS, "mark", Mark())
+    monkeypatch.setitem(EFFECTS, "hand", Hand())
+    source = tmp_path / "marks.toml"
+    source.write_text("""
+[adventure]
+title = "Marks"
+start = "a"
+
+[scenes.a]
+text = "A door."
+on_enter = [ { mark = "seen" }, { mark = "unread" }, { hand = "key" } ]
+choices = [ { text = "Open it", if = "seen and has('key')", goto = "b" }, { text = "Leave", goto = "b" } ]
+
+[scenes.b]
+text = "The end."
+ending = true
+""", encoding="utf-8")
+    _, problems = read_adventure(source)
+    warnings = [(p.code, p.message) for p in problems]
+    assert warnings == [("W103", "'unread' is set but never read")], warnings
+    monkeypatch.setattr(Mark, "writes", None)
+    monkeypatch.setattr(Mark, "sets_name", False)
+    monkeypatch.setattr(Hand, "gives_item", False)
+    _, problems = read_adventure(source)
+    assert sorted(p.code for p in problems) == ["W102", "W104"], problems
+
+
+def test_a_verb_that_sets_a_name_writes_it():
+    assert all(v.writes in ("flag", "counter") for v in EFFECTS.values() if v.sets_name)
+    assert {n for n, v in EFFECTS.items() if v.writes} == {"set", "clear", "add", "counter"}
+    assert {n for n, v in EFFECTS.items() if v.sets_name} == {"set", "add", "counter"}
+    assert {n for n, v in EFFECTS.items() if v.gives_item} == {"give"}

@@ -144,11 +144,13 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
 
 def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
     """How the story's own state ends up: flags and items per run, each counter's final values."""
-    from ..story.graph import _all_effects
+    from ..story.effects import EFFECTS
+    from ..story.graph import all_effects
 
-    named: dict[str, set[str]] = {"set": set(), "counter": set(), "give": set()}
-    for e in _all_effects(adventure):
-        kind = {"set": "set", "clear": "set", "add": "counter", "counter": "counter", "give": "give"}.get(e.kind)
+    named: dict[str, set[str]] = {"flag": set(), "counter": set(), "give": set()}
+    for e in all_effects(adventure):
+        verb = EFFECTS[e.kind]
+        kind = verb.writes or ("give" if verb.gives_item else None)
         if kind:
             named[kind].add(e.args[e.kind])
     counters = {}
@@ -160,7 +162,7 @@ def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
         counters[name] = {"mean": round(total / max(1, runs - t.error_count), 4), "median": median_of(hist),
                           "values": dict(sorted(((v, k) for v, k in hist.items() if k), key=lambda kv: int(kv[0])))}
     return {
-        "flags": {name: _rate(t.flags.get(name, 0), runs) for name in sorted(named["set"] | set(t.flags))},
+        "flags": {name: _rate(t.flags.get(name, 0), runs) for name in sorted(named["flag"] | set(t.flags))},
         "counters": counters,
         "items": {name: _rate(t.items.get(name, 0), runs) for name in sorted(named["give"] | set(t.items))},
     }

@@ -20,8 +20,8 @@ from ..rules.escalation import may_escalate
 from ..rules.outcomes import LOST, OUTCOMES, WON
 from ..rules.participants import obstacle
 from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
-from .rolling import choose_pc, offer_flip, repay, roll_target
-from .verbs import Field, is_whole
+from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
+from .verbs import Field, Verb, field_value, is_whole
 
 if TYPE_CHECKING:
     from .adventure import Action, Branch
@@ -31,17 +31,18 @@ if TYPE_CHECKING:
 Spec = Mapping[str, Any]
 
 ROUND_LIMIT_DEFAULT = 30
-WHO = ("active", "choose", "best")
+#: Who makes a roll: the active PC, the one the player chooses, or the best at it.
+WHO_ROLLS = ("active", "choose", "best")
 #: Who a Social roll is made among, for the Tags' modifiers (docs/rules.md §2.5).
 AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
-OBSTACLE_FIELDS = {"name", "difficulty", "challenge", "pool"}
+#: The fields of a conflict's static ``obstacle`` table.
+OBSTACLE_FIELDS = {"name": Field("text", "The obstacle"), "difficulty": Field("difficulty", "normal"),
+                   "challenge": Field("whole number", None), "pool": Field("whole number", None)}
 
 
-class ActionVerb:
+class ActionVerb(Verb):
     """One kind of action; subclasses register themselves in :data:`ACTIONS`."""
 
-    name: ClassVar[str]
-    fields: ClassVar[dict[str, Field]]
     outcomes: ClassVar[tuple[str, ...]]  # each needs a branch
     optional: ClassVar[tuple[str, ...]] = ()  # a branch of its own, else the fallback of Action.branch
 
@@ -58,13 +59,6 @@ class ActionVerb:
 
 
 ACTIONS: dict[str, ActionVerb] = {}
-
-_ROLL_FIELDS = {
-    "skill": Field("skill"), "focus": Field("Focus or list of Focuses", None),
-    "difficulty": Field("difficulty", "normal"), "modifier": Field("whole number", 0),
-    "who": Field("who", "choose"), "among": Field("list", ()),
-}
-
 
 def _check_skill(b: Builder, file: str, path: str, spec: Spec, key: str = "skill", focus_key: str = "focus",
                  required: bool = True) -> None:
@@ -93,10 +87,10 @@ def _check_roll(b: Builder, file: str, path: str, spec: Spec) -> None:
             b.fail(file, f"{path}.difficulty", exc.args[0], "E005")
     if "modifier" in spec and not is_whole(spec["modifier"]):
         b.fail(file, f"{path}.modifier", "expected a whole number such as -20")
-    if "who" in spec and spec["who"] not in WHO:
-        b.fail(file, f"{path}.who", f"expected one of {', '.join(WHO)}")
-    among = spec.get("among", [])
-    if not isinstance(among, list) or any(a not in AMONG for a in among):
+    if "who" in spec and spec["who"] not in WHO_ROLLS:
+        b.fail(file, f"{path}.who", f"expected one of {', '.join(WHO_ROLLS)}")
+    among = field_value(ROLL_FIELDS, spec, "among")
+    if not isinstance(among, (list, tuple)) or any(a not in AMONG for a in among):
         b.fail(file, f"{path}.among", f"expected a list of: {', '.join(AMONG)}")
 
 
@@ -104,7 +98,7 @@ class Roll(ActionVerb):
     """A skill roll (docs/rules.md §3), with a Luck flip offered when it would turn a failure."""
 
     name = "roll"
-    fields = _ROLL_FIELDS
+    fields = ROLL_FIELDS
     outcomes = ("success", "failure")
     optional = ("exceptional_success", "exceptional_failure")
 
@@ -113,10 +107,11 @@ class Roll(ActionVerb):
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
-        pc = choose_pc(game, spec, spec["skill"], spec.get("focus"))
+        focus = self.arg(spec, "focus")
+        pc = choose_pc(game, spec, spec["skill"], focus)
         target, mods, routine = roll_target(pc, spec)
         result = roll_check(game.rng, target, routine=routine)
-        game.emit("skill_roll", actor=pc.name, skill=spec["skill"], focus=spec.get("focus"), target=target,
+        game.emit("skill_roll", actor=pc.name, skill=spec["skill"], focus=focus, target=target,
                   modifiers=[(m.name, m.value) for m in mods], roll=result.roll, success=result.success,
                   exceptional=result.exceptional, automatic=result.automatic)
         result = offer_flip(game, pc, result)
@@ -133,7 +128,7 @@ class Opposed(ActionVerb):
     """An opposed roll (docs/rules.md §4); a PC who loses may escalate to an Extended Conflict."""
 
     name = "opposed"
-    fields = {**_ROLL_FIELDS, "npc": Field("NPC id", None), "npc_skill": Field("skill", None),
+    fields = {**ROLL_FIELDS, "npc": Field("NPC id", None), "npc_skill": Field("skill", None),  # None: the PC's skill
               "npc_focus": Field("Focus", None), "against": Field("skill value", None),
               "escalate": Field("conflict table", None)}
     outcomes = ("win", "lose")
@@ -162,7 +157,7 @@ class Opposed(ActionVerb):
                 if "type" not in esc and spec.get("skill") in b.t.skills:
                     from ..rules.escalation import EscalationError, fitting_type
 
-                    focus = spec.get("focus")
+                    focus = self.arg(spec, "focus")
                     try:  # the conflict that fits the roll that was lost (docs/rules.md §4)
                         esc["type"] = fitting_type(spec["skill"], focus if isinstance(focus, str) else None,
                                                    b.types).key
@@ -173,11 +168,11 @@ class Opposed(ActionVerb):
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
         npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
-        pc = choose_pc(game, spec, spec["skill"], spec.get("focus"))
+        pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"))
         target, mods, routine = roll_target(pc, spec, npc=npc)
         if npc is not None:
-            their_skill = spec.get("npc_skill", spec["skill"])
-            their_target = skill_target(npc, their_skill, spec.get("npc_focus"))[0]
+            their_skill = self.arg(spec, "npc_skill") or spec["skill"]
+            their_target = skill_target(npc, their_skill, self.arg(spec, "npc_focus"))[0]
             their_name = npc.name
         else:
             their_skill = spec["skill"]
@@ -223,20 +218,20 @@ class Conflict(ActionVerb):
             b.fail(file, path, "missing field 'type' (combat, social, foot_chase …)")
         elif ctype not in b.types:
             b.fail(file, f"{path}.type", f"unknown conflict type {ctype!r}{did_you_mean(str(ctype), b.types)}", "E005")
-        npcs = spec.get("npcs", [])
-        if not isinstance(npcs, list):
+        npcs = self.arg(spec, "npcs")
+        if not isinstance(npcs, (list, tuple)):
             b.fail(file, f"{path}.npcs", "expected a list of NPC ids")
             npcs = []
         for i, npc in enumerate(npcs):
             if npc not in b.npc_ids:
                 b.fail(file, f"{path}.npcs[{i}]", f"unknown NPC {npc!r}{did_you_mean(str(npc), b.npc_ids)}", "E006")
-        wall = spec.get("obstacle")
+        wall = self.arg(spec, "obstacle")
         if wall is not None:
             if not isinstance(wall, dict):
                 b.fail(file, f"{path}.obstacle", "expected { name = …, difficulty = … }")
             else:
                 b.unknown_fields(file, f"{path}.obstacle", wall, OBSTACLE_FIELDS)
-                diff = str(wall.get("difficulty", "normal")).lower()
+                diff = str(field_value(OBSTACLE_FIELDS, wall, "difficulty")).lower()
                 if diff not in ("easy", "normal", "hard", "very hard") and not ("challenge" in wall and "pool" in wall):
                     b.fail(file, f"{path}.obstacle.difficulty", "expected easy, normal, hard or very hard "
                                                                "(or both challenge and pool)", "E005")
@@ -256,10 +251,11 @@ class Conflict(ActionVerb):
         wall = None
         if "obstacle" in spec:
             o = spec["obstacle"]
-            wall = obstacle(o.get("name", "The obstacle"), str(o.get("difficulty", "normal")),
-                            challenge=o.get("challenge"), pool=o.get("pool"))
-        outcome = game.run_conflict(game.conflict_types[spec["type"]], spec.get("npcs", []), wall,
-                                    rounds=spec.get("rounds", ROUND_LIMIT_DEFAULT), stakes=spec.get("stakes", ""))
+            wall = obstacle(field_value(OBSTACLE_FIELDS, o, "name"), str(field_value(OBSTACLE_FIELDS, o, "difficulty")),
+                            challenge=field_value(OBSTACLE_FIELDS, o, "challenge"),
+                            pool=field_value(OBSTACLE_FIELDS, o, "pool"))
+        outcome = game.run_conflict(game.conflict_types[spec["type"]], self.arg(spec, "npcs"), wall,
+                                    rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"))
         return action.branch(outcome)
 
 
@@ -283,7 +279,7 @@ class Oracle(ActionVerb):
                 b.fail(file, f"{path}.odds", str(exc), "E005")
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
-        answer = game.ask_oracle(action.spec["question"], action.spec.get("odds", "even"))
+        answer = game.ask_oracle(action.spec["question"], self.arg(action.spec, "odds"))
         return action.branch(answer.grade.replace(", ", "_"))
 
 

@@ -20,7 +20,7 @@ from ..rules.luck import NEGATIVE_LUCK_FLOOR
 from ..rules.medicine import MedicineError, new_day, treat
 from ..rules.rulebook import POOLS
 from .npcs import disposition_of, remember, set_disposition
-from .verbs import Field
+from .verbs import Field, Verb
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -30,14 +30,25 @@ Args = Mapping[str, Any]
 
 #: What an NPC can remember the PCs did to it.
 MEMORY_EVENTS = ("spared", "helped", "paid", "humiliated", "lied_to", "threatened", "hurt")
-WHO = ("active", "all")
+#: Whom an effect with a ``who`` field changes: the active PC, or every PC still in the story.
+AFFECTED_PCS = ("active", "all")
+_WHO = Field("who", "active")
+_AMOUNT = Field("dice or whole number", 1)
 
 
-class EffectVerb:
-    """One kind of effect; subclasses register themselves in :data:`EFFECTS`."""
+class EffectVerb(Verb):
+    """One kind of effect; subclasses register themselves in :data:`EFFECTS`.
 
-    name: ClassVar[str]
-    fields: ClassVar[dict[str, Field]]
+    The whole-adventure lint (:mod:`solo.story.graph`) learns what a verb
+    does to the story's names from these attributes, never from its name.
+    """
+
+    #: The verb writes the flag or counter its value names ("flag" or "counter"): the name is set.
+    writes: ClassVar[str | None] = None
+    #: What it writes is worth reading later (clearing a flag is not: no "set but never read").
+    sets_name: ClassVar[bool] = False
+    #: The verb gives the PCs the item its value names.
+    gives_item: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -67,8 +78,8 @@ def _check_pool(b: Builder, file: str, path: str, pool: object) -> None:
         b.fail(file, path, f"unknown Pool {pool!r}{did_you_mean(str(pool), POOLS)}", "E005")
 
 
-def _check_who(b: Builder, file: str, path: str, a: Args) -> None:
-    if a.get("who", "active") not in WHO:
+def _check_who(b: Builder, file: str, path: str, who: object) -> None:
+    if who not in AFFECTED_PCS:
         b.fail(file, f"{path}.who", "expected \"active\" or \"all\"")
 
 
@@ -80,6 +91,8 @@ def _check_npc(b: Builder, file: str, path: str, nid: object) -> None:
 class SetFlag(_Named):
     name = "set"
     fields = {"set": Field("flag name")}
+    writes = "flag"
+    sets_name = True
 
     def apply(self, game: Game, a: Args) -> None:
         game.state.flags[a["set"]] = True
@@ -88,6 +101,7 @@ class SetFlag(_Named):
 class ClearFlag(_Named):
     name = "clear"
     fields = {"clear": Field("flag name")}
+    writes = "flag"
 
     def apply(self, game: Game, a: Args) -> None:
         game.state.flags[a["clear"]] = False
@@ -96,20 +110,24 @@ class ClearFlag(_Named):
 class Add(_Named):
     name = "add"
     fields = {"add": Field("counter name"), "by": Field("whole number", 1)}
+    writes = "counter"
+    sets_name = True
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         super().check(b, file, path, a)
-        if not isinstance(a.get("by", 1), int):
+        if not isinstance(self.arg(a, "by"), int):
             b.fail(file, f"{path}.by", "expected a whole number")
 
     def apply(self, game: Game, a: Args) -> None:
         counters = game.state.counters
-        counters[a["add"]] = counters.get(a["add"], 0) + a.get("by", 1)
+        counters[a["add"]] = counters.get(a["add"], 0) + self.arg(a, "by")
 
 
 class Counter(_Named):
     name = "counter"
     fields = {"counter": Field("counter name"), "value": Field("whole number")}
+    writes = "counter"
+    sets_name = True
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         super().check(b, file, path, a)
@@ -123,6 +141,7 @@ class Counter(_Named):
 class Give(_Named):
     name = "give"
     fields = {"give": Field("item name")}
+    gives_item = True
 
     def apply(self, game: Game, a: Args) -> None:
         if a["give"] not in game.state.items:
@@ -144,11 +163,11 @@ class Damage(EffectVerb):
     """Pools may fall to −maximum, where the PC is in comae (docs/rules.md §5.6)."""
 
     name = "damage"
-    fields = {"damage": Field("Pool"), "amount": Field("dice or whole number", 1), "who": Field("who", "active")}
+    fields = {"damage": Field("Pool"), "amount": _AMOUNT, "who": _WHO}
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         _check_pool(b, file, f"{path}.{self.name}", a[self.name])
-        amount = a.get("amount", 1)
+        amount = self.arg(a, "amount")
         if isinstance(amount, str):
             try:
                 parse(amount)
@@ -156,11 +175,11 @@ class Damage(EffectVerb):
                 b.fail(file, f"{path}.amount", str(exc))
         elif not isinstance(amount, int) or amount < 0:
             b.fail(file, f"{path}.amount", "expected dice such as \"1d6\" or a number")
-        _check_who(b, file, path, a)
+        _check_who(b, file, path, self.arg(a, "who"))
 
     def apply(self, game: Game, a: Args) -> None:
-        amount = a.get("amount", 1)
-        for pc in game.pcs_for(a.get("who", "active")):
+        amount = self.arg(a, "amount")
+        for pc in game.pcs_for(self.arg(a, "who")):
             value = parse(amount).total(game.rng) if isinstance(amount, str) else amount
             pool = pc.pools[a[self.name]]
             before = pool.current
@@ -176,7 +195,7 @@ class Damage(EffectVerb):
 
 class Heal(Damage):
     name = "heal"
-    fields = {"heal": Field("Pool"), "amount": Field("dice or whole number", 1), "who": Field("who", "active")}
+    fields = {"heal": Field("Pool"), "amount": _AMOUNT, "who": _WHO}
 
     def moved(self, current: int, value: int, maximum: int) -> int:
         return min(maximum, current + value)
@@ -184,15 +203,15 @@ class Heal(Damage):
 
 class Luck(EffectVerb):
     name = "luck"
-    fields = {"luck": Field("whole number"), "who": Field("who", "active")}
+    fields = {"luck": Field("whole number"), "who": _WHO}
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
-        _check_who(b, file, path, a)
+        _check_who(b, file, path, self.arg(a, "who"))
         if not isinstance(a["luck"], int):
             b.fail(file, f"{path}.luck", "expected a whole number such as 1 or -1")
 
     def apply(self, game: Game, a: Args) -> None:
-        for pc in game.pcs_for(a.get("who", "active")):
+        for pc in game.pcs_for(self.arg(a, "who")):
             before = pc.luck
             floor = NEGATIVE_LUCK_FLOOR if game.adventure.negative_luck else 0
             pc.luck = max(floor, min(pc.luck_max, pc.luck + a["luck"]))
@@ -286,7 +305,7 @@ class Rest(EffectVerb):
 
     def apply(self, game: Game, a: Args) -> None:
         for pc in game.state.pcs:
-            change = recover(pc, days=a.get("days", 1) if a["rest"] == "days" else 0, slept=True)
+            change = recover(pc, days=self.arg(a, "days") if a["rest"] == "days" else 0, slept=True)
             new_day(pc)
             if change:
                 game.emit("rest", actor=pc.name, change=change)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene, Where
+from .effects import EFFECTS
 from .expressions import Condition
 from .problems import Collector
 
@@ -59,7 +60,7 @@ def dead_ends(adventure: Adventure) -> list[str]:
             if not scene.ending and not any(t != sid for _, t in graph.get(sid, []))]
 
 
-def _all_effects(adventure: Adventure) -> Iterator[Effect]:
+def all_effects(adventure: Adventure) -> Iterator[Effect]:
     for scene in adventure.scenes.values():
         yield from scene.on_enter
         for choice in scene.choices:
@@ -90,11 +91,12 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
         c.add(first.where.file, "adventure.start", "W105", "no ending can be reached from the start")
     set_names: set[str] = set()
     given: set[str] = set()
-    for e in _all_effects(adventure):
-        if e.kind in ("set", "clear", "add", "counter"):
+    for e in all_effects(adventure):
+        verb = EFFECTS[e.kind]  # what a verb does to the story's names is its own attribute, never its name
+        if verb.writes is not None or verb.sets_name:
             set_names.add(e.args[e.kind])
-        if e.kind == "give":
-            given.add(e.args["give"])
+        if verb.gives_item:
+            given.add(e.args[e.kind])
     read_names: dict[str, Where] = {}
     tested_items: dict[str, Where] = {}
     for where, cond in _all_conditions(adventure):
@@ -114,8 +116,8 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
     for name, where in sorted(read_names.items()):
         if name not in set_names:
             c.add(where.file, where.path, "W102", f"{name!r} is read but never set (it is always false / 0)")
-    for e in _all_effects(adventure):
-        if e.kind in ("set", "add", "counter") and e.args[e.kind] not in read_names:
+    for e in all_effects(adventure):
+        if EFFECTS[e.kind].sets_name and e.args[e.kind] not in read_names:
             c.add(e.where.file, e.where.path, "W103", f"{e.args[e.kind]!r} is set but never read")
             read_names[e.args[e.kind]] = e.where  # report each name once
     for item, where in sorted(tested_items.items()):

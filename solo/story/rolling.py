@@ -16,6 +16,7 @@ from ..rules.character import Character, Modifier, Situation, skill_target
 from ..rules.luck import NEGATIVE_LUCK_FLOOR, pay_back, spend
 from ..rules.rolls import CheckResult, difficulty_modifier, flip_that_helps
 from .npcs import disposition_of
+from .verbs import Field, field_value
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -23,12 +24,19 @@ if TYPE_CHECKING:
     from ..npc.model import NPC
     from .engine import Game
 
+#: The fields of a skill roll, shared by the ``roll`` and ``opposed`` actions (and their defaults).
+ROLL_FIELDS = {
+    "skill": Field("skill"), "focus": Field("Focus or list of Focuses", None),
+    "difficulty": Field("difficulty", "normal"), "modifier": Field("whole number", 0),
+    "who": Field("who", "choose"), "among": Field("list", ()),
+}
+
 
 def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any) -> Character:
     """The PC who makes the roll (``who``: choose, best or active); they become the active PC."""
     state = game.state
     pcs = state.pcs
-    who = spec.get("who", "choose")
+    who = field_value(ROLL_FIELDS, spec, "who")
     if len(pcs) == 1:
         pc = pcs[0]
     elif who == "best":
@@ -48,7 +56,7 @@ def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any) -> Ch
 def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = None
                 ) -> tuple[int, list[Modifier], bool]:
     """The target, its modifiers by name, and whether the roll is routine (no dice)."""
-    skill, focus = spec["skill"], spec.get("focus")
+    skill, focus = spec["skill"], field_value(ROLL_FIELDS, spec, "focus")
     extra = []
     routine = False
     if "difficulty" in spec:
@@ -57,13 +65,13 @@ def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = Non
             routine = True
         elif mod:
             extra.append(Modifier(str(spec["difficulty"]).title(), mod))
-    if spec.get("modifier"):
+    if field_value(ROLL_FIELDS, spec, "modifier"):
         extra.append(Modifier("situation", spec["modifier"]))
     if npc is not None and skill == "Social":
         disp = disposition_of(npc)
         if disposition_modifier(disp):
             extra.append(Modifier(f"{npc.name} is {disp}", disposition_modifier(disp)))
-    among = set(spec.get("among", []))
+    among = set(field_value(ROLL_FIELDS, spec, "among"))
     situation = Situation(upper_class="upper_class" in among, criminal="criminals" in among,
                           borderline_access="borderline_access" in among,
                           status_known="aware_of_status" in among) if among else None

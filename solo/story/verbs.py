@@ -10,7 +10,8 @@ adding a verb is adding one class (and its lines in the documentation).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any, ClassVar, NamedTuple
 
 #: The default of a field the author must give.
 REQUIRED: Any = object()
@@ -21,6 +22,31 @@ class Field(NamedTuple):
 
     kind: str
     default: Any = REQUIRED
+
+
+def field_value(fields: Mapping[str, Field], given: Mapping[str, Any], name: str) -> Any:
+    """The value of field ``name`` as the author gave it, else its declared default.
+
+    The :class:`Field` is the one home of a default: code that reads an
+    optional field reads it through here and never repeats the default.
+    """
+    if name in given:
+        return given[name]
+    default = fields[name].default
+    if default is REQUIRED:
+        raise KeyError(f"field {name!r} is required and was not given")
+    return default
+
+
+class Verb:
+    """What effects and actions share: the fields they declare, read with their defaults."""
+
+    name: ClassVar[str]
+    fields: ClassVar[dict[str, Field]]
+
+    def arg(self, given: Mapping[str, Any], name: str) -> Any:
+        """Field ``name`` of this verb as given, else the default its :class:`Field` declares."""
+        return field_value(self.fields, given, name)
 
 
 def is_whole(value: object) -> bool:
