@@ -91,6 +91,8 @@ def test_toml_syntax_error_gives_line_and_column(tmp_path):
     ('level = "common"', 'level = "legendary"', "E002", "level"),
     ('text = "Fresh air, {pc}."', 'text = "Fresh air, {pcs}."', "E008", "unknown slot"),
     ('ending = true', 'ending = "yes"', "E002", "true or false"),
+    ('{ set = "seen" }', '{ luck = true }', "E002", "whole number"),  # TOML's true is not the number 1
+    ('{ set = "seen" }', '{ add = "x", by = false }', "E002", "whole number"),
 ])
 def test_schema_problems(tmp_path, old, new, code, fragment):
     problems = problems_of(tmp_path, MINIMAL.replace(old, new))

@@ -20,7 +20,7 @@ from ..rules.luck import NEGATIVE_LUCK_FLOOR
 from ..rules.medicine import MedicineError, new_day, treat
 from ..rules.rulebook import POOLS
 from .npcs import disposition_of, remember, set_disposition
-from .verbs import Field, Verb
+from .verbs import Field, Verb, is_whole
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -115,7 +115,7 @@ class Add(_Named):
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         super().check(b, file, path, a)
-        if not isinstance(self.arg(a, "by"), int):
+        if not is_whole(self.arg(a, "by")):
             b.fail(file, f"{path}.by", "expected a whole number")
 
     def apply(self, game: Game, a: Args) -> None:
@@ -131,7 +131,7 @@ class Counter(_Named):
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         super().check(b, file, path, a)
-        if not isinstance(a.get("value"), int):
+        if not is_whole(a.get("value")):
             b.fail(file, f"{path}.value", "expected a whole number")
 
     def apply(self, game: Game, a: Args) -> None:
@@ -173,7 +173,7 @@ class Damage(EffectVerb):
                 parse(amount)
             except DiceError as exc:
                 b.fail(file, f"{path}.amount", str(exc))
-        elif not isinstance(amount, int) or amount < 0:
+        elif not is_whole(amount) or amount < 0:
             b.fail(file, f"{path}.amount", "expected dice such as \"1d6\" or a number")
         _check_who(b, file, path, self.arg(a, "who"))
 
@@ -207,7 +207,7 @@ class Luck(EffectVerb):
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         _check_who(b, file, path, self.arg(a, "who"))
-        if not isinstance(a["luck"], int):
+        if not is_whole(a["luck"]):
             b.fail(file, f"{path}.luck", "expected a whole number such as 1 or -1")
 
     def apply(self, game: Game, a: Args) -> None:
@@ -229,7 +229,7 @@ class Disposition(EffectVerb):
         _check_npc(b, file, f"{path}.disposition", a["disposition"])
         if ("shift" in a) == ("to" in a):
             b.fail(file, path, "give either shift = N or to = \"Friendly\"")
-        if "shift" in a and not isinstance(a["shift"], int):
+        if "shift" in a and not is_whole(a["shift"]):
             b.fail(file, f"{path}.shift", "expected a whole number of steps such as 1 or -1")
         if "to" in a:
             try:
@@ -253,7 +253,7 @@ class Tension(EffectVerb):
     fields = {"tension": Field("whole number")}
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
-        if not isinstance(a["tension"], int):
+        if not is_whole(a["tension"]):
             b.fail(file, f"{path}.tension", "expected a whole number such as 1 or -1")
 
     def apply(self, game: Game, a: Args) -> None:
@@ -300,7 +300,7 @@ class Rest(EffectVerb):
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         if a["rest"] not in ("night", "days"):
             b.fail(file, f"{path}.rest", "expected \"night\" or \"days\"")
-        if a["rest"] == "days" and not isinstance(a.get("days"), int):
+        if a["rest"] == "days" and not is_whole(a.get("days")):
             b.fail(file, f"{path}.days", "expected a whole number of days")
 
     def apply(self, game: Game, a: Args) -> None:
