@@ -9,14 +9,34 @@ from __future__ import annotations
 import io
 import os
 import random
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from solo.rules.character import Character, Pool
 from solo.rules.rulebook import POOLS, SKILLS
 
 pytest_plugins = ["pytester"]
+
+# Hypothesis keeps no example database and writes its caches into a temporary folder of its own,
+# not into the repository (it would otherwise make .hypothesis/ in the working directory).
+settings.register_profile("solo", database=None)
+settings.load_profile("solo")
+_HYPOTHESIS_HOME = pytest.StashKey[Path]()
+
+
+def pytest_configure(config):
+    home = config.stash[_HYPOTHESIS_HOME] = Path(tempfile.mkdtemp(prefix="solo-hypothesis-"))
+    set_hypothesis_home_dir(home)
+
+
+def pytest_unconfigure(config):
+    if _HYPOTHESIS_HOME in config.stash:
+        shutil.rmtree(config.stash[_HYPOTHESIS_HOME], ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)
