@@ -147,6 +147,20 @@ def look_ahead(k: Kernel, a: int, b: int, after_win: Table, after_loss: Table, a
     return total + r.b * (1.0 - k.land_b) * after_loss[a][b] + r.stalemate * after_stall[a][b]
 
 
+def _value(k: Kernel, a: int, b: int, table: Table, ends: tuple[float, float, float], limited: bool) -> float:
+    """One state's value from the round ``k``: ``ends`` is (value when B is out, when A is out, per round).
+
+    Open-ended, a round that changes nothing is played again, so the value is
+    divided by the chance that it moves; with a limit, it stays for the next
+    pass (``table`` then holds the values with one round fewer to go).
+    """
+    won, lost, per_round = ends
+    landed = _landed(k, a, b, table, table, won, lost)
+    if limited:
+        return landed + (per_round + (1.0 - k.moving) * table[a][b])
+    return (per_round + landed) / k.moving
+
+
 # What a table holds, as (its value when B is out, when A is out, what each round adds).
 _WIN, _LOSE, _ROUNDS = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
 
@@ -202,54 +216,36 @@ def solve(kernel: Callable[[str, str], Kernel], size_a: int, size_b: int, lens_a
     if lens_b == BEST and _LOSE not in wanted:
         wanted.append(_LOSE)
     judge = wanted.index(_LOSE if lens_b == BEST else _WIN)  # the table a chooser maximises: its own chance
-    won, lost, per_round = wanted[judge]
     fixed = None if callable(lens_a) or callable(lens_b) else options(0, 0)  # the same Lenses in every state
     start = (fixed or options(size_a, size_b))[0]
     others = [i for i in range(len(wanted)) if i != judge]
     if limit is None:
-        # where a side is out, the tables hold what they are worth there
+        # one pass, in place; where a side is out, the tables hold what they are worth there
         solved = [[[if_lost if a == 0 < b else if_won if b == 0 < a else 0.0 for b in range(size_b + 1)]
                    for a in range(size_a + 1)] for if_won, if_lost, _ in wanted]
+    else:
+        solved = [[[0.0] * (size_b + 1) for _ in range(size_a + 1)] for _ in wanted]
+    grid = [[fixed or options(a, b) if a and b else [] for b in range(size_b + 1)] for a in range(size_a + 1)]
+    for _ in range(limit or 1):  # with a limit, each pass adds a round before the ones already counted
+        new = solved if limit is None else [[[0.0] * (size_b + 1) for _ in range(size_a + 1)] for _ in wanted]
         ranked = solved[judge]
         for a in range(1, size_a + 1):
             for b in range(1, size_b + 1):  # smaller Pools first: every state read below is already known
                 chosen, best = None, 0.0
-                for k in fixed or options(a, b):
-                    if k.moving <= 0.0:
+                for k in grid[a][b]:
+                    if limit is None and k.moving <= 0.0:
                         continue  # nothing can ever change: the conflict never ends from here
-                    value = (per_round + _landed(k, a, b, ranked, ranked, won, lost)) / k.moving
+                    value = _value(k, a, b, ranked, wanted[judge], limit is not None)
                     if chosen is None or value > best:
                         chosen, best = k, value
                 if chosen is None:
                     continue
-                ranked[a][b] = best
+                new[judge][a][b] = best
                 for i in others:
-                    table, (w, l_, r) = solved[i], wanted[i]
-                    table[a][b] = (r + _landed(chosen, a, b, table, table, w, l_)) / chosen.moving
+                    new[i][a][b] = _value(chosen, a, b, solved[i], wanted[i], limit is not None)
                 if a == size_a and b == size_b:
                     start = chosen
-    else:
-        grid = [[fixed or options(a, b) if a and b else [] for b in range(size_b + 1)] for a in range(size_a + 1)]
-        solved = [[[0.0] * (size_b + 1) for _ in range(size_a + 1)]] * len(wanted)
-        for _ in range(limit):  # each pass adds a round before the ones already counted
-            new = [[[0.0] * (size_b + 1) for _ in range(size_a + 1)] for _ in wanted]
-            ranked = solved[judge]
-            for a in range(1, size_a + 1):
-                for b in range(1, size_b + 1):
-                    chosen, best = None, 0.0
-                    for k in grid[a][b]:
-                        value = _landed(k, a, b, ranked, ranked, won, lost)
-                        value += per_round + (1.0 - k.moving) * ranked[a][b]
-                        if chosen is None or value > best:
-                            chosen, best = k, value
-                    assert chosen is not None
-                    new[judge][a][b] = best
-                    for i in others:
-                        old, (w, l_, r) = solved[i], wanted[i]
-                        new[i][a][b] = _landed(chosen, a, b, old, old, w, l_) + (r + (1.0 - chosen.moving) * old[a][b])
-                    if a == size_a and b == size_b:
-                        start = chosen
-            solved = new
+        solved = new
     return Chain(solved[0], None if only_win else solved[1], None if only_win else solved[2], start)
 
 
