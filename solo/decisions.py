@@ -10,9 +10,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+#: The longest answer taken, typed or from a script: more than any name, note or oracle question needs.
+#: A longer one is refused before anything else looks at it (or prints it back).
+MAX_ANSWER = 1000
+
 
 class QuestionError(ValueError):
     """An answer that does not fit the question; the message says what would."""
+
+
+def too_long(answer: str) -> str | None:
+    """Why ``answer`` is refused for its length, or None."""
+    if len(answer) > MAX_ANSWER:
+        return f"an answer has at most {MAX_ANSWER:,} characters, not {len(answer):,}"
+    return None
+
+
+def _shown(text: str) -> str:
+    """An answer quoted back in a message: its start, if it is long."""
+    return repr(text if len(text) <= 40 else text[:40] + "…")
 
 
 @dataclass(frozen=True)
@@ -63,6 +79,9 @@ class Question:
         for o in self.options:  # the usual case: a decider that already answers with a key
             if answer == o.key:
                 return answer
+        problem = too_long(answer or "")
+        if problem:
+            raise QuestionError(problem)
         text = (answer or "").strip()
         if not text and self.default is not None:
             text = self.default
@@ -74,7 +93,7 @@ class Question:
         for o in self.options:
             if lowered == o.key.lower() or lowered == o.label.lower():
                 return o.key
-        if text.isdigit() and 1 <= int(text) <= len(self.options):
+        if text.isdecimal() and text.isascii() and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1].key
         matches = [o.key for o in self.options
                    if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
@@ -83,10 +102,10 @@ class Question:
         valid = ", ".join(f"{i}={o.key}" if _readable(o.key) and o.key != str(i) else str(i)
                           for i, o in enumerate(self.options, 1))
         if lowered and len(matches) > 1:
-            raise QuestionError(f"{text!r} could be {', '.join(matches)}; answer one of: {valid}")
+            raise QuestionError(f"{_shown(text)} could be {', '.join(matches)}; answer one of: {valid}")
         if not text:
             raise QuestionError(f"please answer with one of: {valid}")
-        raise QuestionError(f"{text!r} is not an answer here; answer one of: {valid}")
+        raise QuestionError(f"{_shown(text)} is not an answer here; answer one of: {valid}")
 
 
 def _readable(key: str) -> bool:
@@ -133,13 +152,13 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
          _IN_CONFLICT | {"roll", "flipped"} | _IN_GAME),
     Kind(TARGET, "whom the round's winner strikes when several foes are still in", _IN_CONFLICT),
     Kind(DAMAGE_POOL, "the Pool a Covert or Flamboyant blow hits: the conflict's or the side Pool", _IN_CONFLICT),
-    Kind(LUCK_REDUCE, "spend a Luck Point to take 1 damage instead of the blow", _IN_CONFLICT | {"damage"}),
-    Kind(PUSH, "a spent Pool: push on below zero, spend Luck to get back to 1, or go down",
-         _IN_CONFLICT | {"pool", "maximum"}),
+    Kind(LUCK_REDUCE, "spend a Luck Point to take 1 damage instead of the blow (a conflict's or a scene's)",
+         _IN_CONFLICT | {"damage"} | _IN_GAME),
+    Kind(PUSH, "a spent Pool: push on below zero, spend Luck to get back to 1, or go down (or stop at 0 "
+               "outside a conflict)", _IN_CONFLICT | {"pool", "maximum"} | _IN_GAME),
     # -- asked by the game (context: the game)
     Kind("choice", "which of a scene's choices to take", _IN_GAME | {"scene"}),
     Kind("who", "which character of the party acts", _IN_GAME),
-    Kind("pay_back", "turn a success into a failure to repay borrowed Luck", _IN_GAME),
     Kind("escalate", "a lost opposed roll: turn it into an Extended Conflict", _IN_GAME),
     Kind("willpower_acted", "at a session's end: did the character act by their Willpower Focuses", _IN_GAME),
     Kind("improve", "spend an improvement roll now, or keep it", _IN_GAME),

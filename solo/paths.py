@@ -1,15 +1,23 @@
-"""Where the bundled content lives, from any working directory.
+"""Where files live, and how solo names, reads and writes them safely.
 
 In a wheel the top-level ``oracles/`` and ``scenes/`` folders are packed into
 ``solo/_bundled``; in a source checkout (editable install) they sit beside the
 package. Users add folders of their own through options and environment
 variables, searched before the bundled ones so theirs can override.
+
+A file name made from content (an adventure id, a save slot, a character's
+name) goes through :func:`file_in`, which keeps it inside its folder and
+within what the file system can hold. Files solo did not write are read with
+:func:`read_bounded` (regular files only, a size limit), and every file solo
+writes is replaced whole through :func:`write_atomic`.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from .errors import SoloError
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -34,3 +42,183 @@ def search_path(name: str, extra: list[str | Path] | None = None, env: str | Non
 def default_saves() -> Path:
     """``SOLO_SAVES`` if set, else ``saves/`` in the working directory."""
     return Path(os.environ.get("SOLO_SAVES") or "saves")
+
+
+# -- file names built from what a user or an adventure gave -----------------------------------
+NAME_MAX = 255  # bytes in one path component, where the file system does not say
+PATH_MAX = 4096  # bytes in a whole path, where the file system does not say
+SPARE = 16  # room kept for what solo adds to a name it was given ("-12", ".bak", ".error.txt")
+READ_LIMIT = 16_000_000  # bytes read from a file solo did not write itself, unless a caller says less
+
+
+class PathError(SoloError):
+    """A file or folder name solo refuses: not a plain name, too long, leading outside its folder."""
+
+
+def short(text: str, width: int = 40) -> str:
+    """A name as a message shows it: at most ``width`` characters, so the message stays readable."""
+    return text if len(text) <= width else text[:width] + "…"
+
+
+def _shown(text: str) -> str:
+    return repr(short(text))
+
+
+def plain_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be one file name in a folder (a separator, '.', '..', control characters), or None."""
+    if not name:
+        return "is empty"
+    if "/" in name or "\\" in name or (os.altsep and os.altsep in name):
+        return "must be a plain name, not a path"
+    if name.startswith("."):
+        return "must not start with '.'"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        return "holds control characters"
+    try:
+        os.fsencode(name)
+    except UnicodeError:
+        return "holds characters this system cannot put in a file name"
+    return None
+
+
+def _limit(folder: Path, name: str, default: int) -> int:
+    """What the file system holding ``folder`` (or its nearest existing parent) says, else ``default``."""
+    probe = folder
+    for _ in range(64):
+        try:
+            if probe.is_dir():
+                return int(os.pathconf(probe, name))
+        except (OSError, ValueError):
+            return default
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    return default
+
+
+def path_problem(path: Path) -> str | None:
+    """Why the system could not open ``path`` whatever it holds (a name or the whole too long), or None."""
+    text = str(path)
+    if "\x00" in text:
+        return f"{_shown(text)} holds a NUL character"
+    try:
+        size = len(os.fsencode(text))
+    except UnicodeError:
+        return f"{_shown(text)} holds characters this system cannot put in a file name"
+    longest = _limit(path.parent, "PC_NAME_MAX", NAME_MAX)
+    for part in path.parts:
+        length = len(os.fsencode(part))
+        if length > longest:
+            return f"the name {_shown(part)} is too long for the file system ({length} bytes; at most {longest})"
+    if size >= PATH_MAX:
+        return f"the path {_shown(text)} is too long ({size} bytes; at most {PATH_MAX - 1})"
+    return None
+
+
+def file_in(folder: Path, name: str, *, what: str = "the file name", spare: int = SPARE) -> Path:
+    """``folder/name``, refused unless ``name`` is a plain name the file system can hold (with ``spare``
+    bytes left for suffixes solo adds) and the file it leads to, links followed, is inside ``folder``."""
+    problem = plain_name_problem(name)
+    if problem:
+        raise PathError(f"{what} {_shown(name)} {problem}")
+    longest = _limit(folder, "PC_NAME_MAX", NAME_MAX)
+    length = len(os.fsencode(name))
+    if length + spare > longest:
+        raise PathError(f"{what} {_shown(name)} is too long for a file name ({length} bytes; "
+                        f"at most {longest - spare} here)")
+    problem = path_problem(folder / name)
+    if problem:
+        raise PathError(problem)
+    path = folder / name
+    try:
+        inside = path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a loop of links
+        inside = False
+    if not inside:
+        raise PathError(f"{path} leads outside the folder {folder}")
+    return path
+
+
+def exists(path: Path) -> bool:
+    """``path.exists()``, but False (not an error) for a name the system refuses, e.g. too long."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+# -- reading and writing files safely ---------------------------------------------------------
+def read_bounded(path: Path, limit: int = READ_LIMIT, *, regular: bool = True) -> bytes:
+    """The bytes of ``path``, at most ``limit`` of them.
+
+    With ``regular`` (the default) only a regular file is read: a FIFO, a device or a folder is
+    refused at once rather than blocking or reading without end. Raises :class:`PathError` for a
+    refused or too large file and ``OSError`` when the system cannot read it.
+    """
+    import stat
+
+    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)) if regular else os.O_RDONLY
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as f:
+        if regular and not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise PathError(f"{path}: not a regular file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise PathError(f"{path}: larger than {_size(limit)}")
+    return data
+
+
+def _size(n: int) -> str:
+    return f"{n // 1_000_000} MB" if n >= 1_000_000 else f"{n // 1000} kB" if n >= 1000 else f"{n} bytes"
+
+
+def write_atomic(path: Path, data: str | bytes, *, durable: bool = False) -> None:
+    """Replace ``path`` with ``data`` (text is written as UTF-8) all at once.
+
+    The data goes first to a temporary file created exclusively, with an unpredictable name,
+    in the same folder (so a planted file or link there is never written through), then takes
+    the place of ``path`` (a link at ``path`` is replaced, not followed; a device, a FIFO or a
+    folder there is refused). ``durable`` flushes it to the disk before. A failure leaves
+    ``path`` as it was and no temporary file behind; the ``OSError`` is raised.
+    """
+    import errno
+    import stat
+    import tempfile
+
+    try:
+        target = os.stat(path)
+    except OSError:
+        target = None
+    if target is not None and not stat.S_ISREG(target.st_mode):  # a device, a FIFO, a folder: never replaced
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".solo-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            f.flush()
+            if durable:
+                os.fsync(f.fileno())
+            if hasattr(os, "fchmod"):  # the permissions a plain open() would give, not mkstemp's private ones
+                os.fchmod(f.fileno(), _file_mode(path))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _file_mode(path: Path) -> int:
+    import stat
+
+    try:
+        st = os.stat(path, follow_symlinks=False)
+        if stat.S_ISREG(st.st_mode):
+            return stat.S_IMODE(st.st_mode)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask

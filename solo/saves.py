@@ -4,16 +4,17 @@ A save is the seed, the log of every decision and the adventure's content
 hash, plus a snapshot of the state (so ``solo saves`` can say where a game stands).
 Loading replays the log through the engine, so a game resumes exactly where
 it stopped with the same future dice; undo is the same replay minus the last
-decision. Files are JSON with sorted keys, written to a temporary file,
-flushed and renamed over the old save, whose previous version stays as a
-``.bak`` backup.
+decision. Files are JSON with sorted keys, written to a temporary file
+(created exclusively, under a name nobody can guess), flushed and renamed over
+the old save, whose previous version stays as a ``.bak`` backup. A save is read
+only if it is a regular file no larger than :data:`MAX_SAVE_BYTES`.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,9 +22,11 @@ from typing import Any
 
 from .decisions import Decider, Question
 from .errors import SoloError
+from .paths import PathError, read_bounded, write_atomic
 
 SAVE_FORMAT = "solo-save"
 SAVE_VERSION = 1
+MAX_SAVE_BYTES = 16_000_000  # a long campaign's log is well under 1 MB
 
 # One decision-log entry: ["a", question kind, answer] or ["m", meta kind, *payload], all text.
 LogEntry = list[str]
@@ -36,6 +39,10 @@ class SaveError(SoloError):
         self.path = path
         self.backup = backup
         super().__init__(message)
+
+
+class SaveWriteError(SaveError):
+    """The save could not be written (a full disk, a folder that cannot be written): the old one is intact."""
 
 
 class SaveMismatch(SoloError):
@@ -89,9 +96,14 @@ class SaveData:
             snapshot = data.get("snapshot")
             if snapshot is not None and not (
                 isinstance(snapshot, dict) and isinstance(snapshot.get("party", []), list)
-                and all(isinstance(p, dict) for p in snapshot.get("party", []))
+                and all(isinstance(p, dict) and isinstance(p.get("name", ""), str)
+                        for p in snapshot.get("party", []))
             ):
                 raise ValueError("the snapshot is damaged")
+            if not isinstance(data.get("label", ""), str):
+                raise ValueError("the label is not text")
+            if not isinstance(data.get("options") or {}, dict):
+                raise ValueError("the options are damaged")
             return cls(
                 adventure_id=str(adv["id"]), adventure_source=str(adv["source"]), adventure_hash=str(adv["hash"]),
                 seed=seed, log=log, party=party, snapshot=data.get("snapshot"),
@@ -113,44 +125,78 @@ def backup_of(path: Path) -> Path:
 
 
 def write_save(path: Path, data: SaveData) -> None:
-    """Write atomically; the previous save becomes the backup. A crash leaves one of the two intact."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write atomically; the previous save becomes the backup. A crash leaves one of the two intact.
+
+    Raises :class:`SaveWriteError` naming the file and the reason when the save could not be
+    written; the file then still holds the previous save.
+    """
     text = json.dumps(data.to_dict(), sort_keys=True, indent=1, ensure_ascii=False)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    if path.exists():
-        bak = backup_of(path)
-        try:
-            if bak.exists():
-                bak.unlink()
-            os.link(path, bak)
-        except OSError:
-            shutil.copy2(path, bak)
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _keep_backup(path)
+        write_atomic(path, text, durable=True)
+    except OSError as exc:
+        raise SaveWriteError(f"cannot write the save {path}: {exc.strerror or exc}", path=path) from None
+    except PathError as exc:  # the old save, copied to the backup, turned out not to be one
+        raise SaveWriteError(f"cannot write the save {path}: {exc}", path=path) from None
+
+
+def _keep_backup(path: Path) -> None:
+    """The save about to be replaced becomes ``NAME.json.bak`` (links are not followed)."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(st.st_mode):
+        return
+    bak = backup_of(path)
+    try:
+        tmp_link = path.with_name(f".{os.urandom(8).hex()}.bak.tmp")
+        os.link(path, tmp_link, follow_symlinks=False)  # fails if the name exists: nothing is written through
+    except OSError:
+        write_atomic(bak, read_bounded(path, MAX_SAVE_BYTES))
+        return
+    try:
+        os.replace(tmp_link, bak)
+    finally:  # a rename onto another link to the same file does nothing and leaves the name behind
+        tmp_link.unlink(missing_ok=True)
 
 
 def read_save(path: Path) -> SaveData:
     backup = backup_of(path)
-    offer = backup if backup.exists() else None
+    offer = backup if _is_file(backup) else None
     hint = f" A backup exists: load it with --load {backup}" if offer else ""
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = read_bounded(path, MAX_SAVE_BYTES).decode("utf-8")
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save.{hint}", path=path, backup=offer) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"{path}: cannot read the save ({exc}).{hint}", path=path, backup=offer) from None
+    except PathError as exc:
+        raise SaveError(f"{exc}: not a save.{hint}", path=path, backup=offer) from None
+    except UnicodeDecodeError:
+        raise SaveError(f"{path}: the save is corrupt (not UTF-8 text).{hint}", path=path, backup=offer) from None
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot read the save ({exc.strerror or exc}).{hint}", path=path,
+                        backup=offer) from None
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise SaveError(f"{path}:{exc.lineno}: the save is corrupt ({exc.msg}).{hint}", path=path,
                         backup=offer) from None
+    except RecursionError:
+        raise SaveError(f"{path}: the save is corrupt (nested too deeply).{hint}", path=path, backup=offer) from None
     try:
         return SaveData.from_dict(data, path=path)
     except SaveError as exc:
         raise SaveError(f"{exc}.{hint}" if hint else str(exc), path=path, backup=offer) from None
+    except RecursionError:
+        raise SaveError(f"{path}: damaged save: nested too deeply.{hint}", path=path, backup=offer) from None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def list_saves(folder: Path) -> list[tuple[Path, SaveData | None, str]]:
@@ -158,7 +204,7 @@ def list_saves(folder: Path) -> list[tuple[Path, SaveData | None, str]]:
     out: list[tuple[Path, SaveData | None, str]] = []
     if not folder.is_dir():
         return out
-    for path in sorted(folder.glob("*.json")):
+    for path in sorted(folder.glob("*.json")):  # a bad file is listed with its reason; the others still are
         try:
             out.append((path, read_save(path), ""))
         except SaveError as exc:

@@ -2,30 +2,122 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import tomli
 
 from .errors import ContentError
+from .paths import PathError, read_bounded
+
+__all__ = ["TOMLError", "load_toml", "loads_toml"]
+
+#: How deep tomli lets inline arrays and tables nest, and how many parts it lets a key have.
+_NESTING_LIMIT = 400
+_KEY_PARTS_LIMIT = 1000
+#: Python reads at most this many digits into a whole number (sys.get_int_max_str_digits()).
+_DIGITS_LIMIT = 4300
+_LONG_NUMBER = re.compile(rf"[0-9][0-9_]{{{_DIGITS_LIMIT - 1},}}")
+
+
+class TOMLError(ContentError):
+    """A file that TOML cannot read; ``reason`` is the message without the file and line."""
+
+    def __init__(self, reason: str, *, file: str | Path | None = None, line: int | None = None,
+                 column: int | None = None, syntax: bool = True) -> None:
+        self.reason = reason
+        super().__init__(f"TOML syntax error: {reason}" if syntax else reason, file=file, line=line, column=column)
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
     """Parse one TOML file; syntax errors become :class:`ContentError` with line and column."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path).decode("utf-8")
     except FileNotFoundError:
         raise ContentError("file not found", file=path) from None
+    except PathError as exc:  # a FIFO, a device or a file over the limit: refused, not read without end
+        raise ContentError(str(exc).removeprefix(f"{path}: "), file=path) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ContentError(f"cannot read file: {exc}", file=path) from None
     return loads_toml(text, file=path)
 
 
 def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
+    """Parse TOML text; every way it can fail is a :class:`TOMLError` naming the line where it can.
+
+    tomli reports syntax errors with their position, but refuses values nested
+    too deeply (``RecursionError``) and numbers too long for Python
+    (``ValueError``) without one: those are found here by a scan of the text.
+    """
     try:
         return tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
-        raise ContentError(
-            f"TOML syntax error: {exc.msg}", file=file, line=exc.lineno, column=exc.colno
-        ) from None
+        raise TOMLError(exc.msg, file=file, line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        where = _deep_spot(text, _NESTING_LIMIT)
+        if where is not None:
+            reason = f"arrays and inline tables nested more than {_NESTING_LIMIT} levels deep"
+        else:
+            where = _long_key_spot(text)
+            reason = f"a key or table name of more than {_KEY_PARTS_LIMIT} dotted parts"
+        line, column = where or (None, None)
+        raise TOMLError(reason, file=file, line=line, column=column, syntax=False) from None
+    except ValueError:  # tomli's own errors are TOMLDecodeError, handled above
+        line, column = _long_number_spot(text) or (None, None)
+        raise TOMLError(f"a number of more than {_DIGITS_LIMIT} digits", file=file, line=line, column=column,
+                        syntax=False) from None
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _long_number_spot(text: str) -> tuple[int, int] | None:
+    match = _LONG_NUMBER.search(text)
+    return _position(text, match.start()) if match else None
+
+
+def _long_key_spot(text: str) -> tuple[int, int] | None:
+    start = 0
+    for raw in text.splitlines(keepends=True):
+        if raw.count(".") >= _KEY_PARTS_LIMIT - 1:
+            return _position(text, start)
+        start += len(raw)
+    return None
+
+
+def _deep_spot(text: str, limit: int) -> tuple[int, int] | None:
+    """Where brackets and braces first nest deeper than ``limit``, skipping strings and comments."""
+    depth = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if ch in "\"'":
+            triple = text.startswith(ch * 3, i)
+            quote = ch * 3 if triple else ch
+            j = i + len(quote)
+            while j < n:
+                if ch == '"' and text[j] == "\\":
+                    j += 2
+                    continue
+                if text.startswith(quote, j) or (not triple and text[j] == "\n"):
+                    break
+                j += 1
+            i = j + len(quote)
+            continue
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return _position(text, i)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return None

@@ -68,10 +68,10 @@ def test_negative_luck_down_to_minus_2():
     luck.spend(char, "flip")
     luck.spend(char, "flip")
     assert luck.can_spend(char, negative_luck=True)
-    assert luck.spend(char, "flip", negative_luck=True) is True  # borrowed
-    assert (char.luck, char.owed_failures) == (-1, 1)
+    assert luck.spend(char, "flip", negative_luck=True) is True  # borrowed: owed, due from the next scene
+    assert (char.luck, char.owed_failures) == (-1, 0)
     assert luck.spend(char, "flip", negative_luck=True) is True
-    assert (char.luck, char.owed_failures) == (-2, 2)
+    assert (char.luck, char.owed_failures) == (-2, 0)
     assert not luck.can_spend(char, negative_luck=True)
     with pytest.raises(luck.LuckError, match="floor is -2"):
         luck.spend(char, "flip", negative_luck=True)
@@ -84,17 +84,24 @@ def test_positive_points_are_not_borrowed_even_with_negative_luck_on():
     assert char.owed_failures == 0
 
 
-def test_pay_back_restores_one_negative_point():
+def test_borrowed_luck_falls_due_at_the_next_scene_and_pay_back_restores_one_point():
     char = espen()
     char.luck = 0
     luck.spend(char, "flip", negative_luck=True)
     luck.spend(char, "flip", negative_luck=True)
+    assert not luck.debt_due(char)  # nothing is due in the scene where it was borrowed
+    with pytest.raises(luck.LuckError, match="owes no Luck"):
+        luck.pay_back(char)
+    assert luck.fall_due(char) == 2 and luck.debt_due(char)
     luck.pay_back(char)
     assert (char.luck, char.owed_failures) == (-1, 1)
     luck.pay_back(char)
     assert (char.luck, char.owed_failures) == (0, 0)
     with pytest.raises(luck.LuckError, match="owes no Luck"):
         luck.pay_back(char)
+    char.luck = 1  # Luck above zero owes nothing, whatever a stale count says
+    char.owed_failures = 1
+    assert not luck.debt_due(char) and luck.fall_due(char) == 0
 
 
 def test_refreshed_brings_a_pool_back_to_1():
@@ -122,7 +129,7 @@ def test_refreshed_without_luck_changes_nothing():
         luck.refreshed(char, "POW")
     assert char.pools["POW"].current == -2
     luck.refreshed(char, "POW", negative_luck=True)
-    assert char.pools["POW"].current == 1 and char.luck == -1 and char.owed_failures == 1
+    assert char.pools["POW"].current == 1 and char.luck == -1
 
 
 def test_end_of_scenario_restores_luck_and_requests():
@@ -143,7 +150,7 @@ def test_negative_luck_is_not_restored_at_the_end_of_a_scenario():
     char.luck = 0
     luck.spend(char, "flip", negative_luck=True)
     luck.end_scenario(char)
-    assert char.luck == -1 and char.owed_failures == 1
+    assert char.luck == -1 and luck.fall_due(char) == 1
 
 
 # -- improvement -------------------------------------------------------------------

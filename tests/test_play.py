@@ -86,7 +86,7 @@ def test_wrong_answers_are_asked_again(tmp_path):
 
 def test_table_side_commands(tmp_path):
     lines = ["1", "1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)",
-             "note the guard looks tired", "recap", "luck", "luck find", "save", "quit"]
+             "note the guard looks tired", "recap", "luck", "luck find rope", "save", "quit"]
     code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
     assert "sheet [NAME]" in out
     assert "Espen Lind, Journalist" in out

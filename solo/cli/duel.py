@@ -111,6 +111,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
         click.echo(json.dumps(data, ensure_ascii=False))
         return
     from rich.console import Console
+    from rich.text import Text
 
     console = Console(highlight=False)
     with console.capture() as capture:
@@ -119,7 +120,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
             _show_explain(console, stats)
         if story is not None:
             console.rule("The first conflict, told")
-            console.print(story)
+            console.print(Text(story))
     click.echo(capture.get(), nl=False)
 
 
@@ -156,15 +157,17 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
           seed: int) -> None:
     from rich.table import Table
 
+    from ..ui.view import say
     from .npc import _temperament
 
+    # names and Code Blocks come from NPC and character files: printed as plain text, never as markup
     cb = npc.code_block
-    who = f"[bold]{npc.name}[/] ({(npc.level or 'common').title()} {npc.role or 'NPC'})"
-    console.print(f"{who} against [bold]{pc.name}[/] · {ctype.name} · {stats.runs} conflicts · seed {seed}")
+    say(console, (npc.name, "bold"), f" ({(npc.level or 'common').title()} {npc.role or 'NPC'}) against ",
+        (pc.name, "bold"), f" · {ctype.name} · {stats.runs} conflicts · seed {seed}")
     if cb is not None:
-        console.print(f"  {' · '.join(str(t) for t in cb.personality)} · {' · '.join(cb.motivation)} · "
-                      f"{cb.disposition} · recent event: {cb.event}")
-    console.print(f"  [dim]{_temperament(npc)}[/]")
+        say(console, f"  {' · '.join(str(t) for t in cb.personality)} · {' · '.join(cb.motivation)} · "
+            f"{cb.disposition} · recent event: {cb.event}")
+    say(console, "  ", (_temperament(npc), "dim"))
     lenses = Table(title="Lenses the NPC declared", title_justify="left", show_edge=False)
     lenses.add_column("Lens")
     lenses.add_column("times", justify="right")
@@ -186,12 +189,13 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
                                                        sorted(stats.breaks.items(), key=lambda kv: -kv[1]))
     if stats.pc_gave_up:
         line += f" · the PC gave up {stats.pc_gave_up} times"
-    console.print(line)
-    console.print(f"[dim]{stats.runs / elapsed:,.0f} conflicts/s[/]" if elapsed > 0 else "")
+    say(console, line)
+    say(console, f"{stats.runs / elapsed:,.0f} conflicts/s" if elapsed > 0 else "", style="dim")
 
 
 def _show_explain(console: Console, stats: DuelStats) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)
     first.add_column("round", justify="right")
@@ -200,17 +204,17 @@ def _show_explain(console: Console, stats: DuelStats) -> None:
     first.add_column("reason")
     for e in stats.first:
         if e.kind == "npc_decision":
-            first.add_row(str(e["round"]), e["question"], e["choice"], e["reason"])
+            first.add_row(str(e["round"]), Text(e["question"]), Text(e["choice"]), Text(e["reason"]))
         elif e.kind == "npc_morale":
             state = f"{e['before']} → {e['after']}" if e["failed"] else f"holds ({e['before']})"
-            first.add_row(str(e["round"]), "morale", state,
-                          f"{', '.join(e['triggers'])}: {e['chance']:.0%} to fail; {e['clue']}")
+            first.add_row(str(e["round"]), "morale", Text(state),
+                          Text(f"{', '.join(e['triggers'])}: {e['chance']:.0%} to fail; {e['clue']}"))
         elif e.kind == "npc_break":
-            first.add_row(str(e["round"]), "breaks", e["reaction"].replace("_", " "), e["clue"])
+            first.add_row(str(e["round"]), "breaks", Text(e["reaction"].replace("_", " ")), Text(e["clue"]))
     console.print(first)
     totals = Table(title="What tipped each Lens, over all conflicts", title_justify="left", show_edge=False)
     totals.add_column("Lens")
     totals.add_column("strongest consideration (times)")
     for lens, whys in _reason_table(stats).items():
-        totals.add_row(lens, ", ".join(f"{why} {n}" for why, n in whys.items()))
+        totals.add_row(lens, Text(", ".join(f"{why} {n}" for why, n in whys.items())))
     console.print(totals)

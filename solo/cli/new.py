@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,11 +41,15 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
       solo new --random --career Soldier --seed 3
       solo new --random --json
     """
-    from ..characters import free_character_path, save_character
+    from ..characters import free_character_path
     from ..errors import SoloError
     from ..rules.creation import build_character, career_choices, random_choices
     from ..rules.dice import new_rng
 
+    if out is not None:
+        problem = _unwritable(out)
+        if problem:
+            raise UserError(f"--out: {problem}")
     rng = new_rng(seed)
     try:
         if at_random:
@@ -57,25 +62,64 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
         else:
             if career or roll_pools:
                 raise UserError("--career and --roll-pools go with --random; without it solo asks you")
+            if sys.stdin is None:
+                raise UserError("standard input is closed: answer at a terminal, pipe the answers in, "
+                                "or roll a character with --random")
             char = _interactive(rng, player)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(char.to_dict(), indent=2))
         if out:
-            save_character(char, out)
+            _save(char, out)
+        click.echo(json.dumps(char.to_dict(), indent=2))
         return
     from rich.console import Console
 
     from ..ui.sheet import character_card
+    from ..ui.view import say
 
     console = Console()
     console.print(character_card(char))
-    path = out or free_character_path(Path("characters"), char.name)
-    save_character(char, path)
-    console.print(f"Saved to [bold]{path}[/]. Play with it: [bold]solo play --pc {path}[/]")
+    try:
+        path = out or free_character_path(Path("characters"), char.name)
+    except SoloError as exc:
+        raise UserError(f"{exc}; the character was not saved") from None
+    _save(char, path)
+    say(console, "Saved to ", (str(path), "bold"), ". Play with it: ", (f"solo play --pc {path}", "bold"))
+
+
+def _unwritable(out: Path) -> str | None:
+    """Why a character could not be written to ``out``, said before any question is asked."""
+    import os
+
+    from ..paths import path_problem
+
+    problem = path_problem(out)
+    if problem:
+        return problem
+    folder = out.parent
+    try:
+        if out.is_dir():
+            return f"{out} is a folder"
+        if folder.exists() and not folder.is_dir():
+            return f"{folder} is not a folder"
+        if folder.is_dir() and not os.access(folder, os.W_OK):
+            return f"cannot write in the folder {folder}"
+    except OSError as exc:
+        return f"{out}: {exc.strerror or exc}"
+    return None
+
+
+def _save(char: Character, path: Path) -> None:
+    """Write the character file or stop with a one-line error that says nothing was saved."""
+    from ..characters import save_character
+
+    try:
+        save_character(char, path)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}; the character was not saved") from None
 
 
 def _interactive(rng: random.Random, player: str | None) -> Character:

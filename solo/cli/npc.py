@@ -68,11 +68,13 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed
         return
     from rich.console import Console
 
+    from ..ui.view import say
+
     console = Console(highlight=False)
     with console.capture() as capture:
         console.print(_card(npc))
         if out:
-            console.print(f"Saved to [bold]{out}[/].")
+            say(console, "Saved to ", (str(out), "bold"), ".")
     click.echo(capture.get(), nl=False)
 
 
@@ -110,7 +112,7 @@ def _card(npc: NPC) -> Panel:
     for skill in trained:
         focuses = "  ".join(f"//{f} {npc.skills[skill] + npc.focuses[f'{skill}//{f}']}"
                             for f in npc.focus_names(skill))
-        skills.add_row(skill, f"{npc.skills[skill]} %", focuses)
+        skills.add_row(skill, f"{npc.skills[skill]} %", Text(focuses))
     skills.add_row(Text("other skills", style="dim"), Text(f"{t.untrained} %", style="dim"), "")
     pools = Table.grid(padding=(0, 1))
     for p in POOLS:
@@ -137,19 +139,19 @@ def _card(npc: NPC) -> Panel:
     block.add_column(style="bold magenta")
     block.add_column()
     cb = npc.code_block
-    if cb is not None:
-        block.add_row("Personality", " · ".join(str(trait) for trait in cb.personality))
-        block.add_row("Disposition", f"{cb.disposition} ({disposition_modifier(cb.disposition):+d} % "
-                                     "to the PCs' social rolls against it)")
-        block.add_row("Motivation", " · ".join(cb.motivation))
+    if cb is not None:  # an NPC file's Code Block is content: its words go in as Text, never as markup
+        block.add_row("Personality", Text(" · ".join(str(trait) for trait in cb.personality)))
+        block.add_row("Disposition", Text(f"{cb.disposition} ({disposition_modifier(cb.disposition):+d} % "
+                                          "to the PCs' social rolls against it)"))
+        block.add_row("Motivation", Text(" · ".join(cb.motivation)))
         sign = "good news" if cb.event.positive else "bad news"
-        block.add_row("Recent event", f"{cb.event.topic}, {sign}: {cb.event.example}")
+        block.add_row("Recent event", Text(f"{cb.event.topic}, {sign}: {cb.event.example}"))
     if npc.mindless:
         block.add_row("Mindless", "no fear and no mercy")
     block.add_row("In a fight", _temperament(npc))
     lines += [Text("Code Block" if cb is not None else "Mind", style="bold"), block]
-    title = f"[bold]{npc.name}[/]" + (f" · {npc.role}" if npc.role and npc.role != npc.name else "")
-    return Panel(Group(*lines), title=title, subtitle=f"{lv.key.title()} NPC", expand=False)
+    title = Text.assemble((npc.name, "bold"), f" · {npc.role}" if npc.role and npc.role != npc.name else "")
+    return Panel(Group(*lines), title=title, subtitle=Text(f"{lv.key.title()} NPC"), expand=False)
 
 
 def _temperament(npc: NPC) -> str:

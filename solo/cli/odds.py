@@ -11,6 +11,8 @@ from ..rules.lenses import MEMORYLESS
 from . import UserError
 
 _LENS = click.Choice(MEMORYLESS, case_sensitive=False)  # the Lenses a side can keep every round
+#: The most conflicts --simulate plays: enough to see the exact odds agree, and done in a minute or so.
+MAX_SIMULATE = 1_000_000
 
 
 def _check_dice(text: str, option: str) -> str:
@@ -54,8 +56,8 @@ def command(skill_a: int, pool_a: int, skill_b: int, pool_b: int, damage_a: str,
     for name, value in (("--armour-a", armour_a), ("--armour-b", armour_b)):
         if value < 0:
             raise UserError(f"{name} cannot be negative")
-    if simulate is not None and simulate < 1:
-        raise UserError("--simulate needs a number of conflicts of at least 1")
+    if simulate is not None and not 1 <= simulate <= MAX_SIMULATE:
+        raise UserError(f"--simulate plays 1 to {MAX_SIMULATE:,} conflicts, not {simulate}")
     damage_a = _check_dice(damage_a, "--damage-a")
     damage_b = _check_dice(damage_b, "--damage-b")
     from ..rules.odds import conflict_odds

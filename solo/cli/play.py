@@ -60,12 +60,13 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     from rich.console import Console
 
     from ..errors import SoloError
-    from ..paths import default_saves
+    from ..paths import PathError, default_saves, file_in, path_problem, short
     from ..rules.dice import new_rng
     from ..saves import SaveError, read_save
     from ..story.library import available, find_adventure
     from ..story.loader import AdventureError, load_adventure
     from ..ui.session import Session
+    from ..ui.view import say
 
     console = Console(highlight=False)
     if list_them:
@@ -76,26 +77,35 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         for name, path in found.items():
             adv, _ = read_adventure(path)
             title = adv.title if adv else "(has errors: run solo check)"
-            console.print(f"[bold]{name:<{width}}[/]  {title}")
+            say(console, (f"{name:<{width}}", "bold"), f"  {title}")
         return
     from ..story.engine import Game
     from ..story.open_play import OPEN_ID, OpenGame, open_adventure
 
     folder = saves_dir or default_saves()
+    for option, given in (("--saves" if saves_dir else "SOLO_SAVES", folder), ("--transcript", transcript)):
+        problem = path_problem(given) if given is not None else None
+        if problem:
+            raise UserError(f"{option}: {problem}")
+    if script is None and sys.stdin is None:
+        raise UserError("standard input is closed: play at a terminal, pipe the answers in, or give --script FILE")
     game_class: Callable[..., Game] = Game
     log: list[LogEntry] | None = None
     adventure, character_files = _split_args(args, party)
     characters: list[Character] | None = None
     sources: dict[str, Path] = {}
+    if load is not None and not load.strip():
+        raise UserError("--load needs the name or file of a saved game (see 'solo saves')")
     if load and (args or pcs or seed is not None):
         raise UserError("--load resumes a saved game as it was: leave out the adventure, characters and --seed")
-    if save_name and (Path(save_name).name != save_name or save_name in ("", ".", "..")):
-        raise UserError(f"--save takes a plain name such as 'evening', not a path: {save_name!r}")
+    if save_name is not None:
+        try:
+            file_in(folder, save_name, what="--save", spare=SLOT_SPARE)
+        except PathError as exc:
+            raise UserError(str(exc)) from None
     try:
         if load:
-            path = Path(load)
-            if not path.exists() and not path.suffix:
-                path = folder / f"{load}.json"
+            path = _save_to_load(load, folder)
             try:
                 data = read_save(path)
             except SaveError as exc:
@@ -103,10 +113,15 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             if data.adventure_id == OPEN_ID:
                 adv, game_class = open_adventure(), OpenGame
             else:
-                source = Path(data.adventure_source)
-                if not source.exists():
-                    source = find_adventure(data.adventure_id)
-                adv = load_adventure(source)
+                try:
+                    source = Path(data.adventure_source)
+                    if not source.exists():
+                        source = find_adventure(data.adventure_id)
+                    adv = load_adventure(source)
+                except (SoloError, OSError, ValueError) as exc:
+                    detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+                    raise UserError(f"{short(str(path))}: the adventure this save was played in cannot be "
+                                    f"loaded: {detail}") from None
             if adv.content_hash != data.adventure_hash:
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
@@ -143,12 +158,17 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         raise UserError(str(exc)) from None
     except SoloError as exc:
         raise UserError(str(exc)) from None
+    except OSError as exc:  # a name the system refuses (too long …) anywhere above
+        raise UserError(f"{short(str(exc.filename or 'a file'))}: {exc.strerror or exc}") from None
+    if adv.templates:  # the story layer cannot read narration: its errors stop play here, as they stop solo check
+        from ..sim.lint import narration_problems
+
+        broken = [p for p in narration_problems(Path(adv.source)) if p.severity == "error"]
+        if broken:
+            raise UserError(str(AdventureError(broken)))
 
     if script is not None:
-        try:
-            lines = iter(script.read_text(encoding="utf-8").splitlines())
-        except OSError as exc:
-            raise UserError(f"cannot read script {script}: {exc.strerror}") from None
+        lines = iter(_script_lines(script))
 
         def reader(prompt: str) -> str:
             for line in lines:  # like piped input: a blank line is Enter; '#' lines are comments
@@ -164,10 +184,10 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     if problem:
         raise UserError(problem)
     if not load:
-        console.print(f"[dim]Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.[/]")
+        say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
                       transcript=transcript, party=characters, log=log, advise=not no_odds, echo_answers=echo,
-                      explain=explain, game_class=game_class, characters_dir=Path("characters"),
+                      explain=explain, game_class=game_class, characters_dir=_characters_dir(saves_dir),
                       character_files=sources)
 
     code = session.run()
@@ -190,20 +210,74 @@ def _split_args(args: tuple[str, ...], party: bool) -> tuple[str | None, list[st
 
 def _is_character_file(arg: str) -> bool:
     path = Path(arg)
-    if path.suffix != ".toml" or not path.is_file():
-        return False
     try:
-        head = path.read_text(encoding="utf-8")[:4000]
+        if path.suffix != ".toml" or not path.is_file():
+            return False
+        with open(path, "rb") as f:  # the start is enough, however large the file
+            head = f.read(4000).decode("utf-8", errors="replace")
     except OSError:
         return False
     return "[adventure]" not in head and "[scenes." not in head
 
 
+def _save_to_load(load: str, folder: Path) -> Path:
+    """The file ``--load`` means: a path as given, or a plain NAME as NAME.json in the saves folder."""
+    from ..paths import PathError, exists, file_in, path_problem
+
+    path = Path(load)
+    problem = path_problem(path)
+    if problem:
+        raise UserError(f"--load: {problem}")
+    if exists(path) or path.suffix or path.name != load:
+        return path
+    try:
+        return file_in(folder, f"{load}.json", what="--load")
+    except PathError as exc:
+        raise UserError(str(exc)) from None
+
+
+MAX_SCRIPT_BYTES = 4_000_000  # answers a line each: far more than any game asks
+
+
+def _script_lines(script: Path) -> list[str]:
+    """The lines of a --script file, read whole: at most MAX_SCRIPT_BYTES of UTF-8 text."""
+    from ..paths import PathError, path_problem, read_bounded
+
+    problem = path_problem(script)
+    if problem:
+        raise UserError(f"--script: {problem}")
+    try:
+        raw = read_bounded(script, MAX_SCRIPT_BYTES, regular=False)  # a pipe (<(...)) is a fine script
+    except PathError as exc:
+        raise UserError(f"--script {exc}") from None
+    except OSError as exc:
+        raise UserError(f"cannot read script {script}: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise UserError(f"{script}:{line}: the script is not UTF-8 text") from None
+
+
+def _characters_dir(saves_dir: Path | None) -> Path:
+    """Where a finished game's characters are written: characters/ here, or inside the folder the user named."""
+    from ..paths import default_saves
+
+    if saves_dir is not None:
+        return saves_dir / "characters"
+    if os.environ.get("SOLO_SAVES"):
+        return default_saves() / "characters"
+    return Path("characters")
+
+
 def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) -> Path:
     """A save slot for a new game that never overwrites a game still in progress."""
+    from ..paths import file_in
     from ..saves import SaveError, read_save
+    from ..ui.view import say
 
-    path = folder / f"{name}.json"
+    file_in(folder, name, what="the save name", spare=SLOT_SPARE)  # the adventure's id, or --save
+    path = file_in(folder, f"{name}.json", what="the save name")
     n = 2
     while path.exists():
         try:
@@ -217,11 +291,18 @@ def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) ->
             raise UserError(f"the save slot {name!r} holds a game in progress: resume it with "
                             f"solo play --load {path}, or choose another --save NAME")
         if n == 2:
-            console.print(f"[yellow]A game of this adventure is in progress in {path}; it stays there "
-                          f"(solo play --load {path}).[/]", soft_wrap=True)
-        path = folder / f"{name}-{n}.json"
+            say(console, f"A game of this adventure is in progress in {path}; it stays there "
+            f"(solo play --load {path}).", style="yellow", soft_wrap=True)
+        if n > MAX_SLOTS:
+            raise UserError(f"{MAX_SLOTS} games of {name!r} are in progress in {folder}: "
+                            f"resume one, or choose another --save NAME")
+        path = file_in(folder, f"{name}-{n}.json", what="the save name")
         n += 1
     return path
+
+
+MAX_SLOTS = 999
+SLOT_SPARE = 24  # "-999.json" and what solo adds to a save's name (".bak", ".error.txt")
 
 
 def _unwritable(folder: Path) -> str | None:

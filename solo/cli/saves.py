@@ -8,19 +8,33 @@ from typing import Any
 
 import click
 
+from . import UserError
+
 
 @click.command("saves")
 @click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder to list (default: $SOLO_SAVES or ./saves).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def command(saves_dir: Path | None, as_json: bool) -> None:
-    """List saved games: where each one stands and how to resume it."""
-    from ..paths import default_saves
+    """List saved games: where each one stands and how to resume it.
+
+    A file that cannot be read as a save (damaged, not a regular file, too
+    large) is listed with the reason; the others are listed as usual.
+    """
+    from ..paths import default_saves, path_problem
     from ..saves import list_saves
 
     folder = saves_dir or default_saves()
+    problem = path_problem(folder)
+    if problem:
+        where = "--saves" if saves_dir else "SOLO_SAVES"
+        raise UserError(f"{where}: {problem}")
     rows: list[dict[str, Any]] = []  # the --json output, one object per file
-    for path, data, problem in list_saves(folder):
+    try:
+        found = list_saves(folder)
+    except OSError as exc:
+        raise UserError(f"cannot list the saves in {folder}: {exc.strerror or exc}") from None
+    for path, data, problem in found:
         if data is None:
             rows.append({"file": str(path), "ok": False, "problem": problem})
             continue
@@ -38,8 +52,15 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
         return
     for row in rows:
         if not row["ok"]:
-            click.echo(f"{row['file']}: cannot be read ({row['problem']})")
+            reason = row["problem"].removeprefix(f"{row['file']}: ").rstrip(".")
+            click.echo(_one_line(f"{row['file']}: cannot be read ({reason})"))
             continue
         state = "finished" if row["ended"] else f"{row['decisions']} decisions"
         names = ", ".join(row["party"]) or "no party yet"
-        click.echo(f"{row['name']:<16} {row['where']}  [{names}; {state}]  -> solo play --load {row['file']}")
+        click.echo(_one_line(f"{row['name']:<16} {row['where']}  [{names}; {state}]  "
+                             f"-> solo play --load {row['file']}"))
+
+
+def _one_line(text: str) -> str:
+    """A row as one line: whatever a save holds, its line breaks and control characters are shown as spaces."""
+    return "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch for ch in text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,16 +56,28 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
         raise UserError("--runs must be at least 1")
     if jobs < 1:
         raise UserError("--jobs must be at least 1")
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if jobs > cpus:  # more processes than CPUs only share them out, and each one costs memory
+        click.echo(f"solo simulate: --jobs {jobs} is more than the {cpus} CPU(s) here; playing in {cpus}", err=True)
+        jobs = cpus
     if max_turns < 1:
         raise UserError("--max-turns must be at least 1")
     if party and party_size is not None:
         raise UserError("give either --party FILE... or --party-size K, not both")
     if party_size is not None and not 1 <= party_size <= 6:
         raise UserError(f"--party-size must be 1 to 6, not {party_size}")
+    if errors_dir is not None:
+        from ..paths import path_problem
+
+        problem = path_problem(errors_dir)
+        if problem:
+            raise UserError(f"--errors-dir: {problem}")
     try:
         path = find_adventure(adventure)
     except SoloError as exc:
         raise UserError(str(exc)) from None
+    except OSError as exc:  # a name the system refuses, e.g. too long
+        raise UserError(f"{adventure[:40]}: {exc.strerror or exc}") from None
     options = Options(str(path), runs, seed=seed, policy=policy, party=tuple(party), party_size=party_size,
                       max_turns=max_turns)
 
@@ -121,10 +134,13 @@ def _show(r: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
-    console.print(f"[bold]{r['adventure']}[/]: {r['runs']:,} runs, seed {r['seed']}, policy {r['policy']}, "
-                  f"party {', '.join(r['party'])} · {r['runs_per_second']:,.0f} runs/s on {r['jobs']} "
-                  f"process{'es' if r['jobs'] > 1 else ''}", soft_wrap=True)
+    from ..ui.view import say
+
+    # titles, texts and names come from the adventure: with markup off, no string here is read as rich markup
+    console = Console(highlight=False, markup=False)
+    say(console, (r["adventure"], "bold"), f": {r['runs']:,} runs, seed {r['seed']}, policy {r['policy']}, "
+        f"party {', '.join(r['party'])} · {r['runs_per_second']:,.0f} runs/s on {r['jobs']} "
+        f"process{'es' if r['jobs'] > 1 else ''}", soft_wrap=True)
 
     t = Table(title="Endings (95 % interval)", title_justify="left")
     for col in ("ending", "title", "runs", "rate"):
@@ -133,7 +149,7 @@ def _show(r: dict) -> None:
         t.add_row(eid, e["title"], f"{e['count']:,}", _pct(e))
     console.print(t)
     if r["unreached"]:
-        console.print(f"[yellow]Scenes never reached:[/] {', '.join(r['unreached'])}")
+        say(console, ("Scenes never reached:", "yellow"), f" {', '.join(r['unreached'])}")
     else:
         console.print("Every scene was reached.")
 
@@ -146,12 +162,12 @@ def _show(r: dict) -> None:
         console.print(t)
 
     if r["conflicts"]:
-        console.print("[bold]Extended Conflicts[/] (outcomes for the party, 95 % intervals)")
+        say(console, ("Extended Conflicts", "bold"), " (outcomes for the party, 95 % intervals)")
         for c in r["conflicts"]:
             o = c["outcomes"]
             n = c["fought"]
             esc = " (escalated from the opposed roll)" if c["escalated"] else ""
-            console.print(f"  [bold]{c['key']}[/] {c['type']}{esc}: {c['text']}", soft_wrap=True)
+            say(console, "  ", (c["key"], "bold"), f" {c['type']}{esc}: {c['text']}", soft_wrap=True)
             console.print(f"    fought {n:,} times ({c['fought_per_run']:.1%} of runs)")
             if not n:
                 continue
@@ -176,7 +192,7 @@ def _show(r: dict) -> None:
 
     state = r.get("state_at_end") or {}
     if state.get("counters") or state.get("flags") or state.get("items"):
-        console.print("[bold]At the end of a run[/]")
+        say(console, "At the end of a run", style="bold")
         for name, c in state.get("counters", {}).items():
             if c["median"] is None:  # every run failed: no counter has a final value
                 console.print(f"  counter {name}: no run finished")
@@ -190,17 +206,17 @@ def _show(r: dict) -> None:
                 console.print(f"  {'flags set' if what == 'flags' else 'items held'}: {text}", soft_wrap=True)
     console.print(f"Turns per run: {r['turns']['mean']:.1f} on average, {r['turns']['max']} at most.")
     if r["error_count"]:
-        console.print(f"[red bold]{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.[/]")
+        say(console, f"{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.", style="red bold")
         for kind in r["error_kinds"]:
             console.print(f"  {kind['count']} × {kind['error']} (first: run {kind['first_run']}, "
                           f"seed {kind['first_seed']})", soft_wrap=True)
         shown = r["errors"][:3]
         for e in shown:
-            console.print(f"[red]run {e['run']}, seed {e['seed']}:[/] {e['error']}: {e['message']} "
-                          f"[dim]({e['where']})[/]", soft_wrap=True)
+            say(console, (f"run {e['run']}, seed {e['seed']}:", "red"), f" {e['error']}: {e['message']} ",
+                (f"({e['where']})", "dim"), soft_wrap=True)
             console.print(f"  replay: {e['replay']}", soft_wrap=True)
         if r["error_count"] > len(shown):
-            console.print(f"[dim]({r['error_count'] - len(shown)} more; --json lists {len(r['errors'])} with "
-                          f"their replay commands)[/]")
+            say(console, f"({r['error_count'] - len(shown)} more; --json lists {len(r['errors'])} with "
+                "their replay commands)", style="dim")
     else:
         console.print("No run failed.")

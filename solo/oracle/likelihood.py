@@ -9,6 +9,7 @@ same whatever the question.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import SoloError, did_you_mean
@@ -111,10 +112,12 @@ def likelihood(word: str | int | Likelihood) -> Likelihood:
         raise OracleError(f"not a likelihood: {word!r}")
     if isinstance(word, int):
         return _percent(word, str(word))
+    number = _NUMBER.fullmatch(str(word).strip())
+    if number:  # read before the words, whose dashes count as spaces: "-5" is minus five, not 5
+        digits = number.group(2).lstrip("0") or "0"
+        value = int(digits) if len(digits) <= 3 else CHANCE_MAX + 1  # never read a huge number
+        return _percent(-value if number.group(1) == "-" else value, str(word))
     key = _norm(word)
-    digits = key.rstrip("%").strip()
-    if digits.isdigit():
-        return _percent(int(digits), str(word))
     if key in LADDER:
         return Likelihood(key, LADDER[key])
     if key in COMAE_WORDS:
@@ -130,9 +133,12 @@ def likelihood(word: str | int | Likelihood) -> Likelihood:
     )
 
 
+_NUMBER = re.compile(r"([+-]?)\s*([0-9]+)\s*%?")
+
+
 def _percent(value: int, shown: str) -> Likelihood:
     if not CHANCE_MIN <= value <= CHANCE_MAX:
-        raise OracleError(f"a likelihood given as a number must be 1-99, not {shown}")
+        raise OracleError(f"a likelihood given as a number must be 1-99, not {shown[:20]}")
     return Likelihood(f"{value}%", value)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError
-from ..paths import search_path
+from ..paths import PathError, read_bounded, search_path
 from ..toml_files import loads_toml
 from .tables import Table, TableSet, tables_from_data
 
@@ -43,7 +43,9 @@ def table_files(folder: Path) -> list[Path]:
 
 def _read(path: Path) -> tuple[str, dict[str, Any]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path).decode("utf-8")
+    except PathError as exc:
+        raise ContentError(str(exc).removeprefix(f"{path}: "), file=path) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ContentError(f"cannot read file: {exc}", file=path) from None
     return text, loads_toml(text, file=path)

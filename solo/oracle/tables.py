@@ -9,6 +9,7 @@ the game keeps, and ``{{``/``}}`` are literal braces. Nothing is evaluated.
 
 from __future__ import annotations
 
+import bisect
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +43,11 @@ RESERVED_NAMES = frozenset({"list"})
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _MAX_DEPTH = 32
+#: The most rolls one roll may lead to (itself and every table its row refers to, and theirs …), and the
+#: most characters of row text it may put together, counted for the worst row at every step. A set of
+#: tables that could go past either is refused when it is loaded, and a roll stops there regardless.
+MAX_ROLLS = 1000
+MAX_TEXT = 100_000
 _TABLE_KEYS = ("title", "description", "rows")
 _ROW_KEYS = ("text", "weight", "key")
 
@@ -209,7 +215,7 @@ class TableSet:
     def __init__(self, tables: Mapping[str, Table]) -> None:
         self._tables = dict(tables)
         self._check_refs()
-        self._check_cycles()
+        self._check_expansion(self._check_cycles())
 
     @classmethod
     def from_layers(cls, layers: Sequence[Mapping[str, Table]]) -> TableSet:
@@ -254,11 +260,16 @@ class TableSet:
         not given at all reads as its default phrase. ``where`` narrows the
         eligible rows further. If nothing is eligible, every row is.
         """
-        return self._roll(self.get(name), rng, slots or {}, where, 0)
+        return self._roll(self.get(name), rng, slots or {}, where, 0, [MAX_ROLLS])
 
-    def _roll(self, table: Table, rng: random.Random, slots: Slots, where: RowFilter | None, depth: int) -> TableResult:
+    def _roll(self, table: Table, rng: random.Random, slots: Slots, where: RowFilter | None, depth: int,
+              budget: list[int]) -> TableResult:
         if depth > _MAX_DEPTH:
             raise ContentError("tables nest too deeply", file=table.file, path=f"tables.{table.name}")
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise ContentError(f"a roll that leads to more than {MAX_ROLLS:,} rolls on tables was stopped",
+                               file=table.file, path=f"tables.{table.name}", line=table.line)
         eligible = [
             (i, row)
             for i, row in enumerate(table.rows)
@@ -280,7 +291,7 @@ class TableSet:
                 chosen.setdefault(piece[1], value)
                 text += value
             else:
-                sub = self._roll(self.get(piece[1]), rng, slots, None, depth + 1)
+                sub = self._roll(self.get(piece[1]), rng, slots, None, depth + 1, budget)
                 parts.append(sub)
                 text += sub.text
         return TableResult(table.name, die, total, index + 1, text, row.key, chosen, tuple(parts))
@@ -295,8 +306,10 @@ class TableSet:
                             file=table.file, path=f"tables.{table.name}.rows[{i}]", line=row.line or table.line,
                         )
 
-    def _check_cycles(self) -> None:
+    def _check_cycles(self) -> list[str]:
+        """Refuse a reference cycle; returns the names with every table after the tables it refers to."""
         done: set[str] = set()
+        order: list[str] = []
         for start in sorted(self._tables):
             if start in done:
                 continue
@@ -311,6 +324,7 @@ class TableSet:
                     finished = trail.pop()
                     on_trail.discard(finished)
                     done.add(finished)
+                    order.append(finished)
                     continue
                 if nxt in on_trail:
                     loop = trail[trail.index(nxt):] + [nxt]
@@ -324,6 +338,36 @@ class TableSet:
                 trail.append(nxt)
                 on_trail.add(nxt)
                 stack.append(iter(self._tables[nxt].refs))
+        return order
+
+    def _check_expansion(self, order: list[str]) -> None:
+        """Refuse tables whose worst roll nests too deeply, leads to too many rolls or too much text.
+
+        Without a cycle a table can still fan out: twenty references to a table of twenty
+        references, eight deep, is billions of rolls. ``order`` puts each table after the
+        tables it refers to, so each worst case is worked out once, from those already known.
+        """
+        depth: dict[str, int] = {}
+        rolls: dict[str, int] = {}
+        text: dict[str, int] = {}
+        for name in order:
+            table = self._tables[name]
+            row_depth = [1 + max((depth[r] for r in row.refs), default=0) for row in table.rows]
+            # Capped as they go, so the numbers stay small whatever the tables do.
+            row_rolls = [min(1 + sum(rolls[r] for r in row.refs), MAX_ROLLS + 1) for row in table.rows]
+            row_text = [min(sum(text[r] for r in row.refs) + sum(len(p) for p in row.pieces if isinstance(p, str))
+                            + sum(len(SLOTS[s]) for s in row.slots), MAX_TEXT + 1) for row in table.rows]
+            depth[name], rolls[name], text[name] = max(row_depth), max(row_rolls), max(row_text)
+            for worst, limit, problem in (
+                (row_depth, _MAX_DEPTH + 1, f"its references nest more than {_MAX_DEPTH + 1} tables deep"),
+                (row_rolls, MAX_ROLLS, f"one roll on it can lead to more than {MAX_ROLLS:,} rolls on tables"),
+                (row_text, MAX_TEXT, f"one roll on it can put together more than {MAX_TEXT:,} characters"),
+            ):
+                if max(worst) > limit:
+                    i = worst.index(max(worst))
+                    raise ContentError(f"{problem}; use fewer {{table:…}} references (each one rolls again)",
+                                       file=table.file, path=f"tables.{name}.rows[{i}]",
+                                       line=table.rows[i].line or table.line)
 
 
 def _slots_available(row: Row, slots: Slots) -> bool:
@@ -428,41 +472,92 @@ def _row(table: str, index: int, item: object, where: _Where) -> Row:
     return Row(text, weight, key, line, pieces)
 
 
+_ANY_HEADER = re.compile(r"^\s*\[\[?\s*tables\b")
+_HEADER_NAME = re.compile(r"""^\s*(\[\[?)\s*tables\s*\.\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*"""
+                          r"""(\.\s*rows\s*\]\]|[\].])""")
+#: A string on one line, as TOML writes it: basic ("…", with escapes) or literal ('…').
+_STRING = re.compile(r"""(?<!")"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'""")
+_ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[btnfre\"\\])")
+_ESCAPED = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "e": "\x1b", '"': '"', "\\": "\\"}
+
+
+def _unescape(body: str) -> str | None:
+    """A basic string's text as TOML reads it, or None if it holds an escape TOML refuses."""
+    if "\\" not in body:
+        return body
+
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code[0] in "uU":
+            value = int(code[1:], 16)
+            return chr(value) if value < 0x110000 and not 0xD800 <= value < 0xE000 else "\ufffd"
+        return _ESCAPED[code]
+
+    text = _ESCAPE.sub(one, body)
+    return None if "\\" in _ESCAPE.sub("", body) else text
+
+
 class _Where:
-    """Finds the line of a table or row in the source text, where that can be told."""
+    """Finds the line of a table or row in the source text, where that can be told.
+
+    The text is indexed once: each table's first header, each ``[[tables.NAME.rows]]``
+    header and, when a row of an inline array is first looked for, every string written on
+    one line with the lines it is on. A row is then found by its text, from the previous
+    row's line on: the work stays in proportion to the file, however many rows it has.
+    """
 
     def __init__(self, file: str | None, source: str | None) -> None:
         self.file = file
         self.lines = source.splitlines() if source else []
+        self.first: int | None = None
+        self.tables: dict[str, int] = {}
+        self.row_headers: dict[str, list[int]] = {}
+        self.cursor: dict[str, int] = {}
+        self._strings: dict[str, list[int]] | None = None
+        for number, text in enumerate(self.lines, 1):
+            if "[" not in text or not _ANY_HEADER.match(text):
+                continue
+            if self.first is None:
+                self.first = number
+            m = _HEADER_NAME.match(text)
+            if m:
+                name = m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4)
+                self.tables.setdefault(name, number)
+                if m.group(1) == "[[" and m.group(5).startswith("."):
+                    self.row_headers.setdefault(name, []).append(number)
 
     def error(self, message: str, path: str, line: int | None) -> ContentError:
         return ContentError(message, file=self.file, path=path, line=line)
 
     def table_line(self, name: str | None) -> int | None:
-        if name is None:
-            pattern = re.compile(r"^\s*\[\[?\s*tables\b")
-        else:
-            pattern = re.compile(r"^\s*\[\[?\s*tables\s*\.\s*[\"']?" + re.escape(name) + r"[\"']?\s*[\].]")
-        for number, text in enumerate(self.lines, 1):
-            if pattern.match(text):
-                return number
-        return None
+        return self.first if name is None else self.tables.get(name)
+
+    def strings(self) -> dict[str, list[int]]:
+        """Each one-line string of the text -> the lines it is written on, in order."""
+        if self._strings is None:
+            self._strings = {}
+            for number, line in enumerate(self.lines, 1):
+                if '"' not in line and "'" not in line:
+                    continue
+                for m in _STRING.finditer(line):
+                    text = _unescape(m.group(1)) if m.group(1) is not None else m.group(2)
+                    if text is not None:
+                        self._strings.setdefault(text, []).append(number)
+        return self._strings
 
     def row_line(self, table: str, index: int, item: object) -> int | None:
         start = self.table_line(table)
         if start is None:
             return None
-        array_header = re.compile(r"^\s*\[\[\s*tables\s*\.\s*[\"']?" + re.escape(table) + r"[\"']?\s*\.\s*rows\s*\]\]")
-        headers = [n for n, t in enumerate(self.lines, 1) if array_header.match(t)]
+        headers = self.row_headers.get(table, ())
         if len(headers) > index:
             return headers[index]
+        begin = max(start, self.cursor.get(table, start))
         needle = item if isinstance(item, str) else item.get("text") if isinstance(item, Mapping) else None
         if isinstance(needle, str) and needle:
-            for number in range(start, len(self.lines) + 1):
-                if needle in self.lines[number - 1] or _quoted(needle) in self.lines[number - 1]:
-                    return number
-        return start
-
-
-def _quoted(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+            lines = self.strings().get(needle, [])
+            at = bisect.bisect_left(lines, begin)
+            if at < len(lines):
+                self.cursor[table] = lines[at]
+                return lines[at]
+        return begin

@@ -58,7 +58,7 @@ class Character:
     armour: str | None = None
     shield: str | None = None
     items: list[str] = field(default_factory=list)
-    owed_failures: int = 0  # negative Luck borrowed and not yet paid back
+    owed_failures: int = 0  # borrowed Luck due in this scene: successes still to turn into failures (§2.8)
     improvement_rolls: int = 0
     requests: dict[str, int] = field(default_factory=dict)  # Contact/Lab requests this scenario
     medicine_tried: list[str] = field(default_factory=list)  # Pools treated today
@@ -276,10 +276,12 @@ def skill_target(
 ) -> tuple[int, list[Modifier]]:
     """The effective skill for an action, and every modifier that went into it.
 
-    ``focus`` may name one Focus or several that fit the action (a combat
-    accepts Melee, Ranged, Unarmed or Gunnery): the best the character has is
-    used. With no fitting Focus, a similar one (another Focus of the same
-    skill) counts at −20 (docs/rules.md §2.2 ruling); otherwise the bare skill.
+    ``focus`` may name one Focus or several that fit the action (a chase on
+    foot accepts Acrobatics or Athletics; in a fight, only the weapon's Combat
+    Focus fits, see :meth:`Participant.fitting_focuses`): the best the
+    character has is used. With no fitting Focus, a similar one (another
+    Focus of the same skill) counts at −20 (docs/rules.md §2.2 ruling);
+    otherwise the bare skill.
     """
     t = tables or rules()
     if skill not in t.skills:

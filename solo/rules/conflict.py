@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..decisions import (
@@ -38,7 +38,7 @@ from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import d100
 from .lenses import CLEVER_BONUS, LENS_TABLE, Damage, Lens
-from .luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
+from .luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, refreshed, spend
 from .outcomes import (
     ACTIVE,
     COMAE,
@@ -107,7 +107,7 @@ class Conflict:
     ):
         by_id: dict[str, Participant] = {}
         in_a = in_b = 0
-        has_a = has_b = shields = lucky = deciding = False
+        has_a = has_b = shields = lucky = deciding = owing = False
         for p in participants:  # one pass: the simulator builds many small conflicts
             if p.id in by_id:
                 raise ValueError(f"participant ids must be unique: {[q.id for q in participants]}")
@@ -121,6 +121,7 @@ class Conflict:
             else:
                 raise ValueError(f"a participant's side is 'a' or 'b', not {p.side!r}")
             shields = shields or p.shield is not None
+            owing = owing or (p.char is not None and p.char.owed_failures > 0)
             if p.decider is not None:
                 deciding = True
                 lucky = lucky or p.luck_allowed
@@ -149,6 +150,7 @@ class Conflict:
         self._shields = ctype.physical and shields
         self._lucky = lucky
         self._deciding = deciding
+        self._owing = owing  # someone has borrowed Luck due in this scene (docs/rules.md §2.8)
         self._in_a, self._in_b = in_a, in_b
 
     # -- public driving API --------------------------------------------------
@@ -294,11 +296,7 @@ class Conflict:
                 return [x, y] if tx > ty else [y, x]
             if x.is_pc != y.is_pc:
                 return [x, y] if x.is_pc else [y, x]
-            randint = self.rng.randint
-            rx, ry = randint(1, 100), randint(1, 100)
-            if self.sink is not None:
-                self._emit("initiative_rolloff", rolls={x.id: rx, y.id: ry})
-            return [x, y] if rx >= ry else [y, x]
+            return self._roll_off([x, y])
         keyed = [((-p.pool.current, -p.base_target(), 0 if p.is_pc else 1), p) for p in active]
         keyed.sort(key=lambda k: k[0])
         out: list[Participant] = []
@@ -308,13 +306,27 @@ class Conflict:
             while j + 1 < len(keyed) and keyed[j + 1][0] == keyed[i][0]:
                 j += 1
             group = [k[1] for k in keyed[i:j + 1]]
-            if len(group) > 1:
-                rolls = {p.id: d100(self.rng) for p in group}
-                group.sort(key=lambda p: -rolls[p.id])
-                if self.sink is not None:
-                    self._emit("initiative_rolloff", rolls=rolls)
-            out.extend(group)
+            out.extend(self._roll_off(group) if len(group) > 1 else group)
             i = j + 1
+        return out
+
+    def _roll_off(self, group: list[Participant]) -> list[Participant]:
+        """Order tied participants by a d100 roll-off, higher first; those who roll the same roll again.
+
+        A roll-off that ties has settled nothing (docs/rulings.md, "An equal initiative roll-off").
+        """
+        rolls = {p.id: d100(self.rng) for p in group}
+        if self.sink is not None:
+            self._emit("initiative_rolloff", rolls=rolls)
+        ranked = sorted(group, key=lambda p: -rolls[p.id])
+        out: list[Participant] = []
+        i = 0
+        while i < len(ranked):
+            j = i + 1
+            while j < len(ranked) and rolls[ranked[j].id] == rolls[ranked[i].id]:
+                j += 1
+            out.extend(self._roll_off(ranked[i:j]) if j - i > 1 else ranked[i:j])
+            i = j
         return out
 
     def _exit_options(self, p: Participant) -> list[Option]:
@@ -364,6 +376,7 @@ class Conflict:
             if d.quick_action.startswith("weapon:"):
                 p.weapon = rules().weapons[d.quick_action.split(":", 1)[1]]
                 p.character.weapon = p.weapon.key
+                p.invalidate()  # the new weapon may fit another Combat Focus (docs/rules.md §2.2)
         return d
 
     def quick_options(self, p: Participant) -> list[Option]:
@@ -444,6 +457,8 @@ class Conflict:
         flipped = flip_that_helps(result, best_other=best_other, best_ally=best_ally)
         if flipped is None or result.roll is None or flipped.roll is None:  # conflict rolls are never automatic
             return
+        if flipped.roll > best_other and debt_due(p.character):
+            return  # the won round would go straight to repaying borrowed Luck
         effect = "win the round" if flipped.roll > best_other else "tie it (a stalemate)"
         answer = self._ask(p, LUCK_FLIP,
                            f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {effect}?",
@@ -458,19 +473,26 @@ class Conflict:
 
     # -- resolution ------------------------------------------------------------------
     def _enter_resolving(self) -> None:
-        best = -1
-        winners: list[Participant] = []
         rolls = self.rolls
         order = self.order
-        for p in order:
-            r = rolls.get(p.id)
-            if r is None or not r.success:
-                continue
-            roll = r.roll or 0  # conflict rolls are never automatic
-            if roll > best:
-                best, winners = roll, [p]
-            elif roll == best:
-                winners.append(p)
+        while True:
+            best = -1
+            winners: list[Participant] = []
+            for p in order:
+                r = rolls.get(p.id)
+                if r is None or not r.success:
+                    continue
+                roll = r.roll or 0  # conflict rolls are never automatic
+                if roll > best:
+                    best, winners = roll, [p]
+                elif roll == best:
+                    winners.append(p)
+            if not (self._owing and len(winners) == 1):
+                break
+            top = winners[0]
+            if top.char is None or not debt_due(top.char):
+                break
+            rolls[top.id] = self._repay(top, rolls[top.id])  # the round goes to the next best success, if any
         n = len(winners)
         w = self.winner = winners[0] if n == 1 else None
         self.tied = n > 1
@@ -491,6 +513,14 @@ class Conflict:
                        exceptional=bool(w and rolls[w.id].exceptional),
                        lens=self.decl[w.id].lens if w else None,
                        rolls={k: r.roll for k, r in rolls.items()})
+
+    def _repay(self, p: Participant, result: CheckResult) -> CheckResult:
+        """Borrowed Luck that is due takes this success: it becomes a failure, one point comes back (§2.8)."""
+        char = p.character
+        pay_back(char)
+        if self.sink is not None:
+            self._emit("luck", actor=p.id, use="pay_back", roll=result.roll, luck=char.luck)
+        return replace(result, success=False, exceptional=False)
 
     # -- damage ----------------------------------------------------------------------
     def _enter_damaging(self) -> None:
@@ -617,22 +647,51 @@ class Conflict:
 
     # -- end of round and end of conflict -------------------------------------------
     def _enter_checking(self) -> None:
-        """The end of a round: Quick's extra actions resolve after the damage."""
+        """The end of a round: Quick's extra actions resolve after the damage.
+
+        Once one side has nobody left in, the conflict is decided (docs/rules.md §5.1):
+        the actions still to come are not taken, so a Quick leave never turns a win
+        into a stalemate.
+        """
         for p in self.order if self._deciding else ():  # only deciders declare Quick
+            if self._in_a <= 0 or self._in_b <= 0:
+                break
             d = self.decl.get(p.id)
             if d is None or d is _PLAIN or d.quick_action is None or p.status != ACTIVE:
                 continue
             if d.quick_action == "leave":
                 target = skill_target(p.character, "Move", ("Athletics", "Acrobatics"))[0]
-                r = judge(d100(self.rng), target)
+                r = self._offer_leave_flip(p, judge(d100(self.rng), target))
+                if r.success and debt_due(p.character):
+                    r = self._repay(p, r)
                 if self.sink is not None:
-                    self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success)
+                    self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success,
+                               flipped=r.flipped)
                 if r.success:
                     self._leave(p, FLED)
                     if self.sink is not None:
                         self._emit("exit", actor=p.id, how=FLED)
             elif self.sink is not None:
                 self._emit("extra_action", actor=p.id, action=d.quick_action)
+
+    def _offer_leave_flip(self, p: Participant, result: CheckResult) -> CheckResult:
+        """Luck on Quick's leave roll (docs/rules.md §2.8): offered when the flip turns a failure into a getaway."""
+        if not (p.luck_allowed and p.decider is not None) or p.character.luck <= self.luck_floor:
+            return result
+        flipped = flip_that_helps(result)
+        if flipped is None or result.roll is None or flipped.roll is None or debt_due(p.character):
+            return result  # while borrowed Luck is due, the getaway would go straight to repaying it
+        answer = self._ask(p, LUCK_FLIP,
+                           f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and get away?",
+                           [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {p.character.luck} left"),
+                            Option("no", "Keep the roll")], roll=result.roll, flipped=flipped.roll)
+        if answer != "yes":
+            return result
+        spend(p.character, "flip", negative_luck=self.negative_luck)
+        if self.sink is not None:
+            self._emit("luck", actor=p.id, use="flip", before=result.roll, after=flipped.roll,
+                       success=flipped.success, luck=p.character.luck)
+        return flipped
 
     def _enter_ended(self) -> None:
         outcome = self._outcome()

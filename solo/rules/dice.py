@@ -117,8 +117,14 @@ class DiceRoll:
 
 
 _TERM = re.compile(r"([+-]?)\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))")
+#: Bounds on an expression, so no text (an adventure's damage, a command-line roll) can ask for work or
+#: numbers without end: its length, its terms, the dice in all, their sides, a plain number, the total.
+_MAX_LENGTH = 100
+_MAX_TERMS = 20
 _MAX_DICE = 1000
 _MAX_SIDES = 10_000
+_MAX_NUMBER = 1_000_000
+_MAX_TOTAL = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -204,6 +210,8 @@ def parse(text: str) -> DiceExpr:
     source = str(text).strip()
     if not source:
         raise DiceError("empty dice expression")
+    if len(source) > _MAX_LENGTH:
+        raise DiceError(f"a dice expression has at most {_MAX_LENGTH} characters, not {len(source):,}")
     terms: list[DiceTerm] = []
     pos = 0
     while pos < len(source):
@@ -214,11 +222,16 @@ def parse(text: str) -> DiceExpr:
         if terms and not sign_text:
             raise DiceError(f"cannot read dice expression {text!r}: missing + or - before {match.group(0)!r}")
         sign = -1 if sign_text == "-" else 1
+        if len(terms) == _MAX_TERMS:
+            raise DiceError(f"a dice expression has at most {_MAX_TERMS} terms, in {text!r}")
         if number_text is not None:
-            terms.append(DiceTerm(int(number_text), 0, sign))
+            number = _bounded(number_text, _MAX_NUMBER)
+            if number > _MAX_NUMBER:
+                raise DiceError(f"numbers in dice are at most {_MAX_NUMBER:,}, in {text!r}")
+            terms.append(DiceTerm(number, 0, sign))
         else:
-            count = int(count_text) if count_text else 1
-            sides = 100 if sides_text == "%" else int(sides_text)
+            count = _bounded(count_text, _MAX_DICE) if count_text else 1
+            sides = 100 if sides_text == "%" else _bounded(sides_text, _MAX_SIDES)
             if count < 1 or count > _MAX_DICE:
                 raise DiceError(f"dice count must be 1..{_MAX_DICE} in {text!r}")
             if sides < 1 or sides > _MAX_SIDES:
@@ -229,7 +242,16 @@ def parse(text: str) -> DiceExpr:
             pos += 1
     if not any(t.sides for t in terms):
         raise DiceError(f"{text!r} has no dice in it (expected something like 3d6+2 or d100)")
+    if sum(t.count for t in terms if t.sides) > _MAX_DICE:
+        raise DiceError(f"at most {_MAX_DICE} dice in all, in {text!r}")
+    if sum(t.count * (t.sides or 1) for t in terms) > _MAX_TOTAL:
+        raise DiceError(f"{text!r} could total more than {_MAX_TOTAL:,}")
     return DiceExpr(tuple(terms))
+
+
+def _bounded(digits: str, limit: int) -> int:
+    """The number ``digits`` spell, or ``limit + 1`` when they spell more (never reading a huge number)."""
+    return int(digits) if len(digits.lstrip("0")) <= len(str(limit)) else limit + 1
 
 
 def roll_keep_higher(expr: DiceExpr, rng: random.Random) -> tuple[DiceRoll, DiceRoll, DiceRoll]:

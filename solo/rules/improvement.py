@@ -9,6 +9,7 @@ at 10 %), a new Focus four, a new Tag five.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 
 from ..errors import SoloError
 from .character import Character
@@ -32,13 +33,31 @@ def end_session(char: Character, *, acted_by_willpower: bool) -> int:
     return earned
 
 
-def improve_skill(char: Character, skill: str, rng: random.Random, tables: RulesTables | None = None) -> int:
-    """Spend one roll: +1d4+1 to a skill the character has (above the untrained value)."""
+def improvable_skills(char: Character, improved: Collection[str] = (), tables: RulesTables | None = None
+                      ) -> list[str]:
+    """The skills one roll may raise: those the character has, less the ones already raised this time.
+
+    docs/rules.md §2.9: with two rolls, the second goes to another skill. ``improved``
+    names the skills raised or learnt since the scenario ended.
+    """
+    t = tables or rules()
+    return [s for s in t.skills if char.skills.get(s, 0) > t.untrained and s not in improved]
+
+
+def improve_skill(char: Character, skill: str, rng: random.Random, tables: RulesTables | None = None,
+                  *, improved: Collection[str] = ()) -> int:
+    """Spend one roll: +1d4+1 to a skill the character has (above the untrained value).
+
+    ``improved``: the skills already raised or learnt at this scenario's end, which
+    this roll may not raise again (docs/rules.md §2.9).
+    """
     t = tables or rules()
     if char.improvement_rolls < 1:
         raise ImprovementError(f"{char.name} has no improvement rolls")
     if char.skills.get(skill, 0) <= t.untrained:
         raise ImprovementError(f"{skill} is untrained: learning it costs {NEW_SKILL_COST} rolls")
+    if skill in improved:
+        raise ImprovementError(f"{skill} has already improved this time: another roll goes to another skill")
     gain = d(rng, 4) + 1
     char.improvement_rolls -= 1
     char.skills[skill] += gain

@@ -25,8 +25,7 @@ def can_spend(char: Character, *, negative_luck: bool = False) -> bool:
 def spend(char: Character, use: str, *, negative_luck: bool = False) -> bool:
     """Spend one point for ``use``. Returns True if the point was borrowed (negative Luck).
 
-    A borrowed point obliges the character to fail one successful roll in the
-    next scene (tracked in ``owed_failures``).
+    A borrowed point is owed: it falls due when the next scene begins (:func:`fall_due`).
     """
     if use not in USES:
         raise ValueError(f"unknown Luck use {use!r}")
@@ -35,16 +34,29 @@ def spend(char: Character, use: str, *, negative_luck: bool = False) -> bool:
             raise LuckError(f"{char.name} has no Luck Points left")
         raise LuckError(f"{char.name} cannot borrow more Luck (the floor is {NEGATIVE_LUCK_FLOOR})")
     char.luck -= 1
-    borrowed = char.luck < 0
-    if borrowed:
-        char.owed_failures += 1
-    return borrowed
+    return char.luck < 0
+
+
+def fall_due(char: Character) -> int:
+    """A new scene begins: every point of Luck owed (Luck below zero) falls due in it.
+
+    docs/rules.md §2.8: borrowing obliges the character to fail a successful roll in
+    the next scene. Points borrowed during this scene wait for the next one; points
+    still unpaid when this scene ends fall due again in the next. Returns how many are due.
+    """
+    char.owed_failures = max(0, -char.luck)
+    return char.owed_failures
+
+
+def debt_due(char: Character) -> bool:
+    """Whether the character's next success is taken to pay back borrowed Luck."""
+    return char.owed_failures > 0 and char.luck < 0
 
 
 def pay_back(char: Character) -> None:
-    """Turn a success into a failure to repay borrowed Luck: one negative point is restored."""
-    if char.owed_failures <= 0:
-        raise LuckError(f"{char.name} owes no Luck")
+    """A success turned into a failure repays one point of the Luck that is due."""
+    if not debt_due(char):
+        raise LuckError(f"{char.name} owes no Luck in this scene")
     char.owed_failures -= 1
     char.luck += 1
 

@@ -19,8 +19,9 @@ from .dice import DiceExpr, parse
 from .outcomes import ACTIVE
 from .rulebook import Armour, Shield, Weapon, rules
 
-DEFAULT_DAMAGE = parse("1d6")
+DEFAULT_DAMAGE = parse("1d6")  # docs/rules.md §5.2; an obstacle's blow, in every conflict type (§5.4)
 UNARMED_DAMAGE = parse("1d3")  # docs/rules.md §6.1: in combat, empty hands use the weapon table's Unarmed
+UNARMED_FOCUS = "Unarmed"  # the Combat Focus of empty hands (docs/rules.md §2.2, §6.1)
 
 #: Static opposition by difficulty (docs/rules.md §5.4): Challenge Rating and Pool.
 OBSTACLES = {
@@ -51,6 +52,7 @@ class Participant:
     focuses: tuple[str, ...] = ()
     is_pc: bool = False
     luck_allowed: bool = False
+    physical: bool = False  # the conflict is physical: the weapon in hand picks the Combat Focus
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_reason: str = ""
@@ -94,16 +96,37 @@ class Participant:
         else:
             if self.skill is None:
                 raise ValueError(f"{self.name} takes part with a character but no conflict skill")
-            value, _ = skill_target(self.char, self.skill, self.focuses)
+            value, _ = skill_target(self.char, self.skill, self.fitting_focuses())
             if self.pool.current < 0 and not self.char.hurt:
                 value += HURT_PENALTY  # a combined conflict Pool below zero hurts like a real one
         self._base = value
         return value
 
+    @property
+    def weapon_focus(self) -> str:
+        """The Combat Focus that fits the weapon in hand (//Unarmed with empty hands)."""
+        return self.weapon.focus if self.weapon is not None else UNARMED_FOCUS
+
+    def fitting_focuses(self) -> tuple[str, ...]:
+        """The conflict's Focuses that fit what this participant does.
+
+        In a physical conflict the weapon says which Focus of the fighting skill fits
+        (docs/rules.md §2.2): a long sword is //Melee, a bow //Ranged, so //Ranged does
+        not help the sword. The other Focuses of that skill may still count as similar
+        ones, at −20, through :func:`skill_target`. A Focus the conflict type does not
+        accept never fits.
+        """
+        focuses = self.focuses
+        if self.physical and self.skill is not None and focuses:
+            focus = self.weapon_focus
+            if focus in rules().skills[self.skill].focuses:
+                return (focus,) if focus in focuses else ()
+        return focuses
+
     def damage_dice(self, physical: bool) -> DiceExpr:
         if self.damage is not None:
             return self.damage
-        if physical:
+        if physical and self.char is not None:  # an obstacle's blow is 1d6 even in a fight (§5.4)
             return self.weapon.damage if self.weapon is not None else UNARMED_DAMAGE
         return DEFAULT_DAMAGE
 
@@ -189,7 +212,7 @@ def from_character(
         weapon=t.weapons.get(char.weapon) if char.weapon else None,
         armour=t.armour.get(char.armour) if char.armour else None,
         shield=t.shields.get(char.shield) if char.shield else None,
-        skill=skill, focuses=tuple(focuses), is_pc=char.is_pc,
+        skill=skill, focuses=tuple(focuses), is_pc=char.is_pc, physical=ctype.physical,
         luck_allowed=char.is_pc if luck_allowed is None else luck_allowed,
         start_pool=pool.current,
     )

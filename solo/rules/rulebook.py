@@ -56,6 +56,7 @@ class Weapon:
     kind: str  # melee | ranged
     range: int | None = None
     firearm: bool = False
+    focus: str = ""  # the Combat Focus that fits it (docs/rules.md §2.2); the loader always sets it
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,10 @@ def _load_willpower(folder: Path) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
+#: The Combat Focus a weapon fits when gear.toml does not name one (docs/rules.md §2.2).
+WEAPON_FOCUS_BY_KIND = {"melee": "Melee", "ranged": "Ranged"}
+
+
 def _load_gear(
     folder: Path, skills: dict[str, Skill]
 ) -> tuple[dict[str, Weapon], dict[str, Shield], dict[str, Armour]]:
@@ -301,9 +306,12 @@ def _load_gear(
         kind = r.get(entry, "kind", str, path)
         if kind not in ("melee", "ranged"):
             r.fail(f"{path}.kind", "expected 'melee' or 'ranged'")
+        focus = r.get(entry, "focus", str, path, WEAPON_FOCUS_BY_KIND[kind])
+        if focus not in skills["Combat"].focuses:
+            r.fail(f"{path}.focus", f"expected a Combat Focus ({', '.join(skills['Combat'].focuses)})")
         weapons[key] = Weapon(
             key, r.get(entry, "name", str, path), r.dice(entry, "damage", path), kind,
-            r.get(entry, "range", int, path, None), r.get(entry, "firearm", bool, path, False),
+            r.get(entry, "range", int, path, None), r.get(entry, "firearm", bool, path, False), focus,
         )
     for key, entry in r.get(r.data, "shields", dict, "").items():
         path = f"shields.{key}"

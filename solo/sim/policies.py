@@ -132,9 +132,6 @@ class CautiousBot(_Bot):
     def on_escalate(self, question: Question) -> str:
         return "no"
 
-    def on_pay_back(self, question: Question) -> str:
-        return "no"
-
 
 class BoldBot(_Bot):
     def on_choice(self, question: Question) -> str | None:
@@ -159,6 +156,3 @@ class BoldBot(_Bot):
 
     def on_escalate(self, question: Question) -> str:
         return "yes"
-
-    def on_pay_back(self, question: Question) -> str:
-        return "no"

@@ -171,27 +171,33 @@ def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
 def _error_entry(e: dict, adventure: Adventure, options: Options, party: Party,
                  errors_dir: str | Path | None) -> dict[str, Any]:
     """The example error with the files and the command that replay it."""
+    from ..paths import PathError, file_in, write_atomic
+
     folder = Path(errors_dir) if errors_dir else Path(tempfile.gettempdir()) / "solo-simulate"
     out = {k: v for k, v in e.items() if k != "answers"}
     stem = f"{adventure.id}-seed{e['seed']}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        script = folder / f"{stem}.txt"
+        script = file_in(folder, f"{stem}.txt")
         lines = [f"# solo simulate: run {e['run']} of {adventure.id}, seed {e['seed']}, policy {options.policy}",
-                 f"# {e['error']}: {e['message']}", "# one answer a line, in the order the game asks"]
+                 f"# {e['error']}: {' '.join(str(e['message']).splitlines())}",  # one comment line, whatever it says
+                 "# one answer a line, in the order the game asks"]
         lines += [answer for _, answer in e["answers"]]
-        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomic(script, "\n".join(lines) + "\n")
         pcs = party.pc_specs
         if pcs is None:
             from ..toml_write import dumps
 
             pcs = []
             for i, member in enumerate(party.members, 1):
-                pc_file = folder / f"{stem}-pc{i}.toml"
-                pc_file.write_text(dumps(member.to_dict()), encoding="utf-8")
+                pc_file = file_in(folder, f"{stem}-pc{i}.toml")
+                write_atomic(pc_file, dumps(member.to_dict()))
                 pcs.append(str(pc_file))
     except OSError as exc:
         out["replay"] = f"(could not write the replay files to {folder}: {exc.strerror or exc})"
+        return out
+    except PathError as exc:  # the adventure's id cannot name a file there (the loader refuses such ids)
+        out["replay"] = f"(could not write the replay files: {exc})"
         return out
     out["script"] = str(script)
     source = str(Path(options.adventure).resolve())

@@ -171,7 +171,7 @@ class Tally:
             c[f"pc_{how}"] += 1
 
     def _on_luck(self, d: dict[str, Any]) -> None:
-        if self._conflict is not None and d.get("round") is not None:
+        if self._conflict is not None and d.get("round") is not None and d.get("use") != "pay_back":
             side, nid, _ = self._sides.get(d["actor"], ("b", None, False))
             if nid is None and side == "a":
                 self._conflict["luck"] += 1

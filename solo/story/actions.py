@@ -10,11 +10,10 @@ same ones (a test keeps them equal).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..decisions import Option
-from ..errors import ContentError, did_you_mean
+from ..errors import did_you_mean
 from ..rules.character import skill_target
 from ..rules.escalation import may_escalate
 from ..rules.outcomes import LOST, OUTCOMES, WON
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
 Spec = Mapping[str, Any]
 
 ROUND_LIMIT_DEFAULT = 30
+MAX_ROUNDS = 200  # a conflict where no blow can land runs to its limit: keep that short
 #: Who makes a roll: the active PC, the one the player chooses, or the best at it.
 WHO_ROLLS = ("active", "choose", "best")
 #: Who a Social roll is made among, for the Tags' modifiers (docs/rules.md §2.5).
@@ -38,6 +38,8 @@ AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
 #: The fields of a conflict's static ``obstacle`` table.
 OBSTACLE_FIELDS = {"name": Field("text", "The obstacle"), "difficulty": Field("difficulty", "normal"),
                    "challenge": Field("whole number", None), "pool": Field("whole number", None)}
+#: An obstacle's own numbers: a Challenge Rating within a skill's range, a Pool the exact odds can handle.
+OBSTACLE_RANGES = {"challenge": (0, 200), "pool": (1, 200)}
 
 
 class ActionVerb(Verb):
@@ -189,6 +191,10 @@ class Opposed(ActionVerb):
             flipped = offer_flip(game, pc, mine, beats=(theirs.roll or 101) if theirs.success else 0)
             if flipped is not mine:
                 result = resolve_opposed(flipped, theirs, defender="b")
+        if result.winner == "a":  # a win while borrowed Luck is due repays it (docs/rules.md §2.8)
+            repaid = repay(game, pc, result.a)
+            if repaid is not result.a:
+                result = resolve_opposed(repaid, theirs, defender="b")
         outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
         game.emit("opposed_outcome", actor=pc.name, outcome=outcome, tie=result.tie, opponent=their_name)
         escalation = action.escalation
@@ -235,14 +241,18 @@ class Conflict(ActionVerb):
                 if diff not in ("easy", "normal", "hard", "very hard") and not ("challenge" in wall and "pool" in wall):
                     b.fail(file, f"{path}.obstacle.difficulty", "expected easy, normal, hard or very hard "
                                                                "(or both challenge and pool)", "E005")
+                for key, (low, high) in OBSTACLE_RANGES.items():
+                    if is_whole(wall.get(key)) and not low <= wall[key] <= high:
+                        b.fail(file, f"{path}.obstacle.{key}",
+                               f"expected a whole number {low}..{high}, not {wall[key]}")
         if not npcs and wall is None:
             b.fail(file, path, "a conflict needs 'npcs' or an 'obstacle'")
         if npcs and wall is not None:
             b.fail(file, path, "a conflict has either 'npcs' or an 'obstacle', not both")
         if ctype in b.types and b.types[ctype].static and wall is None:
             b.fail(file, path, f"a {ctype} conflict is against a static obstacle: give an 'obstacle'")
-        if "rounds" in spec and not (is_whole(spec["rounds"]) and spec["rounds"] >= 1):
-            b.fail(file, f"{path}.rounds", "expected a round limit of at least 1")
+        if "rounds" in spec and not (is_whole(spec["rounds"]) and 1 <= spec["rounds"] <= MAX_ROUNDS):
+            b.fail(file, f"{path}.rounds", f"expected a round limit from 1 to {MAX_ROUNDS}")
         if "stakes" in spec:
             b.expect(file, f"{path}.stakes", spec["stakes"], str, "text")
 
@@ -295,12 +305,8 @@ class Table(ActionVerb):
         if not isinstance(spec.get("name"), str):
             b.fail(file, path, "missing field 'name' (a random table)")
             return
-        from ..oracle import load_tables
-
-        try:
-            tables = load_tables([Path(d) for d in b.tables_dirs()], use_env=True)
-        except ContentError as exc:
-            b.fail(exc.file or file, exc.path or path, exc.message, "E007")
+        tables = b.table_set()  # read once for the whole adventure; a broken table is reported there
+        if tables is None:
             return
         if spec["name"] not in tables:
             names = tables.names()

@@ -34,14 +34,17 @@ def lens_advice(conflict: ConflictView, participant: Participant) -> dict[str, s
         left = max(1, min(40, conflict.round_limit - conflict.round + 1))
     out = {}
     for lens in MEMORYLESS:
-        odds = conflict_odds(
-            participant.base_target() + participant.bonus + participant.carry, participant.pool.current,
-            other.base_target() + other.bonus + other.carry, other.pool.current,
-            damage_a=str(participant.damage_dice(physical)), damage_b=str(other.damage_dice(physical)),
-            bonus_a=participant.damage_bonus(physical), bonus_b=other.damage_bonus(physical),
-            armour_a=participant.armour_against(other, ctype), armour_b=other.armour_against(participant, ctype),
-            lens_a=lens, round_limit=left,
-        )
+        try:
+            odds = conflict_odds(
+                participant.base_target() + participant.bonus + participant.carry, participant.pool.current,
+                other.base_target() + other.bonus + other.carry, other.pool.current,
+                damage_a=str(participant.damage_dice(physical)), damage_b=str(other.damage_dice(physical)),
+                bonus_a=participant.damage_bonus(physical), bonus_b=other.damage_bonus(physical),
+                armour_a=participant.armour_against(other, ctype), armour_b=other.armour_against(participant, ctype),
+                lens_a=lens, round_limit=left,
+            )
+        except ValueError:  # beyond what the exact odds handle (a Pool over 200 …): no number, not no game
+            return {}
         undecided = f", {odds.never_ends:.0%} undecided" if odds.never_ends >= 0.005 else ""  # at the round limit
         out[lens] = f"{odds.a_wins:.0%} to win{undecided}"
     return out

@@ -56,6 +56,7 @@ def context_of(s: GameState) -> Context:
         "tag": lambda t: any(t in pc.tags for pc in s.pcs),
         "disposition": disposition,
         "npc_status": lambda nid: s.npc_status.get(nid, ""),
+        "used_luck": lambda use: s.luck_used.get(use, 0),
         "tension": lambda: s.oracle.tension,
         "party_size": lambda: len(s.pcs),
     }

@@ -19,10 +19,12 @@ from ..rules.escalation import recover
 from ..rules.luck import NEGATIVE_LUCK_FLOOR
 from ..rules.medicine import MedicineError, new_day, treat
 from ..rules.rulebook import POOLS
-from .npcs import disposition_of, remember, set_disposition
+from .npcs import disposition_of, refill, remember, rest_npcs, set_disposition
+from .pools import hurt
 from .verbs import Field, Verb, is_whole
 
 if TYPE_CHECKING:
+    from ..rules.character import Character
     from .engine import Game
     from .schema import Builder
 
@@ -160,7 +162,7 @@ class Take(_Named):
 
 
 class Damage(EffectVerb):
-    """Pools may fall to −maximum, where the PC is in comae (docs/rules.md §5.6)."""
+    """A scene's damage (docs/rules.md §5.6), met with Luck and pushing as a conflict's blow is (:mod:`.pools`)."""
 
     name = "damage"
     fields = {"damage": Field("Pool"), "amount": _AMOUNT, "who": _WHO}
@@ -181,24 +183,23 @@ class Damage(EffectVerb):
         amount = self.arg(a, "amount")
         for pc in game.pcs_for(self.arg(a, "who")):
             value = parse(amount).total(game.rng) if isinstance(amount, str) else amount
-            pool = pc.pools[a[self.name]]
-            before = pool.current
-            pool.current = self.moved(pool.current, value, pool.maximum)
-            game.emit("pool_change", actor=pc.name, pool=a[self.name], before=before, after=pool.current,
-                      maximum=pool.maximum, cause=self.name)
-            if pool.current <= -pool.maximum:
-                game.remove_pc(pc, "comae")
+            self.change(game, pc, a[self.name], value)
 
-    def moved(self, current: int, value: int, maximum: int) -> int:
-        return max(-maximum, current - value)
+    def change(self, game: Game, pc: Character, pool_name: str, value: int) -> None:
+        """Luck may reduce the blow, and a Pool that would go below zero is pushed or stops at 0 (§2.8, §5.5)."""
+        hurt(game, pc, pool_name, value)
 
 
 class Heal(Damage):
     name = "heal"
     fields = {"heal": Field("Pool"), "amount": _AMOUNT, "who": _WHO}
 
-    def moved(self, current: int, value: int, maximum: int) -> int:
-        return min(maximum, current + value)
+    def change(self, game: Game, pc: Character, pool_name: str, value: int) -> None:
+        pool = pc.pools[pool_name]
+        before = pool.current
+        pool.current = min(pool.maximum, pool.current + value)
+        game.emit("pool_change", actor=pc.name, pool=pool_name, before=before, after=pool.current,
+                  maximum=pool.maximum, cause=self.name)
 
 
 class Luck(EffectVerb):
@@ -292,7 +293,10 @@ class Note(_Named):
 
 
 class Rest(EffectVerb):
-    """Sleep and days of rest recover Pools (docs/rules.md §5.5), and Medicine may be tried again."""
+    """Sleep and days of rest recover Pools (docs/rules.md §5.5), and Medicine may be tried again.
+
+    The NPCs rest too, unless their adventure says they recover ``never``.
+    """
 
     name = "rest"
     fields = {"rest": Field("\"night\" or \"days\""), "days": Field("whole number", 1)}
@@ -304,11 +308,26 @@ class Rest(EffectVerb):
             b.fail(file, f"{path}.days", "expected a whole number of days")
 
     def apply(self, game: Game, a: Args) -> None:
+        days = self.arg(a, "days") if a["rest"] == "days" else 0
         for pc in game.state.pcs:
-            change = recover(pc, days=self.arg(a, "days") if a["rest"] == "days" else 0, slept=True)
+            change = recover(pc, days=days, slept=True)
             new_day(pc)
             if change:
                 game.emit("rest", actor=pc.name, change=change)
+        rest_npcs(game, days)
+
+
+class Recover(EffectVerb):
+    """The NPC's Pools back to their maxima, whatever its ``recovers`` says (not out of comae)."""
+
+    name = "recover"
+    fields = {"recover": Field("NPC id")}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        _check_npc(b, file, f"{path}.recover", a["recover"])
+
+    def apply(self, game: Game, a: Args) -> None:
+        refill(game, a["recover"])
 
 
 class Memory(EffectVerb):

@@ -23,7 +23,8 @@ from ..rules.character import Character
 from ..rules.conflict import Conflict
 from ..rules.conflict_types import ConflictType, load_conflict_types
 from ..rules.dice import new_rng
-from ..rules.outcomes import COMAE, WON
+from ..rules.luck import fall_due
+from ..rules.outcomes import COMAE, LOST, OUT, STALEMATE, WON
 from ..rules.participants import Participant, from_character
 from .actions import ACTIONS, ROUND_LIMIT_DEFAULT
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
@@ -32,8 +33,9 @@ from .effects import EFFECTS
 from .epilogue import epilogue
 from .expressions import Context
 from .flow import move_trigger
-from .npcs import default_mind, disposition_of
+from .npcs import between_scenes, default_mind, disposition_of
 from .party import set_up_party
+from .pools import line_up
 from .state import GameState
 from .text import fill
 
@@ -153,6 +155,9 @@ class Game:
                 s.oracle.end_scene(prev.control == "pcs")
                 if s.oracle.tension != before:
                     self.emit("tension", before=before, after=s.oracle.tension)
+        if previous != scene.id:  # a new scene: Luck borrowed before it falls due now (docs/rules.md §2.8)
+            for pc in s.pcs:
+                fall_due(pc)
         s.scene = scene.id
         s.visited[scene.id] = s.visited.get(scene.id, 0) + 1
         for npc in scene.npcs:
@@ -164,6 +169,8 @@ class Game:
 
             setup = set_up_scene(self.rng, self.tables, s.oracle)
             self.emit("scene_setup", **setup.to_dict())
+        if previous != scene.id:
+            between_scenes(self)  # NPCs that recover between scenes are fresh again
         for effect in scene.on_enter:
             self.apply(effect)
         if scene.ending:
@@ -262,39 +269,57 @@ class Game:
         """Every PC still in the story against these NPCs (or an obstacle); returns the party's outcome.
 
         The written adventure and open play both fight through here: the PCs
-        get the first NPC's disposition in social conflicts, NPCs their minds,
-        and afterwards NPC statuses are remembered and PCs in comae leave.
+        get the first opposing NPC's disposition in social conflicts, NPCs their
+        minds, and afterwards NPC statuses are remembered and PCs in comae leave.
+        Someone whose conflict Pool is already spent takes part only by pushing
+        on (:func:`solo.story.pools.line_up`); a side left with nobody loses
+        without a fight.
         """
-        npcs = [(nid, self.state.npcs[nid]) for nid in npc_ids if self.state.npc_status.get(nid) != COMAE]
-        participants = []
-        for pc in self.state.pcs:
-            p = from_character(pc, "a", ctype, decider=self.decider)
-            if ctype.social and npcs:
-                disp = disposition_of(npcs[0][1])
-                if disposition_modifier(disp):
-                    p.bonus, p.bonus_reason = disposition_modifier(disp), f"{npcs[0][1].name} is {disp}"
-            participants.append(p)
-        for nid, npc in npcs:
+        s = self.state
+        participants = [from_character(pc, "a", ctype, decider=self.decider) for pc in s.pcs]
+        npcs: dict[str, Participant] = {}
+        in_comae = []
+        for nid in npc_ids:
+            npc = s.npcs[nid]
+            if s.npc_status.get(nid) == COMAE:
+                in_comae.append(npc.name)
+                continue
             pid = npc.name if npc.name not in {p.id for p in participants} else nid
-            participants.append(from_character(npc, "b", ctype, decider=self._mind(nid, npc), pid=pid))
+            npcs[nid] = from_character(npc, "b", ctype, decider=self._mind(nid, npc), pid=pid)
+            participants.append(npcs[nid])
         if obstacle_participant is not None:
             participants.append(obstacle_participant)
-        if not any(p.side == "b" for p in participants):
-            return WON
         self.emit("conflict_stakes", type=ctype.key, stakes=stakes)
+        taking_part = line_up(self, ctype, participants, tuple(in_comae))
+        fighting = {nid for nid, p in npcs.items() if any(p is q for q in taking_part)}
+        for nid in npcs.keys() - fighting:
+            s.npc_status[nid] = OUT  # spent, it sat this one out
+        sides = {p.side for p in taking_part}
+        if sides != {"a", "b"}:
+            outcome = WON if "a" in sides else LOST if "b" in sides else STALEMATE
+            self.emit("no_contest", type=ctype.key, outcome=outcome)
+            self.emit("conflict_outcome", type=ctype.key, outcome=outcome, rounds=0)
+            return outcome
+        first = next((nid for nid in npcs if nid in fighting), None)
+        if ctype.social and first is not None:
+            disp = disposition_of(s.npcs[first])
+            if disposition_modifier(disp):
+                for p in taking_part:
+                    if p.side == "a":
+                        p.bonus, p.bonus_reason = disposition_modifier(disp), f"{s.npcs[first].name} is {disp}"
         advisor = None
         if self.advise:
             from .advice import lens_advice
 
             advisor = lens_advice
-        result = Conflict(ctype, participants, self.rng, sink=self.sink, round_limit=rounds,
+        result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
                           negative_luck=self.adventure.negative_luck, advisor=advisor).run()
-        by_char = {id(p.char): p for p in participants if p.char is not None}
-        for nid, npc in npcs:
-            self.state.npc_status[nid] = by_char[id(npc)].status
-        for pc in list(self.state.pcs):
-            taking_part = by_char.get(id(pc))
-            if taking_part is not None and taking_part.status == COMAE:
+        for nid in fighting:
+            s.npc_status[nid] = npcs[nid].status
+        by_char = {id(p.char): p for p in taking_part if p.char is not None}
+        for pc in list(s.pcs):
+            fought = by_char.get(id(pc))
+            if fought is not None and fought.status == COMAE:
                 self.remove_pc(pc, COMAE)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
         return result.outcome

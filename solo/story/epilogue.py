@@ -14,6 +14,7 @@ from ..rules.improvement import (
     NEW_SKILL_COST,
     NEW_TAG_COST,
     end_session,
+    improvable_skills,
     improve_skill,
     learn_focus,
     learn_skill,
@@ -46,9 +47,10 @@ def epilogue(game: Game) -> None:
                          actor=pc.name)
         earned = end_session(pc, acted_by_willpower=acted == "yes")
         game.emit("session_end", actor=pc.name, earned=earned, luck_before=before, luck=pc.luck)
+        improved: set[str] = set()  # a later roll goes to another skill (docs/rules.md §2.9)
         while pc.improvement_rolls > 0:
             options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + 1d4+1")
-                       for sk in t.skills if pc.skills[sk] > t.untrained]
+                       for sk in improvable_skills(pc, improved, t)]
             if pc.improvement_rolls >= NEW_SKILL_COST:
                 options += [Option(f"learn:{sk}", f"Learn {sk}", f"costs {NEW_SKILL_COST} rolls, starts at 10 %")
                             for sk in t.skills if pc.skills[sk] <= t.untrained]
@@ -79,7 +81,8 @@ def epilogue(game: Game) -> None:
                 continue
             before_value = pc.skills[what]
             if kind == "improve":
-                improve_skill(pc, what, game.rng, t)
+                improve_skill(pc, what, game.rng, t, improved=improved)
             else:
                 learn_skill(pc, what, t)
+            improved.add(what)
             game.emit("improvement", actor=pc.name, skill=what, before=before_value, after=pc.skills[what])

@@ -44,6 +44,7 @@ FUNCTIONS: dict[str, tuple[int, int]] = {
     "tag": (1, 1),  # someone in the party has the Tag
     "disposition": (1, 1),  # an NPC's disposition modifier (-40..40)
     "npc_status": (1, 1),  # "in", "out", "fled", "surrendered", "comae", or "" if never met
+    "used_luck": (1, 1),  # how often the party spent Luck on "contact" or "find" at the prompt
     "tension": (0, 0),  # the oracle's tension track
     "party_size": (0, 0),
     "min": (2, 8),

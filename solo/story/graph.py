@@ -102,10 +102,12 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
     for where, cond in _all_conditions(adventure):
         for name in cond.names():
             read_names.setdefault(name, where)
-        for fn, args in cond.calls():
+        calls = cond.calls()
+        found = ("used_luck", ("find",)) in calls  # an item the players may find with `luck find`
+        for fn, args in calls:
             if fn in ("flag", "counter") and args and isinstance(args[0], str):
                 read_names.setdefault(args[0], where)
-            if fn == "has" and args and isinstance(args[0], str):
+            if fn == "has" and args and isinstance(args[0], str) and not found:
                 tested_items.setdefault(args[0], where)
     for scene in adventure.scenes.values():
         texts = [(scene.text, scene.where)] + [(c.text, c.where) for c in scene.choices]

@@ -13,10 +13,10 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-import tomli
-
 from ..errors import ContentError, did_you_mean
+from ..paths import PathError, read_bounded
 from ..rules.conflict_types import load_conflict_types
+from ..toml_files import TOMLError, loads_toml
 from .adventure import Adventure
 from .locate import LineMap
 from .problems import AdventureError, Collector, Problem
@@ -59,18 +59,17 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     for f in files:
         name = str(f)
         try:
-            raw = f.read_bytes()
-            if len(raw) > MAX_FILE_BYTES:
-                c.add(name, "", "E010", f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB")
-                continue
-            text = raw.decode("utf-8")
+            text = read_bounded(f, MAX_FILE_BYTES).decode("utf-8")
+        except PathError as exc:  # a FIFO, a device or a file over the limit
+            c.add(name, "", "E010", str(exc).removeprefix(f"{f}: "))
+            continue
         except (OSError, UnicodeDecodeError) as exc:
             c.add(name, "", "E010", f"cannot read the file: {exc}")
             continue
         try:
-            data = tomli.loads(text)
-        except tomli.TOMLDecodeError as exc:
-            c.add(name, "", "E001", exc.msg, line=exc.lineno, column=exc.colno)
+            data = loads_toml(text, file=name)
+        except TOMLError as exc:
+            c.add(name, "", "E001", exc.reason, line=exc.line, column=exc.column)
             continue
         c.maps[name] = LineMap(text)
         for key, value in data.items():
@@ -107,10 +106,27 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     builder = Builder(c, merged, origin, types, source, files, content_hash(files))
     adventure = builder.build()
     if adventure is not None:
+        _check_id(adventure.id, merged["adventure"], origin["adventure"], c)
         from .graph import graph_problems
 
         graph_problems(adventure, c)
     return (adventure if not c.errors else None), c.problems
+
+
+MAX_ID_CHARS = 100
+
+
+def _check_id(adv_id: str, meta: object, file: str, c: Collector) -> None:
+    """The id names the save file (and simulate's replay files): a plain, short file name, never a path."""
+    from ..paths import plain_name_problem
+
+    problem = plain_name_problem(adv_id) or (f"is longer than {MAX_ID_CHARS} characters"
+                                             if len(adv_id) > MAX_ID_CHARS else None)
+    if problem:
+        given = isinstance(meta, dict) and "id" in meta
+        what = "the id" if given else "the id taken from the file or folder name (set one with id = ...)"
+        c.add(file, "adventure.id" if given else "adventure", "E011",
+              f"{what} {adv_id[:40]!r} {problem}: it names the save file")
 
 
 def load_adventure(source: str | Path, *, conflict_folders: list[str | Path] | None = None) -> Adventure:

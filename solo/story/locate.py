@@ -83,7 +83,8 @@ class LineMap:
         return ".".join(out)
 
     def _inline_keys(self, path: str, value: str, number: int) -> None:
-        for key in re.findall(r"([A-Za-z0-9_-]+)\s*=", value):
+        # a key starts a word: without the look-behind a long run of letters costs quadratic time
+        for key in re.findall(r"(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)\s*=", value):
             self.lines.setdefault(f"{path}.{key}", number)
 
     def line(self, path: str) -> int | None:

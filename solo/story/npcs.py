@@ -1,7 +1,8 @@
-"""NPCs as a game sees them: their disposition, what they remember, the mind that plays them.
+"""NPCs as a game sees them: their disposition, what they remember, how they recover, the mind that plays them.
 
 The disposition lives in the NPC's Code Block; effects, conditions, social
-rolls, conflicts and open play all read and move it through here.
+rolls, conflicts and open play all read and move it through here. How an
+NPC gets its Pools back is the adventure's ``recovers`` field on the NPC.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..npc.disposition import normalise_disposition
+from ..rules.escalation import recover
+from ..rules.outcomes import COMAE
 
 if TYPE_CHECKING:
     import random
@@ -18,6 +21,55 @@ if TYPE_CHECKING:
     from ..events import Sink
     from ..npc.model import NPC
     from .engine import Game
+
+#: How an adventure's NPC gets its Pools back (its ``recovers`` field): with a night's sleep, as the
+#: PCs do (docs/rules.md §5.5), fully whenever the story moves to another scene, or never.
+RECOVERY = ("night", "scene", "never")
+RECOVERY_DEFAULT = "night"
+#: Fields an adventure's NPC may have besides those of the NPC format (docs/npcs.md).
+STORY_FIELDS = ("recovers",)
+
+
+def npc_fields(data: dict) -> dict:
+    """An adventure's NPC table without the fields that belong to the story, for :meth:`NPC.from_dict`."""
+    return {k: v for k, v in data.items() if k not in STORY_FIELDS}
+
+
+def recovers(game: Game, nid: str) -> str:
+    """How the NPC recovers: as its adventure says, else with a night's sleep (open play's NPCs too)."""
+    npc_def = game.adventure.npcs.get(nid)
+    return npc_def.data.get("recovers", RECOVERY_DEFAULT) if npc_def is not None else RECOVERY_DEFAULT
+
+
+def refill(game: Game, nid: str) -> None:
+    """Every Pool of the NPC back to its maximum; an NPC in comae stays out of the scenario (§5.5)."""
+    if game.state.npc_status.get(nid) == COMAE:
+        return
+    npc = game.state.npcs[nid]
+    change = {}
+    for name, pool in npc.pools.items():
+        if pool.current != pool.maximum:
+            change[name] = pool.maximum - pool.current
+            pool.current = pool.maximum
+    if change:
+        game.emit("rest", actor=npc.name, npc=nid, change=change)
+
+
+def rest_npcs(game: Game, days: int) -> None:
+    """The PCs rest, and so does everyone who recovers with sleep (or between scenes): the rules of §5.5."""
+    for nid, npc in game.state.npcs.items():
+        if recovers(game, nid) == "never" or game.state.npc_status.get(nid) == COMAE:
+            continue
+        change = recover(npc, days=days, slept=True)
+        if change:
+            game.emit("rest", actor=npc.name, npc=nid, change=change)
+
+
+def between_scenes(game: Game) -> None:
+    """The story moves to another scene: NPCs that recover between scenes are fresh again."""
+    for nid in game.state.npcs:
+        if recovers(game, nid) == "scene":
+            refill(game, nid)
 
 
 def disposition_of(npc: NPC) -> str:

@@ -25,6 +25,7 @@ from .npcs import disposition_of, set_disposition
 from .party import set_up_party
 
 OPEN_ID = "open"
+OPEN_END = "open_end"  # the ending of every open game
 LIKELIHOODS = ("very unlikely", "unlikely", "even", "likely", "very likely")
 MAX_SCENES = 500  # an open game is long, but never endless by accident
 
@@ -58,7 +59,7 @@ class OpenGame(Game):
             self._new_scene()
         while not self.finished:
             self.turn()
-        if self.state.ending == "open_end" and not self.epilogue_done:
+        if self.state.ending == OPEN_END and not self.epilogue_done:
             epilogue(self)
         assert self.state.ending is not None
         return self.state.ending
@@ -174,8 +175,9 @@ class OpenGame(Game):
         self._finish("the players closed the book")
 
     def _finish(self, why: str) -> None:
-        self.state.ending = "open_end"
-        self.emit("ending", scene="open_end", title="The end", outcome=why)
+        """The story ends; ``why`` says how, and is the ending's title ("The players closed the book")."""
+        self.state.ending = OPEN_END
+        self.emit("ending", scene=OPEN_END, title=why[:1].upper() + why[1:], outcome=why)
 
     def _pick_pc(self, prompt: str) -> Character:
         pcs = self.state.pcs

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..decisions import Option, Question
 from ..rules.character import Character
+from .npcs import npc_fields
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -26,7 +27,7 @@ def set_up_party(game: Game, given: list[Character] | None) -> None:
         if game.adventure.negative_luck is False and pc.luck < 0:
             pc.luck = 0
     for nid, npc_def in game.adventure.npcs.items():
-        state.npcs[nid] = NPC.from_dict(npc_def.data, file=npc_def.where.file, rng=game.rng)
+        state.npcs[nid] = NPC.from_dict(npc_fields(npc_def.data), file=npc_def.where.file, rng=game.rng)
     state.oracle.pcs = [pc.name for pc in party]
     game.emit("party", members=[pc.to_dict() for pc in party])
 

@@ -25,6 +25,7 @@ CODES = {
     "E008": "narration template problem",
     "E009": "dead end: a scene that is not an ending and cannot be left",
     "E010": "file cannot be read",
+    "E011": "adventure id that cannot name a file (a path, a leading dot, too long)",
     "W101": "unreachable scene",
     "W102": "flag or counter read but never set",
     "W103": "flag or counter set but never read",
@@ -91,6 +92,8 @@ class Collector:
 
 def describe(value: object) -> str:
     """A value as an author wrote it, for "expected X, got Y"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):

@@ -12,9 +12,38 @@ from collections.abc import Collection, Mapping
 from ..errors import did_you_mean
 from ..rules.rulebook import POOLS, RulesTables
 from .expressions import Condition, ExpressionError, parse_condition
+from .luck import LUCK_COMMANDS
 from .problems import Collector, describe
 
 TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs", "themself")
+
+#: What a verb field of each kind (:class:`solo.story.verbs.Field`) holds in TOML: "text", "number" (a
+#: whole number), "texts" (a list of texts) or "table". A value of another shape is reported before
+#: the verb's own check sees it, so no check compares, hashes or parses a value of the wrong type.
+KIND_SHAPES: dict[str, tuple[str, ...]] = {
+    **{kind: ("text",) for kind in (
+        "text", "flag name", "counter name", "item name", "NPC id", "skill", "Focus", "conflict type",
+        "difficulty", "Pool", "who", "deed", "random table", "disposition", '"Contact" or "Lab"',
+        '"night" or "days"')},
+    "whole number": ("number",), "skill value": ("number",),
+    "likelihood": ("text", "number"), "dice or whole number": ("text", "number"),
+    "Focus or list of Focuses": ("text", "texts"), "list": ("texts",), "list of NPC ids": ("texts",),
+    "obstacle table": ("table",), "conflict table": ("table",),
+}
+#: The largest whole number a verb field takes either way: far beyond any story's need, and small enough
+#: that no sum or product of them a game makes grows without end.
+MAX_WHOLE = 1_000_000
+_SHAPE_WORDS = {"text": "text", "number": "a whole number", "texts": "a list of texts", "table": "a table"}
+
+
+def _has_shape(value: object, shape: str) -> bool:
+    if shape == "text":
+        return isinstance(value, str)
+    if shape == "number":
+        return isinstance(value, int) and not isinstance(value, bool) and -MAX_WHOLE <= value <= MAX_WHOLE
+    if shape == "texts":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, dict)
 #: Condition functions that take numbers rather than names.
 NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size")
 
@@ -40,6 +69,44 @@ class Readers:
             self.fail(file, path, f"expected {what}, got {describe(value)}")
             return False
         return True
+
+    def field_shapes(self, file: str, path: str, fields: Mapping[str, object], given: Mapping[str, object]) -> bool:
+        """Report every given field whose value has the wrong shape for its kind; True if all fit.
+
+        ``fields`` maps names to :class:`~solo.story.verbs.Field` (anything with a ``kind``); a
+        kind missing from :data:`KIND_SHAPES` is left to the verb.
+        """
+        ok = True
+        for name, value in given.items():
+            kind = getattr(fields.get(name), "kind", None)
+            shapes = KIND_SHAPES.get(kind, ()) if isinstance(kind, str) else ()
+            if not shapes or any(_has_shape(value, s) for s in shapes):
+                continue
+            ok = False
+            where = f"{path}.{name}"
+            wanted = " or ".join(_SHAPE_WORDS[s] for s in shapes)
+            if "number" in shapes and isinstance(value, int) and not isinstance(value, bool):  # too big
+                wanted = wanted.replace("a whole number", f"a whole number within ±{MAX_WHOLE:,}")
+            if "texts" in shapes and isinstance(value, list):  # point at the first item that is not text
+                i = next(i for i, v in enumerate(value) if not isinstance(v, str))
+                where, value, wanted = f"{where}[{i}]", value[i], "text"
+            about = "" if str(kind) in wanted else f" ({kind})"
+            self.fail(file, where, f"expected {wanted}{about}, got {describe(value)}")
+        return ok
+
+    def plain_id(self, file: str, section: str, name: str) -> bool:
+        """A scene or NPC id is written into saves, maps and messages: no control characters (NUL …) in it."""
+        if name.strip() and not any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+            return True
+        # Said as TOML escapes it (the path must not carry the characters either), which finds its line too.
+        def escaped(digits: str) -> str:
+            return "".join("\\u" + format(ord(ch), digits) if ord(ch) < 32 or ord(ch) == 127 else ch for ch in name)
+
+        lines = self.c.maps.get(file)
+        line = lines.line(f"{section}.{escaped('04X')}") or lines.line(f"{section}.{escaped('04x')}") if lines else None
+        self.c.add(file, f"{section}.{escaped('04X')}", "E002", f"an id must be a visible name, not {name[:40]!r}",
+                   line=line)
+        return False
 
     def unknown_fields(self, file: str, path: str, table: Mapping[str, object], allowed: Collection[str]) -> None:
         for key in table:
@@ -115,6 +182,9 @@ class Readers:
                 self.fail(file, path, f"unknown Pool {name!r}{did_you_mean(name, POOLS)}", "E005")
             if fn == "tag" and name not in self.t.tags:
                 self.fail(file, path, f"unknown Tag {name!r}{did_you_mean(name, self.t.tags)}", "E005")
+            if fn == "used_luck" and name not in LUCK_COMMANDS:
+                self.fail(file, path, f"unknown Luck use {name!r}: expected {' or '.join(map(repr, LUCK_COMMANDS))}",
+                          "E005")
         return cond
 
     def target(self, file: str, path: str, value: object) -> str | None:

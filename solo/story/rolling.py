@@ -1,8 +1,8 @@
 """A PC's skill roll as a story makes it: who rolls, against what target, and the Luck offered after.
 
 The ``roll`` and ``opposed`` actions, and open play's own rolls, all go
-through here, so a flip or a repaid failure is offered the same way
-everywhere (docs/rules.md §2.8).
+through here, so a flip is offered, and borrowed Luck is repaid, the same
+way everywhere (docs/rules.md §2.8).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..decisions import Option
 from ..npc.disposition import disposition_modifier
 from ..rules.character import Character, Modifier, Situation, skill_target
-from ..rules.luck import NEGATIVE_LUCK_FLOOR, pay_back, spend
+from ..rules.luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, spend
 from ..rules.rolls import CheckResult, difficulty_modifier, flip_that_helps
 from .npcs import disposition_of
 from .verbs import Field, field_value
@@ -80,9 +80,13 @@ def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = Non
 
 
 def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0) -> CheckResult:
-    """Offer Luck when a flip would turn the roll (``beats``: the opposing success to beat, ties lost)."""
+    """Offer Luck when a flip would turn the roll (``beats``: the opposing success to beat, ties lost).
+
+    Never while borrowed Luck is due: the success the flip bought would go straight
+    to repaying it (docs/rules.md §2.8).
+    """
     negative = game.adventure.negative_luck
-    if pc.luck <= (NEGATIVE_LUCK_FLOOR if negative else 0):
+    if pc.luck <= (NEGATIVE_LUCK_FLOOR if negative else 0) or debt_due(pc):
         return result
     flipped = flip_that_helps(result, best_other=beats, tie_loses=True)
     if flipped is None:
@@ -98,13 +102,14 @@ def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0
 
 
 def repay(game: Game, pc: Character, result: CheckResult) -> CheckResult:
-    """Borrowed Luck comes back: a success may be turned into a failure to repay it."""
-    if not result.success or pc.owed_failures <= 0 or result.automatic:
+    """Borrowed Luck falls due: the PC's first successes in the scene after borrowing fail (docs/rules.md §2.8).
+
+    No question is asked. Each success taken this way becomes a plain failure and
+    gives back one point; an event says so. A Routine success has no roll to fail.
+    Opposed rolls call this only for a roll the PC won.
+    """
+    if not result.success or result.automatic or not debt_due(pc):
         return result
-    answer = game.ask("pay_back", f"{pc.name} owes fate a failure. Turn this success into one?",
-                      [Option("yes", "Pay it back now"), Option("no", "Not this time")], actor=pc.name)
-    if answer == "yes":
-        pay_back(pc)
-        game.emit("luck", actor=pc.name, use="pay_back", luck=pc.luck)
-        return replace(result, success=False)
-    return result
+    pay_back(pc)
+    game.emit("luck", actor=pc.name, use="pay_back", roll=result.roll, luck=pc.luck)
+    return replace(result, success=False, exceptional=False)

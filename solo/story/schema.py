@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError, SoloError, did_you_mean
+from ..oracle.tables import TableSet
 from ..rules.conflict_types import ConflictType
 from ..rules.rulebook import rules
-from .actions import ACTIONS
+from .actions import ACTIONS, OBSTACLE_FIELDS
 from .adventure import Action, Adventure, Branch, Choice, Effect, NPCDef, Scene, Where
 from .effects import EFFECTS
+from .npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
 from .problems import Collector, describe
 from .readers import Readers
 
@@ -27,6 +29,7 @@ ADVENTURE_FIELDS = {"id", "title", "author", "version", "introduction", "party",
 SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "npcs", "oracle_setup", "control"}
 CHOICE_FIELDS = {"text", "if", "effects", "goto", "once"} | set(ACTIONS)
 BRANCH_FIELDS = {"goto", "text", "effects"}
+_UNREAD = object()  # the random tables before the first look at them
 
 
 class Builder(Readers):
@@ -46,6 +49,7 @@ class Builder(Readers):
         self.source = source
         self.files = files
         self.digest = digest
+        self._tables: object = _UNREAD
 
     # -- the whole adventure ---------------------------------------------------------
     def build(self) -> Adventure | None:
@@ -98,6 +102,8 @@ class Builder(Readers):
             except SoloError as exc:
                 self.fail(file, "adventure.pc", str(exc))
                 pc = None
+        if self.tables_dirs():
+            self.table_set()  # the adventure's own tables are checked even if no choice rolls on them yet
         npcs = self.build_npcs()
         scenes = {}
         for sid, data in self.m["scenes"].items():
@@ -131,8 +137,13 @@ class Builder(Readers):
             if not isinstance(data, dict):
                 self.fail(file, path, "an NPC must be a table")
                 continue
+            if not self.plain_id(file, "npcs", nid):
+                continue
+            if data.get("recovers", RECOVERY_DEFAULT) not in RECOVERY:
+                self.fail(file, f"{path}.recovers", "expected " + ", ".join(f'"{r}"' for r in RECOVERY[:-1])
+                          + f' or "{RECOVERY[-1]}" (how the NPC gets its Pools back)')
             try:
-                NPC.from_dict(data, file=file, rng=random.Random(0))
+                NPC.from_dict(npc_fields(data), file=file, rng=random.Random(0))
             except ContentError as exc:
                 self.fail(file, f"{path}.{exc.path}" if exc.path else path, exc.message)
                 continue
@@ -147,6 +158,8 @@ class Builder(Readers):
         path = f"scenes.{sid}"
         if not isinstance(data, dict):
             self.fail(file, path, "a scene must be a table")
+            return None
+        if not self.plain_id(file, "scenes", sid):
             return None
         self.unknown_fields(file, path, data, SCENE_FIELDS)
         ending = data.get("ending", False)
@@ -169,8 +182,12 @@ class Builder(Readers):
                 scene.oracle_setup = data["oracle_setup"]
             else:
                 self.fail(file, f"{path}.oracle_setup", "expected true or false")
+        if not isinstance(data.get("npcs", []), list):
+            self.fail(file, f"{path}.npcs", f"expected a list of NPC ids, got {describe(data['npcs'])}")
         for i, npc in enumerate(data.get("npcs", []) if isinstance(data.get("npcs", []), list) else []):
-            if npc not in self.npc_ids:
+            if not isinstance(npc, str):
+                self.fail(file, f"{path}.npcs[{i}]", f"expected an NPC id (text), got {describe(npc)}")
+            elif npc not in self.npc_ids:
                 self.fail(file, f"{path}.npcs[{i}]", f"unknown NPC {npc!r}{did_you_mean(str(npc), self.npc_ids)}",
                           "E006")
             else:
@@ -247,6 +264,12 @@ class Builder(Readers):
                 if b is not None:
                     branches[name] = b
         clean = {k: v for k, v in spec.items() if k in verb.fields}
+        shaped = self.field_shapes(file, path, verb.fields, clean)
+        wall = clean.get("obstacle")
+        if kind == "conflict" and isinstance(wall, dict):
+            shaped = self.field_shapes(file, f"{path}.obstacle", OBSTACLE_FIELDS, wall) and shaped
+        if not shaped:  # reported; the verb's check and the game never see a value of the wrong type
+            return Action(kind, {}, branches, Where(file, path))
         action = Action(kind, clean, branches, Where(file, path))
         verb.check(self, file, path, clean, action)
         return action
@@ -254,6 +277,19 @@ class Builder(Readers):
     def tables_dirs(self) -> list[str]:
         """The adventure's own ``tables`` folder, if it is a folder that has one."""
         return [str(self.source / "tables")] if self.source.is_dir() and (self.source / "tables").is_dir() else []
+
+    def table_set(self) -> TableSet | None:
+        """The random tables the game will roll on, read once; a fault is reported once (E007) where it is."""
+        if self._tables is _UNREAD:
+            from ..oracle import load_tables
+
+            try:
+                self._tables = load_tables([Path(d) for d in self.tables_dirs()], use_env=True)
+            except ContentError as exc:
+                self._tables = None
+                self.c.add(exc.file or self.origin["adventure"], exc.path or "", "E007", exc.message, line=exc.line,
+                           column=exc.column)
+        return self._tables if isinstance(self._tables, TableSet) else None
 
     def effects(self, file: str, path: str, value: object) -> list[Effect]:
         if not isinstance(value, list):
@@ -273,6 +309,8 @@ class Builder(Readers):
             verb = EFFECTS[kinds[0]]
             self.unknown_fields(file, p, item, set(verb.fields))
             effect = Effect(verb.name, dict(item), Where(file, p))
+            if not self.field_shapes(file, p, verb.fields, item):
+                continue  # reported: the verb's check never sees a value of the wrong type
             before = len(self.c.problems)
             verb.check(self, file, p, effect.args)
             if not any(q.severity == "error" for q in self.c.problems[before:]):

@@ -43,6 +43,7 @@ class GameState:
     oracle: OracleState = field(default_factory=_new_oracle)
     ending: str | None = None
     notes: list[str] = field(default_factory=list)
+    luck_used: dict[str, int] = field(default_factory=dict)  # "contact" / "find" -> times spent at the prompt
 
     @property
     def pcs(self) -> list[Character]:
@@ -77,6 +78,7 @@ class GameState:
             "oracle": self.oracle.to_dict(),
             "ending": self.ending,
             "notes": list(self.notes),
+            "luck_used": dict(sorted(self.luck_used.items())),
         }
 
     @classmethod
@@ -107,6 +109,7 @@ class GameState:
                 state.oracle = OracleState.from_dict(data["oracle"])
             state.ending = data["ending"]
             state.notes = [str(x) for x in data["notes"]]
+            state.luck_used = {str(k): int(v) for k, v in data.get("luck_used", {}).items()}
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"damaged game state: {exc!r}") from None
         except ContentError as exc:

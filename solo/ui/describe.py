@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..rules.character import HURT_PENALTY
 from ..rules.dice import two_digits
 from ..rules.lenses import LENS_NAMES
 
@@ -71,7 +72,9 @@ def luck(e) -> str:
     if use == "look_what_i_found":
         return f"{e['actor']} spends a Luck Point: look what turned up, a small piece of equipment."
     if use == "pay_back":
-        return f"{e['actor']} lets a success slip to repay borrowed Luck."
+        roll = f"the {two_digits(e['roll'])}" if e.get("roll") is not None else "the success"
+        return (f"{e['actor']} owes fate for borrowed Luck: {roll} counts as a failure, "
+                f"and one point is paid back (Luck {e['luck']}).")
     return f"{e['actor']} spends a Luck Point."
 
 
@@ -111,6 +114,21 @@ def damage(e, names) -> str:
 
 def conflict_outcome(outcome: str) -> str:
     return f"The conflict is over: {OUTCOME_WORDS.get(outcome, outcome)}."
+
+
+def spent_at_start(e) -> str:
+    """Someone whose conflict Pool was spent before the conflict began: in comae, sitting out, or pushing on."""
+    if e["choice"] == "comae":
+        return f"{e['actor']} is in comae and takes no part."
+    spent = f"{e['actor']} is spent ({e['pool']} {e['value']})"
+    if e["choice"] == "push":
+        return f"{spent} but pushes on into it (every skill {HURT_PENALTY:+d} %)."
+    return f"{spent} and takes no part."
+
+
+def no_contest(e) -> str:
+    who = "the other side" if e["outcome"] == "won" else "your side" if e["outcome"] == "lost" else "either side"
+    return f"No contest: nobody on {who} can take part. {conflict_outcome(e['outcome'])}"
 
 
 def oracle(e) -> str:

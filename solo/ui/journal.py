@@ -24,10 +24,11 @@ class Journal:
         return "\n".join(self.lines).rstrip() + "\n"
 
     def write(self, path: Path) -> None:
+        """Replace ``path`` with the journal so far, all at once (an ``OSError`` says why not)."""
+        from ..paths import write_atomic
+
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(self.text(), encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, self.text())
 
     def _para(self, text: str) -> None:
         if self.lines and self.lines[-1] != "":
@@ -102,6 +103,10 @@ class Journal:
             self._item(f"*{d.clue(e, self.names, self.pronouns)}*")
         elif k == "conflict_end":
             self._para(f"*{d.conflict_outcome(e['outcome'])}*")
+        elif k == "spent_at_start":
+            self._para(f"*{d.spent_at_start(e)}*")
+        elif k == "no_contest":
+            self._para(f"*{d.no_contest(e)}*")
         elif k == "oracle":
             self._para(f"> {d.oracle(e)}")
         elif k == "table":

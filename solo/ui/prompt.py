@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from ..decisions import CLEVER_FOLLOW_UP, LENS, Question, QuestionError
+from ..decisions import CLEVER_FOLLOW_UP, LENS, Question, QuestionError, too_long
 
 # A hook for commands typed at any prompt (sheet, help, save, ? oracle …).
 # It returns True when it handled the line, so the question is asked again.
@@ -48,7 +49,8 @@ class TerminalDecider:
             table.add_column()
             table.add_column(style="dim")
             for i, option in enumerate(question.options, 1):
-                table.add_row(f"{i}.", option.label, option.detail)
+                # content: never markup, and one line each however the author broke it
+                table.add_row(f"{i}.", Text(one_line(option.label)), Text(one_line(option.detail)))
             self.console.print(table)
 
     def decide(self, question: Question) -> str:
@@ -57,13 +59,26 @@ class TerminalDecider:
             label = question.default
             if question.options:
                 label = next((o.label for o in question.options if o.key == question.default), label)
-            self.console.print(f"[dim](Enter for {label})[/]")
+            self.console.print(Text(f"(Enter for {one_line(label)})", style="dim"))
         while True:
             line = self.reader("> ")  # EOFError / KeyboardInterrupt go up
+            problem = too_long(line)
+            if problem:  # refused before a table-side command or the answer's matching sees it
+                self.console.print(Text(problem, style="red"))
+                continue
             if self.meta and line.strip() and self.meta(line.strip(), question):
                 self.show(question)
                 continue
             try:
                 return question.resolve(line)
             except QuestionError as exc:
-                self.console.print(f"[red]{exc}[/]")
+                self.console.print(Text(str(exc), style="red"))
+
+
+LABEL_LIMIT = 300  # characters of one option shown in a menu
+
+
+def one_line(text: str, limit: int = LABEL_LIMIT) -> str:
+    """An option as one line of a menu: its whitespace runs made single spaces, cut at ``limit``."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"

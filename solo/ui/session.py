@@ -15,16 +15,17 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 
 from rich.console import Console
 
-from ..decisions import Decider, Question
+from ..decisions import MAX_ANSWER, Decider, Question
 from ..errors import SoloError
 from ..events import Event, Sink
 from ..rules.character import Character
-from ..saves import LogEntry, Recorder, Replayer, SaveData, write_save
+from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, write_save
 from ..story.adventure import Adventure, Scene
 from ..story.engine import Game
+from ..story.open_play import OPEN_END, OPEN_ID
 from .journal import Journal
 from .prompt import TerminalDecider
-from .view import TerminalView
+from .view import TerminalView, say
 
 if TYPE_CHECKING:
     from ..narration import Templates
@@ -34,7 +35,8 @@ Answer with the number of an option (or the start of its words). At any prompt y
   sheet [NAME]   your character sheet, Pools and Luck
   ? QUESTION     ask the oracle a yes/no question; add a likelihood in brackets: ? Is it locked? (likely)
   note TEXT      write a note into the journal
-  luck contact   spend a Luck Point: a Contact turns up (luck find: you find a small useful thing)
+  luck contact   spend a Luck Point: a Contact turns up (name a trade or a person, or let the tables choose)
+  luck find ITEM spend a Luck Point: you find a small useful item (put a name first: luck signe find rope)
   recap          the story so far, briefly
   undo           step back one decision
   save           save now (the game also saves itself at every scene and conflict round)
@@ -96,6 +98,8 @@ class Session:
         self.templates: Templates | None = None
         self.replaying = False
         self.banner: str | None = None
+        self.save_problem: str | None = None  # why the last save failed, while saves are failing
+        self.saved_answers: int | None = _answers(self.prefix) if log is not None else None  # decisions on disk
 
     # -- the outer loop: play, and start over (replaying) after an undo ---------------
     def run(self) -> int:
@@ -129,47 +133,64 @@ class Session:
             self.banner = "Stepped back one decision."
             return "undo"
         except Quit:
-            self._save()
-            self.console.print(f"Saved. Resume with: [bold]solo play --load {self.save_path}[/]", soft_wrap=True)
+            if self._stop_unsaved(""):
+                return 2
+            say(self.console, "Saved. Resume with: ", (f"solo play --load {self.save_path}", "bold"), soft_wrap=True)
             return 0
         except EOFError:
-            self._save()
-            self.console.print(f"\nInput ended; the game is saved. Resume with: solo play --load {self.save_path}",
-                               soft_wrap=True)
+            if self._stop_unsaved("\nInput ended. "):
+                return 2
+            say(self.console, f"\nInput ended; the game is saved. Resume with: solo play --load {self.save_path}",
+                soft_wrap=True)
             return 0
         except KeyboardInterrupt:
-            self._save()
-            self.console.print(f"\nStopped; the game is saved. Resume with: solo play --load {self.save_path}",
-                               soft_wrap=True)
+            if not self._stop_unsaved("\nStopped. "):
+                say(self.console, f"\nStopped; the game is saved. Resume with: solo play --load {self.save_path}",
+                    soft_wrap=True)
             return 130
         except SoloError as exc:  # e.g. a save that no longer fits its adventure
-            self.console.print(f"[red]{exc}[/]", soft_wrap=True)
+            from ..saves import SaveMismatch
+
+            where = f"{self.save_path}: " if isinstance(exc, SaveMismatch) else ""
+            say(self.console, f"{where}{exc}", style="red", soft_wrap=True)
             return 2
-        except Exception:  # a bug in solo: keep the game, keep the evidence, say so plainly
+        except Exception as exc:  # a bug in solo: keep the game, keep the evidence, say exactly what was kept
             import traceback
 
+            from ..paths import write_atomic
+
+            details = traceback.format_exc()
+            problem = self._try_save()
+            saved = f"your game is saved at {self.save_path}" if problem is None else self._not_saved(problem)
             report = self.save_path.with_name(self.save_path.stem + ".error.txt")
             try:
-                self._save()
                 report.parent.mkdir(parents=True, exist_ok=True)
-                report.write_text(traceback.format_exc(), encoding="utf-8")
-            except OSError:
-                pass
-            self.console.print(f"[red]solo hit an internal error; your game is saved at {self.save_path} and the "
-                               f"details are in {report}. Please report it.[/]", soft_wrap=True)
+                write_atomic(report, details)
+                kept = f"the details are in {report}"
+            except OSError as err:
+                kept = f"the details could not be written to {report} ({err.strerror or err})"
+            say(self.console, f"solo hit an internal error ({type(exc).__name__}); {saved}; {kept}. "
+                "Please report it.", style="red", soft_wrap=True)
             return 1
         finally:
             self._write_transcript()
-        self._save()
+        problem = self._try_save()
         if self.replaying:  # the whole log was a finished game: nothing new happened
             self.view.unmute("This game is already over; here is how it ended.")
-            self.console.print(f"[dim]Start a new one with: solo play {self.adventure.id}[/]", soft_wrap=True)
-            return 0
+            again = "solo play --open" if self.adventure.id == OPEN_ID else f"solo play {self.adventure.id}"
+            say(self.console, f"Start a new one with: {again}", style="dim", soft_wrap=True)
+            if problem:
+                say(self.console, self._not_saved(problem), style="red", soft_wrap=True)
+            return 2 if problem else 0
         scene = self.adventure.scenes.get(ending)
-        title = scene.title if scene else "the end of the road"
-        self.console.print(f"[dim]The game is over ({title}) and saved at {self.save_path}.[/]", soft_wrap=True)
+        title = scene.title if scene else "the story's end" if ending == OPEN_END else "the end of the road"
+        if problem:
+            say(self.console, f"The game is over ({title}). {self._not_saved(problem)}", style="red", soft_wrap=True)
+        else:
+            say(self.console, f"The game is over ({title}) and saved at {self.save_path}.", style="dim",
+                soft_wrap=True)
         self._keep_characters()
-        return 0
+        return 2 if problem else 0
 
     def _keep_characters(self) -> None:
         """After the scenario the characters (improved, Luck restored) are written back for the next one."""
@@ -183,9 +204,13 @@ class Session:
             try:
                 save_character(pc, path)
             except OSError as exc:
-                self.console.print(f"[red]Could not write {path}: {exc.strerror or exc}[/]", soft_wrap=True)
+                say(self.console, f"Could not write {path}: {exc.strerror or exc}", style="red", soft_wrap=True)
                 continue
-            self.console.print(f"{pc.name} is saved in [bold]{path}[/]: play on with --pc {path}", soft_wrap=True)
+            except SoloError as exc:  # no free file name for this character in the folder
+                say(self.console, f"{pc.name} was not written: {exc}", style="red", soft_wrap=True)
+                continue
+            say(self.console, f"{pc.name} is saved in ", (str(path), "bold"), f": play on with --pc {path}",
+                soft_wrap=True)
 
     @property
     def _game(self) -> Game:
@@ -206,7 +231,7 @@ class Session:
         self.view.render(event, narration)
         self.journal.render(event, narration)
         if not self.replaying and event.kind in ("scene_entered", "round_start"):
-            self._save()
+            self._autosave()
 
     def _start_narration(self) -> None:
         """A fresh narrator per play-through: its own generator from the seed, so a replay tells the same story."""
@@ -243,8 +268,8 @@ class Session:
     # -- input --------------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
         line = self.reader(prompt)
-        if self.echo:
-            self.console.print(f"{prompt}{line}")
+        if self.echo:  # an answer too long to take is not printed back whole (the prompt refuses it)
+            say(self.console, f"{prompt}{line if len(line) <= MAX_ANSWER else line[:40] + '…'}")
         return line
 
     def _meta(self, line: str, question: Question) -> bool:
@@ -254,20 +279,23 @@ class Session:
             self._oracle(line[1:].strip())
             return True
         if word == "help":
-            self.console.print(HELP)
+            say(self.console, HELP)
             return True
         if word == "sheet":
             self._sheet(rest.strip())
             return True
         if word == "save":
-            self._save()
-            self.console.print(f"Saved to {self.save_path}.")
+            problem = self._try_save()
+            if problem:
+                say(self.console, self._not_saved(problem), style="red", soft_wrap=True)
+            else:
+                say(self.console, f"Saved to {self.save_path}.")
             return True
         if word == "quit":
             raise Quit()
         if word == "undo":
             if not any(e[0] == "a" for e in self._recorder.log):
-                self.console.print("[red]Nothing to undo yet.[/]")
+                say(self.console, "Nothing to undo yet.", style="red")
                 return True
             raise Undo()
         if word == "note" and rest.strip():
@@ -278,35 +306,47 @@ class Session:
             self._recap()
             return True
         if word == "luck":
-            self._luck(rest.strip())
+            self._luck(rest.strip(), question)
             return True
         return False
 
-    _LUCK_USES = {"contact": "timely_appearance", "find": "look_what_i_found"}
+    def _luck(self, args: str, question: Question) -> None:
+        """``luck [CHARACTER] contact [ROLE or NAME]`` or ``luck [CHARACTER] find ITEM``: the story does the rest."""
+        from ..story.luck import LUCK_COMMANDS, LuckRefused
 
-    def _luck(self, args: str) -> None:
-        """Spend Luck outside the dice: a Contact turns up, or a small useful thing is found."""
-        from ..rules.luck import LuckError
-
-        use, _, name = args.partition(" ")
+        words = args.split()
+        at = next((i for i, w in enumerate(words) if w.lower() in LUCK_COMMANDS), None)
         party = self._game.state.pcs
-        if use not in self._LUCK_USES or not party:
+        if at is None or not party:
             luck = ", ".join(f"{pc.name} {pc.luck}" for pc in party) or "no characters yet"
-            self.console.print(f"Luck: {luck}. Spend one with 'luck contact [NAME]' (a Contact turns up) or "
-                               f"'luck find [NAME]' (you find a small piece of equipment).")
+            say(self.console, f"Luck: {luck}. Spend one with 'luck contact [ROLE or NAME]' (a Contact turns up) "
+                "or 'luck find ITEM' (a small useful item turns up); put a character's name first to say "
+                "who spends it.")
             return
-        pc = next((p for p in party if not name or p.name.lower().startswith(name.lower())), None)
+        who, command, text = " ".join(words[:at]), words[at].lower(), " ".join(words[at + 1:])
+        if who:
+            pc = next((p for p in party if p.name.lower().startswith(who.lower())), None)
+        else:  # whoever the prompt is for, else whoever acted last
+            pc = next((p for p in party if p.name == question.actor), None) or self._game.state.active_pc()
         if pc is None:
-            self.console.print(f"[red]No character called {name!r}.[/]")
+            say(self.console, f"No character called {who!r}; the party is {', '.join(p.name for p in party)}.",
+                style="red")
             return
         try:
-            self._spend_luck(pc.name, self._LUCK_USES[use])
-        except LuckError as exc:
-            self.console.print(f"[red]{exc}[/]")
+            self._use_luck(pc.name, command, text)
+        except LuckRefused as exc:
+            say(self.console, str(exc), style="red")
             return
-        self._recorder.meta("luck", self._LUCK_USES[use], pc.name)
+        self._recorder.meta("luck", command, pc.name, text)
+
+    def _use_luck(self, name: str, command: str, text: str) -> None:
+        from ..story.luck import use_luck
+
+        pc = next(p for p in self._game.state.party if p.name == name)
+        use_luck(self._game, pc, command, text)
 
     def _spend_luck(self, name: str, use: str) -> None:
+        """A save from before ``luck`` changed the game: the point was spent and nothing else happened."""
         from ..rules.luck import spend
 
         pc = next(p for p in self._game.state.party if p.name == name)
@@ -322,12 +362,12 @@ class Session:
             odds = match.group(1).strip()
             text = text[: match.start()].strip()
         if not text:
-            self.console.print("[red]Ask a question after the '?', e.g. ? Is the door locked? (likely)[/]")
+            say(self.console, "Ask a question after the '?', e.g. ? Is the door locked? (likely)", style="red")
             return
         try:
             self._game.ask_oracle(text, odds)
         except (OracleError, ValueError) as exc:
-            self.console.print(f"[red]{exc}[/]")
+            say(self.console, str(exc), style="red")
             return
         self._recorder.meta("oracle", text, odds)
 
@@ -336,6 +376,8 @@ class Session:
             self._game.ask_oracle(entry[2], entry[3] if len(entry) > 3 else "even")
         elif entry[1] == "note":
             self._do_note(entry[2])
+        elif entry[1] == "luck" and len(entry) > 4:
+            self._use_luck(entry[3], entry[2], entry[4])
         elif entry[1] == "luck":
             self._spend_luck(entry[3], entry[2])
         self._recorder.meta(*entry[1:])
@@ -349,17 +391,17 @@ class Session:
 
         party = self._game.state.party
         if not party:
-            self.console.print("[dim]No characters yet.[/]")
+            say(self.console, "No characters yet.", style="dim")
             return
         chosen = [pc for pc in party if not name or pc.name.lower().startswith(name.lower())]
         if not chosen:
-            self.console.print(
-                f"[red]No character called {name!r}; the party is {', '.join(p.name for p in party)}.[/]")
+            say(self.console, f"No character called {name!r}; the party is {', '.join(p.name for p in party)}.",
+                style="red")
             return
         for pc in chosen:
             self.console.print(character_card(pc))
         if self._game.state.items:
-            self.console.print("Carried: " + ", ".join(self._game.state.items))
+            say(self.console, "Carried: " + ", ".join(self._game.state.items))
 
     def _recap(self) -> None:
         """The scenes and the choices made in them, latest last, without the journal's markup."""
@@ -371,7 +413,7 @@ class Session:
                 choice = line[4:].rstrip("*")
                 if not out[-1].endswith(choice):
                     out[-1] += f" \u2014 {choice}"
-        self.console.print("\n".join(out[-12:]) or "Nothing has happened yet.")
+        say(self.console, "\n".join(out[-12:]) or "Nothing has happened yet.")
 
     # -- saving ---------------------------------------------------------------------------
     def _save(self) -> None:
@@ -388,6 +430,44 @@ class Session:
         )
         write_save(self.save_path, data)
 
+    def _try_save(self) -> str | None:
+        """Save now: None if the save was written, else why not (the file keeps the last save that worked)."""
+        try:
+            self._save()
+        except SaveWriteError as exc:
+            self.save_problem = str(exc)
+            return self.save_problem
+        self.save_problem = None
+        if self.recorder is not None:
+            self.saved_answers = _answers(self.recorder.log)
+        return None
+
+    def _autosave(self) -> None:
+        """The save at each scene and round; a failure is said once, and so is the first save that works again."""
+        failing = self.save_problem
+        problem = self._try_save()
+        if problem and not failing:
+            say(self.console, f"{self._not_saved(problem)} Play goes on: solo tries again at every scene and round "
+                "('save' tries now).", style="red", soft_wrap=True)
+        elif failing and not problem:
+            say(self.console, f"Saved again to {self.save_path}.", style="green", soft_wrap=True)
+
+    def _stop_unsaved(self, lead: str) -> bool:
+        """Save as the game stops; if that fails, say what the file holds instead and return True."""
+        problem = self._try_save()
+        if problem:
+            say(self.console, f"{lead}{self._not_saved(problem)}", style="red", soft_wrap=True)
+        return problem is not None
+
+    def _not_saved(self, problem: str) -> str:
+        """What is on disk after a failed save, exactly: nothing of this game, or the last save that worked."""
+        if self.saved_answers is None:
+            return f"The game is NOT saved ({problem}); nothing of this game was written to {self.save_path}."
+        now = _answers(self.recorder.log) if self.recorder is not None else 0
+        return (f"The game is NOT saved ({problem}); {self.save_path} holds the last save that worked, "
+                f"after {self.saved_answers} decision{'s' if self.saved_answers != 1 else ''} "
+                f"(this game has {now}).")
+
     def _label(self, scene: Scene | None) -> str:
         """Where the game stands, for 'solo saves'."""
         if scene is None:
@@ -401,8 +481,12 @@ class Session:
             try:
                 self.journal.write(self.transcript)
             except OSError as exc:
-                self.console.print(f"[red]Could not write the transcript {self.transcript}: "
-                                   f"{exc.strerror or exc}[/]", soft_wrap=True)
+                say(self.console, f"Could not write the transcript {self.transcript}: {exc.strerror or exc}",
+                    style="red", soft_wrap=True)
+
+
+def _answers(log: list[LogEntry]) -> int:
+    return sum(1 for entry in log if entry[0] == "a")
 
 
 def _without_last_answer(log: list[LogEntry]) -> list[LogEntry]:

@@ -39,7 +39,7 @@ def character_card(char: Character) -> Panel:
                 label = f"{focus} ({entry.get('verb', '')} {entry.get('who', '')})".replace("( ", "(")
             focuses.append(f"//{label} {char.skills[skill] + bonus}")
         style = "dim" if char.skills[skill] <= t.untrained else ""
-        skills.add_row(Text(skill, style=style), Text(f"{char.skills[skill]} %", style=style), "  ".join(focuses))
+        skills.add_row(Text(skill, style=style), Text(f"{char.skills[skill]} %", style=style), Text("  ".join(focuses)))
     pools = Table.grid(padding=(0, 1))
     for p in POOLS:
         pools.add_row(Text(p, style="bold"), pool_bar(char.pools[p].current, char.pools[p].maximum))
@@ -52,6 +52,7 @@ def character_card(char: Character) -> Panel:
     lines: list[RenderableType] = [skills, Text(""), pools, Text(""), Text(f"Tags: {tags}"), luck]
     if gear:
         lines.append(Text("Gear: " + ", ".join(gear)))
-    title = char.name + (f", {char.career}" if char.career else "")
-    subtitle = f"played by {char.player}" if char.player else None
-    return Panel(Group(*lines), title=f"[bold]{title}[/]", subtitle=subtitle, expand=False)
+    # names, careers, players and Willpower entries come from character files: Text, never markup
+    title = Text(char.name + (f", {char.career}" if char.career else ""), style="bold")
+    subtitle = Text(f"played by {char.player}") if char.player else None
+    return Panel(Group(*lines), title=title, subtitle=subtitle, expand=False)

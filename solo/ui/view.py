@@ -3,6 +3,11 @@
 It reads events and never changes the game. While a saved game is replayed
 it stays quiet, keeping the events since the last scene so the player sees
 where they are when play resumes.
+
+Nothing from a player or from content is ever read as rich markup: whatever
+carries such text (a title, a name, a table cell, a line) is built as a rich
+``Text`` here, through :func:`plain` and :func:`say`. Only the program's own
+fixed strings may carry markup.
 """
 
 from __future__ import annotations
@@ -22,6 +27,27 @@ from ..story.text import fill
 from . import describe as d
 from .sheet import pool_bar
 
+Part = object | tuple[object, str]
+
+
+def plain(*parts: Part, style: str = "") -> Text:
+    """Text that rich shows exactly as written: no markup, no emoji codes, no highlighting.
+
+    A part is a value (shown as ``str`` shows it) or a ``(value, style)`` pair; ``style`` applies to the whole.
+    """
+    text = Text(style=style)
+    for part in parts:
+        if isinstance(part, tuple):
+            text.append(str(part[0]), style=part[1])
+        else:
+            text.append(str(part))
+    return text
+
+
+def say(console: Console, *parts: Part, style: str = "", soft_wrap: bool = False) -> None:
+    """Print one line of plain text (see :func:`plain`)."""
+    console.print(plain(*parts, style=style), soft_wrap=soft_wrap)
+
 
 class TerminalView:
     def __init__(self, console: Console, *, explain: bool = False) -> None:
@@ -32,7 +58,7 @@ class TerminalView:
         self.buffer: list[tuple[Event, list[str]]] = []
         self.names: dict[str, str] = {}
         self.pools: dict[str, tuple[int, int]] = {}
-        self.round_rows: list[list[str | Text]] = []  # who, Lens, roll / target, verdict
+        self.round_rows: list[list[Text]] = []  # who, Lens, roll / target, verdict
         self.round_notes: list[str] = []
         self.round_limit: int | None = None
         self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
@@ -72,8 +98,8 @@ class TerminalView:
 
     def _on_title(self, e: Event, n: list[str]) -> None:
         body = Text(e.get("introduction", "").strip()) if e.get("introduction") else Text("")
-        by = f"by {e['author']}" if e.get("author") else None
-        self.console.print(Panel(body, title=f"[bold]{e['title']}[/]", subtitle=by, border_style="magenta"))
+        by = plain(f"by {e['author']}") if e.get("author") else None
+        self.console.print(Panel(body, title=plain(e["title"], style="bold"), subtitle=by, border_style="magenta"))
 
     def _on_party(self, e: Event, n: list[str]) -> None:
         names = ", ".join(m["name"] for m in e["members"])
@@ -86,9 +112,9 @@ class TerminalView:
         style = "yellow" if e.get("ending") else "blue"
         self.console.print()
         if not text:  # open play: the oracle sets the scene
-            self.console.rule(f"[bold]{e['title']}[/]", style=style)
+            self.console.rule(plain(e["title"], style="bold"), style=style)
             return
-        self.console.print(Panel(Markdown(text), title=f"[bold]{e['title']}[/]", border_style=style,
+        self.console.print(Panel(Markdown(text), title=plain(e["title"], style="bold"), border_style=style,
                                  padding=(1, 2)))
         self._narrate(n)
 
@@ -119,12 +145,18 @@ class TerminalView:
             # a flip inside a conflict round: correct the round's row before the table is shown
             name = e.get("actor")
             for row in self.round_rows:
-                if row[0] == self.names.get(name, name):
-                    target = row[2].split(" / ")[1]
-                    row[2] = f"{two_digits(e['before'])}\u2192{two_digits(e['after'])} / {target}"
+                if row[0].plain == self.names.get(name, name):
+                    target = row[2].plain.split(" / ")[1]
+                    row[2] = plain(f"{two_digits(e['before'])}\u2192{two_digits(e['after'])} / {target}")
                     row[3] = Text("success (Luck)", style="green")
             self.round_notes += n
             return
+        if self.round_rows and e.get("use") == "pay_back":
+            # borrowed Luck took this round's success: the row must not still say "success"
+            name = e.get("actor")
+            for row in self.round_rows:
+                if row[0].plain == self.names.get(name, name):
+                    row[3] = Text("failure (Luck repaid)", style="red")
         self.console.print(Text("  \u2618 " + d.luck(e), style="magenta"))
         self._narrate(n)
 
@@ -138,14 +170,14 @@ class TerminalView:
         self.round_limit = e.get("round_limit")
         self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
-        table = Table(title=f"{e['type_name']}", title_style="bold red", show_edge=False, box=None,
-                      padding=(0, 2))
+        # a Text title keeps its own style (rich applies title_style to string titles only)
+        table = Table(title=plain(e["type_name"], style="bold red"), show_edge=False, box=None, padding=(0, 2))
         table.add_column("side")
         table.add_column("who", style="bold")
         table.add_column("skill", justify="right")
-        table.add_column(e["pool_name"])
+        table.add_column(plain(e["pool_name"]))
         for p in e["participants"]:
-            table.add_row("you" if p["side"] == "a" else "against", p["name"], f"{p['target']} %",
+            table.add_row("you" if p["side"] == "a" else "against", plain(p["name"]), plain(f"{p['target']} %"),
                           pool_bar(p["pool"], p["pool_max"], 10))
         self.console.print()
         self.console.print(table)
@@ -163,14 +195,14 @@ class TerminalView:
         lens_name = LENS_NAMES.get(lens, "") if lens != "none" else ""
         verdict = d.verdict(e["success"], e["exceptional"])
         style = "green" if e["success"] else "red"
-        self.round_rows.append([self.names.get(e["actor"], e["actor"]), lens_name,
-                                f"{two_digits(e['roll'])} / {e['target']}", Text(verdict, style=style)])
+        self.round_rows.append([plain(self.names.get(e["actor"], e["actor"])), plain(lens_name),
+                                plain(f"{two_digits(e['roll'])} / {e['target']}"), plain(verdict, style=style)])
         self.round_notes += n
 
     def _on_round_result(self, e: Event, n: list[str]) -> None:
         of = f" of {self.round_limit}" if self.round_limit else ""
-        table = Table(title=f"Round {e['round']}{of}", title_justify="left", show_header=False, box=None,
-                      padding=(0, 2), title_style="bold")
+        table = Table(title=plain(f"Round {e['round']}{of}", style="bold"), title_justify="left", show_header=False,
+                      box=None, padding=(0, 2))
         for _ in range(4):
             table.add_column()
         for row in self.round_rows:
@@ -236,6 +268,12 @@ class TerminalView:
     def _on_conflict_end(self, e: Event, n: list[str]) -> None:
         self._narrate(n)
         self.console.print(Text(d.conflict_outcome(e["outcome"]), style="bold magenta"))
+
+    def _on_spent_at_start(self, e: Event, n: list[str]) -> None:
+        self.console.print(Text("  " + d.spent_at_start(e), style="bold"))
+
+    def _on_no_contest(self, e: Event, n: list[str]) -> None:
+        self.console.print(Text(d.no_contest(e), style="bold magenta"))
 
     def _on_oracle(self, e: Event, n: list[str]) -> None:
         self.console.print(Panel(Text(d.oracle(e)), title="Oracle", border_style="magenta", expand=False))

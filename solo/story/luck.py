@@ -1,0 +1,116 @@
+"""Luck spent outside the dice (docs/rules.md §2.8): *Timely appearance* and *Look what I found*.
+
+At a prompt a player may spend a Luck Point to bring in a Contact (``luck
+contact``) or to find a small useful item (``luck find``). The terminal only
+passes the words on; here the point is spent and the game changes: the item
+joins what the party carries (``has("rope")``), the Contact joins the game's
+NPCs, and either is counted for the adventure's conditions
+(``used_luck("contact")``, ``used_luck("find")``). Everything the player typed
+is checked before anything is drawn or spent, so a refused command leaves the
+game exactly as it was.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import SoloError
+from ..rules.luck import can_spend, spend
+
+if TYPE_CHECKING:
+    from ..rules.character import Character
+    from .engine import Game
+
+#: The words of the ``luck`` command, and the Luck use (docs/rules.md §2.8) each one spends.
+LUCK_COMMANDS = {"contact": "timely_appearance", "find": "look_what_i_found"}
+#: The longest name a player may give a found item or a Contact.
+MAX_NAME = 40
+#: What a name may hold besides letters, digits and spaces: nothing a terminal or Markdown reads as markup.
+NAME_PUNCTUATION = "-'.,&/"
+CONTACT_LEVEL = "skilled"
+CONTACT_DISPOSITION = "Friendly"
+
+
+class LuckRefused(SoloError):
+    """A Luck command that cannot be carried out; nothing was spent."""
+
+
+def use_luck(game: Game, pc: Character, command: str, text: str = "") -> str:
+    """Carry out ``luck COMMAND TEXT`` for ``pc``: the item found, or the id of the Contact brought in."""
+    if command == "find":
+        return find_item(game, pc, text)
+    if command == "contact":
+        return bring_contact(game, pc, text)
+    raise LuckRefused(f"unknown Luck use {command!r}: 'contact' or 'find'")
+
+
+def find_item(game: Game, pc: Character, text: str) -> str:
+    """Look what I found: the party carries the named small item (its name in lower case)."""
+    item = clean_name(text, "the item you find, e.g. luck find rope").lower()
+    if item in game.state.items:
+        raise LuckRefused(f"The party already has {item}.")
+    _spend(game, pc, "find")
+    game.state.items.append(item)
+    game.emit("luck", actor=pc.name, use=LUCK_COMMANDS["find"], item=item, luck=pc.luck)
+    game.emit("item", item=item, gained=True)
+    return item
+
+
+def bring_contact(game: Game, pc: Character, text: str = "") -> str:
+    """Timely appearance: a friendly Contact joins the game, a role from the NPC tables or a name the player gives.
+
+    ``text`` names a role (``doctor``, ``mechanic`` …: someone of that trade
+    turns up) or the Contact's own name; empty, the tables choose both.
+    """
+    from ..npc import generate_npc, role_named
+
+    role = name = None
+    if text.strip():
+        wanted = clean_name(text, "the Contact")
+        try:
+            found = role_named(wanted)
+        except KeyError:
+            name = wanted
+        else:
+            if found.mindless:
+                raise LuckRefused(f"A {found.name.lower()} is nobody's Contact.")
+            role = found.key
+    if not can_spend(pc, negative_luck=game.adventure.negative_luck):
+        _spend(game, pc, "contact")  # says why not, before a single die is drawn
+    npc = generate_npc(game.rng, CONTACT_LEVEL, role=role, name=name, disposition=CONTACT_DISPOSITION)
+    _spend(game, pc, "contact")
+    number = 1
+    while f"contact{number}" in game.state.npcs:
+        number += 1
+    nid = f"contact{number}"
+    game.state.npcs[nid] = npc
+    game.state.oracle.add_npc(npc.name)
+    game.emit("luck", actor=pc.name, use=LUCK_COMMANDS["contact"], contact=npc.name, luck=pc.luck)
+    game.emit("npc_met", npc=nid, name=npc.name, level=CONTACT_LEVEL, role=npc.role or "",
+              reaction="a Contact, turning up just when needed", disposition=CONTACT_DISPOSITION,
+              code_block=npc.code_block.to_dict() if npc.code_block else {}, twist=None)
+    return nid
+
+
+def clean_name(text: str, what: str) -> str:
+    """A player's name for an item or a person: one line of words, at most :data:`MAX_NAME` characters."""
+    name = " ".join(text.split())
+    if not name:
+        raise LuckRefused(f"Name {what}.")
+    if len(name) > MAX_NAME:
+        raise LuckRefused(f"That name is {len(name)} characters long; keep it to {MAX_NAME}.")
+    odd = sorted({ch for ch in name if not (ch.isalnum() or ch == " " or ch in NAME_PUNCTUATION)})
+    if odd:
+        raise LuckRefused(f"'{name}' holds {' '.join(odd)}: a name is letters, digits, spaces and "
+                          f"{' '.join(NAME_PUNCTUATION)} only.")
+    return name
+
+
+def _spend(game: Game, pc: Character, command: str) -> None:
+    from ..rules.luck import LuckError
+
+    try:
+        spend(pc, LUCK_COMMANDS[command], negative_luck=game.adventure.negative_luck)
+    except LuckError as exc:
+        raise LuckRefused(str(exc)) from None
+    game.state.luck_used[command] = game.state.luck_used.get(command, 0) + 1

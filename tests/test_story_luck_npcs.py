@@ -1,0 +1,270 @@
+"""Issue 16, items 2, 7b, 8 and 10: spent NPCs, Luck against scene damage, Luck outside the dice, content.
+
+Each test here failed before its fix: a spent NPC fought again, scene damage
+took Pools below zero without asking and offered no Luck, ``luck find`` and
+``luck contact`` changed nothing, the tutorial's lost argument ended with a
+split lip and open play's end read "The end: The end.".
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from conftest import Answers, run_play
+
+from solo.minds.bots import RandomDecider
+from solo.rules.creation import pregenerated
+from solo.rules.outcomes import LOST, OUT, WON
+from solo.saves import read_save
+from solo.story.engine import Game
+from solo.story.library import find_adventure
+from solo.story.loader import load_adventure, read_adventure
+from solo.story.open_play import OpenGame, open_adventure
+from solo.story.party import set_up_party
+from solo.ui.journal import Journal
+
+TUTORIAL = find_adventure("tutorial")
+
+YARD = """
+[adventure]
+title = "The yard"
+start = "yard"
+
+[npcs.thug]
+name = "Knut Dahl"
+level = "common"
+pronoun = "he"
+skills = ["Combat", "Move", "Cunning"]
+{thug_extra}
+
+[npcs.boss]
+name = "Hedda Brekke"
+level = "master"
+pronoun = "she"
+skills = ["Combat", "Move", "Social"]
+
+[scenes.yard]
+text = "A muddy yard."
+
+[[scenes.yard.choices]]
+text = "Fight Knut"
+conflict = {{ type = "combat", npcs = ["thug"], won = "yard", lost = "yard" }}
+
+[[scenes.yard.choices]]
+text = "Sleep it off"
+effects = [ {{ rest = "night" }} ]
+
+[[scenes.yard.choices]]
+text = "Go inside"
+goto = "house"
+
+[scenes.house]
+text = "A warm kitchen."
+on_enter = [ {{ damage = "BODY", amount = 5 }} ]
+
+[[scenes.house.choices]]
+text = "Back out"
+goto = "yard"
+
+[[scenes.house.choices]]
+text = "Leave"
+goto = "end"
+
+[scenes.end]
+text = "Done."
+ending = true
+"""
+# what the fixes add for authors: the recover effect and the used_luck() condition
+NEW_VERBS = """
+[[scenes.house.choices]]
+text = "Knut has had a drink and feels better"
+effects = [ { recover = "thug" } ]
+
+[[scenes.house.choices]]
+text = "Use the rope"
+if = 'has("rope") and used_luck("find")'
+goto = "end"
+
+[[scenes.house.choices]]
+text = "Call on the friend who turned up"
+if = 'used_luck("contact")'
+goto = "end"
+"""
+
+
+def _yard(tmp_path: Path, thug_extra: str = "", *, new_verbs: bool = False) -> Path:
+    path = tmp_path / "yard.toml"
+    path.write_text(YARD.format(thug_extra=thug_extra) + (NEW_VERBS if new_verbs else ""), encoding="utf-8")
+    return path
+
+
+def _game(path: Path, decider, *, minds=None, seed: int = 3) -> tuple[Game, list]:
+    events: list = []
+    factory = (lambda npc, game: minds.get(npc.name)) if minds is not None else None
+    game = Game(load_adventure(path), seed=seed, decider=decider, sink=events.append, mind_factory=factory)
+    set_up_party(game, [pregenerated("espen")])
+    return game, events
+
+
+def _knock_out(game: Game, nid: str) -> None:
+    npc = game.state.npcs[nid]
+    npc.pools["BODY"].current = 0
+    game.state.npc_status[nid] = OUT
+
+
+# -- item 2: a spent NPC does not fight again; adventures say how NPCs recover ------------------
+def test_a_spent_common_npc_does_not_come_back_to_fight(tmp_path):
+    game, events = _game(_yard(tmp_path), Answers())
+    _knock_out(game, "thug")
+    outcome = game.run_conflict(game.conflict_types["combat"], ["thug"])
+    assert outcome == WON
+    assert not [e for e in events if e.kind in ("roll", "damage", "conflict_start")]
+    (sat_out,) = [e for e in events if e.kind == "spent_at_start"]
+    assert sat_out["actor"] == "Knut Dahl" and sat_out["choice"] == OUT
+    assert [e["outcome"] for e in events if e.kind == "no_contest"] == [WON]
+    journal = Journal()
+    for e in events:
+        journal.render(e)
+    assert "Knut Dahl is spent (BODY 0) and takes no part." in journal.text()
+    assert "No contest: nobody on the other side can take part. The conflict is over: won." in journal.text()
+
+
+@pytest.mark.parametrize("answer", ["push", OUT])
+def test_a_spent_master_npc_may_push_on_into_the_next_fight(tmp_path, answer):
+    boss = Answers(push=answer, lens="none", target="Espen Lind")
+    game, events = _game(_yard(tmp_path), Answers(lens="none", luck_flip="no", luck_reduce="no", push=OUT),
+                         minds={"Hedda Brekke": boss})
+    _knock_out(game, "boss")
+    outcome = game.run_conflict(game.conflict_types["combat"], ["boss"])
+    assert boss.kinds()[0] == "push"
+    assert boss.asked[0].context["conflict"] is not None  # the mind reads the fight it would join
+    fought = [e for e in events if e.kind == "roll" and e["actor"] == "Hedda Brekke"]
+    if answer == "push":
+        assert fought and outcome in (WON, LOST, "stalemate")
+    else:
+        assert not fought and outcome == WON
+
+
+def test_a_spent_pc_is_asked_before_the_fight_and_may_stay_out(tmp_path):
+    decider = Answers(push=OUT)
+    game, events = _game(_yard(tmp_path), decider)
+    game.state.pcs[0].pools["BODY"].current = -2
+    outcome = game.run_conflict(game.conflict_types["combat"], ["thug"])
+    assert decider.kinds() == ["push"] and outcome == LOST
+    assert game.state.pcs[0].pools["BODY"].current == -2  # staying out heals nothing
+    assert not [e for e in events if e.kind == "roll"]
+
+
+@pytest.mark.parametrize("recovers,after_rest,after_scene", [
+    ("", 10, 0),  # the default: a night's sleep, as for the PCs
+    ('recovers = "night"', 10, 0),
+    ('recovers = "scene"', 10, 10),
+    ('recovers = "never"', 0, 0),
+])
+def test_an_adventure_says_how_an_npc_recovers(tmp_path, recovers, after_rest, after_scene):
+    path = _yard(tmp_path, recovers)
+    game, _ = _game(path, Answers())
+    _knock_out(game, "thug")
+    game.apply(game.adventure.scenes["yard"].choices[1].effects[0])  # { rest = "night" }
+    assert game.state.npcs["thug"].pools["BODY"].current == after_rest
+    game, _ = _game(path, Answers(luck_reduce="no"))
+    game._enter(game.adventure.scenes["yard"])
+    _knock_out(game, "thug")
+    game._enter(game.adventure.scenes["house"])
+    assert game.state.npcs["thug"].pools["BODY"].current == after_scene
+
+
+def test_the_recover_effect_refills_an_npc_and_solo_check_knows_the_field(tmp_path):
+    path = _yard(tmp_path, 'recovers = "never"', new_verbs=True)
+    game, events = _game(path, Answers())
+    _knock_out(game, "thug")
+    game.apply(game.adventure.scenes["house"].choices[2].effects[0])  # { recover = "thug" }
+    body = game.state.npcs["thug"].pools["BODY"]
+    assert body.current == body.maximum
+    assert [e["change"] for e in events if e.kind == "rest"] == [{"BODY": body.maximum}]
+    _, problems = read_adventure(path)
+    assert problems == []
+    bad = _yard(tmp_path, 'recovers = "weekly"', new_verbs=True)
+    _, problems = read_adventure(bad)
+    assert [(p.code, p.path) for p in problems] == [("E002", "npcs.thug.recovers")]
+
+
+# -- item 7b: Luck and pushing against a scene's damage ----------------------------------------
+@pytest.mark.parametrize("reduce,push,body,luck", [
+    ("no", OUT, 0, 2),  # not pushed: the Pool stops at zero
+    ("no", "push", -2, 2),  # pushed: below zero
+    ("no", "refresh", 1, 1),  # Refreshed: back to 1
+    ("yes", None, 2, 1),  # Luck: 1 damage instead of 5
+])
+def test_scene_damage_offers_luck_and_asks_before_going_below_zero(tmp_path, reduce, push, body, luck):
+    decider = Answers(luck_reduce=reduce, push=push)
+    game, events = _game(_yard(tmp_path), decider)
+    espen = game.state.pcs[0]
+    espen.pools["BODY"].current = 3
+    game.apply(game.adventure.scenes["house"].on_enter[0])  # { damage = "BODY", amount = 5 }
+    assert decider.kinds()[0] == "luck_reduce" and decider.asked[0].context["damage"] == 5
+    assert decider.kinds()[1:] == ([] if reduce == "yes" else ["push"])
+    assert espen.pools["BODY"].current == body and espen.luck == luck
+    assert game.state.pcs == [espen]
+
+
+# -- item 8: luck find and luck contact change the game ----------------------------------------
+def test_luck_find_gives_the_item_and_luck_contact_brings_someone_in(tmp_path):
+    from solo.story.luck import LuckRefused, bring_contact, find_item
+
+    game, events = _game(_yard(tmp_path, new_verbs=True), Answers())
+    espen = game.state.pcs[0]
+    rope, friend = (c.condition for c in game.adventure.scenes["house"].choices[3:])
+    assert not rope.evaluate(game.context())
+    find_item(game, espen, "  Rope ")
+    assert game.state.items == ["rope"] and espen.luck == 1
+    assert rope.evaluate(game.context()) and not friend.evaluate(game.context())
+    contact = bring_contact(game, espen, "")
+    assert espen.luck == 0 and contact in game.state.npcs
+    assert friend.evaluate(game.context())
+    kinds = [e.kind for e in events]
+    assert kinds.count("luck") == 2 and "item" in kinds and "npc_met" in kinds
+    with pytest.raises(LuckRefused):
+        find_item(game, espen, "lamp")  # no Luck left: nothing changes
+    assert game.state.items == ["rope"]
+
+
+def test_luck_commands_at_the_prompt_replay_and_refuse_long_or_marked_up_names(tmp_path):
+    lines = ["1", "1", "luck find " + "x" * 80, "luck find [bold red]lamp[/]", "luck find rope",
+             "luck contact Marta Holm", "quit"]
+    code, out, journal = run_play(load_adventure(TUTORIAL), lines, tmp_path / "a")
+    save = read_save(tmp_path / "a" / "game.json")
+    assert save.snapshot["items"] == ["rope"]
+    assert save.snapshot["party"][0]["luck"] == 0
+    assert "Marta Holm" in journal and "rope" in journal
+    assert "'[bold red]lamp[/]' holds [ ]" in out  # refused, and shown as typed, never read as markup
+    assert "keep it to 40" in out
+    _, _, again = run_play(load_adventure(TUTORIAL), ["quit"], tmp_path / "a", log=save.log)
+    assert again == journal
+
+
+# -- item 10: content ----------------------------------------------------------------------
+def test_the_tutorials_lost_argument_has_an_ending_of_its_own():
+    adventure = load_adventure(TUTORIAL)
+    fight, talk = adventure.scenes["stranger"].choices
+    lost_fight = fight.action.branch(LOST).goto
+    lost_talk = talk.action.branch(LOST).goto
+    assert lost_talk != lost_fight
+    ending = adventure.scenes[lost_talk]
+    assert ending.ending and "lip" not in ending.text
+
+
+def test_open_play_ends_in_words_and_names_the_right_command(tmp_path):
+    events: list = []
+    game = OpenGame(seed=2, decider=RandomDecider(random.Random(2)), sink=events.append,
+                    party=[pregenerated("espen")])
+    game._finish("the players closed the book")
+    (ending,) = [e for e in events if e.kind == "ending"]
+    assert ending["title"] != "The end"
+    _, first, _ = run_play(open_adventure(), ["1", "1", "7", "2", ""], tmp_path, seed=4, game_class=OpenGame)
+    assert "The game is over" in first and "The end: The end." not in first
+    save = read_save(tmp_path / "game.json")
+    _, again, _ = run_play(open_adventure(), [], tmp_path, seed=4, log=save.log, game_class=OpenGame)
+    assert "solo play --open" in again and "solo play open" not in again
