@@ -7,8 +7,11 @@ against this page instead of against the code that asks.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from .events import Chance
 
 #: The longest answer taken, typed or from a script: more than any name, note or oracle question needs.
 #: A longer one is refused before anything else looks at it (or prints it back).
@@ -17,6 +20,22 @@ MAX_ANSWER = 1000
 
 class QuestionError(ValueError):
     """An answer that does not fit the question; the message says what would."""
+
+
+def clean_typed(text: str) -> str:
+    """Typed text as valid, inert Unicode: undecodable bytes and control characters become U+FFFD.
+
+    Python keeps undecodable input as lone surrogates, which no file can hold as UTF-8; a save or a
+    journal that met one would fail. Cleaned where a line is read, nothing later sees them.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return _CONTROL.sub("\ufffd", text)  # an ESC typed or pasted is shown, never acted on
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def too_long(answer: str) -> str | None:
@@ -36,6 +55,7 @@ class Option:
     key: str  # stable answer id: "aggressive", "north", "yes"
     label: str  # what a person reads
     detail: str = ""  # e.g. "61 % to win the conflict"
+    chance: Chance | None = None  # the chance of the roll this option leads to, with its parts
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ JSON-able values, so a log of events can be saved and compared.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,50 @@ class Event:
 
 
 Sink = Callable[[Event], None]
+
+#: A modifier as events carry it: its name and its value (``("//Melee", 20)``).
+Mod = tuple[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """A chance a person is shown, taken apart: ``target`` % = ``base`` (the ``skill``) + every modifier.
+
+    The engine makes it with the same function that makes the target of the
+    roll it announces, and gives it an ``id``: the ``chance`` event that shows
+    it and the roll it announced carry the same ``id``, so a reader can pair
+    them. ``actor`` is who would roll.
+    """
+
+    id: int
+    actor: str | None
+    target: int
+    skill: str
+    base: int
+    modifiers: tuple[Mod, ...] = ()
+
+    @classmethod
+    def of(cls, id: int, actor: str | None, skill: str, target: int, modifiers: Sequence[Mod]) -> Chance:
+        """The chance of a roll against ``target`` whose ``modifiers`` were added to the bare ``skill``."""
+        mods = tuple((str(n), int(v)) for n, v in modifiers)
+        return cls(id, actor, target, skill, target - sum(v for _, v in mods), mods)
+
+    def same_roll(self, target: int, modifiers: Sequence[Mod]) -> bool:
+        """Whether a roll against ``target`` with ``modifiers`` is the one this chance announced."""
+        return self.target == target and list(self.modifiers) == [(n, v) for n, v in modifiers]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "actor": self.actor, "chance": self.target, "skill": self.skill, "base": self.base,
+                "modifiers": [[n, v] for n, v in self.modifiers]}
+
+
+def wants_detail(sink: Sink | None) -> bool:
+    """Whether ``sink`` reads what is shown to people: the chances on offer and the parts of every target.
+
+    A sink that only counts (the simulator's tally) says no with a ``detail = False``
+    attribute, and the engine then spares itself the work of taking targets apart.
+    """
+    return sink is not None and getattr(sink, "detail", True)
 
 
 class EventLog:

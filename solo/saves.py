@@ -110,7 +110,12 @@ class SaveData:
                 label=str(data.get("label", "")), options=dict(data.get("options") or {}),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            reason = exc.args[0] if isinstance(exc, ValueError) and exc.args else f"missing or wrong field {exc}"
+            if isinstance(exc, ValueError) and exc.args:
+                reason = exc.args[0]
+            elif isinstance(exc, KeyError):
+                reason = f"the field {exc.args[0]!r} is missing" if exc.args else "a field is missing"
+            else:  # a list where a table belongs, a number where text does …
+                reason = "a field holds the wrong kind of value"
             raise SaveError(f"{where}damaged save: {reason}", path=path) from None
 
 
@@ -137,6 +142,9 @@ def write_save(path: Path, data: SaveData) -> None:
         write_atomic(path, text, durable=True)
     except OSError as exc:
         raise SaveWriteError(f"cannot write the save {path}: {exc.strerror or exc}", path=path) from None
+    except UnicodeError:  # a byte the terminal could not decode, kept as a lone surrogate
+        raise SaveWriteError(f"cannot write the save {path}: it holds text that is not valid UTF-8",
+                             path=path) from None
     except PathError as exc:  # the old save, copied to the backup, turned out not to be one
         raise SaveWriteError(f"cannot write the save {path}: {exc}", path=path) from None
 

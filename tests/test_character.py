@@ -208,7 +208,7 @@ def test_hurt_is_minus_20_on_every_skill():
         hurt.pools[pool].current = -1
         assert all(value(hurt, s) == 20 for s in SKILLS)
         assert value(hurt, "Combat", "Melee") == 40
-        assert "hurt (a Pool below zero)" in names(hurt, "Move")
+        assert "hurt" in names(hurt, "Move")
 
 
 def test_heavy_armour_slows_move_and_awareness():
@@ -227,7 +227,7 @@ def test_everything_stacks():
     char.pools["CHA"].current = -3
     total, mods = skill_target(char, "Awareness", "Perception", extra=[Modifier("Hard", -20)])
     assert total == 50 + 20 - 20 - 20 - 20
-    assert [m.name for m in mods] == ["//Perception", "hurt (a Pool below zero)", "Heavy armour", "Hard"]
+    assert [m.name for m in mods] == ["//Perception", "hurt", "Heavy armour", "Hard"]
     assert total == 50 + sum(m.value for m in mods)
 
 

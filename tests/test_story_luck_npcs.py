@@ -231,6 +231,27 @@ def test_luck_find_gives_the_item_and_luck_contact_brings_someone_in(tmp_path):
     assert game.state.items == ["rope"]
 
 
+def test_a_contact_nobody_named_fits_the_scene_and_is_never_an_outlaw(tmp_path):
+    from solo.story.luck import OUTLAW_ROLES, bring_contact
+
+    game, _ = _game(_yard(tmp_path, new_verbs=True), Answers())
+    espen = game.state.pcs[0]
+    game.state.scene = "house"
+    scene = game.adventure.scenes["house"]
+    roles_drawn = set()
+    for seed in range(40):  # a scene that says nothing of a trade: any trade but a mindless or outlaw one
+        game.rng.seed(seed)
+        espen.luck = 1
+        roles_drawn.add(game.state.npcs[bring_contact(game, espen, "")].role)
+    assert roles_drawn and not {r.lower() for r in roles_drawn} & OUTLAW_ROLES
+    assert not {"draugr", "automaton"} & {r.lower() for r in roles_drawn}
+    scene.text += " A doctor is bandaging a sailor by the door."
+    for seed in range(10):  # a scene that names a trade gets one of that trade
+        game.rng.seed(seed)
+        espen.luck = 1
+        assert game.state.npcs[bring_contact(game, espen, "")].role.lower() == "doctor"
+
+
 def test_luck_commands_at_the_prompt_replay_and_refuse_long_or_marked_up_names(tmp_path):
     lines = ["1", "1", "luck find " + "x" * 80, "luck find [bold red]lamp[/]", "luck find rope",
              "luck contact Marta Holm", "quit"]
@@ -268,3 +289,23 @@ def test_open_play_ends_in_words_and_names_the_right_command(tmp_path):
     save = read_save(tmp_path / "game.json")
     _, again, _ = run_play(open_adventure(), [], tmp_path, seed=4, log=save.log, game_class=OpenGame)
     assert "solo play --open" in again and "solo play open" not in again
+
+
+def test_refreshed_on_a_combined_pool_never_lifts_a_source_above_its_maximum(tmp_path):
+    # BODY full at 12/12 and POW far below zero: the combined Pool is 0. Refreshed brings it back
+    # to 1 by raising POW, the source with room, and leaves BODY at its maximum.
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.participants import from_character
+    from solo.story.pools import _refresh
+
+    game, events = _game(_yard(tmp_path), Answers())
+    espen = game.state.pcs[0]
+    espen.pools["BODY"].current = espen.pools["BODY"].maximum
+    espen.pools["POW"].current = -espen.pools["BODY"].maximum
+    sneaking = conflict_type("sneaking")
+    p = from_character(espen, "a", sneaking)
+    assert p.pool.current == 0
+    _refresh(game, p)
+    assert p.pool.current == 1
+    assert espen.pools["BODY"].current == espen.pools["BODY"].maximum
+    assert espen.pools["POW"].current == -espen.pools["BODY"].maximum + 1  # the one point it took

@@ -35,6 +35,7 @@ def command(adventure: str, fmt: str, stats: Path | None, output: Path | None) -
       solo map tutorial --format dot | dot -Tsvg > tutorial.svg
     """
     from ..errors import SoloError
+    from ..paths import PathError, write_atomic
     from ..sim.drawing import render
     from ..story.library import find_adventure
     from ..story.loader import AdventureError, load_adventure
@@ -51,7 +52,9 @@ def command(adventure: str, fmt: str, stats: Path | None, output: Path | None) -
     text = render(adv, fmt, data)
     if output is not None:
         try:
-            output.write_text(text, encoding="utf-8")
+            write_atomic(output, text)
+        except PathError as exc:
+            raise UserError(str(exc)) from None
         except OSError as exc:
             raise UserError(f"cannot write {output}: {exc.strerror or exc}") from None
     else:

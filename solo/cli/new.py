@@ -42,10 +42,13 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
       solo new --random --json
     """
     from ..characters import free_character_path
+    from ..decisions import clean_typed
     from ..errors import SoloError
     from ..rules.creation import build_character, career_choices, random_choices
     from ..rules.dice import new_rng
 
+    name = clean_typed(name) if name is not None else None  # bytes the terminal could not decode
+    player = clean_typed(player) if player is not None else None
     if out is not None:
         problem = _unwritable(out)
         if problem:

@@ -79,12 +79,15 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed
 
 
 def _save(npc: NPC, path: Path) -> None:
+    from ..paths import PathError, write_atomic
     from ..toml_write import dumps
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         header = f"# {npc.name}: an NPC rolled by solo (docs/npcs.md). Edit freely; solo checks it on load.\n"
-        path.write_text(header + dumps(npc.to_dict()), encoding="utf-8")
+        write_atomic(path, header + dumps(npc.to_dict()))
+    except PathError as exc:
+        raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
               help="Answer the prompts from this file, a line each.")
 @click.option("--transcript", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a Markdown journal of the session here.")
+@click.option("--events", "events_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Append every engine event to this file as JSON Lines (docs/playing.md).")
 @click.option("--load", "load", metavar="NAME|FILE", help="Resume a saved game (see 'solo saves').")
 @click.option("--save", "save_name", metavar="NAME", help="Name of the save slot (default: the adventure's id).")
 @click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -41,8 +43,8 @@ if TYPE_CHECKING:
               help="Open play: no written adventure; the tables and the oracle drive the story.")
 @click.option("--list", "list_them", is_flag=True, help="List the adventures you can play, and stop.")
 def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party: bool, script: Path | None,
-            transcript: Path | None, load: str | None, save_name: str | None, saves_dir: Path | None, no_odds: bool,
-            explain: bool, open_play: bool, list_them: bool) -> None:
+            transcript: Path | None, events_file: Path | None, load: str | None, save_name: str | None,
+            saves_dir: Path | None, no_odds: bool, explain: bool, open_play: bool, list_them: bool) -> None:
     """Play ADVENTURE (a name, a .toml file or a folder; default: the tutorial).
 
     The game saves itself at every scene and every conflict round. Type
@@ -83,7 +85,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     from ..story.open_play import OPEN_ID, OpenGame, open_adventure
 
     folder = saves_dir or default_saves()
-    for option, given in (("--saves" if saves_dir else "SOLO_SAVES", folder), ("--transcript", transcript)):
+    for option, given in (("--saves" if saves_dir else "SOLO_SAVES", folder), ("--transcript", transcript),
+                          ("--events", events_file)):
         problem = path_problem(given) if given is not None else None
         if problem:
             raise UserError(f"{option}: {problem}")
@@ -130,7 +133,11 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             if data.party:
                 from ..rules.character import Character
 
-                characters = [Character.from_dict(p) for p in data.party]
+                try:
+                    characters = [Character.from_dict(p) for p in data.party]
+                except (SoloError, ValueError, TypeError, KeyError, AttributeError) as exc:
+                    raise UserError(f"{short(str(path))}: damaged save: a character of the party cannot be "
+                                    f"read ({exc})") from None
         else:
             if open_play:
                 if adventure:
@@ -180,17 +187,29 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     else:
         reader = (lambda prompt: console.input(prompt)) if sys.stdin.isatty() else _plain_reader
         echo = not sys.stdin.isatty()
-    problem = _unwritable(save_path.parent) or (_unwritable(transcript.parent) if transcript else None)
+    problem = (_unwritable(save_path.parent) or (_unwritable(transcript.parent) if transcript else None)
+               or (_unwritable(events_file.parent) if events_file else None))
     if problem:
         raise UserError(problem)
+    stream = None
+    if events_file is not None:
+        from ..ui.event_stream import EventStream, EventStreamError
+
+        try:
+            stream = EventStream.open(events_file)
+        except EventStreamError as exc:
+            raise UserError(f"--events: {exc}") from None
     if not load:
         say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
                       transcript=transcript, party=characters, log=log, advise=not no_odds, echo_answers=echo,
                       explain=explain, game_class=game_class, characters_dir=_characters_dir(saves_dir),
-                      character_files=sources)
-
-    code = session.run()
+                      character_files=sources, events=stream)
+    try:
+        code = session.run()
+    finally:
+        if stream is not None:
+            stream.close()
     if code:
         sys.exit(code)
 
@@ -317,7 +336,21 @@ def _unwritable(folder: Path) -> str | None:
 
 
 def _plain_reader(prompt: str) -> str:
-    line = sys.stdin.readline()
+    """One line of piped input, read in bounded pieces: an endless line (``< /dev/zero``) is cut, not kept.
+
+    What is kept is still longer than any answer may be, so the prompt refuses it with one line.
+    """
+    from ..decisions import MAX_ANSWER
+
+    limit = MAX_ANSWER * 4 + 2
+    line = sys.stdin.readline(limit)
     if not line:
         raise EOFError
+    if not line.endswith("\n"):
+        rest, pieces = line, 0
+        while len(rest) == limit and not rest.endswith("\n"):  # drop the rest of the line, a piece at a time
+            pieces += 1
+            if pieces * limit > 64_000_000:  # 64 MB without a line break: no answer, and no end in sight
+                raise EOFError
+            rest = sys.stdin.readline(limit)
     return line.rstrip("\n")

@@ -19,6 +19,7 @@ from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
 HURT_PENALTY = -20  # any Pool below zero (docs/rules.md §5.5)
+HURT_REASON = "hurt"  # the modifier's name wherever it is shown
 
 
 @dataclass
@@ -312,7 +313,7 @@ def skill_target(
     if skill == "Social" and situation is not None:
         mods.extend(_tag_modifiers(char, situation))
     if char.hurt:
-        mods.append(Modifier("hurt (a Pool below zero)", HURT_PENALTY))
+        mods.append(Modifier(HURT_REASON, HURT_PENALTY))
     if char.armour:
         armour = t.armour.get(char.armour)
         if armour and skill in armour.skill_penalties:

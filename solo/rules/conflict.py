@@ -14,8 +14,9 @@ run exactly this code. What each Lens does comes from :mod:`.lenses`.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -32,7 +33,7 @@ from ..decisions import (
     Option,
     Question,
 )
-from ..events import Event, Sink
+from ..events import Chance, Event, Sink, wants_detail
 from .character import HURT_PENALTY, Pool, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
@@ -55,8 +56,8 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import Participant, settle_combined
-from .rolls import CheckResult, flip_that_helps, judge
+from .participants import UNARMED_FOCUS, Participant, settle_combined
+from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
 SETUP, DECLARING, ROLLING, RESOLVING, DAMAGING, CHECKING, ENDED = (
@@ -70,6 +71,8 @@ class Declaration:
     secondary: str | None = None  # Flamboyant's skill
     quick_action: str | None = None  # "leave", "weapon:<key>", "item:<name>"
     modifiers: list[tuple[str, int]] = field(default_factory=list)
+    chance: Chance | None = None  # the chance the declarer was shown for this round's roll
+    leave_chance: Chance | None = None  # and for Quick's Move roll to get away
 
 
 @dataclass
@@ -104,6 +107,7 @@ class Conflict:
         round_limit: int | None = None,
         negative_luck: bool = False,
         advisor: Callable[[ConflictView, Participant], dict[str, str]] | None = None,
+        chance_ids: Iterator[int] | None = None,
     ):
         by_id: dict[str, Participant] = {}
         in_a = in_b = 0
@@ -138,6 +142,9 @@ class Conflict:
         self.negative_luck = negative_luck
         self.luck_floor = NEGATIVE_LUCK_FLOOR if negative_luck else 0
         self.advisor = advisor  # the Lens advice shown to people: {lens: detail}
+        # Chances on the menus and the parts of every target, for sinks that show them to people
+        self._detail = sink is not None and wants_detail(sink)
+        self._chance_ids = chance_ids  # shared with a game; made when first wanted otherwise
         self.round = 0
         self.order: list[Participant] = []
         self.decl: dict[str, Declaration] = {}
@@ -148,6 +155,7 @@ class Conflict:
         self.phase = SETUP
         self._view: ConflictView | None = None
         self._shields = ctype.physical and shields
+        self._plain_rolls = not self._shields and not self._detail  # see _enter_rolling
         self._lucky = lucky
         self._deciding = deciding
         self._owing = owing  # someone has borrowed Luck due in this scene (docs/rules.md §2.8)
@@ -228,7 +236,31 @@ class Conflict:
         question = Question(kind, prompt, tuple(options), actor=p.name,
                             context={"conflict": self.view, "participant": p, **context})
         assert p.decider is not None
+        if self._detail:
+            for o in options:
+                if o.chance is not None:
+                    self._emit("chance", **o.chance.to_dict(), question=kind, option=o.key)
         return question.resolve(p.decider.decide(question))
+
+    # -- chances shown to people ------------------------------------------------------
+    def _chance(self, p: Participant, lens_key: str = "none", secondary: str | None = None,
+                extra: Sequence[tuple[str, int]] = ()) -> Chance:
+        """The chance of :meth:`lens_target`, numbered, for a menu to show."""
+        target, mods = self._lens_target(p, lens_key, secondary, extra, True)
+        return Chance.of(self._next_id(), p.id, self.lens_skill(p, lens_key, secondary), target, mods)
+
+    def _leave_chance(self, p: Participant) -> Chance:
+        target, mods = self.leave_target(p)
+        return Chance.of(self._next_id(), p.id, "Move", target, mods)
+
+    def _next_id(self) -> int:
+        if self._chance_ids is None:
+            self._chance_ids = itertools.count(1)
+        return next(self._chance_ids)
+
+    @staticmethod
+    def _chosen(options: Sequence[Option], key: str) -> Chance | None:
+        return next((o.chance for o in options if o.key == key), None)
 
     # -- declarations --------------------------------------------------------------
     def _enter_declaring(self) -> None:
@@ -243,7 +275,7 @@ class Conflict:
         self.order = order = self._initiative()
         sink = self.sink
         if sink is not None:
-            self._emit("round_start", order=[p.id for p in order],
+            self._emit("round_start", order=[p.id for p in order], round_limit=self.round_limit,
                        pools={p.id: p.pool.current for p in self.participants})
         decl = self.decl = {}
         for p in order:
@@ -267,16 +299,20 @@ class Conflict:
                            secondary=d.secondary, quick_action=d.quick_action)
 
     def _announce(self) -> None:
-        self._emit(
-            "conflict_start", type=self.ctype.key, type_name=self.ctype.name, round_limit=self.round_limit,
-            pool_name=self.ctype.pool_label,
-            participants=[{"id": p.id, "name": p.name, "side": p.side, "pool": p.pool.current,
-                           "pool_max": p.pool.maximum, "target": p.base_target() + p.bonus,
-                           "obstacle": p.is_obstacle, "pc": p.is_pc, "lenses": p.uses_lenses,
-                           "pronoun": p.pronoun,
-                           "weapon": p.weapon.name if p.weapon else None,
-                           "armour": p.armour.name if p.armour else None} for p in self.participants],
-        )
+        participants: list[dict[str, Any]] = [
+            {"id": p.id, "name": p.name, "side": p.side, "pool": p.pool.current, "pool_max": p.pool.maximum,
+             "target": p.base_target() + p.bonus, "obstacle": p.is_obstacle, "pc": p.is_pc,
+             "lenses": p.uses_lenses, "pronoun": p.pronoun, "weapon": p.weapon.name if p.weapon else None,
+             "armour": p.armour.name if p.armour else None} for p in self.participants]
+        if self._detail:  # what a person is shown: a plain roll's target taken apart, and each one's gear
+            physical = self.ctype.physical
+            for entry, p in zip(participants, self.participants):
+                target, mods = self._lens_target(p, "none", None, (), True)
+                entry.update(target=target, skill=p.skill_name, base=target - sum(v for _, v in mods),
+                             modifiers=[list(m) for m in mods], strikes_with=_weapon_name(p, physical),
+                             damage=str(p.damage_dice(physical)), shield=p.shield.name if p.shield else None)
+        self._emit("conflict_start", type=self.ctype.key, type_name=self.ctype.name, round_limit=self.round_limit,
+                   pool_name=self.ctype.pool_label, participants=participants)
 
     def _initiative(self) -> list[Participant]:
         """Falling current Pool; ties: higher skill, then PCs, then a d100 roll-off (docs/rules.md §5.1)."""
@@ -339,45 +375,85 @@ class Conflict:
     def _declare(self, p: Participant) -> Declaration:
         d = Declaration()
         exits = self._exit_options(p)
+        shows = self._detail and p.is_pc  # a person decides for p, and a sink shows the chances
         if p.clever_next:
             p.clever_next = False
-            options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round"),
-                       Option("damage", "Strike where it hurts: damage rolled twice, keep the higher")] + exits
+            edge = [("Clever", CLEVER_BONUS)]
+            options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round",
+                              chance=self._chance(p, extra=edge) if shows else None),
+                       Option("damage", "Strike where it hurts: damage rolled twice, keep the higher",
+                              chance=self._chance(p) if shows else None)] + exits
             answer = self._ask(p, CLEVER_FOLLOW_UP, "how do you use what Clever showed you?", options)
             if answer in EXITS:
                 d.exit = answer
                 return d
             d.clever_choice = answer
+            if shows:
+                d.chance = self._chosen(options, answer)
             if answer == "skill":
-                d.modifiers.append(("Clever", CLEVER_BONUS))
+                d.modifiers.extend(edge)
             p.last_lens = "none"
             return d
         if p.uses_lenses:
             advice = self.advisor(self.view, p) if self.advisor is not None and p.is_pc else {}
-            options = [Option(key, lens.name, lens.hint + (f" · {advice[key]}" if key in advice else ""))
+            options = [Option(key, lens.name, lens.hint + (f" · {advice[key]}" if key in advice else ""),
+                              chance=self._chance(p, key) if shows else None)
                        for key, lens in LENS_TABLE.items()]
             prompt = "choose a Lens"
         else:
-            options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it")]
+            options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it",
+                              chance=self._chance(p) if shows else None)]
             prompt = "fight on, or yield?"
         answer = self._ask(p, LENS, prompt, options + exits, earlier={k: v.lens for k, v in self.decl.items()})
         if answer in EXITS:
             d.exit = answer
             return d
         d.lens = answer
+        if shows:
+            d.chance = self._chosen(options, answer)
         p.last_lens = answer
         lens = LENS_TABLE[answer]
         if lens.rolls == "secondary":
-            skills = sorted((s for s in p.character.skills if s != p.skill), key=lambda s: -p.character.skills[s])
-            d.secondary = self._ask(p, FLAMBOYANT_SKILL, "Which skill do you show off with?",
-                                    [Option(s, s, f"{p.character.skills[s]} %") for s in skills])
+            skills = self.flamboyant_skills(p)
+            shown = [Option(s, s, f"{p.character.skills[s]} %" if not shows else "",
+                            chance=self._chance(p, answer, s) if shows else None) for s in skills]
+            d.secondary = self._ask(p, FLAMBOYANT_SKILL, "Which skill do you show off with?", shown)
+            d.chance = self._chosen(shown, d.secondary) or d.chance
         elif lens.extra_action:
-            d.quick_action = self._ask(p, QUICK_ACTION, "What is your extra action?", self.quick_options(p))
+            extras = self.quick_options(p)
+            if shows:
+                extras = [self._quick_chance(p, o) for o in extras]
+            d.quick_action = self._ask(p, QUICK_ACTION, "What is your extra action?", extras)
             if d.quick_action.startswith("weapon:"):
                 p.weapon = rules().weapons[d.quick_action.split(":", 1)[1]]
                 p.character.weapon = p.weapon.key
                 p.invalidate()  # the new weapon may fit another Combat Focus (docs/rules.md §2.2)
+                d.chance = self._chosen(extras, d.quick_action) or d.chance
+            elif d.quick_action == "leave":
+                d.leave_chance = self._chosen(extras, "leave")
         return d
+
+    def _quick_chance(self, p: Participant, option: Option) -> Option:
+        """Quick's extra action with the chance it brings: the Move roll to get away, or this round's
+        roll with the other weapon in hand (it may fit another Combat Focus)."""
+        if option.key == "leave":
+            return replace(option, chance=self._leave_chance(p))
+        if not option.key.startswith("weapon:"):
+            return option
+        held = p.weapon
+        p.weapon = rules().weapons[option.key.split(":", 1)[1]]
+        p.invalidate()
+        try:
+            chance = self._chance(p, "quick")
+        finally:
+            p.weapon = held
+            p.invalidate()
+        return replace(option, chance=chance)
+
+    def leave_target(self, p: Participant) -> tuple[int, list[tuple[str, int]]]:
+        """Quick's getaway: a Move roll with //Athletics or //Acrobatics (docs/rules.md §6), and its modifiers."""
+        target, mods = skill_target(p.character, "Move", ("Athletics", "Acrobatics"))
+        return target, [(m.name, m.value) for m in mods]
 
     def quick_options(self, p: Participant) -> list[Option]:
         """Quick's extra actions for ``p`` as things stand (the minds read them to judge Quick)."""
@@ -394,13 +470,63 @@ class Conflict:
         return options
 
     # -- rolls -------------------------------------------------------------------
-    def _target_for(self, p: Participant, d: Declaration) -> tuple[int, list[tuple[str, int]]]:
-        if d is _PLAIN and not p.carry and not self._shields and not p.bonus:
-            return p.base_target(), []
-        mods: list[tuple[str, int]] = list(d.modifiers)
+    def lens_target(self, p: Participant, lens_key: str = "none", secondary: str | None = None,
+                    extra: Sequence[tuple[str, int]] = (), *, parts: bool = True) -> tuple[int, list[tuple[str, int]]]:
+        """What ``p`` rolls against this round with ``lens_key``, and every modifier in it.
+
+        The one place a conflict roll's target is made: the Lens menu, the
+        odds advice and the roll itself all call it, so the chance a person
+        is shown is the number the dice meet. The modifiers are everything
+        added to the bare skill (see :meth:`lens_skill`): the Focus, hurt,
+        armour, ``extra`` (Clever's edge), the standing bonus (an NPC's
+        disposition), the Lens's shift, last round's carried effect and an
+        opposing shield. ``secondary`` is Flamboyant's skill; without one,
+        the best skill Flamboyant could show off with. With ``parts`` False
+        (for a caller that wants only the number, often) the skill's own
+        modifiers are in the target but not in the list.
+        """
+        return self._lens_target(p, lens_key, secondary, extra, parts)
+
+    def lens_skill(self, p: Participant, lens_key: str = "none", secondary: str | None = None) -> str:
+        """The name of the skill :meth:`lens_target` starts from (Cunning for Covert, and so on)."""
+        rolled = self._rolled_skill(p, LENS_TABLE[lens_key], secondary)
+        return rolled if rolled else p.skill_name
+
+    def _rolled_skill(self, p: Participant, lens: Lens, secondary: str | None) -> str | None:
+        """The skill a Lens rolls instead of the conflict's, or None for the conflict's own."""
+        if p.char is None or not lens.rolls:
+            return None
+        if lens.rolls != "secondary":
+            return lens.rolls
+        if secondary is None:
+            others = self.flamboyant_skills(p)
+            return others[0] if others else None
+        return secondary
+
+    def flamboyant_skills(self, p: Participant) -> list[str]:
+        """The skills ``p`` may show off with, best first (not the conflict's own)."""
+        skills = p.character.skills
+        return sorted((s for s in skills if s != p.skill), key=lambda s: -skills[s])
+
+    def _lens_target(self, p: Participant, lens_key: str, secondary: str | None,
+                     extra: Sequence[tuple[str, int]], detail: bool) -> tuple[int, list[tuple[str, int]]]:
+        """:meth:`lens_target`; with ``detail`` False the skill's own modifiers (Focus, hurt, armour)
+        are summed into the target but left out of the list, which is all the dice need."""
+        lens = LENS_TABLE[lens_key]
+        rolled = self._rolled_skill(p, lens, secondary)
+        if rolled is not None:  # Covert's Cunning, Flamboyant's skill: without a Focus (docs/rules.md §6)
+            base, skill_mods = skill_target(p.character, rolled, ())
+            mods = []
+            if detail:
+                mods = [(m.name, m.value) for m in skill_mods]
+                base -= sum(v for _, v in mods)
+        elif detail:
+            base, mods = p.base_parts()
+        else:
+            base, mods = (p._base if p._base is not None else p.base_target()), []
+        mods.extend(extra)
         if p.bonus:
             mods.append((p.bonus_reason or "situation", p.bonus))
-        lens = LENS_TABLE[d.lens]
         if lens.skill_shift:
             mods.append((lens.name, lens.skill_shift))
         if p.carry:
@@ -409,18 +535,14 @@ class Conflict:
             shield = p.opposing_shield(self.opponents(p), True)
             if shield is not None:
                 mods.append((shield.name, shield.penalty))
-        rolled = d.secondary if lens.rolls == "secondary" else lens.rolls
-        if rolled and p.char is not None:
-            base = skill_target(p.char, rolled, ())[0]
-        else:
-            base = p.base_target()
         return base + sum(v for _, v in mods), mods
 
     def _enter_rolling(self) -> None:
         randint = self.rng.randint
         rolls = self.rolls
         decl = self.decl
-        plain_target = not self._shields  # no shield in the conflict: a plain declaration rolls the base target
+        # no shield in the conflict and no one to show the parts to: a plain declaration rolls the base target
+        plain_target = self._plain_rolls
         sink = self.sink
         for p in self.order:
             if p.status != ACTIVE:
@@ -433,17 +555,50 @@ class Conflict:
                 target = p._base if p._base is not None else p.base_target()
                 mods: Sequence[tuple[str, int]] = ()
             else:
-                target, mods = self._target_for(p, d)
+                target, mods = self._lens_target(p, d.lens, d.secondary, d.modifiers, self._detail)
             face = randint(1, 100)  # judge() inlined: this loop is the hottest in auto-play
             result = CheckResult(target, face, face != 100 and face <= target, face == 100 or face % 11 == 0)
             rolls[pid] = result
             if sink is not None:
-                self._emit("roll", actor=p.id, target=target, roll=result.roll, success=result.success,
-                           exceptional=result.exceptional, lens=d.lens, modifiers=mods)
+                self._emit_roll(p, d, result, mods)
+        if self._detail:
+            self._emit("round_rolled", rolls={k: r.roll for k, r in rolls.items()})
         if self._lucky:
             for p in self.order:
                 if p.luck_allowed and p.decider is not None and p.id in rolls:
                     self._offer_flip(p)
+
+    def _announced(self, p: Participant, shown: Chance | None, skill: str, option: str, target: int,
+                   mods: Sequence[tuple[str, int]]) -> Chance | None:
+        """The chance that announces a roll: the one ``p`` was shown, or, should the target have moved
+        since (a shielded opponent left, a blow hurt), a new one shown now, before the dice fall."""
+        if shown is None or not self._detail or shown.same_roll(target, mods):
+            return shown
+        chance = Chance.of(self._next_id(), p.id, skill, target, mods)
+        self._emit("chance", **chance.to_dict(), question=None, option=option, changed=True)
+        return chance
+
+    def _emit_roll(self, p: Participant, d: Declaration, result: CheckResult, mods: Sequence[tuple[str, int]]) -> None:
+        """The ``roll`` event: the target and its parts, the face, and the chance it was announced by.
+
+        Should the target no longer be the one shown (a shielded opponent left
+        after ``p`` declared), the new chance is shown first, so what the
+        player last saw is always what is rolled.
+        """
+        target = result.target
+        if not self._detail:  # a sink that only counts: the roll without its parts
+            self._emit("roll", actor=p.id, target=target, roll=result.roll, success=result.success,
+                       exceptional=result.exceptional, lens=d.lens, modifiers=mods)
+            return
+        skill = self.lens_skill(p, d.lens, d.secondary)
+        chance = self._announced(p, d.chance, skill, d.lens, target, mods)
+        physical = self.ctype.physical
+        weapon = _weapon_name(p, physical)
+        self._emit("roll", actor=p.id, skill=skill,
+                   base=target - sum(v for _, v in mods), target=target, modifiers=[list(m) for m in mods],
+                   roll=result.roll, face=result.roll, success=result.success, exceptional=result.exceptional,
+                   lens=d.lens, chance_id=chance.id if chance is not None else None,
+                   strikes_with=weapon, damage=str(p.damage_dice(physical)))
 
     def _offer_flip(self, p: Participant) -> None:
         """Offer Luck when flipping would turn a lost round into a won or tied one."""
@@ -460,10 +615,13 @@ class Conflict:
         if flipped.roll > best_other and debt_due(p.character):
             return  # the won round would go straight to repaying borrowed Luck
         effect = "win the round" if flipped.roll > best_other else "tie it (a stalemate)"
+        left = luck_left(p.character.luck)
         answer = self._ask(p, LUCK_FLIP,
-                           f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {effect}?",
-                           [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {p.character.luck} left"),
-                            Option("no", "Keep the roll")], roll=result.roll, flipped=flipped.roll)
+                           f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {effect}? "
+                           f"You would have {left} left.",
+                           [Option("yes", f"Flip to {flipped.roll:02d}", f"{left} left"),
+                            Option("no", "Keep the roll", f"Luck stays {p.character.luck}")],
+                           roll=result.roll, flipped=flipped.roll)
         if answer == "yes":
             spend(p.character, "flip", negative_luck=self.negative_luck)
             self.rolls[p.id] = flipped
@@ -513,6 +671,22 @@ class Conflict:
                        exceptional=bool(w and rolls[w.id].exceptional),
                        lens=self.decl[w.id].lens if w else None,
                        rolls={k: r.roll for k, r in rolls.items()})
+            if self._detail and self._deciding:
+                self._announce_next_round()
+
+    def _announce_next_round(self) -> None:
+        """The effects this round's Lenses leave on the next, said as they arise (docs/rules.md §6)."""
+        for p in self.order:
+            d = self.decl.get(p.id)
+            if d is None or d is _PLAIN or p.status != ACTIVE:
+                continue
+            lens = LENS_TABLE[d.lens]
+            if lens.follow_up and p.clever_next:
+                self._emit("next_round", actor=p.id, effect="edge", value=CLEVER_BONUS, lens=d.lens, cause="clever",
+                           by=None)
+            elif lens.penalty_if_not_won and p.carry:
+                self._emit("next_round", actor=p.id, effect="penalty", value=p.carry, lens=d.lens, cause="not_won",
+                           by=None)
 
     def _repay(self, p: Participant, result: CheckResult) -> CheckResult:
         """Borrowed Luck that is due takes this success: it becomes a failure, one point comes back (§2.8)."""
@@ -555,7 +729,7 @@ class Conflict:
                 and target.character.luck > self.luck_floor):
             answer = self._ask(target, LUCK_REDUCE,
                                f"{w.name} deals {amount} damage. Spend a Luck Point to take only 1?",
-                               [Option("yes", "Take 1 instead", f"Luck {target.character.luck} left"),
+                               [Option("yes", "Take 1 instead", f"{luck_left(target.character.luck)} left"),
                                 Option("no", f"Take {amount}")], damage=amount)
             if answer == "yes":
                 spend(target.character, "reduce_damage", negative_luck=self.negative_luck)
@@ -575,6 +749,9 @@ class Conflict:
                        before=before, after=after, maximum=pool.maximum, lens=d.lens, **detail)
         if pool.current <= 0:
             self._at_zero(target, pool, pool_name or self.ctype.pool_label)
+        if lens.penalty_on_hit and self._detail and target.status == ACTIVE:
+            self._emit("next_round", actor=target.id, effect="penalty", value=lens.penalty_on_hit, lens=d.lens,
+                       cause="struck", by=w.id)
 
     def _damage(self, w: Participant, d: Declaration, lens: Lens, target: Participant,
                 pool_name: str | None) -> tuple[int, dict[str, Any]]:
@@ -622,7 +799,8 @@ class Conflict:
                 options.append(Option("push", f"Push on at {pool.current}",
                                       f"every skill {HURT_PENALTY:+d} % while below zero"))
             if p.luck_allowed and p.character.luck > self.luck_floor:
-                options.append(Option("refresh", "Spend a Luck Point: back to 1", f"Luck {p.character.luck} left"))
+                options.append(Option("refresh", "Spend a Luck Point: back to 1",
+                                      f"{luck_left(p.character.luck)} left"))
         answer = OUT
         if options:
             options.append(Option(OUT, "Go down", "out of this conflict"))
@@ -660,13 +838,17 @@ class Conflict:
             if d is None or d is _PLAIN or d.quick_action is None or p.status != ACTIVE:
                 continue
             if d.quick_action == "leave":
-                target = skill_target(p.character, "Move", ("Athletics", "Acrobatics"))[0]
-                r = self._offer_leave_flip(p, judge(d100(self.rng), target))
+                target, mods = self.leave_target(p)
+                chance = self._announced(p, d.leave_chance, "Move", "leave", target, mods)
+                first = judge(d100(self.rng), target)
+                r = self._offer_leave_flip(p, first)
                 if r.success and debt_due(p.character):
                     r = self._repay(p, r)
                 if self.sink is not None:
                     self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success,
-                               flipped=r.flipped)
+                               flipped=r.flipped, skill="Move", base=target - sum(v for _, v in mods),
+                               modifiers=[list(m) for m in mods], face=first.roll, first_success=first.success,
+                               chance_id=chance.id if chance is not None else None)
                 if r.success:
                     self._leave(p, FLED)
                     if self.sink is not None:
@@ -681,10 +863,13 @@ class Conflict:
         flipped = flip_that_helps(result)
         if flipped is None or result.roll is None or flipped.roll is None or debt_due(p.character):
             return result  # while borrowed Luck is due, the getaway would go straight to repaying it
+        left = luck_left(p.character.luck)
         answer = self._ask(p, LUCK_FLIP,
-                           f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and get away?",
-                           [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {p.character.luck} left"),
-                            Option("no", "Keep the roll")], roll=result.roll, flipped=flipped.roll)
+                           f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and get away? "
+                           f"You would have {left} left.",
+                           [Option("yes", f"Flip to {flipped.roll:02d}", f"{left} left"),
+                            Option("no", "Keep the roll", f"Luck stays {p.character.luck}")],
+                           roll=result.roll, flipped=flipped.roll)
         if answer != "yes":
             return result
         spend(p.character, "flip", negative_luck=self.negative_luck)
@@ -723,6 +908,15 @@ class Conflict:
 
 
 _PLAIN = Declaration()
+
+
+def _weapon_name(p: Participant, physical: bool) -> str | None:
+    """What ``p`` strikes with, as the tables show it: its weapon, "Unarmed", or None outside a fight."""
+    if not physical or p.char is None or p.damage is not None:
+        return None
+    return p.weapon.name if p.weapon is not None else UNARMED_FOCUS
+
+
 _DOWN = frozenset({OUT, COMAE})
 
 #: The phases of a conflict: phase -> (next phase, condition, work done on entering it), first match wins.

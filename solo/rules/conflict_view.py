@@ -9,7 +9,7 @@ so a mind can also recognise "the same conflict" by the view's identity.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -66,3 +66,16 @@ class ConflictView:
     def quick_options(self, p: Participant) -> list[Option]:
         """The extra actions the engine would offer ``p`` if it chose Quick now."""
         return self._conflict.quick_options(p)
+
+    def lens_target(self, p: Participant, lens_key: str = "none", secondary: str | None = None,
+                    extra: Sequence[tuple[str, int]] = (), *, parts: bool = True) -> tuple[int, list[tuple[str, int]]]:
+        """What ``p`` would roll against this round with ``lens_key``, and the modifiers in it.
+
+        The same function the roll uses (:meth:`Conflict.lens_target`), so advice built on it
+        agrees with the dice. ``parts=False`` leaves the skill's own modifiers out of the list.
+        """
+        return self._conflict.lens_target(p, lens_key, secondary, extra, parts=parts)
+
+    def lens_skill(self, p: Participant, lens_key: str = "none", secondary: str | None = None) -> str:
+        """The skill :meth:`lens_target` starts from."""
+        return self._conflict.lens_skill(p, lens_key, secondary)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..decisions import Decider
-from .character import HURT_PENALTY, Character, Pool, skill_target
+from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target
 from .conflict_types import ConflictType
 from .dice import DiceExpr, parse
 from .outcomes import ACTIVE
@@ -88,7 +88,7 @@ class Participant:
         return self.char.pronoun if self.char else "it"
 
     def base_target(self) -> int:
-        """The effective conflict skill before this round's Lens and carried effects."""
+        """The effective conflict skill before this round's Lens and carried effects (cached)."""
         if self._base is not None:
             return self._base
         if self.char is None:
@@ -96,11 +96,39 @@ class Participant:
         else:
             if self.skill is None:
                 raise ValueError(f"{self.name} takes part with a character but no conflict skill")
-            value, _ = skill_target(self.char, self.skill, self.fitting_focuses())
-            if self.pool.current < 0 and not self.char.hurt:
-                value += HURT_PENALTY  # a combined conflict Pool below zero hurts like a real one
+            value = skill_target(self.char, self.skill, self.fitting_focuses())[0]
+            if self.pool.current < 0 and not self.char.hurt:  # as _pool_hurts says (inlined: a hot path)
+                value += HURT_PENALTY
         self._base = value
         return value
+
+    def base_parts(self) -> tuple[int, list[tuple[str, int]]]:
+        """:meth:`base_target` taken apart: the bare conflict skill and the modifiers on it (the same rules).
+
+        The modifiers are the fitting Focus, hurt (a Pool below zero, or the
+        combined conflict Pool below zero) and armour that hinders the skill;
+        an obstacle has its Challenge Rating and none. ``base_target`` is the
+        sum of the two, so what a menu shows and what the dice are rolled
+        against come from this one place.
+        """
+        if self.char is None:
+            return self.challenge or 0, []
+        if self.skill is None:
+            raise ValueError(f"{self.name} takes part with a character but no conflict skill")
+        value, mods = skill_target(self.char, self.skill, self.fitting_focuses())
+        parts = [(m.name, m.value) for m in mods]
+        if self._pool_hurts():
+            parts.append((HURT_REASON, HURT_PENALTY))
+        return value - sum(m.value for m in mods), parts
+
+    def _pool_hurts(self) -> bool:
+        """A combined conflict Pool below zero hurts like a real one (when no real Pool already does)."""
+        return self.pool.current < 0 and self.char is not None and not self.char.hurt
+
+    @property
+    def skill_name(self) -> str:
+        """What the bare number of :meth:`base_parts` is called: the conflict skill, or an obstacle's rating."""
+        return self.skill if self.char is not None and self.skill else "Challenge"
 
     @property
     def weapon_focus(self) -> str:

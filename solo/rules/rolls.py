@@ -27,6 +27,7 @@ __all__ = [
     "resolve_opposed",
     "roll_opposed",
     "success_chance",
+    "luck_left",
 ]
 
 #: The Comae difficulty ladder; ``None`` means automatic success without a roll.
@@ -181,6 +182,12 @@ def flip_that_helps(result: CheckResult, *, best_other: int = 0, best_ally: int 
     if roll > best_other or (roll == best_other and not tie_loses and ours < best_other):
         return replace(flipped, flipped=True, original=result.roll)
     return None
+
+
+def luck_left(luck: int) -> str:
+    """What spending one Luck Point (say, on a flip) leaves, in words: "1 Luck", "no Luck", "-1 Luck"."""
+    left = luck - 1
+    return "no Luck" if left == 0 else f"{left} Luck"
 
 
 def success_chance(target: int) -> float:

@@ -90,6 +90,8 @@ class _Bot:
 
     def on_who(self, question: Question) -> str | None:
         def value(option):
+            if option.chance is not None:
+                return option.chance.target
             m = _NUMBER.search(option.detail)
             return int(m.group(1)) if m else 0
 

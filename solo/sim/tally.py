@@ -29,6 +29,8 @@ def _bump(d: dict, key: str | None, by: int = 1) -> None:
 class Tally:
     """Integer counts of everything the report shows; also the event sink of each run."""
 
+    detail = False  # it counts: the engine need not take targets apart for it (events.wants_detail)
+
     def __init__(self) -> None:
         self.runs = 0
         self.endings: dict[str, int] = {}

@@ -112,10 +112,13 @@ class Roll(ActionVerb):
         focus = self.arg(spec, "focus")
         pc = choose_pc(game, spec, spec["skill"], focus)
         target, mods, routine = roll_target(pc, spec)
+        parts = [(m.name, m.value) for m in mods]
+        chance_id = None if routine else game.announced(pc.name, spec["skill"], target, parts, "roll")
         result = roll_check(game.rng, target, routine=routine)
         game.emit("skill_roll", actor=pc.name, skill=spec["skill"], focus=focus, target=target,
-                  modifiers=[(m.name, m.value) for m in mods], roll=result.roll, success=result.success,
-                  exceptional=result.exceptional, automatic=result.automatic)
+                  base=target - sum(v for _, v in parts), modifiers=parts, roll=result.roll, face=result.roll,
+                  success=result.success, exceptional=result.exceptional, automatic=result.automatic,
+                  chance_id=chance_id)
         result = offer_flip(game, pc, result)
         result = repay(game, pc, result)
         if result.success:
@@ -170,22 +173,28 @@ class Opposed(ActionVerb):
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
         npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
-        pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"))
+        pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"), npc=npc)
         target, mods, routine = roll_target(pc, spec, npc=npc)
+        parts = [(m.name, m.value) for m in mods]
+        their_mods: list[tuple[str, int]] = []
         if npc is not None:
             their_skill = self.arg(spec, "npc_skill") or spec["skill"]
-            their_target = skill_target(npc, their_skill, self.arg(spec, "npc_focus"))[0]
+            their_target, their_parts = skill_target(npc, their_skill, self.arg(spec, "npc_focus"))
+            their_mods = [(m.name, m.value) for m in their_parts]
             their_name = npc.name
         else:
             their_skill = spec["skill"]
             their_target = spec["against"]
             their_name = "the opposition"
+        chance_id = None if routine else game.announced(pc.name, spec["skill"], target, parts, "opposed")
         mine = roll_check(game.rng, target, routine=routine)
         theirs = roll_check(game.rng, their_target)
         game.emit("opposed_roll", actor=pc.name, skill=spec["skill"], target=target,
-                  modifiers=[(m.name, m.value) for m in mods], roll=mine.roll, success=mine.success,
-                  exceptional=mine.exceptional, opponent=their_name, opponent_skill=their_skill,
-                  opponent_target=their_target, opponent_roll=theirs.roll, opponent_success=theirs.success)
+                  base=target - sum(v for _, v in parts), modifiers=parts, roll=mine.roll, face=mine.roll,
+                  success=mine.success, exceptional=mine.exceptional, automatic=mine.automatic, chance_id=chance_id,
+                  opponent=their_name, opponent_skill=their_skill, opponent_target=their_target,
+                  opponent_base=their_target - sum(v for _, v in their_mods), opponent_modifiers=their_mods,
+                  opponent_roll=theirs.roll, opponent_success=theirs.success)
         result = resolve_opposed(mine, theirs, defender="b")
         if result.winner == "b" or (result.winner is None and not mine.success):
             flipped = offer_flip(game, pc, mine, beats=(theirs.roll or 101) if theirs.success else 0)

@@ -11,13 +11,14 @@ between scenes through the adventure's flow machine (:mod:`solo.story.flow`).
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import Decider, Option, Question
-from ..events import Event, Sink
+from ..events import Chance, Event, Sink, wants_detail
 from ..npc.disposition import disposition_modifier
 from ..rules.character import Character
 from ..rules.conflict import Conflict
@@ -86,6 +87,9 @@ class Game:
         self._types: dict[str, ConflictType] | None = None
         self._tables: TableSet | None = None
         self.flow_state = "title"  # the state of this game in the adventure's flow machine
+        self.chance_ids = itertools.count(1)  # numbers the chances shown, in conflicts too
+        self.shown: Chance | None = None  # the chance of the option last chosen, for the roll it announced
+        self._shows = wants_detail(sink)  # someone reads the chances a choice list may show
 
     # -- plumbing -------------------------------------------------------------------
     def emit(self, kind: str, /, **data: Any) -> None:
@@ -94,9 +98,44 @@ class Game:
 
     def ask(self, kind: str, prompt: str, options: list[Option], *, actor: str | None = None,
             default: str | None = None, **context: Any) -> str:
+        """Put a question to the players' decider; the chances its options show are events first."""
         question = Question(kind, prompt, tuple(options), actor=actor, context={"game": self, **context},
                             default=default)
-        return question.resolve(self.decider.decide(question))
+        shown = False
+        for o in options:
+            if o.chance is not None:
+                shown = True
+                self.emit("chance", **o.chance.to_dict(), question=kind, option=o.key)
+        answer = question.resolve(self.decider.decide(question))
+        self.shown = None
+        if shown:
+            for o in options:
+                if o.key == answer:
+                    self.shown = o.chance
+                    break
+        return answer
+
+    def chance(self, actor: str | None, skill: str, target: int, modifiers: Sequence[tuple[str, int]]) -> Chance:
+        """A numbered chance for an option to show: ``target`` % from the bare ``skill`` and ``modifiers``."""
+        return Chance.of(next(self.chance_ids), actor, skill, target, modifiers)
+
+    def announced(self, actor: str | None, skill: str, target: int, modifiers: Sequence[tuple[str, int]],
+                  option: str | None = None) -> int | None:
+        """The id of the chance that announced the roll about to be made, if one was shown.
+
+        It is the chance of the option just chosen, if it was for this roll (the same
+        actor and skill). Should the target differ from it (something changed in
+        between), the right chance is shown now, before the roll.
+        """
+        shown = self.shown
+        if shown is None or shown.actor != actor or shown.skill != skill:
+            return None
+        self.shown = None
+        if shown.same_roll(target, modifiers):
+            return shown.id
+        now = self.chance(actor, skill, target, modifiers)
+        self.emit("chance", **now.to_dict(), question=None, option=option, changed=True)
+        return now.id
 
     @property
     def finished(self) -> bool:
@@ -212,7 +251,10 @@ class Game:
             return
         prompt = "What do you do?" if len(self.state.pcs) < 2 else "What does the party do?"
         slots = self.slots()
-        answer = self.ask("choice", prompt, [Option(c.key, fill(c.text, slots)) for c in choices], scene=scene.id)
+        shows = self._shows
+        answer = self.ask("choice", prompt, [Option(c.key, fill(c.text, slots),
+                                                    chance=self._choice_chance(c) if shows else None)
+                                             for c in choices], scene=scene.id)
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, text=fill(choice.text, slots))
         if choice.once:
@@ -222,6 +264,22 @@ class Game:
         branch = self.resolve(choice.action) if choice.action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
+
+    def _choice_chance(self, choice: Choice) -> Chance | None:
+        """The chance of the roll a choice makes, when it is known as the choice is offered.
+
+        Only for a ``roll`` or ``opposed`` choice with nothing done before the roll (no
+        effects) and no one to ask who rolls: otherwise the question that follows shows it.
+        """
+        action = choice.action
+        if action is None or action.kind not in ("roll", "opposed") or choice.effects:
+            return None
+        from .rolling import roll_chance, roller
+
+        spec = action.spec
+        npc = self.state.npcs.get(spec["npc"]) if action.kind == "opposed" and "npc" in spec else None
+        pc = roller(self, spec, npc=npc)
+        return roll_chance(self, pc, spec, npc=npc) if pc is not None else None
 
     def follow(self, branch: Branch | None) -> None:
         if branch is None:
@@ -313,7 +371,8 @@ class Game:
 
             advisor = lens_advice
         result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
-                          negative_luck=self.adventure.negative_luck, advisor=advisor).run()
+                          negative_luck=self.adventure.negative_luck, advisor=advisor,
+                          chance_ids=self.chance_ids).run()
         for nid in fighting:
             s.npc_status[nid] = npcs[nid].status
         by_char = {id(p.char): p for p in taking_part if p.char is not None}
@@ -334,9 +393,32 @@ class Game:
         """``? question`` at a prompt: answered with the given generator (default: the game's)."""
         from ..oracle import ask
 
+        word, target, parts = _oracle_parts(odds, self.state.oracle.tension)
+        chance_id = self.announced(None, word, target, parts)  # a menu may have shown it (open play's likelihoods)
         answer = ask(rng or self.rng, question, odds, state=self.state.oracle, tables=self.tables)
-        self.emit("oracle", **answer.to_dict())
+        self.emit("oracle", **answer.to_dict(), skill=word, modifiers=parts, chance_id=chance_id)
         return answer
+
+    def oracle_chance(self, odds: str) -> Chance:
+        """The chance of a yes for a likelihood word at the current tension, taken apart, for an option."""
+        word, target, parts = _oracle_parts(odds, self.state.oracle.tension)
+        return self.chance(None, word, target, parts)
+
+
+def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, int]]]:
+    """The oracle's chance of a yes taken apart: the likelihood (named), the chance, and what moved it
+    from the likelihood's base: the tension, and the bounds that keep it from certainty (1–99)."""
+    from ..oracle import chance_of_yes, likelihood
+    from ..oracle.likelihood import TENSION_NEUTRAL, TENSION_STEP
+
+    like = likelihood(odds)
+    chance = chance_of_yes(like, tension)
+    shift = TENSION_STEP * (tension - TENSION_NEUTRAL)
+    parts = [(f"tension {tension}", shift)] if shift else []
+    bound = chance - like.base - shift
+    if bound:
+        parts.append(("never certain", bound))
+    return like.word.title(), chance, parts
 
 
 _TABLES: dict[tuple[tuple[str, ...], str], TableSet] = {}

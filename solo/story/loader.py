@@ -10,6 +10,7 @@ traceback reach the user, whatever the file holds.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from .problems import AdventureError, Collector, Problem
 from .schema import Builder
 
 MAX_FILE_BYTES = 2_000_000
+RESERVED_ID = "open"  # the save id of open play (story/open_play.py OPEN_ID)
 SECTIONS = ("adventure", "npcs", "scenes", "narration")
 
 
@@ -72,6 +74,9 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
             c.add(name, "", "E001", exc.reason, line=exc.line, column=exc.column)
             continue
         c.maps[name] = LineMap(text)
+        for where in _controlled(data):
+            c.add(name, where, "E002", "holds a control character (ESC, NUL …) that a terminal would act on "
+                  "rather than show: remove it")
         for key, value in data.items():
             if key == "adventure":
                 if merged["adventure"] is not None:
@@ -120,13 +125,37 @@ def _check_id(adv_id: str, meta: object, file: str, c: Collector) -> None:
     """The id names the save file (and simulate's replay files): a plain, short file name, never a path."""
     from ..paths import plain_name_problem
 
-    problem = plain_name_problem(adv_id) or (f"is longer than {MAX_ID_CHARS} characters"
-                                             if len(adv_id) > MAX_ID_CHARS else None)
+    problem = plain_name_problem(adv_id) or (f"is longer than {MAX_ID_CHARS} bytes"
+                                             if len(adv_id.encode("utf-8", "replace")) > MAX_ID_CHARS else None)
+    if not problem and adv_id.strip().lower() == RESERVED_ID:
+        problem = "is kept for open play (solo play --open)"
+    if not problem and any(ch.isspace() or not ch.isprintable() for ch in adv_id):
+        problem = "holds a space or an invisible character, which a typed --load could not name"
     if problem:
         given = isinstance(meta, dict) and "id" in meta
         what = "the id" if given else "the id taken from the file or folder name (set one with id = ...)"
         c.add(file, "adventure.id" if given else "adventure", "E011",
               f"{what} {adv_id[:40]!r} {problem}: it names the save file")
+
+
+#: Characters a terminal acts on (C0 but tab and line breaks, DEL, C1): an ESC can clear a screen or retitle it.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _controlled(data: Any, path: str = "", limit: int = 20) -> list[str]:
+    """The key paths of text values that hold a control character (at most ``limit`` of them)."""
+    found: list[str] = []
+    stack: list[tuple[str, Any]] = [(path, data)]
+    while stack and len(found) < limit:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if CONTROL.search(value):
+                found.append(where)
+        elif isinstance(value, dict):
+            stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+    return found
 
 
 def load_adventure(source: str | Path, *, conflict_folders: list[str | Path] | None = None) -> Adventure:

@@ -12,6 +12,7 @@ game exactly as it was.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ..errors import SoloError
@@ -77,6 +78,8 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
             role = found.key
     if not can_spend(pc, negative_luck=game.adventure.negative_luck):
         _spend(game, pc, "contact")  # says why not, before a single die is drawn
+    if role is None:
+        role = _fitting_role(game)
     npc = generate_npc(game.rng, CONTACT_LEVEL, role=role, name=name, disposition=CONTACT_DISPOSITION)
     _spend(game, pc, "contact")
     number = 1
@@ -87,9 +90,28 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
     game.state.oracle.add_npc(npc.name)
     game.emit("luck", actor=pc.name, use=LUCK_COMMANDS["contact"], contact=npc.name, luck=pc.luck)
     game.emit("npc_met", npc=nid, name=npc.name, level=CONTACT_LEVEL, role=npc.role or "",
-              reaction="a Contact, turning up just when needed", disposition=CONTACT_DISPOSITION,
+              reaction="glad to see you, an old acquaintance there just when needed", disposition=CONTACT_DISPOSITION,
               code_block=npc.code_block.to_dict() if npc.code_block else {}, twist=None)
     return nid
+
+
+#: Trades that make someone an enemy of the law first: a Contact the tables draw is never one of them.
+OUTLAW_ROLES = frozenset({"thug", "bandit", "cultist", "assassin"})
+
+
+def _fitting_role(game: Game) -> str:
+    """The trade of a Contact nobody named: one the scene mentions, else any a character could know.
+
+    A scene that speaks of a doctor, a clerk or a pilot gets one; otherwise the draw is among the
+    trades that are neither mindless nor outlaw, so a quay at night does not produce a bandit friend.
+    """
+    from ..npc import roles
+
+    fit = [r for r in roles().values() if not r.mindless and r.key not in OUTLAW_ROLES]
+    scene = game.adventure.scenes.get(game.state.scene) if game.state.scene is not None else None
+    words = set(re.findall(r"[a-z]+", f"{scene.title} {scene.text}".lower())) if scene is not None else set()
+    named = [r for r in fit if r.key in words or r.name.lower() in words]
+    return game.rng.choice(named or fit).key
 
 
 def clean_name(text: str, what: str) -> str:

@@ -23,6 +23,7 @@ from .engine import Game
 from .epilogue import epilogue
 from .npcs import disposition_of, set_disposition
 from .party import set_up_party
+from .rolling import roll_chance
 
 OPEN_ID = "open"
 OPEN_END = "open_end"  # the ending of every open game
@@ -94,7 +95,8 @@ class OpenGame(Game):
     def _open_oracle(self) -> None:
         question = self.decider.decide(Question("oracle_question", "Your question (yes or no)?",
                                                 default="Does it go our way?"))
-        odds = self.ask("likelihood", "How likely is a yes?", [Option(w, w.title()) for w in LIKELIHOODS],
+        odds = self.ask("likelihood", "How likely is a yes?", [Option(w, w.title(), chance=self.oracle_chance(w))
+                                                              for w in LIKELIHOODS],
                         default="even")
         self.ask_oracle(question, odds)
 
@@ -120,13 +122,18 @@ class OpenGame(Game):
 
     def _open_roll(self) -> None:
         pc = self._pick_pc("Who rolls?")
-        skill = self.ask("skill", "Which skill?", [Option(s, s, f"{pc.skills[s]} %") for s in SKILLS])
+        # each option shows the chance the roll would have (a Normal roll without a Focus, until they are chosen)
+        skill = self.ask("skill", "Which skill?", [Option(s, s, chance=roll_chance(self, pc, {"skill": s}))
+                                                   for s in SKILLS])
         focuses = [f for f in rules().skills[skill].focuses if pc.has_focus(skill, f)]
         spec = {"skill": skill, "difficulty": self.ask("difficulty", "How hard is it?", [
-            Option(w, w.title()) for w in DIFFICULTIES], default="normal")}
+            Option(w, w.title(), chance=roll_chance(self, pc, {"skill": skill, "difficulty": w}))
+            for w in DIFFICULTIES], default="normal")}
         if focuses:
-            focus = self.ask("focus", "Does a Focus fit?", [Option("none", "No")] + [
-                Option(f, f"//{f}") for f in focuses], default="none")
+            focus = self.ask("focus", "Does a Focus fit?", [
+                Option("none", "No", chance=roll_chance(self, pc, spec))] + [
+                Option(f, f"//{f}", chance=roll_chance(self, pc, {**spec, "focus": f})) for f in focuses],
+                default="none")
             if focus != "none":
                 spec["focus"] = focus
         self.state.active = self.state.party.index(pc)

@@ -19,6 +19,7 @@ from ..rules.conflict import Conflict
 from ..rules.luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
 from ..rules.outcomes import COMAE, OUT
 from ..rules.participants import combined_pool
+from ..rules.rolls import luck_left
 
 if TYPE_CHECKING:
     from ..rules.conflict_types import ConflictType
@@ -62,7 +63,7 @@ def reduce_damage(game: Game, pc: Character, amount: int, pool_name: str) -> int
     if amount <= 1 or pc.luck <= _luck_floor(game):
         return amount
     answer = game.ask(LUCK_REDUCE, f"{amount} {pool_name} damage. Spend a Luck Point to take only 1?",
-                      [Option("yes", "Take 1 instead", f"Luck {pc.luck} left"), Option("no", f"Take {amount}")],
+                      [Option("yes", "Take 1 instead", f"{luck_left(pc.luck)} left"), Option("no", f"Take {amount}")],
                       actor=pc.name, damage=amount)
     if answer != "yes":
         return amount
@@ -77,7 +78,7 @@ def _below_zero(game: Game, pc: Character, pool_name: str, pool: Pool, after: in
     if after > -pool.maximum:
         options.append(Option(PUSH_ON, f"Push on at {after}", _HURT))
     if pc.luck > _luck_floor(game):
-        options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"Luck {pc.luck} left"))
+        options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(pc.luck)} left"))
     if not options:
         return 0, OUT
     options.append(Option(OUT, "Stop at 0", "no lower, and no penalty"))
@@ -139,7 +140,7 @@ def _push_at_start(game: Game, ctype: ConflictType, p: Participant, would_be: Co
     if p.can_push and pool.current > -pool.maximum:
         options.append(Option(PUSH_ON, f"Push on at {pool.current}", _HURT))
     if _may_refresh(game, p):
-        options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"Luck {p.character.luck} left"))
+        options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(p.character.luck)} left"))
     options.append(Option(OUT, "Stay out of it", "take no part, the Pool as it is"))
     question = Question(PUSH, f"your {ctype.pool_label} is spent ({pool.current}) as the "
                               f"{ctype.name.lower()} begins: what now?", tuple(options), actor=p.name,
@@ -164,9 +165,15 @@ def _refresh(game: Game, p: Participant) -> None:
     char = p.character
     before = p.pool.current
     refreshed(char, p.pool, negative_luck=game.adventure.negative_luck)
-    if len(p.pool_sources) > 1:  # the combined Pool is the average of its sources: raise each by the same
-        for name in p.pool_sources:
-            char.pools[name].current += 1 - before
+    if len(p.pool_sources) > 1:
+        # the combined Pool comes from its sources: raise the lowest one a point at a time until the
+        # combined Pool is back to 1, never a source above its maximum
+        sources = [char.pools[name] for name in p.pool_sources]
+        while combined_pool(char, p.pool_sources).current < 1:
+            room = [s for s in sources if s.current < s.maximum]
+            if not room:
+                break
+            min(room, key=lambda s: s.current).current += 1
         p.pool = combined_pool(char, p.pool_sources)
     p.invalidate()
     game.emit("luck", actor=p.name, use="refreshed", before=before, after=p.pool.current, luck=char.luck)

@@ -11,10 +11,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import Option
+from ..events import Chance
 from ..npc.disposition import disposition_modifier
 from ..rules.character import Character, Modifier, Situation, skill_target
 from ..rules.luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, spend
-from ..rules.rolls import CheckResult, difficulty_modifier, flip_that_helps
+from ..rules.rolls import CheckResult, difficulty_modifier, flip_that_helps, luck_left
 from .npcs import disposition_of
 from .verbs import Field, field_value
 
@@ -32,22 +33,42 @@ ROLL_FIELDS = {
 }
 
 
-def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any) -> Character:
-    """The PC who makes the roll (``who``: choose, best or active); they become the active PC."""
-    state = game.state
-    pcs = state.pcs
+def roller(game: Game, spec: Mapping[str, Any], *, npc: NPC | None = None) -> Character | None:
+    """The PC who will make the roll, if no one has to be asked (one PC, ``who`` = best or active)."""
+    pcs = game.state.pcs
     who = field_value(ROLL_FIELDS, spec, "who")
     if len(pcs) == 1:
-        pc = pcs[0]
-    elif who == "best":
-        pc = max(pcs, key=lambda p: skill_target(p, skill, focus)[0])
-    elif who == "active":
-        active = state.active_pc()
-        assert active is not None  # pcs is not empty
-        pc = active
-    else:
-        answer = game.ask("who", f"Who tries it? ({skill})", [
-            Option(p.name, p.name, f"{skill} {skill_target(p, skill, focus)[0]} %") for p in pcs])
+        return pcs[0]
+    if who == "best":
+        return max(pcs, key=lambda p: roll_target(p, spec, npc=npc)[0])
+    if who == "active":
+        return game.state.active_pc()
+    return None
+
+
+def roll_chance(game: Game, pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = None) -> Chance | None:
+    """The chance of ``pc``'s roll as an option shows it (None for a Routine task: no dice)."""
+    target, mods, routine = roll_target(pc, spec, npc=npc)
+    if routine:
+        return None
+    return game.chance(pc.name, spec["skill"], target, [(m.name, m.value) for m in mods])
+
+
+def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any, *, npc: NPC | None = None) -> Character:
+    """The PC who makes the roll (``who``: choose, best or active); they become the active PC.
+
+    Asked, each PC's option shows the chance of the roll they would make: the
+    target :func:`roll_target` gives the roll itself, with its modifiers.
+    """
+    state = game.state
+    pc = roller(game, spec, npc=npc)
+    if pc is None:
+        pcs = state.pcs
+        options = []
+        for p in pcs:
+            chance = roll_chance(game, p, spec, npc=npc)
+            options.append(Option(p.name, p.name, "" if chance is not None else f"{skill}: routine", chance=chance))
+        answer = game.ask("who", f"Who tries it? ({skill})", options)
         pc = next(p for p in pcs if p.name == answer)
     state.active = state.party.index(pc)  # branch text and "active" effects follow who acted
     return pc
@@ -91,9 +112,11 @@ def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0
     flipped = flip_that_helps(result, best_other=beats, tie_loses=True)
     if flipped is None:
         return result
-    answer = game.ask("luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d}?",
-                      [Option("yes", f"Flip to {flipped.roll:02d}", f"Luck {pc.luck} left"),
-                       Option("no", "Keep the roll")], actor=pc.name)
+    left = luck_left(pc.luck)
+    answer = game.ask("luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d}? "
+                      f"You would have {left} left.",
+                      [Option("yes", f"Flip to {flipped.roll:02d}", f"{left} left"),
+                       Option("no", "Keep the roll", f"Luck stays {pc.luck}")], actor=pc.name)
     if answer != "yes":
         return result
     spend(pc, "flip", negative_luck=negative)

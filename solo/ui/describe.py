@@ -8,6 +8,7 @@ same on screen and in the transcript. Story prose comes from the narrator
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from ..rules.character import HURT_PENALTY
 from ..rules.dice import two_digits
@@ -30,6 +31,60 @@ def mods_text(mods) -> str:
     if not mods:
         return ""
     return " (" + ", ".join(f"{name} {value:+d}" for name, value in mods) + ")"
+
+
+def formula(skill: str, base: int, mods) -> str:
+    """A target taken apart, for a player: "Cunning 30 · //Deceit +20 · last round +20 · Malicious -40"."""
+    return " · ".join([f"{skill} {base}"] + [f"{name} {value:+d}" for name, value in mods])
+
+
+def chance_text(c) -> str:
+    """A chance and its parts: "30 % = Cunning 30 · //Deceit +20" (``c`` a Chance or a chance event)."""
+    if isinstance(c, Mapping):
+        target, skill, base, mods = c["chance"], c["skill"], c["base"], c.get("modifiers") or ()
+    else:
+        target, skill, base, mods = c.target, c.skill, c.base, c.modifiers
+    return f"{target} % = {formula(skill, base, mods)}"
+
+
+def extra_mods(c, common) -> list[tuple[str, int]] | None:
+    """What ``c`` adds to ``common`` (two Chances of one person's skill), or None if it is not ``common`` plus more."""
+    if c.actor != common.actor or c.skill != common.skill or c.base != common.base:
+        return None
+    rest = list(c.modifiers)
+    for m in common.modifiers:
+        if m not in rest:
+            return None
+        rest.remove(m)
+    return rest
+
+
+NEXT_ROUND_CAUSES = {"not_won": "did not win the round", "struck": "struck"}
+
+
+def next_round(e, names) -> str:
+    """A next-round effect as it arises: Covert or Flamboyant not winning, a blow that leaves a mark, Clever's edge."""
+    who = names.get(e["actor"], e["actor"])
+    lens = LENS_NAMES.get(e.get("lens") or "", e.get("lens") or "")
+    if e.get("effect") == "edge":
+        return f"{lens}: {who} has an edge next round (+{e['value']} % to the roll, or damage twice)."
+    if e.get("cause") == "struck":
+        by = names.get(e.get("by"), e.get("by") or "someone")
+        return f"{by}'s {lens} blow leaves a mark: {who} {e['value']:+d} % next round."
+    return f"{lens} did not win the round: {who} {e['value']:+d} % next round."
+
+
+def changed_chance(e, names) -> str:
+    """A chance shown again because the target moved after the choice (someone left, a blow hurt)."""
+    who = names.get(e.get("actor"), e.get("actor") or "")
+    return f"{who}'s chance has changed since the choice: now {chance_text(e)}."
+
+
+def weapon_text(e) -> str:
+    """A participant's blow: "Long sword 1d8", or just the dice."""
+    damage = e.get("damage") or ""
+    weapon = e.get("strikes_with")
+    return f"{weapon} {damage}".strip() if weapon else damage
 
 
 def skill_roll(e) -> str:
@@ -81,8 +136,9 @@ def luck(e) -> str:
 def conflict_roll(e, names) -> str:
     lens = e.get("lens", "none")
     lens_text = f", {LENS_NAMES[lens]}" if lens != "none" else ""
+    parts = f" = {formula(e['skill'], e['base'], e.get('modifiers') or ())}" if e.get("base") is not None else ""
     return (f"{names.get(e['actor'], e['actor'])}{lens_text}: {two_digits(e['roll'])} against {e['target']}"
-            f"{mods_text(e.get('modifiers'))}: {verdict(e['success'], e['exceptional'])}")
+            f"{parts}: {verdict(e['success'], e['exceptional'])}")
 
 
 def round_result(e, names) -> str:

@@ -78,10 +78,16 @@ class Journal:
             self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
             sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:
-                sides[p["side"]].append(f"{p['name']} ({p['target']} %, {e['pool_name']} {p['pool']})")
+                blow = f", {p.get('strikes_with') or 'damage'} {p['damage']}" if p.get("damage") else ""
+                sides[p["side"]].append(f"{p['name']} ({p['target']} %, {e['pool_name']} {p['pool']}{blow})")
             self._para(f"### {e['type_name']}: {', '.join(sides['a'])} against {', '.join(sides['b'])}")
         elif k == "round_start":
-            self._para(f"**Round {e['round']}**")
+            of = f" of {e['round_limit']}" if e.get("round_limit") else ""
+            self._para(f"**Round {e['round']}{of}**")
+        elif k == "next_round":
+            self._item(d.next_round(e, self.names))
+        elif k == "chance" and e.get("changed"):
+            self._para(f"*{d.changed_chance(e, self.names)}*")
         elif k == "roll":
             self._item(d.conflict_roll(e, self.names))
         elif k == "round_result":

@@ -8,7 +8,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..decisions import CLEVER_FOLLOW_UP, LENS, Question, QuestionError, too_long
+from ..decisions import CLEVER_FOLLOW_UP, LENS, Option, Question, QuestionError, too_long
+from ..events import Chance
+from .describe import extra_mods, formula
 
 # A hook for commands typed at any prompt (sheet, help, save, ? oracle …).
 # It returns True when it handled the line, so the question is asked again.
@@ -22,8 +24,10 @@ class TerminalDecider:
     """Asks at the terminal. ``player_of`` maps a character to its player's name (hot-seat)."""
 
     def __init__(self, console: Console, *, reader: Callable[[str], str] | None = None,
-                 meta: MetaHandler | None = None, player_of: Callable[[str], str | None] | None = None) -> None:
+                 meta: MetaHandler | None = None, player_of: Callable[[str], str | None] | None = None,
+                 before: Callable[[], None] | None = None) -> None:
         self.console = console
+        self.before = before  # shows what the screen still owes the player (a round's rolls) before asking
         self.reader = reader or (lambda prompt: console.input(prompt))
         self.meta = meta
         self.player_of = player_of or (lambda name: None)
@@ -44,16 +48,28 @@ class TerminalDecider:
     def show(self, question: Question) -> None:
         self.console.print("\n" + self.header(question))
         if question.options:
+            common = common_chance(question)
+            if common is not None:
+                self.console.print(Text("  your roll: ", style="dim") + Text(f"{common.target} %", style="bold")
+                                   + Text(f" = {formula(common.skill, common.base, common.modifiers)}", style="dim"))
+            chances = any(o.chance is not None for o in question.options)
             table = Table.grid(padding=(0, 2))
             table.add_column(justify="right", style="bold yellow")
             table.add_column()
+            if chances:
+                table.add_column()
             table.add_column(style="dim")
             for i, option in enumerate(question.options, 1):
                 # content: never markup, and one line each however the author broke it
-                table.add_row(f"{i}.", Text(one_line(option.label)), Text(one_line(option.detail)))
+                row = [Text(f"{i}."), Text(one_line(option.label))]
+                if chances:
+                    row.append(chance_cell(option, common))
+                table.add_row(*row, Text(one_line(option.detail)))
             self.console.print(table)
 
     def decide(self, question: Question) -> str:
+        if self.before is not None:
+            self.before()
         self.show(question)
         if question.default:
             label = question.default
@@ -76,6 +92,37 @@ class TerminalDecider:
 
 
 LABEL_LIMIT = 300  # characters of one option shown in a menu
+
+
+def common_chance(question: Question) -> Chance | None:
+    """The roll a menu's options share (the Lens menu: one roll, each Lens changing it), or None.
+
+    It is the first option's chance when at least two others are that chance plus
+    modifiers of their own; the menu then shows it once, and each option only what it adds.
+    """
+    chances = [o.chance for o in question.options if o.chance is not None]
+    if len(chances) < 3:
+        return None
+    first = chances[0]
+    alike = sum(1 for c in chances[1:] if extra_mods(c, first) is not None)
+    return first if alike >= 2 else None
+
+
+def chance_cell(option: Option, common: Chance | None) -> Text:
+    """An option's chance: "30 %" and its parts, or only what it adds to the menu's common roll."""
+    c = option.chance
+    if c is None:
+        return Text("")
+    cell = Text(f"{c.target} %", style="bold")
+    extra = extra_mods(c, common) if common is not None else None
+    if extra is None:
+        if not c.modifiers and option.label == c.skill:  # "Awareness  50 %" needs no sum
+            return cell
+        return cell + Text(f" = {formula(c.skill, c.base, c.modifiers)}", style="dim")
+    shown = [(n, v) for n, v in extra if n != option.label]  # Aggressive's -20 is the Lens itself
+    if shown:
+        cell += Text(" (" + ", ".join(f"{n} {v:+d}" for n, v in shown) + ")", style="dim")
+    return cell
 
 
 def one_line(text: str, limit: int = LABEL_LIMIT) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 
 from rich.console import Console
 
-from ..decisions import MAX_ANSWER, Decider, Question
+from ..decisions import MAX_ANSWER, Decider, Question, clean_typed
 from ..errors import SoloError
 from ..events import Event, Sink
 from ..rules.character import Character
@@ -23,6 +23,7 @@ from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, writ
 from ..story.adventure import Adventure, Scene
 from ..story.engine import Game
 from ..story.open_play import OPEN_END, OPEN_ID
+from .event_stream import EventStream, EventStreamError
 from .journal import Journal
 from .prompt import TerminalDecider
 from .view import TerminalView, say
@@ -78,7 +79,10 @@ class Session:
         game_class: Callable[..., Game] = Game,  # Game, or a subclass that builds its own adventure (OpenGame)
         characters_dir: Path | None = None,
         character_files: dict[str, Path] | None = None,
+        events: EventStream | None = None,
     ) -> None:
+        self.events = events  # --events: every event as a JSON line
+        self._held: list[Event] = []  # the chances shown with the question a replay stops at
         self.characters_dir = characters_dir
         self.character_files = dict(character_files or {})  # PC name -> the file it was loaded from
         self.explain = explain
@@ -105,16 +109,28 @@ class Session:
     def run(self) -> int:
         if self.prefix:
             self.banner = f"Resumed from {self.save_path}."
+        if self.events is not None:
+            try:
+                self.events.note("stream", adventure=self.adventure.id, seed=self.seed, resumed=bool(self.prefix))
+            except EventStreamError as exc:
+                self.events = None
+                say(self.console, f"{exc}; the game goes on without writing events.", style="red", soft_wrap=True)
         while True:
             outcome = self._play_once()
             if outcome != "undo":
                 return outcome
+            if self.events is not None:
+                try:
+                    self.events.note("undo", answers=_answers(self.prefix))
+                except EventStreamError:
+                    self.events = None
 
     def _play_once(self) -> int | Literal["undo"]:
         self.view = TerminalView(self.console, explain=self.explain)
         self.journal = Journal()
         self._start_narration()
-        live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of)
+        live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of,
+                               before=self.view.before_question)
         self.replaying = bool(self.prefix)
         if self.replaying:
             self.view.mute()
@@ -230,6 +246,13 @@ class Session:
         narration = self._narrate(event)
         self.view.render(event, narration)
         self.journal.render(event, narration)
+        if self.events is not None:
+            if not self.replaying:
+                self._stream(event)
+            elif event.kind == "chance":  # a replay's events are in the stream already, but the
+                self._held.append(event)  # question it stops at is asked anew: keep its chances
+            else:
+                self._held = []
         if not self.replaying and event.kind in ("scene_entered", "round_start"):
             self._autosave()
 
@@ -256,8 +279,21 @@ class Session:
 
     def _go_live(self) -> None:
         self.replaying = False
+        for event in self._held:
+            self._stream(event)
+        self._held = []
         self.view.unmute(self.banner)
         self.banner = None
+
+    def _stream(self, event: Event) -> None:
+        """Write ``event`` to the --events file; if that fails, say so once and play on without it."""
+        if self.events is None:
+            return
+        try:
+            self.events(event)
+        except EventStreamError as exc:
+            self.events = None
+            say(self.console, f"{exc}; the game goes on without writing events.", style="red", soft_wrap=True)
 
     def _player_of(self, name: str) -> str | None:
         for pc in self.game.state.party if self.game else []:
@@ -267,7 +303,7 @@ class Session:
 
     # -- input --------------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
-        line = self.reader(prompt)
+        line = clean_typed(self.reader(prompt))
         if self.echo:  # an answer too long to take is not printed back whole (the prompt refuses it)
             say(self.console, f"{prompt}{line if len(line) <= MAX_ANSWER else line[:40] + '…'}")
         return line
@@ -372,6 +408,18 @@ class Session:
         self._recorder.meta("oracle", text, odds)
 
     def _replay_meta(self, entry: LogEntry) -> None:
+        from ..saves import SaveMismatch
+        from ..story.luck import LuckRefused
+
+        try:
+            self._replay_one_meta(entry)
+        except (LuckRefused, SoloError, ValueError, TypeError, KeyError, IndexError, StopIteration) as exc:
+            shown = " ".join(str(x) for x in entry[1:])[:80]
+            raise SaveMismatch(f"the recorded '{shown}' cannot be replayed ({exc or type(exc).__name__})") from None
+
+    def _replay_one_meta(self, entry: LogEntry) -> None:
+        if entry[1] not in ("oracle", "note", "luck") or len(entry) < 3:
+            raise ValueError("not a command solo records")
         if entry[1] == "oracle":
             self._game.ask_oracle(entry[2], entry[3] if len(entry) > 3 else "even")
         elif entry[1] == "note":
@@ -431,7 +479,13 @@ class Session:
         write_save(self.save_path, data)
 
     def _try_save(self) -> str | None:
-        """Save now: None if the save was written, else why not (the file keeps the last save that worked)."""
+        """Save now: None if the save was written, else why not (the file keeps the last save that worked).
+
+        While a loaded game is still being replayed the file already holds all of it and more, so it
+        is left as it is: an error or Ctrl-C during the replay must not cut a save short.
+        """
+        if self.replaying:
+            return None
         try:
             self._save()
         except SaveWriteError as exc:

@@ -58,9 +58,11 @@ class TerminalView:
         self.buffer: list[tuple[Event, list[str]]] = []
         self.names: dict[str, str] = {}
         self.pools: dict[str, tuple[int, int]] = {}
-        self.round_rows: list[list[Text]] = []  # who, Lens, roll / target, verdict
+        self.round_rows: list[list[Text]] = []  # who, Lens, roll / target, verdict, blow, the target's parts
         self.round_notes: list[str] = []
         self.round_limit: int | None = None
+        self.rolled = False  # every roll of this round is made
+        self.table_shown = False  # this round's rolls are on screen (before any Luck flip is offered)
         self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
 
     # -- muting during replay ---------------------------------------------------------
@@ -141,7 +143,7 @@ class TerminalView:
         self._narrate(n)
 
     def _on_luck(self, e: Event, n: list[str]) -> None:
-        if self.round_rows and e.get("use") == "flip":
+        if self.round_rows and not self.table_shown and e.get("use") == "flip":
             # a flip inside a conflict round: correct the round's row before the table is shown
             name = e.get("actor")
             for row in self.round_rows:
@@ -151,7 +153,7 @@ class TerminalView:
                     row[3] = Text("success (Luck)", style="green")
             self.round_notes += n
             return
-        if self.round_rows and e.get("use") == "pay_back":
+        if self.round_rows and not self.table_shown and e.get("use") == "pay_back":
             # borrowed Luck took this round's success: the row must not still say "success"
             name = e.get("actor")
             for row in self.round_rows:
@@ -176,16 +178,27 @@ class TerminalView:
         table.add_column("who", style="bold")
         table.add_column("skill", justify="right")
         table.add_column(plain(e["pool_name"]))
+        table.add_column("blow")
+        table.add_column("gear", style="dim")
         for p in e["participants"]:
+            gear = ", ".join(g for g in (p.get("armour"), p.get("shield")) if g)
             table.add_row("you" if p["side"] == "a" else "against", plain(p["name"]), plain(f"{p['target']} %"),
-                          pool_bar(p["pool"], p["pool_max"], 10))
+                          pool_bar(p["pool"], p["pool_max"], 10), plain(d.weapon_text(p)), plain(gear))
         self.console.print()
         self.console.print(table)
+        if self.round_limit:
+            self.console.print(Text(f"At most {self.round_limit} rounds; a conflict still going then is a "
+                                    "stalemate.", style="dim"))
         self._narrate(n)
 
     def _on_round_start(self, e: Event, n: list[str]) -> None:
         self.round_rows = []
         self.round_notes = list(n)
+        self.rolled = self.table_shown = False
+        limit = e.get("round_limit", self.round_limit)
+        of = f" of {limit}" if limit else ""
+        self.console.print()
+        self.console.print(Text(f"Round {e['round']}{of}", style="bold"))
 
     def _on_declare(self, e: Event, n: list[str]) -> None:
         self.round_notes += n
@@ -195,23 +208,49 @@ class TerminalView:
         lens_name = LENS_NAMES.get(lens, "") if lens != "none" else ""
         verdict = d.verdict(e["success"], e["exceptional"])
         style = "green" if e["success"] else "red"
+        parts = d.formula(e["skill"], e["base"], e.get("modifiers") or ()) if e.get("base") is not None else ""
         self.round_rows.append([plain(self.names.get(e["actor"], e["actor"])), plain(lens_name),
-                                plain(f"{two_digits(e['roll'])} / {e['target']}"), plain(verdict, style=style)])
+                                plain(f"{two_digits(e['roll'])} / {e['target']}"), plain(verdict, style=style),
+                                plain(d.weapon_text(e)), plain(parts, style="dim")])
         self.round_notes += n
 
-    def _on_round_result(self, e: Event, n: list[str]) -> None:
-        of = f" of {self.round_limit}" if self.round_limit else ""
-        table = Table(title=plain(f"Round {e['round']}{of}", style="bold"), title_justify="left", show_header=False,
-                      box=None, padding=(0, 2))
-        for _ in range(4):
+    def _on_round_rolled(self, e: Event, n: list[str]) -> None:
+        """Every roll of the round is made: the table waits for the round's result, or for a question."""
+        self.rolled = True
+        self.round_notes += n
+
+    def before_question(self) -> None:
+        """A question is about to be asked: a round's rolls still waiting for its result go up first,
+        so a Luck flip is decided with the round table in view."""
+        if not self.muted and self.rolled and not self.table_shown and self.round_rows:
+            self._round_table()
+
+    def _round_table(self) -> None:
+        table = Table(show_header=False, box=None, padding=(0, 1))
+        for _ in range(5):
             table.add_column()
+        table.add_column(overflow="fold")  # the target's parts: the longest, and the one to wrap
         for row in self.round_rows:
             table.add_row(*row)
         self.console.print(table)
+        self.table_shown = True
+
+    def _on_chance(self, e: Event, n: list[str]) -> None:
+        if e.get("changed"):  # a chance on a menu is shown by the menu; this one moved after the choice
+            self.console.print(Text("  " + d.changed_chance(e, self.names), style="yellow"))
+
+    def _on_next_round(self, e: Event, n: list[str]) -> None:
+        self.console.print(Text("  " + d.next_round(e, self.names), style="yellow"))
+        self._narrate(n)
+
+    def _on_round_result(self, e: Event, n: list[str]) -> None:
+        if not self.table_shown:  # a log from before the table went up at the rolls
+            self._round_table()
         self.console.print(Text("  " + d.round_result(e, self.names), style="bold"))
         self._narrate(self.round_notes + n)
         self.round_notes = []
         self.round_rows = []
+        self.rolled = self.table_shown = False
 
     def _on_damage(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("  " + d.damage(e, self.names), style="red"))

@@ -127,6 +127,20 @@ def test_1_an_adventure_id_that_is_a_path_is_refused_and_writes_nothing(tmp_path
     assert not list(tmp_path.rglob("escaped_save*"))
 
 
+@pytest.mark.parametrize("bad_id, says", [
+    ("open", "kept for open play"),
+    ("\U0001f980" * 30, "longer than 100 bytes"),  # 30 characters, 120 bytes: the file system counts bytes
+    ("two words", "a space or an invisible character"),
+    ("evil\u202eeliF", "a space or an invisible character"),
+], ids=["open", "bytes", "space", "bidi"])
+def test_1_an_id_that_would_make_a_bad_save_name_is_refused(tmp_path, monkeypatch, bad_id, says):
+    text = (DATA / "escaping_id.toml").read_text(encoding="utf-8").replace("../../escaped_save", bad_id)
+    (tmp_path / "odd.toml").write_text(text, encoding="utf-8")
+    checked = invoke(monkeypatch, tmp_path, "check", "odd.toml")
+    assert checked.code == 1 and "odd.toml:3" in checked.out and "E011" in checked.out and says in checked.out
+    assert_no_crash(checked)
+
+
 def test_1_replay_files_and_character_files_stay_in_their_folder(tmp_path):
     """Even an id that slipped past the loader cannot lead simulate's replay files out of --errors-dir."""
     from solo.sim.report import _error_entry
@@ -375,3 +389,71 @@ def test_11_a_finished_game_writes_its_characters_beside_the_saves_it_was_given(
     assert not work.exists() or files_under(work) == set()
     assert (given / "characters" / "espen_lind.toml").is_file()
     assert_only_in(tmp_path, set(), "given")
+
+
+# -- found in review: typed bytes, endless lines, damaged saves ------------------------------------
+def test_bytes_that_are_not_utf8_at_a_prompt_are_kept_as_replacement_characters(tmp_path):
+    (tmp_path / "input.bin").write_bytes(b"note caf\xff\n1\nquit\n")
+    result = run(tmp_path, "play", "tutorial", "--pc", "espen", "--seed", "5", "--saves", "saves",
+                 shell_tail="< input.bin")
+    assert result.code == 0, result.out + result.err
+    assert_no_crash(result)
+    notes = [e for e in read_save(tmp_path / "saves" / "tutorial.json").log if e[:2] == ["m", "note"]]
+    assert notes == [["m", "note", "caf\ufffd"]]
+
+
+def test_an_endless_line_on_standard_input_ends_the_input_without_eating_memory(tmp_path):
+    result = run(tmp_path, "play", "tutorial", "--pc", "espen", "--saves", "saves", shell_tail="< /dev/zero",
+                 memory=1_500_000_000, timeout=120)
+    assert result.code == 0, result.out + result.err
+    assert_no_crash(result)
+    assert "Input ended" in result.out
+
+
+def _tutorial_save(tmp_path: Path, monkeypatch, answers: list[str]) -> Path:
+    (tmp_path / "answers.txt").write_text("\n".join(answers) + "\nquit\n", encoding="utf-8")
+    done = invoke(monkeypatch, tmp_path, "play", "tutorial", "--pc", "espen", "--seed", "5", "--script",
+                  "answers.txt", "--saves", "saves")
+    assert done.code == 0, done.out + done.err
+    return tmp_path / "saves" / "tutorial.json"
+
+
+@pytest.mark.parametrize("entry", [["m", "luck", "find", "Espen Lind"], ["m", "luck", "find", "Nobody", "rope"],
+                                   ["m", "luck", "bogus", "Espen Lind", "x"], ["m", "oracle", "Is it?", "bogus"],
+                                   ["m", "teleport", "x"]],
+                         ids=["short", "nobody", "bogus-use", "bogus-odds", "unknown"])
+def test_a_damaged_command_in_a_save_names_the_save_and_leaves_it_whole(tmp_path, monkeypatch, entry):
+    path = _tutorial_save(tmp_path, monkeypatch, ["1", "note one", "1", "1"])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["log"].insert(2, entry)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    before = path.read_bytes()
+    result = invoke(monkeypatch, tmp_path, "play", "--saves", "saves", "--load", "tutorial")
+    assert result.code == 2, result.out + result.err
+    assert_no_crash(result)
+    assert "tutorial.json" in result.out + result.err and "cannot be replayed" in result.out + result.err
+    assert path.read_bytes() == before  # the replay stopped early: the file was not cut short
+
+
+def test_a_crash_while_a_save_is_replayed_does_not_cut_the_save_short(tmp_path, monkeypatch):
+    from solo.ui.session import Session
+
+    path = _tutorial_save(tmp_path, monkeypatch, ["1", "note one", "1", "1", "note two"])
+    before = path.read_bytes()
+
+    def broken(self, entry):
+        raise RuntimeError("a bug met while replaying")
+
+    monkeypatch.setattr(Session, "_replay_one_meta", broken)
+    result = invoke(monkeypatch, tmp_path, "play", "--saves", "saves", "--load", "tutorial")
+    assert result.code == 1 and "internal error" in result.out
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_party_in_a_save_names_the_save(tmp_path, monkeypatch):
+    path = _tutorial_save(tmp_path, monkeypatch, ["1"])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["party"] = [{}]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = invoke(monkeypatch, tmp_path, "play", "--saves", "saves", "--load", "tutorial")
+    assert_one_line_error(result, "tutorial.json", "damaged save")

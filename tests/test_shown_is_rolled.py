@@ -1,0 +1,362 @@
+"""What the player sees is what the engine rolls (issue 12).
+
+Every chance a menu shows is made by the function that makes the target of the roll it
+announces, with the same modifiers: the Lens menu, "who tries it", a scene's choices, open
+play's menus and the oracle's likelihoods. ``--events`` writes them all as JSON Lines, and a
+``roll`` line names the ``chance`` line that announced it. The round table goes up before a
+Luck flip is offered, and the flip says what Luck it leaves.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from conftest import Answers, LoadedDice, make_char, run_play, script_lines
+from rich.console import Console
+
+from solo.events import EventLog
+from solo.rules.conflict import Conflict
+from solo.rules.conflict_types import conflict_type
+from solo.rules.participants import from_character
+from solo.sim.policies import make_policy
+from solo.story.engine import Game
+from solo.story.library import find_adventure
+from solo.story.loader import load_adventure
+from solo.story.open_play import OpenGame
+from solo.ui.event_stream import EventStream, open_stream_file
+from solo.ui.view import TerminalView
+
+COMBAT = conflict_type("combat")
+SOCIAL = conflict_type("social")
+FOOT = conflict_type("foot_chase")
+
+
+def conflict_of(a_char, b_chars, dice, *, ctype=COMBAT, a_decider=None, **kw):
+    """A conflict of one PC against ``b_chars`` (NPCs answering plainly), logging every event."""
+    log = EventLog()
+    a = from_character(a_char, "a", ctype, decider=a_decider)
+    bs = [from_character(b, "b", ctype, decider=Answers(lens="none") if b.level != "common" else None)
+          for b in b_chars]
+    conflict = Conflict(ctype, [a, *bs], LoadedDice(dice), sink=log, **kw)
+    return conflict, a, bs, log
+
+
+def shown(answers: Answers, kind: str) -> dict:
+    """The chances the last question of ``kind`` showed, by option key."""
+    question = [q for q in answers.asked if q.kind == kind][-1]
+    return {o.key: o.chance for o in question.options if o.chance is not None}
+
+
+def same(chance, roll) -> bool:
+    return (chance.target, [list(m) for m in chance.modifiers], chance.skill, chance.base) == (
+        roll["target"], [list(m) for m in roll["modifiers"]], roll["skill"], roll["base"])
+
+
+# -- the Lens menu against the roll ------------------------------------------------------------
+def test_covert_on_the_menu_is_the_covert_roll_with_shield_carry_disposition_and_hurt():
+    pc = make_char("Ada", Combat=60, Cunning=40, focuses={"Combat//Melee": 20, "Cunning//Stealth": 20})
+    pc.weapon = "short_sword"
+    pc.pools["POW"].current = -2  # hurt: a Pool below zero
+    foe = make_char("Brakk", level="common", Combat=50)
+    foe.shield = "small"
+    mind = Answers(lens="covert", luck_flip="no", luck_reduce="no", push="out", damage_pool="conflict")
+    conflict, a, _, log = conflict_of(pc, [foe], [70, 99], a_decider=mind, round_limit=1)
+    a.carry = -20  # last round's Covert did not win
+    a.bonus, a.bonus_reason = -10, "Brakk is Unfriendly"
+    conflict.run()
+    menu = shown(mind, "lens")
+    roll = log.of("roll")[0]
+    assert roll["actor"] == "Ada" and roll["lens"] == "covert"
+    assert same(menu["covert"], roll)
+    assert roll["chance_id"] == menu["covert"].id
+    names = [n for n, _ in roll["modifiers"]]
+    assert names == ["hurt", "Brakk is Unfriendly", "last round", "Small shield"]  # no Focus: Covert rolls bare
+    assert roll["target"] == 40 - 20 - 10 - 20 - 20 == roll["base"] + sum(v for _, v in roll["modifiers"])
+    # the plain roll on the same menu has the fitting Focus and the same standing modifiers
+    plain = menu["none"]
+    assert (plain.skill, plain.base) == ("Combat", 60)
+    assert [n for n, _ in plain.modifiers] == ["//Melee", "hurt", "Brakk is Unfriendly", "last round", "Small shield"]
+    # and the view's public face gives the same numbers to whoever advises
+    assert conflict.view.lens_target(a, "covert") == (roll["target"], [tuple(m) for m in roll["modifiers"]])
+
+
+@pytest.mark.parametrize("lens", ["none", "aggressive", "cautious", "clever", "quick"])
+def test_every_lens_on_the_menu_is_its_roll(lens):
+    pc = make_char("Ada", Combat=55, focuses={"Combat//Melee": 10})
+    pc.weapon = "long_sword"
+    foe = make_char("Brakk", level="common", Combat=50)
+    mind = Answers(lens=lens, quick_action="leave", luck_flip="no", luck_reduce="no", push="out")
+    conflict, _, _, log = conflict_of(pc, [foe], [99, 99, 99], a_decider=mind, round_limit=1)
+    conflict.run()
+    roll = log.of("roll")[0]
+    assert same(shown(mind, "lens")[lens], roll)
+
+
+def test_flamboyant_skill_menu_and_clever_edge_are_their_rolls():
+    pc = make_char("Ada", Combat=50, Social=70, Knowledge=40)
+    foe = make_char("Brakk", level="common", Combat=50)
+    mind = Answers(lens=["clever", "flamboyant"], clever_follow_up=["skill"], flamboyant_skill=["Knowledge"],
+                   luck_flip="no", luck_reduce="no", push="out")
+    conflict, _, _, log = conflict_of(pc, [foe], [99, 99, 99, 99, 99, 99], a_decider=mind, round_limit=3)
+    mind.by_kind["lens"] = ["clever", "flamboyant"]
+    conflict.run()
+    rolls = [e for e in log.of("roll") if e["actor"] == "Ada"]
+    follow = shown(mind, "clever_follow_up")["skill"]
+    assert same(follow, rolls[1]) and ["Clever", 20] in rolls[1]["modifiers"]
+    skills = shown(mind, "flamboyant_skill")
+    assert list(skills) == ["Social", "Knowledge"] + [s for s in skills if s not in ("Social", "Knowledge")]
+    assert same(skills["Knowledge"], rolls[2]) and rolls[2]["skill"] == "Knowledge"
+    assert rolls[2]["chance_id"] == skills["Knowledge"].id
+
+
+def test_quick_weapon_switch_and_getaway_show_the_rolls_they_lead_to():
+    pc = make_char("Ada", Combat=50, Move=40, focuses={"Combat//Unarmed": 30, "Move//Athletics": 20})
+    pc.weapon = "martial_arts"
+    pc.items = ["Axe"]
+    foe = make_char("Brakk", level="common", Combat=50)
+    mind = Answers(lens="quick", quick_action="weapon:axe", luck_flip="no", luck_reduce="no", push="out")
+    conflict, _, _, log = conflict_of(pc, [foe], [99, 99], a_decider=mind, round_limit=1)
+    conflict.run()
+    options = shown(mind, "quick_action")
+    roll = log.of("roll")[0]
+    assert same(options["weapon:axe"], roll)  # the axe is //Melee: the //Unarmed Focus no longer fits
+    assert shown(mind, "lens")["quick"].target == 50 + 30 - 20 != roll["target"]
+    chase = make_char("Ada", Move=40, focuses={"Move//Athletics": 20})
+    mind = Answers(lens="quick", quick_action="leave", luck_flip="no")
+    conflict, _, _, log = conflict_of(chase, [make_char("Brakk", level="common", Move=10)], [99, 99, 5],
+                                      ctype=COMBAT, a_decider=mind, round_limit=1)
+    conflict.run()
+    leave = log.of("leave_attempt")[0]
+    chance = shown(mind, "quick_action")["leave"]
+    assert (chance.target, [list(m) for m in chance.modifiers]) == (leave["target"], leave["modifiers"]) == (
+        60, [["//Athletics", 20]])
+    assert leave["chance_id"] == chance.id
+
+
+def test_a_shield_that_leaves_after_the_choice_is_announced_before_the_roll():
+    pc = make_char("Ada", Combat=60, focuses={"Combat//Melee": 20})
+    pc.weapon = "short_sword"
+    guard = make_char("Guard", level="skilled", Combat=40)
+    guard.shield = "large"
+    other = make_char("Thug", level="common", Combat=40)
+    conflict, a, (g, t), log = conflict_of(pc, [guard, other], [99, 99], a_decider=Answers(lens="none"),
+                                          round_limit=1)
+    g.pool.current = 1  # the guard declares after Ada (lower Pool) and gives up
+    g.decider = Answers(lens="surrender")
+    conflict.run()
+    chances = log.of("chance")
+    roll = next(e for e in log.of("roll") if e["actor"] == "Ada")
+    assert chances[0]["modifiers"][-1] == ["Large shield", -20] and chances[0]["chance"] == 60
+    assert chances[-1]["changed"] and chances[-1]["chance"] == roll["target"] == 80
+    assert roll["chance_id"] == chances[-1]["id"]
+
+
+def test_npcs_are_shown_nothing_and_a_counting_sink_gets_no_parts():
+    pc = make_char("Ada", Combat=60)
+    foe = make_char("Brakk", level="skilled", Combat=50)
+
+    class Counting(EventLog):
+        detail = False
+
+    log = Counting()
+    a = from_character(pc, "a", COMBAT, decider=Answers(lens="none"))
+    b = from_character(foe, "b", COMBAT, decider=Answers(lens="none"))
+    Conflict(COMBAT, [a, b], LoadedDice([99, 99]), sink=log, round_limit=1).run()
+    assert log.of("chance") == [] and log.of("round_rolled") == []
+    assert all("base" not in e.data for e in log.of("roll"))
+
+
+# -- "who tries it" and the scene's choices ----------------------------------------------------
+def test_who_tries_it_shows_the_target_the_roll_uses():
+    adventure = load_adventure(find_adventure("vellan"))
+    ada = make_char("Ada", Move=50, Awareness=30, focuses={"Move//Athletics": 20})
+    bo = make_char("Bo", Move=40, Awareness=60)
+    bo.armour = "heavy"  # Move -20
+    game = Game(adventure, seed=3, decider=Answers(), sink=EventLog(), party=[ada, bo])
+    game.state.party = [ada.copy(), bo.copy()]
+    log = game.sink
+    mind = Answers(who="Bo", luck_flip="no")
+    game.decider = mind
+    from solo.story.adventure import Action, Where
+
+    action = Action("roll", {"skill": "Move", "focus": "Athletics", "difficulty": "hard", "who": "choose"},
+                    {"success": None, "failure": None}, Where("test", "roll"))
+    from solo.story.actions import ACTIONS
+
+    ACTIONS["roll"].resolve(game, action)
+    options = shown(mind, "who")
+    roll = log.of("skill_roll")[0]
+    assert roll["actor"] == "Bo"
+    assert options["Bo"].target == roll["target"] == 40 - 20 - 20  # no Athletics, Heavy armour, Hard
+    assert [list(m) for m in options["Bo"].modifiers] == [list(m) for m in roll["modifiers"]]
+    assert options["Ada"].target == 50 + 20 - 20
+    assert roll["chance_id"] == options["Bo"].id
+
+
+def test_the_bot_picks_who_rolls_by_the_chance_shown():
+    bot = make_policy("bold", random.Random(1))
+    from solo.decisions import Option, Question
+    from solo.events import Chance
+
+    q = Question("who", "Who tries it?", (Option("a", "A", chance=Chance(1, "A", 30, "Move", 50, (("Hard", -20),))),
+                                          Option("b", "B", chance=Chance(2, "B", 45, "Move", 45))))
+    assert bot.decide(q) == "b"
+
+
+# -- the bundled adventures, played by bots with --events ----------------------------------------
+class Capped:
+    """A bot with a ceiling on questions, so a game that wanders is cut short (its lines still count)."""
+
+    def __init__(self, bot, questions=1500):
+        self.bot, self.left = bot, questions
+
+    def decide(self, question):
+        self.left -= 1
+        if self.left < 0:
+            raise _Enough
+        return self.bot.decide(question)
+
+
+class _Enough(Exception):
+    pass
+
+
+def play_with_events(kind: str, seed: int, path: Path) -> list[dict]:
+    stream = EventStream.open(path)
+    bot = Capped(make_policy(("random", "cautious", "bold")[seed % 3], random.Random(seed)))
+    try:
+        if kind == "open":
+            game = OpenGame(seed=seed, decider=bot, sink=stream)
+        else:
+            game = Game(load_adventure(find_adventure(kind)), seed=seed, decider=bot, sink=stream)
+        try:
+            game.play()
+        except _Enough:
+            pass
+    finally:
+        stream.close()
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def check_stream(lines: list[dict], tally: dict) -> None:
+    """Every roll a chance announced meets that chance exactly; every PC's conflict roll was announced."""
+    chances: dict[int, dict] = {}
+    pcs: set[str] = set()
+    for line in lines:
+        kind = line["kind"]
+        if kind == "chance":
+            assert line["chance"] == line["base"] + sum(v for _, v in line["modifiers"]), line
+            assert line["id"] not in chances
+            chances[line["id"]] = line
+        elif kind == "conflict_start":
+            pcs = {p["id"] for p in line["participants"] if p["pc"]}
+            tally["pcs"] = max(tally.get("pcs", 0), len(pcs))
+        elif kind == "roll":
+            assert {"actor", "skill", "target", "modifiers", "face", "success"} <= line.keys(), line
+            assert line["target"] == line["base"] + sum(v for _, v in line["modifiers"]), line
+            if line["chance_id"] is None:
+                assert "from" in line or line["actor"] not in pcs, f"a PC's conflict roll nobody announced: {line}"
+                continue
+            chance = chances[line["chance_id"]]
+            assert (chance["actor"], chance["skill"], chance["base"], chance["modifiers"], chance["chance"]) == (
+                line["actor"], line["skill"], line["base"], line["modifiers"], line["target"]), (chance, line)
+            source = line.get("from", "conflict")
+            tally[source] = tally.get(source, 0) + 1
+
+
+@pytest.mark.parametrize("kind", ["tutorial", "vellan", "open"])
+def test_bots_across_many_seeds_see_every_chance_they_are_rolled(tmp_path, kind):
+    tally: dict = {}
+    for seed in range(24):
+        check_stream(play_with_events(kind, seed, tmp_path / f"{kind}-{seed}.jsonl"), tally)
+    assert tally.get("conflict", 0) > 50  # Lens menus answered and rolled, many times over
+    if kind == "vellan":
+        assert tally["pcs"] >= 2  # the bots played it as a group too
+        assert tally.get("skill_roll", 0) + tally.get("opposed_roll", 0) > 10
+    if kind == "open":
+        assert tally.get("oracle", 0) > 0 and tally.get("skill_roll", 0) > 0
+
+
+# -- the screen: the table before the flip, the round limit, weapons, next-round effects -------
+def test_the_flip_is_offered_after_the_round_table_and_says_what_luck_is_left(tmp_path):
+    code, out, _ = run_play(load_adventure(find_adventure("tutorial")), script_lines("tutorial_seed5.txt"),
+                            tmp_path, seed=5)
+    assert code == 0
+    first_round = out[out.index("Round 1 of 10"):]
+    table = first_round.index("95 / 70")  # Espen's Cautious roll, as the table shows it
+    flip = first_round.index("Spend a Luck Point to flip 95 into 59")
+    assert table < flip
+    assert "You would have no Luck left." in first_round[flip:flip + 200]
+    assert out.index("Round 1 of 10") < out.index("declares: choose a Lens")  # the limit before any declaration
+    assert "Social 30 · //Influence +20 · Cautious +20" in first_round[:flip]  # the target taken apart
+    assert "your roll: 50 % = Social 30 · //Influence +20" in out  # and on the Lens menu
+    menu = out[out.index("your roll"):out.index("> 3")]
+    assert re.search(r"Cautious\s+70 %\s+\+20 %, half damage", menu)  # each Lens: its chance, then its hint
+    assert re.search(r"Covert\s+30 % = Cunning 30\s", menu)  # another skill: its own parts
+
+
+def test_the_skill_roll_flip_names_the_luck_left(tmp_path):
+    code, out, _ = run_play(load_adventure(find_adventure("tutorial")), script_lines("tutorial_seed5.txt"),
+                            tmp_path, seed=5)
+    guard = out.index("rolls 80 against 50")
+    assert out.index("flip 80 into 08? You would have 1 Luck left.") > guard
+
+
+def test_the_round_table_shows_weapons_and_next_round_effects():
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=140, color_system=None))
+    pc = make_char("Ada", Combat=50, Cunning=30)
+    pc.weapon = "long_sword"
+    foe = make_char("Brakk", level="common", Combat=50)
+    foe.weapon = "dagger"
+    mind = Answers(lens=["covert", "flee"], luck_flip="no", luck_reduce="no", push="out")
+    a = from_character(pc, "a", COMBAT, decider=mind)
+    b = from_character(foe, "b", COMBAT)
+    Conflict(COMBAT, [a, b], LoadedDice([90, 40, 3]), sink=view.render, round_limit=12).run()
+    screen = out.getvalue()
+    assert "Round 1 of 12" in screen
+    assert "Long sword 1d8" in screen and "Dagger 1d4" in screen
+    assert "Covert did not win the round: Ada -20 % next round." in screen
+
+
+# -- the --events file ---------------------------------------------------------------------------
+def test_solo_play_events_writes_json_lines_and_appends(tmp_path, cli_run):
+    events = tmp_path / "game.jsonl"
+    script = tmp_path / "answers.txt"
+    script.write_text("\n".join(script_lines("tutorial_seed5.txt")) + "\n", encoding="utf-8")
+    args = ["play", "tutorial", "--seed", "5", "--script", str(script), "--saves", str(tmp_path / "saves"),
+            "--events", str(events)]
+    result = cli_run(*args)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
+    assert lines[0] == {"kind": "stream", "adventure": "tutorial", "seed": 5, "resumed": False}
+    kinds = {line["kind"] for line in lines}
+    assert {"chance", "roll", "conflict_start", "round_rolled", "luck", "ending"} <= kinds
+    check_stream(lines, {})
+    first = len(lines)
+    assert cli_run(*args).exit_code == 0  # a second game goes on in the same file
+    again = events.read_text(encoding="utf-8").splitlines()
+    assert len(again) > first and json.loads(again[first])["kind"] == "stream"
+
+
+def test_the_events_file_is_never_followed_through_a_link_nor_a_device(tmp_path, cli_run):
+    from solo.ui.event_stream import EventStreamError
+
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    with pytest.raises(EventStreamError):
+        open_stream_file(link)
+    assert target.read_text() == "keep\n"
+    with pytest.raises(EventStreamError):
+        open_stream_file(Path("/dev/null"))
+    with pytest.raises(EventStreamError, match="too long"):
+        open_stream_file(tmp_path / ("x" * 300))
+    result = cli_run("play", "tutorial", "--events", str(link), "--saves", str(tmp_path / "s"))
+    assert result.exit_code != 0 and "--events" in result.output
