@@ -155,3 +155,31 @@ def test_many_conflicts_are_all_counted():
     npc = duel_npc(random.Random(1), conflict_type("combat"))
     stats = run_duels(npc, pc, conflict_type("combat"), runs=200, seed=1)
     assert stats.runs == 200 and sum(stats.outcomes.values()) == 200
+
+
+def test_the_pc_can_keep_one_lens():
+    """--pc-lens: the PC keeps that Lens every round, as `solo odds` counts (tests/test_odds_cli.py checks the two)."""
+    data = json.loads(run("--runs", "40", "--seed", "3", "--pc-lens", "cautious", "--json").output)
+    assert data["pc_lens"] == "cautious" and sum(data["outcomes"].values()) == 40
+    assert json.loads(run("--runs", "5", "--seed", "3", "--json").output)["pc_lens"] is None
+    assert "keeps cautious every round" in run("--runs", "5", "--seed", "3", "--pc-lens", "cautious").output
+    assert run("--runs", "5", "--pc-lens", "sneaky").exit_code == 2
+
+
+def test_a_lens_keeper_declares_its_lens_and_spends_nothing():
+    from solo.events import EventLog
+    from solo.minds.bots import LensKeeper
+    from solo.minds.npc import NPCMind
+    from solo.rules.conflict import Conflict
+    from solo.rules.participants import from_character
+
+    ctype = conflict_type("combat")
+    pc = load_character("espen")
+    npc = duel_npc(random.Random(1), ctype, level="skilled")
+    log = EventLog()
+    a = from_character(pc, "a", ctype, decider=LensKeeper("clever"))
+    b = from_character(npc, "b", ctype, decider=NPCMind(npc, random.Random(2)))
+    Conflict(ctype, [a, b], random.Random(3), sink=log, round_limit=30).run()
+    mine = [e for e in log.events if e.kind == "declare" and e["actor"] == a.id]
+    assert mine and all(e["lens"] == "clever" or e["clever_choice"] == "skill" for e in mine)
+    assert not [e for e in log.events if e.kind in ("luck", "push") and e["actor"] == a.id]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..rules.lenses import LENSES
 from . import UserError
 
 if TYPE_CHECKING:
@@ -41,6 +42,9 @@ _DEFAULT_RUNS = 100
               help="The PC: a character file or a pregenerated character.")
 @click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
               help="The conflict type: combat, social, foot_chase, car_chase, sneaking, tracking …")
+@click.option("--pc-lens", type=click.Choice(LENSES, case_sensitive=False), metavar="LENS",
+              help="The PC keeps this Lens every round (Clever: with the +20 edge), spends no Luck and never pushes "
+                   "on, as `solo odds` counts; default: the greedy bot.")
 @click.option("--runs", "-n", type=int, default=_DEFAULT_RUNS, show_default=True, help="How many conflicts.")
 @click.option("--seed", type=int, help="Seed the NPC, the dice and the mind, for a duel you can replay.")
 @click.option("--rounds", "round_limit", type=int, default=30, show_default=True,
@@ -50,15 +54,17 @@ _DEFAULT_RUNS = 100
 @click.option("--narrate", is_flag=True, help="Tell the first conflict as a story.")
 def command(npc_file: Path | None, level: str, role: str | None, personality: tuple[str, ...],
             motivation: tuple[str, ...], event: str | None, disposition: str | None, mindless: bool, pc_spec: str,
-            ctype_name: str, runs: int, seed: int | None, round_limit: int, as_json: bool, explain: bool,
-            narrate: bool) -> None:
+            ctype_name: str, pc_lens: str | None, runs: int, seed: int | None, round_limit: int, as_json: bool,
+            explain: bool, narrate: bool) -> None:
     """Watch an NPC's mind fight: many conflicts against a PC, and what it chose.
 
     The NPC comes from --npc FILE or from the flags (a generated NPC of
     --level and --role with the Code Block parts you give, the rest rolled).
-    The PC is played by a greedy bot: the best exact odds each round, never
-    yields. The tallies count the Lenses the NPC declared and how each
-    conflict ended for the NPC.
+    The PC is played by a greedy bot (the best exact odds each round, never
+    yields), or keeps one Lens every round with --pc-lens, so that
+    `solo odds --pc … --npc … --lens-a LENS` can be checked against play.
+    The tallies count the Lenses the NPC declared and how each conflict
+    ended for the NPC.
 
     \b
     Examples:
@@ -66,6 +72,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
       solo duel --level master --motivation Faith --pc espen --seed 7 --explain
       solo duel --type social --role courtier -p Charming -p Extroverted --json
       solo duel --mindless --role draugr --narrate --runs 1
+      solo duel --npc brakk.toml --pc hero.toml --pc-lens cautious --runs 4000 --json
     """
     from ..characters import load_character
     from ..errors import SoloError
@@ -97,12 +104,19 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
         raise UserError(str(exc)) from None
     if pc.name == npc.name:
         pc.name = f"{pc.name} (PC)"
+    keeper = None
+    if pc_lens is not None:
+        from ..minds.bots import LensKeeper
+
+        keeper = LensKeeper(pc_lens.lower())
     start = time.perf_counter()
-    stats = run_duels(npc, pc, ctype, runs=runs, seed=seed, round_limit=round_limit, explain=explain or narrate)
+    stats = run_duels(npc, pc, ctype, runs=runs, seed=seed, round_limit=round_limit, explain=explain or narrate,
+                      pc_decider=keeper)
     elapsed = time.perf_counter() - start
     story = _story(stats.first, npc, pc, seed) if narrate else None
     if as_json:
-        data = {"npc": npc.name, "pc": pc.name, "type": ctype.key, "seed": seed, **stats.to_dict()}
+        data = {"npc": npc.name, "pc": pc.name, "type": ctype.key, "seed": seed,
+                "pc_lens": pc_lens.lower() if pc_lens else None, **stats.to_dict()}
         if explain:
             data["explain"] = {"first": [e.to_dict() for e in stats.first if e.kind.startswith("npc_")],
                                "reasons": _reason_table(stats)}
@@ -115,7 +129,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
 
     console = Console(highlight=False)
     with console.capture() as capture:
-        _show(console, npc, pc, ctype, stats, elapsed, seed)
+        _show(console, npc, pc, ctype, stats, elapsed, seed, pc_lens.lower() if pc_lens else None)
         if explain:
             _show_explain(console, stats)
         if story is not None:
@@ -154,7 +168,7 @@ def _reason_table(stats: DuelStats) -> dict[str, dict[str, int]]:
 
 
 def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats: DuelStats, elapsed: float,
-          seed: int) -> None:
+          seed: int, pc_lens: str | None = None) -> None:
     from rich.table import Table
 
     from ..ui.view import say
@@ -168,6 +182,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
         say(console, f"  {' · '.join(str(t) for t in cb.personality)} · {' · '.join(cb.motivation)} · "
             f"{cb.disposition} · recent event: {cb.event}")
     say(console, "  ", (_temperament(npc), "dim"))
+    say(console, f"  {pc.name} ", (f"keeps {pc_lens} every round" if pc_lens else "is played by the greedy bot", "dim"))
     lenses = Table(title="Lenses the NPC declared", title_justify="left", show_edge=False)
     lenses.add_column("Lens")
     lenses.add_column("times", justify="right")

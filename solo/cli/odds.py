@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import json
+import random
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..rules.lenses import MEMORYLESS
+from ..rules.lenses import LENSES, MEMORYLESS
 from . import UserError
 
-_LENS = click.Choice(MEMORYLESS, case_sensitive=False)  # the Lenses a side can keep every round
+if TYPE_CHECKING:
+    from ..rules.character import Character
+    from ..rules.conflict_types import ConflictType
+    from ..rules.lens_chain import ChainOdds
+    from ..rules.odds import ConflictOdds
+    from ..rules.participants import Participant
+
+_LENS = click.Choice(LENSES, case_sensitive=False)  # every Lens, kept every round (Clever: with its +20 edge)
 #: The most conflicts --simulate plays: enough to see the exact odds agree, and done in a minute or so.
 MAX_SIMULATE = 1_000_000
 
@@ -24,84 +34,405 @@ def _check_dice(text: str, option: str) -> str:
         raise UserError(f"{option}: {exc}") from None
 
 
+def _weapon(key: str | None, option: str):
+    if key is None:
+        return None
+    from ..errors import did_you_mean
+    from ..rules.rulebook import rules
+
+    weapons = rules().weapons
+    found = weapons.get(key.strip().lower().replace(" ", "_").replace("-", "_"))
+    if found is None:
+        found = next((w for w in weapons.values() if w.name.lower() == key.strip().lower()), None)
+    if found is None:
+        raise UserError(f"{option}: no weapon {key!r}{did_you_mean(key, weapons)}; known: {', '.join(weapons)}")
+    return found
+
+
 @click.command("odds")
-@click.option("--skill-a", type=int, required=True, help="Side A's effective skill (%).")
-@click.option("--pool-a", type=int, required=True, help="Side A's conflict Pool.")
-@click.option("--skill-b", type=int, required=True, help="Side B's effective skill (%).")
-@click.option("--pool-b", type=int, required=True, help="Side B's conflict Pool.")
-@click.option("--damage-a", default="1d6", show_default=True, help="Side A's damage dice.")
-@click.option("--damage-b", default="1d6", show_default=True, help="Side B's damage dice.")
-@click.option("--armour-a", type=int, default=0, show_default=True, help="Side A's Armour Points.")
-@click.option("--armour-b", type=int, default=0, show_default=True, help="Side B's Armour Points.")
-@click.option("--lens-a", type=_LENS, default="none", show_default=True, help="The Lens A uses every round.")
-@click.option("--lens-b", type=_LENS, default="none", show_default=True, help="The Lens B uses every round.")
+@click.option("--skill-a", type=int, help="Side A's effective skill (%); not with --pc.")
+@click.option("--pool-a", type=int, help="Side A's conflict Pool; not with --pc.")
+@click.option("--skill-b", type=int, help="Side B's effective skill (%); not with --npc.")
+@click.option("--pool-b", type=int, help="Side B's conflict Pool; not with --npc.")
+@click.option("--damage-a", help="Side A's damage dice (default 1d6, or the weapon's).")
+@click.option("--damage-b", help="Side B's damage dice (default 1d6, or the weapon's).")
+@click.option("--weapon-a", metavar="KEY", help="Side A's weapon (long_sword, axe …): its dice; with --pc also its "
+                                                "Focus and the character's Gear bonus.")
+@click.option("--weapon-b", metavar="KEY", help="Side B's weapon, as --weapon-a.")
+@click.option("--armour-a", type=int, help="Side A's Armour Points (default 0; with --pc: the character's armour).")
+@click.option("--armour-b", type=int, help="Side B's Armour Points, as --armour-a.")
+@click.option("--covert-a", type=int, metavar="N", help="Side A's Cunning, which Covert rolls (default --skill-a).")
+@click.option("--covert-b", type=int, metavar="N", help="Side B's Cunning (default --skill-b).")
+@click.option("--flamboyant-a", type=int, metavar="N",
+              help="The other skill side A shows off with Flamboyant (default --skill-a).")
+@click.option("--flamboyant-b", type=int, metavar="N", help="The same for side B (default --skill-b).")
+@click.option("--lens-a", type=_LENS, help="The Lens A keeps every round (default: none, and every Lens is listed).")
+@click.option("--lens-b", type=_LENS, help="The Lens B keeps every round (default none; not with --npc).")
+@click.option("--pc", "pc_spec", metavar="FILE|NAME", help="Side A is this character (a file or a pregenerated one).")
+@click.option("--npc", "npc_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Side B is this NPC (docs/npcs.md), deciding with its mind.")
+@click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
+              help="The conflict type, with --pc or --npc: combat, social, foot_chase …")
+@click.option("--rounds", "round_limit", type=int, metavar="N",
+              help="A round limit: a conflict still going after N rounds is a stalemate (default: none).")
 @click.option("--simulate", type=int, metavar="N", help="Also play N conflicts through the engine and compare.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate (and the NPC file).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def command(skill_a: int, pool_a: int, skill_b: int, pool_b: int, damage_a: str, damage_b: str, armour_a: int,
-            armour_b: int, lens_a: str, lens_b: str, simulate: int | None, seed: int, as_json: bool) -> None:
+def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b: int | None, damage_a: str | None,
+            damage_b: str | None, weapon_a: str | None, weapon_b: str | None, armour_a: int | None,
+            armour_b: int | None, covert_a: int | None, covert_b: int | None, flamboyant_a: int | None,
+            flamboyant_b: int | None, lens_a: str | None, lens_b: str | None, pc_spec: str | None,
+            npc_file: Path | None, ctype_name: str, round_limit: int | None, simulate: int | None, seed: int,
+            as_json: bool) -> None:
     """Compute exactly who wins a one-against-one Extended Conflict.
 
-    The answer comes from a Markov chain over the two Pools, not from
-    sampling; a side is out when its Pool reaches zero. --simulate plays the
-    same match-up through the game engine to show the two agree.
+    The answer comes from a Markov chain over the two Pools and what each
+    round leaves for the next (Covert's and Flamboyant's −20, Clever's edge),
+    not from sampling; a side is out when its Pool reaches zero. Each side
+    keeps one Lens every round (Clever: Clever, then the +20 edge, and
+    again). Without --lens-a every Lens of A is priced and the best marked.
+
+    With --npc the NPC decides as its mind does, from the state of the fight
+    (its considerations, its draw among near-best Lenses, what it saw A
+    declare, its own last Lens); its nerve is left out: it never flees or
+    gives up here. Luck and pushing on are left out everywhere. --simulate
+    plays the same match-up through the game engine to show the two agree.
 
     \b
-    Example:
+    Examples:
       solo odds --skill-a 65 --pool-a 12 --skill-b 50 --pool-b 10 --lens-a aggressive
+      solo odds --skill-a 60 --pool-a 10 --skill-b 55 --pool-b 10 --weapon-b long_sword --rounds 30
+      solo odds --pc hero.toml --npc brakk.toml --rounds 30 --json
     """
     for name, value in (("--pool-a", pool_a), ("--pool-b", pool_b)):
-        if value < 1:
+        if value is not None and value < 1:
             raise UserError(f"{name} must be at least 1, not {value}")
     for name, value in (("--armour-a", armour_a), ("--armour-b", armour_b)):
-        if value < 0:
+        if value is not None and value < 0:
             raise UserError(f"{name} cannot be negative")
+    if round_limit is not None and round_limit < 1:
+        raise UserError(f"--rounds must be at least 1, not {round_limit}")
     if simulate is not None and not 1 <= simulate <= MAX_SIMULATE:
         raise UserError(f"--simulate plays 1 to {MAX_SIMULATE:,} conflicts, not {simulate}")
-    damage_a = _check_dice(damage_a, "--damage-a")
-    damage_b = _check_dice(damage_b, "--damage-b")
-    from ..rules.odds import conflict_odds
-
-    try:
-        odds = conflict_odds(skill_a, pool_a, skill_b, pool_b, damage_a=damage_a, damage_b=damage_b,
-                             armour_a=armour_a, armour_b=armour_b, lens_a=lens_a.lower(), lens_b=lens_b.lower())
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    data = odds.to_dict()
-    if simulate and odds.never_ends > 1e-9:
-        raise UserError(f"--simulate: {odds.never_ends:.0%} of these conflicts never end (the armour stops "
-                        "every blow, or neither side can succeed), so they cannot be played out")
-    if simulate:
-        import random
-
-        from ..rules.matchup import Side, frequencies
-
-        a = Side(skill_a, pool_a, damage_a, armour_a, lens_a.lower())
-        b = Side(skill_b, pool_b, damage_b, armour_b, lens_b.lower())
-        start = time.perf_counter()
-        freq = frequencies(a, b, simulate, random.Random(seed))
-        elapsed = time.perf_counter() - start
-        data["simulation"] = {"runs": simulate, "a_wins": freq["a_wins"], "b_wins": freq["b_wins"],
-                              "mean_rounds": freq["mean_rounds"],
-                              "conflicts_per_second": simulate / elapsed if elapsed > 0 else None}
+    if pc_spec is not None and (skill_a is not None or pool_a is not None):
+        raise UserError("--pc gives side A's skill and Pool: drop --skill-a and --pool-a")
+    if npc_file is not None and (skill_b is not None or pool_b is not None):
+        raise UserError("--npc gives side B's skill and Pool: drop --skill-b and --pool-b")
+    if npc_file is not None and lens_b is not None:
+        raise UserError("--lens-b: with --npc the NPC picks its own Lens each round")
+    for side, skill, pool, who in (("a", skill_a, pool_a, pc_spec), ("b", skill_b, pool_b, npc_file)):
+        if who is None and (skill is None or pool is None):
+            raise UserError(f"give side {side.upper()} as --skill-{side} and --pool-{side}"
+                            + (" (or --pc)" if side == "a" else " (or --npc)"))
+    for side, damage, weapon in (("a", damage_a, weapon_a), ("b", damage_b, weapon_b)):
+        if damage is not None and weapon is not None:
+            raise UserError(f"--damage-{side} and --weapon-{side}: give one (the weapon has its dice)")
+    wa, wb = _weapon(weapon_a, "--weapon-a"), _weapon(weapon_b, "--weapon-b")
+    dice_a = _check_dice(damage_a, "--damage-a") if damage_a is not None else str(wa.damage) if wa else "1d6"
+    dice_b = _check_dice(damage_b, "--damage-b") if damage_b is not None else str(wb.damage) if wb else "1d6"
+    keep_a, keep_b = (lens_a or "none").lower(), (lens_b or "none").lower()
+    every = lens_a is None
+    if pc_spec is None and npc_file is None:
+        assert skill_a is not None and pool_a is not None and skill_b is not None and pool_b is not None
+        a = _Numbers(skill_a, pool_a, dice_a, armour_a or 0, covert_a, flamboyant_a)
+        b = _Numbers(skill_b, pool_b, dice_b, armour_b or 0, covert_b, flamboyant_b)
+        try:
+            odds, by_lens = _plain_odds(a, b, keep_a, keep_b, every, round_limit)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        data = odds.to_dict()
+        names = (f"A ({skill_a} %, Pool {pool_a}, {dice_a}{', armour ' + str(a.armour) if a.armour else ''}, {keep_a})",
+                 f"B ({skill_b} %, Pool {pool_b}, {dice_b}{', armour ' + str(b.armour) if b.armour else ''}, "
+                 f"{keep_b})")
+        if simulate:
+            if keep_a not in MEMORYLESS or keep_b not in MEMORYLESS:
+                raise UserError("--simulate plays the plain form with none, aggressive or cautious; "
+                                "with --pc or --npc it plays any Lens")
+            _never_ends(odds, round_limit)
+            data["simulation"] = _simulate_plain(a, b, keep_a, keep_b, simulate, seed, round_limit)
+    else:
+        match = _Match.build(pc_spec, npc_file, ctype_name, seed, round_limit, keep_a, keep_b, wa, wb,
+                             _Numbers(skill_a, pool_a, dice_a, armour_a, covert_a, flamboyant_a, damage_a),
+                             _Numbers(skill_b, pool_b, dice_b, armour_b, covert_b, flamboyant_b, damage_b))
+        odds, by_lens = match.odds(keep_a, every)
+        data = odds.to_dict()
+        data.pop("first", None)
+        names = match.names(keep_a)
+        if simulate:
+            _never_ends(odds, round_limit)
+            data["simulation"] = match.simulate(keep_a, simulate, seed)
+    if by_lens is not None:
+        data["by_lens"] = {k: v.a_wins for k, v in by_lens.items()}
+        best = max(by_lens, key=lambda k: by_lens[k].a_wins)
+        data["best"] = best
+    data["lens_a"] = keep_a
+    data["round_limit"] = round_limit
     if as_json:
         click.echo(json.dumps(data))
         return
+    _show(names, odds, data, by_lens, round_limit)
+
+
+def _never_ends(odds: ConflictOdds, round_limit: int | None) -> None:
+    if round_limit is None and odds.never_ends > 1e-9:
+        raise UserError(f"--simulate: {odds.never_ends:.0%} of these conflicts never end (the armour stops "
+                        "every blow, or neither side can succeed), so they cannot be played out")
+
+
+def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict | None,
+          round_limit: int | None) -> None:
     r = odds.round
-    click.echo(f"A ({skill_a} %, Pool {pool_a}, {damage_a}{', armour ' + str(armour_a) if armour_a else ''}, "
-               f"{lens_a}) against B ({skill_b} %, Pool {pool_b}, {damage_b}"
-               f"{', armour ' + str(armour_b) if armour_b else ''}, {lens_b})")
+    click.echo(f"{names[0]} against {names[1]}")
     click.echo(f"  A wins the conflict  {odds.a_wins:7.2%}")
     click.echo(f"  B wins the conflict  {odds.b_wins:7.2%}")
-    if odds.never_ends > 1e-9:
-        why = "neither side can succeed" if r.a + r.b == 0 else "the armour stops every blow"
-        click.echo(f"  never ends           {odds.never_ends:7.2%}  ({why})")
+    if odds.never_ends >= 5e-5 or (round_limit is None and odds.never_ends > 1e-9):
+        if round_limit is not None:
+            click.echo(f"  undecided            {odds.never_ends:7.2%}  (still going after {round_limit} rounds)")
+        else:
+            why = "neither side can succeed" if r.a + r.b == 0 else "the armour stops every blow"
+            click.echo(f"  never ends           {odds.never_ends:7.2%}  ({why})")
     if odds.never_ends > 1e-9 and odds.a_wins + odds.b_wins < 1e-9:
         click.echo("  expected rounds      endless")
     else:
         click.echo(f"  expected rounds      {odds.expected_rounds:7.2f}")
-    click.echo(f"  each round: A {r.a:.2%}, B {r.b:.2%}, stalemate {r.stalemate:.2%}")
-    if simulate:
+    click.echo(f"  first round: A {r.a:.2%}, B {r.b:.2%}, stalemate {r.stalemate:.2%}")
+    if by_lens is not None:
+        best = data["best"]
+        click.echo("A's chance to win keeping each Lens:")
+        for lens, o in by_lens.items():
+            extra = f"  (undecided {o.never_ends:.2%})" if round_limit is not None and o.never_ends > 5e-5 else ""
+            click.echo(f"  {lens:11s}{o.a_wins:7.2%}{extra}{'  best' if lens == best else ''}")
+    if "simulation" in data:
         s = data["simulation"]
-        click.echo(f"Engine, {simulate} conflicts: A {s['a_wins']:.2%}, B {s['b_wins']:.2%}, "
+        click.echo(f"Engine, {s['runs']} conflicts: A {s['a_wins']:.2%}, B {s['b_wins']:.2%}, "
                    f"{s['mean_rounds']:.2f} rounds on average, {s['conflicts_per_second']:,.0f} conflicts/s")
+        if s.get("a_exits") or s.get("b_exits"):
+            click.echo(f"  (A fled or gave up {s.get('a_exits', 0):.2%}, B {s.get('b_exits', 0):.2%})")
+
+
+class _Numbers:
+    """A side given by numbers: skill, Pool, dice, armour, and the Cunning and other skill of Covert and Flamboyant."""
+
+    def __init__(self, skill: int | None, pool: int | None, dice: str, armour: int | None, covert: int | None,
+                 flamboyant: int | None, gear: str | None = None):
+        self.skill, self.pool, self.dice, self.armour = skill, pool, dice, armour
+        self.covert, self.flamboyant = covert, flamboyant
+        self.gear = gear  # --damage was given: these dice, whatever the character holds
+
+    def targets(self) -> dict[str, int]:
+        from ..rules.lens_chain import lens_targets
+
+        assert self.skill is not None
+        return lens_targets(self.skill, covert=self.skill if self.covert is None else self.covert,
+                            flamboyant=self.skill if self.flamboyant is None else self.flamboyant)
+
+
+def _plain_odds(a: _Numbers, b: _Numbers, keep_a: str, keep_b: str, every: bool,
+                limit: int | None) -> tuple[ConflictOdds, dict[str, ChainOdds] | None]:
+    """The plain form: two sides by numbers, each keeping a Lens (the chain; conflict_odds for two memoryless ones)."""
+    from ..minds.foresight import keeping
+    from ..rules.lens_chain import LensChain
+    from ..rules.odds import conflict_odds
+
+    assert a.pool is not None and b.pool is not None and a.skill is not None and b.skill is not None
+    setting: dict[str, Any] = dict(damage_a=a.dice, damage_b=b.dice, armour_a=a.armour or 0, armour_b=b.armour or 0)
+    by_lens = None
+    chain = None
+    if every or keep_a not in MEMORYLESS or keep_b not in MEMORYLESS:
+        chain = LensChain(a.targets(), b.targets(), policy_b=keep_b, **setting)
+    if every:
+        assert chain is not None
+        by_lens = {k: chain.odds(a.pool, b.pool, lens_a=keeping(k), round_limit=limit) for k in LENSES}
+    if keep_a in MEMORYLESS and keep_b in MEMORYLESS:
+        odds: ConflictOdds = conflict_odds(a.skill, a.pool, b.skill, b.pool, lens_a=keep_a, lens_b=keep_b,
+                                           round_limit=limit, **setting)
+    elif by_lens is not None:
+        odds = by_lens[keep_a]
+    else:
+        assert chain is not None
+        odds = chain.odds(a.pool, b.pool, lens_a=keeping(keep_a), round_limit=limit)
+    return odds, by_lens
+
+
+def _simulate_plain(a: _Numbers, b: _Numbers, keep_a: str, keep_b: str, runs: int, seed: int,
+                    round_limit: int | None) -> dict:
+    """The plain form through the engine: two stand-in fighters, each keeping its Lens (rules/matchup.py)."""
+    from ..rules.conflict import Conflict
+    from ..rules.matchup import _MATCHUP, Side, fighter
+    from ..rules.outcomes import LOST, WON
+
+    assert a.skill is not None and a.pool is not None and b.skill is not None and b.pool is not None
+    side_a = Side(a.skill, a.pool, a.dice, a.armour or 0, keep_a)
+    side_b = Side(b.skill, b.pool, b.dice, b.armour or 0, keep_b)
+    rng = random.Random(seed)
+    counts = {WON: 0, LOST: 0}
+    rounds = 0
+    start = time.perf_counter()
+    for _ in range(runs):
+        result = Conflict(_MATCHUP, [fighter("A", "a", side_a), fighter("B", "b", side_b)], rng,
+                          round_limit=round_limit).run()
+        counts[result.outcome] = counts.get(result.outcome, 0) + 1
+        rounds += result.rounds
+    elapsed = time.perf_counter() - start
+    return {"runs": runs, "a_wins": counts[WON] / runs, "b_wins": counts[LOST] / runs, "mean_rounds": rounds / runs,
+            "conflicts_per_second": runs / elapsed if elapsed > 0 else None}
+
+
+class _Match:
+    """Two sides of a conflict type, a character or numbers each, B perhaps an NPC with its mind."""
+
+    def __init__(self, ctype: ConflictType, chars: tuple[Character, Character], npc_mind: bool, seed: int,
+                 round_limit: int | None, keep_b: str, sides: tuple[_Numbers, _Numbers], weapons: tuple):
+        self.ctype, self.chars, self.npc_mind, self.seed = ctype, chars, npc_mind, seed
+        self.round_limit, self.keep_b, self.sides, self.weapons = round_limit, keep_b, sides, weapons
+        self.mind = None
+
+    @classmethod
+    def build(cls, pc_spec: str | None, npc_file: Path | None, ctype_name: str, seed: int, round_limit: int | None,
+              keep_a: str, keep_b: str, wa, wb, a: _Numbers, b: _Numbers) -> _Match:
+        from ..characters import load_character
+        from ..errors import SoloError
+        from ..rules.conflict_types import conflict_type
+
+        try:
+            ctype = conflict_type(ctype_name)
+        except KeyError as exc:
+            raise UserError(exc.args[0]) from None
+        if ctype.static:
+            raise UserError(f"--type {ctype.key}: {ctype.name} is against an obstacle, not a person; "
+                            "pick an opposed type (combat, social, foot_chase …)")
+        try:
+            char_a = load_character(pc_spec) if pc_spec is not None else _stand_in("A", ctype, "a", a, pc=True)
+            if npc_file is not None:
+                from .duel import _load_npc
+
+                char_b: Character = _load_npc(npc_file, seed)
+            else:
+                char_b = _stand_in("B", ctype, "b", b, pc=False)
+        except SoloError as exc:
+            raise UserError(str(exc)) from None
+        if char_a.name == char_b.name:
+            char_a.name = f"{char_a.name} (A)"
+        for char, weapon in ((char_a, wa), (char_b, wb)):
+            if weapon is not None:
+                char.weapon = weapon.key
+        return cls(ctype, (char_a, char_b), npc_file is not None, seed, round_limit, keep_b, (a, b), (wa, wb))
+
+    def participants(self, keep_a: str, mind=None) -> list[Participant]:
+        from ..minds.bots import LensKeeper
+        from ..rules.participants import from_character
+
+        ps = []
+        for i, (char, nums) in enumerate(zip(self.chars, self.sides)):
+            side = "ab"[i]
+            decider = LensKeeper(keep_a) if i == 0 else (mind if self.npc_mind else LensKeeper(self.keep_b))
+            p = from_character(char, side, self.ctype, decider=decider, pid=char.name)
+            _numbers_over(p, nums)
+            ps.append(p)
+        return ps
+
+    def _conflict(self, keep_a: str, rng: random.Random, mind=None):
+        from ..rules.conflict import Conflict
+
+        return Conflict(self.ctype, self.participants(keep_a, mind), rng, round_limit=self.round_limit)
+
+    def _mind(self):
+        from ..minds.npc import NPCMind
+
+        return NPCMind(self.chars[1], random.Random(f"odds-npc:{self.seed}"))
+
+    def odds(self, keep_a: str, every: bool) -> tuple[ConflictOdds, dict[str, ChainOdds] | None]:
+        from ..minds.foresight import Foresight
+        from ..rules.odds import MAX_POOL
+
+        conflict = self._conflict(keep_a, random.Random(self.seed), self._mind() if self.npc_mind else None)
+        view = conflict.view
+        a, b = conflict.participants
+        for p in (a, b):
+            if p.pool.current < 1:
+                raise UserError(f"{p.name} starts with a spent {self.ctype.pool_label} Pool ({p.pool.current})")
+        foresight = Foresight(max_pool=MAX_POOL, max_mind=MAX_POOL)  # asked for: priced, however long it takes
+        try:
+            exact = foresight.exact(view, a, None if every else [keep_a], asked=False)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        if not exact.odds:
+            raise UserError(f"no exact odds here: {exact.why_not}")
+        if keep_a not in exact.odds:
+            raise UserError(f"--lens-a {keep_a}: {a.name} cannot use it here")
+        return exact.odds[keep_a], (exact.odds if every else None)
+
+    def names(self, keep_a: str) -> tuple[str, str]:
+        conflict = self._conflict(keep_a, random.Random(self.seed), self._mind() if self.npc_mind else None)
+        a, b = conflict.participants
+        physical = self.ctype.physical
+
+        def name(p: Participant, how: str) -> str:
+            armour = p.armour_against(b if p is a else a, self.ctype)
+            bonus = p.damage_bonus(physical)
+            return (f"{p.name} ({p.base_target()} %, {self.ctype.pool_label} {p.pool.current}, "
+                    f"{p.damage_dice(physical)}{f'+{bonus}' if bonus else ''}"
+                    f"{', armour ' + str(armour) if armour else ''}, {how})")
+
+        return name(a, f"keeps {keep_a}"), name(b, "its mind decides" if self.npc_mind else f"keeps {self.keep_b}")
+
+    def simulate(self, keep_a: str, runs: int, seed: int) -> dict:
+        """``runs`` conflicts through the engine: A keeping its Lens, B keeping its own or deciding with its mind."""
+        from ..minds.arena import _restore, _snapshot
+        from ..rules.outcomes import FLED, LOST, OPPONENT_FLED, OPPONENT_SURRENDERED, SURRENDERED, WON
+
+        dice = random.Random(seed)
+        mind = None
+        if self.npc_mind:
+            from ..minds.npc import NPCMind
+
+            mind = NPCMind(self.chars[1], random.Random(f"npc-mind:{seed}"))
+        saved = [_snapshot(c) for c in self.chars]
+        counts = {WON: 0, LOST: 0}
+        exits_a = exits_b = 0
+        rounds = 0
+        start = time.perf_counter()
+        try:
+            for _ in range(runs):
+                for char, snap in zip(self.chars, saved):
+                    _restore(char, snap)
+                result = self._conflict(keep_a, dice, mind).run()
+                counts[result.outcome] = counts.get(result.outcome, 0) + 1
+                exits_a += result.outcome in (FLED, SURRENDERED)
+                exits_b += result.outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED)
+                rounds += result.rounds
+        finally:
+            for char, snap in zip(self.chars, saved):
+                _restore(char, snap)
+        elapsed = time.perf_counter() - start
+        return {"runs": runs, "a_wins": counts[WON] / runs, "b_wins": counts[LOST] / runs, "mean_rounds": rounds / runs,
+                "a_exits": exits_a / runs, "b_exits": exits_b / runs,
+                "conflicts_per_second": runs / elapsed if elapsed > 0 else None}
+
+
+def _stand_in(name: str, ctype: ConflictType, side: str, nums: _Numbers, *, pc: bool) -> Character:
+    """A character made from numbers: the conflict's skill, Cunning and one other skill, every Pool at ``pool``."""
+    from ..rules.character import Character, Pool
+    from ..rules.rulebook import POOLS, SKILLS
+
+    assert nums.skill is not None and nums.pool is not None
+    skill = ctype.opposed_by[0] if ctype.opposed_by and side == "b" else ctype.skill
+    skills = dict.fromkeys(SKILLS, 5)
+    skills[skill] = nums.skill
+    if skill != "Cunning":
+        skills["Cunning"] = nums.skill if nums.covert is None else nums.covert
+    other = next(s for s in SKILLS if s not in (skill, "Cunning"))
+    skills[other] = nums.skill if nums.flamboyant is None else nums.flamboyant
+    return Character(name=name, skills=skills, pools={p: Pool(nums.pool, nums.pool) for p in POOLS},
+                     level=None if pc else "skilled", luck=0)
+
+
+def _numbers_over(p: Participant, nums: _Numbers) -> None:
+    """What the command line says of a side over what its character carries: dice and armour."""
+    from ..rules.dice import parse
+    from ..rules.rulebook import Armour
+
+    if nums.skill is not None or (nums.gear is not None and nums.dice):  # by numbers, or --damage over a character
+        p.damage = parse(nums.dice)
+    if nums.armour is not None:
+        p.armour = Armour("custom", "Armour", nums.armour) if nums.armour else None

@@ -107,3 +107,51 @@ class GreedyDecider:
                 if exit_ in keys:
                     return exit_
         return best_basic(pos.values, keys)
+
+
+class LensKeeper:
+    """A player who keeps one Lens every round, as the exact odds assume (``solo duel --pc-lens``, the advice).
+
+    It declares ``lens`` every round and never yields; after Clever it takes
+    the +20 edge. It spends no Luck and goes down rather than push on (the
+    odds count neither), strikes the conflict Pool with Covert and
+    Flamboyant, shows off with the best skill the conflict offers, and with
+    Quick gets ready, uses an item or switches weapon before it tries to get
+    away (the only action offered, in a fight with nothing to hand). It
+    strikes the weakest foe.
+    """
+
+    def __init__(self, lens: str):
+        self.lens = lens
+
+    def decide(self, question: Question) -> str:
+        keys = question.keys()
+        kind = question.kind
+        ctx = question.context
+        conflict, me = ctx.get("conflict"), ctx.get("participant")
+        if kind == LENS:
+            return self.lens if self.lens in keys else keys[0]
+        if kind == CLEVER_FOLLOW_UP:
+            return "skill" if "skill" in keys else keys[0]
+        if kind == FLAMBOYANT_SKILL and conflict is not None and me is not None:
+            best = conflict.lens_skill(me, "flamboyant") if hasattr(conflict, "lens_skill") else None
+            if best in keys:
+                return best
+            return max(keys, key=lambda k: me.char.skills.get(k, 0) if me.char is not None else 0)
+        if kind == QUICK_ACTION:
+            for wanted in ("ready", "item:", "weapon:"):
+                found = next((k for k in keys if k.startswith(wanted)), None)
+                if found is not None:
+                    return found
+            return keys[0]
+        if kind == DAMAGE_POOL:
+            return "conflict" if "conflict" in keys else keys[0]
+        if kind == TARGET and conflict is not None:
+            return min(keys, key=lambda k: (conflict.by_id[k].pool.current, k) if k in conflict.by_id else (0, k))
+        if kind in (LUCK_FLIP, LUCK_REDUCE):
+            return "no" if "no" in keys else keys[0]
+        if kind == PUSH:
+            return OUT if OUT in keys else keys[0]
+        if question.default is not None:
+            return question.default
+        return keys[0] if keys else "Bot"

@@ -24,6 +24,7 @@ in :mod:`.morale` and :mod:`.memory`.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Callable
@@ -46,13 +47,24 @@ from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
 from ..npc.tables import LEAN_LENS
 from ..rules.conflict_view import ConflictView
-from ..rules.lenses import CLEVER_BONUS, LENSES
+from ..rules.lens_chain import FOLLOW_UPS, Effect
+from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
 from ..rules.outcomes import ACTIVE, OUT
 from ..rules.participants import Participant
 from .memory import NPCMemory
 from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, Morale
-from .position import Position, best_secondary, mean_damage, push_chance, quick_extras, read_position, threat
-from .valuation import BASIC, Matchup, evaluator
+from .position import (
+    Position,
+    _secondary_targets,
+    best_secondary,
+    matchup_of,
+    mean_damage,
+    push_chance,
+    quick_extras,
+    read_position,
+    threat,
+)
+from .valuation import BASIC, Evaluator, Matchup, evaluator
 
 LENS_SET = frozenset(LENSES)
 
@@ -167,6 +179,155 @@ def lens_considerations(lean: Leanings, lenses, sit: Situation) -> dict[str, dic
     return parts
 
 
+def near_weights(totals: dict[str, float]) -> list[tuple[str, float]]:
+    """The options a mind draws from, those within NEAR_BEST of the best, with their softmax weights.
+
+    The weights are not normalised (the draw scales its random number by
+    their sum). One function for the draw (:meth:`NPCMind._pick`) and for
+    the policies that price it (:meth:`NPCMind.lens_policy`), so the two
+    cannot drift apart.
+    """
+    best = max(totals.values())
+    near = [(k, v) for k, v in totals.items() if v >= best - NEAR_BEST]
+    if len(near) == 1:
+        return [(near[0][0], 1.0)]
+    return [(k, math.exp((v - best) / TEMPERATURE)) for k, v in near]
+
+
+def totals_of(parts: dict[str, dict[str, float]], options, digits: int | None = None) -> dict[str, float]:
+    """Each option's total over the considerations, summed in their order (what ``sum`` over them gives)."""
+    acc: dict[str, float] = dict.fromkeys(options, 0.0)
+    for scores in parts.values():
+        for k, v in scores.items():
+            if k in acc:
+                acc[k] += v
+    return acc if digits is None else {k: round(v, digits) for k, v in acc.items()}
+
+
+def choice_chances(totals: dict[str, float]) -> dict[str, float]:
+    """{option: the chance the mind's draw picks it} for these scores."""
+    near = near_weights(totals)
+    total = sum(w for _, w in near)
+    return {k: w / total for k, w in near}
+
+
+def clever_considerations(lean: Leanings, value: dict[str, float], opp_frac: float) -> dict[str, dict[str, float]]:
+    """The scores of Clever's two edges: ``value`` is each edge's chance to win, ``opp_frac`` the foe's Pool left."""
+    best = max(value.values())
+    L = lean.lean
+    return {
+        "odds": {k: WEIGHTS["odds"] * (v - best) for k, v in value.items()},
+        "temperament": {"damage": WEIGHTS["temperament"] * L["aggression"],
+                        "skill": WEIGHTS["temperament"] * L["caution"]},
+        "press": {"damage": WEIGHTS["press"] * (1 - opp_frac) * max(0.0, 1 + L["cruelty"])},
+    }
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What a mind's Lens policy holds fixed for one conflict: the match-up as it stands, its nature and nerve.
+
+    ``seen`` keeps the spreads already worked out (the seven chains of one
+    match-up ask many of the same states).
+    """
+
+    lean: Leanings
+    morale: str
+    lenses: tuple[str, ...]  # what it may declare (Quick only with an extra action other than leaving)
+    ev: Evaluator
+    covert: int | None
+    flamboyant: int | None
+    side_pool: bool
+    own_max: int
+    op_max: int
+    armour_op: int
+    kind: str
+    rapport: int
+    foe_lenses: bool  # whether the foe uses Lenses (its last Lens is then worth answering)
+    seen: dict = field(default_factory=dict, compare=False)
+
+    def key(self) -> tuple:
+        return (id(self.lean), self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
+                self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses)
+
+
+def _spread_at(r: _Reading, own: int, other: int, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+               last_lens: str | None, first_round: bool) -> dict[str, float]:
+    """The chance of each Lens (each edge, when its follow-up is due) in one state, as the live mind scores it.
+
+    ``seen``: what the foe declared this round before it (None: it declares
+    first and reads the foe's last Lens, ``foe_last``). The same arguments as
+    :func:`~.position.read_position` gives the evaluator, and the same
+    considerations as :meth:`NPCMind._lens` and :meth:`NPCMind._clever`,
+    summed in the same order. The considerations but ``inertia`` are worked
+    out once for every Lens it may have used last (only that one differs).
+    """
+    memo = (own, other, mine, theirs, seen, foe_last, last_lens, first_round)
+    got = r.seen.get(memo)
+    if got is not None:
+        return got
+    opp_frac = other / r.op_max if r.op_max else 0.0
+    if mine.follow_up:
+        edge_key = ("edge", own, other, mine.carry, theirs.carry, seen)
+        got = r.seen.get(edge_key)
+        if got is None:
+            opp = ("none" if seen in FOLLOW_UPS else seen) if seen is not None else "none"
+            vals = r.ev.lens_values(own, other, carry_me=mine.carry + CLEVER_BONUS, carry_op=theirs.carry,
+                                    opp_lens=opp)
+            parts = clever_considerations(r.lean, {"skill": vals["none"], "damage": vals["aggressive"]}, opp_frac)
+            got = r.seen[edge_key] = choice_chances(totals_of(parts, FOLLOW_UPS))
+    elif len(r.lenses) <= 1:
+        got = {r.lenses[0] if r.lenses else "none": 1.0}
+    else:
+        base_key = (own, other, mine.carry, theirs, seen, foe_last, first_round)
+        base = r.seen.get(base_key)
+        if base is None:
+            base = r.seen[base_key] = _lens_parts_at(r, own, other, mine.carry, theirs, seen, foe_last, first_round,
+                                                     opp_frac)
+        before, after = base
+        totals = dict(before)
+        if last_lens in totals:  # the "inertia" consideration, in its place among the others
+            totals[last_lens] += WEIGHTS["inertia"]
+        for scores in after:
+            for k, v in scores.items():
+                if k in totals:
+                    totals[k] += v
+        got = choice_chances({k: round(v, 6) for k, v in totals.items()})
+    r.seen[memo] = got
+    return got
+
+
+_AFTER_INERTIA = ("surprise", "rapport")  # the considerations lens_considerations lists after "inertia"
+
+
+def _lens_parts_at(r: _Reading, own: int, other: int, carry: int, theirs: Effect, seen: str | None, foe_last: str,
+                   first_round: bool, opp_frac: float) -> tuple[dict[str, float], list[dict[str, float]]]:
+    """Every consideration of a Lens decision but ``inertia``: the sums of those before it, and those after."""
+    if seen is not None:  # declared before it: it knows
+        opp_lens = sit_lens = "none" if seen in FOLLOW_UPS else seen
+        carry_op = theirs.carry + (CLEVER_BONUS if seen == FOLLOW_UPS[0] else 0)
+    else:
+        sit_lens = foe_last if r.foe_lenses else "none"
+        opp_lens = "none" if LENS_TABLE[sit_lens].follow_up else sit_lens
+        carry_op = theirs.carry + (NEXT_ROUND if theirs.follow_up else 0)
+    vals = r.ev.lens_values(own, other, carry_me=carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
+                            flamboyant=r.flamboyant, side_pool=r.side_pool)
+    sit = Situation(values=vals, win=max((vals[k] for k in r.lenses if k in vals), default=vals["none"]),
+                    own_frac=own / r.own_max if r.own_max else 0.0, opp_frac=opp_frac, opp_lens=sit_lens,
+                    opp_off_balance=theirs.carry < 0, ratio=1.0, armour_op=r.armour_op, morale=r.morale,
+                    last_lens=None, first_round=first_round, kind=r.kind, rapport=r.rapport)
+    parts = lens_considerations(r.lean, r.lenses, sit)
+    before = totals_of({k: v for k, v in parts.items() if k not in _AFTER_INERTIA}, r.lenses)
+    return before, [parts[k] for k in _AFTER_INERTIA if k in parts]
+
+
+def foe_last_lens(keeps: str, theirs: Effect) -> str:
+    """The Lens a foe that keeps ``keeps`` every round used last round (after Clever's follow-up: none)."""
+    if LENS_TABLE[keeps].follow_up:
+        return keeps if theirs.follow_up else "none"
+    return keeps
+
+
 @dataclass(frozen=True)
 class Decision:
     """One answer of a mind, with what tipped it."""
@@ -195,6 +356,7 @@ class _Fight:
     last_target: str | None = None
     secondary: dict = field(default_factory=dict)
     announced_break: bool = False
+    readings: dict = field(default_factory=dict)  # lens_policy's readings of the match-up, by what they hold
 
 
 class NPCMind:
@@ -222,6 +384,7 @@ class NPCMind:
         self.log: list[Decision] = []
         self.last: Decision | None = None
         self._fight: _Fight | None = None
+        self._adopt: _Fight | None = None  # a twin's starting point (spawn), taken by the first conflict
 
     # -- leanings --------------------------------------------------------------
     def leanings(self, *, facing_pcs: bool = True) -> Leanings:
@@ -245,6 +408,20 @@ class NPCMind:
             on_break = tuple(b for b in on_break if b != "bargain") or ("surrender",)
         return replace(lean, lean=values, on_break=on_break,
                        surrender_bias=min(1.0, max(0.0, lean.surrender_bias + infl.surrender)))
+
+    def spawn(self, rng: random.Random) -> NPCMind:
+        """A twin for a what-if copy of the conflict at hand (the Lens advice's estimates).
+
+        Same NPC and memory, where it stands in the current conflict (morale,
+        its last Lens and target) carried into the first conflict it is asked
+        in, its own generator, no sink: the live mind is not touched.
+        """
+        twin = NPCMind(self.npc, rng, memory=self.memory)
+        fight = self._fight
+        if fight is not None:
+            twin._adopt = replace(fight, morale=copy.deepcopy(fight.morale), secondary=dict(fight.secondary),
+                                  readings={})
+        return twin
 
     @property
     def morale(self) -> Morale | None:
@@ -287,6 +464,107 @@ class NPCMind:
 
         return policy
 
+    def morale_in(self, conflict: ConflictView) -> str:
+        """Its morale in this conflict (steady before its first question)."""
+        return self._fight_for(conflict).morale.state
+
+    def _reading(self, conflict: ConflictView, me: Participant) -> _Reading:
+        """What :meth:`lens_policy` holds fixed: the match-up with its one foe as it stands now, nature, morale.
+
+        Kept on the conflict's record while nothing it holds has changed, so policies share their spreads.
+        """
+        reading = self._make_reading(conflict, me)
+        fight = self._fight_for(conflict)
+        kept = fight.readings.get(reading.key())
+        if kept is None:
+            if len(fight.readings) > 8:
+                fight.readings.clear()
+            kept = fight.readings[reading.key()] = reading
+        return kept
+
+    def _make_reading(self, conflict: ConflictView, me: Participant) -> _Reading:
+        opponents = conflict.opponents(me)
+        if len(opponents) != 1:
+            raise ValueError("a Lens policy is for one foe; with allies or several foes the state is more than Pools")
+        main = opponents[0]
+        fight = self._fight_for(conflict)
+        ctype = conflict.ctype
+        physical = ctype.physical
+        shield_me = me.shield_penalty((main,), physical)
+        m = matchup_of(me, main, ctype, shield_me=shield_me)
+        lenses = [k for k in LENSES] if me.uses_lenses else ["none"]
+        if "quick" in lenses and not quick_extras(conflict, me):
+            lenses.remove("quick")
+        covert = flamboyant = None
+        side_pool = False
+        if me.uses_lenses and me.char is not None:
+            key = (me.id, me.char.hurt, me.skill)
+            if key not in fight.secondary:
+                fight.secondary[key] = _secondary_targets(me)
+            covert, flamboyant = (t + shield_me if t is not None else None for t in fight.secondary[key])
+            side_pool = physical and m.armour_op > 0 and main.char is not None
+        step = 0
+        if ctype.social and main.is_pc:
+            step = disposition_step(self.disposition())
+        return _Reading(fight.lean, fight.morale.state, tuple(lenses), evaluator(m), covert, flamboyant, side_pool,
+                        me.pool.maximum, main.pool.maximum, m.armour_op, _kind(ctype), step, main.uses_lenses)
+
+    def lens_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none"
+                    ) -> Callable[[int, int, Effect, Effect, str | None], dict[str, float]]:
+        """This mind's Lens choice as a policy of the state the Lens chain holds, for one foe that keeps ``keeps``.
+
+        For :class:`~solo.rules.lens_chain.LensChain`, with this NPC as side B:
+        at (own Pool, foe's Pool, own effect, foe's effect, what the foe
+        declared first or None) it gives the chance of each Lens (of each edge
+        when its Clever follow-up is due), from the same considerations and the
+        same weights (:func:`near_weights`) as its draw, with the match-up, its
+        nature and its morale as they are now. The foe's last Lens, which the
+        mind answers when it declares first, is ``keeps`` (none after Clever's
+        follow-up). It draws nothing from its generator.
+
+        The Lens the mind declared last (``inertia``) is the effect's ``last``:
+        a chain that remembers it (``LensChain(remembers=True)``) holds it, and
+        without it the habit counts for nothing. What the chain's state cannot
+        hold is left out: the first round's ``surprise``, morale that moves
+        (checks, breaking: here it never flees or gives up), pushing, other
+        participants. :meth:`lens_spread` prices the round at hand as the mind
+        stands now.
+        """
+        r = self._reading(conflict, me)
+
+        def policy(own: int, other: int, mine: Effect, theirs: Effect, seen: str | None = None) -> dict[str, float]:
+            return _spread_at(r, own, other, mine, theirs, seen, foe_last_lens(keeps, theirs), mine.last, False)
+
+        return policy
+
+    def remembered_lens(self, conflict: ConflictView) -> str | None:
+        """The Lens the mind last declared in this conflict (what ``inertia`` pulls towards), None before any."""
+        fight = self._fight
+        return fight.last_lens if fight is not None and fight.conflict is conflict else None
+
+    def lens_spread(self, conflict: ConflictView, me: Participant, seen: str | None = None, *,
+                    follow_up: bool | None = None) -> dict[str, float]:
+        """The chance of each Lens (each edge, when due) the mind declares this round, from the live conflict.
+
+        ``seen``: what its foe will have declared before it (the question at
+        hand is the foe's); None reads the foe's declaration if it made one,
+        else its last Lens. Unlike :meth:`lens_policy` this counts what the
+        mind remembers (its last Lens, the first round); it still draws nothing
+        and makes no morale check, so a mind about to break is priced as it
+        stands. ``follow_up``: its Clever edge is due (default: as the
+        participant says; the engine clears that as it asks for the edge).
+        """
+        r = self._reading(conflict, me)
+        main = conflict.opponents(me)[0]
+        decl = conflict.declared(main.id)
+        if seen is None and decl is not None:
+            seen = decl.clever_choice or decl.lens
+        mine = Effect(me.carry, me.clever_next if follow_up is None else follow_up)
+        theirs = Effect(main.carry, main.clever_next)
+        fight = self._fight_for(conflict)
+        return _spread_at(r, me.pool.current, main.pool.current, mine, theirs, seen, main.last_lens,
+                          fight.last_lens, conflict.round <= 1)
+
     # -- the Decider interface -----------------------------------------------------
     def decide(self, question: Question) -> str:
         ctx = question.context
@@ -310,6 +588,9 @@ class NPCMind:
 
     def _fight_for(self, conflict: ConflictView) -> _Fight:
         fight = self._fight
+        if fight is None and self._adopt is not None:
+            fight = self._fight = replace(self._adopt, conflict=conflict)
+            self._adopt = None
         if fight is None or fight.conflict is not conflict:
             facing_pcs = any(p.is_pc for p in conflict.participants)
             lean = self.leanings(facing_pcs=facing_pcs)
@@ -368,14 +649,12 @@ class NPCMind:
         return Decision(me.id, q.kind, mechanic, reason, "morale", {mechanic: 1.0}, conflict.round)
 
     def _pick(self, totals: dict[str, float]) -> str:
-        """Softmax over the options within NEAR_BEST of the best, with the NPC's generator."""
-        best = max(totals.values())
-        near = [(k, v) for k, v in totals.items() if v >= best - NEAR_BEST]
+        """Softmax over the options within NEAR_BEST of the best (:func:`near_weights`), with the NPC's generator."""
+        near = near_weights(totals)
         if len(near) == 1:
             return near[0][0]
-        weights = [math.exp((v - best) / TEMPERATURE) for _, v in near]
-        x = self.rng.random() * sum(weights)
-        for (k, _), w in zip(near, weights):
+        x = self.rng.random() * sum(w for _, w in near)
+        for k, w in near:
             x -= w
             if x < 0:
                 return k
@@ -473,15 +752,8 @@ class NPCMind:
                                           carry_op=main.carry, opp_lens=opp_lens)
         # "damage" (rolled twice, no shift) is priced as Aggressive, the edge cancelling its shift
         value = {"skill": vals["none"], "damage": vals["aggressive"]}
-        best = max(value.values())
-        L = fight.lean.lean
         opp_frac = max(0.0, main.pool.current / main.pool.maximum) if main.pool.maximum else 0.0
-        parts = {
-            "odds": {k: WEIGHTS["odds"] * (v - best) for k, v in value.items()},
-            "temperament": {"damage": WEIGHTS["temperament"] * L["aggression"],
-                            "skill": WEIGHTS["temperament"] * L["caution"]},
-            "press": {"damage": WEIGHTS["press"] * (1 - opp_frac) * max(0.0, 1 + L["cruelty"])},
-        }
+        parts = clever_considerations(fight.lean, value, opp_frac)
         totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in keys}
         choice = self._pick(totals)
         key = self._strongest(choice, keys, parts) or "chance"

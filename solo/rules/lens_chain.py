@@ -16,6 +16,9 @@ two Pools *and* what the last round left on each side, an :class:`Effect`:
   side declares no Lens but one edge: ``"skill"`` (+20 to the roll) or
   ``"damage"`` (the damage dice rolled twice, keep the higher). A side struck
   by a Covert win while it played Clever has both.
+* ``last``: the Lens the side declared last (kept through its follow-up),
+  held only for a side B whose policy reads it (``remembers=True``: an NPC
+  mind's habit of repeating its Lens); None otherwise.
 
 What each Lens does comes from :data:`~.lenses.LENS_TABLE`; a round's chances
 and blows from :func:`~.odds.round_kernel` and
@@ -36,8 +39,11 @@ plays its best in every state, or plays a policy like B's. Side B plays a
 policy: a function of the state as it sees it, ``(own pool, other pool, own
 effect, other effect)``, returning a Lens (an edge when its follow-up is due)
 or a mapping of choices to chances — an NPC mind that draws among its
-near-best options. What B already declared this round (it acted first) may
-replace its policy for that one round (``declared_b``).
+near-best options. With ``sees`` (the initiative: the chance, at each pair of
+Pools, that B declares after A) the policy gets a fifth argument, A's
+declaration when B saw it, else None. What B declares this round may replace
+its policy for that one round (``declared_b``: what it already declared, or
+its chances as the live mind stands).
 
 A :class:`LensChain` answers three questions from any state:
 :meth:`~LensChain.odds` (A keeps a Lens, or plays its best),
@@ -45,16 +51,22 @@ A :class:`LensChain` answers three questions from any state:
 :meth:`~LensChain.look_ahead` (each Lens this round, A's best after: what a
 mind weighs).
 
-How it is solved: the states reachable from the start are listed once, each
-with its round merged by successor. With a round limit the chain is walked
-backwards that many rounds, A's and B's chances to win carried together as
-one complex number; without one, the states are solved in order of growing
-Pools, those that share both Pools (they differ in their effects only, and a
-round that changes no Pool moves between them) as one small linear system.
-A chain keeps what it solved, so a later state of the same conflict is a
-look-up when the first walk reached it. The work is the states (Pool pairs
-times the pairs of effects the Lenses can leave) times the successors of a
-round (more when B mixes Lenses) times the rounds to go:
+How it is solved: the first round from the asked state is played out
+explicitly; the states it leads to are valued by a solved chain. The states
+reachable are listed once (with a round limit, only as far as the rounds
+left reach). With a round limit the chain is walked backwards, A's and B's
+chances to win carried together as one complex number, each round split
+where both sides have declared (:func:`_declared_plan`: the states that
+differ only in B's last Lens share the rounds that follow their
+declarations); without one, the states are solved in order of growing Pools,
+those that share both Pools (they differ in their effects only, and a round
+that changes no Pool moves between them) as one small linear system, each
+round merged by successor. A chain keeps what it solved: a later state of the
+same conflict is a look-up when the first walk reached it, and worked out on
+top of the walk (:meth:`LensChain._value`) when it holds effects that keeping
+one Lens never leaves (the player switched Lenses). The work is the states
+(Pool pairs times the pairs of effects, B's last Lens among them) times the
+successors of a round (more when B mixes Lenses) times the rounds to go:
 ``benchmarks/lens_odds.py`` measures it.
 """
 
@@ -82,10 +94,16 @@ CONFLICT_SKILL_LENSES: tuple[str, ...] = tuple(k for k, v in LENS_TABLE.items() 
 
 
 class Effect(NamedTuple):
-    """What the last round left on one side for this round (see the module's docstring)."""
+    """What the last round left on one side for this round (see the module's docstring).
+
+    ``last`` is the Lens the side declared last (kept through a Clever
+    follow-up): held only for a side B whose policy remembers it (an NPC
+    mind's habit of repeating its Lens), None otherwise.
+    """
 
     carry: int = 0
     follow_up: bool = False
+    last: str | None = None
 
 
 NOTHING = Effect()
@@ -94,8 +112,12 @@ NOTHING = Effect()
 Choice = str | Mapping[str, float]
 #: (own pool, other pool, own effect, other effect) -> Choice
 PolicyFn = Callable[[int, int, Effect, Effect], Choice]
+#: (own pool, other pool, own effect, other effect, what the other side declared first or None) -> Choice
+SeeingPolicyFn = Callable[[int, int, Effect, Effect, "str | None"], Choice]
 #: A policy, or a plain string: that Lens every round (the "skill" edge after Clever).
-LensPolicy = str | PolicyFn
+LensPolicy = str | PolicyFn | SeeingPolicyFn
+#: (pool a, pool b) -> the chance that B declares after A, seeing A's choice (initiative)
+Sees = Callable[[int, int], float]
 Spread = tuple[tuple[str, float], ...]  # choices with their chances, none of them zero
 
 
@@ -231,37 +253,37 @@ class _Round(NamedTuple):
     after_s: int  # after a stalemate
 
 
-def _spread(answer: Choice, allowed: Iterable[str], where: str) -> Spread:
-    """A policy's answer as choices and chances: checked, normalised, zero chances left out."""
-    spread = {answer: 1.0} if isinstance(answer, str) else dict(answer)
-    allowed = set(allowed)
+def _spread(answer: Choice, allowed: Iterable[str], where: str | Callable[[], str]) -> Spread:
+    """A policy's answer as choices and chances: checked, normalised, zero chances left out.
+
+    ``where`` says where the policy was asked, for the error (a function: worked out only then).
+    """
+    spread = {answer: 1.0} if isinstance(answer, str) else answer
     total = 0.0
     for choice, p in spread.items():
-        if choice not in allowed:
-            raise ValueError(f"{where}: the policy chose {choice!r}; it may choose {', '.join(sorted(allowed))}")
-        if not p >= 0.0:
-            raise ValueError(f"{where}: the policy gave {choice!r} the chance {p}")
+        if choice not in allowed or not p >= 0.0:
+            place = where if isinstance(where, str) else where()
+            if choice not in allowed:
+                raise ValueError(f"{place}: the policy chose {choice!r}; it may choose {', '.join(sorted(allowed))}")
+            raise ValueError(f"{place}: the policy gave {choice!r} the chance {p}")
         total += p
     if abs(total - 1.0) > 1e-6:
-        raise ValueError(f"{where}: the policy's chances add up to {total}, not 1")
+        place = where if isinstance(where, str) else where()
+        raise ValueError(f"{place}: the policy's chances add up to {total}, not 1")
     return tuple((c, p / total) for c, p in spread.items() if p > 0.0)
 
 
 # -- the chain ---------------------------------------------------------------------------------
 
-_E = 16  # effect ids per side that a state key has room for
+_E = 64  # effect ids per side that a state key has room for
 _STRIDE_B = MAX_POOL + 1  # a state key is ((pool_a * _STRIDE_B + pool_b) * _E + effect a) * _E + effect b
 _DOWN_B = _E * _E  # B's Pool one lower
 _DOWN_A = _STRIDE_B * _DOWN_B
 _WIN, _LOSE = 0, 1  # the keys (and positions) of the two ends
-_CHOICES = LENSES + FOLLOW_UPS
-_KEEP = 32  # solved chains a LensChain keeps: one per Lens of A (or policy) and kind of limit, the least asked out
-_FIRST = 1 << 40  # a start key plus _FIRST × (1 + the choice's place in _CHOICES): B declared it this round
-
-
-def _root(key: int, declared: str | None) -> int:
-    """The key a walk starts from: the state, or the state in a round whose choice B already declared."""
-    return key if declared is None else key + _FIRST * (1 + _CHOICES.index(declared))
+_EDGES = frozenset(FOLLOW_UPS)
+_KEEP = 32  # Lenses of A (or policies) and kinds of limit a LensChain keeps solved chains for, the least asked out
+_PER_LENS = 3  # solved chains kept for each: the first of a conflict (its later states are in it) and the latest
+_ON_DEMAND = 400  # states worked out on top of a kept walk before a new one is solved instead
 
 
 def _key(pool_a: int, pool_b: int, ia: int, ib: int) -> int:
@@ -275,18 +297,30 @@ def _state(key: int) -> tuple[int, int, int, int]:
     return pool_a, pool_b, ia, ib
 
 
+def _mix(parts: list[tuple[float, Spread]]) -> Spread:
+    """Spreads mixed with the given weights (B seeing A's choice some of the time)."""
+    out: dict[str, float] = {}
+    for w, spread in parts:
+        for c, p in spread:
+            out[c] = out.get(c, 0.0) + w * p
+    return tuple((c, p) for c, p in out.items() if p > 0.0)
+
+
 class _Game:
     """What one match-up's chains share, whatever A plays: effects, B's choices, the rounds."""
 
-    def __init__(self, a: _Side, b: _Side, policy: LensPolicy):
+    def __init__(self, a: _Side, b: _Side, policy: LensPolicy, sees: Sees | None = None, remembers: bool = False):
         self.a, self.b = a, b
+        self.remembers = remembers and not isinstance(policy, str)
         self.policy_b = fixed_policy(policy) if isinstance(policy, str) else policy
+        self.sees = None if isinstance(policy, str) else sees  # a fixed Lens does not look
         self.lenses_a = tuple(k for k, _ in a.targets)
         self.lenses_b = tuple(k for k, _ in b.targets)
+        self.allowed = {"a": frozenset(self.lenses_a), "b": frozenset(self.lenses_b)}
         self.effects: list[Effect] = []
         self._ids: dict[Effect, int] = {}
         self._rounds: dict[tuple[str, str, int, int], _Round] = {}
-        self._b: dict[int, Spread] = {}
+        self._b: dict[object, Spread] = {}
 
     def eid(self, e: Effect) -> int:
         i = self._ids.get(e)
@@ -297,20 +331,37 @@ class _Game:
             self.effects.append(e)
         return i
 
-    def choices(self, policy: PolicyFn, side: str, key: int) -> Spread:
-        """A policy's choices in a state, seen from its own side."""
+    def choices(self, policy: Callable[..., Choice], side: str, key: int, *seen: str | None) -> Spread:
+        """A policy's choices in a state, seen from its own side (``seen``: what the other declared first)."""
         pool_a, pool_b, ia, ib = _state(key)
         ea, eb = self.effects[ia], self.effects[ib]
         own, other, mine, theirs, lenses = ((pool_a, pool_b, ea, eb, self.lenses_a) if side == "a"
                                             else (pool_b, pool_a, eb, ea, self.lenses_b))
-        allowed = FOLLOW_UPS if mine.follow_up else lenses
-        return _spread(policy(own, other, mine, theirs), allowed,
-                       f"side {side} at Pools {own}/{other}, effects {tuple(mine)}/{tuple(theirs)}")
+        allowed = _EDGES if mine.follow_up else self.allowed[side]
+        return _spread(policy(own, other, mine, theirs, *seen), allowed,
+                       lambda: f"side {side} at Pools {own}/{other}, effects {tuple(mine)}/{tuple(theirs)}")
 
-    def choices_b(self, key: int) -> Spread:
-        out = self._b.get(key)  # cached per state: every chain of the match-up asks the same
+    def choices_b(self, key: int, ca: str) -> Spread:
+        """B's choices in a state when A declares ``ca``: cached, every chain of the match-up asks the same."""
+        sees = self.sees
+        if sees is None:
+            out = self._b.get(key)
+            if out is None:
+                out = self._b[key] = self.choices(self.policy_b, "b", key)
+            return out
+        pool_a, pool_b, _, _ = _state(key)
+        p = sees(pool_a, pool_b)
+        which = (key, ca) if p > 0.0 else key
+        out = self._b.get(which)
         if out is None:
-            out = self._b[key] = self.choices(self.policy_b, "b", key)
+            policy = self.policy_b
+            if p >= 1.0:
+                out = self.choices(policy, "b", key, ca)
+            elif p <= 0.0:
+                out = self.choices(policy, "b", key, None)
+            else:
+                out = _mix([(1.0 - p, self.choices(policy, "b", key, None)), (p, self.choices(policy, "b", key, ca))])
+            self._b[which] = out
         return out
 
     def round(self, ca: str, cb: str, ia: int, ib: int) -> _Round:
@@ -321,7 +372,8 @@ class _Game:
             ta, la = _roll(a, ca, self.effects[ia].carry)
             tb, lb = _roll(b, cb, self.effects[ib].carry)
             odds = round_kernel(ta, tb, la, lb, a.dice, b.dice, a.bonus, b.bonus, a.armour, b.armour).round
-            pairs = [self.eid(_after(ca, cb, wa, wb)) * _E + self.eid(_after(cb, ca, wb, wa))
+            last = (self.effects[ib].last if cb in FOLLOW_UPS else cb) if self.remembers else None
+            pairs = [self.eid(_after(ca, cb, wa, wb)) * _E + self.eid(_after(cb, ca, wb, wa)._replace(last=last))
                      for wa, wb in ((True, False), (False, True), (False, False))]
             r = self._rounds[key] = _Round(
                 odds, _Blows.of(odds.a, damage_distribution(a.dice, la, a.bonus, b.armour), _DOWN_B),
@@ -333,31 +385,69 @@ class _Game:
         """{successor key: chance} of one round from ``key``, A choosing as ``spread_a`` says (B too, if given)."""
         pool_a, pool_b, ia, ib = _state(key)
         base = key - (ia * _E + ib)  # (pool_a, pool_b) with no effects
+        pairs = [(ca, pa, cb, pb) for ca, pa in spread_a for cb, pb in (spread_b or self.choices_b(key, ca))]
+        if len(pairs) == 1:
+            return self._one_pair(base, pool_a, pool_b, ia, ib, *pairs[0])
         out: dict[int, float] = {}
         get = out.get
         rounds = self._rounds
         win = lose = 0.0
-        for ca, pa in spread_a:
-            for cb, pb in spread_b or self.choices_b(key):
-                p = pa * pb
-                r = rounds.get((ca, cb, ia, ib)) or self.round(ca, cb, ia, ib)
-                blows = r.blows_a
-                cut = bisect_left(blows.damage, pool_b)  # the blows from here on put B out
-                after = base + r.after_a
-                for off, q in zip(blows.offset[:cut], blows.chance):
-                    k = after + off
-                    out[k] = get(k, 0.0) + p * q
-                win += p * blows.beyond[cut]
-                blows = r.blows_b
-                cut = bisect_left(blows.damage, pool_a)
-                after = base + r.after_b
-                for off, q in zip(blows.offset[:cut], blows.chance):
-                    k = after + off
-                    out[k] = get(k, 0.0) + p * q
-                lose += p * blows.beyond[cut]
-                if r.stalemate > 0.0:
-                    k = base + r.after_s
-                    out[k] = get(k, 0.0) + p * r.stalemate
+        for ca, pa, cb, pb in pairs:
+            p = pa * pb
+            r = rounds.get((ca, cb, ia, ib)) or self.round(ca, cb, ia, ib)
+            blows = r.blows_a
+            cut = bisect_left(blows.damage, pool_b)  # the blows from here on put B out
+            after = base + r.after_a
+            for off, q in zip(blows.offset[:cut], blows.chance):
+                k = after + off
+                out[k] = get(k, 0.0) + p * q
+            win += p * blows.beyond[cut]
+            blows = r.blows_b
+            cut = bisect_left(blows.damage, pool_a)
+            after = base + r.after_b
+            for off, q in zip(blows.offset[:cut], blows.chance):
+                k = after + off
+                out[k] = get(k, 0.0) + p * q
+            lose += p * blows.beyond[cut]
+            if r.stalemate > 0.0:
+                k = base + r.after_s
+                out[k] = get(k, 0.0) + p * r.stalemate
+        if win > 0.0:
+            out[_WIN] = win
+        if lose > 0.0:
+            out[_LOSE] = lose
+        return out
+
+    def _one_pair(self, base: int, pool_a: int, pool_b: int, ia: int, ib: int, ca: str, pa: float, cb: str,
+                  pb: float) -> dict[int, float]:
+        """:meth:`transitions` for one pair of declarations: its successors are distinct but for blows that do
+        no damage, so they are listed and only added up when one repeats."""
+        p = pa * pb
+        r = self._rounds.get((ca, cb, ia, ib)) or self.round(ca, cb, ia, ib)
+        keys: list[int] = []
+        chances: list[float] = []
+        blows = r.blows_a
+        cut = bisect_left(blows.damage, pool_b)
+        if cut:
+            after = base + r.after_a
+            keys += [after + off for off in blows.offset[:cut]]
+            chances += [p * q for q in blows.chance[:cut]]
+        win = p * blows.beyond[cut]
+        blows = r.blows_b
+        cut = bisect_left(blows.damage, pool_a)
+        if cut:
+            after = base + r.after_b
+            keys += [after + off for off in blows.offset[:cut]]
+            chances += [p * q for q in blows.chance[:cut]]
+        lose = p * blows.beyond[cut]
+        if r.stalemate > 0.0:
+            keys.append(base + r.after_s)
+            chances.append(p * r.stalemate)
+        out = dict(zip(keys, chances))
+        if len(out) < len(keys):  # one state reached two ways (a blow that does no damage)
+            out = {}
+            for k, q in zip(keys, chances):
+                out[k] = out.get(k, 0.0) + q
         if win > 0.0:
             out[_WIN] = win
         if lose > 0.0:
@@ -368,7 +458,7 @@ class _Game:
         _, _, ia, ib = _state(key)
         a = b = s = 0.0
         for ca, pa in spread_a:
-            for cb, pb in spread_b or self.choices_b(key):
+            for cb, pb in spread_b or self.choices_b(key, ca):
                 r = self.round(ca, cb, ia, ib).odds
                 a += pa * pb * r.a
                 b += pa * pb * r.b
@@ -379,28 +469,34 @@ class _Game:
 Option = tuple[Spread, tuple[int, ...], tuple[float, ...]]  # A's spread, successor keys, their chances
 
 
-def _plan(game: _Game, start: int, options: Callable[[int], list[Spread]]) -> dict[int, list[Option]]:
+def _plan(game: _Game, start: int | dict[int, int], options: Callable[[int], list[Spread]],
+          depth: int | None = None) -> tuple[dict[int, list[Option]], dict[int, int]]:
     """Every state reachable from ``start`` (a breadth-first walk), with A's options and their rounds.
 
-    A ``start`` with a declaration of B on it (:func:`_root`) plays its round with that choice; the
-    same state reached later plays B's policy as every other state does.
+    ``start`` is a state, or {state: its distance from the start} for several
+    (by growing distance). With a ``depth``, only the states fewer than that
+    many rounds away get their rounds; those exactly that far are listed with
+    none (a walk of ``depth`` − 1 rounds only needs their value with no round
+    to go). Returns the plan and each state's distance from the start.
     """
     plan: dict[int, list[Option]] = {}
-    queue = [start]
-    seen = {start}
+    far = dict(start) if isinstance(start, dict) else {start: 0}
+    queue = list(far)
     for key in queue:  # the queue grows as the walk goes
+        d = far[key]
+        if depth is not None and d >= depth:
+            plan[key] = []
+            continue
         opts = []
-        declared = key // _FIRST
-        state = key % _FIRST
-        for spread in options(state):
-            t = game.transitions(state, spread, ((_CHOICES[declared - 1], 1.0),) if declared else None)
+        for spread in options(key):
+            t = game.transitions(key, spread)
             for k in t:
-                if k > _LOSE and k not in seen:
-                    seen.add(k)
+                if k > _LOSE and k not in far:
+                    far[k] = d + 1
                     queue.append(k)
             opts.append((spread, tuple(t), tuple(t.values())))
         plan[key] = opts
-    return plan
+    return plan, far
 
 
 def _gatherer(idx: list[int]) -> Callable[[list], tuple]:
@@ -427,54 +523,173 @@ class _Sums(NamedTuple):
         return [sum(islice(terms, n)) for n in self.counts]
 
 
-class _Walk:
-    """A chain walked backwards ``limit`` rounds: every reached state's value with 0 … limit rounds to go."""
+Declared = tuple[tuple[int, ...], tuple[float, ...]]  # a round whose choices are made: successor keys, chances
 
-    def __init__(self, plan: dict[int, list[Option]], limit: int):
-        self.plan, self.limit = plan, limit
+
+def _declared_plan(game: _Game, start: dict[int, int], options: Callable[[int], list[Spread]], depth: int
+                   ) -> tuple[dict[int, list[tuple[Spread, tuple[int, ...], tuple[float, ...]]]], dict[int, int],
+                              list[Declared]]:
+    """The states :func:`_plan` lists, each round split at the moment both sides have declared.
+
+    A state's option is then its chances of each pair of declarations, by
+    the place of that pair's round in the returned list; the round is listed
+    once for every state it is played from. B's last Lens (a side B that
+    remembers it) changes B's choices but not the round that follows them,
+    so the states that differ only by it share their rounds, several times
+    over for a mind that mixes its Lenses: the walk then has fewer terms
+    than over :func:`_plan`'s merged rounds. When B remembers nothing there
+    is nothing to share, and each state's option is its one merged round.
+    """
+    split = game.remembers
+    plan: dict[int, list[tuple[Spread, tuple[int, ...], tuple[float, ...]]]] = {}
+    rounds: list[Declared] = []
+    at: dict[tuple, int] = {}
+    far = dict(start)
+    queue = list(far)
+    effects = game.effects
+    for key in queue:  # the queue grows as the walk goes
+        d = far[key]
+        if d >= depth:
+            plan[key] = []
+            continue
+        pa, pb, ia, ib = _state(key)
+        eb = effects[ib]
+        b_round = (eb.carry, True, eb.last) if eb.follow_up else (eb.carry, False)  # what the round reads of B
+        opts = []
+        for spread in options(key):
+            ids, chances = [], []
+            if not split:  # the round merged by successor, as _plan lists it
+                t = game.transitions(key, spread)
+                for k in t:
+                    if k > _LOSE and k not in far:
+                        far[k] = d + 1
+                        queue.append(k)
+                merged: tuple[Spread, tuple[int, ...], tuple[float, ...]] = (spread, (len(rounds),), (1.0,))
+                opts.append(merged)
+                rounds.append((tuple(t), tuple(t.values())))
+                continue
+            for ca, qa in spread:
+                for cb, qb in game.choices_b(key, ca):
+                    which = (pa, pb, ia, b_round, ca, cb)
+                    i = at.get(which)
+                    if i is None:
+                        t = game.transitions(key, ((ca, 1.0),), ((cb, 1.0),))
+                        for k in t:
+                            if k > _LOSE and k not in far:
+                                far[k] = d + 1
+                                queue.append(k)
+                        i = at[which] = len(rounds)
+                        rounds.append((tuple(t), tuple(t.values())))
+                    ids.append(i)
+                    chances.append(qa * qb)
+            opts.append((spread, tuple(ids), tuple(chances)))
+        plan[key] = opts
+    return plan, far, rounds
+
+
+class _Walk:
+    """A chain walked backwards: every listed state's value with 0 … ``horizon`` − 1 rounds to go.
+
+    The plan comes from :func:`_declared_plan` with ``depth=horizon``: a state
+    ``d`` rounds from the plan's start is worth asking with up to
+    ``horizon − d`` rounds to go (its round's successors then have the rounds
+    they need), which :meth:`covers` and :meth:`knows` check. Each pass works
+    out every declared round's value from the states' values of the pass
+    before, then every state's value as its mix of declared rounds.
+    """
+
+    def __init__(self, plan: dict[int, list[tuple[Spread, tuple[int, ...], tuple[float, ...]]]],
+                 far: dict[int, int], rounds: list[Declared], horizon: int):
+        self.far, self.horizon = far, horizon
+        limit = horizon - 1
         single = [k for k, opts in plan.items() if len(opts) == 1]
         multi = [k for k, opts in plan.items() if len(opts) > 1]
+        edge = [k for k, opts in plan.items() if not opts]  # as far as the horizon: only ever worth 0 here
         index = self.index = {_WIN: 0, _LOSE: 1}
-        for key in single + multi:
+        for key in single + multi + edge:
             index[key] = len(index)
-        self._multi_at = {k: j for j, k in enumerate(multi)}
-        singles = _Sums.of([opt[1:] for k in single for opt in plan[k]], index)
-        options = _Sums.of([opt[1:] for k in multi for opt in plan[k]], index)
         groups = [len(plan[k]) for k in multi]
-        each_idx = [tuple(index[k] for k in keys) for k in multi for _, keys, _ in plan[k]]  # option by option
-        each_w = [chances for k in multi for _, _, chances in plan[k]]
         ends = [1.0 + 0.0j, 1.0j]
+        zeros = [0j] * len(edge)
         values: list[complex] = ends + [0j] * (len(index) - 2)
         self.values = [values]  # values[t][i]: A wins + 1j·B wins from state i with t rounds to go
-        self.rounds: list[list[float]] | None = [[0.0] * len(index)] if multi else None
-        self.picks: list[list[int]] = []  # picks[t - 1][j]: the option the j-th multi state takes with t to go
+        self.rounds: list[list[float]] | None = None
+        if all(len(ids_) == 1 for opts in plan.values() for _, ids_, _ in opts):  # one merged round an option
+            self._merged(plan, rounds, single, multi, groups, len(edge), limit)
+            return
+        played = _Sums.of(list(rounds), index)  # a declared round from the states' values
+        ids = {i: i for i in range(len(rounds))}
+        mix = _Sums.of([opt[1:] for k in single for opt in plan[k]], ids)  # a state from its declared rounds
+        options = _Sums.of([opt[1:] for k in multi for opt in plan[k]], ids)
+        if multi:  # A chooses: the rounds its choice takes are counted along
+            self.rounds = [[0.0] * len(index)]
+            each_idx = [ids_ for k in multi for _, ids_, _ in plan[k]]
+            each_w = [chances for k in multi for _, _, chances in plan[k]]
         for _ in range(limit):
             prev = values
-            values = ends + singles.over(prev, singles.weights)
-            if multi:  # A chooses: the option with the best chance to win, and the rounds that choice takes
-                each = options.over(prev, options.weights)
-                picks, chosen, at = [], [], 0
+            now = played.over(prev, played.weights)
+            values = ends + mix.over(now, mix.weights)
+            if multi:
+                each = options.over(now, options.weights)
+                chosen, at = [], 0
                 for n in groups:
                     best = at
                     for o in range(at + 1, at + n):
                         if each[o].real > each[best].real:
                             best = o
                     values.append(each[best])
-                    picks.append(best - at)
                     chosen.append(best)
                     at += n
-                self.picks.append(picks)
                 assert self.rounds is not None
-                before = self.rounds[-1]
-                # the rounds of the chosen options only
+                before = [1.0 + r for r in played.over(self.rounds[-1], played.real)]  # each declared round's
                 terms = map(mul, concat.from_iterable(map(each_w.__getitem__, chosen)),
                             _gatherer(list(concat.from_iterable(map(each_idx.__getitem__, chosen))))(before))
-                self.rounds.append([0.0, 0.0] + [1.0 + r for r in singles.over(before, singles.real)]
-                                   + [1.0 + sum(islice(terms, len(each_w[o]))) for o in chosen])
+                self.rounds.append([0.0, 0.0] + mix.over(before, mix.real)
+                                   + [sum(islice(terms, len(each_w[o]))) for o in chosen] + [0.0] * len(edge))
+            values.extend(zeros)
+            self.values.append(values)
+
+    def _merged(self, plan: dict[int, list[tuple[Spread, tuple[int, ...], tuple[float, ...]]]],
+                rounds: list[Declared], single: list[int], multi: list[int], groups: list[int], edges: int,
+                limit: int) -> None:
+        """The walk when every option is one round merged by successor: no mix to work out."""
+        n = len(single)
+        order = [plan[k][0][1][0] for k in single] + [opt[1][0] for k in multi for opt in plan[k]]
+        played = _Sums.of([rounds[i] for i in order], self.index)
+        ends = [1.0 + 0.0j, 1.0j]
+        zeros = [0j] * edges
+        values = self.values[0]
+        if multi:
+            self.rounds = [[0.0] * len(self.index)]
+        for _ in range(limit):
+            now = played.over(values, played.weights)
+            values = ends + now[:n]
+            if multi:
+                chosen, at = [], n
+                for g in groups:
+                    best = at
+                    for o in range(at + 1, at + g):
+                        if now[o].real > now[best].real:
+                            best = o
+                    values.append(now[best])
+                    chosen.append(best)
+                    at += g
+                assert self.rounds is not None
+                before = played.over(self.rounds[-1], played.real)
+                self.rounds.append([0.0, 0.0] + [1.0 + r for r in before[:n]]
+                                   + [1.0 + before[o] for o in chosen] + [0.0] * edges)
+            values.extend(zeros)
             self.values.append(values)
 
     def covers(self, key: int, limit: int | None) -> bool:
-        return limit is not None and limit <= self.limit and key in self.index
+        """Whether the walk knows the successors of ``key`` with ``limit`` − 1 rounds to go."""
+        d = self.far.get(key)
+        return limit is not None and d is not None and d + limit <= self.horizon
+
+    def knows(self, key: int, limit: int | None) -> bool:
+        """Whether the walk knows the value of ``key`` with ``limit`` rounds to go (it walked ``horizon`` − 1)."""
+        d = self.far.get(key)
+        return limit is not None and d is not None and limit <= self.horizon - max(d, 1)
 
     def value(self, key: int, limit: int | None) -> tuple[complex, float]:
         """(A wins + 1j·B wins, expected rounds) from ``key`` (an end too) with ``limit`` rounds to go."""
@@ -484,13 +699,6 @@ class _Walk:
             return self.values[limit][i], self.rounds[limit][i]
         # with no choices the expected rounds are the sum over the rounds of the chance to be still undecided
         return self.values[limit][i], sum(1.0 - v[i].real - v[i].imag for v in self.values[:limit])
-
-    def at(self, key: int, limit: int | None) -> tuple[complex, float, Spread]:
-        """(A wins + 1j·B wins, expected rounds, A's spread in the first round)."""
-        assert limit is not None
-        j = self._multi_at.get(key)
-        option = 0 if j is None else self.picks[limit - 1][j]
-        return (*self.value(key, limit), self.plan[key][option][0])
 
 
 def _solve_block(coef: list[dict[int, float]], outside: list[complex], out_rounds: list[float],
@@ -604,11 +812,11 @@ class _Blocks:
     def covers(self, key: int, limit: int | None) -> bool:
         return limit is None and key in self.plan
 
+    def knows(self, key: int, limit: int | None) -> bool:
+        return limit is None and key in self.plan
+
     def value(self, key: int, limit: int | None = None) -> tuple[complex, float]:
         return self.value_of[key], self.rounds[key]
-
-    def at(self, key: int, limit: int | None = None) -> tuple[complex, float, Spread]:
-        return self.value_of[key], self.rounds[key], self.plan[key][self.chosen[key]][0]
 
 
 # -- the public calls ----------------------------------------------------------------------------------
@@ -627,29 +835,54 @@ def _side(targets: Mapping[str, int] | int, dice: str, bonus: int, armour: int, 
     return _Side(tuple((k, table[k]) for k in LENSES if k in table), str(dice), bonus, armour)
 
 
+class _Nothing:
+    """The values with no round to go: the ends are what they are, every other state is still undecided."""
+
+    @staticmethod
+    def knows(key: int, limit: int | None) -> bool:
+        return limit == 0
+
+    @staticmethod
+    def value(key: int, limit: int | None = None) -> tuple[complex, float]:
+        return (1.0 + 0j if key == _WIN else 1j if key == _LOSE else 0j), 0.0
+
+
+class _Missing(Exception):
+    """A state the solved chain without a round limit does not hold: its value needs a new solve."""
+
+    def __init__(self, key: int):
+        super().__init__(key)
+        self.key = key
+
+
 class LensChain:
     """One match-up of the Lens chain: two sides and B's policy. Ask it for the odds from any state.
 
     ``targets_*`` maps each Lens a side may use to its target before the
     Lens's skill shift (:func:`lens_targets`; an int stands for every Lens
     that rolls the conflict's skill). ``armour_a`` is what A's armour takes
-    off B's blows, and so on, as in :func:`~.odds.conflict_odds`. B's
-    choices, the rounds and the solved chains are kept: asking again from a
-    state that an earlier walk reached (with no more rounds to go) is a
-    look-up. The kept chains hold Python numbers for every state and round
-    to go: tens of megabytes for all seven Lenses at Pools 20 and 30 rounds
-    against a B that mixes Lenses (50 MB in ``benchmarks/lens_odds.py``; 30
-    with no limit, 10 at Pools 10). Keep one per conflict, drop it after.
+    off B's blows, and so on, as in :func:`~.odds.conflict_odds`. ``sees``,
+    when given, is the chance at Pools (a, b) that B declares after A (the
+    initiative) and so knows A's choice: B's policy is then called with a
+    fifth argument, A's declaration or None. ``remembers``: B's effect holds
+    the Lens it declared last (``Effect.last``), for a policy that reads it
+    (a state per Lens it may have used: dearer). B's choices, the rounds and the
+    solved chains are kept: asking again from a state that an earlier walk
+    reached (with no more rounds to go) is a look-up. The kept chains hold
+    Python numbers for every state and round to go: tens of megabytes for all
+    seven Lenses at Pools 20 and 30 rounds against a B that mixes Lenses. Keep
+    one per conflict, drop it after.
     """
 
     def __init__(self, targets_a: Mapping[str, int] | int, targets_b: Mapping[str, int] | int, *,
                  damage_a: str = "1d6", damage_b: str = "1d6", bonus_a: int = 0, bonus_b: int = 0,
-                 armour_a: int = 0, armour_b: int = 0, policy_b: LensPolicy = "none"):
+                 armour_a: int = 0, armour_b: int = 0, policy_b: LensPolicy = "none", sees: Sees | None = None,
+                 remembers: bool = False):
         a = _side(targets_a, damage_a, bonus_a, armour_a, "a")
         b = _side(targets_b, damage_b, bonus_b, armour_b, "b")
         if isinstance(policy_b, str) and policy_b not in dict(b.targets):
             raise ValueError(f"side b has no target for the Lens {policy_b!r}")
-        self.game = _Game(a, b, policy_b)
+        self.game = _Game(a, b, policy_b, sees, remembers)
         self.lenses_a: tuple[str, ...] = self.game.lenses_a
         self._kept: dict[tuple[object, bool], list[_Walk | _Blocks]] = {}
 
@@ -674,69 +907,149 @@ class LensChain:
             raise TypeError("an effect is an Effect(carry, follow_up)")
 
     def odds(self, pool_a: int, pool_b: int, *, lens_a: str | PolicyFn = "none", effect_a: Effect = NOTHING,
-             effect_b: Effect = NOTHING, round_limit: int | None = None, declared_b: str | None = None) -> ChainOdds:
+             effect_b: Effect = NOTHING, round_limit: int | None = None,
+             declared_b: Choice | None = None) -> ChainOdds:
         """The odds from Pools (pool_a, pool_b) and these effects.
 
         ``lens_a``: the Lens A keeps every round (its follow-up edge chosen for
         the better chance), ``"best"`` (its best in every state), or a policy
         as B's. ``round_limit``: the rounds still to play (None: no limit).
-        ``declared_b``: what B already declared this round (a Lens, or its edge
-        when its follow-up is due), in place of its policy for this round only.
+        ``declared_b``: what B declares this round (a Lens, or its edge when
+        its follow-up is due), or its chances ({choice: chance}), in place of
+        its policy for this round only: what it already declared, or what the
+        mind would draw now from what it remembers.
         """
         self._check(pool_a, pool_b, round_limit, effect_a, effect_b)
         if not callable(lens_a) and lens_a != BEST and lens_a not in self.lenses_a:
             raise ValueError(f"side a has no target for the Lens {lens_a!r} (it has {', '.join(self.lenses_a)})")
-        key = self._start(pool_a, pool_b, effect_a, effect_b, declared_b)
-        v, rounds, spread = self._solved(lens_a, key, round_limit).at(key, round_limit)
-        return self._odds(key, v, rounds, spread)
+        key, spread_b = self._start(pool_a, pool_b, effect_a, effect_b, declared_b)
+        after = None if round_limit is None else round_limit - 1
+        solved = self._solved(lens_a, key, round_limit)
+        try:
+            return self._best_first(solved, key, after, lens_a, spread_b)
+        except _Missing:  # a state (after B's declaration, or the start itself) the kept chains lack: solve anew
+            solved = self._solved(lens_a, key, round_limit, starts=self._starts(key, lens_a, spread_b))
+            return self._best_first(solved, key, after, lens_a, spread_b)
 
-    def _start(self, pool_a: int, pool_b: int, effect_a: Effect, effect_b: Effect, declared_b: str | None) -> int:
-        """The start's key, a declaration of B on it (checked against what B may choose there)."""
+    def _best_first(self, solved: _Walk | _Blocks | _Nothing, key: int, after: int | None, lens_a: str | PolicyFn,
+                    spread_b: Spread | None) -> ChainOdds:
+        """The odds from ``key``: A's best option in the first round, then the solved values."""
+        best = None
+        memo: dict[tuple[int, int], tuple[complex, float]] = {}
+        for spread_a in self._options(lens_a)(key):
+            v, rounds = self._one_round(solved, key, after, spread_a, spread_b, lens_a, memo)
+            if best is None or v.real > best[0].real:
+                best = (v, rounds, spread_a)
+        assert best is not None
+        return self._odds(key, *best, spread_b)
+
+    def _starts(self, key: int, lens_a: str | PolicyFn, spread_b: Spread | None) -> dict[int, int]:
+        """Where a new solve for a first round from ``key`` starts: the state, and every state its round leads to."""
+        starts = {key: 0}
+        for spread_a in self._options(lens_a)(key):
+            starts.update((k, 1) for k in self.game.transitions(key, spread_a, spread_b) if k > _LOSE and k != key)
+        return starts
+
+    def _start(self, pool_a: int, pool_b: int, effect_a: Effect, effect_b: Effect,
+               declared_b: Choice | None) -> tuple[int, Spread | None]:
+        """The start's key, and a declaration of B on it (checked against what B may choose there)."""
         game = self.game
         key = _key(pool_a, pool_b, game.eid(effect_a), game.eid(effect_b))
-        if declared_b is not None:
-            allowed = FOLLOW_UPS if effect_b.follow_up else game.lenses_b
-            _spread(declared_b, allowed, f"B's declaration at Pools {pool_b}/{pool_a}")
-        return _root(key, declared_b)
+        if declared_b is None:
+            return key, None
+        allowed = FOLLOW_UPS if effect_b.follow_up else game.lenses_b
+        return key, _spread(declared_b, allowed, f"B's declaration at Pools {pool_b}/{pool_a}")
 
-    def _odds(self, root: int, v: complex, rounds: float, spread: Spread) -> ChainOdds:
+    def _one_round(self, solved: _Walk | _Blocks | _Nothing, key: int, after: int | None, spread_a: Spread,
+                   spread_b: Spread | None, lens_a: str | PolicyFn = BEST,
+                   memo: dict[tuple[int, int], tuple[complex, float]] | None = None) -> tuple[complex, float]:
+        """A's and B's chances from ``key``: this round played out, then the solved values with ``after`` to go."""
+        v, rounds = 0j, 1.0
+        for k, p in self.game.transitions(key, spread_a, spread_b).items():
+            kv, kr = self._value(solved, k, after, lens_a, {} if memo is None else memo)
+            v += p * kv
+            rounds += p * kr
+        return v, rounds
+
+    def _value(self, solved: _Walk | _Blocks | _Nothing, key: int, limit: int | None, lens_a: str | PolicyFn,
+               memo: dict[tuple[int, int], tuple[complex, float]]) -> tuple[complex, float]:
+        """A state's value with ``limit`` rounds to go: from the solved chain, or (a state it never reached,
+        after a declaration of B its policy would not make) worked out round by round on top of it."""
+        if key <= _LOSE:
+            return (1.0 + 0j if key == _WIN else 1j), 0.0
+        if solved.knows(key, limit):
+            return solved.value(key, limit)
+        if limit is None:
+            raise _Missing(key)
+        if limit == 0:
+            return 0j, 0.0
+        got = memo.get((key, limit))
+        if got is None:
+            if len(memo) >= _ON_DEMAND:
+                raise _Missing(key)
+            for spread_a in self._options(lens_a)(key):
+                v, rounds = self._one_round(solved, key, limit - 1, spread_a, None, lens_a, memo)
+                if got is None or v.real > got[0].real:
+                    got = (v, rounds)
+            assert got is not None
+            memo[key, limit] = got
+        return got
+
+    def _odds(self, key: int, v: complex, rounds: float, spread: Spread, spread_b: Spread | None) -> ChainOdds:
         a_wins, b_wins = v.real, v.imag
         first = max(spread, key=lambda cp: cp[1])[0]
-        declared = root // _FIRST
-        odds = self.game.first_round(root % _FIRST, spread, ((_CHOICES[declared - 1], 1.0),) if declared else None)
+        odds = self.game.first_round(key, spread, spread_b)
         return ChainOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), rounds, odds, first)
 
-    def _solved(self, lens_a: str | PolicyFn, key: int, round_limit: int | None) -> _Walk | _Blocks:
-        """The solved chain for ``lens_a`` that covers the state ``key``: the one kept, or a new one."""
+    def _solved(self, lens_a: str | PolicyFn, key: int, round_limit: int | None,
+                starts: dict[int, int] | None = None) -> _Walk | _Blocks | _Nothing:
+        """A solved chain for ``lens_a`` to price a first round from ``key`` on: a kept one, or a new one.
+
+        A kept chain that reached ``key`` is a look-up. With a round limit, a
+        kept walk that did not (the player switched Lenses, so the state holds
+        effects keeping one Lens never leaves) still knows where one round from
+        it leads, nearly always: its values are worked out on top of the walk
+        (:meth:`_value`), and only when that fails is a new one solved. With
+        ``starts`` a new one is solved from those states.
+        """
+        if round_limit == 1:
+            return _Nothing()
         which = (lens_a, round_limit is None)
         kept = self._kept[which] = self._kept.pop(which, [])  # the most recently asked last
         while len(self._kept) > _KEEP:  # a new policy function for A on every call must not pile up chains
             del self._kept[next(iter(self._kept))]
-        for solved in kept:
-            if solved.covers(key, round_limit):
-                return solved
-        plan = _plan(self.game, key, self._options(lens_a))
-        solved = _Blocks(plan) if round_limit is None else _Walk(plan, round_limit)
-        kept[:] = [solved]  # the latest per Lens: a conflict's later states are mostly in it
+        if starts is None:
+            for old in kept:
+                if old.covers(key, round_limit):
+                    return old
+            walks = [w for w in kept if isinstance(w, _Walk) and round_limit is not None
+                     and w.horizon >= round_limit - 1]
+            if walks:
+                return max(walks, key=lambda w: w.horizon)
+            starts = {key: 0}
+        solved: _Walk | _Blocks
+        if round_limit is None:
+            solved = _Blocks(_plan(self.game, starts, self._options(lens_a))[0])
+        else:
+            solved = _Walk(*_declared_plan(self.game, starts, self._options(lens_a), round_limit), round_limit)
+        kept.append(solved)  # a conflict's later states are mostly in the first one: kept, with the latest
+        if len(kept) > _PER_LENS:
+            del kept[1]
         return solved
 
     def lens_odds(self, pool_a: int, pool_b: int, *, effect_a: Effect = NOTHING, effect_b: Effect = NOTHING,
                   round_limit: int | None = None, lenses: Iterable[str] | None = None,
-                  declared_b: str | None = None) -> LensOdds:
+                  declared_b: Choice | None = None) -> LensOdds:
         """The odds for every Lens A may keep (or those in ``lenses``) from one state, and the best of them."""
         wanted = self.lenses_a if lenses is None else tuple(k for k in self.lenses_a if k in set(lenses))
         if not wanted:
             raise ValueError("no Lens to price")
         odds = {k: self.odds(pool_a, pool_b, lens_a=k, effect_a=effect_a, effect_b=effect_b,
                              round_limit=round_limit, declared_b=declared_b) for k in wanted}
-        best = wanted[0]
-        for k in wanted:
-            if odds[k].a_wins > odds[best].a_wins + 1e-12:
-                best = k
-        return LensOdds(odds, best)
+        return LensOdds(odds, best_of(odds))
 
     def look_ahead(self, pool_a: int, pool_b: int, *, effect_a: Effect = NOTHING, effect_b: Effect = NOTHING,
-                   round_limit: int | None = None, declared_b: str | None = None) -> LensOdds:
+                   round_limit: int | None = None, declared_b: Choice | None = None) -> LensOdds:
         """The odds if A plays each Lens this round, then its best in every state (an edge each, when due).
 
         One best-play chain (``lens_a="best"``), then one round per Lens from
@@ -744,22 +1057,31 @@ class LensChain:
         them is the best-play chain's own first choice.
         """
         self._check(pool_a, pool_b, round_limit, effect_a, effect_b)
-        key = self._start(pool_a, pool_b, effect_a, effect_b, declared_b)
+        key, spread_b = self._start(pool_a, pool_b, effect_a, effect_b, declared_b)
         solved = self._solved(BEST, key, round_limit)
         after = None if round_limit is None else round_limit - 1
-        odds = {}
-        for spread, keys, chances in solved.plan[key]:
-            v, rounds = 0j, 1.0
-            for k, p in zip(keys, chances):
-                if k == _WIN or k == _LOSE:
-                    v += p * (1.0 + 0j if k == _WIN else 1j)
-                elif after != 0:
-                    kv, kr = solved.value(k, after)
-                    v += p * kv
-                    rounds += p * kr
-            odds[spread[0][0]] = self._odds(key, v, rounds, spread)
+        while True:
+            try:
+                odds = {}
+                memo: dict[tuple[int, int], tuple[complex, float]] = {}
+                for spread in self._options(BEST)(key):
+                    v, rounds = self._one_round(solved, key, after, spread, spread_b, BEST, memo)
+                    odds[spread[0][0]] = self._odds(key, v, rounds, spread, spread_b)
+                break
+            except _Missing:
+                solved = self._solved(BEST, key, round_limit, starts=self._starts(key, BEST, spread_b))
         best = max(odds, key=lambda k: odds[k].a_wins)
         return LensOdds(odds, best)
+
+
+def best_of(odds: Mapping[str, ConflictOdds]) -> str:
+    """The Lens with the highest chance to win (ties within 1e-12: the earlier one)."""
+    keys = list(odds)
+    best = keys[0]
+    for k in keys:
+        if odds[k].a_wins > odds[best].a_wins + 1e-12:
+            best = k
+    return best
 
 
 def chain_odds(targets_a: Mapping[str, int] | int, pool_a: int, targets_b: Mapping[str, int] | int, pool_b: int, *,

@@ -1,50 +1,264 @@
-"""The exact chances shown to a player before they pick a Lens (no other solo tool does this).
+"""The chances shown to a player before they pick a Lens (no other solo tool does this).
 
-For a one-against-one conflict (and only then: with allies or several
-opponents a single fighter's odds would mislead) the odds engine computes, from the current
-Pools, the chance of winning if the player keeps each of None, Aggressive and
-Cautious every round while the opponent makes plain rolls, within the rounds
-the scene has left. The other Lenses depend on what happens next round, so
-they get no number.
+A :class:`LensAdvisor` lives for one conflict: story/engine.py hands a new one
+to each :class:`~solo.rules.conflict.Conflict`, which asks it at every Lens
+question of a PC and shows its words after each Lens's hint.
+
+**One against one**, the numbers are exact (:class:`~solo.minds.foresight.Foresight`,
+the Lens chain of :mod:`solo.rules.lens_chain`): for every Lens, the chance to
+win if the player keeps it every round (Clever: Clever, then its +20 edge, and
+again), from the true state of this round — the Pools as they are, a −20
+carried from last round for this round only, an opponent's Clever edge due —
+against the opponent as it really decides: an NPC with a mind by its own
+considerations and weights, drawing among its near-best Lenses, seeing the
+player's Lens when it declares second and remembering its own last one; a
+Common NPC or an obstacle by plain rolls. The best Lens is marked. Where the
+scene has a round limit, what is still undecided when it comes is shown (and
+explained once per menu). Left out of the exact numbers: Luck, pushing on, an
+NPC's nerve (morale that moves, so also the chance that it flees or gives up:
+the chain's NPC fights to the end), blows sent to POW or CHA, Quick's extra
+action.
+
+**With allies or several opponents, or while someone is pushing on**, there is
+no exact chain: the engine itself plays copies of the conflict as it stands
+(the player keeping one Lens, everyone else deciding as they would, the NPC
+minds as twins of the live ones) from a generator seeded by the state, within
+a time budget. That buys about a hundred conflicts, a standard error of some
+five points, so only one Lens gets the estimate: the best one by one round's
+exact odds (what the NPC minds and the greedy bot weigh). It reads
+"≈ 41 % ± 6 to win" (± one standard error), with the share in which the
+opponents flee or give up, which the copies do play.
+
+The advice draws nothing from the game's generator, so showing it never moves
+the dice.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import math
+import random
+import time
 from typing import TYPE_CHECKING
 
-from ..rules.lenses import MEMORYLESS
-from ..rules.odds import conflict_odds
+from ..decisions import CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, Question
+from ..minds.bots import GreedyDecider, LensKeeper
+from ..minds.foresight import Exact, Foresight, mind_of
+from ..rules.character import Pool
+from ..rules.conflict import Conflict
+from ..rules.lenses import LENS_TABLE
+from ..rules.outcomes import OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, WON
 
 if TYPE_CHECKING:
+    from ..decisions import Decider
+    from ..rules.conflict import Declaration
     from ..rules.conflict_view import ConflictView
     from ..rules.participants import Participant
 
+#: The time an estimate may take at one question, and the most conflicts it plays.
+ESTIMATE_SECONDS = 0.3
+ESTIMATE_RUNS = 400
 
-def lens_advice(conflict: ConflictView, participant: Participant) -> dict[str, str]:
-    """{Lens: its chance to win, in words} for ``participant``; nothing where a number would mislead."""
-    opponents = conflict.opponents(participant)
-    allies = [p for p in conflict.active(participant.side) if p is not participant]
-    if len(opponents) != 1 or allies or participant.pool.current < 1 or opponents[0].pool.current < 1:
-        return {}  # the exact odds are one against one; a number for a group fight would mislead
-    other = opponents[0]
-    ctype = conflict.ctype
-    physical = ctype.physical
-    left = None
-    if conflict.round_limit is not None:
-        left = max(1, min(40, conflict.round_limit - conflict.round + 1))
-    out = {}
-    for lens in MEMORYLESS:
+
+def percent(p: float) -> str:
+    """A chance in whole percent, never rounded to a certainty it is not ("<1 %", ">99 %")."""
+    if 0.0 < p < 0.005:
+        return "<1 %"
+    if 0.995 <= p < 1.0:
+        return ">99 %"
+    return f"{p * 100:.0f} %"
+
+
+class LensAdvisor:
+    """The Lens advice for one conflict: ``advisor(view, participant) -> {lens: words}``.
+
+    Keeps the exact chains between questions (a later round is mostly a
+    look-up). ``budget`` (seconds, None: no limit) and ``runs`` bound an
+    estimate; the estimate's generator is seeded by the state it starts from,
+    so the same question gets the same words.
+    """
+
+    def __init__(self, *, budget: float | None = ESTIMATE_SECONDS, runs: int = ESTIMATE_RUNS):
+        self.foresight = Foresight()
+        self.budget = budget
+        self.runs = runs
+
+    def __call__(self, view: ConflictView, p: Participant) -> dict[str, str]:
         try:
-            odds = conflict_odds(
-                participant.base_target() + participant.bonus + participant.carry, participant.pool.current,
-                other.base_target() + other.bonus + other.carry, other.pool.current,
-                damage_a=str(participant.damage_dice(physical)), damage_b=str(other.damage_dice(physical)),
-                bonus_a=participant.damage_bonus(physical), bonus_b=other.damage_bonus(physical),
-                armour_a=participant.armour_against(other, ctype), armour_b=other.armour_against(participant, ctype),
-                lens_a=lens, round_limit=left,
-            )
-        except ValueError:  # beyond what the exact odds handle (a Pool over 200 …): no number, not no game
+            exact = self.foresight.exact(view, p)
+        except ValueError:  # beyond what the exact odds handle: estimate instead
+            exact = Exact({}, None, "beyond the exact odds")
+        if exact.odds:
+            return exact_words(exact)
+        if not view.opponents(p):
             return {}
-        undecided = f", {odds.never_ends:.0%} undecided" if odds.never_ends >= 0.005 else ""  # at the round limit
-        out[lens] = f"{odds.a_wins:.0%} to win{undecided}"
+        return self.estimate_words(view, p)
+
+    def estimate_words(self, view: ConflictView, p: Participant) -> dict[str, str]:
+        lens = likely_best(view, p)
+        est = estimate(view, p, lens, runs=self.runs, budget=self.budget)
+        return {lens: est.words()} if est.runs else {}
+
+
+def exact_words(exact: Exact) -> dict[str, str]:
+    """"62 % to win · best", with what is undecided at the round limit (explained at its first mention)."""
+    out = {}
+    explained = False
+    for lens, odds in exact.odds.items():
+        words = f"{percent(odds.a_wins)} to win"
+        if exact.rounds_left is not None and odds.undecided >= 0.005:
+            words += f", {percent(odds.undecided)} undecided"
+            if not explained:
+                words += f" after {exact.rounds_left} more rounds" if exact.rounds_left > 1 else " after this round"
+                explained = True
+        if lens == exact.best:
+            words += " · best"
+        out[lens] = words
     return out
+
+
+def likely_best(view: ConflictView, p: Participant) -> str:
+    """The Lens with the best chance by one round's exact odds and best play after (what minds and bots weigh)."""
+    from ..minds.position import read_position
+
+    try:
+        values = read_position(view, p).values
+    except (ValueError, KeyError, IndexError):
+        return "none"
+    offered = [k for k in LENS_TABLE if k in values]
+    return max(offered, key=lambda k: values[k]) if offered else "none"
+
+
+@dataclasses.dataclass(frozen=True)
+class Estimate:
+    """What copies of the conflict gave: wins, the opponents' exits and stalemates out of ``runs``."""
+
+    runs: int
+    wins: int
+    exits: int
+    stalemates: int
+
+    @property
+    def win(self) -> float:
+        return self.wins / self.runs if self.runs else 0.0
+
+    @property
+    def error(self) -> float:
+        """One standard error of :attr:`win` (at least that of one conflict in ``runs``)."""
+        if not self.runs:
+            return 1.0
+        p = min(max(self.win, 1.0 / self.runs), 1.0 - 1.0 / self.runs)
+        return math.sqrt(p * (1.0 - p) / self.runs)
+
+    def words(self) -> str:
+        text = f"≈ {percent(self.win)} ± {max(1, math.ceil(self.error * 100))} to win"
+        if self.exits * 200 >= self.runs:
+            text += f", {percent(self.exits / self.runs)} they give up"
+        if self.stalemates * 200 >= self.runs:
+            text += f", {percent(self.stalemates / self.runs)} undecided"
+        return text + " · likely best"
+
+
+def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIMATE_RUNS,
+             budget: float | None = ESTIMATE_SECONDS, seed: str | None = None) -> Estimate:
+    """Play copies of the conflict as it stands, ``p`` keeping ``lens``: up to ``runs`` of them within ``budget``."""
+    what_if = WhatIf(view, p)
+    rng = random.Random(seed if seed is not None else what_if.seed())
+    start = time.perf_counter()
+    wins = exits = stalls = n = 0
+    while n < runs:
+        outcome = what_if.play(lens, rng)
+        n += 1
+        wins += outcome == WON
+        exits += outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED)
+        stalls += outcome == STALEMATE
+        if budget is not None and time.perf_counter() - start > budget:
+            break
+    return Estimate(n, wins, exits, stalls)
+
+
+class _Replay:
+    """A decider that first repeats what its participant already declared this round, then decides as ``inner``."""
+
+    def __init__(self, decl: Declaration, inner: Decider | None):
+        self.decl, self.inner = decl, inner
+        self.done = False
+
+    def decide(self, question: Question) -> str:
+        if not self.done:
+            d = self.decl
+            answer = {LENS: d.lens, CLEVER_FOLLOW_UP: d.clever_choice, FLAMBOYANT_SKILL: d.secondary,
+                      QUICK_ACTION: d.quick_action}.get(question.kind)
+            if question.kind in (LENS, CLEVER_FOLLOW_UP):
+                self.done = d.secondary is None and d.quick_action is None
+            elif question.kind in (FLAMBOYANT_SKILL, QUICK_ACTION):
+                self.done = True
+            if answer is not None and answer in question.keys():
+                return answer
+        assert self.inner is not None
+        return self.inner.decide(question)
+
+
+class WhatIf:
+    """Copies of a conflict as it stands now, for one participant to play on keeping a Lens.
+
+    The characters are copied once; each :meth:`play` restores them and
+    builds fresh participants, so nothing of the live conflict is touched.
+    Those who already declared this round declare the same again; NPC minds
+    play as twins of the live ones (:meth:`NPCMind.spawn`), other people as
+    the greedy bot.
+    """
+
+    def __init__(self, view: ConflictView, me: Participant):
+        self.view, self.me = view, me
+        self.chars = {id(q.char): copy.deepcopy(q.char) for q in view.participants if q.char is not None}
+        self.saved = {k: _save(c) for k, c in self.chars.items()}
+
+    def seed(self) -> str:
+        view = self.view
+        state = ",".join(f"{q.id}:{q.pool.current}:{q.carry}:{q.clever_next}:{q.status}" for q in view.participants)
+        return f"lens-estimate:{view.round}:{self.me.id}:{state}"
+
+    def play(self, lens: str, rng: random.Random) -> str:
+        """One copy played to its end, ``me`` keeping ``lens``: the outcome from ``me``'s side."""
+        view = self.view
+        copies = []
+        for q in view.participants:
+            char = self.chars.get(id(q.char))
+            if char is not None:
+                _restore(char, self.saved[id(q.char)])
+                source = q.pool_sources[0] if len(q.pool_sources) == 1 else None
+                single = source is not None and q.char is not None and q.pool is q.char.pools.get(source)
+                pool = char.pools[source] if single and source else Pool(q.pool.maximum, q.pool.current)
+            else:
+                pool = Pool(q.pool.maximum, q.pool.current)
+            decl = view.declared(q.id)
+            copies.append(dataclasses.replace(q, char=char, pool=pool, decider=self._decider(q, lens, rng, decl),
+                                              clever_next=q.clever_next or (decl is not None
+                                                                            and decl.clever_choice is not None),
+                                              _base=None))
+        conflict = Conflict(view.ctype, copies, rng, round_limit=view.round_limit)
+        conflict.round = max(0, view.round - 1)  # it plays on from this round
+        return conflict.run().for_side(self.me.side)
+
+    def _decider(self, q: Participant, lens: str, rng: random.Random, decl: Declaration | None) -> Decider | None:
+        if q is self.me:
+            return LensKeeper(lens)
+        if q.decider is None:
+            return None
+        mind = mind_of(q)
+        inner: Decider = mind.spawn(random.Random(rng.random())) if mind is not None else GreedyDecider()
+        return _Replay(decl, inner) if decl is not None else inner
+
+
+def _save(char) -> tuple:
+    return ({k: (p.maximum, p.current) for k, p in char.pools.items()}, char.luck, char.owed_failures, char.weapon)
+
+
+def _restore(char, saved: tuple) -> None:
+    pools, luck, owed, weapon = saved
+    for k, (maximum, current) in pools.items():
+        char.pools[k].maximum = maximum
+        char.pools[k].current = current
+    char.luck, char.owed_failures, char.weapon = luck, owed, weapon

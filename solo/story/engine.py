@@ -367,9 +367,9 @@ class Game:
                         p.bonus, p.bonus_reason = disposition_modifier(disp), f"{s.npcs[first].name} is {disp}"
         advisor = None
         if self.advise:
-            from .advice import lens_advice
+            from .advice import LensAdvisor
 
-            advisor = lens_advice
+            advisor = LensAdvisor()  # one per conflict: it keeps its exact chains between the rounds
         result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
                           negative_luck=self.adventure.negative_luck, advisor=advisor,
                           chance_ids=self.chance_ids).run()

@@ -1,0 +1,281 @@
+"""Exact odds for a participant keeping each Lens against its one foe, from a live conflict (issue 12).
+
+The Lens chain (:mod:`solo.rules.lens_chain`) prices a one-against-one
+conflict from any state: the two Pools and what the last round left on each
+side. This module reads that state off a conflict as it stands and says who
+the foe is to the chain:
+
+* an NPC with a mind (:class:`~.npc.NPCMind`) that uses Lenses decides as its
+  mind does, as a stochastic policy of the state (:meth:`NPCMind.lens_policy`);
+  it sees the participant's Lens when the initiative lets it declare second,
+  and the round at hand is priced with everything the mind remembers
+  (:meth:`NPCMind.lens_spread`) or with what it already declared;
+* a Common NPC, an obstacle or anyone who makes plain rolls rolls plain;
+* a :class:`~.bots.LensKeeper` keeps its Lens (Clever with the +20 edge);
+* anyone else (another person, a bot) is not a policy this module knows:
+  :meth:`Foresight.exact` says so and the caller estimates instead.
+
+Every target comes from the conflict's own ``lens_target`` (what the dice are
+rolled against), less the Lens's shift and the carried effect, which the chain
+adds itself. The chains are kept per match-up: a :class:`Foresight` lives as
+long as one conflict, and a later question in it is mostly a look-up.
+
+What the chain leaves out is listed in :mod:`solo.rules.lens_chain` and
+:meth:`NPCMind.lens_policy`: Luck, pushing, the foe's nerve (it never flees
+or gives up in the chain), blows to POW or CHA, and the mind's memory of its
+own last Lens after the round at hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ..rules.conflict_view import ConflictView
+from ..rules.lens_chain import MAX_POOL, ChainOdds, Effect, LensChain, fixed_policy, lens_targets
+from ..rules.lenses import LENS_TABLE, LENSES
+from ..rules.odds import damage_distribution
+from ..rules.outcomes import ACTIVE
+from ..rules.participants import Participant
+from .bots import LensKeeper
+from .npc import NPCMind
+
+#: Priced at once: up to this many Pools a side (their product, as far as the rounds left reach) against plain
+#: rolls or a kept Lens, and up to MAX_MIND_POOL against a mind; beyond, the caller estimates (see
+#: benchmarks/lens_odds.py for what these cost).
+MAX_EXACT_POOL = 20  # Pools 20 x 20 against plain rolls: under a second; a mind costs about ten times more
+MAX_MIND_POOL = 12
+#: Keeping Clever: Clever, then the +20 edge, then Clever … (what :class:`~.bots.LensKeeper` plays).
+KEEP_CLEVER = fixed_policy("clever", "skill")
+
+
+def keeping(lens: str):
+    """The chain's A side for someone who keeps ``lens`` every round (Clever: with the +20 edge)."""
+    return KEEP_CLEVER if lens == "clever" else lens
+
+
+def foe_of(view: ConflictView, me: Participant) -> Participant | None:
+    """The one foe of a one-against-one conflict (nobody else still in on either side), else None."""
+    foes = view.opponents(me)
+    if len(foes) != 1:
+        return None
+    if any(p is not me and p.side == me.side and p.status == ACTIVE for p in view.participants):
+        return None
+    return foes[0]
+
+
+def side_targets(view: ConflictView, p: Participant, flamboyant: str | None = None) -> dict[str, int]:
+    """``p``'s target this round for each Lens it may declare, before the Lens's shift and the carried effect.
+
+    From the conflict's ``lens_target`` (the number the dice meet), so
+    Focus, hurt, a standing bonus and shields are in it. ``flamboyant`` is
+    the skill shown off (None: the best one the conflict would offer).
+    """
+    if not p.uses_lenses or p.char is None:
+        keys: tuple[str, ...] = ("none",)
+    else:
+        keys = LENSES
+    out = {}
+    for key in keys:
+        lens = LENS_TABLE[key]
+        if lens.rolls == "secondary" and not _has_other_skill(p):
+            continue
+        target, _ = view.lens_target(p, key, flamboyant if lens.rolls == "secondary" else None)
+        out[key] = target - lens.skill_shift - p.carry
+    return out
+
+
+def _has_other_skill(p: Participant) -> bool:
+    return p.char is not None and any(s != p.skill for s in p.char.skills)
+
+
+def initiative(me: Participant, foe: Participant) -> Callable[[int, int], float]:
+    """The chance, at Pools (mine, the foe's), that the foe declares after me: the engine's initiative order.
+
+    The larger Pool first; then the higher skill; then a PC before an NPC;
+    then a roll-off (a half).
+    """
+    mine, theirs = me.base_target(), foe.base_target()
+
+    def sees(pool_me: int, pool_foe: int) -> float:
+        if pool_me != pool_foe:
+            return 1.0 if pool_me > pool_foe else 0.0
+        if mine != theirs:
+            return 1.0 if mine > theirs else 0.0
+        if me.is_pc != foe.is_pc:
+            return 1.0 if me.is_pc else 0.0
+        return 0.5
+
+    return sees
+
+
+def mind_of(p: Participant) -> NPCMind | None:
+    """The NPC mind deciding for ``p``, if that is what decides (through a wrapper with a ``mind``, too)."""
+    decider = p.decider
+    if isinstance(decider, NPCMind):
+        return decider
+    inner = getattr(decider, "mind", None)
+    return inner if isinstance(inner, NPCMind) else None
+
+
+def plain(p: Participant) -> bool:
+    """Whether ``p`` rolls plain every round: an obstacle, or someone who uses no Lenses."""
+    return p.decider is None or not p.uses_lenses
+
+
+def kept_lens(p: Participant) -> str | None:
+    """The Lens ``p`` keeps every round, when a :class:`~.bots.LensKeeper` decides for it."""
+    decider = p.decider
+    return decider.lens if isinstance(decider, LensKeeper) and p.uses_lenses else None
+
+
+@dataclass(frozen=True)
+class Exact:
+    """The exact odds of keeping each Lens from the state at hand (or why there are none)."""
+
+    odds: dict[str, ChainOdds]
+    best: str | None
+    why_not: str = ""  # when ``odds`` is empty: what the chain cannot hold here
+    rounds_left: int | None = None
+
+
+class Foresight:
+    """Per conflict: the exact odds for a participant keeping each Lens against its one foe.
+
+    ``exact(view, me)`` gives every Lens's :class:`~solo.rules.lens_chain.ChainOdds`
+    from the true current state, or says why it cannot (not one against one,
+    a pushing side, a foe that is not a known policy, Pools too large).
+    Chains are built once per match-up (targets, dice, armour, the foe's
+    morale …) and kept; a later state of the same conflict is a look-up.
+    """
+
+    def __init__(self, *, max_pool: int = MAX_EXACT_POOL, max_mind: int = MAX_MIND_POOL):
+        self.max_pool, self.max_mind = max_pool, max_mind
+        self._chains: dict[tuple, dict[str, LensChain]] = {}
+
+    def why_not(self, view: ConflictView, me: Participant) -> str:
+        """Empty when the chain can price ``me``'s Lenses now, else the reason in a few words."""
+        foe = foe_of(view, me)
+        if foe is None:
+            return "not one against one"
+        if me.pushing or foe.pushing or me.pool.current < 1 or foe.pool.current < 1:
+            return "a side is pushing on"
+        if not plain(foe) and mind_of(foe) is None and kept_lens(foe) is None:
+            return "the foe is no mind the odds know"
+        if max(me.pool.current, foe.pool.current) > MAX_POOL or self.size(view, me, foe) > self.max_size(foe):
+            return "Pools too large to price at once"
+        return ""
+
+    def max_size(self, foe: Participant) -> int:
+        """The largest :meth:`size` priced at once: a mind's choices make every state dearer."""
+        return self.max_pool * self.max_pool if plain(foe) or kept_lens(foe) else self.max_mind * self.max_mind
+
+    @staticmethod
+    def size(view: ConflictView, me: Participant, foe: Participant) -> int:
+        """How many pairs of Pools the chain may have to go through: each Pool as far as the rounds left can take it."""
+        limit = view.round_limit
+        left = None if limit is None else max(1, limit - max(view.round, 1) + 1)
+        physical = view.ctype.physical
+
+        def reach(p: Participant, hitter: Participant) -> int:
+            if left is None:
+                return p.pool.current
+            most = max(v for v, _ in damage_distribution(str(hitter.damage_dice(physical)), "none",
+                                                          hitter.damage_bonus(physical)))
+            return min(p.pool.current, left * max(1, most))
+
+        return reach(me, foe) * reach(foe, me)
+
+    def exact(self, view: ConflictView, me: Participant, lenses: Iterable[str] | None = None, *,
+              follow_up: bool = False, asked: bool = True) -> Exact:
+        """The odds of keeping each Lens (those in ``lenses``) from now; ``follow_up``: my Clever edge is due.
+
+        Keeping Clever is Clever, then the +20 edge, then Clever again (and
+        ``first`` is "clever", or "skill" when the edge is due).
+
+        ``asked``: I am declaring now, so a foe that has not declared yet
+        declares after me and knows my Lens; otherwise (before the first
+        round) the initiative decides who declares first.
+        """
+        why = self.why_not(view, me)
+        limit = view.round_limit
+        left = None if limit is None else max(1, limit - max(view.round, 1) + 1)
+        if why:
+            return Exact({}, None, why, left)
+        foe = foe_of(view, me)
+        assert foe is not None
+        chains = self._match(view, me, foe)
+        decl = view.declared(foe.id)
+        mind = mind_of(foe)
+        keeps = None if plain(foe) else kept_lens(foe)
+        mine = Effect(me.carry, follow_up)
+        last = mind.remembered_lens(view) if mind is not None and not plain(foe) else None
+        if decl is not None:  # it declared first: its Lens (its edge) this round is known
+            theirs = Effect(foe.carry, decl.clever_choice is not None, last)
+        else:
+            theirs = Effect(foe.carry, foe.clever_next, last)
+        wanted = [k for k in (lenses if lenses is not None else LENSES) if k in chains]
+        out = {}
+        for lens in wanted:
+            declared: object = None
+            if decl is not None and not plain(foe) and keeps is None:
+                declared = decl.clever_choice or decl.lens
+            elif mind is not None and keeps is None and not plain(foe) and not follow_up:
+                # this round as the mind would play it now, memory and all; it declares after me
+                # (I am being asked), seeing my Lens. With my edge due, the chain's policy answers
+                # each edge I may take.
+                chance = 1.0 if asked else initiative(me, foe)(me.pool.current, foe.pool.current)
+                seen = mind.lens_spread(view, foe, lens)
+                if chance >= 1.0:
+                    declared = seen
+                else:
+                    blind = mind.lens_spread(view, foe, None)
+                    declared = {k: chance * seen.get(k, 0.0) + (1.0 - chance) * blind.get(k, 0.0)
+                                for k in set(seen) | set(blind)}
+            chain = chains[lens]
+            out[lens] = chain.odds(me.pool.current, foe.pool.current, lens_a=keeping(lens), effect_a=mine,
+                                   effect_b=theirs, round_limit=left, declared_b=declared)  # type: ignore[arg-type]
+        best = None
+        for k in out:
+            if best is None or out[k].a_wins > out[best].a_wins + 1e-12:
+                best = k
+        return Exact(out, best, "", left)
+
+    def _match(self, view: ConflictView, me: Participant, foe: Participant) -> dict[str, LensChain]:
+        """One chain per Lens I may keep (a mind answers my last Lens), built once per match-up."""
+        physical = view.ctype.physical
+        mind = mind_of(foe)
+        foe_flamboyant = None
+        if mind is not None and foe.char is not None and foe.uses_lenses:
+            from .position import best_secondary
+
+            foe_flamboyant = best_secondary(foe)
+        mine = side_targets(view, me)
+        theirs = side_targets(view, foe, foe_flamboyant)
+        setting = dict(damage_a=str(me.damage_dice(physical)), damage_b=str(foe.damage_dice(physical)),
+                       bonus_a=me.damage_bonus(physical), bonus_b=foe.damage_bonus(physical),
+                       armour_a=me.armour_against(foe, view.ctype), armour_b=foe.armour_against(me, view.ctype))
+        uses_mind = mind is not None and not plain(foe)
+        morale = mind.morale_in(view) if mind is not None and uses_mind else None
+        keeps = None if plain(foe) else kept_lens(foe)
+        key = (me.id, foe.id, tuple(mine.items()), tuple(theirs.items()), tuple(setting.items()),
+               me.base_target(), foe.base_target(), me.pool.maximum, foe.pool.maximum, uses_mind, id(mind), morale,
+               keeps)
+        chains = self._chains.get(key)
+        if chains is None:
+            if len(self._chains) > 8:  # a conflict has a few match-ups at most (a weapon switched, morale moved)
+                self._chains.clear()
+            if uses_mind:
+                assert mind is not None
+                sees = initiative(me, foe)
+                chains = {k: LensChain(mine, theirs, policy_b=mind.lens_policy(view, foe, keeps=k), sees=sees,
+                                       remembers=True, **setting)  # type: ignore[arg-type]
+                          for k in mine}
+            else:  # plain rolls, or a Lens kept every round (Clever with its +20 edge)
+                one = LensChain(mine, theirs, policy_b=keeps or "none", **setting)  # type: ignore[arg-type]
+                chains = dict.fromkeys(mine, one)
+            self._chains[key] = chains
+        return chains
+
+
+__all__ = ["Exact", "Foresight", "foe_of", "initiative", "lens_targets", "mind_of", "plain", "side_targets"]

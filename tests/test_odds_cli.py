@@ -1,0 +1,151 @@
+"""``solo odds`` reproduces the game (issue 12, items 3 and 4): every Lens for both sides, a round limit,
+weapons, a PC from a file and an NPC deciding with its mind, checked against ``solo duel --pc-lens``."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+from solo.minds.foresight import keeping
+from solo.rules.lens_chain import LensChain, lens_targets
+from solo.rules.lenses import LENSES
+from solo.rules.odds import conflict_odds
+
+PLAIN = ["--skill-a", "60", "--pool-a", "10", "--skill-b", "55", "--pool-b", "9"]
+
+# A PC and a mindless creature: its morale never moves (it never checks, flees or gives up), so its choices are
+# a function of what the chain holds: the Pools, the carried effects, its last Lens and what it saw declared.
+PC = '''name = "Tove"
+weapon = "short_sword"
+items = ["Rope"]
+[skills]
+Combat = 60
+Cunning = 55
+Social = 45
+Move = 40
+[pools]
+BODY = 8
+INT = 10
+POW = 14
+CHA = 14
+'''
+NPC = '''name = "Grim"
+level = "skilled"
+mindless = true
+skills = { Combat = 55, Cunning = 45, Move = 40 }
+pools = { BODY = 8, INT = 6, POW = 10, CHA = 6 }
+weapon = "axe"
+'''
+
+
+def odds(*args: str) -> dict:
+    result = CliRunner().invoke(cli, ["odds", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def fails(*args: str) -> str:
+    result = CliRunner().invoke(cli, ["odds", *args])
+    assert result.exit_code == 2, result.output
+    return result.output
+
+
+@pytest.fixture
+def files(tmp_path):
+    pc, npc = tmp_path / "tove.toml", tmp_path / "grim.toml"
+    pc.write_text(PC, encoding="utf-8")
+    npc.write_text(NPC, encoding="utf-8")
+    return str(pc), str(npc)
+
+
+def test_json_keeps_its_keys_and_adds_every_lens_without_lens_a():
+    data = odds(*PLAIN)
+    assert {"a_wins", "b_wins", "never_ends", "expected_rounds", "round"} <= set(data)
+    assert set(data["by_lens"]) == set(LENSES)
+    assert data["a_wins"] == pytest.approx(data["by_lens"]["none"], abs=1e-12)  # the default Lens, as before
+    assert data["best"] == max(data["by_lens"], key=data["by_lens"].get)
+    old = conflict_odds(60, 10, 55, 9)
+    assert (data["a_wins"], data["b_wins"], data["expected_rounds"]) == pytest.approx(
+        (old.a_wins, old.b_wins, old.expected_rounds), abs=1e-12)
+    one = odds(*PLAIN, "--lens-a", "cautious")
+    assert "by_lens" not in one and one["a_wins"] == pytest.approx(data["by_lens"]["cautious"], abs=1e-12)
+
+
+def test_every_lens_for_both_sides_with_a_round_limit():
+    data = odds(*PLAIN, "--lens-b", "covert", "--covert-b", "65", "--covert-a", "40", "--flamboyant-a", "70",
+                "--rounds", "12")
+    chain = LensChain(lens_targets(60, covert=40, flamboyant=70), lens_targets(55, covert=65, flamboyant=55),
+                      policy_b="covert")
+    for lens in LENSES:
+        exact = chain.odds(10, 9, lens_a=keeping(lens), round_limit=12)
+        assert data["by_lens"][lens] == pytest.approx(exact.a_wins, abs=1e-12), lens
+    assert data["never_ends"] == pytest.approx(1 - data["a_wins"] - data["b_wins"], abs=1e-12)
+    assert data["never_ends"] > 0.0
+    assert data["round_limit"] == 12
+
+
+def test_a_weapon_brings_its_dice():
+    sword = odds(*PLAIN, "--weapon-a", "long_sword", "--lens-a", "none")
+    dice = odds(*PLAIN, "--damage-a", "1d8", "--lens-a", "none")
+    assert sword["a_wins"] == dice["a_wins"]
+    assert "--weapon-a" in fails(*PLAIN, "--weapon-a", "bazooka")
+    assert "give one" in fails(*PLAIN, "--weapon-a", "axe", "--damage-a", "1d6")
+
+
+def test_a_character_file_brings_its_weapon_focus_and_gear_bonus(tmp_path):
+    hero = tmp_path / "hero.toml"
+    hero.write_text('name = "Hero"\nweapon = "axe"\ntags = ["Gear"]\ngear_bonus = 2\n[skills]\nCombat = 60\n'
+                    '[focuses]\n"Combat//Melee" = 20\n[pools]\nBODY = 10\nINT = 10\nPOW = 10\nCHA = 10\n',
+                    encoding="utf-8")
+    data = odds("--pc", str(hero), "--skill-b", "55", "--pool-b", "9", "--lens-a", "none", "--lens-b", "none")
+    # Combat 60 with //Melee for the axe: 80; 1d6 + 2 of Gear; the side by numbers rolls plain 1d6
+    same = conflict_odds(80, 10, 55, 9, bonus_a=2)
+    assert data["a_wins"] == pytest.approx(same.a_wins, abs=1e-12)
+    swapped = odds("--pc", str(hero), "--weapon-a", "long_sword", "--skill-b", "55", "--pool-b", "9",
+                   "--lens-a", "none")
+    assert swapped["a_wins"] == pytest.approx(conflict_odds(80, 10, 55, 9, damage_a="1d8", bonus_a=2).a_wins,
+                                              abs=1e-12)
+
+
+def test_an_npc_decides_with_its_mind(files):
+    pc, npc = files
+    data = odds("--pc", pc, "--npc", npc, "--rounds", "30")
+    assert set(data["by_lens"]) == set(LENSES)
+    assert 0.05 < min(data["by_lens"].values()) < max(data["by_lens"].values()) < 0.95
+    text = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", npc]).output
+    assert "its mind decides" in text and "best" in text
+    assert "--lens-b" in fails("--pc", pc, "--npc", npc, "--lens-b", "aggressive")
+    assert "--pc" in fails("--pc", pc, "--skill-a", "50", "--npc", npc)
+    assert "--skill-b" in fails("--skill-a", "50", "--pool-a", "10")
+    played = odds("--pc", pc, "--npc", npc, "--rounds", "30", "--lens-a", "cautious", "--simulate", "300")
+    assert played["simulation"]["runs"] == 300
+
+
+def _z(count: int, runs: int, p: float) -> float:
+    return (count / runs - p) / math.sqrt(max(p * (1 - p), 1e-12) / runs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lens", LENSES)
+def test_solo_odds_and_solo_duel_agree_for_every_lens(files, lens):
+    """``solo odds --npc F --pc P --lens-a X`` against ``solo duel --npc F --pc P --pc-lens X --runs 4000``.
+
+    Four standard errors: at most 0.032 on each side's share. The NPC is a mindless creature, whose
+    choices are a function of what the chain holds (its morale never moves); a mind whose nerve can go
+    is priced as it stands and can drift from this by its morale."""
+    pc, npc = files
+    exact = odds("--pc", pc, "--npc", npc, "--rounds", "30", "--lens-a", lens)
+    result = CliRunner().invoke(cli, ["duel", "--npc", npc, "--pc", pc, "--pc-lens", lens, "--runs", "4000",
+                                      "--seed", str(LENSES.index(lens) + 1), "--json"])
+    assert result.exit_code == 0, result.output
+    duel = json.loads(result.output)
+    assert duel["pc_lens"] == lens
+    runs = duel["runs"]
+    outcomes = duel["outcomes"]  # the NPC's side: it lost when the PC won
+    assert outcomes["fled"] == outcomes["surrendered"] == duel["pc_gave_up"] == 0
+    assert abs(_z(outcomes["lost"], runs, exact["a_wins"])) <= 4, (outcomes, exact["a_wins"])
+    assert abs(_z(outcomes["won"], runs, exact["b_wins"])) <= 4, (outcomes, exact["b_wins"])
