@@ -378,7 +378,7 @@ class _Match:
 
     def simulate(self, keep_a: str, runs: int, seed: int) -> dict:
         """``runs`` conflicts through the engine: A keeping its Lens, B keeping its own or deciding with its mind."""
-        from ..minds.arena import _restore, _snapshot
+        from ..minds.arena import restore, snapshot
         from ..rules.outcomes import FLED, LOST, OPPONENT_FLED, OPPONENT_SURRENDERED, SURRENDERED, WON
 
         dice = random.Random(seed)
@@ -387,7 +387,7 @@ class _Match:
             from ..minds.npc import NPCMind
 
             mind = NPCMind(self.chars[1], random.Random(f"npc-mind:{seed}"))
-        saved = [_snapshot(c) for c in self.chars]
+        saved = [snapshot(c) for c in self.chars]
         counts = {WON: 0, LOST: 0}
         exits_a = exits_b = 0
         rounds = 0
@@ -395,7 +395,7 @@ class _Match:
         try:
             for _ in range(runs):
                 for char, snap in zip(self.chars, saved):
-                    _restore(char, snap)
+                    restore(char, snap)
                 result = self._conflict(keep_a, dice, mind).run()
                 counts[result.outcome] = counts.get(result.outcome, 0) + 1
                 exits_a += result.outcome in (FLED, SURRENDERED)
@@ -403,7 +403,7 @@ class _Match:
                 rounds += result.rounds
         finally:
             for char, snap in zip(self.chars, saved):
-                _restore(char, snap)
+                restore(char, snap)
         elapsed = time.perf_counter() - start
         return {"runs": runs, "a_wins": counts[WON] / runs, "b_wins": counts[LOST] / runs, "mean_rounds": rounds / runs,
                 "a_exits": exits_a / runs, "b_exits": exits_b / runs,

@@ -91,11 +91,12 @@ class _Tally:
         return answer
 
 
-def _snapshot(char) -> tuple:
+def snapshot(char) -> tuple:
+    """What a conflict changes on a character (Pools, Luck, debts, weapon), to put back after a trial run."""
     return ({k: (p.maximum, p.current) for k, p in char.pools.items()}, char.luck, char.owed_failures, char.weapon)
 
 
-def _restore(char, snap: tuple) -> None:
+def restore(char, snap: tuple) -> None:
     pools, luck, owed, weapon = snap
     for k, (maximum, current) in pools.items():
         char.pools[k].maximum = maximum
@@ -128,12 +129,12 @@ def run_duels(npc, pc, ctype: ConflictType, *, runs: int, seed: int | None = Non
     mind = NPCMind(npc, mind_rng, memory=memory, explain=False, sink=log if explain else None)
     tally = _Tally(mind, stats, explain)
     bot = pc_decider if pc_decider is not None else GreedyDecider()
-    npc_snap, pc_snap = _snapshot(npc), _snapshot(pc)
+    npc_snap, pc_snap = snapshot(npc), snapshot(pc)
     npc_id, pc_id = npc.name, pc.name if pc.name != npc.name else f"{pc.name} (PC)"
     lenses = npc.uses_lenses if hasattr(npc, "uses_lenses") else None
     for run in range(runs):
-        _restore(npc, npc_snap)
-        _restore(pc, pc_snap)
+        restore(npc, npc_snap)
+        restore(pc, pc_snap)
         a = from_character(npc, "a", ctype, decider=tally, pid=npc_id, uses_lenses=lenses)
         b = from_character(pc, "b", ctype, decider=bot, pid=pc_id)
         sink = log if explain and run == 0 else None
@@ -151,8 +152,8 @@ def run_duels(npc, pc, ctype: ConflictType, *, runs: int, seed: int | None = Non
         if explain and run == 0:
             stats.first = list(log.events)
             mind.sink = None  # later conflicts: reasons are still counted, events no longer kept
-    _restore(npc, npc_snap)
-    _restore(pc, pc_snap)
+    restore(npc, npc_snap)
+    restore(pc, pc_snap)
     return stats
 
 

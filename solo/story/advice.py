@@ -43,6 +43,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ..decisions import CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, Question
+from ..minds.arena import restore, snapshot
 from ..minds.bots import GreedyDecider, LensKeeper
 from ..minds.foresight import Exact, Foresight, mind_of
 from ..rules.character import Pool
@@ -213,7 +214,7 @@ class WhatIf:
     def __init__(self, view: ConflictView, me: Participant):
         self.view, self.me = view, me
         self.chars = {id(q.char): copy.deepcopy(q.char) for q in view.participants if q.char is not None}
-        self.saved = {k: _save(c) for k, c in self.chars.items()}
+        self.saved = {k: snapshot(c) for k, c in self.chars.items()}
 
     def seed(self) -> str:
         view = self.view
@@ -227,7 +228,7 @@ class WhatIf:
         for q in view.participants:
             char = self.chars.get(id(q.char))
             if char is not None:
-                _restore(char, self.saved[id(q.char)])
+                restore(char, self.saved[id(q.char)])
                 source = q.pool_sources[0] if len(q.pool_sources) == 1 else None
                 single = source is not None and q.char is not None and q.pool is q.char.pools.get(source)
                 pool = char.pools[source] if single and source else Pool(q.pool.maximum, q.pool.current)
@@ -251,14 +252,3 @@ class WhatIf:
         inner: Decider = mind.spawn(random.Random(rng.random())) if mind is not None else GreedyDecider()
         return _Replay(decl, inner) if decl is not None else inner
 
-
-def _save(char) -> tuple:
-    return ({k: (p.maximum, p.current) for k, p in char.pools.items()}, char.luck, char.owed_failures, char.weapon)
-
-
-def _restore(char, saved: tuple) -> None:
-    pools, luck, owed, weapon = saved
-    for k, (maximum, current) in pools.items():
-        char.pools[k].maximum = maximum
-        char.pools[k].current = current
-    char.luck, char.owed_failures, char.weapon = luck, owed, weapon
