@@ -631,15 +631,8 @@ class _Walk:
             values = ends + mix.over(now, mix.weights)
             if multi:
                 each = options.over(now, options.weights)
-                chosen, at = [], 0
-                for n in groups:
-                    best = at
-                    for o in range(at + 1, at + n):
-                        if each[o].real > each[best].real:
-                            best = o
-                    values.append(each[best])
-                    chosen.append(best)
-                    at += n
+                chosen = _best_of_groups(each, groups, 0)
+                values.extend(each[o] for o in chosen)
                 assert self.rounds is not None
                 before = [1.0 + r for r in played.over(self.rounds[-1], played.real)]  # each declared round's
                 terms = map(mul, concat.from_iterable(map(each_w.__getitem__, chosen)),
@@ -665,15 +658,8 @@ class _Walk:
             now = played.over(values, played.weights)
             values = ends + now[:n]
             if multi:
-                chosen, at = [], n
-                for g in groups:
-                    best = at
-                    for o in range(at + 1, at + g):
-                        if now[o].real > now[best].real:
-                            best = o
-                    values.append(now[best])
-                    chosen.append(best)
-                    at += g
+                chosen = _best_of_groups(now, groups, n)
+                values.extend(now[o] for o in chosen)
                 assert self.rounds is not None
                 before = played.over(self.rounds[-1], played.real)
                 self.rounds.append([0.0, 0.0] + [1.0 + r for r in before[:n]]
@@ -1110,3 +1096,16 @@ def lens_odds(targets_a: Mapping[str, int] | int, pool_a: int, targets_b: Mappin
                       armour_a=armour_a, armour_b=armour_b, policy_b=policy_b)
     return chain.lens_odds(pool_a, pool_b, effect_a=effect_a, effect_b=effect_b, round_limit=round_limit,
                            lenses=lenses)
+
+
+def _best_of_groups(values: list[complex], groups: list[int], at: int) -> list[int]:
+    """Per run of ``groups[i]`` options from ``at`` on: the index of the one with the highest win share."""
+    chosen = []
+    for n in groups:
+        best = at
+        for o in range(at + 1, at + n):
+            if values[o].real > values[best].real:
+                best = o
+        chosen.append(best)
+        at += n
+    return chosen
