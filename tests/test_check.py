@@ -18,8 +18,11 @@ SCENES = Path(__file__).resolve().parent.parent / "scenes"
 _EXPECT = re.compile(r"^# expect: ([EW]\d{3}) (\d+)(?:-(\d+))?", re.M)
 
 
-def _cases():
-    for entry in sorted(BROKEN.iterdir()):
+FORMAT = Path(__file__).parent / "data" / "format" / "broken"  # the newer parts of the format
+
+
+def _cases(folder: Path = BROKEN):
+    for entry in sorted(folder.iterdir()):
         files = sorted(entry.rglob("*.toml")) if entry.is_dir() else [entry]
         expected = []
         for f in files:
@@ -31,6 +34,7 @@ def _cases():
 
 
 CASES = list(_cases())
+FORMAT_CASES = list(_cases(FORMAT))
 
 
 def test_the_corpus_covers_every_problem_kind_the_issue_lists():
@@ -42,7 +46,12 @@ def test_the_corpus_covers_every_problem_kind_the_issue_lists():
     assert len(CASES) >= 18
 
 
-@pytest.mark.parametrize("source, expected", CASES)
+def test_the_format_corpus_covers_the_newer_codes():
+    codes = {code for case in FORMAT_CASES for _, code, _, _ in case.values[1]}
+    assert {"E002", "E003", "E004", "E008", "E012", "W102", "W103", "W104", "W106", "W107"} <= codes
+
+
+@pytest.mark.parametrize("source, expected", CASES + FORMAT_CASES)
 def test_each_broken_adventure_is_caught_with_its_code_file_and_line(source, expected):
     report = check_adventure(source)
     found = report.problems
@@ -140,3 +149,49 @@ def test_codes_lists_every_code(run):
     assert result.exit_code == 0
     for code in ALL_CODES:
         assert code in result.stdout
+
+
+def test_codes_alone_lists_every_code(run):
+    result = run("check", "--codes")
+    assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()] == list(ALL_CODES)
+
+
+def test_no_adventure_and_no_codes_is_a_usage_error(run):
+    result = run("check")
+    assert result.exit_code == 2
+    assert "--codes" in result.output and "Traceback" not in result.output
+
+
+LINES = '''\
+[adventure]
+title = "Lines"
+start = "hall"
+
+[scenes.hall]
+text = "A hall."
+
+[[scenes.hall.choices]]
+text = "Count {counter.coins}"
+once = true
+effects = [ { set = "unread" } ]
+if = "door_opened"
+goto = { goto = "end", text = "{bad}" }
+
+[scenes.end]
+text = "The end."
+ending = true
+'''
+
+
+def test_every_message_points_at_the_line_of_its_key_not_the_choice_header(tmp_path):
+    # the choice header is line 8; each problem is on the line of the key that holds it
+    path = tmp_path / "lines.toml"
+    path.write_text(LINES)
+    found = {(p.code, p.path): p.line for p in check_adventure(path).problems}
+    assert found == {
+        ("W102", "scenes.hall.choices[0].text"): 9,  # coins, read in the label's slot
+        ("W103", "scenes.hall.choices[0].effects[0]"): 11,
+        ("W102", "scenes.hall.choices[0].if"): 12,  # door_opened
+        ("E008", "scenes.hall.choices[0].goto.text"): 13,
+    }

@@ -92,3 +92,14 @@ def test_a_condition_never_crashes_a_game():
     assert parse_condition("-npc_status('k') == 0").evaluate(ctx(npc_status=lambda k: "out")) is True
     assert parse_condition("skill(5) > 0").evaluate(ctx(skill=lambda s: {"Combat": 50}[s])) is False
     assert parse_condition("min('x', 2) == 0").evaluate(ctx()) is True
+
+
+def test_chosen_reads_the_count_of_a_choice_by_its_scene_and_name():
+    c = parse_condition('chosen("cloakroom/hang") == 1 and chosen("bar/3") == 0')
+    counts = {"cloakroom/hang": 1}
+    assert c.evaluate(ctx(chosen=lambda n: counts.get(n, 0))) is True
+    counts["bar/3"] = 2
+    assert c.evaluate(ctx(chosen=lambda n: counts.get(n, 0))) is False
+    assert c.calls() == [("chosen", ("cloakroom/hang",)), ("chosen", ("bar/3",))]
+    with pytest.raises(ExpressionError, match="takes 1"):
+        parse_condition('chosen("a/1", "b/2")')

@@ -120,6 +120,36 @@ def test_folder_adventures_merge_and_refuse_duplicates(tmp_path):
     assert any("already defined" in p.message for p in problems)
 
 
+def test_responses_are_shared_across_the_files_of_a_folder_and_defined_once(tmp_path):
+    folder = tmp_path / "adv"
+    folder.mkdir()
+    (folder / "main.toml").write_text('[adventure]\ntitle = "T"\nstart = "a"\n[scenes.a]\ntext = "A"\n'
+                                      '[[scenes.a.choices]]\ntext = "on"\nuse = "onward"\n')
+    (folder / "more.toml").write_text('[responses.onward]\ntext = "On."\ngoto = "b"\n'
+                                      '[scenes.b]\ntext = "B"\nending = true\n')
+    adventure = load_adventure(folder)
+    assert adventure.scenes["a"].choices[0].goto is adventure.responses["onward"]
+    assert adventure.responses["onward"].goto == "b"
+    (folder / "dup.toml").write_text('[responses.onward]\ntext = "Again."\n')
+    _, problems = read_adventure(folder)
+    assert [p.message for p in problems if p.code == "E002"] == [
+        f"response 'onward' is already defined in {folder / 'dup.toml'}"]  # files are read in sorted order
+
+
+@pytest.mark.parametrize("meta, fragment", [
+    ('pc = true', "or false for an adventure with no player character"),
+    ('pc = false\nparty = 2', "has no party"),
+    ('counters = { score = 2000000 }', "within ±1,000,000"),
+    ('flags = ["", "x"]', "expected a list of names"),
+])
+def test_the_newer_adventure_fields_refuse_wrong_values(tmp_path, meta, fragment):
+    text = MINIMAL.replace('start = "hall"', 'start = "hall"\n' + meta).replace("{pc}", "you")
+    text = text.replace("roll.", "#roll.").replace('if = \'has("key") and not seen\'', "")
+    problems = problems_of(tmp_path, text)
+    assert any(fragment in p.message and p.path.startswith("adventure") for p in problems), \
+        "\n".join(map(str, problems))
+
+
 def test_bundled_tutorial_is_clean():
     _, problems = read_adventure(TUTORIAL)
     assert problems == []

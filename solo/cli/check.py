@@ -10,7 +10,7 @@ from . import UserError
 
 
 @click.command("check")
-@click.argument("adventures", nargs=-1, required=True, metavar="ADVENTURE...")
+@click.argument("adventures", nargs=-1, metavar="ADVENTURE...")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list of {file, line, path, code, severity, message}.")
 @click.option("--codes", is_flag=True, help="List the problem codes with what they mean, and stop.")
@@ -20,9 +20,12 @@ def command(adventures: tuple[str, ...], as_json: bool, codes: bool) -> int:
     Reports every problem at once as FILE:LINE:COLUMN: error[CODE]: message
     (the TOML path where the line is not known): syntax and schema errors,
     unknown scenes with "did you mean", unreachable scenes, dead ends and
-    loops with no ending, conditions that cannot parse, flags read but
-    never set (or set but never read), unknown skills, Focuses, conflict
-    types, NPCs and tables, and narration templates with unknown slots.
+    loops with no ending, conditions that cannot parse (in {if} text blocks
+    too), flags, counters and items read but never set (with "did you
+    mean") or set but never read, goto lists with no fallback, unknown or
+    unused shared responses, unknown skills, Focuses, conflict types, NPCs
+    and tables, and narration templates with unknown slots. --codes alone
+    lists the problem codes.
 
     Exits 1 if there is an error, 0 if there are only warnings.
 
@@ -39,6 +42,8 @@ def command(adventures: tuple[str, ...], as_json: bool, codes: bool) -> int:
         for code, meaning in ALL_CODES.items():
             click.echo(f"{code}  {meaning}")
         return 0
+    if not adventures:
+        raise UserError("name at least one adventure to check (or give --codes for the list of problem codes)")
     paths = []
     for spec in adventures:
         try:

@@ -24,7 +24,7 @@ SLOT_SEED = 1000  # generated party member i is built from random.Random(SLOT_SE
 class Party:
     members: list[Character]
     pc_specs: list[str] | None  # what `solo play --pc` takes to play the same characters (None: write files)
-    how: str  # "pregen", "files", "generated"
+    how: str  # "pregen", "files", "generated", or "none" for an adventure with pc = false
 
 
 def build_party(adventure: Adventure, options: Options) -> Party:
@@ -33,6 +33,8 @@ def build_party(adventure: Adventure, options: Options) -> Party:
     from ..errors import SoloError
     from ..rules.creation import build_character, pregenerated, random_choices
 
+    if not adventure.uses_pcs:  # a story with no player character: the engine takes no party
+        return Party([], [], "none")
     if options.party:
         members = []
         for spec in options.party:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from .expressions import Condition
+from .expressions import Condition, Context
 
 if TYPE_CHECKING:
     from transitions import Machine
@@ -42,18 +42,44 @@ class Where:
 @dataclass
 class Effect:
     kind: str  # a key of solo.story.effects.EFFECTS
-    args: dict[str, Any]  # as written, the kind's own key included
+    args: dict[str, Any]  # as written, the kind's own key included (never its ``if``)
+    where: Where
+    condition: Condition | None = None  # ``if``: the effect applies only while this holds
+
+
+@dataclass
+class Route:
+    """One entry of a ``goto`` list: the scene to go to if its condition holds (no condition: always)."""
+
+    goto: str
+    condition: Condition | None
     where: Where
 
 
 @dataclass
 class Branch:
-    """Where an outcome leads: an optional text, effects, then a scene (or stay put)."""
+    """Where an outcome leads: an optional text, effects, then a scene (or stay put).
+
+    ``routes`` is a ``goto`` written as a list: the first route whose condition
+    holds when the effects are done picks the scene; with none, the story stays.
+    ``use`` names the shared ``[responses.NAME]`` this branch is (the same object).
+    """
 
     goto: str | None
     text: str | None = None
     effects: list[Effect] = field(default_factory=list)
     where: Where | None = None
+    routes: list[Route] = field(default_factory=list)
+    use: str | None = None
+
+    def target(self, context: Context) -> str | None:
+        """The scene this branch leads to now: its ``goto``, or the first route that holds."""
+        if not self.routes:
+            return self.goto
+        for route in self.routes:
+            if route.condition is None or route.condition.evaluate(context):
+                return route.goto
+        return None
 
 
 @dataclass
@@ -84,6 +110,7 @@ class Choice:
     action: Action | None = None
     once: bool = False  # once taken, gone for the rest of the game
     key: str = ""
+    name: str = ""  # what ``chosen("scene/NAME")`` calls it: its ``id``, else its position from 1
 
 
 @dataclass
@@ -130,6 +157,12 @@ class Adventure:
     files: list[str] = field(default_factory=list)
     content_hash: str = ""
     source: str = ""  # the file or folder it was loaded from
+    flags: list[str] = field(default_factory=list)  # set when a game starts, never again
+    counters: dict[str, int] = field(default_factory=dict)
+    items: list[str] = field(default_factory=list)
+    uses_pcs: bool = True  # pc = false: a story with no RPG character (no party, no epilogue)
+    responses: dict[str, Branch] = field(default_factory=dict)  # [responses.NAME], shared by ``use``
+    meta_file: str = ""  # the file that holds [adventure]
 
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]

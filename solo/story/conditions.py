@@ -47,6 +47,7 @@ def context_of(s: GameState) -> Context:
         "has": lambda item: item in s.items,
         "visited": lambda sid: s.visited.get(sid, 0) > 0,
         "visits": lambda sid: s.visited.get(sid, 0),
+        "chosen": lambda name: s.chosen.get(name, 0),
         "flag": lambda n: s.flags.get(n, False),
         "counter": lambda n: s.counters.get(n, 0),
         "skill": best_skill,

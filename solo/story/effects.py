@@ -51,6 +51,8 @@ class EffectVerb(Verb):
     sets_name: ClassVar[bool] = False
     #: The verb gives the PCs the item its value names.
     gives_item: ClassVar[bool] = False
+    #: The verb changes a player character: refused in an adventure with ``pc = false``.
+    needs_pc: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -166,6 +168,7 @@ class Damage(EffectVerb):
 
     name = "damage"
     fields = {"damage": Field("Pool"), "amount": _AMOUNT, "who": _WHO}
+    needs_pc = True
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         _check_pool(b, file, f"{path}.{self.name}", a[self.name])
@@ -205,6 +208,7 @@ class Heal(Damage):
 class Luck(EffectVerb):
     name = "luck"
     fields = {"luck": Field("whole number"), "who": _WHO}
+    needs_pc = True
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         _check_who(b, file, path, self.arg(a, "who"))
@@ -350,6 +354,7 @@ class Treat(EffectVerb):
 
     name = "treat"
     fields = {"treat": Field("Pool")}
+    needs_pc = True
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         _check_pool(b, file, f"{path}.treat", a["treat"])

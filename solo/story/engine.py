@@ -38,7 +38,7 @@ from .npcs import between_scenes, default_mind, disposition_of
 from .party import set_up_party
 from .pools import line_up
 from .state import GameState
-from .text import fill
+from .text import fill, pick
 
 if TYPE_CHECKING:
     import random
@@ -81,7 +81,9 @@ class Game:
         self.advise = advise
         self.mind_factory = mind_factory
         self.state = GameState(adventure.id, oracle=OracleState(tension=adventure.tension,
-                                                                threads=list(adventure.threads)))
+                                                                threads=list(adventure.threads)),
+                               flags=dict.fromkeys(adventure.flags, True), counters=dict(adventure.counters),
+                               items=list(adventure.items))  # set once, at the start, never on a return
         self._party_given = [pc.copy() for pc in party] if party else None
         self.epilogue_done = False
         self._types: dict[str, ConflictType] | None = None
@@ -159,14 +161,14 @@ class Game:
         """Play until an ending; returns the ending's scene id (or a built-in end)."""
         if self.flow_state == "title":
             self.emit("title", adventure=self.adventure.id, title=self.adventure.title,
-                      author=self.adventure.author, introduction=self.adventure.introduction)
+                      author=self.adventure.author, introduction=self.picked(self.adventure.introduction))
             self.trigger_event("begin")
         if self.flow_state == "party":
             set_up_party(self, self._party_given)
             self.trigger_event(move_trigger(self.adventure.start))
         while not self.finished:
             self.turn()
-        if self.state.ending not in (FALLEN, DEAD_END) and not self.epilogue_done:
+        if self.state.ending not in (FALLEN, DEAD_END) and not self.epilogue_done and self.adventure.uses_pcs:
             epilogue(self)
         assert self.state.ending is not None
         return self.state.ending
@@ -201,7 +203,8 @@ class Game:
         s.visited[scene.id] = s.visited.get(scene.id, 0) + 1
         for npc in scene.npcs:
             s.oracle.add_npc(s.npcs[npc].name)
-        self.emit("scene_entered", scene=scene.id, title=scene.title, text=scene.text, slots=self.slots(),
+        self.emit("scene_entered", scene=scene.id, title=self.picked(scene.title), text=self.picked(scene.text),
+                  slots=self.slots(),
                   ending=scene.ending, visit=s.visited[scene.id])
         if scene.oracle_setup:
             from ..oracle import set_up_scene
@@ -225,6 +228,10 @@ class Game:
         out.update({f"npc.{k}": v.name for k, v in s.npcs.items()})
         out.update({f"counter.{k}": v for k, v in s.counters.items()})
         return out
+
+    def picked(self, text: str) -> str:
+        """The text with its ``{if}`` blocks decided by the state now; its slots are left for the renderer."""
+        return pick(text, self.context()) if "{" in text else text
 
     # -- a turn: offer choices, resolve one ------------------------------------------
     def available(self, scene: Scene) -> list[Choice]:
@@ -252,13 +259,17 @@ class Game:
         prompt = "What do you do?" if len(self.state.pcs) < 2 else "What does the party do?"
         slots = self.slots()
         shows = self._shows
-        answer = self.ask("choice", prompt, [Option(c.key, fill(c.text, slots),
+        ctx = self.context()
+        labels = {c.key: fill(c.text, slots, ctx) for c in choices}
+        answer = self.ask("choice", prompt, [Option(c.key, labels[c.key],
                                                     chance=self._choice_chance(c) if shows else None)
                                              for c in choices], scene=scene.id)
         choice = next(c for c in choices if c.key == answer)
-        self.emit("choice", scene=scene.id, key=choice.key, text=fill(choice.text, slots))
+        self.emit("choice", scene=scene.id, key=choice.key, text=labels[choice.key])
         if choice.once:
             self.state.taken.append(f"{scene.id}/{choice.key}")
+        name = f"{scene.id}/{choice.name or choice.key}"
+        self.state.chosen[name] = self.state.chosen.get(name, 0) + 1
         for effect in choice.effects:
             self.apply(effect)
         branch = self.resolve(choice.action) if choice.action is not None else choice.goto
@@ -285,16 +296,17 @@ class Game:
         if branch is None:
             return
         if branch.text:
-            self.emit("branch_text", text=branch.text, slots=self.slots())
+            self.emit("branch_text", text=self.picked(branch.text), slots=self.slots())
         for effect in branch.effects:
             self.apply(effect)
         if self.finished:
             return
-        if not self.state.pcs:
+        if not self.state.pcs and self.adventure.uses_pcs:
             self._fallen()
             return
-        if branch.goto:
-            self.trigger_event(move_trigger(branch.goto))
+        target = branch.target(self.context())
+        if target:
+            self.trigger_event(move_trigger(target))
 
     def _fallen(self) -> None:
         self.emit("ending", scene=FALLEN, title="The end of the road", outcome="fallen")
@@ -302,6 +314,9 @@ class Game:
 
     # -- the verbs ---------------------------------------------------------------------
     def apply(self, effect: Effect) -> None:
+        """Apply one effect, if its ``if`` holds now (after the effects before it)."""
+        if effect.condition is not None and not effect.condition.evaluate(self.context()):
+            return
         EFFECTS[effect.kind].apply(self, effect.args)
 
     def resolve(self, action: Action) -> Branch | None:

@@ -35,6 +35,7 @@ FUNCTIONS: dict[str, tuple[int, int]] = {
     "has": (1, 1),  # the party carries an item
     "visited": (1, 1),  # a scene was entered at least once
     "visits": (1, 1),  # how many times a scene was entered
+    "chosen": (1, 1),  # how many times a choice was taken: chosen("scene/choice id or position")
     "flag": (1, 1),  # a flag, by name given as text
     "counter": (1, 1),  # a counter, by name given as text
     "skill": (1, 2),  # best effective skill in the party (skill[, focus])

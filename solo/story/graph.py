@@ -8,15 +8,33 @@ reach, a flag that is tested but never set).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
+from ..errors import did_you_mean
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene, Where
 from .effects import EFFECTS
 from .expressions import Condition
 from .problems import Collector
+from .text import Block, TextError, blocks_of, parse_text
 
 
 def branches_of(scene: Scene) -> Iterator[tuple[str, Branch, Choice]]:
-    """Every branch leaving a scene, with the label of the way there (for maps too)."""
+    """Every branch leaving a scene, with the label of the way there (for maps too).
+
+    A ``goto`` list is yielded once per route, as a branch to that route's scene
+    labelled with its condition ("[if …]", or "[otherwise]" for the fallback).
+    """
+    for label, branch, choice in _written_branches(scene):
+        if not branch.routes:
+            yield label, branch, choice
+            continue
+        for route in branch.routes:
+            when = f"if {route.condition.source}" if route.condition is not None else "otherwise"
+            yield f"{label} [{when}]", replace(branch, goto=route.goto, routes=[]), choice
+
+
+def _written_branches(scene: Scene) -> Iterator[tuple[str, Branch, Choice]]:
+    """The branches as written (a shared response once per user, a goto list as one branch)."""
     for choice in scene.choices:
         if choice.goto is not None:
             yield choice.text, choice.goto, choice
@@ -60,20 +78,63 @@ def dead_ends(adventure: Adventure) -> list[str]:
             if not scene.ending and not any(t != sid for _, t in graph.get(sid, []))]
 
 
+def _all_branches(adventure: Adventure) -> Iterator[Branch]:
+    """Every branch as written, each shared response once (used or not)."""
+    seen: set[int] = set()
+    written = [b for scene in adventure.scenes.values() for _, b, _ in _written_branches(scene)]
+    for branch in [*written, *adventure.responses.values()]:
+        if id(branch) not in seen:
+            seen.add(id(branch))
+            yield branch
+
+
 def all_effects(adventure: Adventure) -> Iterator[Effect]:
     for scene in adventure.scenes.values():
         yield from scene.on_enter
         for choice in scene.choices:
             yield from choice.effects
-        for _, branch, _ in branches_of(scene):
-            yield from branch.effects
+    for branch in _all_branches(adventure):
+        yield from branch.effects
+
+
+def _texts(adventure: Adventure) -> Iterator[tuple[str, Where]]:
+    """Every text an author wrote for the story, with the place of its ``text`` key."""
+    for scene in adventure.scenes.values():
+        yield scene.text, _at(scene.where, "text")
+        for choice in scene.choices:
+            yield choice.text, _at(choice.where, "text")
+    for branch in _all_branches(adventure):
+        if branch.text and branch.where is not None:
+            yield branch.text, _at(branch.where, "text")
+
+
+def _at(where: Where, key: str) -> Where:
+    return Where(where.file, f"{where.path}.{key}")
 
 
 def _all_conditions(adventure: Adventure) -> Iterator[tuple[Where, Condition]]:
+    """Every condition, with the place of its ``if``: choices, effects, goto lists and text blocks."""
     for scene in adventure.scenes.values():
         for choice in scene.choices:
             if choice.condition is not None:
-                yield choice.where, choice.condition
+                yield _at(choice.where, "if"), choice.condition
+    for e in all_effects(adventure):
+        if e.condition is not None:
+            yield _at(e.where, "if"), e.condition
+    for branch in _all_branches(adventure):
+        for route in branch.routes:
+            if route.condition is not None:
+                yield _at(route.where, "if"), route.condition
+    for text, where in _texts(adventure):
+        for block in _blocks(text):
+            yield where, block.condition
+
+
+def _blocks(text: str) -> list[Block]:
+    try:
+        return list(blocks_of(parse_text(text)))
+    except TextError:
+        return []  # reported (E008) when the text was read
 
 
 def graph_problems(adventure: Adventure, c: Collector) -> None:
@@ -89,8 +150,17 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
     if adventure.start in adventure.scenes and not any(adventure.scenes[s].ending for s in seen):
         first = adventure.scenes[adventure.start]
         c.add(first.where.file, "adventure.start", "W105", "no ending can be reached from the start")
-    set_names: set[str] = set()
-    given: set[str] = set()
+    used = {b.use for scene in adventure.scenes.values() for _, b, _ in _written_branches(scene) if b.use}
+    for name, response in adventure.responses.items():
+        if name not in used and response.where is not None:
+            c.add(response.where.file, response.where.path, "W107", f"response {name!r} is never used")
+    _name_problems(adventure, c)
+
+
+def _name_problems(adventure: Adventure, c: Collector) -> None:
+    """Flags, counters and items read but never set (or set but never read), with "did you mean"."""
+    set_names: set[str] = set(adventure.flags) | set(adventure.counters)  # the state a game starts with
+    given: set[str] = set(adventure.items)
     for e in all_effects(adventure):
         verb = EFFECTS[e.kind]  # what a verb does to the story's names is its own attribute, never its name
         if verb.writes is not None or verb.sets_name:
@@ -109,22 +179,30 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
                 read_names.setdefault(args[0], where)
             if fn == "has" and args and isinstance(args[0], str) and not found:
                 tested_items.setdefault(args[0], where)
-    for scene in adventure.scenes.values():
-        texts = [(scene.text, scene.where)] + [(c.text, c.where) for c in scene.choices]
-        texts += [(b.text, b.where or scene.where) for _, b, _ in branches_of(scene) if b.text]
-        for text, where in texts:
-            for slot in _counter_slots(text):
-                read_names.setdefault(slot, where)
+    for text, where in _texts(adventure):
+        for slot in _counter_slots(text):
+            read_names.setdefault(slot, where)
     for name, where in sorted(read_names.items()):
         if name not in set_names:
-            c.add(where.file, where.path, "W102", f"{name!r} is read but never set (it is always false / 0)")
+            c.add(where.file, where.path, "W102",
+                  f"{name!r} is read but never set, so it is always false / 0{did_you_mean(name, set_names)}")
+    reported = set(read_names)
     for e in all_effects(adventure):
-        if EFFECTS[e.kind].sets_name and e.args[e.kind] not in read_names:
-            c.add(e.where.file, e.where.path, "W103", f"{e.args[e.kind]!r} is set but never read")
-            read_names[e.args[e.kind]] = e.where  # report each name once
+        name = e.args[e.kind]
+        if EFFECTS[e.kind].sets_name and name not in reported:
+            c.add(e.where.file, e.where.path, "W103",
+                  f"{name!r} is set but never read{did_you_mean(name, read_names)}")
+            reported.add(name)  # report each name once
+    for name in [*adventure.flags, *adventure.counters]:
+        if name not in reported:
+            kind = "flags" if name in adventure.flags else "counters"
+            c.add(adventure.meta_file, f"adventure.{kind}", "W103",
+                  f"{name!r} is set at the start but never read{did_you_mean(name, read_names)}")
+            reported.add(name)
     for item, where in sorted(tested_items.items()):
         if item not in given:
-            c.add(where.file, where.path, "W104", f"item {item!r} is tested with has() but never given")
+            c.add(where.file, where.path, "W104",
+                  f"item {item!r} is tested with has() but never given{did_you_mean(item, given)}")
 
 
 def _counter_slots(text: str) -> list[str]:

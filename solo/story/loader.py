@@ -25,7 +25,7 @@ from .schema import Builder
 
 MAX_FILE_BYTES = 2_000_000
 RESERVED_ID = "open"  # the save id of open play (story/open_play.py OPEN_ID)
-SECTIONS = ("adventure", "npcs", "scenes", "narration")
+SECTIONS = ("adventure", "npcs", "scenes", "narration", "responses")
 
 
 def adventure_files(source: Path) -> list[Path]:
@@ -56,7 +56,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     if not files:
         c.add(str(source), "", "E010", "no .toml files in this folder")
         return None, c.problems
-    merged: dict[str, Any] = {"adventure": None, "npcs": {}, "scenes": {}, "narration": {}}
+    merged: dict[str, Any] = {"adventure": None, "npcs": {}, "scenes": {}, "narration": {}, "responses": {}}
     origin: dict[str, str] = {}
     for f in files:
         name = str(f)
@@ -84,7 +84,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
                     continue
                 merged["adventure"] = value
                 origin["adventure"] = name
-            elif key in ("npcs", "scenes", "narration"):
+            elif key in ("npcs", "scenes", "narration", "responses"):
                 if not isinstance(value, dict):
                     c.add(name, key, "E002", f"[{key}] must be a table")
                     continue

@@ -1,5 +1,7 @@
 """Who plays: the party given, or the players asked how many they are and whom each one plays.
 
+An adventure with ``pc = false`` has no party at all: its reader plays no character.
+
 Hot-seat play asks each player's name and character in turn; the adventure
 may suggest a pregenerated character, which only one of them can take.
 """
@@ -20,7 +22,10 @@ def set_up_party(game: Game, given: list[Character] | None) -> None:
     """Seat the party and bring the adventure's NPCs to life."""
     from ..npc import NPC
 
-    party = given or make_party(game)
+    if not game.adventure.uses_pcs:  # pc = false: a story with no RPG character, so nobody is asked
+        party: list[Character] = []
+    else:
+        party = given or make_party(game)
     state = game.state
     state.party = party
     for pc in party:
@@ -29,7 +34,8 @@ def set_up_party(game: Game, given: list[Character] | None) -> None:
     for nid, npc_def in game.adventure.npcs.items():
         state.npcs[nid] = NPC.from_dict(npc_fields(npc_def.data), file=npc_def.where.file, rng=game.rng)
     state.oracle.pcs = [pc.name for pc in party]
-    game.emit("party", members=[pc.to_dict() for pc in party])
+    if party:  # a story with no character has no party to introduce
+        game.emit("party", members=[pc.to_dict() for pc in party])
 
 
 def make_party(game: Game) -> list[Character]:

@@ -22,15 +22,18 @@ CODES = {
     "E005": "unknown skill, Focus, Pool, Lens, conflict type, difficulty or disposition",
     "E006": "unknown NPC",
     "E007": "unknown random table",
-    "E008": "narration template problem",
+    "E008": "text slot or {if} block problem, or narration template problem",
     "E009": "dead end: a scene that is not an ending and cannot be left",
     "E010": "file cannot be read",
     "E011": "adventure id that cannot name a file (a path, a leading dot, too long)",
+    "E012": "unknown shared response in use",
     "W101": "unreachable scene",
     "W102": "flag or counter read but never set",
     "W103": "flag or counter set but never read",
     "W104": "item tested but never given",
     "W105": "no ending can be reached",
+    "W106": "goto list without a fallback (an entry with no if)",
+    "W107": "shared response that nothing uses",
 }
 
 

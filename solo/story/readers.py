@@ -7,6 +7,7 @@ wherever it is made.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 
 from ..errors import did_you_mean
@@ -14,6 +15,7 @@ from ..rules.rulebook import POOLS, RulesTables
 from .expressions import Condition, ExpressionError, parse_condition
 from .luck import LUCK_COMMANDS
 from .problems import Collector, describe
+from .text import TextError, blocks_of, parse_text, runs_of
 
 TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs", "themself")
 
@@ -46,6 +48,9 @@ def _has_shape(value: object, shape: str) -> bool:
     return isinstance(value, dict)
 #: Condition functions that take numbers rather than names.
 NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size")
+#: Condition functions that read the player characters: meaningless in an adventure with ``pc = false``.
+PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size")
+_SLOT_NAME = re.compile(r"\{([^{}]*)\}")
 
 
 class Readers:
@@ -56,6 +61,8 @@ class Readers:
         self.scene_ids = scene_ids
         self.npc_ids = npc_ids
         self.t = t
+        self.uses_pcs = True  # pc = false: texts and conditions may not read a player character
+        self.choice_names: dict[str, list[str]] = {}  # scene id -> what chosen() may call its choices
 
     def fail(self, file: str, path: str, message: str, code: str = "E002") -> None:
         self.c.add(file, path, code, message)
@@ -126,18 +133,16 @@ class Readers:
         return default
 
     def check_slots(self, file: str, path: str, text: str) -> None:
-        i = 0
-        while i < len(text):
-            ch = text[i]
-            if ch == "{":
-                if text.startswith("{{", i):
-                    i += 2
-                    continue
-                end = text.find("}", i)
-                if end < 0:
-                    self.fail(file, path, "a '{' is never closed (write '{{' for a literal brace)", "E008")
-                    return
-                slot = text[i + 1:end]
+        """Slots, braces and ``{if}`` blocks of one text; a block's condition is checked as an ``if`` is."""
+        try:
+            parts = parse_text(text)
+        except TextError as exc:
+            self.fail(file, path, exc.message, exc.code)
+            return
+        for block in blocks_of(parts):
+            self.check_condition(file, path, block.condition)
+        for run in runs_of(parts):
+            for slot in _SLOT_NAME.findall(run.replace("{{", "").replace("}}", "")):
                 if slot.startswith("npc."):
                     npc = slot[4:]
                     if npc not in self.npc_ids:
@@ -145,16 +150,11 @@ class Readers:
                                   "E006")
                 elif not (slot in TEXT_SLOTS or slot.startswith("counter.")):
                     self.fail(file, path, f"unknown slot {{{slot}}} (known: {{pc}}, {{party}}, {{npc.ID}}, "
-                                          f"{{counter.NAME}}, {{they}}, {{them}}, {{their}})", "E008")
-                i = end + 1
-            elif ch == "}":
-                if text.startswith("}}", i):
-                    i += 2
-                    continue
-                self.fail(file, path, "a '}' without '{' (write '}}' for a literal brace)", "E008")
-                return
-            else:
-                i += 1
+                                          f"{{counter.NAME}}, {{they}}, {{them}}, {{their}}, "
+                                          f"{{if …}}…{{else}}…{{end}})", "E008")
+                elif slot in TEXT_SLOTS and not self.uses_pcs:
+                    self.fail(file, path, f"{{{slot}}} names the player character, and this adventure has none "
+                                          "(pc = false)", "E008")
 
     def condition(self, file: str, path: str, value: object) -> Condition | None:
         if not (self.expect(file, path, value, str, "a condition in quotes") and isinstance(value, str)):
@@ -164,16 +164,25 @@ class Readers:
         except ExpressionError as exc:
             self.fail(file, path, f"bad condition {value!r}: {exc}", "E004")
             return None
+        self.check_condition(file, path, cond)
+        return cond
+
+    def check_condition(self, file: str, path: str, cond: Condition) -> None:
+        """The names a parsed condition gives its functions: scenes, choices, NPCs, skills, Pools, Tags."""
         for fn, args in cond.calls():
             name = args[0] if args and isinstance(args[0], str) else None
             named = fn not in NUMERIC_FUNCTIONS
             if named and any(isinstance(a, int) for a in args):
                 self.fail(file, path, f"{fn}() takes names in quotes, e.g. {fn}(\"...\"), not numbers", "E004")
                 continue
+            if fn in PC_FUNCTIONS and not self.uses_pcs:
+                self.fail(file, path, f"{fn}() reads the player characters, and this adventure has none (pc = false)")
             if name is None:
                 continue
             if fn in ("visited", "visits") and name not in self.scene_ids:
                 self.fail(file, path, f"unknown scene {name!r}{did_you_mean(name, self.scene_ids)}", "E003")
+            if fn == "chosen":
+                self.check_chosen(file, path, name)
             if fn in ("disposition", "npc_status") and name not in self.npc_ids:
                 self.fail(file, path, f"unknown NPC {name!r}{did_you_mean(name, self.npc_ids)}", "E006")
             if fn == "skill" and name not in self.t.skills:
@@ -185,7 +194,19 @@ class Readers:
             if fn == "used_luck" and name not in LUCK_COMMANDS:
                 self.fail(file, path, f"unknown Luck use {name!r}: expected {' or '.join(map(repr, LUCK_COMMANDS))}",
                           "E005")
-        return cond
+
+    def check_chosen(self, file: str, path: str, name: str) -> None:
+        """``chosen("scene/choice")``: the scene exists and has a choice of that id (or position)."""
+        sid, slash, choice = name.rpartition("/")
+        if not slash:
+            self.fail(file, path, f"chosen() takes \"scene/choice\" (a scene id, a slash, the choice's id or "
+                                  f"position), not {name!r}", "E004")
+        elif sid not in self.scene_ids:
+            self.fail(file, path, f"unknown scene {sid!r} in chosen(){did_you_mean(sid, self.scene_ids)}", "E003")
+        elif choice not in self.choice_names.get(sid, ()):
+            known = self.choice_names.get(sid, [])
+            self.fail(file, path, f"scene {sid!r} has no choice {choice!r}{did_you_mean(choice, known)} "
+                                  f"(its choices: {', '.join(known) or 'none'})", "E003")
 
     def target(self, file: str, path: str, value: object) -> str | None:
         if not self.expect(file, path, value, str, "a scene id"):

@@ -18,17 +18,20 @@ from ..oracle.tables import TableSet
 from ..rules.conflict_types import ConflictType
 from ..rules.rulebook import rules
 from .actions import ACTIONS, OBSTACLE_FIELDS
-from .adventure import Action, Adventure, Branch, Choice, Effect, NPCDef, Scene, Where
+from .adventure import Action, Adventure, Branch, Choice, Effect, NPCDef, Route, Scene, Where
 from .effects import EFFECTS
 from .npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
 from .problems import Collector, describe
-from .readers import Readers
+from .readers import MAX_WHOLE, Readers
 
 ADVENTURE_FIELDS = {"id", "title", "author", "version", "introduction", "party", "comae", "start", "pc",
-                    "negative_luck", "tension", "threads"}
+                    "negative_luck", "tension", "threads", "flags", "counters", "items"}
 SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "npcs", "oracle_setup", "control"}
-CHOICE_FIELDS = {"text", "if", "effects", "goto", "once"} | set(ACTIONS)
+CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "id", "use"} | set(ACTIONS)
 BRANCH_FIELDS = {"goto", "text", "effects"}
+ROUTE_FIELDS = {"if", "goto"}
+#: Actions that roll or fight with a player character: refused in an adventure with ``pc = false``.
+PC_ACTIONS = ("roll", "opposed", "conflict", "request")
 _UNREAD = object()  # the random tables before the first look at them
 
 
@@ -50,6 +53,7 @@ class Builder(Readers):
         self.files = files
         self.digest = digest
         self._tables: object = _UNREAD
+        self.responses: dict[str, Branch] = {}
 
     # -- the whole adventure ---------------------------------------------------------
     def build(self) -> Adventure | None:
@@ -91,8 +95,14 @@ class Builder(Readers):
             self.fail(file, "adventure.threads", "expected a list of texts")
             threads = []
         pc = meta.get("pc")
-        if pc is not None and not isinstance(pc, str):
-            self.fail(file, "adventure.pc", "expected the name of a pregenerated character")
+        if pc is False:
+            self.uses_pcs = False
+            pc = None
+            if "party" in meta:
+                self.fail(file, "adventure.party", "an adventure with pc = false has no party")
+        elif pc is not None and not isinstance(pc, str):
+            self.fail(file, "adventure.pc", "expected the name of a pregenerated character, or false for an "
+                                            "adventure with no player character")
             pc = None
         elif pc is not None:
             from ..rules.creation import pregenerated
@@ -104,7 +114,10 @@ class Builder(Readers):
                 pc = None
         if self.tables_dirs():
             self.table_set()  # the adventure's own tables are checked even if no choice rolls on them yet
+        flags, counters, items = self.initial_state(file, meta)
         npcs = self.build_npcs()
+        self.choice_names = self.names_of_choices()
+        self.build_responses()
         scenes = {}
         for sid, data in self.m["scenes"].items():
             scene = self.build_scene(sid, data)
@@ -125,7 +138,55 @@ class Builder(Readers):
             pc=pc, negative_luck=bool(negative), tension=tension, threads=list(threads),
             templates=narration if isinstance(narration, dict) else {}, tables_dirs=self.tables_dirs(),
             files=[str(f) for f in self.files], content_hash=self.digest, source=str(self.source),
+            flags=flags, counters=counters, items=items, uses_pcs=self.uses_pcs, responses=self.responses,
+            meta_file=file,
         )
+
+    def initial_state(self, file: str, meta: dict[str, Any]) -> tuple[list[str], dict[str, int], list[str]]:
+        """``flags``, ``counters`` and ``items`` of ``[adventure]``: the state a game starts with."""
+        lists = {}
+        for key in ("flags", "items"):
+            value = meta.get(key, [])
+            if not (isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)):
+                self.fail(file, f"adventure.{key}", f"expected a list of names, e.g. {key} = [\"lamp\"]")
+                value = []
+            lists[key] = list(dict.fromkeys(value))
+        counters = meta.get("counters", {})
+        if not isinstance(counters, dict):
+            self.fail(file, "adventure.counters", "expected a table of counters, e.g. counters = { score = 0 }")
+            counters = {}
+        for name, value in list(counters.items()):
+            if not self.expect(file, f"adventure.counters.{name}", value, int, "a whole number") or \
+                    not -MAX_WHOLE <= value <= MAX_WHOLE:
+                if isinstance(value, int) and not isinstance(value, bool):
+                    self.fail(file, f"adventure.counters.{name}", f"expected a whole number within ±{MAX_WHOLE:,}")
+                counters = {k: v for k, v in counters.items() if k != name}
+        return lists["flags"], dict(counters), lists["items"]
+
+    def names_of_choices(self) -> dict[str, list[str]]:
+        """Scene id -> what ``chosen("scene/…")`` may call its choices: each one's ``id``, else its position."""
+        out: dict[str, list[str]] = {}
+        for sid, data in self.m["scenes"].items():
+            choices = data.get("choices", []) if isinstance(data, dict) else []
+            out[sid] = [ch["id"] if isinstance(ch, dict) and isinstance(ch.get("id"), str) else str(i + 1)
+                        for i, ch in enumerate(choices if isinstance(choices, list) else [])]
+        return out
+
+    def build_responses(self) -> None:
+        """``[responses.NAME]``: one text, effects and goto that several choices and branches ``use``."""
+        for name, data in self.m.get("responses", {}).items():
+            file = self.origin[f"responses.{name}"]
+            path = f"responses.{name}"
+            if not isinstance(data, dict):
+                self.fail(file, path, "a response is a table of text, effects and goto")
+                continue
+            if "use" in data:
+                self.fail(file, f"{path}.use", "a response cannot use another response")
+                data = {k: v for k, v in data.items() if k != "use"}
+            branch = self.branch(file, path, data)
+            if branch is not None:
+                branch.use = name
+                self.responses[name] = branch
 
     def build_npcs(self) -> dict[str, NPCDef]:
         from ..npc import NPC
@@ -203,6 +264,7 @@ class Builder(Readers):
             choice = self.build_choice(file, f"{path}.choices[{i}]", ch)
             if choice is not None:
                 choice.key = f"c{i + 1}"  # not a digit: typed numbers always mean positions
+                choice.name = self.choice_names[sid][i]  # what chosen("scene/…") calls it
                 scene.choices.append(choice)
         return scene
 
@@ -219,10 +281,19 @@ class Builder(Readers):
                 choice.once = data["once"]
             else:
                 self.fail(file, f"{path}.once", "expected true or false")
+        if "id" in data:
+            self.choice_id(file, f"{path}.id", data["id"])
         choice.effects = self.effects(file, f"{path}.effects", data.get("effects", []))
         actions = [a for a in ACTIONS if a in data]
         if len(actions) > 1:
             self.fail(file, path, f"a choice does one thing: it has {', '.join(actions)}")
+        if "use" in data:
+            if actions or "goto" in data:
+                self.fail(file, f"{path}.use", f"use names where the choice leads: not together with "
+                                               f"{(actions or ['goto'])[0]}")
+            else:
+                choice.goto = self.shared(file, path, {"use": data["use"]})
+            return choice
         if "goto" in data:
             if actions:
                 self.fail(file, f"{path}.goto", f"with {actions[0]} the outcome branches say where to go, not goto")
@@ -234,24 +305,89 @@ class Builder(Readers):
             choice.goto = None  # stays in the scene: effects only
         return choice
 
+    def choice_id(self, file: str, path: str, value: object) -> None:
+        """A choice's ``id`` names it in ``chosen("scene/id")``: a plain word, not a number (positions are)."""
+        if not self.expect(file, path, value, str, "a name for the choice"):
+            return
+        assert isinstance(value, str)
+        if not value.strip() or "/" in value or value.isdigit() or any(not ch.isprintable() for ch in value):
+            self.fail(file, path, f"a choice id is a plain word without '/', not a number: {value!r}")
+        scene = path.split(".choices[")[0].removeprefix("scenes.")
+        if self.choice_names.get(scene, []).count(value) > 1:
+            self.fail(file, path, f"another choice of scene {scene!r} has the id {value!r}")
+
     def branch(self, file: str, path: str, value: object) -> Branch | None:
         if isinstance(value, str):
             target = self.target(file, path, value)
             return Branch(target, where=Where(file, path)) if target else None
+        if isinstance(value, list):  # a choice's goto written straight as a list of routes
+            return Branch(None, where=Where(file, path), routes=self.routes(file, path, value))
         if not isinstance(value, dict):
             self.fail(file, path, "expected a scene id or { goto = …, text = …, effects = […] }, "
                                   f"got {describe(value)}")
             return None
+        if "use" in value:
+            return self.shared(file, path, value)
         self.unknown_fields(file, path, value, BRANCH_FIELDS)
-        target = self.target(file, f"{path}.goto", value["goto"]) if "goto" in value else None
+        target, routes = None, []
+        if isinstance(value.get("goto"), list):
+            routes = self.routes(file, f"{path}.goto", value["goto"])
+        elif "goto" in value:
+            target = self.target(file, f"{path}.goto", value["goto"])
         return Branch(target, self.text(file, path, value, "text") or None,
-                      self.effects(file, f"{path}.effects", value.get("effects", [])), Where(file, path))
+                      self.effects(file, f"{path}.effects", value.get("effects", [])), Where(file, path), routes)
+
+    def shared(self, file: str, path: str, value: dict[str, Any]) -> Branch | None:
+        """``{ use = "NAME" }``: the response ``[responses.NAME]`` itself, the same for every user."""
+        for key in value:
+            if key != "use":
+                self.fail(file, f"{path}.{key}", "a branch with use takes nothing else: write it in the response")
+        name = value["use"]
+        if not self.expect(file, f"{path}.use", name, str, "the name of a [responses.NAME] table"):
+            return None
+        if name not in self.responses:
+            known = self.m.get("responses", {})
+            hint = did_you_mean(name, known) or (" (there are no [responses] in this adventure)" if not known else "")
+            if name not in known:  # one that is defined but broken was reported where it is
+                self.fail(file, f"{path}.use", f"unknown response {name!r}{hint}", "E012")
+            return None
+        return self.responses[name]
+
+    def routes(self, file: str, path: str, value: list[Any]) -> list[Route]:
+        """A ``goto`` list: ``{ if = …, goto = … }`` entries, first match wins; one without ``if`` is the fallback."""
+        if not value:
+            self.fail(file, path, "an empty goto list: give at least one { goto = \"scene\" }")
+        out: list[Route] = []
+        fallback = False
+        for i, entry in enumerate(value):
+            p = f"{path}[{i}]"
+            if not isinstance(entry, dict):
+                self.fail(file, p, f"expected {{ if = \"…\", goto = \"scene\" }}, got {describe(entry)}")
+                continue
+            self.unknown_fields(file, p, entry, ROUTE_FIELDS)
+            if "goto" not in entry:
+                self.fail(file, p, "missing field 'goto' (the scene to go to)")
+                continue
+            if fallback:
+                self.fail(file, p, "never reached: an entry without 'if' before it always matches")
+            target = self.target(file, f"{p}.goto", entry["goto"])
+            cond = self.condition(file, f"{p}.if", entry["if"]) if "if" in entry else None
+            if target is None or ("if" in entry and cond is None):
+                continue
+            fallback = fallback or cond is None
+            out.append(Route(target, cond, Where(file, p)))
+        if value and not fallback:
+            self.c.add(file, path, "W106", "no entry without 'if': when no condition holds, the story stays "
+                                           "in the scene (add { goto = \"…\" } last as the fallback)")
+        return out
 
     def action(self, file: str, path: str, kind: str, spec: object) -> Action | None:
         if not isinstance(spec, dict):
             self.fail(file, path, f"{kind} must be a table")
             return None
         verb = ACTIONS[kind]
+        if kind in PC_ACTIONS and not self.uses_pcs:
+            self.fail(file, path, f"{kind} needs a player character, and this adventure has none (pc = false)")
         outcomes = verb.outcomes + verb.optional
         self.unknown_fields(file, path, spec, set(verb.fields) | set(outcomes))
         branches = {}
@@ -307,9 +443,17 @@ class Builder(Readers):
                                    + (f" (found {', '.join(item)})" if item else ""))
                 continue
             verb = EFFECTS[kinds[0]]
-            self.unknown_fields(file, p, item, set(verb.fields))
-            effect = Effect(verb.name, dict(item), Where(file, p))
-            if not self.field_shapes(file, p, verb.fields, item):
+            self.unknown_fields(file, p, item, set(verb.fields) | {"if"})
+            if verb.needs_pc and not self.uses_pcs:
+                self.fail(file, p, f"{verb.name} changes a player character, and this adventure has none "
+                                   "(pc = false)")
+            args = {k: v for k, v in item.items() if k != "if"}
+            effect = Effect(verb.name, args, Where(file, p))
+            if "if" in item:
+                effect.condition = self.condition(file, f"{p}.if", item["if"])
+                if effect.condition is None:
+                    continue
+            if not self.field_shapes(file, p, verb.fields, args):
                 continue  # reported: the verb's check never sees a value of the wrong type
             before = len(self.c.problems)
             verb.check(self, file, p, effect.args)

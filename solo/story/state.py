@@ -35,6 +35,7 @@ class GameState:
     items: list[str] = field(default_factory=list)
     visited: dict[str, int] = field(default_factory=dict)
     taken: list[str] = field(default_factory=list)  # "scene/choice" of once-only choices taken
+    chosen: dict[str, int] = field(default_factory=dict)  # "scene/name" -> times taken, for chosen()
     npcs: dict[str, NPC] = field(default_factory=dict)
     npc_status: dict[str, str] = field(default_factory=dict)
     memory: dict[str, list[str]] = field(default_factory=dict)  # npc id -> what the PCs did to it
@@ -70,6 +71,7 @@ class GameState:
             "items": list(self.items),
             "visited": dict(sorted(self.visited.items())),
             "taken": list(self.taken),
+            "chosen": dict(sorted(self.chosen.items())),
             "npcs": {k: v.to_dict() for k, v in sorted(self.npcs.items())},
             "npc_status": dict(sorted(self.npc_status.items())),
             "memory": {k: list(v) for k, v in sorted(self.memory.items())},
@@ -100,6 +102,7 @@ class GameState:
             state.items = [str(x) for x in data["items"]]
             state.visited = {str(k): int(v) for k, v in data["visited"].items()}
             state.taken = [str(x) for x in data["taken"]]
+            state.chosen = {str(k): int(v) for k, v in data.get("chosen", {}).items()}  # saves before it had none
             state.npcs = {k: NPC.from_dict(v) for k, v in data["npcs"].items()}
             state.npc_status = {str(k): str(v) for k, v in data["npc_status"].items()}
             state.memory = {str(k): [str(x) for x in v] for k, v in data["memory"].items()}

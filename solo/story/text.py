@@ -1,20 +1,212 @@
-"""Filling the slots of an author's text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns.
+"""Filling an author's text: conditional blocks, then the slots {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns.
 
 Used wherever author text meets the player (scene text, branch text, choice
-labels), so every place fills slots the same way.
+labels), so every place fills it the same way. A conditional block
+``{if COND}…{else}…{end}`` is read by the condition language of
+:mod:`solo.story.expressions`, so text can ask exactly what a choice's ``if``
+can; the engine picks the branches (it knows the game), the renderers fill the
+slots. Parsing is bounded: a text nests at most :data:`MAX_TEXT_DEPTH` blocks
+and holds at most :data:`MAX_BLOCKS`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
 
 from ..rules.character import PRONOUNS
+from .expressions import Condition, Context, ExpressionError, parse_condition
 
 _SLOT = re.compile(r"(?<!\{)\{([A-Za-z_.][A-Za-z0-9_.]*)\}(?!\})")
+_IF = re.compile(r"\{if\s")
+MAX_TEXT_DEPTH = 8
+MAX_BLOCKS = 200
 
 
-def fill(text: str, slots: dict) -> str:
-    """``{{``/``}}`` are literal braces; an unset counter reads 0; unknown slots stay as written."""
+class TextError(ValueError):
+    """A text whose braces or blocks cannot be read; ``offset`` is where (0-based, in the text)."""
+
+    def __init__(self, message: str, offset: int, code: str = "E008"):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.code = code  # E004 for a condition that does not parse, E008 for braces and blocks
+
+
+@dataclass(frozen=True)
+class Block:
+    """``{if condition}then{else}otherwise{end}``; ``offset`` is where the ``{if`` starts."""
+
+    condition: Condition
+    then: tuple[Part, ...]
+    otherwise: tuple[Part, ...]
+    offset: int
+
+
+Part = str | Block
+
+
+def _close(text: str, i: int, quoted: bool) -> int:
+    """The ``}`` closing the brace at ``i``; inside a condition, braces within quotes do not count."""
+    if not quoted:
+        return text.find("}", i)
+    quote = None
+    for j in range(i, len(text)):
+        ch = text[j]
+        if quote:
+            if ch == "\\":
+                continue
+            if ch == quote and text[j - 1] != "\\":
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "}":
+            return j
+    return -1
+
+
+def _standalone(text: str, start: int, i: int, end: int) -> tuple[int, int] | None:
+    """For a tag alone on its line: where the text before it ends and the text after it starts.
+
+    Only the blanks beside the tag are looked at, so a long line costs no more than a short one.
+    """
+    j = i
+    while j > start and text[j - 1] in " \t":
+        j -= 1
+    if j > 0 and text[j - 1] != "\n":
+        return None
+    k = end + 1
+    while k < len(text) and text[k] in " \t\r":
+        k += 1
+    if k < len(text) and text[k] != "\n":
+        return None
+    return j, min(k + 1, len(text))
+
+
+def _tokens(text: str) -> Iterator[tuple[str, str, int]]:
+    """(kind, value, offset): "text" runs (slots kept in them), "if" with its condition, "else", "end"."""
+    start = i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "}":
+            if text.startswith("}}", i):
+                i += 2
+                continue
+            raise TextError("a '}' without '{' (write '}}' for a literal brace)", i)
+        if ch != "{":
+            i += 1
+            continue
+        if text.startswith("{{", i):
+            i += 2
+            continue
+        is_if = bool(_IF.match(text, i))
+        end = _close(text, i, is_if)
+        if end < 0:
+            raise TextError("a '{' is never closed (write '{{' for a literal brace)", i)
+        inner = text[i + 1:end].strip()
+        if is_if or inner in ("else", "end"):
+            alone = _standalone(text, start, i, end)
+            before, after = alone if alone else (i, end + 1)
+            yield "text", text[start:before], start
+            yield ("if", inner[2:].strip(), i) if is_if else (inner, "", i)
+            start = i = after
+        else:
+            i = end + 1
+    yield "text", text[start:], start
+
+
+@lru_cache(maxsize=4096)
+def parse_text(text: str) -> tuple[Part, ...]:
+    """The text as runs and blocks; raises :class:`TextError` for unbalanced braces or blocks."""
+    if "{" not in text and "}" not in text:
+        return (text,) if text else ()
+    root: list[Part] = []
+    stack: list[tuple[Condition, list[Part], list[Part] | None, int]] = []
+    current = root
+    count = 0
+    for kind, value, offset in _tokens(text):
+        if kind == "text":
+            if value:
+                current.append(value)
+        elif kind == "if":
+            count += 1
+            if count > MAX_BLOCKS:
+                raise TextError(f"more than {MAX_BLOCKS} {{if}} blocks in one text", offset)
+            if len(stack) >= MAX_TEXT_DEPTH:
+                raise TextError(f"{{if}} blocks nest deeper than {MAX_TEXT_DEPTH} levels", offset)
+            try:
+                cond = parse_condition(value)
+            except ExpressionError as exc:
+                raise TextError(f"bad condition {value!r} in {{if}}: {exc}", offset, "E004") from None
+            then: list[Part] = []
+            stack.append((cond, then, None, offset))
+            current = then
+        elif not stack:
+            raise TextError(f"{{{kind}}} without an {{if}} before it", offset)
+        elif kind == "else":
+            cond, then, otherwise, at = stack[-1]
+            if otherwise is not None:
+                raise TextError("a second {else} in one {if} block", offset)
+            otherwise = []
+            stack[-1] = (cond, then, otherwise, at)
+            current = otherwise
+        else:  # end
+            cond, then, otherwise, at = stack.pop()
+            current = stack[-1][2] if stack and stack[-1][2] is not None else stack[-1][1] if stack else root
+            current.append(Block(cond, tuple(then), tuple(otherwise or ()), at))
+    if stack:
+        raise TextError("an {if} block is never closed with {end}", stack[-1][3])
+    return tuple(root)
+
+
+def blocks_of(parts: tuple[Part, ...]) -> Iterator[Block]:
+    """Every block of a parsed text, nested ones too (for the checker)."""
+    for part in parts:
+        if isinstance(part, Block):
+            yield part
+            yield from blocks_of(part.then)
+            yield from blocks_of(part.otherwise)
+
+
+def runs_of(parts: tuple[Part, ...]) -> Iterator[str]:
+    """Every run of plain text (with its slots) of a parsed text, in every branch."""
+    for part in parts:
+        if isinstance(part, Block):
+            yield from runs_of(part.then)
+            yield from runs_of(part.otherwise)
+        else:
+            yield part
+
+
+def pick(text: str, context: Context) -> str:
+    """The text with each block replaced by the branch its condition picks now; slots stay for :func:`fill`."""
+    if "{" not in text:
+        return text
+    try:
+        parts = parse_text(text)
+    except TextError:
+        return text  # the loader refuses such a text; anything else shows as written
+    return "".join(_chosen(parts, context))
+
+
+def _chosen(parts: tuple[Part, ...], context: Context) -> Iterator[str]:
+    for part in parts:
+        if isinstance(part, Block):
+            yield from _chosen(part.then if part.condition.evaluate(context) else part.otherwise, context)
+        else:
+            yield part
+
+
+def fill(text: str, slots: dict, context: Context | None = None) -> str:
+    """``{{``/``}}`` are literal braces; an unset counter reads 0; unknown slots stay as written.
+
+    With a ``context``, conditional blocks are picked first (:func:`pick`).
+    """
+    if context is not None:
+        text = pick(text, context)
     forms = PRONOUNS.get(slots.get("pronoun", "they"), PRONOUNS["they"])
 
     def one(match):
