@@ -115,17 +115,38 @@ class Question:
                 return o.key
         if text.isdecimal() and text.isascii() and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1].key
-        matches = [o.key for o in self.options
+        matches = [(i, o) for i, o in enumerate(self.options, 1)
                    if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
-        if lowered and len(set(matches)) == 1:
-            return matches[0]
+        if lowered and len({o.key for _, o in matches}) == 1:
+            return matches[0][1].key
         valid = ", ".join(f"{i}={o.key}" if _readable(o.key) and o.key != str(i) else str(i)
                           for i, o in enumerate(self.options, 1))
-        if lowered and len(matches) > 1:
-            raise QuestionError(f"{_shown(text)} could be {', '.join(matches)}; answer one of: {valid}")
+        if lowered and len(matches) > 1:  # named as the menu numbers them, never by their inner keys
+            could = ", ".join(f"{i} ({_label(o)})" for i, o in matches)
+            raise QuestionError(f"{_shown(text)} could be {could}; answer one of: {valid}")
         if not text:
             raise QuestionError(f"please answer with one of: {valid}")
         raise QuestionError(f"{_shown(text)} is not an answer here; answer one of: {valid}")
+
+
+    def menu_answer(self, key: str) -> str:
+        """What to type for option ``key`` at this menu: its number as the menu shows it.
+
+        Scripts written for people (``solo simulate``'s replays) use it, so every line matches
+        what the player sees. Where that number would mean another option (an option whose key
+        is that number), the key itself; free text, or a key that is no option, as it is.
+        """
+        for i, o in enumerate(self.options, 1):
+            if o.key == key:
+                number = str(i)
+                return number if self.resolve(number) == key else key
+        return key
+
+
+def _label(option: Option) -> str:
+    """An option's words, short, for a message naming it next to its number."""
+    flat = " ".join(option.label.split())
+    return flat if len(flat) <= 30 else flat[:29].rstrip() + "…"
 
 
 def _readable(key: str) -> bool:

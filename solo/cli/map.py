@@ -24,9 +24,11 @@ if TYPE_CHECKING:
 def command(adventure: str, fmt: str, stats: Path | None, output: Path | None) -> None:
     """Draw ADVENTURE's scene graph (a name, a .toml file or a folder).
 
-    Edges are the choices, with the outcome for rolls and conflicts
-    ([success], [won] …). Endings, the start, scenes that cannot be reached,
-    dead ends and loops with no ending are marked with their own styles.
+    Edges are the choices, with their condition ([if cloak_off]) and the
+    outcome for rolls and conflicts ([success], [won] …); a choice that
+    keeps the story in its scene is a dotted loop back to it. Endings, the
+    start, scenes that cannot be reached, dead ends and loops with no ending
+    are marked with their own styles.
 
     \b
     Examples:

@@ -28,7 +28,13 @@ if TYPE_CHECKING:
               help="A character: a file from 'solo new' or a pregenerated one (espen). Repeat for a party.")
 @click.option("--party", is_flag=True, help="Group play: the CHARACTER files after the adventure form the party.")
 @click.option("--script", type=click.Path(dir_okay=False, path_type=Path),
-              help="Answer the prompts from this file, a line each.")
+              help="Answer the prompts from this file, a line each: an answer that fits no option stops "
+                   "the game (exit 3), and so does a script that ends before the game (exit 4).")
+@click.option("--partial", is_flag=True,
+              help="With --script: the script may end before the game does (the game is saved; exit 0).")
+@click.option("--keep-characters", "keep_characters", type=click.Path(file_okay=False, path_type=Path),
+              metavar="DIR", help="Write the characters to DIR when the game ends. Scripted or piped play "
+                                  "writes none unless this is given.")
 @click.option("--transcript", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a Markdown journal of the session here.")
 @click.option("--events", "events_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -43,8 +49,9 @@ if TYPE_CHECKING:
               help="Open play: no written adventure; the tables and the oracle drive the story.")
 @click.option("--list", "list_them", is_flag=True, help="List the adventures you can play, and stop.")
 def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party: bool, script: Path | None,
-            transcript: Path | None, events_file: Path | None, load: str | None, save_name: str | None,
-            saves_dir: Path | None, no_odds: bool, explain: bool, open_play: bool, list_them: bool) -> None:
+            partial: bool, keep_characters: Path | None, transcript: Path | None, events_file: Path | None,
+            load: str | None, save_name: str | None, saves_dir: Path | None, no_odds: bool, explain: bool,
+            open_play: bool, list_them: bool) -> None:
     """Play ADVENTURE (a name, a .toml file or a folder; default: the tutorial).
 
     The game saves itself at every scene and every conflict round. Type
@@ -67,6 +74,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     from ..saves import SaveError, read_save
     from ..story.library import available, find_adventure
     from ..story.loader import AdventureError, load_adventure
+    from ..ui.script import Script
     from ..ui.session import Session
     from ..ui.view import say
 
@@ -85,8 +93,10 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     from ..story.open_play import OPEN_ID, OpenGame, open_adventure
 
     folder = saves_dir or default_saves()
+    if partial and script is None:
+        raise UserError("--partial goes with --script: it lets a script end before the game does")
     for option, given in (("--saves" if saves_dir else "SOLO_SAVES", folder), ("--transcript", transcript),
-                          ("--events", events_file)):
+                          ("--events", events_file), ("--keep-characters", keep_characters)):
         problem = path_problem(given) if given is not None else None
         if problem:
             raise UserError(f"{option}: {problem}")
@@ -174,21 +184,20 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         if broken:
             raise UserError(str(AdventureError(broken)))
 
+    answers: Script | None = None
+    reader: Callable[[str], str]
     if script is not None:
-        lines = iter(_script_lines(script))
-
-        def reader(prompt: str) -> str:
-            for line in lines:  # like piped input: a blank line is Enter; '#' lines are comments
-                if not line.lstrip().startswith("#"):
-                    return line
-            raise EOFError
-
-        echo = True
+        answers = reader = Script(str(script), _script_lines(script))
+        echo, interactive = True, False
     else:
-        reader = (lambda prompt: console.input(prompt)) if sys.stdin.isatty() else _plain_reader
-        echo = not sys.stdin.isatty()
+        interactive = sys.stdin.isatty()
+        reader = (lambda prompt: console.input(prompt)) if interactive else _plain_reader
+        echo = not interactive
+    # a game played at the keyboard keeps its characters; scripted or piped play only when asked
+    characters_dir = keep_characters or (_characters_dir(saves_dir, save_path) if interactive else None)
     problem = (_unwritable(save_path.parent) or (_unwritable(transcript.parent) if transcript else None)
-               or (_unwritable(events_file.parent) if events_file else None))
+               or (_unwritable(events_file.parent) if events_file else None)
+               or (_unwritable(keep_characters) if keep_characters else None))
     if problem:
         raise UserError(problem)
     stream = None
@@ -203,8 +212,9 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
                       transcript=transcript, party=characters, log=log, advise=not no_odds, echo_answers=echo,
-                      explain=explain, game_class=game_class, characters_dir=_characters_dir(saves_dir),
-                      character_files=sources, events=stream)
+                      explain=explain, game_class=game_class, characters_dir=characters_dir,
+                      character_files=sources if keep_characters is None else {}, events=stream, script=answers,
+                      partial=partial)
     try:
         code = session.run()
     finally:
@@ -278,15 +288,26 @@ def _script_lines(script: Path) -> list[str]:
         raise UserError(f"{script}:{line}: the script is not UTF-8 text") from None
 
 
-def _characters_dir(saves_dir: Path | None) -> Path:
-    """Where a finished game's characters are written: characters/ here, or inside the folder the user named."""
+def _characters_dir(saves_dir: Path | None, save_path: Path) -> Path:
+    """Where a finished game's characters are written: beside its saves, in their folder's characters/.
+
+    Only a game saved in the default ./saves keeps them in ./characters, where 'solo new' puts them;
+    a game whose saves are elsewhere (--saves, SOLO_SAVES, --load FILE) never writes into this folder.
+    """
     from ..paths import default_saves
 
     if saves_dir is not None:
         return saves_dir / "characters"
-    if os.environ.get("SOLO_SAVES"):
-        return default_saves() / "characters"
+    if os.environ.get("SOLO_SAVES") or _folder_of(save_path) != _folder_of(default_saves() / "x"):
+        return save_path.parent / "characters"
     return Path("characters")
+
+
+def _folder_of(path: Path) -> Path:
+    try:
+        return path.parent.resolve()
+    except OSError:  # a path the system cannot follow: compare it as written
+        return path.parent
 
 
 def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) -> Path:

@@ -138,8 +138,9 @@ def _show(r: dict) -> None:
 
     # titles, texts and names come from the adventure: with markup off, no string here is read as rich markup
     console = Console(highlight=False, markup=False)
+    speed = f"{r['runs_per_second']:,.0f} runs/s" if r["runs_per_second"] is not None else "too fast to time"
     say(console, (r["adventure"], "bold"), f": {r['runs']:,} runs, seed {r['seed']}, policy {r['policy']}, "
-        f"party {', '.join(r['party'])} · {r['runs_per_second']:,.0f} runs/s on {r['jobs']} "
+        f"{'party ' + ', '.join(r['party']) if r['party'] else 'no player character'} · {speed} on {r['jobs']} "
         f"process{'es' if r['jobs'] > 1 else ''}", soft_wrap=True)
 
     t = Table(title="Endings (95 % interval)", title_justify="left")
@@ -197,8 +198,10 @@ def _show(r: dict) -> None:
             if c["median"] is None:  # every run failed: no counter has a final value
                 console.print(f"  counter {name}: no run finished")
                 continue
-            values = ", ".join(f"{v}: {k:,}" for v, k in c["values"].items())
-            console.print(f"  counter {name}: mean {c['mean']:.2f}, median {c['median']:g} ({values})", soft_wrap=True)
+            bins = " · ".join(f"{lo}{f'–{hi}' if hi != lo else ''}: {k:,}" for lo, hi, k in c["bins"])
+            span = f", {c['min']} to {c['max']}" if c["min"] != c["max"] else ""
+            console.print(f"  counter {name}: mean {c['mean']:.2f}, median {c['median']:g}{span} ({bins})",
+                          soft_wrap=True)
         for what in ("flags", "items"):
             entries = state.get(what, {})
             if entries:

@@ -1,8 +1,9 @@
 """``solo map``: an adventure's scene graph as Mermaid or Graphviz DOT text.
 
 Scenes are nodes, every way from one scene to another is an edge labelled
-with its choice and, for rolls and conflicts, the outcome
-(:func:`solo.story.graph.branches_of`). Classes mark the start, the endings,
+with its choice, its condition and, for rolls and conflicts, the outcome
+(:func:`solo.story.graph.branches_of`); a choice that keeps the story in its
+scene is a dotted loop back to it. Classes mark the start, the endings,
 scenes nobody can reach, dead ends (no way out) and traps (ways out, but no
 ending beyond them). With a simulation report each scene also shows the share
 of runs that visited it, and scenes no run reached are marked.
@@ -11,8 +12,9 @@ of runs that visited it, and scenes no run reached are marked.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from ..story.adventure import Adventure
+from ..story.adventure import Adventure, Choice
 from ..story.graph import branches_of, dead_ends, reachable
 
 FORMATS = ("mermaid", "dot")
@@ -80,29 +82,51 @@ def scene_classes(adventure: Adventure, stats: dict | None = None) -> dict[str, 
     return out
 
 
-def edge_list(adventure: Adventure) -> list[tuple[str, str, str]]:
-    """(from, to, label) for every way to another scene (or back to the same one).
+class Edge(NamedTuple):
+    source: str
+    target: str
+    label: str
+    stays: bool = False  # a choice that keeps the story in its scene (no goto): drawn as a dotted self-loop
+
+
+def edge_list(adventure: Adventure) -> list[Edge]:
+    """Every way from a scene to another (or back to the same one), and every choice that stays put.
 
     The branches of one choice that lead to the same scene share an edge,
-    labelled with the choice and its outcomes: ``Fight [lost, fled]``.
+    labelled with the choice, its condition and its outcomes: ``Fight [if armed] [lost, fled]``;
+    two choices with the same words but different conditions are two edges, told apart by them.
+    A choice (or an outcome) with no ``goto`` keeps the story in its scene: a self-loop marked as staying.
     """
     out = []
     for sid, scene in adventure.scenes.items():
-        grouped: dict[tuple[str, int], list[str]] = {}
-        texts: dict[int, str] = {}
+        grouped: dict[tuple[str | None, int], list[str]] = {}
+        choices: dict[int, Choice] = {}
         for label, branch, choice in branches_of(scene):
-            if not branch.goto:
+            if branch.routes:  # a goto list as written: its routes come as branches of their own
                 continue
             outcome = label[len(choice.text):].strip() if label.startswith(choice.text) else ""
             key = (branch.goto, id(choice))
-            texts[id(choice)] = choice.text
+            choices[id(choice)] = choice
             outcomes = grouped.setdefault(key, [])
             if outcome and outcome.strip("[]") not in outcomes:
                 outcomes.append(outcome.strip("[]"))
+        for choice in scene.choices:
+            if choice.goto is None and choice.action is None:  # effects only: the scene goes on
+                grouped.setdefault((None, id(choice)), [])
+                choices[id(choice)] = choice
         for (target, cid), outcomes in grouped.items():
-            text = _short(texts[cid], LABEL_WIDTH - 16 if outcomes else LABEL_WIDTH)
-            out.append((sid, target, text + (f" [{', '.join(outcomes)}]" if outcomes else "")))
+            out.append(Edge(sid, target or sid, _edge_label(choices[cid], outcomes), stays=target is None))
     return out
+
+
+def _edge_label(choice: Choice, outcomes: list[str]) -> str:
+    """A choice's words, then its condition and its outcomes in brackets, short enough for a map."""
+    extra = ""
+    if choice.condition is not None:
+        extra += f" [if {_short(choice.condition.source, LABEL_WIDTH - 16)}]"
+    if outcomes:
+        extra += f" [{', '.join(outcomes)}]"
+    return _short(choice.text, LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra
 
 
 def _rates(stats: dict | None) -> dict[str, float] | None:
@@ -135,8 +159,9 @@ def to_mermaid(adventure: Adventure, stats: dict | None = None) -> str:
         text = "<br/>".join(_mermaid_text(t) for t in _node_text(adventure, sid, rates))
         shape = ('(["', '"])') if adventure.scenes[sid].ending else ('["', '"]')
         out.append(f"    {ids[sid]}{shape[0]}{text}{shape[1]}")
-    for src, dst, label in edge_list(adventure):
-        out.append(f'    {ids[src]} -->|"{_mermaid_text(label)}"| {ids[dst]}')
+    for edge in edge_list(adventure):
+        arrow = "-.->" if edge.stays else "-->"
+        out.append(f'    {ids[edge.source]} {arrow}|"{_mermaid_text(edge.label)}"| {ids[edge.target]}')
     used = sorted({c for marks in classes.values() for c in marks})
     for cls in used:
         out.append(f"    classDef {cls} {_STYLES[cls][0]}")
@@ -168,8 +193,10 @@ def to_dot(adventure: Adventure, stats: dict | None = None) -> str:
         if marks:
             attrs.append(f'tooltip="{", ".join(marks)}"')
         out.append(f"    {_dot_string(sid)} [{', '.join(attrs)}];")
-    for src, dst, label in edge_list(adventure):
-        out.append(f'    {_dot_string(src)} -> {_dot_string(dst)} [label="{_dot_escape(label)}"];')
+    for edge in edge_list(adventure):
+        style = ", style=dotted" if edge.stays else ""
+        out.append(f'    {_dot_string(edge.source)} -> {_dot_string(edge.target)} '
+                   f'[label="{_dot_escape(edge.label)}"{style}];')
     out.append("}")
     return "\n".join(out) + "\n"
 

@@ -50,7 +50,7 @@ class _Player:
         if len(self.log) >= self.max_questions:
             raise TurnLimit(f"more than {self.max_questions} questions in one run")
         answer = self.bot.decide(question)
-        self.log.append((question.kind, answer))
+        self.log.append((question.kind, question.menu_answer(answer)))  # as a script a person reads: 1, 2, 3 …
         return answer
 
 
@@ -59,7 +59,7 @@ class RunResult:
     seed: int
     ending: str | None
     turns: int
-    answers: list[tuple[str, str]]
+    answers: list[tuple[str, str]]  # (question kind, the answer as typed at its menu: the number it shows)
     error: BaseException | None = None
     where: str = ""
     flags: tuple[str, ...] = ()  # flags set at the end

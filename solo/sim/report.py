@@ -13,6 +13,7 @@ from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from ..rules.outcomes import OUTCOMES
+from .one_run import TurnLimit
 from .options import Options
 from .party import Party
 from .tally import Tally
@@ -56,6 +57,30 @@ def median_of(histogram: dict[str, int] | dict[int, int]) -> float | None:
             return (lo + value) / 2
         seen += count
     return None  # pragma: no cover
+
+
+HISTOGRAM_BINS = 8  # a counter's final values as the text report shows them: a line, however many values
+
+
+def histogram_bins(values: dict[str, int] | dict[int, int], bins: int = HISTOGRAM_BINS) -> list[list[int]]:
+    """``[low, high, runs]`` for a counter's final values ({value: runs}): a small histogram.
+
+    Up to ``bins`` distinct values are shown one each (low == high); more are grouped in
+    ``bins`` ranges of equal width from the lowest value to the highest, empty ranges kept so
+    the shape is honest.
+    """
+    counts = sorted((int(v), c) for v, c in values.items() if c)
+    if not counts:
+        return []
+    if len(counts) <= bins:
+        return [[v, v, c] for v, c in counts]
+    low, high = counts[0][0], counts[-1][0]
+    width = -(-(high - low + 1) // bins)  # ceiling: every value falls in one of the ranges
+    out = [[low + i * width, min(high, low + (i + 1) * width - 1), 0] for i in range(bins)]
+    out = [b for b in out if b[0] <= high]
+    for value, count in counts:
+        out[(value - low) // width][2] += count
+    return out
 
 
 def _choice_text(adventure: Adventure, key: str) -> tuple[str, str, str]:
@@ -159,8 +184,10 @@ def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
         finished = sum(hist.values())
         hist = {**hist, "0": hist.get("0", 0) + (runs - t.error_count - finished)}  # never touched: 0
         total = sum(int(v) * k for v, k in hist.items())
+        values = dict(sorted(((v, k) for v, k in hist.items() if k), key=lambda kv: int(kv[0])))
         counters[name] = {"mean": round(total / max(1, runs - t.error_count), 4), "median": median_of(hist),
-                          "values": dict(sorted(((v, k) for v, k in hist.items() if k), key=lambda kv: int(kv[0])))}
+                          "min": min(map(int, values), default=None), "max": max(map(int, values), default=None),
+                          "bins": histogram_bins(values), "values": values}
     return {
         "flags": {name: _rate(t.flags.get(name, 0), runs) for name in sorted(named["flag"] | set(t.flags))},
         "counters": counters,
@@ -202,6 +229,7 @@ def _error_entry(e: dict, adventure: Adventure, options: Options, party: Party,
     out["script"] = str(script)
     source = str(Path(options.adventure).resolve())
     pc_args = " ".join(f"--pc {quote(pc)}" for pc in pcs)
-    out["replay"] = (f"solo play {quote(source)} --seed {e['seed']} {pc_args} --script {quote(str(script))} "
+    cut = " --partial" if e["error"] == TurnLimit.__name__ else ""  # the run was cut off: so is its script
+    out["replay"] = (f"solo play {quote(source)} --seed {e['seed']} {pc_args} --script {quote(str(script))}{cut} "
                      f"--saves {quote(str(folder))} --save {quote(stem)}")
     return out

@@ -25,8 +25,10 @@ class TerminalDecider:
 
     def __init__(self, console: Console, *, reader: Callable[[str], str] | None = None,
                  meta: MetaHandler | None = None, player_of: Callable[[str], str | None] | None = None,
-                 before: Callable[[], None] | None = None) -> None:
+                 before: Callable[[], None] | None = None,
+                 refused: Callable[[str], None] | None = None) -> None:
         self.console = console
+        self.refused = refused  # told why each refused answer fits no option; a script stops there
         self.before = before  # shows what the screen still owes the player (a round's rolls) before asking
         self.reader = reader or (lambda prompt: console.input(prompt))
         self.meta = meta
@@ -80,6 +82,8 @@ class TerminalDecider:
             line = self.reader("> ")  # EOFError / KeyboardInterrupt go up
             problem = too_long(line)
             if problem:  # refused before a table-side command or the answer's matching sees it
+                if self.refused is not None:
+                    self.refused(problem)
                 self.console.print(Text(problem, style="red"))
                 continue
             if self.meta and line.strip() and self.meta(line.strip(), question):
@@ -88,6 +92,8 @@ class TerminalDecider:
             try:
                 return question.resolve(line)
             except QuestionError as exc:
+                if self.refused is not None:  # it may stop here (a script); else the question is asked again
+                    self.refused(str(exc))
                 self.console.print(Text(str(exc), style="red"))
 
 

@@ -26,6 +26,7 @@ from ..story.open_play import OPEN_END, OPEN_ID
 from .event_stream import EventStream, EventStreamError
 from .journal import Journal
 from .prompt import TerminalDecider
+from .script import Script, ScriptRefused
 from .view import TerminalView, say
 
 if TYPE_CHECKING:
@@ -80,7 +81,11 @@ class Session:
         characters_dir: Path | None = None,
         character_files: dict[str, Path] | None = None,
         events: EventStream | None = None,
+        script: Script | None = None,
+        partial: bool = False,
     ) -> None:
+        self.script = script  # --script: strict, each answer must fit; running out early is an error …
+        self.partial = partial  # … unless --partial says the script is meant to stop before the end
         self.events = events  # --events: every event as a JSON line
         self._held: list[Event] = []  # the chances shown with the question a replay stops at
         self.characters_dir = characters_dir
@@ -130,7 +135,7 @@ class Session:
         self.journal = Journal()
         self._start_narration()
         live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of,
-                               before=self.view.before_question)
+                               before=self.view.before_question, refused=self._refused if self.script else None)
         self.replaying = bool(self.prefix)
         if self.replaying:
             self.view.mute()
@@ -153,9 +158,21 @@ class Session:
                 return 2
             say(self.console, "Saved. Resume with: ", (f"solo play --load {self.save_path}", "bold"), soft_wrap=True)
             return 0
+        except ScriptRefused as exc:  # the lines after it were written for other questions: feed them to none
+            if self._stop_unsaved(f"{exc}. "):
+                return 2
+            say(self.console, f"{exc}. The script stops here; the game is saved. Resume with: "
+                f"solo play --load {self.save_path}", style="red", soft_wrap=True)
+            return 3
         except EOFError:
             if self._stop_unsaved("\nInput ended. "):
                 return 2
+            if self.script is not None and not self.partial:
+                say(self.console, f"\n{self.script.name}: the script ended after {self.script.answers} "
+                    f"answer{'s' if self.script.answers != 1 else ''}, before the game did; the game is saved. "
+                    f"Resume with: solo play --load {self.save_path} (--partial: a script meant to stop early)",
+                    style="red", soft_wrap=True)
+                return 4
             say(self.console, f"\nInput ended; the game is saved. Resume with: solo play --load {self.save_path}",
                 soft_wrap=True)
             return 0
@@ -198,13 +215,11 @@ class Session:
             if problem:
                 say(self.console, self._not_saved(problem), style="red", soft_wrap=True)
             return 2 if problem else 0
-        scene = self.adventure.scenes.get(ending)
-        title = scene.title if scene else "the story's end" if ending == OPEN_END else "the end of the road"
+        over = f"The game is over ({ending_name(self.adventure, ending)})"
         if problem:
-            say(self.console, f"The game is over ({title}). {self._not_saved(problem)}", style="red", soft_wrap=True)
+            say(self.console, f"{over}. {self._not_saved(problem)}", style="red", soft_wrap=True)
         else:
-            say(self.console, f"The game is over ({title}) and saved at {self.save_path}.", style="dim",
-                soft_wrap=True)
+            say(self.console, f"{over} and saved at {self.save_path}.", style="dim", soft_wrap=True)
         self._keep_characters()
         return 2 if problem else 0
 
@@ -227,6 +242,11 @@ class Session:
                 continue
             say(self.console, f"{pc.name} is saved in ", (str(path), "bold"), f": play on with --pc {path}",
                 soft_wrap=True)
+
+    def _refused(self, problem: str) -> None:
+        """A script's answer fits no option: stop, naming the script's file and line."""
+        if self.script is not None:
+            raise ScriptRefused(self.script.where(), problem)
 
     @property
     def _game(self) -> Game:
@@ -537,6 +557,22 @@ class Session:
             except OSError as exc:
                 say(self.console, f"Could not write the transcript {self.transcript}: {exc.strerror or exc}",
                     style="red", soft_wrap=True)
+
+
+def ending_name(adventure: Adventure, ending: str | None) -> str:
+    """The ending a game reached as the player reads it: its title and its outcome ("The gate; outcome: won").
+
+    Two endings may share a title; their outcomes (the scene's ``outcome``, else its id, as the
+    engine reports it) tell them apart.
+    """
+    from ..story.engine import FALLEN
+
+    scene = adventure.scenes.get(ending or "")
+    if scene is not None:
+        return f"{scene.title}; outcome: {scene.outcome or scene.id}"
+    if ending == OPEN_END:
+        return "the story's end"
+    return "the end of the road; outcome: fallen" if ending == FALLEN else "the end of the road"
 
 
 def _answers(log: list[LogEntry]) -> int:

@@ -354,7 +354,9 @@ class TerminalView:
         self.console.print(Text(f"{e['actor']} {fate}.", style="bold red"))
 
     def _on_ending(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"\nThe end: {e['title']}.", style="bold yellow"))
+        outcome = str(e.get("outcome") or "")  # two endings may share a title: the outcome tells them apart
+        shown = f" ({outcome})" if outcome and outcome.lower() != str(e["title"]).lower() else ""
+        self.console.print(Text(f"\nThe end: {e['title']}{shown}.", style="bold yellow"))
 
     def _on_session_end(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.session_end(e), style="bold green"))
