@@ -11,7 +11,7 @@ last hit whom), which is what a GM watches to give clues.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard, overload
 
 from ..rules.character import Character
@@ -66,6 +66,20 @@ class Person:
     pool_max: int = 0
     clue: int = 0  # 0 fine, 1 wavering told, 2 breaking told
     last_foe: str | None = None
+    role: str | None = None  # "pursuer" or "quarry" in a chase
+    # -- this round and the ones before, for lines that depend on what came before
+    lens: str = "none"  # declared this round
+    leaving: bool = False  # declared Quick to get away this round
+    shown: str | None = None  # the stance its told declaration showed (docs/narration.md, "Filters")
+    target: int | None = None  # this round's roll: its target, face and success
+    roll: int | None = None
+    success: bool | None = None
+    misses: int = 0  # rolls missed in a row
+    results: list[str] = field(default_factory=list)  # per round: "won", "lost" or "stalled"
+    edges: int = 0  # Clever wins in a row
+    signalled: bool = False  # its body language said it would rather run (a fearful clue)
+    offered: bool = False  # it begged or bargained and the fight went on
+    steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
 
     @property
     def voiced(self) -> bool:
@@ -108,13 +122,18 @@ class Cast:
     ``name``, ``pronoun``, ``traits``, ``mindless``, ``temper``, ``breaks_by``.
     """
 
-    def __init__(self, people: Mapping[str, PersonInfo] | None = None) -> None:
+    def __init__(self, people: Mapping[str, PersonInfo] | None = None, *, settings: tuple[str, ...] = ()) -> None:
         self.people: dict[str, PersonInfo] = dict(people or {})
+        self.given_settings = frozenset(settings)  # the adventure's words for where the conflicts happen
         self.persons: dict[str, Person] = {}
         self.type = GENERIC
         self.type_name = ""
         self.pool_name = ""
         self.started = False
+        self.round = 0
+        self.round_limit: int | None = None
+        self.physical = False
+        self.settings: frozenset[str] = frozenset(settings)
 
     # -- building ------------------------------------------------------------------
     def begin(self, event: Mapping[str, Any]) -> None:
@@ -122,17 +141,26 @@ class Cast:
         self.type = event.get("type") or GENERIC
         self.type_name = event.get("type_name") or self.type.replace("_", " ")
         self.pool_name = event.get("pool_name") or ""
+        self.round = 0
+        self.round_limit = event.get("round_limit")
+        self.physical = _physical(self.type, event)
+        self.settings = self.given_settings | frozenset(str(s) for s in event.get("settings") or ())
+        roles = event.get("roles") or {}
+        chase = self.type.endswith("chase") or bool(roles)
         self.persons = {}
         for entry in event.get("participants") or []:
             pid = entry["id"]
             obstacle = bool(entry.get("obstacle"))
             person = Person(
                 id=pid, name=spoken_name(entry.get("name") or pid, obstacle=obstacle),
-                pronoun="it" if obstacle else "they", side=entry.get("side", "a"), pc=bool(entry.get("pc")),
+                pronoun=_obstacle_pronoun(entry.get("name") or pid) if obstacle else "they",
+                side=entry.get("side", "a"), pc=bool(entry.get("pc")),
                 obstacle=obstacle, weapon=entry.get("weapon"), lenses=bool(entry.get("lenses", True)),
                 pool=int(entry.get("pool") or 0),
                 pool_max=int(entry.get("pool_max") or 0),
             )
+            if chase:  # who hunts whom: the side that starts a chase pursues, unless the event says otherwise
+                person.role = roles.get(pid) or ("pursuer" if person.side == "a" else "quarry")
             self._apply(person, self.people.get(pid))
             self.persons[pid] = person
         self.started = True
@@ -221,6 +249,24 @@ class Cast:
 
     def both_sides_in(self) -> bool:
         return {p.side for p in self.persons.values() if p.active} >= {"a", "b"}
+
+
+def _obstacle_pronoun(name: str) -> str:
+    """"it" for an old lock, "they" for parish records: the verbs of a line must agree with the name."""
+    import inflect
+
+    last = name.split()[-1] if name.split() else name
+    return "they" if last.isalpha() and inflect.engine().singular_noun(last.lower()) else "it"
+
+
+def _physical(ctype: str, event: Mapping[str, Any]) -> bool:
+    """Whether weapons count in this conflict: the bundled type says so; an unknown one, if anyone strikes with one."""
+    try:
+        from ..rules.conflict_types import bundled_conflict_types
+
+        return bundled_conflict_types()[ctype].physical
+    except (KeyError, OSError, ValueError):
+        return any(p.get("strikes_with") for p in event.get("participants") or ())
 
 
 def _is_character(info: PersonInfo | None) -> TypeGuard[Character]:

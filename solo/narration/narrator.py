@@ -9,29 +9,41 @@ must not depend on whether anyone read the story.
 
 Selection walks from the most specific key to the most general (the actor's
 side view, the conflict type, then ``generic``; each with the variant first,
-then the event's plain lines) and gathers lines until it has at least
-:data:`MIN_LINES`, then avoids the lines it used last for that key. That
-history is the only memory, and it saves with :meth:`Narrator.to_dict`.
+then the event's plain lines) and gathers the lines whose filters hold at this
+moment until it has at least :data:`MIN_LINES`, then draws the one least
+recently used, spread by the speaker's identity so two NPCs on the same dice
+do not say the same things. That history is the only memory that outlives a
+conflict, and it saves with :meth:`Narrator.to_dict`.
+
+A round is told as one beat: the declarations wait until the dice fall and are
+told together as an exchange, and the outcome waits for the blow, so its line
+can fit what was shown, who was actually hit and how hard.
 """
 
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..events import Event
+from ..rules.odds import round_odds
+from ..rules.outcomes import ACTIVE, COMAE, OUT, SURRENDERED
 from .cast import Cast, Person
+from .context import LENS_STANCE, LONG_ODDS, Moment, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates
 from .text import fill, pronoun_forms
 
 __all__ = ["Narrator", "narration_rng", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
-HISTORY = 5  # uses remembered per key
-RECENT_WEIGHT = 0.03  # a line used in the last few (but not the very last) is this much less likely
-_SAID = {"taunt": "sneers|says|calls out|jeers", "plea": "begs|pleads|says",
-         "bargain": "offers|says|suggests|tries"}
+HISTORY = 40  # uses remembered per key: a pool of up to twice this many spreads its use evenly
+FITTING_WEIGHT = 2.0  # a line written for this very moment (it has filters that hold) is this much likelier
+UNUSED_WEIGHT = 2.0  # a line not among the key's remembered uses is this much likelier: use spreads over the pool
+_SAID = {"taunt": "sneers|says|calls out", "plea": "begs|pleads|says", "bargain": "offers|says|tries",
+         "exclaim": "cries|blurts out|gasps"}
+_JOINS = ("; ", ", while ", " as ")  # how two declarations become one exchange
 PLAIN_DECLARE = 0.4  # how often a participant without Lenses has its (always plain) declaration told
 SPEECH = {"taunt": 0.3, "bargain_wavering": 0.25, "break": 0.6, "surrender": 0.8, "escalate": 0.5}
 
@@ -68,6 +80,13 @@ class Narrator:
         self.rng = rng
         self.speech = {**SPEECH, **(speech or {})}
         self.history: dict[str, list[str]] = {}
+        self.last_line: str | None = None
+        self._told_exchange = True  # this round's declarations are told (or there were none)
+        self._beat: list[str | None] = []  # lines held for the round's beat (fumbles, long-odds Luck)
+        self._outcome: tuple[str, str, str | None, str] | None = None  # winner, lens, loser, event: awaits the blow
+        self._after: list[str | None] = []  # lines that follow the outcome (Luck that softened the blow)
+        self._declared: list[tuple[Person, Mapping[str, Any]]] = []
+        self._settings: frozenset[str] = frozenset()  # from conflict_stakes, for the conflict that follows
         if memory:
             self._load(memory)
 
@@ -104,53 +123,115 @@ class Narrator:
             keys += [(scope, event, v) for v in variants] + [(scope, event, ANY)]
         return keys
 
-    def candidates(self, chain: list[tuple[str, str, str]], available: frozenset[str] | set[str]
-                   ) -> tuple[str | None, list[Template]]:
-        """The lines selection picks from: gathered down the chain until there are MIN_LINES."""
+    def candidates(self, chain: list[tuple[str, str, str]], available: frozenset[str] | set[str],
+                   moment: Moment | None = None) -> tuple[str | None, list[Template]]:
+        """The lines selection picks from: those that fit the moment, gathered down the chain until MIN_LINES.
+
+        Without a ``moment`` only lines that fit any moment are taken (what the
+        check counts); with one, a line is taken when every filter it has holds.
+        """
         pool_id = None
         found: list[Template] = []
         seen: set[str] = set()
         for key in chain:
-            usable = [t for t in self.templates.lines.get(key, ()) if t.slots <= available and t.uid not in seen]
+            usable = [t for t in self.templates.lines.get(key, ())
+                      if t.slots <= available and t.uid not in seen
+                      and (moment.admits(t.filters) if moment is not None else not t.restricted)]
             if not usable:
                 continue
             if pool_id is None:
                 pool_id = ".".join(k for k in key if k != ANY)
             found += usable
             seen.update(t.uid for t in usable)
-            if len(found) >= MIN_LINES:
+            if sum(not t.restricted for t in found) >= MIN_LINES:
                 break
         return pool_id, found
 
-    def pick(self, pool_id: str, lines: list[Template]) -> Template:
-        """Draw a line, never the last one used for this key and seldom one of the few before it.
+    def pick(self, pool_id: str, lines: list[Template], who: Person | None = None) -> Template:
+        """Draw the line to use: never one of the most recent half of this key's uses, never last line told.
 
-        How far back "recent" reaches shrinks with the pool (a pool of three
-        avoids its last two), so a small pool rotates instead of repeating.
+        What is left is drawn by weight (lines written for this moment, and
+        lines not used lately, are likelier), with the draw shifted by the speaker's identity: the same
+        generator gives an aggressive Brakk and a shy Arn different lines.
         """
         history = self.history.setdefault(pool_id, [])
-        last = history[-1] if history else None
-        recent = history[-min(HISTORY, len(lines) - 1):] if len(lines) > 1 else []
-        weights = [0.0 if t.uid == last else RECENT_WEIGHT if t.uid in recent else 1.0 for t in lines]
+        window = history[-(len(lines) // 2):] if len(lines) > 1 else []
+        used = set(history)
+        weights = [0.0 if t.uid in window else (FITTING_WEIGHT if t.restricted else 1.0) * (1.0 if t.uid in used else
+                                                                                          UNUSED_WEIGHT)
+                   for t in lines]
         if not any(weights):
             weights = [1.0] * len(lines)
-        choice = self.rng.choices(lines, weights)[0]
+        if len(lines) > 1 and self.last_line is not None:  # a line never follows itself, whatever its key
+            weights = [0.0 if t.text == self.last_line else w for t, w in zip(lines, weights)]
+            if not any(weights):
+                weights = [1.0 if t.text != self.last_line else 0.0 for t in lines]
+        u = self.rng.random()
+        if who is not None and not who.pc:
+            u = (u + zlib.crc32(f"{who.name}|{'|'.join(who.traits)}".encode()) / 2**32) % 1.0
+        point, acc = u * sum(weights), 0.0
+        choice = lines[-1]
+        for t, w in zip(lines, weights):
+            if w:
+                choice = t  # the last line with weight, should rounding leave the point past the end
+                acc += w
+                if acc > point:
+                    break
         history.append(choice.uid)
         del history[:-HISTORY]
+        self.last_line = choice.text
         return choice
 
     def say(self, cast: Cast, event: str, actor: Person | None, target: Person | None = None, *,
             variants: Iterable[str] = (), ctype: str | None = None, extra: Mapping[str, str] | None = None,
-            pool: str | None = None) -> str | None:
+            pool: str | None = None, facts: Mapping[str, str | None] | None = None) -> str | None:
         """One finished line for ``event``, or None if no template fits."""
+        template, values = self.choose(cast, event, actor, target, variants=variants, ctype=ctype, extra=extra,
+                                       pool=pool, facts=facts)
+        return None if template is None else self.render(template, values, actor, target)
+
+    def choose(self, cast: Cast, event: str, actor: Person | None, target: Person | None = None, *,
+               variants: Iterable[str] = (), ctype: str | None = None, extra: Mapping[str, str] | None = None,
+               pool: str | None = None, facts: Mapping[str, str | None] | None = None
+               ) -> tuple[Template | None, dict[str, str]]:
+        """The template drawn for ``event`` in this moment and the slot values to fill it with."""
         if event not in EVENTS:
             raise KeyError(f"unknown narration event {event!r}")
         values = self.values(cast, actor, target, pool=pool, extra=extra)
         chain = self.chain(ctype or cast.type, event, variants, actor.side if actor else None)
-        pool_id, lines = self.candidates(chain, frozenset(values))
+        moment = self.moment(cast, actor, target, facts)
+        pool_id, lines = self.candidates(chain, frozenset(values), moment)
         if pool_id is None:  # set exactly when some line was found
+            return None, values
+        return self.pick(pool_id, lines, actor), values
+
+    def moment(self, cast: Cast, actor: Person | None, target: Person | None,
+               facts: Mapping[str, str | None] | None = None) -> Moment:
+        """What the filters of a line about ``actor`` and ``target`` are matched against, now."""
+        known: dict[str, str | None] = {"phase": self._phase(cast)}
+        if actor is not None:
+            known.update(stance=actor.shown, role=actor.role, manner=manner_of(actor.traits) if not actor.pc else None,
+                         weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor))
+        if target is not None:
+            known.update(foe=target.shown, foe_weapon=self._weapon_kind(cast, target),
+                         foe_manner=manner_of(target.traits) if not target.pc else None)
+        known.update(facts or {})
+        return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
+
+    @staticmethod
+    def _phase(cast: Cast) -> str | None:
+        if cast.round <= 0:
             return None
-        return self.render(self.pick(pool_id, lines), values, actor, target)
+        if cast.round <= 2:
+            return "opening"
+        if cast.round_limit and cast.round >= cast.round_limit - 1:
+            return "late"
+        return "middle"
+
+    def _weapon_kind(self, cast: Cast, person: Person) -> str | None:
+        if not cast.physical or person.obstacle:
+            return None
+        return self.templates.word("weapon_kinds", person.weapon or "Unarmed", "unarmed")
 
     @staticmethod
     def render(template: Template, values: Mapping[str, str], actor: Person | None = None,
@@ -181,34 +262,63 @@ class Narrator:
 
     # -- events ----------------------------------------------------------------------
     def narrate(self, event: Event | Mapping[str, Any], cast: Cast) -> list[str]:
-        """The lines for one engine event (often none: a roll or a round start says nothing by itself)."""
+        """The lines for one engine event (often none: a declaration waits for the round's beat)."""
         kind, data = _kind_data(event)
         handler = getattr(self, f"_on_{kind}", None)
+        held: list[str | None] = []
+        if kind == "exit" and data.get("actor") in cast.persons and not self._told_exchange:
+            leaving = cast.persons[data["actor"]]
+            if not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values()):
+                self._declared, self._told_exchange = [], True  # the other side's moves come to nothing: untold
+        if kind not in _BEAT_EVENTS:
+            held = self._flush(cast)
         if handler is None:
-            return []
-        return [line for line in handler(data, cast) if line]
+            return [line for line in held if line]
+        return [line for line in held + list(handler(data, cast)) if line]
+
+    def _flush(self, cast: Cast) -> list[str | None]:
+        """Whatever the round still holds, told now: an outcome whose blow never came, the exchange."""
+        lines = self._exchange(cast)
+        if self._outcome is not None:
+            lines += self._tell_outcome(cast, None)
+        lines += self._after
+        self._after = []
+        return lines
 
     def _speech(self, cast: Cast, kind: str, speaker: Person | None, listener: Person | None,
                 chance: float = 1.0) -> list[str | None]:
         if speaker is None or not speaker.voiced or chance <= 0:
             return []
+        mood = _mood(cast, speaker)
+        if kind == "taunt" and mood in ("losing", "fleeing"):
+            return []  # someone losing or running does not crow
+        if kind == "bargain" and mood == "winning":
+            return []
         if chance < 1.0 and self.rng.random() >= chance:
             return []
         variants = [self.rng.choice(speaker.traits)] if speaker.traits else []
         line = self.say(cast, kind, speaker, listener, variants=variants)
+        if line and kind in ("plea", "bargain"):
+            speaker.offered = True
         return [self._attribute(line, speaker, kind)]
 
     def _attribute(self, line: str | None, speaker: Person, kind: str) -> str | None:
         """Name the speaker of a bare quotation: '"Enough!"' becomes '"Enough!" Brakk begs.'
 
         Authors may write speech as a bare quotation to keep it short; a reader
-        still needs to know who spoke. The verbs come from ``[words.said]``.
+        still needs to know who spoke. The verbs come from ``[words.said]``, by
+        kind and the speaker's bearing (a shy NPC does not jeer); a cry ending
+        in "!" from someone begging or bargaining is cried, not suggested.
         """
         if not line or not (line.startswith('"') and line.endswith('"')) or line.count('"') != 2:
             return line
-        verbs = [v.strip() for v in self.templates.word("said", kind, _SAID.get(kind, "says")).split("|") if v.strip()]
-        verb = self.rng.choice(verbs or ["says"])
         body = line[1:-1].rstrip()
+        said = "exclaim" if body.endswith("!") and kind != "taunt" else kind
+        manner = manner_of(speaker.traits)
+        verbs = self.templates.word("said", f"{said}.{manner}" if manner else said, "")
+        verbs = verbs or self.templates.word("said", said, _SAID.get(said, "says"))
+        choices = [v.strip() for v in verbs.split("|") if v.strip()]
+        verb = self.rng.choice(choices or ["says"])
         if body.endswith("."):
             body = body[:-1] + ","
         return f'"{body}" {speaker.name} {verb}.'  # "the guard" stays lower case after a quotation
@@ -216,32 +326,109 @@ class Narrator:
     # -- one handler per engine event ---------------------------------------------------
     def _on_conflict_start(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         cast.begin(d)
+        cast.settings |= self._settings
+        self._settings = frozenset()
+        self._beat, self._outcome, self._told_exchange = [], None, True
         a, b = cast.first("a"), cast.first("b")
         return [self.say(cast, "start", a, b)]
 
+    def _on_conflict_stakes(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        """The adventure's words for where the coming conflict happens, for lines filtered [setting:…].
+
+        Kept by the Narrator, not the cast: a game may start a fresh cast at
+        ``conflict_start``, which comes after this event.
+        """
+        self._settings = frozenset(str(s) for s in d.get("settings") or ())
+        return []
+
+    def _on_round_start(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        cast.round = int(d.get("round", cast.round + 1))
+        if d.get("round_limit"):
+            cast.round_limit = int(d["round_limit"])
+        for p in cast.persons.values():
+            p.lens, p.leaving, p.shown, p.target, p.roll, p.success = "none", False, None, None, None, None
+        self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
+        return []
+
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
-        if actor.obstacle:
-            return []
-        if not actor.lenses and int(d.get("round", 1)) > 1 and self.rng.random() >= PLAIN_DECLARE:
-            return []  # someone without Lenses does the same thing every round: say so now and then
-        target = cast.opponent(actor)
+        actor.lens = d.get("lens") or "none"
         quick = d.get("quick_action") or ""
+        actor.leaving = actor.lens == "quick" and quick == "leave"
         if quick.startswith("weapon:"):
             actor.weapon = quick.split(":", 1)[1]
+        if actor.obstacle:
+            return []
+        self._declared.append((actor, d))
+        self._told_exchange = False
+        return []
+
+    def _exchange(self, cast: Cast) -> list[str | None]:
+        """The round's declarations told together, each person's line fitting what it shows."""
+        if self._told_exchange:
+            return []
+        self._told_exchange = True
+        told: list[tuple[Person, str]] = []
+        lines: list[str | None] = []
+        for actor, d in self._declared:
+            if not actor.active:
+                continue
+            lines += self._change_of_heart(cast, actor)
+            text = self._declaration(cast, actor, d)
+            if text:
+                told.append((actor, text))
+        self._declared = []
+        for i in range(0, len(told), 2):
+            pair = told[i:i + 2]
+            if len(pair) == 2 and pair[0][1].endswith(".") and pair[0][1].count(".") == 1 and '"' not in pair[0][1]:
+                second = pair[1][1]
+                join = self.rng.choice(_JOINS)
+                if not second.startswith(pair[1][0].name[:1].upper() + pair[1][0].name[1:]):
+                    second = second[:1].lower() + second[1:]  # "With a snarl, …" goes on after a semicolon
+                    join = "; "
+                elif "," in pair[0][1]:
+                    join = "; "  # "…, defence forgotten as Espen …" reads as one muddle
+                lines.append(pair[0][1][:-1] + join + second)
+            else:
+                lines += [text for _, text in pair]
+        return lines
+
+    def _declaration(self, cast: Cast, actor: Person, d: Mapping[str, Any]) -> str | None:
+        target = cast.opponent(actor)
+        lens = actor.lens
+        if not actor.lenses and cast.round > 1 and self.rng.random() >= PLAIN_DECLARE:
+            actor.shown = "plain"
+            return None  # someone without Lenses does the same thing every round: say so now and then
         if d.get("clever_choice"):
-            return [self.say(cast, "follow_up", actor, target, variants=[d["clever_choice"]])]
-        lens = d.get("lens") or "none"
-        variants = ["quick_leave", "quick"] if lens == "quick" and quick == "leave" else [lens]
+            event, variants = "follow_up", [d["clever_choice"]]
+        else:
+            event = "declare"
+            variants = ["quick_leave", "quick"] if actor.leaving else [lens]
         extra = {}
-        if lens == "flamboyant" and d.get("secondary"):
-            extra["skill"] = self.templates.word("skills", d["secondary"], d["secondary"].lower())
-        return [self.say(cast, "declare", actor, target, variants=variants, extra=extra)]
+        if lens == "flamboyant" and d.get("secondary") and event == "declare":
+            extra["skill"] = self.templates.word("skills", d["secondary"], d["secondary"].lower(), scope=cast.type)
+        template, values = self.choose(cast, event, actor, target, variants=variants, extra=extra)
+        if template is None:
+            return None
+        actor.shown = template.claim("shows") or LENS_STANCE.get("quick_leave" if actor.leaving else lens, "plain")
+        return self.render(template, values, actor, target)
+
+    def _change_of_heart(self, cast: Cast, actor: Person) -> list[str | None]:
+        """A follow-through: one who showed signs of flight, or begged or bargained, and fights on says so."""
+        if actor.leaving or not (actor.signalled or actor.offered):
+            return []
+        variant = "flight" if actor.signalled else "offer"
+        actor.signalled = actor.offered = False
+        if variant in actor.steadied:
+            return []  # said once; a second time reads as the narrator repeating itself
+        actor.steadied.add(variant)
+        return [self.say(cast, "steadies", actor, cast.opponent(actor), variants=[variant])]
 
     def _on_exit(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         target = cast.opponent(actor)
         actor.active = False
+        actor.signalled = actor.offered = False
         how = "fled" if d.get("how") == "fled" else "surrendered"
         lines = [self.say(cast, how, actor, target)]
         if how == "surrendered":
@@ -249,49 +436,117 @@ class Narrator:
         return lines
 
     def _on_roll(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        if not d.get("exceptional") or d.get("success"):
-            return []
         actor = cast.person(d["actor"])
-        if actor.obstacle:
+        actor.target, actor.roll, actor.success = d.get("target"), d.get("roll"), bool(d.get("success"))
+        if not d.get("exceptional") or d.get("success") or actor.obstacle:
             return []
-        return [self.say(cast, "exceptional_failure", actor, cast.opponent(actor))]
+        self._beat.append(self.say(cast, "exceptional_failure", actor, cast.opponent(actor)))
+        return []
 
     def _on_luck(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
-        if d.get("use") == "refreshed":
+        use = d.get("use", "")
+        if use == "refreshed":
             actor.pool = int(d.get("after", 1))
-        return [self.say(cast, "luck", actor, cast.opponent(actor), variants=[d.get("use", "")])]
+        if use == "pay_back":
+            return []
+        if use == "flip":
+            actor.roll, actor.success = d.get("after"), bool(d.get("success", True))
+            chance = self._round_chance(cast, actor)
+            if chance is None or chance >= LONG_ODDS:
+                return []  # Luck spent on a fair chance is no story; the numbers show it was spent
+            self._beat.append(self.say(cast, "luck", actor, cast.opponent(actor), variants=[use]))
+            return []
+        line = self.say(cast, "luck", actor, cast.opponent(actor), variants=[use])
+        if use == "reduce_damage" and self._outcome is not None:
+            self._after.append(line)  # told after the blow it softens, not before the blow is struck
+            return []
+        return [line]
+
+    def _round_chance(self, cast: Cast, person: Person) -> float | None:
+        """The exact chance ``person`` had of winning this round, from the targets rolled (solo.rules.odds)."""
+        others = [p.target for p in cast.persons.values() if p.side != person.side and p.target is not None]
+        if person.target is None or not others:
+            return None
+        return round_odds(int(person.target), int(max(others))).a
 
     def _on_round_result(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        lines = self._exchange(cast) + self._beat
+        self._beat = []
+        rolled = [p for p in cast.persons.values() if p.active and p.roll is not None]
+        for p in rolled:
+            p.misses = 0 if p.success else p.misses + 1
         if d.get("winner") is None:
+            for p in rolled:
+                p.results.append("stalled")
+                p.edges = 0
             a, b = cast.first("a"), cast.first("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
-            return [self.say(cast, event, a, b)]
+            return lines + [self.say(cast, event, a, b)]
         winner = cast.person(d["winner"])
-        loser = cast.opponent(winner)
-        if winner.obstacle:
-            return [self.say(cast, "obstacle_wins", winner, loser)]
         lens = d.get("lens") or "none"
         event = "exceptional_success" if d.get("exceptional") else "round_won"
-        return [self.say(cast, event, winner, loser, variants=[lens])]
+        if winner.obstacle:
+            self._record(cast, winner, lens)
+            return lines + [self.say(cast, "obstacle_wins", winner, cast.opponent(winner))]
+        if lens != "clever":  # a blow follows: the outcome waits to know whom it hit and how hard
+            self._outcome = (winner.id, lens, None, event)
+            return lines
+        self._outcome = (winner.id, lens, None, event)
+        return lines + self._tell_outcome(cast, None)
+
+    def _record(self, cast: Cast, winner: Person, lens: str) -> None:
+        for p in cast.persons.values():
+            if p.active and p.roll is not None and p is not winner:
+                p.results.append("lost")
+                p.edges = 0
+        winner.results.append("won")
+        winner.edges = winner.edges + 1 if lens == "clever" else 0
+
+    def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None) -> list[str | None]:
+        """The round's winner and how: told with the blow, so the line can fit it (or alone, if none came)."""
+        assert self._outcome is not None
+        wid, lens, _, event = self._outcome
+        self._outcome = None
+        winner = cast.person(wid)
+        loser = cast.person(blow["target"]) if blow else cast.opponent(winner)
+        facts: dict[str, str | None] = {"blow": _severity(blow) if blow else None}
+        if loser is not None:
+            facts["margin"] = "close" if loser.success else "clear" if loser.roll is not None else None
+        if lens == "clever" and winner.edges >= 1:
+            facts["last"] = "edge"  # before this win is recorded: a second Clever edge in a row
+        elif _last(winner) == "lost" and len(winner.results) >= 2 and winner.results[-2] == "lost":
+            facts["last"] = "turn"  # lost the two before: the tide turns
+        lines = [self.say(cast, event, winner, loser, variants=[lens], facts=facts)]
+        chance = self._round_chance(cast, winner)
+        if chance is not None and chance < LONG_ODDS:
+            lines.append(self.say(cast, "against_odds", winner, loser))
+        self._record(cast, winner, lens)
+        return lines
 
     def _on_damage(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         dealer = cast.person(d["actor"])
         hurt = cast.person(d["target"])
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
+        lines = self._exchange(cast)
+        if self._outcome is not None and self._outcome[0] == dealer.id:
+            lines += self._tell_outcome(cast, d) + self._after
+            self._after = []
         amount, after = int(d.get("amount", 0)), int(d.get("after", 0))
         maximum = max(1, int(d.get("maximum") or hurt.pool_max or 1))
         hurt.pool = after
         pool = d.get("pool")
-        # the blow that empties a Pool is told as a heavy one, whatever its size
-        severity = "none" if amount <= 0 else "heavy" if amount * 3 >= maximum or after <= 0 else "light"
+        severity = _severity(d)
+        if severity == "final":
+            severity = "heavy"  # the blow that empties a Pool is told as a heavy one, whatever its size
         if hurt.obstacle:
             event = "progress_light" if severity != "heavy" else "progress_heavy"
         elif dealer.obstacle:
             event = "setback_light" if severity != "heavy" else "setback_heavy"
         else:
             event = f"damage_{severity}"
-        lines = [self.say(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool)]
+        lines.append(self.say(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
+                              facts={"blow": _severity(d)}))
         if after <= 0:
             return lines  # out, push or comae follows
         if hurt.obstacle:
@@ -306,6 +561,8 @@ class Narrator:
             told = True
             clue = "breaking" if level == 2 else "wavering"
             lines.append(self.say(cast, clue, hurt, dealer, variants=[hurt.temper or ""], pool=pool))
+            if hurt.temper == "fearful" and hurt.voiced:
+                hurt.signalled = True  # its body language said "run": a later round must follow that through
             if level == 2:
                 kind = hurt.breaks_by or self.rng.choice(("plea", "bargain"))
                 lines += self._speech(cast, kind, hurt, dealer, self.speech["break"])
@@ -360,4 +617,54 @@ class Narrator:
     def _on_conflict_end(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if d.get("outcome") == "stalemate" and cast.both_sides_in():
             return [self.say(cast, "time_up", cast.first("a"), cast.first("b"))]
-        return []
+        statuses = d.get("statuses") or {}
+        standing = {p.side for p in cast.persons.values() if statuses.get(p.id, ACTIVE if p.active else "") == ACTIVE}
+        if len(standing) != 1:
+            return []
+        side = standing.pop()
+        winner = cast.first(side)
+        losers = [p for p in cast.persons.values() if p.side != side]
+        if winner is None or not losers or winner.obstacle or any(p.obstacle for p in losers):
+            return []  # a beaten lock or archive was told as it gave way
+        gone = {statuses.get(p.id) for p in losers}
+        variant = "won" if gone & {OUT, COMAE} else "surrendered" if SURRENDERED in gone else "fled"
+        return [self.say(cast, "aftermath", winner, losers[0], variants=[variant])]
+
+
+#: Events that are part of a round's beat and so do not flush what it holds.
+_BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_result", "chance", "next_round",
+                          "damage", "npc_decision", "npc_morale", "npc_break"})
+
+
+def _severity(blow: Mapping[str, Any]) -> str:
+    """A blow relative to the Pool it hits: none, light (under a third), heavy, or final (it empties the Pool)."""
+    amount, after = int(blow.get("amount", 0)), int(blow.get("after", 0))
+    maximum = max(1, int(blow.get("maximum") or 1))
+    if amount <= 0:
+        return "none"
+    if after <= 0:
+        return "final"
+    return "heavy" if amount * 3 >= maximum else "light"
+
+
+def _last(person: Person) -> str | None:
+    """What came before for ``person``: three misses in a row, a run of wins, or the last round's result."""
+    if person.misses >= 3:
+        return "misses"
+    if not person.results:
+        return None
+    if len(person.results) >= 2 and person.results[-1] == person.results[-2] == "won":
+        return "streak"
+    return person.results[-1]
+
+
+def _mood(cast: Cast, person: Person) -> str | None:
+    """How the fight stands for ``person``: running, or its Pool against its foes' (a quarter apart decides)."""
+    if person.leaving:
+        return "fleeing"
+    foes = [p for p in cast.persons.values() if p.side != person.side and p.active and p.pool_max]
+    if not person.pool_max or not foes:
+        return None
+    mine = person.pool / person.pool_max
+    theirs = max(p.pool / p.pool_max for p in foes)
+    return "winning" if mine - theirs > 0.25 else "losing" if theirs - mine > 0.25 else "even"

@@ -23,6 +23,7 @@ from pathlib import Path
 from ..errors import ContentError, did_you_mean
 from ..rules.lenses import LENSES
 from ..toml_files import loads_toml
+from .context import CLAIMS, WEAPON_KINDS, parse_filters
 
 __all__ = [
     "ANY", "EVENTS", "EventSpec", "GENERIC", "LENSES", "MIN_LINES", "PRONOUN_SLOTS", "Problem", "SIDES",
@@ -41,7 +42,7 @@ SLOTS = frozenset(
     + PRONOUN_SLOTS
     + tuple(f"target_{p}" for p in PRONOUN_SLOTS)
 )
-WORD_TABLES = ("weapons", "pools", "skills", "said")
+WORD_TABLES = ("weapons", "pools", "skills", "said", "weapon_kinds")
 _RESERVED = {"merge", "words"}
 _TYPE_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 _VERB_PART = re.compile(r"^[A-Za-z][A-Za-z' -]*$")
@@ -112,6 +113,11 @@ EVENTS: dict[str, EventSpec] = {
     "luck": EventSpec(("flip", "reduce_damage", "refreshed"), ("flip", "reduce_damage", "refreshed"), {},
                       "a Luck Point spent by actor"),
     "escalate": EventSpec(about="a lost opposed roll becomes a conflict of this type; actor escalates"),
+    "against_odds": EventSpec(about="the round's winner had less than a fifth of a chance (exact odds)"),
+    "steadies": EventSpec(("flight", "offer"), ("flight", "offer"), {},
+                          "someone who showed signs of flight, or begged or bargained, fights on after all"),
+    "aftermath": EventSpec(("won", "fled", "surrendered"), ("won", "fled", "surrendered"),
+                           {}, "after the conflict: actor = the winner, target = the loser; variant = how it ended"),
     "time_up": EventSpec(about="the round limit ends the conflict undecided"),
     "taunt": _SPEECH,
     "plea": _SPEECH,
@@ -219,6 +225,17 @@ class Template:
     file: str | None = None
     line: int | None = None
     path: str = ""
+    filters: Mapping[str, frozenset[str]] = field(default_factory=dict)  # [name:value] conditions and claims
+
+    @property
+    def restricted(self) -> bool:
+        """Whether the line only fits some moments (it has filters other than claims)."""
+        return any(name not in CLAIMS for name in self.filters)
+
+    def claim(self, name: str) -> str | None:
+        """The single value a claim filter states (``shows:wary``), if the line makes it."""
+        values = self.filters.get(name)
+        return next(iter(values)) if values and len(values) == 1 else None
 
     @property
     def uid(self) -> str:
@@ -250,11 +267,19 @@ class Templates:
     def count(self) -> int:
         return sum(len(v) for v in self.lines.values())
 
-    def word(self, table: str, name: str | None, default: str) -> str:
-        """A game term as narration says it (weapon, Pool, skill), by exact or case-blind name."""
+    def word(self, table: str, name: str | None, default: str, scope: str | None = None) -> str:
+        """A game term as narration says it (weapon, Pool, skill), by exact or case-blind name.
+
+        ``scope`` (a conflict type) is tried first as ``"scope.name"``: a debate
+        names a Flamboyant Combat roll differently from a brawl.
+        """
         if name is None:
             return self.words.get(table, {}).get("none", default)
         entries = self.words.get(table, {})
+        if scope is not None:
+            scoped = self.word(table, f"{scope}.{name}", "")
+            if scoped:
+                return scoped
         if name in entries:
             return entries[name]
         wanted = _norm(name)
@@ -372,6 +397,10 @@ class _Reader:
                 if "{" in text or "}" in text:
                     self.problem(f"words.{table}.{name}", "words cannot hold slots or braces")
                     continue
+                if table == "weapon_kinds" and text not in WEAPON_KINDS:
+                    self.problem(f"words.{table}.{name}", f"unknown weapon kind {text!r}; known: "
+                                 f"{', '.join(WEAPON_KINDS)}", self.where.header("words", table))
+                    continue
                 self.t.words.setdefault(table, {})[name] = text
 
     def read_scope(self, scope: str, table: Mapping, mode: str, *, allow_sides: bool) -> None:
@@ -416,14 +445,17 @@ class _Reader:
                 self.problem(path, "a line must be non-empty text", self.where.header(scope, event))
                 continue
             text = " ".join(text.split())
-            pieces, used, errors = parse_template(text)
-            errors += slot_errors(event, variant, used)
             line = self.where.find(scope, event, variant, text)
+            body, filters, errors = parse_filters(text)
+            if "shows" in filters and event not in ("declare", "follow_up"):
+                errors.append("the filter shows: belongs to declare and follow_up lines only")
+            pieces, used, slot_problems = parse_template(body)
+            errors += slot_problems + slot_errors(event, variant, used)
             for err in errors:
                 self.problem(path, err, line)
             if errors:
                 continue
-            out.append(Template(text, pieces, used, self.file, line, path))
+            out.append(Template(body, pieces, used, self.file, line, path, filters))
         if mode == "replace" or key not in self.t.lines:
             self.t.lines[key] = out
         else:

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
+
+import inflect
 
 from ..rules.character import PRONOUNS
 
@@ -20,27 +23,21 @@ if TYPE_CHECKING:
 __all__ = ["article_for", "capitalise", "fix_articles", "fill", "pronoun_forms"]
 
 _ARTICLE = re.compile(r"\b(a|an|A|An)(\s+)([A-Za-z][\w'-]*)")
-# Words spelt with a vowel but said with a consonant, and the other way round.
-_CONSONANT_SOUND = ("one", "once", "uni", "use", "usu", "uti", "ute", "uran", "ure", "euro", "eu", "ewe", "ubiq",
-                    "unanim")
-_NOT_YOU = ("unin", "unid", "unim")  # "an uninvited guest", "an unimpressed clerk"
-_VOWEL_SOUND = ("hour", "honest", "honour", "honor", "heir")
 
 
+@lru_cache(maxsize=1)
+def _english() -> inflect.engine:
+    return inflect.engine()
+
+
+@lru_cache(maxsize=2048)
 def article_for(word: str) -> str:
-    """'a' or 'an' for the word that follows, by how it sounds (close enough for narration)."""
-    w = word.lower()
-    if len(word) > 1 and word.isupper():  # letters said one by one: "an NPC", "a UFO"
-        return "an" if word[0] in "AEFHILMNORSX" else "a"
-    if any(w.startswith(p) for p in _VOWEL_SOUND):
-        return "an"
-    if w[:1] in "aeiou":
-        if any(w.startswith(p) for p in _NOT_YOU):
-            return "an"
-        if any(w.startswith(p) for p in _CONSONANT_SOUND):
-            return "a"
-        return "an"
-    return "a"
+    """'a' or 'an' for the word that follows, by how it sounds ("an hour", "a unicorn", "an NPC").
+
+    The rules of English articles are many and odd; ``inflect`` keeps them, so
+    this project does not keep a word list of its own.
+    """
+    return _english().a(word).split(" ", 1)[0].lower()
 
 
 def fix_articles(text: str) -> str:

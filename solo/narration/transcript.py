@@ -49,6 +49,9 @@ def narrate_events(events: Iterable[Event | Mapping[str, Any]], narrator: Narrat
         elif kind == "round_start" or current is None:
             current = Passage(int(data.get("round", 0)))
             passages.append(current)
+        elif kind == "conflict_end":  # what is left when it is over gets a paragraph of its own
+            current = Passage(0)
+            passages.append(current)
         lines = narrator.narrate(event, cast)
         current.lines += lines
         if numbers:

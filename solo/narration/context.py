@@ -1,0 +1,137 @@
+"""What a line may depend on: the filters a template carries and the moment they are matched against.
+
+A template line may open with filters in square brackets::
+
+    "[foe:bold blow:heavy|final] {actor} lets {target} overreach and makes {them} pay."
+
+Each filter is ``name:value`` (``value|value`` for either); the line is drawn
+only when every filter holds at that moment. The moment is a :class:`Moment`,
+built by the Narrator from the events so far. Keeping the names, their values
+and the matching here, apart from selection, means the template check, the
+narrator and the tests all read one list, and an author's unknown filter is
+reported with its file and line instead of silently never matching.
+
+``shows`` is not a condition but a claim: a declaration line says which stance
+it shows (``bold``, ``wary`` or ``plain``), and the outcome lines that follow
+are matched against what was *shown*, so "Espen gives ground" is never
+followed by "Kjell lets Espen overreach" (:func:`compatible`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+__all__ = [
+    "CLAIMS", "FILTERS", "LENS_STANCE", "LONG_ODDS", "MANNERS", "Moment", "WEAPON_KINDS", "compatible",
+    "manner_of", "parse_filters",
+]
+
+WEAPON_KINDS = ("blade", "blunt", "ranged", "firearm", "unarmed")
+STANCES = ("bold", "wary", "plain")
+#: A filter's name and the values it may take; ``None``: any lower-case word (an adventure's settings).
+FILTERS: dict[str, tuple[str, ...] | None] = {
+    "stance": STANCES,  # the stance the actor's declaration showed this round
+    "foe": STANCES,  # the stance the target's declaration showed
+    "shows": STANCES,  # a declaration's claim: the stance it shows (default: its Lens's, LENS_STANCE)
+    "blow": ("none", "light", "heavy", "final"),  # the damage this beat deals; final = it empties the Pool
+    "weapon": WEAPON_KINDS,  # the actor's weapon
+    "foe_weapon": WEAPON_KINDS,  # the target's weapon
+    "phase": ("opening", "middle", "late"),  # rounds 1-2, the last two of the limit, or between
+    "role": ("pursuer", "quarry"),  # the actor's part in a chase
+    "last": ("won", "lost", "stalled", "streak", "turn", "edge", "misses"),  # what came before, for the actor
+    "margin": ("close", "clear"),  # the loser also succeeded (close) or missed outright (clear)
+    "manner": ("fierce", "timid", "sly", "cold", "warm"),  # an NPC's bearing, from its Code Block
+    "foe_manner": ("fierce", "timid", "sly", "cold", "warm"),  # the target's bearing
+    "mood": ("winning", "losing", "even", "fleeing"),  # how the fight stands for the actor (Pools compared)
+    "setting": None,  # a word the adventure gives its conflict ("rooftops", "tavern")
+}
+#: Filters that say something about the line rather than restrict where it may stand.
+CLAIMS = frozenset({"shows"})
+#: The stance each Lens shows unless its line says otherwise.
+LENS_STANCE: Mapping[str, str] = {
+    "aggressive": "bold", "flamboyant": "bold", "quick": "bold", "quick_leave": "wary",
+    "cautious": "wary", "covert": "wary", "clever": "wary", "none": "plain",
+}
+#: A round won at worse odds than this (about one in seven) is told as against the odds
+#: (docs/narration.md, "A round, told"); so is a Luck flip.
+LONG_ODDS = 0.15
+#: Personality entries (docs/rules.md §7.2, as keys) by the bearing they give an NPC's tactics and body language.
+MANNERS: Mapping[str, str] = {
+    "aggressive": "fierce", "pushy": "fierce", "impulsive": "fierce", "fanatic": "fierce", "sadistic": "fierce",
+    "irritating": "fierce",
+    "shy": "timid", "nervous": "timid", "stressed": "timid", "reserved": "timid", "moody": "timid",
+    "manipulative": "sly", "scheming": "sly", "lying": "sly", "inquisitive": "sly", "bitter": "sly",
+    "indifferent": "cold", "non_empathic": "cold", "self_centred": "cold", "correct": "cold", "boring": "cold",
+    "charming": "warm", "cheerful": "warm", "generous": "warm", "extroverted": "warm", "talkative": "warm",
+}
+_FILTER_GROUP = re.compile(r"^\s*\[([^\[\]{}]*)\]\s*")
+_WORD = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def manner_of(traits: tuple[str, ...]) -> str | None:
+    """The bearing of the first personality entry that has one (an NPC's dominant trait leads)."""
+    for trait in traits:
+        if trait in MANNERS:
+            return MANNERS[trait]
+    return None
+
+
+def parse_filters(text: str) -> tuple[str, dict[str, frozenset[str]], list[str]]:
+    """Split a line's leading ``[name:value …]`` group from its text: (text, filters, errors)."""
+    m = _FILTER_GROUP.match(text)
+    if not m:
+        return text, {}, []
+    filters: dict[str, frozenset[str]] = {}
+    errors: list[str] = []
+    for part in m.group(1).split():
+        name, sep, values = part.partition(":")
+        if not sep or not values:
+            errors.append(f"filter {part!r} must be name:value, e.g. foe:bold")
+            continue
+        allowed = FILTERS.get(name)
+        if name not in FILTERS:
+            from ..errors import did_you_mean
+
+            errors.append(f"unknown filter {name!r}{did_you_mean(name, list(FILTERS))}; known: {', '.join(FILTERS)}")
+            continue
+        chosen = [v for v in values.split("|")]
+        for value in chosen:
+            if (allowed is None and not _WORD.match(value)) or (allowed is not None and value not in allowed):
+                known = ", ".join(allowed) if allowed else "lower-case words"
+                errors.append(f"filter {name}: unknown value {value!r}; known: {known}")
+        if name in filters:
+            errors.append(f"filter {name} given twice")
+        filters[name] = frozenset(chosen)
+    return text[m.end():], filters, errors
+
+
+@dataclass
+class Moment:
+    """What the filters are matched against, for one line: facts about the actor, the target and the round."""
+
+    facts: dict[str, str] = field(default_factory=dict)  # filter name -> the value that holds now
+    settings: frozenset[str] = frozenset()
+
+    def admits(self, filters: Mapping[str, frozenset[str]]) -> bool:
+        for name, values in filters.items():
+            if name in CLAIMS:
+                continue
+            if name == "setting":
+                if not (values & self.settings):
+                    return False
+                continue
+            if not compatible(name, values, self.facts.get(name)):
+                return False
+        return True
+
+
+def compatible(name: str, wanted: frozenset[str], fact: str | None) -> bool:
+    """The compatibility rule: a filter holds only when the fact it asks about is known and among its values.
+
+    An unknown fact never satisfies a filter, so a line that assumes something
+    (that the foe attacked, that the blow was heavy) is only drawn when the
+    events say so; lines without filters are the ones that fit any moment.
+    """
+    return fact is not None and fact in wanted
