@@ -20,16 +20,20 @@ from solo.decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS
 from solo.rules.conflict import Conflict
 from solo.rules.dice import parse
 from solo.rules.lens_chain import (
+    _LOSE,
+    _WIN,
     FOLLOW_UPS,
     NOTHING,
     Effect,
     LensChain,
+    _key,
+    _state,
     chain_odds,
     fixed_policy,
     lens_odds,
     lens_targets,
 )
-from solo.rules.lenses import LENSES
+from solo.rules.lenses import LENS_TABLE, LENSES
 from solo.rules.matchup import _MATCHUP
 from solo.rules.odds import conflict_odds, damage_distribution, round_odds
 from solo.rules.outcomes import OUT
@@ -553,3 +557,36 @@ def test_a_short_limit_lists_only_the_states_it_can_reach():
     few = chain.odds(3, 200, round_limit=3)
     assert few.b_wins == pytest.approx(conflict_odds(60, 3, 50, 200, round_limit=3).b_wins, abs=1e-12)
     assert sum(len(w.far) for kept in chain._kept.values() for w in kept) < 2000
+
+
+def test_a_round_moved_to_other_pools_puts_a_side_out_only_where_its_blow_reaches():
+    """A round's successors are worked out once per shape and moved to the state's Pools: checked against the
+    round's own chances and damage at every pair of Pools near the ends (more and more blows put a side out), with
+    armour that turns some blows into nothing."""
+    chain = LensChain(lens_targets(55, covert=60), lens_targets(50), damage_a="1d6+1", damage_b="1d4",
+                      armour_a=2, armour_b=1)
+    game = chain.game
+    ia, ib = game.eid(Effect(-20)), game.eid(NOTHING)
+    r = round_odds(60 - 20 + LENS_TABLE["covert"].skill_shift, 50 + LENS_TABLE["aggressive"].skill_shift)
+    a_blows = damage_distribution("1d6+1", "covert", 0, 1)  # A's blows meet B's armour, and so on
+    b_blows = damage_distribution("1d4", "aggressive", 0, 2)
+    for pool_a in range(1, 9):
+        for pool_b in range(1, 9):
+            keys, chances = game.pair(_key(pool_a, pool_b, ia, ib), "covert", "aggressive")
+            assert len(set(keys)) == len(keys) and sum(chances) == pytest.approx(1.0, abs=1e-12)
+            expected = {(pool_a, pool_b): r.stalemate}
+            for v, p in a_blows:
+                where = "won" if v >= pool_b else (pool_a, pool_b - v)
+                expected[where] = expected.get(where, 0.0) + r.a * p
+            for v, p in b_blows:
+                where = "lost" if v >= pool_a else (pool_a - v, pool_b)
+                expected[where] = expected.get(where, 0.0) + r.b * p
+            got: dict[object, float] = {}
+            for key, q in zip(keys, chances):
+                where = "won" if key == _WIN else "lost" if key == _LOSE else _state(key)[:2]
+                got[where] = got.get(where, 0.0) + q
+            expected = {k: q for k, q in expected.items() if q > 0.0}
+            assert got.keys() == expected.keys()
+            assert all(got[k] == pytest.approx(q, abs=1e-15) for k, q in expected.items())
+            again = game.transitions(_key(pool_a, pool_b, ia, ib), (("covert", 1.0),), (("aggressive", 1.0),))
+            assert again == dict(zip(keys, chances))

@@ -82,6 +82,7 @@ class Evaluator:
         self.table = win_table(m, BEST)
         self._next: dict[tuple[int, int], Table] = {(0, 0): self.table}
         self._lens: dict[tuple, dict[str, float]] = {}
+        self._kernels: dict[tuple, list[tuple[str, Kernel, Table, Table]]] = {}
 
     def value(self, a: int, b: int) -> float:
         """Best-play win chance from Pool indexes (a, b); a side at 0 or below is out."""
@@ -123,14 +124,29 @@ class Evaluator:
         cached = self._lens.get(key)
         if cached is not None:
             return cached
-        m = self.m
-        rolls = {None: m.t_me, "Cunning": covert, "secondary": flamboyant}  # the skill each Lens rolls
-        offered = {k: t for k, lens in LENS_TABLE.items() if (t := rolls[lens.rolls]) is not None}
         if a <= 0 or b <= 0:  # a side is already out: no Lens changes that
-            out = dict.fromkeys(offered, self.value(a, b))
+            out = dict.fromkeys(self._offered(covert, flamboyant), self.value(a, b))
         else:
+            rounds = self._rounds(carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
+            out = {name: look_ahead(k, a, b, won, other, other) for name, k, won, other in rounds}
+        self._lens[key] = out
+        return out
+
+    def _offered(self, covert: int | None, flamboyant: int | None) -> dict[str, int]:
+        """Each Lens offered, with the skill it rolls (before the carried effects)."""
+        rolls = {None: self.m.t_me, "Cunning": covert, "secondary": flamboyant}
+        return {k: t for k, lens in LENS_TABLE.items() if (t := rolls[lens.rolls]) is not None}
+
+    def _rounds(self, carry_me: int, carry_op: int, opp_lens: str, covert: int | None, flamboyant: int | None,
+                side_pool: bool) -> list[tuple[str, Kernel, Table, Table]]:
+        """Each Lens offered with its round and the tables after it (won; not won): the same at every pair of Pools."""
+        key = (carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
+        rounds = self._kernels.get(key)
+        if rounds is None:
+            m = self.m
+            offered = self._offered(covert, flamboyant)
             op_next = NEXT_ROUND if LENS_TABLE[opp_lens].follow_up else 0  # their follow-up, win or lose
-            out = {}
+            rounds = []
             for name, target in offered.items():
                 lens = LENS_TABLE[name]
                 armour = 0 if side_pool and lens.side_pool else None
@@ -138,9 +154,9 @@ class Evaluator:
                 mine = NEXT_ROUND if lens.follow_up else 0
                 won = self._next_round(mine, op_next + lens.penalty_on_hit)
                 other = self._next_round(mine + lens.penalty_if_not_won, op_next)
-                out[name] = look_ahead(k, a, b, won, other, other)
-        self._lens[key] = out
-        return out
+                rounds.append((name, k, won, other))
+            self._kernels[key] = rounds
+        return rounds
 
 
 def best_basic(values: dict[str, float], allowed: Collection[str]) -> str:

@@ -61,7 +61,10 @@ differ only in B's last Lens share the rounds that follow their
 declarations); without one, the states are solved in order of growing Pools,
 those that share both Pools (they differ in their effects only, and a round
 that changes no Pool moves between them) as one small linear system, each
-round merged by successor. A chain keeps what it solved: a later state of the
+round merged by successor. A round's successors lie at the same distances from its
+Pools wherever it is played, so they are listed once per shape (the declarations, the effects,
+how many blows of each side leave the other standing: :meth:`_Game.pair`) and moved to each
+state's Pools. A chain keeps what it solved: a later state of the
 same conflict is a look-up when the first walk reached it, and worked out on
 top of the walk (:meth:`LensChain._value`) when it holds effects that keeping
 one Lens never leaves (the player switched Lenses). The work is the states
@@ -241,6 +244,10 @@ class _Blows(NamedTuple):
                    tuple(sum(chances[i:]) for i in range(len(chances) + 1)))
 
 
+#: A round's successors as offsets from its Pools, the ends it reaches, and all their chances (see :func:`_shape`).
+_Shape = tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]
+
+
 class _Round(NamedTuple):
     """One round for a pair of choices from a pair of effects."""
 
@@ -320,6 +327,7 @@ class _Game:
         self.effects: list[Effect] = []
         self._ids: dict[Effect, int] = {}
         self._rounds: dict[tuple[str, str, int, int], _Round] = {}
+        self._shapes: dict[tuple[str, str, int, int, int, int], _Shape] = {}
         self._b: dict[object, Spread] = {}
 
     def eid(self, e: Effect) -> int:
@@ -387,7 +395,10 @@ class _Game:
         base = key - (ia * _E + ib)  # (pool_a, pool_b) with no effects
         pairs = [(ca, pa, cb, pb) for ca, pa in spread_a for cb, pb in (spread_b or self.choices_b(key, ca))]
         if len(pairs) == 1:
-            return self._one_pair(base, pool_a, pool_b, ia, ib, *pairs[0])
+            ca, pa, cb, pb = pairs[0]
+            keys, chances = self.pair(key, ca, cb)
+            p = pa * pb
+            return dict(zip(keys, chances if p == 1.0 else [p * q for q in chances]))
         out: dict[int, float] = {}
         get = out.get
         rounds = self._rounds
@@ -418,41 +429,29 @@ class _Game:
             out[_LOSE] = lose
         return out
 
-    def _one_pair(self, base: int, pool_a: int, pool_b: int, ia: int, ib: int, ca: str, pa: float, cb: str,
-                  pb: float) -> dict[int, float]:
-        """:meth:`transitions` for one pair of declarations: its successors are distinct but for blows that do
-        no damage, so they are listed and only added up when one repeats."""
-        p = pa * pb
+    def pair(self, key: int, ca: str, cb: str) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """The successors of one round from ``key`` in which A declares ``ca`` and B ``cb``, and their chances.
+
+        In the order :meth:`transitions` lists them (the blows, the stalemate,
+        then the two ends). A round's successors lie at the same distances
+        from its Pools wherever it is played, but for the blows that put a
+        side out: so they are worked out once per shape (the declarations,
+        the effects, how many of each side's blows leave the other standing)
+        and moved to the state's Pools.
+        """
+        rest, ib = divmod(key, _E)
+        pools, ia = divmod(rest, _E)
+        pool_a, pool_b = divmod(pools, _STRIDE_B)
         r = self._rounds.get((ca, cb, ia, ib)) or self.round(ca, cb, ia, ib)
-        keys: list[int] = []
-        chances: list[float] = []
-        blows = r.blows_a
-        cut = bisect_left(blows.damage, pool_b)
-        if cut:
-            after = base + r.after_a
-            keys += [after + off for off in blows.offset[:cut]]
-            chances += [p * q for q in blows.chance[:cut]]
-        win = p * blows.beyond[cut]
-        blows = r.blows_b
-        cut = bisect_left(blows.damage, pool_a)
-        if cut:
-            after = base + r.after_b
-            keys += [after + off for off in blows.offset[:cut]]
-            chances += [p * q for q in blows.chance[:cut]]
-        lose = p * blows.beyond[cut]
-        if r.stalemate > 0.0:
-            keys.append(base + r.after_s)
-            chances.append(p * r.stalemate)
-        out = dict(zip(keys, chances))
-        if len(out) < len(keys):  # one state reached two ways (a blow that does no damage)
-            out = {}
-            for k, q in zip(keys, chances):
-                out[k] = out.get(k, 0.0) + q
-        if win > 0.0:
-            out[_WIN] = win
-        if lose > 0.0:
-            out[_LOSE] = lose
-        return out
+        cut_b = bisect_left(r.blows_a.damage, pool_b)  # the blows from here on put B out
+        cut_a = bisect_left(r.blows_b.damage, pool_a)
+        which = (ca, cb, ia, ib, cut_b, cut_a)
+        shape = self._shapes.get(which)
+        if shape is None:
+            shape = self._shapes[which] = _shape(r, cut_b, cut_a)
+        offsets, ends, chances = shape
+        base = key - (ia * _E + ib)  # (pool_a, pool_b) with no effects
+        return tuple(map(base.__add__, offsets)) + ends, chances
 
     def first_round(self, key: int, spread_a: Spread, spread_b: Spread | None = None) -> RoundOdds:
         _, _, ia, ib = _state(key)
@@ -464,6 +463,34 @@ class _Game:
                 b += pa * pb * r.b
                 s += pa * pb * r.stalemate
         return RoundOdds(a, b, s)
+
+
+def _shape(r: _Round, cut_b: int, cut_a: int) -> _Shape:
+    """A round's successors as offsets from its Pools (with no effects), the ends it reaches, and all their chances.
+
+    ``cut_b`` of A's blows leave B standing, ``cut_a`` of B's leave A. A
+    successor reached two ways (a blow that does no damage) is listed once,
+    its chances added in the order they come.
+    """
+    blows = r.blows_a
+    keys = [r.after_a + off for off in blows.offset[:cut_b]]
+    chances = list(blows.chance[:cut_b])
+    win = blows.beyond[cut_b]
+    blows = r.blows_b
+    keys += [r.after_b + off for off in blows.offset[:cut_a]]
+    chances += blows.chance[:cut_a]
+    lose = blows.beyond[cut_a]
+    if r.stalemate > 0.0:
+        keys.append(r.after_s)
+        chances.append(r.stalemate)
+    merged = dict(zip(keys, chances))
+    if len(merged) < len(keys):  # one state reached two ways
+        merged = {}
+        for k, q in zip(keys, chances):
+            merged[k] = merged.get(k, 0.0) + q
+    ends = tuple(k for k, q in ((_WIN, win), (_LOSE, lose)) if q > 0.0)
+    return (tuple(merged), ends,
+            tuple(merged.values()) + tuple(q for q in (win, lose) if q > 0.0))
 
 
 Option = tuple[Spread, tuple[int, ...], tuple[float, ...]]  # A's spread, successor keys, their chances
@@ -573,13 +600,13 @@ def _declared_plan(game: _Game, start: dict[int, int], options: Callable[[int], 
                     which = (pa, pb, ia, b_round, ca, cb)
                     i = at.get(which)
                     if i is None:
-                        t = game.transitions(key, ((ca, 1.0),), ((cb, 1.0),))
-                        for k in t:
+                        keys, qs = game.pair(key, ca, cb)
+                        for k in keys:
                             if k > _LOSE and k not in far:
                                 far[k] = d + 1
                                 queue.append(k)
                         i = at[which] = len(rounds)
-                        rounds.append((tuple(t), tuple(t.values())))
+                        rounds.append((keys, qs))
                     ids.append(i)
                     chances.append(qa * qb)
             opts.append((spread, tuple(ids), tuple(chances)))

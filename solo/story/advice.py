@@ -174,8 +174,10 @@ def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIM
         wins += outcome == WON
         exits += outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED)
         stalls += outcome == STALEMATE
-        if budget is not None and time.perf_counter() - start > budget:
-            break
+        if budget is not None:
+            spent = time.perf_counter() - start
+            if spent + spent / n > budget:  # one more conflict of the same length would go over it
+                break
     return Estimate(n, wins, exits, stalls)
 
 
