@@ -130,7 +130,7 @@ def mind_prompts(pools: int, limit: int, repeat: int) -> dict:
 
 def group_estimate(pools: int, limit: int, repeat: int) -> dict:
     """The estimate for a fight of two PCs (a weaker second one) against the NPC, within the advisor's budget."""
-    from solo.story.advice import ESTIMATE_RUNS, ESTIMATE_SECONDS, estimate, likely_best
+    from solo.story.advice import ESTIMATE_ROUNDS, ESTIMATE_RUNS, estimate, likely_best
 
     def once():
         _clear()
@@ -139,7 +139,7 @@ def group_estimate(pools: int, limit: int, repeat: int) -> dict:
         conflict.participants[1].invalidate()  # the fight in the balance
         conflict.participants[-1].pool.current = conflict.participants[-1].pool.maximum = 2 * pools
         lens = likely_best(conflict.view, pc)
-        return lens, estimate(conflict.view, pc, lens, runs=ESTIMATE_RUNS, budget=ESTIMATE_SECONDS)
+        return lens, estimate(conflict.view, pc, lens, runs=ESTIMATE_RUNS, budget=ESTIMATE_ROUNDS)
 
     cpu, (lens, est) = best_of(repeat, once)
     return {"seconds": round(cpu, 4), "runs": est.runs, "lens": lens, "words": est.words()}

@@ -148,6 +148,29 @@ def test_a_group_fight_gets_the_engines_estimate_with_its_error():
     assert (a1.pool.current, a2.pool.current, b.pool.current, conflict.round) == (8, 8, 7, 0)
 
 
+def test_the_estimates_budget_counts_rounds_so_a_slow_machine_shows_the_same_words(monkeypatch):
+    """The budget is rounds of play, not seconds: with the clock made to crawl, the same question gets the same words."""
+    import time
+
+    from solo.story import advice as advice_module
+
+    def group():
+        a1 = from_character(_pc("Ada", Combat=55), "a", COMBAT, decider=LensKeeper("none"))
+        a2 = from_character(_pc("Cai", Combat=45), "a", COMBAT, decider=GreedyDecider())
+        npc = _npc("Grim", level="skilled", Combat=65)
+        b = from_character(npc, "b", COMBAT, decider=NPCMind(npc, random.Random(2)))
+        return Conflict(COMBAT, [a1, a2, b], random.Random(5), round_limit=30).view, a1
+
+    view, a1 = group()
+    est = estimate(view, a1, "none", budget=60)
+    assert 0 < est.runs < advice_module.ESTIMATE_RUNS  # the round budget, not the run cap, stopped it
+    ticks = iter(range(0, 10**9, 10**6))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)))  # every look at the clock: a long wait
+    view, a1 = group()
+    assert estimate(view, a1, "none", budget=60) == est
+    assert LensAdvisor()(view, a1) == LensAdvisor()(view, a1)
+
+
 def test_a_pushing_side_gets_the_estimate():
     conflict, ada, grim = _duel(COMBAT, _pc(Combat=60), _npc("Grim", level="skilled"))
     ada.pool.current, ada.pushing = -3, True

@@ -39,7 +39,6 @@ import copy
 import dataclasses
 import math
 import random
-import time
 from typing import TYPE_CHECKING
 
 from ..decisions import CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, Question
@@ -57,8 +56,9 @@ if TYPE_CHECKING:
     from ..rules.conflict_view import ConflictView
     from ..rules.participants import Participant
 
-#: The time an estimate may take at one question, and the most conflicts it plays.
-ESTIMATE_SECONDS = 0.3
+#: What an estimate may spend at one question: rounds of play (a stand-in for time that every machine
+#: counts alike, so the same question always gets the same words; about 0.25 s here), and at most so many conflicts.
+ESTIMATE_ROUNDS = 400
 ESTIMATE_RUNS = 400
 
 
@@ -75,12 +75,12 @@ class LensAdvisor:
     """The Lens advice for one conflict: ``advisor(view, participant) -> {lens: words}``.
 
     Keeps the exact chains between questions (a later round is mostly a
-    look-up). ``budget`` (seconds, None: no limit) and ``runs`` bound an
+    look-up). ``budget`` (rounds of play, None: no limit) and ``runs`` bound an
     estimate; the estimate's generator is seeded by the state it starts from,
     so the same question gets the same words.
     """
 
-    def __init__(self, *, budget: float | None = ESTIMATE_SECONDS, runs: int = ESTIMATE_RUNS):
+    def __init__(self, *, budget: int | None = ESTIMATE_ROUNDS, runs: int = ESTIMATE_RUNS):
         self.foresight = Foresight()
         self.budget = budget
         self.runs = runs
@@ -162,22 +162,23 @@ class Estimate:
 
 
 def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIMATE_RUNS,
-             budget: float | None = ESTIMATE_SECONDS, seed: str | None = None) -> Estimate:
-    """Play copies of the conflict as it stands, ``p`` keeping ``lens``: up to ``runs`` of them within ``budget``."""
+             budget: int | None = ESTIMATE_ROUNDS, seed: str | None = None) -> Estimate:
+    """Play copies of the conflict as it stands, ``p`` keeping ``lens``: up to ``runs`` of them within ``budget`` rounds.
+
+    The budget counts rounds played, not seconds, so that a replayed game shows the same estimate on any machine.
+    """
     what_if = WhatIf(view, p)
     rng = random.Random(seed if seed is not None else what_if.seed())
-    start = time.perf_counter()
-    wins = exits = stalls = n = 0
+    spent = wins = exits = stalls = n = 0
     while n < runs:
-        outcome = what_if.play(lens, rng)
+        outcome, rounds = what_if.play(lens, rng)
         n += 1
+        spent += rounds
         wins += outcome == WON
         exits += outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED)
         stalls += outcome == STALEMATE
-        if budget is not None:
-            spent = time.perf_counter() - start
-            if spent + spent / n > budget:  # one more conflict of the same length would go over it
-                break
+        if budget is not None and spent + spent / n > budget:  # one more conflict of the same length would go over it
+            break
     return Estimate(n, wins, exits, stalls)
 
 
@@ -223,8 +224,8 @@ class WhatIf:
         state = ",".join(f"{q.id}:{q.pool.current}:{q.carry}:{q.clever_next}:{q.status}" for q in view.participants)
         return f"lens-estimate:{view.round}:{self.me.id}:{state}"
 
-    def play(self, lens: str, rng: random.Random) -> str:
-        """One copy played to its end, ``me`` keeping ``lens``: the outcome from ``me``'s side."""
+    def play(self, lens: str, rng: random.Random) -> tuple[str, int]:
+        """One copy played to its end, ``me`` keeping ``lens``: the outcome from ``me``'s side, and the rounds it took."""
         view = self.view
         copies = []
         for q in view.participants:
@@ -242,8 +243,9 @@ class WhatIf:
                                                                             and decl.clever_choice is not None),
                                               _base=None))
         conflict = Conflict(view.ctype, copies, rng, round_limit=view.round_limit)
-        conflict.round = max(0, view.round - 1)  # it plays on from this round
-        return conflict.run().for_side(self.me.side)
+        first = conflict.round = max(0, view.round - 1)  # it plays on from this round
+        outcome = conflict.run().for_side(self.me.side)
+        return outcome, conflict.round - first
 
     def _decider(self, q: Participant, lens: str, rng: random.Random, decl: Declaration | None) -> Decider | None:
         if q is self.me:
