@@ -149,7 +149,7 @@ def test_a_group_fight_gets_the_engines_estimate_with_its_error():
 
 
 def test_the_estimates_budget_counts_rounds_so_a_slow_machine_shows_the_same_words(monkeypatch):
-    """The budget is rounds of play, not seconds: with the clock made to crawl, the same question gets the same words."""
+    """The budget is rounds of play, not seconds: with the clock made to crawl, one question gets the same words."""
     import time
 
     from solo.story import advice as advice_module

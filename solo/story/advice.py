@@ -163,7 +163,7 @@ class Estimate:
 
 def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIMATE_RUNS,
              budget: int | None = ESTIMATE_ROUNDS, seed: str | None = None) -> Estimate:
-    """Play copies of the conflict as it stands, ``p`` keeping ``lens``: up to ``runs`` of them within ``budget`` rounds.
+    """Play copies of the conflict as it stands, ``p`` keeping ``lens``: up to ``runs``, within ``budget`` rounds.
 
     The budget counts rounds played, not seconds, so that a replayed game shows the same estimate on any machine.
     """
@@ -177,7 +177,7 @@ def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIM
         wins += outcome == WON
         exits += outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED)
         stalls += outcome == STALEMATE
-        if budget is not None and spent + spent / n > budget:  # one more conflict of the same length would go over it
+        if budget is not None and spent + spent / n > budget:  # one more conflict this long would go over it
             break
     return Estimate(n, wins, exits, stalls)
 
@@ -225,7 +225,7 @@ class WhatIf:
         return f"lens-estimate:{view.round}:{self.me.id}:{state}"
 
     def play(self, lens: str, rng: random.Random) -> tuple[str, int]:
-        """One copy played to its end, ``me`` keeping ``lens``: the outcome from ``me``'s side, and the rounds it took."""
+        """One copy played to its end, ``me`` keeping ``lens``: the outcome for ``me``'s side, and its rounds."""
         view = self.view
         copies = []
         for q in view.participants:
