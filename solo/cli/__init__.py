@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "npc": ("solo.cli.npc", "Roll an NPC: stats by level, gear and a Code Block (personality, motivation …)."),
     "odds": ("solo.cli.odds", "Exact chances of a one-against-one Extended Conflict."),
     "oracle": ("solo.cli.oracle", "Ask the oracle a yes/no question; shows the exact odds first."),
+    "prove": ("solo.cli.prove", "Search every state of an adventure: each ending reachable, with a walkthrough."),
     "play": ("solo.cli.play", "Play an adventure: the bundled tutorial, or your own."),
     "simulate": ("solo.cli.simulate", "Auto-play an adventure many times with bots: endings, rolls, fights, errors."),
     "roll": ("solo.cli.roll", "Roll dice (3d6+2, d100) and check a d100 against a skill."),

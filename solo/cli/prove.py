@@ -1,0 +1,98 @@
+"""``solo prove``: search every state of an adventure; each ending shown reachable, with a walkthrough."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from . import UserError
+
+if TYPE_CHECKING:
+    from ..story.prove_walkthrough import Walkthrough
+
+
+@click.command("prove")
+@click.argument("adventure", metavar="ADVENTURE")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON: endings (reachable, shortest, seed, best_chance), soft_locks, "
+                   "unreachable_choices, states, complete.")
+@click.option("--max-states", type=click.IntRange(1, 10_000_000), default=None, metavar="N",
+              help="Stop after this many states (default 2000) and say what was not explored.")
+@click.option("--pc", "pcs", metavar="FILE|NAME", multiple=True,
+              help="Play these characters (as solo play --pc) instead of the adventure's own one.")
+@click.option("--seeds", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
+              help="Seeds tried per ending for a replayable walkthrough (default 200; 0: none).")
+@click.option("--scripts", "scripts_dir", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help="Write each ending's walkthrough to DIR/ENDING.txt, ready for solo play --script.")
+def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[str, ...], seeds: int | None,
+            scripts_dir: Path | None) -> None:
+    """Search every state ADVENTURE can reach and show each ending reachable, or not.
+
+    Every roll, opposed roll, oracle question and conflict is a chance with
+    its exact odds. For each ending: whether it is reachable, the shortest
+    walkthrough as a script for 'solo play --script' with a --seed under
+    which the dice fall that way, and the chance of reaching it playing
+    best. Also: soft-locks (states no ending can be reached from, with the
+    shortest way in) and choices or scenes no reachable state offers.
+    docs/proving.md says what a state holds and what is left out.
+
+    \b
+    Examples:
+      solo prove tutorial
+      solo prove scenes/my_adventure/ --json --max-states 50000
+      solo prove vellan --scripts walkthroughs/
+    """
+    from ..errors import SoloError
+    from ..story.library import find_adventure
+    from ..story.loader import AdventureError, load_adventure
+    from ..story.prove_report import text_lines, to_json
+    from ..story.prove_search import DEFAULT_MAX_STATES, prove
+    from ..story.prove_walkthrough import DEFAULT_SEEDS, walk
+
+    try:
+        adv = load_adventure(find_adventure(adventure))
+        party = None
+        if pcs:
+            from ..characters import load_character
+
+            party = [load_character(spec) for spec in pcs]
+            if not adv.party_min <= len(party) <= adv.party_max:
+                raise UserError(f"{adv.title} is for {adv.party_min} to {adv.party_max} player(s); "
+                                f"you gave {len(party)} character(s)")
+    except AdventureError as exc:
+        raise UserError(str(exc)) from None
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    tries = DEFAULT_SEEDS if seeds is None else seeds
+    proof = prove(adv, party, max_states=max_states or DEFAULT_MAX_STATES)
+    walks = {name: walk(proof, name, seeds=tries, party=party) if found["reachable"] and tries else None
+             for name, found in proof.endings.items()}
+    scripts = _write_scripts(scripts_dir, walks) if scripts_dir is not None else None
+    if as_json:
+        click.echo(json.dumps(to_json(proof, walks), indent=1, ensure_ascii=False))
+        return
+    for line in text_lines(proof, walks, seeds=tries, pcs=list(pcs), spec=adventure, scripts=scripts):
+        click.echo(line)
+
+
+def _write_scripts(folder: Path, walks: dict[str, Walkthrough | None]) -> dict[str, str]:
+    """Each walkthrough as ``folder/ENDING.txt`` (an ending id names it, kept inside the folder): ending -> path."""
+    from ..paths import PathError, file_in, write_atomic
+
+    written = {}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, walk in walks.items():
+            if walk is None:
+                continue
+            path = file_in(folder, f"{name}.txt", what="the walkthrough for ending")
+            write_atomic(path, "\n".join(walk.answers) + "\n")
+            written[name] = str(path)
+    except PathError as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot write the walkthroughs to {folder}: {exc.strerror or exc}") from None
+    return written

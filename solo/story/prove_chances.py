@@ -1,0 +1,323 @@
+"""How a choice's action can turn out, with the exact chance of each outcome, and how to make it so.
+
+Each outcome is a :class:`Plan`: its chance, its name, and what the probe
+game does in place of the dice to end up there (who rolled, which branch).
+Targets come from the engine's own functions (:func:`~solo.story.rolling.roll_target`,
+:func:`~solo.story.rolling.roller`, :func:`~solo.rules.rolls.judge`,
+:func:`~solo.rules.rolls.resolve_opposed`, the oracle's grades, the exact
+conflict odds of :class:`~solo.minds.foresight.Foresight`), so the chance
+shown is the chance the game rolls against. What it leaves out (Luck flips,
+the Pools a conflict costs) is said in docs/proving.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..rules.escalation import may_escalate
+from ..rules.outcomes import COMAE, LOST, STALEMATE, WON
+from ..rules.rolls import judge, resolve_opposed
+
+if TYPE_CHECKING:
+    from ..rules.character import Character
+    from .adventure import Action, Branch
+    from .engine import Game
+
+#: Conflicts the exact odds cannot price (more than two sides, a spent Pool) are played this many times.
+SAMPLED_CONFLICTS = 400
+#: The seed of those sampled conflicts: the same adventure gives the same report.
+SAMPLE_SEED = 14
+
+
+@dataclass
+class Plan:
+    """One outcome of a choice's action: its chance and how the probe game arrives there."""
+
+    chance: float
+    outcome: str  # the action's outcome ("success", "win", "won", "yes_but" …)
+    roller: str | None = None  # the PC who rolls (they become the active PC, as in the engine)
+    escalation: bool = False  # a lost opposed roll that the player may escalate
+    escalated: bool = False  # the outcome of the conflict it escalated to
+    sampled: bool = False  # the chance was estimated by playing, not computed
+    real: bool = False  # resolved by the engine's own dice (an action with no chance model)
+    lens: str | None = None  # the Lens the best play keeps in the conflict
+    requests: str | None = None  # the Tag a request spends
+
+    def apply(self, game: Game, action: Action) -> Branch | None:
+        s = game.state
+        if self.roller is not None:
+            for i, pc in enumerate(s.party):
+                if pc.name == self.roller:
+                    s.active = i
+                    if self.requests:
+                        pc.requests[self.requests] = pc.requests.get(self.requests, 0) + 1
+        if self.real:
+            from .engine import Game as RealGame
+
+            return RealGame.resolve(game, action)
+        if self.escalated:
+            assert action.escalation is not None
+            return action.escalation.branch(self.outcome)
+        return action.branch(self.outcome)
+
+
+@dataclass
+class Outcomes:
+    """The plans of one choice's action, and what the chance rests on."""
+
+    plans: list[Plan]
+    note: str = ""  # e.g. "estimated from 400 conflicts"
+    lens: str | None = None
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def outcomes(game: Game, action: Action) -> Outcomes:
+    """The outcomes of ``action`` taken now, each with its chance (they sum to 1)."""
+    kind = action.kind
+    if kind == "roll":
+        return _roll(game, action)
+    if kind == "opposed":
+        return _opposed(game, action)
+    if kind == "conflict":
+        return _conflict(game, action.spec)
+    if kind == "oracle":
+        return _oracle(game, action)
+    if kind == "request":
+        return _request(game, action)
+    return Outcomes([Plan(1.0, "drawn", real=True)], note=f"{kind}: played with the engine's own dice")
+
+
+def escalation_outcomes(game: Game, action: Action) -> Outcomes:
+    """The conflict a lost opposed roll escalates to: its outcomes, on the escalation's branches."""
+    assert action.escalation is not None
+    found = _conflict(game, action.escalation.spec)
+    for plan in found.plans:
+        plan.escalated = True
+        plan.roller = _roller(game, action.spec)
+    return found
+
+
+# -- rolls -----------------------------------------------------------------------------------------
+def _roller(game: Game, spec: dict, npc=None) -> str | None:
+    """The PC who rolls: the engine's own pick, or (asked) the best at it, as best play would choose."""
+    from .rolling import roll_target, roller
+
+    pc = roller(game, spec, npc=npc)
+    if pc is None:
+        pcs = game.state.pcs
+        if not pcs:
+            return None
+        pc = max(pcs, key=lambda p: roll_target(p, spec, npc=npc)[0])
+    return pc.name
+
+
+def _pc(game: Game, name: str | None) -> Character | None:
+    return next((p for p in game.state.party if p.name == name), None)
+
+
+@lru_cache(maxsize=4096)
+def roll_faces(target: int) -> tuple[tuple[str, int], ...]:
+    """How many of the d100's faces give each outcome of a skill roll against ``target``."""
+    counts: Counter[str] = Counter()
+    for face in range(1, 101):
+        r = judge(face, target)
+        if r.success:
+            counts["exceptional_success" if r.exceptional else "success"] += 1
+        else:
+            counts["exceptional_failure" if r.exceptional else "failure"] += 1
+    return tuple(sorted(counts.items()))
+
+
+def _roll(game: Game, action: Action) -> Outcomes:
+    from .rolling import roll_target
+
+    spec = action.spec
+    name = _roller(game, spec)
+    pc = _pc(game, name)
+    if pc is None:
+        return Outcomes([Plan(1.0, "failure")], note="nobody left to roll")
+    target, _, routine = roll_target(pc, spec)
+    if routine:
+        return Outcomes([Plan(1.0, "success", roller=name)], note="routine: no dice")
+    return Outcomes([Plan(n / 100, outcome, roller=name) for outcome, n in roll_faces(target)],
+                    note=f"{pc.name} rolls against {target} %")
+
+
+@lru_cache(maxsize=4096)
+def opposed_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, int], ...]:
+    """Every pair of faces of an opposed roll, counted by outcome and by whether the PC may escalate."""
+    ours = [judge(f, mine) for f in range(1, 101)]
+    their = [judge(f, theirs) for f in range(1, 101)]
+    counts: Counter[tuple[str, bool]] = Counter()
+    for a in ours:
+        for b in their:
+            result = resolve_opposed(a, b, defender="b")
+            outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
+            counts[(outcome, outcome == "lose" and may_escalate(result, "a"))] += 1
+    return tuple((o, e, n) for (o, e), n in sorted(counts.items()))
+
+
+def _opposed(game: Game, action: Action) -> Outcomes:
+    from ..rules.character import skill_target
+    from .rolling import roll_target
+    from .verbs import field_value
+
+    spec = action.spec
+    npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
+    name = _roller(game, spec, npc)
+    pc = _pc(game, name)
+    if pc is None:
+        return Outcomes([Plan(1.0, "lose")], note="nobody left to roll")
+    target, _, routine = roll_target(pc, spec, npc=npc)
+    if npc is not None:
+        from .actions import ACTIONS
+
+        fields = ACTIONS["opposed"].fields
+        their_skill = field_value(fields, spec, "npc_skill") or spec["skill"]
+        theirs = skill_target(npc, their_skill, field_value(fields, spec, "npc_focus"))[0]
+    else:
+        theirs = int(spec["against"])
+    if routine:  # an automatic success: only their roll is left to chance
+        target = 10**6
+    plans = [Plan(n / 10_000, outcome, roller=name, escalation=escalate and action.escalation is not None)
+             for outcome, escalate, n in opposed_faces(target, theirs)]
+    return Outcomes(plans, note=f"{pc.name} at {target} % against {theirs} %")
+
+
+# -- the oracle and requests ----------------------------------------------------------------------
+def _oracle(game: Game, action: Action) -> Outcomes:
+    from ..oracle import oracle_odds
+    from .actions import ACTIONS
+
+    odds = oracle_odds(ACTIONS["oracle"].arg(action.spec, "odds"), game.state.oracle.tension)
+    return Outcomes([Plan(n / 100, grade.replace(", ", "_")) for grade, n in odds.faces.items() if n],
+                    note=f"the oracle at {odds.chance} %")
+
+
+def _request(game: Game, action: Action) -> Outcomes:
+    from ..rules.character import request_chance
+
+    tag = action.spec["tag"]
+    holders = [pc for pc in game.state.pcs if tag in pc.tags]
+    if not holders:
+        return Outcomes([Plan(1.0, "refused")], note=f"nobody has #{tag}")
+    pc = max(holders, key=lambda p: request_chance(p.requests.get(tag, 0)))
+    chance = request_chance(pc.requests.get(tag, 0))
+    plans = [Plan(chance / 100, "granted", roller=pc.name, requests=tag),
+             Plan(1 - chance / 100, "refused", roller=pc.name, requests=tag)]
+    return Outcomes([p for p in plans if p.chance > 0], note=f"#{tag} at {chance} %")
+
+
+# -- conflicts ------------------------------------------------------------------------------------
+def _conflict(game: Game, spec: dict) -> Outcomes:
+    """Won, lost or a stalemate: exact for one against one, else estimated by playing the conflict."""
+    from .actions import ACTIONS
+
+    verb = ACTIONS["conflict"]
+    ctype = game.conflict_types[spec["type"]]
+    rounds = verb.arg(spec, "rounds")
+    npc_ids = [n for n in verb.arg(spec, "npcs") if game.state.npc_status.get(n) != COMAE]
+    pcs = game.state.pcs
+    if not pcs:
+        return Outcomes([Plan(1.0, LOST)], note="nobody left to fight")
+    signature = _signature(game, spec, npc_ids)
+    if signature in _PRICED:
+        return copy.deepcopy(_PRICED[signature])
+    if len(_PRICED) >= MAX_PRICED:
+        _PRICED.clear()
+    found = _PRICED[signature] = _price(game, ctype, spec, npc_ids, rounds)
+    return copy.deepcopy(found)
+
+
+#: Conflicts already priced, by everything their odds rest on (see :func:`_signature`).
+_PRICED: dict[str, Outcomes] = {}
+MAX_PRICED = 2_000
+
+
+def _signature(game: Game, spec: dict, npc_ids: list[str]) -> str:
+    """The conflict as written, and the fighters as they stand: characters, NPCs, their memories."""
+    import json
+
+    s = game.state
+    sides = {"spec": spec, "pcs": [pc.to_dict() for pc in s.pcs],
+             "npcs": [(nid, s.npcs[nid].to_dict(), s.memory.get(nid, [])) for nid in npc_ids]}
+    return json.dumps(sides, sort_keys=True, default=str)
+
+
+def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Outcomes:
+    exact = _exact(game, ctype, spec, npc_ids, rounds)
+    if exact is not None:
+        won, lost, lens = exact
+        chances = {WON: won, LOST: lost, STALEMATE: max(0.0, 1.0 - won - lost)}
+        return Outcomes([Plan(p, o, lens=lens) for o, p in chances.items() if p > 0], lens=lens,
+                        note=f"exact odds, keeping {lens}")
+    counts = _sampled(game, ctype, spec, npc_ids, rounds)
+    total = sum(counts.values())
+    return Outcomes([Plan(n / total, o, sampled=True) for o, n in sorted(counts.items())],
+                    note=f"estimated from {total} conflicts")
+
+
+def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, rng: random.Random,
+                  copies: bool = False):
+    """The sides as :meth:`Game.run_conflict` lines them up (PCs keeping ``lens``, NPCs with their minds)."""
+    from ..minds.bots import LensKeeper
+    from ..rules.participants import from_character, obstacle
+    from .actions import OBSTACLE_FIELDS
+    from .npcs import default_mind
+    from .verbs import field_value
+
+    s = game.state
+    parts = []
+    for pc in s.pcs:
+        parts.append(from_character(pc.copy() if copies else pc, "a", ctype, decider=LensKeeper(lens)))
+    for nid in npc_ids:
+        npc = s.npcs[nid].copy() if copies else copy.deepcopy(s.npcs[nid])
+        pid = npc.name if npc.name not in {p.id for p in parts} else nid
+        parts.append(from_character(npc, "b", ctype, decider=default_mind(npc, rng, memory=s.memory.get(nid)),
+                                    pid=pid))
+    if "obstacle" in spec:
+        o = spec["obstacle"]
+        parts.append(obstacle(field_value(OBSTACLE_FIELDS, o, "name"),
+                              str(field_value(OBSTACLE_FIELDS, o, "difficulty")),
+                              challenge=field_value(OBSTACLE_FIELDS, o, "challenge"),
+                              pool=field_value(OBSTACLE_FIELDS, o, "pool")))
+    return parts
+
+
+def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tuple[float, float, str] | None:
+    from ..minds.foresight import Foresight
+    from ..rules.conflict import Conflict
+
+    rng = random.Random(SAMPLE_SEED)
+    parts = _participants(game, ctype, spec, npc_ids, "none", rng)
+    if len(parts) != 2 or {p.side for p in parts} != {"a", "b"}:
+        return None
+    conflict = Conflict(ctype, parts, rng, round_limit=rounds)
+    try:
+        exact = Foresight().exact(conflict.view, parts[0], None, asked=False)
+    except (ValueError, KeyError):
+        return None
+    if not exact.odds or exact.best is None:
+        return None
+    best = exact.odds[exact.best]
+    return best.a_wins, best.b_wins, exact.best
+
+
+def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Counter[str]:
+    from ..rules.conflict import Conflict
+
+    rng = random.Random(SAMPLE_SEED)
+    counts: Counter[str] = Counter()
+    for _ in range(SAMPLED_CONFLICTS):
+        parts = _participants(game, ctype, spec, npc_ids, "none", rng, copies=True)
+        if {p.side for p in parts} != {"a", "b"}:
+            counts[WON if any(p.side == "a" for p in parts) else LOST] += 1
+            continue
+        result = Conflict(ctype, parts, rng, round_limit=rounds).run()
+        counts[result.outcome] += 1
+    return counts

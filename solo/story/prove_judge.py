@@ -1,0 +1,142 @@
+"""What the graph of a search says: endings reached, shortest ways, best chances, soft-locks, dead choices.
+
+A state is soft-locked when no ending, and no fall of the party, can be
+reached from it and the search saw everything that follows it; a state the
+search did not get to expand is never called soft-locked, only unexplored.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from .engine import DEAD_END, FALLEN
+from .prove_search import ERROR, MAX_SWEEPS, Node
+
+if TYPE_CHECKING:
+    from .prove_search import Proof
+
+#: Soft-locks listed one by one (the first way into each); the count covers them all.
+SHOWN_SOFT_LOCKS = 20
+
+
+def judge(proof: Proof) -> None:
+    nodes = proof.nodes
+    parents = _reverse(nodes)
+    ending_ids = [s.id for s in proof.adventure.endings()]
+    for ending in ending_ids:
+        targets = [n.id for n in nodes if n.end == ending]
+        dist = _distances(parents, targets, len(nodes))
+        proof.distances[ending] = dist
+        proof.endings[ending] = {
+            "reachable": bool(targets),
+            "steps": dist[0] if nodes else None,
+            "best_chance": _best_chance(nodes, set(targets)) if targets else 0.0,
+        }
+    ends = [n.id for n in nodes if n.end in ending_ids or n.end == FALLEN]
+    can_end = _marked(parents, ends, len(nodes))
+    unknown = _marked(parents, [n.id for n in nodes if n.moves is None or n.cut], len(nodes))
+    locked = [n for n in nodes if not can_end[n.id] and not unknown[n.id]]
+    proof.soft_lock_states = len(locked)
+    locked_ids = {n.id for n in locked}
+    entrances = [n for n in locked if n.parent is None or n.parent not in locked_ids]
+    entrances.sort(key=lambda n: (n.depth, n.id))
+    proof.soft_locks = [_soft_lock(proof, n) for n in entrances[:SHOWN_SOFT_LOCKS]]
+    proof.sampled = sum(1 for n in nodes for m in (n.moves or []) if m.sampled)
+    proof.unreachable = _unreachable(proof)
+
+
+def _reverse(nodes: list[Node]) -> list[list[int]]:
+    parents: list[list[int]] = [[] for _ in nodes]
+    for n in nodes:
+        for m in n.moves or []:
+            for a in m.arcs:
+                if a.chance > 0:
+                    parents[a.child].append(n.id)
+    return parents
+
+
+def _distances(parents: list[list[int]], targets: list[int], size: int) -> list[int | None]:
+    """How many answers each state is from the nearest target, if the dice are kind (None: never)."""
+    dist: list[int | None] = [None] * size
+    queue = deque(targets)
+    for t in targets:
+        dist[t] = 0
+    while queue:
+        n = queue.popleft()
+        d = dist[n]
+        assert d is not None
+        for p in parents[n]:
+            if dist[p] is None:
+                dist[p] = d + 1
+                queue.append(p)
+    return dist
+
+
+def _marked(parents: list[list[int]], seeds: list[int], size: int) -> list[bool]:
+    """The states from which one of ``seeds`` can be reached."""
+    mark = [False] * size
+    queue = deque(seeds)
+    for s in seeds:
+        mark[s] = True
+    while queue:
+        n = queue.popleft()
+        for p in parents[n]:
+            if not mark[p]:
+                mark[p] = True
+                queue.append(p)
+    return mark
+
+
+def _best_chance(nodes: list[Node], targets: set[int]) -> float:
+    """The chance of reaching a target from the start, choosing best everywhere: value iteration from below.
+
+    States not searched count as never reaching it, so with an incomplete
+    search this is a lower bound.
+    """
+    value = [1.0 if n.id in targets else 0.0 for n in nodes]
+    order = sorted((n for n in nodes if n.moves), key=lambda n: -n.depth)
+    for _ in range(MAX_SWEEPS):
+        change = 0.0
+        for n in order:
+            assert n.moves is not None
+            best = max((sum(a.chance * value[a.child] for a in m.arcs) for m in n.moves), default=0.0)
+            if best > value[n.id]:
+                change = max(change, best - value[n.id])
+                value[n.id] = best
+        if change < 1e-13:
+            break
+    return min(1.0, value[0]) if nodes else 0.0
+
+
+def path_to(proof: Proof, node: Node) -> list[dict[str, Any]]:
+    """The first (shortest) way the search found to ``node``: each step's scene, choice, answer and outcome."""
+    steps = []
+    while node.parent is not None and node.via is not None:
+        parent = proof.nodes[node.parent]
+        assert parent.moves is not None
+        move = parent.moves[node.via[0]]
+        steps.append({"scene": parent.scene, "choice": move.label, "answer": move.answer,
+                      "outcome": node.via[1]})
+        node = parent
+    return steps[::-1]
+
+
+def _soft_lock(proof: Proof, node: Node) -> dict[str, Any]:
+    why = {DEAD_END: "no choice is offered", ERROR: node.error}.get(node.end or "", "no ending can be reached")
+    return {"scene": node.scene, "why": why, "path": path_to(proof, node)}
+
+
+def _unreachable(proof: Proof) -> list[dict[str, Any]]:
+    out = []
+    for scene in proof.adventure.scenes.values():
+        if scene.id not in proof.entered:
+            out.append({"scene": scene.id, "choice": None, "text": scene.title,
+                        "where": f"{scene.where.file}: {scene.where.path}"})
+            continue
+        for choice in scene.choices:
+            if (scene.id, choice.key) not in proof.offered:
+                out.append({"scene": scene.id, "choice": choice.name or choice.key,
+                            "text": " ".join(choice.text.split()),
+                            "where": f"{choice.where.file}: {choice.where.path}"})
+    return out

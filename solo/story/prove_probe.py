@@ -1,0 +1,128 @@
+"""The engine, one choice at a time: a game copied at a choice, told how its action turns out, played on.
+
+:class:`ProbeGame` is the real :class:`~solo.story.engine.Game`; only the
+resolution of the chosen choice's action is decided by the search (a
+:class:`~solo.story.prove_chances.Plan`) instead of the dice. Effects, branches,
+routes, ``once``, visits, endings and whatever the format adds later all run
+as the engine runs them. A step ends when the game asks its next choice (the
+question is put before anything of that turn changes) or when it ends.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+from ..decisions import PUSH, Question
+from ..rules.dice import new_rng
+from ..rules.outcomes import OUT
+from .engine import Game
+
+if TYPE_CHECKING:
+    from ..rules.character import Character
+    from .adventure import Action, Adventure, Branch
+    from .prove_chances import Plan
+
+#: The dice a probe game keeps for what the search does not branch on (a scene's damage dice, tables).
+PROBE_SEED = 14
+
+
+class Stop(Exception):
+    """The game asks its next choice: the step is over."""
+
+
+class StepDecider:
+    """Answers the one choice of a step, stops at the next; anything else the way the exact odds assume.
+
+    No Luck is spent and nobody pushes on; the epilogue keeps its improvement rolls.
+    """
+
+    def __init__(self, key: str | None):
+        self.key = key
+
+    def decide(self, question: Question) -> str:
+        if question.kind == "choice":
+            if self.key is None:
+                raise Stop
+            key, self.key = self.key, None
+            return key
+        return plain_answer(question)
+
+
+def plain_answer(question: Question) -> str:
+    """The answer that changes the least: no Luck, no pushing, the default, the first option."""
+    keys = question.keys()
+    if question.kind == "pc_source":  # the adventure's own character, else a random one: never a long creation
+        return "pregen" if "pregen" in keys else "random"
+    if question.free_text:
+        return question.default or "Player"
+    if "no" in keys and question.kind in ("luck_flip", "luck_reduce", "willpower_acted"):
+        return "no"
+    if question.kind == PUSH and OUT in keys:
+        return OUT
+    if question.default is not None and question.default in keys:
+        return question.default
+    return keys[0]
+
+
+class ProbeGame(Game):
+    """A game whose next action resolves as the search says (its :attr:`plan`), not as the dice fall."""
+
+    plan: Plan | None = None
+
+    def resolve(self, action: Action) -> Branch | None:
+        plan, self.plan = self.plan, None
+        if plan is None:
+            return super().resolve(action)
+        return plan.apply(self, action)
+
+
+def start(adventure: Adventure, party: list[Character] | None) -> ProbeGame:
+    """A game at its first choice (or already over, if the story ends before one)."""
+    game = ProbeGame(adventure, seed=PROBE_SEED, decider=StepDecider(None), party=party)
+    try:
+        game.play()
+    except Stop:
+        pass
+    return game
+
+
+def step(game: ProbeGame, key: str, plan: Plan | None) -> ProbeGame:
+    """A copy of ``game`` that takes choice ``key`` (its action turning out as ``plan`` says), up to the next choice."""
+    g = copy.copy(game)
+    g.state = clone(game.state)
+    g.rng = new_rng(PROBE_SEED)
+    g.decider = StepDecider(key)
+    g.plan = plan
+    g.shown = None
+    try:
+        g.play()
+    except Stop:
+        pass
+    return g
+
+
+def clone(value: Any) -> Any:
+    """A copy of a game's state, deep in what play changes (containers, dataclasses), sharing the rest.
+
+    Much quicker than :func:`copy.deepcopy`, which a search calls for every step:
+    strings, numbers and frozen dataclasses are shared, as nothing changes them.
+    """
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    if isinstance(value, (set, tuple, frozenset)):
+        return type(value)(clone(v) for v in value) if isinstance(value, set) else value
+    params = getattr(type(value), "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return value
+    if hasattr(value, "__dict__"):
+        new = copy.copy(value)
+        for name, v in vars(value).items():
+            if not isinstance(v, (str, int, float, bool)) and v is not None:
+                object.__setattr__(new, name, clone(v))
+        return new
+    return copy.deepcopy(value)

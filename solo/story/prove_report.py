@@ -1,0 +1,97 @@
+"""A proof told: the JSON ``solo prove --json`` prints, and the text a person reads.
+
+Adventure text (choice words, scene titles) reaches the terminal only
+through :func:`rich.markup.escape` or as plain text, never as markup.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .prove_search import Proof
+    from .prove_walkthrough import Walkthrough
+
+
+def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any]:
+    """The keys the issue fixed: endings, soft_locks, unreachable_choices, states, complete."""
+    endings = {}
+    for name, found in proof.endings.items():
+        walk = walks.get(name)
+        endings[name] = {
+            "reachable": found["reachable"],
+            "shortest": walk.answers if walk is not None else [],
+            "seed": walk.seed if walk is not None else None,
+            "best_chance": round(found["best_chance"], 6),
+        }
+    return {
+        "endings": endings,
+        "soft_locks": proof.soft_locks,
+        "unreachable_choices": proof.unreachable,
+        "states": len(proof.nodes),
+        "complete": proof.complete,
+    }
+
+
+def percent(p: float) -> str:
+    if p <= 0:
+        return "0 %"
+    if p >= 1:
+        return "100 %"
+    return f"{p * 100:.1f} %" if p >= 0.001 else "< 0.1 %"
+
+
+def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int, pcs: list[str],
+               spec: str | None = None, scripts: dict[str, str] | None = None) -> list[str]:
+    """The report a person reads, a line each (plain text: the caller prints it without markup).
+
+    ``scripts`` names the file each walkthrough was written to; without it the answers are listed.
+    """
+    adv = proof.adventure
+    out = [f"{adv.title}: {len(proof.nodes)} states searched in {proof.seconds:.1f} s"
+           + ("" if proof.complete else " (stopped at the state limit)")]
+    if not proof.complete:
+        out.append(f"  Not explored: {proof.frontier} states found but not searched, and what follows them. "
+                   "An ending not reached may still be reachable; no soft-lock is claimed there.")
+    out.append("")
+    out.append("Endings")
+    for name, found in proof.endings.items():
+        scene = adv.scenes[name]
+        title = f"{name} ({scene.title})"
+        if not found["reachable"]:
+            out.append(f"  {title}: NOT REACHED" + ("" if proof.complete else " (within the states searched)"))
+            continue
+        steps = found["steps"]
+        out.append(f"  {title}: reachable in {steps} choice{'s' * (steps != 1)}; best-play chance "
+                   f"{percent(found['best_chance'])}")
+        walk = walks.get(name)
+        if walk is None:
+            out.append(f"    no seed of the {seeds} tried played the way there: no replayable walkthrough")
+            continue
+        pc = "".join(f" --pc {p}" for p in pcs)
+        how = "" if walk.shortest else f" (the shortest way needs luckier dice: this one takes {walk.choices} choices)"
+        script = (scripts or {}).get(name)
+        out.append(f"    walkthrough: solo play {spec or adv.id}{pc} --seed {walk.seed} --script {script or 'FILE'}{how}")
+        if script is None:
+            out.append(f"    FILE holds these answers, one a line (--scripts DIR writes it): {' '.join(walk.answers)}")
+    out.append("")
+    if proof.soft_locks:
+        out.append(f"Soft-locks: {proof.soft_lock_states} state(s) from which no ending can be reached")
+        for lock in proof.soft_locks:
+            out.append(f"  in {lock['scene']}: {lock['why']}")
+            for step in lock["path"]:
+                outcome = f" [{step['outcome']}]" if step["outcome"] else ""
+                out.append(f"    {step['scene']}: {step['answer']}. {step['choice']}{outcome}")
+    else:
+        out.append("Soft-locks: none" + ("" if proof.complete else " among the states searched to the end"))
+    if proof.unreachable:
+        out.append("Never offered" + ("" if proof.complete else " (in the states searched)") + ":")
+        for item in proof.unreachable:
+            what = f"scene {item['scene']} ({item['text']})" if item["choice"] is None else \
+                f"{item['scene']} choice {item['choice']}: {item['text']}"
+            out.append(f"  {item['where']}: {what}")
+    else:
+        out.append("Every scene and every choice is offered in some reachable state.")
+    if proof.sampled:
+        out.append(f"{proof.sampled} move(s) rest on conflicts the exact odds cannot price: estimated by playing them.")
+    return out

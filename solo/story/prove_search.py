@@ -1,0 +1,277 @@
+"""``solo prove``'s search: every state an adventure can reach, and what follows from the graph.
+
+The ``prove_*`` modules drive the real engine one choice at a time
+(:mod:`solo.story.prove_probe`), with the exact odds of every roll
+(:mod:`solo.story.prove_chances`); docs/proving.md says what they find and
+how far to trust it.
+
+Nodes are states as :mod:`solo.story.prove_reads` tells them apart, or the
+question a lost opposed roll puts (escalate or not); a *move* is a choice
+(or that answer) and leads to each outcome of its action with its exact
+chance. From the graph: which endings are reached, how many choices the shortest
+way takes, the best chance of each ending (the best choice at every state,
+the odds at every roll), the states no ending can be reached from, and the
+choices and scenes no state offers.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter, deque
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .engine import DEAD_END
+from .prove_chances import Plan, escalation_outcomes, outcomes
+from .prove_probe import ProbeGame, start, step
+from .prove_reads import Reads
+
+if TYPE_CHECKING:
+    from ..rules.character import Character
+    from .adventure import Adventure, Choice
+
+#: States searched unless --max-states says otherwise: the bundled adventures need far fewer.
+DEFAULT_MAX_STATES = 2_000
+#: Rounds of value iteration for the best chances (a loop converges geometrically; this is a guard).
+MAX_SWEEPS = 5_000
+ERROR = "__error__"
+
+
+@dataclass
+class Arc:
+    chance: float
+    child: int
+    outcome: str | None  # the action's outcome, None for a plain goto
+
+
+@dataclass
+class Move:
+    key: str  # the choice's key, or "yes"/"no" at the escalate question
+    answer: str  # what a script types at the menu: its number there
+    label: str  # the choice's words, for a person
+    arcs: list[Arc] = field(default_factory=list)
+    note: str = ""  # what the chances rest on
+    sampled: bool = False
+    lens: str | None = None
+
+
+@dataclass
+class Node:
+    id: int
+    key: Hashable
+    scene: str | None
+    depth: int
+    parent: int | None = None
+    via: tuple[int, str | None] | None = None  # (index of the parent's move, outcome) that first led here
+    moves: list[Move] | None = None  # None: not expanded (the search stopped first)
+    end: str | None = None  # an ending's scene, FALLEN, DEAD_END or ERROR
+    escalate: bool = False  # the question after a lost opposed roll
+    error: str = ""
+    cut: bool = False  # some outcome led past the state limit: what follows is not all known
+
+
+@dataclass
+class Proof:
+    """What the search found (see :mod:`solo.story.prove_report` for how it is told)."""
+
+    adventure: Adventure
+    reads: Reads
+    nodes: list[Node]
+    index: dict[Hashable, int]
+    complete: bool
+    offered: set[tuple[str, str]]
+    entered: set[str]
+    party: list[Character] | None
+    endings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    soft_locks: list[dict[str, Any]] = field(default_factory=list)
+    soft_lock_states: int = 0
+    unreachable: list[dict[str, Any]] = field(default_factory=list)
+    distances: dict[str, list[int | None]] = field(default_factory=dict)
+    frontier: int = 0  # states found but not searched
+    sampled: int = 0  # moves whose chances were estimated by playing
+    seconds: float = 0.0
+
+
+class _Search:
+    def __init__(self, adventure: Adventure, party: list[Character] | None, max_states: int):
+        self.adventure = adventure
+        self.reads = Reads(adventure)
+        self.max_states = max_states
+        self.nodes: list[Node] = []
+        self.index: dict[Hashable, int] = {}
+        self.queue: list[tuple[int, int, int]] = []  # (times its scene was searched, -depth, node)
+        self.games: dict[int, ProbeGame] = {}  # the games of the nodes not searched yet
+        self.searched: Counter[str | None] = Counter()
+        self.full = False
+        self.offered: set[tuple[str, str]] = set()
+        self.entered: set[str] = set()
+        self.party = party
+
+    def key(self, game: ProbeGame) -> Hashable:
+        if game.finished:
+            ending = game.state.ending
+            return ("end", ending, game.state.scene if ending == DEAD_END else None)
+        return self.reads.key(game)
+
+    def node_for(self, key: Hashable, game: ProbeGame | None, parent: Node | None, via: tuple[int, str | None] | None,
+                 *, escalate: bool = False, error: str = "") -> int | None:
+        """The node of ``key``, made (and queued) if new; None when the search is full."""
+        if key in self.index:
+            return self.index[key]
+        if len(self.nodes) >= self.max_states:
+            self.full = True
+            return None
+        scene = game.state.scene if game is not None else parent.scene if parent is not None else None
+        node = Node(len(self.nodes), key, scene, parent.depth + 1 if parent else 0,
+                    parent.id if parent else None, via, escalate=escalate, error=error)
+        if error:
+            node.end, node.moves = ERROR, []
+        elif game is not None and game.finished:
+            node.end, node.moves = game.state.ending, []
+        self.nodes.append(node)
+        self.index[key] = node.id
+        if scene:
+            self.entered.add(scene)
+        if node.moves is None:
+            assert game is not None
+            self.games[node.id] = game
+            heapq.heappush(self.queue, (self.searched[scene], -node.depth, node.id))
+        return node.id
+
+    def run(self) -> None:
+        try:
+            root = start(self.adventure, self.party)
+            self.node_for(self.key(root), root, None, None)
+        except Exception as exc:  # noqa: BLE001 - a broken adventure is reported, not a crash of prove
+            self.node_for(("error", repr(exc)), None, None, None, error=f"{type(exc).__name__}: {exc}")
+        while self.queue and not self.full:
+            count, depth, nid = heapq.heappop(self.queue)
+            node = self.nodes[nid]
+            if self.searched[node.scene] > count:  # its scene was searched since: wait its turn again
+                heapq.heappush(self.queue, (self.searched[node.scene], depth, nid))
+                continue
+            game = self.games.pop(nid)
+            self.searched[node.scene] += 1
+            if node.escalate:
+                self.expand_escalation(node, game)
+            else:
+                self.expand(node, game)
+
+    def _arc(self, node: Node, move_index: int, game: ProbeGame, key: str, plan: Plan | None) -> Arc | None:
+        outcome = plan.outcome if plan is not None else None
+        try:
+            child = step(game, key, plan)
+        except Exception as exc:  # noqa: BLE001 - the engine failed on this path: a state of its own
+            error = f"{type(exc).__name__}: {exc}"
+            cid = self.node_for(("error", node.key, key, outcome), None, node, (move_index, outcome), error=error)
+        else:
+            cid = self.node_for(self.key(child), child, node, (move_index, outcome))
+        if cid is None:
+            node.cut = True
+            return None
+        return Arc(plan.chance if plan is not None else 1.0, cid, outcome)
+
+    def expand(self, node: Node, game: ProbeGame) -> None:
+        assert game.state.scene is not None
+        scene = self.adventure.scenes[game.state.scene]
+        node.moves = []
+        for number, choice in enumerate(game.available(scene), 1):
+            self.offered.add((scene.id, choice.key))
+            move = Move(choice.key, str(number), _words(choice))
+            i = len(node.moves)
+            node.moves.append(move)
+            plans: list[Plan | None] = [None]
+            if choice.action is not None:
+                found = outcomes(game, choice.action)
+                plans = list(found.plans)
+                move.note, move.lens = found.note, found.lens
+                move.sampled = any(p.sampled for p in found.plans)
+            for plan in plans:
+                if plan is not None and plan.escalation:
+                    cid = self.node_for(("escalate", node.key, choice.key), game, node, (i, plan.outcome),
+                                        escalate=True)
+                    arc = Arc(plan.chance, cid, plan.outcome) if cid is not None else None
+                    node.cut = node.cut or cid is None
+                else:
+                    arc = self._arc(node, i, game, choice.key, plan)
+                if arc is not None:
+                    _add(move, arc)
+
+    def expand_escalation(self, node: Node, game: ProbeGame) -> None:
+        """Escalate (a conflict, its own chances) or accept the lost roll: both answers of the question."""
+        assert node.parent is not None and node.via is not None
+        parent = self.nodes[node.parent]
+        assert parent.moves is not None
+        choice_key = parent.moves[node.via[0]].key
+        choice = next(c for c in self.adventure.scenes[game.state.scene or ""].choices if c.key == choice_key)
+        assert choice.action is not None
+        node.moves = []
+        roller = next((p.roller for p in outcomes(game, choice.action).plans if p.escalation), None)
+        accept = Move("no", "2", "Accept the loss")
+        escalate = Move("yes", "1", "Escalate to an Extended Conflict")
+        node.moves += [escalate, accept]
+        arc = self._arc(node, 1, game, choice_key, Plan(1.0, "lose", roller=roller))
+        if arc is not None:
+            _add(accept, arc)
+        found = escalation_outcomes(game, choice.action)
+        escalate.note, escalate.lens = found.note, found.lens
+        escalate.sampled = any(p.sampled for p in found.plans)
+        for plan in found.plans:
+            arc = self._arc(node, 0, game, choice_key, plan)
+            if arc is not None:
+                _add(escalate, arc)
+
+
+def shortest_tree(nodes: list[Node]) -> None:
+    """Each node's parent and depth on a shortest way from the start, through the graph as found.
+
+    The search does not go breadth first (it goes first where it has been least,
+    to reach every scene within the state limit), so the ways it first found
+    are not always the shortest; this puts the shortest in their place.
+    """
+    if not nodes:
+        return
+    seen = {0}
+    nodes[0].parent, nodes[0].via, nodes[0].depth = None, None, 0
+    queue = deque([0])
+    while queue:
+        n = nodes[queue.popleft()]
+        for i, move in enumerate(n.moves or []):
+            for arc in move.arcs:
+                if arc.child not in seen:
+                    seen.add(arc.child)
+                    child = nodes[arc.child]
+                    child.parent, child.via, child.depth = n.id, (i, arc.outcome), n.depth + 1
+                    queue.append(arc.child)
+
+
+def _add(move: Move, arc: Arc) -> None:
+    """Outcomes that lead to the same state are one arc."""
+    for a in move.arcs:
+        if a.child == arc.child:
+            a.chance += arc.chance
+            return
+    move.arcs.append(arc)
+
+
+def _words(choice: Choice) -> str:
+    return " ".join(choice.text.split())
+
+
+def prove(adventure: Adventure, party: list[Character] | None = None, *,
+          max_states: int = DEFAULT_MAX_STATES) -> Proof:
+    """Search ``adventure`` played by ``party`` (the adventure's own character when None) and judge the graph."""
+    import time
+
+    from .prove_judge import judge
+
+    began = time.perf_counter()
+    search = _Search(adventure, party, max_states)
+    search.run()
+    proof = Proof(adventure, search.reads, search.nodes, search.index, not search.full, search.offered,
+                  search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None))
+    shortest_tree(proof.nodes)
+    judge(proof)
+    proof.seconds = time.perf_counter() - began
+    return proof

@@ -1,0 +1,140 @@
+"""``solo prove``: endings reachable or not, soft-locks, dead choices, best chances, replayable walkthroughs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+from solo.rules.rolls import success_chance
+from solo.saves import read_save
+from solo.story.loader import load_adventure
+from solo.story.prove_search import prove
+from solo.story.prove_walkthrough import walk
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "prove"
+EXAMPLE = ROOT / "tests" / "data" / "example_adventure.toml"
+
+
+def test_the_soft_lock_and_the_ending_nothing_leads_to_are_found():
+    proof = prove(load_adventure(DATA / "trap.toml"))
+    assert proof.complete
+    assert proof.endings["garden"]["reachable"] and proof.endings["garden"]["steps"] == 1
+    assert not proof.endings["vault"]["reachable"] and proof.endings["vault"]["best_chance"] == 0
+    assert proof.soft_lock_states == 1
+    [lock] = proof.soft_locks
+    assert lock["scene"] == "pit"
+    assert [(s["scene"], s["answer"], s["choice"]) for s in lock["path"]] == [("hall", "1", "Take the left door")]
+    never = {(u["scene"], u["choice"]) for u in proof.unreachable}
+    assert never == {("hall", "3"), ("pit", "2"), ("vault", None)}
+
+
+def test_best_chance_is_the_hand_computed_one():
+    # Espen: Awareness 50, Cunning 30. Two rolls in a row: 50 % then 30 % = 15 %. One hard roll
+    # (Cunning 30 - 20 = 10): 10 %. Best play takes the two rolls; the best way to be shut out is
+    # the hard roll, failing 90 % of the time.
+    proof = prove(load_adventure(DATA / "odds.toml"))
+    assert proof.endings["inside"]["best_chance"] == pytest.approx(0.50 * 0.30, abs=1e-12)
+    assert proof.endings["shut"]["best_chance"] == pytest.approx(0.90, abs=1e-12)
+    assert success_chance(50) * success_chance(30) == pytest.approx(0.15)
+
+
+def test_a_count_that_grows_forever_still_gives_a_finite_search():
+    proof = prove(load_adventure(DATA / "loop.toml"))
+    assert proof.complete
+    assert len(proof.nodes) <= 8
+    assert proof.endings["open"]["reachable"] and proof.endings["open"]["steps"] == 4
+    assert proof.soft_locks == []
+
+
+def test_the_search_stops_at_the_state_limit_and_says_so():
+    proof = prove(load_adventure(EXAMPLE), max_states=5)
+    assert not proof.complete
+    assert len(proof.nodes) == 5
+    assert proof.soft_locks == []  # nothing half-searched is called a soft-lock
+    result = CliRunner().invoke(cli, ["prove", str(EXAMPLE), "--max-states", "5", "--seeds", "0"])
+    assert result.exit_code == 0, result.output
+    assert "stopped at the state limit" in result.output and "Not explored" in result.output
+
+
+def test_json_has_exactly_the_keys_of_the_issue():
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "5"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "complete"}
+    assert set(data["endings"]) == {"garden", "vault"}
+    for ending in data["endings"].values():
+        assert set(ending) == {"reachable", "shortest", "seed", "best_chance"}
+    assert data["endings"]["vault"] == {"reachable": False, "shortest": [], "seed": None, "best_chance": 0}
+    assert data["endings"]["garden"]["seed"] is not None
+    assert data["complete"] is True and data["states"] == 3
+
+
+def _replay(tmp_path: Path, monkeypatch, adventure: Path | str, answers: list[str], seed: int) -> str:
+    """Play the walkthrough as a person would: solo play --script FILE --seed N; the ending the save holds."""
+    monkeypatch.chdir(tmp_path)
+    script = tmp_path / "walk.txt"
+    script.write_text("\n".join(answers) + "\n", encoding="utf-8")
+    saves = tmp_path / "saves"
+    result = CliRunner().invoke(cli, ["play", str(adventure), "--script", str(script), "--seed", str(seed),
+                                      "--saves", str(saves), "--save", "walk"])
+    assert result.exit_code == 0, result.output[-2000:]
+    return read_save(saves / "walk.json").snapshot["ending"]
+
+
+@pytest.mark.parametrize("source", [EXAMPLE, ROOT / "tests" / "data" / "format" / "cloak.toml",
+                                    ROOT / "scenes" / "tutorial.toml",
+                                    pytest.param(ROOT / "scenes" / "vellan", marks=pytest.mark.slow)],
+                         ids=["docs-example", "docs-cloak-game", "tutorial", "vellan"])
+def test_bundled_adventures_every_ending_reachable_and_replayed(source, tmp_path, monkeypatch):
+    adventure = load_adventure(source)
+    proof = prove(adventure)
+    assert {s.id for s in adventure.endings()} == set(proof.endings)
+    for name, found in proof.endings.items():
+        assert found["reachable"], f"{name} not reached"
+        assert 0 < found["best_chance"] <= 1
+        found_walk = walk(proof, name)
+        assert found_walk is not None, f"no seed plays the way to {name}"
+        folder = tmp_path / name
+        folder.mkdir()
+        assert _replay(folder, monkeypatch, source, found_walk.answers, found_walk.seed) == name
+
+
+def test_with_pc_the_walkthrough_is_for_solo_play_with_the_same_pc(tmp_path, monkeypatch):
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "odds.toml"), "--pc", "espen", "--json", "--seeds", "50"])
+    assert result.exit_code == 0, result.output
+    inside = json.loads(result.output)["endings"]["inside"]
+    assert inside["best_chance"] == pytest.approx(0.15, abs=1e-6)
+    monkeypatch.chdir(tmp_path)
+    script = tmp_path / "walk.txt"
+    script.write_text("\n".join(inside["shortest"]) + "\n", encoding="utf-8")
+    played = CliRunner().invoke(cli, ["play", str(DATA / "odds.toml"), "--pc", "espen", "--script", str(script),
+                                      "--seed", str(inside["seed"]), "--saves", str(tmp_path / "saves"),
+                                      "--save", "walk"])
+    assert played.exit_code == 0, played.output[-2000:]
+    assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == "inside"
+
+
+def test_an_unknown_adventure_is_a_clear_error():
+    result = CliRunner().invoke(cli, ["prove", "no_such_adventure_here"])
+    assert result.exit_code != 0
+    assert "no_such_adventure_here" in result.output
+
+
+def test_scripts_writes_each_walkthrough_where_the_report_says_and_it_replays(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "walks"
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--seeds", "5", "--scripts", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["garden.txt"]  # the unreachable vault gets no file
+    [line] = [ln for ln in result.output.splitlines() if "walkthrough:" in ln]
+    assert f"--script {folder / 'garden.txt'}" in line
+    seed = line.split("--seed ")[1].split()[0]
+    played = CliRunner().invoke(cli, ["play", str(DATA / "trap.toml"), "--script", str(folder / "garden.txt"),
+                                      "--seed", seed, "--saves", str(tmp_path / "saves"), "--save", "walk"])
+    assert played.exit_code == 0, played.output[-2000:]
+    assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == "garden"
