@@ -182,6 +182,84 @@ def test_a_flamboyant_combat_roll_in_a_debate_is_not_a_fighting_form(bundled):
     assert not combat_words_in(text)
 
 
+# -- manner words: an outcome that names how someone fought must know it ---------------------
+#: Words that say someone was pressing (bold) or holding back (wary). Curated by reading every outcome
+#: line; a line using one of them must carry a `stance` or `foe` filter that rules out the other stance.
+BOLD_MANNER = ("heat", "heated", "shrill", "rash", "rashly", "overreach", "overreaches", "overstate", "overstates",
+               "overextends", "frenzy", "frenzied", "reckless", "recklessly", "headlong", "wild", "fury", "furious",
+               "onslaught", "barrage", "bluster", "blustering", "hot-headed", "impatient", "impatience", "hasty",
+               "haste", "all-out", "full tilt", "rush", "charges", "lunges", "flail", "too far", "too open", "bold",
+               "loud and certain", "burns out", "attack with attack")
+WARY_MANNER = ("careful", "carefully", "caution", "cautious", "cautiously", "patient", "patience", "calm", "calmly",
+               "measured", "out-waits", "hang back", "hangs back", "holds back", "wary", "warily", "guarded",
+               "restraint", "tight guard", "steady", "steadily", "slow and sure", "waits", "waiting", "wait",
+               "behind {their} guard", "quiet sentence", "unhurried")
+OUTCOMES = ("round_won", "exceptional_success", "exceptional_failure", "stalemate_failed", "stalemate_tie")
+_OTHER = {"bold": "wary", "wary": "bold"}
+
+
+def manner_words(text, words):
+    return [w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text, re.IGNORECASE)]
+
+
+def test_the_manner_word_lists_find_the_lines_they_were_made_from(bundled):
+    """The lists are not decoration: each stance's words occur in dozens of outcome lines."""
+    lines = [t.text for (_, event, _), ts in bundled.lines.items() if event in OUTCOMES for t in ts]
+    assert sum(bool(manner_words(t, BOLD_MANNER)) for t in lines) >= 20
+    assert sum(bool(manner_words(t, WARY_MANNER)) for t in lines) >= 30
+    assert manner_words("The room prefers {actor}'s calm to {target}'s heat.", BOLD_MANNER) == ["heat"]
+    assert manner_words("A loud scrape: {actor} nearly breaks the pick.", BOLD_MANNER) == []
+
+
+@pytest.mark.parametrize("ctype", TYPES + ("generic",))
+def test_an_outcome_that_names_a_manner_carries_the_stance_it_names(bundled, ctype):
+    """'The room prefers Espen's calm to Fenna's heat' after Fenna answered carefully: a contradiction.
+
+    Every outcome or fumble line that says someone pressed or held back must be
+    filtered so that it is never drawn when that person showed the other stance.
+    """
+    checked = 0
+    for (scope, event, variant), lines in bundled.lines.items():
+        if scope.split(".")[0] != ctype or event not in OUTCOMES:
+            continue
+        for t in lines:
+            for stance, words in (("bold", BOLD_MANNER), ("wary", WARY_MANNER)):
+                found = manner_words(t.text, words)
+                if not found:
+                    continue
+                checked += 1
+                ruled_out = [name for name in ("stance", "foe") if name in t.filters
+                             and _OTHER[stance] not in t.filters[name]]
+                assert ruled_out, f"{scope}.{event}.{variant}: {found} without a stance or foe filter: {t.text}"
+                if re.search(r"\bboth\b|each other|attack with attack", t.text, re.IGNORECASE):
+                    assert len(ruled_out) == 2, f"both sides named, both must be filtered: {t.text}"
+    if ctype in ("combat", "social"):
+        assert checked >= 10
+
+
+def test_seed_15_a_careful_loser_is_not_told_as_heated():
+    """Before: 'Fenna concedes the small points … The room prefers Espen's calm to Fenna's heat.' (rounds 2, 6, 12)"""
+    npc, events, passages = told_duel("social", 15)
+    wary = {lens for lens, stance in LENS_STANCE.items() if stance == "wary"}
+    rounds = rounds_of(events)
+    names = {e["id"]: e["name"].split()[0] for ev in events if ev.kind == "conflict_start" for e in ev["participants"]}
+    checked = 0
+    for p in passages:
+        r = rounds.get(p.round, {})
+        result = r.get("_result")
+        if not result or result["winner"] is None:
+            continue
+        for loser, lens in r.items():
+            if loser in ("_result", result["winner"]) or lens not in wary:
+                continue
+            checked += 1
+            for w in BOLD_MANNER:
+                assert f"{names[loser]}'s {w}" not in p.text, p.text
+                assert f"make {names[loser]} look" not in p.text and f"{names[loser]} {w}" not in p.text, p.text
+    assert checked >= 5
+    assert "heat" not in " ".join(p.text for p in passages)
+
+
 # -- the contradictions of the issue, on seeds that showed them ----------------------------
 def test_seed_0_a_guarded_loser_is_not_said_to_overreach():
     """Before: 'Espen keeps his guard tight and waits. Olav lets Espen overreach, then counters.'"""

@@ -253,10 +253,10 @@ class Cast:
 
 def _obstacle_pronoun(name: str) -> str:
     """"it" for an old lock, "they" for parish records: the verbs of a line must agree with the name."""
-    import inflect
+    from .text import english
 
     last = name.split()[-1] if name.split() else name
-    return "they" if last.isalpha() and inflect.engine().singular_noun(last.lower()) else "it"
+    return "they" if last.isalpha() and english().singular_noun(last.lower()) else "it"
 
 
 def _physical(ctype: str, event: Mapping[str, Any]) -> bool:

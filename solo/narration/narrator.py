@@ -87,13 +87,18 @@ class Narrator:
         self._after: list[str | None] = []  # lines that follow the outcome (Luck that softened the blow)
         self._declared: list[tuple[Person, Mapping[str, Any]]] = []
         self._settings: frozenset[str] = frozenset()  # from conflict_stakes, for the conflict that follows
+        self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
         if memory:
             self._load(memory)
 
     # -- memory --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The recent-line memory (not the generator, which belongs to whoever passed it in)."""
-        return {"version": FORMAT_VERSION, "history": {k: list(v) for k, v in sorted(self.history.items()) if v}}
+        """The recent-line memory and this conflict's told lines (not the generator, which belongs to the caller)."""
+        data: dict[str, Any] = {"version": FORMAT_VERSION,
+                                "history": {k: list(v) for k, v in sorted(self.history.items()) if v}}
+        if self._told:
+            data["told"] = sorted(self._told)  # the lines of the conflict under way, should it be saved mid-way
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], templates: Templates, rng: random.Random, **kw: Any) -> Narrator:
@@ -107,6 +112,10 @@ class Narrator:
         if not isinstance(history, Mapping):
             raise ValueError("narrator memory: history must be a table")
         self.history = {str(k): [str(u) for u in v][-HISTORY:] for k, v in history.items()}
+        told = data.get("told", [])
+        if not isinstance(told, list):
+            raise ValueError("narrator memory: told must be a list")
+        self._told = {str(u) for u in told}
 
     # -- selection -----------------------------------------------------------------
     def chain(self, ctype: str, event: str, variants: Iterable[str] = (), side: str | None = None
@@ -148,7 +157,7 @@ class Narrator:
         return pool_id, found
 
     def pick(self, pool_id: str, lines: list[Template], who: Person | None = None) -> Template:
-        """Draw the line to use: never one of the most recent half of this key's uses, never last line told.
+        """Draw the line to use: none told before in this conflict while the key has others, never the last line told.
 
         What is left is drawn by weight (lines written for this moment, and
         lines not used lately, are likelier), with the draw shifted by the speaker's identity: the same
@@ -157,6 +166,12 @@ class Narrator:
         history = self.history.setdefault(pool_id, [])
         window = history[-(len(lines) // 2):] if len(lines) > 1 else []
         used = set(history)
+        fresh = [t for t in lines if t.uid not in self._told]
+        if fresh:  # within one conflict a line comes back only once every line that fits has been told
+            lines = fresh
+        elif len(lines) > 2:  # all told in this conflict: the older half, by this key's history
+            order = {uid: i for i, uid in enumerate(history)}
+            lines = sorted(lines, key=lambda t: order.get(t.uid, -1))[:max(2, len(lines) // 2)]
         weights = [0.0 if t.uid in window else (FITTING_WEIGHT if t.restricted else 1.0) * (1.0 if t.uid in used else
                                                                                           UNUSED_WEIGHT)
                    for t in lines]
@@ -179,6 +194,7 @@ class Narrator:
                     break
         history.append(choice.uid)
         del history[:-HISTORY]
+        self._told.add(choice.uid)
         self.last_line = choice.text
         return choice
 
@@ -297,7 +313,11 @@ class Narrator:
         if chance < 1.0 and self.rng.random() >= chance:
             return []
         variants = [self.rng.choice(speaker.traits)] if speaker.traits else []
-        line = self.say(cast, kind, speaker, listener, variants=variants)
+        told = set(self._told)
+        template, values = self.choose(cast, kind, speaker, listener, variants=variants)
+        if template is None or template.uid in told:
+            return []  # speech is optional: an NPC who has said all its lines this conflict keeps quiet
+        line = self.render(template, values, speaker, listener)
         if line and kind in ("plea", "bargain"):
             speaker.offered = True
         return [self._attribute(line, speaker, kind)]
@@ -329,6 +349,7 @@ class Narrator:
         cast.settings |= self._settings
         self._settings = frozenset()
         self._beat, self._outcome, self._told_exchange = [], None, True
+        self._told = set()
         a, b = cast.first("a"), cast.first("b")
         return [self.say(cast, "start", a, b)]
 

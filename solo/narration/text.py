@@ -26,7 +26,8 @@ _ARTICLE = re.compile(r"\b(a|an|A|An)(\s+)([A-Za-z][\w'-]*)")
 
 
 @lru_cache(maxsize=1)
-def _english() -> inflect.engine:
+def english() -> inflect.engine:
+    """The one ``inflect`` engine (building one reads its word lists: do it once)."""
     return inflect.engine()
 
 
@@ -37,7 +38,7 @@ def article_for(word: str) -> str:
     The rules of English articles are many and odd; ``inflect`` keeps them, so
     this project does not keep a word list of its own.
     """
-    return _english().a(word).split(" ", 1)[0].lower()
+    return english().a(word).split(" ", 1)[0].lower()
 
 
 def fix_articles(text: str) -> str:
