@@ -195,3 +195,55 @@ def test_every_message_points_at_the_line_of_its_key_not_the_choice_header(tmp_p
         ("W102", "scenes.hall.choices[0].if"): 12,  # door_opened
         ("E008", "scenes.hall.choices[0].goto.text"): 13,
     }
+
+
+# -- review: {if} where nothing evaluates it, names at the start, texts the checker skipped -------
+REVIEWED = '''\
+[adventure]
+title = "{if lamp}Lit{else}Dark{end}"
+author = "{if x}A{end}"
+start = "a"
+pc = false
+flags = ["ok_flag", "bad flag"]
+counters = { score = 0, "sp ace" = 2, "{x}" = 1, and = 3 }
+items = ["silver key", "{bad}"]
+introduction = "{if intro_seen}Again.{end}"
+
+[scenes.a]
+title = "{if door_opend}Open{else}Shut{end}"
+text = "{if ok_flag and score > 0}A.{end}"
+
+[[scenes.a.choices]]
+text = "Open the door"
+effects = [ { set = "door_opened" }, { set = "intro_seen" } ]
+goto = "b"
+
+[scenes.b]
+text = "{if has(\\"silver key\\")}B.{end}"
+ending = true
+'''
+
+
+def test_blocks_in_title_or_author_and_bad_names_at_the_start_are_errors_at_their_lines(tmp_path):
+    path = tmp_path / "adv.toml"
+    path.write_text(REVIEWED)
+    found = {(p.code, p.line, p.path) for p in check_adventure(path).problems}
+    assert ("E008", 2, "adventure.title") in found
+    assert ("E008", 3, "adventure.author") in found
+    bad = sorted((line, where) for code, line, where in found if code == "E002")
+    assert bad == [(6, "adventure.flags[1]"), (7, "adventure.counters.and"), (7, "adventure.counters.sp ace"),
+                   (7, "adventure.counters.{x}"), (8, "adventure.items[1]")], found
+    messages = " ".join(p.message for p in check_adventure(path).problems)
+    for name in ("'bad flag'", "'sp ace'", "'{x}'", "'and'", "'{bad}'"):
+        assert f"{name}" in messages, name
+    assert "'silver key'" not in messages  # an item is read as a string: spaces are fine
+
+
+def test_a_flag_read_only_in_a_title_or_the_introduction_counts_as_read(tmp_path):
+    path = tmp_path / "adv.toml"
+    path.write_text(REVIEWED)
+    problems = check_adventure(path).problems
+    w103 = [p.message for p in problems if p.code == "W103"]
+    assert not any("'intro_seen'" in m for m in w103), w103  # read in the introduction
+    w102 = [(p.line, p.message) for p in problems if p.code == "W102"]
+    assert any(line == 12 and "'door_opend'" in m and "door_opened" in m for line, m in w102), w102

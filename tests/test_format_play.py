@@ -310,3 +310,79 @@ def test_an_action_outcome_may_use_a_shared_response(tmp_path):
     game, ending, events = play(adventure, "Where next?")
     assert ending == "b" and game.state.counters == {"rolled": 1}
     assert texts(events, "branch_text") == ["Whatever the place, you go on."]
+
+
+# -- review: pc = false loose ends, and titles with {if} wherever they are shown -----------------
+@pytest.mark.parametrize("args", [["play", str(CLOAK), "--pc", "espen"],
+                                  ["simulate", str(CLOAK), "--party", "espen", "--runs", "2"],
+                                  ["simulate", str(CLOAK), "--party-size", "2", "--runs", "2"]])
+def test_a_character_for_an_adventure_without_one_is_refused(tmp_path, args):
+    r = CliRunner().invoke(cli, [*args, "--saves", str(tmp_path)] if args[0] == "play" else args)
+    assert r.exit_code == 2, r.output
+    assert "pc = false" in r.output and "The Cloak in the Dark" in r.output
+
+
+def test_help_offers_no_sheet_or_luck_without_a_character_and_saves_say_so(tmp_path):
+    script = tmp_path / "part.txt"
+    script.write_text("help\n2\n")
+    saves = tmp_path / "saves"
+    r = CliRunner().invoke(cli, ["play", str(CLOAK), "--script", str(script), "--seed", "3", "--partial",
+                                 "--saves", str(saves)])
+    assert r.exit_code == 0, r.output
+    assert "note TEXT" in r.output and "sheet [NAME]" not in r.output and "luck contact" not in r.output
+    listing = CliRunner().invoke(cli, ["saves", "--saves", str(saves)])
+    assert "no player character" in listing.output and "no party yet" not in listing.output
+    script.write_text("2\n1\n2\n3\n1\n")
+    r = CliRunner().invoke(cli, ["play", str(CLOAK), "--script", str(script), "--seed", "3", "--save", "won",
+                                 "--saves", str(saves)])
+    assert r.exit_code == 0, r.output
+    listing = CliRunner().invoke(cli, ["saves", "--saves", str(saves)])
+    assert any("won" in line and "finished" in line for line in listing.output.splitlines())
+
+
+TITLED = '''
+[adventure]
+title = "Titled"
+start = "a"
+pc = false
+
+[scenes.a]
+title = "{if lamp}The lit hall{else}The dark hall{end}"
+text = "A."
+
+[[scenes.a.choices]]
+text = "{if lamp}Leave by the light{else}Grope for the door{end}"
+goto = "b"
+
+[[scenes.a.choices]]
+text = "Light the lamp"
+if = "not lamp"
+effects = [ { set = "lamp" } ]
+
+[scenes.b]
+title = "{if lamp}Out, lamp in hand{else}Out in the dark{end}"
+text = "B."
+ending = true
+'''
+
+
+def test_titles_with_blocks_read_the_game_in_play_and_their_if_side_without_one(tmp_path):
+    path = tmp_path / "adv.toml"
+    path.write_text(TITLED)
+    script = tmp_path / "walk.txt"
+    script.write_text("1\n")
+    saves = tmp_path / "saves"
+    r = CliRunner().invoke(cli, ["play", str(path), "--script", str(script), "--seed", "1", "--saves", str(saves)])
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.output.split())
+    assert "{if" not in flat
+    assert "The end: Out in the dark" in flat and "The game is over (Out in the dark; outcome: b)" in flat
+    listing = CliRunner().invoke(cli, ["saves", "--saves", str(saves)])
+    assert "Titled: Out in the dark" in listing.output
+    for fmt in ("mermaid", "dot"):
+        drawn = CliRunner().invoke(cli, ["map", str(path), "--format", fmt])
+        assert drawn.exit_code == 0, drawn.output
+        assert "{if" not in drawn.output and "{end}" not in drawn.output
+        assert "The lit hall" in drawn.output and "Leave by the light" in drawn.output
+    sim = CliRunner().invoke(cli, ["simulate", str(path), "--runs", "3", "--json"])
+    assert json.loads(sim.output)["endings"]["b"]["title"] == "Out, lamp in hand"

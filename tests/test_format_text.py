@@ -96,3 +96,34 @@ def test_a_broken_text_shows_as_written_rather_than_crash():
 def test_a_long_hostile_text_parses_in_bounded_time():
     text = "{{" * 50_000 + "{if a}" + "x" * 100_000 + "{end}"
     assert pick(text, ctx(a=True)).endswith("x" * 10)
+
+
+def test_a_backslash_in_a_condition_string_is_read_as_the_condition_reads_it():
+    # has("a\\") is the string a\ ; the scanner must skip the escaped backslash, not the quote after it
+    seen = []
+    context = Context(functions={"has": lambda item: seen.append(item) or True})
+    assert pick('{if has("a\\\\")}ok{end}', context) == "ok"
+    assert seen == ["a\\"]
+    assert pick('{if has("\\"}")}ok{end}', context) == "ok" and seen[-1] == '"}'
+
+
+@pytest.mark.parametrize("text", ["{if}x{end}", "{if }x{end}", "{ if}x{end}"])
+def test_an_if_without_a_condition_is_reported_at_the_if(text):
+    with pytest.raises(TextError) as info:
+        parse_text(text)
+    assert info.value.message.startswith("{if} needs a condition")
+    assert info.value.offset == 0
+
+
+def test_spaces_inside_the_if_tag_are_allowed_as_for_end():
+    assert pick("{ if lamp}lit{ else }dark{ end }", ctx(lamp=True)) == "lit"
+    assert pick("{ifx} stays a slot", ctx()) == "{ifx} stays a slot"
+
+
+def test_shown_without_a_game_reads_the_if_side_of_every_block():
+    from solo.story.text import shown
+
+    text = "{if lamp}The lit hall{else}The dark hall{end}{if a}{if b}!{else}?{end}{end}"
+    assert shown(text) == "The lit hall!"
+    assert shown(text, ctx()) == "The dark hall"
+    assert shown("{if x}broken") == "{if x}broken"

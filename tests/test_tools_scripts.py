@@ -191,3 +191,35 @@ def test_simulate_and_duel_write_nothing_here(tmp_path, monkeypatch):
     done = runner.invoke(cli, ["duel", "--runs", "5", "--seed", "3"])
     assert done.exit_code == 0, done.output
     assert list(tmp_path.iterdir()) == []
+
+
+# -- review: refused commands and leftover lines stop a script too -------------------------------
+@pytest.mark.parametrize("command, reason", [
+    ("sheet nobody", "No character called 'nobody'"),
+    ("luck nobody contact smith", "No character called 'nobody'"),
+    ("luck smith", "'luck smith' names no Luck command"),
+    ("? (likely)", "Ask a question after the '?'"),
+    ("undo", "Nothing to undo yet"),
+])
+def test_a_command_that_cannot_be_done_stops_the_script_at_its_line(tmp_path, cloak, command, reason):
+    result, script = play(tmp_path, cloak, ["# first", command, "2", *EPILOGUE])
+    assert result.exit_code == 3, result.output
+    flat = " ".join(result.output.split())
+    assert f"{script}:2: {reason}" in flat
+    assert "The game is over" not in flat  # the "2" after it was never fed
+
+
+def test_a_command_that_works_lets_the_script_go_on(tmp_path, cloak):
+    result, _ = play(tmp_path, cloak, ["sheet", "note here", "2", *EPILOGUE])
+    assert result.exit_code == 0, result.output
+
+
+def test_answers_left_when_the_game_ends_stop_with_the_first_unused_line(tmp_path, cloak):
+    result, script = play(tmp_path, cloak, ["2", *EPILOGUE, "", "# done", "extra", "more"])
+    assert result.exit_code == 3, result.output
+    flat = " ".join(result.output.split())
+    assert "The game is over (The end; outcome: lost)" in flat
+    assert f"{script}:6: the game ended before this line" in flat
+    # blank lines and comments after the last answer are no leftovers
+    result, _ = play(tmp_path / "b", cloak, ["2", *EPILOGUE, "", "# the end", "   "])
+    assert result.exit_code == 0, result.output

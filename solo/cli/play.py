@@ -158,6 +158,9 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             if seed is None:
                 seed = new_rng(None).randrange(1, 10**9)
             wanted = list(pcs) + character_files
+            if wanted and not adv.uses_pcs:
+                raise UserError(f"{adv.title} has pc = false in its [adventure]: it is played without a player "
+                                f"character, so {wanted[0]!r} has no part in it; leave out --pc and --party")
             if wanted:
                 from ..characters import load_character
 

@@ -42,7 +42,8 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
         party = [pc.get("name", "?") for pc in snap.get("party", [])]
         decisions = sum(1 for e in data.log if e[0] == "a")
         rows.append({"file": str(path), "ok": True, "name": path.stem, "adventure": data.adventure_id,
-                     "where": data.label, "party": party, "decisions": decisions,
+                     "where": data.label, "party": party, "pc": data.options.get("pc") is not False,
+                     "decisions": decisions,
                      "ended": bool(snap.get("ending"))})
     if as_json:
         click.echo(json.dumps(rows, indent=2))
@@ -56,7 +57,7 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
             click.echo(_one_line(f"{row['file']}: cannot be read ({reason})"))
             continue
         state = "finished" if row["ended"] else f"{row['decisions']} decisions"
-        names = ", ".join(row["party"]) or "no party yet"
+        names = ", ".join(row["party"]) or ("no party yet" if row["pc"] else "no player character")
         click.echo(_one_line(f"{row['name']:<16} {row['where']}  [{names}; {state}]  "
                              f"-> solo play --load {row['file']}"))
 

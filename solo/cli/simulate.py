@@ -78,6 +78,8 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
         raise UserError(str(exc)) from None
     except OSError as exc:  # a name the system refuses, e.g. too long
         raise UserError(f"{adventure[:40]}: {exc.strerror or exc}") from None
+    if party or party_size is not None:
+        _takes_a_party(path, adventure, "--party" if party else "--party-size")
     options = Options(str(path), runs, seed=seed, policy=policy, party=tuple(party), party_size=party_size,
                       max_turns=max_turns)
 
@@ -223,3 +225,16 @@ def _show(r: dict) -> None:
                 "their replay commands)", style="dim")
     else:
         console.print("No run failed.")
+
+
+def _takes_a_party(path: Path, adventure: str, option: str) -> None:
+    """Refuse a party for an adventure played without player characters, rather than drop it unsaid."""
+    from ..story.loader import AdventureError, load_adventure
+
+    try:
+        adv = load_adventure(path)
+    except AdventureError as exc:
+        raise UserError(f"{exc} (run 'solo check {adventure}')") from None
+    if not adv.uses_pcs:
+        raise UserError(f"{adv.title} has pc = false in its [adventure]: it is played without a player "
+                        f"character, so {option} has no part in it; leave it out")

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from ..story.adventure import Adventure, Choice
 from ..story.graph import branches_of, dead_ends, reachable
+from ..story.text import shown
 
 FORMATS = ("mermaid", "dot")
 LABEL_WIDTH = 48
@@ -126,7 +127,7 @@ def _edge_label(choice: Choice, outcomes: list[str]) -> str:
         extra += f" [if {_short(choice.condition.source, LABEL_WIDTH - 16)}]"
     if outcomes:
         extra += f" [{', '.join(outcomes)}]"
-    return _short(choice.text, LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra
+    return _short(shown(choice.text), LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra
 
 
 def _rates(stats: dict | None) -> dict[str, float] | None:
@@ -142,8 +143,9 @@ def _short(text: str, width: int = LABEL_WIDTH) -> str:
 
 def _node_text(adventure: Adventure, sid: str, rates: dict[str, float] | None) -> list[str]:
     scene = adventure.scenes[sid]
-    lines = [_short(scene.title or sid)]
-    if scene.title != sid:
+    title = shown(scene.title)
+    lines = [_short(title or sid)]
+    if title != sid:
         lines.append(f"({sid})")
     if rates is not None:
         lines.append(f"visited {rates.get(sid, 0.0):.1%}")

@@ -13,6 +13,7 @@ from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from ..rules.outcomes import OUTCOMES
+from ..story.text import shown
 from .one_run import TurnLimit
 from .options import Options
 from .party import Party
@@ -100,12 +101,13 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
     for eid in sorted(t.endings, key=lambda e: (-t.endings[e], e)):
         entry = _rate(t.endings[eid], runs)
         ending = titles.get(eid)
-        entry["title"] = ending.title if ending else eid
+        entry["title"] = shown(ending.title) if ending else eid
         entry["outcome"] = (ending.outcome or eid) if ending else eid
         endings[eid] = entry
     for ending in adventure.endings():
         if ending.id not in endings:
-            endings[ending.id] = {**_rate(0, runs), "title": ending.title, "outcome": ending.outcome or ending.id}
+            endings[ending.id] = {**_rate(0, runs), "title": shown(ending.title),
+                                  "outcome": ending.outcome or ending.id}
     scenes = {sid: {"runs": t.scene_runs.get(sid, 0), "rate": round(t.scene_runs.get(sid, 0) / runs, 6),
                     "visits": t.scene_visits.get(sid, 0)} for sid in adventure.scenes}
     unreached = [sid for sid in adventure.scenes if not t.scene_runs.get(sid)]

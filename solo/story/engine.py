@@ -217,7 +217,7 @@ class Game:
             self.apply(effect)
         if scene.ending:
             s.ending = scene.id
-            self.emit("ending", scene=scene.id, title=scene.title, outcome=scene.outcome or scene.id)
+            self.emit("ending", scene=scene.id, title=self.picked(scene.title), outcome=scene.outcome or scene.id)
 
     def slots(self) -> dict[str, object]:
         """Values for the slots of scene text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns."""

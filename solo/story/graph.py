@@ -98,8 +98,11 @@ def all_effects(adventure: Adventure) -> Iterator[Effect]:
 
 
 def _texts(adventure: Adventure) -> Iterator[tuple[str, Where]]:
-    """Every text an author wrote for the story, with the place of its ``text`` key."""
+    """Every text an author wrote for the story, with the place of its key: titles and the introduction too."""
+    if adventure.introduction:
+        yield adventure.introduction, Where(adventure.meta_file, "adventure.introduction")
     for scene in adventure.scenes.values():
+        yield scene.title, _at(scene.where, "title")
         yield scene.text, _at(scene.where, "text")
         for choice in scene.choices:
             yield choice.text, _at(choice.where, "text")

@@ -71,7 +71,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         pc = "".join(f" --pc {p}" for p in pcs)
         how = "" if walk.shortest else f" (the shortest way needs luckier dice: this one takes {walk.choices} choices)"
         script = (scripts or {}).get(name)
-        out.append(f"    walkthrough: solo play {spec or adv.id}{pc} --seed {walk.seed} --script {script or 'FILE'}{how}")
+        command = f"solo play {spec or adv.id}{pc} --seed {walk.seed} --script {script or 'FILE'}"
+        out.append(f"    walkthrough: {command}{how}")
         if script is None:
             out.append(f"    FILE holds these answers, one a line (--scripts DIR writes it): {' '.join(walk.answers)}")
     out.append("")

@@ -23,6 +23,7 @@ from .effects import EFFECTS
 from .npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
 from .problems import Collector, describe
 from .readers import MAX_WHOLE, Readers
+from .text import TextError, blocks_of, parse_text
 
 ADVENTURE_FIELDS = {"id", "title", "author", "version", "introduction", "party", "comae", "start", "pc",
                     "negative_luck", "tension", "threads", "flags", "counters", "items"}
@@ -64,6 +65,8 @@ class Builder(Readers):
             return None
         self.unknown_fields(file, "adventure", meta, ADVENTURE_FIELDS)
         title = self.text(file, "adventure", meta, "title", required=True)
+        for key in ("title", "author"):  # shown as written (title screen, file listings): no state picks a block
+            self.no_blocks(file, f"adventure.{key}", meta.get(key))
         start = meta.get("start")
         if start is None:
             self.fail(file, "adventure", "missing field 'start' (the first scene)")
@@ -150,18 +153,39 @@ class Builder(Readers):
             if not (isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)):
                 self.fail(file, f"adventure.{key}", f"expected a list of names, e.g. {key} = [\"lamp\"]")
                 value = []
-            lists[key] = list(dict.fromkeys(value))
+            for i, name in enumerate(value):
+                problem = _bad_name(name, item=key == "items")
+                if problem:
+                    self.fail(file, f"adventure.{key}[{i}]", problem)
+            lists[key] = list(dict.fromkeys(v for v in value if not _bad_name(v, item=key == "items")))
         counters = meta.get("counters", {})
         if not isinstance(counters, dict):
             self.fail(file, "adventure.counters", "expected a table of counters, e.g. counters = { score = 0 }")
             counters = {}
         for name, value in list(counters.items()):
+            problem = _bad_name(name, item=False)
+            if problem:
+                self.fail(file, f"adventure.counters.{name}", problem)
+                counters = {k: v for k, v in counters.items() if k != name}
+                continue
             if not self.expect(file, f"adventure.counters.{name}", value, int, "a whole number") or \
                     not -MAX_WHOLE <= value <= MAX_WHOLE:
                 if isinstance(value, int) and not isinstance(value, bool):
                     self.fail(file, f"adventure.counters.{name}", f"expected a whole number within ±{MAX_WHOLE:,}")
                 counters = {k: v for k, v in counters.items() if k != name}
         return lists["flags"], dict(counters), lists["items"]
+
+    def no_blocks(self, file: str, path: str, value: object) -> None:
+        """A text shown as written, outside any game: an ``{if}`` block in it would show raw (E008)."""
+        if not isinstance(value, str) or "{" not in value:
+            return
+        try:
+            blocks = list(blocks_of(parse_text(value)))
+        except TextError:
+            return  # reported when the text was read
+        if blocks:
+            self.fail(file, path, "{if} blocks are not read here: this text is shown before and outside any game, "
+                                  "so no state could pick a branch (write it without {if})", "E008")
 
     def names_of_choices(self) -> dict[str, list[str]]:
         """Scene id -> what ``chosen("scene/…")`` may call its choices: each one's ``id``, else its position."""
@@ -460,3 +484,27 @@ class Builder(Readers):
             if not any(q.severity == "error" for q in self.c.problems[before:]):
                 out.append(effect)  # a broken effect is reported, never kept for later checks
         return out
+
+
+def _bad_name(name: str, *, item: bool) -> str | None:
+    """Why a flag, counter or item named at the start could never be read, or None.
+
+    Flags and counters are read as bare names in conditions, so they must be one name token of
+    the condition language (:func:`solo.story.expressions.tokenize` decides, not a copy of its
+    pattern); an item is read as a string, ``has("silver key")``, so any one line without braces will do.
+    """
+    from .expressions import ExpressionError, tokenize
+
+    if item:
+        if any(ch in "{}" or ord(ch) < 32 or ord(ch) == 127 for ch in name) or name != name.strip():
+            return (f"item {name!r}: an item's name is one line without braces or spaces around it, "
+                    "e.g. \"silver key\"")
+        return None
+    try:
+        tokens = tokenize(name)
+    except ExpressionError:
+        tokens = []
+    if len(tokens) != 2 or tokens[0].kind != "name" or tokens[0].value != name:
+        return (f"{name!r} is not a name a condition can read: use letters, digits, '_' and '.', "
+                "starting with a letter or '_', e.g. door_open")
+    return None

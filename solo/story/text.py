@@ -20,7 +20,7 @@ from ..rules.character import PRONOUNS
 from .expressions import Condition, Context, ExpressionError, parse_condition
 
 _SLOT = re.compile(r"(?<!\{)\{([A-Za-z_.][A-Za-z0-9_.]*)\}(?!\})")
-_IF = re.compile(r"\{if\s")
+_IF = re.compile(r"\{\s*if(?![A-Za-z0-9_.])")
 MAX_TEXT_DEPTH = 8
 MAX_BLOCKS = 200
 
@@ -53,17 +53,19 @@ def _close(text: str, i: int, quoted: bool) -> int:
     if not quoted:
         return text.find("}", i)
     quote = None
-    for j in range(i, len(text)):
+    j = i
+    while j < len(text):
         ch = text[j]
         if quote:
             if ch == "\\":
-                continue
-            if ch == quote and text[j - 1] != "\\":
+                j += 1  # the escaped character, whatever it is, as the condition's string token reads it
+            elif ch == quote:
                 quote = None
         elif ch in "\"'":
             quote = ch
         elif ch == "}":
             return j
+        j += 1
     return -1
 
 
@@ -111,7 +113,13 @@ def _tokens(text: str) -> Iterator[tuple[str, str, int]]:
             alone = _standalone(text, start, i, end)
             before, after = alone if alone else (i, end + 1)
             yield "text", text[start:before], start
-            yield ("if", inner[2:].strip(), i) if is_if else (inner, "", i)
+            if is_if:
+                condition = inner[2:].strip()
+                if not condition:
+                    raise TextError("{if} needs a condition, as in {if door_open}", i)
+                yield "if", condition, i
+            else:
+                yield inner, "", i
             start = i = after
         else:
             i = end + 1
@@ -183,21 +191,35 @@ def runs_of(parts: tuple[Part, ...]) -> Iterator[str]:
 
 def pick(text: str, context: Context) -> str:
     """The text with each block replaced by the branch its condition picks now; slots stay for :func:`fill`."""
+    return shown(text, context)
+
+
+def _chosen(parts: tuple[Part, ...], context: Context | None) -> Iterator[str]:
+    for part in parts:
+        if isinstance(part, Block):
+            if context is None:
+                yield from _chosen(part.then, None)
+            else:
+                yield from _chosen(part.then if part.condition.evaluate(context) else part.otherwise, context)
+        else:
+            yield part
+
+
+def shown(text: str, context: Context | None = None) -> str:
+    """A title or label as it is shown outside the scene panel: the ending line, a save's listing, the map, reports.
+
+    With the game's ``context`` its blocks are picked as in the scene panel (:func:`pick`).
+    Without a game (a map, a simulation report) there is no state to ask, so every block
+    shows its first branch, the ``{if}`` side: the text as it reads when each condition holds.
+    Slots stay for :func:`fill`; a text that does not parse shows as written.
+    """
     if "{" not in text:
         return text
     try:
         parts = parse_text(text)
     except TextError:
-        return text  # the loader refuses such a text; anything else shows as written
+        return text
     return "".join(_chosen(parts, context))
-
-
-def _chosen(parts: tuple[Part, ...], context: Context) -> Iterator[str]:
-    for part in parts:
-        if isinstance(part, Block):
-            yield from _chosen(part.then if part.condition.evaluate(context) else part.otherwise, context)
-        else:
-            yield part
 
 
 def fill(text: str, slots: dict, context: Context | None = None) -> str:

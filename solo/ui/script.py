@@ -1,8 +1,9 @@
 """Answers read from a ``--script`` file, each knowing the line it came from.
 
-A script is strict: the session stops at the first answer that fits no option
-and names the file and line, rather than feed the lines after it to questions
-they were never written for.
+A script is strict: the session stops at the first answer that fits no option,
+or table-side command that cannot be done, and names the file and line, rather
+than feed the lines after it to questions they were never written for; lines
+left over when the game ends are named too.
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ class Script:
                 self.answers += 1
                 return text
         raise EOFError
+
+    def unused(self) -> int | None:
+        """The first line after the last answer that would have been an answer, if any.
+
+        Blank lines and comments do not count: a script may end with either.
+        """
+        for number in range(self.line + 1, len(self.lines) + 1):
+            text = self.lines[number - 1]
+            if text.strip() and not text.lstrip().startswith("#"):
+                return number
+        return None
 
     def where(self) -> str:
         """``file:line`` of the last answer given."""

@@ -23,6 +23,7 @@ from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, writ
 from ..story.adventure import Adventure, Scene
 from ..story.engine import Game
 from ..story.open_play import OPEN_END, OPEN_ID
+from ..story.text import shown
 from .event_stream import EventStream, EventStreamError
 from .journal import Journal
 from .prompt import TerminalDecider
@@ -31,6 +32,7 @@ from .view import TerminalView, say
 
 if TYPE_CHECKING:
     from ..narration import Templates
+    from ..story.expressions import Context
 
 HELP = """\
 Answer with the number of an option (or the start of its words). At any prompt you can also type:
@@ -44,6 +46,16 @@ Answer with the number of an option (or the start of its words). At any prompt y
   save           save now (the game also saves itself at every scene and conflict round)
   quit           save and stop; resume later with: solo play --load NAME
   help           this text"""
+
+
+_NO_PC = "This adventure has no player character (pc = false): no character sheet, no Luck."
+
+
+def _help(uses_pcs: bool) -> str:
+    """The help text; an adventure with pc = false has no sheet and no Luck to offer."""
+    if uses_pcs:
+        return HELP
+    return "\n".join(line for line in HELP.splitlines() if not line.lstrip().startswith(("sheet", "luck")))
 
 
 class Quit(Exception):
@@ -215,12 +227,18 @@ class Session:
             if problem:
                 say(self.console, self._not_saved(problem), style="red", soft_wrap=True)
             return 2 if problem else 0
-        over = f"The game is over ({ending_name(self.adventure, ending)})"
+        context = self.game.context() if self.game is not None else None
+        over = f"The game is over ({ending_name(self.adventure, ending, context)})"
         if problem:
             say(self.console, f"{over}. {self._not_saved(problem)}", style="red", soft_wrap=True)
         else:
             say(self.console, f"{over} and saved at {self.save_path}.", style="dim", soft_wrap=True)
         self._keep_characters()
+        left = self.script.unused() if self.script is not None and not problem else None
+        if left is not None and self.script is not None:
+            say(self.console, f"{self.script.name}:{left}: the game ended before this line; the script was "
+                "written for another game (or the choices before went another way).", style="red", soft_wrap=True)
+            return 3
         return 2 if problem else 0
 
     def _keep_characters(self) -> None:
@@ -242,6 +260,12 @@ class Session:
                 continue
             say(self.console, f"{pc.name} is saved in ", (str(path), "bold"), f": play on with --pc {path}",
                 soft_wrap=True)
+
+    def _cannot(self, problem: str) -> None:
+        """A table-side command that cannot be done: at the keyboard it is said and the prompt comes back;
+        a script stops there (exit 3), as for an answer that fits no option."""
+        self._refused(problem)
+        say(self.console, problem, style="red", soft_wrap=True)
 
     def _refused(self, problem: str) -> None:
         """A script's answer fits no option: stop, naming the script's file and line."""
@@ -335,7 +359,7 @@ class Session:
             self._oracle(line[1:].strip())
             return True
         if word == "help":
-            say(self.console, HELP)
+            say(self.console, _help(self.adventure.uses_pcs))
             return True
         if word == "sheet":
             self._sheet(rest.strip())
@@ -351,7 +375,7 @@ class Session:
             raise Quit()
         if word == "undo":
             if not any(e[0] == "a" for e in self._recorder.log):
-                say(self.console, "Nothing to undo yet.", style="red")
+                self._cannot("Nothing to undo yet.")
                 return True
             raise Undo()
         if word == "note" and rest.strip():
@@ -373,11 +397,18 @@ class Session:
         words = args.split()
         at = next((i for i, w in enumerate(words) if w.lower() in LUCK_COMMANDS), None)
         party = self._game.state.pcs
-        if at is None or not party:
-            luck = ", ".join(f"{pc.name} {pc.luck}" for pc in party) or "no characters yet"
-            say(self.console, f"Luck: {luck}. Spend one with 'luck contact [ROLE or NAME]' (a Contact turns up) "
-                "or 'luck find ITEM' (a small useful item turns up); put a character's name first to say "
-                "who spends it.")
+        if not party:
+            self._cannot(_NO_PC if not self.adventure.uses_pcs else "No characters yet: nobody has Luck to spend.")
+            return
+        if at is None:
+            luck = ", ".join(f"{pc.name} {pc.luck}" for pc in party)
+            usage = (f"Luck: {luck}. Spend one with 'luck contact [ROLE or NAME]' (a Contact turns up) "
+                     "or 'luck find ITEM' (a small useful item turns up); put a character's name first to say "
+                     "who spends it.")
+            if words:  # 'luck' alone asks; 'luck WORDS' without contact or find asked for something else
+                self._cannot(f"'luck {args}' names no Luck command. {usage}")
+            else:
+                say(self.console, usage)
             return
         who, command, text = " ".join(words[:at]), words[at].lower(), " ".join(words[at + 1:])
         if who:
@@ -385,13 +416,12 @@ class Session:
         else:  # whoever the prompt is for, else whoever acted last
             pc = next((p for p in party if p.name == question.actor), None) or self._game.state.active_pc()
         if pc is None:
-            say(self.console, f"No character called {who!r}; the party is {', '.join(p.name for p in party)}.",
-                style="red")
+            self._cannot(f"No character called {who!r}; the party is {', '.join(p.name for p in party)}.")
             return
         try:
             self._use_luck(pc.name, command, text)
         except LuckRefused as exc:
-            say(self.console, str(exc), style="red")
+            self._cannot(str(exc))
             return
         self._recorder.meta("luck", command, pc.name, text)
 
@@ -418,12 +448,12 @@ class Session:
             odds = match.group(1).strip()
             text = text[: match.start()].strip()
         if not text:
-            say(self.console, "Ask a question after the '?', e.g. ? Is the door locked? (likely)", style="red")
+            self._cannot("Ask a question after the '?', e.g. ? Is the door locked? (likely)")
             return
         try:
             self._game.ask_oracle(text, odds)
         except (OracleError, ValueError) as exc:
-            say(self.console, str(exc), style="red")
+            self._cannot(str(exc))
             return
         self._recorder.meta("oracle", text, odds)
 
@@ -459,12 +489,11 @@ class Session:
 
         party = self._game.state.party
         if not party:
-            say(self.console, "No characters yet.", style="dim")
+            self._cannot(_NO_PC if not self.adventure.uses_pcs else "No characters yet.")
             return
         chosen = [pc for pc in party if not name or pc.name.lower().startswith(name.lower())]
         if not chosen:
-            say(self.console, f"No character called {name!r}; the party is {', '.join(p.name for p in party)}.",
-                style="red")
+            self._cannot(f"No character called {name!r}; the party is {', '.join(p.name for p in party)}.")
             return
         for pc in chosen:
             self.console.print(character_card(pc))
@@ -492,9 +521,10 @@ class Session:
             adventure_id=self.adventure.id, adventure_source=self.adventure.source,
             adventure_hash=self.adventure.content_hash, seed=self.seed, log=list(self.recorder.log),
             party=[pc.to_dict() for pc in self.party] if self.party else None,
-            snapshot=self.game.state.to_dict() if self.game.state.party else None,
+            snapshot=self.game.state.to_dict() if self.game.state.party or not self.adventure.uses_pcs else None,
             label=self._label(scene),
-            options={"advise": self.advise},
+            # pc = false is written down so that 'solo saves' can tell "no player character" from "no party yet"
+            options={"advise": self.advise} if self.adventure.uses_pcs else {"advise": self.advise, "pc": False},
         )
         write_save(self.save_path, data)
 
@@ -548,7 +578,7 @@ class Session:
             return f"{self.adventure.title}: the beginning"
         if scene.id == "open":  # open play numbers its scenes
             return f"{self.adventure.title}: scene {self._game.state.visited.get('open', 1)}"
-        return f"{self.adventure.title}: {scene.title}"
+        return f"{self.adventure.title}: {shown(scene.title, self._game.context())}"
 
     def _write_transcript(self) -> None:
         if self.transcript is not None:
@@ -559,17 +589,18 @@ class Session:
                     style="red", soft_wrap=True)
 
 
-def ending_name(adventure: Adventure, ending: str | None) -> str:
+def ending_name(adventure: Adventure, ending: str | None, context: Context | None = None) -> str:
     """The ending a game reached as the player reads it: its title and its outcome ("The gate; outcome: won").
 
     Two endings may share a title; their outcomes (the scene's ``outcome``, else its id, as the
-    engine reports it) tell them apart.
+    engine reports it) tell them apart. With the game's ``context`` a title's ``{if}`` blocks read
+    as in the game, without one as :func:`~solo.story.text.shown` reads them.
     """
     from ..story.engine import FALLEN
 
     scene = adventure.scenes.get(ending or "")
     if scene is not None:
-        return f"{scene.title}; outcome: {scene.outcome or scene.id}"
+        return f"{shown(scene.title, context)}; outcome: {scene.outcome or scene.id}"
     if ending == OPEN_END:
         return "the story's end"
     return "the end of the road; outcome: fallen" if ending == FALLEN else "the end of the road"
