@@ -17,7 +17,7 @@ from ..errors import did_you_mean
 from ..rules.character import skill_target
 from ..rules.escalation import may_escalate
 from ..rules.outcomes import LOST, OUTCOMES, WON
-from ..rules.participants import obstacle
+from ..rules.participants import Participant, obstacle
 from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
 from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
 from .verbs import Field, Verb, field_value, is_whole
@@ -267,15 +267,19 @@ class Conflict(ActionVerb):
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
-        wall = None
-        if "obstacle" in spec:
-            o = spec["obstacle"]
-            wall = obstacle(field_value(OBSTACLE_FIELDS, o, "name"), str(field_value(OBSTACLE_FIELDS, o, "difficulty")),
-                            challenge=field_value(OBSTACLE_FIELDS, o, "challenge"),
-                            pool=field_value(OBSTACLE_FIELDS, o, "pool"))
-        outcome = game.run_conflict(game.conflict_types[spec["type"]], self.arg(spec, "npcs"), wall,
+        outcome = game.run_conflict(game.conflict_types[spec["type"]], self.arg(spec, "npcs"), obstacle_of(spec),
                                     rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"))
         return action.branch(outcome)
+
+
+def obstacle_of(spec: dict) -> Participant | None:
+    """The static obstacle a conflict's ``obstacle`` table describes (None without one), for play and proof alike."""
+    if "obstacle" not in spec:
+        return None
+    o = spec["obstacle"]
+    return obstacle(field_value(OBSTACLE_FIELDS, o, "name"), str(field_value(OBSTACLE_FIELDS, o, "difficulty")),
+                    challenge=field_value(OBSTACLE_FIELDS, o, "challenge"),
+                    pool=field_value(OBSTACLE_FIELDS, o, "pool"))
 
 
 class Oracle(ActionVerb):

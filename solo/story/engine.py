@@ -349,19 +349,8 @@ class Game:
         without a fight.
         """
         s = self.state
-        participants = [from_character(pc, "a", ctype, decider=self.decider) for pc in s.pcs]
-        npcs: dict[str, Participant] = {}
-        in_comae = []
-        for nid in npc_ids:
-            npc = s.npcs[nid]
-            if s.npc_status.get(nid) == COMAE:
-                in_comae.append(npc.name)
-                continue
-            pid = npc.name if npc.name not in {p.id for p in participants} else nid
-            npcs[nid] = from_character(npc, "b", ctype, decider=self._mind(nid, npc), pid=pid)
-            participants.append(npcs[nid])
-        if obstacle_participant is not None:
-            participants.append(obstacle_participant)
+        participants, npcs, in_comae = self.conflict_sides(ctype, npc_ids, obstacle_participant,
+                                                           pc_decider=self.decider, mind=self._mind)
         self.emit("conflict_stakes", type=ctype.key, stakes=stakes)
         taking_part = line_up(self, ctype, participants, tuple(in_comae))
         fighting = {nid for nid, p in npcs.items() if any(p is q for q in taking_part)}
@@ -373,13 +362,7 @@ class Game:
             self.emit("no_contest", type=ctype.key, outcome=outcome)
             self.emit("conflict_outcome", type=ctype.key, outcome=outcome, rounds=0)
             return outcome
-        first = next((nid for nid in npcs if nid in fighting), None)
-        if ctype.social and first is not None:
-            disp = disposition_of(s.npcs[first])
-            if disposition_modifier(disp):
-                for p in taking_part:
-                    if p.side == "a":
-                        p.bonus, p.bonus_reason = disposition_modifier(disp), f"{s.npcs[first].name} is {disp}"
+        self.disposition_bonus(ctype, taking_part, next((nid for nid in npcs if nid in fighting), None))
         advisor = None
         if self.advise:
             from .advice import LensAdvisor
@@ -397,6 +380,44 @@ class Game:
                 self.remove_pc(pc, COMAE)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
         return result.outcome
+
+    def conflict_sides(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
+                       *, pc_decider: Decider | None, mind: Callable[[str, NPC], Decider | None],
+                       copies: bool = False) -> tuple[list[Participant], dict[str, Participant], list[str]]:
+        """Who a conflict would set against whom: every PC still in the story on side a, then each NPC not
+        in comae on side b (under its id where its name is taken), then the obstacle.
+
+        Returns the participants, the NPCs' by id, and the names of those in comae. ``copies`` builds them
+        from copies of the characters, for a look ahead that must leave the game as it is (``solo prove``).
+        """
+        s = self.state
+        participants = [from_character(pc.copy() if copies else pc, "a", ctype, decider=pc_decider) for pc in s.pcs]
+        npcs: dict[str, Participant] = {}
+        in_comae = []
+        for nid in npc_ids:
+            npc = s.npcs[nid]
+            if s.npc_status.get(nid) == COMAE:
+                in_comae.append(npc.name)
+                continue
+            if copies:
+                npc = npc.copy()
+            pid = npc.name if npc.name not in {p.id for p in participants} else nid
+            npcs[nid] = from_character(npc, "b", ctype, decider=mind(nid, npc), pid=pid)
+            participants.append(npcs[nid])
+        if obstacle_participant is not None:
+            participants.append(obstacle_participant)
+        return participants, npcs, in_comae
+
+    def disposition_bonus(self, ctype: ConflictType, taking_part: list[Participant], first_npc: str | None) -> None:
+        """In a social conflict the PCs get the first opposing NPC's disposition (+/- to their rolls)."""
+        if not ctype.social or first_npc is None:
+            return
+        npc = self.state.npcs[first_npc]
+        disp = disposition_of(npc)
+        if disposition_modifier(disp):
+            for p in taking_part:
+                if p.side == "a":
+                    p.bonus, p.bonus_reason = disposition_modifier(disp), f"{npc.name} is {disp}"
 
     def _mind(self, nid: str, npc: NPC) -> Decider | None:
         if self.mind_factory is not None:

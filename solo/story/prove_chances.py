@@ -262,30 +262,18 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
                     note=f"estimated from {total} conflicts")
 
 
-def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, rng: random.Random,
-                  copies: bool = False):
-    """The sides as :meth:`Game.run_conflict` lines them up (PCs keeping ``lens``, NPCs with their minds)."""
+def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, rng: random.Random):
+    """The sides as the game lines them up (:meth:`Game.conflict_sides`, on copies), PCs keeping ``lens``, NPCs
+    with their minds, and the PCs' disposition bonus in a social conflict. Spent Pools are not modelled."""
     from ..minds.bots import LensKeeper
-    from ..rules.participants import from_character, obstacle
-    from .actions import OBSTACLE_FIELDS
+    from .actions import obstacle_of
     from .npcs import default_mind
-    from .verbs import field_value
 
-    s = game.state
-    parts = []
-    for pc in s.pcs:
-        parts.append(from_character(pc.copy() if copies else pc, "a", ctype, decider=LensKeeper(lens)))
-    for nid in npc_ids:
-        npc = s.npcs[nid].copy() if copies else copy.deepcopy(s.npcs[nid])
-        pid = npc.name if npc.name not in {p.id for p in parts} else nid
-        parts.append(from_character(npc, "b", ctype, decider=default_mind(npc, rng, memory=s.memory.get(nid)),
-                                    pid=pid))
-    if "obstacle" in spec:
-        o = spec["obstacle"]
-        parts.append(obstacle(field_value(OBSTACLE_FIELDS, o, "name"),
-                              str(field_value(OBSTACLE_FIELDS, o, "difficulty")),
-                              challenge=field_value(OBSTACLE_FIELDS, o, "challenge"),
-                              pool=field_value(OBSTACLE_FIELDS, o, "pool")))
+    memory = game.state.memory
+    parts, npcs, _ = game.conflict_sides(ctype, npc_ids, obstacle_of(spec), pc_decider=LensKeeper(lens),
+                                         mind=lambda nid, npc: default_mind(npc, rng, memory=memory.get(nid)),
+                                         copies=True)
+    game.disposition_bonus(ctype, parts, next(iter(npcs), None))
     return parts
 
 
@@ -314,7 +302,7 @@ def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> 
     rng = random.Random(SAMPLE_SEED)
     counts: Counter[str] = Counter()
     for _ in range(SAMPLED_CONFLICTS):
-        parts = _participants(game, ctype, spec, npc_ids, "none", rng, copies=True)
+        parts = _participants(game, ctype, spec, npc_ids, "none", rng)
         if {p.side for p in parts} != {"a", "b"}:
             counts[WON if any(p.side == "a" for p in parts) else LOST] += 1
             continue
