@@ -315,7 +315,7 @@ def _folder_of(path: Path) -> Path:
 
 def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) -> Path:
     """A save slot for a new game that never overwrites a game still in progress."""
-    from ..paths import file_in
+    from ..paths import file_in, resume_command
     from ..saves import SaveError, read_save
     from ..ui.view import say
 
@@ -332,10 +332,10 @@ def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) ->
             return path
         if explicit:
             raise UserError(f"the save slot {name!r} holds a game in progress: resume it with "
-                            f"solo play --load {path}, or choose another --save NAME")
+                            f"{resume_command(path)}, or choose another --save NAME")
         if n == 2:
             say(console, f"A game of this adventure is in progress in {path}; it stays there "
-            f"(solo play --load {path}).", style="yellow", soft_wrap=True)
+            f"({resume_command(path)}).", style="yellow", soft_wrap=True)
         if n > MAX_SLOTS:
             raise UserError(f"{MAX_SLOTS} games of {name!r} are in progress in {folder}: "
                             f"resume one, or choose another --save NAME")

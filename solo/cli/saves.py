@@ -21,7 +21,7 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
     A file that cannot be read as a save (damaged, not a regular file, too
     large) is listed with the reason; the others are listed as usual.
     """
-    from ..paths import default_saves, path_problem
+    from ..paths import default_saves, path_problem, resume_command
     from ..saves import list_saves
 
     folder = saves_dir or default_saves()
@@ -59,7 +59,7 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
         state = "finished" if row["ended"] else f"{row['decisions']} decisions"
         names = ", ".join(row["party"]) or ("no party yet" if row["pc"] else "no player character")
         click.echo(_one_line(f"{row['name']:<16} {row['where']}  [{names}; {state}]  "
-                             f"-> solo play --load {row['file']}"))
+                             f"-> {resume_command(row['file'])}"))
 
 
 def _one_line(text: str) -> str:

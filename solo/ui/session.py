@@ -18,6 +18,7 @@ from rich.console import Console
 from ..decisions import MAX_ANSWER, Decider, Question, clean_typed
 from ..errors import SoloError
 from ..events import Event, Sink
+from ..paths import resume_command
 from ..rules.character import Character
 from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, write_save
 from ..story.adventure import Adventure, Scene
@@ -168,13 +169,13 @@ class Session:
         except Quit:
             if self._stop_unsaved(""):
                 return 2
-            say(self.console, "Saved. Resume with: ", (f"solo play --load {self.save_path}", "bold"), soft_wrap=True)
+            say(self.console, "Saved. Resume with: ", (resume_command(self.save_path), "bold"), soft_wrap=True)
             return 0
         except ScriptRefused as exc:  # the lines after it were written for other questions: feed them to none
             if self._stop_unsaved(f"{exc}. "):
                 return 2
             say(self.console, f"{exc}. The script stops here; the game is saved. Resume with: "
-                f"solo play --load {self.save_path}", style="red", soft_wrap=True)
+                f"{resume_command(self.save_path)}", style="red", soft_wrap=True)
             return 3
         except EOFError:
             if self._stop_unsaved("\nInput ended. "):
@@ -182,15 +183,15 @@ class Session:
             if self.script is not None and not self.partial:
                 say(self.console, f"\n{self.script.name}: the script ended after {self.script.answers} "
                     f"answer{'s' if self.script.answers != 1 else ''}, before the game did; the game is saved. "
-                    f"Resume with: solo play --load {self.save_path} (--partial: a script meant to stop early)",
+                    f"Resume with: {resume_command(self.save_path)} (--partial: a script meant to stop early)",
                     style="red", soft_wrap=True)
                 return 4
-            say(self.console, f"\nInput ended; the game is saved. Resume with: solo play --load {self.save_path}",
+            say(self.console, f"\nInput ended; the game is saved. Resume with: {resume_command(self.save_path)}",
                 soft_wrap=True)
             return 0
         except KeyboardInterrupt:
             if not self._stop_unsaved("\nStopped. "):
-                say(self.console, f"\nStopped; the game is saved. Resume with: solo play --load {self.save_path}",
+                say(self.console, f"\nStopped; the game is saved. Resume with: {resume_command(self.save_path)}",
                     soft_wrap=True)
             return 130
         except SoloError as exc:  # e.g. a save that no longer fits its adventure

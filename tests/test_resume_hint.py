@@ -1,0 +1,56 @@
+"""The resume hint works as printed in a new shell, where a virtualenv is no longer activated."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from solo.paths import resume_command, solo_program
+
+
+@pytest.fixture
+def venv(tmp_path, monkeypatch):
+    """A fake virtualenv with its bin/solo, solo run from it, the current folder above it."""
+    prefix = tmp_path / ".venv"
+    (prefix / "bin").mkdir(parents=True)
+    program = prefix / "bin" / "solo"
+    program.write_text("#!/bin/sh\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", [str(program), "play"])
+    monkeypatch.setattr(sys, "prefix", str(prefix))
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
+    monkeypatch.chdir(tmp_path)
+    return program
+
+
+def test_from_an_activated_venv_the_hint_names_the_venvs_program(venv, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: str(venv))  # on the PATH only while activated
+    assert solo_program() == ".venv/bin/solo"
+    assert resume_command(Path("saves/tutorial.json")) == ".venv/bin/solo play --load saves/tutorial.json"
+
+
+def test_outside_the_current_folder_the_hint_gives_the_whole_path_quoted(venv, monkeypatch, tmp_path):
+    elsewhere = tmp_path / "my games"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert solo_program() == str(venv)
+    assert resume_command("saves/a b.json") == f"{venv} play --load 'saves/a b.json'"
+
+
+def test_a_link_on_the_path_outside_the_venv_as_pipx_makes_is_plain_solo(venv, monkeypatch, tmp_path):
+    link_dir = tmp_path / "local-bin"
+    link_dir.mkdir()
+    (link_dir / "solo").symlink_to(venv)
+    monkeypatch.setattr(shutil, "which", lambda name: str(link_dir / "solo"))
+    assert solo_program() == "solo"
+
+
+def test_run_as_a_module_or_outside_a_venv_it_is_plain_solo(venv, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["/x/solo/__main__.py"])
+    assert solo_program() == "solo"
+    monkeypatch.setattr(sys, "argv", [str(venv)])
+    monkeypatch.setattr(sys, "base_prefix", sys.prefix)
+    assert solo_program() == "solo"
