@@ -138,3 +138,15 @@ def test_scripts_writes_each_walkthrough_where_the_report_says_and_it_replays(tm
                                       "--seed", seed, "--saves", str(tmp_path / "saves"), "--save", "walk"])
     assert played.exit_code == 0, played.output[-2000:]
     assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == "garden"
+
+
+def test_a_routine_opposed_roll_is_a_sure_win_as_in_play():
+    """Routine: no roll, a score above any of theirs (review finding). Awareness 50 at the gate, then the trick."""
+    proof = prove(load_adventure(DATA / "routine.toml"))
+    assert proof.endings["won"]["best_chance"] == pytest.approx(0.5, abs=1e-9)
+
+
+def test_a_shallow_state_is_searched_before_deeper_ones_of_its_scene():
+    """A counter that can climb forever must not starve the way down to -3 (review finding: it did, at any limit)."""
+    proof = prove(load_adventure(DATA / "count_down.toml"), max_states=200)
+    assert proof.endings["end"]["reachable"] and proof.endings["end"]["steps"] == 4

@@ -182,8 +182,8 @@ def _opposed(game: Game, action: Action) -> Outcomes:
         theirs = skill_target(npc, their_skill, field_value(fields, spec, "npc_focus"))[0]
     else:
         theirs = int(spec["against"])
-    if routine:  # an automatic success: only their roll is left to chance
-        target = 10**6
+    if routine:  # an automatic success scores above any roll of theirs (as resolve_opposed has it): a sure win
+        return Outcomes([Plan(1.0, "win", roller=name)], note=f"{pc.name} succeeds without a roll")
     plans = [Plan(n / 10_000, outcome, roller=name, escalation=escalate and action.escalation is not None)
              for outcome, escalate, n in opposed_faces(target, theirs)]
     return Outcomes(plans, note=f"{pc.name} at {target} % against {theirs} %")

@@ -48,7 +48,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     ``scripts`` names the file each walkthrough was written to; without it the answers are listed.
     """
     adv = proof.adventure
-    out = [f"{adv.title}: {len(proof.nodes)} states searched in {proof.seconds:.1f} s"
+    out = [f"{adv.title}: {len(proof.nodes) - proof.frontier} states searched in {proof.seconds:.1f} s"
            + ("" if proof.complete else " (stopped at the state limit)")]
     if not proof.complete:
         out.append(f"  Not explored: {proof.frontier} states found but not searched, and what follows them. "
@@ -66,7 +66,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                    f"{percent(found['best_chance'])}")
         walk = walks.get(name)
         if walk is None:
-            out.append(f"    no seed of the {seeds} tried played the way there: no replayable walkthrough")
+            out.append("    walkthrough not searched (--seeds 0)" if seeds == 0 else
+                       f"    no seed of the {seeds} tried played the way there: no replayable walkthrough")
             continue
         pc = "".join(f" --pc {p}" for p in pcs)
         how = "" if walk.shortest else f" (the shortest way needs luckier dice: this one takes {walk.choices} choices)"

@@ -100,7 +100,7 @@ class _Search:
         self.max_states = max_states
         self.nodes: list[Node] = []
         self.index: dict[Hashable, int] = {}
-        self.queue: list[tuple[int, int, int]] = []  # (times its scene was searched, -depth, node)
+        self.queue: list[tuple[int, int, int]] = []  # (times its scene was searched, depth, node): shallowest first
         self.games: dict[int, ProbeGame] = {}  # the games of the nodes not searched yet
         self.searched: Counter[str | None] = Counter()
         self.full = False
@@ -136,7 +136,7 @@ class _Search:
         if node.moves is None:
             assert game is not None
             self.games[node.id] = game
-            heapq.heappush(self.queue, (self.searched[scene], -node.depth, node.id))
+            heapq.heappush(self.queue, (self.searched[scene], node.depth, node.id))
         return node.id
 
     def run(self) -> None:
