@@ -11,11 +11,14 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    from ..rules.conflict_types import ConflictType
 
 # name -> (module, one-line help shown by `solo --help` without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -104,6 +107,20 @@ class UserError(click.ClickException):
         super().__init__(message)
         ctx = click.get_current_context(silent=True)
         self.command_path = ctx.command_path if ctx else "solo"
+
+
+def opposed_type(name: str) -> ConflictType:
+    """The conflict type ``--type NAME`` names, refused unless two people can fight it (odds, duel)."""
+    from ..rules.conflict_types import conflict_type
+
+    try:
+        ctype = conflict_type(name)
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+    if ctype.static:
+        raise UserError(f"--type {ctype.key}: {ctype.name} is against an obstacle, not a person; "
+                        "pick an opposed type (combat, social, foot_chase …)")
+    return ctype
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

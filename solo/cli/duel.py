@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..rules.lenses import LENSES
-from . import UserError
+from . import UserError, opposed_type
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -77,19 +77,12 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     from ..characters import load_character
     from ..errors import SoloError
     from ..minds.arena import duel_npc, run_duels
-    from ..rules.conflict_types import conflict_type
 
     if runs < 1:
         raise UserError(f"--runs must be at least 1, not {runs}")
     if round_limit < 1:
         raise UserError(f"--rounds must be at least 1, not {round_limit}")
-    try:
-        ctype = conflict_type(ctype_name)
-    except KeyError as exc:
-        raise UserError(exc.args[0]) from None
-    if ctype.static:
-        raise UserError(f"--type {ctype.key}: {ctype.name} is against an obstacle, not a person; "
-                        "pick an opposed type (combat, social, foot_chase …)")
+    ctype = opposed_type(ctype_name)
     import random
 
     if seed is None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..rules.lenses import LENSES, MEMORYLESS
-from . import UserError
+from . import UserError, opposed_type
 
 if TYPE_CHECKING:
     from ..rules.character import Character
@@ -292,15 +292,8 @@ class _Match:
               keep_a: str, keep_b: str, wa, wb, a: _Numbers, b: _Numbers) -> _Match:
         from ..characters import load_character
         from ..errors import SoloError
-        from ..rules.conflict_types import conflict_type
 
-        try:
-            ctype = conflict_type(ctype_name)
-        except KeyError as exc:
-            raise UserError(exc.args[0]) from None
-        if ctype.static:
-            raise UserError(f"--type {ctype.key}: {ctype.name} is against an obstacle, not a person; "
-                            "pick an opposed type (combat, social, foot_chase …)")
+        ctype = opposed_type(ctype_name)
         try:
             char_a = load_character(pc_spec) if pc_spec is not None else _stand_in("A", ctype, "a", a, pc=True)
             if npc_file is not None:
