@@ -371,6 +371,15 @@ class Game:
         result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
                           negative_luck=self.adventure.negative_luck, advisor=advisor,
                           chance_ids=self.chance_ids).run()
+        self.conflict_aftermath(npcs, fighting, taking_part)
+        self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
+        return result.outcome
+
+    def conflict_aftermath(self, npcs: dict[str, Participant], fighting: set[str],
+                           taking_part: list[Participant]) -> None:
+        """What a conflict leaves behind: each NPC that fought keeps its end status (out, fled, surrendered,
+        comae), and a PC who ended in comae leaves the scenario. ``solo prove`` applies the same aftermath."""
+        s = self.state
         for nid in fighting:
             s.npc_status[nid] = npcs[nid].status
         by_char = {id(p.char): p for p in taking_part if p.char is not None}
@@ -378,8 +387,6 @@ class Game:
             fought = by_char.get(id(pc))
             if fought is not None and fought.status == COMAE:
                 self.remove_pc(pc, COMAE)
-        self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
-        return result.outcome
 
     def conflict_sides(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
                        *, pc_decider: Decider | None, mind: Callable[[str, NPC], Decider | None],

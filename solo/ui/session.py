@@ -53,10 +53,16 @@ _NO_PC = "This adventure has no player character (pc = false): no character shee
 
 
 def _help(uses_pcs: bool) -> str:
-    """The help text; an adventure with pc = false has no sheet and no Luck to offer."""
+    """The help text, with the registered table commands before ``help`` itself; an adventure with
+    pc = false has no sheet and no Luck to offer."""
+    from .table_commands import commands
+
+    lines = HELP.splitlines()
+    extra = [f"  {c.help}" for c in commands().values() if uses_pcs or not c.needs_pcs]
+    lines[-1:-1] = extra
     if uses_pcs:
-        return HELP
-    return "\n".join(line for line in HELP.splitlines() if not line.lstrip().startswith(("sheet", "luck")))
+        return "\n".join(lines)
+    return "\n".join(line for line in lines if not line.lstrip().startswith(("sheet", "luck")))
 
 
 class Quit(Exception):
@@ -389,7 +395,20 @@ class Session:
         if word == "luck":
             self._luck(rest.strip(), question)
             return True
-        return False
+        from .table_commands import commands
+
+        command = commands().get(word)
+        if command is None:
+            return False
+        if command.needs_pcs and not self.adventure.uses_pcs:
+            self._cannot(_NO_PC)
+            return True
+        command.run(self, rest.strip(), question)
+        return True
+
+    def record(self, word: str, *args: str) -> None:
+        """Keep a table command in the save, to be replayed (through its ``replay``) when the game loads."""
+        self._recorder.meta(word, *args)
 
     def _luck(self, args: str, question: Question) -> None:
         """``luck [CHARACTER] contact [ROLE or NAME]`` or ``luck [CHARACTER] find ITEM``: the story does the rest."""
@@ -469,6 +488,13 @@ class Session:
             raise SaveMismatch(f"the recorded '{shown}' cannot be replayed ({exc or type(exc).__name__})") from None
 
     def _replay_one_meta(self, entry: LogEntry) -> None:
+        from .table_commands import commands
+
+        command = commands().get(str(entry[1])) if len(entry) > 1 else None
+        if command is not None and command.replay is not None:
+            command.replay(self, list(entry[2:]))
+            self._recorder.meta(*entry[1:])
+            return
         if entry[1] not in ("oracle", "note", "luck") or len(entry) < 3:
             raise ValueError("not a command solo records")
         if entry[1] == "oracle":
