@@ -41,12 +41,13 @@ def main() -> None:
         "states": len(proof.nodes),
         "complete": proof.complete,
         "not_searched": proof.frontier,
+        "estimated_moves": proof.sampled,  # moves resting on conflicts against NPCs, played rather than worked out
         "search_wall_s": round(search[0], 2), "search_cpu_s": round(search[1], 2),
         "walkthroughs_wall_s": round(seeds[0], 2), "walkthroughs_cpu_s": round(seeds[1], 2),
         "total_cpu_s": round(search[1] + seeds[1], 2),
         "target_met": search[1] + seeds[1] < 30 or not proof.complete,
         "endings": {name: {"steps": found["steps"], "best_chance": round(found["best_chance"], 4),
-                           "seed": walks[name].seed if walks.get(name) else None}
+                           "seed": w.seed if (w := walks.get(name)) is not None else None}
                     for name, found in proof.endings.items()},
     }
     if args.json:

@@ -1,31 +1,49 @@
-"""Character files: reading and writing the TOML files players keep between games.
+"""Character files: reading and writing the TOML files players keep between games, and the roster.
 
 The rules core only builds and checks characters; finding them on disk, by
-path or by the name of a pregenerated one, and writing them back lives here.
-A file name made from a character's name keeps only letters, digits and
-underscores, and is cut short, so it always stays inside its folder.
+path, by the name of a roster character or of a pregenerated one, and writing
+them back lives here. A file name made from a character's name keeps only
+letters, digits and underscores, and is cut short, so it always stays inside
+its folder.
+
+The roster is the folder of a player's characters (``characters/`` beside the
+saves, or ``$SOLO_HOME/characters``): each file one character, rewritten in
+place after every finished game, with a small ``[roster]`` table of solo's own
+(how many scenarios the character has finished) that the rules ignore.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from .errors import SoloError
-from .paths import exists, file_in, write_atomic
+from .errors import ContentError, SoloError
+from .paths import PathError, exists, file_in, read_bounded, write_atomic
 from .rules.character import Character
 from .rules.creation import pregenerated
-from .toml_files import load_toml
+from .rules.rulebook import SKILLS
+from .toml_files import load_toml, loads_toml
 
 SLUG_CHARS = 60  # a file name from a character's name: short, whatever the name's length
 MAX_SAME_NAME = 999  # name_2.toml … name_999.toml, then solo asks for another name
+ROSTER_MAX = 200  # character files read from a roster folder: a menu, not a library
+ROSTER_FILE_LIMIT = 1_000_000  # bytes of one roster file; a character is a few hundred
+BEST_SKILLS = 3  # skills a roster line names
 
 
-def load_character(spec: str | Path) -> Character:
-    """A character from a TOML file, or a pregenerated one by name."""
+def load_character(spec: str | Path, roster: Path | None = None) -> Character:
+    """A character from a TOML file, a roster character by name, or a pregenerated one by name."""
     path = Path(spec)
     if path.suffix == ".toml" or exists(path):
         return Character.from_dict(load_toml(path), file=path)
+    if roster is not None:
+        entry = find_in_roster(roster, str(spec))
+        if entry is not None:
+            return entry.load()
     return pregenerated(str(spec))
 
 
@@ -47,14 +65,176 @@ def free_character_path(folder: Path, name: str) -> Path:
     return path
 
 
-def save_character(char: Character, path: Path) -> None:
+def save_character(char: Character, path: Path, *, scenarios: int | None = None) -> None:
     """Write a character file that a person can read and edit (and solo checks on load).
 
-    The file is replaced whole (see :func:`solo.paths.write_atomic`); an ``OSError`` says why not.
+    ``scenarios`` (the scenarios this character has finished) goes in a ``[roster]`` table that
+    only the roster reads. The file is replaced whole (see :func:`solo.paths.write_atomic`);
+    an ``OSError`` says why not.
     """
     from .toml_write import dumps
 
     path.parent.mkdir(parents=True, exist_ok=True)
     name = "".join(ch if ch.isprintable() else " " for ch in char.name)  # the header stays one comment line
     header = f"# {name}: a Comae Engine character made by solo. Edit freely; solo checks it on load.\n"
-    write_atomic(path, header + dumps(char.to_dict()))
+    data: dict[str, Any] = char.to_dict()
+    if scenarios is not None:
+        data["roster"] = {"scenarios": scenarios}
+    write_atomic(path, header + dumps(data))
+
+
+# -- the roster -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RosterEntry:
+    """One character file of the roster, as it was read when the roster was listed."""
+
+    path: Path
+    data: dict[str, Any] = field(repr=False)
+    character: Character = field(repr=False)
+    digest: str  # the first hex digits of the file's SHA-256: a save names the very file it was played with
+    scenarios: int | None  # finished scenarios, when solo wrote the file
+
+    @property
+    def name(self) -> str:
+        return self.character.name
+
+    @property
+    def key(self) -> str:
+        """The option key of "Who will you play?": the file and its content, so a resumed game that
+        finds the file changed says so instead of replaying another character."""
+        return f"roster:{self.path.stem}@{self.digest}"
+
+    @property
+    def summary(self) -> str:
+        return roster_line(self.character, self.scenarios)
+
+    def load(self) -> Character:
+        """A fresh copy of the character as the file held it when listed."""
+        return Character.from_dict(self.data, file=self.path)
+
+
+@dataclass
+class Roster:
+    """The roster offered in one game, and the files its players chose (to be rewritten, not copied)."""
+
+    folder: Path
+    entries: list[RosterEntry] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # files that are no character, said by 'solo characters'
+    chosen: dict[str, Path] = field(default_factory=dict)  # PC name -> the roster file it came from
+
+    def fresh(self) -> Roster:
+        """The same entries with nothing chosen yet: each play-through (an undo replays) chooses anew."""
+        return Roster(self.folder, self.entries, self.problems)
+
+    def choose(self, entry: RosterEntry) -> Character:
+        pc = entry.load()
+        self.chosen[pc.name] = entry.path
+        return pc
+
+
+def read_roster(folder: Path) -> Roster:
+    """The character files of ``folder`` (at most :data:`ROSTER_MAX`, by file name); a missing folder is an
+    empty roster, and a file that holds no valid character is left out with a problem naming it."""
+    roster = Roster(folder)
+    try:
+        files = sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
+    except OSError as exc:
+        roster.problems.append(f"{folder}: {exc.strerror or exc}")
+        return roster
+    if len(files) > ROSTER_MAX:
+        roster.problems.append(f"{folder}: {len(files)} character files; only the first {ROSTER_MAX} are listed")
+        files = files[:ROSTER_MAX]
+    for path in files:
+        try:
+            raw = read_bounded(path, ROSTER_FILE_LIMIT)
+            data = loads_toml(raw.decode("utf-8"), file=path)
+            char = Character.from_dict(data, file=path)
+        except (PathError, ContentError, OSError, UnicodeDecodeError, ValueError) as exc:
+            roster.problems.append(f"{path}: not a character ({exc})")
+            continue
+        roster.entries.append(RosterEntry(path, data, char, hashlib.sha256(raw).hexdigest()[:8],
+                                          _scenarios(data)))
+    return roster
+
+
+def played_scenarios(path: Path) -> int:
+    """How many scenarios the character in ``path`` has finished, as its ``[roster]`` table says (0 if unsaid)."""
+    try:
+        return _scenarios(loads_toml(read_bounded(path, ROSTER_FILE_LIMIT).decode("utf-8"), file=path)) or 0
+    except (PathError, ContentError, OSError, UnicodeDecodeError):
+        return 0
+
+
+def in_folder(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies directly in ``folder`` (links followed): a roster file of that roster."""
+    try:
+        return path.resolve().parent == folder.resolve()
+    except (OSError, RuntimeError):
+        return path.parent == folder
+
+
+def _scenarios(data: dict[str, Any]) -> int | None:
+    table = data.get("roster")
+    value = table.get("scenarios") if isinstance(table, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def roster_line(char: Character, scenarios: int | None = None) -> str:
+    """One line about a character: career, best skills (with their best Focus), Luck, scenarios finished."""
+    best = sorted(SKILLS, key=lambda s: (-_best(char, s), SKILLS.index(s)))[:BEST_SKILLS]
+    parts = [char.career or "no career", ", ".join(f"{s} {_best(char, s)}" for s in best),
+             f"Luck {char.luck}/{char.luck_max}"]
+    if scenarios is not None:
+        parts.append(f"{scenarios} scenario{'s' if scenarios != 1 else ''} played")
+    return " · ".join(parts)
+
+
+def _best(char: Character, skill: str) -> int:
+    """A skill's value with its best Focus, as the character would roll it at best."""
+    bonus = max((char.focuses[f"{skill}//{f}"] for f in char.focus_names(skill)), default=0)
+    return char.skills[skill] + bonus
+
+
+def find_in_roster(folder: Path, name: str) -> RosterEntry | None:
+    """The roster character ``name`` means: its full name or file name (any case), else the one whose
+    name or file name starts with it; None if none does, an error if several do."""
+    wanted = name.strip().lower()
+    if not wanted:
+        return None
+    entries = read_roster(folder).entries
+    slug = character_slug(wanted)
+    exact = [e for e in entries if e.name.lower() == wanted or e.path.stem == slug]
+    if len(exact) == 1:
+        return exact[0]
+    starts = exact or [e for e in entries if e.name.lower().startswith(wanted) or e.path.stem.startswith(slug)]
+    if len(starts) > 1:
+        listed = ", ".join(f"{e.name} ({e.path.name})" for e in starts[:8])
+        raise SoloError(f"{name!r} could be several characters of the roster in {folder}: {listed}; "
+                        "give the file instead")
+    return starts[0] if starts else None
+
+
+def roster_folder(saves_dir: Path | None, save_path: Path) -> Path:
+    """Where the characters of a game live: ``$SOLO_HOME/characters`` when SOLO_HOME is set; else beside
+    its saves, in their folder's ``characters/``.
+
+    Only a game saved in the default ./saves keeps them in ./characters, where 'solo new' puts them;
+    a game whose saves are elsewhere (--saves, SOLO_SAVES, --load FILE) never writes into this folder.
+    """
+    from .paths import default_roster, default_saves, solo_home
+
+    home = solo_home()
+    if home is not None:
+        return home / "characters"
+    if saves_dir is not None:
+        return saves_dir / "characters"
+    if os.environ.get("SOLO_SAVES") or _folder_of(save_path) != _folder_of(default_saves() / "x"):
+        return save_path.parent / "characters"
+    return default_roster()
+
+
+def _folder_of(path: Path) -> Path:
+    try:
+        return path.parent.resolve()
+    except OSError:  # a path the system cannot follow: compare it as written
+        return path.parent

@@ -56,6 +56,7 @@ class Option:
     label: str  # what a person reads
     detail: str = ""  # e.g. "61 % to win the conflict"
     chance: Chance | None = None  # the chance of the roll this option leads to, with its parts
+    number: int | None = None  # the number the menu shows and a typed number means; None: its position
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,14 @@ class Question:
 
     def keys(self) -> list[str]:
         return [o.key for o in self.options]
+
+    def numbered(self) -> list[tuple[int, Option]]:
+        """Each option with the number a person sees and types for it.
+
+        An option's own ``number`` when it has one (a scene keeps its choices' numbers from
+        visit to visit, so a hidden choice leaves a gap), else its position from 1.
+        """
+        return [(o.number if o.number is not None else i, o) for i, o in enumerate(self.options, 1)]
 
     def option(self, key: str) -> Option:
         for o in self.options:
@@ -113,14 +122,17 @@ class Question:
         for o in self.options:
             if lowered == o.key.lower() or lowered == o.label.lower():
                 return o.key
-        if text.isdecimal() and text.isascii() and 1 <= int(text) <= len(self.options):
-            return self.options[int(text) - 1].key
-        matches = [(i, o) for i, o in enumerate(self.options, 1)
+        numbered = self.numbered()
+        if text.isdecimal() and text.isascii() and len(text) <= 6:
+            for i, o in numbered:
+                if i == int(text):
+                    return o.key
+        matches = [(i, o) for i, o in numbered
                    if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
         valid = ", ".join(f"{i}={o.key}" if _readable(o.key) and o.key != str(i) else str(i)
-                          for i, o in enumerate(self.options, 1))
+                          for i, o in numbered)
         if lowered and len(matches) > 1:  # named as the menu numbers them, never by their inner keys
             could = ", ".join(f"{i} ({_label(o)})" for i, o in matches)
             raise QuestionError(f"{_shown(text)} could be {could}; answer one of: {valid}")
@@ -136,7 +148,7 @@ class Question:
         what the player sees. Where that number would mean another option (an option whose key
         is that number), the key itself; free text, or a key that is no option, as it is.
         """
-        for i, o in enumerate(self.options, 1):
+        for i, o in self.numbered():
             if o.key == key:
                 number = str(i)
                 return number if self.resolve(number) == key else key
@@ -183,6 +195,11 @@ PUSH = "push"
 _IN_CONFLICT = frozenset({"conflict", "participant"})
 _IN_GAME = frozenset({"game"})
 
+#: Kinds asked since saves were first made, whose default answer is what the game did before it asked
+#: (``lineup``: everyone takes part). Replaying an older save, a question of one of these kinds that the
+#: save's log does not hold is answered with its default, and the log goes on with its next answer.
+DEFAULTED_IN_OLD_SAVES = frozenset({"lineup"})
+
 #: Every question kind solo asks, by key.
 KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind(LENS, "this round's Lens, or an exit (flee, surrender)", _IN_CONFLICT | {"earlier"}),
@@ -199,14 +216,22 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
                "outside a conflict)", _IN_CONFLICT | {"pool", "maximum"} | _IN_GAME),
     # -- asked by the game (context: the game)
     Kind("choice", "which of a scene's choices to take", _IN_GAME | {"scene"}),
-    Kind("who", "which character of the party acts", _IN_GAME),
+    Kind("who", "which character of the party acts (rolls, or drives a conflict's vehicle)", _IN_GAME),
+    Kind("lineup", "a party's conflict: everyone takes part, or each PC says what they do", _IN_GAME),
+    Kind("part", "one PC's part in a party's conflict: take part, assist or sit out", _IN_GAME),
+    Kind("assist", "which participant an assisting PC helps", _IN_GAME),
     Kind("escalate", "a lost opposed roll: turn it into an Extended Conflict", _IN_GAME),
     Kind("willpower_acted", "at a session's end: did the character act by their Willpower Focuses", _IN_GAME),
     Kind("improve", "spend an improvement roll now, or keep it", _IN_GAME),
     Kind("party_size", "how many players are at the table", _IN_GAME),
     Kind("player", "a player's name (free text)"),
-    Kind("pc_source", "a player's character: the ready-made one, a new one or a random one", _IN_GAME),
+    Kind("pc_source", "a player's character: the ready-made one, a new one, a random one or one from the roster",
+         _IN_GAME),
     # -- asked in open play (context: the game)
+    Kind("scene_expectation", "at a scene's start in open play: what the players expect of it (free text)"),
+    Kind("meet", "whom the characters meet: someone met before, someone tied to a thread, or a stranger", _IN_GAME),
+    Kind("stakes", "what an open-play conflict is about (free text)"),
+    Kind("round_limit", "how many rounds an open-play conflict may run before it ends in a stalemate", _IN_GAME),
     Kind("open_action", "what happens next in a story without a written adventure", _IN_GAME),
     Kind("oracle_question", "a yes-or-no question for the oracle (free text)"),
     Kind("likelihood", "how likely the oracle's yes is", _IN_GAME),

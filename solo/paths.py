@@ -39,9 +39,25 @@ def search_path(name: str, extra: list[str | Path] | None = None, env: str | Non
     return folders
 
 
+def solo_home() -> Path | None:
+    """``SOLO_HOME``: one folder for a player's saves and roster of characters, wherever solo is run from."""
+    home = os.environ.get("SOLO_HOME")
+    return Path(home).expanduser() if home else None
+
+
 def default_saves() -> Path:
-    """``SOLO_SAVES`` if set, else ``saves/`` in the working directory."""
-    return Path(os.environ.get("SOLO_SAVES") or "saves")
+    """``SOLO_SAVES`` if set, else ``$SOLO_HOME/saves``, else ``saves/`` in the working directory."""
+    if os.environ.get("SOLO_SAVES"):
+        return Path(os.environ["SOLO_SAVES"])
+    home = solo_home()
+    return home / "saves" if home is not None else Path("saves")
+
+
+def default_roster() -> Path:
+    """The roster of characters when no saves folder says otherwise: ``$SOLO_HOME/characters``, else
+    ``characters/`` in the working directory (beside the default ``saves/``)."""
+    home = solo_home()
+    return home / "characters" if home is not None else Path("characters")
 
 
 # -- file names built from what a user or an adventure gave -----------------------------------

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .decisions import Decider, Question
+from .decisions import DEFAULTED_IN_OLD_SAVES, Decider, Question
 from .errors import SoloError
 from .paths import PathError, read_bounded, write_atomic
 
@@ -238,6 +238,12 @@ class Recorder:
     def meta(self, kind: str, *payload: str) -> None:
         self.log.append(["m", kind, *payload])
 
+    def upcoming(self) -> str | None:
+        """The kind of the next recorded answer still to replay (None when play is live): open play asks it
+        to tell a save from before a question existed."""
+        inner = getattr(self.inner, "upcoming", None)
+        return inner() if callable(inner) else None
+
 
 class Replayer:
     """Answers from a recorded log first, then hands over to the live decider.
@@ -261,6 +267,8 @@ class Replayer:
             self.pos += 1
         if self.pos < len(self.entries):
             entry = self.entries[self.pos]
+            if entry[1] != question.kind and question.kind in DEFAULTED_IN_OLD_SAVES and question.default is not None:
+                return question.default  # a save from before this question: the game did what the default does
             self.pos += 1
             if entry[1] != question.kind:
                 raise SaveMismatch(f"the save expected a {entry[1]!r} decision but the game asks for "
@@ -270,6 +278,10 @@ class Replayer:
             return entry[2]
         self._go_live()
         return self.live.decide(question)
+
+    def upcoming(self) -> str | None:
+        """The kind of the next recorded answer, or None once the log is used up."""
+        return next((str(e[1]) for e in self.entries[self.pos:] if e[0] == "a"), None)
 
     def _go_live(self) -> None:
         if not self.live_now:

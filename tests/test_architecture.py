@@ -28,7 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "oracle": {"rules"},
     "narration": {"rules"},
     "minds": {"rules", "npc"},
-    "story": {"rules", "npc", "oracle", "minds"},
+    "story": {"rules", "npc", "oracle", "narration", "minds"},
     "characters": {"rules"},
     "saves": set(),
     "sim": {"rules", "npc", "oracle", "narration", "minds", "story", "characters"},

@@ -102,7 +102,7 @@ def test_score_counts_the_hook_only_the_first_time():
 def test_scripted_play_of_the_cloak_game_writes_no_character(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     script = tmp_path / "win.txt"
-    script.write_text("2\n1\n2\n3\n1\n")
+    script.write_text("2\n1\n3\n3\n3\n")
     r = CliRunner().invoke(cli, ["play", str(CLOAK), "--script", str(script), "--seed", "3",
                                  "--saves", str(tmp_path / "saves")])
     assert r.exit_code == 0, r.output
@@ -332,7 +332,7 @@ def test_help_offers_no_sheet_or_luck_without_a_character_and_saves_say_so(tmp_p
     assert "note TEXT" in r.output and "sheet [NAME]" not in r.output and "luck contact" not in r.output
     listing = CliRunner().invoke(cli, ["saves", "--saves", str(saves)])
     assert "no player character" in listing.output and "no party yet" not in listing.output
-    script.write_text("2\n1\n2\n3\n1\n")
+    script.write_text("2\n1\n3\n3\n3\n")
     r = CliRunner().invoke(cli, ["play", str(CLOAK), "--script", str(script), "--seed", "3", "--save", "won",
                                  "--saves", str(saves)])
     assert r.exit_code == 0, r.output

@@ -28,9 +28,11 @@ def run(lines, tmp_path, log=None):
     return run_play(open_adventure(), lines, tmp_path, seed=4, log=log, game_class=OpenGame)
 
 
-# one player, Espen; ask the oracle; meet someone; a note; an Awareness roll; end the scene; pick a lock …
-SCRIPT = ["1", "1", "1", "Is anyone watching?", "4", "2", "1", "5", "the clerk lied", "3", "1", "3", "1",
-          "6", "1", "4", "1", "1"] + ["1"] * 6
+# one player, Espen; what the scene should be; ask the oracle; meet a stranger; a note; an Awareness roll;
+# end the scene; the next one; pick a lock, at the default stakes and length …
+SCRIPT = ["1", "1", "We watch the quay from the harbour office", "1", "Is anyone watching?", "likely", "2",
+          "stranger", "1", "5", "the clerk lied", "3", "1", "3", "1", "6", "1", "We follow the clerk home",
+          "4", "1", "1", "", ""] + ["1"] * 6
 
 
 def test_open_play_is_reproducible_and_resumes_exactly(tmp_path):
@@ -38,8 +40,10 @@ def test_open_play_is_reproducible_and_resumes_exactly(tmp_path):
     assert code == 0 and "Input ended; the game is saved" in out
     assert "The story opens" in straight and "Is anyone watching?" in straight and "the clerk lied" in straight
     assert "Scene 2" in straight and "Picking a lock" in straight
-    run(SCRIPT[:9] + ["quit"], tmp_path / "b")
+    assert "We watch the quay from the harbour office" in straight and "We follow the clerk home" in straight
+    assert "At stake: Getting past the lock" in straight and "Round 1 of 6" in straight
+    run(SCRIPT[:11] + ["quit"], tmp_path / "b")
     save = read_save(tmp_path / "b" / "game.json")
     assert save.adventure_id == "open"
-    _, _, resumed = run(SCRIPT[9:], tmp_path / "b", log=save.log)
+    _, _, resumed = run(SCRIPT[11:], tmp_path / "b", log=save.log)
     assert resumed == straight

@@ -11,8 +11,13 @@ from click.testing import CliRunner
 from solo.cli import cli
 from solo.rules.rolls import success_chance
 from solo.saves import read_save
+from solo.story import prove_walkthrough
+from solo.story.expressions import parse_condition
 from solo.story.loader import load_adventure
-from solo.story.prove_search import prove
+from solo.story.prove_probe import start
+from solo.story.prove_reads import Reads, _cap, _uses
+from solo.story.prove_report import percent, text_lines
+from solo.story.prove_search import Arc, Move, _add, prove
 from solo.story.prove_walkthrough import walk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,3 +155,133 @@ def test_a_shallow_state_is_searched_before_deeper_ones_of_its_scene():
     """A counter that can climb forever must not starve the way down to -3 (review finding: it did, at any limit)."""
     proof = prove(load_adventure(DATA / "count_down.toml"), max_states=200)
     assert proof.endings["end"]["reachable"] and proof.endings["end"]["steps"] == 4
+
+
+# -- review findings (issue 14): answers that were wrong ---------------------------------------------------------
+def test_counts_read_in_arithmetic_or_against_each_other_are_kept_exact():
+    """brass > iron + 1 and knocks / 2 >= 3: merging above the largest number made both endings unreachable
+    and every state a soft-lock (review finding). Now the ways are found at their true length."""
+    adventure = load_adventure(DATA / "scales.toml")
+    caps = {a.text: a.cap for a in Reads(adventure).atoms}
+    assert caps == {"brass": None, "iron": None, "knocks": None}  # none is only ever compared with a number
+    proof = prove(adventure, max_states=400)
+    # six knocks then the drawer; two iron, four brass, then the scales
+    assert proof.endings["drawer"]["reachable"] and proof.endings["drawer"]["steps"] == 7
+    assert proof.endings["tipped"]["reachable"] and proof.endings["tipped"]["steps"] == 7
+    assert proof.endings["drawer"]["best_chance"] == 1.0
+    assert proof.soft_locks == [] and proof.soft_lock_states == 0
+    assert not any(u["scene"] == "scales" for u in proof.unreachable)
+
+
+def test_a_count_only_compared_with_numbers_merges_above_its_own_largest_number():
+    adventure = load_adventure(DATA / "loop.toml")
+    [knocks] = Reads(adventure).atoms
+    assert (knocks.text, knocks.cap) == ("knocks", 4)  # knocks >= 3: 4, 5, 6 … read alike
+    both = parse_condition('visits("a") >= 2 and visits("b") == 7 or visits("a") > -1')
+    found: dict[tuple, list] = {}
+    _uses(both.tree, found, 0)
+    assert {a[2][0][1]: _cap(u) for a, u in found.items()} == {"a": 3, "b": 8}
+    mixed = parse_condition('chosen("hall/wait") > visits("hall")')
+    found = {}
+    _uses(mixed.tree, found, 0)
+    assert [_cap(u) for u in found.values()] == [None, None]
+
+
+def _replays_to_every_ending(proof, source, tmp_path, monkeypatch, seeds):
+    for name in proof.endings:
+        found_walk = walk(proof, name, seeds=seeds)
+        assert found_walk is not None and found_walk.answers, f"no seed plays the way to {name}"
+        folder = tmp_path / name
+        folder.mkdir()
+        assert _replay(folder, monkeypatch, source, found_walk.answers, found_walk.seed) == name
+
+
+def test_a_conflict_leaves_its_aftermath_and_every_way_it_ends_is_explored(tmp_path, monkeypatch):
+    """npc_status() after the fight, the thug's flight or surrender, and the party's own: all were NOT REACHED."""
+    source = DATA / "aftermath.toml"
+    proof = prove(load_adventure(source))
+    assert proof.complete
+    assert all(found["reachable"] for found in proof.endings.values()), proof.endings
+    assert proof.soft_locks == [] and proof.unreachable == []
+    # giving up, or running, is the party's own choice: certain, and shown as a move of its own
+    assert proof.endings["walked"]["best_chance"] == 1.0 and proof.endings["ran"]["best_chance"] == 1.0
+    [start] = [n for n in proof.nodes if n.scene == "alley"]
+    labels = [m.label for m in start.moves or []]
+    assert labels == ["Fight your way past", "Fight your way past (then give up at once)",
+                      "Fight your way past (then flee at once)"]
+    fight = (start.moves or [])[0]
+    assert fight.sampled and sum(a.chance for a in fight.arcs) == pytest.approx(1.0, abs=1e-12)
+    # after the fight: won leaves him out (pockets), lost or a stalemate leaves him in (home)
+    after = {proof.nodes[a.child].scene: a.outcome for a in fight.arcs}
+    assert after["chased_off"] == "opponent_fled" and after["spared"] == "opponent_surrendered"
+    robbed, walked = proof.endings["robbed"]["best_chance"], proof.endings["walked"]["best_chance"]
+    assert 0 < robbed < 1 and walked == 1.0
+    _replays_to_every_ending(proof, source, tmp_path, monkeypatch, seeds=80)
+
+
+def test_the_state_key_holds_npc_statuses_and_who_left():
+    adventure = load_adventure(DATA / "aftermath.toml")
+    reads = Reads(adventure)
+    game = start(adventure, None)
+    before = reads.key(game)
+    game.state.npc_status["thug"] = "fled"
+    assert reads.key(game) != before
+    game.state.npc_status.pop("thug")
+    game.state.removed["Espen Lie"] = "comae"
+    assert reads.key(game) != before
+
+
+# -- the smaller findings ----------------------------------------------------------------------------------------
+def test_outcomes_that_lead_to_one_state_are_one_arc_named_by_all():
+    move = Move("1", "1", "Fight")
+    _add(move, Arc(0.5, 3, "won"))
+    _add(move, Arc(0.25, 3, "opponent_fled"))
+    _add(move, Arc(0.125, 3, "won"))
+    _add(move, Arc(0.125, 4, "lost"))
+    assert [(a.child, a.chance, a.outcome) for a in move.arcs] == [(3, 0.875, "won or opponent_fled"),
+                                                                  (4, 0.125, "lost")]
+
+
+def test_a_chance_just_below_one_is_not_printed_as_certain():
+    assert percent(0.9995) == "> 99.9 %"
+    assert percent(0.999) == "99.9 %"
+    assert percent(1.0) == "100 %" and percent(0.0) == "0 %" and percent(0.0004) == "< 0.1 %"
+
+
+def test_max_states_is_bounded_and_the_error_says_the_bound():
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--max-states", "10000000"])
+    assert result.exit_code == 2
+    assert "at most 100,000" in result.output and "10 KB" in result.output
+
+
+def test_a_walkthrough_too_long_without_dice_is_said_to_be_so_and_not_retried(monkeypatch):
+    monkeypatch.setattr(prove_walkthrough, "MAX_ANSWERS", 4)  # loop.toml needs 2 prompts + 4 choices + epilogue
+    games = []
+
+    class Counted(prove_walkthrough.Game):
+        def __init__(self, *args, **kwargs):
+            games.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(prove_walkthrough, "Game", Counted)
+    proof = prove(load_adventure(DATA / "loop.toml"))
+    found = walk(proof, "open", seeds=50)
+    assert found is not None and found.too_long and found.answers == [] and found.seed is None
+    assert len(games) == 1  # the same answers under any seed: no second seed is tried
+    lines = text_lines(proof, {"open": found}, seeds=50, pcs=[])
+    assert any("takes more than 4 answers with no dice on it" in line for line in lines)
+    assert not any("no seed of the" in line for line in lines)
+
+
+def test_game_state_copy_is_independent_of_the_original():
+    game = start(load_adventure(DATA / "aftermath.toml"), None)
+    state = game.state
+    state.counters["n"] = 1
+    twin = state.copy()
+    assert twin.to_dict() == state.to_dict()
+    twin.counters["n"] = 2
+    twin.party[0].luck -= 1
+    twin.npc_status["thug"] = "out"
+    twin.npcs["thug"].name = "Someone else"
+    assert state.counters["n"] == 1 and state.npc_status == {}
+    assert state.party[0].luck == twin.party[0].luck + 1 and state.npcs["thug"].name == "Lasse Brun"

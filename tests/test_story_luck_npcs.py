@@ -284,7 +284,7 @@ def test_open_play_ends_in_words_and_names_the_right_command(tmp_path):
     game._finish("the players closed the book")
     (ending,) = [e for e in events if e.kind == "ending"]
     assert ending["title"] != "The end"
-    _, first, _ = run_play(open_adventure(), ["1", "1", "7", "2", ""], tmp_path, seed=4, game_class=OpenGame)
+    _, first, _ = run_play(open_adventure(), ["1", "1", "", "7", "2", ""], tmp_path, seed=4, game_class=OpenGame)
     assert "The game is over" in first and "The end: The end." not in first
     save = read_save(tmp_path / "game.json")
     _, again, _ = run_play(open_adventure(), [], tmp_path, seed=4, log=save.log, game_class=OpenGame)

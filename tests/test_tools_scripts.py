@@ -97,7 +97,7 @@ def test_a_prefix_that_fits_one_option_goes_on_and_an_empty_line_without_default
     assert result.exit_code == 0, result.output
     result, script = play(tmp_path / "b", cloak, ["", *EPILOGUE])  # Enter at a menu with no default
     assert result.exit_code == 3
-    assert f"{script}:1: please answer with one of: 1, 2" in " ".join(result.output.split())
+    assert f"{script}:1: please answer with one of: 1, 3" in " ".join(result.output.split())
 
 
 def test_a_script_that_ends_early_exits_4_and_the_game_is_saved(tmp_path, cloak):
@@ -114,7 +114,7 @@ def test_partial_lets_a_script_end_early(tmp_path, cloak):
     assert "Input ended; the game is saved" in " ".join(result.output.split())
     assert answers_saved(tmp_path) == ["c1"]
     resumed = CliRunner().invoke(cli, ["play", "--load", str(tmp_path / "saves" / "cloak.json"), "--script",
-                                       str(_script(tmp_path, ["1", *EPILOGUE]))])
+                                       str(_script(tmp_path, ["2", *EPILOGUE]))])  # "Go south", still number 2
     assert resumed.exit_code == 0, resumed.output
     assert answers_saved(tmp_path)[:2] == ["c1", "c2"]
 
@@ -131,13 +131,13 @@ def test_partial_needs_a_script(tmp_path, cloak):
 
 
 def test_a_whole_script_exits_0_and_names_the_outcome(tmp_path, cloak):
-    result, _ = play(tmp_path, cloak, ["2", *EPILOGUE])  # south with the cloak on: the dark ending
+    result, _ = play(tmp_path, cloak, ["3", *EPILOGUE])  # south with the cloak on: the dark ending
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     # both endings are called "The end": the outcome says which one this was
     assert "The end: The end (lost)." in flat
     assert "The game is over (The end; outcome: lost)" in flat
-    result, _ = play(tmp_path / "b", cloak, ["1", "1", *EPILOGUE])
+    result, _ = play(tmp_path / "b", cloak, ["1", "2", *EPILOGUE])
     flat = " ".join(result.output.split())
     assert "The end: The end (won)." in flat and "outcome: won" in flat
 
@@ -147,15 +147,16 @@ def test_a_scripted_game_writes_no_characters(tmp_path, cloak, monkeypatch):
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
-    result, _ = play(tmp_path, cloak, ["2", *EPILOGUE])
+    result, _ = play(tmp_path, cloak, ["3", *EPILOGUE])
     assert result.exit_code == 0, result.output
     assert list(work.iterdir()) == []
-    assert sorted(p.name for p in (tmp_path / "saves").iterdir()) == ["cloak.json", "cloak.json.bak"]
+    # the save, its backup and the journal kept beside it: no character file
+    assert sorted(p.name for p in (tmp_path / "saves").iterdir()) == ["cloak.json", "cloak.json.bak", "cloak.md"]
 
 
 def test_keep_characters_writes_them_where_asked(tmp_path, cloak, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result, _ = play(tmp_path, cloak, ["2", *EPILOGUE], "--keep-characters", str(tmp_path / "heroes"))
+    result, _ = play(tmp_path, cloak, ["3", *EPILOGUE], "--keep-characters", str(tmp_path / "heroes"))
     assert result.exit_code == 0, result.output
     assert [p.name for p in (tmp_path / "heroes").iterdir()] == ["espen_lind.toml"]
     assert load_character(tmp_path / "heroes" / "espen_lind.toml").name == "Espen Lind"
@@ -202,24 +203,24 @@ def test_simulate_and_duel_write_nothing_here(tmp_path, monkeypatch):
     ("undo", "Nothing to undo yet"),
 ])
 def test_a_command_that_cannot_be_done_stops_the_script_at_its_line(tmp_path, cloak, command, reason):
-    result, script = play(tmp_path, cloak, ["# first", command, "2", *EPILOGUE])
+    result, script = play(tmp_path, cloak, ["# first", command, "3", *EPILOGUE])
     assert result.exit_code == 3, result.output
     flat = " ".join(result.output.split())
     assert f"{script}:2: {reason}" in flat
-    assert "The game is over" not in flat  # the "2" after it was never fed
+    assert "The game is over" not in flat  # the "3" after it was never fed
 
 
 def test_a_command_that_works_lets_the_script_go_on(tmp_path, cloak):
-    result, _ = play(tmp_path, cloak, ["sheet", "note here", "2", *EPILOGUE])
+    result, _ = play(tmp_path, cloak, ["sheet", "note here", "3", *EPILOGUE])
     assert result.exit_code == 0, result.output
 
 
 def test_answers_left_when_the_game_ends_stop_with_the_first_unused_line(tmp_path, cloak):
-    result, script = play(tmp_path, cloak, ["2", *EPILOGUE, "", "# done", "extra", "more"])
+    result, script = play(tmp_path, cloak, ["3", *EPILOGUE, "", "# done", "extra", "more"])
     assert result.exit_code == 3, result.output
     flat = " ".join(result.output.split())
     assert "The game is over (The end; outcome: lost)" in flat
     assert f"{script}:6: the game ended before this line" in flat
     # blank lines and comments after the last answer are no leftovers
-    result, _ = play(tmp_path / "b", cloak, ["2", *EPILOGUE, "", "# the end", "   "])
+    result, _ = play(tmp_path / "b", cloak, ["3", *EPILOGUE, "", "# the end", "   "])
     assert result.exit_code == 0, result.output

@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 
 # name -> (module, one-line help shown by `solo --help` without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "characters": ("solo.cli.characters", "List your roster of characters: career, best skills, Luck, games played."),
     "check": ("solo.cli.check", "Check adventures for every problem at once, compiler-style."),
     "duel": ("solo.cli.duel", "Pit an NPC's mind against a PC many times: the Lenses it picks, how it ends."),
+    "journal": ("solo.cli.journal", "Show or export the journal of a saved game (Markdown, kept beside its save)."),
     "map": ("solo.cli.map", "Draw an adventure's scene graph (Mermaid or DOT), with visit rates from a simulation."),
     "new": ("solo.cli.new", "Create a character: interactive, by career, or at random."),
     "npc": ("solo.cli.npc", "Roll an NPC: stats by level, gear and a Code Block (personality, motivation …)."),
@@ -34,6 +36,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("solo.cli.simulate", "Auto-play an adventure many times with bots: endings, rolls, fights, errors."),
     "roll": ("solo.cli.roll", "Roll dice (3d6+2, d100) and check a d100 against a skill."),
     "saves": ("solo.cli.saves", "List saved games and how to resume them."),
+    "scene": ("solo.cli.scene", "Check how the next scene starts (expected, altered, interrupted), or close one."),
+    "session": ("solo.cli.session", "Show or change an oracle session: tension, threads, NPCs kept between commands."),
     "table": ("solo.cli.table", "Roll on a random table, or list them: solo table list."),
 }
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 @click.option("--roll-pools", is_flag=True, help="Roll 2d6+6 for each Pool instead of assigning 16/14/12/10.")
 @click.option("--seed", type=int, help="Seed the dice, for a character you can make again.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to save (default: characters/NAME.toml).")
+              help="Where to save (default: your roster, characters/NAME.toml or $SOLO_HOME/characters/NAME.toml).")
 @click.option("--json", "as_json", is_flag=True, help="Print the character as JSON (saved only with --out).")
 def command(at_random: bool, career: str | None, name: str | None, player: str | None, roll_pools: bool,
             seed: int | None, out: Path | None, as_json: bool) -> None:
@@ -44,6 +44,7 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
     from ..characters import free_character_path
     from ..decisions import clean_typed
     from ..errors import SoloError
+    from ..paths import default_roster
     from ..rules.creation import build_character, career_choices, random_choices
     from ..rules.dice import new_rng
 
@@ -86,7 +87,7 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
     console = Console()
     console.print(character_card(char))
     try:
-        path = out or free_character_path(Path("characters"), char.name)
+        path = out or free_character_path(default_roster(), char.name)
     except SoloError as exc:
         raise UserError(f"{exc}; the character was not saved") from None
     _save(char, path)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
+from .scene import keep_session, open_session, session_line, session_options
 
 if TYPE_CHECKING:
     from ..oracle import OracleAnswer, OracleOdds
@@ -18,17 +20,22 @@ if TYPE_CHECKING:
 @click.option("--odds", "-o", "odds", default="even", show_default=True, metavar="WORD",
               help="How likely is yes: impossible, very unlikely, unlikely, somewhat unlikely, even, "
                    "somewhat likely, likely, very likely, certain; or easy/normal/hard/very hard/routine; or 1-99.")
-@click.option("--tension", "-t", type=int, default=5, show_default=True, metavar="N",
-              help="The tension track, 1-9: higher tilts towards yes and raises random events.")
+@click.option("--tension", "-t", type=int, metavar="N",
+              help="The tension track, 1-9 (default 5, or the session's): higher tilts towards yes and raises "
+                   "random events. With --session it is kept.")
 @click.option("--npc", "npcs", multiple=True, metavar="NAME",
-              help="An NPC in play (repeatable). Given NPCs or threads, events name only those listed.")
-@click.option("--thread", "threads", multiple=True, metavar="TEXT", help="An open thread in play (repeatable).")
+              help="An NPC in play (repeatable; with --session, added to it). Given NPCs or threads, events name "
+                   "only those listed.")
+@click.option("--thread", "threads", multiple=True, metavar="TEXT",
+              help="An open thread in play (repeatable; with --session, added to it).")
+@session_options
 @click.option("--tables", "folders", multiple=True, metavar="DIR",
               help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
 @click.option("--seed", type=int, help="Seed the dice, for an answer you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def command(question: tuple[str, ...], odds: str, tension: int, npcs: tuple[str, ...], threads: tuple[str, ...],
-            folders: tuple[str, ...], seed: int | None, as_json: bool) -> None:
+def command(question: tuple[str, ...], odds: str, tension: int | None, npcs: tuple[str, ...],
+            threads: tuple[str, ...], session_name: str | None, saves_dir: Path | None, folders: tuple[str, ...],
+            seed: int | None, as_json: bool) -> None:
     """Ask the oracle QUESTION; phrase it so that "yes" is the eventful answer.
 
     It shows the exact chance of yes and of a random event, then rolls a
@@ -40,29 +47,40 @@ def command(question: tuple[str, ...], odds: str, tension: int, npcs: tuple[str,
       solo oracle "Is the back door locked?" --odds likely
       solo oracle Does anyone notice us --odds "very unlikely" --tension 7
       solo oracle "Is the guard awake?" --npc "Nora Dahl" --json
+      solo oracle "Is the courier still in town?" --session heist
     """
     from ..errors import SoloError
-    from ..oracle import OracleState, ask, load_tables, oracle_odds
+    from ..oracle import OracleState, ask, check_tension, load_tables, oracle_odds
     from ..rules.dice import new_rng
 
     text = " ".join(question).strip()
+    session = open_session(session_name, saves_dir) if session_name else None
     try:
-        chances = oracle_odds(odds, tension)
-        state = OracleState(tension=tension)
-        for name in npcs:
-            state.add_npc(name)
+        state = session.state if session else OracleState()
+        if tension is not None:
+            state.tension = check_tension(tension)
+        chances = oracle_odds(odds, state.tension)
+        for name in npcs:  # a session bounds what it keeps
+            (session.add_npc if session else state.add_npc)(name)
         for thread in threads:
-            state.add_thread(thread)
+            (session.add_thread if session else state.add_thread)(thread)
         tables = load_tables(folders)
-        answer = ask(new_rng(seed), text, odds, state=state if (npcs or threads) else None,
-                     tension=tension, tables=tables)
+        answer = ask(new_rng(seed), text, odds, state=state if (session or npcs or threads) else None,
+                     tension=state.tension, tables=tables)
     except (SoloError, ValueError) as exc:
         raise UserError(str(exc)) from None
+    if session and (tension is not None or npcs or threads):
+        keep_session(session)
 
     if as_json:
-        click.echo(json.dumps(answer.to_dict()))
+        data = answer.to_dict()
+        if session:
+            data["session"] = session.name
+        click.echo(json.dumps(data))
         return
     _show(answer, chances)
+    if session:
+        click.echo(session_line(session))
 
 
 def _percent(p: float) -> str:
@@ -85,6 +103,10 @@ def _show(answer: OracleAnswer, chances: OracleOdds) -> None:
     )
     ending = "…" if "," in answer.grade else "."
     click.echo(f"Roll: {two_digits(answer.roll)} → {answer.grade.capitalize()}{ending}")
+    if answer.interpretation is not None:
+        from ..ui.describe import interpretation
+
+        click.echo(interpretation(answer.interpretation.to_dict()))
     if answer.event_triggered and answer.event is not None:
         event = answer.event
         click.echo(f"Random event: {event.text}. Meaning: {event.meaning}.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,14 +18,17 @@ if TYPE_CHECKING:
 
     from ..rules.character import Character
     from ..saves import LogEntry
+    from ..story.adventure import Adventure
     from ..story.engine import Game
+    from ..ui.line_input import LineInput
 
 
 @click.command("play")
 @click.argument("args", nargs=-1, metavar="[ADVENTURE] [CHARACTER...]")
 @click.option("--seed", type=int, help="Seed the dice: the same seed and answers give the same game.")
 @click.option("--pc", "pcs", metavar="FILE|NAME", multiple=True,
-              help="A character: a file from 'solo new' or a pregenerated one (espen). Repeat for a party.")
+              help="A character: a file from 'solo new', one of your roster by name (solo characters) or a "
+                   "pregenerated one (espen). Repeat for a party.")
 @click.option("--party", is_flag=True, help="Group play: the CHARACTER files after the adventure form the party.")
 @click.option("--script", type=click.Path(dir_okay=False, path_type=Path),
               help="Answer the prompts from this file, a line each: an answer that fits no option stops "
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
 @click.option("--load", "load", metavar="NAME|FILE", help="Resume a saved game (see 'solo saves').")
 @click.option("--save", "save_name", metavar="NAME", help="Name of the save slot (default: the adventure's id).")
 @click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder for saves (default: $SOLO_SAVES or ./saves).")
+              help="Folder for saves (default: $SOLO_SAVES, $SOLO_HOME/saves or ./saves).")
 @click.option("--no-odds", is_flag=True, help="Do not show the exact chances of each Lens in conflicts.")
 @click.option("--explain", is_flag=True, help="Show why each NPC does what it does (for GMs testing an adventure).")
 @click.option("--open", "open_play", is_flag=True,
@@ -68,6 +71,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     """
     from rich.console import Console
 
+    from ..characters import roster_folder
     from ..errors import SoloError
     from ..paths import PathError, default_saves, file_in, path_problem, short
     from ..rules.dice import new_rng
@@ -162,10 +166,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 raise UserError(f"{adv.title} has pc = false in its [adventure]: it is played without a player "
                                 f"character, so {wanted[0]!r} has no part in it; leave out --pc and --party")
             if wanted:
-                from ..characters import load_character
-
-                characters = [load_character(spec) for spec in wanted]
-                sources = {pc.name: Path(spec) for pc, spec in zip(characters, wanted) if Path(spec).is_file()}
+                characters, sources = _load_characters(wanted, roster_folder(saves_dir, folder / "game.json"))
                 names = [p.name for p in characters]
                 if len(set(names)) != len(names):
                     raise UserError(f"two characters share a name in the party: {', '.join(names)}")
@@ -189,15 +190,20 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
 
     answers: Script | None = None
     reader: Callable[[str], str]
+    line_input = None
     if script is not None:
         answers = reader = Script(str(script), _script_lines(script))
         echo, interactive = True, False
     else:
         interactive = sys.stdin.isatty()
-        reader = (lambda prompt: console.input(prompt)) if interactive else _plain_reader
+        if interactive:
+            reader, line_input = _terminal_reader(console, save_path.parent)
+        else:
+            reader = _plain_reader
         echo = not interactive
     # a game played at the keyboard keeps its characters; scripted or piped play only when asked
-    characters_dir = keep_characters or (_characters_dir(saves_dir, save_path) if interactive else None)
+    roster_dir = roster_folder(saves_dir, save_path)
+    characters_dir = keep_characters or (roster_dir if interactive else None)
     problem = (_unwritable(save_path.parent) or (_unwritable(transcript.parent) if transcript else None)
                or (_unwritable(events_file.parent) if events_file else None)
                or (_unwritable(keep_characters) if keep_characters else None))
@@ -215,7 +221,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
                       transcript=transcript, party=characters, log=log, advise=not no_odds, echo_answers=echo,
-                      explain=explain, game_class=game_class, characters_dir=characters_dir,
+                      explain=explain, game_class=_game_maker(game_class, adv, roster_dir, line_input),
+                      characters_dir=characters_dir,
                       character_files=sources if keep_characters is None else {}, events=stream, script=answers,
                       partial=partial)
     try:
@@ -225,6 +232,60 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             stream.close()
     if code:
         sys.exit(code)
+
+
+def _load_characters(wanted: list[str], roster: Path) -> tuple[list[Character], dict[str, Path]]:
+    """The characters ``--pc``/``--party`` name, and the files of those read from a file or the roster
+    (written back there when the game ends; a pregenerated one gets a new file)."""
+    from ..characters import find_in_roster, load_character
+
+    characters: list[Character] = []
+    sources: dict[str, Path] = {}
+    for spec in wanted:
+        if Path(spec).suffix == ".toml" or Path(spec).is_file():
+            pc = load_character(spec)
+            if Path(spec).is_file():
+                sources[pc.name] = Path(spec)
+        elif (entry := find_in_roster(roster, spec)) is not None:
+            pc = entry.load()
+            sources[pc.name] = entry.path
+        else:
+            pc = load_character(spec)
+        characters.append(pc)
+    return characters, sources
+
+
+def _game_maker(game_class: Callable[..., Game], adventure: Adventure, roster_dir: Path,
+                line_input: LineInput | None) -> Callable[..., Game]:
+    """Builds each play-through's game (an undo builds another) with the player's roster to offer and,
+    at a terminal with readline, a decider that tells the line reader which answers Tab completes."""
+    from ..characters import read_roster
+    from ..story.engine import Game
+
+    roster = read_roster(roster_dir) if adventure.uses_pcs else None
+
+    def make(**options: Any) -> Game:
+        if line_input is not None:
+            from ..ui.line_input import Offering
+
+            options["decider"] = Offering(options["decider"], line_input)
+        game = game_class(adventure, **options) if game_class is Game else game_class(**options)
+        if roster is not None:
+            setattr(game, "roster", roster.fresh())  # read by story.party.roster_of  # noqa: B010
+        return game
+
+    return make
+
+
+def _terminal_reader(console: Console, saves: Path) -> tuple[Callable[[str], str], LineInput | None]:
+    """A line editor with history and Tab completion where readline exists, else rich's plain input."""
+    from ..ui.line_input import HISTORY_NAME, LineInput, load_readline
+
+    readline = load_readline()
+    if readline is None:
+        return (lambda prompt: console.input(prompt)), None
+    line_input = LineInput(saves / HISTORY_NAME, readline=readline)
+    return line_input, line_input
 
 
 def _split_args(args: tuple[str, ...], party: bool) -> tuple[str | None, list[str]]:
@@ -292,25 +353,10 @@ def _script_lines(script: Path) -> list[str]:
 
 
 def _characters_dir(saves_dir: Path | None, save_path: Path) -> Path:
-    """Where a finished game's characters are written: beside its saves, in their folder's characters/.
+    """The roster of a game (see :func:`solo.characters.roster_folder`)."""
+    from ..characters import roster_folder
 
-    Only a game saved in the default ./saves keeps them in ./characters, where 'solo new' puts them;
-    a game whose saves are elsewhere (--saves, SOLO_SAVES, --load FILE) never writes into this folder.
-    """
-    from ..paths import default_saves
-
-    if saves_dir is not None:
-        return saves_dir / "characters"
-    if os.environ.get("SOLO_SAVES") or _folder_of(save_path) != _folder_of(default_saves() / "x"):
-        return save_path.parent / "characters"
-    return Path("characters")
-
-
-def _folder_of(path: Path) -> Path:
-    try:
-        return path.parent.resolve()
-    except OSError:  # a path the system cannot follow: compare it as written
-        return path.parent
+    return roster_folder(saves_dir, save_path)
 
 
 def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) -> Path:

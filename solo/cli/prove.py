@@ -10,6 +10,10 @@ import click
 
 from . import UserError
 
+#: The largest --max-states: each state keeps a copy of the game (about 10 KB) until it is searched, so this
+#: bounds the memory a search may take to about 1 GB. Stated in --help, the error and docs/proving.md.
+MAX_STATES_LIMIT = 100_000
+
 if TYPE_CHECKING:
     from ..story.prove_walkthrough import Walkthrough
 
@@ -19,8 +23,9 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON: endings (reachable, shortest, seed, best_chance), soft_locks, "
                    "unreachable_choices, states, complete.")
-@click.option("--max-states", type=click.IntRange(1, 10_000_000), default=None, metavar="N",
-              help="Stop after this many states (default 2000) and say what was not explored.")
+@click.option("--max-states", type=click.IntRange(1, None), default=None, metavar="N",
+              help=f"Stop after this many states (default 2000, at most {MAX_STATES_LIMIT:,}: each state "
+                   "holds a copy of the game, about 10 KB) and say what was not explored.")
 @click.option("--pc", "pcs", metavar="FILE|NAME", multiple=True,
               help="Play these characters (as solo play --pc) instead of the adventure's own one.")
 @click.option("--seeds", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
@@ -52,6 +57,9 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     from ..story.prove_search import DEFAULT_MAX_STATES, prove
     from ..story.prove_walkthrough import DEFAULT_SEEDS, walk
 
+    if max_states is not None and max_states > MAX_STATES_LIMIT:
+        raise UserError(f"--max-states {max_states:,} is too many: at most {MAX_STATES_LIMIT:,} (each state keeps a "
+                        "copy of the game, about 10 KB, until it is searched)")
     try:
         adv = load_adventure(find_adventure(adventure))
         party = None
@@ -86,7 +94,7 @@ def _write_scripts(folder: Path, walks: dict[str, Walkthrough | None]) -> dict[s
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for name, walk in walks.items():
-            if walk is None:
+            if walk is None or not walk.answers:
                 continue
             path = file_in(folder, f"{name}.txt", what="the walkthrough for ending")
             write_atomic(path, "\n".join(walk.answers) + "\n")

@@ -25,8 +25,11 @@ if TYPE_CHECKING:
 @click.option("--party", "party", multiple=True, metavar="FILE",
               help="A party member (a character file or a pregenerated name); repeat for more.")
 @click.option("--party-size", type=int, help="A party of K generated characters (the same K in every run).")
-@click.option("--policy", type=click.Choice(["random", "cautious", "bold"]), default="random", show_default=True,
-              help="How the bots play: uniformly at random, carefully, or boldly.")
+@click.option("--policy", type=click.Choice(["random", "cautious", "bold", "explorer"]), default="random",
+              show_default=True,
+              help="How the bots play: uniformly at random, carefully, boldly, or as a curious player who tries "
+                   "every lead before an ending and takes the Lens the odds mark best (explorer: the figures "
+                   "of a person playing to see the story; see docs/testing-adventures.md).")
 @click.option("--max-turns", type=int, default=1000, show_default=True,
               help="A run with more scene choices than this is reported as an error (a loop?).")
 @click.option("--errors-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -46,6 +49,7 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
     Examples:
       solo simulate tutorial --runs 2000 --jobs 2
       solo simulate scenes/mill/ --party-size 3 --policy cautious --json > sim.json
+      solo simulate vellan --policy explorer --jobs 2   # a thorough player's endings
     """
     from ..errors import SoloError
     from ..sim.simulate import Options, SimulationError, simulate

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 import click
 
 from . import UserError
+from .scene import open_session, session_options
 
 if TYPE_CHECKING:
     from ..oracle import Table, TableSet
@@ -28,9 +30,11 @@ class _Listed(TypedDict):
 @click.option("--tables", "folders", multiple=True, metavar="DIR",
               help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
 @click.option("--show", is_flag=True, help="Show the table's rows and the exact chance of each instead of rolling.")
+@session_options
 @click.option("--seed", type=int, help="Seed the dice, for a result you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def command(name: str, folders: tuple[str, ...], show: bool, seed: int | None, as_json: bool) -> None:
+def command(name: str, folders: tuple[str, ...], show: bool, session_name: str | None, saves_dir: Path | None,
+            seed: int | None, as_json: bool) -> None:
     """Roll on table NAME, or list every table with 'solo table list'.
 
     \b
@@ -39,6 +43,10 @@ def command(name: str, folders: tuple[str, ...], show: bool, seed: int | None, a
       solo table situation --seed 7
       solo table event_focus --show
       solo table trouble --tables ~/my-tables --json
+      solo table event_focus --session heist
+
+    With --session, rows that name an NPC or a thread pick one the session
+    keeps (and rows that need one are skipped while it has none).
     """
     from ..errors import SoloError
     from ..oracle import load_tables
@@ -53,7 +61,8 @@ def command(name: str, folders: tuple[str, ...], show: bool, seed: int | None, a
         if show:
             _show(table, as_json)
             return
-        result = tables.roll(name, new_rng(seed))
+        slots = open_session(session_name, saves_dir, must_exist=True).state.slots() if session_name else None
+        result = tables.roll(name, new_rng(seed), slots=slots)
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if as_json:

@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-import inflect
-
 from ..rules.character import PRONOUNS
 
 if TYPE_CHECKING:
+    import inflect
+
     from .templates import Piece
 
 __all__ = ["article_for", "capitalise", "fix_articles", "fill", "pronoun_forms"]
@@ -27,7 +27,12 @@ _ARTICLE = re.compile(r"\b(a|an|A|An)(\s+)([A-Za-z][\w'-]*)")
 
 @lru_cache(maxsize=1)
 def english() -> inflect.engine:
-    """The one ``inflect`` engine (building one reads its word lists: do it once)."""
+    """The one ``inflect`` engine (building one reads its word lists: do it once).
+
+    Imported here, not at the top: importing inflect takes seconds (typeguard instruments it),
+    and the first screen of a game narrates nothing."""
+    import inflect
+
     return inflect.engine()
 
 

@@ -3,6 +3,12 @@
 Reading a face is a pure function of (roll, chance, tension), so the exact
 odds come from enumerating the 100 faces rather than from a second formula
 that could drift from the rules actually used.
+
+A hard answer ("yes, but" or "no, and") comes with something to interpret:
+a row of the price or twist table and a meaning pair. They are drawn from an
+offshoot of the game's generator, never from the generator itself, so asking
+the oracle rolls exactly the dice it rolled before they were offered, and a
+saved game replays the same answers and the same words.
 """
 
 from __future__ import annotations
@@ -15,7 +21,16 @@ from ..rules.dice import d100, is_exceptional, two_digits
 from ..rules.rolls import judge
 from .likelihood import TENSION_NEUTRAL, Likelihood, chance_of_yes, check_tension
 from .likelihood import likelihood as read_likelihood
-from .random_events import RandomEvent, event_triggered, random_event
+from .random_events import (
+    ACTION_TABLE,
+    SUBJECT_TABLE,
+    Meaning,
+    RandomEvent,
+    event_triggered,
+    meaning_words,
+    offshoot,
+    random_event,
+)
 from .state import OracleState
 from .tables import TableSet
 
@@ -26,6 +41,9 @@ __all__ = [
     "OracleOdds",
     "oracle_odds",
     "OracleAnswer",
+    "HARD_ANSWERS",
+    "Interpretation",
+    "interpret",
     "ask",
 ]
 
@@ -104,6 +122,41 @@ def oracle_odds(word: str | int | Likelihood = "even", tension: int = TENSION_NE
     return OracleOdds(like.word, like.base, tension, chance, faces, events)
 
 
+#: The answers that come with something to interpret, and the table its row is drawn from.
+HARD_ANSWERS = {"yes, but": "price", "no, and": "twist"}
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """What a hard answer brings: a row of ``table`` (``text``, None if the tables have no such table)
+    and a meaning pair (None without the meaning tables), read together with the answer."""
+
+    grade: str
+    table: str
+    text: str | None
+    meaning: Meaning | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"grade": self.grade, "table": self.table, "text": self.text,
+                "meaning": self.meaning.to_dict() if self.meaning else None}
+
+
+def interpret(rng: random.Random, grade: str, tables: TableSet, state: OracleState | None = None
+              ) -> Interpretation | None:
+    """The price of a "yes, but" or the twist of a "no, and", drawn from an offshoot of ``rng``
+    (which is left as it was); None for the other answers."""
+    table = HARD_ANSWERS.get(grade)
+    if table is None:
+        return None
+    words = offshoot(rng, "interpretation")
+    slots = state.slots() if state is not None else None
+    text = tables.roll(table, words, slots=slots).text if table in tables else None
+    pair = meaning_words(words, tables) if ACTION_TABLE in tables and SUBJECT_TABLE in tables else None
+    if text is None and pair is None:
+        return None
+    return Interpretation(grade, table, text, pair)
+
+
 @dataclass(frozen=True)
 class OracleAnswer:
     question: str
@@ -112,6 +165,7 @@ class OracleAnswer:
     grade: str
     event_triggered: bool
     event: RandomEvent | None = None
+    interpretation: Interpretation | None = None
 
     @property
     def chance(self) -> int:
@@ -149,6 +203,7 @@ class OracleAnswer:
             "event_chance": self.odds.event_faces,
             "event_triggered": self.event_triggered,
             "event": self.event.to_dict() if self.event else None,
+            "interpretation": self.interpretation.to_dict() if self.interpretation else None,
             "odds": self.odds.to_dict(),
         }
 
@@ -167,7 +222,8 @@ def ask(
     Tension comes from ``tension`` if given, else from ``state``, else 5.
     When the roll raises a random event and ``tables`` is given, the event is
     drawn at once from the same generator, tied to the state's NPCs and
-    threads; without tables only ``event_triggered`` is set.
+    threads; without tables only ``event_triggered`` is set. With tables, a
+    hard answer also gets its :class:`Interpretation` (see :func:`interpret`).
     """
     if tension is None:
         tension = state.tension if state is not None else TENSION_NEUTRAL
@@ -176,4 +232,6 @@ def ask(
     roll = d100(rng)
     triggered = event_triggered(roll, tension)
     event = random_event(rng, tables, state) if triggered and tables is not None else None
-    return OracleAnswer(question, odds, roll, grade(roll, odds.chance), triggered, event)
+    read = grade(roll, odds.chance)
+    hard = interpret(rng, read, tables, state) if tables is not None else None
+    return OracleAnswer(question, odds, roll, read, triggered, event, hard)

@@ -3,12 +3,21 @@
 An event is a focus (who or what it concerns, drawn from ``event_focus``)
 and a pair of meaning words (``action`` × ``subject``) for the player to
 interpret. The focus is tied to the game's own NPCs and threads through the
-table's ``{npc}`` and ``{thread}`` slots, so it never points at nobody.
+table's ``{npc}`` and ``{thread}`` slots, so it never points at nobody; a
+focus that moves a thread towards its end says which thread the player may
+close, and a focus that names nobody is tied to the current situation.
+
+The meaning words come from a generator of their own (:func:`offshoot`), so
+the word lists can grow without moving the game's dice: the game's generator
+still rolls the two dice it rolled when each list had 62 words, and games saved
+before the lists grew replay exactly as they were played.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,15 +31,43 @@ __all__ = [
     "SUBJECT_TABLE",
     "event_digit",
     "event_triggered",
+    "ADVERB_TABLE",
+    "ADJECTIVE_TABLE",
+    "CONTEXT_FOCI",
+    "offshoot",
     "Meaning",
+    "Description",
     "RandomEvent",
     "meaning",
+    "meaning_words",
+    "description",
     "random_event",
 ]
 
 FOCUS_TABLE = "event_focus"
 ACTION_TABLE = "action"
 SUBJECT_TABLE = "subject"
+ADVERB_TABLE = "adverb"
+ADJECTIVE_TABLE = "adjective"
+#: Foci that name nobody: the event follows the current situation instead.
+CONTEXT_FOCI = frozenset({"remote", "new_npc", "new_thread", "ambiguous"})
+#: Foci that move a thread towards its end: the player may close it.
+CLOSING_FOCI = frozenset({"thread_closer"})
+#: Each meaning list had this many words before they grew; the game's generator still rolls that die.
+_WORDS_BEFORE = 62
+
+
+def offshoot(rng: random.Random, purpose: str) -> random.Random:
+    """A generator of its own, seeded from where ``rng`` stands, without drawing from it.
+
+    The same game at the same point gives the same offshoot (so replays and undo see the
+    same words), and the game's own dice go on exactly as if nothing had been drawn.
+    ``purpose`` keeps two offshoots taken at one point apart.
+    """
+    _, internal, _ = rng.getstate()
+    digest = hashlib.blake2b(struct.pack(f"<{len(internal)}I", *internal), digest_size=16,
+                             person=purpose.encode()[:16]).digest()
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 def event_digit(roll: int) -> int | None:
@@ -58,11 +95,40 @@ class Meaning:
         return {"action": self.action, "subject": self.subject}
 
 
+@dataclass(frozen=True)
+class Description:
+    """How something is or is done: an adverb and an adjective, read together ("Quietly / Ancient")."""
+
+    adverb: str
+    adjective: str
+
+    def __str__(self) -> str:
+        return f"{self.adverb} / {self.adjective}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"adverb": self.adverb, "adjective": self.adjective}
+
+
+def meaning_words(rng: random.Random, tables: TableSet) -> Meaning:
+    """An action and a subject, both drawn from ``rng``."""
+    return Meaning(tables.roll(ACTION_TABLE, rng).text, tables.roll(SUBJECT_TABLE, rng).text)
+
+
+def description(rng: random.Random, tables: TableSet) -> Description:
+    """An adverb and an adjective, both drawn from ``rng``."""
+    return Description(tables.roll(ADVERB_TABLE, rng).text, tables.roll(ADJECTIVE_TABLE, rng).text)
+
+
 def meaning(rng: random.Random, tables: TableSet) -> Meaning:
-    """Two words to read together: a verb-like action and a noun-like subject."""
-    action = tables.roll(ACTION_TABLE, rng).text
-    subject = tables.roll(SUBJECT_TABLE, rng).text
-    return Meaning(action, subject)
+    """Two words to read together, for something the game's own dice raised (an event, a twist).
+
+    The words come from an offshoot of ``rng``; ``rng`` itself moves by the two dice it
+    always rolled here, so the game's later rolls do not depend on the lists' length.
+    """
+    words = offshoot(rng, "meaning")
+    rng.randint(1, _WORDS_BEFORE)
+    rng.randint(1, _WORDS_BEFORE)
+    return meaning_words(words, tables)
 
 
 @dataclass(frozen=True)
@@ -76,9 +142,11 @@ class RandomEvent:
     thread: str | None = None
     pc: str | None = None
     focus_roll: TableResult | None = None
+    closes: int | None = None  # the thread's number in the open threads, when the focus may end it
+    context: str | None = None  # the situation a focus that names nobody follows
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "focus": self.focus,
             "text": self.text,
             "meaning": self.meaning.to_dict(),
@@ -87,6 +155,11 @@ class RandomEvent:
             "pc": self.pc,
             "focus_roll": self.focus_roll.to_dict() if self.focus_roll else None,
         }
+        if self.closes is not None:
+            out["closes"] = self.closes
+        if self.context:
+            out["context"] = self.context
+        return out
 
 
 def random_event(rng: random.Random, tables: TableSet, state: OracleState | None = None) -> RandomEvent:
@@ -95,17 +168,27 @@ def random_event(rng: random.Random, tables: TableSet, state: OracleState | None
     With a state, rows about NPCs or threads are drawn only when it lists
     some, and name one of them. Without one (a table-side question with no
     game behind it) every row can come up and reads with generic words.
+    A focus that brings a thread towards its end carries the thread's number
+    (the player decides whether it closes); one that names nobody carries the
+    state's current situation. Neither is drawn: the dice are as before.
     """
     slots = state.slots() if state is not None else {}
     focus = tables.roll(FOCUS_TABLE, rng, slots=slots)
     words = meaning(rng, tables)
     key = focus.key or f"{FOCUS_TABLE}:{focus.row}"
+    thread = focus.slots.get("thread") if slots.get("thread") else None
+    closes = None
+    if state is not None and key in CLOSING_FOCI and thread in state.threads:
+        closes = state.threads.index(thread) + 1
+    context = state.situation() if state is not None and key in CONTEXT_FOCI else None
     return RandomEvent(
         focus=key,
         text=focus.text,
         meaning=words,
         npc=focus.slots.get("npc") if slots.get("npc") else None,
-        thread=focus.slots.get("thread") if slots.get("thread") else None,
+        thread=thread,
         pc=focus.slots.get("pc") if slots.get("pc") else None,
         focus_roll=focus,
+        closes=closes,
+        context=context,
     )

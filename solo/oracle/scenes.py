@@ -17,7 +17,8 @@ from .random_events import Meaning, RandomEvent, meaning, random_event
 from .state import OracleState
 from .tables import TableResult, TableSet
 
-__all__ = ["SCENE_KINDS", "ALTERATION_TABLE", "scene_kind", "scene_odds", "SceneSetup", "set_up_scene"]
+__all__ = ["SCENE_KINDS", "ALTERATION_TABLE", "scene_kind", "scene_odds", "scene_faces", "SceneSetup",
+           "set_up_scene"]
 
 SCENE_KINDS = ("expected", "altered", "interrupted")
 ALTERATION_TABLE = "scene_alteration"
@@ -39,6 +40,16 @@ def scene_odds(tension: int) -> dict[str, float]:
     for face in range(1, 101):
         counts[scene_kind(face, tension)] += 1
     return {k: v / 100 for k, v in counts.items()}
+
+
+def scene_faces(tension: int) -> dict[str, tuple[int, int] | None]:
+    """The faces (lowest, highest) that give each kind, read through :func:`scene_kind`; None for none."""
+    faces: dict[str, tuple[int, int] | None] = dict.fromkeys(SCENE_KINDS)
+    for face in range(1, 101):
+        kind = scene_kind(face, tension)
+        low = faces[kind]
+        faces[kind] = (low[0] if low else face, face)
+    return faces
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ def _names(values: object, what: str) -> list[str]:
 
 @dataclass
 class OracleState:
-    """Tension (1–9), NPCs in play, open threads and (optionally) the PCs' names.
+    """Tension (1–9), NPCs in play, open threads, (optionally) the PCs' names and the scene's situation.
 
     Lists keep insertion order and hold no duplicates, so a save is stable
     and an NPC met twice is not twice as likely to act.
@@ -50,6 +50,28 @@ class OracleState:
     npcs: list[str] = field(default_factory=list)
     threads: list[str] = field(default_factory=list)
     pcs: list[str] = field(default_factory=list)
+    context: str = ""  # what the current scene is about, when whoever runs the scene says so
+
+    def situation(self) -> str | None:
+        """What a random event that names nobody follows: the scene's situation, else the first open
+        thread (in open play, the starting situation), else nothing."""
+        return self.context or (self.threads[0] if self.threads else None)
+
+    def thread_number(self, text: str) -> int:
+        """The 1-based place of an open thread: given as a number ("2") or as the start of its words."""
+        text = text.strip()
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(self.threads):
+                return number
+            raise ValueError(f"no thread number {number}: there {_are(len(self.threads), 'open thread')}")
+        found = [i for i, t in enumerate(self.threads, 1) if t.lower().startswith(text.lower())] if text else []
+        exact = [i for i in found if self.threads[i - 1].lower() == text.lower()]
+        if len(exact) == 1 or len(found) == 1:
+            return (exact or found)[0]
+        if found:
+            raise ValueError(f"{text!r} fits more than one thread: give its number")
+        raise ValueError(f"no open thread starts with {text!r}")
 
     def __post_init__(self) -> None:
         check_tension(self.tension)
@@ -88,6 +110,7 @@ class OracleState:
             "npcs": list(self.npcs),
             "threads": list(self.threads),
             "pcs": list(self.pcs),
+            **({"context": self.context} if self.context else {}),  # absent, a save reads as before
         }
 
     @classmethod
@@ -104,7 +127,18 @@ class OracleState:
             npcs=_names(data.get("npcs", []), "npcs"),
             threads=_names(data.get("threads", []), "threads"),
             pcs=_names(data.get("pcs", []), "pcs"),
+            context=_text(data.get("context", ""), "context"),
         )
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be text")
+    return value
+
+
+def _are(count: int, what: str) -> str:
+    return f"is 1 {what}" if count == 1 else f"are {count} {what}s"
 
 
 def _add(items: list[str], value: str) -> None:

@@ -68,6 +68,14 @@ class Participant:
     def invalidate(self) -> None:
         self._base = None
 
+    def add_bonus(self, value: int, reason: str) -> None:
+        """Add a standing modifier for the conflict (a disposition, a PC assisting): one sum, its reasons joined,
+        which the roll's target, the Lens menu and the odds all read from here."""
+        if not value:
+            return
+        self.bonus += value
+        self.bonus_reason = f"{self.bonus_reason}, {reason}" if self.bonus_reason else reason
+
     @property
     def active(self) -> bool:
         return self.status == ACTIVE

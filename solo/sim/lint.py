@@ -9,7 +9,10 @@ checks:
   :func:`solo.narration.lint.check_templates` (unknown slots, events and
   variants, Lens names among them);
 * scenes from which no ending can be reached at all (a loop with no way out),
-  which the loader's dead-end check (a scene with no exit) does not see.
+  which the loader's dead-end check (a scene with no exit) does not see;
+* a choice that ends the game from a hub whose other choices lead on to more
+  of the story (:func:`solo.sim.ending_choices.early_endings`): players who
+  try options blindly, or one at a time, end there early.
 
 Codes are the loader's (:data:`solo.story.problems.CODES`) plus :data:`CHECK_CODES`.
 """
@@ -33,6 +36,7 @@ CHECK_CODES = {
     "E090": "no ending can be reached from this scene (every way out loops back)",
     "E099": "the checker itself failed (a bug in solo: please report it with the adventure)",
     "W190": "narration template warning (lines never used, repeated, or not ending like a sentence)",
+    "W191": "a choice that ends the game from a hub whose other choices lead on to more of the story",
 }
 ALL_CODES = {**CODES, **CHECK_CODES}
 
@@ -72,7 +76,7 @@ def check_adventure(source: str | Path, *, name: str | None = None) -> Report:
     extra = [lambda: narration_problems(source, skip=broken_files)]
     if adventure is not None:  # the loader keeps an adventure with errors to itself
         dead = {p.path for p in problems if p.code == "E009"}
-        extra += [lambda: trap_problems(adventure, already=dead)]
+        extra += [lambda: trap_problems(adventure, already=dead), lambda: early_ending_problems(adventure)]
     for check in extra:
         try:
             problems += check()
@@ -168,6 +172,24 @@ def trap_problems(adventure: Adventure, *, already: Set[str] = frozenset()) -> l
             continue
         out.append(_located(scene.where.file, scene.where.path, "E090",
                             f"no ending can be reached from scene {sid!r}: every way out of it loops back"))
+    return out
+
+
+# -- a way to end the game offered beside the rest of the story ------------------------
+def early_ending_problems(adventure: Adventure) -> list[Problem]:
+    from .ending_choices import early_endings
+
+    out = []
+    for early in early_endings(adventure):
+        onward = ", ".join(repr(s) for s in early.onward[:4]) + (" …" if len(early.onward) > 4 else "")
+        when = "whenever it is offered" if early.choice.condition is None else "as soon as its condition holds"
+        out.append(_located(
+            early.choice.where.file, early.choice.where.path, "W191",
+            f"choice {early.index} of scene {early.scene!r} ends the game (every way on from it leads only to "
+            f"endings), but the story comes back to this scene and its other choices lead on to {onward}: a "
+            f"player choosing at random, or trying options one by one, can take it {when} and never see them "
+            f"(solo simulate's random bot often does). If that is meant, leave it; otherwise offer it only once "
+            f"the leads are done (an 'if'), or let it lead to a scene that asks again and can go back"))
     return out
 
 

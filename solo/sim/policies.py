@@ -1,4 +1,4 @@
-"""Bot players with a temperament, for ``solo simulate``: random, cautious and bold.
+"""Bot players with a temperament, for ``solo simulate``: random, cautious, bold and explorer.
 
 They answer the same :class:`~solo.decisions.Question` objects a person does,
 reading only the machine-readable ``context`` the engine attaches (the game,
@@ -11,6 +11,9 @@ its generator, so a run is fixed by its seed.
   turn a blow into 1 damage or to flip a failure, and never pushes below zero.
 * **bold** picks the fight when there is one, takes the Aggressive Lens,
   escalates lost opposed rolls, pushes on below zero and never yields.
+* **explorer** plays like a curious person (:mod:`solo.sim.explorer`): untried
+  options first, no ending while the story is still open, the Lens the shown
+  odds mark best.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ..decisions import Question
 from ..minds.bots import RandomDecider
 from ..rules.outcomes import OUT
 
-POLICIES = ("random", "cautious", "bold")
+POLICIES = ("random", "cautious", "bold", "explorer")
 _NUMBER = re.compile(r"(-?\d+)\s*%")
 
 
@@ -34,11 +37,16 @@ def make_policy(name: str, rng: random.Random):
         return CautiousBot(rng)
     if name == "bold":
         return BoldBot(rng)
+    if name == "explorer":
+        from .explorer import ExplorerBot
+
+        return ExplorerBot(rng)
     raise ValueError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
 
 
-class _Bot:
-    """Answers by question kind; anything it has no opinion on is picked at random."""
+class ReadingBot:
+    """A bot that reads each question's context, answering by its kind (``on_KIND``); anything it has no
+    opinion on is picked at random."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -107,7 +115,7 @@ class _Bot:
         return "conflict"
 
 
-class CautiousBot(_Bot):
+class CautiousBot(ReadingBot):
     def on_choice(self, question: Question) -> str | None:
         fight, other = self.fights(question)
         return self.pick(other or fight)
@@ -135,7 +143,7 @@ class CautiousBot(_Bot):
         return "no"
 
 
-class BoldBot(_Bot):
+class BoldBot(ReadingBot):
     def on_choice(self, question: Question) -> str | None:
         fight, other = self.fights(question)
         return self.pick(fight or other)

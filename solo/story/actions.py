@@ -9,6 +9,7 @@ same ones (a test keeps them equal).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 Spec = Mapping[str, Any]
 
 ROUND_LIMIT_DEFAULT = 30
+#: A conflict's narration setting: a word the narration's ``[setting:…]`` filters name (docs/narration.md).
+SETTING_WORD = re.compile(r"[a-z][a-z0-9_-]*")
+MAX_VEHICLE = 40  # a conflict's vehicle is named in a question: "Who drives the cannery's van?"
 MAX_ROUNDS = 200  # a conflict where no blow can land runs to its limit: keep that short
 #: Who makes a roll: the active PC, the one the player chooses, or the best at it.
 WHO_ROLLS = ("active", "choose", "best")
@@ -223,7 +227,8 @@ class Conflict(ActionVerb):
     name = "conflict"
     fields = {"type": Field("conflict type"), "npcs": Field("list of NPC ids", ()),
               "obstacle": Field("obstacle table", None), "stakes": Field("text", ""),
-              "rounds": Field("whole number", ROUND_LIMIT_DEFAULT)}
+              "rounds": Field("whole number", ROUND_LIMIT_DEFAULT), "vehicle": Field("text", None),
+              "settings": Field("list", ())}
     outcomes = (WON, LOST)
     optional = tuple(o for o in OUTCOMES if o not in (WON, LOST))
 
@@ -264,11 +269,26 @@ class Conflict(ActionVerb):
             b.fail(file, f"{path}.rounds", f"expected a round limit from 1 to {MAX_ROUNDS}")
         if "stakes" in spec:
             b.expect(file, f"{path}.stakes", spec["stakes"], str, "text")
+        vehicle = spec.get("vehicle")
+        if isinstance(vehicle, str) and not (0 < len(vehicle.strip()) <= MAX_VEHICLE and vehicle.isprintable()):
+            b.fail(file, f"{path}.vehicle", f"expected what the party drives, in a few words (at most {MAX_VEHICLE} "
+                                            "characters on one line), e.g. \"the van\"")
+        settings = self.arg(spec, "settings")
+        known = b.narration_settings()
+        for i, word in enumerate(settings if isinstance(settings, list) else []):
+            if not SETTING_WORD.fullmatch(word):
+                b.fail(file, f"{path}.settings[{i}]", f"a setting is one lower-case word, such as \"harbour\", "
+                                                      f"not {word!r}")
+            elif word not in known:
+                b.fail(file, f"{path}.settings[{i}]", f"no line of the adventure's [narration] is for setting {word!r}"
+                                                      f"{did_you_mean(word, known)} (a line opens with "
+                                                      f"[setting:{word}] to be drawn there)", "E005")
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
         outcome = game.run_conflict(game.conflict_types[spec["type"]], self.arg(spec, "npcs"), obstacle_of(spec),
-                                    rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"))
+                                    rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"),
+                                    vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")))
         return action.branch(outcome)
 
 

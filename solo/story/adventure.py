@@ -108,9 +108,12 @@ class Choice:
     effects: list[Effect] = field(default_factory=list)
     goto: Branch | None = None
     action: Action | None = None
-    once: bool = False  # once taken, gone for the rest of the game
+    once: bool = False  # once taken, gone for the rest of the game (also written into ``condition``)
     key: str = ""
     name: str = ""  # what ``chosen("scene/NAME")`` calls it: its ``id``, else its position from 1
+    number: int = 0  # its position among the scene's choices as written, from 1: the number menus show
+    hint: str = ""  # what is at stake, shown beside the choice before it is taken
+    retry_cost: list[Effect] = field(default_factory=list)  # applied each time it is taken again
 
 
 @dataclass

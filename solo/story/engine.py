@@ -30,6 +30,7 @@ from ..rules.participants import Participant, from_character
 from .actions import ACTIONS, ROUND_LIMIT_DEFAULT
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
 from .conditions import context_of
+from .conflict_roles import Roles, ask_roles, default_roles
 from .effects import EFFECTS
 from .epilogue import epilogue
 from .expressions import Context
@@ -37,8 +38,9 @@ from .flow import move_trigger
 from .npcs import between_scenes, default_mind, disposition_of
 from .party import set_up_party
 from .pools import line_up
+from .retries import cost_words
 from .state import GameState
-from .text import fill, pick
+from .text import fill, pick, shown
 
 if TYPE_CHECKING:
     import random
@@ -200,6 +202,7 @@ class Game:
             for pc in s.pcs:
                 fall_due(pc)
         s.scene = scene.id
+        s.oracle.context = shown(self.picked(scene.title))  # random events that name nobody follow it
         s.visited[scene.id] = s.visited.get(scene.id, 0) + 1
         for npc in scene.npcs:
             s.oracle.add_npc(s.npcs[npc].name)
@@ -220,11 +223,17 @@ class Game:
             self.emit("ending", scene=scene.id, title=self.picked(scene.title), outcome=scene.outcome or scene.id)
 
     def slots(self) -> dict[str, object]:
-        """Values for the slots of scene text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns."""
+        """Values for the slots of scene text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns.
+
+        ``party_size`` (for {you}, {each.NOUN} …) is there only for a party of other than one PC:
+        a text filled without it reads as for one, as events written before it was kept do.
+        """
         s = self.state
         pc = s.active_pc()
         out: dict[str, object] = {"pc": pc.name if pc else "", "party": _join([p.name for p in s.pcs]),
                                   "pronoun": pc.pronoun if pc else "they"}
+        if len(s.pcs) != 1:
+            out["party_size"] = len(s.pcs)
         out.update({f"npc.{k}": v.name for k, v in s.npcs.items()})
         out.update({f"counter.{k}": v for k, v in s.counters.items()})
         return out
@@ -237,9 +246,7 @@ class Game:
     def available(self, scene: Scene) -> list[Choice]:
         ctx = self.context()
         out = []
-        for choice in scene.choices:
-            if choice.once and f"{scene.id}/{choice.key}" in self.state.taken:
-                continue
+        for choice in scene.choices:  # a once-only choice's condition says it (schema.once_only)
             if choice.condition is not None and not choice.condition.evaluate(ctx):
                 continue
             out.append(choice)
@@ -261,20 +268,31 @@ class Game:
         shows = self._shows
         ctx = self.context()
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
-        answer = self.ask("choice", prompt, [Option(c.key, labels[c.key],
-                                                    chance=self._choice_chance(c) if shows else None)
+        hints = {c.key: self._stake(scene, c, slots, ctx) for c in choices}
+        answer = self.ask("choice", prompt, [Option(c.key, labels[c.key], hints[c.key],
+                                                    chance=self._choice_chance(c) if shows else None,
+                                                    number=c.number)
                                              for c in choices], scene=scene.id)
         choice = next(c for c in choices if c.key == answer)
-        self.emit("choice", scene=scene.id, key=choice.key, text=labels[choice.key])
-        if choice.once:
-            self.state.taken.append(f"{scene.id}/{choice.key}")
+        self.emit("choice", scene=scene.id, key=choice.key, text=labels[choice.key],
+                  **({"hint": hints[choice.key]} if hints[choice.key] else {}))
         name = f"{scene.id}/{choice.name or choice.key}"
         self.state.chosen[name] = self.state.chosen.get(name, 0) + 1
+        if self.state.chosen[name] > 1:
+            for effect in choice.retry_cost:
+                self.apply(effect)
         for effect in choice.effects:
             self.apply(effect)
         branch = self.resolve(choice.action) if choice.action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
+
+    def _stake(self, scene: Scene, choice: Choice, slots: dict[str, object], ctx: Context) -> str:
+        """What the menu says beside a choice: the author's ``hint``, and its ``retry_cost`` once it was taken."""
+        words = [fill(choice.hint, slots, ctx)] if choice.hint else []
+        if choice.retry_cost and self.state.chosen.get(f"{scene.id}/{choice.name or choice.key}", 0):
+            words.append(cost_words(choice.retry_cost))
+        return " · ".join(words)
 
     def _choice_chance(self, choice: Choice) -> Chance | None:
         """The chance of the roll a choice makes, when it is known as the choice is offered.
@@ -338,20 +356,27 @@ class Game:
         self.emit("pc_removed", actor=pc.name, fate=fate, cause=how)
 
     def run_conflict(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
-                     *, rounds: int = ROUND_LIMIT_DEFAULT, stakes: str = "") -> str:
+                     *, rounds: int = ROUND_LIMIT_DEFAULT, stakes: str = "", vehicle: str | None = None,
+                     settings: tuple[str, ...] = ()) -> str:
         """Every PC still in the story against these NPCs (or an obstacle); returns the party's outcome.
 
         The written adventure and open play both fight through here: the PCs
         get the first opposing NPC's disposition in social conflicts, NPCs their
         minds, and afterwards NPC statuses are remembered and PCs in comae leave.
-        Someone whose conflict Pool is already spent takes part only by pushing
-        on (:func:`solo.story.pools.line_up`); a side left with nobody loses
+        A party first says who takes part, who assists and who sits out (one of
+        them drives a ``vehicle``: :mod:`solo.story.conflict_roles`). Someone
+        whose conflict Pool is already spent takes part only by pushing on
+        (:func:`solo.story.pools.line_up`); a side left with nobody loses
         without a fight.
         """
         s = self.state
+        told = {"settings": list(settings)} if settings else {}  # the narration's words for where it happens
+        self.emit("conflict_stakes", type=ctype.key, stakes=stakes, **told)
+        roles = ask_roles(self, ctype, vehicle)  # a lone PC is not asked
+        if roles.driver is not None:
+            s.active = next(i for i, pc in enumerate(s.party) if pc.name == roles.driver)
         participants, npcs, in_comae = self.conflict_sides(ctype, npc_ids, obstacle_participant,
-                                                           pc_decider=self.decider, mind=self._mind)
-        self.emit("conflict_stakes", type=ctype.key, stakes=stakes)
+                                                           pc_decider=self.decider, mind=self._mind, roles=roles)
         taking_part = line_up(self, ctype, participants, tuple(in_comae))
         fighting = {nid for nid, p in npcs.items() if any(p is q for q in taking_part)}
         for nid in npcs.keys() - fighting:
@@ -390,15 +415,28 @@ class Game:
 
     def conflict_sides(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
                        *, pc_decider: Decider | None, mind: Callable[[str, NPC], Decider | None],
-                       copies: bool = False) -> tuple[list[Participant], dict[str, Participant], list[str]]:
-        """Who a conflict would set against whom: every PC still in the story on side a, then each NPC not
-        in comae on side b (under its id where its name is taken), then the obstacle.
+                       copies: bool = False, roles: Roles | None = None, vehicle: str | None = None,
+                       ) -> tuple[list[Participant], dict[str, Participant], list[str]]:
+        """Who a conflict would set against whom: the PCs still in the story who take part on side a (with
+        what their assistants add), then each NPC not in comae on side b (under its id where its name is
+        taken), then the obstacle.
 
-        Returns the participants, the NPCs' by id, and the names of those in comae. ``copies`` builds them
-        from copies of the characters, for a look ahead that must leave the game as it is (``solo prove``).
+        ``roles`` is the party's line-up (:func:`solo.story.conflict_roles.ask_roles`); without one, as
+        nobody was asked, :func:`~solo.story.conflict_roles.default_roles` (everyone, or with a ``vehicle``
+        the best driver). Returns the participants, the NPCs' by id, and the names of those in comae.
+        ``copies`` builds them from copies of the characters, for a look ahead that must leave the game as
+        it is (``solo prove``).
         """
         s = self.state
-        participants = [from_character(pc.copy() if copies else pc, "a", ctype, decider=pc_decider) for pc in s.pcs]
+        if roles is None:
+            roles = default_roles(s.pcs, ctype, vehicle)
+        participants = []
+        for pc in s.pcs:
+            if pc.name in roles.taking_part:
+                p = from_character(pc.copy() if copies else pc, "a", ctype, decider=pc_decider)
+                p.add_bonus(roles.bonus_for(pc.name), f"{_join(roles.helpers(pc.name))} "
+                                                      f"{'assists' if len(roles.helpers(pc.name)) == 1 else 'assist'}")
+                participants.append(p)
         npcs: dict[str, Participant] = {}
         in_comae = []
         for nid in npc_ids:
@@ -424,7 +462,7 @@ class Game:
         if disposition_modifier(disp):
             for p in taking_part:
                 if p.side == "a":
-                    p.bonus, p.bonus_reason = disposition_modifier(disp), f"{npc.name} is {disp}"
+                    p.add_bonus(disposition_modifier(disp), f"{npc.name} is {disp}")
 
     def _mind(self, nid: str, npc: NPC) -> Decider | None:
         if self.mind_factory is not None:

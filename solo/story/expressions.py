@@ -380,3 +380,9 @@ def _eval(node, ctx: Context):
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             return 0  # a wrong argument (a number where a name belongs) reads as 0, never a crash
     raise ExpressionError(f"unknown node {kind!r}")
+
+
+def value_of(node: tuple, ctx: Context) -> Any:
+    """The value of one node of a condition's tree, not only its truth: ``solo prove`` tells states apart by the
+    values of the names and calls conditions read (a count, a status), so it needs them as the engine sees them."""
+    return _eval(node, ctx)

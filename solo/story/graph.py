@@ -93,6 +93,7 @@ def all_effects(adventure: Adventure) -> Iterator[Effect]:
         yield from scene.on_enter
         for choice in scene.choices:
             yield from choice.effects
+            yield from choice.retry_cost
     for branch in _all_branches(adventure):
         yield from branch.effects
 
@@ -106,6 +107,8 @@ def _texts(adventure: Adventure) -> Iterator[tuple[str, Where]]:
         yield scene.text, _at(scene.where, "text")
         for choice in scene.choices:
             yield choice.text, _at(choice.where, "text")
+            if choice.hint:
+                yield choice.hint, _at(choice.where, "hint")
     for branch in _all_branches(adventure):
         if branch.text and branch.where is not None:
             yield branch.text, _at(branch.where, "text")

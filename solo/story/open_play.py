@@ -1,19 +1,28 @@
 """Open play: a game with no written adventure, driven by the oracle and the tables.
 
-A starting situation comes from the tables; each scene is set up by the
-oracle (as expected, altered or interrupted by the tension); the player
-decides what to do through the same questions as in a written adventure:
-ask the oracle, meet someone, make a skill roll, fight or argue an Extended
-Conflict, write a note, close the scene. NPCs come from the generator. It is
-the same engine, so saves, undo, narration and the journal work unchanged.
+A starting situation comes from the tables and opens the first thread. Each
+scene starts with what the player expects of it; the oracle then checks that
+against the tension (as expected, altered or interrupted). The player decides
+what to do through the same questions as in a written adventure: ask the
+oracle, meet someone (an NPC met before, someone tied to an open thread, or a
+stranger), make a skill roll, fight or argue an Extended Conflict with stakes
+and a round limit that fit it, write a note, close the scene. It is the same
+engine, so saves, undo, narration and the journal work unchanged.
+
+Games saved before scenes had expectations replay as they were played: when
+the recorded answers show the game did not ask the new questions, it does not
+ask them (see :meth:`OpenGame._started_before_expectations`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any
 
 from ..decisions import Option, Question
+from ..oracle.likelihood import LADDER
 from ..rules.character import Character
+from ..rules.conflict_types import ConflictType
 from ..rules.outcomes import COMAE, OUT
 from ..rules.participants import OBSTACLES, obstacle
 from ..rules.rolls import DIFFICULTIES
@@ -25,10 +34,22 @@ from .npcs import disposition_of, set_disposition
 from .party import set_up_party
 from .rolling import roll_chance
 
+if TYPE_CHECKING:
+    from ..oracle.tables import TableResult
+
 OPEN_ID = "open"
 OPEN_END = "open_end"  # the ending of every open game
-LIKELIHOODS = ("very unlikely", "unlikely", "even", "likely", "very likely")
+LIKELIHOODS = tuple(LADDER)  # all nine words, impossible to certain
 MAX_SCENES = 500  # an open game is long, but never endless by accident
+MAX_TEXT = 300  # characters kept of an expectation or a conflict's stakes
+MEET_RETURNING = 5  # NPCs met before offered by name when meeting someone (the latest)
+MEET_THREADS = 3  # open threads offered as a tie for someone new (the latest)
+#: How long a conflict may run, as the player picks it (the round limit of docs/rules.md §5): key -> rounds, label.
+ROUND_LIMITS = {"short": (3, "A short exchange"), "scene": (6, "As long as the scene allows"),
+                "finish": (30, "To the finish")}
+#: What a conflict is about when the player does not say, by the kind of conflict.
+STAKES = {"physical": "Who is left standing", "chase": "Who gets away", "social": "Who gets their way",
+          "static": "Getting past {name}", "other": "Who comes out ahead"}
 
 
 def open_adventure() -> Adventure:
@@ -47,6 +68,8 @@ class OpenGame(Game):
         super().__init__(open_adventure(), **kw)  # its scenes are not walked through the flow machine
         self.scene_number = 0
         self.met: list[str] = []  # ids of NPCs met, in order
+        self.legacy = False  # replaying a game saved before scenes had expectations: ask as it was asked
+        self.stranger = ""  # the person the starting situation names ("a wounded traveller"), until met
 
     def play(self) -> str:
         if self.flow_state == "title":
@@ -55,8 +78,13 @@ class OpenGame(Game):
             set_up_party(self, self._party_given)
             self.flow_state = "party"
             situation = self.tables.roll("situation", self.rng, slots=self.state.oracle.slots())
-            self.state.oracle.add_thread(situation.text.rstrip("."))
             self.emit("situation", text=situation.text)
+            self.legacy = self._started_before_expectations()
+            thread = situation.text.rstrip(".") if self.legacy else first_thread(situation)
+            self.stranger = part_text(situation, "stranger")
+            self.state.oracle.add_thread(thread)
+            if not self.legacy:
+                self.emit("thread", text=thread, opened=True)
             self._new_scene()
         while not self.finished:
             self.turn()
@@ -65,18 +93,47 @@ class OpenGame(Game):
         assert self.state.ending is not None
         return self.state.ending
 
+    def _started_before_expectations(self) -> bool:
+        """True when the decider replays a log recorded before open play asked what a scene is expected to be.
+
+        A decider that replays a save may say which kind of question its next recorded answer was
+        for (``upcoming()``); one that does not, or has nothing left to replay, means a new game.
+        """
+        upcoming = getattr(self.decider, "upcoming", None)
+        kind = upcoming() if callable(upcoming) else None
+        return kind is not None and kind != "scene_expectation"
+
     def _new_scene(self) -> None:
         from ..oracle import set_up_scene
 
         self.scene_number += 1
         self.state.scene = "open"
         self.state.visited["open"] = self.scene_number
-        self.emit("scene_entered", scene="open", title=f"Scene {self.scene_number}", text="",
+        expected = ""
+        if not self.legacy:
+            wanted = self._expectation()
+            self.state.oracle.context = wanted  # random events that name nobody follow the scene
+            expected = f"*Expected:* {literal(wanted)}"
+        self.emit("scene_entered", scene="open", title=f"Scene {self.scene_number}", text=expected,
                   slots=self.slots(), ending=False, visit=self.scene_number)
         setup = set_up_scene(self.rng, self.tables, self.state.oracle)
         self.emit("scene_setup", **setup.to_dict())
         if self.scene_number >= MAX_SCENES:
             self._finish("the story ran its course")
+
+    def _expectation(self) -> str:
+        """What the player expects of the scene, before the oracle checks it (an empty answer takes the default)."""
+        threads = self.state.oracle.threads
+        if self.scene_number == 1:
+            default = "We look into what is going on"
+        elif threads:
+            default = f"We follow up: {threads[-1]}"
+        else:
+            default = "We pick up where we left off"
+        text = self.decider.decide(Question(
+            "scene_expectation", f"Scene {self.scene_number}: what do you expect to happen? "
+                                 "(where you are, who is there, what you mean to do)", default=default))
+        return bounded(text) or default
 
     def turn(self) -> None:
         options = [
@@ -95,19 +152,49 @@ class OpenGame(Game):
     def _open_oracle(self) -> None:
         question = self.decider.decide(Question("oracle_question", "Your question (yes or no)?",
                                                 default="Does it go our way?"))
-        odds = self.ask("likelihood", "How likely is a yes?", [Option(w, w.title(), chance=self.oracle_chance(w))
-                                                              for w in LIKELIHOODS],
-                        default="even")
+        odds = self.ask("likelihood", f"How likely is a yes? (tension {self.state.oracle.tension})",
+                        [Option(w, w.title(), chance=self.oracle_chance(w)) for w in LIKELIHOODS], default="even")
         self.ask_oracle(question, odds)
 
     def _open_meet(self) -> None:
-        from ..npc import generate_npc
-        from ..oracle import npc_reaction
+        if self.legacy:
+            self._meet_new(None)
+            return
+        options = [Option(nid, f"{self.state.npcs[nid].name} again", disposition_of(self.state.npcs[nid]))
+                   for nid in self._returning()]
+        if self.stranger:
+            options.append(Option("opening", f"The {bare(self.stranger)} from the opening", "who asked for help"))
+        threads = self.state.oracle.threads[-MEET_THREADS:]
+        options += [Option(f"thread{i}", f"Someone tied to: {t}", "new to the story")
+                    for i, t in enumerate(threads, 1)]
+        options.append(Option("stranger", "A stranger", "nothing to do with the story, yet"))
+        who = self.ask("meet", "Whom do you meet?", options, default=options[0].key)
+        if who == "stranger":
+            self._meet_new(None)
+        elif who == "opening":
+            self._meet_new(self.state.oracle.threads[0] if self.state.oracle.threads else None, self.stranger)
+            self.stranger = ""
+        elif who.startswith("thread"):
+            self._meet_new(threads[int(who.removeprefix("thread")) - 1])
+        else:
+            self._meet_again(who)
 
-        level = self.ask("npc_level", "Who is it?", [
+    def _returning(self) -> list[str]:
+        """NPCs met before who can still turn up: not in comae, the latest first."""
+        out = [nid for nid in reversed(self.met) if self.state.npc_status.get(nid) != COMAE]
+        return out[:MEET_RETURNING]
+
+    def _meet_new(self, thread: str | None, who: str = "") -> None:
+        """Someone new (``who`` the situation named, or anyone); tied to ``thread`` they come with a meaning
+        pair saying how. Their role as shown says both, so the NPC list keeps them."""
+        from ..npc import generate_npc
+        from ..oracle import meaning, npc_reaction
+
+        level = self.ask("npc_level", "How capable are they?", [
             Option("common", "Someone ordinary", "Common"), Option("skilled", "Someone capable", "Skilled"),
             Option("master", "Someone formidable", "Master")], default="common")
         npc = generate_npc(self.rng, level)
+        tie = meaning(self.rng, self.tables) if thread is not None else None
         nid = f"npc{len(self.met) + 1}"
         reaction = npc_reaction(self.rng, "neutral", tables=self.tables)
         disposition = reaction.disposition.title()
@@ -115,10 +202,32 @@ class OpenGame(Game):
         self.state.npcs[nid] = npc
         self.met.append(nid)
         self.state.oracle.add_npc(npc.name)
+        npc.role = shown_role(npc.role or "", who, thread)
         block = npc.code_block.to_dict() if npc.code_block else {}
+        extra: dict[str, Any] = {}
+        if thread is not None:
+            extra = {"tied_to": thread, "tie": tie.to_dict() if tie else None}
         self.emit("npc_met", npc=nid, name=npc.name, level=level, role=npc.role or "",
                   reaction=reaction.reaction, disposition=disposition, code_block=block,
-                  twist=reaction.twist.to_dict() if reaction.twist else None)
+                  twist=reaction.twist.to_dict() if reaction.twist else None, **extra)
+
+    def _meet_again(self, nid: str) -> None:
+        """Someone met before: the reaction is rolled again from how they feel now, and may change it."""
+        from ..oracle import npc_reaction
+
+        npc = self.state.npcs[nid]
+        before = disposition_of(npc)
+        reaction = npc_reaction(self.rng, before.lower(), tables=self.tables)
+        after = reaction.disposition.title()
+        set_disposition(npc, after)
+        self.met.remove(nid)
+        self.met.append(nid)  # the latest met comes first in the menus
+        block = npc.code_block.to_dict() if npc.code_block else {}
+        self.emit("npc_met", npc=nid, name=npc.name, level=npc.level, role=npc.role or "",
+                  reaction=reaction.reaction, disposition=after, code_block=block,
+                  twist=reaction.twist.to_dict() if reaction.twist else None, again=True)
+        if after != before:
+            self.emit("disposition", npc=nid, name=npc.name, before=before, after=after)
 
     def _open_roll(self) -> None:
         pc = self._pick_pc("Who rolls?")
@@ -152,16 +261,38 @@ class OpenGame(Game):
             wall = obstacle(name, diff)
         else:
             choices = [Option(nid, self.state.npcs[nid].name, disposition_of(self.state.npcs[nid]))
-                       for nid in self.met if self.state.npc_status.get(nid) not in (COMAE, OUT)]
+                       for nid in reversed(self.met) if self.state.npc_status.get(nid) not in (COMAE, OUT)]
             choices.append(Option("new", "Someone new"))
             nid = self.ask("opponent", "Against whom?", choices)
             if nid == "new":
-                self._open_meet()
-                nid = self.met[-1]
+                self._meet_new(None)
+            else:  # the opponent moves to the front of the menus
+                self.met.remove(nid)
+                self.met.append(nid)
+            nid = self.met[-1]
             npc_ids = [nid]
-        self.run_conflict(ctype, npc_ids, wall)
+        if self.legacy:
+            self.run_conflict(ctype, npc_ids, wall)
+        else:
+            stakes, rounds = self._terms(ctype, wall.name if wall else "")
+            self.run_conflict(ctype, npc_ids, wall, rounds=rounds, stakes=stakes)
         if not self.state.pcs:
             self._fallen()
+
+    def _terms(self, ctype: ConflictType, obstacle_name: str) -> tuple[str, int]:
+        """What the conflict is about, and how many rounds it may run before it ends in a stalemate.
+
+        The round limit is the player's: a fight or a chase runs to the finish by default (it ends when
+        someone drops or gets away); anything else, whose rounds are minutes or hours, defaults to as long
+        as the scene allows, so two sides who keep failing reach a stalemate the story can use.
+        """
+        default = STAKES[stakes_kind(ctype)].format(name=obstacle_name or "it")
+        stakes = bounded(self.decider.decide(Question(
+            "stakes", "What is at stake? (what the winner gets)", default=default))) or default
+        options = [Option(key, label, f"{rounds} rounds, then a stalemate")
+                   for key, (rounds, label) in ROUND_LIMITS.items()]
+        length = self.ask("round_limit", "How long can it run?", options, default=default_length(ctype))
+        return stakes, ROUND_LIMITS[length][0]
 
     def _open_note(self) -> None:
         text = self.decider.decide(Question("note_text", "Your note:", default="(nothing)"))
@@ -182,9 +313,10 @@ class OpenGame(Game):
         self._finish("the players closed the book")
 
     def _finish(self, why: str) -> None:
-        """The story ends; ``why`` says how, and is the ending's title ("The players closed the book")."""
+        """The story ends; ``why`` says how ("the players closed the book"), and the line sums the story up."""
         self.state.ending = OPEN_END
-        self.emit("ending", scene=OPEN_END, title=why[:1].upper() + why[1:], outcome=why)
+        line = ending_title(why, self.scene_number, self.state.oracle.threads, self.met)
+        self.emit("ending", scene=OPEN_END, title=line, outcome=line)
 
     def _pick_pc(self, prompt: str) -> Character:
         pcs = self.state.pcs
@@ -192,3 +324,81 @@ class OpenGame(Game):
             return pcs[0]
         name = self.ask("who", prompt, [Option(pc.name, pc.name) for pc in pcs])
         return next(pc for pc in pcs if pc.name == name)
+
+
+def part_text(result: TableResult, table: str) -> str:
+    """The text a table roll drew from ``table`` along the way ("a wounded traveller"), or ''."""
+    for part in result.parts:
+        if part.table == table:
+            return part.text.strip()
+        found = part_text(part, table)
+        if found:
+            return found
+    return ""
+
+
+def first_thread(situation: TableResult) -> str:
+    """The thread a starting situation opens: its trouble ("An old debt is being called in"), or all of it."""
+    text = (part_text(situation, "trouble") or situation.text).strip().rstrip(".")
+    return text[:1].upper() + text[1:]
+
+
+def bare(noun: str) -> str:
+    """'a wounded traveller' -> 'wounded traveller'."""
+    first, _, rest = noun.partition(" ")
+    return rest if first.lower() in ("a", "an", "the") and rest else noun
+
+
+def shown_role(role: str, who: str, thread: str | None) -> str:
+    """An NPC's role as the story shows it: who the situation said they are, and the thread they are tied to."""
+    text = f"the {bare(who)}, {article(role)}" if who and role else (f"the {bare(who)}" if who else role)
+    if thread and not who and role:
+        text = article(role)
+    if thread:
+        text += f"; tied to \u201c{thread[:1].lower() + thread[1:]}\u201d"
+    return text
+
+
+def article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun.lower()
+
+
+def literal(text: str) -> str:
+    """A player's words as scene text, which is Markdown with {slots}: Markdown's marks are escaped and
+    braces doubled, so what was typed is what shows."""
+    escaped = re.sub(r"([\\`*_\[\]<>#|!~])", r"\\\1", text)
+    return escaped.replace("{", "{{").replace("}", "}}")
+
+
+def bounded(text: str) -> str:
+    """Free text as kept: one line, trimmed, at most MAX_TEXT characters."""
+    return " ".join(text.split())[:MAX_TEXT]
+
+
+def stakes_kind(ctype: ConflictType) -> str:
+    if ctype.static:
+        return "static"
+    if ctype.physical:
+        return "physical"
+    if not ctype.flight:
+        return "chase"
+    return "social" if ctype.social else "other"
+
+
+def default_length(ctype: ConflictType) -> str:
+    """The round limit offered first: to the finish for fights and chases, a scene's worth otherwise."""
+    return "finish" if stakes_kind(ctype) in ("physical", "chase") else "scene"
+
+
+def ending_title(why: str, scenes: int, threads: list[str], met: list[str]) -> str:
+    """The story's last line: how it ended, how long it ran, who was met, what is still open."""
+    text = f"{why} after {scenes} scene{'' if scenes == 1 else 's'}"
+    if met:
+        text += f", {len(met)} {'person' if len(met) == 1 else 'people'} met"
+    if threads:
+        shown = "; ".join(t[:1].lower() + t[1:] for t in threads[-3:])
+        more = f" and {len(threads) - 3} more" if len(threads) > 3 else ""
+        text += f"; still open: {shown}{more}"
+    else:
+        text += "; every thread closed"
+    return text[:1].upper() + text[1:]

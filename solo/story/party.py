@@ -3,12 +3,16 @@
 An adventure with ``pc = false`` has no party at all: its reader plays no character.
 
 Hot-seat play asks each player's name and character in turn; the adventure
-may suggest a pregenerated character, which only one of them can take.
+may suggest a pregenerated character, which only one of them can take. The
+player's roster (the characters kept from earlier games) comes after the
+ready-made, new and random choices, so the numbers a script answers with stay
+the same whatever the roster holds.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from ..decisions import Option, Question
 from ..rules.character import Character
@@ -16,6 +20,30 @@ from .npcs import npc_fields
 
 if TYPE_CHECKING:
     from .engine import Game
+
+
+class RosterChoice(Protocol):
+    """A character of the player's roster as "Who will you play?" offers it (solo.characters.RosterEntry)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+
+
+class OfferedRoster(Protocol):
+    """The roster a game offers (solo.characters.Roster): its entries, and a way to take one."""
+
+    @property
+    def entries(self) -> Sequence[RosterChoice]: ...
+    def choose(self, entry: RosterChoice, /) -> Character: ...
+
+
+def roster_of(game: Game) -> OfferedRoster | None:
+    """The roster the game offers, if whoever started it gave one (the terminal does; bots and tests need not)."""
+    return getattr(game, "roster", None)
 
 
 def set_up_party(game: Game, given: list[Character] | None) -> None:
@@ -73,9 +101,18 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
     if pregen is not None and pregen.name not in taken:
         options.append(Option("pregen", f"Play {pregen.name}", "a ready-made character"))
     options += [Option("new", "Make a new character"), Option("random", "A random character")]
+    roster = roster_of(game)
+    kept = [e for e in roster.entries if e.name not in taken] if roster is not None else []
+    options += [Option(e.key, e.name, e.summary) for e in kept]  # typing the name picks it
     how = game.ask("pc_source", "Who will you play?", options, actor=player)
     if how == "pregen" and pregen is not None:
         return pregen
+    entry = next((e for e in kept if e.key == how), None)
+    if entry is not None and roster is not None:
+        return roster.choose(entry)
     if how == "random":
-        return build_character(random_choices(game.rng))
-    return create_character(game.decider, game.rng, player=player)
+        pc = build_character(random_choices(game.rng))
+    else:
+        pc = create_character(game.decider, game.rng, player=player)
+    game.emit("new_character", how=how, character=pc.to_dict())  # its card, before play starts
+    return pc

@@ -1,13 +1,16 @@
-"""How a choice's action can turn out, with the exact chance of each outcome, and how to make it so.
+"""How a choice's action can turn out, with the chance of each outcome, and how to make it so.
 
 Each outcome is a :class:`Plan`: its chance, its name, and what the probe
-game does in place of the dice to end up there (who rolled, which branch).
-Targets come from the engine's own functions (:func:`~solo.story.rolling.roll_target`,
-:func:`~solo.story.rolling.roller`, :func:`~solo.rules.rolls.judge`,
-:func:`~solo.rules.rolls.resolve_opposed`, the oracle's grades, the exact
-conflict odds of :class:`~solo.minds.foresight.Foresight`), so the chance
-shown is the chance the game rolls against. What it leaves out (Luck flips,
-the Pools a conflict costs) is said in docs/proving.md.
+game does in place of the dice to end up there (who rolled, which branch,
+what a conflict left behind). Targets come from the engine's own functions
+(:func:`~solo.story.rolling.roll_target`, :func:`~solo.story.rolling.roller`,
+:func:`~solo.rules.rolls.judge`, :func:`~solo.rules.rolls.resolve_opposed`,
+the oracle's grades, the exact conflict odds of
+:class:`~solo.minds.foresight.Foresight`), so the chance shown is the chance
+the game rolls against. A conflict against NPCs is played with the engine
+instead, because their minds may flee, give up or push on, which the exact
+odds leave out; its chances are then estimates and flagged so. What it all
+leaves out (Luck flips, the Pools a conflict costs) is said in docs/proving.md.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..rules.escalation import may_escalate
-from ..rules.outcomes import COMAE, LOST, STALEMATE, WON
+from ..rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
 from ..rules.rolls import judge, resolve_opposed
 
 if TYPE_CHECKING:
@@ -47,6 +50,11 @@ class Plan:
     real: bool = False  # resolved by the engine's own dice (an action with no chance model)
     lens: str | None = None  # the Lens the best play keeps in the conflict
     requests: str | None = None  # the Tag a request spends
+    #: A conflict's aftermath: each NPC that fought and its end status (in, out, fled, surrendered, comae);
+    #: None when nobody fought (no action, or a side with nobody in it).
+    statuses: tuple[tuple[str, str], ...] | None = None
+    comae: tuple[str, ...] = ()  # the PCs who ended the conflict in comae (they leave the story)
+    exit: str | None = None  # the party flees or gives up at once: a choice of the player, not a chance
 
     def apply(self, game: Game, action: Action) -> Branch | None:
         s = game.state
@@ -62,8 +70,24 @@ class Plan:
             return RealGame.resolve(game, action)
         if self.escalated:
             assert action.escalation is not None
-            return action.escalation.branch(self.outcome)
+            action = action.escalation
+        if self.statuses is not None:
+            self._aftermath(game, action.spec)
         return action.branch(self.outcome)
+
+    def _aftermath(self, game: Game, spec: dict) -> None:
+        """What the conflict leaves behind, through the engine's own :meth:`Game.conflict_aftermath`."""
+        assert self.statuses is not None
+        ctype = game.conflict_types[spec["type"]]
+        parts, npcs, _ = game.conflict_sides(ctype, [nid for nid, _ in self.statuses], None, pc_decider=None,
+                                             mind=lambda nid, npc: None)
+        for nid, status in self.statuses:
+            if nid in npcs:
+                npcs[nid].status = status
+        for p in parts:
+            if p.is_pc and p.char is not None and p.char.name in self.comae:
+                p.status = COMAE
+        game.conflict_aftermath(npcs, set(npcs), parts)
 
 
 @dataclass
@@ -74,6 +98,7 @@ class Outcomes:
     note: str = ""  # e.g. "estimated from 400 conflicts"
     lens: str | None = None
     extra: dict[str, float] = field(default_factory=dict)
+    exits: list[Plan] = field(default_factory=list)  # fleeing or giving up at once, each a move of its own
 
 
 def outcomes(game: Game, action: Action) -> Outcomes:
@@ -215,7 +240,12 @@ def _request(game: Game, action: Action) -> Outcomes:
 
 # -- conflicts ------------------------------------------------------------------------------------
 def _conflict(game: Game, spec: dict) -> Outcomes:
-    """Won, lost or a stalemate: exact for one against one, else estimated by playing the conflict."""
+    """Every way the conflict can end, with what it leaves behind, and the party's own ways out.
+
+    Against an obstacle: the exact odds, won, lost or a stalemate. Against NPCs, whose minds may flee, give up
+    or push on into comae (which the exact odds leave out), the conflict is played with the engine and each
+    ending counted: an estimate, and the report says so.
+    """
     from .actions import ACTIONS
 
     verb = ACTIONS["conflict"]
@@ -250,21 +280,41 @@ def _signature(game: Game, spec: dict, npc_ids: list[str]) -> str:
 
 
 def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Outcomes:
+    from .actions import obstacle_of
+
+    parts, _ = _participants(game, ctype, spec, npc_ids, "none", random.Random(SAMPLE_SEED))
+    if {p.side for p in parts} != {"a", "b"}:  # a side with nobody in it: no fight, as in the engine
+        return Outcomes([Plan(1.0, WON if any(p.side == "a" for p in parts) else LOST)],
+                        note="no contest: one side has nobody to fight")
+    exits = _exits(ctype, npc_ids)
     exact = _exact(game, ctype, spec, npc_ids, rounds)
-    if exact is not None:
-        won, lost, lens = exact
+    if exact is not None and not npc_ids and obstacle_of(spec) is not None:
+        won, lost, lens = exact  # an obstacle neither flees nor gives up, and nobody pushes on in the search
         chances = {WON: won, LOST: lost, STALEMATE: max(0.0, 1.0 - won - lost)}
-        return Outcomes([Plan(p, o, lens=lens) for o, p in chances.items() if p > 0], lens=lens,
-                        note=f"exact odds, keeping {lens}")
-    counts = _sampled(game, ctype, spec, npc_ids, rounds)
+        return Outcomes([Plan(p, o, lens=lens, statuses=()) for o, p in chances.items() if p > 0], lens=lens,
+                        note=f"exact odds, keeping {lens}", exits=exits)
+    lens = exact[2] if exact is not None else "none"
+    counts = _sampled(game, ctype, spec, npc_ids, rounds, lens)
     total = sum(counts.values())
-    return Outcomes([Plan(n / total, o, sampled=True) for o, n in sorted(counts.items())],
-                    note=f"estimated from {total} conflicts")
+    plans = [Plan(n / total, outcome, sampled=True, lens=lens, statuses=statuses, comae=comae)
+             for (outcome, statuses, comae), n in sorted(counts.items())]
+    return Outcomes(plans, lens=lens, exits=exits,
+                    note=f"estimated from {total} conflicts played with the engine, keeping {lens}")
+
+
+def _exits(ctype, npc_ids: list[str]) -> list[Plan]:
+    """Giving up (and, where the conflict allows flight, fleeing) in the first round: no roll, the NPCs stay in."""
+    from ..rules.outcomes import FLED, FLEE, SURRENDER, SURRENDERED
+
+    statuses = tuple((nid, ACTIVE) for nid in npc_ids)
+    ways = [(SURRENDER, SURRENDERED)] + ([(FLEE, FLED)] if ctype.flight else [])
+    return [Plan(1.0, outcome, exit=key, statuses=statuses) for key, outcome in ways]
 
 
 def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, rng: random.Random):
     """The sides as the game lines them up (:meth:`Game.conflict_sides`, on copies), PCs keeping ``lens``, NPCs
-    with their minds, and the PCs' disposition bonus in a social conflict. Spent Pools are not modelled."""
+    with their minds, and the PCs' disposition bonus in a social conflict. Spent Pools are not modelled.
+    Returns the participants and the NPCs' by id."""
     from ..minds.bots import LensKeeper
     from .actions import obstacle_of
     from .npcs import default_mind
@@ -272,17 +322,18 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
     memory = game.state.memory
     parts, npcs, _ = game.conflict_sides(ctype, npc_ids, obstacle_of(spec), pc_decider=LensKeeper(lens),
                                          mind=lambda nid, npc: default_mind(npc, rng, memory=memory.get(nid)),
-                                         copies=True)
+                                         copies=True, vehicle=spec.get("vehicle"))
     game.disposition_bonus(ctype, parts, next(iter(npcs), None))
-    return parts
+    return parts, npcs
 
 
 def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tuple[float, float, str] | None:
+    """The exact odds of one against one (won, lost, the best Lens to keep), or None where they cannot be had."""
     from ..minds.foresight import Foresight
     from ..rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
-    parts = _participants(game, ctype, spec, npc_ids, "none", rng)
+    parts, _ = _participants(game, ctype, spec, npc_ids, "none", rng)
     if len(parts) != 2 or {p.side for p in parts} != {"a", "b"}:
         return None
     conflict = Conflict(ctype, parts, rng, round_limit=rounds)
@@ -296,16 +347,20 @@ def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tu
     return best.a_wins, best.b_wins, exact.best
 
 
-def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Counter[str]:
+#: How a sampled conflict ended: the outcome, each NPC's end status, the PCs in comae.
+Ending = tuple[str, tuple[tuple[str, str], ...], tuple[str, ...]]
+
+
+def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, lens: str) -> Counter[Ending]:
+    """The conflict played SAMPLED_CONFLICTS times with the engine, the PCs keeping ``lens``: how each ended."""
     from ..rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
-    counts: Counter[str] = Counter()
+    counts: Counter[Ending] = Counter()
     for _ in range(SAMPLED_CONFLICTS):
-        parts = _participants(game, ctype, spec, npc_ids, "none", rng)
-        if {p.side for p in parts} != {"a", "b"}:
-            counts[WON if any(p.side == "a" for p in parts) else LOST] += 1
-            continue
+        parts, npcs = _participants(game, ctype, spec, npc_ids, lens, rng)
         result = Conflict(ctype, parts, rng, round_limit=rounds).run()
-        counts[result.outcome] += 1
+        statuses = tuple(sorted((nid, p.status) for nid, p in npcs.items()))
+        comae = tuple(sorted(p.char.name for p in parts if p.is_pc and p.char is not None and p.status == COMAE))
+        counts[(result.outcome, statuses, comae)] += 1
     return counts

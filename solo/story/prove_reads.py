@@ -2,27 +2,32 @@
 
 Two games whose conditions would all read the same values, in the same
 scene, with the same once-only choices spent, the same party and the same
-NPC dispositions, have the same futures as far as the story goes; the
+NPC dispositions and NPCs in comae, have the same futures as far as the story goes; the
 search keeps one of them. Every name and function call any condition of the
 adventure makes (choice, effect, route, text) is an *atom*, and the state's
 key is the value of every atom, so a function the condition language gains
 later is told apart without this module knowing it.
 
-Counts that only grow (visits, choices taken, Luck uses, counters no effect
-ever lowers) are kept exactly up to one past the largest number any
-condition names and merged above it: a condition that compares such a count
-with a number cannot tell those values apart. A counter some effect lowers
-is kept exactly. Everything else (Pools, Luck, skills, NPC Pools and memory,
+A count that only grows (visits, choices taken, Luck uses, counters no
+effect ever lowers) and that every condition only compares with a number is
+kept exactly up to one past the largest number it is compared with, and
+merged above it: those comparisons cannot tell the values apart. A count
+compared with another count or used in arithmetic (``brass > iron``,
+``knocks % 4 == 3``) is kept exactly, as is a counter some effect lowers:
+merging those would make a false "never reached". Kept exactly, a count
+that grows without end is bounded only by the state limit. Everything else (Pools, Luck, skills, NPC Pools and memory,
 notes, the oracle's lists) is not part of the key: see docs/proving.md.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from .expressions import Condition, _eval
+from ..rules.outcomes import COMAE
+from .expressions import Condition, value_of
 from .npcs import disposition_of
 
 if TYPE_CHECKING:
@@ -63,32 +68,47 @@ def conditions_of(adventure: Adventure) -> list[Condition]:
     return list(found.values())
 
 
-def _atoms(tree: tuple, out: dict[tuple, None]) -> None:
-    kind = tree[0]
-    if kind == "name" or (kind == "call" and tree[1] not in ("min", "max")):
-        out[tree] = None
-        return
-    for part in tree[1:]:
-        if isinstance(part, tuple) and part and isinstance(part[0], str):
-            _atoms(part, out)
-        elif isinstance(part, tuple):
-            for p in part:
-                if isinstance(p, tuple) and p and isinstance(p[0], str):
-                    _atoms(p, out)
+def _constant(node: tuple) -> float | None:
+    """The number a node is when it is only a number (``3``, ``-3``), else None."""
+    if node[0] == "num" and isinstance(node[1], (int, float)) and not isinstance(node[1], bool):
+        return node[1]
+    if node[0] == "neg":
+        inner = _constant(node[1])
+        return None if inner is None else -inner
+    return None
 
 
-def _numbers(tree: tuple) -> list[int]:
+def _is_atom(node: tuple) -> bool:
+    return node[0] == "name" or (node[0] == "call" and node[1] not in ("min", "max"))
+
+
+def _children(node: tuple) -> list[tuple]:
     out = []
-    if tree[0] == "num" and isinstance(tree[1], (int, float)):
-        out.append(int(tree[1]))
-    for part in tree[1:]:
+    for part in node[1:]:
         if isinstance(part, tuple) and part and isinstance(part[0], str):
-            out += _numbers(part)
+            out.append(part)
         elif isinstance(part, tuple):
-            for p in part:
-                if isinstance(p, tuple) and p and isinstance(p[0], str):
-                    out += _numbers(p)
+            out += [p for p in part if isinstance(p, tuple) and p and isinstance(p[0], str)]
     return out
+
+
+def _uses(node: tuple, out: dict[tuple, list[float | None]], use: float | None) -> None:
+    """Each atom of ``node`` and how it is used: the constant it is compared with, 0 where only its truth
+    counts, None for any other use (compared with another count, in ``+ - * / %``, an argument)."""
+    kind = node[0]
+    if _is_atom(node):
+        out.setdefault(node, []).append(use)
+        for arg in _children(node):  # a call's arguments are read as arguments
+            _uses(arg, out, None)
+        return
+    if kind == "cmp":
+        left, right = node[2], node[3]
+        _uses(left, out, _constant(right))
+        _uses(right, out, _constant(left))
+        return
+    truth = kind in ("and", "or", "not")
+    for child in _children(node):
+        _uses(child, out, 0 if truth else None)
 
 
 def lowered_counters(adventure: Adventure) -> set[str]:
@@ -123,7 +143,7 @@ def lowered_counters(adventure: Adventure) -> set[str]:
 @dataclasses.dataclass(frozen=True)
 class Atom:
     tree: tuple
-    grows: bool  # only ever grows: merged above the cap
+    cap: int | None  # values above it are one state (it only grows and is only compared with numbers); None: exact
 
     @property
     def text(self) -> str:
@@ -136,41 +156,52 @@ class Atom:
 
 
 class Reads:
-    """The atoms of an adventure's conditions and the cap above which growing counts merge."""
+    """The atoms of an adventure's conditions, each with the cap above which its values merge (or none)."""
 
     def __init__(self, adventure: Adventure):
-        found: dict[tuple, None] = {}
-        numbers = [0]
+        found: dict[tuple, list[float | None]] = {}
         for condition in conditions_of(adventure):
-            _atoms(condition.tree, found)
-            numbers += _numbers(condition.tree)
+            _uses(condition.tree, found, 0)
         lowered = lowered_counters(adventure)
-        self.cap = max(abs(n) for n in numbers) + 1
-        self.atoms = [Atom(t, _grows(t, lowered)) for t in found]
+        self.atoms = [Atom(tree, _cap(uses) if _grows(tree, lowered) else None) for tree, uses in found.items()]
 
     def values(self, game: Game) -> tuple[Hashable, ...]:
         ctx = game.context()
         out: list[Hashable] = []
         for atom in self.atoms:
             try:
-                value = _eval(atom.tree, ctx)
+                value = value_of(atom.tree, ctx)
             except (ValueError, TypeError, KeyError):
                 value = None
-            if atom.grows and isinstance(value, int) and not isinstance(value, bool) and value > self.cap:
-                value = self.cap
+            if atom.cap is not None and isinstance(value, int) and not isinstance(value, bool) and value > atom.cap:
+                value = atom.cap
             out.append(value if isinstance(value, Hashable) else repr(value))
         return tuple(out)
 
     def key(self, game: Game) -> tuple[Hashable, ...]:
-        """The state as far as the story can tell: scene, atoms, spent choices, party, dispositions."""
+        """The state as far as the story can tell: scene, atoms, spent choices, party, dispositions, NPCs in comae."""
         s = game.state
         dispositions = tuple(sorted((nid, disposition_of(npc)) for nid, npc in s.npcs.items()))
-        return (s.scene, self.values(game), tuple(sorted(s.taken)), tuple(sorted(s.removed)), s.active,
-                dispositions)
+        # An NPC's status counts where a condition reads it (an atom) and where the engine does: one in comae
+        # fights no more. Keying every status would split states nothing tells apart.
+        in_comae = tuple(sorted(nid for nid, status in s.npc_status.items() if status == COMAE))
+        return (s.scene, self.values(game), tuple(sorted(s.taken)), tuple(sorted(s.removed.items())), s.active,
+                dispositions, in_comae)
 
     def describe(self, game: Game) -> dict[str, Any]:
         """The atoms' values by how a person writes them, for a report."""
         return {a.text: v for a, v in zip(self.atoms, self.values(game))}
+
+
+def _cap(uses: list[float | None]) -> int | None:
+    """One past the largest number a count is compared with, if every use compares it with a number.
+
+    Above it, ``>``, ``>=``, ``==``, ``!=``, ``<`` and ``<=`` against those numbers all read the same.
+    A count used any other way (against another count, in arithmetic) is kept exactly.
+    """
+    if any(u is None for u in uses):
+        return None
+    return math.floor(max(u for u in uses if u is not None)) + 1
 
 
 def _grows(tree: tuple, lowered: set[str]) -> bool:

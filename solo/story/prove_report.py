@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import prove_walkthrough
+from .prove_chances import SAMPLED_CONFLICTS
+
 if TYPE_CHECKING:
     from .prove_search import Proof
     from .prove_walkthrough import Walkthrough
@@ -34,10 +37,13 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
 
 
 def percent(p: float) -> str:
+    """A chance as a person reads it: never "100.0 %" for what is not certain, nor "0.0 %" for what can happen."""
     if p <= 0:
         return "0 %"
     if p >= 1:
         return "100 %"
+    if p > 0.999:
+        return "> 99.9 %"
     return f"{p * 100:.1f} %" if p >= 0.001 else "< 0.1 %"
 
 
@@ -65,6 +71,11 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         out.append(f"  {title}: reachable in {steps} choice{'s' * (steps != 1)}; best-play chance "
                    f"{percent(found['best_chance'])}")
         walk = walks.get(name)
+        if walk is not None and walk.too_long:
+            most = prove_walkthrough.MAX_ANSWERS
+            out.append(f"    no walkthrough: the way there takes more than {most} answers with no dice on it "
+                       "(another seed would not shorten it)")
+            continue
         if walk is None:
             out.append("    walkthrough not searched (--seeds 0)" if seeds == 0 else
                        f"    no seed of the {seeds} tried played the way there: no replayable walkthrough")
@@ -87,7 +98,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     else:
         out.append("Soft-locks: none" + ("" if proof.complete else " among the states searched to the end"))
     if proof.unreachable:
-        out.append("Never offered" + ("" if proof.complete else " (in the states searched)") + ":")
+        out.append("Never offered:" if proof.complete else
+                   "Not offered in the states searched (the search stopped first: each may still be offered):")
         for item in proof.unreachable:
             what = f"scene {item['scene']} ({item['text']})" if item["choice"] is None else \
                 f"{item['scene']} choice {item['choice']}: {item['text']}"
@@ -95,5 +107,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     else:
         out.append("Every scene and every choice is offered in some reachable state.")
     if proof.sampled:
-        out.append(f"{proof.sampled} move(s) rest on conflicts the exact odds cannot price: estimated by playing them.")
+        out.append(f"{proof.sampled} move(s) rest on conflicts against NPCs, estimated by playing each "
+                   f"{SAMPLED_CONFLICTS} times: an ending of such a conflict rarer than about 1 in {SAMPLED_CONFLICTS} "
+                   "may be missed, and what only it leads to called never offered.")
     return out

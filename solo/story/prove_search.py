@@ -54,6 +54,11 @@ class Move:
     note: str = ""  # what the chances rest on
     sampled: bool = False
     lens: str | None = None
+    exit: str | None = None  # the party flees or gives up at once in the choice's conflict ("flee", "surrender")
+
+
+#: How a move that leaves its conflict at once is told in a report.
+EXIT_WORDS = {"flee": "then flee at once", "surrender": "then give up at once"}
 
 
 @dataclass
@@ -100,7 +105,8 @@ class _Search:
         self.max_states = max_states
         self.nodes: list[Node] = []
         self.index: dict[Hashable, int] = {}
-        self.queue: list[tuple[int, int, int]] = []  # (times its scene was searched, depth, node): shallowest first
+        self.waiting: dict[str | None, list[tuple[int, int]]] = {}  # per scene: (depth, node), shallowest first
+        self.queue: list[tuple[int, int, int, str | None]] = []  # a scene's head: (times searched, depth, node, scene)
         self.games: dict[int, ProbeGame] = {}  # the games of the nodes not searched yet
         self.searched: Counter[str | None] = Counter()
         self.full = False
@@ -136,8 +142,34 @@ class _Search:
         if node.moves is None:
             assert game is not None
             self.games[node.id] = game
-            heapq.heappush(self.queue, (self.searched[scene], node.depth, node.id))
+            self._wait(node)
         return node.id
+
+    def _wait(self, node: Node) -> None:
+        """Queue ``node`` in its scene; the scene's shallowest node stands for it in :attr:`queue`.
+
+        Every push and pop costs O(log n): an entry of :attr:`queue` whose scene has since been searched, or
+        whose head has changed, is stale and skipped when it comes up (:meth:`_next`).
+        """
+        heap = self.waiting.setdefault(node.scene, [])
+        heapq.heappush(heap, (node.depth, node.id))
+        if heap[0] == (node.depth, node.id):
+            heapq.heappush(self.queue, (self.searched[node.scene], node.depth, node.id, node.scene))
+
+    def _next(self) -> int | None:
+        """The shallowest node waiting in the scene searched least (None: nothing waits)."""
+        while self.queue:
+            count, depth, nid, scene = heapq.heappop(self.queue)
+            heap = self.waiting.get(scene)
+            if not heap or heap[0] != (depth, nid) or self.searched[scene] != count:
+                continue  # stale: the scene was searched since, or a shallower node came first
+            heapq.heappop(heap)
+            self.searched[scene] += 1
+            if heap:
+                head = heap[0]
+                heapq.heappush(self.queue, (self.searched[scene], head[0], head[1], scene))
+            return nid
+        return None
 
     def run(self) -> None:
         try:
@@ -145,14 +177,12 @@ class _Search:
             self.node_for(self.key(root), root, None, None)
         except Exception as exc:  # noqa: BLE001 - a broken adventure is reported, not a crash of prove
             self.node_for(("error", repr(exc)), None, None, None, error=f"{type(exc).__name__}: {exc}")
-        while self.queue and not self.full:
-            count, depth, nid = heapq.heappop(self.queue)
+        while not self.full:
+            nid = self._next()
+            if nid is None:
+                break
             node = self.nodes[nid]
-            if self.searched[node.scene] > count:  # its scene was searched since: wait its turn again
-                heapq.heappush(self.queue, (self.searched[node.scene], depth, nid))
-                continue
             game = self.games.pop(nid)
-            self.searched[node.scene] += 1
             if node.escalate:
                 self.expand_escalation(node, game)
             else:
@@ -182,9 +212,10 @@ class _Search:
             i = len(node.moves)
             node.moves.append(move)
             plans: list[Plan | None] = [None]
+            exits: list[Plan] = []
             if choice.action is not None:
                 found = outcomes(game, choice.action)
-                plans = list(found.plans)
+                plans, exits = list(found.plans), found.exits
                 move.note, move.lens = found.note, found.lens
                 move.sampled = any(p.sampled for p in found.plans)
             for plan in plans:
@@ -197,6 +228,13 @@ class _Search:
                     arc = self._arc(node, i, game, choice.key, plan)
                 if arc is not None:
                     _add(move, arc)
+            for plan in exits:  # the party's own way out of the conflict: a move of its own, no chance
+                way = Move(choice.key, str(number), f"{_words(choice)} ({EXIT_WORDS[plan.exit or '']})",
+                           note="the party's choice: no roll", exit=plan.exit)
+                node.moves.append(way)
+                arc = self._arc(node, len(node.moves) - 1, game, choice.key, plan)
+                if arc is not None:
+                    _add(way, arc)
 
     def expand_escalation(self, node: Node, game: ProbeGame) -> None:
         """Escalate (a conflict, its own chances) or accept the lost roll: both answers of the question."""
@@ -247,10 +285,12 @@ def shortest_tree(nodes: list[Node]) -> None:
 
 
 def _add(move: Move, arc: Arc) -> None:
-    """Outcomes that lead to the same state are one arc."""
+    """Outcomes that lead to the same state are one arc, named by all of them ("won or opponent_fled")."""
     for a in move.arcs:
         if a.child == arc.child:
             a.chance += arc.chance
+            if arc.outcome and arc.outcome not in (a.outcome or "").split(" or "):
+                a.outcome = f"{a.outcome} or {arc.outcome}" if a.outcome else arc.outcome
             return
     move.arcs.append(arc)
 

@@ -31,7 +31,11 @@ _CONFLICT_KINDS = frozenset({LENS, CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, QUICK_ACT
 
 
 class OffPath(Exception):
-    """The game went where the search never looked, or took too long: this seed will not do."""
+    """The game went where the search never looked: this seed will not do."""
+
+
+class TooLong(OffPath):
+    """The walkthrough ran past MAX_ANSWERS answers."""
 
 
 @dataclass
@@ -42,6 +46,9 @@ class Walkthrough:
     choices: int  # how many story choices it takes
     shortest: bool  # as few choices as the graph says the ending needs
     with_pc: bool  # played with the characters given by --pc (the script needs them too)
+    #: The way there needs more than MAX_ANSWERS answers with no dice on it to blame: no script, and no
+    #: other seed would do better (``answers`` is empty, ``seed`` None).
+    too_long: bool = False
 
 
 class _Walker:
@@ -55,10 +62,12 @@ class _Walker:
         self.node: Node | None = None  # the state of the last choice, for the escalate question after it
         self.move: Move | None = None
         self.lens = "none"
+        self.exit: str | None = None  # the party leaves the conflict of the last choice at once (flee, surrender)
+        self.dice = False  # some move on the way had more than one outcome: another seed may go another way
 
     def decide(self, question: Question) -> str:
         if len(self.answers) >= MAX_ANSWERS:
-            raise OffPath("too many answers")
+            raise TooLong(f"more than {MAX_ANSWERS} answers")
         kind = question.kind
         if kind == "choice":
             answer = self._choose(self._node(self.proof.reads.key(question.context["game"])))
@@ -70,7 +79,8 @@ class _Walker:
         elif kind in _CONFLICT_KINDS:
             from ..minds.bots import LensKeeper
 
-            answer = LensKeeper(self.lens).decide(question)
+            keys = question.keys()
+            answer = self.exit if self.exit in keys else LensKeeper(self.lens).decide(question)
         else:
             answer = plain_answer(question)
         self.answers.append(question.menu_answer(answer))
@@ -100,7 +110,8 @@ class _Walker:
     def _choose(self, node: Node) -> str:
         move = self._best(node)
         self.node, self.move = node, move
-        self.lens = move.lens or "none"
+        self.lens, self.exit = move.lens or "none", move.exit
+        self.dice = self.dice or _chancy(move)
         return move.key
 
     def _escalate(self) -> str:
@@ -110,8 +121,14 @@ class _Walker:
         if found is None:
             return "no"
         move = self._best(self.proof.nodes[found])
-        self.lens = move.lens or "none"
+        self.lens, self.exit = move.lens or "none", move.exit
+        self.dice = self.dice or _chancy(move)
         return move.key
+
+
+def _chancy(move: Move) -> bool:
+    """Whether the dice may take ``move`` elsewhere than its one sure outcome."""
+    return move.sampled or len(move.arcs) != 1 or move.arcs[0].chance < 1 - 1e-12
 
 
 def walk(proof: Proof, ending: str, *, seeds: int = DEFAULT_SEEDS, first_seed: int = 1,
@@ -126,6 +143,10 @@ def walk(proof: Proof, ending: str, *, seeds: int = DEFAULT_SEEDS, first_seed: i
         game = Game(proof.adventure, seed=seed, decider=walker, party=party)
         try:
             reached = game.play()
+        except TooLong:
+            if not walker.dice:  # the same answers under any seed: retrying cannot shorten it
+                return Walkthrough(ending, [], None, walker.choices, False, party is not None, too_long=True)
+            continue
         except OffPath:
             continue
         if reached != ending:

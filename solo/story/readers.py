@@ -15,9 +15,10 @@ from ..rules.rulebook import POOLS, RulesTables
 from .expressions import Condition, ExpressionError, parse_condition
 from .luck import LUCK_COMMANDS
 from .problems import Collector, describe
-from .text import TextError, blocks_of, parse_text, runs_of
+from .text import PARTY_WORDS, TextError, blocks_of, parse_text, party_slot_problem, runs_of
 
-TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs", "themself")
+TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs", "themself",
+              "you", "You", "yourself", "Yourself")
 
 #: What a verb field of each kind (:class:`solo.story.verbs.Field`) holds in TOML: "text", "number" (a
 #: whole number), "texts" (a list of texts) or "table". A value of another shape is reported before
@@ -148,9 +149,17 @@ class Readers:
                     if npc not in self.npc_ids:
                         self.fail(file, path, f"unknown NPC {npc!r} in {{{slot}}}{did_you_mean(npc, self.npc_ids)}",
                                   "E006")
+                elif (slot[0].lower() + slot[1:]).startswith(PARTY_WORDS):
+                    problem = party_slot_problem(slot)
+                    if problem:
+                        self.fail(file, path, problem, "E008")
+                    elif not self.uses_pcs:
+                        self.fail(file, path, f"{{{slot}}} reads the party, and this adventure has none "
+                                              "(pc = false)", "E008")
                 elif not (slot in TEXT_SLOTS or slot.startswith("counter.")):
-                    self.fail(file, path, f"unknown slot {{{slot}}} (known: {{pc}}, {{party}}, {{npc.ID}}, "
-                                          f"{{counter.NAME}}, {{they}}, {{them}}, {{their}}, "
+                    self.fail(file, path, f"unknown slot {{{slot}}}{did_you_mean(slot, TEXT_SLOTS)} (known: "
+                                          f"{{pc}}, {{party}}, {{you}}, {{yourself}}, {{each.NOUN}}, {{verb.VERB}}, "
+                                          f"{{npc.ID}}, {{counter.NAME}}, {{they}}, {{them}}, {{their}}, "
                                           f"{{if …}}…{{else}}…{{end}})", "E008")
                 elif slot in TEXT_SLOTS and not self.uses_pcs:
                     self.fail(file, path, f"{{{slot}}} names the player character, and this adventure has none "

@@ -10,6 +10,7 @@ the build goes on, so an author sees every problem at once.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from ..rules.rulebook import rules
 from .actions import ACTIONS, OBSTACLE_FIELDS
 from .adventure import Action, Adventure, Branch, Choice, Effect, NPCDef, Route, Scene, Where
 from .effects import EFFECTS
+from .expressions import Condition, parse_condition
 from .npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
 from .problems import Collector, describe
 from .readers import MAX_WHOLE, Readers
@@ -28,12 +30,15 @@ from .text import TextError, blocks_of, parse_text
 ADVENTURE_FIELDS = {"id", "title", "author", "version", "introduction", "party", "comae", "start", "pc",
                     "negative_luck", "tension", "threads", "flags", "counters", "items"}
 SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "npcs", "oracle_setup", "control"}
-CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "id", "use"} | set(ACTIONS)
+CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "id", "use", "hint", "retry_cost"} | set(ACTIONS)
+#: The longest ``hint`` a choice may have: it stands beside the choice on one line of a menu.
+MAX_HINT = 120
 BRANCH_FIELDS = {"goto", "text", "effects"}
 ROUTE_FIELDS = {"if", "goto"}
 #: Actions that roll or fight with a player character: refused in an adventure with ``pc = false``.
 PC_ACTIONS = ("roll", "opposed", "conflict", "request")
 _UNREAD = object()  # the random tables before the first look at them
+_SETTING_FILTER = re.compile(r"\bsetting:([^\s\]]+)")  # a narration line's [setting:a|b] filter
 
 
 class Builder(Readers):
@@ -55,6 +60,7 @@ class Builder(Readers):
         self.digest = digest
         self._tables: object = _UNREAD
         self.responses: dict[str, Branch] = {}
+        self._settings: list[str] | None = None
 
     # -- the whole adventure ---------------------------------------------------------
     def build(self) -> Adventure | None:
@@ -287,8 +293,11 @@ class Builder(Readers):
         for i, ch in enumerate(choices):
             choice = self.build_choice(file, f"{path}.choices[{i}]", ch)
             if choice is not None:
-                choice.key = f"c{i + 1}"  # not a digit: typed numbers always mean positions
+                choice.key = f"c{i + 1}"  # not a digit: typed numbers mean the numbers a menu shows
+                choice.number = i + 1  # the same on every visit, whichever choices are offered
                 choice.name = self.choice_names[sid][i]  # what chosen("scene/…") calls it
+                if choice.once:
+                    choice.condition = once_only(sid, choice.name, choice.condition)
                 scene.choices.append(choice)
         return scene
 
@@ -307,7 +316,14 @@ class Builder(Readers):
                 self.fail(file, f"{path}.once", "expected true or false")
         if "id" in data:
             self.choice_id(file, f"{path}.id", data["id"])
+        if "hint" in data:
+            choice.hint = self.text(file, path, data, "hint")
+            if len(choice.hint) > MAX_HINT:
+                self.fail(file, f"{path}.hint", f"a hint is a short line beside the choice: at most {MAX_HINT} "
+                                                f"characters, not {len(choice.hint)}")
         choice.effects = self.effects(file, f"{path}.effects", data.get("effects", []))
+        if "retry_cost" in data:
+            choice.retry_cost = self.retry_cost(file, f"{path}.retry_cost", data["retry_cost"])
         actions = [a for a in ACTIONS if a in data]
         if len(actions) > 1:
             self.fail(file, path, f"a choice does one thing: it has {', '.join(actions)}")
@@ -328,6 +344,20 @@ class Builder(Readers):
         elif "goto" not in data:
             choice.goto = None  # stays in the scene: effects only
         return choice
+
+    def retry_cost(self, file: str, path: str, value: object) -> list[Effect]:
+        """``retry_cost``: effects that make taking a choice again cost something (time, tension, a Pool, Luck)."""
+        from .retries import COSTS, not_a_cost
+
+        kept = []
+        for effect in self.effects(file, path, value):
+            problem = not_a_cost(effect) if effect.kind in COSTS else \
+                f"{effect.kind!r} is not a cost: a retry costs {', '.join(COSTS)}{did_you_mean(effect.kind, COSTS)}"
+            if problem:
+                self.fail(file, effect.where.path, problem)
+            else:
+                kept.append(effect)
+        return kept
 
     def choice_id(self, file: str, path: str, value: object) -> None:
         """A choice's ``id`` names it in ``chosen("scene/id")``: a plain word, not a number (positions are)."""
@@ -434,6 +464,23 @@ class Builder(Readers):
         verb.check(self, file, path, clean, action)
         return action
 
+    def narration_settings(self) -> list[str]:
+        """The settings the adventure's ``[narration]`` lines are filtered for (``[setting:harbour|quay]``)."""
+        if self._settings is None:
+            found: set[str] = set()
+            stack: list[object] = [self.m.get("narration") or {}]
+            while stack and len(found) < 10_000:
+                item = stack.pop()
+                if isinstance(item, dict):
+                    stack.extend(item.values())
+                elif isinstance(item, list):
+                    stack.extend(item)
+                elif isinstance(item, str) and item.startswith("["):
+                    for words in _SETTING_FILTER.findall(item[:item.find("]") + 1]):
+                        found.update(w for w in words.split("|") if w)
+            self._settings = sorted(found)
+        return self._settings
+
     def tables_dirs(self) -> list[str]:
         """The adventure's own ``tables`` folder, if it is a folder that has one."""
         return [str(self.source / "tables")] if self.source.is_dir() and (self.source / "tables").is_dir() else []
@@ -484,6 +531,19 @@ class Builder(Readers):
             if not any(q.severity == "error" for q in self.c.problems[before:]):
                 out.append(effect)  # a broken effect is reported, never kept for later checks
         return out
+
+
+def once_only(scene: str, name: str, condition: Condition | None) -> Condition:
+    """``once = true`` written as the condition it means: ``(its own if) and chosen("scene/name") == 0``.
+
+    Desugared when the adventure loads, so whatever reads conditions (the game, ``solo prove``,
+    ``solo map``, the simulator) sees a once-only choice without knowing the word.
+    """
+    quoted = f"{scene}/{name}".replace("\\", "\\\\").replace('"', '\\"')
+    spent = parse_condition(f'chosen("{quoted}") == 0')
+    if condition is None:
+        return spent
+    return Condition(f"({condition.source}) and {spent.source}", ("and", condition.tree, spent.tree))
 
 
 def _bad_name(name: str, *, item: bool) -> str | None:

@@ -6,6 +6,7 @@ that round trip so no field is ever forgotten.
 
 from __future__ import annotations
 
+import copy as _copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,14 @@ class GameState:
         if self.active >= len(self.party) or self.party[self.active].name in self.removed:
             self.active = self.party.index(pcs[0])
         return self.party[self.active]
+
+    def copy(self) -> GameState:
+        """A copy that play can change without touching this one: deep in what play changes (containers,
+        characters, NPCs, the oracle), sharing strings, numbers and frozen dataclasses, which nothing changes.
+
+        ``solo prove`` copies a state at every step of its search; this is much quicker than ``deepcopy``.
+        """
+        return _copied(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -118,3 +127,26 @@ class GameState:
         except ContentError as exc:
             raise ValueError(f"damaged game state: {exc}") from None
         return state
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, set):
+        return {_copied(v) for v in value}
+    if isinstance(value, (tuple, frozenset)):
+        return value
+    params = getattr(type(value), "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return value
+    if hasattr(value, "__dict__"):
+        new = _copy.copy(value)
+        for name, v in vars(value).items():
+            if not isinstance(v, (str, int, float, bool)) and v is not None:
+                object.__setattr__(new, name, _copied(v))
+        return new
+    return _copy.deepcopy(value)

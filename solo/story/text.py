@@ -1,4 +1,4 @@
-"""Filling an author's text: conditional blocks, then the slots {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns.
+"""Filling an author's text: conditional blocks, then the slots {pc}, {party}, {you}, {npc.ID}, {counter.NAME} ….
 
 Used wherever author text meets the player (scene text, branch text, choice
 labels), so every place fills it the same way. A conditional block
@@ -23,6 +23,38 @@ _SLOT = re.compile(r"(?<!\{)\{([A-Za-z_.][A-Za-z0-9_.]*)\}(?!\})")
 _IF = re.compile(r"\{\s*if(?![A-Za-z0-9_.])")
 MAX_TEXT_DEPTH = 8
 MAX_BLOCKS = 200
+
+
+#: Slots that read right for one PC or several: the form for one, two, and three or more.
+PARTY_FORMS = {"you": ("you", "you both", "you all"), "yourself": ("yourself", "yourselves", "yourselves")}
+#: Slots that carry their own word: ``{each.bed}`` (a noun, plural for a party), ``{verb.goes}`` (a verb
+#: agreeing with ``{party}``: "goes" for one PC, "go" for several).
+PARTY_WORDS = ("each.", "verb.")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def party_form(slot: str, size: int) -> str:
+    """A party slot's words for a party of ``size`` (the slot's capital is the caller's to add).
+
+    English plurals and verb agreement come from the project's one ``inflect`` engine.
+    """
+    key = slot[0].lower() + slot[1:]
+    if key in PARTY_FORMS:
+        return PARTY_FORMS[key][min(max(size, 1), 3) - 1]
+    kind, _, word = key.partition(".")
+    if size <= 1:
+        return word
+    from ..narration.text import english
+
+    return english().plural_noun(word) if kind == "each" else english().plural_verb(word)
+
+
+def party_slot_problem(slot: str) -> str | None:
+    """Why a ``{each.…}`` or ``{verb.…}`` slot cannot be filled (None if it can): it needs one plain word."""
+    kind, _, word = (slot[0].lower() + slot[1:]).partition(".")
+    if not _WORD.fullmatch(word):
+        return f"{{{slot}}} takes one plain word after '{kind}.', e.g. {{{kind}.{'bed' if kind == 'each' else 'goes'}}}"
+    return None
 
 
 class TextError(ValueError):
@@ -238,6 +270,11 @@ def fill(text: str, slots: dict, context: Context | None = None) -> str:
         if key.startswith("counter."):
             return "0"
         lower = key[0].lower() + key[1:]
+        if lower in PARTY_FORMS or lower.startswith(PARTY_WORDS):
+            word = party_form(key, int(slots.get("party_size", 1)))
+            if not word:
+                return match.group(0)
+            return word[0].upper() + word[1:] if key[0].isupper() else word
         if lower in forms:
             word = forms[lower]
             return word[0].upper() + word[1:] if key[0].isupper() else word

@@ -187,16 +187,70 @@ def no_contest(e) -> str:
     return f"No contest: nobody on {who} can take part. {conflict_outcome(e['outcome'])}"
 
 
+def dice_line(expression: object, rolled) -> str:
+    """A roll of a dice expression as ``solo roll`` prints it: "3d6+2: 13  (4 + 5 + 2, +2)"."""
+    dice = " + ".join(str(x) for x in rolled.dice)
+    shift = f", {rolled.modifier:+d}" if rolled.modifier else ""
+    if len(rolled.dice) == 1 and not rolled.modifier:
+        return f"{expression}: {rolled.total}"
+    return f"{expression}: {rolled.total}  ({dice}{shift})"
+
+
 def oracle(e) -> str:
     q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
     odds = e.get("odds") or {}
     chance = odds.get("chance", e.get("chance"))
     line = f"Oracle {q}({odds.get('likelihood', '')}, {chance} %): rolled {two_digits(e['roll'])}: {e['answer']}."
+    line = line.replace("(, ", "(")
+    hard = e.get("interpretation")
+    if isinstance(hard, dict):
+        line += " " + interpretation(hard)
     event = e.get("event")
     if event:
-        text = event.get("text") if isinstance(event, dict) else str(event)
-        line += f" Random event: {text}"
-    return line.replace("(, ", "(")
+        line += " " + random_event(event) if isinstance(event, dict) else f" Random event: {event}"
+    return line
+
+
+def pair(m: object) -> str:
+    """A meaning pair ("Betray / Oath") or a description pair ("Quietly / Ancient") from an event's data."""
+    if not isinstance(m, Mapping):
+        return ""
+    first, second = (m.get("action"), m.get("subject")) if "action" in m else (m.get("adverb"), m.get("adjective"))
+    return f"{first} / {second}" if first and second else ""
+
+
+def random_event(ev: Mapping) -> str:
+    """The focus, the meaning pair to read it by, and what the player may do with it: close the thread
+    it brings to an end, or read it in the light of the current situation."""
+    words = pair(ev.get("meaning"))
+    hint = f" (meaning: {words})" if words else ""
+    return f"Random event: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev)}"
+
+
+def event_follow_up(ev: Mapping) -> str:
+    """The situation an event that names nobody follows, and the thread an event may close."""
+    line = ""
+    if ev.get("context"):
+        line += f" It follows the current situation: {ev['context']}."
+    if ev.get("closes"):
+        line += f" If that settles it, close the thread with: threads close {ev['closes']}"
+    elif ev.get("focus") in FOLLOW_UPS:
+        line += f" {FOLLOW_UPS[ev['focus']]}"
+    return line
+
+
+#: What the player may do about an event that brings something new into the story.
+FOLLOW_UPS = {"new_thread": "Keep it with: threads add TEXT", "new_npc": "Keep them with: npcs add NAME"}
+
+
+def interpretation(hard: Mapping) -> str:
+    """What a "yes, but" costs or what makes a "no, and" worse, with its meaning pair."""
+    lead = "The price" if hard.get("table") == "price" else "The twist"
+    words = pair(hard.get("meaning"))
+    text = hard.get("text")
+    if text and words:
+        return f"{lead}: {text} (meaning: {words})."
+    return f"{lead}: {text or words}."
 
 
 def clue(e, names, pronouns) -> str:
@@ -214,14 +268,14 @@ def scene_setup(e) -> str:
     kind = e.get("kind")
     if kind == "altered":
         alt = (e.get("alteration") or {}).get("text", "something has changed")
-        m = e.get("meaning") or {}
-        hint = f" (meaning: {m['action']} / {m['subject']})" if m else ""
+        words = pair(e.get("meaning"))
+        hint = f" (meaning: {words})" if words else ""
         return f"The scene is altered: {alt}{hint}."
     if kind == "interrupted":
         ev = e.get("event") or {}
-        m = ev.get("meaning") or {}
-        hint = f" (meaning: {m['action']} / {m['subject']})" if m else ""
-        return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}."
+        words = pair(ev.get("meaning"))
+        hint = f" (meaning: {words})" if words else ""
+        return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev)}"
     return "The scene begins as you expected."
 
 
@@ -235,7 +289,34 @@ def npc_met(e) -> str:
     about = f" ({', '.join(traits).lower()}; wants {motive.lower()})" if traits or motive else ""
     twist = e.get("twist")
     extra = f" A twist: {twist['action']} / {twist['subject']}." if twist else ""
-    return f"You meet {e['name']}{role}{about}. The reaction: {e['reaction']}.{extra}"
+    tie = e.get("tie")
+    if e.get("tied_to"):
+        pair = f": {tie['action']} / {tie['subject']}" if tie else ""
+        extra += f" Tied to \u201c{e['tied_to']}\u201d{pair}."
+    met = "You meet {name} again" if e.get("again") else "You meet {name}"
+    return f"{met.format(name=e['name'])}{role}{about}. The reaction: {e['reaction']}.{extra}"
+
+
+def conflict_roles(e) -> str:
+    """The party's line-up for a conflict, in one sentence: who drives or takes part, who assists whom,
+    who sits it out."""
+    from ..narration.text import english
+
+    parts = []
+    if e.get("driver"):
+        parts.append(f"{e['driver']} drives")
+        others = [n for n in e.get("taking_part", []) if n != e["driver"]]
+    else:
+        others = list(e.get("taking_part", []))
+    if others:
+        parts.append(f"{english().join(others)} {'takes' if len(others) == 1 else 'take'} part")
+    for helper, whom in (e.get("assists") or {}).items():
+        parts.append(f"{helper} assists {whom}")
+    out = list(e.get("sitting_out", []))
+    if out:
+        parts.append(f"{english().join(out)} {'sits' if len(out) == 1 else 'sit'} it out")
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "." if text else ""
 
 
 def session_end(e) -> str:

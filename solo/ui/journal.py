@@ -1,17 +1,99 @@
-"""The Markdown journal of a session (``--transcript``): the story and the dice, in order.
+"""The Markdown journal of a game: the story and the dice in order, and a short record for ``recap``.
 
-It holds no clock and no paths, so the same adventure, seed and answers give a
-byte-identical journal.
+The body holds no clock and no paths, so the same adventure, seed and answers give a
+byte-identical body: that is what ``--transcript`` writes, and what a replayed save rebuilds.
+The journal kept beside a save adds front matter (:func:`front_matter`) for note vaults.
+
+Names, notes, questions and item names come from players and from content files, and the
+journal is Markdown that other programs index: :func:`inline` and :func:`prose` escape what
+could open a heading, close the front matter, start raw HTML or unbalance the journal's own
+emphasis, so a note reads as typed and cannot reshape the page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..events import Event
 from ..story.text import fill
 from . import describe as d
+
+RECAP_ENTRIES = 12  # what ``recap`` shows: the latest entries, so it stays one screen
+
+_BREAKS = re.compile(r"[\r\n\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<#|])")
+# what turns the start of a line into something else: a list, a quote, an ordered list, a setext underline
+_LEADING = re.compile(r"^(\s*)(\d{0,9})([-+>=.)])")
+# a line of prose that would restructure the page: a heading, a rule or setext underline, a fence, raw HTML
+_PROSE_LINE = re.compile(r"^(\s{0,3})(#|<|`{3}|~{3}|(?=[-=*_](?:\s*[-=*_]){2,}\s*$))")
+
+
+def inline(text: object) -> str:
+    """``text`` as one line of Markdown that shows exactly what it says wherever it is put."""
+    line = _CONTROL.sub("", _BREAKS.sub(" ", str(text)))
+    line = _INLINE_SPECIAL.sub(r"\\\1", line)
+    return _LEADING.sub(_escape_leading, line)
+
+
+def _escape_leading(m: re.Match[str]) -> str:
+    """A backslash before the mark itself (``\\-``, ``1\\.``): before a digit it would show, not escape."""
+    space, digits, mark = m.groups()
+    if (mark in ".)") != bool(digits):  # "1." and "-" start a list; ".x" and "1-2" do not
+        return m.group()
+    return f"{space}{digits}\\{mark}"
+
+
+def prose(text: str) -> str:
+    """An author's Markdown paragraph, kept as Markdown, with nothing that restructures the page:
+    no heading, rule, fence or HTML starts one of its lines (a name filled in cannot start one either)."""
+    lines = _CONTROL.sub("", text).splitlines()
+    return "\n".join(_PROSE_LINE.sub(r"\1\\\2", line) for line in lines)
+
+
+def _yaml_value(value: object) -> str:
+    """A YAML flow value: JSON numbers, and JSON strings with whatever YAML may not hold raw escaped."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    text = json.dumps(str(value), ensure_ascii=False)
+    return re.sub(r"[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def front_matter(meta: Mapping[str, object]) -> str:
+    """YAML between ``---`` lines, one ``key: value`` a line; a ``date`` (YYYY-MM-DD) stays a bare date
+    so vaults read it as one. Values that are None are left out."""
+    lines = ["---"]
+    for key, value in meta.items():
+        if value is None:
+            continue
+        if key == "date" and isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            lines.append(f"{key}: {value}")
+        else:
+            lines.append(f"{key}: {_yaml_value(value)}")
+    lines.append("---")
+    return "\n".join(lines) + "\n"
+
+
+def split_front_matter(text: str) -> tuple[dict[str, str], str]:
+    """A journal's front matter as raw ``key -> value`` text, and the body after it."""
+    if not text.startswith("---\n"):
+        return {}, text
+    end = text.find("\n---\n", 3)
+    if end < 0:
+        return {}, text
+    meta: dict[str, str] = {}
+    for line in text[4:end].splitlines():
+        key, sep, value = line.partition(": ")
+        if sep:
+            meta[key] = value
+    return meta, text[end + 5:].lstrip("\n")
 
 
 class Journal:
@@ -19,16 +101,33 @@ class Journal:
         self.lines: list[str] = []
         self.names: dict[str, str] = {}
         self.pronouns: dict[str, str] = {}
+        # the conflict under way, for its summary: its type, its Pool and who is on each side
+        self.conflict_type, self.conflict_pool = "The conflict", "Pool"
+        self.sides: dict[str, list[str]] = {}
+        # what happened, plain text for ``recap``: [title, outcomes] per scene, or [a line, []] for a note
+        self.happened: list[tuple[str, list[str]]] = []
+        self._scene = "Before the first scene"  # the title of the scene under way, for the recap
+        self._rolled: tuple[list[str], int] | None = None  # where the recap has the last story roll
 
     def text(self) -> str:
         return "\n".join(self.lines).rstrip() + "\n"
 
-    def write(self, path: Path) -> None:
-        """Replace ``path`` with the journal so far, all at once (an ``OSError`` says why not)."""
+    def document(self, meta: Mapping[str, object]) -> str:
+        """The journal as it is kept beside a save: front matter, then the body."""
+        return front_matter(meta) + "\n" + self.text()
+
+    def write(self, path: Path, meta: Mapping[str, object] | None = None) -> None:
+        """Replace ``path`` with the journal so far, all at once (an ``OSError`` says why not);
+        with ``meta``, front matter first."""
         from ..paths import write_atomic
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, self.text())
+        write_atomic(path, self.document(meta) if meta is not None else self.text())
+
+    def recap(self, entries: int = RECAP_ENTRIES) -> list[str]:
+        """The latest ``entries`` things that happened: each scene with its outcomes, notes, oracle answers."""
+        out = [f"{title}: {'; '.join(outcomes)}." if outcomes else title for title, outcomes in self.happened]
+        return out[-entries:]
 
     def _para(self, text: str) -> None:
         if self.lines and self.lines[-1] != "":
@@ -39,40 +138,58 @@ class Journal:
     def _item(self, text: str) -> None:
         self.lines.append(f"- {text}")
 
+    def _outcome(self, text: str) -> None:
+        """What came of something in the current scene; after a note or an oracle answer the scene goes on
+        in an entry of its own, so the recap stays in the order things happened."""
+        if not self.happened or self.happened[-1][0] != self._scene:
+            self.happened.append((self._scene, []))
+        self.happened[-1][1].append(text)
+
     def render(self, e: Event, narration: Sequence[str] = ()) -> None:
         k = e.kind
+        self._remember(e)
         if k == "title":
-            self.lines += [f"# {e['title']}", ""]
+            self.lines += [f"# {inline(e['title'])}", ""]
             if e.get("introduction"):
-                self._para(e["introduction"].strip())
+                self._para(prose(e["introduction"].strip()))
         elif k == "party":
             names = ", ".join(m["name"] + (f" ({m['career']})" if m.get("career") else "") for m in e["members"])
-            self._para(f"*The party: {names}.*")
+            self._para(f"*The party: {inline(names)}.*")
         elif k == "scene_entered":
-            self._para(f"## {e['title']}")
+            self._para(f"## {inline(e['title'])}")
             for para in fill(e["text"], e["slots"]).strip().split("\n\n"):
                 if para.strip():
-                    self._para(para.strip())
+                    self._para(prose(para.strip()))
         elif k == "situation":
-            self._para(f"*{e['text']}*")
+            self._para(f"*{inline(e['text'])}*")
         elif k == "scene_setup":
-            self._para(f"*{d.scene_setup(e)}*")
+            self._para(f"*{inline(d.scene_setup(e))}*")
         elif k == "npc_met":
-            self._para(d.npc_met(e))
+            self._para(inline(d.npc_met(e)))
         elif k == "choice":
-            self._para(f"> **{e['text']}**")
+            hint = f" \u2014 *{inline(e['hint'])}*" if e.get("hint") else ""
+            self._para(f"> **{inline(e['text'])}**{hint}")
+        elif k == "conflict_roles":
+            self._para(f"*{inline(d.conflict_roles(e))}*")
+        elif k == "new_character":
+            pc = e["character"]
+            self._para(f"*A new character: {inline(pc.get('name', ''))}"
+                       f"{', ' + inline(pc['career']) if pc.get('career') else ''}.*")
+        elif k == "cast":
+            what = "joins the story" if e.get("added") else "leaves the oracle's list"
+            self._para(f"*{inline(e.get('name', ''))} {what}.*")
         elif k == "branch_text":
-            self._para(fill(e["text"], e["slots"]).strip())
+            self._para(prose(fill(e["text"], e["slots"]).strip()))
         elif k == "skill_roll":
-            self._para(f"*{d.skill_roll(e)}*")
+            self._para(f"*{inline(d.skill_roll(e))}*")
         elif k == "opposed_roll":
-            self._para(f"*{d.opposed_roll(e)}*")
+            self._para(f"*{inline(d.opposed_roll(e))}*")
         elif k == "opposed_outcome":
-            self._para(f"*{d.opposed_outcome(e)}*")
+            self._para(f"*{inline(d.opposed_outcome(e))}*")
         elif k == "luck":
-            self._para(f"*{d.luck(e)}*")
+            self._para(f"*{inline(d.luck(e))}*")
         elif k == "conflict_stakes" and e.get("stakes"):
-            self._para(f"*At stake: {e['stakes']}*")
+            self._para(f"*At stake: {inline(e['stakes'])}*")
         elif k == "conflict_start":
             self.names = {p["id"]: p["name"] for p in e["participants"]}
             self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
@@ -80,64 +197,132 @@ class Journal:
             for p in e["participants"]:
                 blow = f", {p.get('strikes_with') or 'damage'} {p['damage']}" if p.get("damage") else ""
                 sides[p["side"]].append(f"{p['name']} ({p['target']} %, {e['pool_name']} {p['pool']}{blow})")
-            self._para(f"### {e['type_name']}: {', '.join(sides['a'])} against {', '.join(sides['b'])}")
+            self._para(f"### {inline(e['type_name'])}: {inline(', '.join(sides['a']))} against "
+                       f"{inline(', '.join(sides['b']))}")
         elif k == "round_start":
             of = f" of {e['round_limit']}" if e.get("round_limit") else ""
             self._para(f"**Round {e['round']}{of}**")
         elif k == "next_round":
-            self._item(d.next_round(e, self.names))
+            self._item(inline(d.next_round(e, self.names)))
         elif k == "chance" and e.get("changed"):
-            self._para(f"*{d.changed_chance(e, self.names)}*")
+            self._para(f"*{inline(d.changed_chance(e, self.names))}*")
         elif k == "roll":
-            self._item(d.conflict_roll(e, self.names))
+            self._item(inline(d.conflict_roll(e, self.names)))
         elif k == "round_result":
-            self._item(d.round_result(e, self.names))
+            self._item(inline(d.round_result(e, self.names)))
         elif k == "damage":
-            self._item(d.damage(e, self.names))
+            self._item(inline(d.damage(e, self.names)))
         elif k in ("push", "out", "comae", "exit"):
             who = self.names.get(e["actor"], e["actor"])
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
                     "out": f"{who} is out of the conflict.",
                     "comae": f"{who} falls into comae.",
                     "exit": f"{who} {'flees' if e.get('how') == 'fled' else 'gives up'}."}[k]
-            self._item(text)
+            self._item(inline(text))
         elif k == "leave_attempt":
             who = self.names.get(e["actor"], e["actor"])
-            self._item(f"{who} tries to get away: {e['roll']:02d} against {e['target']}: "
-                       f"{'away' if e['success'] else 'caught'}.")
+            self._item(inline(f"{who} tries to get away: {e['roll']:02d} against {e['target']}: "
+                              f"{'away' if e['success'] else 'caught'}."))
         elif k == "npc_break" or (k == "npc_morale" and e.get("after") != e.get("before") and e.get("clue")):
-            self._item(f"*{d.clue(e, self.names, self.pronouns)}*")
+            self._item(f"*{inline(d.clue(e, self.names, self.pronouns))}*")
         elif k == "conflict_end":
-            self._para(f"*{d.conflict_outcome(e['outcome'])}*")
+            self._para(f"*{inline(self._conflict_summary(e))}*")
         elif k == "spent_at_start":
-            self._para(f"*{d.spent_at_start(e)}*")
+            self._para(f"*{inline(d.spent_at_start(e))}*")
         elif k == "no_contest":
-            self._para(f"*{d.no_contest(e)}*")
+            self._para(f"*{inline(d.no_contest(e))}*")
         elif k == "oracle":
-            self._para(f"> {d.oracle(e)}")
+            self._para(f"> {inline(d.oracle(e))}")
         elif k == "table":
-            self._para(f"*{e.get('text', '')}*")
+            self._para(f"*{inline(e.get('text', ''))}*")
+        elif k == "thread":
+            self._para(f"*Thread {'opened' if e.get('opened') else 'closed'}: {inline(e.get('text', ''))}.*")
         elif k == "note":
-            self._para(f"> **Note:** {e['text']}")
+            self._para(f"> **Note:** {inline(e['text'])}")
         elif k == "item":
-            self._para(f"*{'Gained' if e['gained'] else 'Lost'}: {e['item']}.*")
+            self._para(f"*{'Gained' if e['gained'] else 'Lost'}: {inline(e['item'])}.*")
         elif k == "pool_change":
-            self._para(f"*{e['actor']}: {e['pool']} {e['before']} -> {e['after']}.*")
+            self._para(f"*{inline(e['actor'])}: {inline(e['pool'])} {e['before']} -> {e['after']}.*")
         elif k == "disposition":
-            self._para(f"*{e['name']} is now {e['after']} towards you.*")
+            self._para(f"*{inline(e['name'])} is now {inline(e['after'])} towards you.*")
         elif k == "pc_removed":
-            self._para(f"*{e['actor']} is {'dead' if e['fate'] == 'death' else 'out of the story'}.*")
+            self._para(f"*{inline(e['actor'])} is {'dead' if e['fate'] == 'death' else 'out of the story'}.*")
         elif k == "ending":
-            self._para(f"**The end** ({e['outcome']}).")
+            self._para(f"**The end: {inline(e.get('title') or '')}** ({inline(e['outcome'])}).")
         elif k == "session_end":
-            self._para(f"*{d.session_end(e)}*")
+            self._para(f"*{inline(d.session_end(e))}*")
         elif k == "improvement":
-            self._item(d.improvement(e))
+            self._item(inline(d.improvement(e)))
         elif k == "request":
-            self._para(f"*{d.request(e)}*")
+            self._para(f"*{inline(d.request(e))}*")
         elif k == "treatment":
-            self._para(f"*{d.treatment(e)}*")
+            self._para(f"*{inline(d.treatment(e))}*")
         elif k == "dead_end":
             self._para("*The story stops here: no way on.*")
         for line in narration:
-            self._para(line) if k not in ("roll", "round_result", "damage") else self._item(f"*{line}*")
+            self._para(inline(line)) if k not in ("roll", "round_result", "damage") else self._item(
+                f"*{inline(line)}*")
+
+    def _conflict_summary(self, e: Event) -> str:
+        """A finished conflict in one sentence: who against whom, how many rounds, how it ended, what it cost."""
+        us, them = ", ".join(self.sides.get("a", [])), ", ".join(self.sides.get("b", []))
+        head = f"{self.conflict_type}, {us} against {them}" if us and them else "The conflict"
+        lost = [(self.names.get(who, who), n) for who, n in (e.get("pool_lost") or {}).items() if n]
+        pool = self.conflict_pool
+        cost = (f" {pool} lost: " + ", ".join(f"{who} {n}" for who, n in lost) + ".") if lost else \
+            f" No {pool} lost."
+        return f"{head}: over{_rounds(e)}, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}.{cost}"
+
+    def _remember(self, e: Event) -> None:
+        """Keep what ``recap`` shows: scenes, and what came of each roll, conflict and choice in them."""
+        k = e.kind
+        if k == "scene_entered":
+            self._scene = str(e.get("title") or "A scene")
+            self.happened.append((self._scene, []))
+        elif k == "conflict_start":
+            self.sides = {}
+            for p in e["participants"]:
+                self.sides.setdefault(p["side"], []).append(p["name"])
+            self.conflict_type = str(e.get("type_name") or "The conflict")
+            self.conflict_pool = str(e.get("pool_name") or "Pool")
+        elif k == "skill_roll":
+            verdict = d.verdict(e["success"], e["exceptional"], bool(e.get("automatic")))
+            self._outcome(f"{e['actor']} {e['skill']}: {verdict}")
+            outcomes = self.happened[-1][1]
+            self._rolled = (outcomes, len(outcomes) - 1)
+        elif k == "roll_outcome" and self._rolled is not None:  # after a Luck flip the verdict may differ
+            outcomes, at = self._rolled
+            who_skill = outcomes[at].rpartition(": ")[0]
+            outcomes[at] = f"{who_skill}: {e['outcome'].replace('_', ' ')}"
+            self._rolled = None
+        elif k == "opposed_outcome":
+            self._outcome(d.opposed_outcome(e).rstrip("."))
+        elif k == "conflict_end":
+            them = ", ".join(self.sides.get("b", []))
+            what = f"{self.conflict_type}{f' against {them}' if them else ''}"
+            self._outcome(f"{what}: {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}{_rounds(e)}")
+        elif k == "no_contest":
+            self._outcome(f"no contest, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}")
+        elif k == "item":
+            self._outcome(f"{'gained' if e['gained'] else 'lost'} {e['item']}")
+        elif k == "thread":
+            self._outcome(f"thread {'opened' if e.get('opened') else 'closed'}: {e.get('text', '')}")
+        elif k == "npc_met":
+            self._outcome(f"met {e.get('name')}")
+        elif k == "pc_removed":
+            self._outcome(f"{e['actor']} {'died' if e['fate'] == 'death' else 'left the story'}")
+        elif k == "luck" and e.get("use") in ("timely_appearance", "look_what_i_found"):
+            self._outcome(d.luck(e).rstrip("."))
+        elif k == "note":
+            self.happened.append((f"Note: {e['text']}", []))
+        elif k == "oracle":
+            q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
+            self.happened.append((f"Oracle: {q}{e['answer']}", []))
+        elif k == "ending":
+            self.happened.append((f"The end: {e.get('title') or ''} ({e.get('outcome')})", []))
+
+
+def _rounds(e: Event) -> str:
+    """" after 4 rounds", from a conflict's end (nothing if it never got to a round)."""
+    rounds = e.get("rounds")
+    return f" after {rounds} round{'s' if rounds != 1 else ''}" if isinstance(rounds, int) and rounds else ""

@@ -61,7 +61,7 @@ class TerminalDecider:
             if chances:
                 table.add_column()
             table.add_column(style="dim")
-            for i, option in enumerate(question.options, 1):
+            for i, option in question.numbered():
                 # content: never markup, and one line each however the author broke it
                 row = [Text(f"{i}."), Text(one_line(option.label))]
                 if chances:

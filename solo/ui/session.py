@@ -23,7 +23,6 @@ from ..rules.character import Character
 from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, write_save
 from ..story.adventure import Adventure, Scene
 from ..story.engine import Game
-from ..story.open_play import OPEN_END, OPEN_ID
 from ..story.text import shown
 from .event_stream import EventStream, EventStreamError
 from .journal import Journal
@@ -32,20 +31,20 @@ from .script import Script, ScriptRefused
 from .view import TerminalView, say
 
 if TYPE_CHECKING:
-    from ..narration import Templates
+    from ..narration import Cast, Narrator, Templates
     from ..story.expressions import Context
 
 HELP = """\
 Answer with the number of an option (or the start of its words). At any prompt you can also type:
   sheet [NAME]   your character sheet, Pools and Luck
   ? QUESTION     ask the oracle a yes/no question; add a likelihood in brackets: ? Is it locked? (likely)
-  note TEXT      write a note into the journal
+  note TEXT      write a note into the journal (kept beside the save: NAME.md; solo journal NAME shows it)
   luck contact   spend a Luck Point: a Contact turns up (name a trade or a person, or let the tables choose)
   luck find ITEM spend a Luck Point: you find a small useful item (put a name first: luck signe find rope)
   recap          the story so far, briefly
   undo           step back one decision
   save           save now (the game also saves itself at every scene and conflict round)
-  quit           save and stop; resume later with: solo play --load NAME
+  quit           save (the game and its journal) and stop; resume later with: solo play --load NAME
   help           this text"""
 
 
@@ -128,6 +127,13 @@ class Session:
         self.banner: str | None = None
         self.save_problem: str | None = None  # why the last save failed, while saves are failing
         self.saved_answers: int | None = _answers(self.prefix) if log is not None else None  # decisions on disk
+        # the journal is kept beside the save, unless --transcript asked for the story alone in that very file
+        self.journal_path: Path | None = journal_path(save_path)
+        if transcript is not None and _same_file(transcript, self.journal_path):
+            self.journal_path = None
+        self.journal_problem: str | None = None  # why the last journal write failed, while they fail
+        self.started = _started(save_path) if log is not None else _today()  # the date of the first session
+        self.read_only = False  # rebuilding a journal from a save: replay, write nothing
 
     # -- the outer loop: play, and start over (replaying) after an undo ---------------
     def run(self) -> int:
@@ -229,6 +235,8 @@ class Session:
         problem = self._try_save()
         if self.replaying:  # the whole log was a finished game: nothing new happened
             self.view.unmute("This game is already over; here is how it ended.")
+            from ..story.open_play import OPEN_ID
+
             again = "solo play --open" if self.adventure.id == OPEN_ID else f"solo play {self.adventure.id}"
             say(self.console, f"Start a new one with: {again}", style="dim", soft_wrap=True)
             if problem:
@@ -249,18 +257,25 @@ class Session:
         return 2 if problem else 0
 
     def _keep_characters(self) -> None:
-        """After the scenario the characters (improved, Luck restored) are written back for the next one."""
+        """After the scenario the characters (improved, Luck restored) are written back for the next one: one
+        that came from a file or from the roster over its own file, a ready-made or new one to a new file."""
         if self.characters_dir is None or self.game is None:
             return
-        from ..characters import free_character_path, save_character
+        from ..characters import free_character_path, in_folder, played_scenarios, save_character
 
+        roster = getattr(self.game, "roster", None)  # the roster the game offered, and what was taken from it
+        chosen: dict[str, Path] = roster.chosen if roster is not None else {}
         for pc in self.game.state.pcs:
-            # a pregenerated or new character gets a file of its own, never someone else's
-            path = self.character_files.get(pc.name) or free_character_path(self.characters_dir, pc.name)
+            own = self.character_files.get(pc.name)
+            if own is None and pc.name in chosen and in_folder(chosen[pc.name], self.characters_dir):
+                own = chosen[pc.name]
             try:
-                save_character(pc, path)
+                # a pregenerated or new character gets a file of its own, never someone else's
+                path = own or free_character_path(self.characters_dir, pc.name)
+                save_character(pc, path, scenarios=(played_scenarios(own) if own else 0) + 1)
             except OSError as exc:
-                say(self.console, f"Could not write {path}: {exc.strerror or exc}", style="red", soft_wrap=True)
+                say(self.console, f"Could not write {own or self.characters_dir}: {exc.strerror or exc}",
+                    style="red", soft_wrap=True)
                 continue
             except SoloError as exc:  # no free file name for this character in the folder
                 say(self.console, f"{pc.name} was not written: {exc}", style="red", soft_wrap=True)
@@ -308,16 +323,30 @@ class Session:
             self._autosave()
 
     def _start_narration(self) -> None:
-        """A fresh narrator per play-through: its own generator from the seed, so a replay tells the same story."""
-        from ..narration import Cast, Narrator, load_templates, narration_rng
+        """A fresh narrator per play-through, built when the first event it tells arrives (the templates
+        are not needed for the first screen: start-up stays quick)."""
+        self.narrator: Narrator | None = None
+        self.cast: Cast | None = None
 
-        if self.templates is None:
-            extra = [(self.adventure.source, self.adventure.templates)] if self.adventure.templates else []
-            self.templates = load_templates(extra_data=extra)
-        self.narrator = Narrator(self.templates, narration_rng(self.seed))
-        self.cast = Cast({})
+    def _narrator(self, kind: str) -> Narrator | None:
+        """The play-through's narrator, its own generator from the seed, so a replay tells the same story.
+        Before the first event it has a handler for there is nothing to tell: a new narrator holds nothing."""
+        if self.narrator is None:
+            from ..narration import Cast, Narrator, load_templates, narration_rng
+
+            if not hasattr(Narrator, f"_on_{kind}"):
+                return None
+            if self.templates is None:
+                extra = [(self.adventure.source, self.adventure.templates)] if self.adventure.templates else []
+                self.templates = load_templates(extra_data=extra)
+            self.narrator = Narrator(self.templates, narration_rng(self.seed))
+            self.cast = Cast({})
+        return self.narrator
 
     def _narrate(self, event: Event) -> list[str]:
+        narrator = self._narrator(event.kind)
+        if narrator is None:
+            return []
         if event.kind == "conflict_start" and self.game is not None:
             from ..narration import Cast
 
@@ -326,7 +355,8 @@ class Session:
             self.cast = Cast(people)
         if event.kind == "escalate":
             event = Event("escalate", {**event.data, "target": event.get("opponent")})
-        return self.narrator.narrate(event, self.cast)
+        assert self.cast is not None
+        return narrator.narrate(event, self.cast)
 
     def _go_live(self) -> None:
         self.replaying = False
@@ -528,16 +558,9 @@ class Session:
             say(self.console, "Carried: " + ", ".join(self._game.state.items))
 
     def _recap(self) -> None:
-        """The scenes and the choices made in them, latest last, without the journal's markup."""
-        out: list[str] = []
-        for line in self.journal.lines:
-            if line.startswith("## "):
-                out.append(line[3:])
-            elif line.startswith("> **") and out:
-                choice = line[4:].rstrip("*")
-                if not out[-1].endswith(choice):
-                    out[-1] += f" \u2014 {choice}"
-        say(self.console, "\n".join(out[-12:]) or "Nothing has happened yet.")
+        """What happened, latest last: each scene with what came of its rolls, conflicts and choices,
+        the notes and the oracle's answers (the journal keeps them as plain text, from the events)."""
+        say(self.console, "\n".join(self.journal.recap()) or "Nothing has happened yet.", soft_wrap=True)
 
     # -- saving ---------------------------------------------------------------------------
     def _save(self) -> None:
@@ -553,6 +576,7 @@ class Session:
             # pc = false is written down so that 'solo saves' can tell "no player character" from "no party yet"
             options={"advise": self.advise} if self.adventure.uses_pcs else {"advise": self.advise, "pc": False},
         )
+        data.options["started"] = self.started  # the journal's date: the first session's, kept across resumes
         write_save(self.save_path, data)
 
     def _try_save(self) -> str | None:
@@ -561,7 +585,7 @@ class Session:
         While a loaded game is still being replayed the file already holds all of it and more, so it
         is left as it is: an error or Ctrl-C during the replay must not cut a save short.
         """
-        if self.replaying:
+        if self.replaying or self.read_only:
             return None
         try:
             self._save()
@@ -571,7 +595,48 @@ class Session:
         self.save_problem = None
         if self.recorder is not None:
             self.saved_answers = _answers(self.recorder.log)
+        self._keep_journal()
         return None
+
+    def journal_meta(self) -> dict[str, object]:
+        """The journal's front matter: what a note vault indexes it by."""
+        state = self.game.state if self.game is not None else None
+        party = [pc.name for pc in state.party] if state is not None else []
+        if not party and self.party:
+            party = [pc.name for pc in self.party]
+        ending = state.ending if state is not None else None
+        context = self.game.context() if self.game is not None and ending else None
+        return {"adventure": self.adventure.id, "title": self.adventure.title, "characters": party,
+                "date": self.started, "seed": self.seed,
+                "ending": ending_name(self.adventure, ending, context) if ending else None}
+
+    def _keep_journal(self) -> None:
+        """Rewrite the journal beside the save, whole (the replay rebuilt what came before); a failure is
+        said once, as the game goes on, and so is the first write that works again."""
+        if self.journal_path is None:
+            return
+        failing = self.journal_problem
+        try:
+            self.journal.write(self.journal_path, self.journal_meta())
+        except (OSError, UnicodeError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            self.journal_problem = f"cannot write the journal {self.journal_path}: {detail}"
+            if not failing:
+                say(self.console, f"{self.journal_problem}; the game itself is saved.", style="red", soft_wrap=True)
+            return
+        self.journal_problem = None
+        if failing:
+            say(self.console, f"The journal is written again to {self.journal_path}.", style="green",
+                soft_wrap=True)
+
+    def rebuild_journal(self) -> tuple[str, int]:
+        """The whole journal of the saved game, rebuilt by replaying it with nothing written (a save from
+        before solo kept journals has none beside it), and the replay's exit status: 0 if all of it replayed.
+        What the replay says goes to this session's console, which the caller may keep out of sight."""
+        self.read_only = True
+        self.reader = _no_more_answers
+        code = self.run()
+        return self.journal.document(self.journal_meta()), code
 
     def _autosave(self) -> None:
         """The save at each scene and round; a failure is said once, and so is the first save that works again."""
@@ -628,9 +693,55 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
     scene = adventure.scenes.get(ending or "")
     if scene is not None:
         return f"{shown(scene.title, context)}; outcome: {scene.outcome or scene.id}"
+    from ..story.open_play import OPEN_END
+
     if ending == OPEN_END:
         return "the story's end"
     return "the end of the road; outcome: fallen" if ending == FALLEN else "the end of the road"
+
+
+def journal_path(save_path: Path) -> Path:
+    """The journal kept beside a save: its name with ``.md`` instead of ``.json``, in the save's own folder."""
+    stem = save_path.name.removesuffix(".json")
+    return save_path.with_name(f"{stem or save_path.name}.md")
+
+
+def _same_file(one: Path, other: Path | None) -> bool:
+    if other is None:
+        return False
+    try:
+        return one.resolve() == other.resolve()
+    except (OSError, RuntimeError):
+        return one == other
+
+
+def _today() -> str:
+    from datetime import date
+
+    return date.today().isoformat()
+
+
+def _started(save_path: Path) -> str:
+    """The date of a saved game's first session: written in the save since solo keeps journals; for an older
+    save, the day it was last written (the earliest date solo can still know)."""
+    from datetime import date
+
+    from ..saves import SaveError, read_save
+
+    try:
+        started = read_save(save_path).options.get("started")
+    except SaveError:
+        started = None
+    if isinstance(started, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", started):
+        return started
+    try:
+        return date.fromtimestamp(save_path.stat().st_mtime).isoformat()
+    except (OSError, ValueError, OverflowError):
+        return _today()
+
+
+def _no_more_answers(prompt: str) -> str:
+    raise EOFError
 
 
 def _answers(log: list[LogEntry]) -> int:

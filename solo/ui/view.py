@@ -12,7 +12,7 @@ fixed strings may carry markup.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.panel import Panel
@@ -64,6 +64,7 @@ class TerminalView:
         self.rolled = False  # every roll of this round is made
         self.table_shown = False  # this round's rolls are on screen (before any Luck flip is offered)
         self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
+        self.status_line: Callable[[], str] | None = None  # 'status' turns it on: a line before each question
 
     # -- muting during replay ---------------------------------------------------------
     def mute(self) -> None:
@@ -221,9 +222,13 @@ class TerminalView:
 
     def before_question(self) -> None:
         """A question is about to be asked: a round's rolls still waiting for its result go up first,
-        so a Luck flip is decided with the round table in view."""
+        so a Luck flip is decided with the round table in view; then the status line, when it is on."""
         if not self.muted and self.rolled and not self.table_shown and self.round_rows:
             self._round_table()
+        if not self.muted and self.status_line is not None:
+            line = self.status_line()
+            if line:
+                self.console.print(plain(line, style="dim"), soft_wrap=True)
 
     def _round_table(self) -> None:
         table = Table(show_header=False, box=None, padding=(0, 1))
@@ -327,6 +332,15 @@ class TerminalView:
     def _on_situation(self, e: Event, n: list[str]) -> None:
         self.console.print(Panel(Text(e["text"]), title="The situation", border_style="magenta"))
 
+    def _on_conflict_roles(self, e: Event, n: list[str]) -> None:
+        self.console.print(plain(d.conflict_roles(e), style="cyan"), soft_wrap=True)
+
+    def _on_new_character(self, e: Event, n: list[str]) -> None:
+        from ..rules.character import Character
+        from .sheet import character_card
+
+        self.console.print(character_card(Character.from_dict(e["character"])))
+
     def _on_npc_met(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.npc_met(e), style="cyan"))
 
@@ -345,6 +359,15 @@ class TerminalView:
         word = "rises" if e["after"] > e["before"] else "eases"
         self.console.print(Text(f"  The tension {word} ({e['after']} of 9): the oracle's surprises come "
                                 f"{'more' if word == 'rises' else 'less'} often.", style="dim"))
+
+    def _on_thread(self, e: Event, n: list[str]) -> None:
+        what = "A thread opens" if e.get("opened") else "A thread is closed"
+        self.console.print(plain(f"  {what}: {e.get('text', '')}", style="dim"), soft_wrap=True)
+        self._narrate(n)
+
+    def _on_cast(self, e: Event, n: list[str]) -> None:
+        what = "is now in the story" if e.get("added") else "has left the oracle's list"
+        self.console.print(plain(f"  {e.get('name', '')} {what}.", style="dim"), soft_wrap=True)
 
     def _on_note(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"  Noted: {e['text']}", style="dim"))

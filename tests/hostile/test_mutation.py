@@ -286,7 +286,7 @@ def save_seed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A save of the example adventure, quit after a few scripted decisions."""
     folder = tmp_path_factory.mktemp("save-seed")
     script = folder / "script.txt"
-    script.write_text("1\n1\n1\n? Is anyone watching? (likely)\nnote a note\n1\nquit\n", encoding="utf-8")
+    script.write_text("1\n1\n1\n? Is anyone watching? (likely)\nnote a note\n2\nquit\n", encoding="utf-8")
     old = Path.cwd()
     os.chdir(folder)
     try:

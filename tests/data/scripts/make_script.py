@@ -70,7 +70,7 @@ class Recorder:
 
     def decide(self, q):
         key = q.resolve(self.player.answer(q))
-        self.lines.append(str(q.keys().index(key) + 1) if q.options else key)
+        self.lines.append(q.menu_answer(key) if q.options else key)  # the number the menu shows
         return key
 
 

@@ -1,0 +1,44 @@
+"""``solo characters``: the roster, one line a character, and how to play each one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import UserError
+
+
+@click.command("characters")
+@click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="The saves folder whose characters/ to list (default: $SOLO_HOME/characters, else "
+                   "characters/ beside $SOLO_SAVES or ./saves).")
+def command(saves_dir: Path | None) -> None:
+    """List the characters of your roster: career, best skills, Luck and scenarios played.
+
+    Finished games write their characters back here; 'solo play' offers them
+    at "Who will you play?", and --pc NAME picks one by name.
+    """
+    import shlex
+
+    from rich.console import Console
+
+    from ..characters import read_roster, roster_folder
+    from ..paths import default_saves, path_problem
+    from ..ui.view import say
+
+    folder = roster_folder(saves_dir, (saves_dir or default_saves()) / "game.json")
+    problem = path_problem(folder)
+    if problem:
+        raise UserError(f"--saves: {problem}")
+    console = Console(highlight=False)
+    roster = read_roster(folder)
+    if not roster.entries:
+        say(console, f"No characters in {folder} yet: finish a game, or make one with 'solo new'.")
+    for entry in roster.entries:
+        say(console, (entry.name, "bold"), f"  {entry.summary}", soft_wrap=True)
+        where = f" --saves {shlex.quote(str(saves_dir))}" if saves_dir is not None else ""
+        say(console, f"  {entry.path}   play: solo play --pc {shlex.quote(entry.name)}{where}", style="dim",
+            soft_wrap=True)
+    for line in roster.problems:
+        say(console, line, style="yellow", soft_wrap=True)

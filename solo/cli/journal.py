@@ -1,0 +1,182 @@
+"""``solo journal``: the journal of a saved game, shown or exported.
+
+Every game keeps its journal beside its save (``saves/NAME.md``). A save from
+before that has none: its journal is rebuilt by replaying the save out of
+sight, as loading it would, and written beside it for next time.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from . import UserError
+
+if TYPE_CHECKING:
+    from ..saves import SaveData
+    from ..ui.session import Session
+
+MAX_JOURNAL_BYTES = 16_000_000  # as large as a save may be: a journal is a few times its log at most
+
+
+@click.command("journal")
+@click.argument("name", metavar="NAME|FILE")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the journal (Markdown) to this file instead of printing it.")
+@click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder of the saves (default: $SOLO_SAVES or ./saves).")
+def command(name: str, out: Path | None, saves_dir: Path | None) -> None:
+    """Show the journal of the saved game NAME (see 'solo saves'), or of a save FILE.
+
+    At a terminal it is shown formatted; piped, or with --out, it is the
+    Markdown itself, front matter included. A save from before solo kept
+    journals gets its journal rebuilt from the save (and written beside it).
+
+    \b
+    Examples:
+      solo journal tutorial
+      solo journal vellan --out ~/vault/vellan.md
+    """
+    from ..paths import PathError, default_saves, path_problem, read_bounded, write_atomic
+    from ..ui.session import journal_path
+
+    folder = saves_dir or default_saves()
+    for option, given in (("--saves" if saves_dir else "SOLO_SAVES", folder), ("--out", out)):
+        problem = path_problem(given) if given is not None else None
+        if problem:
+            raise UserError(f"{option}: {problem}")
+    save = _save_of(name, folder)
+    kept = journal_path(save)
+    text: str | None = None
+    try:
+        text = read_bounded(kept, MAX_JOURNAL_BYTES).decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        text = None
+    except (PathError, OSError) as exc:
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise UserError(f"cannot read the journal {kept}: {detail}") from None
+    if text is None:
+        text = _rebuild(save, kept)
+    if out is not None:
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(out, text)
+        except OSError as exc:
+            raise UserError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
+        click.echo(f"Wrote the journal of {save.name} to {out}.")
+        return
+    if sys.stdout.isatty():
+        _show(text)
+    else:
+        click.echo(text, nl=False)
+
+
+def _save_of(name: str, folder: Path) -> Path:
+    """The save NAME means: a file as given (a save, or the journal beside one), else NAME.json in the folder."""
+    from ..paths import PathError, exists, file_in
+
+    if not name.strip():
+        raise UserError("NAME: give the name of a saved game (see 'solo saves')")
+    path = Path(name)
+    if exists(path) and path.is_file() or path.suffix in (".json", ".md") or path.name != name:
+        if path.suffix == ".md":
+            path = path.with_name(path.name.removesuffix(".md") + ".json")
+        return path
+    try:
+        return file_in(folder, f"{name}.json", what="the save name")
+    except PathError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _rebuild(save: Path, kept: Path) -> str:
+    """The journal of an old save, rebuilt by replaying it out of sight, then kept beside it if it replayed whole."""
+    from ..paths import exists, short, write_atomic
+    from ..saves import SaveError, read_save
+
+    if not exists(save):
+        raise UserError(f"no saved game at {save} (see 'solo saves')")
+    try:
+        data = read_save(save)
+    except SaveError as exc:
+        raise UserError(str(exc)) from None
+    session = _session_for(save, data)
+    text, code = session.rebuild_journal()
+    if code not in (0,):
+        click.echo(f"{short(str(save))}: the save could not be replayed to its end; this journal stops where "
+                   "the replay did.", err=True)
+        return text
+    try:
+        write_atomic(kept, text)
+        where = f"and written to {kept}"
+    except OSError as exc:
+        where = f"but could not be written to {kept} ({exc.strerror or exc})"
+    click.echo(f"{save.name} had no journal beside it: rebuilt by replaying the save, {where}.", err=True)
+    return text
+
+
+def _session_for(save: Path, data: SaveData) -> Session:
+    """A session that replays ``data`` as ``solo play --load`` would, on a console nobody sees."""
+    from rich.console import Console
+
+    from ..errors import SoloError
+    from ..paths import short
+    from ..rules.character import Character
+    from ..story.engine import Game
+    from ..story.library import find_adventure
+    from ..story.loader import load_adventure
+    from ..story.open_play import OPEN_ID, OpenGame, open_adventure
+    from ..ui.session import Session
+
+    game_class: type[Game] = Game
+    try:
+        if data.adventure_id == OPEN_ID:
+            adventure, game_class = open_adventure(), OpenGame
+        else:
+            source = Path(data.adventure_source)
+            adventure = load_adventure(source if source.exists() else find_adventure(data.adventure_id))
+        party = [Character.from_dict(p) for p in data.party] if data.party else None
+    except (SoloError, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise UserError(f"{short(str(save))}: the game cannot be replayed to rebuild its journal: {detail}") from None
+    if adventure.content_hash != data.adventure_hash:
+        click.echo(f"{short(str(save))}: the adventure changed since this save; the rebuilt journal may not fit.",
+                   err=True)
+    quiet = Console(file=io.StringIO(), width=100, color_system=None)
+    return Session(adventure, seed=data.seed, console=quiet, reader=lambda prompt: "", save_path=save,
+                   party=party, log=data.log, advise=bool(data.options.get("advise", True)), game_class=game_class)
+
+
+def _show(text: str) -> None:
+    """The journal formatted for a terminal: a line for the front matter, the body as rich renders Markdown."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from ..ui.journal import split_front_matter
+    from ..ui.view import say
+
+    meta, body = split_front_matter(text)
+    console = Console(highlight=False)
+    facts = []
+    for key in ("characters", "date", "seed", "ending"):
+        if key in meta:
+            facts.append(f"{key}: {_unquoted(meta[key])}")
+    if facts:
+        say(console, " · ".join(facts), style="dim", soft_wrap=True)
+    console.print(Markdown(body))
+
+
+def _unquoted(value: str) -> str:
+    """A front-matter value as a person reads it: strings without their quotes, a list as its items."""
+    import json
+
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    if isinstance(parsed, list):
+        return ", ".join(str(v) for v in parsed)
+    return str(parsed)

@@ -1,0 +1,167 @@
+"""``solo scene``: set up the next scene, or close one, for players running their own game.
+
+The check is the one ``solo play --open`` makes (expected, altered, interrupted
+by the tension) and the close moves the tension by the game's own rule. With
+``--session NAME`` both read and keep the tension, threads and NPCs in a
+session file; this module also holds the ``--session`` plumbing that
+``solo oracle``, ``solo table`` and ``solo session`` share.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from . import UserError
+
+if TYPE_CHECKING:
+    from ..oracle.session_file import OracleSession
+
+F = TypeVar("F", bound=Callable[..., Any])
+WENT = {"well": True, "badly": False, "mixed": None}  # were the PCs in control (tension_after_scene)
+
+
+def session_options(func: F) -> F:
+    """``--session NAME`` and ``--saves DIR`` (where the sessions folder is), for every command that keeps one."""
+    func = click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+                        help="The saves folder; sessions are kept in sessions/ beside it (default: beside "
+                             "./saves or SOLO_SAVES; $SOLO_HOME/sessions when SOLO_HOME is set).")(func)
+    func = click.option("--session", "session_name", metavar="NAME",
+                        help="Keep tension, threads and NPCs in the session NAME between commands "
+                             "(see 'solo session NAME').")(func)
+    return func
+
+
+def open_session(name: str, saves_dir: Path | None, *, must_exist: bool = False) -> OracleSession:
+    from ..errors import SoloError
+    from ..oracle.session_file import load_session, sessions_folder
+
+    try:
+        return load_session(name, sessions_folder(saves_dir), must_exist=must_exist)
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+
+
+def keep_session(session: OracleSession) -> None:
+    from ..errors import SoloError
+    from ..oracle.session_file import save_session
+
+    try:
+        save_session(session)
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+
+
+def session_line(session: OracleSession) -> str:
+    """One line at the foot of a command's answer: what the session now holds."""
+    s = session.state
+    return (f"Session {session.name}: tension {s.tension} of 9 · scene {session.scenes} · "
+            f"{_count(len(s.threads), 'open thread')} · {_count(len(s.npcs), 'NPC')}")
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+@click.command("scene")
+@click.argument("expected", nargs=-1)
+@click.option("--end", "went", type=click.Choice(sorted(WENT)), metavar="well|badly|mixed",
+              help="Close the scene instead: well (the PCs were in control: tension -1), badly (+1), mixed (=).")
+@click.option("--tension", "-t", type=int, metavar="N",
+              help="The tension track, 1-9 (default 5; with --session, the session's; given, it is kept).")
+@session_options
+@click.option("--tables", "folders", multiple=True, metavar="DIR",
+              help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
+@click.option("--seed", type=int, help="Seed the dice, for a result you can repeat.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def command(expected: tuple[str, ...], went: str | None, tension: int | None, session_name: str | None,
+            saves_dir: Path | None, folders: tuple[str, ...], seed: int | None, as_json: bool) -> None:
+    """Check how the next scene starts: say what you EXPECT, the oracle says if it holds.
+
+    One d100 against the tension: low rolls interrupt the scene with a random
+    event, the next band alters it, the rest leave it as expected. After the
+    scene, close it with --end: the tension falls when the PCs kept control and
+    rises when they lost it.
+
+    \b
+    Examples:
+      solo scene "We search the harbour office before dawn" --session heist
+      solo scene --end badly --session heist
+      solo scene --tension 7 --seed 3
+    """
+    from ..errors import SoloError
+    from ..oracle import OracleState, check_tension
+
+    text = " ".join(expected).strip()
+    if went is not None and text:
+        raise UserError("--end closes a scene; say what you expect only when you start one")
+    session = open_session(session_name, saves_dir) if session_name else None
+    try:
+        if tension is not None:
+            check_tension(tension)
+        state = session.state if session else OracleState()
+        if tension is not None:
+            state.tension = tension
+        if went is not None:
+            result = _end(state, went, session)
+        else:
+            result = _check(state, text, folders, seed, session)
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    if session:
+        keep_session(session)
+        result["session"] = session.name
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    for line in result.pop("lines"):
+        click.echo(line)
+    if session:
+        click.echo(session_line(session))
+
+
+def _end(state: Any, went: str, session: OracleSession | None) -> dict[str, Any]:
+    before = state.tension
+    after = state.end_scene(WENT[went])
+    scene = f"Scene {session.scenes}" if session and session.scenes else "The scene"
+    if after == before:
+        why = {"mixed": "a mixed scene leaves it", "well": "it cannot fall below 1",
+               "badly": "it cannot rise above 9"}[went]
+        change = f"the tension stays at {after} ({why})"
+    else:
+        change = f"the tension {'eases' if after < before else 'rises'} from {before} to {after}"
+    return {"went": went, "tension_before": before, "tension": after,
+            "lines": [f"{scene} went {went}: {change}."]}
+
+
+def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
+           session: OracleSession | None) -> dict[str, Any]:
+    from ..oracle import load_tables, set_up_scene
+    from ..oracle.scenes import scene_faces
+    from ..rules.dice import new_rng, two_digits
+    from ..ui.describe import scene_setup
+
+    tables = load_tables(folders)
+    number = None
+    if session is not None:
+        session.scenes += 1
+        number = session.scenes
+        if text:  # the scene's situation: what random events that name nobody follow
+            session.set_context(text)
+    setup = set_up_scene(new_rng(seed), tables, state)
+    data = setup.to_dict()
+    bands = []
+    for kind, faces in sorted(scene_faces(setup.tension).items(), key=lambda kv: kv[1] or (101, 0)):
+        if faces:
+            low, high = faces
+            word = "as expected" if kind == "expected" else kind
+            bands.append(f"{word} {low}-{high if high < 100 else '00'}")
+    head = f"Scene {number}" if number else "Next scene"
+    lines = [f"{head}, as you expect it: {text.rstrip('.')}." if text else f"{head}."]
+    lines.append(f"Tension {setup.tension}: " + ", ".join(bands) + ".")
+    lines.append(f"Roll: {two_digits(setup.roll)} → {scene_setup(data)}")
+    return {**data, "expected": text, "scene": number, "lines": lines}

@@ -1,0 +1,226 @@
+"""A named oracle session kept on disk, for players who roll their own dice beside a book.
+
+``solo oracle``, ``solo table`` and ``solo scene`` forget everything between
+two commands unless they are given ``--session NAME``: then tension, threads
+and NPCs live in ``sessions/NAME.toml`` (beside the saves folder, or under
+``$SOLO_HOME``), read before the command and written back after it. The state
+is the game's own :class:`OracleState`, so the tension moves by the same
+functions as in ``solo play``. The file is plain TOML a player may edit, so it
+is read as untrusted: size, list lengths and entry lengths are bounded, and a
+broken file is reported with its name and line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ContentError
+from ..paths import PathError, default_saves, file_in, read_bounded, write_atomic
+from ..toml_files import loads_toml
+from .likelihood import OracleError
+from .state import STATE_VERSION, OracleState
+
+__all__ = ["SESSION_VERSION", "MAX_ENTRIES", "MAX_TEXT", "OracleSession", "sessions_folder", "session_path",
+           "load_session", "save_session", "session_names", "pick_entry"]
+
+SESSION_VERSION = 1
+MAX_ENTRIES = 100  # open threads, and NPCs: more than a table can follow
+MAX_TEXT = 200  # characters in one thread or NPC name
+MAX_SCENES = 100_000
+READ_LIMIT = 256_000  # bytes: a full session is about 45 kB
+SUFFIX = ".toml"
+_FIELDS = {"version", "tension", "scenes", "threads", "npcs", "pcs", "context"}
+
+
+def sessions_folder(saves: Path | None = None) -> Path:
+    """``$SOLO_HOME/sessions`` if SOLO_HOME is set, else ``sessions/`` beside the saves folder."""
+    home = os.environ.get("SOLO_HOME")
+    if home and saves is None:
+        return Path(home) / "sessions"
+    base = saves if saves is not None else default_saves()
+    return Path(os.path.abspath(base)).parent / "sessions"
+
+
+def session_path(name: str, folder: Path) -> Path:
+    """``folder/NAME.toml``; the name must be a plain name that keeps the file inside ``folder``."""
+    stem = name.strip().removesuffix(SUFFIX)
+    if not stem:
+        raise PathError("a session needs a name, e.g. --session heist")
+    return file_in(folder, stem + SUFFIX, what="the session name")
+
+
+def session_names(folder: Path) -> list[str]:
+    """The sessions kept in ``folder``, by name."""
+    if not folder.is_dir():
+        return []
+    return sorted(p.name.removesuffix(SUFFIX) for p in folder.iterdir()
+                  if p.name.endswith(SUFFIX) and not p.name.startswith(".") and p.is_file())
+
+
+@dataclass
+class OracleSession:
+    """One session: its file, the oracle state and how many scenes were set up."""
+
+    name: str
+    path: Path
+    state: OracleState = field(default_factory=OracleState)
+    scenes: int = 0
+
+    def add_thread(self, text: str) -> None:
+        _check_entry(text, "a thread")
+        if len(self.state.threads) >= MAX_ENTRIES and text.strip() not in self.state.threads:
+            raise OracleError(f"a session keeps at most {MAX_ENTRIES} open threads; close one first")
+        self.state.add_thread(text)
+
+    def add_npc(self, name: str) -> None:
+        _check_entry(name, "an NPC's name")
+        if len(self.state.npcs) >= MAX_ENTRIES and name.strip() not in self.state.npcs:
+            raise OracleError(f"a session keeps at most {MAX_ENTRIES} NPCs; remove one first")
+        self.state.add_npc(name)
+
+    def close_thread(self, which: str) -> str:
+        """Close a thread by its number in the list (1 = first) or by its words; returns its text."""
+        text = self.thread(which)
+        self.state.close_thread(text)
+        return text
+
+    def thread(self, which: str) -> str:
+        """An open thread by its number or the start of its words, read as ``threads close`` reads it in play."""
+        try:
+            return self.state.threads[self.state.thread_number(which) - 1]
+        except ValueError as exc:
+            raise OracleError(str(exc)) from None
+
+    def set_context(self, text: str) -> None:
+        """What the current scene is about: random events that name nobody follow it."""
+        _check_entry(text, "the scene's context")
+        self.state.context = text.strip()
+
+    def remove_npc(self, which: str) -> str:
+        name = pick_entry(self.state.npcs, which, "NPC")
+        self.state.remove_npc(name)
+        return name
+
+    def to_toml(self) -> str:
+        from ..toml_write import dumps
+
+        head = (f"# solo oracle session {self.name!r}: read and written by solo oracle, table, scene and session.\n"
+                "# Edit it if you like: tension 1-9, threads and npcs are lists of text.\n")
+        data = {"version": SESSION_VERSION, "tension": self.state.tension, "scenes": self.scenes,
+                "threads": self.state.threads, "npcs": self.state.npcs}
+        if self.state.pcs:
+            data["pcs"] = self.state.pcs
+        if self.state.context:
+            data["context"] = self.state.context
+        return head + dumps(data)
+
+
+def load_session(name: str, folder: Path, *, must_exist: bool = False) -> OracleSession:
+    """The session NAME in ``folder``: a new one (tension 5, empty lists) if it has no file yet.
+
+    Every problem is a :class:`ContentError` naming the file, and the line where there is one.
+    """
+    path = session_path(name, folder)
+    try:
+        raw = read_bounded(path, READ_LIMIT)
+    except FileNotFoundError:
+        if must_exist:
+            raise ContentError(f"no session {path.stem!r} yet (start one with solo scene --session {path.stem})",
+                               file=path) from None
+        return OracleSession(path.stem, path)
+    except PathError as exc:
+        raise ContentError(str(exc).removeprefix(f"{path}: "), file=path) from None
+    except OSError as exc:
+        raise ContentError(f"cannot read the session: {exc.strerror or exc}", file=path) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ContentError("the session file is not UTF-8 text", file=path) from None
+    data = loads_toml(text, file=path)
+    return _from_data(path, text, data)
+
+
+def save_session(session: OracleSession) -> None:
+    """Write the session whole (an exclusive temporary file, then a rename), making its folder if needed."""
+    try:
+        session.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(session.path, session.to_toml())
+    except OSError as exc:
+        raise ContentError(f"cannot write the session: {exc.strerror or exc}", file=session.path) from None
+
+
+# -- reading and checking ---------------------------------------------------------------------
+def _from_data(path: Path, text: str, data: dict[str, object]) -> OracleSession:
+    def fail(key: str, message: str) -> ContentError:
+        return ContentError(message, file=path, path=key, line=_line_of(text, key))
+
+    unknown = sorted(set(data) - _FIELDS)
+    if unknown:
+        raise fail(unknown[0], f"unknown field {unknown[0]!r} (a session has: {', '.join(sorted(_FIELDS))})")
+    version = data.get("version", SESSION_VERSION)
+    if version != SESSION_VERSION:
+        raise fail("version", f"session version {version!r} is not supported (this solo reads {SESSION_VERSION})")
+    scenes = data.get("scenes", 0)
+    if isinstance(scenes, bool) or not isinstance(scenes, int) or not 0 <= scenes <= MAX_SCENES:
+        raise fail("scenes", f"scenes must be a whole number 0-{MAX_SCENES}, not {scenes!r}")
+    context = data.get("context", "")
+    if not isinstance(context, str) or (context and _entry_problem(context)):
+        raise fail("context", f"context must be one line of text up to {MAX_TEXT} characters")
+    for key in ("threads", "npcs", "pcs"):
+        values = data.get(key, [])
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise fail(key, f"{key} must be a list of text, e.g. {key} = [\"…\"]")
+        if len(values) > MAX_ENTRIES:
+            raise fail(key, f"{key} holds {len(values)} entries; a session keeps at most {MAX_ENTRIES}")
+        for value in values:
+            problem = _entry_problem(value)
+            if problem:
+                raise fail(key, f"{key}: an entry {problem}")
+    try:
+        state = OracleState.from_dict({**{k: v for k, v in data.items() if k != "scenes"},
+                                       "version": STATE_VERSION})
+    except (ValueError, OracleError) as exc:
+        raise fail("tension", str(exc)) from None
+    # duplicates would weigh one NPC twice when an event picks one: keep the first of each
+    state.npcs = list(dict.fromkeys(s.strip() for s in state.npcs))
+    state.threads = list(dict.fromkeys(s.strip() for s in state.threads))
+    return OracleSession(path.stem, path, state, scenes)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    match = re.search(rf"^[ \t]*\"?{re.escape(key)}\"?[ \t]*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _entry_problem(value: str) -> str | None:
+    if not value.strip():
+        return "is empty"
+    if len(value) > MAX_TEXT:
+        return f"is {len(value)} characters long (at most {MAX_TEXT})"
+    if any(ord(ch) < 32 for ch in value):
+        return "holds control characters (a new line, a tab …)"
+    return None
+
+
+def _check_entry(value: str, what: str) -> None:
+    problem = _entry_problem(value)
+    if problem:
+        raise OracleError(f"{what} {problem}")
+
+
+def pick_entry(items: list[str], which: str, what: str) -> str:
+    """An entry by its number as listed (1 = first) or by its exact text (any case)."""
+    which = which.strip()
+    if which.isdigit():
+        n = int(which)
+        if 1 <= n <= len(items):
+            return items[n - 1]
+        listed = f"1-{len(items)}" if items else "none are open"
+        raise OracleError(f"no {what} number {n} ({listed})")
+    for item in items:
+        if item.casefold() == which.casefold():
+            return item
+    raise OracleError(f"no {what} {which!r} in this session")

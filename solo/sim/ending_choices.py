@@ -1,0 +1,121 @@
+"""Which choices end the story, and which scenes are hubs, read off the scene graph.
+
+The explorer bot (:mod:`solo.sim.explorer`) and ``solo check``'s W191 share
+these answers, so the warning an author reads names exactly the choices the
+bot holds back. Conditions and dice are ignored, as in every graph check: a
+choice "ends the game" when every scene any of its outcomes can lead to is
+*ending-bound* (an ending, or a scene whose every way out is ending-bound), so
+once it is taken no road leads back into the rest of the story.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..story.graph import branches_of
+
+if TYPE_CHECKING:
+    from ..story.adventure import Adventure, Choice, Scene
+
+
+def choice_targets(scene: Scene) -> dict[str, frozenset[str]]:
+    """choice key -> every scene its outcomes (and ``goto`` routes) can lead to; staying put is not a target."""
+    out: dict[str, set[str]] = {c.key: set() for c in scene.choices}
+    for _, branch, choice in branches_of(scene):
+        if branch.goto:
+            out[choice.key].add(branch.goto)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+@dataclass(frozen=True)
+class StoryShape:
+    """The graph facts a player who knows where choices lead would use, computed once per adventure."""
+
+    targets: dict[str, dict[str, frozenset[str]]]  # scene -> choice key -> scenes it can lead to
+    successors: dict[str, frozenset[str]]  # scene -> every other scene one step away
+    bound: frozenset[str]  # endings, and scenes whose every way out is ending-bound
+    reach: dict[str, frozenset[str]]  # scene -> every scene reachable from it in one step or more
+    endings: frozenset[str]
+
+    def ends_game(self, scene: str, key: str) -> bool:
+        """Choice ``key`` of ``scene`` leads, whatever its outcome, only into ending-bound scenes."""
+        to = self.targets.get(scene, {}).get(key, frozenset())
+        return bool(to) and to <= self.bound
+
+    def leaves(self, scene: str, key: str) -> bool:
+        """Choice ``key`` moves on for good: no scene it leads to can lead back to ``scene``."""
+        to = self.targets.get(scene, {}).get(key, frozenset())
+        return bool(to) and not any(t == scene or scene in self.reach.get(t, ()) for t in to)
+
+    def story_ahead(self, scene: str, key: str) -> int:
+        """How many scenes that are not endings lie on the roads from choice ``key`` (itself included)."""
+        to = self.targets.get(scene, {}).get(key, frozenset())
+        ahead = set(to).union(*(self.reach.get(t, frozenset()) for t in to))
+        return sum(1 for s in ahead if s not in self.endings)
+
+    def on_a_loop(self, scene: str) -> bool:
+        """The scene can be entered again after it is left (a place the story returns to)."""
+        return scene in self.reach.get(scene, frozenset())
+
+
+def story_shape(adventure: Adventure) -> StoryShape:
+    targets = {sid: choice_targets(scene) for sid, scene in adventure.scenes.items()}
+    successors = {sid: frozenset(t for to in by_key.values() for t in to if t in adventure.scenes)
+                  for sid, by_key in targets.items()}
+    endings = frozenset(sid for sid, scene in adventure.scenes.items() if scene.ending)
+    bound = set(endings)
+    grew = True
+    while grew:
+        grew = False
+        for sid, nxt in successors.items():
+            if sid in bound:
+                continue
+            out = nxt - {sid}
+            if out and out <= bound:
+                bound.add(sid)
+                grew = True
+    reach = {sid: _reachable_from(sid, successors) for sid in adventure.scenes}
+    return StoryShape(targets, successors, frozenset(bound), reach, endings)
+
+
+def _reachable_from(start: str, successors: dict[str, frozenset[str]]) -> frozenset[str]:
+    seen: set[str] = set()
+    todo = deque(successors.get(start, ()))
+    while todo:
+        sid = todo.popleft()
+        if sid not in seen:
+            seen.add(sid)
+            todo.extend(successors.get(sid, ()))
+    return frozenset(seen)
+
+
+@dataclass(frozen=True)
+class EarlyEnding:
+    """A choice that ends the game from a hub whose other choices lead on into more of the story."""
+
+    scene: str
+    choice: Choice
+    index: int  # the choice's place in the scene, from 1
+    onward: tuple[str, ...]  # the scenes the hub's other choices lead on to
+
+
+def early_endings(adventure: Adventure, shape: StoryShape | None = None) -> list[EarlyEnding]:
+    """Every choice that ends the game from a hub: a scene the story comes back to, with two or more
+    choices that lead on to other scenes that are not ending-bound."""
+    shape = shape or story_shape(adventure)
+    out = []
+    for sid, scene in adventure.scenes.items():
+        if scene.ending or not shape.on_a_loop(sid):
+            continue
+        by_key = shape.targets[sid]
+        onward_keys = [c.key for c in scene.choices if not shape.ends_game(sid, c.key)
+                       and any(t != sid and t not in shape.bound for t in by_key[c.key])]
+        onward = sorted({t for k in onward_keys for t in by_key[k] if t != sid and t not in shape.bound})
+        if len(onward_keys) < 2 or len(onward) < 2:
+            continue
+        for i, choice in enumerate(scene.choices, 1):
+            if shape.ends_game(sid, choice.key):
+                out.append(EarlyEnding(sid, choice, i, tuple(onward)))
+    return out

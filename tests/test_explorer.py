@@ -1,0 +1,170 @@
+"""The explorer bot (``solo simulate --policy explorer``) and the W191 warning that share one reading of the graph."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+from solo.decisions import LENS, Question
+from solo.events import Event
+from solo.rules.creation import pregenerated
+from solo.sim.ending_choices import early_endings, story_shape
+from solo.sim.explorer import ExplorerBot
+from solo.sim.lint import check_adventure
+from solo.sim.one_run import play_one
+from solo.sim.policies import POLICIES, make_policy
+from solo.story.engine import Game
+from solo.story.loader import load_adventure
+
+DATA = Path(__file__).parent / "data" / "sim"
+HUB = DATA / "explorer_hub.toml"
+GATED = DATA / "explorer_gated.toml"
+DUEL = DATA / "explorer_duel.toml"
+TUTORIAL = Path(__file__).resolve().parent.parent / "scenes" / "tutorial.toml"
+EXITS = ("flee", "surrender")
+
+
+def _choices(adventure_path: Path, seed: int, policy: str) -> list[tuple[str, str]]:
+    """(scene, choice key) of every scene choice one simulated game took, in order."""
+    adventure = load_adventure(adventure_path)
+    taken: list[tuple[str, str]] = []
+
+    def sink(event: Event) -> None:
+        if event.kind == "choice":
+            taken.append((event["scene"], event["key"]))
+
+    result = play_one(adventure, [pregenerated("espen")], seed, policy, sink=sink)
+    assert result.error is None, result.error
+    return taken
+
+
+def _staying_choices(adventure_path: Path) -> set[tuple[str, str]]:
+    """Every choice of the adventure that does not end the game."""
+    adventure = load_adventure(adventure_path)
+    shape = story_shape(adventure)
+    return {(sid, c.key) for sid, scene in adventure.scenes.items() for c in scene.choices
+            if not scene.ending and not shape.ends_game(sid, c.key)}
+
+
+# -- the graph reading both share -----------------------------------------------------------
+def test_the_graph_tells_a_way_out_for_good_from_a_way_on():
+    shape = story_shape(load_adventure(GATED))
+    assert shape.ends_game("gate", "c1")  # walk home
+    assert not shape.ends_game("gate", "c2")  # back to the square
+    assert not shape.ends_game("square", "c5")  # to the gate, which can go back
+    assert shape.ends_game("tower", "c1") and not shape.ends_game("tower", "c2")
+    assert shape.bound == {"home", "rung"}
+    assert shape.on_a_loop("square") and shape.on_a_loop("gate")
+    hub = story_shape(load_adventure(HUB))
+    assert hub.ends_game("square", "c5") and hub.story_ahead("square", "c5") == 0
+
+
+# -- the explorer --------------------------------------------------------------------------
+@pytest.mark.parametrize("path", [HUB, GATED], ids=["hub", "gated"])
+def test_the_explorer_tries_every_option_that_keeps_the_story_open_before_it_ends(path):
+    wanted = _staying_choices(path)
+    for seed in range(30):
+        taken = _choices(path, seed, "explorer")
+        *before, last = taken
+        assert taken[0] != ("square", "c3")  # a place not yet seen before the well here
+        assert last in {("square", "c5"), ("gate", "c1"), ("tower", "c1")}, taken
+        assert wanted <= set(before), (seed, sorted(wanted - set(before)))
+
+
+def test_the_random_bot_often_leaves_the_hub_early_which_is_what_the_explorer_fixes():
+    wanted = _staying_choices(HUB)
+    early = sum(not wanted <= set(_choices(HUB, seed, "random")[:-1]) for seed in range(30))
+    assert early >= 20  # walking home is one option in five, from the first move
+
+
+def test_the_explorer_is_the_same_game_for_the_same_seed():
+    adventure = load_adventure(HUB)
+    party = [pregenerated("espen")]
+    runs = [[play_one(adventure, party, seed, "explorer") for seed in (3, 4)] for _ in range(2)]
+    for first, second in zip(*runs):
+        assert first.answers == second.answers and first.ending == second.ending
+    assert runs[0][0].answers != runs[0][1].answers  # the seed does decide something
+
+
+class _Watching:
+    """Passes every question to the explorer and keeps what its Lens menus showed beside its answers."""
+
+    def __init__(self) -> None:
+        self.bot = ExplorerBot(random.Random(5))
+        self.lens_menus: list[tuple[Question, str]] = []
+
+    def decide(self, question: Question) -> str:
+        answer = self.bot.decide(question)
+        if question.kind == LENS:
+            self.lens_menus.append((question, answer))
+        return answer
+
+
+def test_the_explorer_takes_the_lens_the_player_is_shown_as_best_and_never_runs_while_it_can_win():
+    adventure = load_adventure(DUEL)
+    marked = 0
+    for seed in range(3):
+        watcher = _Watching()
+        Game(adventure, seed=seed, decider=watcher, party=[pregenerated("espen")], advise=True).play()
+        assert watcher.lens_menus
+        for question, answer in watcher.lens_menus:
+            best = [o.key for o in question.options if o.detail.endswith("· best")]
+            if best:
+                marked += 1
+                assert answer == best[0], [(o.key, o.detail) for o in question.options]
+            shown = [o.detail for o in question.options if o.key not in EXITS]
+            if any("to win" in d and " 0 % to win" not in d for d in shown):
+                assert answer not in EXITS
+    assert marked >= 5
+
+
+def test_the_explorer_answers_the_other_questions_sensibly():
+    bot = ExplorerBot(random.Random(1))
+    yes_no = (("yes", "yes"), ("no", "no"))
+    from solo.decisions import Option
+
+    def ask(kind, options=yes_no, **context):
+        return bot.decide(Question(kind, "?", tuple(Option(k, label) for k, label in options), context=context))
+
+    assert ask("luck_flip") == "yes"  # the engine asks only when the flip turns the roll
+    assert ask("luck_reduce", damage=4) == "yes"
+    assert ask("luck_reduce", damage=2) == "no"
+    assert ask("escalate") == "yes"
+    assert ask("improve", (("improve:Combat", "Combat"), ("keep", "keep"))) == "improve:Combat"
+    assert bot.decide(Question("name", "Name?", default="Ada")) == "Ada"
+    assert ask("pc_source", (("pregen", "Play Espen"), ("new", "new"), ("random", "random"))) == "pregen"
+    assert ask("pc_source", (("new", "new"), ("random", "random"))) == "random"
+
+
+def test_the_explorer_is_one_of_the_policies_and_the_command_offers_it():
+    assert "explorer" in POLICIES and isinstance(make_policy("explorer", random.Random(1)), ExplorerBot)
+    runner = CliRunner()
+    help_text = runner.invoke(cli, ["simulate", "--help"]).output
+    assert "explorer" in help_text
+    result = runner.invoke(cli, ["simulate", str(HUB), "--policy", "explorer", "--runs", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["policy"] == "explorer" and report["endings"]["home"]["count"] == 20
+    assert report["unreached"] == ["rung"]  # it rings no bell it can walk home past: both end the day
+
+
+# -- W191 ------------------------------------------------------------------------------------
+def test_w191_warns_about_a_way_home_offered_in_the_hub():
+    report = check_adventure(HUB)
+    found = [p for p in report.problems if p.code == "W191"]
+    assert len(found) == 1, [str(p) for p in report.problems]
+    (p,) = found
+    assert p.severity == "warning" and p.line == 29 and p.path == "scenes.square.choices[4]"
+    assert "'bakery', 'smithy', 'tower'" in p.message and "random" in p.message
+    assert report.errors == 0
+
+
+@pytest.mark.parametrize("path", [GATED, DUEL, TUTORIAL], ids=["gated", "duel", "tutorial"])
+def test_w191_is_silent_where_no_hub_offers_an_ending(path):
+    assert not [p for p in check_adventure(path).problems if p.code == "W191"]
+    assert not early_endings(load_adventure(path))

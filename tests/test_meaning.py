@@ -1,0 +1,219 @@
+"""Meaning words: the grown lists, the pair a hard answer brings, and the game's dice left as they were."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from rich.console import Console
+
+from solo.oracle.answer import HARD_ANSWERS, ask, grade
+from solo.oracle.loader import load_tables
+from solo.oracle.random_events import (
+    CONTEXT_FOCI,
+    description,
+    meaning,
+    meaning_words,
+    offshoot,
+    random_event,
+)
+from solo.oracle.state import OracleState
+from solo.oracle.tables import TableSet
+from solo.ui import describe as d
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return load_tables(use_env=False)
+
+
+def _roll_to(face: int, skip: int = 0) -> random.Random:
+    """A generator whose next d100 is ``face`` (the ``skip``-th such seed), found by trying seeds."""
+    for seed in range(100_000):
+        if random.Random(seed).randint(1, 100) == face:
+            if skip == 0:
+                return random.Random(seed)
+            skip -= 1
+    raise AssertionError(face)
+
+
+# -- the lists ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["action", "subject", "adverb", "adjective"])
+def test_each_word_list_has_a_hundred_different_words(tables, name):
+    words = [row.text for row in tables.get(name).rows]
+    assert len(words) == 100 and len(set(words)) == 100
+    assert all(w[0].isupper() and " " not in w and "{" not in w for w in words)
+    assert all(row.weight == 1 for row in tables.get(name).rows)
+
+
+@pytest.mark.parametrize("name,at_least", [("character", 40), ("location", 40), ("object", 40),
+                                           ("price", 20), ("twist", 20)])
+def test_themed_and_hard_answer_tables(tables, name, at_least):
+    rows = [row.text for row in tables.get(name).rows]
+    assert len(rows) >= at_least and len(set(rows)) == len(rows)
+    rng = random.Random(3)
+    for _ in range(50):
+        text = tables.roll(name, rng, slots={"npc": ["Nora Dahl"], "thread": ["find the ledger"]}).text
+        assert text and "{" not in text
+
+
+# -- the game's own dice ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_meaning_moves_the_game_dice_as_two_rolls_of_the_old_62_word_lists(tables, seed):
+    rng = random.Random(seed)
+    before = rng.getstate()
+    words = meaning(rng, tables)
+    old = random.Random(seed)
+    old.randint(1, 62)
+    old.randint(1, 62)
+    assert rng.getstate() == old.getstate() != before
+    assert words.action in [r.text for r in tables.get("action").rows]
+    assert words.subject in [r.text for r in tables.get("subject").rows]
+
+
+def test_an_offshoot_draws_nothing_and_depends_on_where_the_generator_stands():
+    rng = random.Random(8)
+    state = rng.getstate()
+    first = offshoot(rng, "meaning").random()
+    assert rng.getstate() == state
+    assert offshoot(rng, "meaning").random() == first  # the same point gives the same words
+    assert offshoot(rng, "interpretation").random() != first  # another purpose, another stream
+    rng.random()
+    assert offshoot(rng, "meaning").random() != first
+
+
+def test_meaning_words_spread_over_the_whole_list(tables):
+    rng = random.Random(1)
+    seen = {meaning(rng, tables).action for _ in range(3000)}
+    assert len(seen) == 100  # each word 1 in 100: all turn up in 3,000 draws but for 1e-10
+
+
+# -- hard answers -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("face,expected", [(45, "yes, but"), (99, "no, and")])
+def test_a_hard_answer_brings_a_row_and_a_pair_without_moving_the_dice(tables, face, expected):
+    state = OracleState(tension=5, npcs=["Nora Dahl"], threads=["find the ledger"])
+    rng = _roll_to(face)
+    plain = _roll_to(face)
+    plain.randint(1, 100)
+    answer = ask(rng, "Is it there?", "even", state=state, tables=tables)
+    assert answer.grade == expected and not answer.event_triggered
+    assert rng.getstate() == plain.getstate()  # only the d100 was rolled on the game's generator
+    hard = answer.interpretation
+    assert hard is not None and hard.grade == expected and hard.table == HARD_ANSWERS[expected]
+    assert hard.text in {tables.roll(hard.table, random.Random(s), slots=state.slots()).text for s in range(2000)}
+    assert hard.meaning is not None and hard.meaning.action in [r.text for r in tables.get("action").rows]
+    again = ask(_roll_to(face), "Is it there?", "even", state=state, tables=tables)
+    assert again.interpretation == hard  # the same game at the same point: the same words
+    data = answer.to_dict()["interpretation"]
+    assert data == {"grade": expected, "table": hard.table, "text": hard.text, "meaning": hard.meaning.to_dict()}
+
+
+def test_hard_answers_differ_from_question_to_question(tables):
+    pairs = {str(ask(_roll_to(45, skip=i), "Q", "even", tables=tables).interpretation.meaning) for i in range(20)}
+    assert len(pairs) > 10
+
+
+@pytest.mark.parametrize("face", [10, 30, 57, 70, 11, 33])
+def test_the_other_answers_bring_nothing(tables, face):
+    answer = ask(_roll_to(face), "Q", "even", tension=5, tables=tables)
+    assert answer.grade not in HARD_ANSWERS and answer.interpretation is None
+    assert answer.to_dict()["interpretation"] is None
+
+
+def test_every_face_of_a_hard_grade_gets_an_interpretation(tables):
+    for face in range(1, 101):
+        answer = ask(_roll_to(face), "Q", "likely", tension=5, tables=tables)
+        assert (answer.interpretation is not None) == (grade(face, answer.chance) in HARD_ANSWERS)
+
+
+def test_without_the_meaning_tables_a_hard_answer_still_works():
+    tables = TableSet.from_data({"tables": {"event_focus": {"rows": ["Something"]}}})
+    assert ask(_roll_to(45), "Q", "even", tables=tables).interpretation is None
+
+
+# -- random events ------------------------------------------------------------------------------
+
+
+def _focus_only(key: str, text: str) -> TableSet:
+    return TableSet.from_data({"tables": {
+        "event_focus": {"rows": [{"text": text, "key": key}]},
+        "action": {"rows": ["Steal"]}, "subject": {"rows": ["Map"]},
+    }})
+
+
+def test_an_event_that_ends_a_thread_says_which_one_the_player_may_close():
+    state = OracleState(threads=["find the ledger", "pay the debt"])
+    ev = random_event(random.Random(2), _focus_only("thread_closer", "A thread moves: {thread}"), state)
+    assert ev.thread in state.threads and ev.closes == state.threads.index(ev.thread) + 1
+    assert state.threads == ["find the ledger", "pay the debt"]  # proposed, not closed
+    line = d.random_event(ev.to_dict())
+    assert f"threads close {ev.closes}" in line and "(meaning: Steal / Map)" in line
+
+
+@pytest.mark.parametrize("key", sorted(CONTEXT_FOCI))
+def test_an_event_that_names_nobody_follows_the_situation(key):
+    tables = _focus_only(key, "Something happens")
+    ev = random_event(random.Random(2), tables, OracleState(threads=["the ledger is missing", "other"]))
+    assert ev.context == "the ledger is missing" and ev.closes is None
+    ev = random_event(random.Random(2), tables, OracleState(threads=["a"], context="A storm at the manor"))
+    assert ev.context == "A storm at the manor"
+    assert "It follows the current situation: A storm at the manor." in d.random_event(ev.to_dict())
+    assert random_event(random.Random(2), tables, OracleState()).context is None
+    hints = [h for h in ("threads add TEXT", "npcs add NAME") if h in d.random_event(ev.to_dict())]
+    assert hints == {"new_thread": ["threads add TEXT"], "new_npc": ["npcs add NAME"]}.get(key, [])
+
+
+def test_an_event_about_someone_carries_no_situation():
+    ev = random_event(random.Random(2), _focus_only("npc_acts", "{npc} acts"),
+                      OracleState(npcs=["Olav"], threads=["a"]))
+    assert ev.context is None and "context" not in ev.to_dict() and "closes" not in ev.to_dict()
+
+
+def test_the_context_is_kept_in_the_state_and_old_states_load():
+    state = OracleState(tension=6, threads=["a"], context="At the quay")
+    assert OracleState.from_dict(state.to_dict()) == state
+    old = {"version": 1, "tension": 4, "npcs": [], "threads": ["x"], "pcs": []}
+    assert OracleState.from_dict(old).context == "" and "context" not in OracleState.from_dict(old).to_dict()
+    with pytest.raises(ValueError, match="context"):
+        OracleState.from_dict({**old, "context": 3})
+
+
+# -- shown in play and in the journal ---------------------------------------------------------------
+
+
+def test_the_oracle_line_shows_the_event_pair_and_the_hard_answer(tables):
+    state = OracleState(tension=5, npcs=["Nora Dahl"], threads=["find the ledger"])
+    answer = ask(_roll_to(44), "Is anyone here?", "likely", state=state, tables=tables)
+    assert answer.event is not None
+    line = d.oracle({**answer.to_dict()})
+    assert f"(meaning: {answer.event.meaning})" in line and answer.event.text in line
+    hard = ask(_roll_to(45), "Is it there?", "even", state=state, tables=tables)
+    line = d.oracle(hard.to_dict())
+    m = hard.interpretation.meaning
+    assert f"The price: {hard.interpretation.text} (meaning: {m.action} / {m.subject})." in line
+
+
+def test_the_view_shows_table_markup_as_written(tables):
+    from solo.events import Event
+    from solo.ui.view import TerminalView
+
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=200, color_system=None))
+    hard = ask(_roll_to(45), "[bold]Is it[/bold] there?", "even", tables=tables).to_dict()
+    view.render(Event("oracle", hard))
+    assert "[bold]Is it[/bold]" in out.getvalue() and "The price:" in out.getvalue()
+
+
+def test_descriptions_and_meanings_come_from_their_lists(tables):
+    rng = random.Random(4)
+    pair = description(rng, tables)
+    assert pair.adverb in [r.text for r in tables.get("adverb").rows]
+    assert pair.adjective in [r.text for r in tables.get("adjective").rows]
+    assert d.pair(pair.to_dict()) == str(pair) and d.pair(meaning_words(rng, tables).to_dict()).count(" / ") == 1

@@ -1,0 +1,262 @@
+"""Oracle sessions on disk: ``--session NAME`` for solo oracle, table and scene, and ``solo session``."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from solo.errors import ContentError
+from solo.oracle import oracle_odds, scene_odds, tension_after_scene
+from solo.oracle.scenes import scene_faces, scene_kind
+from solo.oracle.session_file import (
+    MAX_ENTRIES,
+    MAX_TEXT,
+    READ_LIMIT,
+    OracleSession,
+    load_session,
+    save_session,
+    session_path,
+    sessions_folder,
+)
+from solo.paths import PathError
+
+
+@pytest.fixture
+def solo(cli_run, tmp_path, monkeypatch):
+    """``solo`` with its saves in tmp/saves, so sessions live in tmp/sessions; run from tmp/work."""
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+
+    def run(*args):
+        return cli_run(*args, "--saves", str(tmp_path / "saves"))
+
+    return run
+
+
+def _session(tmp_path, name="heist"):
+    return load_session(name, tmp_path / "sessions", must_exist=True)
+
+
+# -- the file ---------------------------------------------------------------------------------
+def test_a_session_round_trips_through_its_file(tmp_path):
+    folder = tmp_path / "sessions"
+    session = load_session("heist", folder)
+    assert session.state.tension == 5 and session.scenes == 0 and not session.path.exists()
+    session.add_thread("Find the courier")
+    session.add_thread('Who sent the "letter"? {npc} [red]')
+    session.add_npc("Nora Dahl")
+    session.state.tension = 7
+    session.scenes = 3
+    session.set_context("At the harbour office, before dawn")
+    save_session(session)
+    again = load_session("heist", folder)
+    assert again.state.to_dict() == session.state.to_dict() and again.scenes == 3
+    assert again.state.context == "At the harbour office, before dawn"
+    assert [p.name for p in folder.iterdir()] == ["heist.toml"]  # no temporary file left behind
+
+
+def test_closing_and_removing_by_number_or_text(tmp_path):
+    session = OracleSession("s", tmp_path / "s.toml")
+    for text in ("one", "two", "three"):
+        session.add_thread(text)
+    assert session.close_thread("2") == "two"
+    assert session.close_thread("THREE") == "three"
+    assert session.state.threads == ["one"]
+    with pytest.raises(ValueError, match="no thread number 5"):
+        session.close_thread("5")
+    session.add_npc("Nora")
+    with pytest.raises(ValueError, match="no NPC 'Ivar'"):
+        session.remove_npc("Ivar")
+
+
+def test_sizes_are_bounded(tmp_path):
+    session = OracleSession("s", tmp_path / "s.toml")
+    for i in range(MAX_ENTRIES):
+        session.add_thread(f"thread {i}")
+    with pytest.raises(ValueError, match=f"at most {MAX_ENTRIES} open threads"):
+        session.add_thread("one too many")
+    with pytest.raises(ValueError, match="characters long"):
+        session.add_npc("x" * (MAX_TEXT + 1))
+    with pytest.raises(ValueError, match="control characters"):
+        session.add_npc("Nora\nDahl")
+
+
+@pytest.mark.parametrize("name", ["../outside", "a/b", ".hidden", "", "nul\x00byte", "tab\there", "x" * 300])
+def test_hostile_names_are_refused(tmp_path, name):
+    with pytest.raises(PathError):
+        session_path(name, tmp_path / "sessions")
+
+
+def test_a_link_leading_outside_the_folder_is_refused(tmp_path):
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    outside = tmp_path / "outside.toml"
+    outside.write_text("tension = 3\n")
+    (folder / "evil.toml").symlink_to(outside)
+    with pytest.raises(PathError, match="outside the folder"):
+        load_session("evil", folder)
+    assert outside.read_text() == "tension = 3\n"
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ("tension = 5\nthreads = [\n", "heist.toml:3", "TOML syntax error"),
+    ("version = 1\n\ntension = 12\n", "heist.toml:3: tension", "tension must be 1-9"),
+    ('tension = 5\nnpcs = "Nora"\n', "heist.toml:2: npcs", "list of text"),
+    ("tension = 5\nmood = 3\n", "heist.toml:2: mood", "unknown field"),
+    ("version = 9\n", "heist.toml:1: version", "not supported"),
+    ("scenes = -1\n", "heist.toml:1: scenes", "whole number"),
+    ('context = "two\\nlines"\n', "heist.toml:1: context", "one line"),
+    ('threads = ["' + "x" * (MAX_TEXT + 1) + '"]\n', "heist.toml:1: threads", "characters long"),
+    ("threads = [" + ", ".join(['"t"'] * (MAX_ENTRIES + 1)) + "]\n", "heist.toml:1: threads", "at most"),
+])
+def test_a_damaged_file_is_reported_with_file_and_line(tmp_path, text, where, message):
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    (folder / "heist.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        load_session("heist", folder)
+    assert where in str(err.value) and message in str(err.value)
+
+
+def test_an_oversized_or_binary_file_is_refused_without_reading_it_all(tmp_path):
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    (folder / "big.toml").write_bytes(b"#" * (READ_LIMIT + 10))
+    with pytest.raises(ContentError, match="larger than"):
+        load_session("big", folder)
+    (folder / "bin.toml").write_bytes(b"\xff\xfe tension")
+    with pytest.raises(ContentError, match="not UTF-8"):
+        load_session("bin", folder)
+
+
+def test_the_sessions_folder_sits_beside_the_saves_or_under_solo_home(tmp_path, monkeypatch):
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.setenv("SOLO_SAVES", str(tmp_path / "data" / "saves"))
+    assert sessions_folder() == tmp_path / "data" / "sessions"
+    assert sessions_folder(tmp_path / "else" / "saves") == tmp_path / "else" / "sessions"
+    monkeypatch.setenv("SOLO_HOME", str(tmp_path / "home"))
+    assert sessions_folder() == tmp_path / "home" / "sessions"
+    assert sessions_folder(tmp_path / "x" / "saves") == tmp_path / "x" / "sessions"  # --saves wins
+
+
+# -- the commands -------------------------------------------------------------------------------
+def test_scene_end_moves_the_tension_by_the_games_rule(solo, tmp_path):
+    for went, control in (("well", True), ("badly", False), ("mixed", None)):
+        for start in range(1, 10):
+            assert solo("session", "t", "--tension", str(start)).exit_code == 0
+            result = solo("scene", "--end", went, "--session", "t", "--json")
+            assert result.exit_code == 0, result.output
+            data = json.loads(result.output)
+            assert data["tension_before"] == start
+            assert data["tension"] == tension_after_scene(start, control) == _session(tmp_path, "t").state.tension
+
+
+def test_scene_check_uses_and_counts_the_session(solo, tmp_path):
+    assert solo("session", "heist", "--tension", "8", "--npc", "Nora Dahl").exit_code == 0
+    kinds = set()
+    for seed in range(30):
+        result = solo("scene", "We", "search", "the", "office", "--session", "heist", "--seed", str(seed), "--json")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)
+        assert data["tension"] == 8 and data["expected"] == "We search the office"
+        assert data["kind"] == scene_kind(data["roll"], 8)
+        kinds.add(data["kind"])
+    assert kinds == {"expected", "altered", "interrupted"}
+    assert _session(tmp_path).scenes == 30
+    assert _session(tmp_path).state.context == "We search the office"  # what events that name nobody follow
+    text = solo("scene", "--session", "heist", "--seed", "1").output
+    assert "Scene 31." in text and "interrupted 1-40, altered 41-80, as expected 81-00" in text
+    assert "Session heist: tension 8 of 9 · scene 31 · 0 open threads · 1 NPC" in text
+
+
+def test_scene_faces_agree_with_the_odds():
+    for tension in range(1, 10):
+        faces = scene_faces(tension)
+        odds = scene_odds(tension)
+        for kind, span in faces.items():
+            width = span[1] - span[0] + 1 if span else 0
+            assert width / 100 == odds[kind]
+
+
+def test_oracle_uses_the_sessions_tension_and_keeps_what_it_is_given(solo, tmp_path):
+    assert solo("session", "heist", "--tension", "7").exit_code == 0
+    result = solo("oracle", "Is the guard awake?", "--odds", "likely", "--session", "heist",
+                  "--npc", "Nora Dahl", "--thread", "Find the courier", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    chance = oracle_odds("likely", 7).chance
+    assert f"Odds: likely at tension 7: yes on a roll of {chance} or less." in result.output
+    assert "Session heist: tension 7 of 9 · scene 0 · 1 open thread · 1 NPC" in result.output
+    kept = _session(tmp_path).state
+    assert kept.npcs == ["Nora Dahl"] and kept.threads == ["Find the courier"] and kept.tension == 7
+    again = solo("oracle", "Q", "--session", "heist", "--tension", "2", "--json")
+    assert json.loads(again.output)["odds"]["tension"] == 2 and _session(tmp_path).state.tension == 2
+
+
+def test_oracle_events_can_name_the_sessions_npc(solo, tmp_path):
+    from solo.oracle import OracleState, ask, load_tables
+    from solo.rules.dice import new_rng
+
+    solo("session", "heist", "--npc", "Nora Dahl", "--tension", "9")
+    tables = load_tables([])
+    seed = next(s for s in range(5000)
+                if "Nora Dahl" in json.dumps(ask(new_rng(s), "Q", state=OracleState(tension=9, npcs=["Nora Dahl"]),
+                                                 tables=tables).to_dict()))
+    data = json.loads(solo("oracle", "Q", "--session", "heist", "--seed", str(seed), "--json").output)
+    assert "Nora Dahl" in data["event"]["text"]
+    plain = json.loads(solo("oracle", "Q", "--tension", "9", "--seed", str(seed), "--json").output)
+    assert "Nora Dahl" not in json.dumps(plain)
+
+
+def test_table_rows_draw_on_the_session(solo, tmp_path):
+    mine = tmp_path / "tables"
+    mine.mkdir()
+    (mine / "mine.toml").write_text('[tables.visit]\nrows = ["{npc} knocks", "nobody comes"]\n')
+    solo("session", "heist", "--npc", "Nora Dahl")
+    seen = {solo("table", "visit", "--tables", str(mine), "--session", "heist", "--seed", str(s)).output
+            for s in range(20)}
+    assert any("Nora Dahl knocks" in line for line in seen)
+    empty = {solo("table", "visit", "--tables", str(mine), "--session", "empty", "--seed", str(s)).output
+             for s in range(5)}
+    assert all("no session 'empty'" in line for line in empty)  # table never makes a session up
+
+
+def test_session_command_lists_changes_and_shows(solo, tmp_path):
+    assert "No sessions in" in solo("session").output
+    result = solo("session", "heist", "--thread", "Find the courier", "--thread", "Pay the debt",
+                  "--thread", "Leave town", "--npc", "Nora")
+    assert result.exit_code == 0
+    assert "  1. Find the courier\n  2. Pay the debt\n  3. Leave town" in result.output
+    result = solo("session", "heist", "--close", "1", "--close", "3")  # both read against the list shown
+    assert "Closed thread: Find the courier" in result.output and "Closed thread: Leave town" in result.output
+    assert _session(tmp_path).state.threads == ["Pay the debt"]
+    assert solo("session").output.splitlines()[1:] == ["  heist"]
+    bad = solo("session", "heist", "--close", "9")
+    assert bad.exit_code == 2 and "no thread number 9" in bad.output
+
+
+def test_commands_refuse_hostile_session_names_and_write_nothing(solo, tmp_path):
+    for name in ("../x", "a/b", ".x"):
+        result = solo("scene", "--session", name)
+        assert result.exit_code == 2 and "the session name" in result.output
+    assert not (tmp_path / "x.toml").exists() and not (tmp_path / "sessions").exists()
+    assert not os.listdir(tmp_path / "work")  # nothing appears in the working folder either
+
+
+def test_a_damaged_session_stops_the_command_with_file_and_line(solo, tmp_path):
+    (tmp_path / "sessions").mkdir()
+    (tmp_path / "sessions" / "heist.toml").write_text("tension = 5\ntension = 6\n")
+    result = solo("oracle", "Q", "--session", "heist")
+    assert result.exit_code == 2 and "heist.toml:2" in result.output
+
+
+def test_without_a_session_nothing_is_written(solo, tmp_path):
+    assert solo("oracle", "Q", "--seed", "1").exit_code == 0
+    assert solo("scene", "--seed", "1").exit_code == 0
+    assert solo("scene", "--end", "well", "--tension", "3").output.strip() == \
+        "The scene went well: the tension eases from 3 to 2."
+    assert not (tmp_path / "sessions").exists()

@@ -1,0 +1,231 @@
+"""A party in an adventure: text that reads right for one PC or several, and who takes part in a conflict.
+
+The adventure is tests/data/format/party.toml; docs/adventures.md ("A party's line-up", "Text slots")
+says what is tested here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from solo.events import EventLog
+from solo.rules.conflict import Conflict
+from solo.rules.creation import pregenerated
+from solo.rules.participants import from_character, obstacle
+from solo.story.advice import LensAdvisor
+from solo.story.conflict_roles import ASSIST_BONUS, MAX_ASSIST, Roles, default_roles
+from solo.story.engine import Game
+from solo.story.loader import load_adventure, read_adventure
+from solo.story.text import fill
+
+PARTY = Path(__file__).parent / "data" / "format" / "party.toml"
+
+
+def pc(name: str, **skills: int):
+    char = pregenerated("espen")
+    char.name = name
+    char.skills.update(skills)
+    return char
+
+
+class Answers:
+    """Answers by question kind from lists, in order; a Lens question keeps "none"; anything else its default
+    or last option. Every question is kept in ``asked``."""
+
+    def __init__(self, **answers: list[str]):
+        self.answers = {k: list(v) for k, v in answers.items()}
+        self.asked: list = []
+
+    def decide(self, question):
+        self.asked.append(question)
+        if self.answers.get(question.kind):
+            return self.answers[question.kind].pop(0)
+        if question.kind == "lens":
+            return "none"
+        if question.kind in ("luck_flip", "luck_reduce"):
+            return "no"
+        return question.default or question.options[-1].key
+
+
+def crack_the_door(party, seed=3, advise=False, **answers):
+    """Play the yard's lock conflict (choice 4) with ``party``; the game, the events and the decider."""
+    log = EventLog()
+    decider = Answers(choice=["c4", "c1"], **answers)
+    game = Game(load_adventure(PARTY), seed=seed, decider=decider, sink=log, party=party, advise=advise)
+    game.play()
+    return game, log.events, decider
+
+
+def test_the_party_adventure_loads_clean():
+    adventure, problems = read_adventure(PARTY)
+    assert problems == [], "\n".join(map(str, problems))
+
+
+def test_one_takes_part_one_assists_one_sits_out():
+    party = [pc("Signe"), pc("Espen"), pc("Ada")]
+    before = {c.name: {k: p.current for k, p in c.pools.items()} for c in party}
+    game, events, decider = crack_the_door(party, lineup=["choose"], part=["in", "assist", "out"],
+                                           who=["Signe"])
+    roles = next(e.data for e in events if e.kind == "conflict_roles" and e.data["type"] == "lockpicking")
+    assert roles == {"type": "lockpicking", "taking_part": ["Signe"], "assists": {"Espen": "Signe"},
+                     "sitting_out": ["Ada"], "driver": None}
+    lock = [e for e in events if e.kind == "roll" and e.data["actor"] != "Olav Rud"]
+    lock = lock[:next(i for i, e in enumerate(lock) if e.data["skill"] == "Tech")]  # the lock, not the chase
+    assert {e.data["actor"] for e in lock} == {"Signe", "the strongroom door"}
+    for e in lock:
+        if e.data["actor"] == "Signe":
+            assert ["Espen assists", ASSIST_BONUS] in e.data["modifiers"]
+            assert e.data["target"] == e.data["base"] + sum(v for _, v in e.data["modifiers"])
+    # neither the assistant nor the one who sat out took a blow (nor rode anything but the passenger seat after)
+    for char in game.state.party[1:]:
+        assert {k: p.current for k, p in char.pools.items()} == before[char.name]
+    struck = {e.data["target"] for e in events if e.kind == "damage"}
+    assert "Signe" in struck and not struck & {"Espen", "Ada"}
+
+
+def test_the_odds_shown_are_those_of_the_participants_with_their_assistance():
+    party = [pc("Signe"), pc("Espen"), pc("Ada")]
+    game, events, decider = crack_the_door(party, advise=True, lineup=["choose"], part=["in", "assist", "out"],
+                                           who=["Signe"])
+    first_lens = next(q for q in decider.asked if q.kind == "lens")
+    shown = {o.key: o.detail for o in first_lens.options}
+    view = first_lens.context["conflict"]
+    assert [p.name for p in view.participants if p.side == "a"] == ["Signe"]
+
+    def advice(bonus: int) -> str:
+        me = from_character(pc("Signe"), "a", game.conflict_types["lockpicking"])
+        me.add_bonus(bonus, "help")
+        door = obstacle("the strongroom door", "normal", challenge=40, pool=6)
+        conflict = Conflict(game.conflict_types["lockpicking"], [me, door], __import__("random").Random(0),
+                            round_limit=8)
+        return LensAdvisor()(conflict.view, me)["none"]
+
+    assert advice(ASSIST_BONUS) in shown["none"]
+    assert advice(0) not in shown["none"]  # without the assistant the odds would read otherwise
+
+
+def test_everyone_takes_part_when_the_party_says_so():
+    game, events, decider = crack_the_door([pc("Signe"), pc("Espen")], lineup=["all"], who=["Signe"])
+    assert not any(q.kind == "part" and "Cunning" in str(q.options) for q in decider.asked)
+    first_round = [e.data["actor"] for e in events if e.kind == "roll" and e.data["round"] == 1]
+    assert {"Signe", "Espen", "the strongroom door"} <= set(first_round)
+
+
+def test_the_last_pc_takes_part_when_nobody_else_does():
+    game, events, decider = crack_the_door([pc("Signe"), pc("Espen")], lineup=["choose"], part=["assist"],
+                                           who=["Signe"])
+    parts = [q for q in decider.asked if q.kind == "part"]
+    assert [q.actor for q in parts][:1] == ["Signe"]  # Espen, last, was not asked: he had to
+    roles = next(e.data for e in events if e.kind == "conflict_roles")
+    assert roles["taking_part"] == ["Espen"] and roles["assists"] == {"Signe": "Espen"}
+
+
+def test_a_solo_pc_is_not_asked_who_takes_part():
+    game, events, decider = crack_the_door([pc("Signe")])
+    assert not any(q.kind in ("lineup", "part", "assist") for q in decider.asked)
+    assert not any(e.kind == "conflict_roles" for e in events)
+
+
+def test_one_pc_drives_the_vehicle_and_the_others_do_not_roll():
+    party = [pc("Signe"), pc("Espen", Tech=60), pc("Ada")]
+    game, events, decider = crack_the_door(party, lineup=["all"], who=["Espen"], part=["assist", "out"])
+    driver = next(q for q in decider.asked if q.kind == "who")
+    assert driver.prompt == "Who drives the watchman's van?"
+    assert {o.key: o.detail for o in driver.options}["Espen"].startswith("Tech ")
+    chase = [q for q in decider.asked if q.kind == "part" and "Chase" in q.prompt]
+    assert [q.actor for q in chase] == ["Signe", "Ada"]
+    assert all("in" not in q.keys() for q in chase)  # a passenger cannot take the wheel too
+    roles = next(e.data for e in events if e.kind == "conflict_roles" and e.data["type"] == "car_chase")
+    assert roles == {"type": "car_chase", "taking_part": ["Espen"], "assists": {"Signe": "Espen"},
+                     "sitting_out": ["Ada"], "driver": "Espen"}
+    chase_rolls = {e.data["actor"] for e in events if e.kind == "roll" and e.data["skill"] == "Tech"}
+    assert chase_rolls <= {"Espen", "Olav Rud"} and "Espen" in chase_rolls
+
+
+def test_nobody_asked_the_best_driver_drives_and_assistance_is_capped():
+    ctype = load_and_types()["car_chase"]
+    pcs = [pc("Signe"), pc("Espen", Tech=60), pc("Ada"), pc("Bo")]
+    roles = default_roles(pcs, ctype, "the van")
+    assert roles.driver == "Espen" and roles.taking_part == ("Espen",)
+    assert roles.bonus_for("Espen") == MAX_ASSIST < ASSIST_BONUS * 3
+    assert default_roles(pcs, ctype, None) == Roles(("Signe", "Espen", "Ada", "Bo"))
+
+
+def load_and_types():
+    game = Game(load_adventure(PARTY), seed=1, decider=Answers())
+    return game.conflict_types
+
+
+@pytest.mark.parametrize(("size", "expected"), [
+    (1, "You wait in the yard behind the bank. Signe has the lantern shuttered, and nobody has seen yourself yet. "
+        "Keep quiet."),
+    (2, "You both wait in the yard behind the bank. Signe and Espen have the lanterns shuttered, and nobody has "
+        "seen yourselves yet. Keep together."),
+    (3, "You all wait in the yard behind the bank. Signe, Espen and Ada have the lanterns shuttered, and nobody "
+        "has seen yourselves yet. Keep together."),
+])
+def test_party_slots_read_right_for_one_pc_or_several(size, expected):
+    log = EventLog()
+    party = [pc("Signe"), pc("Espen"), pc("Ada")][:size]
+    game = Game(load_adventure(PARTY), seed=1, decider=Answers(choice=["c5"]), sink=log, party=party)
+    game.play()
+    entered = next(e.data for e in log.events if e.kind == "scene_entered")
+    assert fill(entered["text"], entered["slots"]).strip() == expected
+
+
+def test_text_filled_from_slots_without_a_party_size_reads_as_for_one_pc():
+    assert fill("{You} and {yourself}; {each.pocket} {verb.goes}", {"party": "Signe"}) == \
+        "You and yourself; pocket goes"
+    assert fill("{Each.bed}", {"party_size": 2}) == "Beds"
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("{yuo} wait", "unknown slot {yuo} (did you mean 'you'?"),
+    ("{each.} wait", "takes one plain word"),
+    ("{each.two words} wait", "takes one plain word"),
+    ("{verb.go3s} wait", "takes one plain word"),
+])
+def test_the_checker_names_a_party_slot_it_cannot_fill(tmp_path, text, problem):
+    path = tmp_path / "a.toml"
+    path.write_text(PARTY.read_text().replace("{You} wait in the yard", text))
+    _, problems = read_adventure(path)
+    assert any(p.code == "E008" and problem in p.message and p.path == "scenes.yard.text" for p in problems), \
+        [str(p) for p in problems]
+
+
+def test_party_slots_are_refused_in_a_story_without_a_pc(tmp_path):
+    path = tmp_path / "a.toml"
+    path.write_text('[adventure]\ntitle = "T"\npc = false\nstart = "a"\n'
+                    '[scenes.a]\ntext = "{You} look at {each.door}."\nending = true\n')
+    _, problems = read_adventure(path)
+    assert sorted(p.message.split(" ")[0] for p in problems if p.code == "E008") == ["{You}", "{each.door}"]
+
+
+def test_a_vehicle_is_one_short_line(tmp_path):
+    path = tmp_path / "a.toml"
+    path.write_text(PARTY.read_text().replace('vehicle = "the watchman\'s van"', f'vehicle = "{"van " * 20}"'))
+    _, problems = read_adventure(path)
+    assert [p.path for p in problems] == ["scenes.strongroom.choices[0].conflict.vehicle"]
+
+
+def test_a_conflicts_settings_reach_the_narration_and_draw_its_lines():
+    from solo.narration import Narrator, load_templates, narrate_events
+
+    adventure = load_adventure(PARTY)
+    log = EventLog()
+    Game(adventure, seed=2, decider=Answers(choice=["c2", "c3", "c1"]), sink=log, party=[pc("Signe")]).play()
+    stakes = next(e.data for e in log.events if e.kind == "conflict_stakes")
+    assert stakes["settings"] == ["village"]
+    chase = [e for e in log.events if e.kind in ("conflict_stakes", "conflict_start")]
+    templates = load_templates(extra_data=[(adventure.source, adventure.templates)])
+    village = "rattle over the cobbles"
+
+    def openings(events) -> list[str]:
+        return [" ".join(line for p in narrate_events(events, Narrator(templates, __import__("random").Random(s)))
+                         for line in p.lines) for s in range(40)]
+
+    assert any(village in text for text in openings(chase))
+    unset = [type(e)(e.kind, {k: v for k, v in e.data.items() if k != "settings"}) for e in chase]
+    assert not any(village in text for text in openings(unset))  # the line is for the village only

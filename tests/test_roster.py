@@ -1,0 +1,203 @@
+"""The roster (issue 17, item 2): characters kept in one folder, offered at "Who will you play?",
+found by --pc NAME, rewritten in place after a game, listed by ``solo characters``."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from solo.characters import (
+    character_slug,
+    free_character_path,
+    load_character,
+    read_roster,
+    roster_folder,
+    roster_line,
+    save_character,
+)
+from solo.cli import cli
+from solo.decisions import Question
+from solo.paths import default_roster, default_saves
+from solo.rules.creation import pregenerated
+from solo.story.loader import load_adventure
+
+CLOAK = """\
+[adventure]
+id = "cloak"
+title = "Cloak"
+start = "foyer"
+
+[scenes.foyer]
+text = "A foyer."
+
+[[scenes.foyer.choices]]
+text = "Go south"
+goto = "won"
+
+[scenes.won]
+title = "The end"
+text = "Light."
+ending = true
+outcome = "won"
+"""
+EPILOGUE = ["no", "keep"]  # acted by Willpower? no; keep the improvement roll
+
+
+@pytest.fixture
+def cloak(tmp_path):
+    path = tmp_path / "cloak.toml"
+    path.write_text(CLOAK, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def no_home(monkeypatch):
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+
+
+def play(tmp_path: Path, adventure: Path, lines: list[str], *extra: str, seed: int = 1):
+    script = tmp_path / f"walk{seed}.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    saves = tmp_path / "saves"
+    args = ["play", str(adventure), "--seed", str(seed), "--script", str(script), "--saves", str(saves),
+            "--keep-characters", str(saves / "characters"), "--save", f"g{seed}", *extra]
+    return CliRunner().invoke(cli, args)
+
+
+def test_a_finished_character_is_offered_next_time_and_rewritten_in_place(tmp_path, cloak, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = play(tmp_path, cloak, ["random", "Go south", *EPILOGUE], seed=1)
+    assert first.exit_code == 0, first.output
+    roster = tmp_path / "saves" / "characters"
+    [made] = list(roster.iterdir())
+    kept = load_character(made)
+    assert read_roster(roster).entries[0].scenarios == 1
+
+    # the next game offers it after the usual three (two here: the adventure has no pregen), by its name
+    second = play(tmp_path, cloak, [kept.name.split()[0], "Go south", *EPILOGUE], seed=2)
+    assert second.exit_code == 0, second.output
+    assert f"3.  {kept.name}" in second.output and "1 scenario played" in second.output
+    assert list(roster.iterdir()) == [made]  # the same file, never NAME_2
+    again = read_roster(roster).entries[0]
+    assert again.scenarios == 2 and again.name == kept.name
+    assert sum(again.character.skills.values()) >= sum(kept.skills.values())
+
+
+def test_a_new_character_shows_its_card_event_and_a_pregen_none(tmp_path):
+    from solo.story.engine import Game
+
+    class Answers:
+        def __init__(self, *answers):
+            self.answers = list(answers)
+
+        def decide(self, q: Question) -> str:
+            return self.answers.pop(0) if q.kind == "pc_source" else (q.default or q.keys()[0])
+
+    from solo.story.library import find_adventure
+    from solo.story.party import set_up_party
+
+    tutorial = load_adventure(find_adventure("tutorial"))
+    for how, shown in (("random", True), ("pregen", False)):
+        events = []
+        game = Game(tutorial, seed=4, decider=Answers(how), sink=events.append)
+        set_up_party(game, None)
+        cards = [e for e in events if e.kind == "new_character"]
+        assert bool(cards) is shown
+        if shown:
+            assert cards[0].data["character"] == game.state.party[0].to_dict()
+
+
+def test_pc_name_finds_a_roster_character_before_a_pregen(tmp_path):
+    folder = tmp_path / "characters"
+    espen = pregenerated("espen")
+    espen.skills["Cunning"] = 44  # the player's own Espen, changed by play
+    save_character(espen, folder / "espen_lind.toml", scenarios=3)
+    assert load_character("espen", roster=folder).skills["Cunning"] == 44
+    assert load_character("Espen Lind", roster=folder).skills["Cunning"] == 44
+    assert load_character("espen", roster=tmp_path / "none").skills["Cunning"] == 30  # the pregen
+    twin = pregenerated("espen")
+    twin.name = "Espen Lie"
+    save_character(twin, folder / "espen_lie.toml")
+    with pytest.raises(Exception, match="several characters"):
+        load_character("espen l", roster=folder)
+
+
+def test_the_roster_line_names_career_best_skills_luck_and_games():
+    espen = pregenerated("espen")  # Awareness 50 + Perception 20; Knowledge 30 + Research 20; Social 30 + 20
+    assert roster_line(espen, 2) == "Journalist · Awareness 70, Knowledge 50, Social 50 · Luck 2/2 · 2 scenarios played"
+    assert roster_line(espen) == "Journalist · Awareness 70, Knowledge 50, Social 50 · Luck 2/2"
+
+
+def test_a_file_that_is_no_character_is_named_not_fatal(tmp_path):
+    folder = tmp_path / "characters"
+    folder.mkdir()
+    (folder / "broken.toml").write_text("name = [", encoding="utf-8")
+    (folder / "odd.toml").write_text('name = "X"\nskills = { Nothing = 3 }\n', encoding="utf-8")
+    save_character(pregenerated("espen"), folder / "espen_lind.toml")
+    roster = read_roster(folder)
+    assert [e.name for e in roster.entries] == ["Espen Lind"]
+    assert len(roster.problems) == 2 and all("not a character" in p for p in roster.problems)
+    result = CliRunner().invoke(cli, ["characters", "--saves", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "Espen Lind" in result.output and "broken.toml" in result.output
+
+
+@pytest.mark.parametrize("name", ["../../etc/passwd", "/abs/x", "..", "a\x00b", "ü" * 300, "con.toml/../x"])
+def test_a_file_name_from_a_character_name_stays_in_its_folder(tmp_path, name):
+    folder = tmp_path / "characters"
+    path = free_character_path(folder, name)
+    assert path.parent == folder and path.name == f"{character_slug(name)}.toml"
+    assert len(path.name) <= 70
+
+
+def test_where_the_roster_lives(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert default_saves() == Path("saves") and default_roster() == Path("characters")
+    assert roster_folder(None, Path("saves") / "t.json") == Path("characters")
+    elsewhere = tmp_path / "elsewhere"
+    assert roster_folder(elsewhere, elsewhere / "t.json") == elsewhere / "characters"
+    monkeypatch.setenv("SOLO_HOME", str(tmp_path / "home"))
+    assert default_saves() == tmp_path / "home" / "saves"
+    assert roster_folder(elsewhere, elsewhere / "t.json") == tmp_path / "home" / "characters"
+    monkeypatch.setenv("SOLO_SAVES", str(tmp_path / "env"))
+    assert default_saves() == tmp_path / "env"  # SOLO_SAVES still says where the saves go
+
+
+def test_no_characters_folder_here_when_saves_are_elsewhere(tmp_path, cloak, monkeypatch):
+    """A game played at the keyboard keeps its characters beside its saves, never in the current folder."""
+    from solo.cli.play import _characters_dir
+    from solo.ui.session import Session
+
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    saves = tmp_path / "elsewhere"
+    lines = iter(["random", "Go south", *EPILOGUE])
+
+    def reader(prompt):
+        for line in lines:
+            return line
+        raise EOFError
+
+    session = Session(load_adventure(cloak), seed=3, console=Console(file=io.StringIO(), width=100),
+                      reader=reader, save_path=saves / "cloak.json",
+                      characters_dir=_characters_dir(saves, saves / "cloak.json"))
+    assert session.run() == 0
+    assert not (here / "characters").exists() and list(here.iterdir()) == []
+    assert len(list((saves / "characters").iterdir())) == 1
+    listed = CliRunner().invoke(cli, ["characters", "--saves", str(saves)])
+    assert listed.exit_code == 0 and "1 scenario played" in listed.output
+    assert list(here.iterdir()) == []
+
+
+def test_a_random_character_is_not_written_by_piped_play(tmp_path, cloak, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["play", str(cloak), "--seed", "1", "--saves", "saves"],
+                                input="random\nGo south\nno\nkeep\n")
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "characters").exists() and not (tmp_path / "saves" / "characters").exists()

@@ -1,0 +1,258 @@
+"""The Teeth of Vellan as a story: the pilot who runs can be found again, the finale reads the proof
+the party holds, and the docker, Aron's secret and Marit's directions lead somewhere.
+
+Games are played through the engine from the first scene with a scripted decider. What an
+Extended Conflict decides is scripted too (the game's ``run_conflict`` answers from a list and
+records what it was asked), so a test follows one branch of the story whatever the dice; rolls
+are made easy or hopeless through the character, and the seed is fixed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solo.decisions import Question
+from solo.events import EventLog
+from solo.rules.creation import pregenerated
+from solo.story.engine import Game
+from solo.story.library import find_adventure
+from solo.story.loader import load_adventure
+
+
+@pytest.fixture(scope="module")
+def vellan():
+    return load_adventure(find_adventure("vellan"))
+
+
+class Route:
+    """Picks scene choices by the start of their labels, in order, and answers the rest from ``answers``
+    (by question kind), else with the question's default or its last option. A label ending in ``+`` is
+    taken again and again until the next label is offered (a roll both sides keep failing)."""
+
+    def __init__(self, *labels: str, **answers: str):
+        self.labels = list(labels)
+        self.answers = answers
+        self.menus: list[list[str]] = []  # every scene menu offered, as its labels
+
+    def decide(self, question: Question) -> str:
+        if question.kind == "choice":
+            offered = [o.label for o in question.options]
+            self.menus.append(offered)
+
+            def find(label: str) -> list[str]:
+                return [o.key for o in question.options if o.label.startswith(label.rstrip("+"))]
+
+            if self.labels[0].endswith("+") and len(self.labels) > 1 and find(self.labels[1]):
+                self.labels.pop(0)  # what it was repeated for has come
+            want = self.labels[0] if self.labels[0].endswith("+") else self.labels.pop(0)
+            hits = find(want)
+            assert hits, f"no option {want!r} in {offered}"
+            return hits[0]
+        if question.kind in self.answers and self.answers[question.kind] in question.keys():
+            return self.answers[question.kind]
+        return question.default or question.options[-1].key
+
+
+class Decided:
+    """Stands in for the game's conflicts: returns the scripted outcomes in order, keeping each call."""
+
+    def __init__(self, *outcomes: str):
+        self.outcomes = list(outcomes)
+        self.calls: list[dict] = []
+
+    def __call__(self, ctype, npc_ids, obstacle=None, *, rounds, stakes="", **more):
+        self.calls.append({"type": ctype.key, "npcs": list(npc_ids), "obstacle": obstacle, "rounds": rounds})
+        return self.outcomes.pop(0)
+
+
+def play(adventure, route: Route, *, conflicts=(), social=None, flags=(), items=(), counters=None, seed=3):
+    """One game from the bus to an ending; (game, ending, events, conflicts asked for)."""
+    espen = pregenerated("espen")
+    if social is not None:  # make Social rolls sure (95) or hopeless (0)
+        espen.skills["Social"] = social
+        espen.focuses = {k: v for k, v in espen.focuses.items() if not k.startswith("Social//")}
+    log = EventLog()
+    game = Game(adventure, seed=seed, decider=route, sink=log, party=[espen])
+    decided = Decided(*conflicts)
+    game.run_conflict = decided  # type: ignore[method-assign,assignment]
+    game.state.flags.update(dict.fromkeys(flags, True))
+    game.state.items.extend(items)
+    game.state.counters.update(counters or {})
+    ending = game.play()
+    assert not [label for label in route.labels if not label.endswith("+")], f"choices left over: {route.labels}"
+    assert not decided.outcomes, f"conflicts never fought: {decided.outcomes}"
+    return game, ending, log.events, decided.calls
+
+
+def entered(events, scene):
+    return [e.data["text"] for e in events if e.kind == "scene_entered" and e.data["scene"] == scene]
+
+
+def said(events):
+    return " ".join(e.data["text"] for e in events if e.kind == "branch_text")
+
+
+# The first evening cut short: at dusk (hours 5) the quay offers the lane, and Knut takes the camera.
+TO_THURSDAY = ("Get off", "Climb the dark lane", "Hold out your camera", "Climb to your lodgings")
+# Thursday given up at once: Brekke's office, and out again to the bus.
+BUS = ("Climb the stairs to Halvard Brekke's office", "Walk out, catch the noon bus")
+DUSK = {"hours": 5}
+
+
+@pytest.mark.parametrize("outcome", ["opponent_fled", "lost", "stalemate"])
+def test_the_pilot_who_gets_away_is_found_again_at_his_sisters(vellan, outcome):
+    route = Route(*TO_THURSDAY, "Walk out into the dunes", "Follow Marit's directions", "Persuade him+",
+                  "Look for Jonas Vik at his sister's", "Ask Marit to tell her brother",
+                  "Leave him with his sister", "Catch the next bus", "Get on the bus", escalate="yes")
+    game, ending, events, calls = play(vellan, route, conflicts=[outcome], social=0,
+                                       flags=["heard_of_hut"], counters=DUSK)
+    assert [c["type"] for c in calls] == ["social"] and calls[0]["npcs"] == ["jonas"]  # the escalated persuasion
+    assert "You will not find him twice" not in said(events)
+    assert entered(events, "anchor_by_day") and entered(events, "jonas_testifies")
+    assert "signed statement" in game.state.items and game.state.counters["evidence"] == 1
+    assert ending == "ending_quiet"
+
+
+def test_a_second_refusal_at_his_sisters_loses_the_pilot_for_good(vellan):
+    """At his sister's, a second failed try (his sister listening, +20) loses him for good."""
+    route = Route(*TO_THURSDAY, "Walk out into the dunes", "Follow the sketch", "Persuade him+",
+                  "Look for Jonas Vik at his sister's", "Try him once more", "Catch the next bus",
+                  "Get on the bus", escalate="no")
+    game, ending, events, _ = play(vellan, route, social=0, items=["sketch of the dunes"], counters=DUSK)
+    assert game.state.flags.get("jonas_gone") and game.state.flags.get("jonas_lost")
+    assert not any(label.startswith("Look for Jonas") for label in route.menus[-2])  # not offered again
+    assert "signed statement" not in game.state.items and ending == "ending_quiet"
+
+
+def test_marits_directions_lead_to_the_hut_without_tracking(vellan):
+    route = Route(*TO_THURSDAY, "Walk out into the dunes", "Follow Marit's directions", "Leave him to his fear",
+                  "Catch the next bus", "Get on the bus")
+    _, _, events, calls = play(vellan, route, flags=["heard_of_hut"], counters=DUSK)
+    dunes = route.menus[5]
+    assert dunes[0].startswith("Follow Marit's directions")
+    assert not any("tracking" in label for label in dunes)  # the way is known: no reading the sand for it
+    assert entered(events, "pilot_hut") and calls == []
+
+
+FRONT_PAGE = ("Climb the stairs to Halvard Brekke's office", "Lay your proof on his desk",
+              "Let him run: the Gazette has your wire")
+
+
+def finale(vellan, items):
+    route = Route(*TO_THURSDAY, *FRONT_PAGE)
+    game, ending, events, calls = play(vellan, route, conflicts=["won"], flags=["story_wired"], items=items,
+                                       counters=DUSK)
+    assert ending == "ending_exposed"
+    return game, entered(events, "ending_exposed")[0], calls[0]
+
+
+def test_the_front_page_says_what_was_proved_and_whom_it_saved(vellan):
+    game_a, text_a, fight_a = finale(vellan, ["signed statement", "copy of the harbour log", "green ledger"])
+    game_b, text_b, fight_b = finale(vellan, ["insurance record", "pay envelope"])
+    assert text_a != text_b
+    assert "sworn word" in text_a and "harbourmaster's log" in text_a and "sold it from a warehouse" in text_a
+    assert "Jonas Vik's name is cleared" in text_a and "Ingrid Solberg is asked to give evidence" in text_a
+    assert "three times her worth" in text_b and "pay envelope" in text_b
+    assert "Jonas Vik is still missing" in text_b and "Ingrid Solberg" not in text_b
+    assert "sworn word" not in text_b and "three times her worth" not in text_a
+    # each proof is an advantage: three proofs face a weaker Brekke than two
+    assert (game_a.state.counters["case"], game_b.state.counters["case"]) == (3, 2)
+    assert fight_a["type"] == "confrontation" and fight_a["obstacle"].id == "the shipowner"
+    assert fight_a["obstacle"].challenge < fight_b["obstacle"].challenge
+    assert fight_a["obstacle"].pool.maximum < fight_b["obstacle"].pool.maximum
+
+
+def test_proof_beyond_two_still_counts_up_to_the_last_piece(vellan):
+    many = ["signed statement", "copy of the harbour log", "green ledger", "insurance record",
+            "Brekke's calling card", "pay envelope", "list of crate numbers"]
+    challenges = []
+    for n in (2, 4, 6):
+        _, _, fight = finale(vellan, many[:n])
+        challenges.append(fight["obstacle"].challenge)
+    assert challenges[0] > challenges[1] > challenges[2]
+
+
+def test_knuts_pay_envelope_is_proof(vellan):
+    route = Route("Get off", "Climb the dark lane", "Stand your ground", "Pocket the envelope",
+                  "Climb the stairs to Halvard Brekke's office", "Walk out, catch the noon bus")
+    game, ending, _, calls = play(vellan, route, conflicts=["won"], counters=DUSK)
+    assert calls[0]["npcs"] == ["knut"]
+    assert "pay envelope" in game.state.items
+    assert game.state.counters["evidence"] == 1 and game.state.counters["case"] == 1
+    assert ending == "ending_quiet"
+
+
+def test_the_docker_in_the_anchor_can_be_approached_and_remembers_you(vellan):
+    route = Route("Get off", "Step into the Anchor", "Take your beer over to the big man", "Go back out",
+                  "Climb the lane to the missing pilot", "Leave the cottage", "Call it a day",
+                  "Hold out your camera", "Climb to your lodgings", *BUS)
+    game, _, events, _ = play(vellan, route, counters={"hours": 0})
+    assert game.state.flags.get("met_knut")
+    assert "I shift crates for whoever pays" in said(events)
+    assert "We've met, newspaper" in entered(events, "alley")[0]
+
+
+def test_arons_bargain_can_be_taken_and_his_secret_stops_the_ferry(vellan):
+    route = Route(*TO_THURSDAY, "Call on the Brekke Line's bookkeeper", "Ask what the Margit was carrying",
+                  "After him!", "Take his bargain", *FRONT_PAGE[:2], "Get to the ferry's skipper")
+    game, ending, events, calls = play(vellan, route, conflicts=["won", "won"], counters=DUSK)
+    assert [c["type"] for c in calls] == ["foot_chase", "confrontation"]
+    assert game.state.flags.get("ferry_secret") and "green ledger" in game.state.items
+    assert "trunks" in said(events)
+    assert ending == "ending_exposed"
+    assert "come over on the evening boat" in entered(events, "ending_exposed")[0]  # held on this side
+
+
+def test_the_anchor_after_the_talk_still_offers_more_than_the_door(vellan):
+    route = Route("Get off", "Step into the Anchor", "Nurse a beer", "Stand the fishermen", "Buy a bottle",
+                  "Take your beer over", "Eat a bowl of Marit's fish soup", "Thank her",
+                  "Climb the lane to the missing pilot", "Leave the cottage", "Call it a day",
+                  "Hold out your camera", "Climb to your lodgings", *BUS)
+    game, _, events, _ = play(vellan, route, social=0, counters={"hours": 0})
+    assert game.state.flags.get("warned")
+    assert "Keep to the middle of the lane" in entered(events, "tavern_supper")[0]
+    assert "you see him first" in entered(events, "alley")[0]  # the warning pays off in the lane
+
+
+def test_friday_leaves_only_brekke_or_the_bus(vellan):
+    route = Route(*TO_THURSDAY, "Call on the Brekke Line's bookkeeper", "Thank him and leave",
+                  "Sleep early", "Catch the noon bus", "Get on the bus")
+    game, ending, events, _ = play(vellan, route, counters=DUSK)
+    friday = route.menus[-2]
+    assert [label.split(" ")[0] for label in friday] == ["Climb", "Catch"]
+    assert game.state.counters["day"] == 3 and "Friday" in entered(events, "boarding_house")[-1]
+    assert ending == "ending_quiet"
+
+
+def test_the_day_runs_out(vellan):
+    """Each errand from the quay takes a slice of the afternoon; at five only the Anchor and the lane are left."""
+    route = Route("Get off", "Call at the harbour office", "Leave her to her charts",
+                  "Climb the lane to the missing pilot", "Leave the cottage",
+                  "Search the shipping registry", "Leave the ledgers", "Step into the Anchor", "Go back out",
+                  "Call at the harbour office", "Leave her to her charts",
+                  "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", *BUS)
+    game, _, events, _ = play(vellan, route)
+    dusk = route.menus[11]
+    assert [label.split(" ")[0] for label in dusk] == ["Step", "Climb"]
+    assert "lamps are being lit" in entered(events, "quayside")[-1]
+
+
+@pytest.mark.parametrize("items,ending", [(["pay envelope"], "ending_buried"),
+                                          (["pay envelope", "green ledger", "insurance record",
+                                            "copy of the harbour log"], "ending_quiet")])
+def test_a_beaten_reporter_is_offered_the_envelope_and_refusing_it_prints_what_the_proof_carries(
+        vellan, items, ending):
+    route = Route(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay your proof on his desk",
+                  "Push it back")
+    game, reached, events, _ = play(vellan, route, conflicts=["lost"], items=items, counters=DUSK)
+    assert entered(events, "the_offer") and not entered(events, "brekke_runs")  # he won: he pays, not runs
+    assert reached == ending
+
+
+def test_taking_the_envelope_is_the_evening_bus(vellan):
+    route = Route(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay your proof on his desk",
+                  "Take the envelope")
+    _, reached, events, _ = play(vellan, route, conflicts=["surrendered"], items=["signed statement"],
+                                 counters=DUSK)
+    assert reached == "ending_bought"
+    assert "The statement Jonas Vik signed stays in your notebook" in entered(events, "ending_bought")[0]
