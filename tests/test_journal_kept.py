@@ -240,7 +240,7 @@ def test_the_help_says_where_notes_go():
     from solo.ui.session import _help
 
     note = next(line for line in _help(True).splitlines() if line.lstrip().startswith("note"))
-    assert "journal" in note and "NAME.md" in note and "solo journal" in note
+    assert "journal" in note and "beside the save" in note and "solo journal" in note
 
 
 def test_a_line_that_would_start_a_list_or_quote_reads_as_written():

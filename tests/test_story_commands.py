@@ -276,3 +276,10 @@ def test_the_pair_of_a_hard_answer_is_the_same_for_the_same_seed(tutorial, tmp_p
     assert first == second.replace(str(tmp_path / "b"), str(tmp_path / "a"))
     assert "The price: " in first or "The twist: " in first
 
+
+def test_the_help_names_the_command_that_resumes_this_game(tmp_path, tutorial):
+    """The help's 'quit' line gives the resume command for this game's own save, not a placeholder."""
+    session, shown = play(tutorial, ["help", "quit"], tmp_path)
+    quit_line = " ".join(shown.split()).split("quit save the game and its journal and stop;")[1]
+    assert f"--load {tmp_path / 'game.json'}" in quit_line.replace("\n", "") and "RESUME" not in shown
+

@@ -38,13 +38,13 @@ HELP = """\
 Answer with the number of an option (or the start of its words). At any prompt you can also type:
   sheet [NAME]   your character sheet, Pools and Luck
   ? QUESTION     ask the oracle a yes/no question; add a likelihood in brackets: ? Is it locked? (likely)
-  note TEXT      write a note into the journal (kept beside the save: NAME.md; solo journal NAME shows it)
+  note TEXT      write a note into the journal (kept beside the save; solo journal shows it)
   luck contact   spend a Luck Point: a Contact turns up (name a trade or a person, or let the tables choose)
   luck find ITEM spend a Luck Point: you find a small useful item (put a name first: luck signe find rope)
   recap          the story so far, briefly
   undo           step back one decision
   save           save now (the game also saves itself at every scene and conflict round)
-  quit           save (the game and its journal) and stop; resume later with: solo play --load NAME
+  quit           save the game and its journal and stop; resume later with: RESUME
   help           this text"""
 
 
@@ -396,7 +396,7 @@ class Session:
             self._oracle(line[1:].strip())
             return True
         if word == "help":
-            say(self.console, _help(self.adventure.uses_pcs))
+            say(self.console, _help(self.adventure.uses_pcs).replace("RESUME", resume_command(self.save_path)))
             return True
         if word == "sheet":
             self._sheet(rest.strip())
