@@ -12,6 +12,9 @@ so solo plays interactively), from the start of the process until the prompt
 that is removed afterwards, and it runs in that folder. Where there is no
 pseudo-terminal (Windows) the play run is left out.
 
+The commands run with bytecode writing on (``PYTHONDONTWRITEBYTECODE`` is cleared), as
+on a user's machine from the second run on.
+
 It measures what a user runs: the ``solo`` console script installed next to
 ``sys.executable`` when there is one, else ``python -m solo``.
 
@@ -119,6 +122,10 @@ def main(argv=None) -> int:
     parser.add_argument("--play-only", action="store_true", help="time only solo play against click and rich")
     args = parser.parse_args(argv)
     runs = max(15, args.runs)
+    # A user's second run finds the .pyc files the first one wrote; with this variable set (as in
+    # some containers and CI images) every run would compile the modules afresh, and we would time
+    # the compiler. The warm-up runs write them.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
     solo, how = solo_command()
     commands = {

@@ -29,6 +29,14 @@ class Event:
 
 Sink = Callable[[Event], None]
 
+#: The kinds of event the narrator tells (its ``_on_KIND`` handlers; a test holds the two
+#: together): a renderer leaves the templates unloaded until one of these arrives, so the
+#: first screen of a game does not wait for them.
+NARRATED = frozenset({
+    "conflict_start", "conflict_stakes", "round_start", "declare", "exit", "roll", "luck", "round_result",
+    "damage", "push", "out", "comae", "leave_attempt", "extra_action", "escalate", "conflict_end",
+})
+
 #: A modifier as events carry it: its name and its value (``("//Melee", 20)``).
 Mod = tuple[str, int]
 

@@ -255,3 +255,13 @@ def test_front_matter_writes_text_yaml_can_hold():
     meta = parse_front_matter(front_matter({"title": odd, "characters": ["A", "B"], "seed": 1,
                                             "date": "2024-05-06", "ending": None}))
     assert meta == {"title": odd, "characters": ["A", "B"], "seed": 1, "date": "2024-05-06"}
+
+
+def test_an_alias_has_no_help_line_of_its_own_but_still_works():
+    from solo.ui.session import _help
+    from solo.ui.table_commands import commands
+
+    lines = [line.strip() for line in _help(True).splitlines()]
+    assert any(line.startswith("items") and "(also: clues)" in line for line in lines)
+    assert not any(line.startswith("clues") for line in lines)
+    assert commands()["clues"].run is commands()["items"].run

@@ -29,8 +29,8 @@ from solo.narration import (
     narration_rng,
     parse_template,
     spoken_name,
-    transcript,
 )
+from solo.narration.transcript import transcript
 from solo.rules.conflict_types import bundled_conflict_types
 
 TYPES = ("lockpicking", "car_chase", "foot_chase", "social", "combat", "library", "sneaking", "tracking")

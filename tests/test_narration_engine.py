@@ -10,7 +10,8 @@ from conftest import make_char
 
 from solo.events import EventLog
 from solo.minds.bots import RandomDecider
-from solo.narration import Cast, Narrator, load_templates, narrate_events, transcript
+from solo.narration import Cast, Narrator, load_templates, narrate_events
+from solo.narration.transcript import transcript
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import bundled_conflict_types, conflict_type
 from solo.rules.participants import from_character, obstacle

@@ -16,12 +16,12 @@ from solo.npc import (
     disposition_modifier,
     disposition_names,
     disposition_step,
-    leanings,
     normalise_disposition,
     roll_code_block,
     shift_disposition,
     warmer,
 )
+from solo.npc.leanings import leanings
 
 
 class Faces(random.Random):

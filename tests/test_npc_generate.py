@@ -18,8 +18,8 @@ from solo.npc import (
     level_skills,
     load_roles,
     role_named,
-    roles,
 )
+from solo.npc.roles import roles
 from solo.rules.character import Character, skill_target
 from solo.rules.rulebook import POOLS, rules
 from solo.toml_files import loads_toml

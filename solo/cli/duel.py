@@ -145,7 +145,8 @@ def _load_npc(path: Path, seed: int) -> NPC:
 def _story(events: Sequence[Event], npc: NPC, pc: Character, seed: int) -> str:
     """The first conflict as prose, through the narration's renderer."""
     try:
-        from ..narration import Narrator, load_templates, narration_rng, transcript
+        from ..narration import Narrator, load_templates, narration_rng
+        from ..narration.transcript import transcript
     except ImportError:  # pragma: no cover - only while narration is missing
         raise UserError("--narrate needs solo.narration, which this installation lacks") from None
     people = {e["id"]: (npc if not e.get("pc") else pc)

@@ -94,7 +94,6 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             say(console, (f"{name:<{width}}", "bold"), f"  {title}")
         return
     from ..story.engine import Game
-    from ..story.open_play import OPEN_ID, OpenGame, open_adventure
 
     folder = saves_dir or default_saves()
     if partial and script is None:
@@ -127,6 +126,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 data = read_save(path)
             except SaveError as exc:
                 raise UserError(str(exc)) from None
+            from ..story.open_play import OPEN_ID, OpenGame, open_adventure
+
             if data.adventure_id == OPEN_ID:
                 adv, game_class = open_adventure(), OpenGame
             else:
@@ -156,6 +157,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             if open_play:
                 if adventure:
                     raise UserError("--open plays without a written adventure; leave out the adventure name")
+                from ..story.open_play import OpenGame, open_adventure
+
                 adv, game_class = open_adventure(), OpenGame
             else:
                 adv = load_adventure(find_adventure(adventure))

@@ -8,10 +8,13 @@ it ("a dagger", "an axe") and where a sentence begins (a line that opens with
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..rules.character import PRONOUNS
 
@@ -29,11 +32,35 @@ _ARTICLE = re.compile(r"\b(a|an|A|An)(\s+)([A-Za-z][\w'-]*)")
 def english() -> inflect.engine:
     """The one ``inflect`` engine (building one reads its word lists: do it once).
 
-    Imported here, not at the top: importing inflect takes seconds (typeguard instruments it),
-    and the first screen of a game narrates nothing."""
-    import inflect
+    Imported here, not at the top: the first screen of a game narrates nothing."""
+    return _import_inflect().engine()
 
-    return inflect.engine()
+
+def _import_inflect() -> ModuleType:
+    """inflect, imported without typeguard's run-time checks on its own functions.
+
+    inflect 7 decorates its functions with ``typeguard.typechecked``, which re-parses the whole
+    of inflect's source for every decorated function: 4 s at the first narrated line of a game
+    (measured: 4.3 s, against 0.05 s without). Those checks guard inflect's own calls against
+    wrong argument types, a debugging aid that a game does not need; while inflect is imported
+    the decorator is swapped for one that leaves functions as they are, then put back.
+    """
+    if "inflect" in sys.modules:
+        return sys.modules["inflect"]
+    try:
+        import typeguard
+    except ImportError:  # an inflect that does not use typeguard
+        return importlib.import_module("inflect")
+    checked = typeguard.typechecked
+
+    def unchecked(target: Any = None, **_options: Any) -> Any:
+        return target if target is not None else unchecked
+
+    typeguard.typechecked = unchecked
+    try:
+        return importlib.import_module("inflect")
+    finally:
+        typeguard.typechecked = checked
 
 
 @lru_cache(maxsize=2048)

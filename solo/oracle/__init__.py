@@ -6,34 +6,118 @@ Everything here takes the game's ``random.Random``, performs no I/O (except
 table format.
 """
 
-from .answer import GRADES, NEAR_MISS, OracleAnswer, OracleOdds, ask, grade, oracle_odds
-from .likelihood import (
-    COMAE_WORDS,
-    LADDER,
-    TENSION_MAX,
-    TENSION_MIN,
-    TENSION_NEUTRAL,
-    Likelihood,
-    OracleError,
-    chance_of_yes,
-    check_tension,
-    likelihood,
-)
-from .loader import load_tables, table_folders
-from .random_events import Meaning, RandomEvent, event_triggered, meaning, random_event
-from .reactions import DISPOSITIONS, Reaction, npc_reaction, reaction_odds
-from .scenes import SceneSetup, scene_odds, set_up_scene
-from .state import OracleState, lower_tension, raise_tension, tension_after_scene
-from .tables import Row, Table, TableResult, TableSet, UnknownTable
+from typing import TYPE_CHECKING
+
+from solo.lazy_exports import lazy_exports
+
+from .likelihood import likelihood  # eager: the function shares its module's name
+
+if TYPE_CHECKING:
+    from .answer import GRADES, NEAR_MISS, OracleAnswer, OracleOdds, ask, grade, oracle_odds
+    from .likelihood import (
+        COMAE_WORDS,
+        LADDER,
+        TENSION_MAX,
+        TENSION_MIN,
+        TENSION_NEUTRAL,
+        Likelihood,
+        OracleError,
+        chance_of_yes,
+        check_tension,
+        likelihood,
+    )
+    from .loader import load_tables, table_folders
+    from .random_events import Meaning, RandomEvent, event_triggered, meaning, random_event
+    from .reactions import DISPOSITIONS, Reaction, npc_reaction, reaction_odds
+    from .scenes import SceneSetup, scene_odds, set_up_scene
+    from .state import OracleState, lower_tension, raise_tension, tension_after_scene
+    from .tables import Row, Table, TableResult, TableSet, UnknownTable
+
+# Each public name and the submodule that holds it: imported on first use, so that
+# importing one submodule does not load the whole package (start-up time, issue 17).
+_EXPORTS = {
+    "GRADES": "answer",
+    "NEAR_MISS": "answer",
+    "OracleAnswer": "answer",
+    "OracleOdds": "answer",
+    "ask": "answer",
+    "grade": "answer",
+    "oracle_odds": "answer",
+    "COMAE_WORDS": "likelihood",
+    "LADDER": "likelihood",
+    "TENSION_MAX": "likelihood",
+    "TENSION_MIN": "likelihood",
+    "TENSION_NEUTRAL": "likelihood",
+    "Likelihood": "likelihood",
+    "OracleError": "likelihood",
+    "chance_of_yes": "likelihood",
+    "check_tension": "likelihood",
+    "load_tables": "loader",
+    "table_folders": "loader",
+    "Meaning": "random_events",
+    "RandomEvent": "random_events",
+    "event_triggered": "random_events",
+    "meaning": "random_events",
+    "random_event": "random_events",
+    "DISPOSITIONS": "reactions",
+    "Reaction": "reactions",
+    "npc_reaction": "reactions",
+    "reaction_odds": "reactions",
+    "SceneSetup": "scenes",
+    "scene_odds": "scenes",
+    "set_up_scene": "scenes",
+    "OracleState": "state",
+    "lower_tension": "state",
+    "raise_tension": "state",
+    "tension_after_scene": "state",
+    "Row": "tables",
+    "Table": "tables",
+    "TableResult": "tables",
+    "TableSet": "tables",
+    "UnknownTable": "tables",
+}
+
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
-    "GRADES", "NEAR_MISS", "OracleAnswer", "OracleOdds", "ask", "grade", "oracle_odds",
-    "COMAE_WORDS", "LADDER", "TENSION_MAX", "TENSION_MIN", "TENSION_NEUTRAL", "Likelihood",
-    "OracleError", "chance_of_yes", "check_tension", "likelihood",
-    "load_tables", "table_folders",
-    "Meaning", "RandomEvent", "event_triggered", "meaning", "random_event",
-    "DISPOSITIONS", "Reaction", "npc_reaction", "reaction_odds",
-    "SceneSetup", "scene_odds", "set_up_scene",
-    "OracleState", "lower_tension", "raise_tension", "tension_after_scene",
-    "Row", "Table", "TableResult", "TableSet", "UnknownTable",
+    "COMAE_WORDS",
+    "DISPOSITIONS",
+    "GRADES",
+    "LADDER",
+    "Likelihood",
+    "Meaning",
+    "NEAR_MISS",
+    "OracleAnswer",
+    "OracleError",
+    "OracleOdds",
+    "OracleState",
+    "RandomEvent",
+    "Reaction",
+    "Row",
+    "SceneSetup",
+    "TENSION_MAX",
+    "TENSION_MIN",
+    "TENSION_NEUTRAL",
+    "Table",
+    "TableResult",
+    "TableSet",
+    "UnknownTable",
+    "ask",
+    "chance_of_yes",
+    "check_tension",
+    "event_triggered",
+    "grade",
+    "likelihood",
+    "load_tables",
+    "lower_tension",
+    "meaning",
+    "npc_reaction",
+    "oracle_odds",
+    "raise_tension",
+    "random_event",
+    "reaction_odds",
+    "scene_odds",
+    "set_up_scene",
+    "table_folders",
+    "tension_after_scene",
 ]

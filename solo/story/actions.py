@@ -314,10 +314,10 @@ class Oracle(ActionVerb):
         if not isinstance(spec.get("question"), str):
             b.fail(file, path, "missing field 'question' (text)")
         if "odds" in spec:
-            from ..oracle import OracleError, oracle_odds
+            from ..oracle.likelihood import OracleError, likelihood
 
             try:
-                oracle_odds(str(spec["odds"]))
+                likelihood(str(spec["odds"]))
             except (OracleError, ValueError, KeyError) as exc:
                 b.fail(file, f"{path}.odds", str(exc), "E005")
 

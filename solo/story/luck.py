@@ -105,7 +105,7 @@ def _fitting_role(game: Game) -> str:
     A scene that speaks of a doctor, a clerk or a pilot gets one; otherwise the draw is among the
     trades that are neither mindless nor outlaw, so a quay at night does not produce a bandit friend.
     """
-    from ..npc import roles
+    from ..npc.roles import roles
 
     fit = [r for r in roles().values() if not r.mindless and r.key not in OUTLAW_ROLES]
     scene = game.adventure.scenes.get(game.state.scene) if game.state.scene is not None else None

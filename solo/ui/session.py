@@ -17,7 +17,7 @@ from rich.console import Console
 
 from ..decisions import MAX_ANSWER, Decider, Question, clean_typed
 from ..errors import SoloError
-from ..events import Event, Sink
+from ..events import NARRATED, Event, Sink
 from ..paths import resume_command
 from ..rules.character import Character
 from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, write_save
@@ -57,7 +57,7 @@ def _help(uses_pcs: bool) -> str:
     from .table_commands import commands
 
     lines = HELP.splitlines()
-    extra = [f"  {c.help}" for c in commands().values() if uses_pcs or not c.needs_pcs]
+    extra = [f"  {c.help}" for c in commands().values() if c.help and (uses_pcs or not c.needs_pcs)]
     lines[-1:-1] = extra
     if uses_pcs:
         return "\n".join(lines)
@@ -332,10 +332,10 @@ class Session:
         """The play-through's narrator, its own generator from the seed, so a replay tells the same story.
         Before the first event it has a handler for there is nothing to tell: a new narrator holds nothing."""
         if self.narrator is None:
+            if kind not in NARRATED:
+                return None
             from ..narration import Cast, Narrator, load_templates, narration_rng
 
-            if not hasattr(Narrator, f"_on_{kind}"):
-                return None
             if self.templates is None:
                 extra = [(self.adventure.source, self.adventure.templates)] if self.adventure.templates else []
                 self.templates = load_templates(extra_data=extra)

@@ -369,7 +369,7 @@ register(TableCommand("threads", "threads        the open threads; threads add T
 register(TableCommand("npcs", "npcs           the people in the story; npcs add NAME, npcs drop NAME",
                       NPCS.run, NPCS.replay))
 register(TableCommand("items", "items          what the party carries, and your notes (also: clues)", _items))
-register(TableCommand("clues", "clues          the same as items", _items))
+register(TableCommand("clues", "", _items))  # an alias, named in the line of items
 register(TableCommand("status", "status         a line before each question: scene, tension, Luck, Pools (on/off)",
                       _status, _replay_status))
 register(TableCommand("roll", "roll EXPR      roll dice: roll 3d6+2, roll d100", _roll,

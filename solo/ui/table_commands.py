@@ -27,7 +27,7 @@ PROVIDERS: tuple[str, ...] = ("solo.ui.story_commands",)
 @dataclass(frozen=True)
 class TableCommand:
     word: str  # what the player types first, lower case
-    help: str  # its line in the in-game help, e.g. "threads        the open threads of the story"
+    help: str  # its line in the in-game help, e.g. "threads        the open threads of the story"; "" for an alias
     run: Callable[[Session, str, Question], None]  # (session, the rest of the line, the question asked)
     replay: Callable[[Session, list[Any]], None] | None = None  # re-applies a recorded entry's arguments
     needs_pcs: bool = False  # left out of help (and refused) in an adventure with pc = false
