@@ -88,3 +88,13 @@ def test_bad_options_one_line_exit_2(args, says):
 def test_tier_names_work_as_levels():
     data = json.loads(run("npc", "--level", "major", "--seed", "4", "--json").output)
     assert data["level"] == "master"
+
+
+def test_a_card_names_a_lens_habit_only_for_an_npc_that_uses_lenses():
+    for seed in range(1, 13):
+        common = run("npc", "--level", "common", "--seed", str(seed))
+        assert "plain rolls, no Lenses" in common.output
+        assert "leans " not in common.output and "Lens habit" not in common.output, common.output
+        skilled = run("npc", "--level", "skilled", "--seed", str(seed))
+        assert "uses Lenses" in skilled.output
+        assert "leans " in skilled.output or "no strong Lens habit" in skilled.output, skilled.output

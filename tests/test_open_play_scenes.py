@@ -173,3 +173,13 @@ def test_the_ending_line_says_how_long_whom_and_what_is_open():
     _, _, events = play({"open_action": ["end"]})
     ending = next(e for e in events if e.kind == "ending")
     assert ending["title"].startswith("The players closed the book after 1 scene; still open: ")
+
+
+def test_luck_owed_falls_due_when_an_open_scene_begins():
+    espen = pregenerated("espen")
+    game = OpenGame(seed=4, decider=RandomDecider(random.Random(0)), party=[espen])
+    game.state.party = [espen]  # as play() seats it
+    espen.luck = -2  # as borrowing would leave it, were open play to allow it
+    espen.owed_failures = 0
+    game._new_scene()
+    assert espen.owed_failures == 2

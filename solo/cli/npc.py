@@ -166,7 +166,9 @@ def _temperament(npc: NPC) -> str:
         return "presses the weakest, least-armoured foe; never yields"
     strong = sorted(((v, LEAN_LENS[k]) for k, v in lean.lean.items() if k in LEAN_LENS and v >= 0.5),
                     reverse=True)
-    parts = [("leans " + ", ".join(lens.title() for _, lens in strong)) if strong else "no strong Lens habit"]
+    parts = []
+    if npc.uses_lenses:  # a Common NPC rolls plainly: its leanings pick no Lens, so the card names none
+        parts.append(("leans " + ", ".join(lens.title() for _, lens in strong)) if strong else "no strong Lens habit")
     if lean.flee_threshold == 0 or lean.lean["resolve"] >= 0.9:
         parts.append("fights to the end")
     else:

@@ -23,6 +23,7 @@ from ..decisions import Option, Question
 from ..oracle.likelihood import LADDER
 from ..rules.character import Character
 from ..rules.conflict_types import ConflictType
+from ..rules.luck import fall_due
 from ..rules.outcomes import COMAE, OUT
 from ..rules.participants import OBSTACLES, obstacle
 from ..rules.rolls import DIFFICULTIES
@@ -107,6 +108,8 @@ class OpenGame(Game):
         from ..oracle import set_up_scene
 
         self.scene_number += 1
+        for pc in self.state.pcs:  # as in a written adventure: Luck borrowed before falls due now (§2.8)
+            fall_due(pc)
         self.state.scene = "open"
         self.state.visited["open"] = self.scene_number
         expected = ""
