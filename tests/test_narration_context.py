@@ -553,3 +553,29 @@ def test_signs_of_flight_are_followed_through(bundled):
         told.append(narrator.narrate(Event("round_result", {"round": r, "winner": None, "tie": False}), cast))
     assert told[0][0] in steadies  # the change of heart comes first, before the round's exchange
     assert not set(told[1]) & steadies  # and is said once
+
+
+def test_an_argument_assumes_no_place_and_no_audience():
+    """A debate happens on a deck, a quay or in a two-person hut: the bundled social lines name no room,
+    door, table, seat or onlookers (an adventure adds those as its own [setting:…] lines)."""
+    import re
+
+    from solo.paths import bundled
+    from solo.toml_files import load_toml
+
+    place = re.compile(r"\b(room|door|doorway|table|seat|chair|listeners?|audience|crowd|onlookers?)\b", re.I)
+    data = load_toml(bundled("oracles") / "narration" / "social.toml")
+
+    def lines(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, list):
+            for item in node:
+                yield from lines(item)
+        elif isinstance(node, dict):
+            for value in node.values():
+                yield from lines(value)
+
+    found = [line for line in lines(data.get("social", {})) if place.search(line.replace("leave no room", ""))]
+    assert len(list(lines(data.get("social", {})))) > 150
+    assert found == []
