@@ -256,3 +256,23 @@ def test_taking_the_envelope_is_the_evening_bus(vellan):
                                  counters=DUSK)
     assert reached == "ending_bought"
     assert "The statement Jonas Vik signed stays in your notebook" in entered(events, "ending_bought")[0]
+
+
+def test_the_escalation_question_says_what_is_at_stake(vellan):
+    asked = []
+
+    class Watching(Route):
+        def decide(self, question):
+            if question.kind == "escalate":
+                asked.append(question)
+            return super().decide(question)
+
+    route = Watching(*TO_THURSDAY, "Walk out into the dunes", "Follow Marit's directions", "Persuade him+",
+                     "Look for Jonas Vik at his sister's", "Ask Marit to tell her brother",
+                     "Leave him with his sister", "Catch the next bus", "Get on the bus", escalate="yes")
+    play(vellan, route, conflicts=["opponent_fled"], social=0, flags=["heard_of_hut"], counters=DUSK)
+    escalate = next(o for o in asked[0].options if o.key == "yes")
+    hut = vellan.scenes["pilot_hut"]
+    stakes = next(c.action.escalation.spec["stakes"] for c in hut.choices
+                  if c.action is not None and getattr(c.action, "escalation", None) is not None)
+    assert stakes and escalate.detail == f"social · at stake: {stakes}"

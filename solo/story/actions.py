@@ -212,8 +212,10 @@ class Opposed(ActionVerb):
         game.emit("opposed_outcome", actor=pc.name, outcome=outcome, tie=result.tie, opponent=their_name)
         escalation = action.escalation
         if escalation is not None and may_escalate(result, "a"):
+            stakes = escalation.spec.get("stakes") or ""
+            detail = escalation.spec.get("type", "") + (f" · at stake: {stakes}" if stakes else "")
             answer = game.ask("escalate", f"You lost the roll against {their_name}. Escalate to an Extended Conflict?",
-                              [Option("yes", "Escalate", escalation.spec.get("type", "")),
+                              [Option("yes", "Escalate", detail),
                                Option("no", "Accept the loss")], actor=pc.name)
             if answer == "yes":
                 game.emit("escalate", actor=pc.name, type=escalation.spec["type"], opponent=their_name)

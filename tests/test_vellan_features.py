@@ -1,0 +1,274 @@
+"""The Teeth of Vellan and the tutorial use what the engine gives an author: hints that say what a choice
+puts at stake, costs or a single try for rolls that could otherwise be retried for nothing, a van that one PC
+drives, and text that reads right for one PC and for a party.
+
+The adventure is loaded by the project's loader and played through the engine from its first scene with a
+scripted decider; rolls are made hopeless through the characters (a skill of 0 always fails), so each test
+follows one path whatever the dice, and the seed is fixed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solo.decisions import Question
+from solo.events import EventLog
+from solo.rules.creation import pregenerated
+from solo.story.engine import Game
+from solo.story.library import find_adventure
+from solo.story.loader import load_adventure
+from solo.story.text import fill
+
+# The first evening cut short: at dusk the quay offers only the lane, and Knut takes the camera.
+TO_THURSDAY = ("Get off", "Climb the dark lane", "Hold out your camera", "Climb to your lodgings")
+DUSK = {"hours": 5}
+
+
+@pytest.fixture(scope="module")
+def vellan():
+    return load_adventure(find_adventure("vellan"))
+
+
+@pytest.fixture(scope="module")
+def tutorial():
+    return load_adventure(find_adventure("tutorial"))
+
+
+def choice(adventure, scene: str, start: str):
+    """The one choice of ``scene`` whose text starts with ``start``."""
+    found = [c for c in adventure.scenes[scene].choices if c.text.startswith(start)]
+    assert len(found) == 1, f"{scene}: {len(found)} choices start with {start!r}"
+    return found[0]
+
+
+class Script:
+    """Scene choices by the start of their labels, in order; every other question from ``answers`` by kind, else
+    its default or its last option. Each scene menu is kept as (label, what is shown beside it) pairs, and every
+    other question asked is kept too."""
+
+    def __init__(self, *labels: str, **answers: str):
+        self.labels = list(labels)
+        self.answers = answers
+        self.menus: list[list[tuple[str, str]]] = []
+        self.asked: list[Question] = []
+        self.first: list = []  # things to do once the game has begun (its NPCs exist), before the first answer
+
+    def decide(self, question: Question) -> str:
+        while self.first:
+            self.first.pop(0)()
+        if question.kind == "choice":
+            self.menus.append([(o.label, o.detail) for o in question.options])
+            want = self.labels.pop(0)
+            hits = [o.key for o in question.options if o.label.startswith(want)]
+            assert hits, f"no option {want!r} in {[o.label for o in question.options]}"
+            return hits[0]
+        self.asked.append(question)
+        if question.kind in self.answers and self.answers[question.kind] in question.keys():
+            return self.answers[question.kind]
+        return question.default or question.options[-1].key
+
+
+def pc(name: str, pronoun: str = "he", **skills: int):
+    """Espen Lind's sheet under another name; a skill set to 0 loses its Focuses too, so it always fails."""
+    char = pregenerated("espen")
+    char.name = name
+    char.pronoun = pronoun
+    char.skills.update(skills)
+    hopeless = [s for s, v in skills.items() if v == 0]
+    char.focuses = {k: v for k, v in char.focuses.items() if k.split("//")[0] not in hopeless}
+    return char
+
+
+def play(adventure, script: Script, party, *, flags=(), counters=None, seed=3, npc_skills=None):
+    """One game from the first scene to an ending; (game, ending, events)."""
+    log = EventLog()
+    game = Game(adventure, seed=seed, decider=script, sink=log, party=party)
+    game.state.flags.update(dict.fromkeys(flags, True))
+    game.state.counters.update(counters or {})
+    for nid, skills in (npc_skills or {}).items():
+        script.first.append(lambda nid=nid, skills=skills: game.state.npcs[nid].skills.update(skills))
+    ending = game.play()
+    assert not script.labels, f"choices left over: {script.labels}"
+    return game, ending, log.events
+
+
+def shown(events, scene: str) -> list[str]:
+    """The scene's text each time it was entered, as the players read it (slots filled)."""
+    return [" ".join(fill(e.data["text"], e.data["slots"]).split())
+            for e in events if e.kind == "scene_entered" and e.data["scene"] == scene]
+
+
+# -- the data: what is at stake is said where the dice or the story hide it --------------------------
+
+HINTED = [
+    ("pilot_hut", "Persuade him to go on the record", "bars the door"),
+    ("pilot_hut", "Persuade him to go on the record", "sister"),
+    ("anchor_by_day", "Try him once more", "mainland"),
+    ("brekke_office", "Say nothing more", "one piece less"),
+    ("brekke_office", "Bluff:", "one piece less"),
+    ("the_offer", "Take the envelope", "silence"),
+    ("the_offer", "Push it back", "proof you hold"),
+    ("alley", "Hold out your camera", "camera"),
+    ("boarding_house", "Sleep early", "ends Thursday"),
+    ("boarding_house", "Wire what you have", "hour"),
+    ("boarding_house", "{if hours >= 4}Go out into the dark", "ends Thursday"),
+    ("aron_caught", "Take his bargain", "magistrate"),
+    ("aron_caught", "Keep hold of him", "witness"),
+    ("company_office", "Lay Knut's pay envelope", "bolts with the ledger"),
+    ("quayside", "{if hours >= 5}Climb the dark lane", "first day"),
+]
+
+
+@pytest.mark.parametrize(("scene", "start", "words"), HINTED)
+def test_the_choices_whose_stakes_are_hidden_say_them(vellan, scene, start, words):
+    hint = choice(vellan, scene, start).hint
+    assert words in hint and len(hint) <= 120
+
+
+@pytest.mark.parametrize(("scene", "start"), [("pilot_hut", "Persuade him"),
+                                               ("company_office", "Lay Knut's pay envelope")])
+def test_a_roll_both_sides_can_fail_costs_an_hour_to_try_again(vellan, scene, start):
+    c = choice(vellan, scene, start)
+    assert c.action.kind == "opposed" and "fail" in c.action.branches
+    assert [(e.kind, e.args) for e in c.retry_cost] == [("add", {"add": "hours"})]
+    assert not c.action.branches["fail"].effects  # the hour is the retry's, not charged twice
+
+
+@pytest.mark.parametrize(("scene", "start"), [
+    ("anchor_by_day", "Try him once more"), ("pilot_hut", "Offer him a bargain"), ("brekke_office", "Bluff:"),
+    ("cottage", "Pick the old lock"), ("warehouse_door", "Pick the padlock"), ("alley", "Talk him down")])
+def test_a_second_try_that_makes_no_sense_is_not_offered(vellan, scene, start):
+    assert choice(vellan, scene, start).once
+
+
+def test_the_van_chase_has_a_driver(vellan):
+    van = choice(vellan, "brekke_runs", "Take the cannery's delivery van")
+    assert van.action.kind == "conflict" and van.action.spec["vehicle"] == "the cannery's delivery van"
+
+
+def test_the_tutorial_guard_can_be_argued_with_at_a_price_and_insisted_on_once(tutorial):
+    talk = choice(tutorial, "quay", "Talk your way past the guard")
+    assert talk.hint and [(e.kind, e.args) for e in talk.retry_cost] == [("damage", {"damage": "CHA", "amount": 1})]
+    insist = choice(tutorial, "caught", "Insist")
+    assert insist.once and "one try" in insist.hint and "fail" in insist.action.branches
+
+
+# -- played: the hint and the cost are shown, and the cost is paid ------------------------------------
+
+def test_persuading_the_pilot_again_shows_and_charges_the_hour(vellan):
+    """Both sides fail every roll (both skills 0): the first try is free, the second costs the hour it shows."""
+    script = Script(*TO_THURSDAY, "Walk out into the dunes", "Follow Marit's directions",
+                    "Persuade him", "Persuade him", "Leave him to his fear", "Catch the next bus", "Get on the bus")
+    game, ending, events = play(vellan, script, [pc("Espen Lind", Social=0)], flags=["heard_of_hut"],
+                                counters=DUSK, npc_skills={"jonas": {"Willpower": 0}})
+    hut = [dict(menu) for menu in script.menus if any(label.startswith("Persuade him") for label, _ in menu)]
+    first, second, third = (next(d for label, d in menu.items() if label.startswith("Persuade")) for menu in hut)
+    assert first == choice(vellan, "pilot_hut", "Persuade him").hint
+    assert second == f"{first} · again: costs 1 hour" == third
+    assert [e.data["outcome"] for e in events if e.kind == "opposed_outcome"] == ["fail", "fail"]
+    assert game.state.counters["hours"] == 2 + 1  # the dunes took two, the second try one
+    assert [e.data.get("hint") for e in events if e.kind == "choice" and e.data["text"].startswith("Persuade")] \
+        == [first, second]
+    assert ending == "ending_quiet"
+
+
+def test_the_tutorial_guard_charges_nerve_for_a_second_argument(tutorial):
+    script = Script("Talk your way", "Talk your way", "Slip aboard", "Face her", "Try to talk her down")
+    espen = pc("Espen Lind", Social=0, Cunning=95)
+    game, ending, events = play(tutorial, script, [espen], npc_skills={"harbour_guard": {"Willpower": 0}},
+                                seed=5)
+    quay = [dict(menu) for menu in script.menus][:3]
+    assert [m["Talk your way past the guard (an opposed roll: Social //Influence against his Willpower)"]
+            for m in quay] == ["lose, and he takes hold of you", "lose, and he takes hold of you · again: costs 1 CHA",
+                               "lose, and he takes hold of you · again: costs 1 CHA"]
+    aboard = next(i for i, e in enumerate(events) if e.kind == "scene_entered" and e.data["scene"] == "deck")
+    cha = [e.data["before"] - e.data["after"] for e in events[:aboard]
+           if e.kind == "pool_change" and e.data["pool"] == "CHA"]
+    assert cha == [1]  # the second try paid; the first was free
+
+
+# -- the van: one PC drives --------------------------------------------------------------------------
+
+def test_the_party_says_who_drives_the_van_and_only_the_driver_rolls(vellan):
+    """Brekke is broken at once (the argument is won in the script's stand-in), then the party takes the van."""
+    script = Script(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay your proof",
+                    "Take the cannery's delivery van", who="Signe Falk", part="assist", lens="none")
+    party = [pc("Espen Lind", Tech=5), pc("Signe Falk", "she", Tech=70)]
+    log = EventLog()
+    game = Game(vellan, seed=3, decider=script, sink=log, party=party)
+    game.state.counters.update(DUSK)
+    real = game.run_conflict
+
+    def argued_or_driven(ctype, npc_ids, obstacle=None, **more):
+        return "won" if ctype.key == "confrontation" else real(ctype, npc_ids, obstacle, **more)
+
+    game.run_conflict = argued_or_driven  # type: ignore[method-assign,assignment]
+    ending = game.play()
+    who = [q for q in script.asked if q.kind == "who"]
+    assert [q.prompt for q in who] == ["Who drives the cannery's delivery van?"]
+    assert [o.key for o in who[0].options] == ["Espen Lind", "Signe Falk"]
+    roles = [e.data for e in log.events if e.kind == "conflict_roles" and e.data["type"] == "car_chase"]
+    assert roles == [{"type": "car_chase", "taking_part": ["Signe Falk"], "assists": {"Espen Lind": "Signe Falk"},
+                      "sitting_out": [], "driver": "Signe Falk"}]
+    rollers = {e.data["actor"] for e in log.events if e.kind == "roll" and "lens" in e.data}
+    assert "Espen Lind" not in rollers and "Signe Falk" in rollers
+    assert ending in ("ending_exposed", "ending_escaped")
+
+
+# -- party text ----------------------------------------------------------------------------------------
+
+def test_the_telegram_the_lane_the_lodgings_and_page_six_read_right_for_one_or_two(vellan):
+    def walk(party):
+        script = Script(*TO_THURSDAY, "Call on the Brekke Line's bookkeeper", "Thank him and leave", "Sleep early",
+                        "Catch the noon bus", "Get on the bus")
+        return play(vellan, script, party, counters=DUSK)[2]
+
+    one = walk([pc("Espen Lind")])
+    two = walk([pc("Espen Lind"), pc("Signe Falk", "she")])
+
+    assert "Your editor's telegram is still in your pocket:" in shown(one, "arrival")[0]
+    assert "The Gazette's telegram goes from hand to hand once more:" in shown(two, "arrival")[0]
+    assert "pocket" not in shown(two, "arrival")[0]
+
+    assert "He leaves you standing there with empty hands and your heart drumming." in shown(one, "knut_warning")[0]
+    assert "He leaves you both standing there with empty hands and your hearts drumming." in \
+        shown(two, "knut_warning")[0]
+
+    alone, together = shown(one, "boarding_house")[0], shown(two, "boarding_house")[0]
+    assert "under the eaves: the narrow bed, one washstand" in alone
+    assert "You spread what you have on the blanket: nothing yet that would stand up in print." in alone
+    assert "under the eaves: the narrow beds, one washstand" in together
+    assert "You both spread what you have on the blankets: nothing yet" in together
+
+    assert "You sleep like the dead" in _said(one) and "You both sleep like the dead" in _said(two)
+
+    assert shown(one, "ending_quiet")[0].startswith("You take the bus, and write all the way to the city with the "
+                                                    "notebook on your knee.")
+    assert "the word of a stranger who spent two days in Vellan" in shown(one, "ending_quiet")[0]
+    assert shown(two, "ending_quiet")[0].startswith("You both take the bus, and write all the way to the city with "
+                                                    "the notebook passed from knee to knee.")
+    assert "the word of strangers who spent two days in Vellan" in shown(two, "ending_quiet")[0]
+
+
+def _said(events) -> str:
+    return " ".join(fill(e.data["text"], e.data.get("slots", {})) for e in events if e.kind == "branch_text")
+
+
+@pytest.mark.parametrize(("size", "greeting"), [(1, '"The reporter from the Gazette. Sit down.'),
+                                                (2, '"The Gazette, and friends. Sit down, all of you.')])
+def test_brekke_greets_the_party_he_sees(vellan, size, greeting):
+    script = Script(*TO_THURSDAY, "Climb the stairs", "Walk out, catch the noon bus")
+    party = [pc("Espen Lind"), pc("Signe Falk", "she")][:size]
+    events = play(vellan, script, party, counters=DUSK)[2]
+    assert greeting in shown(events, "brekke_office")[0]
+
+
+def test_every_hint_in_both_adventures_is_filled_without_a_stray_brace(vellan, tutorial):
+    for adventure in (vellan, tutorial):
+        hints = [c.hint for s in adventure.scenes.values() for c in s.choices if c.hint]
+        assert hints
+        for hint in hints:
+            for size in (1, 2):
+                slots = {"party": "A and B", "party_size": size} if size > 1 else {"party": "A"}
+                text = fill(hint, slots)
+                assert "{" not in text and "}" not in text and len(text) <= 120
