@@ -360,3 +360,16 @@ def test_the_events_file_is_never_followed_through_a_link_nor_a_device(tmp_path,
         open_stream_file(tmp_path / ("x" * 300))
     result = cli_run("play", "tutorial", "--events", str(link), "--saves", str(tmp_path / "s"))
     assert result.exit_code != 0 and "--events" in result.output
+
+
+def test_bonuses_that_cancel_are_each_named_in_the_target():
+    """An assist (+20) and an Unfriendly listener (-20) sum to nothing, but the player sees both reasons."""
+    conflict, a, (b,), _ = conflict_of(make_char("Ada", Social=40), [make_char("Bo", Social=40)], [50, 50],
+                                       ctype=SOCIAL)
+    a.add_bonus(20, "Bo assists")
+    a.add_bonus(-20, "Jonas is Unfriendly")
+    target, mods = conflict.lens_target(a, "none")
+    assert ("Bo assists", 20) in mods and ("Jonas is Unfriendly", -20) in mods
+    plain, plain_a, _, _ = conflict_of(make_char("Ada", Social=40), [make_char("Bo", Social=40)], [50, 50],
+                                       ctype=SOCIAL)
+    assert target == plain.lens_target(plain_a, "none")[0]  # the dice meet the same number either way

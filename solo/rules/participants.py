@@ -56,6 +56,7 @@ class Participant:
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_reason: str = ""
+    bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # each reason and its value, as shown
     # -- state that changes as the conflict goes on
     status: str = ACTIVE
     pushing: bool = False
@@ -74,6 +75,7 @@ class Participant:
         if not value:
             return
         self.bonus += value
+        self.bonus_parts.append((reason, value))  # shown one by one: +20 and -20 cancel in the sum, not on screen
         self.bonus_reason = f"{self.bonus_reason}, {reason}" if self.bonus_reason else reason
 
     @property
