@@ -7,7 +7,9 @@ clock, not this), every run from a fresh advisor with the odds engine's and the 
 cleared, as a new conflict in a fresh process pays.
 
 * ``mind``: the advice as a player sees it, against a Skilled NPC whose mind decides (a fixed
-  Code Block, see ``NPC_FILE``): the first prompt of a conflict (round 1, Pools n/n, 30 rounds),
+  Code Block, see ``NPC_FILE``): the first prompt of a conflict (round 1, Pools n/n, 30 rounds);
+  the same with every Lens priced on its own (``Foresight(twins=False)``: Ada's Cunning is her
+  best other skill, so Covert and Flamboyant roll the same target and are normally priced once);
   and a later one (round 5 after a lost Covert round), which the chains kept from the first
   answer;
 * stand-in policies for B straight through :class:`~solo.rules.lens_chain.LensChain`, from light to
@@ -15,9 +17,11 @@ cleared, as a new conflict in a fresh process pays.
   within ``NEAR_BEST`` of a fixed stand-in score, as a mind draws) and ``uniform`` (every Lens at 1/7);
 * ``group``: the estimate shown in a fight of two PCs against that NPC (the advisor's budget).
 
-Every case is printed with its time and PASS or FAIL against its target (150 ms a prompt for every
-exact-odds case, 300 ms for the estimate). ``--profile`` adds where the first prompt against the mind
-spends its time (cProfile, the functions with the most time of their own, and the heaviest calls).
+CPU times on a shared machine vary by ±30 % from run to run; ``valgrind --tool=callgrind``
+instruction counts are the steady measure. Every case is printed with its time and PASS or FAIL
+against its target (150 ms a prompt for every exact-odds case, 300 ms for the estimate).
+``--profile`` adds where the first prompt against the mind spends its time (cProfile, the
+functions with the most time of their own, and the heaviest calls).
 
     python benchmarks/lens_odds.py [--pools 10 20] [--limit 30] [--repeat 3] [--json] [--profile]
 """
@@ -105,15 +109,19 @@ def mind_prompts(pools: int, limit: int, repeat: int) -> dict:
     from solo.minds.foresight import MAX_EXACT_POOL, MAX_MIND_POOL, Foresight
     from solo.story.advice import LensAdvisor
 
-    def first():
+    def first(twins: bool = True):
         _clear()
         conflict, pc, npc = _conflict(pools, limit)
         advisor = LensAdvisor()
         # the exact odds at any Pools (the game itself estimates beyond MAX_MIND_POOL: see "exact_in_play")
-        advisor.foresight = Foresight(max_pool=max(MAX_EXACT_POOL, pools), max_mind=max(MAX_MIND_POOL, pools))
+        advisor.foresight = Foresight(max_pool=max(MAX_EXACT_POOL, pools), max_mind=max(MAX_MIND_POOL, pools),
+                                      twins=twins)
         words = advisor(conflict.view, pc)
         return conflict, pc, npc, advisor, words
 
+    # Ada's Cunning is her best other skill, so Covert and Flamboyant roll the same target and the advice prices
+    # them once (Foresight's twins); "alone" prices every Lens on its own, as a PC with a better other skill pays
+    alone_cpu, _ = best_of(repeat, lambda: first(False))
     cpu, (conflict, pc, npc, advisor, words) = best_of(repeat, first)
     # round 5, after a lost Covert round: both sides hurt, Ada at −20 for this round
     conflict.round, pc.carry = 5, -20
@@ -123,7 +131,8 @@ def mind_prompts(pools: int, limit: int, repeat: int) -> dict:
     later_cpu = time.process_time() - c
     chains = next(iter(advisor.foresight._chains.values()))
     states = sum(len(w.far) for ch in chains.values() for kept in ch._kept.values() for w in kept)
-    return {"first_prompt_seconds": round(cpu, 4), "later_prompt_seconds": round(later_cpu, 4),
+    return {"first_prompt_seconds": round(cpu, 4), "first_prompt_alone_seconds": round(alone_cpu, 4),
+            "later_prompt_seconds": round(later_cpu, 4),
             "exact_in_play": pools <= MAX_MIND_POOL,
             "states": states, "first": words, "later": later}
 
@@ -201,6 +210,7 @@ def verdicts(r: dict) -> list[tuple[str, float, float]]:
     """(case, seconds, target) for every case of one Pool size."""
     m = r["mind"]
     cases = [("against a mind, first prompt", m["first_prompt_seconds"], PROMPT_TARGET),
+             ("  the same, each Lens alone", m["first_prompt_alone_seconds"], PROMPT_TARGET),
              ("against a mind, later prompt", m["later_prompt_seconds"], PROMPT_TARGET)]
     cases += [(f"stand-in B {name}", s["seconds"], PROMPT_TARGET) for name, s in r["stand_ins"].items()]
     cases.append(("group fight estimate", r["group"]["seconds"], ESTIMATE_TARGET))

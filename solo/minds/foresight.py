@@ -29,16 +29,16 @@ own last Lens after the round at hand.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..rules.conflict_view import ConflictView
-from ..rules.lens_chain import MAX_POOL, ChainOdds, Effect, LensChain, fixed_policy, lens_targets
+from ..rules.lens_chain import MAX_POOL, ChainOdds, Effect, LensChain, alike_in_play, fixed_policy, lens_targets
 from ..rules.lenses import LENS_TABLE, LENSES
 from ..rules.odds import damage_distribution
 from ..rules.outcomes import ACTIVE
 from ..rules.participants import Participant
 from .bots import LensKeeper
-from .npc import NPCMind
+from .npc import NPCMind, reads_alike
 
 #: Priced at once: up to this many Pools a side (their product, as far as the rounds left reach) against plain
 #: rolls or a kept Lens, and up to MAX_MIND_POOL against a mind; beyond, the caller estimates (see
@@ -147,10 +147,14 @@ class Foresight:
     a pushing side, a foe that is not a known policy, Pools too large).
     Chains are built once per match-up (targets, dice, armour, the foe's
     morale …) and kept; a later state of the same conflict is a look-up.
+    Two Lenses that cannot differ here (Covert and Flamboyant at the same
+    target, which the foe answers alike) are priced once: ``twins=False``
+    prices each on its own, as a check.
     """
 
-    def __init__(self, *, max_pool: int = MAX_EXACT_POOL, max_mind: int = MAX_MIND_POOL):
+    def __init__(self, *, max_pool: int = MAX_EXACT_POOL, max_mind: int = MAX_MIND_POOL, twins: bool = True):
         self.max_pool, self.max_mind = max_pool, max_mind
+        self.twins = twins  # price a Lens by its twin where the two cannot differ (see _twin); False: each alone
         self._chains: dict[tuple, dict[str, LensChain]] = {}
 
     def why_not(self, view: ConflictView, me: Participant) -> str:
@@ -215,7 +219,8 @@ class Foresight:
         else:
             theirs = Effect(foe.carry, foe.clever_next, last)
         wanted = [k for k in (lenses if lenses is not None else LENSES) if k in chains]
-        out = {}
+        out: dict[str, ChainOdds] = {}
+        answers: dict[str, object] = {}  # what the foe declares this round, against each Lens priced
         for lens in wanted:
             declared: object = None
             if decl is not None and not plain(foe) and keeps is None:
@@ -233,6 +238,12 @@ class Foresight:
                     declared = {k: chance * seen.get(k, 0.0) + (1.0 - chance) * blind.get(k, 0.0)
                                 for k in set(seen) | set(blind)}
             chain = chains[lens]
+            twin = self._twin(lens, chains, answers, declared, mind is not None and not plain(foe))
+            answers[lens] = declared
+            if twin is not None:  # the same odds, and the same first choice under this Lens's name
+                odds = out[twin]
+                out[lens] = replace(odds, first=lens if odds.first == twin else odds.first)
+                continue
             out[lens] = chain.odds(me.pool.current, foe.pool.current, lens_a=keeping(lens), effect_a=mine,
                                    effect_b=theirs, round_limit=left, declared_b=declared)  # type: ignore[arg-type]
         best = None
@@ -240,6 +251,19 @@ class Foresight:
             if best is None or out[k].a_wins > out[best].a_wins + 1e-12:
                 best = k
         return Exact(out, best, "", left)
+
+    def _twin(self, lens: str, chains: dict[str, LensChain], answers: dict[str, object], declared: object,
+              minded: bool) -> str | None:
+        """A Lens already priced whose odds are ``lens``'s: kept at the same target, alike in play, and (against a
+        mind) alike to the foe, who answers both alike this round. None: price it on its own."""
+        if not self.twins:
+            return None
+        target = chains[lens].targets_a[lens]
+        for done, answer in answers.items():
+            if (chains[done].targets_a[done] == target and alike_in_play(done, lens)
+                    and (not minded or reads_alike(done, lens)) and answer == declared):
+                return done
+        return None
 
     def _match(self, view: ConflictView, me: Participant, foe: Participant) -> dict[str, LensChain]:
         """One chain per Lens I may keep (a mind answers my last Lens), built once per match-up."""

@@ -47,7 +47,7 @@ from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
 from ..npc.tables import LEAN_LENS
 from ..rules.conflict_view import ConflictView
-from ..rules.lens_chain import FOLLOW_UPS, Effect
+from ..rules.lens_chain import FOLLOW_UPS, Effect, alike_in_play
 from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
 from ..rules.outcomes import ACTIVE, OUT
 from ..rules.participants import Participant
@@ -122,11 +122,21 @@ def _kind(ctype) -> str:
     return "social" if ctype.social else "physical" if ctype.physical else "other"
 
 
-def lens_considerations(lean: Leanings, lenses, sit: Situation) -> dict[str, dict[str, float]]:
+def temperament_scores(lean: Leanings, lenses, kind: str) -> dict[str, float]:
+    """The ``temperament`` consideration: the Code Block's lean towards each Lens, Flamboyant by conflict kind."""
+    flair = FLAIR[kind]
+    return {k: WEIGHTS["temperament"] * v * (flair if k == "flamboyant" else 1.0)
+            for k, v in lean.lens_lean().items() if k in lenses}
+
+
+def lens_considerations(lean: Leanings, lenses, sit: Situation,
+                        temperament: dict[str, float] | None = None) -> dict[str, dict[str, float]]:
     """Every consideration's score for every Lens in ``lenses``: {consideration: {Lens: score}}.
 
     Pure and deterministic, so tests, ``--explain`` and odds policies all
-    see the same numbers; the weights are :data:`WEIGHTS`.
+    see the same numbers; the weights are :data:`WEIGHTS`. ``temperament``:
+    :func:`temperament_scores` worked out once for a policy that asks
+    thousands of states of one nature.
     """
     W = WEIGHTS
     L = lean.lean
@@ -134,9 +144,8 @@ def lens_considerations(lean: Leanings, lenses, sit: Situation) -> dict[str, dic
     best = max(vals[k] for k in lenses if k in vals)
     w_odds = W["odds"] * (1.0 - 0.6 * lean.risk_tolerance)  # the motivation says how much the odds count
     parts: dict[str, dict[str, float]] = {"odds": {k: w_odds * (vals[k] - best) for k in lenses if k in vals}}
-    flair = FLAIR[sit.kind]
-    parts["temperament"] = {k: W["temperament"] * v * (flair if k == "flamboyant" else 1.0)
-                            for k, v in lean.lens_lean().items() if k in lenses}
+    parts["temperament"] = (temperament_scores(lean, lenses, sit.kind) if temperament is None
+                            else dict(temperament))
     win, rt, sp = sit.win, lean.risk_tolerance, L["self_preservation"]
     situation: dict[str, dict[str, float]] = {}
     if win >= 0.5 and sit.opp_frac < 1.0:
@@ -245,6 +254,10 @@ class _Reading:
     rapport: int
     foe_lenses: bool  # whether the foe uses Lenses (its last Lens is then worth answering)
     seen: dict = field(default_factory=dict, compare=False)
+    temperament: dict = field(default_factory=dict, compare=False)  # temperament_scores, once
+
+    def __post_init__(self) -> None:
+        self.temperament.update(temperament_scores(self.lean, self.lenses, self.kind))
 
     def key(self) -> tuple:
         return (id(self.lean), self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
@@ -260,48 +273,68 @@ def _spread_at(r: _Reading, own: int, other: int, mine: Effect, theirs: Effect, 
     :func:`~.position.read_position` gives the evaluator, and the same
     considerations as :meth:`NPCMind._lens` and :meth:`NPCMind._clever`,
     summed in the same order. The considerations but ``inertia`` are worked
-    out once for every Lens it may have used last (only that one differs).
+    out once for every Lens it may have used last (only that one differs),
+    and the spread once for each of those: a Lens chain asks thousands of
+    states, so this is the minds' hot path.
     """
-    memo = (own, other, mine, theirs, seen, foe_last, last_lens, first_round)
-    got = r.seen.get(memo)
-    if got is not None:
-        return got
-    opp_frac = other / r.op_max if r.op_max else 0.0
     if mine.follow_up:
         edge_key = ("edge", own, other, mine.carry, theirs.carry, seen)
         got = r.seen.get(edge_key)
         if got is None:
+            opp_frac = other / r.op_max if r.op_max else 0.0
             opp = ("none" if seen in FOLLOW_UPS else seen) if seen is not None else "none"
             vals = r.ev.lens_values(own, other, carry_me=mine.carry + CLEVER_BONUS, carry_op=theirs.carry,
                                     opp_lens=opp)
             parts = clever_considerations(r.lean, {"skill": vals["none"], "damage": vals["aggressive"]}, opp_frac)
             got = r.seen[edge_key] = choice_chances(totals_of(parts, FOLLOW_UPS))
-    elif len(r.lenses) <= 1:
-        got = {r.lenses[0] if r.lenses else "none": 1.0}
-    else:
-        base_key = (own, other, mine.carry, theirs, seen, foe_last, first_round)
-        base = r.seen.get(base_key)
-        if base is None:
-            base = r.seen[base_key] = _lens_parts_at(r, own, other, mine.carry, theirs, seen, foe_last, first_round,
-                                                     opp_frac)
-        before, after = base
-        totals = dict(before)
-        if last_lens in totals:  # the "inertia" consideration, in its place among the others
-            totals[last_lens] += WEIGHTS["inertia"]
-        for scores in after:
-            for k, v in scores.items():
-                if k in totals:
-                    totals[k] += v
-        got = choice_chances({k: round(v, 6) for k, v in totals.items()})
-    r.seen[memo] = got
+        return got
+    if len(r.lenses) <= 1:
+        return {r.lenses[0] if r.lenses else "none": 1.0}
+    base_key = (own, other, mine.carry, theirs, seen, foe_last, first_round)
+    base = r.seen.get(base_key)
+    if base is None:
+        base = r.seen[base_key] = _lens_parts_at(r, own, other, mine.carry, theirs, seen, foe_last, first_round,
+                                                 other / r.op_max if r.op_max else 0.0)
+    got = base.spreads.get(last_lens)
+    if got is None:
+        got = base.spreads[last_lens] = base.spread(last_lens)
     return got
 
 
 _AFTER_INERTIA = ("surprise", "rapport")  # the considerations lens_considerations lists after "inertia"
 
 
+class _LensParts:
+    """Every consideration of a Lens decision in one state but ``inertia``, and the spread for each last Lens.
+
+    Each total is summed as :func:`lens_considerations` lists them: those
+    before ``inertia``, then ``inertia`` (on the Lens used last), then those
+    after; rounded to six places as the live draw rounds them.
+    """
+
+    __slots__ = ("before", "after", "rounded", "spreads")
+
+    def __init__(self, before: dict[str, float], after: list[dict[str, float]]):
+        self.before, self.after = before, after
+        self.rounded = {k: round(self._total(k, v), 6) for k, v in before.items()}
+        self.spreads: dict[str | None, dict[str, float]] = {}
+
+    def _total(self, k: str, v: float) -> float:
+        for scores in self.after:
+            if k in scores:
+                v += scores[k]
+        return v
+
+    def spread(self, last_lens: str | None) -> dict[str, float]:
+        totals = self.rounded
+        if last_lens in totals:
+            totals = dict(totals)
+            totals[last_lens] = round(self._total(last_lens, self.before[last_lens] + WEIGHTS["inertia"]), 6)
+        return choice_chances(totals)
+
+
 def _lens_parts_at(r: _Reading, own: int, other: int, carry: int, theirs: Effect, seen: str | None, foe_last: str,
-                   first_round: bool, opp_frac: float) -> tuple[dict[str, float], list[dict[str, float]]]:
+                   first_round: bool, opp_frac: float) -> _LensParts:
     """Every consideration of a Lens decision but ``inertia``: the sums of those before it, and those after."""
     if seen is not None:  # declared before it: it knows
         opp_lens = sit_lens = "none" if seen in FOLLOW_UPS else seen
@@ -316,9 +349,21 @@ def _lens_parts_at(r: _Reading, own: int, other: int, carry: int, theirs: Effect
                     own_frac=own / r.own_max if r.own_max else 0.0, opp_frac=opp_frac, opp_lens=sit_lens,
                     opp_off_balance=theirs.carry < 0, ratio=1.0, armour_op=r.armour_op, morale=r.morale,
                     last_lens=None, first_round=first_round, kind=r.kind, rapport=r.rapport)
-    parts = lens_considerations(r.lean, r.lenses, sit)
+    parts = lens_considerations(r.lean, r.lenses, sit, r.temperament)
     before = totals_of({k: v for k, v in parts.items() if k not in _AFTER_INERTIA}, r.lenses)
-    return before, [parts[k] for k in _AFTER_INERTIA if k in parts]
+    return _LensParts(before, [parts[k] for k in _AFTER_INERTIA if k in parts])
+
+
+def reads_alike(lens_1: str, lens_2: str) -> bool:
+    """Whether a mind answers two Lenses of its foe alike, declared or kept: the same counter, and alike in play.
+
+    What a mind reads of its foe's Lens is the Lens it counters
+    (:data:`COUNTER`) and what the Lens does to the round (its shift, damage
+    and what it leaves: :func:`~solo.rules.lens_chain.alike_in_play`), never
+    what it rolls; so a foe keeping either at the same target meets the same
+    choices, and the Lens chain prices the one by the other.
+    """
+    return COUNTER.get(lens_1) == COUNTER.get(lens_2) and alike_in_play(lens_1, lens_2)
 
 
 def foe_last_lens(keeps: str, theirs: Effect) -> str:

@@ -58,7 +58,9 @@ left reach). With a round limit the chain is walked backwards, A's and B's
 chances to win carried together as one complex number, each round split
 where both sides have declared (:func:`_declared_plan`: the states that
 differ only in B's last Lens share the rounds that follow their
-declarations); without one, the states are solved in order of growing Pools,
+declarations, and the rounds that differ only in what either side carried
+share the blows of the side that wins them); without one, the states are
+solved in order of growing Pools,
 those that share both Pools (they differ in their effects only, and a round
 that changes no Pool moves between them) as one small linear system, each
 round merged by successor. A round's successors lie at the same distances from its
@@ -80,7 +82,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain as concat
 from itertools import islice
-from operator import itemgetter, mul
+from operator import add, itemgetter, mul
 from typing import NamedTuple
 
 from .dice import parse
@@ -122,6 +124,18 @@ LensPolicy = str | PolicyFn | SeeingPolicyFn
 #: (pool a, pool b) -> the chance that B declares after A, seeing A's choice (initiative)
 Sees = Callable[[int, int], float]
 Spread = tuple[tuple[str, float], ...]  # choices with their chances, none of them zero
+
+
+def alike_in_play(lens_1: str, lens_2: str) -> bool:
+    """Whether two Lenses do the same in the chain, whatever they roll: the same shift, damage, follow-up and penalties.
+
+    Kept at the same target, two such Lenses have the same odds against a
+    side whose policy cannot tell them apart (Covert and Flamboyant when
+    Cunning is the best other skill).
+    """
+    a, b = LENS_TABLE[lens_1], LENS_TABLE[lens_2]
+    return ((a.skill_shift, a.damage, a.follow_up, a.penalty_if_not_won, a.penalty_on_hit)
+            == (b.skill_shift, b.damage, b.follow_up, b.penalty_if_not_won, b.penalty_on_hit))
 
 
 def fixed_policy(lens_key: str, follow_up: str = FOLLOW_SKILL) -> Callable[[int, int, Effect, Effect], str]:
@@ -260,24 +274,37 @@ class _Round(NamedTuple):
     after_s: int  # after a stalemate
 
 
-def _spread(answer: Choice, allowed: Iterable[str], where: str | Callable[[], str]) -> Spread:
+def _spread(answer: Choice, allowed: Iterable[str], where: str | tuple) -> Spread:
     """A policy's answer as choices and chances: checked, normalised, zero chances left out.
 
-    ``where`` says where the policy was asked, for the error (a function: worked out only then).
+    ``where`` says where the policy was asked, for the error: a text, or
+    (side, own pool, other pool, own effect, other effect), put in words
+    only then (the chain asks thousands of states).
     """
-    spread = {answer: 1.0} if isinstance(answer, str) else answer
+    if isinstance(answer, str):
+        if answer in allowed:
+            return ((answer, 1.0),)
+        spread: Mapping[str, float] = {answer: 1.0}
+    else:
+        spread = answer
     total = 0.0
     for choice, p in spread.items():
         if choice not in allowed or not p >= 0.0:
-            place = where if isinstance(where, str) else where()
+            place = _place(where)
             if choice not in allowed:
                 raise ValueError(f"{place}: the policy chose {choice!r}; it may choose {', '.join(sorted(allowed))}")
             raise ValueError(f"{place}: the policy gave {choice!r} the chance {p}")
         total += p
     if abs(total - 1.0) > 1e-6:
-        place = where if isinstance(where, str) else where()
-        raise ValueError(f"{place}: the policy's chances add up to {total}, not 1")
+        raise ValueError(f"{_place(where)}: the policy's chances add up to {total}, not 1")
     return tuple((c, p / total) for c, p in spread.items() if p > 0.0)
+
+
+def _place(where: str | tuple) -> str:
+    if isinstance(where, str):
+        return where
+    side, own, other, mine, theirs = where
+    return f"side {side} at Pools {own}/{other}, effects {tuple(mine)}/{tuple(theirs)}"
 
 
 # -- the chain ---------------------------------------------------------------------------------
@@ -329,6 +356,9 @@ class _Game:
         self._rounds: dict[tuple[str, str, int, int], _Round] = {}
         self._shapes: dict[tuple[str, str, int, int, int, int], _Shape] = {}
         self._b: dict[object, Spread] = {}
+        self._sees: dict[int, float] = {}  # sees() at each pair of Pools (pool_a * _STRIDE_B + pool_b)
+        self._b_round: dict[int, int] = {}  # B's effect id -> the id of what a round reads of it (_declared_plan)
+        self._reads: dict[tuple, int] = {}  # what a round reads of B's effect -> its id
 
     def eid(self, e: Effect) -> int:
         i = self._ids.get(e)
@@ -341,13 +371,16 @@ class _Game:
 
     def choices(self, policy: Callable[..., Choice], side: str, key: int, *seen: str | None) -> Spread:
         """A policy's choices in a state, seen from its own side (``seen``: what the other declared first)."""
-        pool_a, pool_b, ia, ib = _state(key)
+        rest, ib = divmod(key, _E)
+        rest, ia = divmod(rest, _E)
+        pool_a, pool_b = divmod(rest, _STRIDE_B)
         ea, eb = self.effects[ia], self.effects[ib]
-        own, other, mine, theirs, lenses = ((pool_a, pool_b, ea, eb, self.lenses_a) if side == "a"
-                                            else (pool_b, pool_a, eb, ea, self.lenses_b))
+        if side == "a":
+            own, other, mine, theirs = pool_a, pool_b, ea, eb
+        else:
+            own, other, mine, theirs = pool_b, pool_a, eb, ea
         allowed = _EDGES if mine.follow_up else self.allowed[side]
-        return _spread(policy(own, other, mine, theirs, *seen), allowed,
-                       lambda: f"side {side} at Pools {own}/{other}, effects {tuple(mine)}/{tuple(theirs)}")
+        return _spread(policy(own, other, mine, theirs, *seen), allowed, (side, own, other, mine, theirs))
 
     def choices_b(self, key: int, ca: str) -> Spread:
         """B's choices in a state when A declares ``ca``: cached, every chain of the match-up asks the same."""
@@ -357,8 +390,10 @@ class _Game:
             if out is None:
                 out = self._b[key] = self.choices(self.policy_b, "b", key)
             return out
-        pool_a, pool_b, _, _ = _state(key)
-        p = sees(pool_a, pool_b)
+        pools = key // _DOWN_B
+        p = self._sees.get(pools)
+        if p is None:
+            p = self._sees[pools] = sees(*divmod(pools, _STRIDE_B))
         which = (key, ca) if p > 0.0 else key
         out = self._b.get(which)
         if out is None:
@@ -531,31 +566,114 @@ def _gatherer(idx: list[int]) -> Callable[[list], tuple]:
     return itemgetter(*idx) if len(idx) > 1 else (lambda row: tuple(row[i] for i in idx))
 
 
-class _Sums(NamedTuple):
-    """Many weighted sums over one row of values, as one gather and one pass (the walk's inner loop)."""
+_FEW = 12  # groups of fewer sums than this are summed one by one (see _Sums)
+#: One column of a group of sums: the gather of its terms' values, their weights as complex numbers and as floats.
+_Column = tuple[Callable[[list], tuple], tuple[complex, ...], tuple[float, ...]]
 
-    gather: Callable[[list], tuple]
-    weights: tuple[complex, ...]  # complex: a complex value times a float weight would go the slow way round
-    real: tuple[float, ...]
-    counts: tuple[int, ...]  # how many terms each sum takes, in order
+
+class _Sums:
+    """Many weighted sums over one row of values, every step in C (the walk's inner loop).
+
+    The sums with the same number of terms go together: their first terms
+    are gathered and weighted as one column, their second ones as another,
+    and the columns added in turn, so each sum adds its terms in its own
+    order, as ``sum`` over them would, with no Python step per sum (the
+    rows of a small group are summed one by one, with ``sum``). Over
+    states (``states=True``) the two ends, worth 1 and 1j in a row of values
+    and 0 in a row of rounds, come last in a round (:func:`_shape`): their
+    terms become one constant ``win + lose·1j`` added last, which gives the
+    same bits (adding 0.0 to a part changes nothing) for fewer steps. The
+    results come back in the order of the rows.
+    """
+
+    __slots__ = ("counts", "groups", "reorder", "rest")
+
+    def __init__(self, rows: list[tuple[tuple[int, ...], tuple[float, ...]]], index: dict[int, int],
+                 states: bool = False, grouped: bool = True):
+        trimmed: list[tuple[tuple[int, ...], tuple[float, ...], complex | None]] = []
+        for keys, chances in rows:
+            n, const = len(keys), 0j
+            if states:  # the ends at the tail of a round, the win before the loss
+                if n and keys[n - 1] == _LOSE:
+                    n -= 1
+                    const = 1j * chances[n]
+                if n and keys[n - 1] == _WIN:
+                    n -= 1
+                    const = complex(chances[n], const.imag)
+            trimmed.append((keys[:n], chances[:n], const if n < len(keys) else None))
+        by_count: dict[tuple[int, bool], list[int]] = {}
+        for r, (keys, _, end) in enumerate(trimmed):
+            by_count.setdefault((len(keys), end is not None), []).append(r)
+        # a group of a few sums costs a step per column: those rows are summed one by one, as sum() over their terms
+        few = sorted(r for group in by_count.values() if len(group) < (_FEW if grouped else len(rows) + 1)
+                     for r in group)
+        self.rest: _Column | None = None
+        self.counts: tuple[int, ...] = tuple(len(rows[r][0]) for r in few)
+        if few:
+            weights = [p for r in few for p in rows[r][1]]
+            self.rest = (_gatherer([index[k] for r in few for k in rows[r][0]]), tuple(map(complex, weights)),
+                         tuple(weights))
+        self.groups: list[tuple[int, list[_Column], tuple[complex, ...] | None]] = []
+        placed: list[int] = list(few)
+        for n, has_const in sorted(by_count):
+            members = by_count[n, has_const]
+            if not grouped or len(members) < _FEW:
+                continue
+            placed.extend(members)
+            columns: list[_Column] = []
+            for j in range(n):
+                weights = [trimmed[r][1][j] for r in members]
+                columns.append((_gatherer([index[trimmed[r][0][j]] for r in members]),
+                                tuple(map(complex, weights)), tuple(weights)))
+            consts = tuple(trimmed[r][2] or 0j for r in members) if has_const else None
+            self.groups.append((len(members), columns, consts))
+        at = [0] * len(rows)
+        for p, r in enumerate(placed):
+            at[r] = p
+        self.reorder = None if placed == sorted(placed) else _gatherer(at)
 
     @classmethod
-    def of(cls, rows: list[tuple[tuple[int, ...], tuple[float, ...]]], index: dict[int, int]) -> _Sums:
-        idx = [index[k] for keys, _ in rows for k in keys]
-        weights = [p for _, chances in rows for p in chances]
-        return cls(_gatherer(idx), tuple(map(complex, weights)), tuple(weights), tuple(len(keys) for keys, _ in rows))
+    def of(cls, rows: list[tuple[tuple[int, ...], tuple[float, ...]]], index: dict[int, int],
+           states: bool = False, grouped: bool = True) -> _Sums:
+        """``states``: the rows' keys are states, the ends among them (else: declared rounds, by their place).
 
-    def over(self, row: list, weights: tuple) -> list:
-        terms = map(mul, weights, self.gather(row))
-        return [sum(islice(terms, n)) for n in self.counts]
+        ``grouped=False`` sums every row one by one: rounds merged over many
+        declarations have many terms each, in groups too small to pay.
+        """
+        return cls(rows, index, states, grouped)
+
+    def over(self, row: list, real: bool = False) -> list:
+        """Every sum over ``row``: of values (A wins + 1j·B wins), or ``real``: of rounds (the ends count 0)."""
+        out: list = []
+        if self.rest is not None:
+            gather, weights, floats = self.rest
+            terms = map(mul, floats if real else weights, gather(row))
+            out = [sum(islice(terms, n)) for n in self.counts]
+        for size, columns, consts in self.groups:
+            if not columns:  # the ends alone
+                out.extend([0.0] * size if real or consts is None else consts)
+                continue
+            gather, weights, floats = columns[0]
+            acc: Iterable[complex | float] = map(mul, floats if real else weights, gather(row))
+            for gather, weights, floats in islice(columns, 1, None):
+                acc = map(add, acc, map(mul, floats if real else weights, gather(row)))
+            if consts is not None and not real:
+                acc = map(add, acc, consts)
+            out.extend(acc)
+        return list(self.reorder(out)) if self.reorder is not None else out
 
 
 Declared = tuple[tuple[int, ...], tuple[float, ...]]  # a round whose choices are made: successor keys, chances
 
 
+def _damage_lens(choice: str) -> str:
+    """The Lens whose damage a declaration deals (the Clever edges: plain, or twice keep the higher)."""
+    return "none" if choice == FOLLOW_SKILL else _TWICE if choice == FOLLOW_DAMAGE else choice
+
+
 def _declared_plan(game: _Game, start: dict[int, int], options: Callable[[int], list[Spread]], depth: int
                    ) -> tuple[dict[int, list[tuple[Spread, tuple[int, ...], tuple[float, ...]]]], dict[int, int],
-                              list[Declared]]:
+                              list[Declared], list[Declared] | None]:
     """The states :func:`_plan` lists, each round split at the moment both sides have declared.
 
     A state's option is then its chances of each pair of declarations, by
@@ -566,22 +684,40 @@ def _declared_plan(game: _Game, start: dict[int, int], options: Callable[[int], 
     over for a mind that mixes its Lenses: the walk then has fewer terms
     than over :func:`_plan`'s merged rounds. When B remembers nothing there
     is nothing to share, and each state's option is its one merged round.
+
+    Split, a declared round is itself a mix of three parts: for each side,
+    the blows it deals when it wins the round (the chance of each blow once
+    the round is won, the end among them), and the state a stalemate
+    leaves. A side's blows reach the same states whatever either side
+    carried into the round (a carry moves the chances to win, not where a
+    blow leaves the Pools and the effects), so the rounds that differ only
+    by a carry share their parts: the fourth item returned lists them, over
+    states, and a declared round's keys are then ``-1 - part`` or a state.
+    Without the split it is None.
     """
     split = game.remembers
     plan: dict[int, list[tuple[Spread, tuple[int, ...], tuple[float, ...]]]] = {}
     rounds: list[Declared] = []
-    at: dict[tuple, int] = {}
+    at: dict[tuple[int, int, str, str], int] = {}
     far = dict(start)
     queue = list(far)
     effects = game.effects
+    b_rounds, reads = game._b_round, game._reads
+    choices_b = game.choices_b
+    parts: list[Declared] = []
+    part_at: dict[tuple[int, int, str, bool], int] = {}
     for key in queue:  # the queue grows as the walk goes
         d = far[key]
         if d >= depth:
             plan[key] = []
             continue
-        pa, pb, ia, ib = _state(key)
-        eb = effects[ib]
-        b_round = (eb.carry, True, eb.last) if eb.follow_up else (eb.carry, False)  # what the round reads of B
+        ib = key % _E
+        b_round = b_rounds.get(ib)
+        if b_round is None:  # what the round reads of B: its carry, and its last Lens only when its edge is due
+            eb = effects[ib]
+            read = (eb.carry, True, eb.last) if eb.follow_up else (eb.carry, False)
+            b_round = b_rounds[ib] = reads.setdefault(read, len(reads))
+        shared = key - ib  # the Pools and A's effect; with what the round reads of B, a round's place
         opts = []
         for spread in options(key):
             ids, chances = [], []
@@ -596,22 +732,70 @@ def _declared_plan(game: _Game, start: dict[int, int], options: Callable[[int], 
                 rounds.append((tuple(t), tuple(t.values())))
                 continue
             for ca, qa in spread:
-                for cb, qb in game.choices_b(key, ca):
-                    which = (pa, pb, ia, b_round, ca, cb)
+                for cb, qb in choices_b(key, ca):
+                    which = (shared, b_round, ca, cb)
                     i = at.get(which)
                     if i is None:
-                        keys, qs = game.pair(key, ca, cb)
-                        for k in keys:
-                            if k > _LOSE and k not in far:
+                        pools = key - key % _DOWN_B  # the Pools with no effects
+                        r = game.round(ca, cb, key // _E % _E, key % _E)
+                        row: list[int] = []
+                        qs: list[float] = []
+                        for won, after, lens, a_wins in ((r.odds.a, r.after_a, ca, True),
+                                                         (r.odds.b, r.after_b, cb, False)):
+                            if not won > 0.0:
+                                continue
+                            part = (pools, after, _damage_lens(lens), a_wins)
+                            j = part_at.get(part)
+                            if j is None:
+                                j = part_at[part] = len(parts)
+                                blows = _blows(game, pools + after, part[2], a_wins)
+                                parts.append(blows)
+                                for k in blows[0]:
+                                    if k > _LOSE and k not in far:
+                                        far[k] = d + 1
+                                        queue.append(k)
+                            row.append(-1 - j)
+                            qs.append(won)
+                        if r.stalemate > 0.0:
+                            k = pools + r.after_s
+                            if k not in far:
                                 far[k] = d + 1
                                 queue.append(k)
+                            row.append(k)
+                            qs.append(r.stalemate)
                         i = at[which] = len(rounds)
-                        rounds.append((keys, qs))
+                        rounds.append((tuple(row), tuple(qs)))
                     ids.append(i)
                     chances.append(qa * qb)
             opts.append((spread, tuple(ids), tuple(chances)))
         plan[key] = opts
-    return plan, far, rounds
+    return plan, far, rounds, (parts if split else None)
+
+
+def _blows(game: _Game, after: int, lens: str, a_wins: bool) -> Declared:
+    """The states one side's blows lead to (``after``: the Pools, and the effects the round leaves), and the chance
+    of each once the side has won the round: by growing damage, then the end the blows that put the foe out reach."""
+    a, b = game.a, game.b
+    if a_wins:
+        dist, down, pool, end = damage_distribution(a.dice, lens, a.bonus, b.armour), _DOWN_B, after // _DOWN_B, _WIN
+        pool %= _STRIDE_B
+    else:
+        dist, down, pool, end = damage_distribution(b.dice, lens, b.bonus, a.armour), _DOWN_A, after // _DOWN_A, _LOSE
+    keys: list[int] = []
+    chances: list[float] = []
+    out = 0.0
+    for v, p in dist:
+        if not p > 0.0:
+            continue
+        if v < pool:
+            keys.append(after - v * down)
+            chances.append(p)
+        else:
+            out += p
+    if out > 0.0:
+        keys.append(end)
+        chances.append(out)
+    return tuple(keys), tuple(chances)
 
 
 class _Walk:
@@ -626,7 +810,7 @@ class _Walk:
     """
 
     def __init__(self, plan: dict[int, list[tuple[Spread, tuple[int, ...], tuple[float, ...]]]],
-                 far: dict[int, int], rounds: list[Declared], horizon: int):
+                 far: dict[int, int], rounds: list[Declared], parts: list[Declared] | None, horizon: int):
         self.far, self.horizon = far, horizon
         limit = horizon - 1
         single = [k for k, opts in plan.items() if len(opts) == 1]
@@ -641,10 +825,14 @@ class _Walk:
         values: list[complex] = ends + [0j] * (len(index) - 2)
         self.values = [values]  # values[t][i]: A wins + 1j·B wins from state i with t rounds to go
         self.rounds: list[list[float]] | None = None
-        if all(len(ids_) == 1 for opts in plan.values() for _, ids_, _ in opts):  # one merged round an option
+        if parts is None and all(len(ids_) == 1 for opts in plan.values() for _, ids_, _ in opts):  # merged rounds
             self._merged(plan, rounds, single, multi, groups, len(edge), limit)
             return
-        played = _Sums.of(list(rounds), index)  # a declared round from the states' values
+        assert parts is not None, "rounds split by declaration come with their blows"
+        blows = _Sums.of(parts, index, states=True)  # a side's blows from the states' values
+        where = {-1 - j: j for j in range(len(parts))}  # then a declared round from the blows and the states
+        where.update((k, len(parts) + i) for k, i in index.items())
+        played = _Sums.of(list(rounds), where)
         ids = {i: i for i in range(len(rounds))}
         mix = _Sums.of([opt[1:] for k in single for opt in plan[k]], ids)  # a state from its declared rounds
         options = _Sums.of([opt[1:] for k in multi for opt in plan[k]], ids)
@@ -654,17 +842,18 @@ class _Walk:
             each_w = [chances for k in multi for _, _, chances in plan[k]]
         for _ in range(limit):
             prev = values
-            now = played.over(prev, played.weights)
-            values = ends + mix.over(now, mix.weights)
+            now = played.over(blows.over(prev) + prev)
+            values = ends + mix.over(now)
             if multi:
-                each = options.over(now, options.weights)
+                each = options.over(now)
                 chosen = _best_of_groups(each, groups, 0)
                 values.extend(each[o] for o in chosen)
                 assert self.rounds is not None
-                before = [1.0 + r for r in played.over(self.rounds[-1], played.real)]  # each declared round's
+                last = self.rounds[-1]
+                before = [1.0 + r for r in played.over(blows.over(last, real=True) + last, real=True)]  # a round's
                 terms = map(mul, concat.from_iterable(map(each_w.__getitem__, chosen)),
                             _gatherer(list(concat.from_iterable(map(each_idx.__getitem__, chosen))))(before))
-                self.rounds.append([0.0, 0.0] + mix.over(before, mix.real)
+                self.rounds.append([0.0, 0.0] + mix.over(before, real=True)
                                    + [sum(islice(terms, len(each_w[o]))) for o in chosen] + [0.0] * len(edge))
             values.extend(zeros)
             self.values.append(values)
@@ -675,20 +864,20 @@ class _Walk:
         """The walk when every option is one round merged by successor: no mix to work out."""
         n = len(single)
         order = [plan[k][0][1][0] for k in single] + [opt[1][0] for k in multi for opt in plan[k]]
-        played = _Sums.of([rounds[i] for i in order], self.index)
+        played = _Sums.of([rounds[i] for i in order], self.index, states=True, grouped=False)
         ends = [1.0 + 0.0j, 1.0j]
         zeros = [0j] * edges
         values = self.values[0]
         if multi:
             self.rounds = [[0.0] * len(self.index)]
         for _ in range(limit):
-            now = played.over(values, played.weights)
+            now = played.over(values)
             values = ends + now[:n]
             if multi:
                 chosen = _best_of_groups(now, groups, n)
                 values.extend(now[o] for o in chosen)
                 assert self.rounds is not None
-                before = played.over(self.rounds[-1], played.real)
+                before = played.over(self.rounds[-1], real=True)
                 self.rounds.append([0.0, 0.0] + [1.0 + r for r in before[:n]]
                                    + [1.0 + before[o] for o in chosen] + [0.0] * edges)
             values.extend(zeros)
@@ -897,6 +1086,7 @@ class LensChain:
             raise ValueError(f"side b has no target for the Lens {policy_b!r}")
         self.game = _Game(a, b, policy_b, sees, remembers)
         self.lenses_a: tuple[str, ...] = self.game.lenses_a
+        self.targets_a: dict[str, int] = dict(a.targets)  # A's target for each Lens, before its shift
         self._kept: dict[tuple[object, bool], list[_Walk | _Blocks]] = {}
 
     def _options(self, lens_a: str | PolicyFn) -> Callable[[int], list[Spread]]:
@@ -1044,7 +1234,8 @@ class LensChain:
         if round_limit is None:
             solved = _Blocks(_plan(self.game, starts, self._options(lens_a))[0])
         else:
-            solved = _Walk(*_declared_plan(self.game, starts, self._options(lens_a), round_limit), round_limit)
+            plan, far, rounds, parts = _declared_plan(self.game, starts, self._options(lens_a), round_limit)
+            solved = _Walk(plan, far, rounds, parts, round_limit)
         kept.append(solved)  # a conflict's later states are mostly in the first one: kept, with the latest
         if len(kept) > _PER_LENS:
             del kept[1]
