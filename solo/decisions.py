@@ -131,9 +131,8 @@ class Question:
                    if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
-        valid = ", ".join(f"{i}={o.key}" if _readable(o.key) and o.key != str(i) else str(i)
-                          for i, o in numbered)
-        if lowered and len(matches) > 1:  # named as the menu numbers them, never by their inner keys
+        valid = _menu(numbered)  # named as the menu shows them, never by their inner keys
+        if lowered and len(matches) > 1:
             could = ", ".join(f"{i} ({_label(o)})" for i, o in matches)
             raise QuestionError(f"{_shown(text)} could be {could}; answer one of: {valid}")
         if not text:
@@ -161,9 +160,20 @@ def _label(option: Option) -> str:
     return flat if len(flat) <= 30 else flat[:29].rstrip() + "…"
 
 
-def _readable(key: str) -> bool:
-    """Keys worth showing next to their number (words like "cautious", not ids like "c3")."""
-    return key.replace("_", "").replace(" ", "").isalpha()
+def _menu(numbered: list[tuple[int, Option]]) -> str:
+    """The answers a menu takes, as the player sees them: "1 (Ask the oracle), 2 (Meet someone)".
+
+    A long menu is cut in the middle so the message stays a line or two; its last number still shows
+    how far the numbers go.
+    """
+    shown = [f"{i} ({_label(o)})" if o.label.strip() and o.label.strip() != str(i) else str(i)
+             for i, o in numbered]
+    if len(shown) > MENU_SHOWN:
+        shown = [*shown[:MENU_SHOWN - 1], "…", shown[-1]]
+    return ", ".join(shown)
+
+
+MENU_SHOWN = 8  # options named in an error message before the rest become "…"
 
 
 class Decider(Protocol):

@@ -34,7 +34,7 @@ def test_resolve_key_number_label_prefix(answer, key):
 
 
 @pytest.mark.parametrize("answer, words", [
-    ("c", ["could be", "cautious", "clever", "covert"]),
+    ("c", ["could be", "2 (Cautious)", "3 (Clever)", "4 (Covert)"]),
     ("0", ["not an answer"]),
     ("6", ["not an answer"]),
     ("-1", ["not an answer"]),
@@ -48,7 +48,7 @@ def test_resolve_errors_list_the_valid_answers(answer, words):
     text = str(info.value)
     for word in words:
         assert word in text
-    assert "1=aggressive" in text and "5=quick" in text
+    assert "1 (Aggressive)" in text and "5 (Quick, but careless)" in text  # the labels the player sees
     assert isinstance(info.value, ValueError)
 
 

@@ -27,9 +27,11 @@ MAX_JOURNAL_BYTES = 16_000_000  # as large as a save may be: a journal is a few 
 @click.argument("name", metavar="NAME|FILE")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the journal (Markdown) to this file instead of printing it.")
+@click.option("--force", is_flag=True,
+              help="With --out: replace an existing file that is not a journal solo wrote.")
 @click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of the saves (default: $SOLO_SAVES or ./saves).")
-def command(name: str, out: Path | None, saves_dir: Path | None) -> None:
+def command(name: str, out: Path | None, saves_dir: Path | None, force: bool) -> None:
     """Show the journal of the saved game NAME (see 'solo saves'), or of a save FILE.
 
     At a terminal it is shown formatted; piped, or with --out, it is the
@@ -59,6 +61,8 @@ def command(name: str, out: Path | None, saves_dir: Path | None) -> None:
     except (PathError, OSError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise UserError(f"cannot read the journal {kept}: {detail}") from None
+    if out is not None:
+        _check_out(out, save, force=force)  # before any rebuild, which may take a while
     if text is None:
         text = _rebuild(save, kept)
     if out is not None:
@@ -73,6 +77,41 @@ def command(name: str, out: Path | None, saves_dir: Path | None) -> None:
         _show(text)
     else:
         click.echo(text, nl=False)
+
+
+def _check_out(out: Path, save: Path, *, force: bool) -> None:
+    """Refuse an --out that would destroy a game: the save, its backup, or a file that is no journal."""
+    from ..paths import exists
+
+    for kept, what in ((save, "the save itself"), (save.with_name(save.name + ".bak"), "the save's backup")):
+        if _same_path(out, kept):
+            raise UserError(f"--out: {out} is {what}; give another file name (for example {save.stem}-journal.md)")
+    if not exists(out) or force:
+        return
+    if not out.is_file():
+        raise UserError(f"--out: {out} exists and is not a regular file")
+    if out.suffix.lower() != ".md" or not _is_journal(out):
+        raise UserError(f"--out: {out} exists and is not a journal solo wrote; "
+                        "give another file name, or add --force to replace it")
+
+
+def _same_path(one: Path, other: Path) -> bool:
+    """Whether two paths name one file, existing or not (a link or another spelling of it counts)."""
+    try:
+        if one.exists() and other.exists():
+            return one.samefile(other)
+        return one.resolve() == other.resolve()
+    except OSError:
+        return False
+
+
+def _is_journal(path: Path) -> bool:
+    """A journal solo wrote opens with its front matter; anything else is somebody's file."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4) == b"---\n"
+    except OSError:
+        return False
 
 
 def _save_of(name: str, folder: Path) -> Path:

@@ -363,31 +363,41 @@ def _characters_dir(saves_dir: Path | None, save_path: Path) -> Path:
 
 
 def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) -> Path:
-    """A save slot for a new game that never overwrites a game still in progress."""
+    """A save slot for a new game that never overwrites another game or its journal.
+
+    A finished game is a record the player may want to read again, so it is kept like a game in
+    progress; only the "in progress" warning is spared for it.
+    """
     from ..paths import file_in, resume_command
     from ..saves import SaveError, read_save
+    from ..ui.session import journal_path
     from ..ui.view import say
 
     file_in(folder, name, what="the save name", spare=SLOT_SPARE)  # the adventure's id, or --save
     path = file_in(folder, f"{name}.json", what="the save name")
     n = 2
-    while path.exists():
-        try:
-            data = read_save(path)
-            finished = bool((data.snapshot or {}).get("ending"))
-        except SaveError:
-            finished = False  # a damaged save is kept for its backup
-        if finished:
-            return path
+    warned = False
+    while path.exists() or journal_path(path).exists():
+        finished = not path.exists()  # a journal without its save: nothing to resume
+        if path.exists():
+            try:
+                data = read_save(path)
+                finished = bool((data.snapshot or {}).get("ending"))
+            except SaveError:
+                finished = False  # a damaged save is kept for its backup
         if explicit:
+            if finished:
+                raise UserError(f"the save slot {name!r} in {folder} holds a finished game and its journal: "
+                                f"choose another --save NAME, or move {path.name} away to reuse the name")
             raise UserError(f"the save slot {name!r} holds a game in progress: resume it with "
                             f"{resume_command(path)}, or choose another --save NAME")
-        if n == 2:
+        if not finished and not warned:
             say(console, f"A game of this adventure is in progress in {path}; it stays there "
-            f"({resume_command(path)}).", style="yellow", soft_wrap=True)
+                f"({resume_command(path)}).", style="yellow", soft_wrap=True)
+            warned = True
         if n > MAX_SLOTS:
-            raise UserError(f"{MAX_SLOTS} games of {name!r} are in progress in {folder}: "
-                            f"resume one, or choose another --save NAME")
+            raise UserError(f"{MAX_SLOTS} games of {name!r} are kept in {folder}: "
+                            f"move some away, or choose another --save NAME")
         path = file_in(folder, f"{name}-{n}.json", what="the save name")
         n += 1
     return path

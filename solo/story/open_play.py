@@ -4,10 +4,16 @@ A starting situation comes from the tables and opens the first thread. Each
 scene starts with what the player expects of it; the oracle then checks that
 against the tension (as expected, altered or interrupted). The player decides
 what to do through the same questions as in a written adventure: ask the
-oracle, meet someone (an NPC met before, someone tied to an open thread, or a
-stranger), make a skill roll, fight or argue an Extended Conflict with stakes
-and a round limit that fit it, write a note, close the scene. It is the same
-engine, so saves, undo, narration and the journal work unchanged.
+oracle, meet someone (an NPC met before, a name the player put on the NPC
+list, someone tied to an open thread, or a stranger), make a skill roll, fight
+or argue an Extended Conflict with stakes and a round limit that fit it, write
+a note, close the scene. It is the same engine, so saves, undo, narration and
+the journal work unchanged.
+
+Nobody stated a setting, so the people met carry everyday gear (no blasters,
+guns or armour), and a capable or formidable one is as good as its level at the
+conflict it is drawn into: a fight against an ordinary person is one the
+player can win (tests/test_open_play_fair.py measures it with the menu's odds).
 
 Games saved before scenes had expectations replay as they were played: when
 the recorded answers show the game did not ask the new questions, it does not
@@ -20,6 +26,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import Option, Question
+from ..npc.levels import level_named
+from ..npc.model import NPC
 from ..oracle.likelihood import LADDER
 from ..rules.character import Character
 from ..rules.conflict_types import ConflictType
@@ -45,6 +53,10 @@ MAX_SCENES = 500  # an open game is long, but never endless by accident
 MAX_TEXT = 300  # characters kept of an expectation or a conflict's stakes
 MEET_RETURNING = 5  # NPCs met before offered by name when meeting someone (the latest)
 MEET_THREADS = 3  # open threads offered as a tie for someone new (the latest)
+MEET_LISTED = 5  # people on the story's NPC list with no stat block yet (``npcs add``), offered by name
+#: What people carry in open play, whose setting nobody stated: everyday things (docs/rulings.md).
+EVERYDAY_WEAPONS = frozenset({"unarmed", "impromptu", "martial_arts", "dagger", "cudgel", "staff"})
+EVERYDAY_STANDIN = "cudgel"  # what someone carries instead of a blaster, a gun, a sword or a bow
 #: How long a conflict may run, as the player picks it (the round limit of docs/rules.md §5): key -> rounds, label.
 ROUND_LIMITS = {"short": (3, "A short exchange"), "scene": (6, "As long as the scene allows"),
                 "finish": (30, "To the finish")}
@@ -165,6 +177,8 @@ class OpenGame(Game):
             return
         options = [Option(nid, f"{self.state.npcs[nid].name} again", disposition_of(self.state.npcs[nid]))
                    for nid in self._returning()]
+        listed = self._listed()
+        options += [Option(f"listed{i}", name, "on the story's list, met now") for i, name in enumerate(listed, 1)]
         if self.stranger:
             options.append(Option("opening", f"The {bare(self.stranger)} from the opening", "who asked for help"))
         threads = self.state.oracle.threads[-MEET_THREADS:]
@@ -179,24 +193,37 @@ class OpenGame(Game):
             self.stranger = ""
         elif who.startswith("thread"):
             self._meet_new(threads[int(who.removeprefix("thread")) - 1])
+        elif who.startswith("listed"):
+            self._meet_new(None, name=listed[int(who.removeprefix("listed")) - 1])
         else:
             self._meet_again(who)
 
     def _returning(self) -> list[str]:
-        """NPCs met before who can still turn up: not in comae, the latest first."""
-        out = [nid for nid in reversed(self.met) if self.state.npc_status.get(nid) != COMAE]
+        """NPCs met before who can still turn up: not in comae, the latest first (then those the story
+        brought in some other way, such as a Luck contact)."""
+        known = list(reversed(self.met)) + [nid for nid in self.state.npcs if nid not in self.met]
+        out = [nid for nid in known if self.state.npc_status.get(nid) != COMAE]
         return out[:MEET_RETURNING]
 
-    def _meet_new(self, thread: str | None, who: str = "") -> None:
-        """Someone new (``who`` the situation named, or anyone); tied to ``thread`` they come with a meaning
-        pair saying how. Their role as shown says both, so the NPC list keeps them."""
+    def _listed(self) -> list[str]:
+        """Names on the story's NPC list with nobody behind them yet (``npcs add Captain Orm``), the latest first."""
+        have = {npc.name.casefold() for npc in self.state.npcs.values()}
+        names = [n for n in reversed(self.state.oracle.npcs) if n.casefold() not in have]
+        return list(dict.fromkeys(names))[:MEET_LISTED]
+
+    def _meet_new(self, thread: str | None, who: str = "", *, name: str | None = None) -> None:
+        """Someone new (``who`` the situation named, or anyone; ``name`` one the player put on the NPC list);
+        tied to ``thread`` they come with a meaning pair saying how. Their role as shown says both, so the
+        NPC list keeps them. Outside a legacy replay they carry everyday gear (:func:`everyday_gear`)."""
         from ..npc import generate_npc
         from ..oracle import meaning, npc_reaction
 
         level = self.ask("npc_level", "How capable are they?", [
             Option("common", "Someone ordinary", "Common"), Option("skilled", "Someone capable", "Skilled"),
             Option("master", "Someone formidable", "Master")], default="common")
-        npc = generate_npc(self.rng, level)
+        npc = generate_npc(self.rng, level, name=name)
+        if not self.legacy:
+            everyday_gear(npc)
         tie = meaning(self.rng, self.tables) if thread is not None else None
         nid = f"npc{len(self.met) + 1}"
         reaction = npc_reaction(self.rng, "neutral", tables=self.tables)
@@ -204,7 +231,8 @@ class OpenGame(Game):
         set_disposition(npc, disposition)
         self.state.npcs[nid] = npc
         self.met.append(nid)
-        self.state.oracle.add_npc(npc.name)
+        if name is None:
+            self.state.oracle.add_npc(npc.name)
         npc.role = shown_role(npc.role or "", who, thread)
         block = npc.code_block.to_dict() if npc.code_block else {}
         extra: dict[str, Any] = {}
@@ -223,14 +251,19 @@ class OpenGame(Game):
         reaction = npc_reaction(self.rng, before.lower(), tables=self.tables)
         after = reaction.disposition.title()
         set_disposition(npc, after)
-        self.met.remove(nid)
-        self.met.append(nid)  # the latest met comes first in the menus
+        self._to_front(nid)
         block = npc.code_block.to_dict() if npc.code_block else {}
         self.emit("npc_met", npc=nid, name=npc.name, level=npc.level, role=npc.role or "",
                   reaction=reaction.reaction, disposition=after, code_block=block,
                   twist=reaction.twist.to_dict() if reaction.twist else None, again=True)
         if after != before:
             self.emit("disposition", npc=nid, name=npc.name, before=before, after=after)
+
+    def _to_front(self, nid: str) -> None:
+        """The NPC just met or fought comes first in the menus (and counts as met from now on)."""
+        if nid in self.met:
+            self.met.remove(nid)
+        self.met.append(nid)
 
     def _open_roll(self) -> None:
         pc = self._pick_pc("Who rolls?")
@@ -263,17 +296,25 @@ class OpenGame(Game):
             name = {"lockpicking": "the lock", "library": "the archive"}.get(key, f"the {ctype.name.lower()}")
             wall = obstacle(name, diff)
         else:
+            known = list(reversed(self.met))
+            if not self.legacy:  # and whoever the story brought in some other way, such as a Luck contact
+                known += [nid for nid in self.state.npcs if nid not in self.met]
             choices = [Option(nid, self.state.npcs[nid].name, disposition_of(self.state.npcs[nid]))
-                       for nid in reversed(self.met) if self.state.npc_status.get(nid) not in (COMAE, OUT)]
+                       for nid in known if self.state.npc_status.get(nid) not in (COMAE, OUT)]
+            listed = [] if self.legacy else self._listed()
+            choices += [Option(f"listed{i}", name, "on the story's list, met now") for i, name in enumerate(listed, 1)]
             choices.append(Option("new", "Someone new"))
             nid = self.ask("opponent", "Against whom?", choices)
             if nid == "new":
                 self._meet_new(None)
+            elif nid.startswith("listed"):
+                self._meet_new(None, name=listed[int(nid.removeprefix("listed")) - 1])
             else:  # the opponent moves to the front of the menus
-                self.met.remove(nid)
-                self.met.append(nid)
+                self._to_front(nid)
             nid = self.met[-1]
             npc_ids = [nid]
+            if not self.legacy:
+                up_to_level(self.state.npcs[nid], ctype)
         if self.legacy:
             self.run_conflict(ctype, npc_ids, wall)
         else:
@@ -299,6 +340,9 @@ class OpenGame(Game):
 
     def _open_note(self) -> None:
         text = self.decider.decide(Question("note_text", "Your note:", default="(nothing)"))
+        if not text.strip() or text.strip() == "(nothing)":  # Enter alone: nothing to keep
+            self.emit("note", text="")  # the view says "Nothing noted."; the journal keeps no blank note
+            return
         self.state.notes.append(text)
         self.emit("note", text=text)
 
@@ -318,8 +362,9 @@ class OpenGame(Game):
     def _finish(self, why: str) -> None:
         """The story ends; ``why`` says how ("the players closed the book"), and the line sums the story up."""
         self.state.ending = OPEN_END
-        line = ending_title(why, self.scene_number, self.state.oracle.threads, self.met)
-        self.emit("ending", scene=OPEN_END, title=line, outcome=line)
+        threads = self.state.oracle.threads
+        line = ending_title(why, self.scene_number, threads, self.met)
+        self.emit("ending", scene=OPEN_END, title=line, outcome=ending_outcome(threads))
 
     def _pick_pc(self, prompt: str) -> Character:
         pcs = self.state.pcs
@@ -391,6 +436,39 @@ def stakes_kind(ctype: ConflictType) -> str:
 def default_length(ctype: ConflictType) -> str:
     """The round limit offered first: to the finish for fights and chases, a scene's worth otherwise."""
     return "finish" if stakes_kind(ctype) in ("physical", "chase") else "scene"
+
+
+def ending_outcome(threads: list[str]) -> str:
+    """The ending's outcome, in a word or two beside its line: whether the story left anything open."""
+    return "loose ends" if threads else "resolved"
+
+
+def everyday_gear(npc: NPC) -> None:
+    """Dress someone met in open play for an everyday scene (docs/rulings.md): a blaster, a gun, a sword or a
+    bow becomes a cudgel, and nobody wears armour or carries a shield. Nothing is rolled, so the dice run on
+    as they did."""
+    if npc.weapon is not None and npc.weapon not in EVERYDAY_WEAPONS:
+        npc.weapon = EVERYDAY_STANDIN
+    npc.armour = None
+    npc.shield = None
+
+
+def conflict_skill(ctype: ConflictType) -> str:
+    """The skill the opposing side rolls in a conflict of this kind."""
+    return ctype.opposed_by[0] if ctype.opposed_by else ctype.skill
+
+
+def up_to_level(npc: NPC, ctype: ConflictType) -> None:
+    """A Skilled or Master NPC drawn into a conflict fights it at least at its level's main skill: someone
+    'formidable' is formidable at what the story made them do, not at 5 % because their role is a clerk's."""
+    if npc.level is None:
+        return
+    best = level_named(npc.level).skills[0]
+    if best <= level_named("common").skills[0]:
+        return
+    skill = conflict_skill(ctype)
+    if npc.skills.get(skill, 0) < best:
+        npc.skills[skill] = best
 
 
 def ending_title(why: str, scenes: int, threads: list[str], met: list[str]) -> str:

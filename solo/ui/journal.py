@@ -32,6 +32,15 @@ _LEADING = re.compile(r"^(\s*)(\d{0,9})([-+>=.)])")
 _PROSE_LINE = re.compile(r"^(\s{0,3})(#|<|`{3}|~{3}|(?=[-=*_](?:\s*[-=*_]){2,}\s*$))")
 
 
+def sentence(text: str) -> str:
+    """``text`` closed with a full stop, unless it already ends as a sentence does ("Who wants it?")."""
+    bare = text.rstrip()
+    return bare if bare.endswith(_ENDS_SENTENCE) else bare + "."
+
+
+_ENDS_SENTENCE = (".", "?", "!", "\u2026", ".\u201d", "?\u201d", "!\u201d", ".\"", "?\"", "!\"")
+
+
 def inline(text: object) -> str:
     """``text`` as one line of Markdown that shows exactly what it says wherever it is put."""
     line = _CONTROL.sub("", _BREAKS.sub(" ", str(text)))
@@ -126,7 +135,7 @@ class Journal:
 
     def recap(self, entries: int = RECAP_ENTRIES) -> list[str]:
         """The latest ``entries`` things that happened: each scene with its outcomes, notes, oracle answers."""
-        out = [f"{title}: {'; '.join(outcomes)}." if outcomes else title for title, outcomes in self.happened]
+        out = [sentence(f"{title}: {'; '.join(outcomes)}") if outcomes else title for title, outcomes in self.happened]
         return out[-entries:]
 
     def _para(self, text: str) -> None:
@@ -236,11 +245,15 @@ class Journal:
         elif k == "table":
             self._para(f"*{inline(e.get('text', ''))}*")
         elif k == "thread":
-            self._para(f"*Thread {'opened' if e.get('opened') else 'closed'}: {inline(e.get('text', ''))}.*")
-        elif k == "note":
+            opened = "opened" if e.get("opened") else "closed"
+            what = e.get("text", "")
+            self._para(f"*{inline(sentence(f'Thread {opened}: {what}'))}*")
+        elif k == "note" and str(e.get("text", "")).strip():  # an empty note is no note
             self._para(f"> **Note:** {inline(e['text'])}")
         elif k == "item":
-            self._para(f"*{'Gained' if e['gained'] else 'Lost'}: {inline(e['item'])}.*")
+            gained = "Gained" if e["gained"] else "Lost"
+            item = e["item"]
+            self._para(f"*{inline(sentence(f'{gained}: {item}'))}*")
         elif k == "pool_change":
             self._para(f"*{inline(e['actor'])}: {inline(e['pool'])} {e['before']} -> {e['after']}.*")
         elif k == "disposition":
@@ -248,7 +261,11 @@ class Journal:
         elif k == "pc_removed":
             self._para(f"*{inline(e['actor'])} is {'dead' if e['fate'] == 'death' else 'out of the story'}.*")
         elif k == "ending":
-            self._para(f"**The end: {inline(e.get('title') or '')}** ({inline(e['outcome'])}).")
+            title, outcome = str(e.get("title") or ""), str(e.get("outcome") or "")
+            if outcome and outcome != title:
+                self._para(f"**The end: {inline(title)}** ({inline(outcome)}).")
+            else:  # open play's ending is its own outcome: said once
+                self._para(f"**The end: {inline(title)}**{sentence(title)[len(title):]}")
         elif k == "session_end":
             self._para(f"*{inline(d.session_end(e))}*")
         elif k == "improvement":
@@ -313,13 +330,15 @@ class Journal:
             self._outcome(f"{e['actor']} {'died' if e['fate'] == 'death' else 'left the story'}")
         elif k == "luck" and e.get("use") in ("timely_appearance", "look_what_i_found"):
             self._outcome(d.luck(e).rstrip("."))
-        elif k == "note":
+        elif k == "note" and str(e.get("text", "")).strip():
             self.happened.append((f"Note: {e['text']}", []))
         elif k == "oracle":
             q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
             self.happened.append((f"Oracle: {q}{e['answer']}", []))
         elif k == "ending":
-            self.happened.append((f"The end: {e.get('title') or ''} ({e.get('outcome')})", []))
+            title, outcome = str(e.get("title") or ""), str(e.get("outcome") or "")
+            said = f"{title} ({outcome})" if outcome and outcome != title else title
+            self.happened.append((f"The end: {said}", []))
 
 
 def _rounds(e: Event) -> str:

@@ -9,8 +9,9 @@ History is kept per saves folder in one small file (``.solo_history``), read and
 written by solo itself (bounded in lines and bytes, written whole through
 :func:`solo.paths.write_atomic`) rather than by readline's own history functions,
 whose file formats differ between readline and libedit. Tab completes the
-in-game words (help, sheet, note …, and every registered table command) and the
-labels of the options of the question being asked.
+in-game words (help, sheet, note …, and every registered table command), the
+labels of the options of the question being asked, and after ``table `` the names
+of the random tables.
 """
 
 from __future__ import annotations
@@ -37,6 +38,21 @@ def table_words() -> list[str]:
     return sorted(set(SESSION_WORDS) | set(commands()))
 
 
+def table_names() -> list[str]:
+    """What may follow ``table``: the names of the tables every game has (and SOLO_TABLES'), and ``list``.
+
+    A game whose adventure brings tables of its own sets them with :meth:`LineInput.follow`.
+    """
+    from ..errors import SoloError
+    from ..oracle.loader import load_tables
+
+    try:
+        names = load_tables().names()
+    except (SoloError, OSError):
+        names = []  # a broken table folder is reported when a table is rolled, not at Tab
+    return ["list", *sorted(names)]
+
+
 def load_readline() -> ModuleType | None:
     """The ``readline`` module, or None where this Python has none."""
     try:
@@ -61,6 +77,9 @@ class LineInput:
         self._words: list[str] | None = None
         self.answers: list[str] = []  # the current question's option labels
         self._matches: list[str] = []
+        # what may follow a command word, read when Tab is first pressed after it
+        self._after: dict[str, Callable[[], Iterable[str]]] = {"table": table_names}
+        self._after_read: dict[str, list[str]] = {}
         self.problem: str | None = None  # why the history could not be written, once
         if self.rl is not None:
             self.rl.set_completer(self.complete)
@@ -85,9 +104,23 @@ class LineInput:
 
         self.answers = [one_line(o.label) for o in question.options]
 
+    def follow(self, word: str, names: Callable[[], Iterable[str]]) -> None:
+        """Complete what follows the command ``word`` from ``names`` (asked once, at the first Tab after it)."""
+        self._after[word] = names
+        self._after_read.pop(word, None)
+
     # -- completion ---------------------------------------------------------------------
     def candidates(self, text: str) -> list[str]:
-        """What ``text`` (the line so far) may become: a command, or an answer, matched without case."""
+        """What ``text`` (the line so far) may become: a command, an answer, or what follows a command
+        (``table lo`` -> ``table location``), matched without case."""
+        word, space, rest = text.partition(" ")
+        if space and word.lower() in self._after and " " not in rest.strip():
+            if word.lower() not in self._after_read:
+                self._after_read[word.lower()] = list(self._after[word.lower()]())
+            start = rest.lstrip().lower()
+            answers = [label for label in self.answers if label.lower().startswith(text.lower())]
+            return [*answers, *(f"{word} {name}" for name in self._after_read[word.lower()]
+                                if name.lower().startswith(start))]
         if self._words is None:
             self._words = list(self._words_of())
         lowered = text.lower()

@@ -419,6 +419,9 @@ class Session:
             self._recorder.meta("note", rest.strip())
             self._do_note(rest.strip())
             return True
+        if word == "note":  # an empty note is no note: nothing is kept, the question stays
+            say(self.console, "Nothing noted.", style="dim")
+            return True
         if word == "recap":
             self._recap()
             return True

@@ -25,6 +25,7 @@ from ..rules.dice import two_digits
 from ..rules.lenses import LENS_NAMES
 from ..story.text import fill
 from . import describe as d
+from .journal import sentence
 from .sheet import pool_bar
 
 Part = object | tuple[object, str]
@@ -370,7 +371,8 @@ class TerminalView:
         self.console.print(plain(f"  {e.get('name', '')} {what}.", style="dim"), soft_wrap=True)
 
     def _on_note(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  Noted: {e['text']}", style="dim"))
+        text = str(e.get("text") or "").strip()
+        self.console.print(Text(f"  Noted: {text}" if text else "  Nothing noted.", style="dim"))
 
     def _on_pc_removed(self, e: Event, n: list[str]) -> None:
         fate = "dies" if e["fate"] == "death" else "leaves the story"
@@ -379,7 +381,7 @@ class TerminalView:
     def _on_ending(self, e: Event, n: list[str]) -> None:
         outcome = str(e.get("outcome") or "")  # two endings may share a title: the outcome tells them apart
         shown = f" ({outcome})" if outcome and outcome.lower() != str(e["title"]).lower() else ""
-        self.console.print(Text(f"\nThe end: {e['title']}{shown}.", style="bold yellow"))
+        self.console.print(Text(f"\nThe end: {sentence(str(e['title']) + shown)}", style="bold yellow"))
 
     def _on_session_end(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.session_end(e), style="bold green"))
