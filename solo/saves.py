@@ -245,6 +245,16 @@ class Recorder:
         return inner() if callable(inner) else None
 
 
+def _not_an_option(answer: str, question: Question) -> str:
+    """Why a recorded answer no longer fits its question, in the player's terms where solo knows them."""
+    if answer.startswith("roster:"):  # roster:FILE@DIGEST (solo.characters.RosterEntry.key)
+        stem = answer.removeprefix("roster:").split("@", 1)[0]
+        return (f"this game began with the roster character {stem!r} as it was then, and that character has "
+                f"changed since (it finished another game), so the game cannot be replayed as it was played; "
+                f"start a new one with --pc {stem}")
+    return f"the saved answer {answer!r} is not an option of {question.prompt!r}"
+
+
 class Replayer:
     """Answers from a recorded log first, then hands over to the live decider.
 
@@ -274,7 +284,7 @@ class Replayer:
                 raise SaveMismatch(f"the save expected a {entry[1]!r} decision but the game asks for "
                                    f"{question.kind!r}: the adventure or the rules changed since it was saved")
             if question.options and entry[2] not in question.keys():
-                raise SaveMismatch(f"the saved answer {entry[2]!r} is not an option of {question.prompt!r}")
+                raise SaveMismatch(_not_an_option(str(entry[2]), question))
             return entry[2]
         self._go_live()
         return self.live.decide(question)

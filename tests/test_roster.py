@@ -201,3 +201,17 @@ def test_a_random_character_is_not_written_by_piped_play(tmp_path, cloak, monkey
                                 input="random\nGo south\nno\nkeep\n")
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "characters").exists() and not (tmp_path / "saves" / "characters").exists()
+
+
+def test_a_game_whose_roster_character_played_on_says_so_when_loaded(tmp_path, cloak, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert play(tmp_path, cloak, ["random", "Go south", *EPILOGUE], seed=1).exit_code == 0
+    [made] = list((tmp_path / "saves" / "characters").iterdir())
+    first_name = load_character(made).name.split()[0]
+    begun = play(tmp_path, cloak, [first_name], "--partial", seed=2)  # stops at its first scene
+    assert begun.exit_code == 0, begun.output
+    assert play(tmp_path, cloak, [first_name, "Go south", *EPILOGUE], seed=3).exit_code == 0  # plays on
+    loaded = CliRunner().invoke(cli, ["play", "--load", str(tmp_path / "saves" / "g2.json")], input="")
+    said = " ".join(loaded.output.split())
+    assert loaded.exit_code != 0
+    assert f"the roster character {made.stem!r} as it was then" in said and f"--pc {made.stem}" in said
