@@ -12,6 +12,7 @@ from rich.console import Console
 
 from solo.characters import (
     character_slug,
+    find_in_roster,
     free_character_path,
     load_character,
     read_roster,
@@ -215,3 +216,15 @@ def test_a_game_whose_roster_character_played_on_says_so_when_loaded(tmp_path, c
     said = " ".join(loaded.output.split())
     assert loaded.exit_code != 0
     assert f"the roster character {made.stem!r} as it was then" in said and f"--pc {made.stem}" in said
+
+
+def test_two_characters_of_one_name_are_listed_with_commands_that_pick_each(tmp_path):
+    roster = tmp_path / "saves" / "characters"
+    roster.mkdir(parents=True)
+    save_character(pregenerated("espen"), roster / "espen_lind.toml", scenarios=1)
+    save_character(pregenerated("espen"), roster / "espen_lind_2.toml", scenarios=2)
+    shown = CliRunner().invoke(cli, ["characters", "--saves", str(tmp_path / "saves")])
+    assert shown.exit_code == 0, shown.output
+    picks = [line.split("--pc ", 1)[1].split()[0] for line in shown.output.splitlines() if "--pc " in line]
+    assert sorted(picks) == ["espen_lind", "espen_lind_2"]
+    assert {find_in_roster(roster, pick).path.name for pick in picks} == {"espen_lind.toml", "espen_lind_2.toml"}

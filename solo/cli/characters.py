@@ -20,6 +20,7 @@ def command(saves_dir: Path | None) -> None:
     at "Who will you play?", and --pc NAME picks one by name.
     """
     import shlex
+    from collections import Counter
 
     from rich.console import Console
 
@@ -35,10 +36,12 @@ def command(saves_dir: Path | None) -> None:
     roster = read_roster(folder)
     if not roster.entries:
         say(console, f"No characters in {folder} yet: finish a game, or make one with 'solo new'.")
+    names = Counter(entry.name.lower() for entry in roster.entries)
     for entry in roster.entries:
         say(console, (entry.name, "bold"), f"  {entry.summary}", soft_wrap=True)
         where = f" --saves {shlex.quote(str(saves_dir))}" if saves_dir is not None else ""
-        say(console, f"  {entry.path}   play: solo play --pc {shlex.quote(entry.name)}{where}", style="dim",
+        pick = entry.name if names[entry.name.lower()] == 1 else entry.path.stem  # two of one name: the file says which
+        say(console, f"  {entry.path}   play: solo play --pc {shlex.quote(pick)}{where}", style="dim",
             soft_wrap=True)
     for line in roster.problems:
         say(console, line, style="yellow", soft_wrap=True)
