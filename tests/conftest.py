@@ -191,3 +191,21 @@ def cli_run(monkeypatch):
         return runner.invoke(cli, list(args))
 
     return invoke
+
+
+@pytest.fixture(scope="module")
+def vellan():
+    """The bundled investigation, loaded once for each test module that plays it."""
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    return load_adventure(find_adventure("vellan"))
+
+
+@pytest.fixture(scope="module")
+def tutorial():
+    """The bundled tutorial, loaded once for each test module that plays it."""
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    return load_adventure(find_adventure("tutorial"))

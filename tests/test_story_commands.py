@@ -6,7 +6,6 @@ import io
 import random
 from types import SimpleNamespace
 
-import pytest
 from rich.console import Console
 
 from solo.minds.bots import RandomDecider
@@ -14,21 +13,9 @@ from solo.npc import generate_npc
 from solo.oracle.loader import load_tables
 from solo.saves import read_save
 from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
 from solo.story.npcs import set_disposition
 from solo.ui import story_commands as sc
 from solo.ui.session import Session
-
-
-@pytest.fixture(scope="module")
-def vellan():
-    return load_adventure(find_adventure("vellan"))
-
-
-@pytest.fixture(scope="module")
-def tutorial():
-    return load_adventure(find_adventure("tutorial"))
 
 
 def play(adventure, lines, folder, *, seed=5, log=None):

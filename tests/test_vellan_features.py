@@ -15,23 +15,11 @@ from solo.decisions import Question
 from solo.events import EventLog
 from solo.rules.creation import pregenerated
 from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
 from solo.story.text import fill
 
 # The first evening cut short: at dusk the quay offers only the lane, and Knut takes the camera.
 TO_THURSDAY = ("Get off", "Climb the dark lane", "Hold out your camera", "Climb to your lodgings")
 DUSK = {"hours": 5}
-
-
-@pytest.fixture(scope="module")
-def vellan():
-    return load_adventure(find_adventure("vellan"))
-
-
-@pytest.fixture(scope="module")
-def tutorial():
-    return load_adventure(find_adventure("tutorial"))
 
 
 def choice(adventure, scene: str, start: str):

@@ -15,13 +15,6 @@ from solo.decisions import Question
 from solo.events import EventLog
 from solo.rules.creation import pregenerated
 from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
-
-
-@pytest.fixture(scope="module")
-def vellan():
-    return load_adventure(find_adventure("vellan"))
 
 
 class Route:
