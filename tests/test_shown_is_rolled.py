@@ -67,7 +67,7 @@ def test_covert_on_the_menu_is_the_covert_roll_with_shield_carry_disposition_and
     mind = Answers(lens="covert", luck_flip="no", luck_reduce="no", push="out", damage_pool="conflict")
     conflict, a, _, log = conflict_of(pc, [foe], [70, 99], a_decider=mind, round_limit=1)
     a.carry = -20  # last round's Covert did not win
-    a.bonus, a.bonus_reason = -10, "Brakk is Unfriendly"
+    a.add_bonus(-10, "Brakk is Unfriendly")
     conflict.run()
     menu = shown(mind, "lens")
     roll = log.of("roll")[0]

@@ -376,25 +376,23 @@ def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) ->
     file_in(folder, name, what="the save name", spare=SLOT_SPARE)  # the adventure's id, or --save
     path = file_in(folder, f"{name}.json", what="the save name")
     n = 2
-    warned = False
     while path.exists() or journal_path(path).exists():
-        finished = not path.exists()  # a journal without its save: nothing to resume
-        if path.exists():
-            try:
-                data = read_save(path)
-                finished = bool((data.snapshot or {}).get("ending"))
-            except SaveError:
-                finished = False  # a damaged save is kept for its backup
-        if explicit:
-            if finished:
+        if n == 2:  # only the slot the player expects is read, to say what is there; later ones are skipped unread
+            finished = not path.exists()  # a journal without its save: nothing to resume
+            if path.exists():
+                try:
+                    finished = bool((read_save(path).snapshot or {}).get("ending"))
+                except SaveError:
+                    finished = False  # a damaged save is kept for its backup
+            if explicit and finished:
                 raise UserError(f"the save slot {name!r} in {folder} holds a finished game and its journal: "
                                 f"choose another --save NAME, or move {path.name} away to reuse the name")
-            raise UserError(f"the save slot {name!r} holds a game in progress: resume it with "
-                            f"{resume_command(path)}, or choose another --save NAME")
-        if not finished and not warned:
-            say(console, f"A game of this adventure is in progress in {path}; it stays there "
-                f"({resume_command(path)}).", style="yellow", soft_wrap=True)
-            warned = True
+            if explicit:
+                raise UserError(f"the save slot {name!r} holds a game in progress: resume it with "
+                                f"{resume_command(path)}, or choose another --save NAME")
+            if not finished:
+                say(console, f"A game of this adventure is in progress in {path}; it stays there "
+                    f"({resume_command(path)}).", style="yellow", soft_wrap=True)
         if n > MAX_SLOTS:
             raise UserError(f"{MAX_SLOTS} games of {name!r} are kept in {folder}: "
                             f"move some away, or choose another --save NAME")

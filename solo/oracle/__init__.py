@@ -24,7 +24,6 @@ if TYPE_CHECKING:
         OracleError,
         chance_of_yes,
         check_tension,
-        likelihood,
     )
     from .loader import load_tables, table_folders
     from .random_events import Meaning, RandomEvent, event_triggered, meaning, random_event

@@ -525,10 +525,10 @@ class Conflict:
         else:
             base, mods = (p._base if p._base is not None else p.base_target()), []
         mods.extend(extra)
-        if p.bonus_parts and sum(v for _, v in p.bonus_parts) == p.bonus:
-            mods.extend(p.bonus_parts)  # a +20 assist and a -20 disposition both named, though they cancel
-        elif p.bonus:
-            mods.append((p.bonus_reason or "situation", p.bonus))
+        mods.extend(p.bonus_parts)  # a +20 assist and a -20 disposition both named, though they cancel
+        unnamed = p.bonus - sum(v for _, v in p.bonus_parts)  # a bonus set without a reason
+        if unnamed:
+            mods.append(("situation", unnamed))
         if lens.skill_shift:
             mods.append((lens.name, lens.skill_shift))
         if p.carry:

@@ -55,8 +55,7 @@ class Participant:
     physical: bool = False  # the conflict is physical: the weapon in hand picks the Combat Focus
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
-    bonus_reason: str = ""
-    bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # each reason and its value, as shown
+    bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # its reasons and their values, as shown
     # -- state that changes as the conflict goes on
     status: str = ACTIVE
     pushing: bool = False
@@ -70,13 +69,12 @@ class Participant:
         self._base = None
 
     def add_bonus(self, value: int, reason: str) -> None:
-        """Add a standing modifier for the conflict (a disposition, a PC assisting): one sum, its reasons joined,
+        """Add a standing modifier for the conflict (a disposition, a PC assisting): one sum, each reason kept,
         which the roll's target, the Lens menu and the odds all read from here."""
         if not value:
             return
         self.bonus += value
         self.bonus_parts.append((reason, value))  # shown one by one: +20 and -20 cancel in the sum, not on screen
-        self.bonus_reason = f"{self.bonus_reason}, {reason}" if self.bonus_reason else reason
 
     @property
     def active(self) -> bool:
