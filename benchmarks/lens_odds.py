@@ -206,6 +206,41 @@ def profile_first_prompt(pools: int, limit: int, rows: int = 18) -> str:
     return out.getvalue()
 
 
+def thought_ahead(pools: int, limit: int, readings: list[float]) -> dict:
+    """At the keyboard: the wait at the first prompt after the player read the scene for a while (wall clock).
+
+    A :class:`~solo.story.think_ahead.ThinkAhead` prices the conflict from
+    copies (its own twin of the mind) while the main thread sleeps as a player
+    reads; then the conflict's advisor asks. Each reading time starts cold.
+    """
+    from solo.minds.foresight import MAX_EXACT_POOL, MAX_MIND_POOL, Foresight
+    from solo.story.advice import LensAdvisor
+    from solo.story.think_ahead import ThinkAhead, first_menu
+
+    def wide(shared=None):
+        return Foresight(max_pool=max(MAX_EXACT_POOL, pools), max_mind=max(MAX_MIND_POOL, pools), shared=shared)
+
+    out = {}
+    for reading in readings:
+        _clear()
+        thinker = ThinkAhead()
+        try:
+            ahead, ahead_pc, _ = _conflict(pools, limit)  # what the thinker prices: copies, a twin of the mind
+            live, pc, _ = _conflict(pools, limit)
+            job = first_menu("fight", ahead.view, ahead_pc, thinker.store, wide)
+            assert job is not None, "the benchmark's match-up has exact odds"
+            thinker.offer([job])
+            time.sleep(reading)  # the player reads the scene: the main thread waits, as on input()
+            advisor = LensAdvisor(shared=thinker.store)
+            advisor.foresight = wide(thinker.store)
+            c = time.perf_counter()
+            words = advisor(live.view, pc)
+            out[str(reading)] = {"wait_seconds": round(time.perf_counter() - c, 4), "first": words}
+        finally:
+            thinker.close()
+    return out
+
+
 def verdicts(r: dict) -> list[tuple[str, float, float]]:
     """(case, seconds, target) for every case of one Pool size."""
     m = r["mind"]
@@ -214,6 +249,8 @@ def verdicts(r: dict) -> list[tuple[str, float, float]]:
              ("against a mind, later prompt", m["later_prompt_seconds"], PROMPT_TARGET)]
     cases += [(f"stand-in B {name}", s["seconds"], PROMPT_TARGET) for name, s in r["stand_ins"].items()]
     cases.append(("group fight estimate", r["group"]["seconds"], ESTIMATE_TARGET))
+    cases += [(f"read {float(t):.1f} s, then first prompt", w["wait_seconds"], PROMPT_TARGET)
+              for t, w in r.get("ahead", {}).items()]
     return cases
 
 
@@ -224,13 +261,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="take the best of this many (default 3)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", action="store_true", help="also profile the first prompt against the mind")
+    parser.add_argument("--reading", type=float, nargs="*", default=[0.0, 1.0, 3.0],
+                        help="seconds the player reads the scene while the thinker prices it (default 0 1 3)")
     args = parser.parse_args()
     result: dict = {"round_limit": args.limit,
                     "targets": {"mind_prompt": PROMPT_TARGET, "group_estimate": ESTIMATE_TARGET}}
     for n in args.pools:
         r = result[f"pools_{n}"] = {"mind": mind_prompts(n, args.limit, args.repeat),
                                     "stand_ins": stand_ins(n, args.limit, args.repeat),
-                                    "group": group_estimate(n, args.limit, args.repeat)}
+                                    "group": group_estimate(n, args.limit, args.repeat),
+                                    "ahead": thought_ahead(n, args.limit, args.reading)}
         r["verdicts"] = {case: seconds <= target for case, seconds, target in verdicts(r)}
     if args.json:
         print(json.dumps(result, ensure_ascii=False))

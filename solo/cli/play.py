@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..saves import LogEntry
     from ..story.adventure import Adventure
     from ..story.engine import Game
+    from ..story.think_ahead import ThinkAhead
     from ..ui.line_input import LineInput
 
 
@@ -222,15 +223,23 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             raise UserError(f"--events: {exc}") from None
     if not load:
         say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
+    # at the keyboard, a scene's conflicts are priced while the player reads it (solo/story/think_ahead.py)
+    thinker = None
+    if interactive and not no_odds:
+        from ..story.think_ahead import ThinkAhead
+
+        thinker = ThinkAhead()
     session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
                       transcript=transcript, party=characters, log=log, advise=not no_odds, echo_answers=echo,
-                      explain=explain, game_class=_game_maker(game_class, adv, roster_dir, line_input),
+                      explain=explain, game_class=_game_maker(game_class, adv, roster_dir, line_input, thinker),
                       characters_dir=characters_dir,
                       character_files=sources if keep_characters is None else {}, events=stream, script=answers,
                       partial=partial)
     try:
         code = session.run()
     finally:
+        if thinker is not None:
+            thinker.close()
         if stream is not None:
             stream.close()
     if code:
@@ -259,9 +268,10 @@ def _load_characters(wanted: list[str], roster: Path) -> tuple[list[Character], 
 
 
 def _game_maker(game_class: Callable[..., Game], adventure: Adventure, roster_dir: Path,
-                line_input: LineInput | None) -> Callable[..., Game]:
+                line_input: LineInput | None, thinker: ThinkAhead | None = None) -> Callable[..., Game]:
     """Builds each play-through's game (an undo builds another) with the player's roster to offer and,
-    at a terminal with readline, a decider that tells the line reader which answers Tab completes."""
+    at a terminal with readline, a decider that tells the line reader which answers Tab completes; at
+    the keyboard, the session's one thinker that prices a menu's conflicts while the player reads."""
     from ..characters import read_roster
     from ..story.engine import Game
 
@@ -275,6 +285,7 @@ def _game_maker(game_class: Callable[..., Game], adventure: Adventure, roster_di
         game = game_class(adventure, **options) if game_class is Game else game_class(**options)
         if roster is not None:
             setattr(game, "roster", roster.fresh())  # read by story.party.roster_of  # noqa: B010
+        game.think_ahead = thinker
         return game
 
     return make

@@ -28,6 +28,8 @@ own last Lens after the round at hand.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
@@ -152,9 +154,11 @@ class Foresight:
     prices each on its own, as a check.
     """
 
-    def __init__(self, *, max_pool: int = MAX_EXACT_POOL, max_mind: int = MAX_MIND_POOL, twins: bool = True):
+    def __init__(self, *, max_pool: int = MAX_EXACT_POOL, max_mind: int = MAX_MIND_POOL, twins: bool = True,
+                 shared: SharedChains | None = None):
         self.max_pool, self.max_mind = max_pool, max_mind
         self.twins = twins  # price a Lens by its twin where the two cannot differ (see _twin); False: each alone
+        self.shared = shared  # chains priced ahead, and kept for the next conflict of the same match-up
         self._chains: dict[tuple, dict[str, LensChain]] = {}
 
     def why_not(self, view: ConflictView, me: Participant) -> str:
@@ -191,7 +195,7 @@ class Foresight:
         return reach(me, foe) * reach(foe, me)
 
     def exact(self, view: ConflictView, me: Participant, lenses: Iterable[str] | None = None, *,
-              follow_up: bool = False, asked: bool = True) -> Exact:
+              follow_up: bool = False, asked: bool = True, stop: Callable[[], bool] | None = None) -> Exact:
         """The odds of keeping each Lens (those in ``lenses``) from now; ``follow_up``: my Clever edge is due.
 
         Keeping Clever is Clever, then the +20 edge, then Clever again (and
@@ -199,7 +203,9 @@ class Foresight:
 
         ``asked``: I am declaring now, so a foe that has not declared yet
         declares after me and knows my Lens; otherwise (before the first
-        round) the initiative decides who declares first.
+        round) the initiative decides who declares first. ``stop``: asked
+        before each Lens is priced; when it says so, the Lenses priced so far
+        are returned (a thinker that is no longer needed).
         """
         why = self.why_not(view, me)
         limit = view.round_limit
@@ -222,6 +228,8 @@ class Foresight:
         out: dict[str, ChainOdds] = {}
         answers: dict[str, object] = {}  # what the foe declares this round, against each Lens priced
         for lens in wanted:
+            if stop is not None and stop():  # a thinker no longer needed: the Lenses priced so far are kept
+                break
             declared: object = None
             if decl is not None and not plain(foe) and keeps is None:
                 declared = decl.clever_choice or decl.lens
@@ -265,8 +273,16 @@ class Foresight:
                 return done
         return None
 
-    def _match(self, view: ConflictView, me: Participant, foe: Participant) -> dict[str, LensChain]:
-        """One chain per Lens I may keep (a mind answers my last Lens), built once per match-up."""
+    def key_for(self, view: ConflictView, me: Participant) -> tuple | None:
+        """The match-up's key (everything its chains rest on, by value), or None where there are no exact odds."""
+        if self.why_not(view, me):
+            return None
+        foe = foe_of(view, me)
+        assert foe is not None
+        return self._setup(view, me, foe)[0]
+
+    def _setup(self, view: ConflictView, me: Participant, foe: Participant) -> tuple[tuple, Callable[[], dict]]:
+        """The match-up's key, and how to build its chains: one per Lens I may keep (a mind answers my last Lens)."""
         physical = view.ctype.physical
         mind = mind_of(foe)
         foe_flamboyant = None
@@ -280,26 +296,105 @@ class Foresight:
                        bonus_a=me.damage_bonus(physical), bonus_b=foe.damage_bonus(physical),
                        armour_a=me.armour_against(foe, view.ctype), armour_b=foe.armour_against(me, view.ctype))
         uses_mind = mind is not None and not plain(foe)
-        morale = mind.morale_in(view) if mind is not None and uses_mind else None
+        policy = mind.policy_key(view, foe) if mind is not None and uses_mind else None
         keeps = None if plain(foe) else kept_lens(foe)
-        key = (me.id, foe.id, tuple(mine.items()), tuple(theirs.items()), tuple(setting.items()),
-               me.base_target(), foe.base_target(), me.pool.maximum, foe.pool.maximum, uses_mind, id(mind), morale,
-               keeps)
-        chains = self._chains.get(key)
-        if chains is None:
-            if len(self._chains) > 8:  # a conflict has a few match-ups at most (a weapon switched, morale moved)
-                self._chains.clear()
+        key = (me.id, foe.id, me.is_pc, foe.is_pc, tuple(mine.items()), tuple(theirs.items()),
+               tuple(setting.items()), me.base_target(), foe.base_target(), me.pool.maximum, foe.pool.maximum,
+               uses_mind, policy, keeps)
+
+        def build() -> dict[str, LensChain]:
             if uses_mind:
                 assert mind is not None
                 sees = initiative(me, foe)
-                chains = {k: LensChain(mine, theirs, policy_b=mind.lens_policy(view, foe, keeps=k), sees=sees,
-                                       remembers=True, **setting)  # type: ignore[arg-type]
-                          for k in mine}
-            else:  # plain rolls, or a Lens kept every round (Clever with its +20 edge)
-                one = LensChain(mine, theirs, policy_b=keeps or "none", **setting)  # type: ignore[arg-type]
-                chains = dict.fromkeys(mine, one)
-            self._chains[key] = chains
+                return {k: LensChain(mine, theirs, policy_b=mind.lens_policy(view, foe, keeps=k), sees=sees,
+                                     remembers=True, **setting)  # type: ignore[arg-type]
+                        for k in mine}
+            # plain rolls, or a Lens kept every round (Clever with its +20 edge)
+            one = LensChain(mine, theirs, policy_b=keeps or "none", **setting)  # type: ignore[arg-type]
+            return dict.fromkeys(mine, one)
+
+        return key, build
+
+    def _match(self, view: ConflictView, me: Participant, foe: Participant) -> dict[str, LensChain]:
+        """The match-up's chains: kept by this Foresight, priced ahead in the shared store, or built now."""
+        key, build = self._setup(view, me, foe)
+        chains = self._chains.get(key)
+        if chains is None and self.shared is not None:
+            chains = self.shared.take(key)
+        if chains is None:
+            chains = build()
+            if self.shared is not None:
+                self.shared.keep(key, chains)
+        if key not in self._chains and len(self._chains) > 8:  # a conflict has a few match-ups at most
+            self._chains.clear()
+        self._chains[key] = chains
         return chains
 
+    def chains_for(self, key: tuple) -> dict[str, LensChain] | None:
+        """The chains this Foresight holds for a match-up's key (see :meth:`key_for`)."""
+        return self._chains.get(key)
 
-__all__ = ["Exact", "Foresight", "foe_of", "initiative", "lens_targets", "mind_of", "plain", "side_targets"]
+
+class SharedChains:
+    """Solved chains kept across conflicts and threads, by match-up (:meth:`Foresight.key_for`), the latest few.
+
+    What a :class:`~solo.story.think_ahead.ThinkAhead` priced while the
+    player read a scene waits here for the conflict that uses it; a conflict
+    fought again finds its chains too. A chain is worked on by one thread at
+    a time: a thinker claims a key (:meth:`claim`) before it builds that key's
+    chains and hands them over when done (:meth:`release`); a Foresight that
+    asks for a key being built waits for it (:meth:`take`). Keys held are
+    never claimed, so nothing a conflict took is touched by a thinker again.
+    The kept chains hold Python numbers for every state (measured: 16 MB for
+    a match-up against a mind at Pools 10, 23 MB at 12, 61 MB at 20), so only
+    ``size`` match-ups are kept, about as many conflicts as a menu offers.
+    """
+
+    def __init__(self, size: int = 3, wait: float = 120.0):
+        self.size, self.wait = size, wait
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[tuple, dict[str, LensChain]] = OrderedDict()
+        self._pending: dict[tuple, threading.Event] = {}
+
+    def take(self, key: tuple) -> dict[str, LensChain] | None:
+        """The chains kept for ``key`` (waiting while a thinker builds them), else None."""
+        with self._lock:
+            pending = self._pending.get(key)
+        if pending is not None:
+            pending.wait(self.wait)
+        with self._lock:
+            chains = self._kept.get(key)
+            if chains is not None:
+                self._kept.move_to_end(key)
+            return chains
+
+    def keep(self, key: tuple, chains: dict[str, LensChain]) -> None:
+        with self._lock:
+            self._kept[key] = chains
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def claim(self, key: tuple) -> bool:
+        """Whether the caller may build ``key``'s chains: nobody holds them or is building them. Then release it."""
+        with self._lock:
+            if key in self._kept or key in self._pending:
+                return False
+            self._pending[key] = threading.Event()
+            return True
+
+    def release(self, key: tuple, chains: dict[str, LensChain] | None) -> None:
+        """Hand over the chains built for a claimed key (None: nothing to keep); whoever waits for it goes on."""
+        with self._lock:
+            event = self._pending.pop(key)
+        if chains is not None:
+            self.keep(key, chains)
+        event.set()
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return key in self._kept
+
+
+__all__ = ["Exact", "Foresight", "SharedChains", "foe_of", "initiative", "lens_targets", "mind_of", "plain",
+           "side_targets"]

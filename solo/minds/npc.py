@@ -260,7 +260,10 @@ class _Reading:
         self.temperament.update(temperament_scores(self.lean, self.lenses, self.kind))
 
     def key(self) -> tuple:
-        return (id(self.lean), self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
+        """Everything the policy reads, by value: two minds of one nature in one match-up price alike."""
+        lean = self.lean
+        nature = (tuple(sorted(lean.lean.items())), lean.risk_tolerance, lean.mindless)
+        return (nature, self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
                 self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses)
 
 
@@ -581,6 +584,15 @@ class NPCMind:
             return _spread_at(r, own, other, mine, theirs, seen, foe_last_lens(keeps, theirs), mine.last, False)
 
         return policy
+
+    def policy_key(self, conflict: ConflictView, me: Participant) -> tuple:
+        """What :meth:`lens_policy` reads of this mind and the match-up, by value (see :class:`_Reading`).
+
+        Two minds with equal keys have the same policy, so the Lens odds priced
+        against one hold against the other (a copy priced while the player read
+        the scene, a conflict fought again).
+        """
+        return self._reading(conflict, me).key()
 
     def remembered_lens(self, conflict: ConflictView) -> str | None:
         """The Lens the mind last declared in this conflict (what ``inertia`` pulls towards), None before any."""

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from ..decisions import CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, Question
 from ..minds.arena import restore, snapshot
 from ..minds.bots import GreedyDecider, LensKeeper
-from ..minds.foresight import Exact, Foresight, mind_of
+from ..minds.foresight import Exact, Foresight, SharedChains, mind_of
 from ..rules.character import Pool
 from ..rules.conflict import Conflict
 from ..rules.lenses import LENS_TABLE
@@ -80,8 +80,9 @@ class LensAdvisor:
     so the same question gets the same words.
     """
 
-    def __init__(self, *, budget: int | None = ESTIMATE_ROUNDS, runs: int = ESTIMATE_RUNS):
-        self.foresight = Foresight()
+    def __init__(self, *, budget: int | None = ESTIMATE_ROUNDS, runs: int = ESTIMATE_RUNS,
+                 shared: SharedChains | None = None):
+        self.foresight = Foresight(shared=shared)  # shared: chains priced ahead (story/think_ahead.py)
         self.budget = budget
         self.runs = runs
 

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
     from ..npc.model import NPC
     from ..oracle import OracleAnswer, TableSet
+    from .think_ahead import ThinkAhead
 
 FALLEN = "__fallen__"
 DEAD_END = "__dead_end__"
@@ -94,6 +95,7 @@ class Game:
         self.chance_ids = itertools.count(1)  # numbers the chances shown, in conflicts too
         self.shown: Chance | None = None  # the chance of the option last chosen, for the roll it announced
         self._shows = wants_detail(sink)  # someone reads the chances a choice list may show
+        self.think_ahead: ThinkAhead | None = None  # prices a menu's conflicts while a person reads it (solo play)
 
     # -- plumbing -------------------------------------------------------------------
     def emit(self, kind: str, /, **data: Any) -> None:
@@ -269,10 +271,17 @@ class Game:
         ctx = self.context()
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
         hints = {c.key: self._stake(scene, c, slots, ctx) for c in choices}
+        thinker = self.think_ahead if self.advise else None
+        if thinker is not None:
+            from .think_ahead import conflict_jobs
+
+            thinker.offer(conflict_jobs(self, choices, thinker.store))
         answer = self.ask("choice", prompt, [Option(c.key, labels[c.key], hints[c.key],
                                                     chance=self._choice_chance(c) if shows else None,
                                                     number=c.number)
                                              for c in choices], scene=scene.id)
+        if thinker is not None:
+            thinker.narrow(answer)
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, text=labels[choice.key],
                   **({"hint": hints[choice.key]} if hints[choice.key] else {}))
@@ -392,7 +401,8 @@ class Game:
         if self.advise:
             from .advice import LensAdvisor
 
-            advisor = LensAdvisor()  # one per conflict: it keeps its exact chains between the rounds
+            # one per conflict: it keeps its exact chains between the rounds (priced ahead, where a thinker did)
+            advisor = LensAdvisor(shared=self.think_ahead.store if self.think_ahead is not None else None)
         result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
                           negative_luck=self.adventure.negative_luck, advisor=advisor,
                           chance_ids=self.chance_ids).run()
