@@ -219,6 +219,37 @@ def test_commands_are_in_the_help(tutorial, tmp_path):
     assert "(also: clues)" in out  # an alias, named on the line of items
 
 
+def test_a_long_status_line_wraps_between_words():
+    from rich.console import Console
+
+    from solo.ui.view import TerminalView
+
+    console = Console(width=40, record=True, color_system=None)
+    view = TerminalView(console)
+    words = "[On deck · tension 5/9 · Espen Lind: Luck 3, BODY 12/12 INT 10/10 · Bo Berg: Luck 2, BODY 9/11]"
+    view.status_line = lambda: words
+    view.before_question()
+    lines = console.export_text().splitlines()
+    assert len(lines) > 1 and all(len(line) <= 40 for line in lines)
+    assert " ".join(line.strip() for line in lines) == words  # every break falls between two words
+
+
+def test_a_long_help_line_wraps_under_its_own_description_and_reads_no_markup():
+    from rich.console import Console
+
+    from solo.ui.session import _help, help_table
+
+    console = Console(width=60, record=True, color_system=None)
+    console.print(help_table(_help(True).replace("RESUME", "solo play --load /tmp/[bold]x[/bold]/game.json")))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith("  ? QUESTION"))
+    assert lines[at + 1].startswith(" " * 17) and lines[at + 1].strip()  # a continuation, indented as its column
+    first = next(i for i, line in enumerate(lines) if line.startswith("  sheet"))  # after the intro's lines
+    commands = [line for line in lines[first:] if line and not line.startswith(" " * 17)]
+    assert all(line.startswith("  ") and line[2] != " " for line in commands)  # nothing wraps to the margin
+    assert "[bold]x[/bold]" in "".join(lines)  # the path as written
+
+
 # -- the oracle at the prompt: the pair of a hard answer, and old saves ---------------------------------
 
 # A tutorial game saved before the word lists grew and before hard answers had words: twelve questions

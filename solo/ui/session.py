@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypedDict
 
-from rich.console import Console
+from rich.console import Console, Group
 
 from ..decisions import MAX_ANSWER, Decider, Question, clean_typed
 from ..errors import SoloError
@@ -62,6 +62,25 @@ def _help(uses_pcs: bool) -> str:
     if uses_pcs:
         return "\n".join(lines)
     return "\n".join(line for line in lines if not line.lstrip().startswith(("sheet", "luck")))
+
+
+_COMMAND_WIDTH = 15  # the help text's command column ("luck find ITEM" and a space)
+
+
+def help_table(text: str) -> Group:
+    """The help text with the commands in a column of their own, so a long description wraps under itself,
+    not under the commands. Plain text throughout: nothing in it (a save's path) is read as markup."""
+    from rich.table import Table
+    from rich.text import Text
+
+    intro, *lines = text.splitlines()
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for line in lines:
+        command, description = line[2:2 + _COMMAND_WIDTH].rstrip(), line[2 + _COMMAND_WIDTH:].strip()
+        grid.add_row(Text("  " + command), Text(description))
+    return Group(Text(intro), grid)
 
 
 class Quit(Exception):
@@ -396,7 +415,8 @@ class Session:
             self._oracle(line[1:].strip())
             return True
         if word == "help":
-            say(self.console, _help(self.adventure.uses_pcs).replace("RESUME", resume_command(self.save_path)))
+            self.console.print(help_table(_help(self.adventure.uses_pcs).replace("RESUME",
+                                                                                 resume_command(self.save_path))))
             return True
         if word == "sheet":
             self._sheet(rest.strip())

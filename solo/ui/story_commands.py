@@ -41,7 +41,7 @@ def _game(session: Session) -> Game:
 
 
 def _line(session: Session, text: str, style: str = "") -> None:
-    say(session.console, text, style=style, soft_wrap=True)
+    say(session.console, text, style=style)  # wrapped at words: a long list is not cut mid-word
 
 
 def _emit_roll(session: Session, table: str, text: str, **data: Any) -> None:

@@ -228,8 +228,8 @@ class TerminalView:
             self._round_table()
         if not self.muted and self.status_line is not None:
             line = self.status_line()
-            if line:
-                self.console.print(plain(line, style="dim"), soft_wrap=True)
+            if line:  # wrapped at words by rich, not cut mid-word at the terminal's edge
+                self.console.print(plain(line, style="dim"))
 
     def _round_table(self) -> None:
         table = Table(show_header=False, box=None, padding=(0, 1))
@@ -334,7 +334,7 @@ class TerminalView:
         self.console.print(Panel(Text(e["text"]), title="The situation", border_style="magenta"))
 
     def _on_conflict_roles(self, e: Event, n: list[str]) -> None:
-        self.console.print(plain(d.conflict_roles(e), style="cyan"), soft_wrap=True)
+        self.console.print(plain(d.conflict_roles(e), style="cyan"))
 
     def _on_new_character(self, e: Event, n: list[str]) -> None:
         from ..rules.character import Character
@@ -363,12 +363,12 @@ class TerminalView:
 
     def _on_thread(self, e: Event, n: list[str]) -> None:
         what = "A thread opens" if e.get("opened") else "A thread is closed"
-        self.console.print(plain(f"  {what}: {e.get('text', '')}", style="dim"), soft_wrap=True)
+        self.console.print(plain(f"  {what}: {e.get('text', '')}", style="dim"))
         self._narrate(n)
 
     def _on_cast(self, e: Event, n: list[str]) -> None:
         what = "is now in the story" if e.get("added") else "has left the oracle's list"
-        self.console.print(plain(f"  {e.get('name', '')} {what}.", style="dim"), soft_wrap=True)
+        self.console.print(plain(f"  {e.get('name', '')} {what}.", style="dim"))
 
     def _on_note(self, e: Event, n: list[str]) -> None:
         text = str(e.get("text") or "").strip()
