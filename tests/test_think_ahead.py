@@ -66,8 +66,11 @@ class _Reader(GreedyDecider):
         super().__init__(random.Random(3))
         self.thinker, self.walks = thinker, walks
         self.at_choice: int | None = None
+        self.at_menu: int | None = None  # chains solved when the fight's first Lens menu came
 
     def decide(self, question):
+        if question.kind == "lens" and self.at_choice is not None and self.at_menu is None:
+            self.at_menu = self.walks[0]
         if question.kind == "choice":
             if self.thinker is not None:
                 assert self.thinker.idle(WAIT)
@@ -97,7 +100,7 @@ def test_a_game_plays_the_same_with_a_thinker_and_its_conflict_solves_no_chain(t
         thinker.close()
     assert helped == alone  # every event, the odds shown among them
     assert reader.at_choice is not None, "the bot reached the fight"
-    assert walks[0] == reader.at_choice, "the fight's menus took every chain from the thinker"
+    assert reader.at_menu == reader.at_choice, "the fight's first menu took its chains from the thinker"
     assert reader.at_choice > before, "the thinker priced the scene's conflicts while the bot 'read'"
     shown = [d for k, d in helped if k == "chance" and d.get("option") in ("cautious", "aggressive")]
     assert shown, "the priced menus were shown"
@@ -236,3 +239,58 @@ def test_stop_keeps_the_lenses_priced_before_it():
     full = Foresight().exact(view, pc)
     assert list(partial.odds) == list(full.odds)[:2]
     assert all(partial.odds[k] == full.odds[k] for k in partial.odds)
+
+
+class _Recording(ThinkAhead):
+    """A thinker that notes every menu's jobs, by answer."""
+
+    def __init__(self):
+        super().__init__()
+        self.offered: list[list[str]] = []
+
+    def offer(self, jobs):
+        self.offered.append([job.key for job in jobs])
+        super().offer(jobs)
+
+
+class _Escalator(GreedyDecider):
+    """Sneaks aboard, insists with the guard, and escalates a lost argument; waits for the thinker at each menu."""
+
+    def __init__(self, thinker: ThinkAhead, walks: list[int]):
+        super().__init__(random.Random(3))
+        self.thinker, self.walks = thinker, walks
+        self.at_escalation: int | None = None
+        self.at_menu: int | None = None  # chains solved when the escalated conflict's first Lens menu came
+
+    def decide(self, question):
+        if question.kind == "lens" and self.at_escalation is not None and self.at_menu is None:
+            self.at_menu = self.walks[0]
+        if question.kind in ("choice", "escalate"):
+            assert self.thinker.idle(WAIT)
+        if question.kind == "escalate":
+            self.at_escalation = self.walks[0]
+            return "yes"
+        if question.kind == "choice":
+            for word in ("Slip aboard", "Insist"):
+                option = next((o for o in question.options if o.label.startswith(word)), None)
+                if option is not None:
+                    return option.key
+        return super().decide(question)
+
+
+def test_a_lost_roll_that_may_escalate_has_its_conflict_priced_while_the_player_decides(tutorial, walks):
+    for seed in range(1, 60):
+        thinker = _Recording()
+        bot = _Escalator(thinker, walks)
+        try:
+            game = Game(tutorial, seed=seed, decider=bot, advise=True, sink=EventLog())
+            game.think_ahead = thinker
+            game.play()
+        finally:
+            thinker.close()
+        if bot.at_escalation is not None:
+            break
+    else:
+        pytest.fail("no seed led to an escalation")
+    assert ["yes"] in thinker.offered  # the escalation's conflict, offered with the question
+    assert bot.at_menu == bot.at_escalation, "the escalated conflict's first menu took its chains from the thinker"

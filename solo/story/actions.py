@@ -214,9 +214,11 @@ class Opposed(ActionVerb):
         if escalation is not None and may_escalate(result, "a"):
             stakes = escalation.spec.get("stakes") or ""
             detail = escalation.spec.get("type", "") + (f" · at stake: {stakes}" if stakes else "")
+            game.price_ahead([("yes", escalation.spec)])
             answer = game.ask("escalate", f"You lost the roll against {their_name}. Escalate to an Extended Conflict?",
                               [Option("yes", "Escalate", detail),
                                Option("no", "Accept the loss")], actor=pc.name)
+            game.answered(answer)
             if answer == "yes":
                 game.emit("escalate", actor=pc.name, type=escalation.spec["type"], opponent=their_name)
                 return ACTIONS["conflict"].resolve(game, escalation)

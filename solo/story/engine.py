@@ -271,17 +271,13 @@ class Game:
         ctx = self.context()
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
         hints = {c.key: self._stake(scene, c, slots, ctx) for c in choices}
-        thinker = self.think_ahead if self.advise else None
-        if thinker is not None:
-            from .think_ahead import conflict_jobs
-
-            thinker.offer(conflict_jobs(self, choices, thinker.store))
+        self.price_ahead([(c.key, c.action.spec) for c in choices if c.action is not None
+                          and c.action.kind == "conflict"])
         answer = self.ask("choice", prompt, [Option(c.key, labels[c.key], hints[c.key],
                                                     chance=self._choice_chance(c) if shows else None,
                                                     number=c.number)
                                              for c in choices], scene=scene.id)
-        if thinker is not None:
-            thinker.narrow(answer)
+        self.answered(answer)
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, text=labels[choice.key],
                   **({"hint": hints[choice.key]} if hints[choice.key] else {}))
@@ -295,6 +291,20 @@ class Game:
         branch = self.resolve(choice.action) if choice.action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
+
+    def price_ahead(self, conflicts: list[tuple[str, dict]]) -> None:
+        """The question about to be asked may start these conflicts ((answer, conflict spec)): where a
+        thinker is at work (a person reads the question), it prices their first Lens menus meanwhile."""
+        thinker = self.think_ahead if self.advise else None
+        if thinker is not None:
+            from .think_ahead import conflict_jobs
+
+            thinker.offer(conflict_jobs(self, conflicts, thinker.store))
+
+    def answered(self, answer: str) -> None:
+        """The question :meth:`price_ahead` was told of has its answer: the other answers' conflicts are dropped."""
+        if self.think_ahead is not None and self.advise:
+            self.think_ahead.narrow(answer)
 
     def _stake(self, scene: Scene, choice: Choice, slots: dict[str, object], ctx: Context) -> str:
         """What the menu says beside a choice: the author's ``hint``, and its ``retry_cost`` once it was taken."""

@@ -7,8 +7,9 @@ exactly (``benchmarks/lens_odds.py``). Every later menu of the same conflict
 is a look-up. At the keyboard most of a game's time is the player reading a
 scene and choosing, and the menu already says which choices start a conflict.
 
-So when a scene's menu is put to a person, :class:`ThinkAhead` builds each
-such conflict as it would start now (copies of the characters, fresh twins of
+So when a scene's menu (or the question whether to escalate a lost roll)
+is put to a person, :class:`ThinkAhead` builds each conflict an answer
+would start as it would start now (copies of the characters, fresh twins of
 the NPC minds, as ``solo prove`` does) and prices its first Lens menu in a
 background thread, one conflict after another, while the main thread waits
 for the answer (the wait releases the interpreter). The chains go to a
@@ -38,7 +39,6 @@ from ..minds.foresight import Foresight, SharedChains
 if TYPE_CHECKING:
     from ..rules.conflict_view import ConflictView
     from ..rules.participants import Participant
-    from .adventure import Choice
     from .engine import Game
 
 #: A job's work: given a "should I stop" test, price what it was made for.
@@ -134,15 +134,13 @@ class ThinkAhead:
                     self._cond.notify_all()
 
 
-def conflict_jobs(game: Game, choices: list[Choice], store: SharedChains) -> list[Job]:
-    """A job for each choice that starts a conflict at once, with everything it reads copied now (the main thread)."""
+def conflict_jobs(game: Game, conflicts: list[tuple[str, dict]], store: SharedChains) -> list[Job]:
+    """A job for each (answer, conflict spec) that would start a conflict at once, everything it reads copied
+    now (in the main thread)."""
     jobs = []
-    for choice in choices:
-        action = choice.action
-        if action is None or action.kind != "conflict":
-            continue
+    for key, spec in conflicts:
         try:
-            job = conflict_job(game, choice.key, action.spec, store)
+            job = conflict_job(game, key, spec, store)
         except Exception:  # noqa: BLE001 - pricing ahead is an aid: the conflict itself meets any such error
             job = None
         if job is not None:
