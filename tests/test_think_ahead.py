@@ -294,3 +294,64 @@ def test_a_lost_roll_that_may_escalate_has_its_conflict_priced_while_the_player_
         pytest.fail("no seed led to an escalation")
     assert ["yes"] in thinker.offered  # the escalation's conflict, offered with the question
     assert bot.at_menu == bot.at_escalation, "the escalated conflict's first menu took its chains from the thinker"
+
+
+def test_a_job_stopped_on_the_way_keeps_nothing_and_frees_its_match_up():
+    store = SharedChains()
+    view, pc = _duel()
+    job = first_menu("fight", view, pc, store)
+    assert job is not None and job.work is not None
+    asked = [0]
+
+    def stop():  # told to stop after the second Lens
+        asked[0] += 1
+        return asked[0] > 2
+
+    job.work(stop)
+    match = Foresight().key_for(view, pc)
+    assert match not in store, "a part of the Lenses would pass for the whole"
+    assert first_menu("fight", view, pc, store) is not None  # a later question prices it again
+
+
+def test_a_new_question_that_wants_the_running_match_up_keeps_its_job_going():
+    store = SharedChains()
+    thinker = ThinkAhead(store)
+    view, pc = _duel()
+    started, go_on = threading.Event(), threading.Event()
+    job = first_menu("fight", view, pc, store)
+    assert job is not None and job.work is not None
+    price = job.work
+
+    def slow(stop):
+        started.set()
+        go_on.wait(WAIT)
+        price(stop)
+
+    job.work = slow
+    try:
+        thinker.offer([job])
+        assert started.wait(WAIT)
+        running = thinker.prepare()  # the next menu offers the same fight, under another answer
+        again = first_menu("c2", *_duel(seed=2), store, running=running)
+        assert again is not None and again.work is None and again.match == job.match
+        thinker.offer([again])
+        assert not job.cancelled.is_set() and job.key == "c2"
+        thinker.narrow("c2")
+        go_on.set()
+        assert job.done.wait(WAIT) and thinker.idle(WAIT)
+    finally:
+        go_on.set()
+        thinker.close()
+    assert job.match in store  # priced whole, for the answer that now starts it
+
+
+def test_jobs_offered_after_close_are_dropped_so_nobody_waits_for_them():
+    store = SharedChains()
+    thinker = ThinkAhead(store)
+    thinker.close()
+    view, pc = _duel()
+    job = first_menu("fight", view, pc, store)
+    assert job is not None
+    thinker.offer([job])
+    assert job.done.is_set() and job.cancelled.is_set()
+    assert store.claim(job.match)  # its claim was released

@@ -370,10 +370,13 @@ class SharedChains:
 
     def keep(self, key: tuple, chains: dict[str, LensChain]) -> None:
         with self._lock:
-            self._kept[key] = chains
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+            self._keep(key, chains)
+
+    def _keep(self, key: tuple, chains: dict[str, LensChain]) -> None:
+        self._kept[key] = chains
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
 
     def claim(self, key: tuple) -> bool:
         """Whether the caller may build ``key``'s chains: nobody holds them or is building them. Then release it."""
@@ -385,10 +388,10 @@ class SharedChains:
 
     def release(self, key: tuple, chains: dict[str, LensChain] | None) -> None:
         """Hand over the chains built for a claimed key (None: nothing to keep); whoever waits for it goes on."""
-        with self._lock:
+        with self._lock:  # in one hold: nobody sees the key neither pending nor kept
             event = self._pending.pop(key)
-        if chains is not None:
-            self.keep(key, chains)
+            if chains is not None:
+                self._keep(key, chains)
         event.set()
 
     def __contains__(self, key: object) -> bool:

@@ -271,8 +271,9 @@ class Game:
         ctx = self.context()
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
         hints = {c.key: self._stake(scene, c, slots, ctx) for c in choices}
+        # a choice with effects changes the story before its conflict: priced as it starts, not ahead
         self.price_ahead([(c.key, c.action.spec) for c in choices if c.action is not None
-                          and c.action.kind == "conflict"])
+                          and c.action.kind == "conflict" and not c.effects and not c.retry_cost])
         answer = self.ask("choice", prompt, [Option(c.key, labels[c.key], hints[c.key],
                                                     chance=self._choice_chance(c) if shows else None,
                                                     number=c.number)
@@ -299,7 +300,7 @@ class Game:
         if thinker is not None:
             from .think_ahead import conflict_jobs
 
-            thinker.offer(conflict_jobs(self, conflicts, thinker.store))
+            thinker.offer(conflict_jobs(self, conflicts, thinker))
 
     def answered(self, answer: str) -> None:
         """The question :meth:`price_ahead` was told of has its answer: the other answers' conflicts are dropped."""

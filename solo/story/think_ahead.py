@@ -47,14 +47,20 @@ Work = Callable[[Callable[[], bool]], None]
 
 @dataclass
 class Job:
-    """One conflict to price ahead, for the choice ``key`` that would start it."""
+    """One conflict to price ahead, for the answer ``key`` that would start it.
+
+    ``match`` is the match-up it prices (claimed in the store when the job
+    was made); a job with no ``work`` stands for the one already running for
+    that match-up, which a new question wants too (:meth:`ThinkAhead.offer`).
+    """
 
     key: str
-    work: Work
+    work: Work | None
+    match: object = None
     drop: Callable[[], None] = lambda: None  # undoes what making the job claimed, when it is dropped unrun
     cancelled: threading.Event = field(default_factory=threading.Event)
     done: threading.Event = field(default_factory=threading.Event)
-    error: BaseException | None = None  # what the work raised: the conflict then prices itself, and shows it
+    error: BaseException | None = None  # what the work raised (for tests): the conflict then prices itself
 
     def dropped(self) -> None:
         """Never to run: release its claim."""
@@ -64,7 +70,14 @@ class Job:
 
 
 class ThinkAhead:
-    """One background thread that runs the jobs of the latest menu, in order, until the player answers."""
+    """One background thread that runs the jobs of the latest question, in order, until the player answers.
+
+    A question goes in three steps: :meth:`prepare` (the last question's
+    queued jobs are dropped, their match-ups free again), the new jobs are
+    made (:func:`conflict_jobs`, claiming their match-ups), :meth:`offer`
+    (the job still running goes on if the new question wants its match-up,
+    else it stops at its next Lens); then :meth:`narrow` with the answer.
+    """
 
     def __init__(self, store: SharedChains | None = None):
         self.store = store if store is not None else SharedChains()
@@ -74,21 +87,43 @@ class ThinkAhead:
         self._thread: threading.Thread | None = None
         self._closed = False
 
-    def offer(self, jobs: list[Job]) -> None:
-        """A new menu: what was queued or running for the last one is dropped, these are run in their order."""
+    def prepare(self) -> object:
+        """Drop what is queued (a new question is coming); the match-up of the job still running, or None."""
         with self._cond:
             for job in self._queue:
                 job.dropped()
-            if self._running is not None:
-                self._running.cancelled.set()
-            self._queue = list(jobs)
-            if jobs and self._thread is None and not self._closed:
+            self._queue = []
+            return None if self._running is None or self._running.cancelled.is_set() else self._running.match
+
+    def offer(self, jobs: list[Job]) -> None:
+        """A new question's jobs, run in their order; the last question's are dropped or stopped.
+
+        A job without work names the running job's match-up: that job goes on,
+        now for this question's answer ``key``.
+        """
+        with self._cond:
+            for job in self._queue:
+                job.dropped()
+            running = self._running
+            going_on = next((j for j in jobs if j.work is None and running is not None and j.match == running.match),
+                            None)
+            if running is not None:
+                if going_on is not None and not running.cancelled.is_set():
+                    running.key = going_on.key
+                else:
+                    running.cancelled.set()
+            self._queue = [j for j in jobs if j.work is not None]
+            if self._closed:  # nothing runs any more: nobody may wait for these
+                for job in self._queue:
+                    job.dropped()
+                self._queue = []
+            elif self._queue and self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="solo-think-ahead", daemon=True)
                 self._thread.start()
             self._cond.notify_all()
 
     def narrow(self, key: str | None) -> None:
-        """The player chose ``key``: only that choice's job goes on (None: none of them)."""
+        """The player answered ``key``: only that answer's job goes on (None: none of them)."""
         with self._cond:
             keep = [j for j in self._queue if j.key == key]
             for job in self._queue:
@@ -97,6 +132,7 @@ class ThinkAhead:
             self._queue = keep
             if self._running is not None and self._running.key != key:
                 self._running.cancelled.set()
+            self._cond.notify_all()
 
     def idle(self, timeout: float | None = None) -> bool:
         """Wait until nothing is queued or running (for tests and benchmarks); False if ``timeout`` ran out."""
@@ -117,30 +153,40 @@ class ThinkAhead:
             self._thread.join(timeout=5.0)
 
     def _work(self) -> None:
-        while True:
-            with self._cond:
-                self._cond.wait_for(lambda: self._queue or self._closed)
-                if self._closed:
-                    return
-                job = self._running = self._queue.pop(0)
-            try:
-                job.work(job.cancelled.is_set)
-            except Exception as exc:  # noqa: BLE001 - best effort: the conflict prices itself and shows any error
-                job.error = exc
-            finally:
+        try:
+            while True:
                 with self._cond:
-                    self._running = None
-                    job.done.set()
-                    self._cond.notify_all()
+                    self._cond.wait_for(lambda: self._queue or self._closed)
+                    if self._closed:
+                        return
+                    job = self._running = self._queue.pop(0)
+                try:
+                    assert job.work is not None
+                    job.work(job.cancelled.is_set)
+                except Exception as exc:  # noqa: BLE001 - an aid: the conflict prices itself, and meets any error
+                    job.error = exc
+                finally:
+                    with self._cond:
+                        self._running = None
+                        job.done.set()
+                        self._cond.notify_all()
+        finally:  # however the thread ends, nothing queued is left holding a claim, and a later job starts anew
+            with self._cond:
+                for job in self._queue:
+                    job.dropped()
+                self._queue = []
+                self._thread = None
+                self._cond.notify_all()
 
 
-def conflict_jobs(game: Game, conflicts: list[tuple[str, dict]], store: SharedChains) -> list[Job]:
+def conflict_jobs(game: Game, conflicts: list[tuple[str, dict]], thinker: ThinkAhead) -> list[Job]:
     """A job for each (answer, conflict spec) that would start a conflict at once, everything it reads copied
-    now (in the main thread)."""
+    now (in the main thread). Call :meth:`ThinkAhead.prepare` first: it frees the last question's match-ups."""
+    running = thinker.prepare()
     jobs = []
     for key, spec in conflicts:
         try:
-            job = conflict_job(game, key, spec, store)
+            job = conflict_job(game, key, spec, thinker.store, running)
         except Exception:  # noqa: BLE001 - pricing ahead is an aid: the conflict itself meets any such error
             job = None
         if job is not None:
@@ -148,7 +194,7 @@ def conflict_jobs(game: Game, conflicts: list[tuple[str, dict]], store: SharedCh
     return jobs
 
 
-def conflict_job(game: Game, key: str, spec: dict, store: SharedChains) -> Job | None:
+def conflict_job(game: Game, key: str, spec: dict, store: SharedChains, running: object = None) -> Job | None:
     """The first Lens menu of the conflict ``spec`` as it would start now, to price in the background.
 
     None where there is nothing to price ahead: a party (it says who takes
@@ -179,34 +225,43 @@ def conflict_job(game: Game, key: str, spec: dict, store: SharedChains) -> Job |
     conflict = Conflict(ctype, parts, rng, round_limit=verb.arg(spec, "rounds"),
                         negative_luck=game.adventure.negative_luck)
     conflict.round = 1
-    return first_menu(key, conflict.view, parts[0], store)
+    return first_menu(key, conflict.view, parts[0], store, running=running)
 
 
 def first_menu(key: str, view: ConflictView, pc: Participant, store: SharedChains,
-               foresight_of: Callable[[], Foresight] = Foresight) -> Job | None:
+               foresight_of: Callable[[], Foresight] = Foresight, *, running: object = None) -> Job | None:
     """A job pricing ``pc``'s Lens menu in ``view`` (a conflict nobody else touches) into ``store``, or None.
 
     The match-up is claimed in the store at once (in the calling thread), so
     a conflict that asks for it before the job has even started waits for
-    the job instead of pricing it a second time beside it. None: no exact
-    odds here, or the match-up is already priced or being priced.
-    ``foresight_of`` makes the job's own Foresight: the game's limits by
-    default, larger ones in the benchmark.
+    the job instead of pricing it a second time beside it. Only a job that
+    priced every Lens hands its chains over; one stopped on the way frees the
+    match-up for a later question. ``running``: the match-up of the job
+    running now (:meth:`ThinkAhead.prepare`); wanted again, the job made is
+    a marker that keeps that one going. None: no exact odds here, or the
+    match-up is already priced or being priced. ``foresight_of`` makes the
+    job's own Foresight: the game's limits by default, larger ones in the
+    benchmark.
     """
     foresight = foresight_of()
     match = foresight.key_for(view, pc)
-    if match is None or not store.claim(match):
+    if match is None:
+        return None
+    if running is not None and match == running:
+        return Job(key, None, match)
+    if not store.claim(match):
         return None
 
     def work(stop: Callable[[], bool]) -> None:
         chains = None
         try:
             foresight.exact(view, pc, stop=stop)
-            chains = foresight.chains_for(match)
+            if not stop():  # every Lens priced: a stopped job's part would pass for the whole
+                chains = foresight.chains_for(match)
         finally:
             store.release(match, chains)
 
-    return Job(key, work, drop=lambda: store.release(match, None))
+    return Job(key, work, match, drop=lambda: store.release(match, None))
 
 
 __all__ = ["Job", "ThinkAhead", "conflict_job", "conflict_jobs", "first_menu"]
