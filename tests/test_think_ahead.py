@@ -355,3 +355,49 @@ def test_jobs_offered_after_close_are_dropped_so_nobody_waits_for_them():
     thinker.offer([job])
     assert job.done.is_set() and job.cancelled.is_set()
     assert store.claim(job.match)  # its claim was released
+
+
+class _OpenFighter(GreedyDecider):
+    """Open play: starts a fight against someone new, takes its time over the stakes, then ends the story."""
+
+    def __init__(self, thinker: ThinkAhead, walks: list[int]):
+        super().__init__(random.Random(4))
+        self.thinker, self.walks = thinker, walks
+        self.actions = ["conflict", "end"]
+        self.at_terms: int | None = None
+        self.at_menu: int | None = None
+
+    def decide(self, question):
+        kind = question.kind
+        if kind == "open_action":
+            return self.actions.pop(0) if self.actions else "end"
+        if kind == "conflict_type":
+            return "combat"
+        if kind == "opponent":
+            return "new"
+        if kind == "round_limit":  # the player read and chose: the thinker had the time
+            assert self.thinker.idle(WAIT)
+            self.at_terms = self.walks[0]
+            return "scene"
+        if kind == "lens" and self.at_terms is not None and self.at_menu is None:
+            self.at_menu = self.walks[0]
+        if kind == "stakes":
+            return "the map"
+        return super().decide(question)
+
+
+def test_open_play_prices_a_fight_while_the_player_names_its_stakes_and_length(walks):
+    from solo.rules.creation import pregenerated
+    from solo.story.open_play import OpenGame
+
+    thinker = _Recording()
+    bot = _OpenFighter(thinker, walks)
+    try:
+        game = OpenGame(seed=6, decider=bot, sink=EventLog(), party=[pregenerated("espen")], advise=True)
+        game.think_ahead = thinker
+        game.play()
+    finally:
+        thinker.close()
+    assert ["open"] in thinker.offered
+    assert bot.at_menu is not None and bot.at_menu == bot.at_terms, "the first menu took the thinker's chains"
+    assert bot.at_terms > 0, "the thinker priced the fight (at the longest limit, which covers the one chosen)"

@@ -318,7 +318,11 @@ class OpenGame(Game):
         if self.legacy:
             self.run_conflict(ctype, npc_ids, wall)
         else:
+            if npc_ids:  # priced while the player names the stakes and the length (the longest covers the rest)
+                longest = max(rounds for rounds, _ in ROUND_LIMITS.values())
+                self.price_ahead([("open", {"type": key, "npcs": npc_ids, "rounds": longest})])
             stakes, rounds = self._terms(ctype, wall.name if wall else "")
+            self.answered("open")
             self.run_conflict(ctype, npc_ids, wall, rounds=rounds, stakes=stakes)
         if not self.state.pcs:
             self._fallen()
