@@ -97,3 +97,15 @@ def test_piped_play_keeps_no_history(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, ["play", "tutorial", "--seed", "1", "--saves", "saves"], input="1\nhelp\n")
     assert "Input ended" in result.output
     assert not (tmp_path / "saves" / HISTORY_NAME).exists()
+
+
+def test_tab_after_table_offers_the_adventures_own_tables(vellan, tmp_path, fresh_history):
+    from solo.cli.play import _game_maker
+    from solo.minds.bots import FirstDecider
+    from solo.story.engine import Game
+
+    reader = LineInput(None, readline=readline)
+    make = _game_maker(Game, vellan, tmp_path / "roster", reader)
+    make(seed=1, decider=FirstDecider())
+    assert "table vellan_gossip" in reader.candidates("table vel")  # Vellan's own table, beside the common ones
+    assert "table list" in reader.candidates("table li")

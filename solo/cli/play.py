@@ -286,9 +286,22 @@ def _game_maker(game_class: Callable[..., Game], adventure: Adventure, roster_di
         if roster is not None:
             setattr(game, "roster", roster.fresh())  # read by story.party.roster_of  # noqa: B010
         game.think_ahead = thinker
+        if line_input is not None:  # Tab after "table" offers this game's tables, the adventure's own among them
+            line_input.follow("table", lambda: _table_names(game))
         return game
 
     return make
+
+
+def _table_names(game: Game) -> list[str]:
+    """What may follow ``table`` in this game: ``list`` and the names of its tables (none if a folder is broken:
+    that is reported when a table is rolled, not at Tab)."""
+    from ..errors import SoloError
+
+    try:
+        return ["list", *game.tables.names()]
+    except (SoloError, OSError):
+        return ["list"]
 
 
 def _terminal_reader(console: Console, saves: Path) -> tuple[Callable[[str], str], LineInput | None]:
