@@ -15,7 +15,10 @@ cleared, as a new conflict in a fresh process pays.
 * stand-in policies for B straight through :class:`~solo.rules.lens_chain.LensChain`, from light to
   heavy: ``plain`` (a Common NPC, a plain roll every round), ``mindlike`` (a softmax over Lenses
   within ``NEAR_BEST`` of a fixed stand-in score, as a mind draws) and ``uniform`` (every Lens at 1/7);
-* ``group``: the estimate shown in a fight of two PCs against that NPC (the advisor's budget).
+* ``group``: the estimate shown in a fight of two PCs against that NPC (the advisor's budget);
+* ``ahead``: at the keyboard, the wait at the first prompt (wall clock) after the player spent
+  ``--reading`` seconds on the scene while :class:`~solo.story.think_ahead.ThinkAhead` priced
+  the conflict in the background (docs/design.md, "Lens odds, and what they cost").
 
 CPU times on a shared machine vary by ±30 % from run to run; ``valgrind --tool=callgrind``
 instruction counts are the steady measure. Every case is printed with its time and PASS or FAIL
@@ -23,7 +26,7 @@ against its target (150 ms a prompt for every exact-odds case, 300 ms for the es
 ``--profile`` adds where the first prompt against the mind spends its time (cProfile, the
 functions with the most time of their own, and the heaviest calls).
 
-    python benchmarks/lens_odds.py [--pools 10 20] [--limit 30] [--repeat 3] [--json] [--profile]
+    python benchmarks/lens_odds.py [--pools 10 20] [--limit 30] [--repeat 3] [--reading 0 1 3] [--json] [--profile]
 """
 
 from __future__ import annotations
