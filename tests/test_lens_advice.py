@@ -236,3 +236,76 @@ def test_the_mind_draws_with_the_chances_its_policy_gives(monkeypatch):
         b = from_character(npc, "b", COMBAT, decider=Checked(npc, random.Random(seed)))
         Conflict(COMBAT, [a, b], random.Random(seed), round_limit=30).run()
     assert checked[LENS] > 30 and checked[CLEVER_FOLLOW_UP] > 0
+
+
+class _DamageEdgeFirst(LensKeeper):
+    """Keeps Clever (with its +20 edge), but takes the damage edge the first time one is due."""
+
+    def __init__(self):
+        super().__init__("clever")
+        self.first = True
+
+    def decide(self, question):
+        if question.kind == CLEVER_FOLLOW_UP and self.first:
+            self.first = False
+            return "damage"
+        return super().decide(question)
+
+
+def test_each_clever_edge_shows_its_odds_and_the_engine_agrees():
+    """With Ada's Clever edge due against a plain roller: the +20 edge is keeping Clever as the Lens menu prices
+    it; the damage edge, then Clever kept, against 3,000 conflicts played by the engine (four standard errors)."""
+    from solo.rules.outcomes import WON
+
+    def duel():
+        conflict, ada, bo = _duel(SOCIAL, _pc(), _npc(), limit=8, mind=False)
+        ada.pool.current, bo.pool.current, ada.clever_next = 5, 5, True
+        return conflict, ada
+
+    conflict, ada = duel()
+    edges = Foresight().edges(conflict.view, ada)
+    kept = Foresight().exact(conflict.view, ada, ["clever"], follow_up=True).odds["clever"]
+    assert set(edges.odds) == {"skill", "damage"} and edges.best in edges.odds
+    assert edges.odds["skill"].a_wins == pytest.approx(kept.a_wins, abs=1e-12)
+    assert edges.odds["damage"].a_wins != pytest.approx(kept.a_wins, abs=1e-3)  # the two edges differ here
+    runs, won = 3000, 0
+    for seed in range(runs):
+        conflict, ada = duel()
+        conflict.rng = random.Random(seed)
+        ada.decider = _DamageEdgeFirst()
+        won += conflict.run().outcome == WON
+    p = edges.odds["damage"].a_wins
+    assert abs(won / runs - p) <= 4 * math.sqrt(p * (1 - p) / runs), (won / runs, p)
+
+
+def test_the_clever_follow_up_menu_shows_each_edges_chance_to_win():
+    conflict, ada, bo = _duel(SOCIAL, _pc(), _npc(), limit=8, mind=False)
+    ada.clever_next = True
+    asked = []
+
+    class Watcher(LensKeeper):
+        def decide(self, question):
+            asked.append(question)
+            return super().decide(question)
+
+    ada.decider = Watcher("clever")
+    conflict.advisor = LensAdvisor()
+    for _ in range(20):  # steps of the engine's state machine, up to the first declarations
+        conflict.step()
+        if any(q.kind == CLEVER_FOLLOW_UP for q in asked):
+            break
+    question = next(q for q in asked if q.kind == CLEVER_FOLLOW_UP)
+    words = {o.key: o.detail for o in question.options if o.key in ("skill", "damage")}
+    assert all(WIN.match(w) for w in words.values()), words
+    assert sum("best" in w for w in words.values()) == 1
+
+
+def test_the_first_menu_of_a_conflict_says_what_to_win_assumes_and_later_ones_do_not():
+    conflict, ada, _ = _duel(COMBAT, _pc(), _npc("Grim"), limit=12)
+    advisor = LensAdvisor()
+    first = advisor(conflict.view, ada)
+    again = advisor(conflict.view, ada)
+    assert next(iter(first.values())).split(",")[0].endswith("to win if kept every round")
+    assert sum("if kept every round" in w for w in first.values()) == 1
+    assert not any("if kept" in w for w in again.values())
+    assert {k: WIN.match(w).group(1) for k, w in first.items()} == {k: WIN.match(w).group(1) for k, w in again.items()}

@@ -373,3 +373,30 @@ def test_bonuses_that_cancel_are_each_named_in_the_target():
     plain, plain_a, _, _ = conflict_of(make_char("Ada", Social=40), [make_char("Bo", Social=40)], [50, 50],
                                        ctype=SOCIAL)
     assert target == plain.lens_target(plain_a, "none")[0]  # the dice meet the same number either way
+
+
+def test_a_target_beyond_the_dice_shows_the_chance_it_gives_and_its_sum():
+    from rich.text import Text
+
+    from solo.decisions import Option
+    from solo.events import Chance
+    from solo.ui.describe import chance_text, percent_of
+    from solo.ui.prompt import chance_cell
+
+    low = Chance(1, "Ada", -15, "Tech", 5, (("last round", -20),))
+    high = Chance(2, "Ada", 120, "Combat", 80, (("Cautious", 20), ("Clever", 20)))
+    assert [percent_of(t) for t in (-15, 0, 99, 120)] == ["0 %", "0 %", "99 %", "99 %"]
+    assert chance_text(low) == "0 % (Tech 5 · last round -20 = -15)"
+    assert chance_text(high) == "99 % (Combat 80 · Cautious +20 · Clever +20 = 120)"
+    cell = chance_cell(Option("drive", "Drive", chance=low), None)
+    assert isinstance(cell, Text) and cell.plain == "0 % (Tech 5 · last round -20 = -15)"
+
+
+def test_a_round_won_by_the_higher_of_two_successes_says_so():
+    from solo.ui.describe import round_result
+
+    names = {"a": "Ada", "b": "Bo"}
+    both = {"stalemate": False, "winner": "a", "round": 2, "successes": 2}
+    one = {"stalemate": False, "winner": "a", "round": 2, "successes": 1}
+    assert round_result(both, names) == "Ada wins round 2: the higher success."
+    assert round_result(one, names) == "Ada wins round 2."

@@ -34,7 +34,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from ..rules.conflict_view import ConflictView
-from ..rules.lens_chain import MAX_POOL, ChainOdds, Effect, LensChain, alike_in_play, fixed_policy, lens_targets
+from ..rules.lens_chain import (
+    FOLLOW_UPS,
+    MAX_POOL,
+    ChainOdds,
+    Effect,
+    LensChain,
+    alike_in_play,
+    fixed_policy,
+    lens_targets,
+)
 from ..rules.lenses import LENS_TABLE, LENSES
 from ..rules.odds import damage_distribution
 from ..rules.outcomes import ACTIVE
@@ -195,7 +204,8 @@ class Foresight:
         return reach(me, foe) * reach(foe, me)
 
     def exact(self, view: ConflictView, me: Participant, lenses: Iterable[str] | None = None, *,
-              follow_up: bool = False, asked: bool = True, stop: Callable[[], bool] | None = None) -> Exact:
+              follow_up: bool = False, asked: bool = True, stop: Callable[[], bool] | None = None,
+              first: str | None = None) -> Exact:
         """The odds of keeping each Lens (those in ``lenses``) from now; ``follow_up``: my Clever edge is due.
 
         Keeping Clever is Clever, then the +20 edge, then Clever again (and
@@ -205,7 +215,8 @@ class Foresight:
         declares after me and knows my Lens; otherwise (before the first
         round) the initiative decides who declares first. ``stop``: asked
         before each Lens is priced; when it says so, the Lenses priced so far
-        are returned (a thinker that is no longer needed).
+        are returned (a thinker that is no longer needed). ``first``: what I
+        declare this round (an edge, with ``follow_up``) before keeping each Lens.
         """
         why = self.why_not(view, me)
         limit = view.round_limit
@@ -253,7 +264,25 @@ class Foresight:
                 out[lens] = replace(odds, first=lens if odds.first == twin else odds.first)
                 continue
             out[lens] = chain.odds(me.pool.current, foe.pool.current, lens_a=keeping(lens), effect_a=mine,
-                                   effect_b=theirs, round_limit=left, declared_b=declared)  # type: ignore[arg-type]
+                                   effect_b=theirs, round_limit=left, declared_b=declared,  # type: ignore[arg-type]
+                                   first_a=first)
+        best = None
+        for k in out:
+            if best is None or out[k].a_wins > out[best].a_wins + 1e-12:
+                best = k
+        return Exact(out, best, "", left)
+
+    def edges(self, view: ConflictView, me: Participant) -> Exact:
+        """With my Clever edge due: the odds of taking each edge this round, then keeping Clever (Clever, its
+        +20 edge, Clever …), by edge ("skill", "damage"); the better one is ``best``."""
+        out: dict[str, ChainOdds] = {}
+        left = None
+        for edge in FOLLOW_UPS:
+            exact = self.exact(view, me, ["clever"], follow_up=True, first=edge)
+            left = exact.rounds_left
+            if "clever" not in exact.odds:
+                return Exact({}, None, exact.why_not or "no Clever to keep", left)
+            out[edge] = replace(exact.odds["clever"], first=edge)
         best = None
         for k in out:
             if best is None or out[k].a_wins > out[best].a_wins + 1e-12:

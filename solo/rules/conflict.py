@@ -379,10 +379,12 @@ class Conflict:
         if p.clever_next:
             p.clever_next = False
             edge = [("Clever", CLEVER_BONUS)]
-            options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round",
+            edges = getattr(self.advisor, "edges", None) if p.is_pc else None  # each edge's odds, then Clever kept
+            advice = edges(self.view, p) if edges is not None else {}
+            options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round", advice.get("skill", ""),
                               chance=self._chance(p, extra=edge) if shows else None),
                        Option("damage", "Strike where it hurts: damage rolled twice, keep the higher",
-                              chance=self._chance(p) if shows else None)] + exits
+                              advice.get("damage", ""), chance=self._chance(p) if shows else None)] + exits
             answer = self._ask(p, CLEVER_FOLLOW_UP, "how do you use what Clever showed you?", options)
             if answer in EXITS:
                 d.exit = answer
@@ -670,6 +672,7 @@ class Conflict:
         if self.sink is not None:
             self._emit("round_result", winner=w.id if w else None, side=w.side if w else None,
                        stalemate=w is None, tie=self.tied, both_failed=not winners,
+                       successes=sum(1 for r in rolls.values() if r.success),
                        exceptional=bool(w and rolls[w.id].exceptional),
                        lens=self.decl[w.id].lens if w else None,
                        rolls={k: r.roll for k, r in rolls.items()})

@@ -1111,7 +1111,7 @@ class LensChain:
 
     def odds(self, pool_a: int, pool_b: int, *, lens_a: str | PolicyFn = "none", effect_a: Effect = NOTHING,
              effect_b: Effect = NOTHING, round_limit: int | None = None,
-             declared_b: Choice | None = None) -> ChainOdds:
+             declared_b: Choice | None = None, first_a: str | None = None) -> ChainOdds:
         """The odds from Pools (pool_a, pool_b) and these effects.
 
         ``lens_a``: the Lens A keeps every round (its follow-up edge chosen for
@@ -1120,36 +1120,45 @@ class LensChain:
         ``declared_b``: what B declares this round (a Lens, or its edge when
         its follow-up is due), or its chances ({choice: chance}), in place of
         its policy for this round only: what it already declared, or what the
-        mind would draw now from what it remembers.
+        mind would draw now from what it remembers. ``first_a``: what A
+        declares this round (a Lens, or an edge when its follow-up is due) in
+        place of ``lens_a``'s choice, ``lens_a`` playing every round after
+        (the odds of each Clever edge, then keeping Clever).
         """
         self._check(pool_a, pool_b, round_limit, effect_a, effect_b)
         if not callable(lens_a) and lens_a != BEST and lens_a not in self.lenses_a:
             raise ValueError(f"side a has no target for the Lens {lens_a!r} (it has {', '.join(self.lenses_a)})")
         key, spread_b = self._start(pool_a, pool_b, effect_a, effect_b, declared_b)
+        firsts = None
+        if first_a is not None:
+            allowed = FOLLOW_UPS if effect_a.follow_up else self.lenses_a
+            firsts = [_spread(first_a, allowed, f"A's first declaration at Pools {pool_a}/{pool_b}")]
         after = None if round_limit is None else round_limit - 1
         solved = self._solved(lens_a, key, round_limit)
         try:
-            return self._best_first(solved, key, after, lens_a, spread_b)
+            return self._best_first(solved, key, after, lens_a, spread_b, firsts)
         except _Missing:  # a state (after B's declaration, or the start itself) the kept chains lack: solve anew
-            solved = self._solved(lens_a, key, round_limit, starts=self._starts(key, lens_a, spread_b))
-            return self._best_first(solved, key, after, lens_a, spread_b)
+            solved = self._solved(lens_a, key, round_limit, starts=self._starts(key, lens_a, spread_b, firsts))
+            return self._best_first(solved, key, after, lens_a, spread_b, firsts)
 
     def _best_first(self, solved: _Walk | _Blocks | _Nothing, key: int, after: int | None, lens_a: str | PolicyFn,
-                    spread_b: Spread | None) -> ChainOdds:
-        """The odds from ``key``: A's best option in the first round, then the solved values."""
+                    spread_b: Spread | None, firsts: list[Spread] | None = None) -> ChainOdds:
+        """The odds from ``key``: A's best option in the first round (of ``firsts``, if given), then the solved
+        values."""
         best = None
         memo: dict[tuple[int, int], tuple[complex, float]] = {}
-        for spread_a in self._options(lens_a)(key):
+        for spread_a in firsts or self._options(lens_a)(key):
             v, rounds = self._one_round(solved, key, after, spread_a, spread_b, lens_a, memo)
             if best is None or v.real > best[0].real:
                 best = (v, rounds, spread_a)
         assert best is not None
         return self._odds(key, *best, spread_b)
 
-    def _starts(self, key: int, lens_a: str | PolicyFn, spread_b: Spread | None) -> dict[int, int]:
+    def _starts(self, key: int, lens_a: str | PolicyFn, spread_b: Spread | None,
+                firsts: list[Spread] | None = None) -> dict[int, int]:
         """Where a new solve for a first round from ``key`` starts: the state, and every state its round leads to."""
         starts = {key: 0}
-        for spread_a in self._options(lens_a)(key):
+        for spread_a in firsts or self._options(lens_a)(key):
             starts.update((k, 1) for k in self.game.transitions(key, spread_a, spread_b) if k > _LOSE and k != key)
         return starts
 

@@ -85,6 +85,7 @@ class LensAdvisor:
         self.foresight = Foresight(shared=shared)  # shared: chains priced ahead (story/think_ahead.py)
         self.budget = budget
         self.runs = runs
+        self.told = False  # whether a menu has said what "to win" assumes
 
     def __call__(self, view: ConflictView, p: Participant) -> dict[str, str]:
         try:
@@ -92,10 +93,21 @@ class LensAdvisor:
         except ValueError:  # beyond what the exact odds handle: estimate instead
             exact = Exact({}, None, "beyond the exact odds")
         if exact.odds:
-            return exact_words(exact)
+            told, self.told = self.told, True  # what the numbers assume, said on the conflict's first menu
+            return exact_words(exact, "" if told else "if kept every round")
         if not view.opponents(p):
             return {}
         return self.estimate_words(view, p)
+
+    def edges(self, view: ConflictView, p: Participant) -> dict[str, str]:
+        """With ``p``'s Clever edge due: for each edge ("skill", "damage"), the chance to win taking it now and
+        keeping Clever after, exact one against one (else nothing: an estimate of one round's choice would be
+        noise)."""
+        try:
+            exact = self.foresight.edges(view, p)
+        except ValueError:
+            return {}
+        return exact_words(exact, "with Clever kept after") if exact.odds else {}
 
     def estimate_words(self, view: ConflictView, p: Participant) -> dict[str, str]:
         lens = likely_best(view, p)
@@ -103,12 +115,15 @@ class LensAdvisor:
         return {lens: est.words()} if est.runs else {}
 
 
-def exact_words(exact: Exact) -> dict[str, str]:
-    """"62 % to win · best", with what is undecided at the round limit (explained at its first mention)."""
-    out = {}
+def exact_words(exact: Exact, assumes: str = "") -> dict[str, str]:
+    """"62 % to win · best", with what is undecided at the round limit (explained at its first mention), and
+    on the first line what the numbers assume, when given ("if kept every round")."""
+    out: dict[str, str] = {}
     explained = False
     for lens, odds in exact.odds.items():
         words = f"{percent(odds.a_wins)} to win"
+        if assumes and not out:
+            words += f" {assumes}"
         if exact.rounds_left is not None and odds.undecided >= 0.005:
             words += f", {percent(odds.undecided)} undecided"
             if not explained:

@@ -38,12 +38,25 @@ def formula(skill: str, base: int, mods) -> str:
     return " · ".join([f"{skill} {base}"] + [f"{name} {value:+d}" for name, value in mods])
 
 
+def percent_of(target: int) -> str:
+    """The chance a d100 target gives, as a player reads it: none below 1, at most 99 % (00 always fails)."""
+    return f"{min(99, max(0, target))} %"
+
+
+def clamped(target: int) -> bool:
+    """Whether the chance is not the target itself (a target below 0 or above 99)."""
+    return not 0 <= target <= 99
+
+
 def chance_text(c) -> str:
-    """A chance and its parts: "30 % = Cunning 30 · //Deceit +20" (``c`` a Chance or a chance event)."""
+    """A chance and its parts: "30 % = Cunning 30 · //Deceit +20" (``c`` a Chance or a chance event); a target
+    beyond the dice keeps its sum beside the chance it gives: "0 % (Tech 5 · last round -20 = -15)"."""
     if isinstance(c, Mapping):
         target, skill, base, mods = c["chance"], c["skill"], c["base"], c.get("modifiers") or ()
     else:
         target, skill, base, mods = c.target, c.skill, c.base, c.modifiers
+    if clamped(target):
+        return f"{percent_of(target)} ({formula(skill, base, mods)} = {target})"
     return f"{target} % = {formula(skill, base, mods)}"
 
 
@@ -144,7 +157,8 @@ def conflict_roll(e, names) -> str:
 def round_result(e, names) -> str:
     if e["stalemate"]:
         return "Stalemate: " + ("equal rolls." if e.get("tie") else "nobody succeeds.")
-    return f"{names.get(e['winner'], e['winner'])} wins round {e['round']}."
+    why = ": the higher success" if e.get("successes", 0) >= 2 else ""  # both made it: the rule that decides
+    return f"{names.get(e['winner'], e['winner'])} wins round {e['round']}{why}."
 
 
 def possessive(name: str) -> str:

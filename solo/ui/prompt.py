@@ -10,7 +10,7 @@ from rich.text import Text
 
 from ..decisions import CLEVER_FOLLOW_UP, LENS, Option, Question, QuestionError, too_long
 from ..events import Chance
-from .describe import extra_mods, formula
+from .describe import clamped, extra_mods, formula, percent_of
 
 # A hook for commands typed at any prompt (sheet, help, save, ? oracle …).
 # It returns True when it handled the line, so the question is asked again.
@@ -52,8 +52,11 @@ class TerminalDecider:
         if question.options:
             common = common_chance(question)
             if common is not None:
-                self.console.print(Text("  your roll: ", style="dim") + Text(f"{common.target} %", style="bold")
-                                   + Text(f" = {formula(common.skill, common.base, common.modifiers)}", style="dim"))
+                target = common.target
+                parts = formula(common.skill, common.base, common.modifiers)
+                self.console.print(Text("  your roll: ", style="dim") + Text(percent_of(target), style="bold")
+                                   + Text(f" ({parts} = {target})" if clamped(target) else f" = {parts}",
+                                          style="dim"))
             chances = any(o.chance is not None for o in question.options)
             table = Table.grid(padding=(0, 2))
             table.add_column(justify="right", style="bold yellow")
@@ -119,12 +122,13 @@ def chance_cell(option: Option, common: Chance | None) -> Text:
     c = option.chance
     if c is None:
         return Text("")
-    cell = Text(f"{c.target} %", style="bold")
+    cell = Text(percent_of(c.target), style="bold")
     extra = extra_mods(c, common) if common is not None else None
     if extra is None:
-        if not c.modifiers and option.label == c.skill:  # "Awareness  50 %" needs no sum
+        if not c.modifiers and option.label == c.skill and not clamped(c.target):  # "Awareness  50 %": no sum
             return cell
-        return cell + Text(f" = {formula(c.skill, c.base, c.modifiers)}", style="dim")
+        parts = formula(c.skill, c.base, c.modifiers)
+        return cell + Text(f" ({parts} = {c.target})" if clamped(c.target) else f" = {parts}", style="dim")
     shown = [(n, v) for n, v in extra if n != option.label]  # Aggressive's -20 is the Lens itself
     if shown:
         cell += Text(" (" + ", ".join(f"{n} {v:+d}" for n, v in shown) + ")", style="dim")
