@@ -400,3 +400,17 @@ def test_a_round_won_by_the_higher_of_two_successes_says_so():
     one = {"stalemate": False, "winner": "a", "round": 2, "successes": 1}
     assert round_result(both, names) == "Ada wins round 2: the higher success."
     assert round_result(one, names) == "Ada wins round 2."
+
+
+def test_nothing_is_announced_for_a_next_round_that_the_limit_leaves_out():
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=140, color_system=None))
+    pc = make_char("Ada", Combat=50, Cunning=30)
+    foe = make_char("Brakk", level="common", Combat=50)
+    mind = Answers(lens=["covert"], luck_flip="no", luck_reduce="no", push="out")
+    a = from_character(pc, "a", COMBAT, decider=mind)
+    b = from_character(foe, "b", COMBAT)
+    Conflict(COMBAT, [a, b], LoadedDice([90, 40, 3]), sink=view.render, round_limit=1).run()
+    screen = out.getvalue()
+    assert "Round 1 of 1" in screen and "Brakk wins round 1" in screen  # the Covert round was lost …
+    assert "next round" not in screen  # … in the last round: no -20 for a round that never comes

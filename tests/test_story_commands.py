@@ -143,9 +143,10 @@ def test_status_line_reads_the_state_and_is_kept_in_the_save(vellan, tmp_path):
     assert line.startswith("[The bus to Vellan · tension ") and f"day {game.state.counters['day']}" in line
     assert f"{pc.name}: Luck {pc.luck}, BODY {pc.pools['BODY'].current}/{pc.pools['BODY'].maximum}" in line
     assert out.count(line) >= 1 and "The status line is on" in out
-    again, out = resume(vellan, ["status"], tmp_path)
+    again, out = resume(vellan, ["status", "status off"], tmp_path)
     assert sc.status_text(again) in out  # on after loading: shown before the question
-    assert "The status line is off." in out and again.view.status_line is None
+    assert out.count("The status line is on") == 1  # 'status' alone shows it again and leaves it on …
+    assert "The status line is off." in out and again.view.status_line is None  # … 'status off' hides it
     third, out = resume(vellan, ["1"], tmp_path)
     assert third.view.status_line is None and "[" not in out.split("Resumed from", 1)[1]
 

@@ -223,6 +223,9 @@ class Conflict:
         d = self.decl[w.id]
         return d is _PLAIN or LENS_TABLE[d.lens].damage is not Damage.NONE
 
+    def _last_round(self) -> bool:
+        return self.round_limit is not None and self.round >= self.round_limit
+
     def is_over(self) -> bool:
         return (self._in_a <= 0 or self._in_b <= 0
                 or (self.round_limit is not None and self.round >= self.round_limit))
@@ -680,7 +683,10 @@ class Conflict:
                 self._announce_next_round()
 
     def _announce_next_round(self) -> None:
-        """The effects this round's Lenses leave on the next, said as they arise (docs/rules.md §6)."""
+        """The effects this round's Lenses leave on the next, said as they arise (docs/rules.md §6); after the
+        last round there is no next one to speak of."""
+        if self._last_round():
+            return
         for p in self.order:
             d = self.decl.get(p.id)
             if d is None or d is _PLAIN or p.status != ACTIVE:
@@ -754,7 +760,7 @@ class Conflict:
                        before=before, after=after, maximum=pool.maximum, lens=d.lens, **detail)
         if pool.current <= 0:
             self._at_zero(target, pool, pool_name or self.ctype.pool_label)
-        if lens.penalty_on_hit and self._detail and target.status == ACTIVE:
+        if lens.penalty_on_hit and self._detail and target.status == ACTIVE and not self._last_round():
             self._emit("next_round", actor=target.id, effect="penalty", value=lens.penalty_on_hit, lens=d.lens,
                        cause="struck", by=w.id)
 

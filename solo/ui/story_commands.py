@@ -267,13 +267,13 @@ def _set_status(session: Session, on: bool) -> None:
 def _status(session: Session, rest: str, question: Question) -> None:
     word = rest.lower()
     if word not in ("", "on", "off"):
-        _cannot(session, "Type 'status' to turn the status line on or off ('status on', 'status off').")
+        _cannot(session, "Type 'status' to see the status line before each question, 'status off' to hide it.")
         return
-    on = session.view.status_line is None if not word else word == "on"
+    on = word != "off"  # 'status' alone shows it (and keeps it on): only 'status off' hides it
     _set_status(session, on)
     session.record("status", "on" if on else "off")
     if on:
-        _line(session, "The status line is on: it comes before each question ('status' again turns it off).",
+        _line(session, "The status line is on: it comes before each question ('status off' hides it).",
               style="dim")
         _line(session, status_text(session), style="dim")
     else:
@@ -370,8 +370,8 @@ register(TableCommand("npcs", "npcs           the people in the story; npcs add 
                       NPCS.run, NPCS.replay))
 register(TableCommand("items", "items          what the party carries, and your notes (also: clues)", _items))
 register(TableCommand("clues", "", _items))  # an alias, named in the line of items
-register(TableCommand("status", "status         a line before each question: scene, tension, Luck, Pools (on/off)",
-                      _status, _replay_status))
+register(TableCommand("status", "status         scene, tension, Luck and Pools, now and before each question "
+                                "('status off' hides it)", _status, _replay_status))
 register(TableCommand("roll", "roll EXPR      roll dice: roll 3d6+2, roll d100", _roll,
                       lambda s, a: _do_roll(s, str(a[0]))))
 register(TableCommand("table", "table NAME     roll on a random table (table list: their names)", _table,
