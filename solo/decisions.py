@@ -176,6 +176,14 @@ def _menu(numbered: list[tuple[int, Option]]) -> str:
 MENU_SHOWN = 8  # options named in an error message before the rest become "…"
 
 
+def answers_from_record(decider: object) -> bool:
+    """Whether ``decider`` answers its next question from a recorded log (a save being replayed), so nobody
+    reads that question's menu. A decider that replays says so with ``upcoming()``: the kind of its next
+    recorded answer, None once it is live; one without ``upcoming`` is always live."""
+    upcoming = getattr(decider, "upcoming", None)
+    return callable(upcoming) and upcoming() is not None
+
+
 class Decider(Protocol):
     """Anything that answers questions: returns an option key (or free text)."""
 

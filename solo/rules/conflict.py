@@ -32,6 +32,7 @@ from ..decisions import (
     TARGET,
     Option,
     Question,
+    answers_from_record,
 )
 from ..events import Chance, Event, Sink, wants_detail
 from .character import HURT_PENALTY, Pool, skill_target
@@ -382,7 +383,8 @@ class Conflict:
         if p.clever_next:
             p.clever_next = False
             edge = [("Clever", CLEVER_BONUS)]
-            edges = getattr(self.advisor, "edges", None) if p.is_pc else None  # each edge's odds, then Clever kept
+            # each edge's odds, then Clever kept (not for an answer a replayed save already holds: nobody reads it)
+            edges = getattr(self.advisor, "edges", None) if p.is_pc and not answers_from_record(p.decider) else None
             advice = edges(self.view, p) if edges is not None else {}
             options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round", advice.get("skill", ""),
                               chance=self._chance(p, extra=edge) if shows else None),
@@ -400,7 +402,8 @@ class Conflict:
             p.last_lens = "none"
             return d
         if p.uses_lenses:
-            advice = self.advisor(self.view, p) if self.advisor is not None and p.is_pc else {}
+            advisor = self.advisor if p.is_pc and not answers_from_record(p.decider) else None  # a replayed
+            advice = advisor(self.view, p) if advisor is not None else {}  # answer: nobody reads the odds
             options = [Option(key, lens.name, lens.hint + (f" · {advice[key]}" if key in advice else ""),
                               chance=self._chance(p, key) if shows else None)
                        for key, lens in LENS_TABLE.items()]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..decisions import Decider, Option, Question
+from ..decisions import Decider, Option, Question, answers_from_record
 from ..events import Chance, Event, Sink, wants_detail
 from ..npc.disposition import disposition_modifier
 from ..rules.character import Character
@@ -297,7 +297,7 @@ class Game:
         """The question about to be asked may start these conflicts ((answer, conflict spec)): where a
         thinker is at work (a person reads the question), it prices their first Lens menus meanwhile."""
         thinker = self.think_ahead if self.advise else None
-        if thinker is not None:
+        if thinker is not None and not answers_from_record(self.decider):  # a replayed answer: nobody reads
             from .think_ahead import conflict_jobs
 
             thinker.offer(conflict_jobs(self, conflicts, thinker))

@@ -191,3 +191,8 @@ class Offering:
     def decide(self, question: Question) -> str:
         self.reader.offer(question)
         return self.inner.decide(question)
+
+    def upcoming(self) -> str | None:
+        """What the inner decider says of its next recorded answer (a replayed save), as if unwrapped."""
+        inner = getattr(self.inner, "upcoming", None)
+        return inner() if callable(inner) else None
