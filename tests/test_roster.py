@@ -215,6 +215,7 @@ def test_a_game_whose_roster_character_played_on_says_so_when_loaded(tmp_path, c
     loaded = CliRunner().invoke(cli, ["play", "--load", str(tmp_path / "saves" / "g2.json")], input="")
     said = " ".join(loaded.output.split())
     assert loaded.exit_code != 0
+    assert loaded.output.startswith("Loading ")  # said at once, before the replay
     assert f"the roster character {made.stem!r} as it was then" in said and f"--pc {made.stem}" in said
 
 

@@ -223,6 +223,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             raise UserError(f"--events: {exc}") from None
     if not load:
         say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
+    else:  # a long game takes a moment to replay: the screen says so at once
+        say(console, f"Loading {save_path}…", style="dim")
     # at the keyboard, a scene's conflicts are priced while the player reads it (solo/story/think_ahead.py)
     thinker = None
     if interactive and not no_odds:
