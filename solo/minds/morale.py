@@ -51,7 +51,7 @@ CLUES = {
     STEADY: "holds its ground",
     SHAKEN: "gives ground, eyes flicking towards the way out",
     BROKEN: "has lost its nerve",
-    "flee": "turns and runs",
+    "flee": "turns to get away",
     "call_for_help": "shouts for help and falls back",
     "surrender": "lowers its guard and yields",
     "beg": "drops to its knees, pleading",
