@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 
 import pytest
@@ -425,3 +426,31 @@ def test_load_character_names_the_broken_file(tmp_path):
         load_character(path)
     assert info.value.file == str(path)
     assert info.value.path == "skills.Combat"
+
+
+def test_a_random_persons_pronoun_fits_the_given_name_drawn():
+    """Ylva is never "he" and Ulrik never "she" (either may be "they"); the draw itself is as before."""
+    from solo.npc import generate_npc
+    from solo.paths import bundled
+    from solo.rules.creation import career_choices, fitting_pronoun, random_choices
+    from solo.rules.rulebook import rules
+    from solo.toml_files import load_toml
+
+    usual = load_toml(bundled("oracles") / "names.toml")["names"]["pronouns"]
+    assert set(usual["she"]) | set(usual["he"]) == set(load_toml(bundled("oracles") / "names.toml")["names"]["given"])
+    assert fitting_pronoun("Ylva Rud", "he") == "she" and fitting_pronoun("Ylva Rud", "they") == "they"
+    assert fitting_pronoun("Ulrik Moen", "she") == "he" and fitting_pronoun("Zed Quill", "she") == "she"
+    career = next(iter(rules().careers.values())).name
+    people = []
+    for seed in range(200):
+        people.append(random_choices(random.Random(seed)))
+        people.append(career_choices(career, random.Random(seed)))
+        npc = generate_npc(random.Random(seed))
+        people.append(npc)
+    seen = set()
+    for who in people:
+        given = who.name.split()[0]
+        wrong = "he" if given in usual["she"] else "she" if given in usual["he"] else None
+        assert who.pronoun != wrong, (who.name, who.pronoun)
+        seen.add(who.pronoun)
+    assert {"he", "she", "they"} <= seen

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ..rules.character import Pool
-from ..rules.creation import random_name
+from ..rules.creation import fitting_pronoun, random_name
 from ..rules.dice import d
 from ..rules.rulebook import POOLS, RulesTables, rules
 from .codeblock import roll_code_block
@@ -60,7 +60,7 @@ def generate_npc(
     mindless = mindless or chosen.mindless
     if name is None:
         name = chosen.name if chosen.mindless else random_name(rng)
-    pronoun = chosen.pronoun or rng.choice(["he", "she", "they"])
+    pronoun = chosen.pronoun or fitting_pronoun(name, rng.choice(["he", "she", "they"]))
     ranked = [skill for skill, _ in chosen.skills]
     skills = level_skills(lv.key, ranked, t.untrained)
     pools = level_pools(lv.key, ranked)

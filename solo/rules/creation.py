@@ -196,6 +196,22 @@ def random_name(rng: random.Random) -> str:
     return f"{rng.choice(names['given'])} {rng.choice(names['family'])}"
 
 
+def fitting_pronoun(name: str, drawn: str) -> str:
+    """``drawn`` ("he", "she" or "they"), unless it is "he" or "she" and the given name usually goes with the
+    other (oracles/names.toml): a random Ylva is "she" or "they", never "he". The draw itself is kept, so a
+    seed gives the same character as before, but for this word."""
+    from ..paths import bundled
+
+    if drawn not in ("he", "she"):
+        return drawn
+    usual = load_toml(bundled("oracles") / "names.toml")["names"].get("pronouns", {})
+    given = name.split()[0] if name.split() else ""
+    for pronoun in ("she", "he"):
+        if given in usual.get(pronoun, ()):
+            return pronoun
+    return drawn
+
+
 def career_choices(
     career_name: str, rng: random.Random, *, name: str | None = None, tables: RulesTables | None = None,
     focus_rules: bool = True, roll_pool_values: bool = False,
@@ -230,12 +246,13 @@ def career_choices(
     if career.tag_choices:
         tags.append(rng.choice(career.tag_choices))
     notes = {"Membership": career.membership} if career.membership and "Membership" in tags else {}
+    name = name or random_name(rng)
     return Choices(
-        name=name or random_name(rng), ranked=ranked, focuses=focuses if focus_rules else [],
+        name=name, ranked=ranked, focuses=focuses if focus_rules else [],
         pools=roll_pools(rng) if roll_pool_values else shuffled_pools(rng), tags=tags,
         willpower=roll_willpower(rng, t), career=career.name,
         gear_bonus=d(rng, 3) if "Gear" in tags else 0, tag_notes=notes, focus_rules=focus_rules,
-        pronoun=rng.choice(["he", "she", "they"]),
+        pronoun=fitting_pronoun(name, rng.choice(["he", "she", "they"])),
     )
 
 
@@ -257,11 +274,12 @@ def random_choices(
         while len(focuses) < CREATION_FOCUSES:
             focuses.append(rng.choice(spare_focus_options(ranked[:3], focuses, t)))
     tags = random_tags(rng, t)
+    name = name or random_name(rng)
     return Choices(
-        name=name or random_name(rng), ranked=ranked, focuses=focuses,
+        name=name, ranked=ranked, focuses=focuses,
         pools=roll_pools(rng) if roll_pool_values else shuffled_pools(rng), tags=tags,
         willpower=roll_willpower(rng, t), gear_bonus=d(rng, 3) if "Gear" in tags else 0,
-        focus_rules=focus_rules, pronoun=rng.choice(["he", "she", "they"]),
+        focus_rules=focus_rules, pronoun=fitting_pronoun(name, rng.choice(["he", "she", "they"])),
     )
 
 
