@@ -400,6 +400,10 @@ def test_a_round_won_by_the_higher_of_two_successes_says_so():
     one = {"stalemate": False, "winner": "a", "round": 2, "successes": 1}
     assert round_result(both, names) == "Ada wins round 2: the higher success."
     assert round_result(one, names) == "Ada wins round 2."
+    none = {"stalemate": True, "winner": None, "round": 3, "tie": False}
+    tie = {"stalemate": True, "winner": None, "round": 3, "tie": True}
+    assert round_result(none, names) == "Nobody wins round 3: every roll fails."  # "stalemate" is the conflict's
+    assert round_result(tie, names) == "Nobody wins round 3: equal rolls."
 
 
 def test_nothing_is_announced_for_a_next_round_that_the_limit_leaves_out():

@@ -156,7 +156,8 @@ def conflict_roll(e, names) -> str:
 
 def round_result(e, names) -> str:
     if e["stalemate"]:
-        return "Stalemate: " + ("equal rolls." if e.get("tie") else "nobody succeeds.")
+        # not "stalemate": that word is kept for a conflict still going at its round limit
+        return f"Nobody wins round {e['round']}: " + ("equal rolls." if e.get("tie") else "every roll fails.")
     why = ": the higher success" if e.get("successes", 0) >= 2 else ""  # both made it: the rule that decides
     return f"{names.get(e['winner'], e['winner'])} wins round {e['round']}{why}."
 
