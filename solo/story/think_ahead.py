@@ -7,22 +7,25 @@ exactly (``benchmarks/lens_odds.py``). Every later menu of the same conflict
 is a look-up. At the keyboard most of a game's time is the player reading a
 scene and choosing, and the menu already says which choices start a conflict.
 
-So when a scene's menu (or the question whether to escalate a lost roll)
-is put to a person, :class:`ThinkAhead` builds each conflict an answer
-would start as it would start now (copies of the characters, fresh twins of
-the NPC minds, as ``solo prove`` does) and prices its first Lens menu in a
-background thread, one conflict after another, while the main thread waits
-for the answer (the wait releases the interpreter). The chains go to a
+So when a scene's menu, the question whether to escalate a lost roll, or
+open play's stakes for a fight is put to a person (``Game.price_ahead``),
+:class:`ThinkAhead` builds each conflict an answer would start as it would
+start now (copies of the characters, fresh twins of the NPC minds, as
+``solo prove`` does) and prices its first Lens menu in a background thread,
+one conflict after another, while the main thread waits for the answer (the
+wait releases the interpreter). The chains go to a
 :class:`~solo.minds.foresight.SharedChains` store by match-up, where the
 conflict's own advisor finds them, or waits for the one being built. The
-moment the player answers, every conflict but the chosen one is dropped (the
-one being priced stops before its next Lens).
+moment the player answers (``Game.answered``), every conflict but the chosen
+one is dropped; the one being priced stops before its next Lens and keeps
+nothing, unless the next question offers the same fight.
 
 The game itself is untouched: the thinker reads copies, draws from its own
 generator, and the odds are pure functions of the match-up, so a game plays
-the same, number for number, with or without it (a test checks this). Only a
-person at a terminal gets one (``solo play`` at a TTY); scripted input,
-bots and the simulator answer at once and have no reading time to use.
+the same, event for event and word for word, with or without it (a test
+checks this). Only a person at a terminal gets one (``solo play`` at a TTY);
+scripted input, bots, the simulator and a save being replayed answer at once
+and have no reading time to use.
 """
 
 from __future__ import annotations
