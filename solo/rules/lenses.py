@@ -52,12 +52,13 @@ LENS_TABLE: dict[str, Lens] = {
     for lens in (
         PLAIN,
         Lens("aggressive", "Aggressive", "{shift} %, damage twice, keep the higher", -20, Damage.TWICE_KEEP_HIGHER),
-        Lens("cautious", "Cautious", "{shift} %, half damage", +20, Damage.HALVED),
+        Lens("cautious", "Cautious", "{shift} %, your blows halved", +20, Damage.HALVED),
         Lens("clever", "Clever", "no damage now, an edge next round", 0, Damage.NONE, follow_up=True),
-        Lens("covert", "Covert", "roll Cunning; hit the Pool or POW", 0, Damage.PLAIN, rolls="Cunning",
-             side_pool="POW", penalty_if_not_won=NEXT_ROUND_PENALTY, penalty_on_hit=NEXT_ROUND_PENALTY),
-        Lens("flamboyant", "Flamboyant", "roll another skill; hit the Pool or CHA", 0, Damage.PLAIN,
-             rolls="secondary", side_pool="CHA", penalty_if_not_won=NEXT_ROUND_PENALTY,
+        Lens("covert", "Covert", "roll Cunning; hit the Pool or POW; -20 % next round unless won", 0, Damage.PLAIN,
+             rolls="Cunning", side_pool="POW", penalty_if_not_won=NEXT_ROUND_PENALTY,
+             penalty_on_hit=NEXT_ROUND_PENALTY),
+        Lens("flamboyant", "Flamboyant", "roll another skill; hit the Pool or CHA; -20 % next round unless won", 0,
+             Damage.PLAIN, rolls="secondary", side_pool="CHA", penalty_if_not_won=NEXT_ROUND_PENALTY,
              penalty_on_hit=NEXT_ROUND_PENALTY),
         Lens("quick", "Quick", "{shift} %, plus one extra action", -20, Damage.PLAIN, extra_action=True),
     )
