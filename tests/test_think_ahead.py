@@ -406,14 +406,10 @@ def test_open_play_prices_a_fight_while_the_player_names_its_stakes_and_length(w
 def test_a_resumed_game_prices_only_the_question_it_goes_live_at(tutorial, tmp_path, monkeypatch):
     """Replaying a save answers every recorded question from the log: nobody reads those menus, so neither the
     Lens advice nor the thinker works on them; the question the game goes live at gets its odds."""
-    import io
-
-    from conftest import script_lines
-    from rich.console import Console
+    from conftest import run_play, script_lines
 
     from solo.saves import read_save
     from solo.story.advice import LensAdvisor
-    from solo.ui.session import Session
 
     asked: list[str] = []
     advise = LensAdvisor.__call__
@@ -423,25 +419,9 @@ def test_a_resumed_game_prices_only_the_question_it_goes_live_at(tutorial, tmp_p
         return advise(self, view, p)
 
     monkeypatch.setattr(LensAdvisor, "__call__", counting)
-    lines = script_lines("tutorial_seed5.txt")[:12]
-
-    def session(answers, log=None):
-        feed = iter(answers)
-
-        def reader(prompt):
-            for line in feed:
-                return line
-            raise EOFError
-
-        out = io.StringIO()
-        Session(tutorial, seed=5, console=Console(file=out, width=200, color_system=None), reader=reader,
-                save_path=tmp_path / "game.json", log=log, echo_answers=True).run()
-        return out.getvalue()
-
-    session(lines)
-    first = len(asked)
-    assert first >= 2, "the script reaches a fight with several Lens menus"
+    run_play(tutorial, script_lines("tutorial_seed5.txt")[:12], tmp_path)
+    assert len(asked) >= 2, "the script reaches a fight with several Lens menus"
     asked.clear()
-    out = session([], log=read_save(tmp_path / "game.json").log)
+    _, out, _ = run_play(tutorial, [], tmp_path, log=read_save(tmp_path / "game.json").log)
     assert "Resumed from" in out
     assert len(asked) <= 1  # at most the live question, never the replayed ones
