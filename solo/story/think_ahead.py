@@ -184,7 +184,7 @@ class ThinkAhead:
 
 def conflict_jobs(game: Game, conflicts: list[tuple[str, dict]], thinker: ThinkAhead) -> list[Job]:
     """A job for each (answer, conflict spec) that would start a conflict at once, everything it reads copied
-    now (in the main thread). Call :meth:`ThinkAhead.prepare` first: it frees the last question's match-ups."""
+    now (in the main thread), after :meth:`ThinkAhead.prepare` has freed the last question's match-ups."""
     running = thinker.prepare()
     jobs = []
     for key, spec in conflicts:
