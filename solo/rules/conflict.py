@@ -228,8 +228,7 @@ class Conflict:
         return self.round_limit is not None and self.round >= self.round_limit
 
     def is_over(self) -> bool:
-        return (self._in_a <= 0 or self._in_b <= 0
-                or (self.round_limit is not None and self.round >= self.round_limit))
+        return self._in_a <= 0 or self._in_b <= 0 or self._last_round()
 
     # -- events and questions ----------------------------------------------------
     def _emit(self, kind: str, /, **data: Any) -> None:
@@ -380,11 +379,12 @@ class Conflict:
         d = Declaration()
         exits = self._exit_options(p)
         shows = self._detail and p.is_pc  # a person decides for p, and a sink shows the chances
+        # the Lens odds, for a person who reads them (not for an answer a replayed save already holds)
+        advisor = self.advisor if p.is_pc and not answers_from_record(p.decider) else None
         if p.clever_next:
             p.clever_next = False
             edge = [("Clever", CLEVER_BONUS)]
-            # each edge's odds, then Clever kept (not for an answer a replayed save already holds: nobody reads it)
-            edges = getattr(self.advisor, "edges", None) if p.is_pc and not answers_from_record(p.decider) else None
+            edges = getattr(advisor, "edges", None)  # each edge's odds, then Clever kept
             advice = edges(self.view, p) if edges is not None else {}
             options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round", advice.get("skill", ""),
                               chance=self._chance(p, extra=edge) if shows else None),
@@ -402,8 +402,7 @@ class Conflict:
             p.last_lens = "none"
             return d
         if p.uses_lenses:
-            advisor = self.advisor if p.is_pc and not answers_from_record(p.decider) else None  # a replayed
-            advice = advisor(self.view, p) if advisor is not None else {}  # answer: nobody reads the odds
+            advice = advisor(self.view, p) if advisor is not None else {}
             options = [Option(key, lens.name, lens.hint + (f" · {advice[key]}" if key in advice else ""),
                               chance=self._chance(p, key) if shows else None)
                        for key, lens in LENS_TABLE.items()]

@@ -178,7 +178,7 @@ class OpenGame(Game):
         options = [Option(nid, f"{self.state.npcs[nid].name} again", disposition_of(self.state.npcs[nid]))
                    for nid in self._returning()]
         listed = self._listed()
-        options += [Option(f"listed{i}", name, "on the story's list, met now") for i, name in enumerate(listed, 1)]
+        options += listed_options(listed)
         if self.stranger:
             options.append(Option("opening", f"The {bare(self.stranger)} from the opening", "who asked for help"))
         threads = self.state.oracle.threads[-MEET_THREADS:]
@@ -193,8 +193,8 @@ class OpenGame(Game):
             self.stranger = ""
         elif who.startswith("thread"):
             self._meet_new(threads[int(who.removeprefix("thread")) - 1])
-        elif who.startswith("listed"):
-            self._meet_new(None, name=listed[int(who.removeprefix("listed")) - 1])
+        elif who.startswith(LISTED):
+            self._meet_new(None, name=listed_name(who, listed))
         else:
             self._meet_again(who)
 
@@ -302,13 +302,13 @@ class OpenGame(Game):
             choices = [Option(nid, self.state.npcs[nid].name, disposition_of(self.state.npcs[nid]))
                        for nid in known if self.state.npc_status.get(nid) not in (COMAE, OUT)]
             listed = [] if self.legacy else self._listed()
-            choices += [Option(f"listed{i}", name, "on the story's list, met now") for i, name in enumerate(listed, 1)]
+            choices += listed_options(listed)
             choices.append(Option("new", "Someone new"))
             nid = self.ask("opponent", "Against whom?", choices)
             if nid == "new":
                 self._meet_new(None)
-            elif nid.startswith("listed"):
-                self._meet_new(None, name=listed[int(nid.removeprefix("listed")) - 1])
+            elif nid.startswith(LISTED):
+                self._meet_new(None, name=listed_name(nid, listed))
             else:  # the opponent moves to the front of the menus
                 self._to_front(nid)
             nid = self.met[-1]
@@ -440,6 +440,19 @@ def stakes_kind(ctype: ConflictType) -> str:
 def default_length(ctype: ConflictType) -> str:
     """The round limit offered first: to the finish for fights and chases, a scene's worth otherwise."""
     return "finish" if stakes_kind(ctype) in ("physical", "chase") else "scene"
+
+
+LISTED = "listed"  # the answer keys of names on the story's NPC list: listed1, listed2 …
+
+
+def listed_options(names: list[str]) -> list[Option]:
+    """A menu's options for the names on the story's NPC list that nobody has met yet."""
+    return [Option(f"{LISTED}{i}", name, "on the story's list, met now") for i, name in enumerate(names, 1)]
+
+
+def listed_name(key: str, names: list[str]) -> str:
+    """The name a ``listed…`` answer of :func:`listed_options` stands for."""
+    return names[int(key.removeprefix(LISTED)) - 1]
 
 
 def ending_outcome(threads: list[str]) -> str:
