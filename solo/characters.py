@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ContentError, SoloError
-from .paths import PathError, exists, file_in, read_bounded, write_atomic
+from .paths import FileKind, PathError, exists, file_in, read_bounded, write_atomic
 from .rules.character import Character
 from .rules.creation import pregenerated
 from .rules.rulebook import SKILLS
@@ -65,22 +65,51 @@ def free_character_path(folder: Path, name: str) -> Path:
     return path
 
 
-def save_character(char: Character, path: Path, *, scenarios: int | None = None) -> None:
-    """Write a character file that a person can read and edit (and solo checks on load).
+#: A character file solo wrote: its first line says so (see :func:`character_text`).
+CHARACTER_FILE = FileKind("a character file", marks=(b"a Comae Engine character made by solo",))
 
-    ``scenarios`` (the scenarios this character has finished) goes in a ``[roster]`` table that
-    only the roster reads. The file is replaced whole (see :func:`solo.paths.write_atomic`);
-    an ``OSError`` says why not.
-    """
+
+def character_text(char: Character, *, scenarios: int | None = None) -> str:
+    """A character file that a person can read and edit (and solo checks on load), with the header that
+    tells solo it wrote it. ``scenarios`` (the scenarios this character has finished) goes in a
+    ``[roster]`` table that only the roster reads."""
     from .toml_write import dumps
 
-    path.parent.mkdir(parents=True, exist_ok=True)
     name = "".join(ch if ch.isprintable() else " " for ch in char.name)  # the header stays one comment line
     header = f"# {name}: a Comae Engine character made by solo. Edit freely; solo checks it on load.\n"
     data: dict[str, Any] = char.to_dict()
     if scenarios is not None:
         data["roster"] = {"scenarios": scenarios}
-    write_atomic(path, header + dumps(data))
+    return header + dumps(data)
+
+
+def save_character(char: Character, path: Path, *, scenarios: int | None = None, new: bool = False) -> None:
+    """Write ``path`` whole (see :func:`solo.paths.write_atomic`); with ``new`` only if no file has that name
+    (``FileExistsError`` otherwise). An ``OSError`` says why not."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, character_text(char, scenarios=scenarios), exclusive=new)
+
+
+def save_new_character(char: Character, folder: Path, *, scenarios: int | None = None) -> Path:
+    """A new file in ``folder`` for ``char`` (``name.toml``, ``name_2.toml`` …), created exclusively: a game or a
+    ``solo new`` writing a character of the same name at the same moment takes the next name, never this file."""
+    for _ in range(MAX_SAME_NAME):
+        path = free_character_path(folder, char.name)
+        try:
+            save_character(char, path, scenarios=scenarios, new=True)
+            return path
+        except FileExistsError:
+            continue
+    raise SoloError(f"{folder}: no free file name for {char.name!r}; choose another name")
+
+
+def update_character(char: Character, path: Path) -> None:
+    """Write a finished game's character back over its own file, one more scenario played: read and written
+    under the file's lock, so two games that end at once with the same character both count."""
+    from .file_lock import locked
+
+    with locked(path, what=f"the character file {path}"):
+        save_character(char, path, scenarios=played_scenarios(path) + 1)
 
 
 # -- the roster -----------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ class Question:
     actor: str | None = None
     context: dict[str, Any] = field(default_factory=dict)
     default: str | None = None
+    limit: int | None = None  # free text: at most this many characters (a name)
 
     @property
     def free_text(self) -> bool:
@@ -117,6 +118,8 @@ class Question:
         if self.free_text:
             if not text:
                 raise QuestionError("please type an answer")
+            if self.limit is not None and len(text) > self.limit:
+                raise QuestionError(f"at most {self.limit:,} characters here, not {len(text):,}")
             return text
         lowered = text.lower()
         for o in self.options:

@@ -15,6 +15,7 @@ writes is replaced whole through :func:`write_atomic`.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import SoloError
@@ -164,12 +165,13 @@ def exists(path: Path) -> bool:
 
 
 # -- reading and writing files safely ---------------------------------------------------------
-def read_bounded(path: Path, limit: int = READ_LIMIT, *, regular: bool = True) -> bytes:
+def read_bounded(path: Path, limit: int = READ_LIMIT, *, regular: bool = True, cut: bool = False) -> bytes:
     """The bytes of ``path``, at most ``limit`` of them.
 
     With ``regular`` (the default) only a regular file is read: a FIFO, a device or a folder is
     refused at once rather than blocking or reading without end. Raises :class:`PathError` for a
-    refused or too large file and ``OSError`` when the system cannot read it.
+    refused or too large file (with ``cut``, a larger file gives its first ``limit`` bytes) and
+    ``OSError`` when the system cannot read it.
     """
     import stat
 
@@ -179,6 +181,8 @@ def read_bounded(path: Path, limit: int = READ_LIMIT, *, regular: bool = True) -
         if regular and not stat.S_ISREG(os.fstat(fd).st_mode):
             raise PathError(f"{path}: not a regular file")
         data = f.read(limit + 1)
+    if cut:
+        return data[:limit]
     if len(data) > limit:
         raise PathError(f"{path}: larger than {_size(limit)}")
     return data
@@ -188,7 +192,7 @@ def _size(n: int) -> str:
     return f"{n // 1_000_000} MB" if n >= 1_000_000 else f"{n // 1000} kB" if n >= 1000 else f"{n} bytes"
 
 
-def write_atomic(path: Path, data: str | bytes, *, durable: bool = False) -> None:
+def write_atomic(path: Path, data: str | bytes, *, durable: bool = False, exclusive: bool = False) -> None:
     """Replace ``path`` with ``data`` (text is written as UTF-8) all at once.
 
     The data goes first to a temporary file created exclusively, with an unpredictable name,
@@ -196,15 +200,22 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = False) -> Non
     the place of ``path`` (a link at ``path`` is replaced, not followed; a device, a FIFO or a
     folder there is refused). ``durable`` flushes it to the disk before. A failure leaves
     ``path`` as it was and no temporary file behind; the ``OSError`` is raised.
+
+    ``exclusive`` creates ``path`` and never replaces anything: if a file of that name exists
+    (or appears while this one is written, from another process) ``FileExistsError`` is raised.
+    The finished file is hard-linked into place, which fails rather than replace; where the file
+    system has no hard links, ``path`` is created with ``O_EXCL`` and written in place.
     """
     import errno
     import stat
     import tempfile
 
     try:
-        target = os.stat(path)
+        target = os.stat(path, follow_symlinks=not exclusive)
     except OSError:
         target = None
+    if exclusive and target is not None:
+        raise FileExistsError(errno.EEXIST, "the file exists", str(path))
     if target is not None and not stat.S_ISREG(target.st_mode):  # a device, a FIFO, a folder: never replaced
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -217,13 +228,119 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = False) -> Non
                 os.fsync(f.fileno())
             if hasattr(os, "fchmod"):  # the permissions a plain open() would give, not mkstemp's private ones
                 os.fchmod(f.fileno(), _file_mode(path))
-        os.replace(tmp, path)
+        if not exclusive:
+            os.replace(tmp, path)
+        elif not _link_new(tmp, path):
+            os.unlink(tmp)
+            _write_new(path, raw, durable)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+
+
+def _link_new(tmp: str, path: Path) -> bool:
+    """Give the finished ``tmp`` the name ``path`` unless that name is taken (``FileExistsError``); False
+    where this file system cannot make hard links. ``tmp`` is gone afterwards either way."""
+    import errno
+
+    try:
+        os.link(tmp, path, follow_symlinks=False)
+    except FileExistsError:
+        os.unlink(tmp)
+        raise
+    except OSError as exc:
+        if exc.errno in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.EMLINK, errno.ENOSYS):
+            return False
+        raise
+    os.unlink(tmp)
+    return True
+
+
+def _write_new(path: Path, raw: bytes, durable: bool) -> None:
+    """The fallback of an exclusive write without hard links: ``O_EXCL`` creation, written in place."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            f.flush()
+            if durable:
+                os.fsync(f.fileno())
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
+# -- the one rule for a file solo writes where a user asked ------------------------------------
+HEAD_BYTES = 512  # how much of a file is read to tell whether solo wrote it
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """A kind of file solo writes (a character, a map, a journal …) and how to recognise one.
+
+    A file is of this kind if it starts with one of ``starts`` or its first line holds one of
+    ``marks``: solo puts a header in every such file saying what wrote it.
+    """
+
+    name: str  # "a character file", as a message says it
+    marks: tuple[bytes, ...] = ()
+    starts: tuple[bytes, ...] = ()
+
+    def recognises(self, path: Path) -> bool:
+        """Whether ``path`` is a regular file of this kind (read without blocking, its first bytes only)."""
+        try:
+            head = read_bounded(path, HEAD_BYTES, cut=True)
+        except (OSError, PathError):
+            return False
+        first = head.split(b"\n", 1)[0]
+        return any(head.startswith(s) for s in self.starts) or any(m in first for m in self.marks)
+
+
+class NotOurs(PathError):
+    """A file the user named exists and is not one solo wrote: replaced only with ``--force``."""
+
+
+def replace_problem(path: Path, kind: FileKind, *, force: bool = False, option: str = "--force") -> str | None:
+    """Why ``path`` may not be written now, or None. The one rule for every file solo writes at a
+    user's request: create it, or replace a file of the same ``kind`` that solo wrote, or (with
+    ``--force``) any regular file; never a folder, a device or a FIFO."""
+    import stat
+
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{path}: {exc.strerror or exc}"
+    if not stat.S_ISREG(st.st_mode):
+        return f"{path} exists and is not a regular file"
+    if force or kind.recognises(path):
+        return None
+    return (f"{path} exists and is not {kind.name} solo wrote; give another file name, "
+            f"or add {option} to replace it")
+
+
+def write_owned(path: Path, data: str | bytes, kind: FileKind, *, force: bool = False,
+                option: str = "--force") -> None:
+    """Write ``path`` by the one rule (see :func:`replace_problem`): a new file is created exclusively, so
+    one that appears meanwhile is not replaced unseen. Raises :class:`NotOurs` or ``OSError``."""
+    for _ in range(3):
+        problem = replace_problem(path, kind, force=force, option=option)
+        if problem:
+            raise NotOurs(problem)
+        if exists(path):
+            write_atomic(path, data)
+            return
+        try:
+            write_atomic(path, data, exclusive=True)
+            return
+        except FileExistsError:
+            continue  # somebody made it meanwhile: look at what it is
+    raise NotOurs(f"{path} keeps changing while solo writes it; try again")
 
 
 def _file_mode(path: Path) -> int:

@@ -126,20 +126,29 @@ def _valid_entry(entry: object) -> bool:
 
 
 def backup_of(path: Path) -> Path:
-    return path.with_name(path.name + ".bak")
+    return path.with_name(path.name + ".bak") if path.name else path
 
 
-def write_save(path: Path, data: SaveData) -> None:
+def write_save(path: Path, data: SaveData, *, new: bool = False) -> None:
     """Write atomically; the previous save becomes the backup. A crash leaves one of the two intact.
 
-    Raises :class:`SaveWriteError` naming the file and the reason when the save could not be
-    written; the file then still holds the previous save.
+    ``new`` creates the save of a new game: exclusively, so that ``FileExistsError`` (not a
+    :class:`SaveWriteError`) says another game took the slot first. Raises
+    :class:`SaveWriteError` naming the file and the reason when the save could not be written;
+    the file then still holds the previous save.
     """
     text = json.dumps(data.to_dict(), sort_keys=True, indent=1, ensure_ascii=False)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if new:
+            write_atomic(path, text, durable=True, exclusive=True)
+            return
         _keep_backup(path)
         write_atomic(path, text, durable=True)
+    except FileExistsError:
+        if new:
+            raise
+        raise SaveWriteError(f"cannot write the save {path}: a file appeared in its place", path=path) from None
     except OSError as exc:
         raise SaveWriteError(f"cannot write the save {path}: {exc.strerror or exc}", path=path) from None
     except UnicodeError:  # a byte the terminal could not decode, kept as a lone surrogate

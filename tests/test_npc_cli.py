@@ -73,7 +73,7 @@ def test_out_writes_a_file_that_reads_back(tmp_path):
 @pytest.mark.parametrize("args,says", [
     (["--level", "boss"], "unknown NPC level 'boss'"),
     (["--role", "pirate"], "unknown role 'pirate'"),
-    (["--seed", "x"], "'x' is not a valid integer"),
+    (["--seed", "x"], "'x' is not a whole number from 0 to"),
     (["--mindless", "--antagonist"], "--antagonist does not apply"),
     (["--force"], "--force only makes sense with --out"),
     (["--colour"], "No such option"),

@@ -58,9 +58,9 @@ def test_an_event_names_the_npc_given(cli_run):
     [
         (["--odds", "maybe"], "unknown likelihood 'maybe'"),
         (["--odds", "very likley"], "did you mean 'very likely'"),
-        (["--tension", "0"], "tension must be 1-9"),
-        (["--tension", "10"], "tension must be 1-9"),
-        (["--tension", "lots"], "not a valid integer"),
+        (["--tension", "0"], "a whole number from 1 to 9"),
+        (["--tension", "10"], "a whole number from 1 to 9"),
+        (["--tension", "lots"], "'lots' is not a whole number from 1 to 9"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli_run, args, message):

@@ -246,8 +246,8 @@ def test_text_report_when_no_run_finishes(run, tmp_path):
     (["--party", "x.toml", "--party-size", "2"], "not both"),
     (["--party-size", "9"], "1 to 6"),
     (["--party-size", "4"], "at most 3"),
-    (["--runs", "0"], "at least 1"),
-    (["--jobs", "0"], "at least 1"),
+    (["--runs", "0"], "a whole number from 1 to 100,000"),
+    (["--jobs", "0"], "a whole number from 1 to 1,024"),
     (["--party", "nobody_at_all"], "nobody_at_all"),
 ])
 def test_bad_options_are_one_line_errors(run, args, words):

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from . import UserError
+from . import FOLDER, UserError
 
 
 @click.command("characters")
-@click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--saves", "saves_dir", type=FOLDER,
               help="The saves folder whose characters/ to list (default: $SOLO_HOME/characters, else "
                    "characters/ beside $SOLO_SAVES or ./saves).")
 def command(saves_dir: Path | None) -> None:

@@ -11,6 +11,7 @@ import click
 
 from ..rules.lenses import LENSES
 from . import UserError, opposed_type
+from .limits import MAX_DUEL_RUNS, MAX_ROUNDS, SEED, Whole
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -45,9 +46,10 @@ _DEFAULT_RUNS = 100
 @click.option("--pc-lens", type=click.Choice(LENSES, case_sensitive=False), metavar="LENS",
               help="The PC keeps this Lens every round (Clever: with the +20 edge), spends no Luck and never pushes "
                    "on, as `solo odds` counts; default: the greedy bot.")
-@click.option("--runs", "-n", type=int, default=_DEFAULT_RUNS, show_default=True, help="How many conflicts.")
-@click.option("--seed", type=int, help="Seed the NPC, the dice and the mind, for a duel you can replay.")
-@click.option("--rounds", "round_limit", type=int, default=30, show_default=True,
+@click.option("--runs", "-n", type=Whole(1, MAX_DUEL_RUNS), default=_DEFAULT_RUNS, show_default=True,
+              help="How many conflicts.")
+@click.option("--seed", type=SEED, help="Seed the NPC, the dice and the mind, for a duel you can replay.")
+@click.option("--rounds", "round_limit", type=Whole(1, MAX_ROUNDS), default=30, show_default=True,
               help="Round limit of each conflict (then it is a stalemate).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tallies as one JSON object.")
 @click.option("--explain", is_flag=True, help="Show why the NPC chose what it chose (first conflict and totals).")
@@ -78,10 +80,6 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     from ..errors import SoloError
     from ..minds.arena import duel_npc, run_duels
 
-    if runs < 1:
-        raise UserError(f"--runs must be at least 1, not {runs}")
-    if round_limit < 1:
-        raise UserError(f"--rounds must be at least 1, not {round_limit}")
     ctype = opposed_type(ctype_name)
     import random
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import UserError
+from . import FOLDER, UserError
 
 if TYPE_CHECKING:
     from ..saves import SaveData
@@ -29,7 +29,7 @@ MAX_JOURNAL_BYTES = 16_000_000  # as large as a save may be: a journal is a few 
               help="Write the journal (Markdown) to this file instead of printing it.")
 @click.option("--force", is_flag=True,
               help="With --out: replace an existing file that is not a journal solo wrote.")
-@click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--saves", "saves_dir", type=FOLDER,
               help="Folder of the saves (default: $SOLO_SAVES or ./saves).")
 def command(name: str, out: Path | None, saves_dir: Path | None, force: bool) -> None:
     """Show the journal of the saved game NAME (see 'solo saves'), or of a save FILE.
@@ -116,11 +116,14 @@ def _is_journal(path: Path) -> bool:
 
 def _save_of(name: str, folder: Path) -> Path:
     """The save NAME means: a file as given (a save, or the journal beside one), else NAME.json in the folder."""
-    from ..paths import PathError, exists, file_in
+    from ..paths import PathError, exists, file_in, short
 
     if not name.strip():
         raise UserError("NAME: give the name of a saved game (see 'solo saves')")
     path = Path(name)
+    if not path.name or exists(path) and path.is_dir():
+        raise UserError(f"{short(name)}: that is a folder; give a saved game's NAME or its .json file "
+                        "(see 'solo saves')")
     if exists(path) and path.is_file() or path.suffix in (".json", ".md") or path.name != name:
         if path.suffix == ".md":
             path = path.with_name(path.name.removesuffix(".md") + ".json")
@@ -184,7 +187,7 @@ def _session_for(save: Path, data: SaveData) -> Session:
     if adventure.content_hash != data.adventure_hash:
         click.echo(f"{short(str(save))}: the adventure changed since this save; the rebuilt journal may not fit.",
                    err=True)
-    quiet = Console(file=io.StringIO(), width=100, color_system=None)
+    quiet = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)  # highlighting is quadratic
     return Session(adventure, seed=data.seed, console=quiet, reader=lambda prompt: "", save_path=save,
                    party=party, log=data.log, advise=bool(data.options.get("advise", True)), game_class=game_class)
 

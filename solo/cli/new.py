@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from . import UserError
+from .limits import SEED
 
 if TYPE_CHECKING:
     import random
@@ -23,12 +24,13 @@ if TYPE_CHECKING:
 @click.option("--name", help="The character's name (random characters get one from the name table).")
 @click.option("--player", help="The player's name, for group play.")
 @click.option("--roll-pools", is_flag=True, help="Roll 2d6+6 for each Pool instead of assigning 16/14/12/10.")
-@click.option("--seed", type=int, help="Seed the dice, for a character you can make again.")
+@click.option("--seed", type=SEED, help="Seed the dice, for a character you can make again.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to save (default: your roster, characters/NAME.toml or $SOLO_HOME/characters/NAME.toml).")
+@click.option("--force", is_flag=True, help="With --out: replace an existing file that is not a character solo wrote.")
 @click.option("--json", "as_json", is_flag=True, help="Print the character as JSON (saved only with --out).")
 def command(at_random: bool, career: str | None, name: str | None, player: str | None, roll_pools: bool,
-            seed: int | None, out: Path | None, as_json: bool) -> None:
+            seed: int | None, out: Path | None, force: bool, as_json: bool) -> None:
     """Create a character for the Comae Engine.
 
     Without --random, solo asks you each choice in turn: career or your own
@@ -41,7 +43,7 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
       solo new --random --career Soldier --seed 3
       solo new --random --json
     """
-    from ..characters import free_character_path
+    from ..characters import save_new_character
     from ..decisions import clean_typed
     from ..errors import SoloError
     from ..paths import default_roster
@@ -50,8 +52,10 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
 
     name = clean_typed(name) if name is not None else None  # bytes the terminal could not decode
     player = clean_typed(player) if player is not None else None
+    if force and out is None:
+        raise UserError("--force goes with --out: it lets solo replace a file that is not a character it wrote")
     if out is not None:
-        problem = _unwritable(out)
+        problem = _unwritable(out, force=force)
         if problem:
             raise UserError(f"--out: {problem}")
     rng = new_rng(seed)
@@ -76,7 +80,7 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
         raise UserError(str(exc)) from None
     if as_json:
         if out:
-            _save(char, out)
+            _save(char, out, force=force)
         click.echo(json.dumps(char.to_dict(), indent=2))
         return
     from rich.console import Console
@@ -84,21 +88,28 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
     from ..ui.sheet import character_card
     from ..ui.view import say
 
-    console = Console()
+    console = Console(highlight=False)
     console.print(character_card(char))
-    try:
-        path = out or free_character_path(default_roster(), char.name)
-    except SoloError as exc:
-        raise UserError(f"{exc}; the character was not saved") from None
-    _save(char, path)
+    if out is not None:
+        path = out
+        _save(char, out, force=force)
+    else:
+        try:
+            path = save_new_character(char, default_roster())
+        except SoloError as exc:
+            raise UserError(f"{exc}; the character was not saved") from None
+        except OSError as exc:
+            raise UserError(f"cannot write in {default_roster()}: {exc.strerror or exc}; "
+                            "the character was not saved") from None
     say(console, "Saved to ", (str(path), "bold"), ". Play with it: ", (f"solo play --pc {path}", "bold"))
 
 
-def _unwritable(out: Path) -> str | None:
+def _unwritable(out: Path, *, force: bool) -> str | None:
     """Why a character could not be written to ``out``, said before any question is asked."""
     import os
 
-    from ..paths import path_problem
+    from ..characters import CHARACTER_FILE
+    from ..paths import path_problem, replace_problem
 
     problem = path_problem(out)
     if problem:
@@ -113,15 +124,20 @@ def _unwritable(out: Path) -> str | None:
             return f"cannot write in the folder {folder}"
     except OSError as exc:
         return f"{out}: {exc.strerror or exc}"
-    return None
+    return replace_problem(out, CHARACTER_FILE, force=force)
 
 
-def _save(char: Character, path: Path) -> None:
-    """Write the character file or stop with a one-line error that says nothing was saved."""
-    from ..characters import save_character
+def _save(char: Character, path: Path, *, force: bool) -> None:
+    """Write the character file by the rule for files solo writes (docs/saves.md), or stop with a one-line
+    error that says nothing was saved."""
+    from ..characters import CHARACTER_FILE, character_text
+    from ..paths import PathError, write_owned
 
     try:
-        save_character(char, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_owned(path, character_text(char), CHARACTER_FILE, force=force)
+    except PathError as exc:
+        raise UserError(f"--out: {exc}; the character was not saved") from None
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}; the character was not saved") from None
 
@@ -132,7 +148,7 @@ def _interactive(rng: random.Random, player: str | None) -> Character:
     from ..story.creation import create_character
     from ..ui.prompt import TerminalDecider
 
-    console = Console()
+    console = Console(highlight=False)
     console.print("[bold]A new character for the Comae Engine.[/] Answer with a number or a word; Ctrl-C stops.")
     try:
         return create_character(TerminalDecider(console), rng, player=player)

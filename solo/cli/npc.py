@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from . import UserError
+from .limits import SEED
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -28,7 +29,7 @@ _BREAK_WORDS = {
 @click.option("--antagonist", is_flag=True, help="Roll the second personality on the Dark Triad table.")
 @click.option("--role", metavar="ROLE", help="Thug, Guard, Clerk, Merchant, Draugr … (default: at random).")
 @click.option("--mindless", is_flag=True, help="A creature with no will of its own: no Code Block, never yields.")
-@click.option("--seed", type=int, help="Seed the dice, for an NPC you can make again.")
+@click.option("--seed", type=SEED, help="Seed the dice, for an NPC you can make again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the NPC as JSON (the NPC file format).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Also save the NPC as a TOML file an adventure can use.")

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..rules.lenses import LENSES, MEMORYLESS
+from ..rules.odds import MAX_POOL
 from . import UserError, opposed_type
+from .limits import MAX_ARMOUR, MAX_MIND_WORK, MAX_ODDS_WORK, MAX_ROUNDS, MAX_TARGET, SEED, UNLIMITED_ROUNDS, Whole
 
 if TYPE_CHECKING:
     from ..rules.character import Character
@@ -50,22 +52,24 @@ def _weapon(key: str | None, option: str):
 
 
 @click.command("odds")
-@click.option("--skill-a", type=int, help="Side A's effective skill (%); not with --pc.")
-@click.option("--pool-a", type=int, help="Side A's conflict Pool; not with --pc.")
-@click.option("--skill-b", type=int, help="Side B's effective skill (%); not with --npc.")
-@click.option("--pool-b", type=int, help="Side B's conflict Pool; not with --npc.")
+@click.option("--skill-a", type=Whole(0, MAX_TARGET), help="Side A's effective skill (%); not with --pc.")
+@click.option("--pool-a", type=Whole(1, MAX_POOL), help="Side A's conflict Pool; not with --pc.")
+@click.option("--skill-b", type=Whole(0, MAX_TARGET), help="Side B's effective skill (%); not with --npc.")
+@click.option("--pool-b", type=Whole(1, MAX_POOL), help="Side B's conflict Pool; not with --npc.")
 @click.option("--damage-a", help="Side A's damage dice (default 1d6, or the weapon's).")
 @click.option("--damage-b", help="Side B's damage dice (default 1d6, or the weapon's).")
 @click.option("--weapon-a", metavar="KEY", help="Side A's weapon (long_sword, axe …): its dice; with --pc also its "
                                                 "Focus and the character's Gear bonus.")
 @click.option("--weapon-b", metavar="KEY", help="Side B's weapon, as --weapon-a.")
-@click.option("--armour-a", type=int, help="Side A's Armour Points (default 0; with --pc: the character's armour).")
-@click.option("--armour-b", type=int, help="Side B's Armour Points, as --armour-a.")
-@click.option("--covert-a", type=int, metavar="N", help="Side A's Cunning, which Covert rolls (default --skill-a).")
-@click.option("--covert-b", type=int, metavar="N", help="Side B's Cunning (default --skill-b).")
-@click.option("--flamboyant-a", type=int, metavar="N",
+@click.option("--armour-a", type=Whole(0, MAX_ARMOUR),
+              help="Side A's Armour Points (default 0; with --pc: the character's armour).")
+@click.option("--armour-b", type=Whole(0, MAX_ARMOUR), help="Side B's Armour Points, as --armour-a.")
+@click.option("--covert-a", type=Whole(0, MAX_TARGET), metavar="N",
+              help="Side A's Cunning, which Covert rolls (default --skill-a).")
+@click.option("--covert-b", type=Whole(0, MAX_TARGET), metavar="N", help="Side B's Cunning (default --skill-b).")
+@click.option("--flamboyant-a", type=Whole(0, MAX_TARGET), metavar="N",
               help="The other skill side A shows off with Flamboyant (default --skill-a).")
-@click.option("--flamboyant-b", type=int, metavar="N", help="The same for side B (default --skill-b).")
+@click.option("--flamboyant-b", type=Whole(0, MAX_TARGET), metavar="N", help="The same for side B (default --skill-b).")
 @click.option("--lens-a", type=_LENS, help="The Lens A keeps every round (default: none, and every Lens is listed).")
 @click.option("--lens-b", type=_LENS, help="The Lens B keeps every round (default none; not with --npc).")
 @click.option("--pc", "pc_spec", metavar="FILE|NAME", help="Side A is this character (a file or a pregenerated one).")
@@ -73,10 +77,11 @@ def _weapon(key: str | None, option: str):
               help="Side B is this NPC (docs/npcs.md), deciding with its mind.")
 @click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
               help="The conflict type, with --pc or --npc: combat, social, foot_chase …")
-@click.option("--rounds", "round_limit", type=int, metavar="N",
+@click.option("--rounds", "round_limit", type=Whole(1, MAX_ROUNDS), metavar="N",
               help="A round limit: a conflict still going after N rounds is a stalemate (default: none).")
-@click.option("--simulate", type=int, metavar="N", help="Also play N conflicts through the engine and compare.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate (and the NPC file).")
+@click.option("--simulate", type=Whole(1, MAX_SIMULATE), metavar="N",
+              help="Also play N conflicts through the engine and compare.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed for --simulate (and the NPC file).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b: int | None, damage_a: str | None,
             damage_b: str | None, weapon_a: str | None, weapon_b: str | None, armour_a: int | None,
@@ -104,16 +109,6 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
       solo odds --skill-a 60 --pool-a 10 --skill-b 55 --pool-b 10 --weapon-b long_sword --rounds 30
       solo odds --pc hero.toml --npc brakk.toml --rounds 30 --json
     """
-    for name, value in (("--pool-a", pool_a), ("--pool-b", pool_b)):
-        if value is not None and value < 1:
-            raise UserError(f"{name} must be at least 1, not {value}")
-    for name, value in (("--armour-a", armour_a), ("--armour-b", armour_b)):
-        if value is not None and value < 0:
-            raise UserError(f"{name} cannot be negative")
-    if round_limit is not None and round_limit < 1:
-        raise UserError(f"--rounds must be at least 1, not {round_limit}")
-    if simulate is not None and not 1 <= simulate <= MAX_SIMULATE:
-        raise UserError(f"--simulate plays 1 to {MAX_SIMULATE:,} conflicts, not {simulate}")
     if pc_spec is not None and (skill_a is not None or pool_a is not None):
         raise UserError("--pc gives side A's skill and Pool: drop --skill-a and --pool-a")
     if npc_file is not None and (skill_b is not None or pool_b is not None):
@@ -134,6 +129,7 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
     every = lens_a is None
     if pc_spec is None and npc_file is None:
         assert skill_a is not None and pool_a is not None and skill_b is not None and pool_b is not None
+        _check_work(pool_a, pool_b, round_limit, mind=False)
         a = _Numbers(skill_a, pool_a, dice_a, armour_a or 0, covert_a, flamboyant_a)
         b = _Numbers(skill_b, pool_b, dice_b, armour_b or 0, covert_b, flamboyant_b)
         try:
@@ -171,6 +167,21 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
         click.echo(json.dumps(data))
         return
     _show(names, odds, data, by_lens, round_limit)
+
+
+def _check_work(pool_a: int, pool_b: int, round_limit: int | None, *, mind: bool) -> None:
+    """Refuse, before any pricing starts, odds that would take more than a few seconds: the work grows with
+    both Pools and the rounds (one walk over every pair of Pools for each round; a thinking NPC's choice in
+    every state of it). Solving without a round limit costs about as much as walking ten rounds."""
+    if max(pool_a, pool_b) > MAX_POOL:
+        raise UserError(f"a Pool of {max(pool_a, pool_b)}: the exact odds take Pools up to {MAX_POOL}")
+    work = pool_a * pool_b * (round_limit or UNLIMITED_ROUNDS)
+    limit = MAX_MIND_WORK if mind else MAX_ODDS_WORK
+    if work > limit:
+        against = " against a thinking NPC" if mind else ""
+        rounds = f"over {round_limit} rounds" if round_limit else f"with no round limit (as {UNLIMITED_ROUNDS} rounds)"
+        raise UserError(f"Pools {pool_a} and {pool_b} {rounds} are {work:,} states to price{against}; at most "
+                        f"{limit:,} (Pool × Pool × rounds): give fewer --rounds or smaller Pools")
 
 
 def _never_ends(odds: ConflictOdds, round_limit: int | None) -> None:
@@ -344,6 +355,7 @@ class _Match:
         for p in (a, b):
             if p.pool.current < 1:
                 raise UserError(f"{p.name} starts with a spent {self.ctype.pool_label} Pool ({p.pool.current})")
+        _check_work(a.pool.current, b.pool.current, self.round_limit, mind=self.npc_mind)
         foresight = Foresight(max_pool=MAX_POOL, max_mind=MAX_POOL)  # asked for: priced, however long it takes
         try:
             exact = foresight.exact(view, a, None if every else [keep_a], asked=False)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from . import UserError
-from .scene import keep_session, open_session, session_line, session_options
+from .limits import SEED, TENSION
+from .scene import held_session, keep_session, session_line, session_options
 
 if TYPE_CHECKING:
     from ..oracle import OracleAnswer, OracleOdds
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 @click.option("--odds", "-o", "odds", default="even", show_default=True, metavar="WORD",
               help="How likely is yes: impossible, very unlikely, unlikely, somewhat unlikely, even, "
                    "somewhat likely, likely, very likely, certain; or easy/normal/hard/very hard/routine; or 1-99.")
-@click.option("--tension", "-t", type=int, metavar="N",
+@click.option("--tension", "-t", type=TENSION, metavar="N",
               help="The tension track, 1-9 (default 5, or the session's): higher tilts towards yes and raises "
                    "random events. With --session it is kept.")
 @click.option("--npc", "npcs", multiple=True, metavar="NAME",
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 @session_options
 @click.option("--tables", "folders", multiple=True, metavar="DIR",
               help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
-@click.option("--seed", type=int, help="Seed the dice, for an answer you can repeat.")
+@click.option("--seed", type=SEED, help="Seed the dice, for an answer you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def command(question: tuple[str, ...], odds: str, tension: int | None, npcs: tuple[str, ...],
             threads: tuple[str, ...], session_name: str | None, saves_dir: Path | None, folders: tuple[str, ...],
@@ -54,23 +55,23 @@ def command(question: tuple[str, ...], odds: str, tension: int | None, npcs: tup
     from ..rules.dice import new_rng
 
     text = " ".join(question).strip()
-    session = open_session(session_name, saves_dir) if session_name else None
-    try:
-        state = session.state if session else OracleState()
-        if tension is not None:
-            state.tension = check_tension(tension)
-        chances = oracle_odds(odds, state.tension)
-        for name in npcs:  # a session bounds what it keeps
-            (session.add_npc if session else state.add_npc)(name)
-        for thread in threads:
-            (session.add_thread if session else state.add_thread)(thread)
-        tables = load_tables(folders)
-        answer = ask(new_rng(seed), text, odds, state=state if (session or npcs or threads) else None,
-                     tension=state.tension, tables=tables)
-    except (SoloError, ValueError) as exc:
-        raise UserError(str(exc)) from None
-    if session and (tension is not None or npcs or threads):
-        keep_session(session)
+    with held_session(session_name, saves_dir) as session:
+        try:
+            state = session.state if session else OracleState()
+            if tension is not None:
+                state.tension = check_tension(tension)
+            chances = oracle_odds(odds, state.tension)
+            for name in npcs:  # a session bounds what it keeps
+                (session.add_npc if session else state.add_npc)(name)
+            for thread in threads:
+                (session.add_thread if session else state.add_thread)(thread)
+            tables = load_tables(folders)
+            answer = ask(new_rng(seed), text, odds, state=state if (session or npcs or threads) else None,
+                         tension=state.tension, tables=tables)
+        except (SoloError, ValueError) as exc:
+            raise UserError(str(exc)) from None
+        if session and (tension is not None or npcs or threads):
+            keep_session(session)
 
     if as_json:
         data = answer.to_dict()

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import UserError
+from . import FOLDER, UserError, folder_problem
+from .limits import SEED
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rich.console import Console
 
+    from ..file_lock import Held
     from ..rules.character import Character
     from ..saves import LogEntry
     from ..story.adventure import Adventure
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 @click.command("play")
 @click.argument("args", nargs=-1, metavar="[ADVENTURE] [CHARACTER...]")
-@click.option("--seed", type=int, help="Seed the dice: the same seed and answers give the same game.")
+@click.option("--seed", type=SEED, help="Seed the dice: the same seed and answers give the same game.")
 @click.option("--pc", "pcs", metavar="FILE|NAME", multiple=True,
               help="A character: a file from 'solo new', one of your roster by name (solo characters) or a "
                    "pregenerated one (espen). Repeat for a party.")
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
                    "the game (exit 3), and so does a script that ends before the game (exit 4).")
 @click.option("--partial", is_flag=True,
               help="With --script: the script may end before the game does (the game is saved; exit 0).")
-@click.option("--keep-characters", "keep_characters", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--keep-characters", "keep_characters", type=FOLDER,
               metavar="DIR", help="Write the characters to DIR when the game ends. Scripted or piped play "
                                   "writes none unless this is given.")
 @click.option("--transcript", type=click.Path(dir_okay=False, path_type=Path),
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
               help="Append every engine event to this file as JSON Lines (docs/playing.md).")
 @click.option("--load", "load", metavar="NAME|FILE", help="Resume a saved game (see 'solo saves').")
 @click.option("--save", "save_name", metavar="NAME", help="Name of the save slot (default: the adventure's id).")
-@click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--saves", "saves_dir", type=FOLDER,
               help="Folder for saves (default: $SOLO_SAVES, $SOLO_HOME/saves or ./saves).")
 @click.option("--no-odds", is_flag=True, help="Do not show the exact chances of each Lens in conflicts.")
 @click.option("--explain", is_flag=True, help="Show why each NPC does what it does (for GMs testing an adventure).")
@@ -76,11 +77,12 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     from ..errors import SoloError
     from ..paths import PathError, default_saves, file_in, path_problem, short
     from ..rules.dice import new_rng
-    from ..saves import SaveError, read_save
+    from ..saves import SaveError, SaveWriteError, read_save, write_save
     from ..story.library import available, find_adventure
     from ..story.loader import AdventureError, load_adventure
+    from ..ui.line_input import piped_line
     from ..ui.script import Script
-    from ..ui.session import Session
+    from ..ui.session import Session, save_data
     from ..ui.view import say
 
     console = Console(highlight=False)
@@ -99,8 +101,11 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     folder = saves_dir or default_saves()
     if partial and script is None:
         raise UserError("--partial goes with --script: it lets a script end before the game does")
-    for option, given in (("--saves" if saves_dir else "SOLO_SAVES", folder), ("--transcript", transcript),
-                          ("--events", events_file), ("--keep-characters", keep_characters)):
+    problem = folder_problem("--saves" if saves_dir else "SOLO_SAVES", folder)
+    if problem:
+        raise UserError(problem)
+    for option, given in (("--transcript", transcript), ("--events", events_file),
+                          ("--keep-characters", keep_characters)):
         problem = path_problem(given) if given is not None else None
         if problem:
             raise UserError(f"{option}: {problem}")
@@ -145,7 +150,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
             log = data.log
-            save_path = path
+            save_path, save_folder = path, path.parent
             if data.party:
                 from ..rules.character import Character
 
@@ -165,6 +170,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 adv = load_adventure(find_adventure(adventure))
             if seed is None:
                 seed = new_rng(None).randrange(1, 10**9)
+            save_folder = folder
             wanted = list(pcs) + character_files
             if wanted and not adv.uses_pcs:
                 raise UserError(f"{adv.title} has pc = false in its [adventure]: it is played without a player "
@@ -178,7 +184,6 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                     size = (f"{adv.party_min} to {adv.party_max}" if adv.party_min != adv.party_max
                             else str(adv.party_min))
                     raise UserError(f"{adv.title} is for {size} player(s); you gave {len(characters)} character(s)")
-            save_path = _fresh_slot(folder, save_name or adv.id, console, explicit=bool(save_name))
     except AdventureError as exc:
         raise UserError(str(exc)) from None
     except SoloError as exc:
@@ -201,49 +206,69 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     else:
         interactive = sys.stdin.isatty()
         if interactive:
-            reader, line_input = _terminal_reader(console, save_path.parent)
+            reader, line_input = _terminal_reader(console, save_folder)
         else:
-            reader = _plain_reader
+            reader = piped_line
         echo = not interactive
     # a game played at the keyboard keeps its characters; scripted or piped play only when asked
-    roster_dir = roster_folder(saves_dir, save_path)
+    roster_dir = roster_folder(saves_dir, save_folder / "game.json")
     characters_dir = keep_characters or (roster_dir if interactive else None)
-    problem = (_unwritable(save_path.parent) or (_unwritable(transcript.parent) if transcript else None)
+    problem = (_unwritable(save_folder) or (_unwritable(transcript.parent) if transcript else None)
                or (_unwritable(events_file.parent) if events_file else None)
                or (_unwritable(keep_characters) if keep_characters else None))
     if problem:
         raise UserError(problem)
-    stream = None
-    if events_file is not None:
-        from ..ui.event_stream import EventStream, EventStreamError
-
-        try:
-            stream = EventStream.open(events_file)
-        except EventStreamError as exc:
-            raise UserError(f"--events: {exc}") from None
-    if not load:
-        say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
-    else:  # a long game takes a moment to replay: the screen says so at once
-        say(console, f"Loading {save_path}…", style="dim")
-    # at the keyboard, a scene's conflicts are priced while the player reads it (solo/story/think_ahead.py)
-    thinker = None
-    if interactive and not no_odds:
-        from ..story.think_ahead import ThinkAhead
-
-        thinker = ThinkAhead()
-    session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
-                      transcript=transcript, party=characters, log=log, advise=not no_odds, echo_answers=echo,
-                      explain=explain, game_class=_game_maker(game_class, adv, roster_dir, line_input, thinker),
-                      characters_dir=characters_dir,
-                      character_files=sources if keep_characters is None else {}, events=stream, script=answers,
-                      partial=partial)
     try:
-        code = session.run()
+        if load:
+            held = _hold(save_path)
+        else:  # the new game's save is made now, in a slot no other game has or takes meanwhile
+            fresh = save_data(adv, seed, characters, advise=not no_odds)
+            save_path, held = _fresh_slot(folder, save_name or adv.id, console, explicit=bool(save_name),
+                                          claim=lambda path: write_save(path, fresh, new=True))
+    except SaveWriteError as exc:
+        raise UserError(str(exc)) from None
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot use the saves folder {save_folder}: {exc.strerror or exc}") from None
+    stream = None
+    try:
+        if events_file is not None:
+            from ..ui.event_stream import EventStream, EventStreamError
+
+            try:
+                stream = EventStream.open(events_file)
+            except EventStreamError as exc:
+                if not load:  # nothing was played: the new game's save goes with it
+                    save_path.unlink(missing_ok=True)
+                raise UserError(f"--events: {exc}") from None
+        if not load:
+            say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
+        else:  # a long game takes a moment to replay: the screen says so at once
+            say(console, f"Loading {save_path}…", style="dim")
+        # at the keyboard, a scene's conflicts are priced while the player reads it (solo/story/think_ahead.py)
+        thinker = None
+        if interactive and not no_odds:
+            from ..story.think_ahead import ThinkAhead
+
+            thinker = ThinkAhead()
+        # a new game's save is on disk already, with no decisions yet: its log starts empty, not unknown
+        session = Session(adv, seed=seed, console=console, reader=reader, save_path=save_path,
+                          transcript=transcript, party=characters, log=log if load else [], advise=not no_odds,
+                          echo_answers=echo,
+                          explain=explain, game_class=_game_maker(game_class, adv, roster_dir, line_input, thinker),
+                          characters_dir=characters_dir,
+                          character_files=sources if keep_characters is None else {}, events=stream,
+                          script=answers, partial=partial)
+        try:
+            code = session.run()
+        finally:
+            if thinker is not None:
+                thinker.close()
     finally:
-        if thinker is not None:
-            thinker.close()
         if stream is not None:
             stream.close()
+        held.release()
     if code:
         sys.exit(code)
 
@@ -344,13 +369,16 @@ def _is_character_file(arg: str) -> bool:
 
 def _save_to_load(load: str, folder: Path) -> Path:
     """The file ``--load`` means: a path as given, or a plain NAME as NAME.json in the saves folder."""
-    from ..paths import PathError, exists, file_in, path_problem
+    from ..paths import PathError, exists, file_in, path_problem, short
 
     path = Path(load)
     problem = path_problem(path)
     if problem:
         raise UserError(f"--load: {problem}")
     if exists(path) or path.suffix or path.name != load:
+        if not path.name or path.is_dir():
+            raise UserError(f"--load {short(load)}: that is a folder; give a saved game's NAME or its .json file "
+                            "(see 'solo saves')")
         return path
     try:
         return file_in(folder, f"{load}.json", what="--load")
@@ -388,76 +416,81 @@ def _characters_dir(saves_dir: Path | None, save_path: Path) -> Path:
     return roster_folder(saves_dir, save_path)
 
 
-def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool) -> Path:
-    """A save slot for a new game that never overwrites another game or its journal.
+def _fresh_slot(folder: Path, name: str, console: Console, *, explicit: bool,
+                claim: Callable[[Path], None]) -> tuple[Path, Held]:
+    """A save slot for a new game that never overwrites another game or its journal, made with ``claim``
+    (which creates the file exclusively), and the lock the game holds on it while it is played.
 
+    Slots are chosen under a lock of the saves folder, and one whose file exists, whose journal
+    exists or whose lock another game holds is passed over: two games started at once get two slots.
     A finished game is a record the player may want to read again, so it is kept like a game in
     progress; only the "in progress" warning is spared for it.
     """
-    from ..paths import file_in, resume_command
+    from ..file_lock import locked, try_lock
+    from ..paths import exists, file_in, resume_command
     from ..saves import SaveError, read_save
     from ..ui.session import journal_path
     from ..ui.view import say
 
     file_in(folder, name, what="the save name", spare=SLOT_SPARE)  # the adventure's id, or --save
-    path = file_in(folder, f"{name}.json", what="the save name")
-    n = 2
-    while path.exists() or journal_path(path).exists():
-        if n == 2:  # only the slot the player expects is read, to say what is there; later ones are skipped unread
-            finished = not path.exists()  # a journal without its save: nothing to resume
-            if path.exists():
-                try:
-                    finished = bool((read_save(path).snapshot or {}).get("ending"))
-                except SaveError:
-                    finished = False  # a damaged save is kept for its backup
-            if explicit and finished:
-                raise UserError(f"the save slot {name!r} in {folder} holds a finished game and its journal: "
-                                f"choose another --save NAME, or move {path.name} away to reuse the name")
-            if explicit:
-                raise UserError(f"the save slot {name!r} holds a game in progress: resume it with "
-                                f"{resume_command(path)}, or choose another --save NAME")
-            if not finished:
-                say(console, f"A game of this adventure is in progress in {path}; it stays there "
-                    f"({resume_command(path)}).", style="yellow", soft_wrap=True)
-        if n > MAX_SLOTS:
-            raise UserError(f"{MAX_SLOTS} games of {name!r} are kept in {folder}: "
-                            f"move some away, or choose another --save NAME")
-        path = file_in(folder, f"{name}-{n}.json", what="the save name")
-        n += 1
-    return path
+    folder.mkdir(parents=True, exist_ok=True)
+    with locked(folder / SLOTS_LOCK, what=f"the saves folder {folder}"):
+        for n in range(1, MAX_SLOTS + 1):
+            path = file_in(folder, f"{name}.json" if n == 1 else f"{name}-{n}.json", what="the save name")
+            if not exists(path) and not exists(journal_path(path)):
+                held = try_lock(path)
+                if held is not None:
+                    try:
+                        claim(path)
+                        return path, held
+                    except FileExistsError:  # made meanwhile by a solo that took no lock: pass it over
+                        pass
+                    except BaseException:
+                        held.release()
+                        raise
+                    held.release()
+                    continue
+            if n == 1:  # only the slot the player expects is read, to say what is there; later ones are skipped
+                finished = not exists(path)  # a journal without its save: nothing to resume
+                if exists(path):
+                    try:
+                        finished = bool((read_save(path).snapshot or {}).get("ending"))
+                    except SaveError:
+                        finished = False  # a damaged save is kept for its backup
+                if explicit and finished:
+                    raise UserError(f"the save slot {name!r} in {folder} holds a finished game and its journal: "
+                                    f"choose another --save NAME, or move {path.name} away to reuse the name")
+                if explicit:
+                    raise UserError(f"the save slot {name!r} holds a game in progress: resume it with "
+                                    f"{resume_command(path)}, or choose another --save NAME")
+                if not finished:
+                    say(console, f"A game of this adventure is in progress in {path}; it stays there "
+                        f"({resume_command(path)}).", style="yellow", soft_wrap=True)
+    raise UserError(f"{MAX_SLOTS} games of {name!r} are kept in {folder}: "
+                    f"move some away, or choose another --save NAME")
+
+
+def _hold(save: Path) -> Held:
+    """The lock of a loaded game's save, held while it is played: two solo processes never play one save."""
+    from ..file_lock import lock_path, try_lock
+
+    try:
+        held = try_lock(save)
+    except OSError as exc:
+        raise UserError(f"cannot lock {save} ({lock_path(save)}: {exc.strerror or exc})") from None
+    if held is None:
+        raise UserError(f"{save} is being played in another solo right now; finish that game first "
+                        "(two games on one save would each write over the other's moves)")
+    return held
 
 
 MAX_SLOTS = 999
+SLOTS_LOCK = "slots"  # the saves folder's lock (.slots.lock) while a new game chooses its slot
 SLOT_SPARE = 24  # "-999.json" and what solo adds to a save's name (".bak", ".error.txt")
 
 
 def _unwritable(folder: Path) -> str | None:
     """Say so before the game starts if a folder we must write to cannot be made or written."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        return f"cannot use the folder {folder}: {exc.strerror or exc}"
-    if not os.access(folder, os.W_OK):
-        return f"cannot write in the folder {folder}"
-    return None
+    from . import writable_folder_problem
 
-
-def _plain_reader(prompt: str) -> str:
-    """One line of piped input, read in bounded pieces: an endless line (``< /dev/zero``) is cut, not kept.
-
-    What is kept is still longer than any answer may be, so the prompt refuses it with one line.
-    """
-    from ..decisions import MAX_ANSWER
-
-    limit = MAX_ANSWER * 4 + 2
-    line = sys.stdin.readline(limit)
-    if not line:
-        raise EOFError
-    if not line.endswith("\n"):
-        rest, pieces = line, 0
-        while len(rest) == limit and not rest.endswith("\n"):  # drop the rest of the line, a piece at a time
-            pieces += 1
-            if pieces * limit > 64_000_000:  # 64 MB without a line break: no answer, and no end in sight
-                raise EOFError
-            rest = sys.stdin.readline(limit)
-    return line.rstrip("\n")
+    return writable_folder_problem(folder)

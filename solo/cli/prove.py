@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import UserError
+from . import FOLDER, UserError
 
 #: The largest --max-states: each state keeps a copy of the game (about 10 KB) until it is searched, so this
 #: bounds the memory a search may take to about 1 GB. Stated in --help, the error and docs/proving.md.
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
               help="Play these characters (as solo play --pc) instead of the adventure's own one.")
 @click.option("--seeds", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
               help="Seeds tried per ending for a replayable walkthrough (default 200; 0: none).")
-@click.option("--scripts", "scripts_dir", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+@click.option("--scripts", "scripts_dir", type=FOLDER, default=None, metavar="DIR",
               help="Write each ending's walkthrough to DIR/ENDING.txt, ready for solo play --script.")
 def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[str, ...], seeds: int | None,
             scripts_dir: Path | None) -> None:

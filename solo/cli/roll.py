@@ -7,6 +7,7 @@ import json
 import click
 
 from . import UserError
+from .limits import SEED
 
 
 @click.command("roll")
@@ -14,7 +15,7 @@ from . import UserError
 @click.option("--vs", "skill", metavar="SKILL", help="Check a d100 against this skill value (e.g. 65).")
 @click.option("--difficulty", "-d", metavar="WORD",
               help="With --vs: Routine, Easy, Normal, Hard, Very Hard (or a quality word).")
-@click.option("--seed", type=int, help="Seed the dice, for a roll you can repeat.")
+@click.option("--seed", type=SEED, help="Seed the dice, for a roll you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def command(expression: str, skill: str | None, difficulty: str | None, seed: int | None, as_json: bool) -> None:
     """Roll EXPRESSION: d100, 3d6+2, 2d6-1, 1d8 …

@@ -8,11 +8,11 @@ from typing import Any
 
 import click
 
-from . import UserError
+from . import FOLDER, UserError
 
 
 @click.command("saves")
-@click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--saves", "saves_dir", type=FOLDER,
               help="Folder to list (default: $SOLO_SAVES or ./saves).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def command(saves_dir: Path | None, as_json: bool) -> None:

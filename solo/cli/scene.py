@@ -10,13 +10,15 @@ session file; this module also holds the ``--session`` plumbing that
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from . import UserError
+from . import FOLDER, UserError
+from .limits import SEED, TENSION
 
 if TYPE_CHECKING:
     from ..oracle.session_file import OracleSession
@@ -27,7 +29,7 @@ WENT = {"well": True, "badly": False, "mixed": None}  # were the PCs in control 
 
 def session_options(func: F) -> F:
     """``--session NAME`` and ``--saves DIR`` (where the sessions folder is), for every command that keeps one."""
-    func = click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+    func = click.option("--saves", "saves_dir", type=FOLDER, metavar="DIR",
                         help="The saves folder; sessions are kept in sessions/ beside it (default: beside "
                              "./saves or SOLO_SAVES; $SOLO_HOME/sessions when SOLO_HOME is set).")(func)
     func = click.option("--session", "session_name", metavar="NAME",
@@ -37,6 +39,7 @@ def session_options(func: F) -> F:
 
 
 def open_session(name: str, saves_dir: Path | None, *, must_exist: bool = False) -> OracleSession:
+    """The session NAME as it is on disk now, to read (a command that changes it uses :func:`held_session`)."""
     from ..errors import SoloError
     from ..oracle.session_file import load_session, sessions_folder
 
@@ -44,6 +47,30 @@ def open_session(name: str, saves_dir: Path | None, *, must_exist: bool = False)
         return load_session(name, sessions_folder(saves_dir), must_exist=must_exist)
     except SoloError as exc:
         raise UserError(str(exc)) from None
+
+
+@contextmanager
+def held_session(name: str | None, saves_dir: Path | None) -> Iterator[OracleSession | None]:
+    """``with held_session(NAME, DIR) as session:`` the session NAME (None without a name), read and
+    written back (by :func:`keep_session`) while its lock is held, so that a second solo changing the
+    same session at the same moment waits for this one and builds on what it wrote (docs/saves.md)."""
+    if name is None:
+        yield None
+        return
+    from ..errors import SoloError
+    from ..file_lock import locked
+    from ..oracle.session_file import session_path, sessions_folder
+
+    folder = sessions_folder(saves_dir)
+    try:
+        path = session_path(name, folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        with locked(path, what=f"the session {path.stem!r}"):
+            yield open_session(name, saves_dir)
+    except SoloError as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot keep the session in {folder}: {exc.strerror or exc}") from None
 
 
 def keep_session(session: OracleSession) -> None:
@@ -71,12 +98,12 @@ def _count(n: int, what: str) -> str:
 @click.argument("expected", nargs=-1)
 @click.option("--end", "went", type=click.Choice(sorted(WENT)), metavar="well|badly|mixed",
               help="Close the scene instead: well (the PCs were in control: tension -1), badly (+1), mixed (=).")
-@click.option("--tension", "-t", type=int, metavar="N",
+@click.option("--tension", "-t", type=TENSION, metavar="N",
               help="The tension track, 1-9 (default 5; with --session, the session's; given, it is kept).")
 @session_options
 @click.option("--tables", "folders", multiple=True, metavar="DIR",
               help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
-@click.option("--seed", type=int, help="Seed the dice, for a result you can repeat.")
+@click.option("--seed", type=SEED, help="Seed the dice, for a result you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def command(expected: tuple[str, ...], went: str | None, tension: int | None, session_name: str | None,
             saves_dir: Path | None, folders: tuple[str, ...], seed: int | None, as_json: bool) -> None:
@@ -99,22 +126,22 @@ def command(expected: tuple[str, ...], went: str | None, tension: int | None, se
     text = " ".join(expected).strip()
     if went is not None and text:
         raise UserError("--end closes a scene; say what you expect only when you start one")
-    session = open_session(session_name, saves_dir) if session_name else None
-    try:
-        if tension is not None:
-            check_tension(tension)
-        state = session.state if session else OracleState()
-        if tension is not None:
-            state.tension = tension
-        if went is not None:
-            result = _end(state, went, session)
-        else:
-            result = _check(state, text, folders, seed, session)
-    except SoloError as exc:
-        raise UserError(str(exc)) from None
-    if session:
-        keep_session(session)
-        result["session"] = session.name
+    with held_session(session_name, saves_dir) as session:
+        try:
+            if tension is not None:
+                check_tension(tension)
+            state = session.state if session else OracleState()
+            if tension is not None:
+                state.tension = tension
+            if went is not None:
+                result = _end(state, went, session)
+            else:
+                result = _check(state, text, folders, seed, session)
+        except SoloError as exc:
+            raise UserError(str(exc)) from None
+        if session:
+            keep_session(session)
+            result["session"] = session.name
     if as_json:
         click.echo(json.dumps(result))
         return

@@ -8,12 +8,14 @@ NPC the story brought in, and closes what the story settled.
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
 
-from . import UserError
-from .scene import keep_session, open_session
+from . import FOLDER, UserError
+from .limits import TENSION
+from .scene import held_session, keep_session, open_session
 
 
 @click.command("session")
@@ -24,8 +26,8 @@ from .scene import keep_session, open_session
 @click.option("--npc", "npcs", multiple=True, metavar="NAME", help="Add an NPC to the story (repeatable).")
 @click.option("--npc-gone", "gone", multiple=True, metavar="N|NAME",
               help="Take an NPC out of the story by number or name (repeatable).")
-@click.option("--tension", "-t", type=int, metavar="N", help="Set the tension track, 1-9.")
-@click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+@click.option("--tension", "-t", type=TENSION, metavar="N", help="Set the tension track, 1-9.")
+@click.option("--saves", "saves_dir", type=FOLDER, metavar="DIR",
               help="The saves folder; sessions are kept in sessions/ beside it "
                    "(default: beside ./saves or SOLO_SAVES; $SOLO_HOME/sessions when SOLO_HOME is set).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
@@ -62,27 +64,28 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
             click.echo(f"No sessions in {folder} yet: start one with solo scene --session NAME.")
         return
     changing = bool(threads or closes or npcs or gone or tension is not None)
-    session = open_session(name, saves_dir)
-    notes: list[str] = []
-    try:
-        # numbers are read against the lists as last shown, before anything moves up
-        closing = [session.thread(which) for which in closes]
-        leaving = [pick_entry(session.state.npcs, which, "NPC") for which in gone]
-        for text in dict.fromkeys(closing):
-            notes.append(f"Closed thread: {session.close_thread(text)}")
-        for npc in dict.fromkeys(leaving):
-            notes.append(f"Gone from the story: {session.remove_npc(npc)}")
-        for text in threads:
-            session.add_thread(text)
-        for npc in npcs:
-            session.add_npc(npc)
-        if tension is not None:
-            session.state.tension = check_tension(tension)
-    except SoloError as exc:
-        raise UserError(str(exc)) from None
-    known = session.path.exists()
-    if changing:
-        keep_session(session)
+    with held_session(name, saves_dir) if changing else nullcontext(open_session(name, saves_dir)) as session:
+        assert session is not None
+        notes: list[str] = []
+        try:
+            # numbers are read against the lists as last shown, before anything moves up
+            closing = [session.thread(which) for which in closes]
+            leaving = [pick_entry(session.state.npcs, which, "NPC") for which in gone]
+            for text in dict.fromkeys(closing):
+                notes.append(f"Closed thread: {session.close_thread(text)}")
+            for npc in dict.fromkeys(leaving):
+                notes.append(f"Gone from the story: {session.remove_npc(npc)}")
+            for text in threads:
+                session.add_thread(text)
+            for npc in npcs:
+                session.add_npc(npc)
+            if tension is not None:
+                session.state.tension = check_tension(tension)
+        except SoloError as exc:
+            raise UserError(str(exc)) from None
+        known = session.path.exists()
+        if changing:
+            keep_session(session)
     s = session.state
     if as_json:
         click.echo(json.dumps({"name": session.name, "file": str(session.path), "tension": s.tension,

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import UserError
+from . import FOLDER, UserError, folder_problem, writable_folder_problem
+from .limits import MAX_JOBS, MAX_SIMULATE_RUNS, MAX_TURNS, SEED, Whole
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -18,21 +19,22 @@ if TYPE_CHECKING:
 
 @click.command("simulate")
 @click.argument("adventure")
-@click.option("--runs", "-n", type=int, default=1000, show_default=True, help="How many games to play.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--runs", "-n", type=Whole(1, MAX_SIMULATE_RUNS), default=1000, show_default=True,
+              help="How many games to play.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="Base seed: run i plays with a seed made from it and i, whatever --jobs is.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Processes to play in.")
+@click.option("--jobs", "-j", type=Whole(1, MAX_JOBS), default=1, show_default=True, help="Processes to play in.")
 @click.option("--party", "party", multiple=True, metavar="FILE",
               help="A party member (a character file or a pregenerated name); repeat for more.")
-@click.option("--party-size", type=int, help="A party of K generated characters (the same K in every run).")
+@click.option("--party-size", type=Whole(1, 6), help="A party of K generated characters (the same K in every run).")
 @click.option("--policy", type=click.Choice(["random", "cautious", "bold", "explorer"]), default="random",
               show_default=True,
               help="How the bots play: uniformly at random, carefully, boldly, or as a curious player who tries "
                    "every lead before an ending and takes the Lens the odds mark best (explorer: the figures "
                    "of a person playing to see the story; see docs/testing-adventures.md).")
-@click.option("--max-turns", type=int, default=1000, show_default=True,
+@click.option("--max-turns", type=Whole(1, MAX_TURNS), default=1000, show_default=True,
               help="A run with more scene choices than this is reported as an error (a loop?).")
-@click.option("--errors-dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--errors", "--errors-dir", "errors_dir", type=FOLDER, metavar="DIR",
               help="Where failing runs' answers are written (default: solo-simulate in the temp folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, ...], party_size: int | None,
@@ -56,26 +58,16 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
     from ..story.library import find_adventure
     from ..story.loader import AdventureError
 
-    if runs < 1:
-        raise UserError("--runs must be at least 1")
-    if jobs < 1:
-        raise UserError("--jobs must be at least 1")
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if jobs > cpus:  # more processes than CPUs only share them out, and each one costs memory
         click.echo(f"solo simulate: --jobs {jobs} is more than the {cpus} CPU(s) here; playing in {cpus}", err=True)
         jobs = cpus
-    if max_turns < 1:
-        raise UserError("--max-turns must be at least 1")
     if party and party_size is not None:
         raise UserError("give either --party FILE... or --party-size K, not both")
-    if party_size is not None and not 1 <= party_size <= 6:
-        raise UserError(f"--party-size must be 1 to 6, not {party_size}")
-    if errors_dir is not None:
-        from ..paths import path_problem
-
-        problem = path_problem(errors_dir)
+    if errors_dir is not None:  # said now, not after the runs, when a failing run has nowhere to go
+        problem = folder_problem("--errors", errors_dir) or writable_folder_problem(errors_dir, keep=False)
         if problem:
-            raise UserError(f"--errors-dir: {problem}")
+            raise UserError(problem if problem.startswith("--errors") else f"--errors: {problem}")
     try:
         path = find_adventure(adventure)
     except SoloError as exc:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TypedDict
 import click
 
 from . import UserError
+from .limits import SEED
 from .scene import open_session, session_options
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class _Listed(TypedDict):
               help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
 @click.option("--show", is_flag=True, help="Show the table's rows and the exact chance of each instead of rolling.")
 @session_options
-@click.option("--seed", type=int, help="Seed the dice, for a result you can repeat.")
+@click.option("--seed", type=SEED, help="Seed the dice, for a result you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def command(name: str, folders: tuple[str, ...], show: bool, session_name: str | None, saves_dir: Path | None,
             seed: int | None, as_json: bool) -> None:

@@ -19,6 +19,7 @@ from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
 HURT_PENALTY = -20  # any Pool below zero (docs/rules.md §5.5)
+MAX_NAME = 100  # characters in a character's or a player's name: any name fits, and every line that shows it
 HURT_REASON = "hurt"  # the modifier's name wherever it is shown
 
 
@@ -180,6 +181,9 @@ class _CharacterReader:
         name = self.text("name")
         if not name.strip():
             self.fail("name", "a character needs a name")
+        for key, value in (("name", name), ("player", self.text("player", None))):
+            if value is not None and len(value) > MAX_NAME:
+                self.fail(key, f"a name has at most {MAX_NAME} characters, not {len(value):,}")
         skills_in = d.get("skills", {})
         if not isinstance(skills_in, dict):
             self.fail("skills", "expected a table of skill = value")

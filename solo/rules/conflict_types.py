@@ -6,13 +6,13 @@ types from their own table folders, and every entry is checked on load.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ..errors import ContentError, did_you_mean
-from ..toml_files import load_toml
 from .rulebook import POOLS, rules
 
 
@@ -38,69 +38,115 @@ class ConflictType:
 _FIELDS = {"name", "round", "skill", "focuses", "pools", "physical", "static", "social", "flight", "opposed_by"}
 
 
-def parse_conflict_types(data: dict[str, Any], file: str | Path) -> dict[str, ConflictType]:
-    t = rules()
+class _Bad(Exception):
+    """One entry's first problem: the entry is left out and the next one checked."""
+
+
+def parse_conflict_types(data: dict[str, Any], file: str | Path, text: str | None = None
+                         ) -> tuple[dict[str, ConflictType], list[ContentError]]:
+    """The conflict types of one file and every problem in it (each naming its TOML path and, given the
+    file's ``text``, its line): an entry with a problem is left out, the others are kept."""
+    problems: list[ContentError] = []
+
+    def problem(where: str, msg: str) -> ContentError:
+        return ContentError(msg, file=file, path=where, line=_line(text, where) if text else None)
+
+    for section in data:
+        if section != "conflict_types":
+            problems.append(problem(section, f"unknown section [{section}]{did_you_mean(section, ['conflict_types'])}"
+                                             "; a conflicts.toml holds [conflict_types.NAME] tables only"))
     out: dict[str, ConflictType] = {}
     table = data.get("conflict_types", {})
     if not isinstance(table, dict):
-        raise ContentError("expected [conflict_types.NAME] tables", file=file, path="conflict_types")
+        problems.append(problem("conflict_types", "expected [conflict_types.NAME] tables"))
+        return out, problems
     for key, entry in table.items():
-        path = f"conflict_types.{key}"
-
-        def fail(field: str | None, msg: str, path: str = path) -> NoReturn:
-            raise ContentError(msg, file=file, path=f"{path}.{field}" if field else path)
-
-        if not isinstance(entry, dict):
-            fail(None, "expected a table")
-        for field in entry:
-            if field not in _FIELDS:
-                fail(field, f"unknown field{did_you_mean(field, _FIELDS)}")
-        skill = entry.get("skill")
-        if skill not in t.skills:
-            fail("skill", f"unknown skill {skill!r}{did_you_mean(str(skill), t.skills)}")
-        focuses = entry.get("focuses", [])
-        if not isinstance(focuses, list):
-            fail("focuses", "expected a list of Focus names")
-        for i, focus in enumerate(focuses):
-            if focus not in t.skills[skill].focuses:
-                fail(f"focuses[{i}]",
-                     f"{focus!r} is not a Focus of {skill}{did_you_mean(str(focus), t.skills[skill].focuses)}")
-        pools = entry.get("pools")
-        if not isinstance(pools, list) or not 1 <= len(pools) <= 2:
-            fail("pools", "expected one or two Pool names, e.g. [\"BODY\"] or [\"BODY\", \"POW\"]")
-        for i, pool in enumerate(pools):
-            if pool not in POOLS:
-                fail(f"pools[{i}]", f"unknown Pool {pool!r}{did_you_mean(str(pool), POOLS)}")
-        flags = {}
-        for flag, default in (("physical", False), ("static", False), ("social", False), ("flight", True)):
-            value = entry.get(flag, default)
-            if not isinstance(value, bool):
-                fail(flag, "expected true or false")
-            flags[flag] = value
-        opposed = None
-        if "opposed_by" in entry:
-            text = entry["opposed_by"]
-            if not isinstance(text, str):
-                fail("opposed_by", "expected \"Skill\" or \"Skill//Focus\"")
-            o_skill, _, o_focus = text.partition("//")
-            if o_skill not in t.skills:
-                fail("opposed_by", f"unknown skill {o_skill!r}{did_you_mean(o_skill, t.skills)}")
-            if o_focus and o_focus not in t.skills[o_skill].focuses:
-                fail("opposed_by", f"{o_focus!r} is not a Focus of {o_skill}")
-            opposed = (o_skill, (o_focus,) if o_focus else ())
-        name = entry.get("name", key)
-        if not isinstance(name, str):
-            fail("name", "expected text")
-        out[key] = ConflictType(
-            key=key, name=name, skill=skill, focuses=tuple(focuses), pools=tuple(pools),
-            round=str(entry.get("round", "")), opposed_by=opposed, **flags,
-        )
-    return out
+        try:
+            out[key] = _parse_one(key, entry)
+        except _Bad as bad:
+            where, msg = bad.args
+            problems.append(problem(where, msg))
+    return out, problems
 
 
-def load_conflict_types(folders: list[str | Path] | None = None) -> dict[str, ConflictType]:
-    """The bundled types, overridden and extended by ``conflicts.toml`` in user folders."""
-    from ..paths import bundled
+def _parse_one(key: str, entry: Any) -> ConflictType:
+    t = rules()
+    path = f"conflict_types.{key}"
+
+    def fail(field: str | None, msg: str) -> NoReturn:
+        raise _Bad(f"{path}.{field}" if field else path, msg)
+
+    if not isinstance(entry, dict):
+        fail(None, "expected a table")
+    for field in entry:
+        if field not in _FIELDS:
+            fail(field, f"unknown field{did_you_mean(field, _FIELDS)}")
+    skill = entry.get("skill")
+    if skill not in t.skills:
+        fail("skill", f"unknown skill {skill!r}{did_you_mean(str(skill), t.skills)}")
+    focuses = entry.get("focuses", [])
+    if not isinstance(focuses, list):
+        fail("focuses", "expected a list of Focus names")
+    for i, focus in enumerate(focuses):
+        if focus not in t.skills[skill].focuses:
+            fail(f"focuses[{i}]",
+                 f"{focus!r} is not a Focus of {skill}{did_you_mean(str(focus), t.skills[skill].focuses)}")
+    pools = entry.get("pools")
+    if not isinstance(pools, list) or not 1 <= len(pools) <= 2:
+        fail("pools", "expected one or two Pool names, e.g. [\"BODY\"] or [\"BODY\", \"POW\"]")
+    for i, pool in enumerate(pools):
+        if pool not in POOLS:
+            fail(f"pools[{i}]", f"unknown Pool {pool!r}{did_you_mean(str(pool), POOLS)}")
+    flags = {}
+    for flag, default in (("physical", False), ("static", False), ("social", False), ("flight", True)):
+        value = entry.get(flag, default)
+        if not isinstance(value, bool):
+            fail(flag, "expected true or false")
+        flags[flag] = value
+    opposed = None
+    if "opposed_by" in entry:
+        text = entry["opposed_by"]
+        if not isinstance(text, str):
+            fail("opposed_by", "expected \"Skill\" or \"Skill//Focus\"")
+        o_skill, _, o_focus = text.partition("//")
+        if o_skill not in t.skills:
+            fail("opposed_by", f"unknown skill {o_skill!r}{did_you_mean(o_skill, t.skills)}")
+        if o_focus and o_focus not in t.skills[o_skill].focuses:
+            fail("opposed_by", f"{o_focus!r} is not a Focus of {o_skill}")
+        opposed = (o_skill, (o_focus,) if o_focus else ())
+    name = entry.get("name", key)
+    if not isinstance(name, str):
+        fail("name", "expected text")
+    return ConflictType(
+        key=key, name=name, skill=skill, focuses=tuple(focuses), pools=tuple(pools),
+        round=str(entry.get("round", "")), opposed_by=opposed, **flags,
+    )
+
+
+def _line(text: str, where: str) -> int | None:
+    """The line of ``where`` (``section``, ``conflict_types.KEY`` or ``conflict_types.KEY.FIELD[i]``): its
+    table's header, or the field's line under it."""
+    parts = where.split(".")
+    header = re.compile(r"^[ \t]*\[[ \t]*" + r"[ \t]*\.[ \t]*".join(re.escape(p) for p in parts[:2])
+                        + r"[ \t]*[.\]]", re.MULTILINE)
+    match = header.search(text)
+    if match is None:
+        return None
+    line = text.count("\n", 0, match.start()) + 1
+    if len(parts) > 2:
+        field = parts[2].split("[")[0]
+        below = re.compile(rf"^[ \t]*{re.escape(field)}[ \t]*=", re.MULTILINE).search(text, match.end())
+        if below is not None:
+            line = text.count("\n", 0, below.start()) + 1
+    return line
+
+
+def read_conflict_types(folders: list[str | Path] | None = None
+                        ) -> tuple[dict[str, ConflictType], list[ContentError]]:
+    """The bundled types, overridden and extended by ``conflicts.toml`` in user folders, and every problem
+    of every one of those files (``solo check`` reports them all)."""
+    from ..paths import PathError, bundled, read_bounded
+    from ..toml_files import loads_toml
 
     files = [bundled("oracles") / "conflicts.toml"]
     for folder in folders or []:
@@ -108,8 +154,32 @@ def load_conflict_types(folders: list[str | Path] | None = None) -> dict[str, Co
         if candidate.exists():
             files.append(candidate)
     types: dict[str, ConflictType] = {}
+    problems: list[ContentError] = []
     for file in files:
-        types.update(parse_conflict_types(load_toml(file), file))
+        try:
+            text = read_bounded(file).decode("utf-8")
+            data = loads_toml(text, file=file)
+        except ContentError as exc:
+            problems.append(exc)
+            continue
+        except PathError as exc:
+            problems.append(ContentError(str(exc).removeprefix(f"{file}: "), file=file))
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(ContentError(f"cannot read file: {exc}", file=file))
+            continue
+        found, wrong = parse_conflict_types(data, file, text)
+        types.update(found)
+        problems += wrong
+    return types, problems
+
+
+def load_conflict_types(folders: list[str | Path] | None = None) -> dict[str, ConflictType]:
+    """The bundled types, overridden and extended by ``conflicts.toml`` in user folders; the first problem
+    of any of them is raised as a :class:`ContentError`."""
+    types, problems = read_conflict_types(folders)
+    if problems:
+        raise problems[0]
     return types
 
 

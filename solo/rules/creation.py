@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import SoloError
 from ..toml_files import load_toml
-from .character import Character, Pool
+from .character import MAX_NAME, Character, Pool
 from .dice import d
 from .rulebook import POOLS, SKILLS, RulesTables, rules
 
@@ -77,6 +77,9 @@ def build_character(c: Choices, tables: RulesTables | None = None) -> Character:
     values = pyramid(c.focus_rules)
     if not c.name.strip():
         raise CreationError("a character needs a name")
+    for what, given in (("name", c.name), ("player's name", c.player)):
+        if given is not None and len(given) > MAX_NAME:
+            raise CreationError(f"a {what} has at most {MAX_NAME} characters, not {len(given):,}")
     if len(c.ranked) != len(values) or len(set(c.ranked)) != len(values):
         raise CreationError(f"rank exactly {len(values)} different skills, main skill first")
     for skill in c.ranked:

@@ -112,18 +112,23 @@ def narration_problems(source: Path, *, skip: Set[str] = frozenset()) -> list[Pr
         return []
     import tomli
 
-    from ..story.loader import adventure_files
+    from ..paths import PathError, read_bounded
+    from ..story.loader import MAX_FILE_BYTES, NotAnAdventure, adventure_files
 
     sections: list[tuple[str, dict]] = []
     maps: dict[str, LineMap] = {}
-    for f in adventure_files(source):
+    try:
+        files = adventure_files(source)
+    except NotAnAdventure:
+        return []  # the loader reported it
+    for f in files:
         name = str(f)
         if name in skip:
             continue
         try:
-            text = f.read_text(encoding="utf-8")
+            text = read_bounded(f, MAX_FILE_BYTES).decode("utf-8")
             data = tomli.loads(text)
-        except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
+        except (OSError, PathError, UnicodeDecodeError, tomli.TOMLDecodeError, RecursionError, ValueError):
             continue  # the loader reported it
         narration = data.get("narration")
         if isinstance(narration, dict) and narration:
@@ -147,14 +152,12 @@ def narration_problems(source: Path, *, skip: Set[str] = frozenset()) -> list[Pr
 
 
 def _conflict_type_keys(source: Path) -> list[str] | None:
-    from ..errors import ContentError
-    from ..rules.conflict_types import load_conflict_types
+    """The conflict types the adventure may use: the good ones, whatever else its conflicts.toml holds (the
+    loader reports that file's problems)."""
+    from ..rules.conflict_types import read_conflict_types
 
     tables = source / "tables"
-    try:
-        return list(load_conflict_types([str(tables)] if source.is_dir() and tables.is_dir() else None))
-    except ContentError:
-        return None
+    return list(read_conflict_types([str(tables)] if source.is_dir() and tables.is_dir() else None)[0])
 
 
 # -- scenes that can be left but never lead to an ending -------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from ..decisions import Decider, Option, Question
-from ..rules.character import Character
+from ..rules.character import MAX_NAME, Character
 from ..rules.creation import (
     CREATION_FOCUSES,
     STANDARD_POOLS,
@@ -40,7 +40,7 @@ def create_character(
     """Ask a decider for every creation choice and return the finished character."""
     t = tables or rules()
     who = player
-    name = decider.decide(Question("name", "What is your character's name?", actor=who))
+    name = decider.decide(Question("name", "What is your character's name?", actor=who, limit=MAX_NAME))
     pronoun = _ask(decider, "pronoun", f"How should the story refer to {name}?",
                    [Option("she", "she/her"), Option("he", "he/him"), Option("they", "they/them")], actor=who)
     method = _ask(decider, "method", "How do you want to build the character?", [

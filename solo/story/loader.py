@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ContentError, did_you_mean
 from ..paths import PathError, read_bounded
-from ..rules.conflict_types import load_conflict_types
+from ..rules.conflict_types import read_conflict_types
 from ..toml_files import TOMLError, loads_toml
 from .adventure import Adventure
 from .locate import LineMap
@@ -28,19 +28,66 @@ RESERVED_ID = "open"  # the save id of open play (story/open_play.py OPEN_ID)
 SECTIONS = ("adventure", "npcs", "scenes", "narration", "responses")
 
 
+#: How far solo looks into an adventure folder: its subfolders this deep, this many entries seen in all
+#: (files and folders), this many ``.toml`` files read. A path that leads elsewhere (``/``, a home folder)
+#: is refused after a glance, never walked.
+MAX_FOLDER_DEPTH = 4
+MAX_FOLDER_ENTRIES = 5_000
+MAX_ADVENTURE_FILES = 200
+
+
+class NotAnAdventure(ContentError):
+    """A path that cannot be an adventure: refused before any of its files is read."""
+
+
 def adventure_files(source: Path) -> list[Path]:
-    """The TOML files of an adventure: the file itself, or every one in its folder but its tables."""
-    if source.is_dir():
-        return sorted(p for p in source.rglob("*.toml") if "tables" not in p.relative_to(source).parts[:-1])
-    return [source]
+    """The TOML files of an adventure: the file itself, or every one in its folder but its tables.
+
+    A folder must hold a ``.toml`` file at its top; its subfolders are read to :data:`MAX_FOLDER_DEPTH`
+    levels, hidden ones and ``tables/`` left out, links to folders not followed. Raises
+    :class:`NotAnAdventure` (naming only ``source``) for a file that is not ``.toml``, a folder with
+    none at its top, or one larger than the bounds above.
+    """
+    import os
+
+    if not source.is_dir():
+        if source.suffix.lower() != ".toml":
+            raise NotAnAdventure("an adventure is a .toml file or a folder of them", file=source)
+        return [source]
+    files: list[Path] = []
+    seen = 0
+    stack: list[tuple[Path, int]] = [(source, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            raise NotAnAdventure(f"cannot read the folder: {exc.strerror or exc}", file=source) from None
+        seen += len(entries)
+        if seen > MAX_FOLDER_ENTRIES:
+            raise NotAnAdventure(f"more than {MAX_FOLDER_ENTRIES:,} files and folders in it: an adventure folder "
+                                 "holds its own files only", file=source)
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "tables" and depth < MAX_FOLDER_DEPTH:
+                    stack.append((Path(entry.path), depth + 1))
+            elif entry.name.endswith(".toml"):
+                files.append(Path(entry.path))
+        if depth == 0 and not files:
+            raise NotAnAdventure("no .toml file at the top of this folder: not an adventure", file=source)
+        if len(files) > MAX_ADVENTURE_FILES:
+            raise NotAnAdventure(f"more than {MAX_ADVENTURE_FILES} .toml files: an adventure has fewer", file=source)
+    return sorted(files)
 
 
-def content_hash(files: list[Path]) -> str:
+def content_hash(files: list[tuple[Path, bytes]]) -> str:
     """A short hash of the files, so a save can tell the adventure it was played with has changed."""
     digest = hashlib.sha256()
-    for f in files:
+    for f, raw in files:
         digest.update(f.name.encode())
-        digest.update(f.read_bytes())
+        digest.update(raw)
     return digest.hexdigest()[:16]
 
 
@@ -52,16 +99,20 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     if not source.exists():
         c.add(str(source), "", "E010", "no such file or folder")
         return None, c.problems
-    files = adventure_files(source)
-    if not files:
-        c.add(str(source), "", "E010", "no .toml files in this folder")
+    try:
+        files = adventure_files(source)
+    except NotAnAdventure as exc:
+        c.add(str(source), "", "E010", exc.message)
         return None, c.problems
+    read: list[tuple[Path, bytes]] = []
     merged: dict[str, Any] = {"adventure": None, "npcs": {}, "scenes": {}, "narration": {}, "responses": {}}
     origin: dict[str, str] = {}
     for f in files:
         name = str(f)
         try:
-            text = read_bounded(f, MAX_FILE_BYTES).decode("utf-8")
+            raw = read_bounded(f, MAX_FILE_BYTES)
+            read.append((f, raw))
+            text = raw.decode("utf-8")
         except PathError as exc:  # a FIFO, a device or a file over the limit
             c.add(name, "", "E010", str(exc).removeprefix(f"{f}: "))
             continue
@@ -103,12 +154,13 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
         c.add(str(files[0]), "adventure", "E002", "missing [adventure] section (title, start …)")
         return None, c.problems
     own_tables = [source / "tables"] if source.is_dir() and (source / "tables").is_dir() else []
-    try:
-        types = load_conflict_types([*(conflict_folders or []), *own_tables])
-    except ContentError as exc:
-        c.add(exc.file or "", exc.path or "", "E002", exc.message)
+    types, wrong = read_conflict_types([*(conflict_folders or []), *own_tables])
+    for bad in wrong:  # every problem of every conflicts.toml, not only the first
+        c.add(bad.file or "", bad.path or "", "E001" if isinstance(bad, TOMLError) else "E002", bad.message,
+              line=bad.line, column=bad.column)
+    if wrong:
         return None, c.problems
-    builder = Builder(c, merged, origin, types, source, files, content_hash(files))
+    builder = Builder(c, merged, origin, types, source, files, content_hash(read))
     adventure = builder.build()
     if adventure is not None:
         _check_id(adventure.id, merged["adventure"], origin["adventure"], c)

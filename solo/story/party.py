@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..decisions import Option, Question
-from ..rules.character import Character
+from ..rules.character import MAX_NAME, Character
 from .npcs import npc_fields
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def make_party(game: Game) -> list[Character]:
         player = None
         if size > 1:
             player = game.decider.decide(Question("player", f"Player {seat}, what is your name?",
-                                                  default=f"Player {seat}"))
+                                                  default=f"Player {seat}", limit=MAX_NAME))
         pc = make_pc(game, player, taken={p.name for p in party})
         pc.player = player
         names = {p.name for p in party}

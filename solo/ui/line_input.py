@@ -21,6 +21,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from ..decisions import MAX_ANSWER
+
 if TYPE_CHECKING:
     from ..decisions import Decider, Question
 
@@ -196,3 +198,32 @@ class Offering:
         """What the inner decider says of its next recorded answer (a replayed save), as if unwrapped."""
         inner = getattr(self.inner, "upcoming", None)
         return inner() if callable(inner) else None
+
+
+#: Characters of one piped line kept and looked at; the rest of a longer line is read and dropped.
+PIPED_LINE_CHARS = 4 * MAX_ANSWER + 2
+#: Characters read without a line break before piped input counts as ended (``< /dev/zero``).
+PIPED_LINE_LIMIT = 64_000_000
+
+
+def piped_line(prompt: str = "") -> str:
+    """One line of input that is not a terminal, read in bounded pieces: an endless line is cut, not kept,
+    and one of more than :data:`PIPED_LINE_LIMIT` characters ends the input (``EOFError``).
+
+    What is kept is still longer than any answer may be, so the prompt refuses it with one line.
+    """
+    import sys
+
+    if sys.stdin is None:
+        raise EOFError
+    line = sys.stdin.readline(PIPED_LINE_CHARS)
+    if not line:
+        raise EOFError
+    if not line.endswith("\n"):
+        rest, read = line, len(line)
+        while len(rest) == PIPED_LINE_CHARS and not rest.endswith("\n"):  # drop the rest, a piece at a time
+            if read > PIPED_LINE_LIMIT:  # no answer, and no end in sight
+                raise EOFError
+            rest = sys.stdin.readline(PIPED_LINE_CHARS)
+            read += len(rest)
+    return line.rstrip("\n")

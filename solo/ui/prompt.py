@@ -18,6 +18,9 @@ MetaHandler = Callable[[str, Question], bool]
 
 
 DECLARATIONS = (LENS, CLEVER_FOLLOW_UP)
+#: Lines of input that is not a terminal read at one question without an answer to it (refused answers,
+#: table-side commands) before the input counts as ended: ``yes banana | solo play`` stops, it never spins.
+PIPED_TRIES = 100
 
 
 class TerminalDecider:
@@ -26,11 +29,13 @@ class TerminalDecider:
     def __init__(self, console: Console, *, reader: Callable[[str], str] | None = None,
                  meta: MetaHandler | None = None, player_of: Callable[[str], str | None] | None = None,
                  before: Callable[[], None] | None = None,
-                 refused: Callable[[str], None] | None = None) -> None:
+                 refused: Callable[[str], None] | None = None, tries: int | None = None) -> None:
         self.console = console
         self.refused = refused  # told why each refused answer fits no option; a script stops there
         self.before = before  # shows what the screen still owes the player (a round's rolls) before asking
-        self.reader = reader or (lambda prompt: console.input(prompt))
+        self.reader = reader or default_reader(console)
+        # lines read at one question before the input counts as ended: none at a terminal, where a person types
+        self.tries = tries if tries is not None or reader is not None else (None if _tty() else PIPED_TRIES)
         self.meta = meta
         self.player_of = player_of or (lambda name: None)
 
@@ -81,7 +86,13 @@ class TerminalDecider:
             if question.options:
                 label = next((o.label for o in question.options if o.key == question.default), label)
             self.console.print(Text(f"(Enter for {one_line(label)})", style="dim"))
+        tried = 0
         while True:
+            if self.tries is not None and tried >= self.tries:
+                self.console.print(Text(f"{tried} lines of input in a row answer nothing here; the input is "
+                                        "taken as ended.", style="red"))
+                raise EOFError
+            tried += 1
             line = self.reader("> ")  # EOFError / KeyboardInterrupt go up
             problem = too_long(line)
             if problem:  # refused before a table-side command or the answer's matching sees it
@@ -101,6 +112,29 @@ class TerminalDecider:
 
 
 LABEL_LIMIT = 300  # characters of one option shown in a menu
+
+
+def _tty() -> bool:
+    import sys
+
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def default_reader(console: Console) -> Callable[[str], str]:
+    """How a prompt reads a line: rich's input at a terminal; else the prompt shown and one bounded line
+    read (:func:`solo.ui.line_input.piped_line`), so no input, however long, is kept whole."""
+    if _tty():
+        return lambda prompt: console.input(prompt)
+    from .line_input import piped_line
+
+    def piped(prompt: str) -> str:
+        console.print(prompt, end="", markup=False, highlight=False)
+        return piped_line()
+
+    return piped
 
 
 def common_chance(question: Question) -> Chance | None:

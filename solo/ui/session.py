@@ -26,7 +26,7 @@ from ..story.engine import Game
 from ..story.text import shown
 from .event_stream import EventStream, EventStreamError
 from .journal import Journal
-from .prompt import TerminalDecider
+from .prompt import PIPED_TRIES, TerminalDecider
 from .script import Script, ScriptRefused
 from .view import TerminalView, say
 
@@ -179,7 +179,8 @@ class Session:
         self.journal = Journal()
         self._start_narration()
         live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of,
-                               before=self.view.before_question, refused=self._refused if self.script else None)
+                               before=self.view.before_question, refused=self._refused if self.script else None,
+                               tries=PIPED_TRIES if self.echo and self.script is None else None)
         self.replaying = bool(self.prefix)
         if self.replaying:
             self.view.mute()
@@ -280,7 +281,7 @@ class Session:
         that came from a file or from the roster over its own file, a ready-made or new one to a new file."""
         if self.characters_dir is None or self.game is None:
             return
-        from ..characters import free_character_path, in_folder, played_scenarios, save_character
+        from ..characters import in_folder, save_new_character, update_character
 
         roster = getattr(self.game, "roster", None)  # the roster the game offered, and what was taken from it
         chosen: dict[str, Path] = roster.chosen if roster is not None else {}
@@ -289,9 +290,10 @@ class Session:
             if own is None and pc.name in chosen and in_folder(chosen[pc.name], self.characters_dir):
                 own = chosen[pc.name]
             try:
-                # a pregenerated or new character gets a file of its own, never someone else's
-                path = own or free_character_path(self.characters_dir, pc.name)
-                save_character(pc, path, scenarios=(played_scenarios(own) if own else 0) + 1)
+                if own is not None:
+                    update_character(pc, path := own)
+                else:  # a pregenerated or new character gets a file of its own, never someone else's
+                    path = save_new_character(pc, self.characters_dir, scenarios=1)
             except OSError as exc:
                 say(self.console, f"Could not write {own or self.characters_dir}: {exc.strerror or exc}",
                     style="red", soft_wrap=True)
@@ -590,16 +592,11 @@ class Session:
         if self.game is None or self.recorder is None:
             return
         scene = self.adventure.scenes.get(self.game.state.scene or "")
-        data = SaveData(
-            adventure_id=self.adventure.id, adventure_source=self.adventure.source,
-            adventure_hash=self.adventure.content_hash, seed=self.seed, log=list(self.recorder.log),
-            party=[pc.to_dict() for pc in self.party] if self.party else None,
-            snapshot=self.game.state.to_dict() if self.game.state.party or not self.adventure.uses_pcs else None,
-            label=self._label(scene),
-            # pc = false is written down so that 'solo saves' can tell "no player character" from "no party yet"
-            options={"advise": self.advise} if self.adventure.uses_pcs else {"advise": self.advise, "pc": False},
-        )
-        data.options["started"] = self.started  # the journal's date: the first session's, kept across resumes
+        data = save_data(self.adventure, self.seed, self.party, advise=self.advise, started=self.started)
+        data.log = list(self.recorder.log)
+        if self.game.state.party or not self.adventure.uses_pcs:
+            data.snapshot = self.game.state.to_dict()
+        data.label = self._label(scene)
         write_save(self.save_path, data)
 
     def _try_save(self) -> str | None:
@@ -690,7 +687,7 @@ class Session:
     def _label(self, scene: Scene | None) -> str:
         """Where the game stands, for 'solo saves'."""
         if scene is None:
-            return f"{self.adventure.title}: the beginning"
+            return save_data(self.adventure, self.seed, None, advise=self.advise).label
         if scene.id == "open":  # open play numbers its scenes
             return f"{self.adventure.title}: scene {self._game.state.visited.get('open', 1)}"
         return f"{self.adventure.title}: {shown(scene.title, self._game.context())}"
@@ -736,6 +733,22 @@ def _same_file(one: Path, other: Path | None) -> bool:
         return one.resolve() == other.resolve()
     except (OSError, RuntimeError):
         return one == other
+
+
+def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
+              started: str | None = None) -> SaveData:
+    """What a save of ``adventure`` holds before anything is played: the game's seed, the party it was
+    given and its options. A session adds the log, the state and where the game stands; a new game's
+    slot is created with this (see ``solo play``), so two games started at once never share a file."""
+    data = SaveData(
+        adventure_id=adventure.id, adventure_source=adventure.source, adventure_hash=adventure.content_hash,
+        seed=seed, party=[pc.to_dict() for pc in party] if party else None,
+        label=f"{adventure.title}: the beginning",
+        # pc = false is written down so that 'solo saves' can tell "no player character" from "no party yet"
+        options={"advise": advise} if adventure.uses_pcs else {"advise": advise, "pc": False},
+    )
+    data.options["started"] = started or _today()  # the journal's date: the first session's, kept across resumes
+    return data
 
 
 def _today() -> str:

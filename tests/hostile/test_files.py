@@ -204,7 +204,7 @@ def test_3_an_internal_error_on_a_full_disk_claims_nothing_it_did_not_write(tmp_
         raise RuntimeError("a bug in recap")
 
     monkeypatch.setattr(Session, "_recap", broken_recap)
-    fail_after(monkeypatch, "fsync", 0, errno.ENOSPC)  # no save reaches the disk
+    fail_after(monkeypatch, "fsync", 1, errno.ENOSPC)  # the new game's slot is made; no later save reaches the disk
     fail_after(monkeypatch, "replace", 0, errno.ENOSPC)  # nor any other file
     (tmp_path / "answers.txt").write_text("1\nrecap\n", encoding="utf-8")
     result = invoke(monkeypatch, tmp_path, "play", "tutorial", "--seed", "5", "--script", "answers.txt",
@@ -213,8 +213,18 @@ def test_3_an_internal_error_on_a_full_disk_claims_nothing_it_did_not_write(tmp_
     assert result.code == 1
     assert "saved at" not in screen and "details are in" not in screen
     assert "NOT saved" in screen and "could not be written" in screen
-    assert not (tmp_path / "saves" / "tutorial.json").exists()
+    assert "after 0 decisions" in screen
+    assert read_save(tmp_path / "saves" / "tutorial.json").log == []  # the slot as the game began, as said
     assert not (tmp_path / "saves" / "tutorial.error.txt").exists()
+
+
+def test_3_a_full_disk_before_the_game_stops_it_before_the_first_question(tmp_path, monkeypatch):
+    fail_after(monkeypatch, "fsync", 0, errno.ENOSPC)  # not even the new game's save can be made
+    result = invoke(monkeypatch, tmp_path, "play", "tutorial", "--seed", "5", "--script", str(TUTORIAL_SCRIPT),
+                    "--saves", "saves")
+    assert os.strerror(errno.ENOSPC) in assert_one_line_error(result, "saves/tutorial.json")
+    assert "Seed" not in result.out
+    assert not [p for p in (tmp_path / "saves").iterdir() if p.name != ".slots.lock"]
 
 
 def test_3_a_save_name_the_file_system_cannot_hold_is_refused_before_the_game(tmp_path, monkeypatch):
@@ -299,7 +309,7 @@ def test_8_names_longer_than_the_system_allows(tmp_path, monkeypatch, case):
         "saves --saves": (["saves", "--saves", f"{TOO_LONG}/deeper"], None, "--saves"),
         "--transcript": (["play", "tutorial", "--saves", "saves", "--transcript", f"{TOO_LONG}.md",
                           "--script", str(TUTORIAL_SCRIPT)], None, "--transcript"),
-        "--errors-dir": (["simulate", "tutorial", "--runs", "1", "--errors-dir", TOO_LONG], None, "--errors-dir"),
+        "--errors-dir": (["simulate", "tutorial", "--runs", "1", "--errors-dir", TOO_LONG], None, "--errors"),
     }
     args, env, option = options[case]
     result = invoke(monkeypatch, tmp_path, *args, env=env)
@@ -307,12 +317,17 @@ def test_8_names_longer_than_the_system_allows(tmp_path, monkeypatch, case):
     assert files_under(tmp_path) == set()
 
 
-def test_8_a_very_long_character_name_still_gets_a_file(tmp_path, monkeypatch):
-    result = invoke(monkeypatch, tmp_path, "new", "--random", "--seed", "1", "--name", TOO_LONG)
+def test_8_a_character_name_at_the_limit_gets_a_short_file_name_and_a_longer_one_is_refused(tmp_path, monkeypatch):
+    from solo.rules.character import MAX_NAME
+
+    result = invoke(monkeypatch, tmp_path, "new", "--random", "--seed", "1", "--name", "x" * MAX_NAME)
     assert result.code == 0, result.err
     assert_no_crash(result)
     made = list((tmp_path / "characters").iterdir())
-    assert len(made) == 1 and len(made[0].name) < 100 and made[0].read_text(encoding="utf-8").count("x") >= 300
+    assert len(made) == 1 and len(made[0].name) < 100 and made[0].read_text(encoding="utf-8").count("x") >= MAX_NAME
+    result = invoke(monkeypatch, tmp_path, "new", "--random", "--seed", "1", "--name", TOO_LONG)
+    assert f"at most {MAX_NAME} characters" in assert_one_line_error(result, "name")
+    assert len(list((tmp_path / "characters").iterdir())) == 1
 
 
 def test_8_an_unwritable_out_is_one_line(tmp_path, monkeypatch):
@@ -323,7 +338,7 @@ def test_8_an_unwritable_out_is_one_line(tmp_path, monkeypatch):
     def refused(path, data, **kw):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr("solo.characters.write_atomic", refused)
+    monkeypatch.setattr("solo.paths.write_atomic", refused)
     result = invoke(monkeypatch, tmp_path, "new", "--random", "--out", "hero.toml")
     assert "not saved" in assert_one_line_error(result, "hero.toml", "Permission denied")
     result = invoke(monkeypatch, tmp_path, "new", "--random", "--json", "--out", "hero.toml")
