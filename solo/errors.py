@@ -50,3 +50,14 @@ def did_you_mean(word: object, known: Iterable[object]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or ''."""
     close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class OutputGone(Exception):
+    """Standard output cannot be written any more (a closed pipe, a full disk): not a bug, not the user's
+    mistake. A game saves and stops on it; the command line ends quietly (``solo.cli.output``)."""
+
+    def __init__(self, cause: OSError) -> None:
+        self.errno = cause.errno
+        self.strerror = cause.strerror or str(cause)
+        self.note = ""  # what became of the work under way (a game: saved or not), for the one line on stderr
+        super().__init__(self.strerror)

@@ -282,8 +282,9 @@ HEAD_BYTES = 512  # how much of a file is read to tell whether solo wrote it
 class FileKind:
     """A kind of file solo writes (a character, a map, a journal …) and how to recognise one.
 
-    A file is of this kind if it starts with one of ``starts`` or its first line holds one of
-    ``marks``: solo puts a header in every such file saying what wrote it.
+    A file is of this kind if it starts with one of ``starts`` or one of its first two lines holds
+    one of ``marks``: solo puts a line in every such file saying what wrote it (the second line where
+    the format must open with its own keyword, as a Mermaid diagram does).
     """
 
     name: str  # "a character file", as a message says it
@@ -296,18 +297,20 @@ class FileKind:
             head = read_bounded(path, HEAD_BYTES, cut=True)
         except (OSError, PathError):
             return False
-        first = head.split(b"\n", 1)[0]
-        return any(head.startswith(s) for s in self.starts) or any(m in first for m in self.marks)
+        top = b"\n".join(head.split(b"\n", 2)[:2])
+        return any(head.startswith(s) for s in self.starts) or any(m in top for m in self.marks)
 
 
 class NotOurs(PathError):
     """A file the user named exists and is not one solo wrote: replaced only with ``--force``."""
 
 
-def replace_problem(path: Path, kind: FileKind, *, force: bool = False, option: str = "--force") -> str | None:
+def replace_problem(path: Path, kind: FileKind, *, force: bool = False, option: str | None = "--force",
+                    action: str = "replace it") -> str | None:
     """Why ``path`` may not be written now, or None. The one rule for every file solo writes at a
     user's request: create it, or replace a file of the same ``kind`` that solo wrote, or (with
-    ``--force``) any regular file; never a folder, a device or a FIFO."""
+    ``--force``) any regular file; never a folder, a device or a FIFO. ``option`` None: the command
+    has no ``--force``, so the message says to move the file away."""
     import stat
 
     try:
@@ -320,12 +323,14 @@ def replace_problem(path: Path, kind: FileKind, *, force: bool = False, option: 
         return f"{path} exists and is not a regular file"
     if force or kind.recognises(path):
         return None
+    if option is None:
+        return f"{path} exists and is not {kind.name} solo wrote; move it away to let solo write there"
     return (f"{path} exists and is not {kind.name} solo wrote; give another file name, "
-            f"or add {option} to replace it")
+            f"or add {option} to {action}")
 
 
 def write_owned(path: Path, data: str | bytes, kind: FileKind, *, force: bool = False,
-                option: str = "--force") -> None:
+                option: str | None = "--force") -> None:
     """Write ``path`` by the one rule (see :func:`replace_problem`): a new file is created exclusively, so
     one that appears meanwhile is not replaced unseen. Raises :class:`NotOurs` or ``OSError``."""
     for _ in range(3):

@@ -20,13 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .decisions import DEFAULTED_IN_OLD_SAVES, Decider, Question
+from .decisions import DEFAULTED_IN_OLD_SAVES, MAX_ANSWER, Decider, Question
 from .errors import SoloError
+from .json_files import JSONTooDeep
+from .json_files import loads as loads_json
 from .paths import PathError, read_bounded, write_atomic
 
 SAVE_FORMAT = "solo-save"
 SAVE_VERSION = 1
 MAX_SAVE_BYTES = 16_000_000  # a long campaign's log is well under 1 MB
+MAX_ENTRY_PARTS = 8  # an entry of the log: "a", its kind and the answer; "m", its kind and a few words
 
 # One decision-log entry: ["a", question kind, answer] or ["m", meta kind, *payload], all text.
 LogEntry = list[str]
@@ -87,6 +90,10 @@ class SaveData:
             log = data["log"]
             if not isinstance(log, list) or not all(_valid_entry(e) for e in log):
                 raise ValueError("the decision log is damaged")
+            longest = max((len(x) for e in log for x in e), default=0)
+            if longest > MAX_ANSWER:
+                raise ValueError(f"an answer in the decision log is {longest:,} characters long; "
+                                 f"at most {MAX_ANSWER:,}")
             seed = data["seed"]
             if not isinstance(seed, int) or isinstance(seed, bool):
                 raise ValueError("the seed is not a number")
@@ -102,6 +109,11 @@ class SaveData:
                 raise ValueError("the snapshot is damaged")
             if not isinstance(data.get("label", ""), str):
                 raise ValueError("the label is not text")
+            names = [len(p.get("name", "")) for p in (snapshot or {}).get("party", [])]
+            if max(names, default=0) > MAX_ANSWER:
+                raise ValueError(f"a name in the snapshot is {max(names):,} characters long; at most {MAX_ANSWER:,}")
+            if len(data.get("label", "")) > MAX_ANSWER:
+                raise ValueError(f"the label is longer than {MAX_ANSWER:,} characters")
             if not isinstance(data.get("options") or {}, dict):
                 raise ValueError("the options are damaged")
             return cls(
@@ -120,7 +132,7 @@ class SaveData:
 
 
 def _valid_entry(entry: object) -> bool:
-    if not isinstance(entry, list) or len(entry) < 3 or entry[0] not in ("a", "m"):
+    if not isinstance(entry, list) or not 3 <= len(entry) <= MAX_ENTRY_PARTS or entry[0] not in ("a", "m"):
         return False
     return all(isinstance(x, str) for x in entry)
 
@@ -195,12 +207,12 @@ def read_save(path: Path) -> SaveData:
         raise SaveError(f"{path}: cannot read the save ({exc.strerror or exc}).{hint}", path=path,
                         backup=offer) from None
     try:
-        data = json.loads(raw)
+        data = loads_json(raw)
     except json.JSONDecodeError as exc:
         raise SaveError(f"{path}:{exc.lineno}: the save is corrupt ({exc.msg}).{hint}", path=path,
                         backup=offer) from None
-    except RecursionError:
-        raise SaveError(f"{path}: the save is corrupt (nested too deeply).{hint}", path=path, backup=offer) from None
+    except JSONTooDeep as exc:
+        raise SaveError(f"{path}: the save is corrupt ({exc}).{hint}", path=path, backup=offer) from None
     try:
         return SaveData.from_dict(data, path=path)
     except SaveError as exc:

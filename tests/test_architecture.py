@@ -19,7 +19,8 @@ from pathlib import Path
 import solo
 
 PACKAGE = Path(solo.__file__).parent
-BASE = {"solo", "events", "decisions", "errors", "paths", "file_lock", "toml_files", "toml_write", "lazy_exports"}
+BASE = {"solo", "events", "decisions", "errors", "paths", "file_lock", "json_files", "toml_files", "toml_write",
+        "lazy_exports"}
 
 # part -> the parts it may import (besides itself and the base)
 ALLOWED: dict[str, set[str]] = {

@@ -64,10 +64,14 @@ def test_out_writes_a_file_that_reads_back(tmp_path):
     npc = NPC.from_dict(load_toml(path), file=path)
     data = json.loads(run("npc", "--level", "master", "--antagonist", "--seed", "9", "--json").output)
     assert npc.to_dict() == data
-    again = run("npc", "--out", str(path))
-    assert again.exit_code == 2 and "already exists" in again.output
-    assert run("npc", "--out", str(path), "--force", "--seed", "2").exit_code == 0
-    assert NPC.from_dict(load_toml(path)).level == "common"
+    again = run("npc", "--out", str(path), "--seed", "2")  # an NPC file solo rolled is its to replace
+    assert again.exit_code == 0 and NPC.from_dict(load_toml(path)).level == "common"
+    theirs = tmp_path / "npcs" / "notes.toml"
+    theirs.write_text("# my notes\n", encoding="utf-8")
+    refused = run("npc", "--out", str(theirs))
+    assert refused.exit_code == 2 and "--force" in refused.output and theirs.read_text() == "# my notes\n"
+    assert run("npc", "--out", str(theirs), "--force", "--seed", "2").exit_code == 0
+    assert NPC.from_dict(load_toml(theirs)).level == "common"
 
 
 @pytest.mark.parametrize("args,says", [

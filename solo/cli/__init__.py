@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from .. import __version__
+from ..errors import OutputGone
 
 if TYPE_CHECKING:
     from ..rules.conflict_types import ConflictType
@@ -94,6 +95,23 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("\nsolo: stopped.", err=True)
             sys.exit(130)
+        except OutputGone as exc:  # a closed pipe (solo play … | head), a full disk: not a bug
+            from .output import CLOSED_PIPE_STATUS, closed_pipe, silence_stdout
+
+            silence_stdout()
+            if closed_pipe(exc):
+                sys.exit(CLOSED_PIPE_STATUS)
+            note = f"; {exc.note}" if exc.note else ""
+            click.echo(f"solo: stopped: the output cannot be written ({exc.strerror}){note}", err=True)
+            sys.exit(2)
+        except OSError as exc:  # the system refused something no command foresaw: its reason, in one line
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"solo: {where}{exc.strerror or exc}", err=True)
+            sys.exit(2)
+        except UnicodeError as exc:  # bytes that are not the text they claim to be
+            click.echo(f"solo: {exc.reason if hasattr(exc, 'reason') else exc}: text that is not valid "
+                       f"{getattr(exc, 'encoding', 'UTF-8')}", err=True)
+            sys.exit(2)
         except Exception as exc:  # a bug in solo: one line for the user, the traceback on request
             if os.environ.get("SOLO_DEBUG"):
                 raise
@@ -211,4 +229,7 @@ def cli() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    from .output import prepare
+
+    prepare()  # plain text on a terminal that is not UTF-8; a closed or full output ends quietly
     cli.main(args=argv)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import FOLDER, UserError
+from . import FOLDER, UserError, folder_problem
 
 if TYPE_CHECKING:
     from ..saves import SaveData
@@ -43,14 +43,17 @@ def command(name: str, out: Path | None, saves_dir: Path | None, force: bool) ->
       solo journal tutorial
       solo journal vellan --out ~/vault/vellan.md
     """
-    from ..paths import PathError, default_saves, path_problem, read_bounded, write_atomic
+    from ..paths import PathError, default_saves, path_problem, read_bounded, write_owned
+    from ..ui.journal import JOURNAL_FILE
     from ..ui.session import journal_path
 
     folder = saves_dir or default_saves()
-    for option, given in (("--saves" if saves_dir else "SOLO_SAVES", folder), ("--out", out)):
-        problem = path_problem(given) if given is not None else None
-        if problem:
-            raise UserError(f"{option}: {problem}")
+    problem = folder_problem("--saves" if saves_dir else "SOLO_SAVES", folder)
+    if problem:
+        raise UserError(problem)
+    problem = path_problem(out) if out is not None else None
+    if problem:
+        raise UserError(f"--out: {problem}")
     save = _save_of(name, folder)
     kept = journal_path(save)
     text: str | None = None
@@ -68,7 +71,9 @@ def command(name: str, out: Path | None, saves_dir: Path | None, force: bool) ->
     if out is not None:
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(out, text)
+            write_owned(out, text, JOURNAL_FILE, force=force)
+        except PathError as exc:
+            raise UserError(f"--out: {exc}") from None
         except OSError as exc:
             raise UserError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
         click.echo(f"Wrote the journal of {save.name} to {out}.")
@@ -80,19 +85,17 @@ def command(name: str, out: Path | None, saves_dir: Path | None, force: bool) ->
 
 
 def _check_out(out: Path, save: Path, *, force: bool) -> None:
-    """Refuse an --out that would destroy a game: the save, its backup, or a file that is no journal."""
-    from ..paths import exists
+    """Refuse an --out that would destroy a game (the save, its backup) or a file that is not a journal solo
+    wrote, unless --force."""
+    from ..paths import replace_problem
+    from ..ui.journal import JOURNAL_FILE
 
     for kept, what in ((save, "the save itself"), (save.with_name(save.name + ".bak"), "the save's backup")):
         if _same_path(out, kept):
             raise UserError(f"--out: {out} is {what}; give another file name (for example {save.stem}-journal.md)")
-    if not exists(out) or force:
-        return
-    if not out.is_file():
-        raise UserError(f"--out: {out} exists and is not a regular file")
-    if out.suffix.lower() != ".md" or not _is_journal(out):
-        raise UserError(f"--out: {out} exists and is not a journal solo wrote; "
-                        "give another file name, or add --force to replace it")
+    problem = replace_problem(out, JOURNAL_FILE, force=force)
+    if problem:
+        raise UserError(f"--out: {problem}")
 
 
 def _same_path(one: Path, other: Path) -> bool:
@@ -101,15 +104,6 @@ def _same_path(one: Path, other: Path) -> bool:
         if one.exists() and other.exists():
             return one.samefile(other)
         return one.resolve() == other.resolve()
-    except OSError:
-        return False
-
-
-def _is_journal(path: Path) -> bool:
-    """A journal solo wrote opens with its front matter; anything else is somebody's file."""
-    try:
-        with path.open("rb") as handle:
-            return handle.read(4) == b"---\n"
     except OSError:
         return False
 
@@ -152,8 +146,10 @@ def _rebuild(save: Path, kept: Path) -> str:
                    "the replay did.", err=True)
         return text
     try:
-        write_atomic(kept, text)
+        write_atomic(kept, text, exclusive=True)  # a game resumed meanwhile writes its own: that one stays
         where = f"and written to {kept}"
+    except FileExistsError:
+        where = f"and not written: {kept} appeared meanwhile"
     except OSError as exc:
         where = f"but could not be written to {kept} ({exc.strerror or exc})"
     click.echo(f"{save.name} had no journal beside it: rebuilt by replaying the save, {where}.", err=True)

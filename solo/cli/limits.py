@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from ..oracle.likelihood import TENSION_MAX, TENSION_MIN
+
 #: Games ``solo simulate`` plays in one call (about an hour of the tutorial on one core).
 MAX_SIMULATE_RUNS = 100_000
 #: Conflicts ``solo duel`` fights in one call (a few minutes with a thinking NPC).
@@ -73,4 +75,4 @@ class Whole(click.ParamType):
 
 
 SEED = Whole(0, MAX_SEED)
-TENSION = Whole(1, 9)
+TENSION = Whole(TENSION_MIN, TENSION_MAX)

@@ -20,8 +20,10 @@ if TYPE_CHECKING:
               help="Mermaid (GitHub and many editors draw it) or Graphviz DOT (dot -Tsvg).")
 @click.option("--stats", type=click.Path(dir_okay=False, path_type=Path), metavar="SIM.json",
               help="A 'solo simulate --json' report: show how often each scene was visited.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
-def command(adventure: str, fmt: str, stats: Path | None, output: Path | None) -> None:
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write here instead of stdout (a new file, or a map solo drew).")
+@click.option("--force", is_flag=True, help="With --output: replace an existing file that is not a map solo drew.")
+def command(adventure: str, fmt: str, stats: Path | None, output: Path | None, force: bool) -> None:
     """Draw ADVENTURE's scene graph (a name, a .toml file or a folder).
 
     Edges are the choices, with their condition ([if cloak_off]) and the
@@ -37,11 +39,16 @@ def command(adventure: str, fmt: str, stats: Path | None, output: Path | None) -
       solo map tutorial --format dot | dot -Tsvg > tutorial.svg
     """
     from ..errors import SoloError
-    from ..paths import PathError, write_atomic
-    from ..sim.drawing import render
+    from ..paths import PathError, replace_problem, write_owned
+    from ..sim.drawing import MAP_FILE, render
     from ..story.library import find_adventure
     from ..story.loader import AdventureError, load_adventure
 
+    if force and output is None:
+        raise UserError("--force goes with --output: it lets solo replace a file that is not a map it drew")
+    problem = replace_problem(output, MAP_FILE, force=force, option="--force") if output is not None else None
+    if problem:  # said before the adventure is read and drawn
+        raise UserError(f"--output: {problem}")
     try:
         adv = load_adventure(find_adventure(adventure))
     except AdventureError as exc:
@@ -54,20 +61,31 @@ def command(adventure: str, fmt: str, stats: Path | None, output: Path | None) -
     text = render(adv, fmt, data)
     if output is not None:
         try:
-            write_atomic(output, text)
+            write_owned(output, text, MAP_FILE, force=force)
         except PathError as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(f"--output: {exc}") from None
         except OSError as exc:
             raise UserError(f"cannot write {output}: {exc.strerror or exc}") from None
     else:
         click.echo(text, nl=False)
 
 
+#: The largest ``--stats`` report read: a simulation of a very large adventure is a few MB.
+MAX_STATS_BYTES = 16_000_000
+
+
 def _read_stats(path: Path, adv: Adventure) -> dict:
+    from ..json_files import JSONTooDeep, loads
+    from ..paths import PathError, read_bounded
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(read_bounded(path, MAX_STATS_BYTES).decode("utf-8"))
+    except PathError as exc:
+        raise UserError(f"--stats {exc}") from None
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except JSONTooDeep as exc:
+        raise UserError(f"{path}: not a report from 'solo simulate --json': {exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UserError(f"{path}: not a JSON report from 'solo simulate --json' ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("scenes"), dict) or "runs" not in data:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..paths import FileKind
 from . import UserError
 from .limits import SEED
 
@@ -16,6 +17,10 @@ if TYPE_CHECKING:
     from rich.panel import Panel
 
     from ..npc import NPC
+
+#: What the first line of an NPC file solo wrote says, so that --out knows the file for its own.
+NPC_MARK = b"an NPC rolled by solo"
+NPC_FILE = FileKind("an NPC file", marks=(NPC_MARK,))
 
 _BREAK_WORDS = {
     "flee": "runs", "surrender": "surrenders", "beg": "begs", "bargain": "bargains",
@@ -33,7 +38,7 @@ _BREAK_WORDS = {
 @click.option("--json", "as_json", is_flag=True, help="Print the NPC as JSON (the NPC file format).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Also save the NPC as a TOML file an adventure can use.")
-@click.option("--force", is_flag=True, help="With --out: replace an existing file.")
+@click.option("--force", is_flag=True, help="With --out: replace an existing file that is not an NPC solo rolled.")
 def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed: int | None, as_json: bool,
             out: Path | None, force: bool) -> None:
     """Roll one NPC: stats for its level, gear and a Code Block.
@@ -56,14 +61,18 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed
         raise UserError("--mindless creatures have no Code Block, so --antagonist does not apply")
     if force and not out:
         raise UserError("--force only makes sense with --out")
-    if out and out.exists() and not force:
-        raise UserError(f"{out} already exists; add --force to replace it")
+    if out is not None:
+        from ..paths import path_problem, replace_problem
+
+        problem = path_problem(out) or replace_problem(out, NPC_FILE, force=force)
+        if problem:
+            raise UserError(f"--out: {problem}")
     try:
         npc = generate_npc(new_rng(seed), level, antagonist, role=role, mindless=mindless)
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if out:
-        _save(npc, out)
+        _save(npc, out, force=force)
     if as_json:
         click.echo(json.dumps(npc.to_dict(), indent=2, ensure_ascii=False))
         return
@@ -79,16 +88,17 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed
     click.echo(capture.get(), nl=False)
 
 
-def _save(npc: NPC, path: Path) -> None:
-    from ..paths import PathError, write_atomic
+def _save(npc: NPC, path: Path, *, force: bool) -> None:
+    from ..paths import PathError, write_owned
     from ..toml_write import dumps
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        header = f"# {npc.name}: an NPC rolled by solo (docs/npcs.md). Edit freely; solo checks it on load.\n"
-        write_atomic(path, header + dumps(npc.to_dict()))
+        name = "".join(ch if ch.isprintable() else " " for ch in npc.name)
+        header = f"# {name}: {NPC_MARK.decode()} (docs/npcs.md). Edit freely; solo checks it on load.\n"
+        write_owned(path, header + dumps(npc.to_dict()), NPC_FILE, force=force)
     except PathError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(f"--out: {exc}") from None
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 

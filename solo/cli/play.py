@@ -44,6 +44,8 @@ if TYPE_CHECKING:
               help="Write a Markdown journal of the session here.")
 @click.option("--events", "events_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Append every engine event to this file as JSON Lines (docs/playing.md).")
+@click.option("--force", is_flag=True,
+              help="Let --transcript replace (and --events add to) a file that is not one solo wrote.")
 @click.option("--load", "load", metavar="NAME|FILE", help="Resume a saved game (see 'solo saves').")
 @click.option("--save", "save_name", metavar="NAME", help="Name of the save slot (default: the adventure's id).")
 @click.option("--saves", "saves_dir", type=FOLDER,
@@ -55,7 +57,7 @@ if TYPE_CHECKING:
 @click.option("--list", "list_them", is_flag=True, help="List the adventures you can play, and stop.")
 def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party: bool, script: Path | None,
             partial: bool, keep_characters: Path | None, transcript: Path | None, events_file: Path | None,
-            load: str | None, save_name: str | None, saves_dir: Path | None, no_odds: bool, explain: bool,
+            force: bool, load: str | None, save_name: str | None, saves_dir: Path | None, no_odds: bool, explain: bool,
             open_play: bool, list_them: bool) -> None:
     """Play ADVENTURE (a name, a .toml file or a folder; default: the tutorial).
 
@@ -74,12 +76,14 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     from rich.console import Console
 
     from ..characters import roster_folder
-    from ..errors import SoloError
-    from ..paths import PathError, default_saves, file_in, path_problem, short
+    from ..errors import OutputGone, SoloError
+    from ..paths import PathError, default_saves, file_in, path_problem, replace_problem, resume_command, short
     from ..rules.dice import new_rng
     from ..saves import SaveError, SaveWriteError, read_save, write_save
     from ..story.library import available, find_adventure
     from ..story.loader import AdventureError, load_adventure
+    from ..ui.event_stream import EVENTS_FILE
+    from ..ui.journal import JOURNAL_FILE
     from ..ui.line_input import piped_line
     from ..ui.script import Script
     from ..ui.session import Session, save_data
@@ -108,6 +112,14 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                           ("--keep-characters", keep_characters)):
         problem = path_problem(given) if given is not None else None
         if problem:
+            raise UserError(f"{option}: {problem}")
+    if force and transcript is None and events_file is None:
+        raise UserError("--force goes with --transcript or --events: it lets solo write over (or add to) a file "
+                        "it did not write")
+    for option, given, kind, action in (("--transcript", transcript, JOURNAL_FILE, "replace it"),
+                                        ("--events", events_file, EVENTS_FILE, "add to it")):
+        problem = replace_problem(given, kind, force=force, action=action) if given is not None else None
+        if problem:  # the one rule for files solo writes (docs/saves.md): said before anything is played
             raise UserError(f"{option}: {problem}")
     if script is None and sys.stdin is None:
         raise UserError("standard input is closed: play at a terminal, pipe the answers in, or give --script FILE")
@@ -265,6 +277,10 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         finally:
             if thinker is not None:
                 thinker.close()
+    except OutputGone as gone:  # before the game began (or after it): its save is on disk as it stands
+        if not gone.note:
+            gone.note = f"the game is saved; resume it with {resume_command(save_path)}"
+        raise
     finally:
         if stream is not None:
             stream.close()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..paths import FileKind
 from . import FOLDER, UserError
 
 #: The largest --max-states: each state keeps a copy of the game (about 10 KB) until it is searched, so this
@@ -32,8 +33,9 @@ if TYPE_CHECKING:
               help="Seeds tried per ending for a replayable walkthrough (default 200; 0: none).")
 @click.option("--scripts", "scripts_dir", type=FOLDER, default=None, metavar="DIR",
               help="Write each ending's walkthrough to DIR/ENDING.txt, ready for solo play --script.")
+@click.option("--force", is_flag=True, help="With --scripts: replace files there that are not walkthroughs solo wrote.")
 def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[str, ...], seeds: int | None,
-            scripts_dir: Path | None) -> None:
+            scripts_dir: Path | None, force: bool) -> None:
     """Search every state ADVENTURE can reach and show each ending reachable, or not.
 
     Every roll, opposed roll, oracle question and conflict is a chance with
@@ -78,7 +80,7 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     proof = prove(adv, party, max_states=max_states or DEFAULT_MAX_STATES)
     walks = {name: walk(proof, name, seeds=tries, party=party) if found["reachable"] and tries else None
              for name, found in proof.endings.items()}
-    scripts = _write_scripts(scripts_dir, walks) if scripts_dir is not None else None
+    scripts = _write_scripts(scripts_dir, walks, adv.id, force=force) if scripts_dir is not None else None
     if as_json:
         click.echo(json.dumps(to_json(proof, walks), indent=1, ensure_ascii=False))
         return
@@ -86,18 +88,31 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
         click.echo(line)
 
 
-def _write_scripts(folder: Path, walks: dict[str, Walkthrough | None]) -> dict[str, str]:
-    """Each walkthrough as ``folder/ENDING.txt`` (an ending id names it, kept inside the folder): ending -> path."""
-    from ..paths import PathError, file_in, write_atomic
+#: The first line of a walkthrough solo prove wrote (a comment to solo play --script).
+WALKTHROUGH_MARK = b"# solo prove: a walkthrough"
+WALKTHROUGH_FILE = FileKind("a walkthrough", starts=(WALKTHROUGH_MARK,))
+
+
+def _write_scripts(folder: Path, walks: dict[str, Walkthrough | None], adventure: str, *,
+                   force: bool) -> dict[str, str]:
+    """Each walkthrough as ``folder/ENDING.txt`` (an ending id names it, kept inside the folder): ending -> path.
+    A file there that is not a walkthrough solo wrote is replaced only with ``force``; none is written then."""
+    from ..paths import PathError, file_in, replace_problem, write_owned
 
     written = {}
     try:
+        paths = {name: file_in(folder, f"{name}.txt", what="the walkthrough for ending")
+                 for name, walk in walks.items() if walk is not None and walk.answers}
+        for path in paths.values():
+            problem = replace_problem(path, WALKTHROUGH_FILE, force=force)
+            if problem:
+                raise UserError(f"--scripts: {problem}")
         folder.mkdir(parents=True, exist_ok=True)
-        for name, walk in walks.items():
-            if walk is None or not walk.answers:
-                continue
-            path = file_in(folder, f"{name}.txt", what="the walkthrough for ending")
-            write_atomic(path, "\n".join(walk.answers) + "\n")
+        for name, path in paths.items():
+            walk = walks[name]
+            assert walk is not None
+            head = f"{WALKTHROUGH_MARK.decode()} to the ending {name!r} of {adventure}"
+            write_owned(path, "\n".join([head, *walk.answers]) + "\n", WALKTHROUGH_FILE, force=force)
             written[name] = str(path)
     except PathError as exc:
         raise UserError(str(exc)) from None

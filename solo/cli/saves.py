@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from . import FOLDER, UserError
+from . import FOLDER, UserError, folder_problem
 
 
 @click.command("saves")
@@ -21,14 +21,13 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
     A file that cannot be read as a save (damaged, not a regular file, too
     large) is listed with the reason; the others are listed as usual.
     """
-    from ..paths import default_saves, path_problem, resume_command
+    from ..paths import default_saves, resume_command
     from ..saves import list_saves
 
     folder = saves_dir or default_saves()
-    problem = path_problem(folder)
+    problem = folder_problem("--saves" if saves_dir else "SOLO_SAVES", folder)
     if problem:
-        where = "--saves" if saves_dir else "SOLO_SAVES"
-        raise UserError(f"{where}: {problem}")
+        raise UserError(problem)
     rows: list[dict[str, Any]] = []  # the --json output, one object per file
     try:
         found = list_saves(folder)
@@ -63,5 +62,7 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
 
 
 def _one_line(text: str) -> str:
-    """A row as one line: whatever a save holds, its line breaks and control characters are shown as spaces."""
-    return "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch for ch in text)
+    """A row as one line: whatever a save holds, its line breaks and control characters are shown as spaces,
+    and a lone surrogate (a byte a terminal could not decode, kept as ``\\ud800`` in the JSON) as U+FFFD."""
+    return "".join(" " if ord(ch) < 32 or ord(ch) == 127 else "\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch
+                   for ch in text)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ..paths import FileKind
 from ..story.adventure import Adventure, Choice
 from ..story.graph import branches_of, dead_ends, reachable
 from ..story.text import shown
@@ -156,7 +157,7 @@ def to_mermaid(adventure: Adventure, stats: dict | None = None) -> str:
     rates = _rates(stats)
     classes = scene_classes(adventure, stats)
     ids = _ids(adventure)
-    out = ["flowchart TD"]
+    out = ["flowchart TD", f"%% {MAP_MARK.decode()} {_one_line(adventure.id)}"]
     for sid in adventure.scenes:
         text = "<br/>".join(_mermaid_text(t) for t in _node_text(adventure, sid, rates))
         shape = ('(["', '"])') if adventure.scenes[sid].ending else ('["', '"]')
@@ -176,7 +177,7 @@ def to_mermaid(adventure: Adventure, stats: dict | None = None) -> str:
 def to_dot(adventure: Adventure, stats: dict | None = None) -> str:
     rates = _rates(stats)
     classes = scene_classes(adventure, stats)
-    out = [f"digraph {_dot_string(adventure.id)} {{",
+    out = [f"digraph {_dot_string(adventure.id)} {{", f"    // {MAP_MARK.decode()} {_one_line(adventure.id)}",
            f"    label={_dot_string(adventure.title)}; labelloc=t;",
            "    rankdir=TB;",
            '    node [shape=box, style=rounded, fontname="Helvetica"];',
@@ -201,6 +202,15 @@ def to_dot(adventure: Adventure, stats: dict | None = None) -> str:
                    f'[label="{_dot_escape(edge.label)}"{style}];')
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+#: The second line of every map, which tells ``solo map -o`` that a file it meets is one it drew.
+MAP_MARK = b"drawn by solo map from the adventure"
+MAP_FILE = FileKind("a map", marks=(MAP_MARK,))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def render(adventure: Adventure, fmt: str = "mermaid", stats: dict | None = None) -> str:

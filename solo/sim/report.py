@@ -200,7 +200,8 @@ def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
 def _error_entry(e: dict, adventure: Adventure, options: Options, party: Party,
                  errors_dir: str | Path | None) -> dict[str, Any]:
     """The example error with the files and the command that replay it."""
-    from ..paths import PathError, file_in, write_atomic
+    from ..characters import CHARACTER_FILE, character_text
+    from ..paths import FileKind, PathError, file_in, write_owned
 
     folder = Path(errors_dir) if errors_dir else Path(tempfile.gettempdir()) / "solo-simulate"
     out = {k: v for k, v in e.items() if k != "answers"}
@@ -212,15 +213,15 @@ def _error_entry(e: dict, adventure: Adventure, options: Options, party: Party,
                  f"# {e['error']}: {' '.join(str(e['message']).splitlines())}",  # one comment line, whatever it says
                  "# one answer a line, in the order the game asks"]
         lines += [answer for _, answer in e["answers"]]
-        write_atomic(script, "\n".join(lines) + "\n")
+        # the one rule for files solo writes: a replay of an earlier simulation is replaced, nobody else's file
+        write_owned(script, "\n".join(lines) + "\n", FileKind("a replay script", starts=(b"# solo simulate:",)),
+                    option=None)
         pcs = party.pc_specs
         if pcs is None:
-            from ..toml_write import dumps
-
             pcs = []
             for i, member in enumerate(party.members, 1):
                 pc_file = file_in(folder, f"{stem}-pc{i}.toml")
-                write_atomic(pc_file, dumps(member.to_dict()))
+                write_owned(pc_file, character_text(member), CHARACTER_FILE, option=None)
                 pcs.append(str(pc_file))
     except OSError as exc:
         out["replay"] = f"(could not write the replay files to {folder}: {exc.strerror or exc})"

@@ -33,6 +33,7 @@ SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "np
 CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "id", "use", "hint", "retry_cost"} | set(ACTIONS)
 #: The longest ``hint`` a choice may have: it stands beside the choice on one line of a menu.
 MAX_HINT = 120
+MAX_CHOICES = 50  # choices one scene offers: a menu a player reads (Vellan's longest has 9)
 BRANCH_FIELDS = {"goto", "text", "effects"}
 ROUTE_FIELDS = {"if", "goto"}
 #: Actions that roll or fight with a player character: refused in an adventure with ``pc = false``.
@@ -290,6 +291,9 @@ class Builder(Readers):
             choices = []
         if ending and choices:
             self.fail(file, f"{path}.choices", "an ending has no choices")
+        if len(choices) > MAX_CHOICES:  # a menu, not a list: refused before any of them is built
+            self.fail(file, f"{path}.choices", f"a scene offers at most {MAX_CHOICES} choices, not {len(choices):,}")
+            choices = []
         for i, ch in enumerate(choices):
             choice = self.build_choice(file, f"{path}.choices[{i}]", ch)
             if choice is not None:

@@ -28,7 +28,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..events import Event
-from ..paths import PathError, file_in, path_problem
+from ..paths import FileKind, PathError, file_in, path_problem
+
+#: An events file solo wrote opens with the ``stream`` line of the session that made it.
+EVENTS_FILE = FileKind("an event stream", starts=(b'{"kind": "stream"',))
 
 
 class EventStreamError(Exception):

@@ -18,9 +18,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..events import Event
+from ..paths import FileKind
 from ..story.text import fill
 from . import describe as d
 
+#: The first line of a transcript, and how a journal beside a save opens: solo knows both for its own.
+TRANSCRIPT_HEAD = "<!-- a transcript written by solo play -->\n"
+JOURNAL_FILE = FileKind("a journal", starts=(b"---\nadventure: ", TRANSCRIPT_HEAD.encode()))
 RECAP_ENTRIES = 12  # what ``recap`` shows: the latest entries, so it stays one screen
 
 _BREAKS = re.compile(r"[\r\n\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
@@ -125,13 +129,18 @@ class Journal:
         """The journal as it is kept beside a save: front matter, then the body."""
         return front_matter(meta) + "\n" + self.text()
 
+    def transcript(self) -> str:
+        """The journal as ``solo play --transcript`` writes it: the story alone, under a line (a comment no
+        Markdown viewer shows) that tells a later ``--transcript`` the file is one solo wrote."""
+        return TRANSCRIPT_HEAD + self.text()
+
     def write(self, path: Path, meta: Mapping[str, object] | None = None) -> None:
         """Replace ``path`` with the journal so far, all at once (an ``OSError`` says why not);
-        with ``meta``, front matter first."""
+        with ``meta``, front matter first (the journal beside a save), else as a transcript."""
         from ..paths import write_atomic
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, self.document(meta) if meta is not None else self.text())
+        write_atomic(path, self.document(meta) if meta is not None else self.transcript())
 
     def recap(self, entries: int = RECAP_ENTRIES) -> list[str]:
         """The latest ``entries`` things that happened: each scene with its outcomes, notes, oracle answers."""

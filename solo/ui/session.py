@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 from rich.console import Console, Group
 
 from ..decisions import MAX_ANSWER, Decider, Question, clean_typed
-from ..errors import SoloError
+from ..errors import OutputGone, SoloError
 from ..events import NARRATED, Event, Sink
 from ..paths import resume_command
 from ..rules.character import Character
@@ -226,6 +226,11 @@ class Session:
                 say(self.console, f"\nStopped; the game is saved. Resume with: {resume_command(self.save_path)}",
                     soft_wrap=True)
             return 130
+        except OutputGone as gone:  # the screen is gone (a closed pipe, a full disk): keep the game, say it elsewhere
+            problem = self._try_save()
+            gone.note = (f"the game is saved; resume it with {resume_command(self.save_path)}" if problem is None
+                         else self._not_saved(problem))
+            raise
         except SoloError as exc:  # e.g. a save that no longer fits its adventure
             from ..saves import SaveMismatch
 

@@ -33,6 +33,7 @@ from solo.oracle.loader import read_folder
 from solo.story.actions import ACTIONS, OBSTACLE_FIELDS
 from solo.story.effects import EFFECTS
 from solo.story.readers import KIND_SHAPES
+from solo.story.schema import MAX_CHOICES
 
 FIVE_THOUSAND_DIGITS = "9" * 5000
 
@@ -300,7 +301,11 @@ def test_item6_no_verb_field_of_the_wrong_shape_crashes_the_loader(monkeypatch, 
         wall = {"name": '"the gate"', "challenge": "50", "pool": "5", name: '[["x"]]'}
         inner = ", ".join(f"{k} = {v}" for k, v in wall.items())
         cases.append(f'conflict = {{ type = "lockpicking", obstacle = {{ {inner} }}, won = "home", lost = "home" }}')
-    body = "\n\n".join(f'[[scenes.gate.choices]]\ntext = "case {i}"\n{case}' for i, case in enumerate(cases))
+    per_scene = MAX_CHOICES - 1  # a scene offers at most so many (the gate has one more): spread over several
+    body = "\n\n".join(
+        (f'[scenes.more{i // per_scene}]\ntitle = "More"\ntext = "More cases."\n\n' if i and i % per_scene == 0
+         else "") + f'[[scenes.{"gate" if i < per_scene else f"more{i // per_scene}"}.choices]]\ntext = "case {i}"\n'
+        f"{case}" for i, case in enumerate(cases))
     path, _ = adventure(tmp_path / "adv", scene="\n" + body)
     check = solo(monkeypatch, tmp_path, "check", str(path))
     no_crash(check)

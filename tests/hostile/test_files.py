@@ -27,7 +27,7 @@ from solo.errors import SoloError
 from solo.rules.creation import pregenerated
 from solo.saves import SaveData, read_save, write_save
 from solo.story.loader import load_adventure
-from solo.ui.journal import Journal
+from solo.ui.journal import TRANSCRIPT_HEAD, Journal
 
 HERE = Path(__file__).parent
 DATA = HERE / "data" / "files"
@@ -367,7 +367,7 @@ def test_10_planted_links_are_never_written_through(tmp_path):
     assert read_save(saves / "base.json").label == "second"
     assert json.loads((saves / "base.json.bak").read_text(encoding="utf-8"))["label"] == "first"
     assert not (saves / "base.json.bak").is_symlink()
-    assert (saves / "game.md").read_text(encoding="utf-8") == "# A journal\n"
+    assert (saves / "game.md").read_text(encoding="utf-8") == TRANSCRIPT_HEAD + "# A journal\n"
     assert "Espen" in (saves / "espen.toml").read_text(encoding="utf-8")
     left = {p.name for p in saves.iterdir()} - {"base.json", "base.json.bak", "espen.toml", "game.md"}
     assert left == {".base.json.tmp", ".espen.toml.tmp", ".game.md.tmp"}  # the planted links, untouched

@@ -1,0 +1,114 @@
+"""Issue 34, concurrent writers: two solo processes never lose each other's work (docs/saves.md).
+
+Three games started at once in one saves folder keep three saves; ten ``solo session --thread``
+at once keep ten threads; a save being played cannot be played by a second process; two games
+that end at once with the same roster character both count; a new character never takes the
+file of another of the same name. The processes are real ones, started together.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from test_files import EXAMPLE, assert_no_crash, assert_one_line_error, invoke
+
+from solo.characters import played_scenarios, save_character, save_new_character, update_character
+from solo.file_lock import LockBusy, acquire, lock_path, try_lock
+from solo.rules.creation import pregenerated
+from solo.saves import read_save
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="starts processes the POSIX way")
+
+
+def _start(cwd: Path, *args: str, stdin: str = "") -> subprocess.Popen:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("SOLO_")}
+    process = subprocess.Popen([sys.executable, "-m", "solo", *args], cwd=cwd, env=environ, text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None
+    process.stdin.write(stdin)
+    process.stdin.close()
+    process.stdin = None  # written whole: communicate() only reads
+    return process
+
+
+def _finish(process: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=120)
+    return process.returncode, out, err
+
+
+def test_three_new_games_and_ten_session_writers_at_once_lose_nothing(tmp_path):
+    (tmp_path / "adv.toml").write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    games = [_start(tmp_path, "play", "adv.toml", "--saves", "saves", "--seed", str(seed), stdin="1\nquit\n")
+             for seed in (11, 12, 13)]
+    writers = [_start(tmp_path, "session", "s1", "--saves", "saves", "--thread", f"thread {i}") for i in range(10)]
+    for process in games + writers:
+        code, out, err = _finish(process)
+        assert code == 0, (out, err)
+        assert "internal error" not in out + err
+    saves = sorted((tmp_path / "saves").glob("*.json"))
+    assert [p.name for p in saves] == ["skarv-2.json", "skarv-3.json", "skarv.json"]
+    assert sorted(read_save(p).seed for p in saves) == [11, 12, 13]  # three games, none written over
+    listed = invoke_session(tmp_path)
+    assert sorted(listed) == sorted(f"thread {i}" for i in range(10))
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith((".lock", ".tmp"))]  # locks let go, cleared
+
+
+def invoke_session(cwd: Path) -> list[str]:
+    import json
+
+    code, out, err = _finish(_start(cwd, "session", "s1", "--saves", "saves", "--json"))
+    assert code == 0, err
+    return json.loads(out)["threads"]
+
+
+def test_a_save_being_played_cannot_be_loaded_by_a_second_solo(tmp_path, monkeypatch):
+    played = invoke(monkeypatch, tmp_path, "play", str(EXAMPLE), "--saves", "saves", "--seed", "3")
+    assert played.code == 0, played.err
+    save = tmp_path / "saves" / "skarv.json"
+    held = try_lock(save)  # as the first game holds it while it is played
+    assert held is not None
+    try:
+        result = invoke(monkeypatch, tmp_path, "play", "--load", "saves/skarv.json")
+        assert "being played in another solo" in assert_one_line_error(result, "skarv.json")
+    finally:
+        held.release()
+    again = invoke(monkeypatch, tmp_path, "play", "--load", "saves/skarv.json")
+    assert again.code == 0, again.err
+    assert_no_crash(again)
+
+
+def test_a_lock_held_too_long_is_a_clear_message_not_a_hang(tmp_path):
+    target = tmp_path / "s1.toml"
+    with acquire(target):
+        with pytest.raises(LockBusy, match="another solo process.*waited 0.1 s"):
+            acquire(target, wait=0.1)
+    assert not lock_path(target).exists()
+
+
+def test_two_games_ending_at_once_with_one_roster_character_both_count(tmp_path):
+    roster = tmp_path / "characters"
+    path = roster / "espen_lind.toml"
+    save_character(pregenerated("espen"), path, scenarios=0)
+    threads = [threading.Thread(target=update_character, args=(pregenerated("espen"), path)) for _ in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert played_scenarios(path) == 10  # every read-modify-write saw the one before it
+
+
+def test_new_characters_of_one_name_written_at_once_each_get_their_own_file(tmp_path):
+    roster = tmp_path / "characters"
+    made: list[Path] = []
+    threads = [threading.Thread(target=lambda: made.append(save_new_character(pregenerated("espen"), roster)))
+               for _ in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(made)) == 10 and sorted(p.name for p in roster.iterdir()) == sorted(p.name for p in made)
