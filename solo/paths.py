@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from .errors import SoloError
 
@@ -75,6 +76,15 @@ class PathError(SoloError):
 def short(text: str, width: int = 40) -> str:
     """A name as a message shows it: at most ``width`` characters, so the message stays readable."""
     return text if len(text) <= width else text[:width] + "…"
+
+
+def short_path(path: Path | str, width: int = 60) -> str:
+    """A file as a message names it: the whole path when it is short, else ``…/`` and the file's own name
+    (cut to ``width`` too), so a long folder never hides which file is meant."""
+    text = str(path)
+    if len(text) <= width:
+        return text
+    return "…/" + short(Path(text).name, width)
 
 
 def _shown(text: str) -> str:
@@ -222,10 +232,7 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = False, exclus
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".solo-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(raw)
-            f.flush()
-            if durable:
-                os.fsync(f.fileno())
+            _fill(f, raw, durable)
             if hasattr(os, "fchmod"):  # the permissions a plain open() would give, not mkstemp's private ones
                 os.fchmod(f.fileno(), _file_mode(path))
         if not exclusive:
@@ -241,9 +248,16 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = False, exclus
         raise
 
 
+def _fill(f: IO[bytes], raw: bytes, durable: bool) -> None:
+    f.write(raw)
+    f.flush()
+    if durable:
+        os.fsync(f.fileno())
+
+
 def _link_new(tmp: str, path: Path) -> bool:
-    """Give the finished ``tmp`` the name ``path`` unless that name is taken (``FileExistsError``); False
-    where this file system cannot make hard links. ``tmp`` is gone afterwards either way."""
+    """Give the finished ``tmp`` the name ``path`` too, unless that name is taken (``FileExistsError``), and
+    drop the name ``tmp``; False (``tmp`` left for the caller) where this file system has no hard links."""
     import errno
 
     try:
@@ -265,10 +279,7 @@ def _write_new(path: Path, raw: bytes, durable: bool) -> None:
     fd = os.open(path, flags, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(raw)
-            f.flush()
-            if durable:
-                os.fsync(f.fileno())
+            _fill(f, raw, durable)
     except BaseException:
         path.unlink(missing_ok=True)
         raise

@@ -22,7 +22,7 @@ from typing import Any
 
 from .decisions import DEFAULTED_IN_OLD_SAVES, MAX_ANSWER, Decider, Question
 from .errors import SoloError
-from .json_files import JSONTooDeep
+from .json_files import JSONRefused
 from .json_files import loads as loads_json
 from .paths import PathError, read_bounded, write_atomic
 
@@ -211,7 +211,7 @@ def read_save(path: Path) -> SaveData:
     except json.JSONDecodeError as exc:
         raise SaveError(f"{path}:{exc.lineno}: the save is corrupt ({exc.msg}).{hint}", path=path,
                         backup=offer) from None
-    except JSONTooDeep as exc:
+    except JSONRefused as exc:
         raise SaveError(f"{path}: the save is corrupt ({exc}).{hint}", path=path, backup=offer) from None
     try:
         return SaveData.from_dict(data, path=path)

@@ -83,11 +83,11 @@ class LazyGroup(click.Group):
                 click.echo(exc.ctx.get_help())
                 sys.exit(0)
             where = exc.ctx.command_path if exc.ctx else "solo"
-            click.echo(f"{where}: error: {exc.format_message()}", err=True)
+            click.echo(f"{where}: error: {_bounded(exc.format_message())}", err=True)
             sys.exit(2)
         except click.ClickException as exc:
             where = getattr(exc, "command_path", "solo")
-            click.echo(f"{where}: error: {exc.format_message()}", err=True)
+            click.echo(f"{where}: error: {_bounded(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("\nsolo: stopped.", err=True)
@@ -119,6 +119,16 @@ class LazyGroup(click.Group):
                        "(please report it; SOLO_DEBUG=1 shows the details)", err=True)
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+#: Characters of an error message shown: whatever a user typed and a message quotes, the line stays readable.
+MESSAGE_LIMIT = 600
+
+
+def _bounded(message: str) -> str:
+    """An error as one line of at most :data:`MESSAGE_LIMIT` characters."""
+    line = " ".join(message.split())
+    return line if len(line) <= MESSAGE_LIMIT else line[:MESSAGE_LIMIT - 1] + "…"
 
 
 class UserError(click.ClickException):

@@ -130,7 +130,7 @@ def _save_of(name: str, folder: Path) -> Path:
 
 def _rebuild(save: Path, kept: Path) -> str:
     """The journal of an old save, rebuilt by replaying it out of sight, then kept beside it if it replayed whole."""
-    from ..paths import exists, short, write_atomic
+    from ..paths import exists, short_path, write_atomic
     from ..saves import SaveError, read_save
 
     if not exists(save):
@@ -142,7 +142,7 @@ def _rebuild(save: Path, kept: Path) -> str:
     session = _session_for(save, data)
     text, code = session.rebuild_journal()
     if code not in (0,):
-        click.echo(f"{short(str(save))}: the save could not be replayed to its end; this journal stops where "
+        click.echo(f"{short_path(save)}: the save could not be replayed to its end; this journal stops where "
                    "the replay did.", err=True)
         return text
     try:
@@ -161,7 +161,7 @@ def _session_for(save: Path, data: SaveData) -> Session:
     from rich.console import Console
 
     from ..errors import SoloError
-    from ..paths import short
+    from ..paths import short_path
     from ..rules.character import Character
     from ..story.engine import Game
     from ..story.library import find_adventure
@@ -179,9 +179,9 @@ def _session_for(save: Path, data: SaveData) -> Session:
         party = [Character.from_dict(p) for p in data.party] if data.party else None
     except (SoloError, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise UserError(f"{short(str(save))}: the game cannot be replayed to rebuild its journal: {detail}") from None
+        raise UserError(f"{short_path(save)}: the game cannot be replayed to rebuild its journal: {detail}") from None
     if adventure.content_hash != data.adventure_hash:
-        click.echo(f"{short(str(save))}: the adventure changed since this save; the rebuilt journal may not fit.",
+        click.echo(f"{short_path(save)}: the adventure changed since this save; the rebuilt journal may not fit.",
                    err=True)
     quiet = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)  # highlighting is quadratic
     return Session(adventure, seed=data.seed, console=quiet, reader=lambda prompt: "", save_path=save,

@@ -75,7 +75,7 @@ MAX_STATS_BYTES = 16_000_000
 
 
 def _read_stats(path: Path, adv: Adventure) -> dict:
-    from ..json_files import JSONTooDeep, loads
+    from ..json_files import JSONRefused, loads
     from ..paths import PathError, read_bounded
 
     try:
@@ -84,7 +84,7 @@ def _read_stats(path: Path, adv: Adventure) -> dict:
         raise UserError(f"--stats {exc}") from None
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except JSONTooDeep as exc:
+    except JSONRefused as exc:
         raise UserError(f"{path}: not a report from 'solo simulate --json': {exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UserError(f"{path}: not a JSON report from 'solo simulate --json' ({exc})") from None

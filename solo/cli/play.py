@@ -77,7 +77,16 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
 
     from ..characters import roster_folder
     from ..errors import OutputGone, SoloError
-    from ..paths import PathError, default_saves, file_in, path_problem, replace_problem, resume_command, short
+    from ..paths import (
+        PathError,
+        default_saves,
+        file_in,
+        path_problem,
+        replace_problem,
+        resume_command,
+        short,
+        short_path,
+    )
     from ..rules.dice import new_rng
     from ..saves import SaveError, SaveWriteError, read_save, write_save
     from ..story.library import available, find_adventure
@@ -156,7 +165,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                     adv = load_adventure(source)
                 except (SoloError, OSError, ValueError) as exc:
                     detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                    raise UserError(f"{short(str(path))}: the adventure this save was played in cannot be "
+                    raise UserError(f"{short_path(path)}: the adventure this save was played in cannot be "
                                     f"loaded: {detail}") from None
             if adv.content_hash != data.adventure_hash:
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
@@ -169,7 +178,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 try:
                     characters = [Character.from_dict(p) for p in data.party]
                 except (SoloError, ValueError, TypeError, KeyError, AttributeError) as exc:
-                    raise UserError(f"{short(str(path))}: damaged save: a character of the party cannot be "
+                    raise UserError(f"{short_path(path)}: damaged save: a character of the party cannot be "
                                     f"read ({exc})") from None
         else:
             if open_play:

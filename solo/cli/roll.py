@@ -7,7 +7,7 @@ import json
 import click
 
 from . import UserError
-from .limits import SEED
+from .limits import MAX_TARGET, SEED
 
 
 @click.command("roll")
@@ -26,6 +26,7 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
       solo roll d100 --vs 65
       solo roll d100 --vs 40 --difficulty hard --json
     """
+    from ..paths import short
     from ..rules import rolls as checks
     from ..rules.dice import DiceError, flip, new_rng, parse, two_digits
 
@@ -37,10 +38,10 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
     modifier = 0
     routine = False
     if skill is not None:
-        try:
-            target = int(skill.strip().rstrip("%"))
-        except ValueError:
-            raise UserError(f"--vs takes a skill value such as 65, not {skill!r}") from None
+        text = skill.strip().rstrip("%").strip()
+        if not (text.isdigit() and text.isascii() and len(text) <= 3 and int(text) <= MAX_TARGET):
+            raise UserError(f"--vs takes a skill value from 0 to {MAX_TARGET}, such as 65, not {short(skill)!r}")
+        target = int(text)
         if not expr.is_d100:
             raise UserError(f"--vs checks a d100 against a skill; {expression!r} is not a d100")
         if difficulty:

@@ -112,3 +112,19 @@ def test_new_characters_of_one_name_written_at_once_each_get_their_own_file(tmp_
     for t in threads:
         t.join()
     assert len(set(made)) == 10 and sorted(p.name for p in roster.iterdir()) == sorted(p.name for p in made)
+
+
+def test_exclusive_creation_holds_where_the_file_system_has_no_hard_links(tmp_path, monkeypatch):
+    import errno
+
+    from solo.paths import write_atomic
+
+    def no_links(*args, **kwargs):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)  # FAT, some network shares: O_EXCL instead
+    target = tmp_path / "slot.json"
+    write_atomic(target, "first", exclusive=True)
+    with pytest.raises(FileExistsError):
+        write_atomic(target, "second", exclusive=True)
+    assert target.read_text() == "first" and sorted(p.name for p in tmp_path.iterdir()) == ["slot.json"]

@@ -75,6 +75,7 @@ def _never(what: str):
     (["simulate", "tutorial", "--jobs", HUGE], "--jobs", "1 to 1,024", "solo.sim.simulate.simulate"),
     (["simulate", "tutorial", "--max-turns", "0"], "--max-turns", "1 to 100,000", "solo.sim.simulate.simulate"),
     (["oracle", "Is it?", "--tension", HUGE], "--tension", "1 to 9", "solo.oracle.answer.ask"),
+    (["roll", "d100", "--vs", "9" * 5000], "--vs", "0 to 200", "solo.rules.rolls.roll_check"),
 ])
 def test_a_number_out_of_bounds_is_refused_before_any_work(tmp_path, monkeypatch, args, option, bound, worker):
     module, _, name = worker.rpartition(".")
@@ -82,6 +83,14 @@ def test_a_number_out_of_bounds_is_refused_before_any_work(tmp_path, monkeypatch
     result = invoke(monkeypatch, tmp_path, *args)
     line = assert_one_line_error(result, option, bound)
     assert len(line) < 300  # a number of 4,000 digits is not echoed whole
+
+
+def test_an_error_quoting_what_was_typed_stays_one_readable_line(tmp_path, monkeypatch):
+    from solo.cli import MESSAGE_LIMIT
+
+    result = invoke(monkeypatch, tmp_path, "npc", "--level", "boss" * 5000)
+    line = assert_one_line_error(result, "unknown NPC level 'bossboss")
+    assert len(line) <= len("solo npc: error: ") + MESSAGE_LIMIT and line.endswith("…")
 
 
 @pytest.mark.parametrize("pools, rounds, npc", [(200, 200, False), (200, None, False), (60, 100, False)])
@@ -243,3 +252,16 @@ def test_map_stats_refuses_deep_or_endless_json_before_parsing_it(tmp_path, monk
     monkeypatch.setattr(solo.json_files.json, "loads", _never("the JSON parser"))
     result = invoke(monkeypatch, tmp_path, "map", str(EXAMPLE), "--stats", stats)
     assert says in assert_one_line_error(result, stats)
+
+
+def test_a_number_of_thousands_of_digits_in_json_is_refused_with_the_limit(tmp_path, monkeypatch):
+    """Python's json raises a bare ValueError past 4,300 digits: that was an internal error in every reader."""
+    write_save(tmp_path / "saves" / "big.json", a_save())
+    raw = (tmp_path / "saves" / "big.json").read_text(encoding="utf-8").replace('"seed": 7', '"seed": 1' + "0" * 5000)
+    (tmp_path / "saves" / "big.json").write_text(raw, encoding="utf-8")
+    (tmp_path / "stats.json").write_text('{"runs": 1' + "0" * 5000 + ', "scenes": {}}', encoding="utf-8")
+    for args in (["play", "--load", "big", "--saves", "saves"], ["map", str(EXAMPLE), "--stats", "stats.json"]):
+        result = invoke(monkeypatch, tmp_path, *args)
+        assert "a number of 5,001 digits; at most 30" in assert_one_line_error(result)
+    listed = invoke(monkeypatch, tmp_path, "saves", "--saves", "saves")
+    assert listed.code == 0 and "5,001 digits" in listed.out
