@@ -17,8 +17,8 @@ from typing import Any
 
 #: How deep a JSON file solo reads may nest; solo's own files (saves, reports) nest less than ten levels.
 MAX_JSON_DEPTH = 100
-#: Digits of a whole number in a JSON file solo reads (a seed has at most 19).
-MAX_JSON_DIGITS = 30
+#: Digits of a whole number in a JSON file solo reads (a seed has at most 19; Python stops at 4,300).
+MAX_JSON_DIGITS = 1000
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
@@ -37,7 +37,7 @@ def depth(text: str) -> int:
 
 def _whole(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
-        raise JSONRefused(f"a number of {len(digits.lstrip('-')):,} digits; at most {MAX_JSON_DIGITS}")
+        raise JSONRefused(f"a number of {len(digits.lstrip('-')):,} digits; at most {MAX_JSON_DIGITS:,}")
     return int(digits)
 
 

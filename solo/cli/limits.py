@@ -42,8 +42,9 @@ MAX_ARMOUR = 100
 MAX_DIGITS = 20
 
 
-class Whole(click.ParamType):
-    """A whole number from ``low`` to ``high``, refused with the range in the message (``--runs``, ``--seed`` …).
+class Whole(click.IntRange):
+    """A whole number from ``low`` to ``high``, refused with the range in the message (``--runs``, ``--seed`` …);
+    ``--help`` shows the range as click shows an ``IntRange``'s.
 
     The text is looked at before it is turned into a number, so a value of a million digits costs
     nothing to refuse.
@@ -51,8 +52,12 @@ class Whole(click.ParamType):
 
     name = "integer"
 
-    def __init__(self, low: int, high: int) -> None:
-        self.low, self.high = low, high
+    def __init__(self, low: int, high: int, *, in_help: bool = True) -> None:
+        super().__init__(low, high)
+        self.low, self.high, self.in_help = low, high, in_help
+
+    def _describe_range(self) -> str:
+        return f"{self.low:,} to {self.high:,}" if self.in_help else ""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -74,5 +79,5 @@ class Whole(click.ParamType):
         return f"Whole({self.low}, {self.high})"
 
 
-SEED = Whole(0, MAX_SEED)
+SEED = Whole(0, MAX_SEED, in_help=False)  # any seed a person types fits: no need to say
 TENSION = Whole(TENSION_MIN, TENSION_MAX)

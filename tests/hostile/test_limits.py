@@ -262,6 +262,6 @@ def test_a_number_of_thousands_of_digits_in_json_is_refused_with_the_limit(tmp_p
     (tmp_path / "stats.json").write_text('{"runs": 1' + "0" * 5000 + ', "scenes": {}}', encoding="utf-8")
     for args in (["play", "--load", "big", "--saves", "saves"], ["map", str(EXAMPLE), "--stats", "stats.json"]):
         result = invoke(monkeypatch, tmp_path, *args)
-        assert "a number of 5,001 digits; at most 30" in assert_one_line_error(result)
+        assert "a number of 5,001 digits; at most 1,000" in assert_one_line_error(result)
     listed = invoke(monkeypatch, tmp_path, "saves", "--saves", "saves")
     assert listed.code == 0 and "5,001 digits" in listed.out
