@@ -7,9 +7,11 @@ the line where we know it.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the command line imports this module at start-up
+    from pathlib import Path
 
 
 class SoloError(Exception):
@@ -48,6 +50,8 @@ class ContentError(SoloError):
 
 def did_you_mean(word: object, known: Iterable[object]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or ''."""
+    import difflib  # only when a name is misspelt: not at every start-up
+
     close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from . import FOLDER, UserError
+from . import UserError
+from .folders import FOLDER
 
 
 @click.command("characters")

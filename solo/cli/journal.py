@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import FOLDER, UserError, folder_problem
+from . import UserError
+from .folders import FOLDER, folder_problem
 
 if TYPE_CHECKING:
     from ..saves import SaveData

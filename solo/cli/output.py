@@ -26,7 +26,6 @@ import errno
 import io
 import os
 import sys
-import unicodedata
 from typing import Any, TextIO
 
 from ..errors import OutputGone
@@ -50,6 +49,8 @@ _PLAIN = {
 def plain(ch: str) -> str:
     """One character as plain ASCII: solo's punctuation by the table above, a letter without its accents,
     a line of a box as ``-``, ``|`` or ``+``, anything else as ``?``."""
+    import unicodedata
+
     if ch in _PLAIN:
         return _PLAIN[ch]
     if 0xD800 <= ord(ch) <= 0xDFFF:  # a lone surrogate: no character at all

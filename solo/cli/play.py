@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import FOLDER, UserError, folder_problem
+from . import UserError
+from .folders import FOLDER, folder_problem
 from .limits import SEED
 
 if TYPE_CHECKING:
@@ -516,6 +517,6 @@ SLOT_SPARE = 24  # "-999.json" and what solo adds to a save's name (".bak", ".er
 
 def _unwritable(folder: Path) -> str | None:
     """Say so before the game starts if a folder we must write to cannot be made or written."""
-    from . import writable_folder_problem
+    from .folders import writable_folder_problem
 
     return writable_folder_problem(folder)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ..paths import FileKind
-from . import FOLDER, UserError
+from . import UserError
+from .folders import FOLDER
 
 #: The largest --max-states: each state keeps a copy of the game (about 10 KB) until it is searched, so this
 #: bounds the memory a search may take to about 1 GB. Stated in --help, the error and docs/proving.md.

@@ -26,7 +26,6 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
       solo roll d100 --vs 65
       solo roll d100 --vs 40 --difficulty hard --json
     """
-    from ..paths import short
     from ..rules import rolls as checks
     from ..rules.dice import DiceError, flip, new_rng, parse, two_digits
 
@@ -40,7 +39,7 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
     if skill is not None:
         text = skill.strip().rstrip("%").strip()
         if not (text.isdigit() and text.isascii() and len(text) <= 3 and int(text) <= MAX_TARGET):
-            raise UserError(f"--vs takes a skill value from 0 to {MAX_TARGET}, such as 65, not {short(skill)!r}")
+            raise UserError(f"--vs takes a skill value from 0 to {MAX_TARGET}, such as 65, not {skill[:40]!r}")
         target = int(text)
         if not expr.is_d100:
             raise UserError(f"--vs checks a d100 against a skill; {expression!r} is not a d100")

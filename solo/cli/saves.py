@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from . import FOLDER, UserError, folder_problem
+from . import UserError
+from .folders import FOLDER, folder_problem
 
 
 @click.command("saves")

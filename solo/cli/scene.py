@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from . import FOLDER, UserError
+from . import UserError
+from .folders import FOLDER
 from .limits import SEED, TENSION
 
 if TYPE_CHECKING:

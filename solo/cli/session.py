@@ -13,7 +13,8 @@ from pathlib import Path
 
 import click
 
-from . import FOLDER, UserError
+from . import UserError
+from .folders import FOLDER
 from .limits import TENSION
 from .scene import held_session, keep_session, open_session
 

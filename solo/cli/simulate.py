@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import FOLDER, UserError, folder_problem, writable_folder_problem
+from . import UserError
+from .folders import FOLDER, folder_problem, writable_folder_problem
 from .limits import MAX_JOBS, MAX_SIMULATE_RUNS, MAX_TURNS, SEED, Whole
 
 if TYPE_CHECKING:

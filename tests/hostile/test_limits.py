@@ -44,11 +44,13 @@ def test_the_one_table_in_docs_limits_states_every_bound_as_the_code_sets_it():
             assert isinstance(value, (int, float)) and value in numbers, (dotted, value, bound)
 
 
-def test_a_round_limit_is_the_same_bound_for_commands_and_adventures():
-    from solo.cli.limits import MAX_ROUNDS
+def test_a_bound_set_twice_for_start_up_time_is_the_same_in_both_places():
+    from solo.cli.limits import MAX_ROUNDS, TENSION
+    from solo.oracle.likelihood import TENSION_MAX, TENSION_MIN
     from solo.story.actions import MAX_ROUNDS as ADVENTURE_ROUNDS
 
     assert MAX_ROUNDS == ADVENTURE_ROUNDS
+    assert (TENSION.low, TENSION.high) == (TENSION_MIN, TENSION_MAX)
 
 
 def _never(what: str):
