@@ -19,7 +19,7 @@ from solo.minds.bots import GreedyDecider, LensKeeper
 from solo.minds.foresight import Foresight, SharedChains
 from solo.minds.npc import NPCMind
 from solo.npc import NPC
-from solo.rules import lens_chain
+from solo.rules import lens_arrays
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.participants import from_character
@@ -49,13 +49,13 @@ def _duel(seed: int = 1, combat: int = 55):
 def walks(monkeypatch):
     """Counts the chains solved (each a walk over a match-up's states)."""
     count = [0]
-    solve = lens_chain._Walk.__init__
+    solve = lens_arrays.Walk.__init__
 
     def counting(self, *args, **kwargs):
         count[0] += 1
         solve(self, *args, **kwargs)
 
-    monkeypatch.setattr(lens_chain._Walk, "__init__", counting)
+    monkeypatch.setattr(lens_arrays.Walk, "__init__", counting)
     return count
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..rules.lenses import LENS_TABLE, MEMORYLESS, NEXT_ROUND
-from ..rules.odds import BEST, Kernel, Policy, Table, look_ahead, round_kernel, solve
+from ..rules.odds import BEST, Kernel, Policy, Table, look_ahead, look_ahead_grid, round_kernel, solve
 
 BASIC = MEMORYLESS  # the Lenses a table policy picks among (the name the minds and their tests use)
 
@@ -82,7 +82,9 @@ class Evaluator:
         self.table = win_table(m, BEST)
         self._next: dict[tuple[int, int], Table] = {(0, 0): self.table}
         self._lens: dict[tuple, dict[str, float]] = {}
-        self._kernels: dict[tuple, list[tuple[str, Kernel, Table, Table]]] = {}
+        self._kernels: dict[tuple, list[tuple[str, Kernel, tuple[int, int], tuple[int, int]]]] = {}
+        self._grids: dict[tuple, dict] = {}  # lens_value_grid, by its arguments
+        self._next_grids: dict[tuple[int, int], object] = {}
 
     def value(self, a: int, b: int) -> float:
         """Best-play win chance from Pool indexes (a, b); a side at 0 or below is out."""
@@ -128,9 +130,42 @@ class Evaluator:
             out = dict.fromkeys(self._offered(covert, flamboyant), self.value(a, b))
         else:
             rounds = self._rounds(carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
-            out = {name: look_ahead(k, a, b, won, other, other) for name, k, won, other in rounds}
+            nxt = self._next_round
+            out = {name: look_ahead(k, a, b, nxt(*won), nxt(*other), nxt(*other)) for name, k, won, other in rounds}
         self._lens[key] = out
         return out
+
+    def lens_value_grid(self, *, carry_me: int = 0, carry_op: int = 0, opp_lens: str = "none",
+                        covert: int | None = None, flamboyant: int | None = None, side_pool: bool = False) -> dict:
+        """:meth:`lens_values` at every pair of Pools at once: {Lens: array indexed [a][b]} (row and column 0
+        unused), each value with the bits :meth:`lens_values` gives (the same rounds, :func:`look_ahead_grid`).
+
+        For a policy worked out over all the Pools of a walk (an NPC mind's, in
+        the Lens chain); numpy is imported here.
+        """
+        key = (carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
+        got = self._grids.get(key)
+        if got is None:
+            nxt = self._next_grid
+            got = self._grids[key] = {name: look_ahead_grid(k, nxt(*won), nxt(*other), nxt(*other))
+                                      for name, k, won, other in self._rounds(*key)}
+        return got
+
+    def _next_grid(self, mod_me: int, mod_op: int):
+        """:meth:`_next_round` as an array, the same values (:func:`look_ahead_grid` over the best-play table)."""
+        got = self._next_grids.get((mod_me, mod_op))
+        if got is None:
+            import numpy as np
+
+            then = self._next_grids.get((0, 0))
+            if then is None:
+                then = self._next_grids[0, 0] = np.array(self.table, dtype=float)
+            if (mod_me, mod_op) == (0, 0):
+                return then
+            m = self.m
+            k = m.kernel(target_me=m.t_me + mod_me, mod_op=mod_op)
+            got = self._next_grids[mod_me, mod_op] = look_ahead_grid(k, then, then, then)
+        return got
 
     def _offered(self, covert: int | None, flamboyant: int | None) -> dict[str, int]:
         """Each Lens offered, with the skill it rolls (before the carried effects)."""
@@ -138,8 +173,9 @@ class Evaluator:
         return {k: t for k, lens in LENS_TABLE.items() if (t := rolls[lens.rolls]) is not None}
 
     def _rounds(self, carry_me: int, carry_op: int, opp_lens: str, covert: int | None, flamboyant: int | None,
-                side_pool: bool) -> list[tuple[str, Kernel, Table, Table]]:
-        """Each Lens offered with its round and the tables after it (won; not won): the same at every pair of Pools."""
+                side_pool: bool) -> list[tuple[str, Kernel, tuple[int, int], tuple[int, int]]]:
+        """Each Lens offered with its round and the next rounds' modifiers after it (won; not won), whose tables
+        (:meth:`_next_round`) value where it leaves the Pools: the same at every pair of Pools."""
         key = (carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
         rounds = self._kernels.get(key)
         if rounds is None:
@@ -152,8 +188,8 @@ class Evaluator:
                 armour = 0 if side_pool and lens.side_pool else None
                 k = m.kernel(name, opp_lens, target_me=target + carry_me, mod_op=carry_op, armour_op=armour)
                 mine = NEXT_ROUND if lens.follow_up else 0
-                won = self._next_round(mine, op_next + lens.penalty_on_hit)
-                other = self._next_round(mine + lens.penalty_if_not_won, op_next)
+                won = (mine, op_next + lens.penalty_on_hit)
+                other = (mine + lens.penalty_if_not_won, op_next)
                 rounds.append((name, k, won, other))
             self._kernels[key] = rounds
         return rounds

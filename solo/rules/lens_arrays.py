@@ -281,6 +281,8 @@ class Solved:
             return np.array([1.0, 0.0, 0.0])
         if pool_a <= 0:
             return np.array([0.0, 1.0, 0.0])
+        if limit == 0:  # no round to go: still undecided
+            return np.zeros(3)
         p = self.plan.pid.get(pair)
         if p is None or not self.knows(pool_a, pool_b, limit):
             raise Missing([pair])

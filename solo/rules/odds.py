@@ -147,6 +147,36 @@ def look_ahead(k: Kernel, a: int, b: int, after_win: Table, after_loss: Table, a
     return total + r.b * (1.0 - k.land_b) * after_loss[a][b] + r.stalemate * after_stall[a][b]
 
 
+def look_ahead_grid(k: Kernel, after_win, after_loss, after_stall):
+    """:func:`look_ahead` at every pair of Pools at once (numpy arrays indexed [a][b], row and column 0 unused).
+
+    The same products added in the same order as :func:`look_ahead` adds them
+    for one pair, each an elementwise operation, so every value has the same
+    bits as the one :func:`look_ahead` gives (a test holds the two equal).
+    Returns an array of the tables' shape, row and column 0 left at 0.
+    """
+    import numpy as np
+
+    r = k.round
+    size_a, size_b = after_win.shape[0] - 1, after_win.shape[1] - 1
+    won, lost = after_win[1:, 1:], after_loss[1:, 1:]
+    total = np.zeros((size_a, size_b))
+    for v, q in k.blows_a:  # b - v, or B is out (worth 1)
+        moved = np.ones((size_a, size_b))
+        if v < size_b:
+            moved[:, v:] = after_win[1:, 1:size_b - v + 1]
+        total += q * moved
+    total += r.a * (1.0 - k.land_a) * won
+    for v, q in k.blows_b:  # a - v, or A is out (worth 0)
+        moved = np.zeros((size_a, size_b))
+        if v < size_a:
+            moved[v:, :] = after_loss[1:size_a - v + 1, 1:]
+        total += q * moved
+    out = np.zeros(after_win.shape)
+    out[1:, 1:] = total + r.b * (1.0 - k.land_b) * lost + r.stalemate * after_stall[1:, 1:]
+    return out
+
+
 def _value(k: Kernel, a: int, b: int, table: Table, ends: tuple[float, float, float], limited: bool) -> float:
     """One state's value from the round ``k``: ``ends`` is (value when B is out, when A is out, per round).
 
