@@ -19,6 +19,7 @@ pay for the tables once.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
@@ -101,6 +102,8 @@ class Evaluator:
         That round is played plain, then the best-play table takes over.
         """
         table = self._next.get((mod_me, mod_op))
+        if table is None and "numpy" in sys.modules:  # the same numbers (look_ahead_grid), at array speed
+            table = self._next[mod_me, mod_op] = self._next_grid(mod_me, mod_op).tolist()
         if table is None:
             m, then = self.m, self.table
             k = m.kernel(target_me=m.t_me + mod_me, mod_op=mod_op)

@@ -144,17 +144,16 @@ class Plan:
                 if part is not None and part not in self.part_ids:
                     self.part_ids[part] = len(self.parts)
                     self.parts.append(part)
-        groups: dict[tuple[str, str], list[int]] = {}
+        groups: dict[tuple, list[int]] = {}  # blows of the same amounts and chances go together
         for t, (_, side, dmg) in enumerate(self.parts):
-            groups.setdefault((side, dmg), []).append(t)
+            groups.setdefault((side, game.taps(side, dmg)), []).append(t)
         order = [t for members in groups.values() for t in members]  # the parts, group by group
         where = {t: i for i, t in enumerate(order)}
         self.parts = [self.parts[t] for t in order]
         self.part_ids = {p: i for i, p in enumerate(self.parts)}
         self.groups: list[tuple[str, slice, np.ndarray, tuple[int, ...], tuple[float, ...]]] = []
         at = 0
-        for (side, dmg), members in groups.items():
-            taps, chances = game.taps(side, dmg)
+        for (side, (taps, chances)), members in groups.items():
             self.groups.append((side, slice(at, at + len(members)),
                                 np.array([self.parts[where[t]][0] for t in members], dtype=np.intp), taps, chances))
             at += len(members)
@@ -186,6 +185,7 @@ class Plan:
                        np.array([[self.first_seg[p] + o for o in range(k)] for p in ps], dtype=np.intp))
                       for k, ps in by_count.items()]
         self.chooses = bool(self.multi)
+        self._work: dict[int, dict[str, np.ndarray]] = {}
 
     def pair_id(self, pair: tuple[Effect, Effect]) -> int:
         i = self.pid.get(pair)
@@ -196,70 +196,109 @@ class Plan:
 
     # -- one pass of every row over the rectangle ------------------------------------------------
 
-    def padded(self, values: np.ndarray) -> np.ndarray:
-        """``values`` (pairs × Pools × components) with room below each Pool for the blows: the ends where a Pool
-        is spent, zeros where it is above zero but below the rectangle (values a walk does not hold)."""
-        g = self.grid
+    def padded(self, values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """``values`` (components × pairs × Pools) with room below each Pool for the blows: the ends where a Pool
+        is spent, zeros where it is above zero but below the rectangle (values a walk does not hold). ``out``: a
+        buffer :meth:`padded` made before for as many components, whose room below is already laid."""
         pad_a, pad_b = self.hit_b, self.hit_a
-        n, ha, hb, comps = values.shape
-        out = np.zeros((n, pad_a + ha, pad_b + hb, comps))
-        out[:, pad_a:, pad_b:] = values
-        end = np.zeros(comps)
-        if pad_b:
-            win = end.copy()
-            win[A_WINS] = 1.0
-            if comps > ROUNDS:
-                win[ROUNDS] = 1.0
-                out[:, :, :pad_b, ROUNDS] = 1.0
-            below = np.arange(g.lo_b - pad_b, g.lo_b) <= 0  # B's Pool spent: A has won
-            out[:, pad_a:, :pad_b][:, :, below] = win
-        if pad_a:
-            lose = end.copy()
-            lose[B_WINS] = 1.0
-            if comps > ROUNDS:
-                lose[ROUNDS] = 1.0
-                out[:, :pad_a, pad_b:, ROUNDS] = 1.0
-            below = np.arange(g.lo_a - pad_a, g.lo_a) <= 0
-            out[:, :pad_a, pad_b:][:, below] = lose
+        comps, n, ha, hb = values.shape
+        if out is None:
+            g = self.grid
+            out = np.zeros((comps, n, pad_a + ha, pad_b + hb))
+            if pad_b:
+                spent = np.arange(g.lo_b - pad_b, g.lo_b) <= 0  # B's Pool spent: A has won
+                out[A_WINS, :, pad_a:, :pad_b][:, :, spent] = 1.0
+                if comps > ROUNDS:
+                    out[ROUNDS, :, pad_a:, :pad_b] = 1.0
+            if pad_a:
+                spent = np.arange(g.lo_a - pad_a, g.lo_a) <= 0
+                out[B_WINS, :, :pad_a, pad_b:][:, spent] = 1.0
+                if comps > ROUNDS:
+                    out[ROUNDS, :, :pad_a, pad_b:] = 1.0
+        out[:, :, pad_a:, pad_b:] = values
         return out
 
-    def options(self, values: np.ndarray) -> np.ndarray:
-        """Every option's value at every Pool (options × Pools × components) from the states' ``values`` after
-        one round fewer: the blows, the declared rounds, the states, in three steps."""
+    def _buffers(self, comps: int) -> dict[str, np.ndarray]:
+        """Work arrays for :meth:`options`, made once per plan and number of components (large arrays made anew
+        at every step would cost more to map than to fill)."""
+        work = self._work.get(comps)
+        if work is None:
+            ha, hb = self.grid.shape
+            pad_a, pad_b = self.hit_b, self.hit_a
+            n_rounds, n_rows = len(self.rounds), len(self.row_seg)
+            work = self._work[comps] = {
+                "parts": np.zeros((comps, len(self.parts) + 1, ha, hb)),
+                "played": np.empty((comps, n_rounds, ha, hb)), "term": np.empty((comps, n_rounds, ha, hb)),
+                "rows": np.empty((comps, n_rows, ha, hb)), "segs": np.empty((comps, len(self.seg_pair), ha, hb)),
+                "tmp": np.empty((comps, max((len(g[2]) for g in self.groups), default=0), ha, hb)),
+                "moved_a": np.empty((comps, max((len(g[2]) for g in self.groups if g[0] == "a"), default=0), ha,
+                                     pad_b + hb)),
+                "moved_b": np.empty((comps, max((len(g[2]) for g in self.groups if g[0] == "b"), default=0),
+                                     pad_a + ha, hb)),
+            }
+        return work
+
+    def options(self, values: np.ndarray, padded: np.ndarray | None = None) -> np.ndarray:
+        """Every option's value at every Pool (components × options × Pools) from the states' ``values`` after
+        one round fewer: the blows, the declared rounds, the states, in three steps. ``padded``: a buffer of
+        :meth:`padded` to reuse. The array returned is a work buffer, overwritten by the next call."""
         ha, hb = self.grid.shape
         pad_a, pad_b = self.hit_b, self.hit_a
-        padded = self.padded(values)
-        comps = values.shape[-1]
-        parts = np.zeros((len(self.parts) + 1, ha, hb, comps))
+        comps = values.shape[0]
+        padded = self.padded(values, padded)
+        work = self._buffers(comps)
+        parts, tmp = work["parts"], work["tmp"]
         for side, where, pairs, taps, chances in self.groups:
+            acc = parts[:, where]
+            n = len(pairs)
+            t = tmp[:, :n]
             if side == "a":  # A's blow: B's Pool lower by each amount
-                moved = padded[pairs, pad_a:]
-                acc = parts[where]
-                for v, q in zip(taps, chances):
-                    acc += q * moved[:, :, pad_b - v:pad_b - v + hb]
+                moved = work["moved_a"][:, :n]
+                np.take(padded[:, :, pad_a:], pairs, axis=1, out=moved)
+                for i, (v, q) in enumerate(zip(taps, chances)):
+                    view = moved[:, :, :, pad_b - v:pad_b - v + hb]
+                    if i == 0:
+                        np.multiply(view, q, out=acc)
+                    else:
+                        np.multiply(view, q, out=t)
+                        acc += t
             else:
-                moved = padded[pairs, :, pad_b:]
-                acc = parts[where]
-                for v, q in zip(taps, chances):
-                    acc += q * moved[:, pad_a - v:pad_a - v + ha]
-        same = (slice(None), None, None, None)
-        played = self.ra[same] * parts[self.ta]
-        played += self.rb[same] * parts[self.tb]
-        played += self.rs[same] * values[self.ps]
-        terms = self.weights[..., None] * played[self.rows_round]
-        return np.add.reduceat(terms, self.seg_starts, axis=0)
+                moved = work["moved_b"][:, :n]
+                np.take(padded[:, :, :, pad_b:], pairs, axis=1, out=moved)
+                for i, (v, q) in enumerate(zip(taps, chances)):
+                    view = moved[:, :, pad_a - v:pad_a - v + ha]
+                    if i == 0:
+                        np.multiply(view, q, out=acc)
+                    else:
+                        np.multiply(view, q, out=t)
+                        acc += t
+        same = (slice(None), None, None)
+        played, term = work["played"], work["term"]
+        np.take(parts, self.ta, axis=1, out=played)
+        played *= self.ra[same]
+        np.take(parts, self.tb, axis=1, out=term)
+        term *= self.rb[same]
+        played += term
+        np.take(values, self.ps, axis=1, out=term)
+        term *= self.rs[same]
+        played += term
+        rows = work["rows"]
+        np.take(played, self.rows_round, axis=1, out=rows)
+        rows *= self.weights
+        return np.add.reduceat(rows, self.seg_starts, axis=1, out=work["segs"])
 
     def states(self, options: np.ndarray) -> np.ndarray:
         """The states' values from their options' (A's best where it chooses), and the round they add counted."""
         ha, hb = self.grid.shape
-        out = np.empty((len(self.pairs), ha, hb, options.shape[-1]))
-        out[self.single_pairs] = options[self.single_segs]
+        comps = options.shape[0]
+        out = np.empty((comps, len(self.pairs), ha, hb))
+        out[:, self.single_pairs] = options[:, self.single_segs]
         for pairs, segs in self.multi:
-            each = options[segs]  # pairs × options × Pools × components
-            best = np.argmax(each[..., A_WINS], axis=1)[:, None, :, :, None]
-            out[pairs] = np.take_along_axis(each, best, axis=1)[:, 0]
-        if out.shape[-1] > ROUNDS:
-            out[..., ROUNDS] += 1.0
+            each = options[:, segs]  # components × pairs × options × Pools
+            best = np.argmax(each[A_WINS], axis=1)[None, :, None]
+            out[:, pairs] = np.take_along_axis(each, best, axis=2)[:, :, 0]
+        if comps > ROUNDS:
+            out[ROUNDS] += 1.0
         return out
 
 
@@ -326,14 +365,16 @@ class Walk(Solved):
         self.plan, self.horizon = plan, horizon
         self.comps = 3 if plan.chooses else 2
         ha, hb = plan.grid.shape
-        values = np.zeros((len(plan.pairs), ha, hb, self.comps))
+        values = np.zeros((self.comps, len(plan.pairs), ha, hb))
         if self.comps > ROUNDS:
-            values[..., ROUNDS] = 1.0
+            values[ROUNDS] = 1.0
         self.values = [values]
+        padded = None
         for _ in range(horizon - 1):
             if stop is not None and stop():
                 raise Stopped
-            values = plan.states(plan.options(values))
+            padded = plan.padded(values, padded)
+            values = plan.states(plan.options(values, padded))
             self.values.append(values)
 
     def knows(self, pool_a: int, pool_b: int, limit: int | None) -> bool:
@@ -348,11 +389,11 @@ class Walk(Solved):
 
     def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:
         assert limit is not None
-        v = self.values[limit][p, ia, ib]
+        v = self.values[limit][:, p, ia, ib]
         if self.comps > ROUNDS:
             return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0])
         # with no choice of A, the expected rounds are the sum over the rounds of the chance to be still undecided
-        seen = np.array([self.values[t][p, ia, ib] for t in range(limit)]).reshape(limit, -1)
+        seen = np.array([self.values[t][:2, p, ia, ib] for t in range(limit)]).reshape(limit, 2)
         return np.array([v[A_WINS], v[B_WINS], float(np.sum(1.0 - seen[:, A_WINS] - seen[:, B_WINS]))])
 
 
@@ -374,7 +415,7 @@ class Stationary(Solved):
         assert g.lo_a == 1 and g.lo_b == 1, "with no round limit every Pool below the start is reached"
         ha, hb = g.shape
         n_pairs = len(plan.pairs)
-        values = np.zeros((n_pairs, ha, hb, 3))
+        values = np.zeros((3, n_pairs, ha, hb))
         n_rounds = len(plan.rounds)
         stay_cols = np.zeros((n_rounds, 3), dtype=np.intp)  # where a round stays at its Pools, and its chance
         stay = np.zeros((n_rounds, 3))
@@ -400,7 +441,7 @@ class Stationary(Solved):
             ib = d - ia
             n_pts = len(ia)
             pts = np.arange(n_pts)
-            outside = plan.options(values)[:, ia, ib]  # segments × points × components, this sum still at 0
+            outside = plan.options(values)[:, :, ia, ib].transpose(1, 2, 0)  # segments × points × components
             coef = np.zeros((len(plan.seg_pair), n_pts, n_pairs))
             w = plan.weights[:, ia, ib]
             for k in range(3):
@@ -439,14 +480,14 @@ class Stationary(Solved):
                 if not changed:
                     break
             x[..., ROUNDS] += 1.0
-            values[:, ia, ib] = x.transpose(1, 0, 2)
+            values[:, :, ia, ib] = x.transpose(2, 1, 0)
         self.values = values
 
     def knows(self, pool_a: int, pool_b: int, limit: int | None) -> bool:
         return limit is None and self.plan.grid.holds(pool_a, pool_b)
 
     def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:
-        v = self.values[p, ia, ib]
+        v = self.values[:, p, ia, ib]
         return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0])
 
 
@@ -458,9 +499,3 @@ def grid_of(pool_a: int, pool_b: int, limit: int | None, hit_a: int, hit_b: int)
         return Grid(1, pool_a, 1, pool_b)
     reach = max(limit - 1, 0)
     return Grid(max(1, pool_a - reach * hit_b), pool_a, max(1, pool_b - reach * hit_a), pool_b)
-
-
-def weights_over(grid: Grid, answer: Mapping[str, float | np.ndarray]) -> dict[str, np.ndarray]:
-    """A spread over the rectangle as arrays (a plain number the same at every Pool)."""
-    shape = grid.shape
-    return {k: np.broadcast_to(np.asarray(v, dtype=float), shape) for k, v in answer.items()}

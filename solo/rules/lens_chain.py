@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .dice import parse
 from .lenses import CLEVER_BONUS, LENS_TABLE, LENSES, PLAIN, Damage, Lens
-from .odds import BEST, MAX_DICE, MAX_POOL, ConflictOdds, RoundOdds, damage_distribution, round_kernel
+from .odds import BEST, MAX_DICE, MAX_POOL, ConflictOdds, RoundOdds, damage_distribution, round_odds
 
 if TYPE_CHECKING:
     import numpy as np
@@ -338,7 +338,7 @@ class _Game:
             a, b = self.a, self.b
             ta, la = _roll(a, ca, ea.carry)
             tb, lb = _roll(b, cb, eb.carry)
-            r = round_kernel(ta, tb, la, lb, a.dice, b.dice, a.bonus, b.bonus, a.armour, b.armour).round
+            r = round_odds(ta + LENS_TABLE[la].skill_shift, tb + LENS_TABLE[lb].skill_shift)  # round_kernel's
             last_b = (eb.last if cb in FOLLOW_UPS else cb) if self.remembers else None
 
             def pair(wa: bool, wb: bool) -> tuple[Effect, Effect]:
@@ -400,8 +400,6 @@ class _Game:
         ``over_grid`` method, else asked state by state (and checked, as :func:`_spread` checks)."""
         import numpy as np
 
-        from .lens_arrays import weights_over
-
         allowed = FOLLOW_UPS if mine.follow_up else self.allowed[side]
         ha, hb = grid.shape
         pools_a = np.arange(grid.lo_a, grid.hi_a + 1)[:, None].repeat(hb, axis=1)
@@ -409,15 +407,12 @@ class _Game:
         own, other = (pools_a, pools_b) if side == "a" else (pools_b, pools_a)
         whole = getattr(policy, "over_grid", None)
         if whole is not None:
-            answer = whole(own, other, mine, theirs, *seen)
-            total = sum(np.asarray(p, dtype=float) for p in answer.values())
-            for choice, p in answer.items():
-                if choice not in allowed or np.any(np.asarray(p) < 0.0):
-                    self._check_point(policy, side, own, other, mine, theirs, seen, allowed)
-            if np.any(np.abs(total - 1.0) > 1e-6):
+            answer = {c: np.asarray(p, dtype=float) for c, p in whole(own, other, mine, theirs, *seen).items()}
+            total = sum(answer.values())
+            if (any(c not in allowed for c in answer) or min(float(p.min()) for p in answer.values()) < 0.0
+                    or float(np.max(np.abs(total - 1.0))) > 1e-6):
                 self._check_point(policy, side, own, other, mine, theirs, seen, allowed)
-            out = weights_over(grid, {c: np.asarray(p, dtype=float) / total for c, p in answer.items()})
-            return {c: p for c, p in out.items() if np.any(p > 0.0)}
+            return {c: np.broadcast_to(p / total, (ha, hb)) for c, p in answer.items() if p.max() > 0.0}
         out: dict[str, np.ndarray] = {}
         for i in range(ha):
             for j in range(hb):

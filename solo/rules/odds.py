@@ -64,10 +64,18 @@ def _success_faces(target: int) -> int:
 def round_odds(target_a: int, target_b: int) -> RoundOdds:
     """Exact chances of one round: the highest success wins, equal successes and double failure stall."""
     sa, sb = _success_faces(target_a), _success_faces(target_b)
-    # A wins with face x (x <= sa) if B failed or B succeeded lower than x.
-    a = sum((100 - sb) + min(x - 1, sb) for x in range(1, sa + 1)) / 10000
-    b = sum((100 - sa) + min(y - 1, sa) for y in range(1, sb + 1)) / 10000
+    # A wins with face x (x <= sa) if B failed or B succeeded lower than x: the sum over x of
+    # (100 - sb) + min(x - 1, sb), counted in whole numbers (so exactly), then divided once
+    a = _faces_won(sa, sb) / 10000
+    b = _faces_won(sb, sa) / 10000
     return RoundOdds(a, b, 1.0 - a - b)
+
+
+def _faces_won(mine: int, theirs: int) -> int:
+    """How many of the 100 × 100 pairs of faces a side with ``mine`` succeeding faces wins against ``theirs``."""
+    below = mine - 1  # min(j, theirs) summed for j = 0 … mine − 1
+    ties = below * mine // 2 if below <= theirs else theirs * (theirs + 1) // 2 + (below - theirs) * theirs
+    return mine * (100 - theirs) + ties
 
 
 @lru_cache(maxsize=1024)
