@@ -145,14 +145,13 @@ def test_a_bad_answer_names_the_state_it_was_given_in():
 def _asked(monkeypatch) -> list[str]:
     """The Lenses the chains are asked to price from here on."""
     asked: list[str] = []
-    real = LensChain.odds
+    real = LensChain.kept_odds
 
-    def counting(self, *args, **kwargs):
-        lens = kwargs.get("lens_a", "none")
-        asked.append(lens if isinstance(lens, str) else "clever")
-        return real(self, *args, **kwargs)
+    def counting(self, pool_a, pool_b, wanted, **kwargs):
+        asked.extend(wanted)
+        return real(self, pool_a, pool_b, wanted, **kwargs)
 
-    monkeypatch.setattr(LensChain, "odds", counting)
+    monkeypatch.setattr(LensChain, "kept_odds", counting)
     return asked
 
 
