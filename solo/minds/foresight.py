@@ -53,9 +53,10 @@ from .npc import NPCMind, reads_alike
 
 #: Priced at once: up to this many Pools a side (their product, as far as the rounds left reach) against plain
 #: rolls or a kept Lens, and up to MAX_MIND_POOL against a mind; beyond, the caller estimates (see
-#: benchmarks/lens_odds.py for what these cost).
-MAX_EXACT_POOL = 20  # Pools 20 x 20 against plain rolls: under a second; a mind costs about ten times more
-MAX_MIND_POOL = 12
+#: benchmarks/lens_odds.py for what these cost: the first menu of a conflict against a mind at Pools 20, cold,
+#: about 0.1 s; every Lens against plain rolls at Pools 40, about 35 ms).
+MAX_EXACT_POOL = 40
+MAX_MIND_POOL = 20
 #: Keeping Clever: Clever, then the +20 edge, then Clever … (what :class:`~.bots.LensKeeper` plays).
 KEEP_CLEVER = fixed_policy("clever", "skill")
 

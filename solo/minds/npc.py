@@ -254,6 +254,16 @@ def _rounded(v, digits: int):
 
 def choice_chances(totals: dict[str, float]) -> dict[str, float]:
     """{option: the chance the mind's draw picks it} for these scores (arrays of chances over arrays of scores)."""
+    if any(hasattr(v, "shape") for v in totals.values()):
+        import numpy as np
+
+        # near_weights' arithmetic on the options stacked (the sum over them in their order)
+        keys = list(totals)
+        scores = np.stack(np.broadcast_arrays(*(np.asarray(totals[k], dtype=float) for k in keys)))
+        best = np.max(scores, axis=0)
+        weights = np.where(scores >= best - NEAR_BEST, np.exp((scores - best) / TEMPERATURE), 0.0)
+        chances = weights / np.sum(weights, axis=0)
+        return dict(zip(keys, chances))
     near = near_weights(totals)
     total = sum(w for _, w in near)
     return {k: w / total for k, w in near}

@@ -254,7 +254,7 @@ class Plan:
             t = tmp[:, :n]
             if side == "a":  # A's blow: B's Pool lower by each amount
                 moved = work["moved_a"][:, :n]
-                np.take(padded[:, :, pad_a:], pairs, axis=1, out=moved)
+                np.take(padded[:, :, pad_a:], pairs, axis=1, out=moved, mode="clip")
                 for i, (v, q) in enumerate(zip(taps, chances)):
                     view = moved[:, :, :, pad_b - v:pad_b - v + hb]
                     if i == 0:
@@ -264,7 +264,7 @@ class Plan:
                         acc += t
             else:
                 moved = work["moved_b"][:, :n]
-                np.take(padded[:, :, :, pad_b:], pairs, axis=1, out=moved)
+                np.take(padded[:, :, :, pad_b:], pairs, axis=1, out=moved, mode="clip")
                 for i, (v, q) in enumerate(zip(taps, chances)):
                     view = moved[:, :, pad_a - v:pad_a - v + ha]
                     if i == 0:
@@ -274,16 +274,17 @@ class Plan:
                         acc += t
         same = (slice(None), None, None)
         played, term = work["played"], work["term"]
-        np.take(parts, self.ta, axis=1, out=played)
+        np.take(parts, self.ta, axis=1, out=played, mode="clip")
         played *= self.ra[same]
-        np.take(parts, self.tb, axis=1, out=term)
+        np.take(parts, self.tb, axis=1, out=term, mode="clip")
         term *= self.rb[same]
         played += term
-        np.take(values, self.ps, axis=1, out=term)
+        np.take(values, self.ps, axis=1, out=term, mode="clip")
         term *= self.rs[same]
         played += term
+        # (mode "clip": the indices are the plan's own, and a take with "raise" copies its output once more)
         rows = work["rows"]
-        np.take(played, self.rows_round, axis=1, out=rows)
+        np.take(played, self.rows_round, axis=1, out=rows, mode="clip")
         rows *= self.weights
         return np.add.reduceat(rows, self.seg_starts, axis=1, out=work["segs"])
 
