@@ -21,8 +21,8 @@ from solo.npc import NPC
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.lens_chain import Effect, LensChain, fixed_policy, lens_targets
-from solo.rules.participants import from_character
 from solo.rules.lenses import LENSES
+from solo.rules.participants import from_character
 
 COMBAT = conflict_type("combat")
 NPC_FILE = {"name": "Vera", "level": "skilled", "skills": {"Combat": 55, "Cunning": 60, "Social": 50},

@@ -107,7 +107,8 @@ print("NUMPY:" + str("numpy" in sys.modules), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["roll", "d100"], ["play", "tutorial", "--seed", "3", "--saves", "saves"]])
+@pytest.mark.parametrize("argv", [["--help"], ["roll", "d100"],
+                                  ["play", "tutorial", "--seed", "3", "--saves", "saves"]])
 def test_numpy_waits_for_the_first_price(tmp_path, argv) -> None:
     """numpy (the exact Lens odds' arrays) is imported where a conflict is first priced, never for the help, a roll
     or a game's first prompt (issue 28)."""

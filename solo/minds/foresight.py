@@ -207,7 +207,6 @@ class Foresight:
     def exact(self, view: ConflictView, me: Participant, lenses: Iterable[str] | None = None, *,
               follow_up: bool = False, asked: bool = True, stop: Callable[[], bool] | None = None,
               first: str | None = None) -> Exact:
-        asked_now = asked
         """The odds of keeping each Lens (those in ``lenses``) from now; ``follow_up``: my Clever edge is due.
 
         Keeping Clever is Clever, then the +20 edge, then Clever again (and
@@ -241,7 +240,7 @@ class Foresight:
         wanted = [k for k in (lenses if lenses is not None else LENSES) if k in chains]
         answers: dict[str, object] = {}  # what the foe declares this round, against each Lens priced
         twins: dict[str, str] = {}
-        asked: dict[str, dict[str, tuple]] = {}  # by chain (a mind's chains are one): the Lenses it prices
+        to_price: dict[str, dict[str, tuple]] = {}  # by chain (a mind's chains are one): the Lenses it prices
         for lens in wanted:
             declared: object = None
             if decl is not None and not plain(foe) and keeps is None:
@@ -250,7 +249,7 @@ class Foresight:
                 # this round as the mind would play it now, memory and all; it declares after me
                 # (I am being asked), seeing my Lens. With my edge due, the chain's policy answers
                 # each edge I may take.
-                chance = 1.0 if asked_now else initiative(me, foe)(me.pool.current, foe.pool.current)
+                chance = 1.0 if asked else initiative(me, foe)(me.pool.current, foe.pool.current)
                 seen = mind.lens_spread(view, foe, lens)
                 if chance >= 1.0:
                     declared = seen
@@ -263,12 +262,12 @@ class Foresight:
             if twin is not None:  # the same odds, and the same first choice under this Lens's name
                 twins[lens] = twin
                 continue
-            asked.setdefault(str(id(chains[lens])), {})[lens] = (keeping(lens), declared)
+            to_price.setdefault(str(id(chains[lens])), {})[lens] = (keeping(lens), declared)
         priced: dict[str, ChainOdds] = {}
-        for group in asked.values():
+        for group in to_price.values():
             chain = chains[next(iter(group))]
-            got = chain.kept_odds(me.pool.current, foe.pool.current, group, effect_a=mine,  # type: ignore[arg-type]
-                                  effect_b=theirs, round_limit=left, first_a=first, stop=stop)
+            got = chain.kept_odds(me.pool.current, foe.pool.current, group, effect_a=mine, effect_b=theirs,
+                                  round_limit=left, first_a=first, stop=stop)
             if not got:  # a thinker no longer needed: nothing priced
                 return Exact({}, None, "stopped", left)
             priced.update(got)

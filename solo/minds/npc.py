@@ -30,6 +30,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..decisions import (
     CLEVER_FOLLOW_UP,
@@ -213,7 +214,7 @@ def lens_considerations(lean: Leanings, lenses, sit: Situation,
     return parts
 
 
-def near_weights(totals: dict[str, float]) -> list[tuple[str, float]]:
+def near_weights(totals: dict[str, float]) -> list[tuple[str, Any]]:
     """The options a mind draws from, those within NEAR_BEST of the best, with their softmax weights.
 
     The weights are not normalised (the draw scales its random number by

@@ -24,7 +24,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..rules.lenses import LENS_TABLE, MEMORYLESS, NEXT_ROUND
+from ..rules.lenses import LENS_TABLE, MEMORYLESS, NEXT_ROUND, blow_effect, round_effects
 from ..rules.odds import BEST, Kernel, Policy, Table, look_ahead, look_ahead_grid, round_kernel, solve
 
 BASIC = MEMORYLESS  # the Lenses a table policy picks among (the name the minds and their tests use)
@@ -184,15 +184,17 @@ class Evaluator:
         if rounds is None:
             m = self.m
             offered = self._offered(covert, flamboyant)
-            op_next = NEXT_ROUND if LENS_TABLE[opp_lens].follow_up else 0  # their follow-up, win or lose
+            # what the round leaves (round_effects): an edge due counts as +NEXT_ROUND; their own Lens's penalty
+            # is not looked ahead for (only their follow-up, win or lose)
+            op_next = NEXT_ROUND if round_effects(opp_lens, won=False).follow_up else 0
             rounds = []
             for name, target in offered.items():
                 lens = LENS_TABLE[name]
                 armour = 0 if side_pool and lens.side_pool else None
                 k = m.kernel(name, opp_lens, target_me=target + carry_me, mod_op=carry_op, armour_op=armour)
-                mine = NEXT_ROUND if lens.follow_up else 0
-                won = (mine, op_next + lens.penalty_on_hit)
-                other = (mine + lens.penalty_if_not_won, op_next)
+                if_won, if_not = round_effects(name, won=True), round_effects(name, won=False)
+                won = (if_won.carry + NEXT_ROUND * if_won.follow_up, op_next + blow_effect(name))
+                other = (if_not.carry + NEXT_ROUND * if_not.follow_up, op_next)
                 rounds.append((name, k, won, other))
             self._kernels[key] = rounds
         return rounds

@@ -49,7 +49,7 @@ the rounds left stays inside it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -126,11 +126,11 @@ class Plan:
                 for ca, wa in option:
                     for cb, wb in game.spread_b(grid, ea, eb, ca).items():
                         spec = game.round_spec(ca, cb, ea, eb)
-                        key = (ca, cb, ea.carry, eb.carry, *(self.pair_id(p) for p in spec.after))
+                        pa, pb, ps = (self.pair_id(p) for p in spec.after)
+                        key = (ca, cb, ea.carry, eb.carry, pa, pb, ps)
                         u = self.round_ids.get(key)
                         if u is None:
                             u = self.round_ids[key] = len(rounds)
-                            pa, pb, ps = key[4:]
                             rounds.append((spec.a, spec.b, spec.stalemate,
                                            (pa, "a", spec.damage_a) if spec.a > 0.0 else None,
                                            (pb, "b", spec.damage_b) if spec.b > 0.0 else None, ps))

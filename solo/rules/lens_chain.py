@@ -8,10 +8,9 @@ two Pools *and* what the last round left on each side, an :class:`Effect`:
 * ``carry``: added to that side's roll this round. A Covert or Flamboyant
   round not won (stalemates included) leaves −20 on its own side; a Covert
   or Flamboyant win leaves −20 on the side it struck, even when armour took
-  the whole blow. They add up as in the engine (``Participant.carry`` is
-  reset when a round is resolved, then the struck side's penalty is added
-  when the blow is dealt), so a carry is 0, −20 or −40 (a start state may
-  bring any other number, for its one round).
+  the whole blow. They add up as in the engine: both read
+  :func:`~.lenses.round_effects`, so a carry is 0, −20 or −40 (a start state
+  may bring any other number, for its one round).
 * ``follow_up``: a Clever round was just played, won or not. This round the
   side declares no Lens but one edge: ``"skill"`` (+20 to the roll) or
   ``"damage"`` (the damage dice rolled twice, keep the higher). A side struck
@@ -72,7 +71,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from .dice import parse
-from .lenses import CLEVER_BONUS, LENS_TABLE, LENSES, PLAIN, Damage, Lens
+from .lenses import (
+    CLEVER_BONUS,
+    FOLLOW_DAMAGE,
+    FOLLOW_SKILL,
+    FOLLOW_UPS,
+    LENS_TABLE,
+    LENSES,
+    Damage,
+    round_effects,
+)
 from .odds import BEST, MAX_DICE, MAX_POOL, ConflictOdds, RoundOdds, damage_distribution, round_odds
 
 if TYPE_CHECKING:
@@ -80,9 +88,6 @@ if TYPE_CHECKING:
 
     from .lens_arrays import Grid, Solved
 
-#: The two edges of the Clever follow-up (the engine's answers to its question).
-FOLLOW_SKILL, FOLLOW_DAMAGE = "skill", "damage"
-FOLLOW_UPS: tuple[str, str] = (FOLLOW_SKILL, FOLLOW_DAMAGE)
 #: The Lens whose damage is rolled twice, keep the higher: the "damage" edge is priced with its dice.
 _TWICE = next(k for k, v in LENS_TABLE.items() if v.damage is Damage.TWICE_KEEP_HIGHER)
 #: The Lenses that roll the conflict's own skill (an int target stands for all of them).
@@ -229,26 +234,6 @@ class _Side:
     armour: int  # what this side's armour takes off the other side's blows
 
 
-def _lens_of(choice: str) -> Lens:
-    """The Lens a declaration counts as: the follow-up declares none."""
-    return PLAIN if choice in FOLLOW_UPS else LENS_TABLE[choice]
-
-
-def _after(mine: str, theirs: str, won: bool, lost: bool) -> tuple[int, bool]:
-    """What a round leaves on a side that declared ``mine`` against ``theirs`` (as conflict.py resolves and strikes):
-    (its carry, whether its follow-up is due).
-
-    Its own Lens: Clever's follow-up, or Covert's and Flamboyant's penalty
-    when the round was not won; the other's: the penalty of a Covert or
-    Flamboyant blow that struck it (a Lens that deals no damage strikes nobody).
-    """
-    m, o = _lens_of(mine), _lens_of(theirs)
-    carry = 0 if (m.follow_up or won) else m.penalty_if_not_won
-    if lost and o.damage is not Damage.NONE:
-        carry += o.penalty_on_hit
-    return carry, m.follow_up
-
-
 def _roll(side: _Side, choice: str, carry: int) -> tuple[int, str]:
     """(target before the Lens's shift, the Lens whose shift and damage the kernel applies)."""
     targets = dict(side.targets)
@@ -341,8 +326,9 @@ class _Game:
             r = round_odds(ta + LENS_TABLE[la].skill_shift, tb + LENS_TABLE[lb].skill_shift)  # round_kernel's
             last_b = (eb.last if cb in FOLLOW_UPS else cb) if self.remembers else None
 
-            def pair(wa: bool, wb: bool) -> tuple[Effect, Effect]:
-                return (Effect(*_after(ca, cb, wa, wb), ea.last), Effect(*_after(cb, ca, wb, wa), last_b))
+            def pair(wa: bool, wb: bool) -> tuple[Effect, Effect]:  # wa: A won the round, wb: B won it
+                return (Effect(*round_effects(ca, won=wa, struck_by=cb if wb else None), ea.last),
+                        Effect(*round_effects(cb, won=wb, struck_by=ca if wa else None), last_b))
 
             spec = self._specs[key] = RoundSpec(r.a, r.b, r.stalemate, _damage_lens(ca), _damage_lens(cb),
                                                 (pair(True, False), pair(False, True), pair(False, False)))
@@ -538,6 +524,7 @@ class LensChain:
 
     def _request(self, lens_a: str | PolicyFn, first_a: str | None, declared_b: Choice | None, pool_a: int,
                  pool_b: int, effect_a: Effect, effect_b: Effect) -> _Request:
+        rule: object
         if isinstance(lens_a, Kept):
             if lens_a.lens not in self.lenses_a:
                 raise ValueError(f"side a: the policy chose {lens_a.lens!r}; it may choose "
@@ -653,7 +640,7 @@ class LensChain:
         """A's effect at the start: for a kept Lens, tagged with it (B reads it as the Lens A used last)."""
         return effect_a._replace(last=request.lens) if request.kind == "keep" else effect_a._replace(last=None)
 
-    def _options(self, mode: Mode) -> Callable[[Effect, Grid | None, tuple[int, int] | None], list[tuple]]:
+    def _options(self, mode: Mode) -> Callable[..., list[tuple]]:
         """A's options in a pair of effects: over a walk's Pools (``grid``), or at one pair of Pools (``at``)."""
         game = self.game
         edges = [((FOLLOW_SKILL, 1.0),), ((FOLLOW_DAMAGE, 1.0),)]
