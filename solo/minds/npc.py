@@ -30,7 +30,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..decisions import (
     CLEVER_FOLLOW_UP,
@@ -54,7 +54,7 @@ from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
 from ..rules.outcomes import ACTIVE, OUT
 from ..rules.participants import Participant
 from .memory import NPCMemory
-from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, Morale
+from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, STEADY, Morale
 from .position import (
     Position,
     _secondary_targets,
@@ -304,6 +304,9 @@ class _Reading:
     kind: str
     rapport: int
     foe_lenses: bool  # whether the foe uses Lenses (its last Lens is then worth answering)
+    ratio: float = 1.0  # opponents per member of its side (the chain's one against one: 1)
+    own_shift: int = 0  # what its Pool index holds beyond the Pool itself (a side pushing on: its maximum)
+    op_shift: int = 0
     seen: dict = field(default_factory=dict, compare=False)
     temperament: dict = field(default_factory=dict, compare=False)  # temperament_scores, once
 
@@ -322,7 +325,85 @@ class _Reading:
         lean = self.lean
         nature = (tuple(sorted(lean.lean.items())), lean.risk_tolerance, lean.mindless)
         return (nature, self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
-                self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses)
+                self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses, self.ratio,
+                self.own_shift, self.op_shift)
+
+
+class MindState(NamedTuple):
+    """One state as a mind's Lens choice reads it: its Pool and its foe's (as indices: how far from out, a side
+    pushing on counting its spent Pool too; numbers, or arrays for many states), what the last round left on
+    each, what the foe declared first this round (None: it declares first), the foe's last Lens, its own last
+    Lens and whether this is the first round."""
+
+    own: Any
+    other: Any
+    mine: Effect = Effect()
+    theirs: Effect = Effect()
+    seen: str | None = None
+    foe_last: str = "none"
+    last_lens: str | None = None
+    first_round: bool = False
+
+
+def _share(index, shift: int, size: int):
+    """How much of its Pool a side has left, from its Pool index (0 when it is pushing on)."""
+    if not size:
+        return 0.0
+    if hasattr(index, "shape"):
+        import numpy as np
+
+        return np.maximum(0.0, (index - shift) / size)
+    return max(0.0, (index - shift) / size)
+
+
+def situation_at(r: _Reading, s: MindState) -> Situation:
+    """What the Lens considerations look at in one state (or arrays of states), from what the reading holds fixed.
+
+    The one place a :class:`Situation` is made: the live draw (:meth:`NPCMind._lens`),
+    the Lens chain's policy (:class:`MindPolicy`) and :meth:`NPCMind.odds_policy`
+    all read it, and differ only in how they choose from the scores (a draw
+    among the near-best, or the best). The foe's declaration, when it was
+    made first, is what it does this round (a Clever edge: a plain roll, the
+    "skill" one at +20); else its last Lens is the best guess, and a follow-up
+    due reads as a plain roll at +20 (:func:`~solo.rules.lenses.round_effects`
+    says when one is due).
+    """
+    if s.seen is not None:  # declared before it: it knows
+        opp_lens = sit_lens = "none" if s.seen in FOLLOW_UPS else s.seen
+        carry_op = s.theirs.carry + (CLEVER_BONUS if s.seen == FOLLOW_UPS[0] else 0)
+    else:
+        sit_lens = s.foe_last if r.foe_lenses else "none"
+        opp_lens = "none" if LENS_TABLE[sit_lens].follow_up else sit_lens
+        carry_op = s.theirs.carry + (NEXT_ROUND if s.theirs.follow_up else 0)
+    vals = r.values(s.own, s.other, carry_me=s.mine.carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
+                    flamboyant=r.flamboyant, side_pool=r.side_pool)
+    offered = [vals[k] for k in r.lenses if k in vals]
+    best = _top(offered) if offered else vals["none"]
+    ratio = r.ratio  # against several foes the one-against-one chance to the power of the odds in numbers
+    if ratio > 1.0:
+        win = best ** ratio
+    elif ratio < 1.0:  # float dust can put a sure win a hair above 1: no complex powers
+        win = 1.0 - _larger(0.0, 1.0 - best) ** (1.0 / ratio)
+    else:
+        win = best
+    return Situation(values=vals, win=win, own_frac=_share(s.own, r.own_shift, r.own_max),
+                     opp_frac=_share(s.other, r.op_shift, r.op_max), opp_lens=sit_lens,
+                     opp_off_balance=s.theirs.carry < 0, ratio=ratio, armour_op=r.armour_op, morale=r.morale,
+                     last_lens=s.last_lens, first_round=s.first_round, kind=r.kind, rapport=r.rapport)
+
+
+def _larger(x, y):
+    return _top([x, y])
+
+
+def lens_choice(r: _Reading, s: MindState, *, best: bool = False):
+    """The mind's Lens choice in a state: the chance of each Lens its draw picks (arrays over arrays of states),
+    or with ``best`` the one Lens with the highest total (the draw's likeliest; ties: the first offered)."""
+    parts = lens_considerations(r.lean, r.lenses, situation_at(r, s), r.temperament)
+    if best:
+        totals = totals_of(parts, r.lenses)
+        return max(r.lenses, key=lambda k: totals[k])
+    return choice_chances(totals_of(parts, r.lenses, digits=6))
 
 
 def _spread_at(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
@@ -400,19 +481,7 @@ class _LensParts:
 def _lens_parts_at(r: _Reading, own, other, carry: int, theirs: Effect, seen: str | None, foe_last: str,
                    first_round: bool, opp_frac) -> _LensParts:
     """Every consideration of a Lens decision but ``inertia``: the sums of those before it, and those after."""
-    if seen is not None:  # declared before it: it knows
-        opp_lens = sit_lens = "none" if seen in FOLLOW_UPS else seen
-        carry_op = theirs.carry + (CLEVER_BONUS if seen == FOLLOW_UPS[0] else 0)
-    else:
-        sit_lens = foe_last if r.foe_lenses else "none"
-        opp_lens = "none" if LENS_TABLE[sit_lens].follow_up else sit_lens
-        carry_op = theirs.carry + (NEXT_ROUND if theirs.follow_up else 0)
-    vals = r.values(own, other, carry_me=carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
-                    flamboyant=r.flamboyant, side_pool=r.side_pool)
-    win = _top(vals[k] for k in r.lenses if k in vals) if any(k in vals for k in r.lenses) else vals["none"]
-    sit = Situation(values=vals, win=win, own_frac=own / r.own_max if r.own_max else 0.0, opp_frac=opp_frac,
-                    opp_lens=sit_lens, opp_off_balance=theirs.carry < 0, ratio=1.0, armour_op=r.armour_op,
-                    morale=r.morale, last_lens=None, first_round=first_round, kind=r.kind, rapport=r.rapport)
+    sit = situation_at(r, MindState(own, other, Effect(carry), theirs, seen, foe_last, None, first_round))
     parts = lens_considerations(r.lean, r.lenses, sit, r.temperament)
     before = totals_of({k: v for k, v in parts.items() if k not in _AFTER_INERTIA}, r.lenses)
     return _LensParts(before, [parts[k] for k in _AFTER_INERTIA if k in parts])
@@ -573,23 +642,16 @@ class NPCMind:
         earlier rounds, which a Markov chain cannot carry. So a GM can ask
         "how often does *this* NPC win?" exactly.
         """
-        ev = evaluator(matchup)
-        lean = self.leanings()
-        top_me = pool_max_me or matchup.size_me
-        top_op = pool_max_op or matchup.size_op
-        armour = matchup.armour_op
+        reading = _Reading(self.leanings(), STEADY, BASIC,
+                           evaluator(matchup), None, None, False, pool_max_me or matchup.size_me,
+                           pool_max_op or matchup.size_op, matchup.armour_op, kind, 0, False)
         cache: dict[tuple[int, int], str] = {}
 
         def policy(own: int, other: int) -> str:
             key = (own, other)
             lens = cache.get(key)
             if lens is None:
-                vals = ev.lens_values(own, other)
-                sit = Situation(values=vals, win=max(vals[k] for k in BASIC), own_frac=own / top_me,
-                                opp_frac=other / top_op, armour_op=armour, kind=kind)
-                parts = lens_considerations(lean, BASIC, sit)
-                totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in BASIC}
-                lens = cache[key] = max(BASIC, key=lambda k: totals[k])
+                lens = cache[key] = lens_choice(reading, MindState(own, other), best=True)
             return lens
 
         return policy
@@ -612,19 +674,24 @@ class NPCMind:
             kept = fight.readings[reading.key()] = reading
         return kept
 
-    def _make_reading(self, conflict: ConflictView, me: Participant) -> _Reading:
+    def _make_reading(self, conflict: ConflictView, me: Participant, pos: Position | None = None,
+                      lenses: list[str] | None = None) -> _Reading:
+        """What its Lens choice holds fixed now. For a Lens policy (no ``pos``): one foe, or a ValueError. In
+        play (``pos``, the position read for this declaration): its main foe among them all, outnumbered or not,
+        the Lenses offered."""
         opponents = conflict.opponents(me)
-        if len(opponents) != 1:
+        if pos is None and len(opponents) != 1:
             raise ValueError("a Lens policy is for one foe; with allies or several foes the state is more than Pools")
-        main = opponents[0]
+        main = opponents[0] if pos is None else pos.main
         fight = self._fight_for(conflict)
         ctype = conflict.ctype
         physical = ctype.physical
-        shield_me = me.shield_penalty((main,), physical)
+        shield_me = me.shield_penalty(tuple(opponents), physical)
         m = matchup_of(me, main, ctype, shield_me=shield_me)
-        lenses = [k for k in LENSES] if me.uses_lenses else ["none"]
-        if "quick" in lenses and not quick_extras(conflict, me):
-            lenses.remove("quick")
+        if lenses is None:
+            lenses = [k for k in LENSES] if me.uses_lenses else ["none"]
+            if "quick" in lenses and not quick_extras(conflict, me):
+                lenses.remove("quick")
         covert = flamboyant = None
         side_pool = False
         if me.uses_lenses and me.char is not None:
@@ -634,10 +701,12 @@ class NPCMind:
             covert, flamboyant = (t + shield_me if t is not None else None for t in fight.secondary[key])
             side_pool = physical and m.armour_op > 0 and main.char is not None
         step = 0
-        if ctype.social and main.is_pc:
+        if ctype.social and any(p.is_pc for p in opponents):
             step = disposition_step(self.disposition())
         return _Reading(fight.lean, fight.morale.state, tuple(lenses), evaluator(m), covert, flamboyant, side_pool,
-                        me.pool.maximum, main.pool.maximum, m.armour_op, _kind(ctype), step, main.uses_lenses)
+                        me.pool.maximum, main.pool.maximum, m.armour_op, _kind(ctype), step, main.uses_lenses,
+                        pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
+                        main.pool.maximum if main.pushing else 0)
 
     def lens_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none") -> MindPolicy:
         """This mind's Lens choice as a policy of the state the Lens chain holds, for one foe that keeps ``keeps``.
@@ -820,21 +889,14 @@ class NPCMind:
 
     def _lens_parts(self, lenses: list[str], conflict: ConflictView, me: Participant, fight: _Fight,
                     pos: Position) -> dict[str, dict[str, float]]:
-        """Every consideration's score for every offered Lens, from the live conflict."""
+        """Every consideration's score for every offered Lens, from the live conflict (:func:`situation_at`)."""
         main = pos.main
-        ctype = conflict.ctype
-        step = 0
-        if ctype.social and any(p.is_pc for p in pos.opponents):
-            step = disposition_step(self.disposition())
-        sit = Situation(
-            values=pos.values, win=pos.win(lenses),
-            own_frac=max(0.0, me.pool.current / me.pool.maximum) if me.pool.maximum else 0.0,
-            opp_frac=max(0.0, main.pool.current / main.pool.maximum) if main.pool.maximum else 0.0,
-            opp_lens=self._opponent_lens(conflict, main), opp_off_balance=main.carry < 0, ratio=pos.ratio,
-            armour_op=pos.armour_op, morale=fight.morale.state, last_lens=fight.last_lens,
-            first_round=conflict.round <= 1, kind=_kind(ctype), rapport=step,
-        )
-        return lens_considerations(fight.lean, lenses, sit)
+        decl = conflict.declared(main.id)
+        reading = self._make_reading(conflict, me, pos, lenses)
+        state = MindState(pos.a, pos.b, Effect(me.carry), Effect(main.carry, main.clever_next),
+                          (decl.clever_choice or decl.lens) if decl is not None else None, main.last_lens,
+                          fight.last_lens, conflict.round <= 1)
+        return lens_considerations(fight.lean, lenses, situation_at(reading, state), reading.temperament)
 
     @staticmethod
     def _opponent_lens(conflict: ConflictView, main: Participant) -> str:
