@@ -393,7 +393,8 @@ class _Game:
         own, other = (pools_a, pools_b) if side == "a" else (pools_b, pools_a)
         whole = getattr(policy, "over_grid", None)
         if whole is not None:
-            answer = {c: np.asarray(p, dtype=float) for c, p in whole(own, other, mine, theirs, *seen).items()}
+            got = whole(own, other, mine, theirs, *seen)
+            answer = {c: np.asarray(p, dtype=float) for c, p in ({got: 1.0} if isinstance(got, str) else got).items()}
             total = sum(answer.values())
             if (any(c not in allowed for c in answer) or min(float(p.min()) for p in answer.values()) < 0.0
                     or float(np.max(np.abs(total - 1.0))) > 1e-6):
