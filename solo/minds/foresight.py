@@ -384,8 +384,8 @@ class SharedChains:
     chains and hands them over when done (:meth:`release`); a Foresight that
     asks for a key being built waits for it (:meth:`take`). Keys held are
     never claimed, so nothing a conflict took is touched by a thinker again.
-    The kept chains hold Python numbers for every state (measured: 16 MB for
-    a match-up against a mind at Pools 10, 23 MB at 12, 61 MB at 20), so only
+    The kept chains hold arrays of every state for every round to go (about
+    15 MB for a match-up against a mind at Pools 20, 30 rounds), so only
     ``size`` match-ups are kept, about as many conflicts as a menu offers.
     """
 
