@@ -20,14 +20,10 @@ from solo.decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS
 from solo.rules.conflict import Conflict
 from solo.rules.dice import parse
 from solo.rules.lens_chain import (
-    _LOSE,
-    _WIN,
     FOLLOW_UPS,
     NOTHING,
     Effect,
     LensChain,
-    _key,
-    _state,
     chain_odds,
     fixed_policy,
     lens_odds,
@@ -556,37 +552,41 @@ def test_a_short_limit_lists_only_the_states_it_can_reach():
     assert odds.a_wins == odds.b_wins == 0.0 and odds.never_ends == pytest.approx(1.0)
     few = chain.odds(3, 200, round_limit=3)
     assert few.b_wins == pytest.approx(conflict_odds(60, 3, 50, 200, round_limit=3).b_wins, abs=1e-12)
-    assert sum(len(w.far) for kept in chain._kept.values() for w in kept) < 2000
+    ha, hb = chain._kept[-1][1].plan.grid.shape  # the Pools the last walk holds: as far as two rounds reach
+    assert ha * hb < 200
 
 
 def test_a_round_moved_to_other_pools_puts_a_side_out_only_where_its_blow_reaches():
-    """A round's successors are worked out once per shape and moved to the state's Pools: checked against the
+    """The blows of a round are slices of the values one Pool lower, the ends below zero: checked against the
     round's own chances and damage at every pair of Pools near the ends (more and more blows put a side out), with
-    armour that turns some blows into nothing."""
-    chain = LensChain(lens_targets(55, covert=60), lens_targets(50), damage_a="1d6+1", damage_b="1d4",
-                      armour_a=2, armour_b=1)
-    game = chain.game
-    ia, ib = game.eid(Effect(-20)), game.eid(NOTHING)
+    armour that turns some blows into nothing. One round to go: the chance that this round ends it; two: the mean
+    of the values with one round to go of the states it leads to, each asked of a fresh chain."""
+    targets_a, targets_b = lens_targets(55, covert=60), lens_targets(50)
+    setting = dict(damage_a="1d6+1", damage_b="1d4", armour_a=2, armour_b=1)
+    chain = LensChain(targets_a, targets_b, **setting)
     r = round_odds(60 - 20 + LENS_TABLE["covert"].skill_shift, 50 + LENS_TABLE["aggressive"].skill_shift)
     a_blows = damage_distribution("1d6+1", "covert", 0, 1)  # A's blows meet B's armour, and so on
     b_blows = damage_distribution("1d4", "aggressive", 0, 2)
+    kept = fixed_policy("covert")
     for pool_a in range(1, 9):
         for pool_b in range(1, 9):
-            keys, chances = game.pair(_key(pool_a, pool_b, ia, ib), "covert", "aggressive")
-            assert len(set(keys)) == len(keys) and sum(chances) == pytest.approx(1.0, abs=1e-12)
-            expected = {(pool_a, pool_b): r.stalemate}
-            for v, p in a_blows:
-                where = "won" if v >= pool_b else (pool_a, pool_b - v)
-                expected[where] = expected.get(where, 0.0) + r.a * p
-            for v, p in b_blows:
-                where = "lost" if v >= pool_a else (pool_a - v, pool_b)
-                expected[where] = expected.get(where, 0.0) + r.b * p
-            got: dict[object, float] = {}
-            for key, q in zip(keys, chances):
-                where = "won" if key == _WIN else "lost" if key == _LOSE else _state(key)[:2]
-                got[where] = got.get(where, 0.0) + q
-            expected = {k: q for k, q in expected.items() if q > 0.0}
-            assert got.keys() == expected.keys()
-            assert all(got[k] == pytest.approx(q, abs=1e-15) for k, q in expected.items())
-            again = game.transitions(_key(pool_a, pool_b, ia, ib), (("covert", 1.0),), (("aggressive", 1.0),))
-            assert again == dict(zip(keys, chances))
+            one = chain.odds(pool_a, pool_b, lens_a=kept, effect_a=Effect(-20), declared_b="aggressive",
+                             round_limit=1)
+            assert one.a_wins == pytest.approx(sum(r.a * p for v, p in a_blows if v >= pool_b), abs=1e-15)
+            assert one.b_wins == pytest.approx(sum(r.b * p for v, p in b_blows if v >= pool_a), abs=1e-15)
+            two = chain.odds(pool_a, pool_b, lens_a=kept, effect_a=Effect(-20), declared_b="aggressive",
+                             round_limit=2)
+
+            def then(pa, pb, ea, eb):
+                if pb <= 0:
+                    return 1.0
+                if pa <= 0:
+                    return 0.0
+                return LensChain(targets_a, targets_b, **setting).odds(pa, pb, lens_a=kept, effect_a=ea,
+                                                                       effect_b=eb, round_limit=1).a_wins
+
+            # Covert won leaves B struck (-20), not won leaves A -20; B's Aggressive leaves nothing
+            expected = r.stalemate * then(pool_a, pool_b, Effect(-20), NOTHING)
+            expected += sum(r.a * p * then(pool_a, pool_b - v, NOTHING, Effect(-20)) for v, p in a_blows)
+            expected += sum(r.b * p * then(pool_a - v, pool_b, Effect(-20), NOTHING) for v, p in b_blows)
+            assert two.a_wins == pytest.approx(expected, abs=1e-15)

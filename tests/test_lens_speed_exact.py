@@ -138,21 +138,20 @@ def test_rounds_shared_by_what_b_remembers_give_the_odds_without_sharing(limit, 
 
 def test_a_bad_answer_names_the_state_it_was_given_in():
     chain = LensChain(50, 50, policy_b=lambda own, other, mine, theirs: "covert" if own < 3 else "none")
-    with pytest.raises(ValueError, match=r"side b at Pools 2/\d+, effects .*may choose"):
+    with pytest.raises(ValueError, match=r"side b at Pools [12]/\d+, effects .*may choose"):
         chain.odds(5, 5, round_limit=10)
 
 
 def _asked(monkeypatch) -> list[str]:
     """The Lenses the chains are asked to price from here on."""
     asked: list[str] = []
-    real = LensChain.odds
+    real = LensChain.kept_odds
 
-    def counting(self, *args, **kwargs):
-        lens = kwargs.get("lens_a", "none")
-        asked.append(lens if isinstance(lens, str) else "clever")
-        return real(self, *args, **kwargs)
+    def counting(self, pool_a, pool_b, wanted, **kwargs):
+        asked.extend(wanted)
+        return real(self, pool_a, pool_b, wanted, **kwargs)
 
-    monkeypatch.setattr(LensChain, "odds", counting)
+    monkeypatch.setattr(LensChain, "kept_odds", counting)
     return asked
 
 

@@ -94,3 +94,34 @@ def test_inflect_is_imported_without_instrumenting_it_and_typeguard_is_left_as_i
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"
+
+
+NUMPY_PROBE = """
+import sys
+from solo.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print("NUMPY:" + str("numpy" in sys.modules), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["roll", "d100"],
+                                  ["play", "tutorial", "--seed", "3", "--saves", "saves"]])
+def test_numpy_waits_for_the_first_price(tmp_path, argv) -> None:
+    """numpy (the exact Lens odds' arrays) is imported where a conflict is first priced, never for the help, a roll
+    or a game's first prompt (issue 28)."""
+    proc = subprocess.run([sys.executable, "-c", NUMPY_PROBE, *argv], input="", capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120)
+    assert proc.stderr.strip().splitlines()[-1] == "NUMPY:False", proc.stdout[-500:] + proc.stderr[-2000:]
+    if argv[0] == "play":
+        assert "How many players" in proc.stdout  # the game reached its first question
+
+
+def test_the_exact_odds_import_numpy_when_they_price(tmp_path) -> None:
+    code = ("import sys\nfrom solo.rules.lens_chain import LensChain\nassert 'numpy' not in sys.modules\n"
+            "LensChain(50, 50, policy_b='cautious').odds(3, 3, lens_a='aggressive', round_limit=5)\n"
+            "print('numpy' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert proc.stdout.strip() == "True", proc.stderr

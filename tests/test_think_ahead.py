@@ -19,7 +19,7 @@ from solo.minds.bots import GreedyDecider, LensKeeper
 from solo.minds.foresight import Foresight, SharedChains
 from solo.minds.npc import NPCMind
 from solo.npc import NPC
-from solo.rules import lens_chain
+from solo.rules import lens_arrays
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.participants import from_character
@@ -49,13 +49,13 @@ def _duel(seed: int = 1, combat: int = 55):
 def walks(monkeypatch):
     """Counts the chains solved (each a walk over a match-up's states)."""
     count = [0]
-    solve = lens_chain._Walk.__init__
+    solve = lens_arrays.Walk.__init__
 
     def counting(self, *args, **kwargs):
         count[0] += 1
         solve(self, *args, **kwargs)
 
-    monkeypatch.setattr(lens_chain._Walk, "__init__", counting)
+    monkeypatch.setattr(lens_arrays.Walk, "__init__", counting)
     return count
 
 
@@ -227,7 +227,9 @@ def test_a_job_that_fails_frees_its_match_up_and_keeps_the_error():
     assert match not in store and store.claim(match)
 
 
-def test_stop_keeps_the_lenses_priced_before_it():
+def test_a_stopped_walk_prices_nothing_and_keeps_nothing():
+    """Every Lens is priced in one walk: a thinker told to stop part-way through it keeps no part of it (a part of
+    the Lenses must not pass for the whole); the same Foresight asked again prices them all, as a fresh one does."""
     view, pc = _duel()
     asked = [0]
 
@@ -235,10 +237,12 @@ def test_stop_keeps_the_lenses_priced_before_it():
         asked[0] += 1
         return asked[0] > 2
 
-    partial = Foresight().exact(view, pc, stop=stop)
+    foresight = Foresight()
+    partial = foresight.exact(view, pc, stop=stop)
+    assert partial.odds == {} and partial.best is None and asked[0] == 3
+    again = foresight.exact(view, pc)
     full = Foresight().exact(view, pc)
-    assert list(partial.odds) == list(full.odds)[:2]
-    assert all(partial.odds[k] == full.odds[k] for k in partial.odds)
+    assert again.odds == full.odds and again.best == full.best and len(full.odds) == 7
 
 
 class _Recording(ThinkAhead):

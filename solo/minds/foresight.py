@@ -53,9 +53,10 @@ from .npc import NPCMind, reads_alike
 
 #: Priced at once: up to this many Pools a side (their product, as far as the rounds left reach) against plain
 #: rolls or a kept Lens, and up to MAX_MIND_POOL against a mind; beyond, the caller estimates (see
-#: benchmarks/lens_odds.py for what these cost).
-MAX_EXACT_POOL = 20  # Pools 20 x 20 against plain rolls: under a second; a mind costs about ten times more
-MAX_MIND_POOL = 12
+#: benchmarks/lens_odds.py for what these cost: the first menu of a conflict against a mind at Pools 20, cold,
+#: about 0.1 s; every Lens against plain rolls at Pools 40, about 35 ms).
+MAX_EXACT_POOL = 40
+MAX_MIND_POOL = 20
 #: Keeping Clever: Clever, then the +20 edge, then Clever … (what :class:`~.bots.LensKeeper` plays).
 KEEP_CLEVER = fixed_policy("clever", "skill")
 
@@ -214,9 +215,10 @@ class Foresight:
         ``asked``: I am declaring now, so a foe that has not declared yet
         declares after me and knows my Lens; otherwise (before the first
         round) the initiative decides who declares first. ``stop``: asked
-        before each Lens is priced; when it says so, the Lenses priced so far
-        are returned (a thinker that is no longer needed). ``first``: what I
-        declare this round (an edge, with ``follow_up``) before keeping each Lens.
+        before each pass of the walk that prices every Lens at once; when it
+        says so, nothing is returned (a thinker that is no longer needed).
+        ``first``: what I declare this round (an edge, with ``follow_up``)
+        before keeping each Lens.
         """
         why = self.why_not(view, me)
         limit = view.round_limit
@@ -236,11 +238,10 @@ class Foresight:
         else:
             theirs = Effect(foe.carry, foe.clever_next, last)
         wanted = [k for k in (lenses if lenses is not None else LENSES) if k in chains]
-        out: dict[str, ChainOdds] = {}
         answers: dict[str, object] = {}  # what the foe declares this round, against each Lens priced
+        twins: dict[str, str] = {}
+        to_price: dict[str, dict[str, tuple]] = {}  # by chain (a mind's chains are one): the Lenses it prices
         for lens in wanted:
-            if stop is not None and stop():  # a thinker no longer needed: the Lenses priced so far are kept
-                break
             declared: object = None
             if decl is not None and not plain(foe) and keeps is None:
                 declared = decl.clever_choice or decl.lens
@@ -256,16 +257,27 @@ class Foresight:
                     blind = mind.lens_spread(view, foe, None)
                     declared = {k: chance * seen.get(k, 0.0) + (1.0 - chance) * blind.get(k, 0.0)
                                 for k in set(seen) | set(blind)}
-            chain = chains[lens]
             twin = self._twin(lens, chains, answers, declared, mind is not None and not plain(foe))
             answers[lens] = declared
             if twin is not None:  # the same odds, and the same first choice under this Lens's name
-                odds = out[twin]
-                out[lens] = replace(odds, first=lens if odds.first == twin else odds.first)
+                twins[lens] = twin
                 continue
-            out[lens] = chain.odds(me.pool.current, foe.pool.current, lens_a=keeping(lens), effect_a=mine,
-                                   effect_b=theirs, round_limit=left, declared_b=declared,  # type: ignore[arg-type]
-                                   first_a=first)
+            to_price.setdefault(str(id(chains[lens])), {})[lens] = (keeping(lens), declared)
+        priced: dict[str, ChainOdds] = {}
+        for group in to_price.values():
+            chain = chains[next(iter(group))]
+            got = chain.kept_odds(me.pool.current, foe.pool.current, group, effect_a=mine, effect_b=theirs,
+                                  round_limit=left, first_a=first, stop=stop)
+            if not got:  # a thinker no longer needed: nothing priced
+                return Exact({}, None, "stopped", left)
+            priced.update(got)
+        out: dict[str, ChainOdds] = {}
+        for lens in wanted:
+            if lens in twins:
+                odds = priced[twins[lens]]
+                out[lens] = replace(odds, first=lens if odds.first == twins[lens] else odds.first)
+            else:
+                out[lens] = priced[lens]
         best = None
         for k in out:
             if best is None or out[k].a_wins > out[best].a_wins + 1e-12:
@@ -332,14 +344,12 @@ class Foresight:
                uses_mind, policy, keeps)
 
         def build() -> dict[str, LensChain]:
-            if uses_mind:
+            if uses_mind:  # one chain for every Lens I keep: the mind reads the one I keep in my effect
                 assert mind is not None
-                sees = initiative(me, foe)
-                return {k: LensChain(mine, theirs, policy_b=mind.lens_policy(view, foe, keeps=k), sees=sees,
-                                     remembers=True, **setting)  # type: ignore[arg-type]
-                        for k in mine}
-            # plain rolls, or a Lens kept every round (Clever with its +20 edge)
-            one = LensChain(mine, theirs, policy_b=keeps or "none", **setting)  # type: ignore[arg-type]
+                one = LensChain(mine, theirs, policy_b=mind.lens_policy(view, foe), sees=initiative(me, foe),
+                                remembers=True, **setting)  # type: ignore[arg-type]
+            else:  # plain rolls, or a Lens kept every round (Clever with its +20 edge)
+                one = LensChain(mine, theirs, policy_b=keeps or "none", **setting)  # type: ignore[arg-type]
             return dict.fromkeys(mine, one)
 
         return key, build
@@ -374,8 +384,8 @@ class SharedChains:
     chains and hands them over when done (:meth:`release`); a Foresight that
     asks for a key being built waits for it (:meth:`take`). Keys held are
     never claimed, so nothing a conflict took is touched by a thinker again.
-    The kept chains hold Python numbers for every state (measured: 16 MB for
-    a match-up against a mind at Pools 10, 23 MB at 12, 61 MB at 20), so only
+    The kept chains hold arrays of every state for every round to go (about
+    15 MB for a match-up against a mind at Pools 20, 30 rounds), so only
     ``size`` match-ups are kept, about as many conflicts as a menu offers.
     """
 

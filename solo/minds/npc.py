@@ -25,10 +25,12 @@ in :mod:`.morale` and :mod:`.memory`.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
 from ..decisions import (
     CLEVER_FOLLOW_UP,
@@ -52,7 +54,7 @@ from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
 from ..rules.outcomes import ACTIVE, OUT
 from ..rules.participants import Participant
 from .memory import NPCMemory
-from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, Morale
+from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, STEADY, Morale
 from .position import (
     Position,
     _secondary_targets,
@@ -129,6 +131,27 @@ def temperament_scores(lean: Leanings, lenses, kind: str) -> dict[str, float]:
             for k, v in lean.lens_lean().items() if k in lenses}
 
 
+def _top(values):
+    """The largest of some numbers, or elementwise of arrays (a policy worked out over many states at once)."""
+    values = list(values)
+    if any(hasattr(v, "shape") for v in values):
+        import numpy as np
+
+        return functools.reduce(np.maximum, values)
+    return max(values)
+
+
+def _where(holds, scores: dict[str, float]) -> dict | None:
+    """A consideration that counts only where ``holds``: the scores, or None; over arrays, 0 where it does not."""
+    if not hasattr(holds, "shape"):
+        return scores if holds else None
+    import numpy as np
+
+    if not np.any(holds):
+        return None
+    return {k: np.where(holds, v, 0.0) for k, v in scores.items()}
+
+
 def lens_considerations(lean: Leanings, lenses, sit: Situation,
                         temperament: dict[str, float] | None = None) -> dict[str, dict[str, float]]:
     """Every consideration's score for every Lens in ``lenses``: {consideration: {Lens: score}}.
@@ -136,41 +159,43 @@ def lens_considerations(lean: Leanings, lenses, sit: Situation,
     Pure and deterministic, so tests, ``--explain`` and odds policies all
     see the same numbers; the weights are :data:`WEIGHTS`. ``temperament``:
     :func:`temperament_scores` worked out once for a policy that asks
-    thousands of states of one nature.
+    thousands of states of one nature. The situation's numbers that vary
+    from state to state (the values, ``win``, the Pools left, ``opp_off_balance``)
+    may be numpy arrays over many states: every score is then an array, a
+    consideration that holds nowhere is left out and one that holds in some
+    states scores 0 in the others, so each state's sums are those of the
+    same function asked for that state alone.
     """
     W = WEIGHTS
     L = lean.lean
     vals = sit.values
-    best = max(vals[k] for k in lenses if k in vals)
+    best = _top(vals[k] for k in lenses if k in vals)
     w_odds = W["odds"] * (1.0 - 0.6 * lean.risk_tolerance)  # the motivation says how much the odds count
     parts: dict[str, dict[str, float]] = {"odds": {k: w_odds * (vals[k] - best) for k in lenses if k in vals}}
     parts["temperament"] = (temperament_scores(lean, lenses, sit.kind) if temperament is None
                             else dict(temperament))
     win, rt, sp = sit.win, lean.risk_tolerance, L["self_preservation"]
-    situation: dict[str, dict[str, float]] = {}
-    if win >= 0.5 and sit.opp_frac < 1.0:
-        situation["press"] = {"aggressive": W["press"] * (1 - sit.opp_frac)
-                              * max(0.0, 1 + L["cruelty"] + 0.5 * L["aggression"])}
-    if sit.own_frac < 1.0:
-        situation["guard"] = {"cautious": W["guard"] * (1 - sit.own_frac)
-                              * max(0.0, 1 + sp + 0.5 * L["caution"] - rt)}
-    if win < 0.4:
-        g = W["gamble"] * (0.4 - win) * max(0.0, rt + 0.5 * max(0.0, L["resolve"]))
-        situation["gamble"] = {"aggressive": g, "covert": g, "flamboyant": g}
-    if win > 0.8:
-        situation["secure"] = {"cautious": W["secure"] * (1 - rt) * (win - 0.8) / 0.2}
-    counter: dict[str, float] = {}
+    situation: dict[str, dict | None] = {}
+    situation["press"] = _where((win >= 0.5) & (sit.opp_frac < 1.0), {
+        "aggressive": W["press"] * (1 - sit.opp_frac) * max(0.0, 1 + L["cruelty"] + 0.5 * L["aggression"])})
+    situation["guard"] = _where(sit.own_frac < 1.0, {
+        "cautious": W["guard"] * (1 - sit.own_frac) * max(0.0, 1 + sp + 0.5 * L["caution"] - rt)})
+    g = W["gamble"] * (0.4 - win) * max(0.0, rt + 0.5 * max(0.0, L["resolve"]))
+    situation["gamble"] = _where(win < 0.4, {"aggressive": g, "covert": g, "flamboyant": g})
+    situation["secure"] = _where(win > 0.8, {"cautious": W["secure"] * (1 - rt) * (win - 0.8) / 0.2})
+    counter: dict = {}
     if sit.opp_lens in COUNTER:
         counter[COUNTER[sit.opp_lens]] = W["counter"]
-    if sit.opp_off_balance:
-        counter["aggressive"] = counter.get("aggressive", 0.0) + W["counter"]
+    off = _where(sit.opp_off_balance, {"aggressive": W["counter"]})
+    if off is not None:
+        counter["aggressive"] = counter.get("aggressive", 0.0) + off["aggressive"]
     if counter:
         situation["counter"] = counter
     if sit.ratio > 1.0 and not lean.mindless:
         situation["outnumbered"] = {"cautious": W["outnumbered"] * (sit.ratio - 1) * (1 + max(0.0, sp))}
-    if sit.armour_op > 0 and win < 0.9:
+    if sit.armour_op > 0:
         arm = W["armour"] * sit.armour_op
-        situation["armour"] = {"aggressive": arm, "covert": arm}
+        situation["armour"] = _where(win < 0.9, {"aggressive": arm, "covert": arm})
     if sit.morale == SHAKEN:
         situation["shaken"] = {"cautious": W["shaken"] * (1 + max(0.0, sp)), "aggressive": -0.5 * W["shaken"]}
     elif sit.morale == BROKEN:
@@ -184,19 +209,25 @@ def lens_considerations(lean: Leanings, lenses, sit: Situation,
     if sit.rapport:
         situation["rapport"] = {"covert": -W["rapport"] * sit.rapport, "aggressive": -W["rapport"] * sit.rapport}
     for key, scores in situation.items():
-        parts[key] = {k: v for k, v in scores.items() if k in lenses}
+        if scores is not None:
+            parts[key] = {k: v for k, v in scores.items() if k in lenses}
     return parts
 
 
-def near_weights(totals: dict[str, float]) -> list[tuple[str, float]]:
+def near_weights(totals: dict[str, float]) -> list[tuple[str, Any]]:
     """The options a mind draws from, those within NEAR_BEST of the best, with their softmax weights.
 
     The weights are not normalised (the draw scales its random number by
     their sum). One function for the draw (:meth:`NPCMind._pick`) and for
     the policies that price it (:meth:`NPCMind.lens_policy`), so the two
-    cannot drift apart.
+    cannot drift apart. Over arrays of totals (many states at once) every
+    option is listed, weighing 0 where it is not near the best.
     """
-    best = max(totals.values())
+    best = _top(totals.values())
+    if hasattr(best, "shape"):
+        import numpy as np
+
+        return [(k, np.where(v >= best - NEAR_BEST, np.exp((v - best) / TEMPERATURE), 0.0)) for k, v in totals.items()]
     near = [(k, v) for k, v in totals.items() if v >= best - NEAR_BEST]
     if len(near) == 1:
         return [(near[0][0], 1.0)]
@@ -210,19 +241,39 @@ def totals_of(parts: dict[str, dict[str, float]], options, digits: int | None = 
         for k, v in scores.items():
             if k in acc:
                 acc[k] += v
-    return acc if digits is None else {k: round(v, digits) for k, v in acc.items()}
+    return acc if digits is None else {k: _rounded(v, digits) for k, v in acc.items()}
+
+
+def _rounded(v, digits: int):
+    """``round(v, digits)``, elementwise for an array (numpy's rounding, which may differ in the last bit)."""
+    if hasattr(v, "shape"):
+        import numpy as np
+
+        return np.round(v, digits)
+    return round(v, digits)
 
 
 def choice_chances(totals: dict[str, float]) -> dict[str, float]:
-    """{option: the chance the mind's draw picks it} for these scores."""
+    """{option: the chance the mind's draw picks it} for these scores (arrays of chances over arrays of scores)."""
+    if any(hasattr(v, "shape") for v in totals.values()):
+        import numpy as np
+
+        # near_weights' arithmetic on the options stacked (the sum over them in their order)
+        keys = list(totals)
+        scores = np.stack(np.broadcast_arrays(*(np.asarray(totals[k], dtype=float) for k in keys)))
+        best = np.max(scores, axis=0)
+        weights = np.where(scores >= best - NEAR_BEST, np.exp((scores - best) / TEMPERATURE), 0.0)
+        chances = weights / np.sum(weights, axis=0)
+        return dict(zip(keys, chances))
     near = near_weights(totals)
     total = sum(w for _, w in near)
     return {k: w / total for k, w in near}
 
 
 def clever_considerations(lean: Leanings, value: dict[str, float], opp_frac: float) -> dict[str, dict[str, float]]:
-    """The scores of Clever's two edges: ``value`` is each edge's chance to win, ``opp_frac`` the foe's Pool left."""
-    best = max(value.values())
+    """The scores of Clever's two edges: ``value`` is each edge's chance to win, ``opp_frac`` the foe's Pool left
+    (arrays over many states, as :func:`lens_considerations` takes them)."""
+    best = _top(value.values())
     L = lean.lean
     return {
         "odds": {k: WEIGHTS["odds"] * (v - best) for k, v in value.items()},
@@ -253,22 +304,110 @@ class _Reading:
     kind: str
     rapport: int
     foe_lenses: bool  # whether the foe uses Lenses (its last Lens is then worth answering)
+    ratio: float = 1.0  # opponents per member of its side (the chain's one against one: 1)
+    own_shift: int = 0  # what its Pool index holds beyond the Pool itself (a side pushing on: its maximum)
+    op_shift: int = 0
     seen: dict = field(default_factory=dict, compare=False)
     temperament: dict = field(default_factory=dict, compare=False)  # temperament_scores, once
 
     def __post_init__(self) -> None:
         self.temperament.update(temperament_scores(self.lean, self.lenses, self.kind))
 
+    def values(self, own, other, **kwargs) -> dict:
+        """Each Lens's value (:meth:`~.valuation.Evaluator.lens_values`) in one state, or over arrays of Pools."""
+        if hasattr(own, "shape"):
+            grid = self.ev.lens_value_grid(**kwargs)
+            return {k: v[own, other] for k, v in grid.items()}
+        return self.ev.lens_values(own, other, **kwargs)
+
     def key(self) -> tuple:
         """Everything the policy reads, by value: two minds of one nature in one match-up price alike."""
         lean = self.lean
         nature = (tuple(sorted(lean.lean.items())), lean.risk_tolerance, lean.mindless)
         return (nature, self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
-                self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses)
+                self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses, self.ratio,
+                self.own_shift, self.op_shift)
 
 
-def _spread_at(r: _Reading, own: int, other: int, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
-               last_lens: str | None, first_round: bool) -> dict[str, float]:
+class MindState(NamedTuple):
+    """One state as a mind's Lens choice reads it: its Pool and its foe's (as indices: how far from out, a side
+    pushing on counting its spent Pool too; numbers, or arrays for many states), what the last round left on
+    each, what the foe declared first this round (None: it declares first), the foe's last Lens, its own last
+    Lens and whether this is the first round."""
+
+    own: Any
+    other: Any
+    mine: Effect = Effect()
+    theirs: Effect = Effect()
+    seen: str | None = None
+    foe_last: str = "none"
+    last_lens: str | None = None
+    first_round: bool = False
+
+
+def _share(index, shift: int, size: int):
+    """How much of its Pool a side has left, from its Pool index (0 when it is pushing on)."""
+    if not size:
+        return 0.0
+    if hasattr(index, "shape"):
+        import numpy as np
+
+        return np.maximum(0.0, (index - shift) / size)
+    return max(0.0, (index - shift) / size)
+
+
+def situation_at(r: _Reading, s: MindState) -> Situation:
+    """What the Lens considerations look at in one state (or arrays of states), from what the reading holds fixed.
+
+    The one place a :class:`Situation` is made: the live draw (:meth:`NPCMind._lens`),
+    the Lens chain's policy (:class:`MindPolicy`) and :meth:`NPCMind.odds_policy`
+    all read it, and differ only in how they choose from the scores (a draw
+    among the near-best, or the best). The foe's declaration, when it was
+    made first, is what it does this round (a Clever edge: a plain roll, the
+    "skill" one at +20); else its last Lens is the best guess, and a follow-up
+    due reads as a plain roll at +20 (:func:`~solo.rules.lenses.round_effects`
+    says when one is due).
+    """
+    if s.seen is not None:  # declared before it: it knows
+        opp_lens = sit_lens = "none" if s.seen in FOLLOW_UPS else s.seen
+        carry_op = s.theirs.carry + (CLEVER_BONUS if s.seen == FOLLOW_UPS[0] else 0)
+    else:
+        sit_lens = s.foe_last if r.foe_lenses else "none"
+        opp_lens = "none" if LENS_TABLE[sit_lens].follow_up else sit_lens
+        carry_op = s.theirs.carry + (NEXT_ROUND if s.theirs.follow_up else 0)
+    vals = r.values(s.own, s.other, carry_me=s.mine.carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
+                    flamboyant=r.flamboyant, side_pool=r.side_pool)
+    offered = [vals[k] for k in r.lenses if k in vals]
+    best = _top(offered) if offered else vals["none"]
+    ratio = r.ratio  # against several foes the one-against-one chance to the power of the odds in numbers
+    if ratio > 1.0:
+        win = best ** ratio
+    elif ratio < 1.0:  # float dust can put a sure win a hair above 1: no complex powers
+        win = 1.0 - _larger(0.0, 1.0 - best) ** (1.0 / ratio)
+    else:
+        win = best
+    return Situation(values=vals, win=win, own_frac=_share(s.own, r.own_shift, r.own_max),
+                     opp_frac=_share(s.other, r.op_shift, r.op_max), opp_lens=sit_lens,
+                     opp_off_balance=s.theirs.carry < 0, ratio=ratio, armour_op=r.armour_op, morale=r.morale,
+                     last_lens=s.last_lens, first_round=s.first_round, kind=r.kind, rapport=r.rapport)
+
+
+def _larger(x, y):
+    return _top([x, y])
+
+
+def lens_choice(r: _Reading, s: MindState, *, best: bool = False):
+    """The mind's Lens choice in a state: the chance of each Lens its draw picks (arrays over arrays of states),
+    or with ``best`` the one Lens with the highest total (the draw's likeliest; ties: the first offered)."""
+    parts = lens_considerations(r.lean, r.lenses, situation_at(r, s), r.temperament)
+    if best:
+        totals = totals_of(parts, r.lenses)
+        return max(r.lenses, key=lambda k: totals[k])
+    return choice_chances(totals_of(parts, r.lenses, digits=6))
+
+
+def _spread_at(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+               last_lens: str | None, first_round: bool) -> dict:
     """The chance of each Lens (each edge, when its follow-up is due) in one state, as the live mind scores it.
 
     ``seen``: what the foe declared this round before it (None: it declares
@@ -278,22 +417,25 @@ def _spread_at(r: _Reading, own: int, other: int, mine: Effect, theirs: Effect, 
     summed in the same order. The considerations but ``inertia`` are worked
     out once for every Lens it may have used last (only that one differs),
     and the spread once for each of those: a Lens chain asks thousands of
-    states, so this is the minds' hot path.
+    states, so this is the minds' hot path. ``own`` and ``other`` may be
+    arrays of Pools (every state of a walk with these effects at once): the
+    chances are then arrays, each state's those of the same call for that
+    state alone (:meth:`MindPolicy.over_grid`).
     """
+    at = (own.tobytes(), other.tobytes(), own.shape) if hasattr(own, "shape") else (own, other)
     if mine.follow_up:
-        edge_key = ("edge", own, other, mine.carry, theirs.carry, seen)
+        edge_key = ("edge", at, mine.carry, theirs.carry, seen)
         got = r.seen.get(edge_key)
         if got is None:
             opp_frac = other / r.op_max if r.op_max else 0.0
             opp = ("none" if seen in FOLLOW_UPS else seen) if seen is not None else "none"
-            vals = r.ev.lens_values(own, other, carry_me=mine.carry + CLEVER_BONUS, carry_op=theirs.carry,
-                                    opp_lens=opp)
+            vals = r.values(own, other, carry_me=mine.carry + CLEVER_BONUS, carry_op=theirs.carry, opp_lens=opp)
             parts = clever_considerations(r.lean, {"skill": vals["none"], "damage": vals["aggressive"]}, opp_frac)
             got = r.seen[edge_key] = choice_chances(totals_of(parts, FOLLOW_UPS))
         return got
     if len(r.lenses) <= 1:
         return {r.lenses[0] if r.lenses else "none": 1.0}
-    base_key = (own, other, mine.carry, theirs, seen, foe_last, first_round)
+    base_key = (at, mine.carry, theirs, seen, foe_last, first_round)
     base = r.seen.get(base_key)
     if base is None:
         base = r.seen[base_key] = _lens_parts_at(r, own, other, mine.carry, theirs, seen, foe_last, first_round,
@@ -319,7 +461,7 @@ class _LensParts:
 
     def __init__(self, before: dict[str, float], after: list[dict[str, float]]):
         self.before, self.after = before, after
-        self.rounded = {k: round(self._total(k, v), 6) for k, v in before.items()}
+        self.rounded = {k: _rounded(self._total(k, v), 6) for k, v in before.items()}
         self.spreads: dict[str | None, dict[str, float]] = {}
 
     def _total(self, k: str, v: float) -> float:
@@ -332,29 +474,38 @@ class _LensParts:
         totals = self.rounded
         if last_lens in totals:
             totals = dict(totals)
-            totals[last_lens] = round(self._total(last_lens, self.before[last_lens] + WEIGHTS["inertia"]), 6)
+            totals[last_lens] = _rounded(self._total(last_lens, self.before[last_lens] + WEIGHTS["inertia"]), 6)
         return choice_chances(totals)
 
 
-def _lens_parts_at(r: _Reading, own: int, other: int, carry: int, theirs: Effect, seen: str | None, foe_last: str,
-                   first_round: bool, opp_frac: float) -> _LensParts:
+def _lens_parts_at(r: _Reading, own, other, carry: int, theirs: Effect, seen: str | None, foe_last: str,
+                   first_round: bool, opp_frac) -> _LensParts:
     """Every consideration of a Lens decision but ``inertia``: the sums of those before it, and those after."""
-    if seen is not None:  # declared before it: it knows
-        opp_lens = sit_lens = "none" if seen in FOLLOW_UPS else seen
-        carry_op = theirs.carry + (CLEVER_BONUS if seen == FOLLOW_UPS[0] else 0)
-    else:
-        sit_lens = foe_last if r.foe_lenses else "none"
-        opp_lens = "none" if LENS_TABLE[sit_lens].follow_up else sit_lens
-        carry_op = theirs.carry + (NEXT_ROUND if theirs.follow_up else 0)
-    vals = r.ev.lens_values(own, other, carry_me=carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
-                            flamboyant=r.flamboyant, side_pool=r.side_pool)
-    sit = Situation(values=vals, win=max((vals[k] for k in r.lenses if k in vals), default=vals["none"]),
-                    own_frac=own / r.own_max if r.own_max else 0.0, opp_frac=opp_frac, opp_lens=sit_lens,
-                    opp_off_balance=theirs.carry < 0, ratio=1.0, armour_op=r.armour_op, morale=r.morale,
-                    last_lens=None, first_round=first_round, kind=r.kind, rapport=r.rapport)
+    sit = situation_at(r, MindState(own, other, Effect(carry), theirs, seen, foe_last, None, first_round))
     parts = lens_considerations(r.lean, r.lenses, sit, r.temperament)
     before = totals_of({k: v for k, v in parts.items() if k not in _AFTER_INERTIA}, r.lenses)
     return _LensParts(before, [parts[k] for k in _AFTER_INERTIA if k in parts])
+
+
+class MindPolicy:
+    """An NPC mind's Lens choice as a policy of the Lens chain's state (:meth:`NPCMind.lens_policy`).
+
+    Called with one state, it gives that state's chances; ``over_grid`` gives
+    them for arrays of Pools at once, from the same function
+    (:func:`_spread_at`), so a walk asks it once per pair of effects.
+    """
+
+    def __init__(self, reading: _Reading, keeps: str):
+        self.reading, self.keeps = reading, keeps
+
+    def _foe_last(self, theirs: Effect) -> str:
+        return foe_last_lens(theirs.last if theirs.last in LENS_SET else self.keeps, theirs)
+
+    def __call__(self, own: int, other: int, mine: Effect, theirs: Effect, seen: str | None = None) -> dict:
+        return _spread_at(self.reading, own, other, mine, theirs, seen, self._foe_last(theirs), mine.last, False)
+
+    def over_grid(self, own, other, mine: Effect, theirs: Effect, seen: str | None = None) -> dict:
+        return _spread_at(self.reading, own, other, mine, theirs, seen, self._foe_last(theirs), mine.last, False)
 
 
 def reads_alike(lens_1: str, lens_2: str) -> bool:
@@ -491,23 +642,16 @@ class NPCMind:
         earlier rounds, which a Markov chain cannot carry. So a GM can ask
         "how often does *this* NPC win?" exactly.
         """
-        ev = evaluator(matchup)
-        lean = self.leanings()
-        top_me = pool_max_me or matchup.size_me
-        top_op = pool_max_op or matchup.size_op
-        armour = matchup.armour_op
+        reading = _Reading(self.leanings(), STEADY, BASIC,
+                           evaluator(matchup), None, None, False, pool_max_me or matchup.size_me,
+                           pool_max_op or matchup.size_op, matchup.armour_op, kind, 0, False)
         cache: dict[tuple[int, int], str] = {}
 
         def policy(own: int, other: int) -> str:
             key = (own, other)
             lens = cache.get(key)
             if lens is None:
-                vals = ev.lens_values(own, other)
-                sit = Situation(values=vals, win=max(vals[k] for k in BASIC), own_frac=own / top_me,
-                                opp_frac=other / top_op, armour_op=armour, kind=kind)
-                parts = lens_considerations(lean, BASIC, sit)
-                totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in BASIC}
-                lens = cache[key] = max(BASIC, key=lambda k: totals[k])
+                lens = cache[key] = lens_choice(reading, MindState(own, other), best=True)
             return lens
 
         return policy
@@ -530,19 +674,24 @@ class NPCMind:
             kept = fight.readings[reading.key()] = reading
         return kept
 
-    def _make_reading(self, conflict: ConflictView, me: Participant) -> _Reading:
+    def _make_reading(self, conflict: ConflictView, me: Participant, pos: Position | None = None,
+                      lenses: list[str] | None = None) -> _Reading:
+        """What its Lens choice holds fixed now. For a Lens policy (no ``pos``): one foe, or a ValueError. In
+        play (``pos``, the position read for this declaration): its main foe among them all, outnumbered or not,
+        the Lenses offered."""
         opponents = conflict.opponents(me)
-        if len(opponents) != 1:
+        if pos is None and len(opponents) != 1:
             raise ValueError("a Lens policy is for one foe; with allies or several foes the state is more than Pools")
-        main = opponents[0]
+        main = opponents[0] if pos is None else pos.main
         fight = self._fight_for(conflict)
         ctype = conflict.ctype
         physical = ctype.physical
-        shield_me = me.shield_penalty((main,), physical)
+        shield_me = me.shield_penalty(tuple(opponents), physical)
         m = matchup_of(me, main, ctype, shield_me=shield_me)
-        lenses = [k for k in LENSES] if me.uses_lenses else ["none"]
-        if "quick" in lenses and not quick_extras(conflict, me):
-            lenses.remove("quick")
+        if lenses is None:
+            lenses = [k for k in LENSES] if me.uses_lenses else ["none"]
+            if "quick" in lenses and not quick_extras(conflict, me):
+                lenses.remove("quick")
         covert = flamboyant = None
         side_pool = False
         if me.uses_lenses and me.char is not None:
@@ -552,13 +701,14 @@ class NPCMind:
             covert, flamboyant = (t + shield_me if t is not None else None for t in fight.secondary[key])
             side_pool = physical and m.armour_op > 0 and main.char is not None
         step = 0
-        if ctype.social and main.is_pc:
+        if ctype.social and any(p.is_pc for p in opponents):
             step = disposition_step(self.disposition())
         return _Reading(fight.lean, fight.morale.state, tuple(lenses), evaluator(m), covert, flamboyant, side_pool,
-                        me.pool.maximum, main.pool.maximum, m.armour_op, _kind(ctype), step, main.uses_lenses)
+                        me.pool.maximum, main.pool.maximum, m.armour_op, _kind(ctype), step, main.uses_lenses,
+                        pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
+                        main.pool.maximum if main.pushing else 0)
 
-    def lens_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none"
-                    ) -> Callable[[int, int, Effect, Effect, str | None], dict[str, float]]:
+    def lens_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none") -> MindPolicy:
         """This mind's Lens choice as a policy of the state the Lens chain holds, for one foe that keeps ``keeps``.
 
         For :class:`~solo.rules.lens_chain.LensChain`, with this NPC as side B:
@@ -567,8 +717,10 @@ class NPCMind:
         when its Clever follow-up is due), from the same considerations and the
         same weights (:func:`near_weights`) as its draw, with the match-up, its
         nature and its morale as they are now. The foe's last Lens, which the
-        mind answers when it declares first, is ``keeps`` (none after Clever's
-        follow-up). It draws nothing from its generator.
+        mind answers when it declares first, is the Lens the foe's effect says
+        it keeps (``Effect.last``: a chain pricing every Lens at once), else
+        ``keeps`` (none after Clever's follow-up). It draws nothing from its
+        generator. It answers arrays of Pools too (``over_grid``).
 
         The Lens the mind declared last (``inertia``) is the effect's ``last``:
         a chain that remembers it (``LensChain(remembers=True)``) holds it, and
@@ -578,12 +730,7 @@ class NPCMind:
         participants. :meth:`lens_spread` prices the round at hand as the mind
         stands now.
         """
-        r = self._reading(conflict, me)
-
-        def policy(own: int, other: int, mine: Effect, theirs: Effect, seen: str | None = None) -> dict[str, float]:
-            return _spread_at(r, own, other, mine, theirs, seen, foe_last_lens(keeps, theirs), mine.last, False)
-
-        return policy
+        return MindPolicy(self._reading(conflict, me), keeps)
 
     def policy_key(self, conflict: ConflictView, me: Participant) -> tuple:
         """What :meth:`lens_policy` reads of this mind and the match-up, by value (see :class:`_Reading`).
@@ -742,21 +889,14 @@ class NPCMind:
 
     def _lens_parts(self, lenses: list[str], conflict: ConflictView, me: Participant, fight: _Fight,
                     pos: Position) -> dict[str, dict[str, float]]:
-        """Every consideration's score for every offered Lens, from the live conflict."""
+        """Every consideration's score for every offered Lens, from the live conflict (:func:`situation_at`)."""
         main = pos.main
-        ctype = conflict.ctype
-        step = 0
-        if ctype.social and any(p.is_pc for p in pos.opponents):
-            step = disposition_step(self.disposition())
-        sit = Situation(
-            values=pos.values, win=pos.win(lenses),
-            own_frac=max(0.0, me.pool.current / me.pool.maximum) if me.pool.maximum else 0.0,
-            opp_frac=max(0.0, main.pool.current / main.pool.maximum) if main.pool.maximum else 0.0,
-            opp_lens=self._opponent_lens(conflict, main), opp_off_balance=main.carry < 0, ratio=pos.ratio,
-            armour_op=pos.armour_op, morale=fight.morale.state, last_lens=fight.last_lens,
-            first_round=conflict.round <= 1, kind=_kind(ctype), rapport=step,
-        )
-        return lens_considerations(fight.lean, lenses, sit)
+        decl = conflict.declared(main.id)
+        reading = self._make_reading(conflict, me, pos, lenses)
+        state = MindState(pos.a, pos.b, Effect(me.carry), Effect(main.carry, main.clever_next),
+                          (decl.clever_choice or decl.lens) if decl is not None else None, main.last_lens,
+                          fight.last_lens, conflict.round <= 1)
+        return lens_considerations(fight.lean, lenses, situation_at(reading, state), reading.temperament)
 
     @staticmethod
     def _opponent_lens(conflict: ConflictView, main: Participant) -> str:

@@ -19,12 +19,13 @@ pay for the tables once.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..rules.lenses import LENS_TABLE, MEMORYLESS, NEXT_ROUND
-from ..rules.odds import BEST, Kernel, Policy, Table, look_ahead, round_kernel, solve
+from ..rules.lenses import LENS_TABLE, MEMORYLESS, NEXT_ROUND, blow_effect, round_effects
+from ..rules.odds import BEST, Kernel, Policy, Table, look_ahead, look_ahead_grid, round_kernel, solve
 
 BASIC = MEMORYLESS  # the Lenses a table policy picks among (the name the minds and their tests use)
 
@@ -82,7 +83,9 @@ class Evaluator:
         self.table = win_table(m, BEST)
         self._next: dict[tuple[int, int], Table] = {(0, 0): self.table}
         self._lens: dict[tuple, dict[str, float]] = {}
-        self._kernels: dict[tuple, list[tuple[str, Kernel, Table, Table]]] = {}
+        self._kernels: dict[tuple, list[tuple[str, Kernel, tuple[int, int], tuple[int, int]]]] = {}
+        self._grids: dict[tuple, dict] = {}  # lens_value_grid, by its arguments
+        self._next_grids: dict[tuple[int, int], object] = {}
 
     def value(self, a: int, b: int) -> float:
         """Best-play win chance from Pool indexes (a, b); a side at 0 or below is out."""
@@ -99,6 +102,8 @@ class Evaluator:
         That round is played plain, then the best-play table takes over.
         """
         table = self._next.get((mod_me, mod_op))
+        if table is None and "numpy" in sys.modules:  # the same numbers (look_ahead_grid), at array speed
+            table = self._next[mod_me, mod_op] = self._next_grid(mod_me, mod_op).tolist()
         if table is None:
             m, then = self.m, self.table
             k = m.kernel(target_me=m.t_me + mod_me, mod_op=mod_op)
@@ -128,9 +133,42 @@ class Evaluator:
             out = dict.fromkeys(self._offered(covert, flamboyant), self.value(a, b))
         else:
             rounds = self._rounds(carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
-            out = {name: look_ahead(k, a, b, won, other, other) for name, k, won, other in rounds}
+            nxt = self._next_round
+            out = {name: look_ahead(k, a, b, nxt(*won), nxt(*other), nxt(*other)) for name, k, won, other in rounds}
         self._lens[key] = out
         return out
+
+    def lens_value_grid(self, *, carry_me: int = 0, carry_op: int = 0, opp_lens: str = "none",
+                        covert: int | None = None, flamboyant: int | None = None, side_pool: bool = False) -> dict:
+        """:meth:`lens_values` at every pair of Pools at once: {Lens: array indexed [a][b]} (row and column 0
+        unused), each value with the bits :meth:`lens_values` gives (the same rounds, :func:`look_ahead_grid`).
+
+        For a policy worked out over all the Pools of a walk (an NPC mind's, in
+        the Lens chain); numpy is imported here.
+        """
+        key = (carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
+        got = self._grids.get(key)
+        if got is None:
+            nxt = self._next_grid
+            got = self._grids[key] = {name: look_ahead_grid(k, nxt(*won), nxt(*other), nxt(*other))
+                                      for name, k, won, other in self._rounds(*key)}
+        return got
+
+    def _next_grid(self, mod_me: int, mod_op: int):
+        """:meth:`_next_round` as an array, the same values (:func:`look_ahead_grid` over the best-play table)."""
+        got = self._next_grids.get((mod_me, mod_op))
+        if got is None:
+            import numpy as np
+
+            then = self._next_grids.get((0, 0))
+            if then is None:
+                then = self._next_grids[0, 0] = np.array(self.table, dtype=float)
+            if (mod_me, mod_op) == (0, 0):
+                return then
+            m = self.m
+            k = m.kernel(target_me=m.t_me + mod_me, mod_op=mod_op)
+            got = self._next_grids[mod_me, mod_op] = look_ahead_grid(k, then, then, then)
+        return got
 
     def _offered(self, covert: int | None, flamboyant: int | None) -> dict[str, int]:
         """Each Lens offered, with the skill it rolls (before the carried effects)."""
@@ -138,22 +176,25 @@ class Evaluator:
         return {k: t for k, lens in LENS_TABLE.items() if (t := rolls[lens.rolls]) is not None}
 
     def _rounds(self, carry_me: int, carry_op: int, opp_lens: str, covert: int | None, flamboyant: int | None,
-                side_pool: bool) -> list[tuple[str, Kernel, Table, Table]]:
-        """Each Lens offered with its round and the tables after it (won; not won): the same at every pair of Pools."""
+                side_pool: bool) -> list[tuple[str, Kernel, tuple[int, int], tuple[int, int]]]:
+        """Each Lens offered with its round and the next rounds' modifiers after it (won; not won), whose tables
+        (:meth:`_next_round`) value where it leaves the Pools: the same at every pair of Pools."""
         key = (carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
         rounds = self._kernels.get(key)
         if rounds is None:
             m = self.m
             offered = self._offered(covert, flamboyant)
-            op_next = NEXT_ROUND if LENS_TABLE[opp_lens].follow_up else 0  # their follow-up, win or lose
+            # what the round leaves (round_effects): an edge due counts as +NEXT_ROUND; their own Lens's penalty
+            # is not looked ahead for (only their follow-up, win or lose)
+            op_next = NEXT_ROUND if round_effects(opp_lens, won=False).follow_up else 0
             rounds = []
             for name, target in offered.items():
                 lens = LENS_TABLE[name]
                 armour = 0 if side_pool and lens.side_pool else None
                 k = m.kernel(name, opp_lens, target_me=target + carry_me, mod_op=carry_op, armour_op=armour)
-                mine = NEXT_ROUND if lens.follow_up else 0
-                won = self._next_round(mine, op_next + lens.penalty_on_hit)
-                other = self._next_round(mine + lens.penalty_if_not_won, op_next)
+                if_won, if_not = round_effects(name, won=True), round_effects(name, won=False)
+                won = (if_won.carry + NEXT_ROUND * if_won.follow_up, op_next + blow_effect(name))
+                other = (if_not.carry + NEXT_ROUND * if_not.follow_up, op_next)
                 rounds.append((name, k, won, other))
             self._kernels[key] = rounds
         return rounds

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..events import Event
+from ..rules.lenses import strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, OUT, SURRENDERED
 from .cast import Cast, Person
@@ -510,7 +511,7 @@ class Narrator:
         if winner.obstacle:
             self._record(cast, winner, lens)
             return lines + [self.say(cast, "obstacle_wins", winner, cast.opponent(winner))]
-        if lens != "clever":  # a blow follows: the outcome waits to know whom it hit and how hard
+        if strikes(lens):  # a blow follows: the outcome waits to know whom it hit and how hard
             self._outcome = (winner.id, lens, None, event)
             return lines
         self._outcome = (winner.id, lens, None, event)

@@ -39,7 +39,7 @@ from .character import HURT_PENALTY, Pool, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import d100
-from .lenses import CLEVER_BONUS, LENS_TABLE, Damage, Lens
+from .lenses import CLEVER_BONUS, LENS_TABLE, Damage, Lens, blow_effect, round_effects, strikes
 from .luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, refreshed, spend
 from .outcomes import (
     ACTIVE,
@@ -222,7 +222,7 @@ class Conflict:
         if w is None:
             return False
         d = self.decl[w.id]
-        return d is _PLAIN or LENS_TABLE[d.lens].damage is not Damage.NONE
+        return d is _PLAIN or strikes(d.lens)
 
     def _last_round(self) -> bool:
         return self.round_limit is not None and self.round >= self.round_limit
@@ -668,12 +668,10 @@ class Conflict:
             d = decl.get(p.id)
             if d is None or (d is _PLAIN and not p.carry):
                 continue
-            lens = LENS_TABLE[d.lens]
-            p.carry = 0
-            if lens.follow_up:
+            effect = round_effects(d.lens, won=p is w)  # its own Lens's part; a blow adds its part when dealt
+            p.carry = effect.carry
+            if effect.follow_up:
                 p.clever_next = True
-            elif lens.penalty_if_not_won and p is not w:
-                p.carry = lens.penalty_if_not_won
         if self.sink is not None:
             self._emit("round_result", winner=w.id if w else None, side=w.side if w else None,
                        stalemate=w is None, tie=self.tied, both_failed=not winners,
@@ -735,8 +733,9 @@ class Conflict:
                     Option("conflict", self.ctype.pool_label, f"{target.pool.current} left"),
                     Option(side_pool, side_pool, f"{target.char.pools[side_pool].current} left")])
                 pool_name = None if answer == "conflict" else side_pool
-        if lens.penalty_on_hit:
-            target.carry += lens.penalty_on_hit  # stacks with a penalty of its own (docs/rules.md §6)
+        struck = blow_effect(d.lens)  # round_effects' other part: it stacks with a penalty of its own (§6)
+        if struck:
+            target.carry += struck
         amount, detail = self._damage(w, d, lens, target, pool_name)
         if (amount > 1 and target.luck_allowed and target.decider is not None
                 and target.character.luck > self.luck_floor):
@@ -762,8 +761,8 @@ class Conflict:
                        before=before, after=after, maximum=pool.maximum, lens=d.lens, **detail)
         if pool.current <= 0:
             self._at_zero(target, pool, pool_name or self.ctype.pool_label)
-        if lens.penalty_on_hit and self._detail and target.status == ACTIVE and not self._last_round():
-            self._emit("next_round", actor=target.id, effect="penalty", value=lens.penalty_on_hit, lens=d.lens,
+        if struck and self._detail and target.status == ACTIVE and not self._last_round():
+            self._emit("next_round", actor=target.id, effect="penalty", value=struck, lens=d.lens,
                        cause="struck", by=w.id)
 
     def _damage(self, w: Participant, d: Declaration, lens: Lens, target: Participant,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class Damage(str, Enum):
@@ -80,3 +81,50 @@ def lens(key: str) -> Lens:
         return LENS_TABLE[key]
     except KeyError:
         raise ValueError(f"unknown Lens {key!r} (known: {', '.join(LENSES)})") from None
+
+
+#: The two edges of Clever's follow-up (the engine's answers to its question): a declaration that is no Lens.
+FOLLOW_SKILL, FOLLOW_DAMAGE = "skill", "damage"
+FOLLOW_UPS: tuple[str, str] = (FOLLOW_SKILL, FOLLOW_DAMAGE)
+
+
+def declared(choice: str) -> Lens:
+    """The Lens a declaration counts as: a Clever follow-up edge declares none (the plain roll)."""
+    return PLAIN if choice in FOLLOW_UPS else LENS_TABLE[choice]
+
+
+def strikes(choice: str) -> bool:
+    """Whether a round won with this declaration deals a blow (Clever's deals none, so it strikes nobody)."""
+    return declared(choice).damage is not Damage.NONE
+
+
+class RoundEffect(NamedTuple):
+    """What a round leaves on one side for the next: added to its roll, and whether its Clever edge is due."""
+
+    carry: int = 0
+    follow_up: bool = False
+
+
+def blow_effect(striker: str) -> int:
+    """What a blow dealt with this declaration leaves on the side it struck, for its next round (Covert's and
+    Flamboyant's −20, even when armour took the whole blow); 0 for a declaration that deals no blow."""
+    return declared(striker).penalty_on_hit if strikes(striker) else 0
+
+
+def round_effects(choice: str, *, won: bool, struck_by: str | None = None) -> RoundEffect:
+    """What one round leaves on a side that declared ``choice`` (a Lens, or a Clever edge), for its next round.
+
+    The one place the table's next-round columns are read (docs/rules.md §6):
+    its own Lens's (Clever's edge, due won or not; Covert's and Flamboyant's
+    −20 when the round was not won) plus the penalty of the blow that struck it
+    (``struck_by``, the winner's declaration: :func:`blow_effect`). The
+    conflict engine sets the first part when a round is resolved and adds the
+    second when the blow is dealt; the Lens chain and the minds' look-ahead
+    take both at once. Penalties add up: a side struck by a Covert win after
+    its own Covert round was not won carries −40.
+    """
+    own = declared(choice)
+    carry = 0 if (own.follow_up or won) else own.penalty_if_not_won
+    if struck_by is not None:
+        carry += blow_effect(struck_by)
+    return RoundEffect(carry, own.follow_up)

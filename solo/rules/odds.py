@@ -64,10 +64,18 @@ def _success_faces(target: int) -> int:
 def round_odds(target_a: int, target_b: int) -> RoundOdds:
     """Exact chances of one round: the highest success wins, equal successes and double failure stall."""
     sa, sb = _success_faces(target_a), _success_faces(target_b)
-    # A wins with face x (x <= sa) if B failed or B succeeded lower than x.
-    a = sum((100 - sb) + min(x - 1, sb) for x in range(1, sa + 1)) / 10000
-    b = sum((100 - sa) + min(y - 1, sa) for y in range(1, sb + 1)) / 10000
+    # A wins with face x (x <= sa) if B failed or B succeeded lower than x: the sum over x of
+    # (100 - sb) + min(x - 1, sb), counted in whole numbers (so exactly), then divided once
+    a = _faces_won(sa, sb) / 10000
+    b = _faces_won(sb, sa) / 10000
     return RoundOdds(a, b, 1.0 - a - b)
+
+
+def _faces_won(mine: int, theirs: int) -> int:
+    """How many of the 100 × 100 pairs of faces a side with ``mine`` succeeding faces wins against ``theirs``."""
+    below = mine - 1  # min(j, theirs) summed for j = 0 … mine − 1
+    ties = below * mine // 2 if below <= theirs else theirs * (theirs + 1) // 2 + (below - theirs) * theirs
+    return mine * (100 - theirs) + ties
 
 
 @lru_cache(maxsize=1024)
@@ -145,6 +153,36 @@ def look_ahead(k: Kernel, a: int, b: int, after_win: Table, after_loss: Table, a
     r = k.round
     total = _landed(k, a, b, after_win, after_loss, 1.0, 0.0, r.a * (1.0 - k.land_a) * after_win[a][b])
     return total + r.b * (1.0 - k.land_b) * after_loss[a][b] + r.stalemate * after_stall[a][b]
+
+
+def look_ahead_grid(k: Kernel, after_win, after_loss, after_stall):
+    """:func:`look_ahead` at every pair of Pools at once (numpy arrays indexed [a][b], row and column 0 unused).
+
+    The same products added in the same order as :func:`look_ahead` adds them
+    for one pair, each an elementwise operation, so every value has the same
+    bits as the one :func:`look_ahead` gives (a test holds the two equal).
+    Returns an array of the tables' shape, row and column 0 left at 0.
+    """
+    import numpy as np
+
+    r = k.round
+    size_a, size_b = after_win.shape[0] - 1, after_win.shape[1] - 1
+    won, lost = after_win[1:, 1:], after_loss[1:, 1:]
+    total = np.zeros((size_a, size_b))
+    for v, q in k.blows_a:  # b - v, or B is out (worth 1)
+        moved = np.ones((size_a, size_b))
+        if v < size_b:
+            moved[:, v:] = after_win[1:, 1:size_b - v + 1]
+        total += q * moved
+    total += r.a * (1.0 - k.land_a) * won
+    for v, q in k.blows_b:  # a - v, or A is out (worth 0)
+        moved = np.zeros((size_a, size_b))
+        if v < size_a:
+            moved[v:, :] = after_loss[1:size_a - v + 1, 1:]
+        total += q * moved
+    out = np.zeros(after_win.shape)
+    out[1:, 1:] = total + r.b * (1.0 - k.land_b) * lost + r.stalemate * after_stall[1:, 1:]
+    return out
 
 
 def _value(k: Kernel, a: int, b: int, table: Table, ends: tuple[float, float, float], limited: bool) -> float:

@@ -1,10 +1,10 @@
 """Pricing a scene's conflicts while the player reads it, so the first Lens menu of a conflict need not wait.
 
 The exact Lens odds against an NPC mind (:class:`~solo.minds.foresight.Foresight`)
-cost a new match-up every state the conflict can reach, for every Lens: up to
-a second or more of pure Python at the Pools where the game prices them
-exactly (``benchmarks/lens_odds.py``). Every later menu of the same conflict
-is a look-up. At the keyboard most of a game's time is the player reading a
+cost a new match-up a walk over every state the conflict can reach, for every
+Lens at once: about 0.1 s at the Pools where the game prices them exactly, and
+the first conflict of a session also imports numpy (``benchmarks/lens_odds.py``).
+Every later menu of the same conflict is a look-up. At the keyboard most of a game's time is the player reading a
 scene and choosing, and the menu already says which choices start a conflict.
 
 So when a scene's menu, the question whether to escalate a lost roll, or
@@ -13,12 +13,12 @@ open play's stakes for a fight is put to a person (``Game.price_ahead``),
 start now (copies of the characters, fresh twins of the NPC minds, as
 ``solo prove`` does) and prices its first Lens menu in a background thread,
 one conflict after another, while the main thread waits for the answer (the
-wait releases the interpreter). The chains go to a
+wait releases the interpreter; numpy's array steps release it too). The chains go to a
 :class:`~solo.minds.foresight.SharedChains` store by match-up, where the
 conflict's own advisor finds them, or waits for the one being built. The
 moment the player answers (``Game.answered``), every conflict but the chosen
-one is dropped; the one being priced stops before its next Lens and keeps
-nothing, unless the next question offers the same fight.
+one is dropped; the one being priced stops before the next round of its walk
+and keeps nothing, unless the next question offers the same fight.
 
 The game itself is untouched: the thinker reads copies, draws from its own
 generator, and the odds are pure functions of the match-up, so a game plays
@@ -79,7 +79,7 @@ class ThinkAhead:
     queued jobs are dropped, their match-ups free again), the new jobs are
     made (:func:`conflict_jobs`, claiming their match-ups), :meth:`offer`
     (the job still running goes on if the new question wants its match-up,
-    else it stops at its next Lens); then :meth:`narrow` with the answer.
+    else it stops at its next round of walking); then :meth:`narrow` with the answer.
     """
 
     def __init__(self, store: SharedChains | None = None):
@@ -143,7 +143,7 @@ class ThinkAhead:
             return self._cond.wait_for(lambda: not self._queue and self._running is None, timeout)
 
     def close(self) -> None:
-        """Stop the thread (after the job at hand stops, at its next Lens)."""
+        """Stop the thread (after the job at hand stops, at its next round of walking)."""
         with self._cond:
             self._closed = True
             for job in self._queue:

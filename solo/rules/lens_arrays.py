@@ -1,0 +1,502 @@
+"""The Lens chain as numpy arrays: its plan built over a rectangle of Pools, walked or solved in a few array steps.
+
+:mod:`.lens_chain` says what the chain is (its states, what a round does,
+what each side plays); this module holds the one implementation of how it
+is worked out. It is imported on first need (``import numpy`` costs about a
+tenth of a second), never by the first screen of a game.
+
+**The plan.** A state is a pair of effects (what the last round left on
+each side, :class:`~.lenses.Effect`) at a pair of Pools. The pairs a chain
+can reach are found first, from its start pairs: a pair's rounds (A's
+options, B's choices with their chances) lead to other pairs whatever the
+Pools, so only pairs are listed, and every pair holds the whole rectangle
+of Pools the chain can reach (with a round limit: as far as the rounds left
+can take each Pool). B's chances are arrays over that rectangle, asked of
+its policy once per pair (a policy with an ``over_grid`` method answers the
+whole rectangle in one call: an NPC mind's). Then three kinds of rows:
+
+* a **blow** (part): one side wins a round with a Lens and deals its damage,
+  each amount with its chance, into the pair the round leaves: the value of
+  that pair moved down the struck side's Pool, one slice per amount;
+* a **declared round**: both sides have declared; its value is the chance
+  that A wins it times A's blow, B's likewise, and the stalemate's pair.
+  Pairs that differ only in what B read before declaring (its last Lens)
+  share their rounds;
+* a **state**: a pair's value, the sum of its declared rounds weighted by
+  the chance of each declaration (A's option times B's choice), at every
+  Pool; where A chooses (its Clever edge, or its best), the best option at
+  each Pool by A's chance to win.
+
+**Solving.** With a round limit the plan is walked backwards: each pass
+works out every blow, every declared round and every state over the whole
+rectangle from the pass before (A's and B's chances to win, and one plus the
+expected rounds where A chooses), a few dozen array operations for all the
+Lenses A may keep at once. Without one, the Pools are solved by growing sum
+(a blow lowers one Pool, so a pair of Pools needs only smaller sums): the
+states at one pair of Pools that a round can move between without touching a
+Pool (a stalemate, a blow that does no damage) are one small linear system,
+solved for every pair of Pools of one sum at once, A's choices by policy
+iteration.
+
+**The first round** from the state asked about is played out at that one
+pair of Pools (:meth:`Solved.round_value`), with A's first choice and B's
+declaration as asked; the states it leads to are read off the solved arrays.
+
+A state below the rectangle holds no value (a walk only reaches so far);
+:meth:`Walk.knows` says which values are whole: those whose every way within
+the rounds left stays inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .lens_chain import Effect, _Game
+
+#: The value components: A wins, B wins; with rounds counted, also one plus the expected rounds still to come.
+A_WINS, B_WINS, ROUNDS = 0, 1, 2
+
+
+class Grid(NamedTuple):
+    """The rectangle of Pools a plan holds: A's from ``lo_a`` to ``hi_a``, B's from ``lo_b`` to ``hi_b``."""
+
+    lo_a: int
+    hi_a: int
+    lo_b: int
+    hi_b: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.hi_a - self.lo_a + 1, self.hi_b - self.lo_b + 1
+
+    def holds(self, pool_a: int, pool_b: int) -> bool:
+        return self.lo_a <= pool_a <= self.hi_a and self.lo_b <= pool_b <= self.hi_b
+
+
+class Missing(Exception):
+    """A state the solved arrays do not hold (a pair never planned, Pools outside, too few rounds): plan anew."""
+
+    def __init__(self, pairs: Iterable[tuple[Effect, Effect]] = ()):
+        super().__init__("not in the plan")
+        self.pairs = list(pairs)
+
+
+class Stopped(Exception):
+    """The caller no longer wants the walk (a thinker whose question was answered)."""
+
+
+#: One option of A in a pair: (its declaration, its chance: 1.0 or an array over the rectangle), …
+Option = tuple[tuple[str, "float | np.ndarray"], ...]
+
+
+class Plan:
+    """Every pair of effects reachable from the start pairs, with its options, and the rows that value it."""
+
+    def __init__(self, game: _Game, grid: Grid, starts: Iterable[tuple[Effect, Effect]],
+                 options: Callable[[Effect, Effect, Grid], list[Option]]):
+        self.game, self.grid = game, grid
+        ha, hb = grid.shape
+        self.pairs: list[tuple[Effect, Effect]] = []
+        self.pid: dict[tuple[Effect, Effect], int] = {}
+        self.part_ids: dict[tuple[int, str, str], int] = {}
+        self.parts: list[tuple[int, str, str]] = []  # (the pair it leaves, the side that strikes, its damage Lens)
+        self.round_ids: dict[tuple, int] = {}
+        rounds: list[tuple[float, float, float, tuple[int, str, str] | None, tuple[int, str, str] | None, int]] = []
+        self.row_seg: list[int] = []
+        self.row_round: list[int] = []
+        self.row_weight: list[float | np.ndarray] = []
+        self.seg_pair: list[int] = []
+        self.options_of: list[int] = []  # per pair: how many options A has there (its segments are consecutive)
+        self.first_seg: list[int] = []
+        for start in starts:
+            self.pair_id(start)
+        at = 0
+        while at < len(self.pairs):  # the list grows as the rounds reach new pairs
+            ea, eb = self.pairs[at]
+            opts = options(ea, eb, grid)
+            self.first_seg.append(len(self.seg_pair))
+            self.options_of.append(len(opts))
+            for option in opts:
+                seg = len(self.seg_pair)
+                self.seg_pair.append(at)
+                for ca, wa in option:
+                    for cb, wb in game.spread_b(grid, ea, eb, ca).items():
+                        spec = game.round_spec(ca, cb, ea, eb)
+                        pa, pb, ps = (self.pair_id(p) for p in spec.after)
+                        key = (ca, cb, ea.carry, eb.carry, pa, pb, ps)
+                        u = self.round_ids.get(key)
+                        if u is None:
+                            u = self.round_ids[key] = len(rounds)
+                            rounds.append((spec.a, spec.b, spec.stalemate,
+                                           (pa, "a", spec.damage_a) if spec.a > 0.0 else None,
+                                           (pb, "b", spec.damage_b) if spec.b > 0.0 else None, ps))
+                        self.row_seg.append(seg)
+                        self.row_round.append(u)
+                        self.row_weight.append(wa * wb)
+            at += 1
+        # the blows, by side and damage Lens (each group moves its pairs by the same amounts)
+        for *_, part_a, part_b, _ in rounds:
+            for part in (part_a, part_b):
+                if part is not None and part not in self.part_ids:
+                    self.part_ids[part] = len(self.parts)
+                    self.parts.append(part)
+        groups: dict[tuple, list[int]] = {}  # blows of the same amounts and chances go together
+        for t, (_, side, dmg) in enumerate(self.parts):
+            groups.setdefault((side, game.taps(side, dmg)), []).append(t)
+        order = [t for members in groups.values() for t in members]  # the parts, group by group
+        where = {t: i for i, t in enumerate(order)}
+        self.parts = [self.parts[t] for t in order]
+        self.part_ids = {p: i for i, p in enumerate(self.parts)}
+        self.groups: list[tuple[str, slice, np.ndarray, tuple[int, ...], tuple[float, ...]]] = []
+        at = 0
+        for (side, (taps, chances)), members in groups.items():
+            self.groups.append((side, slice(at, at + len(members)),
+                                np.array([self.parts[where[t]][0] for t in members], dtype=np.intp), taps, chances))
+            at += len(members)
+        zero = len(self.parts)  # a row of zeros: the blow of a side that cannot win the round
+        self.ra = np.array([r[0] for r in rounds])
+        self.rb = np.array([r[1] for r in rounds])
+        self.rs = np.array([r[2] for r in rounds])
+        self.ta = np.array([self.part_ids[r[3]] if r[3] is not None else zero for r in rounds], dtype=np.intp)
+        self.tb = np.array([self.part_ids[r[4]] if r[4] is not None else zero for r in rounds], dtype=np.intp)
+        self.ps = np.array([r[5] for r in rounds], dtype=np.intp)
+        self.rounds = rounds
+        self.hit_a = max((max(taps) for side, _, _, taps, _ in self.groups if side == "a"), default=0)
+        self.hit_b = max((max(taps) for side, _, _, taps, _ in self.groups if side == "b"), default=0)
+        n = len(self.row_seg)
+        self.weights = np.empty((n, ha, hb))
+        for i, w in enumerate(self.row_weight):
+            self.weights[i] = w
+        del self.row_weight
+        self.rows_round = np.array(self.row_round, dtype=np.intp)
+        self.seg_starts = np.searchsorted(np.array(self.row_seg, dtype=np.intp), np.arange(len(self.seg_pair)))
+        single = [p for p, n_opts in enumerate(self.options_of) if n_opts == 1]
+        self.single_pairs = np.array(single, dtype=np.intp)
+        self.single_segs = np.array([self.first_seg[p] for p in single], dtype=np.intp)
+        by_count: dict[int, list[int]] = {}
+        for p, n_opts in enumerate(self.options_of):
+            if n_opts > 1:
+                by_count.setdefault(n_opts, []).append(p)
+        self.multi = [(np.array(ps, dtype=np.intp),
+                       np.array([[self.first_seg[p] + o for o in range(k)] for p in ps], dtype=np.intp))
+                      for k, ps in by_count.items()]
+        self.chooses = bool(self.multi)
+        self._work: dict[int, dict[str, np.ndarray]] = {}
+
+    def pair_id(self, pair: tuple[Effect, Effect]) -> int:
+        i = self.pid.get(pair)
+        if i is None:
+            i = self.pid[pair] = len(self.pairs)
+            self.pairs.append(pair)
+        return i
+
+    # -- one pass of every row over the rectangle ------------------------------------------------
+
+    def padded(self, values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """``values`` (components × pairs × Pools) with room below each Pool for the blows: the ends where a Pool
+        is spent, zeros where it is above zero but below the rectangle (values a walk does not hold). ``out``: a
+        buffer :meth:`padded` made before for as many components, whose room below is already laid."""
+        pad_a, pad_b = self.hit_b, self.hit_a
+        comps, n, ha, hb = values.shape
+        if out is None:
+            g = self.grid
+            out = np.zeros((comps, n, pad_a + ha, pad_b + hb))
+            if pad_b:
+                spent = np.arange(g.lo_b - pad_b, g.lo_b) <= 0  # B's Pool spent: A has won
+                out[A_WINS, :, pad_a:, :pad_b][:, :, spent] = 1.0
+                if comps > ROUNDS:
+                    out[ROUNDS, :, pad_a:, :pad_b] = 1.0
+            if pad_a:
+                spent = np.arange(g.lo_a - pad_a, g.lo_a) <= 0
+                out[B_WINS, :, :pad_a, pad_b:][:, spent] = 1.0
+                if comps > ROUNDS:
+                    out[ROUNDS, :, :pad_a, pad_b:] = 1.0
+        out[:, :, pad_a:, pad_b:] = values
+        return out
+
+    def _buffers(self, comps: int) -> dict[str, np.ndarray]:
+        """Work arrays for :meth:`options`, made once per plan and number of components (large arrays made anew
+        at every step would cost more to map than to fill)."""
+        work = self._work.get(comps)
+        if work is None:
+            ha, hb = self.grid.shape
+            pad_a, pad_b = self.hit_b, self.hit_a
+            n_rounds, n_rows = len(self.rounds), len(self.row_seg)
+            work = self._work[comps] = {
+                "parts": np.zeros((comps, len(self.parts) + 1, ha, hb)),
+                "played": np.empty((comps, n_rounds, ha, hb)), "term": np.empty((comps, n_rounds, ha, hb)),
+                "rows": np.empty((comps, n_rows, ha, hb)), "segs": np.empty((comps, len(self.seg_pair), ha, hb)),
+                "tmp": np.empty((comps, max((len(g[2]) for g in self.groups), default=0), ha, hb)),
+                "moved_a": np.empty((comps, max((len(g[2]) for g in self.groups if g[0] == "a"), default=0), ha,
+                                     pad_b + hb)),
+                "moved_b": np.empty((comps, max((len(g[2]) for g in self.groups if g[0] == "b"), default=0),
+                                     pad_a + ha, hb)),
+            }
+        return work
+
+    def options(self, values: np.ndarray, padded: np.ndarray | None = None) -> np.ndarray:
+        """Every option's value at every Pool (components × options × Pools) from the states' ``values`` after
+        one round fewer: the blows, the declared rounds, the states, in three steps. ``padded``: a buffer of
+        :meth:`padded` to reuse. The array returned is a work buffer, overwritten by the next call."""
+        ha, hb = self.grid.shape
+        pad_a, pad_b = self.hit_b, self.hit_a
+        comps = values.shape[0]
+        padded = self.padded(values, padded)
+        work = self._buffers(comps)
+        parts, tmp = work["parts"], work["tmp"]
+        for side, where, pairs, taps, chances in self.groups:
+            acc = parts[:, where]
+            n = len(pairs)
+            t = tmp[:, :n]
+            if side == "a":  # A's blow: B's Pool lower by each amount
+                moved = work["moved_a"][:, :n]
+                np.take(padded[:, :, pad_a:], pairs, axis=1, out=moved, mode="clip")
+                for i, (v, q) in enumerate(zip(taps, chances)):
+                    view = moved[:, :, :, pad_b - v:pad_b - v + hb]
+                    if i == 0:
+                        np.multiply(view, q, out=acc)
+                    else:
+                        np.multiply(view, q, out=t)
+                        acc += t
+            else:
+                moved = work["moved_b"][:, :n]
+                np.take(padded[:, :, :, pad_b:], pairs, axis=1, out=moved, mode="clip")
+                for i, (v, q) in enumerate(zip(taps, chances)):
+                    view = moved[:, :, pad_a - v:pad_a - v + ha]
+                    if i == 0:
+                        np.multiply(view, q, out=acc)
+                    else:
+                        np.multiply(view, q, out=t)
+                        acc += t
+        same = (slice(None), None, None)
+        played, term = work["played"], work["term"]
+        np.take(parts, self.ta, axis=1, out=played, mode="clip")
+        played *= self.ra[same]
+        np.take(parts, self.tb, axis=1, out=term, mode="clip")
+        term *= self.rb[same]
+        played += term
+        np.take(values, self.ps, axis=1, out=term, mode="clip")
+        term *= self.rs[same]
+        played += term
+        # (mode "clip": the indices are the plan's own, and a take with "raise" copies its output once more)
+        rows = work["rows"]
+        np.take(played, self.rows_round, axis=1, out=rows, mode="clip")
+        rows *= self.weights
+        return np.add.reduceat(rows, self.seg_starts, axis=1, out=work["segs"])
+
+    def states(self, options: np.ndarray) -> np.ndarray:
+        """The states' values from their options' (A's best where it chooses), and the round they add counted."""
+        ha, hb = self.grid.shape
+        comps = options.shape[0]
+        out = np.empty((comps, len(self.pairs), ha, hb))
+        out[:, self.single_pairs] = options[:, self.single_segs]
+        for pairs, segs in self.multi:
+            each = options[:, segs]  # components × pairs × options × Pools
+            best = np.argmax(each[A_WINS], axis=1)[None, :, None]
+            out[:, pairs] = np.take_along_axis(each, best, axis=2)[:, :, 0]
+        if comps > ROUNDS:
+            out[ROUNDS] += 1.0
+        return out
+
+
+class Solved:
+    """The values of a plan's states with a number of rounds to go, and one round played from any state."""
+
+    plan: Plan
+    comps: int
+
+    def values_at(self, limit: int) -> np.ndarray:  # pragma: no cover - see the subclasses
+        raise NotImplementedError
+
+    def knows(self, pool_a: int, pool_b: int, limit: int | None) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+    def value(self, pair: tuple[Effect, Effect], pool_a: int, pool_b: int, limit: int | None) -> np.ndarray:
+        """(A wins, B wins, expected rounds) from one state with ``limit`` rounds to go (Missing if not held)."""
+        if pool_b <= 0:
+            return np.array([1.0, 0.0, 0.0])
+        if pool_a <= 0:
+            return np.array([0.0, 1.0, 0.0])
+        if limit == 0:  # no round to go: still undecided
+            return np.zeros(3)
+        p = self.plan.pid.get(pair)
+        if p is None or not self.knows(pool_a, pool_b, limit):
+            raise Missing([pair])
+        g = self.plan.grid
+        return self._value(p, pool_a - g.lo_a, pool_b - g.lo_b, limit)
+
+    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def round_value(self, ca: str, cb: str, ea: Effect, eb: Effect, pool_a: int, pool_b: int,
+                    limit: int | None) -> np.ndarray:
+        """One declared round from (ea, eb) at these Pools, then the solved values with ``limit`` − 1 rounds to go
+        (None: no limit): (A wins, B wins, expected rounds)."""
+        game = self.plan.game
+        spec = game.round_spec(ca, cb, ea, eb)
+        after = None if limit is None else limit - 1
+        out = np.zeros(3)
+        for won, side, pair, dmg in ((spec.a, "a", spec.after[0], spec.damage_a),
+                                     (spec.b, "b", spec.after[1], spec.damage_b)):
+            if not won > 0.0:
+                continue
+            taps, chances = game.taps(side, dmg)
+            for v, q in zip(taps, chances):
+                at = self.value(pair, pool_a, pool_b - v, after) if side == "a" else \
+                    self.value(pair, pool_a - v, pool_b, after)
+                out += (won * q) * at
+        if spec.stalemate > 0.0:
+            out += spec.stalemate * self.value(spec.after[2], pool_a, pool_b, after)
+        out[2] += 1.0
+        return out
+
+
+class Walk(Solved):
+    """A plan walked backwards ``horizon`` − 1 times: the value of every state with 0 … horizon − 1 rounds to go.
+
+    A value is whole where every way from its state within its rounds stays
+    inside the rectangle (a blow of up to ``hit`` a round): :meth:`knows`.
+    """
+
+    def __init__(self, plan: Plan, horizon: int, stop: Callable[[], bool] | None = None):
+        self.plan, self.horizon = plan, horizon
+        self.comps = 3 if plan.chooses else 2
+        ha, hb = plan.grid.shape
+        values = np.zeros((self.comps, len(plan.pairs), ha, hb))
+        if self.comps > ROUNDS:
+            values[ROUNDS] = 1.0
+        self.values = [values]
+        padded = None
+        for _ in range(horizon - 1):
+            if stop is not None and stop():
+                raise Stopped
+            padded = plan.padded(values, padded)
+            values = plan.states(plan.options(values, padded))
+            self.values.append(values)
+
+    def knows(self, pool_a: int, pool_b: int, limit: int | None) -> bool:
+        g = self.plan.grid
+        if limit is None or limit > self.horizon - 1 or not g.holds(pool_a, pool_b):
+            return False
+        if limit <= 1:
+            return True
+        reach = limit - 1  # rounds that must stay inside
+        return ((g.lo_a == 1 or pool_a - reach * self.plan.hit_b >= g.lo_a)
+                and (g.lo_b == 1 or pool_b - reach * self.plan.hit_a >= g.lo_b))
+
+    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:
+        assert limit is not None
+        v = self.values[limit][:, p, ia, ib]
+        if self.comps > ROUNDS:
+            return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0])
+        # with no choice of A, the expected rounds are the sum over the rounds of the chance to be still undecided
+        seen = np.array([self.values[t][:2, p, ia, ib] for t in range(limit)]).reshape(limit, 2)
+        return np.array([v[A_WINS], v[B_WINS], float(np.sum(1.0 - seen[:, A_WINS] - seen[:, B_WINS]))])
+
+
+class Stationary(Solved):
+    """A plan with no round limit, solved exactly: Pools by growing sum, A's choices by policy iteration.
+
+    A blow lowers one Pool, so the states at the Pools of one sum need only
+    those of smaller sums, and a round that lowers no Pool (a stalemate, a
+    blow of no damage) moves between the states of one pair of Pools: for
+    each sum, every pair of Pools is a small linear system, all solved at
+    once. States that can never leave their Pools never end: worth 0, as in
+    :func:`~.odds.conflict_odds`.
+    """
+
+    def __init__(self, plan: Plan, stop: Callable[[], bool] | None = None):
+        self.plan = plan
+        self.comps = 3
+        g = plan.grid
+        assert g.lo_a == 1 and g.lo_b == 1, "with no round limit every Pool below the start is reached"
+        ha, hb = g.shape
+        n_pairs = len(plan.pairs)
+        values = np.zeros((3, n_pairs, ha, hb))
+        n_rounds = len(plan.rounds)
+        stay_cols = np.zeros((n_rounds, 3), dtype=np.intp)  # where a round stays at its Pools, and its chance
+        stay = np.zeros((n_rounds, 3))
+        leave = np.zeros(n_rounds)  # the chance that it lowers a Pool (a sum of chances: 0 only if it never does)
+        for u, (ra, rb, rs, part_a, part_b, ps) in enumerate(plan.rounds):
+            stay_cols[u, 2], stay[u, 2] = ps, rs
+            for k, (won, part) in enumerate(((ra, part_a), (rb, part_b))):
+                if part is None:
+                    continue
+                taps, chances = plan.game.taps(part[1], part[2])
+                stay_cols[u, k] = part[0]
+                stay[u, k] = won * sum(q for v, q in zip(taps, chances) if v == 0)
+                leave[u] += won * sum(q for v, q in zip(taps, chances) if v > 0)
+        rows_seg = np.array(plan.row_seg, dtype=np.intp)
+        rows = plan.rows_round
+        ways_out = np.add.reduceat(plan.weights * leave[rows][:, None, None], plan.seg_starts, axis=0)
+        first = np.array(plan.first_seg, dtype=np.intp)
+        eye = np.eye(n_pairs)[None]
+        for d in range(ha + hb - 1):
+            if stop is not None and stop():
+                raise Stopped
+            ia = np.arange(max(0, d - hb + 1), min(d, ha - 1) + 1)
+            ib = d - ia
+            n_pts = len(ia)
+            pts = np.arange(n_pts)
+            outside = plan.options(values)[:, :, ia, ib].transpose(1, 2, 0)  # segments × points × components
+            coef = np.zeros((len(plan.seg_pair), n_pts, n_pairs))
+            w = plan.weights[:, ia, ib]
+            for k in range(3):
+                np.add.at(coef, (rows_seg[:, None], pts[None, :], stay_cols[rows, k][:, None]),
+                          w * stay[rows, k][:, None])
+            out_p = ways_out[:, ia, ib]
+            choice = np.repeat(first[None, :], n_pts, axis=0)  # points × pairs: the segment A plays
+            while True:
+                m = coef[choice, pts[:, None]]  # points × pairs × pairs
+                c = outside[choice, pts[:, None]]  # points × pairs × components
+                p_out = out_p[choice, pts[:, None]]
+                live = p_out > 0.0
+                while True:  # the states that can reach a way out of their Pools
+                    more = live | np.any((m > 0.0) & live[:, None, :], axis=2)
+                    if np.array_equal(more, live):
+                        break
+                    live = more
+                both = live[:, :, None] & live[:, None, :]
+                m = np.where(both, m, 0.0)
+                rhs = c.copy()
+                rhs[..., ROUNDS] = 1.0 + (c[..., ROUNDS] - p_out)  # outside, each way out was stored as 1 + rounds
+                rhs = np.where(live[:, :, None], rhs, 0.0)
+                x = np.linalg.solve(eye - m, rhs)
+                changed = False
+                for pairs, segs in plan.multi:  # A's choices: each option's value against the states solved
+                    each = outside[segs, :, A_WINS] + np.einsum("nkij,ij->nki", coef[segs], x[..., A_WINS])
+                    now = choice[:, pairs].T  # pairs × points
+                    best = np.take_along_axis(each, (now[:, None, :] - segs[:, :1, None]), axis=1)[:, 0]
+                    for o in range(segs.shape[1]):
+                        better = each[:, o] > best + 1e-13
+                        if np.any(better):
+                            best = np.where(better, each[:, o], best)
+                            now = np.where(better, segs[:, o:o + 1], now)
+                            changed = True
+                    choice[:, pairs] = now.T
+                if not changed:
+                    break
+            x[..., ROUNDS] += 1.0
+            values[:, :, ia, ib] = x.transpose(2, 1, 0)
+        self.values = values
+
+    def knows(self, pool_a: int, pool_b: int, limit: int | None) -> bool:
+        return limit is None and self.plan.grid.holds(pool_a, pool_b)
+
+    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:
+        v = self.values[:, p, ia, ib]
+        return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0])
+
+
+def grid_of(pool_a: int, pool_b: int, limit: int | None, hit_a: int, hit_b: int) -> Grid:
+    """The Pools a chain from (pool_a, pool_b) with ``limit`` rounds to go needs: all of them with no limit, else
+    as far as the rounds after the first can take each Pool with the largest blows (``hit_a``: A's largest blow,
+    which lowers B's Pool); :meth:`Walk.knows` says which values that holds whole."""
+    if limit is None:
+        return Grid(1, pool_a, 1, pool_b)
+    reach = max(limit - 1, 0)
+    return Grid(max(1, pool_a - reach * hit_b), pool_a, max(1, pool_b - reach * hit_a), pool_b)
