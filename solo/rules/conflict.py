@@ -472,8 +472,9 @@ class Conflict:
         for item in p.character.items:
             if item not in rules_weapon_names():
                 options.append(Option(f"item:{item}", f"Use {item}"))
-        if not options:
-            options.append(Option("ready", "Catch your breath and get ready"))
+        # Getting ready is always on offer: a fighter who could run need not (the exact odds of
+        # keeping Quick assume one who stays, and the minds weigh staying against leaving).
+        options.append(Option("ready", "Catch your breath and get ready"))
         return options
 
     # -- rolls -------------------------------------------------------------------
