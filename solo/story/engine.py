@@ -14,7 +14,6 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import Decider, Option, Question, answers_from_record
@@ -150,8 +149,7 @@ class Game:
     @property
     def conflict_types(self) -> dict[str, ConflictType]:
         if self._types is None:
-            folders: list[str | Path] = [*self.adventure.tables_dirs]
-            self._types = load_conflict_types(folders)
+            self._types = _types_for(tuple(self.adventure.tables_dirs))
         return self._types
 
     @property
@@ -563,6 +561,30 @@ def _tables_for(dirs: tuple[str, ...]) -> TableSet:
     if key not in _TABLES:
         _TABLES[key] = load_tables(list(dirs))
     return _TABLES[key]
+
+
+_TYPES: dict[tuple, dict[str, ConflictType]] = {}
+
+
+def _types_for(dirs: tuple[str, ...]) -> dict[str, ConflictType]:
+    """Conflict types per set of folders, read once per process while their ``conflicts.toml`` files stay
+    the same (a changed file, by time or size, is read afresh). The types are frozen; nothing changes the dict.
+
+    The simulator starts a game per run: reading and parsing the TOML for each was a tenth of a Vellan run.
+    """
+    stamps = []
+    for folder in dirs:
+        try:
+            st = os.stat(os.path.join(folder, "conflicts.toml"))
+        except OSError:
+            continue
+        stamps.append((folder, st.st_mtime_ns, st.st_size))
+    key = (dirs, tuple(stamps))
+    if key not in _TYPES:
+        if len(_TYPES) > 64:
+            _TYPES.clear()
+        _TYPES[key] = load_conflict_types(list(dirs))
+    return _TYPES[key]
 
 
 def _join(names: list[str]) -> str:
