@@ -259,6 +259,8 @@ def fill(text: str, slots: dict, context: Context | None = None) -> str:
 
     With a ``context``, conditional blocks are picked first (:func:`pick`).
     """
+    if "{" not in text and "}" not in text:  # most labels: nothing to fill
+        return text
     if context is not None:
         text = pick(text, context)
     forms = PRONOUNS.get(slots.get("pronoun", "they"), PRONOUNS["they"])
