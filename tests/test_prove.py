@@ -72,7 +72,8 @@ def test_json_has_exactly_the_keys_of_the_issue():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "5"])
     assert result.exit_code == 1, result.output  # a soft-lock, an ending not reached
     data = json.loads(result.output)
-    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "complete", "seconds", "exit"}
+    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "states_unreduced", "complete",
+                         "seconds", "exit"}
     assert data["exit"] == 1
     assert set(data["endings"]) == {"garden", "vault"}
     for ending in data["endings"].values():
@@ -254,7 +255,7 @@ def test_a_chance_just_below_one_is_not_printed_as_certain():
 def test_max_states_is_bounded_and_the_error_says_the_bound():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--max-states", "10000000"])
     assert result.exit_code == 2
-    assert "at most 100,000" in result.output and "10 KB" in result.output
+    assert "at most 200,000" in result.output and "2.5 KB" in result.output
 
 
 def test_a_walkthrough_too_long_without_dice_is_said_to_be_so_and_not_retried(monkeypatch):
@@ -404,3 +405,57 @@ def test_menus_numbers_with_gaps_in_paths_and_walkthroughs():
     assert [(s["scene"], s["answer"]) for s in path_to(proof, over)] == [("yard", "5")]
     found = walk(proof, "over_the_wall", seeds=200)
     assert found is not None and "5" in found.answers and "4" not in found.answers
+
+
+SMALL = [EXAMPLE, ROOT / "scenes" / "tutorial.toml", ROOT / "tests" / "data" / "format" / "cloak.toml",
+         *(DATA / f"{name}.toml" for name in ("trap", "planted", "odds", "loop", "aftermath", "routine"))]
+
+
+@pytest.mark.parametrize("source", SMALL, ids=lambda p: p.stem)
+def test_dead_variable_elimination_changes_no_finding_only_the_state_count(source):
+    adventure = load_adventure(source)
+    reduced, full = prove(adventure, max_states=5000), prove(adventure, max_states=5000, reduce=False)
+    assert reduced.complete and full.complete
+    assert len(reduced.nodes) <= len(full.nodes)
+    assert reduced.unreduced <= len(full.nodes)
+    for name, found in full.endings.items():
+        mine = reduced.endings[name]
+        assert (mine["reachable"], mine["steps"]) == (found["reachable"], found["steps"]), name
+        assert mine["best_chance"] == pytest.approx(found["best_chance"], abs=1e-9), name
+    assert reduced.unreachable == full.unreachable
+    assert {lock["scene"] for lock in reduced.soft_locks} == {lock["scene"] for lock in full.soft_locks}
+    assert bool(reduced.soft_lock_states) == bool(full.soft_lock_states)
+
+
+def test_the_example_adventure_merges_states_nothing_ahead_tells_apart():
+    adventure = load_adventure(EXAMPLE)
+    reduced, full = prove(adventure), prove(adventure, reduce=False)
+    assert len(reduced.nodes) < len(full.nodes)  # visits of the beach, once behind the story, count no more
+
+
+def _best_play_holds_against_the_bots(source: Path, runs: int) -> None:
+    """Best play is the optimum over every policy in the searched graph: no bot may do better, beyond sampling
+    error (4 standard errors, Agresti-Coull, so a share of 0 or 1 still has one)."""
+    import math
+
+    from solo.sim.one_run import play_one, run_seed
+    from solo.sim.options import Options
+    from solo.sim.party import build_party
+
+    adventure = load_adventure(source)
+    party = build_party(adventure, Options(adventure=str(source), runs=runs)).members
+    proof = prove(adventure, party or None)
+    assert proof.complete
+    for policy in ("explorer", "cautious", "bold"):
+        endings = [play_one(adventure, party, run_seed(29, i), policy).ending for i in range(runs)]
+        for name, found in proof.endings.items():
+            share = (endings.count(name) + 2) / (runs + 4)
+            error = math.sqrt(share * (1 - share) / (runs + 4))
+            assert found["best_chance"] >= endings.count(name) / runs - 4 * error, (policy, name)
+
+
+@pytest.mark.parametrize("source", [EXAMPLE, DATA / "planted.toml"], ids=lambda p: p.stem)
+def test_best_play_is_at_least_what_every_bot_reaches(source):
+    _best_play_holds_against_the_bots(source, 300)
+
+

@@ -51,6 +51,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
         "soft_locks": proof.soft_locks,
         "unreachable_choices": proof.unreachable,
         "states": len(proof.nodes),
+        "states_unreduced": max(proof.unreduced, len(proof.nodes)),
         "complete": proof.complete,
         "seconds": round(proof.seconds + proof.walk_seconds, 2),
         "exit": exit_code(proof),
@@ -76,8 +77,11 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     """
     adv = proof.adventure
     took = proof.seconds + proof.walk_seconds
+    merged = max(proof.unreduced, len(proof.nodes))
     out = [f"{adv.title}: {len(proof.nodes) - proof.frontier} states searched"
            + ("" if proof.complete else " (stopped at the state limit)")
+           + (f" ({len(proof.nodes):,} states found, {merged:,} before merging what nothing ahead reads)"
+              if merged > len(proof.nodes) else "")
            + f"; {took:.1f} s in all (the search {proof.seconds:.1f} s, the walkthroughs {proof.walk_seconds:.1f} s)"]
     if not proof.complete:
         out.append(f"  Not explored: {proof.frontier} states found but not searched, and what follows them. "

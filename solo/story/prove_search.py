@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import DEAD_END
 from .prove_chances import Plan, escalation_outcomes, outcomes
-from .prove_probe import ProbeGame, start, step
+from .prove_probe import Packer, ProbeGame, start, step
 from .prove_reads import Reads
 
 if TYPE_CHECKING:
@@ -45,14 +45,14 @@ MAX_SWEEPS = 5_000
 ERROR = "__error__"
 
 
-@dataclass
+@dataclass(slots=True)
 class Arc:
     chance: float
     child: int
     outcome: str | None  # the action's outcome, None for a plain goto
 
 
-@dataclass
+@dataclass(slots=True)
 class Move:
     key: str  # the choice's key, or "yes"/"no" at the escalate question
     answer: str  # what a script types at the menu: its number there
@@ -68,7 +68,7 @@ class Move:
 EXIT_WORDS = {"flee": "then flee at once", "surrender": "then give up at once"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     id: int
     key: Hashable
@@ -105,6 +105,7 @@ class Proof:
     unreachable: list[dict[str, Any]] = field(default_factory=list)
     distances: dict[str, list[int | None]] = field(default_factory=dict)
     frontier: int = 0  # states found but not searched
+    unreduced: int = 0  # distinct states among those found before dead-variable elimination merged them
     sampled: int = 0  # moves whose chances were estimated by playing
     seconds: float = 0.0  # the search, from loading the adventure's first state to the judged graph
     walk_seconds: float = 0.0  # the seed search for the walkthroughs and the soft-locks' replays
@@ -112,16 +113,18 @@ class Proof:
 
 class _Search:
     def __init__(self, adventure: Adventure, party: list[Character] | None, max_states: int,
-                 progress: Progress | None = None):
+                 progress: Progress | None = None, reduce: bool = True):
         self.adventure = adventure
         self.progress = progress
-        self.reads = Reads(adventure)
+        self.reads = Reads(adventure, reduce=reduce)
         self.max_states = max_states
         self.nodes: list[Node] = []
         self.index: dict[Hashable, int] = {}
         self.waiting: dict[str | None, list[tuple[int, int]]] = {}  # per scene: (depth, node), shallowest first
         self.queue: list[tuple[int, int, int, str | None]] = []  # a scene's head: (times searched, depth, node, scene)
-        self.games: dict[int, ProbeGame] = {}  # the games of the nodes not searched yet
+        self.games: dict[int, tuple[str, bytes]] = {}  # the nodes not searched yet: their games, packed
+        self.packer: Packer | None = None
+        self.raw: bytes | None = None  # the state being expanded, as a pickle (quick copies for its steps)
         self.searched: Counter[str | None] = Counter()
         self.full = False
         self.offered: set[tuple[str, str]] = set()
@@ -155,7 +158,9 @@ class _Search:
             self.entered.add(scene)
         if node.moves is None:
             assert game is not None
-            self.games[node.id] = game
+            if self.packer is None:
+                self.packer = Packer(game)
+            self.games[node.id] = self.packer.pack(game)
             self._wait(node)
         return node.id
 
@@ -200,7 +205,8 @@ class _Search:
             if self.progress is not None and tick % PROGRESS_EVERY == 0:
                 self.progress(tick, len(self.nodes))
             node = self.nodes[nid]
-            game = self.games.pop(nid)
+            assert self.packer is not None
+            game, self.raw = self.packer.unpack(self.games.pop(nid))
             if node.escalate:
                 self.expand_escalation(node, game)
             else:
@@ -209,7 +215,7 @@ class _Search:
     def _arc(self, node: Node, move_index: int, game: ProbeGame, key: str, plan: Plan | None) -> Arc | None:
         outcome = plan.outcome if plan is not None else None
         try:
-            child = step(game, key, plan)
+            child = step(game, key, plan, self.raw)
         except Exception as exc:  # noqa: BLE001 - the engine failed on this path: a state of its own
             error = f"{type(exc).__name__}: {exc}"
             cid = self.node_for(("error", node.key, key, outcome), None, node, (move_index, outcome), error=error)
@@ -323,17 +329,21 @@ def _words(choice: Choice) -> str:
 
 
 def prove(adventure: Adventure, party: list[Character] | None = None, *,
-          max_states: int = DEFAULT_MAX_STATES, progress: Progress | None = None) -> Proof:
-    """Search ``adventure`` played by ``party`` (the adventure's own character when None) and judge the graph."""
+          max_states: int = DEFAULT_MAX_STATES, progress: Progress | None = None, reduce: bool = True) -> Proof:
+    """Search ``adventure`` played by ``party`` (the adventure's own character when None) and judge the graph.
+
+    ``reduce`` False keeps in every state what nothing ahead reads (no dead-variable elimination): the same
+    findings from more states, for a test to compare."""
     import time
 
     from .prove_judge import judge
 
     began = time.perf_counter()
-    search = _Search(adventure, party, max_states, progress)
+    search = _Search(adventure, party, max_states, progress, reduce)
     search.run()
     proof = Proof(adventure, search.reads, search.nodes, search.index, not search.full, search.offered,
-                  search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None))
+                  search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None),
+                  unreduced=len(search.reads.unreduced) + sum(1 for n in search.nodes if not isinstance(n.key, bytes)))
     shortest_tree(proof.nodes)
     judge(proof)
     proof.seconds = time.perf_counter() - began

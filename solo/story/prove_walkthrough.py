@@ -180,6 +180,7 @@ def _search(proof: Proof, ending: str | None, dist: list[int | None], want: int,
         for seed in range(first_seed, first_seed + seeds):
             walker = _Walker(proof, dist, budget=budget, targets=targets)
             game = Game(proof.adventure, seed=seed, decider=walker, party=party)
+            reached: str | None
             try:
                 reached = game.play()
             except Reached:
