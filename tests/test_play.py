@@ -65,12 +65,55 @@ def test_end_of_input_saves_and_says_how_to_resume(tmp_path):
     assert (tmp_path / "game.json").exists()
 
 
-def test_undo_then_the_same_answer_gives_the_same_result(tmp_path):
+def test_undo_before_any_die_is_drawn_changes_nothing(tmp_path):
     straight = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "a")[2]
-    with_undo = TUTORIAL_SCRIPT[:3] + ["undo"] + TUTORIAL_SCRIPT[2:]
+    with_undo = TUTORIAL_SCRIPT[:1] + ["undo"] + TUTORIAL_SCRIPT
     code, out, transcript = run_session(TUTORIAL, with_undo, tmp_path / "b")
     assert "Stepped back one decision" in out
     assert transcript == straight
+    assert not [e for e in read_save(tmp_path / "b" / "game.json").log if e[1] == "undo"]
+
+
+def _first_roll(out: str, after: str) -> str:
+    """The first die shown after the text ``after`` in a session's screen: "NN against"."""
+    import re
+
+    return re.search(r"(?:rolls|:) (\d+) against", out[out.rindex(after):]).group(1)
+
+
+def test_a_die_rolled_then_undone_is_spent(tmp_path):
+    """Issue 31, point 4: talk past the guard (rolls 80), undo, slip aboard instead: played straight, the
+    slip would roll that very 80; after the undo it meets the dice after the undone ones."""
+    _, straight, _ = run_session(TUTORIAL, ["1", "1", "1"], tmp_path / "straight")
+    _, talked, _ = run_session(TUTORIAL, ["1", "1", "2"], tmp_path / "talked")
+    seen = _first_roll(talked, "Talk your way")
+    assert _first_roll(straight, "Slip aboard") == seen  # the die the player saw is the next one in the stream
+    code, out, _ = run_session(TUTORIAL, ["1", "1", "2", "undo", "1"], tmp_path / "undone")
+    assert "Stepped back one decision" in out
+    rerolled = _first_roll(out, "Stepped back one decision")
+    assert rerolled != seen
+    log = read_save(tmp_path / "undone" / "game.json").log
+    assert ["m", "undo"] == [e[:2] for e in log if e[0] == "m"][-1:][0]
+    # undoing the same choice again spends the new dice too: never the same die twice
+    code, out, _ = run_session(TUTORIAL, ["1", "1", "2", "undo", "1", "undo", "1"], tmp_path / "twice")
+    assert _first_roll(out, "Stepped back one decision") not in (seen, rerolled)
+
+
+def test_a_game_with_undos_loads_and_plays_on_exactly_as_it_was_played(tmp_path):
+    with_undo = TUTORIAL_SCRIPT[:3] + ["undo"] + TUTORIAL_SCRIPT[2:5] + ["undo", "undo"] + TUTORIAL_SCRIPT[3:]
+    code, _, played = run_session(TUTORIAL, with_undo, tmp_path / "a")
+    assert code == 0
+    straight = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "straight")[2]
+    assert played != straight  # the undone dice stayed spent
+    cut = len(TUTORIAL_SCRIPT[:3] + ["undo"] + TUTORIAL_SCRIPT[2:5] + ["undo", "undo"]) + 1
+    run_session(TUTORIAL, with_undo[:cut] + ["quit"], tmp_path / "b")
+    save = read_save(tmp_path / "b" / "game.json")
+    assert sum(1 for e in save.log if e[:2] == ["m", "undo"]) == 2
+    code, _, resumed = run_session(TUTORIAL, with_undo[cut:], tmp_path / "b", log=save.log)
+    assert code == 0 and resumed == played
+    whole = read_save(tmp_path / "a" / "game.json").log
+    _, _, reloaded = run_session(TUTORIAL, [], tmp_path / "a", log=whole)
+    assert reloaded == played
 
 
 def test_undo_with_nothing_to_undo(tmp_path):

@@ -184,6 +184,9 @@ class Session:
         self.replaying = bool(self.prefix)
         if self.replaying:
             self.view.mute()
+        elif self.banner:  # an undo back to the very first question: nothing to replay, say it at once
+            self.view.unmute(self.banner)
+            self.banner = None
         replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live)
         recorder = self.recorder = Recorder(replayer, [])
         options = _GameOptions(seed=self.seed, decider=recorder, sink=self._present, party=self.party,
@@ -192,10 +195,11 @@ class Session:
             game = self.game = Game(self.adventure, **options)
         else:
             game = self.game = self.game_class(**options)
+        recorder.dice = game.rng
         try:
             ending = game.play()
         except Undo:
-            self.prefix = _without_last_answer(recorder.log)
+            self.prefix = _undone(recorder)
             self.banner = "Stepped back one decision."
             return "undo"
         except Quit:
@@ -555,9 +559,16 @@ class Session:
             command.replay(self, list(entry[2:]))
             self._recorder.meta(*entry[1:])
             return
-        if entry[1] not in ("oracle", "note", "luck") or len(entry) < 3:
+        if entry[1] not in ("oracle", "note", "luck", "undo") or len(entry) < 3:
             raise ValueError("not a command solo records")
-        if entry[1] == "oracle":
+        if entry[1] == "undo":  # the dice drawn before that undo stay spent, as they were in play
+            from ..rules.dice import MAX_SPENT_WORDS, spend_words
+
+            words = int(entry[2])
+            if not 0 <= words <= MAX_SPENT_WORDS:
+                raise ValueError(f"an undo cannot have spent {words} dice words")
+            spend_words(self._game.rng, words)
+        elif entry[1] == "oracle":
             self._game.ask_oracle(entry[2], entry[3] if len(entry) > 3 else "even")
         elif entry[1] == "note":
             self._do_note(entry[2])
@@ -787,6 +798,21 @@ def _no_more_answers(prompt: str) -> str:
 
 def _answers(log: list[LogEntry]) -> int:
     return sum(1 for entry in log if entry[0] == "a")
+
+
+def _undone(recorder: Recorder) -> list[LogEntry]:
+    """The log an undo replays: every decision but the last, then a note of the dice drawn since that
+    decision was made. Replaying the note draws them again and throws them away, so the choice made
+    anew meets the dice that come after them: an undo never shows the player a die to choose by."""
+    from ..rules.dice import MAX_SPENT_WORDS, words_between
+
+    log = _without_last_answer(recorder.log)
+    if recorder.dice is None or recorder.answered is None:
+        return log
+    spent = words_between(recorder.answered, recorder.dice.getstate())
+    if spent is None:  # not found within the bound (no stretch of play draws that many): spend the bound
+        spent = MAX_SPENT_WORDS
+    return [*log, ["m", "undo", str(spent)]] if spent else log
 
 
 def _without_last_answer(log: list[LogEntry]) -> list[LogEntry]:
