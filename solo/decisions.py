@@ -212,6 +212,7 @@ TARGET = "target"
 DAMAGE_POOL = "damage_pool"
 LUCK_REDUCE = "luck_reduce"
 PUSH = "push"
+EXIT_OFFER = "exit_offer"
 
 _IN_CONFLICT = frozenset({"conflict", "participant"})
 _IN_GAME = frozenset({"game"})
@@ -219,7 +220,7 @@ _IN_GAME = frozenset({"game"})
 #: Kinds asked since saves were first made, whose default answer is what the game did before it asked
 #: (``lineup``: everyone takes part). Replaying an older save, a question of one of these kinds that the
 #: save's log does not hold is answered with its default, and the log goes on with its next answer.
-DEFAULTED_IN_OLD_SAVES = frozenset({"lineup"})
+DEFAULTED_IN_OLD_SAVES = frozenset({"lineup", EXIT_OFFER})
 
 #: Every question kind solo asks, by key.
 KINDS: dict[str, Kind] = {k.key: k for k in (
@@ -235,6 +236,8 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
          _IN_CONFLICT | {"damage"} | _IN_GAME),
     Kind(PUSH, "a spent Pool: push on below zero, spend Luck to get back to 1, or go down (or stop at 0 "
                "outside a conflict)", _IN_CONFLICT | {"pool", "maximum"} | _IN_GAME),
+    Kind(EXIT_OFFER, "an NPC opponent yields or runs: accept or refuse its surrender (it fights on), let it go or "
+                     "give chase (it must make a Move roll to get away)", _IN_CONFLICT | {"npc", "exit"}),
     # -- asked by the game (context: the game)
     Kind("choice", "which of a scene's choices to take", _IN_GAME | {"scene"}),
     Kind("who", "which character of the party acts (rolls, or drives a conflict's vehicle)", _IN_GAME),

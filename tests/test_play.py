@@ -289,3 +289,22 @@ def test_what_the_pcs_did_moves_an_npcs_disposition(tmp_path):
     shifts = [e for e in events if e.kind == "disposition"]
     assert shifts and shifts[0]["before"] == "Neutral" and shifts[0]["after"] == "Friendly"
     assert game.state.memory["guard"].count("helped") >= 1
+
+
+def test_the_player_refuses_a_yield_and_fights_on(tmp_path):
+    """Issue 31, point 3 (tutorial, seed 589318472): at round 8 Signe Falk wants to surrender; the offer is a
+    question to the player, who refuses; the round is fought with the Lens he chose, the fight goes on, and
+    Signe remembers the refusal, not being let go."""
+    lines = script_lines("tutorial_refuse_seed589318472.txt")
+    code, out, transcript = run_session(TUTORIAL, lines, tmp_path, seed=589318472)
+    assert code == 0
+    screen = " ".join(out.split())
+    assert "Signe Falk wants to surrender: accept, or fight on? 1. Accept" in screen
+    assert "2. Refuse and fight on" in screen and "Espen Lind refuses: Signe Falk must fight on." in screen
+    after = transcript[transcript.index("Espen Lind refuses"):]
+    assert "Espen Lind wins round 8" in after and "**Round 9 of 12**" in after
+    assert "Signe Falk gives up" not in transcript
+    save = read_save(tmp_path / "game.json")
+    assert ["a", "exit_offer", "refuse"] in save.log
+    memory = save.snapshot["memory"]
+    assert "refused" in memory["courier"] and "spared" not in memory["courier"]

@@ -77,6 +77,8 @@ def open_adventure() -> Adventure:
 class OpenGame(Game):
     """A :class:`Game` whose scenes are made up as it goes."""
 
+    spares_on_exit = True  # nobody writes what an NPC makes of being let go: it remembers being spared
+
     def __init__(self, **kw: Any) -> None:
         super().__init__(open_adventure(), **kw)  # its scenes are not walked through the flow machine
         self.scene_number = 0
