@@ -220,7 +220,7 @@ _IN_GAME = frozenset({"game"})
 #: Kinds asked since saves were first made, whose default answer is what the game did before it asked
 #: (``lineup``: everyone takes part). Replaying an older save, a question of one of these kinds that the
 #: save's log does not hold is answered with its default, and the log goes on with its next answer.
-DEFAULTED_IN_OLD_SAVES = frozenset({"lineup", EXIT_OFFER})
+DEFAULTED_IN_OLD_SAVES = frozenset({"lineup", EXIT_OFFER, "end_story"})
 
 #: Every question kind solo asks, by key.
 KINDS: dict[str, Kind] = {k.key: k for k in (
@@ -248,6 +248,8 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind("willpower_acted", "at a session's end: did the character act by their Willpower Focuses", _IN_GAME),
     Kind("improve", "spend an improvement roll now, or keep it", _IN_GAME),
     Kind("party_size", "how many players are at the table", _IN_GAME),
+    Kind("luck_spend", "at a prompt, 'luck contact' or 'luck find': spend the Luck Point (yes) or keep it (no)"),
+    Kind("end_story", "open play's 'End the story here': end it now (the epilogue follows) or play on", _IN_GAME),
     Kind("player", "a player's name (free text)"),
     Kind("pc_source", "a player's character: the ready-made one, a new one, a random one or one from the roster",
          _IN_GAME),

@@ -129,7 +129,7 @@ def test_wrong_answers_are_asked_again(tmp_path):
 
 def test_table_side_commands(tmp_path):
     lines = ["1", "1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)",
-             "note the guard looks tired", "recap", "luck", "luck find rope", "save", "quit"]
+             "note the guard looks tired", "recap", "luck", "luck find rope", "yes", "save", "quit"]
     code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
     assert "sheet [NAME]" in out
     assert "Espen Lind, Journalist" in out
@@ -144,7 +144,7 @@ def test_table_side_commands(tmp_path):
 
 
 def test_oracle_and_notes_replay_on_load(tmp_path):
-    lines = ["1", "1", "? Is the guard asleep? (unlikely)", "note first", "luck contact", "2", "quit"]
+    lines = ["1", "1", "? Is the guard asleep? (unlikely)", "note first", "luck contact", "", "2", "quit"]
     _, _, first = run_session(TUTORIAL, lines, tmp_path / "a")
     save = read_save(tmp_path / "a" / "game.json")
     _, _, again = run_session(TUTORIAL, ["quit"], tmp_path / "a", log=save.log)
@@ -308,3 +308,23 @@ def test_the_player_refuses_a_yield_and_fights_on(tmp_path):
     assert ["a", "exit_offer", "refuse"] in save.log
     memory = save.snapshot["memory"]
     assert "refused" in memory["courier"] and "spared" not in memory["courier"]
+
+
+def test_luck_is_spent_only_once_the_player_says_so(tmp_path):
+    """Issue 31, point 5: 'luck find' and 'luck contact' say what the point buys and what is left, and ask."""
+    lines = ["1", "1", "luck find crowbar", "no", "luck contact doctor", "yes", "luck find rope", "", "quit"]
+    code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
+    screen = " ".join(out.split())
+    assert "Spend a Luck Point on finding crowbar? You would have 1 Luck left." in screen
+    assert "Nothing spent: Espen Lind keeps 2 Luck." in screen
+    assert "Spend a Luck Point on a Contact (doctor)? You would have 1 Luck left." in screen
+    assert "Spend a Luck Point on finding rope? You would have no Luck left." in screen
+    save = read_save(tmp_path / "game.json")
+    assert [e[1:3] for e in save.log if e[0] == "m"] == [["luck", "contact"], ["luck", "find"]]
+    assert save.snapshot["party"][0]["luck"] == 0 and "crowbar" not in transcript
+
+
+def test_after_help_the_question_keeps_its_enter_hint(tmp_path):
+    code, out, _ = run_session(TUTORIAL, ["help", "quit"], tmp_path)
+    after = out[out.index("step back one decision"):]
+    assert "(Enter for 1 player)" in after

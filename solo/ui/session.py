@@ -178,7 +178,7 @@ class Session:
         self.view = TerminalView(self.console, explain=self.explain)
         self.journal = Journal()
         self._start_narration()
-        live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of,
+        live = self.live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of,
                                before=self.view.before_question, refused=self._refused if self.script else None,
                                tries=PIPED_TRIES if self.echo and self.script is None else None)
         self.replaying = bool(self.prefix)
@@ -502,12 +502,39 @@ class Session:
         if pc is None:
             self._cannot(f"No character called {who!r}; the party is {', '.join(p.name for p in party)}.")
             return
+        if not self._spend_asked(pc, command, text):
+            say(self.console, f"Nothing spent: {pc.name} keeps {pc.luck} Luck.")
+            return
         try:
             self._use_luck(pc.name, command, text)
         except LuckRefused as exc:
             self._cannot(str(exc))
             return
         self._recorder.meta("luck", command, pc.name, text)
+
+    def _spend_asked(self, pc: Character, command: str, text: str) -> bool:
+        """A Luck Point is spent only once the player says so (issue 31, point 5): what it buys and what would be
+        left are shown first. A use that will be refused anyway (no Luck to spend, an item the party already
+        carries) is not asked about: the refusal says why."""
+        from ..decisions import Option
+        from ..rules.luck import can_spend
+        from ..rules.rolls import luck_left
+        from ..story.luck import LuckRefused, clean_name
+
+        if not can_spend(pc, negative_luck=self.adventure.negative_luck) or (
+                command == "find" and text.strip().lower() in self._game.state.items):
+            return True
+        try:
+            if command == "find" or text.strip():
+                clean_name(text, "the item you find, e.g. luck find rope" if command == "find" else "the Contact")
+        except LuckRefused:
+            return True
+        what = f"finding {text.strip()}" if command == "find" else (
+            f"a Contact ({text.strip()})" if text.strip() else "a Contact")
+        question = Question("luck_spend", f"Spend a Luck Point on {what}? You would have {luck_left(pc.luck)} left.",
+                            (Option("yes", "Spend it"), Option("no", "Keep it", f"Luck stays {pc.luck}")),
+                            actor=pc.name, default="yes")
+        return self.live.decide(question) == "yes"
 
     def _use_luck(self, name: str, command: str, text: str) -> None:
         from ..story.luck import use_luck
