@@ -132,6 +132,9 @@ class Question:
                     return o.key
         matches = [(i, o) for i, o in numbered
                    if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
+        typed = lowered.split()
+        if not matches and len(typed) > 1:  # the first letters of each word: "som l" for Somewhat Likely
+            matches = [(i, o) for i, o in numbered if _starts_words(typed, o.label.lower().split())]
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
         valid = _menu(numbered)  # named as the menu shows them, never by their inner keys
@@ -155,6 +158,11 @@ class Question:
                 number = str(i)
                 return number if self.resolve(number) == key else key
         return key
+
+
+def _starts_words(typed: list[str], words: list[str]) -> bool:
+    """Each typed word starts the label's word in the same place: ["som", "l"] fits "somewhat likely"."""
+    return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words, strict=False))
 
 
 def _label(option: Option) -> str:

@@ -538,7 +538,7 @@ def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, in
     parts = [(f"tension {tension}", shift)] if shift else []
     bound = chance - like.base - shift
     if bound:
-        parts.append(("never certain", bound))
+        parts.append(("never impossible" if bound > 0 else "never certain", bound))  # raised to 1, or held at 99
     return like.word.title(), chance, parts
 
 
