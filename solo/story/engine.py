@@ -441,8 +441,27 @@ class Game:
                           negative_luck=self.adventure.negative_luck, advisor=advisor,
                           chance_ids=self.chance_ids).run()
         self.conflict_aftermath(npcs, fighting, taking_part)
+        self.remember_exit_answers(npcs)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
         return result.outcome
+
+    #: Whether an NPC remembers being spared when the PCs accept its surrender or let it run. A written
+    #: adventure says that itself where it wants it (the tutorial's ``opponent_surrendered`` scene); open play,
+    #: with nobody writing, remembers it here.
+    spares_on_exit = False
+
+    def remember_exit_answers(self, npcs: dict[str, Participant]) -> None:
+        """What the PCs answered an NPC that yielded or ran (``exit_offer``): a refusal or a chase is
+        remembered (``refused``, ``chased``); an accepted exit is ``spared`` where :attr:`spares_on_exit`."""
+        from .npcs import remember
+
+        deeds = {"refuse": "refused", "chase": "chased"}
+        if self.spares_on_exit:
+            deeds.update(accept="spared", let_go="spared")
+        for nid, p in npcs.items():
+            deed = deeds.get(p.exit_answer or "")
+            if deed is not None and nid in self.state.npcs:
+                remember(self, nid, deed)
 
     def conflict_aftermath(self, npcs: dict[str, Participant], fighting: set[str],
                            taking_part: list[Participant]) -> None:
@@ -542,7 +561,7 @@ def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, in
     parts = [(f"tension {tension}", shift)] if shift else []
     bound = chance - like.base - shift
     if bound:
-        parts.append(("never certain", bound))
+        parts.append(("never impossible" if bound > 0 else "never certain", bound))  # raised to 1, or held at 99
     return like.word.title(), chance, parts
 
 
