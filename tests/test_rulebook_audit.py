@@ -14,12 +14,13 @@ from conftest import Answers, LoadedDice, make_char
 
 from solo.events import EventLog
 from solo.rules import improvement
+from solo.rules.character import skill_target
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.creation import pregenerated
 from solo.rules.escalation import recover
 from solo.rules.outcomes import STALEMATE, WON
-from solo.rules.participants import from_character, obstacle
+from solo.rules.participants import from_character, obstacle, settle_sources
 from solo.story.conflict_roles import Roles
 from solo.story.engine import Game
 from solo.story.epilogue import epilogue
@@ -95,6 +96,49 @@ def test_d5_the_second_improvement_roll_raises_another_skill():
 
 
 # -- issue 32's rows --------------------------------------------------------------------------------
+
+def _driver():
+    espen = pregenerated("espen")  # BODY 12, POW 10: the combined Pool of a car chase is 11
+    espen.skills["Tech"] = 50
+    return espen
+
+
+def test_row1_a_pushed_combined_pool_leaves_both_sources_below_zero_and_slow_to_recover():
+    """Book l.407–409: below zero "All skills are at -20%" and each Pool "is only restored by 1 point a day
+    up to zero"; l.473: the car chase's Pool is "The average of BODY+POW"."""
+    espen = _driver()
+    car = conflict_type("car_chase")
+    assert from_character(espen, "a", car).pool.current == 11
+    settle_sources(espen, ("BODY", "POW"), -3)  # pushed to -3 (the issue's case: it used to end BODY 5, POW 3)
+    assert (espen.pools["BODY"].current, espen.pools["POW"].current) == (-3, -2)
+    assert espen.hurt and skill_target(espen, "Tech")[0] == 50 - 20
+    recover(espen, days=1, slept=True)  # sleep refills neither; each climbs a point
+    assert (espen.pools["BODY"].current, espen.pools["POW"].current) == (-2, -1)
+
+
+def test_row1_comae_and_out_on_a_combined_pool_reach_both_sources():
+    """Book l.407: a Pool "reduced to its full negative value" means comae; l.397: at zero the character has
+    "given everything"."""
+    espen = _driver()
+    settle_sources(espen, ("BODY", "POW"), -11)  # comae: it used to end BODY 1, POW -1
+    assert (espen.pools["BODY"].current, espen.pools["POW"].current) == (-12, -10)
+    espen = _driver()
+    settle_sources(espen, ("BODY", "POW"), 0)  # knocked out at 0: it used to keep BODY 4, POW 5
+    assert (espen.pools["BODY"].current, espen.pools["POW"].current) == (0, 0)
+
+
+def test_row1_the_engine_settles_a_pushed_car_chase_on_the_sources():
+    """Book l.403: pushing lets a Pool go "down to their full negative value (almost). But at a cost"."""
+    espen = _driver()
+    espen.pools["BODY"].current = espen.pools["POW"].current = 2  # combined 2
+    rival = make_char("Rival", level="common", Tech=50, pools=10)
+    car = conflict_type("car_chase")
+    me = from_character(espen, "a", car, decider=Answers(lens="none", push="push", **NO_LUCK))
+    # the rival (more Pool, rolls first) succeeds (10), Espen fails (99); 5 damage pushes the Pool to -3
+    Conflict(car, [me, from_character(rival, "b", car)], LoadedDice([10, 99, 5]), round_limit=1).run()
+    assert me.pool.current == -3
+    assert (espen.pools["BODY"].current, espen.pools["POW"].current) == (-3, -2)
+
 
 def test_row3_improvement_comes_at_the_end_of_the_scenario_which_solo_counts_as_the_session():
     """Book l.303: "At the end of a session, all PCs get 1d4+1 to raise one skill"."""

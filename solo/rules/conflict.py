@@ -57,7 +57,7 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import UNARMED_FOCUS, Participant, settle_combined
+from .participants import UNARMED_FOCUS, Participant, settle_sources
 from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
@@ -896,7 +896,7 @@ class Conflict:
         for p in self.participants:
             lost[p.id] = p.start_pool - p.pool.current
             if p.char is not None and len(p.pool_sources) > 1:
-                settle_combined(p.char, p.pool_sources, lost[p.id])
+                settle_sources(p.char, p.pool_sources, p.pool.current)
         self.result = ConflictResult(outcome, self.round, {p.id: p.status for p in self.participants}, lost)
         if self.sink is not None:
             self._emit("conflict_end", outcome=outcome, rounds=self.round,
