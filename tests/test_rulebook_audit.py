@@ -10,11 +10,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from conftest import Answers, LoadedDice, make_char
 
+from solo.errors import ContentError
 from solo.events import EventLog
 from solo.rules import improvement
-from solo.rules.character import skill_target
+from solo.rules.character import Character, skill_target
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.creation import pregenerated
@@ -173,6 +175,27 @@ def test_row6_a_pool_at_exactly_zero_is_refilled_by_a_nights_sleep():
     recover(char, days=1, slept=True)
     assert char.pools["BODY"].current == 10 and char.pools["POW"].current == -2
     _ruled("A Pool at exactly zero", "l.397")
+
+
+def test_row7_skills_stay_within_0_to_100_in_files_and_improvement():
+    """Book l.69: "Skills. ... Range: 0-100%"."""
+    espen = pregenerated("espen")
+    espen.skills["Awareness"] = 99
+    espen.improvement_rolls = 2
+    assert improvement.improve_skill(espen, "Awareness", random.Random(1)) == 1  # 99 + 1d4+1 stops at 100
+    assert espen.skills["Awareness"] == 100
+    assert "Awareness" not in improvement.improvable_skills(espen)
+    with pytest.raises(improvement.ImprovementError, match="top of the range"):
+        improvement.improve_skill(espen, "Awareness", random.Random(1))
+    data = pregenerated("espen").to_dict()
+    data["skills"]["Combat"] = 101
+    with pytest.raises(ContentError, match=r"101 is out of range 0\.\.100"):
+        Character.from_dict(data)
+    data["skills"]["Combat"] = 100
+    assert Character.from_dict(data).skills["Combat"] == 100
+    # the effective skill may still pass 100 with a Focus (the ruling of §3: no cap on the target)
+    data["focuses"]["Combat//Melee"] = 20
+    assert skill_target(Character.from_dict(data), "Combat", "Melee")[0] == 120
 
 
 def test_row8_a_won_round_strikes_one_opponent():

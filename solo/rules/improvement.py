@@ -12,7 +12,7 @@ import random
 from collections.abc import Collection
 
 from ..errors import SoloError
-from .character import Character
+from .character import MAX_SKILL, Character
 from .dice import d
 from .rulebook import RulesTables, rules
 
@@ -38,10 +38,11 @@ def improvable_skills(char: Character, improved: Collection[str] = (), tables: R
     """The skills one roll may raise: those the character has, less the ones already raised this time.
 
     docs/rules.md §2.9: with two rolls, the second goes to another skill. ``improved``
-    names the skills raised or learnt since the scenario ended.
+    names the skills raised or learnt since the scenario ended. A skill at 100 % has
+    nowhere to go (§2.1).
     """
     t = tables or rules()
-    return [s for s in t.skills if char.skills.get(s, 0) > t.untrained and s not in improved]
+    return [s for s in t.skills if t.untrained < char.skills.get(s, 0) < MAX_SKILL and s not in improved]
 
 
 def improve_skill(char: Character, skill: str, rng: random.Random, tables: RulesTables | None = None,
@@ -58,7 +59,9 @@ def improve_skill(char: Character, skill: str, rng: random.Random, tables: Rules
         raise ImprovementError(f"{skill} is untrained: learning it costs {NEW_SKILL_COST} rolls")
     if skill in improved:
         raise ImprovementError(f"{skill} has already improved this time: another roll goes to another skill")
-    gain = d(rng, 4) + 1
+    if char.skills[skill] >= MAX_SKILL:
+        raise ImprovementError(f"{skill} is at {MAX_SKILL} %, the top of the range")
+    gain = min(d(rng, 4) + 1, MAX_SKILL - char.skills[skill])  # a skill's range ends at 100 % (§2.1)
     char.improvement_rolls -= 1
     char.skills[skill] += gain
     return gain
