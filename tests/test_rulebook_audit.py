@@ -153,6 +153,22 @@ def test_row3_improvement_comes_at_the_end_of_the_scenario_which_solo_counts_as_
     _ruled("Improvement per session", "l.303")
 
 
+def test_row4_one_roll_raises_a_5_percent_skill():
+    """Book l.303: "all PCs get 1d4+1 to raise one skill"; l.295: the sample sheet lists "Pilot 5%"."""
+    player = Answers(willpower_acted="no", improve="improve:Tech")
+    game = Game(load_adventure(find_adventure("tutorial")), seed=3, decider=player)
+    espen = pregenerated("espen")  # Tech 5
+    game.state.party = [espen]
+    epilogue(game)
+    (menu,) = [q for q in player.asked if q.kind == "improve"]
+    assert "improve:Tech" in menu.keys() and "learn:Tech" not in menu.keys()
+    assert 7 <= espen.skills["Tech"] <= 10 and espen.improvement_rolls == 0
+    # a new skill (two rolls, 10 %) is one the character does not have: below 5 %
+    espen.skills["Science"], espen.improvement_rolls = 0, 2
+    improvement.learn_skill(espen, "Science")
+    assert espen.skills["Science"] == 10
+
+
 def test_row5_a_shield_lowers_a_flamboyant_attackers_roll_as_it_lowers_combat():
     """Book l.459: "Small Shield. Lowers opponent's Combat by -20%"; solo: whatever the attacker rolls."""
     attacker = make_char("A", Combat=50, Move=60)
@@ -234,3 +250,16 @@ def test_row10_a_round_limit_ends_in_a_stalemate_and_assistance_adds_20_at_most_
     assert roles.bonus_for("A") == 40
     _ruled("The round limit and assistance", "l.389")
 
+
+def test_row11_a_new_focus_may_go_on_any_skill():
+    """Book l.303: "Getting a new Focus requires four experience rolls" (on no condition of the skill)."""
+    player = Answers(willpower_acted="no", improve="focus:Tech//Pilot")
+    game = Game(load_adventure(find_adventure("tutorial")), seed=3, decider=player)
+    espen = pregenerated("espen")  # Tech 5
+    espen.improvement_rolls = 3
+    game.state.party = [espen]
+    epilogue(game)
+    (menu,) = [q for q in player.asked if q.kind == "improve"]
+    assert "focus:Tech//Pilot" in menu.keys() and "focus:Science//Medicine" in menu.keys()
+    assert not [k for k in menu.keys() if k.startswith("focus:Willpower")]
+    assert espen.focuses["Tech//Pilot"] == 20 and skill_target(espen, "Tech", "Pilot")[0] == 25
