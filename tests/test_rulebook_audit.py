@@ -142,6 +142,35 @@ def test_row1_the_engine_settles_a_pushed_car_chase_on_the_sources():
     assert (espen.pools["BODY"].current, espen.pools["POW"].current) == (-3, -2)
 
 
+def test_row2_a_fitting_focus_counts_for_covert_and_flamboyant_in_the_roll_the_menu_and_the_mind():
+    """Book l.95: "you can use an applicable Focus – if you have it – unless specifically stated"; l.433 says
+    nothing against it for Covert ("Roll Cunning") or Flamboyant ("a secondary skill")."""
+    from solo.minds.position import _secondary_targets, best_secondary
+
+    hero = make_char("Hero", Combat=50, Cunning=30, Move=40, Knowledge=45, Willpower=60,
+                     focuses={"Cunning//Stealth": 20, "Move//Acrobatics": 20, "Willpower//Person": 20,
+                              "Knowledge//Language": 20})
+    foe = make_char("Foe", level="common", Combat=50)
+    me = from_character(hero, "a", COMBAT)
+    conflict = Conflict(COMBAT, [me, from_character(foe, "b", COMBAT)], random.Random(1))
+    covert, mods = conflict.lens_target(me, "covert")
+    assert covert == 50 and ("//Stealth", 20) in mods  # Cunning 30 //Stealth
+    showy, mods = conflict.lens_target(me, "flamboyant", "Move")
+    assert showy == 60 and ("//Acrobatics", 20) in mods
+    # Willpower's //Person counts only towards that person, and one's own language is no show
+    assert conflict.lens_target(me, "flamboyant", "Willpower")[0] == 60
+    assert conflict.lens_target(me, "flamboyant", "Knowledge")[0] == 45
+    # the best skill to show off with counts the Focus: Move 40 //Acrobatics (60) ties Willpower 60, before it
+    assert conflict.flamboyant_skills(me)[:2] == ["Move", "Willpower"] and best_secondary(me) == "Move"
+    # the NPC minds price the same targets (before the round's shift and carry)
+    assert _secondary_targets(me) == (50, 60)
+    # a Cunning Focus that does not fit (//Lockpicking) is a similar one: +20 - 20
+    picker = make_char("Picker", Combat=50, Cunning=30, focuses={"Cunning//Lockpicking": 20})
+    p = from_character(picker, "a", COMBAT)
+    assert Conflict(COMBAT, [p, from_character(foe, "b", COMBAT)], random.Random(1)).lens_target(p, "covert")[0] == 30
+    _ruled("Covert and Flamboyant take a fitting Focus", "l.95")
+
+
 def test_row3_improvement_comes_at_the_end_of_the_scenario_which_solo_counts_as_the_session():
     """Book l.303: "At the end of a session, all PCs get 1d4+1 to raise one skill"."""
     player = Answers(willpower_acted="no", improve="keep")

@@ -16,12 +16,17 @@ from ..decisions import Decider
 from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target
 from .conflict_types import ConflictType
 from .dice import DiceExpr, parse
+from .lenses import Lens
 from .outcomes import ACTIVE
+from .rolls import Modifier
 from .rulebook import Armour, Shield, Weapon, rules
 
 DEFAULT_DAMAGE = parse("1d6")  # docs/rules.md §5.2; an obstacle's blow, in every conflict type (§5.4)
 UNARMED_DAMAGE = parse("1d3")  # docs/rules.md §6.1: in combat, empty hands use the weapon table's Unarmed
 UNARMED_FOCUS = "Unarmed"  # the Combat Focus of empty hands (docs/rules.md §2.2, §6.1)
+#: Focuses a flashy move never shows off: Willpower's two count only towards their person or circle, and
+#: one's own language is no show (docs/rulings.md, "Covert and Flamboyant take a fitting Focus")
+NOT_SHOWN_OFF = ("Person", "Circle", "Language")
 
 #: Static opposition by difficulty (docs/rules.md §5.4): Challenge Rating and Pool.
 OBSTACLES = {
@@ -158,6 +163,35 @@ class Participant:
             if focus in rules().skills[self.skill].focuses:
                 return (focus,) if focus in focuses else ()
         return focuses
+
+    def lens_focuses(self, lens: Lens, skill: str) -> tuple[str, ...]:
+        """The Focuses of ``skill`` that fit a Lens rolling it instead of the conflict's skill (docs/rules.md §6).
+
+        The book's Focus counts "whenever a skill roll is called for ... unless
+        specifically stated" (l.95), and Covert and Flamboyant state nothing: so
+        Covert's Cunning takes //Stealth or //Sleight (the Lens's ``focuses``),
+        Flamboyant's declared skill any Focus of it but //Person, //Circle and
+        //Language, and where the rolled skill is the conflict's own (Covert in
+        a sneak, against a lock) the conflict's Focuses fit as well.
+        """
+        own = self.fitting_focuses() if skill == self.skill else ()
+        shown = lens.focuses if lens.focuses is not None else tuple(
+            f for f in rules().skills[skill].focuses if f not in NOT_SHOWN_OFF)
+        return own + tuple(f for f in shown if f not in own)
+
+    def rolled_target(self, lens: Lens, skill: str) -> tuple[int, list[Modifier]]:
+        """The effective ``skill`` rolled with ``lens`` (Covert's Cunning, Flamboyant's skill) and its modifiers.
+
+        The one rule for those rolls, before the round's Lens and carried effects:
+        the fitting Focus (:meth:`lens_focuses`), hurt, armour, and a combined
+        conflict Pool below zero (as :meth:`base_target` counts it). The conflict's
+        ``lens_target`` and the NPC minds read it from here.
+        """
+        value, mods = skill_target(self.character, skill, self.lens_focuses(lens, skill))
+        if self._pool_hurts():
+            mods.append(Modifier(HURT_REASON, HURT_PENALTY))
+            value += HURT_PENALTY
+        return value, mods
 
     def damage_dice(self, physical: bool) -> DiceExpr:
         if self.damage is not None:
