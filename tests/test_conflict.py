@@ -14,7 +14,7 @@ from solo.rules.conflict import FLOW, Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.dice import parse
 from solo.rules.outcomes import OUTCOMES
-from solo.rules.participants import from_character, obstacle, settle_combined
+from solo.rules.participants import from_character, obstacle, settle_sources
 
 COMBAT = conflict_type("combat")
 FOOT = conflict_type("foot_chase")
@@ -389,13 +389,18 @@ def test_static_obstacle_deals_1d6_and_is_beaten_at_zero():
     assert result.outcome == "won" and lock.status == "out"
 
 
-def test_combined_pool_average_rounded_up_and_loss_split_evenly():
+def test_combined_pool_average_rounded_up_and_each_source_loses_what_it_lost():
     driver = make_char("D", Tech=60, pools={"BODY": 11, "INT": 10, "POW": 8, "CHA": 10})
     a = from_character(driver, "a", CAR)
     assert (a.pool.current, a.pool.maximum) == (10, 10)  # ceil(19/2)
-    taken = settle_combined(driver, ("BODY", "POW"), 5)
-    assert taken == {"BODY": 3, "POW": 2}  # odd point from the higher
-    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (8, 6)
+    taken = settle_sources(driver, ("BODY", "POW"), 5)  # the combined Pool lost 5: so does each source
+    assert taken == {"BODY": 5, "POW": 5}
+    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (6, 3)
+    # a source that cannot take it all stops at 0 and the other takes the rest
+    driver = make_char("D", Tech=60, pools={"BODY": 12, "INT": 10, "POW": 8, "CHA": 10})
+    driver.pools["POW"].current = 2  # combined: ceil(14/2) = 7
+    assert settle_sources(driver, ("BODY", "POW"), 4) == {"BODY": 4, "POW": 2}
+    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (8, 0)
 
 
 def test_combined_pool_settles_after_the_conflict():
@@ -405,7 +410,7 @@ def test_combined_pool_settles_after_the_conflict():
                                     a_decider=Answers(lens="none", luck_reduce="no"), round_limit=1)
     conflict.run()
     assert pa.pool.current == 7
-    assert driver.pools["BODY"].current + driver.pools["POW"].current == 17
+    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (9, 5)  # average 7, as the Pool
 
 
 def test_several_participants_winner_chooses_target():

@@ -58,7 +58,7 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import UNARMED_FOCUS, Participant, settle_combined
+from .participants import UNARMED_FOCUS, Participant, settle_sources
 from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
@@ -563,9 +563,10 @@ class Conflict:
         return secondary
 
     def flamboyant_skills(self, p: Participant) -> list[str]:
-        """The skills ``p`` may show off with, best first (not the conflict's own)."""
-        skills = p.character.skills
-        return sorted((s for s in skills if s != p.skill), key=lambda s: -skills[s])
+        """The skills ``p`` may show off with, best first (not the conflict's own), a fitting Focus counted."""
+        flamboyant = LENS_TABLE["flamboyant"]
+        return sorted((s for s in p.character.skills if s != p.skill),
+                      key=lambda s: -p.rolled_target(flamboyant, s)[0])
 
     def _lens_target(self, p: Participant, lens_key: str, secondary: str | None,
                      extra: Sequence[tuple[str, int]], detail: bool) -> tuple[int, list[tuple[str, int]]]:
@@ -573,8 +574,8 @@ class Conflict:
         are summed into the target but left out of the list, which is all the dice need."""
         lens = LENS_TABLE[lens_key]
         rolled = self._rolled_skill(p, lens, secondary)
-        if rolled is not None:  # Covert's Cunning, Flamboyant's skill: without a Focus (docs/rules.md §6)
-            base, skill_mods = skill_target(p.character, rolled, ())
+        if rolled is not None:  # Covert's Cunning, Flamboyant's skill, with a fitting Focus (docs/rules.md §6)
+            base, skill_mods = p.rolled_target(lens, rolled)
             mods = []
             if detail:
                 mods = [(m.name, m.value) for m in skill_mods]
@@ -948,7 +949,7 @@ class Conflict:
         for p in self.participants:
             lost[p.id] = p.start_pool - p.pool.current
             if p.char is not None and len(p.pool_sources) > 1:
-                settle_combined(p.char, p.pool_sources, lost[p.id])
+                settle_sources(p.char, p.pool_sources, p.pool.current)
         self.result = ConflictResult(outcome, self.round, {p.id: p.status for p in self.participants}, lost)
         if self.sink is not None:
             self._emit("conflict_end", outcome=outcome, rounds=self.round,

@@ -53,10 +53,10 @@ def epilogue(game: Game) -> None:
                        for sk in improvable_skills(pc, improved, t)]
             if pc.improvement_rolls >= NEW_SKILL_COST:
                 options += [Option(f"learn:{sk}", f"Learn {sk}", f"costs {NEW_SKILL_COST} rolls, starts at 10 %")
-                            for sk in t.skills if pc.skills[sk] <= t.untrained]
+                            for sk in t.skills if pc.skills[sk] < t.untrained]
             if pc.improvement_rolls >= NEW_FOCUS_COST:
                 options += [Option(f"focus:{sk}//{f}", f"Learn the Focus {sk} //{f}", f"costs {NEW_FOCUS_COST} rolls")
-                            for sk in t.skills if pc.skills[sk] > t.untrained
+                            for sk in t.skills
                             for f in t.skills[sk].focuses if not pc.has_focus(sk, f) and sk != "Willpower"]
             if pc.improvement_rolls >= NEW_TAG_COST:
                 options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
