@@ -394,12 +394,12 @@ def test_plain_lines_break_between_words_and_keep_a_long_path_whole():
 
     from rich.console import Console
 
-    from solo.ui.view import say
+    from solo.ui.view import tell
 
     out = io.StringIO()
     console = Console(file=out, width=40, color_system=None)
-    say(console, "Scene 3: the dunes. You found a sketch of the dunes in the hut, and a path: "
-        "/home/someone/games/saves/a-very-long-name/tutorial.json to resume.", soft_wrap=True)
+    tell(console, "Scene 3: the dunes. You found a sketch of the dunes in the hut, and a path: "
+         "/home/someone/games/saves/a-very-long-name/tutorial.json to resume.")
     lines = out.getvalue().splitlines()
     assert all(len(line) <= 40 for line in lines if "/" not in line)
     assert "/home/someone/games/saves/a-very-long-name/tutorial.json" in lines

@@ -47,15 +47,15 @@ def plain(*parts: Part, style: str = "") -> Text:
 
 
 def say(console: Console, *parts: Part, style: str = "", soft_wrap: bool = False) -> None:
-    """Print one line of plain text (see :func:`plain`).
+    """Print one line of plain text (see :func:`plain`); ``soft_wrap``: as one line, for the terminal to fold
+    (a command to copy stays one line)."""
+    console.print(plain(*parts, style=style), soft_wrap=soft_wrap)
 
-    ``soft_wrap`` keeps every word whole, however long (a path, a command to copy): the text is broken
-    between words at the console's width, and a word longer than a line is left for the terminal to fold,
-    never cut by a line break of solo's. Without it rich wraps as usual."""
-    text = plain(*parts, style=style)
-    if soft_wrap:
-        text = between_words(text, console.width)
-    console.print(text, soft_wrap=soft_wrap)
+
+def tell(console: Console, *parts: Part, style: str = "") -> None:
+    """Print prose (a recap, a message): broken between words at the console's width, a word longer than a
+    line (a path, a long name) kept whole for the terminal to fold, never cut by a line break of solo's."""
+    console.print(between_words(plain(*parts, style=style), console.width), soft_wrap=True)
 
 
 _WORD = re.compile(r"\S+")
