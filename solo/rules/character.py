@@ -348,3 +348,9 @@ def request_chance(previous_requests: int) -> int:
     if previous_requests < 0:
         raise ValueError("previous_requests cannot be negative")
     return int(100 / 2**previous_requests + 0.5)
+
+
+def willpower_aim(entry: dict[str, str]) -> str:
+    """What a Willpower Focus asks of the character, in words: "fear your partner", "be loyal to your
+    university" (the table's verb and Person or Circle, read as a sentence)."""
+    return f"{entry.get('verb', '').lower()} your {entry.get('who', '').lower()}".strip()

@@ -28,7 +28,7 @@ from .event_stream import EventStream, EventStreamError
 from .journal import Journal
 from .prompt import PIPED_TRIES, TerminalDecider
 from .script import Script, ScriptRefused
-from .view import TerminalView, say
+from .view import TerminalView, say, tell
 
 if TYPE_CHECKING:
     from ..narration import Cast, Narrator, Templates
@@ -317,7 +317,7 @@ class Session:
         """A table-side command that cannot be done: at the keyboard it is said and the prompt comes back;
         a script stops there (exit 3), as for an answer that fits no option."""
         self._refused(problem)
-        say(self.console, problem, style="red", soft_wrap=True)
+        tell(self.console, problem, style="red")
 
     def _refused(self, problem: str) -> None:
         """A script's answer fits no option: stop, naming the script's file and line."""
@@ -492,7 +492,7 @@ class Session:
             if words:  # 'luck' alone asks; 'luck WORDS' without contact or find asked for something else
                 self._cannot(f"'luck {args}' names no Luck command. {usage}")
             else:
-                say(self.console, usage)
+                tell(self.console, usage)
             return
         who, command, text = " ".join(words[:at]), words[at].lower(), " ".join(words[at + 1:])
         if who:
@@ -628,7 +628,7 @@ class Session:
     def _recap(self) -> None:
         """What happened, latest last: each scene with what came of its rolls, conflicts and choices,
         the notes and the oracle's answers (the journal keeps them as plain text, from the events)."""
-        say(self.console, "\n".join(self.journal.recap()) or "Nothing has happened yet.", soft_wrap=True)
+        tell(self.console, "\n".join(self.journal.recap()) or "Nothing has happened yet.")
 
     # -- saving ---------------------------------------------------------------------------
     def _save(self) -> None:
