@@ -23,6 +23,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..rules.lenses import LENS_TABLE
+
 __all__ = [
     "CLAIMS", "FILTERS", "LENS_STANCE", "LONG_ODDS", "MANNERS", "Moment", "WEAPON_KINDS", "compatible",
     "manner_of", "parse_filters",
@@ -49,11 +51,8 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
-#: The stance each Lens shows unless its line says otherwise.
-LENS_STANCE: Mapping[str, str] = {
-    "aggressive": "bold", "flamboyant": "bold", "quick": "bold", "quick_leave": "wary",
-    "cautious": "wary", "covert": "wary", "clever": "wary", "none": "plain",
-}
+#: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
+LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}
 #: A round won at worse odds than this (about one in seven) is told as against the odds
 #: (docs/narration.md, "A round, told"); so is a Luck flip.
 LONG_ODDS = 0.15

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..events import Event
-from ..rules.lenses import strikes
+from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, OUT, SURRENDERED
 from .cast import Cast, Person
@@ -272,8 +272,8 @@ class Narrator:
             values[role] = person.name
             for form, word in pronoun_forms(person.pronoun).items():
                 values[prefix + form] = word
-            values[prefix + "weapon"] = words("weapons", person.weapon,
-                                               (person.weapon or "fists").lower().replace("_", " "))
+            values[prefix + "weapon"] = person.weapon_called or words(
+                "weapons", person.weapon, (person.weapon or "fists").lower().replace("_", " "))
         values.update(extra or {})
         return values
 
@@ -285,7 +285,8 @@ class Narrator:
         held: list[str | None] = []
         if kind == "exit" and data.get("actor") in cast.persons and not self._told_exchange:
             leaving = cast.persons[data["actor"]]
-            if not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values()):
+            last = not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values())
+            if data.get("decided", last):
                 self._declared, self._told_exchange = [], True  # the other side's moves come to nothing: untold
         if kind not in _BEAT_EVENTS:
             held = self._flush(cast)
@@ -450,6 +451,7 @@ class Narrator:
         actor = cast.person(d["actor"])
         target = cast.opponent(actor)
         actor.active = False
+        cast.decided = _decided(d, cast)
         actor.signalled = actor.offered = False
         how = "fled" if d.get("how") == "fled" else "surrendered"
         lines = [self.say(cast, how, actor, target)]
@@ -511,7 +513,7 @@ class Narrator:
         if winner.obstacle:
             self._record(cast, winner, lens)
             return lines + [self.say(cast, "obstacle_wins", winner, cast.opponent(winner))]
-        if strikes(lens):  # a blow follows: the outcome waits to know whom it hit and how hard
+        if d["damage"] if "damage" in d else strikes(lens):  # a blow follows: the outcome waits for it
             self._outcome = (winner.id, lens, None, event)
             return lines
         self._outcome = (winner.id, lens, None, event)
@@ -523,7 +525,7 @@ class Narrator:
                 p.results.append("lost")
                 p.edges = 0
         winner.results.append("won")
-        winner.edges = winner.edges + 1 if lens == "clever" else 0
+        winner.edges = winner.edges + 1 if _edge(lens) else 0
 
     def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None) -> list[str | None]:
         """The round's winner and how: told with the blow, so the line can fit it (or alone, if none came)."""
@@ -535,7 +537,7 @@ class Narrator:
         facts: dict[str, str | None] = {"blow": _severity(blow) if blow else None}
         if loser is not None:
             facts["margin"] = "close" if loser.success else "clear" if loser.roll is not None else None
-        if lens == "clever" and winner.edges >= 1:
+        if _edge(lens) and winner.edges >= 1:
             facts["last"] = "edge"  # before this win is recorded: a second Clever edge in a row
         elif _last(winner) == "lost" and len(winner.results) >= 2 and winner.results[-2] == "lost":
             facts["last"] = "turn"  # lost the two before: the tide turns
@@ -601,21 +603,23 @@ class Narrator:
     def _on_out(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active = False
+        cast.decided = _decided(d, cast)
         return [self.say(cast, "obstacle_out" if actor.obstacle else "out", actor, cast.opponent(actor))]
 
     def _on_comae(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active = False
+        cast.decided = _decided(d, cast)
         return [self.say(cast, "comae", actor, cast.opponent(actor))]
 
     def _on_leave_attempt(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        if d.get("success") or not cast.both_sides_in():
+        if d.get("success") or cast.decided:
             return []  # the exit event that follows tells it, or the conflict is already decided
         actor = cast.person(d["actor"])
         return [self.say(cast, "leave_failed", actor, cast.opponent(actor))]
 
     def _on_extra_action(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        if not cast.both_sides_in():
+        if cast.decided:
             return []  # an afterthought once the conflict is decided
         actor = cast.person(d["actor"])
         action = d.get("action") or "ready"
@@ -637,7 +641,7 @@ class Narrator:
         return lines + self._speech(cast, "taunt", actor, target, self.speech["escalate"])
 
     def _on_conflict_end(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        if d.get("outcome") == "stalemate" and cast.both_sides_in():
+        if d.get("outcome") == "stalemate" and not cast.decided:
             return [self.say(cast, "time_up", cast.first("a"), cast.first("b"))]
         statuses = d.get("statuses") or {}
         standing = {p.side for p in cast.persons.values() if statuses.get(p.id, ACTIVE if p.active else "") == ACTIVE}
@@ -667,6 +671,18 @@ def _severity(blow: Mapping[str, Any]) -> str:
     if after <= 0:
         return "final"
     return "heavy" if amount * 3 >= maximum else "light"
+
+
+def _decided(d: Mapping[str, Any], cast: Cast) -> bool:
+    """Whether the conflict is decided after an out, exit or comae: the event says so (a hand-built event
+    that does not is read from who is still in)."""
+    return bool(d["decided"]) if "decided" in d else not cast.both_sides_in()
+
+
+def _edge(lens: str) -> bool:
+    """Whether a won round with this Lens is an edge kept for the next (Clever's follow-up), by the Lens table."""
+    found = LENS_TABLE.get(lens)
+    return found is not None and found.follow_up
 
 
 def _last(person: Person) -> str | None:

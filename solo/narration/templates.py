@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, did_you_mean
+from ..rules.fiction import trait_key
 from ..rules.lenses import LENSES
 from ..toml_files import loads_toml
 from .context import CLAIMS, WEAPON_KINDS, parse_filters
@@ -54,11 +55,6 @@ _TRAITS = (
     "Extroverted", "Manipulative", "Charming", "Cheerful", "Moody", "Correct", "Talkative", "Inquisitive",
     "Bitter", "Lying", "Boring", "Self-Centred", "Non-Empathic", "Sadistic", "Scheming", "Impulsive", "Fanatic",
 )
-
-
-def trait_key(name: str) -> str:
-    """A personality name as a TOML-friendly key: "Self-Centred" -> "self_centred"."""
-    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
 
 
 TRAITS = tuple(trait_key(t) for t in _TRAITS)
