@@ -50,6 +50,7 @@ class Person:
     speaks: bool = True  # it can speak at all
     heard: bool = True  # and the other side hears it in this conflict
     weapon_called: str | None = None  # what the text calls its weapon, overriding the gear table's word
+    carries_on: bool = True  # a spent Pool may not end it for this one (it may push on or spend Luck)
     temper: str | None = None  # "fearful", "stubborn" or None: flavours the Pool clues
     breaks_by: str | None = None  # "plea" or "bargain": what it says when its nerve goes
     # -- followed as the conflict goes on
@@ -58,6 +59,7 @@ class Person:
     pool_max: int = 0
     clue: int = 0  # 0 fine, 1 wavering told, 2 breaking told
     last_foe: str | None = None
+    struck_by: str | None = None  # who dealt it the last blow (the one a closing names)
     role: str | None = None  # its part in a pursuit: "pursuer" or "quarry", "hider" or "seeker"
     # -- this round and the ones before, for lines that depend on what came before
     lens: str = "none"  # declared this round
@@ -157,12 +159,46 @@ class Cast:
                 body=entry.get("body") or ("object" if obstacle else "flesh"),
                 speaks=bool(entry.get("speaks", not obstacle)), heard=bool(entry.get("heard", not obstacle)),
                 weapon_called=entry.get("weapon_called"), role=entry.get("part"),
+                carries_on=bool(entry.get("carries_on", not obstacle)),
                 traits=tuple(entry.get("traits") or ()), mindless=bool(entry.get("mindless")),
                 temper=entry.get("temper"), breaks_by=entry.get("breaks_by"),
             )
             self._apply(person, self.people.get(pid))
             self.persons[pid] = person
+        self._tell_apart({entry["id"]: entry.get("name") or entry["id"] for entry in event.get("participants") or []})
         self.started = True
+
+    def _tell_apart(self, full: Mapping[str, str]) -> None:
+        """Two people one name would confuse ("Ingrid never finds her footing, and Ingrid does") go by their
+        full names; two with the very same name, the later one as "the other Ingrid"."""
+        by_name: dict[str, list[Person]] = {}
+        for person in self.persons.values():
+            by_name.setdefault(person.name, []).append(person)
+        for same in by_name.values():
+            if len(same) < 2:
+                continue
+            seen: set[str] = set()
+            for person in same:
+                name = full.get(person.id, person.name) if not person.obstacle else person.name
+                person.name = name if name not in seen else f"the other {spoken_name(name)}"
+                seen.add(name)
+
+    def group(self, side: str, *, active_first: bool = True) -> Person | None:
+        """A side as one line names it: its only member, or the party as a party ("Espen's party", "Knut's side").
+
+        A collective name reads right whether a line agrees its verb with "they" or was written in the singular.
+        """
+        people = [p for p in self.persons.values() if p.side == side]
+        if active_first and any(p.active for p in people):
+            people = [p for p in people if p.active]
+        if len(people) <= 1:
+            return people[0] if people else None
+        lead = people[0]
+        name = f"{lead.name}'s {'party' if all(p.pc for p in people) else 'side'}"  # one name, as a party
+        return Person(id=f"side_{side}", name=name, pronoun="they",
+                      side=side, pc=all(p.pc for p in people), role=lead.role, body=lead.body,
+                      speaks=False, heard=False, pool=sum(p.pool for p in people),
+                      pool_max=sum(p.pool_max for p in people))
 
     def add(self, pid: str, *, name: str | None = None, side: str = "a", **info: Any) -> Person:
         """Add someone by hand (an escalation before any conflict_start, a test).

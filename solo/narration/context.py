@@ -23,7 +23,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..rules.lenses import LENS_TABLE
+from ..rules.fiction import BODIES
+from ..rules.lenses import LENS_TABLE, LENSES
 
 __all__ = [
     "CLAIMS", "FILTERS", "LENS_STANCE", "LONG_ODDS", "MANNERS", "Moment", "WEAPON_KINDS", "compatible",
@@ -48,6 +49,11 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "foe_manner": ("fierce", "timid", "sly", "cold", "warm"),  # the target's bearing
     "mood": ("winning", "losing", "even", "fleeing"),  # how the fight stands for the actor (Pools compared)
     "setting": None,  # a word the adventure gives its conflict ("rooftops", "tavern")
+    "body": BODIES,  # what the actor is made of (solo.rules.fiction): a split lip is for flesh
+    "foe_body": BODIES,  # what the target is made of
+    "lens": LENSES,  # the Lens the actor declared this round
+    "result": ("won", "lost", "stalled"),  # how the round went for the actor (a fumble: did the foe profit?)
+    "physical": ("yes", "no"),  # the conflict is fought with weapons (a blow hurts a body), or not
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})

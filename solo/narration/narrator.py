@@ -89,6 +89,9 @@ class Narrator:
         self._declared: list[tuple[Person, Mapping[str, Any]]] = []
         self._settings: frozenset[str] = frozenset()  # from conflict_stakes, for the conflict that follows
         self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
+        self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
+        self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
+        self._stalled = 0  # rounds without a result in a row: the second and later are folded into one sentence
         if memory:
             self._load(memory)
 
@@ -228,10 +231,12 @@ class Narrator:
         known: dict[str, str | None] = {"phase": self._phase(cast)}
         if actor is not None:
             known.update(stance=actor.shown, role=actor.role, manner=manner_of(actor.traits) if not actor.pc else None,
-                         weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor))
+                         weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor),
+                         body=actor.body, lens=actor.lens if cast.round > 0 else None)
         if target is not None:
             known.update(foe=target.shown, foe_weapon=self._weapon_kind(cast, target),
-                         foe_manner=manner_of(target.traits) if not target.pc else None)
+                         foe_manner=manner_of(target.traits) if not target.pc else None, foe_body=target.body)
+        known["physical"] = "yes" if cast.physical else "no"
         known.update(facts or {})
         return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
 
@@ -283,13 +288,17 @@ class Narrator:
         kind, data = _kind_data(event)
         handler = getattr(self, f"_on_{kind}", None)
         held: list[str | None] = []
+        if self._pending_blow is not None:  # the blow that emptied a Pool, told now that we know what followed
+            blow, self._pending_blow = self._pending_blow, None
+            ends = kind in ("out", "comae") and data.get("actor") == blow.get("target")
+            held += self._on_damage(blow, cast, ends=ends)
         if kind == "exit" and data.get("actor") in cast.persons and not self._told_exchange:
             leaving = cast.persons[data["actor"]]
             last = not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values())
             if data.get("decided", last):
                 self._declared, self._told_exchange = [], True  # the other side's moves come to nothing: untold
         if kind not in _BEAT_EVENTS:
-            held = self._flush(cast)
+            held += self._flush(cast)
         if handler is None:
             return [line for line in held if line]
         return [line for line in held + list(handler(data, cast)) if line]
@@ -351,9 +360,8 @@ class Narrator:
         cast.settings |= self._settings
         self._settings = frozenset()
         self._beat, self._outcome, self._told_exchange = [], None, True
-        self._told = set()
-        a, b = cast.first("a"), cast.first("b")
-        return [self.say(cast, "start", a, b)]
+        self._told, self._fumbled, self._stalled, self._pending_blow = set(), [], 0, None
+        return [self.say(cast, "start", cast.group("a"), cast.group("b"))]  # a party is named as a party
 
     def _on_conflict_stakes(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """The adventure's words for where the coming conflict happens, for lines filtered [setting:…].
@@ -371,6 +379,7 @@ class Narrator:
         for p in cast.persons.values():
             p.lens, p.leaving, p.shown, p.target, p.roll, p.success = "none", False, None, None, None, None
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
+        self._fumbled = []
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -455,7 +464,7 @@ class Narrator:
         actor.signalled = actor.offered = False
         how = "fled" if d.get("how") == "fled" else "surrendered"
         lines = [self.say(cast, how, actor, target)]
-        if how == "surrendered":
+        if how == "surrendered" and actor.role not in ("pursuer", "seeker"):  # one who gives up a hunt is not caught
             lines += self._speech(cast, "plea", actor, target, self.speech["surrender"])
         return lines
 
@@ -464,7 +473,7 @@ class Narrator:
         actor.target, actor.roll, actor.success = d.get("target"), d.get("roll"), bool(d.get("success"))
         if not d.get("exceptional") or d.get("success") or actor.obstacle:
             return []
-        self._beat.append(self.say(cast, "exceptional_failure", actor, cast.opponent(actor)))
+        self._fumbled.append(actor)  # told with the round's result: a fumble nobody profits from is a near miss
         return []
 
     def _on_luck(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -495,8 +504,12 @@ class Narrator:
         return round_odds(int(person.target), int(max(others))).a
 
     def _on_round_result(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        lines = self._exchange(cast) + self._beat
-        self._beat = []
+        lines = self._exchange(cast)
+        fumbles = [self.say(cast, "exceptional_failure", p, cast.opponent(p),
+                            facts={"result": "stalled" if d.get("winner") is None else "lost"})
+                   for p in self._fumbled]
+        lines += fumbles + self._beat
+        self._beat, self._fumbled = [], []
         rolled = [p for p in cast.persons.values() if p.active and p.roll is not None]
         for p in rolled:
             p.misses = 0 if p.success else p.misses + 1
@@ -504,9 +517,13 @@ class Narrator:
             for p in rolled:
                 p.results.append("stalled")
                 p.edges = 0
-            a, b = cast.first("a"), cast.first("b")
+            self._stalled += 1
+            if self._stalled > 1:
+                return []  # a run of rounds with no result: told in one sentence when it ends
+            a, b = cast.group("a"), cast.group("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
             return lines + [self.say(cast, event, a, b)]
+        lines = self._end_run(cast) + lines
         winner = cast.person(d["winner"])
         lens = d.get("lens") or "none"
         event = "exceptional_success" if d.get("exceptional") else "round_won"
@@ -519,6 +536,13 @@ class Narrator:
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
 
+    def _end_run(self, cast: Cast) -> list[str | None]:
+        """The rounds after the first of a run with no result, folded into one sentence (none for a single one)."""
+        more, self._stalled = self._stalled - 1, 0
+        if more < 1:
+            return []
+        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": _count(more)})]
+
     def _record(self, cast: Cast, winner: Person, lens: str) -> None:
         for p in cast.persons.values():
             if p.active and p.roll is not None and p is not winner:
@@ -527,14 +551,14 @@ class Narrator:
         winner.results.append("won")
         winner.edges = winner.edges + 1 if _edge(lens) else 0
 
-    def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None) -> list[str | None]:
+    def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None, ends: bool = False) -> list[str | None]:
         """The round's winner and how: told with the blow, so the line can fit it (or alone, if none came)."""
         assert self._outcome is not None
         wid, lens, _, event = self._outcome
         self._outcome = None
         winner = cast.person(wid)
         loser = cast.person(blow["target"]) if blow else cast.opponent(winner)
-        facts: dict[str, str | None] = {"blow": _severity(blow) if blow else None}
+        facts: dict[str, str | None] = {"blow": _severity(blow, ends) if blow else None}
         if loser is not None:
             facts["margin"] = "close" if loser.success else "clear" if loser.roll is not None else None
         if _edge(lens) and winner.edges >= 1:
@@ -548,21 +572,30 @@ class Narrator:
         self._record(cast, winner, lens)
         return lines
 
-    def _on_damage(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+    def _on_damage(self, d: Mapping[str, Any], cast: Cast, ends: bool | None = None) -> list[str | None]:
+        """A blow, told with the round's outcome. One that empties a Pool waits for the next event: it is the
+        final blow only if that side is out (or in comae) now, not while it pushes on or spends Luck."""
+        if ends is None and int(d.get("after", 0)) <= 0:
+            hurt = cast.person(d["target"])
+            if hurt.carries_on:
+                self._pending_blow = d
+                return []
+            ends = True  # no pushing on, no Luck: a spent Pool is the end of it for this one
         dealer = cast.person(d["actor"])
         hurt = cast.person(d["target"])
+        hurt.struck_by = dealer.id
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
         lines = self._exchange(cast)
         if self._outcome is not None and self._outcome[0] == dealer.id:
-            lines += self._tell_outcome(cast, d) + self._after
+            lines += self._tell_outcome(cast, d, bool(ends)) + self._after
             self._after = []
         amount, after = int(d.get("amount", 0)), int(d.get("after", 0))
         maximum = max(1, int(d.get("maximum") or hurt.pool_max or 1))
         hurt.pool = after
         pool = d.get("pool")
-        severity = _severity(d)
+        severity = _severity(d, bool(ends))
         if severity == "final":
-            severity = "heavy"  # the blow that empties a Pool is told as a heavy one, whatever its size
+            severity = "heavy"  # the blow that ends it is told as a heavy one, whatever its size
         if hurt.obstacle:
             event = "progress_light" if severity != "heavy" else "progress_heavy"
         elif dealer.obstacle:
@@ -570,7 +603,7 @@ class Narrator:
         else:
             event = f"damage_{severity}"
         lines.append(self.say(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
-                              facts={"blow": _severity(d)}))
+                              facts={"blow": _severity(d, bool(ends))}))
         if after <= 0:
             return lines  # out, push or comae follows
         if hurt.obstacle:
@@ -641,20 +674,29 @@ class Narrator:
         return lines + self._speech(cast, "taunt", actor, target, self.speech["escalate"])
 
     def _on_conflict_end(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        return self._end_run(cast) + self._closing(d, cast)
+
+    def _closing(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if d.get("outcome") == "stalemate" and not cast.decided:
-            return [self.say(cast, "time_up", cast.first("a"), cast.first("b"))]
+            return [self.say(cast, "time_up", cast.group("a"), cast.group("b"))]
         statuses = d.get("statuses") or {}
         standing = {p.side for p in cast.persons.values() if statuses.get(p.id, ACTIVE if p.active else "") == ACTIVE}
         if len(standing) != 1:
             return []
         side = standing.pop()
-        winner = cast.first(side)
         losers = [p for p in cast.persons.values() if p.side != side]
-        if winner is None or not losers or winner.obstacle or any(p.obstacle for p in losers):
+        if not losers or any(p.obstacle for p in cast.persons.values()):
             return []  # a beaten lock or archive was told as it gave way
         gone = {statuses.get(p.id) for p in losers}
         variant = "won" if gone & {OUT, COMAE} else "surrendered" if SURRENDERED in gone else "fled"
-        return [self.say(cast, "aftermath", winner, losers[0], variants=[variant])]
+        # the one who struck the last blow that counted names the win; else the side together
+        struck = [cast.persons[p.struck_by] for p in losers if statuses.get(p.id) in (OUT, COMAE)
+                  and p.struck_by in cast.persons and cast.persons[p.struck_by].side == side]
+        winner = struck[-1] if variant == "won" and struck else cast.group(side)
+        loser = losers[0] if len(losers) == 1 else cast.group(losers[0].side, active_first=False)
+        if winner is None or loser is None:
+            return []
+        return [self.say(cast, "aftermath", winner, loser, variants=[variant])]
 
 
 #: Events that are part of a round's beat and so do not flush what it holds.
@@ -662,15 +704,24 @@ _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_resu
                           "damage", "npc_decision", "npc_morale", "npc_break"})
 
 
-def _severity(blow: Mapping[str, Any]) -> str:
-    """A blow relative to the Pool it hits: none, light (under a third), heavy, or final (it empties the Pool)."""
+def _severity(blow: Mapping[str, Any], ends: bool = False) -> str:
+    """A blow relative to the Pool it hits: none, light (under a third), heavy, or final (it ends the conflict
+    for the one it hits: the Pool is spent and they go out, not push on)."""
     amount, after = int(blow.get("amount", 0)), int(blow.get("after", 0))
     maximum = max(1, int(blow.get("maximum") or 1))
     if amount <= 0:
         return "none"
     if after <= 0:
-        return "final"
+        return "final" if ends else "heavy"
     return "heavy" if amount * 3 >= maximum else "light"
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _count(n: int) -> str:
+    """A run of rounds in words: "one more round", "three more rounds"."""
+    return f"{_NUMBERS[n] if 0 <= n < len(_NUMBERS) else n} more round{'' if n == 1 else 's'}"
 
 
 def _decided(d: Mapping[str, Any], cast: Cast) -> bool:

@@ -126,7 +126,9 @@ def participant_facts(p: Participant, frame: Mapping[str, Any]) -> dict[str, Any
     its part in a pursuit, and an NPC's temper (its Code Block's personality keys and how it breaks)."""
     f = fiction_of(p)
     facts: dict[str, Any] = {"body": f.body, "speaks": f.speaks, "heard": bool(f.speaks and frame.get("heard", True)),
-                             "pronoun": f.pronoun, "weapon_called": f.weapon_called}
+                             "pronoun": f.pronoun, "weapon_called": f.weapon_called,
+                             # a spent Pool may not end it for this one: it may push on or spend Luck
+                             "carries_on": bool(p.decider is not None and (p.can_push or p.luck_allowed))}
     part = (frame.get("parts") or {}).get(p.side)
     if part:
         facts["part"] = part
