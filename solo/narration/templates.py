@@ -24,7 +24,7 @@ from ..errors import ContentError, did_you_mean
 from ..rules.fiction import trait_key
 from ..rules.lenses import LENSES
 from ..toml_files import loads_toml
-from .context import CLAIMS, WEAPON_KINDS, parse_filters
+from .context import CLAIMS, ORDINARY, WEAPON_KINDS, parse_filters
 
 __all__ = [
     "ANY", "EVENTS", "EventSpec", "GENERIC", "LENSES", "MIN_LINES", "PRONOUN_SLOTS", "Problem", "SIDES",
@@ -227,8 +227,13 @@ class Template:
 
     @property
     def restricted(self) -> bool:
-        """Whether the line only fits some moments (it has filters other than claims)."""
-        return any(name not in CLAIMS for name in self.filters)
+        """Whether the line only fits some moments (it has filters other than claims).
+
+        A body filter that admits flesh, the body of nearly everyone, does not count: "Bleeding, Espen fights
+        on" fits any moment a person of flesh is in, and is only kept from a machine or a draugr.
+        """
+        return any(name not in CLAIMS and not (name in ORDINARY and ORDINARY[name] in values)
+                   for name, values in self.filters.items())
 
     def claim(self, name: str) -> str | None:
         """The single value a claim filter states (``shows:wary``), if the line makes it."""
