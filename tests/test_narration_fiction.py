@@ -236,3 +236,53 @@ def test_a_party_is_named_as_a_party_and_the_one_who_struck_closes(templates):
                 assert actor.id == last_blow[-1]["actor"], seed
                 closing_by_striker += 1
     assert named_both >= 30 and closing_by_striker > 0
+
+
+# -- the author has the last word (point 5) -------------------------------------------------------
+def _closing_events(closing, outcome="opponent_fled"):
+    start = {"round": 0, "type": "sneaking", "frame": {"closing": closing}, "participants": [
+        {"id": "A", "name": "Arne", "side": "a", "pool": 5, "pool_max": 5, "pc": True, "pronoun": "he"},
+        {"id": "W", "name": "the watchman", "side": "b", "pool": 5, "pool_max": 5, "pronoun": "he"}]}
+    return [Event("conflict_start", start), Event("round_start", {"round": 1}),
+            Event("exit", {"round": 1, "actor": "W", "how": "fled", "decided": True}),
+            Event("conflict_end", {"round": 1, "outcome": outcome, "statuses": {"A": "in", "W": "fled"}})]
+
+
+def test_the_adventure_sets_or_silences_the_closing(templates):
+    def closing_of(closing, outcome="opponent_fled"):
+        narrator = Narrator(templates, random.Random(0))
+        cast = Cast()
+        lines = [narrator.narrate(e, cast) for e in _closing_events(closing, outcome)]
+        return lines[-1]
+
+    assert closing_of({}) != []  # the narration's own closing
+    assert closing_of({"opponent_fled": ""}) == []
+    assert closing_of({"opponent_fled": "The yard is quiet again."}) == ["The yard is quiet again."]
+    assert closing_of({"opponent_fled": ""}, "won") != []  # only the outcome named
+
+
+def test_a_branch_with_its_own_text_silences_the_closing_and_check_rejects_bad_ones(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+    from solo.story.actions import closing_lines
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    adventure = load_adventure(find_adventure("vellan"))
+    gate = next(a for s in adventure.scenes.values() for c in s.choices for a in [c.action]
+                if a is not None and a.spec.get("type") == "sneaking")
+    closing = closing_lines(gate, gate.spec.get("closing"))
+    assert closing["opponent_fled"] == ""  # "He peers out, decides it was a cat": the author's words are last
+    assert "lost" not in closing or gate.branch("lost").text
+    folder = tmp_path / "vellan"
+    shutil.copytree(Path(find_adventure("vellan")), folder)
+    day = folder / "day_two.toml"
+    text = day.read_text(encoding="utf-8")
+    day.write_text(text.replace('type = "sneaking"', 'type = "sneaking"\nclosing = { opponent_flown = "x" }'),
+                   encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code != 0 and "closing.opponent_flown" in result.output and "day_two.toml:" in result.output

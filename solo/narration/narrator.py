@@ -674,6 +674,9 @@ class Narrator:
         return lines + self._speech(cast, "taunt", actor, target, self.speech["escalate"])
 
     def _on_conflict_end(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        closing = cast.frame.get("closing") or {}
+        if d.get("outcome") in closing:  # the adventure has the last word: its own line, or none
+            return self._end_run(cast) + [closing[d["outcome"]] or None]
         return self._end_run(cast) + self._closing(d, cast)
 
     def _closing(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:

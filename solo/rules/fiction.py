@@ -158,6 +158,8 @@ def conflict_frame(ctype: ConflictType, participants: Sequence[Participant], *, 
         frame["parts"] = {"a": first, "b": second} if leads == "a" else {"a": second, "b": first}
     frame["ends"] = {side: _ends(ctype, [p for p in participants if p.side == side], round_limit)
                      for side in ("a", "b")}
+    if given.get("closing"):  # the adventure's last word per outcome: its own closing line, or "" for none
+        frame["closing"] = {str(k): str(v) for k, v in given["closing"].items()}
     return frame
 
 

@@ -45,6 +45,8 @@ AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
 OBSTACLE_FIELDS = {"name": Field("text", "The obstacle"), "difficulty": Field("difficulty", "normal"),
                    "challenge": Field("whole number", None), "pool": Field("whole number", None),
                    "body": Field("body", "object"), "pronoun": Field("pronoun", None)}
+#: The longest closing line an adventure may set for a conflict's outcome.
+MAX_CLOSING = 300
 #: Who chases (or hides) in a conflict whose type is a pursuit: the party, or those it faces.
 PURSUERS = {"party": "a", "opponents": "b"}
 #: An obstacle's own numbers: a Challenge Rating within a skill's range, a Pool the exact odds can handle.
@@ -238,7 +240,7 @@ class Conflict(ActionVerb):
               "obstacle": Field("obstacle table", None), "stakes": Field("text", ""),
               "rounds": Field("whole number", ROUND_LIMIT_DEFAULT), "vehicle": Field("text", None),
               "settings": Field("list", ()), "pursuer": Field("party or opponents", "party"),
-              "heard": Field("true or false", None)}
+              "heard": Field("true or false", None), "closing": Field("table of outcome = text", None)}
     outcomes = (WON, LOST)
     optional = tuple(o for o in OUTCOMES if o not in (WON, LOST))
 
@@ -289,6 +291,20 @@ class Conflict(ActionVerb):
         if "pursuer" in spec and spec["pursuer"] not in PURSUERS:
             b.fail(file, f"{path}.pursuer", f"expected {' or '.join(PURSUERS)} (who chases, or hides, in a "
                                             f"pursuit), not {spec['pursuer']!r}", "E005")
+        closing = spec.get("closing")
+        if closing is not None:
+            if not isinstance(closing, dict):
+                b.fail(file, f"{path}.closing", "expected a table of outcome = text, e.g. { opponent_fled = \"\" }")
+            else:
+                for outcome, text in closing.items():
+                    if outcome not in OUTCOMES:
+                        b.fail(file, f"{path}.closing.{outcome}", f"unknown outcome{did_you_mean(outcome, OUTCOMES)}; "
+                                                                   f"known: {', '.join(OUTCOMES)}", "E005")
+                    elif not (isinstance(text, str) and len(text) <= MAX_CLOSING and "{" not in text
+                              and "}" not in text and text.isprintable()):
+                        b.fail(file, f"{path}.closing.{outcome}", f"expected the closing line as text (\"\" for "
+                                                                   f"none), at most {MAX_CLOSING} characters on one "
+                                                                   "line, without braces")
         if "heard" in spec and not isinstance(spec["heard"], bool):
             b.fail(file, f"{path}.heard", "expected true or false (whether the two sides hear each other)")
         settings = self.arg(spec, "settings")
@@ -307,8 +323,18 @@ class Conflict(ActionVerb):
         outcome = game.run_conflict(game.conflict_types[spec["type"]], self.arg(spec, "npcs"), obstacle_of(spec),
                                     rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"),
                                     vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")),
-                                    pursuer=PURSUERS[self.arg(spec, "pursuer")], heard=self.arg(spec, "heard"))
+                                    pursuer=PURSUERS[self.arg(spec, "pursuer")], heard=self.arg(spec, "heard"),
+                                    closing=closing_lines(action, self.arg(spec, "closing")))
         return action.branch(outcome)
+
+
+def closing_lines(action: Action, given: Mapping[str, str] | None) -> dict[str, str]:
+    """The narration's closing per outcome, where the adventure has the last word: the author's own line
+    (``closing = { won = "…" }``, ``""`` for none), and none after an outcome whose branch tells what
+    happens in the author's words (a fled watchman who "decides it was a cat" is not also said to fetch help)."""
+    closing = {outcome: "" for outcome in OUTCOMES if (b := action.branch(outcome)) is not None and b.text}
+    closing.update(given or {})
+    return closing
 
 
 def obstacle_of(spec: dict) -> Participant | None:
