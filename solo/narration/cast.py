@@ -21,6 +21,7 @@ from typing import Any, TypeGuard, overload
 
 from ..rules.character import Character
 from ..rules.fiction import fiction_of_character, temperament
+from .context import manner_of
 from .templates import GENERIC, trait_key
 
 _TITLES = {"doctor", "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "captain", "sister",
@@ -52,6 +53,7 @@ class Person:
     weapon_called: str | None = None  # what the text calls its weapon, overriding the gear table's word
     carries_on: bool = True  # a spent Pool may not end it for this one (it may push on or spend Luck)
     temper: str | None = None  # "fearful", "stubborn" or None: flavours the Pool clues
+    manner: str | None = None  # its bearing now (solo.narration.context.MANNERS); Moody and Impulsive swing
     breaks_by: str | None = None  # "plea" or "bargain": what it says when its nerve goes
     # -- followed as the conflict goes on
     active: bool = True
@@ -164,6 +166,7 @@ class Cast:
                 temper=entry.get("temper"), breaks_by=entry.get("breaks_by"),
             )
             self._apply(person, self.people.get(pid))
+            person.manner = manner_of(person.traits) if not person.pc else None
             self.persons[pid] = person
         self._tell_apart({entry["id"]: entry.get("name") or entry["id"] for entry in event.get("participants") or []})
         self.started = True

@@ -47,6 +47,12 @@ _SAID = {"taunt": "sneers|says|calls out", "plea": "begs|pleads|says", "bargain"
 _JOINS = ("; ", ", while ", " as ")  # how two declarations become one exchange
 PLAIN_DECLARE = 0.4  # how often a participant without Lenses has its (always plain) declaration told
 SPEECH = {"taunt": 0.3, "bargain_wavering": 0.25, "break": 0.6, "surrender": 0.8, "escalate": 0.5}
+#: How often an NPC's bearing (its Code Block's manner) is told in a round it takes part in, besides its speech.
+BEARING = 0.4
+#: Where a swinging temper goes: Moody sinks when a round goes against it and lifts when one goes its way;
+#: Impulsive flares when it loses a round and settles back when it wins one (docs/narration.md, "Manner").
+SWINGS: Mapping[str, Mapping[str, str]] = {"moody": {"lost": "timid", "won": "warm"},
+                                          "impulsive": {"lost": "fierce"}}
 
 
 def narration_rng(seed: int, salt: int = 0x4E415252) -> random.Random:
@@ -92,6 +98,10 @@ class Narrator:
         self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
         self._stalled = 0  # rounds without a result in a row: the second and later are folded into one sentence
+        self._bearing_due = False  # a round's outcome was told: the NPCs' bearing follows it
+        #: Set to a list to keep (round, event, drawn for a manner) for every line drawn: what the figures of
+        #: benchmarks/narration_stats.py count. None (the default) keeps nothing.
+        self.drawn: list[tuple[int, str, bool]] | None = None
         if memory:
             self._load(memory)
 
@@ -223,19 +233,22 @@ class Narrator:
         pool_id, lines = self.candidates(chain, frozenset(values), moment)
         if pool_id is None:  # set exactly when some line was found
             return None, values
-        return self.pick(pool_id, lines, actor), values
+        template = self.pick(pool_id, lines, actor)
+        if self.drawn is not None:
+            self.drawn.append((cast.round, event, event in _MANNER_EVENTS or "manner" in template.filters))
+        return template, values
 
     def moment(self, cast: Cast, actor: Person | None, target: Person | None,
                facts: Mapping[str, str | None] | None = None) -> Moment:
         """What the filters of a line about ``actor`` and ``target`` are matched against, now."""
         known: dict[str, str | None] = {"phase": self._phase(cast)}
         if actor is not None:
-            known.update(stance=actor.shown, role=actor.role, manner=manner_of(actor.traits) if not actor.pc else None,
+            known.update(stance=actor.shown, role=actor.role, manner=actor.manner if not actor.pc else None,
                          weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor),
                          body=actor.body, lens=actor.lens if cast.round > 0 else None)
         if target is not None:
             known.update(foe=target.shown, foe_weapon=self._weapon_kind(cast, target),
-                         foe_manner=manner_of(target.traits) if not target.pc else None, foe_body=target.body)
+                         foe_manner=target.manner if not target.pc else None, foe_body=target.body)
         known["physical"] = "yes" if cast.physical else "no"
         known.update(facts or {})
         return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
@@ -299,9 +312,11 @@ class Narrator:
                 self._declared, self._told_exchange = [], True  # the other side's moves come to nothing: untold
         if kind not in _BEAT_EVENTS:
             held += self._flush(cast)
-        if handler is None:
-            return [line for line in held if line]
-        return [line for line in held + list(handler(data, cast)) if line]
+        if handler is not None:
+            held += handler(data, cast)
+        if self._bearing_due and self._outcome is None:  # after the outcome and its blow: how the NPCs carry it
+            held += self._bearing(cast)
+        return [line for line in held if line]
 
     def _flush(self, cast: Cast) -> list[str | None]:
         """Whatever the round still holds, told now: an outcome whose blow never came, the exchange."""
@@ -345,7 +360,7 @@ class Narrator:
             return line
         body = line[1:-1].rstrip()
         said = "exclaim" if body.endswith("!") and kind != "taunt" else kind
-        manner = manner_of(speaker.traits)
+        manner = speaker.manner or manner_of(speaker.traits)
         verbs = self.templates.word("said", f"{said}.{manner}" if manner else said, "")
         verbs = verbs or self.templates.word("said", said, _SAID.get(said, "says"))
         choices = [v.strip() for v in verbs.split("|") if v.strip()]
@@ -361,6 +376,7 @@ class Narrator:
         self._settings = frozenset()
         self._beat, self._outcome, self._told_exchange = [], None, True
         self._told, self._fumbled, self._stalled, self._pending_blow = set(), [], 0, None
+        self._bearing_due = False
         return [self.say(cast, "start", cast.group("a"), cast.group("b"))]  # a party is named as a party
 
     def _on_conflict_stakes(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -520,6 +536,7 @@ class Narrator:
             self._stalled += 1
             if self._stalled > 1:
                 return []  # a run of rounds with no result: told in one sentence when it ends
+            self._bearing_due = True
             a, b = cast.group("a"), cast.group("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
             return lines + [self.say(cast, event, a, b)]
@@ -550,6 +567,27 @@ class Narrator:
                 p.edges = 0
         winner.results.append("won")
         winner.edges = winner.edges + 1 if _edge(lens) else 0
+        self._bearing_due = True  # the NPCs' bearing is told once the round's outcome has been
+
+    def _bearing(self, cast: Cast) -> list[str | None]:
+        """The NPCs' manner this round, from their Code Blocks: a swing told with its cause, else now and
+        then how each carries itself (docs/narration.md, "Manner"). Steady tempers keep one manner."""
+        self._bearing_due = False
+        lines: list[str | None] = []
+        for p in cast.persons.values():
+            if p.pc or p.obstacle or not p.active or p.manner is None or not p.results:
+                continue
+            result = p.results[-1]
+            swing = next((SWINGS[t][result] for t in p.traits if t in SWINGS and result in SWINGS[t]), None)
+            if swing is None and result == "won" and any(t == "impulsive" for t in p.traits):
+                swing = manner_of(tuple(t for t in p.traits if t != "impulsive")) or p.manner
+            facts = {"result": result}
+            if swing is not None and swing != p.manner:
+                p.manner = swing
+                lines.append(self.say(cast, "manner_shift", p, cast.opponent(p), variants=[swing], facts=facts))
+            elif self.rng.random() < BEARING:
+                lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[p.manner], facts=facts))
+        return lines
 
     def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None, ends: bool = False) -> list[str | None]:
         """The round's winner and how: told with the blow, so the line can fit it (or alone, if none came)."""
@@ -702,6 +740,8 @@ class Narrator:
         return [self.say(cast, "aftermath", winner, loser, variants=[variant])]
 
 
+#: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
+_MANNER_EVENTS = frozenset({"bearing", "manner_shift"})
 #: Events that are part of a round's beat and so do not flush what it holds.
 _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_result", "chance", "next_round",
                           "damage", "npc_decision", "npc_morale", "npc_break"})

@@ -24,7 +24,7 @@ from ..errors import ContentError, did_you_mean
 from ..rules.fiction import trait_key
 from ..rules.lenses import LENSES
 from ..toml_files import loads_toml
-from .context import CLAIMS, ORDINARY, WEAPON_KINDS, parse_filters
+from .context import CLAIMS, MANNERS, ORDINARY, WEAPON_KINDS, parse_filters
 
 __all__ = [
     "ANY", "EVENTS", "EventSpec", "GENERIC", "LENSES", "MIN_LINES", "PRONOUN_SLOTS", "Problem", "SIDES",
@@ -59,6 +59,7 @@ _TRAITS = (
 
 TRAITS = tuple(trait_key(t) for t in _TRAITS)
 TEMPERS = ("fearful", "stubborn")
+MANNER_KEYS = tuple(dict.fromkeys(MANNERS.values()))  # fierce, timid, sly, cold, warm
 SEVERITIES = ("none", "light", "heavy")
 
 
@@ -117,6 +118,10 @@ EVENTS: dict[str, EventSpec] = {
     "aftermath": EventSpec(("won", "fled", "surrendered"), ("won", "fled", "surrendered"),
                            {}, "after the conflict: actor = the winner, target = the loser; variant = how it ended"),
     "time_up": EventSpec(about="the round limit ends the conflict undecided"),
+    "bearing": EventSpec(MANNER_KEYS, MANNER_KEYS, {}, "an NPC's manner after a round, from its Code Block; "
+                         "variant = its bearing now (fierce, timid, sly, cold, warm)"),
+    "manner_shift": EventSpec(MANNER_KEYS, (), {}, "a Moody or Impulsive NPC's manner swings, with the cause; "
+                              "variant = the new bearing"),
     "taunt": _SPEECH,
     "plea": _SPEECH,
     "bargain": _SPEECH,
