@@ -433,7 +433,8 @@ def _luck_round(narrator, cast, target_flipper, target_other):
                                     "success": True, "exceptional": False}), cast)
     narrator.narrate(Event("luck", {"round": 2, "actor": "Espen Lind", "use": "flip", "before": 88, "after": 88,
                                     "success": False}), cast)
-    return narrator.narrate(Event("round_result", {"round": 2, "winner": None, "tie": False}), cast)
+    return narrator.narrate(Event("round_result", {"round": 2, "winner": "Brakk", "lens": "clever", "damage": False,
+                                                   "tie": False}), cast)
 
 
 def test_luck_lines_only_at_long_odds(bundled):
@@ -513,12 +514,13 @@ def test_an_adventure_setting_chooses_its_own_lines():
     for settings, expect in (((), False), (("rooftops",), True)):
         narrator = Narrator(t, random.Random(0))
         cast = Cast({})
-        narrator.narrate(Event("conflict_stakes", {"type": "combat", "stakes": "", "settings": list(settings)}), cast)
-        narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [
-            {"id": "A", "name": "A", "side": "a", "pool": 9, "pool_max": 9},
-            {"id": "B", "name": "B", "side": "b", "pool": 9, "pool_max": 9}]}), cast)
         told = []
-        for r in range(1, 30):
+        for r in range(1, 30):  # a conflict each: in one, a run of stalled rounds is told in one sentence
+            narrator.narrate(Event("conflict_stakes", {"type": "combat", "stakes": "", "settings": list(settings)}),
+                             cast)
+            narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [
+                {"id": "A", "name": "A", "side": "a", "pool": 9, "pool_max": 9},
+                {"id": "B", "name": "B", "side": "b", "pool": 9, "pool_max": 9}]}), cast)
             narrator.narrate(Event("round_start", {"round": r}), cast)
             told += narrator.narrate(Event("round_result", {"round": r, "winner": None, "tie": False}), cast)
         assert any("Tiles slide" in line for line in told) is expect

@@ -105,7 +105,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     stats = run_duels(npc, pc, ctype, runs=runs, seed=seed, round_limit=round_limit, explain=explain or narrate,
                       pc_decider=keeper)
     elapsed = time.perf_counter() - start
-    story = _story(stats.first, npc, pc, seed) if narrate else None
+    story = _story(stats.first, seed) if narrate else None
     if as_json:
         data = {"npc": npc.name, "pc": pc.name, "type": ctype.key, "seed": seed,
                 "pc_lens": pc_lens.lower() if pc_lens else None, **stats.to_dict()}
@@ -141,16 +141,14 @@ def _load_npc(path: Path, seed: int) -> NPC:
     return NPC.from_dict(load_toml(path), file=path, rng=random.Random(f"duel-file:{seed}"))
 
 
-def _story(events: Sequence[Event], npc: NPC, pc: Character, seed: int) -> str:
+def _story(events: Sequence[Event], seed: int) -> str:
     """The first conflict as prose, through the narration's renderer."""
     try:
         from ..narration import Narrator, load_templates, narration_rng
         from ..narration.transcript import transcript
     except ImportError:  # pragma: no cover - only while narration is missing
         raise UserError("--narrate needs solo.narration, which this installation lacks") from None
-    people = {e["id"]: (npc if not e.get("pc") else pc)
-              for ev in events if ev.kind == "conflict_start" for e in ev["participants"]}
-    return transcript(events, Narrator(load_templates(), narration_rng(seed)), people=people).rstrip()
+    return transcript(events, Narrator(load_templates(), narration_rng(seed))).rstrip()  # the events say who is who
 
 
 def _reason_table(stats: DuelStats) -> dict[str, dict[str, int]]:

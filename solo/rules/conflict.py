@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,6 +40,7 @@ from .character import HURT_PENALTY, Pool, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import d100
+from .fiction import conflict_frame, participant_facts
 from .lenses import CLEVER_BONUS, LENS_TABLE, Damage, Lens, blow_effect, round_effects, strikes
 from .luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, refreshed, spend
 from .outcomes import (
@@ -110,6 +111,7 @@ class Conflict:
         negative_luck: bool = False,
         advisor: Callable[[ConflictView, Participant], dict[str, str]] | None = None,
         chance_ids: Iterator[int] | None = None,
+        fiction: Mapping[str, Any] | None = None,
     ):
         by_id: dict[str, Participant] = {}
         in_a = in_b = 0
@@ -144,6 +146,7 @@ class Conflict:
         self.negative_luck = negative_luck
         self.luck_floor = NEGATIVE_LUCK_FLOOR if negative_luck else 0
         self.advisor = advisor  # the Lens advice shown to people: {lens: detail}
+        self.fiction = fiction  # the story's word on the frame: settings, who pursues, whether they hear (announced)
         # Chances on the menus and the parts of every target, for sinks that show them to people
         self._detail = sink is not None and wants_detail(sink)
         self._chance_ids = chance_ids  # shared with a game; made when first wanted otherwise
@@ -302,7 +305,7 @@ class Conflict:
             if d.exit:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
-                    self._emit("exit", actor=p.id, how=p.status)
+                    self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone())
             elif self.sink is not None:
                 self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
                            secondary=d.secondary, quick_action=d.quick_action)
@@ -320,8 +323,11 @@ class Conflict:
                 entry.update(target=target, skill=p.skill_name, base=target - sum(v for _, v in mods),
                              modifiers=[list(m) for m in mods], strikes_with=_weapon_name(p, physical),
                              damage=str(p.damage_dice(physical)), shield=p.shield.name if p.shield else None)
+        frame = conflict_frame(self.ctype, self.participants, round_limit=self.round_limit, given=self.fiction)
+        for entry, p in zip(participants, self.participants):
+            entry.update(participant_facts(p, frame))  # what it is, for the words (solo.rules.fiction)
         self._emit("conflict_start", type=self.ctype.key, type_name=self.ctype.name, round_limit=self.round_limit,
-                   pool_name=self.ctype.pool_label, participants=participants)
+                   pool_name=self.ctype.pool_label, participants=participants, frame=frame)
 
     def _initiative(self) -> list[Participant]:
         """Falling current Pool; ties: higher skill, then PCs, then a d100 roll-off (docs/rules.md §5.1)."""
@@ -730,7 +736,7 @@ class Conflict:
                        stalemate=w is None, tie=self.tied, both_failed=not winners,
                        successes=sum(1 for r in rolls.values() if r.success),
                        exceptional=bool(w and rolls[w.id].exceptional),
-                       lens=self.decl[w.id].lens if w else None,
+                       lens=self.decl[w.id].lens if w else None, damage=self.deals_damage(),
                        rolls={k: r.roll for k, r in rolls.items()})
             if self._detail and self._deciding:
                 self._announce_next_round()
@@ -856,7 +862,7 @@ class Conflict:
                 pool.current = -pool.maximum
                 self._leave(p, COMAE)
                 if self.sink is not None:
-                    self._emit("comae", actor=p.id, pool=pool_label)
+                    self._emit("comae", actor=p.id, pool=pool_label, decided=self.side_gone())
             return
         options = []
         if p.decider is not None:
@@ -886,7 +892,7 @@ class Conflict:
             pool.current = 0
             self._leave(p, OUT)
             if self.sink is not None:
-                self._emit("out", actor=p.id, pool=pool_label, value=0)
+                self._emit("out", actor=p.id, pool=pool_label, value=0, decided=self.side_gone())
 
     # -- end of round and end of conflict -------------------------------------------
     def _enter_checking(self) -> None:
@@ -917,7 +923,7 @@ class Conflict:
                 if r.success:
                     self._leave(p, FLED)
                     if self.sink is not None:
-                        self._emit("exit", actor=p.id, how=FLED)
+                        self._emit("exit", actor=p.id, how=FLED, decided=self.side_gone())
             elif self.sink is not None:
                 self._emit("extra_action", actor=p.id, action=d.quick_action)
 

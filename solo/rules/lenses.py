@@ -37,6 +37,7 @@ class Lens:
     penalty_if_not_won: int = 0  # own next round, when this round is not won
     penalty_on_hit: int = 0  # the target's next round, when this Lens deals the damage
     extra_action: bool = False
+    stance: str = "plain"  # what declaring it shows across the table, for the words: "bold", "wary" or "plain"
 
     @property
     def hint(self) -> str:
@@ -57,16 +58,19 @@ LENS_TABLE: dict[str, Lens] = {
     lens.key: lens
     for lens in (
         PLAIN,
-        Lens("aggressive", "Aggressive", "{shift} %, damage twice, keep the higher", -20, Damage.TWICE_KEEP_HIGHER),
-        Lens("cautious", "Cautious", "{shift} %, your blows halved", +20, Damage.HALVED),
-        Lens("clever", "Clever", "no damage now, an edge next round", 0, Damage.NONE, follow_up=True),
+        Lens("aggressive", "Aggressive", "{shift} %, damage twice, keep the higher", -20, Damage.TWICE_KEEP_HIGHER,
+             stance="bold"),
+        Lens("cautious", "Cautious", "{shift} %, your blows halved", +20, Damage.HALVED, stance="wary"),
+        Lens("clever", "Clever", "no damage now, an edge next round", 0, Damage.NONE, follow_up=True,
+             stance="wary"),
         Lens("covert", "Covert", "roll Cunning; hit the Pool or POW; -20 % next round unless won", 0, Damage.PLAIN,
              rolls="Cunning", focuses=COVERT_FOCUSES, side_pool="POW", penalty_if_not_won=NEXT_ROUND_PENALTY,
-             penalty_on_hit=NEXT_ROUND_PENALTY),
+             penalty_on_hit=NEXT_ROUND_PENALTY, stance="wary"),
         Lens("flamboyant", "Flamboyant", "roll another skill; hit the Pool or CHA; -20 % next round unless won", 0,
              Damage.PLAIN, rolls="secondary", side_pool="CHA", penalty_if_not_won=NEXT_ROUND_PENALTY,
-             penalty_on_hit=NEXT_ROUND_PENALTY),
-        Lens("quick", "Quick", "{shift} %, plus one extra action", -20, Damage.PLAIN, extra_action=True),
+             penalty_on_hit=NEXT_ROUND_PENALTY, stance="bold"),
+        Lens("quick", "Quick", "{shift} %, plus one extra action", -20, Damage.PLAIN, extra_action=True,
+             stance="bold"),
     )
 }
 

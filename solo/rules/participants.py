@@ -16,6 +16,7 @@ from ..decisions import Decider
 from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target
 from .conflict_types import ConflictType
 from .dice import DiceExpr, parse
+from .fiction import Fiction
 from .lenses import Lens
 from .outcomes import ACTIVE
 from .rolls import Modifier
@@ -61,6 +62,7 @@ class Participant:
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # its reasons and their values, as shown
+    fiction: Fiction | None = None  # what the text may say of it beyond the character (solo.rules.fiction)
     # -- state that changes as the conflict goes on
     status: str = ACTIVE
     pushing: bool = False
@@ -100,6 +102,9 @@ class Participant:
 
     @property
     def pronoun(self) -> str:
+        """How the engine, the view and the narration all refer to it: the file's word, else the character's."""
+        if self.fiction is not None and self.fiction.pronoun:
+            return self.fiction.pronoun
         return self.char.pronoun if self.char else "it"
 
     def base_target(self) -> int:
@@ -332,7 +337,7 @@ def from_character(
 
 
 def obstacle(name: str, difficulty: str = "normal", *, side: str = "b", pid: str | None = None,
-             challenge: int | None = None, pool: int | None = None) -> Participant:
+             challenge: int | None = None, pool: int | None = None, fiction: Fiction | None = None) -> Participant:
     """A static obstacle (a lock, a storm, an archive) by difficulty word or explicit numbers."""
     key = difficulty.strip().lower().replace("_", " ")
     if key not in OBSTACLES and (challenge is None or pool is None):
@@ -340,4 +345,5 @@ def obstacle(name: str, difficulty: str = "normal", *, side: str = "b", pid: str
     listed_cr, listed_size = OBSTACLES.get(key, (0, 0))  # unlisted: both numbers were given
     cr = challenge if challenge is not None else listed_cr
     size = pool if pool is not None else listed_size
-    return Participant(id=pid or name, name=name, side=side, challenge=cr, pool=Pool(size, size), start_pool=size)
+    return Participant(id=pid or name, name=name, side=side, challenge=cr, pool=Pool(size, size), start_pool=size,
+                       fiction=fiction)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import Decider, Option, Question, answers_from_record
@@ -400,7 +401,8 @@ class Game:
 
     def run_conflict(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
                      *, rounds: int = ROUND_LIMIT_DEFAULT, stakes: str = "", vehicle: str | None = None,
-                     settings: tuple[str, ...] = ()) -> str:
+                     settings: tuple[str, ...] = (), pursuer: str = "a", heard: bool | None = None,
+                     closing: Mapping[str, str] | None = None) -> str:
         """Every PC still in the story against these NPCs (or an obstacle); returns the party's outcome.
 
         The written adventure and open play both fight through here: the PCs
@@ -437,9 +439,11 @@ class Game:
 
             # one per conflict: it keeps its exact chains between the rounds (priced ahead, where a thinker did)
             advisor = LensAdvisor(shared=self.think_ahead.store if self.think_ahead is not None else None)
+        fiction = {"settings": list(settings), "pursuer": pursuer, "heard": heard,  # the frame's words (rules/fiction)
+                   "closing": dict(closing or {})}
         result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
                           negative_luck=self.adventure.negative_luck, advisor=advisor,
-                          chance_ids=self.chance_ids).run()
+                          chance_ids=self.chance_ids, fiction=fiction).run()
         self.conflict_aftermath(npcs, fighting, taking_part)
         self.remember_exit_answers(npcs)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)

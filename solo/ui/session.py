@@ -377,12 +377,10 @@ class Session:
         narrator = self._narrator(event.kind)
         if narrator is None:
             return []
-        if event.kind == "conflict_start" and self.game is not None:
+        if event.kind == "conflict_start":
             from ..narration import Cast
 
-            people = {pc.name: pc for pc in self.game.state.party}
-            people.update({npc.name: npc for npc in self.game.state.npcs.values()})
-            self.cast = Cast(people)
+            self.cast = Cast({})  # the event says who is who (solo.rules.fiction): nothing is looked up by name
         if event.kind == "escalate":
             event = Event("escalate", {**event.data, "target": event.get("opponent")})
         assert self.cast is not None
