@@ -143,6 +143,19 @@ class NPCDef:
     where: Where
 
 
+@dataclass(frozen=True)
+class Clock:
+    """A counter the players see on the status line (``[adventure] clocks``): "label value/max"."""
+
+    counter: str
+    label: str
+    max: int | None = None
+    where: Where | None = None
+
+    def shown(self, value: int) -> str:
+        return f"{self.label} {value}" + (f"/{self.max}" if self.max is not None else "")
+
+
 @dataclass
 class Adventure:
     id: str
@@ -171,6 +184,7 @@ class Adventure:
     uses_pcs: bool = True  # pc = false: a story with no RPG character (no party, no epilogue)
     responses: dict[str, Branch] = field(default_factory=dict)  # [responses.NAME], shared by ``use``
     meta_file: str = ""  # the file that holds [adventure]
+    clocks: list[Clock] = field(default_factory=list)  # counters shown on the status line
 
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]
