@@ -21,13 +21,14 @@ TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs",
               "you", "You", "yourself", "Yourself")
 
 #: What a verb field of each kind (:class:`solo.story.verbs.Field`) holds in TOML: "text", "number" (a
-#: whole number), "texts" (a list of texts) or "table". A value of another shape is reported before
+#: whole number), "texts" (a list of texts), "table" or "bool". A value of another shape is reported before
 #: the verb's own check sees it, so no check compares, hashes or parses a value of the wrong type.
 KIND_SHAPES: dict[str, tuple[str, ...]] = {
     **{kind: ("text",) for kind in (
         "text", "flag name", "counter name", "item name", "NPC id", "skill", "Focus", "conflict type",
         "difficulty", "Pool", "who", "deed", "random table", "disposition", '"Contact" or "Lab"',
-        '"night" or "days"')},
+        '"night" or "days"', "body", "pronoun", "party or opponents")},
+    "true or false": ("bool",), "table of outcome = text": ("table",),
     "whole number": ("number",), "skill value": ("number",),
     "likelihood": ("text", "number"), "dice or whole number": ("text", "number"),
     "Focus or list of Focuses": ("text", "texts"), "list": ("texts",), "list of NPC ids": ("texts",),
@@ -36,7 +37,8 @@ KIND_SHAPES: dict[str, tuple[str, ...]] = {
 #: The largest whole number a verb field takes either way: far beyond any story's need, and small enough
 #: that no sum or product of them a game makes grows without end.
 MAX_WHOLE = 1_000_000
-_SHAPE_WORDS = {"text": "text", "number": "a whole number", "texts": "a list of texts", "table": "a table"}
+_SHAPE_WORDS = {"text": "text", "number": "a whole number", "texts": "a list of texts", "table": "a table",
+                "bool": "true or false"}
 
 
 def _has_shape(value: object, shape: str) -> bool:
@@ -46,6 +48,8 @@ def _has_shape(value: object, shape: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and -MAX_WHOLE <= value <= MAX_WHOLE
     if shape == "texts":
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if shape == "bool":
+        return isinstance(value, bool)
     return isinstance(value, dict)
 #: Condition functions that take numbers rather than names.
 NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size")
