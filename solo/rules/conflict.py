@@ -38,8 +38,8 @@ from ..events import Chance, Event, Sink, wants_detail
 from .character import HURT_PENALTY, Pool, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
-from .dice import d100
-from .lenses import CLEVER_BONUS, LENS_TABLE, Damage, Lens, blow_effect, round_effects, strikes
+from .dice import DiceExpr, die_roller
+from .lenses import CLEVER_BONUS, LENS_TABLE, PLAIN, Damage, Lens, blow_amount, blow_effect, round_effects, strikes
 from .luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, refreshed, spend
 from .outcomes import (
     ACTIVE,
@@ -161,6 +161,10 @@ class Conflict:
         self._deciding = deciding
         self._owing = owing  # someone has borrowed Luck due in this scene (docs/rules.md §2.8)
         self._in_a, self._in_b = in_a, in_b
+        self._die = die_roller(rng)  # rng.randint(1, n)'s draws, cheaper
+        # nothing decides or watches inside, no shield, no Luck due: run() may take the fused loop
+        self._plain = (not deciding and sink is None and not self._shields and not owing
+                       and len(participants) == 2)
 
     # -- public driving API --------------------------------------------------
     @property
@@ -184,7 +188,13 @@ class Conflict:
                 return
 
     def run(self) -> ConflictResult:
-        """Play the conflict to its end, one :meth:`step` at a time, and return the result."""
+        """Play the conflict to its end, one :meth:`step` at a time, and return the result.
+
+        A plain conflict (two participants, no decider, no sink, no shield, no Luck due) not yet
+        started is played by :meth:`_run_plain` instead: the same rules, the same draws, in one loop.
+        """
+        if self._plain and self.phase == SETUP:
+            return self._run_plain()
         step = self.step
         while self.phase != ENDED:
             step()
@@ -354,7 +364,16 @@ class Conflict:
 
         A roll-off that ties has settled nothing (docs/rulings.md, "An equal initiative roll-off").
         """
-        rolls = {p.id: d100(self.rng) for p in group}
+        die = self._die
+        if len(group) == 2:  # the usual tie, settled without sorting: the two roll until they differ
+            x, y = group
+            while True:
+                rx, ry = die(100), die(100)
+                if self.sink is not None:
+                    self._emit("initiative_rolloff", rolls={x.id: rx, y.id: ry})
+                if rx != ry:
+                    return [x, y] if rx > ry else [y, x]
+        rolls = {p.id: die(100) for p in group}
         if self.sink is not None:
             self._emit("initiative_rolloff", rolls=rolls)
         ranked = sorted(group, key=lambda p: -rolls[p.id])
@@ -547,7 +566,7 @@ class Conflict:
         return base + sum(v for _, v in mods), mods
 
     def _enter_rolling(self) -> None:
-        randint = self.rng.randint
+        die = self._die
         rolls = self.rolls
         decl = self.decl
         # no shield in the conflict and no one to show the parts to: a plain declaration rolls the base target
@@ -565,7 +584,7 @@ class Conflict:
                 mods: Sequence[tuple[str, int]] = ()
             else:
                 target, mods = self._lens_target(p, d.lens, d.secondary, d.modifiers, self._detail)
-            face = randint(1, 100)  # judge() inlined: this loop is the hottest in auto-play
+            face = die(100)  # judge() inlined: this loop is the hottest in auto-play
             result = CheckResult(target, face, face != 100 and face <= target, face == 100 or face % 11 == 0)
             rolls[pid] = result
             if sink is not None:
@@ -576,6 +595,80 @@ class Conflict:
             for p in self.order:
                 if p.luck_allowed and p.decider is not None and p.id in rolls:
                     self._offer_flip(p)
+
+    def _run_plain(self) -> ConflictResult:
+        """:meth:`run` for a plain conflict: the phases of :data:`FLOW` fused into one loop over the rounds.
+
+        Nobody decides, so every declaration is the plain roll (``_PLAIN``) and no round leaves
+        a Lens effect (``round_effects`` is read only for deciders, as in :meth:`_enter_resolving`);
+        nobody watches, so no event is made. The rules go through the same functions as the
+        phases: the order by :meth:`_initiative`, each target by :meth:`_lens_target` (made again
+        only when a Pool change clears the participant's base), the roll as in
+        :meth:`_enter_rolling`, the winner as in :meth:`_enter_resolving`, the blow by
+        :meth:`_blow_parts`, :func:`blow_effect` and :func:`blow_amount`, a Pool at zero by
+        :meth:`_at_zero`, the end by :meth:`_enter_ended`. tests/test_conflict_plain.py plays
+        thousands of seeded conflicts both ways and requires the same results.
+        """
+        x, y = self.participants
+        for p in (x, y):
+            p.start_pool = p.pool.current
+        die = self._die
+        limit = self.round_limit
+        label = self.ctype.pool_label
+        struck = blow_effect(PLAIN.key)  # what a plain blow leaves on the side it struck (nothing, today)
+        targets: dict[str, int] = {}
+        blows: dict[str, tuple] = {}
+        self.decl = {x.id: _PLAIN, y.id: _PLAIN}
+        while True:
+            self.round += 1
+            order = self.order = self._initiative()
+            if self._in_a <= 0 or self._in_b <= 0:  # side_gone: nobody to face (FLOW's DECLARING row)
+                break
+            best = -1
+            winners: list[Participant] = []
+            for p in order:
+                if p.status != ACTIVE:
+                    continue
+                pid = p.id
+                target = targets.get(pid) if p._base is not None else None
+                if target is None:
+                    target = targets[pid] = self._lens_target(p, PLAIN.key, None, (), False)[0]
+                face = die(100)
+                if face != 100 and face <= target:  # a success; the highest wins, equal ones tie
+                    if face > best:
+                        best, winners = face, [p]
+                    elif face == best:
+                        winners.append(p)
+            w = self.winner = winners[0] if len(winners) == 1 else None
+            self.tied = len(winners) > 1
+            if w is not None:  # a plain roll that wins strikes (strikes(PLAIN))
+                hit = y if w is x else x
+                parts = blows.get(w.id)
+                if parts is None:
+                    parts = blows[w.id] = self._blow_parts(w, hit)
+                dice, bonus, armour = parts
+                if struck:
+                    hit.carry += struck
+                    targets.pop(hit.id, None)
+                amount = blow_amount(dice.total(self.rng, die), bonus, armour, PLAIN)
+                pool = hit.pool
+                before = pool.current
+                pool.current -= amount
+                if pool.current < 0 <= before:
+                    hit.invalidate()  # the below-zero penalty may now apply
+                if pool.current <= 0:
+                    self._at_zero(hit, pool, label)
+            if self._in_a <= 0 or self._in_b <= 0 or (limit is not None and self.round >= limit):  # is_over
+                break
+        self.phase = ENDED
+        self._enter_ended()
+        assert self.result is not None
+        return self.result
+
+    def _blow_parts(self, w: Participant, target: Participant) -> tuple[DiceExpr, int, int]:
+        """What ``w``'s blows on ``target``'s conflict Pool are made of: the dice, the bonus, the armour."""
+        physical = self.ctype.physical
+        return w.damage_dice(physical), w.damage_bonus(physical), target.armour_against(w, self.ctype)
 
     def _announced(self, p: Participant, shown: Chance | None, skill: str, option: str, target: int,
                    mods: Sequence[tuple[str, int]]) -> Chance | None:
@@ -769,22 +862,18 @@ class Conflict:
                 pool_name: str | None) -> tuple[int, dict[str, Any]]:
         """Damage in the ruled order: dice (twice keep higher), bonus, armour, halving."""
         physical = self.ctype.physical
-        dice = w.damage_dice(physical)
-        first = dice.total(self.rng)
+        dice, bonus, armour = self._blow_parts(w, target)
+        if pool_name is not None:  # a blow to POW or CHA passes armour by
+            armour = 0
+        first = dice.total(self.rng, self._die)
         second = None
         rolled = first
         if lens.damage is Damage.TWICE_KEEP_HIGHER or d.clever_choice == "damage":
-            second = dice.total(self.rng)
+            second = dice.total(self.rng, self._die)
             if second > rolled:
                 rolled = second
-        bonus = w.damage_bonus(physical)
-        armour = target.armour_against(w, self.ctype) if pool_name is None else 0
-        amount = rolled + bonus - armour
-        if amount < 0:
-            amount = 0
+        amount = blow_amount(rolled, bonus, armour, lens)
         halved = lens.damage is Damage.HALVED
-        if halved:
-            amount = (amount + 1) // 2
         if self.sink is None:
             return amount, {}
         return amount, {"dice": str(dice), "first": first, "second": second, "rolled": rolled, "bonus": bonus,
@@ -852,7 +941,7 @@ class Conflict:
             if d.quick_action == "leave":
                 target, mods = self.leave_target(p)
                 chance = self._announced(p, d.leave_chance, "Move", "leave", target, mods)
-                first = judge(d100(self.rng), target)
+                first = judge(self._die(100), target)
                 r = self._offer_leave_flip(p, first)
                 if r.success and debt_due(p.character):
                     r = self._repay(p, r)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -60,6 +61,21 @@ def rng_from_state(state: Any) -> random.Random:
 def d(rng: random.Random, sides: int) -> int:
     """One die of ``sides`` faces, 1..sides."""
     return rng.randint(1, sides)
+
+
+def die_roller(rng: random.Random) -> Callable[[int], int]:
+    """One die of ``n`` sides, 1..n, drawing exactly what ``rng.randint(1, n)`` draws, for hot loops.
+
+    For a plain ``random.Random`` it calls the generator's ``_randbelow``: CPython's
+    ``randint(1, n)`` is ``1 + _randbelow(n)`` after two layers of argument checks, so the
+    stream of numbers is the same (tests/test_dice.py holds the two equal, seed by seed).
+    Any other generator (a subclass that records or replays its draws) gets its own ``randint``.
+    """
+    if type(rng) is random.Random:
+        below = rng._randbelow  # type: ignore[attr-defined]
+        return lambda n: below(n) + 1
+    randint = rng.randint
+    return lambda n: randint(1, n)
 
 
 def d100(rng: random.Random) -> int:
@@ -153,16 +169,22 @@ class DiceExpr:
             return self.terms[0].sides
         return 0
 
-    def total(self, rng: random.Random) -> int:
-        """Just the total, without keeping the dice: the fast path for auto-play damage."""
+    def total(self, rng: random.Random, die: Callable[[int], int] | None = None) -> int:
+        """Just the total, without keeping the dice: the fast path for auto-play damage.
+
+        ``die`` is :func:`die_roller` of ``rng`` when the caller keeps one (the same draws, cheaper).
+        """
+        if die is None:
+            randint = rng.randint
+            die = lambda n: randint(1, n)  # noqa: E731
         single = self._single
         if single:
-            return rng.randint(1, single)
+            return die(single)
         total = 0
         for term in self.terms:
             if term.sides:
                 for _ in range(term.count):
-                    total += term.sign * rng.randint(1, term.sides)
+                    total += term.sign * die(term.sides)
             else:
                 total += term.sign * term.count
         return total
