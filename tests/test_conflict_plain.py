@@ -1,6 +1,7 @@
 """The fused loop for plain conflicts (Conflict._run_plain) against the phase table, seed by seed.
 
-A plain conflict has two participants, no decider, no sink, no shield and no Luck due;
+A plain conflict has two participants, no decider, no sink, no shield and no Luck due, and a
+plain ``random.Random``;
 ``run()`` plays it in one loop. Stepping the same conflict through ``step()`` must give the
 same outcome, rounds, statuses and Pool lost, leave the characters' Pools the same, and
 draw the same numbers from the generator (its state after is compared).
@@ -16,7 +17,7 @@ from conftest import make_char
 from solo.events import EventLog
 from solo.rules.conflict import ENDED, Conflict
 from solo.rules.conflict_types import conflict_type
-from solo.rules.dice import die_roller
+from solo.rules.dice import draw_below
 from solo.rules.participants import from_character, obstacle
 from solo.rules.rulebook import rules
 
@@ -84,6 +85,10 @@ def test_the_fused_loop_plays_plain_conflicts_as_the_phase_table_does(block):
         assert _played(seed, True) == _played(seed, False), f"seed {seed}"
 
 
+class _Subclass(random.Random):
+    pass
+
+
 def test_a_conflict_with_a_sink_a_decider_or_three_sides_is_not_plain():
     ctype = conflict_type("combat")
 
@@ -101,22 +106,23 @@ def test_a_conflict_with_a_sink_a_decider_or_three_sides_is_not_plain():
     assert owing[0].char is not None
     owing[0].char.owed_failures = 1
     assert not Conflict(ctype, owing, random.Random(1))._plain
+    assert not Conflict(ctype, two(), _Subclass(1))._plain  # its draws may not be Random's own
     shielded = [from_character(make_char("A"), "a", ctype), from_character(make_char("B"), "b", ctype)]
     shielded[1].shield = next(iter(rules().shields.values()))
     assert not Conflict(ctype, shielded, random.Random(1))._plain
 
 
 @pytest.mark.parametrize("sides", [1, 2, 3, 6, 7, 10, 20, 99, 100, 101, 1000])
-def test_die_roller_draws_what_randint_draws(sides):
+def test_draw_below_draws_what_randint_draws(sides):
     a, b = random.Random(sides), random.Random(sides)
-    die = die_roller(a)
-    assert [die(sides) for _ in range(2000)] == [b.randint(1, sides) for _ in range(2000)]
+    below = draw_below(a)
+    assert [below(sides) + 1 for _ in range(2000)] == [b.randint(1, sides) for _ in range(2000)]
     assert a.getstate() == b.getstate()
 
 
-def test_die_roller_of_another_generator_calls_its_randint():
+def test_draw_below_of_another_generator_calls_its_randint():
     class Recorded(random.Random):
         def randint(self, a, b):
             return b  # a stand-in that always rolls the highest face
 
-    assert die_roller(Recorded(1))(6) == 6
+    assert draw_below(Recorded(1))(6) + 1 == 6
