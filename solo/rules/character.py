@@ -83,7 +83,11 @@ class Character:
 
     @property
     def hurt(self) -> bool:
-        return any(p.current < 0 for p in self.pools.values())
+        """Some Pool below zero (docs/rules.md §5.5): every skill takes the hurt penalty."""
+        for p in self.pools.values():  # a loop, not any() over a generator: read at every conflict's set-up
+            if p.current < 0:
+                return True
+        return False
 
     def has_focus(self, skill: str, focus: str) -> bool:
         return f"{skill}//{focus}" in self.focuses
@@ -325,6 +329,23 @@ def skill_target(
             mods.append(Modifier(armour.name, armour.skill_penalties[skill]))
     mods.extend(extra)
     return base + sum(m.value for m in mods), mods
+
+
+_VALUES: dict[tuple, int] = {}
+
+
+def skill_value(char: Character, skill: str, focus: tuple[str, ...]) -> int:
+    """``skill_target(char, skill, focus)[0]``, remembered for each state of what it reads: the skill, the
+    Focuses, hurt and armour (and the rules tables). A conflict's set-up asks it for the same characters
+    and skills again and again (the simulator's cast, a duel of thousands of conflicts)."""
+    t = rules()
+    key = (skill, focus, char.skills.get(skill), tuple(char.focuses.items()), char.hurt, char.armour, id(t))
+    value = _VALUES.get(key)
+    if value is None:
+        if len(_VALUES) >= 4096:
+            _VALUES.clear()
+        value = _VALUES[key] = skill_target(char, skill, focus, tables=t)[0]
+    return value
 
 
 def _tag_modifiers(char: Character, s: Situation) -> list[Modifier]:

@@ -39,9 +39,9 @@ from ..events import Chance, Event, Sink, wants_detail
 from .character import HURT_PENALTY, Pool, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
-from .dice import d100
+from .dice import D100_BITS, DiceExpr, d100, draw_below
 from .fiction import conflict_frame, participant_facts
-from .lenses import CLEVER_BONUS, LENS_TABLE, Damage, Lens, blow_effect, round_effects, strikes
+from .lenses import CLEVER_BONUS, LENS_TABLE, PLAIN, Damage, Lens, blow_amount, blow_effect, round_effects, strikes
 from .luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, refreshed, spend
 from .outcomes import (
     ACTIVE,
@@ -100,6 +100,14 @@ class Conflict:
     time, for a view that pauses). Deciders see it through :attr:`view`.
     """
 
+    # where every conflict starts (class defaults: the simulator and the odds make many small conflicts)
+    round = 0
+    winner: Participant | None = None
+    tied = False
+    result: ConflictResult | None = None
+    phase = SETUP
+    _view: ConflictView | None = None
+
     def __init__(
         self,
         ctype: ConflictType,
@@ -150,21 +158,19 @@ class Conflict:
         # Chances on the menus and the parts of every target, for sinks that show them to people
         self._detail = sink is not None and wants_detail(sink)
         self._chance_ids = chance_ids  # shared with a game; made when first wanted otherwise
-        self.round = 0
         self.order: list[Participant] = []
         self.decl: dict[str, Declaration] = {}
         self.rolls: dict[str, CheckResult] = {}
-        self.winner: Participant | None = None
-        self.tied = False
-        self.result: ConflictResult | None = None
-        self.phase = SETUP
-        self._view: ConflictView | None = None
         self._shields = ctype.physical and shields
         self._plain_rolls = not self._shields and not self._detail  # see _enter_rolling
         self._lucky = lucky
         self._deciding = deciding
         self._owing = owing  # someone has borrowed Luck due in this scene (docs/rules.md §2.8)
         self._in_a, self._in_b = in_a, in_b
+        self._below = draw_below(rng)  # _below(n) + 1: the draw rng.randint(1, n) makes, cheaper
+        # nothing decides or watches inside, no shield, no Luck due: run() may take the fused loop
+        self._plain = (not deciding and sink is None and not self._shields and not owing
+                       and len(participants) == 2 and type(rng) is random.Random)
 
     # -- public driving API --------------------------------------------------
     @property
@@ -188,7 +194,13 @@ class Conflict:
                 return
 
     def run(self) -> ConflictResult:
-        """Play the conflict to its end, one :meth:`step` at a time, and return the result."""
+        """Play the conflict to its end, one :meth:`step` at a time, and return the result.
+
+        A plain conflict (two participants, no decider, no sink, no shield, no Luck due) not yet
+        started is played by :meth:`_run_plain` instead: the same rules, the same draws, in one loop.
+        """
+        if self._plain and self.phase == SETUP:
+            return self._run_plain()
         step = self.step
         while self.phase != ENDED:
             step()
@@ -336,18 +348,8 @@ class Conflict:
             active = ps
         else:
             active = [p for p in ps if p.status == ACTIVE]
-        if len(active) == 2:  # the common case, decided without building keys (same order as below)
-            x, y = active
-            px, py = x.pool.current, y.pool.current
-            if px != py:
-                return [x, y] if px > py else [y, x]
-            tx = x._base if x._base is not None else x.base_target()
-            ty = y._base if y._base is not None else y.base_target()
-            if tx != ty:
-                return [x, y] if tx > ty else [y, x]
-            if x.is_pc != y.is_pc:
-                return [x, y] if x.is_pc else [y, x]
-            return self._roll_off([x, y])
+        if len(active) == 2:
+            return self._order_two(*active)
         keyed = [((-p.pool.current, -p.base_target(), 0 if p.is_pc else 1), p) for p in active]
         keyed.sort(key=lambda k: k[0])
         out: list[Participant] = []
@@ -361,12 +363,34 @@ class Conflict:
             i = j + 1
         return out
 
+    def _order_two(self, x: Participant, y: Participant) -> list[Participant]:
+        """:meth:`_initiative` of two, the common case, decided without building keys (the same order)."""
+        px, py = x.pool.current, y.pool.current
+        if px != py:
+            return [x, y] if px > py else [y, x]
+        tx = x._base if x._base is not None else x.base_target()
+        ty = y._base if y._base is not None else y.base_target()
+        if tx != ty:
+            return [x, y] if tx > ty else [y, x]
+        if x.is_pc != y.is_pc:
+            return [x, y] if x.is_pc else [y, x]
+        return self._roll_off([x, y])
+
     def _roll_off(self, group: list[Participant]) -> list[Participant]:
         """Order tied participants by a d100 roll-off, higher first; those who roll the same roll again.
 
         A roll-off that ties has settled nothing (docs/rulings.md, "An equal initiative roll-off").
         """
-        rolls = {p.id: d100(self.rng) for p in group}
+        below = self._below
+        if len(group) == 2:  # the usual tie, settled without sorting: the two roll until they differ
+            x, y = group
+            while True:
+                rx, ry = below(100) + 1, below(100) + 1
+                if self.sink is not None:
+                    self._emit("initiative_rolloff", rolls={x.id: rx, y.id: ry})
+                if rx != ry:
+                    return [x, y] if rx > ry else [y, x]
+        rolls = {p.id: below(100) + 1 for p in group}
         if self.sink is not None:
             self._emit("initiative_rolloff", rolls=rolls)
         ranked = sorted(group, key=lambda p: -rolls[p.id])
@@ -606,7 +630,7 @@ class Conflict:
         return base + sum(v for _, v in mods), mods
 
     def _enter_rolling(self) -> None:
-        randint = self.rng.randint
+        below = self._below
         rolls = self.rolls
         decl = self.decl
         # no shield in the conflict and no one to show the parts to: a plain declaration rolls the base target
@@ -624,7 +648,7 @@ class Conflict:
                 mods: Sequence[tuple[str, int]] = ()
             else:
                 target, mods = self._lens_target(p, d.lens, d.secondary, d.modifiers, self._detail)
-            face = randint(1, 100)  # judge() inlined: this loop is the hottest in auto-play
+            face = below(100) + 1  # a d100; judge() inlined: this loop is the hottest in auto-play
             result = CheckResult(target, face, face != 100 and face <= target, face == 100 or face % 11 == 0)
             rolls[pid] = result
             if sink is not None:
@@ -635,6 +659,97 @@ class Conflict:
             for p in self.order:
                 if p.luck_allowed and p.decider is not None and p.id in rolls:
                     self._offer_flip(p)
+
+    def _run_plain(self) -> ConflictResult:
+        """:meth:`run` for a plain conflict: the phases of :data:`FLOW` fused into one loop over the rounds.
+
+        Nobody decides, so every declaration is the plain roll (``_PLAIN``) and no round leaves
+        a Lens effect (``round_effects`` is read only for deciders, as in :meth:`_enter_resolving`);
+        nobody watches, so no event is made. The rules go through the same functions as the
+        phases: the order by :meth:`_order_two` (:meth:`_initiative` of two), each target as
+        :meth:`_enter_rolling` makes it (made again only after a blow that can move it), the
+        d100s as ``Random._randbelow(100)`` draws them (:data:`~solo.rules.dice.D100_BITS`: the
+        same numbers, one call fewer a die), the winner as in :meth:`_enter_resolving`, the blow by
+        :meth:`_blow_parts`, :func:`blow_effect` and :func:`blow_amount`, a Pool at zero by
+        :meth:`_at_zero`, the end by :meth:`_enter_ended`. tests/test_conflict_plain.py plays
+        thousands of seeded conflicts both ways and requires the same results.
+        """
+        x, y = self.participants
+        for p in (x, y):
+            p.start_pool = p.pool.current
+        below = self._below
+        rng = self.rng
+        bits = rng.getrandbits  # a d100 below: _randbelow(100) written out (see D100_BITS)
+        plain = PLAIN.key
+        last = self.round_limit or 0  # the round after which it stops (0: no limit)
+        rounds = self.round
+        label = self.ctype.pool_label
+        struck = blow_effect(PLAIN.key)  # what a plain blow leaves on the side it struck (nothing, today)
+        tx = ty = None  # each one's target, made again after anything that can move it
+        bx = by = None  # the parts of each one's blow on the other
+        self.decl = {x.id: _PLAIN, y.id: _PLAIN}
+        w = first = second = None
+        while True:
+            rounds += 1
+            if x.status != ACTIVE or y.status != ACTIVE:  # one side has nobody left (FLOW's side_gone)
+                self.round = rounds
+                self.order = self._initiative()
+                break
+            first, second = self._order_two(x, y)
+            # a plain roll with no carry or bonus rolls the base target, as in _enter_rolling
+            if tx is None:
+                tx = x.base_target() if not (x.carry or x.bonus) else self._lens_target(x, plain, None, (), False)[0]
+            if ty is None:
+                ty = y.base_target() if not (y.carry or y.bonus) else self._lens_target(y, plain, None, (), False)[0]
+            t1, t2 = (tx, ty) if first is x else (ty, tx)
+            f1 = bits(D100_BITS)  # a d100 each, in the order of initiative: _randbelow(100) + 1
+            while f1 >= 100:
+                f1 = bits(D100_BITS)
+            f1 += 1
+            f2 = bits(D100_BITS)
+            while f2 >= 100:
+                f2 = bits(D100_BITS)
+            f2 += 1
+            s1 = f1 != 100 and f1 <= t1  # judge(): 100 always fails
+            s2 = f2 != 100 and f2 <= t2
+            # the highest success wins the round; equal successes tie; two failures: nobody wins
+            w = first if s1 and (not s2 or f1 > f2) else second if s2 and (not s1 or f2 > f1) else None
+            if w is not None:  # a plain roll that wins strikes (strikes(PLAIN))
+                if w is x:
+                    hit, parts = y, bx or self._blow_parts(x, y)
+                    bx = parts
+                else:
+                    hit, parts = x, by or self._blow_parts(y, x)
+                    by = parts
+                dice, bonus, armour = parts
+                amount = blow_amount(dice.total(rng, below), bonus, armour, PLAIN)
+                pool = hit.pool
+                before = pool.current
+                pool.current -= amount
+                if pool.current < 0 <= before:
+                    hit.invalidate()  # the below-zero penalty may now apply
+                if pool.current <= 0:
+                    self._at_zero(hit, pool, label)
+                if struck:
+                    hit.carry += struck
+                if struck or pool.current <= 0:  # its target may have moved (hurt, pushing, carry)
+                    if hit is x:
+                        tx = None
+                    else:
+                        ty = None
+            if self._in_a <= 0 or self._in_b <= 0 or rounds == last:  # is_over
+                self.round, self.order, self.winner = rounds, [first, second], w
+                self.tied = s1 and s2 and f1 == f2
+                break
+        self.phase = ENDED
+        self._enter_ended()
+        assert self.result is not None
+        return self.result
+
+    def _blow_parts(self, w: Participant, target: Participant) -> tuple[DiceExpr, int, int]:
+        """What ``w``'s blows on ``target``'s conflict Pool are made of: the dice, the bonus, the armour."""
+        physical = self.ctype.physical
+        return w.damage_dice(physical), w.damage_bonus(physical), target.armour_against(w, self.ctype)
 
     def _announced(self, p: Participant, shown: Chance | None, skill: str, option: str, target: int,
                    mods: Sequence[tuple[str, int]]) -> Chance | None:
@@ -828,22 +943,18 @@ class Conflict:
                 pool_name: str | None) -> tuple[int, dict[str, Any]]:
         """Damage in the ruled order: dice (twice keep higher), bonus, armour, halving."""
         physical = self.ctype.physical
-        dice = w.damage_dice(physical)
-        first = dice.total(self.rng)
+        dice, bonus, armour = self._blow_parts(w, target)
+        if pool_name is not None:  # a blow to POW or CHA passes armour by
+            armour = 0
+        first = dice.total(self.rng, self._below)
         second = None
         rolled = first
         if lens.damage is Damage.TWICE_KEEP_HIGHER or d.clever_choice == "damage":
-            second = dice.total(self.rng)
+            second = dice.total(self.rng, self._below)
             if second > rolled:
                 rolled = second
-        bonus = w.damage_bonus(physical)
-        armour = target.armour_against(w, self.ctype) if pool_name is None else 0
-        amount = rolled + bonus - armour
-        if amount < 0:
-            amount = 0
+        amount = blow_amount(rolled, bonus, armour, lens)
         halved = lens.damage is Damage.HALVED
-        if halved:
-            amount = (amount + 1) // 2
         if self.sink is None:
             return amount, {}
         return amount, {"dice": str(dice), "first": first, "second": second, "rolled": rolled, "bonus": bonus,
@@ -911,7 +1022,7 @@ class Conflict:
             if d.quick_action == "leave":
                 target, mods = self.leave_target(p)
                 chance = self._announced(p, d.leave_chance, "Move", "leave", target, mods)
-                first = judge(d100(self.rng), target)
+                first = judge(self._below(100) + 1, target)
                 r = self._offer_leave_flip(p, first)
                 if r.success and debt_due(p.character):
                     r = self._repay(p, r)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -91,6 +92,28 @@ def spend_words(rng: random.Random, words: int) -> None:
 def d(rng: random.Random, sides: int) -> int:
     """One die of ``sides`` faces, 1..sides."""
     return rng.randint(1, sides)
+
+
+#: ``Random._randbelow(100)`` draws ``getrandbits(7)`` until it is below 100 (CPython 3.11 to 3.13): the
+#: conflict engine's fused loop (``Conflict._run_plain``) writes its d100s out that way, for a plain
+#: ``random.Random`` only; tests/test_conflict_plain.py holds its draws to the phase table's, which
+#: roll through :func:`draw_below`.
+D100_BITS = (100).bit_length()
+
+
+def draw_below(rng: random.Random) -> Callable[[int], int]:
+    """0..n-1, such that ``draw_below(rng)(n) + 1`` is one die of ``n`` sides drawing exactly what
+    ``rng.randint(1, n)`` draws: for hot loops, one call a die where ``randint`` makes four.
+
+    For a plain ``random.Random`` it is the generator's own ``_randbelow``: CPython's
+    ``randint(1, n)`` is ``1 + _randbelow(n)`` after two layers of argument checks, so the
+    stream of numbers is the same (tests/test_conflict_plain.py holds the two equal, seed by
+    seed). Any other generator (a subclass that records or replays its draws) gets its own ``randint``.
+    """
+    if type(rng) is random.Random:
+        return rng._randbelow  # type: ignore[attr-defined]
+    randint = rng.randint
+    return lambda n: randint(1, n) - 1
 
 
 def d100(rng: random.Random) -> int:
@@ -184,16 +207,21 @@ class DiceExpr:
             return self.terms[0].sides
         return 0
 
-    def total(self, rng: random.Random) -> int:
-        """Just the total, without keeping the dice: the fast path for auto-play damage."""
+    def total(self, rng: random.Random, below: Callable[[int], int] | None = None) -> int:
+        """Just the total, without keeping the dice: the fast path for auto-play damage.
+
+        ``below`` is :func:`draw_below` of ``rng`` when the caller keeps one (the same draws, cheaper).
+        """
+        if below is None:
+            below = draw_below(rng)
         single = self._single
         if single:
-            return rng.randint(1, single)
+            return below(single) + 1
         total = 0
         for term in self.terms:
             if term.sides:
                 for _ in range(term.count):
-                    total += term.sign * rng.randint(1, term.sides)
+                    total += term.sign * (below(term.sides) + 1)
             else:
                 total += term.sign * term.count
         return total

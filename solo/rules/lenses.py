@@ -120,6 +120,18 @@ def blow_effect(striker: str) -> int:
     return declared(striker).penalty_on_hit if strikes(striker) else 0
 
 
+def blow_amount(rolled: int, bonus: int, armour: int, lens: Lens) -> int:
+    """What a blow takes from the Pool struck, in the ruled order (docs/rules.md §5.2, §6.1): the dice
+    (``rolled``, already twice-keep-higher for Aggressive), plus the weapon's bonus, minus armour, never
+    below 0, then halved, rounded up, for a Lens that halves its blows (Cautious)."""
+    amount = rolled + bonus - armour
+    if amount < 0:
+        amount = 0
+    if lens.damage is Damage.HALVED:
+        amount = (amount + 1) // 2
+    return amount
+
+
 def round_effects(choice: str, *, won: bool, struck_by: str | None = None) -> RoundEffect:
     """What one round leaves on a side that declared ``choice`` (a Lens, or a Clever edge), for its next round.
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..decisions import Decider
-from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target
+from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target, skill_value
 from .conflict_types import ConflictType
 from .dice import DiceExpr, parse
 from .fiction import Fiction
@@ -116,7 +116,7 @@ class Participant:
         else:
             if self.skill is None:
                 raise ValueError(f"{self.name} takes part with a character but no conflict skill")
-            value = skill_target(self.char, self.skill, self.fitting_focuses())[0]
+            value = skill_value(self.char, self.skill, self.fitting_focuses())
             if self.pool.current < 0 and not self.char.hurt:  # as _pool_hurts says (inlined: a hot path)
                 value += HURT_PENALTY
         self._base = value

@@ -60,10 +60,28 @@ def _worker(task: tuple[dict, int, int]) -> dict:
     return run_chunk(Options(**{**options, "party": tuple(options["party"])}), start, count).to_dict()
 
 
+MIN_PIECE = 20  # runs: a piece shipped to a worker costs a little; the last ones stay this small
+
+
 def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
-    """(start, count) pieces: small enough to share out evenly and to move a progress bar."""
-    size = max(1, min(500, math.ceil(runs / max(1, jobs * 8))))
-    return [(start, min(size, runs - start)) for start in range(0, runs, size)]
+    """(start, count) pieces: small enough to share out evenly and to move a progress bar.
+
+    On one process they are even. On several, each piece is a share of the runs still left
+    (a quarter of each job's part, at most 500, at least :data:`MIN_PIECE`), so pieces shrink
+    towards the end and the workers finish together: with even pieces a worker could be left
+    playing a whole last piece alone (a tenth of the time of 4,000 Vellan runs on two).
+    """
+    if jobs <= 1:
+        size = max(1, min(500, math.ceil(runs / 8)))
+        return [(start, min(size, runs - start)) for start in range(0, runs, size)]
+    out: list[tuple[int, int]] = []
+    start = 0
+    while start < runs:
+        left = runs - start
+        size = min(left, max(MIN_PIECE, min(500, math.ceil(left / (jobs * 4)))))
+        out.append((start, size))
+        start += size
+    return out
 
 
 def run_all(options: Options, jobs: int, progress: Callable[[int, int], None] | None = None,
