@@ -191,3 +191,21 @@ def test_escalation_without_a_type_takes_the_fitting_one(tmp_path):
     adventure = load_adventure(write(tmp_path, text))
     action = adventure.scenes["hall"].choices[1].action
     assert action.escalation.spec["type"] == "social" and action.escalation.spec["npcs"] == ["guard"]
+
+
+def test_toml_1_1_inline_tables_over_several_lines_load_on_every_install(tmp_path):
+    """One dialect everywhere (issue 29): pyproject requires the tomli that reads TOML 1.1, and it does."""
+    import re
+    from importlib.metadata import requires, version
+    from pathlib import Path
+
+    wide = MINIMAL.replace('roll.failure = { text = "Oops.", effects = [ { set = "seen" } ] }',
+                           'roll.failure = {\n    text = "Oops.",\n    effects = [ { set = "seen" } ],\n}')
+    assert "\n    text = \"Oops.\",\n" in wide
+    adventure = load_adventure(write(tmp_path, wide))
+    branch = adventure.scenes["hall"].choices[1].action.branches["failure"]
+    assert branch.text == "Oops." and [e.kind for e in branch.effects] == ["set"]
+    pinned = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    assert '"tomli>=2.4"' in pinned.read_text(encoding="utf-8")
+    assert any(re.match(r"tomli\s*>=\s*2\.4", r) for r in requires("solo") or [])
+    assert tuple(int(p) for p in version("tomli").split(".")[:2]) >= (2, 4)
