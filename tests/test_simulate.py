@@ -301,3 +301,13 @@ def test_a_runs_script_numbers_choices_as_the_menu_does_gaps_kept():
         assert answers == [numbers[t] for t in taken]
         gap_answered += bool(answers) and answers[0] == "5"  # at the first menu 1, 2, 3 and 5 are on offer
     assert gap_answered
+
+
+def test_failing_runs_replays_go_under_the_saves_folder_by_default(tmp_path, monkeypatch):
+    """Never a temporary folder every project shares (issue 29): saves/simulate-errors, or SOLO_SAVES's."""
+    monkeypatch.setenv("SOLO_SAVES", str(tmp_path / "my_saves"))
+    r = simulate(Options(str(DATA / "loop.toml"), 2, max_turns=10), jobs=1)
+    folder = tmp_path / "my_saves" / "simulate-errors"
+    assert r["error_count"] == 2
+    assert sorted(p.suffix for p in folder.iterdir() if p.suffix == ".txt") == [".txt", ".txt"]
+    assert all(str(folder) in e["replay"] for e in r["errors"])

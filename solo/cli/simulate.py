@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 @click.option("--max-turns", type=Whole(1, MAX_TURNS), default=1000, show_default=True,
               help="A run with more scene choices than this is reported as an error (a loop?).")
 @click.option("--errors", "--errors-dir", "errors_dir", type=FOLDER, metavar="DIR",
-              help="Where failing runs' answers are written (default: solo-simulate in the temp folder).")
+              help="Where failing runs' answers are written (default: simulate-errors in the saves folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, ...], party_size: int | None,
             policy: str, max_turns: int, errors_dir: Path | None, as_json: bool) -> int:
