@@ -311,3 +311,18 @@ def test_failing_runs_replays_go_under_the_saves_folder_by_default(tmp_path, mon
     assert r["error_count"] == 2
     assert sorted(p.suffix for p in folder.iterdir() if p.suffix == ".txt") == [".txt", ".txt"]
     assert all(str(folder) in e["replay"] for e in r["errors"])
+
+
+def test_coverage_lists_what_no_run_showed_and_processes_add_up():
+    """The four things planted in coverage.toml, and nothing else (issue 29), the same from two processes."""
+    options = Options(str(DATA / "coverage.toml"), 40, coverage=True)
+    one, two = simulate(options, jobs=1), simulate(options, jobs=2)
+    missed = [(m["what"], m["where"].split(": ")[1], m["text"]) for m in one["not_shown"]]
+    assert missed == [("if", "scenes.hall.text", '{if has("crown")} when true'),
+                      ("choice", "scenes.hall.choices[0]", "Open the vault"),
+                      ("if", "scenes.hall.choices[1].text", '{if visits("hall") > 50} when true'),
+                      ("branch", "scenes.hall.choices[2].roll.failure.text", "You trip.")]
+    assert two["not_shown"] == one["not_shown"]
+    assert "not_shown" not in simulate(Options(str(DATA / "coverage.toml"), 5), jobs=1)  # only when asked
+    result = CliRunner().invoke(cli, ["simulate", str(DATA / "coverage.toml"), "--runs", "20", "--coverage"])
+    assert result.exit_code == 0 and "Never shown in 20 runs (4):" in result.output

@@ -151,6 +151,11 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
                      "fled": _rate(e["fled"], n), "surrendered": _rate(e["surrendered"], n),
                      "out": e["out"], "comae": e["comae"]}
     errors = [_error_entry(e, adventure, options, party, errors_dir) for e in t.examples]
+    coverage = {}
+    if options.coverage:
+        from .coverage import not_shown
+
+        coverage = {"not_shown": not_shown(adventure, t.shown)}
     return {
         "adventure": adventure.id, "source": str(options.adventure), "runs": runs, "seed": options.seed,
         "policy": options.policy, "party": [m.name for m in party.members], "party_from": party.how,
@@ -165,6 +170,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         "errors": errors,
         "jobs": jobs, "seconds": round(seconds, 4),
         "runs_per_second": round(runs / seconds, 2) if seconds > 0 else None,
+        **coverage,
     }
 
 
