@@ -247,3 +247,23 @@ def test_a_flag_read_only_in_a_title_or_the_introduction_counts_as_read(tmp_path
     assert not any("'intro_seen'" in m for m in w103), w103  # read in the introduction
     w102 = [(p.line, p.message) for p in problems if p.code == "W102"]
     assert any(line == 12 and "'door_opend'" in m and "door_opened" in m for line, m in w102), w102
+
+
+def test_check_stats_counts_the_words_of_each_scene_and_the_total(tmp_path):
+    """hall: "Hall" (its title by default) 1 + "A hall." 2 + "Take the gem" 3 + "Leave" 1 = 7; out: "Out" 1 +
+    "Your score: {counter.score}." 3 (a slot is a word) + " A fine haul." 3 = 7 (issue 29)."""
+    from solo.sim.text_stats import words
+
+    score = Path(__file__).parent / "data" / "format" / "score.toml"
+    result = CliRunner().invoke(cli, ["check", str(score), "--stats"])
+    assert result.exit_code == 0, result.output
+    assert f"{score}: 14 words in 2 scenes" in result.output
+    assert re.search(r"^  hall\s+7$", result.output, re.M) and re.search(r"^  out\s+7$", result.output, re.M)
+    data = json.loads(CliRunner().invoke(cli, ["check", str(score), "--stats", "--json"]).output)
+    assert data == {"problems": [], "stats": {str(score): {"introduction": 0, "scenes": {"hall": 7, "out": 7},
+                                                            "total": 14}}}
+    assert words("{if a}one two{else}three{end} four {pc}") == 5  # both sides of the block
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[adventure]\ntitle = "x"\nstart = "nowhere"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(broken), "--stats"])
+    assert result.exit_code == 1 and "no statistics (fix its errors first)" in result.output

@@ -168,3 +168,19 @@ def test_w191_warns_about_a_way_home_offered_in_the_hub():
 def test_w191_is_silent_where_no_hub_offers_an_ending(path):
     assert not [p for p in check_adventure(path).problems if p.code == "W191"]
     assert not early_endings(load_adventure(path))
+
+
+def test_w191_only_where_every_way_on_ends_the_game(tmp_path):
+    """An oracle's "yes" that ends the game, its "no" staying in the square: a way on, not an ending (issue 29)."""
+    text = HUB.read_text(encoding="utf-8") + '''
+[[scenes.square.choices]]
+text = "Ask the sky whether a cart will take you home"
+oracle = { question = "Does a cart come?", odds = "impossible", yes = "home", no = { text = "No cart comes." } }
+'''
+    path = tmp_path / "hub.toml"
+    path.write_text(text, encoding="utf-8")
+    found = [p for p in check_adventure(path).problems if p.code == "W191"]
+    assert [p.path for p in found] == ["scenes.square.choices[4]"]  # "Walk home", not the oracle (choices[5])
+    shape = story_shape(load_adventure(path))
+    asked = load_adventure(path).scenes["square"].choices[5].key
+    assert not shape.ends_game("square", asked) and shape.targets["square"][asked] <= shape.bound

@@ -191,3 +191,84 @@ def test_escalation_without_a_type_takes_the_fitting_one(tmp_path):
     adventure = load_adventure(write(tmp_path, text))
     action = adventure.scenes["hall"].choices[1].action
     assert action.escalation.spec["type"] == "social" and action.escalation.spec["npcs"] == ["guard"]
+
+
+def test_toml_1_1_inline_tables_over_several_lines_load_on_every_install(tmp_path):
+    """One dialect everywhere (issue 29): pyproject requires the tomli that reads TOML 1.1, and it does."""
+    import re
+    from importlib.metadata import requires, version
+    from pathlib import Path
+
+    wide = MINIMAL.replace('roll.failure = { text = "Oops.", effects = [ { set = "seen" } ] }',
+                           'roll.failure = {\n    text = "Oops.",\n    effects = [ { set = "seen" } ],\n}')
+    assert "\n    text = \"Oops.\",\n" in wide
+    adventure = load_adventure(write(tmp_path, wide))
+    branch = adventure.scenes["hall"].choices[1].action.branches["failure"]
+    assert branch.text == "Oops." and [e.kind for e in branch.effects] == ["set"]
+    pinned = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    assert '"tomli>=2.4"' in pinned.read_text(encoding="utf-8")
+    assert any(re.match(r"tomli\s*>=\s*2\.4", r) for r in requires("solo") or [])
+    assert tuple(int(p) for p in version("tomli").split(".")[:2]) >= (2, 4)
+
+
+def _played(path, keys):
+    from solo.story.engine import Game
+
+    events = []
+
+    class Keys:
+        def __init__(self):
+            self.left = list(keys)
+
+        def decide(self, question):
+            if question.kind == "choice":
+                return self.left.pop(0)
+            return question.default if question.default in question.keys() else question.keys()[0]
+
+    game = Game(load_adventure(path), seed=1, decider=Keys(), sink=events.append)
+    game.play()
+    return game, events
+
+
+def test_on_enter_before_runs_ahead_of_the_text_and_an_outcome_list_picks_by_the_state():
+    """Issue 29: an ending shows the score it just added, and its outcome depends on it."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "format" / "score.toml"
+    game, events = _played(path, ["c1", "c2"])  # the gem (+2), then out (+1 before the text)
+    [entered] = [e for e in events if e.kind == "scene_entered" and e.data["scene"] == "out"]
+    assert "Your score: {counter.score}. A fine haul." == entered.data["text"]  # {if} picked after the +1
+    assert game.state.counters["score"] == 3 and "a souvenir" in game.state.items
+    assert [e.data["outcome"] for e in events if e.kind == "ending"] == ["rich"]
+    game, events = _played(path, ["c2"])
+    assert [e.data["outcome"] for e in events if e.kind == "ending"] == ["poor"]
+    scene = game.adventure.scenes["out"]
+    assert scene.outcome == "poor" and [w for _, w in scene.outcomes] == ["rich", "poor"]
+    from solo.story.prove_reads import conditions_of
+
+    assert scene.outcomes[0][0] in conditions_of(game.adventure)  # solo prove reads it too
+
+
+@pytest.mark.parametrize("outcome, fragment", [
+    ('[ { outcome = "poor" }, { if = "score > 1", outcome = "rich" } ]', "never reached"),
+    ('[ { if = "score > 1" } ]', "missing field 'outcome'"),
+    ('[ { if = "score >", outcome = "rich" } ]', "outcome[0].if"),
+    ('[]', "an empty outcome list"),
+])
+def test_an_outcome_list_is_checked_as_a_goto_list_is(tmp_path, outcome, fragment):
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "format" / "score.toml").read_text(encoding="utf-8")
+    text = text.replace('outcome = [ { if = "score >= 3", outcome = "rich" }, { outcome = "poor" } ]',
+                        f"outcome = {outcome}")
+    assert f"outcome = {outcome}" in text
+    problems = problems_of(tmp_path, text)
+    assert any(fragment in str(p) for p in problems), [str(p) for p in problems]
+
+
+def test_on_enter_as_a_table_takes_only_before_and_after(tmp_path):
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "format" / "score.toml").read_text(encoding="utf-8")
+    problems = problems_of(tmp_path, text.replace("after = [", "during = ["))
+    assert any("on_enter" in str(p) and "during" in str(p) for p in problems), [str(p) for p in problems]

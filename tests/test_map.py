@@ -130,3 +130,16 @@ def test_bad_stats_are_one_line_errors(run, tmp_path, content, words):
 def test_an_adventure_with_errors_points_to_solo_check(run):
     result = run("map", str(BROKEN / "dead_end.toml"))
     assert result.exit_code == 2 and "solo check" in result.output
+
+
+def test_map_prove_marks_the_soft_lock_and_the_scene_no_state_enters():
+    """The pit has a way out on the graph (a rope nobody gives): only the search sees the trap (issue 29)."""
+    trap = Path(__file__).parent / "data" / "prove" / "trap.toml"
+    plain = CliRunner().invoke(cli, ["map", str(trap), "--format", "dot"])
+    proven = CliRunner().invoke(cli, ["map", str(trap), "--format", "dot", "--prove"])
+    assert plain.exit_code == 0 and proven.exit_code == 0, proven.output
+    tooltips = dict(re.findall(r'"(\w+)" \[label=.*tooltip="([^"]*)"', proven.output))
+    assert tooltips["pit"] == "softlock" and tooltips["vault"] == "ending, never"
+    assert "softlock" not in plain.output and "never" not in plain.output
+    mermaid = CliRunner().invoke(cli, ["map", str(trap), "--prove"]).output
+    assert "class s_pit softlock" in mermaid and "class s_vault never" in mermaid

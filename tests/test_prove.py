@@ -441,10 +441,11 @@ def _best_play_holds_against_the_bots(source: Path, runs: int) -> None:
     from solo.sim.one_run import play_one, run_seed
     from solo.sim.options import Options
     from solo.sim.party import build_party
+    from solo.sim.policies import prove_fighters
 
     adventure = load_adventure(source)
     party = build_party(adventure, Options(adventure=str(source), runs=runs)).members
-    proof = prove(adventure, party or None)
+    proof = prove(adventure, party or None, fighters=prove_fighters())
     assert proof.complete
     for policy in ("explorer", "cautious", "bold"):
         endings = [play_one(adventure, party, run_seed(29, i), policy).ending for i in range(runs)]
@@ -454,8 +455,13 @@ def _best_play_holds_against_the_bots(source: Path, runs: int) -> None:
             assert found["best_chance"] >= endings.count(name) / runs - 4 * error, (policy, name)
 
 
-@pytest.mark.parametrize("source", [EXAMPLE, DATA / "planted.toml"], ids=lambda p: p.stem)
+@pytest.mark.parametrize("source", [EXAMPLE, DATA / "planted.toml", DATA / "aftermath.toml"], ids=lambda p: p.stem)
 def test_best_play_is_at_least_what_every_bot_reaches(source):
     _best_play_holds_against_the_bots(source, 300)
 
 
+
+
+@pytest.mark.slow
+def test_best_play_on_the_tutorial_is_at_least_what_every_bot_reaches_in_1000_runs():
+    _best_play_holds_against_the_bots(ROOT / "scenes" / "tutorial.toml", 1000)

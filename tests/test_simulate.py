@@ -301,3 +301,28 @@ def test_a_runs_script_numbers_choices_as_the_menu_does_gaps_kept():
         assert answers == [numbers[t] for t in taken]
         gap_answered += bool(answers) and answers[0] == "5"  # at the first menu 1, 2, 3 and 5 are on offer
     assert gap_answered
+
+
+def test_failing_runs_replays_go_under_the_saves_folder_by_default(tmp_path, monkeypatch):
+    """Never a temporary folder every project shares (issue 29): saves/simulate-errors, or SOLO_SAVES's."""
+    monkeypatch.setenv("SOLO_SAVES", str(tmp_path / "my_saves"))
+    r = simulate(Options(str(DATA / "loop.toml"), 2, max_turns=10), jobs=1)
+    folder = tmp_path / "my_saves" / "simulate-errors"
+    assert r["error_count"] == 2
+    assert sorted(p.suffix for p in folder.iterdir() if p.suffix == ".txt") == [".txt", ".txt"]
+    assert all(str(folder) in e["replay"] for e in r["errors"])
+
+
+def test_coverage_lists_what_no_run_showed_and_processes_add_up():
+    """The four things planted in coverage.toml, and nothing else (issue 29), the same from two processes."""
+    options = Options(str(DATA / "coverage.toml"), 40, coverage=True)
+    one, two = simulate(options, jobs=1), simulate(options, jobs=2)
+    missed = [(m["what"], m["where"].split(": ")[1], m["text"]) for m in one["not_shown"]]
+    assert missed == [("if", "scenes.hall.text", '{if has("crown")} when true'),
+                      ("choice", "scenes.hall.choices[0]", "Open the vault"),
+                      ("if", "scenes.hall.choices[1].text", '{if visits("hall") > 50} when true'),
+                      ("branch", "scenes.hall.choices[2].roll.failure.text", "You trip.")]
+    assert two["not_shown"] == one["not_shown"]
+    assert "not_shown" not in simulate(Options(str(DATA / "coverage.toml"), 5), jobs=1)  # only when asked
+    result = CliRunner().invoke(cli, ["simulate", str(DATA / "coverage.toml"), "--runs", "20", "--coverage"])
+    assert result.exit_code == 0 and "Never shown in 20 runs (4):" in result.output

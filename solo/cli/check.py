@@ -14,7 +14,9 @@ from . import UserError
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list of {file, line, path, code, severity, message}.")
 @click.option("--codes", is_flag=True, help="List the problem codes with what they mean, and stop.")
-def command(adventures: tuple[str, ...], as_json: bool, codes: bool) -> int:
+@click.option("--stats", is_flag=True,
+              help="Also print the words of each scene and in total (with --json: an object of problems and stats).")
+def command(adventures: tuple[str, ...], as_json: bool, codes: bool, stats: bool) -> int:
     """Check ADVENTURE (a name, a .toml file or a folder) before anyone plays it.
 
     Reports every problem at once as FILE:LINE:COLUMN: error[CODE]: message
@@ -25,7 +27,9 @@ def command(adventures: tuple[str, ...], as_json: bool, codes: bool) -> int:
     mean") or set but never read, goto lists with no fallback, unknown or
     unused shared responses, unknown skills, Focuses, conflict types, NPCs
     and tables, and narration templates with unknown slots. --codes alone
-    lists the problem codes.
+    lists the problem codes. --stats adds the words each scene holds and
+    the total (both sides of every {if} block; an adventure with errors has
+    none).
 
     Exits 1 if there is an error, 0 if there are only warnings.
 
@@ -33,6 +37,7 @@ def command(adventures: tuple[str, ...], as_json: bool, codes: bool) -> int:
     Examples:
       solo check tutorial
       solo check scenes/my_adventure/ --json
+      solo check vellan --stats
     """
     from ..errors import SoloError
     from ..sim.lint import ALL_CODES, check_adventure
@@ -53,8 +58,11 @@ def command(adventures: tuple[str, ...], as_json: bool, codes: bool) -> int:
     reports = [check_adventure(path, name=spec) for spec, path in paths]
     problems = [p for r in reports for p in r.problems]
     errors = sum(r.errors for r in reports)
+    counted = _stats(reports) if stats else {}
     if as_json:
-        click.echo(json.dumps([p.to_dict() for p in problems], indent=1, ensure_ascii=False))
+        listed = [p.to_dict() for p in problems]
+        click.echo(json.dumps({"problems": listed, "stats": counted} if stats else listed, indent=1,
+                              ensure_ascii=False))
     else:
         for p in problems:
             click.echo(str(p))
@@ -64,4 +72,19 @@ def command(adventures: tuple[str, ...], as_json: bool, codes: bool) -> int:
                 click.echo(f"{r.path}: ok", err=True)
         if problems:
             click.echo(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", err=True)
+        if stats:
+            from ..sim.text_stats import stats_lines
+
+            for r in reports:
+                found = counted.get(r.source)
+                lines = stats_lines(r.source, found) if found else [f"{r.source}: no statistics (fix its errors first)"]
+                for line in lines:
+                    click.echo(line)
     return 1 if errors else 0
+
+
+def _stats(reports) -> dict:
+    """Each adventure's word counts by how it was named (None for one with errors: it was not loaded)."""
+    from ..sim.text_stats import word_counts
+
+    return {r.source: word_counts(r.adventure) if r.adventure is not None else None for r in reports}

@@ -20,23 +20,29 @@ if TYPE_CHECKING:
               help="Mermaid (GitHub and many editors draw it) or Graphviz DOT (dot -Tsvg).")
 @click.option("--stats", type=click.Path(dir_okay=False, path_type=Path), metavar="SIM.json",
               help="A 'solo simulate --json' report: show how often each scene was visited.")
+@click.option("--prove", "prove_it", is_flag=True,
+              help="Search the adventure's states first (solo prove, conditions and dice counted): mark the scenes a "
+                   "soft-lock traps the party in, and those no reachable state enters.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Write here instead of stdout (a new file, or a map solo drew).")
 @click.option("--force", is_flag=True, help="With --output: replace an existing file that is not a map solo drew.")
-def command(adventure: str, fmt: str, stats: Path | None, output: Path | None, force: bool) -> None:
+def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output: Path | None, force: bool) -> None:
     """Draw ADVENTURE's scene graph (a name, a .toml file or a folder).
 
     Edges are the choices, with their condition ([if cloak_off]) and the
     outcome for rolls and conflicts ([success], [won] …); a choice that
     keeps the story in its scene is a dotted loop back to it. Endings, the
     start, scenes that cannot be reached, dead ends and loops with no ending
-    are marked with their own styles.
+    are marked with their own styles. With --prove, what 'solo prove' finds
+    is marked too: soft-lock scenes, and scenes no reachable state enters
+    (only when the search is complete: it stops at 2,000 states).
 
     \b
     Examples:
       solo map tutorial > tutorial.mmd
       solo simulate tutorial --json > sim.json && solo map tutorial --stats sim.json
       solo map tutorial --format dot | dot -Tsvg > tutorial.svg
+      solo map tests/data/prove/planted.toml --prove
     """
     from ..errors import SoloError
     from ..paths import PathError, replace_problem, write_owned
@@ -58,7 +64,7 @@ def command(adventure: str, fmt: str, stats: Path | None, output: Path | None, f
     data = None
     if stats is not None:
         data = _read_stats(stats, adv)
-    text = render(adv, fmt, data)
+    text = render(adv, fmt, data, proven_marks(adv) if prove_it else None)
     if output is not None:
         try:
             write_owned(output, text, MAP_FILE, force=force)
@@ -95,3 +101,15 @@ def _read_stats(path: Path, adv: Adventure) -> dict:
     if not all(isinstance(v, dict) and isinstance(v.get("rate", 0), (int, float)) for v in data["scenes"].values()):
         raise UserError(f"{path}: the 'scenes' of this report are damaged")
     return data
+
+
+def proven_marks(adv: Adventure) -> dict[str, set[str]]:
+    """What ``solo prove`` finds, as marks for the map: the scenes soft-locks trap the party in (certain, even
+    from a search that stopped at its limit), and the scenes no reachable state enters (only from a complete one)."""
+    from ..sim.policies import prove_fighters
+    from ..story.prove_search import prove
+
+    proof = prove(adv, fighters=prove_fighters())
+    softlock = {cause[0] for cause in proof.soft_lock_groups if cause[0]}
+    never = {u["scene"] for u in proof.unreachable if u["choice"] is None} if proof.complete else set()
+    return {"softlock": softlock, "never": never}

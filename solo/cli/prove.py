@@ -85,7 +85,9 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
         raise UserError(str(exc)) from None
     tries = DEFAULT_SEEDS if seeds is None else seeds
     progress = ProgressLine(sys.stderr)
-    proof = prove(adv, party, max_states=max_states or DEFAULT_MAX_STATES,
+    from ..sim.policies import prove_fighters
+
+    proof = prove(adv, party, max_states=max_states or DEFAULT_MAX_STATES, fighters=prove_fighters(),
                   progress=lambda searched, found: progress.show(f"{searched:,} states searched, {found:,} found"))
     walks: dict[str, Walkthrough | None] = {}
     for name, found in proof.endings.items():

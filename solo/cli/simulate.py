@@ -36,10 +36,12 @@ if TYPE_CHECKING:
 @click.option("--max-turns", type=Whole(1, MAX_TURNS), default=1000, show_default=True,
               help="A run with more scene choices than this is reported as an error (a loop?).")
 @click.option("--errors", "--errors-dir", "errors_dir", type=FOLDER, metavar="DIR",
-              help="Where failing runs' answers are written (default: solo-simulate in the temp folder).")
+              help="Where failing runs' answers are written (default: simulate-errors in the saves folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@click.option("--coverage", is_flag=True,
+              help="Also list the scene texts, choices, branch texts and {if} sides no run showed (not_shown).")
 def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, ...], party_size: int | None,
-            policy: str, max_turns: int, errors_dir: Path | None, as_json: bool) -> int:
+            policy: str, max_turns: int, errors_dir: Path | None, as_json: bool, coverage: bool = False) -> int:
     """Auto-play ADVENTURE (a name, a .toml file or a folder) with bot players.
 
     Reports how often each ending is reached (with 95 % intervals), scenes
@@ -78,7 +80,7 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
     if party or party_size is not None:
         _takes_a_party(path, adventure, "--party" if party else "--party-size")
     options = Options(str(path), runs, seed=seed, policy=policy, party=tuple(party), party_size=party_size,
-                      max_turns=max_turns)
+                      max_turns=max_turns, coverage=coverage)
 
     bar = _ProgressBar(runs) if sys.stderr.isatty() else None  # stderr: --json output stays clean
     try:
@@ -152,6 +154,14 @@ def _show(r: dict) -> None:
         say(console, ("Scenes never reached:", "yellow"), f" {', '.join(r['unreached'])}")
     else:
         console.print("Every scene was reached.")
+    if "not_shown" in r:
+        missed = r["not_shown"]
+        if missed:
+            say(console, (f"Never shown in {r['runs']:,} runs ({len(missed)}):", "yellow"))
+            for m in missed:
+                say(console, f"  {m['where']}: {m['what']} {m['text']}", soft_wrap=True)
+        else:
+            console.print("Every scene text, choice, branch text and {if} side was shown.")
 
     if r["checks"]:
         t = Table(title="Rolls (success after Luck, 95 % interval)", title_justify="left")

@@ -31,6 +31,10 @@ _STYLES = {
     "deadend": ("fill:#f8d7da,stroke:#c62828", 'style="rounded,filled", fillcolor="#f8d7da", color="#c62828"'),
     "trap": ("fill:#ffe0b2,stroke:#ef6c00", 'style="rounded,filled", fillcolor="#ffe0b2", color="#ef6c00"'),
     "unvisited": ("stroke:#6a1b9a,stroke-dasharray:2 2", 'color="#6a1b9a", style="rounded,dotted"'),
+    "softlock": ("fill:#ffcdd2,stroke:#b71c1c,stroke-width:3px",
+                 'style="rounded,filled,bold", fillcolor="#ffcdd2", color="#b71c1c"'),
+    "never": ("fill:#eeeeee,stroke:#424242,stroke-dasharray:1 3,color:#616161",
+              'style="rounded,dotted", color="#424242", fontcolor="#616161"'),
 }
 LEGEND = {
     "start": "the first scene",
@@ -39,6 +43,8 @@ LEGEND = {
     "deadend": "not an ending, and no choice leads out",
     "trap": "ways out, but none leads to an ending",
     "unvisited": "no simulated run came here",
+    "softlock": "solo prove: a state here can reach no ending (a soft-lock)",
+    "never": "solo prove: no reachable state enters it (conditions and dice counted)",
 }
 
 
@@ -59,8 +65,10 @@ def can_end(adventure: Adventure) -> set[str]:
     return done
 
 
-def scene_classes(adventure: Adventure, stats: dict | None = None) -> dict[str, list[str]]:
-    """scene id -> the marks it gets (start, ending, unreachable, deadend, trap, unvisited)."""
+def scene_classes(adventure: Adventure, stats: dict | None = None,
+                  proven: dict[str, set[str]] | None = None) -> dict[str, list[str]]:
+    """scene id -> the marks it gets (start, ending, unreachable, deadend, trap, unvisited; with ``proven``, what
+    ``solo prove`` found: ``softlock`` scenes a state is trapped in, and scenes ``never`` entered)."""
     seen = reachable(adventure)
     dead = set(dead_ends(adventure))
     ends = can_end(adventure)
@@ -80,6 +88,9 @@ def scene_classes(adventure: Adventure, stats: dict | None = None) -> dict[str, 
             marks.append("trap")
         if visited is not None and sid in seen and not visited.get(sid):
             marks.append("unvisited")
+        for mark in ("softlock", "never"):
+            if proven is not None and sid in proven.get(mark, ()):
+                marks.append(mark)
         out[sid] = marks
     return out
 
@@ -153,9 +164,9 @@ def _node_text(adventure: Adventure, sid: str, rates: dict[str, float] | None) -
     return lines
 
 
-def to_mermaid(adventure: Adventure, stats: dict | None = None) -> str:
+def to_mermaid(adventure: Adventure, stats: dict | None = None, proven: dict[str, set[str]] | None = None) -> str:
     rates = _rates(stats)
-    classes = scene_classes(adventure, stats)
+    classes = scene_classes(adventure, stats, proven)
     ids = _ids(adventure)
     out = ["flowchart TD", f"%% {MAP_MARK.decode()} {_one_line(adventure.id)}"]
     for sid in adventure.scenes:
@@ -174,9 +185,9 @@ def to_mermaid(adventure: Adventure, stats: dict | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def to_dot(adventure: Adventure, stats: dict | None = None) -> str:
+def to_dot(adventure: Adventure, stats: dict | None = None, proven: dict[str, set[str]] | None = None) -> str:
     rates = _rates(stats)
-    classes = scene_classes(adventure, stats)
+    classes = scene_classes(adventure, stats, proven)
     out = [f"digraph {_dot_string(adventure.id)} {{", f"    // {MAP_MARK.decode()} {_one_line(adventure.id)}",
            f"    label={_dot_string(adventure.title)}; labelloc=t;",
            "    rankdir=TB;",
@@ -187,7 +198,7 @@ def to_dot(adventure: Adventure, stats: dict | None = None) -> str:
         attrs = [f'label="{text}"']
         marks = classes[sid]
         # The most telling mark wins the colours; every mark is listed in the tooltip.
-        for cls in ("unreachable", "deadend", "trap", "unvisited", "ending"):
+        for cls in ("softlock", "unreachable", "never", "deadend", "trap", "unvisited", "ending"):
             if cls in marks:
                 attrs.append(_STYLES[cls][1])
                 break
@@ -213,11 +224,12 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def render(adventure: Adventure, fmt: str = "mermaid", stats: dict | None = None) -> str:
+def render(adventure: Adventure, fmt: str = "mermaid", stats: dict | None = None,
+           proven: dict[str, set[str]] | None = None) -> str:
     if fmt == "mermaid":
-        return to_mermaid(adventure, stats)
+        return to_mermaid(adventure, stats, proven)
     if fmt == "dot":
-        return to_dot(adventure, stats)
+        return to_dot(adventure, stats, proven)
     raise ValueError(f"unknown map format {fmt!r} (known: {', '.join(FORMATS)})")
 
 

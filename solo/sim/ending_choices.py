@@ -3,9 +3,11 @@
 The explorer bot (:mod:`solo.sim.explorer`) and ``solo check``'s W191 share
 these answers, so the warning an author reads names exactly the choices the
 bot holds back. Conditions and dice are ignored, as in every graph check: a
-choice "ends the game" when every scene any of its outcomes can lead to is
-*ending-bound* (an ending, or a scene whose every way out is ending-bound), so
-once it is taken no road leads back into the rest of the story.
+choice "ends the game" when every way on from it ends the game: every scene any
+of its outcomes can lead to is *ending-bound* (an ending, or a scene whose every
+way out is ending-bound) and no outcome stays in the scene (an oracle's "no"
+with no ``goto``, a roll's failure that only tells something), so once it is
+taken no road leads back into the rest of the story.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING
 from ..story.graph import branches_of
 
 if TYPE_CHECKING:
-    from ..story.adventure import Adventure, Choice, Scene
+    from ..story.adventure import Adventure, Branch, Choice, Scene
 
 
 def choice_targets(scene: Scene) -> dict[str, frozenset[str]]:
@@ -29,6 +31,31 @@ def choice_targets(scene: Scene) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+def choice_stays(scene: Scene) -> frozenset[str]:
+    """The keys of the choices some outcome of which stays in the scene: a branch with no ``goto`` (or a ``goto``
+    list whose every route has a condition), or an outcome of the action that no branch answers."""
+    from ..story.actions import ACTIONS
+
+    def stays(branch: Branch | None) -> bool:
+        return branch is None or (not branch.goto and all(r.condition is not None for r in branch.routes))
+
+    out = set()
+    for choice in scene.choices:
+        action = choice.action
+        if action is None:
+            if stays(choice.goto):
+                out.add(choice.key)
+            continue
+        verb = ACTIONS.get(action.kind)
+        names = (*getattr(verb, "outcomes", ()), *getattr(verb, "optional", ()))
+        written = list(action.branches.values())
+        if action.escalation is not None:
+            written += list(action.escalation.branches.values())
+        if any(stays(b) for b in written) or any(action.branch(o) is None for o in names):
+            out.add(choice.key)
+    return frozenset(out)
+
+
 @dataclass(frozen=True)
 class StoryShape:
     """The graph facts a player who knows where choices lead would use, computed once per adventure."""
@@ -38,11 +65,13 @@ class StoryShape:
     bound: frozenset[str]  # endings, and scenes whose every way out is ending-bound
     reach: dict[str, frozenset[str]]  # scene -> every scene reachable from it in one step or more
     endings: frozenset[str]
+    stays: dict[str, frozenset[str]]  # scene -> the choices some outcome of which stays in it
 
     def ends_game(self, scene: str, key: str) -> bool:
-        """Choice ``key`` of ``scene`` leads, whatever its outcome, only into ending-bound scenes."""
+        """Every way on from choice ``key`` of ``scene`` ends the game: whatever its outcome, it leads only into
+        ending-bound scenes (none stays where it is)."""
         to = self.targets.get(scene, {}).get(key, frozenset())
-        return bool(to) and to <= self.bound
+        return bool(to) and to <= self.bound and key not in self.stays.get(scene, frozenset())
 
     def leaves(self, scene: str, key: str) -> bool:
         """Choice ``key`` moves on for good: no scene it leads to can lead back to ``scene``."""
@@ -77,7 +106,8 @@ def story_shape(adventure: Adventure) -> StoryShape:
                 bound.add(sid)
                 grew = True
     reach = {sid: _reachable_from(sid, successors) for sid in adventure.scenes}
-    return StoryShape(targets, successors, frozenset(bound), reach, endings)
+    stays = {sid: choice_stays(scene) for sid, scene in adventure.scenes.items()}
+    return StoryShape(targets, successors, frozenset(bound), reach, endings, stays)
 
 
 def _reachable_from(start: str, successors: dict[str, frozenset[str]]) -> frozenset[str]:

@@ -48,6 +48,7 @@ class Report:
     source: str
     path: str
     problems: list[Problem] = field(default_factory=list)
+    adventure: Adventure | None = None  # as loaded, when it has no error (for --stats)
 
     @property
     def errors(self) -> int:
@@ -83,7 +84,7 @@ def check_adventure(source: str | Path, *, name: str | None = None) -> Report:
         except Exception as exc:  # noqa: BLE001 - one failing check must not hide the others' findings
             problems.append(Problem(str(source), None, "", "E099", "error",
                                     f"a check failed: {type(exc).__name__}: {exc}"))
-    return Report(name or str(source), str(source), sort_problems(problems))
+    return Report(name or str(source), str(source), sort_problems(problems), adventure)
 
 
 def check_adventures(specs: list[str]) -> list[Report]:

@@ -24,6 +24,7 @@ class Options:
     party_size: int | None = None
     max_turns: int = DEFAULT_MAX_TURNS
     max_examples: int = MAX_EXAMPLES
+    coverage: bool = False  # note what each run showed, for the report's ``not_shown`` (solo.sim.coverage)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -46,7 +46,7 @@ def _prepared(options: Options) -> tuple[Adventure, Party]:
 def run_chunk(options: Options, start: int, count: int) -> Tally:
     """Runs ``start`` .. ``start + count - 1``, tallied."""
     adventure, party = _prepared(options)
-    tally = Tally()
+    tally = Tally(coverage=options.coverage)
     for index in range(start, start + count):
         tally.begin(None)
         result = play_one(adventure, party.members, run_seed(options.seed, index), options.policy, sink=tally,

@@ -26,6 +26,9 @@ from ..minds.bots import RandomDecider
 from ..rules.outcomes import OUT
 
 POLICIES = ("random", "cautious", "bold", "explorer")
+#: The bots whose way of fighting ``solo prove`` tries in every conflict, besides keeping one Lens: best play
+#: is then at least as good as any of them (docs/proving.md).
+PROVE_FIGHTERS = ("bold", "cautious", "explorer")
 _NUMBER = re.compile(r"(-?\d+)\s*%")
 
 
@@ -42,6 +45,13 @@ def make_policy(name: str, rng: random.Random):
 
         return ExplorerBot(rng)
     raise ValueError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
+
+
+def prove_fighters() -> dict:
+    """``solo prove``'s fighters: each of :data:`PROVE_FIGHTERS`, made from a generator."""
+    from functools import partial
+
+    return {name: partial(make_policy, name) for name in PROVE_FIGHTERS}
 
 
 class ReadingBot:

@@ -7,7 +7,6 @@ report of :mod:`solo.cli.simulate` is drawn from the same dict.
 from __future__ import annotations
 
 import math
-import tempfile
 from pathlib import Path
 from shlex import quote
 from typing import TYPE_CHECKING, Any
@@ -152,6 +151,11 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
                      "fled": _rate(e["fled"], n), "surrendered": _rate(e["surrendered"], n),
                      "out": e["out"], "comae": e["comae"]}
     errors = [_error_entry(e, adventure, options, party, errors_dir) for e in t.examples]
+    coverage = {}
+    if options.coverage:
+        from .coverage import not_shown
+
+        coverage = {"not_shown": not_shown(adventure, t.shown)}
     return {
         "adventure": adventure.id, "source": str(options.adventure), "runs": runs, "seed": options.seed,
         "policy": options.policy, "party": [m.name for m in party.members], "party_from": party.how,
@@ -166,6 +170,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         "errors": errors,
         "jobs": jobs, "seconds": round(seconds, 4),
         "runs_per_second": round(runs / seconds, 2) if seconds > 0 else None,
+        **coverage,
     }
 
 
@@ -197,13 +202,25 @@ def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
     }
 
 
+#: The folder of failing runs' replays under the saves folder, unless --errors names another.
+ERRORS_SUBFOLDER = "simulate-errors"
+
+
+def errors_folder() -> Path:
+    """Where failing runs' replays go by default: ``simulate-errors`` in the saves folder (``SOLO_SAVES``,
+    ``$SOLO_HOME/saves`` or ``saves/``), the project's own, never a temporary folder every project shares."""
+    from ..paths import default_saves
+
+    return default_saves() / ERRORS_SUBFOLDER
+
+
 def _error_entry(e: dict, adventure: Adventure, options: Options, party: Party,
                  errors_dir: str | Path | None) -> dict[str, Any]:
     """The example error with the files and the command that replay it."""
     from ..characters import CHARACTER_FILE, character_text
     from ..paths import FileKind, PathError, file_in, write_owned
 
-    folder = Path(errors_dir) if errors_dir else Path(tempfile.gettempdir()) / "solo-simulate"
+    folder = Path(errors_dir) if errors_dir else errors_folder()
     out = {k: v for k, v in e.items() if k != "answers"}
     stem = f"{adventure.id}-seed{e['seed']}"
     try:

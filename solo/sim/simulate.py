@@ -31,8 +31,8 @@ def simulate(options: Options, *, jobs: int = 1, progress: Callable[[int, int], 
     """Play ``options.runs`` games and return the report (a JSON-able dict).
 
     ``progress(done, total)`` is called after every chunk. ``errors_dir`` is
-    where the answers of failing runs are written (default: a ``solo-simulate``
-    folder in the system temporary folder). ``on_pool_ready`` is called once the
+    where the answers of failing runs are written (default: ``simulate-errors``
+    in the saves folder, :func:`solo.sim.report.errors_folder`). ``on_pool_ready`` is called once the
     worker processes exist (start a progress bar's thread only after that).
     """
     from ..story.loader import load_adventure

@@ -31,7 +31,9 @@ class Tally:
 
     detail = False  # it counts: the engine need not take targets apart for it (events.wants_detail)
 
-    def __init__(self) -> None:
+    def __init__(self, coverage: bool = False) -> None:
+        self.coverage = coverage  # note what each run showed (solo simulate --coverage, solo.sim.coverage)
+        self.shown: dict[str, int] = {}
         self.runs = 0
         self.endings: dict[str, int] = {}
         self.flags: dict[str, int] = {}  # runs that ended with the flag set
@@ -52,6 +54,7 @@ class Tally:
         self._seen: set[str] = set()
         self._scene: str | None = None
         self._choice: str | None = None
+        self._choice_key: str | None = None
         self._escalated = False
         self._sides: dict[str, tuple[str, str | None, bool]] = {}  # participant id -> (side, npc id, obstacle)
         self._conflict: dict | None = None
@@ -64,6 +67,7 @@ class Tally:
         self._seen = set()
         self._scene = None
         self._choice = None
+        self._choice_key = None
         self._conflict = None
 
     def __call__(self, event: Event) -> None:
@@ -74,6 +78,10 @@ class Tally:
     def _on_scene(self, d: dict[str, Any]) -> None:
         sid = d["scene"]
         self._scene = sid
+        if self.coverage and self._game is not None:
+            from .coverage import mark_scene
+
+            mark_scene(self.shown, self._game, self._game.adventure.scenes[sid])
         _bump(self.scene_visits, sid)
         if sid not in self._seen:
             self._seen.add(sid)
@@ -81,7 +89,12 @@ class Tally:
 
     def _on_choice(self, d: dict[str, Any]) -> None:
         self._choice = f"{d['scene']}:{d['key']}"
+        self._choice_key = d["key"]
         self._escalated = False
+        if self.coverage and self._game is not None:
+            from .coverage import mark_menu
+
+            mark_menu(self.shown, self._game, self._game.adventure.scenes[d["scene"]])
 
     def _check(self, kind: str, skill: str) -> dict:
         key = self._choice or f"{self._scene}:?"
@@ -242,7 +255,7 @@ class Tally:
         self.max_turns = max(self.max_turns, other.max_turns)
         self.error_count += other.error_count
         for name in ("endings", "flags", "counters", "items", "scene_runs", "scene_visits", "checks", "conflicts",
-                     "npcs"):
+                     "npcs", "shown"):
             _add(getattr(self, name), getattr(other, name))
         for sig, e in other.error_kinds.items():
             mine = self.error_kinds.get(sig)
@@ -267,7 +280,18 @@ def _add(mine: dict, theirs: dict) -> None:
             mine.setdefault(key, value)
 
 
+def _on_branch_text(tally: Tally, d: dict[str, Any]) -> None:
+    game = tally._game
+    if tally.coverage and game is not None and tally._scene is not None:
+        from .coverage import mark_branch
+
+        scene = game.adventure.scenes[tally._scene]
+        choice = next((c for c in scene.choices if c.key == tally._choice_key), None)
+        mark_branch(tally.shown, game, choice, d.get("text", ""))
+
+
 _HANDLERS: dict[str, Callable[[Tally, dict[str, Any]], None]] = {
+    "branch_text": _on_branch_text,
     "scene_entered": Tally._on_scene,
     "choice": Tally._on_choice,
     "skill_roll": Tally._on_skill_roll,

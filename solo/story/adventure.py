@@ -128,12 +128,23 @@ class Scene:
     text: str
     where: Where
     choices: list[Choice] = field(default_factory=list)
-    on_enter: list[Effect] = field(default_factory=list)
+    on_enter: list[Effect] = field(default_factory=list)  # after the scene's text is shown
     ending: bool = False
-    outcome: str | None = None  # for endings: "victory", "defeat", … free words for statistics
+    outcome: str | None = None  # for endings: "victory", "defeat", … free words for statistics (the fallback)
     npcs: list[str] = field(default_factory=list)  # NPCs present (for the oracle and random events)
     oracle_setup: bool = False  # open scenes: the oracle checks whether it is altered or interrupted
     control: str | None = None  # "pcs" or "npcs": who holds the scene, for the tension track
+    on_enter_before: list[Effect] = field(default_factory=list)  # ``on_enter.before``: before the text is picked
+    #: ``outcome`` written as a list: (condition, outcome), the first that holds names the ending's outcome
+    outcomes: list[tuple[Condition | None, str]] = field(default_factory=list)
+
+    def outcome_now(self, context: Context) -> str:
+        """The ending's outcome as the story stands: the first entry of an ``outcome`` list whose condition
+        holds, else the plain ``outcome``, else the scene's id."""
+        for condition, word in self.outcomes:
+            if condition is None or condition.evaluate(context):
+                return word
+        return self.outcome or self.id
 
 
 @dataclass

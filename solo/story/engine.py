@@ -224,6 +224,8 @@ class Game:
         s.visited[scene.id] = s.visited.get(scene.id, 0) + 1
         for npc in scene.npcs:
             s.oracle.add_npc(s.npcs[npc].name)
+        for effect in scene.on_enter_before:  # on_enter.before: the text below already reads what they did
+            self.apply(effect)
         self.emit("scene_entered", scene=scene.id, title=self.picked(scene.title), text=self.picked(scene.text),
                   slots=self.slots(),
                   ending=scene.ending, visit=s.visited[scene.id])
@@ -238,7 +240,8 @@ class Game:
             self.apply(effect)
         if scene.ending:
             s.ending = scene.id
-            self.emit("ending", scene=scene.id, title=self.picked(scene.title), outcome=scene.outcome or scene.id)
+            self.emit("ending", scene=scene.id, title=self.picked(scene.title),
+                      outcome=scene.outcome_now(self.context()))
 
     def slots(self) -> dict[str, object]:
         """Values for the slots of scene text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns.

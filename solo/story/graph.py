@@ -90,6 +90,7 @@ def _all_branches(adventure: Adventure) -> Iterator[Branch]:
 
 def all_effects(adventure: Adventure) -> Iterator[Effect]:
     for scene in adventure.scenes.values():
+        yield from scene.on_enter_before
         yield from scene.on_enter
         for choice in scene.choices:
             yield from choice.effects
@@ -124,6 +125,9 @@ def _all_conditions(adventure: Adventure) -> Iterator[tuple[Where, Condition]]:
         for choice in scene.choices:
             if choice.condition is not None:
                 yield _at(choice.where, "if"), choice.condition
+        for i, (condition, _) in enumerate(scene.outcomes):
+            if condition is not None:
+                yield Where(scene.where.file, f"{scene.where.path}.outcome[{i}].if"), condition
     for e in all_effects(adventure):
         if e.condition is not None:
             yield _at(e.where, "if"), e.condition

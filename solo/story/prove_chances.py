@@ -27,12 +27,18 @@ from ..rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
 from ..rules.rolls import judge, resolve_opposed
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..decisions import Decider
     from ..rules.character import Character
     from .adventure import Action, Branch
     from .engine import Game
 
 #: Conflicts the exact odds cannot price (more than two sides, a spent Pool) are played this many times.
 SAMPLED_CONFLICTS = 400
+#: A conflict fought as a bot fights it is played this many times (a bot that weighs the exact odds every round
+#: costs some milliseconds a round: 400 of each would make a search of the example adventure ten times longer).
+SAMPLED_STYLES = 200
 #: The seed of those sampled conflicts: the same adventure gives the same report.
 SAMPLE_SEED = 14
 
@@ -99,17 +105,27 @@ class Outcomes:
     lens: str | None = None
     extra: dict[str, float] = field(default_factory=dict)
     exits: list[Plan] = field(default_factory=list)  # fleeing or giving up at once, each a move of its own
+    #: The same conflict fought round by round the way each fighter given to the search fights (its Lens each
+    #: round, Luck on its blows, when it gives up): each a move of its own, so best play is at least as good.
+    styles: list[Outcomes] = field(default_factory=list)
+    fighter: str | None = None  # the fighter these outcomes are fought by (None: keeping one Lens)
 
 
-def outcomes(game: Game, action: Action) -> Outcomes:
-    """The outcomes of ``action`` taken now, each with its chance (they sum to 1)."""
+#: Fighters the search may fight a conflict as: a name -> a decider made from a generator (``solo simulate``'s
+#: bots, given by the caller: the story layer does not know them).
+Fighters = dict[str, "Callable[[random.Random], Decider]"]
+
+
+def outcomes(game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
+    """The outcomes of ``action`` taken now, each with its chance (they sum to 1); for a conflict, also as each
+    of ``fighters`` fights it (:attr:`Outcomes.styles`)."""
     kind = action.kind
     if kind == "roll":
         return _roll(game, action)
     if kind == "opposed":
         return _opposed(game, action)
     if kind == "conflict":
-        return _conflict(game, action.spec)
+        return _conflict(game, action.spec, fighters)
     if kind == "oracle":
         return _oracle(game, action)
     if kind == "request":
@@ -117,13 +133,14 @@ def outcomes(game: Game, action: Action) -> Outcomes:
     return Outcomes([Plan(1.0, "drawn", real=True)], note=f"{kind}: played with the engine's own dice")
 
 
-def escalation_outcomes(game: Game, action: Action) -> Outcomes:
+def escalation_outcomes(game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
     """The conflict a lost opposed roll escalates to: its outcomes, on the escalation's branches."""
     assert action.escalation is not None
-    found = _conflict(game, action.escalation.spec)
-    for plan in found.plans:
+    found = _conflict(game, action.escalation.spec, fighters)
+    roller = _roller(game, action.spec)
+    for plan in [*found.plans, *(p for style in found.styles for p in style.plans)]:
         plan.escalated = True
-        plan.roller = _roller(game, action.spec)
+        plan.roller = roller
     return found
 
 
@@ -239,7 +256,7 @@ def _request(game: Game, action: Action) -> Outcomes:
 
 
 # -- conflicts ------------------------------------------------------------------------------------
-def _conflict(game: Game, spec: dict) -> Outcomes:
+def _conflict(game: Game, spec: dict, fighters: Fighters | None = None) -> Outcomes:
     """Every way the conflict can end, with what it leaves behind, and the party's own ways out.
 
     Against an obstacle: the exact odds, won, lost or a stalemate. Against NPCs, whose minds may flee, give up
@@ -255,12 +272,21 @@ def _conflict(game: Game, spec: dict) -> Outcomes:
     pcs = game.state.pcs
     if not pcs:
         return Outcomes([Plan(1.0, LOST)], note="nobody left to fight")
-    signature = _signature(game, spec, npc_ids)
+    signature = _signature(game, spec, npc_ids) + "|" + ",".join(sorted(fighters or {}))
     if signature in _PRICED:
         return copy.deepcopy(_PRICED[signature])
     if len(_PRICED) >= MAX_PRICED:
         _PRICED.clear()
-    found = _PRICED[signature] = _price(game, ctype, spec, npc_ids, rounds)
+    found = _price(game, ctype, spec, npc_ids, rounds)
+    if found.exits or found.lens is not None:  # a real contest (not one side with nobody in it)
+        for name, fighter in sorted((fighters or {}).items()):
+            counts = _sampled(game, ctype, spec, npc_ids, rounds, "none", fighter=fighter, times=SAMPLED_STYLES)
+            total = sum(counts.values())
+            found.styles.append(Outcomes(
+                [Plan(n / total, outcome, sampled=True, statuses=statuses, comae=comae)
+                 for (outcome, statuses, comae), n in sorted(counts.items())],
+                note=f"estimated from {total} conflicts fought as the {name} bot fights", fighter=name))
+    _PRICED[signature] = found
     return copy.deepcopy(found)
 
 
@@ -311,7 +337,8 @@ def _exits(ctype, npc_ids: list[str]) -> list[Plan]:
     return [Plan(1.0, outcome, exit=key, statuses=statuses) for key, outcome in ways]
 
 
-def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, rng: random.Random):
+def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, rng: random.Random,
+                  fighter: Callable[[random.Random], Decider] | None = None):
     """The sides as the game lines them up (:meth:`Game.conflict_sides`, on copies), PCs keeping ``lens``, NPCs
     with their minds, and the PCs' disposition bonus in a social conflict. Spent Pools are not modelled.
     Returns the participants and the NPCs' by id."""
@@ -320,7 +347,8 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
     from .npcs import default_mind
 
     memory = game.state.memory
-    parts, npcs, _ = game.conflict_sides(ctype, npc_ids, obstacle_of(spec), pc_decider=LensKeeper(lens),
+    decider = fighter(rng) if fighter is not None else LensKeeper(lens)
+    parts, npcs, _ = game.conflict_sides(ctype, npc_ids, obstacle_of(spec), pc_decider=decider,
                                          mind=lambda nid, npc: default_mind(npc, rng, memory=memory.get(nid)),
                                          copies=True, vehicle=spec.get("vehicle"))
     game.disposition_bonus(ctype, parts, next(iter(npcs), None))
@@ -351,14 +379,17 @@ def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tu
 Ending = tuple[str, tuple[tuple[str, str], ...], tuple[str, ...]]
 
 
-def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, lens: str) -> Counter[Ending]:
-    """The conflict played SAMPLED_CONFLICTS times with the engine, the PCs keeping ``lens``: how each ended."""
+def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, lens: str,
+             fighter: Callable[[random.Random], Decider] | None = None, times: int = SAMPLED_CONFLICTS
+             ) -> Counter[Ending]:
+    """The conflict played SAMPLED_CONFLICTS times with the engine, the PCs keeping ``lens`` (or fighting as
+    ``fighter`` does): how each ended."""
     from ..rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
     counts: Counter[Ending] = Counter()
-    for _ in range(SAMPLED_CONFLICTS):
-        parts, npcs = _participants(game, ctype, spec, npc_ids, lens, rng)
+    for _ in range(times):
+        parts, npcs = _participants(game, ctype, spec, npc_ids, lens, rng, fighter)
         result = Conflict(ctype, parts, rng, round_limit=rounds).run()
         statuses = tuple(sorted((nid, p.status) for nid, p in npcs.items()))
         comae = tuple(sorted(p.char.name for p in parts if p.is_pc and p.char is not None and p.status == COMAE))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .engine import DEAD_END
-from .prove_chances import Plan, escalation_outcomes, outcomes
+from .prove_chances import Outcomes, Plan, escalation_outcomes, outcomes
 from .prove_probe import Packer, ProbeGame, start, step
 from .prove_reads import Reads
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from ..rules.character import Character
     from .adventure import Adventure, Choice
+    from .prove_chances import Fighters
 
     #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
     Progress = Callable[[int, int], None]
@@ -62,10 +63,16 @@ class Move:
     sampled: bool = False
     lens: str | None = None
     exit: str | None = None  # the party flees or gives up at once in the choice's conflict ("flee", "surrender")
+    fighter: str | None = None  # the conflict is fought round by round as this fighter fights (not one Lens kept)
 
 
 #: How a move that leaves its conflict at once is told in a report.
 EXIT_WORDS = {"flee": "then flee at once", "surrender": "then give up at once"}
+
+
+def fought_as(name: str) -> str:
+    """How a move fought as a fighter is told in a report."""
+    return f"fought as solo simulate's {name} bot fights"
 
 
 @dataclass(slots=True)
@@ -97,6 +104,7 @@ class Proof:
     offered: set[tuple[str, str]]
     entered: set[str]
     party: list[Character] | None
+    fighters: Fighters | None = None
     endings: dict[str, dict[str, Any]] = field(default_factory=dict)
     soft_locks: list[dict[str, Any]] = field(default_factory=list)
     soft_lock_states: int = 0
@@ -113,8 +121,9 @@ class Proof:
 
 class _Search:
     def __init__(self, adventure: Adventure, party: list[Character] | None, max_states: int,
-                 progress: Progress | None = None, reduce: bool = True):
+                 progress: Progress | None = None, reduce: bool = True, fighters: Fighters | None = None):
         self.adventure = adventure
+        self.fighters = fighters
         self.progress = progress
         self.reads = Reads(adventure, reduce=reduce)
         self.max_states = max_states
@@ -242,9 +251,10 @@ class _Search:
             node.moves.append(move)
             plans: list[Plan | None] = [None]
             exits: list[Plan] = []
+            styles: list[Outcomes] = []
             if choice.action is not None:
-                found = outcomes(game, choice.action)
-                plans, exits = list(found.plans), found.exits
+                found = outcomes(game, choice.action, self.fighters)
+                plans, exits, styles = list(found.plans), found.exits, found.styles
                 move.note, move.lens = found.note, found.lens
                 move.sampled = any(p.sampled for p in found.plans)
             for plan in plans:
@@ -257,6 +267,8 @@ class _Search:
                     arc = self._arc(node, i, game, choice.key, plan)
                 if arc is not None:
                     _add(move, arc)
+            for style in styles:  # the conflict fought round by round as a fighter fights it: a move of its own
+                self._style_move(node, game, choice.key, number, _words(choice), style)
             for plan in exits:  # the party's own way out of the conflict: a move of its own, no chance
                 way = Move(choice.key, number, f"{_words(choice)} ({EXIT_WORDS[plan.exit or '']})",
                            note="the party's choice: no roll", exit=plan.exit)
@@ -264,6 +276,16 @@ class _Search:
                 arc = self._arc(node, len(node.moves) - 1, game, choice.key, plan)
                 if arc is not None:
                     _add(way, arc)
+
+    def _style_move(self, node: Node, game: ProbeGame, key: str, number: str, words: str, style: Outcomes) -> None:
+        assert node.moves is not None and style.fighter is not None
+        way = Move(key, number, f"{words} ({fought_as(style.fighter)})", note=style.note, sampled=True,
+                   fighter=style.fighter)
+        node.moves.append(way)
+        for plan in style.plans:
+            arc = self._arc(node, len(node.moves) - 1, game, key, plan)
+            if arc is not None:
+                _add(way, arc)
 
     def expand_escalation(self, node: Node, game: ProbeGame) -> None:
         """Escalate (a conflict, its own chances) or accept the lost roll: both answers of the question."""
@@ -281,13 +303,16 @@ class _Search:
         arc = self._arc(node, 1, game, choice_key, Plan(1.0, "lose", roller=roller))
         if arc is not None:
             _add(accept, arc)
-        found = escalation_outcomes(game, choice.action)
+        found = escalation_outcomes(game, choice.action, self.fighters)
         escalate.note, escalate.lens = found.note, found.lens
         escalate.sampled = any(p.sampled for p in found.plans)
         for plan in found.plans:
             arc = self._arc(node, 0, game, choice_key, plan)
             if arc is not None:
                 _add(escalate, arc)
+        for style in found.styles:
+            self._style_move(node, game, choice_key, "1", "Escalate to an Extended Conflict", style)
+            node.moves[-1].key = "yes"
 
 
 def shortest_tree(nodes: list[Node]) -> None:
@@ -329,21 +354,25 @@ def _words(choice: Choice) -> str:
 
 
 def prove(adventure: Adventure, party: list[Character] | None = None, *,
-          max_states: int = DEFAULT_MAX_STATES, progress: Progress | None = None, reduce: bool = True) -> Proof:
+          max_states: int = DEFAULT_MAX_STATES, progress: Progress | None = None, reduce: bool = True,
+          fighters: Fighters | None = None) -> Proof:
     """Search ``adventure`` played by ``party`` (the adventure's own character when None) and judge the graph.
 
     ``reduce`` False keeps in every state what nothing ahead reads (no dead-variable elimination): the same
-    findings from more states, for a test to compare."""
+    findings from more states, for a test to compare. ``fighters`` (name -> a decider made from a generator:
+    ``solo simulate``'s bots, as :func:`solo.sim.policies.prove_fighters` gives them) add, to every conflict, the
+    moves of fighting it as each of them does, so that best play is at least as good as theirs."""
     import time
 
     from .prove_judge import judge
 
     began = time.perf_counter()
-    search = _Search(adventure, party, max_states, progress, reduce)
+    search = _Search(adventure, party, max_states, progress, reduce, fighters)
     search.run()
     proof = Proof(adventure, search.reads, search.nodes, search.index, not search.full, search.offered,
                   search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None),
-                  unreduced=len(search.reads.unreduced) + sum(1 for n in search.nodes if not isinstance(n.key, bytes)))
+                  unreduced=len(search.reads.unreduced) + sum(1 for n in search.nodes if not isinstance(n.key, bytes)),
+                  fighters=fighters)
     shortest_tree(proof.nodes)
     judge(proof)
     proof.seconds = time.perf_counter() - began

@@ -12,10 +12,11 @@ fewest choices wins; failing that, the first that reaches it at all.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, TARGET, Question
+from ..decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, TARGET, Decider, Question
 from .engine import DEAD_END, Game
 from .prove_probe import plain_answer
 from .prove_search import ERROR
@@ -73,6 +74,7 @@ class _Walker:
         self.move: Move | None = None
         self.lens = "none"
         self.exit: str | None = None  # the party leaves the conflict of the last choice at once (flee, surrender)
+        self.fighter: Decider | None = None  # fights the conflict of the last choice (a move fought as a bot)
         self.dice = False  # some move on the way had more than one outcome: another seed may go another way
 
     def decide(self, question: Question) -> str:
@@ -90,6 +92,8 @@ class _Walker:
             self.choices += 1
         elif kind == "escalate":
             answer = self._escalate()
+        elif self.fighter is not None and kind != "who":  # the conflict, and its Luck, as the fighter plays it
+            answer = self.fighter.decide(question)
         elif kind == "who":
             answer = max(question.options, key=lambda o: o.chance.target if o.chance is not None else 101).key
         elif kind in _CONFLICT_KINDS:
@@ -123,9 +127,14 @@ class _Walker:
             raise OffPath("the ending cannot be reached from here")
         return move
 
+    def _fight(self, move: Move) -> None:
+        fighters = self.proof.fighters or {}
+        self.fighter = fighters[move.fighter](random.Random(len(self.answers))) if move.fighter in fighters else None
+
     def _choose(self, node: Node) -> str:
         move = self._best(node)
         self.node, self.move = node, move
+        self._fight(move)
         self.lens, self.exit = move.lens or "none", move.exit
         self.dice = self.dice or _chancy(move)
         return move.key
@@ -137,6 +146,7 @@ class _Walker:
         if found is None:
             return "no"
         move = self._best(self.proof.nodes[found])
+        self._fight(move)
         self.lens, self.exit = move.lens or "none", move.exit
         self.dice = self.dice or _chancy(move)
         return move.key

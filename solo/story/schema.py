@@ -292,7 +292,11 @@ class Builder(Readers):
             id=sid, title=self.text(file, path, data, "title", default=sid.replace("_", " ").title()),
             text=self.text(file, path, data, "text", required=True), where=Where(file, path), ending=ending,
         )
-        if "outcome" in data and self.expect(file, f"{path}.outcome", data["outcome"], str, "a word"):
+        if isinstance(data.get("outcome"), list):
+            scene.outcomes = self.outcome_list(file, f"{path}.outcome", data["outcome"])
+            scene.outcome = next((word for cond, word in scene.outcomes if cond is None), None)
+        elif "outcome" in data and self.expect(file, f"{path}.outcome", data["outcome"], str,
+                                               "a word, or a list of { if = …, outcome = … }"):
             scene.outcome = data["outcome"]
         if "control" in data:
             if data["control"] in ("pcs", "npcs"):
@@ -314,7 +318,13 @@ class Builder(Readers):
                           "E006")
             else:
                 scene.npcs.append(npc)
-        scene.on_enter = self.effects(file, f"{path}.on_enter", data.get("on_enter", []))
+        on_enter = data.get("on_enter", [])
+        if isinstance(on_enter, dict):  # { before = [...], after = [...] }: around the scene's text
+            self.unknown_fields(file, f"{path}.on_enter", on_enter, {"before", "after"})
+            scene.on_enter_before = self.effects(file, f"{path}.on_enter.before", on_enter.get("before", []))
+            scene.on_enter = self.effects(file, f"{path}.on_enter.after", on_enter.get("after", []))
+        else:
+            scene.on_enter = self.effects(file, f"{path}.on_enter", on_enter)
         choices = data.get("choices", [])
         if not isinstance(choices, list):
             self.fail(file, f"{path}.choices", "expected a list of choices ([[scenes.ID.choices]])")
@@ -440,6 +450,31 @@ class Builder(Readers):
                 self.fail(file, f"{path}.use", f"unknown response {name!r}{hint}", "E012")
             return None
         return self.responses[name]
+
+    def outcome_list(self, file: str, path: str, value: list[Any]) -> list[tuple[Condition | None, str]]:
+        """An ending's ``outcome`` as a list, as a ``goto`` list: ``{ if = …, outcome = … }`` entries, the first
+        that holds wins; one without ``if`` is the fallback (with none, the scene's id)."""
+        if not value:
+            self.fail(file, path, "an empty outcome list: give at least one { outcome = \"word\" }")
+        out: list[tuple[Condition | None, str]] = []
+        fallback = False
+        for i, entry in enumerate(value):
+            p = f"{path}[{i}]"
+            if not isinstance(entry, dict):
+                self.fail(file, p, f"expected {{ if = \"…\", outcome = \"word\" }}, got {describe(entry)}")
+                continue
+            self.unknown_fields(file, p, entry, {"if", "outcome"})
+            if not isinstance(entry.get("outcome"), str):
+                self.fail(file, f"{p}.outcome", "missing field 'outcome' (a word)")
+                continue
+            if fallback:
+                self.fail(file, p, "never reached: an entry without 'if' before it always matches")
+            cond = self.condition(file, f"{p}.if", entry["if"]) if "if" in entry else None
+            if "if" in entry and cond is None:
+                continue
+            fallback = fallback or cond is None
+            out.append((cond, entry["outcome"]))
+        return out
 
     def routes(self, file: str, path: str, value: list[Any]) -> list[Route]:
         """A ``goto`` list: ``{ if = …, goto = … }`` entries, first match wins; one without ``if`` is the fallback."""

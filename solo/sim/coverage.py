@@ -1,0 +1,147 @@
+"""What no simulated run showed (``solo simulate --coverage``): text blocks, choices and ``{if}`` sides.
+
+While a run plays, :func:`mark_scene`, :func:`mark_menu` and :func:`mark_branch` note under a
+key what the player was shown: a scene's text, each choice a menu offered, a branch's text, and
+for every ``{if}`` block reached the side its condition picked then (a block inside a side not
+taken is not reached). :func:`not_shown` walks the adventure for every key that could have been
+noted and lists those no run noted, each with its file and TOML path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..story.graph import branches_of
+from ..story.text import Block, Part, TextError, parse_text
+
+if TYPE_CHECKING:
+    from ..story.adventure import Adventure, Branch, Choice, Scene
+    from ..story.engine import Game
+    from ..story.expressions import Context
+
+
+@lru_cache(maxsize=4096)
+def _parts(text: str) -> tuple[Part, ...]:
+    try:
+        return parse_text(text)
+    except TextError:
+        return ()
+
+
+def _mark_blocks(shown: dict[str, int], key: str, text: str, ctx: Context) -> None:
+    def walk(parts: tuple[Part, ...]) -> None:
+        for part in parts:
+            if isinstance(part, Block):
+                try:
+                    holds = bool(part.condition.evaluate(ctx))
+                except Exception:  # noqa: BLE001 - a condition that fails in play is the engine's to report
+                    continue
+                side = f"{key}#{part.offset}:{'then' if holds else 'else'}"
+                shown[side] = shown.get(side, 0) + 1
+                walk(part.then if holds else part.otherwise)
+
+    if "{" in text:
+        walk(_parts(text))
+
+
+def _note(shown: dict[str, int], key: str) -> None:
+    shown[key] = shown.get(key, 0) + 1
+
+
+def _branch_key(branch: Branch) -> str:
+    where = branch.where
+    return f"branch:{where.file}:{where.path}" if where is not None else f"branch:{id(branch)}"
+
+
+def mark_scene(shown: dict[str, int], game: Game, scene: Scene) -> None:
+    """The scene's title and text as they were shown on entering it."""
+    ctx = game.context()
+    _note(shown, f"scene:{scene.id}")
+    _mark_blocks(shown, f"scene:{scene.id}:title", scene.title, ctx)
+    _mark_blocks(shown, f"scene:{scene.id}:text", scene.text, ctx)
+
+
+def mark_menu(shown: dict[str, int], game: Game, scene: Scene) -> None:
+    """Every choice the menu just answered offered, with the sides of its words' blocks."""
+    ctx = game.context()
+    for choice in game.available(scene):
+        _note(shown, f"choice:{scene.id}:{choice.key}")
+        _mark_blocks(shown, f"choice:{scene.id}:{choice.key}:text", choice.text, ctx)
+
+
+def mark_branch(shown: dict[str, int], game: Game, choice: Choice | None, text: str) -> None:
+    """The branch of ``choice`` whose text, picked now, is the ``text`` just shown."""
+    if choice is None:
+        return
+    ctx = game.context()
+    for branch in _branches(choice):
+        if branch.text and game.picked(branch.text) == text:
+            key = _branch_key(branch)
+            _note(shown, key)
+            _mark_blocks(shown, f"{key}:text", branch.text, ctx)
+            return
+
+
+def _branches(choice: Choice) -> Iterator[Branch]:
+    if choice.goto is not None:
+        yield choice.goto
+    action = choice.action
+    if action is not None:
+        yield from action.branches.values()
+        if action.escalation is not None:
+            yield from action.escalation.branches.values()
+
+
+def _sides(key: str, text: str) -> Iterator[tuple[str, Block, str]]:
+    def walk(parts: tuple[Part, ...]) -> Iterator[tuple[str, Block, str]]:
+        for part in parts:
+            if isinstance(part, Block):
+                yield f"{key}#{part.offset}:then", part, "true"
+                yield f"{key}#{part.offset}:else", part, "false"
+                yield from walk(part.then)
+                yield from walk(part.otherwise)
+
+    if "{" in text:
+        yield from walk(_parts(text))
+
+
+def not_shown(adventure: Adventure, shown: dict[str, int]) -> list[dict[str, Any]]:
+    """Everything no run showed: ``{what, where, text}`` entries, in the adventure's order. ``what`` is
+    ``scene`` (its text), ``choice`` (never offered), ``branch`` (its text), or ``if`` (one side of a block:
+    ``text`` names the condition and the side, e.g. ``{if hours >= 5} when true``)."""
+    out: list[dict[str, Any]] = []
+
+    def sides(key: str, text: str, file: str, path: str) -> None:
+        for side, block, truth in _sides(key, text):
+            if side not in shown:
+                out.append({"what": "if", "where": f"{file}: {path}",
+                            "text": f"{{if {block.condition.source}}} when {truth}"})
+
+    seen: set[str] = set()
+    for sid, scene in adventure.scenes.items():
+        file, path = scene.where.file, scene.where.path
+        if f"scene:{sid}" not in shown:
+            out.append({"what": "scene", "where": f"{file}: {path}", "text": " ".join(scene.title.split())})
+        else:
+            sides(f"scene:{sid}:title", scene.title, file, f"{path}.title")
+            sides(f"scene:{sid}:text", scene.text, file, f"{path}.text")
+        for choice in scene.choices:
+            words = " ".join(choice.text.split())
+            where = f"{choice.where.file}: {choice.where.path}"
+            if f"choice:{sid}:{choice.key}" not in shown:
+                out.append({"what": "choice", "where": where, "text": words})
+                continue
+            sides(f"choice:{sid}:{choice.key}:text", choice.text, choice.where.file, f"{choice.where.path}.text")
+        for _, branch, _ in branches_of(scene):
+            key = _branch_key(branch)
+            if not branch.text or branch.where is None or key in seen:
+                continue
+            seen.add(key)
+            if key not in shown:
+                out.append({"what": "branch", "where": f"{branch.where.file}: {branch.where.path}.text",
+                            "text": " ".join(branch.text.split())[:80]})
+            else:
+                sides(f"{key}:text", branch.text, branch.where.file, f"{branch.where.path}.text")
+    return out
