@@ -214,6 +214,9 @@ class Opposed(ActionVerb):
         if escalation is not None and may_escalate(result, "a"):
             stakes = escalation.spec.get("stakes") or ""
             detail = escalation.spec.get("type", "") + (f" · at stake: {stakes}" if stakes else "")
+            odds = game.conflict_odds([("yes", escalation.spec)]) if game.shows_chances else {}
+            if odds:
+                detail = f"{odds['yes']} · {detail}"
             game.price_ahead([("yes", escalation.spec)])
             answer = game.ask("escalate", f"You lost the roll against {their_name}. Escalate to an Extended Conflict?",
                               [Option("yes", "Escalate", detail),

@@ -272,9 +272,15 @@ class Game:
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
         hints = {c.key: self._stake(scene, c, slots, ctx) for c in choices}
         # a choice with effects changes the story before its conflict: priced as it starts, not ahead
-        self.price_ahead([(c.key, c.action.spec) for c in choices if c.action is not None
-                          and c.action.kind == "conflict" and not c.effects and not c.retry_cost])
-        answer = self.ask("choice", prompt, [Option(c.key, labels[c.key], hints[c.key],
+        fights = [(c.key, c.action.spec) for c in choices if c.action is not None
+                  and c.action.kind == "conflict" and not c.effects and not c.retry_cost]
+        odds = self.conflict_odds(fights) if shows else {}  # what the first Lens menu will say, in the menu
+        self.price_ahead(fights)
+        stakes = {c.key: f"at stake: {fill(str(c.action.spec['stakes']), slots, ctx)}" for c in choices
+                  if c.action is not None and c.action.kind == "conflict" and c.action.spec.get("stakes")}
+        answer = self.ask("choice", prompt, [Option(c.key, labels[c.key],
+                                                    " · ".join(w for w in (odds.get(c.key), stakes.get(c.key),
+                                                                           hints[c.key]) if w),
                                                     chance=self._choice_chance(c) if shows else None,
                                                     number=c.number)
                                              for c in choices], scene=scene.id)
@@ -292,6 +298,32 @@ class Game:
         branch = self.resolve(choice.action) if choice.action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
+
+    @property
+    def shows_chances(self) -> bool:
+        """Whether someone reads the chances a menu shows (the sink wants the detail)."""
+        return self._shows
+
+    def conflict_odds(self, conflicts: list[tuple[str, dict]]) -> dict[str, str]:
+        """For each (answer, conflict spec) a player reads in a menu, the chance the conflict's first Lens menu
+        will show for its best Lens ("Cautious: 44 % to win", or an estimate "Cautious: ≈ 41 % ± 6 to win"),
+        worked out now by the conflict's own advisor on the conflict as it would start
+        (:func:`~solo.story.think_ahead.conflict_as_it_starts`). Nothing for a replayed answer (nobody
+        reads it), without advice, or for a party (it says who takes part first)."""
+        if not conflicts or not self.advise or answers_from_record(self.decider):
+            return {}
+        from .think_ahead import best_lens_words
+
+        store = self.think_ahead.store if self.think_ahead is not None else None
+        out = {}
+        for key, spec in conflicts:
+            try:
+                words = best_lens_words(self, spec, store)
+            except Exception:  # noqa: BLE001 - an aid: the conflict itself meets any such error, and says it
+                words = None
+            if words:
+                out[key] = words
+        return out
 
     def price_ahead(self, conflicts: list[tuple[str, dict]]) -> None:
         """The question about to be asked may start these conflicts ((answer, conflict spec)): where a
@@ -321,6 +353,10 @@ class Game:
         effects) and no one to ask who rolls: otherwise the question that follows shows it.
         """
         action = choice.action
+        if action is not None and action.kind == "oracle" and not choice.effects:  # the oracle's chance of a yes
+            from .actions import ACTIONS
+
+            return self.oracle_chance(str(ACTIONS["oracle"].arg(action.spec, "odds")))
         if action is None or action.kind not in ("roll", "opposed") or choice.effects:
             return None
         from .rolling import roll_chance, roller
