@@ -130,6 +130,7 @@ class Roll(ActionVerb):
         else:
             outcome = "exceptional_failure" if result.exceptional else "failure"
         game.emit("roll_outcome", actor=pc.name, outcome=outcome)
+        game.scene_went(1 if result.success else -1)
         return action.branch(outcome)
 
 
@@ -210,6 +211,7 @@ class Opposed(ActionVerb):
                 result = resolve_opposed(repaid, theirs, defender="b")
         outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
         game.emit("opposed_outcome", actor=pc.name, outcome=outcome, tie=result.tie, opponent=their_name)
+        game.scene_went({"win": 1, "lose": -1}.get(outcome, 0))  # an escalated conflict counts on its own
         escalation = action.escalation
         if escalation is not None and may_escalate(result, "a"):
             stakes = escalation.spec.get("stakes") or ""

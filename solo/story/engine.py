@@ -98,6 +98,10 @@ class Game:
         self.think_ahead: ThinkAhead | None = None  # prices a menu's conflicts while a person reads it (solo play)
 
     # -- plumbing -------------------------------------------------------------------
+    def scene_went(self, score: int) -> None:
+        """A roll or a conflict of the scene in play went well for the PCs (+1), badly (-1) or neither (0)."""
+        self.state.went += score
+
     def emit(self, kind: str, /, **data: Any) -> None:
         if self.sink is not None:
             self.sink(Event(kind, data))
@@ -195,9 +199,11 @@ class Game:
         previous = s.scene
         if previous and previous != scene.id:
             prev = self.adventure.scenes[previous]
-            if prev.control:
+            control = scene_control(s.went, prev.control)
+            s.went = 0
+            if control is not None:
                 before = s.oracle.tension
-                s.oracle.end_scene(prev.control == "pcs")
+                s.oracle.end_scene(control)
                 if s.oracle.tension != before:
                     self.emit("tension", before=before, after=s.oracle.tension)
         if previous != scene.id:  # a new scene: Luck borrowed before it falls due now (docs/rules.md §2.8)
@@ -442,6 +448,7 @@ class Game:
             outcome = WON if "a" in sides else LOST if "b" in sides else STALEMATE
             self.emit("no_contest", type=ctype.key, outcome=outcome)
             self.emit("conflict_outcome", type=ctype.key, outcome=outcome, rounds=0)
+            self.scene_went(OUTCOME_WENT.get(outcome, 0))
             return outcome
         self.disposition_bonus(ctype, taking_part, next((nid for nid in npcs if nid in fighting), None))
         advisor = None
@@ -456,6 +463,7 @@ class Game:
         self.conflict_aftermath(npcs, fighting, taking_part)
         self.remember_exit_answers(npcs)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
+        self.scene_went(OUTCOME_WENT.get(result.outcome, 0))
         return result.outcome
 
     #: Whether an NPC remembers being spared when the PCs accept its surrender or let it run. A written
@@ -560,6 +568,22 @@ class Game:
         """The chance of a yes for a likelihood word at the current tension, taken apart, for an option."""
         word, target, parts = _oracle_parts(odds, self.state.oracle.tension)
         return self.chance(None, word, target, parts)
+
+
+#: How a conflict's outcome (side a's) counts for the scene's control: a win or an opponent gone for, a loss or
+#: leaving against, a stalemate neither.
+OUTCOME_WENT = {"won": 1, "opponent_fled": 1, "opponent_surrendered": 1,
+                "lost": -1, "fled": -1, "surrendered": -1, "comae": -1}
+
+
+def scene_control(went: int, authored: str | None) -> bool | None:
+    """Whether the PCs were in control of a scene that ends (True: tension falls, False: it rises, None: it stays),
+    by the Mythic habit: by how it went for them, its rolls and conflicts (``went``: one point for each that
+    went well, one against for each that went badly); where they came out even or nothing was rolled, by the
+    author's ``control`` ("pcs", "npcs", or none)."""
+    if went:
+        return went > 0
+    return None if not authored else authored == "pcs"
 
 
 def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, int]]]:
