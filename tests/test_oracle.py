@@ -448,3 +448,40 @@ def test_the_oracles_bounds_are_named_for_what_they_keep():
 
     assert _oracle_parts("impossible", 1) == ("Impossible", 1, [("tension 1", -20), ("never impossible", 16)])
     assert _oracle_parts("certain", 9) == ("Certain", 99, [("tension 9", 20), ("never certain", -16)])
+
+
+def test_a_scene_that_went_well_eases_the_tension_whatever_its_author_guessed(tmp_path):
+    """Issue 31, point 8: by the Mythic habit a scene the PCs came out of well (their rolls and conflicts went
+    their way) eases the tension, one that went badly raises it; the author's `control` counts only where
+    nothing was rolled or it came out even."""
+    from solo.minds.bots import FirstDecider
+    from solo.rules.creation import pregenerated
+    from solo.story.engine import Game, scene_control
+    from solo.story.loader import load_adventure
+
+    assert scene_control(2, "npcs") is True and scene_control(-1, "pcs") is False
+    assert scene_control(0, "npcs") is False and scene_control(0, "pcs") is True and scene_control(0, None) is None
+    story = tmp_path / "lane.toml"
+    story.write_text('''[adventure]
+id = "lane"
+title = "Lane"
+start = "lane"
+
+[scenes.lane]
+text = "A big man blocks the lane."
+control = "npcs"
+
+[[scenes.lane.choices]]
+text = "Walk past him"
+roll = { skill = "Awareness", difficulty = "routine", success = "home", failure = "home" }
+
+[scenes.home]
+text = "Home."
+ending = true
+outcome = "won"
+''', encoding="utf-8")
+    events = []
+    game = Game(load_adventure(story), seed=1, decider=FirstDecider(), sink=events.append,
+                party=[pregenerated("espen")])
+    game.play()
+    assert [(e["before"], e["after"]) for e in events if e.kind == "tension"] == [(5, 4)]  # eased, not raised

@@ -328,3 +328,21 @@ def test_after_help_the_question_keeps_its_enter_hint(tmp_path):
     code, out, _ = run_session(TUTORIAL, ["help", "quit"], tmp_path)
     after = out[out.index("step back one decision"):]
     assert "(Enter for 1 player)" in after
+
+
+def test_a_choice_that_starts_a_conflict_shows_the_odds_its_first_lens_menu_will_show(tmp_path):
+    """Issue 31, point 2: the menu offering a conflict shows its best Lens's chance, worked out by the advisor
+    the conflict then asks: the first Lens menu says the same. The oracle's choice shows its chance of a yes."""
+    import re
+
+    code, out, _ = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path)
+    assert code == 0
+    assert re.search(r"3\.\s+Ask the oracle whether the\s+30 % = Unlikely 30", out)
+    offered = re.search(r"Try to talk her down \(Social conflict\)\s+(\w+): (\d+ %) to win, (\d+ %) undecided", out)
+    assert offered, out
+    lens, win, undecided = offered.groups()
+    first_menu = out[out.index("choose a Lens"):]
+    best = next(line for line in first_menu.splitlines() if line.rstrip().endswith("· best"))
+    assert lens in best and f"{win} to win" in best.replace("\n", " ")
+    assert f"{undecided} undecided · best" in best
+    assert "at stake: Whether she walks away" in " ".join(out.split())  # what the conflict is for, before it starts

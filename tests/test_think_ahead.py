@@ -273,6 +273,7 @@ class _Escalator(GreedyDecider):
             assert self.thinker.idle(WAIT)
         if question.kind == "escalate":
             self.at_escalation = self.walks[0]
+            self.escalate_detail = question.options[0].detail
             return "yes"
         if question.kind == "choice":
             for word in ("Slip aboard", "Insist"):
@@ -296,8 +297,10 @@ def test_a_lost_roll_that_may_escalate_has_its_conflict_priced_while_the_player_
             break
     else:
         pytest.fail("no seed led to an escalation")
-    assert ["yes"] in thinker.offered  # the escalation's conflict, offered with the question
-    assert bot.at_menu == bot.at_escalation, "the escalated conflict's first menu took its chains from the thinker"
+    # the escalation's conflict is priced for the question itself, which shows its best Lens's chance
+    # (issue 31, point 2), into the thinker's store: its first Lens menu walks nothing new
+    assert " to win" in bot.escalate_detail, bot.escalate_detail
+    assert bot.at_menu == bot.at_escalation, "the escalated conflict's first menu took its chains from the store"
 
 
 def test_a_job_stopped_on_the_way_keeps_nothing_and_frees_its_match_up():

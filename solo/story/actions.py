@@ -137,6 +137,7 @@ class Roll(ActionVerb):
         else:
             outcome = "exceptional_failure" if result.exceptional else "failure"
         game.emit("roll_outcome", actor=pc.name, outcome=outcome)
+        game.scene_went(1 if result.success else -1)
         return action.branch(outcome)
 
 
@@ -217,10 +218,14 @@ class Opposed(ActionVerb):
                 result = resolve_opposed(repaid, theirs, defender="b")
         outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
         game.emit("opposed_outcome", actor=pc.name, outcome=outcome, tie=result.tie, opponent=their_name)
+        game.scene_went({"win": 1, "lose": -1}.get(outcome, 0))  # an escalated conflict counts on its own
         escalation = action.escalation
         if escalation is not None and may_escalate(result, "a"):
             stakes = escalation.spec.get("stakes") or ""
             detail = escalation.spec.get("type", "") + (f" · at stake: {stakes}" if stakes else "")
+            odds = game.conflict_odds([("yes", escalation.spec)]) if game.shows_chances else {}
+            if odds:
+                detail = f"{odds['yes']} · {detail}"
             game.price_ahead([("yes", escalation.spec)])
             answer = game.ask("escalate", f"You lost the roll against {their_name}. Escalate to an Extended Conflict?",
                               [Option("yes", "Escalate", detail),

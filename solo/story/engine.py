@@ -97,6 +97,10 @@ class Game:
         self.think_ahead: ThinkAhead | None = None  # prices a menu's conflicts while a person reads it (solo play)
 
     # -- plumbing -------------------------------------------------------------------
+    def scene_went(self, score: int) -> None:
+        """A roll or a conflict of the scene in play went well for the PCs (+1), badly (-1) or neither (0)."""
+        self.state.went += score
+
     def emit(self, kind: str, /, **data: Any) -> None:
         if self.sink is not None:
             self.sink(Event(kind, data))
@@ -211,9 +215,11 @@ class Game:
         previous = s.scene
         if previous and previous != scene.id:
             prev = self.adventure.scenes[previous]
-            if prev.control:
+            control = scene_control(s.went, prev.control)
+            s.went = 0
+            if control is not None:
                 before = s.oracle.tension
-                s.oracle.end_scene(prev.control == "pcs")
+                s.oracle.end_scene(control)
                 if s.oracle.tension != before:
                     self.emit("tension", before=before, after=s.oracle.tension)
         if previous != scene.id:  # a new scene: Luck borrowed before it falls due now (docs/rules.md §2.8)
@@ -298,9 +304,15 @@ class Game:
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
         hints = {c.key: self._stake(scene, c, slots, ctx) if c.hint or c.retry_cost else "" for c in choices}
         # a choice with effects changes the story before its conflict: priced as it starts, not ahead
-        self.price_ahead([(c.key, c.action.spec) for c in choices if c.action is not None
-                          and c.action.kind == "conflict" and not c.effects and not c.retry_cost])
-        answer = self.ask("choice", prompt, [Option(c.key, labels[c.key], hints[c.key],
+        fights = [(c.key, c.action.spec) for c in choices if c.action is not None
+                  and c.action.kind == "conflict" and not c.effects and not c.retry_cost]
+        odds = self.conflict_odds(fights) if shows else {}  # what the first Lens menu will say, in the menu
+        self.price_ahead(fights)
+        stakes = {c.key: f"at stake: {fill(str(c.action.spec['stakes']), slots, ctx)}" for c in choices
+                  if c.action is not None and c.action.kind == "conflict" and c.action.spec.get("stakes")}
+        answer = self.ask("choice", prompt, [Option(c.key, labels[c.key],
+                                                    " · ".join(w for w in (odds.get(c.key), stakes.get(c.key),
+                                                                           hints[c.key]) if w),
                                                     chance=self._choice_chance(c) if shows else None,
                                                     number=c.number)
                                              for c in choices], scene=scene.id)
@@ -318,6 +330,32 @@ class Game:
         branch = self.resolve(choice.action) if choice.action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
+
+    @property
+    def shows_chances(self) -> bool:
+        """Whether someone reads the chances a menu shows (the sink wants the detail)."""
+        return self._shows
+
+    def conflict_odds(self, conflicts: list[tuple[str, dict]]) -> dict[str, str]:
+        """For each (answer, conflict spec) a player reads in a menu, the chance the conflict's first Lens menu
+        will show for its best Lens ("Cautious: 44 % to win", or an estimate "Cautious: ≈ 41 % ± 6 to win"),
+        worked out now by the conflict's own advisor on the conflict as it would start
+        (:func:`~solo.story.think_ahead.conflict_as_it_starts`). Nothing for a replayed answer (nobody
+        reads it), without advice, or for a party (it says who takes part first)."""
+        if not conflicts or not self.advise or answers_from_record(self.decider):
+            return {}
+        from .think_ahead import best_lens_words
+
+        store = self.think_ahead.store if self.think_ahead is not None else None
+        out = {}
+        for key, spec in conflicts:
+            try:
+                words = best_lens_words(self, spec, store)
+            except Exception:  # noqa: BLE001 - an aid: the conflict itself meets any such error, and says it
+                words = None
+            if words:
+                out[key] = words
+        return out
 
     def price_ahead(self, conflicts: list[tuple[str, dict]]) -> None:
         """The question about to be asked may start these conflicts ((answer, conflict spec)): where a
@@ -347,6 +385,10 @@ class Game:
         effects) and no one to ask who rolls: otherwise the question that follows shows it.
         """
         action = choice.action
+        if action is not None and action.kind == "oracle" and not choice.effects:  # the oracle's chance of a yes
+            from .actions import ACTIONS
+
+            return self.oracle_chance(str(ACTIONS["oracle"].arg(action.spec, "odds")))
         if action is None or action.kind not in ("roll", "opposed") or choice.effects:
             return None
         from .rolling import roll_chance, roller
@@ -433,6 +475,7 @@ class Game:
             outcome = WON if "a" in sides else LOST if "b" in sides else STALEMATE
             self.emit("no_contest", type=ctype.key, outcome=outcome)
             self.emit("conflict_outcome", type=ctype.key, outcome=outcome, rounds=0)
+            self.scene_went(OUTCOME_WENT.get(outcome, 0))
             return outcome
         self.disposition_bonus(ctype, taking_part, next((nid for nid in npcs if nid in fighting), None))
         advisor = None
@@ -449,6 +492,7 @@ class Game:
         self.conflict_aftermath(npcs, fighting, taking_part)
         self.remember_exit_answers(npcs)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
+        self.scene_went(OUTCOME_WENT.get(result.outcome, 0))
         return result.outcome
 
     #: Whether an NPC remembers being spared when the PCs accept its surrender or let it run. A written
@@ -553,6 +597,22 @@ class Game:
         """The chance of a yes for a likelihood word at the current tension, taken apart, for an option."""
         word, target, parts = _oracle_parts(odds, self.state.oracle.tension)
         return self.chance(None, word, target, parts)
+
+
+#: How a conflict's outcome (side a's) counts for the scene's control: a win or an opponent gone for, a loss or
+#: leaving against, a stalemate neither.
+OUTCOME_WENT = {"won": 1, "opponent_fled": 1, "opponent_surrendered": 1,
+                "lost": -1, "fled": -1, "surrendered": -1, "comae": -1}
+
+
+def scene_control(went: int, authored: str | None) -> bool | None:
+    """Whether the PCs were in control of a scene that ends (True: tension falls, False: it rises, None: it stays),
+    by the Mythic habit: by how it went for them, its rolls and conflicts (``went``: one point for each that
+    went well, one against for each that went badly); where they came out even or nothing was rolled, by the
+    author's ``control`` ("pcs", "npcs", or none)."""
+    if went:
+        return went > 0
+    return None if not authored else authored == "pcs"
 
 
 def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, int]]]:

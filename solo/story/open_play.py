@@ -37,7 +37,7 @@ from ..rules.participants import OBSTACLES, obstacle
 from ..rules.rolls import DIFFICULTIES
 from ..rules.rulebook import SKILLS, rules
 from .adventure import Action, Adventure, Scene, Where
-from .engine import Game
+from .engine import Game, scene_control
 from .epilogue import epilogue
 from .npcs import disposition_of, set_disposition
 from .party import set_up_party
@@ -353,9 +353,11 @@ class OpenGame(Game):
         self.emit("note", text=text)
 
     def _open_scene(self) -> None:
+        went = scene_control(self.state.went, None)  # how its rolls and conflicts went: the answer Enter gives
         control = self.ask("control", "Were you in control of that scene?", [
             Option("yes", "Yes", "tension falls"), Option("no", "No", "tension rises"),
-            Option("mixed", "Partly", "tension stays")], default="mixed")
+            Option("mixed", "Partly", "tension stays")], default={True: "yes", False: "no", None: "mixed"}[went])
+        self.state.went = 0
         before = self.state.oracle.tension
         self.state.oracle.end_scene({"yes": True, "no": False, "mixed": None}[control])
         if self.state.oracle.tension != before:

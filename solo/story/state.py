@@ -46,6 +46,9 @@ class GameState:
     ending: str | None = None
     notes: list[str] = field(default_factory=list)
     luck_used: dict[str, int] = field(default_factory=dict)  # "contact" / "find" -> times spent at the prompt
+    # how the scene in play has gone for the PCs so far: +1 a success or a win, -1 a failure or a loss (the
+    # tension at its end follows it, docs/oracle.md); not in a snapshot: a loaded game's replay rebuilds it
+    went: int = 0
 
     @property
     def pcs(self) -> list[Character]:

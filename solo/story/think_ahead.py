@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -205,6 +206,17 @@ def conflict_job(game: Game, key: str, spec: dict, store: SharedChains, running:
     Pool (pushing on), another kind of NPC mind than the game's own, or a
     conflict that is not one against one.
     """
+    started = conflict_as_it_starts(game, spec)
+    if started is None or len(started.participants) != 2:
+        return None
+    return first_menu(key, started, started.participants[0], store, running=running)
+
+
+def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
+    """The conflict ``spec`` as its first round would stand if it started now, built from copies (the PC
+    keeping no Lens, the NPCs as fresh twins of their minds, drawing from a generator of their own): what
+    its first Lens menu is worked out from. None for a party (it says who takes part first), another kind
+    of NPC mind than the game's own, or a side with nobody in or with a spent Pool (pushing on)."""
     from ..minds.bots import LensKeeper
     from ..rules.conflict import Conflict
     from ..rules.outcomes import COMAE
@@ -222,13 +234,34 @@ def conflict_job(game: Game, key: str, spec: dict, store: SharedChains, running:
     parts, npcs, _ = game.conflict_sides(ctype, npc_ids, obstacle_of(spec), pc_decider=LensKeeper("none"),
                                          mind=lambda nid, npc: default_mind(npc, rng, memory=memory[nid]),
                                          copies=True, vehicle=spec.get("vehicle"))
-    if len(parts) != 2 or {p.side for p in parts} != {"a", "b"} or any(p.pool.current < 1 for p in parts):
+    if {p.side for p in parts} != {"a", "b"} or any(p.pool.current < 1 for p in parts):
         return None
     game.disposition_bonus(ctype, parts, next(iter(npcs), None))
     conflict = Conflict(ctype, parts, rng, round_limit=verb.arg(spec, "rounds"),
                         negative_luck=game.adventure.negative_luck)
     conflict.round = 1
-    return first_menu(key, conflict.view, parts[0], store, running=running)
+    return conflict.view
+
+
+def best_lens_words(game: Game, spec: dict, store: SharedChains | None = None) -> str | None:
+    """What the first Lens menu of the conflict ``spec`` will say for its best Lens, if it started now, for
+    the menu that offers it: "Cautious: 44 % to win", "Cautious: ≈ 41 % ± 6 to win". The very advisor
+    the conflict asks (:class:`~solo.story.advice.LensAdvisor`), on :func:`conflict_as_it_starts`; with
+    ``store`` (the thinker's) the chains it works out are kept for the conflict's own first menu."""
+    from ..rules.lenses import LENS_TABLE
+    from .advice import LensAdvisor
+
+    view = conflict_as_it_starts(game, spec)
+    if view is None:
+        return None
+    pc = next(p for p in view.participants if p.side == "a")
+    words = LensAdvisor(shared=store)(view, pc)
+    best = next((k for k, w in words.items() if w.endswith("best")), None)
+    if best is None:
+        return None
+    text = words[best].removesuffix(" · likely best").removesuffix(" · best").replace(" if kept every round", "")
+    text = re.sub(r" after (\d+ more rounds|this round)", "", text)
+    return f"{LENS_TABLE[best].name}: {text}"
 
 
 def first_menu(key: str, view: ConflictView, pc: Participant, store: SharedChains,
@@ -267,4 +300,5 @@ def first_menu(key: str, view: ConflictView, pc: Participant, store: SharedChain
     return Job(key, work, match, drop=lambda: store.release(match, None))
 
 
-__all__ = ["Job", "ThinkAhead", "conflict_job", "conflict_jobs", "first_menu"]
+__all__ = ["Job", "ThinkAhead", "best_lens_words", "conflict_as_it_starts", "conflict_job", "conflict_jobs",
+           "first_menu"]
