@@ -137,22 +137,22 @@ def read_position(conflict: ConflictView, me: Participant, *,
 
 def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:
     from ..rules.character import skill_target
+    from ..rules.participants import flamboyant_skills
 
     char = me.character
     covert = skill_target(char, "Cunning", ())[0]
-    others = [skill_target(char, s, ())[0] for s in char.skills if s != me.skill]
+    others = [skill_target(char, s, ())[0] for s in flamboyant_skills(me)]
     return covert, (max(others) if others else None)
 
 
 def best_secondary(me: Participant) -> str | None:
-    """The skill a Flamboyant participant shows off with: its best one besides the conflict's."""
+    """The skill a Flamboyant participant shows off with: its best one of those a flashy move fits here."""
     from ..rules.character import skill_target
+    from ..rules.participants import flamboyant_skills
 
     char = me.character
     best, name = None, None
-    for s in char.skills:
-        if s == me.skill:
-            continue
+    for s in flamboyant_skills(me):
         value = skill_target(char, s, ())[0]
         if best is None or value > best:
             best, name = value, s
