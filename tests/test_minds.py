@@ -216,7 +216,15 @@ def test_mindless_press_the_weakest_least_armoured_target():
                         context={"conflict": conflict.view, "participant": me})
     assert mind.decide(question) == "Soft"  # 9 left and no armour, before the armoured one at 9
     soft.pools["BODY"].current = 12
-    assert mind.decide(question) == "Hurt tank"  # now the lowest Pool, armour or not
+    # its unarmed blows (5 on average) do nothing to heavy armour (6): the soft one at 12 drops in three blows,
+    # the armoured one at 9 hardly ever, so the most damage where it counts is still on the soft one
+    assert mind.decide(question) == "Soft"
+    hurt_tank.armour = "light"  # 2 points: 3 a blow, so 9 left is three blows too, and the lower Pool decides
+    foes[2] = from_character(hurt_tank, "b", COMBAT)
+    conflict = Conflict(COMBAT, [me, *foes], random.Random(5))
+    question = Question("target", "Whom do you strike?", tuple(Option(f.id, f.name) for f in foes),
+                        context={"conflict": conflict.view, "participant": me})
+    assert mind.decide(question) == "Hurt tank"
     assert log.of("npc_decision")[0]["reason"].startswith("goes for the weakest")
 
 

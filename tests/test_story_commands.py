@@ -142,6 +142,9 @@ def test_status_line_reads_the_state_and_is_kept_in_the_save(vellan, tmp_path):
     line = sc.status_text(session)
     assert line.startswith("[The bus to Vellan · tension ") and f"day {game.state.counters['day']}" in line
     assert f"{pc.name}: Luck {pc.luck}, BODY {pc.pools['BODY'].current}/{pc.pools['BODY'].maximum}" in line
+    # Vellan's clocks ([adventure] clocks): the day out of three, the hours gone, Brekke's moves out of six
+    counters = game.state.counters
+    assert f"day {counters['day']}/3 · hours gone {counters['hours']} · Brekke's moves 0/6" in line
     assert out.count(line) >= 1 and "The status line is on" in out
     again, out = resume(vellan, ["status", "status off"], tmp_path)
     assert sc.status_text(again) in out  # on after loading: shown before the question

@@ -72,6 +72,7 @@ def play(adventure, script: Script, party, *, flags=(), counters=None, seed=3, n
     log = EventLog()
     game = Game(adventure, seed=seed, decider=script, sink=log, party=party)
     game.state.flags.update(dict.fromkeys(flags, True))
+    game.state.flags["theorised"] = True  # the deduction done (tests/test_vellan_story.py plays it)
     game.state.counters.update(counters or {})
     for nid, skills in (npc_skills or {}).items():
         script.first.append(lambda nid=nid, skills=skills: game.state.npcs[nid].skills.update(skills))
@@ -178,17 +179,20 @@ def test_the_tutorial_guard_charges_nerve_for_a_second_argument(tutorial):
 # -- the van: one PC drives --------------------------------------------------------------------------
 
 def test_the_party_says_who_drives_the_van_and_only_the_driver_rolls(vellan):
-    """Brekke is broken at once (the argument is won in the script's stand-in), then the party takes the van."""
+    """The argument is drawn in the script's stand-in with two proofs on the desk, so Brekke runs for the ferry,
+    and the party takes the van."""
     script = Script(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay your proof",
                     "Take the cannery's delivery van", who="Signe Falk", part="assist", lens="none")
     party = [pc("Espen Lind", Tech=5), pc("Signe Falk", "she", Tech=70)]
     log = EventLog()
     game = Game(vellan, seed=3, decider=script, sink=log, party=party)
     game.state.counters.update(DUSK)
+    game.state.flags["theorised"] = True
+    game.state.items += ["insurance record", "green ledger"]
     real = game.run_conflict
 
     def argued_or_driven(ctype, npc_ids, obstacle=None, **more):
-        return "won" if ctype.key == "confrontation" else real(ctype, npc_ids, obstacle, **more)
+        return "stalemate" if ctype.key == "confrontation" else real(ctype, npc_ids, obstacle, **more)
 
     game.run_conflict = argued_or_driven  # type: ignore[method-assign,assignment]
     ending = game.play()
@@ -245,7 +249,7 @@ def _said(events) -> str:
 @pytest.mark.parametrize(("size", "greeting"), [(1, '"The reporter from the Gazette. Sit down.'),
                                                 (2, '"The Gazette, and friends. Sit down, all of you.')])
 def test_brekke_greets_the_party_he_sees(vellan, size, greeting):
-    script = Script(*TO_THURSDAY, "Climb the stairs", "Walk out, catch the noon bus")
+    script = Script(*TO_THURSDAY, "Climb the stairs", "Walk out, catch the next bus")
     party = [pc("Espen Lind"), pc("Signe Falk", "she")][:size]
     events = play(vellan, script, party, counters=DUSK)[2]
     assert greeting in shown(events, "brekke_office")[0]

@@ -58,8 +58,10 @@ class Decided:
         return self.outcomes.pop(0)
 
 
-def play(adventure, route: Route, *, conflicts=(), social=None, flags=(), items=(), counters=None, seed=3):
-    """One game from the bus to an ending; (game, ending, events, conflicts asked for)."""
+def play(adventure, route: Route, *, conflicts=(), social=None, flags=(), items=(), counters=None, seed=3,
+         deduced=True):
+    """One game from the bus to an ending; (game, ending, events, conflicts asked for). With ``deduced`` the
+    deduction counts as done without a right or wrong answer (the way up Brekke's stairs goes straight in)."""
     espen = pregenerated("espen")
     if social is not None:  # make Social rolls sure (95) or hopeless (0)
         espen.skills["Social"] = social
@@ -69,6 +71,8 @@ def play(adventure, route: Route, *, conflicts=(), social=None, flags=(), items=
     decided = Decided(*conflicts)
     game.run_conflict = decided  # type: ignore[method-assign,assignment]
     game.state.flags.update(dict.fromkeys(flags, True))
+    if deduced:
+        game.state.flags["theorised"] = True
     game.state.items.extend(items)
     game.state.counters.update(counters or {})
     ending = game.play()
@@ -88,7 +92,7 @@ def said(events):
 # The first evening cut short: at dusk (hours 5) the quay offers the lane, and Knut takes the camera.
 TO_THURSDAY = ("Get off", "Climb the dark lane", "Hold out your camera", "Climb to your lodgings")
 # Thursday given up at once: Brekke's office, and out again to the bus.
-BUS = ("Climb the stairs to Halvard Brekke's office", "Walk out, catch the noon bus")
+BUS = ("Climb the stairs to Halvard Brekke's office", "Walk out, catch the")
 DUSK = {"hours": 5}
 
 
@@ -129,10 +133,14 @@ def test_marits_directions_lead_to_the_hut_without_tracking(vellan):
 
 FRONT_PAGE = ("Climb the stairs to Halvard Brekke's office", "Lay your proof on his desk",
               "Let him run: the Gazette has your wire")
+CONFESSION = ("Climb the stairs to Halvard Brekke's office", "Lay your proof on his desk", "Put a pen in his hand")
+# the deduction answered right in every part, and wrong in the middle (blaming the harbour office)
+RIGHT = ("Ashore before she sailed", "Someone on the company launch", "For the insurance")
+WRONG_SIGNAL = ("Ashore before she sailed", "The harbour office", "For the insurance")
 
 
 def finale(vellan, items):
-    route = Route(*TO_THURSDAY, *FRONT_PAGE)
+    route = Route(*TO_THURSDAY, *CONFESSION)
     game, ending, events, calls = play(vellan, route, conflicts=["won"], flags=["story_wired"], items=items,
                                        counters=DUSK)
     assert ending == "ending_exposed"
@@ -150,7 +158,7 @@ def test_the_front_page_says_what_was_proved_and_whom_it_saved(vellan):
     assert "sworn word" not in text_b and "three times her worth" not in text_a
     # each proof is an advantage: three proofs face a weaker Brekke than two
     assert (game_a.state.counters["case"], game_b.state.counters["case"]) == (3, 2)
-    assert fight_a["type"] == "confrontation" and fight_a["obstacle"].id == "the shipowner"
+    assert fight_a["type"] == "confrontation" and fight_a["obstacle"].id == "Halvard Brekke"
     assert fight_a["obstacle"].challenge < fight_b["obstacle"].challenge
     assert fight_a["obstacle"].pool.maximum < fight_b["obstacle"].pool.maximum
 
@@ -167,7 +175,7 @@ def test_proof_beyond_two_still_counts_up_to_the_last_piece(vellan):
 
 def test_knuts_pay_envelope_is_proof(vellan):
     route = Route("Get off", "Climb the dark lane", "Stand your ground", "Pocket the envelope",
-                  "Climb the stairs to Halvard Brekke's office", "Walk out, catch the noon bus")
+                  "Climb the stairs to Halvard Brekke's office", "Walk out, catch the next bus")
     game, ending, _, calls = play(vellan, route, conflicts=["won"], counters=DUSK)
     assert calls[0]["npcs"] == ["knut"]
     assert "pay envelope" in game.state.items
@@ -187,8 +195,11 @@ def test_the_docker_in_the_anchor_can_be_approached_and_remembers_you(vellan):
 
 def test_arons_bargain_can_be_taken_and_his_secret_stops_the_ferry(vellan):
     route = Route(*TO_THURSDAY, "Call on the Brekke Line's bookkeeper", "Ask what the Margit was carrying",
-                  "After him!", "Take his bargain", *FRONT_PAGE[:2], "Get to the ferry's skipper")
-    game, ending, events, calls = play(vellan, route, conflicts=["won", "won"], counters=DUSK)
+                  "After him!", "Take his bargain", FRONT_PAGE[0], *RIGHT, "Gather it up", FRONT_PAGE[1],
+                  "Get to the ferry's skipper")
+    # the argument drawn: with two proofs (the ledger, and the deduction right in every part) he runs
+    game, ending, events, calls = play(vellan, route, conflicts=["won", "stalemate"], counters=DUSK,
+                                       deduced=False)
     assert [c["type"] for c in calls] == ["foot_chase", "confrontation"]
     assert game.state.flags.get("ferry_secret") and "green ledger" in game.state.items
     assert "trunks" in said(events)
@@ -269,3 +280,115 @@ def test_the_escalation_question_says_what_is_at_stake(vellan):
     stakes = next(c.action.escalation.spec["stakes"] for c in hut.choices
                   if c.action is not None and getattr(c.action, "escalation", None) is not None)
     assert stakes and escalate.detail == f"social · at stake: {stakes}"
+
+
+def test_the_status_line_keeps_day_one_until_the_night_has_passed(tmp_path):
+    """Issue 31, point 7: the lane between the net sheds is day one's dusk, not day two; the widow's room after
+    the night is day two."""
+    from conftest import run_play, script_lines
+
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    lines = script_lines("vellan_seed4.txt")
+    _, out, _ = run_play(load_adventure(find_adventure("vellan")), lines[:2] + ["status"] + lines[2:], tmp_path,
+                         seed=4, width=110)
+    assert "[Between the net sheds · tension" in out
+    assert all(" · day 1 · " in line for line in out.splitlines() if line.startswith("[Between the net sheds"))
+    assert any(" · day 2 · " in line for line in out.splitlines() if line.startswith("[Widow Ruud's top room"))
+
+
+# -- issue 33: the deduction, the confession, Brekke's moves, second chances, the dog ------------------
+
+def deduce(vellan, answers, items=(), flags=()):
+    """Thursday at the lodgings, the deduction answered, then up to Brekke and out again: (game, events)."""
+    route = Route(*TO_THURSDAY, "Spread your notes out", *answers, "Gather it all up", *BUS)
+    game, _, events, _ = play(vellan, route, items=items, flags=flags, counters=DUSK, deduced=False)
+    return game, events
+
+
+def test_the_deduction_lists_the_clues_held_and_right_answers_strengthen_the_case(vellan):
+    held = ["green ledger", "copy of the harbour log", "insurance record"]
+    game, events = deduce(vellan, RIGHT, items=held)
+    cargo = entered(events, "theory_cargo")[0]
+    assert "IN STORE, WAREHOUSE 4" in cargo and "guesswork" not in cargo  # the clue held is shown …
+    assert "Knut Dahl's word" not in cargo  # … and only what is held
+    assert "PROCEED from the company launch" in entered(events, "theory_signal")[0]
+    assert (game.state.counters["theory"], game.state.counters["wrong"]) == (3, 0)
+    assert "It hangs together" in entered(events, "theory_done")[0]
+    assert game.state.counters["case"] == 4  # three proofs and the story told right
+
+
+def test_a_wrong_answer_costs_the_case_a_piece_and_blaming_the_harbourmaster_loses_her(vellan):
+    held = ["green ledger", "copy of the harbour log", "insurance record"]
+    game, events = deduce(vellan, WRONG_SIGNAL, items=held)
+    assert (game.state.counters["theory"], game.state.counters["wrong"]) == (2, 1)
+    assert game.state.counters["case"] == 2 and game.state.flags.get("blamed_ingrid")
+    assert "One piece does not" in entered(events, "theory_done")[0]
+    empty, events = deduce(vellan, ("At the bottom", "Jonas Vik", "To be rid of"))
+    assert "nothing at all: this will be guesswork" in entered(events, "theory_cargo")[0]
+    assert empty.state.counters["wrong"] == 3 and empty.state.flags.get("blamed_jonas")
+
+
+def test_the_stairs_lead_through_the_deduction_when_it_was_never_made(vellan):
+    route = Route(*TO_THURSDAY, "Climb the stairs", *RIGHT, "Gather it up and climb the stairs",
+                  "Walk out, catch the next bus")
+    _, ending, events, _ = play(vellan, route, counters=DUSK, deduced=False)
+    assert entered(events, "theory_done") and entered(events, "brekke_office") and ending == "ending_quiet"
+
+
+def test_winning_the_argument_is_a_confession_and_a_draw_is_a_chase(vellan):
+    game, text, _ = finale(vellan, ["green ledger", "insurance record"])
+    assert game.state.flags.get("confessed") and "confession, eleven pages in his own hand" in text
+    route = Route(*TO_THURSDAY, *FRONT_PAGE)
+    game, ending, events, _ = play(vellan, route, conflicts=["stalemate"], flags=["story_wired"],
+                                   items=["green ledger", "insurance record"], counters=DUSK)
+    assert entered(events, "brekke_runs") and not entered(events, "brekke_cornered")
+    assert ending == "ending_exposed" and "confession" not in entered(events, "ending_exposed")[0]
+
+
+def test_brekke_moves_as_the_party_digs(vellan):
+    """Three moves: his answers ready (case one less); four: the cargo moved by night; six: he runs."""
+    _, _, events, _ = play(vellan, Route(*TO_THURSDAY, *BUS), counters={**DUSK, "brekke": 2})
+    lodgings = entered(events, "boarding_house")[0]
+    assert "Brekke knows your name now" in lodgings and "lorries" not in lodgings
+    game, ending, events, _ = play(vellan, Route(*TO_THURSDAY, "Climb the stairs", "Run for the ferry slip",
+                                                 "Let him run: the story"), counters={**DUSK, "brekke": 5})
+    lodgings = entered(events, "boarding_house")[0]
+    assert "lorries" in lodgings and "leaving Vellan" in lodgings
+    assert game.state.flags.get("cargo_moved") and game.state.flags.get("brekke_fled")
+    assert "mainland on business" in entered(events, "brekke_office")[0] and ending == "ending_escaped"
+    assert not entered(events, "theory_cargo")  # nobody to tell it to
+
+
+def test_the_harbour_log_and_the_insurance_record_have_second_chances_on_thursday(vellan):
+    route = Route("Get off", "Call at the harbour office", "Leave her to her charts", "Climb the dark lane",
+                  "Hold out your camera", "Climb to your lodgings", "Catch the harbourmaster",
+                  "Tell her you know she was overruled", "Thank her and go back up to your lodgings",
+                  "Call on the Nordhavn Mutual's man", "Show him what you hold", "Fold the copy", *BUS)
+    game, _, events, _ = play(vellan, route, flags=["heard_overruled"], counters={"hours": 4})
+    assert "copy of the harbour log" in game.state.items and "insurance record" in game.state.items
+    assert game.state.counters["evidence"] == 2 and game.state.counters["hours"] == 2
+
+
+def test_the_dog_knows_knuts_whistle(vellan):
+    route = Route("Get off", "Climb the dark lane", "Talk him down", "Let him go", "Wait for dark",
+                  "Knock on the gatehouse", "Try the key", "Photograph the crates", "Whistle Knut's two notes",
+                  "Get to bed", *BUS)
+    game, _, events, calls = play(vellan, route, conflicts=["won"], items=["bottle of aquavit"],
+                                  counters={"hours": 5})
+    assert game.state.flags.get("knows_dog") and entered(events, "watchdog") and entered(events, "warehouse_escape")
+    assert "two notes, low then high" in entered(events, "knut_talks")[0]
+    assert "photographs" in game.state.items and [c["type"] for c in calls] == ["social"]
+
+
+def test_the_anchor_at_dusk_mentions_the_docker_only_to_those_who_saw_him(vellan):
+    route = Route("Get off", "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", *BUS)
+    first = Route("Get off", "Step into the Anchor", "Go back out", "Step into the Anchor", "Go back out",
+                  "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", *BUS)
+    _, _, events, _ = play(vellan, first, counters={"hours": 3})  # each step into the Anchor takes an hour
+    day, dusk = entered(events, "tavern")
+    assert "docker's coat watches you" in day and "where the big docker sat is empty" in dusk
+    late = Route("Get off", "Step into the Anchor", "Go back out", *route.labels[1:])
+    _, _, events, _ = play(vellan, late, counters={"hours": 4})  # a first visit at lamp-lighting
+    assert "big docker" not in entered(events, "tavern")[0]

@@ -40,7 +40,7 @@ _DEFAULT_RUNS = 100
 @click.option("--disposition", metavar="NAME", help="Affectionate, Friendly, Neutral, Unfriendly or Malicious.")
 @click.option("--mindless", is_flag=True, help="A creature with no will of its own: never yields.")
 @click.option("--pc", "pc_spec", default="espen", show_default=True, metavar="FILE|NAME",
-              help="The PC: a character file or a pregenerated character.")
+              help="The PC: a character file, one of your roster by name, or a ready-made one (espen).")
 @click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
               help="The conflict type: combat, social, foot_chase, car_chase, sneaking, tracking …")
 @click.option("--pc-lens", type=click.Choice(LENSES, case_sensitive=False), metavar="LENS",
@@ -79,6 +79,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     from ..characters import load_character
     from ..errors import SoloError
     from ..minds.arena import duel_npc, run_duels
+    from ..paths import default_roster
 
     ctype = opposed_type(ctype_name)
     import random
@@ -90,7 +91,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
         npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype, base=base, level=level, role=role,
                        personality=personality, motivation=motivation, event=event, disposition=disposition,
                        mindless=mindless)
-        pc = load_character(pc_spec)
+        pc = load_character(pc_spec, roster=default_roster())  # a file, your roster's, or a ready-made one
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if pc.name == npc.name:

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..decisions import LENS, Question
+from ..decisions import LENS, TARGET, Question
 from ..events import EventLog
 from ..rules.conflict import Conflict
 from ..rules.conflict_types import ConflictType
@@ -288,3 +288,111 @@ def duel_npc(rng: random.Random, ctype: ConflictType, *, base=None, level: str =
             raise NPCError(exc.args[0]) from None
     npc.code_block = cb
     return npc
+
+
+# -- skirmishes: a party against a band, many times over ----------------------------------
+
+@dataclass
+class SkirmishStats:
+    """What a band of NPC minds did over ``runs`` group fights against a party.
+
+    ``weakest``/``choices``: target choices that fell on the weakest foe offered (the least conflict Pool
+    left; ties count for every one of them), and all target choices; ``chance`` sums, over the choices, the
+    share a blind pick would give the weakest (ties / offered), so ``weakest / chance`` is how many times
+    more often than chance the band went for the weakest. ``followed``/``followed_chances``: of the choices
+    made while the foe the band struck last still stood, those that struck it again (a swarm). ``exits``
+    counts how each NPC left the fight (fled, surrendered, out, comae, or "in" when it stood to the end) and
+    ``breaks`` the reaction behind each flight or surrender (flee, bargain, beg …); ``outcomes`` the party's result.
+    """
+
+    runs: int = 0
+    choices: int = 0
+    weakest: int = 0
+    chance: float = 0.0
+    followed_chances: int = 0
+    followed: int = 0
+    exits: Counter = field(default_factory=Counter)
+    breaks: Counter = field(default_factory=Counter)
+    outcomes: Counter = field(default_factory=Counter)
+
+    @property
+    def weakest_share(self) -> float:
+        return self.weakest / self.choices if self.choices else 0.0
+
+    @property
+    def chance_share(self) -> float:
+        return self.chance / self.choices if self.choices else 0.0
+
+    def gave_up(self) -> float:
+        """The share of the band's members that fled or surrendered (bargained, begged) rather than fight on."""
+        total = sum(self.exits.values())
+        return (self.exits[FLED] + self.exits[SURRENDERED]) / total if total else 0.0
+
+    def to_dict(self) -> dict:
+        return {"runs": self.runs, "choices": self.choices, "weakest": self.weakest,
+                "weakest_share": round(self.weakest_share, 4), "chance_share": round(self.chance_share, 4),
+                "followed_chances": self.followed_chances, "followed": self.followed,
+                "exits": dict(sorted(self.exits.items())),
+                "breaks": dict(sorted(self.breaks.items())), "gave_up": round(self.gave_up(), 4),
+                "outcomes": dict(sorted(self.outcomes.items()))}
+
+
+class _Watch:
+    """Wraps one band member's mind: at each target question, notes whom it picks and who was weakest."""
+
+    def __init__(self, mind: NPCMind, stats: SkirmishStats, last: list):
+        self.mind, self.stats, self.last = mind, stats, last
+
+    def decide(self, question: Question) -> str:
+        answer = self.mind.decide(question)
+        if question.kind == TARGET:
+            conflict = question.context.get("conflict")
+            offered = [conflict.by_id[k] for k in question.keys() if conflict is not None and k in conflict.by_id]
+            if len(offered) > 1:
+                low = min(p.pool.current for p in offered)
+                weakest = {p.id for p in offered if p.pool.current == low}
+                self.stats.choices += 1
+                self.stats.weakest += answer in weakest
+                self.stats.chance += len(weakest) / len(offered)
+                if self.last and self.last[-1] in question.keys():  # the band's last foe is still standing
+                    self.stats.followed_chances += 1
+                    self.stats.followed += answer == self.last[-1]
+            self.last.append(answer)
+        return answer
+
+
+def run_skirmishes(make_band, party, ctype: ConflictType, *, runs: int, seed: int = 1,
+                   round_limit: int = DEFAULT_ROUND_LIMIT, pc_decider=None) -> SkirmishStats:
+    """Play ``runs`` group fights of ``ctype``: the characters of ``party`` (side a, played by the greedy bot or
+    ``pc_decider``) against a fresh band from ``make_band(rng)`` (a list of NPCs, side b, each with its own
+    mind), and tally whom the band strikes and how its members leave the fight. The party's Pools are put
+    back between fights; the seed fixes every fight."""
+    if runs < 1:
+        raise ValueError("a skirmish needs at least one run")
+    stats = SkirmishStats()
+    snaps = [snapshot(c) for c in party]
+    for run in range(runs):
+        dice = random.Random(f"skirmish:{seed}:{run}")
+        band = make_band(random.Random(f"band:{seed}:{run}"))
+        for c, snap in zip(party, snaps):
+            restore(c, snap)
+        struck: list[str] = []  # whom the band struck, in order
+        bot = pc_decider if pc_decider is not None else GreedyDecider(random.Random(f"party:{seed}:{run}"))
+        people = [from_character(c, "a", ctype, decider=bot) for c in party]
+        minds = []
+        for i, npc in enumerate(band):
+            mind = NPCMind(npc, random.Random(f"mind:{seed}:{run}:{i}"))
+            minds.append(mind)
+            watch = _Watch(mind, stats, struck)
+            people.append(from_character(npc, "b", ctype, decider=watch, pid=f"{npc.name} #{i + 1}"))
+        result = Conflict(ctype, people, dice, round_limit=round_limit).run()
+        stats.runs += 1
+        stats.outcomes[result.outcome] += 1
+        for p, mind in zip(people[len(party):], minds):
+            stats.exits[p.status] += 1
+            morale = mind.morale
+            if p.status in (FLED, SURRENDERED) and morale is not None and morale.reaction:
+                stats.breaks[morale.reaction] += 1
+    for c, snap in zip(party, snaps):
+        restore(c, snap)
+    return stats

@@ -695,7 +695,7 @@ class NPCMind:
         covert = flamboyant = None
         side_pool = False
         if me.uses_lenses and me.char is not None:
-            key = (me.id, me.char.hurt, me.skill)
+            key = (me.id, me.char.hurt or me.pool.current < 0, me.skill)
             if key not in fight.secondary:
                 fight.secondary[key] = _secondary_targets(me)
             covert, flamboyant = (t + shield_me if t is not None else None for t in fight.secondary[key])
@@ -968,7 +968,7 @@ class NPCMind:
         keys = q.keys()
         best = best_secondary(me) if me.char is not None else None
         choice = best if best in keys else keys[0]
-        value = me.char.skills.get(choice, 0) if me.char is not None else 0
+        value = me.rolled_target(LENS_TABLE["flamboyant"], choice)[0] if me.char is not None else 0
         return Decision(me.id, q.kind, choice, f"its best other skill ({choice} {value} %)", "skill",
                         {choice: float(value)}, conflict.round)
 
@@ -1055,11 +1055,16 @@ class NPCMind:
             return t.armour_against(me, conflict.ctype)
 
         if lean.mindless:
-            t = min(targets, key=lambda t: (t.pool.current, armour_of(t), t.id))
+            # the most damage where it counts (seed 001's draugr): the foe its blows drop soonest, its armour
+            # counted; so a band of them piles on the same wounded, unarmoured foe until it falls (a swarm)
+            def blows(t: Participant) -> float:
+                return max(0, t.pool.current) / max(0.25, mean_damage(me, physical, armour_of(t)))
+
+            t = min(targets, key=lambda t: (math.ceil(blows(t) - 1e-9), t.pool.current, armour_of(t), t.id))
             choice = t.id
             reason = f"goes for the weakest: {t.name} at {t.pool.current}" + (
                 f", armour {armour_of(t)}" if armour_of(t) else "")
-            scores = {x.id: -float(x.pool.current) for x in targets}
+            scores = {x.id: -round(blows(x), 3) for x in targets}
             fight.last_target = choice
             return Decision(me.id, q.kind, choice, reason, "weakest", scores, conflict.round)
         L = lean.lean

@@ -125,7 +125,7 @@ def read_position(conflict: ConflictView, me: Participant, *,
     side_pool = False
     if me.uses_lenses and me.char is not None:
         cache = secondary if secondary is not None else {}
-        key = (me.id, me.char.hurt, me.skill)
+        key = (me.id, me.char.hurt or me.pool.current < 0, me.skill)
         if key not in cache:
             cache[key] = _secondary_targets(me)
         covert, flamboyant = (t + shield_me if t is not None else None for t in cache[key])
@@ -136,24 +136,25 @@ def read_position(conflict: ConflictView, me: Participant, *,
 
 
 def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:
-    from ..rules.character import skill_target
+    """My Covert and Flamboyant targets, from the rules' own :meth:`Participant.rolled_target` (Focus counted),
+    Flamboyant's among the skills a flashy move fits here (:func:`~solo.rules.participants.flamboyant_skills`)."""
     from ..rules.participants import flamboyant_skills
 
-    char = me.character
-    covert = skill_target(char, "Cunning", ())[0]
-    others = [skill_target(char, s, ())[0] for s in flamboyant_skills(me)]
+    covert = me.rolled_target(LENS_TABLE["covert"], "Cunning")[0]
+    flamboyant = LENS_TABLE["flamboyant"]
+    others = [me.rolled_target(flamboyant, s)[0] for s in flamboyant_skills(me)]
     return covert, (max(others) if others else None)
 
 
 def best_secondary(me: Participant) -> str | None:
-    """The skill a Flamboyant participant shows off with: its best one of those a flashy move fits here."""
-    from ..rules.character import skill_target
+    """The skill a Flamboyant participant shows off with: its best one of those a flashy move fits here, Focus
+    counted."""
     from ..rules.participants import flamboyant_skills
 
-    char = me.character
+    flamboyant = LENS_TABLE["flamboyant"]
     best, name = None, None
     for s in flamboyant_skills(me):
-        value = skill_target(char, s, ())[0]
+        value = me.rolled_target(flamboyant, s)[0]
         if best is None or value > best:
             best, name = value, s
     return name

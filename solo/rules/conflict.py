@@ -23,6 +23,7 @@ from typing import Any
 from ..decisions import (
     CLEVER_FOLLOW_UP,
     DAMAGE_POOL,
+    EXIT_OFFER,
     FLAMBOYANT_SKILL,
     LENS,
     LUCK_FLIP,
@@ -58,7 +59,7 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import UNARMED_FOCUS, Participant, flamboyant_skills, settle_combined
+from .participants import UNARMED_FOCUS, Participant, flamboyant_skills, settle_sources
 from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
@@ -238,8 +239,9 @@ class Conflict:
         assert self.sink is not None
         self.sink(Event(kind, {"round": self.round, **data}))
 
-    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], **context: Any) -> str:
-        question = Question(kind, prompt, tuple(options), actor=p.name,
+    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], *, default: str | None = None,
+             **context: Any) -> str:
+        question = Question(kind, prompt, tuple(options), actor=p.name, default=default,
                             context={"conflict": self.view, "participant": p, **context})
         assert p.decider is not None
         if self._detail:
@@ -295,7 +297,11 @@ class Conflict:
                 continue
             if not self._both_sides_in():
                 break
+            clever = p.clever_next
             decl[p.id] = d = self._declare(p)
+            if d.exit and not p.is_pc and not self._exit_stands(p, d.exit):
+                p.clever_next = clever  # refused or caught: it declares again, with no way out
+                decl[p.id] = d = self._declare(p)
             if d.exit:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
@@ -376,7 +382,52 @@ class Conflict:
             i = j
         return out
 
+    def _exit_stands(self, p: Participant, exit: str) -> bool:
+        """An NPC yields or runs: the PCs facing it decide whether that ends it for the NPC (issue 31).
+
+        The first PC still in against it is asked: a surrender may be accepted or refused (the NPC then
+        fights on, with no way out for the rest of the conflict); a flight may be let go, or chased: the
+        NPC then gets away only on Quick's Move roll (:meth:`leave_target`), and fights on if caught.
+        Without a PC to ask (NPCs among themselves), the exit takes effect at once, as the rules say.
+        """
+        pc = next((q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None), None)
+        if pc is None:
+            return True
+        who = p.name
+        if exit == SURRENDER:
+            word = "surrender" if self.ctype.physical else "give up"
+            options = [Option("accept", "Accept", f"{who} is out of the conflict"),
+                       Option("refuse", "Refuse and fight on", f"{who} fights on, with no way out")]
+            prompt = f"{who} wants to {word}: accept, or fight on?"
+            default = "accept"
+        else:
+            target, _ = self.leave_target(p)
+            options = [Option("let_go", "Let them go", f"{who} is out of the conflict"),
+                       Option("chase", "Give chase", f"{who} gets away on a Move roll of {max(0, min(99, target))} % "
+                                                     "or less, else fights on")]
+            prompt = f"{who} tries to get away: let them go, or give chase?"
+            default = "let_go"
+        answer = self._ask(pc, EXIT_OFFER, prompt, options, default=default, npc=p.id, exit=exit)
+        p.exit_answer = answer
+        if self.sink is not None:
+            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer)
+        if answer in ("accept", "let_go"):
+            return True
+        if answer == "chase":
+            target, mods = self.leave_target(p)
+            r = judge(d100(self.rng), target)
+            if self.sink is not None:
+                self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success,
+                           flipped=False, skill="Move", base=target - sum(v for _, v in mods),
+                           modifiers=[list(m) for m in mods], face=r.roll, first_success=r.success, chance_id=None)
+            if r.success:
+                return True
+        p.exits_closed = True
+        return False
+
     def _exit_options(self, p: Participant) -> list[Option]:
+        if p.exits_closed:
+            return []
         exits = []
         if self.ctype.flight and not p.is_obstacle:
             exits.append(Option(FLEE, "Flee", "leave the conflict now, no roll"))
@@ -480,8 +531,9 @@ class Conflict:
         for item in p.character.items:
             if item not in rules_weapon_names():
                 options.append(Option(f"item:{item}", f"Use {item}"))
-        if not options:
-            options.append(Option("ready", "Catch your breath and get ready"))
+        # Getting ready is always on offer: a fighter who could run need not (the exact odds of
+        # keeping Quick assume one who stays, and the minds weigh staying against leaving).
+        options.append(Option("ready", "Catch your breath and get ready"))
         return options
 
     # -- rolls -------------------------------------------------------------------
@@ -540,7 +592,8 @@ class Conflict:
         return "; ".join(parts)
 
     def flamboyant_skills(self, p: Participant) -> list[str]:
-        """The skills ``p`` may show off with here, best first (:func:`~solo.rules.participants.flamboyant_skills`)."""
+        """The skills ``p`` may show off with here, best first, a fitting Focus counted
+        (:func:`~solo.rules.participants.flamboyant_skills`)."""
         return flamboyant_skills(p)
 
     def _lens_target(self, p: Participant, lens_key: str, secondary: str | None,
@@ -549,8 +602,8 @@ class Conflict:
         are summed into the target but left out of the list, which is all the dice need."""
         lens = LENS_TABLE[lens_key]
         rolled = self._rolled_skill(p, lens, secondary)
-        if rolled is not None:  # Covert's Cunning, Flamboyant's skill: without a Focus (docs/rules.md §6)
-            base, skill_mods = skill_target(p.character, rolled, ())
+        if rolled is not None:  # Covert's Cunning, Flamboyant's skill, with a fitting Focus (docs/rules.md §6)
+            base, skill_mods = p.rolled_target(lens, rolled)
             mods = []
             if detail:
                 mods = [(m.name, m.value) for m in skill_mods]
@@ -924,7 +977,7 @@ class Conflict:
         for p in self.participants:
             lost[p.id] = p.start_pool - p.pool.current
             if p.char is not None and len(p.pool_sources) > 1:
-                settle_combined(p.char, p.pool_sources, lost[p.id])
+                settle_sources(p.char, p.pool_sources, p.pool.current)
         self.result = ConflictResult(outcome, self.round, {p.id: p.status for p in self.participants}, lost)
         if self.sink is not None:
             self._emit("conflict_end", outcome=outcome, rounds=self.round,

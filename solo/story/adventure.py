@@ -115,6 +115,11 @@ class Choice:
     hint: str = ""  # what is at stake, shown beside the choice before it is taken
     retry_cost: list[Effect] = field(default_factory=list)  # applied each time it is taken again
 
+    @cached_property
+    def braces(self) -> bool:
+        """Whether its label or hint has anything to fill (slots, ``{if}`` blocks, escaped braces)."""
+        return any(c in self.text or c in self.hint for c in "{}")
+
 
 @dataclass
 class Scene:
@@ -136,6 +141,19 @@ class NPCDef:
     id: str
     data: dict[str, Any]
     where: Where
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A counter the players see on the status line (``[adventure] clocks``): "label value/max"."""
+
+    counter: str
+    label: str
+    max: int | None = None
+    where: Where | None = None
+
+    def shown(self, value: int) -> str:
+        return f"{self.label} {value}" + (f"/{self.max}" if self.max is not None else "")
 
 
 @dataclass
@@ -166,6 +184,7 @@ class Adventure:
     uses_pcs: bool = True  # pc = false: a story with no RPG character (no party, no epilogue)
     responses: dict[str, Branch] = field(default_factory=dict)  # [responses.NAME], shared by ``use``
     meta_file: str = ""  # the file that holds [adventure]
+    clocks: list[Clock] = field(default_factory=list)  # counters shown on the status line
 
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]
@@ -176,3 +195,10 @@ class Adventure:
         from .flow import flow_machine
 
         return flow_machine(self)
+
+    @cached_property
+    def moves(self) -> dict[tuple[str, str], str]:
+        """The flow machine's transitions as a table, (state, trigger) -> next state (:func:`flow.moves_of`)."""
+        from .flow import moves_of
+
+        return moves_of(self.flow)

@@ -185,6 +185,8 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
                 read_names.setdefault(args[0], where)
             if fn == "has" and args and isinstance(args[0], str) and not found:
                 tested_items.setdefault(args[0], where)
+    for clock in adventure.clocks:  # shown on the status line: read by the players
+        read_names.setdefault(clock.counter, clock.where or Where(adventure.meta_file, "adventure.clocks"))
     for text, where in _texts(adventure):
         for slot in _counter_slots(text):
             read_names.setdefault(slot, where)
@@ -214,7 +216,7 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
 def _counter_slots(text: str) -> list[str]:
     import re
 
-    return re.findall(r"\{counter\.([A-Za-z0-9_]+)\}", text or "")
+    return re.findall(r"\{(?:counter|words)\.([A-Za-z0-9_]+)\}", text or "")
 
 
 __all__ = ["branches_of", "edges", "reachable", "dead_ends", "graph_problems"]

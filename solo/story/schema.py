@@ -19,7 +19,7 @@ from ..oracle.tables import TableSet
 from ..rules.conflict_types import ConflictType
 from ..rules.rulebook import rules
 from .actions import ACTIONS, OBSTACLE_FIELDS
-from .adventure import Action, Adventure, Branch, Choice, Effect, NPCDef, Route, Scene, Where
+from .adventure import Action, Adventure, Branch, Choice, Clock, Effect, NPCDef, Route, Scene, Where
 from .effects import EFFECTS
 from .expressions import Condition, parse_condition
 from .npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
@@ -28,7 +28,7 @@ from .readers import MAX_WHOLE, Readers
 from .text import TextError, blocks_of, parse_text
 
 ADVENTURE_FIELDS = {"id", "title", "author", "version", "introduction", "party", "comae", "start", "pc",
-                    "negative_luck", "tension", "threads", "flags", "counters", "items"}
+                    "negative_luck", "tension", "threads", "flags", "counters", "items", "clocks"}
 SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "npcs", "oracle_setup", "control"}
 CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "id", "use", "hint", "retry_cost"} | set(ACTIONS)
 #: The longest ``hint`` a choice may have: it stands beside the choice on one line of a menu.
@@ -125,6 +125,7 @@ class Builder(Readers):
         if self.tables_dirs():
             self.table_set()  # the adventure's own tables are checked even if no choice rolls on them yet
         flags, counters, items = self.initial_state(file, meta)
+        clocks = self.clocks(file, meta.get("clocks", []))
         npcs = self.build_npcs()
         self.choice_names = self.names_of_choices()
         self.build_responses()
@@ -149,7 +150,7 @@ class Builder(Readers):
             templates=narration if isinstance(narration, dict) else {}, tables_dirs=self.tables_dirs(),
             files=[str(f) for f in self.files], content_hash=self.digest, source=str(self.source),
             flags=flags, counters=counters, items=items, uses_pcs=self.uses_pcs, responses=self.responses,
-            meta_file=file,
+            meta_file=file, clocks=clocks,
         )
 
     def initial_state(self, file: str, meta: dict[str, Any]) -> tuple[list[str], dict[str, int], list[str]]:
@@ -181,6 +182,35 @@ class Builder(Readers):
                     self.fail(file, f"adventure.counters.{name}", f"expected a whole number within ±{MAX_WHOLE:,}")
                 counters = {k: v for k, v in counters.items() if k != name}
         return lists["flags"], dict(counters), lists["items"]
+
+    def clocks(self, file: str, value: object) -> list[Clock]:
+        """``clocks``: counters the players see on the status line, each with its label and, if it has one, the
+        value it runs to (``{ counter = "hours", label = "hours of the day", max = 5 }``)."""
+        if not isinstance(value, list):
+            self.fail(file, "adventure.clocks", "expected a list of { counter, label, max } tables")
+            return []
+        out = []
+        for i, entry in enumerate(value):
+            path = f"adventure.clocks[{i}]"
+            if not isinstance(entry, dict):
+                self.fail(file, path, "expected a table { counter = \"NAME\", label = \"…\", max = N }")
+                continue
+            self.unknown_fields(file, path, entry, {"counter", "label", "max"})
+            name = entry.get("counter")
+            if not isinstance(name, str) or _bad_name(name, item=False):
+                self.fail(file, f"{path}.counter", "expected the name of a counter")
+                continue
+            label = entry.get("label", name.replace("_", " "))
+            if not isinstance(label, str) or not label.strip() or len(label) > 40 or "{" in label \
+                    or any(ord(ch) < 32 for ch in label):
+                self.fail(file, f"{path}.label", "expected one short line of plain text (at most 40 characters)")
+                continue
+            top = entry.get("max")
+            if top is not None and not (isinstance(top, int) and not isinstance(top, bool) and 0 < top <= MAX_WHOLE):
+                self.fail(file, f"{path}.max", f"expected a whole number from 1 to {MAX_WHOLE:,}")
+                top = None
+            out.append(Clock(name, label.strip(), top, Where(file, path)))
+        return out
 
     def no_blocks(self, file: str, path: str, value: object) -> None:
         """A text shown as written, outside any game: an ``{if}`` block in it would show raw (E008)."""

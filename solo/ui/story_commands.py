@@ -238,8 +238,8 @@ def _items(session: Session, rest: str, question: Question) -> None:
 
 
 def status_text(session: Session) -> str:
-    """Where the story stands, on one line: scene, tension, day (an adventure's ``day`` counter), Luck
-    and the Pools of each character still in it."""
+    """Where the story stands, on one line: scene, tension, day (an adventure's ``day`` counter), the
+    adventure's clocks (``[adventure] clocks``), Luck and the Pools of each character still in it."""
     from ..rules.rulebook import POOLS
     from ..story.open_play import OPEN_ID
     from ..story.text import shown
@@ -252,8 +252,10 @@ def status_text(session: Session) -> str:
     else:
         where = shown(scene.title, game.context()) if scene is not None else "the beginning"
     parts = [where, f"tension {state.oracle.tension}/9"]
-    if "day" in state.counters:
+    clocks = session.adventure.clocks
+    if "day" in state.counters and not any(c.counter == "day" for c in clocks):
         parts.append(f"day {state.counters['day']}")
+    parts += [c.shown(state.counters.get(c.counter, 0)) for c in clocks]
     for pc in state.pcs:
         pools = " ".join(f"{p} {pc.pools[p].current}/{pc.pools[p].maximum}" for p in POOLS if p in pc.pools)
         parts.append(f"{pc.name}: Luck {pc.luck}, {pools}")
