@@ -99,9 +99,9 @@ def test_every_lens_on_the_menu_is_its_roll(lens):
 
 
 def test_flamboyant_skill_menu_and_clever_edge_are_their_rolls():
-    pc = make_char("Ada", Combat=50, Social=70, Knowledge=40)
+    pc = make_char("Ada", Combat=50, Social=70, Move=40)
     foe = make_char("Brakk", level="common", Combat=50)
-    mind = Answers(lens=["clever", "flamboyant"], clever_follow_up=["skill"], flamboyant_skill=["Knowledge"],
+    mind = Answers(lens=["clever", "flamboyant"], clever_follow_up=["skill"], flamboyant_skill=["Move"],
                    luck_flip="no", luck_reduce="no", push="out")
     conflict, _, _, log = conflict_of(pc, [foe], [99, 99, 99, 99, 99, 99], a_decider=mind, round_limit=3)
     mind.by_kind["lens"] = ["clever", "flamboyant"]
@@ -110,9 +110,9 @@ def test_flamboyant_skill_menu_and_clever_edge_are_their_rolls():
     follow = shown(mind, "clever_follow_up")["skill"]
     assert same(follow, rolls[1]) and ["Clever", 20] in rolls[1]["modifiers"]
     skills = shown(mind, "flamboyant_skill")
-    assert list(skills) == ["Social", "Knowledge"] + [s for s in skills if s not in ("Social", "Knowledge")]
-    assert same(skills["Knowledge"], rolls[2]) and rolls[2]["skill"] == "Knowledge"
-    assert rolls[2]["chance_id"] == skills["Knowledge"].id
+    assert list(skills) == ["Social", "Move", "Willpower"]  # a flashy move in a fight (oracles/conflicts.toml)
+    assert same(skills["Move"], rolls[2]) and rolls[2]["skill"] == "Move"
+    assert rolls[2]["chance_id"] == skills["Move"].id
 
 
 def test_quick_weapon_switch_and_getaway_show_the_rolls_they_lead_to():

@@ -98,7 +98,10 @@ def side_targets(view: ConflictView, p: Participant, flamboyant: str | None = No
 
 
 def _has_other_skill(p: Participant) -> bool:
-    return p.char is not None and any(s != p.skill for s in p.char.skills)
+    """Whether Flamboyant is on offer to ``p`` here: some skill a flashy move fits (the menu's own list)."""
+    from ..rules.participants import flamboyant_skills
+
+    return bool(flamboyant_skills(p))
 
 
 def initiative(me: Participant, foe: Participant) -> Callable[[int, int], float]:

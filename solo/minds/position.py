@@ -136,20 +136,24 @@ def read_position(conflict: ConflictView, me: Participant, *,
 
 
 def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:
-    """My Covert and Flamboyant targets, from the rules' own :meth:`Participant.rolled_target` (Focus counted)."""
+    """My Covert and Flamboyant targets, from the rules' own :meth:`Participant.rolled_target` (Focus counted),
+    Flamboyant's among the skills a flashy move fits here (:func:`~solo.rules.participants.flamboyant_skills`)."""
+    from ..rules.participants import flamboyant_skills
+
     covert = me.rolled_target(LENS_TABLE["covert"], "Cunning")[0]
     flamboyant = LENS_TABLE["flamboyant"]
-    others = [me.rolled_target(flamboyant, s)[0] for s in me.character.skills if s != me.skill]
+    others = [me.rolled_target(flamboyant, s)[0] for s in flamboyant_skills(me)]
     return covert, (max(others) if others else None)
 
 
 def best_secondary(me: Participant) -> str | None:
-    """The skill a Flamboyant participant shows off with: its best one besides the conflict's, Focus counted."""
+    """The skill a Flamboyant participant shows off with: its best one of those a flashy move fits here, Focus
+    counted."""
+    from ..rules.participants import flamboyant_skills
+
     flamboyant = LENS_TABLE["flamboyant"]
     best, name = None, None
-    for s in me.character.skills:
-        if s == me.skill:
-            continue
+    for s in flamboyant_skills(me):
         value = me.rolled_target(flamboyant, s)[0]
         if best is None or value > best:
             best, name = value, s

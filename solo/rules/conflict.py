@@ -59,7 +59,7 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import UNARMED_FOCUS, Participant, settle_sources
+from .participants import UNARMED_FOCUS, Participant, flamboyant_skills, settle_sources
 from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
@@ -335,9 +335,11 @@ class Conflict:
                 entry.update(target=target, skill=p.skill_name, base=target - sum(v for _, v in mods),
                              modifiers=[list(m) for m in mods], strikes_with=_weapon_name(p, physical),
                              damage=str(p.damage_dice(physical)), shield=p.shield.name if p.shield else None)
-        frame = conflict_frame(self.ctype, self.participants, round_limit=self.round_limit, given=self.fiction)
-        for entry, p in zip(participants, self.participants):
-            entry.update(participant_facts(p, frame))  # what it is, for the words (solo.rules.fiction)
+        frame: dict[str, Any] = {}
+        if self._detail:  # what each one is, for the words (solo.rules.fiction); a sink that only counts skips it
+            frame = conflict_frame(self.ctype, self.participants, round_limit=self.round_limit, given=self.fiction)
+            for entry, p in zip(participants, self.participants):
+                entry.update(participant_facts(p, frame))
         self._emit("conflict_start", type=self.ctype.key, type_name=self.ctype.name, round_limit=self.round_limit,
                    pool_name=self.ctype.pool_label, participants=participants, frame=frame)
 
@@ -484,9 +486,9 @@ class Conflict:
             return d
         if p.uses_lenses:
             advice = advisor(self.view, p) if advisor is not None else {}
-            options = [Option(key, lens.name, lens.hint + (f" · {advice[key]}" if key in advice else ""),
+            options = [Option(key, lens.name, self.lens_hint(p, key) + (f" · {advice[key]}" if key in advice else ""),
                               chance=self._chance(p, key) if shows else None)
-                       for key, lens in LENS_TABLE.items()]
+                       for key, lens in LENS_TABLE.items() if lens.rolls != "secondary" or flamboyant_skills(p)]
             prompt = "choose a Lens"
         else:
             options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it",
@@ -592,11 +594,31 @@ class Conflict:
             return others[0] if others else None
         return secondary
 
+    def lens_hint(self, p: Participant, key: str) -> str:
+        """The Lens menu's line for ``p`` in this conflict: worded by what the fiction allows (docs/rulings.md,
+        "Flamboyant by the fiction"): the skills a flashy move fits here, Covert's Cunning where Cunning is
+        already the skill, and a side Pool only where it is another Pool and the foe has one."""
+        lens = LENS_TABLE[key]
+        if not lens.rolls:
+            return lens.hint
+        if lens.rolls == "secondary":
+            skills = flamboyant_skills(p)
+            parts = [f"a flashy move fits {', '.join(skills)}" if skills else "roll another skill"]
+        elif lens.rolls == p.skill:
+            parts = [f"here {lens.rolls} is not a trick but the skill"]
+        else:
+            parts = [f"roll {lens.rolls}"]
+        side = lens.side_pool
+        people = any(o.char is not None for o in self.opponents(p))
+        parts.append(f"hit the Pool or {side}" if side and side not in self.ctype.pools and people else "hit the Pool")
+        if lens.penalty_if_not_won:
+            parts.append(f"{lens.penalty_if_not_won} % next round unless won")
+        return "; ".join(parts)
+
     def flamboyant_skills(self, p: Participant) -> list[str]:
-        """The skills ``p`` may show off with, best first (not the conflict's own), a fitting Focus counted."""
-        flamboyant = LENS_TABLE["flamboyant"]
-        return sorted((s for s in p.character.skills if s != p.skill),
-                      key=lambda s: -p.rolled_target(flamboyant, s)[0])
+        """The skills ``p`` may show off with here, best first, a fitting Focus counted
+        (:func:`~solo.rules.participants.flamboyant_skills`)."""
+        return flamboyant_skills(p)
 
     def _lens_target(self, p: Participant, lens_key: str, secondary: str | None,
                      extra: Sequence[tuple[str, int]], detail: bool) -> tuple[int, list[tuple[str, int]]]:

@@ -32,6 +32,7 @@ class ConflictType:
     opposed_by: tuple[str, tuple[str, ...]] | None = None
     heard: bool = True  # the sides hear each other (speech fits); not while sneaking past or tracking from afar
     pursuit: str | None = None  # "chase": side a pursues, side b flees; "hide": side a hides, side b seeks
+    flamboyant: tuple[str, ...] | None = None  # the skills a flashy move fits here; None: any but the conflict's
 
     @property
     def pool_label(self) -> str:
@@ -39,7 +40,7 @@ class ConflictType:
 
 
 _FIELDS = {"name", "round", "skill", "focuses", "pools", "physical", "static", "social", "flight", "opposed_by",
-           "heard", "pursuit"}
+           "heard", "pursuit", "flamboyant"}
 
 
 class _Bad(Exception):
@@ -122,13 +123,23 @@ def _parse_one(key: str, entry: Any) -> ConflictType:
     name = entry.get("name", key)
     if not isinstance(name, str):
         fail("name", "expected text")
+    flamboyant = entry.get("flamboyant")
+    if flamboyant is not None:
+        if not isinstance(flamboyant, list):
+            fail("flamboyant", "expected a list of skills a flashy move fits here, e.g. [\"Move\", \"Awareness\"]")
+        for i, flashy in enumerate(flamboyant):
+            if flashy not in t.skills:
+                fail(f"flamboyant[{i}]", f"unknown skill {flashy!r}{did_you_mean(str(flashy), t.skills)}")
+            if flashy == skill:
+                fail(f"flamboyant[{i}]", f"{flashy} is the conflict's own skill: Flamboyant rolls another")
+        flamboyant = tuple(flamboyant)
     pursuit = entry.get("pursuit")
     if pursuit is not None and pursuit not in PURSUITS:
         fail("pursuit", f"unknown pursuit {pursuit!r}{did_you_mean(str(pursuit), PURSUITS)}; known: "
                         f"{', '.join(PURSUITS)}")
     return ConflictType(
         key=key, name=name, skill=skill, focuses=tuple(focuses), pools=tuple(pools),
-        round=str(entry.get("round", "")), opposed_by=opposed, pursuit=pursuit, **flags,
+        round=str(entry.get("round", "")), opposed_by=opposed, pursuit=pursuit, flamboyant=flamboyant, **flags,
     )
 
 

@@ -17,7 +17,7 @@ from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target,
 from .conflict_types import ConflictType
 from .dice import DiceExpr, parse
 from .fiction import Fiction
-from .lenses import Lens
+from .lenses import LENS_TABLE, Lens
 from .outcomes import ACTIVE
 from .rolls import Modifier
 from .rulebook import Armour, Shield, Weapon, rules
@@ -59,6 +59,7 @@ class Participant:
     is_pc: bool = False
     luck_allowed: bool = False
     physical: bool = False  # the conflict is physical: the weapon in hand picks the Combat Focus
+    flourishes: tuple[str, ...] | None = None  # the skills a Flamboyant move fits here (None: any but its own)
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # its reasons and their values, as shown
@@ -330,10 +331,26 @@ def from_character(
         weapon=t.weapons.get(char.weapon) if char.weapon else None,
         armour=t.armour.get(char.armour) if char.armour else None,
         shield=t.shields.get(char.shield) if char.shield else None,
-        skill=skill, focuses=tuple(focuses), is_pc=char.is_pc, physical=ctype.physical,
+        skill=skill, focuses=tuple(focuses), is_pc=char.is_pc, physical=ctype.physical, flourishes=ctype.flamboyant,
         luck_allowed=char.is_pc if luck_allowed is None else luck_allowed,
         start_pool=pool.current,
     )
+
+
+def flamboyant_skills(p: Participant) -> list[str]:
+    """The skills ``p`` may show off with, best first (a fitting Focus counted): those the conflict's type says a
+    flashy move fits there (``flamboyant`` in oracles/conflicts.toml, or the adventure's conflict), never its
+    own conflict skill.
+
+    The one list the Lens menu offers, the minds choose from and the exact odds price (docs/rulings.md,
+    "Flamboyant by the fiction"). Empty: Flamboyant is not on offer in this conflict.
+    """
+    if p.char is None:
+        return []
+    skills = p.char.skills
+    fitting = skills if p.flourishes is None else [s for s in p.flourishes if s in skills]
+    flamboyant = LENS_TABLE["flamboyant"]
+    return sorted((s for s in fitting if s != p.skill), key=lambda s: -p.rolled_target(flamboyant, s)[0])
 
 
 def obstacle(name: str, difficulty: str = "normal", *, side: str = "b", pid: str | None = None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -22,10 +23,12 @@ from ..rules.fiction import Fiction, check_fiction
 from ..rules.outcomes import LOST, OUTCOMES, WON
 from ..rules.participants import Participant, obstacle
 from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
+from ..rules.rulebook import SKILLS
 from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
 from .verbs import Field, Verb, field_value, is_whole
 
 if TYPE_CHECKING:
+    from ..rules.conflict_types import ConflictType
     from .adventure import Action, Branch
     from .engine import Game
     from .schema import Builder
@@ -245,7 +248,8 @@ class Conflict(ActionVerb):
               "obstacle": Field("obstacle table", None), "stakes": Field("text", ""),
               "rounds": Field("whole number", ROUND_LIMIT_DEFAULT), "vehicle": Field("text", None),
               "settings": Field("list", ()), "pursuer": Field("party or opponents", "party"),
-              "heard": Field("true or false", None), "closing": Field("table of outcome = text", None)}
+              "heard": Field("true or false", None), "closing": Field("table of outcome = text", None),
+              "flamboyant": Field("list of skills", None)}
     outcomes = (WON, LOST)
     optional = tuple(o for o in OUTCOMES if o not in (WON, LOST))
 
@@ -296,6 +300,19 @@ class Conflict(ActionVerb):
         if "pursuer" in spec and spec["pursuer"] not in PURSUERS:
             b.fail(file, f"{path}.pursuer", f"expected {' or '.join(PURSUERS)} (who chases, or hides, in a "
                                             f"pursuit), not {spec['pursuer']!r}", "E005")
+        flashy = spec.get("flamboyant")
+        if flashy is not None:
+            if not isinstance(flashy, list):
+                b.fail(file, f"{path}.flamboyant", "expected the skills a flashy move fits here, e.g. [\"Move\"]")
+            else:
+                own = b.types[ctype].skill if ctype in b.types else None
+                for i, name in enumerate(flashy):
+                    if name not in SKILLS:
+                        b.fail(file, f"{path}.flamboyant[{i}]", f"unknown skill {name!r}"
+                                                                 f"{did_you_mean(str(name), SKILLS)}", "E005")
+                    elif name == own:
+                        b.fail(file, f"{path}.flamboyant[{i}]", f"{name} is the conflict's own skill: Flamboyant "
+                                                                 "rolls another", "E005")
         closing = spec.get("closing")
         if closing is not None:
             if not isinstance(closing, dict):
@@ -325,12 +342,20 @@ class Conflict(ActionVerb):
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
-        outcome = game.run_conflict(game.conflict_types[spec["type"]], self.arg(spec, "npcs"), obstacle_of(spec),
+        outcome = game.run_conflict(conflict_type_of(game, spec), self.arg(spec, "npcs"), obstacle_of(spec),
                                     rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"),
                                     vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")),
                                     pursuer=PURSUERS[self.arg(spec, "pursuer")], heard=self.arg(spec, "heard"),
                                     closing=closing_lines(action, self.arg(spec, "closing")))
         return action.branch(outcome)
+
+
+def conflict_type_of(game: Game, spec: Mapping[str, Any]) -> ConflictType:
+    """The conflict's type as the adventure's conflict has it: its ``flamboyant`` list, where it gives one,
+    over the type's (what the menu offers, the minds choose from and the odds price)."""
+    ctype = game.conflict_types[spec["type"]]
+    flashy = spec.get("flamboyant")
+    return ctype if flashy is None else replace(ctype, flamboyant=tuple(flashy))
 
 
 def closing_lines(action: Action, given: Mapping[str, str] | None) -> dict[str, str]:

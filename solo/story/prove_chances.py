@@ -84,7 +84,9 @@ class Plan:
     def _aftermath(self, game: Game, spec: dict) -> None:
         """What the conflict leaves behind, through the engine's own :meth:`Game.conflict_aftermath`."""
         assert self.statuses is not None
-        ctype = game.conflict_types[spec["type"]]
+        from .actions import conflict_type_of
+
+        ctype = conflict_type_of(game, spec)
         parts, npcs, _ = game.conflict_sides(ctype, [nid for nid, _ in self.statuses], None, pc_decider=None,
                                              mind=lambda nid, npc: None)
         for nid, status in self.statuses:
@@ -263,10 +265,10 @@ def _conflict(game: Game, spec: dict, fighters: Fighters | None = None) -> Outco
     or push on into comae (which the exact odds leave out), the conflict is played with the engine and each
     ending counted: an estimate, and the report says so.
     """
-    from .actions import ACTIONS
+    from .actions import ACTIONS, conflict_type_of
 
     verb = ACTIONS["conflict"]
-    ctype = game.conflict_types[spec["type"]]
+    ctype = conflict_type_of(game, spec)
     rounds = verb.arg(spec, "rounds")
     npc_ids = [n for n in verb.arg(spec, "npcs") if game.state.npc_status.get(n) != COMAE]
     pcs = game.state.pcs

@@ -220,14 +220,14 @@ def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
     from ..minds.bots import LensKeeper
     from ..rules.conflict import Conflict
     from ..rules.outcomes import COMAE
-    from .actions import ACTIONS, obstacle_of
+    from .actions import ACTIONS, conflict_type_of, obstacle_of
     from .npcs import default_mind
 
     s = game.state
     if len(s.pcs) != 1 or game.mind_factory is not None:
         return None
     verb = ACTIONS["conflict"]
-    ctype = game.conflict_types[spec["type"]]
+    ctype = conflict_type_of(game, spec)
     npc_ids = [n for n in verb.arg(spec, "npcs") if s.npc_status.get(n) != COMAE]
     memory = {nid: copy.deepcopy(s.memory.get(nid)) for nid in npc_ids}
     rng = random.Random(0)  # the twins' own generator: pricing draws nothing, and never from the game's

@@ -1,0 +1,144 @@
+"""Flamboyant and Covert by the fiction (issue 27, point 3; docs/rulings.md "Flamboyant by the fiction")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import make_char
+
+from solo.decisions import Question
+from solo.events import EventLog
+from solo.minds.bots import RandomDecider
+from solo.minds.foresight import side_targets
+from solo.minds.position import best_secondary
+from solo.rules.conflict import Conflict
+from solo.rules.conflict_types import bundled_conflict_types, conflict_type, parse_conflict_types
+from solo.rules.participants import flamboyant_skills, from_character, obstacle
+
+SKILLS = dict(Awareness=40, Combat=70, Cunning=45, Knowledge=80, Move=35, Science=60, Social=75, Tech=50,
+              Willpower=30)
+
+
+def _pair(ctype_key: str, decider=None):
+    ctype = conflict_type(ctype_key)
+    pc = make_char("Ingrid", **SKILLS)
+    a = from_character(pc, "a", ctype, decider=decider)
+    b = obstacle("Old lock") if ctype.static else from_character(make_char("Kjell", **SKILLS), "b", ctype,
+                                                                 decider=decider)
+    return ctype, a, b
+
+
+def test_every_bundled_type_names_the_skills_a_flashy_move_fits():
+    for key, ctype in bundled_conflict_types().items():
+        assert ctype.flamboyant, key
+        assert ctype.skill not in ctype.flamboyant, key
+    assert "Knowledge" not in conflict_type("lockpicking").flamboyant  # Knowledge does not pick locks
+    assert "Combat" not in conflict_type("social").flamboyant  # nor does Combat win an argument
+    assert "Social" not in conflict_type("tracking").flamboyant  # no "flourish of easy charm" on a trail
+
+
+@pytest.mark.parametrize("ctype_key", sorted(bundled_conflict_types()))
+def test_the_menu_the_minds_and_the_odds_share_one_list(ctype_key):
+    ctype, a, b = _pair(ctype_key)
+    allowed = flamboyant_skills(a)
+    assert allowed and set(allowed) <= set(ctype.flamboyant) and a.skill not in allowed
+    assert allowed == sorted(allowed, key=lambda s: -SKILLS[s])  # best first
+    assert best_secondary(a) == allowed[0]  # what the NPC mind shows off with
+    conflict = Conflict(ctype, [a, b], random.Random(1))
+    best = max(conflict.lens_target(a, "flamboyant", s)[0] for s in allowed)
+    assert conflict.lens_target(a, "flamboyant")[0] == best  # the exact odds price the best that may be chosen
+    assert side_targets(conflict.view, a)["flamboyant"] == best - a.carry
+
+
+def test_a_player_is_offered_only_the_skills_that_fit():
+    asked: list[Question] = []
+
+    class Asking(RandomDecider):
+        def decide(self, question):
+            asked.append(question)
+            if question.kind == "lens":
+                return "flamboyant"
+            return super().decide(question)
+
+    for key in ("social", "combat", "tracking"):
+        ctype, a, b = _pair(key)
+        a.decider = Asking(random.Random(2))
+        b.decider = RandomDecider(random.Random(3))
+        log = EventLog()
+        Conflict(ctype, [a, b], random.Random(4), sink=log, round_limit=2).run()
+        shown = [q for q in asked if q.kind == "flamboyant_skill"]
+        assert shown and all(set(q.keys()) == set(flamboyant_skills(a)) for q in shown), key
+        assert all(e["secondary"] in ctype.flamboyant for e in log.of("declare") if e["lens"] == "flamboyant")
+        asked.clear()
+
+
+def test_without_a_fitting_skill_flamboyant_is_not_offered():
+    ctype = conflict_type("social")
+    pc = make_char("Ingrid", Social=60)
+    a = from_character(pc, "a", ctype)
+    a.flourishes = ("Social",)  # only its own skill: nothing else fits
+    assert flamboyant_skills(a) == []
+    seen = []
+
+    class Look:
+        def decide(self, q):
+            seen.append(q.keys())
+            return q.keys()[0]
+
+    a.decider = Look()
+    b = from_character(make_char("Kjell", Social=50), "b", ctype, decider=RandomDecider(random.Random(1)))
+    Conflict(ctype, [a, b], random.Random(1), round_limit=1).run()
+    assert seen and "flamboyant" not in seen[0]
+    assert "flamboyant" not in side_targets(Conflict(ctype, [a, b], random.Random(1)).view, a)
+
+
+def test_hints_are_worded_per_type():
+    ctype, a, b = _pair("sneaking")
+    hint = Conflict(ctype, [a, b], random.Random(1)).lens_hint(a, "flamboyant")
+    assert hint.startswith("a flashy move fits Awareness, Move") and "or CHA" in hint
+    ctype, a, b = _pair("social")
+    conflict = Conflict(ctype, [a, b], random.Random(1))
+    assert "or CHA" not in conflict.lens_hint(a, "flamboyant")  # the Pool is CHA already
+    assert "Combat" not in conflict.lens_hint(a, "flamboyant")
+    ctype, a, b = _pair("lockpicking")
+    covert = Conflict(ctype, [a, b], random.Random(1)).lens_hint(a, "covert")
+    assert covert.startswith("here Cunning is not a trick but the skill") and "POW" not in covert  # a lock has none
+    plain = Conflict(ctype, [a, b], random.Random(1)).lens_hint(a, "aggressive")
+    assert plain == "-20 %, damage twice, keep the higher"
+
+
+def test_a_type_file_is_checked_with_its_line():
+    text = '[conflict_types.duel]\nname = "Duel"\nskill = "Combat"\npools = ["BODY"]\nflamboyant = ["Combat"]\n'
+    from solo.toml_files import loads_toml
+
+    _, problems = parse_conflict_types(loads_toml(text, file="c.toml"), "c.toml", text)
+    assert problems and problems[0].line == 5 and "own skill" in problems[0].message
+    text = text.replace('["Combat"]', '["Moves"]')
+    _, problems = parse_conflict_types(loads_toml(text, file="c.toml"), "c.toml", text)
+    assert problems and "unknown skill 'Moves'" in problems[0].message
+
+
+def test_an_adventure_conflict_names_its_own_list(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+    from solo.story.actions import conflict_type_of
+    from solo.story.library import find_adventure
+
+    class Game:
+        conflict_types = bundled_conflict_types()
+
+    assert conflict_type_of(Game, {"type": "combat", "flamboyant": ["Move"]}).flamboyant == ("Move",)
+    assert conflict_type_of(Game, {"type": "combat"}) is bundled_conflict_types()["combat"]
+    folder = tmp_path / "vellan"
+    shutil.copytree(Path(find_adventure("vellan")), folder)
+    day = folder / "day_two.toml"
+    day.write_text(day.read_text(encoding="utf-8").replace('type = "sneaking"',
+                                                           'type = "sneaking"\nflamboyant = ["Cunning"]'),
+                   encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code != 0 and "flamboyant[0]" in result.output and "own skill" in result.output
