@@ -284,11 +284,14 @@ def test_seed_17_someone_standing_still_does_not_trip():
 
 def test_seed_22_a_blade_at_the_throat_is_not_a_glancing_hit():
     """Before: 'Edvin has his dagger at Espen's throat before he sees it coming. Espen takes a glancing hit.'"""
-    _, events, passages = told_duel("combat", 22)
-    assert any(e.kind == "round_result" and e["lens"] == "covert" for e in events)
-    for p in passages:
-        if "throat" in p.text:
-            assert not any(w in p.text for w in ("glancing", "graze", "nicked", "half a step")), p.text
+    covert = 0
+    for seed in (0, 3, 4, 7, 14, 22):  # seeds with a round won by Covert (22 showed it before Quick could wait)
+        _, events, passages = told_duel("combat", seed)
+        covert += any(e.kind == "round_result" and e["lens"] == "covert" for e in events)
+        for p in passages:
+            if "throat" in p.text:
+                assert not any(w in p.text for w in ("glancing", "graze", "nicked", "half a step")), p.text
+    assert covert >= 5
 
 
 def test_seed_10_the_pursuer_does_not_keep_looking_back():

@@ -145,8 +145,8 @@ def test_a_shield_that_leaves_after_the_choice_is_announced_before_the_roll():
     guard = make_char("Guard", level="skilled", Combat=40)
     guard.shield = "large"
     other = make_char("Thug", level="common", Combat=40)
-    conflict, a, (g, t), log = conflict_of(pc, [guard, other], [99, 99], a_decider=Answers(lens="none"),
-                                          round_limit=1)
+    conflict, a, (g, t), log = conflict_of(pc, [guard, other], [99, 99],
+                                          a_decider=Answers(lens="none", exit_offer="accept"), round_limit=1)
     g.pool.current = 1  # the guard declares after Ada (lower Pool) and gives up
     g.decider = Answers(lens="surrender")
     conflict.run()

@@ -655,7 +655,7 @@ class Narrator:
 
 #: Events that are part of a round's beat and so do not flush what it holds.
 _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_result", "chance", "next_round",
-                          "damage", "npc_decision", "npc_morale", "npc_break"})
+                          "damage", "npc_decision", "npc_morale", "npc_break", "exit_answer"})
 
 
 def _severity(blow: Mapping[str, Any]) -> str:

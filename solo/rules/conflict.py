@@ -23,6 +23,7 @@ from typing import Any
 from ..decisions import (
     CLEVER_FOLLOW_UP,
     DAMAGE_POOL,
+    EXIT_OFFER,
     FLAMBOYANT_SKILL,
     LENS,
     LUCK_FLIP,
@@ -235,8 +236,9 @@ class Conflict:
         assert self.sink is not None
         self.sink(Event(kind, {"round": self.round, **data}))
 
-    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], **context: Any) -> str:
-        question = Question(kind, prompt, tuple(options), actor=p.name,
+    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], *, default: str | None = None,
+             **context: Any) -> str:
+        question = Question(kind, prompt, tuple(options), actor=p.name, default=default,
                             context={"conflict": self.view, "participant": p, **context})
         assert p.decider is not None
         if self._detail:
@@ -292,7 +294,11 @@ class Conflict:
                 continue
             if not self._both_sides_in():
                 break
+            clever = p.clever_next
             decl[p.id] = d = self._declare(p)
+            if d.exit and not p.is_pc and not self._exit_stands(p, d.exit):
+                p.clever_next = clever  # refused or caught: it declares again, with no way out
+                decl[p.id] = d = self._declare(p)
             if d.exit:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
@@ -368,7 +374,52 @@ class Conflict:
             i = j
         return out
 
+    def _exit_stands(self, p: Participant, exit: str) -> bool:
+        """An NPC yields or runs: the PCs facing it decide whether that ends it for the NPC (issue 31).
+
+        The first PC still in against it is asked: a surrender may be accepted or refused (the NPC then
+        fights on, with no way out for the rest of the conflict); a flight may be let go, or chased: the
+        NPC then gets away only on Quick's Move roll (:meth:`leave_target`), and fights on if caught.
+        Without a PC to ask (NPCs among themselves), the exit takes effect at once, as the rules say.
+        """
+        pc = next((q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None), None)
+        if pc is None:
+            return True
+        who = p.name
+        if exit == SURRENDER:
+            word = "surrender" if self.ctype.physical else "give up"
+            options = [Option("accept", "Accept", f"{who} is out of the conflict"),
+                       Option("refuse", "Refuse and fight on", f"{who} fights on, with no way out")]
+            prompt = f"{who} wants to {word}: accept, or fight on?"
+            default = "accept"
+        else:
+            target, _ = self.leave_target(p)
+            options = [Option("let_go", "Let them go", f"{who} is out of the conflict"),
+                       Option("chase", "Give chase", f"{who} gets away on a Move roll of {max(0, min(99, target))} % "
+                                                     "or less, else fights on")]
+            prompt = f"{who} tries to get away: let them go, or give chase?"
+            default = "let_go"
+        answer = self._ask(pc, EXIT_OFFER, prompt, options, default=default, npc=p.id, exit=exit)
+        p.exit_answer = answer
+        if self.sink is not None:
+            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer)
+        if answer in ("accept", "let_go"):
+            return True
+        if answer == "chase":
+            target, mods = self.leave_target(p)
+            r = judge(d100(self.rng), target)
+            if self.sink is not None:
+                self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success,
+                           flipped=False, skill="Move", base=target - sum(v for _, v in mods),
+                           modifiers=[list(m) for m in mods], face=r.roll, first_success=r.success, chance_id=None)
+            if r.success:
+                return True
+        p.exits_closed = True
+        return False
+
     def _exit_options(self, p: Participant) -> list[Option]:
+        if p.exits_closed:
+            return []
         exits = []
         if self.ctype.flight and not p.is_obstacle:
             exits.append(Option(FLEE, "Flee", "leave the conflict now, no roll"))
@@ -472,8 +523,9 @@ class Conflict:
         for item in p.character.items:
             if item not in rules_weapon_names():
                 options.append(Option(f"item:{item}", f"Use {item}"))
-        if not options:
-            options.append(Option("ready", "Catch your breath and get ready"))
+        # Getting ready is always on offer: a fighter who could run need not (the exact odds of
+        # keeping Quick assume one who stays, and the minds weigh staying against leaving).
+        options.append(Option("ready", "Catch your breath and get ready"))
         return options
 
     # -- rolls -------------------------------------------------------------------

@@ -68,6 +68,8 @@ class Participant:
     clever_next: bool = False
     start_pool: int = 0
     last_lens: str = "none"
+    exit_answer: str | None = None  # what the other side said to this NPC's exit (accept, refuse, let_go, chase)
+    exits_closed: bool = False  # its surrender was refused or its flight caught: it fights on to the end
     _base: int | None = None  # cached base target; cleared whenever a Pool or gear changes
 
     def invalidate(self) -> None:

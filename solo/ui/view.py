@@ -291,6 +291,10 @@ class TerminalView:
             self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {how}.", style="bold"))
         self._narrate(n)
 
+    def _on_exit_answer(self, e: Event, n: list[str]) -> None:
+        self.console.print(Text(f"  {d.exit_answer_line(e, self.names)}", style="bold"))
+        self._narrate(n)
+
     def _on_leave_attempt(self, e: Event, n: list[str]) -> None:
         who = self.names.get(e["actor"], e["actor"])
         self._dice(f"{who} tries to get away: {two_digits(e['roll'])} against {e['target']}: "
