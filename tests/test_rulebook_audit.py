@@ -292,3 +292,32 @@ def test_row11_a_new_focus_may_go_on_any_skill():
     assert "focus:Tech//Pilot" in menu.keys() and "focus:Science//Medicine" in menu.keys()
     assert not [k for k in menu.keys() if k.startswith("focus:Willpower")]
     assert espen.focuses["Tech//Pilot"] == 20 and skill_target(espen, "Tech", "Pilot")[0] == 25
+
+
+def test_next_round_penalties_stack_and_clevers_edge_follows_a_lost_round():
+    """Book l.433: Covert and Flamboyant each give −20 "in the next round" (to the loser of the roll, to the
+    opponent they hit); Clever's edge comes "In the next round", won or not."""
+    from solo.rules.lenses import round_effects
+
+    assert round_effects("covert", won=False, struck_by="flamboyant").carry == -40
+    assert round_effects("clever", won=False) == (0, True)
+    assert round_effects("clever", won=True) == (0, True)
+    _ruled("Stacked penalties and stalemates", "Clever's edge after a lost round", "l.433")
+
+
+def test_no_conflict_type_makes_a_stalemate_likely_between_competent_sides():
+    """Book l.389: a conflict goes on until one side gives up, surrenders, flees or is out; solo's 30-round
+    limit (a ruling) should almost never be what ends it between sides who can succeed. The full measure
+    (1,000 duels a type) is benchmarks/stalemates.py; here 60 a type, both ways round."""
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "benchmarks" / "stalemates.py"
+    spec = importlib.util.spec_from_file_location("stalemates", path)
+    assert spec is not None and spec.loader is not None
+    stalemates = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stalemates)
+    for type_key in stalemates.TYPES:
+        for side in ("a", "b"):
+            row = stalemates.measure(type_key, npcs=2, runs=30, make_competent=True, round_limit=30, pc_side=side)
+            assert row["duels"] == 60 and row["stalemate"] <= 0.1, row
+
