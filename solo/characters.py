@@ -211,11 +211,20 @@ def _scenarios(data: dict[str, Any]) -> int | None:
 def roster_line(char: Character, scenarios: int | None = None) -> str:
     """One line about a character: career, best skills (with their best Focus), Luck, scenarios finished."""
     best = sorted(SKILLS, key=lambda s: (-_best(char, s), SKILLS.index(s)))[:BEST_SKILLS]
-    parts = [char.career or "no career", ", ".join(f"{s} {_best(char, s)}" for s in best),
+    parts = [char.career or "no career", ", ".join(f"{_best_name(char, s)} {_best(char, s)}" for s in best),
              f"Luck {char.luck}/{char.luck_max}"]
     if scenarios is not None:
         parts.append(f"{scenarios} scenario{'s' if scenarios != 1 else ''} played")
     return " · ".join(parts)
+
+
+def _best_name(char: Character, skill: str) -> str:
+    """The skill, with the Focus its best value comes from ("Combat //Gunnery"): a number reached only
+    through a narrow Focus is not the skill's."""
+    focus = max(char.focus_names(skill), key=lambda f: char.focuses[f"{skill}//{f}"], default=None)
+    if focus is None or char.focuses[f"{skill}//{focus}"] <= 0:
+        return skill
+    return f"{skill} //{focus}"
 
 
 def _best(char: Character, skill: str) -> int:

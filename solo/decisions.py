@@ -132,6 +132,9 @@ class Question:
                     return o.key
         matches = [(i, o) for i, o in numbered
                    if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
+        typed = lowered.split()
+        if not matches and len(typed) > 1:  # the first letters of each word: "som l" for Somewhat Likely
+            matches = [(i, o) for i, o in numbered if _starts_words(typed, o.label.lower().split())]
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
         valid = _menu(numbered)  # named as the menu shows them, never by their inner keys
@@ -155,6 +158,11 @@ class Question:
                 number = str(i)
                 return number if self.resolve(number) == key else key
         return key
+
+
+def _starts_words(typed: list[str], words: list[str]) -> bool:
+    """Each typed word starts the label's word in the same place: ["som", "l"] fits "somewhat likely"."""
+    return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words, strict=False))
 
 
 def _label(option: Option) -> str:
@@ -212,6 +220,7 @@ TARGET = "target"
 DAMAGE_POOL = "damage_pool"
 LUCK_REDUCE = "luck_reduce"
 PUSH = "push"
+EXIT_OFFER = "exit_offer"
 
 _IN_CONFLICT = frozenset({"conflict", "participant"})
 _IN_GAME = frozenset({"game"})
@@ -219,7 +228,7 @@ _IN_GAME = frozenset({"game"})
 #: Kinds asked since saves were first made, whose default answer is what the game did before it asked
 #: (``lineup``: everyone takes part). Replaying an older save, a question of one of these kinds that the
 #: save's log does not hold is answered with its default, and the log goes on with its next answer.
-DEFAULTED_IN_OLD_SAVES = frozenset({"lineup"})
+DEFAULTED_IN_OLD_SAVES = frozenset({"lineup", EXIT_OFFER, "end_story"})
 
 #: Every question kind solo asks, by key.
 KINDS: dict[str, Kind] = {k.key: k for k in (
@@ -235,6 +244,8 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
          _IN_CONFLICT | {"damage"} | _IN_GAME),
     Kind(PUSH, "a spent Pool: push on below zero, spend Luck to get back to 1, or go down (or stop at 0 "
                "outside a conflict)", _IN_CONFLICT | {"pool", "maximum"} | _IN_GAME),
+    Kind(EXIT_OFFER, "an NPC opponent yields or runs: accept or refuse its surrender (it fights on), let it go or "
+                     "give chase (it must make a Move roll to get away)", _IN_CONFLICT | {"npc", "exit"}),
     # -- asked by the game (context: the game)
     Kind("choice", "which of a scene's choices to take", _IN_GAME | {"scene"}),
     Kind("who", "which character of the party acts (rolls, or drives a conflict's vehicle)", _IN_GAME),
@@ -245,6 +256,8 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind("willpower_acted", "at a session's end: did the character act by their Willpower Focuses", _IN_GAME),
     Kind("improve", "spend an improvement roll now, or keep it", _IN_GAME),
     Kind("party_size", "how many players are at the table", _IN_GAME),
+    Kind("luck_spend", "at a prompt, 'luck contact' or 'luck find': spend the Luck Point (yes) or keep it (no)"),
+    Kind("end_story", "open play's 'End the story here': end it now (the epilogue follows) or play on", _IN_GAME),
     Kind("player", "a player's name (free text)"),
     Kind("pc_source", "a player's character: the ready-made one, a new one, a random one or one from the roster",
          _IN_GAME),

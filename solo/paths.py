@@ -374,12 +374,13 @@ def _file_mode(path: Path) -> int:
 
 
 def solo_program() -> str:
-    """How to run this solo again from a new shell in the current folder, for the hints solo prints.
+    """How to run this solo again from a new shell, wherever it opens, for the hints solo prints.
 
     A virtualenv's ``solo`` is on the PATH only while the venv is activated, so a hint that says plain
-    ``solo`` fails in a new terminal. Run from a venv that is not otherwise on the PATH, the hint names the
-    program itself (relative to the current folder where it lies inside it); installed with pipx, a user or
-    system install, or run as ``python -m solo``, it is plain ``solo``.
+    ``solo`` fails in a new terminal, and one relative to the current folder fails in a terminal that
+    opens in the home folder. Run from a venv that is not otherwise on the PATH, the hint names the
+    program by its whole path; installed with pipx, a user or system install, or run as ``python -m
+    solo``, it is plain ``solo``.
     """
     import shlex
     import shutil
@@ -388,22 +389,19 @@ def solo_program() -> str:
     argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if argv0 is None or argv0.name != "solo" or sys.prefix == sys.base_prefix:
         return "solo"
-    program = Path(sys.prefix) / "bin" / "solo"
+    program = Path(sys.prefix).absolute() / "bin" / "solo"
     found = shutil.which("solo")
     if found and Path(found).parent != program.parent and Path(found).resolve() == program.resolve():
         return "solo"  # a link on the PATH outside the venv (pipx): found in any shell
     if not program.exists():
         return "solo"
-    try:
-        shown = program.relative_to(Path.cwd())
-    except ValueError:
-        shown = program
-    return shlex.quote(str(shown))
+    return shlex.quote(str(program))
 
 
 def resume_command(save: Path | str) -> str:
-    """The command that resumes ``save``, runnable as printed (see :func:`solo_program`)."""
+    """The command that resumes ``save``, runnable as printed in a new shell wherever it opens: the save by
+    its whole path, the program as :func:`solo_program` names it."""
     import shlex
 
-    return f"{solo_program()} play --load {shlex.quote(str(save))}"
+    return f"{solo_program()} play --load {shlex.quote(str(Path(save).absolute()))}"
 

@@ -18,13 +18,16 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .decisions import DEFAULTED_IN_OLD_SAVES, MAX_ANSWER, Decider, Question
 from .errors import SoloError
 from .json_files import JSONRefused
 from .json_files import loads as loads_json
 from .paths import PathError, read_bounded, write_atomic
+
+if TYPE_CHECKING:
+    import random
 
 SAVE_FORMAT = "solo-save"
 SAVE_VERSION = 1
@@ -243,16 +246,25 @@ def list_saves(folder: Path) -> list[tuple[Path, SaveData | None, str]]:
 
 # -- recording and replaying decisions -------------------------------------------------------
 class Recorder:
-    """Wraps the live decider and keeps every answer in the log, in order."""
+    """Wraps the live decider and keeps every answer in the log, in order.
 
-    def __init__(self, inner: Decider, log: list[LogEntry]) -> None:
+    Given the game's generator (``dice``), it also notes the generator's state as each answer is
+    given, so that an undo can tell how many dice were drawn since the answer it takes back
+    and keep them spent.
+    """
+
+    def __init__(self, inner: Decider, log: list[LogEntry], dice: random.Random | None = None) -> None:
         self.inner = inner
         self.log = log
+        self.dice = dice
+        self.answered: Any = None  # the generator's state when the last answer was given
 
     def decide(self, question: Question) -> str:
         answer = self.inner.decide(question)
         if question.options:  # free text is kept as typed
             answer = question.resolve(answer)
+        if self.dice is not None:
+            self.answered = self.dice.getstate()
         self.log.append(["a", question.kind, answer])
         return answer
 

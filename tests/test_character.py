@@ -415,3 +415,19 @@ def test_pronouns_table():
     assert set(PRONOUNS) == {"he", "she", "they", "it"}
     for forms in PRONOUNS.values():
         assert set(forms) == {"they", "them", "their", "theirs", "themself"}
+
+
+def test_a_willpower_focus_reads_as_a_sentence_on_the_sheet():
+    """Issue 31, point 7: "//Person (Fear Partner)" read oddly; the sheet says what the Focus asks."""
+    import io
+
+    from rich.console import Console
+
+    from solo.rules.creation import pregenerated
+    from solo.ui.sheet import character_card
+
+    espen = pregenerated("espen")
+    espen.willpower["person"] = {"who": "Partner", "verb": "Fear"}
+    out = io.StringIO()
+    Console(file=out, width=140, color_system=None).print(character_card(espen))
+    assert "//Person (fear your partner)" in out.getvalue() and "Fear Partner" not in out.getvalue()

@@ -14,7 +14,7 @@ from solo.rules.conflict import FLOW, Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.dice import parse
 from solo.rules.outcomes import OUTCOMES
-from solo.rules.participants import from_character, obstacle, settle_combined
+from solo.rules.participants import from_character, obstacle, settle_sources
 
 COMBAT = conflict_type("combat")
 FOOT = conflict_type("foot_chase")
@@ -332,9 +332,47 @@ def test_exits_take_effect_at_declaration_and_chases_have_no_flight():
 def test_opponent_surrenders_and_round_limit_stalemate():
     a = make_char("A", Combat=50)
     b = make_char("B", level="skilled", Combat=50)
-    conflict, pa, pb, log, _ = duel(a, b, [], a_decider=Answers(lens="none"), b_decider=Answers(lens="flee"))
-    # B has the same Pool and skill; A (the PC) declares first, B flees at its declaration
+    pc = Answers(lens="none", exit_offer="let_go")
+    conflict, pa, pb, log, _ = duel(a, b, [], a_decider=pc, b_decider=Answers(lens="flee"))
+    # B has the same Pool and skill; A (the PC) declares first, B flees at its declaration, A lets it go
     assert conflict.run().outcome == "opponent_fled"
+    offer = next(q for q in pc.asked if q.kind == "exit_offer")
+    assert offer.keys() == ["let_go", "chase"] and offer.default == "let_go" and offer.context["npc"] == "B"
+    assert pb.exit_answer == "let_go" and log.of("exit_answer")[0]["answer"] == "let_go"
+
+
+def test_a_surrender_the_pc_accepts_ends_it():
+    pc = Answers(lens="none", exit_offer="accept")
+    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), make_char("B", level="skilled", Combat=50), [],
+                                    a_decider=pc, b_decider=Answers(lens="surrender"))
+    assert conflict.run().outcome == "opponent_surrendered"
+    assert [o.key for o in next(q for q in pc.asked if q.kind == "exit_offer").options] == ["accept", "refuse"]
+
+
+def test_a_refused_surrender_fights_on_with_no_way_out():
+    """Issue 31, point 3: the NPC's offer to yield is the player's to refuse; it then declares a Lens instead,
+    and is offered no exit again in this conflict."""
+    pc = Answers(lens="none", exit_offer="refuse", luck_flip="no", luck_reduce="no")
+    npc = Answers(lens=["surrender", "none", "none"])
+    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), make_char("B", level="skilled", Combat=50),
+                                    [99, 99, 99, 99], a_decider=pc, b_decider=npc, round_limit=2)
+    assert conflict.run().outcome == "stalemate"
+    lens_menus = [q.keys() for q in npc.asked]
+    assert "surrender" in lens_menus[0] and all("surrender" not in k and "flee" not in k for k in lens_menus[1:])
+    assert len(lens_menus) == 3 and pb.exit_answer == "refuse" and pb.status == "in"
+    assert not log.of("exit") and [e["answer"] for e in log.of("exit_answer")] == ["refuse"]
+
+
+@pytest.mark.parametrize(("getaway", "outcome"), [(3, "opponent_fled"), (50, "stalemate")])
+def test_a_chased_flight_needs_a_move_roll(getaway, outcome):
+    pc = Answers(lens="none", exit_offer="chase", luck_flip="no", luck_reduce="no")
+    npc = Answers(lens=["flee", "none"])
+    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), make_char("B", level="skilled", Combat=50, Move=5),
+                                    [getaway, 99, 99], a_decider=pc, b_decider=npc, round_limit=1)
+    assert conflict.run().outcome == outcome
+    attempt = log.of("leave_attempt")[0]
+    assert (attempt["actor"], attempt["roll"], attempt["target"]) == ("B", getaway, 5)
+    assert pb.exit_answer == "chase"
 
 
 def test_static_obstacle_deals_1d6_and_is_beaten_at_zero():
@@ -351,13 +389,18 @@ def test_static_obstacle_deals_1d6_and_is_beaten_at_zero():
     assert result.outcome == "won" and lock.status == "out"
 
 
-def test_combined_pool_average_rounded_up_and_loss_split_evenly():
+def test_combined_pool_average_rounded_up_and_each_source_loses_what_it_lost():
     driver = make_char("D", Tech=60, pools={"BODY": 11, "INT": 10, "POW": 8, "CHA": 10})
     a = from_character(driver, "a", CAR)
     assert (a.pool.current, a.pool.maximum) == (10, 10)  # ceil(19/2)
-    taken = settle_combined(driver, ("BODY", "POW"), 5)
-    assert taken == {"BODY": 3, "POW": 2}  # odd point from the higher
-    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (8, 6)
+    taken = settle_sources(driver, ("BODY", "POW"), 5)  # the combined Pool lost 5: so does each source
+    assert taken == {"BODY": 5, "POW": 5}
+    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (6, 3)
+    # a source that cannot take it all stops at 0 and the other takes the rest
+    driver = make_char("D", Tech=60, pools={"BODY": 12, "INT": 10, "POW": 8, "CHA": 10})
+    driver.pools["POW"].current = 2  # combined: ceil(14/2) = 7
+    assert settle_sources(driver, ("BODY", "POW"), 4) == {"BODY": 4, "POW": 2}
+    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (8, 0)
 
 
 def test_combined_pool_settles_after_the_conflict():
@@ -367,7 +410,7 @@ def test_combined_pool_settles_after_the_conflict():
                                     a_decider=Answers(lens="none", luck_reduce="no"), round_limit=1)
     conflict.run()
     assert pa.pool.current == 7
-    assert driver.pools["BODY"].current + driver.pools["POW"].current == 17
+    assert (driver.pools["BODY"].current, driver.pools["POW"].current) == (9, 5)  # average 7, as the Pool
 
 
 def test_several_participants_winner_chooses_target():
@@ -389,7 +432,7 @@ def test_several_participants_winner_chooses_target():
 def test_side_outcomes_with_several_participants():
     hero = make_char("Hero", Combat=80, pools=10)
     hero.weapon = "axe"
-    ps = [from_character(hero, "a", COMBAT, decider=Answers(lens="none", target="G1")),
+    ps = [from_character(hero, "a", COMBAT, decider=Answers(lens="none", target="G1", exit_offer="let_go")),
           from_character(make_char("G1", level="common", Combat=30, pools=3), "b", COMBAT),
           from_character(make_char("G2", level="common", Combat=30, pools=3), "b", COMBAT,
                          decider=Answers(lens="flee"))]

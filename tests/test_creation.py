@@ -387,7 +387,7 @@ def test_pregenerated_by_any_name(name):
 
 
 def test_unknown_pregenerated_lists_the_known():
-    with pytest.raises(SoloError, match="espen_lind"):
+    with pytest.raises(SoloError, match=r"espen \(Espen Lind\)"):
         pregenerated("nobody")
 
 

@@ -116,3 +116,16 @@ def test_resolve_takes_keys_numbers_labels_and_unique_prefixes():
         q.resolve("x")
     free = Question("name", "Your name?", default="Bot")
     assert free.resolve("  Ada ") == "Ada" and free.resolve("") == "Bot"
+
+
+def test_an_answer_may_give_the_first_letters_of_each_word():
+    """Issue 31, point 7: "som l" is Somewhat Likely, "s u" Somewhat Unlikely; a start that fits two still asks."""
+    from solo.decisions import Option, Question, QuestionError
+
+    q = Question("likelihood", "How likely?", tuple(Option(k, k.title()) for k in
+                                                   ("unlikely", "somewhat unlikely", "somewhat likely", "likely")))
+    assert q.resolve("som l") == "somewhat likely"
+    assert q.resolve("s u") == "somewhat unlikely"
+    assert q.resolve("somewhat li") == "somewhat likely"
+    with pytest.raises(QuestionError, match="could be"):
+        q.resolve("som")

@@ -309,3 +309,31 @@ def test_rng_state_is_plain_json_data():
 def test_rng_from_state_rejects_garbage_with_value_error(bad):
     with pytest.raises(ValueError, match="not a generator state"):
         rng_from_state(bad)
+
+
+def test_words_between_counts_the_dice_drawn_and_spend_words_draws_them_again():
+    import random
+
+    from solo.rules.dice import spend_words, words_between
+
+    for draws in (0, 1, 7, 623, 624, 625, 3000):
+        rng = random.Random(11)
+        rng.random()
+        before = rng.getstate()
+        for i in range(draws):  # a mix of the draws a game makes: one word, two words, a choice
+            if i % 3 == 0:
+                rng.random()
+            elif i % 3 == 1:
+                rng.randint(1, 100)
+            else:
+                rng.choice("abc")
+        spent = words_between(before, rng.getstate())
+        again = random.Random()
+        again.setstate(before)
+        spend_words(again, spent)
+        assert again.getstate() == rng.getstate() and again.random() == rng.random()
+    far = random.Random(3)
+    start = far.getstate()
+    spend_words(far, 5000)
+    assert words_between(start, far.getstate(), limit=1000) is None
+    assert words_between(start, far.getstate()) == 5000

@@ -102,7 +102,7 @@ def test_narrate_tells_the_first_conflict():
     (("--disposition", "Hateful"), "unknown disposition"),
     (("--mindless", "-p", "Shy"), "mindless"),
     (("--level", "god"), "level"),
-    (("--pc", "nobody"), "pregenerated"),
+    (("--pc", "nobody"), "no ready-made one"),
     (("--npc", "/no/such/npc.toml"), "no such file"),
     (("--rounds", "0"), "--rounds"),
 ])

@@ -165,7 +165,7 @@ def test_tab_completes_table_names_after_table():
     reader.follow("table", lambda: ["list", "location", "loot", "stranger"])
     assert reader.candidates("table lo") == ["table location", "table loot"]
     assert reader.candidates("Table s") == ["Table stranger"]
-    assert reader.candidates("tab") == ["table"]
+    assert reader.candidates("tab") == ["table "]  # with its space, ready for the name
     assert reader.candidates("table location now") == []
 
 

@@ -386,3 +386,23 @@ def test_titles_with_blocks_read_the_game_in_play_and_their_if_side_without_one(
         assert "The lit hall" in drawn.output and "Leave by the light" in drawn.output
     sim = CliRunner().invoke(cli, ["simulate", str(path), "--runs", "3", "--json"])
     assert json.loads(sim.output)["endings"]["b"]["title"] == "Out, lamp in hand"
+
+
+def test_plain_lines_break_between_words_and_keep_a_long_path_whole():
+    """Issue 31, point 7: `recap` and other plain lines wrapped mid-word ("sketch of th / e dunes")."""
+    import io
+
+    from rich.console import Console
+
+    from solo.ui.view import tell
+
+    out = io.StringIO()
+    console = Console(file=out, width=40, color_system=None)
+    tell(console, "Scene 3: the dunes. You found a sketch of the dunes in the hut, and a path: "
+         "/home/someone/games/saves/a-very-long-name/tutorial.json to resume.")
+    lines = out.getvalue().splitlines()
+    assert all(len(line) <= 40 for line in lines if "/" not in line)
+    assert "/home/someone/games/saves/a-very-long-name/tutorial.json" in lines
+    words = " ".join(lines).split()
+    assert words == ("Scene 3: the dunes. You found a sketch of the dunes in the hut, and a path: "
+                     "/home/someone/games/saves/a-very-long-name/tutorial.json to resume.").split()

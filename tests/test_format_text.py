@@ -127,3 +127,12 @@ def test_shown_without_a_game_reads_the_if_side_of_every_block():
     assert shown(text) == "The lit hall!"
     assert shown(text, ctx()) == "The dark hall"
     assert shown("{if x}broken") == "{if x}broken"
+
+
+def test_a_counter_in_words_for_prose():
+    """Issue 31, point 7: "two pieces of proof", not "2 pieces of proof"."""
+    from solo.story.text import fill, number_words
+
+    assert fill("{words.evidence} pieces of proof", {"counter.evidence": 2}) == "two pieces of proof"
+    assert fill("{words.clues} of them", {}) == "zero of them"
+    assert [number_words(n) for n in (0, 1, 12, 20, 21, -1)] == ["zero", "one", "twelve", "twenty", "21", "-1"]

@@ -46,8 +46,11 @@ def test_tab_completes_commands_and_the_answers_of_the_question(tmp_path, fresh_
                            Option("roster:x@1", "Signe Haug")]))
     assert reader.candidates("si") == ["Signe Haug"]
     assert reader.candidates("MAKE") == ["Make a new character"]
-    assert set(reader.candidates("s")) == {"Signe Haug", "save", "sheet"} | {w for w in words if w.startswith("s")}
+    assert set(reader.candidates("s")) == {"Signe Haug", "save", "sheet ", "status "}
     assert [reader.complete("he", i) for i in range(2)] == ["help", None]
+    # issue 31, point 7: a command that takes more is completed with its space, ready for what follows
+    assert reader.candidates("tab") == ["table "] and reader.candidates("no") == ["note "]
+    assert "table list" in reader.candidates("table ")
     reader.offer(Question("choice", "What now?", [Option("a", "Hide")]))  # the next question replaces them
     assert reader.candidates("Si") == []
 

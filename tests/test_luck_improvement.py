@@ -188,13 +188,15 @@ def test_improve_skill_needs_a_roll_and_a_trained_skill():
     with pytest.raises(improvement.ImprovementError, match="no improvement rolls"):
         improvement.improve_skill(char, "Combat", new_rng(1))
     char.improvement_rolls = 1
-    with pytest.raises(improvement.ImprovementError, match="untrained"):
+    char.skills["Science"] = 0  # a skill below the untrained 5 %: the character does not have it
+    with pytest.raises(improvement.ImprovementError, match="does not have Science"):
         improvement.improve_skill(char, "Science", new_rng(1))
-    assert char.improvement_rolls == 1 and char.skills["Science"] == 5
+    assert char.improvement_rolls == 1 and char.skills["Science"] == 0
 
 
 def test_learn_a_new_skill_costs_two_and_starts_at_10():
     char = espen()
+    char.skills["Tech"] = 0
     char.improvement_rolls = 1
     with pytest.raises(improvement.ImprovementError, match="costs 2"):
         improvement.learn_skill(char, "Tech")

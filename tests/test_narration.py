@@ -121,6 +121,8 @@ def test_every_bundled_line_renders_cleanly_for_every_pronoun(bundled):
                 extra["skill"] = "easy charm"
             if event == "extra_action" and variant == "item":
                 extra["item"] = "rope"
+            if event == "stalemate_run":
+                extra["rounds"] = "two more rounds"
             values = narrator.values(cast, actor, target, extra=extra)
             for t in lines:
                 text = narrator.render(t, values, actor, target)

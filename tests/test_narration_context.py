@@ -284,11 +284,14 @@ def test_seed_17_someone_standing_still_does_not_trip():
 
 def test_seed_22_a_blade_at_the_throat_is_not_a_glancing_hit():
     """Before: 'Edvin has his dagger at Espen's throat before he sees it coming. Espen takes a glancing hit.'"""
-    _, events, passages = told_duel("combat", 22)
-    assert any(e.kind == "round_result" and e["lens"] == "covert" for e in events)
-    for p in passages:
-        if "throat" in p.text:
-            assert not any(w in p.text for w in ("glancing", "graze", "nicked", "half a step")), p.text
+    covert = 0
+    for seed in (0, 3, 4, 7, 14, 22):  # seeds with a round won by Covert (22 showed it before Quick could wait)
+        _, events, passages = told_duel("combat", seed)
+        covert += any(e.kind == "round_result" and e["lens"] == "covert" for e in events)
+        for p in passages:
+            if "throat" in p.text:
+                assert not any(w in p.text for w in ("glancing", "graze", "nicked", "half a step")), p.text
+    assert covert >= 5
 
 
 def test_seed_10_the_pursuer_does_not_keep_looking_back():
@@ -430,7 +433,8 @@ def _luck_round(narrator, cast, target_flipper, target_other):
                                     "success": True, "exceptional": False}), cast)
     narrator.narrate(Event("luck", {"round": 2, "actor": "Espen Lind", "use": "flip", "before": 88, "after": 88,
                                     "success": False}), cast)
-    return narrator.narrate(Event("round_result", {"round": 2, "winner": None, "tie": False}), cast)
+    return narrator.narrate(Event("round_result", {"round": 2, "winner": "Brakk", "lens": "clever", "damage": False,
+                                                   "tie": False}), cast)
 
 
 def test_luck_lines_only_at_long_odds(bundled):
@@ -510,12 +514,13 @@ def test_an_adventure_setting_chooses_its_own_lines():
     for settings, expect in (((), False), (("rooftops",), True)):
         narrator = Narrator(t, random.Random(0))
         cast = Cast({})
-        narrator.narrate(Event("conflict_stakes", {"type": "combat", "stakes": "", "settings": list(settings)}), cast)
-        narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [
-            {"id": "A", "name": "A", "side": "a", "pool": 9, "pool_max": 9},
-            {"id": "B", "name": "B", "side": "b", "pool": 9, "pool_max": 9}]}), cast)
         told = []
-        for r in range(1, 30):
+        for r in range(1, 30):  # a conflict each: in one, a run of stalled rounds is told in one sentence
+            narrator.narrate(Event("conflict_stakes", {"type": "combat", "stakes": "", "settings": list(settings)}),
+                             cast)
+            narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [
+                {"id": "A", "name": "A", "side": "a", "pool": 9, "pool_max": 9},
+                {"id": "B", "name": "B", "side": "b", "pool": 9, "pool_max": 9}]}), cast)
             narrator.narrate(Event("round_start", {"round": r}), cast)
             told += narrator.narrate(Event("round_result", {"round": r, "winner": None, "tie": False}), cast)
         assert any("Tiles slide" in line for line in told) is expect

@@ -107,3 +107,29 @@ def test_car_chase_seed_13_tells_no_outcome_twice():
     told = _one_conflict("car_chase", 13)
     assert not [s for s, n in told.items() if n > 1]
     assert not any("pothole" in s for s, n in told.items() if n > 1)
+
+
+# -- personality beyond speech, runs told once (issue 27) -------------------------------------------
+@pytest.fixture(scope="module", params=narration_stats.ALL_TYPES)
+def fiction(request):
+    return request.param, narration_stats.fiction_figures(request.param, 40, seed=1)
+
+
+def test_a_code_block_manner_line_in_at_least_three_rounds_in_ten(fiction):
+    ctype, figures = fiction
+    if figures["manner_share"] is None:
+        assert ctype in ("lockpicking", "library")  # no NPC, no Code Block
+        return
+    assert figures["manner_share"] >= 0.30, figures
+
+
+def test_no_run_of_rounds_without_result_is_told_one_by_one(fiction):
+    _, figures = fiction
+    assert figures["longest_run"] == 1, figures
+    assert figures["top_count"] <= figures["rounds"] // 5, figures  # nothing comes back in every fifth round
+
+
+@pytest.mark.parametrize("pair", narration_stats.PAIRS, ids=lambda p: "-".join(p[0] + p[1]))
+def test_contrasting_code_blocks_read_differently_without_their_quotes(pair):
+    """Same seed, same PC, same dice: at least half of the NPC's non-speech sentences differ."""
+    assert narration_stats.contrast(pair, duels=3) >= 0.5

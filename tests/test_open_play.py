@@ -47,3 +47,17 @@ def test_open_play_is_reproducible_and_resumes_exactly(tmp_path):
     assert save.adventure_id == "open"
     _, _, resumed = run(SCRIPT[11:], tmp_path / "b", log=save.log)
     assert resumed == straight
+
+
+def test_ending_the_story_asks_first_and_can_play_on(tmp_path):
+    """Issue 31, point 5: "End the story here" asks before it ends anything; "play on" goes back to the menu."""
+    lines = ["1", "1", "We watch the quay", "7", "2", "7", "1", "2", "", "quit"]
+    code, out, transcript = run(lines, tmp_path)
+    screen = " ".join(out.split())
+    assert screen.count("End the story here? (1 thread still open; the epilogue follows)") == 2
+    assert "1. Yes, end the story" in screen and "2. No, play on" in screen
+    first, second = screen.split("End the story here? (", 2)[1:]
+    assert "What happens now?" in first  # played on
+    assert "The end:" in second and "The end:" not in first
+    log = read_save(tmp_path / "game.json").log
+    assert [e[2] for e in log if e[1] == "end_story"] == ["play_on", "end"]

@@ -440,3 +440,11 @@ def test_tableset_from_data_is_enough_for_events():
     assert ev.text in {"Olav acts", "A stranger"}
     for seed in range(30):
         assert random_event(random.Random(seed), tables, OracleState()).focus == "new_npc"
+
+
+def test_the_oracles_bounds_are_named_for_what_they_keep():
+    """Issue 31, point 7: the floor that lifts a chance to 1 % reads "never impossible", the cap "never certain"."""
+    from solo.story.engine import _oracle_parts
+
+    assert _oracle_parts("impossible", 1) == ("Impossible", 1, [("tension 1", -20), ("never impossible", 16)])
+    assert _oracle_parts("certain", 9) == ("Certain", 99, [("tension 9", 20), ("never certain", -16)])

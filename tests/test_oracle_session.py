@@ -260,3 +260,22 @@ def test_without_a_session_nothing_is_written(solo, tmp_path):
     assert solo("scene", "--end", "well", "--tension", "3").output.strip() == \
         "The scene went well: the tension eases from 3 to 2."
     assert not (tmp_path / "sessions").exists()
+
+
+def test_with_solo_home_no_command_writes_sessions_into_the_current_folder(tmp_path, monkeypatch):
+    """Issue 31, point 7: sessions live under SOLO_HOME, wherever solo is started."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    monkeypatch.setenv("SOLO_HOME", str(tmp_path / "home"))
+    runner = CliRunner()
+    for args in (["session", "heist", "--thread", "Who?"], ["scene", "We go", "--session", "heist"],
+                 ["oracle", "Is it?", "--session", "heist"], ["scene", "--end", "well", "--session", "heist"]):
+        assert runner.invoke(cli, args).exit_code == 0
+    assert list(here.iterdir()) == []
+    assert (tmp_path / "home" / "sessions" / "heist.toml").is_file()

@@ -65,12 +65,55 @@ def test_end_of_input_saves_and_says_how_to_resume(tmp_path):
     assert (tmp_path / "game.json").exists()
 
 
-def test_undo_then_the_same_answer_gives_the_same_result(tmp_path):
+def test_undo_before_any_die_is_drawn_changes_nothing(tmp_path):
     straight = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "a")[2]
-    with_undo = TUTORIAL_SCRIPT[:3] + ["undo"] + TUTORIAL_SCRIPT[2:]
+    with_undo = TUTORIAL_SCRIPT[:1] + ["undo"] + TUTORIAL_SCRIPT
     code, out, transcript = run_session(TUTORIAL, with_undo, tmp_path / "b")
     assert "Stepped back one decision" in out
     assert transcript == straight
+    assert not [e for e in read_save(tmp_path / "b" / "game.json").log if e[1] == "undo"]
+
+
+def _first_roll(out: str, after: str) -> str:
+    """The first die shown after the text ``after`` in a session's screen: "NN against"."""
+    import re
+
+    return re.search(r"(?:rolls|:) (\d+) against", out[out.rindex(after):]).group(1)
+
+
+def test_a_die_rolled_then_undone_is_spent(tmp_path):
+    """Issue 31, point 4: talk past the guard (rolls 80), undo, slip aboard instead: played straight, the
+    slip would roll that very 80; after the undo it meets the dice after the undone ones."""
+    _, straight, _ = run_session(TUTORIAL, ["1", "1", "1"], tmp_path / "straight")
+    _, talked, _ = run_session(TUTORIAL, ["1", "1", "2"], tmp_path / "talked")
+    seen = _first_roll(talked, "Talk your way")
+    assert _first_roll(straight, "Slip aboard") == seen  # the die the player saw is the next one in the stream
+    code, out, _ = run_session(TUTORIAL, ["1", "1", "2", "undo", "1"], tmp_path / "undone")
+    assert "Stepped back one decision" in out
+    rerolled = _first_roll(out, "Stepped back one decision")
+    assert rerolled != seen
+    log = read_save(tmp_path / "undone" / "game.json").log
+    assert ["m", "undo"] == [e[:2] for e in log if e[0] == "m"][-1:][0]
+    # undoing the same choice again spends the new dice too: never the same die twice
+    code, out, _ = run_session(TUTORIAL, ["1", "1", "2", "undo", "1", "undo", "1"], tmp_path / "twice")
+    assert _first_roll(out, "Stepped back one decision") not in (seen, rerolled)
+
+
+def test_a_game_with_undos_loads_and_plays_on_exactly_as_it_was_played(tmp_path):
+    with_undo = TUTORIAL_SCRIPT[:3] + ["undo"] + TUTORIAL_SCRIPT[2:5] + ["undo", "undo"] + TUTORIAL_SCRIPT[3:]
+    code, _, played = run_session(TUTORIAL, with_undo, tmp_path / "a")
+    assert code == 0
+    straight = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path / "straight")[2]
+    assert played != straight  # the undone dice stayed spent
+    cut = len(TUTORIAL_SCRIPT[:3] + ["undo"] + TUTORIAL_SCRIPT[2:5] + ["undo", "undo"]) + 1
+    run_session(TUTORIAL, with_undo[:cut] + ["quit"], tmp_path / "b")
+    save = read_save(tmp_path / "b" / "game.json")
+    assert sum(1 for e in save.log if e[:2] == ["m", "undo"]) == 2
+    code, _, resumed = run_session(TUTORIAL, with_undo[cut:], tmp_path / "b", log=save.log)
+    assert code == 0 and resumed == played
+    whole = read_save(tmp_path / "a" / "game.json").log
+    _, _, reloaded = run_session(TUTORIAL, [], tmp_path / "a", log=whole)
+    assert reloaded == played
 
 
 def test_undo_with_nothing_to_undo(tmp_path):
@@ -86,7 +129,7 @@ def test_wrong_answers_are_asked_again(tmp_path):
 
 def test_table_side_commands(tmp_path):
     lines = ["1", "1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)",
-             "note the guard looks tired", "recap", "luck", "luck find rope", "save", "quit"]
+             "note the guard looks tired", "recap", "luck", "luck find rope", "yes", "save", "quit"]
     code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
     assert "sheet [NAME]" in out
     assert "Espen Lind, Journalist" in out
@@ -101,7 +144,7 @@ def test_table_side_commands(tmp_path):
 
 
 def test_oracle_and_notes_replay_on_load(tmp_path):
-    lines = ["1", "1", "? Is the guard asleep? (unlikely)", "note first", "luck contact", "2", "quit"]
+    lines = ["1", "1", "? Is the guard asleep? (unlikely)", "note first", "luck contact", "", "2", "quit"]
     _, _, first = run_session(TUTORIAL, lines, tmp_path / "a")
     save = read_save(tmp_path / "a" / "game.json")
     _, _, again = run_session(TUTORIAL, ["quit"], tmp_path / "a", log=save.log)
@@ -246,3 +289,42 @@ def test_what_the_pcs_did_moves_an_npcs_disposition(tmp_path):
     shifts = [e for e in events if e.kind == "disposition"]
     assert shifts and shifts[0]["before"] == "Neutral" and shifts[0]["after"] == "Friendly"
     assert game.state.memory["guard"].count("helped") >= 1
+
+
+def test_the_player_refuses_a_yield_and_fights_on(tmp_path):
+    """Issue 31, point 3 (tutorial, seed 589318472): at round 8 Signe Falk wants to surrender; the offer is a
+    question to the player, who refuses; the round is fought with the Lens he chose, the fight goes on, and
+    Signe remembers the refusal, not being let go."""
+    lines = script_lines("tutorial_refuse_seed589318472.txt")
+    code, out, transcript = run_session(TUTORIAL, lines, tmp_path, seed=589318472)
+    assert code == 0
+    screen = " ".join(out.split())
+    assert "Signe Falk wants to surrender: accept, or fight on? 1. Accept" in screen
+    assert "2. Refuse and fight on" in screen and "Espen Lind refuses: Signe Falk must fight on." in screen
+    after = transcript[transcript.index("Espen Lind refuses"):]
+    assert "Espen Lind wins round 8" in after and "**Round 9 of 12**" in after
+    assert "Signe Falk gives up" not in transcript
+    save = read_save(tmp_path / "game.json")
+    assert ["a", "exit_offer", "refuse"] in save.log
+    memory = save.snapshot["memory"]
+    assert "refused" in memory["courier"] and "spared" not in memory["courier"]
+
+
+def test_luck_is_spent_only_once_the_player_says_so(tmp_path):
+    """Issue 31, point 5: 'luck find' and 'luck contact' say what the point buys and what is left, and ask."""
+    lines = ["1", "1", "luck find crowbar", "no", "luck contact doctor", "yes", "luck find rope", "", "quit"]
+    code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
+    screen = " ".join(out.split())
+    assert "Spend a Luck Point on finding crowbar? You would have 1 Luck left." in screen
+    assert "Nothing spent: Espen Lind keeps 2 Luck." in screen
+    assert "Spend a Luck Point on a Contact (doctor)? You would have 1 Luck left." in screen
+    assert "Spend a Luck Point on finding rope? You would have no Luck left." in screen
+    save = read_save(tmp_path / "game.json")
+    assert [e[1:3] for e in save.log if e[0] == "m"] == [["luck", "contact"], ["luck", "find"]]
+    assert save.snapshot["party"][0]["luck"] == 0 and "crowbar" not in transcript
+
+
+def test_after_help_the_question_keeps_its_enter_hint(tmp_path):
+    code, out, _ = run_session(TUTORIAL, ["help", "quit"], tmp_path)
+    after = out[out.index("step back one decision"):]
+    assert "(Enter for 1 player)" in after

@@ -9,14 +9,16 @@ import pytest
 from click.testing import CliRunner
 
 from solo.cli import cli
+from solo.cli.prove import ProgressLine
 from solo.rules.rolls import success_chance
 from solo.saves import read_save
 from solo.story import prove_walkthrough
 from solo.story.expressions import parse_condition
 from solo.story.loader import load_adventure
+from solo.story.prove_judge import path_to
 from solo.story.prove_probe import start
 from solo.story.prove_reads import Reads, _cap, _uses
-from solo.story.prove_report import percent, text_lines
+from solo.story.prove_report import exit_code, percent, text_lines
 from solo.story.prove_search import Arc, Move, _add, prove
 from solo.story.prove_walkthrough import walk
 
@@ -62,15 +64,17 @@ def test_the_search_stops_at_the_state_limit_and_says_so():
     assert len(proof.nodes) == 5
     assert proof.soft_locks == []  # nothing half-searched is called a soft-lock
     result = CliRunner().invoke(cli, ["prove", str(EXAMPLE), "--max-states", "5", "--seeds", "0"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # incomplete, nothing certain found
     assert "stopped at the state limit" in result.output and "Not explored" in result.output
 
 
 def test_json_has_exactly_the_keys_of_the_issue():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "5"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a soft-lock, an ending not reached
     data = json.loads(result.output)
-    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "complete"}
+    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "states_unreduced", "complete",
+                         "seconds", "exit"}
+    assert data["exit"] == 1
     assert set(data["endings"]) == {"garden", "vault"}
     for ending in data["endings"].values():
         assert set(ending) == {"reachable", "shortest", "seed", "best_chance"}
@@ -134,7 +138,7 @@ def test_scripts_writes_each_walkthrough_where_the_report_says_and_it_replays(tm
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "walks"
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--seeds", "5", "--scripts", str(folder)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert sorted(p.name for p in folder.iterdir()) == ["garden.txt"]  # the unreachable vault gets no file
     [line] = [ln for ln in result.output.splitlines() if "walkthrough:" in ln]
     assert f"--script {folder / 'garden.txt'}" in line
@@ -251,7 +255,7 @@ def test_a_chance_just_below_one_is_not_printed_as_certain():
 def test_max_states_is_bounded_and_the_error_says_the_bound():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--max-states", "10000000"])
     assert result.exit_code == 2
-    assert "at most 100,000" in result.output and "10 KB" in result.output
+    assert "at most 200,000" in result.output and "2.5 KB" in result.output
 
 
 def test_a_walkthrough_too_long_without_dice_is_said_to_be_so_and_not_retried(monkeypatch):
@@ -285,3 +289,173 @@ def test_game_state_copy_is_independent_of_the_original():
     twin.npcs["thug"].name = "Someone else"
     assert state.counters["n"] == 1 and state.npc_status == {}
     assert state.party[0].luck == twin.party[0].luck + 1 and state.npcs["thug"].name == "Lasse Brun"
+
+
+# -- issue 29: a report a CI can gate on ---------------------------------------------------------------------
+def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choice_never_offered(
+        tmp_path, monkeypatch):
+    source = DATA / "planted.toml"
+    result = CliRunner().invoke(cli, ["prove", str(source), "--json", "--seeds", "200"])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.output)
+    assert data["complete"] and data["exit"] == 1
+    assert data["endings"]["over_the_wall"]["best_chance"] == pytest.approx(0.02, abs=1e-9)  # Awareness 50 - 48
+    assert data["endings"]["road"]["best_chance"] == 1.0
+    assert [(u["scene"], u["choice"]) for u in data["unreachable_choices"]] == [("well", "2")]
+    [lock] = data["soft_locks"]  # every way into the well is the one trap: the rope nobody gives
+    assert lock["scene"] == "well" and lock["closed"] == [{"choice": "2", "if": 'has("rope")'}]
+    assert lock["entrances"] >= 1
+    assert [(s["scene"], s["answer"]) for s in lock["path"]] == [("yard", "3")]
+    # the replay plays into the well and stops there: the saved game stands in it
+    monkeypatch.chdir(tmp_path)
+    script = tmp_path / "trap.txt"
+    script.write_text("\n".join(lock["script"]) + "\n", encoding="utf-8")
+    played = CliRunner().invoke(cli, ["play", str(source), "--script", str(script), "--partial", "--seed",
+                                      str(lock["seed"]), "--saves", str(tmp_path / "saves"), "--save", "trap"])
+    assert played.exit_code == 0, played.output[-2000:]
+    snapshot = read_save(tmp_path / "saves" / "trap.json").snapshot
+    assert snapshot["scene"] == "well" and snapshot["ending"] is None
+    # the 2 % ending's walkthrough replays too (a seed whose one roll is 01 or 02)
+    over = data["endings"]["over_the_wall"]
+    folder = tmp_path / "over"
+    folder.mkdir()
+    assert _replay(folder, monkeypatch, source, over["shortest"], over["seed"]) == "over_the_wall"
+
+
+def test_soft_locks_entered_many_ways_are_one_entry_with_the_shortest_way_in():
+    proof = prove(load_adventure(DATA / "planted.toml"))
+    [(cause, ids)] = proof.soft_lock_groups.items()
+    assert cause[0] == "well" and len(ids) == proof.soft_locks[0]["entrances"]
+    depths = [proof.nodes[i].depth for i in ids]
+    assert depths == sorted(depths) and len(proof.soft_locks[0]["path"]) == depths[0]
+    assert proof.soft_lock_states >= len(ids)
+
+
+def test_exit_codes_zero_findings_usage_incomplete():
+    assert CliRunner().invoke(cli, ["prove", str(DATA / "odds.toml"), "--seeds", "0"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--seeds", "0"]).exit_code == 1
+    assert CliRunner().invoke(cli, ["prove", str(DATA / "odds.toml"), "--seeds", "-1"]).exit_code == 2
+    assert CliRunner().invoke(cli, ["prove", str(EXAMPLE), "--seeds", "0", "--max-states", "3"]).exit_code == 3
+    proof = prove(load_adventure(DATA / "odds.toml"))
+    assert exit_code(proof) == 0
+    proof.unreachable = [{"scene": "door", "choice": "2", "text": "", "where": ""}]
+    assert exit_code(proof) == 1  # a choice never offered is a finding
+    proof.complete = False
+    assert exit_code(proof) == 3  # … but not a certain one when the search stopped first
+    proof.soft_locks = [{"scene": "door"}]
+    assert exit_code(proof) == 1  # a soft-lock is certain, searched or not elsewhere
+
+
+def test_the_time_reported_counts_the_walkthroughs(monkeypatch):
+    import time
+
+    real = prove_walkthrough.walk
+
+    def slow(*args, **kwargs):
+        time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(prove_walkthrough, "walk", slow)
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "odds.toml"), "--json", "--seeds", "5"])
+    assert json.loads(result.output)["seconds"] >= 0.6  # two endings, each walked
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "odds.toml"), "--seeds", "5"])
+    took = float(result.output.split("; ")[1].split(" s in all")[0])
+    assert took >= 0.6
+
+
+class _Terminal:
+    def __init__(self, tty: bool):
+        self.tty, self.written = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.written += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_progress_line_only_on_a_terminal_and_wiped_at_the_end(monkeypatch):
+    screen = _Terminal(True)
+    line = ProgressLine(screen)
+    line.show("50 states searched", now=True)
+    line.show("100 states searched")  # within the period: not written
+    assert screen.written.count("\r") == 1 and "50 states searched" in screen.written
+    line.done()
+    assert screen.written.endswith("\r\x1b[K")
+    pipe = _Terminal(False)
+    quiet = ProgressLine(pipe)
+    quiet.show("50 states searched", now=True)
+    quiet.done()
+    assert pipe.written == ""
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr("solo.story.prove_search.PROGRESS_EVERY", 1)
+    proof = prove(load_adventure(EXAMPLE), progress=lambda searched, found: calls.append((searched, found)))
+    assert calls and calls[-1][0] == len(calls) and all(f <= len(proof.nodes) for _, f in calls)
+    result = CliRunner().invoke(cli, ["prove", str(EXAMPLE), "--seeds", "0"])
+    assert result.stderr == ""  # not a terminal: no progress line
+
+
+def test_menus_numbers_with_gaps_in_paths_and_walkthroughs():
+    """The gate (choice 4) is closed until the vane is seen: the jump is still 5, as the menu shows it."""
+    proof = prove(load_adventure(DATA / "planted.toml"))
+    [over] = [n for n in proof.nodes if n.end == "over_the_wall"]
+    assert [(s["scene"], s["answer"]) for s in path_to(proof, over)] == [("yard", "5")]
+    found = walk(proof, "over_the_wall", seeds=200)
+    assert found is not None and "5" in found.answers and "4" not in found.answers
+
+
+SMALL = [EXAMPLE, ROOT / "scenes" / "tutorial.toml", ROOT / "tests" / "data" / "format" / "cloak.toml",
+         *(DATA / f"{name}.toml" for name in ("trap", "planted", "odds", "loop", "aftermath", "routine"))]
+
+
+@pytest.mark.parametrize("source", SMALL, ids=lambda p: p.stem)
+def test_dead_variable_elimination_changes_no_finding_only_the_state_count(source):
+    adventure = load_adventure(source)
+    reduced, full = prove(adventure, max_states=5000), prove(adventure, max_states=5000, reduce=False)
+    assert reduced.complete and full.complete
+    assert len(reduced.nodes) <= len(full.nodes)
+    assert reduced.unreduced <= len(full.nodes)
+    for name, found in full.endings.items():
+        mine = reduced.endings[name]
+        assert (mine["reachable"], mine["steps"]) == (found["reachable"], found["steps"]), name
+        assert mine["best_chance"] == pytest.approx(found["best_chance"], abs=1e-9), name
+    assert reduced.unreachable == full.unreachable
+    assert {lock["scene"] for lock in reduced.soft_locks} == {lock["scene"] for lock in full.soft_locks}
+    assert bool(reduced.soft_lock_states) == bool(full.soft_lock_states)
+
+
+def test_the_example_adventure_merges_states_nothing_ahead_tells_apart():
+    adventure = load_adventure(EXAMPLE)
+    reduced, full = prove(adventure), prove(adventure, reduce=False)
+    assert len(reduced.nodes) < len(full.nodes)  # visits of the beach, once behind the story, count no more
+
+
+def _best_play_holds_against_the_bots(source: Path, runs: int) -> None:
+    """Best play is the optimum over every policy in the searched graph: no bot may do better, beyond sampling
+    error (4 standard errors, Agresti-Coull, so a share of 0 or 1 still has one)."""
+    import math
+
+    from solo.sim.one_run import play_one, run_seed
+    from solo.sim.options import Options
+    from solo.sim.party import build_party
+
+    adventure = load_adventure(source)
+    party = build_party(adventure, Options(adventure=str(source), runs=runs)).members
+    proof = prove(adventure, party or None)
+    assert proof.complete
+    for policy in ("explorer", "cautious", "bold"):
+        endings = [play_one(adventure, party, run_seed(29, i), policy).ending for i in range(runs)]
+        for name, found in proof.endings.items():
+            share = (endings.count(name) + 2) / (runs + 4)
+            error = math.sqrt(share * (1 - share) / (runs + 4))
+            assert found["best_chance"] >= endings.count(name) / runs - 4 * error, (policy, name)
+
+
+@pytest.mark.parametrize("source", [EXAMPLE, DATA / "planted.toml"], ids=lambda p: p.stem)
+def test_best_play_is_at_least_what_every_bot_reaches(source):
+    _best_play_holds_against_the_bots(source, 300)
+
+

@@ -25,10 +25,17 @@ def venv(tmp_path, monkeypatch):
     return program
 
 
-def test_from_an_activated_venv_the_hint_names_the_venvs_program(venv, monkeypatch):
+def test_from_an_activated_venv_the_hint_names_the_venvs_program_by_its_whole_path(venv, monkeypatch, tmp_path):
+    """Issue 31, point 1: a new terminal opens in the home folder, so nothing in the hint is relative."""
     monkeypatch.setattr(shutil, "which", lambda name: str(venv))  # on the PATH only while activated
-    assert solo_program() == ".venv/bin/solo"
-    assert resume_command(Path("saves/tutorial.json")) == ".venv/bin/solo play --load saves/tutorial.json"
+    assert solo_program() == str(venv)
+    assert resume_command(Path("saves/tutorial.json")) == f"{venv} play --load {tmp_path}/saves/tutorial.json"
+
+
+def test_a_venv_named_relative_to_the_current_folder_is_still_named_whole(venv, monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "prefix", ".venv")
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert solo_program() == str(venv)
 
 
 def test_outside_the_current_folder_the_hint_gives_the_whole_path_quoted(venv, monkeypatch, tmp_path):
@@ -37,7 +44,7 @@ def test_outside_the_current_folder_the_hint_gives_the_whole_path_quoted(venv, m
     monkeypatch.chdir(elsewhere)
     monkeypatch.setattr(shutil, "which", lambda name: None)
     assert solo_program() == str(venv)
-    assert resume_command("saves/a b.json") == f"{venv} play --load 'saves/a b.json'"
+    assert resume_command("saves/a b.json") == f"{venv} play --load '{elsewhere}/saves/a b.json'"
 
 
 def test_a_link_on_the_path_outside_the_venv_as_pipx_makes_is_plain_solo(venv, monkeypatch, tmp_path):

@@ -130,8 +130,13 @@ def test_pc_name_finds_a_roster_character_before_a_pregen(tmp_path):
 
 def test_the_roster_line_names_career_best_skills_luck_and_games():
     espen = pregenerated("espen")  # Awareness 50 + Perception 20; Knowledge 30 + Research 20; Social 30 + 20
-    assert roster_line(espen, 2) == "Journalist · Awareness 70, Knowledge 50, Social 50 · Luck 2/2 · 2 scenarios played"
-    assert roster_line(espen) == "Journalist · Awareness 70, Knowledge 50, Social 50 · Luck 2/2"
+    assert roster_line(espen, 2) == ("Journalist · Awareness //Perception 70, Knowledge //Research 50, "
+                                     "Social //Influence 50 · Luck 2/2 · 2 scenarios played")
+    assert roster_line(espen) == ("Journalist · Awareness //Perception 70, Knowledge //Research 50, "
+                                  "Social //Influence 50 · Luck 2/2")
+    gunner = pregenerated("espen")
+    gunner.focuses["Combat//Gunnery"] = 40  # issue 31, point 7: a narrow Focus's number is shown as the Focus's
+    assert "Combat //Gunnery 70" in roster_line(gunner)
 
 
 def test_a_file_that_is_no_character_is_named_not_fatal(tmp_path):
@@ -229,3 +234,43 @@ def test_two_characters_of_one_name_are_listed_with_commands_that_pick_each(tmp_
     picks = [line.split("--pc ", 1)[1].split()[0] for line in shown.output.splitlines() if "--pc " in line]
     assert sorted(picks) == ["espen_lind", "espen_lind_2"]
     assert {find_in_roster(roster, pick).path.name for pick in picks} == {"espen_lind.toml", "espen_lind_2.toml"}
+
+
+def test_the_ready_made_character_and_the_one_you_played_are_told_apart(tmp_path):
+    """Issue 31, point 7: "Espen Lind" was listed twice at "Who will you play?" (the pregen and the roster's)."""
+    from solo.story.engine import Game
+    from solo.story.library import find_adventure
+    from solo.story.party import make_pc
+
+    folder = tmp_path / "characters"
+    save_character(pregenerated("espen"), folder / "espen_lind.toml", scenarios=2)
+    asked = []
+
+    class First:
+        def decide(self, q: Question) -> str:
+            asked.append(q)
+            return q.keys()[0]
+
+    game = Game(load_adventure(find_adventure("tutorial")), seed=1, decider=First())
+    game.roster = read_roster(folder)
+    make_pc(game)
+    labels = [o.label for o in asked[0].options]
+    assert labels[0] == "Play Espen Lind" and "Espen Lind (your roster)" in labels
+    assert asked[0].options[0].detail == "the ready-made character, as new"
+    assert asked[0].resolve("espen") == asked[0].options[-1].key  # the name typed picks the one you played
+
+
+def test_duel_and_odds_take_a_roster_name_as_play_does(tmp_path, monkeypatch):
+    """Issue 31, point 7: `solo duel --pc 'Viggo Aasen'` and `solo odds --pc …` find the roster's character."""
+    monkeypatch.setenv("SOLO_HOME", str(tmp_path))
+    viggo = pregenerated("espen")
+    viggo.name = "Viggo Aasen"
+    viggo.skills["Combat"] = 61
+    save_character(viggo, tmp_path / "characters" / "viggo_aasen.toml")
+    duel = CliRunner().invoke(cli, ["duel", "--pc", "Viggo Aasen", "--runs", "20", "--seed", "3", "--json"])
+    assert duel.exit_code == 0, duel.output
+    assert "Viggo Aasen" in duel.output
+    odds = CliRunner().invoke(cli, ["odds", "--pc", "viggo", "--skill-b", "50", "--pool-b", "10", "--json"])
+    assert odds.exit_code == 0, odds.output
+    unknown = CliRunner().invoke(cli, ["duel", "--pc", "nobody", "--runs", "5"])
+    assert unknown.exit_code == 2 and "espen (Espen Lind)" in unknown.output

@@ -75,8 +75,9 @@ def test_covert_on_the_menu_is_the_covert_roll_with_shield_carry_disposition_and
     assert same(menu["covert"], roll)
     assert roll["chance_id"] == menu["covert"].id
     names = [n for n, _ in roll["modifiers"]]
-    assert names == ["hurt", "Brakk is Unfriendly", "last round", "Small shield"]  # no Focus: Covert rolls bare
-    assert roll["target"] == 40 - 20 - 10 - 20 - 20 == roll["base"] + sum(v for _, v in roll["modifiers"])
+    # Covert's Cunning takes its fitting Focus, //Stealth (docs/rulings.md)
+    assert names == ["//Stealth", "hurt", "Brakk is Unfriendly", "last round", "Small shield"]
+    assert roll["target"] == 40 + 20 - 20 - 10 - 20 - 20 == roll["base"] + sum(v for _, v in roll["modifiers"])
     # the plain roll on the same menu has the fitting Focus and the same standing modifiers
     plain = menu["none"]
     assert (plain.skill, plain.base) == ("Combat", 60)
@@ -144,8 +145,8 @@ def test_a_shield_that_leaves_after_the_choice_is_announced_before_the_roll():
     guard = make_char("Guard", level="skilled", Combat=40)
     guard.shield = "large"
     other = make_char("Thug", level="common", Combat=40)
-    conflict, a, (g, t), log = conflict_of(pc, [guard, other], [99, 99], a_decider=Answers(lens="none"),
-                                          round_limit=1)
+    conflict, a, (g, t), log = conflict_of(pc, [guard, other], [99, 99],
+                                          a_decider=Answers(lens="none", exit_offer="accept"), round_limit=1)
     g.pool.current = 1  # the guard declares after Ada (lower Pool) and gives up
     g.decider = Answers(lens="surrender")
     conflict.run()

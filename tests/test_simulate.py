@@ -279,3 +279,25 @@ def test_state_at_end_counts_flags_items_and_counters():
     assert "ticket" in state["items"]  # given by the oracle in the quay, taken at the gangway
     for e in state["items"].values():
         assert 0 <= e["rate"] <= 1
+
+
+def test_a_runs_script_numbers_choices_as_the_menu_does_gaps_kept():
+    """One numbering everywhere (issue 29): the yard's jump is 5 even while the gate (4) is closed."""
+    from solo.sim.one_run import play_one
+    from solo.story.loader import load_adventure
+
+    adventure = load_adventure(Path(__file__).parent / "data" / "prove" / "planted.toml")
+    numbers = {(sid, c.key): str(c.number) for sid, scene in adventure.scenes.items() for c in scene.choices}
+    gap_answered = 0
+    for seed in range(1, 60):
+        taken: list[tuple[str, str]] = []
+
+        def sink(event, taken=taken):
+            if event.kind == "choice":
+                taken.append((event.data["scene"], event.data["key"]))
+
+        run = play_one(adventure, [], seed, "random", max_turns=30, sink=sink)
+        answers = [answer for kind, answer in run.answers if kind == "choice"]
+        assert answers == [numbers[t] for t in taken]
+        gap_answered += bool(answers) and answers[0] == "5"  # at the first menu 1, 2, 3 and 5 are on offer
+    assert gap_answered

@@ -253,8 +253,8 @@ def test_a_contact_nobody_named_fits_the_scene_and_is_never_an_outlaw(tmp_path):
 
 
 def test_luck_commands_at_the_prompt_replay_and_refuse_long_or_marked_up_names(tmp_path):
-    lines = ["1", "1", "luck find " + "x" * 80, "luck find [bold red]lamp[/]", "luck find rope",
-             "luck contact Marta Holm", "quit"]
+    lines = ["1", "1", "luck find " + "x" * 80, "luck find [bold red]lamp[/]", "luck find rope", "yes",
+             "luck contact Marta Holm", "yes", "quit"]
     code, out, journal = run_play(load_adventure(TUTORIAL), lines, tmp_path / "a")
     save = read_save(tmp_path / "a" / "game.json")
     assert save.snapshot["items"] == ["rope"]
@@ -284,7 +284,8 @@ def test_open_play_ends_in_words_and_names_the_right_command(tmp_path):
     game._finish("the players closed the book")
     (ending,) = [e for e in events if e.kind == "ending"]
     assert ending["title"] != "The end"
-    _, first, _ = run_play(open_adventure(), ["1", "1", "", "7", "2", ""], tmp_path, seed=4, game_class=OpenGame)
+    _, first, _ = run_play(open_adventure(), ["1", "1", "", "7", "1", "2", ""], tmp_path, seed=4,
+                           game_class=OpenGame)
     assert "The game is over" in first and "The end: The end." not in first
     save = read_save(tmp_path / "game.json")
     _, again, _ = run_play(open_adventure(), [], tmp_path, seed=4, log=save.log, game_class=OpenGame)

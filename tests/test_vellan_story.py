@@ -282,6 +282,22 @@ def test_the_escalation_question_says_what_is_at_stake(vellan):
     assert stakes and escalate.detail == f"social · at stake: {stakes}"
 
 
+def test_the_status_line_keeps_day_one_until_the_night_has_passed(tmp_path):
+    """Issue 31, point 7: the lane between the net sheds is day one's dusk, not day two; the widow's room after
+    the night is day two."""
+    from conftest import run_play, script_lines
+
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    lines = script_lines("vellan_seed4.txt")
+    _, out, _ = run_play(load_adventure(find_adventure("vellan")), lines[:2] + ["status"] + lines[2:], tmp_path,
+                         seed=4, width=110)
+    assert "[Between the net sheds · tension" in out
+    assert all(" · day 1 · " in line for line in out.splitlines() if line.startswith("[Between the net sheds"))
+    assert any(" · day 2 · " in line for line in out.splitlines() if line.startswith("[Widow Ruud's top room"))
+
+
 # -- issue 33: the deduction, the confession, Brekke's moves, second chances, the dog ------------------
 
 def deduce(vellan, answers, items=(), flags=()):

@@ -40,7 +40,7 @@ _DEFAULT_RUNS = 100
 @click.option("--disposition", metavar="NAME", help="Affectionate, Friendly, Neutral, Unfriendly or Malicious.")
 @click.option("--mindless", is_flag=True, help="A creature with no will of its own: never yields.")
 @click.option("--pc", "pc_spec", default="espen", show_default=True, metavar="FILE|NAME",
-              help="The PC: a character file or a pregenerated character.")
+              help="The PC: a character file, one of your roster by name, or a ready-made one (espen).")
 @click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
               help="The conflict type: combat, social, foot_chase, car_chase, sneaking, tracking …")
 @click.option("--pc-lens", type=click.Choice(LENSES, case_sensitive=False), metavar="LENS",
@@ -79,6 +79,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     from ..characters import load_character
     from ..errors import SoloError
     from ..minds.arena import duel_npc, run_duels
+    from ..paths import default_roster
 
     ctype = opposed_type(ctype_name)
     import random
@@ -90,7 +91,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
         npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype, base=base, level=level, role=role,
                        personality=personality, motivation=motivation, event=event, disposition=disposition,
                        mindless=mindless)
-        pc = load_character(pc_spec)
+        pc = load_character(pc_spec, roster=default_roster())  # a file, your roster's, or a ready-made one
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if pc.name == npc.name:
@@ -104,7 +105,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     stats = run_duels(npc, pc, ctype, runs=runs, seed=seed, round_limit=round_limit, explain=explain or narrate,
                       pc_decider=keeper)
     elapsed = time.perf_counter() - start
-    story = _story(stats.first, npc, pc, seed) if narrate else None
+    story = _story(stats.first, seed) if narrate else None
     if as_json:
         data = {"npc": npc.name, "pc": pc.name, "type": ctype.key, "seed": seed,
                 "pc_lens": pc_lens.lower() if pc_lens else None, **stats.to_dict()}
@@ -140,16 +141,14 @@ def _load_npc(path: Path, seed: int) -> NPC:
     return NPC.from_dict(load_toml(path), file=path, rng=random.Random(f"duel-file:{seed}"))
 
 
-def _story(events: Sequence[Event], npc: NPC, pc: Character, seed: int) -> str:
+def _story(events: Sequence[Event], seed: int) -> str:
     """The first conflict as prose, through the narration's renderer."""
     try:
         from ..narration import Narrator, load_templates, narration_rng
         from ..narration.transcript import transcript
     except ImportError:  # pragma: no cover - only while narration is missing
         raise UserError("--narrate needs solo.narration, which this installation lacks") from None
-    people = {e["id"]: (npc if not e.get("pc") else pc)
-              for ev in events if ev.kind == "conflict_start" for e in ev["participants"]}
-    return transcript(events, Narrator(load_templates(), narration_rng(seed)), people=people).rstrip()
+    return transcript(events, Narrator(load_templates(), narration_rng(seed))).rstrip()  # the events say who is who
 
 
 def _reason_table(stats: DuelStats) -> dict[str, dict[str, int]]:

@@ -72,7 +72,8 @@ def _weapon(key: str | None, option: str):
 @click.option("--flamboyant-b", type=Whole(0, MAX_TARGET), metavar="N", help="The same for side B (default --skill-b).")
 @click.option("--lens-a", type=_LENS, help="The Lens A keeps every round (default: none, and every Lens is listed).")
 @click.option("--lens-b", type=_LENS, help="The Lens B keeps every round (default none; not with --npc).")
-@click.option("--pc", "pc_spec", metavar="FILE|NAME", help="Side A is this character (a file or a pregenerated one).")
+@click.option("--pc", "pc_spec", metavar="FILE|NAME",
+              help="Side A is this character: a file, one of your roster by name, or a ready-made one (espen).")
 @click.option("--npc", "npc_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Side B is this NPC (docs/npcs.md), deciding with its mind.")
 @click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
@@ -303,10 +304,12 @@ class _Match:
               keep_a: str, keep_b: str, wa, wb, a: _Numbers, b: _Numbers) -> _Match:
         from ..characters import load_character
         from ..errors import SoloError
+        from ..paths import default_roster
 
         ctype = opposed_type(ctype_name)
         try:
-            char_a = load_character(pc_spec) if pc_spec is not None else _stand_in("A", ctype, "a", a, pc=True)
+            char_a = (load_character(pc_spec, roster=default_roster()) if pc_spec is not None
+                      else _stand_in("A", ctype, "a", a, pc=True))
             if npc_file is not None:
                 from .duel import _load_npc
 

@@ -695,7 +695,7 @@ class NPCMind:
         covert = flamboyant = None
         side_pool = False
         if me.uses_lenses and me.char is not None:
-            key = (me.id, me.char.hurt, me.skill)
+            key = (me.id, me.char.hurt or me.pool.current < 0, me.skill)
             if key not in fight.secondary:
                 fight.secondary[key] = _secondary_targets(me)
             covert, flamboyant = (t + shield_me if t is not None else None for t in fight.secondary[key])
@@ -968,7 +968,7 @@ class NPCMind:
         keys = q.keys()
         best = best_secondary(me) if me.char is not None else None
         choice = best if best in keys else keys[0]
-        value = me.char.skills.get(choice, 0) if me.char is not None else 0
+        value = me.rolled_target(LENS_TABLE["flamboyant"], choice)[0] if me.char is not None else 0
         return Decision(me.id, q.kind, choice, f"its best other skill ({choice} {value} %)", "skill",
                         {choice: float(value)}, conflict.round)
 

@@ -125,7 +125,7 @@ def read_position(conflict: ConflictView, me: Participant, *,
     side_pool = False
     if me.uses_lenses and me.char is not None:
         cache = secondary if secondary is not None else {}
-        key = (me.id, me.char.hurt, me.skill)
+        key = (me.id, me.char.hurt or me.pool.current < 0, me.skill)
         if key not in cache:
             cache[key] = _secondary_targets(me)
         covert, flamboyant = (t + shield_me if t is not None else None for t in cache[key])
@@ -136,24 +136,21 @@ def read_position(conflict: ConflictView, me: Participant, *,
 
 
 def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:
-    from ..rules.character import skill_target
-
-    char = me.character
-    covert = skill_target(char, "Cunning", ())[0]
-    others = [skill_target(char, s, ())[0] for s in char.skills if s != me.skill]
+    """My Covert and Flamboyant targets, from the rules' own :meth:`Participant.rolled_target` (Focus counted)."""
+    covert = me.rolled_target(LENS_TABLE["covert"], "Cunning")[0]
+    flamboyant = LENS_TABLE["flamboyant"]
+    others = [me.rolled_target(flamboyant, s)[0] for s in me.character.skills if s != me.skill]
     return covert, (max(others) if others else None)
 
 
 def best_secondary(me: Participant) -> str | None:
-    """The skill a Flamboyant participant shows off with: its best one besides the conflict's."""
-    from ..rules.character import skill_target
-
-    char = me.character
+    """The skill a Flamboyant participant shows off with: its best one besides the conflict's, Focus counted."""
+    flamboyant = LENS_TABLE["flamboyant"]
     best, name = None, None
-    for s in char.skills:
+    for s in me.character.skills:
         if s == me.skill:
             continue
-        value = skill_target(char, s, ())[0]
+        value = me.rolled_target(flamboyant, s)[0]
         if best is None or value > best:
             best, name = value, s
     return name

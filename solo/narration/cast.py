@@ -1,20 +1,27 @@
-"""Who is who in a narrated conflict: names, pronouns and temper by participant id.
+"""Who is who in a narrated conflict: names, pronouns, bodies and temper by participant id.
 
-Events name participants by id only, and ``conflict_start`` carries no
-pronouns or Code Blocks (the engine does not need them), so narration keeps
-its own small record, built from ``conflict_start`` plus whatever the game
-knows about the people (a Character, an NPC, or a plain table). It also
-follows the fight as events arrive (who is still in, how low a Pool is, who
-last hit whom), which is what a GM watches to give clues.
+A projection of the events: ``conflict_start`` says what each participant is
+(its pronoun, body, whether it speaks and is heard, what its weapon is called,
+an NPC's personality and temper) and the conflict's frame (physical or not,
+who pursues or hides, the settings), as :mod:`solo.rules.fiction` settles them;
+the cast copies those facts and guesses none. It then follows the fight as
+events arrive (who is still in, how low a Pool is, who last hit whom, whether
+the conflict is decided), which is what a GM watches to give clues.
+
+``people`` (a table, a Character or an NPC by id) only fills in what a
+hand-built event leaves out: a test, or an escalation told before any
+``conflict_start``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeGuard, overload
+from typing import Any, TypeGuard, overload
 
 from ..rules.character import Character
+from ..rules.fiction import fiction_of_character, temperament
+from .context import manner_of
 from .templates import GENERIC, trait_key
 
 _TITLES = {"doctor", "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "captain", "sister",
@@ -24,24 +31,6 @@ _PRONOUNS = ("he", "she", "they", "it")
 
 # What the game knows about someone: a Character (or an NPC, whose Code Block is read) or a plain table.
 PersonInfo = Character | Mapping[str, Any]
-
-
-class Temperament(Protocol):
-    """The part of an NPC's leanings (``solo.npc.leanings.Leanings``) that flavours its lines.
-
-    A protocol, not an import: narration sits beside the NPC package, not above it.
-    """
-
-    @property
-    def mindless(self) -> bool: ...
-    @property
-    def yields(self) -> bool: ...
-    @property
-    def lean(self) -> Mapping[str, float]: ...
-    @property
-    def flee_threshold(self) -> float: ...
-    @property
-    def on_break(self) -> tuple[str, ...]: ...
 
 
 @dataclass
@@ -58,7 +47,13 @@ class Person:
     lenses: bool = True  # False for Common NPCs, whose every declaration is a plain one
     traits: tuple[str, ...] = ()  # personality keys for NPC speech, e.g. ("aggressive", "sadistic")
     mindless: bool = False
+    body: str = "flesh"  # what it is made of (solo.rules.fiction.BODIES): which lines fit it
+    speaks: bool = True  # it can speak at all
+    heard: bool = True  # and the other side hears it in this conflict
+    weapon_called: str | None = None  # what the text calls its weapon, overriding the gear table's word
+    carries_on: bool = True  # a spent Pool may not end it for this one (it may push on or spend Luck)
     temper: str | None = None  # "fearful", "stubborn" or None: flavours the Pool clues
+    manner: str | None = None  # its bearing now (solo.narration.context.MANNERS); Moody and Impulsive swing
     breaks_by: str | None = None  # "plea" or "bargain": what it says when its nerve goes
     # -- followed as the conflict goes on
     active: bool = True
@@ -66,7 +61,8 @@ class Person:
     pool_max: int = 0
     clue: int = 0  # 0 fine, 1 wavering told, 2 breaking told
     last_foe: str | None = None
-    role: str | None = None  # "pursuer" or "quarry" in a chase
+    struck_by: str | None = None  # who dealt it the last blow (the one a closing names)
+    role: str | None = None  # its part in a pursuit: "pursuer" or "quarry", "hider" or "seeker"
     # -- this round and the ones before, for lines that depend on what came before
     lens: str = "none"  # declared this round
     leaving: bool = False  # declared Quick to get away this round
@@ -83,8 +79,9 @@ class Person:
 
     @property
     def voiced(self) -> bool:
-        """Whether lines of NPC speech fit: not a player's character, an obstacle or a mindless thing."""
-        return not self.pc and not self.obstacle and not self.mindless
+        """Whether lines of NPC speech fit: an NPC that can speak and is heard (not a PC, an obstacle, a mindless
+        thing, a watchman who must not notice anyone, a quarry far off)."""
+        return not self.pc and not self.obstacle and not self.mindless and self.speaks and self.heard
 
 
 def spoken_name(name: str, *, obstacle: bool = False) -> str:
@@ -134,6 +131,8 @@ class Cast:
         self.round_limit: int | None = None
         self.physical = False
         self.settings: frozenset[str] = frozenset(settings)
+        self.frame: Mapping[str, Any] = {}
+        self.decided = False  # one side has nobody left in: the events say so (out, exit, comae)
 
     # -- building ------------------------------------------------------------------
     def begin(self, event: Mapping[str, Any]) -> None:
@@ -143,27 +142,66 @@ class Cast:
         self.pool_name = event.get("pool_name") or ""
         self.round = 0
         self.round_limit = event.get("round_limit")
-        self.physical = _physical(self.type, event)
-        self.settings = self.given_settings | frozenset(str(s) for s in event.get("settings") or ())
-        roles = event.get("roles") or {}
-        chase = self.type.endswith("chase") or bool(roles)
+        frame = self.frame = event.get("frame") or {}
+        self.physical = bool(frame.get("physical"))
+        self.decided = False
+        self.settings = self.given_settings | frozenset(str(s) for s in frame.get("settings") or ())
         self.persons = {}
         for entry in event.get("participants") or []:
             pid = entry["id"]
             obstacle = bool(entry.get("obstacle"))
+            pronoun = entry.get("pronoun")
             person = Person(
                 id=pid, name=spoken_name(entry.get("name") or pid, obstacle=obstacle),
-                pronoun=_obstacle_pronoun(entry.get("name") or pid) if obstacle else "they",
+                pronoun=pronoun if pronoun in _PRONOUNS else "it" if obstacle else "they",
                 side=entry.get("side", "a"), pc=bool(entry.get("pc")),
                 obstacle=obstacle, weapon=entry.get("weapon"), lenses=bool(entry.get("lenses", True)),
                 pool=int(entry.get("pool") or 0),
                 pool_max=int(entry.get("pool_max") or 0),
+                body=entry.get("body") or ("object" if obstacle else "flesh"),
+                speaks=bool(entry.get("speaks", not obstacle)), heard=bool(entry.get("heard", not obstacle)),
+                weapon_called=entry.get("weapon_called"), role=entry.get("part"),
+                carries_on=bool(entry.get("carries_on", not obstacle)),
+                traits=tuple(entry.get("traits") or ()), mindless=bool(entry.get("mindless")),
+                temper=entry.get("temper"), breaks_by=entry.get("breaks_by"),
             )
-            if chase:  # who hunts whom: the side that starts a chase pursues, unless the event says otherwise
-                person.role = roles.get(pid) or ("pursuer" if person.side == "a" else "quarry")
             self._apply(person, self.people.get(pid))
+            person.manner = manner_of(person.traits) if not person.pc else None
             self.persons[pid] = person
+        self._tell_apart({entry["id"]: entry.get("name") or entry["id"] for entry in event.get("participants") or []})
         self.started = True
+
+    def _tell_apart(self, full: Mapping[str, str]) -> None:
+        """Two people one name would confuse ("Ingrid never finds her footing, and Ingrid does") go by their
+        full names; two with the very same name, the later one as "the other Ingrid"."""
+        by_name: dict[str, list[Person]] = {}
+        for person in self.persons.values():
+            by_name.setdefault(person.name, []).append(person)
+        for same in by_name.values():
+            if len(same) < 2:
+                continue
+            seen: set[str] = set()
+            for person in same:
+                name = full.get(person.id, person.name) if not person.obstacle else person.name
+                person.name = name if name not in seen else f"the other {spoken_name(name)}"
+                seen.add(name)
+
+    def group(self, side: str, *, active_first: bool = True) -> Person | None:
+        """A side as one line names it: its only member, or the party as a party ("Espen's party", "Knut's side").
+
+        A collective name reads right whether a line agrees its verb with "they" or was written in the singular.
+        """
+        people = [p for p in self.persons.values() if p.side == side]
+        if active_first and any(p.active for p in people):
+            people = [p for p in people if p.active]
+        if len(people) <= 1:
+            return people[0] if people else None
+        lead = people[0]
+        name = f"{lead.name}'s {'party' if all(p.pc for p in people) else 'side'}"  # one name, as a party
+        return Person(id=f"side_{side}", name=name, pronoun="they",
+                      side=side, pc=all(p.pc for p in people), role=lead.role, body=lead.body,
+                      speaks=False, heard=False, pool=sum(p.pool for p in people),
+                      pool_max=sum(p.pool_max for p in people))
 
     def add(self, pid: str, *, name: str | None = None, side: str = "a", **info: Any) -> Person:
         """Add someone by hand (an escalation before any conflict_start, a test).
@@ -193,26 +231,23 @@ class Cast:
             person.mindless = bool(info.get("mindless", person.mindless))
             person.temper = info.get("temper", person.temper)
             person.breaks_by = info.get("breaks_by", person.breaks_by)
+            for key in ("body", "speaks", "heard", "weapon_called"):
+                if key in info:
+                    setattr(person, key, info[key])
             if "pc" in info:
                 person.pc = bool(info["pc"])
             return
-        # a Character or an NPC
+        # a Character or an NPC: the same facts the engine announces (solo.rules.fiction)
         person.pc = bool(getattr(info, "is_pc", person.pc))
-        pronoun = getattr(info, "pronoun", None)
-        if pronoun in _PRONOUNS:
-            person.pronoun = pronoun
-        person.mindless = bool(getattr(info, "mindless", False))
-        block = getattr(info, "code_block", None)
-        if block is not None:
-            person.traits = tuple(trait_key(t.name) for t in block.personality)
-        if hasattr(info, "leanings") and (block is not None or person.mindless):
-            try:
-                lean: Temperament | None = info.leanings()
-            except (ValueError, KeyError):
-                lean = None
-            if lean is not None:
-                person.temper = _temper(lean)
-                person.breaks_by = _breaks_by(lean)
+        facts = fiction_of_character(info)
+        person.pronoun = facts.pronoun if facts.pronoun in _PRONOUNS else person.pronoun
+        person.body, person.speaks = facts.body or "flesh", bool(facts.speaks)
+        person.weapon_called = facts.weapon_called
+        if not person.pc:
+            told = temperament(info)
+            person.traits = tuple(told.get("traits") or person.traits)
+            person.mindless = bool(told.get("mindless"))
+            person.temper, person.breaks_by = told.get("temper"), told.get("breaks_by")
 
     # -- looking up ----------------------------------------------------------------
     @overload
@@ -251,45 +286,5 @@ class Cast:
         return {p.side for p in self.persons.values() if p.active} >= {"a", "b"}
 
 
-def _obstacle_pronoun(name: str) -> str:
-    """"it" for an old lock, "they" for parish records: the verbs of a line must agree with the name."""
-    from .text import english
-
-    last = name.split()[-1] if name.split() else name
-    return "they" if last.isalpha() and english().singular_noun(last.lower()) else "it"
-
-
-def _physical(ctype: str, event: Mapping[str, Any]) -> bool:
-    """Whether weapons count in this conflict: the bundled type says so; an unknown one, if anyone strikes with one."""
-    try:
-        from ..rules.conflict_types import bundled_conflict_types
-
-        return bundled_conflict_types()[ctype].physical
-    except (KeyError, OSError, ValueError):
-        return any(p.get("strikes_with") for p in event.get("participants") or ())
-
-
 def _is_character(info: PersonInfo | None) -> TypeGuard[Character]:
     return info is not None and not isinstance(info, Mapping)
-
-
-def _temper(lean: Temperament) -> str | None:
-    """How an NPC carries a low Pool, from its Code Block: "fearful" looks for a way out, "stubborn" does not."""
-    if lean.mindless or not lean.yields:
-        return "stubborn"
-    preservation = lean.lean.get("self_preservation", 0.0)
-    resolve = lean.lean.get("resolve", 0.0)
-    if preservation >= 0.4 or lean.flee_threshold >= 0.5:
-        return "fearful"
-    if resolve >= 0.6 or preservation <= -0.3:
-        return "stubborn"
-    return None
-
-
-def _breaks_by(lean: Temperament) -> str | None:
-    for reaction in lean.on_break:
-        if reaction == "bargain":
-            return "bargain"
-        if reaction in ("beg", "surrender"):
-            return "plea"
-    return None

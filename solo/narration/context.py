@@ -2,7 +2,7 @@
 
 A template line may open with filters in square brackets::
 
-    "[foe:bold blow:heavy|final] {actor} lets {target} overreach and makes {them} pay."
+    "[foe:bold blow:heavy|final] {actor} lets {target} overreach and makes {target_them} pay."
 
 Each filter is ``name:value`` (``value|value`` for either); the line is drawn
 only when every filter holds at that moment. The moment is a :class:`Moment`,
@@ -23,8 +23,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..rules.fiction import BODIES
+from ..rules.lenses import LENS_TABLE, LENSES
+
 __all__ = [
-    "CLAIMS", "FILTERS", "LENS_STANCE", "LONG_ODDS", "MANNERS", "Moment", "WEAPON_KINDS", "compatible",
+    "CLAIMS", "FILTERS", "LENS_STANCE", "LONG_ODDS", "MANNERS", "Moment", "ORDINARY", "WEAPON_KINDS", "compatible",
     "manner_of", "parse_filters",
 ]
 
@@ -39,21 +42,26 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "weapon": WEAPON_KINDS,  # the actor's weapon
     "foe_weapon": WEAPON_KINDS,  # the target's weapon
     "phase": ("opening", "middle", "late"),  # rounds 1-2, the last two of the limit, or between
-    "role": ("pursuer", "quarry"),  # the actor's part in a chase
+    "role": ("pursuer", "quarry", "hider", "seeker"),  # the actor's part in a pursuit (solo.rules.fiction.PARTS)
     "last": ("won", "lost", "stalled", "streak", "turn", "edge", "misses"),  # what came before, for the actor
     "margin": ("close", "clear"),  # the loser also succeeded (close) or missed outright (clear)
     "manner": ("fierce", "timid", "sly", "cold", "warm"),  # an NPC's bearing, from its Code Block
     "foe_manner": ("fierce", "timid", "sly", "cold", "warm"),  # the target's bearing
     "mood": ("winning", "losing", "even", "fleeing"),  # how the fight stands for the actor (Pools compared)
     "setting": None,  # a word the adventure gives its conflict ("rooftops", "tavern")
+    "body": BODIES,  # what the actor is made of (solo.rules.fiction): a split lip is for flesh
+    "foe_body": BODIES,  # what the target is made of
+    "lens": LENSES,  # the Lens the actor declared this round
+    "result": ("won", "lost", "stalled"),  # how the round went for the actor (a fumble: did the foe profit?)
+    "physical": ("yes", "no"),  # the conflict is fought with weapons (a blow hurts a body), or not
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
-#: The stance each Lens shows unless its line says otherwise.
-LENS_STANCE: Mapping[str, str] = {
-    "aggressive": "bold", "flamboyant": "bold", "quick": "bold", "quick_leave": "wary",
-    "cautious": "wary", "covert": "wary", "clever": "wary", "none": "plain",
-}
+#: Filters whose ordinary value a line may name and still count as fitting any moment (docs/narration.md,
+#: "The facts of the fiction"): a line kept from machines and the dead still fits everyone of flesh.
+ORDINARY: Mapping[str, str] = {"body": "flesh", "foe_body": "flesh"}
+#: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
+LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}
 #: A round won at worse odds than this (about one in seven) is told as against the odds
 #: (docs/narration.md, "A round, told"); so is a Luck flip.
 LONG_ODDS = 0.15

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..events import Event
-from ..rules.lenses import strikes
+from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, OUT, SURRENDERED
 from .cast import Cast, Person
@@ -47,6 +47,12 @@ _SAID = {"taunt": "sneers|says|calls out", "plea": "begs|pleads|says", "bargain"
 _JOINS = ("; ", ", while ", " as ")  # how two declarations become one exchange
 PLAIN_DECLARE = 0.4  # how often a participant without Lenses has its (always plain) declaration told
 SPEECH = {"taunt": 0.3, "bargain_wavering": 0.25, "break": 0.6, "surrender": 0.8, "escalate": 0.5}
+#: How often an NPC's bearing (its Code Block's manner) is told in a round it takes part in, besides its speech.
+BEARING = 0.4
+#: Where a swinging temper goes: Moody sinks when a round goes against it and lifts when one goes its way;
+#: Impulsive flares when it loses a round and settles back when it wins one (docs/narration.md, "Manner").
+SWINGS: Mapping[str, Mapping[str, str]] = {"moody": {"lost": "timid", "won": "warm"},
+                                          "impulsive": {"lost": "fierce"}}
 
 
 def narration_rng(seed: int, salt: int = 0x4E415252) -> random.Random:
@@ -89,6 +95,13 @@ class Narrator:
         self._declared: list[tuple[Person, Mapping[str, Any]]] = []
         self._settings: frozenset[str] = frozenset()  # from conflict_stakes, for the conflict that follows
         self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
+        self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
+        self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
+        self._stalled = 0  # rounds without a result in a row: the second and later are folded into one sentence
+        self._bearing_due = False  # a round's outcome was told: the NPCs' bearing follows it
+        #: Set to a list to keep (round, event, drawn for a manner) for every line drawn: what the figures of
+        #: benchmarks/narration_stats.py count. None (the default) keeps nothing.
+        self.drawn: list[tuple[int, str, bool]] | None = None
         if memory:
             self._load(memory)
 
@@ -220,18 +233,23 @@ class Narrator:
         pool_id, lines = self.candidates(chain, frozenset(values), moment)
         if pool_id is None:  # set exactly when some line was found
             return None, values
-        return self.pick(pool_id, lines, actor), values
+        template = self.pick(pool_id, lines, actor)
+        if self.drawn is not None:
+            self.drawn.append((cast.round, event, event in _MANNER_EVENTS or "manner" in template.filters))
+        return template, values
 
     def moment(self, cast: Cast, actor: Person | None, target: Person | None,
                facts: Mapping[str, str | None] | None = None) -> Moment:
         """What the filters of a line about ``actor`` and ``target`` are matched against, now."""
         known: dict[str, str | None] = {"phase": self._phase(cast)}
         if actor is not None:
-            known.update(stance=actor.shown, role=actor.role, manner=manner_of(actor.traits) if not actor.pc else None,
-                         weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor))
+            known.update(stance=actor.shown, role=actor.role, manner=actor.manner if not actor.pc else None,
+                         weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor),
+                         body=actor.body, lens=actor.lens if cast.round > 0 else None)
         if target is not None:
             known.update(foe=target.shown, foe_weapon=self._weapon_kind(cast, target),
-                         foe_manner=manner_of(target.traits) if not target.pc else None)
+                         foe_manner=target.manner if not target.pc else None, foe_body=target.body)
+        known["physical"] = "yes" if cast.physical else "no"
         known.update(facts or {})
         return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
 
@@ -272,8 +290,8 @@ class Narrator:
             values[role] = person.name
             for form, word in pronoun_forms(person.pronoun).items():
                 values[prefix + form] = word
-            values[prefix + "weapon"] = words("weapons", person.weapon,
-                                               (person.weapon or "fists").lower().replace("_", " "))
+            values[prefix + "weapon"] = person.weapon_called or words(
+                "weapons", person.weapon, (person.weapon or "fists").lower().replace("_", " "))
         values.update(extra or {})
         return values
 
@@ -283,15 +301,22 @@ class Narrator:
         kind, data = _kind_data(event)
         handler = getattr(self, f"_on_{kind}", None)
         held: list[str | None] = []
+        if self._pending_blow is not None:  # the blow that emptied a Pool, told now that we know what followed
+            blow, self._pending_blow = self._pending_blow, None
+            ends = kind in ("out", "comae") and data.get("actor") == blow.get("target")
+            held += self._on_damage(blow, cast, ends=ends)
         if kind == "exit" and data.get("actor") in cast.persons and not self._told_exchange:
             leaving = cast.persons[data["actor"]]
-            if not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values()):
+            last = not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values())
+            if data.get("decided", last):
                 self._declared, self._told_exchange = [], True  # the other side's moves come to nothing: untold
         if kind not in _BEAT_EVENTS:
-            held = self._flush(cast)
-        if handler is None:
-            return [line for line in held if line]
-        return [line for line in held + list(handler(data, cast)) if line]
+            held += self._flush(cast)
+        if handler is not None:
+            held += handler(data, cast)
+        if self._bearing_due and self._outcome is None:  # after the outcome and its blow: how the NPCs carry it
+            held += self._bearing(cast)
+        return [line for line in held if line]
 
     def _flush(self, cast: Cast) -> list[str | None]:
         """Whatever the round still holds, told now: an outcome whose blow never came, the exchange."""
@@ -335,7 +360,7 @@ class Narrator:
             return line
         body = line[1:-1].rstrip()
         said = "exclaim" if body.endswith("!") and kind != "taunt" else kind
-        manner = manner_of(speaker.traits)
+        manner = speaker.manner or manner_of(speaker.traits)
         verbs = self.templates.word("said", f"{said}.{manner}" if manner else said, "")
         verbs = verbs or self.templates.word("said", said, _SAID.get(said, "says"))
         choices = [v.strip() for v in verbs.split("|") if v.strip()]
@@ -350,9 +375,9 @@ class Narrator:
         cast.settings |= self._settings
         self._settings = frozenset()
         self._beat, self._outcome, self._told_exchange = [], None, True
-        self._told = set()
-        a, b = cast.first("a"), cast.first("b")
-        return [self.say(cast, "start", a, b)]
+        self._told, self._fumbled, self._stalled, self._pending_blow = set(), [], 0, None
+        self._bearing_due = False
+        return [self.say(cast, "start", cast.group("a"), cast.group("b"))]  # a party is named as a party
 
     def _on_conflict_stakes(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """The adventure's words for where the coming conflict happens, for lines filtered [setting:…].
@@ -370,6 +395,7 @@ class Narrator:
         for p in cast.persons.values():
             p.lens, p.leaving, p.shown, p.target, p.roll, p.success = "none", False, None, None, None, None
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
+        self._fumbled = []
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -450,10 +476,11 @@ class Narrator:
         actor = cast.person(d["actor"])
         target = cast.opponent(actor)
         actor.active = False
+        cast.decided = _decided(d, cast)
         actor.signalled = actor.offered = False
         how = "fled" if d.get("how") == "fled" else "surrendered"
         lines = [self.say(cast, how, actor, target)]
-        if how == "surrendered":
+        if how == "surrendered" and actor.role not in ("pursuer", "seeker"):  # one who gives up a hunt is not caught
             lines += self._speech(cast, "plea", actor, target, self.speech["surrender"])
         return lines
 
@@ -462,7 +489,7 @@ class Narrator:
         actor.target, actor.roll, actor.success = d.get("target"), d.get("roll"), bool(d.get("success"))
         if not d.get("exceptional") or d.get("success") or actor.obstacle:
             return []
-        self._beat.append(self.say(cast, "exceptional_failure", actor, cast.opponent(actor)))
+        self._fumbled.append(actor)  # told with the round's result: a fumble nobody profits from is a near miss
         return []
 
     def _on_luck(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -493,8 +520,12 @@ class Narrator:
         return round_odds(int(person.target), int(max(others))).a
 
     def _on_round_result(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        lines = self._exchange(cast) + self._beat
-        self._beat = []
+        lines = self._exchange(cast)
+        fumbles = [self.say(cast, "exceptional_failure", p, cast.opponent(p),
+                            facts={"result": "stalled" if d.get("winner") is None else "lost"})
+                   for p in self._fumbled]
+        lines += fumbles + self._beat
+        self._beat, self._fumbled = [], []
         rolled = [p for p in cast.persons.values() if p.active and p.roll is not None]
         for p in rolled:
             p.misses = 0 if p.success else p.misses + 1
@@ -502,20 +533,32 @@ class Narrator:
             for p in rolled:
                 p.results.append("stalled")
                 p.edges = 0
-            a, b = cast.first("a"), cast.first("b")
+            self._stalled += 1
+            if self._stalled > 1:
+                return []  # a run of rounds with no result: told in one sentence when it ends
+            self._bearing_due = True
+            a, b = cast.group("a"), cast.group("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
             return lines + [self.say(cast, event, a, b)]
+        lines = self._end_run(cast) + lines
         winner = cast.person(d["winner"])
         lens = d.get("lens") or "none"
         event = "exceptional_success" if d.get("exceptional") else "round_won"
         if winner.obstacle:
             self._record(cast, winner, lens)
             return lines + [self.say(cast, "obstacle_wins", winner, cast.opponent(winner))]
-        if strikes(lens):  # a blow follows: the outcome waits to know whom it hit and how hard
+        if d["damage"] if "damage" in d else strikes(lens):  # a blow follows: the outcome waits for it
             self._outcome = (winner.id, lens, None, event)
             return lines
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
+
+    def _end_run(self, cast: Cast) -> list[str | None]:
+        """The rounds after the first of a run with no result, folded into one sentence (none for a single one)."""
+        more, self._stalled = self._stalled - 1, 0
+        if more < 1:
+            return []
+        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": _count(more)})]
 
     def _record(self, cast: Cast, winner: Person, lens: str) -> None:
         for p in cast.persons.values():
@@ -523,19 +566,40 @@ class Narrator:
                 p.results.append("lost")
                 p.edges = 0
         winner.results.append("won")
-        winner.edges = winner.edges + 1 if lens == "clever" else 0
+        winner.edges = winner.edges + 1 if _edge(lens) else 0
+        self._bearing_due = True  # the NPCs' bearing is told once the round's outcome has been
 
-    def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None) -> list[str | None]:
+    def _bearing(self, cast: Cast) -> list[str | None]:
+        """The NPCs' manner this round, from their Code Blocks: a swing told with its cause, else now and
+        then how each carries itself (docs/narration.md, "Manner"). Steady tempers keep one manner."""
+        self._bearing_due = False
+        lines: list[str | None] = []
+        for p in cast.persons.values():
+            if p.pc or p.obstacle or not p.active or p.manner is None or not p.results:
+                continue
+            result = p.results[-1]
+            swing = next((SWINGS[t][result] for t in p.traits if t in SWINGS and result in SWINGS[t]), None)
+            if swing is None and result == "won" and any(t == "impulsive" for t in p.traits):
+                swing = manner_of(tuple(t for t in p.traits if t != "impulsive")) or p.manner
+            facts = {"result": result}
+            if swing is not None and swing != p.manner:
+                p.manner = swing
+                lines.append(self.say(cast, "manner_shift", p, cast.opponent(p), variants=[swing], facts=facts))
+            elif self.rng.random() < BEARING:
+                lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[p.manner], facts=facts))
+        return lines
+
+    def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None, ends: bool = False) -> list[str | None]:
         """The round's winner and how: told with the blow, so the line can fit it (or alone, if none came)."""
         assert self._outcome is not None
         wid, lens, _, event = self._outcome
         self._outcome = None
         winner = cast.person(wid)
         loser = cast.person(blow["target"]) if blow else cast.opponent(winner)
-        facts: dict[str, str | None] = {"blow": _severity(blow) if blow else None}
+        facts: dict[str, str | None] = {"blow": _severity(blow, ends) if blow else None}
         if loser is not None:
             facts["margin"] = "close" if loser.success else "clear" if loser.roll is not None else None
-        if lens == "clever" and winner.edges >= 1:
+        if _edge(lens) and winner.edges >= 1:
             facts["last"] = "edge"  # before this win is recorded: a second Clever edge in a row
         elif _last(winner) == "lost" and len(winner.results) >= 2 and winner.results[-2] == "lost":
             facts["last"] = "turn"  # lost the two before: the tide turns
@@ -546,21 +610,30 @@ class Narrator:
         self._record(cast, winner, lens)
         return lines
 
-    def _on_damage(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+    def _on_damage(self, d: Mapping[str, Any], cast: Cast, ends: bool | None = None) -> list[str | None]:
+        """A blow, told with the round's outcome. One that empties a Pool waits for the next event: it is the
+        final blow only if that side is out (or in comae) now, not while it pushes on or spends Luck."""
+        if ends is None and int(d.get("after", 0)) <= 0:
+            hurt = cast.person(d["target"])
+            if hurt.carries_on:
+                self._pending_blow = d
+                return []
+            ends = True  # no pushing on, no Luck: a spent Pool is the end of it for this one
         dealer = cast.person(d["actor"])
         hurt = cast.person(d["target"])
+        hurt.struck_by = dealer.id
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
         lines = self._exchange(cast)
         if self._outcome is not None and self._outcome[0] == dealer.id:
-            lines += self._tell_outcome(cast, d) + self._after
+            lines += self._tell_outcome(cast, d, bool(ends)) + self._after
             self._after = []
         amount, after = int(d.get("amount", 0)), int(d.get("after", 0))
         maximum = max(1, int(d.get("maximum") or hurt.pool_max or 1))
         hurt.pool = after
         pool = d.get("pool")
-        severity = _severity(d)
+        severity = _severity(d, bool(ends))
         if severity == "final":
-            severity = "heavy"  # the blow that empties a Pool is told as a heavy one, whatever its size
+            severity = "heavy"  # the blow that ends it is told as a heavy one, whatever its size
         if hurt.obstacle:
             event = "progress_light" if severity != "heavy" else "progress_heavy"
         elif dealer.obstacle:
@@ -568,7 +641,7 @@ class Narrator:
         else:
             event = f"damage_{severity}"
         lines.append(self.say(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
-                              facts={"blow": _severity(d)}))
+                              facts={"blow": _severity(d, bool(ends))}))
         if after <= 0:
             return lines  # out, push or comae follows
         if hurt.obstacle:
@@ -601,21 +674,23 @@ class Narrator:
     def _on_out(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active = False
+        cast.decided = _decided(d, cast)
         return [self.say(cast, "obstacle_out" if actor.obstacle else "out", actor, cast.opponent(actor))]
 
     def _on_comae(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active = False
+        cast.decided = _decided(d, cast)
         return [self.say(cast, "comae", actor, cast.opponent(actor))]
 
     def _on_leave_attempt(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        if d.get("success") or not cast.both_sides_in():
+        if d.get("success") or cast.decided:
             return []  # the exit event that follows tells it, or the conflict is already decided
         actor = cast.person(d["actor"])
         return [self.say(cast, "leave_failed", actor, cast.opponent(actor))]
 
     def _on_extra_action(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        if not cast.both_sides_in():
+        if cast.decided:
             return []  # an afterthought once the conflict is decided
         actor = cast.person(d["actor"])
         action = d.get("action") or "ready"
@@ -637,36 +712,71 @@ class Narrator:
         return lines + self._speech(cast, "taunt", actor, target, self.speech["escalate"])
 
     def _on_conflict_end(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        if d.get("outcome") == "stalemate" and cast.both_sides_in():
-            return [self.say(cast, "time_up", cast.first("a"), cast.first("b"))]
+        closing = cast.frame.get("closing") or {}
+        if d.get("outcome") in closing:  # the adventure has the last word: its own line, or none
+            return self._end_run(cast) + [closing[d["outcome"]] or None]
+        return self._end_run(cast) + self._closing(d, cast)
+
+    def _closing(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        if d.get("outcome") == "stalemate" and not cast.decided:
+            return [self.say(cast, "time_up", cast.group("a"), cast.group("b"))]
         statuses = d.get("statuses") or {}
         standing = {p.side for p in cast.persons.values() if statuses.get(p.id, ACTIVE if p.active else "") == ACTIVE}
         if len(standing) != 1:
             return []
         side = standing.pop()
-        winner = cast.first(side)
         losers = [p for p in cast.persons.values() if p.side != side]
-        if winner is None or not losers or winner.obstacle or any(p.obstacle for p in losers):
+        if not losers or any(p.obstacle for p in cast.persons.values()):
             return []  # a beaten lock or archive was told as it gave way
         gone = {statuses.get(p.id) for p in losers}
         variant = "won" if gone & {OUT, COMAE} else "surrendered" if SURRENDERED in gone else "fled"
-        return [self.say(cast, "aftermath", winner, losers[0], variants=[variant])]
+        # the one who struck the last blow that counted names the win; else the side together
+        struck = [cast.persons[p.struck_by] for p in losers if statuses.get(p.id) in (OUT, COMAE)
+                  and p.struck_by in cast.persons and cast.persons[p.struck_by].side == side]
+        winner = struck[-1] if variant == "won" and struck else cast.group(side)
+        loser = losers[0] if len(losers) == 1 else cast.group(losers[0].side, active_first=False)
+        if winner is None or loser is None:
+            return []
+        return [self.say(cast, "aftermath", winner, loser, variants=[variant])]
 
 
+#: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
+_MANNER_EVENTS = frozenset({"bearing", "manner_shift"})
 #: Events that are part of a round's beat and so do not flush what it holds.
 _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_result", "chance", "next_round",
-                          "damage", "npc_decision", "npc_morale", "npc_break"})
+                          "damage", "npc_decision", "npc_morale", "npc_break", "exit_answer"})
 
 
-def _severity(blow: Mapping[str, Any]) -> str:
-    """A blow relative to the Pool it hits: none, light (under a third), heavy, or final (it empties the Pool)."""
+def _severity(blow: Mapping[str, Any], ends: bool = False) -> str:
+    """A blow relative to the Pool it hits: none, light (under a third), heavy, or final (it ends the conflict
+    for the one it hits: the Pool is spent and they go out, not push on)."""
     amount, after = int(blow.get("amount", 0)), int(blow.get("after", 0))
     maximum = max(1, int(blow.get("maximum") or 1))
     if amount <= 0:
         return "none"
     if after <= 0:
-        return "final"
+        return "final" if ends else "heavy"
     return "heavy" if amount * 3 >= maximum else "light"
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _count(n: int) -> str:
+    """A run of rounds in words: "one more round", "three more rounds"."""
+    return f"{_NUMBERS[n] if 0 <= n < len(_NUMBERS) else n} more round{'' if n == 1 else 's'}"
+
+
+def _decided(d: Mapping[str, Any], cast: Cast) -> bool:
+    """Whether the conflict is decided after an out, exit or comae: the event says so (a hand-built event
+    that does not is read from who is still in)."""
+    return bool(d["decided"]) if "decided" in d else not cast.both_sides_in()
+
+
+def _edge(lens: str) -> bool:
+    """Whether a won round with this Lens is an edge kept for the next (Clever's follow-up), by the Lens table."""
+    found = LENS_TABLE.get(lens)
+    return found is not None and found.follow_up
 
 
 def _last(person: Person) -> str | None:

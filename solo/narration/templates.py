@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, did_you_mean
+from ..rules.fiction import trait_key
 from ..rules.lenses import LENSES
 from ..toml_files import loads_toml
-from .context import CLAIMS, WEAPON_KINDS, parse_filters
+from .context import CLAIMS, MANNERS, ORDINARY, WEAPON_KINDS, parse_filters
 
 __all__ = [
     "ANY", "EVENTS", "EventSpec", "GENERIC", "LENSES", "MIN_LINES", "PRONOUN_SLOTS", "Problem", "SIDES",
@@ -56,13 +57,9 @@ _TRAITS = (
 )
 
 
-def trait_key(name: str) -> str:
-    """A personality name as a TOML-friendly key: "Self-Centred" -> "self_centred"."""
-    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
-
-
 TRAITS = tuple(trait_key(t) for t in _TRAITS)
 TEMPERS = ("fearful", "stubborn")
+MANNER_KEYS = tuple(dict.fromkeys(MANNERS.values()))  # fierce, timid, sly, cold, warm
 SEVERITIES = ("none", "light", "heavy")
 
 
@@ -91,6 +88,8 @@ EVENTS: dict[str, EventSpec] = {
     "obstacle_wins": EventSpec(about="a static obstacle wins the round; actor = the obstacle"),
     "stalemate_failed": EventSpec(about="nobody succeeded; actor = side a, target = side b"),
     "stalemate_tie": EventSpec(about="the best successes tied; actor = side a, target = side b"),
+    "stalemate_run": EventSpec((), (), {ANY: frozenset({"rounds"})},
+                               "more rounds in a row without a result, told as one; {rounds}: how many, in words"),
     "damage_none": EventSpec(LENSES, (), {}, "a blow that does nothing (armour); actor = dealer"),
     "damage_light": EventSpec(LENSES, (), {}, "less than a third of the hit Pool's maximum"),
     "damage_heavy": EventSpec(LENSES, (), {}, "a third of the hit Pool's maximum or more"),
@@ -119,6 +118,10 @@ EVENTS: dict[str, EventSpec] = {
     "aftermath": EventSpec(("won", "fled", "surrendered"), ("won", "fled", "surrendered"),
                            {}, "after the conflict: actor = the winner, target = the loser; variant = how it ended"),
     "time_up": EventSpec(about="the round limit ends the conflict undecided"),
+    "bearing": EventSpec(MANNER_KEYS, MANNER_KEYS, {}, "an NPC's manner after a round, from its Code Block; "
+                         "variant = its bearing now (fierce, timid, sly, cold, warm)"),
+    "manner_shift": EventSpec(MANNER_KEYS, (), {}, "a Moody or Impulsive NPC's manner swings, with the cause; "
+                              "variant = the new bearing"),
     "taunt": _SPEECH,
     "plea": _SPEECH,
     "bargain": _SPEECH,
@@ -229,8 +232,13 @@ class Template:
 
     @property
     def restricted(self) -> bool:
-        """Whether the line only fits some moments (it has filters other than claims)."""
-        return any(name not in CLAIMS for name in self.filters)
+        """Whether the line only fits some moments (it has filters other than claims).
+
+        A body filter that admits flesh, the body of nearly everyone, does not count: "Bleeding, Espen fights
+        on" fits any moment a person of flesh is in, and is only kept from a machine or a draugr.
+        """
+        return any(name not in CLAIMS and not (name in ORDINARY and ORDINARY[name] in values)
+                   for name, values in self.filters.items())
 
     def claim(self, name: str) -> str | None:
         """The single value a claim filter states (``shows:wary``), if the line makes it."""

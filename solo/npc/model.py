@@ -16,13 +16,14 @@ from typing import Any, NoReturn
 
 from ..errors import ContentError, did_you_mean
 from ..rules.character import Character
+from ..rules.fiction import FICTION_FIELDS, Fiction, check_fiction
 from ..rules.rulebook import SKILLS, RulesTables, rules
 from .codeblock import CodeBlock
 from .leanings import Leanings, leanings
 from .levels import NPCError, level_named, level_pools, level_skills
 from .tables import CodeBlockTables
 
-NPC_FIELDS = ("role", "description", "mindless", "recurring", "code_block")
+NPC_FIELDS = ("role", "description", "mindless", "recurring", "code_block") + tuple(FICTION_FIELDS)
 NPC_LUCK = 0  # Luck Points are a PC resource (docs/rules.md §2.8); files may still give some
 
 
@@ -33,6 +34,22 @@ class NPC(Character):
     recurring: bool = False
     role: str | None = None
     description: str = ""
+    body: str | None = None  # what it is made of, when its file says so (solo.rules.fiction)
+    speaks: bool | None = None  # whether it can speak, when its file says so
+    weapon_called: str | None = None  # what the text calls its weapon ("iron hands"), when its file says so
+
+    def fiction_body(self) -> str | None:
+        """What it is made of: its file's word, else its role's (``[roles.draugr] body = "undead"``)."""
+        if self.body:
+            return self.body
+        if not self.role:
+            return None
+        from .roles import role_named
+
+        try:
+            return role_named(self.role).body
+        except KeyError:
+            return None
 
     @property
     def uses_lenses(self) -> bool:
@@ -47,12 +64,14 @@ class NPC(Character):
         if self.luck == NPC_LUCK:
             out.pop("luck", None)
         extra: dict[str, Any] = {}
-        for key in ("role", "description"):
+        for key in ("role", "description", "body", "weapon_called"):
             if getattr(self, key):
                 extra[key] = getattr(self, key)
         for key in ("mindless", "recurring"):
             if getattr(self, key):
                 extra[key] = True
+        if self.speaks is not None:
+            extra["speaks"] = self.speaks
         head = {k: out.pop(k) for k in list(out) if k in ("name", "level")}
         tail = {"code_block": self.code_block.to_dict()} if self.code_block else {}
         return {**head, **extra, **out, **tail}
@@ -124,6 +143,8 @@ class _NPCReader:
         for key in ("role", "description"):
             if key in d and not isinstance(d[key], str):
                 self.fail(key, "expected text")
+        check_fiction(d, self.fail)
+        fiction = Fiction.from_table(d)
         if "code_block" in d or not mindless:
             code_block = CodeBlock.from_dict(d.get("code_block", "random"), file=self.file, rng=self.rng,
                                              tables=self.cb)
@@ -133,6 +154,7 @@ class _NPCReader:
             **{f: getattr(char, f) for f in _CHARACTER_FIELDS}, code_block=code_block,
             mindless=mindless, recurring=self.flag("recurring"),
             role=d.get("role") or None, description=d.get("description", ""),
+            body=fiction.body, speaks=fiction.speaks, weapon_called=fiction.weapon_called,
         )
 
     def ranked_skills(self, level: str) -> list[str]:

@@ -15,6 +15,7 @@ from typing import NoReturn
 
 from ..errors import ContentError, did_you_mean
 from ..rules.character import PRONOUNS
+from ..rules.fiction import BODIES
 from ..rules.rulebook import Armour, RulesTables, Shield, Weapon, rules
 from ..toml_files import load_toml
 
@@ -35,6 +36,7 @@ class Role:
     tags: tuple[str, ...]
     mindless: bool = False
     pronoun: str | None = None
+    body: str | None = None  # what the role is made of, for the words (solo.rules.fiction.BODIES); None: flesh
 
 
 def load_roles(file: str | Path | None = None, tables: RulesTables | None = None) -> dict[str, Role]:
@@ -49,7 +51,7 @@ def load_roles(file: str | Path | None = None, tables: RulesTables | None = None
     table = data.get("roles")
     if not isinstance(table, dict) or not table:
         fail("roles", "expected [roles.NAME] tables")
-    known = ("name", "description", "skills", "weapons", "armour", "shields", "tags", "mindless", "pronoun")
+    known = ("name", "description", "skills", "weapons", "armour", "shields", "tags", "mindless", "pronoun", "body")
     roles: dict[str, Role] = {}
     for key, entry in table.items():
         path = f"roles.{key}"
@@ -107,8 +109,11 @@ def load_roles(file: str | Path | None = None, tables: RulesTables | None = None
         pronoun = entry.get("pronoun")
         if pronoun is not None and pronoun not in PRONOUNS:
             fail(f"{path}.pronoun", f"expected one of {', '.join(PRONOUNS)}")
+        body = entry.get("body")
+        if body is not None and body not in BODIES:
+            fail(f"{path}.body", f"unknown body {body!r}{did_you_mean(str(body), BODIES)}; known: {', '.join(BODIES)}")
         roles[key] = Role(key, entry["name"].strip(), entry["description"].strip(), tuple(skills),
-                          gear["weapons"], gear["armour"], gear["shields"], tuple(tags), mindless, pronoun)
+                          gear["weapons"], gear["armour"], gear["shields"], tuple(tags), mindless, pronoun, body)
     return roles
 
 

@@ -19,6 +19,7 @@ from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
 HURT_PENALTY = -20  # any Pool below zero (docs/rules.md §5.5)
+MAX_SKILL = 100  # a skill's range, 0-100 % (docs/rules.md §2.1, book l.69); a Focus may take the target past it
 MAX_NAME = 100  # characters in a character's or a player's name: any name fits, and every line that shows it
 HURT_REASON = "hurt"  # the modifier's name wherever it is shown
 
@@ -189,7 +190,7 @@ class _CharacterReader:
             self.fail("skills", "expected a table of skill = value")
         skills = {}
         for skill in SKILLS:
-            skills[skill] = self.int_in(skills_in.get(skill, self.t.untrained), f"skills.{skill}", 0, 200)
+            skills[skill] = self.int_in(skills_in.get(skill, self.t.untrained), f"skills.{skill}", 0, MAX_SKILL)
         for skill in skills_in:
             if skill not in SKILLS:
                 self.fail(f"skills.{skill}", f"unknown skill{did_you_mean(skill, SKILLS)}")
@@ -347,3 +348,9 @@ def request_chance(previous_requests: int) -> int:
     if previous_requests < 0:
         raise ValueError("previous_requests cannot be negative")
     return int(100 / 2**previous_requests + 0.5)
+
+
+def willpower_aim(entry: dict[str, str]) -> str:
+    """What a Willpower Focus asks of the character, in words: "fear your partner", "be loyal to your
+    university" (the table's verb and Person or Circle, read as a sentence)."""
+    return f"{entry.get('verb', '').lower()} your {entry.get('who', '').lower()}".strip()

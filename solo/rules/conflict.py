@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..decisions import (
     CLEVER_FOLLOW_UP,
     DAMAGE_POOL,
+    EXIT_OFFER,
     FLAMBOYANT_SKILL,
     LENS,
     LUCK_FLIP,
@@ -39,6 +40,7 @@ from .character import HURT_PENALTY, Pool, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import d100
+from .fiction import conflict_frame, participant_facts
 from .lenses import CLEVER_BONUS, LENS_TABLE, Damage, Lens, blow_effect, round_effects, strikes
 from .luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, refreshed, spend
 from .outcomes import (
@@ -57,7 +59,7 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import UNARMED_FOCUS, Participant, settle_combined
+from .participants import UNARMED_FOCUS, Participant, settle_sources
 from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
@@ -109,6 +111,7 @@ class Conflict:
         negative_luck: bool = False,
         advisor: Callable[[ConflictView, Participant], dict[str, str]] | None = None,
         chance_ids: Iterator[int] | None = None,
+        fiction: Mapping[str, Any] | None = None,
     ):
         by_id: dict[str, Participant] = {}
         in_a = in_b = 0
@@ -143,6 +146,7 @@ class Conflict:
         self.negative_luck = negative_luck
         self.luck_floor = NEGATIVE_LUCK_FLOOR if negative_luck else 0
         self.advisor = advisor  # the Lens advice shown to people: {lens: detail}
+        self.fiction = fiction  # the story's word on the frame: settings, who pursues, whether they hear (announced)
         # Chances on the menus and the parts of every target, for sinks that show them to people
         self._detail = sink is not None and wants_detail(sink)
         self._chance_ids = chance_ids  # shared with a game; made when first wanted otherwise
@@ -235,8 +239,9 @@ class Conflict:
         assert self.sink is not None
         self.sink(Event(kind, {"round": self.round, **data}))
 
-    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], **context: Any) -> str:
-        question = Question(kind, prompt, tuple(options), actor=p.name,
+    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], *, default: str | None = None,
+             **context: Any) -> str:
+        question = Question(kind, prompt, tuple(options), actor=p.name, default=default,
                             context={"conflict": self.view, "participant": p, **context})
         assert p.decider is not None
         if self._detail:
@@ -292,11 +297,15 @@ class Conflict:
                 continue
             if not self._both_sides_in():
                 break
+            clever = p.clever_next
             decl[p.id] = d = self._declare(p)
+            if d.exit and not p.is_pc and not self._exit_stands(p, d.exit):
+                p.clever_next = clever  # refused or caught: it declares again, with no way out
+                decl[p.id] = d = self._declare(p)
             if d.exit:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
-                    self._emit("exit", actor=p.id, how=p.status)
+                    self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone())
             elif self.sink is not None:
                 self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
                            secondary=d.secondary, quick_action=d.quick_action)
@@ -314,8 +323,11 @@ class Conflict:
                 entry.update(target=target, skill=p.skill_name, base=target - sum(v for _, v in mods),
                              modifiers=[list(m) for m in mods], strikes_with=_weapon_name(p, physical),
                              damage=str(p.damage_dice(physical)), shield=p.shield.name if p.shield else None)
+        frame = conflict_frame(self.ctype, self.participants, round_limit=self.round_limit, given=self.fiction)
+        for entry, p in zip(participants, self.participants):
+            entry.update(participant_facts(p, frame))  # what it is, for the words (solo.rules.fiction)
         self._emit("conflict_start", type=self.ctype.key, type_name=self.ctype.name, round_limit=self.round_limit,
-                   pool_name=self.ctype.pool_label, participants=participants)
+                   pool_name=self.ctype.pool_label, participants=participants, frame=frame)
 
     def _initiative(self) -> list[Participant]:
         """Falling current Pool; ties: higher skill, then PCs, then a d100 roll-off (docs/rules.md §5.1)."""
@@ -368,7 +380,52 @@ class Conflict:
             i = j
         return out
 
+    def _exit_stands(self, p: Participant, exit: str) -> bool:
+        """An NPC yields or runs: the PCs facing it decide whether that ends it for the NPC (issue 31).
+
+        The first PC still in against it is asked: a surrender may be accepted or refused (the NPC then
+        fights on, with no way out for the rest of the conflict); a flight may be let go, or chased: the
+        NPC then gets away only on Quick's Move roll (:meth:`leave_target`), and fights on if caught.
+        Without a PC to ask (NPCs among themselves), the exit takes effect at once, as the rules say.
+        """
+        pc = next((q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None), None)
+        if pc is None:
+            return True
+        who = p.name
+        if exit == SURRENDER:
+            word = "surrender" if self.ctype.physical else "give up"
+            options = [Option("accept", "Accept", f"{who} is out of the conflict"),
+                       Option("refuse", "Refuse and fight on", f"{who} fights on, with no way out")]
+            prompt = f"{who} wants to {word}: accept, or fight on?"
+            default = "accept"
+        else:
+            target, _ = self.leave_target(p)
+            options = [Option("let_go", "Let them go", f"{who} is out of the conflict"),
+                       Option("chase", "Give chase", f"{who} gets away on a Move roll of {max(0, min(99, target))} % "
+                                                     "or less, else fights on")]
+            prompt = f"{who} tries to get away: let them go, or give chase?"
+            default = "let_go"
+        answer = self._ask(pc, EXIT_OFFER, prompt, options, default=default, npc=p.id, exit=exit)
+        p.exit_answer = answer
+        if self.sink is not None:
+            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer)
+        if answer in ("accept", "let_go"):
+            return True
+        if answer == "chase":
+            target, mods = self.leave_target(p)
+            r = judge(d100(self.rng), target)
+            if self.sink is not None:
+                self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success,
+                           flipped=False, skill="Move", base=target - sum(v for _, v in mods),
+                           modifiers=[list(m) for m in mods], face=r.roll, first_success=r.success, chance_id=None)
+            if r.success:
+                return True
+        p.exits_closed = True
+        return False
+
     def _exit_options(self, p: Participant) -> list[Option]:
+        if p.exits_closed:
+            return []
         exits = []
         if self.ctype.flight and not p.is_obstacle:
             exits.append(Option(FLEE, "Flee", "leave the conflict now, no roll"))
@@ -472,8 +529,9 @@ class Conflict:
         for item in p.character.items:
             if item not in rules_weapon_names():
                 options.append(Option(f"item:{item}", f"Use {item}"))
-        if not options:
-            options.append(Option("ready", "Catch your breath and get ready"))
+        # Getting ready is always on offer: a fighter who could run need not (the exact odds of
+        # keeping Quick assume one who stays, and the minds weigh staying against leaving).
+        options.append(Option("ready", "Catch your breath and get ready"))
         return options
 
     # -- rolls -------------------------------------------------------------------
@@ -511,9 +569,10 @@ class Conflict:
         return secondary
 
     def flamboyant_skills(self, p: Participant) -> list[str]:
-        """The skills ``p`` may show off with, best first (not the conflict's own)."""
-        skills = p.character.skills
-        return sorted((s for s in skills if s != p.skill), key=lambda s: -skills[s])
+        """The skills ``p`` may show off with, best first (not the conflict's own), a fitting Focus counted."""
+        flamboyant = LENS_TABLE["flamboyant"]
+        return sorted((s for s in p.character.skills if s != p.skill),
+                      key=lambda s: -p.rolled_target(flamboyant, s)[0])
 
     def _lens_target(self, p: Participant, lens_key: str, secondary: str | None,
                      extra: Sequence[tuple[str, int]], detail: bool) -> tuple[int, list[tuple[str, int]]]:
@@ -521,8 +580,8 @@ class Conflict:
         are summed into the target but left out of the list, which is all the dice need."""
         lens = LENS_TABLE[lens_key]
         rolled = self._rolled_skill(p, lens, secondary)
-        if rolled is not None:  # Covert's Cunning, Flamboyant's skill: without a Focus (docs/rules.md §6)
-            base, skill_mods = skill_target(p.character, rolled, ())
+        if rolled is not None:  # Covert's Cunning, Flamboyant's skill, with a fitting Focus (docs/rules.md §6)
+            base, skill_mods = p.rolled_target(lens, rolled)
             mods = []
             if detail:
                 mods = [(m.name, m.value) for m in skill_mods]
@@ -677,7 +736,7 @@ class Conflict:
                        stalemate=w is None, tie=self.tied, both_failed=not winners,
                        successes=sum(1 for r in rolls.values() if r.success),
                        exceptional=bool(w and rolls[w.id].exceptional),
-                       lens=self.decl[w.id].lens if w else None,
+                       lens=self.decl[w.id].lens if w else None, damage=self.deals_damage(),
                        rolls={k: r.roll for k, r in rolls.items()})
             if self._detail and self._deciding:
                 self._announce_next_round()
@@ -803,7 +862,7 @@ class Conflict:
                 pool.current = -pool.maximum
                 self._leave(p, COMAE)
                 if self.sink is not None:
-                    self._emit("comae", actor=p.id, pool=pool_label)
+                    self._emit("comae", actor=p.id, pool=pool_label, decided=self.side_gone())
             return
         options = []
         if p.decider is not None:
@@ -833,7 +892,7 @@ class Conflict:
             pool.current = 0
             self._leave(p, OUT)
             if self.sink is not None:
-                self._emit("out", actor=p.id, pool=pool_label, value=0)
+                self._emit("out", actor=p.id, pool=pool_label, value=0, decided=self.side_gone())
 
     # -- end of round and end of conflict -------------------------------------------
     def _enter_checking(self) -> None:
@@ -864,7 +923,7 @@ class Conflict:
                 if r.success:
                     self._leave(p, FLED)
                     if self.sink is not None:
-                        self._emit("exit", actor=p.id, how=FLED)
+                        self._emit("exit", actor=p.id, how=FLED, decided=self.side_gone())
             elif self.sink is not None:
                 self._emit("extra_action", actor=p.id, action=d.quick_action)
 
@@ -896,7 +955,7 @@ class Conflict:
         for p in self.participants:
             lost[p.id] = p.start_pool - p.pool.current
             if p.char is not None and len(p.pool_sources) > 1:
-                settle_combined(p.char, p.pool_sources, lost[p.id])
+                settle_sources(p.char, p.pool_sources, p.pool.current)
         self.result = ConflictResult(outcome, self.round, {p.id: p.status for p in self.participants}, lost)
         if self.sink is not None:
             self._emit("conflict_end", outcome=outcome, rounds=self.round,

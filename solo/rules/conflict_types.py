@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..errors import ContentError, did_you_mean
+from .fiction import PURSUITS
 from .rulebook import POOLS, rules
 
 
@@ -29,13 +30,16 @@ class ConflictType:
     social: bool = False
     flight: bool = True
     opposed_by: tuple[str, tuple[str, ...]] | None = None
+    heard: bool = True  # the sides hear each other (speech fits); not while sneaking past or tracking from afar
+    pursuit: str | None = None  # "chase": side a pursues, side b flees; "hide": side a hides, side b seeks
 
     @property
     def pool_label(self) -> str:
         return "/".join(self.pools)
 
 
-_FIELDS = {"name", "round", "skill", "focuses", "pools", "physical", "static", "social", "flight", "opposed_by"}
+_FIELDS = {"name", "round", "skill", "focuses", "pools", "physical", "static", "social", "flight", "opposed_by",
+           "heard", "pursuit"}
 
 
 class _Bad(Exception):
@@ -98,7 +102,8 @@ def _parse_one(key: str, entry: Any) -> ConflictType:
         if pool not in POOLS:
             fail(f"pools[{i}]", f"unknown Pool {pool!r}{did_you_mean(str(pool), POOLS)}")
     flags = {}
-    for flag, default in (("physical", False), ("static", False), ("social", False), ("flight", True)):
+    for flag, default in (("physical", False), ("static", False), ("social", False), ("flight", True),
+                          ("heard", True)):
         value = entry.get(flag, default)
         if not isinstance(value, bool):
             fail(flag, "expected true or false")
@@ -117,9 +122,13 @@ def _parse_one(key: str, entry: Any) -> ConflictType:
     name = entry.get("name", key)
     if not isinstance(name, str):
         fail("name", "expected text")
+    pursuit = entry.get("pursuit")
+    if pursuit is not None and pursuit not in PURSUITS:
+        fail("pursuit", f"unknown pursuit {pursuit!r}{did_you_mean(str(pursuit), PURSUITS)}; known: "
+                        f"{', '.join(PURSUITS)}")
     return ConflictType(
         key=key, name=name, skill=skill, focuses=tuple(focuses), pools=tuple(pools),
-        round=str(entry.get("round", "")), opposed_by=opposed, **flags,
+        round=str(entry.get("round", "")), opposed_by=opposed, pursuit=pursuit, **flags,
     )
 
 

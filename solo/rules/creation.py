@@ -292,5 +292,6 @@ def pregenerated(name: str) -> Character:
     for file in sorted(PREGENS.glob("*.toml")):
         if file.stem == wanted or file.stem.startswith(wanted):
             return Character.from_dict(load_toml(file), file=file)
-    known = ", ".join(f.stem for f in sorted(PREGENS.glob("*.toml")))
-    raise SoloError(f"no pregenerated character {name!r} (known: {known})")
+    known = ", ".join(f"{f.stem.split('_')[0]} ({load_toml(f).get('name', f.stem)})"
+                      for f in sorted(PREGENS.glob("*.toml")))  # as the help names them: espen (Espen Lind)
+    raise SoloError(f"no character {name!r}: not a file, not in your roster, and no ready-made one (known: {known})")

@@ -20,6 +20,8 @@ __all__ = [
     "new_rng",
     "rng_state",
     "rng_from_state",
+    "words_between",
+    "spend_words",
     "d",
     "d100",
     "is_exceptional",
@@ -55,6 +57,35 @@ def rng_from_state(state: Any) -> random.Random:
     except (TypeError, ValueError) as exc:
         raise ValueError(f"not a generator state: {exc}") from None
     return rng
+
+
+_MT_WORDS = 624  # a Mersenne Twister state: 624 words, its index moving one word per 32 bits drawn
+MAX_SPENT_WORDS = 5_000_000  # far past what any stretch between two decisions draws (a few hundred)
+
+
+def words_between(before: Any, after: Any, *, limit: int = MAX_SPENT_WORDS) -> int | None:
+    """How many 32-bit words a generator drew to go from state ``before`` to state ``after`` (both from
+    ``getstate()``); None if ``after`` is not reached within ``limit`` words. Every draw of
+    ``random.Random`` (``random()``, ``randint``, ``choice`` …) takes whole words, so a state reached by
+    drawing is always a whole number of words on."""
+    probe = random.Random()
+    probe.setstate(before)
+    spent = (after[1][-1] - before[1][-1]) % _MT_WORDS  # the index moves one a word, round a 624-word cycle
+    spend_words(probe, spent)
+    while spent <= limit:
+        if probe.getstate() == after:
+            return spent
+        spend_words(probe, _MT_WORDS)
+        spent += _MT_WORDS
+    return None
+
+
+def spend_words(rng: random.Random, words: int) -> None:
+    """Draw ``words`` 32-bit words from ``rng`` and throw them away: the dice those words were are spent."""
+    while words > 0:  # in chunks: one draw of a million words would build a 4 MB number
+        chunk = min(words, 64 * _MT_WORDS)
+        rng.getrandbits(32 * chunk)
+        words -= chunk
 
 
 def d(rng: random.Random, sides: int) -> int:

@@ -2,8 +2,9 @@
 
 Each session earns one improvement roll, two if the character acted by their
 Willpower Focuses more often than not. Rolls can be spent at once (1d4+1 to a
-skill the character already has) or banked: a new skill costs two (it starts
-at 10 %), a new Focus four, a new Tag five.
+skill the character has, the untrained 5 % included) or banked: a new skill (one
+at 0 %, which the character does not have) costs two and starts at 10 %, a new
+Focus four (on any skill), a new Tag five.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 from collections.abc import Collection
 
 from ..errors import SoloError
-from .character import Character
+from .character import MAX_SKILL, Character
 from .dice import d
 from .rulebook import RulesTables, rules
 
@@ -38,15 +39,18 @@ def improvable_skills(char: Character, improved: Collection[str] = (), tables: R
     """The skills one roll may raise: those the character has, less the ones already raised this time.
 
     docs/rules.md §2.9: with two rolls, the second goes to another skill. ``improved``
-    names the skills raised or learnt since the scenario ended.
+    names the skills raised or learnt since the scenario ended. The character has
+    every skill at the untrained 5 % or more (the book's sample sheet carries its
+    5 % skills, l.295); a skill below it (0 %) must be learnt, and a skill at
+    100 % has nowhere to go (§2.1).
     """
     t = tables or rules()
-    return [s for s in t.skills if char.skills.get(s, 0) > t.untrained and s not in improved]
+    return [s for s in t.skills if t.untrained <= char.skills.get(s, 0) < MAX_SKILL and s not in improved]
 
 
 def improve_skill(char: Character, skill: str, rng: random.Random, tables: RulesTables | None = None,
                   *, improved: Collection[str] = ()) -> int:
-    """Spend one roll: +1d4+1 to a skill the character has (above the untrained value).
+    """Spend one roll: +1d4+1 to a skill the character has (at the untrained value or above).
 
     ``improved``: the skills already raised or learnt at this scenario's end, which
     this roll may not raise again (docs/rules.md §2.9).
@@ -54,19 +58,22 @@ def improve_skill(char: Character, skill: str, rng: random.Random, tables: Rules
     t = tables or rules()
     if char.improvement_rolls < 1:
         raise ImprovementError(f"{char.name} has no improvement rolls")
-    if char.skills.get(skill, 0) <= t.untrained:
-        raise ImprovementError(f"{skill} is untrained: learning it costs {NEW_SKILL_COST} rolls")
+    if char.skills.get(skill, 0) < t.untrained:
+        raise ImprovementError(f"{char.name} does not have {skill}: learning it costs {NEW_SKILL_COST} rolls")
     if skill in improved:
         raise ImprovementError(f"{skill} has already improved this time: another roll goes to another skill")
-    gain = d(rng, 4) + 1
+    if char.skills[skill] >= MAX_SKILL:
+        raise ImprovementError(f"{skill} is at {MAX_SKILL} %, the top of the range")
+    gain = min(d(rng, 4) + 1, MAX_SKILL - char.skills[skill])  # a skill's range ends at 100 % (§2.1)
     char.improvement_rolls -= 1
     char.skills[skill] += gain
     return gain
 
 
 def learn_skill(char: Character, skill: str, tables: RulesTables | None = None) -> None:
+    """Two rolls: a skill the character does not have (below the untrained 5 %) at 10 %."""
     t = tables or rules()
-    if char.skills.get(skill, 0) > t.untrained:
+    if char.skills.get(skill, 0) >= t.untrained:
         raise ImprovementError(f"{char.name} already knows {skill}")
     _pay(char, NEW_SKILL_COST, f"a new skill ({skill})")
     char.skills[skill] = NEW_SKILL_VALUE

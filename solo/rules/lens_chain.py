@@ -179,9 +179,9 @@ def lens_targets(skill: int, *, covert: int | None = None, flamboyant: int | Non
     ``skill`` is what the engine's ``_target_for`` rolls for a plain
     declaration: the conflict's skill and Focus (``base_target``), plus the
     side's standing ``bonus`` and the opposing shield's penalty. Every Lens
-    that rolls the conflict's skill starts there. ``covert`` is the bare
-    Cunning and ``flamboyant`` the declared other skill (``skill_target``
-    with no Focus), each plus the same bonus and shield; None leaves that
+    that rolls the conflict's skill starts there. ``covert`` is Cunning and
+    ``flamboyant`` the declared other skill, each with its fitting Focus
+    (``Participant.rolled_target``), plus the same bonus and shield; None leaves that
     Lens out. Never the carried effect: the chain adds that itself.
     """
     out = dict.fromkeys(CONFLICT_SKILL_LENSES, skill)

@@ -31,11 +31,13 @@ class Lens:
     skill_shift: int  # added to the roll's target this round
     damage: Damage
     rolls: str | None = None  # the skill rolled instead of the conflict's: "Cunning", or "secondary" (chosen)
+    focuses: tuple[str, ...] | None = None  # the rolled skill's Focuses that fit (None: any it has; §6)
     side_pool: str | None = None  # the other Pool a won round may hit instead of the conflict Pool
     follow_up: bool = False  # an edge next round, whether this round is won or not (a ruling: docs/rulings.md)
     penalty_if_not_won: int = 0  # own next round, when this round is not won
     penalty_on_hit: int = 0  # the target's next round, when this Lens deals the damage
     extra_action: bool = False
+    stance: str = "plain"  # what declaring it shows across the table, for the words: "bold", "wary" or "plain"
 
     @property
     def hint(self) -> str:
@@ -47,21 +49,28 @@ NEXT_ROUND = 20  # the size of every next-round effect: Clever's edge, Covert's 
 CLEVER_BONUS = NEXT_ROUND
 NEXT_ROUND_PENALTY = -NEXT_ROUND
 
+#: Covert's Cunning fits these Focuses: sneaking up on a foe, "literally or symbolically" (the book, l.433),
+#: is //Stealth, and the hidden hand //Sleight (docs/rulings.md, "Covert and Flamboyant take a fitting Focus").
+COVERT_FOCUSES = ("Stealth", "Sleight")
+
 PLAIN = Lens("none", "No Lens", "a plain roll", 0, Damage.PLAIN)
 LENS_TABLE: dict[str, Lens] = {
     lens.key: lens
     for lens in (
         PLAIN,
-        Lens("aggressive", "Aggressive", "{shift} %, damage twice, keep the higher", -20, Damage.TWICE_KEEP_HIGHER),
-        Lens("cautious", "Cautious", "{shift} %, your blows halved", +20, Damage.HALVED),
-        Lens("clever", "Clever", "no damage now, an edge next round", 0, Damage.NONE, follow_up=True),
+        Lens("aggressive", "Aggressive", "{shift} %, damage twice, keep the higher", -20, Damage.TWICE_KEEP_HIGHER,
+             stance="bold"),
+        Lens("cautious", "Cautious", "{shift} %, your blows halved", +20, Damage.HALVED, stance="wary"),
+        Lens("clever", "Clever", "no damage now, an edge next round", 0, Damage.NONE, follow_up=True,
+             stance="wary"),
         Lens("covert", "Covert", "roll Cunning; hit the Pool or POW; -20 % next round unless won", 0, Damage.PLAIN,
-             rolls="Cunning", side_pool="POW", penalty_if_not_won=NEXT_ROUND_PENALTY,
-             penalty_on_hit=NEXT_ROUND_PENALTY),
+             rolls="Cunning", focuses=COVERT_FOCUSES, side_pool="POW", penalty_if_not_won=NEXT_ROUND_PENALTY,
+             penalty_on_hit=NEXT_ROUND_PENALTY, stance="wary"),
         Lens("flamboyant", "Flamboyant", "roll another skill; hit the Pool or CHA; -20 % next round unless won", 0,
              Damage.PLAIN, rolls="secondary", side_pool="CHA", penalty_if_not_won=NEXT_ROUND_PENALTY,
-             penalty_on_hit=NEXT_ROUND_PENALTY),
-        Lens("quick", "Quick", "{shift} %, plus one extra action", -20, Damage.PLAIN, extra_action=True),
+             penalty_on_hit=NEXT_ROUND_PENALTY, stance="bold"),
+        Lens("quick", "Quick", "{shift} %, plus one extra action", -20, Damage.PLAIN, extra_action=True,
+             stance="bold"),
     )
 }
 

@@ -16,12 +16,18 @@ from ..decisions import Decider
 from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target
 from .conflict_types import ConflictType
 from .dice import DiceExpr, parse
+from .fiction import Fiction
+from .lenses import Lens
 from .outcomes import ACTIVE
+from .rolls import Modifier
 from .rulebook import Armour, Shield, Weapon, rules
 
 DEFAULT_DAMAGE = parse("1d6")  # docs/rules.md §5.2; an obstacle's blow, in every conflict type (§5.4)
 UNARMED_DAMAGE = parse("1d3")  # docs/rules.md §6.1: in combat, empty hands use the weapon table's Unarmed
 UNARMED_FOCUS = "Unarmed"  # the Combat Focus of empty hands (docs/rules.md §2.2, §6.1)
+#: Focuses a flashy move never shows off: Willpower's two count only towards their person or circle, and
+#: one's own language is no show (docs/rulings.md, "Covert and Flamboyant take a fitting Focus")
+NOT_SHOWN_OFF = ("Person", "Circle", "Language")
 
 #: Static opposition by difficulty (docs/rules.md §5.4): Challenge Rating and Pool.
 OBSTACLES = {
@@ -56,6 +62,7 @@ class Participant:
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # its reasons and their values, as shown
+    fiction: Fiction | None = None  # what the text may say of it beyond the character (solo.rules.fiction)
     # -- state that changes as the conflict goes on
     status: str = ACTIVE
     pushing: bool = False
@@ -63,6 +70,8 @@ class Participant:
     clever_next: bool = False
     start_pool: int = 0
     last_lens: str = "none"
+    exit_answer: str | None = None  # what the other side said to this NPC's exit (accept, refuse, let_go, chase)
+    exits_closed: bool = False  # its surrender was refused or its flight caught: it fights on to the end
     _base: int | None = None  # cached base target; cleared whenever a Pool or gear changes
 
     def invalidate(self) -> None:
@@ -93,6 +102,9 @@ class Participant:
 
     @property
     def pronoun(self) -> str:
+        """How the engine, the view and the narration all refer to it: the file's word, else the character's."""
+        if self.fiction is not None and self.fiction.pronoun:
+            return self.fiction.pronoun
         return self.char.pronoun if self.char else "it"
 
     def base_target(self) -> int:
@@ -159,6 +171,35 @@ class Participant:
                 return (focus,) if focus in focuses else ()
         return focuses
 
+    def lens_focuses(self, lens: Lens, skill: str) -> tuple[str, ...]:
+        """The Focuses of ``skill`` that fit a Lens rolling it instead of the conflict's skill (docs/rules.md §6).
+
+        The book's Focus counts "whenever a skill roll is called for ... unless
+        specifically stated" (l.95), and Covert and Flamboyant state nothing: so
+        Covert's Cunning takes //Stealth or //Sleight (the Lens's ``focuses``),
+        Flamboyant's declared skill any Focus of it but //Person, //Circle and
+        //Language, and where the rolled skill is the conflict's own (Covert in
+        a sneak, against a lock) the conflict's Focuses fit as well.
+        """
+        own = self.fitting_focuses() if skill == self.skill else ()
+        shown = lens.focuses if lens.focuses is not None else tuple(
+            f for f in rules().skills[skill].focuses if f not in NOT_SHOWN_OFF)
+        return own + tuple(f for f in shown if f not in own)
+
+    def rolled_target(self, lens: Lens, skill: str) -> tuple[int, list[Modifier]]:
+        """The effective ``skill`` rolled with ``lens`` (Covert's Cunning, Flamboyant's skill) and its modifiers.
+
+        The one rule for those rolls, before the round's Lens and carried effects:
+        the fitting Focus (:meth:`lens_focuses`), hurt, armour, and a combined
+        conflict Pool below zero (as :meth:`base_target` counts it). The conflict's
+        ``lens_target`` and the NPC minds read it from here.
+        """
+        value, mods = skill_target(self.character, skill, self.lens_focuses(lens, skill))
+        if self._pool_hurts():
+            mods.append(Modifier(HURT_REASON, HURT_PENALTY))
+            value += HURT_PENALTY
+        return value, mods
+
     def damage_dice(self, physical: bool) -> DiceExpr:
         if self.damage is not None:
             return self.damage
@@ -206,19 +247,60 @@ def combined_pool(char: Character, names: tuple[str, ...]) -> Pool:
     return Pool(math.ceil(sum(maxima) / len(maxima)), math.ceil(sum(currents) / len(currents)))
 
 
-def settle_combined(char: Character, names: tuple[str, ...], lost: int) -> dict[str, int]:
-    """Take the points lost in a combined Pool from its sources, evenly, odd point from the higher."""
-    if len(names) == 1 or lost <= 0:
+def settle_sources(char: Character, names: tuple[str, ...], end: int) -> dict[str, int]:
+    """After a conflict on a combined Pool, set its two source Pools where the combined one ended.
+
+    The combined Pool is the average of its sources (docs/rules.md §5.3), so
+    the sources end where their average is what the combined Pool shows, and
+    a combined Pool that was pushed costs its sources what pushing costs a
+    single Pool (§5.5, the book's l.407):
+
+    - still above zero: each source loses what the combined Pool lost; a source
+      that would fall below zero stops at 0 (one already below zero stays as it
+      is) and the other takes the rest, down to 0;
+    - at zero (out): both sources end at 0;
+    - below zero (pushed): both sources end below zero, each as far down its
+      own range as the combined Pool went down its range (rounded towards
+      zero, at least −1), so the −20 holds and each climbs back 1 a day; in
+      comae both are at their full negative value.
+
+    A source is never raised, and never taken below its full negative value.
+    ``end`` is the combined Pool's value at the end. Returns the points each
+    source lost (none for a single Pool).
+    """
+    if len(names) == 1:
         return {}
-    a, b = names
-    half, odd = divmod(lost, 2)
-    take = {a: half, b: half}
-    if odd:
-        higher = a if char.pools[a].current >= char.pools[b].current else b
-        take[higher] += 1
-    for name, points in take.items():
-        char.pools[name].current -= points
-    return take
+    sources = [char.pools[n] for n in names]
+    before = [s.current for s in sources]
+    start = combined_pool(char, names)
+    if end > 0:
+        lost = start.current - end
+        if lost <= 0:
+            return {}
+        after, short = [], 0  # short: what a source could not take without going below zero
+        for v in before:
+            if v < 0:  # already below zero: it stays as it is, and the other takes its share
+                after.append(v)
+                short += lost
+            else:
+                after.append(max(0, v - lost))
+                short += max(0, lost - v)
+        for i in sorted(range(len(after)), key=lambda i: -after[i]):
+            if after[i] <= 0:
+                break
+            moved = min(short, after[i])
+            after[i] -= moved
+            short -= moved
+    else:
+        after = []
+        for v, pool in zip(before, sources):
+            floor = 0 if end == 0 else min(-1, -((-end * pool.maximum) // start.maximum))  # ceil, towards 0
+            after.append(max(-pool.maximum, min(v, floor)))
+    taken = {}
+    for name, pool, v, a in zip(names, sources, before, after):
+        pool.current = max(-pool.maximum, min(v, a))
+        taken[name] = v - pool.current
+    return taken
 
 
 def from_character(
@@ -255,7 +337,7 @@ def from_character(
 
 
 def obstacle(name: str, difficulty: str = "normal", *, side: str = "b", pid: str | None = None,
-             challenge: int | None = None, pool: int | None = None) -> Participant:
+             challenge: int | None = None, pool: int | None = None, fiction: Fiction | None = None) -> Participant:
     """A static obstacle (a lock, a storm, an archive) by difficulty word or explicit numbers."""
     key = difficulty.strip().lower().replace("_", " ")
     if key not in OBSTACLES and (challenge is None or pool is None):
@@ -263,4 +345,5 @@ def obstacle(name: str, difficulty: str = "normal", *, side: str = "b", pid: str
     listed_cr, listed_size = OBSTACLES.get(key, (0, 0))  # unlisted: both numbers were given
     cr = challenge if challenge is not None else listed_cr
     size = pool if pool is not None else listed_size
-    return Participant(id=pid or name, name=name, side=side, challenge=cr, pool=Pool(size, size), start_pool=size)
+    return Participant(id=pid or name, name=name, side=side, challenge=cr, pool=Pool(size, size), start_pool=size,
+                       fiction=fiction)

@@ -39,7 +39,7 @@ class _Player:
         self.max_turns = max_turns
         self.max_questions = max_turns * QUESTIONS_PER_TURN
         self.turns = 0
-        self.log: list[tuple[str, str]] = []
+        self.log: list[tuple[Question, str]] = []  # each question and its key; RunResult.answers writes them out
 
     def decide(self, question: Question) -> str:
         if question.kind == "choice":
@@ -50,7 +50,7 @@ class _Player:
         if len(self.log) >= self.max_questions:
             raise TurnLimit(f"more than {self.max_questions} questions in one run")
         answer = self.bot.decide(question)
-        self.log.append((question.kind, question.menu_answer(answer)))  # as a script a person reads: 1, 2, 3 …
+        self.log.append((question, answer))
         return answer
 
 
@@ -59,12 +59,21 @@ class RunResult:
     seed: int
     ending: str | None
     turns: int
-    answers: list[tuple[str, str]]  # (question kind, the answer as typed at its menu: the number it shows)
+    asked: list[tuple[Question, str]]  # each question and the key answered
     error: BaseException | None = None
     where: str = ""
     flags: tuple[str, ...] = ()  # flags set at the end
     counters: tuple[tuple[str, int], ...] = ()  # counters at the end
     items: tuple[str, ...] = ()  # items held at the end
+
+    @property
+    def answers(self) -> list[tuple[str, str]]:
+        """(question kind, the answer as typed at its menu: the number it shows), a script a person reads.
+
+        Written out only when asked for (a failing run's example, a test): working out each menu's
+        number was a tenth of a simple adventure's run when every run did it.
+        """
+        return [(question.kind, question.menu_answer(key)) for question, key in self.asked]
 
 
 def play_one(adventure: Adventure, party: list[Character], seed: int, policy: str, *,

@@ -96,6 +96,10 @@ class ReadingBot:
         keys = question.keys()
         return "flee" if "flee" in keys else ("surrender" if "surrender" in keys else None)
 
+    def on_exit_offer(self, question: Question) -> str | None:
+        """An opponent yields or runs: let it (the outcome the adventure wrote for it), as players mostly do."""
+        return question.default
+
     def on_who(self, question: Question) -> str | None:
         def value(option):
             if option.chance is not None:

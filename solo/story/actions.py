@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..decisions import Option
 from ..errors import did_you_mean
-from ..rules.character import skill_target
+from ..rules.character import PRONOUNS, skill_target
 from ..rules.escalation import may_escalate
+from ..rules.fiction import Fiction, check_fiction
 from ..rules.outcomes import LOST, OUTCOMES, WON
 from ..rules.participants import Participant, obstacle
 from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
@@ -41,7 +43,12 @@ WHO_ROLLS = ("active", "choose", "best")
 AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
 #: The fields of a conflict's static ``obstacle`` table.
 OBSTACLE_FIELDS = {"name": Field("text", "The obstacle"), "difficulty": Field("difficulty", "normal"),
-                   "challenge": Field("whole number", None), "pool": Field("whole number", None)}
+                   "challenge": Field("whole number", None), "pool": Field("whole number", None),
+                   "body": Field("body", "object"), "pronoun": Field("pronoun", None)}
+#: The longest closing line an adventure may set for a conflict's outcome.
+MAX_CLOSING = 300
+#: Who chases (or hides) in a conflict whose type is a pursuit: the party, or those it faces.
+PURSUERS = {"party": "a", "opponents": "b"}
 #: An obstacle's own numbers: a Challenge Rating within a skill's range, a Pool the exact odds can handle.
 OBSTACLE_RANGES = {"challenge": (0, 200), "pool": (1, 200)}
 
@@ -232,7 +239,8 @@ class Conflict(ActionVerb):
     fields = {"type": Field("conflict type"), "npcs": Field("list of NPC ids", ()),
               "obstacle": Field("obstacle table", None), "stakes": Field("text", ""),
               "rounds": Field("whole number", ROUND_LIMIT_DEFAULT), "vehicle": Field("text", None),
-              "settings": Field("list", ())}
+              "settings": Field("list", ()), "pursuer": Field("party or opponents", "party"),
+              "heard": Field("true or false", None), "closing": Field("table of outcome = text", None)}
     outcomes = (WON, LOST)
     optional = tuple(o for o in OUTCOMES if o not in (WON, LOST))
 
@@ -263,6 +271,9 @@ class Conflict(ActionVerb):
                     if is_whole(wall.get(key)) and not low <= wall[key] <= high:
                         b.fail(file, f"{path}.obstacle.{key}",
                                f"expected a whole number {low}..{high}, not {wall[key]}")
+                check_fiction(wall, lambda where, msg: b.fail(file, where, msg, "E005"), f"{path}.obstacle.")
+                if "pronoun" in wall and wall["pronoun"] not in PRONOUNS:
+                    b.fail(file, f"{path}.obstacle.pronoun", f"expected one of {', '.join(PRONOUNS)}", "E005")
         if not npcs and wall is None:
             b.fail(file, path, "a conflict needs 'npcs' or an 'obstacle'")
         if npcs and wall is not None:
@@ -277,6 +288,25 @@ class Conflict(ActionVerb):
         if isinstance(vehicle, str) and not (0 < len(vehicle.strip()) <= MAX_VEHICLE and vehicle.isprintable()):
             b.fail(file, f"{path}.vehicle", f"expected what the party drives, in a few words (at most {MAX_VEHICLE} "
                                             "characters on one line), e.g. \"the van\"")
+        if "pursuer" in spec and spec["pursuer"] not in PURSUERS:
+            b.fail(file, f"{path}.pursuer", f"expected {' or '.join(PURSUERS)} (who chases, or hides, in a "
+                                            f"pursuit), not {spec['pursuer']!r}", "E005")
+        closing = spec.get("closing")
+        if closing is not None:
+            if not isinstance(closing, dict):
+                b.fail(file, f"{path}.closing", "expected a table of outcome = text, e.g. { opponent_fled = \"\" }")
+            else:
+                for outcome, text in closing.items():
+                    if outcome not in OUTCOMES:
+                        b.fail(file, f"{path}.closing.{outcome}", f"unknown outcome{did_you_mean(outcome, OUTCOMES)}; "
+                                                                   f"known: {', '.join(OUTCOMES)}", "E005")
+                    elif not (isinstance(text, str) and len(text) <= MAX_CLOSING and "{" not in text
+                              and "}" not in text and text.isprintable()):
+                        b.fail(file, f"{path}.closing.{outcome}", f"expected the closing line as text (\"\" for "
+                                                                   f"none), at most {MAX_CLOSING} characters on one "
+                                                                   "line, without braces")
+        if "heard" in spec and not isinstance(spec["heard"], bool):
+            b.fail(file, f"{path}.heard", "expected true or false (whether the two sides hear each other)")
         settings = self.arg(spec, "settings")
         known = b.narration_settings()
         for i, word in enumerate(settings if isinstance(settings, list) else []):
@@ -292,8 +322,19 @@ class Conflict(ActionVerb):
         spec = action.spec
         outcome = game.run_conflict(game.conflict_types[spec["type"]], self.arg(spec, "npcs"), obstacle_of(spec),
                                     rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"),
-                                    vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")))
+                                    vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")),
+                                    pursuer=PURSUERS[self.arg(spec, "pursuer")], heard=self.arg(spec, "heard"),
+                                    closing=closing_lines(action, self.arg(spec, "closing")))
         return action.branch(outcome)
+
+
+def closing_lines(action: Action, given: Mapping[str, str] | None) -> dict[str, str]:
+    """The narration's closing per outcome, where the adventure has the last word: the author's own line
+    (``closing = { won = "…" }``, ``""`` for none), and none after an outcome whose branch tells what
+    happens in the author's words (a fled watchman who "decides it was a cat" is not also said to fetch help)."""
+    closing = {outcome: "" for outcome in OUTCOMES if (b := action.branch(outcome)) is not None and b.text}
+    closing.update(given or {})
+    return closing
 
 
 def obstacle_of(spec: dict) -> Participant | None:
@@ -301,9 +342,23 @@ def obstacle_of(spec: dict) -> Participant | None:
     if "obstacle" not in spec:
         return None
     o = spec["obstacle"]
-    return obstacle(field_value(OBSTACLE_FIELDS, o, "name"), str(field_value(OBSTACLE_FIELDS, o, "difficulty")),
+    name = field_value(OBSTACLE_FIELDS, o, "name")
+    fiction = Fiction(body=field_value(OBSTACLE_FIELDS, o, "body"),
+                      pronoun=field_value(OBSTACLE_FIELDS, o, "pronoun") or obstacle_pronoun(name))
+    return obstacle(name, str(field_value(OBSTACLE_FIELDS, o, "difficulty")),
                     challenge=field_value(OBSTACLE_FIELDS, o, "challenge"),
-                    pool=field_value(OBSTACLE_FIELDS, o, "pool"))
+                    pool=field_value(OBSTACLE_FIELDS, o, "pool"), fiction=fiction)
+
+
+@lru_cache(maxsize=256)
+def obstacle_pronoun(name: str) -> str:
+    """"it" for an old lock, "they" for parish records: the verbs of a line must agree with the name."""
+    last = name.split()[-1] if name.split() else name
+    if not last.isalpha():
+        return "it"
+    from ..narration.text import english
+
+    return "they" if english().singular_noun(last.lower()) else "it"
 
 
 class Oracle(ActionVerb):

@@ -115,6 +115,11 @@ class Choice:
     hint: str = ""  # what is at stake, shown beside the choice before it is taken
     retry_cost: list[Effect] = field(default_factory=list)  # applied each time it is taken again
 
+    @cached_property
+    def braces(self) -> bool:
+        """Whether its label or hint has anything to fill (slots, ``{if}`` blocks, escaped braces)."""
+        return any(c in self.text or c in self.hint for c in "{}")
+
 
 @dataclass
 class Scene:
@@ -190,3 +195,10 @@ class Adventure:
         from .flow import flow_machine
 
         return flow_machine(self)
+
+    @cached_property
+    def moves(self) -> dict[tuple[str, str], str]:
+        """The flow machine's transitions as a table, (state, trigger) -> next state (:func:`flow.moves_of`)."""
+        from .flow import moves_of
+
+        return moves_of(self.flow)

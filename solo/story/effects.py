@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 Args = Mapping[str, Any]
 
 #: What an NPC can remember the PCs did to it.
-MEMORY_EVENTS = ("spared", "helped", "paid", "humiliated", "lied_to", "threatened", "hurt")
+MEMORY_EVENTS = ("spared", "helped", "paid", "humiliated", "lied_to", "threatened", "hurt", "refused", "chased")
 #: Whom an effect with a ``who`` field changes: the active PC, or every PC still in the story.
 AFFECTED_PCS = ("active", "all")
 _WHO = Field("who", "active")

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import Decider, Option, Question, answers_from_record
@@ -34,7 +33,7 @@ from .conflict_roles import Roles, ask_roles, default_roles
 from .effects import EFFECTS
 from .epilogue import epilogue
 from .expressions import Context
-from .flow import move_trigger
+from .flow import move_trigger, refused
 from .npcs import between_scenes, default_mind, disposition_of
 from .party import set_up_party
 from .pools import line_up
@@ -150,8 +149,7 @@ class Game:
     @property
     def conflict_types(self) -> dict[str, ConflictType]:
         if self._types is None:
-            folders: list[str | Path] = [*self.adventure.tables_dirs]
-            self._types = load_conflict_types(folders)
+            self._types = _types_for(tuple(self.adventure.tables_dirs))
         return self._types
 
     @property
@@ -180,10 +178,28 @@ class Game:
     def trigger_event(self, name: str) -> None:
         """Fire a transition of the flow machine; an undeclared move raises MachineError.
 
-        The game is the machine's model without joining it, so nothing is left
-        behind in the machine when the game is dropped.
+        The game is the machine's model without joining it, so nothing is left behind
+        in the machine when the game is dropped. The move is read from the machine's
+        transitions as a table (:func:`solo.story.flow.moves_of`), then the machine's
+        callback runs; a move fired from inside that callback waits until it is done,
+        as the machine (queued) would have it wait.
         """
-        self.adventure.flow.events[name].trigger(self)
+        queue = self.__dict__.get("_moving")
+        if queue is not None:
+            queue.append(name)
+            return
+        self._moving = queue = [name]
+        moves = self.adventure.moves
+        try:
+            while queue:
+                trigger = queue.pop(0)
+                state = moves.get((self.flow_state, trigger))
+                if state is None:
+                    raise refused(self.flow_state, trigger)
+                self.flow_state = state
+                self._after_move()
+        finally:
+            self._moving = None
 
     def _after_move(self) -> None:
         """The flow machine's callback once the game has moved."""
@@ -232,10 +248,11 @@ class Game:
         """
         s = self.state
         pc = s.active_pc()
-        out: dict[str, object] = {"pc": pc.name if pc else "", "party": _join([p.name for p in s.pcs]),
+        pcs = s.pcs
+        out: dict[str, object] = {"pc": pc.name if pc else "", "party": _join([p.name for p in pcs]),
                                   "pronoun": pc.pronoun if pc else "they"}
-        if len(s.pcs) != 1:
-            out["party_size"] = len(s.pcs)
+        if len(pcs) != 1:
+            out["party_size"] = len(pcs)
         out.update({f"npc.{k}": v.name for k, v in s.npcs.items()})
         out.update({f"counter.{k}": v for k, v in s.counters.items()})
         return out
@@ -255,7 +272,12 @@ class Game:
         return out
 
     def context(self) -> Context:
-        return context_of(self.state)
+        """What conditions read now. Its lookups read the state when called, so one is kept per state
+        (made again only when the game's state is another object, as a probe's copy is)."""
+        kept = self.__dict__.get("_context")
+        if kept is None or kept[0] is not self.state:
+            kept = self._context = (self.state, context_of(self.state))
+        return kept[1]
 
     def turn(self) -> None:
         assert self.state.scene is not None  # the party has entered the first scene
@@ -266,11 +288,12 @@ class Game:
             self.state.ending = DEAD_END
             return
         prompt = "What do you do?" if len(self.state.pcs) < 2 else "What does the party do?"
-        slots = self.slots()
+        # most menus fill nothing: their slots are worked out only for a label or hint that has some
+        slots = self.slots() if any(c.braces for c in choices) else {}
         shows = self._shows
         ctx = self.context()
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
-        hints = {c.key: self._stake(scene, c, slots, ctx) for c in choices}
+        hints = {c.key: self._stake(scene, c, slots, ctx) if c.hint or c.retry_cost else "" for c in choices}
         # a choice with effects changes the story before its conflict: priced as it starts, not ahead
         self.price_ahead([(c.key, c.action.spec) for c in choices if c.action is not None
                           and c.action.kind == "conflict" and not c.effects and not c.retry_cost])
@@ -377,7 +400,8 @@ class Game:
 
     def run_conflict(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
                      *, rounds: int = ROUND_LIMIT_DEFAULT, stakes: str = "", vehicle: str | None = None,
-                     settings: tuple[str, ...] = ()) -> str:
+                     settings: tuple[str, ...] = (), pursuer: str = "a", heard: bool | None = None,
+                     closing: Mapping[str, str] | None = None) -> str:
         """Every PC still in the story against these NPCs (or an obstacle); returns the party's outcome.
 
         The written adventure and open play both fight through here: the PCs
@@ -414,12 +438,33 @@ class Game:
 
             # one per conflict: it keeps its exact chains between the rounds (priced ahead, where a thinker did)
             advisor = LensAdvisor(shared=self.think_ahead.store if self.think_ahead is not None else None)
+        fiction = {"settings": list(settings), "pursuer": pursuer, "heard": heard,  # the frame's words (rules/fiction)
+                   "closing": dict(closing or {})}
         result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
                           negative_luck=self.adventure.negative_luck, advisor=advisor,
-                          chance_ids=self.chance_ids).run()
+                          chance_ids=self.chance_ids, fiction=fiction).run()
         self.conflict_aftermath(npcs, fighting, taking_part)
+        self.remember_exit_answers(npcs)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
         return result.outcome
+
+    #: Whether an NPC remembers being spared when the PCs accept its surrender or let it run. A written
+    #: adventure says that itself where it wants it (the tutorial's ``opponent_surrendered`` scene); open play,
+    #: with nobody writing, remembers it here.
+    spares_on_exit = False
+
+    def remember_exit_answers(self, npcs: dict[str, Participant]) -> None:
+        """What the PCs answered an NPC that yielded or ran (``exit_offer``): a refusal or a chase is
+        remembered (``refused``, ``chased``); an accepted exit is ``spared`` where :attr:`spares_on_exit`."""
+        from .npcs import remember
+
+        deeds = {"refuse": "refused", "chase": "chased"}
+        if self.spares_on_exit:
+            deeds.update(accept="spared", let_go="spared")
+        for nid, p in npcs.items():
+            deed = deeds.get(p.exit_answer or "")
+            if deed is not None and nid in self.state.npcs:
+                remember(self, nid, deed)
 
     def conflict_aftermath(self, npcs: dict[str, Participant], fighting: set[str],
                            taking_part: list[Participant]) -> None:
@@ -519,7 +564,7 @@ def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, in
     parts = [(f"tension {tension}", shift)] if shift else []
     bound = chance - like.base - shift
     if bound:
-        parts.append(("never certain", bound))
+        parts.append(("never impossible" if bound > 0 else "never certain", bound))  # raised to 1, or held at 99
     return like.word.title(), chance, parts
 
 
@@ -538,6 +583,30 @@ def _tables_for(dirs: tuple[str, ...]) -> TableSet:
     if key not in _TABLES:
         _TABLES[key] = load_tables(list(dirs))
     return _TABLES[key]
+
+
+_TYPES: dict[tuple, dict[str, ConflictType]] = {}
+
+
+def _types_for(dirs: tuple[str, ...]) -> dict[str, ConflictType]:
+    """Conflict types per set of folders, read once per process while their ``conflicts.toml`` files stay
+    the same (a changed file, by time or size, is read afresh). The types are frozen; nothing changes the dict.
+
+    The simulator starts a game per run: reading and parsing the TOML for each was a tenth of a Vellan run.
+    """
+    stamps = []
+    for folder in dirs:
+        try:
+            st = os.stat(os.path.join(folder, "conflicts.toml"))
+        except OSError:
+            continue
+        stamps.append((folder, st.st_mtime_ns, st.st_size))
+    key = (dirs, tuple(stamps))
+    if key not in _TYPES:
+        if len(_TYPES) > 64:
+            _TYPES.clear()
+        _TYPES[key] = load_conflict_types(list(dirs))
+    return _TYPES[key]
 
 
 def _join(names: list[str]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..decisions import Option
+from ..rules.character import willpower_aim
 from ..rules.improvement import (
     NEW_FOCUS_COST,
     NEW_SKILL_COST,
@@ -40,8 +41,8 @@ def epilogue(game: Game) -> None:
         before = pc.luck
         end_scenario(pc)
         wp = pc.willpower
-        focus = " and ".join(f"{e.get('verb', '').lower()} your {e.get('who', '').lower()}".strip()
-                             for e in (wp.get("person", {}), wp.get("circle", {})) if e) or "those Focuses"
+        focus = " and ".join(willpower_aim(e) for e in (wp.get("person", {}), wp.get("circle", {})) if e) \
+            or "those Focuses"
         acted = game.ask("willpower_acted", f"did you act by your Willpower Focuses ({focus}) more often than not?",
                          [Option("yes", "Yes", "two improvement rolls"), Option("no", "No", "one improvement roll")],
                          actor=pc.name)
@@ -53,10 +54,10 @@ def epilogue(game: Game) -> None:
                        for sk in improvable_skills(pc, improved, t)]
             if pc.improvement_rolls >= NEW_SKILL_COST:
                 options += [Option(f"learn:{sk}", f"Learn {sk}", f"costs {NEW_SKILL_COST} rolls, starts at 10 %")
-                            for sk in t.skills if pc.skills[sk] <= t.untrained]
+                            for sk in t.skills if pc.skills[sk] < t.untrained]
             if pc.improvement_rolls >= NEW_FOCUS_COST:
                 options += [Option(f"focus:{sk}//{f}", f"Learn the Focus {sk} //{f}", f"costs {NEW_FOCUS_COST} rolls")
-                            for sk in t.skills if pc.skills[sk] > t.untrained
+                            for sk in t.skills
                             for f in t.skills[sk].focuses if not pc.has_focus(sk, f) and sk != "Willpower"]
             if pc.improvement_rolls >= NEW_TAG_COST:
                 options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")

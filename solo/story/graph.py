@@ -216,7 +216,7 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
 def _counter_slots(text: str) -> list[str]:
     import re
 
-    return re.findall(r"\{counter\.([A-Za-z0-9_]+)\}", text or "")
+    return re.findall(r"\{(?:counter|words)\.([A-Za-z0-9_]+)\}", text or "")
 
 
 __all__ = ["branches_of", "edges", "reachable", "dead_ends", "graph_problems"]

@@ -77,6 +77,8 @@ def open_adventure() -> Adventure:
 class OpenGame(Game):
     """A :class:`Game` whose scenes are made up as it goes."""
 
+    spares_on_exit = True  # nobody writes what an NPC makes of being let go: it remembers being spared
+
     def __init__(self, **kw: Any) -> None:
         super().__init__(open_adventure(), **kw)  # its scenes are not walked through the flow machine
         self.scene_number = 0
@@ -361,7 +363,14 @@ class OpenGame(Game):
         self._new_scene()
 
     def _open_end(self) -> None:
-        self._finish("the players closed the book")
+        """The players close the book, once they have said so: the question says what is still open."""
+        threads = len(self.state.oracle.threads)
+        left = (f"{threads} thread{'s' if threads != 1 else ''} still open" if threads else "every thread closed")
+        sure = self.ask("end_story", f"End the story here? ({left}; the epilogue follows)",
+                        [Option("end", "Yes, end the story", "improvement rolls, and the game is over"),
+                         Option("play_on", "No, play on")], default="end")
+        if sure == "end":
+            self._finish("the players closed the book")
 
     def _finish(self, why: str) -> None:
         """The story ends; ``why`` says how ("the players closed the book"), and the line sums the story up."""

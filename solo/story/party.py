@@ -98,12 +98,16 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
 
     options = []
     pregen = pregenerated(game.adventure.pc) if game.adventure.pc else None
-    if pregen is not None and pregen.name not in taken:
-        options.append(Option("pregen", f"Play {pregen.name}", "a ready-made character"))
-    options += [Option("new", "Make a new character"), Option("random", "A random character")]
     roster = roster_of(game)
     kept = [e for e in roster.entries if e.name not in taken] if roster is not None else []
-    options += [Option(e.key, e.name, e.summary) for e in kept]  # typing the name picks it
+    twin = pregen is not None and any(e.name == pregen.name for e in kept)  # the ready-made one, played before
+    if pregen is not None and pregen.name not in taken:
+        options.append(Option("pregen", f"Play {pregen.name}",
+                              "the ready-made character, as new" if twin else "a ready-made character"))
+    options += [Option("new", "Make a new character"), Option("random", "A random character")]
+    # typing the name picks it; one named like the ready-made character says it is the one you played
+    options += [Option(e.key, f"{e.name} (your roster)" if twin and pregen is not None and e.name == pregen.name
+                       else e.name, e.summary) for e in kept]
     how = game.ask("pc_source", "Who will you play?", options, actor=player)
     if how == "pregen" and pregen is not None:
         return pregen

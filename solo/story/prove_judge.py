@@ -16,7 +16,7 @@ from .prove_search import ERROR, MAX_SWEEPS, Node
 if TYPE_CHECKING:
     from .prove_search import Proof
 
-#: Soft-locks listed one by one (the first way into each); the count covers them all.
+#: Soft-locks listed one by one (grouped by cause, the shortest way into each); the count covers them all.
 SHOWN_SOFT_LOCKS = 20
 
 
@@ -41,7 +41,12 @@ def judge(proof: Proof) -> None:
     locked_ids = {n.id for n in locked}
     entrances = [n for n in locked if n.parent is None or n.parent not in locked_ids]
     entrances.sort(key=lambda n: (n.depth, n.id))
-    proof.soft_locks = [_soft_lock(proof, n) for n in entrances[:SHOWN_SOFT_LOCKS]]
+    groups: dict[tuple, list[Node]] = {}
+    for n in entrances:
+        groups.setdefault(_cause(n), []).append(n)
+    proof.soft_lock_groups = {cause: [n.id for n in members] for cause, members in groups.items()}
+    proof.soft_locks = [_soft_lock(proof, members[0], len(members))
+                        for members in list(groups.values())[:SHOWN_SOFT_LOCKS]]
     proof.sampled = sum(1 for n in nodes for m in (n.moves or []) if m.sampled)
     proof.unreachable = _unreachable(proof)
 
@@ -122,9 +127,24 @@ def path_to(proof: Proof, node: Node) -> list[dict[str, Any]]:
     return steps[::-1]
 
 
-def _soft_lock(proof: Proof, node: Node) -> dict[str, Any]:
-    why = {DEAD_END: "no choice is offered", ERROR: node.error}.get(node.end or "", "no ending can be reached")
-    return {"scene": node.scene, "why": why, "path": path_to(proof, node)}
+def _why(node: Node) -> str:
+    return {DEAD_END: "no choice is offered", ERROR: node.error}.get(node.end or "", "no ending can be reached")
+
+
+def _cause(node: Node) -> tuple:
+    """What traps a soft-lock: its scene, why, and the conditions that keep the scene's other choices closed.
+
+    States trapped the same way (they differ in what cannot free them) are one soft-lock in the report.
+    """
+    return (node.scene, _why(node), node.closed)
+
+
+def _soft_lock(proof: Proof, node: Node, ways: int) -> dict[str, Any]:
+    """A soft-lock as reported: the scene, why, the closed choices that trap it, how many states lead into
+    it that way, and the shortest path in (each step as the menu numbers it)."""
+    closed = [{"choice": str(number), "if": source} for number, source in node.closed]
+    return {"scene": node.scene, "why": _why(node), "closed": closed, "entrances": ways,
+            "path": path_to(proof, node)}
 
 
 def _unreachable(proof: Proof) -> list[dict[str, Any]]:

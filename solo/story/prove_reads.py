@@ -22,6 +22,7 @@ notes, the oracle's lists) is not part of the key: see docs/proving.md.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
@@ -40,8 +41,8 @@ GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
 MAX_WALK_DEPTH = 40
 
 
-def conditions_of(adventure: Adventure) -> list[Condition]:
-    """Every condition written anywhere in the adventure, found by walking its objects."""
+def conditions_of(adventure: Any) -> list[Condition]:
+    """Every condition written anywhere in the adventure (or any part of it), found by walking its objects."""
     found: dict[int, Condition] = {}
     seen: set[int] = set()
 
@@ -156,14 +157,46 @@ class Atom:
 
 
 class Reads:
-    """The atoms of an adventure's conditions, each with the cap above which its values merge (or none)."""
+    """The atoms of an adventure's conditions, each with the cap above which its values merge (or none), and
+    which of them each scene can still read (dead-variable elimination, docs/proving.md).
 
-    def __init__(self, adventure: Adventure):
+    An atom is *live* in a scene when a condition of that scene, of a scene the story can go on to from it,
+    or of no scene at all (a shared response) reads it; a dead atom is left out of the state's key, as are
+    the ``once`` choices of scenes behind the story and the dispositions and comae of NPCs no scene ahead
+    names. Two states that differ only in what nothing ahead reads have the same future.
+    """
+
+    def __init__(self, adventure: Adventure, *, reduce: bool = True):
+        self.reduce = reduce  # False: every atom counts everywhere (a test compares the two searches)
         found: dict[tuple, list[float | None]] = {}
-        for condition in conditions_of(adventure):
-            _uses(condition.tree, found, 0)
+        read_in: dict[str, set[tuple]] = {}
+        for sid, scene in adventure.scenes.items():
+            here: dict[tuple, list[float | None]] = {}
+            for condition in conditions_of(scene):
+                _uses(condition.tree, here, 0)
+            read_in[sid] = set(here)
+            for tree, uses in here.items():
+                found.setdefault(tree, []).extend(uses)
+        everywhere: dict[tuple, list[float | None]] = {}
+        for condition in conditions_of(_outside_scenes(adventure)):
+            _uses(condition.tree, everywhere, 0)
+        for tree, uses in everywhere.items():
+            found.setdefault(tree, []).extend(uses)
         lowered = lowered_counters(adventure)
         self.atoms = [Atom(tree, _cap(uses) if _grows(tree, lowered) else None) for tree, uses in found.items()]
+        self.ahead = scenes_ahead(adventure)
+        npc_ids = set(adventure.npcs)
+        named = {sid: _strings(scene) & npc_ids for sid, scene in adventure.scenes.items()}
+        named_anywhere = _strings(_outside_scenes(adventure)) & npc_ids
+        #: scene -> the positions of its live atoms; the NPCs some scene ahead names
+        self.live: dict[str, tuple[int, ...]] = {}
+        self.npcs_ahead: dict[str, frozenset[str]] = {}
+        for sid, ahead in self.ahead.items():
+            reads = set(everywhere).union(*(read_in[t] for t in ahead))
+            self.live[sid] = tuple(i for i, atom in enumerate(self.atoms) if atom.tree in reads)
+            self.npcs_ahead[sid] = frozenset(named_anywhere.union(*(named[t] for t in ahead)))
+        #: Distinct states before the reduction, as digests: what the search would tell apart without it.
+        self.unreduced: set[bytes] = set()
 
     def values(self, game: Game) -> tuple[Hashable, ...]:
         ctx = game.context()
@@ -178,19 +211,87 @@ class Reads:
             out.append(value if isinstance(value, Hashable) else repr(value))
         return tuple(out)
 
-    def key(self, game: Game) -> tuple[Hashable, ...]:
-        """The state as far as the story can tell: scene, atoms, spent choices, party, dispositions, NPCs in comae."""
+    def key(self, game: Game) -> bytes:
+        """The state as far as the story ahead can tell, hashed: scene, live atoms, the spent ``once`` choices
+        of scenes ahead, the party, the dispositions and comae of NPCs ahead. The digest of the same state
+        without the reduction is counted in :attr:`unreduced`."""
         s = game.state
+        values = self.values(game)
         dispositions = tuple(sorted((nid, disposition_of(npc)) for nid, npc in s.npcs.items()))
         # An NPC's status counts where a condition reads it (an atom) and where the engine does: one in comae
         # fights no more. Keying every status would split states nothing tells apart.
         in_comae = tuple(sorted(nid for nid, status in s.npc_status.items() if status == COMAE))
-        return (s.scene, self.values(game), tuple(sorted(s.taken)), tuple(sorted(s.removed.items())), s.active,
-                dispositions, in_comae)
+        party = (tuple(sorted(s.removed.items())), s.active)
+        full = (s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae)
+        self.unreduced.add(digest(full))
+        live = self.live.get(s.scene or "") if self.reduce else None
+        if live is None:  # not a scene of the adventure (an error's state): nothing is dropped
+            return digest(full)
+        ahead, npcs = self.ahead[s.scene or ""], self.npcs_ahead[s.scene or ""]
+        return digest((s.scene, tuple(values[i] for i in live),
+                       tuple(sorted(t for t in s.taken if t.split("/", 1)[0] in ahead)), party,
+                       tuple(d for d in dispositions if d[0] in npcs), tuple(n for n in in_comae if n in npcs)))
 
     def describe(self, game: Game) -> dict[str, Any]:
         """The atoms' values by how a person writes them, for a report."""
         return {a.text: v for a, v in zip(self.atoms, self.values(game))}
+
+
+def digest(value: Hashable) -> bytes:
+    """A state's key as 16 bytes: the index of a search holds these, not the values."""
+    return hashlib.blake2b(repr(value).encode(), digest_size=16).digest()
+
+
+def _outside_scenes(adventure: Adventure) -> dict[str, Any]:
+    """The adventure's parts that belong to no scene (shared responses, templates …): read from anywhere."""
+    return {f.name: getattr(adventure, f.name) for f in dataclasses.fields(adventure)
+            if f.name not in ("scenes", "npcs")}
+
+
+def _strings(obj: Any) -> set[str]:
+    """Every string value in ``obj``'s objects (an NPC's id where an action, a list or an effect names it)."""
+    out: set[str] = set()
+    seen: set[int] = set()
+
+    def walk(o: Any, depth: int) -> None:
+        if isinstance(o, str):
+            out.add(o)
+            return
+        if depth > MAX_WALK_DEPTH or id(o) in seen or isinstance(o, (int, float, bool)) or o is None:
+            return
+        seen.add(id(o))
+        if dataclasses.is_dataclass(o) and not isinstance(o, type):
+            for f in dataclasses.fields(o):
+                walk(getattr(o, f.name), depth + 1)
+        elif isinstance(o, dict):
+            for k, v in o.items():
+                walk(k, depth + 1)
+                walk(v, depth + 1)
+        elif isinstance(o, (list, tuple, set, frozenset)):
+            for v in o:
+                walk(v, depth + 1)
+
+    walk(obj, 0)
+    return out
+
+
+def scenes_ahead(adventure: Adventure) -> dict[str, frozenset[str]]:
+    """Each scene -> the scenes the story can go on to from it, itself included (every branch's ``goto``,
+    route, outcome and escalation, as :func:`~solo.story.graph.edges` draws them)."""
+    from .graph import edges
+
+    graph = {sid: {t for _, t in out if t in adventure.scenes} for sid, out in edges(adventure).items()}
+    ahead: dict[str, frozenset[str]] = {}
+    for sid in adventure.scenes:
+        seen = {sid}
+        todo = [sid]
+        while todo:
+            for t in graph.get(todo.pop(), ()):
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        ahead[sid] = frozenset(seen)
+    return ahead
 
 
 def _cap(uses: list[float | None]) -> int | None:

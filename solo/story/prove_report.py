@@ -16,8 +16,27 @@ if TYPE_CHECKING:
     from .prove_walkthrough import Walkthrough
 
 
+#: ``solo prove``'s exit statuses (docs/proving.md): a CI gates on them.
+PROVED, FINDINGS, USAGE, INCOMPLETE = 0, 1, 2, 3
+
+
+def exit_code(proof: Proof) -> int:
+    """0: every ending reachable, no soft-lock, every choice offered, and the search complete; 1: a finding
+    (a soft-lock, which is claimed only where everything after it was searched, or after a complete search an
+    ending not reached or a choice never offered); 3: the search stopped at its limit with no soft-lock found.
+    (2 is a usage error, raised before any search.)"""
+    if proof.soft_locks:
+        return FINDINGS
+    if not proof.complete:
+        return INCOMPLETE
+    if proof.unreachable or not all(found["reachable"] for found in proof.endings.values()):
+        return FINDINGS
+    return PROVED
+
+
 def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any]:
-    """The keys the issue fixed: endings, soft_locks, unreachable_choices, states, complete."""
+    """The keys the issue fixed (endings, soft_locks, unreachable_choices, states, complete), the states
+    before the reduction of docs/proving.md, the seconds it all took, and the exit status."""
     endings = {}
     for name, found in proof.endings.items():
         walk = walks.get(name)
@@ -32,7 +51,10 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
         "soft_locks": proof.soft_locks,
         "unreachable_choices": proof.unreachable,
         "states": len(proof.nodes),
+        "states_unreduced": max(proof.unreduced, len(proof.nodes)),
         "complete": proof.complete,
+        "seconds": round(proof.seconds + proof.walk_seconds, 2),
+        "exit": exit_code(proof),
     }
 
 
@@ -54,8 +76,13 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     ``scripts`` names the file each walkthrough was written to; without it the answers are listed.
     """
     adv = proof.adventure
-    out = [f"{adv.title}: {len(proof.nodes) - proof.frontier} states searched in {proof.seconds:.1f} s"
-           + ("" if proof.complete else " (stopped at the state limit)")]
+    took = proof.seconds + proof.walk_seconds
+    merged = max(proof.unreduced, len(proof.nodes))
+    out = [f"{adv.title}: {len(proof.nodes) - proof.frontier} states searched"
+           + ("" if proof.complete else " (stopped at the state limit)")
+           + (f" ({len(proof.nodes):,} states found, {merged:,} before merging what nothing ahead reads)"
+              if merged > len(proof.nodes) else "")
+           + f"; {took:.1f} s in all (the search {proof.seconds:.1f} s, the walkthroughs {proof.walk_seconds:.1f} s)"]
     if not proof.complete:
         out.append(f"  Not explored: {proof.frontier} states found but not searched, and what follows them. "
                    "An ending not reached may still be reachable; no soft-lock is claimed there.")
@@ -89,12 +116,22 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
             out.append(f"    FILE holds these answers, one a line (--scripts DIR writes it): {' '.join(walk.answers)}")
     out.append("")
     if proof.soft_locks:
-        out.append(f"Soft-locks: {proof.soft_lock_states} state(s) from which no ending can be reached")
+        out.append(f"Soft-locks: {proof.soft_lock_states} state(s) from which no ending can be reached, "
+                   f"{len(proof.soft_lock_groups)} way(s) of being trapped")
         for lock in proof.soft_locks:
-            out.append(f"  in {lock['scene']}: {lock['why']}")
+            ways = f" ({lock['entrances']} states lead in this way; the shortest way in:)" if lock["entrances"] > 1 \
+                else " (the way in:)"
+            out.append(f"  in {lock['scene']}: {lock['why']}{ways}")
             for step in lock["path"]:
                 outcome = f" [{step['outcome']}]" if step["outcome"] else ""
                 out.append(f"    {step['scene']}: {step['answer']}. {step['choice']}{outcome}")
+            if lock["closed"]:
+                shut = "; ".join(f"{c['choice']} needs {c['if']}" if c["if"] else c["choice"] for c in lock["closed"])
+                out.append(f"    there, closed: {shut}")
+            if lock.get("seed") is not None:
+                pc = "".join(f" --pc {p}" for p in pcs)
+                out.append(f"    replay: solo play {spec or adv.id}{pc} --seed {lock['seed']} --script FILE --partial, "
+                           f"FILE holding: {' '.join(lock['script'])}")
     else:
         out.append("Soft-locks: none" + ("" if proof.complete else " among the states searched to the end"))
     if proof.unreachable:

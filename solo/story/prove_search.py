@@ -24,28 +24,35 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import DEAD_END
 from .prove_chances import Plan, escalation_outcomes, outcomes
-from .prove_probe import ProbeGame, start, step
+from .prove_probe import Packer, ProbeGame, start, step
 from .prove_reads import Reads
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..rules.character import Character
     from .adventure import Adventure, Choice
 
+    #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
+    Progress = Callable[[int, int], None]
+
 #: States searched unless --max-states says otherwise: the bundled adventures need far fewer.
 DEFAULT_MAX_STATES = 2_000
+#: States searched between two calls of a progress callback.
+PROGRESS_EVERY = 50
 #: Rounds of value iteration for the best chances (a loop converges geometrically; this is a guard).
 MAX_SWEEPS = 5_000
 ERROR = "__error__"
 
 
-@dataclass
+@dataclass(slots=True)
 class Arc:
     chance: float
     child: int
     outcome: str | None  # the action's outcome, None for a plain goto
 
 
-@dataclass
+@dataclass(slots=True)
 class Move:
     key: str  # the choice's key, or "yes"/"no" at the escalate question
     answer: str  # what a script types at the menu: its number there
@@ -61,7 +68,7 @@ class Move:
 EXIT_WORDS = {"flee": "then flee at once", "surrender": "then give up at once"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     id: int
     key: Hashable
@@ -74,6 +81,8 @@ class Node:
     escalate: bool = False  # the question after a lost opposed roll
     error: str = ""
     cut: bool = False  # some outcome led past the state limit: what follows is not all known
+    #: The scene's choices not on offer here, each as (menu number, condition): what may trap a soft-lock.
+    closed: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass
@@ -91,23 +100,31 @@ class Proof:
     endings: dict[str, dict[str, Any]] = field(default_factory=dict)
     soft_locks: list[dict[str, Any]] = field(default_factory=list)
     soft_lock_states: int = 0
+    #: Each soft-lock's cause (scene, why, closed choices) -> the states that enter it so, shallowest first.
+    soft_lock_groups: dict[tuple, list[int]] = field(default_factory=dict)
     unreachable: list[dict[str, Any]] = field(default_factory=list)
     distances: dict[str, list[int | None]] = field(default_factory=dict)
     frontier: int = 0  # states found but not searched
+    unreduced: int = 0  # distinct states among those found before dead-variable elimination merged them
     sampled: int = 0  # moves whose chances were estimated by playing
-    seconds: float = 0.0
+    seconds: float = 0.0  # the search, from loading the adventure's first state to the judged graph
+    walk_seconds: float = 0.0  # the seed search for the walkthroughs and the soft-locks' replays
 
 
 class _Search:
-    def __init__(self, adventure: Adventure, party: list[Character] | None, max_states: int):
+    def __init__(self, adventure: Adventure, party: list[Character] | None, max_states: int,
+                 progress: Progress | None = None, reduce: bool = True):
         self.adventure = adventure
-        self.reads = Reads(adventure)
+        self.progress = progress
+        self.reads = Reads(adventure, reduce=reduce)
         self.max_states = max_states
         self.nodes: list[Node] = []
         self.index: dict[Hashable, int] = {}
         self.waiting: dict[str | None, list[tuple[int, int]]] = {}  # per scene: (depth, node), shallowest first
         self.queue: list[tuple[int, int, int, str | None]] = []  # a scene's head: (times searched, depth, node, scene)
-        self.games: dict[int, ProbeGame] = {}  # the games of the nodes not searched yet
+        self.games: dict[int, tuple[str, bytes]] = {}  # the nodes not searched yet: their games, packed
+        self.packer: Packer | None = None
+        self.raw: bytes | None = None  # the state being expanded, as a pickle (quick copies for its steps)
         self.searched: Counter[str | None] = Counter()
         self.full = False
         self.offered: set[tuple[str, str]] = set()
@@ -141,7 +158,9 @@ class _Search:
             self.entered.add(scene)
         if node.moves is None:
             assert game is not None
-            self.games[node.id] = game
+            if self.packer is None:
+                self.packer = Packer(game)
+            self.games[node.id] = self.packer.pack(game)
             self._wait(node)
         return node.id
 
@@ -177,12 +196,17 @@ class _Search:
             self.node_for(self.key(root), root, None, None)
         except Exception as exc:  # noqa: BLE001 - a broken adventure is reported, not a crash of prove
             self.node_for(("error", repr(exc)), None, None, None, error=f"{type(exc).__name__}: {exc}")
+        tick = 0
         while not self.full:
             nid = self._next()
             if nid is None:
                 break
+            tick += 1
+            if self.progress is not None and tick % PROGRESS_EVERY == 0:
+                self.progress(tick, len(self.nodes))
             node = self.nodes[nid]
-            game = self.games.pop(nid)
+            assert self.packer is not None
+            game, self.raw = self.packer.unpack(self.games.pop(nid))
             if node.escalate:
                 self.expand_escalation(node, game)
             else:
@@ -191,7 +215,7 @@ class _Search:
     def _arc(self, node: Node, move_index: int, game: ProbeGame, key: str, plan: Plan | None) -> Arc | None:
         outcome = plan.outcome if plan is not None else None
         try:
-            child = step(game, key, plan)
+            child = step(game, key, plan, self.raw)
         except Exception as exc:  # noqa: BLE001 - the engine failed on this path: a state of its own
             error = f"{type(exc).__name__}: {exc}"
             cid = self.node_for(("error", node.key, key, outcome), None, node, (move_index, outcome), error=error)
@@ -206,9 +230,14 @@ class _Search:
         assert game.state.scene is not None
         scene = self.adventure.scenes[game.state.scene]
         node.moves = []
-        for number, choice in enumerate(game.available(scene), 1):
+        offered = game.available(scene)
+        keys = {c.key for c in offered}
+        node.closed = tuple((c.number, c.condition.source if c.condition is not None else "")
+                            for c in scene.choices if c.key not in keys)
+        for position, choice in enumerate(offered, 1):
             self.offered.add((scene.id, choice.key))
-            move = Move(choice.key, str(number), _words(choice))
+            number = str(choice.number or position)  # the menu's own number: a scene keeps its gaps
+            move = Move(choice.key, number, _words(choice))
             i = len(node.moves)
             node.moves.append(move)
             plans: list[Plan | None] = [None]
@@ -229,7 +258,7 @@ class _Search:
                 if arc is not None:
                     _add(move, arc)
             for plan in exits:  # the party's own way out of the conflict: a move of its own, no chance
-                way = Move(choice.key, str(number), f"{_words(choice)} ({EXIT_WORDS[plan.exit or '']})",
+                way = Move(choice.key, number, f"{_words(choice)} ({EXIT_WORDS[plan.exit or '']})",
                            note="the party's choice: no roll", exit=plan.exit)
                 node.moves.append(way)
                 arc = self._arc(node, len(node.moves) - 1, game, choice.key, plan)
@@ -300,17 +329,21 @@ def _words(choice: Choice) -> str:
 
 
 def prove(adventure: Adventure, party: list[Character] | None = None, *,
-          max_states: int = DEFAULT_MAX_STATES) -> Proof:
-    """Search ``adventure`` played by ``party`` (the adventure's own character when None) and judge the graph."""
+          max_states: int = DEFAULT_MAX_STATES, progress: Progress | None = None, reduce: bool = True) -> Proof:
+    """Search ``adventure`` played by ``party`` (the adventure's own character when None) and judge the graph.
+
+    ``reduce`` False keeps in every state what nothing ahead reads (no dead-variable elimination): the same
+    findings from more states, for a test to compare."""
     import time
 
     from .prove_judge import judge
 
     began = time.perf_counter()
-    search = _Search(adventure, party, max_states)
+    search = _Search(adventure, party, max_states, progress, reduce)
     search.run()
     proof = Proof(adventure, search.reads, search.nodes, search.index, not search.full, search.offered,
-                  search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None))
+                  search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None),
+                  unreduced=len(search.reads.unreduced) + sum(1 for n in search.nodes if not isinstance(n.key, bytes)))
     shortest_tree(proof.nodes)
     judge(proof)
     proof.seconds = time.perf_counter() - began

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, TARGET, Question
-from .engine import Game
+from .engine import DEAD_END, Game
 from .prove_probe import plain_answer
+from .prove_search import ERROR
 
 if TYPE_CHECKING:
     from ..rules.character import Character
@@ -38,6 +39,10 @@ class TooLong(OffPath):
     """The walkthrough ran past MAX_ANSWERS answers."""
 
 
+class Reached(Exception):
+    """The game stands at the state the walk was for (a soft-lock's way in): the answers so far lead there."""
+
+
 @dataclass
 class Walkthrough:
     ending: str
@@ -54,9 +59,14 @@ class Walkthrough:
 class _Walker:
     """The decider of a walkthrough: the graph's nearest way to the ending at every choice."""
 
-    def __init__(self, proof: Proof, ending: str):
+    def __init__(self, proof: Proof, dist: list[int | None], *, budget: int | None = None,
+                 targets: frozenset[int] = frozenset()):
         self.proof = proof
-        self.dist = proof.distances[ending]
+        self.dist = dist
+        #: With a budget, a seed is dropped at the first choice from which the target is further than the
+        #: choices left: the dice have left every shortest way, and this seed cannot give the shortest walk.
+        self.budget = budget
+        self.targets = targets  # stop (Reached) on coming to one of these states
         self.answers: list[str] = []
         self.choices = 0
         self.node: Node | None = None  # the state of the last choice, for the escalate question after it
@@ -70,7 +80,13 @@ class _Walker:
             raise TooLong(f"more than {MAX_ANSWERS} answers")
         kind = question.kind
         if kind == "choice":
-            answer = self._choose(self._node(self.proof.reads.key(question.context["game"])))
+            node = self._node(self.proof.reads.key(question.context["game"]))
+            if node.id in self.targets:
+                raise Reached
+            near = self.dist[node.id]
+            if self.budget is not None and (near is None or self.choices + near > self.budget):
+                raise OffPath("the dice left every shortest way")
+            answer = self._choose(node)
             self.choices += 1
         elif kind == "escalate":
             answer = self._escalate()
@@ -137,23 +153,66 @@ def walk(proof: Proof, ending: str, *, seeds: int = DEFAULT_SEEDS, first_seed: i
     want = proof.endings[ending].get("steps")
     if want is None:
         return None
-    fallback: Walkthrough | None = None
-    for seed in range(first_seed, first_seed + seeds):
-        walker = _Walker(proof, ending)
-        game = Game(proof.adventure, seed=seed, decider=walker, party=party)
-        try:
-            reached = game.play()
-        except TooLong:
-            if not walker.dice:  # the same answers under any seed: retrying cannot shorten it
-                return Walkthrough(ending, [], None, walker.choices, False, party is not None, too_long=True)
-            continue
-        except OffPath:
-            continue
-        if reached != ending:
-            continue
-        found = Walkthrough(ending, walker.answers, seed, walker.choices, walker.choices <= want, party is not None)
-        if found.shortest:
-            return found
-        if fallback is None:
-            fallback = found
-    return fallback
+    return _search(proof, ending, proof.distances[ending], want, frozenset(), seeds, first_seed, party)
+
+
+def walk_to(proof: Proof, node_ids: list[int], *, seeds: int = DEFAULT_SEEDS, first_seed: int = 1,
+            party: list[Character] | None = None) -> Walkthrough | None:
+    """A script that plays into one of the states ``node_ids`` (a soft-lock's ways in) and stops there.
+
+    Its :attr:`Walkthrough.ending` is the scene of the state reached; ``solo play --script FILE --partial``
+    plays it and saves the game at the trap.
+    """
+    from .prove_judge import _distances, _reverse
+
+    dist = _distances(_reverse(proof.nodes), node_ids, len(proof.nodes))
+    want = dist[0] if proof.nodes else None
+    if want is None:
+        return None
+    return _search(proof, None, dist, want, frozenset(node_ids), seeds, first_seed, party)
+
+
+def _search(proof: Proof, ending: str | None, dist: list[int | None], want: int, targets: frozenset[int],
+            seeds: int, first_seed: int, party: list[Character] | None) -> Walkthrough | None:
+    """Seeds tried twice over: first each dropped at the first roll that leaves every shortest way (cheap: most
+    stop after a few choices), then, if none kept to one, each played on for the first that gets there."""
+    for budget in (want, None):
+        for seed in range(first_seed, first_seed + seeds):
+            walker = _Walker(proof, dist, budget=budget, targets=targets)
+            game = Game(proof.adventure, seed=seed, decider=walker, party=party)
+            reached: str | None
+            try:
+                reached = game.play()
+            except Reached:
+                reached = game.state.scene
+            except TooLong:
+                if not walker.dice:  # the same answers under any seed: retrying cannot shorten it
+                    return Walkthrough(ending or "", [], None, walker.choices, False, party is not None,
+                                       too_long=True)
+                continue
+            except OffPath:
+                continue
+            except Exception:  # noqa: BLE001 - the engine fails where the search found it failing: that trap
+                if not any(proof.nodes[t].end == ERROR for t in targets):
+                    raise
+                reached = game.state.scene
+            else:
+                if targets:  # a trap with no choice on offer: the game ends there (DEAD_END)
+                    if proof.index.get(("end", reached, game.state.scene if reached == DEAD_END else None)) \
+                            not in targets:
+                        continue
+                    reached = game.state.scene
+                elif reached != ending:
+                    continue
+            return Walkthrough(reached or "", walker.answers, seed, walker.choices, walker.choices <= want,
+                               party is not None)
+    return None
+
+
+def trap_walks(proof: Proof, *, seeds: int = DEFAULT_SEEDS, party: list[Character] | None = None) -> None:
+    """Give each soft-lock shown the script (``script``, ``seed``) that plays into it: its shortest way in as
+    ``solo play --script FILE --partial`` replays it (no seed found, or ``seeds`` 0: an empty script, seed None)."""
+    for lock, ids in zip(proof.soft_locks, proof.soft_lock_groups.values()):
+        found = walk_to(proof, ids, seeds=seeds, party=party) if seeds else None
+        lock["seed"] = found.seed if found is not None else None
+        lock["script"] = found.answers if found is not None else []

@@ -156,10 +156,11 @@ class Readers:
                     elif not self.uses_pcs:
                         self.fail(file, path, f"{{{slot}}} reads the party, and this adventure has none "
                                               "(pc = false)", "E008")
-                elif not (slot in TEXT_SLOTS or slot.startswith("counter.")):
+                elif not (slot in TEXT_SLOTS or slot.startswith(("counter.", "words."))):
                     self.fail(file, path, f"unknown slot {{{slot}}}{did_you_mean(slot, TEXT_SLOTS)} (known: "
                                           f"{{pc}}, {{party}}, {{you}}, {{yourself}}, {{each.NOUN}}, {{verb.VERB}}, "
-                                          f"{{npc.ID}}, {{counter.NAME}}, {{they}}, {{them}}, {{their}}, "
+                                          f"{{npc.ID}}, {{counter.NAME}}, {{words.NAME}}, {{they}}, {{them}}, "
+                                          f"{{their}}, "
                                           f"{{if …}}…{{else}}…{{end}})", "E008")
                 elif slot in TEXT_SLOTS and not self.uses_pcs:
                     self.fail(file, path, f"{{{slot}}} names the player character, and this adventure has none "

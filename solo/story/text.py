@@ -1,4 +1,5 @@
-"""Filling an author's text: conditional blocks, then the slots {pc}, {party}, {you}, {npc.ID}, {counter.NAME} ….
+"""Filling an author's text: conditional blocks, then the slots {pc}, {party}, {you}, {npc.ID}, {counter.NAME},
+{words.NAME} ….
 
 Used wherever author text meets the player (scene text, branch text, choice
 labels), so every place fills it the same way. A conditional block
@@ -254,11 +255,22 @@ def shown(text: str, context: Context | None = None) -> str:
     return "".join(_chosen(parts, context))
 
 
+_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen twenty").split()
+
+
+def number_words(n: int) -> str:
+    """A whole number as prose writes it: in words up to twenty ("two"), in figures above ("21", "-1")."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
 def fill(text: str, slots: dict, context: Context | None = None) -> str:
     """``{{``/``}}`` are literal braces; an unset counter reads 0; unknown slots stay as written.
 
     With a ``context``, conditional blocks are picked first (:func:`pick`).
     """
+    if "{" not in text and "}" not in text:  # most labels: nothing to fill
+        return text
     if context is not None:
         text = pick(text, context)
     forms = PRONOUNS.get(slots.get("pronoun", "they"), PRONOUNS["they"])
@@ -269,6 +281,8 @@ def fill(text: str, slots: dict, context: Context | None = None) -> str:
             return str(slots[key])
         if key.startswith("counter."):
             return "0"
+        if key.startswith("words."):  # a counter in words, for prose: "two pieces of proof"
+            return number_words(int(slots.get("counter." + key[6:], 0)))
         lower = key[0].lower() + key[1:]
         if lower in PARTY_FORMS or lower.startswith(PARTY_WORDS):
             word = party_form(key, int(slots.get("party_size", 1)))

@@ -183,6 +183,15 @@ def damage(e, names) -> str:
             f"{possessive(names.get(e['target'], e['target']))} {e['pool']}{how}: {e['before']} -> {e['after']}.")
 
 
+def exit_answer_line(e, names) -> str:
+    """What a PC said to an NPC that yielded or ran (the ``exit_answer`` event)."""
+    who, npc = names.get(e["actor"], e["actor"]), names.get(e["npc"], e["npc"])
+    return {"accept": f"{who} accepts: {npc} is out of it.",
+            "refuse": f"{who} refuses: {npc} must fight on.",
+            "let_go": f"{who} lets {npc} go.",
+            "chase": f"{who} gives chase."}.get(e["answer"], f"{who}: {e['answer']}.")
+
+
 def conflict_outcome(outcome: str) -> str:
     return f"The conflict is over: {OUTCOME_WORDS.get(outcome, outcome)}."
 

@@ -237,6 +237,8 @@ class Journal:
                     "comae": f"{who} falls into comae.",
                     "exit": f"{who} {'flees' if e.get('how') == 'fled' else 'gives up'}."}[k]
             self._item(inline(text))
+        elif k == "exit_answer":
+            self._item(inline(d.exit_answer_line(e, self.names)))
         elif k == "leave_attempt":
             who = self.names.get(e["actor"], e["actor"])
             self._item(inline(f"{who} tries to get away: {e['roll']:02d} against {e['target']}: "

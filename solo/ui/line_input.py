@@ -31,6 +31,8 @@ HISTORY_LINES = 500  # lines kept from one session to the next
 HISTORY_BYTES = 200_000  # a history file larger than this is not read (solo never writes one)
 HISTORY_LINE_MAX = 200  # characters: a longer line (pasted text) is not kept
 SESSION_WORDS = ("help", "sheet", "note", "recap", "luck", "save", "quit", "undo")
+#: Commands that take nothing after them; Tab completes every other command with a space, ready for what follows.
+WHOLE_WORDS = frozenset({"help", "recap", "save", "quit", "undo", "items", "clues"})
 
 
 def table_words() -> list[str]:
@@ -127,9 +129,12 @@ class LineInput:
             self._words = list(self._words_of())
         lowered = text.lower()
         seen: dict[str, None] = {}
-        for word in [*self.answers, *self._words]:
-            if word.lower().startswith(lowered) and word not in seen:
+        for word in self.answers:
+            if word.lower().startswith(lowered):
                 seen[word] = None
+        for word in self._words:  # a command that takes more comes with its space (readline adds none)
+            if word.lower().startswith(lowered) and len(text) <= len(word):
+                seen[word if word in WHOLE_WORDS else word + " "] = None
         return list(seen)
 
     def complete(self, text: str, state: int) -> str | None:

@@ -77,15 +77,19 @@ class TerminalDecider:
                 table.add_row(*row, Text(one_line(option.detail)))
             self.console.print(table)
 
-    def decide(self, question: Question) -> str:
-        if self.before is not None:
-            self.before()
+    def _ask(self, question: Question) -> None:
+        """The question, its menu and what Enter takes."""
         self.show(question)
         if question.default:
             label = question.default
             if question.options:
                 label = next((o.label for o in question.options if o.key == question.default), label)
             self.console.print(Text(f"(Enter for {one_line(label)})", style="dim"))
+
+    def decide(self, question: Question) -> str:
+        if self.before is not None:
+            self.before()
+        self._ask(question)
         tried = 0
         while True:
             if self.tries is not None and tried >= self.tries:
@@ -101,7 +105,7 @@ class TerminalDecider:
                 self.console.print(Text(problem, style="red"))
                 continue
             if self.meta and line.strip() and self.meta(line.strip(), question):
-                self.show(question)
+                self._ask(question)  # asked again whole, the Enter hint too (after help, a sheet …)
                 continue
             try:
                 return question.resolve(line)

@@ -28,7 +28,7 @@ from .event_stream import EventStream, EventStreamError
 from .journal import Journal
 from .prompt import PIPED_TRIES, TerminalDecider
 from .script import Script, ScriptRefused
-from .view import TerminalView, say
+from .view import TerminalView, say, tell
 
 if TYPE_CHECKING:
     from ..narration import Cast, Narrator, Templates
@@ -178,12 +178,15 @@ class Session:
         self.view = TerminalView(self.console, explain=self.explain)
         self.journal = Journal()
         self._start_narration()
-        live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of,
+        live = self.live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of,
                                before=self.view.before_question, refused=self._refused if self.script else None,
                                tries=PIPED_TRIES if self.echo and self.script is None else None)
         self.replaying = bool(self.prefix)
         if self.replaying:
             self.view.mute()
+        elif self.banner:  # an undo back to the very first question: nothing to replay, say it at once
+            self.view.unmute(self.banner)
+            self.banner = None
         replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live)
         recorder = self.recorder = Recorder(replayer, [])
         options = _GameOptions(seed=self.seed, decider=recorder, sink=self._present, party=self.party,
@@ -192,10 +195,11 @@ class Session:
             game = self.game = Game(self.adventure, **options)
         else:
             game = self.game = self.game_class(**options)
+        recorder.dice = game.rng
         try:
             ending = game.play()
         except Undo:
-            self.prefix = _without_last_answer(recorder.log)
+            self.prefix = _undone(recorder)
             self.banner = "Stepped back one decision."
             return "undo"
         except Quit:
@@ -313,7 +317,7 @@ class Session:
         """A table-side command that cannot be done: at the keyboard it is said and the prompt comes back;
         a script stops there (exit 3), as for an answer that fits no option."""
         self._refused(problem)
-        say(self.console, problem, style="red", soft_wrap=True)
+        tell(self.console, problem, style="red")
 
     def _refused(self, problem: str) -> None:
         """A script's answer fits no option: stop, naming the script's file and line."""
@@ -373,12 +377,10 @@ class Session:
         narrator = self._narrator(event.kind)
         if narrator is None:
             return []
-        if event.kind == "conflict_start" and self.game is not None:
+        if event.kind == "conflict_start":
             from ..narration import Cast
 
-            people = {pc.name: pc for pc in self.game.state.party}
-            people.update({npc.name: npc for npc in self.game.state.npcs.values()})
-            self.cast = Cast(people)
+            self.cast = Cast({})  # the event says who is who (solo.rules.fiction): nothing is looked up by name
         if event.kind == "escalate":
             event = Event("escalate", {**event.data, "target": event.get("opponent")})
         assert self.cast is not None
@@ -488,7 +490,7 @@ class Session:
             if words:  # 'luck' alone asks; 'luck WORDS' without contact or find asked for something else
                 self._cannot(f"'luck {args}' names no Luck command. {usage}")
             else:
-                say(self.console, usage)
+                tell(self.console, usage)
             return
         who, command, text = " ".join(words[:at]), words[at].lower(), " ".join(words[at + 1:])
         if who:
@@ -498,12 +500,39 @@ class Session:
         if pc is None:
             self._cannot(f"No character called {who!r}; the party is {', '.join(p.name for p in party)}.")
             return
+        if not self._spend_asked(pc, command, text):
+            say(self.console, f"Nothing spent: {pc.name} keeps {pc.luck} Luck.")
+            return
         try:
             self._use_luck(pc.name, command, text)
         except LuckRefused as exc:
             self._cannot(str(exc))
             return
         self._recorder.meta("luck", command, pc.name, text)
+
+    def _spend_asked(self, pc: Character, command: str, text: str) -> bool:
+        """A Luck Point is spent only once the player says so (issue 31, point 5): what it buys and what would be
+        left are shown first. A use that will be refused anyway (no Luck to spend, an item the party already
+        carries) is not asked about: the refusal says why."""
+        from ..decisions import Option
+        from ..rules.luck import can_spend
+        from ..rules.rolls import luck_left
+        from ..story.luck import LuckRefused, clean_name
+
+        if not can_spend(pc, negative_luck=self.adventure.negative_luck) or (
+                command == "find" and text.strip().lower() in self._game.state.items):
+            return True
+        try:
+            if command == "find" or text.strip():
+                clean_name(text, "the item you find, e.g. luck find rope" if command == "find" else "the Contact")
+        except LuckRefused:
+            return True
+        what = f"finding {text.strip()}" if command == "find" else (
+            f"a Contact ({text.strip()})" if text.strip() else "a Contact")
+        question = Question("luck_spend", f"Spend a Luck Point on {what}? You would have {luck_left(pc.luck)} left.",
+                            (Option("yes", "Spend it"), Option("no", "Keep it", f"Luck stays {pc.luck}")),
+                            actor=pc.name, default="yes")
+        return self.live.decide(question) == "yes"
 
     def _use_luck(self, name: str, command: str, text: str) -> None:
         from ..story.luck import use_luck
@@ -555,9 +584,16 @@ class Session:
             command.replay(self, list(entry[2:]))
             self._recorder.meta(*entry[1:])
             return
-        if entry[1] not in ("oracle", "note", "luck") or len(entry) < 3:
+        if entry[1] not in ("oracle", "note", "luck", "undo") or len(entry) < 3:
             raise ValueError("not a command solo records")
-        if entry[1] == "oracle":
+        if entry[1] == "undo":  # the dice drawn before that undo stay spent, as they were in play
+            from ..rules.dice import MAX_SPENT_WORDS, spend_words
+
+            words = int(entry[2])
+            if not 0 <= words <= MAX_SPENT_WORDS:
+                raise ValueError(f"an undo cannot have spent {words} dice words")
+            spend_words(self._game.rng, words)
+        elif entry[1] == "oracle":
             self._game.ask_oracle(entry[2], entry[3] if len(entry) > 3 else "even")
         elif entry[1] == "note":
             self._do_note(entry[2])
@@ -590,7 +626,7 @@ class Session:
     def _recap(self) -> None:
         """What happened, latest last: each scene with what came of its rolls, conflicts and choices,
         the notes and the oracle's answers (the journal keeps them as plain text, from the events)."""
-        say(self.console, "\n".join(self.journal.recap()) or "Nothing has happened yet.", soft_wrap=True)
+        tell(self.console, "\n".join(self.journal.recap()) or "Nothing has happened yet.")
 
     # -- saving ---------------------------------------------------------------------------
     def _save(self) -> None:
@@ -787,6 +823,21 @@ def _no_more_answers(prompt: str) -> str:
 
 def _answers(log: list[LogEntry]) -> int:
     return sum(1 for entry in log if entry[0] == "a")
+
+
+def _undone(recorder: Recorder) -> list[LogEntry]:
+    """The log an undo replays: every decision but the last, then a note of the dice drawn since that
+    decision was made. Replaying the note draws them again and throws them away, so the choice made
+    anew meets the dice that come after them: an undo never shows the player a die to choose by."""
+    from ..rules.dice import MAX_SPENT_WORDS, words_between
+
+    log = _without_last_answer(recorder.log)
+    if recorder.dice is None or recorder.answered is None:
+        return log
+    spent = words_between(recorder.answered, recorder.dice.getstate())
+    if spent is None:  # not found within the bound (no stretch of play draws that many): spend the bound
+        spent = MAX_SPENT_WORDS
+    return [*log, ["m", "undo", str(spent)]] if spent else log
 
 
 def _without_last_answer(log: list[LogEntry]) -> list[LogEntry]:

@@ -7,7 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..rules.character import Character
+from ..rules.character import Character, willpower_aim
 from ..rules.rulebook import POOLS, SKILLS, rules
 
 
@@ -36,7 +36,7 @@ def character_card(char: Character) -> Panel:
             label = focus
             if skill == "Willpower" and focus.lower() in char.willpower:
                 entry = char.willpower[focus.lower()]
-                label = f"{focus} ({entry.get('verb', '')} {entry.get('who', '')})".replace("( ", "(")
+                label = f"{focus} ({willpower_aim(entry)})"  # "Person (fear your partner)"
             focuses.append(f"//{label} {char.skills[skill] + bonus}")
         style = "dim" if char.skills[skill] <= t.untrained else ""
         skills.add_row(Text(skill, style=style), Text(f"{char.skills[skill]} %", style=style), Text("  ".join(focuses)))

@@ -12,6 +12,7 @@ fixed strings may carry markup.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from rich.console import Console
@@ -46,8 +47,39 @@ def plain(*parts: Part, style: str = "") -> Text:
 
 
 def say(console: Console, *parts: Part, style: str = "", soft_wrap: bool = False) -> None:
-    """Print one line of plain text (see :func:`plain`)."""
+    """Print one line of plain text (see :func:`plain`); ``soft_wrap``: as one line, for the terminal to fold
+    (a command to copy stays one line)."""
     console.print(plain(*parts, style=style), soft_wrap=soft_wrap)
+
+
+def tell(console: Console, *parts: Part, style: str = "") -> None:
+    """Print prose (a recap, a message): broken between words at the console's width, a word longer than a
+    line (a path, a long name) kept whole for the terminal to fold, never cut by a line break of solo's."""
+    console.print(between_words(plain(*parts, style=style), console.width), soft_wrap=True)
+
+
+_WORD = re.compile(r"\S+")
+
+
+def between_words(text: Text, width: int) -> Text:
+    """``text`` with its lines broken between words to fit ``width``; a word longer than that stays whole."""
+    plain_text = text.plain
+    cuts: list[int] = []
+    line_start = 0
+    for match in _WORD.finditer(plain_text):
+        start, end = match.span()
+        newline = plain_text.rfind("\n", line_start, start)
+        if newline >= 0:
+            line_start = newline + 1
+        if start > line_start and end - line_start > width:
+            cuts.append(start)
+            line_start = start
+    if not cuts:
+        return text
+    lines = text.divide(cuts)
+    for line in lines:
+        line.rstrip()
+    return Text("\n").join(lines)
 
 
 class TerminalView:
@@ -289,6 +321,10 @@ class TerminalView:
         if e["actor"] not in self.broken:  # its body language already said so
             how = "flees" if e.get("how") == "fled" else "gives up"
             self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {how}.", style="bold"))
+        self._narrate(n)
+
+    def _on_exit_answer(self, e: Event, n: list[str]) -> None:
+        self.console.print(Text(f"  {d.exit_answer_line(e, self.names)}", style="bold"))
         self._narrate(n)
 
     def _on_leave_attempt(self, e: Event, n: list[str]) -> None:

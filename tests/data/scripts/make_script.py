@@ -55,6 +55,8 @@ class Bot:
             return self.rng.choice(["cautious", "none", "aggressive", "cautious"])
         if q.kind == "luck_flip":
             return "yes"
+        if q.kind == "exit_offer":  # an opponent yields or runs: let it
+            return q.default
         if q.kind == "luck_reduce":
             return "no"
         if q.kind == "push":

@@ -1,0 +1,173 @@
+"""The facts of the fiction (issue 27, points 1 and 7): one home, carried by the events, projected by the cast."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import make_char
+
+from solo.errors import ContentError
+from solo.events import EventLog
+from solo.minds.bots import RandomDecider
+from solo.narration import Cast, Narrator, load_templates
+from solo.npc.model import NPC
+from solo.rules.conflict import Conflict
+from solo.rules.conflict_types import conflict_type
+from solo.rules.fiction import BODIES, Fiction, fiction_of
+from solo.rules.lenses import LENS_TABLE
+from solo.rules.participants import from_character, obstacle
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _npc(**extra) -> NPC:
+    data = {"name": "Warden", "skills": {"Combat": 40, "Awareness": 40, "Move": 30}, "pronoun": "it",
+            "code_block": {"personality": ["Correct", "Reserved"], "motivation": ["Loiter"],
+                           "disposition": "Neutral",
+                           "event": {"topic": "Health", "sign": "negative", "example": "a bad knee"}}}
+    data.update(extra)
+    if data.get("mindless"):
+        data.pop("code_block")
+    return NPC.from_dict(data)
+
+
+def _start(ctype_key: str, b, seed: int = 1, fiction=None):
+    ctype = conflict_type(ctype_key)
+    pc = make_char("Espen Lind", Combat=55, Move=50, Cunning=50, Awareness=50, Social=50)
+    pc.pronoun = "he"
+    a = from_character(pc, "a", ctype, decider=RandomDecider(random.Random(seed)))
+    if not isinstance(b, type(a)):
+        b = from_character(b, "b", ctype, decider=RandomDecider(random.Random(seed + 1)))
+    log = EventLog()
+    Conflict(ctype, [a, b], random.Random(seed), sink=log, round_limit=8, fiction=fiction).run()
+    return log
+
+
+def test_defaults_come_from_the_role_and_mindlessness():
+    draugr = _npc(name="Draugr", role="draugr", mindless=True)
+    warden = _npc(role="Sentry automaton", mindless=True)
+    beast = _npc(name="Wolf", mindless=True)
+    clerk = _npc(name="Clerk")
+    ctype = conflict_type("combat")
+    facts = {n.name: fiction_of(from_character(n, "b", ctype)) for n in (draugr, warden, beast, clerk)}
+    assert (facts["Draugr"].body, facts["Draugr"].speaks) == ("undead", False)
+    assert (facts["Warden"].body, facts["Warden"].speaks) == ("machine", False)
+    assert (facts["Wolf"].body, facts["Wolf"].speaks) == ("animal", False)
+    assert (facts["Clerk"].body, facts["Clerk"].speaks) == ("flesh", True)
+    lock = obstacle("Old lock")
+    assert fiction_of(lock) == Fiction("object", False, None, "it")
+
+
+def test_an_npc_file_says_more_and_round_trips():
+    npc = _npc(role="Sentry automaton", mindless=True, weapon_called="iron hands", body="machine")
+    assert (npc.body, npc.weapon_called) == ("machine", "iron hands")
+    again = NPC.from_dict(npc.to_dict())
+    assert (again.body, again.weapon_called, again.speaks) == ("machine", "iron hands", None)
+    talking = _npc(body="machine", speaks=True)
+    assert fiction_of(from_character(talking, "b", conflict_type("social"))).speaks is True
+
+
+@pytest.mark.parametrize("field,value", [("body", "ghost"), ("speaks", "yes"), ("weapon_called", "{x}")])
+def test_an_unknown_value_is_rejected(field, value):
+    with pytest.raises(ContentError, match=field):
+        _npc(**{field: value})
+
+
+def test_solo_check_names_file_and_line_of_an_unknown_body(tmp_path):
+    from click.testing import CliRunner
+
+    from solo.cli import cli as main
+
+    folder = tmp_path / "vellan"
+    shutil.copytree(ROOT / "scenes" / "vellan", folder)
+    npcs = folder / "npcs.toml"
+    text = npcs.read_text(encoding="utf-8")
+    assert 'weapon_called = "iron hands"' in text  # the warden's own words for its weapon
+    npcs.write_text(text.replace('weapon_called = "iron hands"', 'body = "ghost"'), encoding="utf-8")
+    line = next(i for i, t in enumerate(npcs.read_text(encoding="utf-8").splitlines(), 1) if "ghost" in t)
+    result = CliRunner().invoke(main, ["check", str(folder)])
+    assert result.exit_code != 0
+    assert f"npcs.toml:{line}:" in result.output and "unknown body 'ghost'" in result.output
+
+
+def test_conflict_start_carries_each_participant_and_the_frame():
+    log = _start("sneaking", _npc(name="Watchman"), fiction={"settings": ["harbour"]})
+    start = log.of("conflict_start")[0]
+    frame = start["frame"]
+    assert frame["type"] == "sneaking" and frame["heard"] is False and frame["pursuit"] == "hide"
+    assert frame["parts"] == {"a": "hider", "b": "seeker"}
+    assert frame["present"] == ["Espen Lind", "Watchman"] and frame["settings"] == ["harbour"]
+    assert frame["ends"]["a"][0] == "out" and "time" in frame["ends"]["b"]
+    pc, npc = start["participants"]
+    assert (pc["pronoun"], pc["body"], pc["speaks"], pc["heard"], pc["part"]) == ("he", "flesh", True, False, "hider")
+    assert (npc["pronoun"], npc["traits"], npc["heard"]) == ("it", ["correct", "reserved"], False)
+    assert npc["temper"] in ("fearful", "stubborn", None)
+
+
+def test_a_chase_whose_quarry_is_the_party():
+    log = _start("foot_chase", _npc(name="Watchman"), fiction={"pursuer": "b"})
+    assert log.of("conflict_start")[0]["frame"]["parts"] == {"a": "quarry", "b": "pursuer"}
+    cast = Cast()
+    cast.begin(log.of("conflict_start")[0].data)
+    assert cast.person("Espen Lind").role == "quarry" and cast.person("Watchman").role == "pursuer"
+
+
+def test_out_exit_and_comae_say_whether_the_conflict_is_decided():
+    seen = {}
+    for seed in range(1, 40):
+        log = _start("combat", _npc(name=f"Brakk{seed}"), seed)
+        for e in log.events:
+            if e.kind in ("out", "exit", "comae"):
+                assert isinstance(e["decided"], bool)
+                seen.setdefault(e["decided"], e.kind)
+        for e in log.of("round_result"):
+            assert e["damage"] == (e["winner"] is not None and e["lens"] != "clever")
+    assert seen.keys() == {True} or seen.keys() == {True, False}
+
+
+def test_the_cast_is_a_projection_of_conflict_start():
+    """No name lookups: an NPC under its id, an obstacle's pronoun, a PC's "he", bodies and the frame."""
+    warden = _npc(role="Sentry automaton", mindless=True, weapon_called="iron hands")
+    ctype = conflict_type("combat")
+    pc = make_char("Ingrid", Combat=50)
+    pc.pronoun = "he"
+    a = from_character(pc, "a", ctype, decider=RandomDecider(random.Random(1)))
+    b = from_character(warden, "b", ctype, decider=RandomDecider(random.Random(2)), pid="warden")
+    log = EventLog()
+    Conflict(ctype, [a, b], random.Random(3), sink=log, round_limit=3).run()
+    cast = Cast()  # nothing given by hand
+    cast.begin(log.of("conflict_start")[0].data)
+    w = cast.person("warden")
+    assert (w.body, w.voiced, w.pronoun, w.weapon_called) == ("machine", False, "it", "iron hands")
+    assert cast.person("Ingrid").pronoun == "he" and cast.physical
+    narrator = Narrator(load_templates(), random.Random(1))
+    assert narrator.values(cast, w, cast.person("Ingrid"))["weapon"] == "iron hands"
+
+
+def test_an_obstacle_named_in_the_plural_is_they_everywhere():
+    from solo.story.actions import obstacle_of
+
+    records = obstacle_of({"obstacle": {"name": "Parish records", "difficulty": "easy"}})
+    assert records.pronoun == "they"
+    log = _start("library", records)
+    entry = log.of("conflict_start")[0]["participants"][1]
+    assert (entry["pronoun"], entry["body"]) == ("they", "object")
+    crowd = obstacle_of({"obstacle": {"name": "The mob", "body": "crowd", "pronoun": "they"}})
+    assert fiction_of(crowd).body == "crowd" and crowd.pronoun == "they"
+
+
+def test_every_lens_has_a_stance_and_the_narration_reads_it():
+    from solo.narration.context import LENS_STANCE
+
+    assert {lens.stance for lens in LENS_TABLE.values()} <= {"bold", "wary", "plain"}
+    assert all(LENS_STANCE[k] == lens.stance for k, lens in LENS_TABLE.items())
+
+
+def test_bodies_are_one_list():
+    from solo.npc.roles import roles
+
+    assert {r.body for r in roles().values()} - {None} <= set(BODIES)
+    assert roles()["draugr"].body == "undead" and roles()["automaton"].body == "machine"
