@@ -31,7 +31,7 @@ def play(adventure, seed, lines, folder, log=None):
     return run_play(load_adventure(find_adventure(adventure)), lines, folder, seed=seed, log=log, width=110)
 
 
-@pytest.mark.parametrize("adventure", ["tutorial", "vellan"])
+@pytest.mark.parametrize("adventure", ["tutorial", "vellan", "kaldskard"])
 def test_bundled_adventures_check_clean(adventure):
     _, problems = read_adventure(find_adventure(adventure))
     assert problems == []
@@ -91,3 +91,29 @@ if __name__ == "__main__":  # regenerate the stored transcripts (from the reposi
         _, _, text = play(adventure, seed, script(script_name), folder)
         (DATA / "expected" / expected).write_text(text, encoding="utf-8")
         print("wrote", expected)
+
+
+WALKTHROUGHS = sorted((DATA / "walkthroughs").glob("*/*.txt"))
+
+
+@pytest.mark.parametrize("path", WALKTHROUGHS, ids=[f"{p.parent.name}-{p.stem}" for p in WALKTHROUGHS])
+def test_each_ending_has_a_stored_walkthrough_that_plays_to_it(path, tmp_path, monkeypatch):
+    """Every ending of the bundled adventures, played from a stored script with the seed its first line names
+    (written by ``solo prove ADVENTURE --scripts``), as a person would play it: ``solo play --script --seed``."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    header = path.read_text(encoding="utf-8").splitlines()[0]
+    seed = int(header.split("seed ", 1)[1].split(":", 1)[0])
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["play", path.parent.name, "--script", str(path), "--seed", str(seed),
+                                      "--saves", str(tmp_path / "saves"), "--save", "walk"])
+    assert result.exit_code == 0, result.output[-2000:]
+    assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == path.stem
+
+
+def test_every_ending_of_the_showcase_adventures_has_a_walkthrough():
+    for name in ("kaldskard",):
+        endings = {s.id for s in load_adventure(find_adventure(name)).endings()}
+        assert {p.stem for p in WALKTHROUGHS if p.parent.name == name} == endings, name

@@ -179,8 +179,8 @@ def test_the_tutorial_guard_charges_nerve_for_a_second_argument(tutorial):
 # -- the van: one PC drives --------------------------------------------------------------------------
 
 def test_the_party_says_who_drives_the_van_and_only_the_driver_rolls(vellan):
-    """The argument is drawn in the script's stand-in with two proofs on the desk, so Brekke runs for the ferry,
-    and the party takes the van."""
+    """The argument is drawn in the script's stand-in with three proofs on the desk (two for a party of two, which
+    meets him with one fewer), so Brekke runs for the ferry, and the party takes the van."""
     script = Script(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay your proof",
                     "Take the cannery's delivery van", who="Signe Falk", part="assist", lens="none")
     party = [pc("Espen Lind", Tech=5), pc("Signe Falk", "she", Tech=70)]
@@ -188,7 +188,7 @@ def test_the_party_says_who_drives_the_van_and_only_the_driver_rolls(vellan):
     game = Game(vellan, seed=3, decider=script, sink=log, party=party)
     game.state.counters.update(DUSK)
     game.state.flags["theorised"] = True
-    game.state.items += ["insurance record", "green ledger"]
+    game.state.items += ["insurance record", "green ledger", "copy of the harbour log"]
     real = game.run_conflict
 
     def argued_or_driven(ctype, npc_ids, obstacle=None, **more):
