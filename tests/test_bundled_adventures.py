@@ -105,7 +105,7 @@ def test_each_ending_has_a_stored_walkthrough_that_plays_to_it(path, tmp_path, m
     from solo.cli import cli
 
     header = path.read_text(encoding="utf-8").splitlines()[0]
-    seed = int(header.split("seed ", 1)[1].split(":", 1)[0])
+    seed = int(header.split(", seed ", 1)[1].split(":", 1)[0])
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["play", path.parent.name, "--script", str(path), "--seed", str(seed),
                                       "--saves", str(tmp_path / "saves"), "--save", "walk"])

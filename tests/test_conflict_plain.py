@@ -68,7 +68,7 @@ def _played(seed: int, fused: bool):
     ctype, parts, limit = _setting(seed)
     dice = random.Random(seed * 7919 + 1)
     conflict = Conflict(ctype, parts, dice, round_limit=limit)
-    assert conflict._plain
+    assert conflict.fused()
     if fused:
         result = conflict.run()
     else:
@@ -95,21 +95,26 @@ def test_a_conflict_with_a_sink_a_decider_or_three_sides_is_not_plain():
     def two():
         return [from_character(make_char("A"), "a", ctype), from_character(make_char("B"), "b", ctype)]
 
-    assert Conflict(ctype, two(), random.Random(1))._plain
-    assert not Conflict(ctype, two(), random.Random(1), sink=EventLog())._plain
+    assert Conflict(ctype, two(), random.Random(1)).fused()
+    assert not Conflict(ctype, two(), random.Random(1), sink=EventLog()).fused()
     decided = two()
     decided[0].decider = object()  # type: ignore[assignment]
-    assert not Conflict(ctype, decided, random.Random(1))._plain
+    assert not Conflict(ctype, decided, random.Random(1)).fused()
     three = two() + [from_character(make_char("C"), "b", ctype, pid="C")]
-    assert not Conflict(ctype, three, random.Random(1))._plain
+    assert not Conflict(ctype, three, random.Random(1)).fused()
     owing = two()
     assert owing[0].char is not None
     owing[0].char.owed_failures = 1
-    assert not Conflict(ctype, owing, random.Random(1))._plain
-    assert not Conflict(ctype, two(), _Subclass(1))._plain  # its draws may not be Random's own
+    assert not Conflict(ctype, owing, random.Random(1)).fused()
+    assert not Conflict(ctype, two(), _Subclass(1)).fused()  # its draws may not be Random's own
     shielded = [from_character(make_char("A"), "a", ctype), from_character(make_char("B"), "b", ctype)]
     shielded[1].shield = next(iter(rules().shields.values()))
-    assert not Conflict(ctype, shielded, random.Random(1))._plain
+    assert not Conflict(ctype, shielded, random.Random(1)).fused()
+    given_later = Conflict(ctype, two(), random.Random(1))
+    given_later.rng = _Subclass(1)  # new dice after it was made: the fused loop and every roll use them
+    assert not given_later.fused()
+    same = _Subclass(1)
+    assert [given_later._below(100) for _ in range(50)] == [same.randint(1, 100) - 1 for _ in range(50)]
 
 
 @pytest.mark.parametrize("sides", [1, 2, 3, 6, 7, 10, 20, 99, 100, 101, 1000])

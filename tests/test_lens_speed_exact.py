@@ -155,12 +155,13 @@ def _asked(monkeypatch) -> list[str]:
     return asked
 
 
-@pytest.mark.parametrize("social", [45, 70])
+@pytest.mark.parametrize("social", [55, 70])
 def test_a_lens_priced_by_its_twin_has_the_odds_it_has_priced_alone(monkeypatch, social):
-    """Covert rolls Cunning (55), Flamboyant the best other skill: the same target when that is Cunning."""
+    """Covert rolls Cunning (55), Flamboyant in a fight the best of Move, Willpower and Social: the same target
+    when Social is 55 too."""
     conflict, mind, npc = _duel()
     pc = conflict.participants[0]
-    pc.char.skills["Social"] = social  # 45: Cunning is the best other skill, both roll 55
+    pc.char.skills["Social"] = social  # 55: Flamboyant's fitting skill rolls what Covert's Cunning rolls
     pc.invalidate()
     view = conflict.view
     alone = Foresight(max_mind=20, twins=False)

@@ -342,7 +342,8 @@ def test_a_choice_that_starts_a_conflict_shows_the_odds_its_first_lens_menu_will
     assert offered, out
     lens, win, undecided = offered.groups()
     first_menu = out[out.index("choose a Lens"):]
-    best = next(line for line in first_menu.splitlines() if line.rstrip().endswith("· best"))
-    assert lens in best and f"{win} to win" in best.replace("\n", " ")
-    assert f"{undecided} undecided · best" in best
+    first_menu = first_menu[:first_menu.index("\n>")]
+    options = [" ".join(o.split()) for o in re.split(r"\n\d+\.\s+", first_menu)[1:]]  # an option wraps
+    best = next(option for option in options if option.endswith("· best"))
+    assert best.startswith(lens) and f"{win} to win, {undecided} undecided · best" in best
     assert "at stake: Whether she walks away" in " ".join(out.split())  # what the conflict is for, before it starts

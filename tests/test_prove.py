@@ -143,6 +143,8 @@ def test_scripts_writes_each_walkthrough_where_the_report_says_and_it_replays(tm
     [line] = [ln for ln in result.output.splitlines() if "walkthrough:" in ln]
     assert f"--script {folder / 'garden.txt'}" in line
     seed = line.split("--seed ")[1].split()[0]
+    head = (folder / "garden.txt").read_text(encoding="utf-8").splitlines()[0]
+    assert head.startswith("# solo prove: a walkthrough") and f", seed {seed}: " in head  # the file keeps its seed
     played = CliRunner().invoke(cli, ["play", str(DATA / "trap.toml"), "--script", str(folder / "garden.txt"),
                                       "--seed", seed, "--saves", str(tmp_path / "saves"), "--save", "walk"])
     assert played.exit_code == 0, played.output[-2000:]

@@ -294,8 +294,8 @@ def test_the_status_line_keeps_day_one_until_the_night_has_passed(tmp_path):
     _, out, _ = run_play(load_adventure(find_adventure("vellan")), lines[:2] + ["status"] + lines[2:], tmp_path,
                          seed=4, width=110)
     assert "[Between the net sheds · tension" in out
-    assert all(" · day 1 · " in line for line in out.splitlines() if line.startswith("[Between the net sheds"))
-    assert any(" · day 2 · " in line for line in out.splitlines() if line.startswith("[Widow Ruud's top room"))
+    assert all(" · day 1/3 · " in line for line in out.splitlines() if line.startswith("[Between the net sheds"))
+    assert any(" · day 2/3 · " in line for line in out.splitlines() if line.startswith("[Widow Ruud's top room"))
 
 
 # -- issue 33: the deduction, the confession, Brekke's moves, second chances, the dog ------------------

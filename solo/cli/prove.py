@@ -9,13 +9,9 @@ from typing import TYPE_CHECKING
 import click
 
 from ..paths import FileKind
+from ..story.prove_limits import DEFAULT_MAX_STATES, MAX_STATES_LIMIT
 from . import UserError
 from .folders import FOLDER
-
-#: The largest --max-states: each state costs about 2.5 KB (its node, moves and key; a state waiting to be searched
-#: keeps its game packed in a few hundred bytes: 30,000 states of vellan took 112 MB in all), so this
-#: bounds the memory a search may take to about 500 MB. Stated in --help, the error and docs/proving.md.
-MAX_STATES_LIMIT = 200_000
 
 if TYPE_CHECKING:
     from ..story.prove_walkthrough import Walkthrough
@@ -27,8 +23,8 @@ if TYPE_CHECKING:
               help="Print JSON: endings (reachable, shortest, seed, best_chance), soft_locks, "
                    "unreachable_choices, states, complete.")
 @click.option("--max-states", type=click.IntRange(1, None), default=None, metavar="N",
-              help=f"Stop after this many states (default 2000, at most {MAX_STATES_LIMIT:,}: each state "
-                   "costs about 2.5 KB) and say what was not explored.")
+              help=f"Stop after this many states (default {DEFAULT_MAX_STATES:,}, at most {MAX_STATES_LIMIT:,}: "
+                   "each state costs about 2.5 KB) and say what was not explored.")
 @click.option("--pc", "pcs", metavar="FILE|NAME", multiple=True,
               help="Play these characters (as solo play --pc) instead of the adventure's own one.")
 @click.option("--seeds", type=click.IntRange(0, 1_000_000), default=None, metavar="N",
@@ -61,7 +57,7 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     from ..story.library import find_adventure
     from ..story.loader import AdventureError, load_adventure
     from ..story.prove_report import exit_code, text_lines, to_json
-    from ..story.prove_search import DEFAULT_MAX_STATES, prove
+    from ..story.prove_search import prove
     from ..story.prove_walkthrough import DEFAULT_SEEDS, trap_walks, walk
 
     began = time.perf_counter()
@@ -84,6 +80,8 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     except SoloError as exc:
         raise UserError(str(exc)) from None
     tries = DEFAULT_SEEDS if seeds is None else seeds
+    script_paths = (_script_paths(scripts_dir, [e.id for e in adv.endings()], force=force)
+                    if scripts_dir is not None else None)
     progress = ProgressLine(sys.stderr)
     from ..sim.policies import prove_fighters
 
@@ -99,7 +97,7 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     trap_walks(proof, seeds=tries, party=party)
     progress.done()
     proof.walk_seconds = time.perf_counter() - began - proof.seconds  # everything but the search: load included
-    scripts = _write_scripts(scripts_dir, walks, adv.id, force=force) if scripts_dir is not None else None
+    scripts = _write_scripts(script_paths, walks, adv.id, force=force) if script_paths is not None else None
     if as_json:
         click.echo(json.dumps(to_json(proof, walks), indent=1, ensure_ascii=False))
     else:
@@ -150,29 +148,45 @@ WALKTHROUGH_MARK = b"# solo prove: a walkthrough"
 WALKTHROUGH_FILE = FileKind("a walkthrough", starts=(WALKTHROUGH_MARK,))
 
 
-def _write_scripts(folder: Path, walks: dict[str, Walkthrough | None], adventure: str, *,
-                   force: bool) -> dict[str, str]:
-    """Each walkthrough as ``folder/ENDING.txt`` (an ending id names it, kept inside the folder): ending -> path.
-    A file there that is not a walkthrough solo wrote is replaced only with ``force``; none is written then."""
-    from ..paths import PathError, file_in, replace_problem, write_owned
+def _script_paths(folder: Path, endings: list[str], *, force: bool) -> dict[str, Path]:
+    """Where each ending's walkthrough goes (``folder/ENDING.txt``, kept inside the folder), checked before the
+    search so that a file in the way stops the run at once, not after minutes of searching: a file there that
+    is not a walkthrough solo wrote is replaced only with ``force``."""
+    from ..paths import PathError, file_in, replace_problem
 
-    written = {}
     try:
-        paths = {name: file_in(folder, f"{name}.txt", what="the walkthrough for ending")
-                 for name, walk in walks.items() if walk is not None and walk.answers}
+        paths = {name: file_in(folder, f"{name}.txt", what="the walkthrough for ending") for name in endings}
         for path in paths.values():
             problem = replace_problem(path, WALKTHROUGH_FILE, force=force)
             if problem:
                 raise UserError(f"--scripts: {problem}")
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, path in paths.items():
-            walk = walks[name]
-            assert walk is not None
-            head = f"{WALKTHROUGH_MARK.decode()} to the ending {name!r} of {adventure}"
+    except PathError as exc:
+        raise UserError(str(exc)) from None
+    return paths
+
+
+def _write_scripts(paths: dict[str, Path], walks: dict[str, Walkthrough | None], adventure: str, *,
+                   force: bool) -> dict[str, str]:
+    """Each walkthrough with answers to its path from :func:`_script_paths`: ending -> path. Its first line
+    names the seed it needs, as a comment ``solo play --script`` skips."""
+    from ..paths import PathError, write_owned
+
+    written = {}
+    try:
+        for name, walk in walks.items():
+            if walk is None or not walk.answers or name not in paths:
+                continue
+            path = paths[name]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            head = (f"{WALKTHROUGH_MARK.decode()} to the ending {name!r} of {adventure}, seed {walk.seed}: "
+                    f"solo play {adventure} --seed {walk.seed} --script {path.name}")
             write_owned(path, "\n".join([head, *walk.answers]) + "\n", WALKTHROUGH_FILE, force=force)
             written[name] = str(path)
     except PathError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
-        raise UserError(f"cannot write the walkthroughs to {folder}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot write the walkthroughs to {paths and next(iter(paths.values())).parent}: "
+                        f"{exc.strerror or exc}") from None
     return written
+
+

@@ -148,7 +148,7 @@ class Conflict:
         self.ctype = ctype
         self.participants = participants
         self.by_id = by_id
-        self.rng = rng
+        self._rng = rng
         self.sink = sink
         self.round_limit = round_limit
         self.negative_luck = negative_luck
@@ -170,7 +170,23 @@ class Conflict:
         self._below = draw_below(rng)  # _below(n) + 1: the draw rng.randint(1, n) makes, cheaper
         # nothing decides or watches inside, no shield, no Luck due: run() may take the fused loop
         self._plain = (not deciding and sink is None and not self._shields and not owing
-                       and len(participants) == 2 and type(rng) is random.Random)
+                       and len(participants) == 2)
+
+    def fused(self) -> bool:
+        """Whether :meth:`run` plays it in the fused loop: plain, and its dice a ``random.Random`` itself, whose
+        ``getrandbits`` the loop draws its d100s from (a subclass may draw otherwise)."""
+        return self._plain and type(self._rng) is random.Random
+
+    @property
+    def rng(self) -> random.Random:
+        """The conflict's dice. Setting it sets the cheap draw made from it too, so every roll comes from the
+        one generator (a conflict given new dice after it was made rolls only those)."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._below = draw_below(rng)
 
     # -- public driving API --------------------------------------------------
     @property
@@ -199,7 +215,7 @@ class Conflict:
         A plain conflict (two participants, no decider, no sink, no shield, no Luck due) not yet
         started is played by :meth:`_run_plain` instead: the same rules, the same draws, in one loop.
         """
-        if self._plain and self.phase == SETUP:
+        if self.phase == SETUP and self.fused():
             return self._run_plain()
         step = self.step
         while self.phase != ENDED:

@@ -192,7 +192,8 @@ class Game:
         if queue is not None:
             queue.append(name)
             return
-        self._moving = queue = [name]
+        queue = [name]
+        self._moving: list[str] | None = queue
         moves = self.adventure.moves
         try:
             while queue:

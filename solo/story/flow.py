@@ -63,6 +63,8 @@ def moves_of(machine: Machine) -> dict[tuple[str, str], str]:
     for trigger, event in machine.events.items():
         for source, transitions in event.transitions.items():
             (transition,) = transitions  # one transition a source and trigger
+            if transition.dest is None:
+                raise ValueError(f"the flow machine's {trigger} from {source} goes nowhere")
             if transition.conditions or transition.before or transition.after or transition.prepare:
                 raise ValueError(f"the flow machine's {trigger} from {source} has its own conditions or callbacks")
             table[source, trigger] = transition.dest

@@ -78,13 +78,15 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     adv = proof.adventure
     took = proof.seconds + proof.walk_seconds
     merged = max(proof.unreduced, len(proof.nodes))
-    out = [f"{adv.title}: {len(proof.nodes) - proof.frontier} states searched"
-           + ("" if proof.complete else " (stopped at the state limit)")
-           + (f" ({len(proof.nodes):,} states found, {merged:,} before merging what nothing ahead reads)"
-              if merged > len(proof.nodes) else "")
+    searched = len(proof.nodes) - proof.frontier
+    merging = f"{merged:,} before merging what nothing ahead reads" if merged > len(proof.nodes) else ""
+    out = [f"{adv.title}: " + (f"{searched:,} states searched" + (f" ({merging})" if merging else "")
+                               if proof.complete else
+                               f"stopped at the state limit: {searched:,} states searched of {len(proof.nodes):,} "
+                               f"found" + (f" ({merging})" if merging else ""))
            + f"; {took:.1f} s in all (the search {proof.seconds:.1f} s, the walkthroughs {proof.walk_seconds:.1f} s)"]
     if not proof.complete:
-        out.append(f"  Not explored: {proof.frontier} states found but not searched, and what follows them. "
+        out.append(f"  Not explored: {proof.frontier:,} states found but not searched, and what follows them. "
                    "An ending not reached may still be reachable; no soft-lock is claimed there.")
     out.append("")
     out.append("Endings")

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import DEAD_END
 from .prove_chances import Outcomes, Plan, escalation_outcomes, outcomes
+from .prove_limits import DEFAULT_MAX_STATES
 from .prove_probe import Packer, ProbeGame, start, step
 from .prove_reads import Reads
 
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
     #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
     Progress = Callable[[int, int], None]
 
-#: States searched unless --max-states says otherwise: the bundled adventures need far fewer.
-DEFAULT_MAX_STATES = 2_000
 #: States searched between two calls of a progress callback.
 PROGRESS_EVERY = 50
 #: Rounds of value iteration for the best chances (a loop converges geometrically; this is a guard).

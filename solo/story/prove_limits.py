@@ -1,0 +1,10 @@
+"""The state limits of ``solo prove``, in a module of their own so that the command's help can name them
+without loading the search (the CLI imports the engine only when a command runs)."""
+
+#: States searched unless --max-states says otherwise: enough for the search to reach every ending of the
+#: bundled adventures (Vellan needs about 4,000 for its last, ending_escaped; tests/test_prove.py holds it).
+DEFAULT_MAX_STATES = 6_000
+#: The largest --max-states: each state costs about 2.5 KB (its node, moves and key; a state waiting to be
+#: searched keeps its game packed in a few hundred bytes: 30,000 states of vellan took 112 MB in all), so this
+#: bounds the memory a search may take to about 500 MB. Stated in --help, the error and docs/proving.md.
+MAX_STATES_LIMIT = 200_000
