@@ -502,7 +502,9 @@ class Conflict:
             return d
         if p.uses_lenses:
             advice = advisor(self.view, p) if advisor is not None else {}
-            options = [Option(key, lens.name, self.lens_hint(p, key) + (f" · {advice[key]}" if key in advice else ""),
+            # what each Lens does, in words: only where a sink shows the menu to someone (a bot reads no words)
+            hint = self.lens_hint if self._detail else None
+            options = [Option(key, lens.name, " · ".join(filter(None, (hint and hint(p, key), advice.get(key)))),
                               chance=self._chance(p, key) if shows else None)
                        for key, lens in LENS_TABLE.items() if lens.rolls != "secondary" or flamboyant_skills(p)]
             prompt = "choose a Lens"
