@@ -467,3 +467,30 @@ def test_best_play_is_at_least_what_every_bot_reaches(source):
 @pytest.mark.slow
 def test_best_play_on_the_tutorial_is_at_least_what_every_bot_reaches_in_1000_runs():
     _best_play_holds_against_the_bots(ROOT / "scenes" / "tutorial.toml", 1000)
+
+
+def test_a_choice_for_another_party_size_is_no_finding():
+    """Kaldskard writes a fight for one, for two and for three: proved with one PC, the others are not offered
+    and that is said apart, not as 'never offered' (it made a clean adventure exit 1)."""
+    from solo.story.prove_report import exit_code, findings
+
+    source = DATA / "party.toml"
+    alone = prove(load_adventure(source))
+    assert [item["text"] for item in alone.unreachable] == ["Link arms and cross together"]
+    assert alone.unreachable[0]["party_size"] and not findings(alone) and exit_code(alone) == 0
+    result = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"])
+    assert result.exit_code == 0, result.output
+    assert "Never offered" not in result.output
+    assert "Not offered to this party of 1" in result.output and "Link arms" in result.output
+    pair = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--pc", "espen", "--pc", "espen"])
+    assert pair.exit_code == 0 and "Not offered to this party of 2" in pair.output and "Wade across" in pair.output
+
+
+def test_a_party_size_no_allowed_party_has_is_a_finding(tmp_path):
+    """With one party size allowed, a choice asking for another can never be offered: a finding as any other."""
+    source = tmp_path / "one.toml"
+    text = (DATA / "party.toml").read_text(encoding="utf-8").replace("party = { min = 1, max = 3 }", "party = 1")
+    source.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"])
+    assert result.exit_code == 1, result.output
+    assert "Never offered:" in result.output and "Link arms" in result.output

@@ -158,5 +158,14 @@ def _unreachable(proof: Proof) -> list[dict[str, Any]]:
             if (scene.id, choice.key) not in proof.offered:
                 out.append({"scene": scene.id, "choice": choice.name or choice.key,
                             "text": " ".join(choice.text.split()),
-                            "where": f"{choice.where.file}: {choice.where.path}"})
+                            "where": f"{choice.where.file}: {choice.where.path}",
+                            "party_size": reads_party_size(proof.adventure, choice)})
     return out
+
+
+def reads_party_size(adventure, choice) -> bool:
+    """Whether the choice's condition asks how many travel (``party_size()``) in an adventure that several party
+    sizes may play: such a choice may be written for another party than the one searched, and not offering it
+    to this one is no finding (docs/proving.md). With one party size allowed it is a finding like any other."""
+    return (adventure.party_min < adventure.party_max and choice.condition is not None
+            and any(name == "party_size" for name, _ in choice.condition.calls()))

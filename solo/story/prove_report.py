@@ -29,9 +29,15 @@ def exit_code(proof: Proof) -> int:
         return FINDINGS
     if not proof.complete:
         return INCOMPLETE
-    if proof.unreachable or not all(found["reachable"] for found in proof.endings.values()):
+    if findings(proof) or not all(found["reachable"] for found in proof.endings.values()):
         return FINDINGS
     return PROVED
+
+
+def findings(proof: Proof) -> list[dict[str, Any]]:
+    """The choices and scenes never offered that are findings: not those whose condition asks for another
+    party size than the one searched."""
+    return [item for item in proof.unreachable if not item.get("party_size")]
 
 
 def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any]:
@@ -136,15 +142,25 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                            f"FILE holding: {' '.join(lock['script'])}")
     else:
         out.append("Soft-locks: none" + ("" if proof.complete else " among the states searched to the end"))
-    if proof.unreachable:
-        out.append("Never offered:" if proof.complete else
-                   "Not offered in the states searched (the search stopped first: each may still be offered):")
-        for item in proof.unreachable:
+    def listed(items: list[dict[str, Any]]) -> None:
+        for item in items:
             what = f"scene {item['scene']} ({item['text']})" if item["choice"] is None else \
                 f"{item['scene']} choice {item['choice']}: {item['text']}"
             out.append(f"  {item['where']}: {what}")
+
+    never = findings(proof)
+    if never:
+        out.append("Never offered:" if proof.complete else
+                   "Not offered in the states searched (the search stopped first: each may still be offered):")
+        listed(never)
     else:
-        out.append("Every scene and every choice is offered in some reachable state.")
+        out.append("Every scene and every choice" + (" written for this party size" if proof.unreachable else "")
+                   + " is offered in some reachable state.")
+    other = [item for item in proof.unreachable if item.get("party_size")]
+    if other:
+        out.append(f"Not offered to this party of {proof.party_size}: their conditions ask for another party size (party_size()); "
+                   "search with that many --pc to see them:")
+        listed(other)
     if proof.sampled:
         out.append(f"{proof.sampled} move(s) rest on conflicts against NPCs, estimated by playing each "
                    f"{SAMPLED_CONFLICTS} times: an ending of such a conflict rarer than about 1 in {SAMPLED_CONFLICTS} "

@@ -116,6 +116,7 @@ class Proof:
     sampled: int = 0  # moves whose chances were estimated by playing
     seconds: float = 0.0  # the search, from loading the adventure's first state to the judged graph
     walk_seconds: float = 0.0  # the seed search for the walkthroughs and the soft-locks' replays
+    party_size: int = 0  # how many player characters the searched games have
 
 
 class _Search:
@@ -138,6 +139,7 @@ class _Search:
         self.offered: set[tuple[str, str]] = set()
         self.entered: set[str] = set()
         self.party = party
+        self.party_size = 0
 
     def key(self, game: ProbeGame) -> Hashable:
         if game.finished:
@@ -201,6 +203,7 @@ class _Search:
     def run(self) -> None:
         try:
             root = start(self.adventure, self.party)
+            self.party_size = len(root.state.pcs)
             self.node_for(self.key(root), root, None, None)
         except Exception as exc:  # noqa: BLE001 - a broken adventure is reported, not a crash of prove
             self.node_for(("error", repr(exc)), None, None, None, error=f"{type(exc).__name__}: {exc}")
@@ -371,7 +374,7 @@ def prove(adventure: Adventure, party: list[Character] | None = None, *,
     proof = Proof(adventure, search.reads, search.nodes, search.index, not search.full, search.offered,
                   search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None),
                   unreduced=len(search.reads.unreduced) + sum(1 for n in search.nodes if not isinstance(n.key, bytes)),
-                  fighters=fighters)
+                  fighters=fighters, party_size=search.party_size)
     shortest_tree(proof.nodes)
     judge(proof)
     proof.seconds = time.perf_counter() - began
