@@ -148,7 +148,7 @@ def _soft_lock(proof: Proof, node: Node, ways: int) -> dict[str, Any]:
 
 
 def _unreachable(proof: Proof) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for scene in proof.adventure.scenes.values():
         if scene.id not in proof.entered:
             out.append({"scene": scene.id, "choice": None, "text": scene.title,

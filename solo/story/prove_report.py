@@ -158,8 +158,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                    + " is offered in some reachable state.")
     other = [item for item in proof.unreachable if item.get("party_size")]
     if other:
-        out.append(f"Not offered to this party of {proof.party_size}: their conditions ask for another party size (party_size()); "
-                   "search with that many --pc to see them:")
+        out.append(f"Not offered to this party of {proof.party_size}: their conditions ask for another party size "
+                   "(party_size()); search with that many --pc to see them:")
         listed(other)
     if proof.sampled:
         out.append(f"{proof.sampled} move(s) rest on conflicts against NPCs, estimated by playing each "
