@@ -109,11 +109,13 @@ def test_each_ending_has_a_stored_walkthrough_that_plays_to_it(path, tmp_path, m
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["play", path.parent.name, "--script", str(path), "--seed", str(seed),
                                       "--saves", str(tmp_path / "saves"), "--save", "walk"])
-    assert result.exit_code == 0, result.output[-2000:]
-    assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == path.stem
+    again = (f"if the engine's dice or menus changed on purpose, write them again: solo prove {path.parent.name} "
+             f"--scripts tests/data/walkthroughs/{path.parent.name} --force")
+    assert result.exit_code == 0, result.output[-2000:] + "\n" + again
+    assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == path.stem, again
 
 
 def test_every_ending_of_the_showcase_adventures_has_a_walkthrough():
-    for name in ("kaldskard",):
+    for name in ("kaldskard", "vellan"):
         endings = {s.id for s in load_adventure(find_adventure(name)).endings()}
         assert {p.stem for p in WALKTHROUGHS if p.parent.name == name} == endings, name

@@ -392,3 +392,17 @@ def test_the_anchor_at_dusk_mentions_the_docker_only_to_those_who_saw_him(vellan
     late = Route("Get off", "Step into the Anchor", "Go back out", *route.labels[1:])
     _, _, events, _ = play(vellan, late, counters={"hours": 4})  # a first visit at lamp-lighting
     assert "big docker" not in entered(events, "tavern")[0]
+
+
+def test_knut_fights_with_the_cudgel_the_scene_shows():
+    """The lane's text has Knut slap a cudgel into his palm: the narration calls his weapon that, not the
+    'iron hands' of a clockwork guard an earlier Vellan had (a merge had moved its words onto him)."""
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    vellan = load_adventure(find_adventure("vellan"))
+    from solo.npc.model import NPC
+
+    knut = NPC.from_dict(vellan.npcs["knut"].data)
+    assert knut.weapon == "cudgel" and knut.weapon_called is None
+    assert "cudgel" in vellan.scenes["alley"].text
