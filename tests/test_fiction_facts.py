@@ -85,8 +85,8 @@ def test_solo_check_names_file_and_line_of_an_unknown_body(tmp_path):
     shutil.copytree(ROOT / "scenes" / "vellan", folder)
     npcs = folder / "npcs.toml"
     text = npcs.read_text(encoding="utf-8")
-    assert 'weapon_called = "teeth"' in text  # the dog's own word for its weapon
-    npcs.write_text(text.replace('weapon_called = "teeth"', 'body = "ghost"'), encoding="utf-8")
+    assert 'body = "animal"' in text  # the dog
+    npcs.write_text(text.replace('body = "animal"', 'body = "ghost"'), encoding="utf-8")
     line = next(i for i, t in enumerate(npcs.read_text(encoding="utf-8").splitlines(), 1) if "ghost" in t)
     result = CliRunner().invoke(main, ["check", str(folder)])
     assert result.exit_code != 0

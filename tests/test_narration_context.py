@@ -584,3 +584,41 @@ def test_an_argument_assumes_no_place_and_no_audience():
     found = [line for line in lines(data.get("social", {})) if place.search(line.replace("leave no room", ""))]
     assert len(list(lines(data.get("social", {})))) > 150
     assert found == []
+
+
+def test_all_but_a_manner_fits_an_unknown_one_and_every_other():
+    """'[manner:!timid]' (issue 27: a frightened NPC 'charges in, all rage and no guard'): the line fits every
+    bearing but timid, and a player's character, whose bearing is unknown."""
+    text, filters, errors = parse_filters("[manner:!timid] {actor} charges in, all rage and no guard.")
+    assert not errors and text.startswith("{actor}") and filters == {"manner": frozenset({"!timid"})}
+    assert Moment({"manner": "fierce"}).admits(filters) and Moment({}).admits(filters)
+    assert not Moment({"manner": "timid"}).admits(filters)
+    assert parse_filters("[manner:!timid|fierce] x")[2]  # all but, or some: not both
+    assert parse_filters("[weapon:!blade] x")[2]  # only a manner may be 'all but'
+    assert parse_filters("[manner:!brave] x")[2]  # the value must still be a manner
+
+
+def test_a_timid_npc_is_never_told_raging(bundled):
+    """Every line that shows rage or a flawless, brutal strike says 'all but timid', so a Shy or Nervous NPC
+    who declares Aggressive lashes out desperately instead."""
+    raging = re.compile(r"all rage|frenzy|no tomorrow|caution away|heedless|flawless, and brutal")
+    lines = [t for (scope, _, _), ts in bundled.lines.items() if scope == "combat" for t in ts
+             if raging.search(t.text)]
+    assert len(lines) >= 6
+    for t in lines:
+        assert not Moment({"manner": "timid"}).admits(t.filters), t.text
+        assert Moment({}).admits({k: v for k, v in t.filters.items() if k == "manner"}), t.text
+
+
+def test_a_blow_that_ends_it_is_never_told_as_one_they_get_up_from(bundled):
+    """Espen 'goes down on one knee, and struggles back up', then 'goes down and stays there' (the final blow
+    of `solo duel --type combat --seed 3 --level skilled`): a line that says the struck one carries on fits
+    only a blow that does not end it."""
+    carries_on = re.compile(r"struggles back up|still reaches|barely keeps going|keeps?\}? coming"
+                            r"|keeps \{target_their\} feet")
+    lines = [t for (_, event, _), ts in bundled.lines.items() if event in ("damage_light", "damage_heavy")
+             for t in ts if carries_on.search(t.text)]  # damage_none: the armour took it all, never final
+    assert len(lines) >= 3
+    for t in lines:
+        assert not Moment({"blow": "final", "foe_body": "flesh"}).admits(t.filters), t.text
+        assert not Moment({"blow": "final", "foe_body": "undead"}).admits(t.filters), t.text

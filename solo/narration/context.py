@@ -86,6 +86,11 @@ def manner_of(traits: tuple[str, ...]) -> str | None:
     return None
 
 
+#: Filters that may say "all but" (``manner:!timid``): a manner is unknown for a player's character, whom a
+#: line for every bearing but one must still fit.
+NEGATABLE = ("manner", "foe_manner")
+
+
 def parse_filters(text: str) -> tuple[str, dict[str, frozenset[str]], list[str]]:
     """Split a line's leading ``[name:value …]`` group from its text: (text, filters, errors)."""
     m = _FILTER_GROUP.match(text)
@@ -105,7 +110,11 @@ def parse_filters(text: str) -> tuple[str, dict[str, frozenset[str]], list[str]]
             errors.append(f"unknown filter {name!r}{did_you_mean(name, list(FILTERS))}; known: {', '.join(FILTERS)}")
             continue
         chosen = [v for v in values.split("|")]
-        for value in chosen:
+        negated = [v.startswith("!") for v in chosen]
+        if any(negated) and (not all(negated) or name not in NEGATABLE):
+            errors.append(f"filter {name}: '!' (all but) goes before every value or none, and only for "
+                          f"{', '.join(NEGATABLE)}")
+        for value in (v.removeprefix("!") for v in chosen):
             if (allowed is None and not _WORD.match(value)) or (allowed is not None and value not in allowed):
                 known = ", ".join(allowed) if allowed else "lower-case words"
                 errors.append(f"filter {name}: unknown value {value!r}; known: {known}")
@@ -142,4 +151,6 @@ def compatible(name: str, wanted: frozenset[str], fact: str | None) -> bool:
     (that the foe attacked, that the blow was heavy) is only drawn when the
     events say so; lines without filters are the ones that fit any moment.
     """
+    if any(value.startswith("!") for value in wanted):  # all but these: holds for an unknown fact too
+        return fact is None or f"!{fact}" not in wanted
     return fact is not None and fact in wanted

@@ -235,7 +235,8 @@ class Narrator:
             return None, values
         template = self.pick(pool_id, lines, actor)
         if self.drawn is not None:
-            self.drawn.append((cast.round, event, event in _MANNER_EVENTS or "manner" in template.filters))
+            told = template.filters.get("manner", ())  # a line for one bearing tells it; "all but timid" does not
+            self.drawn.append((cast.round, event, event in _MANNER_EVENTS or any(v[:1] != "!" for v in told)))
         return template, values
 
     def moment(self, cast: Cast, actor: Person | None, target: Person | None,
