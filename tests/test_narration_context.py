@@ -622,3 +622,38 @@ def test_a_blow_that_ends_it_is_never_told_as_one_they_get_up_from(bundled):
     for t in lines:
         assert not Moment({"blow": "final", "foe_body": "flesh"}).admits(t.filters), t.text
         assert not Moment({"blow": "final", "foe_body": "undead"}).admits(t.filters), t.text
+
+
+def test_only_the_one_running_away_thinks_of_hiding(bundled):
+    """Dagny, chasing Espen, 'passes a doorway she could have hidden in' (solo duel --type foot_chase --seed 5
+    --level skilled): a chase line about hiding is for the quarry."""
+    hiding = re.compile(r"hidden in|of hiding|ducks into an alley")
+    lines = [t for (scope, event, _), ts in bundled.lines.items() if scope == "foot_chase" and event == "steadies"
+             for t in ts if hiding.search(t.text)]
+    assert len(lines) >= 3
+    for t in lines:
+        assert not Moment({"role": "pursuer"}).admits(t.filters), t.text
+
+
+@pytest.mark.parametrize("manner", ["fierce", "timid", "sly", "cold", "warm"])
+def test_a_driver_s_bearing_is_told_through_the_driving(bundled, manner):
+    """'Every step Kaia takes looks like a question', of a driver in a car chase (solo duel --type car_chase
+    --seed 7 --level skilled): the chase has bearing lines of its own, and none of the generic ones about
+    steps, stance or ground can be drawn there."""
+    on_foot = re.compile(r"\bsteps?\b|stance|squares up|crowds in|fidgets|moves carefully", re.I)
+    lines = reachable(bundled, "car_chase", "bearing", manner)
+    assert lines and all(t.file.endswith("manner.toml") for t in lines)
+    assert not [t.text for t in lines if on_foot.search(t.text)]
+    assert any(re.search(r"wheel|lane|road|brake|drive|gear|mirror|traffic", t.text) for t in lines)
+
+
+def test_a_comparison_is_not_joined_to_the_next_declaration_by_as():
+    """'Espen lets the gap open a little rather than risk the bend as Kaia swaps lanes' (solo duel --type
+    car_chase --seed 7) reads as a comparison: after 'than' or 'as' the exchange joins with ', while'."""
+    muddles = []
+    for ctype in ("car_chase", "foot_chase"):
+        for seed in range(25):
+            _, _, passages = told_duel(ctype, seed, level="skilled")
+            text = " ".join(line for p in passages for line in p.lines)
+            muddles += re.findall(r"[^.;]*\b(?:than|as)\b[^.;,]* as [A-Z][^.;]*", text)
+    assert muddles == []

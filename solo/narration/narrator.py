@@ -437,6 +437,8 @@ class Narrator:
                     join = "; "
                 elif "," in pair[0][1]:
                     join = "; "  # "…, defence forgotten as Espen …" reads as one muddle
+                elif join == " as " and (" than " in pair[0][1] or " as " in pair[0][1]):
+                    join = ", while "  # "… rather than risk the bend as Kaia swaps lanes" reads as a comparison
                 lines.append(pair[0][1][:-1] + join + second)
             else:
                 lines += [text for _, text in pair]
