@@ -657,3 +657,18 @@ def test_a_comparison_is_not_joined_to_the_next_declaration_by_as():
             text = " ".join(line for p in passages for line in p.lines)
             muddles += re.findall(r"[^.;]*\b(?:than|as)\b[^.;,]* as [A-Z][^.;]*", text)
     assert muddles == []
+
+
+def test_a_cold_npc_who_is_losing_badly_is_not_told_untouched(bundled):
+    """'Lars is exhausted and losing hope. Lars does not react to the setback at all.' (solo duel --type
+    tracking --seed 6 --level skilled): a bearing that says the NPC is unmoved fits only while it is not
+    losing."""
+    unmoved = re.compile(r"does not react|as if it happened to someone else|same pace|entirely unmoved"
+                         r"|without a word or a change of pace|without any sign of caring")
+    lines = [t for ctype in ("combat", "tracking", "car_chase") for t in reachable(bundled, ctype, "bearing", "cold")
+             if unmoved.search(t.text)]
+    assert len(lines) >= 5
+    for t in lines:
+        assert not Moment({"mood": "losing", "result": "lost"}).admits(t.filters), t.text
+        assert Moment({"mood": "even", "result": "lost"}).admits(
+            {k: v for k, v in t.filters.items() if k in ("mood", "result")}), t.text
