@@ -672,3 +672,24 @@ def test_a_cold_npc_who_is_losing_badly_is_not_told_untouched(bundled):
         assert not Moment({"mood": "losing", "result": "lost"}).admits(t.filters), t.text
         assert Moment({"mood": "even", "result": "lost"}).admits(
             {k: v for k, v in t.filters.items() if k in ("mood", "result")}), t.text
+
+
+def test_no_bearing_once_the_conflict_is_decided():
+    """Fenna wins the fight, then 'keeps her head down and hopes for the best' (solo duel --type combat --seed 3
+    --level skilled): once a side is out the aftermath tells how it ends, and no bearing line follows."""
+    late = []
+    for ctype in ("combat", "social", "tracking"):
+        for seed in range(20):
+            npc, events, _ = told_duel(ctype, seed, level="skilled")
+            narrator = Narrator(load_templates(), narration_rng(seed))
+            narrator.drawn = []
+            people = {e["id"]: e for ev in events if ev.kind == "conflict_start" for e in ev["participants"]}
+            cast = Cast({pid: {"pronoun": p.get("pronoun")} for pid, p in people.items()})
+            decided_in = None
+            for e in events:
+                narrator.narrate(e, cast)
+                if cast.decided and decided_in is None:
+                    decided_in = cast.round
+            late += [(ctype, seed, r) for r, event, _ in narrator.drawn
+                     if event in ("bearing", "manner_shift") and decided_in is not None and r >= decided_in]
+    assert late == []

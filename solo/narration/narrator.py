@@ -99,6 +99,7 @@ class Narrator:
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
         self._stalled = 0  # rounds without a result in a row: the second and later are folded into one sentence
         self._bearing_due = False  # a round's outcome was told: the NPCs' bearing follows it
+        self._bearing_waits = False  # ... once the event after a blow that emptied a Pool says what followed
         #: Set to a list to keep (round, event, drawn for a manner) for every line drawn: what the figures of
         #: benchmarks/narration_stats.py count. None (the default) keeps nothing.
         self.drawn: list[tuple[int, str, bool]] | None = None
@@ -313,10 +314,18 @@ class Narrator:
                 self._declared, self._told_exchange = [], True  # the other side's moves come to nothing: untold
         if kind not in _BEAT_EVENTS:
             held += self._flush(cast)
+        if self._bearing_waits and kind not in _ENDING_EVENTS:  # the emptied Pool did not end it: told now,
+            held += self._bearing(cast)                        # before the round moves on
         if handler is not None:
             held += handler(data, cast)
-        if self._bearing_due and self._outcome is None:  # after the outcome and its blow: how the NPCs carry it
-            held += self._bearing(cast)
+        # after the outcome and its blow: how the NPCs carry it. A blow that empties a Pool waits for the next
+        # event, which may say the conflict is over: then the aftermath tells it, not a bearing
+        self._bearing_waits = False
+        if self._bearing_due and self._outcome is None:
+            if kind == "damage" and int(data.get("after", 1)) <= 0:
+                self._bearing_waits = True
+            else:
+                held += self._bearing(cast)
         return [line for line in held if line]
 
     def _flush(self, cast: Cast) -> list[str | None]:
@@ -577,6 +586,8 @@ class Narrator:
         then how each carries itself (docs/narration.md, "Manner"). Steady tempers keep one manner."""
         self._bearing_due = False
         lines: list[str | None] = []
+        if cast.decided:
+            return lines  # the conflict is over: its aftermath tells how the winner carries it, not a bearing
         for p in cast.persons.values():
             if p.pc or p.obstacle or not p.active or p.manner is None or not p.results:
                 continue
@@ -743,6 +754,8 @@ class Narrator:
         return [self.say(cast, "aftermath", winner, loser, variants=[variant])]
 
 
+#: The events that may end a conflict for a side: a bearing that waited on an emptied Pool is told after them.
+_ENDING_EVENTS = frozenset({"out", "comae", "exit", "conflict_end"})
 #: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
 _MANNER_EVENTS = frozenset({"bearing", "manner_shift"})
 #: Events that are part of a round's beat and so do not flush what it holds.
