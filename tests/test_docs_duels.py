@@ -1,0 +1,31 @@
+"""docs/narration.md, "Six duels, told": each telling on the page is what `solo duel --narrate` prints for the
+command written above it, so the page never shows a duel the engine no longer tells (issue 27)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solo.cli import cli
+
+PAGE = Path(__file__).parents[1] / "docs" / "narration.md"
+SECTION = PAGE.read_text(encoding="utf-8").split("## Six duels, told", 1)[1].split("\n## ", 1)[0]
+DUELS = re.findall(r"\n    solo duel (--type \S+ --seed \d+ --level skilled --runs 1 --narrate)\n\n```text\n(.*?)\n```",
+                   SECTION, re.S)
+
+
+def test_the_page_shows_one_duel_of_each_type_an_npc_fights():
+    assert sorted(args.split()[1] for args, _ in DUELS) == sorted(
+        ["combat", "social", "foot_chase", "car_chase", "sneaking", "tracking"])
+
+
+@pytest.mark.parametrize("args,told", DUELS, ids=[args.split()[1] for args, _ in DUELS])
+def test_each_telling_on_the_page_is_what_the_command_prints(args, told):
+    result = CliRunner().invoke(cli, ["duel", *args.split()], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    printed = result.output.split("The first conflict, told", 1)[1].split("\n", 1)[1]
+    again = "write the section again from the command's output (docs/narration.md, 'Six duels, told')"
+    assert " ".join(printed.split()) == " ".join(told.split()), again
