@@ -616,8 +616,9 @@ def test_a_blow_that_ends_it_is_never_told_as_one_they_get_up_from(bundled):
     only a blow that does not end it."""
     carries_on = re.compile(r"struggles back up|still reaches|barely keeps going|keeps?\}? coming"
                             r"|keeps \{target_their\} feet")
-    lines = [t for (_, event, _), ts in bundled.lines.items() if event in ("damage_light", "damage_heavy")
-             for t in ts if carries_on.search(t.text)]  # damage_none: the armour took it all, never final
+    # only damage_heavy tells a blow that ends it (a blow that empties a Pool is never light, and none is none)
+    lines = [t for (_, event, _), ts in bundled.lines.items() if event == "damage_heavy"
+             for t in ts if carries_on.search(t.text)]
     assert len(lines) >= 3
     for t in lines:
         assert not Moment({"blow": "final", "foe_body": "flesh"}).admits(t.filters), t.text
@@ -693,3 +694,13 @@ def test_no_bearing_once_the_conflict_is_decided():
             late += [(ctype, seed, r) for r, event, _ in narrator.drawn
                      if event in ("bearing", "manner_shift") and decided_in is not None and r >= decided_in]
     assert late == []
+
+
+def test_a_blow_that_empties_a_pool_is_never_told_as_a_light_one():
+    """Why the carrying-on lines of damage_light need no filter: a small blow that empties a Pool is heavy (or
+    final), so a light line never tells the last blow."""
+    from solo.narration.narrator import _severity
+
+    assert _severity({"amount": 1, "after": 0, "maximum": 30}) == "heavy"
+    assert _severity({"amount": 1, "after": 0, "maximum": 30}, ends=True) == "final"
+    assert _severity({"amount": 1, "after": 5, "maximum": 30}) == "light"
