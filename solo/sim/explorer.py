@@ -243,7 +243,7 @@ class ExplorerBot(ReadingBot):
         from ..story.advice import LensAdvisor, likely_best
 
         if self._advisor is None or self._advisor[0] is not view:
-            self._advisor = (view, LensAdvisor())
+            self._advisor = (view, LensAdvisor(shared=_kept_chains()))
         advisor = self._advisor[1]
         try:
             exact = advisor.foresight.exact(view, me)
@@ -288,3 +288,17 @@ class ExplorerBot(ReadingBot):
     def on_improve(self, question: Question) -> str | None:
         skills = [k for k in question.keys() if k.startswith("improve:")]
         return self.rng.choice(skills) if skills else None
+
+
+_KEPT: list = []
+
+
+def _kept_chains():
+    """One store of solved Lens chains for every explorer in this process, by match-up: the same fight played
+    again (prove fights each conflict 200 times, simulate meets the same NPC run after run) finds its chains
+    solved instead of solving them again. The chains are the same function of the match-up either way."""
+    if not _KEPT:
+        from ..minds.foresight import SharedChains
+
+        _KEPT.append(SharedChains())
+    return _KEPT[0]
