@@ -184,3 +184,37 @@ oracle = { question = "Does a cart come?", odds = "impossible", yes = "home", no
     shape = story_shape(load_adventure(path))
     asked = load_adventure(path).scenes["square"].choices[5].key
     assert not shape.ends_game("square", asked) and shape.targets["square"][asked] <= shape.bound
+
+
+def test_explorers_solve_a_match_up_once_and_fight_it_the_same_again(monkeypatch):
+    """The same fight played again (prove plays each one 200 times) finds its Lens chains solved: one solve for
+    many conflicts of one match-up, and the same Lenses chosen as an explorer solving alone would choose."""
+    from solo.minds.foresight import SharedChains
+    from solo.rules.lens_chain import LensChain
+    from solo.sim import explorer
+
+    adventure = load_adventure(DUEL)
+    solves = []
+    real = LensChain._solve
+
+    def counting(self, *args, **kwargs):
+        solves.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(LensChain, "_solve", counting)
+
+    def lenses(seed):
+        watcher = _Watching()
+        Game(adventure, seed=seed, decider=watcher, party=[pregenerated("espen")]).play()
+        return [answer for _, answer in watcher.lens_menus]
+
+    monkeypatch.setattr(explorer, "_KEPT", [SharedChains()])
+    kept = [lenses(seed) for seed in range(4)]
+    solved_kept = len(solves)
+    del solves[:]
+    alone = []
+    for seed in range(4):
+        monkeypatch.setattr(explorer, "_KEPT", [SharedChains()])  # a fresh store: every fight solved anew
+        alone.append(lenses(seed))
+    assert kept == alone and any(kept)
+    assert 0 < solved_kept < len(solves)
