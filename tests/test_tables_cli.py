@@ -32,7 +32,8 @@ def test_roll_json_is_seeded(cli_run):
     assert a.exit_code == 0 and a.output == b.output
     data = json.loads(a.output)
     assert data["table"] == "situation" and data["text"] and 1 <= data["roll"] <= data["out_of"]
-    assert {p["table"] for p in data["parts"]} >= {"place", "trouble"}
+    parts = {p["table"] for p in data["parts"]}
+    assert "place" in parts and parts & {"trouble", "stranger"}  # every opening has a place, and a problem or a person
 
 
 def test_text_roll(cli_run):
@@ -88,3 +89,19 @@ def test_errors_are_one_line_with_exit_2(cli_run, tmp_path, files, args, message
 def test_missing_folder_is_exit_2(cli_run, tmp_path):
     result = cli_run("table", "list", "--tables", str(tmp_path / "gone"))
     assert result.exit_code == 2 and "table folder not found" in result.output
+
+
+def test_every_starting_situation_reads_as_a_sentence(cli_run):
+    """The 20 openings of open play: each a whole sentence with a capital, a place, and a problem or a person,
+    and no slot left unfilled, whatever the seed (issue 31: the small tables grown to 20 rows)."""
+    from solo.oracle.loader import load_tables
+
+    tables = load_tables()
+    assert all(len(tables.get(name).rows) >= 20 for name in ("situation", "place", "trouble", "stranger"))
+    seen = set()
+    for seed in range(300):
+        data = json.loads(cli_run("table", "situation", "--seed", str(seed), "--json").output)
+        seen.add(data["roll"])
+        text = data["text"]
+        assert text[:1].isupper() and text.endswith(".") and "{" not in text, text
+    assert len(seen) >= 18
