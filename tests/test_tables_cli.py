@@ -97,7 +97,8 @@ def test_every_starting_situation_reads_as_a_sentence(cli_run):
     from solo.oracle.loader import load_tables
 
     tables = load_tables()
-    assert all(len(tables.get(name).rows) >= 20 for name in ("situation", "place", "trouble", "stranger"))
+    assert all(len(tables.get(name).rows) >= 20 for name in ("situation", "place", "trouble", "stranger",
+                                                          "scene_alteration"))
     seen = set()
     for seed in range(300):
         data = json.loads(cli_run("table", "situation", "--seed", str(seed), "--json").output)
