@@ -99,9 +99,9 @@ def side_targets(view: ConflictView, p: Participant, flamboyant: str | None = No
 
 def _has_other_skill(p: Participant) -> bool:
     """Whether Flamboyant is on offer to ``p`` here: some skill a flashy move fits (the menu's own list)."""
-    from ..rules.participants import flamboyant_skills
+    from ..rules.participants import may_flourish
 
-    return bool(flamboyant_skills(p))
+    return may_flourish(p)
 
 
 def initiative(me: Participant, foe: Participant) -> Callable[[int, int], float]:

@@ -59,7 +59,7 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import UNARMED_FOCUS, Participant, flamboyant_skills, settle_sources
+from .participants import UNARMED_FOCUS, Participant, flamboyant_skills, may_flourish, settle_sources
 from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
@@ -504,9 +504,13 @@ class Conflict:
             advice = advisor(self.view, p) if advisor is not None else {}
             # what each Lens does, in words: only where a sink shows the menu to someone (a bot reads no words)
             hint = self.lens_hint if self._detail else None
-            options = [Option(key, lens.name, " · ".join(filter(None, (hint and hint(p, key), advice.get(key)))),
-                              chance=self._chance(p, key) if shows else None)
-                       for key, lens in LENS_TABLE.items() if lens.rolls != "secondary" or flamboyant_skills(p)]
+            if hint is None and not advice and not shows:  # nobody reads more than the names: the same menu
+                options = list(_BARE_LENSES[may_flourish(p)])
+            else:
+                options = [Option(key, lens.name,
+                                  " · ".join(filter(None, (hint and hint(p, key), advice.get(key)))),
+                                  chance=self._chance(p, key) if shows else None)
+                           for key, lens in LENS_TABLE.items() if lens.rolls != "secondary" or may_flourish(p)]
             prompt = "choose a Lens"
         else:
             options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it",
@@ -1158,3 +1162,9 @@ FLOW: dict[str, tuple[tuple[str, Callable[[Conflict], bool] | None, Callable[[Co
 
 def rules_weapon_names() -> set[str]:
     return {w.name for w in rules().weapons.values()}
+
+#: The Lens menu as a bot or a mind reads it (names only, no hint, no odds, no chance), without and with
+#: Flamboyant: made once, as :meth:`Conflict._declare` would make it each time (the options are frozen).
+_BARE_LENSES = {with_flourish: tuple(Option(key, lens.name) for key, lens in LENS_TABLE.items()
+                                     if lens.rolls != "secondary" or with_flourish)
+                for with_flourish in (False, True)}

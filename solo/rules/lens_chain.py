@@ -463,6 +463,7 @@ def _side(targets: Mapping[str, int] | int, dice: str, bonus: int, armour: int, 
 #: better one) or the one named; ("best", None) — its best in every state; ("policy", fn) — a policy like B's.
 Mode = tuple[str, object]
 _KEEP = 3  # solved walks a LensChain keeps, the least recently used out
+_PRICES = 4096  # prices a LensChain remembers by what was asked (a bot fighting one match-up asks again and again)
 
 
 class _Request(NamedTuple):
@@ -509,6 +510,7 @@ class LensChain:
         self.lenses_a: tuple[str, ...] = self.game.lenses_a
         self.targets_a: dict[str, int] = dict(a.targets)  # A's target for each Lens, before its shift
         self._kept: list[tuple[Mode, Solved]] = []
+        self._prices: dict[tuple, dict[str, ChainOdds]] = {}
 
     # -- checks ---------------------------------------------------------------------------------
 
@@ -683,6 +685,25 @@ class LensChain:
     def _price(self, requests: Mapping[str, _Request], pool_a: int, pool_b: int, effect_a: Effect,
                effect_b: Effect, round_limit: int | None,
                stop: Callable[[], bool] | None = None) -> dict[str, ChainOdds] | None:
+        # The price is a function of the match-up and of what is asked: asked again (the same state of a fight
+        # met once more, as bots meet it run after run), it is read back instead of walked through again.
+        try:
+            key: tuple | None = (tuple(requests.items()), pool_a, pool_b, effect_a, effect_b, round_limit)
+            known = self._prices.get(key)  # type: ignore[arg-type]
+        except TypeError:  # something asked that cannot be a key (an unhashable policy): priced afresh
+            key = known = None
+        if known is not None:
+            return dict(known)
+        got = self._price_afresh(requests, pool_a, pool_b, effect_a, effect_b, round_limit, stop)
+        if key is not None and got is not None:
+            if len(self._prices) >= _PRICES:
+                self._prices.clear()
+            self._prices[key] = dict(got)
+        return got
+
+    def _price_afresh(self, requests: Mapping[str, _Request], pool_a: int, pool_b: int, effect_a: Effect,
+                      effect_b: Effect, round_limit: int | None,
+                      stop: Callable[[], bool] | None = None) -> dict[str, ChainOdds] | None:
         from .lens_arrays import Missing, Stopped
 
         mode = self._mode(requests)

@@ -74,9 +74,11 @@ class Participant:
     exit_answer: str | None = None  # what the other side said to this NPC's exit (accept, refuse, let_go, chase)
     exits_closed: bool = False  # its surrender was refused or its flight caught: it fights on to the end
     _base: int | None = None  # cached base target; cleared whenever a Pool or gear changes
+    _flourish: list[str] | None = None  # cached flamboyant_skills(); cleared with the base target
 
     def invalidate(self) -> None:
         self._base = None
+        self._flourish = None
 
     def add_bonus(self, value: int, reason: str) -> None:
         """Add a standing modifier for the conflict (a disposition, a PC assisting): one sum, each reason kept,
@@ -337,6 +339,17 @@ def from_character(
     )
 
 
+def may_flourish(p: Participant) -> bool:
+    """Whether Flamboyant is on offer to ``p`` here: :func:`flamboyant_skills` is not empty (found without
+    ranking them, which a menu that only lists the Lens does not need)."""
+    if p._flourish is not None:
+        return bool(p._flourish)
+    if p.char is None:
+        return False
+    skills = p.char.skills
+    return any(s != p.skill for s in (skills if p.flourishes is None else p.flourishes) if s in skills)
+
+
 def flamboyant_skills(p: Participant) -> list[str]:
     """The skills ``p`` may show off with, best first (a fitting Focus counted): those the conflict's type says a
     flashy move fits there (``flamboyant`` in oracles/conflicts.toml, or the adventure's conflict), never its
@@ -347,10 +360,16 @@ def flamboyant_skills(p: Participant) -> list[str]:
     """
     if p.char is None:
         return []
-    skills = p.char.skills
-    fitting = skills if p.flourishes is None else [s for s in p.flourishes if s in skills]
-    flamboyant = LENS_TABLE["flamboyant"]
-    return sorted((s for s in fitting if s != p.skill), key=lambda s: -p.rolled_target(flamboyant, s)[0])
+    # Kept on the participant: what moves a target in a conflict (a wound, a Pool below zero) moves every skill
+    # alike, so the order stands until its gear changes (invalidate); a copy, for callers that edit the list.
+    order = p._flourish
+    if order is None:
+        skills = p.char.skills
+        fitting = skills if p.flourishes is None else [s for s in p.flourishes if s in skills]
+        flamboyant = LENS_TABLE["flamboyant"]
+        order = p._flourish = sorted((s for s in fitting if s != p.skill),
+                                     key=lambda s: -p.rolled_target(flamboyant, s)[0])
+    return list(order)
 
 
 def obstacle(name: str, difficulty: str = "normal", *, side: str = "b", pid: str | None = None,
