@@ -687,7 +687,11 @@ class NPCMind:
         ctype = conflict.ctype
         physical = ctype.physical
         shield_me = me.shield_penalty(tuple(opponents), physical)
-        m = matchup_of(me, main, ctype, shield_me=shield_me)
+        if pos is not None:  # the position read this declaration holds the match-up with its main foe already
+            ev, armour_op = pos.evaluator, pos.armour_op
+        else:
+            m = matchup_of(me, main, ctype, shield_me=shield_me)
+            ev, armour_op = evaluator(m), m.armour_op
         if lenses is None:
             lenses = [k for k in LENSES] if me.uses_lenses else ["none"]
             if "quick" in lenses and not quick_extras(conflict, me):
@@ -699,12 +703,12 @@ class NPCMind:
             if key not in fight.secondary:
                 fight.secondary[key] = _secondary_targets(me)
             covert, flamboyant = (t + shield_me if t is not None else None for t in fight.secondary[key])
-            side_pool = physical and m.armour_op > 0 and main.char is not None
+            side_pool = physical and armour_op > 0 and main.char is not None
         step = 0
         if ctype.social and any(p.is_pc for p in opponents):
             step = disposition_step(self.disposition())
-        return _Reading(fight.lean, fight.morale.state, tuple(lenses), evaluator(m), covert, flamboyant, side_pool,
-                        me.pool.maximum, main.pool.maximum, m.armour_op, _kind(ctype), step, main.uses_lenses,
+        return _Reading(fight.lean, fight.morale.state, tuple(lenses), ev, covert, flamboyant, side_pool,
+                        me.pool.maximum, main.pool.maximum, armour_op, _kind(ctype), step, main.uses_lenses,
                         pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
                         main.pool.maximum if main.pushing else 0)
 
