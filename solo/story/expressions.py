@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 MAX_LENGTH = 1000
@@ -283,8 +284,12 @@ class Condition:
         walk(self.tree)
         return out
 
+    @cached_property
+    def _run(self) -> Callable[[Context], Any]:
+        return _compiled(self.tree)  # kept here: a tuple's hash is worked out again at every look-up
+
     def evaluate(self, context: Context) -> bool:
-        return _truthy(_eval(self.tree, context))
+        return _truthy(self._run(context))
 
 
 def _collect(node, kind):
@@ -330,55 +335,88 @@ def _number(value, what: str):
 
 
 def _eval(node, ctx: Context):
+    return _compiled(node)(ctx)
+
+
+_ORDER: dict[str, Callable[[Any, Any], bool]] = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+                                                   ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+@lru_cache(maxsize=65_536)
+def _compiled(node) -> Callable[[Context], Any]:
+    """The node as a function of the context, made once per node (a tree is a tuple of tuples, so a key): a game
+    asks the same conditions every turn, and walking the tree each time was the most of a small story's turn.
+    Closures over our own functions, never Python made from the text."""
     kind = node[0]
     if kind in ("num", "str", "bool"):
-        return node[1]
+        value = node[1]
+        return lambda ctx: value
     if kind == "name":
-        return ctx.names(node[1])
+        name = node[1]
+        return lambda ctx: ctx.names(name)
     if kind == "not":
-        return not _truthy(_eval(node[1], ctx))
-    if kind == "and":
-        return _truthy(_eval(node[1], ctx)) and _truthy(_eval(node[2], ctx))
-    if kind == "or":
-        return _truthy(_eval(node[1], ctx)) or _truthy(_eval(node[2], ctx))
+        inner = _compiled(node[1])
+        return lambda ctx: not _truthy(inner(ctx))
+    if kind in ("and", "or"):
+        left, right = _compiled(node[1]), _compiled(node[2])
+        if kind == "and":
+            return lambda ctx: _truthy(left(ctx)) and _truthy(right(ctx))
+        return lambda ctx: _truthy(left(ctx)) or _truthy(right(ctx))
     if kind == "neg":
-        return -_number(_eval(node[1], ctx), "'-'")
+        inner = _compiled(node[1])
+        return lambda ctx: -_number(inner(ctx), "'-'")
     if kind == "arith":
-        op, a, b = node[1], _number(_eval(node[2], ctx), node[1]), _number(_eval(node[3], ctx), node[1])
-        if op == "+":
-            return a + b
-        if op == "-":
-            return a - b
-        if op == "*":
-            return a * b
-        if b == 0:
-            return 0  # a condition never crashes a game: dividing by zero gives 0
-        return a // b if op == "/" else a % b
+        op, left, right = node[1], _compiled(node[2]), _compiled(node[3])
+
+        def arith(ctx):
+            a, b = _number(left(ctx), op), _number(right(ctx), op)
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if b == 0:
+                return 0  # a condition never crashes a game: dividing by zero gives 0
+            return a // b if op == "/" else a % b
+
+        return arith
     if kind == "cmp":
-        op, a, b = node[1], _eval(node[2], ctx), _eval(node[3], ctx)
+        op, left, right = node[1], _compiled(node[2]), _compiled(node[3])
         if op == "==":
-            return a == b
+            return lambda ctx: left(ctx) == right(ctx)
         if op == "!=":
-            return a != b
-        if isinstance(a, str) or isinstance(b, str):
-            if not (isinstance(a, str) and isinstance(b, str)):
-                return False
-        else:
-            a, b = _number(a, op), _number(b, op)
-        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+            return lambda ctx: left(ctx) != right(ctx)
+        order = _ORDER[op]
+
+        def compare(ctx):
+            a, b = left(ctx), right(ctx)
+            if isinstance(a, str) or isinstance(b, str):
+                if not (isinstance(a, str) and isinstance(b, str)):
+                    return False
+            else:
+                a, b = _number(a, op), _number(b, op)
+            return order(a, b)
+
+        return compare
     if kind == "call":
-        name, args = node[1], [_eval(a, ctx) for a in node[2]]
-        if name == "min":
-            return min(_number(a, "min()") for a in args)
-        if name == "max":
-            return max(_number(a, "max()") for a in args)
-        fn = ctx.functions.get(name)
-        if fn is None:
-            return 0
-        try:
-            return fn(*args)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            return 0  # a wrong argument (a number where a name belongs) reads as 0, never a crash
+        name, parts = node[1], tuple(_compiled(a) for a in node[2])
+
+        def call(ctx):
+            args = [f(ctx) for f in parts]
+            if name == "min":
+                return min(_number(a, "min()") for a in args)
+            if name == "max":
+                return max(_number(a, "max()") for a in args)
+            fn = ctx.functions.get(name)
+            if fn is None:
+                return 0
+            try:
+                return fn(*args)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                return 0  # a wrong argument (a number where a name belongs) reads as 0, never a crash
+
+        return call
     raise ExpressionError(f"unknown node {kind!r}")
 
 

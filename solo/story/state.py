@@ -53,7 +53,8 @@ class GameState:
     @property
     def pcs(self) -> list[Character]:
         """PCs still in the scenario."""
-        return [pc for pc in self.party if pc.name not in self.removed]
+        removed = self.removed
+        return [pc for pc in self.party if pc.name not in removed] if removed else self.party[:]
 
     def active_pc(self) -> Character | None:
         pcs = self.pcs
