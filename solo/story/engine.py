@@ -234,7 +234,7 @@ class Game:
         for effect in scene.on_enter_before:  # on_enter.before: the text below already reads what they did
             self.apply(effect)
         self.emit("scene_entered", scene=scene.id, title=self.picked(scene.title), text=self.picked(scene.text),
-                  slots=self.slots(),
+                  slots=self.text_slots(),
                   ending=scene.ending, visit=s.visited[scene.id])
         if scene.oracle_setup:
             from ..oracle import set_up_scene
@@ -266,6 +266,11 @@ class Game:
         out.update({f"npc.{k}": v.name for k, v in s.npcs.items()})
         out.update({f"counter.{k}": v for k, v in s.counters.items()})
         return out
+
+    def text_slots(self) -> dict[str, object]:
+        """:meth:`slots` for an event whose text someone may fill; none for a sink that only counts (the
+        simulator's tally, ``detail = False``): it fills no text, and working them out was a tenth of a turn."""
+        return self.slots() if self._shows else {}
 
     def picked(self, text: str) -> str:
         """The text with its ``{if}`` blocks decided by the state now; its slots are left for the renderer."""
@@ -311,12 +316,22 @@ class Game:
         self.price_ahead(fights)
         stakes = {c.key: f"at stake: {fill(str(c.action.spec['stakes']), slots, ctx)}" for c in choices
                   if c.action is not None and c.action.kind == "conflict" and c.action.spec.get("stakes")}
-        answer = self.ask("choice", prompt, [Option(c.key, labels[c.key],
-                                                    " · ".join(w for w in (odds.get(c.key), stakes.get(c.key),
-                                                                           hints[c.key]) if w),
-                                                    chance=self._choice_chance(c) if shows else None,
-                                                    number=c.number)
-                                             for c in choices], scene=scene.id)
+        options = []
+        for c in choices:
+            k = c.key
+            detail = " · ".join(w for w in (odds.get(k), stakes.get(k), hints[k]) if w)
+            if shows:
+                options.append(Option(k, labels[k], detail, chance=self._choice_chance(c), number=c.number))
+                continue
+            # with no chance on it an option is its words: one frozen Option for each, made once (menus recur)
+            made = (k, labels[k], detail, c.number)
+            option = _OPTIONS.get(made)
+            if option is None:
+                if len(_OPTIONS) >= 4096:
+                    _OPTIONS.clear()
+                option = _OPTIONS[made] = Option(k, labels[k], detail, number=c.number)
+            options.append(option)
+        answer = self.ask("choice", prompt, options, scene=scene.id)
         self.answered(answer)
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, text=labels[choice.key],
@@ -403,7 +418,7 @@ class Game:
         if branch is None:
             return
         if branch.text:
-            self.emit("branch_text", text=self.picked(branch.text), slots=self.slots())
+            self.emit("branch_text", text=self.picked(branch.text), slots=self.text_slots())
         for effect in branch.effects:
             self.apply(effect)
         if self.finished:
@@ -677,3 +692,7 @@ def _join(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+#: Menu options without a chance, by what they hold (see :meth:`Game.turn`).
+_OPTIONS: dict[tuple, Option] = {}
