@@ -244,7 +244,7 @@ def test_on_enter_before_runs_ahead_of_the_text_and_an_outcome_list_picks_by_the
     assert [e.data["outcome"] for e in events if e.kind == "ending"] == ["poor"]
     scene = game.adventure.scenes["out"]
     assert scene.outcome == "poor" and [w for _, w in scene.outcomes] == ["rich", "poor"]
-    from solo.story.prove_reads import conditions_of
+    from solo.sim.prove.reads import conditions_of
 
     assert scene.outcomes[0][0] in conditions_of(game.adventure)  # solo prove reads it too
 

@@ -12,15 +12,15 @@ from solo.cli import cli
 from solo.cli.prove import ProgressLine
 from solo.rules.rolls import success_chance
 from solo.saves import read_save
-from solo.story import prove_walkthrough
+from solo.sim.prove import walkthrough as prove_walkthrough
+from solo.sim.prove.judge import path_to
+from solo.sim.prove.probe import start
+from solo.sim.prove.reads import Reads, _cap, _uses
+from solo.sim.prove.report import exit_code, percent, text_lines
+from solo.sim.prove.search import Arc, Move, _add, prove
+from solo.sim.prove.walkthrough import walk
 from solo.story.expressions import parse_condition
 from solo.story.loader import load_adventure
-from solo.story.prove_judge import path_to
-from solo.story.prove_probe import start
-from solo.story.prove_reads import Reads, _cap, _uses
-from solo.story.prove_report import exit_code, percent, text_lines
-from solo.story.prove_search import Arc, Move, _add, prove
-from solo.story.prove_walkthrough import walk
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "prove"
@@ -393,7 +393,7 @@ def test_a_progress_line_only_on_a_terminal_and_wiped_at_the_end(monkeypatch):
     quiet.done()
     assert pipe.written == ""
     calls: list[tuple[int, int]] = []
-    monkeypatch.setattr("solo.story.prove_search.PROGRESS_EVERY", 1)
+    monkeypatch.setattr("solo.sim.prove.search.PROGRESS_EVERY", 1)
     proof = prove(load_adventure(EXAMPLE), progress=lambda searched, found: calls.append((searched, found)))
     assert calls and calls[-1][0] == len(calls) and all(f <= len(proof.nodes) for _, f in calls)
     result = CliRunner().invoke(cli, ["prove", str(EXAMPLE), "--seeds", "0"])
@@ -475,7 +475,7 @@ def test_best_play_on_the_tutorial_is_at_least_what_every_bot_reaches_in_1000_ru
 def test_a_choice_for_another_party_size_is_no_finding():
     """Kaldskard writes a fight for one, for two and for three: proved with one PC, the others are not offered
     and that is said apart, not as 'never offered' (it made a clean adventure exit 1)."""
-    from solo.story.prove_report import exit_code, findings
+    from solo.sim.prove.report import exit_code, findings
 
     source = DATA / "party.toml"
     alone = prove(load_adventure(source))

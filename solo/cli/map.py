@@ -107,7 +107,7 @@ def proven_marks(adv: Adventure) -> dict[str, set[str]]:
     """What ``solo prove`` finds, as marks for the map: the scenes soft-locks trap the party in (certain, even
     from a search that stopped at its limit), and the scenes no reachable state enters (only from a complete one)."""
     from ..sim.policies import prove_fighters
-    from ..story.prove_search import prove
+    from ..sim.prove.search import prove
 
     proof = prove(adv, fighters=prove_fighters())
     softlock = {cause[0] for cause in proof.soft_lock_groups if cause[0]}

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 import click
 
 from ..paths import FileKind
-from ..story.prove_limits import DEFAULT_MAX_STATES, MAX_STATES_LIMIT
+from ..sim.prove.limits import DEFAULT_MAX_STATES, MAX_STATES_LIMIT
 from . import UserError
 from .folders import FOLDER
 
 if TYPE_CHECKING:
-    from ..story.prove_walkthrough import Walkthrough
+    from ..sim.prove.walkthrough import Walkthrough
 
 
 @click.command("prove")
@@ -54,11 +54,11 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     import time
 
     from ..errors import SoloError
+    from ..sim.prove.report import exit_code, text_lines, to_json
+    from ..sim.prove.search import prove
+    from ..sim.prove.walkthrough import DEFAULT_SEEDS, trap_walks, walk
     from ..story.library import find_adventure
     from ..story.loader import AdventureError, load_adventure
-    from ..story.prove_report import exit_code, text_lines, to_json
-    from ..story.prove_search import prove
-    from ..story.prove_walkthrough import DEFAULT_SEEDS, trap_walks, walk
 
     began = time.perf_counter()
 

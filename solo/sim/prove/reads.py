@@ -27,13 +27,13 @@ import math
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from ..rules.outcomes import COMAE
-from .expressions import Condition, value_of
-from .npcs import disposition_of
+from ...rules.outcomes import COMAE
+from ...story.expressions import Condition, value_of
+from ...story.npcs import disposition_of
 
 if TYPE_CHECKING:
-    from .adventure import Adventure
-    from .engine import Game
+    from ...story.adventure import Adventure
+    from ...story.engine import Game
 
 #: Calls whose value only ever grows in a game: safe to merge above the cap.
 GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
@@ -278,7 +278,7 @@ def _strings(obj: Any) -> set[str]:
 def scenes_ahead(adventure: Adventure) -> dict[str, frozenset[str]]:
     """Each scene -> the scenes the story can go on to from it, itself included (every branch's ``goto``,
     route, outcome and escalation, as :func:`~solo.story.graph.edges` draws them)."""
-    from .graph import edges
+    from ...story.graph import edges
 
     graph = {sid: {t for _, t in out if t in adventure.scenes} for sid, out in edges(adventure).items()}
     ahead: dict[str, frozenset[str]] = {}

@@ -2,7 +2,7 @@
 
 :class:`ProbeGame` is the real :class:`~solo.story.engine.Game`; only the
 resolution of the chosen choice's action is decided by the search (a
-:class:`~solo.story.prove_chances.Plan`) instead of the dice. Effects, branches,
+:class:`~solo.sim.prove.chances.Plan`) instead of the dice. Effects, branches,
 routes, ``once``, visits, endings and whatever the format adds later all run
 as the engine runs them. A step ends when the game asks its next choice (the
 question is put before anything of that turn changes) or when it ends.
@@ -15,15 +15,15 @@ import pickle
 import zlib
 from typing import TYPE_CHECKING
 
-from ..decisions import PUSH, Question
-from ..rules.dice import new_rng
-from ..rules.outcomes import OUT
-from .engine import Game
+from ...decisions import PUSH, Question
+from ...rules.dice import new_rng
+from ...rules.outcomes import OUT
+from ...story.engine import Game
 
 if TYPE_CHECKING:
-    from ..rules.character import Character
-    from .adventure import Action, Adventure, Branch
-    from .prove_chances import Plan
+    from ...rules.character import Character
+    from ...story.adventure import Action, Adventure, Branch
+    from .chances import Plan
 
 #: The dice a probe game keeps for what the search does not branch on (a scene's damage dice, tables).
 PROBE_SEED = 14

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from .engine import DEAD_END, FALLEN
-from .prove_search import ERROR, MAX_SWEEPS, Node
+from ...story.engine import DEAD_END, FALLEN
+from .search import ERROR, MAX_SWEEPS, Node
 
 if TYPE_CHECKING:
-    from .prove_search import Proof
+    from .search import Proof
 
 #: Soft-locks listed one by one (grouped by cause, the shortest way into each); the count covers them all.
 SHOWN_SOFT_LOCKS = 20

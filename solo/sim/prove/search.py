@@ -1,11 +1,11 @@
 """``solo prove``'s search: every state an adventure can reach, and what follows from the graph.
 
 The ``prove_*`` modules drive the real engine one choice at a time
-(:mod:`solo.story.prove_probe`), with the exact odds of every roll
-(:mod:`solo.story.prove_chances`); docs/proving.md says what they find and
+(:mod:`solo.sim.prove.probe`), with the exact odds of every roll
+(:mod:`solo.sim.prove.chances`); docs/proving.md says what they find and
 how far to trust it.
 
-Nodes are states as :mod:`solo.story.prove_reads` tells them apart, or the
+Nodes are states as :mod:`solo.sim.prove.reads` tells them apart, or the
 question a lost opposed roll puts (escalate or not); a *move* is a choice
 (or that answer) and leads to each outcome of its action with its exact
 chance. From the graph: which endings are reached, how many choices the shortest
@@ -22,18 +22,18 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .engine import DEAD_END
-from .prove_chances import Outcomes, Plan, escalation_outcomes, outcomes
-from .prove_limits import DEFAULT_MAX_STATES
-from .prove_probe import Packer, ProbeGame, start, step
-from .prove_reads import Reads
+from ...story.engine import DEAD_END
+from .chances import Outcomes, Plan, escalation_outcomes, outcomes
+from .limits import DEFAULT_MAX_STATES
+from .probe import Packer, ProbeGame, start, step
+from .reads import Reads
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..rules.character import Character
-    from .adventure import Adventure, Choice
-    from .prove_chances import Fighters
+    from ...rules.character import Character
+    from ...story.adventure import Adventure, Choice
+    from .chances import Fighters
 
     #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
     Progress = Callable[[int, int], None]
@@ -93,7 +93,7 @@ class Node:
 
 @dataclass
 class Proof:
-    """What the search found (see :mod:`solo.story.prove_report` for how it is told)."""
+    """What the search found (see :mod:`solo.sim.prove.report` for how it is told)."""
 
     adventure: Adventure
     reads: Reads
@@ -366,7 +366,7 @@ def prove(adventure: Adventure, party: list[Character] | None = None, *,
     moves of fighting it as each of them does, so that best play is at least as good as theirs."""
     import time
 
-    from .prove_judge import judge
+    from .judge import judge
 
     began = time.perf_counter()
     search = _Search(adventure, party, max_states, progress, reduce, fighters)

@@ -22,17 +22,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..rules.escalation import may_escalate
-from ..rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
-from ..rules.rolls import judge, resolve_opposed
+from ...rules.escalation import may_escalate
+from ...rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
+from ...rules.rolls import judge, resolve_opposed
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..decisions import Decider
-    from ..rules.character import Character
-    from .adventure import Action, Branch
-    from .engine import Game
+    from ...decisions import Decider
+    from ...rules.character import Character
+    from ...story.adventure import Action, Branch
+    from ...story.engine import Game
 
 #: Conflicts the exact odds cannot price (more than two sides, a spent Pool) are played this many times.
 SAMPLED_CONFLICTS = 400
@@ -71,7 +71,7 @@ class Plan:
                     if self.requests:
                         pc.requests[self.requests] = pc.requests.get(self.requests, 0) + 1
         if self.real:
-            from .engine import Game as RealGame
+            from ...story.engine import Game as RealGame
 
             return RealGame.resolve(game, action)
         if self.escalated:
@@ -84,7 +84,7 @@ class Plan:
     def _aftermath(self, game: Game, spec: dict) -> None:
         """What the conflict leaves behind, through the engine's own :meth:`Game.conflict_aftermath`."""
         assert self.statuses is not None
-        from .actions import conflict_type_of
+        from ...story.actions import conflict_type_of
 
         ctype = conflict_type_of(game, spec)
         parts, npcs, _ = game.conflict_sides(ctype, [nid for nid, _ in self.statuses], None, pc_decider=None,
@@ -149,7 +149,7 @@ def escalation_outcomes(game: Game, action: Action, fighters: Fighters | None = 
 # -- rolls -----------------------------------------------------------------------------------------
 def _roller(game: Game, spec: dict, npc=None) -> str | None:
     """The PC who rolls: the engine's own pick, or (asked) the best at it, as best play would choose."""
-    from .rolling import roll_target, roller
+    from ...story.rolling import roll_target, roller
 
     pc = roller(game, spec, npc=npc)
     if pc is None:
@@ -178,7 +178,7 @@ def roll_faces(target: int) -> tuple[tuple[str, int], ...]:
 
 
 def _roll(game: Game, action: Action) -> Outcomes:
-    from .rolling import roll_target
+    from ...story.rolling import roll_target
 
     spec = action.spec
     name = _roller(game, spec)
@@ -207,9 +207,9 @@ def opposed_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, int], ...]:
 
 
 def _opposed(game: Game, action: Action) -> Outcomes:
-    from ..rules.character import skill_target
-    from .rolling import roll_target
-    from .verbs import field_value
+    from ...rules.character import skill_target
+    from ...story.rolling import roll_target
+    from ...story.verbs import field_value
 
     spec = action.spec
     npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
@@ -219,7 +219,7 @@ def _opposed(game: Game, action: Action) -> Outcomes:
         return Outcomes([Plan(1.0, "lose")], note="nobody left to roll")
     target, _, routine = roll_target(pc, spec, npc=npc)
     if npc is not None:
-        from .actions import ACTIONS
+        from ...story.actions import ACTIONS
 
         fields = ACTIONS["opposed"].fields
         their_skill = field_value(fields, spec, "npc_skill") or spec["skill"]
@@ -235,8 +235,8 @@ def _opposed(game: Game, action: Action) -> Outcomes:
 
 # -- the oracle and requests ----------------------------------------------------------------------
 def _oracle(game: Game, action: Action) -> Outcomes:
-    from ..oracle import oracle_odds
-    from .actions import ACTIONS
+    from ...oracle import oracle_odds
+    from ...story.actions import ACTIONS
 
     odds = oracle_odds(ACTIONS["oracle"].arg(action.spec, "odds"), game.state.oracle.tension)
     return Outcomes([Plan(n / 100, grade.replace(", ", "_")) for grade, n in odds.faces.items() if n],
@@ -244,7 +244,7 @@ def _oracle(game: Game, action: Action) -> Outcomes:
 
 
 def _request(game: Game, action: Action) -> Outcomes:
-    from ..rules.character import request_chance
+    from ...rules.character import request_chance
 
     tag = action.spec["tag"]
     holders = [pc for pc in game.state.pcs if tag in pc.tags]
@@ -265,7 +265,7 @@ def _conflict(game: Game, spec: dict, fighters: Fighters | None = None) -> Outco
     or push on into comae (which the exact odds leave out), the conflict is played with the engine and each
     ending counted: an estimate, and the report says so.
     """
-    from .actions import ACTIONS, conflict_type_of
+    from ...story.actions import ACTIONS, conflict_type_of
 
     verb = ACTIONS["conflict"]
     ctype = conflict_type_of(game, spec)
@@ -308,7 +308,7 @@ def _signature(game: Game, spec: dict, npc_ids: list[str]) -> str:
 
 
 def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Outcomes:
-    from .actions import obstacle_of
+    from ...story.actions import obstacle_of
 
     parts, _ = _participants(game, ctype, spec, npc_ids, "none", random.Random(SAMPLE_SEED))
     if {p.side for p in parts} != {"a", "b"}:  # a side with nobody in it: no fight, as in the engine
@@ -332,7 +332,7 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
 
 def _exits(ctype, npc_ids: list[str]) -> list[Plan]:
     """Giving up (and, where the conflict allows flight, fleeing) in the first round: no roll, the NPCs stay in."""
-    from ..rules.outcomes import FLED, FLEE, SURRENDER, SURRENDERED
+    from ...rules.outcomes import FLED, FLEE, SURRENDER, SURRENDERED
 
     statuses = tuple((nid, ACTIVE) for nid in npc_ids)
     ways = [(SURRENDER, SURRENDERED)] + ([(FLEE, FLED)] if ctype.flight else [])
@@ -344,9 +344,9 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
     """The sides as the game lines them up (:meth:`Game.conflict_sides`, on copies), PCs keeping ``lens``, NPCs
     with their minds, and the PCs' disposition bonus in a social conflict. Spent Pools are not modelled.
     Returns the participants and the NPCs' by id."""
-    from ..minds.bots import LensKeeper
-    from .actions import obstacle_of
-    from .npcs import default_mind
+    from ...minds.bots import LensKeeper
+    from ...story.actions import obstacle_of
+    from ...story.npcs import default_mind
 
     memory = game.state.memory
     decider = fighter(rng) if fighter is not None else LensKeeper(lens)
@@ -359,8 +359,8 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
 
 def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tuple[float, float, str] | None:
     """The exact odds of one against one (won, lost, the best Lens to keep), or None where they cannot be had."""
-    from ..minds.foresight import Foresight
-    from ..rules.conflict import Conflict
+    from ...minds.foresight import Foresight
+    from ...rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
     parts, _ = _participants(game, ctype, spec, npc_ids, "none", rng)
@@ -386,7 +386,7 @@ def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, len
              ) -> Counter[Ending]:
     """The conflict played SAMPLED_CONFLICTS times with the engine, the PCs keeping ``lens`` (or fighting as
     ``fighter`` does): how each ended."""
-    from ..rules.conflict import Conflict
+    from ...rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
     counts: Counter[Ending] = Counter()

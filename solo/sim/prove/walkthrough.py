@@ -16,14 +16,14 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, TARGET, Decider, Question
-from .engine import DEAD_END, Game
-from .prove_probe import plain_answer
-from .prove_search import ERROR
+from ...decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, TARGET, Decider, Question
+from ...story.engine import DEAD_END, Game
+from .probe import plain_answer
+from .search import ERROR
 
 if TYPE_CHECKING:
-    from ..rules.character import Character
-    from .prove_search import Move, Node, Proof
+    from ...rules.character import Character
+    from .search import Move, Node, Proof
 
 #: Seeds tried for each ending before saying none was found.
 DEFAULT_SEEDS = 200
@@ -97,7 +97,7 @@ class _Walker:
         elif kind == "who":
             answer = max(question.options, key=lambda o: o.chance.target if o.chance is not None else 101).key
         elif kind in _CONFLICT_KINDS:
-            from ..minds.bots import LensKeeper
+            from ...minds.bots import LensKeeper
 
             keys = question.keys()
             answer = self.exit if self.exit in keys else LensKeeper(self.lens).decide(question)
@@ -173,7 +173,7 @@ def walk_to(proof: Proof, node_ids: list[int], *, seeds: int = DEFAULT_SEEDS, fi
     Its :attr:`Walkthrough.ending` is the scene of the state reached; ``solo play --script FILE --partial``
     plays it and saves the game at the trap.
     """
-    from .prove_judge import _distances, _reverse
+    from .judge import _distances, _reverse
 
     dist = _distances(_reverse(proof.nodes), node_ids, len(proof.nodes))
     want = dist[0] if proof.nodes else None

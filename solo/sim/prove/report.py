@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import prove_walkthrough
-from .prove_chances import SAMPLED_CONFLICTS
+from . import walkthrough as prove_walkthrough
+from .chances import SAMPLED_CONFLICTS
 
 if TYPE_CHECKING:
-    from .prove_search import Proof
-    from .prove_walkthrough import Walkthrough
+    from .search import Proof
+    from .walkthrough import Walkthrough
 
 
 #: ``solo prove``'s exit statuses (docs/proving.md): a CI gates on them.
