@@ -11,10 +11,12 @@ between scenes through the adventure's flow machine (:mod:`solo.story.flow`).
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
+import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from ..decisions import Decider, Option, Question, answers_from_record
 from ..events import Chance, Event, Sink, wants_detail
@@ -95,6 +97,29 @@ class Game:
         self.shown: Chance | None = None  # the chance of the option last chosen, for the roll it announced
         self._shows = wants_detail(sink)  # someone reads the chances a choice list may show
         self.think_ahead: ThinkAhead | None = None  # prices a menu's conflicts while a person reads it (solo play)
+
+    def clone(self, state: GameState, *, decider: Decider, rng: random.Random | None = None,
+              flow_state: str | None = None) -> Self:
+        """This game played on from ``state`` (its own, shared with nothing) by ``decider``, with ``rng`` (this
+        game's own generator if None) and at ``flow_state`` (this game's if None).
+
+        Everything a game holds besides its state is set here, once: ``solo prove`` branches thousands of
+        games off each other, and a piece of a game copied by hand elsewhere would be one a new field breaks.
+        The chance shown last is dropped (it belonged to the other game's menu), the numbering of chances
+        carries on from where it was, nothing thinks ahead for the copy.
+        """
+        g = copy.copy(self)
+        g.state = state
+        g.decider = decider
+        if rng is not None:
+            g.rng = rng
+        if flow_state is not None:
+            g.flow_state = flow_state
+        g.shown = None
+        g.chance_ids = copy.copy(self.chance_ids)
+        g.think_ahead = None
+        g.__dict__.pop("_context", None)  # read from the state it was made for
+        return g
 
     # -- plumbing -------------------------------------------------------------------
     def scene_went(self, score: int) -> None:

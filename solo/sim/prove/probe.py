@@ -10,7 +10,6 @@ question is put before anything of that turn changes) or when it ends.
 
 from __future__ import annotations
 
-import copy
 import pickle
 import zlib
 from typing import TYPE_CHECKING
@@ -94,12 +93,9 @@ def step(game: ProbeGame, key: str, plan: Plan | None, raw: bytes | None = None)
 
     ``raw``, the game's state as :func:`raw_state` gives it, makes the copy quicker when one state takes many
     steps (a pickle is read back in a fraction of the time :meth:`GameState.copy` takes)."""
-    g = copy.copy(game)
-    g.state = pickle.loads(raw) if raw is not None else game.state.copy()
-    g.rng = new_rng(PROBE_SEED)
-    g.decider = StepDecider(key)
+    g = game.clone(pickle.loads(raw) if raw is not None else game.state.copy(), decider=StepDecider(key),
+                   rng=new_rng(PROBE_SEED))
     g.plan = plan
-    g.shown = None
     try:
         g.play()
     except Stop:
@@ -131,8 +127,5 @@ class Packer:
         flow, data = packed
         stretch = zlib.decompressobj(zdict=self.base)
         raw = stretch.decompress(data) + stretch.flush()
-        g = copy.copy(self.template)
-        g.state = pickle.loads(raw)
-        g.flow_state = flow
-        g.shown = None
-        return g, raw
+        template = self.template
+        return template.clone(pickle.loads(raw), decider=template.decider, flow_state=flow), raw
