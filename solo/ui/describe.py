@@ -226,6 +226,9 @@ def oracle(e) -> str:
     chance = odds.get("chance", e.get("chance"))
     line = f"Oracle {q}({odds.get('likelihood', '')}, {chance} %): rolled {two_digits(e['roll'])}: {e['answer']}."
     line = line.replace("(, ", "(")
+    read = e.get("reading")
+    if isinstance(read, dict) and read.get("text"):
+        line += f" Reading: {read['text']}"
     hard = e.get("interpretation")
     if isinstance(hard, dict):
         line += " " + interpretation(hard)
