@@ -260,7 +260,8 @@ def event_follow_up(ev: Mapping) -> str:
     if ev.get("context"):
         line += f" It follows the current situation: {ev['context']}."
     if ev.get("closes"):
-        line += f" If that settles it, close the thread with: threads close {ev['closes']}"
+        line += (f" If that settles it, close the thread with: threads close {ev['closes']}; if it only moves it on,"
+                 f" mark the progress: threads progress {ev['closes']}")
     elif ev.get("focus") in FOLLOW_UPS:
         line += f" {FOLLOW_UPS[ev['focus']]}"
     return line

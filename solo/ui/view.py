@@ -413,7 +413,11 @@ class TerminalView:
         self.console.print(plain(f"  {e.get('name', '')} {what}.", style="dim"))
 
     def _on_thread_progress(self, e: Event, n: list[str]) -> None:
-        self.console.print(plain("  " + d.thread_progress(e), style="magenta"))
+        import textwrap
+
+        lines = textwrap.fill(d.thread_progress(e), self.console.width, initial_indent="  ", subsequent_indent="  ",
+                              break_long_words=False, break_on_hyphens=False)  # wrapped under itself
+        self.console.print(plain(lines, style="magenta"), soft_wrap=True)
 
     def _on_discovery(self, e: Event, n: list[str]) -> None:
         self.console.print(Panel(plain(d.discovery(e)), title="Discovery", border_style="magenta", expand=False))
