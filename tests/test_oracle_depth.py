@@ -307,3 +307,16 @@ def test_solo_session_weighs_moves_and_discovers(cli_run, tmp_path, monkeypatch)
     session.add_thread("T")
     with pytest.raises(Exception, match="1 to 3 points"):
         session.add_progress("1", 4)
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_a_new_scene_lets_the_pcs_look_into_a_thread_again_however_the_last_one_went(tutorial, tmp_path, monkeypatch,
+                                                                                      mixed):
+    if mixed:  # a scene that leaves the tension where it was is a new scene all the same
+        monkeypatch.setattr("solo.story.engine.scene_control", lambda went, authored: None)
+    lines = ["", "", "threads add Find the smuggler", "1", "threads discover 1", "1", "2", "threads discover 1"]
+    session, out = play(tutorial, lines, tmp_path, seed=9)
+    state = session.game.state
+    assert state.scene == "caught" and state.oracle.tension == (5 if mixed else 6)
+    assert out.count("Discovery check on \u201cFind the smuggler\u201d") == 2 and "already looked into" not in out
+    assert state.oracle.searched == ["Find the smuggler"]
