@@ -49,8 +49,12 @@ def test_each_word_list_has_a_hundred_different_words(tables, name):
     assert all(row.weight == 1 for row in tables.get(name).rows)
 
 
-@pytest.mark.parametrize("name,at_least", [("character", 40), ("location", 40), ("object", 40),
-                                           ("price", 20), ("twist", 20)])
+#: The element tables (issue 31, point 9): at least a hundred different rows each.
+ELEMENTS = ("character", "location", "object", "character_action", "action")
+
+
+@pytest.mark.parametrize("name,at_least", [("character", 100), ("location", 100), ("object", 100),
+                                           ("character_action", 100), ("price", 20), ("twist", 20)])
 def test_themed_and_hard_answer_tables(tables, name, at_least):
     rows = [row.text for row in tables.get(name).rows]
     assert len(rows) >= at_least and len(set(rows)) == len(rows)
@@ -58,6 +62,19 @@ def test_themed_and_hard_answer_tables(tables, name, at_least):
     for _ in range(50):
         text = tables.roll(name, rng, slots={"npc": ["Nora Dahl"], "thread": ["find the ledger"]}).text
         assert text and "{" not in text
+
+
+def test_every_bundled_table_has_twenty_rows_and_the_element_tables_a_hundred(tables):
+    """Issue 31, point 9: no small table left (20 rows or more each), and the element tables for
+    characters, places, objects and actions a hundred different rows or more, each one a phrase or
+    a word of its own (no row twice, however it is written)."""
+    bundled = load_tables(use_env=False)
+    small = {t.name: len(t.rows) for t in bundled.tables() if len(t.rows) < 20}
+    assert not small, small
+    for name in ELEMENTS:
+        rows = [row.text.strip().casefold().rstrip(".") for row in bundled.get(name).rows]
+        assert len(rows) >= 100 and len(set(rows)) == len(rows), name
+        assert all(r and "{" not in r for r in rows), name
 
 
 # -- the game's own dice ----------------------------------------------------------------------

@@ -71,3 +71,23 @@ def test_documented_scene_formula(tension):
     assert round(odds["interrupted"] * 100) == 5 * tension
     assert round(odds["altered"] * 100) == 5 * tension
     assert round(odds["expected"] * 100) == 100 - 10 * tension
+
+
+def test_documented_discovery_answers_equal_the_enumerated_faces():
+    from solo.oracle import GRADES, discovery_chance, discovery_odds
+
+    rows = _table_after("Discovery answers for every point", "progress")
+    assert rows[0][2:] == list(GRADES)
+    assert [int(r[0]) for r in rows[2:]] == list(range(11))
+    for row in rows[2:]:
+        points = int(row[0])
+        assert int(row[1]) == discovery_chance(points)
+        assert [int(c) for c in row[2:]] == [discovery_odds(points)[g] for g in GRADES], points
+
+
+def test_documented_discovery_gains_are_the_codes():
+    from solo.oracle.threads import DISCOVERY_GAIN, DISCOVERY_READS
+
+    rows = _table_after("The discovery check", "answer")
+    assert {r[0]: int(r[2]) for r in rows[2:]} == DISCOVERY_GAIN
+    assert {r[0]: r[1] for r in rows[2:]} == DISCOVERY_READS

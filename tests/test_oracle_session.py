@@ -230,7 +230,8 @@ def test_session_command_lists_changes_and_shows(solo, tmp_path):
     result = solo("session", "heist", "--thread", "Find the courier", "--thread", "Pay the debt",
                   "--thread", "Leave town", "--npc", "Nora")
     assert result.exit_code == 0
-    assert "  1. Find the courier\n  2. Pay the debt\n  3. Leave town" in result.output
+    fresh = " \u00b7 progress 0/10, flashpoint at 5"
+    assert f"  1. Find the courier{fresh}\n  2. Pay the debt{fresh}\n  3. Leave town{fresh}" in result.output
     result = solo("session", "heist", "--close", "1", "--close", "3")  # both read against the list shown
     assert "Closed thread: Find the courier" in result.output and "Closed thread: Leave town" in result.output
     assert _session(tmp_path).state.threads == ["Pay the debt"]

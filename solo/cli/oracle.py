@@ -104,6 +104,8 @@ def _show(answer: OracleAnswer, chances: OracleOdds) -> None:
     )
     ending = "…" if "," in answer.grade else "."
     click.echo(f"Roll: {two_digits(answer.roll)} → {answer.grade.capitalize()}{ending}")
+    if answer.reading is not None:
+        click.echo(f"Reading: {answer.reading.text}")
     if answer.interpretation is not None:
         from ..ui.describe import interpretation
 

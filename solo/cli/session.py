@@ -2,56 +2,78 @@
 
 The session itself is used by ``solo oracle``, ``solo table`` and ``solo scene``
 with ``--session NAME``; this is where a player looks at it, adds a thread or an
-NPC the story brought in, and closes what the story settled.
+NPC the story brought in (or writes one on its list again, so it counts again),
+moves a thread along its progress track or makes a discovery check on it, and
+closes what the story settled.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import UserError
 from .folders import FOLDER
-from .limits import TENSION
+from .limits import SEED, TENSION
 from .scene import held_session, keep_session, open_session
+
+if TYPE_CHECKING:
+    from ..oracle import Discovery
+    from ..oracle.session_file import OracleSession
 
 
 @click.command("session")
 @click.argument("name", required=False)
-@click.option("--thread", "threads", multiple=True, metavar="TEXT", help="Open a thread (repeatable).")
+@click.option("--thread", "threads", multiple=True, metavar="TEXT",
+              help="Open a thread; one already open counts again, up to 3 times (repeatable).")
 @click.option("--close", "closes", multiple=True, metavar="N|TEXT",
               help="Close a thread by its number in the list or its text (repeatable).")
-@click.option("--npc", "npcs", multiple=True, metavar="NAME", help="Add an NPC to the story (repeatable).")
+@click.option("--progress", "progress", multiple=True, metavar="N|TEXT",
+              help="Move a thread one point along its track of 10 (repeatable: twice is 2 points).")
+@click.option("--discover", "discover", metavar="N|TEXT",
+              help="A discovery check on a thread: the PCs look for a lead (once per thread per scene).")
+@click.option("--npc", "npcs", multiple=True, metavar="NAME",
+              help="Add an NPC to the story; one already there counts again, up to 3 times (repeatable).")
 @click.option("--npc-gone", "gone", multiple=True, metavar="N|NAME",
               help="Take an NPC out of the story by number or name (repeatable).")
 @click.option("--tension", "-t", type=TENSION, metavar="N", help="Set the tension track, 1-9.")
 @click.option("--saves", "saves_dir", type=FOLDER, metavar="DIR",
               help="The saves folder; sessions are kept in sessions/ beside it "
                    "(default: beside ./saves or SOLO_SAVES; $SOLO_HOME/sessions when SOLO_HOME is set).")
+@click.option("--tables", "folders", multiple=True, metavar="DIR",
+              help="A folder of your own tables, for the words of --discover (repeatable; also SOLO_TABLES).")
+@click.option("--seed", type=SEED, help="Seed the dice of --discover, for a result you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...], npcs: tuple[str, ...],
-            gone: tuple[str, ...], tension: int | None, saves_dir: Path | None, as_json: bool) -> None:
+def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...], progress: tuple[str, ...],
+            discover: str | None, npcs: tuple[str, ...], gone: tuple[str, ...], tension: int | None,
+            saves_dir: Path | None, folders: tuple[str, ...], seed: int | None, as_json: bool) -> None:
     """Show the oracle session NAME, or list the sessions kept.
 
-    A session keeps the tension track, the open threads and the NPCs in play
-    for 'solo oracle', 'solo table' and 'solo scene' run with --session NAME.
-    Numbers in --close and --npc-gone are the ones this command lists.
+    A session keeps the tension track, the open threads (with their progress)
+    and the NPCs in play for 'solo oracle', 'solo table' and 'solo scene' run
+    with --session NAME. Numbers in --close, --progress, --discover and
+    --npc-gone are the ones this command lists. A thread or an NPC added again
+    counts again when the oracle picks one (shown as x2, up to x3).
 
     \b
     Examples:
       solo session
       solo session heist --thread "Who hired the courier?" --npc "Nora Dahl"
+      solo session heist --progress 1 --discover 1
       solo session heist --close 1 --tension 6
     """
     from ..errors import SoloError
-    from ..oracle import check_tension
+    from ..oracle import FLASHPOINTS, TRACK, check_tension
     from ..oracle.session_file import pick_entry, session_names, sessions_folder
 
     if name is None:
-        if threads or closes or npcs or gone or tension is not None:
+        if threads or closes or npcs or gone or progress or discover or tension is not None:
             raise UserError("name the session to change, e.g. solo session heist --thread TEXT")
         folder = sessions_folder(saves_dir)
         names = session_names(folder)
@@ -64,22 +86,39 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         else:
             click.echo(f"No sessions in {folder} yet: start one with solo scene --session NAME.")
         return
-    changing = bool(threads or closes or npcs or gone or tension is not None)
+    changing = bool(threads or closes or npcs or gone or progress or discover or tension is not None)
     with held_session(name, saves_dir) if changing else nullcontext(open_session(name, saves_dir)) as session:
         assert session is not None
         notes: list[str] = []
+        found = None
+        steps = []
         try:
             # numbers are read against the lists as last shown, before anything moves up
+            moving = [session.thread(which) for which in progress]
+            searching = session.thread(discover) if discover else None
             closing = [session.thread(which) for which in closes]
             leaving = [pick_entry(session.state.npcs, which, "NPC") for which in gone]
+            for text, points in Counter(moving).items():  # each --progress a point, shown as one step a thread
+                first = session.add_progress(text)
+                last = first
+                for _ in range(points - 1):
+                    last = session.add_progress(text) if last.after < TRACK else last
+                steps.append(replace(last, before=first.before,
+                                     flashpoints=tuple(f for f in FLASHPOINTS if first.before < f <= last.after)))
+            if searching is not None:
+                found = _discover(session, searching, folders, seed)
             for text in dict.fromkeys(closing):
                 notes.append(f"Closed thread: {session.close_thread(text)}")
             for npc in dict.fromkeys(leaving):
                 notes.append(f"Gone from the story: {session.remove_npc(npc)}")
             for text in threads:
-                session.add_thread(text)
+                weight = session.add_thread(text, again=True)
+                if weight > 1:
+                    notes.append(f"Thread counts \u00d7{weight}: {_known(session.state.threads, text)}")
             for npc in npcs:
-                session.add_npc(npc)
+                weight = session.add_npc(npc, again=True)
+                if weight > 1:
+                    notes.append(f"NPC counts \u00d7{weight}: {_known(session.state.npcs, npc)}")
             if tension is not None:
                 session.state.tension = check_tension(tension)
         except SoloError as exc:
@@ -89,10 +128,26 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
             keep_session(session)
     s = session.state
     if as_json:
-        click.echo(json.dumps({"name": session.name, "file": str(session.path), "tension": s.tension,
-                               "scenes": session.scenes, "context": s.context, "threads": s.threads,
-                               "npcs": s.npcs}))
+        data = {"name": session.name, "file": str(session.path), "tension": s.tension, "scenes": session.scenes,
+                "context": s.context, "threads": s.threads, "npcs": s.npcs,
+                "weights": {"threads": {t: s.thread_weight(t) for t in s.threads},
+                            "npcs": {n: s.npc_weight(n) for n in s.npcs}},
+                "progress": {t: s.thread_progress(t) for t in s.threads}, "searched": s.searched}
+        if steps:
+            data["steps"] = [step.to_dict() for step in steps]
+        if found is not None:
+            data["discovery"] = found.to_dict()
+        click.echo(json.dumps(data))
         return
+    from ..ui.describe import discovery, thread_progress, track_text, weight_mark
+
+    def close(thread: str) -> str:
+        return f"solo session {session.name} --close {s.threads.index(thread) + 1}"
+
+    for step in steps:
+        click.echo(thread_progress(step.to_dict(), close(step.thread)))
+    if found is not None:
+        click.echo(discovery(found.to_dict(), close(found.thread)))
     for line in notes:
         click.echo(line)
     fresh = "" if known or changing else " (new: nothing kept yet)"
@@ -102,7 +157,24 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         click.echo(f"This scene: {s.context}")
     click.echo("Open threads:" if s.threads else "Open threads: none.")
     for i, text in enumerate(s.threads, 1):
-        click.echo(f"  {i}. {text}")
+        click.echo(f"  {i}. {text}{weight_mark(s.thread_weight(text))} \u00b7 {track_text(s.thread_progress(text))}")
     click.echo("NPCs:" if s.npcs else "NPCs: none.")
     for i, npc in enumerate(s.npcs, 1):
-        click.echo(f"  {i}. {npc}")
+        click.echo(f"  {i}. {npc}{weight_mark(s.npc_weight(npc))}")
+
+
+def _known(items: list[str], text: str) -> str:
+    return next((item for item in items if item.casefold() == text.strip().casefold()), text)
+
+
+def _discover(session: OracleSession, thread: str, folders: tuple[str, ...], seed: int | None) -> Discovery:
+    """A discovery check on the session's thread, with the given seed (or fresh dice)."""
+    from ..oracle import discover, load_tables
+    from ..oracle.likelihood import OracleError
+    from ..rules.dice import new_rng
+
+    tables = load_tables(folders)
+    try:
+        return discover(new_rng(seed), session.state, thread, tables)
+    except ValueError as exc:
+        raise OracleError(str(exc)) from None

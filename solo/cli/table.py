@@ -93,9 +93,14 @@ def _list(tables: TableSet, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows))
         return
-    width = max(len(r["name"]) for r in rows)
+    # in columns, so a long list reads down: name, title, rows, die, file
+    name_w = max(len(r["name"]) for r in rows)
+    title_w = min(40, max(len(r["title"]) for r in rows))  # a longer title of yours runs on, on its line
+    rows_w = max(len(str(r["rows"])) for r in rows)
+    die_w = max(len(str(r["die"])) for r in rows) + 1
     for r in rows:
-        click.echo(f"{r['name']:<{width}}  {r['title']} ({r['rows']} rows, d{r['die']})  [{r['file']}]")
+        click.echo(f"{r['name']:<{name_w}}  {r['title']:<{title_w}}  {r['rows']:>{rows_w}} rows  "
+                   f"{'d' + str(r['die']):<{die_w}}  [{r['file']}]")
 
 
 def _show(table: Table, as_json: bool) -> None:

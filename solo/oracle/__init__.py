@@ -13,7 +13,7 @@ from solo.lazy_exports import lazy_exports
 from .likelihood import likelihood  # eager: the function shares its module's name
 
 if TYPE_CHECKING:
-    from .answer import GRADES, NEAR_MISS, OracleAnswer, OracleOdds, ask, grade, oracle_odds
+    from .answer import GRADES, NEAR_MISS, OracleAnswer, OracleOdds, Reading, ask, grade, oracle_odds, reading
     from .likelihood import (
         COMAE_WORDS,
         LADDER,
@@ -29,8 +29,18 @@ if TYPE_CHECKING:
     from .random_events import Meaning, RandomEvent, event_triggered, meaning, random_event
     from .reactions import DISPOSITIONS, Reaction, npc_reaction, reaction_odds
     from .scenes import SceneSetup, scene_odds, set_up_scene
-    from .state import OracleState, lower_tension, raise_tension, tension_after_scene
+    from .state import (
+        FLASHPOINTS,
+        MAX_WEIGHT,
+        TRACK,
+        OracleState,
+        ProgressStep,
+        lower_tension,
+        raise_tension,
+        tension_after_scene,
+    )
     from .tables import Row, Table, TableResult, TableSet, UnknownTable
+    from .threads import Discovery, discover, discovery_chance, discovery_odds
 
 # Each public name and the submodule that holds it: imported on first use, so that
 # importing one submodule does not load the whole package (start-up time, issue 17).
@@ -42,6 +52,8 @@ _EXPORTS = {
     "ask": "answer",
     "grade": "answer",
     "oracle_odds": "answer",
+    "Reading": "answer",
+    "reading": "answer",
     "COMAE_WORDS": "likelihood",
     "LADDER": "likelihood",
     "TENSION_MAX": "likelihood",
@@ -69,6 +81,14 @@ _EXPORTS = {
     "lower_tension": "state",
     "raise_tension": "state",
     "tension_after_scene": "state",
+    "FLASHPOINTS": "state",
+    "MAX_WEIGHT": "state",
+    "TRACK": "state",
+    "ProgressStep": "state",
+    "Discovery": "threads",
+    "discover": "threads",
+    "discovery_chance": "threads",
+    "discovery_odds": "threads",
     "Row": "tables",
     "Table": "tables",
     "TableResult": "tables",
@@ -81,22 +101,28 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "COMAE_WORDS",
     "DISPOSITIONS",
+    "Discovery",
+    "FLASHPOINTS",
     "GRADES",
     "LADDER",
     "Likelihood",
+    "MAX_WEIGHT",
     "Meaning",
     "NEAR_MISS",
     "OracleAnswer",
     "OracleError",
     "OracleOdds",
     "OracleState",
+    "ProgressStep",
     "RandomEvent",
     "Reaction",
+    "Reading",
     "Row",
     "SceneSetup",
     "TENSION_MAX",
     "TENSION_MIN",
     "TENSION_NEUTRAL",
+    "TRACK",
     "Table",
     "TableResult",
     "TableSet",
@@ -104,6 +130,9 @@ __all__ = [
     "ask",
     "chance_of_yes",
     "check_tension",
+    "discover",
+    "discovery_chance",
+    "discovery_odds",
     "event_triggered",
     "grade",
     "likelihood",
@@ -115,6 +144,7 @@ __all__ = [
     "raise_tension",
     "random_event",
     "reaction_odds",
+    "reading",
     "scene_odds",
     "set_up_scene",
     "table_folders",

@@ -4,11 +4,13 @@ Reading a face is a pure function of (roll, chance, tension), so the exact
 odds come from enumerating the 100 faces rather than from a second formula
 that could drift from the rules actually used.
 
-A hard answer ("yes, but" or "no, and") comes with something to interpret:
-a row of the price or twist table and a meaning pair. They are drawn from an
-offshoot of the game's generator, never from the generator itself, so asking
-the oracle rolls exactly the dice it rolled before they were offered, and a
-saved game replays the same answers and the same words.
+Every answer comes with a short prompt for reading it, a row of the table for
+its kind (``read_yes_and`` … ``read_no_and``), and a hard answer ("yes, but" or
+"no, and") with something more to interpret: a row of the price or twist table
+and a meaning pair. They are drawn from offshoots of the game's generator, never
+from the generator itself, so asking the oracle rolls exactly the dice it rolled
+before they were offered, and a saved game replays the same answers and the
+same words.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ __all__ = [
     "HARD_ANSWERS",
     "Interpretation",
     "interpret",
+    "READING_TABLES",
+    "Reading",
+    "reading",
     "ask",
 ]
 
@@ -157,6 +162,32 @@ def interpret(rng: random.Random, grade: str, tables: TableSet, state: OracleSta
     return Interpretation(grade, table, text, pair)
 
 
+#: Each answer and the table of prompts for reading it: "yes, but" -> "read_yes_but".
+READING_TABLES = {g: "read_" + g.replace(", ", "_").replace(" ", "_") for g in GRADES}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A prompt for how to read an answer of its kind: a row of ``table`` (docs/oracle.md §3)."""
+
+    grade: str
+    table: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"grade": self.grade, "table": self.table, "text": self.text}
+
+
+def reading(rng: random.Random, grade: str, tables: TableSet, state: OracleState | None = None) -> Reading | None:
+    """A row of the answer's reading table, drawn from an offshoot of ``rng`` (which is left as it was);
+    None when the tables have no such table."""
+    table = READING_TABLES[grade]
+    if table not in tables:
+        return None
+    slots = state.slots() if state is not None else None
+    return Reading(grade, table, tables.roll(table, offshoot(rng, "reading"), slots=slots).text)
+
+
 @dataclass(frozen=True)
 class OracleAnswer:
     question: str
@@ -166,6 +197,7 @@ class OracleAnswer:
     event_triggered: bool
     event: RandomEvent | None = None
     interpretation: Interpretation | None = None
+    reading: Reading | None = None
 
     @property
     def chance(self) -> int:
@@ -204,6 +236,7 @@ class OracleAnswer:
             "event_triggered": self.event_triggered,
             "event": self.event.to_dict() if self.event else None,
             "interpretation": self.interpretation.to_dict() if self.interpretation else None,
+            "reading": self.reading.to_dict() if self.reading else None,
             "odds": self.odds.to_dict(),
         }
 
@@ -222,8 +255,9 @@ def ask(
     Tension comes from ``tension`` if given, else from ``state``, else 5.
     When the roll raises a random event and ``tables`` is given, the event is
     drawn at once from the same generator, tied to the state's NPCs and
-    threads; without tables only ``event_triggered`` is set. With tables, a
-    hard answer also gets its :class:`Interpretation` (see :func:`interpret`).
+    threads; without tables only ``event_triggered`` is set. With tables, every
+    answer gets its :class:`Reading` (see :func:`reading`) and a hard answer its
+    :class:`Interpretation` (see :func:`interpret`).
     """
     if tension is None:
         tension = state.tension if state is not None else TENSION_NEUTRAL
@@ -234,4 +268,5 @@ def ask(
     event = random_event(rng, tables, state) if triggered and tables is not None else None
     read = grade(roll, odds.chance)
     hard = interpret(rng, read, tables, state) if tables is not None else None
-    return OracleAnswer(question, odds, roll, read, triggered, event, hard)
+    prompt = reading(rng, read, tables, state) if tables is not None else None
+    return OracleAnswer(question, odds, roll, read, triggered, event, hard, prompt)

@@ -4,8 +4,9 @@
 two commands unless they are given ``--session NAME``: then tension, threads
 and NPCs live in ``sessions/NAME.toml`` (beside the saves folder, or under
 ``$SOLO_HOME``), read before the command and written back after it. The state
-is the game's own :class:`OracleState`, so the tension moves by the same
-functions as in ``solo play``. The file is plain TOML a player may edit, so it
+is the game's own :class:`OracleState`, so the tension, the weights of the lists
+and the threads' progress move by the same functions as in ``solo play``. An
+entry listed two or three times in the file counts that many times. The file is plain TOML a player may edit, so it
 is read as untrusted: size, list lengths and entry lengths are bounded, and a
 broken file is reported with its name and line.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,18 +23,18 @@ from ..errors import ContentError
 from ..paths import PathError, default_saves, file_in, read_bounded, write_atomic
 from ..toml_files import loads_toml
 from .likelihood import OracleError
-from .state import STATE_VERSION, OracleState
+from .state import MAX_WEIGHT, STATE_VERSION, TRACK, OracleState, ProgressStep
 
 __all__ = ["SESSION_VERSION", "MAX_ENTRIES", "MAX_TEXT", "OracleSession", "sessions_folder", "session_path",
            "load_session", "save_session", "session_names", "pick_entry"]
 
 SESSION_VERSION = 1
-MAX_ENTRIES = 100  # open threads, and NPCs: more than a table can follow
+MAX_ENTRIES = 100  # open threads, and NPCs (each once, however often listed): more than a table can follow
 MAX_TEXT = 200  # characters in one thread or NPC name
 MAX_SCENES = 100_000
-READ_LIMIT = 256_000  # bytes: a full session is about 45 kB
+READ_LIMIT = 256_000  # bytes: a full session, every entry listed three times, is about 130 kB
 SUFFIX = ".toml"
-_FIELDS = {"version", "tension", "scenes", "threads", "npcs", "pcs", "context"}
+_FIELDS = {"version", "tension", "scenes", "threads", "npcs", "pcs", "context", "progress", "searched"}
 
 
 def sessions_folder(saves: Path | None = None) -> Path:
@@ -69,17 +71,28 @@ class OracleSession:
     state: OracleState = field(default_factory=OracleState)
     scenes: int = 0
 
-    def add_thread(self, text: str) -> None:
+    def add_thread(self, text: str, *, again: bool = False) -> int:
+        """Open a thread; with ``again`` one already open (its words in any case) counts once more. Its weight."""
         _check_entry(text, "a thread")
+        text = _known(self.state.threads, text) if again else text
         if len(self.state.threads) >= MAX_ENTRIES and text.strip() not in self.state.threads:
             raise OracleError(f"a session keeps at most {MAX_ENTRIES} open threads; close one first")
-        self.state.add_thread(text)
+        return _weigh(self.state.add_thread, text, again)
 
-    def add_npc(self, name: str) -> None:
+    def add_npc(self, name: str, *, again: bool = False) -> int:
+        """Add an NPC; with ``again`` one already there (their name in any case) counts once more. Their weight."""
         _check_entry(name, "an NPC's name")
+        name = _known(self.state.npcs, name) if again else name
         if len(self.state.npcs) >= MAX_ENTRIES and name.strip() not in self.state.npcs:
             raise OracleError(f"a session keeps at most {MAX_ENTRIES} NPCs; remove one first")
-        self.state.add_npc(name)
+        return _weigh(self.state.add_npc, name, again)
+
+    def add_progress(self, which: str, points: int = 1) -> ProgressStep:
+        """Move a thread (by number or the start of its words) along its track."""
+        try:
+            return self.state.add_progress(self.thread(which), points)
+        except ValueError as exc:
+            raise OracleError(str(exc)) from None
 
     def close_thread(self, which: str) -> str:
         """Close a thread by its number in the list (1 = first) or by its words; returns its text."""
@@ -109,12 +122,21 @@ class OracleSession:
 
         head = (f"# solo oracle session {self.name!r}: read and written by solo oracle, table, scene and session.\n"
                 "# Edit it if you like: tension 1-9, threads and npcs are lists of text.\n")
-        data = {"version": SESSION_VERSION, "tension": self.state.tension, "scenes": self.scenes,
-                "threads": self.state.threads, "npcs": self.state.npcs}
-        if self.state.pcs:
-            data["pcs"] = self.state.pcs
-        if self.state.context:
-            data["context"] = self.state.context
+        head += ("# An entry listed twice or three times counts that many times when one is picked at random;\n"
+                 "# progress is each thread's points on its track of 10.\n")
+        s = self.state
+        data: dict[str, object] = {
+            "version": SESSION_VERSION, "tension": s.tension, "scenes": self.scenes,
+            "threads": [t for t in s.threads for _ in range(s.thread_weight(t))],
+            "npcs": [n for n in s.npcs for _ in range(s.npc_weight(n))]}
+        if s.pcs:
+            data["pcs"] = s.pcs
+        if s.context:
+            data["context"] = s.context
+        if s.searched:
+            data["searched"] = s.searched
+        if s.progress:
+            data["progress"] = {t: s.progress[t] for t in s.threads if t in s.progress}
         return head + dumps(data)
 
 
@@ -169,24 +191,46 @@ def _from_data(path: Path, text: str, data: dict[str, object]) -> OracleSession:
     context = data.get("context", "")
     if not isinstance(context, str) or (context and _entry_problem(context)):
         raise fail("context", f"context must be one line of text up to {MAX_TEXT} characters")
-    for key in ("threads", "npcs", "pcs"):
+    counts: dict[str, dict[str, int]] = {}
+    for key in ("threads", "npcs", "pcs", "searched"):
         values = data.get(key, [])
         if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
             raise fail(key, f"{key} must be a list of text, e.g. {key} = [\"…\"]")
-        if len(values) > MAX_ENTRIES:
-            raise fail(key, f"{key} holds {len(values)} entries; a session keeps at most {MAX_ENTRIES}")
         for value in values:
             problem = _entry_problem(value)
             if problem:
                 raise fail(key, f"{key}: an entry {problem}")
+        # an entry listed again counts again (threads and npcs), up to MAX_WEIGHT times
+        counted = counts[key] = {}
+        for value in values:
+            counted[value.strip()] = counted.get(value.strip(), 0) + 1
+        if len(counted) > MAX_ENTRIES:
+            raise fail(key, f"{key} holds {len(counted)} entries; a session keeps at most {MAX_ENTRIES}")
+        most = max(counted.items(), key=lambda kv: kv[1], default=("", 0))
+        if key in ("threads", "npcs") and most[1] > MAX_WEIGHT:
+            raise fail(key, f"{key}: {most[0]!r} is listed {most[1]} times; an entry counts at most {MAX_WEIGHT} times")
+    progress = data.get("progress", {})
+    if not isinstance(progress, dict):
+        raise fail("progress", "progress must be a table of threads and their points, e.g. progress = { \"…\" = 3 }")
+    for thread, points in progress.items():
+        if thread.strip() not in counts["threads"]:
+            raise fail("progress", f"progress: {thread!r} is not one of the threads")
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= TRACK:
+            raise fail("progress", f"progress: {thread!r} must be a whole number 0-{TRACK}, not {points!r}")
+    for thread in counts["searched"]:
+        if thread not in counts["threads"]:
+            raise fail("searched", f"searched: {thread!r} is not one of the threads")
+    threads, npcs = counts["threads"], counts["npcs"]
     try:
-        state = OracleState.from_dict({**{k: v for k, v in data.items() if k != "scenes"},
-                                       "version": STATE_VERSION})
+        state = OracleState.from_dict({
+            **{k: v for k, v in data.items() if k in ("tension", "context")},
+            "version": STATE_VERSION, "threads": list(threads), "npcs": list(npcs), "pcs": list(counts["pcs"]),
+            "weights": {"threads": {t: n for t, n in threads.items() if n > 1},
+                        "npcs": {t: n for t, n in npcs.items() if n > 1}},
+            "progress": {t.strip(): p for t, p in progress.items() if p},
+            "searched": list(counts["searched"])})
     except (ValueError, OracleError) as exc:
         raise fail("tension", str(exc)) from None
-    # duplicates would weigh one NPC twice when an event picks one: keep the first of each
-    state.npcs = list(dict.fromkeys(s.strip() for s in state.npcs))
-    state.threads = list(dict.fromkeys(s.strip() for s in state.threads))
     return OracleSession(path.stem, path, state, scenes)
 
 
@@ -203,6 +247,18 @@ def _entry_problem(value: str) -> str | None:
     if any(ord(ch) < 32 for ch in value):
         return "holds control characters (a new line, a tab …)"
     return None
+
+
+def _known(items: list[str], value: str) -> str:
+    """The entry of ``items`` that ``value`` names, in any case; else ``value`` itself."""
+    return next((item for item in items if item.casefold() == value.strip().casefold()), value)
+
+
+def _weigh(add: Callable[..., int], value: str, again: bool) -> int:
+    try:
+        return add(value, again=again)
+    except ValueError as exc:
+        raise OracleError(str(exc)) from None
 
 
 def _check_entry(value: str, what: str) -> None:

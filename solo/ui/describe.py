@@ -226,6 +226,9 @@ def oracle(e) -> str:
     chance = odds.get("chance", e.get("chance"))
     line = f"Oracle {q}({odds.get('likelihood', '')}, {chance} %): rolled {two_digits(e['roll'])}: {e['answer']}."
     line = line.replace("(, ", "(")
+    read = e.get("reading")
+    if isinstance(read, dict) and read.get("text"):
+        line += f" Reading: {read['text']}"
     hard = e.get("interpretation")
     if isinstance(hard, dict):
         line += " " + interpretation(hard)
@@ -257,7 +260,8 @@ def event_follow_up(ev: Mapping) -> str:
     if ev.get("context"):
         line += f" It follows the current situation: {ev['context']}."
     if ev.get("closes"):
-        line += f" If that settles it, close the thread with: threads close {ev['closes']}"
+        line += (f" If that settles it, close the thread with: threads close {ev['closes']}; if it only moves it on,"
+                 f" mark the progress: threads progress {ev['closes']}")
     elif ev.get("focus") in FOLLOW_UPS:
         line += f" {FOLLOW_UPS[ev['focus']]}"
     return line
@@ -275,6 +279,77 @@ def interpretation(hard: Mapping) -> str:
     if text and words:
         return f"{lead}: {text} (meaning: {words})."
     return f"{lead}: {text or words}."
+
+
+def weight_mark(weight: int) -> str:
+    """" ×2" for an entry that counts twice on its list, nothing for one that counts once."""
+    return f" \u00d7{weight}" if weight > 1 else ""
+
+
+def track_text(points: int) -> str:
+    """A thread's place on its track: "progress 3/10, flashpoint at 5", "progress 10/10: ready to settle"."""
+    from ..oracle.state import FLASHPOINTS, TRACK
+
+    if points >= TRACK:
+        return f"progress {TRACK}/{TRACK}: ready to settle"
+    ahead = next(f for f in FLASHPOINTS if f > points)
+    return f"progress {points}/{TRACK}, " + ("the end" if ahead == TRACK else "flashpoint") + f" at {ahead}"
+
+
+def _stop(text: str) -> str:
+    """The text as a sentence's end: a full stop added unless it ends in one already (or in ? or !)."""
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def list_weight(kind: str, e) -> str:
+    """A thread or a name written on its list again: "Nora Dahl now counts ×2 on the list of NPCs."."""
+    what = e.get("text") if kind == "threads" else e.get("name")
+    return f"{what} now counts \u00d7{e.get('weight')} on the list of {kind}."
+
+
+def flashpoints(step, close: str | None = None) -> str:
+    """What reaching a flashpoint (or the end of the track) means, after a thread has moved on; ``close``
+    is the command that closes the thread once the story has settled it."""
+    out = ""
+    track = step.get("track", 10)
+    for point in step.get("flashpoints") or ():
+        if point >= track:
+            then = f": {close}" if close else ""
+            out += (" The end of the track: the thread is ready to be settled. Play the scene that settles it,"
+                    f" then close it{then}.")
+        else:
+            out += (f" Flashpoint ({point} of {track}): the thread comes to a head. In this scene or the next,"
+                    " something decisive happens on it: a confrontation, a revelation or a loss.")
+    return out
+
+
+def _closing(e, close: str | None) -> str | None:
+    return close or (f"threads close {e['number']}" if e.get("number") else None)
+
+
+def thread_progress(e, close: str | None = None) -> str:
+    """Points added to a thread's track, and any flashpoint reached (``close``: as :func:`flashpoints`;
+    by default the in-game command, by the thread's number)."""
+    gained = int(e["after"]) - int(e["before"])
+    return (f"Progress on \u201c{e['thread']}\u201d: {e['before']} \u2192 {e['after']} of {e.get('track', 10)}"
+            f" (+{gained}).{flashpoints(e, _closing(e, close))}")
+
+
+def discovery(e, close: str | None = None) -> str:
+    """A discovery check: the chance and the roll, what the answer means, the words to read, the track."""
+    step = e.get("progress") or {}
+    reads = f" ({e['reads']})" if e.get("reads") else ""
+    head = (f"Discovery check on \u201c{e['thread']}\u201d (progress {step.get('before', 0)} of "
+            f"{step.get('track', 10)}, {e['chance']} %): rolled {two_digits(e['roll'])}: {e['answer']}{reads}.")
+    words = pair(e.get("meaning"))
+    if words:
+        head += f" {'What is found' if e.get('found') else 'Where the lead points'}: {words}."
+    hard = e.get("interpretation")
+    if isinstance(hard, dict) and hard.get("text"):
+        head += f" {'The price' if hard.get('table') == 'price' else 'The twist'}: {_stop(hard['text'])}"
+    if step.get("after", 0) > step.get("before", 0):
+        head += f" Progress {step['before']} \u2192 {step['after']} of {step.get('track', 10)}."
+    return head + flashpoints(step, _closing(e, close))
 
 
 def clue(e, names, pronouns) -> str:

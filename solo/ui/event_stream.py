@@ -7,7 +7,7 @@ moment. Besides the engine's events the stream has a few lines of its own:
 * ``stream``: a session starts writing (the adventure, the seed, whether it resumed a save);
 * ``roll``: one line for every d100 roll against a target. A conflict's rolls are
   the engine's own ``roll`` events; for a skill roll, an opposed roll (one line a
-  side), Quick's getaway, the oracle and a #Contact or #Lab request the stream
+  side), Quick's getaway, the oracle, a discovery check and a #Contact or #Lab request the stream
   adds a ``roll`` line after the event, with ``from`` naming that event. Every
   ``roll`` line has ``actor``, ``skill``, ``target``, ``modifiers``, ``face`` and
   ``success``, and ``chance_id``: the ``id`` of the ``chance`` line that showed
@@ -103,6 +103,8 @@ def roll_records(event: Event) -> list[dict[str, Any]]:
         chance = odds.get("chance", e.get("chance"))
         return [_roll(k, None, e.get("skill", "oracle"), chance, e.get("modifiers"), e["roll"],
                       str(e.get("answer", "")).startswith("yes"), e.get("chance_id"))]
+    if k == "discovery":
+        return [_roll(k, None, "discovery", e["chance"], e.get("modifiers"), e["roll"], bool(e.get("found")), None)]
     if k == "request" and e.get("roll") is not None:
         return [_roll(k, e["actor"], f"#{e['tag']}", e["chance"], [], e["roll"], e["granted"], None)]
     return []

@@ -193,6 +193,8 @@ class Journal:
             pc = e["character"]
             self._para(f"*A new character: {inline(pc.get('name', ''))}"
                        f"{', ' + inline(pc['career']) if pc.get('career') else ''}.*")
+        elif k == "cast" and e.get("added") and e.get("weight", 1) > 1:
+            self._para(f"*{inline(d.list_weight('NPCs', e))}*")
         elif k == "cast":
             what = "joins the story" if e.get("added") else "leaves the oracle's list"
             self._para(f"*{inline(e.get('name', ''))} {what}.*")
@@ -255,6 +257,12 @@ class Journal:
             self._para(f"> {inline(d.oracle(e))}")
         elif k == "table":
             self._para(f"*{inline(e.get('text', ''))}*")
+        elif k == "thread" and e.get("opened") and e.get("weight", 1) > 1:
+            self._para(f"*{inline(d.list_weight('threads', e))}*")
+        elif k == "thread_progress":
+            self._para(f"*{inline(d.thread_progress(e))}*")
+        elif k == "discovery":
+            self._para(f"> {inline(d.discovery(e))}")
         elif k == "thread":
             opened = "opened" if e.get("opened") else "closed"
             what = e.get("text", "")
@@ -333,8 +341,14 @@ class Journal:
             self._outcome(f"no contest, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}")
         elif k == "item":
             self._outcome(f"{'gained' if e['gained'] else 'lost'} {e['item']}")
-        elif k == "thread":
+        elif k == "thread" and not (e.get("opened") and e.get("weight", 1) > 1):
             self._outcome(f"thread {'opened' if e.get('opened') else 'closed'}: {e.get('text', '')}")
+        elif k == "thread_progress":
+            self._outcome(f"progress on {e['thread']}: {e['after']} of {e.get('track', 10)}")
+        elif k == "discovery":
+            step = e.get("progress") or {}
+            self._outcome(f"discovery check on {e['thread']}: {e['answer']}, progress {step.get('after', 0)} of "
+                          f"{step.get('track', 10)}")
         elif k == "npc_met":
             self._outcome(f"met {e.get('name')}")
         elif k == "pc_removed":

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .describe import track_text, weight_mark
 from .table_commands import TableCommand, register
 from .view import say
 
@@ -71,46 +72,104 @@ def _side_rng(session: Session, word: str) -> random.Random:
 # -- threads ----------------------------------------------------------------------------
 
 
+THREAD_VERBS = "threads progress N [POINTS] \u00b7 threads discover N \u00b7 threads add TEXT \u00b7 threads close N"
+WEIGHT_NOTE = "\u00d72: the oracle picks it twice as often (threads add N again adds one, up to \u00d73)"
+
+
 def threads_text(game: Game) -> str:
-    threads = game.state.oracle.threads
-    if not threads:
+    oracle = game.state.oracle
+    if not oracle.threads:
         return "No open threads. Add one with: threads add TEXT"
-    lines = ["Open threads (close one with: threads close N):"]
-    lines += [f"  {i}. {text}" for i, text in enumerate(threads, 1)]
+    lines = ["Open threads:"]
+    for i, text in enumerate(oracle.threads, 1):
+        lines.append(f"  {i}. {text}{weight_mark(oracle.thread_weight(text))} \u00b7 "
+                     f"{track_text(oracle.thread_progress(text))}")
+    if oracle.thread_weights:
+        lines.append(WEIGHT_NOTE)
+    lines.append(THREAD_VERBS)
     return "\n".join(lines)
 
 
-def _new_thread(game: Game, text: str) -> str:
-    if text in game.state.oracle.threads:
-        raise ValueError(f"{text!r} is already an open thread")
-    return text
+def _thread_to_add(game: Game, text: str) -> list[str]:
+    """A new thread's words, or an open thread written again (by its number or its words, in any case)."""
+    from ..oracle.state import MAX_WEIGHT
+
+    oracle = game.state.oracle
+    if text.isdigit() and 1 <= int(text) <= len(oracle.threads):
+        text = oracle.threads[int(text) - 1]
+    text = next((t for t in oracle.threads if t.casefold() == text.casefold()), text)
+    if oracle.thread_weight(text) >= MAX_WEIGHT:
+        raise ValueError(f"{text!r} already counts {MAX_WEIGHT} times, the most a thread can")
+    return [text]
 
 
-def _open_thread(game: Game, text: str) -> str:
-    return game.state.oracle.threads[game.state.oracle.thread_number(text) - 1]
+def _open_thread(game: Game, text: str) -> list[str]:
+    return [game.state.oracle.threads[game.state.oracle.thread_number(text) - 1]]
 
 
-def _add_thread(game: Game, text: str) -> None:
-    game.state.oracle.add_thread(text)
-    game.emit("thread", text=text, opened=True, by="player")
+def _add_thread(session: Session, text: str) -> None:
+    game = _game(session)
+    weight = game.state.oracle.add_thread(text, again=True)  # ValueError past the most: the save does not fit
+    game.emit("thread", text=text, opened=True, by="player", **({"weight": weight} if weight > 1 else {}))
 
 
-def _close_thread(game: Game, text: str) -> None:
+def _close_thread(session: Session, text: str) -> None:
+    game = _game(session)
     game.state.oracle.close_thread(text)  # ValueError if it is not open: on a replay, the save does not fit
     game.emit("thread", text=text, opened=False, by="player")
+
+
+def _progress_of(game: Game, text: str) -> list[str]:
+    """``N [POINTS]``: the thread (by number or the start of its words) and the points, 1 by default."""
+    from ..oracle.state import MAX_STEP, TRACK
+
+    which, points = text, 1
+    head, _, last = text.rpartition(" ")
+    if head.strip() and last.lstrip("+").isdigit():
+        which, points = head.strip(), int(last.lstrip("+"))
+    if not 1 <= points <= MAX_STEP:
+        raise ValueError(f"progress is 1 to {MAX_STEP} points at a time (1 a step, 2 a big one, 3 a breakthrough)")
+    thread = _open_thread(game, which)[0]
+    if game.state.oracle.thread_progress(thread) >= TRACK:
+        raise ValueError(f"{thread!r} is at the end of its track: settle it, then close it")
+    return [thread, str(points)]
+
+
+def _add_progress(session: Session, text: str, points: str = "1") -> None:
+    game = _game(session)
+    oracle = game.state.oracle
+    step = oracle.add_progress(text, int(points))
+    game.emit("thread_progress", **step.to_dict(), number=oracle.threads.index(text) + 1, by="player")
+
+
+def _to_discover(game: Game, text: str) -> list[str]:
+    thread = _open_thread(game, text)[0]
+    if thread in game.state.oracle.searched:
+        raise ValueError(f"the PCs have already looked into {thread!r} in this scene: look again in the next one")
+    return [thread]
+
+
+def _discover(session: Session, text: str) -> None:
+    """A discovery check with the table-side dice: the game's own are untouched, and a replay rolls it again."""
+    from ..oracle.threads import discover
+
+    game = _game(session)
+    found = discover(_side_rng(session, "discover"), game.state.oracle, text, game.tables)
+    game.emit("discovery", **found.to_dict(), by="player")
 
 
 @dataclass(frozen=True)
 class _ListCommand:
     """A list of the story's that the player reads (the word alone) and changes (``word VERB TEXT``).
 
-    Each verb finds what it acts on (``ValueError`` says why nothing fits) and then acts; the save
-    keeps what was found, not what was typed, so a replay acts on the same entry.
+    Each verb finds what it acts on (``ValueError`` says why nothing fits), as the arguments
+    of its act, and then acts; the save keeps what was found, not what was typed, so a replay
+    acts on the same entry.
     """
 
     word: str
     listing: Callable[[Game], str]
-    verbs: dict[str, tuple[Callable[[Game, str], str], Callable[[Game, str], None]]]
+    verbs: dict[str, tuple[Callable[[Game, str], list[str]], Callable[..., None]]]
     usage: str
 
     def run(self, session: Session, rest: str, question: Question) -> None:
@@ -125,23 +184,26 @@ class _ListCommand:
             return
         find, act = self.verbs[verb]
         try:
-            entry = find(game, text)
+            found = find(game, text)
         except ValueError as exc:
             _cannot(session, f"{exc}. {self.listing(game)}")
             return
-        act(game, entry)
-        session.record(self.word, verb, entry)
+        act(session, *found)
+        session.record(self.word, verb, *found)
 
     def replay(self, session: Session, args: list[Any]) -> None:
-        verb, entry = str(args[0]), str(args[1])
-        if verb not in self.verbs:
+        verb = str(args[0])
+        if verb not in self.verbs or len(args) < 2:
             raise ValueError(f"unknown {self.word} entry {verb!r}")
-        self.verbs[verb][1](_game(session), entry)
+        self.verbs[verb][1](session, *(str(a) for a in args[1:]))
 
 
 THREADS = _ListCommand("threads", threads_text,
-                       {"add": (_new_thread, _add_thread), "close": (_open_thread, _close_thread)},
-                       "Type 'threads' to list them, 'threads add TEXT' to open one, 'threads close N' to close one.")
+                       {"add": (_thread_to_add, _add_thread), "close": (_open_thread, _close_thread),
+                        "progress": (_progress_of, _add_progress), "discover": (_to_discover, _discover)},
+                       "Type 'threads' to list them, 'threads add TEXT' to open one (or to make one count again), "
+                       "'threads progress N' to move one on, 'threads discover N' to look for a lead, "
+                       "'threads close N' to close one.")
 
 
 # -- NPCs --------------------------------------------------------------------------------
@@ -149,7 +211,8 @@ THREADS = _ListCommand("threads", threads_text,
 
 def npcs_text(game: Game) -> str:
     """Everyone the story has in play, in the order they came in: role, disposition, state, and what
-    they remember the PCs doing; names the player added themselves are marked as theirs."""
+    they remember the PCs doing; names the player added themselves are marked as theirs, and a name
+    that counts more than once when the oracle picks someone shows how many times (×2)."""
     from ..minds.memory import DEEDS
     from ..rules.outcomes import ACTIVE
     from ..story.npcs import disposition_of
@@ -160,8 +223,9 @@ def npcs_text(game: Game) -> str:
         return "Nobody met yet. Name someone yourself with: npcs add NAME"
     lines = ["People in the story:"]
     for name in state.oracle.npcs:
+        shown = f"{name}{weight_mark(state.oracle.npc_weight(name))}"
         if name not in by_name:
-            lines.append(f"  {name} (named by you)")
+            lines.append(f"  {shown} (named by you)")
             continue
         nid, npc = by_name[name]
         about = [npc.role.lower()] if npc.role else []
@@ -169,45 +233,52 @@ def npcs_text(game: Game) -> str:
         status = state.npc_status.get(nid)
         if status and status != ACTIVE:
             about.append(status)
-        line = f"  {name} ({', '.join(about)})"
+        line = f"  {shown} ({', '.join(about)})"
         deeds = state.memory.get(nid, [])
         if deeds:
             counted = {deed: deeds.count(deed) for deed in deeds}
             remembered = [(DEEDS[d].description if d in DEEDS else d.replace("_", " "))
-                          + (f" (×{n})" if n > 1 else "") for d, n in counted.items()]
+                          + (f" (\u00d7{n})" if n > 1 else "") for d, n in counted.items()]
             line += f"; remembers: {'; '.join(remembered)}"
         lines.append(line)
     return "\n".join(lines)
 
 
-def _new_npc(game: Game, name: str) -> str:
-    if name in game.state.oracle.npcs:
-        raise ValueError(f"{name} is already in the story")
-    return name
+def _npc_to_add(game: Game, name: str) -> list[str]:
+    """A new name, or someone on the list written again (their name in any case)."""
+    from ..oracle.state import MAX_WEIGHT
+
+    oracle = game.state.oracle
+    name = next((n for n in oracle.npcs if n.casefold() == name.casefold()), name)
+    if oracle.npc_weight(name) >= MAX_WEIGHT:
+        raise ValueError(f"{name} already counts {MAX_WEIGHT} times, the most anyone can")
+    return [name]
 
 
-def _npc_in_play(game: Game, name: str) -> str:
+def _npc_in_play(game: Game, name: str) -> list[str]:
     known = game.state.oracle.npcs
     found = ([n for n in known if n.lower() == name.lower()]
              or [n for n in known if n.lower().startswith(name.lower())])
     if len(found) != 1:
         raise ValueError(f"{name!r} {'fits more than one person' if found else 'is nobody in the story'}")
-    return found[0]
+    return found
 
 
-def _add_npc(game: Game, name: str) -> None:
-    game.state.oracle.add_npc(name)
-    game.emit("cast", name=name, added=True, by="player")
+def _add_npc(session: Session, name: str) -> None:
+    game = _game(session)
+    weight = game.state.oracle.add_npc(name, again=True)
+    game.emit("cast", name=name, added=True, by="player", **({"weight": weight} if weight > 1 else {}))
 
 
-def _drop_npc(game: Game, name: str) -> None:
+def _drop_npc(session: Session, name: str) -> None:
+    game = _game(session)
     game.state.oracle.remove_npc(name)
     game.emit("cast", name=name, added=False, by="player")
 
 
-NPCS = _ListCommand("npcs", npcs_text, {"add": (_new_npc, _add_npc), "drop": (_npc_in_play, _drop_npc)},
-                    "Type 'npcs' to list them, 'npcs add NAME' to bring someone in, "
-                    "'npcs drop NAME' to take someone out of the oracle's list.")
+NPCS = _ListCommand("npcs", npcs_text, {"add": (_npc_to_add, _add_npc), "drop": (_npc_in_play, _drop_npc)},
+                    "Type 'npcs' to list them, 'npcs add NAME' to bring someone in (again: they count again, "
+                    "up to 3 times), 'npcs drop NAME' to take someone out of the oracle's list.")
 
 
 # -- items and clues -----------------------------------------------------------------------
@@ -347,7 +418,7 @@ def _meaning(session: Session, rest: str, question: Question) -> None:
     kind = rest.lower()
     if kind not in MEANING_KINDS:
         _cannot(session, "Type 'meaning' for an action and a subject, 'meaning describe' for an adverb and an "
-                "adjective (themed tables: table character, table location, table object).")
+                "adjective (themed tables: table character, table location, table object, table character_action).")
         return
     _do_meaning(session, kind)
     session.record("meaning", kind)
@@ -366,9 +437,11 @@ def _do_meaning(session: Session, kind: str) -> None:
         _emit_roll(session, "meaning", f"Meaning: {words}", **words.to_dict())
 
 
-register(TableCommand("threads", "threads        the open threads; threads add TEXT, threads close N",
+register(TableCommand("threads", "threads        the open threads and their progress; threads add TEXT, threads "
+                                 "progress N, threads discover N, threads close N",
                       THREADS.run, THREADS.replay))
-register(TableCommand("npcs", "npcs           the people in the story; npcs add NAME, npcs drop NAME",
+register(TableCommand("npcs", "npcs           the people in the story; npcs add NAME (again: counts again), "
+                              "npcs drop NAME",
                       NPCS.run, NPCS.replay))
 register(TableCommand("items", "items          what the party carries, and your notes (also: clues)", _items))
 register(TableCommand("clues", "", _items))  # an alias, named in the line of items

@@ -398,13 +398,29 @@ class TerminalView:
                                 f"{'more' if word == 'rises' else 'less'} often.", style="dim"))
 
     def _on_thread(self, e: Event, n: list[str]) -> None:
-        what = "A thread opens" if e.get("opened") else "A thread is closed"
-        self.console.print(plain(f"  {what}: {e.get('text', '')}", style="dim"))
+        if e.get("opened") and e.get("weight", 1) > 1:
+            self.console.print(plain("  " + d.list_weight("threads", e), style="dim"))
+        else:
+            what = "A thread opens" if e.get("opened") else "A thread is closed"
+            self.console.print(plain(f"  {what}: {e.get('text', '')}", style="dim"))
         self._narrate(n)
 
     def _on_cast(self, e: Event, n: list[str]) -> None:
+        if e.get("added") and e.get("weight", 1) > 1:
+            self.console.print(plain("  " + d.list_weight("NPCs", e), style="dim"))
+            return
         what = "is now in the story" if e.get("added") else "has left the oracle's list"
         self.console.print(plain(f"  {e.get('name', '')} {what}.", style="dim"))
+
+    def _on_thread_progress(self, e: Event, n: list[str]) -> None:
+        import textwrap
+
+        lines = textwrap.fill(d.thread_progress(e), self.console.width, initial_indent="  ", subsequent_indent="  ",
+                              break_long_words=False, break_on_hyphens=False)  # wrapped under itself
+        self.console.print(plain(lines, style="magenta"), soft_wrap=True)
+
+    def _on_discovery(self, e: Event, n: list[str]) -> None:
+        self.console.print(Panel(plain(d.discovery(e)), title="Discovery", border_style="magenta", expand=False))
 
     def _on_note(self, e: Event, n: list[str]) -> None:
         text = str(e.get("text") or "").strip()

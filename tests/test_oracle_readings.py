@@ -1,0 +1,64 @@
+"""A reading for every answer of the oracle (issue 31, point 9): a table of prompts for each of the six
+answers, one drawn with every answer, in the oracle's output, without moving the game's dice."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from solo.oracle import GRADES, TableSet, ask, load_tables
+from solo.oracle.answer import READING_TABLES
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return load_tables(use_env=False)
+
+
+class FirstFace(random.Random):
+    """A generator whose first randint falls on ``face``; every draw after it is the seeded generator's."""
+
+    def __init__(self, face: int, seed: int = 0):
+        super().__init__(seed)
+        self.face: int | None = face
+
+    def randint(self, a, b):
+        if self.face is None:
+            return super().randint(a, b)
+        face, self.face = self.face, None
+        assert a <= face <= b
+        return face
+
+
+def test_every_answer_has_a_table_of_readings_of_its_own(tables):
+    assert set(READING_TABLES) == set(GRADES)
+    for kind, name in READING_TABLES.items():
+        rows = [row.text for row in tables.get(name).rows]
+        assert len(rows) >= 20 and len(set(rows)) == len(rows)
+        opening = kind[0].upper() + kind[1:]  # each reading starts with its answer: "No, but …"
+        longer = [g[0].upper() + g[1:] for g in GRADES if g != kind and g.startswith(kind)]
+        assert all(r.startswith(opening) and not r.startswith(tuple(longer)) for r in rows), name
+
+
+@pytest.mark.parametrize("face", [11, 30, 45, 52, 70, 99])
+def test_the_oracle_gives_a_reading_for_the_answer_it_gave_and_leaves_the_dice_alone(tables, face):
+    answer = ask(FirstFace(face), "Q", "even", tables=tables)
+    assert answer.reading is not None and answer.reading.grade == answer.grade
+    assert answer.reading.text in {row.text for row in tables.get(READING_TABLES[answer.grade]).rows}
+    assert answer.to_dict()["reading"]["table"] == READING_TABLES[answer.grade]
+    unread = TableSet({t.name: t for t in tables.tables() if not t.name.startswith("read_")})
+    with_reading, without = FirstFace(face, seed=7), FirstFace(face, seed=7)
+    assert ask(without, "Q", "even", tables=unread).reading is None
+    ask(with_reading, "Q", "even", tables=tables)
+    assert with_reading.getstate() == without.getstate()  # the reading is drawn from an offshoot
+
+
+def test_solo_oracle_shows_the_reading(cli_run):
+    for seed in range(12):
+        result = cli_run("oracle", "Is it locked?", "--seed", str(seed))
+        data = json.loads(cli_run("oracle", "Is it locked?", "--seed", str(seed), "--json").output)
+        assert f"Reading: {data['reading']['text']}" in result.output.splitlines()
+
+
