@@ -28,7 +28,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from ...rules.outcomes import COMAE
-from ...story.expressions import Condition, value_of
+from ...story.expressions import Condition, value_function
 from ...story.npcs import disposition_of
 
 if TYPE_CHECKING:
@@ -195,19 +195,20 @@ class Reads:
             reads = set(everywhere).union(*(read_in[t] for t in ahead))
             self.live[sid] = tuple(i for i, atom in enumerate(self.atoms) if atom.tree in reads)
             self.npcs_ahead[sid] = frozenset(named_anywhere.union(*(named[t] for t in ahead)))
+        self._reading = [(value_function(atom.tree), atom.cap) for atom in self.atoms]
         #: Distinct states before the reduction, as digests: what the search would tell apart without it.
         self.unreduced: set[bytes] = set()
 
     def values(self, game: Game) -> tuple[Hashable, ...]:
         ctx = game.context()
         out: list[Hashable] = []
-        for atom in self.atoms:
+        for read, cap in self._reading:
             try:
-                value = value_of(atom.tree, ctx)
+                value = read(ctx)
             except (ValueError, TypeError, KeyError):
                 value = None
-            if atom.cap is not None and isinstance(value, int) and not isinstance(value, bool) and value > atom.cap:
-                value = atom.cap
+            if cap is not None and isinstance(value, int) and not isinstance(value, bool) and value > cap:
+                value = cap
             out.append(value if isinstance(value, Hashable) else repr(value))
         return tuple(out)
 
