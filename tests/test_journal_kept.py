@@ -257,11 +257,12 @@ def test_front_matter_writes_text_yaml_can_hold():
     assert meta == {"title": odd, "characters": ["A", "B"], "seed": 1, "date": "2024-05-06"}
 
 
-def test_an_alias_has_no_help_line_of_its_own_but_still_works():
+def test_clues_has_a_help_line_and_a_list_of_its_own():
+    """``clues`` was once another word for ``items``; it now lists what the story marked as learned."""
     from solo.ui.session import _help
     from solo.ui.table_commands import commands
 
     lines = [line.strip() for line in _help(True).splitlines()]
-    assert any(line.startswith("items") and "(also: clues)" in line for line in lines)
-    assert not any(line.startswith("clues") for line in lines)
-    assert commands()["clues"].run is commands()["items"].run
+    assert any(line.startswith("items") and "carries" in line and "clues" not in line for line in lines)
+    assert any(line.startswith("clues") and "learned" in line for line in lines)
+    assert commands()["clues"].run is not commands()["items"].run

@@ -268,7 +268,9 @@ class Journal:
         elif k == "pool_change":
             self._para(f"*{inline(e['actor'])}: {inline(e['pool'])} {e['before']} -> {e['after']}.*")
         elif k == "disposition":
-            self._para(f"*{inline(e['name'])} is now {inline(e['after'])} towards you.*")
+            self._para(f"*{inline(d.upper_first(str(e['name'])))} is now {inline(e['after'])} towards you.*")
+        elif k == "clue":
+            self._para(f"> **Clue:** {inline(e['text'])}")
         elif k == "pc_removed":
             self._para(f"*{inline(e['actor'])} is {'dead' if e['fate'] == 'death' else 'out of the story'}.*")
         elif k == "ending":
@@ -333,6 +335,8 @@ class Journal:
             self._outcome(f"no contest, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}")
         elif k == "item":
             self._outcome(f"{'gained' if e['gained'] else 'lost'} {e['item']}")
+        elif k == "clue":
+            self._outcome(f"learned: {str(e['text']).rstrip('.')}")
         elif k == "thread":
             self._outcome(f"thread {'opened' if e.get('opened') else 'closed'}: {e.get('text', '')}")
         elif k == "npc_met":
