@@ -16,8 +16,11 @@ import pytest
 from markdown_it import MarkdownIt
 
 from solo.events import Event
+from solo.rules.creation import pregenerated
 from solo.rules.dice import two_digits
+from solo.story.engine import Game
 from solo.ui import describe as d
+from solo.ui import story_commands as sc
 from solo.ui.journal import Journal, front_matter, inline, split_front_matter
 
 SCRIPT = Path(__file__).parent / "data" / "scripts" / "tutorial_seed5.txt"
@@ -257,11 +260,62 @@ def test_front_matter_writes_text_yaml_can_hold():
     assert meta == {"title": odd, "characters": ["A", "B"], "seed": 1, "date": "2024-05-06"}
 
 
-def test_an_alias_has_no_help_line_of_its_own_but_still_works():
+def test_clues_has_a_help_line_and_a_list_of_its_own():
+    """``clues`` was once another word for ``items``; it now lists what the story marked as learned."""
     from solo.ui.session import _help
     from solo.ui.table_commands import commands
 
     lines = [line.strip() for line in _help(True).splitlines()]
-    assert any(line.startswith("items") and "(also: clues)" in line for line in lines)
-    assert not any(line.startswith("clues") for line in lines)
-    assert commands()["clues"].run is commands()["items"].run
+    assert any(line.startswith("items") and "carries" in line and "clues" not in line for line in lines)
+    assert any(line.startswith("clues") and "learned" in line for line in lines)
+    assert commands()["clues"].run is not commands()["items"].run
+
+
+# -- recap keeps every conflict (issue 31, point 6) -----------------------------------------------
+
+
+def test_recap_keeps_the_harbour_office_and_the_registry_however_long_the_day(vellan):
+    """Every errand of Vellan's first day comes back to the quay; a recap of the latest twelve entries lost the
+    morning's conflicts among the walks across it. A scene only passed through now has no line."""
+    errands = ["Call at the harbour office", "Search the shipping registry"] + ["Step into the Anchor"] * 3
+    plan = {"arrival": ["Get off"], "harbour_office": ["Argue your way", "Leave her"],
+            "registry": ["Dig through", "Leave the ledgers"], "harbour_log": ["Thank her"],
+            "registry_found": ["Copy out"], "tavern": ["Go back out"], "alley": ["Hold out your camera"],
+            "knut_warning": ["Climb"], "boarding_house": ["Climb the stairs"], "brekke_office": ["Walk out"]}
+
+    class Errands:
+        def decide(self, question):
+            if question.kind != "choice":
+                return "none" if question.kind == "lens" else question.default or question.options[-1].key
+            scene = question.context["scene"]
+            wanted = (errands[:1] if errands else []) + ["Call it a day", "Climb the dark lane"] \
+                if scene == "quayside" else plan[scene]
+            for want in wanted:
+                for o in question.options:
+                    if o.label.startswith(want):
+                        if scene == "quayside" and errands and want == errands[0]:
+                            errands.pop(0)
+                        return o.key
+            raise AssertionError(f"nothing to choose in {scene}: {[o.label for o in question.options]}")
+
+    journal = Journal()
+    game = Game(vellan, seed=2, decider=Errands(), sink=journal.render, party=[pregenerated("espen")])
+    game.state.flags["theorised"] = True
+    game.play()
+    assert not errands
+    recap = journal.recap()
+    assert any(line.startswith("The harbour office: Social conflict against Ingrid Solberg: ") for line in recap)
+    assert any(line.startswith("The shipping registry: Library use against the registry: ") for line in recap)
+    assert "The quay" not in recap and recap[-1].startswith("The end: ")
+    # the argument with the harbourmaster showed her mood on every roll: her card says it now
+    assert f"  Ingrid Solberg (harbourmaster, {game.state.npcs['ingrid'].code_block.disposition.lower()})" \
+        in sc.npcs_text(game).splitlines()
+
+
+def test_recap_shows_the_scene_under_way_even_when_nothing_came_of_it_yet():
+    journal = Journal()
+    for title in ("Quay", "Office", "Quay"):
+        journal.render(Event("scene_entered", {"title": title, "text": ".", "slots": {}}))
+    assert journal.recap() == ["Quay"]
+    journal.render(Event("note", {"text": "the clerk lied"}))
+    assert journal.recap() == ["Quay", "Note: the clerk lied"]  # where the note was made, then the note

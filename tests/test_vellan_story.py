@@ -366,7 +366,7 @@ def test_the_harbour_log_and_the_insurance_record_have_second_chances_on_thursda
                   "Hold out your camera", "Climb to your lodgings", "Catch the harbourmaster",
                   "Tell her you know she was overruled", "Thank her and go back up to your lodgings",
                   "Call on the Nordhavn Mutual's man", "Show him what you hold", "Fold the copy", *BUS)
-    game, _, events, _ = play(vellan, route, flags=["heard_overruled"], counters={"hours": 4})
+    game, _, events, _ = play(vellan, route, flags=["heard_overruled", "heard_of_adjuster"], counters={"hours": 4})
     assert "copy of the harbour log" in game.state.items and "insurance record" in game.state.items
     assert game.state.counters["evidence"] == 2 and game.state.counters["hours"] == 2
 
@@ -402,7 +402,8 @@ def test_knut_fights_with_the_cudgel_the_scene_shows():
 
     vellan = load_adventure(find_adventure("vellan"))
     from solo.npc.model import NPC
+    from solo.story.npcs import npc_fields
 
-    knut = NPC.from_dict(vellan.npcs["knut"].data)
+    knut = NPC.from_dict(npc_fields(vellan.npcs["knut"].data))
     assert knut.weapon == "cudgel" and knut.weapon_called is None
     assert "cudgel" in vellan.scenes["alley"].text

@@ -49,7 +49,9 @@ _MAX_DEPTH = 32
 MAX_ROLLS = 1000
 MAX_TEXT = 100_000
 _TABLE_KEYS = ("title", "description", "rows")
-_ROW_KEYS = ("text", "weight", "key")
+_ROW_KEYS = ("text", "weight", "key", "learn")
+#: The longest ``learn`` line a row may hold (a clue a story keeps, docs/tables.md).
+LEARN_MAX = 300
 
 
 class UnknownTable(SoloError, KeyError):
@@ -113,6 +115,7 @@ class Row:
     key: str | None = None
     line: int | None = None
     pieces: tuple[Piece, ...] = field(default=(), compare=False, repr=False)
+    learn: str | None = None  # a clue a story keeps when it rolls this row (docs/tables.md)
 
     def __post_init__(self) -> None:
         # A row built by hand still needs its template read, or it would render empty.
@@ -131,6 +134,8 @@ class Row:
         out: dict[str, Any] = {"text": self.text, "weight": self.weight}
         if self.key:
             out["key"] = self.key
+        if self.learn:
+            out["learn"] = self.learn
         return out
 
 
@@ -187,6 +192,7 @@ class TableResult:
     key: str | None = None
     slots: dict[str, str] = field(default_factory=dict)  # slot -> the value drawn for it
     parts: tuple[TableResult, ...] = ()
+    learn: str | None = None  # the row's clue, for a story that keeps it
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -198,6 +204,7 @@ class TableResult:
             "key": self.key,
             "slots": dict(self.slots),
             "parts": [p.to_dict() for p in self.parts],
+            **({"learn": self.learn} if self.learn else {}),
         }
 
 
@@ -294,7 +301,7 @@ class TableSet:
                 sub = self._roll(self.get(piece[1]), rng, slots, None, depth + 1, budget)
                 parts.append(sub)
                 text += sub.text
-        return TableResult(table.name, die, total, index + 1, text, row.key, chosen, tuple(parts))
+        return TableResult(table.name, die, total, index + 1, text, row.key, chosen, tuple(parts), learn=row.learn)
 
     def _check_refs(self) -> None:
         for table in self._tables.values():
@@ -444,6 +451,7 @@ def _row(table: str, index: int, item: object, where: _Where) -> Row:
     text: object
     weight: object
     key: object
+    learn: object = None
     if isinstance(item, str):
         text, weight, key = item, 1, None
     elif isinstance(item, Mapping):
@@ -455,8 +463,9 @@ def _row(table: str, index: int, item: object, where: _Where) -> Row:
         text = item.get("text")
         weight = item.get("weight", 1)
         key = item.get("key")
+        learn = item.get("learn")
     else:
-        raise where.error("a row is a string or a table with 'text' (and optional 'weight', 'key')", path,
+        raise where.error("a row is a string or a table with 'text' (and optional 'weight', 'key', 'learn')", path,
                           where.row_line(table, index, item))
     line = where.row_line(table, index, item)
     if not isinstance(text, str) or not text.strip():
@@ -465,11 +474,15 @@ def _row(table: str, index: int, item: object, where: _Where) -> Row:
         raise where.error(f"weight must be a whole number of at least 1, not {weight!r}", f"{path}.weight", line)
     if key is not None and not isinstance(key, str):
         raise where.error("key must be text", f"{path}.key", line)
+    if learn is not None and (not isinstance(learn, str) or not learn.strip() or len(learn) > LEARN_MAX
+                              or any(ord(ch) < 32 for ch in learn)):
+        raise where.error(f"learn must be one line of text, at most {LEARN_MAX} characters: the clue a story "
+                          "keeps when it rolls this row", f"{path}.learn", line)
     try:
         pieces = parse_template(text)
     except ValueError as exc:
         raise where.error(str(exc), f"{path}.text", line) from None
-    return Row(text, weight, key, line, pieces)
+    return Row(text, weight, key, line, pieces, learn=learn)
 
 
 _ANY_HEADER = re.compile(r"^\s*\[\[?\s*tables\b")

@@ -24,6 +24,7 @@ from ..rules.outcomes import LOST, OUTCOMES, WON
 from ..rules.participants import Participant, obstacle
 from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
 from ..rules.rulebook import SKILLS
+from .knowledge import add_clue, learn
 from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
 from .verbs import Field, Verb, field_value, is_whole
 
@@ -188,6 +189,8 @@ class Opposed(ActionVerb):
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
         npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
+        if npc is not None:  # the roll names them; a Social one shows their disposition among its modifiers
+            learn(game, spec["npc"], "name", *(("disposition",) if spec["skill"] == "Social" else ()))
         pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"), npc=npc)
         target, mods, routine = roll_target(pc, spec, npc=npc)
         parts = [(m.name, m.value) for m in mods]
@@ -437,6 +440,8 @@ class Table(ActionVerb):
     def resolve(self, game: Game, action: Action) -> Branch | None:
         result = game.tables.roll(action.spec["name"], game.rng, slots=game.state.oracle.slots())
         game.emit("table", **result.to_dict())
+        if result.learn:  # the row is a clue (its ``learn``): the story keeps it
+            add_clue(game, result.learn)
         return action.branch("then")
 
 

@@ -19,6 +19,7 @@ from ..rules.escalation import recover
 from ..rules.luck import NEGATIVE_LUCK_FLOOR
 from ..rules.medicine import MedicineError, new_day, treat
 from ..rules.rulebook import POOLS
+from .knowledge import CLUE_MAX, FACETS, add_clue, called, learn
 from .npcs import disposition_of, refill, remember, rest_npcs, set_disposition
 from .pools import hurt
 from .verbs import Field, Verb, is_whole
@@ -36,6 +37,8 @@ MEMORY_EVENTS = ("spared", "helped", "paid", "humiliated", "lied_to", "threatene
 AFFECTED_PCS = ("active", "all")
 _WHO = Field("who", "active")
 _AMOUNT = Field("dice or whole number", 1)
+#: What ``{ know = "npc" }`` teaches when it does not say: who they are, as an introduction would.
+KNOW_DEFAULT = ("name", "role")
 
 
 class EffectVerb(Verb):
@@ -248,7 +251,9 @@ class Disposition(EffectVerb):
         before = disposition_of(npc)
         after = normalise_disposition(str(a["to"])) if "to" in a else shift_disposition(before, a["shift"])
         set_disposition(npc, after)
-        game.emit("disposition", npc=a["disposition"], name=npc.name, before=before, after=after)
+        learn(game, a["disposition"], "disposition")  # the players are told it
+        game.emit("disposition", npc=a["disposition"], name=called(game, a["disposition"]), before=before,
+                  after=after)
 
 
 class Tension(EffectVerb):
@@ -294,6 +299,46 @@ class Note(_Named):
     def apply(self, game: Game, a: Args) -> None:
         game.state.notes.append(a["note"])
         game.emit("note", text=a["note"])
+
+
+class Learn(EffectVerb):
+    """A clue: a line the PCs have learned, kept for ``clues`` and the journal (:mod:`.knowledge`)."""
+
+    name = "learn"
+    fields = {"learn": Field("text")}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        text = a["learn"]
+        if not text.strip() or any(ord(ch) < 32 for ch in text):
+            b.fail(file, f"{path}.learn", "expected one line of text: what the PCs have learned")
+        elif len(text) > CLUE_MAX:
+            b.fail(file, f"{path}.learn", f"a clue is at most {CLUE_MAX} characters ({len(text)} here)")
+
+    def apply(self, game: Game, a: Args) -> None:
+        add_clue(game, a["learn"])
+
+
+class Know(EffectVerb):
+    """The PCs now know more of an NPC: its name, role, disposition or secret, as its card shows."""
+
+    name = "know"
+    fields = {"know": Field("NPC id"), "what": Field("facet or list of facets", list(KNOW_DEFAULT))}
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        _check_npc(b, file, f"{path}.know", a["know"])
+        what = self.arg(a, "what")
+        for i, facet in enumerate([what] if isinstance(what, str) else what):
+            where = f"{path}.what" if isinstance(what, str) else f"{path}.what[{i}]"
+            if facet not in FACETS:
+                b.fail(file, where, f"unknown facet {facet!r}{did_you_mean(str(facet), FACETS)}; "
+                                    f"a facet is one of {', '.join(FACETS)}", "E005")
+            elif facet == "secret" and a["know"] in b.npc_ids and not b.npc_secret(a["know"]):
+                b.fail(file, where, f"NPC {a['know']!r} has no secret to learn: give it one "
+                                    f"(npcs.{a['know']}.secret)")
+
+    def apply(self, game: Game, a: Args) -> None:
+        what = self.arg(a, "what")
+        learn(game, a["know"], *([what] if isinstance(what, str) else what))
 
 
 class Rest(EffectVerb):

@@ -36,6 +36,7 @@ from .effects import EFFECTS
 from .epilogue import epilogue
 from .expressions import Context
 from .flow import move_trigger, refused
+from .knowledge import called, learn, learn_names_in
 from .npcs import between_scenes, default_mind, disposition_of
 from .party import set_up_party
 from .pools import line_up
@@ -256,11 +257,12 @@ class Game:
         s.oracle.context = shown(self.picked(scene.title))  # random events that name nobody follow it
         s.visited[scene.id] = s.visited.get(scene.id, 0) + 1
         for npc in scene.npcs:
-            s.oracle.add_npc(s.npcs[npc].name)
+            s.oracle.add_npc(called(self, npc))  # as the PCs know them: a name, or what they see
         for effect in scene.on_enter_before:  # on_enter.before: the text below already reads what they did
             self.apply(effect)
-        self.emit("scene_entered", scene=scene.id, title=self.picked(scene.title), text=self.picked(scene.text),
-                  slots=self.text_slots(),
+        title, text = self.picked(scene.title), self.picked(scene.text)
+        learn_names_in(self, title + text)
+        self.emit("scene_entered", scene=scene.id, title=title, text=text, slots=self.text_slots(),
                   ending=scene.ending, visit=s.visited[scene.id])
         if scene.oracle_setup:
             from ..oracle import set_up_scene
@@ -335,6 +337,7 @@ class Game:
         ctx = self.context()
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
         hints = {c.key: self._stake(scene, c, slots, ctx) if c.hint or c.retry_cost else "" for c in choices}
+        self.learn_from_menu(choices)
         # a choice with effects changes the story before its conflict: priced as it starts, not ahead
         fights = [(c.key, c.action.spec) for c in choices if c.action is not None
                   and c.action.kind == "conflict" and not c.effects and not c.retry_cost]
@@ -413,6 +416,20 @@ class Game:
         if self.think_ahead is not None and self.advise:
             self.think_ahead.narrow(answer)
 
+    def learn_from_menu(self, choices: list[Choice]) -> None:
+        """What a menu shows the players of the NPCs (:mod:`.knowledge`): a name its labels, hints or stakes
+        name, and the disposition of whoever a Social roll is offered against (its chance shows it)."""
+        for c in choices:
+            if c.braces:
+                learn_names_in(self, self.picked(c.text) + self.picked(c.hint))
+            action = c.action
+            if action is None:
+                continue
+            if action.kind == "conflict" and "{" in str(action.spec.get("stakes", "")):
+                learn_names_in(self, self.picked(str(action.spec["stakes"])))
+            elif action.kind == "opposed" and action.spec.get("skill") == "Social" and "npc" in action.spec:
+                learn(self, action.spec["npc"], "name", "disposition")
+
     def _stake(self, scene: Scene, choice: Choice, slots: dict[str, object], ctx: Context) -> str:
         """What the menu says beside a choice: the author's ``hint``, and its ``retry_cost`` once it was taken."""
         words = [fill(choice.hint, slots, ctx)] if choice.hint else []
@@ -444,7 +461,9 @@ class Game:
         if branch is None:
             return
         if branch.text:
-            self.emit("branch_text", text=self.picked(branch.text), slots=self.text_slots())
+            text = self.picked(branch.text)
+            learn_names_in(self, text)
+            self.emit("branch_text", text=text, slots=self.text_slots())
         for effect in branch.effects:
             self.apply(effect)
         if self.finished:
@@ -519,6 +538,8 @@ class Game:
             self.emit("conflict_outcome", type=ctype.key, outcome=outcome, rounds=0)
             self.scene_went(OUTCOME_WENT.get(outcome, 0))
             return outcome
+        for nid in fighting:  # the conflict names whoever it sets against the PCs
+            learn(self, nid, "name")
         self.disposition_bonus(ctype, taking_part, next((nid for nid in npcs if nid in fighting), None))
         advisor = None
         if self.advise:
@@ -614,6 +635,7 @@ class Game:
             return
         npc = self.state.npcs[first_npc]
         disp = disposition_of(npc)
+        learn(self, first_npc, "disposition")  # a bonus or penalty on every roll of the PCs says it
         if disposition_modifier(disp):
             for p in taking_part:
                 if p.side == "a":

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 RECOVERY = ("night", "scene", "never")
 RECOVERY_DEFAULT = "night"
 #: Fields an adventure's NPC may have besides those of the NPC format (docs/npcs.md).
-STORY_FIELDS = ("recovers",)
+STORY_FIELDS = ("recovers", "seen", "known", "secret")
 
 
 def npc_fields(data: dict) -> dict:
@@ -96,8 +96,11 @@ def remember(game: Game, nid: str, deed: str) -> None:
     s.regard[nid] = shift.regard
     game.emit("memory", npc=nid, event=deed)
     if shift.after != shift.before:
+        from .knowledge import called, learn
+
         set_disposition(npc, shift.after)
-        game.emit("disposition", npc=nid, name=npc.name, before=shift.before, after=shift.after)
+        learn(game, nid, "disposition")  # the players are told it
+        game.emit("disposition", npc=nid, name=called(game, nid), before=shift.before, after=shift.after)
 
 
 def default_mind(npc: NPC, rng: random.Random, *, memory: list[str] | None = None,

@@ -19,7 +19,7 @@ CODES = {
     "E002": "wrong field or value (schema)",
     "E003": "unknown scene target",
     "E004": "condition that cannot be parsed",
-    "E005": "unknown skill, Focus, Pool, Lens, conflict type, difficulty or disposition",
+    "E005": "unknown skill, Focus, Pool, Lens, conflict type, difficulty, disposition or facet",
     "E006": "unknown NPC",
     "E007": "unknown random table",
     "E008": "text slot or {if} block problem, or narration template problem",

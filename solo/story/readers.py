@@ -32,7 +32,7 @@ KIND_SHAPES: dict[str, tuple[str, ...]] = {
     "whole number": ("number",), "skill value": ("number",),
     "likelihood": ("text", "number"), "dice or whole number": ("text", "number"),
     "Focus or list of Focuses": ("text", "texts"), "list": ("texts",), "list of NPC ids": ("texts",),
-    "list of skills": ("texts",),
+    "list of skills": ("texts",), "facet or list of facets": ("text", "texts"),
     "obstacle table": ("table",), "conflict table": ("table",),
 }
 #: The largest whole number a verb field takes either way: far beyond any story's need, and small enough

@@ -22,6 +22,7 @@ from .actions import ACTIONS, OBSTACLE_FIELDS
 from .adventure import Action, Adventure, Branch, Choice, Clock, Effect, NPCDef, Route, Scene, Where
 from .effects import EFFECTS
 from .expressions import Condition, parse_condition
+from .knowledge import FACETS, KNOWN_DEFAULT, SECRET_MAX, SEEN_MAX
 from .npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
 from .problems import Collector, describe
 from .readers import MAX_WHOLE, Readers
@@ -264,6 +265,7 @@ class Builder(Readers):
             if data.get("recovers", RECOVERY_DEFAULT) not in RECOVERY:
                 self.fail(file, f"{path}.recovers", "expected " + ", ".join(f'"{r}"' for r in RECOVERY[:-1])
                           + f' or "{RECOVERY[-1]}" (how the NPC gets its Pools back)')
+            self.npc_knowledge(file, path, data)
             try:
                 NPC.from_dict(npc_fields(data), file=file, rng=random.Random(0))
             except ContentError as exc:
@@ -274,6 +276,37 @@ class Builder(Readers):
                 continue
             out[nid] = NPCDef(nid, data, Where(file, path))
         return out
+
+    def npc_knowledge(self, file: str, path: str, data: dict[str, Any]) -> None:
+        """An NPC's fields about what the PCs know of it: ``seen``, ``secret`` and ``known`` (docs/adventures.md)."""
+        for key, most in (("seen", SEEN_MAX), ("secret", SECRET_MAX)):
+            if key not in data:
+                continue
+            value = data[key]
+            if not isinstance(value, str) or not value.strip() or any(ord(ch) < 32 for ch in value):
+                self.fail(file, f"{path}.{key}", f"expected one line of text, got {describe(value)}")
+            elif len(value) > most or any(ch in "{}" for ch in value):
+                self.fail(file, f"{path}.{key}", f"expected one plain line of at most {most} characters, "
+                                                 "without braces")
+        known = data.get("known", [] if "seen" in data else list(KNOWN_DEFAULT))
+        if not isinstance(known, list) or not all(isinstance(f, str) for f in known):
+            self.fail(file, f"{path}.known", f"expected a list of facets ({', '.join(FACETS)}), "
+                                             f"got {describe(known)}")
+            return
+        for i, facet in enumerate(known):
+            if facet not in FACETS:
+                self.fail(file, f"{path}.known[{i}]", f"unknown facet {facet!r}{did_you_mean(facet, FACETS)}; "
+                                                      f"a facet is one of {', '.join(FACETS)}", "E005")
+        if "name" not in known and "seen" not in data:
+            self.fail(file, f"{path}.known", "the PCs do not know this NPC's name at the start: say what they see "
+                                             "of them instead (npcs.ID.seen = \"a big man in a docker's coat\")")
+        if "secret" in known and "secret" not in data:
+            self.fail(file, f"{path}.known", "'secret' is known at the start, but the NPC has no secret")
+
+    def npc_secret(self, nid: str) -> bool:
+        """Whether the NPC has a secret the PCs may learn (its ``secret`` field)."""
+        data = self.m["npcs"].get(nid) if isinstance(self.m["npcs"], dict) else None
+        return isinstance(data, dict) and isinstance(data.get("secret"), str) and bool(data["secret"].strip())
 
     def build_scene(self, sid: str, data: object) -> Scene | None:
         file = self.origin[f"scenes.{sid}"]

@@ -46,6 +46,10 @@ class GameState:
     ending: str | None = None
     notes: list[str] = field(default_factory=list)
     luck_used: dict[str, int] = field(default_factory=dict)  # "contact" / "find" -> times spent at the prompt
+    # what the PCs know of each NPC whose knowledge changed in play (npc id -> facets, solo.story.knowledge);
+    # an NPC not here is known as its adventure says at the start
+    known: dict[str, list[str]] = field(default_factory=dict)
+    clues: list[str] = field(default_factory=list)  # lines the story marked as learned (``learn``), in order
     # how the scene in play has gone for the PCs so far: +1 a success or a win, -1 a failure or a loss (the
     # tension at its end follows it, docs/oracle.md); not in a snapshot: a loaded game's replay rebuilds it
     went: int = 0
@@ -94,6 +98,8 @@ class GameState:
             "ending": self.ending,
             "notes": list(self.notes),
             "luck_used": dict(sorted(self.luck_used.items())),
+            "known": {k: list(v) for k, v in sorted(self.known.items())},
+            "clues": list(self.clues),
         }
 
     @classmethod
@@ -126,6 +132,9 @@ class GameState:
             state.ending = data["ending"]
             state.notes = [str(x) for x in data["notes"]]
             state.luck_used = {str(k): int(v) for k, v in data.get("luck_used", {}).items()}
+            # saves from before knowledge was kept: every NPC as its adventure starts it, no clues
+            state.known = {str(k): [str(x) for x in v] for k, v in data.get("known", {}).items()}
+            state.clues = [str(x) for x in data.get("clues", [])]
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"damaged game state: {exc!r}") from None
         except ContentError as exc:

@@ -378,6 +378,11 @@ def scene_setup(e) -> str:
     return "The scene begins as you expected."
 
 
+def upper_first(text: str) -> str:
+    """``text`` with its first letter upper-case, to open a sentence ("a big man …" -> "A big man …")."""
+    return text[:1].upper() + text[1:]
+
+
 def npc_met(e) -> str:
     role = f", {e['role'].lower()}" if e.get("role") else ""
     block = e.get("code_block") or {}

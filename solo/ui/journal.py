@@ -25,7 +25,6 @@ from . import describe as d
 #: The first line of a transcript, and how a journal beside a save opens: solo knows both for its own.
 TRANSCRIPT_HEAD = "<!-- a transcript written by solo play -->\n"
 JOURNAL_FILE = FileKind("a journal", starts=(b"---\nadventure: ", TRANSCRIPT_HEAD.encode()))
-RECAP_ENTRIES = 12  # what ``recap`` shows: the latest entries, so it stays one screen
 
 _BREAKS = re.compile(r"[\r\n\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
@@ -117,8 +116,8 @@ class Journal:
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
         self.sides: dict[str, list[str]] = {}
-        # what happened, plain text for ``recap``: [title, outcomes] per scene, or [a line, []] for a note
-        self.happened: list[tuple[str, list[str]]] = []
+        # what happened, plain text for ``recap``: (title, outcomes, True) per scene, (a line, [], False) for a note
+        self.happened: list[tuple[str, list[str], bool]] = []
         self._scene = "Before the first scene"  # the title of the scene under way, for the recap
         self._rolled: tuple[list[str], int] | None = None  # where the recap has the last story roll
 
@@ -142,10 +141,16 @@ class Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, self.document(meta) if meta is not None else self.transcript())
 
-    def recap(self, entries: int = RECAP_ENTRIES) -> list[str]:
-        """The latest ``entries`` things that happened: each scene with its outcomes, notes, oracle answers."""
-        out = [sentence(f"{title}: {'; '.join(outcomes)}") if outcomes else title for title, outcomes in self.happened]
-        return out[-entries:]
+    def recap(self) -> list[str]:
+        """The story so far, briefly, in order: every scene in which something came of a roll, a conflict or a
+        choice (an item, a thread, a clue …) with what came of it, the notes and the oracle's answers, and last
+        the scene under way. A scene the story only passed through (a quay it comes back to between errands)
+        has no line, unless a note or an oracle's answer follows it there: however long the game, nothing that
+        happened is crowded out by the walking between."""
+        entries = self.happened
+        return [sentence(f"{title}: {'; '.join(outcomes)}") if outcomes else title
+                for i, (title, outcomes, scene) in enumerate(entries)
+                if outcomes or not scene or i == len(entries) - 1 or not entries[i + 1][2]]
 
     def _para(self, text: str) -> None:
         if self.lines and self.lines[-1] != "":
@@ -159,8 +164,8 @@ class Journal:
     def _outcome(self, text: str) -> None:
         """What came of something in the current scene; after a note or an oracle answer the scene goes on
         in an entry of its own, so the recap stays in the order things happened."""
-        if not self.happened or self.happened[-1][0] != self._scene:
-            self.happened.append((self._scene, []))
+        if not self.happened or not self.happened[-1][2] or self.happened[-1][0] != self._scene:
+            self.happened.append((self._scene, [], True))
         self.happened[-1][1].append(text)
 
     def render(self, e: Event, narration: Sequence[str] = ()) -> None:
@@ -276,7 +281,9 @@ class Journal:
         elif k == "pool_change":
             self._para(f"*{inline(e['actor'])}: {inline(e['pool'])} {e['before']} -> {e['after']}.*")
         elif k == "disposition":
-            self._para(f"*{inline(e['name'])} is now {inline(e['after'])} towards you.*")
+            self._para(f"*{inline(d.upper_first(str(e['name'])))} is now {inline(e['after'])} towards you.*")
+        elif k == "clue":
+            self._para(f"> **Clue:** {inline(e['text'])}")
         elif k == "pc_removed":
             self._para(f"*{inline(e['actor'])} is {'dead' if e['fate'] == 'death' else 'out of the story'}.*")
         elif k == "ending":
@@ -314,7 +321,7 @@ class Journal:
         k = e.kind
         if k == "scene_entered":
             self._scene = str(e.get("title") or "A scene")
-            self.happened.append((self._scene, []))
+            self.happened.append((self._scene, [], True))
         elif k == "conflict_start":
             self.sides = {}
             for p in e["participants"]:
@@ -341,6 +348,8 @@ class Journal:
             self._outcome(f"no contest, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}")
         elif k == "item":
             self._outcome(f"{'gained' if e['gained'] else 'lost'} {e['item']}")
+        elif k == "clue":
+            self._outcome(f"learned: {str(e['text']).rstrip('.')}")
         elif k == "thread" and not (e.get("opened") and e.get("weight", 1) > 1):
             self._outcome(f"thread {'opened' if e.get('opened') else 'closed'}: {e.get('text', '')}")
         elif k == "thread_progress":
@@ -356,14 +365,14 @@ class Journal:
         elif k == "luck" and e.get("use") in ("timely_appearance", "look_what_i_found"):
             self._outcome(d.luck(e).rstrip("."))
         elif k == "note" and str(e.get("text", "")).strip():
-            self.happened.append((f"Note: {e['text']}", []))
+            self.happened.append((f"Note: {e['text']}", [], False))
         elif k == "oracle":
             q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
-            self.happened.append((f"Oracle: {q}{e['answer']}", []))
+            self.happened.append((f"Oracle: {q}{e['answer']}", [], False))
         elif k == "ending":
             title, outcome = str(e.get("title") or ""), str(e.get("outcome") or "")
             said = f"{title} ({outcome})" if outcome and outcome != title else title
-            self.happened.append((f"The end: {said}", []))
+            self.happened.append((f"The end: {said}", [], False))
 
 
 def _rounds(e: Event) -> str:

@@ -624,8 +624,9 @@ class Session:
             say(self.console, "Carried: " + ", ".join(self._game.state.items))
 
     def _recap(self) -> None:
-        """What happened, latest last: each scene with what came of its rolls, conflicts and choices,
-        the notes and the oracle's answers (the journal keeps them as plain text, from the events)."""
+        """The story so far, latest last: each scene with what came of its rolls, conflicts and choices, the
+        notes and the oracle's answers, the scene under way (the journal keeps them as plain text, from the
+        events; :meth:`Journal.recap` leaves out the scenes only passed through)."""
         tell(self.console, "\n".join(self.journal.recap()) or "Nothing has happened yet.")
 
     # -- saving ---------------------------------------------------------------------------

@@ -210,38 +210,57 @@ THREADS = _ListCommand("threads", threads_text,
 
 
 def npcs_text(game: Game) -> str:
-    """Everyone the story has in play, in the order they came in: role, disposition, state, and what
-    they remember the PCs doing; names the player added themselves are marked as theirs, and a name
+    """Everyone the story has in play, in the order they came in, as much as the PCs know of them: a name (else
+    what was seen of them), role, disposition and secret once learned (:mod:`solo.story.knowledge`), their state,
+    and what they remember the PCs doing; names the player added themselves are marked as theirs, and a name
     that counts more than once when the oracle picks someone shows how many times (×2)."""
-    from ..minds.memory import DEEDS
-    from ..rules.outcomes import ACTIVE
-    from ..story.npcs import disposition_of
+    from ..story.knowledge import called
 
     state = game.state
-    by_name = {npc.name: (nid, npc) for nid, npc in state.npcs.items()}
+    by_label = {called(game, nid): nid for nid in state.npcs}
     if not state.oracle.npcs:
         return "Nobody met yet. Name someone yourself with: npcs add NAME"
     lines = ["People in the story:"]
-    for name in state.oracle.npcs:
-        shown = f"{name}{weight_mark(state.oracle.npc_weight(name))}"
-        if name not in by_name:
-            lines.append(f"  {shown} (named by you)")
+    for label in state.oracle.npcs:
+        mark = weight_mark(state.oracle.npc_weight(label))
+        if label not in by_label:
+            lines.append(f"  {label}{mark} (named by you)")
             continue
-        nid, npc = by_name[name]
-        about = [npc.role.lower()] if npc.role else []
-        about.append("mindless" if npc.code_block is None else disposition_of(npc).lower())
-        status = state.npc_status.get(nid)
-        if status and status != ACTIVE:
-            about.append(status)
-        line = f"  {shown} ({', '.join(about)})"
-        deeds = state.memory.get(nid, [])
-        if deeds:
-            counted = {deed: deeds.count(deed) for deed in deeds}
-            remembered = [(DEEDS[d].description if d in DEEDS else d.replace("_", " "))
-                          + (f" (\u00d7{n})" if n > 1 else "") for d, n in counted.items()]
-            line += f"; remembers: {'; '.join(remembered)}"
-        lines.append(line)
+        lines.append(f"  {npc_card(game, by_label[label], mark)}")
     return "\n".join(lines)
+
+
+def npc_card(game: Game, nid: str, mark: str = "") -> str:
+    """One NPC as the PCs know them: "Knut Dahl (dockside enforcer, unfriendly); you know: …; remembers: …",
+    or only "a big man in a docker's coat" before they have learned more; ``mark``: their weight on the
+    oracle's list (" ×2"), after the name."""
+    from ..minds.memory import DEEDS
+    from ..rules.outcomes import ACTIVE
+    from ..story.knowledge import called, facets_of, secret_of
+    from ..story.npcs import disposition_of
+
+    state = game.state
+    npc = state.npcs[nid]
+    known = facets_of(game, nid)
+    about = [npc.role[:1].lower() + npc.role[1:]] if npc.role and "role" in known else []  # "keeper of the Anchor"
+    if npc.code_block is None:
+        about.append("mindless")  # to be seen at once: nothing behind its eyes to have a disposition
+    elif "disposition" in known:
+        about.append(disposition_of(npc).lower())
+    status = state.npc_status.get(nid)
+    if status and status != ACTIVE:
+        about.append(status)
+    line = called(game, nid) + mark + (f" ({', '.join(about)})" if about else "")
+    secret = secret_of(game, nid) if "secret" in known else ""
+    if secret:
+        line += f"; you know: {secret.rstrip('.')}"
+    deeds = state.memory.get(nid, [])
+    if deeds:
+        counted = {deed: deeds.count(deed) for deed in deeds}
+        remembered = [(DEEDS[d].description if d in DEEDS else d.replace("_", " "))
+                      + (f" (×{n})" if n > 1 else "") for d, n in counted.items()]
+        line += f"; remembers: {'; '.join(remembered)}"
+    return line
 
 
 def _npc_to_add(game: Game, name: str) -> list[str]:
@@ -295,14 +314,30 @@ def items_text(game: Game) -> str:
     for pc in state.pcs:
         if pc.items:
             lines.append(f"{pc.name} has: {', '.join(pc.items)}.")
-    if state.notes:
-        lines.append("Your notes:")
-        lines += [f"  - {note}" for note in state.notes]
+    lines += _notes(game)
     return "\n".join(lines)
+
+
+def clues_text(game: Game) -> str:
+    """What the PCs have learned, as the story marked it (``learn``, in the order learned), then the notes."""
+    clues = game.state.clues
+    lines = ["What you have learned:", *(f"  - {clue}" for clue in clues)] if clues else \
+        ["No clues yet: what the story marks as learned is kept here."]
+    lines += _notes(game)
+    return "\n".join(lines)
+
+
+def _notes(game: Game) -> list[str]:
+    notes = game.state.notes
+    return ["Your notes:", *(f"  - {note}" for note in notes)] if notes else []
 
 
 def _items(session: Session, rest: str, question: Question) -> None:
     _line(session, items_text(_game(session)))
+
+
+def _clues(session: Session, rest: str, question: Question) -> None:
+    _line(session, clues_text(_game(session)))
 
 
 # -- the status line -------------------------------------------------------------------------
@@ -443,8 +478,8 @@ register(TableCommand("threads", "threads        the open threads and their prog
 register(TableCommand("npcs", "npcs           the people in the story; npcs add NAME (again: counts again), "
                               "npcs drop NAME",
                       NPCS.run, NPCS.replay))
-register(TableCommand("items", "items          what the party carries, and your notes (also: clues)", _items))
-register(TableCommand("clues", "", _items))  # an alias, named in the line of items
+register(TableCommand("items", "items          what the party carries, and your notes", _items))
+register(TableCommand("clues", "clues          what you have learned, and your notes", _clues))
 register(TableCommand("status", "status         scene, tension, Luck and Pools, now and before each question "
                                 "('status off' hides it)", _status, _replay_status))
 register(TableCommand("roll", "roll EXPR      roll dice: roll 3d6+2, roll d100", _roll,

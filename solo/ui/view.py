@@ -390,7 +390,10 @@ class TerminalView:
                            + pool_bar(e["after"], e["maximum"], 12))
 
     def _on_disposition(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {e['name']} is now {e['after']} towards you.", style="cyan"))
+        self.console.print(plain(f"  {d.upper_first(str(e['name']))} is now {e['after']} towards you.", style="cyan"))
+
+    def _on_clue(self, e: Event, n: list[str]) -> None:
+        self.console.print(plain(f"  A clue for your notes: {e['text']}", style="cyan"))
 
     def _on_tension(self, e: Event, n: list[str]) -> None:
         word = "rises" if e["after"] > e["before"] else "eases"

@@ -1,0 +1,122 @@
+"""What the player characters know: of each NPC (name, role, disposition, secret) and the clues of the story.
+
+An NPC's card (``npcs`` in play, the oracle's list of people) shows only what
+the PCs have learned. Before they know a name, an NPC is what was seen of them
+(its ``seen`` field: "a big man in a docker's coat"); the role, the
+disposition and the secret appear once learned. What is learned, and how:
+
+* what a text the players read names: a ``{npc.ID}`` slot in a scene's text or
+  title, a branch's text, a choice's label or hint teaches the name;
+* what the dice show: an opposed roll or a conflict against the NPC shows the
+  name, and a Social one (the disposition is a modifier on every roll) the
+  disposition; a disposition the players are told has changed is known;
+* what the adventure says: ``{ know = "knut", what = ["role", "secret"] }``.
+
+Clues are lines the adventure marks as learned (the ``learn`` effect, a random
+table row's ``learn``): the game keeps them in order, once each, for ``clues``
+and the journal. Both live in the game state and its saves.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .state import GameState
+
+#: What the PCs may know of an NPC, in the order a card shows it.
+FACETS = ("name", "role", "disposition", "secret")
+#: What the PCs know of an adventure's NPC when the game starts, unless it says otherwise (its ``known``): the
+#: public face, a name and a trade. An NPC with ``seen`` starts as a stranger: nothing known but what was seen.
+KNOWN_DEFAULT = ("name", "role")
+#: What an NPC the story brings in by itself shows when met (open play's strangers, a Luck contact): the
+#: meeting names them, says their trade and how they take the PCs.
+MET_FACETS = ("name", "role", "disposition")
+#: Bounds of the NPC fields about knowledge, so a card stays one line.
+SEEN_MAX, SECRET_MAX, CLUE_MAX = 80, 300, 300
+_NAMED = re.compile(r"\{npc\.([^{}]+)\}")
+
+
+def facets_of(game: Game, nid: str) -> tuple[str, ...]:
+    """What the PCs know of the NPC now: as learned in play, else what its adventure says they start with."""
+    known = game.state.known.get(nid)
+    if known is not None:
+        return tuple(known)
+    return starting_facets(game, nid)
+
+
+def starting_facets(game: Game, nid: str) -> tuple[str, ...]:
+    npc_def = game.adventure.npcs.get(nid)
+    if npc_def is None:  # brought in by the story itself, and introduced as it came
+        return MET_FACETS
+    data = npc_def.data
+    if "known" in data:
+        return tuple(f for f in FACETS if f in data["known"])
+    return () if "seen" in data else KNOWN_DEFAULT
+
+
+def knows(game: Game, nid: str, facet: str) -> bool:
+    return facet in facets_of(game, nid)
+
+
+def seen_of(game: Game, nid: str) -> str:
+    """How the PCs describe the NPC before they know the name (its ``seen``; else its name)."""
+    npc_def = game.adventure.npcs.get(nid)
+    if npc_def is not None and isinstance(npc_def.data.get("seen"), str):
+        return str(npc_def.data["seen"])
+    return game.state.npcs[nid].name
+
+
+def secret_of(game: Game, nid: str) -> str:
+    npc_def = game.adventure.npcs.get(nid)
+    return str(npc_def.data.get("secret", "")) if npc_def is not None else ""
+
+
+def called(game: Game, nid: str) -> str:
+    """What the players call the NPC: the name once they know it, else what was seen of them."""
+    return game.state.npcs[nid].name if knows(game, nid, "name") else seen_of(game, nid)
+
+
+def learn(game: Game, nid: str, *facets: str) -> None:
+    """The PCs now know these facets of the NPC. A name learned takes the place of what was seen on the
+    oracle's list, where it was, so random events and tables name them as the players now do."""
+    if nid not in game.state.npcs:
+        return
+    had = facets_of(game, nid)
+    new = [f for f in facets if f in FACETS and f not in had]
+    if not new:
+        return
+    before = called(game, nid)
+    game.state.known[nid] = [f for f in FACETS if f in had or f in new]
+    if "name" in new:
+        rename(game.state, before, game.state.npcs[nid].name)
+
+
+def rename(state: GameState, old: str, new: str) -> None:
+    """An entry of the oracle's list of people now goes by another name, in its place."""
+    people = state.oracle.npcs
+    if old == new or old not in people:
+        return
+    if new in people:
+        people.remove(old)
+    else:
+        people[people.index(old)] = new
+
+
+def learn_names_in(game: Game, text: str) -> None:
+    """Every NPC a text the players read names by its ``{npc.ID}`` slot is known by name from now on."""
+    if "{npc." not in text:
+        return
+    for nid in _NAMED.findall(text):
+        if nid in game.state.npcs:
+            learn(game, nid, "name")
+
+
+def add_clue(game: Game, text: str) -> None:
+    """A line the PCs have learned: kept once, in the order learned, and told to the players."""
+    text = text.strip()
+    if text and text not in game.state.clues:
+        game.state.clues.append(text)
+        game.emit("clue", text=text)
