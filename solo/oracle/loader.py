@@ -9,9 +9,8 @@ in the same folders (such as ``names.toml``) is left alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from ..errors import ContentError
 from ..paths import PathError, read_bounded, search_path
@@ -41,21 +40,22 @@ def table_files(folder: Path) -> list[Path]:
     return files
 
 
-def _read(path: Path) -> tuple[str, dict[str, Any]]:
+def _text(path: Path) -> str:
     try:
-        text = read_bounded(path).decode("utf-8")
+        return read_bounded(path).decode("utf-8")
     except PathError as exc:
         raise ContentError(str(exc).removeprefix(f"{path}: "), file=path) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ContentError(f"cannot read file: {exc}", file=path) from None
-    return text, loads_toml(text, file=path)
 
 
-def read_folder(folder: Path) -> dict[str, Table]:
-    """Every table in one folder; the same name in two files of one folder is an error."""
+def read_folder(folder: Path, texts: Mapping[Path, str] | None = None) -> dict[str, Table]:
+    """Every table in one folder; the same name in two files of one folder is an error. ``texts``: the files'
+    contents already read (by path)."""
     out: dict[str, Table] = {}
     for path in table_files(folder):
-        text, data = _read(path)
+        text = texts[path] if texts is not None and path in texts else _text(path)
+        data = loads_toml(text, file=path)
         if "tables" not in data:
             continue
         for name, table in tables_from_data(data, file=str(path), source=text).items():
@@ -69,5 +69,23 @@ def read_folder(folder: Path) -> dict[str, Table]:
 
 
 def load_tables(extra: Sequence[str | Path] = (), *, use_env: bool = True) -> TableSet:
-    """The merged, checked tables of every folder; raises :class:`ContentError` on any fault."""
-    return TableSet.from_layers([read_folder(folder) for folder in table_folders(extra, use_env=use_env)])
+    """The merged, checked tables of every folder; raises :class:`ContentError` on any fault.
+
+    The same files with the same contents give the same tables, so a process keeps the last few it built by
+    what it read (a :class:`TableSet` is never changed once made): building and checking a thousand rows
+    again cost more than reading the files.
+    """
+    folders = table_folders(extra, use_env=use_env)
+    texts = {path: _text(path) for folder in folders for path in table_files(folder)}
+    key = (tuple(folders), tuple(texts.items()))
+    tables = _LOADED.get(key)
+    if tables is None:
+        tables = TableSet.from_layers([read_folder(folder, texts) for folder in folders])
+        if len(_LOADED) >= 8:
+            _LOADED.clear()
+        _LOADED[key] = tables
+    return tables
+
+
+#: Tables built, by the folders searched and every file's path and contents (see :func:`load_tables`).
+_LOADED: dict[tuple, TableSet] = {}
