@@ -9,13 +9,16 @@ Pools may be left out, both filled in from the level (docs/npcs.md).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import json
 import random
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ..errors import ContentError, did_you_mean
-from ..rules.character import Character
+from ..rules.character import Character, Pool
 from ..rules.fiction import FICTION_FIELDS, Fiction, check_fiction
 from ..rules.rulebook import SKILLS, RulesTables, rules
 from .codeblock import CodeBlock
@@ -90,7 +93,42 @@ class NPC(Character):
         return _NPCReader(data, file, rng, tables or rules(), codeblock_tables).build()
 
     def copy(self) -> NPC:
-        return NPC.from_dict(self.to_dict())
+        """A new NPC just as reading this one's file form again would make it (``from_dict(to_dict())``).
+
+        That reading is checked once per form: the NPC it made is kept, and each copy after is a duplicate of it
+        (its containers and Code Block new, nothing shared). A conflict copies its NPCs each time it is priced
+        or fought again (solo prove plays one a thousand times), and checking every field each time was a
+        tenth of that.
+        """
+        data = self.to_dict()
+        key = json.dumps(data)
+        made = _READ.get(key)
+        if made is None:
+            if len(_READ) >= 512:
+                _READ.clear()
+            made = _READ[key] = NPC.from_dict(data)
+        return _duplicate(made)
+
+
+#: NPCs read from their file form, by that form (see :meth:`NPC.copy`).
+_READ: dict[str, NPC] = {}
+
+
+def _duplicate(npc: NPC) -> NPC:
+    """``npc`` with every container and its Code Block made new (tests/test_npc_copy.py checks none is shared)."""
+    new = copy.copy(npc)
+    new.skills = dict(npc.skills)
+    new.pools = {k: Pool(p.maximum, p.current) for k, p in npc.pools.items()}
+    new.focuses = dict(npc.focuses)
+    new.tags = list(npc.tags)
+    new.willpower = {k: dict(v) for k, v in npc.willpower.items()}
+    new.tag_notes = dict(npc.tag_notes)
+    new.items = list(npc.items)
+    new.requests = dict(npc.requests)
+    new.medicine_tried = list(npc.medicine_tried)
+    if npc.code_block is not None:
+        new.code_block = dataclasses.replace(npc.code_block)
+    return new
 
 
 _CHARACTER_FIELDS = tuple(f.name for f in fields(Character))

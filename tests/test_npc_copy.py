@@ -1,0 +1,49 @@
+"""``NPC.copy``: a duplicate of the NPC its file form reads as, equal to reading it again and sharing nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+from solo.npc import NPC
+from solo.npc.generate import generate_npc
+
+
+def _npcs() -> list[NPC]:
+    rng = random.Random(7)
+    made = [generate_npc(rng, level=level) for level in ("common", "skilled", "master") for _ in range(6)]
+    mindless = NPC.from_dict({"name": "Draug", "level": "skilled", "mindless": True,
+                              "skills": {"Combat": 55, "Move": 30}, "weapon": "axe"})
+    return [*made, mindless]
+
+
+def test_a_copy_is_what_reading_the_file_form_again_gives():
+    for npc in _npcs():
+        npc.pools["BODY"].current -= 3  # a hurt NPC, a changed disposition: the copy is of it as it stands
+        if npc.code_block is not None:
+            npc.code_block.disposition = "Unfriendly"
+        again, copied = NPC.from_dict(npc.to_dict()), npc.copy()
+        assert json.dumps(copied.to_dict()) == json.dumps(again.to_dict())
+        assert copied == again
+        assert list(copied.skills) == list(again.skills) and list(copied.pools) == list(again.pools)
+        assert npc.copy() == copied  # the second copy (from the kept reading) is the same
+
+
+def test_a_copy_shares_no_container_with_the_npc_or_another_copy():
+    for npc in _npcs():
+        one, two = npc.copy(), npc.copy()
+        for f in dataclasses.fields(NPC):
+            a, b = getattr(one, f.name), getattr(two, f.name)
+            mutable = isinstance(a, (list, dict, set)) or (dataclasses.is_dataclass(a)
+                                                           and not a.__dataclass_params__.frozen)
+            if mutable:
+                assert a is not b, f.name
+        for key in one.pools:
+            assert one.pools[key] is not two.pools[key]
+        one.pools["BODY"].current = -5
+        one.skills["Combat"] = 1
+        if one.code_block is not None:
+            one.code_block.disposition = "Hostile"
+        assert two.pools["BODY"].current != -5 and two.skills["Combat"] != 1
+        assert two.code_block is None or two.code_block.disposition != "Hostile"
