@@ -107,7 +107,12 @@ class NPC(Character):
             if len(_READ) >= 512:
                 _READ.clear()
             made = _READ[key] = NPC.from_dict(data)
-        return _duplicate(made)
+        return made.duplicate()
+
+    def duplicate(self) -> NPC:
+        """This NPC with every container and its Code Block made new (tests/test_npc_copy.py checks none is
+        shared): an NPC read from a fixed file form, met again in another game."""
+        return _duplicate(self)
 
 
 #: NPCs read from their file form, by that form (see :meth:`NPC.copy`).

@@ -15,10 +15,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..decisions import Option, Question
+from ..errors import ContentError
 from ..rules.character import MAX_NAME, Character
 from .npcs import npc_fields
 
 if TYPE_CHECKING:
+    import random
+
+    from ..npc import NPC
+    from .adventure import NPCDef
     from .engine import Game
 
 
@@ -48,7 +53,6 @@ def roster_of(game: Game) -> OfferedRoster | None:
 
 def set_up_party(game: Game, given: list[Character] | None) -> None:
     """Seat the party and bring the adventure's NPCs to life."""
-    from ..npc import NPC
 
     if not game.adventure.uses_pcs:  # pc = false: a story with no RPG character, so nobody is asked
         party: list[Character] = []
@@ -60,10 +64,34 @@ def set_up_party(game: Game, given: list[Character] | None) -> None:
         if game.adventure.negative_luck is False and pc.luck < 0:
             pc.luck = 0
     for nid, npc_def in game.adventure.npcs.items():
-        state.npcs[nid] = NPC.from_dict(npc_fields(npc_def.data), file=npc_def.where.file, rng=game.rng)
+        state.npcs[nid] = _npc_of(npc_def, game.rng)
     state.oracle.pcs = [pc.name for pc in party]
     if party:  # a story with no character has no party to introduce
         game.emit("party", members=[pc.to_dict() for pc in party])
+
+
+def _npc_of(npc_def: NPCDef, rng: random.Random) -> NPC:
+    """The adventure's NPC, brought to life for this game: an NPC whose every field is written down is read
+    once per adventure (reading it draws no die) and met again as a duplicate in each game after; one with
+    fields left to chance is read with the game's dice each time, as its file says."""
+    from ..npc import NPC
+
+    kept = _FIXED.get(id(npc_def))
+    if kept is None or kept[0] is not npc_def:
+        try:
+            fixed: NPC | None = NPC.from_dict(npc_fields(npc_def.data), file=npc_def.where.file)
+        except ContentError:  # it needs the dice (or is broken, which reading it with them says again)
+            fixed = None
+        if len(_FIXED) >= 512:
+            _FIXED.clear()
+        kept = _FIXED[id(npc_def)] = (npc_def, fixed)
+    if kept[1] is not None:
+        return kept[1].duplicate()
+    return NPC.from_dict(npc_fields(npc_def.data), file=npc_def.where.file, rng=rng)
+
+
+#: By the adventure's NPC entry (held, so its id is not reused): the NPC read without dice, or None.
+_FIXED: dict[int, tuple[NPCDef, NPC | None]] = {}
 
 
 def make_party(game: Game) -> list[Character]:
