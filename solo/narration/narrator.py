@@ -247,7 +247,7 @@ class Narrator:
         if actor is not None:
             known.update(stance=actor.shown, role=actor.role, manner=actor.manner if not actor.pc else None,
                          weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor),
-                         body=actor.body, lens=actor.lens if cast.round > 0 else None)
+                         body=actor.body, lens=actor.lens if cast.round > 0 else None, spent=_spent(actor))
         if target is not None:
             known.update(foe=target.shown, foe_weapon=self._weapon_kind(cast, target),
                          foe_manner=target.manner if not target.pc else None, foe_body=target.body)
@@ -820,6 +820,14 @@ def _last(person: Person) -> str | None:
     if len(person.results) >= 2 and person.results[-1] == person.results[-2] == "won":
         return "streak"
     return person.results[-1]
+
+
+def _spent(person: Person) -> str | None:
+    """Whether ``person`` was told near the end of its Pool (its breaking clue) and still is: a runner who
+    "can hardly draw breath" does not leap onto a wall the next round (the dice may still let it win)."""
+    if person.obstacle or not person.pool_max:
+        return None
+    return "yes" if person.clue >= 2 and person.pool * 4 <= person.pool_max else "no"
 
 
 def _mood(cast: Cast, person: Person) -> str | None:
