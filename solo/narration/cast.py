@@ -60,6 +60,7 @@ class Person:
     pool: int = 0
     pool_max: int = 0
     clue: int = 0  # 0 fine, 1 wavering told, 2 breaking told
+    pushing: bool = False  # it pushes on below zero: from now on only its full negative value ends it (comae)
     last_foe: str | None = None
     struck_by: str | None = None  # who dealt it the last blow (the one a closing names)
     role: str | None = None  # its part in a pursuit: "pursuer" or "quarry", "hider" or "seeker"

@@ -54,12 +54,14 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "lens": LENSES,  # the Lens the actor declared this round
     "result": ("won", "lost", "stalled"),  # how the round went for the actor (a fumble: did the foe profit?)
     "physical": ("yes", "no"),  # the conflict is fought with weapons (a blow hurts a body), or not
+    "spent": ("yes", "no"),  # the actor was told near the end of its Pool (breaking) and still is: no sprints
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
 #: Filters whose ordinary value a line may name and still count as fitting any moment (docs/narration.md,
-#: "The facts of the fiction"): a line kept from machines and the dead still fits everyone of flesh.
-ORDINARY: Mapping[str, str] = {"body": "flesh", "foe_body": "flesh"}
+#: "The facts of the fiction"): a line kept from machines and the dead still fits everyone of flesh, and a
+#: sprint kept from one told spent still fits everyone who is not.
+ORDINARY: Mapping[str, str] = {"body": "flesh", "foe_body": "flesh", "spent": "no"}
 #: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
 LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}
 #: A round won at worse odds than this (about one in seven) is told as against the odds

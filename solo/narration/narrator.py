@@ -247,7 +247,7 @@ class Narrator:
         if actor is not None:
             known.update(stance=actor.shown, role=actor.role, manner=actor.manner if not actor.pc else None,
                          weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor),
-                         body=actor.body, lens=actor.lens if cast.round > 0 else None)
+                         body=actor.body, lens=actor.lens if cast.round > 0 else None, spent=_spent(actor))
         if target is not None:
             known.update(foe=target.shown, foe_weapon=self._weapon_kind(cast, target),
                          foe_manner=target.manner if not target.pc else None, foe_body=target.body)
@@ -322,7 +322,7 @@ class Narrator:
         # event, which may say the conflict is over: then the aftermath tells it, not a bearing
         self._bearing_waits = False
         if self._bearing_due and self._outcome is None:
-            if kind == "damage" and int(data.get("after", 1)) <= 0:
+            if kind == "damage" and self._may_end(data, cast):
                 self._bearing_waits = True
             else:
                 held += self._bearing(cast)
@@ -509,6 +509,7 @@ class Narrator:
         use = d.get("use", "")
         if use == "refreshed":
             actor.pool = int(d.get("after", 1))
+            actor.pushing = False
         if use == "pay_back":
             return []
         if use == "flip":
@@ -628,11 +629,13 @@ class Narrator:
         """A blow, told with the round's outcome. One that empties a Pool waits for the next event: it is the
         final blow only if that side is out (or in comae) now, not while it pushes on or spends Luck."""
         if ends is None and int(d.get("after", 0)) <= 0:
-            hurt = cast.person(d["target"])
-            if hurt.carries_on:
+            if not self._may_end(d, cast):
+                ends = False  # one pushing on already is not near its full negative value: told now, in its round
+            elif cast.person(d["target"]).carries_on:
                 self._pending_blow = d
                 return []
-            ends = True  # no pushing on, no Luck: a spent Pool is the end of it for this one
+            else:
+                ends = True  # no pushing on, no Luck: a spent Pool is the end of it for this one
         dealer = cast.person(d["actor"])
         hurt = cast.person(d["target"])
         hurt.struck_by = dealer.id
@@ -681,8 +684,21 @@ class Narrator:
             lines += self._speech(cast, "taunt", dealer, hurt, self.speech["taunt"])
         return lines
 
+    def _may_end(self, d: Mapping[str, Any], cast: Cast) -> bool:
+        """Whether a blow that leaves a Pool at zero or below may end it for the one it hits, which only the
+        next event says (out, comae, or a push or Luck that carries it on). One already pushing on goes on
+        until its full negative value (docs/rules.md: then comae), so a smaller blow is told at once, in its
+        own round, not with the next round's events."""
+        after = int(d.get("after", 1))
+        if after > 0:
+            return False
+        hurt = cast.person(d["target"])
+        maximum = max(1, int(d.get("maximum") or hurt.pool_max or 1))
+        return not (hurt.pushing and after > -maximum)
+
     def _on_push(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
+        actor.pushing = True
         return [self.say(cast, "push", actor, cast.opponent(actor))]
 
     def _on_out(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -804,6 +820,14 @@ def _last(person: Person) -> str | None:
     if len(person.results) >= 2 and person.results[-1] == person.results[-2] == "won":
         return "streak"
     return person.results[-1]
+
+
+def _spent(person: Person) -> str | None:
+    """Whether ``person`` was told near the end of its Pool (its breaking clue) and still is: a runner who
+    "can hardly draw breath" does not leap onto a wall the next round (the dice may still let it win)."""
+    if person.obstacle or not person.pool_max:
+        return None
+    return "yes" if person.clue >= 2 and person.pool * 4 <= person.pool_max else "no"
 
 
 def _mood(cast: Cast, person: Person) -> str | None:
