@@ -209,12 +209,13 @@ def vellan_scene(scene: str, ctype_key: str, seed: int, pc) -> tuple[Told, objec
     from solo.story.actions import closing_lines, obstacle_of
     from solo.story.library import find_adventure
     from solo.story.loader import load_adventure
+    from solo.story.npcs import npc_fields
 
     adventure = load_adventure(find_adventure("vellan"))
     action = next(c.action for c in adventure.scenes[scene].choices
                   if c.action is not None and c.action.spec.get("type") == ctype_key)
     spec = action.spec
-    b = obstacle_of(spec) if spec.get("obstacle") else NPC.from_dict(adventure.npcs[spec["npcs"][0]].data)
+    b = obstacle_of(spec) if spec.get("obstacle") else NPC.from_dict(npc_fields(adventure.npcs[spec["npcs"][0]].data))
     extra = [(adventure.source, adventure.templates)] if adventure.templates else []
     told = against(load_templates(extra_data=extra), ctype_key, seed, pc, b, rounds=spec["rounds"],
                    fiction={"closing": closing_lines(action, spec.get("closing"))})
