@@ -562,13 +562,15 @@ def test_signs_of_flight_are_followed_through(bundled):
 
 def test_an_argument_assumes_no_place_and_no_audience():
     """A debate happens on a deck, a quay or in a two-person hut: the bundled social lines name no room,
-    door, table, seat or onlookers (an adventure adds those as its own [setting:…] lines)."""
+    door, table, seat, papers or onlookers, nor "everyone" (an adventure adds those as its own [setting:…]
+    lines). A courier with a knife on a ferry's deck once 'gathered her papers' after winning."""
     import re
 
     from solo.paths import bundled
     from solo.toml_files import load_toml
 
-    place = re.compile(r"\b(room|door|doorway|table|seat|chair|listeners?|audience|crowd|onlookers?)\b", re.I)
+    place = re.compile(r"\b(room|door|doorway|table|seat|chair|papers|listeners?|audience|crowd|onlookers?|everyone)\b",
+                       re.I)
     data = load_toml(bundled("oracles") / "narration" / "social.toml")
 
     def lines(node):
