@@ -207,6 +207,33 @@ def test_the_party_says_who_drives_the_van_and_only_the_driver_rolls(vellan):
     assert ending in ("ending_exposed", "ending_escaped")
 
 
+def test_once_knut_has_you_by_the_collar_there_is_no_turning_back_by_the_church_steps(vellan):
+    """Warned by Marit, the party may turn back before Knut reaches it; a dash up the lane that fails leaves his
+    fist in a collar, and then it is the cudgel or the camera. Beaten, he leaves his pay envelope in the mud."""
+    script = Script("Get off", "Climb the dark lane", "Run for the lit windows", "Stand your ground",
+                    "Pocket the envelope", "Climb the stairs", "Walk out, catch the next bus")
+    log = EventLog()
+    game = Game(vellan, seed=3, decider=script, sink=log, party=[pc("Espen Lind", Move=0)])
+    game.state.flags.update(warned=True, theorised=True)
+    game.state.counters.update(DUSK)
+    fights = []
+
+    def beaten(ctype, npc_ids, obstacle=None, **more):
+        fights.append((ctype.key, list(npc_ids)))
+        return "won"
+
+    game.run_conflict = beaten  # type: ignore[method-assign,assignment]
+    assert game.play() == "ending_quiet"
+    lane, collared = ([label for label, _ in menu] for menu in script.menus[2:4])
+    steps = "Turn back before he reaches you"
+    assert any(label.startswith(steps) for label in lane) and not any(label.startswith(steps) for label in collared)
+    assert any(label.startswith("Stand your ground") for label in collared)
+    assert any(label.startswith("Hold out your camera") for label in collared)
+    assert "no slipping away from him now" in _said(log.events)
+    assert fights == [("combat", ["knut"])] and shown(log.events, "alley_after")
+    assert "pay envelope" in game.state.items
+
+
 # -- party text ----------------------------------------------------------------------------------------
 
 def test_the_telegram_the_lane_the_lodgings_and_page_six_read_right_for_one_or_two(vellan):
