@@ -234,6 +234,41 @@ def test_once_knut_has_you_by_the_collar_there_is_no_turning_back_by_the_church_
     assert "pay envelope" in game.state.items
 
 
+@pytest.mark.parametrize(("size", "proofs", "challenge", "words"), [
+    (1, 2, 70, "two pieces: enough to make him listen"),
+    (2, 3, 70, "two pieces: enough to make him listen"),
+    (3, 4, 85, "two pieces, but so many voices for him to play off against each other"),
+    (3, 5, 70, "three pieces: enough to make him listen"),
+])
+def test_three_voices_face_brekke_one_size_of_case_harder_and_a_draw_still_sends_him_running(
+        vellan, size, proofs, challenge, words):
+    """A party meets Brekke with a proof fewer for a second voice and another for a third; three or more also
+    face the argument one size harder than their case (he plays them off against each other), while the case
+    they hold still decides what a draw does: with two or more, he runs for the ferry."""
+    script = Script(*TO_THURSDAY, "Climb the stairs", "Lay your proof", "Let him run: the story is what matters",
+                    lens="none")
+    party = [pc("Espen Lind"), pc("Signe Falk", "she"), pc("Aud Berg", "she")][:size]
+    log = EventLog()
+    game = Game(vellan, seed=3, decider=script, sink=log, party=party)
+    game.state.counters.update(DUSK)
+    game.state.flags["theorised"] = True
+    game.state.items += ["insurance record", "green ledger", "copy of the harbour log", "pay envelope",
+                         "Brekke's calling card"][:proofs]
+    argued = []
+
+    def drawn(ctype, npc_ids, obstacle=None, **more):
+        argued.append(obstacle)
+        return "stalemate"
+
+    game.run_conflict = drawn  # type: ignore[method-assign,assignment]
+    assert game.play() == "ending_escaped"
+    assert game.state.counters["case"] == 2 + (size == 3 and proofs == 5)
+    [menu] = [m for m in script.menus if any(label.startswith("Lay your proof") for label, _ in m)]
+    [label] = [label for label, _ in menu if label.startswith("Lay your proof")]
+    assert words in label
+    assert [o.challenge for o in argued] == [challenge] and shown(log.events, "brekke_runs")
+
+
 # -- party text ----------------------------------------------------------------------------------------
 
 def test_the_telegram_the_lane_the_lodgings_and_page_six_read_right_for_one_or_two(vellan):
