@@ -21,6 +21,8 @@ GAMES = [
     ("tutorial", 5, "tutorial_seed5.txt", "tutorial_seed5.md"),
     ("vellan", 4, "vellan_seed4.txt", "vellan_seed4.md"),
     ("vellan", 9, "vellan_party_seed9.txt", "vellan_party_seed9.md"),  # three players, hot-seat
+    ("kaldskard", 3, "kaldskard_seed3.txt", "kaldskard_seed3.md"),
+    ("kaldskard", 7, "kaldskard_party_seed7.txt", "kaldskard_party_seed7.md"),  # three players, group fights
 ]
 
 
