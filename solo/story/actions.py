@@ -29,8 +29,11 @@ from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
 from .verbs import Field, Verb, field_value, is_whole
 
 if TYPE_CHECKING:
+    from ..npc import NPC
+    from ..rules.character import Character
     from ..rules.conflict_types import ConflictType
     from .adventure import Action, Branch
+    from .chances import Fighters, Outcomes
     from .engine import Game
     from .schema import Builder
 
@@ -72,6 +75,12 @@ class ActionVerb(Verb):
         """Report what is wrong with the fields (outcomes are checked as branches by the loader)."""
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
+        raise NotImplementedError
+
+    def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
+        """Every way the action can turn out if taken now, each with its chance, built on the helpers
+        :meth:`resolve` rolls with (``solo prove``'s moves, solo/story/chances.py). Every verb has its own:
+        tests/test_verbs_registry.py fails a verb without them, rather than letting it fall back to dice."""
         raise NotImplementedError
 
 
@@ -144,6 +153,11 @@ class Roll(ActionVerb):
         game.scene_went(1 if result.success else -1)
         return action.branch(outcome)
 
+    def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
+        from .chances import roll_chances
+
+        return roll_chances(game, action)
+
 
 class Opposed(ActionVerb):
     """An opposed roll (docs/rules.md §4); a PC who loses may escalate to an Extended Conflict."""
@@ -194,16 +208,8 @@ class Opposed(ActionVerb):
         pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"), npc=npc)
         target, mods, routine = roll_target(pc, spec, npc=npc)
         parts = [(m.name, m.value) for m in mods]
-        their_mods: list[tuple[str, int]] = []
-        if npc is not None:
-            their_skill = self.arg(spec, "npc_skill") or spec["skill"]
-            their_target, their_parts = skill_target(npc, their_skill, self.arg(spec, "npc_focus"))
-            their_mods = [(m.name, m.value) for m in their_parts]
-            their_name = npc.name
-        else:
-            their_skill = spec["skill"]
-            their_target = spec["against"]
-            their_name = "the opposition"
+        their_skill, their_target, their_mods = self.theirs(spec, npc)
+        their_name = npc.name if npc is not None else "the opposition"
         chance_id = None if routine else game.announced(pc.name, spec["skill"], target, parts, "opposed")
         mine = roll_check(game.rng, target, routine=routine)
         theirs = roll_check(game.rng, their_target)
@@ -241,6 +247,20 @@ class Opposed(ActionVerb):
                 game.emit("escalate", actor=pc.name, type=escalation.spec["type"], opponent=their_name)
                 return ACTIONS["conflict"].resolve(game, escalation)
         return action.branch(outcome)
+
+    def theirs(self, spec: Spec, npc: NPC | None) -> tuple[str, int, list[tuple[str, int]]]:
+        """What the other side rolls: the NPC's skill (``npc_skill``, else the PC's skill) with its Focus, or
+        the fixed value ``against``; its target and that target's parts. The roll and its chances read it here."""
+        if npc is not None:
+            skill = self.arg(spec, "npc_skill") or spec["skill"]
+            target, parts = skill_target(npc, skill, self.arg(spec, "npc_focus"))
+            return skill, target, [(m.name, m.value) for m in parts]
+        return spec["skill"], int(spec["against"]), []
+
+    def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
+        from .chances import opposed_chances
+
+        return opposed_chances(game, action)
 
 
 class Conflict(ActionVerb):
@@ -352,6 +372,11 @@ class Conflict(ActionVerb):
                                     closing=closing_lines(action, self.arg(spec, "closing")))
         return action.branch(outcome)
 
+    def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
+        from .chances import conflict_chances
+
+        return conflict_chances(game, action.spec, fighters)
+
 
 def conflict_type_of(game: Game, spec: Mapping[str, Any]) -> ConflictType:
     """The conflict's type as the adventure's conflict has it: its ``flamboyant`` list, where it gives one,
@@ -417,6 +442,11 @@ class Oracle(ActionVerb):
         answer = game.ask_oracle(action.spec["question"], self.arg(action.spec, "odds"))
         return action.branch(answer.grade.replace(", ", "_"))
 
+    def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
+        from .chances import oracle_chances
+
+        return oracle_chances(game, action)
+
 
 class Table(ActionVerb):
     """A roll on a random table (docs/tables.md), shown before the story goes on."""
@@ -444,6 +474,11 @@ class Table(ActionVerb):
             add_clue(game, result.learn)
         return action.branch("then")
 
+    def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
+        from .chances import real_dice
+
+        return real_dice(self.name)  # every row leads to the same branch: the engine's own dice draw it
+
 
 class Request(ActionVerb):
     """#Contact and #Lab (docs/rules.md §2.5): the first request is granted, each later one at half the chance."""
@@ -457,18 +492,33 @@ class Request(ActionVerb):
             b.fail(file, f"{path}.tag", "expected \"Contact\" or \"Lab\" (the Tags that grant requests)", "E005")
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
-        from ..rules.character import request_chance
         from ..rules.dice import d100
 
         tag = action.spec["tag"]
-        holders = [pc for pc in game.state.pcs if tag in pc.tags]
-        if not holders:
+        asked = self.asker(game, tag)
+        if asked is None:
             game.emit("request", tag=tag, actor=None, chance=0, roll=None, granted=False)
             return action.branch("refused")
-        pc = max(holders, key=lambda p: request_chance(p.requests.get(tag, 0)))
-        chance = request_chance(pc.requests.get(tag, 0))
+        pc, chance = asked
         pc.requests[tag] = pc.requests.get(tag, 0) + 1
         roll = None if chance >= 100 else d100(game.rng)
         granted = roll is None or roll <= chance
         game.emit("request", tag=tag, actor=pc.name, chance=chance, roll=roll, granted=granted)
         return action.branch("granted" if granted else "refused")
+
+    @staticmethod
+    def asker(game: Game, tag: str) -> tuple[Character, int] | None:
+        """The PC who asks (of those with the Tag, the one with the best chance left) and that chance; None
+        when nobody has the Tag. The request and its chances read it here."""
+        from ..rules.character import request_chance
+
+        holders = [pc for pc in game.state.pcs if tag in pc.tags]
+        if not holders:
+            return None
+        pc = max(holders, key=lambda p: request_chance(p.requests.get(tag, 0)))
+        return pc, request_chance(pc.requests.get(tag, 0))
+
+    def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
+        from .chances import request_chances
+
+        return request_chances(game, action)

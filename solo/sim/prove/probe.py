@@ -2,7 +2,7 @@
 
 :class:`ProbeGame` is the real :class:`~solo.story.engine.Game`; only the
 resolution of the chosen choice's action is decided by the search (a
-:class:`~solo.sim.prove.chances.Plan`) instead of the dice. Effects, branches,
+:class:`~solo.story.chances.Plan`) instead of the dice. Effects, branches,
 routes, ``once``, visits, endings and whatever the format adds later all run
 as the engine runs them. A step ends when the game asks its next choice (the
 question is put before anything of that turn changes) or when it ends.
@@ -22,7 +22,7 @@ from ...story.engine import Game
 if TYPE_CHECKING:
     from ...rules.character import Character
     from ...story.adventure import Action, Adventure, Branch
-    from .chances import Plan
+    from ...story.chances import Plan
 
 #: The dice a probe game keeps for what the search does not branch on (a scene's damage dice, tables).
 PROBE_SEED = 14

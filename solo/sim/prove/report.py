@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...story.chances import SAMPLED_CONFLICTS
 from . import walkthrough as prove_walkthrough
-from .chances import SAMPLED_CONFLICTS
 
 if TYPE_CHECKING:
     from .search import Proof

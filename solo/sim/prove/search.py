@@ -2,7 +2,7 @@
 
 The ``prove_*`` modules drive the real engine one choice at a time
 (:mod:`solo.sim.prove.probe`), with the exact odds of every roll
-(:mod:`solo.sim.prove.chances`); docs/proving.md says what they find and
+(:mod:`solo.story.chances`); docs/proving.md says what they find and
 how far to trust it.
 
 Nodes are states as :mod:`solo.sim.prove.reads` tells them apart, or the
@@ -22,8 +22,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...story.chances import Outcomes, Plan, escalation_outcomes, outcomes
 from ...story.engine import DEAD_END
-from .chances import Outcomes, Plan, escalation_outcomes, outcomes
 from .limits import DEFAULT_MAX_STATES
 from .probe import Packer, ProbeGame, start, step
 from .reads import Reads
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from ...rules.character import Character
     from ...story.adventure import Adventure, Choice
-    from .chances import Fighters
+    from ...story.chances import Fighters
 
     #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
     Progress = Callable[[int, int], None]

@@ -22,17 +22,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ...rules.escalation import may_escalate
-from ...rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
-from ...rules.rolls import judge, resolve_opposed
+from ..rules.escalation import may_escalate
+from ..rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
+from ..rules.rolls import judge, resolve_opposed
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ...decisions import Decider
-    from ...rules.character import Character
-    from ...story.adventure import Action, Branch
-    from ...story.engine import Game
+    from ..decisions import Decider
+    from ..rules.character import Character
+    from .adventure import Action, Branch
+    from .engine import Game
 
 #: Conflicts the exact odds cannot price (more than two sides, a spent Pool) are played this many times.
 SAMPLED_CONFLICTS = 400
@@ -71,7 +71,7 @@ class Plan:
                     if self.requests:
                         pc.requests[self.requests] = pc.requests.get(self.requests, 0) + 1
         if self.real:
-            from ...story.engine import Game as RealGame
+            from .engine import Game as RealGame
 
             return RealGame.resolve(game, action)
         if self.escalated:
@@ -84,7 +84,7 @@ class Plan:
     def _aftermath(self, game: Game, spec: dict) -> None:
         """What the conflict leaves behind, through the engine's own :meth:`Game.conflict_aftermath`."""
         assert self.statuses is not None
-        from ...story.actions import conflict_type_of
+        from .actions import conflict_type_of
 
         ctype = conflict_type_of(game, spec)
         parts, npcs, _ = game.conflict_sides(ctype, [nid for nid, _ in self.statuses], None, pc_decider=None,
@@ -120,25 +120,22 @@ Fighters = dict[str, "Callable[[random.Random], Decider]"]
 
 def outcomes(game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
     """The outcomes of ``action`` taken now, each with its chance (they sum to 1); for a conflict, also as each
-    of ``fighters`` fights it (:attr:`Outcomes.styles`)."""
-    kind = action.kind
-    if kind == "roll":
-        return _roll(game, action)
-    if kind == "opposed":
-        return _opposed(game, action)
-    if kind == "conflict":
-        return _conflict(game, action.spec, fighters)
-    if kind == "oracle":
-        return _oracle(game, action)
-    if kind == "request":
-        return _request(game, action)
+    of ``fighters`` fights it (:attr:`Outcomes.styles`). Each verb owns its chances (``ActionVerb.chances``,
+    beside its ``resolve``): a verb without them fails the registry test instead of falling back to dice."""
+    from .actions import ACTIONS
+
+    return ACTIONS[action.kind].chances(game, action, fighters)
+
+
+def real_dice(kind: str) -> Outcomes:
+    """The outcome of a verb with no chance model (a table roll): played with the engine's own dice."""
     return Outcomes([Plan(1.0, "drawn", real=True)], note=f"{kind}: played with the engine's own dice")
 
 
 def escalation_outcomes(game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
     """The conflict a lost opposed roll escalates to: its outcomes, on the escalation's branches."""
     assert action.escalation is not None
-    found = _conflict(game, action.escalation.spec, fighters)
+    found = conflict_chances(game, action.escalation.spec, fighters)
     roller = _roller(game, action.spec)
     for plan in [*found.plans, *(p for style in found.styles for p in style.plans)]:
         plan.escalated = True
@@ -149,7 +146,7 @@ def escalation_outcomes(game: Game, action: Action, fighters: Fighters | None = 
 # -- rolls -----------------------------------------------------------------------------------------
 def _roller(game: Game, spec: dict, npc=None) -> str | None:
     """The PC who rolls: the engine's own pick, or (asked) the best at it, as best play would choose."""
-    from ...story.rolling import roll_target, roller
+    from .rolling import roll_target, roller
 
     pc = roller(game, spec, npc=npc)
     if pc is None:
@@ -177,8 +174,8 @@ def roll_faces(target: int) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(counts.items()))
 
 
-def _roll(game: Game, action: Action) -> Outcomes:
-    from ...story.rolling import roll_target
+def roll_chances(game: Game, action: Action) -> Outcomes:
+    from .rolling import roll_target
 
     spec = action.spec
     name = _roller(game, spec)
@@ -206,10 +203,9 @@ def opposed_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, int], ...]:
     return tuple((o, e, n) for (o, e), n in sorted(counts.items()))
 
 
-def _opposed(game: Game, action: Action) -> Outcomes:
-    from ...rules.character import skill_target
-    from ...story.rolling import roll_target
-    from ...story.verbs import field_value
+def opposed_chances(game: Game, action: Action) -> Outcomes:
+    from .actions import ACTIONS, Opposed
+    from .rolling import roll_target
 
     spec = action.spec
     npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
@@ -218,14 +214,9 @@ def _opposed(game: Game, action: Action) -> Outcomes:
     if pc is None:
         return Outcomes([Plan(1.0, "lose")], note="nobody left to roll")
     target, _, routine = roll_target(pc, spec, npc=npc)
-    if npc is not None:
-        from ...story.actions import ACTIONS
-
-        fields = ACTIONS["opposed"].fields
-        their_skill = field_value(fields, spec, "npc_skill") or spec["skill"]
-        theirs = skill_target(npc, their_skill, field_value(fields, spec, "npc_focus"))[0]
-    else:
-        theirs = int(spec["against"])
+    verb = ACTIONS["opposed"]
+    assert isinstance(verb, Opposed)
+    theirs = verb.theirs(spec, npc)[1]  # what resolve rolls against, from the verb itself
     if routine:  # an automatic success scores above any roll of theirs (as resolve_opposed has it): a sure win
         return Outcomes([Plan(1.0, "win", roller=name)], note=f"{pc.name} succeeds without a roll")
     plans = [Plan(n / 10_000, outcome, roller=name, escalation=escalate and action.escalation is not None)
@@ -234,38 +225,37 @@ def _opposed(game: Game, action: Action) -> Outcomes:
 
 
 # -- the oracle and requests ----------------------------------------------------------------------
-def _oracle(game: Game, action: Action) -> Outcomes:
-    from ...oracle import oracle_odds
-    from ...story.actions import ACTIONS
+def oracle_chances(game: Game, action: Action) -> Outcomes:
+    from ..oracle import oracle_odds
+    from .actions import ACTIONS
 
     odds = oracle_odds(ACTIONS["oracle"].arg(action.spec, "odds"), game.state.oracle.tension)
     return Outcomes([Plan(n / 100, grade.replace(", ", "_")) for grade, n in odds.faces.items() if n],
                     note=f"the oracle at {odds.chance} %")
 
 
-def _request(game: Game, action: Action) -> Outcomes:
-    from ...rules.character import request_chance
+def request_chances(game: Game, action: Action) -> Outcomes:
+    from .actions import Request
 
     tag = action.spec["tag"]
-    holders = [pc for pc in game.state.pcs if tag in pc.tags]
-    if not holders:
+    asked = Request.asker(game, tag)  # who asks and at what chance, as resolve has it
+    if asked is None:
         return Outcomes([Plan(1.0, "refused")], note=f"nobody has #{tag}")
-    pc = max(holders, key=lambda p: request_chance(p.requests.get(tag, 0)))
-    chance = request_chance(pc.requests.get(tag, 0))
+    pc, chance = asked
     plans = [Plan(chance / 100, "granted", roller=pc.name, requests=tag),
              Plan(1 - chance / 100, "refused", roller=pc.name, requests=tag)]
     return Outcomes([p for p in plans if p.chance > 0], note=f"#{tag} at {chance} %")
 
 
 # -- conflicts ------------------------------------------------------------------------------------
-def _conflict(game: Game, spec: dict, fighters: Fighters | None = None) -> Outcomes:
+def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -> Outcomes:
     """Every way the conflict can end, with what it leaves behind, and the party's own ways out.
 
     Against an obstacle: the exact odds, won, lost or a stalemate. Against NPCs, whose minds may flee, give up
     or push on into comae (which the exact odds leave out), the conflict is played with the engine and each
     ending counted: an estimate, and the report says so.
     """
-    from ...story.actions import ACTIONS, conflict_type_of
+    from .actions import ACTIONS, conflict_type_of
 
     verb = ACTIONS["conflict"]
     ctype = conflict_type_of(game, spec)
@@ -308,7 +298,7 @@ def _signature(game: Game, spec: dict, npc_ids: list[str]) -> str:
 
 
 def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Outcomes:
-    from ...story.actions import obstacle_of
+    from .actions import obstacle_of
 
     parts, _ = _participants(game, ctype, spec, npc_ids, "none", random.Random(SAMPLE_SEED))
     if {p.side for p in parts} != {"a", "b"}:  # a side with nobody in it: no fight, as in the engine
@@ -332,7 +322,7 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
 
 def _exits(ctype, npc_ids: list[str]) -> list[Plan]:
     """Giving up (and, where the conflict allows flight, fleeing) in the first round: no roll, the NPCs stay in."""
-    from ...rules.outcomes import FLED, FLEE, SURRENDER, SURRENDERED
+    from ..rules.outcomes import FLED, FLEE, SURRENDER, SURRENDERED
 
     statuses = tuple((nid, ACTIVE) for nid in npc_ids)
     ways = [(SURRENDER, SURRENDERED)] + ([(FLEE, FLED)] if ctype.flight else [])
@@ -344,9 +334,9 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
     """The sides as the game lines them up (:meth:`Game.conflict_sides`, on copies), PCs keeping ``lens``, NPCs
     with their minds, and the PCs' disposition bonus in a social conflict. Spent Pools are not modelled.
     Returns the participants and the NPCs' by id."""
-    from ...minds.bots import LensKeeper
-    from ...story.actions import obstacle_of
-    from ...story.npcs import default_mind
+    from ..minds.bots import LensKeeper
+    from .actions import obstacle_of
+    from .npcs import default_mind
 
     memory = game.state.memory
     decider = fighter(rng) if fighter is not None else LensKeeper(lens)
@@ -359,8 +349,8 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
 
 def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tuple[float, float, str] | None:
     """The exact odds of one against one (won, lost, the best Lens to keep), or None where they cannot be had."""
-    from ...minds.foresight import Foresight
-    from ...rules.conflict import Conflict
+    from ..minds.foresight import Foresight
+    from ..rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
     parts, _ = _participants(game, ctype, spec, npc_ids, "none", rng)
@@ -386,7 +376,7 @@ def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, len
              ) -> Counter[Ending]:
     """The conflict played SAMPLED_CONFLICTS times with the engine, the PCs keeping ``lens`` (or fighting as
     ``fighter`` does): how each ended."""
-    from ...rules.conflict import Conflict
+    from ..rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
     counts: Counter[Ending] = Counter()
