@@ -120,12 +120,14 @@ class Session:
         events: EventStream | None = None,
         script: Script | None = None,
         partial: bool = False,
+        roster_layout: str | None = None,
     ) -> None:
         self.script = script  # --script: strict, each answer must fit; running out early is an error …
         self.partial = partial  # … unless --partial says the script is meant to stop before the end
         self.events = events  # --events: every event as a JSON line
         self._held: list[Event] = []  # the chances shown with the question a replay stops at
         self.characters_dir = characters_dir
+        self.roster_layout = roster_layout  # kept in every save: --load finds the roster the game began with
         self.character_files = dict(character_files or {})  # PC name -> the file it was loaded from
         self.explain = explain
         self.game_class = game_class
@@ -634,7 +636,8 @@ class Session:
         if self.game is None or self.recorder is None:
             return
         scene = self.adventure.scenes.get(self.game.state.scene or "")
-        data = save_data(self.adventure, self.seed, self.party, advise=self.advise, started=self.started)
+        data = save_data(self.adventure, self.seed, self.party, advise=self.advise, started=self.started,
+                         roster=self.roster_layout)
         data.log = list(self.recorder.log)
         if self.game.state.party or not self.adventure.uses_pcs:
             data.snapshot = self.game.state.to_dict()
@@ -778,7 +781,7 @@ def _same_file(one: Path, other: Path | None) -> bool:
 
 
 def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
-              started: str | None = None) -> SaveData:
+              started: str | None = None, roster: str | None = None) -> SaveData:
     """What a save of ``adventure`` holds before anything is played: the game's seed, the party it was
     given and its options. A session adds the log, the state and where the game stands; a new game's
     slot is created with this (see ``solo play``), so two games started at once never share a file."""
@@ -790,6 +793,8 @@ def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *,
         options={"advise": advise} if adventure.uses_pcs else {"advise": advise, "pc": False},
     )
     data.options["started"] = started or _today()  # the journal's date: the first session's, kept across resumes
+    if roster is not None:  # where the game's roster lies from its save (solo.characters.ROSTER_LAYOUTS)
+        data.options["roster"] = roster
     return data
 
 
