@@ -306,3 +306,38 @@ def test_the_help_names_the_command_that_resumes_this_game(tmp_path, tutorial):
     quit_line = " ".join(shown.split()).split("quit save the game and its journal and stop;")[1]
     assert f"--load {tmp_path / 'game.json'}" in quit_line.replace("\n", "") and "RESUME" not in shown
 
+
+
+def test_the_status_line_shows_a_pool_as_the_conflict_does_while_the_push_question_waits():
+    """After a blow past zero the bars and the log read 'CHA 0/14' while 'Push on at -3 / Go down' waits: the
+    status line printed before that question says 0 too (solo.rules.participants.shown_pool), not -3."""
+    from solo.decisions import PUSH
+    from solo.events import EventLog
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    adventure = load_adventure(find_adventure("tutorial"))
+    for seed in range(1, 80):
+        seen = []
+
+        class Watching:
+            def __init__(self):
+                self.inner = RandomDecider(random.Random(seed))
+
+            def decide(self, question):
+                if question.kind == PUSH and game.fighting:
+                    blow = sink.of("damage")[-1]
+                    pc = next(pc for pc in game.state.pcs if pc.name == blow["target"])
+                    seen.append((sc.status_text(SimpleNamespace(game=game, adventure=adventure)), blow, pc,
+                                 pc.pools[blow["pool"]].current))
+                return self.inner.decide(question)
+
+        sink = EventLog()
+        game = Game(adventure, seed=seed, decider=Watching(), sink=sink)
+        game.play()
+        if seen:
+            break
+    line, blow, pc, below = seen[0]
+    assert below < 0 and blow["after"] == 0  # pushing on would leave it below zero; the bars show 0
+    assert f"{blow['pool']} 0/{blow['maximum']}" in line and f"{blow['pool']} {below}/" not in line
+    assert game.fighting == [] and game.pool_shown(pc, blow["pool"]) == pc.pools[blow["pool"]].current
