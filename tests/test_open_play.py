@@ -61,3 +61,19 @@ def test_ending_the_story_asks_first_and_can_play_on(tmp_path):
     assert "The end:" in second and "The end:" not in first
     log = read_save(tmp_path / "game.json").log
     assert [e[2] for e in log if e[1] == "end_story"] == ["play_on", "end"]
+
+
+def test_an_undo_among_a_choices_questions_shows_the_answers_that_led_there(tmp_path):
+    """Undoing a skill roll stops again at 'Does a Focus fit?': the screen says which roll, skill and difficulty
+    it belongs to, as they were answered before."""
+    lines = ["", "1", "", "3", "7", "", "2", "undo"]
+    code, out, _ = run_play(open_adventure(), lines, tmp_path, seed=3, game_class=OpenGame)
+    assert code == 0
+    after_undo = out.split("Stepped back one decision.", 1)[1]
+    context = "So far: What happens now? Make a skill roll · Which skill? Social · How hard is it? Normal"
+    assert context in " ".join(after_undo.split())
+    assert after_undo.index("So far:") < after_undo.index("Does a Focus fit?")
+    # a question that begins a choice (the menu after the roll, undone to) has nothing before it to recall
+    code, out, _ = run_play(open_adventure(), ["", "1", "", "3", "7", "", "2", "1", "undo"], tmp_path / "b",
+                            seed=3, game_class=OpenGame)
+    assert "So far:" not in out.split("Stepped back one decision.", 1)[1]

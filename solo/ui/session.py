@@ -126,6 +126,8 @@ class Session:
         self.partial = partial  # … unless --partial says the script is meant to stop before the end
         self.events = events  # --events: every event as a JSON line
         self._held: list[Event] = []  # the chances shown with the question a replay stops at
+        # the questions a replay answered since its last event: the choice the question it stops at belongs to
+        self._chain: list[tuple[Question, str]] = []
         self.characters_dir = characters_dir
         self.roster_layout = roster_layout  # kept in every save: --load finds the roster the game began with
         self.character_files = dict(character_files or {})  # PC name -> the file it was loaded from
@@ -189,7 +191,9 @@ class Session:
         elif self.banner:  # an undo back to the very first question: nothing to replay, say it at once
             self.view.unmute(self.banner)
             self.banner = None
-        replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live)
+        self._chain = []
+        replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live,
+                            on_answer=self._replayed)
         recorder = self.recorder = Recorder(replayer, [])
         options = _GameOptions(seed=self.seed, decider=recorder, sink=self._present, party=self.party,
                                advise=self.advise)
@@ -341,6 +345,8 @@ class Session:
 
     # -- events -----------------------------------------------------------------------
     def _present(self, event: Event) -> None:
+        if self.replaying and event.kind != "chance":  # what follows an event is a new choice's questions
+            self._chain = []
         narration = self._narrate(event)
         self.view.render(event, narration)
         self.journal.render(event, narration)
@@ -388,6 +394,10 @@ class Session:
         assert self.cast is not None
         return narrator.narrate(event, self.cast)
 
+    def _replayed(self, question: Question, answer: str) -> None:
+        if self.replaying:
+            self._chain.append((question, answer))
+
     def _go_live(self) -> None:
         self.replaying = False
         for event in self._held:
@@ -395,6 +405,9 @@ class Session:
         self._held = []
         self.view.unmute(self.banner)
         self.banner = None
+        if self._chain:  # an undo or a resume lands among a choice's questions: the answers that led here
+            say(self.console, answered_so_far(self._chain), style="dim", soft_wrap=True)
+            self._chain = []
 
     def _stream(self, event: Event) -> None:
         """Write ``event`` to the --events file; if that fails, say so once and play on without it."""
@@ -778,6 +791,16 @@ def _same_file(one: Path, other: Path | None) -> bool:
         return one.resolve() == other.resolve()
     except (OSError, RuntimeError):
         return one == other
+
+
+def answered_so_far(chain: list[tuple[Question, str]]) -> str:
+    """The questions already answered on the way to the one a replay stops at, and their answers, on one
+    line: "So far: What happens now? Make a skill roll · Which skill? Athletics · How hard is it? Normal"."""
+    parts = []
+    for question, answer in chain:
+        label = next((o.label for o in question.options if o.key == answer), answer)
+        parts.append(f"{question.prompt.strip()} {label}")
+    return "So far: " + " · ".join(parts)
 
 
 def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
