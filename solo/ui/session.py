@@ -639,10 +639,22 @@ class Session:
             say(self.console, "Carried: " + ", ".join(self._game.state.items))
 
     def _recap(self) -> None:
-        """The story so far, latest last: each scene with what came of its rolls, conflicts and choices, the
-        notes and the oracle's answers, the scene under way (the journal keeps them as plain text, from the
-        events; :meth:`Journal.recap` leaves out the scenes only passed through)."""
-        tell(self.console, "\n".join(self.journal.recap()) or "Nothing has happened yet.")
+        """The story so far, latest last: each scene's title once, and under it what came of its rolls,
+        conflicts and choices, the notes and the oracle's answers, in order; the scene under way last (the
+        journal keeps them as plain text, from the events; :meth:`Journal.recap` leaves out the scenes only
+        passed through). An entry too long for a line goes on under itself, below its scene's title."""
+        from .view import between_words, plain
+
+        lines = self.journal.recap()
+        if not lines:
+            tell(self.console, "Nothing has happened yet.")
+        for line in lines:
+            if not line.startswith("  "):  # a scene's title, the end
+                tell(self.console, line)
+                continue
+            wrapped = between_words(plain(line.strip()), max(20, self.console.width - 4)).plain.split("\n")
+            self.console.print(plain("\n".join(["  " + wrapped[0], *("    " + rest for rest in wrapped[1:])])),
+                               soft_wrap=True)
 
     # -- saving ---------------------------------------------------------------------------
     def _save(self) -> None:
