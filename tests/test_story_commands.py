@@ -317,26 +317,29 @@ def test_the_status_line_shows_a_pool_as_the_conflict_does_while_the_push_questi
     from solo.story.loader import load_adventure
 
     adventure = load_adventure(find_adventure("tutorial"))
+
+    class Watching:
+        """Plays at random; at a push question in a conflict, keeps the status line and the blow before it."""
+
+        def __init__(self, seed):
+            self.inner, self.seen, self.sink = RandomDecider(random.Random(seed)), [], EventLog()
+            self.game = Game(adventure, seed=seed, decider=self, sink=self.sink)
+
+        def decide(self, question):
+            game = self.game
+            if question.kind == PUSH and game.fighting:
+                blow = self.sink.of("damage")[-1]
+                pc = next(pc for pc in game.state.pcs if pc.name == blow["target"])
+                self.seen.append((sc.status_text(SimpleNamespace(game=game, adventure=adventure)), blow, pc,
+                                  pc.pools[blow["pool"]].current))
+            return self.inner.decide(question)
+
     for seed in range(1, 80):
-        seen = []
-
-        class Watching:
-            def __init__(self):
-                self.inner = RandomDecider(random.Random(seed))
-
-            def decide(self, question):
-                if question.kind == PUSH and game.fighting:
-                    blow = sink.of("damage")[-1]
-                    pc = next(pc for pc in game.state.pcs if pc.name == blow["target"])
-                    seen.append((sc.status_text(SimpleNamespace(game=game, adventure=adventure)), blow, pc,
-                                 pc.pools[blow["pool"]].current))
-                return self.inner.decide(question)
-
-        sink = EventLog()
-        game = Game(adventure, seed=seed, decider=Watching(), sink=sink)
-        game.play()
-        if seen:
+        watch = Watching(seed)
+        watch.game.play()
+        if watch.seen:
             break
+    game, seen = watch.game, watch.seen
     line, blow, pc, below = seen[0]
     assert below < 0 and blow["after"] == 0  # pushing on would leave it below zero; the bars show 0
     assert f"{blow['pool']} 0/{blow['maximum']}" in line and f"{blow['pool']} {below}/" not in line
