@@ -252,23 +252,66 @@ def find_in_roster(folder: Path, name: str) -> RosterEntry | None:
     return starts[0] if starts else None
 
 
-def roster_folder(saves_dir: Path | None, save_path: Path) -> Path:
-    """Where the characters of a game live: ``$SOLO_HOME/characters`` when SOLO_HOME is set; else beside
-    its saves, in their folder's ``characters/``.
+#: How a game's roster lies from the folder of its save, written in the save (``options.roster``) when the
+#: game begins, so that ``--load`` from any folder finds the roster the game began with. A word, never a
+#: path: a save someone sent you cannot send characters anywhere else.
+ROSTER_LAYOUTS = {
+    "beside": "characters/ beside the saves folder (./saves and ./characters, or $SOLO_HOME's)",
+    "inside": "characters/ inside the saves folder (--saves DIR, SOLO_SAVES)",
+    "home": "$SOLO_HOME/characters",
+}
 
-    Only a game saved in the default ./saves keeps them in ./characters, where 'solo new' puts them;
-    a game whose saves are elsewhere (--saves, SOLO_SAVES, --load FILE) never writes into this folder.
+
+def roster_folder(saves_dir: Path | None, save_path: Path, layout: object = None) -> Path:
+    """Where the characters of a game live.
+
+    A loaded game whose save says how its roster lay (``layout``, see :data:`ROSTER_LAYOUTS`) keeps that
+    roster, wherever solo is run from. Otherwise ``$SOLO_HOME/characters`` when SOLO_HOME is set; else
+    beside its saves, in their folder's ``characters/``: only a game saved in the default ./saves keeps
+    them in ./characters, where 'solo new' puts them, and a game whose saves are elsewhere (--saves,
+    SOLO_SAVES) never writes into this folder. A save older than the layout, loaded by its file from
+    another folder, is read as its folder's name says: one in a folder called ``saves`` was played in
+    that folder's default saves, so its roster is the ``characters/`` beside it.
     """
     from .paths import default_roster, default_saves, solo_home
 
+    if layout == "inside":
+        return save_path.parent / "characters"
+    if layout == "beside":
+        return save_path.parent.parent / "characters"
     home = solo_home()
     if home is not None:
         return home / "characters"
     if saves_dir is not None:
         return saves_dir / "characters"
-    if os.environ.get("SOLO_SAVES") or _folder_of(save_path) != _folder_of(default_saves() / "x"):
-        return save_path.parent / "characters"
-    return default_roster()
+    folder = _folder_of(save_path)
+    if folder == _folder_of(default_saves() / "x"):
+        return save_path.parent / "characters" if os.environ.get("SOLO_SAVES") else default_roster()
+    if layout is None and save_path.parent.name == "saves":  # an older save: ./saves of another folder
+        return save_path.parent.parent / "characters"
+    return save_path.parent / "characters"
+
+
+def roster_layout(roster: Path, save_folder: Path) -> str | None:
+    """How ``roster`` lies from ``save_folder`` (a key of :data:`ROSTER_LAYOUTS`), or None if none says it."""
+    from .paths import solo_home
+
+    where = _resolved(roster)
+    if where == _resolved(save_folder / "characters"):
+        return "inside"
+    if where == _resolved(save_folder.parent / "characters"):
+        return "beside"
+    home = solo_home()
+    if home is not None and where == _resolved(home / "characters"):
+        return "home"
+    return None
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:  # a path the system cannot follow: compare it as written
+        return path
 
 
 def _folder_of(path: Path) -> Path:

@@ -296,12 +296,14 @@ class Replayer:
     """
 
     def __init__(self, entries: list[LogEntry], live: Decider, *, on_meta: Callable[[LogEntry], None],
-                 on_live: Callable[[], None] | None = None) -> None:
+                 on_live: Callable[[], None] | None = None,
+                 on_answer: Callable[[Question, str], None] | None = None) -> None:
         self.entries = entries
         self.pos = 0
         self.live = live
         self.on_meta = on_meta
         self.on_live = on_live
+        self.on_answer = on_answer  # told each question the log answers, with its answer
         self.live_now = not entries
 
     def decide(self, question: Question) -> str:
@@ -318,6 +320,8 @@ class Replayer:
                                    f"{question.kind!r}: the adventure or the rules changed since it was saved")
             if question.options and entry[2] not in question.keys():
                 raise SaveMismatch(_not_an_option(str(entry[2]), question))
+            if self.on_answer is not None:
+                self.on_answer(question, entry[2])
             return entry[2]
         self._go_live()
         return self.live.decide(question)

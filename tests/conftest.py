@@ -209,3 +209,14 @@ def tutorial():
     from solo.story.loader import load_adventure
 
     return load_adventure(find_adventure("tutorial"))
+
+
+def recap_blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """A recap read back as its headers (a scene's title, the end), each with the entries indented under it."""
+    blocks: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if line.startswith("  ") and blocks:
+            blocks[-1][1].append(line.strip())
+        else:
+            blocks.append((line, []))
+    return blocks

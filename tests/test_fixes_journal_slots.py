@@ -124,7 +124,7 @@ def test_no_full_stop_after_a_question_mark():
     assert "*Gained: A key!*" in text and "*Thread closed: The ferry.*" in text
     journal.render(Event("scene_entered", {"title": "Boat", "text": "Calm.", "slots": {}}))
     journal.render(Event("thread", {"text": "Why?", "opened": True}))
-    assert journal.recap()[-1] == "Boat: thread opened: Why?"
+    assert journal.recap()[-2:] == ["Boat", "  Thread opened: Why?"]
 
 
 def test_an_empty_note_is_no_note(cli_run, tmp_path):

@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import recap_blocks
 from markdown_it import MarkdownIt
 
 from solo.events import Event
@@ -207,11 +208,12 @@ def test_recap_says_what_happened_not_which_line_was_picked(cli_run, tmp_path):
     recap = screen[start:screen.index("", start)]
     seen_before = events[:next(i for i, e in enumerate(events) if e["kind"] == "round_start")]
     titles = [e["title"] for e in seen_before if e["kind"] == "scene_entered"]
-    assert [line.partition(":")[0] for line in recap] == titles
+    blocks = recap_blocks(recap)
+    assert [header for header, _ in blocks] == titles  # each scene once, under its title, in order
     opposed = next(e for e in seen_before if e["kind"] == "opposed_outcome")
-    assert d.opposed_outcome(opposed).rstrip(".") in recap[0]
+    assert any(d.opposed_outcome(opposed).rstrip(".") in entry for entry in blocks[0][1])
     thread = next(e for e in seen_before if e["kind"] == "thread")
-    assert thread["text"] in recap[1]
+    assert any(thread["text"] in entry for entry in blocks[1][1])
     choices = [e["text"] for e in seen_before if e["kind"] == "choice"]
     assert not any(c in line for c in choices for line in recap)
     assert not any("**" in line for line in recap)
@@ -304,9 +306,12 @@ def test_recap_keeps_the_harbour_office_and_the_registry_however_long_the_day(ve
     game.play()
     assert not errands
     recap = journal.recap()
-    assert any(line.startswith("The harbour office: Social conflict against Ingrid Solberg: ") for line in recap)
-    assert any(line.startswith("The shipping registry: Library use against the registry: ") for line in recap)
-    assert "The quay" not in recap and recap[-1].startswith("The end: ")
+    blocks = dict(recap_blocks(recap))
+    assert any(e.startswith("Social conflict against Ingrid Solberg: ") for e in blocks["The harbour office"])
+    assert any(e.startswith("Library use against the registry: ") for e in blocks["The shipping registry"])
+    assert "The quay" not in blocks and recap[-1].startswith("The end: ")
+    headers = [header for header, _ in recap_blocks(recap)]
+    assert all(headers.count(h) == 1 for h in ("The harbour office", "The shipping registry"))  # once a scene
     # the argument with the harbourmaster showed her mood on every roll: her card says it now
     assert f"  Ingrid Solberg (harbourmaster, {game.state.npcs['ingrid'].code_block.disposition.lower()})" \
         in sc.npcs_text(game).splitlines()
@@ -318,4 +323,4 @@ def test_recap_shows_the_scene_under_way_even_when_nothing_came_of_it_yet():
         journal.render(Event("scene_entered", {"title": title, "text": ".", "slots": {}}))
     assert journal.recap() == ["Quay"]
     journal.render(Event("note", {"text": "the clerk lied"}))
-    assert journal.recap() == ["Quay", "Note: the clerk lied"]  # where the note was made, then the note
+    assert journal.recap() == ["Quay", "  Note: the clerk lied"]  # the note, under the scene it was made in

@@ -61,3 +61,39 @@ def test_ending_the_story_asks_first_and_can_play_on(tmp_path):
     assert "The end:" in second and "The end:" not in first
     log = read_save(tmp_path / "game.json").log
     assert [e[2] for e in log if e[1] == "end_story"] == ["play_on", "end"]
+
+
+def test_an_undo_among_a_choices_questions_shows_the_answers_that_led_there(tmp_path):
+    """Undoing a skill roll stops again at 'Does a Focus fit?': the screen says which roll, skill and difficulty
+    it belongs to, as they were answered before."""
+    lines = ["", "1", "", "3", "7", "", "2", "undo"]
+    code, out, _ = run_play(open_adventure(), lines, tmp_path, seed=3, game_class=OpenGame)
+    assert code == 0
+    after_undo = out.split("Stepped back one decision.", 1)[1]
+    context = "So far: What happens now? Make a skill roll · Which skill? Social · How hard is it? Normal"
+    assert context in " ".join(after_undo.split())
+    assert after_undo.index("So far:") < after_undo.index("Does a Focus fit?")
+    # a question that begins a choice (the menu after the roll, undone to) has nothing before it to recall
+    code, out, _ = run_play(open_adventure(), ["", "1", "", "3", "7", "", "2", "1", "undo"], tmp_path / "b",
+                            seed=3, game_class=OpenGame)
+    assert "So far:" not in out.split("Stepped back one decision.", 1)[1]
+
+
+def test_recap_groups_each_scene_once_with_what_was_expected_and_asked_in_it(tmp_path):
+    """Every entry under its scene's title, once a scene, in order: the oracle's answers and the notes inside the
+    scene they were asked in (one asked at the next scene's 'what do you expect?' belongs to the scene under way),
+    and each open-play scene's title says briefly what the players expected of it."""
+    long = "We follow the clerk home through the narrow lanes of the old town by night"
+    lines = ["", "1", "We watch the quay from the harbour office", "1", "Is anyone watching?", "likely",
+             "5", "the clerk lied", "6", "2", "? Is it raining", long, "1", "Does he see us?", "likely", "recap"]
+    code, out, _ = run_play(open_adventure(), lines, tmp_path, seed=4, game_class=OpenGame, width=100)
+    assert code == 0
+    recap = out.split("> recap\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    headers = [line for line in recap if not line.startswith(" ")]
+    assert headers == ["Before the first scene", "Scene 1 (expected: We watch the quay from the harbour office)",
+                       "Scene 2 (expected: We follow the clerk home through the narrow lanes of the\u2026)"]
+    scene_1, scene_2 = recap.index(headers[1]), recap.index(headers[2])
+    assert [line.split("\u201d")[0] for line in recap[scene_1 + 1:scene_2]] == [
+        "  Oracle: \u201cIs anyone watching?", "  Note: the clerk lied", "  Oracle: \u201cIs it raining"]
+    assert recap[scene_2 + 1:] and recap[scene_2 + 1].startswith("  Oracle: \u201cDoes he see us?\u201d ")
+    assert recap[1].startswith("  Thread opened: ") and recap[2].startswith("    ")  # a long entry goes on under itself

@@ -274,3 +274,75 @@ def test_duel_and_odds_take_a_roster_name_as_play_does(tmp_path, monkeypatch):
     assert odds.exit_code == 0, odds.output
     unknown = CliRunner().invoke(cli, ["duel", "--pc", "nobody", "--runs", "5"])
     assert unknown.exit_code == 2 and "espen (Espen Lind)" in unknown.output
+
+
+class _Keyboard:
+    """Standard input that says it is a terminal: the game is played at the keyboard and keeps its characters."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _at_the_keyboard(monkeypatch, lines: list[str]) -> None:
+    import sys
+    import types
+
+    answers = iter(lines)
+
+    def reader(prompt: str) -> str:
+        for line in answers:
+            return line
+        raise EOFError
+
+    monkeypatch.setattr("solo.cli.play.sys", types.SimpleNamespace(stdin=_Keyboard(), exit=sys.exit))
+    monkeypatch.setattr("solo.cli.play._terminal_reader", lambda console, saves: (reader, None))
+
+
+def test_a_game_resumed_from_another_folder_keeps_the_roster_it_began_with(tmp_path, cloak, monkeypatch):
+    """A game begun in X (saves in X/saves), resumed from the home folder with the printed hint
+    'solo play --load X/saves/cloak.json', writes its character to X/characters, where a game begun and
+    finished in X writes it, and 'solo characters' in X lists it."""
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    here, home = tmp_path / "x", tmp_path / "home"
+    here.mkdir()
+    home.mkdir()
+    monkeypatch.chdir(here)
+    script = tmp_path / "start.txt"
+    script.write_text("random\n", encoding="utf-8")
+    begun = CliRunner().invoke(cli, ["play", str(cloak), "--seed", "1", "--script", str(script), "--partial"])
+    assert begun.exit_code == 0, begun.output
+    save = here / "saves" / "cloak.json"
+    from solo.saves import read_save
+
+    assert read_save(save).options["roster"] == "beside"
+    monkeypatch.chdir(home)
+    _at_the_keyboard(monkeypatch, ["Go south", *EPILOGUE])
+    ended = CliRunner().invoke(cli, ["play", "--load", str(save)])
+    assert ended.exit_code == 0, ended.output
+    [written] = list((here / "characters").iterdir())
+    said = " ".join(ended.output.split())
+    assert f"is saved in {written}" in said
+    assert not (here / "saves" / "characters").exists() and list(home.iterdir()) == []
+    monkeypatch.chdir(here)
+    listed = CliRunner().invoke(cli, ["characters"])
+    assert listed.exit_code == 0 and "1 scenario played" in listed.output
+
+
+def test_a_loaded_save_finds_its_roster_by_the_layout_it_recorded(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    game = tmp_path / "x" / "saves" / "t.json"
+    assert roster_folder(None, game, "beside") == tmp_path / "x" / "characters"
+    assert roster_folder(None, game, "inside") == tmp_path / "x" / "saves" / "characters"
+    assert roster_folder(tmp_path / "other", game, "beside") == tmp_path / "x" / "characters"  # the save's word wins
+    # a save older than the layout, in another folder's default saves: the characters beside it
+    assert roster_folder(None, game) == tmp_path / "x" / "characters"
+    assert roster_folder(None, tmp_path / "mine" / "t.json") == tmp_path / "mine" / "characters"
+    assert roster_folder(None, game, "../../etc") == tmp_path / "x" / "saves" / "characters"  # a word, not a path
+    from solo.characters import roster_layout
+
+    assert roster_layout(Path("characters"), Path("saves")) == "beside"
+    assert roster_layout(tmp_path / "d" / "characters", tmp_path / "d") == "inside"
+    monkeypatch.setenv("SOLO_HOME", str(tmp_path / "h"))
+    assert roster_layout(tmp_path / "h" / "characters", tmp_path / "d") == "home"
+    assert roster_folder(None, game, "home") == tmp_path / "h" / "characters"

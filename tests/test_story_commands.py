@@ -306,3 +306,41 @@ def test_the_help_names_the_command_that_resumes_this_game(tmp_path, tutorial):
     quit_line = " ".join(shown.split()).split("quit save the game and its journal and stop;")[1]
     assert f"--load {tmp_path / 'game.json'}" in quit_line.replace("\n", "") and "RESUME" not in shown
 
+
+
+def test_the_status_line_shows_a_pool_as_the_conflict_does_while_the_push_question_waits():
+    """After a blow past zero the bars and the log read 'CHA 0/14' while 'Push on at -3 / Go down' waits: the
+    status line printed before that question says 0 too (solo.rules.participants.shown_pool), not -3."""
+    from solo.decisions import PUSH
+    from solo.events import EventLog
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    adventure = load_adventure(find_adventure("tutorial"))
+
+    class Watching:
+        """Plays at random; at a push question in a conflict, keeps the status line and the blow before it."""
+
+        def __init__(self, seed):
+            self.inner, self.seen, self.sink = RandomDecider(random.Random(seed)), [], EventLog()
+            self.game = Game(adventure, seed=seed, decider=self, sink=self.sink)
+
+        def decide(self, question):
+            game = self.game
+            if question.kind == PUSH and game.fighting:
+                blow = self.sink.of("damage")[-1]
+                pc = next(pc for pc in game.state.pcs if pc.name == blow["target"])
+                self.seen.append((sc.status_text(SimpleNamespace(game=game, adventure=adventure)), blow, pc,
+                                  pc.pools[blow["pool"]].current))
+            return self.inner.decide(question)
+
+    for seed in range(1, 80):
+        watch = Watching(seed)
+        watch.game.play()
+        if watch.seen:
+            break
+    game, seen = watch.game, watch.seen
+    line, blow, pc, below = seen[0]
+    assert below < 0 and blow["after"] == 0  # pushing on would leave it below zero; the bars show 0
+    assert f"{blow['pool']} 0/{blow['maximum']}" in line and f"{blow['pool']} {below}/" not in line
+    assert game.fighting == [] and game.pool_shown(pc, blow["pool"]) == pc.pools[blow["pool"]].current

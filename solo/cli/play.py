@@ -77,7 +77,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     """
     from rich.console import Console
 
-    from ..characters import roster_folder
+    from ..characters import roster_folder, roster_layout
     from ..errors import OutputGone, SoloError
     from ..paths import (
         PathError,
@@ -139,6 +139,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     adventure, character_files = _split_args(args, party)
     characters: list[Character] | None = None
     sources: dict[str, Path] = {}
+    layout: object = None  # how a loaded game's roster lay from its save (solo.characters.ROSTER_LAYOUTS)
     if load is not None and not load.strip():
         raise UserError("--load needs the name or file of a saved game (see 'solo saves')")
     if load and (args or pcs or seed is not None):
@@ -173,6 +174,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
             log = data.log
+            layout = data.options.get("roster")
             save_path, save_folder = path, path.parent
             if data.party:
                 from ..rules.character import Character
@@ -234,7 +236,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             reader = piped_line
         echo = not interactive
     # a game played at the keyboard keeps its characters; scripted or piped play only when asked
-    roster_dir = roster_folder(saves_dir, save_folder / "game.json")
+    # a loaded game keeps the roster it began with, wherever solo is run from (docs/characters.md)
+    roster_dir = roster_folder(saves_dir, save_folder / "game.json", layout)
     characters_dir = keep_characters or (roster_dir if interactive else None)
     problem = (_unwritable(save_folder) or (_unwritable(transcript.parent) if transcript else None)
                or (_unwritable(events_file.parent) if events_file else None)
@@ -245,7 +248,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         if load:
             held = _hold(save_path)
         else:  # the new game's save is made now, in a slot no other game has or takes meanwhile
-            fresh = save_data(adv, seed, characters, advise=not no_odds)
+            fresh = save_data(adv, seed, characters, advise=not no_odds,
+                              roster=roster_layout(roster_dir, save_folder))
             save_path, held = _fresh_slot(folder, save_name or adv.id, console, explicit=bool(save_name),
                                           claim=lambda path: write_save(path, fresh, new=True))
     except SaveWriteError as exc:
@@ -282,7 +286,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                           explain=explain, game_class=_game_maker(game_class, adv, roster_dir, line_input, thinker),
                           characters_dir=characters_dir,
                           character_files=sources if keep_characters is None else {}, events=stream,
-                          script=answers, partial=partial)
+                          script=answers, partial=partial, roster_layout=roster_layout(roster_dir, save_folder))
         try:
             code = session.run()
         finally:

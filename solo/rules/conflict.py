@@ -59,7 +59,7 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import UNARMED_FOCUS, Participant, flamboyant_skills, may_flourish, settle_sources
+from .participants import UNARMED_FOCUS, Participant, flamboyant_skills, may_flourish, settle_sources, shown_pool
 from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
@@ -974,7 +974,7 @@ class Conflict:
         if pool.current < 0 <= before:
             target.invalidate()  # the below-zero penalty may now apply
         if self.sink is not None:
-            after = pool.current if (target.pushing or pool.current >= 0) else 0  # unpushed Pools stop at 0
+            after = shown_pool(pool.current, target.pushing)  # unpushed Pools stop at 0
             self._emit("damage", actor=w.id, target=target.id, amount=amount, pool=pool_name or self.ctype.pool_label,
                        before=before, after=after, maximum=pool.maximum, lens=d.lens, **detail)
         if pool.current <= 0:

@@ -241,6 +241,13 @@ class Participant:
         return 0
 
 
+def shown_pool(current: int, pushing: bool) -> int:
+    """A Pool as the player sees it: a blow that takes a Pool below zero leaves it at 0 until its owner pushes
+    on (the overflow counts only then, docs/rules.md §5.5), so the conflict's bars, its log and the status line
+    show 0 while the push question waits; a pushed Pool shows its value below zero."""
+    return current if pushing or current >= 0 else 0
+
+
 def combined_pool(char: Character, names: tuple[str, ...]) -> Pool:
     """The conflict Pool: one of the character's Pools, or the rounded-up average of two."""
     if len(names) == 1:

@@ -27,7 +27,7 @@ from ..rules.conflict_types import ConflictType, load_conflict_types
 from ..rules.dice import new_rng
 from ..rules.luck import fall_due
 from ..rules.outcomes import COMAE, LOST, OUT, STALEMATE, WON
-from ..rules.participants import Participant, from_character
+from ..rules.participants import Participant, from_character, shown_pool
 from .actions import ACTIONS, ROUND_LIMIT_DEFAULT
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
 from .conditions import context_of
@@ -97,6 +97,7 @@ class Game:
         self.chance_ids = itertools.count(1)  # numbers the chances shown, in conflicts too
         self.shown: Chance | None = None  # the chance of the option last chosen, for the roll it announced
         self._shows = wants_detail(sink)  # someone reads the chances a choice list may show
+        self.fighting: list[Participant] = []  # who takes part in the conflict under way (none between conflicts)
         self.think_ahead: ThinkAhead | None = None  # prices a menu's conflicts while a person reads it (solo play)
 
     def clone(self, state: GameState, *, decider: Decider, rng: random.Random | None = None,
@@ -549,14 +550,27 @@ class Game:
             advisor = LensAdvisor(shared=self.think_ahead.store if self.think_ahead is not None else None)
         fiction = {"settings": list(settings), "pursuer": pursuer, "heard": heard,  # the frame's words (rules/fiction)
                    "closing": dict(closing or {})}
-        result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
-                          negative_luck=self.adventure.negative_luck, advisor=advisor,
-                          chance_ids=self.chance_ids, fiction=fiction).run()
+        self.fighting = taking_part
+        try:
+            result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
+                              negative_luck=self.adventure.negative_luck, advisor=advisor,
+                              chance_ids=self.chance_ids, fiction=fiction).run()
+        finally:
+            self.fighting = []
         self.conflict_aftermath(npcs, fighting, taking_part)
         self.remember_exit_answers(npcs)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
         self.scene_went(OUTCOME_WENT.get(result.outcome, 0))
         return result.outcome
+
+    def pool_shown(self, pc: Character, name: str) -> int:
+        """A PC's Pool as the conflict display shows it at this moment (:func:`shown_pool`): while the push
+        question waits after a blow past zero, 0, not the value pushing on would leave; else as it stands."""
+        current = pc.pools[name].current
+        for p in self.fighting:
+            if p.char is pc:
+                return shown_pool(current, p.pushing)
+        return current
 
     #: Whether an NPC remembers being spared when the PCs accept its surrender or let it run. A written
     #: adventure says that itself where it wants it (the tutorial's ``opponent_surrendered`` scene); open play,

@@ -126,13 +126,14 @@ class OpenGame(Game):
             fall_due(pc)
         self.state.scene = "open"
         self.state.visited["open"] = self.scene_number
-        expected = ""
+        expected, wanted = "", ""
         if not self.legacy:
             wanted = self._expectation()
             self.state.oracle.context = wanted  # random events that name nobody follow the scene
             expected = f"*Expected:* {literal(wanted)}"
         self.emit("scene_entered", scene="open", title=f"Scene {self.scene_number}", text=expected,
-                  slots=self.slots(), ending=False, visit=self.scene_number)
+                  slots=self.slots(), ending=False, visit=self.scene_number,
+                  **({"expected": wanted} if wanted else {}))  # as the player wrote it, for the recap
         setup = set_up_scene(self.rng, self.tables, self.state.oracle)
         self.emit("scene_setup", **setup.to_dict())
         if self.scene_number >= MAX_SCENES:

@@ -116,9 +116,10 @@ class Journal:
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
         self.sides: dict[str, list[str]] = {}
-        # what happened, plain text for ``recap``: (title, outcomes, True) per scene, (a line, [], False) for a note
+        # what happened, plain text for ``recap``: (header, entries, True) per visit to a scene, its entries
+        # in the order they happened (what came of its rolls, conflicts and choices, the notes, the oracle's
+        # answers); (a line, [], False) for the end
         self.happened: list[tuple[str, list[str], bool]] = []
-        self._scene = "Before the first scene"  # the title of the scene under way, for the recap
         self._rolled: tuple[list[str], int] | None = None  # where the recap has the last story roll
 
     def text(self) -> str:
@@ -142,15 +143,21 @@ class Journal:
         write_atomic(path, self.document(meta) if meta is not None else self.transcript())
 
     def recap(self) -> list[str]:
-        """The story so far, briefly, in order: every scene in which something came of a roll, a conflict or a
-        choice (an item, a thread, a clue …) with what came of it, the notes and the oracle's answers, and last
-        the scene under way. A scene the story only passed through (a quay it comes back to between errands)
-        has no line, unless a note or an oracle's answer follows it there: however long the game, nothing that
-        happened is crowded out by the walking between."""
-        entries = self.happened
-        return [sentence(f"{title}: {'; '.join(outcomes)}") if outcomes else title
-                for i, (title, outcomes, scene) in enumerate(entries)
-                if outcomes or not scene or i == len(entries) - 1 or not entries[i + 1][2]]
+        """The story so far, briefly, in order: each scene under its title, once, and under it what came of its
+        rolls, conflicts and choices (an item, a thread, a clue …), the notes made and the oracle's answers
+        given while it was under way; last the scene under way, and the end. In open play a scene's title
+        says what the players expected of it. A scene the story only passed through (a quay it comes back to
+        between errands) is left out: however long the game, nothing that happened is crowded out by the
+        walking between."""
+        lines: list[str] = []
+        last_scene = max((i for i, (_, _, scene) in enumerate(self.happened) if scene), default=-1)
+        for i, (header, entries, scene) in enumerate(self.happened):
+            if scene and not entries and i != last_scene:
+                continue
+            lines.append(header)
+            lines += [f"  {entry if entry.startswith(_AS_GIVEN) else sentence(d.upper_first(entry))}"
+                      for entry in entries]
+        return lines
 
     def _para(self, text: str) -> None:
         if self.lines and self.lines[-1] != "":
@@ -162,10 +169,10 @@ class Journal:
         self.lines.append(f"- {text}")
 
     def _outcome(self, text: str) -> None:
-        """What came of something in the current scene; after a note or an oracle answer the scene goes on
-        in an entry of its own, so the recap stays in the order things happened."""
-        if not self.happened or not self.happened[-1][2] or self.happened[-1][0] != self._scene:
-            self.happened.append((self._scene, [], True))
+        """What happened in the scene under way (before the first scene or after the end, under a heading
+        of its own)."""
+        if not self.happened or not self.happened[-1][2]:
+            self.happened.append(("After the end" if self.happened else "Before the first scene", [], True))
         self.happened[-1][1].append(text)
 
     def render(self, e: Event, narration: Sequence[str] = ()) -> None:
@@ -320,8 +327,11 @@ class Journal:
         """Keep what ``recap`` shows: scenes, and what came of each roll, conflict and choice in them."""
         k = e.kind
         if k == "scene_entered":
-            self._scene = str(e.get("title") or "A scene")
-            self.happened.append((self._scene, [], True))
+            header = str(e.get("title") or "A scene")
+            expected = " ".join(str(e.get("expected") or "").split())
+            if expected:  # open play: what the players said the scene would be, briefly
+                header += f" (expected: {expected if len(expected) <= EXPECTED_SHOWN else _cut(expected)})"
+            self.happened.append((header, [], True))
         elif k == "conflict_start":
             self.sides = {}
             for p in e["participants"]:
@@ -365,14 +375,24 @@ class Journal:
         elif k == "luck" and e.get("use") in ("timely_appearance", "look_what_i_found"):
             self._outcome(d.luck(e).rstrip("."))
         elif k == "note" and str(e.get("text", "")).strip():
-            self.happened.append((f"Note: {e['text']}", [], False))
+            self._outcome(f"Note: {e['text']}")
         elif k == "oracle":
             q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
-            self.happened.append((f"Oracle: {q}{e['answer']}", [], False))
+            self._outcome(f"Oracle: {q}{e['answer']}")
         elif k == "ending":
             title, outcome = str(e.get("title") or ""), str(e.get("outcome") or "")
             said = f"{title} ({outcome})" if outcome and outcome != title else title
             self.happened.append((f"The end: {said}", [], False))
+
+
+_AS_GIVEN = ("Note: ", "Oracle: ")  # a note as typed, an oracle's answer as given ("no, and"): no full stop added
+EXPECTED_SHOWN = 60  # characters of an open-play scene's expectation a recap shows
+
+
+def _cut(text: str) -> str:
+    """``text`` cut at a word to about EXPECTED_SHOWN characters, with an ellipsis."""
+    cut = text[:EXPECTED_SHOWN].rsplit(" ", 1)[0] if " " in text[:EXPECTED_SHOWN] else text[:EXPECTED_SHOWN]
+    return cut.rstrip(" ,;:.") + "\u2026"
 
 
 def _rounds(e: Event) -> str:

@@ -120,12 +120,16 @@ class Session:
         events: EventStream | None = None,
         script: Script | None = None,
         partial: bool = False,
+        roster_layout: str | None = None,
     ) -> None:
         self.script = script  # --script: strict, each answer must fit; running out early is an error …
         self.partial = partial  # … unless --partial says the script is meant to stop before the end
         self.events = events  # --events: every event as a JSON line
         self._held: list[Event] = []  # the chances shown with the question a replay stops at
+        # the questions a replay answered since its last event: the choice the question it stops at belongs to
+        self._chain: list[tuple[Question, str]] = []
         self.characters_dir = characters_dir
+        self.roster_layout = roster_layout  # kept in every save: --load finds the roster the game began with
         self.character_files = dict(character_files or {})  # PC name -> the file it was loaded from
         self.explain = explain
         self.game_class = game_class
@@ -187,7 +191,9 @@ class Session:
         elif self.banner:  # an undo back to the very first question: nothing to replay, say it at once
             self.view.unmute(self.banner)
             self.banner = None
-        replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live)
+        self._chain = []
+        replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live,
+                            on_answer=self._replayed)
         recorder = self.recorder = Recorder(replayer, [])
         options = _GameOptions(seed=self.seed, decider=recorder, sink=self._present, party=self.party,
                                advise=self.advise)
@@ -339,6 +345,8 @@ class Session:
 
     # -- events -----------------------------------------------------------------------
     def _present(self, event: Event) -> None:
+        if self.replaying and event.kind != "chance":  # what follows an event is a new choice's questions
+            self._chain = []
         narration = self._narrate(event)
         self.view.render(event, narration)
         self.journal.render(event, narration)
@@ -386,6 +394,10 @@ class Session:
         assert self.cast is not None
         return narrator.narrate(event, self.cast)
 
+    def _replayed(self, question: Question, answer: str) -> None:
+        if self.replaying:
+            self._chain.append((question, answer))
+
     def _go_live(self) -> None:
         self.replaying = False
         for event in self._held:
@@ -393,6 +405,9 @@ class Session:
         self._held = []
         self.view.unmute(self.banner)
         self.banner = None
+        if self._chain:  # an undo or a resume lands among a choice's questions: the answers that led here
+            say(self.console, answered_so_far(self._chain), style="dim", soft_wrap=True)
+            self._chain = []
 
     def _stream(self, event: Event) -> None:
         """Write ``event`` to the --events file; if that fails, say so once and play on without it."""
@@ -624,17 +639,30 @@ class Session:
             say(self.console, "Carried: " + ", ".join(self._game.state.items))
 
     def _recap(self) -> None:
-        """The story so far, latest last: each scene with what came of its rolls, conflicts and choices, the
-        notes and the oracle's answers, the scene under way (the journal keeps them as plain text, from the
-        events; :meth:`Journal.recap` leaves out the scenes only passed through)."""
-        tell(self.console, "\n".join(self.journal.recap()) or "Nothing has happened yet.")
+        """The story so far, latest last: each scene's title once, and under it what came of its rolls,
+        conflicts and choices, the notes and the oracle's answers, in order; the scene under way last (the
+        journal keeps them as plain text, from the events; :meth:`Journal.recap` leaves out the scenes only
+        passed through). An entry too long for a line goes on under itself, below its scene's title."""
+        from .view import between_words, plain
+
+        lines = self.journal.recap()
+        if not lines:
+            tell(self.console, "Nothing has happened yet.")
+        for line in lines:
+            if not line.startswith("  "):  # a scene's title, the end
+                tell(self.console, line)
+                continue
+            wrapped = between_words(plain(line.strip()), max(20, self.console.width - 4)).plain.split("\n")
+            self.console.print(plain("\n".join(["  " + wrapped[0], *("    " + rest for rest in wrapped[1:])])),
+                               soft_wrap=True)
 
     # -- saving ---------------------------------------------------------------------------
     def _save(self) -> None:
         if self.game is None or self.recorder is None:
             return
         scene = self.adventure.scenes.get(self.game.state.scene or "")
-        data = save_data(self.adventure, self.seed, self.party, advise=self.advise, started=self.started)
+        data = save_data(self.adventure, self.seed, self.party, advise=self.advise, started=self.started,
+                         roster=self.roster_layout)
         data.log = list(self.recorder.log)
         if self.game.state.party or not self.adventure.uses_pcs:
             data.snapshot = self.game.state.to_dict()
@@ -777,8 +805,18 @@ def _same_file(one: Path, other: Path | None) -> bool:
         return one == other
 
 
+def answered_so_far(chain: list[tuple[Question, str]]) -> str:
+    """The questions already answered on the way to the one a replay stops at, and their answers, on one
+    line: "So far: What happens now? Make a skill roll · Which skill? Athletics · How hard is it? Normal"."""
+    parts = []
+    for question, answer in chain:
+        label = next((o.label for o in question.options if o.key == answer), answer)
+        parts.append(f"{question.prompt.strip()} {label}")
+    return "So far: " + " · ".join(parts)
+
+
 def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
-              started: str | None = None) -> SaveData:
+              started: str | None = None, roster: str | None = None) -> SaveData:
     """What a save of ``adventure`` holds before anything is played: the game's seed, the party it was
     given and its options. A session adds the log, the state and where the game stands; a new game's
     slot is created with this (see ``solo play``), so two games started at once never share a file."""
@@ -790,6 +828,8 @@ def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *,
         options={"advise": advise} if adventure.uses_pcs else {"advise": advise, "pc": False},
     )
     data.options["started"] = started or _today()  # the journal's date: the first session's, kept across resumes
+    if roster is not None:  # where the game's roster lies from its save (solo.characters.ROSTER_LAYOUTS)
+        data.options["roster"] = roster
     return data
 
 

@@ -363,7 +363,7 @@ def status_text(session: Session) -> str:
         parts.append(f"day {state.counters['day']}")
     parts += [c.shown(state.counters.get(c.counter, 0)) for c in clocks]
     for pc in state.pcs:
-        pools = " ".join(f"{p} {pc.pools[p].current}/{pc.pools[p].maximum}" for p in POOLS if p in pc.pools)
+        pools = " ".join(f"{p} {game.pool_shown(pc, p)}/{pc.pools[p].maximum}" for p in POOLS if p in pc.pools)
         parts.append(f"{pc.name}: Luck {pc.luck}, {pools}")
     return "[" + " · ".join(parts) + "]"
 
