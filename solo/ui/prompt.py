@@ -163,7 +163,7 @@ def chance_cell(option: Option, common: Chance | None) -> Text:
     c = option.chance
     if c is None:
         return Text("")
-    cell = Text(unbroken(percent_of(c.target)), style="bold")
+    cell = Text(percent_of(c.target), style="bold")
     extra = extra_mods(c, common) if common is not None else None
     if extra is None:
         if not c.modifiers and option.label == c.skill and not clamped(c.target):  # "Awareness  50 %": no sum
@@ -186,8 +186,8 @@ def unbroken(text: str) -> str:
 
 
 def joined(text: Text) -> Joined:
-    """``text`` (its styles too) as :class:`Joined`."""
-    out = Joined(text.plain, style=text.style)
+    """``text`` (its styles too) as :class:`Joined`, a chance and its % joined (:func:`unbroken`)."""
+    out = Joined(unbroken(text.plain), style=text.style)  # the same length: the styles stay in place
     out._spans[:] = text._spans
     return out
 
