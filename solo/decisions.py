@@ -115,9 +115,11 @@ class Question:
         text = (answer or "").strip()
         if not text and self.default is not None:
             text = self.default
+        if not text and len(self.options) == 1:  # a menu of one: Enter takes it
+            return self.options[0].key
         if self.free_text:
             if not text:
-                raise QuestionError("please type an answer")
+                raise QuestionError("Please type an answer.")
             if self.limit is not None and len(text) > self.limit:
                 raise QuestionError(f"at most {self.limit:,} characters here, not {len(text):,}")
             return text
@@ -140,10 +142,10 @@ class Question:
         valid = _menu(numbered)  # named as the menu shows them, never by their inner keys
         if lowered and len(matches) > 1:
             could = ", ".join(f"{i} ({_label(o)})" for i, o in matches)
-            raise QuestionError(f"{_shown(text)} could be {could}; answer one of: {valid}")
-        if not text:
-            raise QuestionError(f"please answer with one of: {valid}")
-        raise QuestionError(f"{_shown(text)} is not an answer here; answer one of: {valid}")
+            raise QuestionError(f"{_shown(text)} could be {could}. Answer with one of: {valid}.")
+        if not text:  # worded as a wrong answer is: what was given, then the answers there are
+            raise QuestionError(f"Enter alone is not an answer here. Answer with one of: {valid}.")
+        raise QuestionError(f"{_shown(text)} is not an answer here. Answer with one of: {valid}.")
 
 
     def menu_answer(self, key: str) -> str:
@@ -225,10 +227,11 @@ EXIT_OFFER = "exit_offer"
 _IN_CONFLICT = frozenset({"conflict", "participant"})
 _IN_GAME = frozenset({"game"})
 
-#: Kinds asked since saves were first made, whose default answer is what the game did before it asked
-#: (``lineup``: everyone takes part). Replaying an older save, a question of one of these kinds that the
-#: save's log does not hold is answered with its default, and the log goes on with its next answer.
-DEFAULTED_IN_OLD_SAVES = frozenset({"lineup", EXIT_OFFER, "end_story"})
+#: Kinds asked since saves were first made, with the answer that is what the game did before it asked
+#: (None: the question's default; ``lineup``: everyone takes part; ``end_story``: the story ended, though
+#: its default now plays on while a thread is open). Replaying an older save, a question of one of these
+#: kinds that the save's log does not hold is answered so, and the log goes on with its next answer.
+DEFAULTED_IN_OLD_SAVES: dict[str, str | None] = {"lineup": None, EXIT_OFFER: None, "end_story": "end"}
 
 #: Every question kind solo asks, by key.
 KINDS: dict[str, Kind] = {k.key: k for k in (

@@ -312,8 +312,9 @@ class Replayer:
             self.pos += 1
         if self.pos < len(self.entries):
             entry = self.entries[self.pos]
-            if entry[1] != question.kind and question.kind in DEFAULTED_IN_OLD_SAVES and question.default is not None:
-                return question.default  # a save from before this question: the game did what the default does
+            before = DEFAULTED_IN_OLD_SAVES.get(question.kind) or question.default
+            if entry[1] != question.kind and question.kind in DEFAULTED_IN_OLD_SAVES and before is not None:
+                return before  # a save from before this question: the game did what it answers
             self.pos += 1
             if entry[1] != question.kind:
                 raise SaveMismatch(f"the save expected a {entry[1]!r} decision but the game asks for "

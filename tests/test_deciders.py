@@ -39,8 +39,8 @@ def test_resolve_key_number_label_prefix(answer, key):
     ("6", ["not an answer"]),
     ("-1", ["not an answer"]),
     ("berserk", ["not an answer"]),
-    ("", ["please answer with one of"]),
-    ("   ", ["please answer with one of"]),
+    ("", ["Enter alone is not an answer here. Answer with one of"]),
+    ("   ", ["Enter alone is not an answer here. Answer with one of"]),
 ])
 def test_resolve_errors_list_the_valid_answers(answer, words):
     with pytest.raises(QuestionError) as info:

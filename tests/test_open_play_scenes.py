@@ -19,7 +19,8 @@ class Scripted:
     """Answers from a list per question kind (then the default, or the first option); keeps every question."""
 
     def __init__(self, answers: dict[str, list[str]], upcoming: str | None = None):
-        self.answers = {k: list(v) for k, v in answers.items()}
+        # "end" at the menu means it: with a thread open, the question after it plays on by default
+        self.answers = {"end_story": ["end"] * 9, **{k: list(v) for k, v in answers.items()}}
         self.asked: list[Question] = []
         self._upcoming = upcoming
 
@@ -97,7 +98,7 @@ def test_the_likelihood_menu_shows_each_percentage_on_screen(tmp_path):
     menu = screen[screen.index("How likely is a yes?"):]
     for word, chance in shown.items():
         line = next(x for x in menu.splitlines() if re.match(rf"\s*\d+\.\s+{word.title()}\s", x))
-        assert f"{chance} %" in line
+        assert f"{chance}\u00a0%" in line  # never broken from its number
     assert "(certain, 95 %)" in screen
 
 
@@ -177,7 +178,7 @@ def test_the_ending_line_says_how_long_whom_and_what_is_open():
         "The story ran its course after 1 scene; every thread closed"
     _, _, events = play({"open_action": ["end"]})
     ending = next(e for e in events if e.kind == "ending")
-    assert ending["title"].startswith("The players closed the book after 1 scene; still open: ")
+    assert ending["title"].startswith("You closed the book after 1 scene; still open: ")  # one player: you
 
 
 def test_luck_owed_falls_due_when_an_open_scene_begins():

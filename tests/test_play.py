@@ -337,10 +337,10 @@ def test_a_choice_that_starts_a_conflict_shows_the_odds_its_first_lens_menu_will
 
     code, out, _ = run_session(TUTORIAL, TUTORIAL_SCRIPT, tmp_path)
     assert code == 0
-    assert re.search(r"3\.\s+Ask the oracle whether the\s+30 % = Unlikely 30", out)
-    offered = re.search(r"Try to talk her down \(Social conflict\)\s+(\w+): (\d+ %) to win, (\d+ %) undecided", out)
+    assert re.search(r"3\.\s+Ask the oracle whether the\s+30\s% = Unlikely 30", out)
+    offered = re.search(r"Try to talk her down \(Social conflict\)\s+(\w+): (\d+\s%) to win, (\d+\s%) undecided", out)
     assert offered, out
-    lens, win, undecided = offered.groups()
+    lens, win, undecided = (" ".join(g.split()) for g in offered.groups())  # a menu joins 30 and % unbroken
     first_menu = out[out.index("choose a Lens"):]
     first_menu = first_menu[:first_menu.index("\n>")]
     options = [" ".join(o.split()) for o in re.split(r"\n\d+\.\s+", first_menu)[1:]]  # an option wraps

@@ -297,8 +297,8 @@ def test_the_flip_is_offered_after_the_round_table_and_says_what_luck_is_left(tm
     assert "Social 30 · //Influence +20 · Cautious +20" in first_round[:flip]  # the target taken apart
     assert "your roll: 50 % = Social 30 · //Influence +20" in out  # and on the Lens menu
     menu = out[out.index("your roll"):out.index("> 3")]
-    assert re.search(r"Cautious\s+70 %\s+\+20 %, your blows halved", menu)  # each Lens: its chance, then its hint
-    assert re.search(r"Covert\s+30 % = Cunning 30\s", menu)  # another skill: its own parts
+    assert re.search(r"Cautious\s+70\s%\s+\+20\s%, your blows halved", menu)  # each Lens: its chance, then its hint
+    assert re.search(r"Covert\s+30\s% = Cunning 30\s", menu)  # another skill: its own parts
 
 
 def test_the_skill_roll_flip_names_the_luck_left(tmp_path):

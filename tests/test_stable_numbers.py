@@ -49,7 +49,7 @@ def test_a_hub_keeps_its_numbers_when_conditional_choices_come_and_go():
 def test_a_number_that_is_hidden_now_is_refused_with_the_numbers_shown():
     typed = Typed("2", "2")
     game = Game(load_adventure(PARTY), seed=1, decider=typed, party=[pregenerated("espen")])
-    shown = r"'2' is not an answer here; answer one of: 1 \(.*\), 3 \(.*\), 4 \(.*\), 5 \("
+    shown = r"'2' is not an answer here\. Answer with one of: 1 \(.*\), 3 \(.*\), 4 \(.*\), 5 \("
     with pytest.raises(QuestionError, match=shown):
         game.play()
 
@@ -60,7 +60,7 @@ def test_question_numbers_map_typed_answers_and_menu_answers():
     assert [n for n, _ in q.numbered()] == [1, 3, 4]
     assert q.resolve("3") == "c3" and q.resolve("4") == "c4" and q.resolve("1") == "c1"
     assert q.menu_answer("c3") == "3"
-    with pytest.raises(QuestionError, match=r"answer one of: 1 \(Wait\), 3 \(Knock\), 4 \(Leave\)$"):
+    with pytest.raises(QuestionError, match=r"Answer with one of: 1 \(Wait\), 3 \(Knock\), 4 \(Leave\)\.$"):
         q.resolve("2")
 
 

@@ -78,8 +78,8 @@ def test_undo_takes_back_a_thread_added_after_the_last_answer_and_keeps_earlier_
 
 def test_closing_a_thread_that_is_not_there_says_so(vellan, tmp_path):
     _, out = play(vellan, ["threads close 7", "threads close Zebra", "threads close"], tmp_path)
-    assert "no thread number 7: there are 2 open threads" in out
-    assert "no open thread starts with 'Zebra'" in out
+    assert "No thread number 7: there are 2 open threads.\nOpen threads:" in out
+    assert "No open thread starts with \u201cZebra\u201d.\nOpen threads:" in out
     assert "'threads close N' to close one" in out
 
 

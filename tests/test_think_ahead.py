@@ -378,6 +378,8 @@ class _OpenFighter(GreedyDecider):
         kind = question.kind
         if kind == "open_action":
             return self.actions.pop(0) if self.actions else "end"
+        if kind == "end_story":  # a thread is still open: Enter would play on
+            return "end"
         if kind == "conflict_type":
             return "combat"
         if kind == "opponent":

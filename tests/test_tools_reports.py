@@ -74,7 +74,7 @@ def test_an_ambiguous_answer_is_named_by_the_numbers_the_menu_shows():
         GATES.resolve("go")
     text = str(info.value)
     assert text.startswith("'go' could be 1 (Go north), 2 (Go south), 3 (Go west)"
-                           "; answer one of: 1 (Go north), 2 (Go south), 3 (Go west), 4 (Wait)")
+                           ". Answer with one of: 1 (Go north), 2 (Go south), 3 (Go west), 4 (Wait).")
     assert "c4" not in text and "c1" not in text
 
 

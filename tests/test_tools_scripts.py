@@ -99,7 +99,8 @@ def test_a_prefix_that_fits_one_option_goes_on_and_an_empty_line_without_default
     result, script = play(tmp_path / "b", cloak, ["", *EPILOGUE])  # Enter at a menu with no default
     assert result.exit_code == 3
     said = " ".join(result.output.split())  # the two numbers the menu shows, each with its label
-    assert re.search(rf"{re.escape(str(script))}:1: please answer with one of: 1 \([^)]+\), 3 \([^)]+\)", said), said
+    assert re.search(rf"{re.escape(str(script))}:1: Enter alone is not an answer here\. Answer with one of: "
+                     r"1 \([^)]+\), 3 \([^)]+\)\. The script stops here", said), said
 
 
 def test_a_script_that_ends_early_exits_4_and_the_game_is_saved(tmp_path, cloak):

@@ -73,6 +73,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
       solo play tutorial --pc espen --seed 7
       solo play vellan --party ada.toml bo.toml cy.toml
       solo play kaldskard   # a winter crossing for one to three players
+      solo play --open      # no written adventure: the tables and the oracle drive it
       solo play --load tutorial
     """
     from rich.console import Console

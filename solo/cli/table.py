@@ -22,6 +22,7 @@ class _Listed(TypedDict):
     name: str
     title: str
     rows: int
+    weighted: bool  # some rows count more than once: the die has more faces than the table rows
     die: int
     file: str
 
@@ -87,20 +88,26 @@ def _source(path: str | None) -> str:
 
 def _list(tables: TableSet, as_json: bool) -> None:
     rows: list[_Listed] = [
-        {"name": t.name, "title": t.title, "rows": len(t.rows), "die": t.total_weight, "file": _source(t.file)}
+        {"name": t.name, "title": t.title, "rows": len(t.rows), "weighted": any(r.weight != 1 for r in t.rows),
+         "die": t.total_weight, "file": _source(t.file)}
         for t in tables.tables()
     ]
     if as_json:
         click.echo(json.dumps(rows))
         return
-    # in columns, so a long list reads down: name, title, rows, die, file
+    # in columns, so a long list reads down: name, title, rows (and whether they are weighted), die, file
     name_w = max(len(r["name"]) for r in rows)
     title_w = min(40, max(len(r["title"]) for r in rows))  # a longer title of yours runs on, on its line
     rows_w = max(len(str(r["rows"])) for r in rows)
     die_w = max(len(str(r["die"])) for r in rows) + 1
+    weight_w = len(WEIGHTED) if any(r["weighted"] for r in rows) else 0
     for r in rows:
-        click.echo(f"{r['name']:<{name_w}}  {r['title']:<{title_w}}  {r['rows']:>{rows_w}} rows  "
+        weighted = (WEIGHTED if r["weighted"] else "").ljust(weight_w)
+        click.echo(f"{r['name']:<{name_w}}  {r['title']:<{title_w}}  {r['rows']:>{rows_w}} rows{weighted}  "
                    f"{'d' + str(r['die']):<{die_w}}  [{r['file']}]")
+
+
+WEIGHTED = ", weighted"  # after "20 rows": some rows count more than once on the die
 
 
 def _show(table: Table, as_json: bool) -> None:

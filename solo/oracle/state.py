@@ -107,8 +107,8 @@ class OracleState:
         if len(exact) == 1 or len(found) == 1:
             return (exact or found)[0]
         if found:
-            raise ValueError(f"{text!r} fits more than one thread: give its number")
-        raise ValueError(f"no open thread starts with {text!r}")
+            raise ValueError(f"\u201c{text}\u201d fits more than one thread: give its number")
+        raise ValueError(f"no open thread starts with \u201c{text}\u201d")
 
     def __post_init__(self) -> None:
         check_tension(self.tension)

@@ -117,7 +117,7 @@ def discover(rng: random.Random, state: OracleState, thread: str, tables: TableS
     if thread not in state.threads:
         raise ValueError(f"no thread {thread!r} in play")
     if thread in state.searched:
-        raise ValueError(f"the PCs have already looked into {thread!r} in this scene: look again in the next one")
+        raise ValueError(f"\u201c{thread}\u201d has already been looked into in this scene: look again in the next one")
     chance = discovery_chance(state.thread_progress(thread))
     roll = d100(rng)
     read = grade(roll, chance)

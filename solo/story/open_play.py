@@ -44,6 +44,7 @@ from .party import set_up_party
 from .rolling import roll_chance
 
 if TYPE_CHECKING:
+    from ..oracle.state import OracleState
     from ..oracle.tables import TableResult
 
 OPEN_ID = "open"
@@ -168,8 +169,9 @@ class OpenGame(Game):
 
     # -- the actions ------------------------------------------------------------------
     def _open_oracle(self) -> None:
+        way = "my" if len(self.state.party) <= 1 else "our"
         question = self.decider.decide(Question("oracle_question", "Your question (yes or no)?",
-                                                default="Does it go our way?"))
+                                                default=f"Does it go {way} way?"))
         odds = self.ask("likelihood", f"How likely is a yes? (tension {self.state.oracle.tension})",
                         [Option(w, w.title(), chance=self.oracle_chance(w)) for w in LIKELIHOODS], default="even")
         self.ask_oracle(question, odds)
@@ -366,17 +368,26 @@ class OpenGame(Game):
         self._new_scene()
 
     def _open_end(self) -> None:
-        """The players close the book, once they have said so: the question says what is still open."""
-        threads = len(self.state.oracle.threads)
-        left = (f"{threads} thread{'s' if threads != 1 else ''} still open" if threads else "every thread closed")
+        """The players close the book, once they have said so: the question says what is still open (and a
+        thread come to a head, if one has), and with a thread still open Enter plays on."""
+        threads = self.state.oracle.threads
+        left = (f"{len(threads)} thread{'s' if len(threads) != 1 else ''} still open" if threads
+                else "every thread closed")
+        hot = at_a_head(self.state.oracle)
+        if hot:
+            left += f", \u201c{hot}\u201d at a flashpoint"
         sure = self.ask("end_story", f"End the story here? ({left}; the epilogue follows)",
                         [Option("end", "Yes, end the story", "improvement rolls, and the game is over"),
-                         Option("play_on", "No, play on")], default="end")
+                         Option("play_on", "No, play on")], default="play_on" if threads else "end")
         if sure == "end":
-            self._finish("the players closed the book")
+            self._finish(f"{self._players()} closed the book")
+
+    def _players(self) -> str:
+        """Who is at the table, as the story's last line names them: "You" for one player, else "the players"."""
+        return "you" if len(self.state.party) <= 1 else "the players"
 
     def _finish(self, why: str) -> None:
-        """The story ends; ``why`` says how ("the players closed the book"), and the line sums the story up."""
+        """The story ends; ``why`` says how ("you closed the book"), and the line sums the story up."""
         self.state.ending = OPEN_END
         threads = self.state.oracle.threads
         line = ending_title(why, self.scene_number, threads, self.met)
@@ -498,6 +509,14 @@ def up_to_level(npc: NPC, ctype: ConflictType) -> None:
     skill = conflict_skill(ctype)
     if npc.skills.get(skill, 0) < best:
         npc.skills[skill] = best
+
+
+def at_a_head(oracle: OracleState) -> str:
+    """The open thread furthest along its track that has reached a flashpoint (5 of 10 or more), or ''."""
+    from ..oracle.state import FLASHPOINTS
+
+    reached = [(oracle.thread_progress(t), t) for t in oracle.threads if oracle.thread_progress(t) >= FLASHPOINTS[0]]
+    return max(reached, key=lambda pt: pt[0])[1] if reached else ""
 
 
 def ending_title(why: str, scenes: int, threads: list[str], met: list[str]) -> str:

@@ -220,12 +220,23 @@ def dice_line(expression: object, rolled) -> str:
     return f"{expression}: {rolled.total}  ({dice}{shift})"
 
 
+def odds_text(odds, chance: object = None) -> str:
+    """An oracle question's odds: "likely, 65 %"; a chance asked as a number is said once ("65 %"), and
+    again only where tension moved it ("65 %, 75 % at this tension")."""
+    chance = odds.get("chance", chance)
+    word = str(odds.get("likelihood") or "")
+    if not word:
+        return f"{chance} %"
+    asked = word.removesuffix("%").strip()
+    if asked.isdigit():
+        return f"{asked} %" if str(asked) == str(chance) else f"{asked} %, {chance} % at this tension"
+    return f"{word}, {chance} %"
+
+
 def oracle(e) -> str:
     q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
     odds = e.get("odds") or {}
-    chance = odds.get("chance", e.get("chance"))
-    line = f"Oracle {q}({odds.get('likelihood', '')}, {chance} %): rolled {two_digits(e['roll'])}: {e['answer']}."
-    line = line.replace("(, ", "(")
+    line = f"Oracle {q}({odds_text(odds, e.get('chance'))}): rolled {two_digits(e['roll'])}: {e['answer']}."
     read = e.get("reading")
     if isinstance(read, dict) and read.get("text"):
         line += f" Reading: {read['text']}"

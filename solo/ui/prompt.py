@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rich.console import Console
@@ -73,8 +74,8 @@ class TerminalDecider:
                 # content: never markup, and one line each however the author broke it
                 row = [Text(f"{i}."), Text(one_line(option.label))]
                 if chances:
-                    row.append(chance_cell(option, common))
-                table.add_row(*row, Text(one_line(option.detail)))
+                    row.append(joined(chance_cell(option, common)))
+                table.add_row(*row, Joined(unbroken(one_line(option.detail))))
             self.console.print(table)
 
     def _ask(self, question: Question) -> None:
@@ -105,6 +106,8 @@ class TerminalDecider:
                 self.console.print(Text(problem, style="red"))
                 continue
             if self.meta and line.strip() and self.meta(line.strip(), question):
+                if self.before is not None:  # the status line again, when it is on: it comes before each question
+                    self.before()
                 self._ask(question)  # asked again whole, the Enter hint too (after help, a sheet …)
                 continue
             try:
@@ -171,6 +174,42 @@ def chance_cell(option: Option, common: Chance | None) -> Text:
     if shown:
         cell += Text(" (" + ", ".join(f"{n} {v:+d}" for n, v in shown) + ")", style="dim")
     return cell
+
+
+_KEPT_TOGETHER = re.compile(r"(?<=\d) (?=%)|(?<=[\u2248\u00b1]) (?=\d)")
+
+
+def unbroken(text: str) -> str:
+    """``text`` with a number and its % ("41 %"), and "≈ 41", "± 6", joined by a no-break space: a menu's
+    column (:class:`Joined`) wraps between words, never between a chance and its sign."""
+    return _KEPT_TOGETHER.sub("\u00a0", text)
+
+
+def joined(text: Text) -> Joined:
+    """``text`` (its styles too) as :class:`Joined`, a chance and its % joined (:func:`unbroken`)."""
+    out = Joined(unbroken(text.plain), style=text.style)  # the same length: the styles stay in place
+    out._spans[:] = text._spans
+    return out
+
+
+_STAND_IN = "\ue000"  # a character of one cell that is no space: rich breaks lines at any space, U+00A0 too
+
+
+class Joined(Text):
+    """Text that rich wraps between words but never at a no-break space (which rich takes for a space)."""
+
+    def wrap(self, console, width, **options):
+        held = self.copy()
+        held.plain = self.plain.replace("\u00a0", _STAND_IN)  # the same length: the styles stay in place
+        lines = Text.wrap(held, console, width, **options)
+        for line in lines:
+            line.plain = line.plain.replace(_STAND_IN, "\u00a0")
+        return lines
+
+    def __rich_measure__(self, console, options):
+        held = self.copy()
+        held.plain = self.plain.replace("\u00a0", _STAND_IN)
+        return held.__rich_measure__(console, options)
 
 
 def one_line(text: str, limit: int = LABEL_LIMIT) -> str:

@@ -9,6 +9,7 @@ handled here and never reach the engine as answers.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypedDict
@@ -28,7 +29,7 @@ from .event_stream import EventStream, EventStreamError
 from .journal import Journal
 from .prompt import PIPED_TRIES, TerminalDecider
 from .script import Script, ScriptRefused
-from .view import TerminalView, say, tell
+from .view import TerminalView, say, say_copyable, tell
 
 if TYPE_CHECKING:
     from ..narration import Cast, Narrator, Templates
@@ -211,30 +212,30 @@ class Session:
         except Quit:
             if self._stop_unsaved(""):
                 return 2
-            say(self.console, "Saved. Resume with: ", (resume_command(self.save_path), "bold"), soft_wrap=True)
+            say_copyable(self.console, "Saved. Resume with:", resume_command(self.save_path))
             return 0
         except ScriptRefused as exc:  # the lines after it were written for other questions: feed them to none
-            if self._stop_unsaved(f"{exc}. "):
+            refused = str(exc).rstrip(".")
+            if self._stop_unsaved(f"{refused}. "):
                 return 2
-            say(self.console, f"{exc}. The script stops here; the game is saved. Resume with: "
-                f"{resume_command(self.save_path)}", style="red", soft_wrap=True)
+            say_copyable(self.console, f"{refused}. The script stops here; the game is saved. Resume with:",
+                         resume_command(self.save_path), style="red")
             return 3
         except EOFError:
             if self._stop_unsaved("\nInput ended. "):
                 return 2
             if self.script is not None and not self.partial:
-                say(self.console, f"\n{self.script.name}: the script ended after {self.script.answers} "
-                    f"answer{'s' if self.script.answers != 1 else ''}, before the game did; the game is saved. "
-                    f"Resume with: {resume_command(self.save_path)} (--partial: a script meant to stop early)",
-                    style="red", soft_wrap=True)
+                say_copyable(self.console, f"\n{self.script.name}: the script ended after {self.script.answers} "
+                             f"answer{'s' if self.script.answers != 1 else ''}, before the game did; the game is "
+                             "saved. Resume with:", resume_command(self.save_path),
+                             "(--partial: a script meant to stop early)", style="red")
                 return 4
-            say(self.console, f"\nInput ended; the game is saved. Resume with: {resume_command(self.save_path)}",
-                soft_wrap=True)
+            say_copyable(self.console, "\nInput ended; the game is saved. Resume with:", resume_command(self.save_path))
             return 0
         except KeyboardInterrupt:
             if not self._stop_unsaved("\nStopped. "):
-                say(self.console, f"\nStopped; the game is saved. Resume with: {resume_command(self.save_path)}",
-                    soft_wrap=True)
+                say_copyable(self.console, "\nStopped; the game is saved. Resume with:",
+                             resume_command(self.save_path))
             return 130
         except OutputGone as gone:  # the screen is gone (a closed pipe, a full disk): keep the game, say it elsewhere
             problem = self._try_save()
@@ -282,7 +283,7 @@ class Session:
         if problem:
             say(self.console, f"{over}. {self._not_saved(problem)}", style="red", soft_wrap=True)
         else:
-            say(self.console, f"{over} and saved at {self.save_path}.", style="dim", soft_wrap=True)
+            tell(self.console, f"{over} and saved at {self.save_path}.", style="dim")  # the path kept whole
         self._keep_characters()
         left = self.script.unused() if self.script is not None and not problem else None
         if left is not None and self.script is not None:
@@ -316,8 +317,7 @@ class Session:
             except SoloError as exc:  # no free file name for this character in the folder
                 say(self.console, f"{pc.name} was not written: {exc}", style="red", soft_wrap=True)
                 continue
-            say(self.console, f"{pc.name} is saved in ", (str(path), "bold"), f": play on with --pc {path}",
-                soft_wrap=True)
+            say_copyable(self.console, f"{pc.name} is saved; play on with:", f"--pc {shlex.quote(str(path))}")
 
     def _cannot(self, problem: str) -> None:
         """A table-side command that cannot be done: at the keyboard it is said and the prompt comes back;

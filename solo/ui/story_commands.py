@@ -35,6 +35,13 @@ def _cannot(session: Session, problem: str) -> None:
     session._cannot(problem)
 
 
+def as_sentence(text: str) -> str:
+    """A refusal as a sentence of its own: its first letter a capital, a full stop at its end."""
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def _game(session: Session) -> Game:
     if session.game is None:
         raise RuntimeError("no game is being played")
@@ -73,7 +80,8 @@ def _side_rng(session: Session, word: str) -> random.Random:
 
 
 THREAD_VERBS = "threads progress N [POINTS] \u00b7 threads discover N \u00b7 threads add TEXT \u00b7 threads close N"
-WEIGHT_NOTE = "\u00d72: the oracle picks it twice as often (threads add N again adds one, up to \u00d73)"
+WEIGHT_NOTE = ("\u00d72, \u00d73: the oracle picks it two or three times as often "
+               "(threads add N again counts it once more, up to \u00d73)")
 
 
 def threads_text(game: Game) -> str:
@@ -99,7 +107,7 @@ def _thread_to_add(game: Game, text: str) -> list[str]:
         text = oracle.threads[int(text) - 1]
     text = next((t for t in oracle.threads if t.casefold() == text.casefold()), text)
     if oracle.thread_weight(text) >= MAX_WEIGHT:
-        raise ValueError(f"{text!r} already counts {MAX_WEIGHT} times, the most a thread can")
+        raise ValueError(f"\u201c{text}\u201d already counts {MAX_WEIGHT} times, the most a thread can")
     return [text]
 
 
@@ -131,7 +139,7 @@ def _progress_of(game: Game, text: str) -> list[str]:
         raise ValueError(f"progress is 1 to {MAX_STEP} points at a time (1 a step, 2 a big one, 3 a breakthrough)")
     thread = _open_thread(game, which)[0]
     if game.state.oracle.thread_progress(thread) >= TRACK:
-        raise ValueError(f"{thread!r} is at the end of its track: settle it, then close it")
+        raise ValueError(f"\u201c{thread}\u201d is at the end of its track: settle it, then close it")
     return [thread, str(points)]
 
 
@@ -145,7 +153,8 @@ def _add_progress(session: Session, text: str, points: str = "1") -> None:
 def _to_discover(game: Game, text: str) -> list[str]:
     thread = _open_thread(game, text)[0]
     if thread in game.state.oracle.searched:
-        raise ValueError(f"the PCs have already looked into {thread!r} in this scene: look again in the next one")
+        who = "your character has" if len(game.state.party) <= 1 else "the party has"
+        raise ValueError(f"{who} already looked into \u201c{thread}\u201d in this scene: look again in the next one")
     return [thread]
 
 
@@ -186,7 +195,7 @@ class _ListCommand:
         try:
             found = find(game, text)
         except ValueError as exc:
-            _cannot(session, f"{exc}. {self.listing(game)}")
+            _cannot(session, f"{as_sentence(str(exc))}\n{self.listing(game)}")  # the list on a line of its own
             return
         act(session, *found)
         session.record(self.word, verb, *found)
@@ -279,7 +288,7 @@ def _npc_in_play(game: Game, name: str) -> list[str]:
     found = ([n for n in known if n.lower() == name.lower()]
              or [n for n in known if n.lower().startswith(name.lower())])
     if len(found) != 1:
-        raise ValueError(f"{name!r} {'fits more than one person' if found else 'is nobody in the story'}")
+        raise ValueError(f"\u201c{name}\u201d {'fits more than one person' if found else 'is nobody in the story'}")
     return found
 
 
@@ -380,10 +389,9 @@ def _status(session: Session, rest: str, question: Question) -> None:
     on = word != "off"  # 'status' alone shows it (and keeps it on): only 'status off' hides it
     _set_status(session, on)
     session.record("status", "on" if on else "off")
-    if on:
+    if on:  # the line itself comes next, before the question is asked again
         _line(session, "The status line is on: it comes before each question ('status off' hides it).",
               style="dim")
-        _line(session, status_text(session), style="dim")
     else:
         _line(session, "The status line is off.", style="dim")
 

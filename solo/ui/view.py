@@ -58,6 +58,16 @@ def tell(console: Console, *parts: Part, style: str = "") -> None:
     console.print(between_words(plain(*parts, style=style), console.width), soft_wrap=True)
 
 
+def say_copyable(console: Console, lead: str, copy: str, after: str = "", *, style: str = "") -> None:
+    """A hint that ends in something to copy (a command, a path): ``lead`` as prose, then ``copy`` on a line of
+    its own, indented, never broken by solo (a longer one is folded whole by the terminal, which copies it as
+    one line); ``after`` follows on the next line."""
+    tell(console, lead, style=style)
+    console.print(plain("  ", (copy, "bold"), style=style), soft_wrap=True)
+    if after:
+        tell(console, after, style=style)
+
+
 _WORD = re.compile(r"\S+")
 
 
