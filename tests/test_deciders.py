@@ -285,7 +285,7 @@ def test_scripted_career_character_detective():
     assert [char.skills[s] for s in ("Awareness", "Combat", "Social")] == [50, 30, 30]
     assert {k for k in char.focuses if not k.startswith("Willpower//")} == {
         "Awareness//Perception", "Combat//Melee", "Social//Influence"}
-    assert char.tags == ["Secret Identity", "Headquarter"]
+    assert char.tags == ["Secret Identity", "Headquarters"]
     assert creation_problems(char) == []
 
 

@@ -320,3 +320,41 @@ def _bare_game():
 
     return Game(load_adventure(find_adventure("tutorial")), seed=1, decider=RandomDecider(random.Random(1)))
 
+
+
+# -- the tutorial shows only what Espen has seen ---------------------------------------------------------------
+
+
+def test_the_tutorial_names_the_guard_and_the_courier_only_once_a_text_does(tmp_path):
+    """A new user met "Ulrik Moen (neutral)" at the first prompt of the tutorial, where the scene shows only "a man
+    in a wet uniform", and the courier named on her card and in the conflict before she said who she is."""
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    tutorial = load_adventure(find_adventure("tutorial"))
+    # one player, Espen; 'npcs' at the quay; talk past the guard, flip; 'npcs' on deck; face her; 'npcs'; talk
+    lines = ["1", "1", "npcs", "2", "1", "npcs", "1", "npcs", "2", "quit"]
+    _, out, transcript = run_play(tutorial, lines, tmp_path, seed=5, width=110)
+    cards = [part.split("\n\n", 1)[0] for part in out.split("People in the story:\n")[1:]]
+    quay, deck, stranger = cards
+    assert quay.splitlines() == ["  a man in a wet uniform (harbour guard, neutral)"]
+    assert deck.splitlines() == ["  a man in a wet uniform (harbour guard, neutral)", "  a woman in a courier's coat"]
+    assert "Ulrik Moen" not in out and "Signe Falk" not in out.split("The stranger")[0]
+    assert "  Signe Falk (neutral)" in stranger.splitlines()
+    # the roll against the guard names him as Espen knows him; she says her name before the conflict names her
+    assert "a man in a wet uniform (Willpower) rolls 33 against 30." in transcript
+    told = transcript.index("tell them Signe Falk.")
+    assert told < transcript.index("### Social conflict: Espen Lind (50 %, CHA 14, damage 1d6) against Signe Falk")
+
+
+def test_caught_at_the_gangway_espen_reads_the_guards_name_on_his_coat(tmp_path):
+    """The guard is named once a text names him: caught, his coat's plate reads it, before any argument with him."""
+    from solo.story.library import find_adventure
+    from solo.story.loader import load_adventure
+
+    tutorial = load_adventure(find_adventure("tutorial"))
+    # seed 3: slipping aboard fails (31 against 30) and the flip to 13 is refused; caught, 'npcs'
+    _, out, transcript = run_play(tutorial, ["1", "1", "1", "2", "npcs", "quit"], tmp_path, seed=3, width=110)
+    assert "Espen Lind rolls Cunning: 31 against 30: failure." in transcript  # no //Stealth: none named
+    assert "The brass plate on his coat reads Ulrik Moen." in transcript
+    assert out.split("People in the story:\n")[1].splitlines()[0] == "  Ulrik Moen (harbour guard, neutral)"

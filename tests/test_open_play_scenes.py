@@ -144,6 +144,22 @@ def test_meetings_follow_the_situation_its_threads_and_its_npcs():
     assert [o.key for o in third.options][:2] == ["npc2", "npc1"]  # the latest met first
 
 
+def test_meeting_someone_says_the_thread_once_and_their_trade_with_an_article():
+    """A new user met "You meet Viggo Hovland, a soldier; tied to “…” (…). The reaction: unfriendly. Tied to “…”:
+    Negotiate / Authority." (the thread twice) beside "Old Marta, soldier" (no article)."""
+    from solo.ui.describe import npc_met
+
+    game, _, events = play({"open_action": ["meet", "meet", "meet", "end"], "meet": ["thread1", "stranger", "npc1"]})
+    tied, stranger, again = (npc_met(e) for e in events if e.kind == "npc_met")
+    thread = game.state.oracle.threads[0]
+    assert tied.lower().count("tied to") == 1 and f"Tied to \u201c{thread}\u201d: " in tied
+    for line in (tied, stranger):
+        name = line.removeprefix("You meet ").split(",")[0]
+        assert re.match(rf"You meet {re.escape(name)}, an? [a-z]", line), line
+    assert "; tied to \u201c" in again  # met again, the role the NPC list keeps names the thread: once
+    assert "wants " in tied and " (" in stranger
+
+
 def test_the_stranger_of_the_opening_can_be_met():
     from solo.decisions import QuestionError
 

@@ -315,10 +315,10 @@ def test_luck_is_spent_only_once_the_player_says_so(tmp_path):
     lines = ["1", "1", "luck find crowbar", "no", "luck contact doctor", "yes", "luck find rope", "", "quit"]
     code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
     screen = " ".join(out.split())
-    assert "Spend a Luck Point on finding crowbar? You would have 1 Luck left." in screen
+    assert "Spend a Luck Point on finding a crowbar? You would have 1 Luck left." in screen
     assert "Nothing spent: Espen Lind keeps 2 Luck." in screen
     assert "Spend a Luck Point on a Contact (doctor)? You would have 1 Luck left." in screen
-    assert "Spend a Luck Point on finding rope? You would have no Luck left." in screen
+    assert "Spend a Luck Point on finding a rope? You would have no Luck left." in screen
     save = read_save(tmp_path / "game.json")
     assert [e[1:3] for e in save.log if e[0] == "m"] == [["luck", "contact"], ["luck", "find"]]
     assert save.snapshot["party"][0]["luck"] == 0 and "crowbar" not in transcript

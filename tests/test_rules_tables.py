@@ -30,11 +30,11 @@ FOCUSES = {
 }
 
 TAGS = ["Contact", "High Society", "Lab", "Pass", "Streetwise", "Wealth", "Membership", "Status",
-        "Gear", "Secret Identity", "Headquarter", "Auspicious"]
+        "Gear", "Secret Identity", "Headquarters", "Auspicious"]
 
 CAREERS = {
     "Detective": ([("Awareness", "Perception"), ("Combat", None), ("Social", "Influence")],
-                  ["Secret Identity", "Headquarter"], []),
+                  ["Secret Identity", "Headquarters"], []),
     "Pilot": ([("Tech", "Pilot"), ("Willpower", None), ("Science", "Navigation")],
               ["Auspicious"], ["Streetwise", "High Society"]),
     "Doctor": ([("Science", "Medicine"), ("Awareness", "Perception"), ("Social", None)], ["High Society", "Lab"], []),
@@ -84,7 +84,7 @@ def test_tags_by_roll():
     assert effects["Status"] == "status"
     assert effects["Gear"] == "gear"
     assert effects["Auspicious"] == "luck"
-    for narrative in ("Wealth", "Membership", "Secret Identity", "Headquarter"):
+    for narrative in ("Wealth", "Membership", "Secret Identity", "Headquarters"):
         assert effects[narrative] == "narrative"
     with pytest.raises(KeyError):
         t.tag_by_roll(13)

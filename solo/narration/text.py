@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from .templates import Piece
 
-__all__ = ["article_for", "capitalise", "fix_articles", "fill", "pronoun_forms"]
+__all__ = ["article_for", "capitalise", "fix_articles", "fill", "pronoun_forms", "with_article_if_one"]
 
 _ARTICLE = re.compile(r"\b(a|an|A|An)(\s+)([A-Za-z][\w'-]*)")
 
@@ -71,6 +71,23 @@ def article_for(word: str) -> str:
     this project does not keep a word list of its own.
     """
     return english().a(word).split(" ", 1)[0].lower()
+
+
+#: Words that open a noun phrase with its own determiner: "some rope", "two torches", "my old coat".
+_DETERMINERS = frozenset("a an the some any my your his her its our their this that these those one two three four "
+                         "five six seven eight nine ten several many few".split())
+
+
+def with_article_if_one(thing: str) -> str:
+    """A thing a player named, as it reads after a verb: "umbrella" -> "an umbrella"; a plural ("lock picks")
+    or one that has its own determiner ("some rope", "two torches") as it is."""
+    words = thing.split()
+    if not words or words[0].lower() in _DETERMINERS or words[0][:1].isdigit():
+        return thing
+    head = thing.split(" of ", 1)[0].split()[-1]
+    if english().singular_noun(head.lower()):  # a plural: no article
+        return thing
+    return f"{article_for(thing)} {thing}"
 
 
 def fix_articles(text: str) -> str:

@@ -8,7 +8,7 @@ file and the entry named, rather than skewing every NPC mind in silence.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
@@ -52,6 +52,8 @@ class Drive:
     resolve: float
     on_break: tuple[str, ...]
     lean: dict[str, float]
+    #: What the NPC wants, in words that follow "wants" ("to help others"); empty where a file gives none.
+    says: str = ""
 
 
 @dataclass(frozen=True)
@@ -298,9 +300,10 @@ def _motivations(r: _Reader) -> dict[str, Drive]:
     out = {}
     for i, entry in enumerate(r.entries("motivation")):
         path = f"motivation[{i}]"
-        r.unknown_keys(entry, path, _DRIVE_KEYS + ("roll", "rolls"))
+        r.unknown_keys(entry, path, _DRIVE_KEYS + ("roll", "rolls", "says"))
         name = r.text(entry, "name", path)
-        out[name] = _drive(r, entry, path, name, r.faces(entry, path))
+        says = r.text(entry, "says", path) if "says" in entry else ""
+        out[name] = replace(_drive(r, entry, path, name, r.faces(entry, path)), says=says)
     r.unique("motivation", [e.get("name", "") for e in r.entries("motivation")])
     r.covers_die("motivation", out.values())
     return out

@@ -18,6 +18,9 @@ from ..errors import ContentError, did_you_mean
 from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
+#: Tags a character file or save may still spell as an older version of the table did.
+RENAMED_TAGS = {"Headquarter": "Headquarters"}
+
 HURT_PENALTY = -20  # any Pool below zero (docs/rules.md §5.5)
 MAX_SKILL = 100  # a skill's range, 0-100 % (docs/rules.md §2.1, book l.69); a Focus may take the target past it
 MAX_NAME = 100  # characters in a character's or a player's name: any name fits, and every line that shows it
@@ -211,6 +214,7 @@ class _CharacterReader:
         tags = d.get("tags", [])
         if not isinstance(tags, list):
             self.fail("tags", "expected a list of tag names")
+        tags = [RENAMED_TAGS.get(tag, tag) if isinstance(tag, str) else tag for tag in tags]
         for i, tag in enumerate(tags):
             if tag not in self.t.tags:
                 self.fail(f"tags[{i}]", f"unknown tag {tag!r}{did_you_mean(tag, self.t.tags)}")
@@ -258,7 +262,7 @@ class _CharacterReader:
             if slot not in ("person", "circle") or not isinstance(entry, dict):
                 self.fail(f"willpower.{slot}", "expected [willpower.person] or [willpower.circle] tables")
             char.willpower[slot] = {str(k): str(v) for k, v in entry.items()}
-        char.tag_notes = {str(k): str(v) for k, v in self.table("tag_notes").items()}
+        char.tag_notes = {RENAMED_TAGS.get(str(k), str(k)): str(v) for k, v in self.table("tag_notes").items()}
         char.items = [str(x) for x in self.list_of("items")]
         char.medicine_tried = [str(x) for x in self.list_of("medicine_tried")]
         char.owed_failures = self.int_in(d.get("owed_failures", 0), "owed_failures", 0, 2)
@@ -371,7 +375,10 @@ def request_chance(previous_requests: int) -> int:
     return int(100 / 2**previous_requests + 0.5)
 
 
-def willpower_aim(entry: dict[str, str]) -> str:
-    """What a Willpower Focus asks of the character, in words: "fear your partner", "be loyal to your
-    university" (the table's verb and Person or Circle, read as a sentence)."""
-    return f"{entry.get('verb', '').lower()} your {entry.get('who', '').lower()}".strip()
+def willpower_aim(entry: dict[str, str], tables: RulesTables | None = None) -> str:
+    """What a Willpower Focus asks of the character, in words: "fear your partner", "find your fellow inmates"
+    (the table's verb and Person or Circle, read as a sentence: the table's ``says`` where "your" and the
+    name would not read as English)."""
+    who = entry.get("who", "")
+    says = (tables or rules()).willpower_says.get(who) or (f"your {who.lower()}" if who else "")
+    return f"{entry.get('verb', '').lower()} {says}".strip()

@@ -96,6 +96,9 @@ class RulesTables:
     weapons: dict[str, Weapon]
     shields: dict[str, Shield]
     armour: dict[str, Armour]
+    #: How a Person or Circle reads after its verb ("find your fellow inmates"), where "your" and its name would
+    #: not ("find your prison"); willpower.toml's ``[says]``.
+    willpower_says: dict[str, str] = field(default_factory=dict)
 
     def skill_of_focus(self, focus: str) -> str | None:
         for skill in self.skills.values():
@@ -275,7 +278,7 @@ def _load_careers(folder: Path, skills: dict[str, Skill], tags: dict[str, Tag]) 
     return careers
 
 
-def _load_willpower(folder: Path) -> tuple[tuple[str, ...], ...]:
+def _load_willpower(folder: Path) -> tuple[tuple[tuple[str, ...], ...], dict[str, str]]:
     file = folder / "willpower.toml"
     r = _Reader(file, load_toml(file))
     out: list[tuple[str, ...]] = []
@@ -284,7 +287,13 @@ def _load_willpower(folder: Path) -> tuple[tuple[str, ...], ...]:
         if len(values) != 10:
             r.fail(key, f"the Willpower table needs 10 entries (1d10), got {len(values)}")
         out.append(values)
-    return tuple(out)
+    says = r.get(r.data, "says", dict, "", {})
+    for who, words in says.items():
+        if who not in out[0] + out[1]:
+            r.fail(f"says.{who}", f"not a Person or Circle of the table{did_you_mean(who, out[0] + out[1])}")
+        if not isinstance(words, str) or not words.strip():
+            r.fail(f"says.{who}", "expected a non-empty string")
+    return tuple(out), {who: words.strip() for who, words in says.items()}
 
 
 #: The Combat Focus a weapon fits when gear.toml does not name one (docs/rules.md §2.2).
@@ -348,11 +357,11 @@ def load_rules(folder: str | Path | None = None) -> RulesTables:
     skills, numbers = _load_skills(folder)
     tags = _load_tags(folder)
     careers = _load_careers(folder, skills, tags)
-    persons, circles, verbs = _load_willpower(folder)
+    (persons, circles, verbs), willpower_says = _load_willpower(folder)
     weapons, shields, armour = _load_gear(folder, skills)
     return RulesTables(
         skills=skills, tags=tags, careers=careers, persons=persons, circles=circles, verbs=verbs,
-        weapons=weapons, shields=shields, armour=armour, **numbers,
+        weapons=weapons, shields=shields, armour=armour, willpower_says=willpower_says, **numbers,
     )
 
 

@@ -24,7 +24,7 @@ from ..rules.outcomes import LOST, OUTCOMES, WON
 from ..rules.participants import Participant, obstacle
 from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
 from ..rules.rulebook import SKILLS
-from .knowledge import add_clue, learn
+from .knowledge import add_clue, called, learn
 from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
 from .verbs import Field, Verb, field_value, is_whole
 
@@ -203,13 +203,13 @@ class Opposed(ActionVerb):
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
         npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
-        if npc is not None:  # the roll names them; a Social one shows their disposition among its modifiers
-            learn(game, spec["npc"], "name", *(("disposition",) if spec["skill"] == "Social" else ()))
+        if npc is not None and spec["skill"] == "Social":  # their disposition is among the roll's modifiers
+            learn(game, spec["npc"], "disposition")
+        their_name = called(game, spec["npc"]) if npc is not None else "the opposition"  # as the PCs know them
         pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"), npc=npc)
-        target, mods, routine = roll_target(pc, spec, npc=npc)
+        target, mods, routine = roll_target(pc, spec, npc=npc, label=their_name)
         parts = [(m.name, m.value) for m in mods]
         their_skill, their_target, their_mods = self.theirs(spec, npc)
-        their_name = npc.name if npc is not None else "the opposition"
         chance_id = None if routine else game.announced(pc.name, spec["skill"], target, parts, "opposed")
         mine = roll_check(game.rng, target, routine=routine)
         theirs = roll_check(game.rng, their_target)
@@ -244,6 +244,9 @@ class Opposed(ActionVerb):
                                Option("no", "Accept the loss")], actor=pc.name)
             game.answered(answer)
             if answer == "yes":
+                if npc is not None:  # the conflict names whoever it sets against the PCs, from its first words
+                    learn(game, spec["npc"], "name")
+                    their_name = npc.name
                 game.emit("escalate", actor=pc.name, type=escalation.spec["type"], opponent=their_name)
                 return ACTIONS["conflict"].resolve(game, escalation)
         return action.branch(outcome)

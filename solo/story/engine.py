@@ -419,7 +419,8 @@ class Game:
 
     def learn_from_menu(self, choices: list[Choice]) -> None:
         """What a menu shows the players of the NPCs (:mod:`.knowledge`): a name its labels, hints or stakes
-        name, and the disposition of whoever a Social roll is offered against (its chance shows it)."""
+        name, and the disposition of whoever a Social roll is offered against (its chance shows it, under what
+        the players call them)."""
         for c in choices:
             if c.braces:
                 learn_names_in(self, self.picked(c.text) + self.picked(c.hint))
@@ -429,7 +430,7 @@ class Game:
             if action.kind == "conflict" and "{" in str(action.spec.get("stakes", "")):
                 learn_names_in(self, self.picked(str(action.spec["stakes"])))
             elif action.kind == "opposed" and action.spec.get("skill") == "Social" and "npc" in action.spec:
-                learn(self, action.spec["npc"], "name", "disposition")
+                learn(self, action.spec["npc"], "disposition")
 
     def _stake(self, scene: Scene, choice: Choice, slots: dict[str, object], ctx: Context) -> str:
         """What the menu says beside a choice: the author's ``hint``, and its ``retry_cost`` once it was taken."""

@@ -427,8 +427,6 @@ def bare(noun: str) -> str:
 def shown_role(role: str, who: str, thread: str | None) -> str:
     """An NPC's role as the story shows it: who the situation said they are, and the thread they are tied to."""
     text = f"the {bare(who)}, {article(role)}" if who and role else (f"the {bare(who)}" if who else role)
-    if thread and not who and role:
-        text = article(role)
     if thread:
         text += f"; tied to \u201c{thread[:1].lower() + thread[1:]}\u201d"
     return text

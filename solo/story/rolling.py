@@ -46,9 +46,17 @@ def roller(game: Game, spec: Mapping[str, Any], *, npc: NPC | None = None) -> Ch
     return None
 
 
+def npc_label(game: Game, npc: NPC | None) -> str | None:
+    """What the players call ``npc`` (:func:`.knowledge.called`): its name once they know it, else what was seen."""
+    from .knowledge import called
+
+    nid = next((k for k, v in game.state.npcs.items() if v is npc), None) if npc is not None else None
+    return called(game, nid) if nid is not None else None
+
+
 def roll_chance(game: Game, pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = None) -> Chance | None:
     """The chance of ``pc``'s roll as an option shows it (None for a Routine task: no dice)."""
-    target, mods, routine = roll_target(pc, spec, npc=npc)
+    target, mods, routine = roll_target(pc, spec, npc=npc, label=npc_label(game, npc))
     if routine:
         return None
     return game.chance(pc.name, spec["skill"], target, [(m.name, m.value) for m in mods])
@@ -74,9 +82,10 @@ def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any, *, np
     return pc
 
 
-def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = None
+def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = None, label: str | None = None
                 ) -> tuple[int, list[Modifier], bool]:
-    """The target, its modifiers by name, and whether the roll is routine (no dice)."""
+    """The target, its modifiers by name, and whether the roll is routine (no dice). ``label``: what the players
+    call the NPC, which names its disposition's modifier ("a man in a wet uniform is Friendly")."""
     skill, focus = spec["skill"], field_value(ROLL_FIELDS, spec, "focus")
     extra = []
     routine = False
@@ -91,7 +100,7 @@ def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = Non
     if npc is not None and skill == "Social":
         disp = disposition_of(npc)
         if disposition_modifier(disp):
-            extra.append(Modifier(f"{npc.name} is {disp}", disposition_modifier(disp)))
+            extra.append(Modifier(f"{label or npc.name} is {disp}", disposition_modifier(disp)))
     among = set(field_value(ROLL_FIELDS, spec, "among"))
     situation = Situation(upper_class="upper_class" in among, criminal="criminals" in among,
                           borderline_access="borderline_access" in among,

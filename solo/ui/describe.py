@@ -100,10 +100,17 @@ def weapon_text(e) -> str:
     return f"{weapon} {damage}".strip() if weapon else damage
 
 
+def counted_focus(e) -> str | None:
+    """The Focus a roll's target counted (a ``//Name`` modifier, its bonus shown), or None: a Focus the roll asked
+    for but the roller lacks adds nothing, so the line does not name it."""
+    asked = e.get("focus")
+    asked = asked if isinstance(asked, list) else [asked] if asked else []
+    names = {str(m[0]) for m in e.get("modifiers") or () if str(m[0]).startswith("//")}
+    return next((f for f in asked if f"//{f}" in names), None)
+
+
 def skill_roll(e) -> str:
-    focus = e.get("focus")
-    if isinstance(focus, list):
-        focus = "/".join(focus)
+    focus = counted_focus(e)
     what = e["skill"] + (f" //{focus}" if focus else "")
     if e.get("automatic"):
         return f"{e['actor']}: {what} is routine: automatic success."
@@ -123,7 +130,7 @@ def opposed_outcome(e) -> str:
         return f"{e['actor']} wins the opposed roll."
     if e["outcome"] == "lose":
         tie = " on a tie (ties go to the defender)" if e.get("tie") else ""
-        return f"{e['opponent']} wins the opposed roll{tie}."
+        return upper_first(f"{e['opponent']} wins the opposed roll{tie}.")  # "A man in a wet uniform wins …"
     return "Both fail: nothing changes."
 
 
@@ -159,6 +166,14 @@ def round_result(e, names) -> str:
         # not "stalemate": that word is kept for a conflict still going at its round limit
         return f"Nobody wins round {e['round']}: " + ("equal rolls." if e.get("tie") else "every roll fails.")
     why = ": the higher success" if e.get("successes", 0) >= 2 else ""  # both made it: the rule that decides
+    outdone = [names.get(k, k) for k in e.get("outdone") or ()]
+    if outdone:  # a double that lost puzzles a new player: say that it does not outrank a higher roll
+        from ..narration.text import english
+
+        rolled = e.get("rolls") or {}
+        doubles = english().join([f"{possessive(n)} exceptional {two_digits(rolled[k])}" if rolled.get(k) is not None
+                                  else f"{possessive(n)} exceptional success" for k, n in zip(e["outdone"], outdone)])
+        why = f": the higher success wins, and {doubles} {'does' if len(outdone) == 1 else 'do'} not beat a higher roll"
     return f"{names.get(e['winner'], e['winner'])} wins round {e['round']}{why}."
 
 
@@ -395,13 +410,20 @@ def upper_first(text: str) -> str:
 
 
 def npc_met(e) -> str:
-    role = f", {e['role'].lower()}" if e.get("role") else ""
+    """Meeting someone: "You meet Viggo Hovland, a soldier (lying, irritating; wants to help others). The
+    reaction: unfriendly. Tied to “Find out who hired the thief”: Negotiate / Authority." The thread they are tied
+    to is said once, at the end, though their role as the NPC list keeps it names it too."""
+    role = str(e.get("role") or "")
+    if e.get("tied_to"):
+        role = role.split("; tied to \u201c", 1)[0]
+    role = f", {with_article(role)}" if role else ""
     block = e.get("code_block") or {}
     traits = [t.get("name", t) if isinstance(t, dict) else str(t) for t in block.get("personality", [])]
     traits += [t.get("name", t) if isinstance(t, dict) else str(t) for t in block.get("dark_triad", [])]
     motive = block.get("motivation") or []
-    motive = ", ".join(motive) if isinstance(motive, list) else str(motive)
-    about = f" ({', '.join(traits).lower()}; wants {motive.lower()})" if traits or motive else ""
+    drives = motive_words(motive if isinstance(motive, list) else [str(motive)])
+    about = "; ".join(part for part in (", ".join(traits).lower(), drives) if part)
+    about = f" ({about})" if about else ""
     twist = e.get("twist")
     extra = f" A twist: {twist['action']} / {twist['subject']}." if twist else ""
     tie = e.get("tie")
@@ -410,6 +432,30 @@ def npc_met(e) -> str:
         extra += f" Tied to \u201c{e['tied_to']}\u201d{pair}."
     met = "You meet {name} again" if e.get("again") else "You meet {name}"
     return f"{met.format(name=e['name'])}{role}{about}. The reaction: {e['reaction']}.{extra}"
+
+
+def with_article(role: str) -> str:
+    """A role as it follows a name: "a soldier", "an innkeeper"; one that starts with its own article ("the
+    wounded traveller, a detective") as it is."""
+    from ..narration.text import article_for
+
+    first = role.split(" ", 1)[0].lower()
+    if first in ("a", "an", "the"):
+        return role
+    return f"{article_for(role)} {role.lower()}"
+
+
+def motive_words(names: list[str]) -> str:
+    """What the motivations make the NPC want, as words: "wants money and to be admired"; a motivation whose
+    table gives no ``says`` is named ("driven by altruism")."""
+    from ..npc.tables import codeblocks
+
+    table = codeblocks().motivations
+    wants = [table[n].says for n in names if n in table and table[n].says]
+    driven = [n.lower() for n in names if n not in table or not table[n].says]
+    parts = ([f"wants {' and '.join(wants)}"] if wants else []) + ([f"driven by {' and '.join(driven)}"]
+                                                                   if driven else [])
+    return "; ".join(parts)
 
 
 def conflict_roles(e) -> str:

@@ -530,6 +530,7 @@ class Session:
         left are shown first. A use that will be refused anyway (no Luck to spend, an item the party already
         carries) is not asked about: the refusal says why."""
         from ..decisions import Option
+        from ..narration.text import with_article_if_one
         from ..rules.luck import can_spend
         from ..rules.rolls import luck_left
         from ..story.luck import LuckRefused, clean_name
@@ -542,7 +543,7 @@ class Session:
                 clean_name(text, "the item you find, e.g. luck find rope" if command == "find" else "the Contact")
         except LuckRefused:
             return True
-        what = f"finding {text.strip()}" if command == "find" else (
+        what = f"finding {with_article_if_one(text.strip())}" if command == "find" else (
             f"a Contact ({text.strip()})" if text.strip() else "a Contact")
         question = Question("luck_spend", f"Spend a Luck Point on {what}? You would have {luck_left(pc.luck)} left.",
                             (Option("yes", "Spend it"), Option("no", "Keep it", f"Luck stays {pc.luck}")),

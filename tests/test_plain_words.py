@@ -1,0 +1,150 @@
+"""What a new user read that was not plain English, or said more than the dice did (issue 32): a motivation after
+"wants", a Willpower Focus and a Tag of a random character, the item a Luck Point finds, a Focus the roll did not
+count, and an exceptional success that lost a round."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Answers, LoadedDice, make_char
+
+from solo.events import EventLog
+from solo.narration.text import with_article_if_one
+from solo.npc.tables import codeblocks
+from solo.rules.character import Character, willpower_aim
+from solo.rules.conflict import Conflict
+from solo.rules.conflict_types import conflict_type
+from solo.rules.participants import from_character
+from solo.rules.rulebook import load_rules, rules
+from solo.ui.describe import motive_words, npc_met, round_result, skill_roll
+
+# -- motivations ------------------------------------------------------------------------------------------
+
+
+def met(*motivations: str) -> str:
+    return npc_met({"name": "Viggo Hovland", "role": "Soldier", "reaction": "neutral",
+                    "code_block": {"personality": ["Lying", "Irritating"], "motivation": list(motivations)}})
+
+
+@pytest.mark.parametrize("name", list(codeblocks().motivations))
+def test_every_motivation_reads_as_english_after_wants(name):
+    drive = codeblocks().motivations[name]
+    line = met(name)
+    assert drive.says and f"; wants {drive.says})" in line, line
+    # "wants enjoy life", "wants circle", "wants altruism": the bare name is not the phrase (Money is both)
+    assert name == "Money" or f"wants {name.lower()}" not in line
+    assert drive.says[:3] == "to " or drive.says.split()[0] in ("money", "the", "an"), drive.says
+
+
+def test_two_motivations_share_one_wants():
+    assert met("Money", "Status").endswith("(lying, irritating; wants money and to be admired). The reaction: "
+                                           "neutral.")
+
+
+def test_a_motivation_without_words_is_named_as_a_drive():
+    """A table file of the player's own may give a motivation no ``says``: the line names it, as English."""
+    assert motive_words(["Revenge"]) == "driven by revenge"
+    assert motive_words(["Altruism", "Revenge"]) == "wants to help others; driven by revenge"
+
+
+def test_a_motivation_file_may_leave_out_says(tmp_path):
+    from solo.npc.tables import load_codeblocks
+    from solo.paths import bundled
+
+    text = (bundled("oracles") / "codeblocks.toml").read_text(encoding="utf-8")
+    file = tmp_path / "codeblocks.toml"
+    file.write_text(text.replace('says = "to help others"\n', ""), encoding="utf-8")
+    tables = load_codeblocks(file)
+    assert tables.motivations["Altruism"].says == "" and tables.motivations["Faith"].says
+
+
+# -- random characters: Willpower Focus and Tags ----------------------------------------------------------
+
+
+def test_every_willpower_focus_reads_as_english():
+    t = rules()
+    aims = {who: willpower_aim({"who": who, "verb": "Find"}) for who in t.persons + t.circles}
+    assert aims["Prison"] == "find your fellow inmates" and aims["Religion"] == "find your fellow believers"
+    assert aims["Sibling"] == "find your sibling" and aims["Gang"] == "find your gang"
+    assert willpower_aim({"who": "Business", "verb": "Be Loyal to"}) == "be loyal to your business partners"
+    assert aims["Hospital"] == "find the people of your hospital" and aims["University"] == "find your fellow students"
+    for odd in ("Prison", "Hospital", "Religion", "University", "Business"):  # "find your prison" and the like
+        assert aims[odd] != f"find your {odd.lower()}"
+
+
+def test_willpower_words_must_name_a_person_or_circle(tmp_path):
+    import shutil
+
+    from solo.errors import ContentError
+    from solo.rules.rulebook import DATA_DIR
+
+    folder = tmp_path / "rules"
+    shutil.copytree(DATA_DIR, folder)
+    with (folder / "willpower.toml").open("a", encoding="utf-8") as f:
+        f.write('Prisn = "your cellmates"\n')
+    with pytest.raises(ContentError, match="Prisn"):
+        load_rules(folder)
+
+
+def test_the_tag_is_headquarters_and_an_old_file_still_loads():
+    assert "Headquarters" in rules().tags and "Headquarter" not in rules().tags
+    data = make_char("Ola").to_dict()
+    data["tags"] = ["Headquarter", "Contact"]
+    data["tag_notes"] = {"Headquarter": "a boathouse"}
+    char = Character.from_dict(data)
+    assert char.tags == ["Headquarters", "Contact"] and char.tag_notes == {"Headquarters": "a boathouse"}
+
+
+# -- a Luck Point finds an item ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("item,words", [("umbrella", "an umbrella"), ("rope", "a rope"), ("old map", "an old map"),
+                                        ("lock picks", "lock picks"), ("pair of gloves", "a pair of gloves"),
+                                        ("some chalk", "some chalk"), ("2 torches", "2 torches")])
+def test_the_item_found_reads_with_its_article(item, words):
+    assert with_article_if_one(item) == words
+
+
+# -- a roll names the Focus that counted ------------------------------------------------------------------
+
+
+def roll(focus, modifiers):
+    return skill_roll({"actor": "Espen Lind", "skill": "Cunning", "focus": focus, "target": 30, "roll": 17,
+                       "modifiers": modifiers, "success": True, "exceptional": False})
+
+
+def test_a_focus_the_roller_lacks_is_not_named():
+    assert roll("Stealth", []) == "Espen Lind rolls Cunning: 17 against 30: success."
+
+
+def test_a_focus_that_counted_is_named_with_its_bonus():
+    assert roll(["Stealth", "Disguise"], [["//Disguise", 20]]) == \
+        "Espen Lind rolls Cunning //Disguise: 17 against 30 (//Disguise +20): success."
+
+
+def test_a_similar_focus_is_shown_as_the_modifier_it_is():
+    assert roll("Stealth", [["//Disguise (similar)", 10]]) == \
+        "Espen Lind rolls Cunning: 17 against 30 (//Disguise (similar) +10): success."
+
+
+# -- an exceptional success that loses a round ------------------------------------------------------------
+
+
+def test_an_exceptional_success_beaten_by_a_higher_one_is_explained():
+    """Espen's exceptional 22 against Signe's plain 48: the higher success wins, and the round says why."""
+    combat = conflict_type("combat")
+    espen, signe = make_char("Espen", Combat=30), make_char("Signe", level="common", Combat=60)
+    for char in (espen, signe):
+        char.weapon = "short_sword"
+    log = EventLog()
+    a = from_character(espen, "a", combat, decider=Answers(lens="none", luck_flip="no", luck_reduce="no"))
+    b = from_character(signe, "b", combat)
+    Conflict(combat, [a, b], LoadedDice([48, 22, 3]), sink=log, round_limit=1).run()
+    result = log.of("round_result")[0]
+    assert result["winner"] == "Signe" and result["outdone"] == ["Espen"]
+    assert round_result(result, {}) == ("Signe wins round 1: the higher success wins, and Espen's exceptional 22 "
+                                        "does not beat a higher roll.")
+
+
+def test_a_round_with_no_exceptional_loser_says_only_the_rule():
+    e = {"round": 3, "stalemate": False, "winner": "b1", "successes": 2, "outdone": [], "rolls": {"a1": 12, "b1": 40}}
+    assert round_result(e, {"b1": "Signe Falk"}) == "Signe Falk wins round 3: the higher success."
