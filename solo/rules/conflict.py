@@ -895,8 +895,10 @@ class Conflict:
                        stalemate=w is None, tie=self.tied, both_failed=not winners,
                        successes=sum(1 for r in rolls.values() if r.success),
                        exceptional=bool(w and rolls[w.id].exceptional),
-                       # exceptional successes that lost to a higher one: the higher success wins all the same
-                       outdone=[k for k, r in rolls.items() if w and k != w.id and r.success and r.exceptional],
+                       # the other side's exceptional successes that lost to a higher one: the higher success
+                       # wins all the same (an ally's double is no puzzle: the side won the round)
+                       outdone=[k for k, r in rolls.items()
+                                if w and self.by_id[k].side != w.side and r.success and r.exceptional],
                        lens=self.decl[w.id].lens if w else None, damage=self.deals_damage(),
                        rolls={k: r.roll for k, r in rolls.items()})
             if self._detail and self._deciding:
