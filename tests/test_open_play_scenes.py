@@ -62,7 +62,8 @@ def test_each_scene_asks_what_is_expected_before_the_oracle_sets_it_up():
     assert order == ["situation"] + ["scene_entered", "scene_setup"] * 3
     texts = [e["text"] for e in events if e.kind == "scene_entered"]
     assert texts[0] == "*Expected:* We search the harbour office"
-    assert texts[1].startswith("*Expected:* We follow up: ")  # an empty answer takes the offered default
+    # an empty answer takes the offered default, in the words of one player ("we" for a table of several)
+    assert texts[1].startswith("*Expected:* I follow up: ")
     assert [q.prompt.split(":")[0] for q in decider.asked if q.kind == "scene_expectation"] == \
         ["Scene 1", "Scene 2", "Scene 3"]
 
@@ -205,3 +206,12 @@ def test_luck_owed_falls_due_when_an_open_scene_begins():
     espen.owed_failures = 0
     game._new_scene()
     assert espen.owed_failures == 2
+
+
+def test_the_expectation_offered_speaks_for_one_player_or_for_the_table():
+    """One player is offered "I look into …", a party "We look into …" (a new player met "we" alone)."""
+    for party, word in (([pregenerated("espen")], "I"), ([pregenerated("espen"), pregenerated("espen")], "We")):
+        decider = Scripted({"open_action": ["end"], "scene_expectation": [""]})
+        OpenGame(seed=3, decider=decider, sink=lambda e: None, party=party).play()
+        [first] = [q for q in decider.asked if q.kind == "scene_expectation"][:1]
+        assert first.default == f"{word} look into what is going on"

@@ -143,12 +143,14 @@ class OpenGame(Game):
     def _expectation(self) -> str:
         """What the player expects of the scene, before the oracle checks it (an empty answer takes the default)."""
         threads = self.state.oracle.threads
+        alone = len(self.state.pcs) == 1  # one player says "I", a table "we"
+        we, our = ("I", "I") if alone else ("We", "we")
         if self.scene_number == 1:
-            default = "We look into what is going on"
+            default = f"{we} look into what is going on"
         elif threads:
-            default = f"We follow up: {threads[-1]}"
+            default = f"{we} follow up: {threads[-1]}"
         else:
-            default = "We pick up where we left off"
+            default = f"{we} pick up where {our} left off"
         text = self.decider.decide(Question(
             "scene_expectation", f"Scene {self.scene_number}: what do you expect to happen? "
                                  "(where you are, who is there, what you mean to do)", default=default))
