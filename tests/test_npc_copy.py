@@ -47,3 +47,23 @@ def test_a_copy_shares_no_container_with_the_npc_or_another_copy():
             one.code_block.disposition = "Hostile"
         assert two.pools["BODY"].current != -5 and two.skills["Combat"] != 1
         assert two.code_block is None or two.code_block.disposition != "Hostile"
+
+
+def test_a_characters_duplicate_and_a_states_copy_share_no_container():
+    """GameState.copy duplicates the party and the NPCs container by container (solo prove copies a state at
+    every step): nothing mutable is shared with the state it was copied from."""
+    from solo.characters import pregenerated
+    from solo.story.state import GameState
+
+    pc = pregenerated("espen")
+    npc = _npcs()[0]
+    state = GameState("x", party=[pc], npcs={"n": npc})
+    copied = state.copy()
+    for before, after in ((pc, copied.party[0]), (npc, copied.npcs["n"])):
+        assert after == before and after is not before
+        for f in dataclasses.fields(before):
+            a, b = getattr(before, f.name), getattr(after, f.name)
+            if isinstance(a, (list, dict, set)) or (dataclasses.is_dataclass(a)
+                                                    and not a.__dataclass_params__.frozen):
+                assert a is not b, f.name
+        assert all(after.pools[k] is not before.pools[k] for k in before.pools)

@@ -9,16 +9,15 @@ Pools may be left out, both filled in from the level (docs/npcs.md).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 import random
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Self
 
 from ..errors import ContentError, did_you_mean
-from ..rules.character import Character, Pool
+from ..rules.character import Character
 from ..rules.fiction import FICTION_FIELDS, Fiction, check_fiction
 from ..rules.rulebook import SKILLS, RulesTables, rules
 from .codeblock import CodeBlock
@@ -109,31 +108,19 @@ class NPC(Character):
             made = _READ[key] = NPC.from_dict(data)
         return made.duplicate()
 
-    def duplicate(self) -> NPC:
+    def duplicate(self) -> Self:
         """This NPC with every container and its Code Block made new (tests/test_npc_copy.py checks none is
-        shared): an NPC read from a fixed file form, met again in another game."""
-        return _duplicate(self)
+        shared): an NPC read from a fixed file form, met again in another game, or a state copied."""
+        new = super().duplicate()
+        if self.code_block is not None:
+            new.code_block = dataclasses.replace(self.code_block)
+        return new
 
 
 #: NPCs read from their file form, by that form (see :meth:`NPC.copy`).
 _READ: dict[str, NPC] = {}
 
 
-def _duplicate(npc: NPC) -> NPC:
-    """``npc`` with every container and its Code Block made new (tests/test_npc_copy.py checks none is shared)."""
-    new = copy.copy(npc)
-    new.skills = dict(npc.skills)
-    new.pools = {k: Pool(p.maximum, p.current) for k, p in npc.pools.items()}
-    new.focuses = dict(npc.focuses)
-    new.tags = list(npc.tags)
-    new.willpower = {k: dict(v) for k, v in npc.willpower.items()}
-    new.tag_notes = dict(npc.tag_notes)
-    new.items = list(npc.items)
-    new.requests = dict(npc.requests)
-    new.medicine_tried = list(npc.medicine_tried)
-    if npc.code_block is not None:
-        new.code_block = dataclasses.replace(npc.code_block)
-    return new
 
 
 _CHARACTER_FIELDS = tuple(f.name for f in fields(Character))

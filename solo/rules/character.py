@@ -8,11 +8,12 @@ see why a number moved.
 
 from __future__ import annotations
 
+import copy as _copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, NoReturn, overload
+from typing import Any, NoReturn, Self, overload
 
 from ..errors import ContentError, did_you_mean
 from .rolls import Modifier
@@ -137,6 +138,21 @@ class Character:
 
     def copy(self) -> Character:
         return Character.from_dict(self.to_dict())
+
+    def duplicate(self) -> Self:
+        """This character with every container made new, nothing checked again (it was when it was read):
+        a search copies the party at every step. tests/test_npc_copy.py checks no container is shared."""
+        new = _copy.copy(self)
+        new.skills = dict(self.skills)
+        new.pools = {k: Pool(p.maximum, p.current) for k, p in self.pools.items()}
+        new.focuses = dict(self.focuses)
+        new.tags = list(self.tags)
+        new.willpower = {k: dict(v) for k, v in self.willpower.items()}
+        new.tag_notes = dict(self.tag_notes)
+        new.items = list(self.items)
+        new.requests = dict(self.requests)
+        new.medicine_tried = list(self.medicine_tried)
+        return new
 
 
 class _CharacterReader:

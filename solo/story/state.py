@@ -153,6 +153,8 @@ def _copied(value: Any) -> Any:
         return {_copied(v) for v in value}
     if isinstance(value, (tuple, frozenset)):
         return value
+    if isinstance(value, Character):  # the party and the NPCs: their own copy, container by container
+        return value.duplicate()
     params = getattr(type(value), "__dataclass_params__", None)
     if params is not None and params.frozen:
         return value

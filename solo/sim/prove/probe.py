@@ -10,7 +10,7 @@ question is put before anything of that turn changes) or when it ends.
 
 from __future__ import annotations
 
-import pickle
+import json
 import zlib
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ from ...decisions import PUSH, Question
 from ...rules.dice import new_rng
 from ...rules.outcomes import OUT
 from ...story.engine import Game
+from ...story.state import GameState
 
 if TYPE_CHECKING:
     from ...rules.character import Character
@@ -88,13 +89,9 @@ def start(adventure: Adventure, party: list[Character] | None) -> ProbeGame:
     return game
 
 
-def step(game: ProbeGame, key: str, plan: Plan | None, raw: bytes | None = None) -> ProbeGame:
-    """A copy of ``game`` that takes choice ``key`` (its action turning out as ``plan`` says), up to the next choice.
-
-    ``raw``, the game's state as :func:`raw_state` gives it, makes the copy quicker when one state takes many
-    steps (a pickle is read back in a fraction of the time :meth:`GameState.copy` takes)."""
-    g = game.clone(pickle.loads(raw) if raw is not None else game.state.copy(), decider=StepDecider(key),
-                   rng=new_rng(PROBE_SEED))
+def step(game: ProbeGame, key: str, plan: Plan | None) -> ProbeGame:
+    """A copy of ``game`` that takes choice ``key`` (its action turning out as ``plan`` says), up to the next choice."""
+    g = game.clone(game.state.copy(), decider=StepDecider(key), rng=new_rng(PROBE_SEED))
     g.plan = plan
     try:
         g.play()
@@ -103,16 +100,25 @@ def step(game: ProbeGame, key: str, plan: Plan | None, raw: bytes | None = None)
     return g
 
 
-
 def raw_state(game: Game) -> bytes:
-    """The game's state as bytes (a pickle): everything play changes, nothing of the adventure."""
-    return pickle.dumps(game.state, protocol=pickle.HIGHEST_PROTOCOL)
+    """The game's state as bytes: the save format's snapshot (JSON, never anything that runs when read back),
+    with the one thing a snapshot leaves to the replay, how the scene in play has gone."""
+    state = game.state
+    return json.dumps([state.to_dict(), state.went], separators=(",", ":")).encode("utf-8")
+
+
+def state_of(raw: bytes) -> GameState:
+    """The state :func:`raw_state` wrote, read back as a save's is (checked field by field)."""
+    snapshot, went = json.loads(raw)
+    state = GameState.from_dict(snapshot)
+    state.went = int(went)
+    return state
 
 
 class Packer:
-    """A waiting state stored compactly: its state's pickle, compressed against the first state's (most of a
-    game is the characters and NPCs as they began), a few hundred bytes instead of a game (about 10 KB).
-    :meth:`unpack` gives back a game that plays on exactly as the one packed would have."""
+    """A waiting state stored compactly: its snapshot (:func:`raw_state`), compressed against the first
+    state's (most of a game is the characters and NPCs as they began), a few hundred bytes instead of a game
+    (about 10 KB). :meth:`unpack` gives back a game that plays on exactly as the one packed would have."""
 
     def __init__(self, template: ProbeGame):
         self.template = template
@@ -122,10 +128,9 @@ class Packer:
         squeeze = zlib.compressobj(1, zdict=self.base)
         return game.flow_state, squeeze.compress(raw_state(game)) + squeeze.flush()
 
-    def unpack(self, packed: tuple[str, bytes]) -> tuple[ProbeGame, bytes]:
-        """The game packed, and its state's pickle (for :func:`step`'s quick copies)."""
+    def unpack(self, packed: tuple[str, bytes]) -> ProbeGame:
         flow, data = packed
         stretch = zlib.decompressobj(zdict=self.base)
-        raw = stretch.decompress(data) + stretch.flush()
         template = self.template
-        return template.clone(pickle.loads(raw), decider=template.decider, flow_state=flow), raw
+        return template.clone(state_of(stretch.decompress(data) + stretch.flush()), decider=template.decider,
+                              flow_state=flow)

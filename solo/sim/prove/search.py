@@ -133,7 +133,6 @@ class _Search:
         self.queue: list[tuple[int, int, int, str | None]] = []  # a scene's head: (times searched, depth, node, scene)
         self.games: dict[int, tuple[str, bytes]] = {}  # the nodes not searched yet: their games, packed
         self.packer: Packer | None = None
-        self.raw: bytes | None = None  # the state being expanded, as a pickle (quick copies for its steps)
         self.searched: Counter[str | None] = Counter()
         self.full = False
         self.offered: set[tuple[str, str]] = set()
@@ -217,7 +216,7 @@ class _Search:
                 self.progress(tick, len(self.nodes))
             node = self.nodes[nid]
             assert self.packer is not None
-            game, self.raw = self.packer.unpack(self.games.pop(nid))
+            game = self.packer.unpack(self.games.pop(nid))
             if node.escalate:
                 self.expand_escalation(node, game)
             else:
@@ -226,7 +225,7 @@ class _Search:
     def _arc(self, node: Node, move_index: int, game: ProbeGame, key: str, plan: Plan | None) -> Arc | None:
         outcome = plan.outcome if plan is not None else None
         try:
-            child = step(game, key, plan, self.raw)
+            child = step(game, key, plan)
         except Exception as exc:  # noqa: BLE001 - the engine failed on this path: a state of its own
             error = f"{type(exc).__name__}: {exc}"
             cid = self.node_for(("error", node.key, key, outcome), None, node, (move_index, outcome), error=error)
