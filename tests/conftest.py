@@ -156,8 +156,8 @@ def script_lines(name: str) -> list[str]:
     return [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
 
 
-def run_play(adventure, lines, folder, *, seed=5, log=None, width=100, **session_options):
-    """A whole play session answered by ``lines`` (then end of input): (exit code, screen, journal)."""
+def play_session(adventure, lines, folder, *, seed=5, log=None, width=200, **session_options):
+    """A whole play session answered by ``lines`` (then end of input): (the session, exit code, screen)."""
     from rich.console import Console
 
     from solo.ui.session import Session
@@ -171,10 +171,31 @@ def run_play(adventure, lines, folder, *, seed=5, log=None, width=100, **session
 
     out = io.StringIO()
     session = Session(adventure, seed=seed, console=Console(file=out, width=width, color_system=None),
-                      reader=reader, save_path=folder / "game.json", transcript=folder / "game.md", log=log,
-                      echo_answers=True, **session_options)
+                      reader=reader, save_path=folder / "game.json", log=log, echo_answers=True, **session_options)
     code = session.run()
-    return code, out.getvalue(), (folder / "game.md").read_text(encoding="utf-8")
+    return session, code, out.getvalue()
+
+
+def run_play(adventure, lines, folder, *, seed=5, log=None, width=100, **session_options):
+    """A whole play session answered by ``lines`` (then end of input): (exit code, screen, journal)."""
+    _, code, screen = play_session(adventure, lines, folder, seed=seed, log=log, width=width,
+                                   transcript=folder / "game.md", **session_options)
+    return code, screen, (folder / "game.md").read_text(encoding="utf-8")
+
+
+class FirstFace(random.Random):
+    """A generator whose first randint falls on ``face``; every draw after it is the seeded generator's."""
+
+    def __init__(self, face: int, seed: int = 0):
+        super().__init__(seed)
+        self.face: int | None = face
+
+    def randint(self, a, b):
+        if self.face is None:
+            return super().randint(a, b)
+        face, self.face = self.face, None
+        assert a <= face <= b
+        return face
 
 
 @pytest.fixture

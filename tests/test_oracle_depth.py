@@ -3,7 +3,6 @@ check, a reading for every answer, and the element tables."""
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import random
@@ -11,7 +10,7 @@ import re
 from fractions import Fraction
 
 import pytest
-from rich.console import Console
+from conftest import FirstFace, play_session
 
 from solo.errors import ContentError
 from solo.events import Event
@@ -33,7 +32,6 @@ from solo.saves import read_save
 from solo.story.state import GameState
 from solo.ui import describe as d
 from solo.ui.event_stream import roll_records
-from solo.ui.session import Session
 
 
 @pytest.fixture(scope="module")
@@ -41,34 +39,10 @@ def tables():
     return load_tables(use_env=False)
 
 
-class FirstFace(random.Random):
-    """A generator whose first randint falls on ``face``; every draw after it is the seeded generator's."""
-
-    def __init__(self, face: int, seed: int = 0):
-        super().__init__(seed)
-        self.face: int | None = face
-
-    def randint(self, a, b):
-        if self.face is None:
-            return super().randint(a, b)
-        face, self.face = self.face, None
-        assert a <= face <= b
-        return face
-
-
 def play(adventure, lines, folder, *, seed=5, log=None):
-    feed = iter(lines)
-
-    def reader(prompt):
-        for line in feed:
-            return line
-        raise EOFError
-
-    out = io.StringIO()
-    session = Session(adventure, seed=seed, console=Console(file=out, width=200, color_system=None),
-                      reader=reader, save_path=folder / "game.json", log=log, echo_answers=True)
-    session.run()
-    return session, out.getvalue()
+    """A session answered by ``lines`` then end of input: (session, what the screen showed)."""
+    session, _, screen = play_session(adventure, lines, folder, seed=seed, log=log)
+    return session, screen
 
 
 def after(out: str, command: str) -> str:

@@ -4,9 +4,9 @@ answers, one drawn with every answer, in the oracle's output, without moving the
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
+from conftest import FirstFace
 
 from solo.oracle import GRADES, TableSet, ask, load_tables
 from solo.oracle.answer import READING_TABLES
@@ -15,21 +15,6 @@ from solo.oracle.answer import READING_TABLES
 @pytest.fixture(scope="module")
 def tables():
     return load_tables(use_env=False)
-
-
-class FirstFace(random.Random):
-    """A generator whose first randint falls on ``face``; every draw after it is the seeded generator's."""
-
-    def __init__(self, face: int, seed: int = 0):
-        super().__init__(seed)
-        self.face: int | None = face
-
-    def randint(self, a, b):
-        if self.face is None:
-            return super().randint(a, b)
-        face, self.face = self.face, None
-        assert a <= face <= b
-        return face
 
 
 def test_every_answer_has_a_table_of_readings_of_its_own(tables):

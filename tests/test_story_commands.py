@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import random
 from types import SimpleNamespace
 
+from conftest import play_session
 from rich.console import Console
 
 from solo.minds.bots import RandomDecider
@@ -15,23 +15,12 @@ from solo.saves import read_save
 from solo.story.engine import Game
 from solo.story.npcs import set_disposition
 from solo.ui import story_commands as sc
-from solo.ui.session import Session
 
 
 def play(adventure, lines, folder, *, seed=5, log=None):
     """A session answered by ``lines`` then end of input: (session, what the screen showed)."""
-    feed = iter(lines)
-
-    def reader(prompt):
-        for line in feed:
-            return line
-        raise EOFError
-
-    out = io.StringIO()
-    session = Session(adventure, seed=seed, console=Console(file=out, width=200, color_system=None),
-                      reader=reader, save_path=folder / "game.json", log=log, echo_answers=True)
-    session.run()
-    return session, out.getvalue()
+    session, _, screen = play_session(adventure, lines, folder, seed=seed, log=log)
+    return session, screen
 
 
 def resume(adventure, lines, folder, *, seed=5):
@@ -224,7 +213,6 @@ def test_commands_are_in_the_help(tutorial, tmp_path):
 
 
 def test_a_long_status_line_wraps_between_words():
-    from rich.console import Console
 
     from solo.ui.view import TerminalView
 
@@ -239,7 +227,6 @@ def test_a_long_status_line_wraps_between_words():
 
 
 def test_a_long_help_line_wraps_under_its_own_description_and_reads_no_markup():
-    from rich.console import Console
 
     from solo.ui.session import _help, help_table
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ...rules.outcomes import COMAE
@@ -43,30 +43,33 @@ MAX_WALK_DEPTH = 40
 
 def conditions_of(adventure: Any) -> list[Condition]:
     """Every condition written anywhere in the adventure (or any part of it), found by walking its objects."""
-    found: dict[int, Condition] = {}
+    return list({id(c): c for c in _every(Condition, adventure)}.values())
+
+
+def _every(kind: type, obj: Any) -> Iterator[Any]:
+    """Every object of ``kind`` among ``obj``'s objects (dataclass fields, dict keys and values, members of
+    lists, tuples and sets), in the order met, each container walked once."""
     seen: set[int] = set()
 
-    def walk(obj: Any, depth: int) -> None:
-        if depth > MAX_WALK_DEPTH or id(obj) in seen:
+    def walk(o: Any, depth: int) -> Iterator[Any]:
+        if isinstance(o, kind):
+            yield o
             return
-        if isinstance(obj, Condition):
-            found[id(obj)] = obj
+        if depth > MAX_WALK_DEPTH or id(o) in seen or isinstance(o, (str, int, float, bool)) or o is None:
             return
-        if isinstance(obj, (str, int, float, bool)) or obj is None:
-            return
-        seen.add(id(obj))
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            for f in dataclasses.fields(obj):
-                walk(getattr(obj, f.name), depth + 1)
-        elif isinstance(obj, dict):
-            for v in obj.values():
-                walk(v, depth + 1)
-        elif isinstance(obj, (list, tuple, set, frozenset)):
-            for v in obj:
-                walk(v, depth + 1)
+        seen.add(id(o))
+        if dataclasses.is_dataclass(o) and not isinstance(o, type):
+            for f in dataclasses.fields(o):
+                yield from walk(getattr(o, f.name), depth + 1)
+        elif isinstance(o, dict):
+            for k, v in o.items():
+                yield from walk(k, depth + 1)
+                yield from walk(v, depth + 1)
+        elif isinstance(o, (list, tuple, set, frozenset)):
+            for v in o:
+                yield from walk(v, depth + 1)
 
-    walk(adventure, 0)
-    return list(found.values())
+    return walk(obj, 0)
 
 
 def _constant(node: tuple) -> float | None:
@@ -251,29 +254,7 @@ def _outside_scenes(adventure: Adventure) -> dict[str, Any]:
 
 def _strings(obj: Any) -> set[str]:
     """Every string value in ``obj``'s objects (an NPC's id where an action, a list or an effect names it)."""
-    out: set[str] = set()
-    seen: set[int] = set()
-
-    def walk(o: Any, depth: int) -> None:
-        if isinstance(o, str):
-            out.add(o)
-            return
-        if depth > MAX_WALK_DEPTH or id(o) in seen or isinstance(o, (int, float, bool)) or o is None:
-            return
-        seen.add(id(o))
-        if dataclasses.is_dataclass(o) and not isinstance(o, type):
-            for f in dataclasses.fields(o):
-                walk(getattr(o, f.name), depth + 1)
-        elif isinstance(o, dict):
-            for k, v in o.items():
-                walk(k, depth + 1)
-                walk(v, depth + 1)
-        elif isinstance(o, (list, tuple, set, frozenset)):
-            for v in o:
-                walk(v, depth + 1)
-
-    walk(obj, 0)
-    return out
+    return set(_every(str, obj))
 
 
 def scenes_ahead(adventure: Adventure) -> dict[str, frozenset[str]]:
