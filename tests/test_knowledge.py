@@ -18,7 +18,7 @@ from solo.minds.bots import RandomDecider
 from solo.oracle.tables import tables_from_data
 from solo.saves import read_save
 from solo.story.engine import Game
-from solo.story.knowledge import called, facets_of, learn, rename
+from solo.story.knowledge import called, facets_of, learn
 from solo.story.loader import read_adventure
 from solo.story.state import GameState
 from solo.ui import story_commands as sc
@@ -114,15 +114,18 @@ def test_what_an_npc_brought_in_by_the_story_shows_at_once(vellan):
     assert facets_of(game, "contact1") == ("name", "role", "disposition")
 
 
-def test_a_name_learned_takes_the_place_of_what_was_seen():
+def test_a_name_learned_takes_the_place_of_what_was_seen_with_its_weight():
     state = GameState("x")
     for name in ("Ada", "a tall stranger", "Bo"):
         state.oracle.add_npc(name)
-    rename(state, "a tall stranger", "Signe Falk")
+    state.oracle.add_npc("a tall stranger", again=True)  # the player wrote them on the list twice
+    state.oracle.rename_npc("a tall stranger", "Signe Falk")
     assert state.oracle.npcs == ["Ada", "Signe Falk", "Bo"]
-    state.oracle.add_npc("Cy")
-    rename(state, "Cy", "Ada")  # the player had already named her: one entry, not two
-    assert state.oracle.npcs == ["Ada", "Signe Falk", "Bo"]
+    assert state.oracle.npc_weight("Signe Falk") == 2 and "a tall stranger" not in state.oracle.npc_weights
+    state.oracle.add_npc("Cy", again=True)
+    state.oracle.add_npc("Cy", again=True)
+    state.oracle.rename_npc("Cy", "Ada")  # the player had already named her: one entry, counting both, at most 3
+    assert state.oracle.npcs == ["Ada", "Signe Falk", "Bo"] and state.oracle.npc_weight("Ada") == 3
 
 
 def test_learning_is_by_facet_and_in_card_order(vellan):

@@ -126,6 +126,23 @@ class OracleState:
         _remove(self.npcs, name, "NPC")
         self.npc_weights.pop(name, None)
 
+    def rename_npc(self, old: str, new: str) -> None:
+        """An entry of the list of people now goes by another name (the PCs learned it), in its place and with
+        its weight; if the new name is listed already, the two are one entry counting both (up to the most)."""
+        if old == new or old not in self.npcs:
+            return
+        weight = self.npc_weights.pop(old, 1)
+        if new in self.npcs:
+            self.npcs.remove(old)
+            weight += self.npc_weight(new)
+        else:
+            self.npcs[self.npcs.index(old)] = new
+        weight = min(weight, MAX_WEIGHT)
+        if weight > 1:
+            self.npc_weights[new] = weight
+        else:
+            self.npc_weights.pop(new, None)
+
     def add_thread(self, text: str, *, again: bool = False) -> int:
         """Open a thread; with ``again``, one already open counts once more. Returns its weight."""
         return _add(self.threads, self.thread_weights, text, again, "thread")

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .engine import Game
-    from .state import GameState
 
 #: What the PCs may know of an NPC, in the order a card shows it.
 FACETS = ("name", "role", "disposition", "secret")
@@ -91,18 +90,7 @@ def learn(game: Game, nid: str, *facets: str) -> None:
     before = called(game, nid)
     game.state.known[nid] = [f for f in FACETS if f in had or f in new]
     if "name" in new:
-        rename(game.state, before, game.state.npcs[nid].name)
-
-
-def rename(state: GameState, old: str, new: str) -> None:
-    """An entry of the oracle's list of people now goes by another name, in its place."""
-    people = state.oracle.npcs
-    if old == new or old not in people:
-        return
-    if new in people:
-        people.remove(old)
-    else:
-        people[people.index(old)] = new
+        game.state.oracle.rename_npc(before, game.state.npcs[nid].name)
 
 
 def learn_names_in(game: Game, text: str) -> None:
