@@ -308,10 +308,11 @@ class _Reading:
     own_shift: int = 0  # what its Pool index holds beyond the Pool itself (a side pushing on: its maximum)
     op_shift: int = 0
     seen: dict = field(default_factory=dict, compare=False)
-    temperament: dict = field(default_factory=dict, compare=False)  # temperament_scores, once
 
-    def __post_init__(self) -> None:
-        self.temperament.update(temperament_scores(self.lean, self.lenses, self.kind))
+    @functools.cached_property
+    def temperament(self) -> dict[str, float]:
+        """:func:`temperament_scores`, worked out once a reading is asked for scores (a kept decision never asks)."""
+        return temperament_scores(self.lean, self.lenses, self.kind)
 
     def values(self, own, other, **kwargs) -> dict:
         """Each Lens's value (:meth:`~.valuation.Evaluator.lens_values`) in one state, or over arrays of Pools."""
@@ -322,9 +323,7 @@ class _Reading:
 
     def key(self) -> tuple:
         """Everything the policy reads, by value: two minds of one nature in one match-up price alike."""
-        lean = self.lean
-        nature = (tuple(sorted(lean.lean.items())), lean.risk_tolerance, lean.mindless)
-        return (nature, self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
+        return (self.lean.nature, self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
                 self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses, self.ratio,
                 self.own_shift, self.op_shift)
 
@@ -542,6 +541,11 @@ class Decision:
     def to_dict(self) -> dict:
         return {"actor": self.actor, "question": self.question, "choice": self.choice, "reason": self.reason,
                 "consideration": self.consideration, "scores": dict(self.scores), "round": self.round}
+
+
+#: The live Lens choice's scores by (reading key, state): read only, shared by every mind in the process.
+_SCORED: dict[tuple, tuple[dict[str, dict[str, float]], dict[str, float], dict[str, str | None]]] = {}
+_SCORED_MAX = 20_000
 
 
 @dataclass
@@ -883,24 +887,38 @@ class NPCMind:
             reason = "plain rolls: no Lenses at its level" if not me.uses_lenses else "its only choice"
             fight.last_lens = choice
             return Decision(me.id, q.kind, choice, reason, "level", {choice: 0.0}, conflict.round)
-        parts = self._lens_parts(lenses, conflict, me, fight, pos)
-        totals = {k: round(sum(p.get(k, 0.0) for p in parts.values()), 6) for k in lenses}
+        parts, totals, strongest = self._lens_parts(lenses, conflict, me, fight, pos)
         choice = self._pick(totals)
-        key, reason = self._reason(choice, lenses, parts, conflict, me, fight, pos)
+        if choice not in strongest:
+            strongest[choice] = self._strongest(choice, lenses, parts)
+        key, reason = self._reason(choice, strongest[choice], conflict, me, pos)
         fight.last_lens = choice
         return Decision(me.id, q.kind, choice, reason, key, {k: round(v, 3) for k, v in totals.items()},
                         conflict.round)
 
     def _lens_parts(self, lenses: list[str], conflict: ConflictView, me: Participant, fight: _Fight,
-                    pos: Position) -> dict[str, dict[str, float]]:
-        """Every consideration's score for every offered Lens, from the live conflict (:func:`situation_at`)."""
+                    pos: Position) -> tuple[dict[str, dict[str, float]], dict[str, float], dict[str, str | None]]:
+        """Every consideration's score for every offered Lens, from the live conflict (:func:`situation_at`),
+        each Lens's total and, filled as Lenses are drawn, the strongest reason for each (:meth:`_strongest`).
+
+        Both are a pure function of the reading's key and the state, kept in :data:`_SCORED`: the same
+        match-up meets the same states conflict after conflict (a duel's runs, a simulation, a proof).
+        """
         main = pos.main
         decl = conflict.declared(main.id)
         reading = self._make_reading(conflict, me, pos, lenses)
         state = MindState(pos.a, pos.b, Effect(me.carry), Effect(main.carry, main.clever_next),
                           (decl.clever_choice or decl.lens) if decl is not None else None, main.last_lens,
                           fight.last_lens, conflict.round <= 1)
-        return lens_considerations(fight.lean, lenses, situation_at(reading, state), reading.temperament)
+        key = (reading.key(), state)
+        scored = _SCORED.get(key)
+        if scored is None:
+            parts = lens_considerations(fight.lean, lenses, situation_at(reading, state), reading.temperament)
+            totals = {k: round(sum(p.get(k, 0.0) for p in parts.values()), 6) for k in lenses}
+            if len(_SCORED) >= _SCORED_MAX:
+                _SCORED.clear()
+            scored = _SCORED[key] = (parts, totals, {})
+        return scored
 
     @staticmethod
     def _opponent_lens(conflict: ConflictView, main: Participant) -> str:
@@ -928,10 +946,9 @@ class NPCMind:
                 best_key, best_gain = key, gain
         return best_key
 
-    def _reason(self, choice: str, options: list[str], parts: dict[str, dict[str, float]], conflict: ConflictView,
-                me: Participant, fight: _Fight, pos: Position) -> tuple[str, str]:
-        """The strongest consideration behind a Lens, and a short sentence for it."""
-        key = self._strongest(choice, options, parts)
+    def _reason(self, choice: str, key: str | None, conflict: ConflictView, me: Participant,
+                pos: Position) -> tuple[str, str]:
+        """The strongest consideration behind a Lens (``key``, from :meth:`_strongest`), and a short sentence for it."""
         if key is None:
             return "chance", f"{LENS_WORDS.get(choice, choice)}: near-equal options, picked on a whim"
         return key, _lens_reason(self, key, choice, conflict, me, pos)

@@ -15,6 +15,7 @@ in one place, so every mind (and the tests) combine them the same way:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from .codeblock import CodeBlock
@@ -30,6 +31,11 @@ class Leanings:
     on_break: tuple[str, ...]
     mood: float
     mindless: bool = False
+
+    @functools.cached_property
+    def nature(self) -> tuple:
+        """What a mind's Lens scores read of these leanings, by value (two NPCs of one nature score alike)."""
+        return tuple(sorted(self.lean.items())), self.risk_tolerance, self.mindless
 
     def lens_lean(self) -> dict[str, float]:
         """Lens name (aggressive, cautious …) → the lean pulling towards it."""
