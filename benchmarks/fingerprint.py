@@ -31,8 +31,8 @@ def _digest(events) -> str:
 def adventures(seeds: int) -> dict[str, str]:
     from solo.events import EventLog
     from solo.sim.simulate import Options, build_party, play_one, run_seed
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     out = {}
     for name, party_size in (("tutorial", None), ("vellan", None), ("vellan", 3)):

@@ -1,4 +1,4 @@
-"""How fast the Lens advice prices every Lens (solo/rules/lens_chain.py, lens_arrays.py, solo/story/advice.py).
+"""How fast the Lens advice prices every Lens (solo/rules/lens_chain.py, lens_arrays.py, solo/story/play/advice.py).
 
 The targets (issues 12 and 28): all the Lens odds against a mind, Pools 10, 12 and 20, round
 limit 30, in under 150 ms for the first prompt of a conflict priced cold and under 10 ms for a
@@ -19,7 +19,7 @@ import on first need, is timed apart (in a fresh interpreter) and is not in the 
   within ``NEAR_BEST`` of a fixed stand-in score, as a mind draws) and ``uniform`` (every Lens at 1/7);
 * ``group``: the estimate shown in a fight of two PCs against that NPC (the advisor's budget);
 * ``ahead``: at the keyboard, the wait at the first prompt (wall clock) after the player spent
-  ``--reading`` seconds on the scene while :class:`~solo.story.think_ahead.ThinkAhead` priced
+  ``--reading`` seconds on the scene while :class:`~solo.story.play.think_ahead.ThinkAhead` priced
   the conflict in the background (docs/design.md, "Lens odds, and what they cost").
 
 CPU times on a shared machine vary by ±30 % from run to run; ``valgrind --tool=callgrind``
@@ -121,7 +121,7 @@ def best_of(repeat: int, fn: Callable[[], T]) -> tuple[float, T]:
 def mind_prompts(pools: int, limit: int, repeat: int) -> dict:
     """The advice against a mind: the first prompt of a conflict, and a later one from the kept chains."""
     from solo.minds.foresight import MAX_EXACT_POOL, MAX_MIND_POOL, Foresight
-    from solo.story.advice import LensAdvisor
+    from solo.story.play.advice import LensAdvisor
 
     def first(twins: bool = True):
         _clear()
@@ -154,7 +154,7 @@ def mind_prompts(pools: int, limit: int, repeat: int) -> dict:
 
 def group_estimate(pools: int, limit: int, repeat: int) -> dict:
     """The estimate for a fight of two PCs (a weaker second one) against the NPC, within the advisor's budget."""
-    from solo.story.advice import ESTIMATE_ROUNDS, ESTIMATE_RUNS, estimate, likely_best
+    from solo.story.play.advice import ESTIMATE_ROUNDS, ESTIMATE_RUNS, estimate, likely_best
 
     def once():
         _clear()
@@ -214,7 +214,7 @@ def stand_ins(pools: int, limit: int, repeat: int) -> dict:
 
 def profile_first_prompt(pools: int, limit: int, rows: int = 18) -> str:
     """cProfile of one first prompt against the mind: the functions by their own time, then by their calls'."""
-    from solo.story.advice import LensAdvisor
+    from solo.story.play.advice import LensAdvisor
 
     _clear()
     conflict, pc, _ = _conflict(pools, limit)
@@ -231,13 +231,13 @@ def profile_first_prompt(pools: int, limit: int, rows: int = 18) -> str:
 def thought_ahead(pools: int, limit: int, readings: list[float]) -> dict:
     """At the keyboard: the wait at the first prompt after the player read the scene for a while (wall clock).
 
-    A :class:`~solo.story.think_ahead.ThinkAhead` prices the conflict from
+    A :class:`~solo.story.play.think_ahead.ThinkAhead` prices the conflict from
     copies (its own twin of the mind) while the main thread sleeps as a player
     reads; then the conflict's advisor asks. Each reading time starts cold.
     """
     from solo.minds.foresight import MAX_EXACT_POOL, MAX_MIND_POOL, Foresight
-    from solo.story.advice import LensAdvisor
-    from solo.story.think_ahead import ThinkAhead, first_menu
+    from solo.story.play.advice import LensAdvisor
+    from solo.story.play.think_ahead import ThinkAhead, first_menu
 
     def wide(shared=None):
         return Foresight(max_pool=max(MAX_EXACT_POOL, pools), max_mind=max(MAX_MIND_POOL, pools), shared=shared)

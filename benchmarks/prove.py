@@ -27,8 +27,8 @@ def main() -> None:
     from solo.sim.policies import prove_fighters
     from solo.sim.prove.search import DEFAULT_MAX_STATES, prove
     from solo.sim.prove.walkthrough import DEFAULT_SEEDS, walk
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     adventure = load_adventure(find_adventure(args.adventure))
     wall, cpu = time.perf_counter(), time.process_time()

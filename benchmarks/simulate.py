@@ -42,7 +42,7 @@ print(json.dumps({"before_kb": before, "peak_kb": after, "runs": report["runs"]}
 
 
 def _adventure(spec: str | None) -> str:
-    from solo.story.library import available, find_adventure
+    from solo.story.format.library import available, find_adventure
 
     if spec is None:
         spec = "vellan" if "vellan" in available() else "tutorial"

@@ -217,8 +217,8 @@ def cli_run(monkeypatch):
 @pytest.fixture(scope="module")
 def vellan():
     """The bundled investigation, loaded once for each test module that plays it."""
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     return load_adventure(find_adventure("vellan"))
 
@@ -226,8 +226,8 @@ def vellan():
 @pytest.fixture(scope="module")
 def tutorial():
     """The bundled tutorial, loaded once for each test module that plays it."""
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     return load_adventure(find_adventure("tutorial"))
 

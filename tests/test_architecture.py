@@ -127,3 +127,21 @@ def test_the_layer_check_sees_relative_and_lazy_imports(tmp_path):
     finally:
         PACKAGE = saved
     assert found == {"solo.story", "solo.rules.dice", "solo.ui.view", "solo.oracle"}
+
+
+#: What the adventure format may read of play: the verb registries (a verb's fields, check and resolve are one
+#: class, issue 29 point 8) and the constants a field's check compares with.
+FORMAT_READS_OF_PLAY = {"solo.story.play.actions", "solo.story.play.effects", "solo.story.play.knowledge",
+                        "solo.story.play.npcs", "solo.story.play.luck"}
+
+
+def test_the_format_reads_play_only_through_the_verb_registries():
+    """``story/format`` (reading and checking a file) stands below ``story/play`` (running a game) but for the
+    registries its checks go through; a format module reaching for the engine would tie loading to play."""
+    wrong = []
+    for path in sorted((PACKAGE / "story" / "format").glob("*.py")):
+        for line, target in _imports(path):
+            if target.startswith("solo.story.play") and target not in FORMAT_READS_OF_PLAY:
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
+    assert not wrong, "\n".join(wrong)
+    assert (PACKAGE / "story" / "play" / "engine.py").exists() and (PACKAGE / "story" / "format" / "schema.py").exists()

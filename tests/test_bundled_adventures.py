@@ -12,8 +12,8 @@ import pytest
 from conftest import run_play, script_lines
 
 from solo.saves import read_save
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure, read_adventure
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure, read_adventure
 
 DATA = Path(__file__).parent / "data"
 # (adventure, seed, script, stored transcript)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from solo.cli import cli
 from solo.sim.lint import ALL_CODES, check_adventure, sort_problems
-from solo.story.loader import Problem
+from solo.story.format.loader import Problem
 
 BROKEN = Path(__file__).parent / "data" / "broken"
 SCENES = Path(__file__).resolve().parent.parent / "scenes"

@@ -13,8 +13,8 @@ from solo.decisions import Option, Question
 from solo.events import EventLog
 from solo.rules.creation import pregenerated
 from solo.sim.prove.reads import conditions_of
-from solo.story.engine import Game
-from solo.story.loader import load_adventure, read_adventure
+from solo.story.format.loader import load_adventure, read_adventure
+from solo.story.play.engine import Game
 from solo.ui.prompt import TerminalDecider
 
 PARTY = Path(__file__).parent / "data" / "format" / "party.toml"

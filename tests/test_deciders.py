@@ -11,7 +11,7 @@ from solo.minds.scripted import ScriptedDecider, ScriptError, ScriptExhausted
 from solo.rules.creation import creation_problems
 from solo.rules.dice import new_rng
 from solo.rules.rulebook import POOLS, rules
-from solo.story.creation import create_character
+from solo.story.play.creation import create_character
 
 LENS = Question(
     "lens", "Which Lens?",

@@ -18,10 +18,10 @@ from solo.rules.conflict_types import conflict_type
 from solo.rules.conflict_view import ConflictView
 from solo.rules.creation import pregenerated
 from solo.rules.participants import from_character
-from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
-from solo.story.open_play import OpenGame
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.engine import Game
+from solo.story.play.open_play import OpenGame
 
 PACKAGE = Path(solo.__file__).parent
 ASKERS = {"Question", "ask", "_ask"}  # the calls that put a question: its kind is the first literal argument

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from solo.story.loader import read_adventure
+from solo.story.format.loader import read_adventure
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "adventures.md"

@@ -18,8 +18,8 @@ from solo.sim.explorer import ExplorerBot
 from solo.sim.lint import check_adventure
 from solo.sim.one_run import play_one
 from solo.sim.policies import POLICIES, make_policy
-from solo.story.engine import Game
-from solo.story.loader import load_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.engine import Game
 
 DATA = Path(__file__).parent / "data" / "sim"
 HUB = DATA / "explorer_hub.toml"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solo.story.expressions import MAX_DEPTH, MAX_LENGTH, Context, ExpressionError, parse_condition
+from solo.story.format.expressions import MAX_DEPTH, MAX_LENGTH, Context, ExpressionError, parse_condition
 
 
 def ctx(names=None, **functions):

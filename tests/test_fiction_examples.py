@@ -206,10 +206,10 @@ def against(templates, ctype_key: str, seed: int, pc, b, *, rounds: int = 30, fi
 def vellan_scene(scene: str, ctype_key: str, seed: int, pc) -> tuple[Told, object]:
     """A conflict of Vellan's as the adventure writes it (its NPC with its mind, or its obstacle; its round
     limit; its closing), told with Vellan's own narration; and the adventure's action, whose branches follow."""
-    from solo.story.actions import closing_lines, obstacle_of
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
-    from solo.story.npcs import npc_fields
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.actions import closing_lines, obstacle_of
+    from solo.story.play.npcs import npc_fields
 
     adventure = load_adventure(find_adventure("vellan"))
     action = next(c.action for c in adventure.scenes[scene].choices

@@ -148,7 +148,7 @@ def test_the_cast_is_a_projection_of_conflict_start():
 
 
 def test_an_obstacle_named_in_the_plural_is_they_everywhere():
-    from solo.story.actions import obstacle_of
+    from solo.story.play.actions import obstacle_of
 
     records = obstacle_of({"obstacle": {"name": "Parish records", "difficulty": "easy"}})
     assert records.pronoun == "they"

@@ -126,8 +126,8 @@ def test_an_adventure_conflict_names_its_own_list(tmp_path):
     from click.testing import CliRunner
 
     from solo.cli import cli
-    from solo.story.actions import conflict_type_of
-    from solo.story.library import find_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.play.actions import conflict_type_of
 
     class Game:
         conflict_types = bundled_conflict_types()

@@ -14,9 +14,9 @@ from solo.cli import cli
 from solo.decisions import Question
 from solo.events import EventLog
 from solo.rules.creation import pregenerated
-from solo.story.engine import Game
-from solo.story.loader import load_adventure, read_adventure
-from solo.story.state import GameState
+from solo.story.format.loader import load_adventure, read_adventure
+from solo.story.play.engine import Game
+from solo.story.play.state import GameState
 
 CLOAK = Path(__file__).parent / "data" / "format" / "cloak.toml"
 

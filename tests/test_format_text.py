@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solo.story.expressions import Context
-from solo.story.text import MAX_TEXT_DEPTH, TextError, blocks_of, fill, parse_text, pick
+from solo.story.format.expressions import Context
+from solo.story.format.text import MAX_TEXT_DEPTH, TextError, blocks_of, fill, parse_text, pick
 
 
 def ctx(**names):
@@ -121,7 +121,7 @@ def test_spaces_inside_the_if_tag_are_allowed_as_for_end():
 
 
 def test_shown_without_a_game_reads_the_if_side_of_every_block():
-    from solo.story.text import shown
+    from solo.story.format.text import shown
 
     text = "{if lamp}The lit hall{else}The dark hall{end}{if a}{if b}!{else}?{end}{end}"
     assert shown(text) == "The lit hall!"
@@ -131,7 +131,7 @@ def test_shown_without_a_game_reads_the_if_side_of_every_block():
 
 def test_a_counter_in_words_for_prose():
     """Issue 31, point 7: "two pieces of proof", not "2 pieces of proof"."""
-    from solo.story.text import fill, number_words
+    from solo.story.format.text import fill, number_words
 
     assert fill("{words.evidence} pieces of proof", {"counter.evidence": 2}) == "two pieces of proof"
     assert fill("{words.clues} of them", {}) == "zero of them"

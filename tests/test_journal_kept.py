@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 from solo.events import Event
 from solo.rules.creation import pregenerated
 from solo.rules.dice import two_digits
-from solo.story.engine import Game
+from solo.story.play.engine import Game
 from solo.ui import describe as d
 from solo.ui import story_commands as sc
 from solo.ui.journal import Journal, front_matter, inline, split_front_matter

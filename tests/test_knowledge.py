@@ -17,10 +17,10 @@ from solo.events import Event
 from solo.minds.bots import RandomDecider
 from solo.oracle.tables import tables_from_data
 from solo.saves import read_save
-from solo.story.engine import Game
-from solo.story.knowledge import called, facets_of, learn
-from solo.story.loader import read_adventure
-from solo.story.state import GameState
+from solo.story.format.loader import read_adventure
+from solo.story.play.engine import Game
+from solo.story.play.knowledge import called, facets_of, learn
+from solo.story.play.state import GameState
 from solo.ui import story_commands as sc
 from solo.ui.journal import Journal
 
@@ -300,14 +300,14 @@ def test_a_table_row_learn_of_the_wrong_kind_is_refused_where_it_is(learn, why):
 
 def _npcs(game):
     from solo.npc import NPC
-    from solo.story.npcs import npc_fields
+    from solo.story.play.npcs import npc_fields
 
     return {nid: NPC.from_dict(npc_fields(d.data)) for nid, d in game.adventure.npcs.items()}
 
 
 def _effect(adventure, data):
-    from solo.story.adventure import Effect, Where
-    from solo.story.effects import EFFECTS
+    from solo.story.format.adventure import Effect, Where
+    from solo.story.play.effects import EFFECTS
 
     (kind,) = [k for k in data if k in EFFECTS]
     return Effect(kind, data, Where("test", "effects[0]"))
@@ -318,8 +318,8 @@ def _clues(events):
 
 
 def _bare_game():
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     return Game(load_adventure(find_adventure("tutorial")), seed=1, decider=RandomDecider(random.Random(1)))
 
@@ -331,8 +331,8 @@ def _bare_game():
 def test_the_tutorial_names_the_guard_and_the_courier_only_once_a_text_does(tmp_path):
     """A new user met "Ulrik Moen (neutral)" at the first prompt of the tutorial, where the scene shows only "a man
     in a wet uniform", and the courier named on her card and in the conflict before she said who she is."""
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     tutorial = load_adventure(find_adventure("tutorial"))
     # one player, Espen; 'npcs' at the quay; talk past the guard, flip; 'npcs' on deck; face her; 'npcs'; talk
@@ -352,8 +352,8 @@ def test_the_tutorial_names_the_guard_and_the_courier_only_once_a_text_does(tmp_
 
 def test_caught_at_the_gangway_espen_reads_the_guards_name_on_his_coat(tmp_path):
     """The guard is named once a text names him: caught, his coat's plate reads it, before any argument with him."""
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     tutorial = load_adventure(find_adventure("tutorial"))
     # seed 3: slipping aboard fails (31 against 30) and the flip to 13 is refused; caught, 'npcs'

@@ -1,4 +1,4 @@
-"""The Lens advice (solo/story/advice.py, issue 12): the numbers shown for every Lens, from the true state.
+"""The Lens advice (solo/story/play/advice.py, issue 12): the numbers shown for every Lens, from the true state.
 
 One against one they are the Lens chain's exact values of the state at hand (checked against the chain
 itself, and the chain against the engine in tests/test_lens_chain.py and tests/test_odds_cli.py); with
@@ -25,7 +25,7 @@ from solo.rules.lens_chain import Effect, LensChain, lens_targets
 from solo.rules.lenses import LENSES
 from solo.rules.odds import conflict_odds
 from solo.rules.participants import from_character
-from solo.story.advice import LensAdvisor, estimate, percent
+from solo.story.play.advice import LensAdvisor, estimate, percent
 
 SOCIAL = conflict_type("social")
 COMBAT = conflict_type("combat")
@@ -152,7 +152,7 @@ def test_the_estimates_budget_counts_rounds_so_a_slow_machine_shows_the_same_wor
     """The budget is rounds of play, not seconds: with the clock made to crawl, one question gets the same words."""
     import time
 
-    from solo.story import advice as advice_module
+    from solo.story.play import advice as advice_module
 
     def group():
         a1 = from_character(_pc("Ada", Combat=55), "a", COMBAT, decider=LensKeeper("none"))

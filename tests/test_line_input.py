@@ -105,7 +105,7 @@ def test_piped_play_keeps_no_history(tmp_path, monkeypatch):
 def test_tab_after_table_offers_the_adventures_own_tables(vellan, tmp_path, fresh_history):
     from solo.cli.play import _game_maker
     from solo.minds.bots import FirstDecider
-    from solo.story.engine import Game
+    from solo.story.play.engine import Game
 
     reader = LineInput(None, readline=readline)
     make = _game_maker(Game, vellan, tmp_path / "roster", reader)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solo.story.library import find_adventure
-from solo.story.loader import AdventureError, load_adventure, read_adventure
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import AdventureError, load_adventure, read_adventure
 
 TUTORIAL = find_adventure("tutorial")
 
@@ -212,7 +212,7 @@ def test_toml_1_1_inline_tables_over_several_lines_load_on_every_install(tmp_pat
 
 
 def _played(path, keys):
-    from solo.story.engine import Game
+    from solo.story.play.engine import Game
 
     events = []
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from solo.cli import cli
 from solo.sim.drawing import can_end, edge_list, render, scene_classes
-from solo.story.adventure import Adventure, Branch, Choice, Scene, Where
-from solo.story.loader import load_adventure
+from solo.story.format.adventure import Adventure, Branch, Choice, Scene, Where
+from solo.story.format.loader import load_adventure
 
 TUTORIAL = Path(__file__).resolve().parent.parent / "scenes" / "tutorial.toml"
 BROKEN = Path(__file__).parent / "data" / "broken"

@@ -269,9 +269,9 @@ def test_a_branch_with_its_own_text_silences_the_closing_and_check_rejects_bad_o
     from click.testing import CliRunner
 
     from solo.cli import cli
-    from solo.story.actions import closing_lines
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.actions import closing_lines
 
     adventure = load_adventure(find_adventure("vellan"))
     gate = next(a for s in adventure.scenes.values() for c in s.choices for a in [c.action]

@@ -53,7 +53,7 @@ def test_a_characters_duplicate_and_a_states_copy_share_no_container():
     """GameState.copy duplicates the party and the NPCs container by container (solo prove copies a state at
     every step): nothing mutable is shared with the state it was copied from."""
     from solo.characters import pregenerated
-    from solo.story.state import GameState
+    from solo.story.play.state import GameState
 
     pc = pregenerated("espen")
     npc = _npcs()[0]

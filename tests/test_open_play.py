@@ -9,7 +9,7 @@ from conftest import run_play
 from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
 from solo.saves import read_save
-from solo.story.open_play import OpenGame, open_adventure
+from solo.story.play.open_play import OpenGame, open_adventure
 
 
 def test_random_players_never_crash_open_play():

@@ -12,8 +12,8 @@ from solo.minds.foresight import Foresight
 from solo.npc.levels import LEVELS
 from solo.rules.conflict import Conflict
 from solo.rules.creation import pregenerated
-from solo.story.open_play import EVERYDAY_WEAPONS, OpenGame, conflict_skill, ending_outcome, up_to_level
-from solo.story.party import set_up_party
+from solo.story.play.open_play import EVERYDAY_WEAPONS, OpenGame, conflict_skill, ending_outcome, up_to_level
+from solo.story.play.party import set_up_party
 
 
 class Answers(Scripted):
@@ -47,7 +47,7 @@ def met_for_a_fight(seed: int, level: str, *, legacy: bool = False):
 
 
 def chance_to_win(game: OpenGame, nid: str, ctype) -> float:
-    """The PC's best chance to win, from the exact odds the Lens menu shows (solo/story/advice.py)."""
+    """The PC's best chance to win, from the exact odds the Lens menu shows (solo/story/play/advice.py)."""
     parts, _, _ = game.conflict_sides(ctype, [nid], None, pc_decider=None, mind=game._mind, copies=True)
     conflict = Conflict(ctype, parts, random.Random(0), round_limit=30)
     pc = next(p for p in parts if p.side == "a")

@@ -12,7 +12,7 @@ from solo.minds.bots import RandomDecider
 from solo.oracle.likelihood import LADDER
 from solo.rules.conflict_types import conflict_type
 from solo.rules.creation import pregenerated
-from solo.story.open_play import ROUND_LIMITS, OpenGame, default_length, ending_title, literal, open_adventure
+from solo.story.play.open_play import ROUND_LIMITS, OpenGame, default_length, ending_title, literal, open_adventure
 
 
 class Scripted:

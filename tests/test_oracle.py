@@ -444,7 +444,7 @@ def test_tableset_from_data_is_enough_for_events():
 
 def test_the_oracles_bounds_are_named_for_what_they_keep():
     """Issue 31, point 7: the floor that lifts a chance to 1 % reads "never impossible", the cap "never certain"."""
-    from solo.story.engine import _oracle_parts
+    from solo.story.play.engine import _oracle_parts
 
     assert _oracle_parts("impossible", 1) == ("Impossible", 1, [("tension 1", -20), ("never impossible", 16)])
     assert _oracle_parts("certain", 9) == ("Certain", 99, [("tension 9", 20), ("never certain", -16)])
@@ -456,8 +456,8 @@ def test_a_scene_that_went_well_eases_the_tension_whatever_its_author_guessed(tm
     nothing was rolled or it came out even."""
     from solo.minds.bots import FirstDecider
     from solo.rules.creation import pregenerated
-    from solo.story.engine import Game, scene_control
-    from solo.story.loader import load_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game, scene_control
 
     assert scene_control(2, "npcs") is True and scene_control(-1, "pcs") is False
     assert scene_control(0, "npcs") is False and scene_control(0, "pcs") is True and scene_control(0, None) is None

@@ -29,7 +29,7 @@ from solo.oracle import (
 from solo.oracle.session_file import OracleSession, load_session, save_session
 from solo.oracle.threads import DISCOVERY_GAIN
 from solo.saves import read_save
-from solo.story.state import GameState
+from solo.story.play.state import GameState
 from solo.ui import describe as d
 from solo.ui.event_stream import roll_records
 
@@ -289,7 +289,7 @@ def test_solo_session_weighs_moves_and_discovers(cli_run, tmp_path, monkeypatch)
 def test_a_new_scene_lets_the_pcs_look_into_a_thread_again_however_the_last_one_went(tutorial, tmp_path, monkeypatch,
                                                                                       mixed):
     if mixed:  # a scene that leaves the tension where it was is a new scene all the same
-        monkeypatch.setattr("solo.story.engine.scene_control", lambda went, authored: None)
+        monkeypatch.setattr("solo.story.play.engine.scene_control", lambda went, authored: None)
     lines = ["", "", "threads add Find the smuggler", "1", "threads discover 1", "1", "2", "threads discover 1"]
     session, out = play(tutorial, lines, tmp_path, seed=9)
     state = session.game.state

@@ -14,11 +14,11 @@ from solo.events import EventLog
 from solo.rules.conflict import Conflict
 from solo.rules.creation import pregenerated
 from solo.rules.participants import from_character, obstacle
-from solo.story.advice import LensAdvisor
-from solo.story.conflict_roles import ASSIST_BONUS, MAX_ASSIST, Roles, default_roles
-from solo.story.engine import Game
-from solo.story.loader import load_adventure, read_adventure
-from solo.story.text import fill
+from solo.story.format.loader import load_adventure, read_adventure
+from solo.story.format.text import fill
+from solo.story.play.advice import LensAdvisor
+from solo.story.play.conflict_roles import ASSIST_BONUS, MAX_ASSIST, Roles, default_roles
+from solo.story.play.engine import Game
 
 PARTY = Path(__file__).parent / "data" / "format" / "party.toml"
 

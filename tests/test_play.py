@@ -14,10 +14,10 @@ from rich.console import Console
 from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
 from solo.saves import read_save
-from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
-from solo.story.state import GameState
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.engine import Game
+from solo.story.play.state import GameState
 from solo.ui.session import Session
 
 DATA = Path(__file__).parent / "data"

@@ -19,8 +19,8 @@ from solo.sim.prove.reads import Reads, _cap, _uses
 from solo.sim.prove.report import exit_code, percent, text_lines
 from solo.sim.prove.search import Arc, Move, _add, prove
 from solo.sim.prove.walkthrough import walk
-from solo.story.expressions import parse_condition
-from solo.story.loader import load_adventure
+from solo.story.format.expressions import parse_condition
+from solo.story.format.loader import load_adventure
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "prove"

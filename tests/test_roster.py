@@ -24,7 +24,7 @@ from solo.cli import cli
 from solo.decisions import Question
 from solo.paths import default_roster, default_saves
 from solo.rules.creation import pregenerated
-from solo.story.loader import load_adventure
+from solo.story.format.loader import load_adventure
 
 CLOAK = """\
 [adventure]
@@ -90,7 +90,7 @@ def test_a_finished_character_is_offered_next_time_and_rewritten_in_place(tmp_pa
 
 
 def test_a_new_character_shows_its_card_event_and_a_pregen_none(tmp_path):
-    from solo.story.engine import Game
+    from solo.story.play.engine import Game
 
     class Answers:
         def __init__(self, *answers):
@@ -99,8 +99,8 @@ def test_a_new_character_shows_its_card_event_and_a_pregen_none(tmp_path):
         def decide(self, q: Question) -> str:
             return self.answers.pop(0) if q.kind == "pc_source" else (q.default or q.keys()[0])
 
-    from solo.story.library import find_adventure
-    from solo.story.party import set_up_party
+    from solo.story.format.library import find_adventure
+    from solo.story.play.party import set_up_party
 
     tutorial = load_adventure(find_adventure("tutorial"))
     for how, shown in (("random", True), ("pregen", False)):
@@ -238,9 +238,9 @@ def test_two_characters_of_one_name_are_listed_with_commands_that_pick_each(tmp_
 
 def test_the_ready_made_character_and_the_one_you_played_are_told_apart(tmp_path):
     """Issue 31, point 7: "Espen Lind" was listed twice at "Who will you play?" (the pregen and the roster's)."""
-    from solo.story.engine import Game
-    from solo.story.library import find_adventure
-    from solo.story.party import make_pc
+    from solo.story.format.library import find_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.party import make_pc
 
     folder = tmp_path / "characters"
     save_character(pregenerated("espen"), folder / "espen_lind.toml", scenarios=2)

@@ -23,11 +23,11 @@ from solo.rules.creation import pregenerated
 from solo.rules.escalation import recover
 from solo.rules.outcomes import STALEMATE, WON
 from solo.rules.participants import from_character, obstacle, settle_sources
-from solo.story.conflict_roles import Roles
-from solo.story.engine import Game
-from solo.story.epilogue import epilogue
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.conflict_roles import Roles
+from solo.story.play.engine import Game
+from solo.story.play.epilogue import epilogue
 
 COMBAT = conflict_type("combat")
 RULINGS = (Path(__file__).resolve().parents[1] / "docs" / "rulings.md").read_text(encoding="utf-8")
@@ -63,7 +63,7 @@ def test_d1_the_conflict_ends_when_one_side_is_out_so_a_quick_leave_after_the_wi
 def test_d2_a_spent_skilled_npc_cannot_push_so_it_sits_the_next_conflict_out():
     """Book l.519: "Common and Skilled NPCs cannot push their Conflict Pools below zero"; l.389: at zero
     they are out."""
-    from solo.story.pools import line_up
+    from solo.story.play.pools import line_up
 
     game = Game(load_adventure(find_adventure("tutorial")), seed=1, decider=Answers())
     guard = make_char("Guard", level="skilled", Combat=70, pools={"BODY": 6, "INT": 8, "POW": 10, "CHA": 12})

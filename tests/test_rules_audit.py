@@ -17,10 +17,10 @@ from solo.rules.conflict_types import conflict_type
 from solo.rules.creation import pregenerated
 from solo.rules.participants import from_character, obstacle
 from solo.rules.rulebook import DATA_DIR, load_rules
-from solo.story.engine import Game
-from solo.story.epilogue import epilogue
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.engine import Game
+from solo.story.play.epilogue import epilogue
 from solo.ui import describe
 
 COMBAT = conflict_type("combat")

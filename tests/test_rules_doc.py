@@ -396,7 +396,7 @@ def test_outcome_table(doc):
 
 
 def test_round_limit(doc):
-    from solo.story.engine import ROUND_LIMIT_DEFAULT
+    from solo.story.play.engine import ROUND_LIMIT_DEFAULT
 
     assert f"(default **{ROUND_LIMIT_DEFAULT}**)" in doc
 

@@ -24,10 +24,10 @@ from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.participants import from_character
 from solo.sim.policies import make_policy
-from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
-from solo.story.open_play import OpenGame
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.engine import Game
+from solo.story.play.open_play import OpenGame
 from solo.ui.event_stream import EventStream, open_stream_file
 from solo.ui.view import TerminalView
 
@@ -183,11 +183,11 @@ def test_who_tries_it_shows_the_target_the_roll_uses():
     log = game.sink
     mind = Answers(who="Bo", luck_flip="no")
     game.decider = mind
-    from solo.story.adventure import Action, Where
+    from solo.story.format.adventure import Action, Where
 
     action = Action("roll", {"skill": "Move", "focus": "Athletics", "difficulty": "hard", "who": "choose"},
                     {"success": None, "failure": None}, Where("test", "roll"))
-    from solo.story.actions import ACTIONS
+    from solo.story.play.actions import ACTIONS
 
     ACTIONS["roll"].resolve(game, action)
     options = shown(mind, "who")

@@ -22,7 +22,7 @@ from solo.sim.simulate import (
     simulate,
     wilson,
 )
-from solo.story.loader import load_adventure
+from solo.story.format.loader import load_adventure
 from solo.ui.session import ending_name
 
 DATA = Path(__file__).parent / "data" / "sim"
@@ -138,7 +138,7 @@ def test_the_turn_cap_turns_an_endless_loop_into_errors_with_seeds(tmp_path):
 @pytest.fixture
 def tails_crash(monkeypatch):
     """An engine 'bug' that only shows when the coin falls tails: a crash in the note effect."""
-    from solo.story import engine
+    from solo.story.play import engine
 
     real = engine.Game.apply
 
@@ -284,7 +284,7 @@ def test_state_at_end_counts_flags_items_and_counters():
 def test_a_runs_script_numbers_choices_as_the_menu_does_gaps_kept():
     """One numbering everywhere (issue 29): the yard's jump is 5 even while the gate (4) is closed."""
     from solo.sim.one_run import play_one
-    from solo.story.loader import load_adventure
+    from solo.story.format.loader import load_adventure
 
     adventure = load_adventure(Path(__file__).parent / "data" / "prove" / "planted.toml")
     numbers = {(sid, c.key): str(c.number) for sid, scene in adventure.scenes.items() for c in scene.choices}

@@ -16,7 +16,7 @@ from rich.console import Console
 from solo.decisions import Option, Question, QuestionError
 from solo.oracle.state import OracleState
 from solo.saves import read_save
-from solo.story.open_play import OpenGame, open_adventure
+from solo.story.play.open_play import OpenGame, open_adventure
 from solo.ui import describe as d
 from solo.ui import story_commands as sc
 from solo.ui.prompt import TerminalDecider, unbroken
@@ -62,7 +62,7 @@ def test_a_save_from_before_the_question_still_ends_where_it_ended(tmp_path):
 
 
 def test_at_a_head_names_the_thread_furthest_past_a_flashpoint():
-    from solo.story.open_play import at_a_head
+    from solo.story.play.open_play import at_a_head
 
     oracle = OracleState(threads=["A", "B", "C"])
     assert at_a_head(oracle) == ""

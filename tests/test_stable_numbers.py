@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from solo.cli import cli
 from solo.decisions import Option, Question, QuestionError
 from solo.rules.creation import pregenerated
-from solo.story.engine import Game
-from solo.story.loader import load_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.engine import Game
 
 PARTY = Path(__file__).parent / "data" / "format" / "party.toml"
 

@@ -75,7 +75,7 @@ def test_the_first_prompt_of_a_game_does_not_load_the_narrator(tmp_path) -> None
         "from solo.cli import main\ntry:\n    main()\nexcept SystemExit:\n    pass"
     )
     loaded = _modules_after(code, str(tmp_path))  # input ends at the first prompt
-    assert "solo.story.engine" in loaded  # the game did start
+    assert "solo.story.play.engine" in loaded  # the game did start
     assert not {"solo.narration.narrator", "solo.narration.templates", "solo.rules.odds"} & loaded
     assert (tmp_path / "saves").is_dir()  # and nothing was written outside tmp_path
 

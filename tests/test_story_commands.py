@@ -12,8 +12,8 @@ from solo.minds.bots import RandomDecider
 from solo.npc import generate_npc
 from solo.oracle.loader import load_tables
 from solo.saves import read_save
-from solo.story.engine import Game
-from solo.story.npcs import set_disposition
+from solo.story.play.engine import Game
+from solo.story.play.npcs import set_disposition
 from solo.ui import story_commands as sc
 
 
@@ -150,7 +150,7 @@ def test_status_is_off_until_asked(vellan, tmp_path):
 
 
 def test_status_in_open_play_counts_scenes():
-    from solo.story.open_play import OpenGame
+    from solo.story.play.open_play import OpenGame
 
     game = OpenGame(seed=1, decider=RandomDecider(random.Random(1)))
     game.state.visited["open"] = 3
@@ -302,8 +302,8 @@ def test_the_status_line_shows_a_pool_as_the_conflict_does_while_the_push_questi
     status line printed before that question says 0 too (solo.rules.participants.shown_pool), not -3."""
     from solo.decisions import PUSH
     from solo.events import EventLog
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     adventure = load_adventure(find_adventure("tutorial"))
 

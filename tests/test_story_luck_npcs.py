@@ -18,11 +18,11 @@ from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
 from solo.rules.outcomes import LOST, OUT, WON
 from solo.saves import read_save
-from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure, read_adventure
-from solo.story.open_play import OpenGame, open_adventure
-from solo.story.party import set_up_party
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure, read_adventure
+from solo.story.play.engine import Game
+from solo.story.play.open_play import OpenGame, open_adventure
+from solo.story.play.party import set_up_party
 from solo.ui.journal import Journal
 
 TUTORIAL = find_adventure("tutorial")
@@ -212,7 +212,7 @@ def test_scene_damage_offers_luck_and_asks_before_going_below_zero(tmp_path, red
 
 # -- item 8: luck find and luck contact change the game ----------------------------------------
 def test_luck_find_gives_the_item_and_luck_contact_brings_someone_in(tmp_path):
-    from solo.story.luck import LuckRefused, bring_contact, find_item
+    from solo.story.play.luck import LuckRefused, bring_contact, find_item
 
     game, events = _game(_yard(tmp_path, new_verbs=True), Answers())
     espen = game.state.pcs[0]
@@ -232,7 +232,7 @@ def test_luck_find_gives_the_item_and_luck_contact_brings_someone_in(tmp_path):
 
 
 def test_a_contact_nobody_named_fits_the_scene_and_is_never_an_outlaw(tmp_path):
-    from solo.story.luck import OUTLAW_ROLES, bring_contact
+    from solo.story.play.luck import OUTLAW_ROLES, bring_contact
 
     game, _ = _game(_yard(tmp_path, new_verbs=True), Answers())
     espen = game.state.pcs[0]
@@ -297,7 +297,7 @@ def test_refreshed_on_a_combined_pool_never_lifts_a_source_above_its_maximum(tmp
     # to 1 by raising POW, the source with room, and leaves BODY at its maximum.
     from solo.rules.conflict_types import conflict_type
     from solo.rules.participants import from_character
-    from solo.story.pools import _refresh
+    from solo.story.play.pools import _refresh
 
     game, events = _game(_yard(tmp_path), Answers())
     espen = game.state.pcs[0]

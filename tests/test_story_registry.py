@@ -1,7 +1,7 @@
 """One home per adventure verb: the registries, the documentation and the scene flow agree.
 
-docs/adventures.md is what authors read; the registries in solo.story.effects
-and solo.story.actions are what the loader checks and the engine does. These
+docs/adventures.md is what authors read; the registries in solo.story.play.effects
+and solo.story.play.actions are what the loader checks and the engine does. These
 tests keep the two equal, verb by verb and field by field.
 """
 
@@ -18,14 +18,14 @@ import pytest
 from solo.minds.bots import RandomDecider
 from solo.minds.memory import DEEDS
 from solo.rules.creation import pregenerated
-from solo.story.actions import ACTIONS, ActionVerb
-from solo.story.adventure import FALLBACK, Action, Where
-from solo.story.effects import EFFECTS, MEMORY_EVENTS, EffectVerb
-from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure, read_adventure
-from solo.story.party import set_up_party
-from solo.story.verbs import REQUIRED
+from solo.story.format.adventure import FALLBACK, Action, Where
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure, read_adventure
+from solo.story.format.verbs import REQUIRED
+from solo.story.play.actions import ACTIONS, ActionVerb
+from solo.story.play.effects import EFFECTS, MEMORY_EVENTS, EffectVerb
+from solo.story.play.engine import Game
+from solo.story.play.party import set_up_party
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "adventures.md").read_text("utf-8")
 NAME = re.compile(r"`([a-z_]+)`")  # a field or outcome name; quoted values such as `"all"` are not names

@@ -23,8 +23,8 @@ from solo.rules import lens_arrays
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.participants import from_character
-from solo.story.engine import Game
-from solo.story.think_ahead import Job, ThinkAhead, first_menu
+from solo.story.play.engine import Game
+from solo.story.play.think_ahead import Job, ThinkAhead, first_menu
 
 COMBAT = conflict_type("combat")
 NPC_FILE = {"name": "Vera", "level": "skilled", "skills": {"Combat": 55, "Cunning": 60, "Social": 50},
@@ -397,7 +397,7 @@ class _OpenFighter(GreedyDecider):
 
 def test_open_play_prices_a_fight_while_the_player_names_its_stakes_and_length(walks):
     from solo.rules.creation import pregenerated
-    from solo.story.open_play import OpenGame
+    from solo.story.play.open_play import OpenGame
 
     thinker = _Recording()
     bot = _OpenFighter(thinker, walks)
@@ -418,7 +418,7 @@ def test_a_resumed_game_prices_only_the_question_it_goes_live_at(tutorial, tmp_p
     from conftest import run_play, script_lines
 
     from solo.saves import read_save
-    from solo.story.advice import LensAdvisor
+    from solo.story.play.advice import LensAdvisor
 
     asked: list[str] = []
     advise = LensAdvisor.__call__

@@ -18,7 +18,7 @@ from solo.sim.drawing import edge_list, render
 from solo.sim.one_run import play_one
 from solo.sim.report import histogram_bins
 from solo.sim.simulate import Options, simulate
-from solo.story.loader import load_adventure
+from solo.story.format.loader import load_adventure
 
 # A room left at random: the step counter ends anywhere from 1 up, one value per run length.
 COUNTING = """\

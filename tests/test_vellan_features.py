@@ -14,10 +14,10 @@ import pytest
 from solo.decisions import Question
 from solo.events import EventLog
 from solo.rules.creation import pregenerated
-from solo.story.conditions import context_of
-from solo.story.engine import Game
-from solo.story.state import GameState
-from solo.story.text import fill
+from solo.story.format.text import fill
+from solo.story.play.conditions import context_of
+from solo.story.play.engine import Game
+from solo.story.play.state import GameState
 
 # The first evening cut short: at dusk the quay offers only the lane, and Knut takes the camera.
 TO_THURSDAY = ("Get off", "Climb the dark lane", "Hold out your camera", "Climb to your lodgings")
@@ -353,7 +353,7 @@ def test_five_explorer_games_in_a_row_reach_every_ending_alone_and_as_a_party(si
     of them alone)."""
     from solo.sim.options import Options
     from solo.sim.parallel import run_chunk
-    from solo.story.library import find_adventure
+    from solo.story.format.library import find_adventure
 
     options = Options(str(find_adventure("vellan")), 2000, seed=1, policy="explorer", party_size=size)
     tally = run_chunk(options, start, 5)

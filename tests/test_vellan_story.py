@@ -14,7 +14,7 @@ import pytest
 from solo.decisions import Question
 from solo.events import EventLog
 from solo.rules.creation import pregenerated
-from solo.story.engine import Game
+from solo.story.play.engine import Game
 
 
 class Route:
@@ -287,8 +287,8 @@ def test_the_status_line_keeps_day_one_until_the_night_has_passed(tmp_path):
     the night is day two."""
     from conftest import run_play, script_lines
 
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     lines = script_lines("vellan_seed4.txt")
     _, out, _ = run_play(load_adventure(find_adventure("vellan")), lines[:2] + ["status"] + lines[2:], tmp_path,
@@ -397,12 +397,12 @@ def test_the_anchor_at_dusk_mentions_the_docker_only_to_those_who_saw_him(vellan
 def test_knut_fights_with_the_cudgel_the_scene_shows():
     """The lane's text has Knut slap a cudgel into his palm: the narration calls his weapon that, not the
     'iron hands' of a clockwork guard an earlier Vellan had (a merge had moved its words onto him)."""
-    from solo.story.library import find_adventure
-    from solo.story.loader import load_adventure
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
 
     vellan = load_adventure(find_adventure("vellan"))
     from solo.npc.model import NPC
-    from solo.story.npcs import npc_fields
+    from solo.story.play.npcs import npc_fields
 
     knut = NPC.from_dict(npc_fields(vellan.npcs["knut"].data))
     assert knut.weapon == "cudgel" and knut.weapon_called is None

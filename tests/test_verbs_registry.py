@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from solo.sim.prove.probe import start
-from solo.story.actions import ACTIONS, ActionVerb
-from solo.story.chances import outcomes
-from solo.story.loader import load_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.actions import ACTIONS, ActionVerb
+from solo.story.play.chances import outcomes
 
 DATA = Path(__file__).resolve().parent / "data" / "prove"
 
@@ -33,7 +33,7 @@ def test_a_verb_without_chances_is_refused_not_played_with_dice(monkeypatch):
 
 def test_the_opposed_roll_and_its_chances_read_the_same_opposition():
     """One helper says what the other side rolls; the chances' note names that target."""
-    from solo.story.actions import Opposed
+    from solo.story.play.actions import Opposed
 
     verb = ACTIONS["opposed"]
     assert isinstance(verb, Opposed)

@@ -41,7 +41,7 @@ def command(adventures: tuple[str, ...], as_json: bool, codes: bool, stats: bool
     """
     from ..errors import SoloError
     from ..sim.lint import ALL_CODES, check_adventure
-    from ..story.library import find_adventure
+    from ..story.format.library import find_adventure
 
     if codes:
         for code, meaning in ALL_CODES.items():

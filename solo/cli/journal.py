@@ -164,10 +164,10 @@ def _session_for(save: Path, data: SaveData) -> Session:
     from ..errors import SoloError
     from ..paths import short_path
     from ..rules.character import Character
-    from ..story.engine import Game
-    from ..story.library import find_adventure
-    from ..story.loader import load_adventure
-    from ..story.open_play import OPEN_ID, OpenGame, open_adventure
+    from ..story.format.library import find_adventure
+    from ..story.format.loader import load_adventure
+    from ..story.play.engine import Game
+    from ..story.play.open_play import OPEN_ID, OpenGame, open_adventure
     from ..ui.session import Session
 
     game_class: type[Game] = Game

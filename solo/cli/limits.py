@@ -24,7 +24,7 @@ MAX_TURNS = 100_000
 #: A seed: a whole number from 0 to 2**63 - 1, which a save and a replay command hold as they are.
 MAX_SEED = 2**63 - 1
 #: A conflict's round limit (``--rounds`` of odds and duel): the limit an adventure's conflict may have too
-#: (solo/story/actions.py MAX_ROUNDS; a test holds the two equal).
+#: (solo/story/play/actions.py MAX_ROUNDS; a test holds the two equal).
 MAX_ROUNDS = 200
 #: Pools times Pools times rounds that ``solo odds`` prices (about 5 s with every Lens); more is refused.
 MAX_ODDS_WORK = 250_000

@@ -11,7 +11,7 @@ import click
 from . import UserError
 
 if TYPE_CHECKING:
-    from ..story.adventure import Adventure
+    from ..story.format.adventure import Adventure
 
 
 @click.command("map")
@@ -47,8 +47,8 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     from ..errors import SoloError
     from ..paths import PathError, replace_problem, write_owned
     from ..sim.drawing import MAP_FILE, render
-    from ..story.library import find_adventure
-    from ..story.loader import AdventureError, load_adventure
+    from ..story.format.library import find_adventure
+    from ..story.format.loader import AdventureError, load_adventure
 
     if force and output is None:
         raise UserError("--force goes with --output: it lets solo replace a file that is not a map it drew")

@@ -145,7 +145,7 @@ def _save(char: Character, path: Path, *, force: bool) -> None:
 def _interactive(rng: random.Random, player: str | None) -> Character:
     from rich.console import Console
 
-    from ..story.creation import create_character
+    from ..story.play.creation import create_character
     from ..ui.prompt import TerminalDecider
 
     console = Console(highlight=False)

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from ..file_lock import Held
     from ..rules.character import Character
     from ..saves import LogEntry
-    from ..story.adventure import Adventure
-    from ..story.engine import Game
-    from ..story.think_ahead import ThinkAhead
+    from ..story.format.adventure import Adventure
+    from ..story.play.engine import Game
+    from ..story.play.think_ahead import ThinkAhead
     from ..ui.line_input import LineInput
 
 
@@ -92,8 +92,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     )
     from ..rules.dice import new_rng
     from ..saves import SaveError, SaveWriteError, read_save, write_save
-    from ..story.library import available, find_adventure
-    from ..story.loader import AdventureError, load_adventure
+    from ..story.format.library import available, find_adventure
+    from ..story.format.loader import AdventureError, load_adventure
     from ..ui.event_stream import EVENTS_FILE
     from ..ui.journal import JOURNAL_FILE
     from ..ui.line_input import piped_line
@@ -103,7 +103,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
 
     console = Console(highlight=False)
     if list_them:
-        from ..story.loader import read_adventure
+        from ..story.format.loader import read_adventure
 
         found = available()
         width = max((len(n) for n in found), default=0)
@@ -112,7 +112,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             title = adv.title if adv else "(has errors: run solo check)"
             say(console, (f"{name:<{width}}", "bold"), f"  {title}")
         return
-    from ..story.engine import Game
+    from ..story.play.engine import Game
 
     folder = saves_dir or default_saves()
     if partial and script is None:
@@ -157,7 +157,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 data = read_save(path)
             except SaveError as exc:
                 raise UserError(str(exc)) from None
-            from ..story.open_play import OPEN_ID, OpenGame, open_adventure
+            from ..story.play.open_play import OPEN_ID, OpenGame, open_adventure
 
             if data.adventure_id == OPEN_ID:
                 adv, game_class = open_adventure(), OpenGame
@@ -189,7 +189,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             if open_play:
                 if adventure:
                     raise UserError("--open plays without a written adventure; leave out the adventure name")
-                from ..story.open_play import OpenGame, open_adventure
+                from ..story.play.open_play import OpenGame, open_adventure
 
                 adv, game_class = open_adventure(), OpenGame
             else:
@@ -274,10 +274,10 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             say(console, f"Seed {seed}. Saving to {save_path}. Type 'help' at any prompt.", style="dim")
         else:  # a long game takes a moment to replay: the screen says so at once
             say(console, f"Loading {save_path}…", style="dim")
-        # at the keyboard, a scene's conflicts are priced while the player reads it (solo/story/think_ahead.py)
+        # at the keyboard, a scene's conflicts are priced while the player reads it (solo/story/play/think_ahead.py)
         thinker = None
         if interactive and not no_odds:
-            from ..story.think_ahead import ThinkAhead
+            from ..story.play.think_ahead import ThinkAhead
 
             thinker = ThinkAhead()
         # a new game's save is on disk already, with no decisions yet: its log starts empty, not unknown
@@ -332,7 +332,7 @@ def _game_maker(game_class: Callable[..., Game], adventure: Adventure, roster_di
     at a terminal with readline, a decider that tells the line reader which answers Tab completes; at
     the keyboard, the session's one thinker that prices a menu's conflicts while the player reads."""
     from ..characters import read_roster
-    from ..story.engine import Game
+    from ..story.play.engine import Game
 
     roster = read_roster(roster_dir) if adventure.uses_pcs else None
 

@@ -57,8 +57,8 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     from ..sim.prove.report import exit_code, text_lines, to_json
     from ..sim.prove.search import prove
     from ..sim.prove.walkthrough import DEFAULT_SEEDS, trap_walks, walk
-    from ..story.library import find_adventure
-    from ..story.loader import AdventureError, load_adventure
+    from ..story.format.library import find_adventure
+    from ..story.format.loader import AdventureError, load_adventure
 
     began = time.perf_counter()
 

@@ -58,8 +58,8 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
     """
     from ..errors import SoloError
     from ..sim.simulate import Options, SimulationError, simulate
-    from ..story.library import find_adventure
-    from ..story.loader import AdventureError
+    from ..story.format.library import find_adventure
+    from ..story.format.loader import AdventureError
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if jobs > cpus:  # more processes than CPUs only share them out, and each one costs memory
@@ -236,7 +236,7 @@ def _show(r: dict) -> None:
 
 def _takes_a_party(path: Path, adventure: str, option: str) -> None:
     """Refuse a party for an adventure played without player characters, rather than drop it unsaid."""
-    from ..story.loader import AdventureError, load_adventure
+    from ..story.format.loader import AdventureError, load_adventure
 
     try:
         adv = load_adventure(path)

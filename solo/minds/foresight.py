@@ -380,7 +380,7 @@ class Foresight:
 class SharedChains:
     """Solved chains kept across conflicts and threads, by match-up (:meth:`Foresight.key_for`), the latest few.
 
-    What a :class:`~solo.story.think_ahead.ThinkAhead` priced while the
+    What a :class:`~solo.story.play.think_ahead.ThinkAhead` priced while the
     player read a scene waits here for the conflict that uses it; a conflict
     fought again finds its chains too. A chain is worked on by one thread at
     a time: a thinker claims a key (:meth:`claim`) before it builds that key's

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..story.graph import branches_of
-from ..story.text import Block, Part, TextError, parse_text
+from ..story.format.graph import branches_of
+from ..story.format.text import Block, Part, TextError, parse_text
 
 if TYPE_CHECKING:
-    from ..story.adventure import Adventure, Branch, Choice, Scene
-    from ..story.engine import Game
-    from ..story.expressions import Context
+    from ..story.format.adventure import Adventure, Branch, Choice, Scene
+    from ..story.format.expressions import Context
+    from ..story.play.engine import Game
 
 
 @lru_cache(maxsize=4096)

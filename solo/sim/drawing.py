@@ -2,7 +2,7 @@
 
 Scenes are nodes, every way from one scene to another is an edge labelled
 with its choice, its condition and, for rolls and conflicts, the outcome
-(:func:`solo.story.graph.branches_of`); a choice that keeps the story in its
+(:func:`solo.story.format.graph.branches_of`); a choice that keeps the story in its
 scene is a dotted loop back to it. Classes mark the start, the endings,
 scenes nobody can reach, dead ends (no way out) and traps (ways out, but no
 ending beyond them). With a simulation report each scene also shows the share
@@ -15,9 +15,9 @@ import re
 from typing import NamedTuple
 
 from ..paths import FileKind
-from ..story.adventure import Adventure, Choice
-from ..story.graph import branches_of, dead_ends, reachable
-from ..story.text import shown
+from ..story.format.adventure import Adventure, Choice
+from ..story.format.graph import branches_of, dead_ends, reachable
+from ..story.format.text import shown
 
 FORMATS = ("mermaid", "dot")
 LABEL_WIDTH = 48

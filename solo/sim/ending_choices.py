@@ -16,10 +16,10 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..story.graph import branches_of
+from ..story.format.graph import branches_of
 
 if TYPE_CHECKING:
-    from ..story.adventure import Adventure, Branch, Choice, Scene
+    from ..story.format.adventure import Adventure, Branch, Choice, Scene
 
 
 def choice_targets(scene: Scene) -> dict[str, frozenset[str]]:
@@ -34,7 +34,7 @@ def choice_targets(scene: Scene) -> dict[str, frozenset[str]]:
 def choice_stays(scene: Scene) -> frozenset[str]:
     """The keys of the choices some outcome of which stays in the scene: a branch with no ``goto`` (or a ``goto``
     list whose every route has a condition), or an outcome of the action that no branch answers."""
-    from ..story.actions import ACTIONS
+    from ..story.play.actions import ACTIONS
 
     def stays(branch: Branch | None) -> bool:
         return branch is None or (not branch.goto and all(r.condition is not None for r in branch.routes))

@@ -20,7 +20,7 @@ trip). In order, it takes:
    game at once, doing something (a roll, a fight) before walking away.
 
 In a conflict it takes the Lens the player is shown as best
-(:class:`~solo.story.advice.LensAdvisor`'s exact odds, or the Lens marked
+(:class:`~solo.story.play.advice.LensAdvisor`'s exact odds, or the Lens marked
 "likely best" where there are none), never flees or gives up while that Lens
 can still win, spends Luck on every flip the engine offers (it offers only
 flips that turn a roll or a round) and on a blow of 3 or more or one that would
@@ -46,8 +46,8 @@ from .policies import ReadingBot
 if TYPE_CHECKING:
     from ..rules.conflict_view import ConflictView
     from ..rules.participants import Participant
-    from ..story.adventure import Adventure, Choice
-    from ..story.advice import LensAdvisor
+    from ..story.format.adventure import Adventure, Choice
+    from ..story.play.advice import LensAdvisor
 
 #: Moves in a row with nothing new (no untried option, no new scene) before the explorer stops looking for
 #: more, per scene of the adventure: enough to cross any hub to an open lead, not enough to circle forever.
@@ -235,12 +235,12 @@ class ExplorerBot(ReadingBot):
     def advised(self, view: ConflictView, me: Participant) -> tuple[str, float | None]:
         """The Lens the player's odds mark best, and its exact chance to win (None where it is an estimate).
 
-        The same calls as :class:`~solo.story.advice.LensAdvisor` makes for the menu (one advisor per
+        The same calls as :class:`~solo.story.play.advice.LensAdvisor` makes for the menu (one advisor per
         conflict, keeping its chains), without the estimate's copies of the conflict: the Lens it would
-        estimate is the one :func:`~solo.story.advice.likely_best` names.
+        estimate is the one :func:`~solo.story.play.advice.likely_best` names.
         """
         from ..minds.foresight import Exact
-        from ..story.advice import LensAdvisor, likely_best
+        from ..story.play.advice import LensAdvisor, likely_best
 
         if self._advisor is None or self._advisor[0] is not view:
             self._advisor = (view, LensAdvisor(shared=_kept_chains()))

@@ -1,6 +1,6 @@
 """``solo check``: every problem of one or more adventures, in one run, located and sorted.
 
-The loader (:func:`solo.story.loader.read_adventure`) already checks every
+The loader (:func:`solo.story.format.loader.read_adventure`) already checks every
 field and the scene graph; this module adds what only shows when the whole
 adventure is looked at from further away, and never repeats the loader's
 checks:
@@ -14,7 +14,7 @@ checks:
   of the story (:func:`solo.sim.ending_choices.early_endings`): players who
   try options blindly, or one at a time, end there early.
 
-Codes are the loader's (:data:`solo.story.problems.CODES`) plus :data:`CHECK_CODES`.
+Codes are the loader's (:data:`solo.story.format.problems.CODES`) plus :data:`CHECK_CODES`.
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..story.loader import read_adventure
-from ..story.locate import LineMap
-from ..story.problems import CODES, Problem
+from ..story.format.loader import read_adventure
+from ..story.format.locate import LineMap
+from ..story.format.problems import CODES, Problem
 
 if TYPE_CHECKING:
-    from ..story.adventure import Adventure
+    from ..story.format.adventure import Adventure
 
-#: Codes only ``solo check`` reports (the loader's are in :data:`solo.story.problems.CODES`).
+#: Codes only ``solo check`` reports (the loader's are in :data:`solo.story.format.problems.CODES`).
 CHECK_CODES = {
     "E090": "no ending can be reached from this scene (every way out loops back)",
     "E099": "the checker itself failed (a bug in solo: please report it with the adventure)",
@@ -90,7 +90,7 @@ def check_adventure(source: str | Path, *, name: str | None = None) -> Report:
 def check_adventures(specs: list[str]) -> list[Report]:
     """One report per adventure; ``specs`` are paths or names of bundled/user adventures."""
     from ..errors import SoloError
-    from ..story.library import find_adventure
+    from ..story.format.library import find_adventure
 
     reports = []
     for spec in specs:
@@ -114,7 +114,7 @@ def narration_problems(source: Path, *, skip: Set[str] = frozenset()) -> list[Pr
     import tomli
 
     from ..paths import PathError, read_bounded
-    from ..story.loader import MAX_FILE_BYTES, NotAnAdventure, adventure_files
+    from ..story.format.loader import MAX_FILE_BYTES, NotAnAdventure, adventure_files
 
     sections: list[tuple[str, dict]] = []
     maps: dict[str, LineMap] = {}
@@ -163,7 +163,7 @@ def _conflict_type_keys(source: Path) -> list[str] | None:
 
 # -- scenes that can be left but never lead to an ending -------------------------------
 def trap_problems(adventure: Adventure, *, already: Set[str] = frozenset()) -> list[Problem]:
-    from ..story.graph import reachable
+    from ..story.format.graph import reachable
     from .drawing import can_end
 
     ends = can_end(adventure)

@@ -16,7 +16,7 @@ from .options import DEFAULT_MAX_TURNS
 
 if TYPE_CHECKING:
     from ..rules.character import Character
-    from ..story.adventure import Adventure
+    from ..story.format.adventure import Adventure
 
 QUESTIONS_PER_TURN = 200  # a turn may hold a whole conflict: a generous ceiling on questions
 
@@ -79,7 +79,7 @@ class RunResult:
 def play_one(adventure: Adventure, party: list[Character], seed: int, policy: str, *,
              sink: Callable[[Event], None] | None = None, max_turns: int = DEFAULT_MAX_TURNS) -> RunResult:
     """Play one game with seed ``seed``; errors are caught and returned with the answers so far."""
-    from ..story.engine import Game
+    from ..story.play.engine import Game
     from .policies import make_policy
 
     player = _Player(make_policy(policy, random.Random(seed ^ 0x5EED5EED)), max_turns)

@@ -18,7 +18,7 @@ from .party import Party, build_party
 from .tally import Tally
 
 if TYPE_CHECKING:
-    from ..story.adventure import Adventure
+    from ..story.format.adventure import Adventure
 
 _WORKER_CACHE: dict[tuple, tuple[Adventure, Party]] = {}
 
@@ -36,7 +36,7 @@ def _cache_key(options: Options) -> tuple:
 def _prepared(options: Options) -> tuple[Adventure, Party]:
     key = _cache_key(options)
     if key not in _WORKER_CACHE:
-        from ..story.loader import load_adventure
+        from ..story.format.loader import load_adventure
 
         adventure = load_adventure(options.adventure)
         prime(options, adventure, build_party(adventure, options))

@@ -15,7 +15,7 @@ from .options import Options, SimulationError
 
 if TYPE_CHECKING:
     from ..rules.character import Character
-    from ..story.adventure import Adventure
+    from ..story.format.adventure import Adventure
 
 SLOT_SEED = 1000  # generated party member i is built from random.Random(SLOT_SEED + i)
 

@@ -12,14 +12,14 @@ from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from ..rules.outcomes import OUTCOMES
-from ..story.text import shown
+from ..story.format.text import shown
 from .one_run import TurnLimit
 from .options import Options
 from .party import Party
 from .tally import Tally
 
 if TYPE_CHECKING:
-    from ..story.adventure import Adventure
+    from ..story.format.adventure import Adventure
 
 Z95 = 1.959963984540054
 #: A conflict's endings for the party as the report lists them: the party's own first, then the opponents' exits.
@@ -176,8 +176,8 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
 
 def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
     """How the story's own state ends up: flags and items per run, each counter's final values."""
-    from ..story.effects import EFFECTS
-    from ..story.graph import all_effects
+    from ..story.format.graph import all_effects
+    from ..story.play.effects import EFFECTS
 
     named: dict[str, set[str]] = {"flag": set(), "counter": set(), "give": set()}
     for e in all_effects(adventure):

@@ -1,6 +1,6 @@
 """``solo simulate``: auto-play an adventure many times with bot players and count what happens.
 
-Every run is a real :class:`~solo.story.engine.Game` with a bot
+Every run is a real :class:`~solo.story.play.engine.Game` with a bot
 (:mod:`solo.sim.policies`) answering for the party and the NPCs' own minds
 answering for them (:mod:`solo.sim.one_run`). The event sink narrates
 nothing: it only adds numbers into a :class:`~solo.sim.tally.Tally`, so
@@ -35,7 +35,7 @@ def simulate(options: Options, *, jobs: int = 1, progress: Callable[[int, int], 
     in the saves folder, :func:`solo.sim.report.errors_folder`). ``on_pool_ready`` is called once the
     worker processes exist (start a progress bar's thread only after that).
     """
-    from ..story.loader import load_adventure
+    from ..story.format.loader import load_adventure
     from .policies import POLICIES
 
     if options.runs < 1:

@@ -16,7 +16,7 @@ from ..rules.outcomes import COMAE, FLED, OUT, SURRENDERED
 from .one_run import RunResult
 
 if TYPE_CHECKING:
-    from ..story.engine import Game
+    from ..story.play.engine import Game
 
 MAX_ERROR_KINDS = 100
 ERROR_ENDING = "__error__"

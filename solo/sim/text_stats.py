@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..story.graph import branches_of
-from ..story.text import TextError, parse_text, runs_of
+from ..story.format.graph import branches_of
+from ..story.format.text import TextError, parse_text, runs_of
 
 if TYPE_CHECKING:
-    from ..story.adventure import Adventure
+    from ..story.format.adventure import Adventure
 
 _SLOT = re.compile(r"\{[^{}]*\}")
 

@@ -1,0 +1,1 @@
+"""Adventures and games: the file format (:mod:`.format`) and play (:mod:`.play`)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..events import Event
 from ..paths import FileKind
-from ..story.text import fill
+from ..story.format.text import fill
 from . import describe as d
 
 #: The first line of a transcript, and how a journal beside a save opens: solo knows both for its own.

@@ -22,9 +22,9 @@ from ..events import NARRATED, Event, Sink
 from ..paths import resume_command
 from ..rules.character import Character
 from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, write_save
-from ..story.adventure import Adventure, Scene
-from ..story.engine import Game
-from ..story.text import shown
+from ..story.format.adventure import Adventure, Scene
+from ..story.format.text import shown
+from ..story.play.engine import Game
 from .event_stream import EventStream, EventStreamError
 from .journal import Journal
 from .prompt import PIPED_TRIES, TerminalDecider
@@ -33,7 +33,7 @@ from .view import TerminalView, say, say_copyable, tell
 
 if TYPE_CHECKING:
     from ..narration import Cast, Narrator, Templates
-    from ..story.expressions import Context
+    from ..story.format.expressions import Context
 
 HELP = """\
 Answer with the number of an option (or the start of its words). At any prompt you can also type:
@@ -271,7 +271,7 @@ class Session:
         problem = self._try_save()
         if self.replaying:  # the whole log was a finished game: nothing new happened
             self.view.unmute("This game is already over; here is how it ended.")
-            from ..story.open_play import OPEN_ID
+            from ..story.play.open_play import OPEN_ID
 
             again = "solo play --open" if self.adventure.id == OPEN_ID else f"solo play {self.adventure.id}"
             say(self.console, f"Start a new one with: {again}", style="dim", soft_wrap=True)
@@ -489,7 +489,7 @@ class Session:
 
     def _luck(self, args: str, question: Question) -> None:
         """``luck [CHARACTER] contact [ROLE or NAME]`` or ``luck [CHARACTER] find ITEM``: the story does the rest."""
-        from ..story.luck import LUCK_COMMANDS, LuckRefused
+        from ..story.play.luck import LUCK_COMMANDS, LuckRefused
 
         words = args.split()
         at = next((i for i, w in enumerate(words) if w.lower() in LUCK_COMMANDS), None)
@@ -533,7 +533,7 @@ class Session:
         from ..narration.text import with_article_if_one
         from ..rules.luck import can_spend
         from ..rules.rolls import luck_left
-        from ..story.luck import LuckRefused, clean_name
+        from ..story.play.luck import LuckRefused, clean_name
 
         if not can_spend(pc, negative_luck=self.adventure.negative_luck) or (
                 command == "find" and text.strip().lower() in self._game.state.items):
@@ -551,7 +551,7 @@ class Session:
         return self.live.decide(question) == "yes"
 
     def _use_luck(self, name: str, command: str, text: str) -> None:
-        from ..story.luck import use_luck
+        from ..story.play.luck import use_luck
 
         pc = next(p for p in self._game.state.party if p.name == name)
         use_luck(self._game, pc, command, text)
@@ -584,7 +584,7 @@ class Session:
 
     def _replay_meta(self, entry: LogEntry) -> None:
         from ..saves import SaveMismatch
-        from ..story.luck import LuckRefused
+        from ..story.play.luck import LuckRefused
 
         try:
             self._replay_one_meta(entry)
@@ -777,14 +777,14 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
 
     Two endings may share a title; their outcomes (the scene's ``outcome``, else its id, as the
     engine reports it) tell them apart. With the game's ``context`` a title's ``{if}`` blocks read
-    as in the game, without one as :func:`~solo.story.text.shown` reads them.
+    as in the game, without one as :func:`~solo.story.format.text.shown` reads them.
     """
-    from ..story.engine import FALLEN
+    from ..story.play.engine import FALLEN
 
     scene = adventure.scenes.get(ending or "")
     if scene is not None:
         return f"{shown(scene.title, context)}; outcome: {scene.outcome or scene.id}"
-    from ..story.open_play import OPEN_END
+    from ..story.play.open_play import OPEN_END
 
     if ending == OPEN_END:
         return "the story's end"

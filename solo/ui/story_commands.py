@@ -26,7 +26,7 @@ from .view import say
 
 if TYPE_CHECKING:
     from ..decisions import Question
-    from ..story.engine import Game
+    from ..story.play.engine import Game
     from .session import Session
 
 
@@ -220,10 +220,10 @@ THREADS = _ListCommand("threads", threads_text,
 
 def npcs_text(game: Game) -> str:
     """Everyone the story has in play, in the order they came in, as much as the PCs know of them: a name (else
-    what was seen of them), role, disposition and secret once learned (:mod:`solo.story.knowledge`), their state,
+    what was seen of them), role, disposition and secret once learned (:mod:`solo.story.play.knowledge`), their state,
     and what they remember the PCs doing; names the player added themselves are marked as theirs, and a name
     that counts more than once when the oracle picks someone shows how many times (×2)."""
-    from ..story.knowledge import called
+    from ..story.play.knowledge import called
 
     state = game.state
     by_label = {called(game, nid): nid for nid in state.npcs}
@@ -245,8 +245,8 @@ def npc_card(game: Game, nid: str, mark: str = "") -> str:
     oracle's list (" ×2"), after the name."""
     from ..minds.memory import DEEDS
     from ..rules.outcomes import ACTIVE
-    from ..story.knowledge import called, facets_of, secret_of
-    from ..story.npcs import disposition_of
+    from ..story.play.knowledge import called, facets_of, secret_of
+    from ..story.play.npcs import disposition_of
 
     state = game.state
     npc = state.npcs[nid]
@@ -356,8 +356,8 @@ def status_text(session: Session) -> str:
     """Where the story stands, on one line: scene, tension, day (an adventure's ``day`` counter), the
     adventure's clocks (``[adventure] clocks``), Luck and the Pools of each character still in it."""
     from ..rules.rulebook import POOLS
-    from ..story.open_play import OPEN_ID
-    from ..story.text import shown
+    from ..story.format.text import shown
+    from ..story.play.open_play import OPEN_ID
 
     game = _game(session)
     state = game.state

@@ -24,7 +24,7 @@ from ..events import Event
 from ..rules.character import HURT_PENALTY
 from ..rules.dice import two_digits
 from ..rules.lenses import LENS_NAMES
-from ..story.text import fill
+from ..story.format.text import fill
 from . import describe as d
 from .journal import sentence
 from .sheet import pool_bar

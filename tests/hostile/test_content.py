@@ -30,10 +30,10 @@ from solo.errors import ContentError
 from solo.oracle import TableSet, load_tables
 from solo.oracle import tables as tables_module
 from solo.oracle.loader import read_folder
-from solo.story.actions import ACTIONS, OBSTACLE_FIELDS
-from solo.story.effects import EFFECTS
-from solo.story.readers import KIND_SHAPES
-from solo.story.schema import MAX_CHOICES
+from solo.story.format.readers import KIND_SHAPES
+from solo.story.format.schema import MAX_CHOICES
+from solo.story.play.actions import ACTIONS, OBSTACLE_FIELDS
+from solo.story.play.effects import EFFECTS
 
 FIVE_THOUSAND_DIGITS = "9" * 5000
 

@@ -26,7 +26,7 @@ from solo.cli import cli
 from solo.errors import SoloError
 from solo.rules.creation import pregenerated
 from solo.saves import SaveData, read_save, write_save
-from solo.story.loader import load_adventure
+from solo.story.format.loader import load_adventure
 from solo.ui.journal import TRANSCRIPT_HEAD, Journal
 
 HERE = Path(__file__).parent

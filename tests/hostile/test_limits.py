@@ -47,7 +47,7 @@ def test_the_one_table_in_docs_limits_states_every_bound_as_the_code_sets_it():
 def test_a_bound_set_twice_for_start_up_time_is_the_same_in_both_places():
     from solo.cli.limits import MAX_ROUNDS, TENSION
     from solo.oracle.likelihood import TENSION_MAX, TENSION_MIN
-    from solo.story.actions import MAX_ROUNDS as ADVENTURE_ROUNDS
+    from solo.story.play.actions import MAX_ROUNDS as ADVENTURE_ROUNDS
 
     assert MAX_ROUNDS == ADVENTURE_ROUNDS
     assert (TENSION.low, TENSION.high) == (TENSION_MIN, TENSION_MAX)
@@ -209,7 +209,7 @@ def test_an_adventure_source_of_root_is_glanced_at_never_walked(tmp_path, monkey
 
 
 def test_a_folder_too_large_to_be_an_adventure_is_refused_before_any_file_is_read(tmp_path, monkeypatch):
-    from solo.story import loader
+    from solo.story.format import loader
 
     folder = tmp_path / "big"
     folder.mkdir()
@@ -222,7 +222,7 @@ def test_a_folder_too_large_to_be_an_adventure_is_refused_before_any_file_is_rea
 
 
 def test_a_scene_with_more_choices_than_the_bound_is_refused_before_they_are_built(tmp_path, monkeypatch):
-    from solo.story.schema import MAX_CHOICES, Builder
+    from solo.story.format.schema import MAX_CHOICES, Builder
 
     text = EXAMPLE.read_text(encoding="utf-8")
     many = "".join(f'\n[[scenes.landing.choices]]\ntext = "Option {i}"\ngoto = "landing"\n'

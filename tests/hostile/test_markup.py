@@ -16,7 +16,7 @@ from rich.console import Console
 
 from solo.rules.creation import pregenerated
 from solo.saves import read_save
-from solo.story.loader import load_adventure
+from solo.story.format.loader import load_adventure
 from solo.toml_write import dumps
 from solo.ui.session import Session
 

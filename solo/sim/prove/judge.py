@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from ...story.engine import DEAD_END, FALLEN
+from ...story.play.engine import DEAD_END, FALLEN
 from .search import ERROR, MAX_SWEEPS, Node
 
 if TYPE_CHECKING:

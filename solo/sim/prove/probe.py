@@ -1,8 +1,8 @@
 """The engine, one choice at a time: a game copied at a choice, told how its action turns out, played on.
 
-:class:`ProbeGame` is the real :class:`~solo.story.engine.Game`; only the
+:class:`ProbeGame` is the real :class:`~solo.story.play.engine.Game`; only the
 resolution of the chosen choice's action is decided by the search (a
-:class:`~solo.story.chances.Plan`) instead of the dice. Effects, branches,
+:class:`~solo.story.play.chances.Plan`) instead of the dice. Effects, branches,
 routes, ``once``, visits, endings and whatever the format adds later all run
 as the engine runs them. A step ends when the game asks its next choice (the
 question is put before anything of that turn changes) or when it ends.
@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 from ...decisions import PUSH, Question
 from ...rules.dice import new_rng
 from ...rules.outcomes import OUT
-from ...story.engine import Game
-from ...story.state import GameState
+from ...story.play.engine import Game
+from ...story.play.state import GameState
 
 if TYPE_CHECKING:
     from ...rules.character import Character
-    from ...story.adventure import Action, Adventure, Branch
-    from ...story.chances import Plan
+    from ...story.format.adventure import Action, Adventure, Branch
+    from ...story.play.chances import Plan
 
 #: The dice a probe game keeps for what the search does not branch on (a scene's damage dice, tables).
 PROBE_SEED = 14

@@ -28,12 +28,12 @@ from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ...rules.outcomes import COMAE
-from ...story.expressions import Condition, value_function
-from ...story.npcs import disposition_of
+from ...story.format.expressions import Condition, value_function
+from ...story.play.npcs import disposition_of
 
 if TYPE_CHECKING:
-    from ...story.adventure import Adventure
-    from ...story.engine import Game
+    from ...story.format.adventure import Adventure
+    from ...story.play.engine import Game
 
 #: Calls whose value only ever grows in a game: safe to merge above the cap.
 GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
@@ -259,8 +259,8 @@ def _strings(obj: Any) -> set[str]:
 
 def scenes_ahead(adventure: Adventure) -> dict[str, frozenset[str]]:
     """Each scene -> the scenes the story can go on to from it, itself included (every branch's ``goto``,
-    route, outcome and escalation, as :func:`~solo.story.graph.edges` draws them)."""
-    from ...story.graph import edges
+    route, outcome and escalation, as :func:`~solo.story.format.graph.edges` draws them)."""
+    from ...story.format.graph import edges
 
     graph = {sid: {t for _, t in out if t in adventure.scenes} for sid, out in edges(adventure).items()}
     ahead: dict[str, frozenset[str]] = {}

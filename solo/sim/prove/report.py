@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...story.chances import SAMPLED_CONFLICTS
+from ...story.play.chances import SAMPLED_CONFLICTS
 from . import walkthrough as prove_walkthrough
 
 if TYPE_CHECKING:

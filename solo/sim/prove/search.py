@@ -2,7 +2,7 @@
 
 The ``prove_*`` modules drive the real engine one choice at a time
 (:mod:`solo.sim.prove.probe`), with the exact odds of every roll
-(:mod:`solo.story.chances`); docs/proving.md says what they find and
+(:mod:`solo.story.play.chances`); docs/proving.md says what they find and
 how far to trust it.
 
 Nodes are states as :mod:`solo.sim.prove.reads` tells them apart, or the
@@ -22,8 +22,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...story.chances import Outcomes, Plan, escalation_outcomes, outcomes
-from ...story.engine import DEAD_END
+from ...story.play.chances import Outcomes, Plan, escalation_outcomes, outcomes
+from ...story.play.engine import DEAD_END
 from .limits import DEFAULT_MAX_STATES
 from .probe import Packer, ProbeGame, start, step
 from .reads import Reads
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ...rules.character import Character
-    from ...story.adventure import Adventure, Choice
-    from ...story.chances import Fighters
+    from ...story.format.adventure import Adventure, Choice
+    from ...story.play.chances import Fighters
 
     #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
     Progress = Callable[[int, int], None]

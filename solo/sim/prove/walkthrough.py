@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, TARGET, Decider, Question
-from ...story.engine import DEAD_END, Game
+from ...story.play.engine import DEAD_END, Game
 from .probe import plain_answer
 from .search import ERROR
 

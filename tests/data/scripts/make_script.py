@@ -14,9 +14,9 @@ option numbers a person would type, so a script is a real input file.
 import argparse
 import random
 
-from solo.story.engine import Game
-from solo.story.library import find_adventure
-from solo.story.loader import load_adventure
+from solo.story.play.engine import Game
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure
 
 PLANS = {
     "tutorial": {"party_size": ["1"], "pc_source": ["pregen"], "choice": ["c2", "c1", "c2", "c1"]},

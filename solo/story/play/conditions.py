@@ -1,6 +1,6 @@
 """What an adventure's conditions read in a game: flags, counters, items, visits, skills, NPCs.
 
-The names of :data:`solo.story.expressions.FUNCTIONS` get their meaning here,
+The names of :data:`solo.story.format.expressions.FUNCTIONS` get their meaning here,
 from the game state at the moment a choice is offered.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..npc.disposition import disposition_modifier
-from ..rules.character import skill_target
-from .expressions import Context
+from ...npc.disposition import disposition_modifier
+from ...rules.character import skill_target
+from ..format.expressions import Context
 from .npcs import disposition_of
 from .state import GameState
 

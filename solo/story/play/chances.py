@@ -3,7 +3,7 @@
 Each outcome is a :class:`Plan`: its chance, its name, and what the probe
 game does in place of the dice to end up there (who rolled, which branch,
 what a conflict left behind). Targets come from the engine's own functions
-(:func:`~solo.story.rolling.roll_target`, :func:`~solo.story.rolling.roller`,
+(:func:`~solo.story.play.rolling.roll_target`, :func:`~solo.story.play.rolling.roller`,
 :func:`~solo.rules.rolls.judge`, :func:`~solo.rules.rolls.resolve_opposed`,
 the oracle's grades, the exact conflict odds of
 :class:`~solo.minds.foresight.Foresight`), so the chance shown is the chance
@@ -22,16 +22,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..rules.escalation import may_escalate
-from ..rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
-from ..rules.rolls import judge, resolve_opposed
+from ...rules.escalation import may_escalate
+from ...rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
+from ...rules.rolls import judge, resolve_opposed
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..decisions import Decider
-    from ..rules.character import Character
-    from .adventure import Action, Branch
+    from ...decisions import Decider
+    from ...rules.character import Character
+    from ..format.adventure import Action, Branch
     from .engine import Game
 
 #: Conflicts the exact odds cannot price (more than two sides, a spent Pool) are played this many times.
@@ -226,7 +226,7 @@ def opposed_chances(game: Game, action: Action) -> Outcomes:
 
 # -- the oracle and requests ----------------------------------------------------------------------
 def oracle_chances(game: Game, action: Action) -> Outcomes:
-    from ..oracle import oracle_odds
+    from ...oracle import oracle_odds
     from .actions import ACTIONS
 
     odds = oracle_odds(ACTIONS["oracle"].arg(action.spec, "odds"), game.state.oracle.tension)
@@ -322,7 +322,7 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
 
 def _exits(ctype, npc_ids: list[str]) -> list[Plan]:
     """Giving up (and, where the conflict allows flight, fleeing) in the first round: no roll, the NPCs stay in."""
-    from ..rules.outcomes import FLED, FLEE, SURRENDER, SURRENDERED
+    from ...rules.outcomes import FLED, FLEE, SURRENDER, SURRENDERED
 
     statuses = tuple((nid, ACTIVE) for nid in npc_ids)
     ways = [(SURRENDER, SURRENDERED)] + ([(FLEE, FLED)] if ctype.flight else [])
@@ -334,7 +334,7 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
     """The sides as the game lines them up (:meth:`Game.conflict_sides`, on copies), PCs keeping ``lens``, NPCs
     with their minds, and the PCs' disposition bonus in a social conflict. Spent Pools are not modelled.
     Returns the participants and the NPCs' by id."""
-    from ..minds.bots import LensKeeper
+    from ...minds.bots import LensKeeper
     from .actions import obstacle_of
     from .npcs import default_mind
 
@@ -349,8 +349,8 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
 
 def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tuple[float, float, str] | None:
     """The exact odds of one against one (won, lost, the best Lens to keep), or None where they cannot be had."""
-    from ..minds.foresight import Foresight
-    from ..rules.conflict import Conflict
+    from ...minds.foresight import Foresight
+    from ...rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
     parts, _ = _participants(game, ctype, spec, npc_ids, "none", rng)
@@ -376,7 +376,7 @@ def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, len
              ) -> Counter[Ending]:
     """The conflict played SAMPLED_CONFLICTS times with the engine, the PCs keeping ``lens`` (or fighting as
     ``fighter`` does): how each ended."""
-    from ..rules.conflict import Conflict
+    from ...rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
     counts: Counter[Ending] = Counter()

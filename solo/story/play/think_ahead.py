@@ -38,11 +38,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..minds.foresight import Foresight, SharedChains
+from ...minds.foresight import Foresight, SharedChains
 
 if TYPE_CHECKING:
-    from ..rules.conflict_view import ConflictView
-    from ..rules.participants import Participant
+    from ...rules.conflict_view import ConflictView
+    from ...rules.participants import Participant
     from .engine import Game
 
 #: A job's work: given a "should I stop" test, price what it was made for.
@@ -217,9 +217,9 @@ def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
     keeping no Lens, the NPCs as fresh twins of their minds, drawing from a generator of their own): what
     its first Lens menu is worked out from. None for a party (it says who takes part first), another kind
     of NPC mind than the game's own, or a side with nobody in or with a spent Pool (pushing on)."""
-    from ..minds.bots import LensKeeper
-    from ..rules.conflict import Conflict
-    from ..rules.outcomes import COMAE
+    from ...minds.bots import LensKeeper
+    from ...rules.conflict import Conflict
+    from ...rules.outcomes import COMAE
     from .actions import ACTIONS, conflict_type_of, obstacle_of
     from .npcs import default_mind
 
@@ -246,9 +246,9 @@ def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
 def best_lens_words(game: Game, spec: dict, store: SharedChains | None = None) -> str | None:
     """What the first Lens menu of the conflict ``spec`` will say for its best Lens, if it started now, for
     the menu that offers it: "Cautious: 44 % to win", "Cautious: ≈ 41 % ± 6 to win". The very advisor
-    the conflict asks (:class:`~solo.story.advice.LensAdvisor`), on :func:`conflict_as_it_starts`; with
+    the conflict asks (:class:`~solo.story.play.advice.LensAdvisor`), on :func:`conflict_as_it_starts`; with
     ``store`` (the thinker's) the chains it works out are kept for the conflict's own first menu."""
-    from ..rules.lenses import LENS_TABLE
+    from ...rules.lenses import LENS_TABLE
     from .advice import LensAdvisor
 
     view = conflict_as_it_starts(game, spec)

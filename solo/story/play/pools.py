@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..decisions import LUCK_REDUCE, PUSH, Option, Question
-from ..rules.character import HURT_PENALTY, Character, Pool
-from ..rules.conflict import Conflict
-from ..rules.luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
-from ..rules.outcomes import COMAE, OUT
-from ..rules.participants import combined_pool
-from ..rules.rolls import luck_left
+from ...decisions import LUCK_REDUCE, PUSH, Option, Question
+from ...rules.character import HURT_PENALTY, Character, Pool
+from ...rules.conflict import Conflict
+from ...rules.luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
+from ...rules.outcomes import COMAE, OUT
+from ...rules.participants import combined_pool
+from ...rules.rolls import luck_left
 
 if TYPE_CHECKING:
-    from ..rules.conflict_types import ConflictType
-    from ..rules.participants import Participant
+    from ...rules.conflict_types import ConflictType
+    from ...rules.participants import Participant
     from .engine import Game
 
 PUSH_ON, REFRESH = "push", "refresh"  # the answers the conflict engine's push question uses too

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ..errors import did_you_mean
+from ...errors import did_you_mean
+from ..play.effects import EFFECTS
 from .adventure import Action, Adventure, Branch, Choice, Effect, Scene, Where
-from .effects import EFFECTS
 from .expressions import Condition
 from .problems import Collector
 from .text import Block, TextError, blocks_of, parse_text

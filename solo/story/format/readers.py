@@ -10,17 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from ..errors import did_you_mean
-from ..rules.rulebook import POOLS, RulesTables
+from ...errors import did_you_mean
+from ...rules.rulebook import POOLS, RulesTables
+from ..play.luck import LUCK_COMMANDS
 from .expressions import Condition, ExpressionError, parse_condition
-from .luck import LUCK_COMMANDS
 from .problems import Collector, describe
 from .text import PARTY_WORDS, TextError, blocks_of, parse_text, party_slot_problem, runs_of
 
 TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs", "themself",
               "you", "You", "yourself", "Yourself")
 
-#: What a verb field of each kind (:class:`solo.story.verbs.Field`) holds in TOML: "text", "number" (a
+#: What a verb field of each kind (:class:`solo.story.format.verbs.Field`) holds in TOML: "text", "number" (a
 #: whole number), "texts" (a list of texts), "table" or "bool". A value of another shape is reported before
 #: the verb's own check sees it, so no check compares, hashes or parses a value of the wrong type.
 KIND_SHAPES: dict[str, tuple[str, ...]] = {
@@ -86,7 +86,7 @@ class Readers:
     def field_shapes(self, file: str, path: str, fields: Mapping[str, object], given: Mapping[str, object]) -> bool:
         """Report every given field whose value has the wrong shape for its kind; True if all fit.
 
-        ``fields`` maps names to :class:`~solo.story.verbs.Field` (anything with a ``kind``); a
+        ``fields`` maps names to :class:`~solo.story.format.verbs.Field` (anything with a ``kind``); a
         kind missing from :data:`KIND_SHAPES` is left to the verb.
         """
         ok = True

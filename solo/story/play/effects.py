@@ -12,22 +12,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import did_you_mean
-from ..npc.disposition import disposition_names, normalise_disposition, shift_disposition
-from ..rules.dice import DiceError, parse
-from ..rules.escalation import recover
-from ..rules.luck import NEGATIVE_LUCK_FLOOR
-from ..rules.medicine import MedicineError, new_day, treat
-from ..rules.rulebook import POOLS
+from ...errors import did_you_mean
+from ...npc.disposition import disposition_names, normalise_disposition, shift_disposition
+from ...rules.dice import DiceError, parse
+from ...rules.escalation import recover
+from ...rules.luck import NEGATIVE_LUCK_FLOOR
+from ...rules.medicine import MedicineError, new_day, treat
+from ...rules.rulebook import POOLS
+from ..format.verbs import Field, Verb, is_whole
 from .knowledge import CLUE_MAX, FACETS, add_clue, called, learn
 from .npcs import disposition_of, refill, remember, rest_npcs, set_disposition
 from .pools import hurt
-from .verbs import Field, Verb, is_whole
 
 if TYPE_CHECKING:
-    from ..rules.character import Character
+    from ...rules.character import Character
+    from ..format.schema import Builder
     from .engine import Game
-    from .schema import Builder
 
 Args = Mapping[str, Any]
 
@@ -44,7 +44,7 @@ KNOW_DEFAULT = ("name", "role")
 class EffectVerb(Verb):
     """One kind of effect; subclasses register themselves in :data:`EFFECTS`.
 
-    The whole-adventure lint (:mod:`solo.story.graph`) learns what a verb
+    The whole-adventure lint (:mod:`solo.story.format.graph`) learns what a verb
     does to the story's names from these attributes, never from its name.
     """
 

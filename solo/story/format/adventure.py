@@ -1,7 +1,7 @@
 """An adventure as typed data: metadata, NPCs, scenes, choices, actions and effects.
 
-The loader (:mod:`solo.story.loader`) builds these from TOML and checks them;
-the engine (:mod:`solo.story.engine`) plays them. Every object keeps the file
+The loader (:mod:`solo.story.format.loader`) builds these from TOML and checks them;
+the engine (:mod:`solo.story.play.engine`) plays them. Every object keeps the file
 and TOML path it came from, so a problem found at any time can name its place.
 """
 
@@ -41,7 +41,7 @@ class Where:
 
 @dataclass
 class Effect:
-    kind: str  # a key of solo.story.effects.EFFECTS
+    kind: str  # a key of solo.story.play.effects.EFFECTS
     args: dict[str, Any]  # as written, the kind's own key included (never its ``if``)
     where: Where
     condition: Condition | None = None  # ``if``: the effect applies only while this holds
@@ -86,7 +86,7 @@ class Branch:
 class Action:
     """What a choice does before it moves on; its outcome picks the branch."""
 
-    kind: str  # a key of solo.story.actions.ACTIONS
+    kind: str  # a key of solo.story.play.actions.ACTIONS
     spec: dict[str, Any]  # the fields as written, without the outcomes
     branches: dict[str, Branch]
     where: Where
@@ -202,7 +202,7 @@ class Adventure:
 
     @cached_property
     def flow(self) -> Machine:
-        """The scenes as a state machine (:mod:`solo.story.flow`), built once, when a game first moves."""
+        """The scenes as a state machine (:mod:`solo.story.format.flow`), built once, when a game first moves."""
         from .flow import flow_machine
 
         return flow_machine(self)

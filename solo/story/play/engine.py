@@ -5,8 +5,8 @@ every choice is a :class:`~solo.decisions.Question` for the player's decider
 (a person, a script or a bot) or for an NPC's mind. Given the same seed and
 the same answers it plays the same game, which is what saves, undo, scripted
 play and the simulator all rely on. The verbs a scene uses do their own work
-(:mod:`solo.story.effects`, :mod:`solo.story.actions`); the game moves
-between scenes through the adventure's flow machine (:mod:`solo.story.flow`).
+(:mod:`solo.story.play.effects`, :mod:`solo.story.play.actions`); the game moves
+between scenes through the adventure's flow machine (:mod:`solo.story.format.flow`).
 """
 
 from __future__ import annotations
@@ -18,37 +18,37 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
-from ..decisions import Decider, Option, Question, answers_from_record
-from ..events import Chance, Event, Sink, wants_detail
-from ..npc.disposition import disposition_modifier
-from ..rules.character import Character
-from ..rules.conflict import Conflict
-from ..rules.conflict_types import ConflictType, load_conflict_types
-from ..rules.dice import new_rng
-from ..rules.luck import fall_due
-from ..rules.outcomes import COMAE, LOST, OUT, STALEMATE, WON
-from ..rules.participants import Participant, from_character, shown_pool
+from ...decisions import Decider, Option, Question, answers_from_record
+from ...events import Chance, Event, Sink, wants_detail
+from ...npc.disposition import disposition_modifier
+from ...rules.character import Character
+from ...rules.conflict import Conflict
+from ...rules.conflict_types import ConflictType, load_conflict_types
+from ...rules.dice import new_rng
+from ...rules.luck import fall_due
+from ...rules.outcomes import COMAE, LOST, OUT, STALEMATE, WON
+from ...rules.participants import Participant, from_character, shown_pool
+from ..format.adventure import Action, Adventure, Branch, Choice, Effect, Scene
+from ..format.expressions import Context
+from ..format.flow import move_trigger, refused
+from ..format.retries import cost_words
+from ..format.text import fill, pick, shown
 from .actions import ACTIONS, ROUND_LIMIT_DEFAULT
-from .adventure import Action, Adventure, Branch, Choice, Effect, Scene
 from .conditions import context_of
 from .conflict_roles import Roles, ask_roles, default_roles
 from .effects import EFFECTS
 from .epilogue import epilogue
-from .expressions import Context
-from .flow import move_trigger, refused
 from .knowledge import called, learn, learn_names_in
 from .npcs import between_scenes, default_mind, disposition_of
 from .party import set_up_party
 from .pools import line_up
-from .retries import cost_words
 from .state import GameState
-from .text import fill, pick, shown
 
 if TYPE_CHECKING:
     import random
 
-    from ..npc.model import NPC
-    from ..oracle import OracleAnswer, TableSet
+    from ...npc.model import NPC
+    from ...oracle import OracleAnswer, TableSet
     from .think_ahead import ThinkAhead
 
 FALLEN = "__fallen__"
@@ -76,7 +76,7 @@ class Game:
         mind_factory: MindFactory | None = None,
         advise: bool = False,
     ):
-        from ..oracle import OracleState
+        from ...oracle import OracleState
 
         self.adventure = adventure
         self.seed = seed
@@ -211,7 +211,7 @@ class Game:
 
         The game is the machine's model without joining it, so nothing is left behind
         in the machine when the game is dropped. The move is read from the machine's
-        transitions as a table (:func:`solo.story.flow.moves_of`), then the machine's
+        transitions as a table (:func:`solo.story.format.flow.moves_of`), then the machine's
         callback runs; a move fired from inside that callback waits until it is done,
         as the machine (queued) would have it wait.
         """
@@ -266,7 +266,7 @@ class Game:
         self.emit("scene_entered", scene=scene.id, title=title, text=text, slots=self.text_slots(),
                   ending=scene.ending, visit=s.visited[scene.id])
         if scene.oracle_setup:
-            from ..oracle import set_up_scene
+            from ...oracle import set_up_scene
 
             setup = set_up_scene(self.rng, self.tables, s.oracle)
             self.emit("scene_setup", **setup.to_dict())
@@ -386,7 +386,7 @@ class Game:
         """For each (answer, conflict spec) a player reads in a menu, the chance the conflict's first Lens menu
         will show for its best Lens ("Cautious: 44 % to win", or an estimate "Cautious: ≈ 41 % ± 6 to win"),
         worked out now by the conflict's own advisor on the conflict as it would start
-        (:func:`~solo.story.think_ahead.conflict_as_it_starts`). Nothing for a replayed answer (nobody
+        (:func:`~solo.story.play.think_ahead.conflict_as_it_starts`). Nothing for a replayed answer (nobody
         reads it), without advice, or for a party (it says who takes part first)."""
         if not conflicts or not self.advise or answers_from_record(self.decider):
             return {}
@@ -516,9 +516,9 @@ class Game:
         get the first opposing NPC's disposition in social conflicts, NPCs their
         minds, and afterwards NPC statuses are remembered and PCs in comae leave.
         A party first says who takes part, who assists and who sits out (one of
-        them drives a ``vehicle``: :mod:`solo.story.conflict_roles`). Someone
+        them drives a ``vehicle``: :mod:`solo.story.play.conflict_roles`). Someone
         whose conflict Pool is already spent takes part only by pushing on
-        (:func:`solo.story.pools.line_up`); a side left with nobody loses
+        (:func:`solo.story.play.pools.line_up`); a side left with nobody loses
         without a fight.
         """
         s = self.state
@@ -612,8 +612,8 @@ class Game:
         what their assistants add), then each NPC not in comae on side b (under its id where its name is
         taken), then the obstacle.
 
-        ``roles`` is the party's line-up (:func:`solo.story.conflict_roles.ask_roles`); without one, as
-        nobody was asked, :func:`~solo.story.conflict_roles.default_roles` (everyone, or with a ``vehicle``
+        ``roles`` is the party's line-up (:func:`solo.story.play.conflict_roles.ask_roles`); without one, as
+        nobody was asked, :func:`~solo.story.play.conflict_roles.default_roles` (everyone, or with a ``vehicle``
         the best driver). Returns the participants, the NPCs' by id, and the names of those in comae.
         ``copies`` builds them from copies of the characters, for a look ahead that must leave the game as
         it is (``solo prove``).
@@ -664,7 +664,7 @@ class Game:
     # -- table-side tools that do not change the story -----------------------------------
     def ask_oracle(self, question: str, odds: str = "even", rng: random.Random | None = None) -> OracleAnswer:
         """``? question`` at a prompt: answered with the given generator (default: the game's)."""
-        from ..oracle import ask
+        from ...oracle import ask
 
         word, target, parts = _oracle_parts(odds, self.state.oracle.tension)
         chance_id = self.announced(None, word, target, parts)  # a menu may have shown it (open play's likelihoods)
@@ -697,8 +697,8 @@ def scene_control(went: int, authored: str | None) -> bool | None:
 def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, int]]]:
     """The oracle's chance of a yes taken apart: the likelihood (named), the chance, and what moved it
     from the likelihood's base: the tension, and the bounds that keep it from certainty (1–99)."""
-    from ..oracle import chance_of_yes, likelihood
-    from ..oracle.likelihood import TENSION_NEUTRAL, TENSION_STEP
+    from ...oracle import chance_of_yes, likelihood
+    from ...oracle.likelihood import TENSION_NEUTRAL, TENSION_STEP
 
     like = likelihood(odds)
     chance = chance_of_yes(like, tension)
@@ -719,7 +719,7 @@ def _tables_for(dirs: tuple[str, ...]) -> TableSet:
     Tables are read-only once loaded; the key includes SOLO_TABLES so a changed
     environment is read afresh.
     """
-    from ..oracle import load_tables
+    from ...oracle import load_tables
 
     key = (dirs, os.environ.get("SOLO_TABLES", ""))
     if key not in _TABLES:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import SoloError
+from ...errors import SoloError
 from .locate import LineMap
 
 #: Problem codes (documented in docs/adventures.md).

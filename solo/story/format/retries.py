@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .effects import EFFECTS
+from ..play.effects import EFFECTS
 
 if TYPE_CHECKING:
     from .adventure import Effect
@@ -44,7 +44,7 @@ def _one(effect: Effect) -> str:
         by = verb.arg(args, "by")
         unit = str(args["add"]).replace("_", " ")
         if abs(by) == 1:
-            from ..narration.text import english
+            from ...narration.text import english
 
             unit = english().singular_noun(unit) or unit  # "1 hour"; a name that is no plural stays
         return f"{by} {unit}"

@@ -10,19 +10,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..decisions import Option
-from ..events import Chance
-from ..npc.disposition import disposition_modifier
-from ..rules.character import Character, Modifier, Situation, skill_target
-from ..rules.luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, spend
-from ..rules.rolls import CheckResult, difficulty_modifier, flip_that_helps, luck_left
+from ...decisions import Option
+from ...events import Chance
+from ...npc.disposition import disposition_modifier
+from ...rules.character import Character, Modifier, Situation, skill_target
+from ...rules.luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, spend
+from ...rules.rolls import CheckResult, difficulty_modifier, flip_that_helps, luck_left
+from ..format.verbs import Field, field_value
 from .npcs import disposition_of
-from .verbs import Field, field_value
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ..npc.model import NPC
+    from ...npc.model import NPC
     from .engine import Game
 
 #: The fields of a skill roll, shared by the ``roll`` and ``opposed`` actions (and their defaults).

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..errors import SoloError
-from ..rules.luck import can_spend, spend
+from ...errors import SoloError
+from ...rules.luck import can_spend, spend
 
 if TYPE_CHECKING:
-    from ..rules.character import Character
+    from ...rules.character import Character
     from .engine import Game
 
 #: The words of the ``luck`` command, and the Luck use (docs/rules.md §2.8) each one spends.
@@ -63,7 +63,7 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
     ``text`` names a role (``doctor``, ``mechanic`` …: someone of that trade
     turns up) or the Contact's own name; empty, the tables choose both.
     """
-    from ..npc import generate_npc, role_named
+    from ...npc import generate_npc, role_named
 
     role = name = None
     if text.strip():
@@ -105,7 +105,7 @@ def _fitting_role(game: Game) -> str:
     A scene that speaks of a doctor, a clerk or a pilot gets one; otherwise the draw is among the
     trades that are neither mindless nor outlaw, so a quay at night does not produce a bandit friend.
     """
-    from ..npc.roles import roles
+    from ...npc.roles import roles
 
     fit = [r for r in roles().values() if not r.mindless and r.key not in OUTLAW_ROLES]
     scene = game.adventure.scenes.get(game.state.scene) if game.state.scene is not None else None
@@ -129,7 +129,7 @@ def clean_name(text: str, what: str) -> str:
 
 
 def _spend(game: Game, pc: Character, command: str) -> None:
-    from ..rules.luck import LuckError
+    from ...rules.luck import LuckError
 
     try:
         spend(pc, LUCK_COMMANDS[command], negative_luck=game.adventure.negative_luck)

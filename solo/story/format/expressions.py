@@ -235,7 +235,7 @@ class _Parser:
 
     def call(self, name: Token):
         if name.value not in FUNCTIONS:
-            from ..errors import did_you_mean
+            from ...errors import did_you_mean
 
             raise ExpressionError(f"unknown function {name.value!r}{did_you_mean(name.value, FUNCTIONS)}", name.column)
         self.take()  # (

@@ -3,8 +3,8 @@
 An effect (``{ give = "rope" }``) and an action (``roll = { skill = … }``)
 are both verbs: a class that names its fields, checks them when the
 adventure loads and does its work when the game reaches it. The loader and
-the engine read the registries in :mod:`solo.story.effects` and
-:mod:`solo.story.actions`, and a test holds docs/adventures.md to them, so
+the engine read the registries in :mod:`solo.story.play.effects` and
+:mod:`solo.story.play.actions`, and a test holds docs/adventures.md to them, so
 adding a verb is adding one class (and its lines in the documentation).
 """
 

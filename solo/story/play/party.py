@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ..decisions import Option, Question
-from ..errors import ContentError
-from ..rules.character import MAX_NAME, Character
+from ...decisions import Option, Question
+from ...errors import ContentError
+from ...rules.character import MAX_NAME, Character
 from .npcs import npc_fields
 
 if TYPE_CHECKING:
     import random
 
-    from ..npc import NPC
-    from .adventure import NPCDef
+    from ...npc import NPC
+    from ..format.adventure import NPCDef
     from .engine import Game
 
 
@@ -74,7 +74,7 @@ def _npc_of(npc_def: NPCDef, rng: random.Random) -> NPC:
     """The adventure's NPC, brought to life for this game: an NPC whose every field is written down is read
     once per adventure (reading it draws no die) and met again as a duplicate in each game after; one with
     fields left to chance is read with the game's dice each time, as its file says."""
-    from ..npc import NPC
+    from ...npc import NPC
 
     kept = _FIXED.get(id(npc_def))
     if kept is None or kept[0] is not npc_def:
@@ -121,7 +121,7 @@ def make_party(game: Game) -> list[Character]:
 
 def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozenset[str] = frozenset()) -> Character:
     """The adventure's pregenerated character (if not taken yet), a new one or a random one."""
-    from ..rules.creation import build_character, pregenerated, random_choices
+    from ...rules.creation import build_character, pregenerated, random_choices
     from .creation import create_character
 
     options = []

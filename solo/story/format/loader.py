@@ -14,17 +14,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import ContentError, did_you_mean
-from ..paths import PathError, read_bounded
-from ..rules.conflict_types import read_conflict_types
-from ..toml_files import TOMLError, loads_toml
+from ...errors import ContentError, did_you_mean
+from ...paths import PathError, read_bounded
+from ...rules.conflict_types import read_conflict_types
+from ...toml_files import TOMLError, loads_toml
 from .adventure import Adventure
 from .locate import LineMap
 from .problems import AdventureError, Collector, Problem
 from .schema import Builder
 
 MAX_FILE_BYTES = 2_000_000
-RESERVED_ID = "open"  # the save id of open play (story/open_play.py OPEN_ID)
+RESERVED_ID = "open"  # the save id of open play (story/play/open_play.py OPEN_ID)
 SECTIONS = ("adventure", "npcs", "scenes", "narration", "responses")
 
 
@@ -175,7 +175,7 @@ MAX_ID_CHARS = 100
 
 def _check_id(adv_id: str, meta: object, file: str, c: Collector) -> None:
     """The id names the save file (and simulate's replay files): a plain, short file name, never a path."""
-    from ..paths import plain_name_problem
+    from ...paths import plain_name_problem
 
     problem = plain_name_problem(adv_id) or (f"is longer than {MAX_ID_CHARS} bytes"
                                              if len(adv_id.encode("utf-8", "replace")) > MAX_ID_CHARS else None)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..decisions import Option
-from ..rules.character import willpower_aim
-from ..rules.improvement import (
+from ...decisions import Option
+from ...rules.character import willpower_aim
+from ...rules.improvement import (
     NEW_FOCUS_COST,
     NEW_SKILL_COST,
     NEW_TAG_COST,
@@ -21,8 +21,8 @@ from ..rules.improvement import (
     learn_skill,
     learn_tag,
 )
-from ..rules.luck import end_scenario
-from ..rules.rulebook import rules
+from ...rules.luck import end_scenario
+from ...rules.rulebook import rules
 
 if TYPE_CHECKING:
     from .engine import Game

@@ -25,18 +25,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..decisions import Option, Question
-from ..npc.levels import level_named
-from ..npc.model import NPC
-from ..oracle.likelihood import LADDER
-from ..rules.character import Character
-from ..rules.conflict_types import ConflictType
-from ..rules.luck import fall_due
-from ..rules.outcomes import COMAE, OUT
-from ..rules.participants import OBSTACLES, obstacle
-from ..rules.rolls import DIFFICULTIES
-from ..rules.rulebook import SKILLS, rules
-from .adventure import Action, Adventure, Scene, Where
+from ...decisions import Option, Question
+from ...npc.levels import level_named
+from ...npc.model import NPC
+from ...oracle.likelihood import LADDER
+from ...rules.character import Character
+from ...rules.conflict_types import ConflictType
+from ...rules.luck import fall_due
+from ...rules.outcomes import COMAE, OUT
+from ...rules.participants import OBSTACLES, obstacle
+from ...rules.rolls import DIFFICULTIES
+from ...rules.rulebook import SKILLS, rules
+from ..format.adventure import Action, Adventure, Scene, Where
 from .engine import Game, scene_control
 from .epilogue import epilogue
 from .npcs import disposition_of, set_disposition
@@ -44,8 +44,8 @@ from .party import set_up_party
 from .rolling import roll_chance
 
 if TYPE_CHECKING:
-    from ..oracle.state import OracleState
-    from ..oracle.tables import TableResult
+    from ...oracle.state import OracleState
+    from ...oracle.tables import TableResult
 
 OPEN_ID = "open"
 OPEN_END = "open_end"  # the ending of every open game
@@ -120,7 +120,7 @@ class OpenGame(Game):
         return kind is not None and kind != "scene_expectation"
 
     def _new_scene(self) -> None:
-        from ..oracle import set_up_scene
+        from ...oracle import set_up_scene
 
         self.scene_number += 1
         for pc in self.state.pcs:  # as in a written adventure: Luck borrowed before falls due now (§2.8)
@@ -222,8 +222,8 @@ class OpenGame(Game):
         """Someone new (``who`` the situation named, or anyone; ``name`` one the player put on the NPC list);
         tied to ``thread`` they come with a meaning pair saying how. Their role as shown says both, so the
         NPC list keeps them. Outside a legacy replay they carry everyday gear (:func:`everyday_gear`)."""
-        from ..npc import generate_npc
-        from ..oracle import meaning, npc_reaction
+        from ...npc import generate_npc
+        from ...oracle import meaning, npc_reaction
 
         level = self.ask("npc_level", "How capable are they?", [
             Option("common", "Someone ordinary", "Common"), Option("skilled", "Someone capable", "Skilled"),
@@ -251,7 +251,7 @@ class OpenGame(Game):
 
     def _meet_again(self, nid: str) -> None:
         """Someone met before: the reaction is rolled again from how they feel now, and may change it."""
-        from ..oracle import npc_reaction
+        from ...oracle import npc_reaction
 
         npc = self.state.npcs[nid]
         before = disposition_of(npc)
@@ -513,7 +513,7 @@ def up_to_level(npc: NPC, ctype: ConflictType) -> None:
 
 def at_a_head(oracle: OracleState) -> str:
     """The open thread furthest along its track that has reached a flashpoint (5 of 10 or more), or ''."""
-    from ..oracle.state import FLASHPOINTS
+    from ...oracle.state import FLASHPOINTS
 
     reached = [(oracle.thread_progress(t), t) for t in oracle.threads if oracle.thread_progress(t) >= FLASHPOINTS[0]]
     return max(reached, key=lambda pt: pt[0])[1] if reached else ""

@@ -15,27 +15,27 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..decisions import Option
-from ..errors import did_you_mean
-from ..rules.character import PRONOUNS, skill_target
-from ..rules.escalation import may_escalate
-from ..rules.fiction import Fiction, check_fiction
-from ..rules.outcomes import LOST, OUTCOMES, WON
-from ..rules.participants import Participant, obstacle
-from ..rules.rolls import difficulty_modifier, resolve_opposed, roll_check
-from ..rules.rulebook import SKILLS
+from ...decisions import Option
+from ...errors import did_you_mean
+from ...rules.character import PRONOUNS, skill_target
+from ...rules.escalation import may_escalate
+from ...rules.fiction import Fiction, check_fiction
+from ...rules.outcomes import LOST, OUTCOMES, WON
+from ...rules.participants import Participant, obstacle
+from ...rules.rolls import difficulty_modifier, resolve_opposed, roll_check
+from ...rules.rulebook import SKILLS
+from ..format.verbs import Field, Verb, field_value, is_whole
 from .knowledge import add_clue, called, learn
 from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
-from .verbs import Field, Verb, field_value, is_whole
 
 if TYPE_CHECKING:
-    from ..npc import NPC
-    from ..rules.character import Character
-    from ..rules.conflict_types import ConflictType
-    from .adventure import Action, Branch
+    from ...npc import NPC
+    from ...rules.character import Character
+    from ...rules.conflict_types import ConflictType
+    from ..format.adventure import Action, Branch
+    from ..format.schema import Builder
     from .chances import Fighters, Outcomes
     from .engine import Game
-    from .schema import Builder
 
 Spec = Mapping[str, Any]
 
@@ -79,7 +79,7 @@ class ActionVerb(Verb):
 
     def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
         """Every way the action can turn out if taken now, each with its chance, built on the helpers
-        :meth:`resolve` rolls with (``solo prove``'s moves, solo/story/chances.py). Every verb has its own:
+        :meth:`resolve` rolls with (``solo prove``'s moves, solo/story/play/chances.py). Every verb has its own:
         tests/test_verbs_registry.py fails a verb without them, rather than letting it fall back to dice."""
         raise NotImplementedError
 
@@ -190,7 +190,7 @@ class Opposed(ActionVerb):
                 if "npc" in spec and "npcs" not in esc and "obstacle" not in esc:
                     esc["npcs"] = [spec["npc"]]
                 if "type" not in esc and spec.get("skill") in b.t.skills:
-                    from ..rules.escalation import EscalationError, fitting_type
+                    from ...rules.escalation import EscalationError, fitting_type
 
                     focus = self.arg(spec, "focus")
                     try:  # the conflict that fits the roll that was lost (docs/rules.md §4)
@@ -417,7 +417,7 @@ def obstacle_pronoun(name: str) -> str:
     last = name.split()[-1] if name.split() else name
     if not last.isalpha():
         return "it"
-    from ..narration.text import english
+    from ...narration.text import english
 
     return "they" if english().singular_noun(last.lower()) else "it"
 
@@ -434,7 +434,7 @@ class Oracle(ActionVerb):
         if not isinstance(spec.get("question"), str):
             b.fail(file, path, "missing field 'question' (text)")
         if "odds" in spec:
-            from ..oracle.likelihood import OracleError, likelihood
+            from ...oracle.likelihood import OracleError, likelihood
 
             try:
                 likelihood(str(spec["odds"]))
@@ -495,7 +495,7 @@ class Request(ActionVerb):
             b.fail(file, f"{path}.tag", "expected \"Contact\" or \"Lab\" (the Tags that grant requests)", "E005")
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
-        from ..rules.dice import d100
+        from ...rules.dice import d100
 
         tag = action.spec["tag"]
         asked = self.asker(game, tag)
@@ -513,7 +513,7 @@ class Request(ActionVerb):
     def asker(game: Game, tag: str) -> tuple[Character, int] | None:
         """The PC who asks (of those with the Tag, the one with the best chance left) and that chance; None
         when nobody has the Tag. The request and its chances read it here."""
-        from ..rules.character import request_chance
+        from ...rules.character import request_chance
 
         holders = [pc for pc in game.state.pcs if tag in pc.tags]
         if not holders:

@@ -2,8 +2,8 @@
 
 The :class:`Builder` knows the sections, scenes, choices and branches; the
 verbs it meets inside them (effects and actions) check their own fields
-through it, from the registries in :mod:`solo.story.effects` and
-:mod:`solo.story.actions`. Each problem is reported where it was found and
+through it, from the registries in :mod:`solo.story.play.effects` and
+:mod:`solo.story.play.actions`. Each problem is reported where it was found and
 the build goes on, so an author sees every problem at once.
 """
 
@@ -14,16 +14,16 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import ContentError, SoloError, did_you_mean
-from ..oracle.tables import TableSet
-from ..rules.conflict_types import ConflictType
-from ..rules.rulebook import rules
-from .actions import ACTIONS, OBSTACLE_FIELDS
+from ...errors import ContentError, SoloError, did_you_mean
+from ...oracle.tables import TableSet
+from ...rules.conflict_types import ConflictType
+from ...rules.rulebook import rules
+from ..play.actions import ACTIONS, OBSTACLE_FIELDS
+from ..play.effects import EFFECTS
+from ..play.knowledge import FACETS, KNOWN_DEFAULT, SECRET_MAX, SEEN_MAX
+from ..play.npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
 from .adventure import Action, Adventure, Branch, Choice, Clock, Effect, NPCDef, Route, Scene, Where
-from .effects import EFFECTS
 from .expressions import Condition, parse_condition
-from .knowledge import FACETS, KNOWN_DEFAULT, SECRET_MAX, SEEN_MAX
-from .npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
 from .problems import Collector, describe
 from .readers import MAX_WHOLE, Readers
 from .text import TextError, blocks_of, parse_text
@@ -116,7 +116,7 @@ class Builder(Readers):
                                             "adventure with no player character")
             pc = None
         elif pc is not None:
-            from ..rules.creation import pregenerated
+            from ...rules.creation import pregenerated
 
             try:
                 pregenerated(pc)
@@ -251,7 +251,7 @@ class Builder(Readers):
                 self.responses[name] = branch
 
     def build_npcs(self) -> dict[str, NPCDef]:
-        from ..npc import NPC
+        from ...npc import NPC
 
         out = {}
         for nid, data in self.m["npcs"].items():
@@ -590,7 +590,7 @@ class Builder(Readers):
     def table_set(self) -> TableSet | None:
         """The random tables the game will roll on, read once; a fault is reported once (E007) where it is."""
         if self._tables is _UNREAD:
-            from ..oracle import load_tables
+            from ...oracle import load_tables
 
             try:
                 self._tables = load_tables([Path(d) for d in self.tables_dirs()], use_env=True)
@@ -652,7 +652,7 @@ def _bad_name(name: str, *, item: bool) -> str | None:
     """Why a flag, counter or item named at the start could never be read, or None.
 
     Flags and counters are read as bare names in conditions, so they must be one name token of
-    the condition language (:func:`solo.story.expressions.tokenize` decides, not a copy of its
+    the condition language (:func:`solo.story.format.expressions.tokenize` decides, not a copy of its
     pattern); an item is read as a string, ``has("silver key")``, so any one line without braces will do.
     """
     from .expressions import ExpressionError, tokenize

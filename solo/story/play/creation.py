@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from ..decisions import Decider, Option, Question
-from ..rules.character import MAX_NAME, Character
-from ..rules.creation import (
+from ...decisions import Decider, Option, Question
+from ...rules.character import MAX_NAME, Character
+from ...rules.creation import (
     CREATION_FOCUSES,
     STANDARD_POOLS,
     Choices,
@@ -25,8 +25,8 @@ from ..rules.creation import (
     roll_willpower,
     spare_focus_options,
 )
-from ..rules.dice import d
-from ..rules.rulebook import POOLS, RulesTables, rules
+from ...rules.dice import d
+from ...rules.rulebook import POOLS, RulesTables, rules
 
 
 def _ask(decider: Decider, kind: str, prompt: str, options, **kw) -> str:

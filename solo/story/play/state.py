@@ -10,17 +10,17 @@ import copy as _copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..rules.character import Character
+from ...rules.character import Character
 
 if TYPE_CHECKING:
-    from ..npc.model import NPC
-    from ..oracle import OracleState
+    from ...npc.model import NPC
+    from ...oracle import OracleState
 
 STATE_VERSION = 1
 
 
 def _new_oracle() -> OracleState:
-    from ..oracle import OracleState
+    from ...oracle import OracleState
 
     return OracleState()
 
@@ -46,7 +46,7 @@ class GameState:
     ending: str | None = None
     notes: list[str] = field(default_factory=list)
     luck_used: dict[str, int] = field(default_factory=dict)  # "contact" / "find" -> times spent at the prompt
-    # what the PCs know of each NPC whose knowledge changed in play (npc id -> facets, solo.story.knowledge);
+    # what the PCs know of each NPC whose knowledge changed in play (npc id -> facets, solo.story.play.knowledge);
     # an NPC not here is known as its adventure says at the start
     known: dict[str, list[str]] = field(default_factory=dict)
     clues: list[str] = field(default_factory=list)  # lines the story marked as learned (``learn``), in order
@@ -105,9 +105,9 @@ class GameState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
         """Rebuild a state from a snapshot; raises ValueError (naming the field) if it is damaged."""
-        from ..errors import ContentError
-        from ..npc import NPC
-        from ..oracle import OracleState
+        from ...errors import ContentError
+        from ...npc import NPC
+        from ...oracle import OracleState
 
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise ValueError(f"not a game state of version {STATE_VERSION}")

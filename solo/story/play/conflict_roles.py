@@ -5,7 +5,7 @@ who knows the archives searches them while the others fetch boxes, and one
 drives the van while the others hold on. Before the conflict the party says
 so, through the ordinary questions (``lineup``, ``part``, ``assist`` and
 ``who`` for a driver), so a person, a script or a bot answers them alike.
-The answer is a :class:`Roles`, which :meth:`solo.story.engine.Game.conflict_sides`
+The answer is a :class:`Roles`, which :meth:`solo.story.play.engine.Game.conflict_sides`
 turns into participants; the odds a player is shown are made from those same
 participants, assistance included.
 
@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..decisions import Option
-from ..rules.participants import from_character
+from ...decisions import Option
+from ...rules.participants import from_character
 
 if TYPE_CHECKING:
-    from ..rules.character import Character
-    from ..rules.conflict_types import ConflictType
+    from ...rules.character import Character
+    from ...rules.conflict_types import ConflictType
     from .engine import Game
 
 #: What one assisting PC adds to the rolls of the participant they assist, and the most assistance adds.

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import SoloError, did_you_mean
-from ..paths import search_path
+from ...errors import SoloError, did_you_mean
+from ...paths import search_path
 
 DEFAULT_ADVENTURE = "tutorial"
 

@@ -4,7 +4,7 @@
 Used wherever author text meets the player (scene text, branch text, choice
 labels), so every place fills it the same way. A conditional block
 ``{if COND}…{else}…{end}`` is read by the condition language of
-:mod:`solo.story.expressions`, so text can ask exactly what a choice's ``if``
+:mod:`solo.story.format.expressions`, so text can ask exactly what a choice's ``if``
 can; the engine picks the branches (it knows the game), the renderers fill the
 slots. Parsing is bounded: a text nests at most :data:`MAX_TEXT_DEPTH` blocks
 and holds at most :data:`MAX_BLOCKS`.
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..rules.character import PRONOUNS
+from ...rules.character import PRONOUNS
 from .expressions import Condition, Context, ExpressionError, parse_condition
 
 _SLOT = re.compile(r"(?<!\{)\{([A-Za-z_.][A-Za-z0-9_.]*)\}(?!\})")
@@ -45,7 +45,7 @@ def party_form(slot: str, size: int) -> str:
     kind, _, word = key.partition(".")
     if size <= 1:
         return word
-    from ..narration.text import english
+    from ...narration.text import english
 
     return english().plural_noun(word) if kind == "each" else english().plural_verb(word)
 

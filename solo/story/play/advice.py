@@ -1,6 +1,6 @@
 """The chances shown to a player before they pick a Lens (no other solo tool does this).
 
-A :class:`LensAdvisor` lives for one conflict: story/engine.py hands a new one
+A :class:`LensAdvisor` lives for one conflict: story/play/engine.py hands a new one
 to each :class:`~solo.rules.conflict.Conflict`, which asks it at every Lens
 question of a PC and shows its words after each Lens's hint.
 
@@ -41,20 +41,20 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from ..decisions import CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, Question
-from ..minds.arena import restore, snapshot
-from ..minds.bots import GreedyDecider, LensKeeper
-from ..minds.foresight import Exact, Foresight, SharedChains, mind_of
-from ..rules.character import Pool
-from ..rules.conflict import Conflict
-from ..rules.lenses import LENS_TABLE
-from ..rules.outcomes import OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, WON
+from ...decisions import CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, Question
+from ...minds.arena import restore, snapshot
+from ...minds.bots import GreedyDecider, LensKeeper
+from ...minds.foresight import Exact, Foresight, SharedChains, mind_of
+from ...rules.character import Pool
+from ...rules.conflict import Conflict
+from ...rules.lenses import LENS_TABLE
+from ...rules.outcomes import OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, WON
 
 if TYPE_CHECKING:
-    from ..decisions import Decider
-    from ..rules.conflict import Declaration
-    from ..rules.conflict_view import ConflictView
-    from ..rules.participants import Participant
+    from ...decisions import Decider
+    from ...rules.conflict import Declaration
+    from ...rules.conflict_view import ConflictView
+    from ...rules.participants import Participant
 
 #: What an estimate may spend at one question: rounds of play (a stand-in for time that every machine
 #: counts alike, so the same question always gets the same words; about 0.25 s here), and at most so many conflicts.
@@ -82,7 +82,7 @@ class LensAdvisor:
 
     def __init__(self, *, budget: int | None = ESTIMATE_ROUNDS, runs: int = ESTIMATE_RUNS,
                  shared: SharedChains | None = None):
-        self.foresight = Foresight(shared=shared)  # shared: chains priced ahead (story/think_ahead.py)
+        self.foresight = Foresight(shared=shared)  # shared: chains priced ahead (story/play/think_ahead.py)
         self.budget = budget
         self.runs = runs
         self.told = False  # whether a menu has said what "to win" assumes
@@ -137,7 +137,7 @@ def exact_words(exact: Exact, assumes: str = "") -> dict[str, str]:
 
 def likely_best(view: ConflictView, p: Participant) -> str:
     """The Lens with the best chance by one round's exact odds and best play after (what minds and bots weigh)."""
-    from ..minds.position import read_position
+    from ...minds.position import read_position
 
     try:
         values = read_position(view, p).values

@@ -10,16 +10,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..npc.disposition import normalise_disposition
-from ..rules.escalation import recover
-from ..rules.outcomes import COMAE
+from ...npc.disposition import normalise_disposition
+from ...rules.escalation import recover
+from ...rules.outcomes import COMAE
 
 if TYPE_CHECKING:
     import random
 
-    from ..decisions import Decider
-    from ..events import Sink
-    from ..npc.model import NPC
+    from ...decisions import Decider
+    from ...events import Sink
+    from ...npc.model import NPC
     from .engine import Game
 
 #: How an adventure's NPC gets its Pools back (its ``recovers`` field): with a night's sleep, as the
@@ -85,7 +85,7 @@ def set_disposition(npc: NPC, value: str) -> None:
 
 def remember(game: Game, nid: str, deed: str) -> None:
     """The NPC remembers what the PCs did; enough regard either way moves its disposition a rung."""
-    from ..minds.memory import NPCMemory
+    from ...minds.memory import NPCMemory
 
     s = game.state
     npc = s.npcs[nid]
@@ -107,7 +107,7 @@ def default_mind(npc: NPC, rng: random.Random, *, memory: list[str] | None = Non
                  sink: Sink | None = None) -> Decider | None:
     """The NPC's mind from its Code Block (solo.minds.npc), or plain rolls if minds are unavailable."""
     try:
-        from ..minds.npc import NPCMind
+        from ...minds.npc import NPCMind
     except ImportError:  # pragma: no cover - only while the minds module is missing
         return None
     return NPCMind(npc, rng, memory=memory, sink=sink)
