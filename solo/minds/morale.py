@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..npc.leanings import Leanings
 
@@ -93,6 +93,11 @@ class Morale:
     last_pool: int | None = None
     reaction: str | None = None  # set when broken: flee, surrender, beg, bargain, call_for_help, fight_on
     checks: list = field(default_factory=list)
+
+    def copy(self) -> Morale:
+        """A twin to change apart: its own sets and checks, the same (frozen) leanings, which a deep copy would
+        take apart dictionary by dictionary for every what-if conflict the Lens advice plays."""
+        return replace(self, fired=set(self.fired), seen_out=set(self.seen_out), checks=list(self.checks))
 
     @property
     def never_breaks(self) -> bool:

@@ -24,7 +24,6 @@ in :mod:`.morale` and :mod:`.memory`.
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
 import random
@@ -588,6 +587,7 @@ class NPCMind:
         self.last: Decision | None = None
         self._fight: _Fight | None = None
         self._adopt: _Fight | None = None  # a twin's starting point (spawn), taken by the first conflict
+        self._secondary: dict | None = None  # Covert/Flamboyant targets shared by a what-if's twins (spawn)
 
     # -- leanings --------------------------------------------------------------
     def leanings(self, *, facing_pcs: bool = True) -> Leanings:
@@ -612,18 +612,22 @@ class NPCMind:
         return replace(lean, lean=values, on_break=on_break,
                        surrender_bias=min(1.0, max(0.0, lean.surrender_bias + infl.surrender)))
 
-    def spawn(self, rng: random.Random) -> NPCMind:
+    def spawn(self, rng: random.Random, secondary: dict | None = None) -> NPCMind:
         """A twin for a what-if copy of the conflict at hand (the Lens advice's estimates).
 
         Same NPC and memory, where it stands in the current conflict (morale,
         its last Lens and target) carried into the first conflict it is asked
         in, its own generator, no sink: the live mind is not touched.
+        ``secondary``: the Covert and Flamboyant targets kept for the copies of
+        one conflict (the same characters in every copy), shared by the twins.
         """
         twin = NPCMind(self.npc, rng, memory=self.memory)
+        twin._secondary = secondary
         fight = self._fight
         if fight is not None:
-            twin._adopt = replace(fight, morale=copy.deepcopy(fight.morale), secondary=dict(fight.secondary),
-                                  readings={})
+            kept = secondary if secondary is not None else {}
+            kept.update(fight.secondary)
+            twin._adopt = replace(fight, morale=fight.morale.copy(), secondary=kept, readings={})
         return twin
 
     @property
@@ -806,7 +810,8 @@ class NPCMind:
         if fight is None or fight.conflict is not conflict:
             facing_pcs = any(p.is_pc for p in conflict.participants)
             lean = self.leanings(facing_pcs=facing_pcs)
-            fight = self._fight = _Fight(conflict, lean, Morale(lean))
+            fight = self._fight = _Fight(conflict, lean, Morale(lean),
+                                         secondary=self._secondary if self._secondary is not None else {})
         return fight
 
     def _publish(self, d: Decision) -> None:

@@ -234,6 +234,10 @@ class WhatIf:
         self.view, self.me = view, me
         self.chars = {id(q.char): copy.deepcopy(q.char) for q in view.participants if q.char is not None}
         self.saved = {k: snapshot(c) for k, c in self.chars.items()}
+        # the same characters in every copy: their Covert and Flamboyant targets are worked out once, and a
+        # greedy player (who keeps nothing between conflicts but those) is one decider for every copy
+        self.secondary: dict = {}
+        self.greedy: dict[str, GreedyDecider] = {}
 
     def seed(self) -> str:
         view = self.view
@@ -269,6 +273,11 @@ class WhatIf:
         if q.decider is None:
             return None
         mind = mind_of(q)
-        inner: Decider = mind.spawn(random.Random(rng.random())) if mind is not None else GreedyDecider()
+        inner: Decider
+        if mind is not None:
+            inner = mind.spawn(random.Random(rng.random()), self.secondary)
+        else:
+            inner = self.greedy.get(q.id) or self.greedy.setdefault(q.id, GreedyDecider())
+            inner._secondary = self.secondary
         return _Replay(decl, inner) if decl is not None else inner
 
