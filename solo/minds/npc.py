@@ -49,12 +49,12 @@ from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
 from ..npc.tables import LEAN_LENS
 from ..rules.conflict_view import ConflictView
-from ..rules.lens_chain import FOLLOW_UPS, Effect, alike_in_play
+from ..rules.lens_chain import EXIT, FOLLOW_UPS, Effect, alike_in_play
 from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
 from ..rules.outcomes import ACTIVE, OUT
 from ..rules.participants import Participant
 from .memory import NPCMemory
-from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, STEADY, Morale
+from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, STEADY, Morale, Nerve, nerve_checks, reaction_split
 from .position import (
     Position,
     _secondary_targets,
@@ -508,6 +508,75 @@ class MindPolicy:
         return _spread_at(self.reading, own, other, mine, theirs, seen, self._foe_last(theirs), mine.last, False)
 
 
+class NervousPolicy(MindPolicy):
+    """:class:`MindPolicy` with the mind's nerve in the chain's state (``Effect.nerve``, a :class:`~.morale.Nerve`).
+
+    At each of its declarations it looks at the fight first, as
+    :meth:`NPCMind._lens` and :meth:`NPCMind._clever` do: the morale check of
+    :func:`~.morale.nerve_checks` (its win chance from the same values its
+    Lens choice reads), then, broken, it leaves (:data:`~solo.rules.lens_chain.EXIT`;
+    ``surrenders`` is the share that yields rather than runs) or, fighting on,
+    declares as a broken mind; otherwise it declares with the morale the
+    check left. Each choice carries the nerve it leaves. ``readings``: its
+    reading with each morale (their policies differ only there).
+    """
+
+    def __init__(self, readings: dict[str, _Reading], keeps: str, surrenders: float | None):
+        super().__init__(readings[STEADY], keeps)
+        self.readings, self.surrenders = readings, surrenders
+
+    @staticmethod
+    def hurt(nerve: Nerve) -> Nerve:
+        """The nerve after a blow took Pool off the mind: it counts while shaken (the ``wounded`` trigger)."""
+        return nerve._replace(hurt=True) if nerve.state == SHAKEN and not nerve.hurt else nerve
+
+    def __call__(self, own: int, other: int, mine: Effect, theirs: Effect, seen: str | None = None) -> dict:
+        import numpy as np
+
+        got = self.over_grid(np.array([[own]]), np.array([[other]]), mine, theirs, seen)
+        return {k: float(np.asarray(p).reshape(-1)[0]) for k, p in got.items() if np.asarray(p).reshape(-1)[0] > 0}
+
+    def over_grid(self, own, other, mine: Effect, theirs: Effect, seen: str | None = None) -> dict:
+        nerve = mine.nerve
+        if not isinstance(nerve, Nerve):
+            raise ValueError("a nervous policy reads its nerve in its effect")
+        foe_last = self._foe_last(theirs)
+        return declaration_chances(self.readings, self.surrenders, own, other, mine, theirs, seen, foe_last,
+                                   mine.last, False)
+
+
+def declaration_chances(readings: dict[str, _Reading], surrenders: float | None, own, other, mine: Effect,
+                        theirs: Effect, seen: str | None, foe_last: str, last_lens: str | None,
+                        first_round: bool) -> dict:
+    """A mind's declaration with its nerve (``mine.nerve``): the morale check first, then its Lens (its edge)
+    with the morale left, or its way out. {(choice, nerve left): chance, EXIT: chance}, over arrays of Pools or
+    at one pair of them (chances as arrays of shape ``own``'s)."""
+    import numpy as np
+
+    nerve = mine.nerve
+    assert isinstance(nerve, Nerve)
+    r = readings[nerve.state]
+    out: dict = {}
+    if nerve.state == BROKEN or r.lean.mindless:
+        calm = nerve._replace(hurt=False)
+        for k, p in _spread_at(r, own, other, mine, theirs, seen, foe_last, last_lens, first_round).items():
+            out[(k, calm)] = p
+        return out
+    sit = situation_at(r, MindState(own, other, mine, theirs, seen, foe_last, last_lens, first_round))
+    # the win its check reads: its best Lens on offer (at its Clever edge, the best of every value: _clever)
+    win = _top(sit.values.values()) if mine.follow_up else sit.win
+    frac = own / r.own_max if r.own_max else np.zeros(np.shape(own))
+    for left, p in nerve_checks(r.lean, nerve, frac, win):
+        if left.state == BROKEN and surrenders is not None:
+            out[EXIT] = out[EXIT] + p if EXIT in out else p
+            continue
+        spread = _spread_at(readings[left.state], own, other, mine, theirs, seen, foe_last, last_lens, first_round)
+        for k, q in spread.items():
+            key = (k, left)
+            out[key] = out[key] + p * q if key in out else p * q
+    return out
+
+
 def reads_alike(lens_1: str, lens_2: str) -> bool:
     """Whether a mind answers two Lenses of its foe alike, declared or kept: the same counter, and alike in play.
 
@@ -660,12 +729,15 @@ class NPCMind:
         """Its morale in this conflict (steady before its first question)."""
         return self._fight_for(conflict).morale.state
 
-    def _reading(self, conflict: ConflictView, me: Participant) -> _Reading:
-        """What :meth:`lens_policy` holds fixed: the match-up with its one foe as it stands now, nature, morale.
+    def _reading(self, conflict: ConflictView, me: Participant, morale: str | None = None) -> _Reading:
+        """What :meth:`lens_policy` holds fixed: the match-up with its one foe as it stands now, nature, morale
+        (``morale``: another than its own now).
 
         Kept on the conflict's record while nothing it holds has changed, so policies share their spreads.
         """
         reading = self._make_reading(conflict, me)
+        if morale is not None and morale != reading.morale:
+            reading = replace(reading, morale=morale, seen={}, temperament={})
         fight = self._fight_for(conflict)
         kept = fight.readings.get(reading.key())
         if kept is None:
@@ -712,6 +784,49 @@ class NPCMind:
                         pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
                         main.pool.maximum if main.pushing else 0)
 
+    def never_breaks(self, conflict: ConflictView) -> bool:
+        """Whether its morale can never move in this conflict (a mindless creature)."""
+        return self._fight_for(conflict).morale.never_breaks
+
+    def nerve_of(self, conflict: ConflictView, me: Participant) -> Nerve | None:
+        """Its morale now, as the Lens chain holds it (None: it never breaks)."""
+        morale = self._fight_for(conflict).morale
+        return None if morale.never_breaks else Nerve.of(morale, me.pool.current)
+
+    def surrenders(self, conflict: ConflictView, me: Participant) -> float | None:
+        """When its nerve breaks from here: the share of its ways out that are surrenders (the rest flights), or
+        None when it fights on (its Code Block says so, or the PCs refused its surrender: no way out left)."""
+        fight = self._fight_for(conflict)
+        if me.exits_closed:
+            return None
+        morale = fight.morale
+        if morale.reaction is not None:  # broken already: what it chose stands
+            mechanic = MECHANIC.get(morale.reaction)
+            return None if mechanic is None else 1.0 if mechanic == "surrender" else 0.0
+        return reaction_split(fight.lean, can_flee=conflict.ctype.flight, surrender_bias=fight.lean.surrender_bias)
+
+    def nervous_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none") -> NervousPolicy:
+        """:meth:`lens_policy` with its nerve in the chain's state: its morale checks, and its ways out when it
+        breaks (:class:`NervousPolicy`)."""
+        readings = {m: self._reading(conflict, me, m) for m in (STEADY, SHAKEN, BROKEN)}
+        return NervousPolicy(readings, keeps, self.surrenders(conflict, me))
+
+    def declaration_spread(self, conflict: ConflictView, me: Participant, seen: str | None = None) -> dict:
+        """:meth:`lens_spread` with its morale check first: {(choice, nerve left): chance, EXIT: chance}, what its
+        declaration this round may be, as it stands now (memory and all)."""
+        nerve = self.nerve_of(conflict, me)
+        assert nerve is not None
+        main = conflict.opponents(me)[0]
+        decl = conflict.declared(main.id)
+        if seen is None and decl is not None:
+            seen = decl.clever_choice or decl.lens
+        fight = self._fight_for(conflict)
+        readings = {m: self._reading(conflict, me, m) for m in (STEADY, SHAKEN, BROKEN)}
+        return declaration_chances(readings, self.surrenders(conflict, me), me.pool.current, main.pool.current,
+                                   Effect(me.carry, me.clever_next, None, nerve),
+                                   Effect(main.carry, main.clever_next), seen, main.last_lens, fight.last_lens,
+                                   conflict.round <= 1)
+
     def lens_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none") -> MindPolicy:
         """This mind's Lens choice as a policy of the state the Lens chain holds, for one foe that keeps ``keeps``.
 
@@ -736,14 +851,20 @@ class NPCMind:
         """
         return MindPolicy(self._reading(conflict, me), keeps)
 
-    def policy_key(self, conflict: ConflictView, me: Participant) -> tuple:
+    def policy_key(self, conflict: ConflictView, me: Participant, *, nervous: bool = False) -> tuple:
         """What :meth:`lens_policy` reads of this mind and the match-up, by value (see :class:`_Reading`).
 
         Two minds with equal keys have the same policy, so the Lens odds priced
         against one hold against the other (a copy priced while the player read
-        the scene, a conflict fought again).
+        the scene, a conflict fought again). ``nervous``: of :meth:`nervous_policy`,
+        whose morale is in the chain's state, not in the key; its nerve and ways
+        out are.
         """
-        return self._reading(conflict, me).key()
+        key = self._reading(conflict, me).key()
+        if not nervous:
+            return key
+        lean = self._fight_for(conflict).lean
+        return (key[0], *key[2:], "nerve", lean.flee_threshold, self.surrenders(conflict, me))
 
     def remembered_lens(self, conflict: ConflictView) -> str | None:
         """The Lens the mind last declared in this conflict (what ``inertia`` pulls towards), None before any."""
