@@ -359,7 +359,8 @@ class _Match:
             if p.pool.current < 1:
                 raise UserError(f"{p.name} starts with a spent {self.ctype.pool_label} Pool ({p.pool.current})")
         _check_work(a.pool.current, b.pool.current, self.round_limit, mind=self.npc_mind)
-        foresight = Foresight(max_pool=MAX_POOL, max_mind=MAX_POOL)  # asked for: priced, however long it takes
+        # asked for: priced, however long it takes, the NPC's nerve and its ways out included
+        foresight = Foresight(max_pool=MAX_POOL, max_mind=MAX_POOL, nerve=True)
         try:
             exact = foresight.exact(view, a, None if every else [keep_a], asked=False)
         except ValueError as exc:

@@ -175,9 +175,11 @@ class Foresight:
     """
 
     def __init__(self, *, max_pool: int = MAX_EXACT_POOL, max_mind: int = MAX_MIND_POOL, twins: bool = True,
-                 shared: SharedChains | None = None, nerve: bool = True):
+                 shared: SharedChains | None = None, nerve: bool = False):
         self.max_pool, self.max_mind = max_pool, max_mind
-        self.nerve = nerve  # a mind's morale in the chain (False: held as it stands, never breaking: a check)
+        # a mind's morale in the chain (its checks, its ways out: NervousPolicy), for solo prove and solo odds;
+        # False (the Lens menu's): held as it stands, never breaking, at a tenth of the cost (docs/design.md)
+        self.nerve = nerve
         self.twins = twins  # price a Lens by its twin where the two cannot differ (see _twin); False: each alone
         self.shared = shared  # chains priced ahead, and kept for the next conflict of the same match-up
         self._chains: dict[tuple, dict[str, LensChain]] = {}

@@ -194,6 +194,7 @@ class Nerve(NamedTuple):
     flee_line: bool = False
     hopeless: bool = False
     hurt: bool = False
+    leaving: bool = False  # its Quick tried to get away this round: the Move roll at the round's end is to come
 
     @classmethod
     def of(cls, morale: Morale, pool: int) -> Nerve:
@@ -244,7 +245,9 @@ def nerve_checks(lean: Leanings, nerve_now: Nerve, frac, win) -> list[tuple[Nerv
             got = np.where(code == c, p, 0.0)
             if np.any(got > 0.0):
                 out[int(c)] = out[int(c)] + got if int(c) in out else got
-    return [(Nerve(_STATES[c // 8], bool(c & 1), bool(c & 2), bool(c & 4)), p) for c, p in out.items()]
+    # broken, it never looks again: what had fired no longer counts (one nerve, not one for each past)
+    return [(Nerve(BROKEN) if c // 8 == 2 else Nerve(_STATES[c // 8], bool(c & 1), bool(c & 2), bool(c & 4)), p)
+            for c, p in out.items()]
 
 
 def reaction_split(lean: Leanings, *, can_flee: bool, surrender_bias: float | None = None) -> float | None:

@@ -508,6 +508,39 @@ class MindPolicy:
         return _spread_at(self.reading, own, other, mine, theirs, seen, self._foe_last(theirs), mine.last, False)
 
 
+def quick_choice(lean: Leanings, morale: str, conflict: ConflictView, me: Participant,
+                 keys: list[str]) -> tuple[str, dict[str, float], dict[str, str]]:
+    """Quick's extra action a mind takes among ``keys`` with this morale: (its choice, each one's score, why).
+
+    Shaken or broken, a mind with a nerve looks for a way out; otherwise a
+    better weapon, an item, or it gets ready. The one function for the live
+    answer (:meth:`NPCMind._quick`) and for the chain's nerve (a getaway).
+    """
+    from ..rules.rulebook import rules
+
+    physical = conflict.ctype.physical
+    now = mean_damage(me, physical)
+    scores, why = {}, {}
+    for key in keys:
+        if key == "leave":
+            wants = morale in (SHAKEN, BROKEN) and not lean.mindless
+            scores[key] = (0.6 + lean.lean["self_preservation"]) if wants else -1.0
+            why[key] = "looks for a way out" if wants else ""
+        elif key.startswith("weapon:"):
+            weapon = rules().weapons.get(key.split(":", 1)[1])
+            gain = (sum(v * p for v, p in weapon.damage.distribution().items()) - now) if weapon else 0.0
+            scores[key] = 0.2 * gain
+            why[key] = f"switches to a better weapon ({weapon.name})" if weapon and gain > 0 else ""
+        elif key.startswith("item:"):
+            scores[key] = 0.1
+            why[key] = f"uses {key.split(':', 1)[1]}"
+        else:
+            scores[key] = 0.0
+            why[key] = "catches its breath"
+    choice = max(scores, key=lambda k: (scores[k], k == "ready"))
+    return choice, scores, why
+
+
 class NervousPolicy(MindPolicy):
     """:class:`MindPolicy` with the mind's nerve in the chain's state (``Effect.nerve``, a :class:`~.morale.Nerve`).
 
@@ -521,9 +554,16 @@ class NervousPolicy(MindPolicy):
     reading with each morale (their policies differ only there).
     """
 
-    def __init__(self, readings: dict[str, _Reading], keeps: str, surrenders: float | None):
+    def __init__(self, readings: dict[str, _Reading], keeps: str, surrenders: float | None,
+                 leaves: frozenset[str] = frozenset(), getaway: float = 0.0):
         super().__init__(readings[STEADY], keeps)
         self.readings, self.surrenders = readings, surrenders
+        self.leaves, self.getaway = leaves, getaway  # with which morale its Quick tries to get away; the chance
+
+    def leaving(self, nerve: Nerve) -> float:
+        """The chance it gets away at the end of the round, before anything else (Quick's try): at the round
+        limit too."""
+        return self.getaway if nerve.leaving else 0.0
 
     @staticmethod
     def hurt(nerve: Nerve) -> Nerve:
@@ -542,25 +582,39 @@ class NervousPolicy(MindPolicy):
             raise ValueError("a nervous policy reads its nerve in its effect")
         foe_last = self._foe_last(theirs)
         return declaration_chances(self.readings, self.surrenders, own, other, mine, theirs, seen, foe_last,
-                                   mine.last, False)
+                                   mine.last, False, self.leaves, self.getaway)
 
 
 def declaration_chances(readings: dict[str, _Reading], surrenders: float | None, own, other, mine: Effect,
                         theirs: Effect, seen: str | None, foe_last: str, last_lens: str | None,
-                        first_round: bool) -> dict:
+                        first_round: bool, leaves: frozenset[str] = frozenset(), getaway: float = 0.0) -> dict:
     """A mind's declaration with its nerve (``mine.nerve``): the morale check first, then its Lens (its edge)
     with the morale left, or its way out. {(choice, nerve left): chance, EXIT: chance}, over arrays of Pools or
-    at one pair of them (chances as arrays of shape ``own``'s)."""
+    at one pair of them (chances as arrays of shape ``own``'s). A nerve ``leaving`` (its Quick tried to get away
+    last round) first gets away with the chance ``getaway``; Quick declared with a morale in ``leaves`` leaves
+    its nerve leaving."""
     import numpy as np
 
     nerve = mine.nerve
     assert isinstance(nerve, Nerve)
-    r = readings[nerve.state]
     out: dict = {}
+    stays = 1.0
+    if nerve.leaving:  # last round's Quick getaway, rolled at the end of that round: gone, or here as before
+        out[EXIT] = np.full(np.shape(own), getaway)
+        stays = 1.0 - getaway
+        nerve = nerve._replace(leaving=False)
+    r = readings[nerve.state]
+
+    def add(key, p) -> None:
+        if key[0] == "quick" and key[1].state in leaves:
+            key = (key[0], key[1]._replace(leaving=True))
+        p = p * stays if stays != 1.0 else p
+        out[key] = out[key] + p if key in out else p
+
     if nerve.state == BROKEN or r.lean.mindless:
         calm = nerve._replace(hurt=False)
         for k, p in _spread_at(r, own, other, mine, theirs, seen, foe_last, last_lens, first_round).items():
-            out[(k, calm)] = p
+            add((k, calm), p)
         return out
     sit = situation_at(r, MindState(own, other, mine, theirs, seen, foe_last, last_lens, first_round))
     # the win its check reads: its best Lens on offer (at its Clever edge, the best of every value: _clever)
@@ -568,12 +622,12 @@ def declaration_chances(readings: dict[str, _Reading], surrenders: float | None,
     frac = own / r.own_max if r.own_max else np.zeros(np.shape(own))
     for left, p in nerve_checks(r.lean, nerve, frac, win):
         if left.state == BROKEN and surrenders is not None:
+            p = p * stays if stays != 1.0 else p
             out[EXIT] = out[EXIT] + p if EXIT in out else p
             continue
         spread = _spread_at(readings[left.state], own, other, mine, theirs, seen, foe_last, last_lens, first_round)
         for k, q in spread.items():
-            key = (k, left)
-            out[key] = out[key] + p * q if key in out else p * q
+            add((k, left), p * q)
     return out
 
 
@@ -809,7 +863,24 @@ class NPCMind:
         """:meth:`lens_policy` with its nerve in the chain's state: its morale checks, and its ways out when it
         breaks (:class:`NervousPolicy`)."""
         readings = {m: self._reading(conflict, me, m) for m in (STEADY, SHAKEN, BROKEN)}
-        return NervousPolicy(readings, keeps, self.surrenders(conflict, me))
+        leaves, getaway = self.getaway(conflict, me)
+        return NervousPolicy(readings, keeps, self.surrenders(conflict, me), leaves, getaway)
+
+    def quick_actions(self, conflict: ConflictView, me: Participant) -> dict[str, str]:
+        """Quick's extra action it would take with each morale (steady, shaken, broken), as things stand."""
+        lean = self._fight_for(conflict).lean
+        keys = [o.key for o in conflict.quick_options(me)]
+        return {m: quick_choice(lean, m, conflict, me, keys)[0] for m in (STEADY, SHAKEN, BROKEN)}
+
+    def getaway(self, conflict: ConflictView, me: Participant) -> tuple[frozenset[str], float]:
+        """With which morales its Quick is a try to get away, and the chance that Move roll succeeds."""
+        from ..rules.rolls import judge
+
+        leaves = frozenset(m for m, k in self.quick_actions(conflict, me).items() if k == "leave")
+        if not leaves:
+            return leaves, 0.0
+        target, _ = conflict.leave_target(me)
+        return leaves, sum(judge(face, target).success for face in range(1, 101)) / 100
 
     def declaration_spread(self, conflict: ConflictView, me: Participant, seen: str | None = None) -> dict:
         """:meth:`lens_spread` with its morale check first: {(choice, nerve left): chance, EXIT: chance}, what its
@@ -822,10 +893,11 @@ class NPCMind:
             seen = decl.clever_choice or decl.lens
         fight = self._fight_for(conflict)
         readings = {m: self._reading(conflict, me, m) for m in (STEADY, SHAKEN, BROKEN)}
+        leaves, getaway = self.getaway(conflict, me)
         return declaration_chances(readings, self.surrenders(conflict, me), me.pool.current, main.pool.current,
                                    Effect(me.carry, me.clever_next, None, nerve),
                                    Effect(main.carry, main.clever_next), seen, main.last_lens, fight.last_lens,
-                                   conflict.round <= 1)
+                                   conflict.round <= 1, leaves, getaway)
 
     def lens_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none") -> MindPolicy:
         """This mind's Lens choice as a policy of the state the Lens chain holds, for one foe that keeps ``keeps``.
@@ -1098,29 +1170,7 @@ class NPCMind:
                         {choice: float(value)}, conflict.round)
 
     def _quick(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
-        from ..rules.rulebook import rules
-
-        lean = fight.lean
-        physical = conflict.ctype.physical
-        now = mean_damage(me, physical)
-        scores, why = {}, {}
-        for key in q.keys():
-            if key == "leave":
-                wants = fight.morale.state in (SHAKEN, BROKEN) and not lean.mindless
-                scores[key] = (0.6 + lean.lean["self_preservation"]) if wants else -1.0
-                why[key] = "looks for a way out" if wants else ""
-            elif key.startswith("weapon:"):
-                weapon = rules().weapons.get(key.split(":", 1)[1])
-                gain = (sum(v * p for v, p in weapon.damage.distribution().items()) - now) if weapon else 0.0
-                scores[key] = 0.2 * gain
-                why[key] = f"switches to a better weapon ({weapon.name})" if weapon and gain > 0 else ""
-            elif key.startswith("item:"):
-                scores[key] = 0.1
-                why[key] = f"uses {key.split(':', 1)[1]}"
-            else:
-                scores[key] = 0.0
-                why[key] = "catches its breath"
-        choice = max(scores, key=lambda k: (scores[k], k == "ready"))
+        choice, scores, why = quick_choice(fight.lean, fight.morale.state, conflict, me, q.keys())
         return Decision(me.id, q.kind, choice, why[choice] or "nothing better to do", "action",
                         {k: round(v, 3) for k, v in scores.items()}, conflict.round)
 

@@ -187,6 +187,8 @@ class Plan:
         self.hit_a = max((max(taps) for side, _, _, _, taps, _ in self.groups if side == "a"), default=0)
         self.hit_b = max((max(taps) for side, _, _, _, taps, _ in self.groups if side == "b"), default=0)
         self.exit_ids = np.array(self.exit_rounds, dtype=np.intp)
+        # B gone at the round limit in each pair (a try to get away at the end of the last round)
+        self.gone = np.array([game.gone_at_limit(pair) for pair in self.pairs]) if self.exits else None
         n = len(self.row_seg)
         self.weights = np.empty((n, ha, hb))
         for i, w in enumerate(self.row_weight):
@@ -353,8 +355,9 @@ class Solved:
             return np.array([1.0, 0.0, 0.0, 0.0])
         if pool_a <= 0:
             return np.array([0.0, 1.0, 0.0, 0.0])
-        if limit == 0:  # no round to go: still undecided
-            return np.zeros(4)
+        if limit == 0:  # no round to go: still undecided (or B gone, got away at the end of the last round)
+            game = self.plan.game
+            return np.array([0.0, 0.0, 0.0, game.gone_at_limit(pair)])
         p = self.plan.pid.get(pair)
         if p is None or not self.knows(pool_a, pool_b, limit):
             raise Missing([pair])
@@ -404,6 +407,8 @@ class Walk(Solved):
         values = np.zeros((self.comps, len(plan.pairs), ha, hb))
         if self.comps > ROUNDS:
             values[ROUNDS] = 1.0
+        if plan.gone is not None:
+            values[EXITS] = plan.gone[:, None, None]
         self.values = [values]
         padded = None
         for _ in range(horizon - 1):

@@ -342,6 +342,7 @@ class _Game:
         self.allowed = {"a": frozenset(self.lenses_a),
                         "b": frozenset(self.lenses_b) | ({EXIT} if self.exits else frozenset())}
         self._hurts: dict[tuple[Effect, Effect], tuple[Effect, Effect]] = {}
+        self._leaving: Callable[[Hashable], float] | None = getattr(self.policy_b, "leaving", None)
         self._specs: dict[tuple[str, str, Effect, Effect], RoundSpec] = {}
         self._taps: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = {}
         self._b: dict[tuple, dict[str, np.ndarray]] = {}
@@ -363,6 +364,12 @@ class _Game:
                     got = (ea, eb._replace(nerve=nerve))
             self._hurts[pair] = got
         return got
+
+    def gone_at_limit(self, pair: tuple[Effect, Effect]) -> float:
+        """The chance that B is gone when the round limit comes in this pair (its nerve's try to get away at
+        the end of the round just played, ``policy.leaving(nerve)``): a value with no round to go."""
+        nerve = pair[1].nerve
+        return self._leaving(nerve) if self._leaving is not None and nerve is not None else 0.0
 
     def round_spec(self, ca: str, cb: str | tuple, ea: Effect, eb: Effect) -> RoundSpec:
         """One declared round (B's choice ``cb`` a declaration, or a declaration and the nerve it leaves; never
