@@ -508,6 +508,35 @@ class MindPolicy:
         return _spread_at(self.reading, own, other, mine, theirs, seen, self._foe_last(theirs), mine.last, False)
 
 
+def _pool_blows(me: Participant, target: Participant | None, ctype, keys: list[str]) -> tuple[str, dict[str, float]]:
+    """The Pool a mind's blow goes to among ``keys`` ("conflict" or a side Pool), and the blows each would take."""
+    physical = ctype.physical
+    blows = {}
+    for key in keys:
+        if target is None or target.char is None:
+            blows[key] = 0.0
+            continue
+        if key == "conflict":
+            armour = target.armour_against(me, ctype)
+            left = target.pool.current
+        else:
+            armour = 0
+            left = target.char.pools[key].current
+        per_blow = max(0.25, mean_damage(me, physical, armour))
+        blows[key] = max(0.0, left) / per_blow
+    # The side Pool only when clearly nearer: every other blow still lands on the conflict Pool.
+    choice = "conflict" if "conflict" in keys else keys[0]
+    for key in keys:
+        if key != "conflict" and blows[key] + 1.0 <= blows.get(choice, 0.0):
+            choice = key
+    return choice, blows
+
+
+def side_pool_choice(me: Participant, target: Participant, ctype, keys: list[str]) -> str:
+    """Where a mind's Covert or Flamboyant blow on ``target`` goes now (:meth:`NPCMind._damage_pool`'s choice)."""
+    return _pool_blows(me, target, ctype, keys)[0]
+
+
 def quick_choice(lean: Leanings, morale: str, conflict: ConflictView, me: Participant,
                  keys: list[str]) -> tuple[str, dict[str, float], dict[str, str]]:
     """Quick's extra action a mind takes among ``keys`` with this morale: (its choice, each one's score, why).
@@ -1183,24 +1212,7 @@ class NPCMind:
         keys = q.keys()
         target = self._last_struck(conflict, me, fight)
         physical = conflict.ctype.physical
-        blows = {}
-        for key in keys:
-            if target is None or target.char is None:
-                blows[key] = 0.0
-                continue
-            if key == "conflict":
-                armour = target.armour_against(me, conflict.ctype)
-                left = target.pool.current
-            else:
-                armour = 0
-                left = target.char.pools[key].current
-            per_blow = max(0.25, mean_damage(me, physical, armour))
-            blows[key] = max(0.0, left) / per_blow
-        # The side Pool only when clearly nearer: every other blow still lands on the conflict Pool.
-        choice = "conflict" if "conflict" in keys else keys[0]
-        for key in keys:
-            if key != "conflict" and blows[key] + 1.0 <= blows.get(choice, 0.0):
-                choice = key
+        choice, blows = _pool_blows(me, target, conflict.ctype, keys)
         if choice == "conflict":
             reason = "the conflict Pool is the quicker way to put it down"
         else:
