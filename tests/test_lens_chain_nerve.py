@@ -57,8 +57,8 @@ def _z(count: int, runs: int, p: float) -> float:
 def test_the_chain_checks_morale_as_observe_does():
     """nerve_checks over arrays: the chance of each nerve it leaves is the chance observe draws against."""
     for motivation in ("Health", "Order and Logic", "Faith", "Money"):
-        lean = leanings(NPC.from_dict({**MINDS["coward"], "code_block": {"personality": ["Nervous", "Shy"],
-                                                                           "motivation": [motivation], **EVENT}}).code_block)
+        block = {"personality": ["Nervous", "Shy"], "motivation": [motivation], **EVENT}
+        lean = leanings(NPC.from_dict({**MINDS["coward"], "code_block": block}).code_block)
         for state in ("steady", "shaken"):
             for fired in ((), ("half",), ("half", "hopeless"), ("flee_line",)):
                 for pool, last, win in ((8, 8, 0.7), (3, 5, 0.3), (2, 2, 0.05), (5, 6, 0.66), (1, 4, 0.45)):

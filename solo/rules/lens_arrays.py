@@ -108,7 +108,7 @@ class Plan:
         self.part_ids: dict[tuple[int, str, str, int], int] = {}
         # (the pair it leaves, the side that strikes, its damage Lens, the pair it leaves when it takes Pool off B)
         self.parts: list[tuple[int, str, str, int]] = []
-        self.round_ids: dict[tuple, int] = {}
+        self.round_ids: dict[tuple | str, int] = {}
         Part = tuple[int, str, str, int]
         rounds: list[tuple[float, float, float, Part | None, Part | None, int]] = []
         self.exits = game.exits  # B may leave: a value component more

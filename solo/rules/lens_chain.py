@@ -343,7 +343,7 @@ class _Game:
                         "b": frozenset(self.lenses_b) | ({EXIT} if self.exits else frozenset())}
         self._hurts: dict[tuple[Effect, Effect], tuple[Effect, Effect]] = {}
         self._leaving: Callable[[Hashable], float] | None = getattr(self.policy_b, "leaving", None)
-        self._specs: dict[tuple[str, str, Effect, Effect], RoundSpec] = {}
+        self._specs: dict[tuple[str, str | tuple, Effect, Effect], RoundSpec] = {}
         self._taps: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = {}
         self._b: dict[tuple, dict[str, np.ndarray]] = {}
         self._sees: dict[Grid, np.ndarray] = {}
@@ -371,15 +371,15 @@ class _Game:
         nerve = pair[1].nerve
         return self._leaving(nerve) if self._leaving is not None and nerve is not None else 0.0
 
-    def round_spec(self, ca: str, cb: str | tuple, ea: Effect, eb: Effect) -> RoundSpec:
-        """One declared round (B's choice ``cb`` a declaration, or a declaration and the nerve it leaves; never
+    def round_spec(self, ca: str, choice_b: str | tuple, ea: Effect, eb: Effect) -> RoundSpec:
+        """One declared round (B's choice a declaration, or a declaration and the nerve it leaves; never
         :data:`EXIT`, which ends the conflict without a round)."""
-        key = (ca, cb, ea, eb)
+        key = (ca, choice_b, ea, eb)
         spec = self._specs.get(key)
         if spec is None:
-            if isinstance(cb, tuple):
-                cb, nerve = cb
-                eb = eb._replace(nerve=nerve)
+            cb = choice_of(choice_b)
+            if isinstance(choice_b, tuple):
+                eb = eb._replace(nerve=choice_b[1])
             a, b = self.a, self.b
             ta, la = _roll(a, ca, ea.carry)
             tb, lb = _roll(b, cb, eb.carry)
@@ -613,8 +613,8 @@ class LensChain:
             _spread(first_a, allowed, f"A's first declaration at Pools {pool_a}/{pool_b}")
         spread_b = None
         if declared_b is not None:
-            allowed = self.game._allowed("b", effect_b)
-            spread_b = _spread(declared_b, allowed, f"B's declaration at Pools {pool_b}/{pool_a}")
+            spread_b = _spread(declared_b, self.game._allowed("b", effect_b),
+                               f"B's declaration at Pools {pool_b}/{pool_a}")
         return _Request(kind, lens, rule, first_a, spread_b)
 
     # -- the public calls -------------------------------------------------------------------------------

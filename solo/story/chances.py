@@ -43,9 +43,8 @@ from ..rules.rolls import judge, resolve_opposed
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..minds.foresight import Exact
-
     from ..decisions import Decider
+    from ..minds.foresight import Exact
     from ..rules.character import Character
     from .adventure import Action, Branch
     from .engine import Game
