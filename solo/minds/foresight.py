@@ -21,9 +21,12 @@ adds itself. The chains are kept per match-up: a :class:`Foresight` lives as
 long as one conflict, and a later question in it is mostly a look-up.
 
 What the chain leaves out is listed in :mod:`solo.rules.lens_chain` and
-:meth:`NPCMind.lens_policy`: Luck, pushing, the foe's nerve (it never flees
-or gives up in the chain), blows to POW or CHA, and the mind's memory of its
-own last Lens after the round at hand.
+:meth:`NPCMind.lens_policy`: Luck, pushing, blows to POW or CHA, and the
+mind's memory of its own last Lens after the round at hand; and, unless
+``Foresight(nerve=True)`` (``solo prove``, ``solo odds --npc``), the foe's
+nerve: it never flees or gives up in the chain. With ``nerve=True`` a mind
+whose morale can move is a :class:`~.npc.NervousPolicy` (its checks, its
+ways out, Quick's getaway), at several times the cost.
 """
 
 from __future__ import annotations

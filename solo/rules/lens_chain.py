@@ -37,7 +37,8 @@ advice and the minds use. Where the model is narrower than the engine:
 * **Covert and Flamboyant** blows go to the conflict Pool, armour and all:
   the chain tracks the two conflict Pools only, not POW or CHA.
 * No pushing, no Luck, one against one; a side is out when its Pool reaches
-  zero, as in :func:`~.odds.conflict_odds`.
+  zero, as in :func:`~.odds.conflict_odds`. B may leave (flee or give up)
+  only through a policy with a nerve (``Effect.nerve``).
 
 Side A keeps one Lens every round (taking the Clever follow-up when it is
 due, with the edge that gives it the better chance to win from there), or
