@@ -65,7 +65,7 @@ def _old_exact(view, me) -> dict:
         declared = (decl.clever_choice or decl.lens) if decl is not None else mind.lens_spread(view, foe, lens)
         lens_a = oracle.fixed_policy("clever", "skill") if lens == "clever" else lens
         out[lens] = chain.odds(me.pool.current, foe.pool.current, lens_a=lens_a, effect_a=oracle.Effect(me.carry),
-                               effect_b=oracle.Effect(*eb), round_limit=left, declared_b=declared)
+                               effect_b=oracle.Effect(*eb[:3]), round_limit=left, declared_b=declared)
     return out
 
 
@@ -86,7 +86,7 @@ def test_every_lens_against_a_mind_has_the_old_chains_odds_through_a_conflict(li
     its last Lens remembered): the same odds as the old chain, Lens by Lens."""
     conflict, pc, npc = _duel(limit, pools=9 if limit is not None else 6)
     view = conflict.view
-    foresight = Foresight(max_mind=20, twins=False)
+    foresight = Foresight(max_mind=20, twins=False, nerve=False)  # the old chain held the nerve as it stood
     states = [(1, 0, False, None, 0), (3, -20, False, "covert", -20), (5, 0, True, "clever", 0),
               (7, -40, False, "aggressive", 0)]
     mind = mind_of(npc)
@@ -131,7 +131,7 @@ def test_stand_in_policies_give_the_old_chains_odds(limit):
         for lens_a in (*LENSES, "best", fixed_policy("clever", "skill")):
             if "first_a" in case and lens_a != "clever":
                 continue
-            old_case = {k: oracle.Effect(*v) if isinstance(v, Effect) else v for k, v in case.items()}
+            old_case = {k: oracle.Effect(*v[:3]) if isinstance(v, Effect) else v for k, v in case.items()}
             o = old.odds(*pools, lens_a=oracle.fixed_policy("clever", "skill") if not isinstance(lens_a, str)
                          else lens_a, round_limit=limit, **old_case)
             n = new.odds(*pools, lens_a=lens_a, round_limit=limit, **case)

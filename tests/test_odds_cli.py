@@ -149,3 +149,31 @@ def test_solo_odds_and_solo_duel_agree_for_every_lens(files, lens):
     assert outcomes["fled"] == outcomes["surrendered"] == duel["pc_gave_up"] == 0
     assert abs(_z(outcomes["lost"], runs, exact["a_wins"])) <= 4, (outcomes, exact["a_wins"])
     assert abs(_z(outcomes["won"], runs, exact["b_wins"])) <= 4, (outcomes, exact["b_wins"])
+
+
+# A mind whose nerve goes (Health: it surrenders, runs or begs once broken): solo odds prices its morale in the
+# chain, so its flight and surrender too.
+COWARD = NPC.replace("mindless = true\n", "").replace('name = "Grim"', 'name = "Sneak"') + '''[code_block]
+personality = ["Nervous", "Shy"]
+motivation = ["Health"]
+event = { topic = "Money", sign = "negative" }
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lens", ["none", "cautious", "clever"])
+def test_solo_odds_and_solo_duel_agree_against_a_mind_that_breaks(tmp_path, files, lens):
+    pc, _ = files
+    npc = tmp_path / "sneak.toml"
+    npc.write_text(COWARD, encoding="utf-8")
+    exact = odds("--pc", pc, "--npc", str(npc), "--rounds", "30", "--lens-a", lens)
+    assert exact["b_exits"] > 0.1
+    result = CliRunner().invoke(cli, ["duel", "--npc", str(npc), "--pc", pc, "--pc-lens", lens, "--runs", "4000",
+                                      "--seed", "7", "--json"])
+    assert result.exit_code == 0, result.output
+    duel = json.loads(result.output)
+    runs, outcomes = duel["runs"], duel["outcomes"]  # the NPC's side: it lost when the PC won
+    gone = outcomes.get("fled", 0) + outcomes.get("surrendered", 0)
+    assert abs(_z(gone, runs, exact["b_exits"])) <= 4, (outcomes, exact)
+    assert abs(_z(outcomes.get("lost", 0), runs, exact["a_wins"])) <= 4, (outcomes, exact)
+    assert abs(_z(outcomes.get("won", 0), runs, exact["b_wins"])) <= 4, (outcomes, exact)

@@ -197,6 +197,9 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
     click.echo(f"{names[0]} against {names[1]}")
     click.echo(f"  A wins the conflict  {odds.a_wins:7.2%}")
     click.echo(f"  B wins the conflict  {odds.b_wins:7.2%}")
+    gone = getattr(odds, "b_exits", 0.0)
+    if gone >= 5e-5:
+        click.echo(f"  B flees or gives up  {gone:7.2%}  (its nerve breaks)")
     if odds.never_ends >= 5e-5 or (round_limit is None and odds.never_ends > 1e-9):
         if round_limit is not None:
             click.echo(f"  undecided            {odds.never_ends:7.2%}  (still going after {round_limit} rounds)")
@@ -359,7 +362,8 @@ class _Match:
             if p.pool.current < 1:
                 raise UserError(f"{p.name} starts with a spent {self.ctype.pool_label} Pool ({p.pool.current})")
         _check_work(a.pool.current, b.pool.current, self.round_limit, mind=self.npc_mind)
-        foresight = Foresight(max_pool=MAX_POOL, max_mind=MAX_POOL)  # asked for: priced, however long it takes
+        # asked for: priced, however long it takes, the NPC's nerve and its ways out included
+        foresight = Foresight(max_pool=MAX_POOL, max_mind=MAX_POOL, nerve=True)
         try:
             exact = foresight.exact(view, a, None if every else [keep_a], asked=False)
         except ValueError as exc:

@@ -21,9 +21,12 @@ adds itself. The chains are kept per match-up: a :class:`Foresight` lives as
 long as one conflict, and a later question in it is mostly a look-up.
 
 What the chain leaves out is listed in :mod:`solo.rules.lens_chain` and
-:meth:`NPCMind.lens_policy`: Luck, pushing, the foe's nerve (it never flees
-or gives up in the chain), blows to POW or CHA, and the mind's memory of its
-own last Lens after the round at hand.
+:meth:`NPCMind.lens_policy`: Luck, pushing, blows to POW or CHA, and the
+mind's memory of its own last Lens after the round at hand; and, unless
+``Foresight(nerve=True)`` (``solo prove``, ``solo odds --npc``), the foe's
+nerve: it never flees or gives up in the chain. With ``nerve=True`` a mind
+whose morale can move is a :class:`~.npc.NervousPolicy` (its checks, its
+ways out, Quick's getaway), at several times the cost.
 """
 
 from __future__ import annotations
@@ -133,6 +136,12 @@ def mind_of(p: Participant) -> NPCMind | None:
     return inner if isinstance(inner, NPCMind) else None
 
 
+def nervous(p: Participant, view: ConflictView) -> NPCMind | None:
+    """The mind of ``p`` when its nerve can move (not a mindless creature): the chain then holds its morale."""
+    mind = mind_of(p)
+    return mind if mind is not None and not mind.never_breaks(view) else None
+
+
 def plain(p: Participant) -> bool:
     """Whether ``p`` rolls plain every round: an obstacle, or someone who uses no Lenses."""
     return p.decider is None or not p.uses_lenses
@@ -152,6 +161,7 @@ class Exact:
     best: str | None
     why_not: str = ""  # when ``odds`` is empty: what the chain cannot hold here
     rounds_left: int | None = None
+    surrenders: float = 0.0  # of the foe's ways out (``ChainOdds.b_exits``), the share that are surrenders
 
 
 class Foresight:
@@ -168,8 +178,11 @@ class Foresight:
     """
 
     def __init__(self, *, max_pool: int = MAX_EXACT_POOL, max_mind: int = MAX_MIND_POOL, twins: bool = True,
-                 shared: SharedChains | None = None):
+                 shared: SharedChains | None = None, nerve: bool = False):
         self.max_pool, self.max_mind = max_pool, max_mind
+        # a mind's morale in the chain (its checks, its ways out: NervousPolicy), for solo prove and solo odds;
+        # False (the Lens menu's): held as it stands, never breaking, at a tenth of the cost (docs/design.md)
+        self.nerve = nerve
         self.twins = twins  # price a Lens by its twin where the two cannot differ (see _twin); False: each alone
         self.shared = shared  # chains priced ahead, and kept for the next conflict of the same match-up
         self._chains: dict[tuple, dict[str, LensChain]] = {}
@@ -183,13 +196,14 @@ class Foresight:
             return "a side is pushing on"
         if not plain(foe) and mind_of(foe) is None and kept_lens(foe) is None:
             return "the foe is no mind the odds know"
-        if max(me.pool.current, foe.pool.current) > MAX_POOL or self.size(view, me, foe) > self.max_size(foe):
+        if max(me.pool.current, foe.pool.current) > MAX_POOL or self.size(view, me, foe) > self.max_size(foe, view):
             return "Pools too large to price at once"
         return ""
 
-    def max_size(self, foe: Participant) -> int:
-        """The largest :meth:`size` priced at once: a mind's choices make every state dearer."""
-        return self.max_pool * self.max_pool if plain(foe) or kept_lens(foe) else self.max_mind * self.max_mind
+    def max_size(self, foe: Participant, view: ConflictView | None = None) -> int:
+        """The largest :meth:`size` priced at once: a mind's choices (or its nerve) make every state dearer."""
+        simple = (plain(foe) and (view is None or not self.nerve or nervous(foe, view) is None)) or kept_lens(foe)
+        return self.max_pool * self.max_pool if simple else self.max_mind * self.max_mind
 
     @staticmethod
     def size(view: ConflictView, me: Participant, foe: Participant) -> int:
@@ -234,33 +248,37 @@ class Foresight:
         decl = view.declared(foe.id)
         mind = mind_of(foe)
         keeps = None if plain(foe) else kept_lens(foe)
+        nerved = nervous(foe, view) if keeps is None and self.nerve else None
+        minded = mind is not None and (not plain(foe) or nerved is not None)  # the chain plays its mind
         mine = Effect(me.carry, follow_up)
         last = mind.remembered_lens(view) if mind is not None and not plain(foe) else None
-        if decl is not None:  # it declared first: its Lens (its edge) this round is known
-            theirs = Effect(foe.carry, decl.clever_choice is not None, last)
+        nerve = nerved.nerve_of(view, foe) if nerved is not None else None
+        if decl is not None:  # it declared first: its Lens (its edge) this round is known, its nerve looked at
+            theirs = Effect(foe.carry, decl.clever_choice is not None, last, nerve)
         else:
-            theirs = Effect(foe.carry, foe.clever_next, last)
+            theirs = Effect(foe.carry, foe.clever_next, last, nerve)
         wanted = [k for k in (lenses if lenses is not None else LENSES) if k in chains]
         answers: dict[str, object] = {}  # what the foe declares this round, against each Lens priced
         twins: dict[str, str] = {}
         to_price: dict[str, dict[str, tuple]] = {}  # by chain (a mind's chains are one): the Lenses it prices
         for lens in wanted:
             declared: object = None
-            if decl is not None and not plain(foe) and keeps is None:
+            if decl is not None and minded and keeps is None:
                 declared = decl.clever_choice or decl.lens
-            elif mind is not None and keeps is None and not plain(foe) and not follow_up:
-                # this round as the mind would play it now, memory and all; it declares after me
-                # (I am being asked), seeing my Lens. With my edge due, the chain's policy answers
-                # each edge I may take.
+            elif mind is not None and keeps is None and minded and not follow_up:
+                # this round as the mind would play it now, memory and all (its morale check first, when
+                # its nerve can move); it declares after me (I am being asked), seeing my Lens. With my
+                # edge due, the chain's policy answers each edge I may take.
+                spread = nerved.declaration_spread if nerved is not None else mind.lens_spread
                 chance = 1.0 if asked else initiative(me, foe)(me.pool.current, foe.pool.current)
-                seen = mind.lens_spread(view, foe, lens)
+                seen = spread(view, foe, lens)
                 if chance >= 1.0:
                     declared = seen
                 else:
-                    blind = mind.lens_spread(view, foe, None)
+                    blind = spread(view, foe, None)
                     declared = {k: chance * seen.get(k, 0.0) + (1.0 - chance) * blind.get(k, 0.0)
                                 for k in set(seen) | set(blind)}
-            twin = self._twin(lens, chains, answers, declared, mind is not None and not plain(foe))
+            twin = self._twin(lens, chains, answers, declared, minded)
             answers[lens] = declared
             if twin is not None:  # the same odds, and the same first choice under this Lens's name
                 twins[lens] = twin
@@ -283,9 +301,10 @@ class Foresight:
                 out[lens] = priced[lens]
         best = None
         for k in out:
-            if best is None or out[k].a_wins > out[best].a_wins + 1e-12:
+            if best is None or out[k].a_gains > out[best].a_gains + 1e-12:
                 best = k
-        return Exact(out, best, "", left)
+        surrenders = (nerved.surrenders(view, foe) or 0.0) if nerved is not None else 0.0
+        return Exact(out, best, "", left, surrenders)
 
     def edges(self, view: ConflictView, me: Participant) -> Exact:
         """With my Clever edge due: the odds of taking each edge this round, then keeping Clever (Clever, its
@@ -300,9 +319,9 @@ class Foresight:
             out[edge] = replace(exact.odds["clever"], first=edge)
         best = None
         for k in out:
-            if best is None or out[k].a_wins > out[best].a_wins + 1e-12:
+            if best is None or out[k].a_gains > out[best].a_gains + 1e-12:
                 best = k
-        return Exact(out, best, "", left)
+        return Exact(out, best, "", left, exact.surrenders)
 
     def _twin(self, lens: str, chains: dict[str, LensChain], answers: dict[str, object], declared: object,
               minded: bool) -> str | None:
@@ -339,9 +358,10 @@ class Foresight:
         setting = dict(damage_a=str(me.damage_dice(physical)), damage_b=str(foe.damage_dice(physical)),
                        bonus_a=me.damage_bonus(physical), bonus_b=foe.damage_bonus(physical),
                        armour_a=me.armour_against(foe, view.ctype), armour_b=foe.armour_against(me, view.ctype))
-        uses_mind = mind is not None and not plain(foe)
-        policy = mind.policy_key(view, foe) if mind is not None and uses_mind else None
         keeps = None if plain(foe) else kept_lens(foe)
+        nerved = nervous(foe, view) if keeps is None and self.nerve else None
+        uses_mind = mind is not None and (not plain(foe) or nerved is not None)
+        policy = mind.policy_key(view, foe, nervous=nerved is not None) if mind is not None and uses_mind else None
         key = (me.id, foe.id, me.is_pc, foe.is_pc, tuple(mine.items()), tuple(theirs.items()),
                tuple(setting.items()), me.base_target(), foe.base_target(), me.pool.maximum, foe.pool.maximum,
                uses_mind, policy, keeps)
@@ -349,7 +369,8 @@ class Foresight:
         def build() -> dict[str, LensChain]:
             if uses_mind:  # one chain for every Lens I keep: the mind reads the one I keep in my effect
                 assert mind is not None
-                one = LensChain(mine, theirs, policy_b=mind.lens_policy(view, foe), sees=initiative(me, foe),
+                policy_b = mind.nervous_policy(view, foe) if nerved is not None else mind.lens_policy(view, foe)
+                one = LensChain(mine, theirs, policy_b=policy_b, sees=initiative(me, foe),
                                 remembers=True, **setting)  # type: ignore[arg-type]
             else:  # plain rolls, or a Lens kept every round (Clever with its +20 edge)
                 one = LensChain(mine, theirs, policy_b=keeps or "none", **setting)  # type: ignore[arg-type]

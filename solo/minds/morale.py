@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
 from ..npc.leanings import Leanings
 
@@ -186,3 +187,83 @@ def _logistic(x: float) -> float:
     if x < -40:
         return 0.0
     return 1.0 / (1.0 + math.exp(-x))
+
+
+class Nerve(NamedTuple):
+    """One NPC's morale as the Lens chain holds it, one against one (``Effect.nerve``): what
+    :meth:`Morale.observe` reads of its past. ``hurt``: a blow took Pool off it since it last looked (kept only
+    while shaken, the one state it matters in)."""
+
+    state: str = STEADY
+    half: bool = False
+    flee_line: bool = False
+    hopeless: bool = False
+    hurt: bool = False
+    leaving: bool = False  # its Quick tried to get away this round: the Move roll at the round's end is to come
+
+    @classmethod
+    def of(cls, morale: Morale, pool: int) -> Nerve:
+        """The nerve of a live :class:`Morale` whose NPC's Pool is now ``pool``."""
+        fired = morale.fired
+        hurt = morale.state == SHAKEN and morale.last_pool is not None and pool < morale.last_pool
+        return cls(morale.state, "half" in fired, "flee_line" in fired, "hopeless" in fired, hurt)
+
+
+_STATES = (STEADY, SHAKEN, BROKEN)
+
+
+def nerve_checks(lean: Leanings, nerve_now: Nerve, frac, win) -> list[tuple[Nerve, Any]]:
+    """:meth:`Morale.observe` one against one (no allies, not outnumbered), as chances: each nerve it may leave,
+    with its chance, at one state or over arrays of them (``frac``: its Pool over its maximum; ``win``: its
+    best chance, :meth:`~.position.Position.win`). The same triggers, sums and logistic as ``observe``, so the
+    chances are those of its draw; a state BROKEN is a check just failed (it then leaves, or fights on).
+    """
+    import numpy as np
+
+    frac, win = np.asarray(frac, dtype=float), np.asarray(win, dtype=float)
+    if lean.mindless or nerve_now.state == BROKEN:
+        return [(nerve_now._replace(hurt=False), np.ones(np.broadcast(frac, win).shape))]
+    shaken = nerve_now.state == SHAKEN
+    line = lean.flee_threshold
+    half = (frac < 0.5) & (not nerve_now.half)
+    at_line = (frac <= line) & (win < LOSING) if line > 0 else np.zeros(frac.shape, dtype=bool)
+    flee = at_line & (not nerve_now.flee_line)
+    wounded = shaken and nerve_now.hurt
+    hopeless = (win < HOPELESS) & (not nerve_now.hopeless)
+    fired = half | flee | hopeless | wounded
+    # observe's sum, in its order: a trigger that did not fire adds 0.0, which leaves the sum's bits alone
+    severity = (0 + np.where(half, SEVERITY["half"], 0.0) + np.where(flee, SEVERITY["flee_line"], 0.0)
+                + (SEVERITY["wounded"] if wounded else 0.0) + np.where(hopeless, SEVERITY["hopeless"], 0.0))
+    severity = severity + SEVERITY["outnumbered"] * 0.0
+    pressure = severity + (1.0 - win) + (SHAKEN_PRESSURE if shaken else 0.0)
+    x = (pressure - nerve(lean)) / SPREAD
+    chance = np.where(x > 40, 1.0, np.where(x < -40, 0.0, 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))))
+    flags = (nerve_now.half | half).astype(int) + 2 * (nerve_now.flee_line | flee) + 4 * (nerve_now.hopeless | hopeless)
+    now = _STATES.index(nerve_now.state)
+    steadies = shaken & (win >= RECOVER_AT)  # no trigger and a clearly better position: steady again
+    held = np.where(fired, now, np.where(steadies, 0, now))
+    failed = np.where(shaken | at_line, 2, 1)
+    out: dict[int, Any] = {}
+    for code, p in ((flags + 8 * held, np.where(fired, 1.0 - chance, 1.0)),
+                    (flags + 8 * failed, np.where(fired, chance, 0.0))):
+        for c in np.unique(code):
+            got = np.where(code == c, p, 0.0)
+            if np.any(got > 0.0):
+                out[int(c)] = out[int(c)] + got if int(c) in out else got
+    # broken, it never looks again: what had fired no longer counts (one nerve, not one for each past)
+    return [(Nerve(BROKEN) if c // 8 == 2 else Nerve(_STATES[c // 8], bool(c & 1), bool(c & 2), bool(c & 4)), p)
+            for c, p in out.items()]
+
+
+def reaction_split(lean: Leanings, *, can_flee: bool, surrender_bias: float | None = None) -> float | None:
+    """What :meth:`Morale.choose_reaction` makes of a break, as a chance: the share of surrenders among the
+    ways out (the rest run), or None when it fights on."""
+    breaks = lean.on_break
+    if all(b == "fight_on" for b in breaks):
+        return None
+    kinds = {m for b in breaks if (m := MECHANIC.get(b))}
+    if not can_flee:
+        kinds.discard("flee")
+    if len(kinds) == 2:
+        return lean.surrender_bias if surrender_bias is None else surrender_bias
+    return 0.0 if kinds == {"flee"} else 1.0

@@ -48,12 +48,12 @@ from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
 from ..npc.tables import LEAN_LENS
 from ..rules.conflict_view import ConflictView
-from ..rules.lens_chain import FOLLOW_UPS, Effect, alike_in_play
+from ..rules.lens_chain import EXIT, FOLLOW_UPS, Effect, alike_in_play
 from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
 from ..rules.outcomes import ACTIVE, OUT
 from ..rules.participants import Participant
 from .memory import NPCMemory
-from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, STEADY, Morale
+from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, STEADY, Morale, Nerve, nerve_checks, reaction_split
 from .position import (
     Position,
     _secondary_targets,
@@ -506,6 +506,158 @@ class MindPolicy:
         return _spread_at(self.reading, own, other, mine, theirs, seen, self._foe_last(theirs), mine.last, False)
 
 
+def _pool_blows(me: Participant, target: Participant | None, ctype, keys: list[str]) -> tuple[str, dict[str, float]]:
+    """The Pool a mind's blow goes to among ``keys`` ("conflict" or a side Pool), and the blows each would take."""
+    physical = ctype.physical
+    blows = {}
+    for key in keys:
+        if target is None or target.char is None:
+            blows[key] = 0.0
+            continue
+        if key == "conflict":
+            armour = target.armour_against(me, ctype)
+            left = target.pool.current
+        else:
+            armour = 0
+            left = target.char.pools[key].current
+        per_blow = max(0.25, mean_damage(me, physical, armour))
+        blows[key] = max(0.0, left) / per_blow
+    # The side Pool only when clearly nearer: every other blow still lands on the conflict Pool.
+    choice = "conflict" if "conflict" in keys else keys[0]
+    for key in keys:
+        if key != "conflict" and blows[key] + 1.0 <= blows.get(choice, 0.0):
+            choice = key
+    return choice, blows
+
+
+def side_pool_choice(me: Participant, target: Participant, ctype, keys: list[str]) -> str:
+    """Where a mind's Covert or Flamboyant blow on ``target`` goes now (:meth:`NPCMind._damage_pool`'s choice)."""
+    return _pool_blows(me, target, ctype, keys)[0]
+
+
+def quick_choice(lean: Leanings, morale: str, conflict: ConflictView, me: Participant,
+                 keys: list[str]) -> tuple[str, dict[str, float], dict[str, str]]:
+    """Quick's extra action a mind takes among ``keys`` with this morale: (its choice, each one's score, why).
+
+    Shaken or broken, a mind with a nerve looks for a way out; otherwise a
+    better weapon, an item, or it gets ready. The one function for the live
+    answer (:meth:`NPCMind._quick`) and for the chain's nerve (a getaway).
+    """
+    from ..rules.rulebook import rules
+
+    physical = conflict.ctype.physical
+    now = mean_damage(me, physical)
+    scores, why = {}, {}
+    for key in keys:
+        if key == "leave":
+            wants = morale in (SHAKEN, BROKEN) and not lean.mindless
+            scores[key] = (0.6 + lean.lean["self_preservation"]) if wants else -1.0
+            why[key] = "looks for a way out" if wants else ""
+        elif key.startswith("weapon:"):
+            weapon = rules().weapons.get(key.split(":", 1)[1])
+            gain = (sum(v * p for v, p in weapon.damage.distribution().items()) - now) if weapon else 0.0
+            scores[key] = 0.2 * gain
+            why[key] = f"switches to a better weapon ({weapon.name})" if weapon and gain > 0 else ""
+        elif key.startswith("item:"):
+            scores[key] = 0.1
+            why[key] = f"uses {key.split(':', 1)[1]}"
+        else:
+            scores[key] = 0.0
+            why[key] = "catches its breath"
+    choice = max(scores, key=lambda k: (scores[k], k == "ready"))
+    return choice, scores, why
+
+
+class NervousPolicy(MindPolicy):
+    """:class:`MindPolicy` with the mind's nerve in the chain's state (``Effect.nerve``, a :class:`~.morale.Nerve`).
+
+    At each of its declarations it looks at the fight first, as
+    :meth:`NPCMind._lens` and :meth:`NPCMind._clever` do: the morale check of
+    :func:`~.morale.nerve_checks` (its win chance from the same values its
+    Lens choice reads), then, broken, it leaves (:data:`~solo.rules.lens_chain.EXIT`;
+    ``surrenders`` is the share that yields rather than runs) or, fighting on,
+    declares as a broken mind; otherwise it declares with the morale the
+    check left. Each choice carries the nerve it leaves. ``readings``: its
+    reading with each morale (their policies differ only there).
+    """
+
+    def __init__(self, readings: dict[str, _Reading], keeps: str, surrenders: float | None,
+                 leaves: frozenset[str] = frozenset(), getaway: float = 0.0):
+        super().__init__(readings[STEADY], keeps)
+        self.readings, self.surrenders = readings, surrenders
+        self.leaves, self.getaway = leaves, getaway  # with which morale its Quick tries to get away; the chance
+
+    def leaving(self, nerve: Nerve) -> float:
+        """The chance it gets away at the end of the round, before anything else (Quick's try): at the round
+        limit too."""
+        return self.getaway if nerve.leaving else 0.0
+
+    @staticmethod
+    def hurt(nerve: Nerve) -> Nerve:
+        """The nerve after a blow took Pool off the mind: it counts while shaken (the ``wounded`` trigger)."""
+        return nerve._replace(hurt=True) if nerve.state == SHAKEN and not nerve.hurt else nerve
+
+    def __call__(self, own: int, other: int, mine: Effect, theirs: Effect, seen: str | None = None) -> dict:
+        import numpy as np
+
+        got = self.over_grid(np.array([[own]]), np.array([[other]]), mine, theirs, seen)
+        return {k: float(np.asarray(p).reshape(-1)[0]) for k, p in got.items() if np.asarray(p).reshape(-1)[0] > 0}
+
+    def over_grid(self, own, other, mine: Effect, theirs: Effect, seen: str | None = None) -> dict:
+        nerve = mine.nerve
+        if not isinstance(nerve, Nerve):
+            raise ValueError("a nervous policy reads its nerve in its effect")
+        foe_last = self._foe_last(theirs)
+        return declaration_chances(self.readings, self.surrenders, own, other, mine, theirs, seen, foe_last,
+                                   mine.last, False, self.leaves, self.getaway)
+
+
+def declaration_chances(readings: dict[str, _Reading], surrenders: float | None, own, other, mine: Effect,
+                        theirs: Effect, seen: str | None, foe_last: str, last_lens: str | None,
+                        first_round: bool, leaves: frozenset[str] = frozenset(), getaway: float = 0.0) -> dict:
+    """A mind's declaration with its nerve (``mine.nerve``): the morale check first, then its Lens (its edge)
+    with the morale left, or its way out. {(choice, nerve left): chance, EXIT: chance}, over arrays of Pools or
+    at one pair of them (chances as arrays of shape ``own``'s). A nerve ``leaving`` (its Quick tried to get away
+    last round) first gets away with the chance ``getaway``; Quick declared with a morale in ``leaves`` leaves
+    its nerve leaving."""
+    import numpy as np
+
+    nerve = mine.nerve
+    assert isinstance(nerve, Nerve)
+    out: dict = {}
+    stays = 1.0
+    if nerve.leaving:  # last round's Quick getaway, rolled at the end of that round: gone, or here as before
+        out[EXIT] = np.full(np.shape(own), getaway)
+        stays = 1.0 - getaway
+        nerve = nerve._replace(leaving=False)
+    r = readings[nerve.state]
+
+    def add(key, p) -> None:
+        if key[0] == "quick" and key[1].state in leaves:
+            key = (key[0], key[1]._replace(leaving=True))
+        p = p * stays if stays != 1.0 else p
+        out[key] = out[key] + p if key in out else p
+
+    if nerve.state == BROKEN or r.lean.mindless:
+        calm = nerve._replace(hurt=False)
+        for k, p in _spread_at(r, own, other, mine, theirs, seen, foe_last, last_lens, first_round).items():
+            add((k, calm), p)
+        return out
+    sit = situation_at(r, MindState(own, other, mine, theirs, seen, foe_last, last_lens, first_round))
+    # the win its check reads: its best Lens on offer (at its Clever edge, the best of every value: _clever)
+    win = _top(sit.values.values()) if mine.follow_up else sit.win
+    frac = own / r.own_max if r.own_max else np.zeros(np.shape(own))
+    for left, p in nerve_checks(r.lean, nerve, frac, win):
+        if left.state == BROKEN and surrenders is not None:
+            p = p * stays if stays != 1.0 else p
+            out[EXIT] = out[EXIT] + p if EXIT in out else p
+            continue
+        spread = _spread_at(readings[left.state], own, other, mine, theirs, seen, foe_last, last_lens, first_round)
+        for k, q in spread.items():
+            add((k, left), p * q)
+    return out
+
+
 def reads_alike(lens_1: str, lens_2: str) -> bool:
     """Whether a mind answers two Lenses of its foe alike, declared or kept: the same counter, and alike in play.
 
@@ -668,12 +820,15 @@ class NPCMind:
         """Its morale in this conflict (steady before its first question)."""
         return self._fight_for(conflict).morale.state
 
-    def _reading(self, conflict: ConflictView, me: Participant) -> _Reading:
-        """What :meth:`lens_policy` holds fixed: the match-up with its one foe as it stands now, nature, morale.
+    def _reading(self, conflict: ConflictView, me: Participant, morale: str | None = None) -> _Reading:
+        """What :meth:`lens_policy` holds fixed: the match-up with its one foe as it stands now, nature, morale
+        (``morale``: another than its own now).
 
         Kept on the conflict's record while nothing it holds has changed, so policies share their spreads.
         """
         reading = self._make_reading(conflict, me)
+        if morale is not None and morale != reading.morale:
+            reading = replace(reading, morale=morale, seen={})
         fight = self._fight_for(conflict)
         kept = fight.readings.get(reading.key())
         if kept is None:
@@ -720,6 +875,67 @@ class NPCMind:
                         pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
                         main.pool.maximum if main.pushing else 0)
 
+    def never_breaks(self, conflict: ConflictView) -> bool:
+        """Whether its morale can never move in this conflict (a mindless creature)."""
+        return self._fight_for(conflict).morale.never_breaks
+
+    def nerve_of(self, conflict: ConflictView, me: Participant) -> Nerve | None:
+        """Its morale now, as the Lens chain holds it (None: it never breaks)."""
+        morale = self._fight_for(conflict).morale
+        return None if morale.never_breaks else Nerve.of(morale, me.pool.current)
+
+    def surrenders(self, conflict: ConflictView, me: Participant) -> float | None:
+        """When its nerve breaks from here: the share of its ways out that are surrenders (the rest flights), or
+        None when it fights on (its Code Block says so, or the PCs refused its surrender: no way out left)."""
+        fight = self._fight_for(conflict)
+        if me.exits_closed:
+            return None
+        morale = fight.morale
+        if morale.reaction is not None:  # broken already: what it chose stands
+            mechanic = MECHANIC.get(morale.reaction)
+            return None if mechanic is None else 1.0 if mechanic == "surrender" else 0.0
+        return reaction_split(fight.lean, can_flee=conflict.ctype.flight, surrender_bias=fight.lean.surrender_bias)
+
+    def nervous_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none") -> NervousPolicy:
+        """:meth:`lens_policy` with its nerve in the chain's state: its morale checks, and its ways out when it
+        breaks (:class:`NervousPolicy`)."""
+        readings = {m: self._reading(conflict, me, m) for m in (STEADY, SHAKEN, BROKEN)}
+        leaves, getaway = self.getaway(conflict, me)
+        return NervousPolicy(readings, keeps, self.surrenders(conflict, me), leaves, getaway)
+
+    def quick_actions(self, conflict: ConflictView, me: Participant) -> dict[str, str]:
+        """Quick's extra action it would take with each morale (steady, shaken, broken), as things stand."""
+        lean = self._fight_for(conflict).lean
+        keys = [o.key for o in conflict.quick_options(me)]
+        return {m: quick_choice(lean, m, conflict, me, keys)[0] for m in (STEADY, SHAKEN, BROKEN)}
+
+    def getaway(self, conflict: ConflictView, me: Participant) -> tuple[frozenset[str], float]:
+        """With which morales its Quick is a try to get away, and the chance that Move roll succeeds."""
+        from ..rules.rolls import judge
+
+        leaves = frozenset(m for m, k in self.quick_actions(conflict, me).items() if k == "leave")
+        if not leaves:
+            return leaves, 0.0
+        target, _ = conflict.leave_target(me)
+        return leaves, sum(judge(face, target).success for face in range(1, 101)) / 100
+
+    def declaration_spread(self, conflict: ConflictView, me: Participant, seen: str | None = None) -> dict:
+        """:meth:`lens_spread` with its morale check first: {(choice, nerve left): chance, EXIT: chance}, what its
+        declaration this round may be, as it stands now (memory and all)."""
+        nerve = self.nerve_of(conflict, me)
+        assert nerve is not None
+        main = conflict.opponents(me)[0]
+        decl = conflict.declared(main.id)
+        if seen is None and decl is not None:
+            seen = decl.clever_choice or decl.lens
+        fight = self._fight_for(conflict)
+        readings = {m: self._reading(conflict, me, m) for m in (STEADY, SHAKEN, BROKEN)}
+        leaves, getaway = self.getaway(conflict, me)
+        return declaration_chances(readings, self.surrenders(conflict, me), me.pool.current, main.pool.current,
+                                   Effect(me.carry, me.clever_next, None, nerve),
+                                   Effect(main.carry, main.clever_next), seen, main.last_lens, fight.last_lens,
+                                   conflict.round <= 1, leaves, getaway)
+
     def lens_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none") -> MindPolicy:
         """This mind's Lens choice as a policy of the state the Lens chain holds, for one foe that keeps ``keeps``.
 
@@ -744,14 +960,20 @@ class NPCMind:
         """
         return MindPolicy(self._reading(conflict, me), keeps)
 
-    def policy_key(self, conflict: ConflictView, me: Participant) -> tuple:
+    def policy_key(self, conflict: ConflictView, me: Participant, *, nervous: bool = False) -> tuple:
         """What :meth:`lens_policy` reads of this mind and the match-up, by value (see :class:`_Reading`).
 
         Two minds with equal keys have the same policy, so the Lens odds priced
         against one hold against the other (a copy priced while the player read
-        the scene, a conflict fought again).
+        the scene, a conflict fought again). ``nervous``: of :meth:`nervous_policy`,
+        whose morale is in the chain's state, not in the key; its nerve and ways
+        out are.
         """
-        return self._reading(conflict, me).key()
+        key = self._reading(conflict, me).key()
+        if not nervous:
+            return key
+        lean = self._fight_for(conflict).lean
+        return (key[0], *key[2:], "nerve", lean.flee_threshold, self.surrenders(conflict, me))
 
     def remembered_lens(self, conflict: ConflictView) -> str | None:
         """The Lens the mind last declared in this conflict (what ``inertia`` pulls towards), None before any."""
@@ -999,29 +1221,7 @@ class NPCMind:
                         {choice: float(value)}, conflict.round)
 
     def _quick(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
-        from ..rules.rulebook import rules
-
-        lean = fight.lean
-        physical = conflict.ctype.physical
-        now = mean_damage(me, physical)
-        scores, why = {}, {}
-        for key in q.keys():
-            if key == "leave":
-                wants = fight.morale.state in (SHAKEN, BROKEN) and not lean.mindless
-                scores[key] = (0.6 + lean.lean["self_preservation"]) if wants else -1.0
-                why[key] = "looks for a way out" if wants else ""
-            elif key.startswith("weapon:"):
-                weapon = rules().weapons.get(key.split(":", 1)[1])
-                gain = (sum(v * p for v, p in weapon.damage.distribution().items()) - now) if weapon else 0.0
-                scores[key] = 0.2 * gain
-                why[key] = f"switches to a better weapon ({weapon.name})" if weapon and gain > 0 else ""
-            elif key.startswith("item:"):
-                scores[key] = 0.1
-                why[key] = f"uses {key.split(':', 1)[1]}"
-            else:
-                scores[key] = 0.0
-                why[key] = "catches its breath"
-        choice = max(scores, key=lambda k: (scores[k], k == "ready"))
+        choice, scores, why = quick_choice(fight.lean, fight.morale.state, conflict, me, q.keys())
         return Decision(me.id, q.kind, choice, why[choice] or "nothing better to do", "action",
                         {k: round(v, 3) for k, v in scores.items()}, conflict.round)
 
@@ -1034,24 +1234,7 @@ class NPCMind:
         keys = q.keys()
         target = self._last_struck(conflict, me, fight)
         physical = conflict.ctype.physical
-        blows = {}
-        for key in keys:
-            if target is None or target.char is None:
-                blows[key] = 0.0
-                continue
-            if key == "conflict":
-                armour = target.armour_against(me, conflict.ctype)
-                left = target.pool.current
-            else:
-                armour = 0
-                left = target.char.pools[key].current
-            per_blow = max(0.25, mean_damage(me, physical, armour))
-            blows[key] = max(0.0, left) / per_blow
-        # The side Pool only when clearly nearer: every other blow still lands on the conflict Pool.
-        choice = "conflict" if "conflict" in keys else keys[0]
-        for key in keys:
-            if key != "conflict" and blows[key] + 1.0 <= blows.get(choice, 0.0):
-                choice = key
+        choice, blows = _pool_blows(me, target, conflict.ctype, keys)
         if choice == "conflict":
             reason = "the conflict Pool is the quicker way to put it down"
         else:

@@ -67,6 +67,10 @@ class ConflictView:
         """The extra actions the engine would offer ``p`` if it chose Quick now."""
         return self._conflict.quick_options(p)
 
+    def leave_target(self, p: Participant) -> tuple[int, list[tuple[str, int]]]:
+        """What ``p`` would roll against to get away with Quick's extra action (:meth:`Conflict.leave_target`)."""
+        return self._conflict.leave_target(p)
+
     def lens_target(self, p: Participant, lens_key: str = "none", secondary: str | None = None,
                     extra: Sequence[tuple[str, int]] = (), *, parts: bool = True) -> tuple[int, list[tuple[str, int]]]:
         """What ``p`` would roll against this round with ``lens_key``, and the modifiers in it.

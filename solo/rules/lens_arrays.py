@@ -54,11 +54,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from .lens_chain import EXIT
+
 if TYPE_CHECKING:
     from .lens_chain import Effect, _Game
 
-#: The value components: A wins, B wins; with rounds counted, also one plus the expected rounds still to come.
-A_WINS, B_WINS, ROUNDS = 0, 1, 2
+#: The value components: A wins, B wins; with rounds counted, also one plus the expected rounds still to come;
+#: where B may leave (its nerve broken), also B gone.
+A_WINS, B_WINS, ROUNDS, EXITS = 0, 1, 2, 3
 
 
 class Grid(NamedTuple):
@@ -102,10 +105,14 @@ class Plan:
         ha, hb = grid.shape
         self.pairs: list[tuple[Effect, Effect]] = []
         self.pid: dict[tuple[Effect, Effect], int] = {}
-        self.part_ids: dict[tuple[int, str, str], int] = {}
-        self.parts: list[tuple[int, str, str]] = []  # (the pair it leaves, the side that strikes, its damage Lens)
-        self.round_ids: dict[tuple, int] = {}
-        rounds: list[tuple[float, float, float, tuple[int, str, str] | None, tuple[int, str, str] | None, int]] = []
+        self.part_ids: dict[tuple[int, str, str, int], int] = {}
+        # (the pair it leaves, the side that strikes, its damage Lens, the pair it leaves when it takes Pool off B)
+        self.parts: list[tuple[int, str, str, int]] = []
+        self.round_ids: dict[tuple | str, int] = {}
+        Part = tuple[int, str, str, int]
+        rounds: list[tuple[float, float, float, Part | None, Part | None, int]] = []
+        self.exits = game.exits  # B may leave: a value component more
+        self.exit_rounds: list[int] = []  # the "rounds" in which B leaves instead (no dice: the conflict ends)
         self.row_seg: list[int] = []
         self.row_round: list[int] = []
         self.row_weight: list[float | np.ndarray] = []
@@ -125,15 +132,23 @@ class Plan:
                 self.seg_pair.append(at)
                 for ca, wa in option:
                     for cb, wb in game.spread_b(grid, ea, eb, ca).items():
-                        spec = game.round_spec(ca, cb, ea, eb)
-                        pa, pb, ps = (self.pair_id(p) for p in spec.after)
-                        key = (ca, cb, ea.carry, eb.carry, pa, pb, ps)
-                        u = self.round_ids.get(key)
-                        if u is None:
-                            u = self.round_ids[key] = len(rounds)
-                            rounds.append((spec.a, spec.b, spec.stalemate,
-                                           (pa, "a", spec.damage_a) if spec.a > 0.0 else None,
-                                           (pb, "b", spec.damage_b) if spec.b > 0.0 else None, ps))
+                        if cb == EXIT:
+                            u = self.round_ids.get(EXIT)
+                            if u is None:
+                                u = self.round_ids[EXIT] = len(rounds)
+                                rounds.append((0.0, 0.0, 0.0, None, None, 0))
+                                self.exit_rounds.append(u)
+                        else:
+                            spec = game.round_spec(ca, cb, ea, eb)
+                            pa, pb, ps = (self.pair_id(p) for p in spec.after)
+                            ph = self.pair_id(game.hurt_pair(spec.after[0]))
+                            key = (ca, cb, ea.carry, eb.carry, pa, pb, ps, ph)
+                            u = self.round_ids.get(key)
+                            if u is None:
+                                u = self.round_ids[key] = len(rounds)
+                                rounds.append((spec.a, spec.b, spec.stalemate,
+                                               (pa, "a", spec.damage_a, ph) if spec.a > 0.0 else None,
+                                               (pb, "b", spec.damage_b, pb) if spec.b > 0.0 else None, ps))
                         self.row_seg.append(seg)
                         self.row_round.append(u)
                         self.row_weight.append(wa * wb)
@@ -145,17 +160,21 @@ class Plan:
                     self.part_ids[part] = len(self.parts)
                     self.parts.append(part)
         groups: dict[tuple, list[int]] = {}  # blows of the same amounts and chances go together
-        for t, (_, side, dmg) in enumerate(self.parts):
+        for t, (_, side, dmg, _) in enumerate(self.parts):
             groups.setdefault((side, game.taps(side, dmg)), []).append(t)
         order = [t for members in groups.values() for t in members]  # the parts, group by group
         where = {t: i for i, t in enumerate(order)}
         self.parts = [self.parts[t] for t in order]
         self.part_ids = {p: i for i, p in enumerate(self.parts)}
-        self.groups: list[tuple[str, slice, np.ndarray, tuple[int, ...], tuple[float, ...]]] = []
+        # (side, its parts, the pairs they leave, those a blow that takes Pool off B leaves or None where the
+        # same, the amounts, their chances)
+        self.groups: list[tuple[str, slice, np.ndarray, np.ndarray | None, tuple[int, ...], tuple[float, ...]]] = []
         at = 0
         for (side, (taps, chances)), members in groups.items():
-            self.groups.append((side, slice(at, at + len(members)),
-                                np.array([self.parts[where[t]][0] for t in members], dtype=np.intp), taps, chances))
+            pairs = np.array([self.parts[where[t]][0] for t in members], dtype=np.intp)
+            hurt = np.array([self.parts[where[t]][3] for t in members], dtype=np.intp)
+            self.groups.append((side, slice(at, at + len(members)), pairs,
+                                None if np.array_equal(pairs, hurt) else hurt, taps, chances))
             at += len(members)
         zero = len(self.parts)  # a row of zeros: the blow of a side that cannot win the round
         self.ra = np.array([r[0] for r in rounds])
@@ -165,8 +184,11 @@ class Plan:
         self.tb = np.array([self.part_ids[r[4]] if r[4] is not None else zero for r in rounds], dtype=np.intp)
         self.ps = np.array([r[5] for r in rounds], dtype=np.intp)
         self.rounds = rounds
-        self.hit_a = max((max(taps) for side, _, _, taps, _ in self.groups if side == "a"), default=0)
-        self.hit_b = max((max(taps) for side, _, _, taps, _ in self.groups if side == "b"), default=0)
+        self.hit_a = max((max(taps) for side, _, _, _, taps, _ in self.groups if side == "a"), default=0)
+        self.hit_b = max((max(taps) for side, _, _, _, taps, _ in self.groups if side == "b"), default=0)
+        self.exit_ids = np.array(self.exit_rounds, dtype=np.intp)
+        # B gone at the round limit in each pair (a try to get away at the end of the last round)
+        self.gone = np.array([game.gone_at_limit(pair) for pair in self.pairs]) if self.exits else None
         n = len(self.row_seg)
         self.weights = np.empty((n, ha, hb))
         for i, w in enumerate(self.row_weight):
@@ -233,6 +255,8 @@ class Plan:
                 "tmp": np.empty((comps, max((len(g[2]) for g in self.groups), default=0), ha, hb)),
                 "moved_a": np.empty((comps, max((len(g[2]) for g in self.groups if g[0] == "a"), default=0), ha,
                                      pad_b + hb)),
+                "hurt_a": np.empty((comps, max((len(g[2]) for g in self.groups if g[0] == "a" and g[3] is not None),
+                                               default=0), ha, pad_b + hb)),
                 "moved_b": np.empty((comps, max((len(g[2]) for g in self.groups if g[0] == "b"), default=0),
                                      pad_a + ha, hb)),
             }
@@ -248,15 +272,19 @@ class Plan:
         padded = self.padded(values, padded)
         work = self._buffers(comps)
         parts, tmp = work["parts"], work["tmp"]
-        for side, where, pairs, taps, chances in self.groups:
+        for side, where, pairs, hurt, taps, chances in self.groups:
             acc = parts[:, where]
             n = len(pairs)
             t = tmp[:, :n]
-            if side == "a":  # A's blow: B's Pool lower by each amount
+            if side == "a":  # A's blow: B's Pool lower by each amount (into B's nerve hurt, when it minds)
                 moved = work["moved_a"][:, :n]
                 np.take(padded[:, :, pad_a:], pairs, axis=1, out=moved, mode="clip")
+                hurt_moved = moved
+                if hurt is not None:
+                    hurt_moved = work["hurt_a"][:, :n]
+                    np.take(padded[:, :, pad_a:], hurt, axis=1, out=hurt_moved, mode="clip")
                 for i, (v, q) in enumerate(zip(taps, chances)):
-                    view = moved[:, :, :, pad_b - v:pad_b - v + hb]
+                    view = (hurt_moved if v > 0 else moved)[:, :, :, pad_b - v:pad_b - v + hb]
                     if i == 0:
                         np.multiply(view, q, out=acc)
                     else:
@@ -282,6 +310,10 @@ class Plan:
         np.take(values, self.ps, axis=1, out=term, mode="clip")
         term *= self.rs[same]
         played += term
+        if len(self.exit_ids):  # B leaves: the conflict ends there, in that round
+            played[:, self.exit_ids] = 0.0
+            played[EXITS, self.exit_ids] = 1.0
+            played[ROUNDS, self.exit_ids] = 1.0
         # (mode "clip": the indices are the plan's own, and a take with "raise" copies its output once more)
         rows = work["rows"]
         np.take(played, self.rows_round, axis=1, out=rows, mode="clip")
@@ -296,7 +328,8 @@ class Plan:
         out[:, self.single_pairs] = options[:, self.single_segs]
         for pairs, segs in self.multi:
             each = options[:, segs]  # components × pairs × options × Pools
-            best = np.argmax(each[A_WINS], axis=1)[None, :, None]
+            gains = each[A_WINS] + each[EXITS] if comps > EXITS else each[A_WINS]
+            best = np.argmax(gains, axis=1)[None, :, None]
             out[:, pairs] = np.take_along_axis(each, best, axis=2)[:, :, 0]
         if comps > ROUNDS:
             out[ROUNDS] += 1.0
@@ -316,13 +349,15 @@ class Solved:
         raise NotImplementedError
 
     def value(self, pair: tuple[Effect, Effect], pool_a: int, pool_b: int, limit: int | None) -> np.ndarray:
-        """(A wins, B wins, expected rounds) from one state with ``limit`` rounds to go (Missing if not held)."""
+        """(A wins, B wins, expected rounds, B gone) from one state with ``limit`` rounds to go (Missing if not
+        held)."""
         if pool_b <= 0:
-            return np.array([1.0, 0.0, 0.0])
+            return np.array([1.0, 0.0, 0.0, 0.0])
         if pool_a <= 0:
-            return np.array([0.0, 1.0, 0.0])
-        if limit == 0:  # no round to go: still undecided
-            return np.zeros(3)
+            return np.array([0.0, 1.0, 0.0, 0.0])
+        if limit == 0:  # no round to go: still undecided (or B gone, got away at the end of the last round)
+            game = self.plan.game
+            return np.array([0.0, 0.0, 0.0, game.gone_at_limit(pair)])
         p = self.plan.pid.get(pair)
         if p is None or not self.knows(pool_a, pool_b, limit):
             raise Missing([pair])
@@ -332,21 +367,24 @@ class Solved:
     def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
-    def round_value(self, ca: str, cb: str, ea: Effect, eb: Effect, pool_a: int, pool_b: int,
+    def round_value(self, ca: str, cb: str | tuple, ea: Effect, eb: Effect, pool_a: int, pool_b: int,
                     limit: int | None) -> np.ndarray:
         """One declared round from (ea, eb) at these Pools, then the solved values with ``limit`` − 1 rounds to go
-        (None: no limit): (A wins, B wins, expected rounds)."""
+        (None: no limit): (A wins, B wins, expected rounds, B gone). B's :data:`EXIT`: gone, in this round."""
+        if cb == EXIT:
+            return np.array([0.0, 0.0, 1.0, 1.0])
         game = self.plan.game
         spec = game.round_spec(ca, cb, ea, eb)
         after = None if limit is None else limit - 1
-        out = np.zeros(3)
+        out = np.zeros(4)
+        hurt = game.hurt_pair(spec.after[0])
         for won, side, pair, dmg in ((spec.a, "a", spec.after[0], spec.damage_a),
                                      (spec.b, "b", spec.after[1], spec.damage_b)):
             if not won > 0.0:
                 continue
             taps, chances = game.taps(side, dmg)
             for v, q in zip(taps, chances):
-                at = self.value(pair, pool_a, pool_b - v, after) if side == "a" else \
+                at = self.value(hurt if v > 0 else pair, pool_a, pool_b - v, after) if side == "a" else \
                     self.value(pair, pool_a - v, pool_b, after)
                 out += (won * q) * at
         if spec.stalemate > 0.0:
@@ -364,11 +402,13 @@ class Walk(Solved):
 
     def __init__(self, plan: Plan, horizon: int, stop: Callable[[], bool] | None = None):
         self.plan, self.horizon = plan, horizon
-        self.comps = 3 if plan.chooses else 2
+        self.comps = 4 if plan.exits else 3 if plan.chooses else 2
         ha, hb = plan.grid.shape
         values = np.zeros((self.comps, len(plan.pairs), ha, hb))
         if self.comps > ROUNDS:
             values[ROUNDS] = 1.0
+        if plan.gone is not None:
+            values[EXITS] = plan.gone[:, None, None]
         self.values = [values]
         padded = None
         for _ in range(horizon - 1):
@@ -391,11 +431,13 @@ class Walk(Solved):
     def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:
         assert limit is not None
         v = self.values[limit][:, p, ia, ib]
+        if self.comps > EXITS:
+            return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, v[EXITS]])
         if self.comps > ROUNDS:
-            return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0])
+            return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, 0.0])
         # with no choice of A, the expected rounds are the sum over the rounds of the chance to be still undecided
         seen = np.array([self.values[t][:2, p, ia, ib] for t in range(limit)]).reshape(limit, 2)
-        return np.array([v[A_WINS], v[B_WINS], float(np.sum(1.0 - seen[:, A_WINS] - seen[:, B_WINS]))])
+        return np.array([v[A_WINS], v[B_WINS], float(np.sum(1.0 - seen[:, A_WINS] - seen[:, B_WINS])), 0.0])
 
 
 class Stationary(Solved):
@@ -411,12 +453,12 @@ class Stationary(Solved):
 
     def __init__(self, plan: Plan, stop: Callable[[], bool] | None = None):
         self.plan = plan
-        self.comps = 3
+        self.comps = comps = 4 if plan.exits else 3
         g = plan.grid
         assert g.lo_a == 1 and g.lo_b == 1, "with no round limit every Pool below the start is reached"
         ha, hb = g.shape
         n_pairs = len(plan.pairs)
-        values = np.zeros((3, n_pairs, ha, hb))
+        values = np.zeros((comps, n_pairs, ha, hb))
         n_rounds = len(plan.rounds)
         stay_cols = np.zeros((n_rounds, 3), dtype=np.intp)  # where a round stays at its Pools, and its chance
         stay = np.zeros((n_rounds, 3))
@@ -427,9 +469,10 @@ class Stationary(Solved):
                 if part is None:
                     continue
                 taps, chances = plan.game.taps(part[1], part[2])
-                stay_cols[u, k] = part[0]
+                stay_cols[u, k] = part[0]  # a blow of no damage: B's nerve not hurt
                 stay[u, k] = won * sum(q for v, q in zip(taps, chances) if v == 0)
                 leave[u] += won * sum(q for v, q in zip(taps, chances) if v > 0)
+        leave[plan.exit_ids] = 1.0  # B leaving is a way out
         rows_seg = np.array(plan.row_seg, dtype=np.intp)
         rows = plan.rows_round
         ways_out = np.add.reduceat(plan.weights * leave[rows][:, None, None], plan.seg_starts, axis=0)
@@ -469,6 +512,8 @@ class Stationary(Solved):
                 changed = False
                 for pairs, segs in plan.multi:  # A's choices: each option's value against the states solved
                     each = outside[segs, :, A_WINS] + np.einsum("nkij,ij->nki", coef[segs], x[..., A_WINS])
+                    if comps > EXITS:  # A's aim: B out, or gone
+                        each = each + outside[segs, :, EXITS] + np.einsum("nkij,ij->nki", coef[segs], x[..., EXITS])
                     now = choice[:, pairs].T  # pairs × points
                     best = np.take_along_axis(each, (now[:, None, :] - segs[:, :1, None]), axis=1)[:, 0]
                     for o in range(segs.shape[1]):
@@ -489,7 +534,7 @@ class Stationary(Solved):
 
     def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:
         v = self.values[:, p, ia, ib]
-        return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0])
+        return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, v[EXITS] if self.comps > EXITS else 0.0])
 
 
 def grid_of(pool_a: int, pool_b: int, limit: int | None, hit_a: int, hit_b: int) -> Grid:

@@ -18,6 +18,13 @@ two Pools *and* what the last round left on each side, an :class:`Effect`:
 * ``last``: the Lens the side declared last (kept through its follow-up),
   held only for a side B whose policy reads it (``remembers=True``: an NPC
   mind's habit of repeating its Lens); None otherwise.
+* ``nerve``: side B's morale, when its policy has one (an NPC mind whose
+  nerve can go, :mod:`solo.minds.morale`): its state, the one-time triggers
+  fired, whether a blow hurt it since it last looked. Opaque to the chain:
+  B's policy reads it and answers each choice with the nerve its check
+  leaves, ``(Lens, nerve)``, or :data:`EXIT` when it breaks and leaves (the
+  conflict ends there, counted apart: :attr:`ChainOdds.b_exits`); the chain
+  marks it hurt (``policy.hurt(nerve)``) when a blow of A takes Pool off B.
 
 What each Lens does comes from :data:`~.lenses.LENS_TABLE`; a round's chances
 and blows from :func:`~.odds.round_kernel` and
@@ -30,7 +37,8 @@ advice and the minds use. Where the model is narrower than the engine:
 * **Covert and Flamboyant** blows go to the conflict Pool, armour and all:
   the chain tracks the two conflict Pools only, not POW or CHA.
 * No pushing, no Luck, one against one; a side is out when its Pool reaches
-  zero, as in :func:`~.odds.conflict_odds`.
+  zero, as in :func:`~.odds.conflict_odds`. B may leave (flee or give up)
+  only through a policy with a nerve (``Effect.nerve``).
 
 Side A keeps one Lens every round (taking the Clever follow-up when it is
 due, with the edge that gives it the better chance to win from there), or
@@ -66,7 +74,7 @@ keeping one Lens never leaves, or B declared what its policy never would).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -105,9 +113,19 @@ class Effect(NamedTuple):
     carry: int = 0
     follow_up: bool = False
     last: str | None = None
+    nerve: Hashable | None = None  # side B's morale, as its policy writes it (None: a nerve that never moves)
 
 
 NOTHING = Effect()
+#: B's choice to leave the conflict (flee or give up, its policy's nerve broken): the conflict ends at once,
+#: counted apart from the wins (:attr:`ChainOdds.b_exits`).
+EXIT = "exit"
+
+
+def choice_of(key: object) -> str:
+    """The declaration in one of B's choices: a Lens, an edge or :data:`EXIT`, with or without the nerve it
+    leaves (a policy with a nerve answers ``(declaration, nerve after its check)``)."""
+    return key[0] if isinstance(key, tuple) else key  # type: ignore[return-value]
 
 #: A side's choice in one state: a Lens (an edge when its follow-up is due) or {choice: chance}.
 Choice = str | Mapping[str, float]
@@ -200,16 +218,28 @@ class ChainOdds(ConflictOdds):
     chances, B's policy mixed in. ``first`` is A's choice in the first
     round: its Lens, its edge when a Clever follow-up is due, the best one
     with ``lens_a="best"``, the likeliest one of a stochastic policy.
+    ``b_exits``: the chance that B leaves, its nerve broken (fleeing or
+    giving up, as its policy has it); ``never_ends`` is what is left after
+    both wins and that.
     """
 
     first: str = "none"
+    b_exits: float = 0.0
 
     @property
     def undecided(self) -> float:
         return self.never_ends
 
+    @property
+    def a_gains(self) -> float:
+        """A's chance to come out on top: B knocked out, or gone (:attr:`b_exits`)."""
+        return self.a_wins + self.b_exits
+
     def to_dict(self) -> dict:
-        return {**super().to_dict(), "first": self.first}
+        out = {**super().to_dict(), "first": self.first}
+        if self.b_exits:
+            out["b_exits"] = self.b_exits
+        return out
 
 
 @dataclass(frozen=True)
@@ -264,9 +294,9 @@ def _spread(answer: Choice, allowed: Iterable[str], where: str | tuple) -> Sprea
         spread = answer
     total = 0.0
     for choice, p in spread.items():
-        if choice not in allowed or not p >= 0.0:
+        if choice_of(choice) not in allowed or not p >= 0.0:
             place = _place(where)
-            if choice not in allowed:
+            if choice_of(choice) not in allowed:
                 raise ValueError(f"{place}: the policy chose {choice!r}; it may choose {', '.join(sorted(allowed))}")
             raise ValueError(f"{place}: the policy gave {choice!r} the chance {p}")
         total += p
@@ -307,8 +337,14 @@ class _Game:
         self.sees = None if isinstance(policy, str) else sees  # a fixed Lens does not look
         self.lenses_a = tuple(k for k, _ in a.targets)
         self.lenses_b = tuple(k for k, _ in b.targets)
-        self.allowed = {"a": frozenset(self.lenses_a), "b": frozenset(self.lenses_b)}
-        self._specs: dict[tuple[str, str, Effect, Effect], RoundSpec] = {}
+        # a policy with a nerve (an NPC mind whose morale can move) may also leave, and marks its nerve hurt
+        self._hurt: Callable[[Hashable], Hashable] | None = getattr(self.policy_b, "hurt", None)
+        self.exits = self._hurt is not None
+        self.allowed = {"a": frozenset(self.lenses_a),
+                        "b": frozenset(self.lenses_b) | ({EXIT} if self.exits else frozenset())}
+        self._hurts: dict[tuple[Effect, Effect], tuple[Effect, Effect]] = {}
+        self._leaving: Callable[[Hashable], float] | None = getattr(self.policy_b, "leaving", None)
+        self._specs: dict[tuple[str, str | tuple, Effect, Effect], RoundSpec] = {}
         self._taps: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = {}
         self._b: dict[tuple, dict[str, np.ndarray]] = {}
         self._sees: dict[Grid, np.ndarray] = {}
@@ -316,10 +352,35 @@ class _Game:
         self.hit_a = max(v for v, _ in damage_distribution(a.dice, "none", a.bonus, b.armour))
         self.hit_b = max(v for v, _ in damage_distribution(b.dice, "none", b.bonus, a.armour))
 
-    def round_spec(self, ca: str, cb: str, ea: Effect, eb: Effect) -> RoundSpec:
-        key = (ca, cb, ea, eb)
+    def hurt_pair(self, pair: tuple[Effect, Effect]) -> tuple[Effect, Effect]:
+        """The pair a blow of A leaves when it takes Pool off B: B's nerve marked hurt (the same pair when B's
+        policy has no nerve, or its nerve does not mind)."""
+        got = self._hurts.get(pair)
+        if got is None:
+            ea, eb = pair
+            got = pair
+            if self._hurt is not None and eb.nerve is not None:
+                nerve = self._hurt(eb.nerve)
+                if nerve != eb.nerve:
+                    got = (ea, eb._replace(nerve=nerve))
+            self._hurts[pair] = got
+        return got
+
+    def gone_at_limit(self, pair: tuple[Effect, Effect]) -> float:
+        """The chance that B is gone when the round limit comes in this pair (its nerve's try to get away at
+        the end of the round just played, ``policy.leaving(nerve)``): a value with no round to go."""
+        nerve = pair[1].nerve
+        return self._leaving(nerve) if self._leaving is not None and nerve is not None else 0.0
+
+    def round_spec(self, ca: str, choice_b: str | tuple, ea: Effect, eb: Effect) -> RoundSpec:
+        """One declared round (B's choice a declaration, or a declaration and the nerve it leaves; never
+        :data:`EXIT`, which ends the conflict without a round)."""
+        key = (ca, choice_b, ea, eb)
         spec = self._specs.get(key)
         if spec is None:
+            cb = choice_of(choice_b)
+            if isinstance(choice_b, tuple):
+                eb = eb._replace(nerve=choice_b[1])
             a, b = self.a, self.b
             ta, la = _roll(a, ca, ea.carry)
             tb, lb = _roll(b, cb, eb.carry)
@@ -328,7 +389,7 @@ class _Game:
 
             def pair(wa: bool, wb: bool) -> tuple[Effect, Effect]:  # wa: A won the round, wb: B won it
                 return (Effect(*round_effects(ca, won=wa, struck_by=cb if wb else None), ea.last),
-                        Effect(*round_effects(cb, won=wb, struck_by=ca if wa else None), last_b))
+                        Effect(*round_effects(cb, won=wb, struck_by=ca if wa else None), last_b, eb.nerve))
 
             spec = self._specs[key] = RoundSpec(r.a, r.b, r.stalemate, _damage_lens(ca), _damage_lens(cb),
                                                 (pair(True, False), pair(False, True), pair(False, False)))
@@ -386,7 +447,7 @@ class _Game:
         ``over_grid`` method, else asked state by state (and checked, as :func:`_spread` checks)."""
         import numpy as np
 
-        allowed = FOLLOW_UPS if mine.follow_up else self.allowed[side]
+        allowed = self._allowed(side, mine)
         ha, hb = grid.shape
         pools_a = np.arange(grid.lo_a, grid.hi_a + 1)[:, None].repeat(hb, axis=1)
         pools_b = np.arange(grid.lo_b, grid.hi_b + 1)[None, :].repeat(ha, axis=0)
@@ -396,7 +457,7 @@ class _Game:
             got = whole(own, other, mine, theirs, *seen)
             answer = {c: np.asarray(p, dtype=float) for c, p in ({got: 1.0} if isinstance(got, str) else got).items()}
             total = sum(answer.values())
-            if (any(c not in allowed for c in answer) or min(float(p.min()) for p in answer.values()) < 0.0
+            if (any(choice_of(c) not in allowed for c in answer) or min(float(p.min()) for p in answer.values()) < 0.0
                     or float(np.max(np.abs(total - 1.0))) > 1e-6):
                 self._check_point(policy, side, own, other, mine, theirs, seen, allowed)
             return {c: np.broadcast_to(p / total, (ha, hb)) for c, p in answer.items() if p.max() > 0.0}
@@ -411,6 +472,13 @@ class _Game:
                     arr[i, j] = p
         return out
 
+    def _allowed(self, side: str, mine: Effect) -> frozenset[str]:
+        """What ``side`` may declare with this effect: its Lenses, or its edges when its follow-up is due; and a
+        way out for a B whose nerve may break."""
+        if not mine.follow_up:
+            return self.allowed[side]
+        return frozenset(FOLLOW_UPS) | ({EXIT} if side == "b" and self.exits else frozenset())
+
     @staticmethod
     def _check_point(policy: Callable[..., Choice], side: str, own: np.ndarray, other: np.ndarray, mine: Effect,
                      theirs: Effect, seen: tuple, allowed: Iterable[str]) -> None:
@@ -422,7 +490,7 @@ class _Game:
     def choices(self, policy: Callable[..., Choice], side: str, pools: tuple[int, int], mine: Effect,
                 theirs: Effect, *seen: str | None) -> Spread:
         """A policy's choices in one state, seen from its own side (``pools``: its own, the other's)."""
-        allowed = FOLLOW_UPS if mine.follow_up else self.allowed[side]
+        allowed = self._allowed(side, mine)
         own, other = pools
         return _spread(policy(own, other, mine, theirs, *seen), allowed, (side, own, other, mine, theirs))
 
@@ -546,8 +614,8 @@ class LensChain:
             _spread(first_a, allowed, f"A's first declaration at Pools {pool_a}/{pool_b}")
         spread_b = None
         if declared_b is not None:
-            allowed = FOLLOW_UPS if effect_b.follow_up else self.game.lenses_b
-            spread_b = _spread(declared_b, allowed, f"B's declaration at Pools {pool_b}/{pool_a}")
+            spread_b = _spread(declared_b, self.game._allowed("b", effect_b),
+                               f"B's declaration at Pools {pool_b}/{pool_a}")
         return _Request(kind, lens, rule, first_a, spread_b)
 
     # -- the public calls -------------------------------------------------------------------------------
@@ -751,7 +819,10 @@ class LensChain:
             for spread_a in self._first_options(mode, r, ea, effect_b, pool_a, pool_b):
                 for ca, _ in spread_a:
                     for cb, _ in r.declared_b or game.choices_b(pool_a, pool_b, ea, effect_b, ca):
-                        for pair in game.round_spec(ca, cb, ea, effect_b).after:
+                        if cb == EXIT:
+                            continue
+                        after = game.round_spec(ca, cb, ea, effect_b).after
+                        for pair in (*after, game.hurt_pair(after[0])):
                             starts[pair] = None
         plan = Plan(game, grid, starts, self._plan_options(mode))
         if round_limit is None:
@@ -773,30 +844,37 @@ class LensChain:
                     for cb, pb in r.declared_b or game.choices_b(pool_a, pool_b, ea, effect_b, ca):
                         v = solved.round_value(ca, cb, ea, effect_b, pool_a, pool_b, round_limit)
                         value = pa * pb * v if value is None else value + pa * pb * v
+                        if cb == EXIT:  # no round: B is gone
+                            continue
                         spec = game.round_spec(ca, cb, ea, effect_b)
                         a += pa * pb * spec.a
                         b += pa * pb * spec.b
                         s += pa * pb * spec.stalemate
                 assert value is not None
-                if best is None or value[0] > best[0][0]:
+                if best is None or value[0] + value[3] > best[0][0] + best[0][3]:
                     best = (value, spread_a, RoundOdds(a, b, s))
             assert best is not None
             value, spread_a, first_round = best
-            a_wins, b_wins = float(value[0]), float(value[1])
+            a_wins, b_wins, b_exits = float(value[0]), float(value[1]), float(value[3])
             first = max(spread_a, key=lambda cp: cp[1])[0]
-            out[name] = ChainOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins), float(value[2]), first_round,
-                                  first)
+            out[name] = ChainOdds(a_wins, b_wins, max(0.0, 1.0 - a_wins - b_wins - b_exits), float(value[2]),
+                                  first_round, first, b_exits)
         return out
 
 
 def best_of(odds: Mapping[str, ConflictOdds]) -> str:
-    """The Lens with the highest chance to win (ties within 1e-12: the earlier one)."""
+    """The Lens with the highest chance to win, or to see B leave (ties within 1e-12: the earlier one)."""
     keys = list(odds)
     best = keys[0]
     for k in keys:
-        if odds[k].a_wins > odds[best].a_wins + 1e-12:
+        if _gains(odds[k]) > _gains(odds[best]) + 1e-12:
             best = k
     return best
+
+
+def _gains(odds: ConflictOdds) -> float:
+    """A's chance to come out on top: a win, or (in the Lens chain) B gone."""
+    return odds.a_wins + getattr(odds, "b_exits", 0.0)
 
 
 def chain_odds(targets_a: Mapping[str, int] | int, pool_a: int, targets_b: Mapping[str, int] | int, pool_b: int, *,

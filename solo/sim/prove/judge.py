@@ -47,7 +47,11 @@ def judge(proof: Proof) -> None:
     proof.soft_lock_groups = {cause: [n.id for n in members] for cause, members in groups.items()}
     proof.soft_locks = [_soft_lock(proof, members[0], len(members))
                         for members in list(groups.values())[:SHOWN_SOFT_LOCKS]]
-    proof.sampled = sum(1 for n in nodes for m in (n.moves or []) if m.sampled)
+    moves = [m for n in nodes for m in (n.moves or [])]
+    proof.sampled = sum(1 for m in moves if m.sampled and m.fighter is None)
+    proof.styled = sum(1 for m in moves if m.fighter is not None)
+    proof.exact_fights = sum(1 for m in moves if m.lens is not None and not m.sampled and m.fighter is None)
+    proof.estimated_why = sorted({m.why for m in moves if m.sampled and m.fighter is None and m.why})
     proof.unreachable = _unreachable(proof)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...story.play.chances import SAMPLED_CONFLICTS
+from ...story.play.chances import SAMPLED_CONFLICTS, SAMPLED_STYLES
 from . import walkthrough as prove_walkthrough
 
 if TYPE_CHECKING:
@@ -161,8 +161,15 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         out.append(f"Not offered to this party of {proof.party_size}: their conditions ask for another party size "
                    "(party_size()); search with that many --pc to see them:")
         listed(other)
+    if proof.exact_fights:
+        out.append(f"{proof.exact_fights} move(s) into a conflict are priced exactly by the Lens chain (one against "
+                   "one: an NPC's nerve, its flight or surrender in it; or an obstacle).")
     if proof.sampled:
-        out.append(f"{proof.sampled} move(s) rest on conflicts against NPCs, estimated by playing each "
-                   f"{SAMPLED_CONFLICTS} times: an ending of such a conflict rarer than about 1 in {SAMPLED_CONFLICTS} "
-                   "may be missed, and what only it leads to called never offered.")
+        why = f" ({'; '.join(proof.estimated_why)})" if proof.estimated_why else ""
+        out.append(f"{proof.sampled} move(s) rest on conflicts the Lens chain cannot hold{why}, estimated by playing "
+                   f"each {SAMPLED_CONFLICTS} times: an ending of such a conflict rarer than about 1 in "
+                   f"{SAMPLED_CONFLICTS} may be missed, and what only it leads to called never offered.")
+    if proof.styled:
+        out.append(f"{proof.styled} move(s) fight as solo simulate's bots fight, estimated from {SAMPLED_STYLES} "
+                   "plays each.")
     return out

@@ -63,6 +63,7 @@ class Move:
     lens: str | None = None
     exit: str | None = None  # the party flees or gives up at once in the choice's conflict ("flee", "surrender")
     fighter: str | None = None  # the conflict is fought round by round as this fighter fights (not one Lens kept)
+    why: str = ""  # why its conflict's chances are estimated (sampled), not worked out by the Lens chain
 
 
 #: How a move that leaves its conflict at once is told in a report.
@@ -113,7 +114,10 @@ class Proof:
     distances: dict[str, list[int | None]] = field(default_factory=dict)
     frontier: int = 0  # states found but not searched
     unreduced: int = 0  # distinct states among those found before dead-variable elimination merged them
-    sampled: int = 0  # moves whose chances were estimated by playing
+    sampled: int = 0  # moves keeping a Lens whose chances were estimated by playing (the chain cannot hold them)
+    exact_fights: int = 0  # moves keeping a Lens in a conflict priced exactly by the Lens chain
+    styled: int = 0  # moves fought as a bot fights, estimated by playing
+    estimated_why: list[str] = field(default_factory=list)  # why those conflicts are estimated, each reason once
     seconds: float = 0.0  # the search, from loading the adventure's first state to the judged graph
     walk_seconds: float = 0.0  # the seed search for the walkthroughs and the soft-locks' replays
     party_size: int = 0  # how many player characters the searched games have
@@ -258,6 +262,7 @@ class _Search:
                 plans, exits, styles = list(found.plans), found.exits, found.styles
                 move.note, move.lens = found.note, found.lens
                 move.sampled = any(p.sampled for p in found.plans)
+                move.why = found.why
             for plan in plans:
                 if plan is not None and plan.escalation:
                     cid = self.node_for(("escalate", node.key, choice.key), game, node, (i, plan.outcome),
@@ -307,6 +312,7 @@ class _Search:
         found = escalation_outcomes(game, choice.action, self.fighters)
         escalate.note, escalate.lens = found.note, found.lens
         escalate.sampled = any(p.sampled for p in found.plans)
+        escalate.why = found.why
         for plan in found.plans:
             arc = self._arc(node, 0, game, choice_key, plan)
             if arc is not None:

@@ -7,10 +7,13 @@ what a conflict left behind). Targets come from the engine's own functions
 :func:`~solo.rules.rolls.judge`, :func:`~solo.rules.rolls.resolve_opposed`,
 the oracle's grades, the exact conflict odds of
 :class:`~solo.minds.foresight.Foresight`), so the chance shown is the chance
-the game rolls against. A conflict against NPCs is played with the engine
-instead, because their minds may flee, give up or push on, which the exact
-odds leave out; its chances are then estimates and flagged so. What it all
-leaves out (Luck flips, the Pools a conflict costs) is said in docs/proving.md.
+the game rolls against. A conflict against one NPC is priced by the Lens chain
+with the NPC's nerve in it (its morale checks, and its flight or surrender when
+it breaks); a conflict the chain cannot hold (a group, an NPC that may push on
+below zero, strike a Pool the chain does not track or switch weapons) is played
+with the engine instead, its chances estimates and flagged so, with the reason.
+What it all leaves out (Luck flips, the Pools a conflict costs) is said in
+docs/proving.md.
 """
 
 from __future__ import annotations
@@ -23,13 +26,25 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...rules.escalation import may_escalate
-from ...rules.outcomes import ACTIVE, COMAE, LOST, STALEMATE, WON
+from ...rules.outcomes import (
+    ACTIVE,
+    COMAE,
+    FLED,
+    LOST,
+    OPPONENT_FLED,
+    OPPONENT_SURRENDERED,
+    OUT,
+    STALEMATE,
+    SURRENDERED,
+    WON,
+)
 from ...rules.rolls import judge, resolve_opposed
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ...decisions import Decider
+    from ...minds.foresight import Exact
     from ...rules.character import Character
     from ..format.adventure import Action, Branch
     from .engine import Game
@@ -111,6 +126,7 @@ class Outcomes:
     #: round, Luck on its blows, when it gives up): each a move of its own, so best play is at least as good.
     styles: list[Outcomes] = field(default_factory=list)
     fighter: str | None = None  # the fighter these outcomes are fought by (None: keeping one Lens)
+    why: str = ""  # why a conflict's chances are estimated, not worked out (a group fight …)
 
 
 #: Fighters the search may fight a conflict as: a name -> a decider made from a generator (``solo simulate``'s
@@ -305,19 +321,33 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
         return Outcomes([Plan(1.0, WON if any(p.side == "a" for p in parts) else LOST)],
                         note="no contest: one side has nobody to fight")
     exits = _exits(ctype, npc_ids)
-    exact = _exact(game, ctype, spec, npc_ids, rounds)
-    if exact is not None and not npc_ids and obstacle_of(spec) is not None:
-        won, lost, lens = exact  # an obstacle neither flees nor gives up, and nobody pushes on in the search
-        chances = {WON: won, LOST: lost, STALEMATE: max(0.0, 1.0 - won - lost)}
-        return Outcomes([Plan(p, o, lens=lens, statuses=()) for o, p in chances.items() if p > 0], lens=lens,
-                        note=f"exact odds, keeping {lens}", exits=exits)
-    lens = exact[2] if exact is not None else "none"
+    exact, why = _exact(game, ctype, spec, npc_ids, rounds)
+    if exact is not None and not why and (npc_ids or obstacle_of(spec) is not None):
+        # an obstacle neither flees nor gives up; one NPC's nerve is in the chain; nobody pushes on here
+        assert exact.best is not None
+        lens = exact.best
+        odds = exact.odds[lens]
+        gone = odds.b_exits
+        chances = {WON: odds.a_wins, LOST: odds.b_wins, STALEMATE: odds.never_ends,
+                   OPPONENT_FLED: gone * (1.0 - exact.surrenders), OPPONENT_SURRENDERED: gone * exact.surrenders}
+        npc_status = {WON: OUT, LOST: ACTIVE, STALEMATE: ACTIVE, OPPONENT_FLED: FLED,
+                      OPPONENT_SURRENDERED: SURRENDERED}
+        total = sum(p for p in chances.values() if p > TINY)
+        plans = [Plan(p / total, o, lens=lens, statuses=tuple((nid, npc_status[o]) for nid in npc_ids))
+                 for o, p in chances.items() if p > TINY]
+        against = "the NPC's nerve in the chain" if npc_ids else "an obstacle"
+        return Outcomes(plans, lens=lens, note=f"exact odds ({against}), keeping {lens}", exits=exits)
+    lens = exact.best if exact is not None and exact.best is not None else "none"
     counts = _sampled(game, ctype, spec, npc_ids, rounds, lens)
     total = sum(counts.values())
     plans = [Plan(n / total, outcome, sampled=True, lens=lens, statuses=statuses, comae=comae)
              for (outcome, statuses, comae), n in sorted(counts.items())]
-    return Outcomes(plans, lens=lens, exits=exits,
-                    note=f"estimated from {total} conflicts played with the engine, keeping {lens}")
+    return Outcomes(plans, lens=lens, exits=exits, why=why,
+                    note=f"estimated from {total} conflicts played with the engine, keeping {lens} ({why})")
+
+
+#: A conflict's ending less likely than this (float dust in the chain's sums) is not a branch of the search.
+TINY = 1e-9
 
 
 def _exits(ctype, npc_ids: list[str]) -> list[Plan]:
@@ -347,24 +377,44 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
     return parts, npcs
 
 
-def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tuple[float, float, str] | None:
-    """The exact odds of one against one (won, lost, the best Lens to keep), or None where they cannot be had."""
+def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tuple[Exact | None, str]:
+    """The exact odds of one against one, the NPC's nerve in the chain (every Lens kept, and the best), and what
+    the chain leaves out of this fight ("" when nothing: the odds are the game's), or (None, why not)."""
     from ...minds.foresight import Foresight
     from ...rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
     parts, _ = _participants(game, ctype, spec, npc_ids, "none", rng)
     if len(parts) != 2 or {p.side for p in parts} != {"a", "b"}:
-        return None
+        return None, "a group fight" if len(parts) > 2 else "no contest"
     conflict = Conflict(ctype, parts, rng, round_limit=rounds)
     try:
-        exact = Foresight().exact(conflict.view, parts[0], None, asked=False)
-    except (ValueError, KeyError):
-        return None
+        exact = Foresight(nerve=True).exact(conflict.view, parts[0], None, asked=False)
+    except (ValueError, KeyError) as exc:
+        return None, str(exc)
     if not exact.odds or exact.best is None:
-        return None
-    best = exact.odds[exact.best]
-    return best.a_wins, best.b_wins, exact.best
+        return None, exact.why_not or "no exact odds"
+    return exact, left_out(conflict.view, parts[0], parts[1])
+
+
+def left_out(view, pc, foe) -> str:
+    """What the Lens chain leaves out of this one-against-one fight, as its foe decides in it ("" when nothing):
+    pushing on below zero, a blow sent to a Pool the chain does not track, a weapon switched with Quick."""
+    from ...minds.foresight import mind_of
+    from ...minds.npc import side_pool_choice
+
+    if foe.can_push:
+        return "it may push on below zero"
+    mind = mind_of(foe)
+    if mind is None or not foe.uses_lenses or foe.char is None:
+        return ""
+    if any(k.startswith("weapon:") for k in mind.quick_actions(view, foe).values()):
+        return "it may switch weapons with Quick"
+    for side in ("POW", "CHA"):
+        if (pc.char is not None and side not in pc.pool_sources
+                and side_pool_choice(foe, pc, view.ctype, ["conflict", side]) != "conflict"):
+            return f"its blows may go to {side}, which the chain does not track"
+    return ""
 
 
 #: How a sampled conflict ended: the outcome, each NPC's end status, the PCs in comae.

@@ -1,0 +1,128 @@
+"""The Lens chain with an NPC mind's nerve (issue 28, point 4): its morale checks, and its flight or surrender when
+it breaks, priced exactly, and checked against the engine's own conflicts (four standard errors)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from conftest import make_char
+
+from solo.minds.bots import LensKeeper
+from solo.minds.foresight import Foresight
+from solo.minds.morale import Morale, Nerve, nerve_checks, reaction_split
+from solo.minds.npc import NPCMind
+from solo.npc import NPC
+from solo.npc.leanings import leanings
+from solo.rules.conflict import Conflict
+from solo.rules.conflict_types import conflict_type
+from solo.rules.outcomes import LOST, OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, WON
+from solo.rules.participants import from_character
+
+COMBAT = conflict_type("combat")
+BODY = {"skills": {"Combat": 55, "Cunning": 45, "Move": 40}, "pools": {"BODY": 8, "INT": 6, "POW": 10, "CHA": 6},
+        "weapon": "axe"}
+EVENT = {"event": {"topic": "Money", "sign": "negative"}}
+#: Code Blocks from one that breaks easily and runs (Health: surrender, flee or beg) to one that fights on (Faith).
+MINDS = {
+    "coward": {"name": "Sneak", "level": "skilled", **BODY,
+               "code_block": {"personality": ["Nervous", "Shy"], "motivation": ["Health"], **EVENT}},
+    "yielder": {"name": "Clerk", "level": "skilled", **BODY,
+                "code_block": {"personality": ["Correct", "Reserved"], "motivation": ["Order and Logic"], **EVENT}},
+    "zealot": {"name": "Zealot", "level": "skilled", **BODY,
+               "code_block": {"personality": ["Stressed", "Bitter"], "motivation": ["Faith"], **EVENT}},
+    "thug": {"name": "Thug", "level": "common", "skills": {"Combat": 50, "Cunning": 30, "Move": 30},
+             "pools": {"BODY": 8, "INT": 6, "POW": 6, "CHA": 6}, "weapon": "cudgel",
+             "code_block": {"personality": ["Nervous", "Bitter"], "motivation": ["Loiter"], **EVENT}},
+    "mindless": {"name": "Grim", "level": "skilled", "mindless": True, **BODY},
+}
+
+
+def _conflict(npc_file: dict, lens: str, rng: random.Random, mind_rng: random.Random, limit: int = 30):
+    npc = NPC.from_dict(npc_file)
+    pc = make_char("Tove", pools={"BODY": 8, "INT": 10, "POW": 14, "CHA": 14}, luck=0, Combat=60, Cunning=55,
+                   Social=45, Move=40)
+    pc.weapon = "short_sword"
+    a = from_character(pc, "a", COMBAT, decider=LensKeeper(lens))
+    b = from_character(npc, "b", COMBAT, decider=NPCMind(npc, mind_rng))
+    return Conflict(COMBAT, [a, b], rng, round_limit=limit), a
+
+
+def _z(count: int, runs: int, p: float) -> float:
+    return (count / runs - p) / math.sqrt(max(p * (1 - p), 1e-12) / runs)
+
+
+def test_the_chain_checks_morale_as_observe_does():
+    """nerve_checks over arrays: the chance of each nerve it leaves is the chance observe draws against."""
+    for motivation in ("Health", "Order and Logic", "Faith", "Money"):
+        block = {"personality": ["Nervous", "Shy"], "motivation": [motivation], **EVENT}
+        lean = leanings(NPC.from_dict({**MINDS["coward"], "code_block": block}).code_block)
+        for state in ("steady", "shaken"):
+            for fired in ((), ("half",), ("half", "hopeless"), ("flee_line",)):
+                for pool, last, win in ((8, 8, 0.7), (3, 5, 0.3), (2, 2, 0.05), (5, 6, 0.66), (1, 4, 0.45)):
+                    live = Morale(lean, state=state, fired=set(fired), last_pool=last)
+                    nerve = Nerve.of(live, pool)
+                    got = {n: float(p) for n, p in nerve_checks(lean, nerve, np.array(pool / 8), np.array(win))}
+                    assert sum(got.values()) == pytest.approx(1.0, abs=1e-12)
+
+                    class Fixed(random.Random):
+                        def __init__(self, x: float):
+                            super().__init__(0)
+                            self.x = x
+
+                        def random(self) -> float:
+                            return self.x
+
+                    for x, failed in ((0.0, True), (0.999999999, False)):  # a draw that fails it, one that holds
+                        morale = Morale(lean, state=state, fired=set(fired), last_pool=last)
+                        check = morale.observe(pool=pool, maximum=8, win=win, allies_out=set(), opponents=1, side=1,
+                                               rng=Fixed(x))
+                        left = Nerve.of(morale, pool)
+                        left = Nerve("broken") if left.state == "broken" else left._replace(hurt=False)
+                        if check is None:
+                            assert got == {left: 1.0}
+                        elif check.failed == failed:
+                            share = check.chance if failed else 1.0 - check.chance
+                            assert got[left] == pytest.approx(share, abs=1e-15)
+
+
+def test_what_a_broken_mind_does_is_its_code_blocks_share_of_surrenders():
+    coward = leanings(NPC.from_dict(MINDS["coward"]).code_block)
+    assert reaction_split(coward, can_flee=True) == coward.surrender_bias
+    assert reaction_split(coward, can_flee=False) == 1.0
+    zealot = leanings(NPC.from_dict(MINDS["zealot"]).code_block)
+    assert reaction_split(zealot, can_flee=True) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "lens"), [("coward", "none"), ("coward", "cautious"), ("coward", "covert"),
+                                            ("yielder", "aggressive"), ("zealot", "clever"), ("thug", "none"),
+                                            ("mindless", "aggressive")])
+def test_the_chain_with_the_nerve_agrees_with_the_engine(name, lens):
+    """Won, lost, the NPC fled, it surrendered, undecided: the chain's chances against 3,000 seeded conflicts."""
+    npc_file = MINDS[name]
+    conflict, pc = _conflict(npc_file, lens, random.Random(0), random.Random(0))
+    exact = Foresight(nerve=True).exact(conflict.view, pc, [lens], asked=False)
+    odds = exact.odds[lens]
+    expected = {WON: odds.a_wins, LOST: odds.b_wins, STALEMATE: odds.never_ends,
+                OPPONENT_FLED: odds.b_exits * (1 - exact.surrenders),
+                OPPONENT_SURRENDERED: odds.b_exits * exact.surrenders}
+    assert sum(expected.values()) == pytest.approx(1.0, abs=1e-9)
+    if name == "mindless":
+        assert odds.b_exits == 0.0
+    elif name == "zealot":  # it fights on when it breaks; only Quick's try to get away, shaken, takes it out
+        assert odds.b_exits < 1e-3
+    else:
+        assert odds.b_exits > 0.05
+    if name == "yielder":
+        assert exact.surrenders == 1.0
+    runs = 3000
+    rng, mind_rng = random.Random(f"nerve:{name}:{lens}"), random.Random(f"nerve-mind:{name}:{lens}")
+    counts = dict.fromkeys(expected, 0)
+    for _ in range(runs):
+        played, _ = _conflict(npc_file, lens, rng, mind_rng)
+        counts[played.run().outcome] += 1
+    for outcome, p in expected.items():
+        assert abs(_z(counts[outcome], runs, p)) <= 4, (outcome, counts, expected)
