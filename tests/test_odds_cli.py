@@ -129,28 +129,6 @@ def _z(count: int, runs: int, p: float) -> float:
     return (count / runs - p) / math.sqrt(max(p * (1 - p), 1e-12) / runs)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("lens", LENSES)
-def test_solo_odds_and_solo_duel_agree_for_every_lens(files, lens):
-    """``solo odds --npc F --pc P --lens-a X`` against ``solo duel --npc F --pc P --pc-lens X --runs 4000``.
-
-    Four standard errors: at most 0.032 on each side's share. The NPC is a mindless creature, whose
-    choices are a function of what the chain holds (its morale never moves); a mind whose nerve can go
-    is priced as it stands and can drift from this by its morale."""
-    pc, npc = files
-    exact = odds("--pc", pc, "--npc", npc, "--rounds", "30", "--lens-a", lens)
-    result = CliRunner().invoke(cli, ["duel", "--npc", npc, "--pc", pc, "--pc-lens", lens, "--runs", "4000",
-                                      "--seed", str(LENSES.index(lens) + 1), "--json"])
-    assert result.exit_code == 0, result.output
-    duel = json.loads(result.output)
-    assert duel["pc_lens"] == lens
-    runs = duel["runs"]
-    outcomes = duel["outcomes"]  # the NPC's side: it lost when the PC won
-    assert outcomes["fled"] == outcomes["surrendered"] == duel["pc_gave_up"] == 0
-    assert abs(_z(outcomes["lost"], runs, exact["a_wins"])) <= 4, (outcomes, exact["a_wins"])
-    assert abs(_z(outcomes["won"], runs, exact["b_wins"])) <= 4, (outcomes, exact["b_wins"])
-
-
 # A mind whose nerve goes (Health: it surrenders, runs or begs once broken): solo odds prices its morale in the
 # chain, so its flight and surrender too.
 COWARD = NPC.replace("mindless = true\n", "").replace('name = "Grim"', 'name = "Sneak"') + '''[code_block]
@@ -161,17 +139,22 @@ event = { topic = "Money", sign = "negative" }
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lens", ["none", "cautious", "clever"])
-def test_solo_odds_and_solo_duel_agree_against_a_mind_that_breaks(tmp_path, files, lens):
+@pytest.mark.parametrize("lens", LENSES)
+def test_solo_odds_and_solo_duel_agree_for_every_lens(tmp_path, files, lens):
+    """``solo odds --npc F --pc P --lens-a X`` against ``solo duel --npc F --pc P --pc-lens X --runs 4000``, for
+    every X, against a mind whose nerve goes: won, lost and gone (fled or surrendered) within four standard
+    errors (at most 0.032 on each share). A mindless foe is the chain's simpler case
+    (tests/test_lens_chain_nerve.py plays one against the engine)."""
     pc, _ = files
     npc = tmp_path / "sneak.toml"
     npc.write_text(COWARD, encoding="utf-8")
     exact = odds("--pc", pc, "--npc", str(npc), "--rounds", "30", "--lens-a", lens)
-    assert exact["b_exits"] > 0.1
+    assert exact["b_exits"] > 0.05
     result = CliRunner().invoke(cli, ["duel", "--npc", str(npc), "--pc", pc, "--pc-lens", lens, "--runs", "4000",
-                                      "--seed", "7", "--json"])
+                                      "--seed", str(LENSES.index(lens) + 1), "--json"])
     assert result.exit_code == 0, result.output
     duel = json.loads(result.output)
+    assert duel["pc_lens"] == lens and duel["pc_gave_up"] == 0
     runs, outcomes = duel["runs"], duel["outcomes"]  # the NPC's side: it lost when the PC won
     gone = outcomes.get("fled", 0) + outcomes.get("surrendered", 0)
     assert abs(_z(gone, runs, exact["b_exits"])) <= 4, (outcomes, exact)
