@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -410,13 +411,13 @@ def test_menus_numbers_with_gaps_in_paths_and_walkthroughs():
 
 
 SMALL = [EXAMPLE, ROOT / "scenes" / "tutorial.toml", ROOT / "tests" / "data" / "format" / "cloak.toml",
-         *(DATA / f"{name}.toml" for name in ("trap", "planted", "odds", "loop", "aftermath", "routine"))]
+         *(DATA / f"{name}.toml" for name in ("trap", "planted", "odds", "loop", "aftermath", "routine", "settled",
+                                              "overwritten"))]
+#: Each reduction of the key alone (on top of the scenes ahead), and all of them (docs/proving.md).
+REDUCED = [frozenset({"ahead"}), frozenset({"ahead", "settled"}), frozenset({"ahead", "overwritten"}), True]
 
 
-@pytest.mark.parametrize("source", SMALL, ids=lambda p: p.stem)
-def test_dead_variable_elimination_changes_no_finding_only_the_state_count(source):
-    adventure = load_adventure(source)
-    reduced, full = prove(adventure, max_states=5000), prove(adventure, max_states=5000, reduce=False)
+def _same_findings(reduced, full) -> None:
     assert reduced.complete and full.complete
     assert len(reduced.nodes) <= len(full.nodes)
     assert reduced.unreduced <= len(full.nodes)
@@ -427,12 +428,88 @@ def test_dead_variable_elimination_changes_no_finding_only_the_state_count(sourc
     assert reduced.unreachable == full.unreachable
     assert {lock["scene"] for lock in reduced.soft_locks} == {lock["scene"] for lock in full.soft_locks}
     assert bool(reduced.soft_lock_states) == bool(full.soft_lock_states)
+    assert reduced.offered == full.offered and reduced.entered == full.entered
+
+
+@pytest.mark.parametrize("source", SMALL, ids=lambda p: p.stem)
+def test_each_reduction_changes_no_finding_only_the_state_count(source):
+    adventure = load_adventure(source)
+    full = prove(adventure, max_states=5000, reduce=False)
+    for reduce in REDUCED:
+        _same_findings(prove(adventure, max_states=5000, reduce=reduce), full)
 
 
 def test_the_example_adventure_merges_states_nothing_ahead_tells_apart():
     adventure = load_adventure(EXAMPLE)
     reduced, full = prove(adventure), prove(adventure, reduce=False)
     assert len(reduced.nodes) < len(full.nodes)  # visits of the beach, once behind the story, count no more
+
+
+def test_settled_conditions_merge_states_that_differ_only_in_what_they_no_longer_read():
+    adventure = load_adventure(DATA / "settled.toml")
+    ahead, settled = prove(adventure, reduce={"ahead"}), prove(adventure, reduce={"ahead", "settled"})
+    assert len(settled.nodes) < len(ahead.nodes)
+    reads = Reads(adventure)
+    game = start(adventure, None)
+    assert "has(\"coin\")" in reads.live(game)  # the smith may still sell a key for it
+    game.state.visited["smith"] = 1
+    assert "has(\"coin\")" not in reads.live(game)  # the smithy is behind the story for good
+    game.state.counters["day"] = 2
+    assert reads.live(game) == ['has("key")']  # the second day: only the gate reads anything
+
+
+def test_values_overwritten_before_they_are_read_count_no_more():
+    adventure = load_adventure(DATA / "overwritten.toml")
+    ahead, overwritten = prove(adventure, reduce={"ahead"}), prove(adventure, reduce={"ahead", "overwritten"})
+    assert len(overwritten.nodes) < len(ahead.nodes)
+    inns = {n.key for n in overwritten.nodes if n.scene == "inn"}
+    assert len(inns) == 2  # with the rope or without: the hours and the lamp are set again on every way on
+    game = start(adventure, None)
+    game.state.scene = "inn"
+    assert Reads(adventure, reduce={"ahead"}).live(game) == ["hours", 'has("rope")', "lamp"]
+    assert Reads(adventure, reduce={"ahead", "overwritten"}).live(game) == ['has("rope")']
+    assert Reads(adventure).live(game) == []  # and nothing ahead gives or takes the rope: settled too
+
+
+def test_settling_reads_conditions_as_the_engine_does():
+    from solo.sim.prove.liveness import DET, _compare_range, domain, peval
+
+    def settle(source, **domains):
+        tree = parse_condition(source.replace("__", '"')).tree
+        return peval(tree, {parse_condition(k.replace("__", "\"")).tree if "__" in k else ("name", k): d
+                            for k, d in domains.items()})
+
+    assert settle("not visited(__dunes__) and day == 2", **{"visited(__dunes__)": ("fixed", True)}) == (DET, False)
+    assert settle("heard or has(__sketch__)", heard=("fixed", True)) == (DET, True)
+    assert settle("day == 2 and hours < 4", day=("range", 3, 3)) == (DET, False)
+    assert settle("day == 2 and hours < 4", day=("range", 2, 3))[0] == "and"  # the second day is not over yet
+    assert settle("knocks >= 3", knocks=("range", 4, math.inf)) == (DET, True)
+    assert settle("knocks < 3", knocks=("range", 1, math.inf))[0] == "cmp"
+    assert settle("3 <= knocks", knocks=("range", 3, math.inf)) == (DET, True)
+    assert settle("brass > iron", brass=("fixed", 2), iron=("fixed", 1)) == (DET, True)
+    assert settle("brass > iron", brass=("fixed", 2))[0] == "cmp"
+    assert _compare_range("==", 0, math.inf, -1) is False and _compare_range("!=", 2, 2, 2) is False
+    ahead = type("Ahead", (), {"unknown": False, "scenes": frozenset({"square"}), "raised": {"day"},
+                               "lowered": set(), "set_to": {}, "flags_set": {"lamp"}, "flags_cleared": set(),
+                               "given": {"key"}, "taken": set()})()
+    assert domain(("counter", "day"), 2, ahead) == ("range", 2, math.inf)
+    assert domain(("flag", "lamp"), True, ahead) == ("fixed", True) and domain(("flag", "lamp"), False, ahead) is None
+    assert domain(("item", "key"), True, ahead) == ("fixed", True)
+    assert domain(("visits", "smith"), 1, ahead) == ("fixed", 1)  # a scene the story cannot get to again
+    assert domain(("chosen", "square/1"), 1, ahead) == ("range", 1, math.inf)
+
+
+def test_a_choice_with_a_retry_cost_is_told_apart_once_taken():
+    # the engine charges the cost from the second time on: a state where it was tried is not the one where it was not
+    adventure = load_adventure(ROOT / "scenes" / "tutorial.toml")
+    reads = Reads(adventure)
+    game = start(adventure, None)
+    choice = next(c for s in adventure.scenes.values() for c in s.choices if c.retry_cost)
+    scene = next(s for s in adventure.scenes.values() if choice in s.choices)
+    game.state.scene = scene.id
+    before = reads.key(game)
+    game.state.chosen[f"{scene.id}/{choice.name or choice.key}"] = 1
+    assert reads.key(game) != before
 
 
 def _best_play_holds_against_the_bots(source: Path, runs: int, max_turns: int = 1000) -> None:

@@ -24,11 +24,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ...rules.outcomes import COMAE
-from ...story.expressions import Condition, value_function
+from ...story.expressions import Condition, parse_condition, value_function
 from ...story.npcs import disposition_of
 
 if TYPE_CHECKING:
@@ -169,35 +169,53 @@ class Reads:
     names. Two states that differ only in what nothing ahead reads have the same future.
     """
 
-    def __init__(self, adventure: Adventure, *, reduce: bool = True):
-        self.reduce = reduce  # False: every atom counts everywhere (a test compares the two searches)
+    def __init__(self, adventure: Adventure, *, reduce: bool | Iterable[str] = True):
+        from .liveness import REDUCTIONS, Liveness
+
+        #: The reductions of the key (:data:`~.liveness.REDUCTIONS`); none: every atom counts everywhere (a test
+        #: compares the searches)
+        self.reductions = (REDUCTIONS if reduce is True else frozenset() if reduce is False
+                           else frozenset(reduce))
+        unknown = self.reductions - REDUCTIONS
+        if unknown:
+            raise ValueError(f"unknown reductions {sorted(unknown)}: choose among {sorted(REDUCTIONS)}")
+        self.reduce = bool(self.reductions)
         found: dict[tuple, list[float | None]] = {}
-        read_in: dict[str, set[tuple]] = {}
-        for sid, scene in adventure.scenes.items():
-            here: dict[tuple, list[float | None]] = {}
+        in_scenes: set[int] = set()
+        for scene in adventure.scenes.values():
             for condition in conditions_of(scene):
-                _uses(condition.tree, here, 0)
-            read_in[sid] = set(here)
-            for tree, uses in here.items():
-                found.setdefault(tree, []).extend(uses)
+                in_scenes.add(id(condition))
+                _uses(condition.tree, found, 0)
         everywhere: dict[tuple, list[float | None]] = {}
         for condition in conditions_of(_outside_scenes(adventure)):
-            _uses(condition.tree, everywhere, 0)
-        for tree, uses in everywhere.items():
-            found.setdefault(tree, []).extend(uses)
+            _uses(condition.tree, found, 0)
+            if id(condition) not in in_scenes:
+                _uses(condition.tree, everywhere, 0)
+        # the engine reads how often a choice with a retry cost was taken (the cost falls due from the second time)
+        retried: dict[int, tuple] = {}
+        for sid, scene in adventure.scenes.items():
+            for choice in scene.choices:
+                if choice.retry_cost:
+                    quoted = f"{sid}/{choice.name or choice.key}".replace("\\", "\\\\").replace('"', '\\"')
+                    tree = parse_condition(f'chosen("{quoted}")').tree
+                    found.setdefault(tree, []).append(0)
+                    retried[id(choice)] = tree
         lowered = lowered_counters(adventure)
         self.atoms = [Atom(tree, _cap(uses) if _grows(tree, lowered) else None) for tree, uses in found.items()]
+        index = {a.tree: i for i, a in enumerate(self.atoms)}
         self.ahead = scenes_ahead(adventure)
+        if "ahead" not in self.reductions:
+            every = frozenset(adventure.scenes)
+            self.ahead = dict.fromkeys(adventure.scenes, every)
         npc_ids = set(adventure.npcs)
-        named = {sid: _strings(scene) & npc_ids for sid, scene in adventure.scenes.items()}
-        named_anywhere = _strings(_outside_scenes(adventure)) & npc_ids
-        #: scene -> the positions of its live atoms; the NPCs some scene ahead names
-        self.live: dict[str, tuple[int, ...]] = {}
-        self.npcs_ahead: dict[str, frozenset[str]] = {}
-        for sid, ahead in self.ahead.items():
-            reads = set(everywhere).union(*(read_in[t] for t in ahead))
-            self.live[sid] = tuple(i for i, atom in enumerate(self.atoms) if atom.tree in reads)
-            self.npcs_ahead[sid] = frozenset(named_anywhere.union(*(named[t] for t in ahead)))
+        named = {sid: frozenset(_strings(scene) & npc_ids) for sid, scene in adventure.scenes.items()}
+        named_anywhere = frozenset(_strings(_outside_scenes(adventure)) & npc_ids)
+        always = 0
+        for tree in everywhere:
+            always |= 1 << index[tree]
+        self.liveness = Liveness(adventure, [a.tree for a in self.atoms], conditions_of(adventure), self.ahead,
+                                 self.reductions, always, named, named_anywhere,
+                                 {cid: 1 << index[tree] for cid, tree in retried.items()}) if self.reduce else None
         self._reading = [(value_function(atom.tree), atom.cap) for atom in self.atoms]
         #: Distinct states before the reduction, as digests: what the search would tell apart without it.
         self.unreduced: set[bytes] = set()
@@ -216,9 +234,9 @@ class Reads:
         return tuple(out)
 
     def key(self, game: Game) -> bytes:
-        """The state as far as the story ahead can tell, hashed: scene, live atoms, the spent ``once`` choices
-        of scenes ahead, the party, the dispositions and comae of NPCs ahead. The digest of the same state
-        without the reduction is counted in :attr:`unreduced`."""
+        """The state as far as the story ahead can tell, hashed: scene, what is settled ahead and the atoms
+        still live there (:mod:`.liveness`), the party, the dispositions and comae of the NPCs the scenes ahead
+        name. The digest of the same state without the reduction is counted in :attr:`unreduced`."""
         s = game.state
         values = self.values(game)
         dispositions = tuple(sorted((nid, disposition_of(npc)) for nid, npc in s.npcs.items()))
@@ -228,13 +246,19 @@ class Reads:
         party = (tuple(sorted(s.removed.items())), s.active)
         full = (s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae)
         self.unreduced.add(digest(full))
-        live = self.live.get(s.scene or "") if self.reduce else None
-        if live is None:  # not a scene of the adventure (an error's state): nothing is dropped
-            return digest(full)
-        ahead, npcs = self.ahead[s.scene or ""], self.npcs_ahead[s.scene or ""]
-        return digest((s.scene, tuple(values[i] for i in live),
-                       tuple(sorted(t for t in s.taken if t.split("/", 1)[0] in ahead)), party,
+        if self.liveness is None or (s.scene or "") not in self.ahead:
+            return digest(full)  # no reduction, or not a scene of the adventure (an error's state)
+        shape, _ = self.liveness.shape(s.scene or "", values)
+        npcs = shape.npcs
+        return digest((s.scene, shape.ident, tuple(values[i] for i in shape.live), party,
                        tuple(d for d in dispositions if d[0] in npcs), tuple(n for n in in_comae if n in npcs)))
+
+    def live(self, game: Game) -> list[str]:
+        """The atoms the key of ``game``'s state holds, by how a person writes them (for a report or a test)."""
+        if self.liveness is None or (game.state.scene or "") not in self.ahead:
+            return [a.text for a in self.atoms]
+        shape, _ = self.liveness.shape(game.state.scene or "", self.values(game))
+        return [self.atoms[i].text for i in shape.live]
 
     def describe(self, game: Game) -> dict[str, Any]:
         """The atoms' values by how a person writes them, for a report."""
