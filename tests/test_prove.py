@@ -574,3 +574,20 @@ def test_a_party_size_no_allowed_party_has_is_a_finding(tmp_path):
     result = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"])
     assert result.exit_code == 1, result.output
     assert "Never offered:" in result.output and "Link arms" in result.output
+
+
+def test_vellan_keys_drop_the_day_behind_the_story():
+    # the whole of Vellan is too large a search for the suite (docs/proving.md, "The state limit"): its key is
+    # checked where the reductions bite, the walk home (every way on sets the hours back to 0) and Friday morning
+    from solo.story.library import find_adventure
+
+    adventure = load_adventure(find_adventure("vellan"))
+    reads, ahead = Reads(adventure), Reads(adventure, reduce={"ahead"})
+    game = start(adventure, None)
+    game.state.scene, game.state.counters["hours"] = "alley", 5
+    assert "hours" in ahead.live(game) and "hours" not in reads.live(game)
+    game.state.scene, game.state.counters["day"], game.state.counters["hours"] = "boarding_house", 3, 0
+    friday = reads.live(game)
+    for errand in ("hours", 'visited("dunes")', "heard_dunes", 'has("note from Marit")', 'chosen("warehouse/1")'):
+        assert errand in ahead.live(game) and errand not in friday, errand
+    assert len(friday) < len(ahead.live(game)) / 2
