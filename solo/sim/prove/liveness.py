@@ -29,7 +29,9 @@ compare (:data:`REDUCTIONS`).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
+from array import array
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -354,11 +356,11 @@ class Place:
 
 @dataclasses.dataclass
 class Shape:
-    """What follows from a state's scene and its settled conditions: the scenes still ahead, the positions of
-    their conditions, the atoms live at the menu (a bit mask), the NPCs those scenes name, and an id for it all."""
+    """What follows from a state's scene and its settled conditions: the scenes still ahead, the atoms live at
+    the menu (their positions), the NPCs those scenes name, and an id for the scenes ahead and how their
+    conditions are settled (what the key holds of them). Its parts are shared between the shapes that agree."""
 
     ahead: frozenset[str]
-    conditions: tuple[int, ...]
     live: tuple[int, ...]
     npcs: frozenset[str]
     ident: int = 0
@@ -422,7 +424,8 @@ class Liveness:
         self.residual_masks: list[int] = [0, 0]
         self._worked: dict[tuple, int] = {}
         self._shapes: dict[tuple, Shape] = {}
-        self._idents: dict[tuple, int] = {}
+        self._idents: dict[bytes, int] = {}  # a digest of the scene, the scenes ahead and their settled conditions
+        self._shared: dict[Any, Any] = {}
 
     # -- building the flow ---------------------------------------------------------------------------------
     def _cond(self, condition: Condition | None) -> int | None:
@@ -477,11 +480,12 @@ class Liveness:
         conditions (a residual id for each condition of the scenes ahead, in :attr:`ahead_conds` order)."""
         conds = self.ahead_conds[scene]
         dets = tuple(self._residual(scene, ci, values) for ci in conds)
-        found = self._shapes.get((scene, dets))
+        memo = (scene, hashlib.blake2b(array("I", dets).tobytes(), digest_size=16).digest())  # small to keep
+        found = self._shapes.get(memo)
         if found is None:
             if len(self._shapes) >= MAX_CACHED:
                 self._shapes.clear()
-            found = self._shapes[(scene, dets)] = self._work_out(scene, dict(zip(conds, dets)))
+            found = self._shapes[memo] = self._work_out(scene, dict(zip(conds, dets)))
         return found, dets
 
     def _residual(self, scene: str, ci: int, values: tuple) -> int:
@@ -632,14 +636,17 @@ class Liveness:
                     if u not in queued:
                         queued.add(u)
                         pending.append(u)
-        ahead = frozenset(flow)
+        ahead = self._share(frozenset(flow))
         live = menu[scene] if flow[scene] is not None else self.always
-        conds = tuple(sorted({c for t in ahead for c in self.scene_conds[t]}))
-        ident_key = (scene, tuple(sorted(ahead)), tuple(rid(c) for c in conds))
-        ident = self._idents.setdefault(ident_key, len(self._idents))
-        npcs = self.named_anywhere.union(*(self.named[t] for t in ahead))
-        return Shape(ahead, conds, tuple(i for i in range(live.bit_length()) if live >> i & 1),
-                     frozenset(npcs), ident)
+        conds = sorted({c for t in ahead for c in self.scene_conds[t]})
+        told = repr((scene, sorted(ahead))).encode() + array("I", (rid(c) or 0 for c in conds)).tobytes()
+        ident = self._idents.setdefault(hashlib.blake2b(told, digest_size=16).digest(), len(self._idents))
+        npcs = self._share(frozenset(self.named_anywhere.union(*(self.named[t] for t in ahead))))
+        return Shape(ahead, self._share(tuple(i for i in range(live.bit_length()) if live >> i & 1)), npcs, ident)
+
+    def _share(self, value: Any) -> Any:
+        """One copy of each equal part of the shapes (the scenes ahead, the live atoms, the NPCs)."""
+        return self._shared.setdefault(value, value)
 
 
 def _effect_type() -> type:

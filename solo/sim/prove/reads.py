@@ -4,8 +4,8 @@ Two games whose conditions would all read the same values, in the same
 scene, with the same once-only choices spent, the same party and the same
 NPC dispositions and NPCs in comae, have the same futures as far as the story goes; the
 search keeps one of them. Every name and function call any condition of the
-adventure makes (choice, effect, route, text) is an *atom*, and the state's
-key is the value of every atom, so a function the condition language gains
+adventure makes (choice, effect, route) is an *atom*, and the state's
+key is the value of every atom still live (:mod:`.liveness`), so a function the condition language gains
 later is told apart without this module knowing it.
 
 A count that only grows (visits, choices taken, Luck uses, counters no
@@ -161,12 +161,12 @@ class Atom:
 
 class Reads:
     """The atoms of an adventure's conditions, each with the cap above which its values merge (or none), and
-    which of them each scene can still read (dead-variable elimination, docs/proving.md).
+    which of them a state can still read (dead-variable elimination, docs/proving.md).
 
-    An atom is *live* in a scene when a condition of that scene, of a scene the story can go on to from it,
-    or of no scene at all (a shared response) reads it; a dead atom is left out of the state's key, as are
-    the ``once`` choices of scenes behind the story and the dispositions and comae of NPCs no scene ahead
-    names. Two states that differ only in what nothing ahead reads have the same future.
+    An atom is *live* at a state's menu when a condition the story ahead may still evaluate reads it before
+    anything sets it again (:mod:`.liveness`: the scenes ahead, the conditions settled for good, the values
+    overwritten first); a dead atom is left out of the state's key, as are the dispositions and comae of NPCs
+    no scene ahead names. Two states that differ only in what nothing ahead can read have the same future.
     """
 
     def __init__(self, adventure: Adventure, *, reduce: bool | Iterable[str] = True):
