@@ -34,9 +34,12 @@ from ...story.npcs import disposition_of
 if TYPE_CHECKING:
     from ...story.adventure import Adventure
     from ...story.engine import Game
+    from .liveness import Shape
 
 #: Calls whose value only ever grows in a game: safe to merge above the cap.
 GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
+#: States whose shape (:class:`~.liveness.Shape`) is kept by their unreduced digest before the cache starts afresh.
+MAX_SHAPES = 400_000
 #: The deepest the walk over an adventure's objects goes (they nest a few levels; this is a guard).
 MAX_WALK_DEPTH = 40
 
@@ -217,17 +220,42 @@ class Reads:
                                  self.reductions, always, named, named_anywhere,
                                  {cid: 1 << index[tree] for cid, tree in retried.items()}) if self.reduce else None
         self._reading = [(value_function(atom.tree), atom.cap) for atom in self.atoms]
+        self._plain = [_plain_read(atom.tree) for atom in self.atoms]
         #: Distinct states before the reduction, as digests: what the search would tell apart without it.
         self.unreduced: set[bytes] = set()
+        self._shapes: dict[bytes, Shape] = {}  # a state's digest before the reduction -> its shape
 
     def values(self, game: Game) -> tuple[Hashable, ...]:
-        ctx = game.context()
+        """Every atom's value in ``game`` (capped), as the engine's conditions read it. The plainest atoms (a
+        name, ``has``, ``visited``, ``visits``, ``chosen``, ``flag``, ``counter`` of a literal) are read
+        straight off the state as :func:`~solo.story.conditions.context_of` reads them; the rest through it."""
+        s = game.state
+        ctx = None
+        items = set(s.items)
+        counters, flags, visited, chosen = s.counters, s.flags, s.visited, s.chosen
         out: list[Hashable] = []
-        for read, cap in self._reading:
-            try:
-                value = read(ctx)
-            except (ValueError, TypeError, KeyError):
-                value = None
+        for (read, cap), (kind, arg) in zip(self._reading, self._plain):
+            if kind == "name":
+                value = counters[arg] if arg in counters else flags.get(arg, False)
+            elif kind == "has":
+                value = arg in items
+            elif kind == "visited":
+                value = visited.get(arg, 0) > 0
+            elif kind == "visits":
+                value = visited.get(arg, 0)
+            elif kind == "chosen":
+                value = chosen.get(arg, 0)
+            elif kind == "flag":
+                value = flags.get(arg, False)
+            elif kind == "counter":
+                value = counters.get(arg, 0)
+            else:
+                if ctx is None:
+                    ctx = game.context()
+                try:
+                    value = read(ctx)
+                except (ValueError, TypeError, KeyError):
+                    value = None
             if cap is not None and isinstance(value, int) and not isinstance(value, bool) and value > cap:
                 value = cap
             out.append(value if isinstance(value, Hashable) else repr(value))
@@ -244,11 +272,15 @@ class Reads:
         # fights no more. Keying every status would split states nothing tells apart.
         in_comae = tuple(sorted(nid for nid, status in s.npc_status.items() if status == COMAE))
         party = (tuple(sorted(s.removed.items())), s.active)
-        full = (s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae)
-        self.unreduced.add(digest(full))
+        full = digest((s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae))
+        self.unreduced.add(full)
         if self.liveness is None or (s.scene or "") not in self.ahead:
-            return digest(full)  # no reduction, or not a scene of the adventure (an error's state)
-        shape, _ = self.liveness.shape(s.scene or "", values)
+            return full  # no reduction, or not a scene of the adventure (an error's state)
+        shape = self._shapes.get(full)  # a state met before (by another way): its shape is known
+        if shape is None:
+            if len(self._shapes) >= MAX_SHAPES:
+                self._shapes.clear()
+            shape = self._shapes[full] = self.liveness.shape(s.scene or "", values)[0]
         npcs = shape.npcs
         return digest((s.scene, shape.ident, tuple(values[i] for i in shape.live), party,
                        tuple(d for d in dispositions if d[0] in npcs), tuple(n for n in in_comae if n in npcs)))
@@ -263,6 +295,18 @@ class Reads:
     def describe(self, game: Game) -> dict[str, Any]:
         """The atoms' values by how a person writes them, for a report."""
         return {a.text: v for a, v in zip(self.atoms, self.values(game))}
+
+
+def _plain_read(tree: tuple) -> tuple[str | None, str]:
+    """How :meth:`Reads.values` reads an atom straight off the state: (kind, name), or (None, "") through the
+    condition language's context."""
+    if tree[0] == "name":
+        return ("name", str(tree[1]))
+    args: tuple = tree[2] if tree[0] == "call" and len(tree) > 2 else ()
+    if tree[1] in ("has", "visited", "visits", "chosen", "flag", "counter") and len(args) == 1 \
+            and args[0][0] == "str":
+        return (str(tree[1]), str(args[0][1]))
+    return (None, "")
 
 
 def digest(value: Hashable) -> bytes:
