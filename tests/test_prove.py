@@ -67,6 +67,8 @@ def test_the_search_stops_at_the_state_limit_and_says_so():
     result = CliRunner().invoke(cli, ["prove", str(EXAMPLE), "--max-states", "5", "--seeds", "0"])
     assert result.exit_code == 3, result.output  # incomplete, nothing certain found
     assert "stopped at the state limit" in result.output and "Not explored" in result.output
+    waiting = {n.scene for n in proof.nodes if n.moves is None}
+    assert any(f"most of them in {scene}" in result.output for scene in waiting)  # where the search stopped short
 
 
 def test_json_has_exactly_the_keys_of_the_issue():

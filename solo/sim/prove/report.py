@@ -6,6 +6,7 @@ through :func:`rich.markup.escape` or as plain text, never as markup.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ...story.chances import SAMPLED_CONFLICTS
@@ -92,8 +93,11 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                                f"found" + (f" ({merging})" if merging else ""))
            + f"; {took:.1f} s in all (the search {proof.seconds:.1f} s, the walkthroughs {proof.walk_seconds:.1f} s)"]
     if not proof.complete:
-        out.append(f"  Not explored: {proof.frontier:,} states found but not searched, and what follows them. "
-                   "An ending not reached may still be reachable; no soft-lock is claimed there.")
+        waiting = Counter(n.scene for n in proof.nodes if n.moves is None)
+        most = ", ".join(f"{scene} {count:,}" for scene, count in waiting.most_common(3))
+        out.append(f"  Not explored: {proof.frontier:,} states found but not searched (most of them in {most}), "
+                   "and what follows them. An ending not reached may still be reachable; no soft-lock is claimed "
+                   "there.")
     out.append("")
     out.append("Endings")
     for name, found in proof.endings.items():
