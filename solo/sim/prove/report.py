@@ -94,8 +94,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
            + f"; {took:.1f} s in all (the search {proof.seconds:.1f} s, the walkthroughs {proof.walk_seconds:.1f} s)"]
     if not proof.complete:
         waiting = Counter(n.scene for n in proof.nodes if n.moves is None)
-        most = ", ".join(f"{scene} {count:,}" for scene, count in waiting.most_common(3))
-        out.append(f"  Not explored: {proof.frontier:,} states found but not searched (most of them in {most}), "
+        where = ", ".join(f"{scene} {count:,}" for scene, count in waiting.most_common(3))
+        out.append(f"  Not explored: {proof.frontier:,} states found but not searched (most of them in {where}), "
                    "and what follows them. An ending not reached may still be reachable; no soft-lock is claimed "
                    "there.")
     out.append("")
