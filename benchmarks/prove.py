@@ -41,6 +41,7 @@ def main() -> None:
     result = {
         "adventure": adventure.id,
         "states": len(proof.nodes),
+        "states_unreduced": max(proof.unreduced, len(proof.nodes)),  # distinct states met before the reduction
         "complete": proof.complete,
         "not_searched": proof.frontier,
         "estimated_moves": proof.sampled,  # moves resting on conflicts against NPCs, played rather than worked out

@@ -4,8 +4,8 @@ Two games whose conditions would all read the same values, in the same
 scene, with the same once-only choices spent, the same party and the same
 NPC dispositions and NPCs in comae, have the same futures as far as the story goes; the
 search keeps one of them. Every name and function call any condition of the
-adventure makes (choice, effect, route, text) is an *atom*, and the state's
-key is the value of every atom, so a function the condition language gains
+adventure makes (choice, effect, route) is an *atom*, and the state's
+key is the value of every atom still live (:mod:`.liveness`), so a function the condition language gains
 later is told apart without this module knowing it.
 
 A count that only grows (visits, choices taken, Luck uses, counters no
@@ -24,19 +24,22 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ...rules.outcomes import COMAE
-from ...story.format.expressions import Condition, value_function
+from ...story.format.expressions import Condition, parse_condition, value_function
 from ...story.play.npcs import disposition_of
 
 if TYPE_CHECKING:
     from ...story.format.adventure import Adventure
     from ...story.play.engine import Game
+    from .liveness import Shape
 
 #: Calls whose value only ever grows in a game: safe to merge above the cap.
 GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
+#: States whose shape (:class:`~.liveness.Shape`) is kept by their unreduced digest before the cache starts afresh.
+MAX_SHAPES = 400_000
 #: The deepest the walk over an adventure's objects goes (they nest a few levels; this is a guard).
 MAX_WALK_DEPTH = 40
 
@@ -161,64 +164,107 @@ class Atom:
 
 class Reads:
     """The atoms of an adventure's conditions, each with the cap above which its values merge (or none), and
-    which of them each scene can still read (dead-variable elimination, docs/proving.md).
+    which of them a state can still read (dead-variable elimination, docs/proving.md).
 
-    An atom is *live* in a scene when a condition of that scene, of a scene the story can go on to from it,
-    or of no scene at all (a shared response) reads it; a dead atom is left out of the state's key, as are
-    the ``once`` choices of scenes behind the story and the dispositions and comae of NPCs no scene ahead
-    names. Two states that differ only in what nothing ahead reads have the same future.
+    An atom is *live* at a state's menu when a condition the story ahead may still evaluate reads it before
+    anything sets it again (:mod:`.liveness`: the scenes ahead, the conditions settled for good, the values
+    overwritten first); a dead atom is left out of the state's key, as are the dispositions and comae of NPCs
+    no scene ahead names. Two states that differ only in what nothing ahead can read have the same future.
     """
 
-    def __init__(self, adventure: Adventure, *, reduce: bool = True):
-        self.reduce = reduce  # False: every atom counts everywhere (a test compares the two searches)
+    def __init__(self, adventure: Adventure, *, reduce: bool | Iterable[str] = True):
+        from .liveness import REDUCTIONS, Liveness
+
+        #: The reductions of the key (:data:`~.liveness.REDUCTIONS`); none: every atom counts everywhere (a test
+        #: compares the searches)
+        self.reductions = (REDUCTIONS if reduce is True else frozenset() if reduce is False
+                           else frozenset(reduce))
+        unknown = self.reductions - REDUCTIONS
+        if unknown:
+            raise ValueError(f"unknown reductions {sorted(unknown)}: choose among {sorted(REDUCTIONS)}")
+        self.reduce = bool(self.reductions)
         found: dict[tuple, list[float | None]] = {}
-        read_in: dict[str, set[tuple]] = {}
-        for sid, scene in adventure.scenes.items():
-            here: dict[tuple, list[float | None]] = {}
+        in_scenes: set[int] = set()
+        for scene in adventure.scenes.values():
             for condition in conditions_of(scene):
-                _uses(condition.tree, here, 0)
-            read_in[sid] = set(here)
-            for tree, uses in here.items():
-                found.setdefault(tree, []).extend(uses)
+                in_scenes.add(id(condition))
+                _uses(condition.tree, found, 0)
         everywhere: dict[tuple, list[float | None]] = {}
         for condition in conditions_of(_outside_scenes(adventure)):
-            _uses(condition.tree, everywhere, 0)
-        for tree, uses in everywhere.items():
-            found.setdefault(tree, []).extend(uses)
+            _uses(condition.tree, found, 0)
+            if id(condition) not in in_scenes:
+                _uses(condition.tree, everywhere, 0)
+        # the engine reads how often a choice with a retry cost was taken (the cost falls due from the second time)
+        retried: dict[int, tuple] = {}
+        for sid, scene in adventure.scenes.items():
+            for choice in scene.choices:
+                if choice.retry_cost:
+                    quoted = f"{sid}/{choice.name or choice.key}".replace("\\", "\\\\").replace('"', '\\"')
+                    tree = parse_condition(f'chosen("{quoted}")').tree
+                    found.setdefault(tree, []).append(0)
+                    retried[id(choice)] = tree
         lowered = lowered_counters(adventure)
         self.atoms = [Atom(tree, _cap(uses) if _grows(tree, lowered) else None) for tree, uses in found.items()]
+        index = {a.tree: i for i, a in enumerate(self.atoms)}
         self.ahead = scenes_ahead(adventure)
+        if "ahead" not in self.reductions:
+            every = frozenset(adventure.scenes)
+            self.ahead = dict.fromkeys(adventure.scenes, every)
         npc_ids = set(adventure.npcs)
-        named = {sid: _strings(scene) & npc_ids for sid, scene in adventure.scenes.items()}
-        named_anywhere = _strings(_outside_scenes(adventure)) & npc_ids
-        #: scene -> the positions of its live atoms; the NPCs some scene ahead names
-        self.live: dict[str, tuple[int, ...]] = {}
-        self.npcs_ahead: dict[str, frozenset[str]] = {}
-        for sid, ahead in self.ahead.items():
-            reads = set(everywhere).union(*(read_in[t] for t in ahead))
-            self.live[sid] = tuple(i for i, atom in enumerate(self.atoms) if atom.tree in reads)
-            self.npcs_ahead[sid] = frozenset(named_anywhere.union(*(named[t] for t in ahead)))
+        named = {sid: frozenset(_strings(scene) & npc_ids) for sid, scene in adventure.scenes.items()}
+        named_anywhere = frozenset(_strings(_outside_scenes(adventure)) & npc_ids)
+        always = 0
+        for tree in everywhere:
+            always |= 1 << index[tree]
+        self.liveness = Liveness(adventure, [a.tree for a in self.atoms], conditions_of(adventure), self.ahead,
+                                 self.reductions, always, named, named_anywhere,
+                                 {cid: 1 << index[tree] for cid, tree in retried.items()}) if self.reduce else None
         self._reading = [(value_function(atom.tree), atom.cap) for atom in self.atoms]
+        self._plain = [_plain_read(atom.tree) for atom in self.atoms]
         #: Distinct states before the reduction, as digests: what the search would tell apart without it.
         self.unreduced: set[bytes] = set()
+        self._shapes: dict[bytes, Shape] = {}  # a state's digest before the reduction -> its shape
 
     def values(self, game: Game) -> tuple[Hashable, ...]:
-        ctx = game.context()
+        """Every atom's value in ``game`` (capped), as the engine's conditions read it. The plainest atoms (a
+        name, ``has``, ``visited``, ``visits``, ``chosen``, ``flag``, ``counter`` of a literal) are read
+        straight off the state as :func:`~solo.story.play.conditions.context_of` reads them; the rest through it."""
+        s = game.state
+        ctx = None
+        items = set(s.items)
+        counters, flags, visited, chosen = s.counters, s.flags, s.visited, s.chosen
         out: list[Hashable] = []
-        for read, cap in self._reading:
-            try:
-                value = read(ctx)
-            except (ValueError, TypeError, KeyError):
-                value = None
+        for (read, cap), (kind, arg) in zip(self._reading, self._plain):
+            if kind == "name":
+                value = counters[arg] if arg in counters else flags.get(arg, False)
+            elif kind == "has":
+                value = arg in items
+            elif kind == "visited":
+                value = visited.get(arg, 0) > 0
+            elif kind == "visits":
+                value = visited.get(arg, 0)
+            elif kind == "chosen":
+                value = chosen.get(arg, 0)
+            elif kind == "flag":
+                value = flags.get(arg, False)
+            elif kind == "counter":
+                value = counters.get(arg, 0)
+            else:
+                if ctx is None:
+                    ctx = game.context()
+                try:
+                    value = read(ctx)
+                except (ValueError, TypeError, KeyError):
+                    value = None
             if cap is not None and isinstance(value, int) and not isinstance(value, bool) and value > cap:
                 value = cap
             out.append(value if isinstance(value, Hashable) else repr(value))
         return tuple(out)
 
     def key(self, game: Game) -> bytes:
-        """The state as far as the story ahead can tell, hashed: scene, live atoms, the spent ``once`` choices
-        of scenes ahead, the party, the dispositions and comae of NPCs ahead. The digest of the same state
-        without the reduction is counted in :attr:`unreduced`."""
+        """The state as far as the story ahead can tell, hashed: scene, what is settled ahead and the atoms
+        still live there (:mod:`.liveness`), the party, the dispositions and comae of the NPCs the scenes ahead
+        name. The digest of the same state without the reduction is counted in :attr:`unreduced`."""
         s = game.state
         values = self.values(game)
         dispositions = tuple(sorted((nid, disposition_of(npc)) for nid, npc in s.npcs.items()))
@@ -226,19 +272,41 @@ class Reads:
         # fights no more. Keying every status would split states nothing tells apart.
         in_comae = tuple(sorted(nid for nid, status in s.npc_status.items() if status == COMAE))
         party = (tuple(sorted(s.removed.items())), s.active)
-        full = (s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae)
-        self.unreduced.add(digest(full))
-        live = self.live.get(s.scene or "") if self.reduce else None
-        if live is None:  # not a scene of the adventure (an error's state): nothing is dropped
-            return digest(full)
-        ahead, npcs = self.ahead[s.scene or ""], self.npcs_ahead[s.scene or ""]
-        return digest((s.scene, tuple(values[i] for i in live),
-                       tuple(sorted(t for t in s.taken if t.split("/", 1)[0] in ahead)), party,
+        full = digest((s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae))
+        self.unreduced.add(full)
+        if self.liveness is None or (s.scene or "") not in self.ahead:
+            return full  # no reduction, or not a scene of the adventure (an error's state)
+        shape = self._shapes.get(full)  # a state met before (by another way): its shape is known
+        if shape is None:
+            if len(self._shapes) >= MAX_SHAPES:
+                self._shapes.clear()
+            shape = self._shapes[full] = self.liveness.shape(s.scene or "", values)[0]
+        npcs = shape.npcs
+        return digest((s.scene, shape.ident, tuple(values[i] for i in shape.live), party,
                        tuple(d for d in dispositions if d[0] in npcs), tuple(n for n in in_comae if n in npcs)))
+
+    def live(self, game: Game) -> list[str]:
+        """The atoms the key of ``game``'s state holds, by how a person writes them (for a report or a test)."""
+        if self.liveness is None or (game.state.scene or "") not in self.ahead:
+            return [a.text for a in self.atoms]
+        shape, _ = self.liveness.shape(game.state.scene or "", self.values(game))
+        return [self.atoms[i].text for i in shape.live]
 
     def describe(self, game: Game) -> dict[str, Any]:
         """The atoms' values by how a person writes them, for a report."""
         return {a.text: v for a, v in zip(self.atoms, self.values(game))}
+
+
+def _plain_read(tree: tuple) -> tuple[str | None, str]:
+    """How :meth:`Reads.values` reads an atom straight off the state: (kind, name), or (None, "") through the
+    condition language's context."""
+    if tree[0] == "name":
+        return ("name", str(tree[1]))
+    args: tuple = tree[2] if tree[0] == "call" and len(tree) > 2 else ()
+    if tree[1] in ("has", "visited", "visits", "chosen", "flag", "counter") and len(args) == 1 \
+            and args[0][0] == "str":
+        return (str(tree[1]), str(args[0][1]))
+    return (None, "")
 
 
 def digest(value: Hashable) -> bytes:

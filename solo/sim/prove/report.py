@@ -6,6 +6,7 @@ through :func:`rich.markup.escape` or as plain text, never as markup.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ...story.play.chances import SAMPLED_CONFLICTS, SAMPLED_STYLES
@@ -85,15 +86,18 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     took = proof.seconds + proof.walk_seconds
     merged = max(proof.unreduced, len(proof.nodes))
     searched = len(proof.nodes) - proof.frontier
-    merging = f"{merged:,} before merging what nothing ahead reads" if merged > len(proof.nodes) else ""
+    merging = f"{merged:,} before merging what nothing ahead can read" if merged > len(proof.nodes) else ""
     out = [f"{adv.title}: " + (f"{searched:,} states searched" + (f" ({merging})" if merging else "")
                                if proof.complete else
                                f"stopped at the state limit: {searched:,} states searched of {len(proof.nodes):,} "
                                f"found" + (f" ({merging})" if merging else ""))
            + f"; {took:.1f} s in all (the search {proof.seconds:.1f} s, the walkthroughs {proof.walk_seconds:.1f} s)"]
     if not proof.complete:
-        out.append(f"  Not explored: {proof.frontier:,} states found but not searched, and what follows them. "
-                   "An ending not reached may still be reachable; no soft-lock is claimed there.")
+        waiting = Counter(n.scene for n in proof.nodes if n.moves is None)
+        where = ", ".join(f"{scene} {count:,}" for scene, count in waiting.most_common(3))
+        out.append(f"  Not explored: {proof.frontier:,} states found but not searched (most of them in {where}), "
+                   "and what follows them. An ending not reached may still be reachable; no soft-lock is claimed "
+                   "there.")
     out.append("")
     out.append("Endings")
     for name, found in proof.endings.items():

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter, deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -125,7 +125,8 @@ class Proof:
 
 class _Search:
     def __init__(self, adventure: Adventure, party: list[Character] | None, max_states: int,
-                 progress: Progress | None = None, reduce: bool = True, fighters: Fighters | None = None):
+                 progress: Progress | None = None, reduce: bool | Iterable[str] = True,
+                 fighters: Fighters | None = None):
         self.adventure = adventure
         self.fighters = fighters
         self.progress = progress
@@ -361,14 +362,16 @@ def _words(choice: Choice) -> str:
 
 
 def prove(adventure: Adventure, party: list[Character] | None = None, *,
-          max_states: int = DEFAULT_MAX_STATES, progress: Progress | None = None, reduce: bool = True,
+          max_states: int = DEFAULT_MAX_STATES, progress: Progress | None = None,
+          reduce: bool | Iterable[str] = True,
           fighters: Fighters | None = None) -> Proof:
     """Search ``adventure`` played by ``party`` (the adventure's own character when None) and judge the graph.
 
-    ``reduce`` False keeps in every state what nothing ahead reads (no dead-variable elimination): the same
-    findings from more states, for a test to compare. ``fighters`` (name -> a decider made from a generator:
-    ``solo simulate``'s bots, as :func:`solo.sim.policies.prove_fighters` gives them) add, to every conflict, the
-    moves of fighting it as each of them does, so that best play is at least as good as theirs."""
+    ``reduce`` False keeps in every state what nothing ahead can read (no dead-variable elimination): the same
+    findings from more states, for a test to compare; a set of :data:`~.liveness.REDUCTIONS` makes only those.
+    ``fighters`` (name -> a decider made from a generator: ``solo simulate``'s bots, as
+    :func:`solo.sim.policies.prove_fighters` gives them) add, to every conflict, the moves of fighting it as each
+    of them does, so that best play is at least as good as theirs."""
     import time
 
     from .judge import judge
