@@ -67,3 +67,22 @@ def test_a_characters_duplicate_and_a_states_copy_share_no_container():
                                                     and not a.__dataclass_params__.frozen):
                 assert a is not b, f.name
         assert all(after.pools[k] is not before.pools[k] for k in before.pools)
+
+
+def test_a_state_read_back_reads_its_npcs_once_per_form_and_a_damaged_form_fails_every_time():
+    """``NPC.from_form`` (what a save or one of solo prove's waiting states reads its NPCs with) gives what
+    ``from_dict`` gives, a new NPC each time, and refuses a bad form however often it is asked."""
+    import pytest
+
+    from solo.errors import ContentError
+
+    for npc in _npcs():
+        form = npc.to_dict()
+        one, two = NPC.from_form(form), NPC.from_form(form)
+        assert one == two == NPC.from_dict(form) and one is not two
+        one.pools["BODY"].current -= 1
+        assert two.pools["BODY"].current == npc.pools["BODY"].current  # nothing shared between the readings
+    bad = {**_npcs()[0].to_dict(), "level": "legendary"}
+    for _ in range(2):
+        with pytest.raises(ContentError):
+            NPC.from_form(bad)

@@ -99,13 +99,20 @@ class NPC(Character):
         or fought again (solo prove plays one a thousand times), and checking every field each time was a
         tenth of that.
         """
-        data = self.to_dict()
+        return NPC.from_form(self.to_dict())
+
+    @classmethod
+    def from_form(cls, data: dict) -> NPC:
+        """``from_dict(data)`` for a fixed file form (no die to roll), checked once per form and duplicated after:
+        a save's NPCs read back (solo prove reads a waiting state back for every step it takes from it), an NPC
+        copied. A form that fails raises as ``from_dict`` does, every time."""
         key = json.dumps(data)
         made = _READ.get(key)
         if made is None:
+            made = NPC.from_dict(data)
             if len(_READ) >= 512:
                 _READ.clear()
-            made = _READ[key] = NPC.from_dict(data)
+            _READ[key] = made
         return made.duplicate()
 
     def duplicate(self) -> Self:

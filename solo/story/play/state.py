@@ -122,7 +122,7 @@ class GameState:
             state.visited = {str(k): int(v) for k, v in data["visited"].items()}
             state.taken = [str(x) for x in data["taken"]]
             state.chosen = {str(k): int(v) for k, v in data.get("chosen", {}).items()}  # saves before it had none
-            state.npcs = {k: NPC.from_dict(v) for k, v in data["npcs"].items()}
+            state.npcs = {k: NPC.from_form(v) for k, v in data["npcs"].items()}
             state.npc_status = {str(k): str(v) for k, v in data["npc_status"].items()}
             state.memory = {str(k): [str(x) for x in v] for k, v in data["memory"].items()}
             state.regard = {str(k): float(v) for k, v in data.get("regard", {}).items()}
