@@ -27,16 +27,31 @@ pytest_plugins = ["pytester"]
 settings.register_profile("solo", database=None)
 settings.load_profile("solo")
 _HYPOTHESIS_HOME = pytest.StashKey[Path]()
+#: That folder, handed by the process that made it to the processes it starts (the xdist workers).
+HYPOTHESIS_HOME_ENV = "SOLO_TEST_HYPOTHESIS_HOME"
 
 
 def pytest_configure(config):
+    """One temporary folder for Hypothesis's caches, shared by the run's processes and removed at its end.
+
+    Its Unicode tables for ``st.text()`` take 1.3 s of CPU to work out: a worker that finds them written by the
+    other reads them instead (xdist workers start after this hook and inherit the folder's name).
+    """
+    shared = os.environ.get(HYPOTHESIS_HOME_ENV)
+    if shared and Path(shared).is_dir():  # an xdist worker, or a run inside a test: the folder is its starter's
+        set_hypothesis_home_dir(shared)
+        return
     home = config.stash[_HYPOTHESIS_HOME] = Path(tempfile.mkdtemp(prefix="solo-hypothesis-"))
     set_hypothesis_home_dir(home)
+    os.environ[HYPOTHESIS_HOME_ENV] = str(home)
 
 
 def pytest_unconfigure(config):
     if _HYPOTHESIS_HOME in config.stash:
-        shutil.rmtree(config.stash[_HYPOTHESIS_HOME], ignore_errors=True)
+        home = config.stash[_HYPOTHESIS_HOME]
+        if os.environ.get(HYPOTHESIS_HOME_ENV) == str(home):
+            del os.environ[HYPOTHESIS_HOME_ENV]
+        shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -67,6 +67,24 @@ def test_parse_rejects_bad_expressions_with_dice_error(text):
     assert str(info.value)  # a message fit to show a user
 
 
+def test_a_text_read_again_is_the_same_expression_and_a_bad_one_is_refused_again():
+    """parse keeps what it read by text (solo/rules/dice.py): the kept expression is the one a fresh reading gives;
+    a refused text is not kept, and anything but a text is read as before, unkept."""
+    from solo.rules.dice import _parse
+
+    for text in ("1d6", "3d6+2", "  2d10  ", "2d6 + 1d4 - 3", "d%", "1d6"):
+        kept = parse(text)
+        assert kept == _parse(text) and parse(text) is kept
+        assert kept.total(random.Random(3)) == _parse(text).total(random.Random(3))
+    for _ in range(2):
+        with pytest.raises(DiceError, match="3x6"):
+            parse("3x6")
+    with pytest.raises(DiceError, match=r"^'7' has no dice"):
+        parse("7")
+    with pytest.raises(DiceError, match=r"^7 has no dice"):
+        parse(7)  # type: ignore[arg-type]  # as before: the message quotes what it was given
+
+
 def test_dice_error_messages_quote_the_input():
     with pytest.raises(DiceError, match="3x6"):
         parse("3x6")

@@ -80,7 +80,8 @@ def _same(new: dict, old: dict) -> None:
     assert max(new, key=lambda k: new[k].a_wins) == best
 
 
-@pytest.mark.parametrize("limit", [12, 30, None])
+# A limit of 30 ran here too: it ran no line of either chain or of the mind that 12 does not (traced line by line).
+@pytest.mark.parametrize("limit", [12, None])
 def test_every_lens_against_a_mind_has_the_old_chains_odds_through_a_conflict(limit):
     """The first menu, then later ones as the conflict moves on (hurt, a −20 carried, the mind's Clever edge due,
     its last Lens remembered): the same odds as the old chain, Lens by Lens."""
@@ -115,7 +116,10 @@ def _stand_in(own, other, mine, theirs, seen=None):
     return {k: v / total for k, v in out.items()}
 
 
-@pytest.mark.parametrize("limit", [1, 2, 9, 30, None])
+# Limits: 1 (the first round alone), 2 (a walk whose rectangle stops above Pool 1), 9 (a walk over every Pool) and
+# none (the solve). A limit of 30 ran here too, at twice the time of 9: it walks the same rectangle with more passes,
+# and it ran exactly the same lines of both chains as 9 does (traced line by line), so it tested nothing 9 does not.
+@pytest.mark.parametrize("limit", [1, 2, 9, None])
 def test_stand_in_policies_give_the_old_chains_odds(limit):
     """Every way of asking: each Lens kept (its edge the better one), best play, a kept Clever with a set edge, a
     declared B, a first declaration of A, carried effects; B seeing A's declaration and remembering its own."""

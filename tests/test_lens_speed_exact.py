@@ -11,7 +11,10 @@ Lens priced on its own.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from conftest import make_char
@@ -176,3 +179,30 @@ def test_a_lens_priced_by_its_twin_has_the_odds_it_has_priced_alone(monkeypatch,
         assert got.odds == want.odds and got.best == want.best
         assert got.odds["flamboyant"].first == "flamboyant"
         assert ("flamboyant" in asked) == (social > 55)  # priced on its own only where it differs
+
+
+BLAS_THREADS = """
+import ctypes, os, sys
+import solo.rules.lens_arrays  # numpy, as the exact odds load it
+libs = sorted({line.split()[-1] for line in open("/proc/self/maps") if "openblas" in line.lower()})
+counts = [getattr(ctypes.CDLL(path), name)() for path in libs
+          for name in ("openblas_get_num_threads", "openblas_get_num_threads64_", "scipy_openblas_get_num_threads64_")
+          if hasattr(ctypes.CDLL(path), name)]
+print(os.environ["OPENBLAS_NUM_THREADS"], counts)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the loaded libraries from /proc/self/maps")
+@pytest.mark.parametrize("chosen", [None, "2"])
+def test_the_exact_odds_solve_on_one_blas_thread_unless_the_user_chose(chosen):
+    """solo sets OpenBLAS to one thread before numpy loads (solo/__init__.py): the small solves of the odds
+    only lose by threads, badly on a busy machine. A user's own setting stays."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if chosen is not None:
+        env["OPENBLAS_NUM_THREADS"] = chosen
+    done = subprocess.run([sys.executable, "-c", BLAS_THREADS], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    setting, counts = done.stdout.split(" ", 1)
+    assert setting == (chosen or "1")
+    if chosen is None and counts.strip() != "[]":  # numpy built on OpenBLAS: the library itself runs one thread
+        assert counts.strip() == "[1]", counts

@@ -540,3 +540,19 @@ def test_speech_traits_are_the_code_block_personalities():
 
     tables = codeblocks()
     assert set(_TRAITS) == set(tables.personality) | set(tables.dark_triad)
+
+
+def test_a_lines_id_and_whether_it_is_restricted_are_worked_out_once_and_right():
+    """Template.uid and Template.restricted are kept on the line after the first ask (the narrator asks them of
+    every candidate at every line): each is what its definition gives, for every bundled line."""
+    import zlib
+
+    from solo.narration.context import CLAIMS, ORDINARY
+
+    lines = [t for found in load_templates().lines.values() for t in found]
+    assert any(t.restricted for t in lines) and not all(t.restricted for t in lines)
+    for t in lines:
+        for _ in range(2):  # the first ask works it out, the second reads it back
+            assert t.uid == f"{zlib.crc32(t.text.encode('utf-8')):08x}"
+            assert t.restricted == any(name not in CLAIMS and not (name in ORDINARY and ORDINARY[name] in values)
+                                       for name, values in t.filters.items())

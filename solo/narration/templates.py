@@ -18,6 +18,7 @@ import re
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from ..errors import ContentError, did_you_mean
@@ -230,12 +231,13 @@ class Template:
     path: str = ""
     filters: Mapping[str, frozenset[str]] = field(default_factory=dict)  # [name:value] conditions and claims
 
-    @property
+    @cached_property
     def restricted(self) -> bool:
         """Whether the line only fits some moments (it has filters other than claims).
 
         A body filter that admits flesh, the body of nearly everyone, does not count: "Bleeding, Espen fights
-        on" fits any moment a person of flesh is in, and is only kept from a machine or a draugr.
+        on" fits any moment a person of flesh is in, and is only kept from a machine or a draugr. Worked out
+        once per line (a template never changes): the narrator asks it of every candidate at every line.
         """
         return any(name not in CLAIMS and not (name in ORDINARY and ORDINARY[name] in values)
                    for name, values in self.filters.items())
@@ -245,9 +247,9 @@ class Template:
         values = self.filters.get(name)
         return next(iter(values)) if values and len(values) == 1 else None
 
-    @property
+    @cached_property
     def uid(self) -> str:
-        """A short id that stays the same across runs (for the Narrator's saved memory)."""
+        """A short id that stays the same across runs (for the Narrator's saved memory); hashed once per line."""
         return f"{zlib.crc32(self.text.encode('utf-8')):08x}"
 
 

@@ -11,7 +11,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 __all__ = [
@@ -264,8 +264,19 @@ def _convolve(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
 def parse(text: str) -> DiceExpr:
     """Read ``d100``, ``3d6+2``, ``1d8-1``, ``d%`` or a plain number.
 
-    Raises :class:`DiceError` with a message fit to show a user.
+    Raises :class:`DiceError` with a message fit to show a user. A text read before gives the same
+    (immutable) expression again: a conflict's fighters are built with their damage read from text, once
+    per conflict in a duel or a ``--simulate`` of thousands. A text that fails is read, and refused, anew.
     """
+    return _parse_text(text) if type(text) is str else _parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse_text(text: str) -> DiceExpr:
+    return _parse(text)
+
+
+def _parse(text: str) -> DiceExpr:
     source = str(text).strip()
     if not source:
         raise DiceError("empty dice expression")
