@@ -52,7 +52,10 @@ import json, random, sys, time
 root = sys.argv[1]
 sys.path.insert(0, root + "/benchmarks")
 from solo.sim.simulate import Options, simulate
-from solo.story.format.library import find_adventure
+try:  # where the adventure library lives in this version (story/ was split into format/ and play/)
+    from solo.story.format.library import find_adventure
+except ImportError:
+    from solo.story.library import find_adventure
 engines = {}
 for line in sys.stdin:
     cmd = json.loads(line)
