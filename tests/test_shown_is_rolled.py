@@ -227,14 +227,15 @@ class _Enough(Exception):
     pass
 
 
-def play_with_events(kind: str, seed: int, path: Path) -> list[dict]:
+def play_with_events(kind: str, seed: int, path: Path, adventure=None) -> list[dict]:
+    """A bot's game of ``kind`` (open play, or the bundled adventure, ``adventure`` if it is loaded already)."""
     stream = EventStream.open(path)
     bot = Capped(make_policy(("random", "cautious", "bold")[seed % 3], random.Random(seed)))
     try:
         if kind == "open":
             game = OpenGame(seed=seed, decider=bot, sink=stream)
         else:
-            game = Game(load_adventure(find_adventure(kind)), seed=seed, decider=bot, sink=stream)
+            game = Game(adventure or load_adventure(find_adventure(kind)), seed=seed, decider=bot, sink=stream)
         try:
             game.play()
         except _Enough:
@@ -271,10 +272,11 @@ def check_stream(lines: list[dict], tally: dict) -> None:
 
 
 @pytest.mark.parametrize("kind", ["tutorial", "vellan", "open"])
-def test_bots_across_many_seeds_see_every_chance_they_are_rolled(tmp_path, kind):
+def test_bots_across_many_seeds_see_every_chance_they_are_rolled(tmp_path, kind, request):
     tally: dict = {}
+    adventure = None if kind == "open" else request.getfixturevalue(kind)  # loaded once, as every game reads it
     for seed in range(24):
-        check_stream(play_with_events(kind, seed, tmp_path / f"{kind}-{seed}.jsonl"), tally)
+        check_stream(play_with_events(kind, seed, tmp_path / f"{kind}-{seed}.jsonl", adventure), tally)
     assert tally.get("conflict", 0) > 50  # Lens menus answered and rolled, many times over
     if kind == "vellan":
         assert tally["pcs"] >= 2  # the bots played it as a group too
