@@ -556,3 +556,21 @@ def test_a_lines_id_and_whether_it_is_restricted_are_worked_out_once_and_right()
             assert t.uid == f"{zlib.crc32(t.text.encode('utf-8')):08x}"
             assert t.restricted == any(name not in CLAIMS and not (name in ORDINARY and ORDINARY[name] in values)
                                        for name, values in t.filters.items())
+
+
+def test_no_line_calls_a_weapon_it_where_the_weapon_may_be_fists():
+    """{weapon} is "fists" for a fighter with bare hands, which is plural: a line that names the weapon and then
+    says "it" must be kept to weapons that are one thing (a [weapon:…] tag without unarmed). Seen in a tmux run:
+    "Espen keeps his fists on Signe a moment longer, then lowers it." """
+    lines = [t for found in load_templates().lines.values() for t in found]
+    wrong = []
+    for t in lines:
+        for slot in ("{weapon}", "{target_weapon}"):
+            if slot not in t.text:
+                continue
+            after = t.text.split(slot, 1)[1]
+            if re.search(r"\b(it|its)\b", re.split(r"[.!?]", after)[0]):
+                kinds = t.filters.get("target_weapon" if slot == "{target_weapon}" else "weapon")
+                if not kinds or "unarmed" in kinds:
+                    wrong.append(t.text)
+    assert not wrong, wrong
