@@ -696,7 +696,7 @@ class Decision:
 
 #: The live Lens choice's scores by (reading key, state): read only, shared by every mind in the process.
 _SCORED: dict[tuple, tuple[dict[str, dict[str, float]], dict[str, float], dict[str, str | None]]] = {}
-_SCORED_MAX = 20_000
+_SCORED_MAX = 4_000  # about 5 KB an entry: at most some 20 MB, cleared whole when full
 
 
 @dataclass
