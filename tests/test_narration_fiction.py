@@ -287,3 +287,27 @@ def test_a_branch_with_its_own_text_silences_the_closing_and_check_rejects_bad_o
                    encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", str(folder)])
     assert result.exit_code != 0 and "closing.opponent_flown" in result.output and "day_two.toml:" in result.output
+
+
+@pytest.mark.parametrize(("breaks_by", "said"), [("bargain", "bargain"), ("plea", "plea"), (None, "plea")])
+def test_an_npc_yields_in_the_voice_it_broke_in(templates, breaks_by, said):
+    """Seen in a tmux run: "Signe Falk offers a deal to end it", then '"… Enough," Signe begs'. The words of a
+    surrender are its Code Block's first way of breaking (a bargain, or a plea), as when its Pool fell low."""
+    start = {"round": 0, "type": "combat", "participants": [
+        {"id": "A", "name": "Arne", "side": "a", "pool": 5, "pool_max": 5, "pc": True, "pronoun": "he"},
+        {"id": "S", "name": "Signe Falk", "side": "b", "pool": 1, "pool_max": 8, "pronoun": "she",
+         "traits": ["Nervous"], "breaks_by": breaks_by}]}
+    narrator = Narrator(templates, random.Random(1), speech={"surrender": 1.0})
+    picked = []
+    real = narrator.choose
+
+    def choose(cast, kind, *args, **kwargs):
+        picked.append(kind)
+        return real(cast, kind, *args, **kwargs)
+
+    narrator.choose = choose  # type: ignore[method-assign]
+    cast = Cast()
+    for e in (Event("conflict_start", start), Event("round_start", {"round": 1}),
+              Event("exit", {"round": 1, "actor": "S", "how": "surrendered", "decided": True})):
+        narrator.narrate(e, cast)
+    assert said in picked and ({"plea", "bargain"} - {said}).isdisjoint(picked), picked

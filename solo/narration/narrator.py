@@ -493,7 +493,8 @@ class Narrator:
         how = "fled" if d.get("how") == "fled" else "surrendered"
         lines = [self.say(cast, how, actor, target)]
         if how == "surrendered" and actor.role not in ("pursuer", "seeker"):  # one who gives up a hunt is not caught
-            lines += self._speech(cast, "plea", actor, target, self.speech["surrender"])
+            # in the voice it broke in: one whose nerve went with an offer yields with one, not a plea
+            lines += self._speech(cast, actor.breaks_by or "plea", actor, target, self.speech["surrender"])
         return lines
 
     def _on_roll(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
