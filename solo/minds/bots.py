@@ -56,10 +56,12 @@ class GreedyDecider:
     reuse it outside conflicts.
     """
 
-    def __init__(self, rng: random.Random | None = None, *, yields: bool = False):
+    def __init__(self, rng: random.Random | None = None, *, yields: bool = False,
+                 secondary: dict[tuple[str, bool, str | None], tuple[int | None, int | None]] | None = None):
         self.rng = rng
         self.yields = yields
-        self._secondary: dict[tuple[str, bool, str | None], tuple[int | None, int | None]] = {}
+        # Covert/Flamboyant targets by (participant, hurt, skill): one conflict's, or shared by the copies of one
+        self._secondary = secondary if secondary is not None else {}
 
     def decide(self, question: Question) -> str:
         keys = question.keys()

@@ -277,7 +277,6 @@ class WhatIf:
         if mind is not None:
             inner = mind.spawn(random.Random(rng.random()), self.secondary)
         else:
-            inner = self.greedy.get(q.id) or self.greedy.setdefault(q.id, GreedyDecider())
-            inner._secondary = self.secondary
+            inner = self.greedy.get(q.id) or self.greedy.setdefault(q.id, GreedyDecider(secondary=self.secondary))
         return _Replay(decl, inner) if decl is not None else inner
 
