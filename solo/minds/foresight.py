@@ -44,6 +44,7 @@ from ..rules.lens_chain import (
     Effect,
     LensChain,
     alike_in_play,
+    best_of,
     fixed_policy,
     lens_targets,
 )
@@ -299,10 +300,7 @@ class Foresight:
                 out[lens] = replace(odds, first=lens if odds.first == twins[lens] else odds.first)
             else:
                 out[lens] = priced[lens]
-        best = None
-        for k in out:
-            if best is None or out[k].a_gains > out[best].a_gains + 1e-12:
-                best = k
+        best = best_of(out) if out else None
         surrenders = (nerved.surrenders(view, foe) or 0.0) if nerved is not None else 0.0
         return Exact(out, best, "", left, surrenders)
 
@@ -317,10 +315,7 @@ class Foresight:
             if "clever" not in exact.odds:
                 return Exact({}, None, exact.why_not or "no Clever to keep", left)
             out[edge] = replace(exact.odds["clever"], first=edge)
-        best = None
-        for k in out:
-            if best is None or out[k].a_gains > out[best].a_gains + 1e-12:
-                best = k
+        best = best_of(out) if out else None
         return Exact(out, best, "", left, exact.surrenders)
 
     def _twin(self, lens: str, chains: dict[str, LensChain], answers: dict[str, object], declared: object,

@@ -232,9 +232,8 @@ def nerve_checks(lean: Leanings, nerve_now: Nerve, frac, win) -> list[tuple[Nerv
     hopeless = (win < HOPELESS) & (not nerve_now.hopeless)
     fired = half | flee | hopeless | wounded
     # observe's sum, in its order: a trigger that did not fire adds 0.0, which leaves the sum's bits alone
-    severity = (0 + np.where(half, SEVERITY["half"], 0.0) + np.where(flee, SEVERITY["flee_line"], 0.0)
+    severity = (np.where(half, SEVERITY["half"], 0.0) + np.where(flee, SEVERITY["flee_line"], 0.0)
                 + (SEVERITY["wounded"] if wounded else 0.0) + np.where(hopeless, SEVERITY["hopeless"], 0.0))
-    severity = severity + SEVERITY["outnumbered"] * 0.0
     pressure = severity + (1.0 - win) + (SHAKEN_PRESSURE if shaken else 0.0)
     x = (pressure - nerve(lean)) / SPREAD
     chance = np.where(x > 40, 1.0, np.where(x < -40, 0.0, 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))))

@@ -695,7 +695,7 @@ class Decision:
 
 
 #: The live Lens choice's scores by (reading key, state): read only, shared by every mind in the process.
-_SCORED: dict[tuple, tuple[dict[str, dict[str, float]], dict[str, float], dict[str, str | None]]] = {}
+_SCORED: dict[tuple, tuple[dict[str, dict[str, float]], dict[str, float]]] = {}
 _SCORED_MAX = 4_000  # about 5 KB an entry: at most some 20 MB, cleared whole when full
 
 
@@ -894,7 +894,7 @@ class NPCMind:
         if morale.reaction is not None:  # broken already: what it chose stands
             mechanic = MECHANIC.get(morale.reaction)
             return None if mechanic is None else 1.0 if mechanic == "surrender" else 0.0
-        return reaction_split(fight.lean, can_flee=conflict.ctype.flight, surrender_bias=fight.lean.surrender_bias)
+        return reaction_split(fight.lean, can_flee=conflict.ctype.flight)
 
     def nervous_policy(self, conflict: ConflictView, me: Participant, *, keeps: str = "none") -> NervousPolicy:
         """:meth:`lens_policy` with its nerve in the chain's state: its morale checks, and its ways out when it
@@ -911,13 +911,13 @@ class NPCMind:
 
     def getaway(self, conflict: ConflictView, me: Participant) -> tuple[frozenset[str], float]:
         """With which morales its Quick is a try to get away, and the chance that Move roll succeeds."""
-        from ..rules.rolls import judge
+        from ..rules.rolls import success_chance
 
         leaves = frozenset(m for m, k in self.quick_actions(conflict, me).items() if k == "leave")
         if not leaves:
             return leaves, 0.0
         target, _ = conflict.leave_target(me)
-        return leaves, sum(judge(face, target).success for face in range(1, 101)) / 100
+        return leaves, success_chance(target)
 
     def declaration_spread(self, conflict: ConflictView, me: Participant, seen: str | None = None) -> dict:
         """:meth:`lens_spread` with its morale check first: {(choice, nerve left): chance, EXIT: chance}, what its
@@ -966,14 +966,16 @@ class NPCMind:
         Two minds with equal keys have the same policy, so the Lens odds priced
         against one hold against the other (a copy priced while the player read
         the scene, a conflict fought again). ``nervous``: of :meth:`nervous_policy`,
-        whose morale is in the chain's state, not in the key; its nerve and ways
-        out are.
+        whose morale is in the chain's state, not in the key (its readings are
+        keyed at steady); its nerve and every way out are: the flee line, the
+        share of surrenders, and with which morales Quick is a try to get away
+        and how likely that Move roll is.
         """
-        key = self._reading(conflict, me).key()
         if not nervous:
-            return key
+            return self._reading(conflict, me).key()
         lean = self._fight_for(conflict).lean
-        return (key[0], *key[2:], "nerve", lean.flee_threshold, self.surrenders(conflict, me))
+        return (*self._reading(conflict, me, STEADY).key(), "nerve", lean.flee_threshold,
+                self.surrenders(conflict, me), *self.getaway(conflict, me))
 
     def remembered_lens(self, conflict: ConflictView) -> str | None:
         """The Lens the mind last declared in this conflict (what ``inertia`` pulls towards), None before any."""
@@ -1114,19 +1116,17 @@ class NPCMind:
             reason = "plain rolls: no Lenses at its level" if not me.uses_lenses else "its only choice"
             fight.last_lens = choice
             return Decision(me.id, q.kind, choice, reason, "level", {choice: 0.0}, conflict.round)
-        parts, totals, strongest = self._lens_parts(lenses, conflict, me, fight, pos)
+        parts, totals = self._lens_parts(lenses, conflict, me, fight, pos)
         choice = self._pick(totals)
-        if choice not in strongest:
-            strongest[choice] = self._strongest(choice, lenses, parts)
-        key, reason = self._reason(choice, strongest[choice], conflict, me, pos)
+        key, reason = self._reason(choice, self._strongest(choice, lenses, parts), conflict, me, pos)
         fight.last_lens = choice
         return Decision(me.id, q.kind, choice, reason, key, {k: round(v, 3) for k, v in totals.items()},
                         conflict.round)
 
     def _lens_parts(self, lenses: list[str], conflict: ConflictView, me: Participant, fight: _Fight,
-                    pos: Position) -> tuple[dict[str, dict[str, float]], dict[str, float], dict[str, str | None]]:
+                    pos: Position) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
         """Every consideration's score for every offered Lens, from the live conflict (:func:`situation_at`),
-        each Lens's total and, filled as Lenses are drawn, the strongest reason for each (:meth:`_strongest`).
+        and each Lens's total (read only: they are shared).
 
         Both are a pure function of the reading's key and the state, kept in :data:`_SCORED`: the same
         match-up meets the same states conflict after conflict (a duel's runs, a simulation, a proof).
@@ -1144,7 +1144,7 @@ class NPCMind:
             totals = {k: round(sum(p.get(k, 0.0) for p in parts.values()), 6) for k in lenses}
             if len(_SCORED) >= _SCORED_MAX:
                 _SCORED.clear()
-            scored = _SCORED[key] = (parts, totals, {})
+            scored = _SCORED[key] = (parts, totals)
         return scored
 
     @staticmethod

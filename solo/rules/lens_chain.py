@@ -867,14 +867,9 @@ def best_of(odds: Mapping[str, ConflictOdds]) -> str:
     keys = list(odds)
     best = keys[0]
     for k in keys:
-        if _gains(odds[k]) > _gains(odds[best]) + 1e-12:
+        if odds[k].a_gains > odds[best].a_gains + 1e-12:
             best = k
     return best
-
-
-def _gains(odds: ConflictOdds) -> float:
-    """A's chance to come out on top: a win, or (in the Lens chain) B gone."""
-    return odds.a_wins + getattr(odds, "b_exits", 0.0)
 
 
 def chain_odds(targets_a: Mapping[str, int] | int, pool_a: int, targets_b: Mapping[str, int] | int, pool_b: int, *,

@@ -45,6 +45,11 @@ class ConflictOdds:
     expected_rounds: float
     round: RoundOdds  # the first round's chances
 
+    @property
+    def a_gains(self) -> float:
+        """A's chance to come out on top (a win; the Lens chain's odds add B gone)."""
+        return self.a_wins
+
     def to_dict(self) -> dict:
         return {
             "a_wins": self.a_wins,
