@@ -38,3 +38,17 @@ def test_the_opposed_roll_and_its_chances_read_the_same_opposition():
     verb = ACTIONS["opposed"]
     assert isinstance(verb, Opposed)
     assert verb.theirs({"skill": "Social", "against": 45}, None) == ("Social", 45, [])
+
+
+def test_a_cloned_game_numbers_its_chances_on_from_where_the_game_was():
+    """Game.clone is the one place a game is branched: the copy's chances carry on the numbering, apart from the
+    game it came from (a plain counter: an itertools.count cannot be copied from Python 3.14 on)."""
+    import copy
+
+    game = start(load_adventure(Path(__file__).parent / "data" / "prove" / "planted.toml"), None)
+    for _ in range(3):
+        next(game.chance_ids)
+    twin = game.clone(game.state.copy(), decider=game.decider)
+    assert [next(twin.chance_ids), next(twin.chance_ids)] == [4, 5]
+    assert next(game.chance_ids) == 4  # the original goes on where it was
+    assert next(copy.copy(twin.chance_ids)) == 6

@@ -119,6 +119,16 @@ class Ahead:
             self.given.add(str(a.get("give")))
         elif kind == "take":
             self.taken.add(str(a.get("take")))
+        elif _writes(kind):
+            self.unknown = True  # a verb that writes a name in a way not modelled here: settle nothing
+
+
+def _writes(kind: str) -> bool:
+    """Whether the effect verb ``kind`` writes a flag, a counter or an item (the registry says so by attribute)."""
+    from ...story.play.effects import EFFECTS
+
+    verb = EFFECTS.get(kind)
+    return verb is not None and (verb.writes is not None or verb.gives_item)
 
 
 class Kinds:

@@ -12,7 +12,6 @@ between scenes through the adventure's flow machine (:mod:`solo.story.format.flo
 from __future__ import annotations
 
 import copy
-import itertools
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -57,6 +56,22 @@ DEAD_END = "__dead_end__"
 MindFactory = Callable[["NPC", "Game"], Decider | None]
 
 
+class ChanceIds:
+    """Numbers for the chances shown, 1, 2, 3 …, shared by a game and its conflicts; a plain object so that a
+    cloned game can carry on from the same number (Python 3.14 no longer copies an ``itertools.count``)."""
+
+    def __init__(self) -> None:
+        self.next_id = 1
+
+    def __iter__(self) -> ChanceIds:
+        return self
+
+    def __next__(self) -> int:
+        n = self.next_id
+        self.next_id += 1
+        return n
+
+
 class Game:
     """One play of an adventure.
 
@@ -94,7 +109,7 @@ class Game:
         self._types: dict[str, ConflictType] | None = None
         self._tables: TableSet | None = None
         self.flow_state = "title"  # the state of this game in the adventure's flow machine
-        self.chance_ids = itertools.count(1)  # numbers the chances shown, in conflicts too
+        self.chance_ids = ChanceIds()  # numbers the chances shown, in conflicts too
         self.shown: Chance | None = None  # the chance of the option last chosen, for the roll it announced
         self._shows = wants_detail(sink)  # someone reads the chances a choice list may show
         self.fighting: list[Participant] = []  # who takes part in the conflict under way (none between conflicts)
