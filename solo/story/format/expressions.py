@@ -334,10 +334,6 @@ def _number(value, what: str):
     return 0
 
 
-def _eval(node, ctx: Context):
-    return _compiled(node)(ctx)
-
-
 _ORDER: dict[str, Callable[[Any, Any], bool]] = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
                                                    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 

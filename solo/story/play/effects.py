@@ -20,7 +20,7 @@ from ...rules.luck import NEGATIVE_LUCK_FLOOR
 from ...rules.medicine import MedicineError, new_day, treat
 from ...rules.rulebook import POOLS
 from ..format.verbs import Field, Verb, is_whole
-from .knowledge import CLUE_MAX, FACETS, add_clue, called, learn
+from .knowledge import CLUE_MAX, FACETS, KNOWN_DEFAULT, add_clue, called, learn
 from .npcs import disposition_of, refill, remember, rest_npcs, set_disposition
 from .pools import hurt
 
@@ -37,8 +37,6 @@ MEMORY_EVENTS = ("spared", "helped", "paid", "humiliated", "lied_to", "threatene
 AFFECTED_PCS = ("active", "all")
 _WHO = Field("who", "active")
 _AMOUNT = Field("dice or whole number", 1)
-#: What ``{ know = "npc" }`` teaches when it does not say: who they are, as an introduction would.
-KNOW_DEFAULT = ("name", "role")
 
 
 class EffectVerb(Verb):
@@ -322,7 +320,7 @@ class Know(EffectVerb):
     """The PCs now know more of an NPC: its name, role, disposition or secret, as its card shows."""
 
     name = "know"
-    fields = {"know": Field("NPC id"), "what": Field("facet or list of facets", list(KNOW_DEFAULT))}
+    fields = {"know": Field("NPC id"), "what": Field("facet or list of facets", list(KNOWN_DEFAULT))}
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         _check_npc(b, file, f"{path}.know", a["know"])
