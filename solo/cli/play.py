@@ -245,12 +245,12 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                or (_unwritable(keep_characters) if keep_characters else None))
     if problem:
         raise UserError(problem)
+    roster_kind = roster_layout(roster_dir, save_folder)  # where this game's roster lies, as its save records it
     try:
         if load:
             held = _hold(save_path)
         else:  # the new game's save is made now, in a slot no other game has or takes meanwhile
-            fresh = save_data(adv, seed, characters, advise=not no_odds,
-                              roster=roster_layout(roster_dir, save_folder))
+            fresh = save_data(adv, seed, characters, advise=not no_odds, roster=roster_kind)
             save_path, held = _fresh_slot(folder, save_name or adv.id, console, explicit=bool(save_name),
                                           claim=lambda path: write_save(path, fresh, new=True))
     except SaveWriteError as exc:
@@ -287,7 +287,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                           explain=explain, game_class=_game_maker(game_class, adv, roster_dir, line_input, thinker),
                           characters_dir=characters_dir,
                           character_files=sources if keep_characters is None else {}, events=stream,
-                          script=answers, partial=partial, roster_layout=roster_layout(roster_dir, save_folder))
+                          script=answers, partial=partial, roster_layout=roster_kind)
         try:
             code = session.run()
         finally:

@@ -178,7 +178,7 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
     if session is not None:
         session.scenes += 1
         number = session.scenes
-        state.searched.clear()  # a new scene: every thread may be looked into again
+        state.new_scene()
         if text:  # the scene's situation: what random events that name nobody follow
             session.set_context(text)
     setup = set_up_scene(new_rng(seed), tables, state)

@@ -70,7 +70,7 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     """
     from ..errors import SoloError
     from ..oracle import FLASHPOINTS, TRACK, check_tension
-    from ..oracle.session_file import pick_entry, session_names, sessions_folder
+    from ..oracle.session_file import known_entry, pick_entry, session_names, sessions_folder
 
     if name is None:
         if threads or closes or npcs or gone or progress or discover or tension is not None:
@@ -114,11 +114,11 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
             for text in threads:
                 weight = session.add_thread(text, again=True)
                 if weight > 1:
-                    notes.append(f"Thread counts \u00d7{weight}: {_known(session.state.threads, text)}")
+                    notes.append(f"Thread counts \u00d7{weight}: {known_entry(session.state.threads, text)}")
             for npc in npcs:
                 weight = session.add_npc(npc, again=True)
                 if weight > 1:
-                    notes.append(f"NPC counts \u00d7{weight}: {_known(session.state.npcs, npc)}")
+                    notes.append(f"NPC counts \u00d7{weight}: {known_entry(session.state.npcs, npc)}")
             if tension is not None:
                 session.state.tension = check_tension(tension)
         except SoloError as exc:
@@ -161,10 +161,6 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     click.echo("NPCs:" if s.npcs else "NPCs: none.")
     for i, npc in enumerate(s.npcs, 1):
         click.echo(f"  {i}. {npc}{weight_mark(s.npc_weight(npc))}")
-
-
-def _known(items: list[str], text: str) -> str:
-    return next((item for item in items if item.casefold() == text.strip().casefold()), text)
 
 
 def _discover(session: OracleSession, thread: str, folders: tuple[str, ...], seed: int | None) -> Discovery:

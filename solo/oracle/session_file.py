@@ -74,7 +74,7 @@ class OracleSession:
     def add_thread(self, text: str, *, again: bool = False) -> int:
         """Open a thread; with ``again`` one already open (its words in any case) counts once more. Its weight."""
         _check_entry(text, "a thread")
-        text = _known(self.state.threads, text) if again else text
+        text = known_entry(self.state.threads, text) if again else text
         if len(self.state.threads) >= MAX_ENTRIES and text.strip() not in self.state.threads:
             raise OracleError(f"a session keeps at most {MAX_ENTRIES} open threads; close one first")
         return _weigh(self.state.add_thread, text, again)
@@ -82,7 +82,7 @@ class OracleSession:
     def add_npc(self, name: str, *, again: bool = False) -> int:
         """Add an NPC; with ``again`` one already there (their name in any case) counts once more. Their weight."""
         _check_entry(name, "an NPC's name")
-        name = _known(self.state.npcs, name) if again else name
+        name = known_entry(self.state.npcs, name) if again else name
         if len(self.state.npcs) >= MAX_ENTRIES and name.strip() not in self.state.npcs:
             raise OracleError(f"a session keeps at most {MAX_ENTRIES} NPCs; remove one first")
         return _weigh(self.state.add_npc, name, again)
@@ -249,7 +249,7 @@ def _entry_problem(value: str) -> str | None:
     return None
 
 
-def _known(items: list[str], value: str) -> str:
+def known_entry(items: list[str], value: str) -> str:
     """The entry of ``items`` that ``value`` names, in any case; else ``value`` itself."""
     return next((item for item in items if item.casefold() == value.strip().casefold()), value)
 

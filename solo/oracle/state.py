@@ -115,8 +115,12 @@ class OracleState:
 
     def end_scene(self, pcs_in_control: bool | None) -> int:
         self.tension = tension_after_scene(self.tension, pcs_in_control)
-        self.searched.clear()  # a new scene: every thread may be looked into again
+        self.new_scene()
         return self.tension
+
+    def new_scene(self) -> None:
+        """A new scene, however the last one went: every thread may be looked into again."""
+        self.searched.clear()
 
     def add_npc(self, name: str, *, again: bool = False) -> int:
         """Put an NPC on the list; with ``again``, one already there counts once more. Returns their weight."""

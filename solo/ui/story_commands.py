@@ -100,12 +100,13 @@ def threads_text(game: Game) -> str:
 
 def _thread_to_add(game: Game, text: str) -> list[str]:
     """A new thread's words, or an open thread written again (by its number or its words, in any case)."""
+    from ..oracle.session_file import known_entry
     from ..oracle.state import MAX_WEIGHT
 
     oracle = game.state.oracle
     if text.isdigit() and 1 <= int(text) <= len(oracle.threads):
         text = oracle.threads[int(text) - 1]
-    text = next((t for t in oracle.threads if t.casefold() == text.casefold()), text)
+    text = known_entry(oracle.threads, text)
     if oracle.thread_weight(text) >= MAX_WEIGHT:
         raise ValueError(f"\u201c{text}\u201d already counts {MAX_WEIGHT} times, the most a thread can")
     return [text]
@@ -274,10 +275,11 @@ def npc_card(game: Game, nid: str, mark: str = "") -> str:
 
 def _npc_to_add(game: Game, name: str) -> list[str]:
     """A new name, or someone on the list written again (their name in any case)."""
+    from ..oracle.session_file import known_entry
     from ..oracle.state import MAX_WEIGHT
 
     oracle = game.state.oracle
-    name = next((n for n in oracle.npcs if n.casefold() == name.casefold()), name)
+    name = known_entry(oracle.npcs, name)
     if oracle.npc_weight(name) >= MAX_WEIGHT:
         raise ValueError(f"{name} already counts {MAX_WEIGHT} times, the most anyone can")
     return [name]

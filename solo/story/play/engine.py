@@ -260,7 +260,7 @@ class Game:
             prev = self.adventure.scenes[previous]
             control = scene_control(s.went, prev.control)
             s.went = 0
-            s.oracle.searched.clear()  # a new scene, however it went: every thread may be looked into again
+            s.oracle.new_scene()
             if control is not None:
                 before = s.oracle.tension
                 s.oracle.end_scene(control)
