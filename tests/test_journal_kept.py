@@ -324,3 +324,12 @@ def test_recap_shows_the_scene_under_way_even_when_nothing_came_of_it_yet():
     assert journal.recap() == ["Quay"]
     journal.render(Event("note", {"text": "the clerk lied"}))
     assert journal.recap() == ["Quay", "  Note: the clerk lied"]  # the note, under the scene it was made in
+
+
+def test_pushing_on_at_zero_says_the_penalty_waits_for_below_zero():
+    """A new player pushed on at 0 and read "pushes on below zero (every skill -20 %)", then saw a plain
+    Combat 30 roll: the −20 % counts only while the Pool is below zero (docs/rules.md), and the line says so."""
+    from solo.ui import describe
+
+    assert describe.pushes_on(0) == "pushes on at 0 (every skill -20 % once below zero)"
+    assert describe.pushes_on(-3) == "pushes on below zero (every skill -20 %)"

@@ -211,6 +211,14 @@ def conflict_outcome(outcome: str) -> str:
     return f"The conflict is over: {OUTCOME_WORDS.get(outcome, outcome)}."
 
 
+def pushes_on(value: int | None) -> str:
+    """What pushing on costs, as the rules count it: every skill lower only while the Pool is below zero (at 0
+    exactly, from the next blow that takes it lower)."""
+    if value is not None and value >= 0:
+        return f"pushes on at {value} (every skill {HURT_PENALTY:+d} % once below zero)"
+    return f"pushes on below zero (every skill {HURT_PENALTY:+d} %)"
+
+
 def spent_at_start(e) -> str:
     """Someone whose conflict Pool was spent before the conflict began: in comae, sitting out, or pushing on."""
     if e["choice"] == "comae":

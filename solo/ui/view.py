@@ -21,7 +21,6 @@ from rich.table import Table
 from rich.text import Text
 
 from ..events import Event
-from ..rules.character import HURT_PENALTY
 from ..rules.dice import two_digits
 from ..rules.lenses import LENS_NAMES
 from ..story.format.text import fill
@@ -314,8 +313,8 @@ class TerminalView:
             self.console.print(line)
 
     def _on_push(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} pushes on below zero "
-                                f"(every skill {HURT_PENALTY:+d} %).", style="bold yellow"))
+        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {d.pushes_on(e.get('value'))}.",
+                                style="bold yellow"))
         self._narrate(n)
 
     def _on_out(self, e: Event, n: list[str]) -> None:
