@@ -42,7 +42,9 @@ def run_json(*args: str) -> dict:
 
 
 def solo_process(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ)  # bytecode into the run's own folder (conftest.share_bytecode), never the repository
+    if not env.get("PYTHONPYCACHEPREFIX"):
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     return subprocess.run([sys.executable, "-m", "solo", *args], capture_output=True, text=True,
                           cwd=cwd or REPO, env=env, timeout=60)
 
