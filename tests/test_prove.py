@@ -356,13 +356,15 @@ def test_exit_codes_zero_findings_usage_incomplete():
 def test_the_time_reported_counts_the_walkthroughs(monkeypatch):
     import time
 
-    real = prove_walkthrough.walk
+    real, clock = prove_walkthrough.walk, time.perf_counter
+    late = [0.0]
 
-    def slow(*args, **kwargs):
-        time.sleep(0.3)
+    def slow(*args, **kwargs):  # each walkthrough takes 0.3 s longer by the clock prove reads
+        late[0] += 0.3
         return real(*args, **kwargs)
 
     monkeypatch.setattr(prove_walkthrough, "walk", slow)
+    monkeypatch.setattr(time, "perf_counter", lambda: clock() + late[0])
     result = CliRunner().invoke(cli, ["prove", str(DATA / "odds.toml"), "--json", "--seeds", "5"])
     assert json.loads(result.output)["seconds"] >= 0.6  # two endings, each walked
     result = CliRunner().invoke(cli, ["prove", str(DATA / "odds.toml"), "--seeds", "5"])
@@ -399,9 +401,9 @@ def test_a_progress_line_only_on_a_terminal_and_wiped_at_the_end(monkeypatch):
     assert pipe.written == ""
     calls: list[tuple[int, int]] = []
     monkeypatch.setattr("solo.sim.prove.search.PROGRESS_EVERY", 1)
-    proof = prove(load_adventure(EXAMPLE), progress=lambda searched, found: calls.append((searched, found)))
-    assert calls and calls[-1][0] == len(calls) and all(f <= len(proof.nodes) for _, f in calls)
-    result = CliRunner().invoke(cli, ["prove", str(EXAMPLE), "--seeds", "0"])
+    proof = prove(load_adventure(DATA / "odds.toml"), progress=lambda searched, found: calls.append((searched, found)))
+    assert len(calls) > 1 and calls[-1][0] == len(calls) and all(f <= len(proof.nodes) for _, f in calls)
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "odds.toml"), "--seeds", "0"])
     assert result.stderr == ""  # not a terminal: no progress line
 
 
@@ -516,40 +518,60 @@ def test_a_choice_with_a_retry_cost_is_told_apart_once_taken():
     assert reads.key(game) != before
 
 
-def _best_play_holds_against_the_bots(source: Path, runs: int, max_turns: int = 1000) -> None:
-    """Best play is the optimum over every policy in the searched graph: no bot may do better, beyond sampling
-    error (4 standard errors, Agresti-Coull, so a share of 0 or 1 still has one). ``max_turns``: a run still
-    playing then ends with no ending (a bot in a soft-lock shouts down the well until it is stopped)."""
-    import math
-
-    from solo.sim.one_run import play_one, run_seed
+def _proved_as_the_bots_play(source: Path):
+    """The adventure, the party the bots play and the proof with the bots' ways of fighting among its moves."""
     from solo.sim.options import Options
     from solo.sim.party import build_party
     from solo.sim.policies import prove_fighters
 
     adventure = load_adventure(source)
-    party = build_party(adventure, Options(adventure=str(source), runs=runs)).members
-    proof = prove(adventure, party or None, fighters=prove_fighters())
+    party = build_party(adventure, Options(adventure=str(source), runs=1)).members
+    return adventure, party, prove(adventure, party or None, fighters=prove_fighters())
+
+
+def _best_play_holds_against_the_bots(source: Path, runs: int, max_turns: int = 1000) -> int:
+    """Best play is the optimum over every policy in the searched graph: no bot may do better, beyond sampling
+    error (4 standard errors, Agresti-Coull, so a share of 0 or 1 still has one). Where the proof estimated a
+    conflict by playing it (``sampled``, ``styled``), its best chance is a sample too, of at least
+    ``SAMPLED_STYLES`` plays: both errors count. An ending best play reaches for certain cannot be beaten, so
+    the bots play only where some ending is not certain. ``max_turns``: a run still playing then ends with no
+    ending (a bot in a soft-lock shouts down the well until it is stopped). Returns how many endings were
+    compared."""
+    import math
+
+    from solo.sim.one_run import play_one, run_seed
+    from solo.story.play.chances import SAMPLED_STYLES
+
+    adventure, party, proof = _proved_as_the_bots_play(source)
     assert proof.complete
+    uncertain = {name: found["best_chance"] for name, found in proof.endings.items() if found["best_chance"] < 1}
+    if not uncertain:
+        return 0
+    sampled = proof.sampled or proof.styled
     for policy in ("explorer", "cautious", "bold"):
         endings = [play_one(adventure, party, run_seed(29, i), policy, max_turns=max_turns).ending
                    for i in range(runs)]
-        for name, found in proof.endings.items():
+        for name, best in uncertain.items():
             share = (endings.count(name) + 2) / (runs + 4)
-            error = math.sqrt(share * (1 - share) / (runs + 4))
-            assert found["best_chance"] >= endings.count(name) / runs - 4 * error, (policy, name)
+            error = share * (1 - share) / (runs + 4)
+            if sampled:
+                error += best * (1 - best) / SAMPLED_STYLES
+            assert best >= endings.count(name) / runs - 4 * math.sqrt(error), (policy, name)
+    return len(uncertain)
 
 
 @pytest.mark.parametrize("source", [EXAMPLE, DATA / "planted.toml", DATA / "aftermath.toml"], ids=lambda p: p.stem)
 def test_best_play_is_at_least_what_every_bot_reaches(source):
     # the planted yard's longest way to an ending is four turns: a run past 40 is down the well for good
-    _best_play_holds_against_the_bots(source, 300, max_turns=40 if source.stem == "planted" else 1000)
-
-
+    compared = _best_play_holds_against_the_bots(source, 300, max_turns=40 if source.stem == "planted" else 1000)
+    # the example's endings are certain for best play (the bots have nothing to beat); these two have an
+    # ending best play may miss (the planted yard's 2 %, the aftermath's chase), so the comparison can fail
+    assert compared >= (0 if source == EXAMPLE else 1)
 
 
 @pytest.mark.slow
 def test_best_play_on_the_tutorial_is_at_least_what_every_bot_reaches_in_1000_runs():
+    # today every ending of the tutorial is certain for best play: the bots play once one is not
     _best_play_holds_against_the_bots(ROOT / "scenes" / "tutorial.toml", 1000)
 
 

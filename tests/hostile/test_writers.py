@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from test_files import EXAMPLE, TUTORIAL_SCRIPT, assert_no_crash, assert_one_line_error, files_under, invoke
 
+TRAP = Path(__file__).parent.parent / "data" / "prove" / "trap.toml"  # a small proof: the writer is the point
 THEIRS = "my own notes, not solo's\n"
 
 
@@ -82,14 +83,14 @@ def test_play_transcript_and_events_refuse_a_file_solo_did_not_write(tmp_path, m
 
 def test_prove_scripts_refuse_a_file_there_that_is_not_a_walkthrough(tmp_path, monkeypatch):
     folder = tmp_path / "walks"
-    first = invoke(monkeypatch, tmp_path, "prove", str(EXAMPLE), "--seeds", "3", "--scripts", "walks")
+    first = invoke(monkeypatch, tmp_path, "prove", str(TRAP), "--seeds", "3", "--scripts", "walks")
     assert first.code in (0, 1), first.err
     written = sorted(p.name for p in folder.iterdir())
     assert written and all((folder / n).read_text().startswith("# solo prove: a walkthrough") for n in written)
-    again = invoke(monkeypatch, tmp_path, "prove", str(EXAMPLE), "--seeds", "3", "--scripts", "walks")
+    again = invoke(monkeypatch, tmp_path, "prove", str(TRAP), "--seeds", "3", "--scripts", "walks")
     assert again.code == first.code, again.err  # its own walkthroughs are replaced
     (folder / written[0]).write_text(THEIRS, encoding="utf-8")
-    refused = invoke(monkeypatch, tmp_path, "prove", str(EXAMPLE), "--seeds", "3", "--scripts", "walks")
+    refused = invoke(monkeypatch, tmp_path, "prove", str(TRAP), "--seeds", "3", "--scripts", "walks")
     assert_one_line_error(refused, written[0], "--force")
     assert (folder / written[0]).read_text(encoding="utf-8") == THEIRS
 
