@@ -21,7 +21,7 @@ from typing import Any, TypeGuard, overload
 
 from ..rules.character import Character
 from ..rules.fiction import fiction_of_character, temperament
-from .context import manner_of
+from .context import condition, manner_of
 from .templates import GENERIC, trait_key
 
 _TITLES = {"doctor", "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "captain", "sister",
@@ -77,6 +77,12 @@ class Person:
     signalled: bool = False  # its body language said it would rather run (a fearful clue)
     offered: bool = False  # it begged or bargained and the fight went on
     steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
+
+    @property
+    def condition(self) -> str | None:
+        """How hurt this one is now, by its Pool (:func:`solo.narration.context.condition`): the one reading that
+        the Pool clues and the ``state`` filters share."""
+        return condition(self.pool, self.pool_max)
 
     @property
     def voiced(self) -> bool:

@@ -82,7 +82,7 @@ EVENTS: dict[str, EventSpec] = {
     "declare": EventSpec(LENSES + ("quick_leave",), LENSES, {"flamboyant": frozenset({"skill"})},
                          "a participant declares; variant = Lens (quick_leave: Quick to get away)"),
     "follow_up": EventSpec(("skill", "damage"), ("skill", "damage"), {},
-                           "the round after a Clever win: variant = the edge chosen"),
+                           "the round after a Clever round, won or not: variant = the edge chosen"),
     "round_won": EventSpec(LENSES, LENSES, {}, "a person wins the round; variant = the winner's Lens"),
     "exceptional_success": EventSpec(LENSES, (), {}, "a round won with doubles; replaces round_won"),
     "exceptional_failure": EventSpec(about="a person rolls failing doubles (or 00)"),
