@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..events import Event
-from ..rules.dice import two_digits
+from ..rules.dice import roll_against, target_text, two_digits
 from ..rules.lenses import LENS_NAMES
 from ..story.format.text import fill
 from . import describe as d
@@ -225,7 +225,7 @@ class TerminalView:
         table.add_column("gear", style="dim")
         for p in e["participants"]:
             gear = ", ".join(g for g in (p.get("armour"), p.get("shield")) if g)
-            table.add_row("you" if p["side"] == "a" else "against", plain(p["name"]), plain(f"{p['target']} %"),
+            table.add_row("you" if p["side"] == "a" else "against", plain(p["name"]), plain(d.percent_of(p['target'])),
                           pool_bar(p["pool"], p["pool_max"], 10), plain(d.weapon_text(p)), plain(gear))
         self.console.print()
         self.console.print(table)
@@ -253,7 +253,8 @@ class TerminalView:
         style = "green" if e["success"] else "red"
         parts = d.formula(e["skill"], e["base"], e.get("modifiers") or ()) if e.get("base") is not None else ""
         self.round_rows.append([plain(self.names.get(e["actor"], e["actor"])), plain(lens_name),
-                                plain(f"{two_digits(e['roll'])} / {e['target']}"), plain(verdict, style=style),
+                                plain(f"{two_digits(e['roll'])} / {target_text(e['target'])}"),
+                                plain(verdict, style=style),
                                 plain(d.weapon_text(e)), plain(parts, style="dim")])
         self.round_notes += n
 
@@ -338,7 +339,7 @@ class TerminalView:
 
     def _on_leave_attempt(self, e: Event, n: list[str]) -> None:
         who = self.names.get(e["actor"], e["actor"])
-        self._dice(f"{who} tries to get away: {two_digits(e['roll'])} against {e['target']}: "
+        self._dice(f"{who} tries to get away: {roll_against(e['roll'], e['target'])}: "
                    f"{'away!' if e['success'] else 'caught.'}")
         self._narrate(n)
 
