@@ -91,6 +91,12 @@ def between_words(text: Text, width: int) -> Text:
     return Text("\n").join(lines)
 
 
+def _between_questions(e: Event) -> bool:
+    """Whether an event is only the chances a menu is about to show (emitted before each menu, shown by it): it
+    does not move the game on, so the question that follows is still part of the same decision."""
+    return e.kind == "chance" and not e.get("changed")
+
+
 class TerminalView:
     def __init__(self, console: Console, *, explain: bool = False) -> None:
         self.console = console
@@ -106,7 +112,8 @@ class TerminalView:
         self.rolled = False  # every roll of this round is made
         self.table_shown = False  # this round's rolls are on screen (before any Luck flip is offered)
         self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
-        self.status_line: Callable[[], str] | None = None  # 'status' turns it on: a line before each question
+        self.status_line: Callable[[], str] | None = None  # 'status' turns it on: a line before each decision
+        self.status_due = True  # the game has moved since the status line was shown: the next question shows it
 
     # -- muting during replay ---------------------------------------------------------
     def mute(self) -> None:
@@ -133,6 +140,8 @@ class TerminalView:
             handler(e, list(narration))
         elif narration:
             self._narrate(narration)
+        if not _between_questions(e):
+            self.status_due = True
 
     def _narrate(self, lines: Sequence[str]) -> None:
         for line in lines:
@@ -265,10 +274,14 @@ class TerminalView:
 
     def before_question(self) -> None:
         """A question is about to be asked: a round's rolls still waiting for its result go up first,
-        so a Luck flip is decided with the round table in view; then the status line, when it is on."""
+        so a Luck flip is decided with the round table in view; then the status line, when it is on, once per
+        decision: a question that follows another with nothing shown between (the skill Flamboyant shows off
+        with, after its Lens; who tries a roll, after the choice) is part of the same decision, and the line
+        above it is still true."""
         if not self.muted and self.rolled and not self.table_shown and self.round_rows:
             self._round_table()
-        if not self.muted and self.status_line is not None:
+        if not self.muted and self.status_line is not None and self.status_due:
+            self.status_due = False
             line = self.status_line()
             if line:  # wrapped at words by rich, not cut mid-word at the terminal's edge
                 self.console.print(plain(line, style="dim"))
