@@ -136,3 +136,21 @@ def test_a_light_blow_that_leaves_a_quarter_is_not_told_as_a_trifle(bundled):
         clues += any("tatters" in line or "sways" in line or "barely lift" in line for line in told)
         assert not any(word in line for line in told for word in DOWNPLAYED), (seed, told)
     assert clues  # the breaking clue is told with it
+
+
+def test_a_name_that_opens_with_the_stays_lower_case_inside_an_exchange(bundled):
+    """'Runa charges in, all rage and no guard; The grave-lord goes at Runa …': the second declaration of an
+    exchange goes on mid-sentence, so its 'the' is lower case."""
+    for seed in range(20):
+        narrator = Narrator(bundled, random.Random(seed))
+        cast = Cast({})
+        narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [
+            {"id": "runa", "name": "Runa Moen", "side": "a", "pool": 12, "pool_max": 12, "pc": True},
+            {"id": "lord", "name": "The grave-lord", "side": "b", "pool": 10, "pool_max": 10, "pronoun": "he",
+             "body": "undead"}]}), cast)
+        for r in range(1, 6):
+            narrator.narrate(Event("round_start", {"round": r}), cast)
+            narrator.narrate(Event("declare", {"round": r, "actor": "runa", "lens": "aggressive"}), cast)
+            narrator.narrate(Event("declare", {"round": r, "actor": "lord", "lens": "aggressive"}), cast)
+            for line in narrator.narrate(Event("round_result", {"round": r, "winner": None, "tie": False}), cast):
+                assert "The grave-lord" not in line[1:], (seed, line)

@@ -444,7 +444,10 @@ class Narrator:
             if len(pair) == 2 and pair[0][1].endswith(".") and pair[0][1].count(".") == 1 and '"' not in pair[0][1]:
                 second = pair[1][1]
                 join = self.rng.choice(_JOINS)
-                if not second.startswith(pair[1][0].name[:1].upper() + pair[1][0].name[1:]):
+                name = pair[1][0].name
+                if name[:1].islower() and second.startswith(name[:1].upper() + name[1:]):
+                    second = name + second[len(name):]  # "…; the grave-lord attacks", not "…; The grave-lord …"
+                if not second.startswith(name):
                     second = second[:1].lower() + second[1:]  # "With a snarl, …" goes on after a semicolon
                     join = "; "
                 elif "," in pair[0][1]:
