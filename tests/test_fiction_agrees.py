@@ -154,3 +154,19 @@ def test_a_name_that_opens_with_the_stays_lower_case_inside_an_exchange(bundled)
             narrator.narrate(Event("declare", {"round": r, "actor": "lord", "lens": "aggressive"}), cast)
             for line in narrator.narrate(Event("round_result", {"round": r, "winner": None, "tie": False}), cast):
                 assert "The grave-lord" not in line[1:], (seed, line)
+
+
+def test_a_run_told_after_the_round_that_ended_it_looks_back(bundled):
+    """'Espen Lind wins round 9.' then 'It goes on like that for one more round, with nothing to show for it.':
+    the folded run is told with the result of the round that ended it, so its line says it came before."""
+    before = {t.text for t in bundled.lines[("generic", "stalemate_run", "before")]}
+    plain = [_pattern(t.text) for t in bundled.lines[("generic", "stalemate_run", "any")]]
+    for seed in range(30):
+        narrator = Narrator(bundled, random.Random(seed))
+        cast = Cast({})
+        _start(narrator, cast)
+        for r in (1, 2, 3):
+            _round(narrator, cast, r, espen="none", brakk="none", winner=None)
+        told = _round(narrator, cast, 4, espen="none", brakk="none", winner="Espen Lind")
+        assert not any(p.search(line) for p in plain for line in told), (seed, told)
+        assert any(_pattern(text).search(" ".join(told)) for text in before), (seed, told)

@@ -564,7 +564,7 @@ class Narrator:
             a, b = cast.group("a"), cast.group("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
             return lines + [self.say(cast, event, a, b)]
-        lines = self._end_run(cast) + lines
+        lines = self._end_run(cast, before=True) + lines
         winner = cast.person(d["winner"])
         lens = d.get("lens") or "none"
         event = "exceptional_success" if d.get("exceptional") else "round_won"
@@ -577,12 +577,18 @@ class Narrator:
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
 
-    def _end_run(self, cast: Cast) -> list[str | None]:
-        """The rounds after the first of a run with no result, folded into one sentence (none for a single one)."""
+    def _end_run(self, cast: Cast, *, before: bool = False) -> list[str | None]:
+        """The rounds after the first of a run with no result, folded into one sentence (none for a single one).
+
+        ``before``: the run ended with a round that has a result, whose line ("Espen wins round 9") is read
+        first, so the sentence looks back at the rounds before it ("before this, nothing had changed …") and
+        is never read as this round's.
+        """
         more, self._stalled = self._stalled - 1, 0
         if more < 1:
             return []
-        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": _count(more)})]
+        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": _count(more)},
+                         variants=["before"] if before else [])]
 
     def _record(self, cast: Cast, winner: Person, lens: str) -> None:
         for p in cast.persons.values():

@@ -89,8 +89,9 @@ EVENTS: dict[str, EventSpec] = {
     "obstacle_wins": EventSpec(about="a static obstacle wins the round; actor = the obstacle"),
     "stalemate_failed": EventSpec(about="nobody succeeded; actor = side a, target = side b"),
     "stalemate_tie": EventSpec(about="the best successes tied; actor = side a, target = side b"),
-    "stalemate_run": EventSpec((), (), {ANY: frozenset({"rounds"})},
-                               "more rounds in a row without a result, told as one; {rounds}: how many, in words"),
+    "stalemate_run": EventSpec(("before",), ("before",), {ANY: frozenset({"rounds"}), "before": frozenset({"rounds"})},
+                               "more rounds in a row without a result, told as one; {rounds}: how many, in words; "
+                               "before: told after the result of the round that ended the run, looking back"),
     "damage_none": EventSpec(LENSES, (), {}, "a blow that does nothing (armour); actor = dealer"),
     "damage_light": EventSpec(LENSES, (), {}, "less than a third of the hit Pool's maximum"),
     "damage_heavy": EventSpec(LENSES, (), {}, "a third of the hit Pool's maximum or more"),
