@@ -170,3 +170,15 @@ def test_a_run_told_after_the_round_that_ended_it_looks_back(bundled):
         told = _round(narrator, cast, 4, espen="none", brakk="none", winner="Espen Lind")
         assert not any(p.search(line) for p in plain for line in told), (seed, told)
         assert any(_pattern(text).search(" ".join(told)) for text in before), (seed, told)
+
+
+def test_a_person_standing_as_an_obstacle_is_named_as_a_person(bundled):
+    """'The Halvard Brekke folds his hands on the blotter' (Vellan's confrontation, where Brekke is weighed as an
+    obstacle): one with a person's pronoun keeps the name as written; a gate still gets its article."""
+    cast = Cast({})
+    cast.begin({"type": "confrontation", "participants": [
+        {"id": "espen", "name": "Espen Lind", "side": "a", "pc": True},
+        {"id": "brekke", "name": "Halvard Brekke", "side": "b", "obstacle": True, "pronoun": "he"},
+        {"id": "gate", "name": "Iron Gate", "side": "b", "obstacle": True}]})
+    assert cast.persons["brekke"].name == "Halvard Brekke"
+    assert cast.persons["gate"].name == "the Iron Gate"

@@ -159,7 +159,7 @@ class Cast:
             obstacle = bool(entry.get("obstacle"))
             pronoun = entry.get("pronoun")
             person = Person(
-                id=pid, name=spoken_name(entry.get("name") or pid, obstacle=obstacle),
+                id=pid, name=_obstacle_or_spoken(entry.get("name") or pid, obstacle, pronoun),
                 pronoun=pronoun if pronoun in _PRONOUNS else "it" if obstacle else "they",
                 side=entry.get("side", "a"), pc=bool(entry.get("pc")),
                 obstacle=obstacle, weapon=entry.get("weapon"), lenses=bool(entry.get("lenses", True)),
@@ -291,6 +291,14 @@ class Cast:
 
     def both_sides_in(self) -> bool:
         return {p.side for p in self.persons.values() if p.active} >= {"a", "b"}
+
+
+def _obstacle_or_spoken(name: str, obstacle: bool, pronoun: str | None) -> str:
+    """How the lines name a participant: a person who stands as an obstacle (Brekke, weighed by the proof on his
+    desk: pronoun he or she) keeps the name the author wrote, not "the Halvard Brekke" as a gate would be."""
+    if obstacle and pronoun in ("he", "she"):
+        return name
+    return spoken_name(name, obstacle=obstacle)
 
 
 def _is_character(info: PersonInfo | None) -> TypeGuard[Character]:
