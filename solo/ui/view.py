@@ -277,7 +277,7 @@ class TerminalView:
         so a Luck flip is decided with the round table in view; then the status line, when it is on, once per
         decision: a question that follows another with nothing shown between (the skill Flamboyant shows off
         with, after its Lens; who tries a roll, after the choice) is part of the same decision, and the line
-        above it is still true."""
+        above it is still true. A table-side command makes it due again (Session._table_side)."""
         if not self.muted and self.rolled and not self.table_shown and self.round_rows:
             self._round_table()
         if not self.muted and self.status_line is not None and self.status_due:
