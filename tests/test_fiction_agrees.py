@@ -182,3 +182,14 @@ def test_a_person_standing_as_an_obstacle_is_named_as_a_person(bundled):
         {"id": "gate", "name": "Iron Gate", "side": "b", "obstacle": True}]})
     assert cast.persons["brekke"].name == "Halvard Brekke"
     assert cast.persons["gate"].name == "the Iron Gate"
+
+
+@pytest.mark.parametrize("trait", ["bitter", "indifferent", "aggressive"])
+def test_a_proud_plea_is_not_begged(bundled, trait):
+    """'"Typical. Fine, you win. You always do," Ingrid begs.': the verb follows the speaker's bearing."""
+    from solo.narration.cast import Person
+
+    narrator = Narrator(bundled, random.Random(0))
+    ingrid = Person(id="ingrid", name="Ingrid", traits=(trait,))
+    verbs = {narrator._attribute('"Typical. Fine, you win."', ingrid, "plea").rsplit(" ", 1)[-1] for _ in range(20)}
+    assert "begs." not in verbs and "pleads." not in verbs, verbs
