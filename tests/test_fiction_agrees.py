@@ -193,3 +193,19 @@ def test_a_proud_plea_is_not_begged(bundled, trait):
     ingrid = Person(id="ingrid", name="Ingrid", traits=(trait,))
     verbs = {narrator._attribute('"Typical. Fine, you win."', ingrid, "plea").rsplit(" ", 1)[-1] for _ in range(20)}
     assert "begs." not in verbs and "pleads." not in verbs, verbs
+
+
+def test_an_npc_told_breaking_does_not_make_light_of_the_loss(bundled):
+    """'Dagny is on the edge of panic. Dagny shrugs the loss off a little too easily.': the bearing told after a
+    lost round reads the same condition as the Pool clue before it."""
+    light = ("shrugs the loss off", "rueful shake", "stays good-natured", "laughs the setback off", "rueful grin")
+    for seed in SEEDS:
+        narrator = Narrator(bundled, random.Random(seed))
+        cast = Cast({"Brakk": {"traits": ["Charming"]}})
+        _start(narrator, cast, brakk=(6, 12))
+        told = _round(narrator, cast, 1, espen="none", brakk="none", winner="Espen Lind", damage=True)
+        told += narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Brakk", "amount": 4,
+                                                  "before": 6, "after": 2, "maximum": 12, "pool": "BODY",
+                                                  "lens": "none"}), cast)
+        told += narrator.narrate(Event("round_start", {"round": 2}), cast)
+        assert not any(words in line for words in light for line in told), (seed, told)
