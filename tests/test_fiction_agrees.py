@@ -211,3 +211,28 @@ def test_an_npc_told_breaking_does_not_make_light_of_the_loss(bundled):
         told += narrator.narrate(Event("round_start", {"round": 2}), cast)
         assert not any(words in line for words in light for line in told), (seed, told)
 
+
+
+BLUNDERS = ("bounces off a kerb", "pothole", "clips the kerb", "overcooks", "misjudges", "brakes too late",
+            "falters", "stumbles on the cobbles", "where Brakk slips", "comes in too open", "overreaches")
+
+
+@pytest.mark.parametrize("ctype", ["car_chase", "combat", "foot_chase", "social"])
+def test_a_loser_who_made_the_roll_is_not_told_as_blundering(bundled, ctype):
+    """'Amir keeps it clean while Espen bounces off a kerb' of an Espen who rolled an exceptional 22 under 25: a
+    round won on the higher success is close, and a line that says the loser blundered needs [margin:clear]."""
+    for seed in SEEDS:
+        narrator = Narrator(bundled, random.Random(seed))
+        cast = Cast({})
+        _start(narrator, cast, ctype=ctype)
+        for r, lens in enumerate(("none", "cautious", "none", "cautious"), start=1):
+            narrator.narrate(Event("round_start", {"round": r}), cast)
+            narrator.narrate(Event("declare", {"round": r, "actor": "Espen Lind", "lens": lens}), cast)
+            narrator.narrate(Event("declare", {"round": r, "actor": "Brakk", "lens": "none"}), cast)
+            narrator.narrate(Event("roll", {"round": r, "actor": "Espen Lind", "target": 70, "roll": 60,
+                                            "success": True, "exceptional": False}), cast)
+            narrator.narrate(Event("roll", {"round": r, "actor": "Brakk", "target": 50, "roll": 22,
+                                            "success": True, "exceptional": True}), cast)
+            told = narrator.narrate(Event("round_result", {"round": r, "winner": "Espen Lind", "lens": lens,
+                                                           "damage": False, "tie": False}), cast)
+            assert not any(word in line for word in BLUNDERS for line in told[1:]), (seed, told)
