@@ -6,6 +6,7 @@ the transcripts with ``python tests/test_bundled_adventures.py``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,15 @@ def test_every_ending_of_the_showcase_adventures_has_a_walkthrough():
     for name in ("kaldskard", "vellan"):
         endings = {s.id for s in load_adventure(find_adventure(name)).endings()}
         assert {p.stem for p in WALKTHROUGHS if p.parent.name == name} == endings, name
+
+
+def test_vellans_introduction_promises_the_days_its_clock_counts():
+    """The introduction said 'two days and two nights' while the status line counted 'day 1/3': the adventure
+    plays Wednesday, Thursday and Friday morning (the noon bus), and both now say so."""
+    adventure = load_adventure(find_adventure("vellan"))
+    [day] = [c for c in adventure.clocks if c.counter == "day"]
+    files = (find_adventure("vellan") / name for name in ("night.toml", "day_two.toml"))
+    sets = {int(m) for f in files for m in re.findall(r'counter = "day", value = (\d+)', f.read_text(encoding="utf-8"))}
+    assert max(sets) == day.max == 3  # the third day is reached, and it is the last the clock shows
+    intro = " ".join(adventure.introduction.split())
+    assert "two days, two nights and Friday morning" in intro and "two days and two nights." not in intro

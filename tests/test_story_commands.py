@@ -333,3 +333,14 @@ def test_the_status_line_shows_a_pool_as_the_conflict_does_while_the_push_questi
     assert below < 0 and blow["after"] == 0  # pushing on would leave it below zero; the bars show 0
     assert f"{blow['pool']} 0/{blow['maximum']}" in line and f"{blow['pool']} {below}/" not in line
     assert game.fighting == [] and game.pool_shown(pc, blow["pool"]) == pc.pools[blow["pool"]].current
+
+
+def test_the_status_line_comes_once_per_decision_not_before_each_part_of_it(vellan, tmp_path):
+    """Flamboyant, then 'Which skill do you show off with?': one decision in two questions, with nothing shown
+    between them, so the status line is printed before the first only; the round that follows shows it again."""
+    session, out = play(vellan, ["1", "1", "2", "status", "1", "4", "6", "1"], tmp_path)
+    lens_menu = out.index("declares: choose a Lens")
+    skill = out.index("Which skill do you show off with?")
+    assert "[The harbour office" in out[out.rindex("Round 1 of", 0, lens_menu):lens_menu]
+    assert "[The harbour office" not in out[lens_menu:skill]
+    assert "[The harbour office" in out[skill:]  # the round was played: the next decision has it again

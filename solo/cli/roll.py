@@ -27,7 +27,7 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
       solo roll d100 --vs 40 --difficulty hard --json
     """
     from ..rules import rolls as checks
-    from ..rules.dice import DiceError, flip, new_rng, parse, two_digits
+    from ..rules.dice import DiceError, flip, new_rng, parse, target_text, two_digits
 
     try:
         expr = parse(expression)
@@ -76,7 +76,7 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
         verdict = "success" if result.success else "failure"
         if result.exceptional:
             verdict = f"exceptional {verdict}"
-        mod_text = f" {modifier:+d} = {target + modifier}" if modifier else ""
+        mod_text = f" {modifier:+d} = {target_text(target + modifier)}" if modifier else ""
         click.echo(f"d100: {two_digits(result.roll)} against {target}{mod_text} — {verdict}.")
         if result.can_flip:
             click.echo(f"A Luck Point would flip it to {two_digits(flip(result.roll))}: a success.")

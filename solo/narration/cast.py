@@ -21,7 +21,7 @@ from typing import Any, TypeGuard, overload
 
 from ..rules.character import Character
 from ..rules.fiction import fiction_of_character, temperament
-from .context import manner_of
+from .context import condition, manner_of
 from .templates import GENERIC, trait_key
 
 _TITLES = {"doctor", "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "captain", "sister",
@@ -77,6 +77,12 @@ class Person:
     signalled: bool = False  # its body language said it would rather run (a fearful clue)
     offered: bool = False  # it begged or bargained and the fight went on
     steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
+
+    @property
+    def condition(self) -> str | None:
+        """How hurt this one is now, by its Pool (:func:`solo.narration.context.condition`): the one reading that
+        the Pool clues and the ``state`` filters share."""
+        return condition(self.pool, self.pool_max)
 
     @property
     def voiced(self) -> bool:
@@ -153,7 +159,7 @@ class Cast:
             obstacle = bool(entry.get("obstacle"))
             pronoun = entry.get("pronoun")
             person = Person(
-                id=pid, name=spoken_name(entry.get("name") or pid, obstacle=obstacle),
+                id=pid, name=_obstacle_or_spoken(entry.get("name") or pid, obstacle, pronoun),
                 pronoun=pronoun if pronoun in _PRONOUNS else "it" if obstacle else "they",
                 side=entry.get("side", "a"), pc=bool(entry.get("pc")),
                 obstacle=obstacle, weapon=entry.get("weapon"), lenses=bool(entry.get("lenses", True)),
@@ -285,6 +291,14 @@ class Cast:
 
     def both_sides_in(self) -> bool:
         return {p.side for p in self.persons.values() if p.active} >= {"a", "b"}
+
+
+def _obstacle_or_spoken(name: str, obstacle: bool, pronoun: str | None) -> str:
+    """How the lines name a participant: a person who stands as an obstacle (Brekke, weighed by the proof on his
+    desk: pronoun he or she) keeps the name the author wrote, not "the Halvard Brekke" as a gate would be."""
+    if obstacle and pronoun in ("he", "she"):
+        return name
+    return spoken_name(name, obstacle=obstacle)
 
 
 def _is_character(info: PersonInfo | None) -> TypeGuard[Character]:

@@ -27,12 +27,14 @@ from ..rules.fiction import BODIES
 from ..rules.lenses import LENS_TABLE, LENSES
 
 __all__ = [
-    "CLAIMS", "FILTERS", "LENS_STANCE", "LONG_ODDS", "MANNERS", "Moment", "ORDINARY", "WEAPON_KINDS", "compatible",
-    "manner_of", "parse_filters",
+    "CLAIMS", "CONDITIONS", "FILTERS", "LENS_STANCE", "LONG_ODDS", "MANNERS", "Moment", "ORDINARY", "WEAPON_KINDS",
+    "compatible", "condition", "manner_of", "parse_filters",
 ]
 
 WEAPON_KINDS = ("blade", "blunt", "ranged", "firearm", "unarmed")
 STANCES = ("bold", "wary", "plain")
+#: How hurt a side is, by its Pool (:func:`condition`): every line about its state reads this one scale.
+CONDITIONS = ("unhurt", "hurt", "wavering", "breaking")
 #: A filter's name and the values it may take; ``None``: any lower-case word (an adventure's settings).
 FILTERS: dict[str, tuple[str, ...] | None] = {
     "stance": STANCES,  # the stance the actor's declaration showed this round
@@ -55,6 +57,8 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "result": ("won", "lost", "stalled"),  # how the round went for the actor (a fumble: did the foe profit?)
     "physical": ("yes", "no"),  # the conflict is fought with weapons (a blow hurts a body), or not
     "spent": ("yes", "no"),  # the actor was told near the end of its Pool (breaking) and still is: no sprints
+    "state": CONDITIONS,  # how hurt the actor is now, by its Pool (condition): "unhurt" is a full Pool
+    "foe_state": CONDITIONS,  # how hurt the target is now (after this beat's blow)
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
@@ -78,6 +82,25 @@ MANNERS: Mapping[str, str] = {
 }
 _FILTER_GROUP = re.compile(r"^\s*\[([^\[\]{}]*)\]\s*")
 _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def condition(pool: int, maximum: int) -> str | None:
+    """How hurt a side is, from its Pool now against its maximum: ``unhurt`` (full), ``hurt``, ``wavering`` (half
+    or less), ``breaking`` (a quarter or less, zero and below too); None without a known maximum.
+
+    The one reading of a Pool for every line about a side's state: the Pool clues (wavering, breaking), the
+    filters ``state`` and ``foe_state``, and "near the end" (``spent``). Two lines about one fighter so agree:
+    none calls a fighter at 2/12 "nicked" and then "in tatters", none says "unhurt" of one at 0/12.
+    """
+    if maximum <= 0:
+        return None
+    if pool >= maximum:
+        return "unhurt"
+    if pool * 4 <= maximum:
+        return "breaking"
+    if pool * 2 <= maximum:
+        return "wavering"
+    return "hurt"
 
 
 def manner_of(traits: tuple[str, ...]) -> str | None:

@@ -32,7 +32,7 @@ from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, OUT, SURRENDERED
 from .cast import Cast, Person
-from .context import LENS_STANCE, LONG_ODDS, Moment, manner_of
+from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates
 from .text import fill, pronoun_forms
 
@@ -97,6 +97,7 @@ class Narrator:
         self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
         self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
+        self._results: dict[str, str] = {}  # this round's result by participant, once the dice have decided it
         self._stalled = 0  # rounds without a result in a row: the second and later are folded into one sentence
         self._bearing_due = False  # a round's outcome was told: the NPCs' bearing follows it
         self._bearing_waits = False  # ... once the event after a blow that emptied a Pool says what followed
@@ -247,10 +248,12 @@ class Narrator:
         if actor is not None:
             known.update(stance=actor.shown, role=actor.role, manner=actor.manner if not actor.pc else None,
                          weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor),
-                         body=actor.body, lens=actor.lens if cast.round > 0 else None, spent=_spent(actor))
+                         body=actor.body, lens=actor.lens if cast.round > 0 else None, spent=_spent(actor),
+                         state=actor.condition)
         if target is not None:
             known.update(foe=target.shown, foe_weapon=self._weapon_kind(cast, target),
-                         foe_manner=target.manner if not target.pc else None, foe_body=target.body)
+                         foe_manner=target.manner if not target.pc else None, foe_body=target.body,
+                         foe_state=target.condition)
         known["physical"] = "yes" if cast.physical else "no"
         known.update(facts or {})
         return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
@@ -405,7 +408,7 @@ class Narrator:
         for p in cast.persons.values():
             p.lens, p.leaving, p.shown, p.target, p.roll, p.success = "none", False, None, None, None, None
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
-        self._fumbled = []
+        self._fumbled, self._results = [], {}
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -441,7 +444,10 @@ class Narrator:
             if len(pair) == 2 and pair[0][1].endswith(".") and pair[0][1].count(".") == 1 and '"' not in pair[0][1]:
                 second = pair[1][1]
                 join = self.rng.choice(_JOINS)
-                if not second.startswith(pair[1][0].name[:1].upper() + pair[1][0].name[1:]):
+                name = pair[1][0].name
+                if name[:1].islower() and second.startswith(name[:1].upper() + name[1:]):
+                    second = name + second[len(name):]  # "…; the grave-lord attacks", not "…; The grave-lord …"
+                if not second.startswith(name):
                     second = second[:1].lower() + second[1:]  # "With a snarl, …" goes on after a semicolon
                     join = "; "
                 elif "," in pair[0][1]:
@@ -467,7 +473,10 @@ class Narrator:
         extra = {}
         if lens == "flamboyant" and d.get("secondary") and event == "declare":
             extra["skill"] = self.templates.word("skills", d["secondary"], d["secondary"].lower(), scope=cast.type)
-        template, values = self.choose(cast, event, actor, target, variants=variants, extra=extra)
+        # told once the dice have fallen: a line may say how the move went ([result:won]), and one that claims a
+        # hit is never told of a move the round's result belies
+        facts = {"result": self._results.get(actor.id)}
+        template, values = self.choose(cast, event, actor, target, variants=variants, extra=extra, facts=facts)
         if template is None:
             return None
         actor.shown = template.claim("shows") or LENS_STANCE.get("quick_leave" if actor.leaving else lens, "plain")
@@ -534,6 +543,7 @@ class Narrator:
         return round_odds(int(person.target), int(max(others))).a
 
     def _on_round_result(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        self._results = _round_results(d, cast)
         lines = self._exchange(cast)
         fumbles = [self.say(cast, "exceptional_failure", p, cast.opponent(p),
                             facts={"result": "stalled" if d.get("winner") is None else "lost"})
@@ -554,7 +564,7 @@ class Narrator:
             a, b = cast.group("a"), cast.group("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
             return lines + [self.say(cast, event, a, b)]
-        lines = self._end_run(cast) + lines
+        lines = self._end_run(cast, before=True) + lines
         winner = cast.person(d["winner"])
         lens = d.get("lens") or "none"
         event = "exceptional_success" if d.get("exceptional") else "round_won"
@@ -567,12 +577,18 @@ class Narrator:
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
 
-    def _end_run(self, cast: Cast) -> list[str | None]:
-        """The rounds after the first of a run with no result, folded into one sentence (none for a single one)."""
+    def _end_run(self, cast: Cast, *, before: bool = False) -> list[str | None]:
+        """The rounds after the first of a run with no result, folded into one sentence (none for a single one).
+
+        ``before``: the run ended with a round that has a result, whose line ("Espen wins round 9") is read
+        first, so the sentence looks back at the rounds before it ("before this, nothing had changed …") and
+        is never read as this round's.
+        """
         more, self._stalled = self._stalled - 1, 0
         if more < 1:
             return []
-        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": _count(more)})]
+        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": _count(more)},
+                         variants=["before"] if before else [])]
 
     def _record(self, cast: Cast, winner: Person, lens: str) -> None:
         for p in cast.persons.values():
@@ -647,8 +663,9 @@ class Narrator:
             self._after = []
         amount, after = int(d.get("amount", 0)), int(d.get("after", 0))
         maximum = max(1, int(d.get("maximum") or hurt.pool_max or 1))
-        hurt.pool = after
         pool = d.get("pool")
+        if _conflict_pool(pool, cast):  # a Covert blow to POW leaves the conflict Pool, and its state, as they were
+            hurt.pool, hurt.pool_max = after, maximum
         severity = _severity(d, bool(ends))
         if severity == "final":
             severity = "heavy"  # the blow that ends it is told as a heavy one, whatever its size
@@ -667,7 +684,7 @@ class Narrator:
                 hurt.clue = 1
                 lines.append(self.say(cast, "yielding", hurt, dealer, pool=pool))
             return lines
-        level = 2 if after * 4 <= maximum else 1 if after * 2 <= maximum else 0
+        level = _CLUE_LEVEL.get(condition(after, maximum) or "", 0)  # the Pool this blow hit, by the one scale
         told = False
         if level > hurt.clue:
             hurt.clue = level
@@ -780,6 +797,24 @@ _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_resu
                           "damage", "npc_decision", "npc_morale", "npc_break", "exit_answer"})
 
 
+def _round_results(d: Mapping[str, Any], cast: Cast) -> dict[str, str]:
+    """How the round went for each who rolled (``won``, ``lost`` or ``stalled``), from its ``round_result``: the
+    ``result`` fact of the lines told with it, the declarations among them (a Clever edge that lost is not told
+    as "stepping in exactly where the guard is thinnest"), as :meth:`Narrator._record` keeps it."""
+    winner = d.get("winner")
+    return {p.id: "stalled" if winner is None else "won" if p.id == winner else "lost"
+            for p in cast.persons.values() if p.active and p.roll is not None}
+
+
+def _conflict_pool(pool: str | None, cast: Cast) -> bool:
+    """Whether a blow hit the conflict's own Pool (the one a side's state is read from), not POW or CHA beside it."""
+    return not pool or not cast.pool_name or pool == cast.pool_name
+
+
+#: The Pool clue each condition calls for (1: wavering, 2: breaking), told the first time it is reached.
+_CLUE_LEVEL: Mapping[str, int] = {"wavering": 1, "breaking": 2}
+
+
 def _severity(blow: Mapping[str, Any], ends: bool = False) -> str:
     """A blow relative to the Pool it hits: none, light (under a third), heavy, or final (it ends the conflict
     for the one it hits: the Pool is spent and they go out, not push on)."""
@@ -828,7 +863,7 @@ def _spent(person: Person) -> str | None:
     "can hardly draw breath" does not leap onto a wall the next round (the dice may still let it win)."""
     if person.obstacle or not person.pool_max:
         return None
-    return "yes" if person.clue >= 2 and person.pool * 4 <= person.pool_max else "no"
+    return "yes" if person.clue >= 2 and person.condition == "breaking" else "no"
 
 
 def _mood(cast: Cast, person: Person) -> str | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..events import Event
+from ..rules.dice import target_text
 from .cast import Cast, PersonInfo
 from .narrator import Narrator, _kind_data
 
@@ -90,7 +91,7 @@ def _fact(kind: str, d: Mapping[str, Any]) -> str | None:
         mark = "hit" if d.get("success") else "miss"
         if d.get("exceptional"):
             mark += "!"
-        return f"{d['actor']} {d['roll']:02d}/{d['target']} {mark}"
+        return f"{d['actor']} {d['roll']:02d}/{target_text(int(d['target']))} {mark}"
     if kind == "damage":
         return f"{d['target']} -{d['amount']} {d.get('pool', '')} ({d.get('after')}/{d.get('maximum')})"
     if kind == "luck":

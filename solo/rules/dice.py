@@ -28,6 +28,8 @@ __all__ = [
     "is_exceptional",
     "flip",
     "two_digits",
+    "target_text",
+    "roll_against",
     "parse",
 ]
 
@@ -131,6 +133,24 @@ def is_exceptional(result: int) -> bool:
 def two_digits(result: int) -> str:
     """How a d100 result is read off the dice: 7 -> "07", 100 -> "00"."""
     return "00" if result == 100 else f"{result:02d}"
+
+
+def target_text(target: int) -> str:
+    """A d100 target as the rules read it (docs/rules.md §3: an effective skill of 0 or less always fails): the
+    number from 1 up, and "0 (cannot succeed)" below that, never a negative number a player would try to roll
+    under. Every place that shows a roll's target (the round table, roll lines, the journal) says it this way."""
+    return str(target) if target >= 1 else "0 (cannot succeed)"
+
+
+def roll_against(roll: int, target: int, parts: str = "") -> str:
+    """A roll and its target as a player reads them: "37 against 50 = Social 30 · //Influence +20"; a target
+    below 1 keeps its sum beside what it means: "22 against 0 (cannot succeed: Social 30 · Aggressive -20 = -10)".
+    ``parts``: the target taken apart (its skill and modifiers), if the line shows them."""
+    if target >= 1:
+        return f"{two_digits(roll)} against {target}" + (f" = {parts}" if parts else "")
+    if parts:
+        return f"{two_digits(roll)} against 0 (cannot succeed: {parts} = {target})"
+    return f"{two_digits(roll)} against {target_text(target)}"
 
 
 def flip(result: int) -> int:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 
 from ..rules.character import HURT_PENALTY
-from ..rules.dice import two_digits
+from ..rules.dice import roll_against, two_digits
 from ..rules.lenses import LENS_NAMES
 
 OUTCOME_WORDS = {
@@ -114,13 +114,13 @@ def skill_roll(e) -> str:
     what = e["skill"] + (f" //{focus}" if focus else "")
     if e.get("automatic"):
         return f"{e['actor']}: {what} is routine: automatic success."
-    return (f"{e['actor']} rolls {what}: {two_digits(e['roll'])} against {e['target']}"
+    return (f"{e['actor']} rolls {what}: {roll_against(e['roll'], e['target'])}"
             f"{mods_text(e.get('modifiers'))}: {verdict(e['success'], e['exceptional'])}.")
 
 
 def opposed_roll(e) -> str:
-    mine = f"{two_digits(e['roll'])} against {e['target']}" if e.get("roll") else "automatic"
-    theirs = f"{two_digits(e['opponent_roll'])} against {e['opponent_target']}"
+    mine = roll_against(e["roll"], e["target"]) if e.get("roll") else "automatic"
+    theirs = roll_against(e["opponent_roll"], e["opponent_target"])
     return (f"{e['actor']} ({e['skill']}) rolls {mine}{mods_text(e.get('modifiers'))}; "
             f"{e['opponent']} ({e['opponent_skill']}) rolls {theirs}.")
 
@@ -156,9 +156,9 @@ def luck(e) -> str:
 def conflict_roll(e, names) -> str:
     lens = e.get("lens", "none")
     lens_text = f", {LENS_NAMES[lens]}" if lens != "none" else ""
-    parts = f" = {formula(e['skill'], e['base'], e.get('modifiers') or ())}" if e.get("base") is not None else ""
-    return (f"{names.get(e['actor'], e['actor'])}{lens_text}: {two_digits(e['roll'])} against {e['target']}"
-            f"{parts}: {verdict(e['success'], e['exceptional'])}")
+    parts = formula(e["skill"], e["base"], e.get("modifiers") or ()) if e.get("base") is not None else ""
+    return (f"{names.get(e['actor'], e['actor'])}{lens_text}: {roll_against(e['roll'], e['target'], parts)}"
+            f": {verdict(e['success'], e['exceptional'])}")
 
 
 def round_result(e, names) -> str:
@@ -191,9 +191,9 @@ def damage(e, names) -> str:
         parts.append(f"-{e['armour']} armour")
     if e.get("halved"):
         parts.append("halved")
-    if e.get("reduced"):
-        parts.append("Luck: 1")
-    how = f" ({', '.join(parts)})" if parts else ""
+    # a blow Luck took down to 1 was said by the Luck line just before ("4 damage becomes 1"): the parts of the
+    # blow it replaced would not add up to this one, and "Luck: 1" in the blow's line says it twice
+    how = f" ({', '.join(parts)})" if parts and not e.get("reduced") else ""
     return (f"{names.get(e['actor'], e['actor'])} deals {e['amount']} to "
             f"{possessive(names.get(e['target'], e['target']))} {e['pool']}{how}: {e['before']} -> {e['after']}.")
 

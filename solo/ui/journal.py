@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..events import Event
 from ..paths import FileKind
+from ..rules.dice import roll_against
 from ..story.format.text import fill
 from . import describe as d
 
@@ -228,7 +229,8 @@ class Journal:
             sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:
                 blow = f", {p.get('strikes_with') or 'damage'} {p['damage']}" if p.get("damage") else ""
-                sides[p["side"]].append(f"{p['name']} ({p['target']} %, {e['pool_name']} {p['pool']}{blow})")
+                chance = d.percent_of(p["target"])
+                sides[p["side"]].append(f"{p['name']} ({chance}, {e['pool_name']} {p['pool']}{blow})")
             self._para(f"### {inline(e['type_name'])}: {inline(', '.join(sides['a']))} against "
                        f"{inline(', '.join(sides['b']))}")
         elif k == "round_start":
@@ -255,7 +257,7 @@ class Journal:
             self._item(inline(d.exit_answer_line(e, self.names)))
         elif k == "leave_attempt":
             who = self.names.get(e["actor"], e["actor"])
-            self._item(inline(f"{who} tries to get away: {e['roll']:02d} against {e['target']}: "
+            self._item(inline(f"{who} tries to get away: {roll_against(e['roll'], e['target'])}: "
                               f"{'away' if e['success'] else 'caught'}."))
         elif k == "npc_break" or (k == "npc_morale" and e.get("after") != e.get("before") and e.get("clue")):
             self._item(f"*{inline(d.clue(e, self.names, self.pronouns))}*")

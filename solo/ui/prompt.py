@@ -106,7 +106,7 @@ class TerminalDecider:
                 self.console.print(Text(problem, style="red"))
                 continue
             if self.meta and line.strip() and self.meta(line.strip(), question):
-                if self.before is not None:  # the status line again, when it is on: it comes before each question
+                if self.before is not None:  # the status line again, when it is on: the command may have hidden it
                     self.before()
                 self._ask(question)  # asked again whole, the Enter hint too (after help, a sheet …)
                 continue

@@ -183,9 +183,10 @@ class Session:
         self.view = TerminalView(self.console, explain=self.explain)
         self.journal = Journal()
         self._start_narration()
-        live = self.live = TerminalDecider(self.console, reader=self._read, meta=self._meta, player_of=self._player_of,
-                               before=self.view.before_question, refused=self._refused if self.script else None,
-                               tries=PIPED_TRIES if self.echo and self.script is None else None)
+        live = self.live = TerminalDecider(self.console, reader=self._read, meta=self._table_side,
+                                           player_of=self._player_of, before=self.view.before_question,
+                                           refused=self._refused if self.script else None,
+                                           tries=PIPED_TRIES if self.echo and self.script is None else None)
         self.replaying = bool(self.prefix)
         if self.replaying:
             self.view.mute()
@@ -431,6 +432,15 @@ class Session:
         if self.echo:  # an answer too long to take is not printed back whole (the prompt refuses it)
             say(self.console, f"{prompt}{line if len(line) <= MAX_ANSWER else line[:40] + '…'}")
         return line
+
+    def _table_side(self, line: str, question: Question) -> bool:
+        """A table-side command typed at a prompt: the question is then asked again, the status line before it
+        again (what the command printed may have pushed it off the screen), unlike a question that only follows
+        another of the same decision."""
+        handled = self._meta(line, question)
+        if handled:
+            self.view.status_due = True
+        return handled
 
     def _meta(self, line: str, question: Question) -> bool:
         word, _, rest = line.partition(" ")

@@ -381,6 +381,7 @@ def status_text(session: Session) -> str:
 
 def _set_status(session: Session, on: bool) -> None:
     session.view.status_line = (lambda: status_text(session)) if on else None
+    session.view.status_due = on  # turned on: the line comes before the question asked again
 
 
 def _status(session: Session, rest: str, question: Question) -> None:
@@ -392,7 +393,7 @@ def _status(session: Session, rest: str, question: Question) -> None:
     _set_status(session, on)
     session.record("status", "on" if on else "off")
     if on:  # the line itself comes next, before the question is asked again
-        _line(session, "The status line is on: it comes before each question ('status off' hides it).",
+        _line(session, "The status line is on: it comes before each decision ('status off' hides it).",
               style="dim")
     else:
         _line(session, "The status line is off.", style="dim")

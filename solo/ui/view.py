@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..events import Event
-from ..rules.dice import two_digits
+from ..rules.dice import roll_against, target_text, two_digits
 from ..rules.lenses import LENS_NAMES
 from ..story.format.text import fill
 from . import describe as d
@@ -91,6 +91,12 @@ def between_words(text: Text, width: int) -> Text:
     return Text("\n").join(lines)
 
 
+def _between_questions(e: Event) -> bool:
+    """Whether an event is only the chances a menu is about to show (emitted before each menu, shown by it): it
+    does not move the game on, so the question that follows is still part of the same decision."""
+    return e.kind == "chance" and not e.get("changed")
+
+
 class TerminalView:
     def __init__(self, console: Console, *, explain: bool = False) -> None:
         self.console = console
@@ -106,7 +112,8 @@ class TerminalView:
         self.rolled = False  # every roll of this round is made
         self.table_shown = False  # this round's rolls are on screen (before any Luck flip is offered)
         self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
-        self.status_line: Callable[[], str] | None = None  # 'status' turns it on: a line before each question
+        self.status_line: Callable[[], str] | None = None  # 'status' turns it on: a line before each decision
+        self.status_due = True  # the game has moved since the status line was shown: the next question shows it
 
     # -- muting during replay ---------------------------------------------------------
     def mute(self) -> None:
@@ -133,6 +140,8 @@ class TerminalView:
             handler(e, list(narration))
         elif narration:
             self._narrate(narration)
+        if not _between_questions(e):
+            self.status_due = True
 
     def _narrate(self, lines: Sequence[str]) -> None:
         for line in lines:
@@ -225,7 +234,7 @@ class TerminalView:
         table.add_column("gear", style="dim")
         for p in e["participants"]:
             gear = ", ".join(g for g in (p.get("armour"), p.get("shield")) if g)
-            table.add_row("you" if p["side"] == "a" else "against", plain(p["name"]), plain(f"{p['target']} %"),
+            table.add_row("you" if p["side"] == "a" else "against", plain(p["name"]), plain(d.percent_of(p['target'])),
                           pool_bar(p["pool"], p["pool_max"], 10), plain(d.weapon_text(p)), plain(gear))
         self.console.print()
         self.console.print(table)
@@ -253,7 +262,8 @@ class TerminalView:
         style = "green" if e["success"] else "red"
         parts = d.formula(e["skill"], e["base"], e.get("modifiers") or ()) if e.get("base") is not None else ""
         self.round_rows.append([plain(self.names.get(e["actor"], e["actor"])), plain(lens_name),
-                                plain(f"{two_digits(e['roll'])} / {e['target']}"), plain(verdict, style=style),
+                                plain(f"{two_digits(e['roll'])} / {target_text(e['target'])}"),
+                                plain(verdict, style=style),
                                 plain(d.weapon_text(e)), plain(parts, style="dim")])
         self.round_notes += n
 
@@ -264,10 +274,14 @@ class TerminalView:
 
     def before_question(self) -> None:
         """A question is about to be asked: a round's rolls still waiting for its result go up first,
-        so a Luck flip is decided with the round table in view; then the status line, when it is on."""
+        so a Luck flip is decided with the round table in view; then the status line, when it is on, once per
+        decision: a question that follows another with nothing shown between (the skill Flamboyant shows off
+        with, after its Lens; who tries a roll, after the choice) is part of the same decision, and the line
+        above it is still true. A table-side command makes it due again (Session._table_side)."""
         if not self.muted and self.rolled and not self.table_shown and self.round_rows:
             self._round_table()
-        if not self.muted and self.status_line is not None:
+        if not self.muted and self.status_line is not None and self.status_due:
+            self.status_due = False
             line = self.status_line()
             if line:  # wrapped at words by rich, not cut mid-word at the terminal's edge
                 self.console.print(plain(line, style="dim"))
@@ -338,7 +352,7 @@ class TerminalView:
 
     def _on_leave_attempt(self, e: Event, n: list[str]) -> None:
         who = self.names.get(e["actor"], e["actor"])
-        self._dice(f"{who} tries to get away: {two_digits(e['roll'])} against {e['target']}: "
+        self._dice(f"{who} tries to get away: {roll_against(e['roll'], e['target'])}: "
                    f"{'away!' if e['success'] else 'caught.'}")
         self._narrate(n)
 

@@ -1,0 +1,62 @@
+"""Numbers where the player reads numbers, as the rules read them: a target below 1 is one that cannot succeed
+(docs/rules.md §3), never "73 / -10"; Luck that took a blow down to 1 is said once, by the Luck line."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from solo.events import Event
+from solo.rules.dice import roll_against, target_text
+from solo.ui import describe as d
+from solo.ui.journal import Journal
+from solo.ui.view import TerminalView
+
+
+def test_a_target_below_one_reads_as_one_that_cannot_succeed():
+    assert target_text(50) == "50" and target_text(1) == "1" and target_text(120) == "120"
+    assert target_text(0) == target_text(-10) == "0 (cannot succeed)"
+    assert roll_against(37, 50, "Social 30 · //Influence +20") == "37 against 50 = Social 30 · //Influence +20"
+    assert roll_against(22, -10, "Social 30 · Aggressive -20 · Unfriendly -20") == (
+        "22 against 0 (cannot succeed: Social 30 · Aggressive -20 · Unfriendly -20 = -10)")
+    assert roll_against(5, 0) == "05 against 0 (cannot succeed)"
+
+
+ROLL = {"round": 1, "actor": "jonas", "skill": "Social", "base": 30, "target": -10, "roll": 73, "success": False,
+        "exceptional": False, "lens": "aggressive", "modifiers": [["Torgny is Unfriendly", -20], ["Aggressive", -20]]}
+
+
+def _screen(*events: Event) -> str:
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=120, color_system=None))
+    view.names = {"jonas": "Jonas Nygaard", "torgny": "Torgny"}
+    for event in events:
+        view.render(event)
+    view.before_question()  # the round table goes up before a question
+    return out.getvalue()
+
+
+def test_the_round_table_and_the_journal_never_show_a_negative_target():
+    """'73 / -10' on the round table, '22 against -10' in the journal: both read the target through one function."""
+    screen = _screen(Event("roll", ROLL), Event("round_rolled", {"round": 1}))
+    assert "73 / 0 (cannot succeed)" in screen and "/ -10" not in screen
+    line = d.conflict_roll(ROLL, {"jonas": "Jonas Nygaard"})
+    assert "against -10" not in line and "73 against 0 (cannot succeed:" in line and "= -10)" in line
+    skill = d.skill_roll({"actor": "Jonas", "skill": "Tech", "target": -5, "roll": 3, "success": False,
+                          "exceptional": False})
+    assert "03 against 0 (cannot succeed): failure." in skill
+    journal = Journal()
+    journal.render(Event("leave_attempt", {"actor": "jonas", "roll": 40, "target": -15, "success": False}))
+    assert "40 against 0 (cannot succeed): caught" in journal.text()
+
+
+def test_luck_that_takes_a_blow_to_one_is_said_once():
+    """'(Luck: 1)' in the blow's line repeated the Luck line before it, beside parts that no longer add up."""
+    luck = {"actor": "Espen", "use": "reduce_damage", "before": 5, "after": 1, "luck": 1}
+    blow = {"actor": "signe", "target": "espen", "amount": 1, "pool": "BODY", "before": 6, "after": 5, "maximum": 12,
+            "first": 3, "second": 4, "bonus": 1, "armour": 0, "halved": False, "reduced": True}
+    assert d.luck(luck) == "Espen spends a Luck Point: 5 damage becomes 1."
+    line = d.damage(blow, {"signe": "Signe", "espen": "Espen"})
+    assert line == "Signe deals 1 to Espen's BODY: 6 -> 5."
+    assert "(best of 3 and 4, +1 gear)" in d.damage({**blow, "reduced": False, "amount": 5}, {})
