@@ -126,3 +126,40 @@ def test_the_chain_with_the_nerve_agrees_with_the_engine(name, lens):
         counts[played.run().outcome] += 1
     for outcome, p in expected.items():
         assert abs(_z(counts[outcome], runs, p)) <= 4, (outcome, counts, expected)
+
+
+def test_a_kept_morale_check_is_the_one_worked_out_afresh():
+    """Over a walk's Pools the morale check is kept by everything it reads (npc._checks_at; the Lens the mind
+    used last is not among them): asked again with another last Lens, in another order, it is the same check,
+    to the bit, as one worked out with nothing kept; and the declarations built on it are too."""
+    from dataclasses import replace
+
+    from solo.minds.morale import SHAKEN, STEADY
+    from solo.minds.npc import _checks, _checks_at, declaration_chances
+    from solo.rules.lens_chain import Effect
+
+    conflict, pc = _conflict(MINDS["coward"], "covert", random.Random(0), random.Random(0))
+    foe = conflict.view.opponents(pc)[0]
+    mind = foe.decider
+    own, other = np.meshgrid(np.arange(1, 9), np.arange(2, 9), indexing="ij")
+    states = [(Effect(c, f, last, Nerve(state, half, hurt=hurt)), Effect(tc, tf, "covert"), seen)
+              for c, f in ((0, False), (-20, False), (0, True)) for last in (None, "cautious", "covert")
+              for state, half, hurt in ((STEADY, False, False), (SHAKEN, True, False), (SHAKEN, True, True))
+              for tc, tf in ((0, False), (-20, True)) for seen in (None, "aggressive")]
+
+    def readings():  # nothing kept yet
+        return {m: replace(mind._reading(conflict.view, foe, m), seen={}) for m in ("steady", "shaken", "broken")}
+
+    for order in (states, states[::-1]):
+        kept = readings()
+        for mine, theirs, seen in order:
+            r = kept[mine.nerve.state]
+            got = _checks_at(r, own, other, mine, theirs, seen, "covert", False, mine.nerve)
+            want = _checks(r, own, other, mine, theirs, seen, "covert", False, mine.nerve)
+            assert [n for n, _ in got] == [n for n, _ in want]
+            assert all(np.array_equal(p, q) for (_, p), (_, q) in zip(got, want))
+            fresh = readings()
+            for k, p in declaration_chances(kept, 0.5, own, other, mine, theirs, seen, "covert", mine.last,
+                                            False).items():
+                q = declaration_chances(fresh, 0.5, own, other, mine, theirs, seen, "covert", mine.last, False)[k]
+                assert np.array_equal(p, q), k

@@ -643,11 +643,7 @@ def declaration_chances(readings: dict[str, _Reading], surrenders: float | None,
         for k, p in _spread_at(r, own, other, mine, theirs, seen, foe_last, last_lens, first_round).items():
             add((k, calm), p)
         return out
-    sit = situation_at(r, MindState(own, other, mine, theirs, seen, foe_last, last_lens, first_round))
-    # the win its check reads: its best Lens on offer (at its Clever edge, the best of every value: _clever)
-    win = _top(sit.values.values()) if mine.follow_up else sit.win
-    frac = own / r.own_max if r.own_max else np.zeros(np.shape(own))
-    for left, p in nerve_checks(r.lean, nerve, frac, win):
+    for left, p in _checks_at(r, own, other, mine, theirs, seen, foe_last, first_round, nerve):
         if left.state == BROKEN and surrenders is not None:
             p = p * stays if stays != 1.0 else p
             out[EXIT] = out[EXIT] + p if EXIT in out else p
@@ -656,6 +652,40 @@ def declaration_chances(readings: dict[str, _Reading], surrenders: float | None,
         for k, q in spread.items():
             add((k, left), p * q)
     return out
+
+
+def _checks_at(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+               first_round: bool, nerve: Nerve) -> list:
+    """The morale check of :func:`declaration_chances` in one state (or arrays of them): each nerve it may
+    leave, with its chance (:func:`~.morale.nerve_checks`).
+
+    Over arrays of Pools it is kept in the reading's ``seen``, by everything
+    it reads (the Pools, the carried effects and follow-ups, what it saw or
+    its foe's last Lens, the nerve): the Lens it used last, which a chain
+    holds in its state, changes its Lens but not its check, so a walk asks
+    the same check for each of them. The chances kept are read only.
+    """
+    if hasattr(own, "shape"):
+        key = ("check", own.tobytes(), other.tobytes(), own.shape, mine.carry, mine.follow_up, theirs.carry,
+               theirs.follow_up, seen, foe_last, first_round, nerve)
+        got = r.seen.get(key)
+        if got is None:
+            got = r.seen[key] = _checks(r, own, other, mine, theirs, seen, foe_last, first_round, nerve)
+            for _, p in got:
+                p.flags.writeable = False
+        return got
+    return _checks(r, own, other, mine, theirs, seen, foe_last, first_round, nerve)
+
+
+def _checks(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+            first_round: bool, nerve: Nerve) -> list:
+    import numpy as np
+
+    sit = situation_at(r, MindState(own, other, mine, theirs, seen, foe_last, None, first_round))
+    # the win its check reads: its best Lens on offer (at its Clever edge, the best of every value: _clever)
+    win = _top(sit.values.values()) if mine.follow_up else sit.win
+    frac = own / r.own_max if r.own_max else np.zeros(np.shape(own))
+    return nerve_checks(r.lean, nerve, frac, win)
 
 
 def reads_alike(lens_1: str, lens_2: str) -> bool:
