@@ -301,3 +301,47 @@ def test_a_sure_win_with_allies_is_a_real_number():
                    {"none": 1.0000000000000007}, 0, True)  # two against three: a power of 1.5
     assert pos.ratio < 1.0
     assert isinstance(pos.win(), float) and pos.win() <= 1.0 + 1e-12
+
+
+class _Keep:
+    """Decides as its mind does and, when nobody watches that mind, keeps each decision unread."""
+
+    def __init__(self):
+        self.mind, self.watched, self.decisions = None, True, []
+
+    def decide(self, question):
+        answer = self.mind.decide(question)
+        if not self.watched:
+            self.decisions.append(self.mind.last)
+        return answer
+
+
+def test_a_decision_read_after_the_fight_says_what_it_said_as_it_was_made():
+    """A mind's why (its reason, consideration and scores) is worked out only when something reads it
+    (:class:`~solo.minds.npc.Decision`): read after the conflicts are over, every decision of a mind nobody
+    watched says word for word what its twin, whose every decision was published as it was made, said."""
+    from solo.minds.bots import GreedyDecider
+    from solo.rules.conflict import Conflict
+    from solo.rules.participants import from_character
+
+    seen: set[str] = set()
+    for ctype, first, second in ((COMBAT, "Aggressive", "Sadistic"), (SOCIAL, "Charming", "Scheming"),
+                                 (COMBAT, "Nervous", "Shy")):
+        said, kept = EventLog(), _Keep()
+        for watched in (True, False):
+            body, foe = npc(first, second), rival(**EVEN)
+            kept.mind = NPCMind(body, random.Random(5), memory=["spared"], sink=said if watched else None)
+            kept.watched = watched
+            dice = random.Random(9)
+            for _ in range(12):
+                a = from_character(body, "a", ctype, decider=kept, pid="npc")
+                b = from_character(foe, "b", ctype, decider=GreedyDecider(), pid="pc")
+                Conflict(ctype, [a, b], dice, round_limit=30).run()
+                for char in (body, foe):
+                    for pool in char.pools.values():
+                        pool.current = pool.maximum
+        published = [e.data for e in said.events if e.kind == "npc_decision"]
+        assert len(published) == len(kept.decisions) > 50
+        assert published == [d.to_dict() for d in kept.decisions]
+        seen |= {d["consideration"] for d in published}
+    assert seen >= {"press", "guard", "counter", "odds"}  # sentences that read the live conflict

@@ -707,21 +707,51 @@ def foe_last_lens(keeps: str, theirs: Effect) -> str:
     return keeps
 
 
-@dataclass(frozen=True)
 class Decision:
-    """One answer of a mind, with what tipped it."""
+    """One answer of a mind, with what tipped it: its reason in words, the consideration behind it, the scores.
 
-    actor: str
-    question: str
-    choice: str
-    reason: str
-    consideration: str
-    scores: dict
-    round: int = 0
+    The why is text, made only where something renders it (docs/design.md):
+    a decision may carry it worked out, or ``why``, a function that works it
+    out (reason, consideration, scores) from what it holds when first read,
+    so a mind whose decisions nobody reads (a duel's thousand runs, a
+    simulation, a what-if twin) never builds a sentence. Such a function
+    reads nothing that moves after the decision (:meth:`NPCMind._lens` takes
+    what it needs of the live conflict with it).
+    """
+
+    __slots__ = ("actor", "question", "choice", "round", "_why")
+
+    def __init__(self, actor: str, question: str, choice: str, reason: str = "", consideration: str = "",
+                 scores: dict | None = None, round: int = 0, *,
+                 why: Callable[[], tuple[str, str, dict]] | None = None):
+        self.actor, self.question, self.choice, self.round = actor, question, choice, round
+        self._why: tuple[str, str, dict] | Callable[[], tuple[str, str, dict]] = (
+            why if why is not None else (reason, consideration, scores if scores is not None else {}))
+
+    def _explained(self) -> tuple[str, str, dict]:
+        why = self._why
+        if callable(why):
+            why = self._why = why()
+        return why
+
+    @property
+    def reason(self) -> str:
+        return self._explained()[0]
+
+    @property
+    def consideration(self) -> str:
+        return self._explained()[1]
+
+    @property
+    def scores(self) -> dict:
+        return self._explained()[2]
 
     def to_dict(self) -> dict:
         return {"actor": self.actor, "question": self.question, "choice": self.choice, "reason": self.reason,
                 "consideration": self.consideration, "scores": dict(self.scores), "round": self.round}
+
+    def __repr__(self) -> str:
+        return f"Decision({', '.join(f'{k}={v!r}' for k, v in self.to_dict().items())})"
 
 
 #: The live Lens choice's scores by (reading key, state): read only, shared by every mind in the process.
@@ -1071,6 +1101,7 @@ class NPCMind:
     def _publish(self, d: Decision) -> None:
         self.last = d
         if self.explain:
+            d.to_dict()  # its why worked out now, as it stands: the log is read later
             self.log.append(d)
         if self.sink is not None:
             self.sink(Event("npc_decision", d.to_dict()))
@@ -1148,10 +1179,14 @@ class NPCMind:
             return Decision(me.id, q.kind, choice, reason, "level", {choice: 0.0}, conflict.round)
         parts, totals = self._lens_parts(lenses, conflict, me, fight, pos)
         choice = self._pick(totals)
-        key, reason = self._reason(choice, self._strongest(choice, lenses, parts), conflict, me, pos)
         fight.last_lens = choice
-        return Decision(me.id, q.kind, choice, reason, key, {k: round(v, 3) for k, v in totals.items()},
-                        conflict.round)
+        facts = _LensFacts.of(self, parts, conflict, me, pos)
+
+        def why() -> tuple[str, str, dict]:  # read only when something renders it (Decision)
+            key, reason = _reason(self, choice, self._strongest(choice, lenses, parts), facts)
+            return reason, key, {k: round(v, 3) for k, v in totals.items()}
+
+        return Decision(me.id, q.kind, choice, round=conflict.round, why=why)
 
     def _lens_parts(self, lenses: list[str], conflict: ConflictView, me: Participant, fight: _Fight,
                     pos: Position) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
@@ -1202,13 +1237,6 @@ class NPCMind:
             if gain > best_gain:
                 best_key, best_gain = key, gain
         return best_key
-
-    def _reason(self, choice: str, key: str | None, conflict: ConflictView, me: Participant,
-                pos: Position) -> tuple[str, str]:
-        """The strongest consideration behind a Lens (``key``, from :meth:`_strongest`), and a short sentence for it."""
-        if key is None:
-            return "chance", f"{LENS_WORDS.get(choice, choice)}: near-equal options, picked on a whim"
-        return key, _lens_reason(self, key, choice, conflict, me, pos)
 
     # -- Clever's follow-up ------------------------------------------------------------
     def _clever(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
@@ -1407,9 +1435,38 @@ def _traits(npc, lean_key: str) -> str:
 _LEAN_OF = {lens: lean for lean, lens in LEAN_LENS.items()}  # Lens -> the leaning that favours it
 
 
-def _lens_reason(mind: NPCMind, key: str, choice: str, conflict: ConflictView, me: Participant,
-                 pos: Position) -> str:
-    main = pos.main
+class _LensFacts(NamedTuple):
+    """What the sentence for a Lens decision reads of the live conflict, taken when the mind decides (the
+    sentence is made later, if ever: :class:`Decision`); the position's values and numbers do not move."""
+
+    pos: Position
+    main_name: str
+    main_current: int
+    main_maximum: int
+    main_carry: int
+    own_current: int
+    own_maximum: int
+    opp_lens: str | None  # the foe's Lens as it answers it (only with a ``counter`` consideration)
+    disposition: str | None  # towards the PCs (only with a ``rapport`` consideration)
+
+    @classmethod
+    def of(cls, mind: NPCMind, parts: dict, conflict: ConflictView, me: Participant, pos: Position) -> _LensFacts:
+        main = pos.main
+        return cls(pos, main.name, main.pool.current, main.pool.maximum, main.carry, me.pool.current,
+                   me.pool.maximum, NPCMind._opponent_lens(conflict, main) if "counter" in parts else None,
+                   mind.disposition() if "rapport" in parts else None)
+
+
+def _reason(mind: NPCMind, choice: str, key: str | None, facts: _LensFacts) -> tuple[str, str]:
+    """The strongest consideration behind a Lens (``key``, from :meth:`NPCMind._strongest`), and a short sentence
+    for it."""
+    if key is None:
+        return "chance", f"{LENS_WORDS.get(choice, choice)}: near-equal options, picked on a whim"
+    return key, _lens_reason(mind, key, choice, facts)
+
+
+def _lens_reason(mind: NPCMind, key: str, choice: str, f: _LensFacts) -> str:
+    pos = f.pos
     words = LENS_WORDS.get(choice, choice)
     if key == "odds":
         return f"{words}: {pos.values.get(choice, 0.0):.0%} to win this way, the best odds"
@@ -1418,21 +1475,21 @@ def _lens_reason(mind: NPCMind, key: str, choice: str, conflict: ConflictView, m
             return "keeps it simple: nothing in its nature pulls it elsewhere"
         return f"{words}: it is {_traits(mind.npc, _LEAN_OF[choice])}"
     if key == "press":
-        return f"{words}: presses {main.name}, hurt at {main.pool.current}/{main.pool.maximum}"
+        return f"{words}: presses {f.main_name}, hurt at {f.main_current}/{f.main_maximum}"
     if key == "guard":
-        return f"{words}: hurt ({me.pool.current}/{me.pool.maximum}), it guards itself"
+        return f"{words}: hurt ({f.own_current}/{f.own_maximum}), it guards itself"
     if key == "gamble":
         return f"{words}: losing ({pos.win():.0%}), it swings for a lucky break"
     if key == "secure":
         return f"{words}: well ahead ({pos.win():.0%}), it makes the win safe"
     if key == "counter":
-        if main.carry < 0 and choice == "aggressive":
-            return f"{words}: {main.name} is off balance ({main.carry} %)"
-        return f"{words}: answers {main.name}'s {NPCMind._opponent_lens(conflict, main).title()}"
+        if f.main_carry < 0 and choice == "aggressive":
+            return f"{words}: {f.main_name} is off balance ({f.main_carry} %)"
+        return f"{words}: answers {f.main_name}'s {(f.opp_lens or 'none').title()}"
     if key == "outnumbered":
         return f"{words}: outnumbered {len(pos.opponents)} to {len(pos.allies)}"
     if key == "armour":
-        return f"{words}: {main.name}'s armour soaks {pos.armour_op} points"
+        return f"{words}: {f.main_name}'s armour soaks {pos.armour_op} points"
     if key == "shaken":
         return f"{words}: shaken, it keeps its distance"
     if key == "cornered":
@@ -1442,8 +1499,9 @@ def _lens_reason(mind: NPCMind, key: str, choice: str, conflict: ConflictView, m
     if key == "surprise":
         return f"{words}: opens with a trick before they see it coming"
     if key == "rapport":
-        fair = disposition_step(mind.disposition()) > 0
-        return f"{words}: {mind.disposition()} towards them, " + ("it plays fair" if fair else "it fights dirty")
+        disposition = f.disposition or "Neutral"
+        fair = disposition_step(disposition) > 0
+        return f"{words}: {disposition} towards them, " + ("it plays fair" if fair else "it fights dirty")
     return words
 
 
