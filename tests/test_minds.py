@@ -345,3 +345,19 @@ def test_a_decision_read_after_the_fight_says_what_it_said_as_it_was_made():
         assert published == [d.to_dict() for d in kept.decisions]
         seen |= {d["consideration"] for d in published}
     assert seen >= {"press", "guard", "counter", "odds"}  # sentences that read the live conflict
+
+
+def test_a_readings_temperament_is_the_one_worked_out_afresh():
+    """_Reading.temperament is kept by the nature, Lenses and kind of conflict (a mind makes a reading at every
+    declaration): the same scores as temperament_scores of its own leanings."""
+    from solo.minds.npc import _Reading, temperament_scores
+    from solo.minds.valuation import evaluator
+
+    ev = evaluator(Matchup(t_me=60, t_op=55))
+    for first, second in (("Aggressive", "Sadistic"), ("Shy", "Nervous"), ("Charming", "Scheming")):
+        lean = NPCMind(npc(first, second), random.Random(1)).leanings()
+        for lenses in (tuple(LENSES), ("none", "cautious")):
+            for kind in ("physical", "social", "other"):
+                r = _Reading(lean, "steady", lenses, ev, None, None, False, 10, 10, 0, kind, 0, True)
+                assert r.temperament == temperament_scores(lean, lenses, kind)
+                assert r.temperament is r.temperament

@@ -282,6 +282,10 @@ def clever_considerations(lean: Leanings, value: dict[str, float], opp_frac: flo
     }
 
 
+#: temperament_scores by (nature, Lenses, kind): what it reads of the leanings is their nature (_Reading.temperament)
+_TEMPERAMENTS: dict[tuple, dict[str, float]] = {}
+
+
 @dataclass(frozen=True)
 class _Reading:
     """What a mind's Lens policy holds fixed for one conflict: the match-up as it stands, its nature and nerve.
@@ -308,10 +312,17 @@ class _Reading:
     op_shift: int = 0
     seen: dict = field(default_factory=dict, compare=False)
 
-    @functools.cached_property
+    @property
     def temperament(self) -> dict[str, float]:
-        """:func:`temperament_scores`, worked out once a reading is asked for scores (a kept decision never asks)."""
-        return temperament_scores(self.lean, self.lenses, self.kind)
+        """:func:`temperament_scores` for its nature, Lenses and kind of conflict, worked out once for each
+        (:data:`_TEMPERAMENTS`: a live mind makes a reading at every declaration). Read only."""
+        key = (self.lean.nature, self.lenses, self.kind)
+        got = _TEMPERAMENTS.get(key)
+        if got is None:
+            if len(_TEMPERAMENTS) >= 1024:
+                _TEMPERAMENTS.clear()
+            got = _TEMPERAMENTS[key] = temperament_scores(self.lean, self.lenses, self.kind)
+        return got
 
     def values(self, own, other, **kwargs) -> dict:
         """Each Lens's value (:meth:`~.valuation.Evaluator.lens_values`) in one state, or over arrays of Pools."""
