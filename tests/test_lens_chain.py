@@ -486,6 +486,31 @@ def test_a_whole_grid_answer_is_normalised_to_the_bit_as_one_array_per_choice_wo
                 assert np.array_equal(got[c], want[c]), (shape_grid, n, c)
 
 
+def test_what_b_sees_and_what_it_does_not_are_mixed_to_the_bit_as_one_array_per_choice_would_be():
+    """spread_b mixes B's choices blind and seeing (by the chance it declares second) stacked (its fast path,
+    lens_chain._mixed): to the last bit what one array per choice gives, in their order from 0.0."""
+    import numpy as np
+
+    from solo.rules.lens_chain import _mixed
+
+    rng = np.random.default_rng(5)
+    for shape in ((1, 1), (3, 7), (12, 12)):
+        sees = rng.choice([0.0, 0.5, 1.0], size=shape)
+        for n_blind, n_seen in ((0, 3), (4, 0), (5, 9), (22, 17)):
+            blind = {("k", i): rng.random(shape) for i in range(n_blind)}
+            seen = {("k", i + 3): rng.random(shape) * (i % 4 != 0) for i in range(n_seen)}
+            spreads = ((1.0 - sees, blind), (sees, seen))
+            plain: dict = {}
+            for weight, spread in spreads:
+                for c, p in spread.items():
+                    plain[c] = plain.get(c, 0.0) + weight * p
+            want = {c: p for c, p in plain.items() if np.any(p > 0.0)}
+            got = _mixed(spreads, shape)
+            assert list(got) == list(want)
+            for c in want:
+                assert np.array_equal(got[c], want[c])
+
+
 def test_a_round_for_each_nerve_is_the_round_worked_out_afresh():
     """round_spec works out a round once for every nerve B's choice may leave (only the nerve differs): each is
     what the round gives worked out on its own."""

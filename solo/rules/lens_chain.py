@@ -74,7 +74,7 @@ keeping one Lens never leaves, or B declared what its policy never would).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -445,11 +445,7 @@ class _Game:
         else:
             blind = self.policy_grid(self.policy_b, "b", grid, eb, ea, None) if np.any(sees < 1.0) else {}
             seen = self.policy_grid(self.policy_b, "b", grid, eb, ea, ca) if np.any(sees > 0.0) else {}
-            got = {}
-            for weight, spread in ((1.0 - sees, blind), (sees, seen)):
-                for c, p in spread.items():
-                    got[c] = got.get(c, 0.0) + weight * p
-            got = {c: p for c, p in got.items() if np.any(p > 0.0)}
+            got = _mixed(((1.0 - sees, blind), (sees, seen)), grid.shape)
         self._b[key] = got
         return got
 
@@ -556,6 +552,33 @@ class _Game:
             for c, q in spread:
                 out[c] = out.get(c, 0.0) + w * q
         return tuple((c, q) for c, q in out.items() if q > 0.0)
+
+
+def _mixed(spreads: Sequence[tuple[np.ndarray, Mapping[str, np.ndarray]]],
+           shape: tuple[int, int]) -> dict[str, np.ndarray]:
+    """Chances over a grid of Pools mixed by weights over it: for each choice, the sum over ``spreads`` of weight
+    × chance, in their order from 0.0; choices never taken left out (read only).
+
+    Each spread's choices are worked on stacked (a mind with a nerve has
+    some twenty, each a small array), the sums in the order one array per
+    choice would make them, so the same bits (tests/test_lens_chain.py).
+    """
+    import numpy as np
+
+    keys: dict[str, int] = {}
+    for _, spread in spreads:
+        for c in spread:
+            keys.setdefault(c, len(keys))
+    if not keys:
+        return {}
+    out = np.zeros((len(keys), *shape))
+    for weight, spread in spreads:
+        if spread:
+            rows = [keys[c] for c in spread]
+            out[rows] += weight * np.stack(list(spread.values()))
+    taken = out.reshape(len(keys), -1).max(axis=1, initial=0.0) > 0.0
+    out.flags.writeable = False
+    return {c: out[i] for c, i in keys.items() if taken[i]}
 
 
 def _side(targets: Mapping[str, int] | int, dice: str, bonus: int, armour: int, name: str) -> _Side:
