@@ -13,7 +13,7 @@ import pytest
 
 from solo.events import EventLog
 from solo.minds.arena import parse_trait, run_duels
-from solo.minds.npc import LENSES, NPCMind, Situation, lens_considerations
+from solo.minds.npc import LENSES, NPCMind, Situation, lens_considerations, reading_key
 from solo.minds.valuation import BASIC, Matchup, win_table
 from solo.npc import generate_npc
 from solo.npc.codeblock import CodeBlock, RecentEvent, roll_code_block
@@ -307,9 +307,13 @@ class _Keep:
     """Decides as its mind does and, when nobody watches that mind, keeps each decision unread."""
 
     def __init__(self):
-        self.mind, self.watched, self.decisions = None, True, []
+        self.mind, self.watched, self.decisions, self.keys = None, True, [], 0
 
     def decide(self, question):
+        view, me = question.context["conflict"], question.context["participant"]
+        if question.kind == "lens" and len(view.opponents(me)) == 1:  # the key made without a reading: its own
+            assert reading_key(*self.mind._reading_fields(view, me)) == self.mind._make_reading(view, me).key()
+            self.keys += 1
         answer = self.mind.decide(question)
         if not self.watched:
             self.decisions.append(self.mind.last)
@@ -319,7 +323,8 @@ class _Keep:
 def test_a_decision_read_after_the_fight_says_what_it_said_as_it_was_made():
     """A mind's why (its reason, consideration and scores) is worked out only when something reads it
     (:class:`~solo.minds.npc.Decision`): read after the conflicts are over, every decision of a mind nobody
-    watched says word for word what its twin, whose every decision was published as it was made, said."""
+    watched says word for word what its twin, whose every decision was published as it was made, said. (And
+    the key its scores are kept by, made without a reading, is the reading's.)"""
     from solo.minds.bots import GreedyDecider
     from solo.rules.conflict import Conflict
     from solo.rules.participants import from_character
@@ -344,6 +349,7 @@ def test_a_decision_read_after_the_fight_says_what_it_said_as_it_was_made():
         assert len(published) == len(kept.decisions) > 50
         assert published == [d.to_dict() for d in kept.decisions]
         seen |= {d["consideration"] for d in published}
+        assert kept.keys > 50
     assert seen >= {"press", "guard", "counter", "odds"}  # sentences that read the live conflict
 
 

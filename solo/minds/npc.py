@@ -333,9 +333,16 @@ class _Reading:
 
     def key(self) -> tuple:
         """Everything the policy reads, by value: two minds of one nature in one match-up price alike."""
-        return (self.lean.nature, self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
-                self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses, self.ratio,
-                self.own_shift, self.op_shift)
+        return reading_key(self.lean, self.morale, self.lenses, self.ev, self.covert, self.flamboyant,
+                           self.side_pool, self.own_max, self.op_max, self.armour_op, self.kind, self.rapport,
+                           self.foe_lenses, self.ratio, self.own_shift, self.op_shift)
+
+
+def reading_key(lean: Leanings, morale: str, lenses: tuple[str, ...], ev: Evaluator, *rest) -> tuple:
+    """:meth:`_Reading.key` from a reading's fields (all but ``seen``, in their order), without making the
+    reading: a live mind looks its scores up by it at every declaration and makes a reading only when they are
+    not kept yet (a frozen reading of sixteen fields costs more to make than the look-up)."""
+    return (lean.nature, morale, lenses, ev.m, *rest)
 
 
 class MindState(NamedTuple):
@@ -913,6 +920,11 @@ class NPCMind:
         """What its Lens choice holds fixed now. For a Lens policy (no ``pos``): one foe, or a ValueError. In
         play (``pos``, the position read for this declaration): its main foe among them all, outnumbered or not,
         the Lenses offered."""
+        return _Reading(*self._reading_fields(conflict, me, pos, lenses))
+
+    def _reading_fields(self, conflict: ConflictView, me: Participant, pos: Position | None = None,
+                        lenses: list[str] | None = None) -> tuple:
+        """:meth:`_make_reading`'s fields (all but ``seen``, in their order), the reading not made."""
         opponents = conflict.opponents(me)
         if pos is None and len(opponents) != 1:
             raise ValueError("a Lens policy is for one foe; with allies or several foes the state is more than Pools")
@@ -941,10 +953,10 @@ class NPCMind:
         step = 0
         if ctype.social and any(p.is_pc for p in opponents):
             step = disposition_step(self.disposition())
-        return _Reading(fight.lean, fight.morale.state, tuple(lenses), ev, covert, flamboyant, side_pool,
-                        me.pool.maximum, main.pool.maximum, armour_op, _kind(ctype), step, main.uses_lenses,
-                        pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
-                        main.pool.maximum if main.pushing else 0)
+        return (fight.lean, fight.morale.state, tuple(lenses), ev, covert, flamboyant, side_pool, me.pool.maximum,
+                main.pool.maximum, armour_op, _kind(ctype), step, main.uses_lenses,
+                pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
+                main.pool.maximum if main.pushing else 0)
 
     def never_breaks(self, conflict: ConflictView) -> bool:
         """Whether its morale can never move in this conflict (a mindless creature)."""
@@ -1209,13 +1221,14 @@ class NPCMind:
         """
         main = pos.main
         decl = conflict.declared(main.id)
-        reading = self._make_reading(conflict, me, pos, lenses)
+        fields = self._reading_fields(conflict, me, pos, lenses)
         state = MindState(pos.a, pos.b, Effect(me.carry), Effect(main.carry, main.clever_next),
                           (decl.clever_choice or decl.lens) if decl is not None else None, main.last_lens,
                           fight.last_lens, conflict.round <= 1)
-        key = (reading.key(), state)
+        key = (reading_key(*fields), state)
         scored = _SCORED.get(key)
         if scored is None:
+            reading = _Reading(*fields)
             parts = lens_considerations(fight.lean, lenses, situation_at(reading, state), reading.temperament)
             totals = {k: round(sum(p.get(k, 0.0) for p in parts.values()), 6) for k in lenses}
             if len(_SCORED) >= _SCORED_MAX:
