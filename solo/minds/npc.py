@@ -681,29 +681,45 @@ def _checks_at(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str 
     it reads (the Pools, the carried effects and follow-ups, what it saw or
     its foe's last Lens, the nerve): the Lens it used last, which a chain
     holds in its state, changes its Lens but not its check, so a walk asks
-    the same check for each of them. The chances kept are read only.
+    the same check for each of them. What the check looks at (its share of
+    its Pool, its chance to win) is kept apart, by all that but the nerve:
+    a walk asks it for every nerve the chain holds. The chances kept are
+    read only.
     """
     if hasattr(own, "shape"):
-        key = ("check", own.tobytes(), other.tobytes(), own.shape, mine.carry, mine.follow_up, theirs.carry,
-               theirs.follow_up, seen, foe_last, first_round, nerve)
+        state = (own.tobytes(), other.tobytes(), own.shape, mine.carry, mine.follow_up, theirs.carry,
+                 theirs.follow_up, seen, foe_last, first_round)
+        key = ("check", *state, nerve)
         got = r.seen.get(key)
         if got is None:
-            got = r.seen[key] = _checks(r, own, other, mine, theirs, seen, foe_last, first_round, nerve)
+            looks = r.seen.get(("looks", *state))
+            if looks is None:
+                looks = r.seen["looks", *state] = _looks(r, own, other, mine, theirs, seen, foe_last, first_round)
+                for a in looks:
+                    a.flags.writeable = False
+            got = r.seen[key] = nerve_checks(r.lean, nerve, *looks)
             for _, p in got:
                 p.flags.writeable = False
         return got
-    return _checks(r, own, other, mine, theirs, seen, foe_last, first_round, nerve)
+    return nerve_checks(r.lean, nerve, *_looks(r, own, other, mine, theirs, seen, foe_last, first_round))
 
 
-def _checks(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
-            first_round: bool, nerve: Nerve) -> list:
+def _looks(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+           first_round: bool) -> tuple:
+    """What a mind's morale check looks at in a state: its share of its Pool and its chance to win."""
     import numpy as np
 
     sit = situation_at(r, MindState(own, other, mine, theirs, seen, foe_last, None, first_round))
     # the win its check reads: its best Lens on offer (at its Clever edge, the best of every value: _clever)
     win = _top(sit.values.values()) if mine.follow_up else sit.win
     frac = own / r.own_max if r.own_max else np.zeros(np.shape(own))
-    return nerve_checks(r.lean, nerve, frac, win)
+    return np.asarray(frac, dtype=float), np.asarray(win, dtype=float)
+
+
+def _checks(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+            first_round: bool, nerve: Nerve) -> list:
+    """:func:`_checks_at` with nothing kept (the plain way its tests hold it to)."""
+    return nerve_checks(r.lean, nerve, *_looks(r, own, other, mine, theirs, seen, foe_last, first_round))
 
 
 def reads_alike(lens_1: str, lens_2: str) -> bool:
