@@ -466,7 +466,7 @@ def test_a_whole_grid_answer_is_normalised_to_the_bit_as_one_array_per_choice_wo
             raw = [rng.random((ha, hb)) ** rng.integers(1, 6) for _ in keys]
             if n > 1:
                 raw[0] = raw[0] * 0.0  # a choice never taken is left out
-            scalar = 0.25 if n > 2 else 0.0  # a number stands for every Pool
+            scalar = 0.25 if n in (7, 17) else 0.0  # a number stands for every Pool (else: arrays only)
             if scalar:
                 raw[1] = raw[1] * 0.0
             total = sum(raw)

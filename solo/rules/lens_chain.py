@@ -502,9 +502,13 @@ class _Game:
         """
         import numpy as np
 
-        stack = np.empty((len(answer), *shape))
-        for i, (_, p) in enumerate(answer):
-            stack[i] = p  # a number stands for every Pool
+        values = [p for _, p in answer]
+        if all(type(p) is np.ndarray and p.shape == shape and p.dtype == np.float64 for p in values):
+            stack = np.array(values)  # one copy of them all (a mind's answer: an array over the grid each)
+        else:
+            stack = np.empty((len(answer), *shape))
+            for i, p in enumerate(values):
+                stack[i] = p  # a number stands for every Pool
         total = np.add.accumulate(stack, axis=0)[-1]
         if (any(choice_of(c) not in allowed for c, _ in answer) or float(stack.min()) < 0.0
                 or float(np.max(np.abs(total - 1.0))) > 1e-6):
