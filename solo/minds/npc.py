@@ -1220,9 +1220,13 @@ class NPCMind:
         choice = self._pick(totals)
         fight.last_lens = choice
         facts = _LensFacts.of(self, parts, conflict, me, pos)
+        npc, strongest = self.npc, NPCMind._strongest
 
-        def why() -> tuple[str, str, dict]:  # read only when something renders it (Decision)
-            key, reason = _reason(self, choice, self._strongest(choice, lenses, parts), facts)
+        # read only when something renders it (Decision); it holds neither the mind nor a participant (whose
+        # decider is the mind): a mind keeps its last decision, and a cycle would keep a what-if twin's whole
+        # conflict alive until the cyclic collector came by
+        def why() -> tuple[str, str, dict]:
+            key, reason = _reason(npc, choice, strongest(choice, lenses, parts), facts)
             return reason, key, {k: round(v, 3) for k, v in totals.items()}
 
         return Decision(me.id, q.kind, choice, round=conflict.round, why=why)
@@ -1477,9 +1481,13 @@ _LEAN_OF = {lens: lean for lean, lens in LEAN_LENS.items()}  # Lens -> the leani
 
 class _LensFacts(NamedTuple):
     """What the sentence for a Lens decision reads of the live conflict, taken when the mind decides (the
-    sentence is made later, if ever: :class:`Decision`); the position's values and numbers do not move."""
+    sentence is made later, if ever: :class:`Decision`): numbers and names, no participant."""
 
-    pos: Position
+    values: dict[str, float]  # the position's (read only)
+    win: float | None  # its best chance, adjusted for numbers (only with ``gamble`` or ``secure``)
+    opponents: int
+    allies: int
+    armour_op: int
     main_name: str
     main_current: int
     main_maximum: int
@@ -1492,44 +1500,45 @@ class _LensFacts(NamedTuple):
     @classmethod
     def of(cls, mind: NPCMind, parts: dict, conflict: ConflictView, me: Participant, pos: Position) -> _LensFacts:
         main = pos.main
-        return cls(pos, main.name, main.pool.current, main.pool.maximum, main.carry, me.pool.current,
-                   me.pool.maximum, NPCMind._opponent_lens(conflict, main) if "counter" in parts else None,
+        return cls(pos.values, pos.win() if "gamble" in parts or "secure" in parts else None, len(pos.opponents),
+                   len(pos.allies), pos.armour_op, main.name, main.pool.current, main.pool.maximum, main.carry,
+                   me.pool.current, me.pool.maximum,
+                   NPCMind._opponent_lens(conflict, main) if "counter" in parts else None,
                    mind.disposition() if "rapport" in parts else None)
 
 
-def _reason(mind: NPCMind, choice: str, key: str | None, facts: _LensFacts) -> tuple[str, str]:
+def _reason(npc, choice: str, key: str | None, facts: _LensFacts) -> tuple[str, str]:
     """The strongest consideration behind a Lens (``key``, from :meth:`NPCMind._strongest`), and a short sentence
-    for it."""
+    for it (``npc``: whose Code Block names its temperament)."""
     if key is None:
         return "chance", f"{LENS_WORDS.get(choice, choice)}: near-equal options, picked on a whim"
-    return key, _lens_reason(mind, key, choice, facts)
+    return key, _lens_reason(npc, key, choice, facts)
 
 
-def _lens_reason(mind: NPCMind, key: str, choice: str, f: _LensFacts) -> str:
-    pos = f.pos
+def _lens_reason(npc, key: str, choice: str, f: _LensFacts) -> str:
     words = LENS_WORDS.get(choice, choice)
     if key == "odds":
-        return f"{words}: {pos.values.get(choice, 0.0):.0%} to win this way, the best odds"
+        return f"{words}: {f.values.get(choice, 0.0):.0%} to win this way, the best odds"
     if key == "temperament":
         if choice == "none":
             return "keeps it simple: nothing in its nature pulls it elsewhere"
-        return f"{words}: it is {_traits(mind.npc, _LEAN_OF[choice])}"
+        return f"{words}: it is {_traits(npc, _LEAN_OF[choice])}"
     if key == "press":
         return f"{words}: presses {f.main_name}, hurt at {f.main_current}/{f.main_maximum}"
     if key == "guard":
         return f"{words}: hurt ({f.own_current}/{f.own_maximum}), it guards itself"
     if key == "gamble":
-        return f"{words}: losing ({pos.win():.0%}), it swings for a lucky break"
+        return f"{words}: losing ({f.win or 0.0:.0%}), it swings for a lucky break"
     if key == "secure":
-        return f"{words}: well ahead ({pos.win():.0%}), it makes the win safe"
+        return f"{words}: well ahead ({f.win or 0.0:.0%}), it makes the win safe"
     if key == "counter":
         if f.main_carry < 0 and choice == "aggressive":
             return f"{words}: {f.main_name} is off balance ({f.main_carry} %)"
         return f"{words}: answers {f.main_name}'s {(f.opp_lens or 'none').title()}"
     if key == "outnumbered":
-        return f"{words}: outnumbered {len(pos.opponents)} to {len(pos.allies)}"
+        return f"{words}: outnumbered {f.opponents} to {f.allies}"
     if key == "armour":
-        return f"{words}: {f.main_name}'s armour soaks {pos.armour_op} points"
+        return f"{words}: {f.main_name}'s armour soaks {f.armour_op} points"
     if key == "shaken":
         return f"{words}: shaken, it keeps its distance"
     if key == "cornered":
