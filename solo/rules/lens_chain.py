@@ -493,22 +493,26 @@ class _Game:
                     allowed: frozenset[str]) -> dict[str, np.ndarray]:
         """A whole-grid answer ({choice: chances}) checked and normalised, choices never taken left out.
 
-        The choices are stacked and worked on in a few array steps (a mind
-        with a nerve answers some twenty of them, each a small array, and a
-        walk asks thousands of times): the same arithmetic as one array per
-        choice, ``total`` summed over the choices in their order (a running
-        sum: numpy's ``reduce`` may add in pairs), so the same bits
-        (tests/test_lens_chain.py holds it to the plain sums).
+        An answer whose every choice is an array over the grid (a mind's:
+        some twenty small arrays with a nerve, asked thousands of times a
+        walk) is stacked and worked on in a few array steps: the same
+        arithmetic as one array per choice, ``total`` summed over the
+        choices in their order (a running sum: numpy's ``reduce`` may add in
+        pairs), so the same bits (tests/test_lens_chain.py holds it to the
+        plain way). Any other answer (numbers standing for every Pool) goes
+        the plain way, one array per choice.
         """
         import numpy as np
 
         values = [p for _, p in answer]
-        if all(type(p) is np.ndarray and p.shape == shape and p.dtype == np.float64 for p in values):
-            stack = np.array(values)  # one copy of them all (a mind's answer: an array over the grid each)
-        else:
-            stack = np.empty((len(answer), *shape))
-            for i, p in enumerate(values):
-                stack[i] = p  # a number stands for every Pool
+        if not all(type(p) is np.ndarray and p.shape == shape and p.dtype == np.float64 for p in values):
+            arrays = {c: np.asarray(p, dtype=float) for c, p in answer}
+            plain = sum(arrays.values())
+            if (any(choice_of(c) not in allowed for c in arrays) or min(float(p.min()) for p in arrays.values()) < 0.0
+                    or float(np.max(np.abs(plain - 1.0))) > 1e-6):
+                self._check_point(policy, side, own, other, mine, theirs, seen, allowed)
+            return {c: np.broadcast_to(p / plain, shape) for c, p in arrays.items() if p.max() > 0.0}
+        stack = np.array(values)  # one copy of them all
         total = np.add.accumulate(stack, axis=0)[-1]
         if (any(choice_of(c) not in allowed for c, _ in answer) or float(stack.min()) < 0.0
                 or float(np.max(np.abs(total - 1.0))) > 1e-6):
