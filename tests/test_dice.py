@@ -355,3 +355,14 @@ def test_words_between_counts_the_dice_drawn_and_spend_words_draws_them_again():
     spend_words(far, 5000)
     assert words_between(start, far.getstate(), limit=1000) is None
     assert words_between(start, far.getstate()) == 5000
+
+
+@pytest.mark.parametrize("text", ["1d6", "2d6+1d4-1", "-1d4+3", "d%", "1d8+2", "3d6-2"])
+def test_an_expressions_text_is_made_once_and_stays_what_it_reads(text):
+    """DiceExpr keeps its text once made (the minds and the odds key tables by it): the same as made afresh."""
+    expr = parse(text)
+    first = str(expr)
+    assert str(expr) is first
+    fresh = DiceExpr(expr.terms)
+    assert str(fresh) == first and fresh == expr and hash(fresh) == hash(expr)
+    assert parse(first) == expr

@@ -437,6 +437,111 @@ def test_policies_are_checked():
     assert 0.0 < half.a_wins < 1.0
 
 
+class _Whole:
+    """A policy that answers a whole grid of Pools at once, the same chances whatever the state."""
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def __call__(self, *state):
+        raise AssertionError("asked state by state")
+
+    def over_grid(self, own, other, mine, theirs, seen=None):
+        return self.answer
+
+
+def test_a_whole_grid_answer_is_normalised_to_the_bit_as_one_array_per_choice_would_be():
+    """_Game.policy_grid stacks a policy's answer over the Pools (its fast path): the chances are those of the
+    plain way, one array per choice summed in their order, to the last bit, on grids of one Pool too (where
+    numpy's own sum over the choices would add in pairs)."""
+    import numpy as np
+
+    from solo.rules.lens_arrays import Grid
+
+    rng = np.random.default_rng(3)
+    for shape_grid in (Grid(1, 1, 1, 1), Grid(1, 1, 1, 9), Grid(3, 14, 2, 12), Grid(1, 20, 1, 20)):
+        ha, hb = shape_grid.shape
+        for n in (1, 2, 7, 9, 17, 22):
+            keys = [(k, i) for i in range(4) for k in LENSES][:n]
+            raw = [rng.random((ha, hb)) ** rng.integers(1, 6) for _ in keys]
+            if n > 1:
+                raw[0] = raw[0] * 0.0  # a choice never taken is left out
+            scalar = 0.25 if n in (7, 17) else 0.0  # a number stands for every Pool (else: arrays only)
+            if scalar:
+                raw[1] = raw[1] * 0.0
+            total = sum(raw)
+            answer = {k: (1.0 - scalar) * p / total for k, p in zip(keys, raw)}
+            if scalar:
+                answer[keys[1]] = scalar
+
+            whole = _Whole(answer)
+            game = LensChain(50, lens_targets(50, covert=45, flamboyant=40), policy_b=whole).game
+            game.allowed = {"a": frozenset(LENSES), "b": frozenset(LENSES)}  # a choice: (Lens, what it leaves)
+            got = game.policy_grid(whole, "b", shape_grid, NOTHING, NOTHING)
+            plain = {c: np.asarray(p, dtype=float) for c, p in answer.items()}
+            plain_total = sum(plain.values())
+            want = {c: np.broadcast_to(p / plain_total, (ha, hb)) for c, p in plain.items() if p.max() > 0.0}
+            assert list(got) == list(want)
+            for c in want:
+                assert np.array_equal(got[c], want[c]), (shape_grid, n, c)
+
+
+def test_what_b_sees_and_what_it_does_not_are_mixed_to_the_bit_as_one_array_per_choice_would_be():
+    """spread_b mixes B's choices blind and seeing (by the chance it declares second) stacked (its fast path,
+    lens_chain._mixed): to the last bit what one array per choice gives, in their order from 0.0."""
+    import numpy as np
+
+    from solo.rules.lens_chain import _mixed
+
+    rng = np.random.default_rng(5)
+    for shape in ((1, 1), (3, 7), (12, 12)):
+        sees = rng.choice([0.0, 0.5, 1.0], size=shape)
+        for n_blind, n_seen in ((0, 3), (4, 0), (5, 9), (22, 17)):
+            blind = {("k", i): rng.random(shape) for i in range(n_blind)}
+            seen = {("k", i + 3): rng.random(shape) * (i % 4 != 0) for i in range(n_seen)}
+            spreads = ((1.0 - sees, blind), (sees, seen))
+            plain: dict = {}
+            for weight, spread in spreads:
+                for c, p in spread.items():
+                    plain[c] = plain.get(c, 0.0) + weight * p
+            want = {c: p for c, p in plain.items() if np.any(p > 0.0)}
+            got = _mixed(spreads, shape)
+            assert list(got) == list(want)
+            for c in want:
+                assert np.array_equal(got[c], want[c])
+
+
+def test_a_round_for_each_nerve_is_the_round_worked_out_afresh():
+    """round_spec works out a round once for every nerve B's choice may leave (only the nerve differs): each is
+    what the round gives worked out on its own."""
+    from solo.minds.morale import Nerve
+    from solo.rules.lens_chain import RoundSpec, _damage_lens, _roll
+    from solo.rules.lenses import round_effects
+
+    chain = LensChain(lens_targets(60, covert=50, flamboyant=55), lens_targets(50, covert=45, flamboyant=40),
+                      damage_b="1d8", armour_a=1, policy_b=_seeing_policy, remembers=True)
+    game = chain.game
+    nerves = (None, Nerve(), Nerve("shaken", True), Nerve("broken"))
+    for ca in (*LENSES, *FOLLOW_UPS):
+        for cb in (*LENSES, *FOLLOW_UPS):
+            for ea in (NOTHING, Effect(-20, False, "covert"), Effect(0, True, "clever")):
+                for eb in (NOTHING, Effect(-20, False, "flamboyant", Nerve("shaken")), Effect(20, True, "clever")):
+                    for nerve in nerves:
+                        choice_b = cb if nerve is None else (cb, nerve)
+                        b = eb if nerve is None else eb._replace(nerve=nerve)
+                        ta, la = _roll(game.a, ca, ea.carry)
+                        tb, lb = _roll(game.b, cb, b.carry)
+                        r = round_odds(ta + LENS_TABLE[la].skill_shift, tb + LENS_TABLE[lb].skill_shift)
+                        last_b = b.last if cb in FOLLOW_UPS else cb
+
+                        after = tuple(
+                            (Effect(*round_effects(ca, won=wa, struck_by=cb if wb else None), ea.last),
+                             Effect(*round_effects(cb, won=wb, struck_by=ca if wa else None), last_b, b.nerve))
+                            for wa, wb in ((True, False), (False, True), (False, False)))
+                        want = RoundSpec(r.a, r.b, r.stalemate, _damage_lens(ca), _damage_lens(cb), after)
+                        assert game.round_spec(ca, choice_b, ea, eb) == want
+
+
 # -- what B sees and remembers, and a round B already declared ---------------------------------------------
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from solo.events import EventLog
 from solo.minds.arena import parse_trait, run_duels
-from solo.minds.npc import LENSES, NPCMind, Situation, lens_considerations
+from solo.minds.npc import LENSES, NPCMind, Situation, lens_considerations, reading_key
 from solo.minds.valuation import BASIC, Matchup, win_table
 from solo.npc import generate_npc
 from solo.npc.codeblock import CodeBlock, RecentEvent, roll_code_block
@@ -301,3 +301,69 @@ def test_a_sure_win_with_allies_is_a_real_number():
                    {"none": 1.0000000000000007}, 0, True)  # two against three: a power of 1.5
     assert pos.ratio < 1.0
     assert isinstance(pos.win(), float) and pos.win() <= 1.0 + 1e-12
+
+
+class _Keep:
+    """Decides as its mind does and, when nobody watches that mind, keeps each decision unread."""
+
+    def __init__(self):
+        self.mind, self.watched, self.decisions, self.keys = None, True, [], 0
+
+    def decide(self, question):
+        view, me = question.context["conflict"], question.context["participant"]
+        if question.kind == "lens" and len(view.opponents(me)) == 1:  # the key made without a reading: its own
+            assert reading_key(*self.mind._reading_fields(view, me)) == self.mind._make_reading(view, me).key()
+            self.keys += 1
+        answer = self.mind.decide(question)
+        if not self.watched:
+            self.decisions.append(self.mind.last)
+        return answer
+
+
+def test_a_decision_read_after_the_fight_says_what_it_said_as_it_was_made():
+    """A mind's why (its reason, consideration and scores) is worked out only when something reads it
+    (:class:`~solo.minds.npc.Decision`): read after the conflicts are over, every decision of a mind nobody
+    watched says word for word what its twin, whose every decision was published as it was made, said. (And
+    the key its scores are kept by, made without a reading, is the reading's.)"""
+    from solo.minds.bots import GreedyDecider
+    from solo.rules.conflict import Conflict
+    from solo.rules.participants import from_character
+
+    seen: set[str] = set()
+    for ctype, first, second in ((COMBAT, "Aggressive", "Sadistic"), (SOCIAL, "Charming", "Scheming"),
+                                 (COMBAT, "Nervous", "Shy")):
+        said, kept = EventLog(), _Keep()
+        for watched in (True, False):
+            body, foe = npc(first, second), rival(**EVEN)
+            kept.mind = NPCMind(body, random.Random(5), memory=["spared"], sink=said if watched else None)
+            kept.watched = watched
+            dice = random.Random(9)
+            for _ in range(12):
+                a = from_character(body, "a", ctype, decider=kept, pid="npc")
+                b = from_character(foe, "b", ctype, decider=GreedyDecider(), pid="pc")
+                Conflict(ctype, [a, b], dice, round_limit=30).run()
+                for char in (body, foe):
+                    for pool in char.pools.values():
+                        pool.current = pool.maximum
+        published = [e.data for e in said.events if e.kind == "npc_decision"]
+        assert len(published) == len(kept.decisions) > 50
+        assert published == [d.to_dict() for d in kept.decisions]
+        seen |= {d["consideration"] for d in published}
+        assert kept.keys > 50
+    assert seen >= {"press", "guard", "counter", "odds"}  # sentences that read the live conflict
+
+
+def test_a_readings_temperament_is_the_one_worked_out_afresh():
+    """_Reading.temperament is kept by the nature, Lenses and kind of conflict (a mind makes a reading at every
+    declaration): the same scores as temperament_scores of its own leanings."""
+    from solo.minds.npc import _Reading, temperament_scores
+    from solo.minds.valuation import evaluator
+
+    ev = evaluator(Matchup(t_me=60, t_op=55))
+    for first, second in (("Aggressive", "Sadistic"), ("Shy", "Nervous"), ("Charming", "Scheming")):
+        lean = NPCMind(npc(first, second), random.Random(1)).leanings()
+        for lenses in (tuple(LENSES), ("none", "cautious")):
+            for kind in ("physical", "social", "other"):
+                r = _Reading(lean, "steady", lenses, ev, None, None, False, 10, 10, 0, kind, 0, True)
+                assert r.temperament == temperament_scores(lean, lenses, kind)
+                assert r.temperament is r.temperament

@@ -231,3 +231,22 @@ def test_mindless_never_yields():
     assert with_block == lean
     with pytest.raises(ValueError):
         leanings(None)
+
+
+def test_leanings_are_worked_out_once_for_what_they_are_made_of():
+    """leanings keeps what it worked out by the Code Block's entries (a mind asks at every conflict): asked again
+    it gives the same numbers as working them out afresh, and a disposition that moved gives new ones."""
+    from solo.npc.leanings import _leanings
+    from solo.npc.tables import codeblocks
+
+    tables = codeblocks()
+    for block in (_block(Trait("Shy"), Trait("Nervous"), ("Health",)), _block(Trait("Boring"), Trait("Boring")),
+                  _block(Trait("Boring"), Trait("Fanatic", "dark_triad"), ("Money", "Faith"))):
+        first = leanings(block)
+        assert leanings(block) is first
+        assert first == _leanings(block, mindless=False, t=tables)
+        block.disposition = "Malicious"  # a Code Block's disposition moves as the PCs deal with it
+        assert leanings(block) == _leanings(block, mindless=False, t=tables) != first
+    listed = _block(Trait("Shy"), Trait("Nervous"), ("Health",))
+    listed.personality = [Trait("Shy"), Trait("Nervous")]  # not a value: worked out each time, the same numbers
+    assert leanings(listed) == _leanings(listed, mindless=False, t=tables)

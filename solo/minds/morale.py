@@ -245,10 +245,14 @@ def nerve_checks(lean: Leanings, nerve_now: Nerve, frac, win) -> list[tuple[Nerv
     out: dict[int, Any] = {}
     for code, p in ((flags + 8 * held, np.where(fired, 1.0 - chance, 1.0)),
                     (flags + 8 * failed, np.where(fired, chance, 0.0))):
-        for c in np.unique(code):
-            got = np.where(code == c, p, 0.0)
-            if np.any(got > 0.0):
-                out[int(c)] = out[int(c)] + got if int(c) in out else got
+        # each nerve it may leave (a code: its flags and state), in increasing order, with its chance where it
+        # is left, the codes at once (a walk asks this over every Pool of thousands of states)
+        codes = np.flatnonzero(np.bincount(code.ravel(), minlength=1))
+        got = np.where(code == codes.reshape(-1, *(1,) * code.ndim), p, 0.0)
+        taken = [bool(t) for t in np.any((got > 0.0).reshape(len(codes), -1), axis=1)]
+        for i, c in enumerate(codes.tolist()):
+            if taken[i]:
+                out[c] = out[c] + got[i] if c in out else got[i]
     # broken, it never looks again: what had fired no longer counts (one nerve, not one for each past)
     return [(Nerve(BROKEN) if c // 8 == 2 else Nerve(_STATES[c // 8], bool(c & 1), bool(c & 2), bool(c & 4)), p)
             for c, p in out.items()]

@@ -282,6 +282,10 @@ def clever_considerations(lean: Leanings, value: dict[str, float], opp_frac: flo
     }
 
 
+#: temperament_scores by (nature, Lenses, kind): what it reads of the leanings is their nature (_Reading.temperament)
+_TEMPERAMENTS: dict[tuple, dict[str, float]] = {}
+
+
 @dataclass(frozen=True)
 class _Reading:
     """What a mind's Lens policy holds fixed for one conflict: the match-up as it stands, its nature and nerve.
@@ -308,10 +312,17 @@ class _Reading:
     op_shift: int = 0
     seen: dict = field(default_factory=dict, compare=False)
 
-    @functools.cached_property
+    @property
     def temperament(self) -> dict[str, float]:
-        """:func:`temperament_scores`, worked out once a reading is asked for scores (a kept decision never asks)."""
-        return temperament_scores(self.lean, self.lenses, self.kind)
+        """:func:`temperament_scores` for its nature, Lenses and kind of conflict, worked out once for each
+        (:data:`_TEMPERAMENTS`: a live mind makes a reading at every declaration). Read only."""
+        key = (self.lean.nature, self.lenses, self.kind)
+        got = _TEMPERAMENTS.get(key)
+        if got is None:
+            if len(_TEMPERAMENTS) >= 1024:
+                _TEMPERAMENTS.clear()
+            got = _TEMPERAMENTS[key] = temperament_scores(self.lean, self.lenses, self.kind)
+        return got
 
     def values(self, own, other, **kwargs) -> dict:
         """Each Lens's value (:meth:`~.valuation.Evaluator.lens_values`) in one state, or over arrays of Pools."""
@@ -322,9 +333,16 @@ class _Reading:
 
     def key(self) -> tuple:
         """Everything the policy reads, by value: two minds of one nature in one match-up price alike."""
-        return (self.lean.nature, self.morale, self.lenses, self.ev.m, self.covert, self.flamboyant, self.side_pool,
-                self.own_max, self.op_max, self.armour_op, self.kind, self.rapport, self.foe_lenses, self.ratio,
-                self.own_shift, self.op_shift)
+        return reading_key(self.lean, self.morale, self.lenses, self.ev, self.covert, self.flamboyant,
+                           self.side_pool, self.own_max, self.op_max, self.armour_op, self.kind, self.rapport,
+                           self.foe_lenses, self.ratio, self.own_shift, self.op_shift)
+
+
+def reading_key(lean: Leanings, morale: str, lenses: tuple[str, ...], ev: Evaluator, *rest) -> tuple:
+    """:meth:`_Reading.key` from a reading's fields (all but ``seen``, in their order), without making the
+    reading: a live mind looks its scores up by it at every declaration and makes a reading only when they are
+    not kept yet (a frozen reading of sixteen fields costs more to make than the look-up)."""
+    return (lean.nature, morale, lenses, ev.m, *rest)
 
 
 class MindState(NamedTuple):
@@ -643,11 +661,7 @@ def declaration_chances(readings: dict[str, _Reading], surrenders: float | None,
         for k, p in _spread_at(r, own, other, mine, theirs, seen, foe_last, last_lens, first_round).items():
             add((k, calm), p)
         return out
-    sit = situation_at(r, MindState(own, other, mine, theirs, seen, foe_last, last_lens, first_round))
-    # the win its check reads: its best Lens on offer (at its Clever edge, the best of every value: _clever)
-    win = _top(sit.values.values()) if mine.follow_up else sit.win
-    frac = own / r.own_max if r.own_max else np.zeros(np.shape(own))
-    for left, p in nerve_checks(r.lean, nerve, frac, win):
+    for left, p in _checks_at(r, own, other, mine, theirs, seen, foe_last, first_round, nerve):
         if left.state == BROKEN and surrenders is not None:
             p = p * stays if stays != 1.0 else p
             out[EXIT] = out[EXIT] + p if EXIT in out else p
@@ -656,6 +670,56 @@ def declaration_chances(readings: dict[str, _Reading], surrenders: float | None,
         for k, q in spread.items():
             add((k, left), p * q)
     return out
+
+
+def _checks_at(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+               first_round: bool, nerve: Nerve) -> list:
+    """The morale check of :func:`declaration_chances` in one state (or arrays of them): each nerve it may
+    leave, with its chance (:func:`~.morale.nerve_checks`).
+
+    Over arrays of Pools it is kept in the reading's ``seen``, by everything
+    it reads (the Pools, the carried effects and follow-ups, what it saw or
+    its foe's last Lens, the nerve): the Lens it used last, which a chain
+    holds in its state, changes its Lens but not its check, so a walk asks
+    the same check for each of them. What the check looks at (its share of
+    its Pool, its chance to win) is kept apart, by all that but the nerve:
+    a walk asks it for every nerve the chain holds. The chances kept are
+    read only.
+    """
+    if hasattr(own, "shape"):
+        state = (own.tobytes(), other.tobytes(), own.shape, mine.carry, mine.follow_up, theirs.carry,
+                 theirs.follow_up, seen, foe_last, first_round)
+        key = ("check", *state, nerve)
+        got = r.seen.get(key)
+        if got is None:
+            looks = r.seen.get(("looks", *state))
+            if looks is None:
+                looks = r.seen["looks", *state] = _looks(r, own, other, mine, theirs, seen, foe_last, first_round)
+                for a in looks:
+                    a.flags.writeable = False
+            got = r.seen[key] = nerve_checks(r.lean, nerve, *looks)
+            for _, p in got:
+                p.flags.writeable = False
+        return got
+    return nerve_checks(r.lean, nerve, *_looks(r, own, other, mine, theirs, seen, foe_last, first_round))
+
+
+def _looks(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+           first_round: bool) -> tuple:
+    """What a mind's morale check looks at in a state: its share of its Pool and its chance to win."""
+    import numpy as np
+
+    sit = situation_at(r, MindState(own, other, mine, theirs, seen, foe_last, None, first_round))
+    # the win its check reads: its best Lens on offer (at its Clever edge, the best of every value: _clever)
+    win = _top(sit.values.values()) if mine.follow_up else sit.win
+    frac = own / r.own_max if r.own_max else np.zeros(np.shape(own))
+    return np.asarray(frac, dtype=float), np.asarray(win, dtype=float)
+
+
+def _checks(r: _Reading, own, other, mine: Effect, theirs: Effect, seen: str | None, foe_last: str,
+            first_round: bool, nerve: Nerve) -> list:
+    """:func:`_checks_at` with nothing kept (the plain way its tests hold it to)."""
+    return nerve_checks(r.lean, nerve, *_looks(r, own, other, mine, theirs, seen, foe_last, first_round))
 
 
 def reads_alike(lens_1: str, lens_2: str) -> bool:
@@ -677,21 +741,51 @@ def foe_last_lens(keeps: str, theirs: Effect) -> str:
     return keeps
 
 
-@dataclass(frozen=True)
 class Decision:
-    """One answer of a mind, with what tipped it."""
+    """One answer of a mind, with what tipped it: its reason in words, the consideration behind it, the scores.
 
-    actor: str
-    question: str
-    choice: str
-    reason: str
-    consideration: str
-    scores: dict
-    round: int = 0
+    The why is text, made only where something renders it (docs/design.md):
+    a decision may carry it worked out, or ``why``, a function that works it
+    out (reason, consideration, scores) from what it holds when first read,
+    so a mind whose decisions nobody reads (a duel's thousand runs, a
+    simulation, a what-if twin) never builds a sentence. Such a function
+    reads nothing that moves after the decision (:meth:`NPCMind._lens` takes
+    what it needs of the live conflict with it).
+    """
+
+    __slots__ = ("actor", "question", "choice", "round", "_why")
+
+    def __init__(self, actor: str, question: str, choice: str, reason: str = "", consideration: str = "",
+                 scores: dict | None = None, round: int = 0, *,
+                 why: Callable[[], tuple[str, str, dict]] | None = None):
+        self.actor, self.question, self.choice, self.round = actor, question, choice, round
+        self._why: tuple[str, str, dict] | Callable[[], tuple[str, str, dict]] = (
+            why if why is not None else (reason, consideration, scores if scores is not None else {}))
+
+    def _explained(self) -> tuple[str, str, dict]:
+        why = self._why
+        if callable(why):
+            why = self._why = why()
+        return why
+
+    @property
+    def reason(self) -> str:
+        return self._explained()[0]
+
+    @property
+    def consideration(self) -> str:
+        return self._explained()[1]
+
+    @property
+    def scores(self) -> dict:
+        return self._explained()[2]
 
     def to_dict(self) -> dict:
         return {"actor": self.actor, "question": self.question, "choice": self.choice, "reason": self.reason,
                 "consideration": self.consideration, "scores": dict(self.scores), "round": self.round}
+
+    def __repr__(self) -> str:
+        return f"Decision({', '.join(f'{k}={v!r}' for k, v in self.to_dict().items())})"
 
 
 #: The live Lens choice's scores by (reading key, state): read only, shared by every mind in the process.
@@ -842,6 +936,11 @@ class NPCMind:
         """What its Lens choice holds fixed now. For a Lens policy (no ``pos``): one foe, or a ValueError. In
         play (``pos``, the position read for this declaration): its main foe among them all, outnumbered or not,
         the Lenses offered."""
+        return _Reading(*self._reading_fields(conflict, me, pos, lenses))
+
+    def _reading_fields(self, conflict: ConflictView, me: Participant, pos: Position | None = None,
+                        lenses: list[str] | None = None) -> tuple:
+        """:meth:`_make_reading`'s fields (all but ``seen``, in their order), the reading not made."""
         opponents = conflict.opponents(me)
         if pos is None and len(opponents) != 1:
             raise ValueError("a Lens policy is for one foe; with allies or several foes the state is more than Pools")
@@ -870,10 +969,10 @@ class NPCMind:
         step = 0
         if ctype.social and any(p.is_pc for p in opponents):
             step = disposition_step(self.disposition())
-        return _Reading(fight.lean, fight.morale.state, tuple(lenses), ev, covert, flamboyant, side_pool,
-                        me.pool.maximum, main.pool.maximum, armour_op, _kind(ctype), step, main.uses_lenses,
-                        pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
-                        main.pool.maximum if main.pushing else 0)
+        return (fight.lean, fight.morale.state, tuple(lenses), ev, covert, flamboyant, side_pool, me.pool.maximum,
+                main.pool.maximum, armour_op, _kind(ctype), step, main.uses_lenses,
+                pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
+                main.pool.maximum if main.pushing else 0)
 
     def never_breaks(self, conflict: ConflictView) -> bool:
         """Whether its morale can never move in this conflict (a mindless creature)."""
@@ -1041,6 +1140,7 @@ class NPCMind:
     def _publish(self, d: Decision) -> None:
         self.last = d
         if self.explain:
+            d.to_dict()  # its why worked out now, as it stands: the log is read later
             self.log.append(d)
         if self.sink is not None:
             self.sink(Event("npc_decision", d.to_dict()))
@@ -1118,10 +1218,18 @@ class NPCMind:
             return Decision(me.id, q.kind, choice, reason, "level", {choice: 0.0}, conflict.round)
         parts, totals = self._lens_parts(lenses, conflict, me, fight, pos)
         choice = self._pick(totals)
-        key, reason = self._reason(choice, self._strongest(choice, lenses, parts), conflict, me, pos)
         fight.last_lens = choice
-        return Decision(me.id, q.kind, choice, reason, key, {k: round(v, 3) for k, v in totals.items()},
-                        conflict.round)
+        facts = _LensFacts.of(self, parts, conflict, me, pos)
+        npc, strongest = self.npc, NPCMind._strongest
+
+        # read only when something renders it (Decision); it holds neither the mind nor a participant (whose
+        # decider is the mind): a mind keeps its last decision, and a cycle would keep a what-if twin's whole
+        # conflict alive until the cyclic collector came by
+        def why() -> tuple[str, str, dict]:
+            key, reason = _reason(npc, choice, strongest(choice, lenses, parts), facts)
+            return reason, key, {k: round(v, 3) for k, v in totals.items()}
+
+        return Decision(me.id, q.kind, choice, round=conflict.round, why=why)
 
     def _lens_parts(self, lenses: list[str], conflict: ConflictView, me: Participant, fight: _Fight,
                     pos: Position) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
@@ -1133,13 +1241,14 @@ class NPCMind:
         """
         main = pos.main
         decl = conflict.declared(main.id)
-        reading = self._make_reading(conflict, me, pos, lenses)
+        fields = self._reading_fields(conflict, me, pos, lenses)
         state = MindState(pos.a, pos.b, Effect(me.carry), Effect(main.carry, main.clever_next),
                           (decl.clever_choice or decl.lens) if decl is not None else None, main.last_lens,
                           fight.last_lens, conflict.round <= 1)
-        key = (reading.key(), state)
+        key = (reading_key(*fields), state)
         scored = _SCORED.get(key)
         if scored is None:
+            reading = _Reading(*fields)
             parts = lens_considerations(fight.lean, lenses, situation_at(reading, state), reading.temperament)
             totals = {k: round(sum(p.get(k, 0.0) for p in parts.values()), 6) for k in lenses}
             if len(_SCORED) >= _SCORED_MAX:
@@ -1172,13 +1281,6 @@ class NPCMind:
             if gain > best_gain:
                 best_key, best_gain = key, gain
         return best_key
-
-    def _reason(self, choice: str, key: str | None, conflict: ConflictView, me: Participant,
-                pos: Position) -> tuple[str, str]:
-        """The strongest consideration behind a Lens (``key``, from :meth:`_strongest`), and a short sentence for it."""
-        if key is None:
-            return "chance", f"{LENS_WORDS.get(choice, choice)}: near-equal options, picked on a whim"
-        return key, _lens_reason(self, key, choice, conflict, me, pos)
 
     # -- Clever's follow-up ------------------------------------------------------------
     def _clever(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
@@ -1377,32 +1479,66 @@ def _traits(npc, lean_key: str) -> str:
 _LEAN_OF = {lens: lean for lean, lens in LEAN_LENS.items()}  # Lens -> the leaning that favours it
 
 
-def _lens_reason(mind: NPCMind, key: str, choice: str, conflict: ConflictView, me: Participant,
-                 pos: Position) -> str:
-    main = pos.main
+class _LensFacts(NamedTuple):
+    """What the sentence for a Lens decision reads of the live conflict, taken when the mind decides (the
+    sentence is made later, if ever: :class:`Decision`): numbers and names, no participant."""
+
+    values: dict[str, float]  # the position's (read only)
+    win: float | None  # its best chance, adjusted for numbers (only with ``gamble`` or ``secure``)
+    opponents: int
+    allies: int
+    armour_op: int
+    main_name: str
+    main_current: int
+    main_maximum: int
+    main_carry: int
+    own_current: int
+    own_maximum: int
+    opp_lens: str | None  # the foe's Lens as it answers it (only with a ``counter`` consideration)
+    disposition: str | None  # towards the PCs (only with a ``rapport`` consideration)
+
+    @classmethod
+    def of(cls, mind: NPCMind, parts: dict, conflict: ConflictView, me: Participant, pos: Position) -> _LensFacts:
+        main = pos.main
+        return cls(pos.values, pos.win() if "gamble" in parts or "secure" in parts else None, len(pos.opponents),
+                   len(pos.allies), pos.armour_op, main.name, main.pool.current, main.pool.maximum, main.carry,
+                   me.pool.current, me.pool.maximum,
+                   NPCMind._opponent_lens(conflict, main) if "counter" in parts else None,
+                   mind.disposition() if "rapport" in parts else None)
+
+
+def _reason(npc, choice: str, key: str | None, facts: _LensFacts) -> tuple[str, str]:
+    """The strongest consideration behind a Lens (``key``, from :meth:`NPCMind._strongest`), and a short sentence
+    for it (``npc``: whose Code Block names its temperament)."""
+    if key is None:
+        return "chance", f"{LENS_WORDS.get(choice, choice)}: near-equal options, picked on a whim"
+    return key, _lens_reason(npc, key, choice, facts)
+
+
+def _lens_reason(npc, key: str, choice: str, f: _LensFacts) -> str:
     words = LENS_WORDS.get(choice, choice)
     if key == "odds":
-        return f"{words}: {pos.values.get(choice, 0.0):.0%} to win this way, the best odds"
+        return f"{words}: {f.values.get(choice, 0.0):.0%} to win this way, the best odds"
     if key == "temperament":
         if choice == "none":
             return "keeps it simple: nothing in its nature pulls it elsewhere"
-        return f"{words}: it is {_traits(mind.npc, _LEAN_OF[choice])}"
+        return f"{words}: it is {_traits(npc, _LEAN_OF[choice])}"
     if key == "press":
-        return f"{words}: presses {main.name}, hurt at {main.pool.current}/{main.pool.maximum}"
+        return f"{words}: presses {f.main_name}, hurt at {f.main_current}/{f.main_maximum}"
     if key == "guard":
-        return f"{words}: hurt ({me.pool.current}/{me.pool.maximum}), it guards itself"
+        return f"{words}: hurt ({f.own_current}/{f.own_maximum}), it guards itself"
     if key == "gamble":
-        return f"{words}: losing ({pos.win():.0%}), it swings for a lucky break"
+        return f"{words}: losing ({f.win or 0.0:.0%}), it swings for a lucky break"
     if key == "secure":
-        return f"{words}: well ahead ({pos.win():.0%}), it makes the win safe"
+        return f"{words}: well ahead ({f.win or 0.0:.0%}), it makes the win safe"
     if key == "counter":
-        if main.carry < 0 and choice == "aggressive":
-            return f"{words}: {main.name} is off balance ({main.carry} %)"
-        return f"{words}: answers {main.name}'s {NPCMind._opponent_lens(conflict, main).title()}"
+        if f.main_carry < 0 and choice == "aggressive":
+            return f"{words}: {f.main_name} is off balance ({f.main_carry} %)"
+        return f"{words}: answers {f.main_name}'s {(f.opp_lens or 'none').title()}"
     if key == "outnumbered":
-        return f"{words}: outnumbered {len(pos.opponents)} to {len(pos.allies)}"
+        return f"{words}: outnumbered {f.opponents} to {f.allies}"
     if key == "armour":
-        return f"{words}: {main.name}'s armour soaks {pos.armour_op} points"
+        return f"{words}: {f.main_name}'s armour soaks {f.armour_op} points"
     if key == "shaken":
         return f"{words}: shaken, it keeps its distance"
     if key == "cornered":
@@ -1412,8 +1548,9 @@ def _lens_reason(mind: NPCMind, key: str, choice: str, conflict: ConflictView, m
     if key == "surprise":
         return f"{words}: opens with a trick before they see it coming"
     if key == "rapport":
-        fair = disposition_step(mind.disposition()) > 0
-        return f"{words}: {mind.disposition()} towards them, " + ("it plays fair" if fair else "it fights dirty")
+        disposition = f.disposition or "Neutral"
+        fair = disposition_step(disposition) > 0
+        return f"{words}: {disposition} towards them, " + ("it plays fair" if fair else "it fights dirty")
     return words
 
 

@@ -47,9 +47,33 @@ class Leanings:
         return not self.mindless and self.flee_threshold > 0
 
 
+#: Leanings by what they are made of (the Code Block's entries, mindless, and the tables, held to be sure they
+#: are the same ones): a mind asks at every conflict, a duel thousands of times. Shared: read only.
+_MADE: dict[tuple, tuple[CodeBlockTables, Leanings]] = {}
+_MADE_MAX = 1024
+
+
 def leanings(code_block: CodeBlock | None, *, mindless: bool = False,
              tables: CodeBlockTables | None = None) -> Leanings:
+    """The numbers a mind reads of a Code Block (mindless: a creature's), worked out once for each (kept in
+    :data:`_MADE`; a Code Block's disposition may move, so it is keyed by its entries, not by the object)."""
     t = tables or codeblocks()
+    cb = code_block
+    key = (mindless, None if cb is None else (cb.personality, tuple(cb.motivation), cb.event, cb.disposition))
+    try:
+        made = _MADE.get(key)
+    except TypeError:  # an entry that is not a value (a hand-made Code Block with lists): worked out afresh
+        return _leanings(code_block, mindless=mindless, t=t)
+    if made is not None and made[0] is t:
+        return made[1]
+    lean = _leanings(code_block, mindless=mindless, t=t)
+    if len(_MADE) >= _MADE_MAX:
+        _MADE.clear()
+    _MADE[key] = (t, lean)
+    return lean
+
+
+def _leanings(code_block: CodeBlock | None, *, mindless: bool, t: CodeBlockTables) -> Leanings:
     if mindless or code_block is None:
         if not mindless:
             raise ValueError("an NPC without a Code Block must be mindless")

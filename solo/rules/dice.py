@@ -208,12 +208,17 @@ class DiceExpr:
     terms: tuple[DiceTerm, ...]
 
     def __str__(self) -> str:
-        out = ""
-        for i, term in enumerate(self.terms):
-            if i == 0:
-                out += ("-" if term.sign < 0 else "") + str(term)
-            else:
-                out += ("-" if term.sign < 0 else "+") + str(term)
+        # made once per expression (frozen, so it cannot change): the minds and the odds engine key their
+        # tables by it, some thousands of times a conflict
+        out = self.__dict__.get("_text")
+        if out is None:
+            out = ""
+            for i, term in enumerate(self.terms):
+                if i == 0:
+                    out += ("-" if term.sign < 0 else "") + str(term)
+                else:
+                    out += ("-" if term.sign < 0 else "+") + str(term)
+            object.__setattr__(self, "_text", out)
         return out
 
     @property

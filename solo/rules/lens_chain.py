@@ -74,9 +74,9 @@ keeping one Lens never leaves, or B declared what its policy never would).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .dice import parse
 from .lenses import (
@@ -345,9 +345,11 @@ class _Game:
         self._hurts: dict[tuple[Effect, Effect], tuple[Effect, Effect]] = {}
         self._leaving: Callable[[Hashable], float] | None = getattr(self.policy_b, "leaving", None)
         self._specs: dict[tuple[str, str | tuple, Effect, Effect], RoundSpec] = {}
+        self._bare: dict[tuple, tuple] = {}  # round_spec's all but B's nerve (see _bare_spec)
         self._taps: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = {}
         self._b: dict[tuple, dict[str, np.ndarray]] = {}
         self._sees: dict[Grid, np.ndarray] = {}
+        self._pool_grids: dict[Grid, tuple[np.ndarray, np.ndarray]] = {}
         # the largest blow of each side (what a walk keeps below each Pool)
         self.hit_a = max(v for v, _ in damage_distribution(a.dice, "none", a.bonus, b.armour))
         self.hit_b = max(v for v, _ in damage_distribution(b.dice, "none", b.bonus, a.armour))
@@ -379,21 +381,31 @@ class _Game:
         spec = self._specs.get(key)
         if spec is None:
             cb = choice_of(choice_b)
-            if isinstance(choice_b, tuple):
-                eb = eb._replace(nerve=choice_b[1])
-            a, b = self.a, self.b
-            ta, la = _roll(a, ca, ea.carry)
-            tb, lb = _roll(b, cb, eb.carry)
-            r = round_odds(ta + LENS_TABLE[la].skill_shift, tb + LENS_TABLE[lb].skill_shift)  # round_kernel's
-            last_b = (eb.last if cb in FOLLOW_UPS else cb) if self.remembers else None
-
-            def pair(wa: bool, wb: bool) -> tuple[Effect, Effect]:  # wa: A won the round, wb: B won it
-                return (Effect(*round_effects(ca, won=wa, struck_by=cb if wb else None), ea.last),
-                        Effect(*round_effects(cb, won=wb, struck_by=ca if wa else None), last_b, eb.nerve))
-
-            spec = self._specs[key] = RoundSpec(r.a, r.b, r.stalemate, _damage_lens(ca), _damage_lens(cb),
-                                                (pair(True, False), pair(False, True), pair(False, False)))
+            nerve = choice_b[1] if isinstance(choice_b, tuple) else eb.nerve
+            # all but B's nerve, which only passes through: one for every nerve a mind's choice may leave
+            bare = self._bare.get((ca, cb, ea, eb.carry, eb.follow_up, eb.last))
+            if bare is None:
+                bare = self._bare[ca, cb, ea, eb.carry, eb.follow_up, eb.last] = self._bare_spec(ca, cb, ea, eb)
+            (a, b, stalemate), damage_a, damage_b, after = bare
+            left = tuple((pa, Effect(carry, follow_up, last, nerve)) for pa, (carry, follow_up, last) in after)
+            spec = self._specs[key] = RoundSpec(a, b, stalemate, damage_a, damage_b, left)  # type: ignore[arg-type]
         return spec
+
+    def _bare_spec(self, ca: str, cb: str, ea: Effect, eb: Effect) -> tuple:
+        """:meth:`round_spec` but B's nerve: (its chances, the damage Lenses, the pairs it leaves with B's effect
+        as (carry, follow-up, last)). Everything a round reads but the nerve, so kept by that."""
+        a, b = self.a, self.b
+        ta, la = _roll(a, ca, ea.carry)
+        tb, lb = _roll(b, cb, eb.carry)
+        r = round_odds(ta + LENS_TABLE[la].skill_shift, tb + LENS_TABLE[lb].skill_shift)  # round_kernel's
+        last_b = (eb.last if cb in FOLLOW_UPS else cb) if self.remembers else None
+
+        def pair(wa: bool, wb: bool) -> tuple[Effect, tuple]:  # wa: A won the round, wb: B won it
+            return (Effect(*round_effects(ca, won=wa, struck_by=cb if wb else None), ea.last),
+                    (*round_effects(cb, won=wb, struck_by=ca if wa else None), last_b))
+
+        return ((r.a, r.b, r.stalemate), _damage_lens(ca), _damage_lens(cb),
+                (pair(True, False), pair(False, True), pair(False, False)))
 
     def taps(self, side: str, dmg: str) -> tuple[tuple[int, ...], tuple[float, ...]]:
         """A side's blow with a damage Lens, once it has won the round: each amount (0: it lands for nothing)
@@ -433,11 +445,7 @@ class _Game:
         else:
             blind = self.policy_grid(self.policy_b, "b", grid, eb, ea, None) if np.any(sees < 1.0) else {}
             seen = self.policy_grid(self.policy_b, "b", grid, eb, ea, ca) if np.any(sees > 0.0) else {}
-            got = {}
-            for weight, spread in ((1.0 - sees, blind), (sees, seen)):
-                for c, p in spread.items():
-                    got[c] = got.get(c, 0.0) + weight * p
-            got = {c: p for c, p in got.items() if np.any(p > 0.0)}
+            got = _mixed(((1.0 - sees, blind), (sees, seen)), grid.shape)
         self._b[key] = got
         return got
 
@@ -449,18 +457,13 @@ class _Game:
 
         allowed = self._allowed(side, mine)
         ha, hb = grid.shape
-        pools_a = np.arange(grid.lo_a, grid.hi_a + 1)[:, None].repeat(hb, axis=1)
-        pools_b = np.arange(grid.lo_b, grid.hi_b + 1)[None, :].repeat(ha, axis=0)
+        pools_a, pools_b = self._pools(grid)
         own, other = (pools_a, pools_b) if side == "a" else (pools_b, pools_a)
         whole = getattr(policy, "over_grid", None)
         if whole is not None:
             got = whole(own, other, mine, theirs, *seen)
-            answer = {c: np.asarray(p, dtype=float) for c, p in ({got: 1.0} if isinstance(got, str) else got).items()}
-            total = sum(answer.values())
-            if (any(choice_of(c) not in allowed for c in answer) or min(float(p.min()) for p in answer.values()) < 0.0
-                    or float(np.max(np.abs(total - 1.0))) > 1e-6):
-                self._check_point(policy, side, own, other, mine, theirs, seen, allowed)
-            return {c: np.broadcast_to(p / total, (ha, hb)) for c, p in answer.items() if p.max() > 0.0}
+            answer = [(got, 1.0)] if isinstance(got, str) else list(got.items())
+            return self._normalised(answer, (ha, hb), policy, side, own, other, mine, theirs, seen, allowed)
         out: dict[str, np.ndarray] = {}
         for i in range(ha):
             for j in range(hb):
@@ -471,6 +474,53 @@ class _Game:
                         arr = out[c] = np.zeros((ha, hb))
                     arr[i, j] = p
         return out
+
+    def _pools(self, grid: Grid) -> tuple[np.ndarray, np.ndarray]:
+        """A's Pool and B's at every point of ``grid`` (read only: every policy asked over it shares them)."""
+        got = self._pool_grids.get(grid)
+        if got is None:
+            import numpy as np
+
+            ha, hb = grid.shape
+            pools_a = np.arange(grid.lo_a, grid.hi_a + 1)[:, None].repeat(hb, axis=1)
+            pools_b = np.arange(grid.lo_b, grid.hi_b + 1)[None, :].repeat(ha, axis=0)
+            pools_a.flags.writeable = pools_b.flags.writeable = False
+            got = self._pool_grids[grid] = (pools_a, pools_b)
+        return got
+
+    def _normalised(self, answer: list[tuple[str, Any]], shape: tuple[int, int], policy: Callable[..., Choice],
+                    side: str, own: np.ndarray, other: np.ndarray, mine: Effect, theirs: Effect, seen: tuple,
+                    allowed: frozenset[str]) -> dict[str, np.ndarray]:
+        """A whole-grid answer ({choice: chances}) checked and normalised, choices never taken left out.
+
+        An answer whose every choice is an array over the grid (a mind's:
+        some twenty small arrays with a nerve, asked thousands of times a
+        walk) is stacked and worked on in a few array steps: the same
+        arithmetic as one array per choice, ``total`` summed over the
+        choices in their order (a running sum: numpy's ``reduce`` may add in
+        pairs), so the same bits (tests/test_lens_chain.py holds it to the
+        plain way). Any other answer (numbers standing for every Pool) goes
+        the plain way, one array per choice.
+        """
+        import numpy as np
+
+        values = [p for _, p in answer]
+        if not all(type(p) is np.ndarray and p.shape == shape and p.dtype == np.float64 for p in values):
+            arrays = {c: np.asarray(p, dtype=float) for c, p in answer}
+            plain = sum(arrays.values())
+            if (any(choice_of(c) not in allowed for c in arrays) or min(float(p.min()) for p in arrays.values()) < 0.0
+                    or float(np.max(np.abs(plain - 1.0))) > 1e-6):
+                self._check_point(policy, side, own, other, mine, theirs, seen, allowed)
+            return {c: np.broadcast_to(p / plain, shape) for c, p in arrays.items() if p.max() > 0.0}
+        stack = np.array(values)  # one copy of them all
+        total = np.add.accumulate(stack, axis=0)[-1]
+        if (any(choice_of(c) not in allowed for c, _ in answer) or float(stack.min()) < 0.0
+                or float(np.max(np.abs(total - 1.0))) > 1e-6):
+            self._check_point(policy, side, own, other, mine, theirs, seen, allowed)
+        taken = stack.reshape(len(answer), -1).max(axis=1) > 0.0
+        stack /= total
+        stack.flags.writeable = False
+        return {c: stack[i] for i, (c, _) in enumerate(answer) if taken[i]}
 
     def _allowed(self, side: str, mine: Effect) -> frozenset[str]:
         """What ``side`` may declare with this effect: its Lenses, or its edges when its follow-up is due; and a
@@ -510,6 +560,33 @@ class _Game:
             for c, q in spread:
                 out[c] = out.get(c, 0.0) + w * q
         return tuple((c, q) for c, q in out.items() if q > 0.0)
+
+
+def _mixed(spreads: Sequence[tuple[np.ndarray, Mapping[str, np.ndarray]]],
+           shape: tuple[int, int]) -> dict[str, np.ndarray]:
+    """Chances over a grid of Pools mixed by weights over it: for each choice, the sum over ``spreads`` of weight
+    × chance, in their order from 0.0; choices never taken left out (read only).
+
+    Each spread's choices are worked on stacked (a mind with a nerve has
+    some twenty, each a small array), the sums in the order one array per
+    choice would make them, so the same bits (tests/test_lens_chain.py).
+    """
+    import numpy as np
+
+    keys: dict[str, int] = {}
+    for _, spread in spreads:
+        for c in spread:
+            keys.setdefault(c, len(keys))
+    if not keys:
+        return {}
+    out = np.zeros((len(keys), *shape))
+    for weight, spread in spreads:
+        if spread:
+            rows = [keys[c] for c in spread]
+            out[rows] += weight * np.stack(list(spread.values()))
+    taken = out.reshape(len(keys), -1).max(axis=1, initial=0.0) > 0.0
+    out.flags.writeable = False
+    return {c: out[i] for c, i in keys.items() if taken[i]}
 
 
 def _side(targets: Mapping[str, int] | int, dice: str, bonus: int, armour: int, name: str) -> _Side:
