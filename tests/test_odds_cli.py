@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import pytest
 from click.testing import CliRunner
 
 from solo.cli import cli
 from solo.minds.foresight import keeping
+from solo.minds.morale import reaction_split
+from solo.npc import NPC as NPCFile
+from solo.npc.leanings import leanings
 from solo.rules.lens_chain import LensChain, lens_targets
 from solo.rules.lenses import LENSES
 from solo.rules.odds import conflict_odds
+from solo.toml_files import load_toml
 
 PLAIN = ["--skill-a", "60", "--pool-a", "10", "--skill-b", "55", "--pool-b", "9"]
 
@@ -142,9 +147,10 @@ event = { topic = "Money", sign = "negative" }
 @pytest.mark.parametrize("lens", LENSES)
 def test_solo_odds_and_solo_duel_agree_for_every_lens(tmp_path, files, lens):
     """``solo odds --npc F --pc P --lens-a X`` against ``solo duel --npc F --pc P --pc-lens X --runs 4000``, for
-    every X, against a mind whose nerve goes: won, lost and gone (fled or surrendered) within four standard
-    errors (at most 0.032 on each share). A mindless foe is the chain's simpler case
-    (tests/test_lens_chain_nerve.py plays one against the engine)."""
+    every X, against a mind whose nerve goes: won, lost, fled and surrendered within four standard errors (at
+    most 0.032 on each share); the ways out split as the chain splits them (``reaction_split``, the Code
+    Block's share of surrenders). A mindless foe is the chain's simpler case (tests/test_lens_chain_nerve.py
+    plays one against the engine, and other minds)."""
     pc, _ = files
     npc = tmp_path / "sneak.toml"
     npc.write_text(COWARD, encoding="utf-8")
@@ -158,5 +164,10 @@ def test_solo_odds_and_solo_duel_agree_for_every_lens(tmp_path, files, lens):
     runs, outcomes = duel["runs"], duel["outcomes"]  # the NPC's side: it lost when the PC won
     gone = outcomes.get("fled", 0) + outcomes.get("surrendered", 0)
     assert abs(_z(gone, runs, exact["b_exits"])) <= 4, (outcomes, exact)
+    mind = NPCFile.from_dict(load_toml(npc), file=npc, rng=random.Random(f"duel-file:{LENSES.index(lens) + 1}"))
+    surrenders = reaction_split(leanings(mind.code_block), can_flee=True)  # the mind solo duel read
+    assert surrenders is not None and 0 < surrenders < 1  # this mind both runs and gives up: both are counted
+    assert abs(_z(outcomes.get("surrendered", 0), runs, exact["b_exits"] * surrenders)) <= 4, (outcomes, exact)
+    assert abs(_z(outcomes.get("fled", 0), runs, exact["b_exits"] * (1 - surrenders))) <= 4, (outcomes, exact)
     assert abs(_z(outcomes.get("lost", 0), runs, exact["a_wins"])) <= 4, (outcomes, exact)
     assert abs(_z(outcomes.get("won", 0), runs, exact["b_wins"])) <= 4, (outcomes, exact)
