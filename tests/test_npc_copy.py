@@ -86,3 +86,16 @@ def test_a_state_read_back_reads_its_npcs_once_per_form_and_a_damaged_form_fails
     for _ in range(2):
         with pytest.raises(ContentError):
             NPC.from_form(bad)
+
+
+def test_a_shallow_copy_is_what_copy_copy_gives():
+    """``shallow`` (how a character's, an NPC's and a Code Block's duplicate begins) is ``copy.copy`` made quick."""
+    import copy
+
+    from solo.characters import pregenerated
+    from solo.rules.character import shallow
+
+    npc = _npcs()[0]
+    for obj in (pregenerated("espen"), npc, npc.code_block):
+        made, plain = shallow(obj), copy.copy(obj)
+        assert type(made) is type(plain) and vars(made) == vars(plain) and made is not obj and made == obj

@@ -174,3 +174,24 @@ def test_toml_syntax_error_has_line(tmp_path):
     with pytest.raises(ContentError) as info:
         load_codeblocks(path)
     assert info.value.line is not None and str(path) in str(info.value)
+
+
+def test_a_disposition_is_found_by_any_spelling_of_its_name_or_alias_as_the_table_scan_finds_it():
+    """``CodeBlockTables.disposition`` looks a name up at once; it finds what a scan of the table in order finds."""
+    import pytest
+
+    from solo.npc.tables import codeblocks
+
+    tables = codeblocks()
+
+    def scanned(name: str):
+        wanted = name.strip().lower()
+        return next((d for d in tables.dispositions
+                     if wanted == d.name.lower() or wanted in (a.lower() for a in d.aliases)), None)
+
+    for disp in tables.dispositions:
+        for spelled in (disp.name, *disp.aliases):
+            for name in (spelled, spelled.upper(), f"  {spelled.lower()} "):
+                assert tables.disposition(name) is scanned(name) is disp
+    with pytest.raises(KeyError, match="unknown disposition"):
+        tables.disposition("Smitten")

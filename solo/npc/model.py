@@ -9,7 +9,6 @@ Pools may be left out, both filled in from the level (docs/npcs.md).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from dataclasses import dataclass, fields
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn, Self
 
 from ..errors import ContentError, did_you_mean
-from ..rules.character import Character
+from ..rules.character import Character, shallow
 from ..rules.fiction import FICTION_FIELDS, Fiction, check_fiction
 from ..rules.rulebook import SKILLS, RulesTables, rules
 from .codeblock import CodeBlock
@@ -120,7 +119,7 @@ class NPC(Character):
         shared): an NPC read from a fixed file form, met again in another game, or a state copied."""
         new = super().duplicate()
         if self.code_block is not None:
-            new.code_block = dataclasses.replace(self.code_block)
+            new.code_block = shallow(self.code_block)
         return new
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
@@ -116,13 +116,23 @@ class CodeBlockTables:
         return _named(self.events, topic, "Recent Event topic")
 
     def disposition(self, name: str) -> Disposition:
-        wanted = str(name).strip().lower()
-        for disp in self.dispositions:
-            if wanted == disp.name.lower() or wanted in (a.lower() for a in disp.aliases):
-                return disp
+        found = self._dispositions_by_name.get(str(name).strip().lower())
+        if found is not None:
+            return found
         names = [d.name for d in self.dispositions]
         raise KeyError(f"unknown disposition {name!r}{did_you_mean(str(name).title(), names)}; "
                        f"known: {', '.join(names)}")
+
+    @cached_property
+    def _dispositions_by_name(self) -> dict[str, Disposition]:
+        """Each disposition by its name and its aliases, lower-cased, the first in table order taking a name
+        they share: what a scan of the table finds, looked up at once (solo prove keys every NPC's disposition
+        at every state it meets)."""
+        found: dict[str, Disposition] = {}
+        for disp in self.dispositions:
+            for spelled in (disp.name, *disp.aliases):
+                found.setdefault(spelled.lower(), disp)
+        return found
 
     @property
     def default_disposition(self) -> Disposition:

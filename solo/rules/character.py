@@ -8,12 +8,11 @@ see why a number moved.
 
 from __future__ import annotations
 
-import copy as _copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, NoReturn, Self, overload
+from typing import Any, NoReturn, Self, TypeVar, overload
 
 from ..errors import ContentError, did_you_mean
 from .rolls import Modifier
@@ -21,6 +20,8 @@ from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
 #: Tags a character file or save may still spell as an older version of the table did.
 RENAMED_TAGS = {"Headquarter": "Headquarters"}
+
+_T = TypeVar("_T")
 
 HURT_PENALTY = -20  # any Pool below zero (docs/rules.md §5.5)
 MAX_SKILL = 100  # a skill's range, 0-100 % (docs/rules.md §2.1, book l.69); a Focus may take the target past it
@@ -142,7 +143,7 @@ class Character:
     def duplicate(self) -> Self:
         """This character with every container made new, nothing checked again (it was when it was read):
         a search copies the party at every step. tests/test_npc_copy.py checks no container is shared."""
-        new = _copy.copy(self)
+        new = shallow(self)
         new.skills = dict(self.skills)
         new.pools = {k: Pool(p.maximum, p.current) for k, p in self.pools.items()}
         new.focuses = dict(self.focuses)
@@ -153,6 +154,14 @@ class Character:
         new.requests = dict(self.requests)
         new.medicine_tried = list(self.medicine_tried)
         return new
+
+
+def shallow(obj: _T) -> _T:
+    """What ``copy.copy`` gives for a plain class (a new object of its class, the same attribute values), without
+    its generic protocol: solo prove copies each character and NPC at every step of its search."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 class _CharacterReader:

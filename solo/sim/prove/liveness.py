@@ -31,8 +31,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+import operator
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ...story.format.expressions import Condition, Context, _compiled
@@ -428,11 +429,15 @@ class Liveness:
         self.ahead_conds = {sid: tuple(sorted({c for t in scenes for c in self.scene_conds[t]}))
                             for sid, scenes in ahead.items()}
         self.places = {sid: self._place(scene) for sid, scene in adventure.scenes.items()}
+        #: every condition each scene's flow names (its choices', effects' and routes'): what its equations read
+        self.place_conds = {sid: _conds_of_place(place) for sid, place in self.places.items()}
         #: residual trees by id, and the atoms each reads (a bit mask); id 0 and 1: settled false and true
         self.residuals: list[tuple] = [(DET, False), (DET, True)]
         self.residual_ids: dict[tuple, int] = {(DET, False): 0, (DET, True): 1}
         self.residual_masks: list[int] = [0, 0]
-        self._worked: dict[tuple, int] = {}
+        self._worked: dict[tuple, int] = {}  # (scene, condition, the values it reads) -> its residual's id
+        self._readers: dict[str, list[tuple[int, Callable[[tuple], Any]]]] = {}  # scene -> its conditions' readers
+        self._flows: dict[tuple, tuple | None] = {}  # (scene, its conditions' residuals) -> its equations
         self._shapes: dict[tuple, Shape] = {}
         self._idents: dict[bytes, int] = {}  # a digest of the scene, the scenes ahead and their settled conditions
         self._shared: dict[Any, Any] = {}
@@ -488,19 +493,26 @@ class Liveness:
     def shape(self, scene: str, values: tuple) -> tuple[Shape, tuple[int, ...]]:
         """The :class:`Shape` of a state at ``scene``'s menu whose atoms read ``values``, and its settled
         conditions (a residual id for each condition of the scenes ahead, in :attr:`ahead_conds` order)."""
-        conds = self.ahead_conds[scene]
-        dets = tuple(self._residual(scene, ci, values) for ci in conds)
+        readers = self._readers.get(scene)
+        if readers is None:
+            readers = self._readers[scene] = [(ci, _reader(self.cond_atoms[ci])) for ci in self.ahead_conds[scene]]
+        worked = self._worked
+        found_ids = []
+        for ci, read in readers:  # each condition's residual, worked out once per scene and values it reads
+            rid = worked.get((scene, ci, read(values)))
+            found_ids.append(rid if rid is not None else self._residual(scene, ci, values))
+        dets = tuple(found_ids)
         memo = (scene, hashlib.blake2b(array("I", dets).tobytes(), digest_size=16).digest())  # small to keep
         found = self._shapes.get(memo)
         if found is None:
             if len(self._shapes) >= MAX_CACHED:
                 self._shapes.clear()
-            found = self._shapes[memo] = self._work_out(scene, dict(zip(conds, dets)))
+            found = self._shapes[memo] = self._work_out(scene, dict(zip(self.ahead_conds[scene], dets)))
         return found, dets
 
     def _residual(self, scene: str, ci: int, values: tuple) -> int:
         atoms = self.cond_atoms[ci]
-        memo = (scene, ci, tuple(values[a] for a in atoms))
+        memo = (scene, ci, _reader(atoms)(values))
         rid = self._worked.get(memo)
         if rid is not None:
             return rid
@@ -539,124 +551,153 @@ class Liveness:
 
     def _work_out(self, scene: str, dets: dict[int, int]) -> Shape:
         """The scenes still ahead (through the choices not closed for good, along the routes not settled false),
-        then the atoms live at the menu of ``scene``: a backward analysis to a fixed point over those scenes."""
-        masks = self.residual_masks
+        then the atoms live at the menu of ``scene``: a backward analysis to a fixed point over those scenes.
 
-        def rid(ci: int | None) -> int | None:
-            if ci is None:
-                return None
+        Each scene's part of the analysis is compiled once per way its own conditions are settled
+        (:meth:`_compiled_flow`): what its menu reads whatever comes after, and through which bits each scene it
+        leads to passes what that scene reads on entry. The fixed point is then a few mask operations a scene."""
+
+        def rid(ci: int) -> int:
             r = dets.get(ci)
             return r if r is not None else self._intern(self.conditions[ci].tree)  # not met on the scene's walk
 
-        def ops_of(ops: list[Op]) -> tuple[tuple[int, int], ...]:
-            """Effects as (kills, reads), last first; an effect that never runs is left out."""
-            out = []
-            for op in reversed(ops):
-                r = rid(op.cond)
-                if r == 0:
-                    continue
-                out.append((op.kills, 0) if r is None or r == 1 else (0, masks[r]))
-            return tuple(out)
-
-        # each scene resolved once: its menu's reads, and per choice its ways as (effects, reads, targets, stays)
-        flow: dict[str, tuple | None] = {}
+        flows: dict[str, tuple | None] = {}
         todo = [scene]
-        flow_order: list[str] = []
         while todo:
             t = todo.pop()
-            if t in flow:
+            if t in flows:
                 continue
-            place = self.places[t]
-            if place.ending:
-                flow[t] = None
-                flow_order.append(t)
-                continue
-            reads, offers = self.always, []
-            for offer in place.offers:
-                r = rid(offer.cond)
-                if r == 0:
-                    continue
-                if r is not None:
-                    reads |= masks[r]
-                ways = []
-                for way in offer.ways:
-                    went, route_reads, stays = [], 0, True
-                    for ci, target in way.routes:
-                        rr = rid(ci)
-                        if rr == 0:
-                            continue
-                        went.append(target)
-                        if rr is None or rr == 1:
-                            stays = False
-                            break
-                        route_reads |= masks[rr]
-                    ways.append((ops_of(way.ops), route_reads, tuple(went), stays))
-                    todo.extend(w for w in went if w not in flow)
-                extra = offer.chosen_atom
-                for ci in offer.retry_reads:
-                    rr = rid(ci)
-                    extra |= masks[rr] if rr is not None else 0
-                offers.append((ops_of(offer.ops), tuple(ways), offer.stays, extra))
-            flow[t] = (reads, tuple(offers), ops_of(place.entry))
-            flow_order.append(t)
-
-        menu = dict.fromkeys(flow, 0)
-        entry = dict.fromkeys(flow, 0)
-        pending = list(reversed(flow_order))  # the scenes found last first: most of them are further on
-        users: dict[str, set[str]] = {}
-        for t, f in flow.items():
-            if f is None:
-                continue
-            for _, ways, _, _ in f[1]:
-                for _, _, went, _ in ways:
-                    for w in went:
-                        users.setdefault(w, set()).add(t)
-        queued = set(pending)
-        while pending:
-            t = pending.pop(0)
-            queued.discard(t)
-            f = flow[t]
-            if f is None:
-                continue  # the game is over once an ending is entered: nothing after it reads
-            reads, offers, entry_ops = f
-            here = menu[t]
-            m = reads
-            for ops, ways, stays, extra in offers:
-                out = here if stays else 0
-                for way_ops, route_reads, went, way_stays in ways:
-                    o = route_reads | (here if way_stays else 0)
-                    for w in went:
-                        o |= entry[w]
-                    for kills, gen in way_ops:
-                        o = (o & ~kills) | gen
-                    out |= o
-                for kills, gen in ops:
-                    out = (out & ~kills) | gen
-                m |= out | extra
-            e = m
-            for kills, gen in entry_ops:
-                e = (e & ~kills) | gen
-            if m != menu[t] or e != entry[t]:
-                grew_menu = m != menu[t]
-                menu[t], entry[t] = m, e
-                again = set(users.get(t, ()))
-                if grew_menu:
-                    again.add(t)  # a choice that stays in the scene reads its own menu
-                for u in again:
-                    if u not in queued:
-                        queued.add(u)
-                        pending.append(u)
-        ahead = self._share(frozenset(flow))
-        live = menu[scene] if flow[scene] is not None else self.always
+            f = flows[t] = self._compiled_flow(t, rid)
+            if f is not None:
+                todo.extend(w for w, _ in f[1] if w not in flows)
+        live = self.always if flows[scene] is None else self._least_fixed_point(scene, flows)
+        ahead = self._share(frozenset(flows))
         conds = sorted({c for t in ahead for c in self.scene_conds[t]})
         told = repr((scene, sorted(ahead))).encode() + array("I", (rid(c) or 0 for c in conds)).tobytes()
         ident = self._idents.setdefault(hashlib.blake2b(told, digest_size=16).digest(), len(self._idents))
         npcs = self._share(frozenset(self.named_anywhere.union(*(self.named[t] for t in ahead))))
         return Shape(ahead, self._share(tuple(i for i in range(live.bit_length()) if live >> i & 1)), npcs, ident)
 
+    def _compiled_flow(self, t: str, rid: Callable[[int], int]) -> tuple | None:
+        """Scene ``t``'s equations, its conditions settled as ``rid`` says: None for an ending (nothing after it
+        reads), else ``(reads, ((scene, through), ...), kills, gens)``: its menu reads ``reads`` and, from each
+        scene it leads to, what that scene reads on entry masked by ``through``; entering it reads its menu's
+        reads less ``kills``, plus ``gens``.
+
+        Every effect's kill-then-read folds into one (kills, gens) pair, and an OR distributes over the masks, so
+        the menu's reads are ``reads | OR(entry[w] & through_w)``. What a choice that stays in the scene carries
+        back to its own menu is left out: it adds nothing to the least fixed point (a subset of the menu itself).
+        Cached by the scene and the residual of each condition the scene's flow names: everything it reads."""
+        place = self.places[t]
+        if place.ending:
+            return None
+        memo = (t, tuple([rid(ci) for ci in self.place_conds[t]]))
+        found = self._flows.get(memo)
+        if found is not None:
+            return found
+        masks = self.residual_masks
+
+        def fold(ops: list[Op]) -> tuple[int, int]:
+            """The effects as one (kills, gens), applied last first; an effect that never runs left out."""
+            kills = gens = 0
+            for op in reversed(ops):
+                r = None if op.cond is None else rid(op.cond)
+                if r == 0:
+                    continue
+                if r is None or r == 1:
+                    kills, gens = kills | op.kills, gens & ~op.kills
+                else:
+                    gens |= masks[r]
+            return kills, gens
+
+        reads = self.always
+        through: dict[str, int] = {}
+        for offer in place.offers:
+            r = None if offer.cond is None else rid(offer.cond)
+            if r == 0:
+                continue
+            if r is not None:
+                reads |= masks[r]
+            offer_kills, offer_gens = fold(offer.ops)
+            out = 0
+            for way in offer.ways:
+                way_kills, way_gens = fold(way.ops)
+                route_reads = 0
+                passes = ~(way_kills | offer_kills)
+                for ci, target in way.routes:
+                    rr = None if ci is None else rid(ci)
+                    if rr == 0:
+                        continue
+                    through[target] = through.get(target, 0) | passes
+                    if rr is None or rr == 1:
+                        break
+                    route_reads |= masks[rr]
+                out |= (route_reads & ~way_kills) | way_gens
+            extra = offer.chosen_atom
+            for ci in offer.retry_reads:
+                extra |= masks[rid(ci)]
+            reads |= (out & ~offer_kills) | offer_gens | extra
+        entry_kills, entry_gens = fold(place.entry)
+        found = (reads, tuple(through.items()), entry_kills, entry_gens)
+        if len(self._flows) >= MAX_CACHED:
+            self._flows.clear()
+        self._flows[memo] = found
+        return found
+
+    @staticmethod
+    def _least_fixed_point(scene: str, flows: dict[str, tuple | None]) -> int:
+        """The atoms live at ``scene``'s menu: the least solution of the scenes' equations
+        (:meth:`_compiled_flow`), found from nothing live by chaotic iteration (the equations are monotone)."""
+        menu = dict.fromkeys(flows, 0)
+        entry = dict.fromkeys(flows, 0)
+        users: dict[str, list[str]] = {}
+        for t, f in flows.items():
+            if f is not None:
+                for w, _ in f[1]:
+                    users.setdefault(w, []).append(t)
+        pending = [t for t, f in flows.items() if f is not None]
+        queued = set(pending)
+        while pending:
+            t = pending.pop()
+            queued.discard(t)
+            reads, through, kills, gens = flows[t]  # type: ignore[misc]
+            m = reads
+            for w, mask in through:
+                m |= entry[w] & mask
+            menu[t] = m
+            e = (m & ~kills) | gens
+            if e != entry[t]:
+                entry[t] = e
+                for u in users.get(t, ()):
+                    if u not in queued:
+                        queued.add(u)
+                        pending.append(u)
+        return menu[scene]
+
     def _share(self, value: Any) -> Any:
         """One copy of each equal part of the shapes (the scenes ahead, the live atoms, the NPCs)."""
         return self._shared.setdefault(value, value)
+
+
+def _reader(atoms: tuple[int, ...]) -> Callable[[tuple], Any]:
+    """What a condition reads of a state's values (its atoms' positions), as a key for :meth:`Liveness._residual`'s
+    cache: ``itemgetter``, a tuple for two atoms or more, the value itself for one, () for none."""
+    return operator.itemgetter(*atoms) if atoms else _nothing
+
+
+def _nothing(values: tuple) -> tuple:
+    return ()
+
+
+def _conds_of_place(place: Place) -> tuple[int, ...]:
+    """The indices of the conditions a scene's flow names, in a fixed order (each once)."""
+    found: list[int | None] = [op.cond for op in place.entry]
+    for offer in place.offers:
+        found += [offer.cond, *offer.retry_reads, *(op.cond for op in offer.ops)]
+        for way in offer.ways:
+            found += [op.cond for op in way.ops]
+            found += [ci for ci, _ in way.routes]
+    return tuple(dict.fromkeys(ci for ci in found if ci is not None))
 
 
 def _effect_type() -> type:

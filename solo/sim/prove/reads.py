@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ...rules.outcomes import COMAE
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from ...story.play.engine import Game
     from .liveness import Shape
 
+#: The atoms :meth:`Reads.values` reads straight off the state: a name, and these calls of one literal.
+PLAIN_READS = ("name", "has", "visited", "visits", "chosen", "flag", "counter")
 #: Calls whose value only ever grows in a game: safe to merge above the cap.
 GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
 #: States whose shape (:class:`~.liveness.Shape`) is kept by their unreduced digest before the cache starts afresh.
@@ -219,8 +221,17 @@ class Reads:
         self.liveness = Liveness(adventure, [a.tree for a in self.atoms], conditions_of(adventure), self.ahead,
                                  self.reductions, always, named, named_anywhere,
                                  {cid: 1 << index[tree] for cid, tree in retried.items()}) if self.reduce else None
-        self._reading = [(value_function(atom.tree), atom.cap) for atom in self.atoms]
-        self._plain = [_plain_read(atom.tree) for atom in self.atoms]
+        #: How :meth:`values` reads each atom: the plain ones per kind as (position, name), the rest through
+        #: the condition language's context as (position, read), and the capped ones as (position, cap).
+        self._by_kind: dict[str, list[tuple[int, str]]] = {kind: [] for kind in PLAIN_READS}
+        self._through: list[tuple[int, Callable[[Any], Any]]] = []
+        for i, atom in enumerate(self.atoms):
+            kind, arg = _plain_read(atom.tree)
+            if kind is None:
+                self._through.append((i, value_function(atom.tree)))
+            else:
+                self._by_kind[kind].append((i, arg))
+        self._capped = [(i, atom.cap) for i, atom in enumerate(self.atoms) if atom.cap is not None]
         #: Distinct states before the reduction, as digests: what the search would tell apart without it.
         self.unreduced: set[bytes] = set()
         self._shapes: dict[bytes, Shape] = {}  # a state's digest before the reduction -> its shape
@@ -228,37 +239,40 @@ class Reads:
     def values(self, game: Game) -> tuple[Hashable, ...]:
         """Every atom's value in ``game`` (capped), as the engine's conditions read it. The plainest atoms (a
         name, ``has``, ``visited``, ``visits``, ``chosen``, ``flag``, ``counter`` of a literal) are read
-        straight off the state as :func:`~solo.story.play.conditions.context_of` reads them; the rest through it."""
+        straight off the state as :func:`~solo.story.play.conditions.context_of` reads them, kind by kind (each
+        kind's atoms in one loop: a search reads them for every state it meets); the rest through it."""
         s = game.state
-        ctx = None
-        items = set(s.items)
+        out: list[Hashable] = [None] * len(self.atoms)
         counters, flags, visited, chosen = s.counters, s.flags, s.visited, s.chosen
-        out: list[Hashable] = []
-        for (read, cap), (kind, arg) in zip(self._reading, self._plain):
-            if kind == "name":
-                value = counters[arg] if arg in counters else flags.get(arg, False)
-            elif kind == "has":
-                value = arg in items
-            elif kind == "visited":
-                value = visited.get(arg, 0) > 0
-            elif kind == "visits":
-                value = visited.get(arg, 0)
-            elif kind == "chosen":
-                value = chosen.get(arg, 0)
-            elif kind == "flag":
-                value = flags.get(arg, False)
-            elif kind == "counter":
-                value = counters.get(arg, 0)
-            else:
-                if ctx is None:
-                    ctx = game.context()
+        plain = self._by_kind
+        for i, arg in plain["name"]:
+            out[i] = counters[arg] if arg in counters else flags.get(arg, False)
+        if plain["has"]:
+            items = set(s.items)
+            for i, arg in plain["has"]:
+                out[i] = arg in items
+        for i, arg in plain["visited"]:
+            out[i] = visited.get(arg, 0) > 0
+        for i, arg in plain["visits"]:
+            out[i] = visited.get(arg, 0)
+        for i, arg in plain["chosen"]:
+            out[i] = chosen.get(arg, 0)
+        for i, arg in plain["flag"]:
+            out[i] = flags.get(arg, False)
+        for i, arg in plain["counter"]:
+            out[i] = counters.get(arg, 0)
+        if self._through:
+            ctx = game.context()
+            for i, read in self._through:
                 try:
                     value = read(ctx)
                 except (ValueError, TypeError, KeyError):
                     value = None
-            if cap is not None and isinstance(value, int) and not isinstance(value, bool) and value > cap:
-                value = cap
-            out.append(value if isinstance(value, Hashable) else repr(value))
+                out[i] = value if isinstance(value, Hashable) else repr(value)
+        for i, cap in self._capped:
+            value = out[i]
+            if isinstance(value, int) and not isinstance(value, bool) and value > cap:
+                out[i] = cap
         return tuple(out)
 
     def key(self, game: Game) -> bytes:
@@ -303,7 +317,7 @@ def _plain_read(tree: tuple) -> tuple[str | None, str]:
     if tree[0] == "name":
         return ("name", str(tree[1]))
     args: tuple = tree[2] if tree[0] == "call" and len(tree) > 2 else ()
-    if tree[1] in ("has", "visited", "visits", "chosen", "flag", "counter") and len(args) == 1 \
+    if tree[1] in PLAIN_READS[1:] and len(args) == 1 \
             and args[0][0] == "str":
         return (str(tree[1]), str(args[0][1]))
     return (None, "")
