@@ -321,7 +321,7 @@ def test_a_game_resumed_from_another_folder_keeps_the_roster_it_began_with(tmp_p
     assert ended.exit_code == 0, ended.output
     [written] = list((here / "characters").iterdir())
     said = " ".join(ended.output.split())
-    assert f"is saved; play on with: --pc {written}" in said
+    assert f"is saved. Take them on with: solo play ADVENTURE --pc {written}" in said
     assert not (here / "saves" / "characters").exists() and list(home.iterdir()) == []
     monkeypatch.chdir(here)
     listed = CliRunner().invoke(cli, ["characters"])

@@ -421,3 +421,19 @@ def test_nothing_is_announced_for_a_next_round_that_the_limit_leaves_out():
     screen = out.getvalue()
     assert "Round 1 of 1" in screen and "Brakk wins round 1" in screen  # the Covert round was lost …
     assert "next round" not in screen  # … in the last round: no -20 for a round that never comes
+
+
+def test_the_bars_keep_the_conflicts_pool_when_a_blow_goes_to_another():
+    """A Flamboyant blow sent to CHA in a fight: the damage line says so, and the bars stay on BODY, the Pool the
+    table and every other bar of the conflict show (a new player saw 'Brakk 9/10' between two '8/8's)."""
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=140, color_system=None))
+    pc = make_char("Ada", pools={"BODY": 8, "INT": 8, "POW": 8, "CHA": 8}, Combat=50, Social=60)
+    foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
+    mind = Answers(lens=["flamboyant", "flee"], flamboyant_skill="Social", damage_pool="CHA", luck_flip="no", luck_reduce="no", push="out")
+    a = from_character(pc, "a", COMBAT, decider=mind)
+    b = from_character(foe, "b", COMBAT)
+    Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 10, 95, 2]), sink=view.render, round_limit=12).run()
+    screen = out.getvalue()
+    assert "Brakk's CHA" in screen or "CHA: 10" in screen, screen
+    assert not re.search(r"Brakk\s+\S+\s+\d+/10", screen), screen  # no bar of the CHA Pool

@@ -192,8 +192,8 @@ def test_the_resume_hint_and_the_character_hint_keep_their_paths_whole(tmp_path)
     code, out, transcript = open_run([*START, "7", "1", "2", "", ""], tmp_path, width=40,
                                      characters_dir=tmp_path / "characters")
     said = out.splitlines()
-    hint = said.index("Espen Lind is saved; play on with:")
-    assert said[hint + 1] == f"  --pc {tmp_path / 'characters' / 'espen_lind.toml'}"
+    hint = said.index("Espen Lind is saved. Take them on with:")
+    assert said[hint + 1] == f"  solo play ADVENTURE --pc {tmp_path / 'characters' / 'espen_lind.toml'}"
     code, out, transcript = open_run([*START], tmp_path / "again", width=40)
     said = out.splitlines()
     save = str(tmp_path / "again" / "game.json")  # longer than the line: folded whole by the terminal, never by solo

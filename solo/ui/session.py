@@ -318,7 +318,9 @@ class Session:
             except SoloError as exc:  # no free file name for this character in the folder
                 say(self.console, f"{pc.name} was not written: {exc}", style="red", soft_wrap=True)
                 continue
-            say_copyable(self.console, f"{pc.name} is saved; play on with:", f"--pc {shlex.quote(str(path))}")
+            # a whole command, as the resume hint is; ADVENTURE is the player's to name (any adventure takes them)
+            say_copyable(self.console, f"{pc.name} is saved. Take them on with:",
+                         f"solo play ADVENTURE --pc {shlex.quote(str(path))}")
 
     def _cannot(self, problem: str) -> None:
         """A table-side command that cannot be done: at the keyboard it is said and the prompt comes back;

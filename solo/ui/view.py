@@ -106,6 +106,7 @@ class TerminalView:
         self.buffer: list[tuple[Event, list[str]]] = []
         self.names: dict[str, str] = {}
         self.pools: dict[str, tuple[int, int]] = {}
+        self.pool_name: str | None = None  # the conflict's Pool, whose bars show
         self.round_rows: list[list[Text]] = []  # who, Lens, roll / target, verdict, blow, the target's parts
         self.round_notes: list[str] = []
         self.round_limit: int | None = None
@@ -224,6 +225,7 @@ class TerminalView:
         self.round_limit = e.get("round_limit")
         self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
+        self.pool_name = e.get("pool_name")  # the bars are this Pool's: a blow to another is said, not barred
         # a Text title keeps its own style (rich applies title_style to string titles only)
         table = Table(title=plain(e["type_name"], style="bold red"), show_edge=False, box=None, padding=(0, 2))
         table.add_column("side")
@@ -315,9 +317,12 @@ class TerminalView:
 
     def _on_damage(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("  " + d.damage(e, self.names), style="red"))
-        self.pools[e["target"]] = (e["after"], e["maximum"])
+        conflict_pool = e.get("pool") in (None, self.pool_name)
+        if conflict_pool:
+            self.pools[e["target"]] = (e["after"], e["maximum"])
         self._narrate(n)
-        self._bars()
+        if conflict_pool:
+            self._bars()
 
     def _bars(self) -> None:
         for pid, (cur, mx) in self.pools.items():

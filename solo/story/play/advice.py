@@ -127,7 +127,9 @@ def exact_words(exact: Exact, assumes: str = "") -> dict[str, str]:
         if exact.rounds_left is not None and odds.undecided >= 0.005:
             words += f", {percent(odds.undecided)} undecided"
             if not explained:
-                words += f" after {exact.rounds_left} more rounds" if exact.rounds_left > 1 else " after this round"
+                # the rounds left count this one: "after 12 more rounds" at round 1 of 12 read as 13 in all
+                words += (f" after {exact.rounds_left} rounds, this one included" if exact.rounds_left > 1
+                          else " after this round")
                 explained = True
         if lens == exact.best:
             words += " · best"
