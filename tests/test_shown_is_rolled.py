@@ -430,7 +430,8 @@ def test_the_bars_keep_the_conflicts_pool_when_a_blow_goes_to_another():
     view = TerminalView(Console(file=out, width=140, color_system=None))
     pc = make_char("Ada", pools={"BODY": 8, "INT": 8, "POW": 8, "CHA": 8}, Combat=50, Social=60)
     foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
-    mind = Answers(lens=["flamboyant", "flee"], flamboyant_skill="Social", damage_pool="CHA", luck_flip="no", luck_reduce="no", push="out")
+    mind = Answers(lens=["flamboyant", "flee"], flamboyant_skill="Social", damage_pool="CHA", luck_flip="no",
+                   luck_reduce="no", push="out")
     a = from_character(pc, "a", COMBAT, decider=mind)
     b = from_character(foe, "b", COMBAT)
     Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 10, 95, 2]), sink=view.render, round_limit=12).run()
