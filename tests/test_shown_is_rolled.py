@@ -76,12 +76,12 @@ def test_covert_on_the_menu_is_the_covert_roll_with_shield_carry_disposition_and
     assert roll["chance_id"] == menu["covert"].id
     names = [n for n, _ in roll["modifiers"]]
     # Covert's Cunning takes its fitting Focus, //Stealth (docs/rulings.md)
-    assert names == ["//Stealth", "hurt", "Brakk is Unfriendly", "last round", "Small shield"]
+    assert names == ["//Stealth", "hurt", "Brakk is Unfriendly", "from last round", "Small shield"]
     assert roll["target"] == 40 + 20 - 20 - 10 - 20 - 20 == roll["base"] + sum(v for _, v in roll["modifiers"])
     # the plain roll on the same menu has the fitting Focus and the same standing modifiers
     plain = menu["none"]
     assert (plain.skill, plain.base) == ("Combat", 60)
-    assert [n for n, _ in plain.modifiers] == ["//Melee", "hurt", "Brakk is Unfriendly", "last round", "Small shield"]
+    assert [n for n, _ in plain.modifiers] == ["//Melee", "hurt", "Brakk is Unfriendly", "from last round", "Small shield"]
     # and the view's public face gives the same numbers to whoever advises
     assert conflict.view.lens_target(a, "covert") == (roll["target"], [tuple(m) for m in roll["modifiers"]])
 
@@ -386,13 +386,13 @@ def test_a_target_beyond_the_dice_shows_the_chance_it_gives_and_its_sum():
     from solo.ui.describe import chance_text, percent_of
     from solo.ui.prompt import chance_cell
 
-    low = Chance(1, "Ada", -15, "Tech", 5, (("last round", -20),))
+    low = Chance(1, "Ada", -15, "Tech", 5, (("from last round", -20),))
     high = Chance(2, "Ada", 120, "Combat", 80, (("Cautious", 20), ("Clever", 20)))
     assert [percent_of(t) for t in (-15, 0, 99, 120)] == ["0 %", "0 %", "99 %", "99 %"]
-    assert chance_text(low) == "0 % (Tech 5 · last round -20 = -15)"
+    assert chance_text(low) == "0 % (Tech 5 · from last round -20 = -15)"
     assert chance_text(high) == "99 % (Combat 80 · Cautious +20 · Clever +20 = 120)"
     cell = chance_cell(Option("drive", "Drive", chance=low), None)
-    assert isinstance(cell, Text) and cell.plain == "0 % (Tech 5 · last round -20 = -15)"
+    assert isinstance(cell, Text) and cell.plain == "0 % (Tech 5 · from last round -20 = -15)"
 
 
 def test_a_round_won_by_the_higher_of_two_successes_says_so():

@@ -666,7 +666,7 @@ class Conflict:
         if lens.skill_shift:
             mods.append((lens.name, lens.skill_shift))
         if p.carry:
-            mods.append(("last round", p.carry))
+            mods.append(("from last round", p.carry))
         if self._shields:
             shield = p.opposing_shield(self.opponents(p), True)
             if shield is not None:

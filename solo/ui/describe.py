@@ -34,7 +34,7 @@ def mods_text(mods) -> str:
 
 
 def formula(skill: str, base: int, mods) -> str:
-    """A target taken apart, for a player: "Cunning 30 · //Deceit +20 · last round +20 · Malicious -40"."""
+    """A target taken apart, for a player: "Cunning 30 · //Deceit +20 · from last round +20 · Malicious -40"."""
     return " · ".join([f"{skill} {base}"] + [f"{name} {value:+d}" for name, value in mods])
 
 
@@ -50,7 +50,7 @@ def clamped(target: int) -> bool:
 
 def chance_text(c) -> str:
     """A chance and its parts: "30 % = Cunning 30 · //Deceit +20" (``c`` a Chance or a chance event); a target
-    beyond the dice keeps its sum beside the chance it gives: "0 % (Tech 5 · last round -20 = -15)"."""
+    beyond the dice keeps its sum beside the chance it gives: "0 % (Tech 5 · from last round -20 = -15)"."""
     if isinstance(c, Mapping):
         target, skill, base, mods = c["chance"], c["skill"], c["base"], c.get("modifiers") or ()
     else:
