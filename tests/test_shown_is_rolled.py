@@ -81,7 +81,8 @@ def test_covert_on_the_menu_is_the_covert_roll_with_shield_carry_disposition_and
     # the plain roll on the same menu has the fitting Focus and the same standing modifiers
     plain = menu["none"]
     assert (plain.skill, plain.base) == ("Combat", 60)
-    assert [n for n, _ in plain.modifiers] == ["//Melee", "hurt", "Brakk is Unfriendly", "from last round", "Small shield"]
+    assert [n for n, _ in plain.modifiers] == ["//Melee", "hurt", "Brakk is Unfriendly", "from last round",
+                                               "Small shield"]
     # and the view's public face gives the same numbers to whoever advises
     assert conflict.view.lens_target(a, "covert") == (roll["target"], [tuple(m) for m in roll["modifiers"]])
 
