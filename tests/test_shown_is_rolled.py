@@ -439,3 +439,18 @@ def test_the_bars_keep_the_conflicts_pool_when_a_blow_goes_to_another():
     screen = out.getvalue()
     assert "Brakk's CHA" in screen or "CHA: 10" in screen, screen
     assert not re.search(r"Brakk\s+\S+\s+\d+/10", screen), screen  # no bar of the CHA Pool
+
+
+def test_a_name_that_opens_a_line_opens_it_with_a_capital():
+    """'the old lock is out of the conflict.' read as a line that forgot its capital (a new player's game): a
+    name written lower case ('the old lock', 'the grave-lord') opens the view's lines with a capital."""
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=140, color_system=None))
+    pc = make_char("Ada", Combat=50)
+    foe = make_char("the old lock", level="common", pools=1, Combat=5)
+    mind = Answers(lens="none", luck_flip="no", luck_reduce="no")
+    a = from_character(pc, "a", COMBAT, decider=mind)
+    b = from_character(foe, "b", COMBAT)
+    Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 10, 90, 3]), sink=view.render, round_limit=12).run()
+    screen = out.getvalue()
+    assert "The old lock is out of the conflict." in screen, screen  # the table and the bars keep it as written

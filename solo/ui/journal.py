@@ -237,17 +237,17 @@ class Journal:
             of = f" of {e['round_limit']}" if e.get("round_limit") else ""
             self._para(f"**Round {e['round']}{of}**")
         elif k == "next_round":
-            self._item(inline(d.next_round(e, self.names)))
+            self._item(inline(d.upper_first(d.next_round(e, self.names))))
         elif k == "chance" and e.get("changed"):
-            self._para(f"*{inline(d.changed_chance(e, self.names))}*")
+            self._para(f"*{inline(d.upper_first(d.changed_chance(e, self.names)))}*")
         elif k == "roll":
             self._item(inline(d.conflict_roll(e, self.names)))
         elif k == "round_result":
-            self._item(inline(d.round_result(e, self.names)))
+            self._item(inline(d.upper_first(d.round_result(e, self.names))))
         elif k == "damage":
-            self._item(inline(d.damage(e, self.names)))
+            self._item(inline(d.upper_first(d.damage(e, self.names))))
         elif k in ("push", "out", "comae", "exit"):
-            who = self.names.get(e["actor"], e["actor"])
+            who = d.upper_first(self.names.get(e["actor"], e["actor"]))  # it opens the sentence
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
                     "out": f"{who} is out of the conflict.",
                     "comae": f"{who} falls into comae.",
@@ -256,7 +256,7 @@ class Journal:
         elif k == "exit_answer":
             self._item(inline(d.exit_answer_line(e, self.names)))
         elif k == "leave_attempt":
-            who = self.names.get(e["actor"], e["actor"])
+            who = d.upper_first(self.names.get(e["actor"], e["actor"]))
             self._item(inline(f"{who} tries to get away: {roll_against(e['roll'], e['target'])}: "
                               f"{'away' if e['success'] else 'caught'}."))
         elif k == "npc_break" or (k == "npc_morale" and e.get("after") != e.get("before") and e.get("clue")):

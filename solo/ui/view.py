@@ -300,29 +300,33 @@ class TerminalView:
 
     def _on_chance(self, e: Event, n: list[str]) -> None:
         if e.get("changed"):  # a chance on a menu is shown by the menu; this one moved after the choice
-            self.console.print(Text("  " + d.changed_chance(e, self.names), style="yellow"))
+            self.console.print(Text("  " + d.upper_first(d.changed_chance(e, self.names)), style="yellow"))
 
     def _on_next_round(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text("  " + d.next_round(e, self.names), style="yellow"))
+        self.console.print(Text("  " + d.upper_first(d.next_round(e, self.names)), style="yellow"))
         self._narrate(n)
 
     def _on_round_result(self, e: Event, n: list[str]) -> None:
         if not self.table_shown:  # a log from before the table went up at the rolls
             self._round_table()
-        self.console.print(Text("  " + d.round_result(e, self.names), style="bold"))
+        self.console.print(Text("  " + d.upper_first(d.round_result(e, self.names)), style="bold"))
         self._narrate(self.round_notes + n)
         self.round_notes = []
         self.round_rows = []
         self.rolled = self.table_shown = False
 
     def _on_damage(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text("  " + d.damage(e, self.names), style="red"))
+        self.console.print(Text("  " + d.upper_first(d.damage(e, self.names)), style="red"))
         conflict_pool = e.get("pool") in (None, self.pool_name)
         if conflict_pool:
             self.pools[e["target"]] = (e["after"], e["maximum"])
         self._narrate(n)
         if conflict_pool:
             self._bars()
+
+    def _opening(self, pid: str) -> str:
+        """A participant's name opening a sentence: "The old lock is out of the conflict", not "the old lock"."""
+        return d.upper_first(self.names.get(pid, pid))
 
     def _bars(self) -> None:
         for pid, (cur, mx) in self.pools.items():
@@ -332,23 +336,23 @@ class TerminalView:
             self.console.print(line)
 
     def _on_push(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {d.pushes_on(e.get('value'))}.",
+        self.console.print(Text(f"  {self._opening(e['actor'])} {d.pushes_on(e.get('value'))}.",
                                 style="bold yellow"))
         self._narrate(n)
 
     def _on_out(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} is out of the conflict.",
+        self.console.print(Text(f"  {self._opening(e['actor'])} is out of the conflict.",
                                 style="bold"))
         self._narrate(n)
 
     def _on_comae(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} falls into comae.", style="bold red"))
+        self.console.print(Text(f"  {self._opening(e['actor'])} falls into comae.", style="bold red"))
         self._narrate(n)
 
     def _on_exit(self, e: Event, n: list[str]) -> None:
         if e["actor"] not in self.broken:  # its body language already said so
             how = "flees" if e.get("how") == "fled" else "gives up"
-            self.console.print(Text(f"  {self.names.get(e['actor'], e['actor'])} {how}.", style="bold"))
+            self.console.print(Text(f"  {self._opening(e['actor'])} {how}.", style="bold"))
         self._narrate(n)
 
     def _on_exit_answer(self, e: Event, n: list[str]) -> None:
@@ -368,18 +372,18 @@ class TerminalView:
 
     def _on_npc_morale(self, e: Event, n: list[str]) -> None:
         if e.get("after") != e.get("before") and e.get("clue") and e.get("after") != "broken":
-            self.console.print(Text("  " + d.clue(e, self.names, self.pronouns), style="italic yellow"))
+            self.console.print(Text("  " + d.upper_first(d.clue(e, self.names, self.pronouns)), style="italic yellow"))
 
     def _on_npc_break(self, e: Event, n: list[str]) -> None:
         self.broken.add(e["actor"])
-        self.console.print(Text("  " + d.clue(e, self.names, self.pronouns), style="bold yellow"))
+        self.console.print(Text("  " + d.upper_first(d.clue(e, self.names, self.pronouns)), style="bold yellow"))
 
     def _on_conflict_end(self, e: Event, n: list[str]) -> None:
         self._narrate(n)
         self.console.print(Text(d.conflict_outcome(e["outcome"]), style="bold magenta"))
 
     def _on_spent_at_start(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text("  " + d.spent_at_start(e), style="bold"))
+        self.console.print(Text("  " + d.upper_first(d.spent_at_start(e)), style="bold"))
 
     def _on_no_contest(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.no_contest(e), style="bold magenta"))
