@@ -576,3 +576,18 @@ def test_deciders_see_a_read_only_view_of_the_conflict():
     with pytest.raises(AttributeError):
         view.round = 5
     assert not hasattr(view, "decl") and not hasattr(view, "step")
+
+
+def test_one_walks_away_from_a_lock_and_flees_from_a_person():
+    """A static obstacle has nobody to flee from: its exit reads "Walk away" (the same exit, the adventure's
+    ``fled`` outcome: "you step smartly away from the lock"); a fight keeps "Flee"."""
+    def labels(ctype, other):
+        thief = make_char("Thief", Cunning=60, Combat=50)
+        asked = Answers(lens="flee", luck_reduce="no", luck_flip="no")
+        a = from_character(thief, "a", ctype, decider=asked)
+        Conflict(ctype, [a, other], LoadedDice([99, 20, 4] * 4), sink=EventLog()).run()
+        return [o.label for o in asked.asked[0].options]
+
+    lock = labels(conflict_type("lockpicking"), obstacle("Old lock", "easy"))
+    assert "Walk away" in lock and "Flee" not in lock and "Give up" in lock
+    assert "Flee" in labels(COMBAT, from_character(make_char("Brakk", Combat=40), "b", COMBAT))

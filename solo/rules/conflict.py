@@ -470,7 +470,9 @@ class Conflict:
             return []
         exits = []
         if self.ctype.flight and not p.is_obstacle:
-            exits.append(Option(FLEE, "Flee", "leave the conflict now, no roll"))
+            # against a lock or a cliff there is nobody to flee from: one walks away from it (the same exit)
+            exits.append(Option(FLEE, "Walk away", "leave it now, no roll") if self.ctype.static
+                         else Option(FLEE, "Flee", "leave the conflict now, no roll"))
         exits.append(Option(SURRENDER, "Surrender" if self.ctype.physical else "Give up", "yield now, no roll"))
         return exits
 
