@@ -73,7 +73,8 @@ def test_the_card_and_explain():
     result = run("--runs", "20", "--seed", "4", "-p", "Inquisitive", "--explain")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Lenses the NPC declared" in out and "How it ended" in out
+    name = out.split(" (")[0]  # the NPC, as the first line names it
+    assert f"Lenses {name} declared" in out and f"How it ended for {name}" in out
     assert "Why: the NPC's decisions" in out and "What tipped each Lens" in out
     data = json.loads(run("--runs", "10", "--seed", "4", "--explain", "--json").output)
     first = data["explain"]["first"]

@@ -161,6 +161,7 @@ def _reason_table(stats: DuelStats) -> dict[str, dict[str, int]]:
 def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats: DuelStats, elapsed: float,
           seed: int, pc_lens: str | None = None) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     from ..ui.view import say
     from .npc import _temperament
@@ -174,14 +175,18 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
             f"{cb.disposition} · recent event: {cb.event}")
     say(console, "  ", (_temperament(npc), "dim"))
     say(console, f"  {pc.name} ", (f"keeps {pc_lens} every round" if pc_lens else "is played by the greedy bot", "dim"))
-    lenses = Table(title="Lenses the NPC declared", title_justify="left", show_edge=False)
+    # the NPC named, so that "won" below is read as its win, not the PC's (its name is plain text, not markup);
+    # a table as wide as its title, which would otherwise fold at the table's width
+    title = f"Lenses {npc.name} declared"
+    lenses = Table(title=Text(title), title_justify="left", show_edge=False, min_width=len(title))
     lenses.add_column("Lens")
     lenses.add_column("times", justify="right")
     lenses.add_column("share", justify="right")
     total = sum(stats.lenses.values()) or 1
     for lens, count in stats.lenses.items():
         lenses.add_row(lens, str(count), f"{count / total:.1%}")
-    outcomes = Table(title="How it ended, for the NPC", title_justify="left", show_edge=False)
+    title = f"How it ended for {npc.name}"
+    outcomes = Table(title=Text(title), title_justify="left", show_edge=False, min_width=len(title))
     outcomes.add_column("outcome")
     outcomes.add_column("times", justify="right")
     outcomes.add_column("share", justify="right")
