@@ -166,73 +166,29 @@ def test_a_kept_morale_check_is_the_one_worked_out_afresh():
                 assert np.array_equal(p, q), k
 
 
-def _plain_nerve_checks(lean, nerve_now, frac, win):
-    """nerve_checks as it was, one nerve at a time (np.unique): the plain way its fast path is held to."""
-    from solo.minds.morale import (
-        _STATES,
-        BROKEN,
-        HOPELESS,
-        LOSING,
-        RECOVER_AT,
-        SEVERITY,
-        SHAKEN,
-        SHAKEN_PRESSURE,
-        SPREAD,
-        nerve,
-    )
+def test_nerves_grouped_at_once_are_those_grouped_one_at_a_time_to_the_bit():
+    """nerve_checks groups the chances by the nerve each leaves all codes at once (``by_code``): the same codes,
+    in the same order, with the same chances to the last bit, as one code at a time (np.unique), over arrays of
+    codes with repeats, zeros and one state. nerve_checks' sums are held to Morale.observe above."""
+    from solo.minds.morale import by_code
 
-    frac, win = np.asarray(frac, dtype=float), np.asarray(win, dtype=float)
-    if lean.mindless or nerve_now.state == BROKEN:
-        return [(nerve_now._replace(hurt=False), np.ones(np.broadcast(frac, win).shape))]
-    shaken = nerve_now.state == SHAKEN
-    line = lean.flee_threshold
-    half = (frac < 0.5) & (not nerve_now.half)
-    at_line = (frac <= line) & (win < LOSING) if line > 0 else np.zeros(frac.shape, dtype=bool)
-    flee = at_line & (not nerve_now.flee_line)
-    wounded = shaken and nerve_now.hurt
-    hopeless = (win < HOPELESS) & (not nerve_now.hopeless)
-    fired = half | flee | hopeless | wounded
-    # observe's sum, in its order: a trigger that did not fire adds 0.0, which leaves the sum's bits alone
-    severity = (np.where(half, SEVERITY["half"], 0.0) + np.where(flee, SEVERITY["flee_line"], 0.0)
-                + (SEVERITY["wounded"] if wounded else 0.0) + np.where(hopeless, SEVERITY["hopeless"], 0.0))
-    pressure = severity + (1.0 - win) + (SHAKEN_PRESSURE if shaken else 0.0)
-    x = (pressure - nerve(lean)) / SPREAD
-    chance = np.where(x > 40, 1.0, np.where(x < -40, 0.0, 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))))
-    flags = (nerve_now.half | half).astype(int) + 2 * (nerve_now.flee_line | flee) + 4 * (nerve_now.hopeless | hopeless)
-    now = _STATES.index(nerve_now.state)
-    steadies = shaken & (win >= RECOVER_AT)  # no trigger and a clearly better position: steady again
-    held = np.where(fired, now, np.where(steadies, 0, now))
-    failed = np.where(shaken | at_line, 2, 1)
-    out: dict = {}
-    for code, p in ((flags + 8 * held, np.where(fired, 1.0 - chance, 1.0)),
-                    (flags + 8 * failed, np.where(fired, chance, 0.0))):
-        for c in np.unique(code):
-            got = np.where(code == c, p, 0.0)
-            if np.any(got > 0.0):
-                out[int(c)] = out[int(c)] + got if int(c) in out else got
-    # broken, it never looks again: what had fired no longer counts (one nerve, not one for each past)
-    return [(Nerve(BROKEN) if c // 8 == 2 else Nerve(_STATES[c // 8], bool(c & 1), bool(c & 2), bool(c & 4)), p)
-            for c, p in out.items()]
-
-
-def test_the_morale_checks_fast_path_is_the_plain_one_to_the_bit():
-    """nerve_checks works out every nerve a check may leave at once (its fast path): the same nerves, in the same
-    order, with the same chances to the last bit, as one at a time, over arrays of states and at one state."""
-    from solo.minds.morale import BROKEN, HOPELESS, LOSING, RECOVER_AT, SHAKEN, STEADY
+    def one_at_a_time(pairs):
+        out: dict = {}
+        for code, p in pairs:
+            for c in np.unique(code):
+                got = np.where(code == c, p, 0.0)
+                if np.any(got > 0.0):
+                    out[int(c)] = out[int(c)] + got if int(c) in out else got
+        return out
 
     rng = np.random.default_rng(11)
-    edges = np.array([0.0, HOPELESS, LOSING, RECOVER_AT, 0.5, 1.0, 0.35, 0.125])
-    for motivation in ("Health", "Order and Logic", "Faith", "Money"):
-        block = {"personality": ["Nervous", "Shy"], "motivation": [motivation], **EVENT}
-        lean = leanings(NPC.from_dict({**MINDS["coward"], "code_block": block}).code_block)
-        for state in (STEADY, SHAKEN, BROKEN):
-            for flags in range(16):
-                nerve = Nerve(state, bool(flags & 1), bool(flags & 2), bool(flags & 4), bool(flags & 8))
-                for frac, win in ((rng.random((7, 9)), rng.random((7, 9))), (rng.choice(edges, (4, 5)),
-                                                                           rng.choice(edges, (4, 5))),
-                                  (np.array(0.25), np.array(0.3)), (np.arange(1, 9)[:, None] / 8,
-                                                                    np.full((8, 3), 0.45))):
-                    got = nerve_checks(lean, nerve, frac, win)
-                    want = _plain_nerve_checks(lean, nerve, frac, win)
-                    assert [n for n, _ in got] == [n for n, _ in want]
-                    assert all(np.array_equal(p, q) for (_, p), (_, q) in zip(got, want))
+    for shape in ((7, 9), (4, 5), (), (8, 3), (30,)):
+        for _ in range(40):
+            codes = [rng.integers(0, 24, shape) for _ in range(2)]
+            chances = [np.where(rng.random(shape) < 0.2, 0.0, rng.random(shape)) for _ in range(2)]
+            pairs = list(zip(codes, chances))
+            got, want = by_code(pairs), one_at_a_time(pairs)
+            assert list(got) == list(want)
+            assert all(np.array_equal(got[k], want[k]) for k in want)
+
+

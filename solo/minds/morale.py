@@ -242,20 +242,29 @@ def nerve_checks(lean: Leanings, nerve_now: Nerve, frac, win) -> list[tuple[Nerv
     steadies = shaken & (win >= RECOVER_AT)  # no trigger and a clearly better position: steady again
     held = np.where(fired, now, np.where(steadies, 0, now))
     failed = np.where(shaken | at_line, 2, 1)
+    out = by_code(((flags + 8 * held, np.where(fired, 1.0 - chance, 1.0)),
+                   (flags + 8 * failed, np.where(fired, chance, 0.0))))
+    # broken, it never looks again: what had fired no longer counts (one nerve, not one for each past)
+    return [(Nerve(BROKEN) if c // 8 == 2 else Nerve(_STATES[c // 8], bool(c & 1), bool(c & 2), bool(c & 4)), p)
+            for c, p in out.items()]
+
+
+def by_code(pairs) -> dict[int, Any]:
+    """Each nerve a check may leave (a code: its flags and state), in increasing order within each of ``pairs``
+    (``(codes, chances)`` arrays of one shape), with its chance where it is left and 0 elsewhere; a code that is
+    nowhere left with a chance above 0 is not listed. All the codes of a pair at once: a walk asks this over
+    every Pool of thousands of states."""
+    import numpy as np
+
     out: dict[int, Any] = {}
-    for code, p in ((flags + 8 * held, np.where(fired, 1.0 - chance, 1.0)),
-                    (flags + 8 * failed, np.where(fired, chance, 0.0))):
-        # each nerve it may leave (a code: its flags and state), in increasing order, with its chance where it
-        # is left, the codes at once (a walk asks this over every Pool of thousands of states)
+    for code, p in pairs:
         codes = np.flatnonzero(np.bincount(code.ravel(), minlength=1))
         got = np.where(code == codes.reshape(-1, *(1,) * code.ndim), p, 0.0)
         taken = [bool(t) for t in np.any((got > 0.0).reshape(len(codes), -1), axis=1)]
         for i, c in enumerate(codes.tolist()):
             if taken[i]:
                 out[c] = out[c] + got[i] if c in out else got[i]
-    # broken, it never looks again: what had fired no longer counts (one nerve, not one for each past)
-    return [(Nerve(BROKEN) if c // 8 == 2 else Nerve(_STATES[c // 8], bool(c & 1), bool(c & 2), bool(c & 4)), p)
-            for c, p in out.items()]
+    return out
 
 
 def reaction_split(lean: Leanings, *, can_flee: bool, surrender_bias: float | None = None) -> float | None:
