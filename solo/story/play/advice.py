@@ -94,7 +94,7 @@ class LensAdvisor:
             exact = Exact({}, None, "beyond the exact odds")
         if exact.odds:
             told, self.told = self.told, True  # what the numbers assume, said on the conflict's first menu
-            return exact_words(exact, "" if told else "if kept every round")
+            return exact_words(exact, "" if told else "if kept every round", first_round=view.round)
         if not view.opponents(p):
             return {}
         return self.estimate_words(view, p)
@@ -107,7 +107,7 @@ class LensAdvisor:
             exact = self.foresight.edges(view, p)
         except ValueError:
             return {}
-        return exact_words(exact, "with Clever kept after") if exact.odds else {}
+        return exact_words(exact, "with Clever kept after", first_round=view.round) if exact.odds else {}
 
     def estimate_words(self, view: ConflictView, p: Participant) -> dict[str, str]:
         lens = likely_best(view, p)
@@ -115,7 +115,7 @@ class LensAdvisor:
         return {lens: est.words()} if est.runs else {}
 
 
-def exact_words(exact: Exact, assumes: str = "") -> dict[str, str]:
+def exact_words(exact: Exact, assumes: str = "", *, first_round: int = 1) -> dict[str, str]:
     """"62 % to win · best", with what is undecided at the round limit (explained at its first mention), and
     on the first line what the numbers assume, when given ("if kept every round")."""
     out: dict[str, str] = {}
@@ -127,9 +127,10 @@ def exact_words(exact: Exact, assumes: str = "") -> dict[str, str]:
         if exact.rounds_left is not None and odds.undecided >= 0.005:
             words += f", {percent(odds.undecided)} undecided"
             if not explained:
-                # the rounds left count this one: "after 12 more rounds" at round 1 of 12 read as 13 in all
-                words += (f" after {exact.rounds_left} rounds, this one included" if exact.rounds_left > 1
-                          else " after this round")
+                # the last round by its number, from the round the odds start at (``first_round``, the one being
+                # declared; a conflict not yet begun starts at 1): "after 12 more rounds" at round 1 of 12 read
+                # as 13 in all, and a scene's choice has no round of its own to count from
+                words += f" after round {max(first_round, 1) + exact.rounds_left - 1}"
                 explained = True
         if lens == exact.best:
             words += " · best"
