@@ -80,9 +80,22 @@ def test_json_has_exactly_the_keys_of_the_issue():
     assert data["exit"] == 1
     assert set(data["endings"]) == {"garden", "vault"}
     for ending in data["endings"].values():
-        assert set(ending) == {"reachable", "shortest", "seed", "best_chance"}
-    assert data["endings"]["vault"] == {"reachable": False, "shortest": [], "seed": None, "best_chance": 0}
-    assert data["endings"]["garden"]["seed"] is not None
+        assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance"}
+    assert data["endings"]["vault"] == {"reachable": False, "choices": None, "shortest": [], "seed": None,
+                                        "best_chance": 0}
+    garden = data["endings"]["garden"]
+    assert garden["seed"] is not None and garden["choices"] == 1 and garden["shortest"]  # and the questions on the way
+
+
+def test_json_gives_each_endings_shortest_way_without_a_walkthrough():
+    """``--seeds 0`` skips the seed search, not the graph: the text says "reachable in N choices", so must the
+    JSON (it gave only an empty script)."""
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "0"])
+    data = json.loads(result.output)
+    garden = data["endings"]["garden"]
+    assert garden["shortest"] == [] and garden["seed"] is None
+    text = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--seeds", "0"]).output
+    assert f"reachable in {garden['choices']} choice" in text and garden["choices"] > 0
     assert data["complete"] is True and data["states"] == 3
 
 

@@ -49,6 +49,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
         walk = walks.get(name)
         endings[name] = {
             "reachable": found["reachable"],
+            "choices": found["steps"],
             "shortest": walk.answers if walk is not None else [],
             "seed": walk.seed if walk is not None else None,
             "best_chance": round(found["best_chance"], 6),
