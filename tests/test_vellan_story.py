@@ -330,6 +330,29 @@ def test_a_wrong_answer_costs_the_case_a_piece_and_blaming_the_harbourmaster_los
     assert empty.state.counters["wrong"] == 3 and empty.state.flags.get("blamed_jonas")
 
 
+def test_two_wrong_pieces_are_told_as_two_in_one_paragraph(vellan):
+    _, events = deduce(vellan, ("At the bottom", "Jonas Vik", "For the insurance"))
+    done = entered(events, "theory_done")[0]
+    assert "Two pieces do not" in done and "exactly those" in done and "that piece" not in done
+    assert "\n" not in done.strip()  # the line on the pilot goes on in the same paragraph
+
+
+def test_the_front_page_does_not_call_a_guessed_story_true_in_every_line(vellan):
+    """A story told with wrong pieces in it (and the pilot blamed) is not printed "every line of it stands
+    up", and the pilot's statement is what clears him, not the story the party told."""
+    route = Route(*TO_THURSDAY, *CONFESSION)
+    items = ["signed statement", "green ledger", "insurance record"]
+    _, ending, events, _ = play(vellan, route, conflicts=["won"], flags=["story_wired", "blamed_jonas"],
+                                items=items, counters={**DUSK, "theory": 1, "wrong": 2})
+    guessed = entered(events, "ending_exposed")[0]
+    assert ending == "ending_exposed" and "every line of it stands up" not in guessed
+    assert "where you guessed" in guessed and "drunken pilot does not get past the sub-editor" in guessed
+    _, _, events, _ = play(vellan, Route(*TO_THURSDAY, *CONFESSION), conflicts=["won"], flags=["story_wired"],
+                           items=items, counters={**DUSK, "theory": 3})
+    right = entered(events, "ending_exposed")[0]
+    assert "every line of it stands up" in right and "sub-editor" not in right
+
+
 def test_the_stairs_lead_through_the_deduction_when_it_was_never_made(vellan):
     route = Route(*TO_THURSDAY, "Climb the stairs", *RIGHT, "Gather it up and climb the stairs",
                   "Walk out, catch the next bus")
