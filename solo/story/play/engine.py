@@ -37,7 +37,7 @@ from .conditions import context_of
 from .conflict_roles import Roles, ask_roles, default_roles
 from .effects import EFFECTS
 from .epilogue import epilogue
-from .knowledge import called, learn, learn_names_in
+from .knowledge import called, gone_for_good, learn, learn_names_in
 from .npcs import between_scenes, default_mind, disposition_of
 from .party import set_up_party
 from .pools import line_up
@@ -273,7 +273,8 @@ class Game:
         s.oracle.context = shown(self.picked(scene.title))  # random events that name nobody follow it
         s.visited[scene.id] = s.visited.get(scene.id, 0) + 1
         for npc in scene.npcs:
-            s.oracle.add_npc(called(self, npc))  # as the PCs know them: a name, or what they see
+            if not gone_for_good(self, npc):
+                s.oracle.add_npc(called(self, npc))  # as the PCs know them: a name, or what they see
         for effect in scene.on_enter_before:  # on_enter.before: the text below already reads what they did
             self.apply(effect)
         title, text = self.picked(scene.title), self.picked(scene.text)
@@ -613,6 +614,9 @@ class Game:
         s = self.state
         for nid in fighting:
             s.npc_status[nid] = npcs[nid].status
+            name = called(self, nid)
+            if gone_for_good(self, nid) and name in s.oracle.npcs:
+                s.oracle.remove_npc(name)
         by_char = {id(p.char): p for p in taking_part if p.char is not None}
         for pc in list(s.pcs):
             fought = by_char.get(id(pc))

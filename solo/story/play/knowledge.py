@@ -78,6 +78,26 @@ def called(game: Game, nid: str) -> str:
     return game.state.npcs[nid].name if knows(game, nid, "name") else seen_of(game, nid)
 
 
+#: Bodies that a spent conflict Pool ends for good: the narration says an undead "stays down" and a machine
+#: "locks up"; a beaten person or beast is only beaten, and may yet be lucky or unlucky.
+ENDED_WHEN_OUT = frozenset({"undead", "machine", "object"})
+
+
+def gone_for_good(game: Game, nid: str) -> bool:
+    """Whether the NPC is out of the story: in comae, or spent in a conflict with a body that ends there
+    (:data:`ENDED_WHEN_OUT`). Such an NPC is no longer on the oracle's list of people, so no random event
+    names it ("Bad luck strikes the second barrow-wight" after it fell for the last time), and a scene that
+    lists it does not put it back."""
+    from ...rules.fiction import fiction_of_character
+    from ...rules.outcomes import COMAE, OUT
+
+    status = game.state.npc_status.get(nid)
+    if status == COMAE:
+        return True
+    npc = game.state.npcs.get(nid)
+    return status == OUT and npc is not None and fiction_of_character(npc).body in ENDED_WHEN_OUT
+
+
 def learn(game: Game, nid: str, *facets: str) -> None:
     """The PCs now know these facets of the NPC. A name learned takes the place of what was seen on the
     oracle's list, where it was, so random events and tables name them as the players now do."""
