@@ -8,6 +8,7 @@ events say really happened.
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
 
 import pytest
@@ -311,3 +312,26 @@ def test_an_npc_yields_in_the_voice_it_broke_in(templates, breaks_by, said):
               Event("exit", {"round": 1, "actor": "S", "how": "surrendered", "decided": True})):
         narrator.narrate(e, cast)
     assert said in picked and ({"plea", "bargain"} - {said}).isdisjoint(picked), picked
+
+
+
+#: An earlier try, spoken of (not "one question, then another", "a reference to another shelf").
+AGAIN = re.compile(r"\b(tries again|starts again|keeps at|last sure)\b|(?<!then )(?<!after )(?<!to )\banother\b")
+
+
+def test_a_declaration_of_another_try_waits_for_a_first_one(templates):
+    """Before: round 1 of picking a lock began "Espen adjusts the tension and tries again.". Every declaration
+    that speaks of an earlier try is filtered on the actor's last round (``[last:…]``), which round 1 has not
+    got; the narration of real conflicts then never draws one in round 1. (A Clever follow-up always comes
+    after a first round.)"""
+    claims = [(key, t.text) for key, lines in templates.lines.items() if key[1] == "declare"
+              for t in lines if AGAIN.search(t.text)]
+    assert len(claims) >= 5
+    unfiltered = [(key, text) for key, text in claims
+                  if "last" not in next(t for t in templates.lines[key] if t.text == text).filters]
+    assert unfiltered == []
+    for ctype in ("lockpicking", "library", "tracking"):
+        for seed in range(10):
+            narrator, _ = told(templates, fight(ctype, seed), seed)
+            drawn = [t.text for rnd, event, t, _a, _t in narrator.picks if rnd == 1 and AGAIN.search(t.text)]
+            assert drawn == [], (ctype, seed)
