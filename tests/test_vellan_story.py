@@ -328,6 +328,11 @@ def test_a_wrong_answer_costs_the_case_a_piece_and_blaming_the_harbourmaster_los
     empty, events = deduce(vellan, ("At the bottom", "Jonas Vik", "To be rid of"))
     assert "nothing at all: this will be guesswork" in entered(events, "theory_cargo")[0]
     assert empty.state.counters["wrong"] == 3 and empty.state.flags.get("blamed_jonas")
+    # blamed in the notes, he will hear of it, but he is not in the room to show it: nobody is told so now
+    assert [e for e in events if e.kind == "disposition"] == []
+    from solo.story.play.npcs import disposition_of
+    fresh, _ = deduce(vellan, RIGHT)
+    assert disposition_of(empty.state.npcs["jonas"]) != disposition_of(fresh.state.npcs["jonas"])
 
 
 def test_two_wrong_pieces_are_told_as_two_in_one_paragraph(vellan):

@@ -225,11 +225,13 @@ class Luck(EffectVerb):
 
 
 class Disposition(EffectVerb):
-    """Either ``shift`` steps along the scale or ``to`` a disposition, never both."""
+    """Either ``shift`` steps along the scale or ``to`` a disposition, never both. ``told = false`` moves it
+    where the NPC is not there to show it (the party blames him in its notes; he will hear of it later), so
+    the players are not told "Jonas Vik is now Malicious towards you" while he sits in a hut in the dunes."""
 
     name = "disposition"
     fields = {"disposition": Field("NPC id"), "shift": Field("whole number", None),
-              "to": Field("disposition", None)}
+              "to": Field("disposition", None), "told": Field("true or false", True)}
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         _check_npc(b, file, f"{path}.disposition", a["disposition"])
@@ -249,6 +251,8 @@ class Disposition(EffectVerb):
         before = disposition_of(npc)
         after = normalise_disposition(str(a["to"])) if "to" in a else shift_disposition(before, a["shift"])
         set_disposition(npc, after)
+        if not self.arg(a, "told"):
+            return
         learn(game, a["disposition"], "disposition")  # the players are told it
         game.emit("disposition", npc=a["disposition"], name=called(game, a["disposition"]), before=before,
                   after=after)
