@@ -178,3 +178,26 @@ def test_a_bruise_for_weeks_and_a_fist_are_for_the_living_and_the_unarmed_only()
     unarmed = [t for key, lines in templates.lines.items() if key[0] == "combat" for t in lines
                if "unarmed" in t.filters.get("weapon", ()) and re.search(r"\bfists?\b", t.text)]
     assert not unarmed, [t.text for t in unarmed]
+
+
+def test_a_trail_that_is_an_obstacle_is_followed_not_hunted():
+    """The bundled tracking lines: an obstacle trail does not rest, camp, leave tracks or have no idea how close
+    the tracker is (its body is ``object``); the lines that say so are for a quarry that can."""
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.participants import from_character, obstacle
+
+    ctype, templates = conflict_type("tracking"), load_templates()
+    quarry = re.compile(r"the old trail (left|stopped|would|will|always|has no idea|does|moves|is using|is heading|"
+                        r"had left|turned|went|chooses)|the old trail's (trail|habits|boots|likely)|"
+                        r"(after|like|cut|closer than) the old trail", re.I)
+    for seed in range(12):
+        pc = pregenerated("espen")
+        rng = random.Random(seed)
+        bot = RandomDecider(rng) if seed % 2 else GreedyDecider(rng)
+        log = EventLog()
+        Conflict(ctype, [from_character(pc, "a", ctype, decider=bot), obstacle("Old trail", "hard")],
+                 random.Random(seed), sink=log, round_limit=10).run()
+        story = transcript(log.events, Narrator(templates, narration_rng(seed)))
+        hunted = [s for s in sentences(story) if quarry.search(s)]
+        assert not hunted, f"seed {seed}: {hunted}"
