@@ -1,0 +1,203 @@
+"""Kaldskard's conflicts told in Kaldskard's places (scenes/kaldskard/narration.toml, docs/narration.md).
+
+Each conflict is played from its own scene through the engine, the player's side by a bot (the greedy one on
+even seeds, a random one on odd seeds, so every Lens, Quick getaways and surrenders come up), and told as the
+game tells it, with the adventure's lines. Read as a player would: no street, wall or floorboard on a snowy
+mountain, no camp site left by a blizzard, the dead never tire or bear a bruise, and the barrow-wight hunts the
+party, not the other way round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+import pytest
+
+from solo.events import EventLog
+from solo.minds.bots import GreedyDecider, RandomDecider
+from solo.narration import Narrator, load_templates, narration_rng
+from solo.narration.transcript import transcript
+from solo.rules.creation import pregenerated
+from solo.story.format.library import find_adventure
+from solo.story.format.loader import load_adventure
+from solo.story.play.engine import Game
+
+
+@pytest.fixture(scope="module")
+def kaldskard():
+    return load_adventure(find_adventure("kaldskard"))
+
+
+@pytest.fixture(scope="module")
+def templates(kaldskard):
+    return load_templates(extra_data=[(kaldskard.source, kaldskard.templates)])
+
+
+class _Done(Exception):
+    """The conflict is over: the next scene menu ends the game here."""
+
+
+class _Bot:
+    """Picks the choice that starts the conflict, then plays it as a bot; stops at the next scene menu."""
+
+    def __init__(self, label: str, seed: int):
+        self.label, self.picked = label, False
+        rng = random.Random(seed)
+        self.bot = RandomDecider(rng) if seed % 2 else GreedyDecider(rng)
+
+    def decide(self, question):
+        if question.kind == "choice":
+            if self.picked:
+                raise _Done
+            self.picked = True
+            return next(o.key for o in question.options if o.label.startswith(self.label))
+        return self.bot.decide(question)
+
+
+def _party(size: int):
+    party = []
+    for name, pronoun in (("Sander Strand", "they"), ("Elin Holm", "she"), ("Lars Myhre", "he"))[:size]:
+        pc = pregenerated("espen")
+        pc.name, pc.pronoun = name, pronoun
+        party.append(pc)
+    return party
+
+
+def told(adventure, templates, scene: str, label: str, seed: int, party: int = 1):
+    """(the conflict's events, its story as the game tells it) for the choice ``label`` of ``scene``."""
+    log = EventLog()
+    game = Game(dataclasses.replace(adventure, start=scene), seed=seed, decider=_Bot(label, seed), sink=log,
+                party=_party(party))
+    try:
+        game.play()  # to an ending (the party fell) ...
+    except _Done:  # ... or to the next scene's menu
+        pass
+    events = [e for e in log.events if e.kind not in ("scene_entered",)]
+    return events, transcript(events, Narrator(templates, narration_rng(seed)))
+
+
+def sentences(story: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+", " ".join(story.split())) if s]
+
+
+# The bundled lines for chases, sneaking and tracking are written for towns and woods.
+TOWN = re.compile(r"\b(street|streets|wall|walls|board|boards|floorboard|bucket|paving|handcart|cart|cobbles?|"
+                  r"crowd|alley|alleys|lamp|market|kerb|shelf|rafters|railing|pavement|stairs|tavern|wagon|"
+                  r"corridor|curtain|drainpipe|fern|moss|mud|camp site|rain|thorn|undergrowth)\b", re.I)
+
+CHASES_AND_SEARCHES = [
+    ("grave_road", "Walk on between", 1),          # sneaking past the barrow-field
+    ("barrow_chase", "Run for it", 1),             # the dead hunt the party
+    ("barrow_chase", "Run for it", 2),
+    ("eyvind_runs", "After him", 1),               # the party hunts the boy
+    ("robbed", "Follow their tracks", 1),          # tracking the outlaws' trail
+    ("high_saddle", "Find the cairns", 1),         # the blizzard
+    ("high_saddle", "Find the cairns", 3),
+]
+
+
+@pytest.mark.parametrize("scene,label,party", CHASES_AND_SEARCHES)
+def test_chases_and_searches_on_the_mountain_meet_no_street(kaldskard, templates, scene, label, party):
+    for seed in range(5):
+        _, story = told(kaldskard, templates, scene, label, seed, party)
+        town = [s for s in sentences(story) if TOWN.search(s)]
+        assert not town, f"{scene} seed {seed}: {town}"
+
+
+def test_the_barrow_wight_hunts_and_the_party_runs(kaldskard, templates):
+    for seed in range(6):
+        events, story = told(kaldskard, templates, "barrow_chase", "Run for it", seed)
+        start = next(e for e in events if e.kind == "conflict_start")
+        parts = {p["name"]: p["part"] for p in start.data["participants"]}
+        assert parts == {"Sander Strand": "quarry", "the third barrow-wight": "pursuer"}
+        assert start.data["frame"]["settings"] == ["river"]
+        hunter = [s for s in sentences(story)
+                  if re.search(r"Sander .*(gives chase|goes after|close enough to grab|within reach of|keeps the "
+                               r"third barrow-wight in sight)", s)
+                  or re.search(r"third barrow-wight (keeps looking back|runs with Sander|pulls further ahead|"
+                               r"stretches the lead|feels the pursuer)", s)]
+        assert not hunter, f"seed {seed}: {hunter}"
+
+
+# What a dead thing is never said to do: tire, pant, bleed, bruise.
+LIVING = re.compile(r"(for weeks|doubles over|breath|gasp|lungs|bleed|blood|winded|bruise|tires? |legs give out|"
+                    r"hands on knees|feet are getting heavy)", re.I)
+DEAD = re.compile(r"(barrow-wight|grave-lord)")
+
+
+@pytest.mark.parametrize("scene,label,party", [("barrow_chase", "Run for it", 1), ("barrows", "Stand and fight", 1),
+                                               ("shieling_attack", "Fight them in", 2)])
+def test_the_dead_never_tire_pant_or_bruise(kaldskard, templates, scene, label, party):
+    for seed in range(5):
+        _, story = told(kaldskard, templates, scene, label, seed, party)
+        living = [s for s in sentences(story) if DEAD.search(s) and LIVING.search(s)
+                  and not re.search(r"(does not tire|no breath)", s)
+                  and not re.match(r"(Sander|Elin|Lars)\b[^.]*(breath|gasp|lungs|bleed|blood|winded)", s)]
+        assert not living, f"{scene} seed {seed}: {living}"
+
+
+def test_the_blizzard_is_searched_not_tracked_and_the_outlaws_trail_has_no_cairns(kaldskard, templates):
+    for seed in range(5):
+        _, blizzard = told(kaldskard, templates, "high_saddle", "Find the cairns", seed)
+        quarry = [s for s in sentences(blizzard)
+                  if re.search(r"blizzard's trail|blizzard (stopped|went|left)|print|camp|to its end|washed", s)]
+        assert not quarry, f"seed {seed}: {quarry}"
+        _, trail = told(kaldskard, templates, "robbed", "Follow their tracks", seed)
+        assert "cairn" not in trail, f"seed {seed}: {trail}"
+
+
+def test_the_grave_road_is_still_so_no_wind_covers_a_step(kaldskard, templates):
+    """The grave-road's text: 'The wind has dropped, and in the silence you can hear yourself breathe.'"""
+    assert "The wind has dropped" in kaldskard.scenes["grave_road"].text
+    for seed in range(5):
+        _, story = told(kaldskard, templates, "grave_road", "Walk on between", seed)
+        windy = [s for s in sentences(story) if re.search(r"\b(gust|wind covers|the wind)\b", s, re.I)]
+        assert not windy, f"seed {seed}: {windy}"
+
+
+def test_the_dead_fight_with_the_hands_the_scenes_show(kaldskard):
+    from solo.npc.model import NPC
+    from solo.story.play.npcs import npc_fields
+
+    npcs = {nid: NPC.from_dict(npc_fields(kaldskard.npcs[nid].data)) for nid in ("barrow_two", "barrow_three",
+                                                                                 "grave_lord")}
+    assert npcs["barrow_two"].weapon_called == "black-nailed hands"
+    assert npcs["barrow_three"].weapon_called == "cold hands"
+    assert npcs["grave_lord"].pronoun == "it"  # the scenes call the dead king "it"
+    assert all(n.fiction_body() == "undead" for n in npcs.values())
+
+
+def test_a_bruise_for_weeks_and_a_fist_are_for_the_living_and_the_unarmed_only():
+    """The bundled combat lines: 'a mark for weeks' only on flesh, and the unarmed lines say {weapon}."""
+    templates = load_templates()
+    heavy = templates.get("combat", "damage_heavy")
+    weeks = [t for t in heavy if "for weeks" in t.text]
+    assert weeks and all("undead" not in t.filters.get("foe_body", {"undead"}) for t in weeks)
+    unarmed = [t for key, lines in templates.lines.items() if key[0] == "combat" for t in lines
+               if "unarmed" in t.filters.get("weapon", ()) and re.search(r"\bfists?\b", t.text)]
+    assert not unarmed, [t.text for t in unarmed]
+
+
+def test_a_trail_that_is_an_obstacle_is_followed_not_hunted():
+    """The bundled tracking lines: an obstacle trail does not rest, camp, leave tracks or have no idea how close
+    the tracker is (its body is ``object``); the lines that say so are for a quarry that can."""
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.participants import from_character, obstacle
+
+    ctype, templates = conflict_type("tracking"), load_templates()
+    quarry = re.compile(r"the old trail (left|stopped|would|will|always|has no idea|does|moves|is using|is heading|"
+                        r"had left|turned|went|chooses)|the old trail's (trail|habits|boots|likely)|"
+                        r"(after|like|cut|closer than) the old trail", re.I)
+    for seed in range(12):
+        pc = pregenerated("espen")
+        rng = random.Random(seed)
+        bot = RandomDecider(rng) if seed % 2 else GreedyDecider(rng)
+        log = EventLog()
+        Conflict(ctype, [from_character(pc, "a", ctype, decider=bot), obstacle("Old trail", "hard")],
+                 random.Random(seed), sink=log, round_limit=10).run()
+        story = transcript(log.events, Narrator(templates, narration_rng(seed)))
+        hunted = [s for s in sentences(story) if quarry.search(s)]
+        assert not hunted, f"seed {seed}: {hunted}"
