@@ -97,8 +97,10 @@ def test_what_a_broken_mind_does_is_its_code_blocks_share_of_surrenders():
 
 
 @pytest.mark.slow
-# every Lens against a coward that both runs and gives up is played through solo odds and solo duel, its flights
-# and surrenders counted apart (tests/test_odds_cli.py): the other kinds of mind here
+# a coward that both runs and gives up is played through solo odds and solo duel with cautious, covert, flamboyant
+# and quick, its flights and surrenders counted apart (tests/test_odds_cli.py, which also holds the two commands to
+# the same match-up for every Lens, exactly): the other kinds of mind here, with the other Lenses. Each Lens is
+# played against a mind's nerve at full power in one of the two files.
 @pytest.mark.parametrize(("name", "lens"), [("yielder", "aggressive"), ("zealot", "clever"), ("thug", "none"),
                                             ("mindless", "aggressive")])
 def test_the_chain_with_the_nerve_agrees_with_the_engine(name, lens):

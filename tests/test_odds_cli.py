@@ -143,14 +143,93 @@ event = { topic = "Money", sign = "negative" }
 '''
 
 
-@pytest.mark.slow
+def _match_up(participants, ctype, round_limit) -> dict:
+    """Everything of a conflict as it starts that the engine and the chain read: the type and round limit; for
+    the PC and the NPC their characters, Pools, targets for every Lens and skill, dice, armour and shields, and
+    who decides for them (the PC's kept Lens; the NPC's mind: its character, memory and leanings)."""
+    from solo.minds.arena import _Tally
+    from solo.minds.bots import LensKeeper
+    from solo.minds.npc import NPCMind
+    from solo.rules.character import skill_target
+    from solo.rules.lenses import LENS_TABLE
+    from solo.rules.participants import flamboyant_skills
+
+    physical = ctype.physical
+    pc, npc = sorted(participants, key=lambda p: not p.is_pc)
+    seen: dict = {"type": ctype.key, "round_limit": round_limit}
+    for role, p, other in (("pc", pc, npc), ("npc", npc, pc)):
+        skills = (p.skill, "Cunning", "Move", *flamboyant_skills(p))
+        decider = p.decider.mind if isinstance(p.decider, _Tally) else p.decider
+        if isinstance(decider, LensKeeper):
+            how: tuple = ("keeps", decider.lens)
+        else:
+            assert type(decider) is NPCMind and decider.npc is p.char, decider
+            how = ("mind", decider.memory, decider.leanings(), decider.explain)
+        seen[role] = dict(
+            character=p.char, name=p.name, is_pc=p.is_pc, uses_lenses=p.uses_lenses, status=p.status,
+            pool=(p.pool.current, p.pool.maximum), sources=p.pool_sources, carry=p.carry,
+            clever_next=p.clever_next, last_lens=p.last_lens, pushing=p.pushing, skill=p.skill,
+            base=p.base_target(),
+            targets={(k, s): p.rolled_target(LENS_TABLE[k], s)[0] for k in LENSES for s in skills},
+            getaway=skill_target(p.character, "Move", ("Athletics", "Acrobatics"))[0],
+            dice=str(p.damage_dice(physical)), bonus=p.damage_bonus(physical),
+            armour=p.armour_against(other, ctype), shield=p.shield_penalty((other,), physical), decides=how)
+    return seen
+
+
 @pytest.mark.parametrize("lens", LENSES)
-def test_solo_odds_and_solo_duel_agree_for_every_lens(tmp_path, files, lens):
-    """``solo odds --npc F --pc P --lens-a X`` against ``solo duel --npc F --pc P --pc-lens X --runs 4000``, for
-    every X, against a mind whose nerve goes: won, lost, fled and surrendered within four standard errors (at
-    most 0.032 on each share); the ways out split as the chain splits them (``reaction_split``, the Code
-    Block's share of surrenders). A mindless foe is the chain's simpler case (tests/test_lens_chain_nerve.py
-    plays one against the engine, and other minds)."""
+def test_solo_odds_and_solo_duel_set_up_the_same_match_up_for_every_lens(tmp_path, files, monkeypatch, lens):
+    """``solo odds --pc P --npc F --rounds 30 --lens-a X`` prices, and ``solo duel --npc F --pc P --pc-lens X``
+    plays, the same conflict as it starts, to the last number read: the same characters, Pools, targets of every
+    Lens, dice, armour, round limit, the PC keeping X, the NPC deciding with a mind of the same character and
+    leanings. Exact, for every Lens: the test below plays the two against each other for the Lenses no other test
+    plays against a mind's nerve."""
+    import solo.minds.arena as arena
+    from solo.minds.foresight import Foresight
+
+    pc, _ = files
+    npc = tmp_path / "sneak.toml"
+    npc.write_text(COWARD, encoding="utf-8")
+    priced, played = [], []
+    exact = Foresight.exact
+
+    def pricing(self, view, me, *args, **kwargs):
+        priced.append(_match_up(view.participants, view.ctype, view.round_limit))
+        return exact(self, view, me, *args, **kwargs)
+
+    class Playing(arena.Conflict):
+        def __init__(self, ctype, participants, rng, **kwargs):
+            played.append(_match_up(participants, ctype, kwargs.get("round_limit")))
+            super().__init__(ctype, participants, rng, **kwargs)
+
+    monkeypatch.setattr(Foresight, "exact", pricing)
+    monkeypatch.setattr(arena, "Conflict", Playing)
+    odds("--pc", pc, "--npc", str(npc), "--rounds", "30", "--lens-a", lens)
+    result = CliRunner().invoke(cli, ["duel", "--npc", str(npc), "--pc", pc, "--pc-lens", lens, "--runs", "1",
+                                      "--seed", str(LENSES.index(lens) + 1), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["pc_lens"] == lens
+    assert len(priced) == len(played) == 1
+    assert priced[0]["pc"]["decides"] == played[0]["pc"]["decides"] == ("keeps", lens)
+    assert priced[0] == played[0]
+
+
+#: The Lenses no other test plays against a mind's nerve; the engine against the chain with the nerve for the
+#: others: aggressive (a mind that surrenders when it breaks, and a mindless one), clever (one that fights on
+#: broken) and none (a common thug) in tests/test_lens_chain_nerve.py.
+PLAYED_HERE = ("cautious", "covert", "flamboyant", "quick")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lens", PLAYED_HERE)
+def test_solo_odds_and_solo_duel_agree_in_play(tmp_path, files, lens):
+    """``solo odds --npc F --pc P --lens-a X`` against ``solo duel --npc F --pc P --pc-lens X --runs 4000``,
+    against a mind whose nerve goes: won, lost, fled and surrendered within four standard errors (at most 0.032
+    on each share); the ways out split as the chain splits them (``reaction_split``, the Code Block's share of
+    surrenders). For every Lens X, the two set up the same match-up (the test above, exactly); here each Lens no
+    other test plays against a mind's nerve is played (``PLAYED_HERE``), this mind's flights and surrenders
+    counted apart in each. A mindless foe is the chain's simpler case (tests/test_lens_chain_nerve.py plays one
+    against the engine, and other minds, with the other Lenses)."""
     pc, _ = files
     npc = tmp_path / "sneak.toml"
     npc.write_text(COWARD, encoding="utf-8")
