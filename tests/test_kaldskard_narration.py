@@ -178,6 +178,10 @@ def test_a_bruise_for_weeks_and_a_fist_are_for_the_living_and_the_unarmed_only()
     unarmed = [t for key, lines in templates.lines.items() if key[0] == "combat" for t in lines
                if "unarmed" in t.filters.get("weapon", ()) and re.search(r"\bfists?\b", t.text)]
     assert not unarmed, [t.text for t in unarmed]
+    # nor does the grave-lord, mindless as it is, tire of a fight or swagger through it
+    declared = [t for key, lines in templates.lines.items() if key[:2] == ("combat", "declare") for t in lines
+                if re.search(r"\b(tired|swagger)", t.text, re.I)]
+    assert declared and all("undead" not in t.filters.get("body", {"undead"}) for t in declared)
 
 
 def test_a_trail_that_is_an_obstacle_is_followed_not_hunted():
