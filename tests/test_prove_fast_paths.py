@@ -3,7 +3,10 @@
 The liveness analysis compiles each scene's equations once per way its conditions are settled and solves them
 with masks (:meth:`Liveness._compiled_flow`); :meth:`Reads.values` reads the plain atoms kind by kind. Each is
 checked here against the plain way, kept in this file as the reference: the analysis as it walked every scene's
-choices at every state, and every atom read through the condition language's context.
+choices at every state, and every atom read through the condition language's context. So are the exact
+odds of a conflict priced with chains kept by match-up across conflicts (``chances._chains``), against chains
+built for that conflict alone, and a waiting state written with marshal (``probe.raw_state``), against the
+save format's JSON.
 """
 
 from __future__ import annotations
@@ -226,3 +229,68 @@ def test_shapes_worked_out_with_warm_caches_are_those_worked_out_alone():
         values = reads.values(game)
         a, b = warm.shape(scene, values)[0], alone.shape(scene, values)[0]
         assert (a.ahead, a.live, a.npcs) == (b.ahead, b.live, b.npcs)
+
+
+def _alike(a, b) -> bool:
+    """Equal and of the same types all the way down (JSON has no tuples; 1 == 1.0 == True)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_alike(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_alike(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+@pytest.mark.parametrize(("source", "states"), ADVENTURES, ids=lambda p: getattr(p, "stem", ""))
+def test_a_packed_state_reads_back_as_its_json_snapshot_would(source, states):
+    """Waiting states are written with marshal (probe.raw_state): what it reads back is, type for type, what
+    the save format's JSON would have given, and the game packed plays on from the same state."""
+    import json
+    import marshal
+
+    from solo.sim.prove.probe import Packer, raw_state, state_of
+
+    _, games = _games_met(source, states)
+    packer = Packer(games[0])
+    for game in games:
+        snapshot = [game.state.to_dict(), game.state.went]
+        assert _alike(marshal.loads(raw_state(game)), json.loads(json.dumps(snapshot)))
+        assert state_of(raw_state(game)).to_dict() == snapshot[0]
+        back = packer.unpack(packer.pack(game))
+        assert [back.state.to_dict(), back.state.went, back.flow_state] == [*snapshot, game.flow_state]
+
+
+def test_conflicts_priced_with_the_kept_chains_are_priced_as_with_chains_of_their_own(monkeypatch):
+    """Chances prices each conflict's exact odds with chains kept by match-up across conflicts (chances._chains):
+    every price a search of Vellan makes so is the price chains built for that conflict alone give, and some of
+    them were read off kept chains."""
+    from solo.minds.foresight import SharedChains
+    from solo.story.play import chances
+
+    kept = SharedChains(size=chances.CHAINS_KEPT)
+    hits = []
+    take = kept.take
+
+    def taking(key):
+        got = take(key)
+        hits.append(got is not None)
+        return got
+
+    monkeypatch.setattr(kept, "take", taking)
+    exact = chances._exact
+    compared = []
+
+    def both(game, ctype, spec, npc_ids, rounds):
+        monkeypatch.setattr(chances, "_CHAINS", [kept])
+        shared = exact(game, ctype, spec, npc_ids, rounds)
+        monkeypatch.setattr(chances, "_CHAINS", [SharedChains(size=0)])  # keeps nothing: chains built afresh
+        alone = exact(game, ctype, spec, npc_ids, rounds)
+        assert shared == alone
+        compared.append(shared[0] is not None)
+        return shared
+
+    monkeypatch.setattr(chances, "_exact", both)
+    monkeypatch.setattr(chances, "_PRICED", {})
+    prove(load_adventure(VELLAN), max_states=300)
+    assert sum(compared) >= 10 and any(hits)
