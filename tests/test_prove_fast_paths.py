@@ -3,10 +3,8 @@
 The liveness analysis compiles each scene's equations once per way its conditions are settled and solves them
 with masks (:meth:`Liveness._compiled_flow`); :meth:`Reads.values` reads the plain atoms kind by kind. Each is
 checked here against the plain way, kept in this file as the reference: the analysis as it walked every scene's
-choices at every state, and every atom read through the condition language's context. So are the exact
-odds of a conflict priced with chains kept by match-up across conflicts (``chances._chains``), against chains
-built for that conflict alone, and a waiting state written with marshal (``probe.raw_state``), against the
-save format's JSON.
+choices at every state, and every atom read through the condition language's context. So is a waiting state
+written with marshal (``probe.raw_state``), against the save format's JSON.
 """
 
 from __future__ import annotations
@@ -260,37 +258,3 @@ def test_a_packed_state_reads_back_as_its_json_snapshot_would(source, states):
         back = packer.unpack(packer.pack(game))
         assert [back.state.to_dict(), back.state.went, back.flow_state] == [*snapshot, game.flow_state]
 
-
-def test_conflicts_priced_with_the_kept_chains_are_priced_as_with_chains_of_their_own(monkeypatch):
-    """Chances prices each conflict's exact odds with chains kept by match-up across conflicts (chances._chains):
-    every price a search of Vellan makes so is the price chains built for that conflict alone give, and some of
-    them were read off kept chains."""
-    from solo.minds.foresight import SharedChains
-    from solo.story.play import chances
-
-    kept = SharedChains(size=chances.CHAINS_KEPT)
-    hits = []
-    take = kept.take
-
-    def taking(key):
-        got = take(key)
-        hits.append(got is not None)
-        return got
-
-    monkeypatch.setattr(kept, "take", taking)
-    exact = chances._exact
-    compared = []
-
-    def both(game, ctype, spec, npc_ids, rounds):
-        monkeypatch.setattr(chances, "_CHAINS", [kept])
-        shared = exact(game, ctype, spec, npc_ids, rounds)
-        monkeypatch.setattr(chances, "_CHAINS", [SharedChains(size=0)])  # keeps nothing: chains built afresh
-        alone = exact(game, ctype, spec, npc_ids, rounds)
-        assert shared == alone
-        compared.append(shared[0] is not None)
-        return shared
-
-    monkeypatch.setattr(chances, "_exact", both)
-    monkeypatch.setattr(chances, "_PRICED", {})
-    prove(load_adventure(VELLAN), max_states=300)
-    assert sum(compared) >= 10 and any(hits)

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ...decisions import Decider
-    from ...minds.foresight import Exact, SharedChains
+    from ...minds.foresight import Exact
     from ...rules.character import Character
     from ..format.adventure import Action, Branch
     from .engine import Game
@@ -389,31 +389,12 @@ def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tu
         return None, "a group fight" if len(parts) > 2 else "no contest"
     conflict = Conflict(ctype, parts, rng, round_limit=rounds)
     try:
-        exact = Foresight(nerve=True, shared=_chains()).exact(conflict.view, parts[0], None, asked=False)
+        exact = Foresight(nerve=True).exact(conflict.view, parts[0], None, asked=False)
     except (ValueError, KeyError) as exc:
         return None, str(exc)
     if not exact.odds or exact.best is None:
         return None, exact.why_not or "no exact odds"
     return exact, left_out(conflict.view, parts[0], parts[1])
-
-
-_CHAINS: list[SharedChains] = []
-
-
-def _chains() -> SharedChains:
-    """One store of solved Lens chains for every conflict priced in this process, by match-up: a conflict priced
-    again where only what it does not read has changed (a Pool it does not use, a disposition, the Pools it
-    starts from) finds its chains solved, as a conflict fought again does (:class:`SharedChains`). The chains
-    are the same function of the match-up either way; a search of Vellan priced a third of its conflicts again."""
-    if not _CHAINS:
-        from ...minds.foresight import SharedChains
-
-        _CHAINS.append(SharedChains(size=CHAINS_KEPT))
-    return _CHAINS[0]
-
-
-#: Match-ups whose chains are kept (each holds its arrays: a few MB against a mind with its nerve).
-CHAINS_KEPT = 32
 
 
 def left_out(view, pc, foe) -> str:
