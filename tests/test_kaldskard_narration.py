@@ -205,3 +205,16 @@ def test_a_trail_that_is_an_obstacle_is_followed_not_hunted():
         story = transcript(log.events, Narrator(templates, narration_rng(seed)))
         hunted = [s for s in sentences(story) if quarry.search(s)]
         assert not hunted, f"seed {seed}: {hunted}"
+
+
+def test_a_blow_that_ends_it_is_never_told_as_halfway(templates):
+    """Before: "Espen Lind deals 5 to the barrow-field's BODY/POW: 1 -> 0. … Half of the barrow-field is behind
+    Espen now." A heavy progress or setback line that says the job is half done, or must start again, is for a
+    heavy blow only ([blow:heavy]): the blow that ends it is told as heavy but its fact is "final"."""
+    halfway = re.compile(r"\b(half|start again)\b", re.I)
+    for key, lines in templates.lines.items():
+        if key[1] in ("progress_heavy", "setback_heavy"):
+            for t in lines:
+                if halfway.search(t.text):
+                    assert t.filters.get("blow") == frozenset({"heavy"}), (key, t.text)
+    assert any(halfway.search(t.text) for t in templates.get("sneaking", "progress_heavy"))
