@@ -335,3 +335,19 @@ def test_a_declaration_of_another_try_waits_for_a_first_one(templates):
             narrator, _ = told(templates, fight(ctype, seed), seed)
             drawn = [t.text for rnd, event, t, _a, _t in narrator.picks if rnd == 1 and AGAIN.search(t.text)]
             assert drawn == [], (ctype, seed)
+
+
+def test_a_quarry_whose_temper_flares_does_not_come_on_at_its_pursuer(templates):
+    """Before: an Impulsive quarry in a chase, stung by a lost round, "drops all caution and comes on hard" at the
+    one chasing it. Its temper still flares, and is told so, in words that fit running away as well as fighting."""
+    npc = _npc("Siri Dahl", code_block={"personality": ["Cheerful"], "dark_triad": ["Impulsive"],
+                                        "motivation": ["Loiter"], "disposition": "Neutral",
+                                        "event": {"topic": "Health", "sign": "negative", "example": "a bad knee"}})
+    flares = 0
+    for seed in range(100):
+        narrator, _ = told(templates, fight("foot_chase", seed, npc=npc), seed)
+        for _rnd, event, t, actor, _target in narrator.picks:
+            if actor is not None and actor.id == "Siri Dahl" and event in ("manner_shift", "bearing"):
+                flares += event == "manner_shift" and "result" in t.filters  # the flare of a lost round
+                assert not re.search(r"\bcomes on\b", t.text), (seed, t.text)
+    assert flares >= 3
