@@ -32,8 +32,8 @@ from ..decisions import (
     QUICK_ACTION,
     TARGET,
     Option,
-    Question,
     answers_from_record,
+    asked,
 )
 from ..events import Chance, Event, Sink, wants_detail
 from .character import HURT_PENALTY, Pool, skill_target
@@ -269,8 +269,11 @@ class Conflict:
 
     def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], *, default: str | None = None,
              **context: Any) -> str:
-        question = Question(kind, prompt, tuple(options), actor=p.name, default=default,
-                            context={"conflict": self.view, "participant": p, **context})
+        view = self._view
+        if view is None:
+            view = self.view
+        question = asked(kind, prompt, tuple(options), p.name, {"conflict": view, "participant": p, **context},
+                         default)
         assert p.decider is not None
         if self._detail:
             for o in options:
@@ -468,20 +471,27 @@ class Conflict:
     def _exit_options(self, p: Participant) -> list[Option]:
         if p.exits_closed:
             return []
-        exits = []
-        if self.ctype.flight and not p.is_obstacle:
-            # against a lock or a cliff there is nobody to flee from: one walks away from it (the same exit)
-            exits.append(Option(FLEE, "Walk away", "leave it now, no roll") if self.ctype.static
-                         else Option(FLEE, "Flee", "leave the conflict now, no roll"))
-        exits.append(Option(SURRENDER, "Surrender" if self.ctype.physical else "Give up", "yield now, no roll"))
-        return exits
+        ctype = self.ctype
+        key = (ctype.flight and p.char is not None, ctype.static, ctype.physical)
+        got = _EXITS.get(key)
+        if got is None:  # the options are frozen: made once for each kind of menu
+            exits = []
+            if key[0]:
+                # against a lock or a cliff there is nobody to flee from: one walks away from it (the same exit)
+                exits.append(Option(FLEE, "Walk away", "leave it now, no roll") if ctype.static
+                             else Option(FLEE, "Flee", "leave the conflict now, no roll"))
+            exits.append(Option(SURRENDER, "Surrender" if ctype.physical else "Give up", "yield now, no roll"))
+            got = _EXITS[key] = tuple(exits)
+        return list(got)
 
     def _declare(self, p: Participant) -> Declaration:
         d = Declaration()
         exits = self._exit_options(p)
         shows = self._detail and p.is_pc  # a person decides for p, and a sink shows the chances
         # the Lens odds, for a person who reads them (not for an answer a replayed save already holds)
-        advisor = self.advisor if p.is_pc and not answers_from_record(p.decider) else None
+        advisor = self.advisor
+        if advisor is not None and not (p.is_pc and not answers_from_record(p.decider)):
+            advisor = None
         if p.clever_next:
             p.clever_next = False
             edge = [("Clever", CLEVER_BONUS)]
@@ -571,6 +581,17 @@ class Conflict:
 
     def quick_options(self, p: Participant) -> list[Option]:
         """Quick's extra actions for ``p`` as things stand (the minds read them to judge Quick)."""
+        ctype = self.ctype
+        items = p.character.items
+        key = (ctype.flight, ctype.physical, p.weapon.key if p.weapon is not None else None, *items)
+        got = _QUICK.get(key)
+        if got is None:  # all it reads (the rules' weapons are the process's): made once for each
+            if len(_QUICK) >= 1024:
+                _QUICK.clear()
+            got = _QUICK[key] = tuple(self._quick_options(p))
+        return list(got)
+
+    def _quick_options(self, p: Participant) -> list[Option]:
         options = [Option("leave", "Try to get away (a Move roll)")] if self.ctype.flight else []
         if self.ctype.physical:
             for key, weapon in rules().weapons.items():
@@ -649,20 +670,23 @@ class Conflict:
         """:meth:`lens_target`; with ``detail`` False the skill's own modifiers (Focus, hurt, armour)
         are summed into the target but left out of the list, which is all the dice need."""
         lens = LENS_TABLE[lens_key]
-        rolled = self._rolled_skill(p, lens, secondary)
+        rolled = self._rolled_skill(p, lens, secondary) if lens.rolls else None
         if rolled is not None:  # Covert's Cunning, Flamboyant's skill, with a fitting Focus (docs/rules.md §6)
-            base, skill_mods = p.rolled_target(lens, rolled)
-            mods = []
             if detail:
+                base, skill_mods = p.rolled_target(lens, rolled)
                 mods = [(m.name, m.value) for m in skill_mods]
                 base -= sum(v for _, v in mods)
+            else:
+                base, mods = p.rolled_value(lens, rolled), []
         elif detail:
             base, mods = p.base_parts()
         else:
             base, mods = (p._base if p._base is not None else p.base_target()), []
         mods.extend(extra)
-        mods.extend(p.bonus_parts)  # a +20 assist and a -20 disposition both named, though they cancel
-        unnamed = p.bonus - sum(v for _, v in p.bonus_parts)  # a bonus set without a reason
+        named = p.bonus_parts
+        if named:
+            mods.extend(named)  # a +20 assist and a -20 disposition both named, though they cancel
+        unnamed = p.bonus - sum(v for _, v in named) if named else p.bonus  # a bonus set without a reason
         if unnamed:
             mods.append(("situation", unnamed))
         if lens.skill_shift:
@@ -1164,6 +1188,11 @@ FLOW: dict[str, tuple[tuple[str, Callable[[Conflict], bool] | None, Callable[[Co
                (DECLARING, None, Conflict._enter_declaring)),
     ENDED: (),  # an ended conflict stays ended
 }
+
+
+#: Exit options by (flight open to it, static, physical); Quick's extra actions by all they read
+_EXITS: dict[tuple[bool, bool, bool], tuple[Option, ...]] = {}
+_QUICK: dict[tuple, tuple[Option, ...]] = {}
 
 
 def rules_weapon_names() -> set[str]:
