@@ -539,8 +539,11 @@ class Conflict:
         lens = LENS_TABLE[answer]
         if lens.rolls == "secondary":
             skills = self.flamboyant_skills(p)
-            shown = [Option(s, s, f"{p.character.skills[s]} %" if not shows else "",
-                            chance=self._chance(p, answer, s) if shows else None) for s in skills]
+            if shows:
+                shown = [Option(s, s, "", chance=self._chance(p, answer, s)) for s in skills]
+            else:  # the skills and their values: frozen options, made once for each
+                values = p.character.skills
+                shown = [_SKILL_OPTIONS.get((s, values[s])) or _skill_option(s, values[s]) for s in skills]
             d.secondary = self._ask(p, FLAMBOYANT_SKILL, "Which skill do you show off with?", shown)
             d.chance = self._chosen(shown, d.secondary) or d.chance
         elif lens.extra_action:
@@ -1190,6 +1193,15 @@ FLOW: dict[str, tuple[tuple[str, Callable[[Conflict], bool] | None, Callable[[Co
 }
 
 
+def _skill_option(skill: str, value: int) -> Option:
+    """Flamboyant's menu line for a skill, as a bot or a mind reads it (the skill and its value, no chance)."""
+    if len(_SKILL_OPTIONS) >= 4096:
+        _SKILL_OPTIONS.clear()
+    got = _SKILL_OPTIONS[skill, value] = Option(skill, skill, f"{value} %")
+    return got
+
+
+_SKILL_OPTIONS: dict[tuple[str, int], Option] = {}
 #: Exit options by (flight open to it, static, physical); Quick's extra actions by all they read
 _EXITS: dict[tuple[bool, bool, bool], tuple[Option, ...]] = {}
 _QUICK: dict[tuple, tuple[Option, ...]] = {}
