@@ -1224,7 +1224,7 @@ class NPCMind:
 
     # -- the Lens --------------------------------------------------------------------
     def _lens(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
-        lenses = [k for k in q.keys() if k in LENS_SET]
+        lenses = [o.key for o in q.options if o.key in LENS_SET]
         if "quick" in lenses and not quick_extras(conflict, me):
             lenses.remove("quick")  # its only extra action would be an attempt to leave: that is what flee is for
         pos = self._read(conflict, me, fight)

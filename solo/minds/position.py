@@ -56,8 +56,16 @@ class Position(NamedTuple):
         crude, but it makes being outnumbered feel like it should.
         """
         vals = self.values
-        best = max((vals[k] for k in (lenses or vals) if k in vals), default=vals["none"])
-        ratio = self.ratio
+        none = vals["none"]
+        best = None
+        for k in lenses or vals:  # max() over those offered (the first of equals), written out: read every declaration
+            if k in vals:
+                v = vals[k]
+                if best is None or v > best:
+                    best = v
+        if best is None:
+            best = none
+        ratio = len(self.opponents) / max(1, len(self.allies))  # self.ratio
         if ratio > 1.0:
             return best ** ratio
         if ratio < 1.0:  # float dust can put a sure win a hair above 1: no complex powers

@@ -210,16 +210,26 @@ class Conflict:
                 return
 
     def run(self) -> ConflictResult:
-        """Play the conflict to its end, one :meth:`step` at a time, and return the result.
+        """Play the conflict to its end, one :meth:`step` at a time (its loop written out here, the phases
+        still taken from :data:`FLOW`), and return the result.
 
         A plain conflict (two participants, no decider, no sink, no shield, no Luck due) not yet
         started is played by :meth:`_run_plain` instead: the same rules, the same draws, in one loop.
         """
         if self.phase == SETUP and self.fused():
             return self._run_plain()
-        step = self.step
-        while self.phase != ENDED:
-            step()
+        if type(self).step is not Conflict.step:  # a subclass's own step: every phase through it
+            step = self.step
+            while self.phase != ENDED:
+                step()
+        else:  # step() written out: a decided round takes five steps
+            flow = FLOW
+            while (phase := self.phase) != ENDED:
+                for dest, condition, enter in flow[phase]:
+                    if condition is None or condition(self):
+                        self.phase = dest
+                        enter(self)
+                        break
         assert self.result is not None
         return self.result
 
@@ -267,7 +277,7 @@ class Conflict:
         assert self.sink is not None
         self.sink(Event(kind, {"round": self.round, **data}))
 
-    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], *, default: str | None = None,
+    def _ask(self, p: Participant, kind: str, prompt: str, options: Sequence[Option], *, default: str | None = None,
              **context: Any) -> str:
         view = self._view
         if view is None:
@@ -326,7 +336,7 @@ class Conflict:
                     self._emit("declare", actor=p.id, lens="none", clever_choice=None, secondary=None,
                                quick_action=None)
                 continue
-            if not self._both_sides_in():
+            if self._in_a <= 0 or self._in_b <= 0:  # not _both_sides_in()
                 break
             clever = p.clever_next
             decl[p.id] = d = self._declare(p)
@@ -497,27 +507,28 @@ class Conflict:
             edge = [("Clever", CLEVER_BONUS)]
             edges = getattr(advisor, "edges", None)  # each edge's odds, then Clever kept
             advice = edges(self.view, p) if edges is not None else {}
-            options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round", advice.get("skill", ""),
-                              chance=self._chance(p, extra=edge) if shows else None),
-                       Option("damage", "Strike where it hurts: damage rolled twice, keep the higher",
-                              advice.get("damage", ""), chance=self._chance(p) if shows else None)] + exits
-            answer = self._ask(p, CLEVER_FOLLOW_UP, "how do you use what Clever showed you?", options)
+            edged = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round", advice.get("skill", ""),
+                             chance=self._chance(p, extra=edge) if shows else None),
+                      Option("damage", "Strike where it hurts: damage rolled twice, keep the higher",
+                             advice.get("damage", ""), chance=self._chance(p) if shows else None)] + exits
+            answer = self._ask(p, CLEVER_FOLLOW_UP, "how do you use what Clever showed you?", edged)
             if answer in EXITS:
                 d.exit = answer
                 return d
             d.clever_choice = answer
             if shows:
-                d.chance = self._chosen(options, answer)
+                d.chance = self._chosen(edged, answer)
             if answer == "skill":
                 d.modifiers.extend(edge)
             p.last_lens = "none"
             return d
+        options: Sequence[Option]
         if p.uses_lenses:
             advice = advisor(self.view, p) if advisor is not None else {}
             # what each Lens does, in words: only where a sink shows the menu to someone (a bot reads no words)
             hint = self.lens_hint if self._detail else None
             if hint is None and not advice and not shows:  # nobody reads more than the names: the same menu
-                options = list(_BARE_LENSES[may_flourish(p)])
+                options = _BARE_LENSES[may_flourish(p)]
             else:
                 options = [Option(key, lens.name,
                                   " · ".join(filter(None, (hint and hint(p, key), advice.get(key)))),
@@ -528,7 +539,7 @@ class Conflict:
             options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it",
                               chance=self._chance(p) if shows else None)]
             prompt = "fight on, or yield?"
-        answer = self._ask(p, LENS, prompt, options + exits, earlier={k: v.lens for k, v in self.decl.items()})
+        answer = self._ask(p, LENS, prompt, (*options, *exits), earlier={k: v.lens for k, v in self.decl.items()})
         if answer in EXITS:
             d.exit = answer
             return d
@@ -700,7 +711,10 @@ class Conflict:
             shield = p.opposing_shield(self.opponents(p), True)
             if shield is not None:
                 mods.append((shield.name, shield.penalty))
-        return base + sum(v for _, v in mods), mods
+        total = 0
+        for _, v in mods:  # sum() written out (the same additions, in order): every roll of every decider comes here
+            total += v
+        return base + total, mods
 
     def _enter_rolling(self) -> None:
         below = self._below
