@@ -218,7 +218,7 @@ class Conflict:
         """
         if self.phase == SETUP and self.fused():
             return self._run_plain()
-        if type(self).step is not Conflict.step:  # a subclass's own step: every phase through it
+        if type(self).step is not Conflict.step or "step" in self.__dict__:  # another step: every phase through it
             step = self.step
             while self.phase != ENDED:
                 step()
