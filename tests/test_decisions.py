@@ -136,3 +136,19 @@ def test_an_answer_may_give_the_first_letters_of_each_word():
     assert q.resolve("somewhat li") == "somewhat likely"
     with pytest.raises(QuestionError, match="could be"):
         q.resolve("som")
+
+
+def test_a_question_asked_quickly_is_the_question_made():
+    """decisions.asked (the engine's way to make its questions, without the frozen dataclass's __init__) gives
+    the question Question(...) gives: equal, the same fields in the same order; and Question has no
+    __post_init__ for it to skip."""
+    from solo.decisions import Option, Question, asked
+
+    options = (Option("a", "A"), Option("b", "B", "detail"))
+    context = {"conflict": None, "participant": None, "earlier": {}}
+    made = Question("lens", "choose a Lens", options, actor="Tove", context=context, default="a")
+    quick = asked("lens", "choose a Lens", options, "Tove", context, "a")
+    assert quick == made and type(quick) is Question
+    assert list(vars(quick).items()) == list(vars(made).items())
+    assert asked("push", "now?", options, None, context) == Question("push", "now?", options, context=context)
+    assert not hasattr(Question, "__post_init__")

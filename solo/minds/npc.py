@@ -133,6 +133,11 @@ def temperament_scores(lean: Leanings, lenses, kind: str) -> dict[str, float]:
 def _top(values):
     """The largest of some numbers, or elementwise of arrays (a policy worked out over many states at once)."""
     values = list(values)
+    for v in values:  # plain floats (a live mind's every decision): no array among them, nothing to look up
+        if type(v) is not float:
+            break
+    else:
+        return max(values)
     if any(hasattr(v, "shape") for v in values):
         import numpy as np
 
@@ -223,7 +228,7 @@ def near_weights(totals: dict[str, float]) -> list[tuple[str, Any]]:
     option is listed, weighing 0 where it is not near the best.
     """
     best = _top(totals.values())
-    if hasattr(best, "shape"):
+    if type(best) is not float and hasattr(best, "shape"):
         import numpy as np
 
         return [(k, np.where(v >= best - NEAR_BEST, np.exp((v - best) / TEMPERATURE), 0.0)) for k, v in totals.items()]
@@ -941,6 +946,8 @@ class NPCMind:
     def _reading_fields(self, conflict: ConflictView, me: Participant, pos: Position | None = None,
                         lenses: list[str] | None = None) -> tuple:
         """:meth:`_make_reading`'s fields (all but ``seen``, in their order), the reading not made."""
+        if pos is not None and lenses is not None:
+            return self._fields_in_play(conflict, me, pos, lenses)
         opponents = conflict.opponents(me)
         if pos is None and len(opponents) != 1:
             raise ValueError("a Lens policy is for one foe; with allies or several foes the state is more than Pools")
@@ -972,6 +979,20 @@ class NPCMind:
         return (fight.lean, fight.morale.state, tuple(lenses), ev, covert, flamboyant, side_pool, me.pool.maximum,
                 main.pool.maximum, armour_op, _kind(ctype), step, main.uses_lenses,
                 pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
+                main.pool.maximum if main.pushing else 0)
+
+    def _fields_in_play(self, conflict: ConflictView, me: Participant, pos: Position, lenses: list[str]) -> tuple:
+        """:meth:`_reading_fields` at a declaration: what they read the position read for it holds already (its
+        main foe, the match-up, the shields, the Covert and Flamboyant targets, from the same rules)."""
+        fight = self._fight_for(conflict)
+        main = pos.main
+        ctype = conflict.ctype
+        step = 0
+        if ctype.social and any(p.is_pc for p in pos.opponents):
+            step = disposition_step(self.disposition())
+        return (fight.lean, fight.morale.state, tuple(lenses), pos.evaluator, pos.covert, pos.flamboyant,
+                pos.side_pool, me.pool.maximum, main.pool.maximum, pos.armour_op, _kind(ctype), step,
+                main.uses_lenses, pos.ratio, me.pool.maximum if me.pushing else 0,
                 main.pool.maximum if main.pushing else 0)
 
     def never_breaks(self, conflict: ConflictView) -> bool:
@@ -1203,7 +1224,7 @@ class NPCMind:
 
     # -- the Lens --------------------------------------------------------------------
     def _lens(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
-        lenses = [k for k in q.keys() if k in LENS_SET]
+        lenses = [o.key for o in q.options if o.key in LENS_SET]
         if "quick" in lenses and not quick_extras(conflict, me):
             lenses.remove("quick")  # its only extra action would be an attempt to leave: that is what flee is for
         pos = self._read(conflict, me, fight)

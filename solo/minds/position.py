@@ -8,7 +8,7 @@ shields, what the opponent declared) for the NPC minds.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..rules.character import HURT_PENALTY
 from ..rules.conflict_types import ConflictType
@@ -20,9 +20,11 @@ from ..rules.participants import Participant
 from .valuation import Evaluator, Matchup, evaluator
 
 
-@dataclass(frozen=True)
-class Position:
-    """A participant's view of the fight at one declaration: who it faces and what each Lens is worth."""
+class Position(NamedTuple):
+    """A participant's view of the fight at one declaration: who it faces and what each Lens is worth.
+
+    A named tuple (read only, as a frozen dataclass would be, and made in a fraction of its time: a mind reads
+    one at every declaration)."""
 
     me: Participant
     main: Participant  # the opponent that threatens it most
@@ -34,6 +36,12 @@ class Position:
     values: dict[str, float]  # Lens -> chance to win (one-round look-ahead, best play after)
     armour_op: int
     physical: bool
+    # what its Lens choice reads beyond the values (npc._reading_fields): the shields against it, its Covert and
+    # Flamboyant targets (None: not offered) and whether their blows may go to a Pool armour does not cover
+    shield_me: int = 0
+    covert: int | None = None
+    flamboyant: int | None = None
+    side_pool: bool = False
 
     @property
     def ratio(self) -> float:
@@ -48,8 +56,16 @@ class Position:
         crude, but it makes being outnumbered feel like it should.
         """
         vals = self.values
-        best = max((vals[k] for k in (lenses or vals) if k in vals), default=vals["none"])
-        ratio = self.ratio
+        none = vals["none"]
+        best = None
+        for k in lenses or vals:  # max() over those offered (the first of equals), written out: read every declaration
+            if k in vals:
+                v = vals[k]
+                if best is None or v > best:
+                    best = v
+        if best is None:
+            best = none
+        ratio = len(self.opponents) / max(1, len(self.allies))  # self.ratio
         if ratio > 1.0:
             return best ** ratio
         if ratio < 1.0:  # float dust can put a sure win a hair above 1: no complex powers
@@ -84,13 +100,21 @@ def matchup_of(me: Participant, opponent: Participant, ctype: ConflictType, *,
         shield_me = me.shield_penalty((opponent,), physical)
     _, size_me = _index(me)
     _, size_op = _index(opponent)
-    return Matchup(
-        t_me=me.base_target() + shield_me, t_op=opponent.base_target() + opponent.shield_penalty((me,), physical),
-        dice_me=str(me.damage_dice(physical)), dice_op=str(opponent.damage_dice(physical)),
-        bonus_me=me.damage_bonus(physical), bonus_op=opponent.damage_bonus(physical),
-        armour_me=me.armour_against(opponent, ctype), armour_op=opponent.armour_against(me, ctype), size_me=size_me,
-        size_op=size_op,
-    )
+    # the match-up's fields in their order: a mind reads one at every declaration, mostly one it read before
+    key = (me.base_target() + shield_me, opponent.base_target() + opponent.shield_penalty((me,), physical),
+           str(me.damage_dice(physical)), str(opponent.damage_dice(physical)), me.damage_bonus(physical),
+           opponent.damage_bonus(physical), me.armour_against(opponent, ctype), opponent.armour_against(me, ctype),
+           size_me, size_op)
+    m = _MATCHUPS.get(key)
+    if m is None:
+        if len(_MATCHUPS) >= 4096:
+            _MATCHUPS.clear()
+        m = _MATCHUPS[key] = Matchup(*key)
+    return m
+
+
+#: Match-ups by their fields (frozen: one made once serves every read of it)
+_MATCHUPS: dict[tuple, Matchup] = {}
 
 
 def read_position(conflict: ConflictView, me: Participant, *,
@@ -104,11 +128,12 @@ def read_position(conflict: ConflictView, me: Participant, *,
     ctype = conflict.ctype
     physical = ctype.physical
     opponents = tuple(conflict.opponents(me))
-    allies = tuple(p for p in conflict.participants if p.side == me.side and p.status == ACTIVE)
+    side = me.side
+    allies = tuple(p for p in conflict.participants if p.side == side and p.status == ACTIVE)
     main = max(opponents, key=lambda o: (threat(o, physical), o.id)) if len(opponents) > 1 else opponents[0]
     shield_me = me.shield_penalty(opponents, physical)
-    a, _ = _index(me)
-    b, _ = _index(main)
+    a = me.pool.current + me.pool.maximum if me.pushing else me.pool.current  # _index(me)[0]
+    b = main.pool.current + main.pool.maximum if main.pushing else main.pool.current
     m = matchup_of(me, main, ctype, shield_me=shield_me)
     armour_op = m.armour_op
     ev = evaluator(m)
@@ -116,7 +141,8 @@ def read_position(conflict: ConflictView, me: Participant, *,
     decl = conflict.declared(main.id)
     if decl is not None:  # it declared before me this round: I know what it does
         opp_lens = decl.lens
-        carry_op += sum(v for _, v in decl.modifiers)
+        for _, v in decl.modifiers:
+            carry_op += v
     else:
         opp_lens = main.last_lens if main.uses_lenses and not LENS_TABLE[main.last_lens].follow_up else "none"
         if main.clever_next:
@@ -126,13 +152,19 @@ def read_position(conflict: ConflictView, me: Participant, *,
     if me.uses_lenses and me.char is not None:
         cache = secondary if secondary is not None else {}
         key = (me.id, me.char.hurt or me.pool.current < 0, me.skill)
-        if key not in cache:
-            cache[key] = _secondary_targets(me)
-        covert, flamboyant = (t + shield_me if t is not None else None for t in cache[key])
+        got = cache.get(key)
+        if got is None:
+            got = cache[key] = _secondary_targets(me)
+        covert, flamboyant = got
+        if covert is not None:
+            covert += shield_me
+        if flamboyant is not None:
+            flamboyant += shield_me
         side_pool = physical and armour_op > 0 and main.char is not None
     values = ev.lens_values(a, b, carry_me=me.carry, carry_op=carry_op, opp_lens=opp_lens, covert=covert,
                             flamboyant=flamboyant, side_pool=side_pool)
-    return Position(me, main, opponents, allies, ev, a, b, values, armour_op, physical)
+    return Position(me, main, opponents, allies, ev, a, b, values, armour_op, physical, shield_me, covert, flamboyant,
+                    side_pool)
 
 
 def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:
@@ -140,9 +172,9 @@ def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:
     Flamboyant's among the skills a flashy move fits here (:func:`~solo.rules.participants.flamboyant_skills`)."""
     from ..rules.participants import flamboyant_skills
 
-    covert = me.rolled_target(LENS_TABLE["covert"], "Cunning")[0]
+    covert = me.rolled_value(LENS_TABLE["covert"], "Cunning")
     flamboyant = LENS_TABLE["flamboyant"]
-    others = [me.rolled_target(flamboyant, s)[0] for s in flamboyant_skills(me)]
+    others = [me.rolled_value(flamboyant, s) for s in flamboyant_skills(me)]
     return covert, (max(others) if others else None)
 
 
@@ -154,7 +186,7 @@ def best_secondary(me: Participant) -> str | None:
     flamboyant = LENS_TABLE["flamboyant"]
     best, name = None, None
     for s in flamboyant_skills(me):
-        value = me.rolled_target(flamboyant, s)[0]
+        value = me.rolled_value(flamboyant, s)
         if best is None or value > best:
             best, name = value, s
     return name

@@ -32,8 +32,8 @@ from ..decisions import (
     QUICK_ACTION,
     TARGET,
     Option,
-    Question,
     answers_from_record,
+    asked,
 )
 from ..events import Chance, Event, Sink, wants_detail
 from .character import HURT_PENALTY, Pool, skill_target
@@ -210,16 +210,26 @@ class Conflict:
                 return
 
     def run(self) -> ConflictResult:
-        """Play the conflict to its end, one :meth:`step` at a time, and return the result.
+        """Play the conflict to its end, one :meth:`step` at a time (its loop written out here, the phases
+        still taken from :data:`FLOW`), and return the result.
 
         A plain conflict (two participants, no decider, no sink, no shield, no Luck due) not yet
         started is played by :meth:`_run_plain` instead: the same rules, the same draws, in one loop.
         """
         if self.phase == SETUP and self.fused():
             return self._run_plain()
-        step = self.step
-        while self.phase != ENDED:
-            step()
+        if type(self).step is not Conflict.step or "step" in self.__dict__:  # another step: every phase through it
+            step = self.step
+            while self.phase != ENDED:
+                step()
+        else:  # step() written out: a decided round takes five steps
+            flow = FLOW
+            while (phase := self.phase) != ENDED:
+                for dest, condition, enter in flow[phase]:
+                    if condition is None or condition(self):
+                        self.phase = dest
+                        enter(self)
+                        break
         assert self.result is not None
         return self.result
 
@@ -267,10 +277,13 @@ class Conflict:
         assert self.sink is not None
         self.sink(Event(kind, {"round": self.round, **data}))
 
-    def _ask(self, p: Participant, kind: str, prompt: str, options: list[Option], *, default: str | None = None,
+    def _ask(self, p: Participant, kind: str, prompt: str, options: Sequence[Option], *, default: str | None = None,
              **context: Any) -> str:
-        question = Question(kind, prompt, tuple(options), actor=p.name, default=default,
-                            context={"conflict": self.view, "participant": p, **context})
+        view = self._view
+        if view is None:
+            view = self.view
+        question = asked(kind, prompt, tuple(options), p.name, {"conflict": view, "participant": p, **context},
+                         default)
         assert p.decider is not None
         if self._detail:
             for o in options:
@@ -323,7 +336,7 @@ class Conflict:
                     self._emit("declare", actor=p.id, lens="none", clever_choice=None, secondary=None,
                                quick_action=None)
                 continue
-            if not self._both_sides_in():
+            if self._in_a <= 0 or self._in_b <= 0:  # not _both_sides_in()
                 break
             clever = p.clever_next
             decl[p.id] = d = self._declare(p)
@@ -468,46 +481,54 @@ class Conflict:
     def _exit_options(self, p: Participant) -> list[Option]:
         if p.exits_closed:
             return []
-        exits = []
-        if self.ctype.flight and not p.is_obstacle:
-            # against a lock or a cliff there is nobody to flee from: one walks away from it (the same exit)
-            exits.append(Option(FLEE, "Walk away", "leave it now, no roll") if self.ctype.static
-                         else Option(FLEE, "Flee", "leave the conflict now, no roll"))
-        exits.append(Option(SURRENDER, "Surrender" if self.ctype.physical else "Give up", "yield now, no roll"))
-        return exits
+        ctype = self.ctype
+        key = (ctype.flight and p.char is not None, ctype.static, ctype.physical)
+        got = _EXITS.get(key)
+        if got is None:  # the options are frozen: made once for each kind of menu
+            exits = []
+            if key[0]:
+                # against a lock or a cliff there is nobody to flee from: one walks away from it (the same exit)
+                exits.append(Option(FLEE, "Walk away", "leave it now, no roll") if ctype.static
+                             else Option(FLEE, "Flee", "leave the conflict now, no roll"))
+            exits.append(Option(SURRENDER, "Surrender" if ctype.physical else "Give up", "yield now, no roll"))
+            got = _EXITS[key] = tuple(exits)
+        return list(got)
 
     def _declare(self, p: Participant) -> Declaration:
         d = Declaration()
         exits = self._exit_options(p)
         shows = self._detail and p.is_pc  # a person decides for p, and a sink shows the chances
         # the Lens odds, for a person who reads them (not for an answer a replayed save already holds)
-        advisor = self.advisor if p.is_pc and not answers_from_record(p.decider) else None
+        advisor = self.advisor
+        if advisor is not None and not (p.is_pc and not answers_from_record(p.decider)):
+            advisor = None
         if p.clever_next:
             p.clever_next = False
             edge = [("Clever", CLEVER_BONUS)]
             edges = getattr(advisor, "edges", None)  # each edge's odds, then Clever kept
             advice = edges(self.view, p) if edges is not None else {}
-            options = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round", advice.get("skill", ""),
-                              chance=self._chance(p, extra=edge) if shows else None),
-                       Option("damage", "Strike where it hurts: damage rolled twice, keep the higher",
-                              advice.get("damage", ""), chance=self._chance(p) if shows else None)] + exits
-            answer = self._ask(p, CLEVER_FOLLOW_UP, "how do you use what Clever showed you?", options)
+            edged = [Option("skill", f"Use what you saw: +{CLEVER_BONUS} % this round", advice.get("skill", ""),
+                             chance=self._chance(p, extra=edge) if shows else None),
+                      Option("damage", "Strike where it hurts: damage rolled twice, keep the higher",
+                             advice.get("damage", ""), chance=self._chance(p) if shows else None)] + exits
+            answer = self._ask(p, CLEVER_FOLLOW_UP, "how do you use what Clever showed you?", edged)
             if answer in EXITS:
                 d.exit = answer
                 return d
             d.clever_choice = answer
             if shows:
-                d.chance = self._chosen(options, answer)
+                d.chance = self._chosen(edged, answer)
             if answer == "skill":
                 d.modifiers.extend(edge)
             p.last_lens = "none"
             return d
+        options: Sequence[Option]
         if p.uses_lenses:
             advice = advisor(self.view, p) if advisor is not None else {}
             # what each Lens does, in words: only where a sink shows the menu to someone (a bot reads no words)
             hint = self.lens_hint if self._detail else None
             if hint is None and not advice and not shows:  # nobody reads more than the names: the same menu
-                options = list(_BARE_LENSES[may_flourish(p)])
+                options = _BARE_LENSES[may_flourish(p)]
             else:
                 options = [Option(key, lens.name,
                                   " · ".join(filter(None, (hint and hint(p, key), advice.get(key)))),
@@ -518,7 +539,7 @@ class Conflict:
             options = [Option("none", "Fight on" if self.ctype.physical else "Keep at it",
                               chance=self._chance(p) if shows else None)]
             prompt = "fight on, or yield?"
-        answer = self._ask(p, LENS, prompt, options + exits, earlier={k: v.lens for k, v in self.decl.items()})
+        answer = self._ask(p, LENS, prompt, (*options, *exits), earlier={k: v.lens for k, v in self.decl.items()})
         if answer in EXITS:
             d.exit = answer
             return d
@@ -529,8 +550,11 @@ class Conflict:
         lens = LENS_TABLE[answer]
         if lens.rolls == "secondary":
             skills = self.flamboyant_skills(p)
-            shown = [Option(s, s, f"{p.character.skills[s]} %" if not shows else "",
-                            chance=self._chance(p, answer, s) if shows else None) for s in skills]
+            if shows:
+                shown = [Option(s, s, "", chance=self._chance(p, answer, s)) for s in skills]
+            else:  # the skills and their values: frozen options, made once for each
+                values = p.character.skills
+                shown = [_SKILL_OPTIONS.get((s, values[s])) or _skill_option(s, values[s]) for s in skills]
             d.secondary = self._ask(p, FLAMBOYANT_SKILL, "Which skill do you show off with?", shown)
             d.chance = self._chosen(shown, d.secondary) or d.chance
         elif lens.extra_action:
@@ -571,6 +595,17 @@ class Conflict:
 
     def quick_options(self, p: Participant) -> list[Option]:
         """Quick's extra actions for ``p`` as things stand (the minds read them to judge Quick)."""
+        ctype = self.ctype
+        items = p.character.items
+        key = (ctype.flight, ctype.physical, p.weapon.key if p.weapon is not None else None, *items)
+        got = _QUICK.get(key)
+        if got is None:  # all it reads (the rules' weapons are the process's): made once for each
+            if len(_QUICK) >= 1024:
+                _QUICK.clear()
+            got = _QUICK[key] = tuple(self._quick_options(p))
+        return list(got)
+
+    def _quick_options(self, p: Participant) -> list[Option]:
         options = [Option("leave", "Try to get away (a Move roll)")] if self.ctype.flight else []
         if self.ctype.physical:
             for key, weapon in rules().weapons.items():
@@ -649,20 +684,23 @@ class Conflict:
         """:meth:`lens_target`; with ``detail`` False the skill's own modifiers (Focus, hurt, armour)
         are summed into the target but left out of the list, which is all the dice need."""
         lens = LENS_TABLE[lens_key]
-        rolled = self._rolled_skill(p, lens, secondary)
+        rolled = self._rolled_skill(p, lens, secondary) if lens.rolls else None
         if rolled is not None:  # Covert's Cunning, Flamboyant's skill, with a fitting Focus (docs/rules.md §6)
-            base, skill_mods = p.rolled_target(lens, rolled)
-            mods = []
             if detail:
+                base, skill_mods = p.rolled_target(lens, rolled)
                 mods = [(m.name, m.value) for m in skill_mods]
                 base -= sum(v for _, v in mods)
+            else:
+                base, mods = p.rolled_value(lens, rolled), []
         elif detail:
             base, mods = p.base_parts()
         else:
             base, mods = (p._base if p._base is not None else p.base_target()), []
         mods.extend(extra)
-        mods.extend(p.bonus_parts)  # a +20 assist and a -20 disposition both named, though they cancel
-        unnamed = p.bonus - sum(v for _, v in p.bonus_parts)  # a bonus set without a reason
+        named = p.bonus_parts
+        if named:
+            mods.extend(named)  # a +20 assist and a -20 disposition both named, though they cancel
+        unnamed = p.bonus - sum(v for _, v in named) if named else p.bonus  # a bonus set without a reason
         if unnamed:
             mods.append(("situation", unnamed))
         if lens.skill_shift:
@@ -673,7 +711,10 @@ class Conflict:
             shield = p.opposing_shield(self.opponents(p), True)
             if shield is not None:
                 mods.append((shield.name, shield.penalty))
-        return base + sum(v for _, v in mods), mods
+        total = 0
+        for _, v in mods:  # sum() written out (the same additions, in order): every roll of every decider comes here
+            total += v
+        return base + total, mods
 
     def _enter_rolling(self) -> None:
         below = self._below
@@ -1164,6 +1205,20 @@ FLOW: dict[str, tuple[tuple[str, Callable[[Conflict], bool] | None, Callable[[Co
                (DECLARING, None, Conflict._enter_declaring)),
     ENDED: (),  # an ended conflict stays ended
 }
+
+
+def _skill_option(skill: str, value: int) -> Option:
+    """Flamboyant's menu line for a skill, as a bot or a mind reads it (the skill and its value, no chance)."""
+    if len(_SKILL_OPTIONS) >= 4096:
+        _SKILL_OPTIONS.clear()
+    got = _SKILL_OPTIONS[skill, value] = Option(skill, skill, f"{value} %")
+    return got
+
+
+_SKILL_OPTIONS: dict[tuple[str, int], Option] = {}
+#: Exit options by (flight open to it, static, physical); Quick's extra actions by all they read
+_EXITS: dict[tuple[bool, bool, bool], tuple[Option, ...]] = {}
+_QUICK: dict[tuple, tuple[Option, ...]] = {}
 
 
 def rules_weapon_names() -> set[str]:

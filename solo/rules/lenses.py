@@ -117,7 +117,13 @@ class RoundEffect(NamedTuple):
 def blow_effect(striker: str) -> int:
     """What a blow dealt with this declaration leaves on the side it struck, for its next round (Covert's and
     Flamboyant's −20, even when armour took the whole blow); 0 for a declaration that deals no blow."""
-    return declared(striker).penalty_on_hit if strikes(striker) else 0
+    got = _BLOW_EFFECTS.get(striker)
+    if got is None:
+        got = _BLOW_EFFECTS[striker] = declared(striker).penalty_on_hit if strikes(striker) else 0
+    return got
+
+
+_BLOW_EFFECTS: dict[str, int] = {}  # blow_effect by declaration: read at every blow the engine deals
 
 
 def blow_amount(rolled: int, bonus: int, armour: int, lens: Lens) -> int:
@@ -144,8 +150,17 @@ def round_effects(choice: str, *, won: bool, struck_by: str | None = None) -> Ro
     take both at once. Penalties add up: a side struck by a Covert win after
     its own Covert round was not won carries −40.
     """
+    if struck_by is None:  # its own Lens's part alone: what the engine asks at every round of every decider
+        got = _OWN_EFFECTS.get((choice, won))
+        if got is not None:
+            return got
     own = declared(choice)
     carry = 0 if (own.follow_up or won) else own.penalty_if_not_won
     if struck_by is not None:
         carry += blow_effect(struck_by)
-    return RoundEffect(carry, own.follow_up)
+        return RoundEffect(carry, own.follow_up)
+    got = _OWN_EFFECTS[choice, won] = RoundEffect(carry, own.follow_up)  # read only (a named tuple)
+    return got
+
+
+_OWN_EFFECTS: dict[tuple[str, bool], RoundEffect] = {}  # round_effects without a blow, by (choice, won)

@@ -75,10 +75,14 @@ class Participant:
     exits_closed: bool = False  # its surrender was refused or its flight caught: it fights on to the end
     _base: int | None = None  # cached base target; cleared whenever a Pool or gear changes
     _flourish: list[str] | None = None  # cached flamboyant_skills(); cleared with the base target
+    # cached rolled_value()s by (the Lens's Focuses, skill); cleared with the base target (a copy starts afresh)
+    _rolled: dict[tuple[tuple[str, ...] | None, str], int] | None = field(default=None, init=False, repr=False,
+                                                                         compare=False)
 
     def invalidate(self) -> None:
         self._base = None
         self._flourish = None
+        self._rolled = None
 
     def add_bonus(self, value: int, reason: str) -> None:
         """Add a standing modifier for the conflict (a disposition, a PC assisting): one sum, each reason kept,
@@ -184,9 +188,10 @@ class Participant:
         //Language, and where the rolled skill is the conflict's own (Covert in
         a sneak, against a lock) the conflict's Focuses fit as well.
         """
-        own = self.fitting_focuses() if skill == self.skill else ()
-        shown = lens.focuses if lens.focuses is not None else tuple(
-            f for f in rules().skills[skill].focuses if f not in NOT_SHOWN_OFF)
+        shown = lens.focuses if lens.focuses is not None else _shown_off(skill)
+        if skill != self.skill:
+            return tuple(shown)
+        own = self.fitting_focuses()
         return own + tuple(f for f in shown if f not in own)
 
     def rolled_target(self, lens: Lens, skill: str) -> tuple[int, list[Modifier]]:
@@ -202,6 +207,20 @@ class Participant:
             mods.append(Modifier(HURT_REASON, HURT_PENALTY))
             value += HURT_PENALTY
         return value, mods
+
+    def rolled_value(self, lens: Lens, skill: str) -> int:
+        """``rolled_target(lens, skill)[0]``, kept like :meth:`base_target` (until :meth:`invalidate`): the
+        conflict rolls it every round a Covert or Flamboyant is declared, and the minds read it at every
+        declaration."""
+        rolled = self._rolled
+        if rolled is None:
+            rolled = self._rolled = {}
+        key = (lens.focuses, skill)  # all of the Lens that lens_focuses reads
+        value = rolled.get(key)
+        if value is None:
+            value = rolled[key] = skill_value(self.character, skill, self.lens_focuses(lens, skill)) + (
+                HURT_PENALTY if self._pool_hurts() else 0)
+        return value
 
     def damage_dice(self, physical: bool) -> DiceExpr:
         if self.damage is not None:
@@ -239,6 +258,18 @@ class Participant:
         if physical and self.weapon is not None and self.char is not None and "Gear" in self.char.tags:
             return self.char.gear_bonus
         return 0
+
+
+def _shown_off(skill: str) -> tuple[str, ...]:
+    """The Focuses of ``skill`` a flashy move may show off (all but :data:`NOT_SHOWN_OFF`), from the rules."""
+    t = rules()
+    got = _SHOWN_OFF.get(skill)
+    if got is None or got[0] is not t:
+        got = _SHOWN_OFF[skill] = (t, tuple(f for f in t.skills[skill].focuses if f not in NOT_SHOWN_OFF))
+    return got[1]
+
+
+_SHOWN_OFF: dict[str, tuple[object, tuple[str, ...]]] = {}  # by skill: the rules read, and its Focuses shown off
 
 
 def shown_pool(current: int, pushing: bool) -> int:
@@ -375,7 +406,7 @@ def flamboyant_skills(p: Participant) -> list[str]:
         fitting = skills if p.flourishes is None else [s for s in p.flourishes if s in skills]
         flamboyant = LENS_TABLE["flamboyant"]
         order = p._flourish = sorted((s for s in fitting if s != p.skill),
-                                     key=lambda s: -p.rolled_target(flamboyant, s)[0])
+                                     key=lambda s: -p.rolled_value(flamboyant, s))
     return list(order)
 
 
