@@ -58,6 +58,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 #: looks per the fixed test's runs N, and the most runs played, in units of N
 LOOKS = 16
@@ -113,12 +114,16 @@ class Case:
     """One match-up: the exact chance of each outcome, and a player of more seeded conflicts.
 
     ``play(n)`` plays n more conflicts, drawing on from where the last call left its generator, and returns
-    how many ended in each outcome (outcomes not named count 0)."""
+    how many ended in each outcome (outcomes not named count 0). ``means`` are exact means of a number each
+    conflict gives (its rounds): for each, ``play`` returns the n numbers under its name, and their mean is
+    held to it in standard errors of the sample's own spread, as the fixed tests did."""
 
     name: str
     chances: Mapping[str, float]
-    play: Callable[[int], Mapping[str, int]]
+    play: Callable[[int], Mapping[str, Any]]
+    means: Mapping[str, float] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
+    sums: dict[str, tuple[float, float]] = field(default_factory=dict)
     runs: int = 0
     settled: set[str] = field(default_factory=set)
 
@@ -126,14 +131,22 @@ class Case:
         got = self.play(target - self.runs)
         for outcome in self.chances:
             self.counts[outcome] = self.counts.get(outcome, 0) + got.get(outcome, 0)
+        for key in self.means:
+            total, squares = self.sums.get(key, (0.0, 0.0))
+            self.sums[key] = (total + math.fsum(got[key]), squares + math.fsum(x * x for x in got[key]))
         self.runs = target
 
     def z(self, outcome: str) -> float:
+        if outcome in self.means:
+            total, squares = self.sums[outcome]
+            mean, n = total / self.runs, self.runs
+            spread = max(squares - n * mean * mean, 0.0) / (n - 1)
+            return (mean - self.means[outcome]) / math.sqrt(max(spread, 1e-12) / n)
         return z_score(self.counts[outcome], self.runs, self.chances[outcome])
 
     @property
     def done(self) -> bool:
-        return self.settled >= set(self.chances)
+        return self.settled >= {*self.chances, *self.means}
 
 
 def check(cases: Sequence[Case], runs: int, shared: Sequence[str] = ()) -> list[Case]:
@@ -151,11 +164,11 @@ def check(cases: Sequence[Case], runs: int, shared: Sequence[str] = ()) -> list[
         far = []
         for case in playing:
             case.more(target)
-            for outcome in case.chances:
+            for outcome in (*case.chances, *case.means):
                 z = case.z(outcome)
                 if fails(z, t):
-                    far.append((case.name, outcome, case.counts[outcome], case.runs,
-                                round(case.chances[outcome], 4), round(z, 2)))
+                    far.append((case.name, outcome, case.counts.get(outcome, "mean"), case.runs,
+                                round({**case.chances, **case.means}[outcome], 4), round(z, 2)))
                 elif outcome not in case.settled and settles(z, t):
                     case.settled.add(outcome)
         for outcome in sorted(open_shared):

@@ -129,3 +129,20 @@ def test_the_shared_sum_catches_a_bias_too_small_for_any_one_case():
     # right chances: the sum settles, and the cases stop early
     cases = sq.check(_cases(said, said, 50), runs, shared=("won", "lost"))
     assert sum(c.runs for c in cases) / n < 0.6 * runs
+
+
+def test_a_mean_is_held_in_standard_errors_of_its_own_spread():
+    """A number each conflict gives (its rounds), stood in for by a die: the right mean settles early, a mean
+    off by six of the fixed test's standard errors fails."""
+
+    def die(seed: int):
+        rng = random.Random(seed)
+        return lambda n: {"rounds": [rng.randint(1, 6) for _ in range(n)]}
+
+    runs = 1000
+    se = math.sqrt(35 / 12 / runs)
+    (case,) = sq.check([sq.Case("d6", {}, die(1), means={"rounds": 3.5})], runs)
+    assert case.done and case.runs < runs
+    for seed in range(3):
+        with pytest.raises(AssertionError, match="d6"):
+            sq.check([sq.Case("d6", {}, die(seed), means={"rounds": 3.5 + 6 * se})], runs)
