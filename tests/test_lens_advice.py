@@ -7,12 +7,12 @@ allies, several foes or a side pushing on they are the engine's own estimate, sh
 
 from __future__ import annotations
 
-import math
 import random
 import re
 
 import pytest
 from conftest import make_char
+from sequential import Case, check
 
 from solo.decisions import CLEVER_FOLLOW_UP, LENS
 from solo.minds.bots import GreedyDecider, LensKeeper
@@ -182,17 +182,24 @@ def test_a_pushing_side_gets_the_estimate():
 @pytest.mark.parametrize("carry,follow_up", [(0, False), (-20, False), (0, True)])
 def test_the_estimate_agrees_with_the_exact_odds_where_both_apply(carry, follow_up):
     """Copies of the conflict played on from round 7 (Pools 6 and 5, Ada's carry and Bo's edge as given) against
-    the chain's value of that state: 1,500 copies, four standard errors (at most 0.052)."""
+    the chain's value of that state: estimates of a block of copies each (a seed of its own), by the sequential
+    test with the error rates of four standard errors at 1,500 copies (at most 0.052)."""
     conflict, ada, bo = _duel(SOCIAL, _pc(), _npc(), limit=12)
     conflict.round = 7
     ada.pool.current, bo.pool.current, ada.carry = 6, 5, carry
     bo.clever_next = follow_up  # a plain roller with an edge due: the chain gives it +20 this round
+    cases = []
     for lens in ("covert", "clever"):
         exact = Foresight().exact(conflict.view, ada, [lens]).odds[lens]
-        est = estimate(conflict.view, ada, lens, runs=1500, budget=None, seed=f"check:{lens}")
-        assert est.runs == 1500
-        se = math.sqrt(exact.a_wins * (1 - exact.a_wins) / est.runs)
-        assert abs(est.win - exact.a_wins) <= 4 * se, (lens, est, exact.a_wins)
+        blocks = iter(range(1000))
+
+        def play(runs: int, lens=lens, blocks=blocks) -> dict[str, int]:
+            est = estimate(conflict.view, ada, lens, runs=runs, budget=None, seed=f"check:{lens}:{next(blocks)}")
+            assert est.runs == runs
+            return {"won": est.wins}
+
+        cases.append(Case(lens, {"won": exact.a_wins}, play))
+    check(cases, 1500)
 
 
 def test_the_mind_draws_with_the_chances_its_policy_gives(monkeypatch):
@@ -255,7 +262,8 @@ class _DamageEdgeFirst(LensKeeper):
 
 def test_each_clever_edge_shows_its_odds_and_the_engine_agrees():
     """With Ada's Clever edge due against a plain roller: the +20 edge is keeping Clever as the Lens menu prices
-    it; the damage edge, then Clever kept, against 3,000 conflicts played by the engine (four standard errors)."""
+    it; the damage edge, then Clever kept, against conflicts played by the engine (the sequential test, with the
+    error rates of four standard errors at 3,000)."""
     from solo.rules.outcomes import WON
 
     def duel():
@@ -269,14 +277,18 @@ def test_each_clever_edge_shows_its_odds_and_the_engine_agrees():
     assert set(edges.odds) == {"skill", "damage"} and edges.best in edges.odds
     assert edges.odds["skill"].a_wins == pytest.approx(kept.a_wins, abs=1e-12)
     assert edges.odds["damage"].a_wins != pytest.approx(kept.a_wins, abs=1e-3)  # the two edges differ here
-    runs, won = 3000, 0
-    for seed in range(runs):
-        conflict, ada = duel()
-        conflict.rng = random.Random(seed)
-        ada.decider = _DamageEdgeFirst()
-        won += conflict.run().outcome == WON
-    p = edges.odds["damage"].a_wins
-    assert abs(won / runs - p) <= 4 * math.sqrt(p * (1 - p) / runs), (won / runs, p)
+    seeds = iter(range(10**6))
+
+    def play(runs: int) -> dict[str, int]:
+        won = 0
+        for _ in range(runs):
+            conflict, ada = duel()
+            conflict.rng = random.Random(next(seeds))
+            ada.decider = _DamageEdgeFirst()
+            won += conflict.run().outcome == WON
+        return {"won": won}
+
+    check([Case("the damage edge, then Clever", {"won": edges.odds["damage"].a_wins}, play)], 3000)
 
 
 def test_the_clever_follow_up_menu_shows_each_edges_chance_to_win():

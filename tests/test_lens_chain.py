@@ -3,18 +3,20 @@
 Against :func:`~solo.rules.odds.conflict_odds` where both can answer (memoryless Lenses,
 nothing carried): equal to 1e-12. Against the real engine (solo/rules/conflict.py, driven by
 deciders that always declare the same Lens) for all 49 pairs of Lenses, from fresh starts and
-from states with carried effects: within four standard errors. Against itself: the value of a
-state is the mean of the values of the states its round leads to, so the odds shown after a lost
-Covert round are the chain's value of that true state, not a −20 laid on every round to come.
+from states with carried effects: by the sequential test of tests/sequential.py, the error rates of
+four standard errors at the runs each test names, stopping once the conflicts played settle it.
+Against itself: the value of a state is the mean of the values of the states its round leads to,
+so the odds shown after a lost Covert round are the chain's value of that true state, not a −20
+laid on every round to come.
 """
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 from conftest import make_char
+from sequential import Case, check
 
 from solo.decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, PUSH, QUICK_ACTION
 from solo.rules.conflict import Conflict
@@ -134,17 +136,28 @@ def _fighter(pid: str, side: str, s: dict, decider, effect: Effect = NOTHING) ->
     return p
 
 
-def _play(deciders, runs: int, seed: int, limit: int | None, effects=(NOTHING, NOTHING), a=A, b=B) -> tuple[int, int]:
-    """(A won, B won) over ``runs`` conflicts of the real engine, each from the given effects."""
+def _player(deciders, seed: int, limit: int | None, effects=(NOTHING, NOTHING), a=A, b=B):
+    """play(runs): {"won": A won, "lost": B won} over ``runs`` more conflicts of the real engine, each from the
+    given effects, drawing on from one generator seeded with ``seed`` (the sequential test asks block by block)."""
     rng = random.Random(seed)
-    won = lost = 0
-    for _ in range(runs):
-        da, db = deciders()
-        result = Conflict(_MATCHUP, [_fighter("A", "a", a, da, effects[0]), _fighter("B", "b", b, db, effects[1])],
-                          rng, round_limit=limit).run()
-        won += result.outcome == "won"
-        lost += result.outcome == "lost"
-    return won, lost
+
+    def play(runs: int) -> dict[str, int]:
+        won = lost = 0
+        for _ in range(runs):
+            da, db = deciders()
+            result = Conflict(_MATCHUP, [_fighter("A", "a", a, da, effects[0]),
+                                         _fighter("B", "b", b, db, effects[1])], rng, round_limit=limit).run()
+            won += result.outcome == "won"
+            lost += result.outcome == "lost"
+        return {"won": won, "lost": lost}
+
+    return play
+
+
+def _agrees(name: str, odds, play, runs: int) -> None:
+    """The engine's won and lost against the chain's chances: the sequential test with the error rates of four
+    standard errors at ``runs`` conflicts."""
+    check([Case(name, {"won": odds.a_wins, "lost": odds.b_wins}, play)], runs)
 
 
 def _chain(policy_b, a=A, b=B) -> LensChain:
@@ -152,46 +165,34 @@ def _chain(policy_b, a=A, b=B) -> LensChain:
                      armour_b=b["armour"], policy_b=policy_b)
 
 
-def _z(count: int, runs: int, p: float) -> float:
-    """How many standard errors the engine's frequency is from the chain's chance."""
-    se = math.sqrt(max(p * (1 - p), 1e-12) / runs)
-    return (count / runs - p) / se
-
-
-def _all_pairs(runs: int, limit: int | None, edge_a: str, edge_b: str, seed: int) -> list[tuple[str, float, float]]:
-    out = []
+def _check_pairs(runs: int, limit: int | None, edge_a: str, edge_b: str, seed: int) -> None:
+    """Every pair against the chain; and together: a bias shared by many pairs (a carried effect misread) shows
+    in the sum of their deviations long before in one pair, so the sums of won's and of lost's z are checked
+    too (the pairs play in lockstep until those sums settle)."""
+    cases = []
     for j, lb in enumerate(LENSES):
         chain = _chain(fixed_policy(lb, edge_b))
         for i, la in enumerate(LENSES):
             odds = chain.odds(A["pool"], B["pool"], lens_a=fixed_policy(la, edge_a), round_limit=limit)
-            won, lost = _play(lambda la=la, lb=lb: (Declares(la, edge_a), Declares(lb, edge_b)), runs,
-                              seed + 7 * j + i, limit)
-            out.append((f"{la} against {lb}", _z(won, runs, odds.a_wins), _z(lost, runs, odds.b_wins)))
-    return out
-
-
-def _check_pairs(results: list[tuple[str, float, float]]) -> None:
-    far = [(name, round(za, 2), round(zb, 2)) for name, za, zb in results if abs(za) > 4 or abs(zb) > 4]
-    assert not far, far
-    # and together: a bias shared by many pairs (a carried effect misread) shows in the sum long before in one pair
-    n = len(results)
-    assert abs(sum(za for _, za, _ in results)) <= 4 * math.sqrt(n)
-    assert abs(sum(zb for _, _, zb in results)) <= 4 * math.sqrt(n)
+            play = _player(lambda la=la, lb=lb: (Declares(la, edge_a), Declares(lb, edge_b)), seed + 7 * j + i, limit)
+            cases.append(Case(f"{la} against {lb}", {"won": odds.a_wins, "lost": odds.b_wins}, play))
+    check(cases, runs, shared=("won", "lost"))
 
 
 def test_every_pair_of_lenses_agrees_with_the_engine():
-    """All 49 pairs, 140 conflicts each, at most 6 rounds: four standard errors are at most 0.17 a pair.
+    """All 49 pairs, the error rates of 140 conflicts each, at most 6 rounds: four standard errors are at most
+    0.17 a pair.
 
     That is a coarse net for one pair; the sums of the 49 deviations catch a bias that all pairs
     share from about 0.025. The slow test below tightens both."""
-    _check_pairs(_all_pairs(140, 6, "damage", "skill", 100))
+    _check_pairs(140, 6, "damage", "skill", 100)
 
 
 @pytest.mark.slow
 def test_every_pair_of_lenses_agrees_with_the_engine_open_ended():
-    """The same with no round limit, the other follow-up edges and 400 conflicts a pair (four standard
-    errors at most 0.1 a pair, about 0.015 for a bias shared by all)."""
-    _check_pairs(_all_pairs(400, None, "skill", "damage", 300))
+    """The same with no round limit, the other follow-up edges and the error rates of 400 conflicts a pair
+    (four standard errors at most 0.1 a pair, about 0.015 for a bias shared by all)."""
+    _check_pairs(400, None, "skill", "damage", 300)
 
 
 EFFECT_CASES = [  # (A's Lens now, B's Lens now, A's effect, B's effect): states one round of the engine leaves
@@ -205,15 +206,15 @@ EFFECT_CASES = [  # (A's Lens now, B's Lens now, A's effect, B's effect): states
 
 @pytest.mark.parametrize("index", range(len(EFFECT_CASES)))
 def test_a_start_with_carried_effects_agrees_with_the_engine(index):
-    """From a state with effects: 1,500 conflicts of at most 5 rounds (four standard errors at most 0.052)."""
+    """From a state with effects: conflicts of at most 5 rounds, the error rates of 1,500 (four standard errors
+    at most 0.052)."""
     la, lb, ea, eb = EFFECT_CASES[index]
     a, b = dict(A, pool=4), dict(B, pool=5)
     chain = _chain(fixed_policy(lb, "skill"), a, b)
     odds = chain.odds(4, 5, lens_a=fixed_policy(la, "damage"), effect_a=ea, effect_b=eb, round_limit=5)
     fresh = chain.odds(4, 5, lens_a=fixed_policy(la, "damage"), round_limit=5)
-    runs = 1500
-    won, lost = _play(lambda: (Declares(la, "damage"), Declares(lb, "skill")), runs, 900 + index, 5, (ea, eb), a, b)
-    assert abs(_z(won, runs, odds.a_wins)) <= 4 and abs(_z(lost, runs, odds.b_wins)) <= 4
+    play = _player(lambda: (Declares(la, "damage"), Declares(lb, "skill")), 900 + index, 5, (ea, eb), a, b)
+    _agrees(f"{la} against {lb}", odds, play, 1500)
     # the effects matter here, by more than the test's margin: it could tell them apart
     assert max(abs(odds.a_wins - fresh.a_wins), abs(odds.b_wins - fresh.b_wins)) > 0.06
 
@@ -231,13 +232,12 @@ def test_a_stochastic_policy_of_the_whole_state_agrees_with_the_engine():
         return {"none": 0.4, "covert": 0.4, "quick": 0.2}
 
     chain = _chain(policy)
-    runs = 2000  # four standard errors at most 0.045
     for i, (la, limit) in enumerate((("covert", 6), ("cautious", None))):
         odds = chain.odds(A["pool"], B["pool"], lens_a=fixed_policy(la, "skill"), round_limit=limit)
         draws = random.Random(i)  # B's own generator, drawing on from one conflict to the next
-        won, lost = _play(lambda la=la, draws=draws: (Declares(la, "skill"), Declares(policy=policy, rng=draws)),
-                          runs, 500 + i, limit)
-        assert abs(_z(won, runs, odds.a_wins)) <= 4 and abs(_z(lost, runs, odds.b_wins)) <= 4, la
+        play = _player(lambda la=la, draws=draws: (Declares(la, "skill"), Declares(policy=policy, rng=draws)),
+                       500 + i, limit)
+        _agrees(la, odds, play, 2000)  # the error rates of 2,000: four standard errors at most 0.045
 
 
 # -- the chain's value of the true state ----------------------------------------------------------------
@@ -355,7 +355,8 @@ def test_the_follow_up_edge_is_the_better_one(limit):
 
 def test_the_edge_the_chain_picks_agrees_with_the_engine_when_a_decider_follows_it():
     """A keeps Clever and takes, each follow-up, the edge the chain itself picks for that state and the rounds
-    left (its ``first``, a look-up in the kept walk); played through the engine, 1,500 conflicts."""
+    left (its ``first``, a look-up in the kept walk); played through the engine, the error rates of 1,500
+    conflicts."""
     chain = _chain(fixed_policy("covert"))
     limit = 6
     odds = chain.odds(A["pool"], B["pool"], lens_a="clever", round_limit=limit)
@@ -370,9 +371,8 @@ def test_the_edge_the_chain_picks_agrees_with_the_engine_when_a_decider_follows_
             return chain.odds(me.pool.current, other.pool.current, lens_a="clever", effect_a=Effect(me.carry, True),
                               effect_b=Effect(other.carry), round_limit=limit - view.round + 1).first
 
-    runs = 1500
-    won, lost = _play(lambda: (Edge("clever"), Declares("covert")), runs, 77, limit)
-    assert abs(_z(won, runs, odds.a_wins)) <= 4 and abs(_z(lost, runs, odds.b_wins)) <= 4
+    _agrees("clever with the chain's edge", odds, _player(lambda: (Edge("clever"), Declares("covert")), 77, limit),
+            1500)
     picked = {chain.odds(p, q, lens_a="clever", effect_a=Effect(c, True), round_limit=n).first
               for p in range(1, 6) for q in range(1, 7) for c in (0, -20) for n in range(1, 6)}
     assert picked == set(FOLLOW_UPS)  # both edges are taken somewhere: the choice is a real one
@@ -600,14 +600,13 @@ def _initiative(a: dict, b: dict):
 @pytest.mark.parametrize("index,lens,limit", [(0, "covert", 6), (1, "cautious", None), (2, "clever", 8)])
 def test_a_policy_that_sees_and_remembers_agrees_with_the_engine(index, lens, limit):
     """B declares second when the initiative says so and then answers A's declaration; it remembers its own last
-    Lens. 2,000 conflicts each (four standard errors at most 0.045)."""
+    Lens. The error rates of 2,000 conflicts each (four standard errors at most 0.045)."""
     chain = LensChain(_targets(A), _targets(B), damage_a=A["dice"], damage_b=B["dice"], armour_a=A["armour"],
                       armour_b=B["armour"], policy_b=_seeing_policy, sees=_initiative(A, B), remembers=True)
     odds = chain.odds(A["pool"], B["pool"], lens_a=fixed_policy(lens, "skill"), round_limit=limit)
-    runs = 2000
     draws = random.Random(40 + index)
-    won, lost = _play(lambda: (Declares(lens, "skill"), Sees(_seeing_policy, draws)), runs, 600 + index, limit)
-    assert abs(_z(won, runs, odds.a_wins)) <= 4 and abs(_z(lost, runs, odds.b_wins)) <= 4
+    _agrees(lens, odds, _player(lambda: (Declares(lens, "skill"), Sees(_seeing_policy, draws)), 600 + index, limit),
+            2000)
     # seeing and remembering are part of the numbers: without them they move by 0.02 to 0.12 here
     blind = LensChain(_targets(A), _targets(B), damage_a=A["dice"], damage_b=B["dice"], armour_a=A["armour"],
                       armour_b=B["armour"], policy_b=lambda own, other, mine, theirs: _seeing_policy(

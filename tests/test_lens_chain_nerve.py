@@ -1,14 +1,15 @@
 """The Lens chain with an NPC mind's nerve (issue 28, point 4): its morale checks, and its flight or surrender when
-it breaks, priced exactly, and checked against the engine's own conflicts (four standard errors)."""
+it breaks, priced exactly, and checked against the engine's own conflicts (the sequential test of
+tests/sequential.py, with the error rates of four standard errors at the runs named)."""
 
 from __future__ import annotations
 
-import math
 import random
 
 import numpy as np
 import pytest
 from conftest import make_char
+from sequential import Case, check
 
 from solo.minds.bots import LensKeeper
 from solo.minds.foresight import Foresight
@@ -48,10 +49,6 @@ def _conflict(npc_file: dict, lens: str, rng: random.Random, mind_rng: random.Ra
     a = from_character(pc, "a", COMBAT, decider=LensKeeper(lens))
     b = from_character(npc, "b", COMBAT, decider=NPCMind(npc, mind_rng))
     return Conflict(COMBAT, [a, b], rng, round_limit=limit), a
-
-
-def _z(count: int, runs: int, p: float) -> float:
-    return (count / runs - p) / math.sqrt(max(p * (1 - p), 1e-12) / runs)
 
 
 def test_the_chain_checks_morale_as_observe_does():
@@ -104,7 +101,8 @@ def test_what_a_broken_mind_does_is_its_code_blocks_share_of_surrenders():
 @pytest.mark.parametrize(("name", "lens"), [("yielder", "aggressive"), ("zealot", "clever"), ("thug", "none"),
                                             ("mindless", "aggressive")])
 def test_the_chain_with_the_nerve_agrees_with_the_engine(name, lens):
-    """Won, lost, the NPC fled, it surrendered, undecided: the chain's chances against 3,000 seeded conflicts."""
+    """Won, lost, the NPC fled, it surrendered, undecided: the chain's chances against seeded conflicts, the error
+    rates of 3,000."""
     npc_file = MINDS[name]
     conflict, pc = _conflict(npc_file, lens, random.Random(0), random.Random(0))
     exact = Foresight(nerve=True).exact(conflict.view, pc, [lens], asked=False)
@@ -121,14 +119,16 @@ def test_the_chain_with_the_nerve_agrees_with_the_engine(name, lens):
         assert odds.b_exits > 0.05
     if name == "yielder":
         assert exact.surrenders == 1.0
-    runs = 3000
     rng, mind_rng = random.Random(f"nerve:{name}:{lens}"), random.Random(f"nerve-mind:{name}:{lens}")
-    counts = dict.fromkeys(expected, 0)
-    for _ in range(runs):
-        played, _ = _conflict(npc_file, lens, rng, mind_rng)
-        counts[played.run().outcome] += 1
-    for outcome, p in expected.items():
-        assert abs(_z(counts[outcome], runs, p)) <= 4, (outcome, counts, expected)
+
+    def play(runs: int) -> dict[str, int]:
+        counts = dict.fromkeys(expected, 0)
+        for _ in range(runs):
+            played, _ = _conflict(npc_file, lens, rng, mind_rng)
+            counts[played.run().outcome] += 1
+        return counts
+
+    check([Case(f"{name} against {lens}", expected, play)], 3000)
 
 
 def test_a_kept_morale_check_is_the_one_worked_out_afresh():

@@ -1,15 +1,15 @@
-"""Exact conflict odds: checked against enumeration, and against the engine by simulation."""
+"""Exact conflict odds: checked against enumeration, and against the engine by simulation (the sequential test
+of tests/sequential.py, with the error rates of four standard errors at the runs named)."""
 
 from __future__ import annotations
 
 import json
-import math
 import random
-import statistics
 from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from sequential import Case, check
 
 from solo.cli import cli
 from solo.rules.conflict import Conflict
@@ -88,7 +88,7 @@ SETTINGS = [
     (Side(30, 15, "1d6", 0, "aggressive"), Side(45, 9, "1d3", 0, "aggressive")),
 ]
 # Setting 1 tries the most rules at once (both Lens damage modes, armour, unequal dice, Pools and
-# skills). At 4,000 runs four standard errors of A's chance are 0.028: a Pool off by one moves it
+# skills). At the error rates of 4,000 runs four standard errors of A's chance are 0.028: a Pool off by one moves it
 # 0.033, a point of armour 0.105, either Lens ignored 0.11 or more. The other settings, at 5,000
 # runs each (four standard errors at most 0.028 too), are the slow part. Setting 4 (low skills, both
 # Aggressive) stalls for many rounds per conflict, so it plays 2,000 (four standard errors 0.045).
@@ -110,8 +110,22 @@ def _play(a: Side, b: Side, runs: int, seed: int, round_limit: int | None = None
     return outcomes, rounds
 
 
-def _within_standard_errors(count: int, runs: int, p: float, z: float = 4) -> bool:
-    return abs(count / runs - p) <= z * math.sqrt(p * (1 - p) / runs)
+def _player(a: Side, b: Side, seed: int, round_limit: int | None = None):
+    """play(runs): the outcomes of ``runs`` more conflicts, and their rounds, drawing on from one seeded generator."""
+    rng = random.Random(seed)
+
+    def play(runs: int) -> dict:
+        outcomes: Counter = Counter()
+        rounds = []
+        for _ in range(runs):
+            result = Conflict(_MATCHUP, [fighter("A", "a", a), fighter("B", "b", b)], rng,
+                              round_limit=round_limit).run()
+            outcomes[result.outcome] += 1
+            rounds.append(result.rounds)
+        assert set(outcomes) <= {"won", "lost", "stalemate"}
+        return {**outcomes, "rounds": rounds}
+
+    return play
 
 
 def test_frequencies_count_the_engine_runs():
@@ -128,11 +142,11 @@ def test_engine_agrees_with_exact_odds_within_4_standard_errors(index, runs):
     a, b = SETTINGS[index]
     odds = conflict_odds(a.skill, a.pool, b.skill, b.pool, damage_a=a.damage, damage_b=b.damage,
                          armour_a=a.armour, armour_b=b.armour, lens_a=a.lens, lens_b=b.lens)
-    outcomes, rounds = _play(a, b, runs, 1000 + index)
-    assert _within_standard_errors(outcomes["won"], runs, odds.a_wins)
-    assert outcomes["won"] + outcomes["lost"] == runs
-    # the mean number of rounds, against the standard error of the sample's own spread
-    assert abs(statistics.fmean(rounds) - odds.expected_rounds) <= 4 * statistics.stdev(rounds) / math.sqrt(runs)
+    # A's wins; nothing ends undecided; the mean number of rounds, against the standard error of the sample's own
+    # spread
+    (case,) = check([Case(f"setting {index}", {"won": odds.a_wins, "stalemate": 0.0}, _player(a, b, 1000 + index),
+                          means={"rounds": odds.expected_rounds})], runs)
+    assert case.counts["stalemate"] == 0
 
 
 def test_cli_json_keys_and_errors():
@@ -173,7 +187,6 @@ def test_round_limit_turns_the_rest_into_stalemate():
 
 @pytest.mark.parametrize("runs", [4000, pytest.param(20000, marks=pytest.mark.slow)])
 def test_round_limit_agrees_with_the_engine(runs):
-    outcomes, _ = _play(Side(45, 8), Side(50, 9), runs, 77, round_limit=5)
     odds = conflict_odds(45, 8, 50, 9, round_limit=5)
-    for key, p in (("won", odds.a_wins), ("lost", odds.b_wins), ("stalemate", odds.never_ends)):
-        assert _within_standard_errors(outcomes[key], runs, p), key
+    check([Case("5 rounds at most", {"won": odds.a_wins, "lost": odds.b_wins, "stalemate": odds.never_ends},
+                _player(Side(45, 8), Side(50, 9), 77, round_limit=5))], runs)

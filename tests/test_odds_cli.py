@@ -4,11 +4,11 @@ weapons, a PC from a file and an NPC deciding with its mind, checked against ``s
 from __future__ import annotations
 
 import json
-import math
 import random
 
 import pytest
 from click.testing import CliRunner
+from sequential import Case, check
 
 from solo.cli import cli
 from solo.minds.foresight import keeping
@@ -130,10 +130,6 @@ def test_an_npc_decides_with_its_mind(files):
     assert played["simulation"]["runs"] == 300
 
 
-def _z(count: int, runs: int, p: float) -> float:
-    return (count / runs - p) / math.sqrt(max(p * (1 - p), 1e-12) / runs)
-
-
 # A mind whose nerve goes (Health: it surrenders, runs or begs once broken): solo odds prices its morale in the
 # chain, so its flight and surrender too.
 COWARD = NPC.replace("mindless = true\n", "").replace('name = "Grim"', 'name = "Sneak"') + '''[code_block]
@@ -223,30 +219,38 @@ PLAYED_HERE = ("cautious", "covert", "flamboyant", "quick")
 @pytest.mark.slow
 @pytest.mark.parametrize("lens", PLAYED_HERE)
 def test_solo_odds_and_solo_duel_agree_in_play(tmp_path, files, lens):
-    """``solo odds --npc F --pc P --lens-a X`` against ``solo duel --npc F --pc P --pc-lens X --runs 4000``,
-    against a mind whose nerve goes: won, lost, fled and surrendered within four standard errors (at most 0.032
-    on each share); the ways out split as the chain splits them (``reaction_split``, the Code Block's share of
-    surrenders). For every Lens X, the two set up the same match-up (the test above, exactly); here each Lens no
-    other test plays against a mind's nerve is played (``PLAYED_HERE``), this mind's flights and surrenders
-    counted apart in each. A mindless foe is the chain's simpler case (tests/test_lens_chain_nerve.py plays one
-    against the engine, and other minds, with the other Lenses)."""
+    """``solo odds --npc F --pc P --lens-a X`` against ``solo duel --npc F --pc P --pc-lens X --runs N``, against
+    a mind whose nerve goes: won, lost, fled and surrendered by the sequential test of tests/sequential.py with
+    the error rates of four standard errors at 4,000 runs (at most 0.032 on each share), ``solo duel`` asked
+    for a block of runs at a time, each block with a seed of its own; the ways out split as the chain splits
+    them (``reaction_split``, the Code Block's share of surrenders). For every Lens X, the two set up the same
+    match-up (the test above, exactly); here each Lens no other test plays against a mind's nerve is played
+    (``PLAYED_HERE``), this mind's flights and surrenders counted apart in each. A mindless foe is the chain's
+    simpler case (tests/test_lens_chain_nerve.py plays one against the engine, and other minds, with the other
+    Lenses)."""
     pc, _ = files
     npc = tmp_path / "sneak.toml"
     npc.write_text(COWARD, encoding="utf-8")
     exact = odds("--pc", pc, "--npc", str(npc), "--rounds", "30", "--lens-a", lens)
     assert exact["b_exits"] > 0.05
-    result = CliRunner().invoke(cli, ["duel", "--npc", str(npc), "--pc", pc, "--pc-lens", lens, "--runs", "4000",
-                                      "--seed", str(LENSES.index(lens) + 1), "--json"])
-    assert result.exit_code == 0, result.output
-    duel = json.loads(result.output)
-    assert duel["pc_lens"] == lens and duel["pc_gave_up"] == 0
-    runs, outcomes = duel["runs"], duel["outcomes"]  # the NPC's side: it lost when the PC won
-    gone = outcomes.get("fled", 0) + outcomes.get("surrendered", 0)
-    assert abs(_z(gone, runs, exact["b_exits"])) <= 4, (outcomes, exact)
-    mind = NPCFile.from_dict(load_toml(npc), file=npc, rng=random.Random(f"duel-file:{LENSES.index(lens) + 1}"))
-    surrenders = reaction_split(leanings(mind.code_block), can_flee=True)  # the mind solo duel read
+    seeds = iter(range(1000 * (LENSES.index(lens) + 1), 1000 * (LENSES.index(lens) + 2)))
+    read: set[float] = set()
+
+    def play(runs: int) -> dict[str, int]:
+        seed = next(seeds)
+        result = CliRunner().invoke(cli, ["duel", "--npc", str(npc), "--pc", pc, "--pc-lens", lens, "--runs",
+                                          str(runs), "--seed", str(seed), "--json"])
+        assert result.exit_code == 0, result.output
+        duel = json.loads(result.output)
+        assert duel["pc_lens"] == lens and duel["pc_gave_up"] == 0 and duel["runs"] == runs
+        mind = NPCFile.from_dict(load_toml(npc), file=npc, rng=random.Random(f"duel-file:{seed}"))
+        read.add(reaction_split(leanings(mind.code_block), can_flee=True))  # the mind solo duel read
+        outcomes = duel["outcomes"]  # the NPC's side: it lost when the PC won
+        return {**outcomes, "gone": outcomes.get("fled", 0) + outcomes.get("surrendered", 0)}
+
+    surrenders = reaction_split(leanings(NPCFile.from_dict(load_toml(npc), file=npc).code_block), can_flee=True)
     assert surrenders is not None and 0 < surrenders < 1  # this mind both runs and gives up: both are counted
-    assert abs(_z(outcomes.get("surrendered", 0), runs, exact["b_exits"] * surrenders)) <= 4, (outcomes, exact)
-    assert abs(_z(outcomes.get("fled", 0), runs, exact["b_exits"] * (1 - surrenders))) <= 4, (outcomes, exact)
-    assert abs(_z(outcomes.get("lost", 0), runs, exact["a_wins"])) <= 4, (outcomes, exact)
-    assert abs(_z(outcomes.get("won", 0), runs, exact["b_wins"])) <= 4, (outcomes, exact)
+    chances = {"gone": exact["b_exits"], "surrendered": exact["b_exits"] * surrenders,
+               "fled": exact["b_exits"] * (1 - surrenders), "lost": exact["a_wins"], "won": exact["b_wins"]}
+    check([Case(f"{lens} against the coward", chances, play)], 4000)
+    assert read == {surrenders}  # every block's mind split its ways out as the chain did
