@@ -60,3 +60,5 @@ def test_luck_that_takes_a_blow_to_one_is_said_once():
     line = d.damage(blow, {"signe": "Signe", "espen": "Espen"})
     assert line == "Signe deals 1 to Espen's BODY: 6 -> 5."
     assert "(best of 3 and 4, +1 gear)" in d.damage({**blow, "reduced": False, "amount": 5}, {})
+    # two dice alike: said once, not as a choice between them
+    assert "(3 on both dice, +1 gear)" in d.damage({**blow, "reduced": False, "amount": 4, "second": 3}, {})

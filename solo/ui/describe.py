@@ -183,8 +183,9 @@ def possessive(name: str) -> str:
 
 def damage(e, names) -> str:
     parts = []
-    if e.get("second") is not None:
-        parts.append(f"best of {e['first']} and {e['second']}")
+    if e.get("second") is not None:  # the damage rolled twice, the better kept ("best of 3 and 3" read oddly)
+        same = e["first"] == e["second"]
+        parts.append(f"{e['first']} on both dice" if same else f"best of {e['first']} and {e['second']}")
     if e.get("bonus"):
         parts.append(f"+{e['bonus']} gear")
     if e.get("armour"):
