@@ -139,6 +139,18 @@ event = { topic = "Money", sign = "negative" }
 '''
 
 
+def test_the_help_says_what_the_numbers_hold_of_an_npcs_nerve(tmp_path, files):
+    """The help said the NPC 'never flees or gives up here' while the table beside it priced its flight."""
+    pc, _ = files
+    npc = tmp_path / "sneak.toml"
+    npc.write_text(COWARD, encoding="utf-8")
+    shown = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", str(npc), "--rounds", "30"]).output
+    assert "B flees or gives up" in shown
+    told = " ".join(CliRunner().invoke(cli, ["odds", "--help"]).output.split())
+    assert "never flees" not in told and "nerve is in the numbers" in told and "B flees or gives up" in told
+    assert "solo npc --out brakk.toml" in told  # where the example's files come from
+
+
 def _match_up(participants, ctype, round_limit) -> dict:
     """Everything of a conflict as it starts that the engine and the chain read: the type and round limit; for
     the PC and the NPC their characters, Pools, targets for every Lens and skill, dice, armour and shields, and

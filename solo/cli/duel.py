@@ -75,6 +75,9 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
       solo duel --type social --role courtier -p Charming -p Extroverted --json
       solo duel --mindless --role draugr --narrate --runs 1
       solo duel --npc brakk.toml --pc hero.toml --pc-lens cautious --runs 4000 --json
+
+    (hero.toml and brakk.toml are your own files: solo new --out hero.toml
+    makes a character, solo npc --out brakk.toml an NPC.)
     """
     from ..characters import load_character
     from ..errors import SoloError

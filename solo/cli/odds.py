@@ -100,15 +100,20 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
 
     With --npc the NPC decides as its mind does, from the state of the fight
     (its considerations, its draw among near-best Lenses, what it saw A
-    declare, its own last Lens); its nerve is left out: it never flees or
-    gives up here. Luck and pushing on are left out everywhere. --simulate
-    plays the same match-up through the game engine to show the two agree.
+    declare, its own last Lens), and its nerve is in the numbers too: its
+    morale checks as the fight goes, and the chance that it breaks and flees
+    or gives up ("B flees or gives up"). Luck and pushing on are left out
+    everywhere. --simulate plays the same match-up through the game engine
+    to show the two agree.
 
     \b
     Examples:
       solo odds --skill-a 65 --pool-a 12 --skill-b 50 --pool-b 10 --lens-a aggressive
       solo odds --skill-a 60 --pool-a 10 --skill-b 55 --pool-b 10 --weapon-b long_sword --rounds 30
       solo odds --pc hero.toml --npc brakk.toml --rounds 30 --json
+
+    (hero.toml and brakk.toml are your own files: solo new --out hero.toml
+    makes a character, solo npc --out brakk.toml an NPC.)
     """
     if pc_spec is not None and (skill_a is not None or pool_a is not None):
         raise UserError("--pc gives side A's skill and Pool: drop --skill-a and --pool-a")
