@@ -211,10 +211,13 @@ def test_a_blow_that_ends_it_is_never_told_as_halfway(templates):
     """Before: "Espen Lind deals 5 to the barrow-field's BODY/POW: 1 -> 0. … Half of the barrow-field is behind
     Espen now." A heavy progress or setback line that says the job is half done, or must start again, is for a
     heavy blow only ([blow:heavy]): the blow that ends it is told as heavy but its fact is "final"."""
-    halfway = re.compile(r"\b(half|start again)\b", re.I)
+    halfway = re.compile(r"\b(half|start again|rounds to come)\b", re.I)
+    later = re.compile(r"\brounds to come\b", re.I)  # a blow's damage felt later: not of the blow that ends it
     for key, lines in templates.lines.items():
-        if key[1] in ("progress_heavy", "setback_heavy"):
+        if key[1] in ("progress_heavy", "setback_heavy", "damage_heavy"):
             for t in lines:
-                if halfway.search(t.text):
+                if (halfway if key[1] != "damage_heavy" else later).search(t.text):
                     assert t.filters.get("blow") == frozenset({"heavy"}), (key, t.text)
     assert any(halfway.search(t.text) for t in templates.get("sneaking", "progress_heavy"))
+    # and a heavy blow's "setback for the rounds to come" (told on the killing blow to a barrow-wight, before)
+    assert any(halfway.search(t.text) for t in templates.get("generic", "damage_heavy"))
