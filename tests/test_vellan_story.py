@@ -435,3 +435,34 @@ def test_knut_fights_with_the_cudgel_the_scene_shows():
     knut = NPC.from_dict(npc_fields(vellan.npcs["knut"].data))
     assert knut.weapon == "cudgel" and knut.weapon_called is None
     assert "cudgel" in vellan.scenes["alley"].text
+
+
+def test_the_fishermen_do_not_tell_as_news_that_marit_is_his_sister_once_she_has_said_so(vellan):
+    """Before: Marit said "He's my brother", and a round later the fishermen told the party, as news, that she
+    is Jonas Vik's sister, and the notes gained that clue from them."""
+    told = ("Get off", "Step into the Anchor", "Ask Marit quietly", "Stand the fishermen", "Go back out",
+            "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", *BUS)
+    _, _, events, _ = play(vellan, Route(*told), social=95, counters={"hours": 4})  # the Anchor takes the 5th
+    text = said(events)
+    assert "\"He's my brother,\" she says" in text
+    assert "Marit there is Jonas Vik's sister" not in text and "nobody talks about her brother" in text
+    clues = [e.data["text"] for e in events if e.kind == "clue"]
+    sister = [c for c in clues if "the missing pilot's sister" in c]
+    assert len(sister) == 1  # learned once, from her
+    # the fishermen first: they tell it as news, and Marit then has no need to say it
+    first = ("Get off", "Step into the Anchor", "Stand the fishermen", "Ask Marit quietly", "Go back out",
+             "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", *BUS)
+    _, _, events, _ = play(vellan, Route(*first), social=95, counters={"hours": 4})
+    text = said(events)
+    assert "Marit there is Jonas Vik's sister" in text and "\"He's my brother,\" she says" not in text
+    assert len([e for e in events if e.kind == "clue" and "the missing pilot's sister" in e.data["text"]]) == 1
+
+
+def test_ingrid_greets_a_second_visit_as_one(vellan):
+    """Before: on a second call, after an argument or a friendly talk, she still said "Another reporter"."""
+    route = Route("Get off", "Call at the harbour office", "Leave her", "Call at the harbour office", "Leave her",
+                  "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", *BUS)
+    _, _, events, _ = play(vellan, route, counters={"hours": 3})  # each call takes an hour: dusk after the second
+    first, second = entered(events, "harbour_office")
+    assert "Another reporter" in first and "You again" not in first
+    assert "You again" in second and "Another reporter" not in second and "shut the door" in second
