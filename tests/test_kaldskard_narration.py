@@ -182,6 +182,9 @@ def test_a_bruise_for_weeks_and_a_fist_are_for_the_living_and_the_unarmed_only()
     declared = [t for key, lines in templates.lines.items() if key[:2] == ("combat", "declare") for t in lines
                 if re.search(r"\b(tired|swagger)", t.text, re.I)]
     assert declared and all("undead" not in t.filters.get("body", {"undead"}) for t in declared)
+    # nor does a mindless wight struck in combat know that it could have been worse
+    knowing = [t for t in templates.get("combat", "damage_light") if re.search(r"\{target\} knows\b", t.text)]
+    assert knowing and all(t.filters.get("foe_body") == frozenset({"flesh"}) for t in knowing)
 
 
 def test_a_trail_that_is_an_obstacle_is_followed_not_hunted():
