@@ -184,3 +184,10 @@ def test_a_lens_keeper_declares_its_lens_and_spends_nothing():
     mine = [e for e in log.events if e.kind == "declare" and e["actor"] == a.id]
     assert mine and all(e["lens"] == "clever" or e["clever_choice"] == "skill" for e in mine)
     assert not [e for e in log.events if e.kind in ("luck", "push") and e["actor"] == a.id]
+
+
+def test_the_text_report_ends_with_a_sentence_not_a_benchmark_line():
+    """It ended with '1,024 conflicts/s' under the tables, which read like a debug line."""
+    out = run("--runs", "30", "--seed", "2").output
+    assert "conflicts/s" not in out
+    assert out.rstrip().splitlines()[-1].startswith("30 conflicts played in ")
