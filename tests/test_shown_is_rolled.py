@@ -454,3 +454,22 @@ def test_a_name_that_opens_a_line_opens_it_with_a_capital():
     Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 10, 90, 3]), sink=view.render, round_limit=12).run()
     screen = out.getvalue()
     assert "The old lock is out of the conflict." in screen, screen  # the table and the bars keep it as written
+
+
+def test_the_bars_carry_a_pushed_pools_overflow_as_status_does():
+    """'Push on at -1' was offered under a bar at 0, and the bars kept 0/2 while `status` said -1/2: the blow's
+    line stops an unpushed Pool at 0, and pushing on carries the overflow, which the bars now show."""
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=140, color_system=None))
+    pc = make_char("Ada", pools={"BODY": 2, "INT": 8, "POW": 8, "CHA": 8}, Combat=50)
+    foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
+    mind = Answers(lens="none", luck_flip="no", luck_reduce="no", push="push")
+    a = from_character(pc, "a", COMBAT, decider=mind)
+    b = from_character(foe, "b", COMBAT)
+    Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 90, 10, 3]), sink=view.render, round_limit=2).run()
+    screen = out.getvalue()
+    assert "Push" in screen or "pushes on" in screen, screen
+    below = a.pool.current
+    assert below < 0, screen
+    bars = re.findall(r"Ada\s+\S*\s+(-?\d+)/2", screen)
+    assert bars and bars[-1] == str(below), (bars, screen)

@@ -338,6 +338,11 @@ class TerminalView:
     def _on_push(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"  {self._opening(e['actor'])} {d.pushes_on(e.get('value'))}.",
                                 style="bold yellow"))
+        # the blow's line stopped the Pool at 0 (unpushed); pushing on carries its overflow, which the bars show
+        # from now on as `status` does ("Push on at -1", then a bar at 0/14 beside "BODY -1/14")
+        known = self.pools.get(e["actor"])
+        if known is not None and e.get("value") is not None and e.get("pool") in (None, self.pool_name):
+            self.pools[e["actor"]] = (e["value"], known[1])
         self._narrate(n)
 
     def _on_out(self, e: Event, n: list[str]) -> None:
