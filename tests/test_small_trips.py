@@ -131,6 +131,7 @@ def test_enter_takes_the_only_option_of_a_menu():
     ({"likelihood": "65%", "chance": 65}, "(65 %)"),
     ({"likelihood": "65%", "chance": 75}, "(65 %, 75 % at this tension)"),
     ({"likelihood": "likely", "chance": 70}, "(likely, 70 %)"),
+    ({"likelihood": "likely", "chance": 50}, "(likely 70 %, 50 % at this tension)"),  # not "(likely, 50 %)"
 ])
 def test_an_oracle_answer_says_its_chance_once(odds, shown):
     line = d.oracle({"question": "Is it a painting?", "odds": odds, "roll": 12, "answer": "yes"})

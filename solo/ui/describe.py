@@ -254,7 +254,21 @@ def odds_text(odds, chance: object = None) -> str:
     asked = word.removesuffix("%").strip()
     if asked.isdigit():
         return f"{asked} %" if str(asked) == str(chance) else f"{asked} %, {chance} % at this tension"
+    base = _likelihood_base(word)
+    if base is not None and str(base) != str(chance):  # "likely, 50 %" read as a likely that had lost 20 points
+        return f"{word} {base} %, {chance} % at this tension"
     return f"{word}, {chance} %"
+
+
+def _likelihood_base(word: str) -> int | None:
+    """A named likelihood's chance before the tension moves it (None: a word the oracle does not know)."""
+    from ..errors import SoloError
+    from ..oracle import likelihood
+
+    try:
+        return likelihood(word).base
+    except SoloError:  # (an OracleError)
+        return None
 
 
 def oracle(e) -> str:
