@@ -722,7 +722,7 @@ def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, in
     like = likelihood(odds)
     chance = chance_of_yes(like, tension)
     shift = TENSION_STEP * (tension - TENSION_NEUTRAL)
-    parts = [(f"tension {tension}", shift)] if shift else []
+    parts = [(f"tension {tension}/9", shift)] if shift else []  # as the status line says it ("tension 4 -5" read oddly)
     bound = chance - like.base - shift
     if bound:
         parts.append(("never impossible" if bound > 0 else "never certain", bound))  # raised to 1, or held at 99
