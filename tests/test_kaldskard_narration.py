@@ -182,6 +182,13 @@ def test_a_bruise_for_weeks_and_a_fist_are_for_the_living_and_the_unarmed_only()
     declared = [t for key, lines in templates.lines.items() if key[:2] == ("combat", "declare") for t in lines
                 if re.search(r"\b(tired|swagger)", t.text, re.I)]
     assert declared and all("undead" not in t.filters.get("body", {"undead"}) for t in declared)
+    # nor does a draugr that won "wipe its fists", or shake once it is over
+    won = templates.get("combat", "aftermath", "won")
+    wipes = [t for t in won if "wipes" in t.text]
+    assert wipes and all(t.filters.get("weapon") == frozenset({"blade", "blunt"}) for t in wipes)
+    shaking = [t for t in won if "shaking" in t.text]
+    assert shaking and all(t.filters.get("body") == frozenset({"flesh"}) for t in shaking)
+    assert sum(1 for t in won if not t.filters) >= 2  # and something is left to say of any winner
     # nor does a mindless wight struck in combat know that it could have been worse
     knowing = [t for t in templates.get("combat", "damage_light") if re.search(r"\{target\} knows\b", t.text)]
     assert knowing and all(t.filters.get("foe_body") == frozenset({"flesh"}) for t in knowing)
