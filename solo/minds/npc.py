@@ -56,13 +56,13 @@ from .memory import NPCMemory
 from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, STEADY, Morale, Nerve, nerve_checks, reaction_split
 from .position import (
     Position,
-    _secondary_targets,
     best_secondary,
     matchup_of,
     mean_damage,
     push_chance,
     quick_extras,
     read_position,
+    secondary_reading,
     threat,
 )
 from .valuation import BASIC, Evaluator, Matchup, evaluator
@@ -945,54 +945,34 @@ class NPCMind:
 
     def _reading_fields(self, conflict: ConflictView, me: Participant, pos: Position | None = None,
                         lenses: list[str] | None = None) -> tuple:
-        """:meth:`_make_reading`'s fields (all but ``seen``, in their order), the reading not made."""
-        if pos is not None and lenses is not None:
-            return self._fields_in_play(conflict, me, pos, lenses)
-        opponents = conflict.opponents(me)
+        """:meth:`_make_reading`'s fields (all but ``seen``, in their order), the reading not made. In play the
+        position read for this declaration holds its main foe, the match-up, and the Covert and Flamboyant
+        targets already (:func:`~solo.minds.position.read_position`, by the same rules)."""
+        opponents = pos.opponents if pos is not None else conflict.opponents(me)
         if pos is None and len(opponents) != 1:
             raise ValueError("a Lens policy is for one foe; with allies or several foes the state is more than Pools")
-        main = opponents[0] if pos is None else pos.main
         fight = self._fight_for(conflict)
         ctype = conflict.ctype
-        physical = ctype.physical
-        shield_me = me.shield_penalty(tuple(opponents), physical)
-        if pos is not None:  # the position read this declaration holds the match-up with its main foe already
-            ev, armour_op = pos.evaluator, pos.armour_op
+        if pos is not None:
+            main, ev, armour_op = pos.main, pos.evaluator, pos.armour_op
+            covert, flamboyant, side_pool = pos.covert, pos.flamboyant, pos.side_pool
         else:
+            main, physical = opponents[0], ctype.physical
+            shield_me = me.shield_penalty(tuple(opponents), physical)
             m = matchup_of(me, main, ctype, shield_me=shield_me)
             ev, armour_op = evaluator(m), m.armour_op
+            covert, flamboyant, side_pool = secondary_reading(me, main, shield_me, armour_op, physical,
+                                                              fight.secondary)
         if lenses is None:
             lenses = [k for k in LENSES] if me.uses_lenses else ["none"]
             if "quick" in lenses and not quick_extras(conflict, me):
                 lenses.remove("quick")
-        covert = flamboyant = None
-        side_pool = False
-        if me.uses_lenses and me.char is not None:
-            key = (me.id, me.char.hurt or me.pool.current < 0, me.skill)
-            if key not in fight.secondary:
-                fight.secondary[key] = _secondary_targets(me)
-            covert, flamboyant = (t + shield_me if t is not None else None for t in fight.secondary[key])
-            side_pool = physical and armour_op > 0 and main.char is not None
         step = 0
         if ctype.social and any(p.is_pc for p in opponents):
             step = disposition_step(self.disposition())
         return (fight.lean, fight.morale.state, tuple(lenses), ev, covert, flamboyant, side_pool, me.pool.maximum,
                 main.pool.maximum, armour_op, _kind(ctype), step, main.uses_lenses,
                 pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
-                main.pool.maximum if main.pushing else 0)
-
-    def _fields_in_play(self, conflict: ConflictView, me: Participant, pos: Position, lenses: list[str]) -> tuple:
-        """:meth:`_reading_fields` at a declaration: what they read the position read for it holds already (its
-        main foe, the match-up, the shields, the Covert and Flamboyant targets, from the same rules)."""
-        fight = self._fight_for(conflict)
-        main = pos.main
-        ctype = conflict.ctype
-        step = 0
-        if ctype.social and any(p.is_pc for p in pos.opponents):
-            step = disposition_step(self.disposition())
-        return (fight.lean, fight.morale.state, tuple(lenses), pos.evaluator, pos.covert, pos.flamboyant,
-                pos.side_pool, me.pool.maximum, main.pool.maximum, pos.armour_op, _kind(ctype), step,
-                main.uses_lenses, pos.ratio, me.pool.maximum if me.pushing else 0,
                 main.pool.maximum if main.pushing else 0)
 
     def never_breaks(self, conflict: ConflictView) -> bool:

@@ -56,16 +56,8 @@ class Position(NamedTuple):
         crude, but it makes being outnumbered feel like it should.
         """
         vals = self.values
-        none = vals["none"]
-        best = None
-        for k in lenses or vals:  # max() over those offered (the first of equals), written out: read every declaration
-            if k in vals:
-                v = vals[k]
-                if best is None or v > best:
-                    best = v
-        if best is None:
-            best = none
-        ratio = len(self.opponents) / max(1, len(self.allies))  # self.ratio
+        best = max((vals[k] for k in (lenses or vals) if k in vals), default=vals["none"])
+        ratio = self.ratio
         if ratio > 1.0:
             return best ** ratio
         if ratio < 1.0:  # float dust can put a sure win a hair above 1: no complex powers
@@ -128,12 +120,11 @@ def read_position(conflict: ConflictView, me: Participant, *,
     ctype = conflict.ctype
     physical = ctype.physical
     opponents = tuple(conflict.opponents(me))
-    side = me.side
-    allies = tuple(p for p in conflict.participants if p.side == side and p.status == ACTIVE)
+    allies = tuple(p for p in conflict.participants if p.side == me.side and p.status == ACTIVE)
     main = max(opponents, key=lambda o: (threat(o, physical), o.id)) if len(opponents) > 1 else opponents[0]
     shield_me = me.shield_penalty(opponents, physical)
-    a = me.pool.current + me.pool.maximum if me.pushing else me.pool.current  # _index(me)[0]
-    b = main.pool.current + main.pool.maximum if main.pushing else main.pool.current
+    a, _ = _index(me)
+    b, _ = _index(main)
     m = matchup_of(me, main, ctype, shield_me=shield_me)
     armour_op = m.armour_op
     ev = evaluator(m)
@@ -141,30 +132,34 @@ def read_position(conflict: ConflictView, me: Participant, *,
     decl = conflict.declared(main.id)
     if decl is not None:  # it declared before me this round: I know what it does
         opp_lens = decl.lens
-        for _, v in decl.modifiers:
-            carry_op += v
+        carry_op += sum(v for _, v in decl.modifiers)
     else:
         opp_lens = main.last_lens if main.uses_lenses and not LENS_TABLE[main.last_lens].follow_up else "none"
         if main.clever_next:
             carry_op += NEXT_ROUND
-    covert = flamboyant = None
-    side_pool = False
-    if me.uses_lenses and me.char is not None:
-        cache = secondary if secondary is not None else {}
-        key = (me.id, me.char.hurt or me.pool.current < 0, me.skill)
-        got = cache.get(key)
-        if got is None:
-            got = cache[key] = _secondary_targets(me)
-        covert, flamboyant = got
-        if covert is not None:
-            covert += shield_me
-        if flamboyant is not None:
-            flamboyant += shield_me
-        side_pool = physical and armour_op > 0 and main.char is not None
+    covert, flamboyant, side_pool = secondary_reading(me, main, shield_me, armour_op, physical,
+                                                      secondary if secondary is not None else {})
     values = ev.lens_values(a, b, carry_me=me.carry, carry_op=carry_op, opp_lens=opp_lens, covert=covert,
                             flamboyant=flamboyant, side_pool=side_pool)
     return Position(me, main, opponents, allies, ev, a, b, values, armour_op, physical, shield_me, covert, flamboyant,
                     side_pool)
+
+
+def secondary_reading(me: Participant, main: Participant, shield_me: int, armour_op: int, physical: bool,
+                      cache: dict) -> tuple[int | None, int | None, bool]:
+    """What a Lens choice reads of Covert and Flamboyant: their targets against the shields (None: not offered,
+    as to a side that uses no Lenses), and whether their blows may go to a Pool armour does not cover. ``cache``
+    keeps the targets by what they rest on (the position read in play and a Lens policy share one per fight)."""
+    if not me.uses_lenses or me.char is None:
+        return None, None, False
+    key = (me.id, me.char.hurt or me.pool.current < 0, me.skill)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _secondary_targets(me)
+    covert, flamboyant = got
+    return (covert + shield_me if covert is not None else None,
+            flamboyant + shield_me if flamboyant is not None else None,
+            physical and armour_op > 0 and main.char is not None)
 
 
 def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:

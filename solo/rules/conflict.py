@@ -210,26 +210,16 @@ class Conflict:
                 return
 
     def run(self) -> ConflictResult:
-        """Play the conflict to its end, one :meth:`step` at a time (its loop written out here, the phases
-        still taken from :data:`FLOW`), and return the result.
+        """Play the conflict to its end, one :meth:`step` at a time, and return the result.
 
         A plain conflict (two participants, no decider, no sink, no shield, no Luck due) not yet
         started is played by :meth:`_run_plain` instead: the same rules, the same draws, in one loop.
         """
         if self.phase == SETUP and self.fused():
             return self._run_plain()
-        if type(self).step is not Conflict.step or "step" in self.__dict__:  # another step: every phase through it
-            step = self.step
-            while self.phase != ENDED:
-                step()
-        else:  # step() written out: a decided round takes five steps
-            flow = FLOW
-            while (phase := self.phase) != ENDED:
-                for dest, condition, enter in flow[phase]:
-                    if condition is None or condition(self):
-                        self.phase = dest
-                        enter(self)
-                        break
+        step = self.step
+        while self.phase != ENDED:
+            step()
         assert self.result is not None
         return self.result
 
@@ -336,7 +326,7 @@ class Conflict:
                     self._emit("declare", actor=p.id, lens="none", clever_choice=None, secondary=None,
                                quick_action=None)
                 continue
-            if self._in_a <= 0 or self._in_b <= 0:  # not _both_sides_in()
+            if not self._both_sides_in():
                 break
             clever = p.clever_next
             decl[p.id] = d = self._declare(p)
@@ -482,7 +472,7 @@ class Conflict:
         if p.exits_closed:
             return []
         ctype = self.ctype
-        key = (ctype.flight and p.char is not None, ctype.static, ctype.physical)
+        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical)
         got = _EXITS.get(key)
         if got is None:  # the options are frozen: made once for each kind of menu
             exits = []
@@ -500,7 +490,7 @@ class Conflict:
         shows = self._detail and p.is_pc  # a person decides for p, and a sink shows the chances
         # the Lens odds, for a person who reads them (not for an answer a replayed save already holds)
         advisor = self.advisor
-        if advisor is not None and not (p.is_pc and not answers_from_record(p.decider)):
+        if advisor is not None and (not p.is_pc or answers_from_record(p.decider)):
             advisor = None
         if p.clever_next:
             p.clever_next = False
@@ -711,10 +701,7 @@ class Conflict:
             shield = p.opposing_shield(self.opponents(p), True)
             if shield is not None:
                 mods.append((shield.name, shield.penalty))
-        total = 0
-        for _, v in mods:  # sum() written out (the same additions, in order): every roll of every decider comes here
-            total += v
-        return base + total, mods
+        return base + sum(v for _, v in mods), mods
 
     def _enter_rolling(self) -> None:
         below = self._below

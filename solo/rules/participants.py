@@ -218,8 +218,7 @@ class Participant:
         key = (lens.focuses, skill)  # all of the Lens that lens_focuses reads
         value = rolled.get(key)
         if value is None:
-            value = rolled[key] = skill_value(self.character, skill, self.lens_focuses(lens, skill)) + (
-                HURT_PENALTY if self._pool_hurts() else 0)
+            value = rolled[key] = self.rolled_target(lens, skill)[0]
         return value
 
     def damage_dice(self, physical: bool) -> DiceExpr:
