@@ -351,3 +351,15 @@ def test_a_quarry_whose_temper_flares_does_not_come_on_at_its_pursuer(templates)
                 flares += event == "manner_shift" and "result" in t.filters  # the flare of a lost round
                 assert not re.search(r"\bcomes on\b", t.text), (seed, t.text)
     assert flares >= 3
+
+
+def test_the_aftermath_of_a_surrender_does_not_tell_the_gesture_again():
+    """Before: "Signe lowers her dagger and shows open hands." and at once "Signe lowers her guard and shows both
+    hands, and Espen lets it end there." The surrender's own line shows the gesture; the aftermath that follows
+    it tells what the winner does."""
+    templates = load_templates()
+    gestures = re.compile(r"\b(lowers|hands|throws down)\b", re.I)
+    told = [t.text for t in templates.get("combat", "surrendered")]
+    after = [t.text for t in templates.get("combat", "aftermath", "surrendered")]
+    assert told and all(gestures.search(t) for t in told)  # the surrender shows it …
+    assert after and not [t for t in after if gestures.search(t)]  # … and the aftermath does not again
