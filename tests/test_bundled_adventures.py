@@ -150,3 +150,11 @@ def test_vellans_introduction_promises_the_days_its_clock_counts():
     assert max(sets) == day.max == 3  # the third day is reached, and it is the last the clock shows
     intro = " ".join(adventure.introduction.split())
     assert "two days, two nights and Friday morning" in intro and "two days and two nights." not in intro
+
+
+def test_the_tutorial_explains_a_failed_talk_once(tmp_path):
+    """Both rolls failing at the gangway explained the rule and the retry's cost afresh every time."""
+    _, out, _ = play("tutorial", 5, ["1", "1", "2", "2", "2", "2", "quit"], tmp_path)  # seed 5: three fail
+    words = " ".join(out.split())
+    assert words.count("nobody wins when both rolls fail") == 1 and words.count("wears at your nerve") == 1
+    assert words.count("Again you talk past each other, and again he shrugs.") == 2
