@@ -18,6 +18,7 @@ import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
+from solo.collector import tune
 from solo.rules.character import Character, Pool
 from solo.rules.rulebook import POOLS, SKILLS
 
@@ -80,6 +81,7 @@ def pytest_configure(config):
     """
     share_bytecode(config)
     keep_saves_off_the_disk_platter(config)
+    tune()  # the collector as solo's entry point sets it (solo.collector), in the controller and each worker
     shared = os.environ.get(HYPOTHESIS_HOME_ENV)
     if shared and Path(shared).is_dir():  # an xdist worker, or a run inside a test: the folder is its starter's
         set_hypothesis_home_dir(shared)

@@ -20,7 +20,7 @@ import solo
 
 PACKAGE = Path(solo.__file__).parent
 BASE = {"solo", "events", "decisions", "errors", "paths", "file_lock", "json_files", "toml_files", "toml_write",
-        "lazy_exports"}
+        "lazy_exports", "collector"}
 
 # part -> the parts it may import (besides itself and the base)
 ALLOWED: dict[str, set[str]] = {

@@ -218,6 +218,25 @@ def test_help_and_version():
     assert proc.returncode == 0 and "roll" in proc.stdout and proc.stderr == ""
 
 
+def test_the_entry_point_sets_the_collectors_thresholds(capsys):
+    """``solo`` runs with solo.collector's thresholds (the engine's speed depends on them), set before the
+    command runs: from Python's defaults, main() moves them, and a command sees them moved."""
+    import gc
+
+    from solo.cli import main
+    from solo.collector import THRESHOLDS
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with pytest.raises(SystemExit) as ended:
+            main(["--version"])
+        assert ended.value.code == 0 and "0.1.0" in capsys.readouterr().out
+        assert gc.get_threshold() == THRESHOLDS != (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
+
+
 # -- solo new -----------------------------------------------------------------------
 
 def check_character_json(data: dict, *, career: str | None = None) -> Character:

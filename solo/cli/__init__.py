@@ -167,7 +167,9 @@ def cli() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    from ..collector import tune
     from .output import prepare
 
+    tune()
     prepare()  # plain text on a terminal that is not UTF-8; a closed or full output ends quietly
     cli.main(args=argv)
