@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import tomli
 from .errors import ContentError
 from .paths import PathError, read_bounded
 
-__all__ = ["TOMLError", "load_toml", "loads_toml"]
+__all__ = ["TOMLError", "load_shipped_toml", "load_toml", "loads_toml"]
 
 #: How deep tomli lets inline arrays and tables nest, and how many parts it lets a key have.
 _NESTING_LIMIT = 400
@@ -42,6 +43,18 @@ def load_toml(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ContentError(f"cannot read file: {exc}", file=path) from None
     return loads_toml(text, file=path)
+
+
+@lru_cache(maxsize=64)
+def load_shipped_toml(path: Path) -> dict[str, Any]:
+    """A file shipped inside the package (``paths.bundled``), parsed once a process; callers only read it.
+
+    Such a file cannot change while solo runs, and some are read for every character or NPC made: the
+    names for each random name and each pronoun, a ready-made character each time one is asked for (open play
+    meets people one by one; the tests made some 2,000 of them, re-reading oracles/names.toml for each).
+    Never for a user's file, which may change between two reads.
+    """
+    return load_toml(path)
 
 
 def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:

@@ -454,3 +454,40 @@ def test_a_random_persons_pronoun_fits_the_given_name_drawn():
         assert who.pronoun != wrong, (who.name, who.pronoun)
         seen.add(who.pronoun)
     assert {"he", "she", "they"} <= seen
+
+
+def test_a_ready_made_character_read_once_is_new_each_time_it_is_asked_for():
+    """solo.toml_files.load_shipped_toml parses a shipped file once a process: what one caller does to the
+    character it got must not reach the next one (the cached data is only read)."""
+    from solo.rules.creation import pregenerated
+
+    first = pregenerated("espen")
+    fresh = first.to_dict()
+    first.skills[next(iter(first.skills))] += 7
+    first.items.append("a stolen lamp")
+    first.tags.append("Cursed")
+    first.pools[next(iter(first.pools))].current = 0
+    first.focuses["A new focus"] = 5
+    first.willpower["extra"] = {"x": "y"}
+    again = pregenerated("espen")
+    assert again.to_dict() == fresh and again.to_dict() != first.to_dict()
+
+
+def test_the_bundled_conflict_types_read_once_are_kept_apart_from_a_folders_own(tmp_path):
+    """The shipped conflicts.toml is read and checked once a process; a folder's own file still overrides and
+    extends it (and is read afresh: changed, it reads changed), and a call without that folder gets the
+    shipped types alone."""
+    from solo.rules.conflict_types import read_conflict_types
+
+    shipped, problems = read_conflict_types()
+    assert not problems and shipped["lockpicking"].name == "Picking a lock"
+    own = tmp_path / "conflicts.toml"
+    own.write_text('[conflict_types.lockpicking]\nname = "Forcing a latch"\nskill = "Cunning"\npools = ["INT"]\n'
+                   'static = true\n\n[conflict_types.haggling]\nname = "Haggling"\nskill = "Social"\n'
+                   'pools = ["POW"]\n', encoding="utf-8")
+    mixed, problems = read_conflict_types([tmp_path])
+    assert not problems and mixed["lockpicking"].name == "Forcing a latch" and "haggling" in mixed
+    own.write_text(own.read_text(encoding="utf-8").replace("Forcing a latch", "Prying a shutter"), encoding="utf-8")
+    assert read_conflict_types([tmp_path])[0]["lockpicking"].name == "Prying a shutter"
+    again, _ = read_conflict_types()
+    assert again == shipped and again["lockpicking"].name == "Picking a lock" and "haggling" not in again

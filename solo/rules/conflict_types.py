@@ -165,8 +165,7 @@ def read_conflict_types(folders: list[str | Path] | None = None
                         ) -> tuple[dict[str, ConflictType], list[ContentError]]:
     """The bundled types, overridden and extended by ``conflicts.toml`` in user folders, and every problem
     of every one of those files (``solo check`` reports them all)."""
-    from ..paths import PathError, bundled, read_bounded
-    from ..toml_files import loads_toml
+    from ..paths import bundled
 
     files = [bundled("oracles") / "conflicts.toml"]
     for folder in folders or []:
@@ -176,22 +175,32 @@ def read_conflict_types(folders: list[str | Path] | None = None
     types: dict[str, ConflictType] = {}
     problems: list[ContentError] = []
     for file in files:
-        try:
-            text = read_bounded(file).decode("utf-8")
-            data = loads_toml(text, file=file)
-        except ContentError as exc:
-            problems.append(exc)
-            continue
-        except PathError as exc:
-            problems.append(ContentError(str(exc).removeprefix(f"{file}: "), file=file))
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(ContentError(f"cannot read file: {exc}", file=file))
-            continue
-        found, wrong = parse_conflict_types(data, file, text)
+        # the bundled file is read and checked once a process: every adventure loaded starts from it
+        found, wrong = (_read_bundled_file if file == files[0] else _read_file)(file)
         types.update(found)
         problems += wrong
     return types, problems
+
+
+def _read_file(file: Path) -> tuple[dict[str, ConflictType], list[ContentError]]:
+    """One ``conflicts.toml``'s types and problems (a file that cannot be read is one problem)."""
+    from ..paths import PathError, read_bounded
+    from ..toml_files import loads_toml
+
+    try:
+        text = read_bounded(file).decode("utf-8")
+        data = loads_toml(text, file=file)
+    except ContentError as exc:
+        return {}, [exc]
+    except PathError as exc:
+        return {}, [ContentError(str(exc).removeprefix(f"{file}: "), file=file)]
+    except (OSError, UnicodeDecodeError) as exc:
+        return {}, [ContentError(f"cannot read file: {exc}", file=file)]
+    return parse_conflict_types(data, file, text)
+
+
+#: The shipped file cannot change while solo runs; its types are frozen and the caller copies the containers.
+_read_bundled_file = lru_cache(maxsize=4)(_read_file)
 
 
 def load_conflict_types(folders: list[str | Path] | None = None) -> dict[str, ConflictType]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SoloError
-from ..toml_files import load_toml
+from ..toml_files import load_shipped_toml
 from .character import MAX_NAME, Character, Pool
 from .dice import d
 from .rulebook import POOLS, SKILLS, RulesTables, rules
@@ -195,7 +195,7 @@ def random_tags(rng: random.Random, tables: RulesTables | None = None) -> list[s
 def random_name(rng: random.Random) -> str:
     from ..paths import bundled
 
-    names = load_toml(bundled("oracles") / "names.toml")["names"]
+    names = load_shipped_toml(bundled("oracles") / "names.toml")["names"]
     return f"{rng.choice(names['given'])} {rng.choice(names['family'])}"
 
 
@@ -207,7 +207,7 @@ def fitting_pronoun(name: str, drawn: str) -> str:
 
     if drawn not in ("he", "she"):
         return drawn
-    usual = load_toml(bundled("oracles") / "names.toml")["names"].get("pronouns", {})
+    usual = load_shipped_toml(bundled("oracles") / "names.toml")["names"].get("pronouns", {})
     given = name.split()[0] if name.split() else ""
     for pronoun in ("she", "he"):
         if given in usual.get(pronoun, ()):
@@ -291,7 +291,7 @@ def pregenerated(name: str) -> Character:
     wanted = name.strip().lower().replace(" ", "_")
     for file in sorted(PREGENS.glob("*.toml")):
         if file.stem == wanted or file.stem.startswith(wanted):
-            return Character.from_dict(load_toml(file), file=file)
-    known = ", ".join(f"{f.stem.split('_')[0]} ({load_toml(f).get('name', f.stem)})"
+            return Character.from_dict(load_shipped_toml(file), file=file)
+    known = ", ".join(f"{f.stem.split('_')[0]} ({load_shipped_toml(f).get('name', f.stem)})"
                       for f in sorted(PREGENS.glob("*.toml")))  # as the help names them: espen (Espen Lind)
     raise SoloError(f"no character {name!r}: not a file, not in your roster, and no ready-made one (known: {known})")
