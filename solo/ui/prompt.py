@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -64,19 +65,15 @@ class TerminalDecider:
                                    + Text(f" ({parts} = {target})" if clamped(target) else f" = {parts}",
                                           style="dim"))
             chances = any(o.chance is not None for o in question.options)
-            table = Table.grid(padding=(0, 2))
-            table.add_column(justify="right", style="bold yellow")
-            table.add_column()
-            if chances:
-                table.add_column()
-            table.add_column(style="dim")
+            rows = []
             for i, option in question.numbered():
                 # content: never markup, and one line each however the author broke it
                 row = [Text(f"{i}."), Text(one_line(option.label))]
                 if chances:
                     row.append(joined(chance_cell(option, common)))
-                table.add_row(*row, Joined(unbroken(one_line(option.detail))))
-            self.console.print(table)
+                rows.append([*row, Joined(unbroken(one_line(option.detail)))])
+            styles = ["bold yellow", *[None] * (len(rows[0]) - 2), "dim"]
+            self.console.print(menu_lines(rows, styles, self.console.width) or menu_table(rows, styles))
 
     def _ask(self, question: Question) -> None:
         """The question, its menu and what Enter takes."""
@@ -119,6 +116,55 @@ class TerminalDecider:
 
 
 LABEL_LIMIT = 300  # characters of one option shown in a menu
+#: Spaces between two columns of a menu.
+GUTTER = 2
+
+
+def menu_table(rows: list[list[Text]], styles: list[str | None]) -> Table:
+    """A menu as a grid: the numbers right-aligned, a gutter between columns, each column's style."""
+    table = Table.grid(padding=(0, GUTTER))
+    for i, style in enumerate(styles):
+        table.add_column(justify="right" if i == 0 else "left", style=style)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int) -> Text | None:
+    """The menu as :func:`menu_table` lays it out, when every row fits on one line of ``width``; else None.
+
+    A rich Table measures and wraps every cell: about 3 ms a menu, most of the time a scripted game or a test
+    spends showing questions. When nothing needs wrapping the layout is plain: each column as wide as its
+    widest cell (the last at least one cell wide), the first right-aligned, the others padded on the right in
+    the cell's own style, a gutter after every column but the last, each column's style under all of it.
+    tests/test_prompt_menu.py holds the two to the same characters in the same styles.
+    """
+    count = len(styles)
+    if any(cell_len(cell.plain) != len(cell.plain) for row in rows for cell in row):
+        return None  # a wide or a combining character: the grid measures and pads those its own way
+    widths = [max(len(row[c].plain) for row in rows) for c in range(count)]
+    if not all(widths[:-1]):
+        return None  # an empty column before the last: the grid gives it a width of its own reckoning
+    widths[-1] = max(1, widths[-1])  # the grid keeps one cell for a last column with nothing in it
+    if sum(widths) + GUTTER * (count - 1) > width:
+        return None  # a row that must wrap: the grid knows how
+    out = Text(no_wrap=True)  # every row fits: dividing the lines again would find nothing to break
+    for r, row in enumerate(rows):
+        if r:
+            out.append("\n")
+        for c, cell in enumerate(row):
+            start, pad = len(out), Text(" " * (widths[c] - len(cell.plain)), style=cell.style)
+            if c == 0:
+                out.append_text(pad)
+            out.append_text(cell)
+            if c:
+                out.append_text(pad)
+            if c < count - 1:
+                out.append(" " * GUTTER)
+            style = styles[c]
+            if style:
+                out.stylize_before(style, start, len(out))
+    return out
 
 
 def _tty() -> bool:
