@@ -6,6 +6,7 @@ file in the repository (tests write into their temporary folders only).
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import random
@@ -156,6 +157,18 @@ def pytest_collection(session):
                         consider_namespace_packages=config.getini("consider_namespace_packages"))
         except Exception:  # noqa: BLE001, S112 - pytest's collection imports it again and reports why
             continue
+
+
+def pytest_collection_finish(session):
+    """Once collected, everything alive is kept for the run: set it aside from the cycle collector.
+
+    A worker holds some hundred test modules, Hypothesis, rich and solo with its tables and adventures by
+    then, and every pass over the old objects walked all of it again; frozen (``gc.freeze``), those objects are
+    never walked, and nothing in them was ever going to be freed. Seven of the heaviest test files in one
+    process ran in 0.90 of the time (farm-bench, three pairs, 2026-12-04), for some 10 MB.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config, items):
