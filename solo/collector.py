@@ -2,11 +2,11 @@
 
 The engine makes a great many short-lived objects (each conflict's questions and menus, a game state's
 copies, a proof's keys) and leaves few reference cycles behind. At Python's default the collector walks the
-young objects every 700 allocations and the older ones every ten of those walks, which was 7 % of
-``solo simulate vellan --runs 1000`` and 12 % of the test files that play the most conflicts (measured side
-by side, 2026-12-04). Walking the young objects every 10,000 allocations and the older ones every twenty
-walks keeps nearly all of that time; cycles are still collected, only later, for a few megabytes more
-(simulate's peak went from 45.6 to 47.4 MB).
+young objects every 700 allocations and the older ones every ten of those walks: walking the young
+objects every 10,000 allocations and the older ones every twenty walks made ``solo simulate vellan --runs
+1000`` take 0.93 of the CPU (farm-bench, five pairs, 2026-12-04); cycles are still collected, only later, for
+a few megabytes more (simulate's peak went from 45.6 to 47.4 MB). The test suite, whose processes hold far
+more old objects, gains from freezing them instead (tests/conftest.py, ``pytest_collection_finish``).
 """
 
 from __future__ import annotations
