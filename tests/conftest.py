@@ -155,7 +155,9 @@ def pytest_collection(session):
         try:
             import_path(path, mode=config.getoption("importmode"), root=config.rootpath,
                         consider_namespace_packages=config.getini("consider_namespace_packages"))
-        except Exception:  # noqa: BLE001, S112 - pytest's collection imports it again and reports why
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001, S112 - a failure, or a module-level skip: pytest's own import reports it
             continue
 
 

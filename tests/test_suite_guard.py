@@ -60,3 +60,33 @@ def test_files_in_temporary_folders_pass(project):
     assert result.ret == pytest.ExitCode.OK
     result.assert_outcomes(passed=2)
     assert "new file" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("worker", ["gw0", "gw1"])
+def test_every_other_worker_imports_the_test_modules_last_to_first_and_a_skip_or_a_failure_stays_pytests(
+        pytester, monkeypatch, tmp_path, worker):
+    """The conftest's ``pytest_collection``: gw1 imports the modules in reverse before collecting (they then split
+    compiling), gw0 leaves the order to pytest. A module skipped at import (``importorskip("readline")`` where
+    there is none) or one that fails to import is reported by pytest as usual; it once crashed the worker."""
+    order = tmp_path / "order.txt"
+    pytester.makepyprojecttoml('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    pytester.makeconftest(f"""
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("solo_tests_conftest", {str(CONFTEST)!r})
+        real = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(real)
+        pytest_collection = real.pytest_collection
+    """)
+    tests = pytester.mkdir("tests")
+    for name in ("a", "b"):
+        (tests / f"test_{name}.py").write_text(f"with open({str(order)!r}, 'a') as f:\n    f.write('{name}')\n\n"
+                                               f"def test_{name}():\n    pass\n", encoding="utf-8")
+    (tests / "test_c_skipped.py").write_text("import pytest\npytest.skip('none here', allow_module_level=True)\n",
+                                             encoding="utf-8")
+    (tests / "test_d_broken.py").write_text("import no_such_module_anywhere\n", encoding="utf-8")
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", worker)
+    result = pytester.runpytest_subprocess("-p", "no:xdist", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
+                                           "--continue-on-collection-errors")
+    result.assert_outcomes(passed=2, skipped=1, errors=1)
+    assert order.read_text(encoding="utf-8") == ("ba" if worker == "gw1" else "ab")
