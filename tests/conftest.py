@@ -136,8 +136,8 @@ def pytest_collection(session):
     ways, each finds the other's half already written (pytest and Python keep it, in ``__pycache__``
     or the folder ``share_bytecode`` makes) and the collection ends sooner. Importing is all this
     does: pytest then collects in its own order and finds each module already imported, as it would
-    have imported it (``import_path``, the same mode and root). A module that fails to import is left
-    for pytest's own collection to report.
+    have imported it (``import_path``, the same mode and root). A module that fails to import, or is
+    skipped at import, is left for pytest's own collection to report.
     """
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not worker.startswith("gw") or not worker[2:].isdigit() or int(worker[2:]) % 2 == 0:

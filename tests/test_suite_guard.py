@@ -9,19 +9,19 @@ import pytest
 CONFTEST = Path(__file__).with_name("conftest.py")
 
 
+def borrowing(*hooks: str) -> str:
+    """A conftest for a project of its own that takes ``hooks`` from the suite's real conftest."""
+    lines = ["import importlib.util", "",
+             f"spec = importlib.util.spec_from_file_location('solo_tests_conftest', {str(CONFTEST)!r})",
+             "real = importlib.util.module_from_spec(spec)", "spec.loader.exec_module(real)"]
+    return "\n".join([*lines, *(f"{hook} = real.{hook}" for hook in hooks)]) + "\n"
+
+
 @pytest.fixture
 def project(pytester, tmp_path_factory):
     """A pytest project whose conftest carries the real guard; runs it with its temporary folders outside."""
     pytester.makepyprojecttoml("[tool.pytest.ini_options]\n")
-    pytester.makeconftest(f"""
-        import importlib.util
-
-        spec = importlib.util.spec_from_file_location("solo_tests_conftest", {str(CONFTEST)!r})
-        guard = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(guard)
-        pytest_sessionstart = guard.pytest_sessionstart
-        pytest_sessionfinish = guard.pytest_sessionfinish
-    """)
+    pytester.makeconftest(borrowing("pytest_sessionstart", "pytest_sessionfinish"))
     basetemp = tmp_path_factory.mktemp("inner")
 
     def run(test_source: str):
@@ -70,14 +70,7 @@ def test_every_other_worker_imports_the_test_modules_last_to_first_and_a_skip_or
     there is none) or one that fails to import is reported by pytest as usual; it once crashed the worker."""
     order = tmp_path / "order.txt"
     pytester.makepyprojecttoml('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
-    pytester.makeconftest(f"""
-        import importlib.util
-
-        spec = importlib.util.spec_from_file_location("solo_tests_conftest", {str(CONFTEST)!r})
-        real = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(real)
-        pytest_collection = real.pytest_collection
-    """)
+    pytester.makeconftest(borrowing("pytest_collection"))
     tests = pytester.mkdir("tests")
     for name in ("a", "b"):
         (tests / f"test_{name}.py").write_text(f"with open({str(order)!r}, 'a') as f:\n    f.write('{name}')\n\n"

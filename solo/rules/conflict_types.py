@@ -167,18 +167,15 @@ def read_conflict_types(folders: list[str | Path] | None = None
     of every one of those files (``solo check`` reports them all)."""
     from ..paths import bundled
 
-    files = [bundled("oracles") / "conflicts.toml"]
+    # the bundled file is read and checked once a process (every adventure loaded starts from it); copied here
+    shipped, shipped_problems = _read_bundled_file(bundled("oracles") / "conflicts.toml")
+    types, problems = dict(shipped), list(shipped_problems)
     for folder in folders or []:
         candidate = Path(folder) / "conflicts.toml"
         if candidate.exists():
-            files.append(candidate)
-    types: dict[str, ConflictType] = {}
-    problems: list[ContentError] = []
-    for file in files:
-        # the bundled file is read and checked once a process: every adventure loaded starts from it
-        found, wrong = (_read_bundled_file if file == files[0] else _read_file)(file)
-        types.update(found)
-        problems += wrong
+            found, wrong = _read_file(candidate)
+            types.update(found)
+            problems += wrong
     return types, problems
 
 
@@ -199,7 +196,7 @@ def _read_file(file: Path) -> tuple[dict[str, ConflictType], list[ContentError]]
     return parse_conflict_types(data, file, text)
 
 
-#: The shipped file cannot change while solo runs; its types are frozen and the caller copies the containers.
+#: The shipped file cannot change while solo runs; its types are frozen, read_conflict_types copies the rest.
 _read_bundled_file = lru_cache(maxsize=4)(_read_file)
 
 
