@@ -3,7 +3,8 @@
 The hand layout exists for speed (a grid measures every cell: about 3 ms a menu); it is only right if a
 player cannot tell the two apart. Both are rendered at the same width, without colour and with it, and
 compared character by character with the style each character is drawn in. Where the hand layout declines
-(a row that must wrap, an empty column before the last) the grid is used and there is nothing to compare.
+(a column but the last that must be narrowed, an empty column before the last, a wide character) the grid is
+used and there is nothing to compare. A Lens menu's details, wrapped below each other, are laid out by hand.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import io
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -50,6 +52,26 @@ def menus(draw):
     return rows
 
 
+@st.composite
+def lens_menus(draw):
+    """Menus shaped like a Lens menu: short labels and chances, long details that must wrap at most widths."""
+    words = [w for w in WORDS if cell_len(w) == len(w)]
+    rows = []
+    with_chances = draw(st.booleans())
+    for i in range(1, draw(st.integers(1, 9)) + 1):
+        row = [Text(f"{i}."), Text(" ".join(draw(st.lists(st.sampled_from(words), min_size=1, max_size=2))))]
+        if with_chances:
+            c = draw(chance)
+            row.append(Text("") if c is None else Text(f"{c[0]} %", style="bold") + Text(" = 30", style="dim"))
+        row.append(Joined(unbroken(" ".join(draw(st.lists(st.sampled_from([*words, LONG]), max_size=25))))))
+        rows.append(row)
+    return rows
+
+
+#: A word no column of a narrow menu holds: the grid cuts it with an ellipsis, and so must the hand layout.
+LONG = "Unbrokenwordlongerthanthecolumn"
+
+
 def _drawn(renderable, width: int, colour: bool) -> tuple[str, list[tuple[str, object]]]:
     out = io.StringIO()
     console = Console(file=out, width=width, force_terminal=colour, color_system="truecolor" if colour else None,
@@ -75,6 +97,12 @@ def test_the_hand_laid_menu_is_the_grid_character_for_character(rows, width):
         assert [s or None for _, s in hand_styles] == [s or None for _, s in grid_styles]
 
 
+@settings(max_examples=200, deadline=None)
+@given(lens_menus(), st.integers(8, 140))
+def test_a_menu_whose_details_wrap_is_the_grid_character_for_character(rows, width):
+    test_the_hand_laid_menu_is_the_grid_character_for_character.hypothesis.inner_test(rows, width)
+
+
 def test_the_hand_layout_declines_what_it_cannot_lay_out():
     rows = [[Text("1."), Text("Wade across the river where it is shallowest"), Joined("an hour")]]
     styles = ["bold yellow", None, "dim"]
@@ -84,12 +112,23 @@ def test_the_hand_layout_declines_what_it_cannot_lay_out():
     assert menu_lines(empty_label, styles, 60) is None
     wide = [[Text("1."), Text("Ask about 漢字"), Joined("")]]
     assert menu_lines(wide, styles, 60) is None  # a character two cells wide: the grid pads it
+    lens = [[Text("1."), Text("Cautious"), Joined(unbroken("+20 %, your blows halved · 44 % to win, 48 % undecided"))]]
+    wrapped = menu_lines(lens, styles, 40)
+    assert wrapped is not None
+    lines = [line.rstrip() for line in wrapped.plain.splitlines()]
+    assert [line.replace("\u00a0", " ") for line in lines] == [
+        "1.  Cautious  +20 %, your blows halved ·",  # only the details wrap, under themselves
+        "              44 % to win, 48 %",
+        "              undecided",
+    ]
+    assert lines[1].endswith("48\u00a0%")  # a chance and its sign kept together
 
 
 def test_most_menus_a_game_shows_are_laid_out_by_hand():
     """The speed is only had if the common menus take the hand layout: a scene's choices without details,
-    and a Lens menu with its chances, at 80 columns."""
+    and a Lens menu with its chances and the odds that wrap below each other, at 80 columns."""
     from solo.decisions import Option, Question
+    from solo.events import Chance
     from solo.ui.prompt import TerminalDecider
 
     out = io.StringIO()
@@ -106,3 +145,14 @@ def test_most_menus_a_game_shows_are_laid_out_by_hand():
     finally:
         prompt.menu_table = original
     assert shown == [] and "1.  Take the north road" in out.getvalue()
+    lenses = [("none", "No Lens", 30, "a plain roll · 30 % to win if kept every round, 54 % undecided after round 12"),
+              ("cautious", "Cautious", 50, "+20 %, your blows halved · 44 % to win, 48 % undecided"),
+              ("quick", "Quick", 10, "-20 %, plus one extra action · 1 % to win, 73 % undecided")]
+    options = [Option(key=k, label=label, detail=detail, chance=Chance.of(i, "Espen", "Combat", target, []))
+               for i, (k, label, target, detail) in enumerate(lenses, 1)]
+    try:
+        prompt.menu_table = lambda rows, styles: shown.append("grid") or original(rows, styles)
+        decider.show(Question(kind="lens", prompt="choose a Lens", actor="Espen", options=options))
+    finally:
+        prompt.menu_table = original
+    assert shown == [] and "undecided after round 12" in " ".join(out.getvalue().split())

@@ -73,7 +73,7 @@ class TerminalDecider:
                     row.append(joined(chance_cell(option, common)))
                 rows.append([*row, Joined(unbroken(one_line(option.detail)))])
             styles = ["bold yellow", *[None] * (len(rows[0]) - 2), "dim"]
-            self.console.print(menu_lines(rows, styles, self.console.width) or menu_table(rows, styles))
+            self.console.print(menu_lines(rows, styles, self.console.width, self.console) or menu_table(rows, styles))
 
     def _ask(self, question: Question) -> None:
         """The question, its menu and what Enter takes."""
@@ -130,14 +130,19 @@ def menu_table(rows: list[list[Text]], styles: list[str | None]) -> Table:
     return table
 
 
-def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int) -> Text | None:
-    """The menu as :func:`menu_table` lays it out, when every row fits on one line of ``width``; else None.
+def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
+               console: Console | None = None) -> Text | None:
+    """The menu as :func:`menu_table` lays it out at ``width``, or None where the grid must lay it out itself.
 
     A rich Table measures and wraps every cell: about 3 ms a menu, most of the time a scripted game or a test
-    spends showing questions. When nothing needs wrapping the layout is plain: each column as wide as its
-    widest cell (the last at least one cell wide), the first right-aligned, the others padded on the right in
-    the cell's own style, a gutter after every column but the last, each column's style under all of it.
-    tests/test_prompt_menu.py holds the two to the same characters in the same styles.
+    spends showing questions. The layout is plain when nothing but the last column is too wide: each column as
+    wide as its widest cell (the last at least one cell wide), the first right-aligned, the others padded on
+    the right in the cell's own style, a gutter after every column but the last, each column's style under all
+    of it. When the rows do not fit, the grid narrows its widest column first; while that is the last column
+    alone (the details of a Lens menu: "44 % to win, 48 % undecided …") and narrowing it is enough, its cells
+    are wrapped as the grid wraps them (their own ``wrap``, left-justified, an ellipsis for a word too long) and
+    the other columns left blank, in their style, on the lines below. tests/test_prompt_menu.py holds the two
+    to the same characters in the same styles.
     """
     count = len(styles)
     if any(cell_len(cell.plain) != len(cell.plain) for row in rows for cell in row):
@@ -146,24 +151,51 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int) -> 
     if not all(widths[:-1]):
         return None  # an empty column before the last: the grid gives it a width of its own reckoning
     widths[-1] = max(1, widths[-1])  # the grid keeps one cell for a last column with nothing in it
-    if sum(widths) + GUTTER * (count - 1) > width:
-        return None  # a row that must wrap: the grid knows how
-    out = Text(no_wrap=True)  # every row fits: dividing the lines again would find nothing to break
+    excess = sum(widths) + GUTTER * (count - 1) - width
+    wrapped: list[list[Text]] | None = None
+    if excess > 0:
+        # the grid's columns with their gutters; it takes the excess off the widest, then off the widest two …
+        others = max((w + GUTTER for w in widths[:-1]), default=0)
+        if count < 2 or widths[-1] - others < excess or any(row[-1].justify or row[-1].overflow
+                                                            or row[-1].no_wrap for row in rows):
+            return None  # another column would be narrowed too, or the last one wraps its own way
+        widths[-1] -= excess
+        if console is None:
+            console = Console(width=width)
+        wrapped = [list(row[-1].wrap(console, widths[-1], justify="left", overflow="ellipsis")) for row in rows]
+    out = Text(no_wrap=True)  # every line fits: dividing the lines again would find nothing to break
     for r, row in enumerate(rows):
         if r:
             out.append("\n")
         for c, cell in enumerate(row):
-            start, pad = len(out), Text(" " * (widths[c] - len(cell.plain)), style=cell.style)
-            if c == 0:
-                out.append_text(pad)
-            out.append_text(cell)
-            if c:
-                out.append_text(pad)
+            start = len(out)
+            if wrapped is not None and c == count - 1:
+                out.append_text(wrapped[r][0])  # padded to the column's width by the wrap itself
+            else:
+                pad = Text(" " * (widths[c] - len(cell.plain)), style=cell.style)
+                if c == 0:
+                    out.append_text(pad)
+                out.append_text(cell)
+                if c:
+                    out.append_text(pad)
             if c < count - 1:
                 out.append(" " * GUTTER)
             style = styles[c]
             if style:
                 out.stylize_before(style, start, len(out))
+        for line in wrapped[r][1:] if wrapped is not None else ():
+            out.append("\n")
+            for c in range(count - 1):  # the grid's blank cell: the column's width and gutter, in its style
+                start = len(out)
+                out.append(" " * (widths[c] + GUTTER))
+                blank = styles[c]
+                if blank:
+                    out.stylize_before(blank, start, len(out))
+            start = len(out)
+            out.append_text(line)
+            last = styles[-1]
+            if last:
+                out.stylize_before(last, start, len(out))
     return out
 
 
