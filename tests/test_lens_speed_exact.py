@@ -206,3 +206,30 @@ def test_the_exact_odds_solve_on_one_blas_thread_unless_the_user_chose(chosen):
     assert setting == (chosen or "1")
     if chosen is None and counts.strip() != "[]":  # numpy built on OpenBLAS: the library itself runs one thread
         assert counts.strip() == "[1]", counts
+
+
+@pytest.mark.parametrize(("lens", "limit"), [("none", 12), ("aggressive", 30), ("cautious", 30)])
+def test_the_walks_expected_rounds_kept_once_are_the_sum_taken_state_by_state(lens, limit):
+    """Keeping one Lens against plain rolls, a walk's expected rounds are the sum over the rounds to go of the
+    chance to be still undecided. The walk works those chances out once for every state (``Walk._undecided``);
+    the sum of each state's, taken for every state at once, must be the very float that gathering them state by
+    state gave (numpy sums pairwise from eight numbers on: limits past that are where an order could differ)."""
+    import numpy as np
+
+    from solo.rules.lens_arrays import A_WINS, B_WINS, Walk
+
+    chain = LensChain(lens_targets(55), lens_targets(45), damage_a="1d6", damage_b="1d4", bonus_a=1, armour_b=1)
+    chain.odds(14, 11, lens_a=lens, round_limit=limit)
+    [walk] = [solved for _, solved in chain._kept if isinstance(solved, Walk)]
+    assert walk.comps == 2  # no choice of A and no way out for B: the expected rounds come from the sum
+    pairs, ha, hb = walk.values[0].shape[1:]
+    checked = 0
+    for limit in range(1, walk.horizon):
+        for p in range(pairs):
+            for ia in range(ha):
+                for ib in range(hb):
+                    seen = np.array([walk.values[t][:2, p, ia, ib] for t in range(limit)]).reshape(limit, 2)
+                    alone = float(np.sum(1.0 - seen[:, A_WINS] - seen[:, B_WINS]))
+                    assert walk._value(p, ia, ib, limit)[2].hex() == alone.hex()
+                    checked += 1
+    assert checked > 1000

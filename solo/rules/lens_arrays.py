@@ -336,6 +336,10 @@ class Plan:
         return out
 
 
+#: One state's value: (A wins, B wins, expected rounds, B gone).
+Value = tuple[float, float, float, float]
+
+
 class Solved:
     """The values of a plan's states with a number of rounds to go, and one round played from any state."""
 
@@ -348,23 +352,23 @@ class Solved:
     def knows(self, pool_a: int, pool_b: int, limit: int | None) -> bool:  # pragma: no cover
         raise NotImplementedError
 
-    def value(self, pair: tuple[Effect, Effect], pool_a: int, pool_b: int, limit: int | None) -> np.ndarray:
+    def value(self, pair: tuple[Effect, Effect], pool_a: int, pool_b: int, limit: int | None) -> Value:
         """(A wins, B wins, expected rounds, B gone) from one state with ``limit`` rounds to go (Missing if not
-        held)."""
+        held): four floats, not an array (a bot asks hundreds of thousands; :meth:`round_value` sums them)."""
         if pool_b <= 0:
-            return np.array([1.0, 0.0, 0.0, 0.0])
+            return (1.0, 0.0, 0.0, 0.0)
         if pool_a <= 0:
-            return np.array([0.0, 1.0, 0.0, 0.0])
+            return (0.0, 1.0, 0.0, 0.0)
         if limit == 0:  # no round to go: still undecided (or B gone, got away at the end of the last round)
             game = self.plan.game
-            return np.array([0.0, 0.0, 0.0, game.gone_at_limit(pair)])
+            return (0.0, 0.0, 0.0, float(game.gone_at_limit(pair)))
         p = self.plan.pid.get(pair)
         if p is None or not self.knows(pool_a, pool_b, limit):
             raise Missing([pair])
         g = self.plan.grid
         return self._value(p, pool_a - g.lo_a, pool_b - g.lo_b, limit)
 
-    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:  # pragma: no cover
+    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> Value:  # pragma: no cover
         raise NotImplementedError
 
     def round_value(self, ca: str, cb: str | tuple, ea: Effect, eb: Effect, pool_a: int, pool_b: int,
@@ -376,7 +380,8 @@ class Solved:
         game = self.plan.game
         spec = game.round_spec(ca, cb, ea, eb)
         after = None if limit is None else limit - 1
-        out = np.zeros(4)
+        # the sums an array of four would make, component by component in the same order (the same bits)
+        a_wins = b_wins = rounds = gone = 0.0
         hurt = game.hurt_pair(spec.after[0])
         for won, side, pair, dmg in ((spec.a, "a", spec.after[0], spec.damage_a),
                                      (spec.b, "b", spec.after[1], spec.damage_b)):
@@ -386,11 +391,19 @@ class Solved:
             for v, q in zip(taps, chances):
                 at = self.value(hurt if v > 0 else pair, pool_a, pool_b - v, after) if side == "a" else \
                     self.value(pair, pool_a - v, pool_b, after)
-                out += (won * q) * at
+                w = float(won * q)
+                a_wins += w * at[0]
+                b_wins += w * at[1]
+                rounds += w * at[2]
+                gone += w * at[3]
         if spec.stalemate > 0.0:
-            out += spec.stalemate * self.value(spec.after[2], pool_a, pool_b, after)
-        out[2] += 1.0
-        return out
+            at = self.value(spec.after[2], pool_a, pool_b, after)
+            w = float(spec.stalemate)
+            a_wins += w * at[0]
+            b_wins += w * at[1]
+            rounds += w * at[2]
+            gone += w * at[3]
+        return np.array([a_wins, b_wins, rounds + 1.0, gone])
 
 
 class Walk(Solved):
@@ -410,6 +423,8 @@ class Walk(Solved):
         if plan.gone is not None:
             values[EXITS] = plan.gone[:, None, None]
         self.values = [values]
+        self._undecided_rounds: np.ndarray | None = None
+        self._expected_rounds: dict[int, np.ndarray] = {}  # by rounds to go: each state's expected rounds
         padded = None
         for _ in range(horizon - 1):
             if stop is not None and stop():
@@ -428,16 +443,32 @@ class Walk(Solved):
         return ((g.lo_a == 1 or pool_a - reach * self.plan.hit_b >= g.lo_a)
                 and (g.lo_b == 1 or pool_b - reach * self.plan.hit_a >= g.lo_b))
 
-    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:
+    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> Value:
         assert limit is not None
-        v = self.values[limit][:, p, ia, ib]
+        v = self.values[limit][:, p, ia, ib].tolist()
         if self.comps > EXITS:
-            return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, v[EXITS]])
+            return (v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, v[EXITS])
         if self.comps > ROUNDS:
-            return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, 0.0])
+            return (v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, 0.0)
         # with no choice of A, the expected rounds are the sum over the rounds of the chance to be still undecided
-        seen = np.array([self.values[t][:2, p, ia, ib] for t in range(limit)]).reshape(limit, 2)
-        return np.array([v[A_WINS], v[B_WINS], float(np.sum(1.0 - seen[:, A_WINS] - seen[:, B_WINS])), 0.0])
+        sums = self._expected_rounds.get(limit)
+        if sums is None:
+            sums = self._expected_rounds[limit] = np.sum(self._undecided()[..., :limit], axis=-1)
+        return (v[A_WINS], v[B_WINS], float(sums[p, ia, ib]), 0.0)
+
+    def _undecided(self) -> np.ndarray:
+        """The chance to be still undecided with each number of rounds to go, on the last axis, for every pair and
+        Pools: worked out once for the whole walk (a bot asks hundreds of thousands of values of one walk).
+
+        The rounds of one state lie contiguous, so the sum :meth:`_value` takes over them, for every state at once,
+        is numpy's pairwise sum of the same numbers in the same order as when it gathered them state by state: the
+        same bits (tests/test_lens_speed_exact.py holds it)."""
+        got = self._undecided_rounds
+        if got is None:
+            stack = np.array([v[:2] for v in self.values])  # rounds to go × (A wins, B wins) × pairs × Pools
+            got = self._undecided_rounds = np.ascontiguousarray(
+                np.moveaxis(1.0 - stack[:, A_WINS] - stack[:, B_WINS], 0, -1))
+        return got
 
 
 class Stationary(Solved):
@@ -532,9 +563,9 @@ class Stationary(Solved):
     def knows(self, pool_a: int, pool_b: int, limit: int | None) -> bool:
         return limit is None and self.plan.grid.holds(pool_a, pool_b)
 
-    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> np.ndarray:
-        v = self.values[:, p, ia, ib]
-        return np.array([v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, v[EXITS] if self.comps > EXITS else 0.0])
+    def _value(self, p: int, ia: int, ib: int, limit: int | None) -> Value:
+        v = self.values[:, p, ia, ib].tolist()
+        return (v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, v[EXITS] if self.comps > EXITS else 0.0)
 
 
 def grid_of(pool_a: int, pool_b: int, limit: int | None, hit_a: int, hit_b: int) -> Grid:
