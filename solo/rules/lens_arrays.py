@@ -336,6 +336,9 @@ class Plan:
         return out
 
 
+#: Expected rounds a walk keeps by state before it starts afresh (some 10 MB; a bot fighting one match-up 200 times
+#: asks a few tens of thousands).
+ROUNDS_KEPT = 65_536
 #: One state's value: (A wins, B wins, expected rounds, B gone).
 Value = tuple[float, float, float, float]
 
@@ -423,8 +426,7 @@ class Walk(Solved):
         if plan.gone is not None:
             values[EXITS] = plan.gone[:, None, None]
         self.values = [values]
-        self._undecided_rounds: np.ndarray | None = None
-        self._expected_rounds: dict[int, np.ndarray] = {}  # by rounds to go: each state's expected rounds
+        self._expected_rounds: dict[tuple[int, int, int, int], float] = {}  # by state and rounds to go
         padded = None
         for _ in range(horizon - 1):
             if stop is not None and stop():
@@ -450,25 +452,17 @@ class Walk(Solved):
             return (v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, v[EXITS])
         if self.comps > ROUNDS:
             return (v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, 0.0)
-        # with no choice of A, the expected rounds are the sum over the rounds of the chance to be still undecided
-        sums = self._expected_rounds.get(limit)
-        if sums is None:
-            sums = self._expected_rounds[limit] = np.sum(self._undecided()[..., :limit], axis=-1)
-        return (v[A_WINS], v[B_WINS], float(sums[p, ia, ib]), 0.0)
-
-    def _undecided(self) -> np.ndarray:
-        """The chance to be still undecided with each number of rounds to go, on the last axis, for every pair and
-        Pools: worked out once for the whole walk (a bot asks hundreds of thousands of values of one walk).
-
-        The rounds of one state lie contiguous, so the sum :meth:`_value` takes over them, for every state at once,
-        is numpy's pairwise sum of the same numbers in the same order as when it gathered them state by state: the
-        same bits (tests/test_lens_speed_exact.py holds it)."""
-        got = self._undecided_rounds
-        if got is None:
-            stack = np.array([v[:2] for v in self.values])  # rounds to go × (A wins, B wins) × pairs × Pools
-            got = self._undecided_rounds = np.ascontiguousarray(
-                np.moveaxis(1.0 - stack[:, A_WINS] - stack[:, B_WINS], 0, -1))
-        return got
+        # with no choice of A, the expected rounds are the sum over the rounds of the chance to be still undecided;
+        # kept by state, as a bot asks the same few thousand states again and again (a dict: only those asked)
+        key = (p, ia, ib, limit)
+        rounds = self._expected_rounds.get(key)
+        if rounds is None:
+            seen = np.array([self.values[t][:2, p, ia, ib] for t in range(limit)]).reshape(limit, 2)
+            rounds = float(np.sum(1.0 - seen[:, A_WINS] - seen[:, B_WINS]))
+            if len(self._expected_rounds) >= ROUNDS_KEPT:
+                self._expected_rounds.clear()
+            self._expected_rounds[key] = rounds
+        return (v[A_WINS], v[B_WINS], rounds, 0.0)
 
 
 class Stationary(Solved):
