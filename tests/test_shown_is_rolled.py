@@ -87,6 +87,36 @@ def test_covert_on_the_menu_is_the_covert_roll_with_shield_carry_disposition_and
     assert conflict.view.lens_target(a, "covert") == (roll["target"], [tuple(m) for m in roll["modifiers"]])
 
 
+def test_the_target_alone_is_the_target_with_its_parts_for_every_lens_and_state():
+    """The odds advice reads a side's targets as numbers only (``lens_target(parts=False)``, cheaper: no names
+    for the skill's own modifiers); the number must be the one the menu shows with its parts, for every Lens,
+    hurt or not, with Focuses that fit or not, a shield, a carried effect, a standing bonus, in every kind of
+    conflict. Random set-ups, seeded."""
+    rng = random.Random(12)
+    checked = 0
+    for ctype in (COMBAT, SOCIAL, FOOT):
+        for _ in range(40):
+            focuses = {f: rng.choice([10, 20]) for f in ("Combat//Melee", "Cunning//Stealth", "Social//Influence",
+                                                          "Move//Running") if rng.random() < 0.5}
+            pc = make_char("Ada", focuses=focuses, **{s: rng.randrange(5, 95, 5) for s in
+                                                      ("Combat", "Cunning", "Social", "Move", "Willpower")})
+            pc.weapon = rng.choice([None, "short_sword", "dagger"])
+            if rng.random() < 0.4:
+                pc.pools[rng.choice(["BODY", "POW", "CHA", "INT"])].current = -rng.randrange(1, 4)  # hurt
+            foe = make_char("Brakk", level=rng.choice(["common", None]), Combat=rng.randrange(20, 80, 5))
+            foe.shield = rng.choice([None, "small", "large"])
+            conflict, a, bs, _ = conflict_of(pc, [foe], [50], ctype=ctype, round_limit=3)
+            a.carry = rng.choice([0, -20, 20])
+            if rng.random() < 0.5:
+                a.add_bonus(rng.choice([-10, 10, 20]), "a standing")
+            for p in (a, *bs):
+                for lens in ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick"):
+                    whole, _ = conflict.view.lens_target(p, lens)
+                    assert conflict.view.lens_target(p, lens, parts=False)[0] == whole, (ctype.key, p.id, lens)
+                    checked += 1
+    assert checked == 3 * 40 * 2 * 7
+
+
 @pytest.mark.parametrize("lens", ["none", "aggressive", "cautious", "clever", "quick"])
 def test_every_lens_on_the_menu_is_its_roll(lens):
     pc = make_char("Ada", Combat=55, focuses={"Combat//Melee": 10})

@@ -96,7 +96,7 @@ def side_targets(view: ConflictView, p: Participant, flamboyant: str | None = No
         lens = LENS_TABLE[key]
         if lens.rolls == "secondary" and not _has_other_skill(p):
             continue
-        target, _ = view.lens_target(p, key, flamboyant if lens.rolls == "secondary" else None)
+        target, _ = view.lens_target(p, key, flamboyant if lens.rolls == "secondary" else None, parts=False)
         out[key] = target - lens.skill_shift - p.carry
     return out
 
