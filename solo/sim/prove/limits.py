@@ -2,9 +2,10 @@
 without loading the search (the CLI imports the engine only when a command runs)."""
 
 #: States searched unless --max-states says otherwise: enough for the search to reach every ending of the
-#: bundled adventures (Vellan needs about 4,000 for its last, ending_escaped; tests/test_prove.py proves Vellan to
-#: 4,500 and replays every ending: the search is the same at any limit up to where it stops, so the default finds
-#: at least as much).
+#: bundled adventures (Vellan's last, ending_escaped, is first reached at about 2,800 states and has a walkthrough
+#: that replays from about 4,000; tests/test_prove.py proves Vellan to 4,500 without the bots' ways of fighting and
+#: replays every ending: the search is the same at any limit up to where it stops, so the default finds at least
+#: as much. With the bots' fights, as the command runs, the default reaches every ending too: docs/proving.md).
 DEFAULT_MAX_STATES = 6_000
 #: The largest --max-states: each state costs about 2.5 KB (its node, moves and key; a state waiting to be
 #: searched keeps its game packed in a few hundred bytes: 30,000 states of vellan took 112 MB in all), so this
