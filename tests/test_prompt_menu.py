@@ -112,6 +112,8 @@ def test_the_hand_layout_declines_what_it_cannot_lay_out():
     assert menu_lines(empty_label, styles, 60) is None
     wide = [[Text("1."), Text("Ask about 漢字"), Joined("")]]
     assert menu_lines(wide, styles, 60) is None  # a character two cells wide: the grid pads it
+    assert menu_lines([[Text("1. "), Text("Go"), Joined("")]], styles, 60) is None  # the grid strips it
+    assert menu_lines([[Text("1."), Text("Go", justify="center"), Joined("")]], styles, 60) is None
     lens = [[Text("1."), Text("Cautious"), Joined(unbroken("+20 %, your blows halved · 44 % to win, 48 % undecided"))]]
     wrapped = menu_lines(lens, styles, 40)
     assert wrapped is not None

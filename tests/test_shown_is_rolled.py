@@ -117,6 +117,44 @@ def test_the_target_alone_is_the_target_with_its_parts_for_every_lens_and_state(
     assert checked == 3 * 40 * 2 * 7
 
 
+def test_the_target_alone_is_the_target_with_its_parts_at_every_question_of_a_fight():
+    """The same, as a fight goes on: the number alone comes from the participant's kept targets, which a blow past
+    zero, a push or Quick's weapon switch must renew. Both sides answer at random (pushing allowed), and at every
+    question every Lens of both is read both ways."""
+    checked = 0
+
+    class Checking:
+        def __init__(self, rng):
+            self.rng = rng
+
+        def decide(self, question):
+            nonlocal checked
+            for p in conflict.participants:
+                for lens in ("none", "aggressive", "cautious", "clever", "covert", "flamboyant", "quick"):
+                    whole = conflict.view.lens_target(p, lens)[0]
+                    assert conflict.view.lens_target(p, lens, parts=False)[0] == whole, (seed, p.id, lens)
+                    checked += 1
+            return self.rng.choice(question.keys())
+
+    for seed in range(60):
+        rng = random.Random(seed)
+        ctype = rng.choice([COMBAT, SOCIAL, FOOT])
+        focuses = {f: rng.choice([10, 20]) for f in ("Combat//Melee", "Cunning//Stealth", "Social//Influence",
+                                                      "Move//Running") if rng.random() < 0.5}
+        pc = make_char("Ada", pools=rng.randint(3, 8), focuses=focuses,
+                       **{s: rng.randrange(5, 95, 5) for s in ("Combat", "Cunning", "Social", "Move", "Willpower")})
+        pc.weapon = rng.choice([None, "short_sword", "dagger"])
+        pc.items = ["Dagger", "Short sword", "Bow"] if rng.random() < 0.6 else []
+        foe = make_char("Brakk", pools=rng.randint(3, 8), level=rng.choice(["skilled", None]),
+                        Combat=rng.randrange(20, 80, 5), Cunning=40, Social=40)
+        a = from_character(pc, "a", ctype, decider=Checking(rng))
+        b = from_character(foe, "b", ctype, decider=Checking(rng))
+        a.can_push = b.can_push = True
+        conflict = Conflict(ctype, [a, b], random.Random(seed), round_limit=8)
+        conflict.run()
+    assert checked > 5000
+
+
 @pytest.mark.parametrize("lens", ["none", "aggressive", "cautious", "clever", "quick"])
 def test_every_lens_on_the_menu_is_its_roll(lens):
     pc = make_char("Ada", Combat=55, focuses={"Combat//Melee": 10})

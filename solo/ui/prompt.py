@@ -145,8 +145,11 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     to the same characters in the same styles.
     """
     count = len(styles)
-    if any(cell_len(cell.plain) != len(cell.plain) for row in rows for cell in row):
-        return None  # a wide or a combining character: the grid measures and pads those its own way
+    if any(cell_len(cell.plain) != len(cell.plain) or cell.justify or cell.overflow or cell.no_wrap
+           for row in rows for cell in row):
+        return None  # a wide or a combining character, or a cell laid out its own way: the grid knows how
+    if any(row[0].plain != row[0].plain.rstrip() for row in rows):
+        return None  # the grid strips the right-aligned first column's trailing spaces
     widths = [max(len(row[c].plain) for row in rows) for c in range(count)]
     if not all(widths[:-1]):
         return None  # an empty column before the last: the grid gives it a width of its own reckoning
@@ -156,9 +159,8 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     if excess > 0:
         # the grid's columns with their gutters; it takes the excess off the widest, then off the widest two …
         others = max((w + GUTTER for w in widths[:-1]), default=0)
-        if count < 2 or widths[-1] - others < excess or any(row[-1].justify or row[-1].overflow
-                                                            or row[-1].no_wrap for row in rows):
-            return None  # another column would be narrowed too, or the last one wraps its own way
+        if count < 2 or widths[-1] - others < excess:
+            return None  # another column would be narrowed too
         widths[-1] -= excess
         if console is None:
             console = Console(width=width)
