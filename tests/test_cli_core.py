@@ -218,6 +218,33 @@ def test_help_and_version():
     assert proc.returncode == 0 and "roll" in proc.stdout and proc.stderr == ""
 
 
+def test_solo_prove_searches_with_pythons_own_collector_thresholds_and_gives_them_back(monkeypatch, tmp_path):
+    """A proof's reach is bounded by its memory: it runs with SEARCH_THRESHOLDS (Python's own), not the engine's
+    (solo prove vellan's peak: 225 MB against 265), and the thresholds before it are back once it is done."""
+    import gc
+
+    from solo.collector import SEARCH_THRESHOLDS, THRESHOLDS
+    from solo.sim.prove import search
+
+    seen = []
+    real = search.prove
+
+    def watching(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search, "prove", watching)
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(*THRESHOLDS)
+        result = CliRunner().invoke(cli, ["prove", "tutorial", "--seeds", "0", "--json"])
+        assert result.exit_code == 0, result.output
+        assert seen == [SEARCH_THRESHOLDS] != [THRESHOLDS]
+        assert gc.get_threshold() == THRESHOLDS
+    finally:
+        gc.set_threshold(*before)
+
+
 def test_the_entry_point_sets_the_collectors_thresholds(capsys):
     """``solo`` runs with solo.collector's thresholds (the engine's speed depends on them), set before the
     command runs: from Python's defaults, main() moves them, and a command sees them moved."""

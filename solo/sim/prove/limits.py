@@ -7,7 +7,8 @@ without loading the search (the CLI imports the engine only when a command runs)
 #: replays every ending: the search is the same at any limit up to where it stops, so the default finds at least
 #: as much. With the bots' fights, as the command runs, the default reaches every ending too: docs/proving.md).
 DEFAULT_MAX_STATES = 6_000
-#: The largest --max-states: each state costs about 2.5 KB (its node, moves and key; a state waiting to be
-#: searched keeps its game packed in a few hundred bytes: 30,000 states of vellan took 112 MB in all), so this
-#: bounds the memory a search may take to about 500 MB. Stated in --help, the error and docs/proving.md.
+#: The largest --max-states: each state costs about 3 KB (its node, moves and key; a state waiting to be
+#: searched keeps its game packed in a few hundred bytes) beyond what the fights' odds hold (Vellan: 225 MB at
+#: 6,000 states, 267 MB at 20,000, 2026-12-04), so this bounds a search of Vellan to about 800 MB (estimated from
+#: those two). Stated in --help, the error and docs/proving.md.
 MAX_STATES_LIMIT = 200_000
