@@ -218,7 +218,7 @@ def test_help_and_version():
     assert proc.returncode == 0 and "roll" in proc.stdout and proc.stderr == ""
 
 
-def test_solo_prove_searches_with_pythons_own_collector_thresholds_and_gives_them_back(monkeypatch, tmp_path):
+def test_solo_prove_searches_with_pythons_own_collector_thresholds_and_gives_them_back(monkeypatch):
     """A proof's reach is bounded by its memory: it runs with SEARCH_THRESHOLDS (Python's own), not the engine's
     (solo prove vellan's peak: 225 MB against 265), and the thresholds before it are back once it is done."""
     import gc

@@ -126,9 +126,10 @@ def test_the_hand_layout_declines_what_it_cannot_lay_out():
     assert lines[1].endswith("48\u00a0%")  # a chance and its sign kept together
 
 
-def test_most_menus_a_game_shows_are_laid_out_by_hand():
+def test_most_menus_a_game_shows_are_laid_out_by_hand(monkeypatch):
     """The speed is only had if the common menus take the hand layout: a scene's choices without details,
     and a Lens menu with its chances and the odds that wrap below each other, at 80 columns."""
+    import solo.ui.prompt as prompt
     from solo.decisions import Option, Question
     from solo.events import Chance
     from solo.ui.prompt import TerminalDecider
@@ -136,25 +137,16 @@ def test_most_menus_a_game_shows_are_laid_out_by_hand():
     out = io.StringIO()
     decider = TerminalDecider(Console(file=out, width=80), reader=lambda prompt: "1")
     shown = []
-    import solo.ui.prompt as prompt
-
     original = prompt.menu_table
-    try:
-        prompt.menu_table = lambda rows, styles: shown.append("grid") or original(rows, styles)
-        decider.show(Question(kind="choice", prompt="What now?",
-                              options=[Option(key=str(i), label=f"Take the {w} road") for i, w in
-                                       enumerate(["north", "south", "old"], 1)]))
-    finally:
-        prompt.menu_table = original
+    monkeypatch.setattr(prompt, "menu_table", lambda rows, styles: shown.append("grid") or original(rows, styles))
+    decider.show(Question(kind="choice", prompt="What now?",
+                          options=[Option(key=str(i), label=f"Take the {w} road") for i, w in
+                                   enumerate(["north", "south", "old"], 1)]))
     assert shown == [] and "1.  Take the north road" in out.getvalue()
     lenses = [("none", "No Lens", 30, "a plain roll · 30 % to win if kept every round, 54 % undecided after round 12"),
               ("cautious", "Cautious", 50, "+20 %, your blows halved · 44 % to win, 48 % undecided"),
               ("quick", "Quick", 10, "-20 %, plus one extra action · 1 % to win, 73 % undecided")]
     options = [Option(key=k, label=label, detail=detail, chance=Chance.of(i, "Espen", "Combat", target, []))
                for i, (k, label, target, detail) in enumerate(lenses, 1)]
-    try:
-        prompt.menu_table = lambda rows, styles: shown.append("grid") or original(rows, styles)
-        decider.show(Question(kind="lens", prompt="choose a Lens", actor="Espen", options=options))
-    finally:
-        prompt.menu_table = original
+    decider.show(Question(kind="lens", prompt="choose a Lens", actor="Espen", options=options))
     assert shown == [] and "undecided after round 12" in " ".join(out.getvalue().split())

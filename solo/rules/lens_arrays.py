@@ -383,9 +383,8 @@ class Solved:
         game = self.plan.game
         spec = game.round_spec(ca, cb, ea, eb)
         after = None if limit is None else limit - 1
-        # the sums an array of four would make, component by component in the same order (the same bits)
-        a_wins = b_wins = rounds = gone = 0.0
         hurt = game.hurt_pair(spec.after[0])
+        terms: list[tuple[float, Value]] = []  # (the chance of a way the round goes, the value it leaves)
         for won, side, pair, dmg in ((spec.a, "a", spec.after[0], spec.damage_a),
                                      (spec.b, "b", spec.after[1], spec.damage_b)):
             if not won > 0.0:
@@ -394,14 +393,12 @@ class Solved:
             for v, q in zip(taps, chances):
                 at = self.value(hurt if v > 0 else pair, pool_a, pool_b - v, after) if side == "a" else \
                     self.value(pair, pool_a - v, pool_b, after)
-                w = float(won * q)
-                a_wins += w * at[0]
-                b_wins += w * at[1]
-                rounds += w * at[2]
-                gone += w * at[3]
+                terms.append((float(won * q), at))
         if spec.stalemate > 0.0:
-            at = self.value(spec.after[2], pool_a, pool_b, after)
-            w = float(spec.stalemate)
+            terms.append((float(spec.stalemate), self.value(spec.after[2], pool_a, pool_b, after)))
+        # the sums an array of four would make, component by component in the same order (the same bits)
+        a_wins = b_wins = rounds = gone = 0.0
+        for w, at in terms:
             a_wins += w * at[0]
             b_wins += w * at[1]
             rounds += w * at[2]

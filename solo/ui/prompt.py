@@ -166,38 +166,32 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
             console = Console(width=width)
         wrapped = [list(row[-1].wrap(console, widths[-1], justify="left", overflow="ellipsis")) for row in rows]
     out = Text(no_wrap=True)  # every line fits: dividing the lines again would find nothing to break
+
+    def put(piece: Text | str, style: str | None) -> None:
+        """``piece`` added, with its column's style under it (gutter or blank included)."""
+        start = len(out)
+        if isinstance(piece, Text):
+            out.append_text(piece)
+        else:
+            out.append(piece)
+        if style:
+            out.stylize_before(style, start, len(out))
+
     for r, row in enumerate(rows):
         if r:
             out.append("\n")
         for c, cell in enumerate(row):
-            start = len(out)
+            gutter = " " * GUTTER if c < count - 1 else ""
             if wrapped is not None and c == count - 1:
-                out.append_text(wrapped[r][0])  # padded to the column's width by the wrap itself
-            else:
-                pad = Text(" " * (widths[c] - len(cell.plain)), style=cell.style)
-                if c == 0:
-                    out.append_text(pad)
-                out.append_text(cell)
-                if c:
-                    out.append_text(pad)
-            if c < count - 1:
-                out.append(" " * GUTTER)
-            style = styles[c]
-            if style:
-                out.stylize_before(style, start, len(out))
+                put(wrapped[r][0], styles[c])  # padded to the column's width by the wrap itself
+                continue
+            pad = Text(" " * (widths[c] - len(cell.plain)), style=cell.style)
+            put(Text.assemble(pad, cell, gutter) if c == 0 else Text.assemble(cell, pad, gutter), styles[c])
         for line in wrapped[r][1:] if wrapped is not None else ():
             out.append("\n")
             for c in range(count - 1):  # the grid's blank cell: the column's width and gutter, in its style
-                start = len(out)
-                out.append(" " * (widths[c] + GUTTER))
-                blank = styles[c]
-                if blank:
-                    out.stylize_before(blank, start, len(out))
-            start = len(out)
-            out.append_text(line)
-            last = styles[-1]
-            if last:
-                out.stylize_before(last, start, len(out))
+                put(" " * (widths[c] + GUTTER), styles[c])
+            put(line, styles[-1])
     return out
 
 
