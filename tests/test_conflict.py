@@ -226,6 +226,37 @@ def test_ties_between_highest_successes_are_a_stalemate():
     assert result["stalemate"] and result["tie"] and not log.of("damage")
 
 
+def test_two_allies_tied_with_the_best_roll_make_a_stalemate_and_the_round_says_who():
+    """The ruling (docs/rules.md section 5.1): tied highest successes are a stalemate with more than two
+    participants too, allies among them; the round's result names who tied and whether they are all of one side,
+    which the narration and the round's line need (a match between the sides is not what happened)."""
+    a1, a2 = make_char("A1", Combat=50), make_char("A2", Combat=50)
+    b = make_char("B", level="common", Combat=50)
+    log = EventLog()
+    parts = [from_character(a1, "a", COMBAT, decider=Answers(lens="none")),
+             from_character(a2, "a", COMBAT, decider=Answers(lens="none")), from_character(b, "b", COMBAT)]
+    # equal Pools and skills, PCs first: A1 and A2 roll off for their order (60, 40); then A1, A2 and B roll
+    conflict = Conflict(COMBAT, parts, LoadedDice([60, 40, 26, 26, 2]), sink=log, round_limit=1)
+    assert conflict.run().outcome == "stalemate"
+    result = log.of("round_result")[0]
+    rolled = {e["actor"]: e["roll"] for e in log.of("roll")}
+    assert rolled["B"] == 2 and rolled["A1"] == rolled["A2"] == 26
+    assert result["stalemate"] and result["tie"] and result["allies_tied"]
+    assert sorted(result["tied"]) == ["A1", "A2"] and not log.of("damage")
+
+
+def test_a_tie_across_the_sides_is_not_told_as_allies():
+    a = make_char("A", Combat=50)
+    b = make_char("B", level="common", Combat=50)
+    conflict, pa, pb, log, _ = duel(a, b, [33, 33], a_decider=Answers(lens="none"), round_limit=1)
+    conflict.run()
+    result = log.of("round_result")[0]
+    assert result["tie"] and not result["allies_tied"] and sorted(result["tied"]) == ["A", "B"]
+    won = duel(a, b, [20, 45, 3], a_decider=Answers(lens="none", luck_reduce="no"), round_limit=1)
+    won[0].run()
+    assert won[3].of("round_result")[0]["tied"] == [] and not won[3].of("round_result")[0]["allies_tied"]
+
+
 def test_highest_success_wins_not_lowest():
     a = make_char("A", Combat=50)
     b = make_char("B", level="common", Combat=50)

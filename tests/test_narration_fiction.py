@@ -363,3 +363,39 @@ def test_the_aftermath_of_a_surrender_does_not_tell_the_gesture_again():
     after = [t.text for t in templates.get("combat", "aftermath", "surrendered")]
     assert told and all(gestures.search(t) for t in told)  # the surrender shows it …
     assert after and not [t for t in after if gestures.search(t)]  # … and the aftermath does not again
+
+
+@pytest.mark.parametrize("ctype", TYPES)
+def test_two_allies_who_tie_for_the_best_roll_are_told_apart_from_a_match_between_the_sides(templates, ctype):
+    """Before: Alma and Espen both rolled 26, Ingrid 02, and the round was told as "Espen's party scores; Ingrid
+    scores right back." The tie that made the stalemate was between two allies: the line names those two, and
+    nothing is said of the other side's answer."""
+    from itertools import permutations
+
+    from conftest import Answers, LoadedDice
+
+    kind = conflict_type(ctype)
+    told_allies = 0
+    for faces in sorted(set(permutations((26, 26, 2)))):
+        pcs = [make_char(name, Combat=50, Move=50, Social=50, Cunning=50, Knowledge=50, Tech=50, Awareness=50)
+               for name in ("Alma Myhre", "Espen Lind")]
+        side_a = [from_character(pc, "a", kind, decider=Answers(lens="none")) for pc in pcs]
+        foe = obstacle("Old lock", "normal") if kind.static else from_character(
+            make_char("Ingrid", level="common", Combat=50, Move=50, Social=50, Cunning=50, Awareness=50, Tech=50),
+            "b", kind)
+        log = EventLog()
+        Conflict(kind, [*side_a, foe], LoadedDice([60, 40, *faces]), sink=log, round_limit=1).run()
+        result = log.of("round_result")[0]
+        narrator, passages = told(templates, log.events)
+        stalled = [(event, actor, target) for rnd, event, _t, actor, target in narrator.picks
+                   if rnd == 1 and event.startswith("stalemate")]
+        if not result.get("allies_tied"):
+            assert all(event != "stalemate_allies" for event, _a, _t in stalled), (ctype, faces)
+            continue
+        told_allies += 1
+        assert [event for event, _a, _t in stalled] == ["stalemate_allies"], (ctype, faces, stalled)
+        _event, actor, target = stalled[0]
+        assert {actor.id, target.id} == set(result["tied"]) == {"Alma Myhre", "Espen Lind"}, (ctype, faces)
+        line = next(x for p in passages for x in p.lines if x and "Alma and Espen" in x)
+        assert not re.search(r"\b(Ingrid|lock)\b", line, re.I), (ctype, line)
+    assert told_allies >= 1  # some order of the dice gives the two allies the 26s

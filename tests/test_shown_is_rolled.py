@@ -476,6 +476,9 @@ def test_a_round_won_by_the_higher_of_two_successes_says_so():
     tie = {"stalemate": True, "winner": None, "round": 3, "tie": True}
     assert round_result(none, names) == "Nobody wins round 3: every roll fails."  # "stalemate" is the conflict's
     assert round_result(tie, names) == "Nobody wins round 3: equal rolls."
+    allies = {**tie, "tied": ["a", "c"], "allies_tied": True, "rolls": {"a": 26, "c": 26, "b": 2}}
+    assert round_result(allies, {**names, "c": "Cy"}) == (
+        "Nobody wins round 3: Ada and Cy tie for the best roll with 26, and a tie is a stalemate even between allies.")
 
 
 def test_nothing_is_announced_for_a_next_round_that_the_limit_leaves_out():

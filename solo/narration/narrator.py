@@ -561,6 +561,9 @@ class Narrator:
             if self._stalled > 1:
                 return []  # a run of rounds with no result: told in one sentence when it ends
             self._bearing_due = True
+            tied = [cast.person(k) for k in d.get("tied") or ()]
+            if d.get("allies_tied") and len(tied) >= 2:  # two of one side rolled the same best: nobody met anybody
+                return lines + [self.say(cast, "stalemate_allies", tied[0], tied[1])]
             a, b = cast.group("a"), cast.group("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
             return lines + [self.say(cast, event, a, b)]

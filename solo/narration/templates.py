@@ -89,6 +89,8 @@ EVENTS: dict[str, EventSpec] = {
     "obstacle_wins": EventSpec(about="a static obstacle wins the round; actor = the obstacle"),
     "stalemate_failed": EventSpec(about="nobody succeeded; actor = side a, target = side b"),
     "stalemate_tie": EventSpec(about="the best successes tied; actor = side a, target = side b"),
+    "stalemate_allies": EventSpec(about="two of one side tied with the best success, which makes a stalemate too; "
+                                  "actor and target are those two allies"),
     "stalemate_run": EventSpec(("before",), ("before",), {ANY: frozenset({"rounds"}), "before": frozenset({"rounds"})},
                                "more rounds in a row without a result, told as one; {rounds}: how many, in words; "
                                "before: told after the result of the round that ended the run, looking back"),

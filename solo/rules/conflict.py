@@ -923,6 +923,10 @@ class Conflict:
         if self.sink is not None:
             self._emit("round_result", winner=w.id if w else None, side=w.side if w else None,
                        stalemate=w is None, tie=self.tied, both_failed=not winners,
+                       # who tied with the best success, and whether all of one side: allies who tie make a
+                       # stalemate too (docs/rules.md §5.1), which is no match between the sides to tell
+                       tied=[p.id for p in winners] if self.tied else [],
+                       allies_tied=self.tied and len({p.side for p in winners}) == 1,
                        successes=sum(1 for r in rolls.values() if r.success),
                        exceptional=bool(w and rolls[w.id].exceptional),
                        # the other side's exceptional successes that lost to a higher one: the higher success

@@ -164,6 +164,15 @@ def conflict_roll(e, names) -> str:
 def round_result(e, names) -> str:
     if e["stalemate"]:
         # not "stalemate": that word is kept for a conflict still going at its round limit
+        if e.get("allies_tied"):  # the rule that decided is not the one a player expects: say it
+            from ..narration.text import english
+
+            tied = e.get("tied") or ()
+            roll = (e.get("rolls") or {}).get(tied[0]) if tied else None
+            who = english().join([names.get(k, k) for k in tied])
+            at = f" with {two_digits(roll)}" if roll is not None else ""
+            return (f"Nobody wins round {e['round']}: {who} tie for the best roll{at}, "
+                    "and a tie is a stalemate even between allies.")
         return f"Nobody wins round {e['round']}: " + ("equal rolls." if e.get("tie") else "every roll fails.")
     why = ": the higher success" if e.get("successes", 0) >= 2 else ""  # both made it: the rule that decides
     outdone = [names.get(k, k) for k in e.get("outdone") or ()]
