@@ -168,6 +168,21 @@ def test_an_effect_does_the_same_with_its_defaults_left_out_or_written(given):
         assert games[0]["counters"] == {"c": 1}  # add without by adds 1
 
 
+def test_a_heal_tells_the_player_only_what_it_changed():
+    """Before: a night's heal for the whole party printed "Alma Berg: BODY 12 -> 12." for those already whole."""
+    verb = EFFECTS["heal"]
+    game = _game()
+    events: list = []
+    game.sink = events.append
+    pool = game.state.pcs[0].pools["BODY"]
+    verb.apply(game, {"heal": "BODY", "amount": 2})  # already whole: nothing to tell
+    assert pool.current == pool.maximum and [e for e in events if e.kind == "pool_change"] == []
+    pool.current -= 3
+    verb.apply(game, {"heal": "BODY", "amount": 2})
+    (told,) = [e for e in events if e.kind == "pool_change"]
+    assert (told["before"], told["after"]) == (pool.maximum - 3, pool.maximum - 1) == (told["before"], pool.current)
+
+
 @pytest.mark.parametrize("spec", [{"skill": "Social"}, {"question": "Is it raining?"}], ids=["roll", "oracle"])
 def test_an_action_does_the_same_with_its_defaults_left_out_or_written(spec):
     kind = "roll" if "skill" in spec else "oracle"

@@ -202,8 +202,9 @@ class Heal(Damage):
         pool = pc.pools[pool_name]
         before = pool.current
         pool.current = min(pool.maximum, pool.current + value)
-        game.emit("pool_change", actor=pc.name, pool=pool_name, before=before, after=pool.current,
-                  maximum=pool.maximum, cause=self.name)
+        if pool.current != before:  # a Pool already full is not told back to the player ("BODY 12 -> 12")
+            game.emit("pool_change", actor=pc.name, pool=pool_name, before=before, after=pool.current,
+                      maximum=pool.maximum, cause=self.name)
 
 
 class Luck(EffectVerb):
