@@ -19,7 +19,7 @@ from solo.sim.prove.limits import DEFAULT_MAX_STATES
 from solo.sim.prove.probe import start
 from solo.sim.prove.reads import Reads, _cap, _uses
 from solo.sim.prove.report import exit_code, percent, text_lines
-from solo.sim.prove.search import Arc, Move, _add, prove
+from solo.sim.prove.search import Arc, Move, Node, _add, prove
 from solo.sim.prove.walkthrough import walk
 from solo.story.format.expressions import parse_condition
 from solo.story.format.loader import load_adventure
@@ -52,6 +52,31 @@ def test_best_chance_is_the_hand_computed_one():
     assert success_chance(50) * success_chance(30) == pytest.approx(0.15)
 
 
+def test_a_best_chance_that_rests_on_played_conflicts_is_an_estimate_not_a_certainty():
+    """Before: the tutorial's arrival read "best-play chance 100 %", though its only ways run through a fight
+    that can be lost: best play's 1.0 came from 200 plays of it all won. What rests on a conflict played (not
+    worked out) says so, in the report and the JSON; what is worked out exactly does not."""
+    from solo.sim.prove.judge import _rests_on_samples
+
+    _, _, proof = _proved_as_the_bots_play(ROOT / "scenes" / "tutorial.toml")  # as solo prove runs
+    assert proof.endings["arrival"]["best_chance"] == 1.0 and proof.endings["arrival"]["estimated"]
+    assert not prove(load_adventure(ROOT / "scenes" / "tutorial.toml")).endings["arrival"]["estimated"]  # exact
+    assert not proof.endings["defeat"]["estimated"]  # giving up is certain, and no conflict is played for it
+    lines = text_lines(proof, {}, seeds=0, pcs=[])
+    (arrival,) = [line for line in lines if line.startswith("  arrival")]
+    assert "about 100 % (estimated" in arrival and "chance 100 %" not in arrival
+    exact = prove(load_adventure(DATA / "odds.toml"))  # rolls only: every chance worked out
+    assert not any(found["estimated"] for found in exact.endings.values())
+    # by hand: the start (0) offers an exact move to 1 and 3 (0.9 to a target) and a sampled one to 2 (1.0)
+    start = Node(0, "s", "s", 0, moves=[Move("a", "1", "exact", [Arc(0.9, 1, None), Arc(0.1, 3, None)]),
+                                               Move("b", "2", "played", [Arc(1.0, 2, None)], sampled=True)])
+    nodes = [start, Node(1, "t", "t", 1, 0, (0, None)), Node(2, "t2", "t", 1, 0, (1, None)),
+             Node(3, "u", "u", 1, 0, (0, None))]
+    assert _rests_on_samples(nodes, [1.0, 1.0, 1.0, 0.0])  # best play takes the sampled move
+    start.moves[0].arcs = [Arc(1.0, 1, None)]
+    assert not _rests_on_samples(nodes, [1.0, 1.0, 1.0, 0.0])  # the exact move does as well: it is taken
+
+
 def test_a_count_that_grows_forever_still_gives_a_finite_search():
     proof = prove(load_adventure(DATA / "loop.toml"))
     assert proof.complete
@@ -81,9 +106,9 @@ def test_json_has_exactly_the_keys_of_the_issue():
     assert data["exit"] == 1
     assert set(data["endings"]) == {"garden", "vault"}
     for ending in data["endings"].values():
-        assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance"}
+        assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance", "estimated"}
     assert data["endings"]["vault"] == {"reachable": False, "choices": None, "shortest": [], "seed": None,
-                                        "best_chance": 0}
+                                        "best_chance": 0, "estimated": False}
     garden = data["endings"]["garden"]
     assert garden["seed"] is not None and garden["choices"] == 1 and garden["shortest"]  # and the questions on the way
 

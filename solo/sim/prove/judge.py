@@ -28,10 +28,12 @@ def judge(proof: Proof) -> None:
         targets = [n.id for n in nodes if n.end == ending]
         dist = _distances(parents, targets, len(nodes))
         proof.distances[ending] = dist
+        value = _best_values(nodes, set(targets)) if targets else None
         proof.endings[ending] = {
             "reachable": bool(targets),
             "steps": dist[0] if nodes else None,
-            "best_chance": _best_chance(nodes, set(targets)) if targets else 0.0,
+            "best_chance": min(1.0, value[0]) if value else 0.0,
+            "estimated": _rests_on_samples(nodes, value) if value else False,
         }
     ends = [n.id for n in nodes if n.end in ending_ids or n.end == FALLEN]
     can_end = _marked(parents, ends, len(nodes))
@@ -97,8 +99,8 @@ def _marked(parents: list[list[int]], seeds: list[int], size: int) -> list[bool]
     return mark
 
 
-def _best_chance(nodes: list[Node], targets: set[int]) -> float:
-    """The chance of reaching a target from the start, choosing best everywhere: value iteration from below.
+def _best_values(nodes: list[Node], targets: set[int]) -> list[float]:
+    """Each state's chance of reaching a target, choosing best everywhere: value iteration from below.
 
     States not searched count as never reaching it, so with an incomplete
     search this is a lower bound.
@@ -115,7 +117,36 @@ def _best_chance(nodes: list[Node], targets: set[int]) -> float:
                 value[n.id] = best
         if change < 1e-13:
             break
-    return min(1.0, value[0]) if nodes else 0.0
+    return value
+
+
+def _rests_on_samples(nodes: list[Node], value: list[float]) -> bool:
+    """Whether best play's chance rests on a conflict estimated by playing it (sampled, or fought as a bot
+    fights): it then reads as an estimate, never as a certainty (200 plays all won is not "100 %").
+
+    Best play is followed from the start, at each state by a move that reaches its value, one worked out
+    exactly where one does as well (within float dust); every state it may lead to is followed in turn.
+    """
+    if not nodes or value[0] <= 0.0:
+        return False
+    seen = {0}
+    queue = deque([0])
+    while queue:
+        n = nodes[queue.popleft()]
+        if not n.moves or value[n.id] <= 0.0:
+            continue
+        worth = [(sum(a.chance * value[a.child] for a in m.arcs), m) for m in n.moves]
+        best = max(w for w, _ in worth)
+        if best < value[n.id] - 1e-9:
+            continue  # a target itself, or a state whose value came from no move
+        exact = [m for w, m in worth if w >= best - 1e-12 and not m.sampled and m.fighter is None]
+        if not exact:
+            return True
+        for a in exact[0].arcs:
+            if a.chance > 0 and a.child not in seen and value[a.child] > 0.0:
+                seen.add(a.child)
+                queue.append(a.child)
+    return False
 
 
 def path_to(proof: Proof, node: Node) -> list[dict[str, Any]]:

@@ -53,6 +53,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
             "shortest": walk.answers if walk is not None else [],
             "seed": walk.seed if walk is not None else None,
             "best_chance": round(found["best_chance"], 6),
+            "estimated": found["estimated"],
         }
     return {
         "endings": endings,
@@ -108,8 +109,10 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
             out.append(f"  {title}: NOT REACHED" + ("" if proof.complete else " (within the states searched)"))
             continue
         steps = found["steps"]
-        out.append(f"  {title}: reachable in {steps} choice{'s' * (steps != 1)}; best-play chance "
-                   f"{percent(found['best_chance'])}")
+        chance = percent(found["best_chance"])
+        if found["estimated"]:  # it rests on conflicts played, not worked out: never read as a certainty
+            chance = f"about {chance} (estimated: it rests on conflicts played, not worked out)"
+        out.append(f"  {title}: reachable in {steps} choice{'s' * (steps != 1)}; best-play chance {chance}")
         walk = walks.get(name)
         if walk is not None and walk.too_long:
             most = prove_walkthrough.MAX_ANSWERS
