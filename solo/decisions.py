@@ -196,7 +196,7 @@ def _menu(numbered: list[tuple[int, Option]]) -> str:
     """
     shown = [f"{i} ({_label(o)})" if o.label.strip() and o.label.strip() != str(i) else str(i)
              for i, o in numbered]
-    if len(shown) > MENU_SHOWN:
+    if len(shown) > MENU_SHOWN + 1:  # an "…" standing for one option would hide it for nothing
         shown = [*shown[:MENU_SHOWN - 1], "…", shown[-1]]
     return ", ".join(shown)
 

@@ -125,6 +125,20 @@ def test_resolve_takes_keys_numbers_labels_and_unique_prefixes():
     assert free.resolve("  Ada ") == "Ada" and free.resolve("") == "Bot"
 
 
+def test_a_wrong_answer_names_every_option_unless_the_cut_hides_two_or_more():
+    """Before: a Lens menu of nine answered "1 (No Lens), … 7 (Quick), …, 9 (Surrender)": the "…" hid Flee alone."""
+    def message(n: int) -> str:
+        q = Question("choice", "pick", tuple(Option(f"k{i}", f"Option {i}") for i in range(1, n + 1)))
+        with pytest.raises(QuestionError) as wrong:
+            q.resolve("banana")
+        return str(wrong.value)
+
+    nine = message(decisions.MENU_SHOWN + 1)
+    assert "…" not in nine and all(f"{i} (Option {i})" in nine for i in range(1, 10))
+    twelve = message(12)
+    assert "7 (Option 7), …, 12 (Option 12)" in twelve and "8 (Option 8)" not in twelve
+
+
 def test_an_answer_may_give_the_first_letters_of_each_word():
     """Issue 31, point 7: "som l" is Somewhat Likely, "s u" Somewhat Unlikely; a start that fits two still asks."""
     from solo.decisions import Option, Question, QuestionError
