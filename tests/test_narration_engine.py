@@ -121,6 +121,25 @@ def test_singular_they_takes_plural_verbs(templates):
     assert not [line for line in lines if pairs.search(line)]
 
 
+def test_every_verb_after_they_agrees_with_he_and_she_too(templates):
+    """A line's ``{they}`` reads he, she or they: a verb in the present after it needs both forms ("{needs|need}").
+    Before: "The first barrow-wight's rush tells Bo everything he need." Past tenses and modals serve all three."""
+    modals = {"can", "could", "will", "would", "should", "must", "might", "may", "had", "did", "was"}
+    past = {"saw", "came", "found", "knew", "made", "took", "went", "got", "left", "meant", "thought"}
+    adverbs = {"still", "only", "always", "never", "just", "already", "barely"}
+    after = re.compile(r"\{they\} ([a-z']+)(?: (\S+))?")
+    wrong = []
+    for key, lines in templates.lines.items():
+        for t in lines:
+            for word, following in after.findall(t.text):
+                if word in modals or word in past or (word.endswith("ed") and not word.endswith("eed")):
+                    continue
+                if word in adverbs and following.startswith("{"):
+                    continue
+                wrong.append((key, t.text))
+    assert wrong == []
+
+
 def test_the_same_seed_tells_the_same_story(templates):
     events, people = fight("combat", 77)
     one = transcript(events, Narrator(templates, random.Random(9)), people=people)
