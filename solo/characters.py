@@ -235,7 +235,13 @@ def _best(char: Character, skill: str) -> int:
 
 def find_in_roster(folder: Path, name: str) -> RosterEntry | None:
     """The roster character ``name`` means: its full name or file name (any case), else the one whose
-    name or file name starts with it; None if none does, an error if several do."""
+    name or file name starts with it; None if none does, an error if several do.
+
+    Several that a ready-made character's name also names (``espen``: the roster holds an Espen Lind from
+    each time the ready-made one was played as new) are not an error but None, so the ready-made one is
+    meant, as the help's examples and ``solo duel``'s default say; ``solo characters`` gives each of
+    yours a file name that picks it alone.
+    """
     wanted = name.strip().lower()
     if not wanted:
         return None
@@ -246,10 +252,21 @@ def find_in_roster(folder: Path, name: str) -> RosterEntry | None:
         return exact[0]
     starts = exact or [e for e in entries if e.name.lower().startswith(wanted) or e.path.stem.startswith(slug)]
     if len(starts) > 1:
+        if _ready_made(wanted):
+            return None
         listed = ", ".join(f"{e.name} ({e.path.name})" for e in starts[:8])
         raise SoloError(f"{name!r} could be several characters of the roster in {folder}: {listed}; "
                         "give the file instead")
     return starts[0] if starts else None
+
+
+def _ready_made(wanted: str) -> bool:
+    """Whether ``wanted`` (lower case) names a ready-made character: its short name (``espen``), its file name
+    or its full name."""
+    from .rules.creation import PREGENS
+
+    slug = wanted.replace(" ", "_")
+    return any(wanted == f.stem.split("_")[0] or slug == f.stem for f in PREGENS.glob("*.toml"))
 
 
 #: How a game's roster lies from the folder of its save, written in the save (``options.roster``) when the

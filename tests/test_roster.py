@@ -22,6 +22,7 @@ from solo.characters import (
 )
 from solo.cli import cli
 from solo.decisions import Question
+from solo.errors import SoloError
 from solo.paths import default_roster, default_saves
 from solo.rules.creation import pregenerated
 from solo.story.format.loader import load_adventure
@@ -234,6 +235,34 @@ def test_two_characters_of_one_name_are_listed_with_commands_that_pick_each(tmp_
     picks = [line.split("--pc ", 1)[1].split()[0] for line in shown.output.splitlines() if "--pc " in line]
     assert sorted(picks) == ["espen_lind", "espen_lind_2"]
     assert {find_in_roster(roster, pick).path.name for pick in picks} == {"espen_lind.toml", "espen_lind_2.toml"}
+
+
+def test_a_ready_made_name_several_of_the_roster_share_means_the_ready_made_one(tmp_path, monkeypatch):
+    """Before: after two games with Espen played as new, every "--pc espen" of the help (and solo duel's default)
+    failed: "'espen' could be several characters of the roster". The ready-made one is meant; a name only the
+    roster's share is still refused, and one of them alone is still its own."""
+    roster = tmp_path / "characters"
+    roster.mkdir()
+    mine = pregenerated("espen")
+    mine.skills["Combat"] += 7  # played on: not the ready-made one any more
+    save_character(mine, roster / "espen_lind.toml", scenarios=1)
+    assert load_character("espen", roster).skills["Combat"] == mine.skills["Combat"]  # one: yours
+    save_character(mine, roster / "espen_lind_2.toml", scenarios=2)
+    for name in ("espen", "Espen Lind"):
+        picked = load_character(name, roster)
+        assert picked.skills["Combat"] == pregenerated("espen").skills["Combat"], name
+    for stem in ("espen_lind", "espen_lind_2"):  # a file's name picks it alone, as solo characters shows
+        assert find_in_roster(roster, stem).path.name == f"{stem}.toml"
+    other = pregenerated("espen")
+    other.name = "Ada Berg"
+    save_character(other, roster / "ada_berg.toml")
+    save_character(other, roster / "ada_berg_2.toml")
+    with pytest.raises(SoloError, match="could be several"):
+        find_in_roster(roster, "ada")
+    monkeypatch.chdir(tmp_path)  # solo duel's default --pc espen, with that roster beside the saves
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    duel = CliRunner().invoke(cli, ["duel", "--runs", "5", "--seed", "1"])
+    assert duel.exit_code == 0, duel.output
 
 
 def test_the_ready_made_character_and_the_one_you_played_are_told_apart(tmp_path):
