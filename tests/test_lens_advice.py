@@ -131,6 +131,15 @@ def test_the_advice_is_a_look_up_later_in_the_conflict_and_never_moves_the_dice(
     assert pc and npc
 
 
+def test_an_estimate_near_a_sure_thing_reads_as_a_range_never_past_100_or_below_0():
+    """Before: a party's Lens menu read "≈ 100 % ± 4 to win", past a hundred."""
+    from solo.story.play.advice import Estimate
+
+    assert Estimate(25, 25, 0, 0).words() == "≈ 96–100 % to win · likely best"
+    assert Estimate(100, 0, 0, 0).words() == "≈ 0–1 % to win · likely best"
+    assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · likely best"
+
+
 def test_a_group_fight_gets_the_engines_estimate_with_its_error():
     a1 = from_character(_pc("Ada", Combat=55), "a", COMBAT, decider=LensKeeper("none"))
     a2 = from_character(_pc("Cai", Combat=45), "a", COMBAT, decider=GreedyDecider())

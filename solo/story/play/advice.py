@@ -172,7 +172,13 @@ class Estimate:
         return math.sqrt(p * (1.0 - p) / self.runs)
 
     def words(self) -> str:
-        text = f"≈ {percent(self.win)} ± {max(1, math.ceil(self.error * 100))} to win"
+        spread = max(1, math.ceil(self.error * 100))
+        if self.win * 100 + spread > 100 or self.win * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
+            low = max(0, math.floor(self.win * 100 - spread))
+            high = min(100, math.ceil(self.win * 100 + spread))
+            text = f"≈ {low}–{high} % to win"
+        else:
+            text = f"≈ {percent(self.win)} ± {spread} to win"
         if self.exits * 200 >= self.runs:
             text += f", {percent(self.exits / self.runs)} they give up"
         if self.stalemates * 200 >= self.runs:
