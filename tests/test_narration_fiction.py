@@ -399,3 +399,13 @@ def test_two_allies_who_tie_for_the_best_roll_are_told_apart_from_a_match_betwee
         line = next(x for p in passages for x in p.lines if x and "Alma and Espen" in x)
         assert not re.search(r"\b(Ingrid|lock)\b", line, re.I), (ctype, line)
     assert told_allies >= 1  # some order of the dice gives the two allies the 26s
+
+
+def test_a_long_chance_won_never_says_the_loser_had_it_won(templates):
+    """Before: "Ada had that one won, until they did not." after Ada rolled 89 against 70: the line told the odds
+    as though they were the dice. The loser of a long chance was expected to win, and no more."""
+    claims = re.compile(r"\{target\}[^.]*\b(had|has) (that|it|this)( one)? won\b", re.I)
+    said = [(key, t.text) for key, lines in templates.lines.items() if key[1] == "against_odds"
+            for t in lines if claims.search(t.text)]
+    assert said == []
+    assert any(key[1] == "against_odds" for key in templates.lines)  # the event has lines to look at
