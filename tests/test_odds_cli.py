@@ -80,6 +80,18 @@ def test_json_keeps_its_keys_and_adds_every_lens_without_lens_a():
     assert "by_lens" not in one and one["a_wins"] == pytest.approx(data["by_lens"]["cautious"], abs=1e-12)
 
 
+def test_a_round_nobody_wins_is_not_called_a_stalemate():
+    """Before: "first round: A 52.25%, B 29.75%, stalemate 18.00%", where play keeps "stalemate" for a conflict
+    still going at its round limit (and the menus call that undecided)."""
+    result = CliRunner().invoke(cli, ["odds", "--skill-a", "50", "--pool-a", "5", "--skill-b", "40", "--pool-b", "5"])
+    assert result.exit_code == 0, result.output
+    first = odds("--skill-a", "50", "--pool-a", "5", "--skill-b", "40", "--pool-b", "5")["round"]
+    line = next(ln for ln in result.output.splitlines() if "first round:" in ln)
+    assert "stalemate" not in result.output
+    assert line.strip() == (f"first round: A wins {first['a']:.2%}, B wins {first['b']:.2%}, "
+                            f"nobody wins {first['stalemate']:.2%}")
+
+
 def test_every_lens_for_both_sides_with_a_round_limit():
     data = odds(*PLAIN, "--lens-b", "covert", "--covert-b", "65", "--covert-a", "40", "--flamboyant-a", "70",
                 "--rounds", "12")

@@ -215,7 +215,8 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
         click.echo("  expected rounds      endless")
     else:
         click.echo(f"  expected rounds      {odds.expected_rounds:7.2f}")
-    click.echo(f"  first round: A {r.a:.2%}, B {r.b:.2%}, stalemate {r.stalemate:.2%}")
+    # "stalemate" is kept for a conflict still going at its round limit (as in play): a round nobody wins is said so
+    click.echo(f"  first round: A wins {r.a:.2%}, B wins {r.b:.2%}, nobody wins {r.stalemate:.2%}")
     if by_lens is not None:
         best = data["best"]
         click.echo("A's chance to win keeping each Lens:")
