@@ -44,7 +44,13 @@ def load_character(spec: str | Path, roster: Path | None = None) -> Character:
         entry = find_in_roster(roster, str(spec))
         if entry is not None:
             return entry.load()
-    return pregenerated(str(spec))
+    return pregenerated(str(spec), roster=roster_place(roster) if roster is not None else None)
+
+
+def roster_place(roster: Path) -> str:
+    """The roster folder as an error names it: whole, and whether it is there at all."""
+    whole = str(roster.absolute())
+    return whole if roster.is_dir() else f"{whole}, which does not exist"
 
 
 def character_slug(name: str) -> str:

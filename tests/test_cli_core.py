@@ -422,3 +422,16 @@ def test_odds_simulate_refuses_a_conflict_that_never_ends():
                  "--armour-a", "6", "--armour-b", "6", "--simulate", "3")
     assert result.exit_code == 2
     assert "never end" in result.output
+
+
+@pytest.mark.parametrize("command", ["play", "saves", "journal", "characters", "scene", "session"])
+def test_every_saves_option_names_each_default_the_command_uses(command):
+    """Before: solo saves --help said "(default: $SOLO_SAVES or ./saves)" though $SOLO_HOME/saves is read too."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    result = CliRunner().invoke(cli, [command, "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "--saves" in said and "$SOLO_HOME" in said, said

@@ -265,6 +265,18 @@ def test_a_ready_made_name_several_of_the_roster_share_means_the_ready_made_one(
     assert duel.exit_code == 0, duel.output
 
 
+def test_a_name_found_nowhere_names_the_roster_that_was_searched(tmp_path, monkeypatch):
+    """Before: with --saves elsewhere, "no character 'Ada Berg': not a file, not in your roster" said nothing of
+    where that roster was (--saves moves it to DIR/characters)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    result = CliRunner().invoke(cli, ["play", "tutorial", "--pc", "Ada Berg", "--saves", "elsewhere"])
+    assert result.exit_code != 0
+    said = " ".join(result.output.split())
+    assert f"not in your roster ({tmp_path / 'elsewhere' / 'characters'}, which does not exist)" in said, said
+
+
 def test_the_ready_made_character_and_the_one_you_played_are_told_apart(tmp_path):
     """Issue 31, point 7: "Espen Lind" was listed twice at "Who will you play?" (the pregen and the roster's)."""
     from solo.story.format.library import find_adventure
@@ -350,7 +362,8 @@ def test_a_game_resumed_from_another_folder_keeps_the_roster_it_began_with(tmp_p
     assert ended.exit_code == 0, ended.output
     [written] = list((here / "characters").iterdir())
     said = " ".join(ended.output.split())
-    assert f"is saved. Take them on with: solo play ADVENTURE --pc {written}" in said
+    them = {"he": "him", "she": "her", "they": "them"}[load_character(written).pronoun]
+    assert f"is saved. Take {them} on with: solo play ADVENTURE --pc {written}" in said
     assert not (here / "saves" / "characters").exists() and list(home.iterdir()) == []
     monkeypatch.chdir(here)
     listed = CliRunner().invoke(cli, ["characters"])

@@ -31,7 +31,7 @@ MAX_JOURNAL_BYTES = 16_000_000  # as large as a save may be: a journal is a few 
 @click.option("--force", is_flag=True,
               help="With --out: replace an existing file that is not a journal solo wrote.")
 @click.option("--saves", "saves_dir", type=FOLDER,
-              help="Folder of the saves (default: $SOLO_SAVES or ./saves).")
+              help="Folder of the saves (default: $SOLO_SAVES, $SOLO_HOME/saves or ./saves).")
 def command(name: str, out: Path | None, saves_dir: Path | None, force: bool) -> None:
     """Show the journal of the saved game NAME (see 'solo saves'), or of a save FILE.
 

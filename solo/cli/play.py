@@ -50,7 +50,8 @@ if TYPE_CHECKING:
 @click.option("--load", "load", metavar="NAME|FILE", help="Resume a saved game (see 'solo saves').")
 @click.option("--save", "save_name", metavar="NAME", help="Name of the save slot (default: the adventure's id).")
 @click.option("--saves", "saves_dir", type=FOLDER,
-              help="Folder for saves (default: $SOLO_SAVES, $SOLO_HOME/saves or ./saves).")
+              help="Folder for saves (default: $SOLO_SAVES, $SOLO_HOME/saves or ./saves); with --saves DIR, "
+                   "or SOLO_SAVES, your roster is DIR/characters unless SOLO_HOME is set.")
 @click.option("--no-odds", is_flag=True, help="Do not show the exact chances of each Lens in conflicts.")
 @click.option("--explain", is_flag=True, help="Show why each NPC does what it does (for GMs testing an adventure).")
 @click.option("--open", "open_play", is_flag=True,
@@ -321,7 +322,7 @@ def _load_characters(wanted: list[str], roster: Path) -> tuple[list[Character], 
             pc = entry.load()
             sources[pc.name] = entry.path
         else:
-            pc = load_character(spec)
+            pc = load_character(spec, roster)  # not in the roster: a ready-made one, or an error naming the roster
         characters.append(pc)
     return characters, sources
 

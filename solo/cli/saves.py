@@ -14,7 +14,7 @@ from .folders import FOLDER, folder_problem
 
 @click.command("saves")
 @click.option("--saves", "saves_dir", type=FOLDER,
-              help="Folder to list (default: $SOLO_SAVES or ./saves).")
+              help="Folder to list (default: $SOLO_SAVES, $SOLO_HOME/saves or ./saves).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def command(saves_dir: Path | None, as_json: bool) -> None:
     """List saved games: where each one stands and how to resume it.

@@ -286,12 +286,15 @@ def random_choices(
     )
 
 
-def pregenerated(name: str) -> Character:
-    """A shipped character by file stem or name, e.g. ``espen`` or ``Espen Lind``."""
+def pregenerated(name: str, *, roster: str | None = None) -> Character:
+    """A shipped character by file stem or name, e.g. ``espen`` or ``Espen Lind``; ``roster``: where the roster
+    that was searched first lies, named in the error (a --saves folder moves it)."""
     wanted = name.strip().lower().replace(" ", "_")
     for file in sorted(PREGENS.glob("*.toml")):
         if file.stem == wanted or file.stem.startswith(wanted):
             return Character.from_dict(load_shipped_toml(file), file=file)
     known = ", ".join(f"{f.stem.split('_')[0]} ({load_shipped_toml(f).get('name', f.stem)})"
                       for f in sorted(PREGENS.glob("*.toml")))  # as the help names them: espen (Espen Lind)
-    raise SoloError(f"no character {name!r}: not a file, not in your roster, and no ready-made one (known: {known})")
+    where = f" ({roster})" if roster else ""
+    raise SoloError(f"no character {name!r}: not a file, not in your roster{where}, and no ready-made one "
+                    f"(known: {known})")
