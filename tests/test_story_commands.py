@@ -344,3 +344,30 @@ def test_the_status_line_comes_once_per_decision_not_before_each_part_of_it(vell
     assert "[The harbour office" in out[out.rindex("Round 1 of", 0, lens_menu):lens_menu]
     assert "[The harbour office" not in out[lens_menu:skill]
     assert "[The harbour office" in out[skill:]  # the round was played: the next decision has it again
+
+
+def test_the_threads_an_adventure_starts_with_are_said_before_its_first_scene(tmp_path):
+    """Before: Vellan's two threads were open from the start but never said, and the first the player heard of
+    them was "A thread is closed: Find the pilot Jonas Vik"."""
+    from conftest import run_play, script_lines
+
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    adventure = load_adventure(find_adventure("vellan"))
+    assert adventure.threads
+    code, screen, journal = run_play(adventure, script_lines("vellan_seed4.txt")[:4], tmp_path, seed=4)
+    before = journal.split("\n## ", 1)[0]
+    for thread in adventure.threads:
+        assert f"*Thread opened: {thread}.*" in before, before
+    assert " ".join(screen.split()).count("A thread opens") == len(adventure.threads)
+
+
+def test_the_tutorials_letter_is_delivered_on_the_pier_not_at_sea(tmp_path):
+    """Before: "Deliver the letter" was closed the moment the courier was beaten, the ferry still at sea."""
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    scenes = load_adventure(find_adventure("tutorial")).scenes
+    closes = {sid for sid, scene in scenes.items() for e in scene.on_enter if "close_thread" in str(e)}
+    assert closes == {"arrival"}

@@ -213,6 +213,8 @@ class Game:
             self.trigger_event("begin")
         if self.flow_state == "party":
             set_up_party(self, self._party_given)
+            for thread in self.adventure.threads:  # open from the start: said once, as a thread opened later is
+                self.emit("thread", text=thread, opened=True)
             self.trigger_event(move_trigger(self.adventure.start))
         while not self.finished:
             self.turn()
