@@ -739,3 +739,12 @@ def test_each_reduction_changes_no_finding_on_random_adventures(seed, tmp_path):
         pytest.skip("a counter that grows without end: no complete search to compare with")
     for reduce in REDUCED:
         _same_findings(prove(adventure, max_states=2000, reduce=reduce), full)
+
+
+def test_the_first_line_says_what_merging_drops_in_words_a_new_author_reads():
+    """Before: "22 states searched (37 before merging what nothing ahead can read)", read as jargon."""
+    proof = prove(load_adventure(ROOT / "scenes" / "tutorial.toml"))
+    first = text_lines(proof, {}, seeds=0, pcs=[])[0]
+    merged = max(proof.unreduced, len(proof.nodes))
+    assert merged > len(proof.nodes)  # the tutorial does merge: the words are there to read
+    assert f"({merged:,} before merging states that differ only in what no later scene reads)" in first

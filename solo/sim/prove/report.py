@@ -88,7 +88,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     took = proof.seconds + proof.walk_seconds
     merged = max(proof.unreduced, len(proof.nodes))
     searched = len(proof.nodes) - proof.frontier
-    merging = f"{merged:,} before merging what nothing ahead can read" if merged > len(proof.nodes) else ""
+    merging = (f"{merged:,} before merging states that differ only in what no later scene reads"
+               if merged > len(proof.nodes) else "")
     out = [f"{adv.title}: " + (f"{searched:,} states searched" + (f" ({merging})" if merging else "")
                                if proof.complete else
                                f"stopped at the state limit: {searched:,} states searched of {len(proof.nodes):,} "
