@@ -409,3 +409,19 @@ def test_a_long_chance_won_never_says_the_loser_had_it_won(templates):
             for t in lines if claims.search(t.text)]
     assert said == []
     assert any(key[1] == "against_odds" for key in templates.lines)  # the event has lines to look at
+
+
+def test_a_wound_is_the_kind_the_weapon_makes(templates):
+    """Before: "Signe's dagger finds a way through. A bruise tomorrow, nothing more." A line about a blow that
+    names a bruise is drawn only for blunt weapons and fists, one that names a nick only for a blade."""
+    kinds = {r"\bbruis": {"blunt", "unarmed"}, r"\bnick(ed)?\b": {"blade"}}
+    wrong = []
+    for key, lines in templates.lines.items():
+        if key[0] != "combat" or not key[1].startswith("damage"):
+            continue
+        for t in lines:
+            for pattern, allowed in kinds.items():
+                weapons = set(t.filters.get("weapon", ()))
+                if re.search(pattern, t.text, re.I) and not (weapons and weapons <= allowed):
+                    wrong.append((key, t.text))
+    assert wrong == []
