@@ -92,9 +92,10 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
             as_json: bool) -> None:
     """Compute exactly who wins a one-against-one Extended Conflict.
 
-    The answer comes from a Markov chain over the two Pools and what each
-    round leaves for the next (Covert's and Flamboyant's −20, Clever's edge),
-    not from sampling; a side is out when its Pool reaches zero. Each side
+    The answer is worked out over every pair of Pools the fight can reach
+    and what each round leaves for the next (Covert's and Flamboyant's −20,
+    Clever's edge), not played out by dice; a side is out when its Pool
+    reaches zero. Each side
     keeps one Lens every round (Clever: Clever, then the +20 edge, and
     again). Without --lens-a every Lens of A is priced and the best marked.
 
