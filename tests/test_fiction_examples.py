@@ -568,11 +568,11 @@ def test_seed_119_a_runner_who_cannot_draw_breath_does_not_leap_onto_a_wall(temp
 def test_seed_65_frode_s_rounds_stuck_in_traffic_are_one_sentence(templates):
     """`solo duel --type car_chase --seed 65`: rounds 1 to 6 came to nothing, and each was told with its own
     traffic ("Both cars snarl up in traffic." … "Neither driver finds a way past the lorry."). The first is
-    told, the next five in one sentence when the run ends (the same fight now)."""
+    told, the next five in one sentence when the run ends, which looks back on all six (the same fight now)."""
     told = duel(templates, "car_chase", 65)
     stalled = [e["round"] for e in told.of("round_result") if e["winner"] is None]
     assert stalled[:6] == [1, 2, 3, 4, 5, 6]
     told_stalled = [p[0] for p in told.picks if p[1] in ("stalemate_failed", "stalemate_tie")]
     assert 1 in told_stalled and not set(told_stalled) & {2, 3, 4, 5, 6}
     [run] = [p for p in told.drawn("stalemate_run") if p[0] == 7]
-    assert "five more rounds" in told.text(7)
+    assert "six rounds" in told.text(7) and "more round" not in told.text(7)

@@ -590,7 +590,10 @@ class Narrator:
         more, self._stalled = self._stalled - 1, 0
         if more < 1:
             return []
-        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": _count(more)},
+        # looking back from a round with a result, "one more round" had no round to be one more than: the whole
+        # run is counted there ("nothing had changed for two rounds"), its first round told when it came
+        rounds = _count(more + 1, more=False) if before else _count(more)
+        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": rounds},
                          variants=["before"] if before else [])]
 
     def _record(self, cast: Cast, winner: Person, lens: str) -> None:
@@ -833,9 +836,9 @@ def _severity(blow: Mapping[str, Any], ends: bool = False) -> str:
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
-def _count(n: int) -> str:
-    """A run of rounds in words: "one more round", "three more rounds"."""
-    return f"{_NUMBERS[n] if 0 <= n < len(_NUMBERS) else n} more round{'' if n == 1 else 's'}"
+def _count(n: int, *, more: bool = True) -> str:
+    """A run of rounds in words: "one more round", "three more rounds" (``more``: False, "three rounds")."""
+    return f"{_NUMBERS[n] if 0 <= n < len(_NUMBERS) else n}{' more' if more else ''} round{'' if n == 1 else 's'}"
 
 
 def _decided(d: Mapping[str, Any], cast: Cast) -> bool:
