@@ -622,3 +622,24 @@ def test_one_walks_away_from_a_lock_and_flees_from_a_person():
     lock = labels(conflict_type("lockpicking"), obstacle("Old lock", "easy"))
     assert "Walk away" in lock and "Flee" not in lock and "Give up" in lock
     assert "Flee" in labels(COMBAT, from_character(make_char("Brakk", Combat=40), "b", COMBAT))
+
+
+def test_a_person_standing_as_an_obstacle_rolls_a_skill_and_a_thing_a_challenge():
+    """Before: "Halvard Brekke: 12 against 70 = Challenge 70", the label of a lock, for a man."""
+    from solo.rules.fiction import Fiction
+    from solo.ui.describe import conflict_roll
+
+    man = obstacle("Halvard Brekke", challenge=70, pool=12, fiction=Fiction(body="flesh", pronoun="he"))
+    lock = obstacle("the old lock", "easy", fiction=Fiction(body="object", pronoun="it"))
+    assert man.skill_name == "Skill"
+    assert lock.skill_name == "Challenge" and obstacle("the storm", "hard").skill_name == "Challenge"
+    social = conflict_type("social")
+    pc = from_character(make_char("Espen", Social=50), "a", social,
+                        decider=Answers(lens="none", luck_flip="no", luck_reduce="no", push="out"))
+    log = EventLog()
+    Conflict(social, [pc, man], random.Random(3), sink=log, round_limit=1).run()
+    said = [conflict_roll(e, {}) for e in log.of("roll")]
+    assert any(line.startswith("Halvard Brekke: ") and line.endswith(("= Skill 70: success", "= Skill 70: failure",
+                                                                       "= Skill 70: exceptional success",
+                                                                       "= Skill 70: exceptional failure"))
+               for line in said), said

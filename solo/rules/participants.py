@@ -154,8 +154,12 @@ class Participant:
 
     @property
     def skill_name(self) -> str:
-        """What the bare number of :meth:`base_parts` is called: the conflict skill, or an obstacle's rating."""
-        return self.skill if self.char is not None and self.skill else "Challenge"
+        """What the bare number of :meth:`base_parts` is called: the conflict skill, or an obstacle's rating
+        (a person standing as one, by its fiction, has a skill: "Halvard Brekke … Skill 35", not "Challenge")."""
+        if self.char is not None and self.skill:
+            return self.skill
+        someone = self.fiction is not None and self.fiction.body in ("flesh", "undead", "animal")
+        return "Skill" if someone else "Challenge"
 
     @property
     def weapon_focus(self) -> str:
