@@ -414,10 +414,10 @@ def test_a_long_chance_won_never_says_the_loser_had_it_won(templates):
 def test_a_wound_is_the_kind_the_weapon_makes(templates):
     """Before: "Signe's dagger finds a way through. A bruise tomorrow, nothing more." A line about a blow that
     names a bruise is drawn only for blunt weapons and fists, one that names a nick only for a blade."""
-    kinds = {r"\bbruis": {"blunt", "unarmed"}, r"\bnick(ed)?\b": {"blade"}}
+    kinds = {r"\bbruis": {"blunt", "unarmed"}, r"\bnick(s|ed)?\b": {"blade"}}
     wrong = []
     for key, lines in templates.lines.items():
-        if key[0] != "combat" or not key[1].startswith("damage"):
+        if key[0] != "combat":
             continue
         for t in lines:
             for pattern, allowed in kinds.items():
@@ -425,3 +425,12 @@ def test_a_wound_is_the_kind_the_weapon_makes(templates):
                 if re.search(pattern, t.text, re.I) and not (weapons and weapons <= allowed):
                     wrong.append((key, t.text))
     assert wrong == []
+
+
+def test_two_watchers_who_tie_are_not_told_as_sneaking(templates):
+    """Found by review: two watchers (side b of a sneaking conflict) who tied drew the sneakers' lines ("make for
+    the same shadow"). Side b has lines of its own, and none of them sneaks."""
+    narrator = Narrator(templates, random.Random(0))
+    chain = narrator.chain("sneaking", "stalemate_allies", (), "b")
+    _pool, lines = narrator.candidates(chain, frozenset({"actor", "target"}))
+    assert lines and not [t.text for t in lines if re.search(r"shadow|go first|freeze", t.text)]

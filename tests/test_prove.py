@@ -68,14 +68,17 @@ def test_a_best_chance_that_rests_on_played_conflicts_is_an_estimate_not_a_certa
     assert "about 100 % (estimated" in arrival and "chance 100 %" not in arrival
     exact = prove(load_adventure(DATA / "odds.toml"))  # rolls only: every chance worked out
     assert not any(found["estimated"] for found in exact.endings.values())
-    # by hand: the start (0) offers an exact move to 1 and 3 (0.9 to a target) and a sampled one to 2 (1.0)
-    start = Node(0, "s", "s", 0, moves=[Move("a", "1", "exact", [Arc(0.9, 1, None), Arc(0.1, 3, None)]),
-                                               Move("b", "2", "played", [Arc(1.0, 2, None)], sampled=True)])
-    nodes = [start, Node(1, "t", "t", 1, 0, (0, None)), Node(2, "t2", "t", 1, 0, (1, None)),
-             Node(3, "u", "u", 1, 0, (0, None))]
-    assert _rests_on_samples(nodes, [1.0, 1.0, 1.0, 0.0])  # best play takes the sampled move
-    start.moves[0].arcs = [Arc(1.0, 1, None)]
-    assert not _rests_on_samples(nodes, [1.0, 1.0, 1.0, 0.0])  # the exact move does as well: it is taken
+    # by hand: the start (0) offers a wait that loops back, an exact move to 1 and 3 (0.9 to a target) and a
+    # sampled one to 2 (1.0)
+    start = Node(0, "s", "s", 0, moves=[Move("w", "1", "wait", [Arc(1.0, 0, None)]),
+                                        Move("a", "2", "exact", [Arc(0.9, 1, None), Arc(0.1, 3, None)]),
+                                        Move("b", "3", "played", [Arc(1.0, 2, None)], sampled=True)])
+    nodes = [start, Node(1, "t", "t", 1, 0, (1, None)), Node(2, "t2", "t", 1, 0, (2, None)),
+             Node(3, "u", "u", 1, 0, (1, None))]
+    # best play takes the sampled move (the wait, which matches its own state's value, hides nothing)
+    assert _rests_on_samples(nodes, [1.0, 1.0, 1.0, 0.0], {1, 2})
+    start.moves[1].arcs = [Arc(1.0, 1, None)]
+    assert not _rests_on_samples(nodes, [1.0, 1.0, 1.0, 0.0], {1, 2})  # the exact move does as well
 
 
 def test_a_count_that_grows_forever_still_gives_a_finite_search():

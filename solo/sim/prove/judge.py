@@ -33,7 +33,7 @@ def judge(proof: Proof) -> None:
             "reachable": bool(targets),
             "steps": dist[0] if nodes else None,
             "best_chance": min(1.0, value[0]) if value else 0.0,
-            "estimated": _rests_on_samples(nodes, value) if value else False,
+            "estimated": _rests_on_samples(nodes, value, set(targets)) if value else False,
         }
     ends = [n.id for n in nodes if n.end in ending_ids or n.end == FALLEN]
     can_end = _marked(parents, ends, len(nodes))
@@ -99,7 +99,7 @@ def _marked(parents: list[list[int]], seeds: list[int], size: int) -> list[bool]
     return mark
 
 
-def _best_values(nodes: list[Node], targets: set[int]) -> list[float]:
+def _best_values(nodes: list[Node], targets: set[int], *, exact_only: bool = False) -> list[float]:
     """Each state's chance of reaching a target, choosing best everywhere: value iteration from below.
 
     States not searched count as never reaching it, so with an incomplete
@@ -111,7 +111,8 @@ def _best_values(nodes: list[Node], targets: set[int]) -> list[float]:
         change = 0.0
         for n in order:
             assert n.moves is not None
-            best = max((sum(a.chance * value[a.child] for a in m.arcs) for m in n.moves), default=0.0)
+            best = max((sum(a.chance * value[a.child] for a in m.arcs) for m in n.moves
+                        if not exact_only or (not m.sampled and m.fighter is None)), default=0.0)
             if best > value[n.id]:
                 change = max(change, best - value[n.id])
                 value[n.id] = best
@@ -120,33 +121,18 @@ def _best_values(nodes: list[Node], targets: set[int]) -> list[float]:
     return value
 
 
-def _rests_on_samples(nodes: list[Node], value: list[float]) -> bool:
+def _rests_on_samples(nodes: list[Node], value: list[float], targets: set[int]) -> bool:
     """Whether best play's chance rests on a conflict estimated by playing it (sampled, or fought as a bot
     fights): it then reads as an estimate, never as a certainty (200 plays all won is not "100 %").
 
-    Best play is followed from the start, at each state by a move that reaches its value, one worked out
-    exactly where one does as well (within float dust); every state it may lead to is followed in turn.
+    Best play is worked out again with those moves left out: if it then does worse from the start, its chance
+    came from them. (Following best play's own moves instead went wrong on a choice that loops back, which
+    always matches its state's value, and on two exact moves that tie.)
     """
     if not nodes or value[0] <= 0.0:
         return False
-    seen = {0}
-    queue = deque([0])
-    while queue:
-        n = nodes[queue.popleft()]
-        if not n.moves or value[n.id] <= 0.0:
-            continue
-        worth = [(sum(a.chance * value[a.child] for a in m.arcs), m) for m in n.moves]
-        best = max(w for w, _ in worth)
-        if best < value[n.id] - 1e-9:
-            continue  # a target itself, or a state whose value came from no move
-        exact = [m for w, m in worth if w >= best - 1e-12 and not m.sampled and m.fighter is None]
-        if not exact:
-            return True
-        for a in exact[0].arcs:
-            if a.chance > 0 and a.child not in seen and value[a.child] > 0.0:
-                seen.add(a.child)
-                queue.append(a.child)
-    return False
+    exact = _best_values(nodes, targets, exact_only=True)
+    return exact[0] < value[0] - 1e-12
 
 
 def path_to(proof: Proof, node: Node) -> list[dict[str, Any]]:
