@@ -224,6 +224,7 @@ def test_ties_between_highest_successes_are_a_stalemate():
     assert conflict.run().outcome == "stalemate"
     result = log.of("round_result")[0]
     assert result["stalemate"] and result["tie"] and not log.of("damage")
+    assert sorted(result["tied"]) == ["A", "B"] and not result["allies_tied"]  # across the sides, not allies
 
 
 def test_two_allies_tied_with_the_best_roll_make_a_stalemate_and_the_round_says_who():
@@ -245,25 +246,14 @@ def test_two_allies_tied_with_the_best_roll_make_a_stalemate_and_the_round_says_
     assert sorted(result["tied"]) == ["A1", "A2"] and not log.of("damage")
 
 
-def test_a_tie_across_the_sides_is_not_told_as_allies():
-    a = make_char("A", Combat=50)
-    b = make_char("B", level="common", Combat=50)
-    conflict, pa, pb, log, _ = duel(a, b, [33, 33], a_decider=Answers(lens="none"), round_limit=1)
-    conflict.run()
-    result = log.of("round_result")[0]
-    assert result["tie"] and not result["allies_tied"] and sorted(result["tied"]) == ["A", "B"]
-    won = duel(a, b, [20, 45, 3], a_decider=Answers(lens="none", luck_reduce="no"), round_limit=1)
-    won[0].run()
-    assert won[3].of("round_result")[0]["tied"] == [] and not won[3].of("round_result")[0]["allies_tied"]
-
-
 def test_highest_success_wins_not_lowest():
     a = make_char("A", Combat=50)
     b = make_char("B", level="common", Combat=50)
     conflict, pa, pb, log, _ = duel(a, b, [20, 45, 3], a_decider=Answers(lens="none", luck_reduce="no"),
                                     round_limit=1)
     conflict.run()
-    assert log.of("round_result")[0]["winner"] == "B"
+    result = log.of("round_result")[0]
+    assert result["winner"] == "B" and result["tied"] == [] and not result["allies_tied"]
 
 
 def test_hundred_always_fails_even_above_100_percent():

@@ -561,9 +561,9 @@ class Narrator:
             if self._stalled > 1:
                 return []  # a run of rounds with no result: told in one sentence when it ends
             self._bearing_due = True
-            tied = [cast.person(k) for k in d.get("tied") or ()]
             if d.get("allies_tied"):  # allies rolled the same best: nobody met anybody, and nobody answered
                 # two are told by name; three or more are left to the round's line, which names them all
+                tied = [cast.person(k) for k in d.get("tied") or ()]
                 return lines + ([self.say(cast, "stalemate_allies", tied[0], tied[1])] if len(tied) == 2 else [])
             a, b = cast.group("a"), cast.group("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"

@@ -299,7 +299,7 @@ class Session:
         if self.characters_dir is None or self.game is None:
             return
         from ..characters import in_folder, save_new_character, update_character
-        from ..rules.character import PRONOUNS
+        from ..narration.text import pronoun_forms
 
         roster = getattr(self.game, "roster", None)  # the roster the game offered, and what was taken from it
         chosen: dict[str, Path] = roster.chosen if roster is not None else {}
@@ -320,7 +320,7 @@ class Session:
                 say(self.console, f"{pc.name} was not written: {exc}", style="red", soft_wrap=True)
                 continue
             # a whole command, as the resume hint is; ADVENTURE is the player's to name (any adventure takes them)
-            them = PRONOUNS.get(pc.pronoun, PRONOUNS["they"])["them"]  # Espen is "he" in the story: "him" here
+            them = pronoun_forms(pc.pronoun)["them"]  # Espen is "he" in the story: "him" here
             say_copyable(self.console, f"{pc.name} is saved. Take {them} on with:",
                          f"solo play ADVENTURE --pc {shlex.quote(str(path.absolute()))}")
 

@@ -28,12 +28,13 @@ def judge(proof: Proof) -> None:
         targets = [n.id for n in nodes if n.end == ending]
         dist = _distances(parents, targets, len(nodes))
         proof.distances[ending] = dist
-        value = _best_values(nodes, set(targets)) if targets else None
+        goal = set(targets)
+        value = _best_values(nodes, goal) if goal else None
         proof.endings[ending] = {
-            "reachable": bool(targets),
+            "reachable": bool(goal),
             "steps": dist[0] if nodes else None,
             "best_chance": min(1.0, value[0]) if value else 0.0,
-            "estimated": _rests_on_samples(nodes, value, set(targets)) if value else False,
+            "estimated": _rests_on_samples(nodes, value, goal) if value else False,
         }
     ends = [n.id for n in nodes if n.end in ending_ids or n.end == FALLEN]
     can_end = _marked(parents, ends, len(nodes))
