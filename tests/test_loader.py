@@ -272,3 +272,24 @@ def test_on_enter_as_a_table_takes_only_before_and_after(tmp_path):
     text = (Path(__file__).parent / "data" / "format" / "score.toml").read_text(encoding="utf-8")
     problems = problems_of(tmp_path, text.replace("after = [", "during = ["))
     assert any("on_enter" in str(p) and "during" in str(p) for p in problems), [str(p) for p in problems]
+
+
+@pytest.mark.parametrize("written, refused", [
+    ('"A hall.\x9b2J"', True),  # a C1 control as it is (TOML refuses an ESC as it is itself)
+    ('"A hall.\\u001b[2J"', True),  # an ESC by its number
+    ('"A hall.\\U0000009b2J"', True),  # a C1 control by its long number
+    ('"A hall.\\b"', True),  # backspace
+    ('"A hall.\\f"', True),  # form feed
+    ('"A hall.\\\\u001b"', False),  # a backslash, then plain letters
+    ("'A hall.\\u001b'", False),  # a literal string keeps its backslash
+    ('"A hall.\\u00e9\\t\\n"', False),  # é, a tab and a line break are text
+], ids=["raw", "u", "long-u", "backspace", "form-feed", "escaped-backslash", "literal", "visible"])
+def test_a_control_character_in_a_value_is_refused_however_it_is_written(tmp_path, written, refused):
+    """A terminal acts on an ESC rather than showing it (a scene's text could clear the screen): refused as written
+    and as TOML's escapes make it, and only those; the look at the raw text that skips the walk over every value
+    must not skip a file that has one."""
+    problems = problems_of(tmp_path, MINIMAL.replace('text = "A hall."', f"text = {written}"))
+    controlled = [p for p in problems if "control character" in p.message]
+    assert bool(controlled) is refused, problems
+    if refused:
+        assert controlled[0].path == "scenes.hall.text" and controlled[0].line == 11 and controlled[0].code == "E002"
