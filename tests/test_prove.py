@@ -19,7 +19,7 @@ from solo.sim.prove.judge import path_to
 from solo.sim.prove.limits import DEFAULT_MAX_STATES
 from solo.sim.prove.probe import start
 from solo.sim.prove.reads import Reads, _cap, _uses
-from solo.sim.prove.report import exit_code, percent, text_lines
+from solo.sim.prove.report import chance_words, exit_code, percent, text_lines
 from solo.sim.prove.search import Arc, Move, Node, _add, prove
 from solo.sim.prove.walkthrough import walk
 from solo.story.format.expressions import parse_condition
@@ -51,6 +51,16 @@ def test_best_chance_is_the_hand_computed_one():
     assert proof.endings["inside"]["best_chance"] == pytest.approx(0.50 * 0.30, abs=1e-12)
     assert proof.endings["shut"]["best_chance"] == pytest.approx(0.90, abs=1e-12)
     assert success_chance(50) * success_chance(30) == pytest.approx(0.15)
+
+
+def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
+    """"about" goes before a number, never before a bound: the report read "about > 99.9 %"."""
+    assert chance_words(0.9995) == "> 99.9 %" and chance_words(0.5) == "50.0 %"
+    tail = " (estimated: it rests on conflicts played, not worked out)"
+    assert chance_words(0.9995, estimated=True) == "> 99.9 %" + tail
+    assert chance_words(0.0004, estimated=True) == "< 0.1 %" + tail
+    assert chance_words(0.975, estimated=True) == "about 97.5 %" + tail
+    assert chance_words(1.0, estimated=True) == "about 100 %" + tail
 
 
 def test_a_best_chance_that_rests_on_played_conflicts_is_an_estimate_not_a_certainty():

@@ -78,6 +78,17 @@ def percent(p: float) -> str:
     return f"{p * 100:.1f} %" if p >= 0.001 else "< 0.1 %"
 
 
+def chance_words(p: float, *, estimated: bool = False) -> str:
+    """A best-play chance for the report; one that rests on conflicts played, not worked out, is never read as a
+    certainty: "about 97.5 % (estimated: …)", or "> 99.9 % (estimated: …)" where the bound says it already."""
+    chance = percent(p)
+    if not estimated:
+        return chance
+    if chance[0].isdigit():
+        chance = f"about {chance}"
+    return f"{chance} (estimated: it rests on conflicts played, not worked out)"
+
+
 def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int, pcs: list[str],
                spec: str | None = None, scripts: dict[str, str] | None = None) -> list[str]:
     """The report a person reads, a line each (plain text: the caller prints it without markup).
@@ -110,9 +121,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
             out.append(f"  {title}: NOT REACHED" + ("" if proof.complete else " (within the states searched)"))
             continue
         steps = found["steps"]
-        chance = percent(found["best_chance"])
-        if found["estimated"]:  # it rests on conflicts played, not worked out: never read as a certainty
-            chance = f"about {chance} (estimated: it rests on conflicts played, not worked out)"
+        chance = chance_words(found["best_chance"], estimated=found["estimated"])
         out.append(f"  {title}: reachable in {steps} choice{'s' * (steps != 1)}; best-play chance {chance}")
         walk = walks.get(name)
         if walk is not None and walk.too_long:
