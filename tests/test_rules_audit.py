@@ -133,6 +133,24 @@ def test_item5_the_second_improvement_roll_goes_to_another_skill():
     assert "Awareness" not in improvement.improvable_skills(espen, {"Awareness"})
 
 
+def test_the_second_improvement_menu_keeps_the_numbers_of_the_first():
+    """A skill improved leaves a gap, as a scene's choices do: the second menu renumbered from 1 once, so a typed
+    "2" (or a script's) meant Social at the first roll and something else at the second."""
+    player = Answers(willpower_acted="yes", improve=["1", "2"])
+    game = Game(load_adventure(find_adventure("tutorial")), seed=3, decider=player)
+    espen = pregenerated("espen")
+    game.state.party = [espen]
+    epilogue(game)
+    first, second = [q for q in player.asked if q.kind == "improve"]
+    numbered = {o.key: o.number for o in first.options}
+    assert [o.number for o in first.options] == list(range(1, len(first.options) + 1))
+    assert all(o.number == numbered[o.key] for o in second.options)  # each option keeps its number
+    assert 1 not in {o.number for o in second.options}  # the skill improved first is gone, and its number too
+    assert second.resolve("2") == first.resolve("2") == first.options[1].key
+    assert espen.skills[first.options[1].key.split(":")[1]] > pregenerated("espen").skills[
+        first.options[1].key.split(":")[1]]
+
+
 DEBT_ADVENTURE = '''
 [adventure]
 id = "debt"

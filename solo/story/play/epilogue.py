@@ -49,6 +49,9 @@ def epilogue(game: Game) -> None:
         earned = end_session(pc, acted_by_willpower=acted == "yes")
         game.emit("session_end", actor=pc.name, earned=earned, luck_before=before, luck=pc.luck)
         improved: set[str] = set()  # a later roll goes to another skill (docs/rules.md §2.9)
+        # each option keeps the number it was first shown with, as a scene's choices do: a skill improved leaves a
+        # gap, and a typed "3" (or a script's) means the same option at every roll
+        numbers: dict[str, int] = {}
         while pc.improvement_rolls > 0:
             options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + 1d4+1")
                        for sk in improvable_skills(pc, improved, t)]
@@ -63,6 +66,8 @@ def epilogue(game: Game) -> None:
                 options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
                             for tag in t.tags if tag not in pc.tags]
             options.append(Option("keep", "Keep the rolls for later", "a new Focus costs 4, a new Tag 5"))
+            options = [Option(o.key, o.label, o.detail, number=numbers.setdefault(o.key, len(numbers) + 1))
+                       for o in options]
             rolls = pc.improvement_rolls
             prompt = f"{rolls} improvement roll{'s' if rolls != 1 else ''} to spend: spend one now?"
             choice = game.ask("improve", prompt,
