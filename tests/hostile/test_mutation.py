@@ -19,6 +19,7 @@ import copy
 import json
 import math
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -234,6 +235,10 @@ class Arena:
         assert not strays, f"{description}: written outside the mutant's folder: {strays[:5]}"
         assert not self.outside.exists(), f"{description}: written to {self.outside}"
         assert set(os.listdir(self.root.parent)) == around, f"{description}: written next to the test's folder"
+        # checked: the next mutant's look for strays need not walk this one's files again (it sees a file written
+        # into this folder all the same, as new)
+        self.monkeypatch.chdir(self.root)
+        shutil.rmtree(self.root / f"mutant{self.count}")
 
 
 @pytest.fixture
