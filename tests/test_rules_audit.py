@@ -142,10 +142,10 @@ def test_the_second_improvement_menu_keeps_the_numbers_of_the_first():
     game.state.party = [espen]
     epilogue(game)
     first, second = [q for q in player.asked if q.kind == "improve"]
-    numbered = {o.key: o.number for o in first.options}
-    assert [o.number for o in first.options] == list(range(1, len(first.options) + 1))
-    assert all(o.number == numbered[o.key] for o in second.options)  # each option keeps its number
-    assert 1 not in {o.number for o in second.options}  # the skill improved first is gone, and its number too
+    numbered = {o.key: n for n, o in first.numbered()}  # the numbers each menu shows
+    assert list(numbered.values()) == list(range(1, len(first.options) + 1))
+    assert all(numbered[o.key] == n for n, o in second.numbered())  # each option keeps its number
+    assert 1 not in {n for n, _ in second.numbered()}  # the skill improved first is gone, and its number too
     assert second.resolve("2") == first.resolve("2") == first.options[1].key
     assert espen.skills[first.options[1].key.split(":")[1]] > pregenerated("espen").skills[
         first.options[1].key.split(":")[1]]

@@ -66,8 +66,11 @@ def epilogue(game: Game) -> None:
                 options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
                             for tag in t.tags if tag not in pc.tags]
             options.append(Option("keep", "Keep the rolls for later", "a new Focus costs 4, a new Tag 5"))
-            options = [Option(o.key, o.label, o.detail, number=numbers.setdefault(o.key, len(numbers) + 1))
-                       for o in options]
+            if not numbers:  # the first menu: numbered as it stands
+                numbers = {o.key: n for n, o in enumerate(options, 1)}
+            else:  # a later one: each option keeps its first number, one not shown then goes after them
+                options = [Option(o.key, o.label, o.detail, number=numbers.setdefault(o.key, len(numbers) + 1))
+                           for o in options]
             rolls = pc.improvement_rolls
             prompt = f"{rolls} improvement roll{'s' if rolls != 1 else ''} to spend: spend one now?"
             choice = game.ask("improve", prompt,
