@@ -82,6 +82,26 @@ def test_the_card_and_explain():
     assert all(e["reason"] for e in first if e["kind"] == "npc_decision")
 
 
+def test_comae_is_said_in_words_where_the_table_counts_some(tmp_path):
+    """The outcome table said "comae" with nothing to say what it is; a master NPC that pushes on against a PC
+    too strong for it ends some duels there, and the table then says it under itself. The JSON keeps the key."""
+    from importlib.resources import files
+
+    espen = files("solo.rules") / "data" / "pregens" / "espen_lind.toml"
+    strong = tmp_path / "strong.toml"
+    strong.write_text(espen.read_text(encoding="utf-8").replace("\nCombat = 30\n", "\nCombat = 95\n"),
+                      encoding="utf-8")
+    args = ("--level", "master", "--runs", "300", "--seed", "1", "--pc", str(strong))
+    data = json.loads(run(*args, "--json").output)
+    assert data["outcomes"]["comae"] > 0
+    out = run(*args).output
+    assert " in comae    │     " in out
+    assert "  in comae: it pushed on below zero until its Pool hit minus its full value\n" in out
+    assert "\n comae " not in out
+    calm = run("--runs", "20", "--seed", "4").output  # nobody in comae: no note
+    assert " in comae " in calm and "pushed on below zero" not in calm
+
+
 def test_narrate_tells_the_first_conflict():
     pytest.importorskip("solo.narration")
     result = run("--runs", "3", "--seed", "4", "--narrate")

@@ -326,3 +326,24 @@ def test_coverage_lists_what_no_run_showed_and_processes_add_up():
     assert "not_shown" not in simulate(Options(str(DATA / "coverage.toml"), 5), jobs=1)  # only when asked
     result = CliRunner().invoke(cli, ["simulate", str(DATA / "coverage.toml"), "--runs", "20", "--coverage"])
     assert result.exit_code == 0 and "Never shown in 20 runs (4):" in result.output
+
+
+def test_the_npc_table_says_what_in_comae_means_where_it_counts_some(capsys):
+    """The NPC table's last column read "comae" with nothing to say what it is; where a run left an NPC there, a
+    line under the table says it (the words solo duel uses), and where none, nothing."""
+    from solo.cli.duel import COMAE_NOTE
+    from solo.cli.simulate import _show
+
+    rate = {"rate": 0.0}
+    report = {"runs_per_second": None, "adventure": "t", "runs": 10, "seed": 1, "policy": "explorer", "party": [],
+              "jobs": 1, "endings": {}, "unreached": [], "checks": [], "conflicts": [], "turns": {"mean": 1, "max": 1},
+              "error_count": 0,
+              "npcs": {"brakk": {"conflicts": 10, "lenses": {}, "fled": rate, "surrendered": rate, "out": 7,
+                                 "comae": 3}}}
+    _show(report)
+    shown = capsys.readouterr().out
+    assert "in comae" in shown and f"  {COMAE_NOTE}" in shown
+    report["npcs"]["brakk"]["comae"] = 0
+    _show(report)
+    shown = capsys.readouterr().out
+    assert "in comae" in shown and COMAE_NOTE not in shown

@@ -194,9 +194,11 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     outcomes.add_column("times", justify="right")
     outcomes.add_column("share", justify="right")
     for outcome, count in stats.outcomes.items():
-        outcomes.add_row(outcome, str(count), f"{count / stats.runs:.1%}")
+        outcomes.add_row(OUTCOME_WORDS.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
     console.print(lenses)
     console.print(outcomes)
+    if stats.outcomes.get("comae"):
+        say(console, f"  {COMAE_NOTE}", style="dim")
     line = f"Mean rounds {stats.mean_rounds:.2f}"
     if stats.breaks:
         line += " · when its nerve broke: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in
@@ -206,6 +208,12 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     say(console, line)
     played = f"{stats.runs:,} conflict{'s' if stats.runs != 1 else ''} played in {elapsed:.2f} s."
     say(console, played, style="dim")  # (it read "1,024 conflicts/s", a benchmark's line, under the tables)
+
+
+#: How an outcome reads in the table (the JSON keeps the keys).
+OUTCOME_WORDS = {"comae": "in comae"}
+#: Under a table that counts some: what the word means (docs/rules.md §5.5).
+COMAE_NOTE = "in comae: it pushed on below zero until its Pool hit minus its full value"
 
 
 def _show_explain(console: Console, stats: DuelStats) -> None:

@@ -192,13 +192,17 @@ def _show(r: dict) -> None:
                           f"surrendered in {c['npc_surrendered']['rate']:.0%} of these conflicts", soft_wrap=True)
     if r["npcs"]:
         t = Table(title="NPCs in conflicts", title_justify="left")
-        for col in ("NPC", "conflicts", "Lenses", "fled", "surrendered", "out", "comae"):
+        for col in ("NPC", "conflicts", "Lenses", "fled", "surrendered", "out", "in comae"):
             t.add_column(col)
         for nid, e in r["npcs"].items():
             lenses = ", ".join(f"{k} {v:.0%}" for k, v in sorted(e["lenses"].items(), key=lambda kv: -kv[1])[:4])
             t.add_row(nid, f"{e['conflicts']:,}", lenses or "-", f"{e['fled']['rate']:.0%}",
                       f"{e['surrendered']['rate']:.0%}", f"{e['out']:,}", f"{e['comae']:,}")
         console.print(t)
+        if any(e["comae"] for e in r["npcs"].values()):
+            from .duel import COMAE_NOTE
+
+            say(console, f"  {COMAE_NOTE}", style="dim")
 
     state = r.get("state_at_end") or {}
     if state.get("counters") or state.get("flags") or state.get("items"):
