@@ -200,7 +200,7 @@ _ESCAPED_CONTROL = re.compile(r"\\[bfuU]")
 
 def _may_hold_control(text: str) -> bool:
     """Whether any value read from ``text`` can hold a control character: one written as it is, or an escape that
-    may make one. Most files have neither, and a look at the text is a tenth of the cost of walking every value."""
+    may make one. Most files have neither, and a look at the text costs far less than a walk over every value."""
     return CONTROL.search(text) is not None or _ESCAPED_CONTROL.search(text) is not None
 
 
