@@ -53,6 +53,34 @@ def test_best_chance_is_the_hand_computed_one():
     assert success_chance(50) * success_chance(30) == pytest.approx(0.15)
 
 
+def test_a_pool_the_conflict_never_reads_counts_only_by_being_below_zero(monkeypatch):
+    """A quarrel after a scratch to BODY is the quarrel priced before it, the same odds to the bit (the search
+    met Vellan's quarrels at BODY 12, 11 and 10 and priced each apart); BODY below zero is priced apart (every
+    skill takes the hurt penalty), and so is a scratch before a fight, where BODY is the conflict's Pool."""
+    from solo.characters import pregenerated
+    from solo.story.play import chances
+
+    def price(conflict: str, body: int, *, fresh: bool = False):
+        if fresh:
+            monkeypatch.setattr(chances, "_PRICED", {})
+        game = start(load_adventure(EXAMPLE), [pregenerated("espen")])
+        game.state.pcs[0].pools["BODY"].current = body
+        spec = {"type": conflict, "npcs": ["keeper"], "rounds": 5, "won": "tower", "lost": "tower"}
+        got = chances.conflict_chances(game, spec)
+        return [(p.outcome, float.hex(p.chance), p.lens, p.sampled) for p in got.plans], len(chances._PRICED)
+
+    monkeypatch.setattr(chances, "_PRICED", {})
+    whole, priced = price("social", 12)
+    assert price("social", 11) == (whole, priced)  # read back, not priced again
+    assert price("social", 11, fresh=True)[0] == whole  # and priced afresh it is the same, bit for bit
+    hurt, _ = price("social", -1, fresh=True)
+    assert price("social", -1)[1] == 1 and price("social", 12)[1] == 2  # below zero is a price of its own
+    assert hurt != whole  # (the penalty shows in the odds)
+    fight, _ = price("combat", 12, fresh=True)
+    assert price("combat", 11)[1] == 2  # BODY is a fight's Pool: every point counts
+    assert price("combat", 11, fresh=True)[0] != fight
+
+
 def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
     """"about" goes before a number, never before a bound: the report read "about > 99.9 %"."""
     assert chance_words(0.9995) == "> 99.9 %" and chance_words(0.5) == "50.0 %"

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...rules.escalation import may_escalate
+from ...rules.lenses import LENS_TABLE
 from ...rules.outcomes import (
     ACTIVE,
     COMAE,
@@ -280,7 +281,7 @@ def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -
     pcs = game.state.pcs
     if not pcs:
         return Outcomes([Plan(1.0, LOST)], note="nobody left to fight")
-    signature = _signature(game, spec, npc_ids) + "|" + ",".join(sorted(fighters or {}))
+    signature = _signature(game, spec, npc_ids, ctype) + "|" + ",".join(sorted(fighters or {}))
     if signature in _PRICED:
         return copy.deepcopy(_PRICED[signature])
     if len(_PRICED) >= MAX_PRICED:
@@ -303,14 +304,30 @@ _PRICED: dict[str, Outcomes] = {}
 MAX_PRICED = 2_000
 
 
-def _signature(game: Game, spec: dict, npc_ids: list[str]) -> str:
-    """The conflict as written, and the fighters as they stand: characters, NPCs, their memories."""
+def _signature(game: Game, spec: dict, npc_ids: list[str], ctype) -> str:
+    """The conflict as written, and the fighters as they stand: characters, NPCs, their memories.
+
+    A PC's Pool that the conflict neither fights with nor lets a blow reach (BODY in a quarrel or at a lock) is
+    read in it only for whether it is below zero, when every skill takes the hurt penalty: it counts by that
+    alone, so that the same quarrel after a scratch is the one priced before it (a search meets it both ways,
+    and Vellan's is priced some ten times over). Where a vehicle fights, every Pool counts as it stands.
+    """
     import json
 
     s = game.state
-    sides = {"spec": spec, "pcs": [pc.to_dict() for pc in s.pcs],
+    pcs = [pc.to_dict() for pc in s.pcs]
+    if spec.get("vehicle") is None:
+        fought = frozenset(ctype.pools) | _SIDE_POOLS
+        for form in pcs:
+            form["pools"] = {name: pool if name in fought else {"below zero": pool["current"] < 0}
+                             for name, pool in form["pools"].items()}
+    sides = {"spec": spec, "pcs": pcs,
              "npcs": [(nid, s.npcs[nid].to_dict(), s.memory.get(nid, [])) for nid in npc_ids]}
     return json.dumps(sides, sort_keys=True, default=str)
+
+
+#: The Pools a won round may hit instead of the conflict's (Covert's POW, Flamboyant's CHA).
+_SIDE_POOLS = frozenset(lens.side_pool for lens in LENS_TABLE.values() if lens.side_pool)
 
 
 def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Outcomes:
