@@ -62,6 +62,11 @@ ESTIMATE_ROUNDS = 400
 ESTIMATE_RUNS = 400
 
 
+#: Below this many conflicts played, an estimate says the count rather than a chance (one or two conflicts, each
+#: longer than half the budget, are too few for a spread).
+FEWEST_RUNS = 3
+
+
 def percent(p: float) -> str:
     """A chance in whole percent, never rounded to a certainty it is not ("<1 %", ">99 %")."""
     if 0.0 < p < 0.005:
@@ -172,6 +177,8 @@ class Estimate:
         return math.sqrt(p * (1.0 - p) / self.runs)
 
     def words(self) -> str:
+        if self.runs < FEWEST_RUNS:  # (one conflict gives no spread at all: it read "≈ 99–100 %")
+            return f"won {self.wins} of {self.runs} tried, too few to tell · likely best"
         spread = max(1, math.ceil(self.error * 100))
         if self.win * 100 + spread > 100 or self.win * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
             low = max(0, math.floor(self.win * 100 - spread))
