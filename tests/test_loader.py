@@ -280,10 +280,13 @@ def test_on_enter_as_a_table_takes_only_before_and_after(tmp_path):
     ('"A hall.\\U0000009b2J"', True),  # a C1 control by its long number
     ('"A hall.\\b"', True),  # backspace
     ('"A hall.\\f"', True),  # form feed
+    ('"A hall.\\e[2J"', True),  # TOML 1.1's ESC escape
+    ('"A hall.\\x1b[2J"', True),  # an ESC by TOML 1.1's two-digit number
+    ('"A hall.\\x9b2J"', True),  # a C1 control by TOML 1.1's two-digit number
     ('"A hall.\\\\u001b"', False),  # a backslash, then plain letters
     ("'A hall.\\u001b'", False),  # a literal string keeps its backslash
     ('"A hall.\\u00e9\\t\\n"', False),  # é, a tab and a line break are text
-], ids=["raw", "u", "long-u", "backspace", "form-feed", "escaped-backslash", "literal", "visible"])
+], ids=["raw", "u", "long-u", "backspace", "form-feed", "e", "x-esc", "x-c1", "escaped-backslash", "literal", "visible"])
 def test_a_control_character_in_a_value_is_refused_however_it_is_written(tmp_path, written, refused):
     """A terminal acts on an ESC rather than showing it (a scene's text could clear the screen): refused as written
     and as TOML's escapes make it, and only those; the look at the raw text that skips the walk over every value

@@ -194,8 +194,9 @@ def _check_id(adv_id: str, meta: object, file: str, c: Collector) -> None:
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-#: The TOML escapes that make a control character out of visible text: \b, \f and the \u and \U numbers.
-_ESCAPED_CONTROL = re.compile(r"\\[bfuU]")
+#: The TOML escapes that can make a control character out of visible text: \b, \f, the \u and \U numbers, and
+#: TOML 1.1's \e (ESC) and \xHH, which the tomli this project requires reads.
+_ESCAPED_CONTROL = re.compile(r"\\[bfeuUx]")
 
 
 def _may_hold_control(text: str) -> bool:
