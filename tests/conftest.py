@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import gc
 import io
+import logging
 import os
 import random
 import shutil
@@ -79,22 +80,17 @@ def end_workers_quickly(config) -> None:
     """An xdist worker leaves as soon as everything it has to say has been said, without tearing down its heap.
 
     The controller waits for each worker's process to end before it reports, and a worker that has run half the
-    suite spends some 1.5 s freeing what it built (several hundred MB of modules, adventures and solved odds) and
-    collecting its cycles once more, with nobody left to hear what that collection finds: the worker has sent
-    its last report by then. So its last cycle collection is skipped (pytest's own setting for it, where this
-    pytest has one), and once Python has run every other exit handler (this one was registered first, so it runs
-    last) the process ends where it stands. Output is flushed first; nothing is written after.
+    suite spends some 1.5 s freeing what it built (several hundred MB of modules, adventures and solved odds).
+    Exit handlers run last registered first, so this one runs before those registered earlier (logging's,
+    execnet's): it flushes the standard streams and shuts logging down itself, then ends the process where it
+    stands. pytest's own last cycle collection, which reports an exception raised while an object was freed,
+    still runs before it.
     """
     if not hasattr(config, "workerinput"):
         return
-    try:
-        from _pytest.unraisableexception import gc_collect_iterations_key
-    except ImportError:  # a pytest that collects at the end unasked: it still does
-        pass
-    else:
-        config.stash[gc_collect_iterations_key] = 0
 
     def leave() -> None:
+        logging.shutdown()
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             try:
                 if stream is not None:
