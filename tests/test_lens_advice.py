@@ -140,7 +140,8 @@ def test_an_estimate_near_a_sure_thing_reads_as_a_range_never_past_100_or_below_
     assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · likely best"
     # a conflict so long that one or two fill the budget: the count, not a chance ("≈ 99–100 %" from one)
     assert Estimate(1, 1, 0, 0).words() == "won 1 of 1 tried, too few to tell · likely best"
-    assert Estimate(2, 0, 0, 2).words() == "won 0 of 2 tried, too few to tell · likely best"
+    assert Estimate(2, 0, 0, 2).words() == "won 0 of 2 tried (2 undecided), too few to tell · likely best"
+    assert Estimate(2, 1, 1, 0).words() == "won 1 of 2 tried (they gave up in 1), too few to tell · likely best"
     assert Estimate(3, 3, 0, 0).words() == "≈ 72–100 % to win · likely best"
 
 

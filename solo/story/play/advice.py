@@ -178,7 +178,10 @@ class Estimate:
 
     def words(self) -> str:
         if self.runs < FEWEST_RUNS:  # (one conflict gives no spread at all: it read "≈ 99–100 %")
-            return f"won {self.wins} of {self.runs} tried, too few to tell · likely best"
+            rest = ([f"they gave up in {self.exits}"] if self.exits else []) + (
+                [f"{self.stalemates} undecided"] if self.stalemates else [])
+            told = f" ({', '.join(rest)})" if rest else ""
+            return f"won {self.wins} of {self.runs} tried{told}, too few to tell · likely best"
         spread = max(1, math.ceil(self.error * 100))
         if self.win * 100 + spread > 100 or self.win * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
             low = max(0, math.floor(self.win * 100 - spread))
