@@ -32,13 +32,12 @@ class LineMap:
 
     @functools.cached_property
     def lines(self) -> dict[str, int]:
-        text, self._text = self._text, ""
-        self.__dict__["lines"] = {}  # filled below (``_inline_keys`` adds to it); the property is not asked again
+        lines: dict[str, int] = {}  # cached only once whole: a scan that fails caches nothing and may be asked again
         arrays: dict[str, int] = {}
         current = ""
         in_multiline: str | None = None
         open_array: tuple[str, int] | None = None  # (path, next index) for a multi-line array value
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(self._text.splitlines(), 1):
             if in_multiline:
                 if in_multiline in line:
                     in_multiline = None
@@ -47,8 +46,8 @@ class LineMap:
                 stripped = line.strip()
                 if stripped.startswith("{"):
                     path, index = open_array
-                    self.lines.setdefault(f"{path}[{index}]", number)
-                    self._inline_keys(f"{path}[{index}]", stripped, number)
+                    lines.setdefault(f"{path}[{index}]", number)
+                    _inline_keys(lines, f"{path}[{index}]", stripped, number)
                     open_array = (path, index + 1)
                 if stripped.startswith("]"):
                     open_array = None
@@ -62,24 +61,25 @@ class LineMap:
                     current = f"{name}[{index}]"
                 else:
                     current = self._resolve(name, arrays)
-                self.lines.setdefault(current, number)
+                lines.setdefault(current, number)
                 continue
             key = _KEY.match(line)
             if key:
                 path = ".".join(([current] if current else []) + _split_key(key.group(1)))
-                self.lines.setdefault(path, number)
+                lines.setdefault(path, number)
                 value = key.group(2).strip()
                 for quote in ('"""', "'''"):
                     if value.startswith(quote) and value.count(quote) == 1:
                         in_multiline = quote
                 if value.startswith("{"):
-                    self._inline_keys(path, value, number)
+                    _inline_keys(lines, path, value, number)
                 if value.startswith("[") and not _balanced(value):
                     open_array = (path, 0)
                     if value[1:].strip().startswith("{"):
-                        self.lines.setdefault(f"{path}[0]", number)
+                        lines.setdefault(f"{path}[0]", number)
                         open_array = (path, 1)
-        return self.lines
+        self._text = ""  # the map is all that is asked of it from now on
+        return lines
 
     @staticmethod
     def _resolve(name: str, arrays: dict[str, int]) -> str:
@@ -92,11 +92,6 @@ class LineMap:
             if prefix in arrays and i < len(parts) - 1:
                 out[-1] = f"{part}[{arrays[prefix]}]"
         return ".".join(out)
-
-    def _inline_keys(self, path: str, value: str, number: int) -> None:
-        # a key starts a word: without the look-behind a long run of letters costs quadratic time
-        for key in re.findall(r"(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)\s*=", value):
-            self.lines.setdefault(f"{path}.{key}", number)
 
     def line(self, path: str) -> int | None:
         """The line of ``path``, or of its nearest enclosing entry."""
@@ -111,6 +106,12 @@ class LineMap:
             else:
                 break
         return None
+
+
+def _inline_keys(lines: dict[str, int], path: str, value: str, number: int) -> None:
+    # a key starts a word: without the look-behind a long run of letters costs quadratic time
+    for key in re.findall(r"(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)\s*=", value):
+        lines.setdefault(f"{path}.{key}", number)
 
 
 def _balanced(value: str) -> bool:
