@@ -96,7 +96,7 @@ def test_comae_is_said_in_words_where_the_table_counts_some(tmp_path):
     assert data["outcomes"]["comae"] > 0
     out = run(*args).output
     assert " in comae    │     " in out
-    assert "  in comae: it pushed on below zero until its Pool hit minus its full value\n" in out
+    assert "  in comae: the NPC pushed on below zero until its Pool was minus its full value\n" in out
     assert "\n comae " not in out
     calm = run("--runs", "20", "--seed", "4").output  # nobody in comae: no note
     assert " in comae " in calm and "pushed on below zero" not in calm

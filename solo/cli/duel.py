@@ -213,7 +213,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
 #: How an outcome reads in the table (the JSON keeps the keys).
 OUTCOME_WORDS = {"comae": "in comae"}
 #: Under a table that counts some: what the word means (docs/rules.md §5.5).
-COMAE_NOTE = "in comae: it pushed on below zero until its Pool hit minus its full value"
+COMAE_NOTE = "in comae: the NPC pushed on below zero until its Pool was minus its full value"
 
 
 def _show_explain(console: Console, stats: DuelStats) -> None:
