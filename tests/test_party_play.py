@@ -186,6 +186,10 @@ def test_text_filled_from_slots_without_a_party_size_reads_as_for_one_pc():
     ("{each.} wait", "takes one plain word"),
     ("{each.two words} wait", "takes one plain word"),
     ("{verb.go3s} wait", "takes one plain word"),
+    # a verb for the party after the PC's pronoun or name: "he go" for two PCs, "they goes" for one called they
+    ("{they} {verb.wait} in the yard", "{verb.wait} agrees with {party}, not with {they}"),
+    ("{They} {verb.wait}", "{verb.wait} agrees with {party}, not with {They}"),
+    ("{pc} {verb.waits} in the yard", "{verb.waits} agrees with {party}, not with {pc}"),
 ])
 def test_the_checker_names_a_party_slot_it_cannot_fill(tmp_path, text, problem):
     path = tmp_path / "a.toml"
@@ -193,6 +197,14 @@ def test_the_checker_names_a_party_slot_it_cannot_fill(tmp_path, text, problem):
     _, problems = read_adventure(path)
     assert any(p.code == "E008" and problem in p.message and p.path == "scenes.yard.text" for p in problems), \
         [str(p) for p in problems]
+
+
+def test_a_verb_for_the_party_after_the_party_is_accepted(tmp_path):
+    path = tmp_path / "a.toml"
+    path.write_text(PARTY.read_text().replace("{You} wait in the yard", "{party} {verb.waits} in the yard; {they} "
+                                              "wait too, and {pc} waits"))
+    _, problems = read_adventure(path)
+    assert not [p for p in problems if p.code == "E008"], [str(p) for p in problems]
 
 
 def test_party_slots_are_refused_in_a_story_without_a_pc(tmp_path):

@@ -57,6 +57,8 @@ NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size")
 #: Condition functions that read the player characters: meaningless in an adventure with ``pc = false``.
 PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size")
 _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
+#: A ``{verb.…}`` right after the acting PC's name or pronoun: the verb agrees with the party, not with that PC.
+_VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|[Tt]hey)\}\s+\{([Vv]erb\.[A-Za-z]*)\}")
 
 
 class Readers:
@@ -148,6 +150,10 @@ class Readers:
         for block in blocks_of(parts):
             self.check_condition(file, path, block.condition)
         for run in runs_of(parts):
+            for agreeing in _VERB_AFTER_PC.finditer(run):
+                self.fail(file, path, f"{{{agreeing.group(2)}}} agrees with {{party}}, not with "
+                                      f"{{{agreeing.group(1)}}}: for two PCs it reads 'he go' (and 'they goes' "
+                                      "for one PC called they); write the PC's verb another way", "E008")
             for slot in _SLOT_NAME.findall(run.replace("{{", "").replace("}}", "")):
                 if slot.startswith("npc."):
                     npc = slot[4:]
