@@ -286,7 +286,8 @@ def test_on_enter_as_a_table_takes_only_before_and_after(tmp_path):
     ('"A hall.\\\\u001b"', False),  # a backslash, then plain letters
     ("'A hall.\\u001b'", False),  # a literal string keeps its backslash
     ('"A hall.\\u00e9\\t\\n"', False),  # é, a tab and a line break are text
-], ids=["raw", "u", "long-u", "backspace", "form-feed", "e", "x-esc", "x-c1", "escaped-backslash", "literal", "visible"])
+], ids=["raw", "u", "long-u", "backspace", "form-feed", "e", "x-esc", "x-c1", "escaped-backslash", "literal",
+        "visible"])
 def test_a_control_character_in_a_value_is_refused_however_it_is_written(tmp_path, written, refused):
     """A terminal acts on an ESC rather than showing it (a scene's text could clear the screen): refused as written
     and as TOML's escapes make it, and only those; the look at the raw text that skips the walk over every value

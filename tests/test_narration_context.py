@@ -706,3 +706,29 @@ def test_a_blow_that_empties_a_pool_is_never_told_as_a_light_one():
     assert _severity({"amount": 1, "after": 0, "maximum": 30}) == "heavy"
     assert _severity({"amount": 1, "after": 0, "maximum": 30}, ends=True) == "final"
     assert _severity({"amount": 1, "after": 5, "maximum": 30}) == "light"
+
+
+def test_a_bearing_never_contradicts_the_lens_of_its_round(monkeypatch):
+    """Ingrid 'makes a performance of it', and then 'goes through the motions with dreary competence' in the same
+    round: a bearing whose manner clashes with the Lens just declared (BEARING_CLASHES) is not told; one that
+    fits is, in about two rounds in five as before."""
+    from solo.narration.narrator import BEARING_CLASHES
+
+    told = []
+    real = Narrator.say
+
+    def spy(self, cast, event, actor, *args, **kwargs):
+        if event == "bearing":
+            told.append((actor.manner, actor.lens))
+        return real(self, cast, event, actor, *args, **kwargs)
+
+    monkeypatch.setattr(Narrator, "say", spy)
+    # a first entry that gives the manner, a second that draws the Lens the manner clashes with
+    for ctype, traits in (("social", ("correct", "extroverted")), ("social", ("shy", "charming")),
+                          ("combat", ("shy", "aggressive")), ("combat", ("nervous", "sadistic"))):
+        for seed in range(12):
+            told_duel(ctype, seed, level="skilled", personality=traits)
+    clashing = [(manner, lens) for manner, lens in told if lens in BEARING_CLASHES.get(manner, ())]
+    assert clashing == []
+    manners = {manner for manner, _ in told}
+    assert {"cold", "timid"} <= manners, manners  # the spy saw bearings of each kind told

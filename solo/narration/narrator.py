@@ -49,6 +49,13 @@ PLAIN_DECLARE = 0.4  # how often a participant without Lenses has its (always pl
 SPEECH = {"taunt": 0.3, "bargain_wavering": 0.25, "break": 0.6, "surrender": 0.8, "escalate": 0.5}
 #: How often an NPC's bearing (its Code Block's manner) is told in a round it takes part in, besides its speech.
 BEARING = 0.4
+#: The Lenses a bearing would contradict in the round it follows: a round played as a show is not told as cold
+#: ("dreary competence") or timid, nor an all-out attack as timid. That round's bearing goes untold; the NPC
+#: keeps its manner. (A fierce NPC held to a Cautious round still reads as straining at the leash: told.)
+BEARING_CLASHES: Mapping[str, frozenset[str]] = {
+    "cold": frozenset({"flamboyant"}),
+    "timid": frozenset({"flamboyant", "aggressive"}),
+}
 #: Where a swinging temper goes: Moody sinks when a round goes against it and lifts when one goes its way;
 #: Impulsive flares when it loses a round and settles back when it wins one (docs/narration.md, "Manner").
 SWINGS: Mapping[str, Mapping[str, str]] = {"moody": {"lost": "timid", "won": "warm"},
@@ -624,7 +631,7 @@ class Narrator:
             if swing is not None and swing != p.manner:
                 p.manner = swing
                 lines.append(self.say(cast, "manner_shift", p, cast.opponent(p), variants=[swing], facts=facts))
-            elif self.rng.random() < BEARING:
+            elif self.rng.random() < BEARING and p.lens not in BEARING_CLASHES.get(p.manner, ()):
                 lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[p.manner], facts=facts))
         return lines
 
