@@ -333,3 +333,15 @@ def test_pushing_on_at_zero_says_the_penalty_waits_for_below_zero():
 
     assert describe.pushes_on(0) == "pushes on at 0 (every skill -20 % once below zero)"
     assert describe.pushes_on(-3) == "pushes on below zero (every skill -20 %)"
+
+
+def test_the_luck_line_names_a_party_member_only_in_a_party():
+    """The help showed 'luck ada find rope' in a game of one, where there is no Ada and no one else to name."""
+    from solo.ui.session import _help
+
+    def luck_find(party):
+        return next(line for line in _help(True, party).splitlines() if line.lstrip().startswith("luck find"))
+
+    assert luck_find(["Espen Lind"]).endswith("you find a small useful item")
+    assert luck_find(["Espen Lind", "Signe Falk"]).endswith("(put a name first to say who: luck signe find rope)")
+    assert "ada" not in _help(True, ["Espen Lind"]).lower()

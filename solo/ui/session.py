@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypedDict
 
@@ -41,7 +41,7 @@ Answer with the number of an option (or the start of its words). At any prompt y
   ? QUESTION     ask the oracle a yes/no question; add a likelihood in brackets: ? Is it locked? (likely)
   note TEXT      write a note into the journal (kept beside the save; solo journal shows it)
   luck contact   spend a Luck Point: a Contact turns up (name a trade or a person, or let the tables choose)
-  luck find ITEM spend a Luck Point: you find a small useful item (put a name first: luck ada find rope)
+  luck find ITEM spend a Luck Point: you find a small useful item WHO
   recap          the story so far, briefly
   undo           step back one decision
   save           save now (the game also saves itself at every scene and conflict round)
@@ -52,12 +52,14 @@ Answer with the number of an option (or the start of its words). At any prompt y
 _NO_PC = "This adventure has no player character (pc = false): no character sheet, no Luck."
 
 
-def _help(uses_pcs: bool) -> str:
+def _help(uses_pcs: bool, party: Sequence[str] = ()) -> str:
     """The help text, with the registered table commands before ``help`` itself; an adventure with
-    pc = false has no sheet and no Luck to offer."""
+    pc = false has no sheet and no Luck to offer. In a party game the Luck line shows how to name who spends
+    it, with one of the party's own names; alone, nobody else could."""
     from .table_commands import commands
 
-    lines = HELP.splitlines()
+    who = f" (put a name first to say who: luck {party[1].split()[0].lower()} find rope)" if len(party) > 1 else ""
+    lines = HELP.replace(" WHO", who).splitlines()
     extra = [f"  {c.help}" for c in commands().values() if c.help and (uses_pcs or not c.needs_pcs)]
     lines[-1:-1] = extra
     if uses_pcs:
@@ -453,8 +455,9 @@ class Session:
             self._oracle(line[1:].strip())
             return True
         if word == "help":
-            self.console.print(help_table(_help(self.adventure.uses_pcs).replace("RESUME",
-                                                                                 resume_command(self.save_path))))
+            party = [pc.name for pc in self._game.state.pcs]
+            self.console.print(help_table(_help(self.adventure.uses_pcs, party).replace(
+                "RESUME", resume_command(self.save_path))))
             return True
         if word == "sheet":
             self._sheet(rest.strip())
@@ -514,8 +517,8 @@ class Session:
         if at is None:
             luck = ", ".join(f"{pc.name} {pc.luck}" for pc in party)
             usage = (f"Luck: {luck}. Spend one with 'luck contact [ROLE or NAME]' (a Contact turns up) "
-                     "or 'luck find ITEM' (a small useful item turns up); put a character's name first to say "
-                     "who spends it.")
+                     "or 'luck find ITEM' (a small useful item turns up)"
+                     + ("; put a character's name first to say who spends it." if len(party) > 1 else "."))
             if words:  # 'luck' alone asks; 'luck WORDS' without contact or find asked for something else
                 self._cannot(f"'luck {args}' names no Luck command. {usage}")
             else:
