@@ -234,3 +234,18 @@ def test_descriptions_and_meanings_come_from_their_lists(tables):
     assert pair.adverb in [r.text for r in tables.get("adverb").rows]
     assert pair.adjective in [r.text for r in tables.get("adjective").rows]
     assert d.pair(pair.to_dict()) == str(pair) and d.pair(meaning_words(rng, tables).to_dict()).count(" / ") == 1
+
+
+def test_the_oracle_box_names_the_oracle_once(tables):
+    """Its title says "Oracle"; the line inside began "Oracle “Is it there?”" as well. The journal's line, with no
+    box around it, keeps the name."""
+    from solo.events import Event
+    from solo.ui.view import TerminalView
+
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=200, color_system=None))
+    answer = ask(_roll_to(45), "Is it there?", "even", tables=tables).to_dict()
+    view.render(Event("oracle", answer))
+    shown = out.getvalue()
+    assert shown.count("Oracle") == 1 and "\u201cIs it there?\u201d (" in shown, shown
+    assert d.oracle(answer).startswith("Oracle \u201cIs it there?\u201d")

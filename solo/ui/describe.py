@@ -280,10 +280,12 @@ def _likelihood_base(word: str) -> int | None:
         return None
 
 
-def oracle(e) -> str:
+def oracle(e, *, named: bool = True) -> str:
+    """The oracle's answer in one line; ``named=False`` leaves out the leading "Oracle" for a box that bears it."""
     q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
     odds = e.get("odds") or {}
-    line = f"Oracle {q}({odds_text(odds, e.get('chance'))}): rolled {two_digits(e['roll'])}: {e['answer']}."
+    line = f"{'Oracle ' if named else ''}{q}({odds_text(odds, e.get('chance'))}): rolled {two_digits(e['roll'])}: " \
+           f"{e['answer']}."
     read = e.get("reading")
     if isinstance(read, dict) and read.get("text"):
         line += f" Reading: {read['text']}"

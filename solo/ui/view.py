@@ -394,7 +394,7 @@ class TerminalView:
         self.console.print(Text(d.no_contest(e), style="bold magenta"))
 
     def _on_oracle(self, e: Event, n: list[str]) -> None:
-        self.console.print(Panel(Text(d.oracle(e)), title="Oracle", border_style="magenta", expand=False))
+        self.console.print(Panel(Text(d.oracle(e, named=False)), title="Oracle", border_style="magenta", expand=False))
         self._narrate(n)
 
     def _on_table(self, e: Event, n: list[str]) -> None:
