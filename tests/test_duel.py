@@ -211,3 +211,19 @@ def test_the_text_report_ends_with_a_sentence_not_a_benchmark_line():
     out = run("--runs", "30", "--seed", "2").output
     assert "conflicts/s" not in out
     assert out.rstrip().splitlines()[-1].startswith("30 conflicts played in ")
+
+
+def test_a_lean_the_table_contradicts_is_said_to_be_a_pull():
+    """The card read "leans Quick" over a table where Cautious was declared most (seed 2): the report says under
+    the table that the odds outweighed the lean, from the same counts the table shows, and says nothing where
+    the Lens declared most is one the card names."""
+    from solo.cli.duel import lean_note
+    from solo.cli.npc import strong_leans
+
+    npc = duel_npc(random.Random("duel-npc:2"), conflict_type("combat"))
+    assert strong_leans(npc) == ["quick"]
+    out = run("--seed", "2", "--runs", "200").output
+    assert "  leans Quick;" in out
+    assert "  a lean is a pull, not a rule: the odds made Cautious its most declared Lens\n" in out
+    assert lean_note(npc, {"none": 900, "quick": 50, "cautious": 40}) is None  # "none" is no Lens it chose
+    assert lean_note(npc, {"quick": 50, "cautious": 60}) is not None

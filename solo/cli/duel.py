@@ -196,6 +196,9 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     for outcome, count in stats.outcomes.items():
         outcomes.add_row(OUTCOME_WORDS.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
     console.print(lenses)
+    note = lean_note(npc, stats.lenses)
+    if note:
+        say(console, f"  {note}", style="dim")
     console.print(outcomes)
     if stats.outcomes.get("comae"):
         say(console, f"  {COMAE_NOTE}", style="dim")
@@ -208,6 +211,21 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     say(console, line)
     played = f"{stats.runs:,} conflict{'s' if stats.runs != 1 else ''} played in {elapsed:.2f} s."
     say(console, played, style="dim")  # (it read "1,024 conflicts/s", a benchmark's line, under the tables)
+
+
+def lean_note(npc: NPC, declared: dict[str, int]) -> str | None:
+    """Where the card's "leans Quick, Clever" and the table disagree: the Lens declared most is none of those, as
+    happens when the odds of each round outweigh the Code Block's pull (docs/npcs.md, "temperament")."""
+    from .npc import strong_leans
+
+    strong = strong_leans(npc) if npc.uses_lenses and not npc.mindless else []
+    chosen = {lens: n for lens, n in declared.items() if lens != "none" and n}
+    if not strong or not chosen:
+        return None
+    top = max(chosen, key=lambda lens: chosen[lens])
+    if top in strong:
+        return None
+    return f"a lean is a pull, not a rule: the odds made {top.title()} its most declared Lens"
 
 
 #: How an outcome reads in the table (the JSON keeps the keys).

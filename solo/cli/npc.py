@@ -168,18 +168,25 @@ def _card(npc: NPC) -> Panel:
     return Panel(Group(*lines), title=title, subtitle=Text(f"{lv.key.title()} NPC"), expand=False)
 
 
+def strong_leans(npc: NPC) -> list[str]:
+    """The Lenses its Code Block pulls it towards (a lean of 0.5 or more), strongest first."""
+    from ..npc import LEAN_LENS
+
+    lean = npc.leanings()
+    return [lens for _, lens in sorted(((v, LEAN_LENS[k]) for k, v in lean.lean.items()
+                                        if k in LEAN_LENS and v >= 0.5), reverse=True)]
+
+
 def _temperament(npc: NPC) -> str:
     """A one-line reading of the lean numbers, for a GM who does not want the numbers."""
-    from ..npc import LEAN_LENS
 
     lean = npc.leanings()
     if lean.mindless:
         return "presses the weakest, least-armoured foe; never yields"
-    strong = sorted(((v, LEAN_LENS[k]) for k, v in lean.lean.items() if k in LEAN_LENS and v >= 0.5),
-                    reverse=True)
+    strong = strong_leans(npc)
     parts = []
     if npc.uses_lenses:  # a Common NPC rolls plainly: its leanings pick no Lens, so the card names none
-        parts.append(("leans " + ", ".join(lens.title() for _, lens in strong)) if strong else "no strong Lens habit")
+        parts.append(("leans " + ", ".join(lens.title() for lens in strong)) if strong else "no strong Lens habit")
     if lean.flee_threshold == 0 or lean.lean["resolve"] >= 0.9:
         parts.append("fights to the end")
     else:
