@@ -336,3 +336,20 @@ def test_the_first_menu_of_a_conflict_says_what_to_win_assumes_and_later_ones_do
     assert sum("if kept every round" in w for w in first.values()) == 1
     assert not any("if kept" in w for w in again.values())
     assert {k: WIN.match(w).group(1) for k, w in first.items()} == {k: WIN.match(w).group(1) for k, w in again.items()}
+
+
+def test_the_last_rounds_menu_says_this_round_not_its_number():
+    """At round 5 of 5 the menu read "40 % undecided after round 5", as if round 5 were over; on the last round it
+    says "when this last round ends", and before it names the last round by its number."""
+    from types import SimpleNamespace
+
+    from solo.minds.foresight import Exact
+    from solo.story.play.advice import exact_words
+
+    odds = {"none": SimpleNamespace(a_wins=0.35, undecided=0.40)}
+    last = exact_words(Exact(odds, "none", rounds_left=1), first_round=5)
+    assert last["none"] == "35 % to win, 40 % undecided when this last round ends · best"
+    earlier = exact_words(Exact(odds, "none", rounds_left=2), first_round=4)
+    assert earlier["none"] == "35 % to win, 40 % undecided after round 5 · best"
+    before = exact_words(Exact(odds, "none", rounds_left=1), first_round=0)  # a scene's choice: no round yet
+    assert before["none"] == "35 % to win, 40 % undecided after round 1 · best"

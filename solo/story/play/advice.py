@@ -135,7 +135,10 @@ def exact_words(exact: Exact, assumes: str = "", *, first_round: int = 1) -> dic
                 # the last round by its number, from the round the odds start at (``first_round``, the one being
                 # declared; a conflict not yet begun starts at 1): "after 12 more rounds" at round 1 of 12 read
                 # as 13 in all, and a scene's choice has no round of its own to count from
-                words += f" after round {max(first_round, 1) + exact.rounds_left - 1}"
+                last = max(first_round, 1) + exact.rounds_left - 1
+                # at the last round itself, "undecided after round 5" on round 5's menu read as a round gone by
+                words += " when this last round ends" if first_round >= 1 and last == first_round else \
+                    f" after round {last}"
                 explained = True
         if lens == exact.best:
             words += " · best"
