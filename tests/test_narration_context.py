@@ -732,3 +732,43 @@ def test_a_bearing_never_contradicts_the_lens_of_its_round(monkeypatch):
     assert clashing == []
     manners = {manner for manner, _ in told}
     assert {"cold", "timid"} <= manners, manners  # the spy saw bearings of each kind told
+
+
+def test_a_blow_to_composure_in_a_fight_is_not_told_as_flesh(monkeypatch):
+    """A Flamboyant win in a fight that hits CHA was told as "The knife bites deep", and the fighter it took to
+    zero "collapses, beaten": a blow to a Pool the conflict is not fought with is told by the lines for any
+    conflict (which name the Pool: "Knut's composure takes a hard knock"), and so are the clue, the push, the
+    out or comae it leads to; a blow to BODY in the same fights is told as a fight's."""
+    from solo.decisions import DAMAGE_POOL
+    from solo.minds.bots import LensKeeper
+
+    class ShowOff(LensKeeper):
+        """Keeps Flamboyant and sends every blow it wins to CHA."""
+
+        def decide(self, question):
+            if question.kind == DAMAGE_POOL:
+                return next(k for k in question.keys() if k != "conflict")
+            return super().decide(question)
+
+    told = []
+    real = Narrator.say
+
+    def spy(self, cast, event, actor, target=None, *args, pool=None, ctype=None, **kwargs):
+        told.append((event, pool, ctype, actor.struck_aside if event in ("out", "comae", "push") else None))
+        return real(self, cast, event, actor, target, *args, pool=pool, ctype=ctype, **kwargs)
+
+    monkeypatch.setattr(Narrator, "say", spy)
+    pc = load_character("espen")
+    ctype = conflict_type("combat")
+    for seed in range(30):
+        npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype, level="skilled")
+        stats = run_duels(npc, pc, ctype, runs=1, seed=seed, explain=True, pc_decider=ShowOff("flamboyant"))
+        people = {e["id"]: (npc if not e.get("pc") else pc)
+                  for ev in stats.first if ev.kind == "conflict_start" for e in ev["participants"]}
+        narrate_events(stats.first, Narrator(load_templates(), narration_rng(seed)), people=people)
+    blows = [(event, pool, kind) for event, pool, kind, _ in told if event.startswith("damage_")]
+    aside = [b for b in blows if b[1] == "CHA"]
+    assert aside and all(kind == "generic" for _, _, kind in aside), aside
+    assert all(kind is None for _, pool, kind in blows if pool in (None, "BODY"))
+    ends = [(event, kind) for event, _, kind, struck_aside in told if struck_aside]
+    assert ends and all(kind == "generic" for _, kind in ends), ends

@@ -63,6 +63,7 @@ class Person:
     pushing: bool = False  # it pushes on below zero: from now on only its full negative value ends it (comae)
     last_foe: str | None = None
     struck_by: str | None = None  # who dealt it the last blow (the one a closing names)
+    struck_aside: bool = False  # that blow hit a Pool the conflict is not fought with (Flamboyant's CHA, Covert's POW)
     role: str | None = None  # its part in a pursuit: "pursuer" or "quarry", "hider" or "seeker"
     # -- this round and the ones before, for lines that depend on what came before
     lens: str = "none"  # declared this round

@@ -659,6 +659,7 @@ class Narrator:
     def _on_damage(self, d: Mapping[str, Any], cast: Cast, ends: bool | None = None) -> list[str | None]:
         """A blow, told with the round's outcome. One that empties a Pool waits for the next event: it is the
         final blow only if that side is out (or in comae) now, not while it pushes on or spends Luck."""
+        cast.person(d["target"]).struck_aside = not _conflict_pool(d.get("pool"), cast)
         if ends is None and int(d.get("after", 0)) <= 0:
             if not self._may_end(d, cast):
                 ends = False  # one pushing on already is not near its full negative value: told now, in its round
@@ -689,8 +690,11 @@ class Narrator:
             event = "setback_light" if severity != "heavy" else "setback_heavy"
         else:
             event = f"damage_{severity}"
+        # a blow to CHA or POW in a fight is to composure or nerve, not flesh: told by the lines for any conflict,
+        # which name the Pool, not by a blade biting deep (so are its clues, and the out or comae it leads to)
+        aside = GENERIC if hurt.struck_aside else None
         lines.append(self.say(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
-                              facts={"blow": _severity(d, bool(ends))}))
+                              facts={"blow": _severity(d, bool(ends))}, ctype=aside))
         if after <= 0:
             return lines  # out, push or comae follows
         if hurt.obstacle:
@@ -704,7 +708,7 @@ class Narrator:
             hurt.clue = level
             told = True
             clue = "breaking" if level == 2 else "wavering"
-            lines.append(self.say(cast, clue, hurt, dealer, variants=[hurt.temper or ""], pool=pool))
+            lines.append(self.say(cast, clue, hurt, dealer, variants=[hurt.temper or ""], pool=pool, ctype=aside))
             if hurt.temper == "fearful" and hurt.voiced:
                 hurt.signalled = True  # its body language said "run": a later round must follow that through
             if level == 2:
@@ -731,19 +735,20 @@ class Narrator:
     def _on_push(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.pushing = True
-        return [self.say(cast, "push", actor, cast.opponent(actor))]
+        return [self.say(cast, "push", actor, cast.opponent(actor), ctype=GENERIC if actor.struck_aside else None)]
 
     def _on_out(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active = False
         cast.decided = _decided(d, cast)
-        return [self.say(cast, "obstacle_out" if actor.obstacle else "out", actor, cast.opponent(actor))]
+        return [self.say(cast, "obstacle_out" if actor.obstacle else "out", actor, cast.opponent(actor),
+                         ctype=GENERIC if actor.struck_aside else None)]
 
     def _on_comae(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active = False
         cast.decided = _decided(d, cast)
-        return [self.say(cast, "comae", actor, cast.opponent(actor))]
+        return [self.say(cast, "comae", actor, cast.opponent(actor), ctype=GENERIC if actor.struck_aside else None)]
 
     def _on_leave_attempt(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if d.get("success") or cast.decided:
