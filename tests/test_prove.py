@@ -156,14 +156,14 @@ def test_json_has_exactly_the_keys_of_the_issue():
 
 
 def test_json_gives_each_endings_shortest_way_without_a_walkthrough():
-    """``--seeds 0`` skips the seed search, not the graph: the text says "reachable in N choices", so must the
+    """``--seeds 0`` skips the seed search, not the graph: the text says "reachable in N story choices", so must the
     JSON (it gave only an empty script)."""
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "0"])
     data = json.loads(result.output)
     garden = data["endings"]["garden"]
     assert garden["shortest"] == [] and garden["seed"] is None
     text = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--seeds", "0"]).output
-    assert f"reachable in {garden['choices']} choice" in text and garden["choices"] > 0
+    assert f"reachable in {garden['choices']} story choice" in text and garden["choices"] > 0
     assert data["complete"] is True and data["states"] == 3
 
 
@@ -798,3 +798,15 @@ def test_the_first_line_says_what_merging_drops_in_words_a_new_author_reads():
     merged = max(proof.unreduced, len(proof.nodes))
     assert merged > len(proof.nodes)  # the tutorial does merge: the words are there to read
     assert f"({merged:,} before merging states that differ only in what no later scene reads)" in first
+
+
+def test_the_report_counts_a_walkthroughs_answers_beside_its_story_choices():
+    """"reachable in 2 choices" over a walkthrough of 12 answers read as a contradiction: the report says story
+    choices, and counts the answers it lists (every prompt's)."""
+    text = CliRunner().invoke(cli, ["prove", str(EXAMPLE), "--seeds", "20"]).output
+    lines = text.splitlines()
+    listed = [ln for ln in lines if "FILE holds these" in ln]
+    assert listed and any("reachable in 2 story choices" in ln for ln in lines), text
+    for line in listed:
+        count = int(line.split("FILE holds these ")[1].split()[0])
+        assert count == len(line.split("): ")[1].split()) and count > 2

@@ -122,7 +122,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
             continue
         steps = found["steps"]
         chance = chance_words(found["best_chance"], estimated=found["estimated"])
-        out.append(f"  {title}: reachable in {steps} choice{'s' * (steps != 1)}; best-play chance {chance}")
+        out.append(f"  {title}: reachable in {steps} story choice{'s' * (steps != 1)}; best-play chance {chance}")
         walk = walks.get(name)
         if walk is not None and walk.too_long:
             most = prove_walkthrough.MAX_ANSWERS
@@ -134,12 +134,14 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                        f"    no seed of the {seeds} tried played the way there: no replayable walkthrough")
             continue
         pc = "".join(f" --pc {p}" for p in pcs)
-        how = "" if walk.shortest else f" (the shortest way needs luckier dice: this one takes {walk.choices} choices)"
+        how = "" if walk.shortest else \
+            f" (the shortest way needs luckier dice: this one takes {walk.choices} story choices)"
         script = (scripts or {}).get(name)
         command = f"solo play {spec or adv.id}{pc} --seed {walk.seed} --script {script or 'FILE'}"
         out.append(f"    walkthrough: {command}{how}")
         if script is None:
-            out.append(f"    FILE holds these answers, one a line (--scripts DIR writes it): {' '.join(walk.answers)}")
+            out.append(f"    FILE holds these {len(walk.answers)} answers, one a line, every prompt's (--scripts DIR "
+                       f"writes it): {' '.join(walk.answers)}")
     out.append("")
     if proof.soft_locks:
         out.append(f"Soft-locks: {proof.soft_lock_states} state(s) from which no ending can be reached, "
