@@ -431,3 +431,33 @@ def test_a_willpower_focus_reads_as_a_sentence_on_the_sheet():
     out = io.StringIO()
     Console(file=out, width=140, color_system=None).print(character_card(espen))
     assert "//Person (fear your partner)" in out.getvalue() and "Fear Partner" not in out.getvalue()
+
+
+def test_the_sheet_says_gear_adds_to_a_weapon_and_whether_one_is_carried():
+    """The sheet read "#Gear (+2 damage)" for a character with no weapon, whose unarmed blows never get it (the
+    bonus is for a weapon in a physical conflict, rules §5.2): it says so, from what the damage rule reads."""
+    import io
+
+    from rich.console import Console
+
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.creation import pregenerated
+    from solo.rules.participants import from_character
+    from solo.ui.sheet import character_card
+
+    combat = conflict_type("combat")
+
+    def card(char):
+        out = io.StringIO()
+        Console(file=out, width=160, color_system=None).print(character_card(char))
+        return " ".join(out.getvalue().split())
+
+    char = pregenerated("espen")
+    char.tags = [*char.tags, "Gear"] if "Gear" not in char.tags else char.tags
+    char.gear_bonus = 2
+    char.weapon = None
+    assert "#Gear (+2 damage with a weapon; none carried)" in card(char)
+    assert from_character(char, "a", combat).damage_bonus(physical=True) == 0
+    char.weapon = "dagger"
+    assert "#Gear (+2 damage with a weapon)" in card(char)
+    assert from_character(char, "a", combat).damage_bonus(physical=True) == 2

@@ -23,6 +23,13 @@ def pool_bar(current: int, maximum: int, width: int = 16) -> Text:
     return bar + Text(f" {current:>3}/{maximum}")
 
 
+def gear_words(char: Character) -> str:
+    """#Gear's bonus as the sheet shows it: it adds to a weapon's damage in a physical conflict (rules §5.2), so a
+    character with none carried is told why an unarmed blow does not get it."""
+    held = "" if char.weapon else "; none carried"
+    return f" (+{char.gear_bonus} damage with a weapon{held})"
+
+
 def character_card(char: Character) -> Panel:
     t = rules()
     skills = Table.grid(padding=(0, 2))
@@ -44,7 +51,7 @@ def character_card(char: Character) -> Panel:
     for p in POOLS:
         pools.add_row(Text(p, style="bold"), pool_bar(char.pools[p].current, char.pools[p].maximum))
     tags = ", ".join(f"#{tag}" + (f" ({char.tag_notes[tag]})" if tag in char.tag_notes else "")
-                     + (f" (+{char.gear_bonus} damage)" if tag == "Gear" and char.gear_bonus else "")
+                     + (gear_words(char) if tag == "Gear" and char.gear_bonus else "")
                      for tag in char.tags) or "none"
     luck = Text(f"Luck {char.luck}/{char.luck_max}", style="bold magenta")
     gear = [x for x in (char.weapon and t.weapons[char.weapon].name, char.armour and t.armour[char.armour].name,
