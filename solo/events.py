@@ -33,8 +33,8 @@ Sink = Callable[[Event], None]
 #: together): a renderer leaves the templates unloaded until one of these arrives, so the
 #: first screen of a game does not wait for them.
 NARRATED = frozenset({
-    "conflict_start", "conflict_stakes", "round_start", "declare", "exit", "roll", "luck", "round_result",
-    "damage", "push", "out", "comae", "leave_attempt", "extra_action", "escalate", "conflict_end",
+    "conflict_start", "conflict_stakes", "round_start", "declare", "exit_offer", "exit", "roll", "luck",
+    "round_result", "damage", "push", "out", "comae", "leave_attempt", "extra_action", "escalate", "conflict_end",
 })
 
 #: A modifier as events carry it: its name and its value (``("//Melee", 20)``).

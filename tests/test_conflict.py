@@ -370,6 +370,34 @@ def test_a_surrender_the_pc_accepts_ends_it():
     assert [o.key for o in next(q for q in pc.asked if q.kind == "exit_offer").options] == ["accept", "refuse"]
 
 
+def test_an_exit_is_said_before_the_pc_is_asked_about_it():
+    """The plea of an NPC that yields was shown after the PC had accepted it: the engine said nothing of the
+    exit until it stood. ``exit_offer`` (who, how, the PC asked) now comes before the question, then
+    ``exit_answer`` and, if it stands, ``exit``; a PC's own exit is said too, with nobody asked."""
+    log_at_question = []
+
+    class Recording(Answers):
+        def decide(self, question):
+            if question.kind == "exit_offer":
+                log_at_question.append([e.kind for e in log.events])
+            return super().decide(question)
+
+    pc = Recording(lens="none", exit_offer="accept")
+    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), make_char("B", level="skilled", Combat=50), [],
+                                    a_decider=pc, b_decider=Answers(lens="surrender"))
+    assert conflict.run().outcome == "opponent_surrendered"
+    assert log_at_question[0][-1] == "exit_offer"
+    offer = log.of("exit_offer")[0]
+    assert (offer["actor"], offer["exit"], offer["asked"]) == ("B", "surrender", "A")
+    kinds = [e.kind for e in log.events if e.kind.startswith("exit")]
+    assert kinds == ["exit_offer", "exit_answer", "exit"]
+    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), make_char("B", level="skilled", Combat=50), [],
+                                    a_decider=Answers(lens="surrender"), b_decider=Answers(lens="none"))
+    assert conflict.run().outcome == "surrendered"
+    assert [(e.kind, e.get("asked")) for e in log.events if e.kind.startswith("exit")] == [("exit_offer", None),
+                                                                                           ("exit", None)]
+
+
 def test_a_refused_surrender_fights_on_with_no_way_out():
     """Issue 31, point 3: the NPC's offer to yield is the player's to refuse; it then declares a Lens instead,
     and is offered no exit again in this conflict."""

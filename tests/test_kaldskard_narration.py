@@ -231,3 +231,98 @@ def test_a_blow_that_ends_it_is_never_told_as_halfway(templates):
     assert any(halfway.search(t.text) for t in templates.get("sneaking", "progress_heavy"))
     # and a heavy blow's "setback for the rounds to come" (told on the killing blow to a barrow-wight, before)
     assert any(halfway.search(t.text) for t in templates.get("generic", "damage_heavy"))
+
+
+# -- a surrender in the group fight at the toll, as the game shows it --------------------------------------------
+
+#: Seed 11: three PCs fight the toll taking every default (plain rolls, the first target, every exit accepted).
+#: Hallstein gives up in round 9 without a word; Eyvind offers a deal aloud in round 10; the fight ends in round 14.
+TOLL_SEED, TOLL_ANSWERS = 11, ["5"] + ["1"] * 56
+_ACCEPTED = re.compile(r"^- .+? accepts: (.+?) is out of it\.$", re.M)
+_ROLLED = re.compile(r"^- .+?: \d\d against ", re.M)  # a roll's line in the journal: the dice have fallen
+
+
+@pytest.fixture(scope="module")
+def toll_fight(kaldskard, tmp_path_factory):
+    """The toll fought to its end by three PCs (screen, journal), through the same session a player plays."""
+    from conftest import run_play
+
+    folder = tmp_path_factory.mktemp("toll")
+    code, screen, journal = run_play(dataclasses.replace(kaldskard, start="toll"), TOLL_ANSWERS, folder,
+                                     seed=TOLL_SEED, width=100, party=_party(3))
+    assert code == 0 and "The conflict is over: won." in screen
+    return screen, journal
+
+
+def _surrenders(journal: str) -> list[tuple[str, str]]:
+    """(who gave up, the journal's round it gave up in), for every accepted surrender."""
+    rounds = [r for r in journal.split("**Round ")[1:] if _ACCEPTED.search(r)]
+    return [(_ACCEPTED.search(r).group(1), r) for r in rounds]
+
+
+def _speech(who: str, text: str) -> list[str]:
+    """The lines ``who`` says in ``text``: a quotation the narration attributes ('"…" Eyvind gasps.')."""
+    return re.findall(rf'^"[^\n]*" {who} [a-z ]+\.$', text, re.M)
+
+
+def test_a_surrender_is_pleaded_before_the_player_accepts_it(toll_fight):
+    """Before: the PC's acceptance came first, then the NPC's plea: '- Sander Strand accepts: Eyvind is out of it.',
+    then '"There is money! I can get money!" Eyvind gasps.' The engine now says an NPC yields (``exit_offer``)
+    before the PC is asked, and the plea is told there: on screen before the question, in the journal before the
+    answer."""
+    screen, journal = toll_fight
+    said = []
+    for who, told in _surrenders(journal):
+        accepted = told.index(" accepts: ")
+        for line in _speech(who, told):
+            assert told.index(line) < accepted, (who, line)
+            said.append((who, line))
+    assert [who for who, _ in said] == ["Eyvind"]  # Hallstein gave up without a word; Eyvind bargained aloud
+    flat = " ".join(screen.split())  # the screen wraps long lines
+    plea = flat.index(said[0][1])
+    assert plea < flat.index("Eyvind wants to surrender: accept, or fight on?") < flat.index(
+        "accepts: Eyvind is out of it.")
+
+
+def test_no_move_declared_before_a_surrender_is_told_after_it(toll_fight):
+    """Before: the moves the others had declared before an NPC gave up were told after the PC accepted
+    ('Sander Strand accepts: Hallstein is out of it.', then 'Sander squares up and fights …; Elin keeps her fists
+    between herself and Hallstein'), as if the fight went on with the one who gave up. They are told before its
+    plea now; between the acceptance and the dice there is only how it gives up."""
+    screen, journal = toll_fight
+    pcs = {"Sander", "Elin", "Lars"}
+    surrenders = _surrenders(journal)
+    assert [who for who, _ in surrenders] == ["Hallstein", "Eyvind"]
+    for who, told in surrenders:
+        accepted = told.index(" accepts: ")
+        before = [p for p in told[:accepted].splitlines() if p and not p.startswith(("- ", "*"))]
+        after = told[accepted:_ROLLED.search(told).start()]
+        told_after = [p for p in after.splitlines()[1:] if p and not p.startswith("- ")]
+        assert any(p.split()[0] in pcs for p in before), (who, before)  # the PCs' moves: told, before it
+        assert len(told_after) == 1 and told_after[0].startswith(who), (who, told_after)
+        lines = screen.splitlines()
+        at = next(i for i, line in enumerate(lines) if line.strip() == f"Sander Strand accepts: {who} is out of it.")
+        assert lines[at + 1].startswith(who), lines[at + 1]  # on screen too: how it gives up, and no one's move
+
+
+def test_one_who_gave_up_leaves_the_pool_bars(toll_fight):
+    """Before: Hallstein and Eyvind, who had given up, stayed on the bars to the end of the fight ('Eyvind
+    ██████████░░ 5/6'); the view now drops one who fled or gave up from the bars (one who is out stays, at 0)."""
+    screen, _ = toll_fight
+    bars = re.compile(r"^  (\S.*?)\s+[█░]+\s+-?\d+/\d+$")
+    lines = screen.splitlines()
+    shown: list[tuple[int, set[str]]] = []  # (the line a block of bars starts at, the names on it)
+    for i, line in enumerate(lines):
+        found = bars.match(line)
+        if not found:
+            continue
+        if shown and bars.match(lines[i - 1]):
+            shown[-1][1].add(found.group(1))
+        else:
+            shown.append((i, {found.group(1)}))
+    for who in ("Hallstein", "Eyvind"):
+        at = next(i for i, line in enumerate(lines) if line.strip() == f"Sander Strand accepts: {who} is out of it.")
+        assert any(who in names for start, names in shown if start < at)  # on the bars while it fought
+        later = [names for start, names in shown if start > at]
+        assert later and all(who not in names for names in later), (who, later)
+    assert all("Ragna Ulvsdotter" in names for start, names in shown)  # knocked out: still there, at 0

@@ -68,6 +68,7 @@ class Person:
     # -- this round and the ones before, for lines that depend on what came before
     lens: str = "none"  # declared this round
     leaving: bool = False  # declared Quick to get away this round
+    exiting: bool = False  # declared this round that it yields or runs (exit_offer): its plea is told
     shown: str | None = None  # the stance its told declaration showed (docs/narration.md, "Filters")
     target: int | None = None  # this round's roll: its target, face and success
     roll: int | None = None

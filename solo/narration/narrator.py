@@ -317,12 +317,17 @@ class Narrator:
             blow, self._pending_blow = self._pending_blow, None
             ends = kind in ("out", "comae") and data.get("actor") == blow.get("target")
             held += self._on_damage(blow, cast, ends=ends)
-        if kind == "exit" and data.get("actor") in cast.persons and not self._told_exchange:
+        holds = kind in _BEAT_EVENTS
+        if kind in ("exit_offer", "exit") and data.get("actor") in cast.persons and not self._told_exchange:
             leaving = cast.persons[data["actor"]]
             last = not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values())
-            if data.get("decided", last):
+            if kind == "exit_offer":
+                # the moves declared before it are told before its plea, not after the answer (they came first);
+                # those of the other side, should this exit end the conflict, wait to see if it stands
+                holds = last
+            elif data.get("decided", last):
                 self._declared, self._told_exchange = [], True  # the other side's moves come to nothing: untold
-        if kind not in _BEAT_EVENTS:
+        if not holds:
             held += self._flush(cast)
         if self._bearing_waits and kind not in _ENDING_EVENTS:  # the emptied Pool did not end it: told now,
             held += self._bearing(cast)                        # before the round moves on
@@ -414,6 +419,7 @@ class Narrator:
             cast.round_limit = int(d["round_limit"])
         for p in cast.persons.values():
             p.lens, p.leaving, p.shown, p.target, p.roll, p.success = "none", False, None, None, None, None
+            p.exiting = False
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
         self._fumbled, self._results = [], {}
         return []
@@ -500,17 +506,32 @@ class Narrator:
         actor.steadied.add(variant)
         return [self.say(cast, "steadies", actor, cast.opponent(actor), variants=[variant])]
 
+    def _on_exit_offer(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        """Someone yields or runs, before the other side answers: a surrender's plea is said now, so it comes
+        before its acceptance (or refusal); the exit itself is told at ``exit``, if it stands."""
+        actor = cast.person(d["actor"])
+        actor.exiting = True
+        if d.get("exit") != "surrender":
+            return []
+        return self._plea(cast, actor, cast.opponent(actor))
+
+    def _plea(self, cast: Cast, actor: Person, target: Person | None) -> list[str | None]:
+        if actor.role in ("pursuer", "seeker"):  # one who gives up a hunt is not caught: it has nothing to beg
+            return []
+        # in the voice it broke in: one whose nerve went with an offer yields with one, not a plea
+        return self._speech(cast, actor.breaks_by or "plea", actor, target, self.speech["surrender"])
+
     def _on_exit(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         target = cast.opponent(actor)
         actor.active = False
         cast.decided = _decided(d, cast)
+        offered, actor.exiting = actor.exiting, False
         actor.signalled = actor.offered = False
         how = "fled" if d.get("how") == "fled" else "surrendered"
         lines = [self.say(cast, how, actor, target)]
-        if how == "surrendered" and actor.role not in ("pursuer", "seeker"):  # one who gives up a hunt is not caught
-            # in the voice it broke in: one whose nerve went with an offer yields with one, not a plea
-            lines += self._speech(cast, actor.breaks_by or "plea", actor, target, self.speech["surrender"])
+        if how == "surrendered" and not offered:  # a log without its exit_offer: the plea is said with the exit
+            lines += self._plea(cast, actor, target)
         return lines
 
     def _on_roll(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:

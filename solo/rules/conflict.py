@@ -330,6 +330,9 @@ class Conflict:
                 break
             clever = p.clever_next
             decl[p.id] = d = self._declare(p)
+            if d.exit and sink is not None:  # said before anyone answers it: the fiction's order (a plea, then
+                asked = self._exit_asked(p)   # the answer), which the narration and the views keep
+                self._emit("exit_offer", actor=p.id, exit=d.exit, asked=asked.id if asked is not None else None)
             if d.exit and not p.is_pc and not self._exit_stands(p, d.exit):
                 p.clever_next = clever  # refused or caught: it declares again, with no way out
                 decl[p.id] = d = self._declare(p)
@@ -425,6 +428,13 @@ class Conflict:
             i = j
         return out
 
+    def _exit_asked(self, p: Participant) -> Participant | None:
+        """The PC asked whether an NPC's exit stands (:meth:`_exit_stands`): the first still in against it; None
+        for a PC's own exit, or an NPC's with no PC to ask."""
+        if p.is_pc:
+            return None
+        return next((q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None), None)
+
     def _exit_stands(self, p: Participant, exit: str) -> bool:
         """An NPC yields or runs: the PCs facing it decide whether that ends it for the NPC (issue 31).
 
@@ -433,7 +443,7 @@ class Conflict:
         NPC then gets away only on Quick's Move roll (:meth:`leave_target`), and fights on if caught.
         Without a PC to ask (NPCs among themselves), the exit takes effect at once, as the rules say.
         """
-        pc = next((q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None), None)
+        pc = self._exit_asked(p)
         if pc is None:
             return True
         who = p.name

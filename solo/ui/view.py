@@ -358,6 +358,7 @@ class TerminalView:
         if e["actor"] not in self.broken:  # its body language already said so
             how = "flees" if e.get("how") == "fled" else "gives up"
             self.console.print(Text(f"  {self._opening(e['actor'])} {how}.", style="bold"))
+        self.pools.pop(e["actor"], None)  # out of the conflict and out of the fight: its bar goes with it
         self._narrate(n)
 
     def _on_exit_answer(self, e: Event, n: list[str]) -> None:
