@@ -434,7 +434,7 @@ def test_a_willpower_focus_reads_as_a_sentence_on_the_sheet():
 
 
 def test_the_sheet_says_gear_adds_to_a_weapon_and_whether_one_is_carried():
-    """The sheet read "#Gear (+2 damage)" for a character with no weapon, whose unarmed blows never get it (the
+    """The sheet read "#Gear (+2 damage)" for a character with no weapon in hand, whose blows never get it (the
     bonus is for a weapon in a physical conflict, rules §5.2): it says so, from what the damage rule reads."""
     import io
 
@@ -456,7 +456,7 @@ def test_the_sheet_says_gear_adds_to_a_weapon_and_whether_one_is_carried():
     char.tags = [*char.tags, "Gear"] if "Gear" not in char.tags else char.tags
     char.gear_bonus = 2
     char.weapon = None
-    assert "#Gear (+2 damage with a weapon; none carried)" in card(char)
+    assert "#Gear (+2 damage with a weapon; none in hand)" in card(char)
     assert from_character(char, "a", combat).damage_bonus(physical=True) == 0
     char.weapon = "dagger"
     assert "#Gear (+2 damage with a weapon)" in card(char)

@@ -224,6 +224,7 @@ def test_a_lean_the_table_contradicts_is_said_to_be_a_pull():
     assert strong_leans(npc) == ["quick"]
     out = run("--seed", "2", "--runs", "200").output
     assert "  leans Quick;" in out
-    assert "  a lean is a pull, not a rule: the odds made Cautious its most declared Lens\n" in out
+    assert "  the card names leans of 0.5 or more; in play cautious was declared most\n" in out
     assert lean_note(npc, {"none": 900, "quick": 50, "cautious": 40}) is None  # "none" is no Lens it chose
     assert lean_note(npc, {"quick": 50, "cautious": 60}) is not None
+    assert lean_note(npc, {"quick": 60, "cautious": 60}) is None  # a tie with a Lens the card names

@@ -345,3 +345,6 @@ def test_the_luck_line_names_a_party_member_only_in_a_party():
     assert luck_find(["Espen Lind"]).endswith("you find a small useful item")
     assert luck_find(["Espen Lind", "Signe Falk"]).endswith("(put a name first to say who: luck signe find rope)")
     assert "ada" not in _help(True, ["Espen Lind"]).lower()
+    # the name shown is one the lookup (first name that starts so) finds that PC by
+    assert luck_find(["Signe Falk", "Sig Berg"]).endswith("luck sig berg find rope)")
+    assert luck_find(["Espen Lind", "Espen Moe"]).endswith("luck espen moe find rope)")

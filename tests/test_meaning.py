@@ -249,3 +249,4 @@ def test_the_oracle_box_names_the_oracle_once(tables):
     shown = out.getvalue()
     assert shown.count("Oracle") == 1 and "\u201cIs it there?\u201d (" in shown, shown
     assert d.oracle(answer).startswith("Oracle \u201cIs it there?\u201d")
+    assert d.oracle({**answer, "question": ""}, named=False).startswith("Oracle (")  # not a line that starts at "("

@@ -189,7 +189,8 @@ def test_text_filled_from_slots_without_a_party_size_reads_as_for_one_pc():
     # a verb for the party after the PC's pronoun or name: "he go" for two PCs, "they goes" for one called they
     ("{they} {verb.wait} in the yard", "{verb.wait} agrees with {party}, not with {they}"),
     ("{They} {verb.wait}", "{verb.wait} agrees with {party}, not with {They}"),
-    ("{pc} {verb.waits} in the yard", "{verb.waits} agrees with {party}, not with {pc}"),
+    ("{pc} {verb.waits} in the yard", "{verb.waits} agrees with {party}, not with {pc}: it reads 'Jonas go'"),
+    ("{You} {verb.wait} in the yard", "{verb.wait} agrees with {party}, not with {You}: it reads 'you goes'"),
 ])
 def test_the_checker_names_a_party_slot_it_cannot_fill(tmp_path, text, problem):
     path = tmp_path / "a.toml"
@@ -201,8 +202,8 @@ def test_the_checker_names_a_party_slot_it_cannot_fill(tmp_path, text, problem):
 
 def test_a_verb_for_the_party_after_the_party_is_accepted(tmp_path):
     path = tmp_path / "a.toml"
-    path.write_text(PARTY.read_text().replace("{You} wait in the yard", "{party} {verb.waits} in the yard; {they} "
-                                              "wait too, and {pc} waits"))
+    path.write_text(PARTY.read_text().replace("{You} wait in the yard", "{party} {verb.waits} in the yard, and {pc} "
+                                              "waits longest"))
     _, problems = read_adventure(path)
     assert not [p for p in problems if p.code == "E008"], [str(p) for p in problems]
 

@@ -214,18 +214,19 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
 
 
 def lean_note(npc: NPC, declared: dict[str, int]) -> str | None:
-    """Where the card's "leans Quick, Clever" and the table disagree: the Lens declared most is none of those, as
-    happens when the odds of each round outweigh the Code Block's pull (docs/npcs.md, "temperament")."""
+    """Where the card's "leans Quick, Clever" and the table disagree: a Lens it never names was declared more
+    often than any it does (a lean is one weight among the odds and its other leans, docs/npcs.md)."""
     from .npc import strong_leans
 
     strong = strong_leans(npc) if npc.uses_lenses and not npc.mindless else []
     chosen = {lens: n for lens, n in declared.items() if lens != "none" and n}
     if not strong or not chosen:
         return None
-    top = max(chosen, key=lambda lens: chosen[lens])
-    if top in strong:
+    most = max(chosen.values())
+    if any(chosen.get(lens, 0) == most for lens in strong):
         return None
-    return f"a lean is a pull, not a rule: the odds made {top.title()} its most declared Lens"
+    top = " and ".join(lens for lens, n in chosen.items() if n == most)
+    return f"the card names leans of 0.5 or more; in play {top} was declared most"
 
 
 #: How an outcome reads in the table (the JSON keeps the keys).

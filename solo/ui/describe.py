@@ -281,11 +281,12 @@ def _likelihood_base(word: str) -> int | None:
 
 
 def oracle(e, *, named: bool = True) -> str:
-    """The oracle's answer in one line; ``named=False`` leaves out the leading "Oracle" for a box that bears it."""
+    """The oracle's answer in one line; ``named=False`` leaves out the leading "Oracle" for a box that bears it
+    (kept where no question follows it, so the line does not start at its odds)."""
     q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
     odds = e.get("odds") or {}
-    line = f"{'Oracle ' if named else ''}{q}({odds_text(odds, e.get('chance'))}): rolled {two_digits(e['roll'])}: " \
-           f"{e['answer']}."
+    name = "Oracle " if named or not q else ""
+    line = f"{name}{q}({odds_text(odds, e.get('chance'))}): rolled {two_digits(e['roll'])}: {e['answer']}."
     read = e.get("reading")
     if isinstance(read, dict) and read.get("text"):
         line += f" Reading: {read['text']}"

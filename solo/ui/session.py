@@ -58,13 +58,27 @@ def _help(uses_pcs: bool, party: Sequence[str] = ()) -> str:
     it, with one of the party's own names; alone, nobody else could."""
     from .table_commands import commands
 
-    who = f" (put a name first to say who: luck {party[1].split()[0].lower()} find rope)" if len(party) > 1 else ""
+    who = f" (put a name first to say who: luck {_named(party, party[1])} find rope)" if len(party) > 1 else ""
     lines = HELP.replace(" WHO", who).splitlines()
     extra = [f"  {c.help}" for c in commands().values() if c.help and (uses_pcs or not c.needs_pcs)]
     lines[-1:-1] = extra
     if uses_pcs:
         return "\n".join(lines)
     return "\n".join(line for line in lines if not line.lstrip().startswith(("sheet", "luck")))
+
+
+def _named(party: Sequence[str], name: str) -> str:
+    """The shortest start of ``name``, in whole words, that the Luck command's own lookup (the first PC whose name
+    starts with it) finds ``name`` by: "signe", or "sig berg" beside a Signe; the whole name where no start does."""
+    from ..story.play.luck import LUCK_COMMANDS
+
+    words = name.lower().split()
+    for n in range(1, len(words) + 1):
+        start = " ".join(words[:n])
+        if not any(w in LUCK_COMMANDS for w in words[:n]) and \
+                next((p for p in party if p.lower().startswith(start)), None) == name:
+            return start
+    return name.lower()
 
 
 _COMMAND_WIDTH = 15  # the help text's command column ("luck find ITEM" and a space)

@@ -24,9 +24,10 @@ def pool_bar(current: int, maximum: int, width: int = 16) -> Text:
 
 
 def gear_words(char: Character) -> str:
-    """#Gear's bonus as the sheet shows it: it adds to a weapon's damage in a physical conflict (rules §5.2), so a
-    character with none carried is told why an unarmed blow does not get it."""
-    held = "" if char.weapon else "; none carried"
+    """#Gear's bonus as the sheet shows it: it adds to the damage of the weapon in hand in a physical conflict
+    (rules §5.2; the gear table's unarmed and martial-arts entries count as one), so a character with nothing in
+    hand is told why its blows do not get it."""
+    held = "" if char.weapon else "; none in hand"
     return f" (+{char.gear_bonus} damage with a weapon{held})"
 
 

@@ -58,7 +58,7 @@ NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size")
 PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size")
 _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
 #: A ``{verb.…}`` right after the acting PC's name or pronoun: the verb agrees with the party, not with that PC.
-_VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|[Tt]hey)\}\s+\{([Vv]erb\.[A-Za-z]*)\}")
+_VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|[Tt]hey|[Yy]ou)\}\s+\{([Vv]erb\.[A-Za-z]*)\}")
 
 
 class Readers:
@@ -151,9 +151,11 @@ class Readers:
             self.check_condition(file, path, block.condition)
         for run in runs_of(parts):
             for agreeing in _VERB_AFTER_PC.finditer(run):
-                self.fail(file, path, f"{{{agreeing.group(2)}}} agrees with {{party}}, not with "
-                                      f"{{{agreeing.group(1)}}}: for two PCs it reads 'he go' (and 'they goes' "
-                                      "for one PC called they); write the PC's verb another way", "E008")
+                slot, verb = agreeing.group(1), agreeing.group(2)
+                reads = {"pc": "'Jonas go' for a party of two", "you": "'you goes' for one PC"}.get(
+                    slot.lower(), "'he go' for a party of two, 'they goes' for one PC whose pronoun is they")
+                self.fail(file, path, f"{{{verb}}} agrees with {{party}}, not with {{{slot}}}: it reads {reads}; "
+                                      "write that verb another way", "E008")
             for slot in _SLOT_NAME.findall(run.replace("{{", "").replace("}}", "")):
                 if slot.startswith("npc."):
                     npc = slot[4:]
