@@ -34,7 +34,8 @@ Sink = Callable[[Event], None]
 #: first screen of a game does not wait for them.
 NARRATED = frozenset({
     "conflict_start", "conflict_stakes", "round_start", "declare", "exit_offer", "exit", "roll", "luck",
-    "round_result", "damage", "push", "out", "comae", "leave_attempt", "extra_action", "escalate", "conflict_end",
+    "round_result", "strike_target", "damage", "push", "out", "comae", "leave_attempt", "extra_action", "escalate",
+    "conflict_end",
 })
 
 #: A modifier as events carry it: its name and its value (``("//Melee", 20)``).

@@ -434,3 +434,83 @@ def test_two_watchers_who_tie_are_not_told_as_sneaking(templates):
     chain = narrator.chain("sneaking", "stalemate_allies", (), "b")
     _pool, lines = narrator.candidates(chain, frozenset({"actor", "target"}))
     assert lines and not [t.text for t in lines if re.search(r"shadow|go first|freeze", t.text)]
+
+
+# -- a round of more than two (new-user run, 2026-12-05) -------------------------------------------
+#: The events told of both sides at once, a party named as a party.
+SIDE_EVENTS = ("start", "stalemate_failed", "stalemate_tie", "stalemate_run")
+_COUNTS_TWO = re.compile(r"\b(both|neither|either of|the two|them both|two cars)\b(?! sides?\b)", re.I)
+
+
+def standing(events, rnd: int) -> int:
+    """How many were still in the conflict when round ``rnd``'s result came (the start: all of them)."""
+    start = next(e for e in events if e.kind == "conflict_start")
+    gone: set[str] = set()
+    for e in events:
+        if e.kind == "round_result" and e["round"] == rnd:
+            break
+        if e.kind in ("out", "comae", "exit"):
+            gone.add(e["actor"])
+    return sum(1 for p in start["participants"] if p["id"] not in gone)
+
+
+@pytest.mark.parametrize("ctype", ("combat", "social", "foot_chase"))
+def test_a_winner_with_foes_to_choose_from_is_told_going_for_the_one_it_strikes(templates, ctype):
+    """Before: "Sigrid goes for the first barrow-wight", then she struck the second. The declarations were told
+    with the round's result, before the winner chose whom to strike; they now wait for that choice."""
+    checked = 0
+    for seed in range(60):
+        events = fight(ctype, seed, pcs=("Espen Lind", "Signe Vik"), stubborn=True)
+        struck = {(e["round"], e["actor"]): e["target"] for e in events if e.kind == "damage"}
+        # the NPC won a round both PCs fought: it chose whom to strike after the dice
+        chose = {(rnd, who) for rnd, who in struck if who == "Siri Dahl" and standing(events, rnd) == 3}
+        narrator, _ = told(templates, events, seed)
+        for rnd, event, t, actor, target in narrator.picks:
+            if event == "declare" and (rnd, actor.id) in chose and "{target" in t.text:
+                checked += 1
+                assert target is not None and target.id == struck[(rnd, actor.id)], (seed, rnd, t.text)
+    assert checked >= 5
+
+
+def test_both_and_neither_are_told_only_of_a_round_two_fought(templates):
+    """Before: "Both miss, and they circle again" of a round three fought. Lines that count the people as two
+    carry [fighters:two], and a round of three never draws one."""
+    of_three = 0
+    for seed in range(40):  # clumsy fighters: many rounds where everyone misses
+        events = fight("combat", seed, pcs=("Espen Lind", "Signe Vik"), stubborn=True, skill=25)
+        narrator, _ = told(templates, events, seed)
+        for rnd, event, t, _actor, _target in narrator.picks:
+            if event in SIDE_EVENTS and t.filters.get("fighters") == frozenset({"two"}):
+                assert standing(events, rnd) == 2, (seed, rnd, t.text)
+            of_three += event in SIDE_EVENTS and standing(events, rnd) > 2
+    assert of_three >= 20
+
+
+def test_every_line_told_of_both_sides_that_counts_two_people_says_so(templates):
+    """A line of a side event with a bare "both" or "neither" (not "both sides", not one that names each side with
+    {actor} and {target}) carries [fighters:two]."""
+    seen = 0
+    for (_type, event, _variant), lines in templates.lines.items():
+        if event not in SIDE_EVENTS:
+            continue
+        for t in lines:
+            if _COUNTS_TWO.search(t.text) and not ("{actor}" in t.text and "{target}" in t.text):
+                seen += 1
+                assert t.filters.get("fighters") == frozenset({"two"}), f"{t.file}:{t.line}: {t.text}"
+    assert seen >= 20
+
+
+def test_a_line_that_leaves_the_target_standing_is_not_told_of_the_blow_that_ends_it(templates):
+    """Before: "The first barrow-wight reels from it." and it was out. A heavy-blow line that says the target is
+    still in it (reels, shaken, the rounds to come, struggles back) admits only a blow it survives."""
+    standing_words = re.compile(r"\b(reels from it|badly shaken|rounds to come|takes a hard knock|struggles back|"
+                                r"still reaches)\b")
+    seen = 0
+    for (_type, event, _variant), lines in templates.lines.items():
+        if event != "damage_heavy":
+            continue
+        for t in lines:
+            if standing_words.search(t.text):
+                seen += 1
+                assert "final" not in t.filters.get("blow", {"final"}), f"{t.file}:{t.line}: {t.text}"
+    assert seen >= 5

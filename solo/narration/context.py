@@ -59,13 +59,15 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "spent": ("yes", "no"),  # the actor was told near the end of its Pool (breaking) and still is: no sprints
     "state": CONDITIONS,  # how hurt the actor is now, by its Pool (condition): "unhurt" is a full Pool
     "foe_state": CONDITIONS,  # how hurt the target is now (after this beat's blow)
+    "fighters": ("two", "more"),  # how many are still in the conflict: "both" and "neither" count two
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
 #: Filters whose ordinary value a line may name and still count as fitting any moment (docs/narration.md,
 #: "The facts of the fiction"): a line kept from machines and the dead still fits everyone of flesh, and a
-#: sprint kept from one told spent still fits everyone who is not.
-ORDINARY: Mapping[str, str] = {"body": "flesh", "foe_body": "flesh", "spent": "no"}
+#: sprint kept from one told spent still fits everyone who is not, and a "both" kept for two still fits the
+#: one-against-one conflicts most are.
+ORDINARY: Mapping[str, str] = {"body": "flesh", "foe_body": "flesh", "spent": "no", "fighters": "two"}
 #: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
 LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}
 #: A round won at worse odds than this (about one in seven) is told as against the odds

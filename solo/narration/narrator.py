@@ -99,6 +99,7 @@ class Narrator:
         self._beat: list[str | None] = []  # lines held for the round's beat (fumbles, long-odds Luck)
         self._outcome: tuple[str, str, str | None, str] | None = None  # winner, lens, loser, event: awaits the blow
         self._after: list[str | None] = []  # lines that follow the outcome (Luck that softened the blow)
+        self._after_exchange: list[str | None] = []  # the round's beat, held with an exchange told late
         self._declared: list[tuple[Person, Mapping[str, Any]]] = []
         self._settings: frozenset[str] = frozenset()  # from conflict_stakes, for the conflict that follows
         self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
@@ -262,6 +263,7 @@ class Narrator:
                          foe_manner=target.manner if not target.pc else None, foe_body=target.body,
                          foe_state=target.condition)
         known["physical"] = "yes" if cast.physical else "no"
+        known["fighters"] = _fighters(cast)
         known.update(facts or {})
         return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
 
@@ -421,7 +423,7 @@ class Narrator:
             p.lens, p.leaving, p.shown, p.target, p.roll, p.success = "none", False, None, None, None, None
             p.exiting = False
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
-        self._fumbled, self._results = [], {}
+        self._fumbled, self._results, self._after_exchange = [], {}, []
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -438,9 +440,11 @@ class Narrator:
         return []
 
     def _exchange(self, cast: Cast) -> list[str | None]:
-        """The round's declarations told together, each person's line fitting what it shows."""
+        """The round's declarations told together, each person's line fitting what it shows, then the beat that
+        waited for them (fumbles, long-odds Luck) where the round's result held it back."""
+        held, self._after_exchange = self._after_exchange, []
         if self._told_exchange:
-            return []
+            return held
         self._told_exchange = True
         told: list[tuple[Person, str]] = []
         lines: list[str | None] = []
@@ -470,7 +474,7 @@ class Narrator:
                 lines.append(pair[0][1][:-1] + join + second)
             else:
                 lines += [text for _, text in pair]
-        return lines
+        return lines + held
 
     def _declaration(self, cast: Cast, actor: Person, d: Mapping[str, Any]) -> str | None:
         target = cast.opponent(actor)
@@ -572,11 +576,17 @@ class Narrator:
 
     def _on_round_result(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         self._results = _round_results(d, cast)
-        lines = self._exchange(cast)
+        # whom a winner with more than one foe standing strikes is chosen after the dice: the declarations (the
+        # winner's names whom it went for) wait for that choice (strike_target), so that it names the one struck
+        late = self._strikes_one_of_many(d, cast)
+        lines = [] if late else self._exchange(cast)
         fumbles = [self.say(cast, "exceptional_failure", p, cast.opponent(p),
                             facts={"result": "stalled" if d.get("winner") is None else "lost"})
                    for p in self._fumbled]
-        lines += fumbles + self._beat
+        if late:
+            self._after_exchange = fumbles + self._beat
+        else:
+            lines += fumbles + self._beat
         self._beat, self._fumbled = [], []
         rolled = [p for p in cast.persons.values() if p.active and p.roll is not None]
         for p in rolled:
@@ -608,6 +618,24 @@ class Narrator:
             return lines
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
+
+    @staticmethod
+    def _strikes_one_of_many(d: Mapping[str, Any], cast: Cast) -> bool:
+        """The round's winner strikes, and has more than one foe standing to choose from."""
+        winner = cast.persons.get(d.get("winner") or "")
+        if winner is None or winner.obstacle:
+            return False
+        if not (d["damage"] if "damage" in d else strikes(d.get("lens") or "none")):
+            return False
+        return sum(1 for p in cast.persons.values() if p.active and p.side != winner.side) > 1
+
+    def _on_strike_target(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        """The winner chose whom to strike among several: the round's moves are told now, the winner's aimed at
+        that one (a log without this event tells them with the blow, which names the same one)."""
+        winner, struck = cast.person(d["actor"]), cast.persons.get(d.get("target") or "")
+        if struck is not None:
+            winner.last_foe = struck.id
+        return self._exchange(cast)
 
     def _end_run(self, cast: Cast, *, before: bool = False) -> list[str | None]:
         """The rounds after the first of a run with no result, folded into one sentence (none for a single one).
@@ -834,7 +862,14 @@ _ENDING_EVENTS = frozenset({"out", "comae", "exit", "conflict_end"})
 _MANNER_EVENTS = frozenset({"bearing", "manner_shift"})
 #: Events that are part of a round's beat and so do not flush what it holds.
 _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_result", "chance", "next_round",
-                          "damage", "npc_decision", "npc_morale", "npc_break", "exit_answer"})
+                          "strike_target", "damage", "npc_decision", "npc_morale", "npc_break", "exit_answer"})
+
+
+def _fighters(cast: Cast) -> str | None:
+    """``two`` or ``more`` still in the conflict (a line that says "both" or "neither" of its people needs two);
+    None outside one."""
+    standing = sum(1 for p in cast.persons.values() if p.active)
+    return None if standing < 2 else "two" if standing == 2 else "more"
 
 
 def _round_results(d: Mapping[str, Any], cast: Cast) -> dict[str, str]:

@@ -990,6 +990,8 @@ class Conflict:
                 target = self.by_id[self._ask(w, TARGET, "Whom do you strike?", options)]
             else:
                 target = min(targets, key=lambda t: (t.pool.current, t.id))
+            if self.sink is not None:  # the moves of the round are told aimed at the one it strikes
+                self._emit("strike_target", actor=w.id, target=target.id)
         pool_name = None  # None: the conflict Pool
         lens = LENS_TABLE[d.lens]
         side_pool = lens.side_pool

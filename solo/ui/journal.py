@@ -312,7 +312,7 @@ class Journal:
         elif k == "dead_end":
             self._para("*The story stops here: no way on.*")
         for line in narration:
-            self._para(inline(line)) if k not in ("roll", "round_result", "damage") else self._item(
+            self._para(inline(line)) if k not in ("roll", "round_result", "strike_target", "damage") else self._item(
                 f"*{inline(line)}*")
 
     def _conflict_summary(self, e: Event) -> str:
