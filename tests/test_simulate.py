@@ -347,3 +347,46 @@ def test_the_npc_table_says_what_in_comae_means_where_it_counts_some(capsys):
     _show(report)
     shown = capsys.readouterr().out
     assert "in comae" in shown and COMAE_NOTE not in shown
+
+
+def test_the_text_report_names_an_ending_the_engine_reaches_and_flags_never_set(tmp_path):
+    """Before: the table's ending column read '__fallen__' (its title too), and a flag no run set read 'docked 0%'.
+    The whole party out is named as the game names it; a flag never set is listed as such."""
+    result = CliRunner().invoke(cli, ["simulate", "kaldskard", "--runs", "200", "--seed", "1"],
+                                env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert "__fallen__" not in result.output  # one of these runs ends with every PC out, away from any ending
+    [row] = [line for line in result.output.splitlines() if "(whole party out)" in line]
+    assert "The end of the road" in row
+    story = tmp_path / "cliff.toml"
+    story.write_text('''[adventure]
+id = "cliff"
+title = "The cliff"
+start = "edge"
+
+[scenes.edge]
+text = "A crumbling edge."
+
+[[scenes.edge.choices]]
+text = "Climb down (Move)"
+roll = { skill = "Move", success = "below", failure = "below" }
+effects = [ { set = "careful" } ]
+
+[[scenes.edge.choices]]
+text = "Wait for the boat"
+goto = "below"
+
+[scenes.below]
+text = "The beach."
+ending = true
+
+[scenes.harbour]
+text = "Unreachable."
+ending = true
+on_enter = [ { set = "docked" } ]
+''', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["simulate", str(story), "--runs", "60", "--seed", "3", "--party", str(UNLUCKY)],
+                                env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert "never set: docked" in result.output and "docked 0%" not in result.output
+    assert "flags set: careful" in result.output

@@ -131,6 +131,19 @@ def _pct(entry: dict) -> str:
     return f"{entry['rate']:.1%} ({entry['low']:.1%}–{entry['high']:.1%})"
 
 
+def _share(entry: dict) -> str:
+    """A share of runs, whole percent; one under half a percent is "<1%", not a "0%" that reads as never."""
+    return "<1%" if 0 < entry["rate"] < 0.005 else f"{entry['rate']:.0%}"
+
+
+def engine_ending_label(eid: str) -> str:
+    """An ending's id as a report's table shows it: an ending the engine reaches on its own (the whole party
+    out, no way on) by what happened, not by its internal key."""
+    from ..story.play.engine import ENGINE_ENDINGS
+
+    return ENGINE_ENDINGS[eid][2] if eid in ENGINE_ENDINGS else eid
+
+
 def _show(r: dict) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -148,7 +161,7 @@ def _show(r: dict) -> None:
     for col in ("ending", "title", "runs", "rate"):
         t.add_column(col, justify="right" if col == "runs" else "left")
     for eid, e in r["endings"].items():
-        t.add_row(eid, e["title"], f"{e['count']:,}", _pct(e))
+        t.add_row(engine_ending_label(eid), e["title"], f"{e['count']:,}", _pct(e))
     console.print(t)
     if r["unreached"]:
         say(console, ("Scenes never reached:", "yellow"), f" {', '.join(r['unreached'])}")
@@ -217,9 +230,14 @@ def _show(r: dict) -> None:
                           soft_wrap=True)
         for what in ("flags", "items"):
             entries = state.get(what, {})
-            if entries:
-                text = ", ".join(f"{name} {e['rate']:.0%}" for name, e in entries.items())
+            held = {name: e for name, e in entries.items() if e["count"]}
+            if held:
+                text = ", ".join(f"{name} {_share(e)}" for name, e in held.items())
                 console.print(f"  {'flags set' if what == 'flags' else 'items held'}: {text}", soft_wrap=True)
+            never = [name for name in entries if name not in held]
+            if never:
+                console.print(f"  {'never set' if what == 'flags' else 'never held'}: {', '.join(never)}",
+                              soft_wrap=True)
     console.print(f"Turns per run: {r['turns']['mean']:.1f} on average, {r['turns']['max']} at most.")
     if r["error_count"]:
         say(console, f"{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.", style="red bold")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules.outcomes import OUTCOMES
 from ..story.format.text import shown
+from ..story.play.engine import ENGINE_ENDINGS
 from .one_run import TurnLimit
 from .options import Options
 from .party import Party
@@ -100,8 +101,11 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
     for eid in sorted(t.endings, key=lambda e: (-t.endings[e], e)):
         entry = _rate(t.endings[eid], runs)
         ending = titles.get(eid)
-        entry["title"] = shown(ending.title) if ending else eid
-        entry["outcome"] = (ending.outcome or eid) if ending else eid
+        if ending is not None:
+            entry["title"], entry["outcome"] = shown(ending.title), ending.outcome or eid
+        else:  # one the engine reaches on its own (the whole party out, no way on), named as the game names it
+            title, outcome, _ = ENGINE_ENDINGS.get(eid, (eid, eid, eid))
+            entry["title"], entry["outcome"] = title, outcome or eid
         endings[eid] = entry
     for ending in adventure.endings():
         if ending.id not in endings:

@@ -810,7 +810,7 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
     engine reports it) tell them apart. With the game's ``context`` a title's ``{if}`` blocks read
     as in the game, without one as :func:`~solo.story.format.text.shown` reads them.
     """
-    from ..story.play.engine import FALLEN
+    from ..story.play.engine import DEAD_END, ENGINE_ENDINGS
 
     scene = adventure.scenes.get(ending or "")
     if scene is not None:
@@ -819,7 +819,8 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
 
     if ending == OPEN_END:
         return "the story's end"
-    return "the end of the road; outcome: fallen" if ending == FALLEN else "the end of the road"
+    title, outcome, _ = ENGINE_ENDINGS.get(ending or "", ENGINE_ENDINGS[DEAD_END])
+    return title.lower() + (f"; outcome: {outcome}" if outcome else "")
 
 
 def journal_path(save_path: Path) -> Path:

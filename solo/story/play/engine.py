@@ -52,6 +52,12 @@ if TYPE_CHECKING:
 
 FALLEN = "__fallen__"
 DEAD_END = "__dead_end__"
+#: The endings the engine reaches on its own, not scenes of the adventure: the title the game announces, the
+#: outcome, and what a report shows in place of the id.
+ENGINE_ENDINGS: dict[str, tuple[str, str | None, str]] = {
+    FALLEN: ("The end of the road", "fallen", "(whole party out)"),
+    DEAD_END: ("The end of the road", None, "(no way on)"),
+}
 #: Builds the Decider of an NPC in a game, in place of its own mind.
 MindFactory = Callable[["NPC", "Game"], Decider | None]
 
@@ -496,7 +502,8 @@ class Game:
             self.trigger_event(move_trigger(target))
 
     def _fallen(self) -> None:
-        self.emit("ending", scene=FALLEN, title="The end of the road", outcome="fallen")
+        title, outcome, _ = ENGINE_ENDINGS[FALLEN]
+        self.emit("ending", scene=FALLEN, title=title, outcome=outcome)
         self.state.ending = FALLEN
 
     # -- the verbs ---------------------------------------------------------------------
