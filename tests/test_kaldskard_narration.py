@@ -326,3 +326,18 @@ def test_one_who_gave_up_leaves_the_pool_bars(toll_fight):
         later = [names for start, names in shown if start > at]
         assert later and all(who not in names for names in later), (who, later)
     assert all("Ragna Ulvsdotter" in names for start, names in shown)  # knocked out: still there, at 0
+
+
+@pytest.mark.parametrize("size, bowls", [(1, "a bowl for you"), (2, "bowls for you both"), (3, "bowls for you all")])
+def test_the_inn_greets_a_party_by_its_size_once_and_a_return_as_a_return(kaldskard, tmp_path, size, bowls):
+    """Before: back from Sigvald's fire, the inn told its first arrival again ("sets down bowls for you all"),
+    and two players were "you all". Inn, fire, back to the inn: the greeting once, fitting the party."""
+    from conftest import run_play
+
+    code, screen, journal = run_play(kaldskard, ["1", "4"], tmp_path, seed=3, width=200, party=_party(size))
+    assert code == 0
+    assert journal.count("The last inn below the pass") == 1 and journal.count(bowls) == 1
+    others = {"a bowl for you", "bowls for you both", "bowls for you all"} - {bowls}
+    assert not any(other in journal for other in others)
+    assert journal.count("Back at the long table") == 1
+    assert journal.index("Back at the long table") > journal.index("Sigvald")

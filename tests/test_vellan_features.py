@@ -311,7 +311,7 @@ def _said(events) -> str:
 
 
 @pytest.mark.parametrize(("size", "greeting"), [(1, '"The reporter from the Gazette. Sit down.'),
-                                                (2, '"The Gazette, and friends. Sit down, all of you.')])
+                                                (2, '"The Gazette, and friends. Sit down, both of you.')])
 def test_brekke_greets_the_party_he_sees(vellan, size, greeting):
     script = Script(*TO_THURSDAY, "Climb the stairs", "Walk out, catch the next bus")
     party = [pc("Espen Lind"), pc("Signe Falk", "she")][:size]
