@@ -83,3 +83,12 @@ def test_help_lists_the_commands(cli_run):
     result = cli_run("--help")
     assert result.exit_code == 0
     assert "oracle" in result.output and "table" in result.output
+
+
+@pytest.mark.parametrize("question", [[], [""], ["  "]], ids=["none", "empty", "blank"])
+def test_an_answer_needs_a_question(cli_run, question):
+    """Before: 'solo oracle ""' rolled and read an answer to nothing; the game's prompt refuses it, so does this."""
+    result = cli_run("oracle", *question, "--seed", "1")
+    assert result.exit_code == 2
+    assert 'Ask a question, e.g. solo oracle "Is the door locked?"' in result.output
+    assert "Roll:" not in result.output

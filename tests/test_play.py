@@ -126,6 +126,8 @@ def test_wrong_answers_are_asked_again(tmp_path):
     code, out, transcript = run_session(TUTORIAL, ["1", "42", "banana", "1", "quit"], tmp_path)
     assert "'42' is not an answer here" in out
     assert "'banana' is not an answer here" in out
+    # the way to the commands is said under the first refused answer of a question, not under every one
+    assert out.count("Type 'help' to see the commands you can type at any prompt.") == 1
 
 
 def test_table_side_commands(tmp_path):

@@ -55,6 +55,8 @@ def command(question: tuple[str, ...], odds: str, tension: int | None, npcs: tup
     from ..rules.dice import new_rng
 
     text = " ".join(question).strip()
+    if not text:  # as at the game's prompt: an answer needs a question to be an answer to
+        raise click.UsageError('Ask a question, e.g. solo oracle "Is the door locked?" --odds likely')
     with held_session(session_name, saves_dir) as session:
         try:
             state = session.state if session else OracleState()

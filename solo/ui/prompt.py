@@ -88,7 +88,7 @@ class TerminalDecider:
         if self.before is not None:
             self.before()
         self._ask(question)
-        tried = 0
+        tried, hinted = 0, False
         while True:
             if self.tries is not None and tried >= self.tries:
                 self.console.print(Text(f"{tried} lines of input in a row answer nothing here; the input is "
@@ -113,8 +113,13 @@ class TerminalDecider:
                 if self.refused is not None:  # it may stop here (a script); else the question is asked again
                     self.refused(str(exc))
                 self.console.print(Text(str(exc), style="red"))
+                if self.meta is not None and not hinted:  # once a question: the commands are not answers
+                    hinted = True
+                    self.console.print(Text(HELP_HINT, style="dim"))
 
 
+#: Said under the first answer a question refuses, where commands may be typed at the prompt.
+HELP_HINT = "Type 'help' to see the commands you can type at any prompt."
 LABEL_LIMIT = 300  # characters of one option shown in a menu
 #: Spaces between two columns of a menu.
 GUTTER = 2
