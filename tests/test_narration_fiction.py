@@ -514,3 +514,39 @@ def test_a_line_that_leaves_the_target_standing_is_not_told_of_the_blow_that_end
                 seen += 1
                 assert "final" not in t.filters.get("blow", {"final"}), f"{t.file}:{t.line}: {t.text}"
     assert seen >= 5
+
+
+@pytest.mark.parametrize("pool, told_by", [("CHA", "generic"), ("BODY", "combat")])
+def test_a_fight_won_on_composure_ends_without_a_body_on_the_floor(templates, pool, told_by):
+    """Before: Flamboyant's blows took Berit's CHA to nothing, and the closing line had Arne "look down at" her.
+    A fight won by blows to a Pool it is not fought with is closed, and its out and comae told, by the lines for
+    any conflict; one won on BODY keeps the fight's own."""
+    start = {"round": 0, "type": "combat", "pool_name": "BODY", "frame": {"physical": True}, "participants": [
+        {"id": "A", "name": "Arne", "side": "a", "pool": 5, "pool_max": 5, "pc": True, "pronoun": "he"},
+        {"id": "B", "name": "Berit", "side": "b", "pool": 5, "pool_max": 5, "pronoun": "she"}]}
+    for seed in range(12):  # several draws of each line
+        narrator = Recording(templates, random.Random(seed))
+        cast = Cast()
+        for kind, data in (("conflict_start", start), ("round_start", {"round": 1}),
+                           ("round_result", {"round": 1, "winner": "A", "lens": "flamboyant", "damage": True}),
+                           ("damage", {"round": 1, "actor": "A", "target": "B", "amount": 6, "after": -5,
+                                       "maximum": 5, "lens": "flamboyant", "pool": pool}),
+                           ("comae", {"round": 1, "actor": "B", "decided": True}),
+                           ("conflict_end", {"round": 1, "outcome": "won", "statuses": {"A": "in", "B": "comae"}})):
+            narrator.narrate(Event(kind, data), cast)
+        told = {event: t for _rnd, event, t, _a, _b in narrator.picks}
+        assert {"comae", "aftermath"} <= set(told)
+        for event in ("comae", "aftermath"):
+            assert told[event].path.split(".")[0] == told_by, (event, told[event].text)
+
+
+def test_the_lines_for_any_conflict_tell_no_body_falling(templates):
+    """The generic comae and aftermath lines also close a fight lost on composure or nerve (above): none has a
+    body fall, lie or get up."""
+    physical = re.compile(r"\b(collaps\w*|crumpl\w*|ground|floor|goes down|stays down|getting up|get up|lies|"
+                          r"fell|falls)\b", re.I)
+    for event, variant in (("comae", "any"), ("out", "any"), ("aftermath", "won")):
+        lines = templates.lines.get(("generic", event, variant), [])
+        assert lines, (event, variant)
+        for t in lines:
+            assert not physical.search(t.text), f"{t.file}:{t.line}: {t.text}"

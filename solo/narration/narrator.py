@@ -853,7 +853,10 @@ class Narrator:
         loser = losers[0] if len(losers) == 1 else cast.group(losers[0].side, active_first=False)
         if winner is None or loser is None:
             return []
-        return [self.say(cast, "aftermath", winner, loser, variants=[variant])]
+        # beaten by blows to composure or nerve, nobody lies on the floor: told by the lines for any conflict
+        fallen = [p for p in losers if statuses.get(p.id) in (OUT, COMAE)]
+        aside = GENERIC if variant == "won" and fallen and all(p.struck_aside for p in fallen) else None
+        return [self.say(cast, "aftermath", winner, loser, variants=[variant], ctype=aside)]
 
 
 #: The events that may end a conflict for a side: a bearing that waited on an emptied Pool is told after them.
