@@ -725,11 +725,13 @@ def test_a_bearing_never_contradicts_the_lens_of_its_round(monkeypatch):
     monkeypatch.setattr(Narrator, "say", spy)
     # a first entry that gives the manner, a second that draws the Lens the manner clashes with
     for ctype, traits in (("social", ("correct", "extroverted")), ("social", ("shy", "charming")),
-                          ("combat", ("shy", "aggressive")), ("combat", ("nervous", "sadistic"))):
+                          ("combat", ("shy", "aggressive")), ("combat", ("nervous", "sadistic")),
+                          ("combat", ("correct", "aggressive"))):
         for seed in range(12):
             told_duel(ctype, seed, level="skilled", personality=traits)
     clashing = [(manner, lens) for manner, lens in told if lens in BEARING_CLASHES.get(manner, ())]
     assert clashing == []
+    assert ("cold", "aggressive") not in told  # "barely interested in the outcome" after an all-out attack
     manners = {manner for manner, _ in told}
     assert {"cold", "timid"} <= manners, manners  # the spy saw bearings of each kind told
 

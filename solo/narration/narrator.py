@@ -49,11 +49,12 @@ PLAIN_DECLARE = 0.4  # how often a participant without Lenses has its (always pl
 SPEECH = {"taunt": 0.3, "bargain_wavering": 0.25, "break": 0.6, "surrender": 0.8, "escalate": 0.5}
 #: How often an NPC's bearing (its Code Block's manner) is told in a round it takes part in, besides its speech.
 BEARING = 0.4
-#: The Lenses a bearing would contradict in the round it follows: a round played as a show is not told as cold
-#: ("dreary competence") or timid, nor an all-out attack as timid. That round's bearing goes untold; the NPC
-#: keeps its manner. (A fierce NPC held to a Cautious round still reads as straining at the leash: told.)
+#: The Lenses a bearing would contradict in the round it follows: a round played as a show or as an all-out
+#: attack is not told as cold ("dreary competence", "barely interested in the outcome") or timid. That round's
+#: bearing goes untold; the NPC keeps its manner. (A fierce NPC held to a Cautious round still reads as
+#: straining at the leash: told. A swing of manner is told whatever the Lens: it answers the round's result.)
 BEARING_CLASHES: Mapping[str, frozenset[str]] = {
-    "cold": frozenset({"flamboyant"}),
+    "cold": frozenset({"flamboyant", "aggressive"}),
     "timid": frozenset({"flamboyant", "aggressive"}),
 }
 #: Where a swinging temper goes: Moody sinks when a round goes against it and lifts when one goes its way;
