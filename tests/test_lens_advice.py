@@ -353,3 +353,19 @@ def test_the_last_rounds_menu_says_this_round_not_its_number():
     assert earlier["none"] == "35 % to win, 40 % undecided after round 5 · best"
     before = exact_words(Exact(odds, "none", rounds_left=1), first_round=0)  # a scene's choice: no round yet
     assert before["none"] == "35 % to win, 40 % undecided after round 1 · best"
+
+
+def test_a_lens_whose_blows_may_go_elsewhere_says_which_pool_its_chance_counts():
+    """Before: the menu read "57 % to win" on Flamboyant while the foe's CHA fell to 2 (the player sent the blows
+    there, as the won round lets them): the chain counts blows to the conflict's Pool only. A Lens that may hit
+    another Pool of a foe who has one says which Pool its chance counts; the others, and a foe with no such Pool
+    (a lock), say nothing more."""
+    conflict, ada, _ = _duel(COMBAT, _pc(Combat=60), _npc("Grim", level="skilled"))
+    advice = LensAdvisor()(conflict.view, ada)
+    for lens in ("flamboyant", "covert"):
+        assert WIN.match(advice[lens]) and ", blows to BODY" in advice[lens], advice[lens]
+    assert not any("blows to" in advice[k] for k in ("none", "aggressive", "cautious", "clever", "quick"))
+    talk, ada2, _ = _duel(SOCIAL, _pc(), _npc())
+    said = LensAdvisor()(talk.view, ada2)
+    assert ", blows to CHA" not in said["flamboyant"]  # CHA is the quarrel's own Pool: nothing else to hit
+    assert ", blows to CHA" in said["covert"]  # a Covert win may still go to POW

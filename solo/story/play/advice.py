@@ -99,10 +99,11 @@ class LensAdvisor:
             exact = Exact({}, None, "beyond the exact odds")
         if exact.odds:
             told, self.told = self.told, True  # what the numbers assume, said on the conflict's first menu
-            return exact_words(exact, "" if told else "if kept every round", first_round=view.round)
+            return struck_pool_noted(view, p, exact_words(exact, "" if told else "if kept every round",
+                                                          first_round=view.round))
         if not view.opponents(p):
             return {}
-        return self.estimate_words(view, p)
+        return struck_pool_noted(view, p, self.estimate_words(view, p))
 
     def edges(self, view: ConflictView, p: Participant) -> dict[str, str]:
         """With ``p``'s Clever edge due: for each edge ("skill", "damage"), the chance to win taking it now and
@@ -118,6 +119,20 @@ class LensAdvisor:
         lens = likely_best(view, p)
         est = estimate(view, p, lens, runs=self.runs, budget=self.budget)
         return {lens: est.words()} if est.runs else {}
+
+
+def struck_pool_noted(view: ConflictView, p: Participant, words: dict[str, str]) -> dict[str, str]:
+    """Where a Lens's won round lets ``p`` choose to hit another Pool (Flamboyant's CHA, Covert's POW, against
+    someone who has one), its chance says which Pool it counts blows to: the odds follow the conflict's Pool
+    alone, and a player who sends blows elsewhere plays for something they do not price."""
+    foes = [o for o in view.opponents(p) if o.char is not None]
+    out = dict(words)
+    for lens, text in words.items():
+        side = LENS_TABLE[lens].side_pool if lens in LENS_TABLE else None
+        if side is not None and any(side not in o.pool_sources for o in foes):
+            head, sep, tail = text.partition(" · ")
+            out[lens] = f"{head}, blows to {view.ctype.pool_label}{sep}{tail}"
+    return out
 
 
 def exact_words(exact: Exact, assumes: str = "", *, first_round: int = 1) -> dict[str, str]:
