@@ -191,6 +191,11 @@ def test_text_filled_from_slots_without_a_party_size_reads_as_for_one_pc():
     ("{They} {verb.wait}", "{verb.wait} agrees with {party}, not with {They}"),
     ("{pc} {verb.waits} in the yard", "{verb.waits} agrees with {party}, not with {pc}: it reads 'Jonas go'"),
     ("{You} {verb.wait} in the yard", "{verb.wait} agrees with {party}, not with {You}: it reads 'you goes'"),
+    # a few words of the same clause between, or an NPC as the subject, read wrong the same way
+    ("{pc}'s legs {verb.give} out", "{verb.give} agrees with {party}, not with {pc}'s legs"),
+    ("{pc} quietly {verb.waits}", "{verb.waits} agrees with {party}, not with {pc} quietly"),
+    ("{npc.watchman} {verb.waits} in the yard", "{verb.waits} agrees with {party}, not with {npc.watchman}: it reads "
+                                             "'Gudrun go'"),
 ])
 def test_the_checker_names_a_party_slot_it_cannot_fill(tmp_path, text, problem):
     path = tmp_path / "a.toml"
@@ -203,7 +208,8 @@ def test_the_checker_names_a_party_slot_it_cannot_fill(tmp_path, text, problem):
 def test_a_verb_for_the_party_after_the_party_is_accepted(tmp_path):
     path = tmp_path / "a.toml"
     path.write_text(PARTY.read_text().replace("{You} wait in the yard", "{party} {verb.waits} in the yard, and {pc} "
-                                              "waits longest"))
+                                              "waits longest; {pc} watches as {party} {verb.goes}. {pc} looks. "
+                                              "All {verb.wait}"))
     _, problems = read_adventure(path)
     assert not [p for p in problems if p.code == "E008"], [str(p) for p in problems]
 

@@ -57,8 +57,11 @@ NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size")
 #: Condition functions that read the player characters: meaningless in an adventure with ``pc = false``.
 PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size")
 _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
-#: A ``{verb.…}`` right after the acting PC's name or pronoun: the verb agrees with the party, not with that PC.
-_VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|[Tt]hey|[Yy]ou)\}\s+\{([Vv]erb\.[A-Za-z]*)\}")
+#: A ``{verb.…}`` whose subject is the acting PC's name or pronoun, or an NPC, not the party: right after it, or
+#: after a few plain words of the same clause ("{pc}'s legs {verb.give} out", "{npc.gudrun} quietly {verb.goes}").
+#: The verb agrees with the party, not with that subject.
+_VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|[Tt]hey|[Yy]ou|npc\.[A-Za-z0-9_]+)\}((?:'s)?(?:\s+[A-Za-z'-]+){0,3}?)\s+"
+                            r"\{([Vv]erb\.[A-Za-z]*)\}")
 
 
 class Readers:
@@ -151,10 +154,14 @@ class Readers:
             self.check_condition(file, path, block.condition)
         for run in runs_of(parts):
             for agreeing in _VERB_AFTER_PC.finditer(run):
-                slot, verb = agreeing.group(1), agreeing.group(2)
-                reads = {"pc": "'Jonas go' for a party of two", "you": "'you goes' for one PC"}.get(
-                    slot.lower(), "'he go' for a party of two, 'they goes' for one PC whose pronoun is they")
-                self.fail(file, path, f"{{{verb}}} agrees with {{party}}, not with {{{slot}}}: it reads {reads}; "
+                slot, between, verb = agreeing.group(1), agreeing.group(2), agreeing.group(3)
+                if slot.startswith("npc."):
+                    reads = "'Gudrun go' for a party of two"
+                else:
+                    reads = {"pc": "'Jonas go' for a party of two", "you": "'you goes' for one PC"}.get(
+                        slot.lower(), "'he go' for a party of two, 'they goes' for one PC whose pronoun is they")
+                subject = f"{{{slot}}}{between}"
+                self.fail(file, path, f"{{{verb}}} agrees with {{party}}, not with {subject}: it reads {reads}; "
                                       "write that verb another way", "E008")
             for slot in _SLOT_NAME.findall(run.replace("{{", "").replace("}}", "")):
                 if slot.startswith("npc."):
