@@ -15,6 +15,7 @@ hand-built event leaves out: a test, or an escalation told before any
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard, overload
@@ -206,7 +207,7 @@ class Cast:
         if len(people) <= 1:
             return people[0] if people else None
         lead = people[0]
-        name = f"{lead.name}'s {'party' if all(p.pc for p in people) else 'side'}"  # one name, as a party
+        name = _kin(people) or f"{lead.name}'s {'party' if all(p.pc for p in people) else 'side'}"  # as a party
         return Person(id=f"side_{side}", name=name, pronoun="they",
                       side=side, pc=all(p.pc for p in people), role=lead.role, body=lead.body,
                       speaks=False, heard=False, pool=sum(p.pool for p in people),
@@ -293,6 +294,25 @@ class Cast:
 
     def both_sides_in(self) -> bool:
         return {p.side for p in self.persons.values() if p.active} >= {"a", "b"}
+
+
+_ORDINAL = re.compile(r"^the (first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|other) (.+)$")
+
+
+def _kin(people: list[Person]) -> str | None:
+    """A side of NPCs told apart only by number ("the first barrow-wight", "the second barrow-wight") named as
+    what they are: "the barrow-wights", not "the first barrow-wight's side". None for any other side."""
+    kinds = set()
+    for person in people:
+        m = _ORDINAL.match(person.name)
+        if person.pc or m is None:
+            return None
+        kinds.add(m.group(2))
+    if len(kinds) != 1:
+        return None
+    from .text import english
+
+    return f"the {english().plural_noun(kinds.pop())}"
 
 
 def _obstacle_or_spoken(name: str, obstacle: bool, pronoun: str | None) -> str:
