@@ -454,12 +454,12 @@ def standing(events, rnd: int) -> int:
     return sum(1 for p in start["participants"] if p["id"] not in gone)
 
 
-@pytest.mark.parametrize("ctype", ("combat", "social", "foot_chase"))
-def test_a_winner_with_foes_to_choose_from_is_told_going_for_the_one_it_strikes(templates, ctype):
+@pytest.mark.parametrize("ctype, seeds", [("combat", 25), ("social", 40), ("foot_chase", 25)])
+def test_a_winner_with_foes_to_choose_from_is_told_going_for_the_one_it_strikes(templates, ctype, seeds):
     """Before: "Sigrid goes for the first barrow-wight", then she struck the second. The declarations were told
     with the round's result, before the winner chose whom to strike; they now wait for that choice."""
     checked = 0
-    for seed in range(60):
+    for seed in range(seeds):  # enough for ten or so such rounds (the NPC wins one against two less often in talk)
         events = fight(ctype, seed, pcs=("Espen Lind", "Signe Vik"), stubborn=True)
         struck = {(e["round"], e["actor"]): e["target"] for e in events if e.kind == "damage"}
         # the NPC won a round both PCs fought: it chose whom to strike after the dice
