@@ -341,3 +341,24 @@ def test_the_inn_greets_a_party_by_its_size_once_and_a_return_as_a_return(kaldsk
     assert not any(other in journal for other in others)
     assert journal.count("Back at the long table") == 1
     assert journal.index("Back at the long table") > journal.index("Sigvald")
+
+
+def test_turning_back_after_paying_the_toll_does_not_bring_the_bag_home(tmp_path):
+    """Before: the toll paid ('You no longer have: remedies.'), the party turned back, and the ending said 'You
+    come back down to Nedre Bru with the bag still full.' The ending reads what the party carries; its outcome
+    reads as words, not as the id 'turned_back'."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    script = Path(__file__).parent / "data" / "scripts" / "kaldskard_toll_paid_turned_back.txt"
+    journal = tmp_path / "t.md"
+    result = CliRunner().invoke(cli, ["play", "kaldskard", "--seed", "3", "--script", str(script), "--saves",
+                                      str(tmp_path / "saves"), "--transcript", str(journal)])
+    assert result.exit_code == 0, result.output[-2000:]
+    text = journal.read_text(encoding="utf-8")
+    assert "You no longer have: remedies." in text or "Lost: remedies" in text
+    assert "with the bag still full" not in text and "the outlaws have the bag" in text
+    assert "**The end: The lowland road** (turned back)." in text and "turned_back" not in result.output

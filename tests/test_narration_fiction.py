@@ -554,14 +554,16 @@ def test_the_lines_for_any_conflict_tell_no_body_falling(templates):
 
 def test_npcs_told_apart_only_by_number_are_named_as_what_they_are():
     """Before: "Sander and the first barrow-wight's side go for each other". A side of NPCs whose names differ
-    only by an ordinal is "the barrow-wights"; any other side keeps its lead's name."""
+    only by an ordinal is "the barrow-wights' side" (a side: "the barrow-wights sees Sander coming" read wrong,
+    lines being written for one); any other side keeps its lead's name."""
     def side(*names, pc=False):
         cast = Cast()
         for name in names:
             cast.add(name, name=name, side="b", pc=pc)
         return cast.group("b").name
 
-    assert side("the first barrow-wight", "the second barrow-wight", "the third barrow-wight") == "the barrow-wights"
-    assert side("the first wolf", "the second wolf") == "the wolves"
+    wights = ("the first barrow-wight", "the second barrow-wight", "the third barrow-wight")
+    assert side(*wights) == "the barrow-wights' side"
+    assert side("the first wolf", "the second wolf") == "the wolves' side"
     assert side("the first barrow-wight", "the grave-lord") == "the first barrow-wight's side"
     assert side("Torgny", "Hallstein") == "Torgny's side"

@@ -18,7 +18,7 @@ from solo.story.format.library import find_adventure
 from solo.story.format.loader import load_adventure
 from solo.story.play.engine import Game
 from solo.story.play.state import GameState
-from solo.ui.session import Session
+from solo.ui.session import Session, ending_name
 
 DATA = Path(__file__).parent / "data"
 TUTORIAL = find_adventure("tutorial")
@@ -350,3 +350,13 @@ def test_a_choice_that_starts_a_conflict_shows_the_odds_its_first_lens_menu_will
     best = next(option for option in options if option.endswith("· best"))
     assert best.startswith(lens) and f"{win} to win, {undecided} undecided · best" in best
     assert "at stake: Whether she walks away" in " ".join(out.split())  # what the conflict is for, before it starts
+
+
+def test_an_endings_outcome_reads_as_words_wherever_it_is_said():
+    """Before: 'The end: The lowland road (turned_back).' and 'outcome: turned_back': an id's underscores."""
+    from solo.ui.describe import ending_said
+
+    assert ending_said("The lowland road", "turned_back") == "The lowland road (turned back)"
+    assert ending_said("In time", "in_time") == "In time"  # the same words: said once
+    adventure = load_adventure(find_adventure("kaldskard"))
+    assert ending_name(adventure, "ending_turned_back") == "The lowland road; outcome: turned back"

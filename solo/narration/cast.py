@@ -301,7 +301,8 @@ _ORDINAL = re.compile(r"^the (first|second|third|fourth|fifth|sixth|seventh|eigh
 
 def _kin(people: list[Person]) -> str | None:
     """A side of NPCs told apart only by number ("the first barrow-wight", "the second barrow-wight") named as
-    what they are: "the barrow-wights", not "the first barrow-wight's side". None for any other side."""
+    what they are: "the barrow-wights' side", not "the first barrow-wight's side" (a side, in the singular as
+    every group name is: lines written for one read right). None for any other side."""
     kinds = set()
     for person in people:
         m = _ORDINAL.match(person.name)
@@ -312,7 +313,8 @@ def _kin(people: list[Person]) -> str | None:
         return None
     from .text import english
 
-    return f"the {english().plural_noun(kinds.pop())}"
+    plural = english().plural_noun(kinds.pop())
+    return f"the {plural}{chr(39) if plural.endswith('s') else chr(39) + 's'} side"
 
 
 def _obstacle_or_spoken(name: str, obstacle: bool, pronoun: str | None) -> str:

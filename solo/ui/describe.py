@@ -217,6 +217,19 @@ def exit_answer_line(e, names) -> str:
             "chase": f"{who} gives chase."}.get(e["answer"], f"{who}: {e['answer']}.")
 
 
+def outcome_words(outcome: str) -> str:
+    """An ending's outcome as a reader reads it: the author's word, an id's underscores as spaces
+    ("turned_back" reads "turned back")."""
+    return outcome.replace("_", " ").strip()
+
+
+def ending_said(title: str, outcome: str) -> str:
+    """An ending's title with its outcome where the two differ ("The lowland road (turned back)"): two endings
+    may share a title, and the outcome tells them apart. The journal, the screen and the recap all say it so."""
+    words = outcome_words(outcome)
+    return f"{title} ({words})" if words and words.lower() != title.lower() else title
+
+
 def conflict_outcome(outcome: str) -> str:
     return f"The conflict is over: {OUTCOME_WORDS.get(outcome, outcome)}."
 

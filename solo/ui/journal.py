@@ -297,8 +297,9 @@ class Journal:
             self._para(f"*{inline(e['actor'])} is {'dead' if e['fate'] == 'death' else 'out of the story'}.*")
         elif k == "ending":
             title, outcome = str(e.get("title") or ""), str(e.get("outcome") or "")
-            if outcome and outcome != title:
-                self._para(f"**The end: {inline(title)}** ({inline(outcome)}).")
+            said = d.ending_said(title, outcome)
+            if said != title:
+                self._para(f"**The end: {inline(title)}** ({inline(said[len(title) + 2:-1])}).")
             else:  # open play's ending is its own outcome: said once
                 self._para(f"**The end: {inline(title)}**{sentence(title)[len(title):]}")
         elif k == "session_end":
@@ -382,8 +383,7 @@ class Journal:
             q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
             self._outcome(f"Oracle: {q}{e['answer']}")
         elif k == "ending":
-            title, outcome = str(e.get("title") or ""), str(e.get("outcome") or "")
-            said = f"{title} ({outcome})" if outcome and outcome != title else title
+            said = d.ending_said(str(e.get("title") or ""), str(e.get("outcome") or ""))
             self.happened.append((f"The end: {said}", [], False))
 
 

@@ -811,16 +811,17 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
     as in the game, without one as :func:`~solo.story.format.text.shown` reads them.
     """
     from ..story.play.engine import DEAD_END, ENGINE_ENDINGS
+    from .describe import outcome_words
 
     scene = adventure.scenes.get(ending or "")
     if scene is not None:
-        return f"{shown(scene.title, context)}; outcome: {scene.outcome or scene.id}"
+        return f"{shown(scene.title, context)}; outcome: {outcome_words(scene.outcome or scene.id)}"
     from ..story.play.open_play import OPEN_END
 
     if ending == OPEN_END:
         return "the story's end"
     title, outcome, _ = ENGINE_ENDINGS.get(ending or "", ENGINE_ENDINGS[DEAD_END])
-    return title.lower() + (f"; outcome: {outcome}" if outcome else "")
+    return title.lower() + (f"; outcome: {outcome_words(outcome)}" if outcome else "")
 
 
 def journal_path(save_path: Path) -> Path:

@@ -472,9 +472,8 @@ class TerminalView:
         self.console.print(Text(f"{e['actor']} {fate}.", style="bold red"))
 
     def _on_ending(self, e: Event, n: list[str]) -> None:
-        outcome = str(e.get("outcome") or "")  # two endings may share a title: the outcome tells them apart
-        shown = f" ({outcome})" if outcome and outcome.lower() != str(e["title"]).lower() else ""
-        self.console.print(Text(f"\nThe end: {sentence(str(e['title']) + shown)}", style="bold yellow"))
+        said = d.ending_said(str(e["title"]), str(e.get("outcome") or ""))  # the outcome tells two titles apart
+        self.console.print(Text(f"\nThe end: {sentence(said)}", style="bold yellow"))
 
     def _on_session_end(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.session_end(e), style="bold green"))
