@@ -661,3 +661,19 @@ def test_a_person_standing_as_an_obstacle_rolls_a_skill_and_a_thing_a_challenge(
                                                                        "= Skill 70: exceptional success",
                                                                        "= Skill 70: exceptional failure"))
                for line in said), said
+
+
+def test_quick_offers_no_get_away_roll_from_a_lock_but_does_from_a_person():
+    """Before: Quick at a lock offered 'Try to get away (a Move roll)', and a failed roll read 'cannot leave the old
+    lock alone': a lock catches nobody. Against obstacles alone there is no get-away roll (the exit options walk
+    away); against a person there is."""
+    picking = conflict_type("lockpicking")
+    pc = make_char("A", Tech=50, Move=40)
+    at_lock = Conflict(picking, [from_character(pc, "a", picking), obstacle("Old lock", "hard")], random.Random(1))
+    keys = [o.key for o in at_lock.quick_options(at_lock.participants[0])]
+    assert "leave" not in keys and "ready" in keys
+    combat = conflict_type("combat")
+    fight = Conflict(combat, [from_character(make_char("A", Combat=50), "a", combat),
+                              from_character(make_char("B", level="common", Combat=50), "b", combat)],
+                     random.Random(1))
+    assert "leave" in [o.key for o in fight.quick_options(fight.participants[0])]

@@ -191,7 +191,7 @@ def _show(r: dict) -> None:
             n = c["fought"]
             esc = " (escalated from the opposed roll)" if c["escalated"] else ""
             say(console, "  ", (c["key"], "bold"), f" {c['type']}{esc}: {c['text']}", soft_wrap=True)
-            console.print(f"    fought {n:,} times ({c['fought_per_run']:.1%} of runs)")
+            console.print(f"    fought {n:,} time{'' if n == 1 else 's'} ({c['fought_per_run']:.1%} of runs)")
             if not n:
                 continue
             parts = [f"{name.replace('_', ' ')} {_pct(o[name])}" for name in o if o[name]["count"]]

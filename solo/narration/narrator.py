@@ -534,7 +534,9 @@ class Narrator:
         offered, actor.exiting = actor.exiting, False
         actor.signalled = actor.offered = False
         how = "fled" if d.get("how") == "fled" else "surrendered"
-        lines = [self.say(cast, how, actor, target)]
+        # rounds without a result before a way out that ends it are told before it, not after the conflict's end
+        lines = self._end_run(cast, before=True) if cast.decided else []
+        lines.append(self.say(cast, how, actor, target))
         if how == "surrendered" and not offered:  # a log without its exit_offer: the plea is said with the exit
             lines += self._plea(cast, actor, target)
         return lines

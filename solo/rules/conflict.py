@@ -597,16 +597,19 @@ class Conflict:
         """Quick's extra actions for ``p`` as things stand (the minds read them to judge Quick)."""
         ctype = self.ctype
         items = p.character.items
-        key = (ctype.flight, ctype.physical, p.weapon.key if p.weapon is not None else None, *items)
+        # a Move roll to get away needs someone who could catch you: from a lock or an archive one walks away
+        # (the exit options, no roll), and a lock "catching" the one who failed it read as nonsense
+        pursued = ctype.flight and any(not o.is_obstacle for o in self.opponents(p))
+        key = (pursued, ctype.physical, p.weapon.key if p.weapon is not None else None, *items)
         got = _QUICK.get(key)
         if got is None:  # all it reads (the rules' weapons are the process's): made once for each
             if len(_QUICK) >= 1024:
                 _QUICK.clear()
-            got = _QUICK[key] = tuple(self._quick_options(p))
+            got = _QUICK[key] = tuple(self._quick_options(p, pursued))
         return list(got)
 
-    def _quick_options(self, p: Participant) -> list[Option]:
-        options = [Option("leave", "Try to get away (a Move roll)")] if self.ctype.flight else []
+    def _quick_options(self, p: Participant, pursued: bool) -> list[Option]:
+        options = [Option("leave", "Try to get away (a Move roll)")] if pursued else []
         if self.ctype.physical:
             for key, weapon in rules().weapons.items():
                 if (p.weapon is None or weapon.key != p.weapon.key) and weapon.name in p.character.items:
