@@ -359,3 +359,19 @@ def test_five_explorer_games_in_a_row_reach_every_ending_alone_and_as_a_party(si
     tally = run_chunk(options, start, 5)
     assert tally.endings == dict.fromkeys(ENDINGS, 1)
     assert scenes <= set(tally.scene_runs)
+
+
+def test_the_quay_is_described_once_and_a_return_is_told_as_one(vellan):
+    """Before: every return to the quay printed the whole arrival again ('Vellan smells of tar, brine and boiling
+    fish…'), three times in one game. The first visit describes it; a return says so; dusk is dusk either way."""
+    from solo.story.format.text import pick
+
+    game = Game(vellan, seed=1, decider=Script(), party=[pc("Espen Lind")])
+    text = vellan.scenes["quayside"].text
+    for visits, hours, says, not_said in ((1, 0, "Vellan smells of tar", "Back on the quay"),
+                                          (2, 0, "Back on the quay", "Vellan smells of tar"),
+                                          (3, 5, "The lamps are being lit", "Back on the quay")):
+        game.state.visited["quayside"] = visits
+        game.state.counters["hours"] = hours
+        shown = pick(text, game.context())
+        assert says in shown and not_said not in shown, (visits, hours)
