@@ -369,3 +369,12 @@ def test_a_lens_whose_blows_may_go_elsewhere_says_which_pool_its_chance_counts()
     said = LensAdvisor()(talk.view, ada2)
     assert ", blows to CHA" not in said["flamboyant"]  # CHA is the quarrel's own Pool: nothing else to hit
     assert ", blows to CHA" in said["covert"]  # a Covert win may still go to POW
+
+
+def test_an_estimate_where_they_give_up_says_the_win_it_counts_is_outright():
+    """Before: '≈ 0–4 % to win, 93 % they give up' read as near-certain defeat, though their giving up or running
+    ends it your way. With exits shown, the win counted is named as the outright one."""
+    from solo.story.play.advice import Estimate
+
+    assert Estimate(100, 1, 93, 0).words() == "≈ 1 % ± 1 to win outright, 93 % they give up or run · likely best"
+    assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · likely best"  # nobody ran: a plain win

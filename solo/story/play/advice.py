@@ -207,8 +207,9 @@ class Estimate:
             text = f"≈ {low}–{high} % to win"
         else:
             text = f"≈ {percent(self.win)} ± {spread} to win"
-        if self.exits * 200 >= self.runs:
-            text += f", {percent(self.exits / self.runs)} they give up"
+        if self.exits * 200 >= self.runs:  # their running or yielding is a win too: "to win" is the rest
+            gone = percent(self.exits / self.runs)
+            text = text.replace(" to win", " to win outright") + f", {gone} they give up or run"
         if self.stalemates * 200 >= self.runs:
             text += f", {percent(self.stalemates / self.runs)} undecided"
         return text + " · likely best"
