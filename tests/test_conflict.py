@@ -353,12 +353,14 @@ def test_exits_take_effect_at_declaration_and_chases_have_no_flight():
 def test_opponent_surrenders_and_round_limit_stalemate():
     a = make_char("A", Combat=50)
     b = make_char("B", level="skilled", Combat=50)
+    b.pronoun = "she"  # the question names her as the story does ('Let her go', not 'Let them go')
     pc = Answers(lens="none", exit_offer="let_go")
     conflict, pa, pb, log, _ = duel(a, b, [], a_decider=pc, b_decider=Answers(lens="flee"))
     # B has the same Pool and skill; A (the PC) declares first, B flees at its declaration, A lets it go
     assert conflict.run().outcome == "opponent_fled"
     offer = next(q for q in pc.asked if q.kind == "exit_offer")
     assert offer.keys() == ["let_go", "chase"] and offer.default == "let_go" and offer.context["npc"] == "B"
+    assert offer.options[0].label == "Let her go" and "let her go, or give chase?" in offer.prompt
     assert pb.exit_answer == "let_go" and log.of("exit_answer")[0]["answer"] == "let_go"
 
 

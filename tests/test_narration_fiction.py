@@ -219,6 +219,13 @@ def test_two_people_with_one_first_name_are_told_apart(templates):
     same.begin({"type": "combat", "participants": [{"id": "a", "name": "Ingrid", "side": "a", "pc": True},
                                                   {"id": "b", "name": "Ingrid", "side": "b"}]})
     assert [p.name for p in same.persons.values()] == ["Ingrid", "the other Ingrid"]
+    # a foe that keeps its full name (one weighed as an obstacle) still bears the PC's first name: both go by it
+    # (before: "Halvard raises his hands: enough." was the PC giving up, read as Brekke)
+    shared = Cast()
+    shared.begin({"type": "social", "participants": [
+        {"id": "a", "name": "Halvard Aasen", "side": "a", "pc": True, "pronoun": "he"},
+        {"id": "b", "name": "Halvard Brekke", "side": "b", "obstacle": True, "pronoun": "he"}]})
+    assert [p.name for p in shared.persons.values()] == ["Halvard Aasen", "Halvard Brekke"]
 
 
 def test_a_party_is_named_as_a_party_and_the_one_who_struck_closes(templates):

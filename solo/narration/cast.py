@@ -183,7 +183,16 @@ class Cast:
 
     def _tell_apart(self, full: Mapping[str, str]) -> None:
         """Two people one name would confuse ("Ingrid never finds her footing, and Ingrid does") go by their
-        full names; two with the very same name, the later one as "the other Ingrid"."""
+        full names; two with the very same name, the later one as "the other Ingrid". One who goes by a first name
+        another still bears ("Halvard" beside "Halvard Brekke", a lock-like foe keeping its full name) goes by the
+        full name too: "Halvard raises his hands" read as Brekke giving up."""
+        for person in self.persons.values():
+            own = full.get(person.id, person.name)
+            if person.obstacle or person.name == own:
+                continue
+            if any(other is not person and full.get(other.id, other.name).split(" ")[0] == person.name
+                   for other in self.persons.values()):
+                person.name = own
         by_name: dict[str, list[Person]] = {}
         for person in self.persons.values():
             by_name.setdefault(person.name, []).append(person)

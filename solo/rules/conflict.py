@@ -455,10 +455,11 @@ class Conflict:
             default = "accept"
         else:
             target, _ = self.leave_target(p)
-            options = [Option("let_go", "Let them go", f"{who} is out of the conflict"),
+            them = _OBJECT_PRONOUNS.get(p.pronoun, "them")  # "Let her go" for one the story calls she
+            options = [Option("let_go", f"Let {them} go", f"{who} is out of the conflict"),
                        Option("chase", "Give chase", f"{who} gets away on a Move roll of {max(0, min(99, target))} % "
                                                      "or less, else fights on")]
-            prompt = f"{who} tries to get away: let them go, or give chase?"
+            prompt = f"{who} tries to get away: let {them} go, or give chase?"
             default = "let_go"
         answer = self._ask(pc, EXIT_OFFER, prompt, options, default=default, npc=p.id, exit=exit)
         p.exit_answer = answer
@@ -1187,6 +1188,10 @@ class Conflict:
 
 
 _PLAIN = Declaration()
+
+
+#: The object pronoun of each subject pronoun a participant has.
+_OBJECT_PRONOUNS = {"he": "him", "she": "her", "they": "them", "it": "it"}
 
 
 def _weapon_name(p: Participant, physical: bool) -> str | None:
