@@ -323,7 +323,8 @@ def _kin(people: list[Person]) -> str | None:
     from .text import english
 
     plural = english().plural_noun(kinds.pop())
-    return f"the {plural}{chr(39) if plural.endswith('s') else chr(39) + 's'} side"
+    possessive = plural + "'" if plural.endswith("s") else plural + "'s"  # the wolves' side, the men's side
+    return f"the {possessive} side"
 
 
 def _obstacle_or_spoken(name: str, obstacle: bool, pronoun: str | None) -> str:

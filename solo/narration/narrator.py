@@ -581,7 +581,7 @@ class Narrator:
         self._results = _round_results(d, cast)
         # whom a winner with more than one foe standing strikes is chosen after the dice: the declarations (the
         # winner's names whom it went for) wait for that choice (strike_target), so that it names the one struck
-        late = self._strikes_one_of_many(d, cast)
+        late = bool(d.get("chooses"))
         lines = [] if late else self._exchange(cast)
         fumbles = [self.say(cast, "exceptional_failure", p, cast.opponent(p),
                             facts={"result": "stalled" if d.get("winner") is None else "lost"})
@@ -621,16 +621,6 @@ class Narrator:
             return lines
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
-
-    @staticmethod
-    def _strikes_one_of_many(d: Mapping[str, Any], cast: Cast) -> bool:
-        """The round's winner strikes, and has more than one foe standing to choose from."""
-        winner = cast.persons.get(d.get("winner") or "")
-        if winner is None or winner.obstacle:
-            return False
-        if not (d["damage"] if "damage" in d else strikes(d.get("lens") or "none")):
-            return False
-        return sum(1 for p in cast.persons.values() if p.active and p.side != winner.side) > 1
 
     def _on_strike_target(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """The winner chose whom to strike among several: the round's moves are told now, the winner's aimed at

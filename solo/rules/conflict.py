@@ -948,6 +948,8 @@ class Conflict:
                        outdone=[k for k, r in rolls.items()
                                 if w and self.by_id[k].side != w.side and r.success and r.exceptional],
                        lens=self.decl[w.id].lens if w else None, damage=self.deals_damage(),
+                       # the winner strikes one of several: whom is chosen next (strike_target)
+                       chooses=bool(w and self.deals_damage() and len(self._targets(w)) > 1),
                        rolls={k: r.roll for k, r in rolls.items()})
             if self._detail and self._deciding:
                 self._announce_next_round()
@@ -978,12 +980,15 @@ class Conflict:
         return replace(result, success=False, exceptional=False)
 
     # -- damage ----------------------------------------------------------------------
+    def _targets(self, w: Participant) -> list[Participant]:
+        """Whom the round's winner may strike: every foe still in."""
+        return [o for o in self.participants if o.side != w.side and o.status == ACTIVE]
+
     def _enter_damaging(self) -> None:
         w = self.winner
         assert w is not None  # FLOW enters this phase only when the round has a winner
         d = self.decl[w.id]
-        side = w.side
-        targets = [o for o in self.participants if o.side != side and o.status == ACTIVE]
+        targets = self._targets(w)
         if not targets:
             return
         target = targets[0]

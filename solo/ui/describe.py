@@ -223,11 +223,18 @@ def outcome_words(outcome: str) -> str:
     return outcome.replace("_", " ").strip()
 
 
-def ending_said(title: str, outcome: str) -> str:
-    """An ending's title with its outcome where the two differ ("The lowland road (turned back)"): two endings
-    may share a title, and the outcome tells them apart. The journal, the screen and the recap all say it so."""
+def outcome_beside(title: str, outcome: str) -> str:
+    """The outcome's words to say beside an ending's title, or "" where they only repeat it: two endings may
+    share a title, and the outcome tells them apart."""
     words = outcome_words(outcome)
-    return f"{title} ({words})" if words and words.lower() != title.lower() else title
+    return words if words.lower() != title.lower() else ""
+
+
+def ending_said(title: str, outcome: str) -> str:
+    """An ending's title with its outcome where the two differ ("The lowland road (turned back)"). The journal,
+    the screen and the recap all say it so."""
+    words = outcome_beside(title, outcome)
+    return f"{title} ({words})" if words else title
 
 
 def conflict_outcome(outcome: str) -> str:

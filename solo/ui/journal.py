@@ -297,9 +297,9 @@ class Journal:
             self._para(f"*{inline(e['actor'])} is {'dead' if e['fate'] == 'death' else 'out of the story'}.*")
         elif k == "ending":
             title, outcome = str(e.get("title") or ""), str(e.get("outcome") or "")
-            said = d.ending_said(title, outcome)
-            if said != title:
-                self._para(f"**The end: {inline(title)}** ({inline(said[len(title) + 2:-1])}).")
+            words = d.outcome_beside(title, outcome)
+            if words:
+                self._para(f"**The end: {inline(title)}** ({inline(words)}).")
             else:  # open play's ending is its own outcome: said once
                 self._para(f"**The end: {inline(title)}**{sentence(title)[len(title):]}")
         elif k == "session_end":

@@ -201,15 +201,16 @@ class Estimate:
             told = f" ({', '.join(rest)})" if rest else ""
             return f"won {self.wins} of {self.runs} tried{told}, too few to tell · likely best"
         spread = max(1, math.ceil(self.error * 100))
+        gone = self.exits * 200 >= self.runs
+        win = "to win outright" if gone else "to win"  # their running or yielding is a win too: this is the rest
         if self.win * 100 + spread > 100 or self.win * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
             low = max(0, math.floor(self.win * 100 - spread))
             high = min(100, math.ceil(self.win * 100 + spread))
-            text = f"≈ {low}–{high} % to win"
+            text = f"≈ {low}–{high} % {win}"
         else:
-            text = f"≈ {percent(self.win)} ± {spread} to win"
-        if self.exits * 200 >= self.runs:  # their running or yielding is a win too: "to win" is the rest
-            gone = percent(self.exits / self.runs)
-            text = text.replace(" to win", " to win outright") + f", {gone} they give up or run"
+            text = f"≈ {percent(self.win)} ± {spread} {win}"
+        if gone:
+            text += f", {percent(self.exits / self.runs)} they give up or run"
         if self.stalemates * 200 >= self.runs:
             text += f", {percent(self.stalemates / self.runs)} undecided"
         return text + " · likely best"
