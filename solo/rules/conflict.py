@@ -600,7 +600,11 @@ class Conflict:
         items = p.character.items
         # a Move roll to get away needs someone who could catch you: from a lock or an archive one walks away
         # (the exit options, no roll), and a lock "catching" the one who failed it read as nonsense
-        pursued = ctype.flight and any(not o.is_obstacle for o in self.opponents(p))
+        known = self.__dict__.setdefault("_pursued", {})  # made when first asked: most conflicts never are
+        pursued = known.get(p.side)
+        if pursued is None:  # fixed for the fight: who is an obstacle does not change
+            pursued = known[p.side] = ctype.flight and any(
+                not o.is_obstacle for o in self.participants if o.side != p.side)
         key = (pursued, ctype.physical, p.weapon.key if p.weapon is not None else None, *items)
         got = _QUICK.get(key)
         if got is None:  # all it reads (the rules' weapons are the process's): made once for each
@@ -988,7 +992,8 @@ class Conflict:
         w = self.winner
         assert w is not None  # FLOW enters this phase only when the round has a winner
         d = self.decl[w.id]
-        targets = self._targets(w)
+        side = w.side  # as _targets has it, inline: this runs every round with a winner
+        targets = [o for o in self.participants if o.side != side and o.status == ACTIVE]
         if not targets:
             return
         target = targets[0]
