@@ -195,6 +195,23 @@ def test_bundled_tables_load_and_every_one_rolls():
             assert text and "{" not in text and "}" not in text
 
 
+def test_a_roll_nothing_rules_a_row_out_of_draws_what_weighing_every_row_draws():
+    """Where no slot rules a row out and no filter is given, a roll draws its row from the table's running weights;
+    the same generator must give the same row, die and text as weighing every row (a filter that keeps all forces
+    that way), slots given or not, weights of every size."""
+    t = load_tables(use_env=False)
+    weighted = [n for n in t.names() if len({r.weight for r in t.get(n).rows}) > 1]
+    assert weighted  # some bundled table weighs its rows unevenly: the bisection is tried on uneven weights
+    slots = {"npc": ["Ragna", "Eyvind"], "thread": ["the missing ferry"], "pc": ["Elin"]}
+    for name in t.names():
+        for given in ({}, slots):
+            quick, weighed = random.Random(name), random.Random(name)
+            for _ in range(30):
+                a = t.roll(name, quick, slots=given)
+                b = t.roll(name, weighed, slots=given, where=lambda row: True)
+                assert (a.roll, a.out_of, a.row, a.text) == (b.roll, b.out_of, b.row, b.text), name
+
+
 def test_names_toml_is_not_a_table_file_and_still_works():
     from solo.rules.creation import random_name
 

@@ -14,6 +14,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..errors import ContentError, SoloError, did_you_mean
@@ -152,6 +153,17 @@ class Table:
     def total_weight(self) -> int:
         return sum(r.weight for r in self.rows)
 
+    @cached_property
+    def _drawn_from(self) -> tuple[frozenset[str], list[int]]:
+        """The slots any row fills, and the rows' running weights: a roll where no slot rules a row out (most of
+        them: the meaning tables, a table of plain rows) draws its row by bisection from these, not by weighing
+        every row again (the same row for the same die)."""
+        running, total = [], 0
+        for row in self.rows:
+            total += row.weight
+            running.append(total)
+        return frozenset(s for row in self.rows for s in row.slots), running
+
     @property
     def refs(self) -> tuple[str, ...]:
         seen: dict[str, None] = {}
@@ -277,16 +289,23 @@ class TableSet:
         if budget[0] < 0:
             raise ContentError(f"a roll that leads to more than {MAX_ROLLS:,} rolls on tables was stopped",
                                file=table.file, path=f"tables.{table.name}", line=table.line)
-        eligible = [
-            (i, row)
-            for i, row in enumerate(table.rows)
-            if _slots_available(row, slots) and (where is None or where(row))
-        ]
-        if not eligible:
-            eligible = list(enumerate(table.rows))
-        total = sum(row.weight for _, row in eligible)
-        die = rng.randint(1, total)
-        index, row = _pick(eligible, die)
+        used, running = table._drawn_from
+        if where is None and not any(s in slots and not slots[s] for s in used):  # every row is eligible
+            total = running[-1]
+            die = rng.randint(1, total)
+            index = bisect.bisect_left(running, die)
+            row = table.rows[index]
+        else:
+            eligible = [
+                (i, row)
+                for i, row in enumerate(table.rows)
+                if _slots_available(row, slots) and (where is None or where(row))
+            ]
+            if not eligible:
+                eligible = list(enumerate(table.rows))
+            total = sum(row.weight for _, row in eligible)
+            die = rng.randint(1, total)
+            index, row = _pick(eligible, die)
         text = ""
         chosen: dict[str, str] = {}
         parts: list[TableResult] = []
