@@ -38,6 +38,13 @@ def clean_typed(text: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
+#: Free-text questions that ask for a name (a character's, a player's). A name with no letter in it ("1",
+#: "2.") is refused: it is nearly always a menu's number typed one prompt too late, and would make a PC called
+#: "1" that every line of the story then names. Recorded answers are never refused again: a save replays
+#: free text as it was kept.
+NAME_KINDS = frozenset({"name", "player"})
+
+
 def too_long(answer: str) -> str | None:
     """Why ``answer`` is refused for its length, or None."""
     if len(answer) > MAX_ANSWER:
@@ -103,8 +110,8 @@ class Question:
 
         This is the one place answers are normalised: the conflict, the game,
         the prompt, scripts and saves all pass what a decider said through it.
-        Free-text questions accept any non-empty text. Raises
-        :class:`QuestionError` with the valid answers otherwise.
+        Free-text questions accept any non-empty text, except that a name (:data:`NAME_KINDS`) needs a
+        letter. Raises :class:`QuestionError` with the valid answers otherwise.
         """
         for o in self.options:  # the usual case: a decider that already answers with a key
             if answer == o.key:
@@ -122,6 +129,8 @@ class Question:
                 raise QuestionError("Please type an answer.")
             if self.limit is not None and len(text) > self.limit:
                 raise QuestionError(f"at most {self.limit:,} characters here, not {len(text):,}")
+            if self.kind in NAME_KINDS and not any(ch.isalpha() for ch in text):
+                raise QuestionError(f"{_shown(text)} is not a name: type the name itself, with at least one letter.")
             return text
         lowered = text.lower()
         for o in self.options:
@@ -276,7 +285,7 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind("party_size", "how many players are at the table", _IN_GAME),
     Kind("luck_spend", "at a prompt, 'luck contact' or 'luck find': spend the Luck Point (yes) or keep it (no)"),
     Kind("end_story", "open play's 'End the story here': end it now (the epilogue follows) or play on", _IN_GAME),
-    Kind("player", "a player's name (free text)"),
+    Kind("player", "a player's name (free text, with at least one letter)"),
     Kind("pc_source", "a player's character: the ready-made one, a new one, a random one or one from the roster",
          _IN_GAME),
     # -- asked in open play (context: the game)
@@ -294,7 +303,7 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind("note_text", "a line for the journal (free text)"),
     Kind("control", "at a scene's end: were the characters in control (the oracle's tension)", _IN_GAME),
     # -- asked while making a character (in open play also: skill and focus for a roll, with the game)
-    Kind("name", "the new character's name (free text)"),
+    Kind("name", "the new character's name (free text, with at least one letter)"),
     Kind("pronoun", "how the story refers to the character"),
     Kind("method", "how to build the character: by career, skill by skill, or at random"),
     Kind("career", "the character's career"),

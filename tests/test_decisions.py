@@ -166,3 +166,14 @@ def test_a_question_asked_quickly_is_the_question_made():
     assert list(vars(quick).items()) == list(vars(made).items())
     assert asked("push", "now?", options, None, context) == Question("push", "now?", options, context=context)
     assert not hasattr(Question, "__post_init__")
+
+
+@pytest.mark.parametrize("kind", ["name", "player"])
+def test_a_name_needs_a_letter_other_free_text_does_not(kind):
+    q = Question(kind, "What is your character's name?", limit=100)
+    for typed in ("1", " 42 ", "2.", "-", "3)"):
+        with pytest.raises(QuestionError, match="is not a name"):
+            q.resolve(typed)
+    for name in ("Asta", "Ragnhild 2", "Åsa", "O'Neill", "吉田"):
+        assert q.resolve(name) == name
+    assert Question("note_text", "A note?").resolve("1") == "1"  # a note, a stake or an oracle question may be a number

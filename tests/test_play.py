@@ -360,3 +360,16 @@ def test_an_endings_outcome_reads_as_words_wherever_it_is_said():
     assert ending_said("In time", "in_time") == "In time"  # the same words: said once
     adventure = load_adventure(find_adventure("kaldskard"))
     assert ending_name(adventure, "ending_turned_back") == "The lowland road; outcome: turned back"
+
+
+def test_a_name_that_is_only_a_number_is_refused_and_asked_again(tmp_path):
+    """A player who types a menu's number at a name prompt one question too late gets a clear refusal and the
+    prompt again, for the player's name at a hot-seat table as for the character's: no PC called "1"."""
+    kaldskard = find_adventure("kaldskard")
+    lines = ["2", "1", "Ulla", "1", "7", "2.", "Asta", "quit"]
+    code, out, _ = run_session(kaldskard, lines, tmp_path)
+    assert "'1' is not a name: type the name itself, with at least one letter." in out
+    assert "'7' is not a name" in out and "'2.' is not a name" in out
+    assert "How should the story refer to Asta?" in out
+    assert "refer to 7" not in out and "refer to 2." not in out
+    assert "Ulla" in out  # the player's name, taken once it had letters
