@@ -297,3 +297,23 @@ def test_a_control_character_in_a_value_is_refused_however_it_is_written(tmp_pat
     assert bool(controlled) is refused, problems
     if refused:
         assert controlled[0].path == "scenes.hall.text" and controlled[0].line == 11 and controlled[0].code == "E002"
+
+
+@pytest.mark.parametrize("careers, path, fragment", [
+    ('["Soldier", "Viking"]', "adventure.careers[1]", "unknown career 'Viking'; careers: Detective, Pilot"),
+    ('["soldier", "Soldier"]', "adventure.careers[1]", "'Soldier' is listed twice"),
+    ('"Soldier"', "adventure.careers", 'expected a list of careers, e.g. careers = ["Soldier"]'),
+    ('[]', "adventure.careers", "expected a list of careers"),
+])
+def test_an_adventures_careers_are_the_rulebooks_each_named_once(tmp_path, careers, path, fragment):
+    """``[adventure] careers`` names careers of the rules' tables; a wrong one is an error at its own place."""
+    text = MINIMAL.replace('start = "hall"', f'start = "hall"\ncareers = {careers}')
+    problems = problems_of(tmp_path, text)
+    assert [(p.path, p.code) for p in problems if fragment in p.message] == [(path, "E002")], \
+        "\n".join(map(str, problems))
+
+
+def test_an_adventures_careers_load_in_the_rulebooks_spelling_and_default_to_every_one(tmp_path):
+    text = MINIMAL.replace('start = "hall"', 'start = "hall"\ncareers = ["criminal", "Doctor"]')
+    assert load_adventure(write(tmp_path, text)).careers == ["Criminal", "Doctor"]
+    assert load_adventure(write(tmp_path, MINIMAL)).careers is None

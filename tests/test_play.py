@@ -373,3 +373,17 @@ def test_a_name_that_is_only_a_number_is_refused_and_asked_again(tmp_path):
     assert "How should the story refer to Asta?" in out
     assert "refer to 7" not in out and "refer to 2." not in out
     assert "Ulla" in out  # the player's name, taken once it had letters
+
+
+def test_kaldskard_offers_only_the_careers_its_setting_has(tmp_path):
+    """Kaldskard's ``careers``: a new character there chooses among a soldier, an outlaw and a healer; no Pilot or
+    Journalist is offered (typing one is refused), and the tutorial, which names none, still offers every one."""
+    kaldskard = find_adventure("kaldskard")
+    code, out, _ = run_session(kaldskard, ["1", "1", "Asta", "1", "1", "Pilot", "3", "quit"], tmp_path / "k")
+    menu = out.split("Which career?", 1)[1].split("> ", 1)[0]
+    assert [line.split()[1] for line in menu.strip().splitlines()] == ["Soldier", "Criminal", "Doctor"]
+    assert "'Pilot' is not an answer here" in out
+    assert "Which skill gets 30 %? (4 of 7)" in out  # 3 took the Doctor: its three skills ranked, four to go
+    _, out, _ = run_session(TUTORIAL, ["1", "2", "Nils", "2", "1", "quit"], tmp_path / "t")
+    menu = out.split("Which career?", 1)[1].split("> ", 1)[0]
+    assert len(menu.strip().splitlines()) == 9 and "Pilot" in menu and "Journalist" in menu

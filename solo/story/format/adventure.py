@@ -196,6 +196,7 @@ class Adventure:
     responses: dict[str, Branch] = field(default_factory=dict)  # [responses.NAME], shared by ``use``
     meta_file: str = ""  # the file that holds [adventure]
     clocks: list[Clock] = field(default_factory=list)  # counters shown on the status line
+    careers: list[str] | None = None  # the rulebook careers a new character may take here (None: every one)
 
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]

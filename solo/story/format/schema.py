@@ -29,7 +29,7 @@ from .readers import MAX_WHOLE, Readers
 from .text import TextError, blocks_of, parse_text
 
 ADVENTURE_FIELDS = {"id", "title", "author", "version", "introduction", "party", "comae", "start", "pc",
-                    "negative_luck", "tension", "threads", "flags", "counters", "items", "clocks"}
+                    "negative_luck", "tension", "threads", "flags", "counters", "items", "clocks", "careers"}
 SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "npcs", "oracle_setup", "control"}
 CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "id", "use", "hint", "retry_cost"} | set(ACTIONS)
 #: The longest ``hint`` a choice may have: it stands beside the choice on one line of a menu.
@@ -127,6 +127,7 @@ class Builder(Readers):
             self.table_set()  # the adventure's own tables are checked even if no choice rolls on them yet
         flags, counters, items = self.initial_state(file, meta)
         clocks = self.clocks(file, meta.get("clocks", []))
+        careers = self.careers(file, meta.get("careers"))
         npcs = self.build_npcs()
         self.choice_names = self.names_of_choices()
         self.build_responses()
@@ -151,7 +152,7 @@ class Builder(Readers):
             templates=narration if isinstance(narration, dict) else {}, tables_dirs=self.tables_dirs(),
             files=[str(f) for f in self.files], content_hash=self.digest, source=str(self.source),
             flags=flags, counters=counters, items=items, uses_pcs=self.uses_pcs, responses=self.responses,
-            meta_file=file, clocks=clocks,
+            meta_file=file, clocks=clocks, careers=careers,
         )
 
     def initial_state(self, file: str, meta: dict[str, Any]) -> tuple[list[str], dict[str, int], list[str]]:
@@ -183,6 +184,31 @@ class Builder(Readers):
                     self.fail(file, f"adventure.counters.{name}", f"expected a whole number within ±{MAX_WHOLE:,}")
                 counters = {k: v for k, v in counters.items() if k != name}
         return lists["flags"], dict(counters), lists["items"]
+
+    def careers(self, file: str, value: object) -> list[str] | None:
+        """``careers``: the rulebook's careers a new character may take here, in the order offered (None: all).
+
+        A setting the rulebook's modern careers do not fit (a winter crossing among barrows has no Pilot)
+        names the ones that do; each must be a career of the rules' tables, named as they name it.
+        """
+        if value is None:
+            return None
+        known = self.t.careers
+        if not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
+            self.fail(file, "adventure.careers", f"expected a list of careers, e.g. careers = [\"Soldier\"]; "
+                                                 f"careers: {', '.join(known)}")
+            return None
+        kept: list[str] = []
+        for i, name in enumerate(value):
+            found = next((k for k in known if k.lower() == name.strip().lower()), None)
+            if found is None:
+                self.fail(file, f"adventure.careers[{i}]", f"unknown career {name!r}{did_you_mean(name.title(), known)}"
+                                                           f"; careers: {', '.join(known)}")
+            elif found in kept:
+                self.fail(file, f"adventure.careers[{i}]", f"{found!r} is listed twice")
+            else:
+                kept.append(found)
+        return kept or None
 
     def clocks(self, file: str, value: object) -> list[Clock]:
         """``clocks``: counters the players see on the status line, each with its label and, if it has one, the

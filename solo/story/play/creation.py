@@ -9,6 +9,7 @@ characters with the same code, and every path ends in
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ...decisions import Decider, Option, Question
 from ...rules.character import MAX_NAME, Character
@@ -35,9 +36,14 @@ def _ask(decider: Decider, kind: str, prompt: str, options, **kw) -> str:
 
 
 def create_character(
-    decider: Decider, rng: random.Random, *, player: str | None = None, tables: RulesTables | None = None
+    decider: Decider, rng: random.Random, *, player: str | None = None, tables: RulesTables | None = None,
+    careers: Sequence[str] | None = None,
 ) -> Character:
-    """Ask a decider for every creation choice and return the finished character."""
+    """Ask a decider for every creation choice and return the finished character.
+
+    ``careers``: the careers offered, in order (an adventure's ``careers``, which leaves out those its setting
+    has no place for); None offers every career of the rules' tables.
+    """
     t = tables or rules()
     who = player
     name = decider.decide(Question("name", "What is your character's name?", actor=who, limit=MAX_NAME))
@@ -54,7 +60,8 @@ def create_character(
         return build_character(c, t)
     if method == "career":
         career = _ask(decider, "career", "Which career?", [
-            Option(k, k, ", ".join(f"{s}//{f}" if f else s for s, f in v.skills)) for k, v in t.careers.items()
+            Option(k, k, ", ".join(f"{s}//{f}" if f else s for s, f in t.careers[k].skills))
+            for k in (careers if careers is not None else t.careers)
         ], actor=who)
         c = _career_flow(decider, rng, career, name, who, t)
     else:

@@ -145,6 +145,6 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
     if how == "random":
         pc = build_character(random_choices(game.rng))
     else:
-        pc = create_character(game.decider, game.rng, player=player)
+        pc = create_character(game.decider, game.rng, player=player, careers=game.adventure.careers)
     game.emit("new_character", how=how, character=pc.to_dict())  # its card, before play starts
     return pc
