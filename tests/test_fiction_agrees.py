@@ -238,3 +238,50 @@ def test_a_loser_who_made_the_roll_is_not_told_as_blundering(bundled, ctype):
             told = narrator.narrate(Event("round_result", {"round": r, "winner": "Espen Lind", "lens": lens,
                                                            "damage": False, "tie": False}), cast)
             assert not any(word in line for word in BLUNDERS for line in told[1:]), (seed, told)
+
+
+def test_words_that_give_the_fight_up_are_said_only_by_one_who_surrenders(bundled):
+    """Kaldskard's toll, seed 18: Hallstein's Pool fell to a quarter, '"Enough. Please," Hallstein concedes.', and he
+    fought on. A plea at a quarter of the Pool (it may yet fight on) never draws a line that gives the fight up
+    ([yields:yes]: "I yield", "You win", "I will go quietly") and is never "conceded"; the plea said as its surrender
+    is offered may be both."""
+    from solo.narration.cast import Person
+
+    conceding = {t.text for key, lines in bundled.lines.items() if key[1] == "plea" for t in lines
+                 if "yields" in t.filters}
+    assert len(conceding) >= 20
+    traits = sorted({key[2] for key, lines in bundled.lines.items() if key[1] == "plea" for t in lines
+                     if "yields" in t.filters})
+    drawn_yielding: set[str] = set()
+    verbs_yielding: set[str] = set()
+    for trait in traits:
+        for seed in range(40):
+            for yields in (False, True):
+                narrator = Narrator(bundled, random.Random(seed))
+                cast = Cast()
+                _start(narrator, cast, brakk=(2, 12))
+                brakk = cast.person("Brakk")
+                brakk.traits = (trait,)
+                picked = []
+                real = narrator.choose
+
+                def choose(*args, _real=real, _picked=picked, **kwargs):
+                    template, values = _real(*args, **kwargs)
+                    _picked.append(template)
+                    return template, values
+
+                narrator.choose = choose  # type: ignore[method-assign]
+                lines = narrator._speech(cast, "plea", brakk, cast.person("Espen Lind"), yields=yields)
+                texts = {t.text for t in picked if t is not None}
+                if not yields:
+                    assert not texts & conceding, (trait, seed, lines)
+                    assert not any(line and line.endswith(" concedes.") for line in lines), (trait, lines)
+                else:
+                    drawn_yielding |= texts & conceding
+                    verbs_yielding |= {line.rsplit(" ", 1)[-1] for line in lines if line}
+    assert len(drawn_yielding) >= len(conceding) // 2  # a surrender does give the fight up in words
+    assert "concedes." in verbs_yielding
+    ingrid = Person(id="ingrid", name="Ingrid", traits=("boring",))
+    narrator = Narrator(bundled, random.Random(0))
+    assert {narrator._attribute('"Enough. Please."', ingrid, "plea").rsplit(" ", 1)[-1] for _ in range(30)} == {
+        "flatly.", "stiffly."}

@@ -60,6 +60,7 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "state": CONDITIONS,  # how hurt the actor is now, by its Pool (condition): "unhurt" is a full Pool
     "foe_state": CONDITIONS,  # how hurt the target is now (after this beat's blow)
     "fighters": ("two", "more"),  # how many are still in the conflict: "both" and "neither" count two
+    "yields": ("yes", "no"),  # NPC speech: said as the speaker gives up (its surrender offered now), or not
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})

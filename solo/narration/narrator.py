@@ -356,7 +356,10 @@ class Narrator:
         return lines
 
     def _speech(self, cast: Cast, kind: str, speaker: Person | None, listener: Person | None,
-                chance: float = 1.0) -> list[str | None]:
+                chance: float = 1.0, *, yields: bool = False) -> list[str | None]:
+        """A line the NPC ``speaker`` says, or none. ``yields``: it says it as it gives up (its surrender is offered
+        now), so a line that concedes the fight ("I yield", "you win", ``[yields:yes]``) may be drawn, and a plea
+        may be conceded; at a Pool's quarter, where it may yet fight on, it only begs or bargains."""
         if speaker is None or not speaker.voiced or chance <= 0:
             return []
         mood = _mood(cast, speaker)
@@ -368,28 +371,32 @@ class Narrator:
             return []
         variants = [self.rng.choice(speaker.traits)] if speaker.traits else []
         told = set(self._told)
-        template, values = self.choose(cast, kind, speaker, listener, variants=variants)
+        template, values = self.choose(cast, kind, speaker, listener, variants=variants,
+                                       facts={"yields": "yes" if yields else "no"})
         if template is None or template.uid in told:
             return []  # speech is optional: an NPC who has said all its lines this conflict keeps quiet
         line = self.render(template, values, speaker, listener)
         if line and kind in ("plea", "bargain"):
             speaker.offered = True
-        return [self._attribute(line, speaker, kind)]
+        return [self._attribute(line, speaker, kind, yields=yields)]
 
-    def _attribute(self, line: str | None, speaker: Person, kind: str) -> str | None:
+    def _attribute(self, line: str | None, speaker: Person, kind: str, *, yields: bool = False) -> str | None:
         """Name the speaker of a bare quotation: '"Enough!"' becomes '"Enough!" Brakk begs.'
 
         Authors may write speech as a bare quotation to keep it short; a reader
         still needs to know who spoke. The verbs come from ``[words.said]``, by
         kind and the speaker's bearing (a shy NPC does not jeer); a cry ending
-        in "!" from someone begging or bargaining is cried, not suggested.
+        in "!" from someone begging or bargaining is cried, not suggested. A plea
+        said as the speaker gives up (``yields``) tries ``yield.<bearing>`` first:
+        only a surrender is "conceded", never a plea after which it fights on.
         """
         if not line or not (line.startswith('"') and line.endswith('"')) or line.count('"') != 2:
             return line
         body = line[1:-1].rstrip()
         said = "exclaim" if body.endswith("!") and kind != "taunt" else kind
         manner = speaker.manner or manner_of(speaker.traits)
-        verbs = self.templates.word("said", f"{said}.{manner}" if manner else said, "")
+        verbs = self.templates.word("said", f"yield.{manner}", "") if yields and said == "plea" and manner else ""
+        verbs = verbs or self.templates.word("said", f"{said}.{manner}" if manner else said, "")
         verbs = verbs or self.templates.word("said", said, _SAID.get(said, "says"))
         choices = [v.strip() for v in verbs.split("|") if v.strip()]
         verb = self.rng.choice(choices or ["says"])
@@ -524,7 +531,7 @@ class Narrator:
         if actor.role in ("pursuer", "seeker"):  # one who gives up a hunt is not caught: it has nothing to beg
             return []
         # in the voice it broke in: one whose nerve went with an offer yields with one, not a plea
-        return self._speech(cast, actor.breaks_by or "plea", actor, target, self.speech["surrender"])
+        return self._speech(cast, actor.breaks_by or "plea", actor, target, self.speech["surrender"], yields=True)
 
     def _on_exit(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
