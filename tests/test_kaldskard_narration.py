@@ -399,3 +399,39 @@ def test_an_outlaw_concedes_only_as_he_surrenders(kaldskard, templates, seed, pa
             if verb == "concedes" or any(p.search(words) for p in conceding):
                 assert head and (int(head.group(1)), who) in yielded, (said.group(0), sorted(yielded))
     assert pleas  # the outlaws said something
+
+
+@pytest.mark.parametrize("seed, party", [(24, 1), (8, 2), (12, 2), (0, 3)])
+def test_the_toll_won_says_who_went_down_and_who_ran(kaldskard, templates, seed, party):
+    """Before: 'The last of them goes down in the snow. Ragna has not moved from her rock.' whenever the toll fight
+    was won: said when Eyvind had run before Hallstein went down (seed 24, alone), when Hallstein had given up
+    (seed 8, two PCs), and against three, where Ragna fights too and had gone down herself (seed 0). The response
+    reads npc_status: only a fight where every outlaw in it went down says so, one who ran or gave up is said to
+    have, and Ragna stands on her rock only where she did not fight."""
+    events, _ = told(kaldskard, templates, "toll", "Fight your way through", seed, party)
+    [end] = [e for e in events if e.kind == "conflict_end"]
+    assert end.data["outcome"] == "won"
+    exits = {e.data["actor"]: e.data["how"] for e in events if e.kind == "exit"}
+    fought = {p["name"] for p in next(e for e in events if e.kind == "conflict_start").data["participants"]
+              if p["side"] == "b"}
+    text = [e.data["text"] for e in events if e.kind == "branch_text"][-1]
+    if exits:
+        assert "The last of them goes down" not in text and "The last of them still fighting goes down" in text
+    else:
+        assert text.startswith("The last of them goes down in the snow.")
+    for who, how in exits.items():
+        said = {"fled": ("gone crashing off", "out of sight", "is empty"), "surrendered": ("gave up", "unstrung")}
+        sentence = next(s for s in sentences(text) if who.split()[0] in s)
+        assert any(w in sentence for w in said[how]), (who, how, text)
+    assert ("Ragna has not moved from her rock" in text) == ("Ragna Ulvsdotter" not in fought), text
+
+
+@pytest.mark.parametrize("seed, party", [(0, 1), (2, 2), (4, 3)])
+def test_the_barrows_won_means_every_wight_went_down(kaldskard, templates, seed, party):
+    """barrows_won says 'The last of them goes down in the snow' with no npc_status reading: the wights are mindless
+    and never run or give up, so a won fight is one where each went down."""
+    events, _ = told(kaldskard, templates, "barrows", "Stand and fight", seed, party)
+    [end] = [e for e in events if e.kind == "conflict_end"]
+    assert end.data["outcome"] == "won"
+    assert not [e for e in events if e.kind in ("exit", "exit_offer") and "wight" in e.data["actor"]]
+    assert [e.data["text"] for e in events if e.kind == "branch_text"][-1].startswith("The last of them goes down")
