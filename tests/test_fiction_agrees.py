@@ -285,3 +285,30 @@ def test_words_that_give_the_fight_up_are_said_only_by_one_who_surrenders(bundle
     narrator = Narrator(bundled, random.Random(0))
     assert {narrator._attribute('"Enough. Please."', ingrid, "plea").rsplit(" ", 1)[-1] for _ in range(30)} == {
         "flatly.", "stiffly."}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_party_that_lost_is_not_named_after_one_who_had_fled(bundled, seed):
+    """Kaldskard's shieling, seed 1, three PCs: Elin gave up, Sander fled, Lars fled last, and the fight closed with
+    'The barrow-wights' side has won, and Sander's party knows it.' The closing is told of the losers the ending
+    fell on (those who went down, gave up or ran, as it ended), so the party is not named after a PC who had left
+    it: here Signe, who went down after Espen ran, is the one beaten."""
+    narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+    narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "pool_name": "BODY", "participants": [
+        {"id": "Espen Lind", "name": "Espen Lind", "side": "a", "pool": 8, "pool_max": 8, "pc": True, "pronoun": "he"},
+        {"id": "Signe Vik", "name": "Signe Vik", "side": "a", "pool": 8, "pool_max": 8, "pc": True,
+         "pronoun": "she"},
+        {"id": "Brakk", "name": "Brakk", "side": "b", "pool": 12, "pool_max": 12, "pronoun": "he"}]}), cast)
+    events = [Event("round_start", {"round": 1}),
+              Event("exit", {"round": 1, "actor": "Espen Lind", "how": "fled"}),
+              Event("round_start", {"round": 2}),
+              Event("round_result", {"round": 2, "winner": "Brakk", "lens": "none", "damage": True, "tie": False}),
+              Event("damage", {"round": 2, "actor": "Brakk", "target": "Signe Vik", "amount": 9, "pool": "BODY",
+                               "before": 8, "after": -1, "maximum": 8, "lens": "none"}),
+              Event("out", {"round": 2, "actor": "Signe Vik"}),
+              Event("conflict_end", {"round": 2, "outcome": "lost", "statuses": {
+                  "Espen Lind": "fled", "Signe Vik": "out", "Brakk": "in"}})]
+    told = [line for e in events for line in narrator.narrate(e, cast)]
+    closing = told[-1]
+    assert "Espen" not in closing and "party" not in closing, told
+    assert "Signe" in closing or "her" in closing, told

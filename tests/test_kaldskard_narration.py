@@ -435,3 +435,27 @@ def test_the_barrows_won_means_every_wight_went_down(kaldskard, templates, seed,
     assert end.data["outcome"] == "won"
     assert not [e for e in events if e.kind in ("exit", "exit_offer") and "wight" in e.data["actor"]]
     assert [e.data["text"] for e in events if e.kind == "branch_text"][-1].startswith("The last of them goes down")
+
+
+@pytest.mark.parametrize("scene, label, party, seeds", [("barrow_chase", "Run for it", 2, range(20, 26)),
+                                                      ("eyvind_runs", "After him", 3, range(0, 6))])
+def test_a_chase_of_three_is_never_both(kaldskard, templates, scene, label, party, seeds):
+    """Before, seed 1: three PCs ran after Eyvind and the round came to nothing: 'Neither gains a yard in the soft
+    snow.' (and two PCs running from a barrow-wight could hear 'Both slither down a bank of loose snow').
+    Kaldskard's lines that count two say [fighters:two]; three or more in the chase hear that they all flounder."""
+    both = re.compile(r"\b(both|neither)\b", re.I)
+    for seed in seeds:
+        events, story = told(kaldskard, templates, scene, label, seed, party)
+        start = next(e for e in events if e.kind == "conflict_start")
+        gone: set[str] = set()
+        in_round: dict[int, int] = {}
+        for e in events:
+            if e.kind in ("out", "comae", "exit"):
+                gone.add(e.data["actor"])
+            if e.kind == "round_result":
+                in_round[e.data["round"]] = len(start.data["participants"]) - len(gone)
+        for paragraph in story.split("\n\n"):
+            head = re.match(r"Round (\d+)\.", paragraph)
+            if head and in_round.get(int(head.group(1)), 0) > 2:
+                assert not [s for s in sentences(paragraph) if both.search(s) and "{" not in s
+                            and not re.search(r"\band\b.*\bboth\b", s)], (seed, paragraph)

@@ -509,6 +509,27 @@ def test_every_line_told_of_both_sides_that_counts_two_people_says_so(templates)
     assert seen >= 20
 
 
+@pytest.mark.parametrize("adventure", ["kaldskard", "vellan", "tutorial"])
+def test_an_adventures_own_lines_that_count_two_people_say_so(adventure):
+    """Before: Kaldskard's 'Both slither down a bank of loose snow' of two PCs and a barrow-wight (and of the two left
+    after a third stopped running), Vellan's 'Neither of them says anything that moves the other' of three PCs at
+    Brekke's desk. The bundled adventures' own lines are held to the rule the bundled ones are: a bare "both" or
+    "neither" in a line told of both sides carries [fighters:two]."""
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    loaded = load_adventure(find_adventure(adventure))
+    own = load_templates(extra_data=[(loaded.source, loaded.templates)])
+    bundled = {t.text for lines in load_templates().lines.values() for t in lines}
+    for (_type, event, _variant), lines in own.lines.items():
+        if event not in SIDE_EVENTS:
+            continue
+        for t in lines:
+            named = "{actor}" in t.text and "{target}" in t.text and "one of them" not in t.text
+            if t.text not in bundled and _COUNTS_TWO.search(t.text) and not named:
+                assert t.filters.get("fighters") == frozenset({"two"}), f"{adventure}: {t.text}"
+
+
 def test_a_line_that_leaves_the_target_standing_is_not_told_of_the_blow_that_ends_it(templates):
     """Before: "The first barrow-wight reels from it." and it was out. A heavy-blow line that says the target is
     still in it (reels, shaken, the rounds to come, struggles back) admits only a blow it survives."""

@@ -16,7 +16,7 @@ hand-built event leaves out: a test, or an escalation told before any
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard, overload
 
@@ -205,12 +205,18 @@ class Cast:
                 person.name = name if name not in seen else f"the other {spoken_name(name)}"
                 seen.add(name)
 
-    def group(self, side: str, *, active_first: bool = True) -> Person | None:
+    def group(self, side: str, *, active_first: bool = True, among: Iterable[Person] | None = None) -> Person | None:
         """A side as one line names it: its only member, or the party as a party ("Espen's party", "Knut's side").
 
         A collective name reads right whether a line agrees its verb with "they" or was written in the singular.
+        Only those still in the conflict count while anyone of the side is (``active_first``), so a party is
+        never named after a PC who has fled it; ``among``: only these of the side (an ending told of those it
+        ended for).
         """
         people = [p for p in self.persons.values() if p.side == side]
+        if among is not None:
+            chosen = {id(p) for p in among}
+            people = [p for p in people if id(p) in chosen]
         if active_first and any(p.active for p in people):
             people = [p for p in people if p.active]
         if len(people) <= 1:

@@ -30,7 +30,7 @@ from typing import Any
 from ..events import Event
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
-from ..rules.outcomes import ACTIVE, COMAE, OUT, SURRENDERED
+from ..rules.outcomes import ACTIVE, COMAE, FLED, OUT, SURRENDERED
 from .cast import Cast, Person
 from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates
@@ -850,7 +850,11 @@ class Narrator:
         struck = [cast.persons[p.struck_by] for p in losers if statuses.get(p.id) in (OUT, COMAE)
                   and p.struck_by in cast.persons and cast.persons[p.struck_by].side == side]
         winner = struck[-1] if variant == "won" and struck else cast.group(side)
-        loser = losers[0] if len(losers) == 1 else cast.group(losers[0].side, active_first=False)
+        # the losers the ending is told of: those it ended that way for, not one who had run or given up before
+        # ("Sander's party knows it" of a party whose Sander had fled two rounds earlier; "{target} is down" of a
+        # side whose lead had run)
+        ended = [p for p in losers if statuses.get(p.id) in _ENDED_BY[variant]] or losers
+        loser = ended[0] if len(ended) == 1 else cast.group(losers[0].side, active_first=False, among=ended)
         if winner is None or loser is None:
             return []
         # beaten by blows to composure or nerve, nobody lies on the floor: told by the lines for any conflict
@@ -859,6 +863,9 @@ class Narrator:
         return [self.say(cast, "aftermath", winner, loser, variants=[variant], ctype=aside)]
 
 
+#: The end statuses an aftermath variant is told of: a fight won is told of the losers who went down, a
+#: surrender of those who gave up, a flight of those who ran.
+_ENDED_BY = {"won": frozenset({OUT, COMAE}), "surrendered": frozenset({SURRENDERED}), "fled": frozenset({FLED})}
 #: The events that may end a conflict for a side: a bearing that waited on an emptied Pool is told after them.
 _ENDING_EVENTS = frozenset({"out", "comae", "exit", "conflict_end"})
 #: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
