@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from types import SimpleNamespace
 
 from conftest import play_session
@@ -186,7 +187,29 @@ def test_table_rolls_the_game_tables_and_suggests_a_name(vellan, tmp_path):
                            slots=session.game.state.oracle.slots())
     assert after(out, "table object") == (f"Theme: an object ({expected.roll} on 1-{expected.out_of}): "
                                           f"{expected.text}")
-    assert "object" in after(out, "table") and "twist" in after(out, "table")
+    listed = after(out, "table")
+    assert "Theme: an object" in listed and "Twist" in listed
+
+
+def test_the_table_list_reads_as_titles_and_a_title_rolls_the_table(vellan, tmp_path):
+    """Before: 'Tables: action, adjective, …, read_yes_but, scene_alteration, …' (names made for files). The list
+    shows each table's title, and a title typed as it reads (any case, with or without its punctuation) rolls the
+    table its name rolls, with the same dice; the save keeps the name, so a load replays it."""
+    session, out = play(vellan, ["table list", "table Reading: yes, but", "table starting situation",
+                                 "table read_yes_but"], tmp_path, seed=2)
+    listed = after(out, "table list")
+    assert "Reading: yes, but" in listed and "Starting situation" in listed and "Talk in the Anchor" in listed
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", listed), listed  # no read_yes_but, no vellan_gossip
+    assert listed.endswith("Roll one with: table and its title, e.g. table altered scene.")
+    tables = session.game.tables
+    expected = tables.roll("read_yes_but", random.Random(sc.side_seed(2, "table", 0)),
+                           slots=session.game.state.oracle.slots())
+    assert after(out, "table Reading: yes, but") == (f"Reading: yes, but ({expected.roll} on 1-{expected.out_of}): "
+                                                     f"{expected.text}")
+    assert after(out, "table starting situation").startswith("Starting situation (")
+    assert after(out, "table read_yes_but").startswith("Reading: yes, but (")  # the name still rolls it
+    recorded = [e for e in read_save(tmp_path / "game.json").log if e[:2] == ["m", "table"]]
+    assert [e[2] for e in recorded] == ["read_yes_but", "situation", "read_yes_but"]
 
 
 def test_meaning_and_descriptions_replay_alike_after_load(vellan, tmp_path):
@@ -208,7 +231,7 @@ def test_meaning_and_descriptions_replay_alike_after_load(vellan, tmp_path):
 
 def test_commands_are_in_the_help(tutorial, tmp_path):
     _, out = play(tutorial, ["help"], tmp_path)
-    for word in ("threads", "npcs", "items", "clues", "status", "roll EXPR", "table NAME", "meaning"):
+    for word in ("threads", "npcs", "items", "clues", "status", "roll EXPR", "table TITLE", "meaning"):
         assert f"\n  {word}" in out
 
 

@@ -106,3 +106,16 @@ def test_every_starting_situation_reads_as_a_sentence(cli_run):
         text = data["text"]
         assert text[:1].isupper() and text.endswith(".") and "{" not in text, text
     assert len(seen) >= 18
+
+
+def test_a_table_is_rolled_by_its_title_as_by_its_name(cli_run):
+    """The title a listing shows ('Reading: yes, but') is accepted as the name is, in any case and with or without
+    its punctuation: the same table, the same dice."""
+    by_name = cli_run("table", "read_yes_but", "--seed", "5")
+    for typed in ("Reading: yes, but", "reading yes but"):
+        result = cli_run("table", typed, "--seed", "5")
+        assert result.exit_code == 0 and result.output == by_name.output, result.output
+    assert by_name.output.startswith("Reading: yes, but (")
+    shown = cli_run("table", "starting situation", "--show")
+    assert shown.exit_code == 0 and shown.output.startswith("Starting situation [situation]")
+    assert "no table named 'reading yes no'" in cli_run("table", "reading yes no").output

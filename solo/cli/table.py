@@ -37,12 +37,13 @@ class _Listed(TypedDict):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def command(name: str, folders: tuple[str, ...], show: bool, session_name: str | None, saves_dir: Path | None,
             seed: int | None, as_json: bool) -> None:
-    """Roll on table NAME, or list every table with 'solo table list'.
+    """Roll on table NAME (its name or its title), or list every table with 'solo table list'.
 
     \b
     Examples:
       solo table list
       solo table situation --seed 7
+      solo table "reading: yes, but"
       solo table event_focus --show
       solo table trouble --tables ~/my-tables --json
       solo table event_focus --session heist
@@ -59,12 +60,12 @@ def command(name: str, folders: tuple[str, ...], show: bool, session_name: str |
         if name == "list":
             _list(tables, as_json)
             return
-        table = tables.get(name)
+        table = tables.find(name)  # its name, or its title as the list shows it ("starting situation")
         if show:
             _show(table, as_json)
             return
         slots = open_session(session_name, saves_dir, must_exist=True).state.slots() if session_name else None
-        result = tables.roll(name, new_rng(seed), slots=slots)
+        result = tables.roll(table.name, new_rng(seed), slots=slots)
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if as_json:

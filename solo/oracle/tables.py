@@ -224,6 +224,12 @@ Slots = Mapping[str, Sequence[str]]
 RowFilter = Callable[[Row], bool]
 
 
+def spoken_key(text: str) -> str:
+    """A table's name or title as compared with what someone typed: lower case, words only, one space apart
+    ("Reading: yes, but", "reading yes but" and "read_yes_but"'s "read yes but" compare by their words)."""
+    return " ".join(re.findall(r"[^\W_]+", text.casefold()))
+
+
 class TableSet:
     """The tables of one game, merged from every folder, with references checked.
 
@@ -268,6 +274,29 @@ class TableSet:
             raise UnknownTable(
                 f"no table named {name!r}{did_you_mean(name, self._tables)}; see 'solo table list'"
             ) from None
+
+    def find(self, typed: str) -> Table:
+        """The table a person means by ``typed``: its name, or its title as a listing shows it, in any case and
+        with or without the title's punctuation ("starting situation", "Reading: yes, but", "read yes but").
+
+        The lists a player reads show titles ("Reading: yes, but"), not names made for files ("read_yes_but"),
+        so what they read must be what they can type; names still work. A title two tables share is refused
+        with both their names. Anything else is :meth:`get`'s error, with its suggestion.
+        """
+        if typed in self._tables:
+            return self._tables[typed]
+        wanted = spoken_key(typed)
+        if wanted:
+            by_name = [t for t in self.tables() if spoken_key(t.name) == wanted]
+            if by_name:
+                return by_name[0]
+            by_title = [t for t in self.tables() if spoken_key(t.title) == wanted]
+            if len(by_title) == 1:
+                return by_title[0]
+            if by_title:
+                raise UnknownTable(f"{typed!r} is the title of {len(by_title)} tables: "
+                                   f"{', '.join(t.name for t in by_title)}; type one of those names")
+        return self.get(typed.strip().lower())
 
     def roll(
         self, name: str, rng: random.Random, *, slots: Slots | None = None, where: RowFilter | None = None

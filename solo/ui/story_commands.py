@@ -26,6 +26,7 @@ from .view import say
 
 if TYPE_CHECKING:
     from ..decisions import Question
+    from ..oracle.tables import TableSet
     from ..story.play.engine import Game
     from .session import Session
 
@@ -436,17 +437,28 @@ def _table(session: Session, rest: str, question: Question) -> None:
     from ..oracle.tables import UnknownTable
 
     game = _game(session)
-    name = rest.split()[0].lower() if rest else ""
-    if name in ("", "list"):
-        _line(session, "Tables: " + ", ".join(game.tables.names()) + ". Roll one with: table NAME")
+    typed = " ".join(rest.split())
+    if typed.lower() in ("", "list"):
+        _line(session, table_list(game.tables))
         return
     try:
-        game.tables.get(name)
+        name = game.tables.find(typed).name
     except UnknownTable as exc:
         _cannot(session, str(exc).replace("see 'solo table list'", "type 'table list' to see them all"))
         return
     _do_table(session, name)
-    session.record("table", name)
+    session.record("table", name)  # by its name: a replay finds the same table whatever its title becomes
+
+
+def table_list(tables: TableSet) -> str:
+    """The tables as a player reads them: by title ("Reading: yes, but"), in the order of their titles, and how
+    to roll one. A title or a name after 'table' rolls it (:meth:`TableSet.find`), so no name made for a file
+    ("read_yes_but") needs showing; Tab after 'table' still offers the names."""
+    from ..oracle.tables import spoken_key
+
+    titles = sorted((t.title for t in tables.tables()), key=str.casefold)
+    example = f", e.g. table {spoken_key(titles[0])}" if titles else ""
+    return "Tables: " + "; ".join(titles) + f". Roll one with: table and its title{example}."
 
 
 def _do_table(session: Session, name: str) -> None:
@@ -495,7 +507,8 @@ register(TableCommand("status", "status         scene, tension, Luck and Pools, 
                                 "('status off' hides it)", _status, _replay_status))
 register(TableCommand("roll", "roll EXPR      roll dice: roll 3d6+2, roll d100", _roll,
                       lambda s, a: _do_roll(s, str(a[0]))))
-register(TableCommand("table", "table NAME     roll on a random table (table list: their names)", _table,
+register(TableCommand("table", "table TITLE    roll on a random table, by its title or its name (table list: "
+                               "their titles)", _table,
                       lambda s, a: _do_table(s, str(a[0]))))
 register(TableCommand("meaning", "meaning        an action and a subject to interpret; meaning describe: two "
                       "describing words", _meaning, lambda s, a: _do_meaning(s, str(a[0]) if a else "")))
