@@ -312,3 +312,39 @@ def test_a_party_that_lost_is_not_named_after_one_who_had_fled(bundled, seed):
     closing = told[-1]
     assert "Espen" not in closing and "party" not in closing, told
     assert "Signe" in closing or "her" in closing, told
+
+
+@pytest.mark.parametrize("lens", ["cautious", "none", "aggressive"])
+def test_a_blow_that_did_nothing_is_never_told_as_harm(bundled, lens):
+    """Kaldskard's party game, seed 7: 'Runa Moen deals 0 to the grave-lord's BODY (-2 armour, halved)', told as
+    'From behind a tight guard, Runa picks off the grave-lord.' A round's line that says the blow hurt ('picks off',
+    'punishes it', 'one cut gets home') says [blow:light|heavy|final]: a blow the armour took is told as landing,
+    and the armour's line says the rest. The same lines stay on offer for a blow that hurt."""
+    hurts = re.compile(r"picks off|punishes it|make \{target_them\} pay|one cut gets home|cannot weather|"
+                       r"something gives|finds a way through|not covering|\bscores\b")
+    harming = [t for key, lines in bundled.lines.items() if key[1] in ("round_won", "exceptional_success")
+               for t in lines if hurts.search(t.text)]
+    harm = {t.text for t in harming}
+    assert len(harm) >= 9
+    told_with = {0: set(), 2: set()}
+    for amount in (0, 2):
+        for seed in SEEDS:
+            narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+            picked: list = []
+            real = narrator.choose
+
+            def choose(*args, _real=real, _picked=picked, **kwargs):
+                template, values = _real(*args, **kwargs)
+                _picked.append(template)
+                return template, values
+
+            narrator.choose = choose  # type: ignore[method-assign]
+            _start(narrator, cast, brakk=(12, 12))
+            _round(narrator, cast, 1, espen=lens, brakk="none", winner="Espen Lind", lens_won=lens, damage=True)
+            narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Brakk", "amount": amount,
+                                              "pool": "BODY", "before": 12, "after": 12 - amount, "maximum": 12,
+                                              "lens": lens}), cast)
+            told_with[amount] |= {t.text for t in picked if t is not None} & harm
+    assert not told_with[0], told_with[0]
+    assert told_with[2]  # a blow that hurt may still be told so
+    assert all({"light", "heavy", "final"} <= t.filters.get("blow", set()) for t in harming)  # each says so

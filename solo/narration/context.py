@@ -64,11 +64,15 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
-#: Filters whose ordinary value a line may name and still count as fitting any moment (docs/narration.md,
-#: "The facts of the fiction"): a line kept from machines and the dead still fits everyone of flesh, and a
-#: sprint kept from one told spent still fits everyone who is not, and a "both" kept for two still fits the
-#: one-against-one conflicts most are.
-ORDINARY: Mapping[str, str] = {"body": "flesh", "foe_body": "flesh", "spent": "no", "fighters": "two"}
+#: Filters whose ordinary values a line may name (all of them) and still count as fitting any moment
+#: (docs/narration.md, "The facts of the fiction"): a line kept from machines and the dead still fits everyone
+#: of flesh, a sprint kept from one told spent still fits everyone who is not, a "both" kept for two still fits
+#: the one-against-one conflicts most are, and a line that says the blow hurt ("picks off", "makes them pay",
+#: ``blow:light|heavy|final``) still fits every blow but one that did nothing (armour took it, or halving).
+ORDINARY: Mapping[str, frozenset[str]] = {
+    "body": frozenset({"flesh"}), "foe_body": frozenset({"flesh"}), "spent": frozenset({"no"}),
+    "fighters": frozenset({"two"}), "blow": frozenset({"light", "heavy", "final"}),
+}
 #: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
 LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}
 #: A round won at worse odds than this (about one in seven) is told as against the odds

@@ -239,10 +239,11 @@ class Template:
         """Whether the line only fits some moments (it has filters other than claims).
 
         A body filter that admits flesh, the body of nearly everyone, does not count: "Bleeding, Espen fights
-        on" fits any moment a person of flesh is in, and is only kept from a machine or a draugr. Worked out
+        on" fits any moment a person of flesh is in, and is only kept from a machine or a draugr (nor does one
+        of :data:`ORDINARY`'s others: a blow that hurt at all, two fighters, one not spent). Worked out
         once per line (a template never changes): the narrator asks it of every candidate at every line.
         """
-        return any(name not in CLAIMS and not (name in ORDINARY and ORDINARY[name] in values)
+        return any(name not in CLAIMS and not (name in ORDINARY and ORDINARY[name] <= values)
                    for name, values in self.filters.items())
 
     def claim(self, name: str) -> str | None:
