@@ -155,6 +155,16 @@ def test_bundled_tutorial_is_clean():
     assert problems == []
 
 
+@pytest.mark.parametrize("text", ["{if seen}Gone.{else{}Still here.{end}", "Fresh air {}.", "Fresh { } air."])
+def test_an_empty_brace_pair_is_an_error_naming_the_field_not_a_crash(tmp_path, text):
+    """Found by the mutation test below (a '{' typed into '{else}'): an empty slot raised IndexError out of the
+    loader, where every broken adventure gets a message."""
+    adventure, problems = read_adventure(write(tmp_path, MINIMAL.replace('"Fresh air, {pc}."', repr(text))))
+    assert adventure is None
+    [problem] = [p for p in problems if p.severity == "error"]
+    assert problem.code == "E008" and problem.path == "scenes.outside.text" and "empty {}" in problem.message
+
+
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_mutated_adventures_are_accepted_or_rejected_with_a_message(tmp_path, data):

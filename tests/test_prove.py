@@ -245,6 +245,29 @@ def test_scripts_writes_each_walkthrough_where_the_report_says_and_it_replays(tm
     assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == "garden"
 
 
+def test_a_written_walkthrough_names_the_command_that_plays_it_from_where_prove_ran(tmp_path, monkeypatch):
+    """New-user run: a file's first line said 'solo play trap --seed 4 --script garden.txt', the adventure's id
+    (no adventure of that name: the user's file is 'my trap.toml') and the script without its folder, and no --pc.
+    It now says the report's own command, quoted for a shell, and that command plays to the ending."""
+    import shlex
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(DATA / "trap.toml", tmp_path / "my trap.toml")
+    result = CliRunner().invoke(cli, ["prove", "my trap.toml", "--pc", "espen", "--seeds", "5", "--scripts", "walks"])
+    assert result.exit_code == 1, result.output
+    [line] = [ln for ln in result.output.splitlines() if "walkthrough:" in ln]
+    shown = line.split("walkthrough: ", 1)[1]
+    head = (tmp_path / "walks" / "garden.txt").read_text(encoding="utf-8").splitlines()[0]
+    assert head.endswith(": " + shown)  # the file and the report give one command
+    words = shlex.split(shown)
+    assert words[:3] == ["solo", "play", "my trap.toml"] and words[3:5] == ["--pc", "espen"]
+    assert words[-2:] == ["--script", str(Path("walks") / "garden.txt")]
+    played = CliRunner().invoke(cli, [*words[1:], "--saves", "saves", "--save", "walk"])
+    assert played.exit_code == 0, played.output[-2000:]
+    assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == "garden"
+
+
 def test_a_routine_opposed_roll_is_a_sure_win_as_in_play():
     """Routine: no roll, a score above any of theirs (review finding). Awareness 50 at the gate, then the trick."""
     proof = prove(load_adventure(DATA / "routine.toml"))

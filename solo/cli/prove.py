@@ -99,7 +99,8 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     trap_walks(proof, seeds=tries, party=party)
     progress.done()
     proof.walk_seconds = time.perf_counter() - began - proof.seconds  # everything but the search: load included
-    scripts = _write_scripts(script_paths, walks, adv.id, force=force) if script_paths is not None else None
+    scripts = (_write_scripts(script_paths, walks, adv.id, adventure, pcs, force=force)
+               if script_paths is not None else None)
     if as_json:
         click.echo(json.dumps(to_json(proof, walks), indent=1, ensure_ascii=False))
     else:
@@ -167,11 +168,14 @@ def _script_paths(folder: Path, endings: list[str], *, force: bool) -> dict[str,
     return paths
 
 
-def _write_scripts(paths: dict[str, Path], walks: dict[str, Walkthrough | None], adventure: str, *,
-                   force: bool) -> dict[str, str]:
+def _write_scripts(paths: dict[str, Path], walks: dict[str, Walkthrough | None], adventure: str, spec: str,
+                   pcs: tuple[str, ...], *, force: bool) -> dict[str, str]:
     """Each walkthrough with answers to its path from :func:`_script_paths`: ending -> path. Its first line
-    names the seed it needs, as a comment ``solo play --script`` skips."""
+    names the seed it needs and the command that plays it, as a comment ``solo play --script`` skips: the
+    report's own command (the adventure as named to prove, its characters, the script where it was written),
+    not the adventure's id, which names no file of a user's own."""
     from ..paths import PathError, write_owned
+    from ..sim.prove.report import replay_command
 
     written = {}
     try:
@@ -181,7 +185,7 @@ def _write_scripts(paths: dict[str, Path], walks: dict[str, Walkthrough | None],
             path = paths[name]
             path.parent.mkdir(parents=True, exist_ok=True)
             head = (f"{WALKTHROUGH_MARK.decode()} to the ending {name!r} of {adventure}, seed {walk.seed}: "
-                    f"solo play {adventure} --seed {walk.seed} --script {path.name}")
+                    f"{replay_command(spec, pcs, walk.seed, str(path))}")
             write_owned(path, "\n".join([head, *walk.answers]) + "\n", WALKTHROUGH_FILE, force=force)
             written[name] = str(path)
     except PathError as exc:

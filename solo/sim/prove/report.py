@@ -21,6 +21,16 @@ if TYPE_CHECKING:
 PROVED, FINDINGS, USAGE, INCOMPLETE = 0, 1, 2, 3
 
 
+def replay_command(spec: str, pcs: list[str] | tuple[str, ...], seed: int | None, script: str) -> str:
+    """How to play a walkthrough or a soft-lock's way in: the report's line and a written script's first line say it
+    alike, the adventure as it was named to prove and the script where prove wrote it (from the folder prove ran in),
+    each quoted where a shell would split it."""
+    import shlex
+
+    words = ["solo", "play", spec, *(w for p in pcs for w in ("--pc", p)), "--seed", str(seed), "--script", script]
+    return " ".join(w if w == "FILE" else shlex.quote(w) for w in words)
+
+
 def exit_code(proof: Proof) -> int:
     """0: every ending reachable, no soft-lock, every choice offered, and the search complete; 1: a finding
     (a soft-lock, which is claimed only where everything after it was searched, or after a complete search an
@@ -133,11 +143,10 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
             out.append("    walkthrough not searched (--seeds 0)" if seeds == 0 else
                        f"    no seed of the {seeds} tried played the way there: no replayable walkthrough")
             continue
-        pc = "".join(f" --pc {p}" for p in pcs)
         how = "" if walk.shortest else \
             f" (the shortest way needs luckier dice: this one takes {walk.choices} story choices)"
         script = (scripts or {}).get(name)
-        command = f"solo play {spec or adv.id}{pc} --seed {walk.seed} --script {script or 'FILE'}"
+        command = replay_command(spec or adv.id, pcs, walk.seed, script or "FILE")
         out.append(f"    walkthrough: {command}{how}")
         if script is None:
             out.append(f"    FILE holds these {len(walk.answers)} answers, one a line, every prompt's (--scripts DIR "
@@ -157,8 +166,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                 shut = "; ".join(f"{c['choice']} needs {c['if']}" if c["if"] else c["choice"] for c in lock["closed"])
                 out.append(f"    there, closed: {shut}")
             if lock.get("seed") is not None:
-                pc = "".join(f" --pc {p}" for p in pcs)
-                out.append(f"    replay: solo play {spec or adv.id}{pc} --seed {lock['seed']} --script FILE --partial, "
+                out.append(f"    replay: {replay_command(spec or adv.id, pcs, lock['seed'], 'FILE')} --partial, "
                            f"FILE holding: {' '.join(lock['script'])}")
     else:
         out.append("Soft-locks: none" + ("" if proof.complete else " among the states searched to the end"))

@@ -164,7 +164,10 @@ class Readers:
                 self.fail(file, path, f"{{{verb}}} agrees with {{party}}, not with {subject}: it reads {reads}; "
                                       "write that verb another way", "E008")
             for slot in _SLOT_NAME.findall(run.replace("{{", "").replace("}}", "")):
-                if slot.startswith("npc."):
+                if not slot.strip():  # '{else{}…': a brace pair with nothing in it names no slot
+                    self.fail(file, path, "an empty {} in the text: name a slot inside it, or write {{ and }} for "
+                                          "braces the reader sees", "E008")
+                elif slot.startswith("npc."):
                     npc = slot[4:]
                     if npc not in self.npc_ids:
                         self.fail(file, path, f"unknown NPC {npc!r} in {{{slot}}}{did_you_mean(npc, self.npc_ids)}",
