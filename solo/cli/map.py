@@ -35,7 +35,8 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     start, scenes that cannot be reached, dead ends and loops with no ending
     are marked with their own styles. With --prove, what 'solo prove' finds
     is marked too: soft-lock scenes, and scenes no reachable state enters
-    (only when the search is complete: it stops at 2,000 states).
+    (only when the search is complete, within the default state limit of
+    solo prove: see its --help).
 
     \b
     Examples:
