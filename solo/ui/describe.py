@@ -204,8 +204,12 @@ def damage(e, names) -> str:
     # a blow Luck took down to 1 was said by the Luck line just before ("4 damage becomes 1"): the parts of the
     # blow it replaced would not add up to this one, and "Luck: 1" in the blow's line says it twice
     how = f" ({', '.join(parts)})" if parts and not e.get("reduced") else ""
+    # a blow bigger than what is left: the Pool stops at 0 (docs/rules.md), so "deals 2 … 1 -> 0" lost one point
+    # the reader could not account for (new-user run)
+    stops = " (it stops at 0)" if e["after"] == 0 and e["before"] - e["amount"] < 0 else ""
     return (f"{names.get(e['actor'], e['actor'])} deals {e['amount']} to "
-            f"{possessive(names.get(e['target'], e['target']))} {e['pool']}{how}: {e['before']} -> {e['after']}.")
+            f"{possessive(names.get(e['target'], e['target']))} {e['pool']}{how}: {e['before']} -> {e['after']}"
+            f"{stops}.")
 
 
 def exit_answer_line(e, names) -> str:
