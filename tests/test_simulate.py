@@ -129,6 +129,8 @@ def test_the_turn_cap_turns_an_endless_loop_into_errors_with_seeds(tmp_path):
     r = simulate(Options(str(DATA / "loop.toml"), 5, max_turns=30), jobs=1, errors_dir=tmp_path)
     assert r["error_count"] == 5
     assert r["endings"]["__error__"]["count"] == 5
+    assert r["endings"]["__error__"]["title"] == "A run that stopped on an error"
+    assert all(e["where"] == "" for e in r["errors"]) and "@" not in r["error_kinds"][0]["error"]
     assert r["error_kinds"][0]["count"] == 5
     assert all(e["error"] == "TurnLimit" and "replay" in e for e in r["errors"])
     assert {e["seed"] for e in r["errors"]} == {run_seed(1, i) for i in range(5)}
@@ -206,6 +208,10 @@ def test_exit_1_when_a_run_fails(run, tmp_path):
                  "--errors-dir", str(tmp_path))
     assert result.exit_code == 1
     assert "TurnLimit" in result.stdout and "replay: solo play" in result.stdout
+    # the failed runs' row reads as what happened, not by the tally's key; a loop of the adventure's is not
+    # pinned on a line of solo's code (new-user run: '__error__ │ __error__', '@ solo/story/play/engine.py:166')
+    assert "(run failed)" in result.stdout and "A run that stopped on an error" in result.stdout
+    assert "__error__" not in result.stdout and "engine.py" not in result.stdout and "()" not in result.stdout
 
 
 STEPS = """

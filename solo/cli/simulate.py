@@ -138,10 +138,10 @@ def _share(entry: dict) -> str:
 
 def engine_ending_label(eid: str) -> str:
     """An ending's id as a report's table shows it: an ending the engine reaches on its own (the whole party
-    out, no way on) by what happened, not by its internal key."""
-    from ..story.play.engine import ENGINE_ENDINGS
+    out, no way on) or a run that failed by what happened, not by its internal key."""
+    from ..sim.report import RUN_ENDINGS
 
-    return ENGINE_ENDINGS[eid][2] if eid in ENGINE_ENDINGS else eid
+    return RUN_ENDINGS[eid][2] if eid in RUN_ENDINGS else eid
 
 
 def _show(r: dict) -> None:
@@ -246,8 +246,8 @@ def _show(r: dict) -> None:
                           f"seed {kind['first_seed']})", soft_wrap=True)
         shown = r["errors"][:3]
         for e in shown:
-            say(console, (f"run {e['run']}, seed {e['seed']}:", "red"), f" {e['error']}: {e['message']} ",
-                (f"({e['where']})", "dim"), soft_wrap=True)
+            say(console, (f"run {e['run']}, seed {e['seed']}:", "red"), f" {e['error']}: {e['message']}",
+                (f" ({e['where']})" if e["where"] else "", "dim"), soft_wrap=True)
             console.print(f"  replay: {e['replay']}", soft_wrap=True)
         if r["error_count"] > len(shown):
             say(console, f"({r['error_count'] - len(shown)} more; --json lists {len(r['errors'])} with "

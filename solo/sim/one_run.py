@@ -97,7 +97,11 @@ def play_one(adventure: Adventure, party: list[Character], seed: int, policy: st
 
 
 def _where(exc: BaseException) -> str:
-    """The innermost line of solo's own code (outside the simulator) that the error passed through."""
+    """The innermost line of solo's own code (outside the simulator) that the error passed through; none for a run
+    stopped at the turn cap, which is the adventure's loop, not a place in solo's code (the engine's line there read
+    as a bug of solo's: new-user run)."""
+    if isinstance(exc, TurnLimit):
+        return ""
     frames = traceback.extract_tb(exc.__traceback__)
     ours = [f for f in frames if f"{os.sep}solo{os.sep}" in f.filename and f"{os.sep}sim{os.sep}" not in f.filename]
     if not (ours or frames):

@@ -17,13 +17,18 @@ from ..story.play.engine import ENGINE_ENDINGS
 from .one_run import TurnLimit
 from .options import Options
 from .party import Party
-from .tally import Tally
+from .tally import ERROR_ENDING, Tally
 
 if TYPE_CHECKING:
     from ..story.format.adventure import Adventure
 
 Z95 = 1.959963984540054
 #: A conflict's endings for the party as the report lists them: the party's own first, then the opponents' exits.
+#: Endings no scene of the adventure holds, as a report names them (title, outcome, the label in the ending column):
+#: the engine's own, and a run that stopped on an error (listed with its replay under the table), never by key.
+RUN_ENDINGS: dict[str, tuple[str, str | None, str]] = {
+    **ENGINE_ENDINGS, ERROR_ENDING: ("A run that stopped on an error", None, "(run failed)")}
+
 PARTY_OUTCOMES = tuple(sorted(OUTCOMES, key=lambda outcome: outcome.startswith("opponent_")))
 
 
@@ -104,7 +109,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         if ending is not None:
             entry["title"], entry["outcome"] = shown(ending.title), ending.outcome or eid
         else:  # one the engine reaches on its own (the whole party out, no way on), named as the game names it
-            title, outcome, _ = ENGINE_ENDINGS.get(eid, (eid, eid, eid))
+            title, outcome, _ = RUN_ENDINGS.get(eid, (eid, eid, eid))
             entry["title"], entry["outcome"] = title, outcome or eid
         endings[eid] = entry
     for ending in adventure.endings():

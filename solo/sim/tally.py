@@ -226,7 +226,7 @@ class Tally:
         exc = result.error
         kind = type(exc).__name__
         message = str(exc).splitlines()[0] if str(exc) else kind
-        signature = f"{kind}: {message} @ {result.where}"
+        signature = f"{kind}: {message}" + (f" @ {result.where}" if result.where else "")
         entry = self.error_kinds.get(signature)
         if entry is None and len(self.error_kinds) < MAX_ERROR_KINDS:
             entry = self.error_kinds[signature] = {"count": 0, "first_run": index, "first_seed": result.seed}
