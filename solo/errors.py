@@ -35,7 +35,14 @@ class ContentError(SoloError):
         self.path = path
         self.line = line
         self.column = column
+        #: More problems found in the same reading, after this one (a Code Block with two unknown entries): a
+        #: checker that lists every problem lists these too (:meth:`every`).
+        self.others: list[ContentError] = []
         super().__init__(str(self))
+
+    def every(self) -> list[ContentError]:
+        """This problem and the others found with it, in the order found."""
+        return [self, *self.others]
 
     def __str__(self) -> str:
         where = self.file or "<content>"

@@ -155,6 +155,22 @@ def test_bundled_tutorial_is_clean():
     assert problems == []
 
 
+def test_every_problem_of_a_code_block_is_listed_at_once(tmp_path):
+    """New-user run: two unknown personality entries, then a missing one, took three runs of solo check to see."""
+    npc = ('[npcs.guard]\nname = "Bo"\nlevel = "skilled"\ncode_block = { personality = ["Greedy"], '
+           'disposition = "Grumpy", motivation = ["Money"] }\n')
+    plain = '[npcs.guard]\nname = "Bo"\nlevel = "common"\n'
+    adventure, problems = read_adventure(write(tmp_path, MINIMAL.replace(plain, npc)))
+    assert adventure is None
+    said = {(p.path, p.message.split(";")[0]) for p in problems if p.severity == "error"}
+    assert said == {
+        ("npcs.guard.code_block.personality[0]", "unknown Personality entry 'Greedy'"),
+        ("npcs.guard.code_block.personality", "a Code Block has exactly two personality entries (personality plus "
+                                              "dark_triad), got 1"),
+        ("npcs.guard.code_block.disposition", "unknown disposition 'Grumpy'"),
+    }
+
+
 @pytest.mark.parametrize("text", ["{if seen}Gone.{else{}Still here.{end}", "Fresh air {}.", "Fresh { } air."])
 def test_an_empty_brace_pair_is_an_error_naming_the_field_not_a_crash(tmp_path, text):
     """Found by the mutation test below (a '{' typed into '{else}'): an empty slot raised IndexError out of the

@@ -8,13 +8,16 @@ a saved NPC never carries stale numbers.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from ..errors import ContentError, did_you_mean
 from ..rules.dice import d
 from .tables import DIE, TABLE_TITLES, TRAIT_TABLES, CodeBlockTables, codeblocks
+
+T = TypeVar("T")
 
 RANDOM = "random"
 
@@ -136,9 +139,23 @@ class _Reader:
         self.path = path
         self.rng = rng
         self.t = tables
+        self.found: list[ContentError] = []  # problems kept while the rest of the block is read
 
     def fail(self, where: str, message: str) -> NoReturn:
         raise ContentError(message, file=self.file, path=f"{self.path}.{where}" if where else self.path)
+
+    def keep(self, where: str, message: str) -> None:
+        """A problem noted, the reading going on: ``solo check`` lists every problem of a Code Block at once, not
+        one a run (new-user run: two unknown personality entries took two runs to see)."""
+        self.found.append(ContentError(message, file=self.file, path=f"{self.path}.{where}" if where else self.path))
+
+    def part(self, read: Callable[[], T], stand_in: T) -> T:
+        """One part of the block read, its problem kept (with ``stand_in`` in its place) so the next is read too."""
+        try:
+            return read()
+        except ContentError as exc:
+            self.found.append(exc)
+            return stand_in
 
     def roller(self, where: str) -> random.Random:
         if self.rng is None:
@@ -155,10 +172,14 @@ class _Reader:
         for key in data:
             if key not in known:
                 self.fail(key, f"unknown field{did_you_mean(key, known)}; known: {', '.join(known)}")
-        personality = self.personality()
-        disposition = self.disposition()
-        motivation = self.motivation()
-        event = self.event()
+        personality = self.part(self.personality, (Trait("", "personality"), Trait("", "personality")))
+        disposition = self.part(self.disposition, "")
+        motivation: tuple[str, ...] = self.part(self.motivation, ("",))
+        event = self.part(self.event, RecentEvent("", False, ""))
+        if self.found:
+            first, *others = self.found
+            first.others = others
+            raise first
         return CodeBlock(personality, motivation, event, disposition)
 
     def names(self, key: str) -> list[str]:
@@ -177,18 +198,23 @@ class _Reader:
             rng = self.roller("personality")
             return roll_trait(rng, "personality", self.t), roll_trait(rng, "personality", self.t)
         traits = []
+        written = 0
+        unknown = len(self.found)
         for table in TRAIT_TABLES:
             for i, name in enumerate(self.names(table)):
+                written += 1
                 if name.lower() == RANDOM:
                     traits.append(roll_trait(self.roller(f"{table}[{i}]"), table, self.t))
                     continue
                 try:
                     traits.append(Trait(self.t.trait(table, name).name, table))
                 except KeyError as exc:
-                    self.fail(f"{table}[{i}]", exc.args[0])
-        if len(traits) != 2:
+                    self.keep(f"{table}[{i}]", exc.args[0])  # the other entries are read too
+        if written != 2:  # counted as written: an unknown entry is still an entry ("got 1" beside it misled)
             self.fail("personality", f"a Code Block has exactly two personality entries "
-                                     f"(personality plus dark_triad), got {len(traits)}")
+                                     f"(personality plus dark_triad), got {written}")
+        if len(self.found) > unknown:  # an unknown entry, kept: build raises it with the rest
+            return Trait("", "personality"), Trait("", "personality")
         return traits[0], traits[1]
 
     def disposition(self) -> str:

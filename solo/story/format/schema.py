@@ -295,7 +295,8 @@ class Builder(Readers):
             try:
                 NPC.from_dict(npc_fields(data), file=file, rng=random.Random(0))
             except ContentError as exc:
-                self.fail(file, f"{path}.{exc.path}" if exc.path else path, exc.message)
+                for problem in exc.every():  # a Code Block's problems all at once
+                    self.fail(file, f"{path}.{problem.path}" if problem.path else path, problem.message)
                 continue
             except (TypeError, ValueError, KeyError, AttributeError) as exc:
                 self.fail(file, path, f"cannot read this NPC: {exc}")
