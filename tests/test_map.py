@@ -143,3 +143,31 @@ def test_map_prove_marks_the_soft_lock_and_the_scene_no_state_enters():
     assert "softlock" not in plain.output and "never" not in plain.output
     mermaid = CliRunner().invoke(cli, ["map", str(trap), "--prove"]).output
     assert "class s_pit softlock" in mermaid and "class s_vault never" in mermaid
+
+
+def test_an_ending_the_author_left_to_its_fallback_is_marked_on_the_edge_it_takes(tmp_path):
+    """New-user run: a ten-round fight with only won and lost written was drawn 'Fight him [lost]', and 93 % of
+    the bold bot's fights ended in a stalemate that went to the defeat scene. The map now says so: 'stalemate*'
+    (and flight, giving up) beside lost; the opponent's flight or surrender beside won; an exceptional success
+    stays unmarked (a success is what it is), as does a stalemate with no round limit."""
+    text = (
+        '[adventure]\ntitle = "Cove"\nstart = "yard"\n\n'
+        '[npcs.rune]\nname = "Rune"\nlevel = "skilled"\n\n'
+        '[scenes.yard]\ntext = "A yard."\n\n'
+        '[[scenes.yard.choices]]\ntext = "Fight him"\n'
+        'conflict = { type = "combat", npcs = ["rune"], rounds = 10, won = "rich", lost = "beaten" }\n\n'
+        '[[scenes.yard.choices]]\ntext = "Climb the wall"\n'
+        'roll = { skill = "Move", success = "rich", failure = "beaten" }\n\n'
+        '[[scenes.yard.choices]]\ntext = "Wrestle him, no clock"\n'
+        'conflict = { type = "combat", npcs = ["rune"], won = "rich", lost = "beaten" }\n\n'
+        '[[scenes.yard.choices]]\ntext = "Run him down"\n'
+        'conflict = { type = "foot_chase", npcs = ["rune"], rounds = 6, won = "rich", lost = "beaten" }\n\n'
+        '[scenes.rich]\ntext = "Rich."\nending = true\n\n[scenes.beaten]\ntext = "Beaten."\nending = true\n')
+    path = tmp_path / "cove.toml"
+    path.write_text(text, encoding="utf-8")
+    labels = {(e.target, e.label) for e in edge_list(load_adventure(path))}
+    assert ("beaten", "Fight him [lost, fled*, surrendered*, stalemate*]") in labels
+    assert ("rich", "Fight him [won, opponent_fled*, opponent_surrendered*]") in labels
+    assert ("rich", "Climb the wall [success]") in labels and ("beaten", "Climb the wall [failure]") in labels
+    assert ("beaten", "Wrestle him, no clock [lost, fled*, surrendered*]") in labels
+    assert ("beaten", "Run him down [lost, surrendered*, stalemate*]") in labels  # a chase has no flight

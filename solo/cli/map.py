@@ -30,7 +30,8 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     """Draw ADVENTURE's scene graph (a name, a .toml file or a folder).
 
     Edges are the choices, with their condition ([if cloak_off]) and the
-    outcome for rolls and conflicts ([success], [won] …); a choice that
+    outcome for rolls and conflicts ([success], [won] …; an ending of a
+    conflict left to its fallback is starred: [lost, stalemate*]); a choice that
     keeps the story in its scene is a dotted loop back to it. Endings, the
     start, scenes that cannot be reached, dead ends and loops with no ending
     are marked with their own styles. With --prove, what 'solo prove' finds

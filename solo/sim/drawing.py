@@ -12,12 +12,17 @@ of runs that visited it, and scenes no run reached are marked.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..paths import FileKind
-from ..story.format.adventure import Adventure, Choice
+from ..rules.outcomes import COMAE, FLED
+from ..story.format.adventure import FALLBACK, Adventure, Choice
 from ..story.format.graph import branches_of, dead_ends, reachable
 from ..story.format.text import shown
+
+if TYPE_CHECKING:
+    from ..rules.conflict_types import ConflictType
 
 FORMATS = ("mermaid", "dot")
 LABEL_WIDTH = 48
@@ -110,6 +115,9 @@ def edge_list(adventure: Adventure) -> list[Edge]:
     two choices with the same words but different conditions are two edges, told apart by them.
     A choice (or an outcome) with no ``goto`` keeps the story in its scene: a self-loop marked as staying.
     """
+    from ..story.play.engine import conflict_types_of
+
+    types = conflict_types_of(adventure)  # a type with no flight leaves flight off its marks
     out = []
     for sid, scene in adventure.scenes.items():
         grouped: dict[tuple[str | None, int], list[str]] = {}
@@ -127,8 +135,40 @@ def edge_list(adventure: Adventure) -> list[Edge]:
             if choice.goto is None and choice.action is None:  # effects only: the scene goes on
                 grouped.setdefault((None, id(choice)), [])
                 choices[id(choice)] = choice
+            for outcome, target in implied_outcomes(choice, types):
+                if (target, id(choice)) in grouped:
+                    grouped[(target, id(choice))].append(f"{outcome}*")
         for (target, cid), outcomes in grouped.items():
             out.append(Edge(sid, target or sid, _edge_label(choices[cid], outcomes), stays=target is None))
+    return out
+
+
+def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[tuple[str, str | None]]:
+    """The ways a choice's conflict can end that its author did not write, each with the scene its fallback takes
+    it to (``stalemate`` and ``fled`` go where ``lost`` goes): a map marks them (``[lost, stalemate*]``) so that a
+    round limit that sends every stalemate to the defeat scene shows (new-user run). Only the endings that are
+    not a degree of the one they fall back on (an exceptional success is a success, a "yes, and" a yes, a
+    party in comae has lost); a stalemate only with a round limit, the opponents' flight or surrender only where
+    there are opponents."""
+    from ..story.play.actions import ACTIONS
+
+    action = choice.action
+    if action is None or action.kind not in ACTIONS:
+        return []
+    out: list[tuple[str, str | None]] = []
+    for outcome in ACTIONS[action.kind].optional:
+        fallback = FALLBACK.get(outcome)
+        if outcome in action.branches or fallback is None or fallback in outcome.split("_") or outcome == COMAE:
+            continue
+        if outcome == "stalemate" and not action.spec.get("rounds"):
+            continue
+        if outcome.startswith("opponent_") and not action.spec.get("npcs"):
+            continue
+        if outcome == FLED and not getattr(types.get(str(action.spec.get("type", ""))), "flight", True):
+            continue  # a type with no flight (a sneak, a debate); an unknown one may have it
+        branch = action.branch(outcome)
+        if branch is not None and not branch.routes:
+            out.append((outcome, branch.goto))
     return out
 
 

@@ -201,7 +201,7 @@ class Game:
     @property
     def conflict_types(self) -> dict[str, ConflictType]:
         if self._types is None:
-            self._types = _types_for(tuple(self.adventure.tables_dirs))
+            self._types = conflict_types_of(self.adventure)
         return self._types
 
     @property
@@ -756,6 +756,11 @@ def _tables_for(dirs: tuple[str, ...]) -> TableSet:
 
 
 _TYPES: dict[tuple, dict[str, ConflictType]] = {}
+
+
+def conflict_types_of(adventure: Adventure) -> dict[str, ConflictType]:
+    """The conflict types an adventure's conflicts are of: the bundled ones and those of its own folders."""
+    return _types_for(tuple(adventure.tables_dirs))
 
 
 def _types_for(dirs: tuple[str, ...]) -> dict[str, ConflictType]:
