@@ -278,3 +278,30 @@ def test_solo_odds_and_solo_duel_agree_in_play(tmp_path, files, lens):
                "fled": exact["b_exits"] * (1 - surrenders), "lost": exact["a_wins"], "won": exact["b_wins"]}
     check([Case(f"{lens} against the coward", chances, play)], 4000)
     assert read == {surrenders}  # every block's mind split its ways out as the chain did
+
+
+def test_an_adventures_npc_is_priced_by_file_and_id():
+    """New-user run: '--npc cove.toml' (an adventure) failed with 'adventure: unknown field'; a GM had to copy the
+    fighter into a file of its own. FILE:ID names one of the adventure's NPCs, and the odds are those of the same
+    NPC in a file of its own; a file of several NPCs without an ID, or an unknown ID, says which it holds."""
+    import pathlib
+    import tempfile
+
+    from solo.story.play.npcs import npc_fields
+    from solo.toml_files import load_toml
+    from solo.toml_write import dumps
+
+    npcs = pathlib.Path(__file__).resolve().parent.parent / "scenes" / "vellan" / "npcs.toml"
+    args = ["odds", "--pc", "espen", "--type", "social", "--rounds", "5", "--json"]
+    named = CliRunner().invoke(cli, [*args, "--npc", f"{npcs}:jonas"])
+    assert named.exit_code == 0, named.output
+    with tempfile.TemporaryDirectory() as folder:
+        alone = pathlib.Path(folder) / "jonas.toml"
+        alone.write_text(dumps(npc_fields(load_toml(npcs)["npcs"]["jonas"])), encoding="utf-8")
+        copied = CliRunner().invoke(cli, [*args, "--npc", str(alone)])
+    assert copied.exit_code == 0, copied.output
+    assert json.loads(named.output) == json.loads(copied.output)
+    several = CliRunner().invoke(cli, [*args, "--npc", str(npcs)])
+    assert several.exit_code != 0 and "holds 9 NPCs" in several.output and f"{npcs}:ingrid" in several.output
+    typo = CliRunner().invoke(cli, [*args, "--npc", f"{npcs}:jona"])
+    assert typo.exit_code != 0 and "did you mean 'jonas'" in typo.output

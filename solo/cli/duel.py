@@ -29,7 +29,8 @@ _DEFAULT_RUNS = 100
 
 @click.command("duel")
 @click.option("--npc", "npc_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="An NPC file (docs/npcs.md); the flags below override its Code Block.")
+              help="An NPC file (docs/npcs.md), or FILE:ID for one of an adventure's NPCs; the flags below "
+                   "override its Code Block.")
 @click.option("--level", "-l", default="skilled", show_default=True, metavar="LEVEL",
               help="common, skilled or master (or minion, minor, moderate, major).")
 @click.option("--role", metavar="ROLE", help="Thug, Courtier, Draugr … (default: one that fits the conflict type).")
@@ -134,14 +135,37 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
 
 
 def _load_npc(path: Path, seed: int) -> NPC:
+    """``--npc FILE``: an NPC file (solo npc --out), or an NPC of an adventure's file as ``FILE:ID`` (the file's
+    only NPC needs no ID): a GM prices the adventure's own fighter without copying it out (new-user run: an
+    adventure file read as an NPC's, 'adventure: unknown field')."""
     import random
 
+    from ..errors import did_you_mean
     from ..npc import NPC
+    from ..story.play.npcs import npc_fields
     from ..toml_files import load_toml
 
+    npc_id = None
+    head, colon, tail = str(path).rpartition(":")
+    if not path.exists() and colon and head and Path(head).is_file():
+        path, npc_id = Path(head), tail.strip()
     if not path.exists():
         raise UserError(f"--npc {path}: no such file")
-    return NPC.from_dict(load_toml(path), file=path, rng=random.Random(f"duel-file:{seed}"))
+    data = load_toml(path)
+    npcs = data.get("npcs") if isinstance(data, dict) else None
+    if isinstance(npcs, dict):  # an adventure's file, or one of its NPC files: [npcs.ID] tables
+        if npc_id is None and len(npcs) != 1:
+            first = next(iter(npcs), "ID")
+            raise UserError(f"--npc {path} holds {len(npcs)} NPCs ({', '.join(npcs) or 'none'}): name one, "
+                            f"e.g. --npc {path}:{first}")
+        npc_id = npc_id if npc_id is not None else next(iter(npcs))
+        if npc_id not in npcs or not isinstance(npcs[npc_id], dict):
+            raise UserError(f"--npc {path}: no NPC {npc_id!r} there{did_you_mean(npc_id, npcs)}; "
+                            f"it holds: {', '.join(npcs)}")
+        return NPC.from_dict(npc_fields(npcs[npc_id]), file=path, rng=random.Random(f"duel-file:{seed}"))
+    if npc_id is not None or (isinstance(data, dict) and ("adventure" in data or "scenes" in data)):
+        raise UserError(f"--npc {path}: an adventure's file with no [npcs] in it; its NPCs' file is the one to name")
+    return NPC.from_dict(data, file=path, rng=random.Random(f"duel-file:{seed}"))
 
 
 def _story(events: Sequence[Event], seed: int) -> str:
