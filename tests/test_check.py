@@ -267,3 +267,12 @@ def test_check_stats_counts_the_words_of_each_scene_and_the_total(tmp_path):
     broken.write_text('[adventure]\ntitle = "x"\nstart = "nowhere"\n', encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", str(broken), "--stats"])
     assert result.exit_code == 1 and "no statistics (fix its errors first)" in result.output
+
+
+def test_a_missing_file_is_said_to_be_missing_not_an_unknown_name(run):
+    """New-user run: 'solo check nope.toml' said "no adventure 'nope.toml'; bundled and yours: …", as if a name
+    had been misspelt; a path (a .toml, or with a folder in it) that is not there is a missing file."""
+    for spec in ("nope.toml", "drafts/cove"):
+        result = run("check", spec)
+        assert result.exit_code == 2
+        assert f"no such file or folder: {spec}" in result.output and "Traceback" not in result.output

@@ -44,5 +44,8 @@ def find_adventure(spec: str | None) -> Path:
     known = available()
     if spec in known:
         return known[spec]
+    if path.suffix.lower() == ".toml" or len(path.parts) > 1:  # a file or folder was meant, not a name
+        raise SoloError(f"no such file or folder: {spec} (an adventure is a .toml file, a folder of them, or the "
+                        f"name of one: {', '.join(known) or 'none'})")
     raise SoloError(f"no adventure {spec!r}{did_you_mean(spec, known)}; "
                     f"bundled and yours: {', '.join(known) or 'none'}")
