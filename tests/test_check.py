@@ -276,3 +276,15 @@ def test_a_missing_file_is_said_to_be_missing_not_an_unknown_name(run):
         result = run("check", spec)
         assert result.exit_code == 2
         assert f"no such file or folder: {spec}" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ["play", "prove", "simulate", "map"])
+def test_every_command_that_reads_an_adventure_points_to_solo_check_alike(run, tmp_path, command):
+    """New-user run: simulate and map added "(run 'solo check …')" to a broken adventure's error, play and prove
+    did not."""
+    bad = tmp_path / "bad one.toml"
+    bad.write_text('[adventure]\ntitle = "x"\nstart = "a"\nbogus = 1\n[scenes.a]\ntext = "A."\nending = true\n',
+                   encoding="utf-8")
+    result = run(command, str(bad))
+    assert result.exit_code == 2, result.output
+    assert "adventure.bogus" in result.output and f"(every problem: solo check '{bad}')" in result.output

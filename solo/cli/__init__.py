@@ -141,6 +141,14 @@ class UserError(click.ClickException):
         self.command_path = ctx.command_path if ctx else "solo"
 
 
+def broken_adventure(exc: Exception, adventure: str) -> UserError:
+    """An adventure that does not load, said the same by every command that reads one: the first problem, and
+    the command that lists them all (play, prove, simulate and map said it three ways)."""
+    import shlex
+
+    return UserError(f"{exc} (every problem: solo check {shlex.quote(adventure)})")
+
+
 def opposed_type(name: str) -> ConflictType:
     """The conflict type ``--type NAME`` names, refused unless two people can fight it (odds, duel)."""
     from ..rules.conflict_types import conflict_type

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import UserError
+from . import UserError, broken_adventure
 
 if TYPE_CHECKING:
     from ..story.format.adventure import Adventure
@@ -60,7 +60,7 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     try:
         adv = load_adventure(find_adventure(adventure))
     except AdventureError as exc:
-        raise UserError(f"{exc} (run 'solo check {adventure}')") from None
+        raise broken_adventure(exc, adventure) from None
     except SoloError as exc:
         raise UserError(str(exc)) from None
     data = None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import UserError
+from . import UserError, broken_adventure
 from .folders import FOLDER, folder_problem
 from .limits import SEED
 
@@ -93,7 +93,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     )
     from ..rules.dice import new_rng
     from ..saves import SaveError, SaveWriteError, read_save, write_save
-    from ..story.format.library import available, find_adventure
+    from ..story.format.library import DEFAULT_ADVENTURE, available, find_adventure
     from ..story.format.loader import AdventureError, load_adventure
     from ..ui.event_stream import EVENTS_FILE
     from ..ui.journal import JOURNAL_FILE
@@ -212,7 +212,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                             else str(adv.party_min))
                     raise UserError(f"{adv.title} is for {size} player(s); you gave {len(characters)} character(s)")
     except AdventureError as exc:
-        raise UserError(str(exc)) from None
+        raise broken_adventure(exc, adventure or DEFAULT_ADVENTURE) from None
     except SoloError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:  # a name the system refuses (too long …) anywhere above

@@ -10,7 +10,7 @@ import click
 
 from ..paths import FileKind
 from ..sim.prove.limits import DEFAULT_MAX_STATES, MAX_STATES_LIMIT
-from . import UserError
+from . import UserError, broken_adventure
 from .folders import FOLDER
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
                 raise UserError(f"{adv.title} is for {adv.party_min} to {adv.party_max} player(s); "
                                 f"you gave {len(party)} character(s)")
     except AdventureError as exc:
-        raise UserError(str(exc)) from None
+        raise broken_adventure(exc, adventure) from None
     except SoloError as exc:
         raise UserError(str(exc)) from None
     tries = DEFAULT_SEEDS if seeds is None else seeds

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import UserError
+from . import UserError, broken_adventure
 from .folders import FOLDER, folder_problem, writable_folder_problem
 from .limits import MAX_JOBS, MAX_SIMULATE_RUNS, MAX_TURNS, SEED, Whole
 
@@ -87,7 +87,7 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
         report = simulate(options, jobs=jobs, errors_dir=errors_dir,
                           progress=bar.update if bar else None, on_pool_ready=bar.start if bar else None)
     except AdventureError as exc:
-        raise UserError(f"{exc} (run 'solo check {adventure}')") from None
+        raise broken_adventure(exc, adventure) from None
     except (SimulationError, SoloError) as exc:
         raise UserError(str(exc)) from None
     finally:
@@ -263,7 +263,7 @@ def _takes_a_party(path: Path, adventure: str, option: str) -> None:
     try:
         adv = load_adventure(path)
     except AdventureError as exc:
-        raise UserError(f"{exc} (run 'solo check {adventure}')") from None
+        raise broken_adventure(exc, adventure) from None
     if not adv.uses_pcs:
         raise UserError(f"{adv.title} has pc = false in its [adventure]: it is played without a player "
                         f"character, so {option} has no part in it; leave it out")
