@@ -396,3 +396,13 @@ on_enter = [ { set = "docked" } ]
     assert result.exit_code == 0, result.output
     assert "never set: docked" in result.output and "docked 0%" not in result.output
     assert "flags set: careful" in result.output
+
+
+def test_a_conflict_no_run_won_says_won_0_percent(run):
+    """New-user run: the random bot's fight for the letter listed 'lost 1.1% · fled 48.4% · …' and no win, which
+    a reader had to notice by its absence; a win is listed at 0 % (with its interval), the rest only when seen."""
+    result = run("simulate", "tutorial", "--runs", "200")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    fight = lines[next(i for i, ln in enumerate(lines) if "stranger:c1" in ln) + 2]
+    assert fight.strip().startswith("won 0.0% (0.0%–") and "stalemate" not in fight

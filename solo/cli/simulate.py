@@ -194,7 +194,8 @@ def _show(r: dict) -> None:
             console.print(f"    fought {n:,} time{'' if n == 1 else 's'} ({c['fought_per_run']:.1%} of runs)")
             if not n:
                 continue
-            parts = [f"{name.replace('_', ' ')} {_pct(o[name])}" for name in o if o[name]["count"]]
+            # a win is listed even when no run won: "won 0%" is the news, where its absence went unnoticed
+            parts = [f"{name.replace('_', ' ')} {_pct(o[name])}" for name in o if o[name]["count"] or name == "won"]
             console.print("    " + " · ".join(parts), soft_wrap=True)
             lenses = ", ".join(f"{k} {v:.0%}" for k, v in sorted(c["npc_lenses"].items(), key=lambda kv: -kv[1]))
             console.print(f"    rounds {c['rounds_mean']:.1f} on average, median {c['rounds_median']:g}; "
