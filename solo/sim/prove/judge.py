@@ -29,12 +29,12 @@ def judge(proof: Proof) -> None:
         dist = _distances(parents, targets, len(nodes))
         proof.distances[ending] = dist
         goal = set(targets)
-        value = _best_values(nodes, goal) if goal else None
+        value = _best_values(nodes, goal, dist) if goal else None
         proof.endings[ending] = {
             "reachable": bool(goal),
             "steps": dist[0] if nodes else None,
             "best_chance": min(1.0, value[0]) if value else 0.0,
-            "estimated": _rests_on_samples(nodes, value, goal) if value else False,
+            "estimated": _rests_on_samples(nodes, value, goal, dist) if value else False,
         }
     ends = [n.id for n in nodes if n.end in ending_ids or n.end == FALLEN]
     can_end = _marked(parents, ends, len(nodes))
@@ -100,14 +100,21 @@ def _marked(parents: list[list[int]], seeds: list[int], size: int) -> list[bool]
     return mark
 
 
-def _best_values(nodes: list[Node], targets: set[int], *, exact_only: bool = False) -> list[float]:
+def _best_values(nodes: list[Node], targets: set[int], dist: list[int | None], *,
+                 exact_only: bool = False) -> list[float]:
     """Each state's chance of reaching a target, choosing best everywhere: value iteration from below.
 
     States not searched count as never reaching it, so with an incomplete
-    search this is a lower bound.
+    search this is a lower bound. ``dist``: each state's distance to the nearest target (:func:`_distances`).
+    A sweep goes from the states nearest a target outwards, so a chance found is carried back along the
+    shortest ways within the same sweep; the deepest first, as it went, carried it one state a sweep, and a
+    long chain (a count that climbs, 6,000 states) took as many sweeps (17 s of 18 at 4,000 states). States
+    that cannot reach a target keep 0 and are not swept at all. The order changes how soon the values settle,
+    not what they settle to: the least fixed point of the same equations.
     """
     value = [1.0 if n.id in targets else 0.0 for n in nodes]
-    order = sorted((n for n in nodes if n.moves), key=lambda n: -n.depth)
+    order = sorted((n for n in nodes if n.moves and dist[n.id] is not None),
+                   key=lambda n: (dist[n.id], -n.depth, n.id))
     for _ in range(MAX_SWEEPS):
         change = 0.0
         for n in order:
@@ -122,7 +129,7 @@ def _best_values(nodes: list[Node], targets: set[int], *, exact_only: bool = Fal
     return value
 
 
-def _rests_on_samples(nodes: list[Node], value: list[float], targets: set[int]) -> bool:
+def _rests_on_samples(nodes: list[Node], value: list[float], targets: set[int], dist: list[int | None]) -> bool:
     """Whether best play's chance rests on a conflict estimated by playing it (sampled, or fought as a bot
     fights): it then reads as an estimate, never as a certainty (200 plays all won is not "100 %").
 
@@ -132,7 +139,7 @@ def _rests_on_samples(nodes: list[Node], value: list[float], targets: set[int]) 
     """
     if not nodes or value[0] <= 0.0:
         return False
-    exact = _best_values(nodes, targets, exact_only=True)
+    exact = _best_values(nodes, targets, dist, exact_only=True)
     return exact[0] < value[0] - 1e-12
 
 
