@@ -292,7 +292,7 @@ def test_an_adventures_npc_is_priced_by_file_and_id():
     from solo.toml_write import dumps
 
     npcs = pathlib.Path(__file__).resolve().parent.parent / "scenes" / "vellan" / "npcs.toml"
-    args = ["odds", "--pc", "espen", "--type", "social", "--rounds", "5", "--json"]
+    args = ["odds", "--pc", "espen", "--type", "social", "--rounds", "1", "--json"]
     named = CliRunner().invoke(cli, [*args, "--npc", f"{npcs}:jonas"])
     assert named.exit_code == 0, named.output
     with tempfile.TemporaryDirectory() as folder:
