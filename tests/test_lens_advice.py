@@ -378,3 +378,58 @@ def test_an_estimate_where_they_give_up_says_the_win_it_counts_is_outright():
 
     assert Estimate(100, 1, 93, 0).words() == "≈ 1 % ± 1 to win outright, 93 % they give up or run · likely best"
     assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · likely best"  # nobody ran: a plain win
+
+
+_YARD = '''[adventure]
+title = "Yard"
+start = "yard"
+
+[npcs.rune]
+name = "Rune Berg"
+level = "skilled"
+skills = { Combat = 70 }
+weapon = "dagger"
+code_block = { personality = ["Aggressive", "Moody"], disposition = "Malicious", motivation = ["Money"] }
+
+[scenes.yard]
+text = "Rune blocks the yard."
+
+[[scenes.yard.choices]]
+text = "Fight him"
+conflict = { type = "combat", npcs = ["rune"], rounds = 10, won = "rich", lost = "beaten" }
+
+[scenes.rich]
+text = "Rich."
+ending = true
+
+[scenes.beaten]
+text = "Beaten."
+ending = true
+'''
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_lens_menu_says_what_the_foe_declared_first_which_its_odds_rest_on(tmp_path, monkeypatch, seed):
+    """New-user run: Rune (Combat 70) declares before Espen (30), and the round's menu priced the fight against
+    the Lens he had declared ('43 % undecided', the scene's menu 44 %), which the player only saw after choosing,
+    in the round's table. The menu now says it first, and it is the Lens the table then shows him rolling."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "yard.toml").write_text(_YARD, encoding="utf-8")
+    (tmp_path / "s.txt").write_text("1\n" + "2\n" * 12, encoding="utf-8")  # fight; Aggressive every round
+    result = CliRunner().invoke(cli, ["play", "yard.toml", "--pc", "espen", "--seed", str(seed), "--script", "s.txt",
+                                      "--saves", "saves"])
+    screen = result.output
+    rounds = re.split(r"^Round \d+ of 10$", screen, flags=re.M)[1:]
+    checked = 0
+    for chunk in rounds:  # a round where Espen declared first tells nothing before his menu
+        told = re.findall(r"Declared before you this round: Rune Berg, (\w+)\.", chunk)
+        rolled = re.findall(r"^ ?Rune Berg +(\w+) +\d\d / ", chunk, re.M)
+        if told and rolled:
+            assert told == rolled[:1], (told, rolled)
+            checked += 1
+    assert checked >= 2, screen[-3000:]
+    assert "Declared before you this round: Espen" not in screen  # nobody is told their own Lens

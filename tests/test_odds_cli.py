@@ -305,3 +305,14 @@ def test_an_adventures_npc_is_priced_by_file_and_id():
     assert several.exit_code != 0 and "holds 9 NPCs" in several.output and f"{npcs}:ingrid" in several.output
     typo = CliRunner().invoke(cli, [*args, "--npc", f"{npcs}:jona"])
     assert typo.exit_code != 0 and "did you mean 'jonas'" in typo.output
+
+
+def test_the_header_gives_the_roll_the_kept_lens_is_priced_at():
+    """New-user run: 'Espen Lind (30 %, … keeps flamboyant)', where the odds were worked out at his Flamboyant roll,
+    Social 30 and //Influence: 50 %. The header gives the kept Lens's roll beside the conflict skill's."""
+    shown = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--skill-b", "40", "--pool-b", "10", "--rounds", "3",
+                                     "--lens-a", "flamboyant"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.startswith("Espen Lind (Social 50 % with flamboyant, 30 % without, BODY 12,")
+    plain = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--skill-b", "40", "--pool-b", "10", "--rounds", "3"])
+    assert plain.output.startswith("Espen Lind (30 %, BODY 12,")  # no Lens kept: the conflict skill alone

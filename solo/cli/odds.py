@@ -387,14 +387,23 @@ class _Match:
         a, b = conflict.participants
         physical = self.ctype.physical
 
-        def name(p: Participant, how: str) -> str:
+        def name(p: Participant, how: str, lens: str | None) -> str:
             armour = p.armour_against(b if p is a else a, self.ctype)
             bonus = p.damage_bonus(physical)
-            return (f"{p.name} ({p.base_target()} %, {self.ctype.pool_label} {p.pool.current}, "
+            rolls = f"{p.base_target()} %"
+            if lens is not None and lens != "none" and p.uses_lenses:
+                # the number its kept Lens rolls against (Flamboyant's other skill, Cautious's +20 …): what the
+                # odds are worked out at, not the conflict skill alone (it read "30 %, keeps flamboyant" of a 50)
+                target, _ = conflict.lens_target(p, lens, parts=False)
+                if target != p.base_target() or conflict.lens_skill(p, lens) != p.skill_name:
+                    rolls = f"{conflict.lens_skill(p, lens)} {target} % with {lens}, {rolls} without"
+            return (f"{p.name} ({rolls}, {self.ctype.pool_label} {p.pool.current}, "
                     f"{p.damage_dice(physical)}{f'+{bonus}' if bonus else ''}"
                     f"{', armour ' + str(armour) if armour else ''}, {how})")
 
-        return name(a, f"keeps {keep_a}"), name(b, "its mind decides" if self.npc_mind else f"keeps {self.keep_b}")
+        return (name(a, f"keeps {keep_a}", keep_a),
+                name(b, "its mind decides" if self.npc_mind else f"keeps {self.keep_b}",
+                     None if self.npc_mind else self.keep_b))
 
     def simulate(self, keep_a: str, runs: int, seed: int) -> dict:
         """``runs`` conflicts through the engine: A keeping its Lens, B keeping its own or deciding with its mind."""

@@ -563,3 +563,26 @@ def treatment(e) -> str:
     if e.get("refused"):
         return f"No more treatment today: {e['refused']}."
     return f"{e['actor']}'s {e['pool']} is treated: +{e['gained']} ({e['before']} -> {e['after']})."
+
+
+def declared_before(question) -> str:
+    """What the others declared this round before the one now choosing a Lens, as a line above the menu ("" if
+    nobody did): the rules let a later declarer know it (docs/rules.md §5.1), and the menu's odds are worked out
+    against it, so the player is shown it. It was told only after the choice, with the round's rolls, while
+    the menu's chances already rested on it (Rune's Aggressive read as '43 % undecided' against the scene menu's
+    44 %: new-user run)."""
+    from ..rules.lenses import LENS_TABLE
+
+    view, me = question.context.get("conflict"), question.context.get("participant")
+    earlier = question.context.get("earlier") or {}
+    if view is None or me is None or not earlier:
+        return ""
+    said = []
+    for pid in earlier:
+        p, decl = view.by_id.get(pid), view.declared(pid)
+        if p is None or p is me or decl is None or decl.exit or p.is_obstacle or not p.uses_lenses:
+            continue
+        lens = LENS_TABLE[decl.lens].name if decl.lens in LENS_TABLE and decl.lens != "none" else "no Lens"
+        said.append(f"{p.name}, {lens}")
+    return f"Declared before you this round: {'; '.join(said)}." if said else ""
+

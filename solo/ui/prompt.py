@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..decisions import CLEVER_FOLLOW_UP, LENS, Option, Question, QuestionError, too_long
 from ..events import Chance
-from .describe import clamped, extra_mods, formula, percent_of
+from .describe import clamped, declared_before, extra_mods, formula, percent_of
 
 # A hook for commands typed at any prompt (sheet, help, save, ? oracle …).
 # It returns True when it handled the line, so the question is asked again.
@@ -56,6 +56,9 @@ class TerminalDecider:
 
     def show(self, question: Question) -> None:
         self.console.print("\n" + self.header(question))
+        before = declared_before(question) if question.kind == LENS else ""
+        if before:  # what the menu's odds already rest on
+            self.console.print(Text("  " + before, style="dim"))
         if question.options:
             common = common_chance(question)
             if common is not None:
