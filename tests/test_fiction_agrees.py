@@ -45,6 +45,20 @@ def _round(narrator, cast, r, *, espen, brakk, winner, clever_choice=None, lens_
                                                    "damage": damage, "tie": False}), cast)
 
 
+def _recording(narrator) -> list:
+    """Every template ``narrator`` chooses from now on (None where it found none), in the order chosen."""
+    picked: list = []
+    real = narrator.choose
+
+    def choose(*args, **kwargs):
+        template, values = real(*args, **kwargs)
+        picked.append(template)
+        return template, values
+
+    narrator.choose = choose
+    return picked
+
+
 def _pattern(text: str) -> re.Pattern[str]:
     """A template as a pattern over told text: each slot any words, the closing stop optional (an exchange joins
     two declarations into one sentence)."""
@@ -262,15 +276,7 @@ def test_words_that_give_the_fight_up_are_said_only_by_one_who_surrenders(bundle
                 _start(narrator, cast, brakk=(2, 12))
                 brakk = cast.person("Brakk")
                 brakk.traits = (trait,)
-                picked = []
-                real = narrator.choose
-
-                def choose(*args, _real=real, _picked=picked, **kwargs):
-                    template, values = _real(*args, **kwargs)
-                    _picked.append(template)
-                    return template, values
-
-                narrator.choose = choose  # type: ignore[method-assign]
+                picked = _recording(narrator)
                 lines = narrator._speech(cast, "plea", brakk, cast.person("Espen Lind"), yields=yields)
                 texts = {t.text for t in picked if t is not None}
                 if not yields:
@@ -330,15 +336,7 @@ def test_a_blow_that_did_nothing_is_never_told_as_harm(bundled, lens):
     for amount in (0, 2):
         for seed in SEEDS:
             narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
-            picked: list = []
-            real = narrator.choose
-
-            def choose(*args, _real=real, _picked=picked, **kwargs):
-                template, values = _real(*args, **kwargs)
-                _picked.append(template)
-                return template, values
-
-            narrator.choose = choose  # type: ignore[method-assign]
+            picked = _recording(narrator)
             _start(narrator, cast, brakk=(12, 12))
             _round(narrator, cast, 1, espen=lens, brakk="none", winner="Espen Lind", lens_won=lens, damage=True)
             narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Brakk", "amount": amount,
