@@ -299,6 +299,8 @@ def test_an_adventures_npc_is_priced_by_file_and_id():
         alone = pathlib.Path(folder) / "jonas.toml"
         alone.write_text(dumps(npc_fields(load_toml(npcs)["npcs"]["jonas"])), encoding="utf-8")
         copied = CliRunner().invoke(cli, [*args, "--npc", str(alone)])
+        misnamed = CliRunner().invoke(cli, [*args, "--npc", f"{alone}:jonas"])  # a file of one NPC takes no ID
+        assert misnamed.exit_code != 0 and "that file is one NPC's" in misnamed.output
     assert copied.exit_code == 0, copied.output
     assert json.loads(named.output) == json.loads(copied.output)
     several = CliRunner().invoke(cli, [*args, "--npc", str(npcs)])

@@ -163,8 +163,11 @@ def _load_npc(path: Path, seed: int) -> NPC:
             raise UserError(f"--npc {path}: no NPC {npc_id!r} there{did_you_mean(npc_id, npcs)}; "
                             f"it holds: {', '.join(npcs)}")
         return NPC.from_dict(npc_fields(npcs[npc_id]), file=path, rng=random.Random(f"duel-file:{seed}"))
-    if npc_id is not None or (isinstance(data, dict) and ("adventure" in data or "scenes" in data)):
+    if isinstance(data, dict) and ("adventure" in data or "scenes" in data):
         raise UserError(f"--npc {path}: an adventure's file with no [npcs] in it; its NPCs' file is the one to name")
+    if npc_id is not None:
+        raise UserError(f"--npc {path}:{npc_id}: that file is one NPC's, not a file of [npcs.ID] tables; "
+                        f"name it alone: --npc {path}")
     return NPC.from_dict(data, file=path, rng=random.Random(f"duel-file:{seed}"))
 
 

@@ -395,8 +395,9 @@ class _Match:
                 # the number its kept Lens rolls against (Flamboyant's other skill, Cautious's +20 …): what the
                 # odds are worked out at, not the conflict skill alone (it read "30 %, keeps flamboyant" of a 50)
                 target, _ = conflict.lens_target(p, lens, parts=False)
-                if target != p.base_target() or conflict.lens_skill(p, lens) != p.skill_name:
-                    rolls = f"{conflict.lens_skill(p, lens)} {target} % with {lens}, {rolls} without"
+                skill = conflict.lens_skill(p, lens)
+                if target != p.base_target() or skill != p.skill_name:
+                    rolls = f"{skill} {target} % with {lens}, {rolls} without"
             return (f"{p.name} ({rolls}, {self.ctype.pool_label} {p.pool.current}, "
                     f"{p.damage_dice(physical)}{f'+{bonus}' if bonus else ''}"
                     f"{', armour ' + str(armour) if armour else ''}, {how})")

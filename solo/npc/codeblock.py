@@ -33,6 +33,10 @@ class Trait:
         return self.name if self.table == "personality" else f"{self.name} ({TABLE_TITLES[self.table]})"
 
 
+#: What stands in for a personality a Code Block names wrongly while the rest of it is read (never built).
+_NO_TRAITS = (Trait(""), Trait(""))
+
+
 @dataclass(frozen=True)
 class RecentEvent:
     topic: str
@@ -141,13 +145,16 @@ class _Reader:
         self.t = tables
         self.found: list[ContentError] = []  # problems kept while the rest of the block is read
 
+    def problem(self, where: str, message: str) -> ContentError:
+        return ContentError(message, file=self.file, path=f"{self.path}.{where}" if where else self.path)
+
     def fail(self, where: str, message: str) -> NoReturn:
-        raise ContentError(message, file=self.file, path=f"{self.path}.{where}" if where else self.path)
+        raise self.problem(where, message)
 
     def keep(self, where: str, message: str) -> None:
         """A problem noted, the reading going on: ``solo check`` lists every problem of a Code Block at once, not
         one a run (new-user run: two unknown personality entries took two runs to see)."""
-        self.found.append(ContentError(message, file=self.file, path=f"{self.path}.{where}" if where else self.path))
+        self.found.append(self.problem(where, message))
 
     def part(self, read: Callable[[], T], stand_in: T) -> T:
         """One part of the block read, its problem kept (with ``stand_in`` in its place) so the next is read too."""
@@ -172,7 +179,7 @@ class _Reader:
         for key in data:
             if key not in known:
                 self.fail(key, f"unknown field{did_you_mean(key, known)}; known: {', '.join(known)}")
-        personality = self.part(self.personality, (Trait("", "personality"), Trait("", "personality")))
+        personality = self.part(self.personality, _NO_TRAITS)
         disposition = self.part(self.disposition, "")
         motivation: tuple[str, ...] = self.part(self.motivation, ("",))
         event = self.part(self.event, RecentEvent("", False, ""))
@@ -198,11 +205,12 @@ class _Reader:
             rng = self.roller("personality")
             return roll_trait(rng, "personality", self.t), roll_trait(rng, "personality", self.t)
         traits = []
-        written = 0
+        written = 0  # entries as written: an unknown one is still an entry ("got 1" beside it misled)
         unknown = len(self.found)
         for table in TRAIT_TABLES:
-            for i, name in enumerate(self.names(table)):
-                written += 1
+            names = self.names(table)
+            written += len(names)
+            for i, name in enumerate(names):
                 if name.lower() == RANDOM:
                     traits.append(roll_trait(self.roller(f"{table}[{i}]"), table, self.t))
                     continue
@@ -210,11 +218,11 @@ class _Reader:
                     traits.append(Trait(self.t.trait(table, name).name, table))
                 except KeyError as exc:
                     self.keep(f"{table}[{i}]", exc.args[0])  # the other entries are read too
-        if written != 2:  # counted as written: an unknown entry is still an entry ("got 1" beside it misled)
+        if written != 2:
             self.fail("personality", f"a Code Block has exactly two personality entries "
                                      f"(personality plus dark_triad), got {written}")
         if len(self.found) > unknown:  # an unknown entry, kept: build raises it with the rest
-            return Trait("", "personality"), Trait("", "personality")
+            return _NO_TRAITS
         return traits[0], traits[1]
 
     def disposition(self) -> str:

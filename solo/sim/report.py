@@ -23,12 +23,11 @@ if TYPE_CHECKING:
     from ..story.format.adventure import Adventure
 
 Z95 = 1.959963984540054
-#: A conflict's endings for the party as the report lists them: the party's own first, then the opponents' exits.
 #: Endings no scene of the adventure holds, as a report names them (title, outcome, the label in the ending column):
 #: the engine's own, and a run that stopped on an error (listed with its replay under the table), never by key.
 RUN_ENDINGS: dict[str, tuple[str, str | None, str]] = {
     **ENGINE_ENDINGS, ERROR_ENDING: ("A run that stopped on an error", None, "(run failed)")}
-
+#: A conflict's endings for the party as the report lists them: the party's own first, then the opponents' exits.
 PARTY_OUTCOMES = tuple(sorted(OUTCOMES, key=lambda outcome: outcome.startswith("opponent_")))
 
 

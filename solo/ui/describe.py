@@ -585,4 +585,3 @@ def declared_before(question) -> str:
         lens = LENS_TABLE[decl.lens].name if decl.lens in LENS_TABLE and decl.lens != "none" else "no Lens"
         said.append(f"{p.name}, {lens}")
     return f"Declared before you this round: {'; '.join(said)}." if said else ""
-
