@@ -600,7 +600,10 @@ class Conflict:
         items = p.character.items
         # a Move roll to get away needs someone who could catch you: from a lock or an archive one walks away
         # (the exit options, no roll), and a lock "catching" the one who failed it read as nonsense
-        known = self.__dict__.setdefault("_pursued", {})  # made when first asked: most conflicts never are
+        # made when first asked (most conflicts never are), not in __init__: one more attribute there made the
+        # engine 6 % slower (0.94, 9 interleaved blocks of benchmarks/history.py), most likely by taking the
+        # instances' dicts past the keys CPython shares between instances of a class
+        known = self.__dict__.setdefault("_pursued", {})
         pursued = known.get(p.side)
         if pursued is None:  # fixed for the fight: who is an obstacle does not change
             pursued = known[p.side] = ctype.flight and any(
@@ -939,6 +942,7 @@ class Conflict:
             if effect.follow_up:
                 p.clever_next = True
         if self.sink is not None:
+            damage = self.deals_damage()
             self._emit("round_result", winner=w.id if w else None, side=w.side if w else None,
                        stalemate=w is None, tie=self.tied, both_failed=not winners,
                        # who tied with the best success, and whether all of one side: allies who tie make a
@@ -951,9 +955,9 @@ class Conflict:
                        # wins all the same (an ally's double is no puzzle: the side won the round)
                        outdone=[k for k, r in rolls.items()
                                 if w and self.by_id[k].side != w.side and r.success and r.exceptional],
-                       lens=self.decl[w.id].lens if w else None, damage=self.deals_damage(),
+                       lens=self.decl[w.id].lens if w else None, damage=damage,
                        # the winner strikes one of several: whom is chosen next (strike_target)
-                       chooses=bool(w and self.deals_damage() and len(self._targets(w)) > 1),
+                       chooses=bool(w and damage and len(self._targets(w)) > 1),
                        rolls={k: r.roll for k, r in rolls.items()})
             if self._detail and self._deciding:
                 self._announce_next_round()
