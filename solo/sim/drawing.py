@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..paths import FileKind
-from ..rules.outcomes import COMAE, FLED
+from ..rules.outcomes import COMAE, FLED, OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE
 from ..story.format.adventure import FALLBACK, Adventure, Choice
 from ..story.format.graph import branches_of, dead_ends, reachable
 from ..story.format.text import shown
@@ -158,11 +158,12 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[
     out: list[tuple[str, str | None]] = []
     for outcome in ACTIONS[action.kind].optional:
         fallback = FALLBACK.get(outcome)
+        # a degree of what it falls back on ("exceptional_success" of "success", "yes_and" of "yes") goes unmarked
         if outcome in action.branches or fallback is None or fallback in outcome.split("_") or outcome == COMAE:
             continue
-        if outcome == "stalemate" and not action.spec.get("rounds"):
+        if outcome == STALEMATE and not action.spec.get("rounds"):
             continue
-        if outcome.startswith("opponent_") and not action.spec.get("npcs"):
+        if outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED) and not action.spec.get("npcs"):
             continue
         if outcome == FLED and not getattr(types.get(str(action.spec.get("type", ""))), "flight", True):
             continue  # a type with no flight (a sneak, a debate); an unknown one may have it
