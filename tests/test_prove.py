@@ -444,7 +444,8 @@ def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choic
     assert data["endings"]["road"]["best_chance"] == 1.0
     assert [(u["scene"], u["choice"]) for u in data["unreachable_choices"]] == [("well", "2")]
     [lock] = data["soft_locks"]  # every way into the well is the one trap: the rope nobody gives
-    assert lock["scene"] == "well" and lock["closed"] == [{"choice": "2", "if": 'has("rope")'}]
+    assert lock["scene"] == "well"
+    assert lock["closed"] == [{"choice": "2", "text": "Climb the rope", "if": 'has("rope")'}]
     assert lock["entrances"] >= 1
     assert [(s["scene"], s["answer"]) for s in lock["path"]] == [("yard", "3")]
     # the replay plays into the well and stops there: the saved game stands in it
@@ -461,6 +462,17 @@ def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choic
     folder = tmp_path / "over"
     folder.mkdir()
     assert _replay(folder, monkeypatch, source, over["shortest"], over["seed"]) == "over_the_wall"
+
+
+def test_the_text_report_counts_in_words_and_names_the_closed_choice():
+    """'1 state', not '1 state(s)'; the closed choice by its number and its words, as the menu shows it."""
+    text = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), "--seeds", "0"]).output
+    assert "(s)" not in text
+    assert "Soft-locks: 1 state from which no ending can be reached (1 way of being trapped)" in text
+    assert "  in well: no ending can be reached; the way in:\n    yard: 3. Climb down the well\n" in text
+    assert '    there, closed: 2. Climb the rope, which needs has("rope")' in text
+    many = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--seeds", "0"]).output
+    assert "(s)" not in many
 
 
 def test_soft_locks_entered_many_ways_are_one_entry_with_the_shortest_way_in():

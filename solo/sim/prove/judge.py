@@ -171,7 +171,10 @@ def _cause(node: Node) -> tuple:
 def _soft_lock(proof: Proof, node: Node, ways: int) -> dict[str, Any]:
     """A soft-lock as reported: the scene, why, the closed choices that trap it, how many states lead into
     it that way, and the shortest path in (each step as the menu numbers it)."""
-    closed = [{"choice": str(number), "if": source} for number, source in node.closed]
+    assert node.scene is not None  # a soft-lock is a state in a scene
+    choices = {c.number: c for c in proof.adventure.scenes[node.scene].choices}
+    closed = [{"choice": str(number), "text": " ".join(choices[number].text.split()), "if": source}
+              for number, source in node.closed]
     return {"scene": node.scene, "why": _why(node), "closed": closed, "entrances": ways,
             "path": path_to(proof, node)}
 

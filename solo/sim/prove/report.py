@@ -88,6 +88,11 @@ def percent(p: float) -> str:
     return f"{p * 100:.1f} %" if p >= 0.001 else "< 0.1 %"
 
 
+def counted(n: int, noun: str) -> str:
+    """"1 state", "3 states": a report reads as sentences, not as "state(s)"."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def chance_words(p: float, *, estimated: bool = False) -> str:
     """A best-play chance for the report; one that rests on conflicts played, not worked out, is never read as a
     certainty: "about 97.5 % (estimated: …)", or "> 99.9 % (estimated: …)" where the bound says it already."""
@@ -153,17 +158,18 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                        f"writes it): {' '.join(walk.answers)}")
     out.append("")
     if proof.soft_locks:
-        out.append(f"Soft-locks: {proof.soft_lock_states} state(s) from which no ending can be reached, "
-                   f"{len(proof.soft_lock_groups)} way(s) of being trapped")
+        out.append(f"Soft-locks: {counted(proof.soft_lock_states, 'state')} from which no ending can be reached "
+                   f"({counted(len(proof.soft_lock_groups), 'way')} of being trapped)")
         for lock in proof.soft_locks:
-            ways = f" ({lock['entrances']} states lead in this way; the shortest way in:)" if lock["entrances"] > 1 \
-                else " (the way in:)"
+            ways = f"; {lock['entrances']} states lead in this way, the shortest:" if lock["entrances"] > 1 \
+                else "; the way in:"
             out.append(f"  in {lock['scene']}: {lock['why']}{ways}")
             for step in lock["path"]:
                 outcome = f" [{step['outcome']}]" if step["outcome"] else ""
                 out.append(f"    {step['scene']}: {step['answer']}. {step['choice']}{outcome}")
             if lock["closed"]:
-                shut = "; ".join(f"{c['choice']} needs {c['if']}" if c["if"] else c["choice"] for c in lock["closed"])
+                shut = "; ".join(f"{c['choice']}. {c['text']}" + (f", which needs {c['if']}" if c["if"] else "")
+                                 for c in lock["closed"])
                 out.append(f"    there, closed: {shut}")
             if lock.get("seed") is not None:
                 out.append(f"    replay: {replay_command(spec or adv.id, pcs, lock['seed'], 'FILE')} --partial, "
@@ -190,14 +196,18 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                    "(party_size()); search with that many --pc to see them:")
         listed(other)
     if proof.exact_fights:
-        out.append(f"{proof.exact_fights} move(s) into a conflict are priced exactly by the Lens chain (one against "
-                   "one: an NPC's nerve, its flight or surrender in it; or an obstacle).")
+        moves = counted(proof.exact_fights, "move")
+        out.append(f"{moves} into a conflict {'is' if proof.exact_fights == 1 else 'are'} priced exactly by the Lens "
+                   "chain (one against one: an NPC's nerve, its flight or surrender in it; or an obstacle).")
     if proof.sampled:
         why = f" ({'; '.join(proof.estimated_why)})" if proof.estimated_why else ""
-        out.append(f"{proof.sampled} move(s) rest on conflicts the Lens chain cannot hold{why}, estimated by playing "
-                   f"each {SAMPLED_CONFLICTS} times: an ending of such a conflict rarer than about 1 in "
-                   f"{SAMPLED_CONFLICTS} may be missed, and what only it leads to called never offered.")
+        moves = counted(proof.sampled, "move")
+        out.append(f"{moves} {'rests' if proof.sampled == 1 else 'rest'} on conflicts the Lens chain cannot "
+                   f"hold{why}, estimated by playing each {SAMPLED_CONFLICTS} times: an ending of such a conflict "
+                   f"rarer than about 1 in {SAMPLED_CONFLICTS} may be missed, and what only it leads to called never "
+                   "offered.")
     if proof.styled:
-        out.append(f"{proof.styled} move(s) fight as solo simulate's bots fight, estimated from {SAMPLED_STYLES} "
-                   "plays each.")
+        moves = counted(proof.styled, "move")
+        out.append(f"{moves} {'fights' if proof.styled == 1 else 'fight'} as solo simulate's bots fight, estimated "
+                   f"from {SAMPLED_STYLES} plays each.")
     return out
