@@ -387,3 +387,20 @@ def test_kaldskard_offers_only_the_careers_its_setting_has(tmp_path):
     _, out, _ = run_session(TUTORIAL, ["1", "2", "Nils", "2", "1", "quit"], tmp_path / "t")
     menu = out.split("Which career?", 1)[1].split("> ", 1)[0]
     assert len(menu.strip().splitlines()) == 9 and "Pilot" in menu and "Journalist" in menu
+
+
+def test_a_finished_game_loaded_again_says_how_to_start_that_same_adventure_afresh(tmp_path):
+    """'Start a new one with: solo play tutorial' started the bundled tutorial for a game of the player's own copy
+    of it (its id is the same); a file of the player's own is named by its whole path, a bundled one by its name."""
+    import shutil
+
+    own = tmp_path / "mine.toml"
+    shutil.copy(TUTORIAL, own)
+    for source, command in ((TUTORIAL, "solo play tutorial"), (own, f"solo play {own.resolve()}")):
+        folder = tmp_path / source.stem
+        code, _, _ = run_session(source, TUTORIAL_SCRIPT, folder)
+        assert code == 0
+        log = read_save(folder / "game.json").log
+        code, out, _ = run_session(source, [], folder, log=log)
+        assert code == 0 and "This game is already over" in out
+        assert f"Start a new one with: {command}\n" in out

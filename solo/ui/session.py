@@ -288,10 +288,8 @@ class Session:
         problem = self._try_save()
         if self.replaying:  # the whole log was a finished game: nothing new happened
             self.view.unmute("This game is already over; here is how it ended.")
-            from ..story.play.open_play import OPEN_ID
-
-            again = "solo play --open" if self.adventure.id == OPEN_ID else f"solo play {self.adventure.id}"
-            say(self.console, f"Start a new one with: {again}", style="dim", soft_wrap=True)
+            say(self.console, f"Start a new one with: {new_game_command(self.adventure)}", style="dim",
+                soft_wrap=True)
             if problem:
                 say(self.console, self._not_saved(problem), style="red", soft_wrap=True)
             return 2 if problem else 0
@@ -847,6 +845,23 @@ def answered_so_far(chain: list[tuple[Question, str]]) -> str:
         label = next((o.label for o in question.options if o.key == answer), answer)
         parts.append(f"{question.prompt.strip()} {label}")
     return "So far: " + " · ".join(parts)
+
+
+def new_game_command(adventure: Adventure) -> str:
+    """The command that starts ``adventure`` afresh, runnable as printed from a new shell as the resume hint is:
+    by its name where that name finds this adventure (a bundled one, or one in the user's folders), else by its
+    whole path (a name finds only what lies in those folders)."""
+    from ..paths import solo_program
+    from ..story.format.library import available
+    from ..story.play.open_play import OPEN_ID
+
+    if adventure.id == OPEN_ID:
+        return f"{solo_program()} play --open"
+    if not adventure.source:  # made in memory (by a test or a tool): its name is all there is
+        return f"{solo_program()} play {shlex.quote(adventure.id)}"
+    source = Path(adventure.source).resolve()
+    name = next((name for name, path in available().items() if path.resolve() == source), None)
+    return f"{solo_program()} play {shlex.quote(name or str(source))}"
 
 
 def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
