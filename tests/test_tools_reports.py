@@ -113,6 +113,25 @@ def test_a_cut_off_run_replays_with_partial(tmp_path):
         assert "Input ended; the game is saved" in " ".join(result.output.split())
 
 
+def test_a_replay_names_every_path_whole_so_it_runs_from_any_folder(tmp_path, monkeypatch):
+    """With a relative --errors-dir, the replay gave its script and saves folder relative to where simulate ran
+    beside the adventure's whole path: run from another folder, it found no script."""
+    loop = Path(__file__).parent / "data" / "sim" / "loop.toml"
+    (tmp_path / "here").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    [error] = simulate(Options(str(loop), 1, seed=1, max_turns=5), jobs=1,
+                       errors_dir=Path("errs"))["errors"]
+    args = shlex.split(error["replay"])
+    paths = [args[i + 1] for i, a in enumerate(args) if a in ("--script", "--saves", "--pc")] + [args[2]]
+    assert len(paths) == 4 and all(Path(p).is_absolute() for p in paths), args  # a made-up PC: a file too
+    assert Path(error["script"]).is_absolute()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    result = CliRunner().invoke(cli, args[1:])
+    assert result.exit_code == 0, result.output
+    assert "Input ended; the game is saved" in " ".join(result.output.split())
+
+
 # -- the simulate report's counters ------------------------------------------------------------------
 def test_histogram_bins_keep_few_values_and_group_many():
     assert histogram_bins({"0": 5, "3": 2}) == [[0, 0, 5], [3, 3, 2]]

@@ -11,6 +11,7 @@ from pathlib import Path
 from shlex import quote
 from typing import TYPE_CHECKING, Any
 
+from ..paths import solo_program
 from ..rules.outcomes import OUTCOMES
 from ..story.format.text import shown
 from ..story.play.engine import ENGINE_ENDINGS
@@ -247,17 +248,18 @@ def _error_entry(e: dict, adventure: Adventure, options: Options, party: Party,
             for i, member in enumerate(party.members, 1):
                 pc_file = file_in(folder, f"{stem}-pc{i}.toml")
                 write_owned(pc_file, character_text(member), CHARACTER_FILE, option=None)
-                pcs.append(str(pc_file))
+                pcs.append(str(Path(pc_file).absolute()))
     except OSError as exc:
         out["replay"] = f"(could not write the replay files to {folder}: {exc.strerror or exc})"
         return out
     except PathError as exc:  # the adventure's id cannot name a file there (the loader refuses such ids)
         out["replay"] = f"(could not write the replay files: {exc})"
         return out
-    out["script"] = str(script)
+    # every path whole, as the adventure's is: the command runs as printed from whatever folder a new shell opens in
+    out["script"] = str(Path(script).absolute())
     source = str(Path(options.adventure).resolve())
     pc_args = " ".join(f"--pc {quote(pc)}" for pc in pcs)
     cut = " --partial" if e["error"] == TurnLimit.__name__ else ""  # the run was cut off: so is its script
-    out["replay"] = (f"solo play {quote(source)} --seed {e['seed']} {pc_args} --script {quote(str(script))}{cut} "
-                     f"--saves {quote(str(folder))} --save {quote(stem)}")
+    out["replay"] = (f"{solo_program()} play {quote(source)} --seed {e['seed']} {pc_args} --script "
+                     f"{quote(out['script'])}{cut} --saves {quote(str(Path(folder).absolute()))} --save {quote(stem)}")
     return out
