@@ -435,3 +435,32 @@ def test_every_saves_option_names_each_default_the_command_uses(command):
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
     assert "--saves" in said and "$SOLO_HOME" in said, said
+
+
+def test_play_prove_and_simulate_refuse_a_party_of_the_wrong_size_in_the_same_words(tmp_path):
+    """One sentence for all three, counted as a sentence counts ('1 player', never '1 player(s)')."""
+    import dataclasses
+
+    from solo.characters import character_text
+    from solo.rules.creation import pregenerated
+    from solo.sim.options import Options, SimulationError
+    from solo.sim.simulate import simulate
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    files = []
+    for name in ("Ada Berg", "Bo Dahl", "Cy Holm", "Dag Lund"):
+        path = tmp_path / f"{name.split()[0].lower()}.toml"
+        path.write_text(character_text(dataclasses.replace(pregenerated("espen"), name=name)), encoding="utf-8")
+        files.append(str(path))
+    said = "The Night Ferry is for 1 to 3 players; the party has 4"
+    pcs = [arg for f in files for arg in ("--pc", f)]
+    for verb in (["play", "--saves", str(tmp_path / "saves")], ["prove"]):
+        result = CliRunner().invoke(cli, [*verb, "tutorial", *pcs])
+        assert result.exit_code == 2 and said in result.output, result.output
+    tutorial = find_adventure("tutorial")
+    with pytest.raises(SimulationError, match=said):
+        simulate(Options(str(tutorial), 2, party=tuple(files)), jobs=1)
+    alone = dataclasses.replace(load_adventure(tutorial), party_min=1, party_max=1)
+    assert alone.party_misfit(2) == "The Night Ferry is for 1 player; the party has 2"
+    assert alone.party_misfit(1) is None

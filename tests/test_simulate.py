@@ -251,7 +251,7 @@ def test_text_report_when_no_run_finishes(run, tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--party", "x.toml", "--party-size", "2"], "not both"),
     (["--party-size", "9"], "1 to 6"),
-    (["--party-size", "4"], "at most 3"),
+    (["--party-size", "4"], "is for 1 to 3 players; the party has 4"),
     (["--runs", "0"], "a whole number from 1 to 100,000"),
     (["--jobs", "0"], "a whole number from 1 to 1,024"),
     (["--party", "nobody_at_all"], "nobody_at_all"),

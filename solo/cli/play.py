@@ -207,10 +207,9 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 names = [p.name for p in characters]
                 if len(set(names)) != len(names):
                     raise UserError(f"two characters share a name in the party: {', '.join(names)}")
-                if not adv.party_min <= len(characters) <= adv.party_max:
-                    size = (f"{adv.party_min} to {adv.party_max}" if adv.party_min != adv.party_max
-                            else str(adv.party_min))
-                    raise UserError(f"{adv.title} is for {size} player(s); you gave {len(characters)} character(s)")
+                misfit = adv.party_misfit(len(characters))
+                if misfit:
+                    raise UserError(misfit)
     except AdventureError as exc:
         raise broken_adventure(exc, adventure or DEFAULT_ADVENTURE) from None
     except SoloError as exc:

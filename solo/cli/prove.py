@@ -72,9 +72,9 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
             from ..characters import load_character
 
             party = [load_character(spec) for spec in pcs]
-            if not adv.party_min <= len(party) <= adv.party_max:
-                raise UserError(f"{adv.title} is for {adv.party_min} to {adv.party_max} player(s); "
-                                f"you gave {len(party)} character(s)")
+            misfit = adv.party_misfit(len(party))
+            if misfit:
+                raise UserError(misfit)
     except AdventureError as exc:
         raise broken_adventure(exc, adventure) from None
     except SoloError as exc:

@@ -70,6 +70,5 @@ def build_party(adventure: Adventure, options: Options) -> Party:
 
 def _fits(adventure: Adventure, party: Party) -> Party:
     if len(party.members) > adventure.party_max:
-        raise SimulationError(f"{adventure.title} is for at most {adventure.party_max} player(s); "
-                              f"the party has {len(party.members)}")
+        raise SimulationError(adventure.party_misfit(len(party.members)) or "")
     return party

@@ -201,6 +201,15 @@ class Adventure:
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]
 
+    def party_misfit(self, size: int) -> str | None:
+        """Why a party of ``size`` cannot play this adventure, in the words every command says it with (None: it
+        can): "The Tutorial is for 1 player; the party has 2"."""
+        low, high = self.party_min, self.party_max
+        if low <= size <= high:
+            return None
+        wanted = f"{low} to {high} players" if low != high else f"{low} player{'s' if low != 1 else ''}"
+        return f"{self.title} is for {wanted}; the party has {size}"
+
     @cached_property
     def flow(self) -> Machine:
         """The scenes as a state machine (:mod:`solo.story.format.flow`), built once, when a game first moves."""
