@@ -173,7 +173,7 @@ def test_the_check_counts_lines_the_way_selection_does():
     # fallback itself (what an adventure's own conflict types would use) is short.
     problems = _problems({"merge": "replace", "generic": {"declare": {"none": ["{actor} waits.", "{actor} acts."]}}})
     [p] = problems
-    assert p.path == "generic.declare.none" and "only 2 line(s)" in p.message
+    assert p.path == "generic.declare.none" and "only 2 lines" in p.message
     # A type with a single line of its own is fine: selection tops it up from generic.
     assert _problems({"merge": "replace", "combat": {"out": ["{actor} falls."]}}) == []
 

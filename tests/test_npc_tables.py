@@ -145,7 +145,7 @@ def _broken(tmp_path, old: str, new: str, count: int = 1):
     ('rolls = [11, 12]\nname = "Sadistic"', 'rolls = [10, 12]\nname = "Sadistic"',
      "dark_triad", "the face 10 belongs to both 'Lying' and 'Sadistic'"),
     ('rolls = [19, 20]\nname = "Fanatic"', 'rolls = [19, 19]\nname = "Fanatic"',
-     "dark_triad", "no entry for the face(s) 20"),
+     "dark_triad", "no entry for the face 20"),
     ('roll = 20\nname = "Boring"', 'roll = 20\nname = "Shy"', "personality[19]", "'Shy' appears twice"),
     ('on_break = ["fight_on"]\n\n[[motivation]]', 'on_break = ["pray"]\n\n[[motivation]]',
      "motivation[6].on_break[0]", "unknown reaction 'pray'"),

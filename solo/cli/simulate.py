@@ -63,7 +63,8 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if jobs > cpus:  # more processes than CPUs only share them out, and each one costs memory
-        click.echo(f"solo simulate: --jobs {jobs} is more than the {cpus} CPU(s) here; playing in {cpus}", err=True)
+        click.echo(f"solo simulate: --jobs {jobs} is more than the {cpus} CPU{'' if cpus == 1 else 's'} here; "
+                   f"playing in {cpus}", err=True)
         jobs = cpus
     if party and party_size is not None:
         raise UserError("give either --party FILE... or --party-size K, not both")

@@ -72,7 +72,8 @@ def check_templates(templates: Templates, conflict_types: Iterable[str] | None =
             source = next((t for k in chain for t in templates.lines.get(k, ())), None)
             problems.append(Problem(
                 source.file if source else None, key,
-                f"only {len(lines)} line(s) counting the fallbacks to {GENERIC}; needs at least {MIN_LINES}",
+                f"only {len(lines)} line{'' if len(lines) == 1 else 's'} counting the fallbacks to {GENERIC}; "
+                f"needs at least {MIN_LINES}",
                 source.line if source else None))
     return problems
 

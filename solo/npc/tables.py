@@ -258,7 +258,8 @@ class _Reader:
                 seen[face] = label
         missing = [f for f in range(1, DIE + 1) if f not in seen]
         if missing:
-            self.fail(key, f"no entry for the face(s) {', '.join(map(str, missing))} of the d{DIE}")
+            faces = f"face{'' if len(missing) == 1 else 's'} {', '.join(map(str, missing))}"
+            self.fail(key, f"no entry for the {faces} of the d{DIE}")
 
     def unique(self, key: str, names: list[str]) -> None:
         seen: set[str] = set()

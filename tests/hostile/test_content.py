@@ -396,7 +396,7 @@ def test_item9_jobs_are_capped_at_the_cpus_and_the_user_is_told(monkeypatch, tmp
     result = solo(monkeypatch, tmp_path, "simulate", "tutorial", "--runs", "2", "--jobs", "1000", "--json",
                   "--errors-dir", str(tmp_path / "errors"))
     assert result.code == 0, result.err
-    assert "--jobs 1000 is more than the 1 CPU(s) here; playing in 1" in result.err
+    assert "--jobs 1000 is more than the 1 CPU here; playing in 1" in result.err
     assert json.loads(result.out)["jobs"] == 1
 
 

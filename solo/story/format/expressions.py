@@ -251,7 +251,8 @@ class _Parser:
         lo, hi = FUNCTIONS[name.value]
         if not lo <= len(args) <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
-            raise ExpressionError(f"{name.value}() takes {want} argument(s), got {len(args)}", name.column)
+            raise ExpressionError(f"{name.value}() takes {want} argument{'' if hi == 1 else 's'}, got {len(args)}",
+                                  name.column)
         return self.node("call", name.value, tuple(args))
 
 
