@@ -360,6 +360,7 @@ def test_an_endings_outcome_reads_as_words_wherever_it_is_said():
     assert ending_said("In time", "in_time") == "In time"  # the same words: said once
     adventure = load_adventure(find_adventure("kaldskard"))
     assert ending_name(adventure, "ending_turned_back") == "The lowland road; outcome: turned back"
+    assert ending_name(adventure, "ending_delivered") == "In time"  # 'The game is over (In time; outcome: in time)'
 
 
 def test_a_name_that_is_only_a_number_is_refused_and_asked_again(tmp_path):

@@ -809,11 +809,13 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
     as in the game, without one as :func:`~solo.story.format.text.shown` reads them.
     """
     from ..story.play.engine import DEAD_END, ENGINE_ENDINGS
-    from .describe import outcome_words
+    from .describe import outcome_beside, outcome_words
 
     scene = adventure.scenes.get(ending or "")
     if scene is not None:
-        return f"{shown(scene.title, context)}; outcome: {outcome_words(scene.outcome or scene.id)}"
+        title = shown(scene.title, context)
+        words = outcome_beside(title, scene.outcome or scene.id)  # "In time; outcome: in time" said it twice
+        return f"{title}; outcome: {words}" if words else title
     from ..story.play.open_play import OPEN_END
 
     if ending == OPEN_END:
