@@ -694,3 +694,23 @@ def test_a_round_moved_to_other_pools_puts_a_side_out_only_where_its_blow_reache
             expected += sum(r.a * p * then(pool_a, pool_b - v, NOTHING, Effect(-20)) for v, p in a_blows)
             expected += sum(r.b * p * then(pool_a - v, pool_b, Effect(-20), NOTHING) for v, p in b_blows)
             assert two.a_wins == pytest.approx(expected, abs=1e-15)
+
+
+def test_where_no_lens_can_win_the_best_is_the_one_least_likely_to_lose():
+    """A grave-lord's armour no blow gets through: 'No Lens · 0 % to win, 78 % undecided · best' over 'Cautious ·
+    0 % to win, 88 % undecided' (the first of a tie was taken). Among equal chances to win, the lesser loss; a
+    better chance to win still goes first, and a full tie keeps the earlier Lens."""
+    from solo.rules.lens_chain import best_of
+    from solo.rules.odds import ConflictOdds, RoundOdds
+
+    def odds(win, lose):
+        return ConflictOdds(win, lose, 1.0 - win - lose, 30.0, RoundOdds(0.3, 0.3, 0.4))
+
+    assert best_of({"none": odds(0.0, 0.22), "cautious": odds(0.0, 0.12)}) == "cautious"
+    assert best_of({"none": odds(0.011, 0.5), "cautious": odds(0.01, 0.1)}) == "none"
+    assert best_of({"none": odds(0.0, 0.2), "cautious": odds(0.0, 0.2)}) == "none"
+    # and the engine's own chain: nothing gets through B's armour, so every Lens wins nothing
+    chain = lens_odds(40, 10, 60, 10, armour_b=20, round_limit=12)
+    assert all(o.a_wins == 0.0 for o in chain.odds.values())
+    least = min(o.b_wins for o in chain.odds.values())
+    assert chain.odds[chain.best].b_wins == least

@@ -940,11 +940,14 @@ class LensChain:
 
 
 def best_of(odds: Mapping[str, ConflictOdds]) -> str:
-    """The Lens with the highest chance to win, or to see B leave (ties within 1e-12: the earlier one)."""
+    """The Lens with the highest chance to win, or to see B leave; of those that tie (within 1e-12), the one least
+    likely to lose (where nothing can win, "0 % to win, 88 % undecided" is better than "0 %, 78 %"), then the
+    earlier one."""
     keys = list(odds)
     best = keys[0]
     for k in keys:
-        if odds[k].a_gains > odds[best].a_gains + 1e-12:
+        o, b = odds[k], odds[best]
+        if o.a_gains > b.a_gains + 1e-12 or (o.a_gains > b.a_gains - 1e-12 and o.b_wins < b.b_wins - 1e-12):
             best = k
     return best
 
