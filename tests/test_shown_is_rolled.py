@@ -544,3 +544,22 @@ def test_the_bars_carry_a_pushed_pools_overflow_as_status_does():
     assert below < 0, screen
     bars = re.findall(r"Ada\s+\S*\s+(-?\d+)/2", screen)
     assert bars and bars[-1] == str(below), (bars, screen)
+
+
+def test_the_bars_follow_a_pool_that_luck_brought_back_and_the_line_names_no_pronoun():
+    """'Ingrid spends a Luck Point and is back on their feet (Pool 1)', then 'Ingrid 0/16' in every bar after,
+    while she fought on and won rounds (new-user run): the bars now take the Pool Luck gave back, and the line
+    says what happened without a pronoun the event does not know."""
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=140, color_system=None))
+    pc = make_char("Ada", pools={"BODY": 2, "INT": 8, "POW": 8, "CHA": 8}, Combat=50, luck=3)
+    foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
+    mind = Answers(lens="none", luck_flip="no", luck_reduce="no", push="refresh")
+    a = from_character(pc, "a", COMBAT, decider=mind)
+    b = from_character(foe, "b", COMBAT)
+    Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 90, 10, 3]), sink=view.render, round_limit=2).run()
+    screen = out.getvalue()
+    assert "Ada spends a Luck Point: the Pool comes back to 1." in screen, screen
+    assert a.pool.current == 1
+    bars = re.findall(r"Ada\s+\S*\s+(-?\d+)/2", screen)
+    assert bars and bars[-1] == "1", (bars, screen)

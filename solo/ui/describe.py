@@ -141,7 +141,8 @@ def luck(e) -> str:
     if use == "reduce_damage":
         return f"{e['actor']} spends a Luck Point: {e['before']} damage becomes 1."
     if use == "refreshed":
-        return f"{e['actor']} spends a Luck Point and is back on their feet (Pool 1)."
+        # no pronoun: the event names nobody's, and "their feet" is wrong for her (and in a war of words)
+        return f"{e['actor']} spends a Luck Point: the Pool comes back to {e.get('after', 1)}."
     if use == "timely_appearance":
         return f"{e['actor']} spends a Luck Point: a Contact turns up at just the right moment."
     if use == "look_what_i_found":

@@ -213,6 +213,9 @@ class TerminalView:
                 if row[0].plain == self.names.get(name, name):
                     row[3] = Text("failure (Luck repaid)", style="red")
         self.console.print(Text("  \u2618 " + d.luck(e), style="magenta"))
+        known = self.pools.get(e.get("actor"))
+        if e.get("use") == "refreshed" and known is not None and e.get("after") is not None:
+            self.pools[e["actor"]] = (e["after"], known[1])  # back to 1: the bars showed 0 for the rest of the fight
         self._narrate(n)
 
     def _on_conflict_stakes(self, e: Event, n: list[str]) -> None:
