@@ -145,6 +145,25 @@ def test_end_of_scenario_restores_luck_and_requests():
     assert char.luck == 2
 
 
+def test_the_end_of_a_scenario_heals_every_pool_and_says_which():
+    """A character kept in the roster walked into the next adventure with BODY 1 and CHA 0 from the last one
+    (new-user run): the days between scenarios are rest (docs/rulings.md), so every Pool is whole again, and the
+    epilogue's line says which were not."""
+    from solo.ui.describe import session_end
+
+    char = espen()
+    char.pools["BODY"].current, char.pools["CHA"].current, char.pools["POW"].current = 1, 0, -3
+    healed = luck.end_scenario(char)
+    assert all(p.current == p.maximum for p in char.pools.values())
+    assert set(healed) == {"BODY", "CHA", "POW"} and healed["POW"] == char.pools["POW"].maximum + 3
+    said = session_end({"actor": "Espen Lind", "earned": 1, "luck": 2, "healed": healed})
+    assert said == ("Espen Lind earns an improvement roll; Luck is back to 2, and BODY, POW and CHA are whole again "
+                    "before the next adventure.")
+    assert luck.end_scenario(char) == {}  # nothing to heal: nothing said
+    assert session_end({"actor": "Espen Lind", "earned": 2, "luck": 2, "healed": {}}) == \
+        "Espen Lind earns 2 improvement rolls; Luck is back to 2."
+
+
 def test_negative_luck_is_not_restored_at_the_end_of_a_scenario():
     char = espen()
     char.luck = 0

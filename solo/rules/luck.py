@@ -74,8 +74,17 @@ def refreshed(char: Character, pool: str | Pool, *, negative_luck: bool = False)
     target.current = 1
 
 
-def end_scenario(char: Character) -> None:
-    """Luck is restored at the end of a scenario, unless it ended negative; requests reset."""
+def end_scenario(char: Character) -> dict[str, int]:
+    """Luck is restored at the end of a scenario, unless it ended negative; requests reset; and every Pool is
+    back to its maximum, for the days between one scenario and the next are rest (docs/rulings.md, "Pools
+    between scenarios"): a character kept in the roster does not walk into the next adventure with last
+    night's wounds. Returns the change per Pool."""
     if char.luck >= 0:
         char.luck = char.luck_max
     char.requests.clear()
+    change = {}
+    for name, pool in char.pools.items():
+        if pool.current != pool.maximum:
+            change[name] = pool.maximum - pool.current
+            pool.current = pool.maximum
+    return change

@@ -542,7 +542,13 @@ def conflict_roles(e) -> str:
 
 def session_end(e) -> str:
     rolls = "an improvement roll" if e["earned"] == 1 else f"{e['earned']} improvement rolls"
-    return f"{e['actor']} earns {rolls}; Luck is back to {e['luck']}."
+    healed = e.get("healed") or {}
+    names = list(healed)
+    pools = ""
+    if names:
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        pools = f", and {listed} {'is' if len(names) == 1 else 'are'} whole again before the next adventure"
+    return f"{e['actor']} earns {rolls}; Luck is back to {e['luck']}{pools}."
 
 
 def improvement(e) -> str:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 def epilogue(game: Game) -> None:
-    """The end of the scenario: Luck comes back (unless it ended negative) and each PC improves.
+    """The end of the scenario: Luck comes back (unless it ended negative), Pools heal, and each PC improves.
 
     A PC earns one improvement roll, two if they acted by their Willpower
     Focuses more often than not (the players judge that), and spends them at
@@ -39,7 +39,7 @@ def epilogue(game: Game) -> None:
     t = rules()
     for pc in game.state.pcs:
         before = pc.luck
-        end_scenario(pc)
+        healed = end_scenario(pc)
         wp = pc.willpower
         focus = " and ".join(willpower_aim(e) for e in (wp.get("person", {}), wp.get("circle", {})) if e) \
             or "those Focuses"
@@ -47,7 +47,7 @@ def epilogue(game: Game) -> None:
                          [Option("yes", "Yes", "two improvement rolls"), Option("no", "No", "one improvement roll")],
                          actor=pc.name)
         earned = end_session(pc, acted_by_willpower=acted == "yes")
-        game.emit("session_end", actor=pc.name, earned=earned, luck_before=before, luck=pc.luck)
+        game.emit("session_end", actor=pc.name, earned=earned, luck_before=before, luck=pc.luck, healed=healed)
         improved: set[str] = set()  # a later roll goes to another skill (docs/rules.md §2.9)
         # each option keeps the number it was first shown with, as a scene's choices do: a skill improved leaves a
         # gap, and a typed "3" (or a script's) means the same option at every roll
