@@ -64,6 +64,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
             "seed": walk.seed if walk is not None else None,
             "best_chance": round(found["best_chance"], 6),
             "estimated": found["estimated"],
+            "fights_again": found["fights_again"],
         }
     return {
         "endings": endings,
@@ -138,6 +139,9 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         steps = found["steps"]
         chance = chance_words(found["best_chance"], estimated=found["estimated"])
         out.append(f"  {title}: reachable in {steps} story choice{'s' * (steps != 1)}; best-play chance {chance}")
+        if found["fights_again"]:
+            out.append("    an upper bound: best play fights more than one conflict on the way, and the search prices "
+                       "each from the Pools the party had before the first (it carries no conflict's damage)")
         walk = walks.get(name)
         if walk is not None and walk.too_long:
             most = prove_walkthrough.MAX_ANSWERS
