@@ -318,3 +318,31 @@ def test_the_header_gives_the_roll_the_kept_lens_is_priced_at():
     assert shown.output.startswith("Espen Lind (Social 50 % with flamboyant, 30 % without, BODY 12,")
     plain = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--skill-b", "40", "--pool-b", "10", "--rounds", "3"])
     assert plain.output.startswith("Espen Lind (30 %, BODY 12,")  # no Lens kept: the conflict skill alone
+
+
+def test_an_npcs_disposition_is_on_the_pcs_rolls_in_a_social_conflict_as_in_the_game(tmp_path, files):
+    """solo odds and solo duel left out the NPC's disposition, which the game puts on every PC roll of a social
+    conflict ('Oskar Brann is Unfriendly -20'): the odds read 45 % where the game's menu said 67 % for the same
+    fight, and a Malicious and an Affectionate NPC won about as often (GM-tools review). Now all three put it on
+    through one function; a fight is no social conflict and keeps the plain numbers."""
+    pc, _ = files
+    chances = {}
+    for disposition in ("Unfriendly", "Neutral", "Friendly"):
+        npc = tmp_path / f"{disposition}.toml"
+        npc.write_text(COWARD + f'disposition = "{disposition}"\n', encoding="utf-8")
+        chances[disposition] = odds("--pc", pc, "--npc", str(npc), "-t", "social", "--rounds", "30",
+                                    "--lens-a", "cautious")["b_wins"]  # the NPC talks Tove down
+        header = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", str(npc), "-t", "social", "--rounds", "30",
+                                          "--lens-a", "cautious"]).output.splitlines()[0]
+        assert (f"Sneak is {disposition}" in header) == (disposition != "Neutral"), header
+        fight = odds("--pc", pc, "--npc", str(npc), "-t", "combat", "--rounds", "30", "--lens-a", "cautious")
+        chances[f"{disposition} fight"] = fight["b_wins"]
+    assert chances["Unfriendly"] > chances["Neutral"] > chances["Friendly"]
+    assert chances["Unfriendly fight"] == chances["Neutral fight"] == chances["Friendly fight"]
+    won = {}
+    for disposition in ("Malicious", "Affectionate"):
+        result = CliRunner().invoke(cli, ["duel", "-t", "social", "--disposition", disposition, "--pc", pc, "--runs",
+                                          "300", "--seed", "4", "--json"])
+        assert result.exit_code == 0, result.output
+        won[disposition] = json.loads(result.output)["outcomes"].get("won", 0)
+    assert won["Malicious"] > won["Affectionate"] + 100  # the NPC's side: a Malicious one is far harder to talk round

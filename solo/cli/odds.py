@@ -347,6 +347,10 @@ class _Match:
             p = from_character(char, side, self.ctype, decider=decider, pid=char.name)
             _numbers_over(p, nums)
             ps.append(p)
+        if self.npc_mind:  # an NPC's disposition on A's rolls in a social conflict, as the game puts it on
+            from ..npc.disposition import disposition_bonus
+
+            disposition_bonus(self.ctype, ps, self.chars[1], "a")
         return ps
 
     def _conflict(self, keep_a: str, rng: random.Random, mind=None):
@@ -390,14 +394,16 @@ class _Match:
         def name(p: Participant, how: str, lens: str | None) -> str:
             armour = p.armour_against(b if p is a else a, self.ctype)
             bonus = p.damage_bonus(physical)
-            rolls = f"{p.base_target()} %"
+            plain = p.base_target() + p.bonus  # with what it stands to gain or lose (an NPC's disposition)
+            rolls = f"{plain} %"
             if lens is not None and lens != "none" and p.uses_lenses:
                 # the number its kept Lens rolls against (Flamboyant's other skill, Cautious's +20 …): what the
                 # odds are worked out at, not the conflict skill alone (it read "30 %, keeps flamboyant" of a 50)
                 target, _ = conflict.lens_target(p, lens, parts=False)
                 skill = conflict.lens_skill(p, lens)
-                if target != p.base_target() or skill != p.skill_name:
+                if target != plain or skill != p.skill_name:
                     rolls = f"{skill} {target} % with {lens}, {rolls} without"
+            rolls += "".join(f", {why} {value:+d}" for why, value in p.bonus_parts)
             return (f"{p.name} ({rolls}, {self.ctype.pool_label} {p.pool.current}, "
                     f"{p.damage_dice(physical)}{f'+{bonus}' if bonus else ''}"
                     f"{', armour ' + str(armour) if armour else ''}, {how})")

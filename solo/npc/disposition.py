@@ -6,7 +6,14 @@ means a string of favours tops out at Affectionate instead of overflowing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from .tables import CodeBlockTables, codeblocks
+
+if TYPE_CHECKING:
+    from ..rules.conflict_types import ConflictType
+    from ..rules.participants import Participant
 
 
 def disposition_names(tables: CodeBlockTables | None = None) -> list[str]:
@@ -20,6 +27,28 @@ def normalise_disposition(name: str, tables: CodeBlockTables | None = None) -> s
     Raises KeyError with a one-line message for an unknown name.
     """
     return (tables or codeblocks()).disposition(name).name
+
+
+def disposition_of(npc: object) -> str:
+    """An NPC's disposition towards the PCs by the table's name; one with no Code Block (a mindless creature) or
+    none written is Neutral."""
+    block = getattr(npc, "code_block", None)
+    return normalise_disposition((block.disposition if block is not None else None) or "Neutral")
+
+
+def disposition_bonus(ctype: ConflictType, participants: Iterable[Participant], npc: object, side: str) -> str | None:
+    """In a social conflict every one on ``side`` (the PCs) rolls with the NPC's disposition (rules §7.2): "Oskar
+    Brann is Unfriendly −20". The game, ``solo odds`` and ``solo duel`` all put it on here, so their numbers are the
+    game's. Returns the disposition when it counts (None: not a social conflict)."""
+    if not ctype.social:
+        return None
+    disp = disposition_of(npc)
+    modifier = disposition_modifier(disp)
+    if modifier:
+        for p in participants:
+            if p.side == side:
+                p.add_bonus(modifier, f"{getattr(npc, 'name', 'the NPC')} is {disp}")
+    return disp
 
 
 def disposition_modifier(name: str, tables: CodeBlockTables | None = None) -> int:

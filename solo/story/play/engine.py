@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ...decisions import Decider, Option, Question, answers_from_record
 from ...events import Chance, Event, Sink, wants_detail
-from ...npc.disposition import disposition_modifier
+from ...npc.disposition import disposition_bonus
 from ...rules.character import Character
 from ...rules.conflict import Conflict
 from ...rules.conflict_types import ConflictType, load_conflict_types
@@ -38,7 +38,7 @@ from .conflict_roles import Roles, ask_roles, default_roles
 from .effects import EFFECTS
 from .epilogue import epilogue
 from .knowledge import called, gone_for_good, learn, learn_names_in
-from .npcs import between_scenes, default_mind, disposition_of
+from .npcs import between_scenes, default_mind
 from .party import set_up_party
 from .pools import line_up
 from .state import GameState
@@ -676,13 +676,8 @@ class Game:
         """In a social conflict the PCs get the first opposing NPC's disposition (+/- to their rolls)."""
         if not ctype.social or first_npc is None:
             return
-        npc = self.state.npcs[first_npc]
-        disp = disposition_of(npc)
+        disposition_bonus(ctype, taking_part, self.state.npcs[first_npc], "a")
         learn(self, first_npc, "disposition")  # a bonus or penalty on every roll of the PCs says it
-        if disposition_modifier(disp):
-            for p in taking_part:
-                if p.side == "a":
-                    p.add_bonus(disposition_modifier(disp), f"{npc.name} is {disp}")
 
     def _mind(self, nid: str, npc: NPC) -> Decider | None:
         if self.mind_factory is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ...npc.disposition import normalise_disposition
+from ...npc.disposition import disposition_of
 from ...rules.escalation import recover
 from ...rules.outcomes import COMAE
 
@@ -70,11 +70,6 @@ def between_scenes(game: Game) -> None:
     for nid in game.state.npcs:
         if recovers(game, nid) == "scene":
             refill(game, nid)
-
-
-def disposition_of(npc: NPC) -> str:
-    block = npc.code_block
-    return normalise_disposition((block.disposition if block is not None else None) or "Neutral")
 
 
 def set_disposition(npc: NPC, value: str) -> None:
