@@ -308,3 +308,18 @@ def test_adventure_pc_says_only_a_ready_made_character_can_be_named_there(run, t
     adventure.write_text('[adventure]\ntitle = "x"\nstart = "a"\npc = "espen"\n'
                          '[scenes.a]\ntext = "A."\nending = true\n', encoding="utf-8")
     assert run("check", str(adventure)).exit_code == 0
+
+
+def test_lines_for_an_unknown_conflict_type_are_reported_once_per_type(run, tmp_path):
+    """New-user run: W190 said "narration.dule: no conflict type 'dule'; these lines are never used" once for
+    each event written under it (vellan's narration, with a misspelt type, ten times the same line). Once per
+    unknown type now, at its first line; each other unknown type has its own."""
+    adventure = tmp_path / "narr.toml"
+    adventure.write_text(
+        '[adventure]\ntitle = "x"\nstart = "a"\n[scenes.a]\ntext = "A."\nending = true\n\n'
+        '[narration.dule]\nstart = ["{actor} squares up to {target}."]\nround_won = ["{actor} wins the round."]\n'
+        'stalemate_tie = ["Nobody gives way."]\n\n[narration.brawl]\nstart = ["{actor} rolls up a sleeve."]\n',
+        encoding="utf-8")
+    result = run("check", str(adventure), "--json")
+    w190 = [(p["path"], p["line"]) for p in json.loads(result.output) if p["code"] == "W190"]
+    assert sorted(w190) == [("narration.brawl", 13), ("narration.dule", 8)], result.output
