@@ -363,7 +363,7 @@ def test_the_text_report_names_an_ending_the_engine_reaches_and_flags_never_set(
     assert result.exit_code == 0, result.output
     assert "__fallen__" not in result.output  # one of these runs ends with every PC out, away from any ending
     [row] = [line for line in result.output.splitlines() if "(whole party out)" in line]
-    assert "The end of the road" in row
+    assert "The party has fallen" in row
     story = tmp_path / "cliff.toml"
     story.write_text('''[adventure]
 id = "cliff"
@@ -454,3 +454,21 @@ def test_a_conflict_fought_again_in_a_run_says_how_often_a_run_not_a_share_above
     assert f"fought {n:,} times, in 100.0% of runs ({n / 20:.1f} a run on average)" in result.output
     once = CliRunner().invoke(cli, ["simulate", str(DATA / "arena.toml"), "--runs", "20", "--policy", "bold"])
     assert "fought 20 times (100.0% of runs)" in once.output, once.output
+
+
+def test_a_dead_end_and_a_fallen_party_have_titles_of_their_own(tmp_path):
+    """New-user run: both endings the engine reaches on its own were titled 'The end of the road', and the report
+    listed '(whole party out) │ The end of the road' and '(no way on) │ The end of the road'. Each says what
+    happened, in the report and at the end of the game."""
+    from solo.story.play.engine import DEAD_END, ENGINE_ENDINGS, FALLEN
+
+    assert ENGINE_ENDINGS[FALLEN][0] == "The party has fallen" and ENGINE_ENDINGS[DEAD_END][0] == "A dead end"
+    story = tmp_path / "shut.toml"
+    story.write_text('[adventure]\ntitle = "Shut"\nstart = "cell"\npc = "espen"\n\n[scenes.cell]\ntext = "A cell."\n\n'
+                     '[[scenes.cell.choices]]\ntext = "Open the door"\nif = "has_key"\ngoto = "out"\n\n'
+                     '[scenes.out]\ntext = "Out."\nending = true\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["simulate", str(story), "--runs", "5"], env={"COLUMNS": "120"})
+    [row] = [line for line in result.output.splitlines() if "(no way on)" in line]
+    assert "A dead end" in row, result.output
+    assert ending_name(load_adventure(story), DEAD_END) == "a dead end"
+    assert ending_name(load_adventure(story), FALLEN) == "the party has fallen; outcome: fallen"
