@@ -318,3 +318,24 @@ def test_the_header_gives_the_roll_the_kept_lens_is_priced_at():
     assert shown.output.startswith("Espen Lind (Social 50 % with flamboyant, 30 % without, BODY 12,")
     plain = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--skill-b", "40", "--pool-b", "10", "--rounds", "3"])
     assert plain.output.startswith("Espen Lind (30 %, BODY 12,")  # no Lens kept: the conflict skill alone
+
+
+def test_an_adventures_npc_is_named_by_the_adventure_as_every_command_names_it():
+    """New-user run: '--npc scenes/vellan:jonas' (a folder adventure) and '--npc tutorial:courier' (a bundled
+    adventure's name) failed with 'no such file', while every other command takes a folder or a name. They now
+    name the same NPC as its file does; a plain NPC file and a missing one read as before."""
+    import pathlib
+
+    scenes = pathlib.Path(__file__).resolve().parent.parent / "scenes"
+    args = ["odds", "--pc", "espen", "--type", "social", "--rounds", "1", "--json"]
+    for short, long in ((f"{scenes / 'vellan'}:jonas", f"{scenes / 'vellan' / 'npcs.toml'}:jonas"),
+                        ("tutorial:courier", f"{scenes / 'tutorial.toml'}:courier")):
+        named = CliRunner().invoke(cli, [*args, "--npc", short])
+        assert named.exit_code == 0, named.output
+        assert json.loads(named.output) == json.loads(CliRunner().invoke(cli, [*args, "--npc", long]).output)
+    several = CliRunner().invoke(cli, [*args, "--npc", "tutorial"])
+    assert several.exit_code == 2 and "--npc tutorial holds 2 NPCs (harbour_guard, courier)" in several.output
+    typo = CliRunner().invoke(cli, [*args, "--npc", "vellan:jona"])
+    assert typo.exit_code == 2 and "did you mean 'jonas'" in typo.output
+    missing = CliRunner().invoke(cli, [*args, "--npc", "nowhere.toml"])
+    assert missing.exit_code == 2 and "--npc nowhere.toml: no such file" in missing.output
