@@ -288,3 +288,38 @@ def test_every_command_that_reads_an_adventure_points_to_solo_check_alike(run, t
     result = run(command, str(bad))
     assert result.exit_code == 2, result.output
     assert "adventure.bogus" in result.output and f"(every problem: solo check '{bad}')" in result.output
+
+
+def test_adventure_pc_says_only_a_ready_made_character_can_be_named_there(run, tmp_path):
+    """New-user run: 'pc = "bob"' (a roster character) or a character file's path was refused with "not a file,
+    not in your roster, and no ready-made one", as if a file or the roster would have done; only a ready-made
+    character can be named there, and the message says so and names them."""
+    character = tmp_path / "bob.toml"
+    character.write_text('name = "Bob"\n', encoding="utf-8")
+    for pc in ("bob", str(character)):
+        adventure = tmp_path / "pc.toml"
+        adventure.write_text(f'[adventure]\ntitle = "x"\nstart = "a"\npc = "{pc}"\n'
+                             '[scenes.a]\ntext = "A."\nending = true\n', encoding="utf-8")
+        result = run("check", str(adventure))
+        assert result.exit_code == 1, result.output
+        assert (f"adventure.pc: no ready-made character '{pc}': only a ready-made character can be named here, "
+                "not a character file or one of your roster (ready-made: espen (Espen Lind))") in result.output
+        assert "not in your roster" not in result.output
+    adventure.write_text('[adventure]\ntitle = "x"\nstart = "a"\npc = "espen"\n'
+                         '[scenes.a]\ntext = "A."\nending = true\n', encoding="utf-8")
+    assert run("check", str(adventure)).exit_code == 0
+
+
+def test_lines_for_an_unknown_conflict_type_are_reported_once_per_type(run, tmp_path):
+    """New-user run: W190 said "narration.dule: no conflict type 'dule'; these lines are never used" once for
+    each event written under it (vellan's narration, with a misspelt type, ten times the same line). Once per
+    unknown type now, at its first line; each other unknown type has its own."""
+    adventure = tmp_path / "narr.toml"
+    adventure.write_text(
+        '[adventure]\ntitle = "x"\nstart = "a"\n[scenes.a]\ntext = "A."\nending = true\n\n'
+        '[narration.dule]\nstart = ["{actor} squares up to {target}."]\nround_won = ["{actor} wins the round."]\n'
+        'stalemate_tie = ["Nobody gives way."]\n\n[narration.brawl]\nstart = ["{actor} rolls up a sleeve."]\n',
+        encoding="utf-8")
+    result = run("check", str(adventure), "--json")
+    w190 = [(p["path"], p["line"]) for p in json.loads(result.output) if p["code"] == "W190"]
+    assert sorted(w190) == [("narration.brawl", 13), ("narration.dule", 8)], result.output

@@ -228,3 +228,17 @@ def test_a_lean_the_table_contradicts_is_said_to_be_a_pull():
     assert lean_note(npc, {"none": 900, "quick": 50, "cautious": 40}) is None  # "none" is no Lens it chose
     assert lean_note(npc, {"quick": 50, "cautious": 60}) is not None
     assert lean_note(npc, {"quick": 60, "cautious": 60}) is None  # a tie with a Lens the card names
+
+
+def test_an_adventures_npc_is_named_by_folder_or_name_as_by_its_file():
+    """New-user run: '--npc scenes/vellan:jonas' and '--npc tutorial:courier' failed with 'no such file', though
+    every command that reads an adventure takes a folder or a bundled name; both now name the NPC its file does."""
+    from pathlib import Path
+
+    scenes = Path(__file__).resolve().parent.parent / "scenes"
+    for short, long in ((f"{scenes / 'vellan'}:jonas", f"{scenes / 'vellan' / 'npcs.toml'}:jonas"),
+                        ("tutorial:courier", f"{scenes / 'tutorial.toml'}:courier")):
+        named = run("--npc", short, "--runs", "10", "--seed", "3", "--json")
+        assert named.exit_code == 0, named.output
+        assert json.loads(named.output) == json.loads(run("--npc", long, "--runs", "10", "--seed", "3",
+                                                          "--json").output)

@@ -145,11 +145,30 @@ def test_map_prove_marks_the_soft_lock_and_the_scene_no_state_enters():
     assert "class s_pit softlock" in mermaid and "class s_vault never" in mermaid
 
 
+def test_map_prove_says_when_its_search_stopped_at_the_state_limit(monkeypatch):
+    """New-user run: 'solo map vellan --prove' drew soft-lock marks from a search that stopped at its limit and
+    said nothing of it (stderr empty), while 'solo prove vellan' exits 3 and heads its list 'Not offered in the
+    states searched'. The map is still drawn and exits 0; a line on stderr says its marks are partial."""
+    from solo.sim.prove import limits
+
+    example = Path(__file__).parent / "data" / "example_adventure.toml"
+    whole = CliRunner().invoke(cli, ["map", str(example), "--prove"])
+    assert whole.exit_code == 0 and whole.stderr == "", whole.output  # complete at the default limit: nothing said
+    monkeypatch.setattr(limits, "DEFAULT_MAX_STATES", 5)
+    cut = CliRunner().invoke(cli, ["map", str(example), "--prove"])
+    assert cut.exit_code == 0, cut.output
+    assert cut.stdout.startswith("flowchart TD") and "class " in cut.stdout
+    assert "stopped at its limit of 5 states before it was complete" in cut.stderr
+    assert "soft-lock marks cover only the states it searched" in cut.stderr
+
+
 def test_an_ending_the_author_left_to_its_fallback_is_marked_on_the_edge_it_takes(tmp_path):
     """New-user run: a ten-round fight with only won and lost written was drawn 'Fight him [lost]', and 93 % of
     the bold bot's fights ended in a stalemate that went to the defeat scene. The map now says so: 'stalemate*'
     (and flight, giving up) beside lost; the opponent's flight or surrender beside won; an exceptional success
-    stays unmarked (a success is what it is), as does a stalemate with no round limit."""
+    stays unmarked (a success is what it is). A fight with no `rounds` written still stops at the engine's default
+    limit, so its stalemate is marked too (new-user run: a lock no pick could open drawn '[lost, fled*,
+    surrendered*]' while solo simulate showed every run a stalemate)."""
     text = (
         '[adventure]\ntitle = "Cove"\nstart = "yard"\n\n'
         '[npcs.rune]\nname = "Rune"\nlevel = "skilled"\n\n'
@@ -169,5 +188,5 @@ def test_an_ending_the_author_left_to_its_fallback_is_marked_on_the_edge_it_take
     assert ("beaten", "Fight him [lost, fled*, surrendered*, stalemate*]") in labels
     assert ("rich", "Fight him [won, opponent_fled*, opponent_surrendered*]") in labels
     assert ("rich", "Climb the wall [success]") in labels and ("beaten", "Climb the wall [failure]") in labels
-    assert ("beaten", "Wrestle him, no clock [lost, fled*, surrendered*]") in labels
+    assert ("beaten", "Wrestle him, no clock [lost, fled*, surrendered*, stalemate*]") in labels
     assert ("beaten", "Run him down [lost, surrendered*, stalemate*]") in labels  # a chase has no flight

@@ -346,3 +346,24 @@ def test_an_npcs_disposition_is_on_the_pcs_rolls_in_a_social_conflict_as_in_the_
         assert result.exit_code == 0, result.output
         won[disposition] = json.loads(result.output)["outcomes"].get("won", 0)
     assert won["Malicious"] > won["Affectionate"] + 100  # the NPC's side: a Malicious one is far harder to talk round
+
+
+def test_an_adventures_npc_is_named_by_the_adventure_as_every_command_names_it():
+    """New-user run: '--npc scenes/vellan:jonas' (a folder adventure) and '--npc tutorial:courier' (a bundled
+    adventure's name) failed with 'no such file', while every other command takes a folder or a name. They now
+    name the same NPC as its file does; a plain NPC file and a missing one read as before."""
+    import pathlib
+
+    scenes = pathlib.Path(__file__).resolve().parent.parent / "scenes"
+    args = ["odds", "--pc", "espen", "--type", "social", "--rounds", "1", "--json"]
+    for short, long in ((f"{scenes / 'vellan'}:jonas", f"{scenes / 'vellan' / 'npcs.toml'}:jonas"),
+                        ("tutorial:courier", f"{scenes / 'tutorial.toml'}:courier")):
+        named = CliRunner().invoke(cli, [*args, "--npc", short])
+        assert named.exit_code == 0, named.output
+        assert json.loads(named.output) == json.loads(CliRunner().invoke(cli, [*args, "--npc", long]).output)
+    several = CliRunner().invoke(cli, [*args, "--npc", "tutorial"])
+    assert several.exit_code == 2 and "--npc tutorial holds 2 NPCs (harbour_guard, courier)" in several.output
+    typo = CliRunner().invoke(cli, [*args, "--npc", "vellan:jona"])
+    assert typo.exit_code == 2 and "did you mean 'jonas'" in typo.output
+    missing = CliRunner().invoke(cli, [*args, "--npc", "nowhere.toml"])
+    assert missing.exit_code == 2 and "--npc nowhere.toml: no such file" in missing.output

@@ -880,3 +880,25 @@ def test_a_chance_that_counts_on_a_second_fight_is_called_an_upper_bound():
     assert text.count("an upper bound: best play fights more than one conflict") == 1
     one = json.loads(CliRunner().invoke(cli, ["prove", str(DATA / "routine.toml"), "--seeds", "0", "--json"]).output)
     assert not any(e["fights_again"] for e in one["endings"].values())  # one fight on the way: priced as it is
+
+
+def test_never_offered_choices_and_scenes_read_as_the_map_shows_them_not_as_markup(tmp_path):
+    """New-user run: vellan's 'Not offered' list printed "Show Marit the sketch you found on {if knows_sister}her
+    brother's{else}the pilot's{end} blotter". Its choices and scene titles read as the map and solo simulate show
+    them (each block's first side, slots as written), in the report and its JSON alike."""
+    source = tmp_path / "sketch.toml"
+    source.write_text(
+        '[adventure]\ntitle = "The sketch"\npc = "espen"\nstart = "hall"\n\n'
+        '[scenes.hall]\ntext = "A hall."\n\n'
+        '[[scenes.hall.choices]]\ntext = "Leave"\ngoto = "out"\n\n'
+        '[[scenes.hall.choices]]\ntext = "Show Marit the sketch from {if knows_sister}her brother\'s{else}the '
+        'pilot\'s{end} blotter"\nif = "knows_sister"\ngoto = "out"\n\n'
+        '[scenes.attic]\ntitle = "The attic{if lamp_lit}, lit{end}"\ntext = "Dust."\nending = true\n\n'
+        '[scenes.out]\ntext = "Out."\nending = true\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"])
+    assert result.exit_code == 1, result.output
+    assert "hall choice 2: Show Marit the sketch from her brother's blotter" in result.output
+    assert "scene attic (The attic, lit)" in result.output and "{if" not in result.output
+    data = json.loads(CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--json"]).output)
+    assert [u["text"] for u in data["unreachable_choices"]] == ["Show Marit the sketch from her brother's blotter",
+                                                                "The attic, lit"]

@@ -363,7 +363,7 @@ def test_the_text_report_names_an_ending_the_engine_reaches_and_flags_never_set(
     assert result.exit_code == 0, result.output
     assert "__fallen__" not in result.output  # one of these runs ends with every PC out, away from any ending
     [row] = [line for line in result.output.splitlines() if "(whole party out)" in line]
-    assert "The end of the road" in row
+    assert "The party has fallen" in row
     story = tmp_path / "cliff.toml"
     story.write_text('''[adventure]
 id = "cliff"
@@ -406,3 +406,69 @@ def test_a_conflict_no_run_won_says_won_0_percent(run):
     lines = result.output.splitlines()
     fight = lines[next(i for i, ln in enumerate(lines) if "stranger:c1" in ln) + 2]
     assert fight.strip().startswith("won 0.0% (0.0%–") and "stalemate" not in fight
+
+
+RETRY = '''\
+[adventure]
+title = "The lock"
+start = "door"
+pc = "espen"
+
+[scenes.door]
+text = "A huge iron door."
+
+[[scenes.door.choices]]
+text = "Pick the lock"
+if = 'counter("tries") < 3'
+conflict = { type = "lockpicking", obstacle = { name = "the great lock", challenge = 0, pool = 200 }, rounds = 1, \
+won = "inside", lost = "caught", stalemate = { goto = "door", effects = [ { add = "tries" } ] } }
+
+[[scenes.door.choices]]
+text = "Walk away"
+if = 'counter("tries") >= 3'
+goto = "caught"
+
+[scenes.inside]
+text = "In."
+ending = true
+
+[scenes.caught]
+text = "Out in the cold."
+ending = true
+'''
+
+
+def test_a_conflict_fought_again_in_a_run_says_how_often_a_run_not_a_share_above_100(tmp_path):
+    """New-user run: a conflict a run may fight again (a retry loop) printed 'fought 78,089 times (39044.5% of
+    runs)': the times fought over the runs, no share. The report counts the runs that fought it too, and the
+    text says their share and the times a run on average; a conflict fought at most once a run reads as before."""
+    story = tmp_path / "retry.toml"
+    story.write_text(RETRY, encoding="utf-8")
+    report = simulate(Options(str(story), 20, seed=1), jobs=1)
+    (lock,) = report["conflicts"]
+    assert lock["runs"] == 20 and lock["runs_rate"] == 1 and lock["fought"] > 20
+    assert lock["fought_per_run"] == lock["fought"] / 20
+    result = CliRunner().invoke(cli, ["simulate", str(story), "--runs", "20", "--seed", "1"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    n = lock["fought"]
+    assert f"fought {n:,} times, in 100.0% of runs ({n / 20:.1f} a run on average)" in result.output
+    once = CliRunner().invoke(cli, ["simulate", str(DATA / "arena.toml"), "--runs", "20", "--policy", "bold"])
+    assert "fought 20 times (100.0% of runs)" in once.output, once.output
+
+
+def test_a_dead_end_and_a_fallen_party_have_titles_of_their_own(tmp_path):
+    """New-user run: both endings the engine reaches on its own were titled 'The end of the road', and the report
+    listed '(whole party out) │ The end of the road' and '(no way on) │ The end of the road'. Each says what
+    happened, in the report and at the end of the game."""
+    from solo.story.play.engine import DEAD_END, ENGINE_ENDINGS, FALLEN
+
+    assert ENGINE_ENDINGS[FALLEN][0] == "The party has fallen" and ENGINE_ENDINGS[DEAD_END][0] == "A dead end"
+    story = tmp_path / "shut.toml"
+    story.write_text('[adventure]\ntitle = "Shut"\nstart = "cell"\npc = "espen"\n\n[scenes.cell]\ntext = "A cell."\n\n'
+                     '[[scenes.cell.choices]]\ntext = "Open the door"\nif = "has_key"\ngoto = "out"\n\n'
+                     '[scenes.out]\ntext = "Out."\nending = true\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["simulate", str(story), "--runs", "5"], env={"COLUMNS": "120"})
+    [row] = [line for line in result.output.splitlines() if "(no way on)" in line]
+    assert "A dead end" in row, result.output
+    assert ending_name(load_adventure(story), DEAD_END) == "a dead end"
+    assert ending_name(load_adventure(story), FALLEN) == "the party has fallen; outcome: fallen"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..rules.lenses import LENSES
-from . import UserError, opposed_type
+from . import UserError, broken_adventure, opposed_type
 from .limits import MAX_DUEL_RUNS, MAX_ROUNDS, SEED, Whole
 
 if TYPE_CHECKING:
@@ -23,14 +23,15 @@ if TYPE_CHECKING:
     from ..npc import NPC
     from ..rules.character import Character
     from ..rules.conflict_types import ConflictType
+    from ..story.format.adventure import NPCDef
 
 _DEFAULT_RUNS = 100
 
 
 @click.command("duel")
-@click.option("--npc", "npc_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="An NPC file (docs/npcs.md), or FILE:ID for one of an adventure's NPCs; the flags below "
-                   "override its Code Block.")
+@click.option("--npc", "npc_file", type=click.Path(path_type=Path),
+              help="An NPC file (docs/npcs.md), or ADVENTURE:ID for one of an adventure's NPCs (a file of it, its "
+                   "folder or its name: tutorial:courier); the flags below override its Code Block.")
 @click.option("--level", "-l", default="skilled", show_default=True, metavar="LEVEL",
               help="common, skilled or master (or minion, minor, moderate, major).")
 @click.option("--role", metavar="ROLE", help="Thug, Courtier, Draugr … (default: one that fits the conflict type).")
@@ -135,40 +136,69 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
 
 
 def _load_npc(path: Path, seed: int) -> NPC:
-    """``--npc FILE``: an NPC file (solo npc --out), or an NPC of an adventure's file as ``FILE:ID`` (the file's
-    only NPC needs no ID): a GM prices the adventure's own fighter without copying it out (new-user run: an
-    adventure file read as an NPC's, 'adventure: unknown field')."""
+    """``--npc FILE``: an NPC file (solo npc --out), or an NPC of an adventure as ``FILE:ID`` (an adventure's only
+    NPC needs no ID): a GM prices the adventure's own fighter without copying it out (new-user run: an adventure
+    file read as an NPC's, 'adventure: unknown field'). FILE is one of the adventure's files, or the adventure as
+    every other command takes it, a folder or a name ('vellan:jonas', 'tutorial:courier': they read 'no such file'
+    here alone)."""
     import random
 
-    from ..errors import did_you_mean
     from ..npc import NPC
     from ..story.play.npcs import npc_fields
     from ..toml_files import load_toml
 
     npc_id = None
     head, colon, tail = str(path).rpartition(":")
-    if not path.exists() and colon and head and Path(head).is_file():
+    if not path.exists() and colon and head:
         path, npc_id = Path(head), tail.strip()
-    if not path.exists():
-        raise UserError(f"--npc {path}: no such file")
+    rng = random.Random(f"duel-file:{seed}")
+    if not path.is_file():
+        if not path.exists() and npc_id is None and path.suffix.lower() == ".toml":
+            raise UserError(f"--npc {path}: no such file")
+        defs = _adventure_npcs(path)
+        npc_id = _one_npc(path, npc_id, list(defs))
+        return NPC.from_dict(npc_fields(defs[npc_id].data), file=defs[npc_id].where.file, rng=rng)
     data = load_toml(path)
     npcs = data.get("npcs") if isinstance(data, dict) else None
     if isinstance(npcs, dict):  # an adventure's file, or one of its NPC files: [npcs.ID] tables
-        if npc_id is None and len(npcs) != 1:
-            first = next(iter(npcs), "ID")
-            raise UserError(f"--npc {path} holds {len(npcs)} NPCs ({', '.join(npcs) or 'none'}): name one, "
-                            f"e.g. --npc {path}:{first}")
-        npc_id = npc_id if npc_id is not None else next(iter(npcs))
-        if npc_id not in npcs or not isinstance(npcs[npc_id], dict):
-            raise UserError(f"--npc {path}: no NPC {npc_id!r} there{did_you_mean(npc_id, npcs)}; "
-                            f"it holds: {', '.join(npcs)}")
-        return NPC.from_dict(npc_fields(npcs[npc_id]), file=path, rng=random.Random(f"duel-file:{seed}"))
+        npc_id = _one_npc(path, npc_id, [nid for nid, table in npcs.items() if isinstance(table, dict)])
+        return NPC.from_dict(npc_fields(npcs[npc_id]), file=path, rng=rng)
     if isinstance(data, dict) and ("adventure" in data or "scenes" in data):
         raise UserError(f"--npc {path}: an adventure's file with no [npcs] in it; its NPCs' file is the one to name")
     if npc_id is not None:
         raise UserError(f"--npc {path}:{npc_id}: that file is one NPC's, not a file of [npcs.ID] tables; "
                         f"name it alone: --npc {path}")
-    return NPC.from_dict(data, file=path, rng=random.Random(f"duel-file:{seed}"))
+    return NPC.from_dict(data, file=path, rng=rng)
+
+
+def _adventure_npcs(spec: Path) -> dict[str, NPCDef]:
+    """The NPCs of the adventure ``spec`` names as find_adventure reads it (a folder or a bundled or own name),
+    loaded and checked as a game loads them."""
+    from ..errors import SoloError
+    from ..story.format.library import find_adventure
+    from ..story.format.loader import AdventureError, load_adventure
+
+    try:
+        return load_adventure(find_adventure(str(spec))).npcs
+    except AdventureError as exc:
+        raise broken_adventure(exc, str(spec)) from None
+    except SoloError as exc:
+        raise UserError(f"--npc {spec}: {exc}") from None
+
+
+def _one_npc(where: Path, npc_id: str | None, ids: list[str]) -> str:
+    """The NPC ``--npc WHERE:ID`` names among ``ids``; with no ID, the only one there is."""
+    from ..errors import did_you_mean
+
+    if npc_id is None:
+        if len(ids) != 1:
+            raise UserError(f"--npc {where} holds {len(ids)} NPCs ({', '.join(ids) or 'none'}): name one, "
+                            f"e.g. --npc {where}:{ids[0] if ids else 'ID'}")
+        return ids[0]
+    if npc_id not in ids:
+        raise UserError(f"--npc {where}: no NPC {npc_id!r} there{did_you_mean(npc_id, ids)}; "
+                        f"it holds: {', '.join(ids) or 'none'}")
+    return npc_id
 
 
 def _story(events: Sequence[Event], seed: int) -> str:

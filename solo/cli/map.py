@@ -37,7 +37,8 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     are marked with their own styles. With --prove, what 'solo prove' finds
     is marked too: soft-lock scenes, and scenes no reachable state enters
     (only when the search is complete, within the default state limit of
-    solo prove: see its --help).
+    solo prove: see its --help). A search that stops at that limit is said
+    on stderr; the map is drawn all the same and the exit status stays 0.
 
     \b
     Examples:
@@ -66,7 +67,14 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     data = None
     if stats is not None:
         data = _read_stats(stats, adv)
-    text = render(adv, fmt, data, proven_marks(adv) if prove_it else None)
+    proven = None
+    if prove_it:
+        proven, stopped_at = proven_marks(adv)
+        if stopped_at is not None:  # said, not left to an exit status: the map itself is drawn whole
+            click.echo(f"solo map: the --prove search stopped at its limit of {stopped_at:,} states before it was "
+                       "complete, so the soft-lock marks cover only the states it searched and no scene is marked "
+                       "as never entered ('solo prove --max-states' searches further)", err=True)
+    text = render(adv, fmt, data, proven)
     if output is not None:
         try:
             write_owned(output, text, MAP_FILE, force=force)
@@ -105,13 +113,16 @@ def _read_stats(path: Path, adv: Adventure) -> dict:
     return data
 
 
-def proven_marks(adv: Adventure) -> dict[str, set[str]]:
+def proven_marks(adv: Adventure) -> tuple[dict[str, set[str]], int | None]:
     """What ``solo prove`` finds, as marks for the map: the scenes soft-locks trap the party in (certain, even
-    from a search that stopped at its limit), and the scenes no reachable state enters (only from a complete one)."""
+    from a search that stopped at its limit), and the scenes no reachable state enters (only from a complete one);
+    then the state limit the search stopped at, or None when it was complete, since marks from a part of the
+    states would otherwise pass for the whole proof (new-user run: vellan's map said nothing of it)."""
     from ..sim.policies import prove_fighters
+    from ..sim.prove import limits
     from ..sim.prove.search import prove
 
-    proof = prove(adv, fighters=prove_fighters())
+    proof = prove(adv, max_states=limits.DEFAULT_MAX_STATES, fighters=prove_fighters())
     softlock = {cause[0] for cause in proof.soft_lock_groups if cause[0]}
     never = {u["scene"] for u in proof.unreachable if u["choice"] is None} if proof.complete else set()
-    return {"softlock": softlock, "never": never}
+    return {"softlock": softlock, "never": never}, None if proof.complete else limits.DEFAULT_MAX_STATES

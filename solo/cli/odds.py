@@ -74,9 +74,9 @@ def _weapon(key: str | None, option: str):
 @click.option("--lens-b", type=_LENS, help="The Lens B keeps every round (default none; not with --npc).")
 @click.option("--pc", "pc_spec", metavar="FILE|NAME",
               help="Side A is this character: a file, one of your roster by name, or a ready-made one (espen).")
-@click.option("--npc", "npc_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Side B is this NPC (docs/npcs.md), deciding with its mind: an NPC file, or FILE:ID for one "
-                   "of an adventure's NPCs (scenes/vellan/npcs.toml:jonas).")
+@click.option("--npc", "npc_file", type=click.Path(path_type=Path),
+              help="Side B is this NPC (docs/npcs.md), deciding with its mind: an NPC file, or ADVENTURE:ID for "
+                   "one of an adventure's NPCs (a file of it, its folder or its name: vellan:jonas).")
 @click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
               help="The conflict type, with --pc or --npc: combat, social, foot_chase …")
 @click.option("--rounds", "round_limit", type=Whole(1, MAX_ROUNDS), metavar="N",

@@ -132,6 +132,17 @@ def _pct(entry: dict) -> str:
     return f"{entry['rate']:.1%} ({entry['low']:.1%}–{entry['high']:.1%})"
 
 
+def _fought(conflict: dict) -> str:
+    """How often a conflict was fought: the share of runs that fought it, and where a run may fight it again (a
+    retry loop), how many times a run fought it on average; 'fought 78,089 times (39044.5% of runs)' was no share
+    (new-user run)."""
+    n = conflict["fought"]
+    said = f"fought {n:,} time{'' if n == 1 else 's'}"
+    if n == conflict["runs"]:  # never twice in a run: the times are the runs
+        return f"{said} ({conflict['runs_rate']:.1%} of runs)"
+    return f"{said}, in {conflict['runs_rate']:.1%} of runs ({conflict['fought_per_run']:.1f} a run on average)"
+
+
 def _share(entry: dict) -> str:
     """A share of runs, whole percent; one under half a percent is "<1%", not a "0%" that reads as never."""
     return "<1%" if 0 < entry["rate"] < 0.005 else f"{entry['rate']:.0%}"
@@ -192,7 +203,7 @@ def _show(r: dict) -> None:
             n = c["fought"]
             esc = " (escalated from the opposed roll)" if c["escalated"] else ""
             say(console, "  ", (c["key"], "bold"), f" {c['type']}{esc}: {c['text']}", soft_wrap=True)
-            console.print(f"    fought {n:,} time{'' if n == 1 else 's'} ({c['fought_per_run']:.1%} of runs)")
+            console.print(f"    {_fought(c)}")
             if not n:
                 continue
             # a win is listed even when no run won: "won 0%" is the news, where its absence went unnoticed

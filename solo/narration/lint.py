@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..errors import did_you_mean
 from .narrator import Narrator
-from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Problem, Templates, allowed_slots, slot_errors
+from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Problem, Template, Templates, allowed_slots, slot_errors
 
 __all__ = ["check_templates", "required_keys"]
 
@@ -42,13 +42,11 @@ def check_templates(templates: Templates, conflict_types: Iterable[str] | None =
     types = list(conflict_types)
     problems: list[Problem] = list(templates.problems)
     known_scopes = set(types) | {GENERIC}
+    unused: dict[str, list[Template]] = {}  # an unknown type's lines, said once for all its events
     for (scope, event, variant), lines in sorted(templates.lines.items()):
         base = scope.split(".", 1)[0]
         if base not in known_scopes:
-            where = lines[0] if lines else None
-            problems.append(Problem(where.file if where else None, scope,
-                                    f"no conflict type {base!r}{did_you_mean(base, known_scopes)}; "
-                                    "these lines are never used", where.line if where else None, "warning"))
+            unused.setdefault(base, []).extend(lines)
         texts: set[str] = set()
         for t in lines:
             for message in slot_errors(event, variant, t.slots):  # templates built by hand, not loaded
@@ -59,6 +57,11 @@ def check_templates(templates: Templates, conflict_types: Iterable[str] | None =
             if not t.text.rstrip().endswith((".", "!", "?", '"', "”", "'")):
                 problems.append(Problem(t.file, t.path, "a line should end like a sentence (. ! ? or a quote)",
                                         t.line, "warning"))
+    for base, lines in unused.items():
+        where = min(lines, key=lambda t: (t.file or "", t.line or 0), default=None)
+        problems.append(Problem(where.file if where else None, base,
+                                f"no conflict type {base!r}{did_you_mean(base, known_scopes)}; "
+                                "these lines are never used", where.line if where else None, "warning"))
     narrator = Narrator(templates, random.Random(0))
     reported: set[tuple[str, str, str]] = set()
     for ctype, event, variant in required_keys(types):

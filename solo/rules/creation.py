@@ -293,8 +293,13 @@ def pregenerated(name: str, *, roster: str | None = None) -> Character:
     for file in sorted(PREGENS.glob("*.toml")):
         if file.stem == wanted or file.stem.startswith(wanted):
             return Character.from_dict(load_shipped_toml(file), file=file)
-    known = ", ".join(f"{f.stem.split('_')[0]} ({load_shipped_toml(f).get('name', f.stem)})"
-                      for f in sorted(PREGENS.glob("*.toml")))  # as the help names them: espen (Espen Lind)
     where = f" ({roster})" if roster else ""
     raise SoloError(f"no character {name!r}: not a file, not in your roster{where}, and no ready-made one "
-                    f"(known: {known})")
+                    f"(known: {ready_made_names()})")
+
+
+def ready_made_names() -> str:
+    """The ready-made characters as the help names them, "espen (Espen Lind)": what a message that refuses a
+    name offers instead."""
+    return ", ".join(f"{f.stem.split('_')[0]} ({load_shipped_toml(f).get('name', f.stem)})"
+                     for f in sorted(PREGENS.glob("*.toml")))

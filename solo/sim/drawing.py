@@ -148,20 +148,22 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[
     it to (``stalemate`` and ``fled`` go where ``lost`` goes): a map marks them (``[lost, stalemate*]``) so that a
     round limit that sends every stalemate to the defeat scene shows (new-user run). Only the endings that are
     not a degree of the one they fall back on (an exceptional success is a success, a "yes, and" a yes, a
-    party in comae has lost); a stalemate only with a round limit, the opponents' flight or surrender only where
-    there are opponents."""
+    party in comae has lost); a stalemate only with a round limit (read as the engine reads it: a conflict with no
+    ``rounds`` written still stops at the default limit, so its stalemate is marked too), the opponents' flight or
+    surrender only where there are opponents."""
     from ..story.play.actions import ACTIONS
 
     action = choice.action
     if action is None or action.kind not in ACTIONS:
         return []
+    verb = ACTIONS[action.kind]
     out: list[tuple[str, str | None]] = []
-    for outcome in ACTIONS[action.kind].optional:
+    for outcome in verb.optional:
         fallback = FALLBACK.get(outcome)
         # a degree of what it falls back on ("exceptional_success" of "success", "yes_and" of "yes") goes unmarked
         if outcome in action.branches or fallback is None or fallback in outcome.split("_") or outcome == COMAE:
             continue
-        if outcome == STALEMATE and not action.spec.get("rounds"):
+        if outcome == STALEMATE and not verb.arg(action.spec, "rounds"):
             continue
         if outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED) and not action.spec.get("npcs"):
             continue

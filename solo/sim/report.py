@@ -137,6 +137,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         conflicts.append({
             "key": key, "scene": scene, "choice": choice, "text": text, "type": c["type"],
             "escalated": key.endswith("+escalated"), "fought": n, "fought_per_run": round(n / runs, 6),
+            "runs": c["runs"], "runs_rate": round(c["runs"] / runs, 6),
             "outcomes": {o: _rate(c["outcomes"].get(o, 0), n) for o in PARTY_OUTCOMES},
             "rounds_mean": round(rounds_total / n, 4) if n else None,
             "rounds_median": median_of(c["rounds"]),

@@ -58,7 +58,9 @@ class Tally:
         self._escalated = False
         self._sides: dict[str, tuple[str, str | None, bool]] = {}  # participant id -> (side, npc id, obstacle)
         self._conflict: dict | None = None
+        self._conflict_key = ""
         self._npc_exits: set[str] = set()
+        self._fought: set[str] = set()  # the conflicts this run has fought: a conflict fought again is one run
         self._pending_skill = ""
 
     # -- the sink ------------------------------------------------------------------------
@@ -69,6 +71,7 @@ class Tally:
         self._choice = None
         self._choice_key = None
         self._conflict = None
+        self._fought = set()
 
     def __call__(self, event: Event) -> None:
         handler = _HANDLERS.get(event.kind)
@@ -132,7 +135,7 @@ class Tally:
         entry = self.conflicts.get(key)
         if entry is None:
             entry = self.conflicts[key] = {
-                "type": d["type"], "fought": 0, "outcomes": {}, "rounds": {}, "party_pool_lost": 0,
+                "type": d["type"], "fought": 0, "runs": 0, "outcomes": {}, "rounds": {}, "party_pool_lost": 0,
                 "opponents_pool_lost": 0, "npc_lenses": {}, "pc_lenses": {}, "npc_fled": 0,
                 "npc_surrendered": 0, "pc_fled": 0, "pc_surrendered": 0, "luck": 0,
             }
@@ -147,6 +150,7 @@ class Tally:
                 npc = self._npc(nid)
                 npc["conflicts"] += 1
         self._conflict = entry
+        self._conflict_key = key
         self._npc_exits = set()
 
     def _npc(self, nid: str) -> dict:
@@ -196,6 +200,9 @@ class Tally:
         if c is None:
             return
         c["fought"] += 1
+        if self._conflict_key not in self._fought:
+            self._fought.add(self._conflict_key)
+            c["runs"] += 1
         _bump(c["outcomes"], d["outcome"])
         _bump(c["rounds"], str(d["rounds"]))
         for pid, lost in d["pool_lost"].items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ...story.format.text import shown
 from ...story.play.chances import SAMPLED_CONFLICTS, SAMPLED_STYLES
 from . import walkthrough as prove_walkthrough
 
@@ -132,7 +133,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     out.append("Endings")
     for name, found in proof.endings.items():
         scene = adv.scenes[name]
-        title = f"{name} ({scene.title})"
+        title = f"{name} ({shown(scene.title)})"
         if not found["reachable"]:
             out.append(f"  {title}: NOT REACHED" + ("" if proof.complete else " (within the states searched)"))
             continue

@@ -116,12 +116,14 @@ class Builder(Readers):
                                             "adventure with no player character")
             pc = None
         elif pc is not None:
-            from ...rules.creation import pregenerated
+            from ...rules.creation import pregenerated, ready_made_names
 
             try:
                 pregenerated(pc)
-            except SoloError as exc:
-                self.fail(file, "adventure.pc", str(exc))
+            except SoloError:  # its message lists files and the roster, which an adventure cannot name
+                self.fail(file, "adventure.pc", f"no ready-made character {pc!r}: only a ready-made character can "
+                                                f"be named here, not a character file or one of your roster "
+                                                f"(ready-made: {ready_made_names()})")
                 pc = None
         if self.tables_dirs():
             self.table_set()  # the adventure's own tables are checked even if no choice rolls on them yet

@@ -53,10 +53,11 @@ if TYPE_CHECKING:
 FALLEN = "__fallen__"
 DEAD_END = "__dead_end__"
 #: The endings the engine reaches on its own, not scenes of the adventure: the title the game announces, the
-#: outcome, and what a report shows in place of the id.
+#: outcome, and what a report shows in place of the id. Each title says what happened: the two shared one, and
+#: a report listed "(whole party out) │ The end of the road" over "(no way on) │ The end of the road".
 ENGINE_ENDINGS: dict[str, tuple[str, str | None, str]] = {
-    FALLEN: ("The end of the road", "fallen", "(whole party out)"),
-    DEAD_END: ("The end of the road", None, "(no way on)"),
+    FALLEN: ("The party has fallen", "fallen", "(whole party out)"),
+    DEAD_END: ("A dead end", None, "(no way on)"),
 }
 #: Builds the Decider of an NPC in a game, in place of its own mind.
 MindFactory = Callable[["NPC", "Game"], Decider | None]
