@@ -471,4 +471,4 @@ def test_a_dead_end_and_a_fallen_party_have_titles_of_their_own(tmp_path):
     [row] = [line for line in result.output.splitlines() if "(no way on)" in line]
     assert "A dead end" in row, result.output
     assert ending_name(load_adventure(story), DEAD_END) == "a dead end"
-    assert ending_name(load_adventure(story), FALLEN) == "the party has fallen; outcome: fallen"
+    assert ending_name(load_adventure(story), FALLEN) == "the party has fallen"  # not "; outcome: fallen" after it

@@ -821,7 +821,9 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
     if ending == OPEN_END:
         return "the story's end"
     title, outcome, _ = ENGINE_ENDINGS.get(ending or "", ENGINE_ENDINGS[DEAD_END])
-    return title.lower() + (f"; outcome: {outcome_words(outcome)}" if outcome else "")
+    words = outcome_words(outcome) if outcome else ""
+    # "the party has fallen; outcome: fallen" says it twice: an outcome the title already holds is left out
+    return title.lower() + (f"; outcome: {words}" if words and words.lower() not in title.lower() else "")
 
 
 def journal_path(save_path: Path) -> Path:
