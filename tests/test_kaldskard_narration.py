@@ -463,3 +463,24 @@ def test_a_chase_of_three_is_never_both(kaldskard, templates, scene, label, part
             if head and in_round.get(int(head.group(1)), 0) > 2:
                 assert not [s for s in sentences(paragraph) if both.search(s) and "{" not in s
                             and not re.search(r"\band\b.*\bboth\b", s)], (seed, paragraph)
+
+
+class _Stop(Exception):
+    """The first menu of the scene: far enough."""
+
+
+class _StopAtMenu:
+    def decide(self, question):
+        raise _Stop
+
+
+@pytest.mark.parametrize("night", ["camp_night", "shieling_dawn"])
+def test_a_night_by_the_fire_dries_you_out(kaldskard, night):
+    """A night 'warm for the first time since Nedre Bru', then the saddle said 'You are still wet from below' and
+    took a point of BODY for it (new-user run): a night by a fire clears being soaked, on either road."""
+    game = Game(dataclasses.replace(kaldskard, start=night), seed=1, decider=_StopAtMenu(),
+                party=[pregenerated("espen")])
+    game.state.flags["soaked"] = True
+    with pytest.raises(_Stop):
+        game.play()
+    assert game.state.scene == night and not game.state.flags.get("soaked")
