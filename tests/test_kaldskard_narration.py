@@ -484,3 +484,33 @@ def test_a_night_by_the_fire_dries_you_out(kaldskard, night):
     with pytest.raises(_Stop):
         game.play()
     assert game.state.scene == night and not game.state.flags.get("soaked")
+
+
+class _Menu:
+    """Keeps the first scene menu's options, then stops."""
+
+    def __init__(self):
+        self.options = None
+
+    def decide(self, question):
+        if question.kind == "choice":
+            self.options = {o.label: o.detail for o in question.options}
+        raise _Stop
+
+
+def test_a_conflict_with_nobody_fit_to_face_you_says_no_contest_in_the_menu(kaldskard):
+    """Ragna talked down at the toll (CHA 0) was offered at the camp as 'one argument: … lose, and she may win you',
+    with no odds, then was no contest (new-user run): the menu now says it before the choice."""
+    for spent, said in ((0, "no contest: Ragna Ulvsdotter is spent (CHA 0)"), (12, None)):
+        menu = _Menu()
+
+        def talked_down(event, spent=spent):  # as the toll argument left her, once the camp is entered
+            if event.kind == "scene_entered":
+                game.state.npcs["ragna"].pools["CHA"].current = spent
+
+        game = Game(dataclasses.replace(kaldskard, start="outlaw_camp"), seed=1, decider=menu,
+                    party=[pregenerated("espen")], sink=talked_down)
+        with pytest.raises(_Stop):
+            game.play()
+        [detail] = [d for label, d in menu.options.items() if label.startswith("Argue that the living")]
+        assert (said in detail) if said else ("no contest" not in detail), detail

@@ -212,6 +212,30 @@ def conflict_job(game: Game, key: str, spec: dict, store: SharedChains, running:
     return first_menu(key, started, started.participants[0], store, running=running)
 
 
+def no_contest(game: Game, spec: dict) -> str | None:
+    """Where the conflict ``spec`` would have nobody against the party, because every NPC in it is spent and
+    cannot push on (or in comae), the menu's words for it: "no contest: Ragna Ulvsdotter is spent (CHA 0)". A
+    social conflict offered against an NPC talked down an hour before read "lose, and she may win you" with no
+    odds, then was no contest. None where someone would face the party (or an obstacle is in it)."""
+    from .actions import ACTIONS, conflict_type_of, obstacle_of
+
+    verb = ACTIONS["conflict"]
+    if obstacle_of(spec) is not None or spec.get("vehicle") is not None:
+        return None
+    npc_ids = list(verb.arg(spec, "npcs"))
+    if not npc_ids:
+        return None
+    ctype = conflict_type_of(game, spec)
+    parts, _, in_comae = game.conflict_sides(ctype, npc_ids, None, pc_decider=None, mind=lambda nid, npc: None,
+                                             copies=True)
+    foes = [p for p in parts if p.side == "b"]
+    if any(p.pool.current > 0 or p.can_push for p in foes):
+        return None
+    said = [f"{p.name} is spent ({ctype.pool_label} {p.pool.current})" for p in foes]
+    said += [f"{name} is in comae" for name in in_comae]
+    return "no contest: " + "; ".join(said) if said else None
+
+
 def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
     """The conflict ``spec`` as its first round would stand if it started now, built from copies (the PC
     keeping no Lens, the NPCs as fresh twins of their minds, drawing from a generator of their own): what
