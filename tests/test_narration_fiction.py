@@ -618,3 +618,46 @@ def test_rounds_without_a_result_are_told_before_the_way_out_that_ends_them(temp
     drawn = [event for _rnd, event, _t, _a, _b in narrator.picks]
     assert drawn.index("stalemate_run") < drawn.index("fled")
     assert all("without result" not in line for line in dict(told)["conflict_end"])
+
+
+# Words that tell a plea or a deal as put to the other side and turned down: "ignores the offer", "does not answer
+# the offer", "Nobody takes Ragna up on it", "gets no reply", "gets none".
+_ANSWERED = re.compile(r"\{target|\banswer|ignore|\brepl(?:y|ies)\b|up on it|takes up|\bno one\b|\bnobody\b"
+                       r"|unanswered|refus|gets none", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("adventure", [None, "kaldskard", "vellan"])
+def test_a_plea_nobody_was_asked_about_is_not_told_as_turned_down(adventure):
+    """Before: '"Take it. It never did me any good," Ragna offers.', and the next round 'Ingrid ignores the offer,
+    so Ragna has to keep arguing.' (Kaldskard's toll, a social conflict); in a party fight '"Enough! Please,
+    enough," Torgny gasps.', then 'Elin does not answer the offer'. No question was put to the player: a plea or a
+    deal said at a Pool clue is a sign of the NPC's nerve, not an exit (docs/rules.md §5.1); the player is asked
+    only when the NPC yields or runs (exit_offer). So the line that follows it through (steadies.offer) speaks of
+    the NPC alone, and nobody is said to ignore, refuse or not answer it."""
+    if adventure is None:
+        templates = load_templates()
+    else:
+        from solo.story.format.library import find_adventure
+        from solo.story.format.loader import load_adventure
+
+        loaded = load_adventure(find_adventure(adventure))
+        templates = load_templates(extra_data=[(loaded.source, loaded.templates)])
+    lines = [t for (_scope, event, variant), ts in templates.lines.items() for t in ts
+             if event == "steadies" and variant == "offer"]
+    assert len(lines) >= 15
+    assert [f"{t.file}:{t.line}: {t.text}" for t in lines if _ANSWERED.search(t.text)] == []
+
+
+def test_a_plea_that_comes_to_nothing_is_followed_through_as_the_npc_s_own_doing(templates):
+    """The case above, played: NPCs that plead or bargain at their Pool clues against a party of two and fight on
+    are followed through, and never by a line that says one of the party turned them down."""
+    followed = 0
+    for seed in range(60):
+        events = fight(("social", "combat")[seed % 2], seed, pcs=("Espen Lind", "Sigrid Berg"))
+        narrator = Recording(templates, random.Random(seed), speech={"break": 1, "bargain_wavering": 1})
+        narrate_events(events, narrator)
+        for _rnd, event, t, _actor, _target in narrator.picks:
+            if event == "steadies" and ".offer" in t.path:
+                followed += 1
+                assert not _ANSWERED.search(t.text), (seed, t.text)
+    assert followed >= 5
