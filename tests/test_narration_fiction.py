@@ -194,6 +194,32 @@ def test_a_fumble_nobody_profits_from_is_a_near_miss(templates):
     assert profits and all(t.filters.get("result") == frozenset({"lost"}) for t in profits)
 
 
+@pytest.mark.parametrize("ctype", ("combat", "social"))
+def test_a_fumble_profits_the_one_who_won_the_round(templates, ctype):
+    """Before, at Kaldskard's toll (seed 5, three players): 'A blunder: Hallstein hands Ingrid the moment on a
+    plate.' when Ingrid had failed (78/70) and Hedda won the round. A fumble the other side profits from names the
+    round's winner; one whose round an ally of the fumbler won costs nothing, and is told as a near miss."""
+    named = allied = 0
+    for seed in range(80):
+        events = fight(ctype, seed, pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True)
+        narrator, _ = told(templates, events, seed)
+        winners = {e["round"]: e["winner"] for e in events if e.kind == "round_result"}
+        side = {p["id"]: p["side"] for e in events if e.kind == "conflict_start" for p in e["participants"]}
+        facts = iter(f for event, f in narrator.facts if event == "exceptional_failure")
+        for rnd, event, _t, actor, target in narrator.picks:
+            if event != "exceptional_failure":
+                continue
+            result = next(facts)["result"]
+            winner = winners[rnd]
+            if winner is not None and side[winner] != actor.side:
+                named += 1
+                assert result == "lost" and target.id == winner, (seed, rnd, actor.id, target.id, winner)
+            else:
+                allied += winner is not None
+                assert result == "stalled", (seed, rnd)
+    assert named >= 5 and allied >= 1
+
+
 @pytest.mark.parametrize("ctype", ("foot_chase", "car_chase", "sneaking"))
 def test_a_run_of_rounds_without_result_is_one_sentence(templates, ctype):
     """Before: 8 to 17 rounds of traffic filler in a row."""

@@ -590,9 +590,7 @@ class Narrator:
         # winner's names whom it went for) wait for that choice (strike_target), so that it names the one struck
         late = bool(d.get("chooses"))
         lines = [] if late else self._exchange(cast)
-        fumbles = [self.say(cast, "exceptional_failure", p, cast.opponent(p),
-                            facts={"result": "stalled" if d.get("winner") is None else "lost"})
-                   for p in self._fumbled]
+        fumbles = [self._fumble(cast, p, d.get("winner")) for p in self._fumbled]
         if late:
             self._after_exchange = fumbles + self._beat
         else:
@@ -628,6 +626,15 @@ class Narrator:
             return lines
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
+
+    def _fumble(self, cast: Cast, fumbler: Person, winner_id: str | None) -> str | None:
+        """A fumble, told with the round's result: one the other side profits from (``lost``) names the one who
+        won the round, not whoever the fumbler last faced ("hands Ingrid the moment on a plate" when Hedda won
+        it); one nobody profits from, or whose round an ally of the fumbler won, is a near miss (``stalled``)."""
+        winner = cast.persons.get(winner_id or "")
+        if winner is not None and winner.side != fumbler.side:
+            return self.say(cast, "exceptional_failure", fumbler, winner, facts={"result": "lost"})
+        return self.say(cast, "exceptional_failure", fumbler, cast.opponent(fumbler), facts={"result": "stalled"})
 
     def _on_strike_target(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """The winner chose whom to strike among several: the round's moves are told now, the winner's aimed at
