@@ -15,7 +15,7 @@ import pytest
 from conftest import make_char
 
 from solo.events import Event, EventLog
-from solo.minds.bots import GreedyDecider, RandomDecider
+from solo.minds.bots import GreedyDecider, LensKeeper, RandomDecider
 from solo.narration import Cast, Narrator, load_templates, narrate_events
 from solo.npc.model import NPC
 from solo.rules.conflict import Conflict
@@ -60,8 +60,9 @@ def _npc(name: str, **extra) -> NPC:
 
 
 def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind",), round_limit=14,
-          stubborn: bool = False, skill: int = 50):
-    """One conflict; ``stubborn`` sides never yield (and PCs push on when it pays), else they choose at random."""
+          stubborn: bool = False, skill: int = 50, npc_lens: str | None = None):
+    """One conflict; ``stubborn`` sides never yield (and PCs push on when it pays), else they choose at random;
+    ``npc_lens``: the NPC keeps that Lens every round."""
     ctype = conflict_type(ctype_key)
     side_a = []
 
@@ -76,7 +77,8 @@ def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind
     if ctype.static:
         b = obstacle("Old lock", "hard")
     else:
-        b = from_character(npc or _npc("Siri Dahl"), "b", ctype, decider=decider(5))
+        b = from_character(npc or _npc("Siri Dahl"), "b", ctype,
+                           decider=LensKeeper(npc_lens) if npc_lens else decider(5))
     log = EventLog()
     Conflict(ctype, [*side_a, b], random.Random(seed), sink=log, round_limit=round_limit).run()
     return log.events
@@ -687,3 +689,30 @@ def test_a_plea_that_comes_to_nothing_is_followed_through_as_the_npc_s_own_doing
                 followed += 1
                 assert not _ANSWERED.search(t.text), (seed, t.text)
     assert followed >= 5
+
+
+# A declaration that says the move was done well, not only what was tried.
+_DONE_WELL = re.compile(r"efficien|flawless|expertly|like a master|textbook|with deadly|precisely", re.IGNORECASE)
+
+
+def test_a_declaration_that_claims_skill_is_told_only_of_a_won_round(templates):
+    """Before, at Kaldskard's toll (seed 5, three players): 'Ragna attacks with a flat, terrible efficiency.' when
+    Ragna had failed her roll (40/30). A declaration is told once the dice have fallen, so one that says the move
+    was done well carries [result:won]; played through many fights with a cold NPC, none is told of a failed
+    roll, and the line is still told of a won one."""
+    cold = _npc("Ragna Ulvsdotter", code_block={"personality": ["Correct", "Boring"], "motivation": ["Loiter"],
+                                                 "disposition": "Neutral",
+                                                 "event": {"topic": "Health", "sign": "negative",
+                                                           "example": "a bad knee"}})
+    well = 0
+    for seed in range(60):
+        events = fight("combat", seed, npc=cold, pcs=("Espen Lind", "Sigrid Berg"), npc_lens="aggressive")
+        narrator, _ = told(templates, events, seed)
+        rolled = {(e["round"], e["actor"]): bool(e["success"]) for e in events if e.kind == "roll"}
+        for rnd, event, t, actor, _target in narrator.picks:
+            if event in ("declare", "follow_up") and _DONE_WELL.search(t.text):
+                well += 1
+                assert rolled.get((rnd, actor.id)), (seed, rnd, actor.id, t.text)
+    assert well >= 1
+    lines = [t for (_s, event, _v), ts in templates.lines.items() if event in ("declare", "follow_up") for t in ts]
+    assert [t.text for t in lines if _DONE_WELL.search(t.text) and t.filters.get("result") != {"won"}] == []
