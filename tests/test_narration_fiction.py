@@ -60,9 +60,9 @@ def _npc(name: str, **extra) -> NPC:
 
 
 def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind",), round_limit=14,
-          stubborn: bool = False, skill: int = 50, npc_lens: str | None = None):
+          stubborn: bool = False, skill: int = 50, npc_lens: str | None = None, allies: tuple[NPC, ...] = ()):
     """One conflict; ``stubborn`` sides never yield (and PCs push on when it pays), else they choose at random;
-    ``npc_lens``: the NPC keeps that Lens every round."""
+    ``npc_lens``: the NPC keeps that Lens every round; ``allies``: more NPCs on its side."""
     ctype = conflict_type(ctype_key)
     side_a = []
 
@@ -79,8 +79,9 @@ def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind
     else:
         b = from_character(npc or _npc("Siri Dahl"), "b", ctype,
                            decider=LensKeeper(npc_lens) if npc_lens else decider(5))
+    side_b = [b] + [from_character(ally, "b", ctype, decider=decider(6 + i)) for i, ally in enumerate(allies)]
     log = EventLog()
-    Conflict(ctype, [*side_a, b], random.Random(seed), sink=log, round_limit=round_limit).run()
+    Conflict(ctype, [*side_a, *side_b], random.Random(seed), sink=log, round_limit=round_limit).run()
     return log.events
 
 
@@ -716,3 +717,43 @@ def test_a_declaration_that_claims_skill_is_told_only_of_a_won_round(templates):
     assert well >= 1
     lines = [t for (_s, event, _v), ts in templates.lines.items() if event in ("declare", "follow_up") for t in ts]
     assert [t.text for t in lines if _DONE_WELL.search(t.text) and t.filters.get("result") != {"won"}] == []
+
+
+# A bearing that says the NPC wants to be gone, and one that speaks of a loss it took.
+_WANTS_OUT = re.compile(r"way out|somewhere else|elsewhere|give way|ready to run|bolt\b", re.IGNORECASE)
+_A_LOSS = re.compile(r"\bloss\b|setback|losing", re.IGNORECASE)
+
+
+def _code_block(*personality: str) -> dict:
+    return {"personality": list(personality), "motivation": ["Loiter"], "disposition": "Neutral",
+            "event": {"topic": "Health", "sign": "negative", "example": "a bad knee"}}
+
+
+def test_a_bearing_fits_how_the_round_went_for_the_npc_and_its_side(templates):
+    """Before, at Kaldskard's toll (seed 5, three players): 'Torgny seems to wish he was somewhere else entirely.'
+    right after Torgny won the round and knocked Ingrid down, and 'Hallstein notes the loss as if it happened to
+    someone else.' when his side had just scored. Played through many party fights against two NPCs, a bearing
+    that wants out is never told of the NPC that just won the round, and one about a loss never of an NPC whose
+    side won it (an ally's win is no loss: the bearing lines take it as neither won nor lost)."""
+    pairs = ((("Shy", "Nervous"), ("Correct", "Boring")), (("Correct", "Indifferent"), ("Nervous", "Shy")))
+    wants_out = losses = 0
+    for seed in range(80):
+        first, second = pairs[seed % 2]
+        npc = _npc("Torgny", code_block=_code_block(*first))
+        ally = _npc("Hallstein", code_block=_code_block(*second))
+        events = fight(("combat", "social")[seed // 2 % 2], seed, npc=npc, allies=(ally,),
+                       pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True)
+        narrator, _ = told(templates, events, seed)
+        side = {p["id"]: p["side"] for e in events if e.kind == "conflict_start" for p in e["participants"]}
+        winners = {e["round"]: e["winner"] for e in events if e.kind == "round_result"}
+        for rnd, event, t, actor, _target in narrator.picks:
+            if event != "bearing":
+                continue
+            winner = winners.get(rnd)
+            if _WANTS_OUT.search(t.text):
+                wants_out += 1
+                assert winner != actor.id, (seed, rnd, actor.id, t.text)
+            if _A_LOSS.search(t.text):
+                losses += 1
+                assert winner is None or side[winner] != actor.side, (seed, rnd, actor.id, t.text)
+    assert wants_out >= 3 and losses >= 3

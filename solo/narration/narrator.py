@@ -676,11 +676,16 @@ class Narrator:
         lines: list[str | None] = []
         if cast.decided:
             return lines  # the conflict is over: its aftermath tells how the winner carries it, not a bearing
+        won_by = next((cast.persons[k].side for k, r in self._results.items() if r == "won" and k in cast.persons),
+                      None)
         for p in cast.persons.values():
             if p.pc or p.obstacle or not p.active or p.manner is None or not p.results:
                 continue
-            result = p.results[-1]
-            swing = next((SWINGS[t][result] for t in p.traits if t in SWINGS and result in SWINGS[t]), None)
+            result: str | None = p.results[-1]
+            if result == "lost" and won_by == p.side:
+                result = None  # an ally won the round: no loss to carry ("notes the loss"), nor a win of its own
+            swing = next((SWINGS[t][result] for t in p.traits if t in SWINGS and result in SWINGS[t]),
+                         None) if result is not None else None
             if swing is None and result == "won" and any(t == "impulsive" for t in p.traits):
                 swing = manner_of(tuple(t for t in p.traits if t != "impulsive")) or p.manner
             facts = {"result": result}
