@@ -16,6 +16,7 @@ from conftest import make_char
 
 from solo.events import Event, EventLog
 from solo.minds.bots import GreedyDecider, LensKeeper, RandomDecider
+from solo.minds.npc import NPCMind
 from solo.narration import Cast, Narrator, load_templates, narrate_events
 from solo.npc.model import NPC
 from solo.rules.conflict import Conflict
@@ -60,11 +61,14 @@ def _npc(name: str, **extra) -> NPC:
 
 
 def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind",), round_limit=14,
-          stubborn: bool = False, skill: int = 50, npc_lens: str | None = None, allies: tuple[NPC, ...] = ()):
+          stubborn: bool = False, skill: int = 50, npc_lens: str | None = None, allies: tuple[NPC, ...] = (),
+          minded: bool = False):
     """One conflict; ``stubborn`` sides never yield (and PCs push on when it pays), else they choose at random;
-    ``npc_lens``: the NPC keeps that Lens every round; ``allies``: more NPCs on its side."""
+    ``npc_lens``: the NPC keeps that Lens every round; ``allies``: more NPCs on its side; ``minded``: the NPCs
+    decide by their Code Blocks, as in play (their morale's events in the log too)."""
     ctype = conflict_type(ctype_key)
     side_a = []
+    log = EventLog()
 
     def decider(n: int):
         return GreedyDecider(random.Random(seed * 7 + n)) if stubborn else RandomDecider(random.Random(seed * 7 + n))
@@ -77,10 +81,11 @@ def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind
     if ctype.static:
         b = obstacle("Old lock", "hard")
     else:
-        b = from_character(npc or _npc("Siri Dahl"), "b", ctype,
-                           decider=LensKeeper(npc_lens) if npc_lens else decider(5))
-    side_b = [b] + [from_character(ally, "b", ctype, decider=decider(6 + i)) for i, ally in enumerate(allies)]
-    log = EventLog()
+        npc = npc or _npc("Siri Dahl")
+        b = from_character(npc, "b", ctype, decider=LensKeeper(npc_lens) if npc_lens
+                           else NPCMind(npc, random.Random(seed * 7 + 5), sink=log) if minded else decider(5))
+    side_b = [b] + [from_character(ally, "b", ctype, decider=NPCMind(ally, random.Random(seed * 7 + 6 + i), sink=log)
+                                   if minded else decider(6 + i)) for i, ally in enumerate(allies)]
     Conflict(ctype, [*side_a, *side_b], random.Random(seed), sink=log, round_limit=round_limit).run()
     return log.events
 
@@ -757,3 +762,39 @@ def test_a_bearing_fits_how_the_round_went_for_the_npc_and_its_side(templates):
                 losses += 1
                 assert winner is None or side[winner] != actor.side, (seed, rnd, actor.id, t.text)
     assert wants_out >= 3 and losses >= 3
+
+
+def test_an_npc_that_just_showed_fear_is_not_told_calm_or_fierce_the_same_round(monkeypatch, templates):
+    """Before, at Kaldskard's toll (seed 5, three players), in one round: 'Eyvind gives ground, eyes flicking towards
+    the way out.' (its nerve failing, on screen) then 'There is no patience in Eyvind, only push.'; and
+    'Hallstein's eyes flick about for somewhere to run.' (a fearful Pool clue) then 'Hallstein shows no more
+    feeling than a ledger would.' Played through many party fights against NPCs whose minds decide (their morale
+    shown as in play), a round in which an NPC showed fear tells no bearing of it but a timid one."""
+    told: list[tuple[int, str, str, str | None]] = []
+    real = Narrator.say
+
+    def spy(self, cast, event, actor, *args, **kwargs):
+        if event in ("bearing", "wavering", "breaking"):
+            variants = kwargs.get("variants") or [None]
+            told.append((cast.round, event, actor.id, variants[0]))
+        return real(self, cast, event, actor, *args, **kwargs)
+
+    monkeypatch.setattr(Narrator, "say", spy)
+    morale = clues = 0
+    for seed in range(60):
+        told.clear()
+        # a cold or fierce first entry gives the bearing, a nervous second one a temper quick to run
+        first = ("Correct", "Aggressive", "Indifferent")[seed % 3]
+        npc = _npc("Eyvind", code_block=_code_block(first, "Nervous"))
+        ally = _npc("Hallstein", code_block=_code_block("Boring", "Shy"))
+        events = fight(("combat", "social")[seed % 2], seed, npc=npc, allies=(ally,), minded=True,
+                       pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True)
+        narrate_events(events, Narrator(templates, random.Random(seed)))
+        nerve = {(e["round"], e["actor"]) for e in events
+                 if e.kind == "npc_morale" and e.get("after") in ("shaken", "broken") and e["after"] != e["before"]}
+        fearful = {(rnd, who) for rnd, event, who, variant in told if event != "bearing" and variant == "fearful"}
+        morale, clues = morale + len(nerve), clues + len(fearful)
+        for rnd, event, who, manner in told:
+            if event == "bearing" and (rnd, who) in nerve | fearful:
+                assert manner == "timid", (seed, rnd, who, manner)
+    assert morale >= 10 and clues >= 10
