@@ -798,3 +798,27 @@ def test_an_npc_that_just_showed_fear_is_not_told_calm_or_fierce_the_same_round(
             if event == "bearing" and (rnd, who) in nerve | fearful:
                 assert manner == "timid", (seed, rnd, who, manner)
     assert morale >= 10 and clues >= 10
+
+
+# What the screen and the journal say of an exit, in bold, before its line of story (solo.ui.view, ``_on_exit``).
+_EXIT_SAID = {"fled": re.compile(r"\bflee", re.IGNORECASE),
+              "surrendered": re.compile(r"\b(?:gives?|\{gives\|give\}) (?:it )?up\b", re.IGNORECASE)}
+
+
+@pytest.mark.parametrize("adventure", [None, "kaldskard", "vellan"])
+def test_the_story_of_an_exit_does_not_repeat_what_the_screen_says_of_it(adventure):
+    """Before: 'Ingrid flees.' (the screen's line for a player's character who runs) and at once 'Ingrid turns and
+    flees.' (combat.fled), the same thing twice; 'Lars gives up.' and 'Lars gives up the hunt.' likewise. A fled
+    or surrendered line tells how, in other words than the screen's 'flees' and 'gives up'."""
+    if adventure is None:
+        templates = load_templates()
+    else:
+        from solo.story.format.library import find_adventure
+        from solo.story.format.loader import load_adventure
+
+        loaded = load_adventure(find_adventure(adventure))
+        templates = load_templates(extra_data=[(loaded.source, loaded.templates)])
+    lines = [(event, t) for (_scope, event, _variant), ts in templates.lines.items() if event in _EXIT_SAID
+             for t in ts]
+    assert len(lines) >= 60
+    assert [f"{t.file}:{t.line}: {t.text}" for event, t in lines if _EXIT_SAID[event].search(t.text)] == []
