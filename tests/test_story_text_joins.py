@@ -69,3 +69,18 @@ def test_a_party_is_never_told_you_all_are(name, size):
         wrong += [(seed, m.group(0)) for m in re.finditer(r"\byou (?:all|both) (?:are|were|have|had)\b",
                                                           QUOTED.sub("", text), re.IGNORECASE)]
     assert wrong == []
+
+
+@pytest.mark.parametrize("name", ["tutorial", "vellan", "kaldskard"])
+def test_one_player_is_told_of_in_one_person(name):
+    """Before, Kaldskard's snow bridge for one player: 'The snow gives under Hedda Myhre with a sigh … and Hedda
+    Myhre crawls clear. Wet to the skin, you lose an hour getting warm again.': the same person named, then
+    addressed. With one PC "you" is that PC, so a text that names the acting PC does not also say "you" (outside
+    speech); a party's texts may, since there "you" is the party."""
+    switched = []
+    for seed, pc, text in _shown_texts(name, 1, seeds=60):
+        for para in text.split("\n\n"):
+            told = QUOTED.sub("", para)
+            if pc and pc in told and re.search(r"\byou(?:r|rs|rself)?\b", told, re.IGNORECASE):
+                switched.append((seed, para))
+    assert switched == []
