@@ -504,12 +504,15 @@ def test_a_conflict_with_nobody_fit_to_face_you_says_no_contest_in_the_menu(kald
     for spent, said in ((0, "no contest: Ragna Ulvsdotter is spent (CHA 0)"), (12, None)):
         menu = _Menu()
 
-        def talked_down(event, spent=spent):  # as the toll argument left her, once the camp is entered
+        games: list[Game] = []
+
+        def talked_down(event, spent=spent, games=games):  # as the toll argument left her, once in the camp
             if event.kind == "scene_entered":
-                game.state.npcs["ragna"].pools["CHA"].current = spent
+                games[0].state.npcs["ragna"].pools["CHA"].current = spent
 
         game = Game(dataclasses.replace(kaldskard, start="outlaw_camp"), seed=1, decider=menu,
                     party=[pregenerated("espen")], sink=talked_down)
+        games.append(game)
         with pytest.raises(_Stop):
             game.play()
         [detail] = [d for label, d in menu.options.items() if label.startswith("Argue that the living")]

@@ -107,6 +107,22 @@ def test_a_disposition_told_is_known_and_names_the_npc_as_the_players_do(vellan)
     assert "*A big man in a docker's coat is now Neutral towards you.*" in journal.text()
 
 
+def test_a_disposition_that_does_not_move_is_not_told_again(vellan):
+    """Before: 'Ragna Ulvsdotter is now Affectionate towards you.' a second time, when a Kaldskard choice shifted
+    her one rung up the ladder and she already stood at its top. A shift that stops at the end of the ladder, or a
+    'to' the rung it is already on, changes nothing, and the players are not told it did (a move is, as before)."""
+    events: list[Event] = []
+    game = Game(vellan, seed=1, decider=RandomDecider(random.Random(1)), sink=events.append)
+    game.state.npcs.update(_npcs(game))
+    game.apply(_effect(vellan, {"disposition": "knut", "to": "Affectionate"}))
+    game.apply(_effect(vellan, {"disposition": "knut", "shift": 1}))
+    game.apply(_effect(vellan, {"disposition": "knut", "to": "Affectionate"}))
+    game.apply(_effect(vellan, {"disposition": "knut", "shift": -1}))
+    told = [(e["before"], e["after"]) for e in events if e.kind == "disposition"]
+    assert told == [(told[0][0], "Affectionate"), ("Affectionate", "Friendly")]
+    assert told[0][0] != "Affectionate"
+
+
 def test_what_an_npc_brought_in_by_the_story_shows_at_once(vellan):
     """Open play's strangers and a Luck contact are met with name, trade and mood: the card shows all three."""
     game = Game(vellan, seed=1, decider=RandomDecider(random.Random(1)))

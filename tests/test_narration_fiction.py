@@ -15,7 +15,8 @@ import pytest
 from conftest import make_char
 
 from solo.events import Event, EventLog
-from solo.minds.bots import GreedyDecider, RandomDecider
+from solo.minds.bots import GreedyDecider, LensKeeper, RandomDecider
+from solo.minds.npc import NPCMind
 from solo.narration import Cast, Narrator, load_templates, narrate_events
 from solo.npc.model import NPC
 from solo.rules.conflict import Conflict
@@ -60,10 +61,14 @@ def _npc(name: str, **extra) -> NPC:
 
 
 def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind",), round_limit=14,
-          stubborn: bool = False, skill: int = 50):
-    """One conflict; ``stubborn`` sides never yield (and PCs push on when it pays), else they choose at random."""
+          stubborn: bool = False, skill: int = 50, npc_lens: str | None = None, allies: tuple[NPC, ...] = (),
+          minded: bool = False):
+    """One conflict; ``stubborn`` sides never yield (and PCs push on when it pays), else they choose at random;
+    ``npc_lens``: the NPC keeps that Lens every round; ``allies``: more NPCs on its side; ``minded``: the NPCs
+    decide by their Code Blocks, as in play (their morale's events in the log too)."""
     ctype = conflict_type(ctype_key)
     side_a = []
+    log = EventLog()
 
     def decider(n: int):
         return GreedyDecider(random.Random(seed * 7 + n)) if stubborn else RandomDecider(random.Random(seed * 7 + n))
@@ -76,9 +81,12 @@ def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind
     if ctype.static:
         b = obstacle("Old lock", "hard")
     else:
-        b = from_character(npc or _npc("Siri Dahl"), "b", ctype, decider=decider(5))
-    log = EventLog()
-    Conflict(ctype, [*side_a, b], random.Random(seed), sink=log, round_limit=round_limit).run()
+        npc = npc or _npc("Siri Dahl")
+        b = from_character(npc, "b", ctype, decider=LensKeeper(npc_lens) if npc_lens
+                           else NPCMind(npc, random.Random(seed * 7 + 5), sink=log) if minded else decider(5))
+    side_b = [b] + [from_character(ally, "b", ctype, decider=NPCMind(ally, random.Random(seed * 7 + 6 + i), sink=log)
+                                   if minded else decider(6 + i)) for i, ally in enumerate(allies)]
+    Conflict(ctype, [*side_a, *side_b], random.Random(seed), sink=log, round_limit=round_limit).run()
     return log.events
 
 
@@ -192,6 +200,32 @@ def test_a_fumble_nobody_profits_from_is_a_near_miss(templates):
     generic = load_templates().get("generic", "exceptional_failure")
     profits = [t for t in generic if "{target}" in t.text and "moment" in t.text]
     assert profits and all(t.filters.get("result") == frozenset({"lost"}) for t in profits)
+
+
+@pytest.mark.parametrize("ctype", ("combat", "social"))
+def test_a_fumble_profits_the_one_who_won_the_round(templates, ctype):
+    """Before, at Kaldskard's toll (seed 5, three players): 'A blunder: Hallstein hands Ingrid the moment on a
+    plate.' when Ingrid had failed (78/70) and Hedda won the round. A fumble the other side profits from names the
+    round's winner; one whose round an ally of the fumbler won costs nothing, and is told as a near miss."""
+    named = allied = 0
+    for seed in range(80):
+        events = fight(ctype, seed, pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True)
+        narrator, _ = told(templates, events, seed)
+        winners = {e["round"]: e["winner"] for e in events if e.kind == "round_result"}
+        side = {p["id"]: p["side"] for e in events if e.kind == "conflict_start" for p in e["participants"]}
+        facts = iter(f for event, f in narrator.facts if event == "exceptional_failure")
+        for rnd, event, _t, actor, target in narrator.picks:
+            if event != "exceptional_failure":
+                continue
+            result = next(facts)["result"]
+            winner = winners[rnd]
+            if winner is not None and side[winner] != actor.side:
+                named += 1
+                assert result == "lost" and target.id == winner, (seed, rnd, actor.id, target.id, winner)
+            else:
+                allied += winner is not None
+                assert result == "stalled", (seed, rnd)
+    assert named >= 5 and allied >= 1
 
 
 @pytest.mark.parametrize("ctype", ("foot_chase", "car_chase", "sneaking"))
@@ -618,3 +652,173 @@ def test_rounds_without_a_result_are_told_before_the_way_out_that_ends_them(temp
     drawn = [event for _rnd, event, _t, _a, _b in narrator.picks]
     assert drawn.index("stalemate_run") < drawn.index("fled")
     assert all("without result" not in line for line in dict(told)["conflict_end"])
+
+
+# Words that tell a plea or a deal as put to the other side and turned down: "ignores the offer", "does not answer
+# the offer", "Nobody takes Ragna up on it", "gets no reply", "gets none".
+_ANSWERED = re.compile(r"\{target|\banswer|ignore|\brepl(?:y|ies)\b|up on it|takes up|\bno one\b|\bnobody\b"
+                       r"|unanswered|refus|gets none", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("adventure", [None, "kaldskard", "vellan"])
+def test_a_plea_nobody_was_asked_about_is_not_told_as_turned_down(adventure):
+    """Before: '"Take it. It never did me any good," Ragna offers.', and the next round 'Ingrid ignores the offer,
+    so Ragna has to keep arguing.' (Kaldskard's toll, a social conflict); in a party fight '"Enough! Please,
+    enough," Torgny gasps.', then 'Elin does not answer the offer'. No question was put to the player: a plea or a
+    deal said at a Pool clue is a sign of the NPC's nerve, not an exit (docs/rules.md §5.1); the player is asked
+    only when the NPC yields or runs (exit_offer). So the line that follows it through (steadies.offer) speaks of
+    the NPC alone, and nobody is said to ignore, refuse or not answer it."""
+    if adventure is None:
+        templates = load_templates()
+    else:
+        from solo.story.format.library import find_adventure
+        from solo.story.format.loader import load_adventure
+
+        loaded = load_adventure(find_adventure(adventure))
+        templates = load_templates(extra_data=[(loaded.source, loaded.templates)])
+    lines = [t for (_scope, event, variant), ts in templates.lines.items() for t in ts
+             if event == "steadies" and variant == "offer"]
+    assert len(lines) >= 15
+    assert [f"{t.file}:{t.line}: {t.text}" for t in lines if _ANSWERED.search(t.text)] == []
+
+
+def test_a_plea_that_comes_to_nothing_is_followed_through_as_the_npc_s_own_doing(templates):
+    """The case above, played: NPCs that plead or bargain at their Pool clues against a party of two and fight on
+    are followed through, and never by a line that says one of the party turned them down."""
+    followed = 0
+    for seed in range(60):
+        events = fight(("social", "combat")[seed % 2], seed, pcs=("Espen Lind", "Sigrid Berg"))
+        narrator = Recording(templates, random.Random(seed), speech={"break": 1, "bargain_wavering": 1})
+        narrate_events(events, narrator)
+        for _rnd, event, t, _actor, _target in narrator.picks:
+            if event == "steadies" and ".offer" in t.path:
+                followed += 1
+                assert not _ANSWERED.search(t.text), (seed, t.text)
+    assert followed >= 5
+
+
+# A declaration that says the move was done well, not only what was tried.
+_DONE_WELL = re.compile(r"efficien|flawless|expertly|like a master|textbook|with deadly|precisely", re.IGNORECASE)
+
+
+def test_a_declaration_that_claims_skill_is_told_only_of_a_won_round(templates):
+    """Before, at Kaldskard's toll (seed 5, three players): 'Ragna attacks with a flat, terrible efficiency.' when
+    Ragna had failed her roll (40/30). A declaration is told once the dice have fallen, so one that says the move
+    was done well carries [result:won]; played through many fights with a cold NPC, none is told of a failed
+    roll, and the line is still told of a won one."""
+    cold = _npc("Ragna Ulvsdotter", code_block={"personality": ["Correct", "Boring"], "motivation": ["Loiter"],
+                                                 "disposition": "Neutral",
+                                                 "event": {"topic": "Health", "sign": "negative",
+                                                           "example": "a bad knee"}})
+    well = 0
+    for seed in range(60):
+        events = fight("combat", seed, npc=cold, pcs=("Espen Lind", "Sigrid Berg"), npc_lens="aggressive")
+        narrator, _ = told(templates, events, seed)
+        rolled = {(e["round"], e["actor"]): bool(e["success"]) for e in events if e.kind == "roll"}
+        for rnd, event, t, actor, _target in narrator.picks:
+            if event in ("declare", "follow_up") and _DONE_WELL.search(t.text):
+                well += 1
+                assert rolled.get((rnd, actor.id)), (seed, rnd, actor.id, t.text)
+    assert well >= 1
+    lines = [t for (_s, event, _v), ts in templates.lines.items() if event in ("declare", "follow_up") for t in ts]
+    assert [t.text for t in lines if _DONE_WELL.search(t.text) and t.filters.get("result") != {"won"}] == []
+
+
+# A bearing that says the NPC wants to be gone, and one that speaks of a loss it took.
+_WANTS_OUT = re.compile(r"way out|somewhere else|elsewhere|give way|ready to run|bolt\b", re.IGNORECASE)
+_A_LOSS = re.compile(r"\bloss\b|setback|losing", re.IGNORECASE)
+
+
+def _code_block(*personality: str) -> dict:
+    return {"personality": list(personality), "motivation": ["Loiter"], "disposition": "Neutral",
+            "event": {"topic": "Health", "sign": "negative", "example": "a bad knee"}}
+
+
+def test_a_bearing_fits_how_the_round_went_for_the_npc_and_its_side(templates):
+    """Before, at Kaldskard's toll (seed 5, three players): 'Torgny seems to wish he was somewhere else entirely.'
+    right after Torgny won the round and knocked Ingrid down, and 'Hallstein notes the loss as if it happened to
+    someone else.' when his side had just scored. Played through many party fights against two NPCs, a bearing
+    that wants out is never told of the NPC that just won the round, and one about a loss never of an NPC whose
+    side won it (an ally's win is no loss: the bearing lines take it as neither won nor lost)."""
+    pairs = ((("Shy", "Nervous"), ("Correct", "Boring")), (("Correct", "Indifferent"), ("Nervous", "Shy")))
+    wants_out = losses = 0
+    for seed in range(80):
+        first, second = pairs[seed % 2]
+        npc = _npc("Torgny", code_block=_code_block(*first))
+        ally = _npc("Hallstein", code_block=_code_block(*second))
+        events = fight(("combat", "social")[seed // 2 % 2], seed, npc=npc, allies=(ally,),
+                       pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True)
+        narrator, _ = told(templates, events, seed)
+        side = {p["id"]: p["side"] for e in events if e.kind == "conflict_start" for p in e["participants"]}
+        winners = {e["round"]: e["winner"] for e in events if e.kind == "round_result"}
+        for rnd, event, t, actor, _target in narrator.picks:
+            if event != "bearing":
+                continue
+            winner = winners.get(rnd)
+            if _WANTS_OUT.search(t.text):
+                wants_out += 1
+                assert winner != actor.id, (seed, rnd, actor.id, t.text)
+            if _A_LOSS.search(t.text):
+                losses += 1
+                assert winner is None or side[winner] != actor.side, (seed, rnd, actor.id, t.text)
+    assert wants_out >= 3 and losses >= 3
+
+
+def test_an_npc_that_just_showed_fear_is_not_told_calm_or_fierce_the_same_round(monkeypatch, templates):
+    """Before, at Kaldskard's toll (seed 5, three players), in one round: 'Eyvind gives ground, eyes flicking towards
+    the way out.' (its nerve failing, on screen) then 'There is no patience in Eyvind, only push.'; and
+    'Hallstein's eyes flick about for somewhere to run.' (a fearful Pool clue) then 'Hallstein shows no more
+    feeling than a ledger would.' Played through many party fights against NPCs whose minds decide (their morale
+    shown as in play), a round in which an NPC showed fear tells no bearing of it but a timid one."""
+    told: list[tuple[int, str, str, str | None]] = []
+    real = Narrator.say
+
+    def spy(self, cast, event, actor, *args, **kwargs):
+        if event in ("bearing", "wavering", "breaking"):
+            variants = kwargs.get("variants") or [None]
+            told.append((cast.round, event, actor.id, variants[0]))
+        return real(self, cast, event, actor, *args, **kwargs)
+
+    monkeypatch.setattr(Narrator, "say", spy)
+    morale = clues = 0
+    for seed in range(60):
+        told.clear()
+        # a cold or fierce first entry gives the bearing, a nervous second one a temper quick to run
+        first = ("Correct", "Aggressive", "Indifferent")[seed % 3]
+        npc = _npc("Eyvind", code_block=_code_block(first, "Nervous"))
+        ally = _npc("Hallstein", code_block=_code_block("Boring", "Shy"))
+        events = fight(("combat", "social")[seed % 2], seed, npc=npc, allies=(ally,), minded=True,
+                       pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True)
+        narrate_events(events, Narrator(templates, random.Random(seed)))
+        nerve = {(e["round"], e["actor"]) for e in events
+                 if e.kind == "npc_morale" and e.get("after") in ("shaken", "broken") and e["after"] != e["before"]}
+        fearful = {(rnd, who) for rnd, event, who, variant in told if event != "bearing" and variant == "fearful"}
+        morale, clues = morale + len(nerve), clues + len(fearful)
+        for rnd, event, who, manner in told:
+            if event == "bearing" and (rnd, who) in nerve | fearful:
+                assert manner == "timid", (seed, rnd, who, manner)
+    assert morale >= 10 and clues >= 10
+
+
+# What the screen and the journal say of an exit, in bold, before its line of story (solo.ui.view, ``_on_exit``).
+_EXIT_SAID = {"fled": re.compile(r"\bflee", re.IGNORECASE),
+              "surrendered": re.compile(r"\b(?:gives?|\{gives\|give\}) (?:it )?up\b", re.IGNORECASE)}
+
+
+@pytest.mark.parametrize("adventure", [None, "kaldskard", "vellan"])
+def test_the_story_of_an_exit_does_not_repeat_what_the_screen_says_of_it(adventure):
+    """Before: 'Ingrid flees.' (the screen's line for a player's character who runs) and at once 'Ingrid turns and
+    flees.' (combat.fled), the same thing twice; 'Lars gives up.' and 'Lars gives up the hunt.' likewise. A fled
+    or surrendered line tells how, in other words than the screen's 'flees' and 'gives up'."""
+    if adventure is None:
+        templates = load_templates()
+    else:
+        from solo.story.format.library import find_adventure
+        from solo.story.format.loader import load_adventure
+
+        loaded = load_adventure(find_adventure(adventure))
+        templates = load_templates(extra_data=[(loaded.source, loaded.templates)])
+    lines = [(event, t) for (_scope, event, _variant), ts in templates.lines.items() if event in _EXIT_SAID
+             for t in ts]
+    assert len(lines) >= 60
+    assert [f"{t.file}:{t.line}: {t.text}" for event, t in lines if _EXIT_SAID[event].search(t.text)] == []

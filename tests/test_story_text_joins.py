@@ -14,6 +14,7 @@ from solo.rules.creation import pregenerated
 from solo.sim.policies import make_policy
 from solo.story.format.library import find_adventure
 from solo.story.format.loader import load_adventure
+from solo.story.format.text import fill
 from solo.story.play.engine import Game
 
 BAD_JOIN = re.compile(r"\S  +\S| [.,;:!?](?:\s|$)")
@@ -33,3 +34,53 @@ def test_bots_are_shown_no_badly_joined_text(name):
                     seen += 1
                     assert not BAD_JOIN.search(line.strip()), (name, seed, line)
     assert seen > 100
+
+
+def _shown_texts(name: str, size: int, seeds: int = 30):
+    """Every scene and branch text bots are shown playing ``name`` with a party of ``size``, slots filled as the
+    screen fills them: (seed, the acting PC's name, the text)."""
+    adventure = load_adventure(find_adventure(name))
+    for seed in range(seeds):
+        log = EventLog()
+        bot = make_policy(("random", "cautious", "bold")[seed % 3], random.Random(seed))
+        party = []
+        for who in ("Hedda Myhre", "Bente Lie", "Elin Strand")[:size]:
+            pc = pregenerated("espen")
+            pc.name = who
+            party.append(pc)
+        Game(adventure, seed=seed, decider=bot, sink=log, party=party).play()
+        for event in log.events:
+            if event.kind in ("scene_entered", "branch_text"):
+                slots = {**(event.data.get("slots") or {}), "party_size": size}
+                yield seed, str(slots.get("pc", "")), fill(str(event.data.get("text", "")), slots)
+
+
+QUOTED = re.compile(r'"[^"]*"')
+
+
+@pytest.mark.parametrize("name", ["tutorial", "vellan", "kaldskard"])
+@pytest.mark.parametrize("size", [2, 3])
+def test_a_party_is_never_told_you_all_are(name, size):
+    """Before, Kaldskard's outlaw ending for three: 'By spring you all are outlaws too, as far as the sheriff is
+    concerned, and perhaps as far as you all are.', and the saddle: 'You all are still wet from below'. {you} reads
+    "you all" or "you both" for a party, and a verb after it reads wrong: such a sentence is recast."""
+    wrong = []
+    for seed, _pc, text in _shown_texts(name, size):
+        wrong += [(seed, m.group(0)) for m in re.finditer(r"\byou (?:all|both) (?:are|were|have|had)\b",
+                                                          QUOTED.sub("", text), re.IGNORECASE)]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("name", ["tutorial", "vellan", "kaldskard"])
+def test_one_player_is_told_of_in_one_person(name):
+    """Before, Kaldskard's snow bridge for one player: 'The snow gives under Hedda Myhre with a sigh … and Hedda
+    Myhre crawls clear. Wet to the skin, you lose an hour getting warm again.': the same person named, then
+    addressed. With one PC "you" is that PC, so a text that names the acting PC does not also say "you" (outside
+    speech); a party's texts may, since there "you" is the party."""
+    switched = []
+    for seed, pc, text in _shown_texts(name, 1, seeds=60):
+        for para in text.split("\n\n"):
+            told = QUOTED.sub("", para)
+            if pc and pc in told and re.search(r"\byou(?:r|rs|rself)?\b", told, re.IGNORECASE):
+                switched.append((seed, para))
+    assert switched == []

@@ -78,6 +78,7 @@ class Person:
     results: list[str] = field(default_factory=list)  # per round: "won", "lost" or "stalled"
     edges: int = 0  # Clever wins in a row
     signalled: bool = False  # its body language said it would rather run (a fearful clue)
+    afraid: int = -1  # the last round its fear was shown: a fearful Pool clue, or its nerve failing (npc_morale)
     offered: bool = False  # it begged or bargained and the fight went on
     steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
 

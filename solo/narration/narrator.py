@@ -59,6 +59,9 @@ BEARING_CLASHES: Mapping[str, frozenset[str]] = {
 }
 #: Where a swinging temper goes: Moody sinks when a round goes against it and lifts when one goes its way;
 #: Impulsive flares when it loses a round and settles back when it wins one (docs/narration.md, "Manner").
+#: The morale states an NPC's nerve shows on screen as fear (solo.minds.morale: "gives ground, eyes flicking
+#: towards the way out"): in a round that showed it, its bearing is a timid one (docs/narration.md, "Manner").
+AFRAID = frozenset({"shaken", "broken"})
 SWINGS: Mapping[str, Mapping[str, str]] = {"moody": {"lost": "timid", "won": "warm"},
                                           "impulsive": {"lost": "fierce"}}
 
@@ -548,6 +551,19 @@ class Narrator:
             lines += self._plea(cast, actor, target)
         return lines
 
+    def _on_npc_morale(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        """An NPC's nerve fails (the screen shows it: "gives ground, eyes flicking towards the way out"): nothing
+        is told here, but its bearing this round may not say otherwise."""
+        if d.get("after") in AFRAID and d.get("after") != d.get("before") and d.get("actor") in cast.persons:
+            cast.persons[d["actor"]].afraid = cast.round
+        return []
+
+    def _on_npc_break(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        """Its nerve is gone: it runs, yields or begs (one that "fights on like a cornered animal" shows no fear)."""
+        if d.get("actor") in cast.persons and d.get("reaction") != "fight_on":
+            cast.persons[d["actor"]].afraid = cast.round
+        return []
+
     def _on_roll(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.target, actor.roll, actor.success = d.get("target"), d.get("roll"), bool(d.get("success"))
@@ -590,9 +606,7 @@ class Narrator:
         # winner's names whom it went for) wait for that choice (strike_target), so that it names the one struck
         late = bool(d.get("chooses"))
         lines = [] if late else self._exchange(cast)
-        fumbles = [self.say(cast, "exceptional_failure", p, cast.opponent(p),
-                            facts={"result": "stalled" if d.get("winner") is None else "lost"})
-                   for p in self._fumbled]
+        fumbles = [self._fumble(cast, p, d.get("winner")) for p in self._fumbled]
         if late:
             self._after_exchange = fumbles + self._beat
         else:
@@ -628,6 +642,15 @@ class Narrator:
             return lines
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
+
+    def _fumble(self, cast: Cast, fumbler: Person, winner_id: str | None) -> str | None:
+        """A fumble, told with the round's result: one the other side profits from (``lost``) names the one who
+        won the round, not whoever the fumbler last faced ("hands Ingrid the moment on a plate" when Hedda won
+        it); one nobody profits from, or whose round an ally of the fumbler won, is a near miss (``stalled``)."""
+        winner = cast.persons.get(winner_id or "")
+        if winner is not None and winner.side != fumbler.side:
+            return self.say(cast, "exceptional_failure", fumbler, winner, facts={"result": "lost"})
+        return self.say(cast, "exceptional_failure", fumbler, cast.opponent(fumbler), facts={"result": "stalled"})
 
     def _on_strike_target(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """The winner chose whom to strike among several: the round's moves are told now, the winner's aimed at
@@ -669,19 +692,28 @@ class Narrator:
         lines: list[str | None] = []
         if cast.decided:
             return lines  # the conflict is over: its aftermath tells how the winner carries it, not a bearing
+        won_by = next((cast.persons[k].side for k, r in self._results.items() if r == "won" and k in cast.persons),
+                      None)
         for p in cast.persons.values():
             if p.pc or p.obstacle or not p.active or p.manner is None or not p.results:
                 continue
-            result = p.results[-1]
-            swing = next((SWINGS[t][result] for t in p.traits if t in SWINGS and result in SWINGS[t]), None)
+            result: str | None = p.results[-1]
+            if result == "lost" and won_by == p.side:
+                result = None  # an ally won the round: no loss to carry ("notes the loss"), nor a win of its own
+            swing = next((SWINGS[t][result] for t in p.traits if t in SWINGS and result in SWINGS[t]),
+                         None) if result is not None else None
             if swing is None and result == "won" and any(t == "impulsive" for t in p.traits):
                 swing = manner_of(tuple(t for t in p.traits if t != "impulsive")) or p.manner
             facts = {"result": result}
             if swing is not None and swing != p.manner:
                 p.manner = swing
                 lines.append(self.say(cast, "manner_shift", p, cast.opponent(p), variants=[swing], facts=facts))
-            elif self.rng.random() < BEARING and p.lens not in BEARING_CLASHES.get(p.manner, ()):
-                lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[p.manner], facts=facts))
+            else:
+                # just after it showed fear, whatever its manner, it carries itself as a timid one does: not "shows
+                # no more feeling than a ledger would" after "eyes flick about for somewhere to run"
+                bearing = "timid" if p.afraid == cast.round else p.manner
+                if self.rng.random() < BEARING and p.lens not in BEARING_CLASHES.get(bearing, ()):
+                    lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[bearing], facts=facts))
         return lines
 
     def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None, ends: bool = False) -> list[str | None]:
@@ -758,8 +790,10 @@ class Narrator:
             told = True
             clue = "breaking" if level == 2 else "wavering"
             lines.append(self.say(cast, clue, hurt, dealer, variants=[hurt.temper or ""], pool=pool, ctype=aside))
-            if hurt.temper == "fearful" and hurt.voiced:
-                hurt.signalled = True  # its body language said "run": a later round must follow that through
+            if hurt.temper == "fearful":
+                hurt.afraid = cast.round  # "eyes flick about for somewhere to run": no ledger-calm bearing now
+                if hurt.voiced:
+                    hurt.signalled = True  # its body language said "run": a later round must follow that through
             if level == 2:
                 kind = hurt.breaks_by or self.rng.choice(("plea", "bargain"))
                 lines += self._speech(cast, kind, hurt, dealer, self.speech["break"])

@@ -255,6 +255,8 @@ class Disposition(EffectVerb):
         if not self.arg(a, "told"):
             return
         learn(game, a["disposition"], "disposition")  # the players are told it
+        if after == before:  # a shift past the end of the ladder, or to the rung it stands on: nothing moved, and
+            return           # "is now Affectionate towards you" said again would tell the players it had
         game.emit("disposition", npc=a["disposition"], name=called(game, a["disposition"]), before=before,
                   after=after)
 
