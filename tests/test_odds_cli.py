@@ -326,26 +326,29 @@ def test_an_npcs_disposition_is_on_the_pcs_rolls_in_a_social_conflict_as_in_the_
     fight, and a Malicious and an Affectionate NPC won about as often (GM-tools review). Now all three put it on
     through one function; a fight is no social conflict and keeps the plain numbers."""
     pc, _ = files
-    chances = {}
+    talked_down, header, fight = {}, {}, {}
     for disposition in ("Unfriendly", "Neutral", "Friendly"):
         npc = tmp_path / f"{disposition}.toml"
         npc.write_text(COWARD + f'disposition = "{disposition}"\n', encoding="utf-8")
-        chances[disposition] = odds("--pc", pc, "--npc", str(npc), "-t", "social", "--rounds", "30",
-                                    "--lens-a", "cautious")["b_wins"]  # the NPC talks Tove down
-        header = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", str(npc), "-t", "social", "--rounds", "30",
-                                          "--lens-a", "cautious"]).output.splitlines()[0]
-        assert (f"Sneak is {disposition}" in header) == (disposition != "Neutral"), header
-        fight = odds("--pc", pc, "--npc", str(npc), "-t", "combat", "--rounds", "30", "--lens-a", "cautious")
-        chances[f"{disposition} fight"] = fight["b_wins"]
-    assert chances["Unfriendly"] > chances["Neutral"] > chances["Friendly"]
-    assert chances["Unfriendly fight"] == chances["Neutral fight"] == chances["Friendly fight"]
+        talked_down[disposition] = odds("--pc", pc, "--npc", str(npc), "-t", "social", "--rounds", "30",
+                                        "--lens-a", "cautious")["b_wins"]
+        if disposition != "Friendly":
+            header[disposition] = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", str(npc), "-t", "social",
+                                                           "--rounds", "30", "--lens-a", "cautious"]).output
+
+            fight[disposition] = odds("--pc", pc, "--npc", str(npc), "-t", "combat", "--rounds", "30", "--lens-a",
+                                      "cautious")["b_wins"]
+    assert talked_down["Unfriendly"] > talked_down["Neutral"] > talked_down["Friendly"]  # the NPC talks Tove down
+    assert "Sneak is Unfriendly -20" in header["Unfriendly"].splitlines()[0]
+    assert " is Neutral" not in header["Neutral"].splitlines()[0]
+    assert fight["Unfriendly"] == fight["Neutral"]
     won = {}
     for disposition in ("Malicious", "Affectionate"):
         result = CliRunner().invoke(cli, ["duel", "-t", "social", "--disposition", disposition, "--pc", pc, "--runs",
-                                          "300", "--seed", "4", "--json"])
+                                          "120", "--seed", "4", "--json"])
         assert result.exit_code == 0, result.output
         won[disposition] = json.loads(result.output)["outcomes"].get("won", 0)
-    assert won["Malicious"] > won["Affectionate"] + 100  # the NPC's side: a Malicious one is far harder to talk round
+    assert won["Malicious"] > won["Affectionate"] + 50  # the NPC's side: a Malicious one is far harder to talk round
 
 
 def test_an_adventures_npc_is_named_by_the_adventure_as_every_command_names_it():
