@@ -343,3 +343,17 @@ def test_an_adventures_careers_load_in_the_rulebooks_spelling_and_default_to_eve
     text = MINIMAL.replace('start = "hall"', 'start = "hall"\ncareers = ["criminal", "Doctor"]')
     assert load_adventure(write(tmp_path, text)).careers == ["Criminal", "Doctor"]
     assert load_adventure(write(tmp_path, MINIMAL)).careers is None
+
+
+def test_an_error_brings_no_warnings_that_only_follow_from_it(tmp_path):
+    """GM-tools review: a misspelt start added W101 'cannot be reached from the start' for every scene, and a
+    condition that could not be read (E004) added W103 'set but never read' for the flag it reads."""
+    typo = [p.code for p in problems_of(tmp_path, MINIMAL.replace('start = "hall"', 'start = "hal"'))]
+    assert "E003" in typo and "W101" not in typo
+    unread = [p.code for p in problems_of(tmp_path, MINIMAL.replace("not seen", "not seen and hass(1)"))]
+    assert "E004" in unread and "W103" not in unread
+    # and without the error, each warning is still given where it is true
+    unreached = MINIMAL + '\n[scenes.attic]\ntext = "Dust."\nending = true\n'
+    assert "W101" in [p.code for p in problems_of(tmp_path, unreached)]
+    never_read = [p.code for p in problems_of(tmp_path, MINIMAL.replace("not seen", "not key_seen"))]
+    assert "W103" in never_read

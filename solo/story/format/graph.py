@@ -151,7 +151,8 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
     """Add the whole-adventure problems to collector ``c``."""
     seen = reachable(adventure)
     for sid, scene in adventure.scenes.items():
-        if sid not in seen:
+        # with no start (missing or misspelt: an error of its own) every scene would be "unreachable": noise
+        if sid not in seen and adventure.start in adventure.scenes:
             c.add(scene.where.file, scene.where.path, "W101", f"scene {sid!r} cannot be reached from the start")
     for sid in dead_ends(adventure):
         scene = adventure.scenes[sid]
@@ -199,14 +200,16 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
             c.add(where.file, where.path, "W102",
                   f"{name!r} is read but never set, so it is always false / 0{did_you_mean(name, set_names)}")
     reported = set(read_names)
+    # a condition that could not be read (E004) reads names nobody knows: "set but never read" would be a guess
+    unsure = any(p.code == "E004" for p in c.problems)
     for e in all_effects(adventure):
         name = e.args[e.kind]
-        if EFFECTS[e.kind].sets_name and name not in reported:
+        if EFFECTS[e.kind].sets_name and name not in reported and not unsure:
             c.add(e.where.file, e.where.path, "W103",
                   f"{name!r} is set but never read{did_you_mean(name, read_names)}")
             reported.add(name)  # report each name once
     for name in [*adventure.flags, *adventure.counters]:
-        if name not in reported:
+        if name not in reported and not unsure:
             kind = "flags" if name in adventure.flags else "counters"
             c.add(adventure.meta_file, f"adventure.{kind}", "W103",
                   f"{name!r} is set at the start but never read{did_you_mean(name, read_names)}")
