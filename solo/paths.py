@@ -317,7 +317,7 @@ class NotOurs(PathError):
 
 
 def replace_problem(path: Path, kind: FileKind, *, force: bool = False, option: str | None = "--force",
-                    action: str = "replace it") -> str | None:
+                    action: str = "replace it", instead: str = "give another file name") -> str | None:
     """Why ``path`` may not be written now, or None. The one rule for every file solo writes at a
     user's request: create it, or replace a file of the same ``kind`` that solo wrote, or (with
     ``--force``) any regular file; never a folder, a device or a FIFO. ``option`` None: the command
@@ -336,16 +336,17 @@ def replace_problem(path: Path, kind: FileKind, *, force: bool = False, option: 
         return None
     if option is None:
         return f"{path} exists and is not {kind.name} solo wrote; move it away to let solo write there"
-    return (f"{path} exists and is not {kind.name} solo wrote; give another file name, "
+    return (f"{path} exists and is not {kind.name} solo wrote; {instead}, "
             f"or add {option} to {action}")
 
 
 def write_owned(path: Path, data: str | bytes, kind: FileKind, *, force: bool = False,
-                option: str | None = "--force") -> None:
+                option: str | None = "--force", instead: str = "give another file name") -> None:
     """Write ``path`` by the one rule (see :func:`replace_problem`): a new file is created exclusively, so
-    one that appears meanwhile is not replaced unseen. Raises :class:`NotOurs` or ``OSError``."""
+    one that appears meanwhile is not replaced unseen. Raises :class:`NotOurs` or ``OSError``. ``instead``: what
+    the user can do other than force it, where the command names the file (a folder option names no file)."""
     for _ in range(3):
-        problem = replace_problem(path, kind, force=force, option=option)
+        problem = replace_problem(path, kind, force=force, option=option, instead=instead)
         if problem:
             raise NotOurs(problem)
         if exists(path):

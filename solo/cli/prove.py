@@ -149,6 +149,8 @@ def time_now() -> float:
 #: The first line of a walkthrough solo prove wrote (a comment to solo play --script).
 WALKTHROUGH_MARK = b"# solo prove: a walkthrough"
 WALKTHROUGH_FILE = FileKind("a walkthrough", starts=(WALKTHROUGH_MARK,))
+#: What to do instead of --force where a file is in the way: the files are named by their endings, not by the user
+SCRIPTS_ELSEWHERE = "give --scripts another folder"
 
 
 def _script_paths(folder: Path, endings: list[str], *, force: bool) -> dict[str, Path]:
@@ -160,7 +162,7 @@ def _script_paths(folder: Path, endings: list[str], *, force: bool) -> dict[str,
     try:
         paths = {name: file_in(folder, f"{name}.txt", what="the walkthrough for ending") for name in endings}
         for path in paths.values():
-            problem = replace_problem(path, WALKTHROUGH_FILE, force=force)
+            problem = replace_problem(path, WALKTHROUGH_FILE, force=force, instead=SCRIPTS_ELSEWHERE)
             if problem:
                 raise UserError(f"--scripts: {problem}")
     except PathError as exc:
@@ -186,7 +188,8 @@ def _write_scripts(paths: dict[str, Path], walks: dict[str, Walkthrough | None],
             path.parent.mkdir(parents=True, exist_ok=True)
             head = (f"{WALKTHROUGH_MARK.decode()} to the ending {name!r} of {adventure}, seed {walk.seed}: "
                     f"{replay_command(spec, pcs, walk.seed, str(path))}")
-            write_owned(path, "\n".join([head, *walk.answers]) + "\n", WALKTHROUGH_FILE, force=force)
+            write_owned(path, "\n".join([head, *walk.answers]) + "\n", WALKTHROUGH_FILE, force=force,
+                        instead=SCRIPTS_ELSEWHERE)
             written[name] = str(path)
     except PathError as exc:
         raise UserError(str(exc)) from None

@@ -92,6 +92,8 @@ def test_prove_scripts_refuse_a_file_there_that_is_not_a_walkthrough(tmp_path, m
     (folder / written[0]).write_text(THEIRS, encoding="utf-8")
     refused = invoke(monkeypatch, tmp_path, "prove", str(TRAP), "--seeds", "3", "--scripts", "walks")
     assert_one_line_error(refused, written[0], "--force")
+    # the files are named by their endings: another folder, not "another file name" (which no option gives)
+    assert "give --scripts another folder" in refused.err and "file name" not in refused.err
     assert (folder / written[0]).read_text(encoding="utf-8") == THEIRS
 
 
