@@ -357,3 +357,13 @@ def test_an_error_brings_no_warnings_that_only_follow_from_it(tmp_path):
     assert "W101" in [p.code for p in problems_of(tmp_path, unreached)]
     never_read = [p.code for p in problems_of(tmp_path, MINIMAL.replace("not seen", "not key_seen"))]
     assert "W103" in never_read
+
+
+def test_a_pursuer_on_a_conflict_that_is_no_pursuit_is_an_error(tmp_path):
+    """GM-tools review: pursuer = "opponents" on a combat conflict was accepted and did nothing."""
+    fight = MINIMAL.replace('text = "Leave"\ngoto = "outside"', 'text = "Leave"\nconflict = { type = "combat", '
+                            'npcs = ["guard"], pursuer = "opponents", won = "outside", lost = "outside" }')
+    [problem] = [p for p in problems_of(tmp_path, fight) if p.code == "E005"]
+    assert problem.path.endswith("conflict.pursuer") and "a combat conflict is no pursuit" in problem.message
+    chase = fight.replace('type = "combat"', 'type = "foot_chase"')
+    assert not [p for p in problems_of(tmp_path, chase) if p.code.startswith("E")]

@@ -326,6 +326,9 @@ class Conflict(ActionVerb):
         if "pursuer" in spec and spec["pursuer"] not in PURSUERS:
             b.fail(file, f"{path}.pursuer", f"expected {' or '.join(PURSUERS)} (who chases, or hides, in a "
                                             f"pursuit), not {spec['pursuer']!r}", "E005")
+        elif "pursuer" in spec and ctype in b.types and b.types[ctype].pursuit is None:  # it would change nothing
+            b.fail(file, f"{path}.pursuer", f"a {ctype} conflict is no pursuit, so nobody chases or hides in it: "
+                                            "'pursuer' is for a chase, tracking or sneaking", "E005")
         flashy = spec.get("flamboyant")
         if flashy is not None:
             if not isinstance(flashy, list):
