@@ -472,3 +472,14 @@ def test_a_dead_end_and_a_fallen_party_have_titles_of_their_own(tmp_path):
     assert "A dead end" in row, result.output
     assert ending_name(load_adventure(story), DEAD_END) == "a dead end"
     assert ending_name(load_adventure(story), FALLEN) == "the party has fallen"  # not "; outcome: fallen" after it
+
+
+def test_a_long_text_coverage_lists_is_cut_with_a_sign_that_it_is():
+    """GM-tools review: coverage listed 'She melts into the crow', cut at 80 characters mid-word with nothing to
+    say it went on; it is cut as the map cuts its labels, with '…'."""
+    from solo.sim.drawing import clipped
+
+    text = "She melts into the crowd before anyone can stop her, and the ferry horn sounds once across the water."
+    cut = clipped(text, 80)
+    assert len(cut) <= 80 and cut.endswith("…") and text.startswith(cut[:-1])
+    assert clipped("You trip.", 80) == "You trip."

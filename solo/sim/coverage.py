@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..story.format.graph import branches_of
 from ..story.format.text import Block, Part, TextError, parse_text
+from .drawing import clipped
 
 if TYPE_CHECKING:
     from ..story.format.adventure import Adventure, Branch, Choice, Scene
@@ -141,7 +142,7 @@ def not_shown(adventure: Adventure, shown: dict[str, int]) -> list[dict[str, Any
             seen.add(key)
             if key not in shown:
                 out.append({"what": "branch", "where": f"{branch.where.file}: {branch.where.path}.text",
-                            "text": " ".join(branch.text.split())[:80]})
+                            "text": clipped(branch.text, 80)})  # cut with "…", not mid-word without a sign
             else:
                 sides(f"{key}:text", branch.text, branch.where.file, f"{branch.where.path}.text")
     return out

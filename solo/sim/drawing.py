@@ -179,10 +179,10 @@ def _edge_label(choice: Choice, outcomes: list[str]) -> str:
     """A choice's words, then its condition and its outcomes in brackets, short enough for a map."""
     extra = ""
     if choice.condition is not None:
-        extra += f" [if {_short(choice.condition.source, LABEL_WIDTH - 16)}]"
+        extra += f" [if {clipped(choice.condition.source, LABEL_WIDTH - 16)}]"
     if outcomes:
         extra += f" [{', '.join(outcomes)}]"
-    return _short(shown(choice.text), LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra
+    return clipped(shown(choice.text), LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra
 
 
 def _rates(stats: dict | None) -> dict[str, float] | None:
@@ -191,7 +191,8 @@ def _rates(stats: dict | None) -> dict[str, float] | None:
     return {sid: float(entry.get("rate", 0)) for sid, entry in stats.get("scenes", {}).items()}
 
 
-def _short(text: str, width: int = LABEL_WIDTH) -> str:
+def clipped(text: str, width: int = LABEL_WIDTH) -> str:
+    """``text`` on one line, cut to ``width`` with "…" where it is longer (the map's labels, coverage's texts)."""
     text = " ".join(str(text).split())
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
@@ -199,7 +200,7 @@ def _short(text: str, width: int = LABEL_WIDTH) -> str:
 def _node_text(adventure: Adventure, sid: str, rates: dict[str, float] | None) -> list[str]:
     scene = adventure.scenes[sid]
     title = shown(scene.title)
-    lines = [_short(title or sid)]
+    lines = [clipped(title or sid)]
     if title != sid:
         lines.append(f"({sid})")
     if rates is not None:
