@@ -190,3 +190,18 @@ def test_an_ending_the_author_left_to_its_fallback_is_marked_on_the_edge_it_take
     assert ("rich", "Climb the wall [success]") in labels and ("beaten", "Climb the wall [failure]") in labels
     assert ("beaten", "Wrestle him, no clock [lost, fled*, surrendered*, stalemate*]") in labels
     assert ("beaten", "Run him down [lost, surrendered*, stalemate*]") in labels  # a chase has no flight
+
+
+def test_a_once_only_choice_is_labelled_once_not_by_the_condition_it_loads_as(tmp_path):
+    """GM-tools review: the map labelled a `once = true` choice '[if chosen("road/1") == 0]', the condition it
+    becomes when loaded; it reads '[once]', with the choice's own condition beside it where it has one."""
+    source = tmp_path / "once.toml"
+    source.write_text(
+        '[adventure]\ntitle = "Once"\nstart = "road"\n\n[scenes.road]\ntext = "A road."\n\n'
+        '[[scenes.road.choices]]\ntext = "Rest"\nonce = true\ngoto = "road"\n\n'
+        '[[scenes.road.choices]]\ntext = "Pray"\nonce = true\nif = "not tired"\ngoto = "road"\n\n'
+        '[[scenes.road.choices]]\ntext = "Go"\ngoto = "end"\n\n[scenes.end]\ntext = "End."\nending = true\n',
+        encoding="utf-8")
+    drawn = CliRunner().invoke(cli, ["map", str(source)]).output
+    assert "Rest #91;once#93;" in drawn and "Pray #91;once#93; #91;if not tired#93;" in drawn, drawn  # [ ] escaped
+    assert "chosen(" not in drawn
