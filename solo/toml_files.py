@@ -67,7 +67,8 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
     try:
         return tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
-        raise TOMLError(exc.msg, file=file, line=exc.lineno, column=exc.colno) from None
+        raise TOMLError(exc.msg + _hint(exc.msg, text, exc.lineno), file=file, line=exc.lineno,
+                        column=exc.colno) from None
     except RecursionError:
         where = _deep_spot(text, _NESTING_LIMIT)
         if where is not None:
@@ -81,6 +82,17 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
         line, column = _long_number_spot(text) or (None, None)
         raise TOMLError(f"a number of more than {_DIGITS_LIMIT} digits", file=file, line=line, column=column,
                         syntax=False) from None
+
+
+def _hint(message: str, text: str, lineno: int | None) -> str:
+    """What a terse TOML message most often means, said beside it: "Illegal character '\\n'" alone named the end
+    of the line, not the quote missing before it (GM-tools review)."""
+    line = text.splitlines()[lineno - 1] if lineno and 0 < lineno <= len(text.splitlines()) else ""
+    if message == "Illegal character '\\n'" and ('"' in line or "'" in line):
+        return " (a string is not closed on this line: a quote is missing, or text over several lines needs \"\"\")"
+    if message == "Invalid value":
+        return " (text needs quotes, as in title = \"The mill\"; true and false are written in lower case)"
+    return ""
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:

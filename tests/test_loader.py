@@ -82,6 +82,10 @@ def test_toml_syntax_error_gives_line_and_column(tmp_path):
     text = MINIMAL.replace('title = "Tiny"', 'title = "Tiny')
     p = problems_of(tmp_path, text)[0]
     assert p.code == "E001" and p.line == 3 and p.column
+    # and says what it most likely means (GM-tools review: only "Illegal character '\n'", at the line's end)
+    assert "a string is not closed on this line: a quote is missing" in p.message
+    bare = problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', "title = Tiny"))[0]
+    assert bare.code == "E001" and "text needs quotes" in bare.message
 
 
 @pytest.mark.parametrize("old,new,code,fragment", [
