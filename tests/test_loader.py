@@ -371,3 +371,10 @@ def test_a_pursuer_on_a_conflict_that_is_no_pursuit_is_an_error(tmp_path):
     assert problem.path.endswith("conflict.pursuer") and "a combat conflict is no pursuit" in problem.message
     chase = fight.replace('type = "combat"', 'type = "foot_chase"')
     assert not [p for p in problems_of(tmp_path, chase) if p.code.startswith("E")]
+
+
+def test_an_unknown_section_written_only_as_a_dotted_table_has_its_line(tmp_path):
+    """GM-tools review: '[scenez.x]' gave 'error[E002]: [scenez] unknown section' with no line, where '[x]' had one."""
+    text = MINIMAL + '\n[scenez.x]\ntext = "b"\n'
+    [p] = [p for p in problems_of(tmp_path, text) if p.code == "E002"]
+    assert "unknown section [scenez]" in p.message and p.line == text.splitlines().index("[scenez.x]") + 1

@@ -62,6 +62,9 @@ class LineMap:
                 else:
                     current = self._resolve(name, arrays)
                 lines.setdefault(current, number)
+                parts = name.split(".")
+                for end in range(1, len(parts)):  # [scenez.x] opens [scenez] too: a problem of it has this line
+                    lines.setdefault(".".join(parts[:end]), number)
                 continue
             key = _KEY.match(line)
             if key:
