@@ -175,20 +175,14 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[
     return out
 
 
-#: A once-only choice's condition as loaded: its own condition (group 1), if it has one, and the "not yet chosen".
-_ONCE = re.compile(r'^(?:\((.*)\) and )?chosen\("(?:[^"\\]|\\.)*"\) == 0$', re.S)
-
-
 def _edge_label(choice: Choice, outcomes: list[str]) -> str:
     """A choice's words, then its condition and its outcomes in brackets, short enough for a map."""
     extra = ""
-    source = choice.condition.source if choice.condition is not None else None
-    if choice.once and source is not None:  # as written: "once", not the condition it loads as (schema.once_only)
-        own = _ONCE.match(source)
-        source = own.group(1) if own else None
+    written = choice.own_condition if choice.once else choice.condition  # "once", not what it loads as
+    if choice.once:
         extra += " [once]"
-    if source is not None:
-        extra += f" [if {clipped(source, LABEL_WIDTH - 16)}]"
+    if written is not None:
+        extra += f" [if {clipped(written.source, LABEL_WIDTH - 16)}]"
     if outcomes:
         extra += f" [{', '.join(outcomes)}]"
     return clipped(shown(choice.text), LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra

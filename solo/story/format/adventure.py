@@ -109,6 +109,7 @@ class Choice:
     goto: Branch | None = None
     action: Action | None = None
     once: bool = False  # once taken, gone for the rest of the game (also written into ``condition``)
+    own_condition: Condition | None = None  # with ``once``: its ``if`` as written, before "not yet chosen" joined it
     key: str = ""
     name: str = ""  # what ``chosen("scene/NAME")`` calls it: its ``id``, else its position from 1
     number: int = 0  # its position among the scene's choices as written, from 1: the number menus show

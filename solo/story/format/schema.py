@@ -403,6 +403,7 @@ class Builder(Readers):
                 choice.number = i + 1  # the same on every visit, whichever choices are offered
                 choice.name = self.choice_names[sid][i]  # what chosen("scene/…") calls it
                 if choice.once:
+                    choice.own_condition = choice.condition
                     choice.condition = once_only(sid, choice.name, choice.condition)
                 scene.choices.append(choice)
         return scene
