@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from ...story.format.text import shown
 from ...story.play.engine import DEAD_END, FALLEN
-from .search import ERROR, MAX_SWEEPS, Move, Node
+from .search import ERROR, MAX_SWEEPS, Move, Node, words
 
 if TYPE_CHECKING:
     from .search import Proof
@@ -202,30 +201,23 @@ def _soft_lock(proof: Proof, node: Node, ways: int) -> dict[str, Any]:
     it that way, and the shortest path in (each step as the menu numbers it)."""
     assert node.scene is not None  # a soft-lock is a state in a scene
     choices = {c.number: c for c in proof.adventure.scenes[node.scene].choices}
-    closed = [{"choice": str(number), "text": _words(choices[number].text), "if": source}
+    closed = [{"choice": str(number), "text": words(choices[number].text), "if": source}
               for number, source in node.closed]
     return {"scene": node.scene, "why": _why(node), "closed": closed, "entrances": ways,
             "path": path_to(proof, node)}
-
-
-def _words(text: str) -> str:
-    """A choice's words or a scene's title as the map and solo simulate show them, on one line: no state is there
-    to pick an ``{if}`` block's side, so each shows its first, and slots stay as written ("{words.case} pieces");
-    the markup itself ("{if knows_sister}her brother's{else}the pilot's{end}") is no help to a reader."""
-    return shown(" ".join(text.split()))
 
 
 def _unreachable(proof: Proof) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for scene in proof.adventure.scenes.values():
         if scene.id not in proof.entered:
-            out.append({"scene": scene.id, "choice": None, "text": _words(scene.title),
+            out.append({"scene": scene.id, "choice": None, "text": words(scene.title),
                         "where": f"{scene.where.file}: {scene.where.path}"})
             continue
         for choice in scene.choices:
             if (scene.id, choice.key) not in proof.offered:
                 out.append({"scene": scene.id, "choice": choice.name or choice.key,
-                            "text": _words(choice.text),
+                            "text": words(choice.text),
                             "where": f"{choice.where.file}: {choice.where.path}",
                             "party_size": reads_party_size(proof.adventure, choice)})
     return out

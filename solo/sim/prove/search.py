@@ -22,6 +22,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...story.format.text import shown
 from ...story.play.chances import Outcomes, Plan, escalation_outcomes, outcomes
 from ...story.play.engine import DEAD_END
 from .limits import DEFAULT_MAX_STATES
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ...rules.character import Character
-    from ...story.format.adventure import Adventure, Choice
+    from ...story.format.adventure import Adventure
     from ...story.play.chances import Fighters
 
     #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
@@ -252,7 +253,7 @@ class _Search:
         for position, choice in enumerate(offered, 1):
             self.offered.add((scene.id, choice.key))
             number = str(choice.number or position)  # the menu's own number: a scene keeps its gaps
-            move = Move(choice.key, number, _words(choice))
+            move = Move(choice.key, number, words(choice.text))
             i = len(node.moves)
             node.moves.append(move)
             plans: list[Plan | None] = [None]
@@ -275,9 +276,9 @@ class _Search:
                 if arc is not None:
                     _add(move, arc)
             for style in styles:  # the conflict fought round by round as a fighter fights it: a move of its own
-                self._style_move(node, game, choice.key, number, _words(choice), style)
+                self._style_move(node, game, choice.key, number, words(choice.text), style)
             for plan in exits:  # the party's own way out of the conflict: a move of its own, no chance
-                way = Move(choice.key, number, f"{_words(choice)} ({EXIT_WORDS[plan.exit or '']})",
+                way = Move(choice.key, number, f"{words(choice.text)} ({EXIT_WORDS[plan.exit or '']})",
                            note="the party's choice: no roll", exit=plan.exit)
                 node.moves.append(way)
                 arc = self._arc(node, len(node.moves) - 1, game, choice.key, plan)
@@ -357,8 +358,11 @@ def _add(move: Move, arc: Arc) -> None:
     move.arcs.append(arc)
 
 
-def _words(choice: Choice) -> str:
-    return " ".join(choice.text.split())
+def words(text: str) -> str:
+    """A choice's words or a scene's title as the report says them, as the map and solo simulate show them, on one
+    line: no one state picks an ``{if}`` block's side, so each shows its first, and slots stay as written
+    ("{words.case} pieces"); the markup itself ("{if knows_sister}her brother's{else}…{end}") helps no reader."""
+    return shown(" ".join(text.split()))
 
 
 def prove(adventure: Adventure, party: list[Character] | None = None, *,
