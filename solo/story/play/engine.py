@@ -371,11 +371,10 @@ class Game:
         if shows:  # a conflict nobody would fight says so, for no Lens menu will come
             from .think_ahead import no_contest
 
-            for c in choices:
-                if c.action is not None and c.action.kind == "conflict" and not c.effects:
-                    words = no_contest(self, c.action.spec)
-                    if words:
-                        odds[c.key] = words
+            for key, spec in fights:
+                words = no_contest(self, spec)
+                if words:
+                    odds[key] = words
         self.price_ahead(fights)
         stakes = {c.key: f"at stake: {fill(str(c.action.spec['stakes']), slots, ctx)}" for c in choices
                   if c.action is not None and c.action.kind == "conflict" and c.action.spec.get("stakes")}
