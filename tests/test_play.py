@@ -358,6 +358,8 @@ def test_an_endings_outcome_reads_as_words_wherever_it_is_said():
 
     assert ending_said("The lowland road", "turned_back") == "The lowland road (turned back)"
     assert ending_said("In time", "in_time") == "In time"  # the same words: said once
+    assert ending_said("The party has fallen", "fallen") == "The party has fallen"  # words the title holds whole
+    assert ending_said("The fallen gate", "fall") == "The fallen gate (fall)"  # a part of a word is other words
     adventure = load_adventure(find_adventure("kaldskard"))
     assert ending_name(adventure, "ending_turned_back") == "The lowland road; outcome: turned back"
     assert ending_name(adventure, "ending_delivered") == "In time"  # 'The game is over (In time; outcome: in time)'

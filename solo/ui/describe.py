@@ -229,10 +229,12 @@ def outcome_words(outcome: str) -> str:
 
 
 def outcome_beside(title: str, outcome: str) -> str:
-    """The outcome's words to say beside an ending's title, or "" where they only repeat it: two endings may
-    share a title, and the outcome tells them apart."""
+    """The outcome's words to say beside an ending's title, or "" where the title says them already: two endings
+    may share a title, and the outcome tells them apart."""
     words = outcome_words(outcome)
-    return words if words.lower() != title.lower() else ""
+    # the same words, or words the title holds whole ("The party has fallen", outcome "fallen"): said once
+    repeats = re.search(rf"(?<!\w){re.escape(words.lower())}(?!\w)", title.lower()) if words else None
+    return "" if repeats else words
 
 
 def ending_said(title: str, outcome: str) -> str:
@@ -543,11 +545,12 @@ def conflict_roles(e) -> str:
 def session_end(e) -> str:
     rolls = "an improvement roll" if e["earned"] == 1 else f"{e['earned']} improvement rolls"
     healed = e.get("healed") or {}
-    names = list(healed)
     pools = ""
-    if names:
-        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        pools = f", and {listed} {'is' if len(names) == 1 else 'are'} whole again before the next adventure"
+    if healed:
+        from ..story.format.text import and_list
+
+        pools = (f", and {and_list(list(healed))} {'is' if len(healed) == 1 else 'are'} whole again before the next "
+                 "adventure")
     return f"{e['actor']} earns {rolls}; Luck is back to {e['luck']}{pools}."
 
 

@@ -809,7 +809,7 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
     as in the game, without one as :func:`~solo.story.format.text.shown` reads them.
     """
     from ..story.play.engine import DEAD_END, ENGINE_ENDINGS
-    from .describe import outcome_beside, outcome_words
+    from .describe import outcome_beside
 
     scene = adventure.scenes.get(ending or "")
     if scene is not None:
@@ -821,9 +821,8 @@ def ending_name(adventure: Adventure, ending: str | None, context: Context | Non
     if ending == OPEN_END:
         return "the story's end"
     title, outcome, _ = ENGINE_ENDINGS.get(ending or "", ENGINE_ENDINGS[DEAD_END])
-    words = outcome_words(outcome) if outcome else ""
-    # "the party has fallen; outcome: fallen" says it twice: an outcome the title already holds is left out
-    return title.lower() + (f"; outcome: {words}" if words and words.lower() not in title.lower() else "")
+    words = outcome_beside(title, outcome) if outcome else ""  # not "the party has fallen; outcome: fallen"
+    return title.lower() + (f"; outcome: {words}" if words else "")
 
 
 def journal_path(save_path: Path) -> Path:

@@ -259,6 +259,14 @@ _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven t
                  "sixteen seventeen eighteen nineteen twenty").split()
 
 
+def and_list(names: list[str]) -> str:
+    """Names as a sentence lists them: "Ada", "Ada and Bo", "Ada, Bo and Cy" (the party slot, an assist, the
+    Pools healed at an epilogue)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def number_words(n: int) -> str:
     """A whole number as prose writes it: in words up to twenty ("two"), in figures above ("21", "-1")."""
     return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)

@@ -31,7 +31,7 @@ from ..format.adventure import Action, Adventure, Branch, Choice, Effect, Scene
 from ..format.expressions import Context
 from ..format.flow import move_trigger, refused
 from ..format.retries import cost_words
-from ..format.text import fill, pick, shown
+from ..format.text import and_list, fill, pick, shown
 from .actions import ACTIONS, ROUND_LIMIT_DEFAULT
 from .conditions import context_of
 from .conflict_roles import Roles, ask_roles, default_roles
@@ -313,7 +313,7 @@ class Game:
         s = self.state
         pc = s.active_pc()
         pcs = s.pcs
-        out: dict[str, object] = {"pc": pc.name if pc else "", "party": _join([p.name for p in pcs]),
+        out: dict[str, object] = {"pc": pc.name if pc else "", "party": and_list([p.name for p in pcs]),
                                   "pronoun": pc.pronoun if pc else "they"}
         if len(pcs) != 1:
             out["party_size"] = len(pcs)
@@ -661,7 +661,7 @@ class Game:
         for pc in s.pcs:
             if pc.name in roles.taking_part:
                 p = from_character(pc.copy() if copies else pc, "a", ctype, decider=pc_decider)
-                p.add_bonus(roles.bonus_for(pc.name), f"{_join(roles.helpers(pc.name))} "
+                p.add_bonus(roles.bonus_for(pc.name), f"{and_list(roles.helpers(pc.name))} "
                                                       f"{'assists' if len(roles.helpers(pc.name)) == 1 else 'assist'}")
                 participants.append(p)
         npcs: dict[str, Participant] = {}
@@ -785,12 +785,6 @@ def _types_for(dirs: tuple[str, ...]) -> dict[str, ConflictType]:
             _TYPES.clear()
         _TYPES[key] = load_conflict_types(list(dirs))
     return _TYPES[key]
-
-
-def _join(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 #: Menu options without a chance, by what they hold (see :meth:`Game.turn`).
