@@ -87,7 +87,8 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
 def _hint(message: str, text: str, lineno: int | None) -> str:
     """What a terse TOML message most often means, said beside it: "Illegal character '\\n'" alone named the end
     of the line, not the quote missing before it (GM-tools review)."""
-    line = text.splitlines()[lineno - 1] if lineno and 0 < lineno <= len(text.splitlines()) else ""
+    lines = text.splitlines()
+    line = lines[lineno - 1] if lineno and 0 < lineno <= len(lines) else ""
     if message == "Illegal character '\\n'" and ('"' in line or "'" in line):
         return " (a string is not closed on this line: a quote is missing, or text over several lines needs \"\"\")"
     if message == "Invalid value":
