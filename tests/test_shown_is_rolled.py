@@ -22,7 +22,7 @@ from rich.console import Console
 from solo.events import EventLog
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
-from solo.rules.participants import from_character
+from solo.rules.participants import Participant, from_character
 from solo.sim.policies import make_policy
 from solo.story.format.library import find_adventure
 from solo.story.format.loader import load_adventure
@@ -527,22 +527,28 @@ def test_a_name_that_opens_a_line_opens_it_with_a_capital():
     assert "The old lock is out of the conflict." in screen, screen  # the table and the bars keep it as written
 
 
-def test_the_bars_carry_a_pushed_pools_overflow_as_status_does():
-    """'Push on at -1' was offered under a bar at 0, and the bars kept 0/2 while `status` said -1/2: the blow's
-    line stops an unpushed Pool at 0, and pushing on carries the overflow, which the bars now show."""
+def _ada_at_two_bars(push: str) -> tuple[Participant, str, list[str]]:
+    """Ada (BODY 2) takes a 3 in round 1 and answers the spent Pool's question with ``push``, then deals a 3 in
+    round 2: her participant, the screen, and the values her bars showed."""
     out = io.StringIO()
     view = TerminalView(Console(file=out, width=140, color_system=None))
-    pc = make_char("Ada", pools={"BODY": 2, "INT": 8, "POW": 8, "CHA": 8}, Combat=50)
+    pc = make_char("Ada", pools={"BODY": 2, "INT": 8, "POW": 8, "CHA": 8}, Combat=50, luck=3)
     foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
-    mind = Answers(lens="none", luck_flip="no", luck_reduce="no", push="push")
+    mind = Answers(lens="none", luck_flip="no", luck_reduce="no", push=push)
     a = from_character(pc, "a", COMBAT, decider=mind)
     b = from_character(foe, "b", COMBAT)
     Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 90, 10, 3]), sink=view.render, round_limit=2).run()
     screen = out.getvalue()
+    return a, screen, re.findall(r"Ada\s+\S*\s+(-?\d+)/2", screen)
+
+
+def test_the_bars_carry_a_pushed_pools_overflow_as_status_does():
+    """'Push on at -1' was offered under a bar at 0, and the bars kept 0/2 while `status` said -1/2: the blow's
+    line stops an unpushed Pool at 0, and pushing on carries the overflow, which the bars now show."""
+    a, screen, bars = _ada_at_two_bars("push")
     assert "Push" in screen or "pushes on" in screen, screen
     below = a.pool.current
     assert below < 0, screen
-    bars = re.findall(r"Ada\s+\S*\s+(-?\d+)/2", screen)
     assert bars and bars[-1] == str(below), (bars, screen)
 
 
@@ -550,16 +556,7 @@ def test_the_bars_follow_a_pool_that_luck_brought_back_and_the_line_names_no_pro
     """'Ingrid spends a Luck Point and is back on their feet (Pool 1)', then 'Ingrid 0/16' in every bar after,
     while she fought on and won rounds (new-user run): the bars now take the Pool Luck gave back, and the line
     says what happened without a pronoun the event does not know."""
-    out = io.StringIO()
-    view = TerminalView(Console(file=out, width=140, color_system=None))
-    pc = make_char("Ada", pools={"BODY": 2, "INT": 8, "POW": 8, "CHA": 8}, Combat=50, luck=3)
-    foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
-    mind = Answers(lens="none", luck_flip="no", luck_reduce="no", push="refresh")
-    a = from_character(pc, "a", COMBAT, decider=mind)
-    b = from_character(foe, "b", COMBAT)
-    Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 90, 10, 3]), sink=view.render, round_limit=2).run()
-    screen = out.getvalue()
+    a, screen, bars = _ada_at_two_bars("refresh")
     assert "Ada spends a Luck Point: the Pool comes back to 1." in screen, screen
     assert a.pool.current == 1
-    bars = re.findall(r"Ada\s+\S*\s+(-?\d+)/2", screen)
     assert bars and bars[-1] == "1", (bars, screen)
