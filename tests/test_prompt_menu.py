@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.console import Console
@@ -83,6 +83,9 @@ def _drawn(renderable, width: int, colour: bool) -> tuple[str, list[tuple[str, o
 
 @settings(max_examples=300, deadline=None)
 @given(menus(), st.integers(20, 140))
+# a combining accent (no cell) and an emoji (two) in one cell: its length is its width, yet it is not plain
+@example([[Text("1."), Text(""), Text(""), Text("")],
+          [Text("2."), Text("the"), Text("0 %", style="bold"), Text("Go \u00e9\u0301 \U0001f642")]], 20)
 def test_the_hand_laid_menu_is_the_grid_character_for_character(rows, width):
     styles = ["bold yellow", *[None] * (len(rows[0]) - 2), "dim"]
     lines = menu_lines(rows, styles, width)

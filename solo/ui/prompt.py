@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rich.cells import cell_len
+from rich.cells import get_character_cell_size
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -138,6 +138,14 @@ def menu_table(rows: list[list[Text]], styles: list[str | None]) -> Table:
     return table
 
 
+def _one_cell_each(text: str) -> bool:
+    """Whether every character of ``text`` takes one cell, so that its length is its width. Counting the whole
+    text's cells is not enough: a combining accent (no cell) and an emoji (two) add up to their length."""
+    if text.isascii() and text.isprintable():
+        return True
+    return all(get_character_cell_size(ch) == 1 for ch in text)
+
+
 def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
                console: Console | None = None) -> Text | None:
     """The menu as :func:`menu_table` lays it out at ``width``, or None where the grid must lay it out itself.
@@ -153,7 +161,7 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     to the same characters in the same styles.
     """
     count = len(styles)
-    if any(cell_len(cell.plain) != len(cell.plain) or cell.justify or cell.overflow or cell.no_wrap
+    if any(not _one_cell_each(cell.plain) or cell.justify or cell.overflow or cell.no_wrap
            for row in rows for cell in row):
         return None  # a wide or a combining character, or a cell laid out its own way: the grid knows how
     if any(row[0].plain != row[0].plain.rstrip() for row in rows):
