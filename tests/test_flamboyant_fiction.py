@@ -13,7 +13,8 @@ from solo.minds.bots import RandomDecider
 from solo.minds.foresight import side_targets
 from solo.minds.position import best_secondary
 from solo.rules.conflict import Conflict
-from solo.rules.conflict_types import bundled_conflict_types, conflict_type, parse_conflict_types
+from solo.rules.conflict_types import bundled_conflict_types, conflict_type, flourish_skills, parse_conflict_types
+from solo.rules.lenses import LENS_TABLE
 from solo.rules.participants import flamboyant_skills, from_character, obstacle
 
 SKILLS = dict(Awareness=40, Combat=70, Cunning=45, Knowledge=80, Move=35, Science=60, Social=75, Tech=50,
@@ -32,17 +33,17 @@ def _pair(ctype_key: str, decider=None):
 def test_every_bundled_type_names_the_skills_a_flashy_move_fits():
     for key, ctype in bundled_conflict_types().items():
         assert ctype.flamboyant, key
-        assert ctype.skill not in ctype.flamboyant, key
-    assert "Knowledge" not in conflict_type("lockpicking").flamboyant  # Knowledge does not pick locks
-    assert "Combat" not in conflict_type("social").flamboyant  # nor does Combat win an argument
-    assert "Social" not in conflict_type("tracking").flamboyant  # no "flourish of easy charm" on a trail
+        assert ctype.skill not in flourish_skills(ctype.flamboyant), key
+    assert "Knowledge" not in flourish_skills(conflict_type("lockpicking").flamboyant)  # Knowledge picks no locks
+    assert "Combat" not in flourish_skills(conflict_type("social").flamboyant)  # nor does Combat win an argument
+    assert "Social" not in flourish_skills(conflict_type("tracking").flamboyant)  # no easy charm on a trail
 
 
 @pytest.mark.parametrize("ctype_key", sorted(bundled_conflict_types()))
 def test_the_menu_the_minds_and_the_odds_share_one_list(ctype_key):
     ctype, a, b = _pair(ctype_key)
     allowed = flamboyant_skills(a)
-    assert allowed and set(allowed) <= set(ctype.flamboyant) and a.skill not in allowed
+    assert allowed and set(allowed) <= set(flourish_skills(ctype.flamboyant)) and a.skill not in allowed
     assert allowed == sorted(allowed, key=lambda s: -SKILLS[s])  # best first
     assert best_secondary(a) == allowed[0]  # what the NPC mind shows off with
     conflict = Conflict(ctype, [a, b], random.Random(1))
@@ -69,7 +70,8 @@ def test_a_player_is_offered_only_the_skills_that_fit():
         Conflict(ctype, [a, b], random.Random(4), sink=log, round_limit=2).run()
         shown = [q for q in asked if q.kind == "flamboyant_skill"]
         assert shown and all(set(q.keys()) == set(flamboyant_skills(a)) for q in shown), key
-        assert all(e["secondary"] in ctype.flamboyant for e in log.of("declare") if e["lens"] == "flamboyant")
+        assert all(e["secondary"] in flourish_skills(ctype.flamboyant)
+                   for e in log.of("declare") if e["lens"] == "flamboyant")
         asked.clear()
 
 
@@ -142,3 +144,53 @@ def test_an_adventure_conflict_names_its_own_list(tmp_path):
                    encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", str(folder)])
     assert result.exit_code != 0 and "flamboyant[0]" in result.output and "own skill" in result.output
+
+
+@pytest.mark.parametrize("ctype_key,skill,fits,does_not", [
+    ("social", "Cunning", "Gambling", "Lockpicking"),  # a bluff at cards wins a point; a picked lock does not
+    ("combat", "Move", "Acrobatics", "Ride"),  # a leap from the table, not a horse in the hall
+    ("tracking", "Science", "Survival", "Chemistry"),
+    ("lockpicking", "Tech", "Mechanics", "Pilot"),
+])
+def test_only_the_focuses_a_flashy_move_fits_here_count(ctype_key, skill, fits, does_not):
+    """A skill the conflict names with Focuses ("Cunning//Gambling") counts those alone: another Focus of it is a
+    similar one, at -20, as everywhere (docs/rulings.md, "Covert and Flamboyant take a fitting Focus"). The
+    roll, the menu's chance and the minds read the one target."""
+    ctype = conflict_type(ctype_key)
+    assert f"{skill}//{fits}" in ctype.flamboyant and f"{skill}//{does_not}" not in ctype.flamboyant
+    for focus, counted in ((fits, 20), (does_not, 0)):
+        pc = make_char("Ingrid", focuses={f"{skill}//{focus}": 20}, **SKILLS)
+        a = from_character(pc, "a", ctype)
+        b = obstacle("Old lock") if ctype.static else from_character(make_char("Kjell", **SKILLS), "b", ctype)
+        conflict = Conflict(ctype, [a, b], random.Random(1))
+        target, mods = conflict.lens_target(a, "flamboyant", skill)
+        assert target == SKILLS[skill] + counted, focus
+        assert [m[0] for m in mods if m[0].startswith("//")] == ([f"//{focus}"] if counted else []), focus
+        assert a.rolled_value(LENS_TABLE["flamboyant"], skill) == target  # what the minds read
+
+
+def test_a_skill_named_alone_lets_any_of_its_focuses_show_off():
+    ctype = conflict_type("social")
+    assert "Science" in ctype.flamboyant  # expertise of any kind, cited with a flourish
+    pc = make_char("Ingrid", focuses={"Science//Chemistry": 20}, **SKILLS)
+    a = from_character(pc, "a", ctype)
+    b = from_character(make_char("Kjell", **SKILLS), "b", ctype)
+    shown_off = Conflict(ctype, [a, b], random.Random(1)).lens_target(a, "flamboyant", "Science")[0]
+    assert shown_off == SKILLS["Science"] + 20
+
+
+@pytest.mark.parametrize("entry,said", [
+    ('"Cunning//Lockpick"', "'Lockpick' is not a Focus of Cunning (did you mean 'Lockpicking'?)"),
+    ('"Willpower//Person"', "//Person is never shown off"),
+    ('"Move//Parkour"', "'Parkour' is not a Focus of Move (its Focuses: Acrobatics, Athletics, Brawn"),
+    ('"Combat//Melee"', "own skill"),
+    ("3", "expected a skill, or a skill and a Focus of it"),
+])
+def test_a_focus_in_a_types_list_is_checked_with_its_line(entry, said):
+    text = ('[conflict_types.duel]\nname = "Duel"\nskill = "Combat"\npools = ["BODY"]\n'
+            f'flamboyant = ["Move", {entry}]\n')
+    from solo.toml_files import loads_toml
+
+    _, problems = parse_conflict_types(loads_toml(text, file="c.toml"), "c.toml", text)
+    assert problems and problems[0].line == 5 and "flamboyant[1]" in problems[0].path, problems
+    assert said in problems[0].message, problems[0].message

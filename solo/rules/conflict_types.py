@@ -32,11 +32,57 @@ class ConflictType:
     opposed_by: tuple[str, tuple[str, ...]] | None = None
     heard: bool = True  # the sides hear each other (speech fits); not while sneaking past or tracking from afar
     pursuit: str | None = None  # "chase": side a pursues, side b flees; "hide": side a hides, side b seeks
-    flamboyant: tuple[str, ...] | None = None  # the skills a flashy move fits here; None: any but the conflict's
+    #: What a flashy move fits here: a skill ("Willpower": any Focus of it shows off too) or a skill and one Focus
+    #: of it ("Cunning//Gambling": that Focus, and no other, fits); None: any skill but the conflict's own.
+    flamboyant: tuple[str, ...] | None = None
 
     @property
     def pool_label(self) -> str:
         return "/".join(self.pools)
+
+
+#: What a ``flamboyant`` list must be, said where it is not one.
+FLOURISH_LIST = ('expected the skills a flashy move fits here, each alone or with the one Focus of it that fits, '
+                 'e.g. ["Willpower", "Move//Acrobatics"]')
+#: Focuses no flashy move shows off: //Person and //Circle count only towards their person or circle, and one's own
+#: tongue is no show (docs/rulings.md, "Covert and Flamboyant take a fitting Focus").
+NOT_SHOWN_OFF = ("Person", "Circle", "Language")
+
+
+def flourish_problem(entry: object, own_skill: str | None) -> str | None:
+    """What is wrong with one entry of a ``flamboyant`` list ("Skill" or "Skill//Focus"), or None."""
+    t = rules()
+    if not isinstance(entry, str):
+        return f"expected a skill, or a skill and a Focus of it (\"Move//Acrobatics\"), not {entry!r}"
+    skill, mark, focus = entry.partition("//")
+    if skill not in t.skills:
+        return f"unknown skill {skill!r}{did_you_mean(skill, t.skills)}"
+    if skill == own_skill:
+        return f"{skill} is the conflict's own skill: Flamboyant rolls another"
+    if mark and focus not in t.skills[skill].focuses:
+        known = t.skills[skill].focuses
+        return f"{focus!r} is not a Focus of {skill}" + (did_you_mean(focus, known)
+                                                          or f" (its Focuses: {', '.join(known)})")
+    if mark and focus in NOT_SHOWN_OFF:
+        return f"//{focus} is never shown off: write {skill} alone, or another Focus of it"
+    return None
+
+
+def flourish_skills(entries: tuple[str, ...]) -> tuple[str, ...]:
+    """The skills a ``flamboyant`` list names, each once, in its order."""
+    return tuple(dict.fromkeys(e.partition("//")[0] for e in entries))
+
+
+def flourish_focuses(entries: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The skills of a ``flamboyant`` list that only some Focuses of fit, with those Focuses: a skill named alone
+    is not among them (any Focus of it shows off, but those :data:`NOT_SHOWN_OFF`)."""
+    bare = {e for e in entries if "//" not in e}
+    named: dict[str, list[str]] = {}
+    for e in entries:
+        skill, mark, focus = e.partition("//")
+        if mark and skill not in bare:
+            named.setdefault(skill, []).append(focus)
+    return tuple((skill, tuple(focuses)) for skill, focuses in named.items())
 
 
 _FIELDS = {"name", "round", "skill", "focuses", "pools", "physical", "static", "social", "flight", "opposed_by",
@@ -126,12 +172,11 @@ def _parse_one(key: str, entry: Any) -> ConflictType:
     flamboyant = entry.get("flamboyant")
     if flamboyant is not None:
         if not isinstance(flamboyant, list):
-            fail("flamboyant", "expected a list of skills a flashy move fits here, e.g. [\"Move\", \"Awareness\"]")
+            fail("flamboyant", FLOURISH_LIST)
         for i, flashy in enumerate(flamboyant):
-            if flashy not in t.skills:
-                fail(f"flamboyant[{i}]", f"unknown skill {flashy!r}{did_you_mean(str(flashy), t.skills)}")
-            if flashy == skill:
-                fail(f"flamboyant[{i}]", f"{flashy} is the conflict's own skill: Flamboyant rolls another")
+            wrong = flourish_problem(flashy, skill)
+            if wrong:
+                fail(f"flamboyant[{i}]", wrong)
         flamboyant = tuple(flamboyant)
     pursuit = entry.get("pursuit")
     if pursuit is not None and pursuit not in PURSUITS:

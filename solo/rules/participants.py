@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..decisions import Decider
 from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target, skill_value
-from .conflict_types import ConflictType
+from .conflict_types import NOT_SHOWN_OFF, ConflictType, flourish_focuses, flourish_skills
 from .dice import DiceExpr, parse
 from .fiction import Fiction
 from .lenses import LENS_TABLE, Lens
@@ -25,9 +25,6 @@ from .rulebook import Armour, Shield, Weapon, rules
 DEFAULT_DAMAGE = parse("1d6")  # docs/rules.md §5.2; an obstacle's blow, in every conflict type (§5.4)
 UNARMED_DAMAGE = parse("1d3")  # docs/rules.md §6.1: in combat, empty hands use the weapon table's Unarmed
 UNARMED_FOCUS = "Unarmed"  # the Combat Focus of empty hands (docs/rules.md §2.2, §6.1)
-#: Focuses a flashy move never shows off: Willpower's two count only towards their person or circle, and
-#: one's own language is no show (docs/rulings.md, "Covert and Flamboyant take a fitting Focus")
-NOT_SHOWN_OFF = ("Person", "Circle", "Language")
 
 #: Static opposition by difficulty (docs/rules.md §5.4): Challenge Rating and Pool.
 OBSTACLES = {
@@ -60,6 +57,8 @@ class Participant:
     luck_allowed: bool = False
     physical: bool = False  # the conflict is physical: the weapon in hand picks the Combat Focus
     flourishes: tuple[str, ...] | None = None  # the skills a Flamboyant move fits here (None: any but its own)
+    #: Those of them that only some Focuses of fit, with those Focuses (:func:`~.conflict_types.flourish_focuses`)
+    flourish_focuses: tuple[tuple[str, tuple[str, ...]], ...] = ()
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # its reasons and their values, as shown
@@ -188,11 +187,15 @@ class Participant:
         The book's Focus counts "whenever a skill roll is called for ... unless
         specifically stated" (l.95), and Covert and Flamboyant state nothing: so
         Covert's Cunning takes //Stealth or //Sleight (the Lens's ``focuses``),
-        Flamboyant's declared skill any Focus of it but //Person, //Circle and
-        //Language, and where the rolled skill is the conflict's own (Covert in
+        Flamboyant's declared skill the Focuses the conflict names for it (a
+        social conflict: Cunning //Gambling or //Sleight, never //Lockpicking),
+        or, where it names the skill alone, any Focus of it but //Person, //Circle and
+        //Language; and where the rolled skill is the conflict's own (Covert in
         a sneak, against a lock) the conflict's Focuses fit as well.
         """
-        shown = lens.focuses if lens.focuses is not None else _shown_off(skill)
+        shown = lens.focuses
+        if shown is None:
+            shown = next((fs for s, fs in self.flourish_focuses if s == skill), None) or _shown_off(skill)
         if skill != self.skill:
             return tuple(shown)
         own = self.fitting_focuses()
@@ -374,7 +377,9 @@ def from_character(
         weapon=t.weapons.get(char.weapon) if char.weapon else None,
         armour=t.armour.get(char.armour) if char.armour else None,
         shield=t.shields.get(char.shield) if char.shield else None,
-        skill=skill, focuses=tuple(focuses), is_pc=char.is_pc, physical=ctype.physical, flourishes=ctype.flamboyant,
+        skill=skill, focuses=tuple(focuses), is_pc=char.is_pc, physical=ctype.physical,
+        flourishes=None if ctype.flamboyant is None else flourish_skills(ctype.flamboyant),
+        flourish_focuses=() if ctype.flamboyant is None else flourish_focuses(ctype.flamboyant),
         luck_allowed=char.is_pc if luck_allowed is None else luck_allowed,
         start_pool=pool.current,
     )

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ...decisions import Option
 from ...errors import did_you_mean
 from ...rules.character import PRONOUNS, skill_target
+from ...rules.conflict_types import FLOURISH_LIST, flourish_problem
 from ...rules.escalation import may_escalate
 from ...rules.fiction import Fiction, check_fiction
 from ...rules.outcomes import LOST, OUTCOMES, WON
 from ...rules.participants import Participant, obstacle
 from ...rules.rolls import difficulty_modifier, resolve_opposed, roll_check
-from ...rules.rulebook import SKILLS
 from ..format.verbs import Field, Verb, field_value, is_whole
 from .knowledge import add_clue, called, learn
 from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
@@ -332,16 +332,13 @@ class Conflict(ActionVerb):
         flashy = spec.get("flamboyant")
         if flashy is not None:
             if not isinstance(flashy, list):
-                b.fail(file, f"{path}.flamboyant", "expected the skills a flashy move fits here, e.g. [\"Move\"]")
+                b.fail(file, f"{path}.flamboyant", FLOURISH_LIST)
             else:
                 own = b.types[ctype].skill if ctype in b.types else None
                 for i, name in enumerate(flashy):
-                    if name not in SKILLS:
-                        b.fail(file, f"{path}.flamboyant[{i}]", f"unknown skill {name!r}"
-                                                                 f"{did_you_mean(str(name), SKILLS)}", "E005")
-                    elif name == own:
-                        b.fail(file, f"{path}.flamboyant[{i}]", f"{name} is the conflict's own skill: Flamboyant "
-                                                                 "rolls another", "E005")
+                    wrong = flourish_problem(name, own)
+                    if wrong:
+                        b.fail(file, f"{path}.flamboyant[{i}]", wrong, "E005")
         closing = spec.get("closing")
         if closing is not None:
             if not isinstance(closing, dict):
