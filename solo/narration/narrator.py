@@ -109,6 +109,8 @@ class Narrator:
         self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
         self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
+        #: A round's fumblers and its winner, held until the winner has chosen whom it strikes among several
+        self._late_fumbles: tuple[list[Person], str | None] | None = None
         self._results: dict[str, str] = {}  # this round's result by participant, once the dice have decided it
         self._stalled = 0  # rounds without a result in a row: the second and later are folded into one sentence
         self._bearing_due = False  # a round's outcome was told: the NPCs' bearing follows it
@@ -434,7 +436,7 @@ class Narrator:
             p.lens, p.leaving, p.shown, p.target, p.roll, p.success = "none", False, None, None, None, None
             p.exiting = False
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
-        self._fumbled, self._results, self._after_exchange = [], {}, []
+        self._fumbled, self._results, self._after_exchange, self._late_fumbles = [], {}, [], None
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -593,9 +595,15 @@ class Narrator:
             return []
         return [line]
 
-    def _round_chance(self, cast: Cast, person: Person) -> float | None:
-        """The exact chance ``person`` had of winning this round, from the targets rolled (solo.rules.odds)."""
-        others = [p.target for p in cast.persons.values() if p.side != person.side and p.target is not None]
+    def _round_chance(self, cast: Cast, person: Person, against: Person | None = None) -> float | None:
+        """The exact chance ``person`` had of winning this round, from the targets rolled (solo.rules.odds):
+        against the best target of the other side, or against ``against`` (the one a winner beat and struck),
+        whom an "against the odds" line names ("anyone watching would have given that one to Jonas" only
+        where Jonas was the better bet, not where his ally was)."""
+        if against is not None and against.target is not None and against.side != person.side:
+            others = [against.target]
+        else:
+            others = [p.target for p in cast.persons.values() if p.side != person.side and p.target is not None]
         if person.target is None or not others:
             return None
         return round_odds(int(person.target), int(max(others))).a
@@ -606,11 +614,11 @@ class Narrator:
         # winner's names whom it went for) wait for that choice (strike_target), so that it names the one struck
         late = bool(d.get("chooses"))
         lines = [] if late else self._exchange(cast)
-        fumbles = [self._fumble(cast, p, d.get("winner")) for p in self._fumbled]
-        if late:
-            self._after_exchange = fumbles + self._beat
+        if late:  # a fumble is told once it is known whether the winner struck the one who fumbled
+            self._late_fumbles = (self._fumbled, d.get("winner"))
+            self._after_exchange = self._beat
         else:
-            lines += fumbles + self._beat
+            lines += [self._fumble(cast, p, d.get("winner")) for p in self._fumbled] + self._beat
         self._beat, self._fumbled = [], []
         rolled = [p for p in cast.persons.values() if p.active and p.roll is not None]
         for p in rolled:
@@ -643,12 +651,14 @@ class Narrator:
         self._outcome = (winner.id, lens, None, event)
         return lines + self._tell_outcome(cast, None)
 
-    def _fumble(self, cast: Cast, fumbler: Person, winner_id: str | None) -> str | None:
+    def _fumble(self, cast: Cast, fumbler: Person, winner_id: str | None, struck: str | None = None) -> str | None:
         """A fumble, told with the round's result: one the other side profits from (``lost``) names the one who
         won the round, not whoever the fumbler last faced ("hands Ingrid the moment on a plate" when Hedda won
-        it); one nobody profits from, or whose round an ally of the fumbler won, is a near miss (``stalled``)."""
+        it); one nobody profits from, or whose round an ally of the fumbler won, is a near miss (``stalled``). A
+        winner with several foes that struck another (``struck``) did not profit from this one's blunder: "leaves
+        herself wide open" is not told of Sigrid when the wight's blow goes to Jonas."""
         winner = cast.persons.get(winner_id or "")
-        if winner is not None and winner.side != fumbler.side:
+        if winner is not None and winner.side != fumbler.side and struck in (None, fumbler.id):
             return self.say(cast, "exceptional_failure", fumbler, winner, facts={"result": "lost"})
         return self.say(cast, "exceptional_failure", fumbler, cast.opponent(fumbler), facts={"result": "stalled"})
 
@@ -658,7 +668,17 @@ class Narrator:
         winner, struck = cast.person(d["actor"]), cast.persons.get(d.get("target") or "")
         if struck is not None:
             winner.last_foe = struck.id
+        self._tell_late_fumbles(cast, struck.id if struck is not None else None)
         return self._exchange(cast)
+
+    def _tell_late_fumbles(self, cast: Cast, struck: str | None) -> None:
+        """The fumbles of a round whose winner chose whom to strike, now that the one struck is known: held
+        before the rest of the round's beat, to be told after the declarations."""
+        if self._late_fumbles is None:
+            return
+        fumblers, winner = self._late_fumbles
+        self._late_fumbles = None
+        self._after_exchange = [self._fumble(cast, p, winner, struck) for p in fumblers] + self._after_exchange
 
     def _end_run(self, cast: Cast, *, before: bool = False) -> list[str | None]:
         """The rounds after the first of a run with no result, folded into one sentence (none for a single one).
@@ -731,7 +751,7 @@ class Narrator:
         elif _last(winner) == "lost" and len(winner.results) >= 2 and winner.results[-2] == "lost":
             facts["last"] = "turn"  # lost the two before: the tide turns
         lines = [self.say(cast, event, winner, loser, variants=[lens], facts=facts)]
-        chance = self._round_chance(cast, winner)
+        chance = self._round_chance(cast, winner, loser)
         if chance is not None and chance < LONG_ODDS:
             lines.append(self.say(cast, "against_odds", winner, loser))
         self._record(cast, winner, lens)
@@ -753,6 +773,7 @@ class Narrator:
         hurt = cast.person(d["target"])
         hurt.struck_by = dealer.id
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
+        self._tell_late_fumbles(cast, hurt.id)  # a log without strike_target: the blow says whom it went to
         lines = self._exchange(cast)
         if self._outcome is not None and self._outcome[0] == dealer.id:
             lines += self._tell_outcome(cast, d, bool(ends)) + self._after
