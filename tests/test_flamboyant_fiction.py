@@ -14,6 +14,7 @@ from solo.minds.foresight import side_targets
 from solo.minds.position import best_secondary
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import bundled_conflict_types, conflict_type, flourish_skills, parse_conflict_types
+from solo.rules.fiction import Fiction
 from solo.rules.lenses import LENS_TABLE
 from solo.rules.participants import flamboyant_skills, from_character, obstacle
 
@@ -194,3 +195,29 @@ def test_a_focus_in_a_types_list_is_checked_with_its_line(entry, said):
     _, problems = parse_conflict_types(loads_toml(text, file="c.toml"), "c.toml", text)
     assert problems and problems[0].line == 5 and "flamboyant[1]" in problems[0].path, problems
     assert said in problems[0].message, problems[0].message
+
+
+def test_no_flourish_of_words_against_foes_none_of_whom_speaks():
+    """Before, at Kaldskard's barrows (seed 21): the Lens menu marked "Flamboyant 50 % = Social 30 · //Deceit +20"
+    best against the barrow-wights, and it was told as "all easy charm and swagger" to the mindless dead. A taunt
+    or a charm needs someone to take it in: against foes none of whom speaks, Social is no flourish (docs/rulings.md,
+    "Flamboyant by the fiction"); against a person it is, and the menu, the minds and the odds read one list."""
+    ctype = conflict_type("combat")
+    skills = dict(SKILLS, Social=90)  # the best flourish by far, where it fits
+    for speaks in (True, False):
+        a = from_character(make_char("Ingrid", **skills), "a", ctype, decider=RandomDecider(random.Random(1)))
+        foe = make_char("Kjell" if speaks else "Barrow-wight", **SKILLS)
+        b = from_character(foe, "b", ctype, decider=RandomDecider(random.Random(2)))
+        if not speaks:
+            b.fiction = Fiction(body="undead", speaks=False)  # as a mindless draugr's file gives it
+        conflict = Conflict(ctype, [a, b], random.Random(3))
+        shown = flamboyant_skills(a)
+        assert ("Social" in shown) is speaks and shown and a.skill not in shown
+        assert (best_secondary(a) == "Social") is speaks  # what a mind would show off with
+        best = max(conflict.lens_target(a, "flamboyant", s)[0] for s in shown)
+        assert side_targets(conflict.view, a)["flamboyant"] == best - a.carry  # the exact odds price the same
+        assert ("Social" in conflict.lens_hint(a, "flamboyant")) is speaks  # the menu's words
+    # the same participant in a later conflict against someone who speaks is offered Social again
+    Conflict(ctype, [a, from_character(make_char("Kjell", **SKILLS), "b", ctype,
+                                        decider=RandomDecider(random.Random(2)))], random.Random(4))
+    assert "Social" in flamboyant_skills(a)

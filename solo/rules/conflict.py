@@ -59,7 +59,15 @@ from .outcomes import (
     SURRENDERED,
     WON,
 )
-from .participants import UNARMED_FOCUS, Participant, flamboyant_skills, may_flourish, settle_sources, shown_pool
+from .participants import (
+    UNARMED_FOCUS,
+    Participant,
+    flamboyant_skills,
+    hear_flourishes,
+    may_flourish,
+    settle_sources,
+    shown_pool,
+)
 from .rolls import CheckResult, flip_that_helps, judge, luck_left
 from .rulebook import rules
 
@@ -143,6 +151,8 @@ class Conflict:
                 lucky = lucky or p.luck_allowed
         if not (has_a and has_b):
             raise ValueError("a conflict needs participants on both sides 'a' and 'b'")
+        if deciding:  # only a Lens chosen reads it: Social is no flourish against foes none of whom speaks
+            hear_flourishes(participants)
         if round_limit is not None and round_limit < 1:
             raise ValueError("round_limit must be at least 1")
         self.ctype = ctype

@@ -16,7 +16,7 @@ from ..decisions import Decider
 from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target, skill_value
 from .conflict_types import NOT_SHOWN_OFF, ConflictType, flourish_focuses, flourish_skills
 from .dice import DiceExpr, parse
-from .fiction import Fiction
+from .fiction import Fiction, fiction_of
 from .lenses import LENS_TABLE, Lens
 from .outcomes import ACTIVE
 from .rolls import Modifier
@@ -59,6 +59,9 @@ class Participant:
     flourishes: tuple[str, ...] | None = None  # the skills a Flamboyant move fits here (None: any but its own)
     #: Those of them that only some Focuses of fit, with those Focuses (:func:`~.conflict_types.flourish_focuses`)
     flourish_focuses: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: No foe of this one's speaks (the mindless dead, beasts, machines): a flashy Social move, a taunt or a
+    #: charm, finds nobody to take it in (set by each conflict for its participants: :func:`hear_flourishes`)
+    unheard: bool = False
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # its reasons and their values, as shown
@@ -393,7 +396,27 @@ def may_flourish(p: Participant) -> bool:
     if p.char is None:
         return False
     skills = p.char.skills
-    return any(s != p.skill for s in (skills if p.flourishes is None else p.flourishes) if s in skills)
+    return any(s != p.skill and not (p.unheard and s == SPOKEN_FLOURISH)
+               for s in (skills if p.flourishes is None else p.flourishes) if s in skills)
+
+
+#: The skill whose flourish is words (a taunt, charm, a speech): no flourish against foes none of whom speaks.
+SPOKEN_FLOURISH = "Social"
+
+
+def hear_flourishes(participants: list[Participant]) -> None:
+    """Set each participant's :attr:`~Participant.unheard` for this conflict: whether no foe of its speaks (an
+    obstacle counts as one that might: the library's Social is the librarian charmed, not the archive). Kept
+    with the participant's other cached readings, which it clears where it changes."""
+    speaks = {"a": False, "b": False}
+    for o in participants:
+        if o.char is None or fiction_of(o).speaks:
+            speaks[o.side] = True
+    for p in participants:
+        unheard = not speaks["b" if p.side == "a" else "a"]
+        if unheard != p.unheard:
+            p.unheard = unheard
+            p._flourish = None
 
 
 def flamboyant_skills(p: Participant) -> list[str]:
@@ -413,7 +436,7 @@ def flamboyant_skills(p: Participant) -> list[str]:
         skills = p.char.skills
         fitting = skills if p.flourishes is None else [s for s in p.flourishes if s in skills]
         flamboyant = LENS_TABLE["flamboyant"]
-        order = p._flourish = sorted((s for s in fitting if s != p.skill),
+        order = p._flourish = sorted((s for s in fitting if s != p.skill and not (p.unheard and s == SPOKEN_FLOURISH)),
                                      key=lambda s: -p.rolled_value(flamboyant, s))
     return list(order)
 
