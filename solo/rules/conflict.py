@@ -107,6 +107,10 @@ class Conflict:
     result: ConflictResult | None = None
     phase = SETUP
     _view: ConflictView | None = None
+    #: What is worked out again whenever someone leaves (a social conflict's disposition: the first NPC still in,
+    #: solo.npc.disposition.disposition_bonus), given the participants; None: nothing (set only where given, see
+    #: quick_options on the instances' dicts)
+    standing: Callable[[Sequence[Participant]], object] | None = None
 
     def __init__(
         self,
@@ -120,6 +124,7 @@ class Conflict:
         advisor: Callable[[ConflictView, Participant], dict[str, str]] | None = None,
         chance_ids: Iterator[int] | None = None,
         fiction: Mapping[str, Any] | None = None,
+        standing: Callable[[Sequence[Participant]], object] | None = None,
     ):
         by_id: dict[str, Participant] = {}
         in_a = in_b = 0
@@ -171,6 +176,9 @@ class Conflict:
         # nothing decides or watches inside, no shield, no Luck due: run() may take the fused loop
         self._plain = (not deciding and sink is None and not self._shields and not owing
                        and len(participants) == 2)
+        if standing is not None:
+            self.standing = standing
+            standing(participants)
 
     def fused(self) -> bool:
         """Whether :meth:`run` plays it in the fused loop: plain, and its dice a ``random.Random`` itself, whose
@@ -244,6 +252,9 @@ class Conflict:
             else:
                 self._in_b -= 1
         p.status = status
+        standing = self.standing
+        if standing is not None:  # the disposition that counts may now be another NPC's
+            standing(self.participants)
 
     # -- conditions (the branches of FLOW) -------------------------------------
     def side_gone(self) -> bool:

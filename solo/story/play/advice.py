@@ -301,7 +301,7 @@ class WhatIf:
                                               clever_next=q.clever_next or (decl is not None
                                                                             and decl.clever_choice is not None),
                                               _base=None))
-        conflict = Conflict(view.ctype, copies, rng, round_limit=view.round_limit)
+        conflict = Conflict(view.ctype, copies, rng, round_limit=view.round_limit, standing=view.standing)
         first = conflict.round = max(0, view.round - 1)  # it plays on from this round
         outcome = conflict.run().for_side(self.me.side)
         return outcome, conflict.round - first
