@@ -440,11 +440,13 @@ class Conflict:
         return out
 
     def _exit_asked(self, p: Participant) -> Participant | None:
-        """The PC asked whether an NPC's exit stands (:meth:`_exit_stands`): the first still in against it; None
-        for a PC's own exit, or an NPC's with no PC to ask."""
+        """The PC asked whether an NPC's exit stands (:meth:`_exit_stands`): the one it last exchanged blows
+        with (struck or was struck by), if still in, else the first still in against it; None for a PC's own
+        exit, or an NPC's with no PC to ask. In hot-seat play the player facing it answers, and gives chase."""
         if p.is_pc:
             return None
-        return next((q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None), None)
+        pcs = [q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None]
+        return next((q for q in pcs if q.id == p.last_foe), pcs[0] if pcs else None)
 
     def _exit_stands(self, p: Participant, exit: str) -> bool:
         """An NPC yields or runs: the PCs facing it decide whether that ends it for the NPC (issue 31).
@@ -1033,6 +1035,7 @@ class Conflict:
         struck = blow_effect(d.lens)  # round_effects' other part: it stacks with a penalty of its own (§6)
         if struck:
             target.carry += struck
+        w.last_foe, target.last_foe = target.id, w.id
         amount, detail = self._damage(w, d, lens, target, pool_name)
         if (amount > 1 and target.luck_allowed and target.decider is not None
                 and target.character.luck > self.luck_floor):

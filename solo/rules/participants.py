@@ -75,6 +75,7 @@ class Participant:
     last_lens: str = "none"
     exit_answer: str | None = None  # what the other side said to this NPC's exit (accept, refuse, let_go, chase)
     exits_closed: bool = False  # its surrender was refused or its flight caught: it fights on to the end
+    last_foe: str | None = None  # whom it last struck or was struck by (the one asked when it wants out)
     _base: int | None = None  # cached base target; cleared whenever a Pool or gear changes
     _flourish: list[str] | None = None  # cached flamboyant_skills(); cleared with the base target
     # cached rolled_value()s by (the Lens's Focuses, skill); cleared with the base target (a copy starts afresh)
