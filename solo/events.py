@@ -35,7 +35,7 @@ Sink = Callable[[Event], None]
 NARRATED = frozenset({
     "conflict_start", "conflict_stakes", "round_start", "declare", "exit_offer", "exit", "roll", "luck",
     "round_result", "strike_target", "damage", "push", "out", "comae", "leave_attempt", "extra_action", "escalate",
-    "conflict_end", "npc_morale", "npc_break",
+    "conflict_end", "npc_morale", "npc_break", "exit_answer",
 })
 
 #: A modifier as events carry it: its name and its value (``("//Melee", 20)``).

@@ -376,7 +376,10 @@ def test_an_estimate_where_they_give_up_says_the_win_it_counts_is_outright():
     ends it your way. With exits shown, the win counted is named as the outright one."""
     from solo.story.play.advice import Estimate
 
-    assert Estimate(100, 1, 93, 0).words() == "≈ 1 % ± 1 to win outright, 93 % they give up or run · likely best"
+    assert Estimate(100, 1, 93, 0, 40).words() == ("≈ 1 % ± 1 to win outright, 53 % they give up, 40 % they run"
+                                                   " · likely best")
+    assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("≈ 0–1 % to win outright, 100 % they walk away"
+                                                                  " · likely best")
     assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · likely best"  # nobody ran: a plain win
 
 

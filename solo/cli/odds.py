@@ -350,7 +350,7 @@ class _Match:
         if self.npc_mind:  # an NPC's disposition on A's rolls in a social conflict, as the game puts it on
             from ..npc.disposition import disposition_bonus
 
-            disposition_bonus(self.ctype, ps, self.chars[1], "a")
+            disposition_bonus(self.ctype, ps, "a")
         return ps
 
     def _conflict(self, keep_a: str, rng: random.Random, mind=None):

@@ -138,7 +138,7 @@ def run_duels(npc, pc, ctype: ConflictType, *, runs: int, seed: int | None = Non
         restore(pc, pc_snap)
         a = from_character(npc, "a", ctype, decider=tally, pid=npc_id, uses_lenses=lenses)
         b = from_character(pc, "b", ctype, decider=bot, pid=pc_id)
-        disposition_bonus(ctype, (b,), npc, "b")  # the PC rolls with the NPC's disposition, as in the game
+        disposition_bonus(ctype, (a, b), "b")  # the PC rolls with the NPC's disposition, as in the game
         sink = log if explain and run == 0 else None
         result = Conflict(ctype, [a, b], dice, sink=sink, round_limit=round_limit).run()
         outcome = result.outcome

@@ -59,6 +59,26 @@ CLUES = {
     "bargain": "offers a deal to end it",
     "fight_on": "fights on like a cornered animal",
 }
+#: The same in an argument, which one leaves by walking away, not by running or shouting for help.
+SOCIAL_CLUES = {**CLUES,
+                SHAKEN: "falters, and starts looking for a way out of the argument",
+                "flee": "makes to leave",
+                "call_for_help": "looks round for someone to take its side, then makes to leave",
+                "surrender": "gives way",
+                "beg": "asks to let the matter drop",
+                "fight_on": "digs in, with nothing left to lose"}
+#: Calling for help, where its friends stand all about it (on its side in the fight): it falls back on them.
+AMONG_FRIENDS = "falls back among its friends"
+
+
+def clue(key: str, *, social: bool, friends_here: bool) -> str:
+    """The clue for a morale state or a break reaction as the conflict has it: an argument's words in a social
+    conflict; a call for help only where no friend of the NPC's is in the fight with it."""
+    if social:
+        return SOCIAL_CLUES[key]
+    if key == "call_for_help" and friends_here:
+        return AMONG_FRIENDS
+    return CLUES[key]
 
 
 @dataclass(frozen=True)

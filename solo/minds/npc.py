@@ -53,7 +53,7 @@ from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
 from ..rules.outcomes import ACTIVE, OUT
 from ..rules.participants import Participant
 from .memory import NPCMemory
-from .morale import BROKEN, CLUES, MECHANIC, SHAKEN, STEADY, Morale, Nerve, nerve_checks, reaction_split
+from .morale import BROKEN, MECHANIC, SHAKEN, STEADY, Morale, Nerve, clue, nerve_checks, reaction_split
 from .position import (
     Position,
     best_secondary,
@@ -1163,7 +1163,7 @@ class NPCMind:
                                      rng=self.rng)
         if check is not None:
             self._emit("npc_morale", actor=me.id, round=conflict.round, **check.to_dict(),
-                       clue=CLUES[check.after])
+                       clue=_clue(check.after, conflict, me))
 
     def _exit_if_broken(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision | None:
         morale = fight.morale
@@ -1186,7 +1186,7 @@ class NPCMind:
         if not fight.announced_break:
             fight.announced_break = True
             self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
-                       reason=reason, clue=CLUES[reaction],
+                       reason=reason, clue=_clue(reaction, conflict, me),
                        triggers=list(morale.checks[-1].triggers) if morale.checks else [])
         return Decision(me.id, q.kind, mechanic, reason, "morale", {mechanic: 1.0}, conflict.round)
 
@@ -1567,3 +1567,10 @@ _HANDLERS = {
     LUCK_REDUCE: NPCMind._luck,
 }
 _NEEDS_FOE = {NPCMind._lens, NPCMind._clever}
+
+
+def _clue(key: str, conflict: ConflictView, me: Participant) -> str:
+    """The words a GM could say for ``me``'s morale state or break (solo.minds.morale.clue), fitting the
+    conflict: an argument's, and a call for help only with no friend of its still in the fight."""
+    friends_here = any(p.side == me.side and p is not me and p.status == ACTIVE for p in conflict.participants)
+    return clue(key, social=conflict.ctype.social, friends_here=friends_here)

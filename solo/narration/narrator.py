@@ -854,11 +854,24 @@ class Narrator:
         cast.decided = _decided(d, cast)
         return [self.say(cast, "comae", actor, cast.opponent(actor), ctype=GENERIC if actor.struck_aside else None)]
 
+    def _on_exit_answer(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        """A PC answers an NPC's exit: the one who gives chase is the one a failed get-away runs into."""
+        if d.get("answer") == "chase" and d.get("npc") in cast.persons and d.get("actor") in cast.persons:
+            cast.persons[d["npc"]].chased_by = d["actor"]
+        return []
+
     def _on_leave_attempt(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        actor = cast.person(d["actor"])
+        chaser = cast.persons.get(actor.chased_by or "")
+        actor.chased_by = None
         if d.get("success") or cast.decided:
             return []  # the exit event that follows tells it, or the conflict is already decided
-        actor = cast.person(d["actor"])
-        return [self.say(cast, "leave_failed", actor, cast.opponent(actor))]
+        if chaser is not None:  # caught by the one who chased: it faces them now
+            actor.last_foe, chaser.last_foe = chaser.id, actor.id
+        # the dice kept it here: no "seems to decide that running is worse" after it
+        actor.signalled = False
+        actor.steadied.add("flight")
+        return [self.say(cast, "leave_failed", actor, chaser or cast.opponent(actor))]
 
     def _on_extra_action(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if cast.decided:

@@ -6,9 +6,10 @@ means a string of favours tops out at Affectionate instead of overflowing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..rules.outcomes import ACTIVE
 from .tables import CodeBlockTables, codeblocks
 
 if TYPE_CHECKING:
@@ -36,19 +37,25 @@ def disposition_of(npc: object) -> str:
     return normalise_disposition((block.disposition if block is not None else None) or "Neutral")
 
 
-def disposition_bonus(ctype: ConflictType, participants: Iterable[Participant], npc: object, side: str) -> str | None:
-    """In a social conflict every one on ``side`` (the PCs) rolls with the NPC's disposition (rules §7.2): "Oskar
-    Brann is Unfriendly −20". The game, ``solo odds`` and ``solo duel`` all put it on here, so their numbers are the
-    game's. Returns the disposition when it counts (None: not a social conflict)."""
+def disposition_bonus(ctype: ConflictType, participants: Sequence[Participant], side: str) -> Participant | None:
+    """In a social conflict every one on ``side`` (the PCs) rolls with the disposition of the first NPC still taking
+    part against them (rules §7.2, docs/rulings.md "Disposition in social conflicts"): "Oskar Brann is Unfriendly
+    −20". Called as the conflict starts and again whenever someone leaves it (the conflict's ``standing``), so
+    when the first NPC runs, gives up or is out, the next one's disposition counts from then on. The game's menus,
+    rolls and odds, ``solo odds`` and ``solo duel`` all read it from here. Returns the NPC whose disposition counts
+    (None: not a social conflict, or nobody left against ``side``)."""
     if not ctype.social:
         return None
-    disp = disposition_of(npc)
-    modifier = disposition_modifier(disp)
-    if modifier:
-        for p in participants:
-            if p.side == side:
-                p.add_bonus(modifier, f"{getattr(npc, 'name', 'the NPC')} is {disp}")
-    return disp
+    first = next((q for q in participants if q.side != side and q.status == ACTIVE and q.char is not None
+                  and not q.is_pc), None)
+    reason, modifier = None, 0
+    if first is not None:
+        disp = disposition_of(first.char)
+        reason, modifier = f"{first.name} is {disp}", disposition_modifier(disp)
+    for p in participants:
+        if p.side == side:
+            p.set_standing(modifier, reason)
+    return first
 
 
 def disposition_modifier(name: str, tables: CodeBlockTables | None = None) -> int:

@@ -115,6 +115,10 @@ class Conflict:
     result: ConflictResult | None = None
     phase = SETUP
     _view: ConflictView | None = None
+    #: What is worked out again whenever someone leaves (a social conflict's disposition: the first NPC still in,
+    #: solo.npc.disposition.disposition_bonus), given the participants; None: nothing (set only where given, see
+    #: quick_options on the instances' dicts)
+    standing: Callable[[Sequence[Participant]], object] | None = None
 
     def __init__(
         self,
@@ -128,6 +132,7 @@ class Conflict:
         advisor: Callable[[ConflictView, Participant], dict[str, str]] | None = None,
         chance_ids: Iterator[int] | None = None,
         fiction: Mapping[str, Any] | None = None,
+        standing: Callable[[Sequence[Participant]], object] | None = None,
     ):
         by_id: dict[str, Participant] = {}
         in_a = in_b = 0
@@ -181,6 +186,9 @@ class Conflict:
         # nothing decides or watches inside, no shield, no Luck due: run() may take the fused loop
         self._plain = (not deciding and sink is None and not self._shields and not owing
                        and len(participants) == 2)
+        if standing is not None:
+            self.standing = standing
+            standing(participants)
 
     def fused(self) -> bool:
         """Whether :meth:`run` plays it in the fused loop: plain, and its dice a ``random.Random`` itself, whose
@@ -254,6 +262,9 @@ class Conflict:
             else:
                 self._in_b -= 1
         p.status = status
+        standing = self.standing
+        if standing is not None:  # the disposition that counts may now be another NPC's
+            standing(self.participants)
 
     # -- conditions (the branches of FLOW) -------------------------------------
     def side_gone(self) -> bool:
@@ -439,11 +450,13 @@ class Conflict:
         return out
 
     def _exit_asked(self, p: Participant) -> Participant | None:
-        """The PC asked whether an NPC's exit stands (:meth:`_exit_stands`): the first still in against it; None
-        for a PC's own exit, or an NPC's with no PC to ask."""
+        """The PC asked whether an NPC's exit stands (:meth:`_exit_stands`): the one it last exchanged blows
+        with (struck or was struck by), if still in, else the first still in against it; None for a PC's own
+        exit, or an NPC's with no PC to ask. In hot-seat play the player facing it answers, and gives chase."""
         if p.is_pc:
             return None
-        return next((q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None), None)
+        pcs = [q for q in self.opponents(p) if q.is_pc and q.status == ACTIVE and q.decider is not None]
+        return next((q for q in pcs if q.id == p.last_foe), pcs[0] if pcs else None)
 
     def _exit_stands(self, p: Participant, exit: str) -> bool:
         """An NPC yields or runs: the PCs facing it decide whether that ends it for the NPC (issue 31).
@@ -1032,6 +1045,7 @@ class Conflict:
         struck = blow_effect(d.lens)  # round_effects' other part: it stacks with a penalty of its own (§6)
         if struck:
             target.carry += struck
+        w.last_foe, target.last_foe = target.id, w.id
         amount, detail = self._damage(w, d, lens, target, pool_name)
         if (amount > 1 and target.luck_allowed and target.decider is not None
                 and target.character.luck > self.luck_floor):

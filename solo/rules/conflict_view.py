@@ -9,7 +9,7 @@ so a mind can also recognise "the same conflict" by the view's identity.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -46,6 +46,12 @@ class ConflictView:
     @property
     def participants(self) -> tuple[Participant, ...]:
         return self._participants
+
+    @property
+    def standing(self) -> Callable[[Sequence[Participant]], object] | None:
+        """What the conflict works out again whenever someone leaves (the disposition that counts): a copy of the
+        conflict played for its odds takes it too, so its NPCs' leaving moves the same numbers."""
+        return self._conflict.standing
 
     @property
     def by_id(self) -> Mapping[str, Participant]:

@@ -65,6 +65,9 @@ class Participant:
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # its reasons and their values, as shown
+    #: The part of the bonus that goes with who is still in on the other side (a social conflict's disposition,
+    #: :func:`solo.npc.disposition.disposition_bonus`): (reason, value), replaced as they leave
+    standing: tuple[str, int] | None = None
     fiction: Fiction | None = None  # what the text may say of it beyond the character (solo.rules.fiction)
     # -- state that changes as the conflict goes on
     status: str = ACTIVE
@@ -75,6 +78,7 @@ class Participant:
     last_lens: str = "none"
     exit_answer: str | None = None  # what the other side said to this NPC's exit (accept, refuse, let_go, chase)
     exits_closed: bool = False  # its surrender was refused or its flight caught: it fights on to the end
+    last_foe: str | None = None  # whom it last struck or was struck by (the one asked when it wants out)
     _base: int | None = None  # cached base target; cleared whenever a Pool or gear changes
     _flourish: list[str] | None = None  # cached flamboyant_skills(); cleared with the base target
     # cached rolled_value()s by (the Lens's Focuses, skill); cleared with the base target (a copy starts afresh)
@@ -93,6 +97,24 @@ class Participant:
             return
         self.bonus += value
         self.bonus_parts.append((reason, value))  # shown one by one: +20 and -20 cancel in the sum, not on screen
+
+    def set_standing(self, value: int, reason: str | None) -> None:
+        """Put the standing modifier (:attr:`standing`) in the place of the last one, or take it off (``reason``
+        None or ``value`` 0). New lists, never changed in place: the copies the odds play share the live ones."""
+        new = (reason, value) if reason and value else None
+        old = self.standing
+        if new == old:
+            return
+        parts = list(self.bonus_parts)
+        if old is not None:
+            self.bonus -= old[1]
+            if old in parts:
+                parts.remove(old)
+        if new is not None:
+            self.bonus += value
+            parts.append(new)
+        self.bonus_parts = parts
+        self.standing = new
 
     @property
     def active(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ..events import Event
 from ..rules.character import HURT_PENALTY
 from ..rules.dice import roll_against, two_digits
 from ..rules.lenses import LENS_NAMES
@@ -51,7 +52,7 @@ def clamped(target: int) -> bool:
 def chance_text(c) -> str:
     """A chance and its parts: "30 % = Cunning 30 · //Deceit +20" (``c`` a Chance or a chance event); a target
     beyond the dice keeps its sum beside the chance it gives: "0 % (Tech 5 · from last round -20 = -15)"."""
-    if isinstance(c, Mapping):
+    if isinstance(c, (Mapping, Event)):  # a chance event as a sink gets it, or as a log keeps it
         target, skill, base, mods = c["chance"], c["skill"], c["base"], c.get("modifiers") or ()
     else:
         target, skill, base, mods = c.target, c.skill, c.base, c.modifiers

@@ -26,8 +26,10 @@ minds as twins of the live ones) from a generator seeded by the state, within
 a time budget. That buys about a hundred conflicts, a standard error of some
 five points, so only one Lens gets the estimate: the best one by one round's
 exact odds (what the NPC minds and the greedy bot weigh). It reads
-"≈ 41 % ± 6 to win" (± one standard error), with the share in which the
-opponents flee or give up, which the copies do play.
+"≈ 41 % ± 6 to win" (± one standard error), with the shares in which the
+opponents give up and in which they run (from an argument: walk away), which
+the copies do play: each apart, for an adventure may branch on them otherwise
+than on a win.
 
 The advice draws nothing from the game's generator, so showing it never moves
 the dice.
@@ -175,12 +177,15 @@ def likely_best(view: ConflictView, p: Participant) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Estimate:
-    """What copies of the conflict gave: wins, the opponents' exits and stalemates out of ``runs``."""
+    """What copies of the conflict gave: wins, the opponents' exits (``fled`` of them flights, the rest given up)
+    and stalemates out of ``runs``; ``leave`` is what their flight is called here ("walk away" from an argument)."""
 
     runs: int
     wins: int
     exits: int
     stalemates: int
+    fled: int = 0
+    leave: str = "run"
 
     @property
     def win(self) -> float:
@@ -202,7 +207,9 @@ class Estimate:
             return f"won {self.wins} of {self.runs} tried{told}, too few to tell · likely best"
         spread = max(1, math.ceil(self.error * 100))
         gone = self.exits * 200 >= self.runs
-        win = "to win outright" if gone else "to win"  # their running or yielding is a win too: this is the rest
+        # their yielding or leaving ends it without a win: an adventure may take either otherwise (Kaldskard's
+        # outlaws who walk away from the argument do not join you), so each is shown apart from the win
+        win = "to win outright" if gone else "to win"
         if self.win * 100 + spread > 100 or self.win * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
             low = max(0, math.floor(self.win * 100 - spread))
             high = min(100, math.ceil(self.win * 100 + spread))
@@ -210,7 +217,11 @@ class Estimate:
         else:
             text = f"≈ {percent(self.win)} ± {spread} {win}"
         if gone:
-            text += f", {percent(self.exits / self.runs)} they give up or run"
+            gave_up = self.exits - self.fled
+            if gave_up:
+                text += f", {percent(gave_up / self.runs)} they give up"
+            if self.fled:
+                text += f", {percent(self.fled / self.runs)} they {self.leave}"
         if self.stalemates * 200 >= self.runs:
             text += f", {percent(self.stalemates / self.runs)} undecided"
         return text + " · likely best"
@@ -224,17 +235,18 @@ def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIM
     """
     what_if = WhatIf(view, p)
     rng = random.Random(seed if seed is not None else what_if.seed())
-    spent = wins = exits = stalls = n = 0
+    spent = wins = exits = fled = stalls = n = 0
     while n < runs:
         outcome, rounds = what_if.play(lens, rng)
         n += 1
         spent += rounds
         wins += outcome == WON
         exits += outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED)
+        fled += outcome == OPPONENT_FLED
         stalls += outcome == STALEMATE
         if budget is not None and spent + spent / n > budget:  # one more conflict this long would go over it
             break
-    return Estimate(n, wins, exits, stalls)
+    return Estimate(n, wins, exits, stalls, fled, "walk away" if view.ctype.social else "run")
 
 
 class _Replay:
@@ -301,7 +313,7 @@ class WhatIf:
                                               clever_next=q.clever_next or (decl is not None
                                                                             and decl.clever_choice is not None),
                                               _base=None))
-        conflict = Conflict(view.ctype, copies, rng, round_limit=view.round_limit)
+        conflict = Conflict(view.ctype, copies, rng, round_limit=view.round_limit, standing=view.standing)
         first = conflict.round = max(0, view.round - 1)  # it plays on from this round
         outcome = conflict.run().for_side(self.me.side)
         return outcome, conflict.round - first

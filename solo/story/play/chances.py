@@ -333,7 +333,7 @@ _SIDE_POOLS = frozenset(lens.side_pool for lens in LENS_TABLE.values() if lens.s
 def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Outcomes:
     from .actions import obstacle_of
 
-    parts, _ = _participants(game, ctype, spec, npc_ids, "none", random.Random(SAMPLE_SEED))
+    parts, _, _ = _participants(game, ctype, spec, npc_ids, "none", random.Random(SAMPLE_SEED))
     if {p.side for p in parts} != {"a", "b"}:  # a side with nobody in it: no fight, as in the engine
         return Outcomes([Plan(1.0, WON if any(p.side == "a" for p in parts) else LOST)],
                         note="no contest: one side has nobody to fight")
@@ -380,7 +380,7 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
                   fighter: Callable[[random.Random], Decider] | None = None):
     """The sides as the game lines them up (:meth:`Game.conflict_sides`, on copies), PCs keeping ``lens``, NPCs
     with their minds, and the PCs' disposition bonus in a social conflict. Spent Pools are not modelled.
-    Returns the participants and the NPCs' by id."""
+    Returns the participants, the NPCs' by id, and the conflict's ``standing`` (:meth:`Game.disposition_bonus`)."""
     from ...minds.bots import LensKeeper
     from .actions import obstacle_of
     from .npcs import default_mind
@@ -390,8 +390,7 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
     parts, npcs, _ = game.conflict_sides(ctype, npc_ids, obstacle_of(spec), pc_decider=decider,
                                          mind=lambda nid, npc: default_mind(npc, rng, memory=memory.get(nid)),
                                          copies=True, vehicle=spec.get("vehicle"))
-    game.disposition_bonus(ctype, parts, next(iter(npcs), None))
-    return parts, npcs
+    return parts, npcs, game.disposition_bonus(ctype, parts, npcs)
 
 
 def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tuple[Exact | None, str]:
@@ -401,10 +400,10 @@ def _exact(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> tu
     from ...rules.conflict import Conflict
 
     rng = random.Random(SAMPLE_SEED)
-    parts, _ = _participants(game, ctype, spec, npc_ids, "none", rng)
+    parts, _, standing = _participants(game, ctype, spec, npc_ids, "none", rng)
     if len(parts) != 2 or {p.side for p in parts} != {"a", "b"}:
         return None, "a group fight" if len(parts) > 2 else "no contest"
-    conflict = Conflict(ctype, parts, rng, round_limit=rounds)
+    conflict = Conflict(ctype, parts, rng, round_limit=rounds, standing=standing)
     try:
         exact = Foresight(nerve=True).exact(conflict.view, parts[0], None, asked=False)
     except (ValueError, KeyError) as exc:
@@ -448,8 +447,8 @@ def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, len
     rng = random.Random(SAMPLE_SEED)
     counts: Counter[Ending] = Counter()
     for _ in range(times):
-        parts, npcs = _participants(game, ctype, spec, npc_ids, lens, rng, fighter)
-        result = Conflict(ctype, parts, rng, round_limit=rounds).run()
+        parts, npcs, standing = _participants(game, ctype, spec, npc_ids, lens, rng, fighter)
+        result = Conflict(ctype, parts, rng, round_limit=rounds, standing=standing).run()
         statuses = tuple(sorted((nid, p.status) for nid, p in npcs.items()))
         comae = tuple(sorted(p.char.name for p in parts if p.is_pc and p.char is not None and p.status == COMAE))
         counts[(result.outcome, statuses, comae)] += 1

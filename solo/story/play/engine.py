@@ -575,7 +575,7 @@ class Game:
             return outcome
         for nid in fighting:  # the conflict names whoever it sets against the PCs
             learn(self, nid, "name")
-        self.disposition_bonus(ctype, taking_part, next((nid for nid in npcs if nid in fighting), None))
+        standing = self.disposition_bonus(ctype, taking_part, npcs)
         advisor = None
         if self.advise:
             from .advice import LensAdvisor
@@ -588,7 +588,7 @@ class Game:
         try:
             result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
                               negative_luck=self.adventure.negative_luck, advisor=advisor,
-                              chance_ids=self.chance_ids, fiction=fiction).run()
+                              chance_ids=self.chance_ids, fiction=fiction, standing=standing).run()
         finally:
             self.fighting = []
         self.conflict_aftermath(npcs, fighting, taking_part)
@@ -680,12 +680,25 @@ class Game:
             participants.append(obstacle_participant)
         return participants, npcs, in_comae
 
-    def disposition_bonus(self, ctype: ConflictType, taking_part: list[Participant], first_npc: str | None) -> None:
-        """In a social conflict the PCs get the first opposing NPC's disposition (+/- to their rolls)."""
-        if not ctype.social or first_npc is None:
-            return
-        disposition_bonus(ctype, taking_part, self.state.npcs[first_npc], "a")
-        learn(self, first_npc, "disposition")  # a bonus or penalty on every roll of the PCs says it
+    def disposition_bonus(self, ctype: ConflictType, taking_part: list[Participant],
+                          npcs: Mapping[str, Participant]) -> Callable[[Sequence[Participant]], object] | None:
+        """In a social conflict the PCs get the disposition of the first NPC still taking part (+/- to their
+        rolls; :func:`solo.npc.disposition.disposition_bonus`), put on now and worked out again whenever someone
+        leaves: what this returns is the conflict's ``standing`` (None: not a social conflict). The players learn
+        the disposition of each NPC whose disposition comes to count (a bonus or penalty on every roll says it)."""
+        if not ctype.social or not npcs:
+            return None
+        ids = {id(p): nid for nid, p in npcs.items()}
+
+        def standing(participants: Sequence[Participant]) -> Participant | None:
+            first = disposition_bonus(ctype, participants, "a")
+            nid = ids.get(id(first))  # a copy the odds play is not one of these: it teaches nobody anything
+            if nid is not None:
+                learn(self, nid, "disposition")
+            return first
+
+        standing(taking_part)
+        return standing
 
     def _mind(self, nid: str, npc: NPC) -> Decider | None:
         if self.mind_factory is not None:

@@ -260,9 +260,8 @@ def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
                                          copies=True, vehicle=spec.get("vehicle"))
     if {p.side for p in parts} != {"a", "b"} or any(p.pool.current < 1 for p in parts):
         return None
-    game.disposition_bonus(ctype, parts, next(iter(npcs), None))
     conflict = Conflict(ctype, parts, rng, round_limit=verb.arg(spec, "rounds"),
-                        negative_luck=game.adventure.negative_luck)
+                        negative_luck=game.adventure.negative_luck, standing=game.disposition_bonus(ctype, parts, npcs))
     conflict.round = 1
     return conflict.view
 

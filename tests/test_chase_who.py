@@ -1,0 +1,89 @@
+"""Who answers an NPC that runs, and who the chase is told of (docs/rulings.md "An NPC's exit is the PCs' to take").
+
+Before, in Vellan (two players, Hedda and Sam, against Knut, round 6): "Hedda Myhre gives chase." → "Knut Dahl
+tries to get away: 41 against 30: caught." → "Knut makes for the way out, and Sam blocks it." → "Knut seems to
+decide that running is worse, and comes back at Sam." Hedda's player was asked (the first PC still in), the
+narration named whom Knut last faced (Sam), and a line said Knut decided what the dice had decided.
+"""
+
+from __future__ import annotations
+
+import random
+
+from conftest import Answers, LoadedDice, make_char
+
+from solo.events import EventLog
+from solo.narration import Cast, Narrator, load_templates
+from solo.rules.conflict import Conflict
+from solo.rules.conflict_types import conflict_type
+from solo.rules.participants import from_character
+
+COMBAT = conflict_type("combat")
+
+
+def _knut_runs(chaser_answers: str = "chase"):
+    """Hedda (first in initiative) and Sam against Knut. Round 1: Sam alone succeeds and strikes Knut. Round 2:
+    Knut runs, is chased and caught (41 against Move 30), fights on; nobody succeeds."""
+    hedda = make_char("Hedda", Combat=60, Move=30)
+    sam = make_char("Sam", Combat=50, Move=30)
+    knut = make_char("Knut", level="skilled", Combat=50, Move=30)
+    knut.pronoun = "he"
+    for c in (hedda, sam, knut):
+        c.weapon = "short_sword"
+    pcs = {name: Answers(lens="none", exit_offer=chaser_answers, luck_flip="no", luck_reduce="no")
+           for name in ("Hedda", "Sam")}
+    ps = [from_character(hedda, "a", COMBAT, decider=pcs["Hedda"]),
+          from_character(sam, "a", COMBAT, decider=pcs["Sam"]),
+          from_character(knut, "b", COMBAT, decider=Answers(lens=["none", "flee", "none"]))]
+    log = EventLog()
+    # round 1: Hedda 90, Sam 10, Knut 95, Sam's blow 2; round 2: Knut's get-away 41, then 99 99 99
+    dice = LoadedDice([90, 10, 95, 2, 41, 99, 99, 99])
+    conflict = Conflict(COMBAT, ps, dice, sink=log, round_limit=2)
+    conflict.run()
+    return log.events, pcs
+
+
+def test_the_pc_that_knut_last_fought_is_asked_and_gives_chase():
+    events, pcs = _knut_runs()
+    offer = next(e for e in events if e.kind == "exit_offer")
+    assert offer["asked"] == "Sam"
+    assert not any(q.kind == "exit_offer" for q in pcs["Hedda"].asked)
+    answer = next(e for e in events if e.kind == "exit_answer")
+    assert (answer["actor"], answer["answer"]) == ("Sam", "chase")
+    attempt = next(e for e in events if e.kind == "leave_attempt")
+    assert not attempt["success"]
+
+
+def test_a_caught_runner_is_told_caught_by_the_one_who_chased_and_not_deciding_to_stay():
+    """The narration's side: whoever chased is named (here the log says Hedda chased, as the old asking had it),
+    and after the dice caught it no line tells of the NPC deciding that running is worse."""
+    events, _ = _knut_runs()
+    for e in events:
+        if e.kind in ("exit_offer",):
+            e.data["asked"] = "Hedda"
+        if e.kind == "exit_answer":
+            e.data["actor"] = "Hedda"
+    said: list[tuple[str, str | None, str | None]] = []
+    real = Narrator.say
+
+    def spy(self, cast, event, actor, target=None, *args, **kwargs):
+        line = real(self, cast, event, actor, target, *args, **kwargs)
+        said.append((event, getattr(target, "id", None), line))
+        return line
+
+    for seed in range(12):
+        said.clear()
+        narrator = Narrator(load_templates(), random.Random(seed))
+        narrator.say = spy.__get__(narrator)  # type: ignore[method-assign]
+        cast = Cast({"Hedda": {"pronoun": "she"}, "Sam": {"pronoun": "he"}, "Knut": {"pronoun": "he"}})
+        lines = []
+        for e in events:
+            if e.kind == "conflict_start":
+                cast.begin(e.data)
+            if e.kind == "exit_offer":
+                cast.persons["Knut"].signalled = True  # its body language had said "run" (a fearful Pool clue)
+            lines += [t for t in narrator.narrate(e, cast) if t]
+        failed = [(target, line) for event, target, line in said if event == "leave_failed"]
+        assert failed and all(target == "Hedda" for target, _ in failed), failed
+        assert all("Sam" not in line for _, line in failed), failed
+        assert not any(event == "steadies" for event, _, _ in said), said
