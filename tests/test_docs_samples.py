@@ -1,12 +1,14 @@
 """Samples of a command's output pasted into a page are what the command prints today, so a page cannot go
 stale unnoticed (as docs/narration.md's duels are held by tests/test_docs_duels.py): `solo prove` on the
-example adventure in docs/proving.md (its report and its JSON), and in docs/oracle.md `solo oracle` with a seed
-and the threads of Vellan at the first prompt. A change on purpose means pasting the new output into the page."""
+example adventure in docs/proving.md (its report and its JSON), in docs/oracle.md `solo oracle` with a seed and
+the threads of Vellan at the first prompt, in docs/playing.md the tutorial's menus before and at the fight, and
+in docs/journal.md an open-play `recap`. A change on purpose means pasting the new output into the page."""
 
 from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -116,6 +118,76 @@ def test_the_threads_on_the_oracle_page_are_what_vellan_prints(tmp_path):
     played = [(command, reply.split("\n\nHow many players are at the table?", 1)[0].strip("\n"))
               for command, reply in _exchanges(out)][:len(shown)]
     assert played == shown, AGAIN
+
+
+# -- docs/playing.md and docs/journal.md -------------------------------------------------------------------------
+
+def _plain_blocks(text: str) -> list[str]:
+    """The fenced blocks of a page with no language named (``` alone on the line), unindented."""
+    blocks, body, language = [], None, ""
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            if body is None:
+                body, language = [], line.strip()[3:]
+            else:
+                if not language:
+                    blocks.append(textwrap.dedent("\n".join(body)))
+                body = None
+        elif body is not None:
+            body.append(line)
+    return blocks
+
+
+def _menu(out: str, first: str) -> str:
+    """The menu of the screen that starts with ``first``, up to its prompt; spaces as a reader sees them
+    (a number and its % are held together by a no-break space)."""
+    return out[out.index(first):].split("\n> ", 1)[0].replace("\u00a0", " ")
+
+
+def test_the_tutorial_menus_on_the_playing_page_are_what_the_tutorial_shows(tmp_path):
+    """The stranger's menu and the first Lens menu of the fight for the letter: seed 1, Espen Lind, 100 columns."""
+    text = _page("playing.md")
+    assert "(`solo play tutorial --seed 1`, Espen Lind, in a 100-column window)" in text
+    blocks = _plain_blocks(text)
+    stranger = next(b for b in blocks if b.startswith("What do you do?\n1.  Fight for the letter"))
+    lenses = next(b for b in blocks if b.startswith("Espen Lind declares: choose a Lens\n  your roll: 30 %"))
+    out = _run(["play", "tutorial", "--seed", "1", "--saves", str(tmp_path)], stdin="\n1\n1\n\n1\nquit\n")
+    assert _menu(out, "What do you do?\n1.  Fight for the letter") == stranger, AGAIN
+    assert _menu(out, "Espen Lind declares: choose a Lens") == lenses, AGAIN
+
+
+OPEN = "$ solo play --open --seed 11 --saves saves"
+
+
+def test_the_open_play_session_on_the_playing_page_is_what_open_play_prints(tmp_path, monkeypatch):
+    """The long example session, played again from the answers the page shows typed at its prompts. Piped, the
+    game writes no character (a game at the keyboard does), so the page's last two lines are not printed here."""
+    block = next(b for b in _text_blocks(_page("playing.md")) if b.startswith(OPEN + "\n"))
+    screen = block.split("\n", 1)[1].splitlines()
+    assert screen[-2:] == ["Espen Lind is saved. Take him on with:",
+                           "  solo play ADVENTURE --pc /home/you/solo/saves/characters/espen_lind.toml"]
+    answers = [line[2:] for line in screen if line == ">" or line.startswith("> ")]
+    assert len(answers) == 33 and "threads close 1" in answers
+    monkeypatch.chdir(tmp_path)
+    out = _run(OPEN.split()[2:], stdin="".join(a + "\n" for a in answers))
+    assert out.replace("\u00a0", " ").splitlines() == screen[:-2], AGAIN
+
+
+#: What the journal page's open-play recap was typed with, after the number of players and the character.
+RECAP = ["I share a bench with the tired official on the riverboat's deck", "1", "Is anyone watching us?", "",
+         "note the official lied about the cargo", "6", "",
+         "I slip ashore at the next landing and follow the official to a warehouse", "1",
+         "Does the official see me?", "", "recap", "quit"]
+
+
+def test_the_open_play_recap_on_the_journal_page_is_what_recap_prints(tmp_path):
+    text = _page("journal.md")
+    assert "(`solo play --open --seed 4`, Espen Lind, in a 100-column window" in text
+    shown = next(b for b in _plain_blocks(text) if b.startswith("> recap\nBefore the first scene"))
+    stdin = "\n".join(["", "1", *RECAP]) + "\n"
+    out = _run(["play", "--open", "--seed", "4", "--saves", str(tmp_path)], stdin=stdin)
+    printed = "> recap\n" + out.split("\n> recap\n", 1)[1].split("\n\n", 1)[0]
+    assert printed == shown.rstrip(), AGAIN
 
 
 @pytest.mark.parametrize("page", ["proving.md", "oracle.md"])
