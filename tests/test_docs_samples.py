@@ -1,8 +1,9 @@
 """Samples of a command's output pasted into a page are what the command prints today, so a page cannot go
 stale unnoticed (as docs/narration.md's duels are held by tests/test_docs_duels.py): `solo prove` on the
 example adventure in docs/proving.md (its report and its JSON), in docs/oracle.md `solo oracle` with a seed and
-the threads of Vellan at the first prompt, in docs/playing.md the tutorial's menus before and at the fight, and
-in docs/journal.md an open-play `recap`. A change on purpose means pasting the new output into the page."""
+the threads of Vellan at the first prompt, in docs/playing.md the tutorial's menus before and at the fight and
+the open-play session, in docs/journal.md an open-play `recap`, in docs/npcs.md `solo odds`. A change on
+purpose means pasting the new output into the page."""
 
 from __future__ import annotations
 
@@ -188,6 +189,14 @@ def test_the_open_play_recap_on_the_journal_page_is_what_recap_prints(tmp_path):
     out = _run(["play", "--open", "--seed", "4", "--saves", str(tmp_path)], stdin=stdin)
     printed = "> recap\n" + out.split("\n> recap\n", 1)[1].split("\n\n", 1)[0]
     assert printed == shown.rstrip(), AGAIN
+
+
+# -- docs/npcs.md ----------------------------------------------------------------------------------------------
+
+def test_the_odds_on_the_npcs_page_are_what_solo_odds_prints():
+    shown = next(b for b in _text_blocks(_page("npcs.md")) if b.startswith("$ solo odds "))
+    command, printed = shown.split("\n", 1)
+    assert _run(command.split()[2:]) == printed, AGAIN
 
 
 @pytest.mark.parametrize("page", ["proving.md", "oracle.md"])
