@@ -25,6 +25,7 @@ DATA = Path(__file__).parent / "data" / "sim"
 HUB = DATA / "explorer_hub.toml"
 GATED = DATA / "explorer_gated.toml"
 DUEL = DATA / "explorer_duel.toml"
+FOG = DATA / "explorer_fog.toml"
 TUTORIAL = Path(__file__).resolve().parent.parent / "scenes" / "tutorial.toml"
 EXITS = ("flee", "surrender")
 
@@ -89,6 +90,35 @@ def test_the_explorer_is_the_same_game_for_the_same_seed():
     for first, second in zip(*runs):
         assert first.answers == second.answers and first.ending == second.ending
     assert runs[0][0].answers != runs[0][1].answers  # the seed does decide something
+
+
+def test_a_choice_straight_back_into_the_scene_is_no_ending_and_no_progress():
+    """The fog's only ways out end the game, so the fog is ending-bound; treading water there leads back into it
+    with nothing changed: it ends nothing (before, it was an ending with the fog itself as its story ahead)."""
+    adventure = load_adventure(FOG)
+    shape = story_shape(adventure)
+    lantern, sink, tread, swim = (c.key for c in adventure.scenes["fog"].choices)
+    assert shape.bound == {"fog", "shore"}
+    assert shape.ends_game("fog", lantern) and not shape.ends_game("fog", tread)
+    assert not shape.ends_game("fog", swim)  # its failure stays: a way on
+    assert shape.idle == {"fog": {tread}}  # not the swim (a roll), nor letting the lantern sink (an effect)
+    knock = story_shape(load_adventure(Path(__file__).parent / "data" / "prove" / "loop.toml"))
+    assert not knock.ends_game("door", "c1") and not knock.idle  # a knock counts: the door opens on the third
+
+
+def test_the_explorer_swims_again_rather_than_tread_water_for_ever():
+    """A hard swim whose failure stays, once the lantern has sunk: the explorer treads water once (it had not
+    tried it) and then swims until it lands. It used to tread water until the turn cap (the GM's ferry.toml)."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["simulate", str(FOG), "--policy", "explorer", "--runs", "40", "--seed", "1",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert not report["errors"] and report["endings"]["shore"]["count"] == 40
+    tread = load_adventure(FOG).scenes["fog"].choices[2].key
+    for seed in range(10):
+        taken = _choices(FOG, seed, "explorer")
+        assert taken.count(("fog", tread)) <= 1, taken
 
 
 class _Watching:

@@ -7,7 +7,9 @@ choice "ends the game" when every way on from it ends the game: every scene any
 of its outcomes can lead to is *ending-bound* (an ending, or a scene whose every
 way out is ending-bound) and no outcome stays in the scene (an oracle's "no"
 with no ``goto``, a roll's failure that only tells something), so once it is
-taken no road leads back into the rest of the story.
+taken no road leads back into the rest of the story. A choice that only leads
+back into its own scene ("Tread water and wait") ends nothing, even in an
+ending-bound scene: it stays where it is.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..story.format.graph import branches_of
+from ..story.format.graph import all_conditions, branches_of
 
 if TYPE_CHECKING:
     from ..story.format.adventure import Adventure, Branch, Choice, Scene
@@ -56,6 +58,41 @@ def choice_stays(scene: Scene) -> frozenset[str]:
     return frozenset(out)
 
 
+def idle_choices(adventure: Adventure) -> dict[str, frozenset[str]]:
+    """scene -> the keys of its choices that lead straight back to it with nothing changed: no action, no effect,
+    no retry cost, every outcome back in the scene (a ``goto`` to itself, or none), a scene that does nothing on
+    being entered (no ``on_enter``, no oracle set-up), and no condition anywhere counting how often the choice is
+    taken or the scene entered (``chosen``, ``visits``). Taking one again is no progress: nothing it can open is
+    not open already."""
+    found: dict[str, set[str]] = {}
+    for sid, scene in adventure.scenes.items():
+        if scene.ending or scene.on_enter or scene.on_enter_before or scene.oracle_setup:
+            continue
+        for choice in scene.choices:
+            branch = choice.goto
+            if choice.action is not None or choice.effects or choice.retry_cost:
+                continue
+            if branch is not None and (branch.effects or {branch.goto, *(r.goto for r in branch.routes)} - {sid, None}):
+                continue
+            found.setdefault(sid, set()).add(choice.key)
+    if not found:  # the conditions are read only for an adventure that has one (few have)
+        return {}
+    counted: dict[str, set[str]] = {"chosen": set(), "visits": set()}
+    for _, condition in all_conditions(adventure):
+        for fn, args in condition.calls():
+            if fn in counted:
+                if not (args and isinstance(args[0], str)):
+                    return {}  # a name worked out in play: it may count any of them
+                counted[fn].add(args[0])
+    out = {}
+    for sid, keys in found.items():
+        names = {c.key: f"{sid}/{c.name or c.key}" for c in adventure.scenes[sid].choices}
+        kept = frozenset(k for k in keys if names[k] not in counted["chosen"])
+        if kept and sid not in counted["visits"]:
+            out[sid] = kept
+    return out
+
+
 @dataclass(frozen=True)
 class StoryShape:
     """The graph facts a player who knows where choices lead would use, computed once per adventure."""
@@ -66,12 +103,13 @@ class StoryShape:
     reach: dict[str, frozenset[str]]  # scene -> every scene reachable from it in one step or more
     endings: frozenset[str]
     stays: dict[str, frozenset[str]]  # scene -> the choices some outcome of which stays in it
+    idle: dict[str, frozenset[str]]  # scene -> the choices that lead straight back to it with nothing changed
 
     def ends_game(self, scene: str, key: str) -> bool:
         """Every way on from choice ``key`` of ``scene`` ends the game: whatever its outcome, it leads only into
-        ending-bound scenes (none stays where it is)."""
+        ending-bound scenes (none stays where it is), and not only back into ``scene`` (that ends nothing)."""
         to = self.targets.get(scene, {}).get(key, frozenset())
-        return bool(to) and to <= self.bound and key not in self.stays.get(scene, frozenset())
+        return bool(to - {scene}) and to <= self.bound and key not in self.stays.get(scene, frozenset())
 
     def leaves(self, scene: str, key: str) -> bool:
         """Choice ``key`` moves on for good: no scene it leads to can lead back to ``scene``."""
@@ -107,7 +145,7 @@ def story_shape(adventure: Adventure) -> StoryShape:
                 grew = True
     reach = {sid: _reachable_from(sid, successors) for sid in adventure.scenes}
     stays = {sid: choice_stays(scene) for sid, scene in adventure.scenes.items()}
-    return StoryShape(targets, successors, frozenset(bound), reach, endings, stays)
+    return StoryShape(targets, successors, frozenset(bound), reach, endings, stays, idle_choices(adventure))
 
 
 def _reachable_from(start: str, successors: dict[str, frozenset[str]]) -> frozenset[str]:

@@ -19,6 +19,11 @@ trip). In order, it takes:
    ahead of it, an unlocked one before the rest; when every option ends the
    game at once, doing something (a roll, a fight) before walking away.
 
+An option that leads straight back into the scene with nothing changed ("Tread
+water and wait") ends nothing and is no progress: it is tried once, like any
+untried option, and then never again while the scene offers anything else (a
+roll whose failure stays is taken again instead, the least tried first).
+
 In a conflict it takes the Lens the player is shown as best
 (:class:`~solo.story.play.advice.LensAdvisor`'s exact odds, or the Lens marked
 "likely best" where there are none), never flees or gives up while that Lens
@@ -107,6 +112,8 @@ class ExplorerBot(ReadingBot):
         self.idle = 0 if new_scene else self.idle + 1
         staying = [k for k in open_ if not shape.leaves(sid, k)]
         moving = [k for k in open_ if shape.leaves(sid, k)]
+        idle = shape.idle.get(sid, frozenset())  # straight back here with nothing changed: no way towards anything
+        going = [k for k in staying if k not in idle] if idle else staying
         wander = self.idle <= WANDER_PER_SCENE * len(adventure.scenes)
 
         def untried_first(options: list[str]) -> str:
@@ -125,18 +132,19 @@ class ExplorerBot(ReadingBot):
         pick = None
         if untried := [k for k in staying if k not in tried]:
             pick = untried_first(untried)
-        elif wander and (towards := self._nearest(shape, sid, staying, self._unexplored)):
+        elif wander and (towards := self._nearest(shape, sid, going, self._unexplored)):
             pick = towards
         elif untried := [k for k in moving if k not in tried]:
             pick = untried_first(untried)
         elif wander and (towards := self._nearest(shape, sid, moving, self._unexplored)):
             pick = towards
-        elif wander and (towards := self._towards_better_ending(shape, sid, staying)):
+        elif wander and (towards := self._towards_better_ending(shape, sid, going)):
             pick = towards
         elif ending:
             pick = self._best_ending(shape, sid, ending, choices)
-        else:
-            pick = min(open_, key=lambda k: game.state.chosen.get(f"{sid}/{choices[k].name or k}", 0))
+        else:  # the least taken, one that can change something (a roll to try again) before one that cannot
+            again = [k for k in open_ if k not in idle] or open_
+            pick = min(again, key=lambda k: game.state.chosen.get(f"{sid}/{choices[k].name or k}", 0))
         if pick not in tried:
             self.idle = 0
             tried.add(pick)

@@ -119,7 +119,7 @@ def _at(where: Where, key: str) -> Where:
     return Where(where.file, f"{where.path}.{key}")
 
 
-def _all_conditions(adventure: Adventure) -> Iterator[tuple[Where, Condition]]:
+def all_conditions(adventure: Adventure) -> Iterator[tuple[Where, Condition]]:
     """Every condition, with the place of its ``if``: choices, effects, goto lists and text blocks."""
     for scene in adventure.scenes.values():
         for choice in scene.choices:
@@ -180,7 +180,7 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
             given.add(e.args[e.kind])
     read_names: dict[str, Where] = {}
     tested_items: dict[str, Where] = {}
-    for where, cond in _all_conditions(adventure):
+    for where, cond in all_conditions(adventure):
         for name in cond.names():
             read_names.setdefault(name, where)
         calls = cond.calls()
