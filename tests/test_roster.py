@@ -363,7 +363,7 @@ def test_a_game_resumed_from_another_folder_keeps_the_roster_it_began_with(tmp_p
     [written] = list((here / "characters").iterdir())
     said = " ".join(ended.output.split())
     them = {"he": "him", "she": "her", "they": "them"}[load_character(written).pronoun]
-    assert f"is saved. Take {them} on with: solo play ADVENTURE --pc {written}" in said
+    assert f"is saved. Take {them} on with: solo play {Path(cloak).resolve()} --pc {written}" in said
     assert not (here / "saves" / "characters").exists() and list(home.iterdir()) == []
     monkeypatch.chdir(here)
     listed = CliRunner().invoke(cli, ["characters"])
