@@ -340,3 +340,34 @@ def test_first_decider_makes_a_valid_character():
     char = create_character(FirstDecider(), new_rng(1))
     assert creation_problems(char) == []
     assert char.career == "Detective"
+
+
+# -- what creation shows: the ranks so far, the chosen pronoun; a random character's pronoun ---------------
+
+def test_each_skill_question_says_which_skills_already_took_the_higher_ranks():
+    recorder = Recorder(ScriptedDecider(PYRAMID_SCRIPT))
+    create_character(recorder, new_rng(1))
+    asked = [q.prompt for q in recorder.questions if q.kind == "skill"]
+    assert asked[0] == "Which skill gets 50 %? (1 of 7)"
+    assert asked[1] == "Which skill gets 30 %? (2 of 7) So far: Awareness 50 %."
+    assert asked[2] == "Which skill gets 30 %? (3 of 7) So far: Awareness 50 %, Combat 30 %."
+    assert asked[6].endswith("So far: Awareness 50 %, Combat 30 %, Cunning 30 %, Knowledge 30 %, Move 30 %, "
+                             "Social 30 %.")
+
+
+def test_the_career_path_lists_the_careers_ranks_before_the_player_s_own():
+    lines = ["Olav Dahl", "he", "career", "detective", "Cunning", "Move", "Knowledge", "Tech", "Melee", "roll", "roll"]
+    recorder = Recorder(ScriptedDecider(lines))
+    create_character(recorder, new_rng(3))
+    first = next(q.prompt for q in recorder.questions if q.kind == "skill")
+    assert first == "Which skill gets 30 %? (4 of 7) So far: Awareness 50 %, Combat 30 %, Social 30 %."
+
+
+@pytest.mark.parametrize(("pronoun", "their"), [("she", "her"), ("he", "his"), ("they", "their")])
+def test_the_willpower_questions_speak_of_the_character_by_the_pronoun_chosen(pronoun, their):
+    lines = [line if line != "she" else pronoun for line in PYRAMID_SCRIPT]
+    recorder = Recorder(ScriptedDecider(lines))
+    create_character(recorder, new_rng(1))
+    verbs = [q.prompt for q in recorder.questions if q.kind == "verb"]
+    assert verbs == [f"What does Nora Berg do about {their} Sibling?",
+                     f"What does Nora Berg do about {their} University?"]

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 
 from ...decisions import Decider, Option, Question
+from ...narration.text import pronoun_forms
 from ...rules.character import MAX_NAME, Character
 from ...rules.creation import (
     CREATION_FOCUSES,
@@ -68,7 +69,7 @@ def create_character(
         c = _pyramid_flow(decider, rng, name, who, t)
     c.pronoun, c.player = pronoun, player
     c.pools = _pools_flow(decider, rng, who)
-    c.willpower = _willpower_flow(decider, rng, who, t)
+    c.willpower = _willpower_flow(decider, rng, who, t, name, pronoun)
     if "Gear" in c.tags and not c.gear_bonus:
         c.gear_bonus = d(rng, 3)
     return build_character(c, t)
@@ -79,6 +80,8 @@ def _pick_rest(decider: Decider, ranked: list[str], who, t: RulesTables) -> None
     while len(ranked) < len(values):
         left = [s for s in t.skills if s not in ranked]
         prompt = f"Which skill gets {values[len(ranked)]} %? ({len(ranked) + 1} of {len(values)})"
+        if ranked:  # what the higher ranks went to, so the player need not remember it
+            prompt += " So far: " + ", ".join(f"{s} {v} %" for s, v in zip(ranked, values)) + "."
         skill = _ask(decider, "skill", prompt,
                      [Option(s, s, t.skills[s].description) for s in left], actor=who)
         ranked.append(skill)
@@ -164,13 +167,14 @@ def _pools_flow(decider, rng, who) -> dict[str, int]:
     return pools
 
 
-def _willpower_flow(decider, rng, who, t: RulesTables) -> dict[str, dict[str, str]]:
+def _willpower_flow(decider, rng, who, t: RulesTables, name: str, pronoun: str) -> dict[str, dict[str, str]]:
     how = _ask(decider, "willpower", "Willpower Focuses (a Person and a Circle you care about): roll or choose?",
                [Option("roll", "Roll on the table"), Option("choose", "Choose")], actor=who)
     if how == "roll":
         return roll_willpower(rng, t)
     person = _ask(decider, "person", "Who is the Person?", t.persons, actor=who)
-    verb_p = _ask(decider, "verb", f"What does your character do about their {person}?", t.verbs, actor=who)
+    their = pronoun_forms(pronoun)["their"]  # "What does Asta do about her Sibling?"
+    verb_p = _ask(decider, "verb", f"What does {name} do about {their} {person}?", t.verbs, actor=who)
     circle = _ask(decider, "circle", "Which Circle?", t.circles, actor=who)
-    verb_c = _ask(decider, "verb", f"What does your character do about their {circle}?", t.verbs, actor=who)
+    verb_c = _ask(decider, "verb", f"What does {name} do about {their} {circle}?", t.verbs, actor=who)
     return {"person": {"who": person, "verb": verb_p}, "circle": {"who": circle, "verb": verb_c}}
