@@ -24,7 +24,8 @@ from solo.ui.view import say_copyable
 
 READINGS = Path(__file__).resolve().parent.parent / "oracles" / "tables" / "readings.toml"
 START = ["1", "1", "We watch the quay"]  # one player, Espen, what scene 1 should be
-TWO = ["2", "Ada", "1", "Bo", "2", "We watch the quay"]  # two players: Ada plays Espen, Bo a random character
+TWO = ["2", "Ada", "1", "Bo", "2", "", "We watch the quay"]  # two players: Ada plays Espen, Bo a random one
+# (Enter keeps the pronoun the dice drew)
 
 
 def open_run(lines, folder, log=None, **options):

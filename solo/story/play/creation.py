@@ -36,6 +36,17 @@ def _ask(decider: Decider, kind: str, prompt: str, options, **kw) -> str:
     return decider.decide(Question(kind, prompt, opts, **kw))
 
 
+#: The pronouns a player may give a character, as the question and the sheet show them.
+PRONOUN_WORDS = {"she": "she/her", "he": "he/him", "they": "they/them"}
+
+
+def ask_pronoun(decider: Decider, name: str, who: str | None, default: str | None = None) -> str:
+    """How the story refers to the character ``name``: the question every way of making one asks; ``default``:
+    the pronoun the dice drew for a random character, kept by Enter."""
+    return _ask(decider, "pronoun", f"How should the story refer to {name}?",
+                [Option(k, v) for k, v in PRONOUN_WORDS.items()], actor=who, default=default)
+
+
 def create_character(
     decider: Decider, rng: random.Random, *, player: str | None = None, tables: RulesTables | None = None,
     careers: Sequence[str] | None = None,
@@ -48,8 +59,7 @@ def create_character(
     t = tables or rules()
     who = player
     name = decider.decide(Question("name", "What is your character's name?", actor=who, limit=MAX_NAME))
-    pronoun = _ask(decider, "pronoun", f"How should the story refer to {name}?",
-                   [Option("she", "she/her"), Option("he", "he/him"), Option("they", "they/them")], actor=who)
+    pronoun = ask_pronoun(decider, name, who)
     method = _ask(decider, "method", "How do you want to build the character?", [
         Option("career", "From a career", "skills and Tags suggested by a profession"),
         Option("pyramid", "Skill by skill", "rank seven skills yourself"),
