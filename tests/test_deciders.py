@@ -436,3 +436,13 @@ def test_solo_new_random_takes_a_pronoun_and_its_card_shows_it(tmp_path):
     assert load_character(out).pronoun == "she" and "\u00b7 she/her" in result.output
     refused = CliRunner().invoke(cli, ["new", "--pronoun", "she"])
     assert refused.exit_code == 2 and "--pronoun" in refused.output
+
+
+def test_an_old_save_without_the_random_character_s_pronoun_replays_with_the_drawn_one():
+    from solo.saves import Replayer
+
+    replay = Replayer([["a", "pc_source", "random"], ["a", "choice", "c1"]], live=None, on_meta=lambda e: None)
+    assert replay.decide(Question("pc_source", "Who?", (Option("random", "A random character"),))) == "random"
+    pronoun = Question("pronoun", "How?", (Option("she", "she/her"), Option("they", "they/them")), default="they")
+    assert replay.decide(pronoun) == "they"
+    assert replay.decide(Question("choice", "What?", (Option("c1", "Go"),))) == "c1"
