@@ -253,9 +253,12 @@ _IN_GAME = frozenset({"game"})
 
 #: Kinds asked since saves were first made, with the answer that is what the game did before it asked
 #: (None: the question's default; ``lineup``: everyone takes part; ``end_story``: the story ended, though
-#: its default now plays on while a thread is open). Replaying an older save, a question of one of these
-#: kinds that the save's log does not hold is answered so, and the log goes on with its next answer.
-DEFAULTED_IN_OLD_SAVES: dict[str, str | None] = {"lineup": None, EXIT_OFFER: None, "end_story": "end"}
+#: its default now plays on while a thread is open; ``pronoun``: asked of a random character too, its default
+#: the pronoun the dice drew, where a character made question by question has none to fall back on).
+#: Replaying an older save, a question of one of these kinds that the save's log does not hold is answered
+#: so (one with no such answer never is), and the log goes on with its next answer.
+DEFAULTED_IN_OLD_SAVES: dict[str, str | None] = {"lineup": None, EXIT_OFFER: None, "end_story": "end",
+                                                 "pronoun": None}
 
 #: Every question kind solo asks, by key.
 KINDS: dict[str, Kind] = {k.key: k for k in (

@@ -340,3 +340,109 @@ def test_first_decider_makes_a_valid_character():
     char = create_character(FirstDecider(), new_rng(1))
     assert creation_problems(char) == []
     assert char.career == "Detective"
+
+
+# -- what creation shows: the ranks so far, the chosen pronoun; a random character's pronoun ---------------
+
+def test_each_skill_question_says_which_skills_already_took_the_higher_ranks():
+    recorder = Recorder(ScriptedDecider(PYRAMID_SCRIPT))
+    create_character(recorder, new_rng(1))
+    asked = [q.prompt for q in recorder.questions if q.kind == "skill"]
+    assert asked[0] == "Which skill gets 50 %? (1 of 7)"
+    assert asked[1] == "Which skill gets 30 %? (2 of 7) So far: Awareness 50 %."
+    assert asked[2] == "Which skill gets 30 %? (3 of 7) So far: Awareness 50 %, Combat 30 %."
+    assert asked[6].endswith("So far: Awareness 50 %, Combat 30 %, Cunning 30 %, Knowledge 30 %, Move 30 %, "
+                             "Social 30 %.")
+
+
+def test_the_career_path_lists_the_careers_ranks_before_the_player_s_own():
+    lines = ["Olav Dahl", "he", "career", "detective", "Cunning", "Move", "Knowledge", "Tech", "Melee", "roll", "roll"]
+    recorder = Recorder(ScriptedDecider(lines))
+    create_character(recorder, new_rng(3))
+    first = next(q.prompt for q in recorder.questions if q.kind == "skill")
+    assert first == "Which skill gets 30 %? (4 of 7) So far: Awareness 50 %, Combat 30 %, Social 30 %."
+
+
+@pytest.mark.parametrize(("pronoun", "their"), [("she", "her"), ("he", "his"), ("they", "their")])
+def test_the_willpower_questions_speak_of_the_character_by_the_pronoun_chosen(pronoun, their):
+    lines = [line if line != "she" else pronoun for line in PYRAMID_SCRIPT]
+    recorder = Recorder(ScriptedDecider(lines))
+    create_character(recorder, new_rng(1))
+    verbs = [q.prompt for q in recorder.questions if q.kind == "verb"]
+    assert verbs == [f"What does Nora Berg do about {their} Sibling?",
+                     f"What does Nora Berg do about {their} University?"]
+
+
+class _Seat:
+    """Answers "Who will you play?" with a random character and the pronoun question with ``pronoun`` (None:
+    Enter, the drawn one); keeps every question."""
+
+    def __init__(self, pronoun):
+        self.pronoun = pronoun
+        self.questions = []
+
+    def decide(self, q):
+        self.questions.append(q)
+        if q.kind == "pc_source":
+            return "random"
+        if q.kind == "pronoun":
+            return self.pronoun or q.default
+        return q.default or q.keys()[0]
+
+
+@pytest.mark.parametrize("pronoun", [None, "she", "he", "they"])
+def test_a_random_character_s_player_is_asked_the_pronoun_with_the_drawn_one_kept_by_enter(pronoun):
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.party import make_pc
+
+    seat, events = _Seat(pronoun), []
+    game = Game(load_adventure(find_adventure("kaldskard")), seed=4, decider=seat, sink=events.append)
+    pc = make_pc(game)
+    [asked] = [q for q in seat.questions if q.kind == "pronoun"]
+    assert asked.prompt == f"How should the story refer to {pc.name}?"
+    assert asked.default in ("she", "he", "they") and set(asked.keys()) == {"she", "he", "they"}
+    assert pc.pronoun == (pronoun or asked.default)
+    [card] = [e for e in events if e.kind == "new_character"]
+    assert card.data["character"]["pronoun"] == pc.pronoun  # the card shown is the character as it plays
+
+
+@pytest.mark.parametrize(("pronoun", "words"), [("she", "she/her"), ("he", "he/him"), ("they", "they/them")])
+def test_the_sheet_and_the_creation_card_show_the_pronoun(pronoun, words):
+    import io
+
+    from rich.console import Console
+
+    from solo.rules.creation import pregenerated
+    from solo.ui.sheet import character_card
+
+    char = pregenerated("espen")
+    char.pronoun = pronoun
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None).print(character_card(char))
+    assert f"Espen Lind, Journalist \u00b7 {words}" in out.getvalue()
+
+
+def test_solo_new_random_takes_a_pronoun_and_its_card_shows_it(tmp_path):
+    from click.testing import CliRunner
+
+    from solo.characters import load_character
+    from solo.cli import cli
+
+    out = tmp_path / "c.toml"
+    result = CliRunner().invoke(cli, ["new", "--random", "--seed", "3", "--pronoun", "she", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert load_character(out).pronoun == "she" and "\u00b7 she/her" in result.output
+    refused = CliRunner().invoke(cli, ["new", "--pronoun", "she"])
+    assert refused.exit_code == 2 and "--pronoun" in refused.output
+
+
+def test_an_old_save_without_the_random_character_s_pronoun_replays_with_the_drawn_one():
+    from solo.saves import Replayer
+
+    replay = Replayer([["a", "pc_source", "random"], ["a", "choice", "c1"]], live=None, on_meta=lambda e: None)
+    assert replay.decide(Question("pc_source", "Who?", (Option("random", "A random character"),))) == "random"
+    pronoun = Question("pronoun", "How?", (Option("she", "she/her"), Option("they", "they/them")), default="they")
+    assert replay.decide(pronoun) == "they"
+    assert replay.decide(Question("choice", "What?", (Option("c1", "Go"),))) == "c1"

@@ -102,3 +102,28 @@ def test_a_card_names_a_lens_habit_only_for_an_npc_that_uses_lenses():
         skilled = run("npc", "--level", "skilled", "--seed", str(seed))
         assert "uses Lenses" in skilled.output
         assert "leans " in skilled.output or "no strong Lens habit" in skilled.output, skilled.output
+
+
+@pytest.mark.parametrize(("seed", "pronoun", "them", "losing"), [
+    (7, "they", "them", "when clearly losing they call for help"),  # Eira Myhre, Merchant
+    (3, "she", "her", "when clearly losing she calls for help"),
+    (2, "he", "him", "when clearly losing he surrenders"),
+])
+def test_a_persons_card_speaks_of_them_by_their_pronoun_not_it(seed, pronoun, them, losing):
+    data = json.loads(run("npc", "--seed", str(seed), "--json").output)
+    assert data["pronoun"] == pronoun
+    out = " ".join(run("npc", "--seed", str(seed)).output.replace("│", " ").split())
+    assert f"to the PCs' social rolls against {them})" in out and losing in out
+    assert "against it)" not in out and "losing it " not in out
+
+
+def test_the_oracle_s_rows_about_a_session_npc_need_no_pronoun():
+    """A session knows its NPCs by name only ("Torgny"), so a row naming {npc} says nothing of him, her or them."""
+    import re
+
+    from solo.oracle.loader import load_tables
+
+    rows = [row.text for table in load_tables(use_env=False).tables() for row in table.rows if "{npc}" in row.text]
+    assert rows
+    for text in rows:
+        assert not re.search(r"\b(they|them|their|theirs|themself|he|him|his|she|her|hers)\b", text), text

@@ -61,3 +61,23 @@ def test_run_as_a_module_or_outside_a_venv_it_is_plain_solo(venv, monkeypatch):
     monkeypatch.setattr(sys, "argv", [str(venv)])
     monkeypatch.setattr(sys, "base_prefix", sys.prefix)
     assert solo_program() == "solo"
+
+
+def test_the_hint_after_a_game_is_one_ready_command_with_the_resume_hints_program(venv, monkeypatch, tmp_path, vellan):
+    """A character kept after the game is taken on by a command that runs as printed: the program as the resume
+    hint names it, the adventure just played (no ADVENTURE to fill in), and a party's files after one --party, the
+    one line a table types, where one --pc line for each would start each character in a game alone."""
+    from solo.rules.creation import pregenerated
+    from solo.ui.session import take_on_hint
+
+    monkeypatch.setattr(shutil, "which", lambda name: str(venv))
+    espen, signe = pregenerated("espen"), pregenerated("espen")
+    signe.name, signe.pronoun = "Signe Falk", "she"
+    one, two = tmp_path / "characters" / "espen_lind.toml", tmp_path / "characters" / "signe falk.toml"
+    program = resume_command("x.json").split(" play --load ")[0]
+    assert program == str(venv)
+    assert take_on_hint(vellan, [(signe, two)]) == ("Signe Falk is saved. Take her on with:",
+                                                     f"{program} play vellan --pc '{two}'")
+    lead, command = take_on_hint(vellan, [(espen, one), (signe, two)])
+    assert lead == "Espen Lind and Signe Falk are saved. Take them on together with:"
+    assert command == f"{program} play vellan --party {one} '{two}'"

@@ -73,7 +73,7 @@ def play(tmp_path: Path, adventure: Path, lines: list[str], *extra: str, seed: i
 
 def test_a_finished_character_is_offered_next_time_and_rewritten_in_place(tmp_path, cloak, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    first = play(tmp_path, cloak, ["random", "Go south", *EPILOGUE], seed=1)
+    first = play(tmp_path, cloak, ["random", "", "Go south", *EPILOGUE], seed=1)
     assert first.exit_code == 0, first.output
     roster = tmp_path / "saves" / "characters"
     [made] = list(roster.iterdir())
@@ -184,7 +184,7 @@ def test_no_characters_folder_here_when_saves_are_elsewhere(tmp_path, cloak, mon
     here.mkdir()
     monkeypatch.chdir(here)
     saves = tmp_path / "elsewhere"
-    lines = iter(["random", "Go south", *EPILOGUE])
+    lines = iter(["random", "", "Go south", *EPILOGUE])
 
     def reader(prompt):
         for line in lines:
@@ -205,14 +205,14 @@ def test_no_characters_folder_here_when_saves_are_elsewhere(tmp_path, cloak, mon
 def test_a_random_character_is_not_written_by_piped_play(tmp_path, cloak, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["play", str(cloak), "--seed", "1", "--saves", "saves"],
-                                input="random\nGo south\nno\nkeep\n")
+                                input="random\n\nGo south\nno\nkeep\n")
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "characters").exists() and not (tmp_path / "saves" / "characters").exists()
 
 
 def test_a_game_whose_roster_character_played_on_says_so_when_loaded(tmp_path, cloak, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert play(tmp_path, cloak, ["random", "Go south", *EPILOGUE], seed=1).exit_code == 0
+    assert play(tmp_path, cloak, ["random", "", "Go south", *EPILOGUE], seed=1).exit_code == 0
     [made] = list((tmp_path / "saves" / "characters").iterdir())
     first_name = load_character(made).name.split()[0]
     begun = play(tmp_path, cloak, [first_name], "--partial", seed=2)  # stops at its first scene
@@ -349,7 +349,7 @@ def test_a_game_resumed_from_another_folder_keeps_the_roster_it_began_with(tmp_p
     home.mkdir()
     monkeypatch.chdir(here)
     script = tmp_path / "start.txt"
-    script.write_text("random\n", encoding="utf-8")
+    script.write_text("random\n\n", encoding="utf-8")  # Enter keeps the drawn pronoun
     begun = CliRunner().invoke(cli, ["play", str(cloak), "--seed", "1", "--script", str(script), "--partial"])
     assert begun.exit_code == 0, begun.output
     save = here / "saves" / "cloak.json"
@@ -363,7 +363,7 @@ def test_a_game_resumed_from_another_folder_keeps_the_roster_it_began_with(tmp_p
     [written] = list((here / "characters").iterdir())
     said = " ".join(ended.output.split())
     them = {"he": "him", "she": "her", "they": "them"}[load_character(written).pronoun]
-    assert f"is saved. Take {them} on with: solo play ADVENTURE --pc {written}" in said
+    assert f"is saved. Take {them} on with: solo play {Path(cloak).resolve()} --pc {written}" in said
     assert not (here / "saves" / "characters").exists() and list(home.iterdir()) == []
     monkeypatch.chdir(here)
     listed = CliRunner().invoke(cli, ["characters"])

@@ -24,7 +24,8 @@ from solo.ui.view import say_copyable
 
 READINGS = Path(__file__).resolve().parent.parent / "oracles" / "tables" / "readings.toml"
 START = ["1", "1", "We watch the quay"]  # one player, Espen, what scene 1 should be
-TWO = ["2", "Ada", "1", "Bo", "2", "We watch the quay"]  # two players: Ada plays Espen, Bo a random character
+TWO = ["2", "Ada", "1", "Bo", "2", "", "We watch the quay"]  # two players: Ada plays Espen, Bo a random one
+# (Enter keeps the pronoun the dice drew)
 
 
 def open_run(lines, folder, log=None, **options):
@@ -194,13 +195,13 @@ def test_the_resume_hint_and_the_character_hint_keep_their_paths_whole(tmp_path,
                                      characters_dir=tmp_path / "characters")
     said = out.splitlines()
     hint = said.index("Espen Lind is saved. Take him on with:")  # he in the story
-    assert said[hint + 1] == f"  solo play ADVENTURE --pc {tmp_path / 'characters' / 'espen_lind.toml'}"
+    assert said[hint + 1] == f"  solo play --open --pc {tmp_path / 'characters' / 'espen_lind.toml'}"
     monkeypatch.chdir(tmp_path)  # the default roster, ./characters: the hint still names the whole path
     code, out, transcript = open_run([*START, "7", "1", "2", "", ""], tmp_path / "here", width=40,
                                      characters_dir=Path("characters"))
     said = out.splitlines()
     hint = said.index("Espen Lind is saved. Take him on with:")
-    assert said[hint + 1] == f"  solo play ADVENTURE --pc {tmp_path / 'characters' / 'espen_lind_2.toml'}"
+    assert said[hint + 1] == f"  solo play --open --pc {tmp_path / 'characters' / 'espen_lind_2.toml'}"
     code, out, transcript = open_run([*START], tmp_path / "again", width=40)
     said = out.splitlines()
     save = str(tmp_path / "again" / "game.json")  # longer than the line: folded whole by the terminal, never by solo

@@ -6,6 +6,7 @@ import random
 import re
 from types import SimpleNamespace
 
+import pytest
 from conftest import play_session
 from rich.console import Console
 
@@ -96,6 +97,58 @@ def test_npcs_shows_role_disposition_state_and_what_they_remember(vellan):
     assert "the PCs lied to it and it found out (×2)" in text[1] and "the PCs did it a good turn" in text[1]
     assert text[2] == "  Old Marta (named by you)"
     assert sc.npcs_text(_game(vellan)).startswith("Nobody met yet")
+
+
+@pytest.mark.parametrize(("ctype", "status", "words"), [
+    ("social", "out", "lost an argument"), ("social", "fled", "walked out of an argument"),
+    ("social", "surrendered", "conceded an argument"),
+    ("combat", "out", "beaten in a fight"), ("combat", "fled", "fled a fight"),
+    ("foot_chase", "out", "lost a chase"), ("sneaking", "out", "gave up a search"),
+    ("combat", "comae", "in comae"),
+    ("", "out", "bested"),  # a save from before the kind was kept: no "out" that reads as knocked out
+])
+def test_a_conflict_status_is_worded_by_the_kind_of_conflict_it_was_lost_in(vellan, ctype, status, words):
+    from solo.story.play.knowledge import status_words
+
+    game = _game(vellan)
+    npc = generate_npc(random.Random(5), "skilled")
+    npc.role = "Harbourmaster"
+    set_disposition(npc, "Friendly")
+    game.state.npcs["ingrid"] = npc
+    game.state.oracle.add_npc(npc.name)
+    game.state.known["ingrid"] = ["name", "role", "disposition"]
+    game.state.npc_status["ingrid"] = status
+    if ctype:
+        game.state.npc_conflict["ingrid"] = ctype
+    assert status_words(game, "ingrid") == words
+    assert f"{npc.name} (harbourmaster, friendly, {words})" in sc.npcs_text(game)
+
+
+def test_an_npc_that_lost_an_argument_in_play_is_not_called_out(vellan):
+    """A harbourmaster argued with for real (her Social and Willpower 0: every roll of hers fails); the card says
+    how she left it, and a saved game keeps the kind of conflict with the status."""
+    from solo.rules.creation import pregenerated
+    from solo.story.play.state import GameState
+
+    class Steady:  # argues on, Cautious, never yielding
+        def decide(self, q):
+            return "cautious" if "cautious" in q.keys() else q.default or next(
+                k for k in q.keys() if k not in ("flee", "surrender"))
+
+    game = Game(vellan, seed=5, decider=Steady())
+    game.state.party = [pregenerated("espen")]
+    npc = generate_npc(random.Random(5), "common")
+    npc.role, npc.pronoun = "Harbourmaster", "she"
+    npc.skills.update(Social=0, Willpower=0)
+    game.state.npcs["ingrid"] = npc
+    game.state.oracle.add_npc(npc.name)
+    game.state.known["ingrid"] = ["name", "role"]
+    assert game.run_conflict(game.conflict_types["social"], ["ingrid"], rounds=30) != "lost"
+    status = game.state.npc_status["ingrid"]
+    assert status in ("out", "fled", "surrendered") and game.state.npc_conflict["ingrid"] == "social"
+    card = sc.npcs_text(game)
+    assert "argument)" in card and f", {status})" not in card, card
+    assert GameState.from_dict(game.state.to_dict()).npc_conflict == {"ingrid": "social"}
 
 
 def test_a_generated_npc_reads_as_the_game_keeps_it(vellan):

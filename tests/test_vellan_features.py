@@ -236,6 +236,34 @@ def test_once_knut_has_you_by_the_collar_there_is_no_turning_back_by_the_church_
     assert "pay envelope" in game.state.items
 
 
+@pytest.mark.parametrize(("outcome", "size", "starts", "hears"), [
+    ("won", 1, "Knut Dahl lies where he fell, groaning", "nothing to hear but your own breathing"),
+    ("won", 2, "Knut Dahl lies where he fell, groaning", "nothing to hear but you both catching your breath"),
+    ("opponent_fled", 1, "The lane is quiet again except for your own breathing.", "where Knut Dahl stood"),
+    ("opponent_fled", 3, "The lane is quiet again, but for the sound of you all catching your breath.",
+     "where Knut Dahl stood"),
+])
+def test_the_lane_after_the_fight_has_knut_groaning_in_it_or_gone_for_one_or_a_party(
+        vellan, outcome, size, starts, hears):
+    """Beaten, Knut "goes down among the nets and stays there, groaning": the lane after it has him lying there,
+    not a spot "where he stood"; run off, he is gone. A party does not hear "your own breathing"."""
+    script = Script("Get off", "Climb the dark lane", "Stand your ground", "Pocket the envelope", "Climb the stairs",
+                    "Walk out, catch the next bus")
+    log = EventLog()
+    party = [pc("Espen Lind"), pc("Signe Falk", "she"), pc("Aud Berg", "she")][:size]
+    game = Game(vellan, seed=3, decider=script, sink=log, party=party)
+    game.state.flags["theorised"] = True
+    game.state.counters.update(DUSK)
+    game.run_conflict = lambda *args, **more: outcome  # type: ignore[method-assign,assignment]
+    game.play()
+    [text] = shown(log.events, "alley_after")
+    assert text.startswith(starts) and hears in text
+    assert ("where Knut Dahl stood" in text) == (outcome == "opponent_fled")
+    assert ("own breathing" in text) == (size == 1)
+    assert text.endswith("It says, in the company's own ink, who wants you gone.")
+    assert "pay envelope" in game.state.items
+
+
 @pytest.mark.parametrize(("size", "proofs", "challenge", "words"), [
     (1, 2, 70, "two pieces: enough to make him listen"),
     (2, 3, 70, "two pieces: enough to make him listen"),

@@ -23,14 +23,16 @@ if TYPE_CHECKING:
 @click.option("--career", metavar="NAME", help="With --random: follow this career (Detective, Pilot, Doctor …).")
 @click.option("--name", help="The character's name (random characters get one from the name table).")
 @click.option("--player", help="The player's name, for group play.")
+@click.option("--pronoun", type=click.Choice(["she", "he", "they"]),
+              help="With --random: how the story refers to the character (default: drawn with the name).")
 @click.option("--roll-pools", is_flag=True, help="Roll 2d6+6 for each Pool instead of assigning 16/14/12/10.")
 @click.option("--seed", type=SEED, help="Seed the dice, for a character you can make again.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to save (default: your roster, characters/NAME.toml or $SOLO_HOME/characters/NAME.toml).")
 @click.option("--force", is_flag=True, help="With --out: replace an existing file that is not a character solo wrote.")
 @click.option("--json", "as_json", is_flag=True, help="Print the character as JSON (saved only with --out).")
-def command(at_random: bool, career: str | None, name: str | None, player: str | None, roll_pools: bool,
-            seed: int | None, out: Path | None, force: bool, as_json: bool) -> None:
+def command(at_random: bool, career: str | None, name: str | None, player: str | None, pronoun: str | None,
+            roll_pools: bool, seed: int | None, out: Path | None, force: bool, as_json: bool) -> None:
     """Create a character for the Comae Engine.
 
     Without --random, solo asks you each choice in turn: career or your own
@@ -66,10 +68,12 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
             else:
                 c = random_choices(rng, name=name, roll_pool_values=roll_pools)
             c.player = player
+            if pronoun is not None:
+                c.pronoun = pronoun
             char = build_character(c)
         else:
-            if career or roll_pools:
-                raise UserError("--career and --roll-pools go with --random; without it solo asks you")
+            if career or roll_pools or pronoun:
+                raise UserError("--career, --pronoun and --roll-pools go with --random; without it solo asks you")
             if sys.stdin is None:
                 raise UserError("standard input is closed: answer at a terminal, pipe the answers in, "
                                 "or roll a character with --random")

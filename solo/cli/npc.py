@@ -22,10 +22,17 @@ if TYPE_CHECKING:
 NPC_MARK = b"an NPC rolled by solo"
 NPC_FILE = FileKind("an NPC file", marks=(NPC_MARK,))
 
+#: What an NPC does when clearly losing, after "he", "she" or "it" and after "they".
 _BREAK_WORDS = {
-    "flee": "runs", "surrender": "surrenders", "beg": "begs", "bargain": "bargains",
-    "call_for_help": "calls for help", "fight_on": "fights on",
+    "flee": ("runs", "run"), "surrender": ("surrenders", "surrender"), "beg": ("begs", "beg"),
+    "bargain": ("bargains", "bargain"), "call_for_help": ("calls for help", "call for help"),
+    "fight_on": ("fights on", "fight on"),
 }
+
+
+def _pronoun(npc: NPC) -> str:
+    """How the card speaks of the NPC: a person by its own pronoun, a mindless thing as "it"."""
+    return "it" if npc.mindless else npc.pronoun
 
 
 @click.command("npc")
@@ -109,6 +116,7 @@ def _card(npc: NPC) -> Panel:
     from rich.table import Table
     from rich.text import Text
 
+    from ..narration.text import pronoun_forms
     from ..npc import disposition_modifier, level_named
     from ..rules.rulebook import POOLS, SKILLS, rules
     from ..ui.sheet import pool_bar
@@ -155,8 +163,9 @@ def _card(npc: NPC) -> Panel:
     cb = npc.code_block
     if cb is not None:  # an NPC file's Code Block is content: its words go in as Text, never as markup
         block.add_row("Personality", Text(" · ".join(str(trait) for trait in cb.personality)))
+        them = pronoun_forms(_pronoun(npc))["them"]
         block.add_row("Disposition", Text(f"{cb.disposition} ({disposition_modifier(cb.disposition):+d} % "
-                                          "to the PCs' social rolls against it)"))
+                                          f"to the PCs' social rolls against {them})"))
         block.add_row("Motivation", Text(" · ".join(cb.motivation)))
         sign = "good news" if cb.event.positive else "bad news"
         block.add_row("Recent event", Text(f"{cb.event.topic}, {sign}: {cb.event.example}"))
@@ -179,6 +188,7 @@ def strong_leans(npc: NPC) -> list[str]:
 
 def _temperament(npc: NPC) -> str:
     """A one-line reading of the lean numbers, for a GM who does not want the numbers."""
+    from ..narration.text import pronoun_forms
 
     lean = npc.leanings()
     if lean.mindless:
@@ -191,7 +201,10 @@ def _temperament(npc: NPC) -> str:
         parts.append("fights to the end")
     else:
         first = next((b for b in lean.on_break if b != "fight_on"), "flee")
-        parts.append(f"when clearly losing it {_BREAK_WORDS[first]}")
+        pronoun = _pronoun(npc)
+        singular, plural = _BREAK_WORDS[first]
+        parts.append(f"when clearly losing {pronoun_forms(pronoun)['they']} "
+                     f"{plural if pronoun == 'they' else singular}")
     if lean.lean["cruelty"] >= 0.8:
         parts.append("goes for the wounded")
     elif lean.lean["cruelty"] <= -0.5:

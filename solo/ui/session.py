@@ -309,14 +309,15 @@ class Session:
 
     def _keep_characters(self) -> None:
         """After the scenario the characters (improved, Luck restored) are written back for the next one: one
-        that came from a file or from the roster over its own file, a ready-made or new one to a new file."""
+        that came from a file or from the roster over its own file, a ready-made or new one to a new file; then
+        one command plays them all again (:func:`take_on_hint`)."""
         if self.characters_dir is None or self.game is None:
             return
         from ..characters import in_folder, save_new_character, update_character
-        from ..narration.text import pronoun_forms
 
         roster = getattr(self.game, "roster", None)  # the roster the game offered, and what was taken from it
         chosen: dict[str, Path] = roster.chosen if roster is not None else {}
+        kept: list[tuple[Character, Path]] = []
         for pc in self.game.state.pcs:
             own = self.character_files.get(pc.name)
             if own is None and pc.name in chosen and in_folder(chosen[pc.name], self.characters_dir):
@@ -333,10 +334,10 @@ class Session:
             except SoloError as exc:  # no free file name for this character in the folder
                 say(self.console, f"{pc.name} was not written: {exc}", style="red", soft_wrap=True)
                 continue
-            # a whole command, as the resume hint is; ADVENTURE is the player's to name (any adventure takes them)
-            them = pronoun_forms(pc.pronoun)["them"]  # Espen is "he" in the story: "him" here
-            say_copyable(self.console, f"{pc.name} is saved. Take {them} on with:",
-                         f"solo play ADVENTURE --pc {shlex.quote(str(path.absolute()))}")
+            kept.append((pc, path))
+        if kept:
+            lead, command = take_on_hint(self.game.adventure, kept)
+            say_copyable(self.console, lead, command)
 
     def _cannot(self, problem: str) -> None:
         """A table-side command that cannot be done: at the keyboard it is said and the prompt comes back;
@@ -848,6 +849,24 @@ def answered_so_far(chain: list[tuple[Question, str]]) -> str:
         label = next((o.label for o in question.options if o.key == answer), answer)
         parts.append(f"{question.prompt.strip()} {label}")
     return "So far: " + " · ".join(parts)
+
+
+def take_on_hint(adventure: Adventure, kept: list[tuple[Character, Path]]) -> tuple[str, str]:
+    """What to say once the characters are written back, and the one command that plays them again: this
+    adventure, as :func:`new_game_command` starts it afresh (the program named as in the resume hint), with the
+    one character's file after ``--pc``, or a party's files after ``--party`` on the one line a table types.
+    ``kept``: each character and the file it was written to."""
+    from ..narration.text import pronoun_forms
+    from ..story.format.text import and_list
+
+    files = [shlex.quote(str(path.absolute())) for _, path in kept]
+    if len(kept) == 1:
+        pc = kept[0][0]
+        them = pronoun_forms(pc.pronoun)["them"]  # Espen is "he" in the story: "him" here
+        return f"{pc.name} is saved. Take {them} on with:", f"{new_game_command(adventure)} --pc {files[0]}"
+    names = and_list([pc.name for pc, _ in kept])
+    return (f"{names} are saved. Take them on together with:",
+            f"{new_game_command(adventure)} --party {' '.join(files)}")
 
 
 def new_game_command(adventure: Adventure) -> str:

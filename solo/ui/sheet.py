@@ -7,7 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..rules.character import Character, willpower_aim
+from ..rules.character import PRONOUNS, Character, willpower_aim
 from ..rules.rulebook import POOLS, SKILLS, rules
 
 
@@ -29,6 +29,12 @@ def gear_words(char: Character) -> str:
     hand is told why its blows do not get it."""
     held = "" if char.weapon else "; none in hand"
     return f" (+{char.gear_bonus} damage with a weapon{held})"
+
+
+def pronoun_words(pronoun: str) -> str:
+    """A pronoun as a sheet shows it: "she/her", "they/them"."""
+    forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
+    return f"{forms['they']}/{forms['them']}" if forms["they"] != forms["them"] else f"{forms['they']}/{forms['their']}"
 
 
 def character_card(char: Character) -> Panel:
@@ -61,6 +67,7 @@ def character_card(char: Character) -> Panel:
     if gear:
         lines.append(Text("Gear: " + ", ".join(gear)))
     # names, careers, players and Willpower entries come from character files: Text, never markup
-    title = Text(char.name + (f", {char.career}" if char.career else ""), style="bold")
+    title = Text(char.name + (f", {char.career}" if char.career else "") + f" \u00b7 {pronoun_words(char.pronoun)}",
+                 style="bold")  # "Espen Lind, Journalist · he/him": how the story will speak of them, for all to see
     subtitle = Text(f"played by {char.player}") if char.player else None
     return Panel(Group(*lines), title=title, subtitle=subtitle, expand=False)

@@ -246,8 +246,7 @@ def npc_card(game: Game, nid: str, mark: str = "") -> str:
     or only "a big man in a docker's coat" before they have learned more; ``mark``: their weight on the
     oracle's list (" ×2"), after the name."""
     from ..minds.memory import DEEDS
-    from ..rules.outcomes import ACTIVE
-    from ..story.play.knowledge import called, facets_of, secret_of
+    from ..story.play.knowledge import called, facets_of, secret_of, status_words
     from ..story.play.npcs import disposition_of
 
     state = game.state
@@ -258,8 +257,8 @@ def npc_card(game: Game, nid: str, mark: str = "") -> str:
         about.append("mindless")  # to be seen at once: nothing behind its eyes to have a disposition
     elif "disposition" in known:
         about.append(disposition_of(npc).lower())
-    status = state.npc_status.get(nid)
-    if status and status != ACTIVE:
+    status = status_words(game, nid)  # "lost an argument", not a bare "out"
+    if status:
         about.append(status)
     line = called(game, nid) + mark + (f" ({', '.join(about)})" if about else "")
     secret = secret_of(game, nid) if "secret" in known else ""

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 
 from ...decisions import Decider, Option, Question
+from ...narration.text import pronoun_forms
 from ...rules.character import MAX_NAME, Character
 from ...rules.creation import (
     CREATION_FOCUSES,
@@ -35,6 +36,17 @@ def _ask(decider: Decider, kind: str, prompt: str, options, **kw) -> str:
     return decider.decide(Question(kind, prompt, opts, **kw))
 
 
+#: The pronouns a player may give a character, as the question and the sheet show them.
+PRONOUN_WORDS = {"she": "she/her", "he": "he/him", "they": "they/them"}
+
+
+def ask_pronoun(decider: Decider, name: str, who: str | None, default: str | None = None) -> str:
+    """How the story refers to the character ``name``: the question every way of making one asks; ``default``:
+    the pronoun the dice drew for a random character, kept by Enter."""
+    return _ask(decider, "pronoun", f"How should the story refer to {name}?",
+                [Option(k, v) for k, v in PRONOUN_WORDS.items()], actor=who, default=default)
+
+
 def create_character(
     decider: Decider, rng: random.Random, *, player: str | None = None, tables: RulesTables | None = None,
     careers: Sequence[str] | None = None,
@@ -47,8 +59,7 @@ def create_character(
     t = tables or rules()
     who = player
     name = decider.decide(Question("name", "What is your character's name?", actor=who, limit=MAX_NAME))
-    pronoun = _ask(decider, "pronoun", f"How should the story refer to {name}?",
-                   [Option("she", "she/her"), Option("he", "he/him"), Option("they", "they/them")], actor=who)
+    pronoun = ask_pronoun(decider, name, who)
     method = _ask(decider, "method", "How do you want to build the character?", [
         Option("career", "From a career", "skills and Tags suggested by a profession"),
         Option("pyramid", "Skill by skill", "rank seven skills yourself"),
@@ -68,7 +79,7 @@ def create_character(
         c = _pyramid_flow(decider, rng, name, who, t)
     c.pronoun, c.player = pronoun, player
     c.pools = _pools_flow(decider, rng, who)
-    c.willpower = _willpower_flow(decider, rng, who, t)
+    c.willpower = _willpower_flow(decider, rng, who, t, name, pronoun)
     if "Gear" in c.tags and not c.gear_bonus:
         c.gear_bonus = d(rng, 3)
     return build_character(c, t)
@@ -79,6 +90,8 @@ def _pick_rest(decider: Decider, ranked: list[str], who, t: RulesTables) -> None
     while len(ranked) < len(values):
         left = [s for s in t.skills if s not in ranked]
         prompt = f"Which skill gets {values[len(ranked)]} %? ({len(ranked) + 1} of {len(values)})"
+        if ranked:  # what the higher ranks went to, so the player need not remember it
+            prompt += " So far: " + ", ".join(f"{s} {v} %" for s, v in zip(ranked, values)) + "."
         skill = _ask(decider, "skill", prompt,
                      [Option(s, s, t.skills[s].description) for s in left], actor=who)
         ranked.append(skill)
@@ -164,13 +177,14 @@ def _pools_flow(decider, rng, who) -> dict[str, int]:
     return pools
 
 
-def _willpower_flow(decider, rng, who, t: RulesTables) -> dict[str, dict[str, str]]:
+def _willpower_flow(decider, rng, who, t: RulesTables, name: str, pronoun: str) -> dict[str, dict[str, str]]:
     how = _ask(decider, "willpower", "Willpower Focuses (a Person and a Circle you care about): roll or choose?",
                [Option("roll", "Roll on the table"), Option("choose", "Choose")], actor=who)
     if how == "roll":
         return roll_willpower(rng, t)
     person = _ask(decider, "person", "Who is the Person?", t.persons, actor=who)
-    verb_p = _ask(decider, "verb", f"What does your character do about their {person}?", t.verbs, actor=who)
+    their = pronoun_forms(pronoun)["their"]  # "What does Asta do about her Sibling?"
+    verb_p = _ask(decider, "verb", f"What does {name} do about {their} {person}?", t.verbs, actor=who)
     circle = _ask(decider, "circle", "Which Circle?", t.circles, actor=who)
-    verb_c = _ask(decider, "verb", f"What does your character do about their {circle}?", t.verbs, actor=who)
+    verb_c = _ask(decider, "verb", f"What does {name} do about {their} {circle}?", t.verbs, actor=who)
     return {"person": {"who": person, "verb": verb_p}, "circle": {"who": circle, "verb": verb_c}}

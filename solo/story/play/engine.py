@@ -566,6 +566,7 @@ class Game:
         fighting = {nid for nid, p in npcs.items() if any(p is q for q in taking_part)}
         for nid in npcs.keys() - fighting:
             s.npc_status[nid] = OUT  # spent, it sat this one out
+            s.npc_conflict[nid] = ctype.key
         sides = {p.side for p in taking_part}
         if sides != {"a", "b"}:
             outcome = WON if "a" in sides else LOST if "b" in sides else STALEMATE
@@ -592,6 +593,7 @@ class Game:
         finally:
             self.fighting = []
         self.conflict_aftermath(npcs, fighting, taking_part)
+        s.npc_conflict.update(dict.fromkeys(fighting, ctype.key))  # the kind of conflict each status comes from
         self.remember_exit_answers(npcs)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
         self.scene_went(OUTCOME_WENT.get(result.outcome, 0))

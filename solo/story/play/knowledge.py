@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ...rules.conflict_types import ConflictType
     from .engine import Game
 
 #: What the PCs may know of an NPC, in the order a card shows it.
@@ -96,6 +97,46 @@ def gone_for_good(game: Game, nid: str) -> bool:
         return True
     npc = game.state.npcs.get(nid)
     return status == OUT and npc is not None and fiction_of_character(npc).body in ENDED_WHEN_OUT
+
+
+#: How an NPC left a conflict, in words that say what kind of conflict it was: (kind, status) -> words. The kinds
+#: are :func:`conflict_kind`'s; a status of a kind not listed reads as the "contest" one.
+STATUS_WORDS = {
+    ("argument", "out"): "lost an argument", ("argument", "fled"): "walked out of an argument",
+    ("argument", "surrendered"): "conceded an argument",
+    ("fight", "out"): "beaten in a fight", ("fight", "fled"): "fled a fight",
+    ("fight", "surrendered"): "surrendered in a fight",
+    ("chase", "out"): "lost a chase", ("chase", "fled"): "gave up a chase", ("chase", "surrendered"): "gave up a chase",
+    ("search", "out"): "gave up a search", ("search", "fled"): "broke off a search",
+    ("search", "surrendered"): "gave up a search",
+    ("contest", "out"): "bested", ("contest", "fled"): "fled", ("contest", "surrendered"): "gave up",
+    ("contest", "comae"): "in comae",
+}
+
+
+def conflict_kind(ctype: ConflictType | None) -> str:
+    """What kind of conflict a type is, for the words of a status: "argument" (social), "fight" (physical),
+    "chase" (a pursuit), "search" (sneaking: the NPC seeks), else "contest" (or a type no longer known)."""
+    if ctype is None:
+        return "contest"
+    if ctype.social:
+        return "argument"
+    if ctype.physical:
+        return "fight"
+    return {"chase": "chase", "hide": "search"}.get(ctype.pursuit or "", "contest")
+
+
+def status_words(game: Game, nid: str) -> str:
+    """How the NPC left its last conflict, said by the kind of conflict it was ("lost an argument", "beaten in
+    a fight", "in comae"); "" for one that has fought none or is still in. The card in ``npcs`` and anything
+    else that names an NPC's status says it so: a bare "out" reads as knocked out."""
+    from ...rules.outcomes import ACTIVE
+
+    status = game.state.npc_status.get(nid)
+    if not status or status == ACTIVE:
+        return ""
+    kind = conflict_kind(game.conflict_types.get(game.state.npc_conflict.get(nid, "")))
+    return STATUS_WORDS.get((kind, status)) or STATUS_WORDS.get(("contest", status)) or status
 
 
 def learn(game: Game, nid: str, *facets: str) -> None:

@@ -122,7 +122,7 @@ def make_party(game: Game) -> list[Character]:
 def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozenset[str] = frozenset()) -> Character:
     """The adventure's pregenerated character (if not taken yet), a new one or a random one."""
     from ...rules.creation import build_character, pregenerated, random_choices
-    from .creation import create_character
+    from .creation import ask_pronoun, create_character
 
     options = []
     pregen = pregenerated(game.adventure.pc) if game.adventure.pc else None
@@ -142,8 +142,9 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
     entry = next((e for e in kept if e.key == how), None)
     if entry is not None and roster is not None:
         return roster.choose(entry)
-    if how == "random":
+    if how == "random":  # the dice draw a pronoun with the name; the player may give another, as one made asks
         pc = build_character(random_choices(game.rng))
+        pc.pronoun = ask_pronoun(game.decider, pc.name, player, default=pc.pronoun)
     else:
         pc = create_character(game.decider, game.rng, player=player, careers=game.adventure.careers)
     game.emit("new_character", how=how, character=pc.to_dict())  # its card, before play starts

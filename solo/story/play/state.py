@@ -39,6 +39,8 @@ class GameState:
     chosen: dict[str, int] = field(default_factory=dict)  # "scene/name" -> times taken, for chosen()
     npcs: dict[str, NPC] = field(default_factory=dict)
     npc_status: dict[str, str] = field(default_factory=dict)
+    # npc id -> the type of the conflict its status comes from ("social"): how the status reads (knowledge.py)
+    npc_conflict: dict[str, str] = field(default_factory=dict)
     memory: dict[str, list[str]] = field(default_factory=dict)  # npc id -> what the PCs did to it
     regard: dict[str, float] = field(default_factory=dict)  # npc id -> regard not yet turned into a shift
     removed: dict[str, str] = field(default_factory=dict)  # PC name -> "comae" / "death"
@@ -91,6 +93,7 @@ class GameState:
             "chosen": dict(sorted(self.chosen.items())),
             "npcs": {k: v.to_dict() for k, v in sorted(self.npcs.items())},
             "npc_status": dict(sorted(self.npc_status.items())),
+            "npc_conflict": dict(sorted(self.npc_conflict.items())),
             "memory": {k: list(v) for k, v in sorted(self.memory.items())},
             "regard": dict(sorted(self.regard.items())),
             "removed": dict(self.removed),
@@ -124,6 +127,8 @@ class GameState:
             state.chosen = {str(k): int(v) for k, v in data.get("chosen", {}).items()}  # saves before it had none
             state.npcs = {k: NPC.from_form(v) for k, v in data["npcs"].items()}
             state.npc_status = {str(k): str(v) for k, v in data["npc_status"].items()}
+            # snapshots from before it was kept: a status read without the kind of conflict it came from
+            state.npc_conflict = {str(k): str(v) for k, v in data.get("npc_conflict", {}).items()}
             state.memory = {str(k): [str(x) for x in v] for k, v in data["memory"].items()}
             state.regard = {str(k): float(v) for k, v in data.get("regard", {}).items()}
             state.removed = {str(k): str(v) for k, v in data["removed"].items()}

@@ -51,6 +51,8 @@ class Bot:
             return "pregen" if "pregen" in q.keys() else "random"
         if q.free_text:
             return q.default or "yes"
+        if q.kind == "pronoun" and q.default:  # a random character keeps the pronoun the dice drew
+            return q.default
         if q.kind == "lens":
             return self.rng.choice(["cautious", "none", "aggressive", "cautious"])
         if q.kind == "luck_flip":

@@ -1,0 +1,122 @@
+"""Kaldskard's text agrees with what the party has done (the group's seed-7 game in its screen logs): salt
+already given is not sold again, the snow bridge's hint names the hour its fall costs, Ragna's silence over the
+willow bark does not follow her own long speech with "more than she has said", and the lowland road home does
+not call the bag "still full" once Hallstein has had a dose of it.
+
+The adventure is played from its first scene with a scripted decider; the one conflict on the way is decided
+by a stand-in, and a skill of 0 makes the snow bridge give way.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solo.decisions import Question
+from solo.events import EventLog
+from solo.rules.creation import pregenerated
+from solo.story.format.text import fill
+from solo.story.play.conditions import context_of
+from solo.story.play.engine import Game
+
+
+class Stop(Exception):
+    """The script has no more choices: the test reads the game as it stands."""
+
+
+class Script:
+    """Scene choices by the start of their labels, in order; other questions take their default. Each scene
+    menu is kept as (label, hint) pairs."""
+
+    def __init__(self, *labels: str):
+        self.labels = list(labels)
+        self.menus: list[list[tuple[str, str]]] = []
+
+    def decide(self, question: Question) -> str:
+        if question.kind != "choice":
+            return question.default or question.options[-1].key
+        self.menus.append([(o.label, o.detail) for o in question.options])
+        if not self.labels:
+            raise Stop
+        want = self.labels.pop(0)
+        hits = [o.key for o in question.options if o.label.startswith(want)]
+        assert hits, f"no option {want!r} in {[o.label for o in question.options]}"
+        return hits[0]
+
+
+@pytest.fixture(scope="module")
+def kaldskard():
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    return load_adventure(find_adventure("kaldskard"))
+
+
+def walk(adventure, *labels: str, items=()):
+    """Espen Lind (Move 0: the snow bridge gives) plays the labels from the inn; the toll's argument is won."""
+    char = pregenerated("espen")
+    char.skills["Move"] = 0
+    char.focuses = {k: v for k, v in char.focuses.items() if not k.startswith("Move//")}
+    script, log = Script(*labels), EventLog()
+    game = Game(adventure, seed=7, decider=script, sink=log, party=[char])
+    game.state.items += list(items)
+    game.run_conflict = lambda *args, **more: "won"  # type: ignore[method-assign,assignment]
+    with pytest.raises(Stop):
+        game.play()
+    return game, script, log.events
+
+
+def said(events) -> str:
+    return " ".join(fill(e.data["text"], e.data.get("slots", {})) for e in events if e.kind == "branch_text")
+
+
+def gained(events) -> list[str]:
+    return [e.data["item"] for e in events if e.kind == "item" and e.data["gained"]]
+
+
+def test_salt_from_gudrun_is_not_sold_again_with_the_torches(kaldskard):
+    game, script, events = walk(kaldskard, "Buy a bundle of pine torches", items=["salt"])
+    [buy] = [label for label, _ in script.menus[0] if label.startswith("Buy")]
+    assert buy == "Buy a bundle of pine torches from Gudrun's stores"
+    assert "twists the salt" not in said(events) and "the paper of salt you already carry" in said(events)
+    assert gained(events) == ["torches"] and game.state.items.count("salt") == 1
+
+
+def test_without_salt_the_torches_and_the_salt_are_bought_together(kaldskard):
+    game, script, events = walk(kaldskard, "Buy a bundle of pine torches")
+    [buy] = [label for label, _ in script.menus[0] if label.startswith("Buy")]
+    assert buy == "Buy a bundle of pine torches and a paper of salt from Gudrun's stores"
+    assert "twists the salt into a screw of paper" in said(events)
+    assert gained(events) == ["torches", "salt"]
+
+
+def test_the_snow_bridge_hint_names_the_hour_its_fall_costs(kaldskard):
+    _, script, events = walk(kaldskard, "Sleep", "Take the drovers' track", "Test each step")
+    [hint] = [h for label, h in script.menus[2] if label.startswith("Test each step")]
+    assert hint == "one try: a fall costs skin, and an hour"
+    assert "you lose an hour" in said(events)
+
+
+def test_ragna_after_her_speech_and_the_road_home_after_the_willow_bark(kaldskard):
+    game, _, events = walk(kaldskard, "Sleep", "Take the drovers' track", "Test each step",
+                           "Tell them what the bag is for", "Give Hallstein a dose")
+    assert [e.data["scene"] for e in events if e.kind == "scene_entered"][-1] == "outlaw_camp"
+    dose = said(events).split("Hallstein looks at the little packet")[1]
+    assert "more than she has said" not in dose and "Ragna watches you do it" in dose
+    home = " ".join(fill(kaldskard.scenes["ending_turned_back"].text, {}, context_of(game.state)).split())
+    assert "still full" not in home and "with the bag full but for the willow bark Hallstein had" in home
+
+
+def test_the_road_home_with_the_bag_untouched_calls_it_still_full(kaldskard):
+    game, _, _ = walk(kaldskard, "Sleep")
+    home = " ".join(fill(kaldskard.scenes["ending_turned_back"].text, {}, context_of(game.state)).split())
+    assert "with the bag still full" in home
+
+
+@pytest.mark.parametrize(("items", "words"), [(["salt"], "nods at your paper of salt"),
+                                              ([], "Gudrun gives you the sketch, and a paper of salt")])
+def test_the_drover_s_salt_is_not_given_twice_either(kaldskard, items, words):
+    from solo.story.play.state import GameState
+
+    [ask] = [c for c in kaldskard.scenes["inn"].choices if c.text.startswith("Ask Gudrun")]
+    text = fill(ask.action.branches["yes_and"].text, {}, context_of(GameState("kaldskard", items=items)))
+    assert words in text
