@@ -116,6 +116,14 @@ def test_exit_1_on_errors_with_every_problem_in_one_run(run):
     assert lines == sorted(lines, key=lambda line: (line.split(":")[0], int(line.split(":")[1])))
 
 
+def test_an_adventure_with_no_ending_anywhere_is_an_error_on_every_scene(run):
+    # a loop with no ending at all is the same mistake as a loop beside an ending (trap.toml): E090, exit 1
+    result = run("check", str(BROKEN / "no_ending.toml"))
+    assert result.exit_code == 1, result.output
+    assert result.stdout.count("error[E090]") == 2
+    assert "no scene with ending = true" in result.stdout
+
+
 def test_exit_0_on_warnings_alone(run):
     result = run("check", str(BROKEN / "unreachable.toml"))
     assert result.exit_code == 0, result.output
