@@ -130,8 +130,13 @@ def test_the_turn_cap_turns_an_endless_loop_into_errors_with_seeds(tmp_path):
     assert r["error_count"] == 5
     assert r["endings"]["__error__"]["count"] == 5
     assert r["endings"]["__error__"]["title"] == "A run that stopped on an error"
-    assert all(e["where"] == "" for e in r["errors"]) and "@" not in r["error_kinds"][0]["error"]
-    assert r["error_kinds"][0]["count"] == 5
+    assert r["endings"]["__error__"]["outcome"] is None  # "no outcome", as docs/testing-adventures.md says
+    assert all(e["where"] == "" for e in r["errors"])
+    # each kind of failure as the docs list it: error, message and place apart, with its count, first run and seed
+    (kind,) = r["error_kinds"]
+    assert set(kind) == {"error", "message", "where", "count", "first_run", "first_seed"}
+    assert kind["error"] == "TurnLimit" and kind["message"] == r["errors"][0]["message"] and kind["where"] == ""
+    assert kind["count"] == 5
     assert all(e["error"] == "TurnLimit" and "replay" in e for e in r["errors"])
     assert {e["seed"] for e in r["errors"]} == {run_seed(1, i) for i in range(5)}
 
@@ -470,6 +475,8 @@ def test_a_dead_end_and_a_fallen_party_have_titles_of_their_own(tmp_path):
     result = CliRunner().invoke(cli, ["simulate", str(story), "--runs", "5"], env={"COLUMNS": "120"})
     [row] = [line for line in result.output.splitlines() if "(no way on)" in line]
     assert "A dead end" in row, result.output
+    dead = simulate(Options(str(story), 5), jobs=1)["endings"]["__dead_end__"]
+    assert dead["title"] == "A dead end" and dead["outcome"] is None  # no outcome: null, not the key
     assert ending_name(load_adventure(story), DEAD_END) == "a dead end"
     assert ending_name(load_adventure(story), FALLEN) == "the party has fallen"  # not "; outcome: fallen" after it
 

@@ -255,8 +255,9 @@ def _show(r: dict) -> None:
     if r["error_count"]:
         say(console, f"{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.", style="red bold")
         for kind in r["error_kinds"]:
-            console.print(f"  {kind['count']} × {kind['error']} (first: run {kind['first_run']}, "
-                          f"seed {kind['first_seed']})", soft_wrap=True)
+            where = f" @ {kind['where']}" if kind["where"] else ""
+            console.print(f"  {kind['count']} × {kind['error']}: {kind['message']}{where} (first: run "
+                          f"{kind['first_run']}, seed {kind['first_seed']})", soft_wrap=True)
         shown = r["errors"][:3]
         for e in shown:
             say(console, (f"run {e['run']}, seed {e['seed']}:", "red"), f" {e['error']}: {e['message']}",
