@@ -349,12 +349,12 @@ def test_the_npc_table_says_what_in_comae_means_where_it_counts_some(capsys):
     report = {"runs_per_second": None, "adventure": "t", "runs": 10, "seed": 1, "policy": "explorer", "party": [],
               "jobs": 1, "endings": {}, "unreached": [], "checks": [], "conflicts": [], "turns": {"mean": 1, "max": 1},
               "error_count": 0,
-              "npcs": {"brakk": {"conflicts": 10, "lenses": {}, "fled": rate, "surrendered": rate, "out": 7,
-                                 "comae": 3}}}
+              "npcs": {"brakk": {"conflicts": 10, "lenses": {}, "fled": rate, "surrendered": rate,
+                                 "out": {"count": 7, "rate": 0.7}, "comae": {"count": 3, "rate": 0.3}}}}
     _show(report)
     shown = capsys.readouterr().out
     assert "in comae" in shown and f"  {COMAE_NOTE}" in shown
-    report["npcs"]["brakk"]["comae"] = 0
+    report["npcs"]["brakk"]["comae"] = {"count": 0, "rate": 0.0}
     _show(report)
     shown = capsys.readouterr().out
     assert "in comae" in shown and COMAE_NOTE not in shown
@@ -490,3 +490,22 @@ def test_a_long_text_coverage_lists_is_cut_with_a_sign_that_it_is():
     cut = clipped(text, 80)
     assert len(cut) <= 80 and cut.endswith("…") and text.startswith(cut[:-1])
     assert clipped("You trip.", 80) == "You trip."
+
+
+def test_the_npc_table_gives_every_ending_of_a_conflict_in_one_unit(capsys):
+    """GM run: 'greta │ 1,886 │ none 100% │ 0% │ 3% │ 60 │ 0': fled and surrendered were shares of her conflicts,
+    out and in comae counts. All four are shares of the conflicts the NPC fought (counts, rates and intervals
+    in JSON), and the title says so."""
+    from solo.cli.simulate import _show
+
+    r = simulate(Options(str(DATA / "arena.toml"), 20, policy="bold"), jobs=1)
+    troll = r["npcs"]["troll"]
+    for how in ("fled", "surrendered", "out", "comae"):
+        assert set(troll[how]) == {"count", "rate", "low", "high"}
+    assert troll["out"]["rate"] == round(troll["out"]["count"] / troll["conflicts"], 6)
+    _show(r)
+    shown = capsys.readouterr().out
+    assert "share of the conflicts it fought" in shown
+    [row] = [line for line in shown.splitlines() if line.startswith("│ troll")]
+    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
+    assert cells[1] == f"{troll['conflicts']:,}" and all(cell.endswith("%") for cell in cells[3:]), row

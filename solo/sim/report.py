@@ -160,7 +160,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         npcs[nid] = {"conflicts": n, "declarations": decl,
                      "lenses": {lens: round(k / decl, 6) for lens, k in sorted(e["lenses"].items())} if decl else {},
                      "fled": _rate(e["fled"], n), "surrendered": _rate(e["surrendered"], n),
-                     "out": e["out"], "comae": e["comae"]}
+                     "out": _rate(e["out"], n), "comae": _rate(e["comae"], n)}
     errors = [_error_entry(e, adventure, options, party, errors_dir) for e in t.examples]
     coverage = {}
     if options.coverage:
