@@ -15,7 +15,7 @@ from solo.cli.prove import ProgressLine
 from solo.rules.rolls import success_chance
 from solo.saves import read_save
 from solo.sim.prove import walkthrough as prove_walkthrough
-from solo.sim.prove.judge import path_to
+from solo.sim.prove.judge import path_into
 from solo.sim.prove.limits import DEFAULT_MAX_STATES
 from solo.sim.prove.probe import start
 from solo.sim.prove.reads import Reads, _cap, _uses
@@ -41,6 +41,22 @@ def test_the_soft_lock_and_the_ending_nothing_leads_to_are_found():
     assert [(s["scene"], s["answer"], s["choice"]) for s in lock["path"]] == [("hall", "1", "Take the left door")]
     never = {(u["scene"], u["choice"]) for u in proof.unreachable}
     assert never == {("hall", "3"), ("pit", "2"), ("vault", None)}
+
+
+def test_a_soft_lock_entered_by_giving_up_says_so_as_its_replay_plays_it():
+    """GM run: the way in read 'ferry: 2. Fight your way aboard [lost or stalemate]' (the first move found that
+    leads there) while the replay answered Surrender (9), the sure way the walkthrough's decider takes. The way in
+    is now the script's own: the choice, "(then give up at once)", [surrendered]."""
+    from solo.sim.prove.walkthrough import trap_walks
+
+    proof = prove(load_adventure(DATA / "give_up.toml"))
+    trap_walks(proof, seeds=5)
+    [lock] = proof.soft_locks
+    assert lock["path"] == [{"scene": "ferry", "choice": "Fight your way aboard (then give up at once)",
+                             "answer": "1", "outcome": "surrendered"}]
+    assert lock["script"] == ["1", "1", "9"]  # the pregen, the choice, then Surrender at the first Lens prompt
+    shown = "\n".join(text_lines(proof, {}, seeds=5, pcs=[]))
+    assert "ferry: 1. Fight your way aboard (then give up at once) [surrendered]" in shown
 
 
 def test_best_chance_is_the_hand_computed_one():
@@ -557,7 +573,7 @@ def test_menus_numbers_with_gaps_in_paths_and_walkthroughs():
     """The gate (choice 4) is closed until the vane is seen: the jump is still 5, as the menu shows it."""
     proof = prove(load_adventure(DATA / "planted.toml"))
     [over] = [n for n in proof.nodes if n.end == "over_the_wall"]
-    assert [(s["scene"], s["answer"]) for s in path_to(proof, over)] == [("yard", "5")]
+    assert [(s["scene"], s["answer"]) for s in path_into(proof, [over.id])] == [("yard", "5")]
     found = walk(proof, "over_the_wall", seeds=200)
     assert found is not None and "5" in found.answers and "4" not in found.answers
 
