@@ -107,6 +107,34 @@ def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
     assert chance_words(1.0, estimated=True) == "about 100 %" + tail
 
 
+def test_a_chance_from_a_search_that_stopped_reads_as_a_lower_bound():
+    """GM run: under --max-states, 'ending_drowned … best-play chance 30.0 %' carried no mark though the states not
+    searched can only add to it; and one called 'an upper bound' (a second fight) is then no bound at all. Each
+    says what it is, in the text and in JSON ("bound"), and the JSON tells the states found from those searched."""
+    tail = " (the search stopped: the states it did not search can only add to it)"
+    assert chance_words(0.3, bound="lower") == "at least 30.0 %" + tail
+    assert chance_words(0.404, estimated=True, bound="lower") == \
+        "about 40.4 % or more (estimated: it rests on conflicts played, not worked out; " + tail[2:]
+    assert chance_words(0.3) == "30.0 %"  # a complete search: the chance itself
+    stopped = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), "--max-states", "8", "--seeds", "0",
+                                       "--json"])
+    data = json.loads(stopped.stdout)
+    assert data["complete"] is False  # (exit 1: the well is a soft-lock all the same)
+    assert data["states"] == data["states_found"] == 8 and 0 < data["states_searched"] < 8
+    wall = data["endings"]["over_the_wall"]
+    assert (wall["best_chance"], wall["bound"]) == (0.02, "lower")
+    assert data["endings"]["road"]["bound"] is None  # 100 %: nothing can add to a certainty
+    text = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), "--max-states", "8", "--seeds", "0"]).stdout
+    assert "best-play chance at least 2.0 %" + tail in text
+    # a second fight's chance in a stopped search: neither an upper bound (the stop) nor a lower one (the Pools)
+    again = CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--max-states", "3", "--seeds", "0", "--json"])
+    assert json.loads(again.stdout)["endings"]["through"]["bound"] == "neither"
+    text = CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--max-states", "3", "--seeds", "0"]).stdout
+    assert "no bound either way" in text and "an upper bound:" not in text
+    done = json.loads(CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--seeds", "0", "--json"]).stdout)
+    assert done["endings"]["through"]["bound"] == "upper"
+
+
 def test_a_best_chance_that_rests_on_played_conflicts_is_an_estimate_not_a_certainty():
     """Before: the tutorial's arrival read "best-play chance 100 %", though its only ways run through a fight
     that can be lost: best play's 1.0 came from 200 plays of it all won. What rests on a conflict played (not
@@ -179,14 +207,16 @@ def test_json_has_exactly_the_keys_of_the_issue():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "5"])
     assert result.exit_code == 1, result.output  # a soft-lock, an ending not reached
     data = json.loads(result.output)
-    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "states_unreduced", "complete",
-                         "seconds", "exit"}
+    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "states_found", "states_searched",
+                         "states_unreduced", "complete", "seconds", "exit"}
     assert data["exit"] == 1
+    assert data["states"] == data["states_found"] == data["states_searched"]  # complete: every state found searched
     assert set(data["endings"]) == {"garden", "vault"}
     for ending in data["endings"].values():
-        assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance", "estimated", "fights_again"}
+        assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance", "bound", "estimated",
+                               "fights_again"}
     assert data["endings"]["vault"] == {"reachable": False, "choices": None, "shortest": [], "seed": None,
-                                        "best_chance": 0, "estimated": False, "fights_again": False}
+                                        "best_chance": 0, "bound": None, "estimated": False, "fights_again": False}
     garden = data["endings"]["garden"]
     assert garden["seed"] is not None and garden["choices"] == 1 and garden["shortest"]  # and the questions on the way
 
