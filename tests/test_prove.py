@@ -131,6 +131,8 @@ def test_a_chance_from_a_search_that_stopped_reads_as_a_lower_bound():
     assert json.loads(again.stdout)["endings"]["through"]["bound"] == "neither"
     text = CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--max-states", "3", "--seeds", "0"]).stdout
     assert "no bound either way" in text and "an upper bound:" not in text
+    # every state found was searched, and still the limit cut it short: said so, not "0 states … (most of them in )"
+    assert "Not explored: the states some outcomes lead to, which the limit left no room to add" in text
     done = json.loads(CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--seeds", "0", "--json"]).stdout)
     assert done["endings"]["through"]["bound"] == "upper"
 

@@ -152,9 +152,11 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     if not proof.complete:
         waiting = Counter(n.scene for n in proof.nodes if n.moves is None)
         where = ", ".join(f"{scene} {count:,}" for scene, count in waiting.most_common(3))
-        out.append(f"  Not explored: {proof.frontier:,} states found but not searched (most of them in {where}), "
-                   "and what follows them. An ending not reached may still be reachable; no soft-lock is claimed "
-                   "there.")
+        # every state found searched, yet stopped: some outcomes led to states the limit left no room for
+        unsearched = (f"{proof.frontier:,} states found but not searched (most of them in {where})"
+                      if proof.frontier else "the states some outcomes lead to, which the limit left no room to add")
+        out.append(f"  Not explored: {unsearched}, and what follows them. An ending not reached may still be "
+                   "reachable; no soft-lock is claimed there.")
     out.append("")
     out.append("Endings")
     for name, found in proof.endings.items():
