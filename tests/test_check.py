@@ -116,6 +116,14 @@ def test_exit_1_on_errors_with_every_problem_in_one_run(run):
     assert lines == sorted(lines, key=lambda line: (line.split(":")[0], int(line.split(":")[1])))
 
 
+def test_an_adventure_with_no_ending_anywhere_is_an_error_on_every_scene(run):
+    # a loop with no ending at all is the same mistake as a loop beside an ending (trap.toml): E090, exit 1
+    result = run("check", str(BROKEN / "no_ending.toml"))
+    assert result.exit_code == 1, result.output
+    assert result.stdout.count("error[E090]") == 2
+    assert "no scene with ending = true" in result.stdout
+
+
 def test_exit_0_on_warnings_alone(run):
     result = run("check", str(BROKEN / "unreachable.toml"))
     assert result.exit_code == 0, result.output
@@ -136,6 +144,13 @@ def test_json_is_a_list_of_problem_objects(run):
     for item in data:
         assert set(item) == {"file", "line", "path", "code", "severity", "message"}
     assert {item["code"] for item in data} == {"E001", "E006"}
+    assert result.stderr == "2 errors, 0 warnings\n"  # the count goes to standard error, as without --json
+
+
+def test_json_says_ok_on_standard_error_for_a_clean_adventure(run):
+    result = run("check", "--json", "tutorial")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == [] and result.stderr.endswith(": ok\n")
 
 
 def test_an_unknown_adventure_is_a_one_line_usage_error(run):
@@ -259,7 +274,7 @@ def test_check_stats_counts_the_words_of_each_scene_and_the_total(tmp_path):
     assert result.exit_code == 0, result.output
     assert f"{score}: 14 words in 2 scenes" in result.output
     assert re.search(r"^  hall\s+7$", result.output, re.M) and re.search(r"^  out\s+7$", result.output, re.M)
-    data = json.loads(CliRunner().invoke(cli, ["check", str(score), "--stats", "--json"]).output)
+    data = json.loads(CliRunner().invoke(cli, ["check", str(score), "--stats", "--json"]).stdout)
     assert data == {"problems": [], "stats": {str(score): {"introduction": 0, "scenes": {"hall": 7, "out": 7},
                                                             "total": 14}}}
     assert words("{if a}one two{else}three{end} four {pc}") == 5  # both sides of the block
@@ -321,5 +336,5 @@ def test_lines_for_an_unknown_conflict_type_are_reported_once_per_type(run, tmp_
         'stalemate_tie = ["Nobody gives way."]\n\n[narration.brawl]\nstart = ["{actor} rolls up a sleeve."]\n',
         encoding="utf-8")
     result = run("check", str(adventure), "--json")
-    w190 = [(p["path"], p["line"]) for p in json.loads(result.output) if p["code"] == "W190"]
+    w190 = [(p["path"], p["line"]) for p in json.loads(result.stdout) if p["code"] == "W190"]
     assert sorted(w190) == [("narration.brawl", 13), ("narration.dule", 8)], result.output

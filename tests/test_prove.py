@@ -15,7 +15,7 @@ from solo.cli.prove import ProgressLine
 from solo.rules.rolls import success_chance
 from solo.saves import read_save
 from solo.sim.prove import walkthrough as prove_walkthrough
-from solo.sim.prove.judge import path_to
+from solo.sim.prove.judge import path_into
 from solo.sim.prove.limits import DEFAULT_MAX_STATES
 from solo.sim.prove.probe import start
 from solo.sim.prove.reads import Reads, _cap, _uses
@@ -41,6 +41,22 @@ def test_the_soft_lock_and_the_ending_nothing_leads_to_are_found():
     assert [(s["scene"], s["answer"], s["choice"]) for s in lock["path"]] == [("hall", "1", "Take the left door")]
     never = {(u["scene"], u["choice"]) for u in proof.unreachable}
     assert never == {("hall", "3"), ("pit", "2"), ("vault", None)}
+
+
+def test_a_soft_lock_entered_by_giving_up_says_so_as_its_replay_plays_it():
+    """GM run: the way in read 'ferry: 2. Fight your way aboard [lost or stalemate]' (the first move found that
+    leads there) while the replay answered Surrender (9), the sure way the walkthrough's decider takes. The way in
+    is now the script's own: the choice, "(then give up at once)", [surrendered]."""
+    from solo.sim.prove.walkthrough import trap_walks
+
+    proof = prove(load_adventure(DATA / "give_up.toml"))
+    trap_walks(proof, seeds=5)
+    [lock] = proof.soft_locks
+    assert lock["path"] == [{"scene": "ferry", "choice": "Fight your way aboard (then give up at once)",
+                             "answer": "1", "outcome": "surrendered"}]
+    assert lock["script"] == ["1", "1", "9"]  # the pregen, the choice, then Surrender at the first Lens prompt
+    shown = "\n".join(text_lines(proof, {}, seeds=5, pcs=[]))
+    assert "ferry: 1. Fight your way aboard (then give up at once) [surrendered]" in shown
 
 
 def test_best_chance_is_the_hand_computed_one():
@@ -89,6 +105,36 @@ def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
     assert chance_words(0.0004, estimated=True) == "< 0.1 %" + tail
     assert chance_words(0.975, estimated=True) == "about 97.5 %" + tail
     assert chance_words(1.0, estimated=True) == "about 100 %" + tail
+
+
+def test_a_chance_from_a_search_that_stopped_reads_as_a_lower_bound():
+    """GM run: under --max-states, 'ending_drowned … best-play chance 30.0 %' carried no mark though the states not
+    searched can only add to it; and one called 'an upper bound' (a second fight) is then no bound at all. Each
+    says what it is, in the text and in JSON ("bound"), and the JSON tells the states found from those searched."""
+    tail = " (the search stopped: the states it did not search can only add to it)"
+    assert chance_words(0.3, bound="lower") == "at least 30.0 %" + tail
+    assert chance_words(0.404, estimated=True, bound="lower") == \
+        "about 40.4 % or more (estimated: it rests on conflicts played, not worked out; " + tail[2:]
+    assert chance_words(0.3) == "30.0 %"  # a complete search: the chance itself
+    stopped = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), "--max-states", "8", "--seeds", "0",
+                                       "--json"])
+    data = json.loads(stopped.stdout)
+    assert data["complete"] is False  # (exit 1: the well is a soft-lock all the same)
+    assert data["states"] == data["states_found"] == 8 and 0 < data["states_searched"] < 8
+    wall = data["endings"]["over_the_wall"]
+    assert (wall["best_chance"], wall["bound"]) == (0.02, "lower")
+    assert data["endings"]["road"]["bound"] is None  # 100 %: nothing can add to a certainty
+    text = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), "--max-states", "8", "--seeds", "0"]).stdout
+    assert "best-play chance at least 2.0 %" + tail in text
+    # a second fight's chance in a stopped search: neither an upper bound (the stop) nor a lower one (the Pools)
+    again = CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--max-states", "3", "--seeds", "0", "--json"])
+    assert json.loads(again.stdout)["endings"]["through"]["bound"] == "neither"
+    text = CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--max-states", "3", "--seeds", "0"]).stdout
+    assert "no bound either way" in text and "an upper bound:" not in text
+    # every state found was searched, and still the limit cut it short: said so, not "0 states … (most of them in )"
+    assert "Not explored: the states some outcomes lead to, which the limit left no room to add" in text
+    done = json.loads(CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--seeds", "0", "--json"]).stdout)
+    assert done["endings"]["through"]["bound"] == "upper"
 
 
 def test_a_best_chance_that_rests_on_played_conflicts_is_an_estimate_not_a_certainty():
@@ -163,14 +209,16 @@ def test_json_has_exactly_the_keys_of_the_issue():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "5"])
     assert result.exit_code == 1, result.output  # a soft-lock, an ending not reached
     data = json.loads(result.output)
-    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "states_unreduced", "complete",
-                         "seconds", "exit"}
+    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "states_found", "states_searched",
+                         "states_unreduced", "complete", "seconds", "exit"}
     assert data["exit"] == 1
+    assert data["states"] == data["states_found"] == data["states_searched"]  # complete: every state found searched
     assert set(data["endings"]) == {"garden", "vault"}
     for ending in data["endings"].values():
-        assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance", "estimated", "fights_again"}
+        assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance", "bound", "estimated",
+                               "fights_again"}
     assert data["endings"]["vault"] == {"reachable": False, "choices": None, "shortest": [], "seed": None,
-                                        "best_chance": 0, "estimated": False, "fights_again": False}
+                                        "best_chance": 0, "bound": None, "estimated": False, "fights_again": False}
     garden = data["endings"]["garden"]
     assert garden["seed"] is not None and garden["choices"] == 1 and garden["shortest"]  # and the questions on the way
 
@@ -557,7 +605,7 @@ def test_menus_numbers_with_gaps_in_paths_and_walkthroughs():
     """The gate (choice 4) is closed until the vane is seen: the jump is still 5, as the menu shows it."""
     proof = prove(load_adventure(DATA / "planted.toml"))
     [over] = [n for n in proof.nodes if n.end == "over_the_wall"]
-    assert [(s["scene"], s["answer"]) for s in path_to(proof, over)] == [("yard", "5")]
+    assert [(s["scene"], s["answer"]) for s in path_into(proof, [over.id])] == [("yard", "5")]
     found = walk(proof, "over_the_wall", seeds=200)
     assert found is not None and "5" in found.answers and "4" not in found.answers
 

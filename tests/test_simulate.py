@@ -130,8 +130,13 @@ def test_the_turn_cap_turns_an_endless_loop_into_errors_with_seeds(tmp_path):
     assert r["error_count"] == 5
     assert r["endings"]["__error__"]["count"] == 5
     assert r["endings"]["__error__"]["title"] == "A run that stopped on an error"
-    assert all(e["where"] == "" for e in r["errors"]) and "@" not in r["error_kinds"][0]["error"]
-    assert r["error_kinds"][0]["count"] == 5
+    assert r["endings"]["__error__"]["outcome"] is None  # "no outcome", as docs/testing-adventures.md says
+    assert all(e["where"] == "" for e in r["errors"])
+    # each kind of failure as the docs list it: error, message and place apart, with its count, first run and seed
+    (kind,) = r["error_kinds"]
+    assert set(kind) == {"error", "message", "where", "count", "first_run", "first_seed"}
+    assert kind["error"] == "TurnLimit" and kind["message"] == r["errors"][0]["message"] and kind["where"] == ""
+    assert kind["count"] == 5
     assert all(e["error"] == "TurnLimit" and "replay" in e for e in r["errors"])
     assert {e["seed"] for e in r["errors"]} == {run_seed(1, i) for i in range(5)}
 
@@ -344,12 +349,12 @@ def test_the_npc_table_says_what_in_comae_means_where_it_counts_some(capsys):
     report = {"runs_per_second": None, "adventure": "t", "runs": 10, "seed": 1, "policy": "explorer", "party": [],
               "jobs": 1, "endings": {}, "unreached": [], "checks": [], "conflicts": [], "turns": {"mean": 1, "max": 1},
               "error_count": 0,
-              "npcs": {"brakk": {"conflicts": 10, "lenses": {}, "fled": rate, "surrendered": rate, "out": 7,
-                                 "comae": 3}}}
+              "npcs": {"brakk": {"conflicts": 10, "lenses": {}, "fled": rate, "surrendered": rate,
+                                 "out": {"count": 7, "rate": 0.7}, "comae": {"count": 3, "rate": 0.3}}}}
     _show(report)
     shown = capsys.readouterr().out
     assert "in comae" in shown and f"  {COMAE_NOTE}" in shown
-    report["npcs"]["brakk"]["comae"] = 0
+    report["npcs"]["brakk"]["comae"] = {"count": 0, "rate": 0.0}
     _show(report)
     shown = capsys.readouterr().out
     assert "in comae" in shown and COMAE_NOTE not in shown
@@ -470,6 +475,8 @@ def test_a_dead_end_and_a_fallen_party_have_titles_of_their_own(tmp_path):
     result = CliRunner().invoke(cli, ["simulate", str(story), "--runs", "5"], env={"COLUMNS": "120"})
     [row] = [line for line in result.output.splitlines() if "(no way on)" in line]
     assert "A dead end" in row, result.output
+    dead = simulate(Options(str(story), 5), jobs=1)["endings"]["__dead_end__"]
+    assert dead["title"] == "A dead end" and dead["outcome"] is None  # no outcome: null, not the key
     assert ending_name(load_adventure(story), DEAD_END) == "a dead end"
     assert ending_name(load_adventure(story), FALLEN) == "the party has fallen"  # not "; outcome: fallen" after it
 
@@ -483,3 +490,22 @@ def test_a_long_text_coverage_lists_is_cut_with_a_sign_that_it_is():
     cut = clipped(text, 80)
     assert len(cut) <= 80 and cut.endswith("…") and text.startswith(cut[:-1])
     assert clipped("You trip.", 80) == "You trip."
+
+
+def test_the_npc_table_gives_every_ending_of_a_conflict_in_one_unit(capsys):
+    """GM run: 'greta │ 1,886 │ none 100% │ 0% │ 3% │ 60 │ 0': fled and surrendered were shares of her conflicts,
+    out and in comae counts. All four are shares of the conflicts the NPC fought (counts, rates and intervals
+    in JSON), and the title says so."""
+    from solo.cli.simulate import _show
+
+    r = simulate(Options(str(DATA / "arena.toml"), 20, policy="bold"), jobs=1)
+    troll = r["npcs"]["troll"]
+    for how in ("fled", "surrendered", "out", "comae"):
+        assert set(troll[how]) == {"count", "rate", "low", "high"}
+    assert troll["out"]["rate"] == round(troll["out"]["count"] / troll["conflicts"], 6)
+    _show(r)
+    shown = capsys.readouterr().out
+    assert "share of the conflicts it fought" in shown
+    [row] = [line for line in shown.splitlines() if line.startswith("│ troll")]
+    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
+    assert cells[1] == f"{troll['conflicts']:,}" and all(cell.endswith("%") for cell in cells[3:]), row

@@ -66,20 +66,21 @@ def command(adventures: tuple[str, ...], as_json: bool, codes: bool, stats: bool
     else:
         for p in problems:
             click.echo(str(p))
-        warnings = len(problems) - errors
-        for r in reports:
-            if not r.problems:
-                click.echo(f"{r.path}: ok", err=True)
-        if problems:
-            click.echo(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", err=True)
-        if stats:
-            from ..sim.text_stats import stats_lines
+    # on standard error in both forms, so standard output holds only the problems (or the JSON)
+    warnings = len(problems) - errors
+    for r in reports:
+        if not r.problems:
+            click.echo(f"{r.path}: ok", err=True)
+    if problems:
+        click.echo(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", err=True)
+    if stats and not as_json:
+        from ..sim.text_stats import stats_lines
 
-            for r in reports:
-                found = counted.get(r.source)
-                lines = stats_lines(r.source, found) if found else [f"{r.source}: no statistics (fix its errors first)"]
-                for line in lines:
-                    click.echo(line)
+        for r in reports:
+            found = counted.get(r.source)
+            lines = stats_lines(r.source, found) if found else [f"{r.source}: no statistics (fix its errors first)"]
+            for line in lines:
+                click.echo(line)
     return 1 if errors else 0
 
 

@@ -217,15 +217,18 @@ def _show(r: dict) -> None:
             console.print(f"    NPCs: Lenses {lenses or '-'}; fled in {c['npc_fled']['rate']:.0%}, "
                           f"surrendered in {c['npc_surrendered']['rate']:.0%} of these conflicts", soft_wrap=True)
     if r["npcs"]:
-        t = Table(title="NPCs in conflicts", title_justify="left")
+        # one unit after the count: each NPC's Lenses as shares of its declarations, how its conflicts ended for
+        # it as shares of those conflicts (out and in comae were counts beside the fled and surrendered shares)
+        t = Table(title="NPCs in conflicts (Lenses: share of its declarations; fled to in comae: share of the "
+                  "conflicts it fought)", title_justify="left")
         for col in ("NPC", "conflicts", "Lenses", "fled", "surrendered", "out", "in comae"):
-            t.add_column(col)
+            t.add_column(col, justify="right" if col == "conflicts" else "left")
         for nid, e in r["npcs"].items():
             lenses = ", ".join(f"{k} {v:.0%}" for k, v in sorted(e["lenses"].items(), key=lambda kv: -kv[1])[:4])
-            t.add_row(nid, f"{e['conflicts']:,}", lenses or "-", f"{e['fled']['rate']:.0%}",
-                      f"{e['surrendered']['rate']:.0%}", f"{e['out']:,}", f"{e['comae']:,}")
+            t.add_row(nid, f"{e['conflicts']:,}", lenses or "-",
+                      *(_share(e[how]) for how in ("fled", "surrendered", "out", "comae")))
         console.print(t)
-        if any(e["comae"] for e in r["npcs"].values()):
+        if any(e["comae"]["count"] for e in r["npcs"].values()):
             from .duel import COMAE_NOTE
 
             say(console, f"  {COMAE_NOTE}", style="dim")
@@ -255,8 +258,9 @@ def _show(r: dict) -> None:
     if r["error_count"]:
         say(console, f"{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.", style="red bold")
         for kind in r["error_kinds"]:
-            console.print(f"  {kind['count']} × {kind['error']} (first: run {kind['first_run']}, "
-                          f"seed {kind['first_seed']})", soft_wrap=True)
+            where = f" @ {kind['where']}" if kind["where"] else ""
+            console.print(f"  {kind['count']} × {kind['error']}: {kind['message']}{where} (first: run "
+                          f"{kind['first_run']}, seed {kind['first_seed']})", soft_wrap=True)
         shown = r["errors"][:3]
         for e in shown:
             say(console, (f"run {e['run']}, seed {e['seed']}:", "red"), f" {e['error']}: {e['message']}",

@@ -167,15 +167,16 @@ def trap_problems(adventure: Adventure, *, already: Set[str] = frozenset()) -> l
     from .drawing import can_end
 
     ends = can_end(adventure)
-    if not ends:
-        return []  # the loader's W105 says it once
+    # with no ending anywhere every scene is such a trap, and the game can never end: an error like any other
+    # trap (the loader's W105 only warns, since `solo play` still loads the adventure)
+    why = "" if ends else " (the adventure has no scene with ending = true: add one and a way to it)"
     seen = reachable(adventure)
     out = []
     for sid, scene in adventure.scenes.items():
         if sid in ends or sid not in seen or scene.where.path in already:
             continue
         out.append(_located(scene.where.file, scene.where.path, "E090",
-                            f"no ending can be reached from scene {sid!r}: every way out of it loops back"))
+                            f"no ending can be reached from scene {sid!r}: every way out of it loops back{why}"))
     return out
 
 

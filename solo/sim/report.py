@@ -109,8 +109,9 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         if ending is not None:
             entry["title"], entry["outcome"] = shown(ending.title), ending.outcome or eid
         else:  # one the engine reaches on its own (the whole party out, no way on), named as the game names it
-            title, outcome, _ = RUN_ENDINGS.get(eid, (eid, eid, eid))
-            entry["title"], entry["outcome"] = title, outcome or eid
+            # no way on and a failed run have no outcome: null, as the docs say (the party's fall is "fallen")
+            title, outcome, _ = RUN_ENDINGS.get(eid, (eid, None, eid))
+            entry["title"], entry["outcome"] = title, outcome
         endings[eid] = entry
     for ending in adventure.endings():
         if ending.id not in endings:
@@ -159,7 +160,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         npcs[nid] = {"conflicts": n, "declarations": decl,
                      "lenses": {lens: round(k / decl, 6) for lens, k in sorted(e["lenses"].items())} if decl else {},
                      "fled": _rate(e["fled"], n), "surrendered": _rate(e["surrendered"], n),
-                     "out": e["out"], "comae": e["comae"]}
+                     "out": _rate(e["out"], n), "comae": _rate(e["comae"], n)}
     errors = [_error_entry(e, adventure, options, party, errors_dir) for e in t.examples]
     coverage = {}
     if options.coverage:
@@ -175,8 +176,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         "state_at_end": _state_at_end(t, adventure, runs),
         "turns": {"mean": round(t.turns / runs, 4), "max": t.max_turns},
         "error_count": t.error_count,
-        "error_kinds": [{"error": sig, **e}
-                        for sig, e in sorted(t.error_kinds.items(), key=lambda kv: kv[1]["first_run"])],
+        "error_kinds": sorted(t.error_kinds.values(), key=lambda e: e["first_run"]),
         "errors": errors,
         "jobs": jobs, "seconds": round(seconds, 4),
         "runs_per_second": round(runs / seconds, 2) if seconds > 0 else None,

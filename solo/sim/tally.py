@@ -236,7 +236,8 @@ class Tally:
         signature = f"{kind}: {message}" + (f" @ {result.where}" if result.where else "")
         entry = self.error_kinds.get(signature)
         if entry is None and len(self.error_kinds) < MAX_ERROR_KINDS:
-            entry = self.error_kinds[signature] = {"count": 0, "first_run": index, "first_seed": result.seed}
+            entry = self.error_kinds[signature] = {"error": kind, "message": message, "where": result.where,
+                                                   "count": 0, "first_run": index, "first_seed": result.seed}
         if entry is not None:
             entry["count"] += 1
             if index < entry["first_run"]:

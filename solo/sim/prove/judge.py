@@ -49,7 +49,7 @@ def judge(proof: Proof) -> None:
     for n in entrances:
         groups.setdefault(_cause(n), []).append(n)
     proof.soft_lock_groups = {cause: [n.id for n in members] for cause, members in groups.items()}
-    proof.soft_locks = [_soft_lock(proof, members[0], len(members))
+    proof.soft_locks = [_soft_lock(proof, members, parents)
                         for members in list(groups.values())[:SHOWN_SOFT_LOCKS]]
     moves = [m for n in nodes for m in (n.moves or [])]
     proof.sampled = sum(1 for m in moves if m.sampled and m.fighter is None)
@@ -171,17 +171,40 @@ def _fights_twice(nodes: list[Node], value: list[float], targets: set[int], dist
     return once[0] < value[0] - 1e-12
 
 
-def path_to(proof: Proof, node: Node) -> list[dict[str, Any]]:
-    """The first (shortest) way the search found to ``node``: each step's scene, choice, answer and outcome."""
-    steps = []
-    while node.parent is not None and node.via is not None:
-        parent = proof.nodes[node.parent]
-        assert parent.moves is not None
-        move = parent.moves[node.via[0]]
-        steps.append({"scene": parent.scene, "choice": move.label, "answer": move.answer,
-                      "outcome": node.via[1]})
-        node = parent
-    return steps[::-1]
+def nearest_move(node: Node, dist: list[int | None]) -> tuple[Move | None, int | None]:
+    """The move a walkthrough takes at ``node`` towards the states ``dist`` measures from: the one with the fewest
+    answers left to them, then the one likeliest to keep to that (a sure give-up before a fight that may go either
+    way), the first on the menu among equals; with that fewest (None, None where no move gets there)."""
+    def score(move: Move) -> tuple[float, float]:
+        near = [d for d in (dist[a.child] for a in move.arcs) if d is not None]
+        if not near:
+            return (float("inf"), 0.0)
+        best = min(near)
+        return (float(best), -sum(a.chance for a in move.arcs if dist[a.child] == best))
+
+    if not node.moves:
+        return None, None
+    move = min(node.moves, key=score)
+    first = score(move)[0]
+    return (None, None) if first == float("inf") else (move, int(first))
+
+
+def path_into(proof: Proof, ids: list[int], parents: list[list[int]] | None = None) -> list[dict[str, Any]]:
+    """The shortest way into one of the states ``ids``, each step's scene, choice, answer and outcome, as the
+    replay script takes it (:func:`nearest_move` at every state, as the walkthrough's decider chooses; of the
+    move's outcomes the likeliest that keeps to the shortest way). A way in that gives up a conflict at once is
+    told so, and not as the fight the same choice also offers."""
+    nodes = proof.nodes
+    dist = _distances(parents if parents is not None else _reverse(nodes), ids, len(nodes))
+    steps: list[dict[str, Any]] = []
+    node = nodes[0]
+    while dist[node.id]:
+        move, near = nearest_move(node, dist)
+        assert move is not None  # every state with a distance has a move towards it
+        arc = max((a for a in move.arcs if dist[a.child] == near), key=lambda a: a.chance)
+        steps.append({"scene": node.scene, "choice": move.label, "answer": move.answer, "outcome": arc.outcome})
+        node = nodes[arc.child]
+    return steps
 
 
 def _why(node: Node) -> str:
@@ -196,15 +219,16 @@ def _cause(node: Node) -> tuple:
     return (node.scene, _why(node), node.closed)
 
 
-def _soft_lock(proof: Proof, node: Node, ways: int) -> dict[str, Any]:
+def _soft_lock(proof: Proof, members: list[Node], parents: list[list[int]]) -> dict[str, Any]:
     """A soft-lock as reported: the scene, why, the closed choices that trap it, how many states lead into
-    it that way, and the shortest path in (each step as the menu numbers it)."""
+    it that way (``members``, the first the nearest), and the shortest path in (each step as the menu numbers it)."""
+    node = members[0]
     assert node.scene is not None  # a soft-lock is a state in a scene
     choices = {c.number: c for c in proof.adventure.scenes[node.scene].choices}
     closed = [{"choice": str(number), "text": words(choices[number].text), "if": source}
               for number, source in node.closed]
-    return {"scene": node.scene, "why": _why(node), "closed": closed, "entrances": ways,
-            "path": path_to(proof, node)}
+    return {"scene": node.scene, "why": _why(node), "closed": closed, "entrances": len(members),
+            "path": path_into(proof, [n.id for n in members], parents)}
 
 
 def _unreachable(proof: Proof) -> list[dict[str, Any]]:

@@ -64,6 +64,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
             "shortest": walk.answers if walk is not None else [],
             "seed": walk.seed if walk is not None else None,
             "best_chance": round(found["best_chance"], 6),
+            "bound": chance_bound(found, complete=proof.complete),
             "estimated": found["estimated"],
             "fights_again": found["fights_again"],
         }
@@ -71,7 +72,9 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
         "endings": endings,
         "soft_locks": proof.soft_locks,
         "unreachable_choices": proof.unreachable,
-        "states": len(proof.nodes),
+        "states": len(proof.nodes),  # the states found (the issue's key): states_found, kept for scripts reading it
+        "states_found": len(proof.nodes),
+        "states_searched": len(proof.nodes) - proof.frontier,  # all of those found, when the search is complete
         "states_unreduced": max(proof.unreduced, len(proof.nodes)),
         "complete": proof.complete,
         "seconds": round(proof.seconds + proof.walk_seconds, 2),
@@ -95,15 +98,38 @@ def counted(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
-def chance_words(p: float, *, estimated: bool = False) -> str:
+#: What a best-play chance is (``bound`` in JSON): None, the chance itself (worked out, or estimated where
+#: ``estimated`` says so); "lower", the search stopped and states it did not search can only add to it; "upper",
+#: best play fights more than once, each fight priced from Pools no fight has spent; "neither", both at once.
+BOUNDS = (None, "lower", "upper", "neither")
+
+
+def chance_bound(found: dict[str, Any], *, complete: bool) -> str | None:
+    """Which of :data:`BOUNDS` an ending's best-play chance is."""
+    if found["fights_again"]:
+        return "upper" if complete else "neither"
+    return None if complete or found["best_chance"] >= 1 else "lower"  # nothing can add to a certainty
+
+
+#: Why a chance is a lower bound, in the report's words.
+STOPPED = "the search stopped: the states it did not search can only add to it"
+
+
+def chance_words(p: float, *, estimated: bool = False, bound: str | None = None) -> str:
     """A best-play chance for the report; one that rests on conflicts played, not worked out, is never read as a
-    certainty: "about 97.5 % (estimated: …)", or "> 99.9 % (estimated: …)" where the bound says it already."""
+    certainty: "about 97.5 % (estimated: …)", or "> 99.9 % (estimated: …)" where the bound says it already. A lower
+    bound (a search that stopped) says so: "at least 30.0 % (the search stopped: …)", "about 40.4 % or more
+    (estimated: …; the search stopped: …)"; a certainty needs no mark."""
     chance = percent(p)
-    if not estimated:
-        return chance
-    if chance[0].isdigit():
-        chance = f"about {chance}"
-    return f"{chance} (estimated: it rests on conflicts played, not worked out)"
+    why = []
+    if estimated:
+        if chance[0].isdigit():
+            chance = f"about {chance}"
+        why.append("estimated: it rests on conflicts played, not worked out")
+    if bound == "lower" and p < 1:
+        chance = f"at least {chance}" if chance[0].isdigit() else f"{chance} or more"  # "about 40.4 % or more"
+        why.append(STOPPED)
+    return f"{chance} ({'; '.join(why)})" if why else chance
 
 
 def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int, pcs: list[str],
@@ -126,9 +152,11 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     if not proof.complete:
         waiting = Counter(n.scene for n in proof.nodes if n.moves is None)
         where = ", ".join(f"{scene} {count:,}" for scene, count in waiting.most_common(3))
-        out.append(f"  Not explored: {proof.frontier:,} states found but not searched (most of them in {where}), "
-                   "and what follows them. An ending not reached may still be reachable; no soft-lock is claimed "
-                   "there.")
+        # every state found searched, yet stopped: some outcomes led to states the limit left no room for
+        unsearched = (f"{proof.frontier:,} states found but not searched (most of them in {where})"
+                      if proof.frontier else "the states some outcomes lead to, which the limit left no room to add")
+        out.append(f"  Not explored: {unsearched}, and what follows them. An ending not reached may still be "
+                   "reachable; no soft-lock is claimed there.")
     out.append("")
     out.append("Endings")
     for name, found in proof.endings.items():
@@ -138,11 +166,17 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
             out.append(f"  {title}: NOT REACHED" + ("" if proof.complete else " (within the states searched)"))
             continue
         steps = found["steps"]
-        chance = chance_words(found["best_chance"], estimated=found["estimated"])
+        bound = chance_bound(found, complete=proof.complete)
+        chance = chance_words(found["best_chance"], estimated=found["estimated"], bound=bound)
         out.append(f"  {title}: reachable in {steps} story choice{'s' * (steps != 1)}; best-play chance {chance}")
-        if found["fights_again"]:
+        if bound == "upper":
             out.append("    an upper bound: best play fights more than one conflict on the way, and the search prices "
                        "each from the Pools the party had before the first (it carries no conflict's damage)")
+        elif bound == "neither":
+            out.append("    no bound either way: best play fights more than one conflict on the way, each priced from "
+                       "the Pools the party had before the first (real play may do worse), and the search stopped "
+                       "(the states it did not search may do better); search further (--max-states) for an upper "
+                       "bound")
         walk = walks.get(name)
         if walk is not None and walk.too_long:
             most = prove_walkthrough.MAX_ANSWERS

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ...decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, TARGET, Decider, Question
 from ...story.play.engine import DEAD_END, Game
+from .judge import nearest_move  # the soft-lock's path in the report takes the moves a walkthrough takes
 from .probe import plain_answer
 from .search import ERROR
 
@@ -113,17 +114,10 @@ class _Walker:
         return self.proof.nodes[nid]
 
     def _best(self, node: Node) -> Move:
-        def score(move: Move) -> tuple[float, float]:
-            near = [d for d in (self.dist[a.child] for a in move.arcs) if d is not None]
-            if not near:
-                return (float("inf"), 0.0)
-            best = min(near)
-            return (float(best), -sum(a.chance for a in move.arcs if self.dist[a.child] == best))
-
         if not node.moves:
             raise OffPath("a state the search did not expand")
-        move = min(node.moves, key=score)
-        if score(move)[0] == float("inf"):
+        move, _ = nearest_move(node, self.dist)
+        if move is None:
             raise OffPath("the ending cannot be reached from here")
         return move
 

@@ -556,11 +556,13 @@ class Builder(Readers):
                 continue
             if fallback:
                 self.fail(file, p, "never reached: an entry without 'if' before it always matches")
+            # an entry without 'if' is the fallback as written, even when its target is wrong (E003 says so;
+            # W106 would send the writer looking for a fallback that is there)
+            fallback = fallback or "if" not in entry
             target = self.target(file, f"{p}.goto", entry["goto"])
             cond = self.condition(file, f"{p}.if", entry["if"]) if "if" in entry else None
             if target is None or ("if" in entry and cond is None):
                 continue
-            fallback = fallback or cond is None
             out.append(Route(target, cond, Where(file, p)))
         if value and not fallback:
             self.c.add(file, path, "W106", "no entry without 'if': when no condition holds, the story stays "
