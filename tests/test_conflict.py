@@ -645,7 +645,8 @@ def test_one_walks_away_from_a_lock_and_flees_from_a_person():
 
 
 def test_a_person_standing_as_an_obstacle_rolls_a_skill_and_a_thing_a_challenge():
-    """Before: "Halvard Brekke: 12 against 70 = Challenge 70", the label of a lock, for a man."""
+    """Before: "Halvard Brekke: 12 against 70 = Challenge 70", the label of a lock, for a man; then "= Skill 70",
+    which names no skill (a new player read it as a debug label): the man rolls the argument's skill, Social."""
     from solo.rules.fiction import Fiction
     from solo.ui.describe import conflict_roll
 
@@ -659,9 +660,9 @@ def test_a_person_standing_as_an_obstacle_rolls_a_skill_and_a_thing_a_challenge(
     log = EventLog()
     Conflict(social, [pc, man], random.Random(3), sink=log, round_limit=1).run()
     said = [conflict_roll(e, {}) for e in log.of("roll")]
-    assert any(line.startswith("Halvard Brekke: ") and line.endswith(("= Skill 70: success", "= Skill 70: failure",
-                                                                       "= Skill 70: exceptional success",
-                                                                       "= Skill 70: exceptional failure"))
+    assert any(line.startswith("Halvard Brekke: ") and line.endswith(("= Social 70: success", "= Social 70: failure",
+                                                                       "= Social 70: exceptional success",
+                                                                       "= Social 70: exceptional failure"))
                for line in said), said
 
 

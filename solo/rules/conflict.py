@@ -375,7 +375,7 @@ class Conflict:
             physical = self.ctype.physical
             for entry, p in zip(participants, self.participants):
                 target, mods = self._lens_target(p, "none", None, (), True)
-                entry.update(target=target, skill=p.skill_name, base=target - sum(v for _, v in mods),
+                entry.update(target=target, skill=self._skill_word(p), base=target - sum(v for _, v in mods),
                              modifiers=[list(m) for m in mods], strikes_with=_weapon_name(p, physical),
                              damage=str(p.damage_dice(physical)), shield=p.shield.name if p.shield else None)
         frame: dict[str, Any] = {}
@@ -674,7 +674,16 @@ class Conflict:
     def lens_skill(self, p: Participant, lens_key: str = "none", secondary: str | None = None) -> str:
         """The name of the skill :meth:`lens_target` starts from (Cunning for Covert, and so on)."""
         rolled = self._rolled_skill(p, LENS_TABLE[lens_key], secondary)
-        return rolled if rolled else p.skill_name
+        return rolled if rolled else self._skill_word(p)
+
+    def _skill_word(self, p: Participant) -> str:
+        """What ``p``'s bare number is called on the screen: its skill, an obstacle's Challenge, and for a person
+        standing as an obstacle the skill its side rolls here ("Halvard Brekke … Social 35", not "Skill 35")."""
+        name = p.skill_name
+        if name == "Skill":
+            ctype = self.ctype
+            name = ctype.opposed_by[0] if ctype.opposed_by is not None and p.side == "b" else ctype.skill
+        return name
 
     def _rolled_skill(self, p: Participant, lens: Lens, secondary: str | None) -> str | None:
         """The skill a Lens rolls instead of the conflict's, or None for the conflict's own."""
