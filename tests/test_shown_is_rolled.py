@@ -462,6 +462,13 @@ def test_a_target_beyond_the_dice_shows_the_chance_it_gives_and_its_sum():
     assert chance_text(high) == "99 % (Combat 80 · Cautious +20 · Clever +20 = 120)"
     cell = chance_cell(Option("drive", "Drive", chance=low), None)
     assert isinstance(cell, Text) and cell.plain == "0 % (Tech 5 · from last round -20 = -15)"
+    # in a Lens menu, where each Lens shows only what it adds to the common roll: Kaldskard's outlaw fire showed
+    # "Aggressive 0 %" bare, while Covert beside it gave its sum; a chance the dice cannot show says its sum too
+    common = Chance(3, "Ada", 10, "Social", 10, ())
+    aggressive = Chance(4, "Ada", -10, "Social", 10, (("Aggressive", -20),))
+    cautious = Chance(5, "Ada", 30, "Social", 10, (("Cautious", 20),))
+    assert chance_cell(Option("aggressive", "Aggressive", chance=aggressive), common).plain == "0 % (= -10)"
+    assert chance_cell(Option("cautious", "Cautious", chance=cautious), common).plain == "30 %"
 
 
 def test_a_round_won_by_the_higher_of_two_successes_says_so():

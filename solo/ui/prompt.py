@@ -260,9 +260,11 @@ def chance_cell(option: Option, common: Chance | None) -> Text:
             return cell
         parts = formula(c.skill, c.base, c.modifiers)
         return cell + Text(f" ({parts} = {c.target})" if clamped(c.target) else f" = {parts}", style="dim")
-    shown = [(n, v) for n, v in extra if n != option.label]  # Aggressive's -20 is the Lens itself
+    shown = [f"{n} {v:+d}" for n, v in extra if n != option.label]  # Aggressive's -20 is the Lens itself
+    if clamped(c.target):  # "Aggressive 0 %" alone hid that the sum went below the dice: say where it went
+        shown.append(f"= {c.target}")
     if shown:
-        cell += Text(" (" + ", ".join(f"{n} {v:+d}" for n, v in shown) + ")", style="dim")
+        cell += Text(" (" + ", ".join(shown) + ")", style="dim")
     return cell
 
 
