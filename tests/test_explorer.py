@@ -121,6 +121,24 @@ def test_the_explorer_swims_again_rather_than_tread_water_for_ever():
         assert taken.count(("fog", tread)) <= 1, taken
 
 
+@pytest.mark.parametrize("path", [Path(__file__).parent / "data" / "format" / "cloak.toml",
+                                  Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "cloak.toml"])
+def test_the_explorer_does_not_hang_the_cloak_up_and_put_it_back_on_for_ever(path, tmp_path):
+    """Hanging the cloak up and putting it back on undo each other: back in a state it has already been in,
+    nothing new is found. The explorer tries each once, and once it has seen the pair come full circle it
+    leaves with the cloak on the hook instead of putting it on again, and reads the message in the bar. It
+    used to alternate the two (each as little taken as the way out) until the turn cap, on every run. It
+    loses: a thorough player gropes about in the dark bar before it has found the way to see there."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["simulate", str(path), "--policy", "explorer", "--runs", "20", "--seed", "1",
+                                 "--json", "--errors", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert not report["errors"]
+    assert sum(e["count"] for e in report["endings"].values()) == 20
+    assert report["endings"]["lost"]["count"] == 20
+
+
 class _Watching:
     """Passes every question to the explorer and keeps what its Lens menus showed beside its answers."""
 

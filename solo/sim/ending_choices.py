@@ -104,6 +104,7 @@ class StoryShape:
     endings: frozenset[str]
     stays: dict[str, frozenset[str]]  # scene -> the choices some outcome of which stays in it
     idle: dict[str, frozenset[str]]  # scene -> the choices that lead straight back to it with nothing changed
+    read: tuple[str, ...] | None = None  # the flags and counters some condition reads, sorted (None: any)
 
     def ends_game(self, scene: str, key: str) -> bool:
         """Every way on from choice ``key`` of ``scene`` ends the game: whatever its outcome, it leads only into
@@ -145,7 +146,36 @@ def story_shape(adventure: Adventure) -> StoryShape:
                 grew = True
     reach = {sid: _reachable_from(sid, successors) for sid in adventure.scenes}
     stays = {sid: choice_stays(scene) for sid, scene in adventure.scenes.items()}
-    return StoryShape(targets, successors, frozenset(bound), reach, endings, stays, idle_choices(adventure))
+    return StoryShape(targets, successors, frozenset(bound), reach, endings, stays, idle_choices(adventure),
+                      read_names(adventure))
+
+
+def read_names(adventure: Adventure) -> tuple[str, ...] | None:
+    """The flags and counters the adventure's conditions read (bare names, ``flag()``, ``counter()``): those a
+    change of which can open or close something. None when a condition works a name out in play.
+
+    Kept for the last adventure read: every run of ``solo simulate`` makes an explorer of its own, and reading
+    every text's conditions again each time would cost it more than its run's other look at the graph."""
+    if _READ and _READ[0][0] is adventure:
+        return _READ[0][1]
+    names = _read_names(adventure)
+    _READ[:] = [(adventure, names)]
+    return names
+
+
+_READ: list[tuple[Adventure, tuple[str, ...] | None]] = []
+
+
+def _read_names(adventure: Adventure) -> tuple[str, ...] | None:
+    out: set[str] = set()
+    for _, condition in all_conditions(adventure):
+        out |= condition.names()
+        for fn, args in condition.calls():
+            if fn in ("flag", "counter"):
+                if not (args and isinstance(args[0], str)):
+                    return None
+                out.add(args[0])
+    return tuple(sorted(out))
 
 
 def _reachable_from(start: str, successors: dict[str, frozenset[str]]) -> frozenset[str]:

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from ..rules.participants import Participant
     from ..story.format.adventure import Adventure, Choice
     from ..story.play.advice import LensAdvisor
+    from ..story.play.state import GameState
 
 #: Moves in a row with nothing new (no untried option, no new scene) before the explorer stops looking for
 #: more, per scene of the adventure: enough to cross any hub to an open lead, not enough to circle forever.
@@ -72,6 +73,11 @@ class ExplorerBot(ReadingBot):
         self.tried: dict[str, set[str]] = {}  # scene -> option keys taken there
         self.ending_offers: dict[str, dict[str, tuple[int, bool]]] = {}  # scene -> its game-ending options' worth
         self.idle = 0  # moves since the last new thing
+        # scene -> options seen to bring it back to a state it had already been in since it was entered, after
+        # the one before had changed something ("Put the cloak back on" after "Hang up the cloak")
+        self.undoing: dict[str, set[str]] = {}
+        self._stay: tuple[str | None, list[tuple], str | None] = (None, [], None)  # the scene in play, the states
+        # it has been in since it was entered (what the story can tell apart), the option taken from the last
 
     def decide(self, question: Question) -> str:
         """Its own answer where it has one (``on_KIND``), the greedy bot's in a conflict, else the default."""
@@ -106,6 +112,7 @@ class ExplorerBot(ReadingBot):
             return None
         ending = [k for k in keys if shape.ends_game(sid, k)]
         open_ = [k for k in keys if k not in ending]
+        undone = self._came_back(game.state, shape, sid)
         new_scene = sid not in self.offered
         self.offered[sid] = set(open_)  # what it offers now: an option that has gone since is not looked for
         tried = self.tried.setdefault(sid, set())
@@ -113,6 +120,8 @@ class ExplorerBot(ReadingBot):
         staying = [k for k in open_ if not shape.leaves(sid, k)]
         moving = [k for k in open_ if shape.leaves(sid, k)]
         idle = shape.idle.get(sid, frozenset())  # straight back here with nothing changed: no way towards anything
+        if undone:  # back to a state already been in: no way towards anything either
+            idle = idle | undone
         going = [k for k in staying if k not in idle] if idle else staying
         wander = self.idle <= WANDER_PER_SCENE * len(adventure.scenes)
 
@@ -148,7 +157,22 @@ class ExplorerBot(ReadingBot):
         if pick not in tried:
             self.idle = 0
             tried.add(pick)
+        self._stay = (sid, self._stay[1], pick)
         return pick
+
+    def _came_back(self, state: GameState, shape: StoryShape, sid: str) -> frozenset[str]:
+        """The options of ``sid`` known to undo what was done here: one that, taken in this scene, brought it
+        back to a state it had already been in since it was entered, when the option before had changed
+        something. An option that changed nothing at all is not one (a knock that counts, a roll that failed)."""
+        here = _story_state(state, shape.read)
+        scene, states, last = self._stay
+        if scene != sid:
+            self._stay = (sid, [here], None)
+        else:
+            if last is not None and states[-1] != here and here in states:
+                self.undoing.setdefault(sid, set()).add(last)
+            states.append(here)
+        return frozenset(self.undoing.get(sid, ()))
 
     def _unexplored(self, sid: str) -> int | None:
         """0 for a scene not yet seen, 1 for one that offered an option (keeping the story open) not yet
@@ -296,6 +320,20 @@ class ExplorerBot(ReadingBot):
     def on_improve(self, question: Question) -> str | None:
         skills = [k for k in question.keys() if k.startswith("improve:")]
         return self.rng.choice(skills) if skills else None
+
+
+def _story_state(state: GameState, read: tuple[str, ...] | None) -> tuple:
+    """What the story can tell apart in ``state``: the flags and counters its conditions read, the items, the
+    once-only choices taken, the NPCs' standing, who is still in play and their Pools and Luck. Not how often a
+    scene was entered or a choice taken (the world is the same after hanging the cloak up twice)."""
+    flags, counters = state.flags, state.counters
+    if read is None:
+        names: tuple = (tuple(sorted(flags.items())), tuple(sorted(counters.items())))
+    else:
+        names = tuple(counters[n] if n in counters else flags.get(n, False) for n in read)
+    pcs = tuple((pc.luck, *(p.current for p in pc.pools.values())) for pc in state.party)
+    return (names, tuple(state.items), tuple(state.taken), tuple(sorted(state.npc_status.items())),
+            tuple(sorted(state.removed)), pcs)
 
 
 _KEPT: list = []
