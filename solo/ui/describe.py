@@ -217,10 +217,12 @@ def damage(e, names) -> str:
 def exit_answer_line(e, names) -> str:
     """What a PC said to an NPC that yielded or ran (the ``exit_answer`` event)."""
     who, npc = names.get(e["actor"], e["actor"]), names.get(e["npc"], e["npc"])
+    # nobody runs after one who walks out of an argument: the PC calls the NPC back (docs/rulings.md)
+    chase = f"{who} calls {npc} back." if e.get("social") else f"{who} gives chase."
     return {"accept": f"{who} accepts: {npc} is out of it.",
             "refuse": f"{who} refuses: {npc} must fight on.",
             "let_go": f"{who} lets {npc} go.",
-            "chase": f"{who} gives chase."}.get(e["answer"], f"{who}: {e['answer']}.")
+            "chase": chase}.get(e["answer"], f"{who}: {e['answer']}.")
 
 
 def outcome_words(outcome: str) -> str:
