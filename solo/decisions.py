@@ -275,7 +275,8 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind(PUSH, "a spent Pool: push on below zero, spend Luck to get back to 1, or go down (or stop at 0 "
                "outside a conflict)", _IN_CONFLICT | {"pool", "maximum"} | _IN_GAME),
     Kind(EXIT_OFFER, "an NPC opponent yields or runs: accept or refuse its surrender (it fights on), let it go or "
-                     "give chase (it must make a Move roll to get away)", _IN_CONFLICT | {"npc", "exit"}),
+                     "give chase (call it back, in an argument: it must make a Move roll to get away)",
+         _IN_CONFLICT | {"npc", "exit"}),
     # -- asked by the game (context: the game)
     Kind("choice", "which of a scene's choices to take", _IN_GAME | {"scene"}),
     Kind("who", "which character of the party acts (rolls, or drives a conflict's vehicle)", _IN_GAME),

@@ -72,6 +72,21 @@ def test_the_terminal_shows_the_hint_as_written_never_as_markup():
     assert "1." in shown and "3." in shown and "2." not in shown
 
 
+def test_a_skill_and_its_focus_wrap_as_one_word_in_a_menu():
+    """"1. Study the wreck while the bus winds down the hill (Awareness" with "//Perception)" on the next line: the
+    author's "Skill //Focus" is one word in a menu's layout, however narrow the column."""
+    label = "Study the wreck while the bus winds down the hill (Awareness //Perception)"
+    hint = "you see it only from the bus, and only as it passes"
+    for width in (70, 100):
+        console = Console(record=True, width=width, color_system=None)
+        question = Question("choice", "What do you do?", (Option("c1", label, "" if width == 70 else hint, number=1),
+                                                          Option("c2", "Talk to the driver", number=2)))
+        TerminalDecider(console, reader=lambda prompt: "1").show(question)
+        shown = console.export_text()
+        assert "(Awareness\u00a0//Perception)" in shown, shown
+        assert not any(line.strip().startswith("//") for line in shown.splitlines()), shown
+
+
 def test_a_hint_longer_than_a_line_is_refused_where_it_is(tmp_path):
     path = tmp_path / "a.toml"
     path.write_text(PARTY.read_text().replace('hint = "the bell may ring"', f'hint = "{"ring " * 30}"'))

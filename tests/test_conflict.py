@@ -426,6 +426,32 @@ def test_a_chased_flight_needs_a_move_roll(getaway, outcome):
     assert pb.exit_answer == "chase"
 
 
+def test_one_who_walks_out_of_an_argument_is_called_back_not_chased():
+    """Nobody runs after one who walks out of an argument: the question, its option and the log call her
+    back (docs/rulings.md, "An NPC's exit is the PCs' to take"); the roll is the same Move roll."""
+    from solo.ui.describe import exit_answer_line
+
+    b = make_char("B", level="skilled", Social=50, Move=5)
+    b.pronoun = "she"
+    pc = Answers(lens="none", exit_offer="chase", luck_flip="no", luck_reduce="no")
+    conflict, pa, pb, log, _ = duel(make_char("A", Social=50), b, [3, 99, 99], ctype=SOCIAL, a_decider=pc,
+                                    b_decider=Answers(lens=["flee", "none"]), round_limit=1)
+    assert conflict.run().outcome == "opponent_fled"
+    offer = next(q for q in pc.asked if q.kind == "exit_offer")
+    assert offer.keys() == ["let_go", "chase"] and "let her go, or call her back?" in offer.prompt
+    assert [o.label for o in offer.options] == ["Let her go", "Call her back"]
+    assert "chase" not in offer.prompt + " ".join(o.label + o.detail for o in offer.options)
+    assert "Move roll of 5 %" in offer.options[1].detail
+    assert log.of("leave_attempt")[0]["target"] == 5
+    assert exit_answer_line(log.of("exit_answer")[0], {}) == "A calls B back."
+    # a fight still gives chase
+    conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), make_char("B", level="skilled", Combat=50, Move=5),
+                                    [3, 99, 99], a_decider=Answers(lens="none", exit_offer="chase"),
+                                    b_decider=Answers(lens=["flee", "none"]), round_limit=1)
+    conflict.run()
+    assert exit_answer_line(log.of("exit_answer")[0], {}) == "A gives chase."
+
+
 def test_static_obstacle_deals_1d6_and_is_beaten_at_zero():
     thief = make_char("Thief", Cunning=60, focuses={"Cunning//Lockpicking": 20})
     lock = obstacle("Old lock", "easy")

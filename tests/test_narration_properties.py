@@ -123,6 +123,27 @@ def test_every_body_has_lines_for_the_blows_it_takes(bundled):
                 assert not (body not in LIVING and FLESH.search(line)), (body, line)
 
 
+#: Words that promise the next blow ends it: "One more setback and Ingrid is finished." was told at CHA 4/16,
+#: where a 1d6 blow of 1-3 would not finish her. A Pool clue is drawn at half or a quarter of the Pool or less.
+NEXT_ENDS_IT = re.compile(r"\bone more (setback|blow|hit|knock|loss|point)\b(?! into)|"
+                          r"\b(next|another) (blow|setback|hit) (will|and)\b|"
+                          r"\babout to (give out|give up|drop|fall|collapse|break)\b", re.IGNORECASE)
+
+
+def test_no_pool_clue_promises_the_next_blow_ends_it(bundled):
+    """The wavering and breaking clues, the bundled ones and the adventures' own, are told at half or a quarter
+    of the Pool, where the next blow may well not end it: none says it will."""
+    import tomllib
+    from pathlib import Path
+
+    scenes = sorted((Path(__file__).parent.parent / "scenes").glob("*/narration.toml"))
+    adventures = [(str(f), tomllib.loads(f.read_text(encoding="utf-8"))["narration"]) for f in scenes]
+    wrong = [f"{t.file}:{t.line} {scope}.{event}: {t.text}" for templates in [bundled] + [
+        load_templates(extra_data=[a], bundled=False) for a in adventures] for scope, event, _v, t in
+        every_line(templates) if event in ("wavering", "breaking") and NEXT_ENDS_IT.search(t.text)]
+    assert scenes and wrong == []
+
+
 def test_quoted_speech_only_in_the_speech_events(bundled):
     """Speech is drawn only by the speech events, which only a side that speaks and is heard may use
     (tests/test_narration_fiction.py holds the narrator to that)."""

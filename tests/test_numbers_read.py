@@ -58,7 +58,7 @@ def test_luck_that_takes_a_blow_to_one_is_said_once():
             "first": 3, "second": 4, "bonus": 1, "armour": 0, "halved": False, "reduced": True}
     assert d.luck(luck) == "Espen spends a Luck Point: 5 damage becomes 1."
     line = d.damage(blow, {"signe": "Signe", "espen": "Espen"})
-    assert line == "Signe deals 1 to Espen's BODY: 6 -> 5."
+    assert line == "Espen loses 1 BODY: 5 left of 12."
     assert "(best of 3 and 4, +1 gear)" in d.damage({**blow, "reduced": False, "amount": 5}, {})
     # two dice alike: said once, not as a choice between them
     assert "(3 on both dice, +1 gear)" in d.damage({**blow, "reduced": False, "amount": 4, "second": 3}, {})

@@ -42,7 +42,7 @@ DEEDS: dict[str, Deed] = {d.key: d for d in (
     Deed("threatened", -0.5, "the PCs threatened it"),
     Deed("paid", 0.5, "the PCs paid it or gave it something it wanted"),
     Deed("refused", -1.0, "the PCs would not let it yield and fought on"),
-    Deed("chased", -0.5, "the PCs ran after it when it tried to get away"),
+    Deed("chased", -0.5, "the PCs tried to stop it leaving: ran after it, or called it back"),
 )}
 
 #: Motivations and personality entries that feel a deed more than others (×).

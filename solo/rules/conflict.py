@@ -479,15 +479,24 @@ class Conflict:
         else:
             target, _ = self.leave_target(p)
             them = _OBJECT_PRONOUNS.get(p.pronoun, "them")  # "Let her go" for one the story calls she
-            options = [Option("let_go", f"Let {them} go", f"{who} is out of the conflict"),
-                       Option("chase", "Give chase", f"{who} gets away on a Move roll of {max(0, min(99, target))} % "
-                                                     "or less, else fights on")]
-            prompt = f"{who} tries to get away: let {them} go, or give chase?"
+            chance = max(0, min(99, target))
+            if self.ctype.social:  # one walking out of an argument is called back, not run after (docs/rulings.md)
+                options = [Option("let_go", f"Let {them} go", f"{who} is out of the argument"),
+                           Option("chase", f"Call {them} back", f"{who} gets out on a Move roll of {chance} % "
+                                                                "or less, else stays in the argument")]
+                prompt = f"{who} walks out: let {them} go, or call {them} back?"
+            else:
+                options = [Option("let_go", f"Let {them} go", f"{who} is out of the conflict"),
+                           Option("chase", "Give chase", f"{who} gets away on a Move roll of {chance} % "
+                                                         "or less, else fights on")]
+                prompt = f"{who} tries to get away: let {them} go, or give chase?"
             default = "let_go"
         answer = self._ask(pc, EXIT_OFFER, prompt, options, default=default, npc=p.id, exit=exit)
         p.exit_answer = answer
         if self.sink is not None:
-            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer)
+            # an argument's "chase" is a call back: the log says so (solo/ui/describe.py, exit_answer_line)
+            said = {"social": True} if self.ctype.social else {}
+            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer, **said)
         if answer in ("accept", "let_go"):
             return True
         if answer == "chase":

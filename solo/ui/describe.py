@@ -206,21 +206,29 @@ def damage(e, names) -> str:
     # a blow Luck took down to 1 was said by the Luck line just before ("4 damage becomes 1"): the parts of the
     # blow it replaced would not add up to this one, and "Luck: 1" in the blow's line says it twice
     how = f" ({', '.join(parts)})" if parts and not e.get("reduced") else ""
-    # a blow bigger than what is left: the Pool stops at 0 (docs/rules.md), so "deals 2 … 1 -> 0" lost one point
-    # the reader could not account for (new-user run)
-    stops = " (it stops at 0)" if e["after"] == 0 and e["before"] - e["amount"] < 0 else ""
-    return (f"{names.get(e['actor'], e['actor'])} deals {e['amount']} to "
-            f"{possessive(names.get(e['target'], e['target']))} {e['pool']}{how}: {e['before']} -> {e['after']}"
-            f"{stops}.")
+    # said for a player, not as a log ("deals 2 to Jonas's CHA (halved): 14 -> 12"): who loses what, and what is
+    # left of how much; the one who struck is the round's winner, said just before
+    who, pool, after = names.get(e["target"], e["target"]), e["pool"], e["after"]
+    lost = f"{who} loses {e['amount']} {pool}{how}" if e["amount"] else f"{who} loses no {pool}{how}"
+    of = f" of {e['maximum']}" if e.get("maximum") is not None else ""
+    if after == 0 and e["before"] - e["amount"] < 0:
+        # a blow bigger than what is left: the Pool stops at 0 (docs/rules.md), so "loses 2 … 0 left" of one at 1
+        # lost a point the reader could not account for (new-user run)
+        return f"{lost}, more than the {e['before']} left: it stops at 0{of}."
+    if after < 0:  # pushing on below zero
+        return f"{lost}: now at {after}{of}."
+    return f"{lost}: {after} left{of}."
 
 
 def exit_answer_line(e, names) -> str:
     """What a PC said to an NPC that yielded or ran (the ``exit_answer`` event)."""
     who, npc = names.get(e["actor"], e["actor"]), names.get(e["npc"], e["npc"])
+    # nobody runs after one who walks out of an argument: the PC calls the NPC back (docs/rulings.md)
+    chase = f"{who} calls {npc} back." if e.get("social") else f"{who} gives chase."
     return {"accept": f"{who} accepts: {npc} is out of it.",
             "refuse": f"{who} refuses: {npc} must fight on.",
             "let_go": f"{who} lets {npc} go.",
-            "chase": f"{who} gives chase."}.get(e["answer"], f"{who}: {e['answer']}.")
+            "chase": chase}.get(e["answer"], f"{who}: {e['answer']}.")
 
 
 def outcome_words(outcome: str) -> str:

@@ -71,7 +71,9 @@ class TerminalDecider:
             rows = []
             for i, option in question.numbered():
                 # content: never markup, and one line each however the author broke it
-                row = [Text(f"{i}."), Text(one_line(option.label))]
+                # an author's "Awareness //Perception" wraps as one word (unbroken), never as "(Awareness" and
+                # "//Perception)" on the next line
+                row = [Text(f"{i}."), Joined(unbroken(one_line(option.label)))]
                 if chances:
                     row.append(joined(chance_cell(option, common)))
                 rows.append([*row, Joined(unbroken(one_line(option.detail)))])
@@ -268,12 +270,13 @@ def chance_cell(option: Option, common: Chance | None) -> Text:
     return cell
 
 
-_KEPT_TOGETHER = re.compile(r"(?<=\d) (?=%)|(?<=[\u2248\u00b1]) (?=\d)")
+_KEPT_TOGETHER = re.compile(r"(?<=\d) (?=%)|(?<=[\u2248\u00b1]) (?=\d)|(?<=\w) (?=//\w)")
 
 
 def unbroken(text: str) -> str:
-    """``text`` with a number and its % ("41 %"), and "≈ 41", "± 6", joined by a no-break space: a menu's
-    column (:class:`Joined`) wraps between words, never between a chance and its sign."""
+    """``text`` with a number and its % ("41 %"), "≈ 41", "± 6", and a skill and its Focus ("Awareness
+    //Perception") joined by a no-break space: a menu's column (:class:`Joined`) wraps between words, never
+    between a chance and its sign, nor between a skill and its Focus."""
     return _KEPT_TOGETHER.sub("\u00a0", text)
 
 
