@@ -45,12 +45,10 @@ class NPC(Character):
             return self.body
         if not self.role:
             return None
-        from .roles import role_named
+        from .roles import find_role
 
-        try:
-            return role_named(self.role).body
-        except KeyError:
-            return None
+        role = find_role(self.role)
+        return role.body if role is not None else None
 
     @property
     def uses_lenses(self) -> bool:

@@ -123,11 +123,22 @@ def roles() -> dict[str, Role]:
     return load_roles()
 
 
-def role_named(name: str, table: dict[str, Role] | None = None) -> Role:
-    """A role by key or display name, in any case ("thug", "Sentry automaton")."""
+def find_role(name: str, table: dict[str, Role] | None = None) -> Role | None:
+    """A role by key or display name, in any case ("thug", "Sentry automaton"), or None: for a caller that
+    only asks (an adventure's NPC whose role is a word of its own, "harbourmaster", asked at every conflict)."""
     table = table if table is not None else roles()
     wanted = str(name).strip().lower().replace(" ", "_")
     for role in table.values():
         if wanted in (role.key, role.name.lower().replace(" ", "_")):
             return role
-    raise KeyError(f"unknown role {name!r}{did_you_mean(wanted, table)}; known: {', '.join(table)}")
+    return None
+
+
+def role_named(name: str, table: dict[str, Role] | None = None) -> Role:
+    """A role by key or display name, in any case; an unknown one is an error that says what is known."""
+    table = table if table is not None else roles()
+    role = find_role(name, table)
+    if role is None:
+        wanted = str(name).strip().lower().replace(" ", "_")
+        raise KeyError(f"unknown role {name!r}{did_you_mean(wanted, table)}; known: {', '.join(table)}")
+    return role

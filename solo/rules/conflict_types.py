@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
@@ -35,6 +36,15 @@ class ConflictType:
     #: What a flashy move fits here: a skill ("Willpower": any Focus of it shows off too) or a skill and one Focus
     #: of it ("Cunning//Gambling": that Focus, and no other, fits); None: any skill but the conflict's own.
     flamboyant: tuple[str, ...] | None = None
+    #: The list read apart, once for the type (every participant of every conflict takes them): its skills
+    #: (:func:`flourish_skills`, None: any) and those only some Focuses of fit (:func:`flourish_focuses`).
+    flourish_list: tuple[str, ...] | None = dataclass_field(init=False, repr=False, compare=False)
+    flourish_fits: tuple[tuple[str, tuple[str, ...]], ...] = dataclass_field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        flashy = self.flamboyant
+        object.__setattr__(self, "flourish_list", None if flashy is None else flourish_skills(flashy))
+        object.__setattr__(self, "flourish_fits", () if flashy is None else flourish_focuses(flashy))
 
     @property
     def pool_label(self) -> str:
@@ -68,11 +78,13 @@ def flourish_problem(entry: object, own_skill: str | None) -> str | None:
     return None
 
 
+@lru_cache(maxsize=128)  # read for every participant of every conflict: worked out once for each list
 def flourish_skills(entries: tuple[str, ...]) -> tuple[str, ...]:
     """The skills a ``flamboyant`` list names, each once, in its order."""
     return tuple(dict.fromkeys(e.partition("//")[0] for e in entries))
 
 
+@lru_cache(maxsize=128)
 def flourish_focuses(entries: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The skills of a ``flamboyant`` list that only some Focuses of fit, with those Focuses: a skill named alone
     is not among them (any Focus of it shows off, but those :data:`NOT_SHOWN_OFF`)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..decisions import Decider
 from .character import HURT_PENALTY, HURT_REASON, Character, Pool, skill_target, skill_value
-from .conflict_types import NOT_SHOWN_OFF, ConflictType, flourish_focuses, flourish_skills
+from .conflict_types import NOT_SHOWN_OFF, ConflictType
 from .dice import DiceExpr, parse
 from .fiction import Fiction, fiction_of
 from .lenses import LENS_TABLE, Lens
@@ -403,8 +403,7 @@ def from_character(
         armour=t.armour.get(char.armour) if char.armour else None,
         shield=t.shields.get(char.shield) if char.shield else None,
         skill=skill, focuses=tuple(focuses), is_pc=char.is_pc, physical=ctype.physical,
-        flourishes=None if ctype.flamboyant is None else flourish_skills(ctype.flamboyant),
-        flourish_focuses=() if ctype.flamboyant is None else flourish_focuses(ctype.flamboyant),
+        flourishes=ctype.flourish_list, flourish_focuses=ctype.flourish_fits,
         luck_allowed=char.is_pc if luck_allowed is None else luck_allowed,
         start_pool=pool.current,
     )
@@ -430,6 +429,8 @@ def hear_flourishes(participants: list[Participant]) -> None:
     """Set each participant's :attr:`~Participant.unheard` for this conflict: whether no foe of its speaks (an
     obstacle counts as one that might: the library's Social is the librarian charmed, not the archive). Kept
     with the participant's other cached readings, which it clears where it changes."""
+    if not any(p.uses_lenses and (p.flourishes is None or SPOKEN_FLOURISH in p.flourishes) for p in participants):
+        return  # nobody here may show off with words (a chase, a lock): whether anyone hears them is moot
     speaks = {"a": False, "b": False}
     for o in participants:
         if o.char is None or fiction_of(o).speaks:
