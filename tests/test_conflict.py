@@ -678,9 +678,9 @@ def test_a_person_standing_as_an_obstacle_rolls_a_skill_and_a_thing_a_challenge(
 
     man = obstacle("Halvard Brekke", challenge=70, pool=12, fiction=Fiction(body="flesh", pronoun="he"))
     lock = obstacle("the old lock", "easy", fiction=Fiction(body="object", pronoun="it"))
-    assert man.skill_name == "Skill"
-    assert lock.skill_name == "Challenge" and obstacle("the storm", "hard").skill_name == "Challenge"
     social = conflict_type("social")
+    assert man.skill_called(social) == "Social"
+    assert lock.skill_called(social) == obstacle("the storm", "hard").skill_called(social) == "Challenge"
     pc = from_character(make_char("Espen", Social=50), "a", social,
                         decider=Answers(lens="none", luck_flip="no", luck_reduce="no", push="out"))
     log = EventLog()

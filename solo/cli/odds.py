@@ -401,7 +401,7 @@ class _Match:
                 # odds are worked out at, not the conflict skill alone (it read "30 %, keeps flamboyant" of a 50)
                 target, _ = conflict.lens_target(p, lens, parts=False)
                 skill = conflict.lens_skill(p, lens)
-                if target != plain or skill != p.skill_name:
+                if target != plain or skill != p.skill_called(self.ctype):
                     rolls = f"{skill} {target} % with {lens}, {rolls} without"
             rolls += "".join(f", {why} {value:+d}" for why, value in p.bonus_parts)
             return (f"{p.name} ({rolls}, {self.ctype.pool_label} {p.pool.current}, "

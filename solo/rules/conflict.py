@@ -115,9 +115,9 @@ class Conflict:
     result: ConflictResult | None = None
     phase = SETUP
     _view: ConflictView | None = None
-    #: What is worked out again whenever someone leaves (a social conflict's disposition: the first NPC still in,
-    #: solo.npc.disposition.disposition_bonus), given the participants; None: nothing (set only where given, see
-    #: quick_options on the instances' dicts)
+    #: What is worked out as the conflict starts and again whenever someone leaves (a social conflict's
+    #: disposition: the first NPC still in, solo.npc.disposition.disposition_bonus), given the participants;
+    #: None: nothing (the class's default; an instance given one keeps it)
     standing: Callable[[Sequence[Participant]], object] | None = None
 
     def __init__(
@@ -375,7 +375,7 @@ class Conflict:
             physical = self.ctype.physical
             for entry, p in zip(participants, self.participants):
                 target, mods = self._lens_target(p, "none", None, (), True)
-                entry.update(target=target, skill=self._skill_word(p), base=target - sum(v for _, v in mods),
+                entry.update(target=target, skill=p.skill_called(self.ctype), base=target - sum(v for _, v in mods),
                              modifiers=[list(m) for m in mods], strikes_with=_weapon_name(p, physical),
                              damage=str(p.damage_dice(physical)), shield=p.shield.name if p.shield else None)
         frame: dict[str, Any] = {}
@@ -683,16 +683,7 @@ class Conflict:
     def lens_skill(self, p: Participant, lens_key: str = "none", secondary: str | None = None) -> str:
         """The name of the skill :meth:`lens_target` starts from (Cunning for Covert, and so on)."""
         rolled = self._rolled_skill(p, LENS_TABLE[lens_key], secondary)
-        return rolled if rolled else self._skill_word(p)
-
-    def _skill_word(self, p: Participant) -> str:
-        """What ``p``'s bare number is called on the screen: its skill, an obstacle's Challenge, and for a person
-        standing as an obstacle the skill its side rolls here ("Halvard Brekke … Social 35", not "Skill 35")."""
-        name = p.skill_name
-        if name == "Skill":
-            ctype = self.ctype
-            name = ctype.opposed_by[0] if ctype.opposed_by is not None and p.side == "b" else ctype.skill
-        return name
+        return rolled if rolled else p.skill_called(self.ctype)
 
     def _rolled_skill(self, p: Participant, lens: Lens, secondary: str | None) -> str | None:
         """The skill a Lens rolls instead of the conflict's, or None for the conflict's own."""

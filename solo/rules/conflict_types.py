@@ -78,7 +78,7 @@ def flourish_problem(entry: object, own_skill: str | None) -> str | None:
     return None
 
 
-@lru_cache(maxsize=128)  # read for every participant of every conflict: worked out once for each list
+@lru_cache(maxsize=128)  # an adventure's own list makes its type afresh at each conflict (conflict_type_of)
 def flourish_skills(entries: tuple[str, ...]) -> tuple[str, ...]:
     """The skills a ``flamboyant`` list names, each once, in its order."""
     return tuple(dict.fromkeys(e.partition("//")[0] for e in entries))

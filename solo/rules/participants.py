@@ -9,7 +9,7 @@ round (Covert and Flamboyant penalties, Clever's follow-up).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..decisions import Decider
@@ -176,14 +176,15 @@ class Participant:
         """A combined conflict Pool below zero hurts like a real one (when no real Pool already does)."""
         return self.pool.current < 0 and self.char is not None and not self.char.hurt
 
-    @property
-    def skill_name(self) -> str:
-        """What the bare number of :meth:`base_parts` is called: the conflict skill, or an obstacle's rating
-        (a person standing as one, by its fiction, has a skill: "Halvard Brekke … Skill 35", not "Challenge")."""
+    def skill_called(self, ctype: ConflictType) -> str:
+        """What the bare number of :meth:`base_parts` is called in a conflict of ``ctype``: the conflict skill, or an
+        obstacle's rating; a person standing as one, by its fiction, rolls the skill its side rolls there
+        ("Halvard Brekke … Social 35", not "Challenge 35", nor a bare "Skill 35")."""
         if self.char is not None and self.skill:
             return self.skill
-        someone = self.fiction is not None and self.fiction.body in ("flesh", "undead", "animal")
-        return "Skill" if someone else "Challenge"
+        if self.fiction is not None and self.fiction.body in ("flesh", "undead", "animal"):
+            return ctype.opposed_by[0] if ctype.opposed_by is not None and self.side == "b" else ctype.skill
+        return "Challenge"
 
     @property
     def weapon_focus(self) -> str:
@@ -416,9 +417,7 @@ def may_flourish(p: Participant) -> bool:
         return bool(p._flourish)
     if p.char is None:
         return False
-    skills = p.char.skills
-    return any(s != p.skill and not (p.unheard and s == SPOKEN_FLOURISH)
-               for s in (skills if p.flourishes is None else p.flourishes) if s in skills)
+    return next(_shown_off_with(p), None) is not None
 
 
 #: The skill whose flourish is words (a taunt, charm, a speech): no flourish against foes none of whom speaks.
@@ -442,6 +441,16 @@ def hear_flourishes(participants: list[Participant]) -> None:
             p._flourish = None
 
 
+def _shown_off_with(p: Participant) -> Iterator[str]:
+    """The skills ``p`` has that a flashy move fits here, unordered: the conflict's list (or any), never its own
+    skill, and no words where no foe hears them."""
+    assert p.char is not None
+    skills = p.char.skills
+    for s in skills if p.flourishes is None else p.flourishes:
+        if s in skills and s != p.skill and not (p.unheard and s == SPOKEN_FLOURISH):
+            yield s
+
+
 def flamboyant_skills(p: Participant) -> list[str]:
     """The skills ``p`` may show off with, best first (a fitting Focus counted): those the conflict's type says a
     flashy move fits there (``flamboyant`` in oracles/conflicts.toml, or the adventure's conflict), never its
@@ -456,11 +465,8 @@ def flamboyant_skills(p: Participant) -> list[str]:
     # alike, so the order stands until its gear changes (invalidate); a copy, for callers that edit the list.
     order = p._flourish
     if order is None:
-        skills = p.char.skills
-        fitting = skills if p.flourishes is None else [s for s in p.flourishes if s in skills]
         flamboyant = LENS_TABLE["flamboyant"]
-        order = p._flourish = sorted((s for s in fitting if s != p.skill and not (p.unheard and s == SPOKEN_FLOURISH)),
-                                     key=lambda s: -p.rolled_value(flamboyant, s))
+        order = p._flourish = sorted(_shown_off_with(p), key=lambda s: -p.rolled_value(flamboyant, s))
     return list(order)
 
 

@@ -685,9 +685,10 @@ class Game:
     def disposition_bonus(self, ctype: ConflictType, taking_part: list[Participant],
                           npcs: Mapping[str, Participant]) -> Callable[[Sequence[Participant]], object] | None:
         """In a social conflict the PCs get the disposition of the first NPC still taking part (+/- to their
-        rolls; :func:`solo.npc.disposition.disposition_bonus`), put on now and worked out again whenever someone
-        leaves: what this returns is the conflict's ``standing`` (None: not a social conflict). The players learn
-        the disposition of each NPC whose disposition comes to count (a bonus or penalty on every roll says it)."""
+        rolls; :func:`solo.npc.disposition.disposition_bonus`), put on as the conflict starts and worked out again
+        whenever someone leaves: what this returns is the conflict's ``standing`` (None: not a social conflict).
+        The players learn the disposition of each NPC whose disposition comes to count (a bonus or penalty on every
+        roll says it)."""
         if not ctype.social or not npcs:
             return None
         ids = {id(p): nid for nid, p in npcs.items()}
@@ -699,8 +700,7 @@ class Game:
                 learn(self, nid, "disposition")
             return first
 
-        standing(taking_part)
-        return standing
+        return standing  # the conflict puts it on as it starts
 
     def _mind(self, nid: str, npc: NPC) -> Decider | None:
         if self.mind_factory is not None:
