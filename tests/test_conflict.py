@@ -706,3 +706,23 @@ def test_quick_offers_no_get_away_roll_from_a_lock_but_does_from_a_person():
                               from_character(make_char("B", level="common", Combat=50), "b", combat)],
                      random.Random(1))
     assert "leave" in [o.key for o in fight.quick_options(fight.participants[0])]
+
+
+def test_whom_the_winner_goes_after_is_asked_in_the_conflicts_words():
+    """A new player's run at Kaldskard's outlaw fire (an argument): "Bo Lind — Whom do you strike?"."""
+    asked = {}
+    for key in ("combat", "social", "foot_chase"):
+        ctype = conflict_type(key)
+
+        class Winner:
+            def decide(self, q, key=key):
+                if q.kind == "target":
+                    asked[key] = q.prompt
+                return q.default if q.default in q.keys() else q.keys()[0]
+
+        a = from_character(make_char("Ada", Combat=90, Social=90, Move=90, Awareness=90), "a", ctype,
+                           decider=Winner())
+        foes = [from_character(make_char(n, Combat=5, Social=5, Move=5, Awareness=5), "b", ctype) for n in ("Bo", "Cy")]
+        Conflict(ctype, [a, *foes], random.Random(2), round_limit=6).run()
+    assert asked == {"combat": "Whom do you strike?", "social": "Whom do you press?",
+                     "foot_chase": "Whom do you go after?"}

@@ -206,3 +206,13 @@ def test_the_docstring_example_of_a_filter_aims_its_pronoun_at_the_target():
 
     body, filters, errors = parse_filters(context.__doc__.split("::")[1].strip().splitlines()[0].strip().strip('"'))
     assert not errors and "{target_them}" in body and "{them}" not in body
+
+
+def test_a_bearing_that_says_one_is_about_to_give_way_is_told_only_of_one_hurt_that_far(bundled):
+    """A new player's run at Kaldskard's outlaw fire: "Torgny looks ready to give way at the next push." of an
+    archer still at 6/6. A bearing is told at any Pool; one that says its NPC is near the end of it is filtered to
+    a Pool at half or less (``state:wavering|breaking``)."""
+    near_the_end = re.compile(r"give way at the next|about to (break|give way|collapse)|at the end of", re.I)
+    said = [t for _s, event, _v, t in every_line(bundled) if event == "bearing" and near_the_end.search(t.text)]
+    assert said and all(t.filters.get("state", frozenset()) <= {"wavering", "breaking"}
+                        and t.filters.get("state") for t in said), [t.text for t in said]

@@ -1037,7 +1037,12 @@ class Conflict:
             if w.decider is not None:
                 options = [Option(t.id, t.name, f"{self.ctype.pool_label} {t.pool.current}/{t.pool.maximum}")
                            for t in targets]
-                target = self.by_id[self._ask(w, TARGET, "Whom do you strike?", options)]
+                # asked in the conflict's words: nobody is struck in an argument or a chase (a new player's run:
+                # "Bo Lind — Whom do you strike?" at the outlaws' fire)
+                ctype = self.ctype
+                ask = ("Whom do you strike?" if ctype.physical else "Whom do you press?" if ctype.social
+                       else "Whom do you go after?")
+                target = self.by_id[self._ask(w, TARGET, ask, options)]
             else:
                 target = min(targets, key=lambda t: (t.pool.current, t.id))
             if self.sink is not None:  # the moves of the round are told aimed at the one it strikes
