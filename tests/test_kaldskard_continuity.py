@@ -120,3 +120,20 @@ def test_the_drover_s_salt_is_not_given_twice_either(kaldskard, items, words):
     [ask] = [c for c in kaldskard.scenes["inn"].choices if c.text.startswith("Ask Gudrun")]
     text = fill(ask.action.branches["yes_and"].text, {}, context_of(GameState("kaldskard", items=items)))
     assert words in text
+
+
+def test_the_toll_counts_the_outlaws_it_names_and_ragna_stays_where_it_put_her(kaldskard):
+    """The toll named four outlaws after "three people are waiting", and a won fight then had Ragna "on her
+    rock", which the toll gives to Torgny (she stands behind the others)."""
+    import re
+
+    from solo.story.play.state import GameState
+
+    toll = kaldskard.scenes["toll"].text
+    words = " ".join(toll.split()).split(" ")
+    said_count = {"two": 2, "three": 3, "four": 4, "five": 5}[words[words.index("people") - 1]]
+    named = set(re.findall(r"\{npc\.(\w+)\}", toll))
+    assert said_count == len(named) == len(kaldskard.scenes["toll"].npcs)
+    assert re.search(r"on the rock [^.;]*\{npc\.torgny\}", toll) and "Behind them" in toll
+    won = " ".join(fill(kaldskard.responses["toll_won"].text, {}, context_of(GameState("kaldskard"))).split())
+    assert "Ragna has not moved from where she stood behind them." in won and "her rock" not in won
