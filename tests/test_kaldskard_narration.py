@@ -411,7 +411,7 @@ def test_the_toll_won_says_who_went_down_and_who_ran(kaldskard, templates, seed,
     was won: said when Eyvind had run before Hallstein went down (seed 24, alone), when Hallstein had given up
     (seed 8, two PCs), and against three, where Ragna fights too and had gone down herself (seed 0). The response
     reads npc_status: only a fight where every outlaw in it went down says so, one who ran or gave up is said to
-    have, and Ragna stands on her rock only where she did not fight."""
+    have, and Ragna stays where she stood only where she did not fight."""
     events, _ = told(kaldskard, templates, "toll", "Fight your way through", seed, party)
     [end] = [e for e in events if e.kind == "conflict_end"]
     assert end.data["outcome"] == "won"
@@ -427,7 +427,7 @@ def test_the_toll_won_says_who_went_down_and_who_ran(kaldskard, templates, seed,
         said = {"fled": ("gone crashing off", "out of sight", "is empty"), "surrendered": ("gave up", "unstrung")}
         sentence = next(s for s in sentences(text) if who.split()[0] in s)
         assert any(w in sentence for w in said[how]), (who, how, text)
-    assert ("Ragna has not moved from her rock" in text) == ("Ragna Ulvsdotter" not in fought), text
+    assert ("Ragna has not moved from where she stood" in text) == ("Ragna Ulvsdotter" not in fought), text
 
 
 @pytest.mark.parametrize("seed, party", [(0, 1), (2, 2), (4, 3)])
