@@ -102,6 +102,16 @@ def test_every_personality_has_a_voice_of_its_own(bundled):
             assert len(bundled.get("generic", kind, trait)) >= MIN_LINES, (trait, kind)
 
 
+def test_a_cold_bearing_is_a_manner_not_a_want_of_warmth(bundled):
+    """A cold manner is how an NPC goes about things, not what it feels for the party: Kaldskard's Ragna (Correct,
+    so cold) was told 'There is not a wasted or warm gesture in Ragna' while Affectionate to the players. No cold
+    bearing line, of any conflict type, denies warmth or feeling (docs/narration.md, "Manner")."""
+    denial = re.compile(r"\b(warm\w*|feeling\w*|heartless|unfeeling|cold-hearted)\b", re.IGNORECASE)
+    for ctype in ("generic", *TYPES):
+        for line in bundled.get(ctype, "bearing", "cold"):
+            assert not denial.search(line.text), (ctype, line.file, line.line, line.text)
+
+
 def test_static_types_tell_the_obstacle_side(bundled):
     for ctype in ("lockpicking", "library"):
         for event in ("obstacle_wins", "progress_light", "progress_heavy", "setback_light", "setback_heavy",
