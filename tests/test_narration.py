@@ -114,6 +114,23 @@ def test_a_cold_bearing_is_a_manner_not_a_want_of_warmth(bundled):
         assert not denial.search(line.text), (line.file, line.line, line.text)
 
 
+def test_a_line_of_blows_at_arm_s_length_is_never_told_of_a_bow_or_a_gun(bundled):
+    """'Tor lashes out, and to his own surprise it lands' was told of an archer shooting from his rock: a line
+    that swings, slashes, stabs, jabs or lashes out carries a weapon filter that leaves bows and guns out."""
+    melee = re.compile(r"\b(lashes out|lash out|swings? (?:his|her|their|its|{their})|slash\w*|stabs?|jabs?)\b",
+                       re.IGNORECASE)
+    found = 0
+    for (ctype, _, _), lines in bundled.lines.items():
+        if ctype != "combat":  # the conflict fought with weapons ("a stitch stabs at" a runner is no blow)
+            continue
+        for line in lines:
+            if melee.search(line.text):
+                found += 1
+                weapons = line.filters.get("weapon")
+                assert weapons is not None and not weapons & {"ranged", "firearm"}, (line.file, line.line, line.text)
+    assert found >= 3
+
+
 def test_static_types_tell_the_obstacle_side(bundled):
     for ctype in ("lockpicking", "library"):
         for event in ("obstacle_wins", "progress_light", "progress_heavy", "setback_light", "setback_heavy",

@@ -179,3 +179,44 @@ def test_a_lock_does_not_declare_and_opens_at_the_end(templates):
     opened = {t.text.replace("{actor}", "the old lock").replace("{target}", "Espen").lower()
               for t in templates.get("lockpicking", "obstacle_out")}
     assert lines_by_kind["out"][-1].lower() in opened
+
+
+def test_a_flourish_or_a_trick_that_hits_nerve_or_composure_is_not_told_as_a_hit(templates, monkeypatch):
+    """'Espen dazzles, then strikes while Ivar stares.' then 'Ivar loses 3 CHA': a Flamboyant blow sent to CHA (or
+    a Covert one to POW) strikes no body. Its round is told by a line that fits a blow aside ([aside:yes], or one
+    that says nothing of a hit), never by one that lands on the body ([aside:no]); a blow to the body still is."""
+    from conftest import Answers
+
+    drawn: list[tuple[str, str | None, frozenset[str] | None]] = []
+    real = Narrator.choose
+
+    def spy(self, cast, event, actor, target=None, **kwargs):
+        template, values = real(self, cast, event, actor, target, **kwargs)
+        if event == "round_won" and template is not None:
+            drawn.append(((kwargs.get("facts") or {}).get("aside"), template.text, template.filters.get("aside")))
+        return template, values
+
+    monkeypatch.setattr(Narrator, "choose", spy)
+    ctype = conflict_type("combat")
+    for seed in range(60):
+        lens, pool = ("flamboyant", "CHA") if seed % 2 else ("covert", "POW")
+        pc = make_char("Espen Lind", Combat=40, Move=80, Cunning=80, pools=14)
+        pc.weapon = "short_sword" if seed % 4 < 2 else "axe"
+        npc = make_char("Ivar Holm", level="common", Combat=30, pools=14)
+        npc.weapon = "short_sword"
+        aside = seed % 3 != 0  # a third of the fights send every blow to the body
+        mind = Answers(lens=lens, flamboyant_skill="Move", damage_pool=pool if aside else "conflict",
+                       luck_flip="no", luck_reduce="no")
+        a = from_character(pc, "a", ctype, decider=mind)
+        b = from_character(npc, "b", ctype, decider=Answers(lens="none", luck_flip="no", luck_reduce="no"))
+        log = EventLog()
+        Conflict(ctype, [a, b], random.Random(seed), sink=log, round_limit=6).run()
+        narrate_events(log.events, Narrator(templates, random.Random(seed)),
+                       people={"Espen Lind": pc, "Ivar Holm": {"pronoun": "he"}})
+    told_aside = [(text, filt) for fact, text, filt in drawn if fact == "yes"]
+    told_body = [(text, filt) for fact, text, filt in drawn if fact == "no"]
+    assert len(told_aside) >= 20 and len(told_body) >= 10
+    assert all(filt is None or "no" not in filt for _, filt in told_aside), told_aside
+    assert any(filt == {"yes"} for _, filt in told_aside)
+    assert all(filt is None or "yes" not in filt for _, filt in told_body), told_body
+    assert any(filt == {"no"} for _, filt in told_body)

@@ -41,6 +41,7 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "foe": STANCES,  # the stance the target's declaration showed
     "shows": STANCES,  # a declaration's claim: the stance it shows (default: its Lens's, LENS_STANCE)
     "blow": ("none", "light", "heavy", "final"),  # the damage this beat deals; final = it empties the Pool
+    "aside": ("yes", "no"),  # the round's blow went to a Pool beside the conflict's (Covert's POW, Flamboyant's CHA)
     "weapon": WEAPON_KINDS,  # the actor's weapon
     "foe_weapon": WEAPON_KINDS,  # the target's weapon
     "phase": ("opening", "middle", "late"),  # rounds 1-2, the last two of the limit, or between
@@ -68,10 +69,11 @@ CLAIMS = frozenset({"shows"})
 #: (docs/narration.md, "The facts of the fiction"): a line kept from machines and the dead still fits everyone
 #: of flesh, a sprint kept from one told spent still fits everyone who is not, a "both" kept for two still fits
 #: the one-against-one conflicts most are, and a line that says the blow hurt ("picks off", "makes them pay",
-#: ``blow:light|heavy|final``) still fits every blow but one that did nothing (armour took it, or halving).
+#: ``blow:light|heavy|final``) still fits every blow but one that did nothing (armour took it, or halving), and a
+#: line in which the blow strikes the body (``aside:no``) every blow but one to nerve or composure.
 ORDINARY: Mapping[str, frozenset[str]] = {
     "body": frozenset({"flesh"}), "foe_body": frozenset({"flesh"}), "spent": frozenset({"no"}),
-    "fighters": frozenset({"two"}), "blow": frozenset({"light", "heavy", "final"}),
+    "fighters": frozenset({"two"}), "blow": frozenset({"light", "heavy", "final"}), "aside": frozenset({"no"}),
 }
 #: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
 LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}

@@ -743,7 +743,9 @@ class Narrator:
         self._outcome = None
         winner = cast.person(wid)
         loser = cast.person(blow["target"]) if blow else cast.opponent(winner)
-        facts: dict[str, str | None] = {"blow": _severity(blow, ends) if blow else None}
+        facts: dict[str, str | None] = {"blow": _severity(blow, ends) if blow else None,
+                                        "aside": None if not blow else "no" if _conflict_pool(blow.get("pool"), cast)
+                                        else "yes"}
         if loser is not None:
             facts["margin"] = "close" if loser.success else "clear" if loser.roll is not None else None
         if _edge(lens) and winner.edges >= 1:
