@@ -97,3 +97,14 @@ def test_recap_groups_each_scene_once_with_what_was_expected_and_asked_in_it(tmp
         "  Oracle: \u201cIs anyone watching?", "  Note: the clerk lied", "  Oracle: \u201cIs it raining"]
     assert recap[scene_2 + 1:] and recap[scene_2 + 1].startswith("  Oracle: \u201cDoes he see us?\u201d ")
     assert recap[1].startswith("  Thread opened: ") and recap[2].startswith("    ")  # a long entry goes on under itself
+
+
+def test_a_prompt_that_is_no_question_is_set_off_from_its_answer_in_the_so_far_line():
+    """After an undo in a conflict the screen read 'So far: choose a Lens Flamboyant'."""
+    from solo.decisions import Option, Question
+    from solo.ui.session import answered_so_far
+
+    lens = Question("lens", "choose a Lens", (Option("cautious", "Cautious"), Option("flamboyant", "Flamboyant")))
+    skill = Question("flamboyant_skill", "Which skill do you show off with?", (Option("Move", "Move"),))
+    assert answered_so_far([(lens, "flamboyant"), (skill, "Move")]) == (
+        "So far: Choose a Lens: Flamboyant · Which skill do you show off with? Move")

@@ -843,11 +843,15 @@ def _same_file(one: Path, other: Path | None) -> bool:
 
 def answered_so_far(chain: list[tuple[Question, str]]) -> str:
     """The questions already answered on the way to the one a replay stops at, and their answers, on one
-    line: "So far: What happens now? Make a skill roll · Which skill? Athletics · How hard is it? Normal"."""
+    line: "So far: What happens now? Make a skill roll · Which skill? Athletics · How hard is it? Normal". A
+    prompt that is no question ("choose a Lens") is set off from its answer: "Choose a Lens: Flamboyant"."""
     parts = []
     for question, answer in chain:
         label = next((o.label for o in question.options if o.key == answer), answer)
-        parts.append(f"{question.prompt.strip()} {label}")
+        prompt = question.prompt.strip()
+        if prompt and not prompt.endswith(("?", ":")):
+            prompt += ":"
+        parts.append(f"{prompt[:1].upper()}{prompt[1:]} {label}")
     return "So far: " + " · ".join(parts)
 
 
