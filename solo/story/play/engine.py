@@ -749,7 +749,9 @@ def _oracle_parts(odds: str, tension: int) -> tuple[str, int, list[tuple[str, in
     like = likelihood(odds)
     chance = chance_of_yes(like, tension)
     shift = TENSION_STEP * (tension - TENSION_NEUTRAL)
-    parts = [(f"tension {tension}/9", shift)] if shift else []  # as the status line says it ("tension 4 -5" read oddly)
+    # "Even 50 · low tension (1 of 9) -20": which way the tension leans, with the status line's scale ("tension 1/9
+    # -20" left a new player to guess why a tension took 20 off; "tension 4 -5" read oddly)
+    parts = [(f"{'high' if shift > 0 else 'low'} tension ({tension} of 9)", shift)] if shift else []
     bound = chance - like.base - shift
     if bound:
         parts.append(("never impossible" if bound > 0 else "never certain", bound))  # raised to 1, or held at 99
