@@ -204,3 +204,20 @@ def test_a_blow_is_worded_for_a_player_not_as_a_log():
     nothing = {**blow, "amount": 0, "after": 14, "armour": 2}
     assert damage(nothing, names) == "Jonas Nygaard loses no CHA (-2 armour, halved): 14 left of 16."
     assert not any(" -> " in damage(e, names) or "deals" in damage(e, names) for e in (blow, field, nothing))
+
+
+def test_a_blow_names_the_die_it_was_rolled_with():
+    """'Espen Lind loses 5 CHA: 9 left of 14.' left the player to guess what was rolled: the line names the die and
+    its face, and both faces where it was rolled twice (Aggressive, Clever's edge)."""
+    from solo.ui.describe import damage
+
+    names = {"h": "Halvard Brekke", "e": "Espen Lind"}
+    blow = {"actor": "h", "target": "e", "pool": "CHA", "dice": "1d6", "first": 5, "second": None, "amount": 5,
+            "before": 14, "after": 9, "maximum": 14}
+    assert damage(blow, names) == "Espen Lind loses 5 CHA (1d6: 5): 9 left of 14."
+    twice = {**blow, "dice": "1d3", "first": 1, "second": 1, "amount": 1, "after": 13}
+    assert damage(twice, names) == "Espen Lind loses 1 CHA (1d3 twice: 1 on both): 13 left of 14."
+    best = {**blow, "second": 2, "bonus": 1, "amount": 6, "after": 8}
+    assert damage(best, names) == "Espen Lind loses 6 CHA (1d6 twice: best of 5 and 2, +1 gear): 8 left of 14."
+    halved = {**blow, "first": 3, "halved": True, "amount": 2, "after": 12}
+    assert damage(halved, names) == "Espen Lind loses 2 CHA (1d6: 3, halved): 12 left of 14."

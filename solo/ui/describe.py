@@ -194,9 +194,14 @@ def possessive(name: str) -> str:
 
 def damage(e, names) -> str:
     parts = []
+    dice = f"{e['dice']} " if e.get("dice") else ""  # the die itself: "loses 5 CHA" left the reader to guess it
     if e.get("second") is not None:  # the damage rolled twice, the better kept ("best of 3 and 3" read oddly)
         same = e["first"] == e["second"]
-        parts.append(f"{e['first']} on both dice" if same else f"best of {e['first']} and {e['second']}")
+        twice = f"{dice}twice: " if dice else ""
+        parts.append(f"{twice}{e['first']} on both" if same and dice else f"{e['first']} on both dice" if same
+                     else f"{twice}best of {e['first']} and {e['second']}")
+    elif dice and e.get("first") is not None:
+        parts.append(f"{dice.strip()}: {e['first']}")
     if e.get("bonus"):
         parts.append(f"+{e['bonus']} gear")
     if e.get("armour"):
