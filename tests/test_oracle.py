@@ -446,7 +446,8 @@ def test_the_oracles_bounds_are_named_for_what_they_keep():
     """Issue 31, point 7: the floor that lifts a chance to 1 % reads "never impossible", the cap "never certain"."""
     from solo.story.play.engine import _oracle_parts
 
-    assert _oracle_parts("impossible", 1) == ("Impossible", 1, [("low tension (1 of 9)", -20), ("never impossible", 16)])
+    assert _oracle_parts("impossible", 1) == ("Impossible", 1,
+                                              [("low tension (1 of 9)", -20), ("never impossible", 16)])
     assert _oracle_parts("certain", 9) == ("Certain", 99, [("high tension (9 of 9)", 20), ("never certain", -16)])
 
 

@@ -609,3 +609,14 @@ def declared_before(question) -> str:
         lens = LENS_TABLE[decl.lens].name if decl.lens in LENS_TABLE and decl.lens != "none" else "no Lens"
         said.append(f"{p.name}, {lens}")
     return f"Declared before you this round: {'; '.join(said)}." if said else ""
+
+
+def wield_line(e) -> str:
+    """A PC given a weapon by the story (the ``wield`` event): "Espen Lind now fights with an axe.", the weapon
+    named as the gear table names it."""
+    from ..narration.text import article_for
+    from ..rules.rulebook import rules
+
+    weapon = rules().weapons.get(e["weapon"])
+    name = (weapon.name if weapon is not None else str(e["weapon"]).replace("_", " ")).lower()
+    return f"{e['actor']} now fights with {article_for(name)} {name}."

@@ -287,6 +287,8 @@ class Journal:
             gained = "Gained" if e["gained"] else "Lost"
             item = e["item"]
             self._para(f"*{inline(sentence(f'{gained}: {item}'))}*")
+        elif k == "wield":
+            self._para(f"*{inline(d.wield_line(e))}*")
         elif k == "pool_change":
             self._para(f"*{inline(e['actor'])}: {inline(e['pool'])} {e['before']} -> {e['after']}.*")
         elif k == "disposition":

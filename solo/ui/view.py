@@ -426,6 +426,9 @@ class TerminalView:
         text = f"  You now have: {e['item']}." if e["gained"] else f"  You no longer have: {e['item']}."
         self.console.print(Text(text, style="green" if e["gained"] else "red"))
 
+    def _on_wield(self, e: Event, n: list[str]) -> None:
+        self.console.print(plain("  " + d.wield_line(e), style="green"))
+
     def _on_pool_change(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(f"  {e['actor']}: {e['pool']} ", style="bold")
                            + pool_bar(e["after"], e["maximum"], 12))

@@ -164,6 +164,33 @@ class Take(_Named):
             game.emit("item", item=a["take"], gained=False)
 
 
+class Wield(EffectVerb):
+    """A weapon of the rules' gear table in the hands of each PC that has none (``who``: the active PC or all): the
+    weapon picks the Combat Focus and the damage of its blows (docs/rules.md §2.2, §6.1), and #Gear adds to it. A
+    PC who already holds a weapon keeps it; the player is told who takes up what."""
+
+    name = "wield"
+    fields = {"wield": Field("weapon"), "who": _WHO}
+    needs_pc = True
+
+    def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        from ...rules.rulebook import rules
+
+        weapon = a[self.name]
+        weapons = rules().weapons
+        if not isinstance(weapon, str) or weapon not in weapons:
+            shown = weapon if isinstance(weapon, str) else repr(weapon)
+            b.fail(file, f"{path}.{self.name}", f"no weapon {shown!r} in the gear table"
+                   f"{did_you_mean(str(weapon), weapons)}; weapons: {', '.join(sorted(weapons))}")
+        _check_who(b, file, path, self.arg(a, "who"))
+
+    def apply(self, game: Game, a: Args) -> None:
+        for pc in game.pcs_for(self.arg(a, "who")):
+            if pc.weapon is None:
+                pc.weapon = a[self.name]
+                game.emit("wield", actor=pc.name, weapon=pc.weapon)
+
+
 class Damage(EffectVerb):
     """A scene's damage (docs/rules.md §5.6), met with Luck and pushing as a conflict's blow is (:mod:`.pools`)."""
 
