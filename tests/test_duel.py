@@ -39,9 +39,9 @@ def test_json_has_the_issues_keys_and_adds_up():
 
 def test_same_seed_same_duel():
     args = ("--runs", "40", "--seed", "9", "-p", "Moody", "-p", "dark:Lying", "--json")
-    assert run(*args).output == run(*args).output
-    assert run(*args).output != run("--runs", "40", "--seed", "10", "-p", "Moody", "-p", "dark:Lying",
-                                     "--json").output
+    first = run(*args).output
+    assert first == run(*args).output
+    assert first != run("--runs", "40", "--seed", "10", "-p", "Moody", "-p", "dark:Lying", "--json").output
 
 
 def test_flags_shape_the_npc():
