@@ -42,7 +42,9 @@ MINDS = {
 
 
 def _conflict(npc_file: dict, lens: str, rng: random.Random, mind_rng: random.Random, limit: int = 30):
-    npc = NPC.from_dict(npc_file)
+    # read once per form and duplicated after (NPC.from_form, the copy tests/test_npc_copy.py holds to a fresh
+    # read): the same NPC each conflict, without checking every field of the same dict thousands of times
+    npc = NPC.from_form(npc_file)
     pc = make_char("Tove", pools={"BODY": 8, "INT": 10, "POW": 14, "CHA": 14}, luck=0, Combat=60, Cunning=55,
                    Social=45, Move=40)
     pc.weapon = "short_sword"

@@ -355,9 +355,17 @@ def test_bots_across_many_seeds_see_every_chance_they_are_rolled(tmp_path, kind,
 
 
 # -- the screen: the table before the flip, the round limit, weapons, next-round effects -------
-def test_the_flip_is_offered_after_the_round_table_and_says_what_luck_is_left(tmp_path):
+@pytest.fixture(scope="module")
+def tutorial_seed5(tmp_path_factory) -> tuple[int, str]:
+    """The tutorial played by its stored seed-5 script: (exit code, screen). Both tests below read this one
+    screen (strings: nothing a test does to it reaches the other), where each played the same game again."""
     code, out, _ = run_play(load_adventure(find_adventure("tutorial")), script_lines("tutorial_seed5.txt"),
-                            tmp_path, seed=5)
+                            tmp_path_factory.mktemp("tutorial_seed5"), seed=5)
+    return code, out
+
+
+def test_the_flip_is_offered_after_the_round_table_and_says_what_luck_is_left(tutorial_seed5):
+    code, out = tutorial_seed5
     assert code == 0
     first_round = out[out.index("Round 1 of 10"):]
     table = first_round.index("95 / 70")  # Espen's Cautious roll, as the table shows it
@@ -372,9 +380,8 @@ def test_the_flip_is_offered_after_the_round_table_and_says_what_luck_is_left(tm
     assert re.search(r"Covert\s+30\s% = Cunning 30\s", menu)  # another skill: its own parts
 
 
-def test_the_skill_roll_flip_names_the_luck_left(tmp_path):
-    code, out, _ = run_play(load_adventure(find_adventure("tutorial")), script_lines("tutorial_seed5.txt"),
-                            tmp_path, seed=5)
+def test_the_skill_roll_flip_names_the_luck_left(tutorial_seed5):
+    _, out = tutorial_seed5
     guard = out.index("rolls 80 against 50")
     assert out.index("flip 80 into 08? You would have 1 Luck left.") > guard
 
