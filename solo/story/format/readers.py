@@ -26,7 +26,7 @@ TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs",
 KIND_SHAPES: dict[str, tuple[str, ...]] = {
     **{kind: ("text",) for kind in (
         "text", "flag name", "counter name", "item name", "NPC id", "skill", "Focus", "conflict type",
-        "difficulty", "Pool", "who", "deed", "random table", "disposition", '"Contact" or "Lab"',
+        "difficulty", "Pool", "who", "deed", "random table", "disposition", '"Contact" or "Lab"', "weapon",
         '"night" or "days"', "body", "pronoun", "party or opponents")},
     "true or false": ("bool",), "table of outcome = text": ("table",),
     "whole number": ("number",), "skill value": ("number",),

@@ -224,7 +224,9 @@ class Estimate:
                 text += f", {percent(self.fled / self.runs)} they {self.leave}"
         if self.stalemates * 200 >= self.runs:
             text += f", {percent(self.stalemates / self.runs)} undecided"
-        return text + " · likely best"
+        # the count first: a share of fights played out, not odds worked out (a new player read "≈ 59 %", then
+        # "≈ 10 %" a round later, as the same kind of number as the exact odds beside them)
+        return f"in {self.runs} tries: {text} · likely best"
 
 
 def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIMATE_RUNS,

@@ -176,12 +176,11 @@ class Wield(EffectVerb):
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
         from ...rules.rulebook import rules
 
-        weapon = a[self.name]
+        weapon = a[self.name]  # text: the field's kind is checked before (readers.KIND_SHAPES)
         weapons = rules().weapons
-        if not isinstance(weapon, str) or weapon not in weapons:
-            shown = weapon if isinstance(weapon, str) else repr(weapon)
-            b.fail(file, f"{path}.{self.name}", f"no weapon {shown!r} in the gear table"
-                   f"{did_you_mean(str(weapon), weapons)}; weapons: {', '.join(sorted(weapons))}")
+        if weapon not in weapons:
+            b.fail(file, f"{path}.{self.name}", f"no weapon {weapon!r} in the gear table"
+                   f"{did_you_mean(weapon, weapons)}; weapons: {', '.join(sorted(weapons))}")
         _check_who(b, file, path, self.arg(a, "who"))
 
     def apply(self, game: Game, a: Args) -> None:
