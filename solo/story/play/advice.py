@@ -26,7 +26,7 @@ minds as twins of the live ones) from a generator seeded by the state, within
 a time budget. That buys about a hundred conflicts, a standard error of some
 five points, so only one Lens gets the estimate: the best one by one round's
 exact odds (what the NPC minds and the greedy bot weigh). It reads
-"≈ 41 % ± 6 to win" (± one standard error), with the shares in which the
+"in 60 tries: ≈ 41 % ± 6 to win" (± one standard error), with the shares in which the
 opponents give up and in which they run (from an argument: walk away), which
 the copies do play: each apart, for an adventure may branch on them otherwise
 than on a win.
