@@ -117,7 +117,10 @@ def test_killing_the_process_mid_save_leaves_a_loadable_save(tmp_path):
     for attempt in range(12):
         with subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE, text=True) as proc:
             assert proc.stdout.readline() == "saved\n"  # start-up is over: every kill lands among the writes
-            time.sleep(0.02 * attempt)
+            # 0 to 55 ms: each write (with its fsync) takes 3 to 9 ms, so the twelve kills land from the second
+            # write to about the tenth, each at whatever point of a write the scheduler leaves it; a longer wait
+            # only moves the kill further along the same loop (0.02 s steps slept 1.3 s a run for nothing more)
+            time.sleep(0.005 * attempt)
             os.kill(proc.pid, signal.SIGKILL)
         loaded = None
         for candidate in (path, backup_of(path)):

@@ -41,7 +41,7 @@ def _finish(process: subprocess.Popen) -> tuple[int, str, str]:
     return process.returncode, out, err
 
 
-def test_three_new_games_and_ten_session_writers_at_once_lose_nothing(tmp_path):
+def test_three_new_games_and_ten_session_writers_at_once_lose_nothing(tmp_path, monkeypatch):
     (tmp_path / "adv.toml").write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
     games = [_start(tmp_path, "play", "adv.toml", "--saves", "saves", "--seed", str(seed), stdin="1\nquit\n")
              for seed in (11, 12, 13)]
@@ -53,17 +53,19 @@ def test_three_new_games_and_ten_session_writers_at_once_lose_nothing(tmp_path):
     saves = sorted((tmp_path / "saves").glob("*.json"))
     assert [p.name for p in saves] == ["skarv-2.json", "skarv-3.json", "skarv.json"]
     assert sorted(read_save(p).seed for p in saves) == [11, 12, 13]  # three games, none written over
-    listed = invoke_session(tmp_path)
+    listed = invoke_session(monkeypatch, tmp_path)
     assert sorted(listed) == sorted(f"thread {i}" for i in range(10))
     assert not [p for p in tmp_path.rglob("*") if p.name.endswith((".lock", ".tmp"))]  # locks let go, cleared
 
 
-def invoke_session(cwd: Path) -> list[str]:
+def invoke_session(monkeypatch, cwd: Path) -> list[str]:
+    """The session's threads as ``solo session --json`` lists them, once the writers are done: read in this
+    process (what the processes wrote is the point, not a process reading it)."""
     import json
 
-    code, out, err = _finish(_start(cwd, "session", "s1", "--saves", "saves", "--json"))
-    assert code == 0, err
-    return json.loads(out)["threads"]
+    listed = invoke(monkeypatch, cwd, "session", "s1", "--saves", "saves", "--json")
+    assert listed.code == 0, listed.err
+    return json.loads(listed.out)["threads"]
 
 
 def test_a_save_being_played_cannot_be_loaded_by_a_second_solo(tmp_path, monkeypatch):
