@@ -69,16 +69,22 @@ def admits(template, **facts):
     return all(name not in facts or facts[name] in values for name, values in template.filters.items())
 
 
-def told_duel(ctype_key, seed, **npc):
-    """A duel as `solo duel --narrate --seed SEED` tells it: (npc, events, passages)."""
+def duel(ctype_key, seed, **npc):
+    """A duel as `solo duel --seed SEED` plays it: (npc, events, the people by participant id)."""
     ctype = conflict_type(ctype_key)
     npc_ = duel_npc(random.Random(f"duel-npc:{seed}"), ctype, **npc)
     pc = load_character("espen")
     stats = run_duels(npc_, pc, ctype, runs=1, seed=seed, explain=True)
     people = {e["id"]: (npc_ if not e.get("pc") else pc)
               for ev in stats.first if ev.kind == "conflict_start" for e in ev["participants"]}
-    passages = narrate_events(stats.first, Narrator(load_templates(), narration_rng(seed)), people=people)
-    return npc_, stats.first, passages
+    return npc_, stats.first, people
+
+
+def told_duel(ctype_key, seed, **npc):
+    """A duel as `solo duel --narrate --seed SEED` tells it: (npc, events, passages)."""
+    npc_, events, people = duel(ctype_key, seed, **npc)
+    passages = narrate_events(events, Narrator(load_templates(), narration_rng(seed)), people=people)
+    return npc_, events, passages
 
 
 def rounds_of(events):
@@ -683,7 +689,7 @@ def test_no_bearing_once_the_conflict_is_decided():
     late = []
     for ctype in ("combat", "social", "tracking"):
         for seed in range(20):
-            npc, events, _ = told_duel(ctype, seed, level="skilled")
+            npc, events, _ = duel(ctype, seed, level="skilled")  # told below, event by event
             narrator = Narrator(load_templates(), narration_rng(seed))
             narrator.drawn = []
             people = {e["id"]: e for ev in events if ev.kind == "conflict_start" for e in ev["participants"]}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
+from typing import NamedTuple
 
 import pytest
 from conftest import make_char
@@ -60,12 +61,39 @@ def _npc(name: str, **extra) -> NPC:
     return NPC.from_dict(data)
 
 
+#: The runs two tests each play and tell alike (the same arguments, the same seed for the telling), by
+#: (type, PCs, stubborn) with the seeds both read: stubborn combat (an over line [combat], the fumble nobody
+#: profits from), the default runs (speech [foot_chase, lockpicking, library, tracking], the pursuer's plea, a
+#: declaration of another try) and a stubborn party of two in combat (a party named as a party, a winner with foes
+#: [combat]). Each is played and told once in a process and kept, read only (tuples); every other run is played
+#: afresh, so that a worker does not hold hundreds of fights it never reads again.
+SHARED = {("combat", ("Espen Lind",), True): range(40), ("foot_chase", ("Espen Lind",), False): range(30),
+          ("lockpicking", ("Espen Lind",), False): range(10), ("library", ("Espen Lind",), False): range(10),
+          ("tracking", ("Espen Lind",), False): range(10), ("combat", ("Espen Lind", "Signe Vik"), True): range(25)}
+
+
 def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind",), round_limit=14,
           stubborn: bool = False, skill: int = 50, npc_lens: str | None = None, allies: tuple[NPC, ...] = (),
-          minded: bool = False):
+          minded: bool = False) -> tuple[Event, ...]:
     """One conflict; ``stubborn`` sides never yield (and PCs push on when it pays), else they choose at random;
     ``npc_lens``: the NPC keeps that Lens every round; ``allies``: more NPCs on its side; ``minded``: the NPCs
     decide by their Code Blocks, as in play (their morale's events in the log too)."""
+    plain = npc is None and not allies and not minded and npc_lens is None and round_limit == 14 and skill == 50
+    if plain and seed in SHARED.get((ctype_key, tuple(pcs), stubborn), ()):
+        key = (ctype_key, seed, tuple(pcs), stubborn)
+        if key not in _SHARED_RUNS:
+            _SHARED_RUNS[key] = _fight(ctype_key, seed, pcs=pcs, stubborn=stubborn)
+        return _SHARED_RUNS[key]
+    return _fight(ctype_key, seed, npc=npc, pcs=pcs, round_limit=round_limit, stubborn=stubborn, skill=skill,
+                  npc_lens=npc_lens, allies=allies, minded=minded)
+
+
+_SHARED_RUNS: dict[tuple, tuple[Event, ...]] = {}
+
+
+def _fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind",), round_limit=14,
+           stubborn: bool = False, skill: int = 50, npc_lens: str | None = None, allies: tuple[NPC, ...] = (),
+           minded: bool = False) -> tuple[Event, ...]:
     ctype = conflict_type(ctype_key)
     side_a = []
     log = EventLog()
@@ -87,13 +115,33 @@ def fight(ctype_key: str, seed: int, *, npc: NPC | None = None, pcs=("Espen Lind
     side_b = [b] + [from_character(ally, "b", ctype, decider=NPCMind(ally, random.Random(seed * 7 + 6 + i), sink=log)
                                    if minded else decider(6 + i)) for i, ally in enumerate(allies)]
     Conflict(ctype, [*side_a, *side_b], random.Random(seed), sink=log, round_limit=round_limit).run()
-    return log.events
+    return tuple(log.events)
 
 
-def told(templates, events, seed=1):
+class Told(NamedTuple):
+    """What a :class:`Recording` narrator drew while telling a conflict (read only)."""
+
+    picks: tuple[tuple, ...]
+    facts: tuple[tuple[str, dict], ...]
+
+
+#: The tellings of the shared runs (SHARED), by (templates, events, seed); the runs are kept (_SHARED_RUNS), and so
+#: are the templates here, so no id in a key is reused while its telling is kept.
+_TOLD: dict[tuple[int, int, int], tuple[object, tuple[Told, tuple]]] = {}
+
+
+def told(templates, events, seed=1) -> tuple[Told, tuple]:
+    """A conflict told by a fresh :class:`Recording` narrator: (what it drew, the passages)."""
+    shared = any(events is run for run in _SHARED_RUNS.values())
+    key = (id(templates), id(events), seed)
+    if shared and key in _TOLD:
+        return _TOLD[key][1]
     narrator = Recording(templates, random.Random(seed))
     passages = narrate_events(events, narrator)
-    return narrator, passages
+    result = Told(tuple(narrator.picks), tuple(narrator.facts)), tuple(passages)
+    if shared:
+        _TOLD[key] = (templates, result)
+    return result
 
 
 def ended_in(events) -> dict[int, set[str]]:

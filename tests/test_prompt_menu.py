@@ -31,13 +31,20 @@ cells = st.lists(st.sampled_from(WORDS), max_size=6)
 chance = st.one_of(st.just(None), st.tuples(st.integers(0, 100), st.lists(st.sampled_from(WORDS), max_size=3)))
 
 
+# The strategies the composites below draw from, made once: a strategy built inside a draw is built (and
+# validated) again at every draw, which cost about as much as rendering the menus. The same strategies, so the
+# same menus are drawn.
+_counts = st.integers(1, 12)
+_numbers = {i: st.integers(i, i + 12) for i in range(1, 13)}
+
+
 @st.composite
 def menus(draw):
-    count = draw(st.integers(1, 12))
+    count = draw(_counts)
     with_chances = draw(st.booleans())
     rows = []
     for i in range(1, count + 1):
-        number = draw(st.integers(i, i + 12))
+        number = draw(_numbers[i])
         row = [Text(f"{number}."), _text(draw(cells), None)]
         if with_chances:
             c = draw(chance)
@@ -55,30 +62,36 @@ def menus(draw):
 @st.composite
 def lens_menus(draw):
     """Menus shaped like a Lens menu: short labels and chances, long details that must wrap at most widths."""
-    words = [w for w in WORDS if cell_len(w) == len(w)]
     rows = []
     with_chances = draw(st.booleans())
-    for i in range(1, draw(st.integers(1, 9)) + 1):
-        row = [Text(f"{i}."), Text(" ".join(draw(st.lists(st.sampled_from(words), min_size=1, max_size=2))))]
+    for i in range(1, draw(_lens_counts) + 1):
+        row = [Text(f"{i}."), Text(" ".join(draw(_lens_labels)))]
         if with_chances:
             c = draw(chance)
             row.append(Text("") if c is None else Text(f"{c[0]} %", style="bold") + Text(" = 30", style="dim"))
-        row.append(Joined(unbroken(" ".join(draw(st.lists(st.sampled_from([*words, LONG]), max_size=25))))))
+        row.append(Joined(unbroken(" ".join(draw(_lens_details)))))
         rows.append(row)
     return rows
 
 
 #: A word no column of a narrow menu holds: the grid cuts it with an ellipsis, and so must the hand layout.
 LONG = "Unbrokenwordlongerthanthecolumn"
+_narrow_words = [w for w in WORDS if cell_len(w) == len(w)]
+_lens_counts = st.integers(1, 9)
+_lens_labels = st.lists(st.sampled_from(_narrow_words), min_size=1, max_size=2)
+_lens_details = st.lists(st.sampled_from([*_narrow_words, LONG]), max_size=25)
 
 
-def _drawn(renderable, width: int, colour: bool) -> tuple[str, list[tuple[str, object]]]:
+def _drawn(renderable, width: int, colour: bool) -> tuple[str | None, list[tuple[str, object]]]:
+    """The text the console prints, and each character the renderable is drawn as with its style. The text is
+    compared without colour only, so it is printed only then (printed in colour, it was thrown away)."""
     out = io.StringIO()
     console = Console(file=out, width=width, force_terminal=colour, color_system="truecolor" if colour else None,
                       legacy_windows=False)
-    console.print(renderable)
+    if not colour:
+        console.print(renderable)
     styled = [(ch, segment.style) for segment in console.render(renderable) for ch in segment.text]
-    return out.getvalue(), styled
+    return None if colour else out.getvalue(), styled
 
 
 @settings(max_examples=300, deadline=None)

@@ -4,6 +4,7 @@ no scene or branch text they are shown has a doubled space or a space before a s
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -20,9 +21,16 @@ from solo.story.play.engine import Game
 BAD_JOIN = re.compile(r"\S  +\S| [.,;:!?](?:\s|$)")
 
 
+@functools.cache
+def adventure_named(name: str):
+    """A bundled adventure, loaded once for the file's nine tests: a game plays it without changing it (the same
+    games, played on one loaded adventure and on a fresh load each, log the same events)."""
+    return load_adventure(find_adventure(name))
+
+
 @pytest.mark.parametrize("name", ["tutorial", "vellan", "kaldskard"])
 def test_bots_are_shown_no_badly_joined_text(name):
-    adventure = load_adventure(find_adventure(name))
+    adventure = adventure_named(name)
     seen = 0
     for seed in range(12):
         log = EventLog()
@@ -39,7 +47,7 @@ def test_bots_are_shown_no_badly_joined_text(name):
 def _shown_texts(name: str, size: int, seeds: int = 30):
     """Every scene and branch text bots are shown playing ``name`` with a party of ``size``, slots filled as the
     screen fills them: (seed, the acting PC's name, the text)."""
-    adventure = load_adventure(find_adventure(name))
+    adventure = adventure_named(name)
     for seed in range(seeds):
         log = EventLog()
         bot = make_policy(("random", "cautious", "bold")[seed % 3], random.Random(seed))
