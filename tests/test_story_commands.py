@@ -85,6 +85,7 @@ def test_npcs_shows_role_disposition_state_and_what_they_remember(vellan):
     game = _game(vellan)
     nid, npc = "harbourmaster", generate_npc(random.Random(5), "skilled")
     npc.role = "Harbourmaster"
+    npc.pronoun = "she"
     game.state.npcs[nid] = npc
     set_disposition(npc, "Unfriendly")
     game.state.oracle.add_npc(npc.name)
@@ -94,7 +95,8 @@ def test_npcs_shows_role_disposition_state_and_what_they_remember(vellan):
     text = sc.npcs_text(game).splitlines()
     assert text[0] == "People in the story:"
     assert text[1].startswith(f"  {npc.name} (harbourmaster, unfriendly, fled); remembers: ")
-    assert "the PCs lied to it and it found out (×2)" in text[1] and "the PCs did it a good turn" in text[1]
+    # told to the players, of her: it read "the PCs lied to it and it found out (×2)"
+    assert "you lied to her, and she found out (×2)" in text[1] and "you did her a good turn" in text[1]
     assert text[2] == "  Old Marta (named by you)"
     assert sc.npcs_text(_game(vellan)).startswith("Nobody met yet")
 

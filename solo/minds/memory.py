@@ -30,19 +30,26 @@ class Deed:
 
     key: str
     regard: float  # + warms, − cools; ±1.0 is one rung for an NPC of neutral warmth
-    description: str
+    description: str  # as the players read it on the NPC's card: "you", and the NPC's pronouns as {them}, {they}
+
+    def told(self, pronoun: str = "they") -> str:
+        """The deed as a card tells it of this NPC: "you let him go when you could have finished him"."""
+        from ..rules.character import PRONOUNS
+
+        forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
+        return self.description.format(them=forms["them"], they=forms["they"])
 
 
 DEEDS: dict[str, Deed] = {d.key: d for d in (
-    Deed("spared", 1.0, "the PCs let it go when they could have finished it"),
-    Deed("helped", 1.0, "the PCs did it a good turn"),
-    Deed("humiliated", -1.0, "the PCs made a fool of it in front of others"),
-    Deed("lied_to", -1.0, "the PCs lied to it and it found out"),
-    Deed("hurt", -0.5, "the PCs beat it in a fight"),
-    Deed("threatened", -0.5, "the PCs threatened it"),
-    Deed("paid", 0.5, "the PCs paid it or gave it something it wanted"),
-    Deed("refused", -1.0, "the PCs would not let it yield and fought on"),
-    Deed("chased", -0.5, "the PCs tried to stop it leaving: ran after it, or called it back"),
+    Deed("spared", 1.0, "you let {them} go when you could have finished {them}"),
+    Deed("helped", 1.0, "you did {them} a good turn"),
+    Deed("humiliated", -1.0, "you made a fool of {them} in front of others"),
+    Deed("lied_to", -1.0, "you lied to {them}, and {they} found out"),
+    Deed("hurt", -0.5, "you beat {them} in a fight"),
+    Deed("threatened", -0.5, "you threatened {them}"),
+    Deed("paid", 0.5, "you paid {them}, or gave {them} something {they} wanted"),
+    Deed("refused", -1.0, "you would not let {them} yield, and fought on"),
+    Deed("chased", -0.5, "you tried to stop {them} leaving: ran after {them}, or called {them} back"),
 )}
 
 #: Motivations and personality entries that feel a deed more than others (×).
