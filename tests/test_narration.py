@@ -102,33 +102,76 @@ def test_every_personality_has_a_voice_of_its_own(bundled):
             assert len(bundled.get("generic", kind, trait)) >= MIN_LINES, (trait, kind)
 
 
-def test_a_cold_bearing_is_a_manner_not_a_want_of_warmth(bundled):
+@pytest.fixture(scope="module")
+def with_adventures(bundled):
+    """The bundled lines, then each bundled adventure's own over them (an adventure may replace a list)."""
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    told = [bundled]
+    for name in ("vellan", "kaldskard"):
+        adventure = load_adventure(find_adventure(name))
+        told.append(load_templates(extra_data=[(str(adventure.source), adventure.templates)]))
+    return told
+
+
+def _lines(templates_list, keep):
+    return [line for templates in templates_list for key, lines in templates.lines.items() for line in lines
+            if keep(key, line)]
+
+
+def test_a_cold_bearing_is_a_manner_not_a_want_of_warmth(with_adventures):
     """A cold manner is how an NPC goes about things, not what it feels for the party: Kaldskard's Ragna (Correct,
     so cold) was told 'There is not a wasted or warm gesture in Ragna' while Affectionate to the players. No cold
-    bearing, nor any line told only of a cold NPC, denies warmth or feeling (docs/narration.md, "Manner")."""
+    bearing, nor any line told only of a cold NPC, in the bundled lines or an adventure's own, denies warmth or
+    feeling (docs/narration.md, "Manner")."""
     denial = re.compile(r"\b(warm\w*|feeling\w*|heartless|unfeeling|cold-hearted)\b", re.IGNORECASE)
-    cold = [line for (_, event, variant), lines in bundled.lines.items() for line in lines
-            if (event, variant) == ("bearing", "cold") or line.filters.get("manner", frozenset()) == {"cold"}]
+    cold = _lines(with_adventures, lambda key, line: key[1:] == ("bearing", "cold")
+                  or line.filters.get("manner", frozenset()) == {"cold"})
     assert len(cold) > 30  # the bearings of every type, and the lines only a cold NPC is told
+    assert any("vellan" in line.file for line in cold)  # an adventure's own lines are read too
     for line in cold:
         assert not denial.search(line.text), (line.file, line.line, line.text)
 
 
-def test_a_line_of_blows_at_arm_s_length_is_never_told_of_a_bow_or_a_gun(bundled):
+def test_a_line_of_blows_at_arm_s_length_is_never_told_of_a_bow_or_a_gun(with_adventures):
     """'Tor lashes out, and to his own surprise it lands' was told of an archer shooting from his rock: a line
     that swings, slashes, stabs, jabs or lashes out carries a weapon filter that leaves bows and guns out."""
     melee = re.compile(r"\b(lashes out|lash out|swings? (?:his|her|their|its|{their})|slash\w*|stabs?|jabs?)\b",
                        re.IGNORECASE)
-    found = 0
-    for (ctype, _, _), lines in bundled.lines.items():
-        if ctype != "combat":  # the conflict fought with weapons ("a stitch stabs at" a runner is no blow)
-            continue
-        for line in lines:
-            if melee.search(line.text):
-                found += 1
-                weapons = line.filters.get("weapon")
-                assert weapons is not None and not weapons & {"ranged", "firearm"}, (line.file, line.line, line.text)
-    assert found >= 3
+    # the conflict fought with weapons ("a stitch stabs at" a runner is no blow)
+    found = _lines(with_adventures, lambda key, line: key[0] == "combat" and melee.search(line.text))
+    assert len(found) >= 3
+    for line in found:
+        weapons = line.filters.get("weapon")
+        assert weapons is not None and not weapons & {"ranged", "firearm"}, (line.file, line.line, line.text)
+
+
+def test_every_list_that_tells_a_blow_on_the_body_has_lines_for_a_blow_aside(with_adventures):
+    """Vellan replaces the bundled Flamboyant wins of a fight with its own, four of five then kept to blows on the
+    body ([aside:no]): a Flamboyant blow to CHA in its lanes drew the one line left, every time. A list of a
+    round's lines with [aside:no] lines has at least two that fit a blow to nerve or composure."""
+    for templates in with_adventures:
+        for key, lines in templates.lines.items():
+            if key[1] in ("round_won", "exceptional_success") and any(
+                    line.filters.get("aside") == {"no"} for line in lines):
+                aside = [line for line in lines if "yes" in line.filters.get("aside", {"yes"})]
+                assert len(aside) >= 2, (key, lines[0].file)
+
+
+def test_a_line_that_speaks_of_a_hit_where_a_blow_may_go_aside_says_so(with_adventures):
+    """A fight's Covert or Flamboyant win, or any exceptional one, may send its blow to POW or CHA: a line of
+    theirs that strikes, hits or wounds ("Espen's strike is flawless, and brutal.", told before "Ivar loses 5
+    CHA") carries an aside filter: [aside:no] for a blow on the body, [aside:yes] for one that speaks of a hit
+    that never came."""
+    hit = re.compile(r"\b(strikes?|struck|hits?|blows?|wounds?|cuts?|stabs?|lands?|bites?|slash\w*|bleed\w*|"
+                     r"throat|nicks?)\b", re.IGNORECASE)
+    lines = _lines(with_adventures, lambda key, line: key[0] == "combat" and (
+        (key[1] == "round_won" and key[2] in ("covert", "flamboyant"))
+        or (key[1] == "exceptional_success" and key[2] != "clever")) and hit.search(line.text))
+    assert len(lines) >= 8
+    for line in lines:
+        assert line.filters.get("aside") in ({"no"}, {"yes"}), (line.file, line.line, line.text)
 
 
 def test_static_types_tell_the_obstacle_side(bundled):

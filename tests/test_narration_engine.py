@@ -192,23 +192,24 @@ def test_a_flourish_or_a_trick_that_hits_nerve_or_composure_is_not_told_as_a_hit
 
     def spy(self, cast, event, actor, target=None, **kwargs):
         template, values = real(self, cast, event, actor, target, **kwargs)
-        if event == "round_won" and template is not None:
+        if event in ("round_won", "exceptional_success") and template is not None:
             drawn.append(((kwargs.get("facts") or {}).get("aside"), template.text, template.filters.get("aside")))
         return template, values
 
     monkeypatch.setattr(Narrator, "choose", spy)
     ctype = conflict_type("combat")
-    for seed in range(60):
+    for seed in range(120):
         lens, pool = ("flamboyant", "CHA") if seed % 2 else ("covert", "POW")
         pc = make_char("Espen Lind", Combat=40, Move=80, Cunning=80, pools=14)
         pc.weapon = "short_sword" if seed % 4 < 2 else "axe"
-        npc = make_char("Ivar Holm", level="common", Combat=30, pools=14)
+        npc = make_char("Ivar Holm", level="common", Combat=30, pools=9)  # a blow of 3 is heavy
         npc.weapon = "short_sword"
         aside = seed % 3 != 0  # a third of the fights send every blow to the body
         mind = Answers(lens=lens, flamboyant_skill="Move", damage_pool=pool if aside else "conflict",
-                       luck_flip="no", luck_reduce="no")
+                       luck_flip="no", luck_reduce="no", push="out")
         a = from_character(pc, "a", ctype, decider=mind)
-        b = from_character(npc, "b", ctype, decider=Answers(lens="none", luck_flip="no", luck_reduce="no"))
+        b = from_character(npc, "b", ctype, decider=Answers(lens="none", luck_flip="no", luck_reduce="no",
+                                                                    push="out"))
         log = EventLog()
         Conflict(ctype, [a, b], random.Random(seed), sink=log, round_limit=6).run()
         narrate_events(log.events, Narrator(templates, random.Random(seed)),
