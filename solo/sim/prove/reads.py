@@ -15,8 +15,8 @@ merged above it: those comparisons cannot tell the values apart. A count
 compared with another count or used in arithmetic (``brass > iron``,
 ``knocks % 4 == 3``) is kept exactly, as is a counter some effect lowers:
 merging those would make a false "never reached". Kept exactly, a count
-that grows without end is bounded only by the state limit. Everything else (Pools, Luck, skills, NPC Pools and memory,
-notes, the oracle's lists) is not part of the key: see docs/proving.md.
+that grows without end is bounded only by the state limit. Everything else (Pools, Luck, skills, weapons, NPC Pools and
+memory, notes, the oracle's lists) is not part of the key: see docs/proving.md.
 """
 
 from __future__ import annotations
