@@ -108,3 +108,7 @@ def test_a_prompt_that_is_no_question_is_set_off_from_its_answer_in_the_so_far_l
     skill = Question("flamboyant_skill", "Which skill do you show off with?", (Option("Move", "Move"),))
     assert answered_so_far([(lens, "flamboyant"), (skill, "Move")]) == (
         "So far: Choose a Lens: Flamboyant · Which skill do you show off with? Move")
+    # a prompt ending in a stop keeps it ("... 1 Luck left.: Flip" read oddly), and one with no words gives the label
+    flip = Question("luck_flip", "You would have 1 Luck left.", (Option("yes", "Flip to 08"),))
+    bare = Question("choice", "  ", (Option("a", "Alpha"),))
+    assert answered_so_far([(flip, "yes"), (bare, "a")]) == "So far: You would have 1 Luck left. Flip to 08 · Alpha"

@@ -65,6 +65,7 @@ def test_every_pc_without_a_weapon_takes_one_up_and_fights_with_it(tmp_path):
     for e in events:
         journal.render(e)
     assert "*Signe Falk now fights with an axe.*" in journal.text()
+    assert "Signe Falk took up an axe" in "\n".join(journal.recap())  # and the recap keeps it
 
 
 def test_a_weapon_the_gear_table_does_not_have_is_refused_with_its_place(tmp_path):
@@ -73,3 +74,26 @@ def test_a_weapon_the_gear_table_does_not_have_is_refused_with_its_place(tmp_pat
     [problem] = [p for p in info.value.problems if "wield" in p.path]
     assert problem.path.endswith("effects[0].wield") and problem.file.endswith("shed.toml") and problem.line
     assert "'axxe'" in problem.message and "did you mean 'axe'" in problem.message.lower()
+
+
+@pytest.mark.parametrize(("given", "says"), [("unarmed", "Unarmed is fighting with empty hands"),
+                                             ("martial_arts", "Martial arts is fighting with empty hands")])
+def test_empty_hands_are_no_weapon_to_hand_out(tmp_path, given, says):
+    """'Espen Lind now fights with an unarmed.': the table's empty-handed entries are refused at load."""
+    with pytest.raises(AdventureError) as info:
+        load_adventure(_shed(tmp_path, given))
+    assert any(says in p.message and p.path.endswith(".wield") for p in info.value.problems)
+
+
+def test_a_weapon_may_be_named_as_the_table_names_it_and_empty_hands_take_it_up(tmp_path):
+    """A PC's file takes "Short sword" as well as "short_sword"; so does the effect. A PC whose file says
+    "unarmed" holds nothing, and takes the weapon."""
+    events: list = []
+    game = Game(load_adventure(_shed(tmp_path, "Short sword")), seed=1, decider=Answers(), sink=events.append)
+    bo = make_char("Bo Lind", Combat=40)
+    bo.weapon = "unarmed"
+    set_up_party(game, [bo])
+    game.apply(game.adventure.scenes["yard"].choices[0].effects[0])
+    assert bo.weapon == "short_sword"
+    assert [e["weapon"] for e in events if e.kind == "wield"] == ["short_sword"]
+

@@ -612,11 +612,15 @@ def declared_before(question) -> str:
 
 
 def wield_line(e) -> str:
-    """A PC given a weapon by the story (the ``wield`` event): "Espen Lind now fights with an axe.", the weapon
-    named as the gear table names it."""
+    """A PC given a weapon by the story (the ``wield`` event): "Espen Lind now fights with an axe."."""
+    return f"{e['actor']} now fights with {a_weapon(e['weapon'])}."
+
+
+def a_weapon(key: str) -> str:
+    """A weapon of the gear table as a sentence names it: "an axe", "a short sword"."""
     from ..narration.text import article_for
     from ..rules.rulebook import rules
 
-    weapon = rules().weapons.get(e["weapon"])
-    name = (weapon.name if weapon is not None else str(e["weapon"]).replace("_", " ")).lower()
-    return f"{e['actor']} now fights with {article_for(name)} {name}."
+    weapon = rules().weapons.get(key)
+    name = (weapon.name if weapon is not None else str(key).replace("_", " ")).lower()
+    return f"{article_for(name)} {name}"

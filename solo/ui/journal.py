@@ -363,6 +363,8 @@ class Journal:
             self._outcome(f"no contest, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}")
         elif k == "item":
             self._outcome(f"{'gained' if e['gained'] else 'lost'} {e['item']}")
+        elif k == "wield":
+            self._outcome(f"{e['actor']} took up {d.a_weapon(e['weapon'])}")
         elif k == "clue":
             self._outcome(f"learned: {str(e['text']).rstrip('.')}")
         elif k == "thread" and not (e.get("opened") and e.get("weight", 1) > 1):

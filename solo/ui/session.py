@@ -25,6 +25,7 @@ from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, writ
 from ..story.format.adventure import Adventure, Scene
 from ..story.format.text import shown
 from ..story.play.engine import Game
+from .describe import upper_first
 from .event_stream import EventStream, EventStreamError
 from .journal import Journal
 from .prompt import PIPED_TRIES, TerminalDecider
@@ -849,9 +850,9 @@ def answered_so_far(chain: list[tuple[Question, str]]) -> str:
     for question, answer in chain:
         label = next((o.label for o in question.options if o.key == answer), answer)
         prompt = question.prompt.strip()
-        if prompt and not prompt.endswith(("?", ":")):
+        if prompt and prompt[-1].isalnum():  # "choose a Lens": a question mark or a stop says it already
             prompt += ":"
-        parts.append(f"{prompt[:1].upper()}{prompt[1:]} {label}")
+        parts.append(f"{upper_first(prompt)} {label}" if prompt else str(label))
     return "So far: " + " · ".join(parts)
 
 

@@ -164,6 +164,10 @@ class Take(_Named):
             game.emit("item", item=a["take"], gained=False)
 
 
+#: The Combat Focus of empty hands (the gear table's unarmed and martial-arts entries).
+UNARMED = "Unarmed"
+
+
 class Wield(EffectVerb):
     """A weapon of the rules' gear table in the hands of each PC that has none (``who``: the active PC or all): the
     weapon picks the Combat Focus and the damage of its blows (docs/rules.md §2.2, §6.1), and #Gear adds to it. A
@@ -177,17 +181,24 @@ class Wield(EffectVerb):
         from ...rules.rulebook import rules
 
         weapon = a[self.name]  # text: the field's kind is checked before (readers.KIND_SHAPES)
-        weapons = rules().weapons
-        if weapon not in weapons:
-            b.fail(file, f"{path}.{self.name}", f"no weapon {weapon!r} in the gear table"
-                   f"{did_you_mean(weapon, weapons)}; weapons: {', '.join(sorted(weapons))}")
+        try:
+            found = rules().weapon(weapon)  # its key ("short_sword") or its name ("Short sword"), as a PC's file
+        except KeyError as exc:
+            b.fail(file, f"{path}.{self.name}", str(exc.args[0]) if exc.args else str(exc))
+        else:
+            if found.focus == UNARMED:  # "now fights with an unarmed": empty hands are no weapon to hand out
+                b.fail(file, f"{path}.{self.name}", f"{found.name} is fighting with empty hands, not a weapon to "
+                       "hand out")
         _check_who(b, file, path, self.arg(a, "who"))
 
     def apply(self, game: Game, a: Args) -> None:
+        from ...rules.rulebook import rules
+
+        weapon = rules().weapon(a[self.name]).key
         for pc in game.pcs_for(self.arg(a, "who")):
-            if pc.weapon is None:
-                pc.weapon = a[self.name]
-                game.emit("wield", actor=pc.name, weapon=pc.weapon)
+            if pc.weapon in (None, "unarmed"):  # a file's "unarmed" is empty hands too
+                pc.weapon = weapon
+                game.emit("wield", actor=pc.name, weapon=weapon)
 
 
 class Damage(EffectVerb):
