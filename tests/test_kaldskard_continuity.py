@@ -137,3 +137,18 @@ def test_the_toll_counts_the_outlaws_it_names_and_ragna_stays_where_it_put_her(k
     assert re.search(r"on the rock [^.;]*\{npc\.torgny\}", toll) and "Behind them" in toll
     won = " ".join(fill(kaldskard.responses["toll_won"].text, {}, context_of(GameState("kaldskard"))).split())
     assert "Ragna has not moved from where she stood behind them." in won and "her rock" not in won
+
+
+def test_an_argument_at_the_fire_left_unsettled_is_slept_on_not_the_end_of_the_crossing(kaldskard):
+    """A new player's party out-argued Ragna and Torgny, Hallstein held to the round limit, and the stalemate read
+    'The fire burns down with nothing decided' and closed the pass for the winter: an ending on the first day. An
+    argument left unsettled is slept on (camp_night, no allies), told without denying what was said, and the
+    hint says so."""
+    arguments = [c for c in kaldskard.scenes["outlaw_camp"].choices
+                 if c.action is not None and c.action.kind == "conflict" and c.action.spec["type"] == "social"]
+    assert len(arguments) == 2  # alone against Ragna, and as a party against three of them
+    for choice in arguments:
+        stalemate = choice.action.branches["stalemate"]
+        assert stalemate.goto == "camp_night" and not stalemate.effects
+        assert "nothing decided" not in stalemate.text and "Enough," in stalemate.text
+        assert "stay" in choice.hint and "may win you" not in choice.hint
