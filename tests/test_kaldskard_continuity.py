@@ -151,4 +151,4 @@ def test_an_argument_at_the_fire_left_unsettled_is_slept_on_not_the_end_of_the_c
         stalemate = choice.action.branches["stalemate"]
         assert stalemate.goto == "camp_night" and not stalemate.effects
         assert "nothing decided" not in stalemate.text and "Enough," in stalemate.text
-        assert "stay" in choice.hint and "may win you" not in choice.hint
+        assert "stay" in choice.hint and "may win you" not in choice.hint, choice.hint
