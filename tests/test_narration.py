@@ -174,6 +174,19 @@ def test_a_line_that_speaks_of_a_hit_where_a_blow_may_go_aside_says_so(with_adve
         assert line.filters.get("aside") in ({"no"}, {"yes"}), (line.file, line.line, line.text)
 
 
+def test_a_line_that_speaks_of_rounds_before_is_not_told_in_the_first(with_adventures):
+    """'Careful as ever, Sigrun scores.' was told in round 1: a line that says "as ever" or "once again" rests on
+    rounds already fought, and says so (a phase after the opening, or what came before)."""
+    habit = re.compile(r"\b(as ever|as always|once again|yet again)\b", re.IGNORECASE)
+    lines = _lines(with_adventures, lambda key, line: key[1] not in ("stalemate_failed", "stalemate_tie")
+                   and habit.search(line.text))
+    assert lines
+    for line in lines:
+        phase = line.filters.get("phase")
+        assert (phase is not None and "opening" not in phase) or "last" in line.filters, (line.file, line.line,
+                                                                                          line.text)
+
+
 def test_static_types_tell_the_obstacle_side(bundled):
     for ctype in ("lockpicking", "library"):
         for event in ("obstacle_wins", "progress_light", "progress_heavy", "setback_light", "setback_heavy",
