@@ -192,9 +192,12 @@ def _starts_words(typed: list[str], words: list[str]) -> bool:
 
 
 def _label(option: Option) -> str:
-    """An option's words, short, for a message naming it next to its number."""
+    """An option's words, short, for a message naming it next to its number: its words before any aside in
+    brackets ("Search the desk (Awareness //Search)" cut at 30 read "2 (Search the desk (Awareness //…)", a
+    bracket left open inside the number's own)."""
     flat = " ".join(option.label.split())
-    return flat if len(flat) <= 30 else flat[:29].rstrip() + "…"
+    words = flat.split(" (", 1)[0] or flat
+    return words if len(words) <= 30 else words[:29].rstrip() + "…"
 
 
 def _menu(numbered: list[tuple[int, Option]]) -> str:

@@ -392,9 +392,11 @@ def test_kaldskard_offers_only_the_careers_its_setting_has(tmp_path):
     assert len(menu.strip().splitlines()) == 9 and "Pilot" in menu and "Journalist" in menu
 
 
-def test_a_finished_game_loaded_again_says_how_to_start_that_same_adventure_afresh(tmp_path):
+def test_a_finished_game_loaded_again_says_how_to_start_that_same_adventure_afresh(tmp_path, monkeypatch):
     """'Start a new one with: solo play tutorial' started the bundled tutorial for a game of the player's own copy
-    of it (its id is the same); a file of the player's own is named by its whole path, a bundled one by its name."""
+    of it (its id is the same); a file of the player's own is named by its whole path, a bundled one by its name.
+    A game saved in a folder of its own (--saves) starts its successor there too: the command dropped it."""
+    import shlex
     import shutil
 
     own = tmp_path / "mine.toml"
@@ -406,4 +408,8 @@ def test_a_finished_game_loaded_again_says_how_to_start_that_same_adventure_afre
         log = read_save(folder / "game.json").log
         code, out, _ = run_session(source, [], folder, log=log)
         assert code == 0 and "This game is already over" in out
+        assert f"Start a new one with: {command} --saves {shlex.quote(str(folder.absolute()))}\n" in out
+        monkeypatch.setenv("SOLO_SAVES", str(folder))  # the folder a new game saves to anyway: nothing to add
+        code, out, _ = run_session(source, [], folder, log=log)
         assert f"Start a new one with: {command}\n" in out
+        monkeypatch.delenv("SOLO_SAVES")

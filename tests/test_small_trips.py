@@ -233,3 +233,16 @@ def test_table_list_says_which_tables_are_weighted(cli_run):
     assert re.search(r" 20 rows, weighted\s+d22 ", lines["situation"])
     assert re.search(r" 100 rows\s+d100 ", lines["action"]) and "weighted" not in lines["action"]
 
+
+
+def test_a_refused_answer_names_each_option_by_its_words_with_no_bracket_left_open():
+    """A new player read "Answer with one of: 2 (Search the desk (Awareness //…), 3 (Lock up behind you and go
+    bac…)": an option is named by its words before any aside in brackets, cut short only after them."""
+    question = Question("x", "What now?", (Option("a", "Search the desk (Awareness //Search, 40 %)"),
+                                           Option("b", "Lock up behind you and go back to the quay by the steps")))
+    with pytest.raises(QuestionError) as wrong:
+        question.resolve("banana")
+    assert str(wrong.value) == ("'banana' is not an answer here. Answer with one of: 1 (Search the desk), "
+                                "2 (Lock up behind you and go bac…).")
+    said = str(wrong.value).split(": ", 1)[1]
+    assert said.count("(") == said.count(")")

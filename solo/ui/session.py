@@ -289,8 +289,8 @@ class Session:
         problem = self._try_save()
         if self.replaying:  # the whole log was a finished game: nothing new happened
             self.view.unmute("This game is already over; here is how it ended.")
-            say(self.console, f"Start a new one with: {new_game_command(self.adventure)}", style="dim",
-                soft_wrap=True)
+            say(self.console, f"Start a new one with: {new_game_command(self.adventure, self.save_path.parent)}",
+                style="dim", soft_wrap=True)
             if problem:
                 say(self.console, self._not_saved(problem), style="red", soft_wrap=True)
             return 2 if problem else 0
@@ -874,10 +874,28 @@ def take_on_hint(adventure: Adventure, kept: list[tuple[Character, Path]]) -> tu
             f"{new_game_command(adventure)} --party {' '.join(files)}")
 
 
-def new_game_command(adventure: Adventure) -> str:
+def new_game_command(adventure: Adventure, saves: Path | None = None) -> str:
     """The command that starts ``adventure`` afresh, runnable as printed from a new shell as the resume hint is:
     by its name where that name finds this adventure (a bundled one, or one in the user's folders), else by its
-    whole path (a name finds only what lies in those folders)."""
+    whole path (a name finds only what lies in those folders); with ``--saves`` where ``saves`` is not the
+    folder a new game saves to by default (a game loaded from another folder starts its successor there)."""
+    return _new_game(adventure) + _saves_option(saves)
+
+
+def _saves_option(saves: Path | None) -> str:
+    from ..paths import default_saves
+
+    if saves is None:
+        return ""
+    try:
+        if saves.resolve() == default_saves().resolve():
+            return ""
+    except (OSError, RuntimeError):
+        pass
+    return f" --saves {shlex.quote(str(saves.absolute()))}"
+
+
+def _new_game(adventure: Adventure) -> str:
     from ..paths import solo_program
     from ..story.format.library import available
     from ..story.play.open_play import OPEN_ID
