@@ -753,7 +753,8 @@ def test_a_plea_that_comes_to_nothing_is_followed_through_as_the_npc_s_own_doing
 
 
 # A declaration that says the move was done well, not only what was tried.
-_DONE_WELL = re.compile(r"efficien|flawless|expertly|like a master|textbook|with deadly|precisely", re.IGNORECASE)
+_DONE_WELL = re.compile(r"efficien|flawless|expertly|like a master|textbook|with deadly|precisely|hoped was forgotten",
+                        re.IGNORECASE)
 
 
 def test_a_declaration_that_claims_skill_is_told_only_of_a_won_round(templates):
