@@ -162,6 +162,24 @@ def test_the_end_of_a_scenario_heals_every_pool_and_says_which():
     assert luck.end_scenario(char) == {}  # nothing to heal: nothing said
     assert session_end({"actor": "Espen Lind", "earned": 2, "luck": 2, "healed": {}}) == \
         "Espen Lind earns 2 improvement rolls; Luck is back to 2."
+    # a new player read "Luck is back to 2" of a character who never spent any
+    assert session_end({"actor": "Sigrun", "earned": 2, "luck_before": 2, "luck": 2, "healed": {}}) == \
+        "Sigrun earns 2 improvement rolls; Luck stays at 2."
+    assert session_end({"actor": "Sigrun", "earned": 1, "luck_before": 0, "luck": 2, "healed": {}}) == \
+        "Sigrun earns an improvement roll; Luck is back to 2."
+
+
+def test_an_improved_skill_says_what_its_roll_added():
+    """'Sigrun: Combat 50 % -> 54 %' showed no roll: the line names the dice the menu offered and what they gave;
+    a skill learnt (no roll) says only where it starts."""
+    from solo.rules.improvement import IMPROVE_DICE
+    from solo.ui.describe import improvement
+
+    assert IMPROVE_DICE == "1d4+1"
+    assert improvement({"actor": "Sigrun", "skill": "Combat", "before": 50, "after": 54, "dice": IMPROVE_DICE}) == \
+        "Sigrun: Combat 50 % -> 54 % (1d4+1: +4)."
+    assert improvement({"actor": "Sigrun", "skill": "Tech", "before": 5, "after": 10, "dice": None}) == \
+        "Sigrun: Tech 5 % -> 10 %."
 
 
 def test_negative_luck_is_not_restored_at_the_end_of_a_scenario():

@@ -48,6 +48,11 @@ def improvable_skills(char: Character, improved: Collection[str] = (), tables: R
     return [s for s in t.skills if t.untrained <= char.skills.get(s, 0) < MAX_SKILL and s not in improved]
 
 
+#: An improvement roll: +1d4+1 to the skill (docs/rules.md §2.9), as the menu offers it and the line after says it.
+IMPROVE_DIE, IMPROVE_BONUS = 4, 1
+IMPROVE_DICE = f"1d{IMPROVE_DIE}+{IMPROVE_BONUS}"
+
+
 def improve_skill(char: Character, skill: str, rng: random.Random, tables: RulesTables | None = None,
                   *, improved: Collection[str] = ()) -> int:
     """Spend one roll: +1d4+1 to a skill the character has (at the untrained value or above).
@@ -64,7 +69,7 @@ def improve_skill(char: Character, skill: str, rng: random.Random, tables: Rules
         raise ImprovementError(f"{skill} has already improved this time: another roll goes to another skill")
     if char.skills[skill] >= MAX_SKILL:
         raise ImprovementError(f"{skill} is at {MAX_SKILL} %, the top of the range")
-    gain = min(d(rng, 4) + 1, MAX_SKILL - char.skills[skill])  # a skill's range ends at 100 % (§2.1)
+    gain = min(d(rng, IMPROVE_DIE) + IMPROVE_BONUS, MAX_SKILL - char.skills[skill])  # a range ends at 100 % (§2.1)
     char.improvement_rolls -= 1
     char.skills[skill] += gain
     return gain

@@ -565,14 +565,18 @@ def session_end(e) -> str:
 
         pools = (f", and {and_list(list(healed))} {'is' if len(healed) == 1 else 'are'} whole again before the next "
                  "adventure")
-    return f"{e['actor']} earns {rolls}; Luck is back to {e['luck']}{pools}."
+    # "Luck is back to 2" of one who never spent any read as if some had been lost
+    refilled = e.get("luck_before") is None or e["luck_before"] < e["luck"]
+    luck = f"Luck is back to {e['luck']}" if refilled else f"Luck stays at {e['luck']}"
+    return f"{e['actor']} earns {rolls}; {luck}{pools}."
 
 
 def improvement(e) -> str:
     if e.get("before") is None:
         gained = f" ({e['after']} %)" if e.get("after") is not None else ""
         return f"{e['actor']} gains {e['skill']}{gained}."
-    return f"{e['actor']}: {e['skill']} {e['before']} % -> {e['after']} %."
+    rolled = f" ({e['dice']}: +{e['after'] - e['before']})" if e.get("dice") else ""  # the roll, not only its sum
+    return f"{e['actor']}: {e['skill']} {e['before']} % -> {e['after']} %{rolled}."
 
 
 def request(e) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ...decisions import Option
 from ...rules.character import willpower_aim
 from ...rules.improvement import (
+    IMPROVE_DICE,
     NEW_FOCUS_COST,
     NEW_SKILL_COST,
     NEW_TAG_COST,
@@ -53,7 +54,7 @@ def epilogue(game: Game) -> None:
         # gap, and a typed "3" (or a script's) means the same option at every roll
         numbers: dict[str, int] = {}
         while pc.improvement_rolls > 0:
-            options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + 1d4+1")
+            options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + {IMPROVE_DICE}")
                        for sk in improvable_skills(pc, improved, t)]
             if pc.improvement_rolls >= NEW_SKILL_COST:
                 options += [Option(f"learn:{sk}", f"Learn {sk}", f"costs {NEW_SKILL_COST} rolls, starts at 10 %")
@@ -94,4 +95,5 @@ def epilogue(game: Game) -> None:
             else:
                 learn_skill(pc, what, t)
             improved.add(what)
-            game.emit("improvement", actor=pc.name, skill=what, before=before_value, after=pc.skills[what])
+            game.emit("improvement", actor=pc.name, skill=what, before=before_value, after=pc.skills[what],
+                      dice=IMPROVE_DICE if kind == "improve" else None)
