@@ -221,3 +221,17 @@ def test_a_blow_names_the_die_it_was_rolled_with():
     assert damage(best, names) == "Espen Lind loses 6 CHA (1d6 twice: best of 5 and 2, +1 gear): 8 left of 14."
     halved = {**blow, "first": 3, "halved": True, "amount": 2, "after": 12}
     assert damage(halved, names) == "Espen Lind loses 2 CHA (1d6: 3, halved): 12 left of 14."
+
+
+def test_a_flip_in_a_story_roll_says_what_it_made_of_the_roll():
+    """'☘ Espen Lind spends a Luck Point and flips 95 to 59.' came straight after '95 against 60: failure' and
+    before the story went on: the flip says what the roll now is. In a conflict the round's row says it."""
+    from solo.ui.describe import luck
+
+    flip = {"actor": "Espen Lind", "use": "flip", "before": 95, "after": 59, "luck": 1}
+    assert luck({**flip, "success": True, "exceptional": False}) == \
+        "Espen Lind spends a Luck Point and flips 95 to 59: a success."
+    assert luck({**flip, "before": 44, "after": 44, "success": True, "exceptional": True}).endswith(
+        "flips 44 to 44: an exceptional success.")
+    assert luck(flip) == "Espen Lind spends a Luck Point and flips 95 to 59."  # a conflict's: its row says it
+

@@ -138,7 +138,12 @@ def opposed_outcome(e) -> str:
 def luck(e) -> str:
     use = e["use"]
     if use == "flip":
-        return f"{e['actor']} spends a Luck Point and flips {two_digits(e['before'])} to {two_digits(e['after'])}."
+        # a story's roll says what the flip made of it (the roll's own line said "failure" just before); in a
+        # conflict the round's row says it instead
+        made = ("" if e.get("success") is None else ": an exceptional success" if e.get("exceptional")
+                else ": a success" if e["success"] else ": still a failure")
+        flips = f"flips {two_digits(e['before'])} to {two_digits(e['after'])}"
+        return f"{e['actor']} spends a Luck Point and {flips}{made}."
     if use == "reduce_damage":
         return f"{e['actor']} spends a Luck Point: {e['before']} damage becomes 1."
     if use == "refreshed":

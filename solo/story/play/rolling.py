@@ -129,7 +129,8 @@ def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0
     if answer != "yes":
         return result
     spend(pc, "flip", negative_luck=negative)
-    game.emit("luck", actor=pc.name, use="flip", before=result.roll, after=flipped.roll, luck=pc.luck)
+    game.emit("luck", actor=pc.name, use="flip", before=result.roll, after=flipped.roll, luck=pc.luck,
+              success=flipped.success, exceptional=flipped.exceptional)
     return flipped
 
 
