@@ -65,8 +65,9 @@ def _npc(name: str, **extra) -> NPC:
 #: (type, PCs, stubborn) with the seeds both read: stubborn combat (an over line [combat], the fumble nobody
 #: profits from), the default runs (speech [foot_chase, lockpicking, library, tracking], the pursuer's plea, a
 #: declaration of another try) and a stubborn party of two in combat (a party named as a party, a winner with foes
-#: [combat]). Each is played and told once in a process and kept, read only (tuples); every other run is played
-#: afresh, so that a worker does not hold hundreds of fights it never reads again.
+#: [combat]). Each is played and told once in a process and kept in tuples; every other run is played afresh, so
+#: that a worker does not hold hundreds of fights it never reads again. The tuples are read only one level down:
+#: the events' data and the recorded facts inside them are plain dicts, which no test may change (none does).
 SHARED = {("combat", ("Espen Lind",), True): range(40), ("foot_chase", ("Espen Lind",), False): range(30),
           ("lockpicking", ("Espen Lind",), False): range(10), ("library", ("Espen Lind",), False): range(10),
           ("tracking", ("Espen Lind",), False): range(10), ("combat", ("Espen Lind", "Signe Vik"), True): range(25)}

@@ -249,3 +249,22 @@ def test_a_conflicts_settings_reach_the_narration_and_draw_its_lines():
     unset = [type(e)(e.kind, {k: ({**v, "settings": []} if k == "frame" else v) for k, v in e.data.items()
                               if k != "settings"}) for e in chase]  # conflict_start's frame carries them too
     assert not any(village in text for text in openings(unset))  # the line is for the village only
+
+
+def test_a_party_game_plays_the_same_with_the_odds_shown_or_not():
+    """The odds a party's Lens menu shows in a fight of several (the engine's own copies of the fight, played out)
+    draw nothing from the game's dice: the same seed and answers give the same rolls, blows and ending with the
+    odds worked out and without (the stored party transcripts are played without them, for speed)."""
+    def played(advise: bool):
+        party = [pc("Signe"), pc("Espen"), pc("Ada")]
+        game, events, decider = crack_the_door(party, advise=advise, lineup=["choose"], part=["in", "in", "out"],
+                                               who=["Signe"])
+        lenses = [q for q in decider.asked if q.kind == "lens"]
+        kept = [(e.kind, e.data) for e in events if e.kind in ("roll", "damage", "round_result", "conflict_end",
+                                                                 "scene_entered", "ending")]
+        return kept, lenses, game.state.to_dict()
+
+    with_odds, asked, state = played(True)
+    without, _, plain_state = played(False)
+    assert any("tries" in o.detail for q in asked for o in q.options)  # the copies were played: an estimate shown
+    assert with_odds == without and state == plain_state
