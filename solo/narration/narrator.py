@@ -743,9 +743,10 @@ class Narrator:
         self._outcome = None
         winner = cast.person(wid)
         loser = cast.person(blow["target"]) if blow else cast.opponent(winner)
-        facts: dict[str, str | None] = {"blow": _severity(blow, ends) if blow else None,
-                                        "aside": None if not blow else "no" if _conflict_pool(blow.get("pool"), cast)
-                                        else "yes"}
+        facts: dict[str, str | None] = {"blow": None, "aside": None}
+        if blow:  # how hard, and whether it went to nerve or composure instead of the conflict's Pool
+            facts["blow"] = _severity(blow, ends)
+            facts["aside"] = "no" if _conflict_pool(blow.get("pool"), cast) else "yes"
         if loser is not None:
             facts["margin"] = "close" if loser.success else "clear" if loser.roll is not None else None
         if _edge(lens) and winner.edges >= 1:

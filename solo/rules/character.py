@@ -304,6 +304,12 @@ PRONOUNS = {
 }
 
 
+def pronoun_words(pronoun: str) -> str:
+    """A pronoun as a player reads it on a sheet or in the question that sets it: "she/her", "they/them"."""
+    forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
+    return f"{forms['they']}/{forms['them']}" if forms["they"] != forms["them"] else f"{forms['they']}/{forms['their']}"
+
+
 def skill_target(
     char: Character,
     skill: str,

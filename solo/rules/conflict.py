@@ -480,16 +480,14 @@ class Conflict:
             target, _ = self.leave_target(p)
             them = _OBJECT_PRONOUNS.get(p.pronoun, "them")  # "Let her go" for one the story calls she
             chance = max(0, min(99, target))
-            if self.ctype.social:  # one walking out of an argument is called back, not run after (docs/rulings.md)
-                options = [Option("let_go", f"Let {them} go", f"{who} is out of the argument"),
-                           Option("chase", f"Call {them} back", f"{who} gets out on a Move roll of {chance} % "
-                                                                "or less, else stays in the argument")]
-                prompt = f"{who} walks out: let {them} go, or call {them} back?"
-            else:
-                options = [Option("let_go", f"Let {them} go", f"{who} is out of the conflict"),
-                           Option("chase", "Give chase", f"{who} gets away on a Move roll of {chance} % "
-                                                         "or less, else fights on")]
-                prompt = f"{who} tries to get away: let {them} go, or give chase?"
+            # one walking out of an argument is called back, not run after (docs/rulings.md)
+            out, chase, gets, stays, tries = (
+                ("the argument", f"call {them} back", "gets out", "stays in the argument", "walks out")
+                if self.ctype.social else ("the conflict", "give chase", "gets away", "fights on", "tries to get away"))
+            options = [Option("let_go", f"Let {them} go", f"{who} is out of {out}"),
+                       Option("chase", chase[:1].upper() + chase[1:], f"{who} {gets} on a Move roll of {chance} % "
+                                                                     f"or less, else {stays}")]
+            prompt = f"{who} {tries}: let {them} go, or {chase}?"
             default = "let_go"
         answer = self._ask(pc, EXIT_OFFER, prompt, options, default=default, npc=p.id, exit=exit)
         p.exit_answer = answer

@@ -627,9 +627,8 @@ def wield_line(e) -> str:
 
 def a_weapon(key: str) -> str:
     """A weapon of the gear table as a sentence names it: "an axe", "a short sword"."""
-    from ..narration.text import article_for
+    from ..narration.text import with_article_if_one
     from ..rules.rulebook import rules
 
     weapon = rules().weapons.get(key)
-    name = (weapon.name if weapon is not None else str(key).replace("_", " ")).lower()
-    return f"{article_for(name)} {name}"
+    return with_article_if_one((weapon.name if weapon is not None else str(key).replace("_", " ")).lower())

@@ -7,7 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..rules.character import PRONOUNS, Character, willpower_aim
+from ..rules.character import Character, pronoun_words, willpower_aim
 from ..rules.rulebook import POOLS, SKILLS, rules
 
 
@@ -29,12 +29,6 @@ def gear_words(char: Character) -> str:
     hand is told why its blows do not get it."""
     held = "" if char.weapon else "; none in hand"
     return f" (+{char.gear_bonus} damage with a weapon{held})"
-
-
-def pronoun_words(pronoun: str) -> str:
-    """A pronoun as a sheet shows it: "she/her", "they/them"."""
-    forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
-    return f"{forms['they']}/{forms['them']}" if forms["they"] != forms["them"] else f"{forms['they']}/{forms['their']}"
 
 
 def character_card(char: Character) -> Panel:

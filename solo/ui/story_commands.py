@@ -267,7 +267,7 @@ def npc_card(game: Game, nid: str, mark: str = "") -> str:
     deeds = state.memory.get(nid, [])
     if deeds:
         counted = {deed: deeds.count(deed) for deed in deeds}
-        remembered = [(DEEDS[d].told(npc.pronoun or "they") if d in DEEDS else d.replace("_", " "))
+        remembered = [(DEEDS[d].told(npc.pronoun) if d in DEEDS else d.replace("_", " "))
                       + (f" (×{n})" if n > 1 else "") for d, n in counted.items()]
         line += f"; remembers: {'; '.join(remembered)}"
     return line

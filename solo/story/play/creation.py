@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ...decisions import Decider, Option, Question
 from ...narration.text import pronoun_forms
-from ...rules.character import MAX_NAME, Character
+from ...rules.character import MAX_NAME, Character, pronoun_words
 from ...rules.creation import (
     CREATION_FOCUSES,
     STANDARD_POOLS,
@@ -36,15 +36,15 @@ def _ask(decider: Decider, kind: str, prompt: str, options, **kw) -> str:
     return decider.decide(Question(kind, prompt, opts, **kw))
 
 
-#: The pronouns a player may give a character, as the question and the sheet show them.
-PRONOUN_WORDS = {"she": "she/her", "he": "he/him", "they": "they/them"}
+#: The pronouns a player may give a character (a story's "it" is for things and beasts).
+PLAYER_PRONOUNS = ("she", "he", "they")
 
 
 def ask_pronoun(decider: Decider, name: str, who: str | None, default: str | None = None) -> str:
     """How the story refers to the character ``name``: the question every way of making one asks; ``default``:
     the pronoun the dice drew for a random character, kept by Enter."""
     return _ask(decider, "pronoun", f"How should the story refer to {name}?",
-                [Option(k, v) for k, v in PRONOUN_WORDS.items()], actor=who, default=default)
+                [Option(k, pronoun_words(k)) for k in PLAYER_PRONOUNS], actor=who, default=default)
 
 
 def create_character(
