@@ -135,14 +135,17 @@ def test_an_estimate_near_a_sure_thing_reads_as_a_range_never_past_100_or_below_
     """Before: a party's Lens menu read "≈ 100 % ± 4 to win", past a hundred."""
     from solo.story.play.advice import Estimate
 
-    assert Estimate(25, 25, 0, 0).words() == "≈ 96–100 % to win, from 25 tries · likely best"
-    assert Estimate(100, 0, 0, 0).words() == "≈ 0–1 % to win, from 100 tries · likely best"
-    assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win, from 100 tries · likely best"
+    assert Estimate(25, 25, 0, 0).words() == "≈ 96–100 % to win · from 25 tries · likely best"
+    assert Estimate(100, 0, 0, 0).words() == "≈ 0–1 % to win · from 100 tries · likely best"
+    assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · from 100 tries · likely best"
+    # the figure comes first, alone before its first " · ": what a Lens's blows count towards is said after it
+    # ("…, 5 % they run, from 58 tries, blows to BODY" read as if the tries were blows)
+    assert Estimate(100, 41, 0, 0).words().partition(" · ")[0] == "≈ 41 % ± 5 to win"
     # a conflict so long that one or two fill the budget: the count, not a chance ("≈ 99–100 %" from one)
     assert Estimate(1, 1, 0, 0).words() == "won 1 of 1 tried, too few to tell · likely best"
     assert Estimate(2, 0, 0, 2).words() == "won 0 of 2 tried (2 undecided), too few to tell · likely best"
     assert Estimate(2, 1, 1, 0).words() == "won 1 of 2 tried (they gave up in 1), too few to tell · likely best"
-    assert Estimate(3, 3, 0, 0).words() == "≈ 72–100 % to win, from 3 tries · likely best"
+    assert Estimate(3, 3, 0, 0).words() == "≈ 72–100 % to win · from 3 tries · likely best"
 
 
 def test_a_group_fight_gets_the_engines_estimate_with_its_error():
@@ -157,7 +160,7 @@ def test_a_group_fight_gets_the_engines_estimate_with_its_error():
     advice = advisor(conflict.view, a1)
     assert len(advice) == 1
     (lens, words), = advice.items()
-    assert words.startswith("≈ ") and " ± " in words and "to win, from 300 tries" in words
+    assert words.startswith("≈ ") and " ± " in words and "to win · from 300 tries" in words
     assert advice == LensAdvisor(budget=None, runs=300)(conflict.view, a1)  # seeded by the state: the same words
     assert rng.getstate() == state  # and the game's dice untouched
     assert (a1.pool.current, a2.pool.current, b.pool.current, conflict.round) == (8, 8, 7, 0)
@@ -377,11 +380,11 @@ def test_an_estimate_where_they_give_up_says_the_win_it_counts_is_outright():
     from solo.story.play.advice import Estimate
 
     assert Estimate(100, 1, 93, 0, 40).words() == ("≈ 1 % ± 1 to win outright, 53 % they give up,"
-                                                   " 40 % they run, from 100 tries · likely best")
+                                                   " 40 % they run · from 100 tries · likely best")
     assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("≈ 0–1 % to win outright, 100 % they"
-                                                                  " walk away, from 100 tries"
+                                                                  " walk away · from 100 tries"
                                                                   " · likely best")
-    assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win, from 100 tries · likely best"  # nobody ran
+    assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · from 100 tries · likely best"  # nobody ran
 
 
 _YARD = '''[adventure]

@@ -26,7 +26,7 @@ minds as twins of the live ones) from a generator seeded by the state, within
 a time budget. That buys about a hundred conflicts, a standard error of some
 five points, so only one Lens gets the estimate: the best one by one round's
 exact odds (what the NPC minds and the greedy bot weigh). It reads
-"≈ 41 % ± 6 to win, from 60 tries" (± one standard error), with the shares in which the
+"≈ 41 % ± 6 to win · from 60 tries" (± one standard error), with the shares in which the
 opponents give up and in which they run (from an argument: walk away), which
 the copies do play: each apart, for an adventure may branch on them otherwise
 than on a win.
@@ -226,7 +226,8 @@ class Estimate:
             text += f", {percent(self.stalemates / self.runs)} undecided"
         # how many were played: a share of fights played out, not odds worked out (a new player read "≈ 59 %",
         # then "≈ 10 %" a round later, as the same kind of number as the exact odds beside them)
-        return f"{text}, from {self.runs} tries · likely best"
+        # its own item, after the shares (and what a Lens's blows count towards, struck_pool_noted)
+        return f"{text} · from {self.runs} tries · likely best"
 
 
 def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIMATE_RUNS,
