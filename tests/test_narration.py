@@ -176,7 +176,9 @@ def test_a_line_that_speaks_of_a_hit_where_a_blow_may_go_aside_says_so(with_adve
 
 def test_a_line_that_speaks_of_rounds_before_is_not_told_in_the_first(with_adventures):
     """'Careful as ever, Sigrun scores.' was told in round 1: a line that says "as ever" or "once again" rests on
-    rounds already fought, and says so (a phase after the opening, or what came before)."""
+    rounds already fought, and says so (a phase after the opening, or what came before). And 'Careful as ever,
+    Olav scores.' came two rounds after 'Olav throws caution away and piles in' and one after he hid his hands
+    (Covert): a habit told of a stance is one the round before showed too (``was``, the same as ``stance``)."""
     habit = re.compile(r"\b(as ever|as always|once again|yet again)\b", re.IGNORECASE)
     lines = _lines(with_adventures, lambda key, line: key[1] not in ("stalemate_failed", "stalemate_tie")
                    and habit.search(line.text))
@@ -185,6 +187,8 @@ def test_a_line_that_speaks_of_rounds_before_is_not_told_in_the_first(with_adven
         phase = line.filters.get("phase")
         assert (phase is not None and "opening" not in phase) or "last" in line.filters, (line.file, line.line,
                                                                                           line.text)
+        if "stance" in line.filters:
+            assert line.filters.get("was") == line.filters["stance"], (line.file, line.line, line.text)
 
 
 def test_a_round_told_as_a_heavy_blow_is_one(with_adventures):

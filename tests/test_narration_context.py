@@ -780,3 +780,21 @@ def test_a_blow_to_composure_in_a_fight_is_not_told_as_flesh(monkeypatch):
     assert all(kind is None for _, pool, kind in blows if pool in (None, "BODY"))
     ends = [(event, kind) for event, _, kind, struck_aside in told if struck_aside]
     assert ends and all(kind == "generic" for _, kind in ends), ends
+
+
+def test_careful_as_ever_follows_a_careful_round():
+    """Before (seed 0): 'Olav throws caution away and piles in' (round 1), a Covert round, then 'Careful as ever,
+    Olav scores.' as his first Cautious round went his way. A habit is told only of one the round before showed."""
+    wary = {lens for lens, stance in LENS_STANCE.items() if stance == "wary"}
+    told = 0
+    for seed in range(0, 160, 4):  # combat duels
+        _, events, passages = told_duel("combat", seed)
+        names = {e["id"]: e["name"].split()[0] for ev in events if ev.kind == "conflict_start"
+                 for e in ev["participants"]}
+        rounds = rounds_of(events)
+        for p in passages:
+            for pid, name in names.items():
+                if f"Careful as ever, {name} scores." in p.text:
+                    told += 1
+                    assert rounds[p.round].get(pid) in wary and rounds[p.round - 1].get(pid) in wary, (seed, p.text)
+    assert told >= 3

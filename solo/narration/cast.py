@@ -72,6 +72,7 @@ class Person:
     leaving: bool = False  # declared Quick to get away this round
     exiting: bool = False  # declared this round that it yields or runs (exit_offer): its plea is told
     shown: str | None = None  # the stance its told declaration showed (docs/narration.md, "Filters")
+    was: str | None = None  # the stance it showed the round before (None: it declared nothing told then)
     target: int | None = None  # this round's roll: its target, face and success
     roll: int | None = None
     success: bool | None = None

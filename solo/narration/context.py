@@ -38,6 +38,7 @@ CONDITIONS = ("unhurt", "hurt", "wavering", "breaking")
 #: A filter's name and the values it may take; ``None``: any lower-case word (an adventure's settings).
 FILTERS: dict[str, tuple[str, ...] | None] = {
     "stance": STANCES,  # the stance the actor's declaration showed this round
+    "was": STANCES,  # the stance the actor's declaration showed the round before ("careful as ever")
     "foe": STANCES,  # the stance the target's declaration showed
     "shows": STANCES,  # a declaration's claim: the stance it shows (default: its Lens's, LENS_STANCE)
     "blow": ("none", "light", "heavy", "final"),  # the damage this beat deals; final = it empties the Pool

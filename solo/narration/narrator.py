@@ -260,8 +260,9 @@ class Narrator:
         """What the filters of a line about ``actor`` and ``target`` are matched against, now."""
         known: dict[str, str | None] = {"phase": self._phase(cast)}
         if actor is not None:
-            known.update(stance=actor.shown, role=actor.role, manner=actor.manner if not actor.pc else None,
-                         weapon=self._weapon_kind(cast, actor), last=_last(actor), mood=_mood(cast, actor),
+            known.update(stance=actor.shown, was=actor.was, role=actor.role,
+                         manner=actor.manner if not actor.pc else None, weapon=self._weapon_kind(cast, actor),
+                         last=_last(actor), mood=_mood(cast, actor),
                          body=actor.body, lens=actor.lens if cast.round > 0 else None, spent=_spent(actor),
                          state=actor.condition)
         if target is not None:
@@ -433,6 +434,7 @@ class Narrator:
         if d.get("round_limit"):
             cast.round_limit = int(d["round_limit"])
         for p in cast.persons.values():
+            p.was = p.shown
             p.lens, p.leaving, p.shown, p.target, p.roll, p.success = "none", False, None, None, None, None
             p.exiting = False
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
