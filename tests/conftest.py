@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from solo.collector import tune
@@ -34,6 +35,10 @@ settings.load_profile("solo")
 _HYPOTHESIS_HOME = pytest.StashKey[Path]()
 #: That folder, handed by the process that made it to the processes it starts (the xdist workers).
 HYPOTHESIS_HOME_ENV = "SOLO_TEST_HYPOTHESIS_HOME"
+#: The alphabet of ``st.text()`` by default (every character UTF-8 can encode: all but the surrogates), as the
+#: same intervals by category: ``st.text()`` names it by codec, and Hypothesis works the codec out character by
+#: character, 1.3 s of CPU in each process that meets it first (tests/test_conftest_alphabet.py holds the two equal).
+TEXT_ALPHABET = st.characters(exclude_categories=("Cs",))
 
 
 _BYTECODE_HOME = pytest.StashKey[Path]()
@@ -105,8 +110,9 @@ def end_workers_quickly(config) -> None:
 def pytest_configure(config):
     """One temporary folder for Hypothesis's caches, shared by the run's processes and removed at its end.
 
-    Its Unicode tables for ``st.text()`` take 1.3 s of CPU to work out: a worker that finds them written by the
-    other reads them instead (xdist workers start after this hook and inherit the folder's name).
+    A table one worker works out is read by the other (xdist workers start after this hook and inherit the
+    folder's name). The slowest, ``st.text()``'s walk over every code point for its codec (1.3 s of CPU), is not
+    asked for at all: the suite's text strategies draw from ``TEXT_ALPHABET``, the same characters by category.
     """
     share_bytecode(config)
     end_workers_quickly(config)

@@ -6,6 +6,7 @@ import math
 
 import pytest
 import tomli
+from conftest import TEXT_ALPHABET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -129,9 +130,9 @@ scalars = (
     st.integers(min_value=-(2**63), max_value=2**63 - 1)
     | st.floats(allow_nan=False)
     | st.booleans()
-    | st.text(max_size=20)
+    | st.text(TEXT_ALPHABET, max_size=20)
 )
-keys = st.text(max_size=8)
+keys = st.text(TEXT_ALPHABET, max_size=8)
 values = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=6),
