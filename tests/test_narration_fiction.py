@@ -233,6 +233,30 @@ def test_the_pursuer_never_pleads_as_if_caught(templates):
                 assert "caught" not in _t.text
 
 
+#: What only a speaker who is held, struck or chased says: nobody pleads so across a table.
+HELD = re.compile(r"never see me again|hold off|shove|\bow\b|hurt me|spoil a face", re.IGNORECASE)
+
+
+def test_a_plea_in_an_argument_is_not_a_captive_s(templates):
+    """Before, at Kaldskard's toll (three players, seed 7): Ragna, arguing that the party pay to pass, said '"Let me
+    go. You will never see me again," Ragna says flatly.' Nobody holds anyone in an argument: speech that speaks
+    of being held or struck says [physical:yes], and no social conflict tells it."""
+    speech = [t for (_scope, event, _variant), lines in templates.lines.items()
+              if event in ("plea", "bargain", "taunt") for t in lines if HELD.search(t.text)]
+    assert len(speech) >= 5
+    for t in speech:
+        assert t.filters.get("physical") == frozenset({"yes"}), t.text
+    pleas = 0
+    for seed in range(40):
+        events = fight("social", seed, minded=True)
+        narrator, _ = told(templates, events, seed)
+        for _rnd, event, t, _actor, _target in narrator.picks:
+            if event in ("plea", "bargain"):
+                pleas += 1
+                assert not HELD.search(t.text), (seed, t.text)
+    assert pleas >= 5
+
+
 def test_a_fumble_nobody_profits_from_is_a_near_miss(templates):
     """Before: "A blunder: Espen hands Siri the moment on a plate. Nothing gets through on either side."."""
     told_as = []
