@@ -3,8 +3,9 @@
 The hand layout exists for speed (a grid measures every cell: about 3 ms a menu); it is only right if a
 player cannot tell the two apart. Both are rendered at the same width, without colour and with it, and
 compared character by character with the style each character is drawn in. Where the hand layout declines
-(a column but the last that must be narrowed, an empty column before the last, a wide character) the grid is
-used and there is nothing to compare. A Lens menu's details, wrapped below each other, are laid out by hand.
+(the numbers' column that must be narrowed, an empty column before the last, a wide character) the grid is
+used and there is nothing to compare. A Lens menu's details, wrapped below each other, are laid out by hand,
+and so is a menu whose labels must wrap too.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from solo.ui.prompt import Joined, menu_lines, menu_table, unbroken
+from solo.ui.prompt import Joined, _grid_menu, menu_lines, menu_table, unbroken
 
 WORDS = ["Go", "left", "right", "along", "the", "quay", "Ask", "Marit", "about", "her", "brother", "41 %",
          "≈ 12", "± 6", "Gö", "漢字", "é\u0301", "naïve", "—", "(an hour)", "Combat", "+10", "🙂", "x"]
@@ -94,6 +95,14 @@ def _drawn(renderable, width: int, colour: bool) -> tuple[str | None, list[tuple
     return None if colour else out.getvalue(), styled
 
 
+def _in_colour(renderable, width: int, **options) -> str:
+    """What the console sends a terminal in colour for ``renderable``, escape codes and all."""
+    out = io.StringIO()
+    Console(file=out, width=width, force_terminal=True, color_system="truecolor",
+            legacy_windows=False).print(renderable, **options)
+    return out.getvalue()
+
+
 @settings(max_examples=300, deadline=None)
 @given(menus(), st.integers(20, 140))
 # a combining accent (no cell) and an emoji (two) in one cell: its length is its width, yet it is not plain
@@ -111,6 +120,11 @@ def test_the_hand_laid_menu_is_the_grid_character_for_character(rows, width):
             assert hand_text == grid_text
         assert [c for c, _ in hand_styles] == [c for c, _ in grid_styles]
         assert [s or None for _, s in hand_styles] == [s or None for _, s in grid_styles]
+    # a menu whose columns but the last are narrowed is laid out as the grid draws it, segment for segment: the
+    # same bytes in colour too (a cell and its gutter are two segments, each with its own escape codes)
+    grid_laid = _grid_menu(rows, styles, width)
+    if grid_laid is not None:
+        assert _in_colour(grid_laid, width) == _in_colour(menu_table(rows, styles), width)
 
 
 @settings(max_examples=200, deadline=None)
@@ -122,8 +136,13 @@ def test_a_menu_whose_details_wrap_is_the_grid_character_for_character(rows, wid
 def test_the_hand_layout_declines_what_it_cannot_lay_out():
     rows = [[Text("1."), Text("Wade across the river where it is shallowest"), Joined("an hour")]]
     styles = ["bold yellow", None, "dim"]
-    assert menu_lines(rows, styles, 30) is None  # it must wrap
     assert menu_lines(rows, styles, 60) is not None
+    assert menu_lines(rows, styles, 30).plain.splitlines() == [  # the label wraps, and the details beside it
+        "1.  Wade across the    an hour",
+        "    river where it is         ",
+        "    shallowest                ",
+    ]
+    assert menu_lines(rows, styles, 5) is None  # the numbers' column would be narrowed
     empty_label = [[Text("1."), Text(""), Joined("an hour")]]
     assert menu_lines(empty_label, styles, 60) is None
     wide = [[Text("1."), Text("Ask about 漢字"), Joined("")]]

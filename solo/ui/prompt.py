@@ -148,6 +148,40 @@ def _one_cell_each(text: str) -> bool:
     return all(get_character_cell_size(ch) == 1 for ch in text)
 
 
+def _grid_widths(widths: list[int], width: int) -> list[int] | None:
+    """The columns' widths (without gutters) as the grid lays out columns of these natural ``widths`` at
+    ``width``, by rich's own reckoning: when they do not fit, ``Table._collapse_widths`` (the widest narrowed
+    first, then the widest two …), then ``ratio_reduce`` on every column, and each measured again. None where
+    that narrows the right-aligned first column, leaves a column before the last without a cell, or still
+    does not fit."""
+    from rich._ratio import ratio_reduce
+
+    last = len(widths) - 1
+    # as the grid measures them: each column with its gutter, none wider than the whole, an empty one a cell wide
+    padded = [min(w + (GUTTER if c < last else 0), width) or 1 for c, w in enumerate(widths)]
+    if sum(padded) <= width:
+        return [w - (GUTTER if c < last else 0) for c, w in enumerate(padded)]
+    padded = Table._collapse_widths(padded, [True] * len(padded), width)
+    if sum(padded) > width:  # the grid's last resort: every column narrowed alike
+        padded = ratio_reduce(sum(padded) - width, [1] * len(padded), padded, padded)
+    # measured again at those widths: a column is as wide as its widest cell, so an empty last column keeps none
+    narrowed = [min(w - (GUTTER if c < last else 0), widths[c]) for c, w in enumerate(padded)]
+    if narrowed[0] < widths[0] or min(narrowed[:-1]) < 1 or sum(narrowed) + GUTTER * last > width:
+        return None
+    return narrowed
+
+
+def _put(out: Text, piece: Text | str, style: str | None) -> None:
+    """``piece`` added to a hand-laid menu, with its column's style under it (gutter or blank included)."""
+    start = len(out)
+    if isinstance(piece, Text):
+        out.append_text(piece)
+    else:
+        out.append(piece)
+    if style:
+        out.stylize_before(style, start, len(out))
+
+
 def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
                console: Console | None = None) -> Text | None:
     """The menu as :func:`menu_table` lays it out at ``width``, or None where the grid must lay it out itself.
@@ -159,8 +193,9 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     of it. When the rows do not fit, the grid narrows its widest column first; while that is the last column
     alone (the details of a Lens menu: "44 % to win, 48 % undecided …") and narrowing it is enough, its cells
     are wrapped as the grid wraps them (their own ``wrap``, left-justified, an ellipsis for a word too long) and
-    the other columns left blank, in their style, on the lines below. tests/test_prompt_menu.py holds the two
-    to the same characters in the same styles.
+    the other columns left blank, in their style, on the lines below; when another column is narrowed too,
+    :func:`_grid_menu` lays the menu out. tests/test_prompt_menu.py holds the two to the same characters in
+    the same styles.
     """
     count = len(styles)
     if any(not _one_cell_each(cell.plain) or cell.justify or cell.overflow or cell.no_wrap
@@ -177,39 +212,66 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     if excess > 0:
         # the grid's columns with their gutters; it takes the excess off the widest, then off the widest two …
         others = max((w + GUTTER for w in widths[:-1]), default=0)
-        if count < 2 or widths[-1] - others < excess:
-            return None  # another column would be narrowed too
+        if count < 2:
+            return None
+        if widths[-1] - others < excess:  # another column is narrowed too
+            return _grid_menu(rows, styles, width, console)
         widths[-1] -= excess
         if console is None:
             console = Console(width=width)
         wrapped = [list(row[-1].wrap(console, widths[-1], justify="left", overflow="ellipsis")) for row in rows]
     out = Text(no_wrap=True)  # every line fits: dividing the lines again would find nothing to break
-
-    def put(piece: Text | str, style: str | None) -> None:
-        """``piece`` added, with its column's style under it (gutter or blank included)."""
-        start = len(out)
-        if isinstance(piece, Text):
-            out.append_text(piece)
-        else:
-            out.append(piece)
-        if style:
-            out.stylize_before(style, start, len(out))
-
     for r, row in enumerate(rows):
         if r:
             out.append("\n")
         for c, cell in enumerate(row):
             gutter = " " * GUTTER if c < count - 1 else ""
             if wrapped is not None and c == count - 1:
-                put(wrapped[r][0], styles[c])  # padded to the column's width by the wrap itself
+                _put(out, wrapped[r][0], styles[c])  # padded to the column's width by the wrap itself
                 continue
             pad = Text(" " * (widths[c] - len(cell.plain)), style=cell.style)
-            put(Text.assemble(pad, cell, gutter) if c == 0 else Text.assemble(cell, pad, gutter), styles[c])
+            _put(out, Text.assemble(pad, cell, gutter) if c == 0 else Text.assemble(cell, pad, gutter), styles[c])
         for line in wrapped[r][1:] if wrapped is not None else ():
             out.append("\n")
             for c in range(count - 1):  # the grid's blank cell: the column's width and gutter, in its style
-                put(" " * (widths[c] + GUTTER), styles[c])
-            put(line, styles[-1])
+                _put(out, " " * (widths[c] + GUTTER), styles[c])
+            _put(out, line, styles[-1])
+    return out
+
+
+def _grid_menu(rows: list[list[Text]], styles: list[str | None], width: int,
+               console: Console | None = None) -> Text | None:
+    """A menu that passes :func:`menu_lines`'s checks, laid out as the grid lays it out segment for segment,
+    or None where :func:`_grid_widths` declines.
+
+    Each cell is wrapped by its own ``wrap`` at its column's width as the grid wraps it (the numbers
+    right-justified, the others left, an ellipsis for a word too long), and its gutter is a piece of its own: the
+    grid draws a cell's lines and its padding as separate segments, and a terminal is sent each styled segment
+    with its own escape codes, so the bytes in colour are the grid's too. (:func:`menu_lines` draws a cell and
+    its gutter as one segment, as it always has: the menus it lays out itself print as they always printed.) A
+    row is as tall as its tallest cell; below a shorter cell, the grid's blank, the column's width and gutter
+    in its style.
+    """
+    widths = _grid_widths([max(len(row[c].plain) for row in rows) for c in range(len(styles))], width)
+    if widths is None:
+        return None
+    console = console or Console(width=width)
+    last = len(styles) - 1
+    out = Text(no_wrap=True)  # every line fits: dividing the lines again would find nothing to break
+    for r, row in enumerate(rows):
+        cells = [cell.wrap(console, widths[c], justify="right" if c == 0 else "left", overflow="ellipsis")
+                 for c, cell in enumerate(row)]
+        for k in range(max(len(lines) for lines in cells)):
+            if r or k:
+                out.append("\n")
+            for c, lines in enumerate(cells):
+                gutter = " " * GUTTER if c < last else ""
+                if k < len(lines):
+                    _put(out, lines[k], styles[c])
+                    if gutter:
+                        _put(out, gutter, styles[c])
+                else:
+                    _put(out, " " * widths[c] + gutter, styles[c])
     return out
 
 
