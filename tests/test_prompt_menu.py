@@ -83,15 +83,17 @@ _lens_labels = st.lists(st.sampled_from(_narrow_words), min_size=1, max_size=2)
 _lens_details = st.lists(st.sampled_from([*_narrow_words, LONG]), max_size=25)
 
 
-def _drawn(renderable, width: int, colour: bool) -> tuple[str | None, list[tuple[str, object]]]:
+def _drawn(renderable, width: int, colour: bool, **options) -> tuple[str | None, list[tuple[str, object]]]:
     """The text the console prints, and each character the renderable is drawn as with its style. The text is
-    compared without colour only, so it is printed only then (printed in colour, it was thrown away)."""
+    compared without colour only, so it is printed only then (printed in colour, it was thrown away).
+    ``options``: the print's (the hand layout is printed with ``no_wrap``, as TerminalDecider.show prints it)."""
     out = io.StringIO()
     console = Console(file=out, width=width, force_terminal=colour, color_system="truecolor" if colour else None,
                       legacy_windows=False)
     if not colour:
-        console.print(renderable)
-    styled = [(ch, segment.style) for segment in console.render(renderable) for ch in segment.text]
+        console.print(renderable, **options)
+    styled = [(ch, segment.style) for segment in console.render(renderable, console.options.update(**options))
+              for ch in segment.text]
     return None if colour else out.getvalue(), styled
 
 
@@ -115,7 +117,7 @@ def test_the_hand_laid_menu_is_the_grid_character_for_character(rows, width):
         return
     for colour in (False, True):
         grid_text, grid_styles = _drawn(menu_table(rows, styles), width, colour)
-        hand_text, hand_styles = _drawn(lines, width, colour)
+        hand_text, hand_styles = _drawn(lines, width, colour, no_wrap=True)
         if not colour:
             assert hand_text == grid_text
         assert [c for c, _ in hand_styles] == [c for c, _ in grid_styles]
@@ -124,7 +126,7 @@ def test_the_hand_laid_menu_is_the_grid_character_for_character(rows, width):
     # same bytes in colour too (a cell and its gutter are two segments, each with its own escape codes)
     grid_laid = _grid_menu(rows, styles, width)
     if grid_laid is not None:
-        assert _in_colour(grid_laid, width) == _in_colour(menu_table(rows, styles), width)
+        assert _in_colour(grid_laid, width, no_wrap=True) == _in_colour(menu_table(rows, styles), width)
 
 
 @settings(max_examples=200, deadline=None)

@@ -78,7 +78,11 @@ class TerminalDecider:
                     row.append(joined(chance_cell(option, common)))
                 rows.append([*row, Joined(unbroken(one_line(option.detail)))])
             styles = ["bold yellow", *[None] * (len(rows[0]) - 2), "dim"]
-            self.console.print(menu_lines(rows, styles, self.console.width, self.console) or menu_table(rows, styles))
+            menu = menu_lines(rows, styles, self.console.width, self.console)
+            if menu is None:
+                self.console.print(menu_table(rows, styles))
+            else:  # print joins the Text anew, without its no_wrap: said again, its lines are not divided again
+                self.console.print(menu, no_wrap=True)
 
     def _ask(self, question: Question) -> None:
         """The question, its menu and what Enter takes."""
@@ -257,7 +261,7 @@ def _grid_menu(rows: list[list[Text]], styles: list[str | None], width: int,
         return None
     console = console or Console(width=width)
     last = len(styles) - 1
-    out = Text(no_wrap=True)  # every line fits: dividing the lines again would find nothing to break
+    out = Text(no_wrap=True)  # every line fits (no wider than ``width``): dividing them again would find no break
     for r, row in enumerate(rows):
         cells = [cell.wrap(console, widths[c], justify="right" if c == 0 else "left", overflow="ellipsis")
                  for c, cell in enumerate(row)]
