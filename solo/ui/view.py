@@ -91,6 +91,24 @@ def between_words(text: Text, width: int) -> Text:
     return Text("\n").join(lines)
 
 
+def steady_size(console: Console) -> None:
+    """Keep a console whose width is fixed (``Console(width=…)``, or COLUMNS in the environment) at the height it
+    has now, so that its size is no longer looked up at every print.
+
+    Rich returns a size it was given at once only when both the width and the height were given; with the width
+    alone it asks the operating system for the terminal's size (three streams tried) and reads the environment
+    again at every print, and more than once a print (``Console.size``: a fifth of printing a short line), only
+    to keep the width it was given. Nothing solo prints reads the height (no pager, no live display), so keeping
+    it changes no output, and a console that follows the terminal's width (none given) is left to follow it.
+    Rich's dumb-terminal size and its legacy-Windows width take another way through ``Console.size``: those
+    consoles are left alone too.
+    """
+    fixed = console._width  # rich keeps no public note of whether the width was given
+    if fixed is None or console._height is not None or console.legacy_windows or console.is_dumb_terminal:
+        return
+    console.size = (fixed, console.size.height)
+
+
 def _between_questions(e: Event) -> bool:
     """Whether an event is only the chances a menu is about to show (emitted before each menu, shown by it): it
     does not move the game on, so the question that follows is still part of the same decision."""
@@ -99,6 +117,7 @@ def _between_questions(e: Event) -> bool:
 
 class TerminalView:
     def __init__(self, console: Console, *, explain: bool = False) -> None:
+        steady_size(console)
         self.console = console
         self.explain = explain
         self.pronouns: dict[str, str] = {}
