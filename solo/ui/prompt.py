@@ -40,6 +40,7 @@ class TerminalDecider:
         self.tries = tries if tries is not None or reader is not None else (None if _tty() else PIPED_TRIES)
         self.meta = meta
         self.player_of = player_of or (lambda name: None)
+        self._headers: dict[str, Text] = {}  # each header's markup as the console renders it (see show)
 
     def header(self, question: Question) -> str:
         from rich.markup import escape
@@ -54,8 +55,21 @@ class TerminalDecider:
             return f"{turn}[bold cyan]{actor}[/] declares: [bold]{prompt}[/]"
         return f"{turn}[bold cyan]{actor}[/] — [bold]{prompt}[/]"
 
+    def _header_text(self, question: Question) -> Text:
+        """The question's header as ``console.print`` makes it of :meth:`header`'s markup (``render_str``, with
+        the console's own markup, emoji and highlighting), made once a header: a game asks the same few
+        questions again and again, and reading the markup was more than a quarter of printing it. Printing
+        the Text it made leaves it as it was, so it is printed again as it stands."""
+        markup = "\n" + self.header(question)
+        text = self._headers.get(markup)
+        if text is None:
+            if len(self._headers) >= HEADERS_KEPT:  # open play's prompts keep changing: a bounded few are kept
+                self._headers.clear()
+            text = self._headers[markup] = self.console.render_str(markup)
+        return text
+
     def show(self, question: Question) -> None:
-        self.console.print("\n" + self.header(question))
+        self.console.print(self._header_text(question))
         before = declared_before(question) if question.kind == LENS else ""
         if before:  # what the menu's odds already rest on
             self.console.print(Text("  " + before, style="dim"))
@@ -130,6 +144,8 @@ class TerminalDecider:
 #: Said under the first answer a question refuses, where commands may be typed at the prompt.
 HELP_HINT = "Type 'help' to see the commands you can type at any prompt."
 LABEL_LIMIT = 300  # characters of one option shown in a menu
+#: Headers whose rendered markup a decider keeps (TerminalDecider._header_text).
+HEADERS_KEPT = 256
 #: Spaces between two columns of a menu.
 GUTTER = 2
 
