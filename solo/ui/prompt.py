@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Literal
 
 from rich.cells import get_character_cell_size
 from rich.console import Console
@@ -259,12 +260,26 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     return out
 
 
+def _wrapped(cell: Text, console: Console, width: int, justify: Literal["left", "right"]) -> list[Text]:
+    """``cell``'s lines as its own ``wrap`` makes them at ``width`` (an ellipsis for a word too long). A cell
+    that fits is the wrap's one line without the wrap: its copy padded with spaces in its own style on the
+    side ``justify`` leaves (most cells of a menu fit, and the wrap looks for breaks in each)."""
+    if len(cell.plain) > width:
+        return list(cell.wrap(console, width, justify=justify, overflow="ellipsis"))
+    line = cell.copy()
+    if justify == "right":
+        line.pad_left(width - len(line.plain))
+    else:
+        line.pad_right(width - len(line.plain))
+    return [line]
+
+
 def _grid_menu(rows: list[list[Text]], styles: list[str | None], width: int,
                console: Console | None = None) -> Text | None:
     """A menu that passes :func:`menu_lines`'s checks, laid out as the grid lays it out segment for segment,
     or None where :func:`_grid_widths` declines.
 
-    Each cell is wrapped by its own ``wrap`` at its column's width as the grid wraps it (the numbers
+    Each cell is wrapped at its column's width as the grid wraps it (:func:`_wrapped`: the numbers
     right-justified, the others left, an ellipsis for a word too long), and its gutter is a piece of its own: the
     grid draws a cell's lines and its padding as separate segments, and a terminal is sent each styled segment
     with its own escape codes, so the bytes in colour are the grid's too. (:func:`menu_lines` draws a cell and
@@ -279,8 +294,7 @@ def _grid_menu(rows: list[list[Text]], styles: list[str | None], width: int,
     last = len(styles) - 1
     out = Text(no_wrap=True)  # every line fits (no wider than ``width``): dividing them again would find no break
     for r, row in enumerate(rows):
-        cells = [cell.wrap(console, widths[c], justify="right" if c == 0 else "left", overflow="ellipsis")
-                 for c, cell in enumerate(row)]
+        cells = [_wrapped(cell, console, widths[c], "right" if c == 0 else "left") for c, cell in enumerate(row)]
         for k in range(max(len(lines) for lines in cells)):
             if r or k:
                 out.append("\n")
