@@ -18,7 +18,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from solo.ui.prompt import Joined, _grid_menu, menu_lines, menu_table, unbroken
+from solo.ui.prompt import Joined, _grid_menu, grid_lines, menu_lines, menu_table, unbroken
 
 WORDS = ["Go", "left", "right", "along", "the", "quay", "Ask", "Marit", "about", "her", "brother", "41 %",
          "≈ 12", "± 6", "Gö", "漢字", "é\u0301", "naïve", "—", "(an hour)", "Combat", "+10", "🙂", "x"]
@@ -144,7 +144,7 @@ def test_the_hand_layout_declines_what_it_cannot_lay_out():
         "    river where it is         ",
         "    shallowest                ",
     ]
-    assert menu_lines(rows, styles, 5) is None  # the numbers' column would be narrowed
+    assert menu_lines(rows, styles, 5) is None  # no room left for the numbers
     empty_label = [[Text("1."), Text(""), Joined("an hour")]]
     assert menu_lines(empty_label, styles, 60) is None
     wide = [[Text("1."), Text("Ask about 漢字"), Joined("")]]
@@ -187,3 +187,45 @@ def test_most_menus_a_game_shows_are_laid_out_by_hand(monkeypatch):
                for i, (k, label, target, detail) in enumerate(lenses, 1)]
     decider.show(Question(kind="lens", prompt="choose a Lens", actor="Espen", options=options))
     assert shown == [] and "undecided after round 12" in " ".join(out.getvalue().split())
+
+
+#: A round table's cells: names, Lenses (often none), rolls, verdicts, blows, and the target's parts, which are
+#: long and fold.
+_round_cells = [st.sampled_from(["Espen", "Signe Hald", "the old lock", "Åsa", "a very long name for a bandit"]),
+                st.sampled_from(["", "Cautious", "Aggressive", "Flamboyant"]),
+                st.sampled_from(["07 / 45", "98 / 30", "45→12 / 45"]),
+                st.sampled_from(["success", "failure", "exceptional success", "success (Luck)"]),
+                st.sampled_from(["", "sword 1d8+1", "fists 1d3", "a long and heavy two-handed axe 2d6"]),
+                st.lists(st.sampled_from([*_narrow_words, LONG, "Combat 45", "-20 Cautious", "+10"]), max_size=12)]
+
+
+@st.composite
+def round_rows(draw):
+    rows = []
+    for _ in range(draw(st.integers(1, 5))):
+        name, lens, roll, verdict, blow, parts = (draw(s) for s in _round_cells)
+        rows.append([Text(name), Text(lens), Text(roll), Text(verdict, style=draw(st.sampled_from(["green", "red"]))),
+                     Text(blow), Text(" ".join(parts), style="dim")])
+    return rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(round_rows(), st.integers(10, 160))
+def test_a_round_table_laid_out_by_hand_is_the_table_byte_for_byte(rows, width):
+    """The view prints a round's rolls as grid_lines lays them out; where it does, the bytes are the table's,
+    without colour and in colour."""
+    from solo.ui.view import ROUND_COLUMNS, round_table
+
+    laid = grid_lines(rows, ROUND_COLUMNS, width)
+    if laid is None:
+        return
+    for colour in (False, True):
+        out = io.StringIO()
+        console = Console(file=out, width=width, force_terminal=colour, color_system="truecolor" if colour else None,
+                          legacy_windows=False)
+        console.print(round_table(rows))
+        table = out.getvalue()
+        out.seek(0)
+        out.truncate()
+        console.print(laid, no_wrap=True)
+        assert out.getvalue() == table

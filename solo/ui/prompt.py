@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from rich.cells import get_character_cell_size
@@ -169,25 +170,37 @@ def _one_cell_each(text: str) -> bool:
     return all(get_character_cell_size(ch) == 1 for ch in text)
 
 
-def _grid_widths(widths: list[int], width: int) -> list[int] | None:
-    """The columns' widths (without gutters) as the grid lays out columns of these natural ``widths`` at
+@dataclass(frozen=True)
+class GridColumn:
+    """A column of a rich Table without lines, as :func:`grid_lines` lays it out: the spaces before and after
+    each cell (the table's padding where it falls on this column), how a cell is justified and cut, and the
+    column's style under all of it."""
+
+    left: int = 0
+    right: int = 0
+    justify: Literal["left", "right"] = "left"
+    overflow: Literal["ellipsis", "fold"] = "ellipsis"
+    style: str | None = None
+
+
+def _grid_widths(natural: list[int], columns: list[GridColumn], width: int) -> list[int] | None:
+    """The columns' widths (without their padding) as the table lays out cells as wide as ``natural`` at
     ``width``, by rich's own reckoning: when they do not fit, ``Table._collapse_widths`` (the widest narrowed
     first, then the widest two …), then ``ratio_reduce`` on every column, and each measured again. None where
-    that narrows the right-aligned first column, leaves a column before the last without a cell, or still
-    does not fit."""
+    that leaves a narrowed column without a cell, or still does not fit."""
     from rich._ratio import ratio_reduce
 
-    last = len(widths) - 1
-    # as the grid measures them: each column with its gutter, none wider than the whole, an empty one a cell wide
-    padded = [min(w + (GUTTER if c < last else 0), width) or 1 for c, w in enumerate(widths)]
+    pads = [column.left + column.right for column in columns]
+    # as the table measures them: each column with its padding, none wider than the whole, an empty one a cell wide
+    padded = [min(w + pad, width) or 1 for w, pad in zip(natural, pads)]
     if sum(padded) <= width:
-        return [w - (GUTTER if c < last else 0) for c, w in enumerate(padded)]
+        return [w - pad for w, pad in zip(padded, pads)]
     padded = Table._collapse_widths(padded, [True] * len(padded), width)
-    if sum(padded) > width:  # the grid's last resort: every column narrowed alike
+    if sum(padded) > width:  # the table's last resort: every column narrowed alike
         padded = ratio_reduce(sum(padded) - width, [1] * len(padded), padded, padded)
-    # measured again at those widths: a column is as wide as its widest cell, so an empty last column keeps none
-    narrowed = [min(w - (GUTTER if c < last else 0), widths[c]) for c, w in enumerate(padded)]
-    if narrowed[0] < widths[0] or min(narrowed[:-1]) < 1 or sum(narrowed) + GUTTER * last > width:
+    # measured again at those widths: a column is as wide as its widest cell, so an empty column keeps none
+    narrowed = [min(w - pad, n) for w, pad, n in zip(padded, pads, natural)]
+    if any(w < 1 and n for w, n in zip(narrowed, natural)) or sum(narrowed) + sum(pads) > width:
         return None
     return narrowed
 
@@ -260,12 +273,13 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     return out
 
 
-def _wrapped(cell: Text, console: Console, width: int, justify: Literal["left", "right"]) -> list[Text]:
-    """``cell``'s lines as its own ``wrap`` makes them at ``width`` (an ellipsis for a word too long). A cell
-    that fits is the wrap's one line without the wrap: its copy padded with spaces in its own style on the
-    side ``justify`` leaves (most cells of a menu fit, and the wrap looks for breaks in each)."""
+def _wrapped(cell: Text, console: Console, width: int, justify: Literal["left", "right"],
+             overflow: Literal["ellipsis", "fold"] = "ellipsis") -> list[Text]:
+    """``cell``'s lines as its own ``wrap`` makes them at ``width``. A cell that fits is the wrap's one line
+    without the wrap: its copy padded with spaces in its own style on the side ``justify`` leaves (most cells
+    fit, and the wrap looks for breaks in each)."""
     if len(cell.plain) > width:
-        return list(cell.wrap(console, width, justify=justify, overflow="ellipsis"))
+        return list(cell.wrap(console, width, justify=justify, overflow=overflow))
     line = cell.copy()
     if justify == "right":
         line.pad_left(width - len(line.plain))
@@ -274,39 +288,57 @@ def _wrapped(cell: Text, console: Console, width: int, justify: Literal["left", 
     return [line]
 
 
-def _grid_menu(rows: list[list[Text]], styles: list[str | None], width: int,
+def grid_lines(rows: list[list[Text]], columns: list[GridColumn], width: int,
                console: Console | None = None) -> Text | None:
-    """A menu that passes :func:`menu_lines`'s checks, laid out as the grid lays it out segment for segment,
-    or None where :func:`_grid_widths` declines.
+    """``rows`` as a rich Table without lines (a grid, or a table with ``box=None`` and no header) lays them out
+    at ``width``, segment for segment, or None where the table must lay them out itself: a character that is
+    not one cell wide, a cell with a justification, overflow or no_wrap of its own, a right-justified cell with
+    spaces at its end (the table strips them), a column narrowed to nothing (:func:`_grid_widths`).
 
-    Each cell is wrapped at its column's width as the grid wraps it (:func:`_wrapped`: the numbers
-    right-justified, the others left, an ellipsis for a word too long), and its gutter is a piece of its own: the
-    grid draws a cell's lines and its padding as separate segments, and a terminal is sent each styled segment
-    with its own escape codes, so the bytes in colour are the grid's too. (:func:`menu_lines` draws a cell and
-    its gutter as one segment, as it always has: the menus it lays out itself print as they always printed.) A
-    row is as tall as its tallest cell; below a shorter cell, the grid's blank, the column's width and gutter
-    in its style.
+    A table measures and wraps every cell through rich's general machinery, a few milliseconds a table. Here
+    each cell is wrapped at its column's width as the table wraps it (:func:`_wrapped`), and its padding on
+    either side is a piece of its own: the table draws a cell's lines and its padding as separate segments, and
+    a terminal is sent each styled segment with its own escape codes, so the bytes in colour are the table's
+    too. A row is as tall as its tallest cell; below a shorter cell, the table's blank, the column's whole
+    width in its style. tests/test_prompt_menu.py holds the two to the same bytes.
     """
-    widths = _grid_widths([max(len(row[c].plain) for row in rows) for c in range(len(styles))], width)
+    if any(not _one_cell_each(cell.plain) or cell.justify or cell.overflow or cell.no_wrap
+           for row in rows for cell in row):
+        return None
+    if any(column.justify == "right" and row[c].plain != row[c].plain.rstrip()
+           for row in rows for c, column in enumerate(columns)):
+        return None
+    widths = _grid_widths([max((len(row[c].plain) for row in rows), default=0) for c in range(len(columns))],
+                          columns, width)
     if widths is None:
         return None
     console = console or Console(width=width)
-    last = len(styles) - 1
     out = Text(no_wrap=True)  # every line fits (no wider than ``width``): dividing them again would find no break
     for r, row in enumerate(rows):
-        cells = [_wrapped(cell, console, widths[c], "right" if c == 0 else "left") for c, cell in enumerate(row)]
-        for k in range(max(len(lines) for lines in cells)):
+        # a column with no width renders no line at all (rich renders nothing at a width under one cell)
+        cells = [_wrapped(cell, console, widths[c], column.justify, column.overflow) if widths[c] else []
+                 for c, (cell, column) in enumerate(zip(row, columns))]
+        for k in range(max(1, *(len(lines) for lines in cells))):
             if r or k:
                 out.append("\n")
-            for c, lines in enumerate(cells):
-                gutter = " " * GUTTER if c < last else ""
+            for lines, column, w in zip(cells, columns, widths):
                 if k < len(lines):
-                    _put(out, lines[k], styles[c])
-                    if gutter:
-                        _put(out, gutter, styles[c])
+                    for piece in (" " * column.left, lines[k], " " * column.right):
+                        if piece:
+                            _put(out, piece, column.style)
                 else:
-                    _put(out, " " * widths[c] + gutter, styles[c])
+                    _put(out, " " * (column.left + w + column.right), column.style)
     return out
+
+
+def _grid_menu(rows: list[list[Text]], styles: list[str | None], width: int,
+               console: Console | None = None) -> Text | None:
+    """A menu laid out as :func:`menu_table`'s grid lays it out, segment for segment (:func:`grid_lines`), or
+    None where that declines. (:func:`menu_lines` draws a cell and its gutter as one segment, as it always has:
+    the menus it lays out itself print as they always printed.)"""
+    last = len(styles) - 1
+    return grid_lines(rows, [GridColumn(right=GUTTER if c < last else 0, justify="right" if c == 0 else "left",
+                                        style=style) for c, style in enumerate(styles)], width, console)
 
 
 def _tty() -> bool:
