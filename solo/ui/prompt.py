@@ -206,7 +206,8 @@ def _grid_widths(natural: list[int], columns: list[GridColumn], width: int) -> l
 
 
 def _put(out: Text, piece: Text | str, style: str | None) -> None:
-    """``piece`` added to a hand-laid menu, with its column's style under it (gutter or blank included)."""
+    """``piece`` added to a hand-laid menu or table, with its column's style under it (padding or blank
+    included)."""
     start = len(out)
     if isinstance(piece, Text):
         out.append_text(piece)
