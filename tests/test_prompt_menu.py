@@ -3,8 +3,9 @@
 The hand layout exists for speed (a grid measures every cell: about 3 ms a menu); it is only right if a
 player cannot tell the two apart. Both are rendered at the same width, without colour and with it, and
 compared character by character with the style each character is drawn in. Where the hand layout declines
-(a column but the last that must be narrowed, an empty column before the last, a wide character) the grid is
-used and there is nothing to compare. A Lens menu's details, wrapped below each other, are laid out by hand.
+(the numbers' column that must be narrowed, an empty column before the last, a wide character) the grid is
+used and there is nothing to compare. A Lens menu's details, wrapped below each other, are laid out by hand,
+and so is a menu whose labels must wrap too.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from solo.ui.prompt import Joined, menu_lines, menu_table, unbroken
+from solo.ui.prompt import Joined, _grid_menu, grid_lines, menu_lines, menu_table, unbroken
 
 WORDS = ["Go", "left", "right", "along", "the", "quay", "Ask", "Marit", "about", "her", "brother", "41 %",
          "≈ 12", "± 6", "Gö", "漢字", "é\u0301", "naïve", "—", "(an hour)", "Combat", "+10", "🙂", "x"]
@@ -82,16 +83,26 @@ _lens_labels = st.lists(st.sampled_from(_narrow_words), min_size=1, max_size=2)
 _lens_details = st.lists(st.sampled_from([*_narrow_words, LONG]), max_size=25)
 
 
-def _drawn(renderable, width: int, colour: bool) -> tuple[str | None, list[tuple[str, object]]]:
+def _drawn(renderable, width: int, colour: bool, **options) -> tuple[str | None, list[tuple[str, object]]]:
     """The text the console prints, and each character the renderable is drawn as with its style. The text is
-    compared without colour only, so it is printed only then (printed in colour, it was thrown away)."""
+    compared without colour only, so it is printed only then (printed in colour, it was thrown away).
+    ``options``: the print's (the hand layout is printed with ``no_wrap``, as TerminalDecider.show prints it)."""
     out = io.StringIO()
     console = Console(file=out, width=width, force_terminal=colour, color_system="truecolor" if colour else None,
                       legacy_windows=False)
     if not colour:
-        console.print(renderable)
-    styled = [(ch, segment.style) for segment in console.render(renderable) for ch in segment.text]
+        console.print(renderable, **options)
+    styled = [(ch, segment.style) for segment in console.render(renderable, console.options.update(**options))
+              for ch in segment.text]
     return None if colour else out.getvalue(), styled
+
+
+def _in_colour(renderable, width: int, **options) -> str:
+    """What the console sends a terminal in colour for ``renderable``, escape codes and all."""
+    out = io.StringIO()
+    Console(file=out, width=width, force_terminal=True, color_system="truecolor",
+            legacy_windows=False).print(renderable, **options)
+    return out.getvalue()
 
 
 @settings(max_examples=300, deadline=None)
@@ -106,11 +117,16 @@ def test_the_hand_laid_menu_is_the_grid_character_for_character(rows, width):
         return
     for colour in (False, True):
         grid_text, grid_styles = _drawn(menu_table(rows, styles), width, colour)
-        hand_text, hand_styles = _drawn(lines, width, colour)
+        hand_text, hand_styles = _drawn(lines, width, colour, no_wrap=True)
         if not colour:
             assert hand_text == grid_text
         assert [c for c, _ in hand_styles] == [c for c, _ in grid_styles]
         assert [s or None for _, s in hand_styles] == [s or None for _, s in grid_styles]
+    # a menu whose columns but the last are narrowed is laid out as the grid draws it, segment for segment: the
+    # same bytes in colour too (a cell and its gutter are two segments, each with its own escape codes)
+    grid_laid = _grid_menu(rows, styles, width)
+    if grid_laid is not None:
+        assert _in_colour(grid_laid, width, no_wrap=True) == _in_colour(menu_table(rows, styles), width)
 
 
 @settings(max_examples=200, deadline=None)
@@ -122,8 +138,13 @@ def test_a_menu_whose_details_wrap_is_the_grid_character_for_character(rows, wid
 def test_the_hand_layout_declines_what_it_cannot_lay_out():
     rows = [[Text("1."), Text("Wade across the river where it is shallowest"), Joined("an hour")]]
     styles = ["bold yellow", None, "dim"]
-    assert menu_lines(rows, styles, 30) is None  # it must wrap
     assert menu_lines(rows, styles, 60) is not None
+    assert menu_lines(rows, styles, 30).plain.splitlines() == [  # the label wraps, and the details beside it
+        "1.  Wade across the    an hour",
+        "    river where it is         ",
+        "    shallowest                ",
+    ]
+    assert menu_lines(rows, styles, 5) is None  # no room left for the numbers
     empty_label = [[Text("1."), Text(""), Joined("an hour")]]
     assert menu_lines(empty_label, styles, 60) is None
     wide = [[Text("1."), Text("Ask about 漢字"), Joined("")]]
@@ -166,3 +187,45 @@ def test_most_menus_a_game_shows_are_laid_out_by_hand(monkeypatch):
                for i, (k, label, target, detail) in enumerate(lenses, 1)]
     decider.show(Question(kind="lens", prompt="choose a Lens", actor="Espen", options=options))
     assert shown == [] and "undecided after round 12" in " ".join(out.getvalue().split())
+
+
+#: A round table's cells: names, Lenses (often none), rolls, verdicts, blows, and the target's parts, which are
+#: long and fold.
+_round_cells = [st.sampled_from(["Espen", "Signe Hald", "the old lock", "Åsa", "a very long name for a bandit"]),
+                st.sampled_from(["", "Cautious", "Aggressive", "Flamboyant"]),
+                st.sampled_from(["07 / 45", "98 / 30", "45→12 / 45"]),
+                st.sampled_from(["success", "failure", "exceptional success", "success (Luck)"]),
+                st.sampled_from(["", "sword 1d8+1", "fists 1d3", "a long and heavy two-handed axe 2d6"]),
+                st.lists(st.sampled_from([*_narrow_words, LONG, "Combat 45", "-20 Cautious", "+10"]), max_size=12)]
+
+
+@st.composite
+def round_rows(draw):
+    rows = []
+    for _ in range(draw(st.integers(1, 5))):
+        name, lens, roll, verdict, blow, parts = (draw(s) for s in _round_cells)
+        rows.append([Text(name), Text(lens), Text(roll), Text(verdict, style=draw(st.sampled_from(["green", "red"]))),
+                     Text(blow), Text(" ".join(parts), style="dim")])
+    return rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(round_rows(), st.integers(10, 160))
+def test_a_round_table_laid_out_by_hand_is_the_table_byte_for_byte(rows, width):
+    """The view prints a round's rolls as grid_lines lays them out; where it does, the bytes are the table's,
+    without colour and in colour."""
+    from solo.ui.view import ROUND_COLUMNS, round_table
+
+    laid = grid_lines(rows, ROUND_COLUMNS, width)
+    if laid is None:
+        return
+    for colour in (False, True):
+        out = io.StringIO()
+        console = Console(file=out, width=width, force_terminal=colour, color_system="truecolor" if colour else None,
+                          legacy_windows=False)
+        console.print(round_table(rows))
+        table = out.getvalue()
+        out.seek(0)
+        out.truncate()
+        console.print(laid, no_wrap=True)
+        assert out.getvalue() == table

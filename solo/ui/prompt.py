@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
 
 from rich.cells import get_character_cell_size
 from rich.console import Console
@@ -40,6 +42,7 @@ class TerminalDecider:
         self.tries = tries if tries is not None or reader is not None else (None if _tty() else PIPED_TRIES)
         self.meta = meta
         self.player_of = player_of or (lambda name: None)
+        self._headers: dict[str, Text] = {}  # each header's markup as the console renders it (see show)
 
     def header(self, question: Question) -> str:
         from rich.markup import escape
@@ -54,8 +57,21 @@ class TerminalDecider:
             return f"{turn}[bold cyan]{actor}[/] declares: [bold]{prompt}[/]"
         return f"{turn}[bold cyan]{actor}[/] — [bold]{prompt}[/]"
 
+    def _header_text(self, question: Question) -> Text:
+        """The question's header as ``console.print`` makes it of :meth:`header`'s markup (``render_str``, with
+        the console's own markup, emoji and highlighting), made once a header: a game asks the same few
+        questions again and again, and reading the markup was more than a quarter of printing it. Printing
+        the Text it made leaves it as it was, so it is printed again as it stands."""
+        markup = "\n" + self.header(question)
+        text = self._headers.get(markup)
+        if text is None:
+            if len(self._headers) >= HEADERS_KEPT:  # open play's prompts keep changing: a bounded few are kept
+                self._headers.clear()
+            text = self._headers[markup] = self.console.render_str(markup)
+        return text
+
     def show(self, question: Question) -> None:
-        self.console.print("\n" + self.header(question))
+        self.console.print(self._header_text(question))
         before = declared_before(question) if question.kind == LENS else ""
         if before:  # what the menu's odds already rest on
             self.console.print(Text("  " + before, style="dim"))
@@ -78,7 +94,11 @@ class TerminalDecider:
                     row.append(joined(chance_cell(option, common)))
                 rows.append([*row, Joined(unbroken(one_line(option.detail)))])
             styles = ["bold yellow", *[None] * (len(rows[0]) - 2), "dim"]
-            self.console.print(menu_lines(rows, styles, self.console.width, self.console) or menu_table(rows, styles))
+            menu = menu_lines(rows, styles, self.console.width, self.console)
+            if menu is None:
+                self.console.print(menu_table(rows, styles))
+            else:  # print joins the Text anew, without its no_wrap: said again, its lines are not divided again
+                self.console.print(menu, no_wrap=True)
 
     def _ask(self, question: Question) -> None:
         """The question, its menu and what Enter takes."""
@@ -126,6 +146,8 @@ class TerminalDecider:
 #: Said under the first answer a question refuses, where commands may be typed at the prompt.
 HELP_HINT = "Type 'help' to see the commands you can type at any prompt."
 LABEL_LIMIT = 300  # characters of one option shown in a menu
+#: Headers whose rendered markup a decider keeps (TerminalDecider._header_text).
+HEADERS_KEPT = 256
 #: Spaces between two columns of a menu.
 GUTTER = 2
 
@@ -148,6 +170,53 @@ def _one_cell_each(text: str) -> bool:
     return all(get_character_cell_size(ch) == 1 for ch in text)
 
 
+@dataclass(frozen=True)
+class GridColumn:
+    """A column of a rich Table without lines, as :func:`grid_lines` lays it out: the spaces before and after
+    each cell (the table's padding where it falls on this column), how a cell is justified and cut, and the
+    column's style under all of it."""
+
+    left: int = 0
+    right: int = 0
+    justify: Literal["left", "right"] = "left"
+    overflow: Literal["ellipsis", "fold"] = "ellipsis"
+    style: str | None = None
+
+
+def _grid_widths(natural: list[int], columns: list[GridColumn], width: int) -> list[int] | None:
+    """The columns' widths (without their padding) as the table lays out cells as wide as ``natural`` at
+    ``width``, by rich's own reckoning: when they do not fit, ``Table._collapse_widths`` (the widest narrowed
+    first, then the widest two …), then ``ratio_reduce`` on every column, and each measured again. None where
+    that leaves a narrowed column without a cell, or still does not fit."""
+    from rich._ratio import ratio_reduce
+
+    pads = [column.left + column.right for column in columns]
+    # as the table measures them: each column with its padding, none wider than the whole, an empty one a cell wide
+    padded = [min(w + pad, width) or 1 for w, pad in zip(natural, pads)]
+    if sum(padded) <= width:
+        return [w - pad for w, pad in zip(padded, pads)]
+    padded = Table._collapse_widths(padded, [True] * len(padded), width)
+    if sum(padded) > width:  # the table's last resort: every column narrowed alike
+        padded = ratio_reduce(sum(padded) - width, [1] * len(padded), padded, padded)
+    # measured again at those widths: a column is as wide as its widest cell, so an empty column keeps none
+    narrowed = [min(w - pad, n) for w, pad, n in zip(padded, pads, natural)]
+    if any(w < 1 and n for w, n in zip(narrowed, natural)) or sum(narrowed) + sum(pads) > width:
+        return None
+    return narrowed
+
+
+def _put(out: Text, piece: Text | str, style: str | None) -> None:
+    """``piece`` added to a hand-laid menu or table, with its column's style under it (padding or blank
+    included)."""
+    start = len(out)
+    if isinstance(piece, Text):
+        out.append_text(piece)
+    else:
+        out.append(piece)
+    if style:
+        out.stylize_before(style, start, len(out))
+
+
 def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
                console: Console | None = None) -> Text | None:
     """The menu as :func:`menu_table` lays it out at ``width``, or None where the grid must lay it out itself.
@@ -159,8 +228,9 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     of it. When the rows do not fit, the grid narrows its widest column first; while that is the last column
     alone (the details of a Lens menu: "44 % to win, 48 % undecided …") and narrowing it is enough, its cells
     are wrapped as the grid wraps them (their own ``wrap``, left-justified, an ellipsis for a word too long) and
-    the other columns left blank, in their style, on the lines below. tests/test_prompt_menu.py holds the two
-    to the same characters in the same styles.
+    the other columns left blank, in their style, on the lines below; when another column is narrowed too,
+    :func:`_grid_menu` lays the menu out. tests/test_prompt_menu.py holds the two to the same characters in
+    the same styles.
     """
     count = len(styles)
     if any(not _one_cell_each(cell.plain) or cell.justify or cell.overflow or cell.no_wrap
@@ -177,40 +247,99 @@ def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
     if excess > 0:
         # the grid's columns with their gutters; it takes the excess off the widest, then off the widest two …
         others = max((w + GUTTER for w in widths[:-1]), default=0)
-        if count < 2 or widths[-1] - others < excess:
-            return None  # another column would be narrowed too
+        if count < 2:
+            return None
+        if widths[-1] - others < excess:  # another column is narrowed too
+            return _grid_menu(rows, styles, width, console)
         widths[-1] -= excess
         if console is None:
             console = Console(width=width)
         wrapped = [list(row[-1].wrap(console, widths[-1], justify="left", overflow="ellipsis")) for row in rows]
     out = Text(no_wrap=True)  # every line fits: dividing the lines again would find nothing to break
-
-    def put(piece: Text | str, style: str | None) -> None:
-        """``piece`` added, with its column's style under it (gutter or blank included)."""
-        start = len(out)
-        if isinstance(piece, Text):
-            out.append_text(piece)
-        else:
-            out.append(piece)
-        if style:
-            out.stylize_before(style, start, len(out))
-
     for r, row in enumerate(rows):
         if r:
             out.append("\n")
         for c, cell in enumerate(row):
             gutter = " " * GUTTER if c < count - 1 else ""
             if wrapped is not None and c == count - 1:
-                put(wrapped[r][0], styles[c])  # padded to the column's width by the wrap itself
+                _put(out, wrapped[r][0], styles[c])  # padded to the column's width by the wrap itself
                 continue
             pad = Text(" " * (widths[c] - len(cell.plain)), style=cell.style)
-            put(Text.assemble(pad, cell, gutter) if c == 0 else Text.assemble(cell, pad, gutter), styles[c])
+            _put(out, Text.assemble(pad, cell, gutter) if c == 0 else Text.assemble(cell, pad, gutter), styles[c])
         for line in wrapped[r][1:] if wrapped is not None else ():
             out.append("\n")
             for c in range(count - 1):  # the grid's blank cell: the column's width and gutter, in its style
-                put(" " * (widths[c] + GUTTER), styles[c])
-            put(line, styles[-1])
+                _put(out, " " * (widths[c] + GUTTER), styles[c])
+            _put(out, line, styles[-1])
     return out
+
+
+def _wrapped(cell: Text, console: Console, width: int, justify: Literal["left", "right"],
+             overflow: Literal["ellipsis", "fold"] = "ellipsis") -> list[Text]:
+    """``cell``'s lines as its own ``wrap`` makes them at ``width``. A cell that fits is the wrap's one line
+    without the wrap: its copy padded with spaces in its own style on the side ``justify`` leaves (most cells
+    fit, and the wrap looks for breaks in each)."""
+    if len(cell.plain) > width:
+        return list(cell.wrap(console, width, justify=justify, overflow=overflow))
+    line = cell.copy()
+    if justify == "right":
+        line.pad_left(width - len(line.plain))
+    else:
+        line.pad_right(width - len(line.plain))
+    return [line]
+
+
+def grid_lines(rows: list[list[Text]], columns: list[GridColumn], width: int,
+               console: Console | None = None) -> Text | None:
+    """``rows`` as a rich Table without lines (a grid, or a table with ``box=None`` and no header) lays them out
+    at ``width``, segment for segment, or None where the table must lay them out itself: a character that is
+    not one cell wide, a cell with a justification, overflow or no_wrap of its own, a right-justified cell with
+    spaces at its end (the table strips them), a column narrowed to nothing (:func:`_grid_widths`).
+
+    A table measures and wraps every cell through rich's general machinery, a few milliseconds a table. Here
+    each cell is wrapped at its column's width as the table wraps it (:func:`_wrapped`), and its padding on
+    either side is a piece of its own: the table draws a cell's lines and its padding as separate segments, and
+    a terminal is sent each styled segment with its own escape codes, so the bytes in colour are the table's
+    too. A row is as tall as its tallest cell; below a shorter cell, the table's blank, the column's whole
+    width in its style. tests/test_prompt_menu.py holds the two to the same bytes.
+    """
+    if any(not _one_cell_each(cell.plain) or cell.justify or cell.overflow or cell.no_wrap
+           for row in rows for cell in row):
+        return None
+    if any(column.justify == "right" and row[c].plain != row[c].plain.rstrip()
+           for row in rows for c, column in enumerate(columns)):
+        return None
+    widths = _grid_widths([max((len(row[c].plain) for row in rows), default=0) for c in range(len(columns))],
+                          columns, width)
+    if widths is None:
+        return None
+    console = console or Console(width=width)
+    out = Text(no_wrap=True)  # every line fits (no wider than ``width``): dividing them again would find no break
+    for r, row in enumerate(rows):
+        # a column with no width renders no line at all (rich renders nothing at a width under one cell)
+        cells = [_wrapped(cell, console, widths[c], column.justify, column.overflow) if widths[c] else []
+                 for c, (cell, column) in enumerate(zip(row, columns))]
+        for k in range(max(1, *(len(lines) for lines in cells))):
+            if r or k:
+                out.append("\n")
+            for lines, column, w in zip(cells, columns, widths):
+                if k < len(lines):
+                    for piece in (" " * column.left, lines[k], " " * column.right):
+                        if piece:
+                            _put(out, piece, column.style)
+                else:
+                    _put(out, " " * (column.left + w + column.right), column.style)
+    return out
+
+
+def _grid_menu(rows: list[list[Text]], styles: list[str | None], width: int,
+               console: Console | None = None) -> Text | None:
+    """A menu laid out as :func:`menu_table`'s grid lays it out, segment for segment (:func:`grid_lines`), or
+    None where that declines. (:func:`menu_lines` draws a cell and its gutter as one segment, as it always has:
+    the menus it lays out itself print as they always printed.)"""
+    last = len(styles) - 1
+    return grid_lines(rows, [GridColumn(right=GUTTER if c < last else 0, justify="right" if c == 0 else "left",
+                                        style=style) for c, style in enumerate(styles)], width, console)
 
 
 def _tty() -> bool:

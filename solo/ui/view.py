@@ -26,6 +26,7 @@ from ..rules.lenses import LENS_NAMES
 from ..story.format.text import fill
 from . import describe as d
 from .journal import sentence
+from .prompt import GridColumn, grid_lines
 from .sheet import pool_bar
 
 Part = object | tuple[object, str]
@@ -91,6 +92,41 @@ def between_words(text: Text, width: int) -> Text:
     return Text("\n").join(lines)
 
 
+def steady_size(console: Console) -> None:
+    """Keep a console whose width is fixed (``Console(width=…)``, or COLUMNS in the environment) at the height it
+    has now, so that its size is no longer looked up at every print.
+
+    Rich returns a size it was given at once only when both the width and the height were given; with the width
+    alone it asks the operating system for the terminal's size (three streams tried) and reads the environment
+    again at every print, and more than once a print (``Console.size``: a fifth of printing a short line), only
+    to keep the width it was given. Nothing solo prints reads the height (no pager, no live display), so keeping
+    it changes no output, and a console that follows the terminal's width (none given) is left to follow it.
+    Rich's dumb-terminal size and its legacy-Windows width take another way through ``Console.size``: those
+    consoles are left alone too.
+    """
+    fixed = console._width  # rich keeps no public note of whether the width was given
+    if fixed is None or console._height is not None or console.legacy_windows or console.is_dumb_terminal:
+        return
+    console.size = (fixed, console.size.height)
+
+
+#: A round table's columns as :func:`solo.ui.prompt.grid_lines` lays them out: :func:`round_table`'s.
+ROUND_COLUMNS = [*[GridColumn(left=1, right=1)] * 5, GridColumn(left=1, right=1, overflow="fold")]
+
+
+def round_table(rows: list[list[Text]]) -> Table:
+    """A conflict round's rolls (who, Lens, roll / target, verdict, blow, the target's parts) as a table. The
+    view prints it as :func:`solo.ui.prompt.grid_lines` lays it out (ROUND_COLUMNS), the same bytes made without
+    rich's measuring; the table itself where that declines."""
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    for _ in range(5):
+        table.add_column()
+    table.add_column(overflow="fold")  # the target's parts: the longest, and the one to wrap
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 def _between_questions(e: Event) -> bool:
     """Whether an event is only the chances a menu is about to show (emitted before each menu, shown by it): it
     does not move the game on, so the question that follows is still part of the same decision."""
@@ -99,6 +135,7 @@ def _between_questions(e: Event) -> bool:
 
 class TerminalView:
     def __init__(self, console: Console, *, explain: bool = False) -> None:
+        steady_size(console)
         self.console = console
         self.explain = explain
         self.pronouns: dict[str, str] = {}
@@ -292,13 +329,11 @@ class TerminalView:
                 self.console.print(plain(line, style="dim"))
 
     def _round_table(self) -> None:
-        table = Table(show_header=False, box=None, padding=(0, 1))
-        for _ in range(5):
-            table.add_column()
-        table.add_column(overflow="fold")  # the target's parts: the longest, and the one to wrap
-        for row in self.round_rows:
-            table.add_row(*row)
-        self.console.print(table)
+        laid = grid_lines(self.round_rows, ROUND_COLUMNS, self.console.width, self.console)
+        if laid is None:
+            self.console.print(round_table(self.round_rows))
+        else:  # print joins the Text anew, without its no_wrap: said again, its lines are not divided again
+            self.console.print(laid, no_wrap=True)
         self.table_shown = True
 
     def _on_chance(self, e: Event, n: list[str]) -> None:
