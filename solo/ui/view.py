@@ -104,8 +104,10 @@ def steady_size(console: Console) -> None:
     Rich's dumb-terminal size and its legacy-Windows width take another way through ``Console.size``: those
     consoles are left alone too.
     """
-    fixed = console._width  # rich keeps no public note of whether the width was given
-    if fixed is None or console._height is not None or console.legacy_windows or console.is_dumb_terminal:
+    # rich keeps no public note of whether the width was given: read softly, so that a rich that renames its
+    # private fields leaves the console as it is (slower, the same output) rather than failing
+    fixed, height = getattr(console, "_width", None), getattr(console, "_height", 0)
+    if not isinstance(fixed, int) or height is not None or console.legacy_windows or console.is_dumb_terminal:
         return
     console.size = (fixed, console.size.height)
 
