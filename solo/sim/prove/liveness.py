@@ -435,8 +435,13 @@ class Liveness:
         self.residuals: list[tuple] = [(DET, False), (DET, True)]
         self.residual_ids: dict[tuple, int] = {(DET, False): 0, (DET, True): 1}
         self.residual_masks: list[int] = [0, 0]
-        self._worked: dict[tuple, int] = {}  # (scene, condition, the values it reads) -> its residual's id
-        self._readers: dict[str, list[tuple[int, Callable[[tuple], Any]]]] = {}  # scene -> its conditions' readers
+        #: (scene, condition) -> {the values it reads: its residual's id}; :attr:`_readers` holds the same tables
+        self._worked: dict[tuple[str, int], dict[Any, int]] = {}
+        self._worked_size = 0  # entries in all of them (the cache starts afresh past MAX_CACHED)
+        #: scene -> each condition ahead with its reader and its table of :attr:`_worked`
+        self._readers: dict[str, list[tuple[int, Callable[[tuple], Any], dict[Any, int]]]] = {}
+        #: (scene, the scenes ahead) -> the conditions of those scenes, and the repr the ident digests
+        self._told: dict[tuple[str, frozenset[str]], tuple[list[int], bytes]] = {}
         self._flows: dict[tuple, tuple | None] = {}  # (scene, its conditions' residuals) -> its equations
         self._shapes: dict[tuple, Shape] = {}
         self._idents: dict[bytes, int] = {}  # a digest of the scene, the scenes ahead and their settled conditions
@@ -495,12 +500,16 @@ class Liveness:
         conditions (a residual id for each condition of the scenes ahead, in :attr:`ahead_conds` order)."""
         readers = self._readers.get(scene)
         if readers is None:
-            readers = self._readers[scene] = [(ci, _reader(self.cond_atoms[ci])) for ci in self.ahead_conds[scene]]
-        worked = self._worked
+            readers = self._readers[scene] = [
+                (ci, _reader(self.cond_atoms[ci]), self._worked.setdefault((scene, ci), {}))
+                for ci in self.ahead_conds[scene]]
         found_ids = []
-        for ci, read in readers:  # each condition's residual, worked out once per scene and values it reads
-            rid = worked.get((scene, ci, read(values)))
-            found_ids.append(rid if rid is not None else self._residual(scene, ci, values))
+        # each condition's residual, worked out once per scene and values it reads: a table per scene and condition,
+        # read with the values alone (a search looks up every condition ahead for every new state)
+        for ci, read, worked in readers:
+            seen = read(values)
+            rid = worked.get(seen)
+            found_ids.append(rid if rid is not None else self._residual(scene, ci, values, worked, seen))
         dets = tuple(found_ids)
         memo = (scene, hashlib.blake2b(array("I", dets).tobytes(), digest_size=16).digest())  # small to keep
         found = self._shapes.get(memo)
@@ -510,12 +519,10 @@ class Liveness:
             found = self._shapes[memo] = self._work_out(scene, dict(zip(self.ahead_conds[scene], dets)))
         return found, dets
 
-    def _residual(self, scene: str, ci: int, values: tuple) -> int:
+    def _residual(self, scene: str, ci: int, values: tuple, worked: dict[Any, int], seen: Any) -> int:
+        """Condition ``ci``'s residual at ``scene`` for ``values``, kept in ``worked`` (its table in
+        :attr:`_worked`) under ``seen``, what it reads of them."""
         atoms = self.cond_atoms[ci]
-        memo = (scene, ci, _reader(atoms)(values))
-        rid = self._worked.get(memo)
-        if rid is not None:
-            return rid
         tree = self.conditions[ci].tree
         if self.settles:
             summary = self.summaries[scene]
@@ -524,9 +531,12 @@ class Liveness:
             if tree[0] == DET:
                 tree = (DET, bool(tree[1]))
         rid = self._intern(tree)
-        if len(self._worked) >= MAX_CACHED:
-            self._worked.clear()
-        self._worked[memo] = rid
+        if self._worked_size >= MAX_CACHED:
+            for table in self._worked.values():  # emptied in place: the readers hold them
+                table.clear()
+            self._worked_size = 0
+        worked[seen] = rid
+        self._worked_size += 1
         return rid
 
     def _intern(self, tree: tuple) -> int:
@@ -572,8 +582,12 @@ class Liveness:
                 todo.extend(w for w, _ in f[1] if w not in flows)
         live = self.always if flows[scene] is None else self._least_fixed_point(scene, flows)
         ahead = self._share(frozenset(flows))
-        conds = sorted({c for t in ahead for c in self.scene_conds[t]})
-        told = repr((scene, sorted(ahead))).encode() + array("I", (rid(c) or 0 for c in conds)).tobytes()
+        known = self._told.get((scene, ahead))
+        if known is None:  # the same for every state whose scenes ahead these are
+            known = self._told[(scene, ahead)] = (sorted({c for t in ahead for c in self.scene_conds[t]}),
+                                                  repr((scene, sorted(ahead))).encode())
+        conds, where = known
+        told = where + array("I", (rid(c) or 0 for c in conds)).tobytes()
         ident = self._idents.setdefault(hashlib.blake2b(told, digest_size=16).digest(), len(self._idents))
         npcs = self._share(frozenset(self.named_anywhere.union(*(self.named[t] for t in ahead))))
         return Shape(ahead, self._share(tuple(i for i in range(live.bit_length()) if live >> i & 1)), npcs, ident)

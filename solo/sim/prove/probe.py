@@ -139,9 +139,12 @@ class Packer:
     def __init__(self, template: ProbeGame):
         self.template = template
         self.base = raw_state(template)
+        #: A compressor that has taken in :attr:`base` as its dictionary: each state is packed by a copy of it,
+        #: which writes the same bytes as a new one given the dictionary again, without indexing it afresh.
+        self.primed = zlib.compressobj(PACK_LEVEL, zdict=self.base)
 
     def pack(self, game: ProbeGame) -> tuple[str, bytes]:
-        squeeze = zlib.compressobj(PACK_LEVEL, zdict=self.base)
+        squeeze = self.primed.copy()
         return game.flow_state, squeeze.compress(raw_state(game)) + squeeze.flush()
 
     def unpack(self, packed: tuple[str, bytes]) -> ProbeGame:

@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ...npc.disposition import disposition_modifier
 from ...rules.outcomes import COMAE
 from ...story.format.expressions import Condition, parse_condition, value_function
 from ...story.play.npcs import disposition_of
@@ -37,7 +38,9 @@ if TYPE_CHECKING:
     from .liveness import Shape
 
 #: The atoms :meth:`Reads.values` reads straight off the state: a name, and these calls of one literal.
-PLAIN_READS = ("name", "has", "visited", "visits", "chosen", "flag", "counter")
+PLAIN_READS = ("name", "has", "visited", "visits", "chosen", "flag", "counter", "pool", "pool_max", "disposition")
+#: What a call of the condition language reads as when its function fails on its argument (``expressions.call``).
+CALL_FAILS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 #: Calls whose value only ever grows in a game: safe to merge above the cap.
 GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
 #: States whose shape (:class:`~.liveness.Shape`) is kept by their unreduced digest before the cache starts afresh.
@@ -238,9 +241,11 @@ class Reads:
 
     def values(self, game: Game) -> tuple[Hashable, ...]:
         """Every atom's value in ``game`` (capped), as the engine's conditions read it. The plainest atoms (a
-        name, ``has``, ``visited``, ``visits``, ``chosen``, ``flag``, ``counter`` of a literal) are read
-        straight off the state as :func:`~solo.story.play.conditions.context_of` reads them, kind by kind (each
-        kind's atoms in one loop: a search reads them for every state it meets); the rest through it."""
+        name, ``has``, ``visited``, ``visits``, ``chosen``, ``flag``, ``counter``, ``pool``, ``pool_max``,
+        ``disposition`` of a literal) are read straight off the state as
+        :func:`~solo.story.play.conditions.context_of` reads them, kind by kind (each kind's atoms in one loop: a
+        search reads them for every state it meets; through the context, the Pools and dispositions were most of
+        this); the rest through it."""
         s = game.state
         out: list[Hashable] = [None] * len(self.atoms)
         counters, flags, visited, chosen = s.counters, s.flags, s.visited, s.chosen
@@ -261,6 +266,19 @@ class Reads:
             out[i] = flags.get(arg, False)
         for i, arg in plain["counter"]:
             out[i] = counters.get(arg, 0)
+        if plain["pool"] or plain["pool_max"]:  # the active PC's, 0 without one or for a Pool it has not
+            pc = s.active_pc()
+            pools = pc.pools if pc is not None else {}
+            for i, arg in plain["pool"]:
+                out[i] = pools[arg].current if arg in pools else 0
+            for i, arg in plain["pool_max"]:
+                out[i] = pools[arg].maximum if arg in pools else 0
+        for i, arg in plain["disposition"]:  # its modifier, 0 for an NPC not in the game (or a name not in the table)
+            npc = s.npcs.get(arg)
+            try:
+                out[i] = disposition_modifier(disposition_of(npc)) if npc is not None else 0
+            except CALL_FAILS:
+                out[i] = 0
         if self._through:
             ctx = game.context()
             for i, read in self._through:
