@@ -18,7 +18,9 @@ def test_a_console_of_fixed_width_keeps_its_height_and_prints_the_same():
     assert fixed.file.getvalue().splitlines() == ["x" * 72, "x" * 28]
 
 
-def test_a_console_that_follows_the_terminal_is_left_to_follow_it():
+def test_a_console_that_follows_the_terminal_is_left_to_follow_it(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)  # a width in the environment is a width given
+    monkeypatch.delenv("LINES", raising=False)
     free = Console(file=io.StringIO(), color_system=None)
     steady_size(free)
     assert free._height is None  # nothing was fixed
