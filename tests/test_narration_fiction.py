@@ -19,6 +19,7 @@ from solo.events import Event, EventLog
 from solo.minds.bots import GreedyDecider, LensKeeper, RandomDecider
 from solo.minds.npc import NPCMind
 from solo.narration import Cast, Narrator, load_templates, narrate_events
+from solo.narration.context import Moment
 from solo.npc.model import NPC
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
@@ -945,3 +946,20 @@ def test_a_long_chance_in_a_group_fight_is_judged_against_the_one_beaten(templat
                 if None not in (mine, best, theirs):
                     favourites += (round_odds(mine, best).a < LONG_ODDS <= round_odds(mine, theirs).a)
     assert favourites >= 3  # the rounds the old reading called long chances: each had its chance to be told
+
+
+def test_a_fierce_npc_sneaking_is_impatient_not_loud(templates):
+    """Before (a sneaking duel, seed 7): Kaia 'becomes part of the shadows, still and patient', and then 'goes at it
+    like a shove that never stops'. A fierce bearing in sneaking is drawn from lines that keep quiet."""
+    loud = re.compile(r"loud|shove|crowds|like weather|squares up|forward pressure", re.IGNORECASE)
+    narrator = Narrator(templates, random.Random(0))
+    for role in ("hider", "seeker"):
+        for result in ("won", "lost", "stalled"):
+            moment = Moment({"role": role, "result": result, "body": "flesh", "physical": "no"}, frozenset())
+            _, lines = narrator.candidates(narrator.chain("sneaking", "bearing", ["fierce"]), {"actor", "their",
+                                                                                             "them", "themself"},
+                                           moment)
+            assert len(lines) >= 3
+            assert not [t.text for t in lines if loud.search(t.text)], (role, result)
+    generic = [t.text for t in templates.get("generic", "bearing", "fierce") if loud.search(t.text)]
+    assert generic  # what sneaking is kept from
