@@ -36,3 +36,17 @@ def test_a_rich_without_the_private_fields_leaves_the_console_as_it_is():
             raise AssertionError("the size was read or set")
 
     steady_size(Renamed())  # type: ignore[arg-type]
+
+
+def test_a_rich_without_its_private_width_reckoning_lays_the_table_out_itself(monkeypatch):
+    """The hand-laid grids narrow their columns by rich's private Table._collapse_widths: a rich without it gets
+    None from them (so the view prints rich's own table), never an error in the middle of a game."""
+    from rich.table import Table
+
+    from solo.ui.prompt import GridColumn, _grid_widths
+
+    columns = [GridColumn(right=2), GridColumn()]
+    assert _grid_widths([30, 30], columns, 40) is not None  # too wide: narrowed by rich's reckoning
+    monkeypatch.delattr(Table, "_collapse_widths")
+    assert _grid_widths([30, 30], columns, 40) is None
+    assert _grid_widths([10, 10], columns, 40) == [10, 10]  # what fits needs no reckoning

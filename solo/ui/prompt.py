@@ -188,14 +188,18 @@ def _grid_widths(natural: list[int], columns: list[GridColumn], width: int) -> l
     ``width``, by rich's own reckoning: when they do not fit, ``Table._collapse_widths`` (the widest narrowed
     first, then the widest two …), then ``ratio_reduce`` on every column, and each measured again. None where
     that leaves a narrowed column without a cell, or still does not fit."""
-    from rich._ratio import ratio_reduce
-
     pads = [column.left + column.right for column in columns]
     # as the table measures them: each column with its padding, none wider than the whole, an empty one a cell wide
     padded = [min(w + pad, width) or 1 for w, pad in zip(natural, pads)]
     if sum(padded) <= width:
         return [w - pad for w, pad in zip(padded, pads)]
-    padded = Table._collapse_widths(padded, [True] * len(padded), width)
+    try:  # rich's own reckoning, which it keeps private: a rich without it lays the table out itself
+        from rich._ratio import ratio_reduce
+
+        collapse = Table._collapse_widths
+    except (ImportError, AttributeError):
+        return None
+    padded = collapse(padded, [True] * len(padded), width)
     if sum(padded) > width:  # the table's last resort: every column narrowed alike
         padded = ratio_reduce(sum(padded) - width, [1] * len(padded), padded, padded)
     # measured again at those widths: a column is as wide as its widest cell, so an empty column keeps none
