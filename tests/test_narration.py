@@ -676,3 +676,16 @@ def test_no_line_calls_a_weapon_it_where_the_weapon_may_be_fists():
                 if not kinds or "unarmed" in kinds:
                     wrong.append(t.text)
     assert not wrong, wrong
+
+
+def test_a_pursuer_heard_coming_is_never_told_as_soundless(with_adventures):
+    """Kaldskard's barrow-wight 'comes down the slope in long, jerking strides, without a sound.' and then, the same
+    round, 'the crunch of feet behind grows fainter' (its adventure says of them: no breath, no shouts, only the
+    crunch of feet). Where a chase's lines let the pursuer be heard, none of them calls it soundless."""
+    heard = re.compile(r"footsteps|crunch of feet|only feet", re.IGNORECASE)
+    soundless = re.compile(r"without a sound|makes no sound|soundless|noiseless", re.IGNORECASE)
+    for templates in with_adventures:
+        chase = _lines([templates], lambda key, line: key[0] == "foot_chase")
+        if any(heard.search(line.text) for line in chase):
+            for line in chase:
+                assert not soundless.search(line.text), (line.file, line.line, line.text)
