@@ -689,3 +689,17 @@ def test_a_pursuer_heard_coming_is_never_told_as_soundless(with_adventures):
         if any(heard.search(line.text) for line in chase):
             for line in chase:
                 assert not soundless.search(line.text), (line.file, line.line, line.text)
+
+
+def test_a_blow_told_as_felt_later_is_one_that_is_survived(with_adventures):
+    """'The second barrow-wight will feel that one for a while.' was told of the blow that put it out, and the next
+    line had it fall for good (Kaldskard, seed 3). A damage line that looks past the blow to what the target will
+    feel in the fight ahead is kept to a heavy blow it survives ([blow:heavy]), never the final one (a mark left
+    for weeks on flesh is true of one beaten too)."""
+    later = re.compile(r"for a while|rounds to come|will be felt", re.IGNORECASE)
+    # (a light blow is never the last: a blow that ends it is told by the heavy lines)
+    lines = _lines(with_adventures, lambda key, line: key[1] in ("damage_heavy", "setback_heavy", "progress_heavy")
+                   and later.search(line.text))
+    assert len(lines) >= 2
+    for line in lines:
+        assert "final" not in line.filters.get("blow", {"final"}), (line.file, line.line, line.text)
