@@ -195,8 +195,9 @@ def test_a_round_told_as_a_heavy_blow_is_one(with_adventures):
     """'Ragna loses 1 CHA (1d6: 1).' then 'Hedda's remark finds its mark, and Ragna goes pale.': a round's line
     that tells a blow as telling ("goes pale", "reels", "staggers", "brutal") is kept to a heavy blow or the last.
     So is one that tells the round as crushing: 'Espen overwhelms Halvard Brekke by sheer force.' was told of
-    1 CHA of 12 (Vellan, seed 4), and 'A devastating argument' could be told of a halved point."""
-    heavy = re.compile(r"goes pale|reels|staggers|crumples|brutal|overwhelms|devastating", re.IGNORECASE)
+    1 CHA of 12 (Vellan, seed 4), 'One quiet sentence from Birk undoes Knut's whole speech.' of 1 CHA of 6 (Vellan's
+    party, seed 9), and 'A devastating argument' could be told of a halved point."""
+    heavy = re.compile(r"goes pale|reels|staggers|crumples|brutal|overwhelms|devastating|undoes", re.IGNORECASE)
     lines = _lines(with_adventures, lambda key, line: key[1] in ("round_won", "exceptional_success")
                    and heavy.search(line.text))
     assert any("vellan" in line.file for line in lines)
