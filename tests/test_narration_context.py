@@ -717,7 +717,8 @@ def test_a_blow_that_empties_a_pool_is_never_told_as_a_light_one():
 def test_a_bearing_never_contradicts_the_lens_of_its_round(monkeypatch):
     """Ingrid 'makes a performance of it', and then 'goes through the motions with dreary competence' in the same
     round: a bearing whose manner clashes with the Lens just declared (BEARING_CLASHES) is not told; one that
-    fits is, in about two rounds in five as before."""
+    fits is, in about two rounds in five as before. So Hedda's 'A split-second swerve, and Hedda is past the bus.'
+    (Quick) is not followed by 'Hedda hesitates at every junction.' (a car chase, seed 1)."""
     from solo.narration.narrator import BEARING_CLASHES
 
     told = []
@@ -725,19 +726,21 @@ def test_a_bearing_never_contradicts_the_lens_of_its_round(monkeypatch):
 
     def spy(self, cast, event, actor, *args, **kwargs):
         if event == "bearing":
-            told.append((actor.manner, actor.lens))
+            told.append((actor.manner, "quick_leave" if actor.leaving else actor.lens))
         return real(self, cast, event, actor, *args, **kwargs)
 
     monkeypatch.setattr(Narrator, "say", spy)
     # a first entry that gives the manner, a second that draws the Lens the manner clashes with
     for ctype, traits in (("social", ("correct", "extroverted")), ("social", ("shy", "charming")),
                           ("combat", ("shy", "aggressive")), ("combat", ("nervous", "sadistic")),
-                          ("combat", ("correct", "aggressive"))):
+                          ("combat", ("correct", "aggressive")), ("car_chase", ("nervous", "impulsive")),
+                          ("car_chase", ("shy", "extroverted"))):
         for seed in range(12):
             told_duel(ctype, seed, level="skilled", personality=traits)
     clashing = [(manner, lens) for manner, lens in told if lens in BEARING_CLASHES.get(manner, ())]
     assert clashing == []
     assert ("cold", "aggressive") not in told  # "barely interested in the outcome" after an all-out attack
+    assert ("timid", "quick") not in told  # "hesitates at every junction" after a split-second swerve (car chase)
     manners = {manner for manner, _ in told}
     assert {"cold", "timid"} <= manners, manners  # the spy saw bearings of each kind told
 

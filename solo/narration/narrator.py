@@ -55,7 +55,9 @@ BEARING = 0.4
 #: straining at the leash: told. A swing of manner is told whatever the Lens: it answers the round's result.)
 BEARING_CLASHES: Mapping[str, frozenset[str]] = {
     "cold": frozenset({"flamboyant", "aggressive"}),
-    "timid": frozenset({"flamboyant", "aggressive"}),
+    # a Quick round is two things done at once, fast ("A split-second swerve, and Hedda is past the bus"), not
+    # "hesitates at every junction"; Quick to get away ("quick_leave") is a wary round, and a timid one fits it
+    "timid": frozenset({"flamboyant", "aggressive", "quick"}),
 }
 #: Where a swinging temper goes: Moody sinks when a round goes against it and lifts when one goes its way;
 #: Impulsive flares when it loses a round and settles back when it wins one (docs/narration.md, "Manner").
@@ -734,7 +736,8 @@ class Narrator:
                 # just after it showed fear, whatever its manner, it carries itself as a timid one does: not "shows
                 # no more feeling than a ledger would" after "eyes flick about for somewhere to run"
                 bearing = "timid" if p.afraid == cast.round else p.manner
-                if self.rng.random() < BEARING and p.lens not in BEARING_CLASHES.get(bearing, ()):
+                lens = "quick_leave" if p.leaving else p.lens
+                if self.rng.random() < BEARING and lens not in BEARING_CLASHES.get(bearing, ()):
                     lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[bearing], facts=facts))
         return lines
 
