@@ -338,7 +338,11 @@ def test_parse_template_pieces():
     pieces, used, errors = parse_template("{They} {keeps|keep} {target:sees|see} {Actor}.")
     assert errors == []
     assert used == {"they", "actor"}
-    assert ("verb", "actor", "keeps", "keep") in pieces and ("verb", "target", "sees", "see") in pieces
+    assert ("verb", "actor", "keeps", "keep", "pronoun") in pieces  # after {They}: agrees with the pronoun
+    assert ("verb", "target", "sees", "see", "pronoun") in pieces
+    pieces, _, _ = parse_template("{actor} {keeps|keep} on; {target} {target:holds|hold}.")
+    assert ("verb", "actor", "keeps", "keep", "name") in pieces
+    assert ("verb", "target", "holds", "hold", "name") in pieces
 
 
 # -- adventures add and override --------------------------------------------------------

@@ -176,7 +176,8 @@ def test_a_lock_does_not_declare_and_opens_at_the_end(templates):
     # every round tells Espen's move when the dice fall; the lock never declares
     assert len(told) >= sum(1 for e in declares if e["actor"] != "Old lock")
     assert not any(line.lower().startswith("the old lock") and ";" in line for line in told)
-    opened = {t.text.replace("{actor}", "the old lock").replace("{target}", "Espen").lower()
+    lock, espen = cast.person("Old lock"), cast.person("Espen Lind")
+    opened = {Narrator.render(t, narrator.values(cast, lock, espen), lock, espen).lower()
               for t in templates.get("lockpicking", "obstacle_out")}
     assert lines_by_kind["out"][-1].lower() in opened
 

@@ -42,7 +42,7 @@ READ_AND_RIGHT = frozenset({
     "{target} runs, and {actor} goes after {target_them}. Whoever tires first loses.",
     "{actor} runs with {target} at {their} heels.",
     "{target} is gone, lost in the streets, and {actor} lets {target_them} go.",
-    "{actor} admits that {target} has beaten {them}.",
+    "{actor} admits that {target} {target:has|have} beaten {them}.",
     "{actor} kneels before {target} and takes out {their} picks.",
     "{actor} tries to end the conversation, but {target} will not let {them} go.",
     "{actor} turns to go, and {target} calls {them} back.",

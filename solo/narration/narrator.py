@@ -295,7 +295,8 @@ class Narrator:
     def render(template: Template, values: Mapping[str, str], actor: Person | None = None,
                target: Person | None = None) -> str:
         """Fill one template (no choice, no memory): what the tests use to read every line."""
-        plural = {"actor": bool(actor and actor.pronoun == "they"), "target": bool(target and target.pronoun == "they")}
+        plural = {"actor": bool(actor and actor.pronoun == "they"), "target": bool(target and target.pronoun == "they"),
+                  "actor:name": _named_plural(actor), "target:name": _named_plural(target)}
         return fill(template.pieces, values, plural)
 
     def values(self, cast: Cast, actor: Person | None, target: Person | None = None, *, pool: str | None = None,
@@ -965,6 +966,12 @@ def _round_results(d: Mapping[str, Any], cast: Cast) -> dict[str, str]:
     winner = d.get("winner")
     return {p.id: "stalled" if winner is None else "won" if p.id == winner else "lost"
             for p in cast.persons.values() if p.active and p.roll is not None}
+
+
+def _named_plural(person: Person | None) -> bool:
+    """Whether a verb right after this one's name is plural: an obstacle or a crowd that says "they" is named in
+    the plural ("the parish records", docs/adventures.md); a person who says "they" is named in the singular."""
+    return person is not None and person.pronoun == "they" and (person.obstacle or person.body == "crowd")
 
 
 def _conflict_pool(pool: str | None, cast: Cast) -> bool:

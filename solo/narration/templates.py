@@ -152,7 +152,8 @@ class Problem:
         return ContentError(self.message, file=self.file, path=self.path or None, line=self.line)
 
 
-# A parsed template: literal text, or ("slot", name, capital) / ("verb", who, singular, plural).
+# A parsed template: literal text, or ("slot", name, capital) / ("verb", who, singular, plural, by): ``by`` is
+# "name" for a verb right after the name it agrees with ("{actor} {keeps|keep}"), else "pronoun" ("{they} …").
 Piece = str | tuple
 
 
@@ -160,7 +161,10 @@ def parse_template(text: str) -> tuple[tuple[Piece, ...], frozenset, list[str]]:
     """Split a line into text and slots; returns (pieces, slot names used, errors).
 
     Slots are ``{name}`` (``{Name}`` capitalises the value), ``{singular|plural}``
-    (a verb agreeing with the actor's pronoun) and ``{target:singular|plural}``.
+    (a verb agreeing with the actor) and ``{target:singular|plural}``. Right after the name
+    (``{actor} {keeps|keep}``) a verb agrees with the name, plural only for one named in the
+    plural (an obstacle or a crowd that says "they": "the parish records keep"); elsewhere with the
+    pronoun (``{they} {keeps|keep}``: "they keep", for a singular "they" too).
     Any other brace is an error: a finished line never shows ``{`` or ``}``.
     """
     pieces: list[Piece] = []
@@ -184,7 +188,9 @@ def parse_template(text: str) -> tuple[tuple[Piece, ...], frozenset, list[str]]:
             elif len(parts) != 2 or not all(_VERB_PART.match(p) for p in parts):
                 errors.append(f"verb slot {{{body}}} must be {{singular|plural}}, e.g. {{keeps|keep}}")
             else:
-                pieces.append(("verb", who, parts[0], parts[1]))
+                after_name = (len(pieces) >= 2 and isinstance(pieces[-1], str) and pieces[-1].strip() == ""
+                              and pieces[-2][:2] == ("slot", who))
+                pieces.append(("verb", who, parts[0], parts[1], "name" if after_name else "pronoun"))
             continue
         name = body
         capital = bool(name) and name[0].isupper()

@@ -144,7 +144,9 @@ def fill(pieces: Sequence[Piece], values: Mapping[str, str], plural: Mapping[str
     """Put the values into a parsed template and tidy the result.
 
     ``plural`` says, for "actor" and "target", whether verbs agree in the
-    plural (singular "they" takes "they keep").
+    plural (singular "they" takes "they keep"), and for "actor:name" and
+    "target:name" whether a verb right after the name does (a name in the
+    plural: "the parish records keep"; "Runa keeps" whatever her pronoun).
     """
     out: list[str] = []
     for piece in pieces:
@@ -155,8 +157,9 @@ def fill(pieces: Sequence[Piece], values: Mapping[str, str], plural: Mapping[str
             if piece[2] and value:
                 value = value[0].upper() + value[1:]
             out.append(value)
-        else:  # ("verb", who, singular, plural)
-            out.append(piece[3] if plural.get(piece[1]) else piece[2])
+        else:  # ("verb", who, singular, plural, by): by the name or by the pronoun
+            key = piece[1] + ":name" if len(piece) > 4 and piece[4] == "name" else piece[1]
+            out.append(piece[3] if plural.get(key) else piece[2])
     text = " ".join("".join(out).split())
     text = re.sub(r"\s+([,.;:!?])", r"\1", text)
     return capitalise(fix_articles(text))
