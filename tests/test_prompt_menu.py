@@ -2,9 +2,9 @@
 
 The hand layout exists for speed (a grid measures every cell: about 3 ms a menu); it is only right if a
 player cannot tell the two apart. Both are rendered at the same width, without colour and with it, and
-compared character by character with the style each character is drawn in. Where the hand layout declines
-(the numbers' column that must be narrowed, an empty column before the last, a wide character) the grid is
-used and there is nothing to compare. A Lens menu's details, wrapped below each other, are laid out by hand,
+compared character by character with the style each character is drawn in, and byte for byte in colour.
+Where the hand layout declines (a column narrowed to nothing, a wide character, a cell justified its own way)
+the grid is used and there is nothing to compare. A Lens menu's details, wrapped below each other, are laid out by hand,
 and so is a menu whose labels must wrap too.
 """
 
@@ -18,7 +18,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from solo.ui.prompt import Joined, _grid_menu, grid_lines, menu_lines, menu_table, unbroken
+from solo.ui.prompt import Joined, grid_lines, menu_lines, menu_table, unbroken
 
 WORDS = ["Go", "left", "right", "along", "the", "quay", "Ask", "Marit", "about", "her", "brother", "41 %",
          "≈ 12", "± 6", "Gö", "漢字", "é\u0301", "naïve", "—", "(an hour)", "Combat", "+10", "🙂", "x"]
@@ -122,11 +122,9 @@ def test_the_hand_laid_menu_is_the_grid_character_for_character(rows, width):
             assert hand_text == grid_text
         assert [c for c, _ in hand_styles] == [c for c, _ in grid_styles]
         assert [s or None for _, s in hand_styles] == [s or None for _, s in grid_styles]
-    # a menu whose columns but the last are narrowed is laid out as the grid draws it, segment for segment: the
-    # same bytes in colour too (a cell and its gutter are two segments, each with its own escape codes)
-    grid_laid = _grid_menu(rows, styles, width)
-    if grid_laid is not None:
-        assert _in_colour(grid_laid, width, no_wrap=True) == _in_colour(menu_table(rows, styles), width)
+    # laid out as the grid draws it, segment for segment: the same bytes in colour too (a cell and its gutter are
+    # two segments, each with its own escape codes)
+    assert _in_colour(lines, width, no_wrap=True) == _in_colour(menu_table(rows, styles), width)
 
 
 @settings(max_examples=200, deadline=None)
@@ -135,7 +133,7 @@ def test_a_menu_whose_details_wrap_is_the_grid_character_for_character(rows, wid
     test_the_hand_laid_menu_is_the_grid_character_for_character.hypothesis.inner_test(rows, width)
 
 
-def test_the_hand_layout_declines_what_it_cannot_lay_out():
+def test_the_hand_layout_declines_what_it_cannot_lay_out():  # and lays out the rest as the grid does
     rows = [[Text("1."), Text("Wade across the river where it is shallowest"), Joined("an hour")]]
     styles = ["bold yellow", None, "dim"]
     assert menu_lines(rows, styles, 60) is not None
@@ -145,8 +143,9 @@ def test_the_hand_layout_declines_what_it_cannot_lay_out():
         "    shallowest                ",
     ]
     assert menu_lines(rows, styles, 5) is None  # no room left for the numbers
-    empty_label = [[Text("1."), Text(""), Joined("an hour")]]
-    assert menu_lines(empty_label, styles, 60) is None
+    empty_label = [[Text("1."), Text(""), Joined("an hour")]]  # a column of nothing: the grid's width for it
+    assert _in_colour(menu_lines(empty_label, styles, 60), 60, no_wrap=True) == _in_colour(
+        menu_table(empty_label, styles), 60)
     wide = [[Text("1."), Text("Ask about 漢字"), Joined("")]]
     assert menu_lines(wide, styles, 60) is None  # a character two cells wide: the grid pads it
     assert menu_lines([[Text("1. "), Text("Go"), Joined("")]], styles, 60) is None  # the grid strips it

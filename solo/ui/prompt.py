@@ -223,59 +223,16 @@ def _put(out: Text, piece: Text | str, style: str | None) -> None:
 
 def menu_lines(rows: list[list[Text]], styles: list[str | None], width: int,
                console: Console | None = None) -> Text | None:
-    """The menu as :func:`menu_table` lays it out at ``width``, or None where the grid must lay it out itself.
+    """The menu as :func:`menu_table` lays it out at ``width``, segment for segment (:func:`grid_lines`), or None
+    where the table must lay it out itself.
 
     A rich Table measures and wraps every cell: about 3 ms a menu, most of the time a scripted game or a test
-    spends showing questions. The layout is plain when nothing but the last column is too wide: each column as
-    wide as its widest cell (the last at least one cell wide), the first right-aligned, the others padded on
-    the right in the cell's own style, a gutter after every column but the last, each column's style under all
-    of it. When the rows do not fit, the grid narrows its widest column first; while that is the last column
-    alone (the details of a Lens menu: "44 % to win, 48 % undecided …") and narrowing it is enough, its cells
-    are wrapped as the grid wraps them (their own ``wrap``, left-justified, an ellipsis for a word too long) and
-    the other columns left blank, in their style, on the lines below; when another column is narrowed too,
-    :func:`_grid_menu` lays the menu out. tests/test_prompt_menu.py holds the two to the same characters in
-    the same styles.
+    spends showing questions. The menu's columns: the numbers right-aligned, a gutter after every column but the
+    last, each column's style under all of it. tests/test_prompt_menu.py holds the two to the same bytes.
     """
-    count = len(styles)
-    if any(not _one_cell_each(cell.plain) or cell.justify or cell.overflow or cell.no_wrap
-           for row in rows for cell in row):
-        return None  # a wide or a combining character, or a cell laid out its own way: the grid knows how
-    if any(row[0].plain != row[0].plain.rstrip() for row in rows):
-        return None  # the grid strips the right-aligned first column's trailing spaces
-    widths = [max(len(row[c].plain) for row in rows) for c in range(count)]
-    if not all(widths[:-1]):
-        return None  # an empty column before the last: the grid gives it a width of its own reckoning
-    widths[-1] = max(1, widths[-1])  # the grid keeps one cell for a last column with nothing in it
-    excess = sum(widths) + GUTTER * (count - 1) - width
-    wrapped: list[list[Text]] | None = None
-    if excess > 0:
-        # the grid's columns with their gutters; it takes the excess off the widest, then off the widest two …
-        others = max((w + GUTTER for w in widths[:-1]), default=0)
-        if count < 2:
-            return None
-        if widths[-1] - others < excess:  # another column is narrowed too
-            return _grid_menu(rows, styles, width, console)
-        widths[-1] -= excess
-        if console is None:
-            console = Console(width=width)
-        wrapped = [list(row[-1].wrap(console, widths[-1], justify="left", overflow="ellipsis")) for row in rows]
-    out = Text(no_wrap=True)  # every line fits: dividing the lines again would find nothing to break
-    for r, row in enumerate(rows):
-        if r:
-            out.append("\n")
-        for c, cell in enumerate(row):
-            gutter = " " * GUTTER if c < count - 1 else ""
-            if wrapped is not None and c == count - 1:
-                _put(out, wrapped[r][0], styles[c])  # padded to the column's width by the wrap itself
-                continue
-            pad = Text(" " * (widths[c] - len(cell.plain)), style=cell.style)
-            _put(out, Text.assemble(pad, cell, gutter) if c == 0 else Text.assemble(cell, pad, gutter), styles[c])
-        for line in wrapped[r][1:] if wrapped is not None else ():
-            out.append("\n")
-            for c in range(count - 1):  # the grid's blank cell: the column's width and gutter, in its style
-                _put(out, " " * (widths[c] + GUTTER), styles[c])
-            _put(out, line, styles[-1])
-    return out
+    last = len(styles) - 1
+    return grid_lines(rows, [GridColumn(right=GUTTER if c < last else 0, justify="right" if c == 0 else "left",
+                                        style=style) for c, style in enumerate(styles)], width, console)
 
 
 def _wrapped(cell: Text, console: Console, width: int, justify: Literal["left", "right"],
@@ -334,16 +291,6 @@ def grid_lines(rows: list[list[Text]], columns: list[GridColumn], width: int,
                 else:
                     _put(out, " " * (column.left + w + column.right), column.style)
     return out
-
-
-def _grid_menu(rows: list[list[Text]], styles: list[str | None], width: int,
-               console: Console | None = None) -> Text | None:
-    """A menu laid out as :func:`menu_table`'s grid lays it out, segment for segment (:func:`grid_lines`), or
-    None where that declines. (:func:`menu_lines` draws a cell and its gutter as one segment, as it always has:
-    the menus it lays out itself print as they always printed.)"""
-    last = len(styles) - 1
-    return grid_lines(rows, [GridColumn(right=GUTTER if c < last else 0, justify="right" if c == 0 else "left",
-                                        style=style) for c, style in enumerate(styles)], width, console)
 
 
 def _tty() -> bool:
