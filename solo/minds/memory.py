@@ -34,9 +34,9 @@ class Deed:
 
     def told(self, pronoun: str = "they") -> str:
         """The deed as a card tells it of this NPC: "you let him go when you could have finished him"."""
-        from ..rules.character import PRONOUNS
+        from ..rules.character import pronoun_forms
 
-        forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
+        forms = pronoun_forms(pronoun)
         return self.description.format(them=forms["them"], they=forms["they"])
 
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ..rules.character import PRONOUNS
+from ..rules.character import pronoun_forms
 
 if TYPE_CHECKING:
     import inflect
@@ -136,9 +136,6 @@ def capitalise(text: str) -> str:
     return "".join(chars)
 
 
-def pronoun_forms(pronoun: str) -> Mapping[str, str]:
-    return PRONOUNS.get(pronoun, PRONOUNS["they"])
-
 
 def fill(pieces: Sequence[Piece], values: Mapping[str, str], plural: Mapping[str, bool]) -> str:
     """Put the values into a parsed template and tidy the result.
@@ -158,7 +155,7 @@ def fill(pieces: Sequence[Piece], values: Mapping[str, str], plural: Mapping[str
                 value = value[0].upper() + value[1:]
             out.append(value)
         else:  # ("verb", who, singular, plural, by): by the name or by the pronoun
-            key = piece[1] + ":name" if len(piece) > 4 and piece[4] == "name" else piece[1]
+            key = piece[1] + ":name" if piece[4] == "name" else piece[1]
             out.append(piece[3] if plural.get(key) else piece[2])
     text = " ".join("".join(out).split())
     text = re.sub(r"\s+([,.;:!?])", r"\1", text)

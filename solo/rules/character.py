@@ -310,9 +310,14 @@ PRONOUNS = {
 }
 
 
+def pronoun_forms(pronoun: str) -> dict[str, str]:
+    """A pronoun's forms ("they", "them", "their", "theirs", "themself"); an unknown one reads as "they"."""
+    return PRONOUNS.get(pronoun, PRONOUNS["they"])
+
+
 def pronoun_words(pronoun: str) -> str:
     """A pronoun as a player reads it on a sheet or in the question that sets it: "she/her", "they/them"."""
-    forms = PRONOUNS.get(pronoun, PRONOUNS["they"])
+    forms = pronoun_forms(pronoun)
     return f"{forms['they']}/{forms['them']}" if forms["they"] != forms["them"] else f"{forms['they']}/{forms['their']}"
 
 

@@ -203,8 +203,10 @@ def damage(e, names) -> str:
     if e.get("second") is not None:  # the damage rolled twice, the better kept ("best of 3 and 3" read oddly)
         same = e["first"] == e["second"]
         twice = f"{dice}twice: " if dice else ""
-        parts.append(f"{twice}{e['first']} on both" if same and dice else f"{e['first']} on both dice" if same
-                     else f"{twice}best of {e['first']} and {e['second']}")
+        if not same:
+            parts.append(f"{twice}best of {e['first']} and {e['second']}")
+        else:  # "1d6 twice: 3 on both"; without the die named, "3 on both dice"
+            parts.append(f"{twice}{e['first']} on both" if dice else f"{e['first']} on both dice")
     elif dice and e.get("first") is not None:
         parts.append(f"{dice.strip()}: {e['first']}")
     if e.get("bonus"):
@@ -461,10 +463,10 @@ def discovery(e, close: str | None = None) -> str:
 
 def clue(e, names, pronouns) -> str:
     """An NPC's body language ("gives ground, eyes on the way out") as a sentence about it."""
-    from ..rules.character import PRONOUNS
+    from ..rules.character import pronoun_forms
 
     who = names.get(e["actor"], e["actor"])
-    forms = PRONOUNS.get(pronouns.get(e["actor"], "it"), PRONOUNS["they"])
+    forms = pronoun_forms(pronouns.get(e["actor"], "it"))
     text = re.sub(r"\bits\b", forms["their"], e["clue"])
     return f"{who} {text}."
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...rules.character import PRONOUNS
+from ...rules.character import pronoun_forms
 from .expressions import Condition, Context, ExpressionError, parse_condition
 
 _SLOT = re.compile(r"(?<!\{)\{([A-Za-z_.][A-Za-z0-9_.]*)\}(?!\})")
@@ -281,7 +281,7 @@ def fill(text: str, slots: dict, context: Context | None = None) -> str:
         return text
     if context is not None:
         text = pick(text, context)
-    forms = PRONOUNS.get(slots.get("pronoun", "they"), PRONOUNS["they"])
+    forms = pronoun_forms(slots.get("pronoun", "they"))
 
     def one(match):
         key = match.group(1)
