@@ -27,9 +27,9 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ...npc.disposition import disposition_modifier
 from ...rules.outcomes import COMAE
-from ...story.format.expressions import Condition, parse_condition, value_function
+from ...story.format.expressions import CALL_FAILS, Condition, parse_condition, value_function
+from ...story.play.conditions import disposition_read, pool_read
 from ...story.play.npcs import disposition_of
 
 if TYPE_CHECKING:
@@ -39,8 +39,9 @@ if TYPE_CHECKING:
 
 #: The atoms :meth:`Reads.values` reads straight off the state: a name, and these calls of one literal.
 PLAIN_READS = ("name", "has", "visited", "visits", "chosen", "flag", "counter", "pool", "pool_max", "disposition")
-#: What a call of the condition language reads as when its function fails on its argument (``expressions.call``).
-CALL_FAILS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+#: The plain reads of a game's state that are the condition language's own functions (story/play/conditions.py).
+_STATE_READS: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("pool", pool_read), ("pool_max", lambda s, name: pool_read(s, name, True)), ("disposition", disposition_read))
 #: Calls whose value only ever grows in a game: safe to merge above the cap.
 GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
 #: States whose shape (:class:`~.liveness.Shape`) is kept by their unreduced digest before the cache starts afresh.
@@ -266,19 +267,13 @@ class Reads:
             out[i] = flags.get(arg, False)
         for i, arg in plain["counter"]:
             out[i] = counters.get(arg, 0)
-        if plain["pool"] or plain["pool_max"]:  # the active PC's, 0 without one or for a Pool it has not
-            pc = s.active_pc()
-            pools = pc.pools if pc is not None else {}
-            for i, arg in plain["pool"]:
-                out[i] = pools[arg].current if arg in pools else 0
-            for i, arg in plain["pool_max"]:
-                out[i] = pools[arg].maximum if arg in pools else 0
-        for i, arg in plain["disposition"]:  # its modifier, 0 for an NPC not in the game (or a name not in the table)
-            npc = s.npcs.get(arg)
-            try:
-                out[i] = disposition_modifier(disposition_of(npc)) if npc is not None else 0
-            except CALL_FAILS:
-                out[i] = 0
+        # the condition language's own functions, without the context built around them (most of this, before)
+        for kind, read in _STATE_READS:
+            for i, arg in plain[kind]:
+                try:
+                    out[i] = read(s, arg)
+                except CALL_FAILS:  # as the call reads a function that fails on its argument
+                    out[i] = 0
         if self._through:
             ctx = game.context()
             for i, read in self._through:

@@ -81,6 +81,9 @@ class Token:
     column: int
 
 
+#: What a call of a condition function may raise on a wrong argument: the call then reads as 0.
+CALL_FAILS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
 def tokenize(text: str) -> list[Token]:
     if len(text) > MAX_LENGTH:
         raise ExpressionError(f"the condition is longer than {MAX_LENGTH} characters")
@@ -410,7 +413,7 @@ def _compiled(node) -> Callable[[Context], Any]:
                 return 0
             try:
                 return fn(*args)
-            except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            except CALL_FAILS:
                 return 0  # a wrong argument (a number where a name belongs) reads as 0, never a crash
 
         return call

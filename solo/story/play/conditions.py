@@ -16,6 +16,23 @@ from .npcs import disposition_of
 from .state import GameState
 
 
+def pool_read(s: GameState, name: str, maximum: bool = False) -> int:
+    """``pool(name)`` (``pool_max``): the active PC's Pool, 0 without one (a Pool it has not raises, as a wrong
+    argument does; the call reads it as 0). solo prove reads it straight off each state too (prove/reads.py)."""
+    pc = s.active_pc()
+    if pc is None:
+        return 0
+    return pc.pools[name].maximum if maximum else pc.pools[name].current
+
+
+def disposition_read(s: GameState, nid: str) -> int:
+    """``disposition(nid)``: the NPC's disposition modifier, 0 for one not in the game."""
+    npc = s.npcs.get(nid)
+    if npc is None:
+        return 0
+    return disposition_modifier(disposition_of(npc))
+
+
 def context_of(s: GameState) -> Context:
     """What a condition reads: names, and the functions of the condition language."""
 
@@ -27,21 +44,9 @@ def context_of(s: GameState) -> Context:
     def best_skill(skill, focus=None):
         return max((skill_target(pc, skill, focus)[0] for pc in s.pcs), default=0)
 
-    def pool(p, maximum=False):
-        pc = s.active_pc()
-        if pc is None:
-            return 0
-        return pc.pools[p].maximum if maximum else pc.pools[p].current
-
     def luck():
         pc = s.active_pc()
         return pc.luck if pc is not None else 0
-
-    def disposition(nid):
-        npc = s.npcs.get(nid)
-        if npc is None:
-            return 0
-        return disposition_modifier(disposition_of(npc))
 
     functions: dict[str, Callable[..., Any]] = {
         "has": lambda item: item in s.items,
@@ -51,11 +56,11 @@ def context_of(s: GameState) -> Context:
         "flag": lambda n: s.flags.get(n, False),
         "counter": lambda n: s.counters.get(n, 0),
         "skill": best_skill,
-        "pool": lambda p: pool(p),
-        "pool_max": lambda p: pool(p, True),
+        "pool": lambda p: pool_read(s, p),
+        "pool_max": lambda p: pool_read(s, p, True),
         "luck": luck,
         "tag": lambda t: any(t in pc.tags for pc in s.pcs),
-        "disposition": disposition,
+        "disposition": lambda nid: disposition_read(s, nid),
         "npc_status": lambda nid: s.npc_status.get(nid, ""),
         "used_luck": lambda use: s.luck_used.get(use, 0),
         "tension": lambda: s.oracle.tension,
