@@ -164,10 +164,6 @@ class Take(_Named):
             game.emit("item", item=a["take"], gained=False)
 
 
-#: The Combat Focus of empty hands (the gear table's unarmed and martial-arts entries).
-UNARMED = "Unarmed"
-
-
 class Wield(EffectVerb):
     """A weapon of the rules' gear table in the hands of each PC that has none (``who``: the active PC or all): the
     weapon picks the Combat Focus and the damage of its blows (docs/rules.md §2.2, §6.1), and #Gear adds to it. A
@@ -178,6 +174,7 @@ class Wield(EffectVerb):
     needs_pc = True
 
     def check(self, b: Builder, file: str, path: str, a: Args) -> None:
+        from ...rules.participants import UNARMED_FOCUS
         from ...rules.rulebook import rules
 
         weapon = a[self.name]  # text: the field's kind is checked before (readers.KIND_SHAPES)
@@ -186,7 +183,7 @@ class Wield(EffectVerb):
         except KeyError as exc:
             b.fail(file, f"{path}.{self.name}", str(exc.args[0]) if exc.args else str(exc))
         else:
-            if found.focus == UNARMED:  # "now fights with an unarmed": empty hands are no weapon to hand out
+            if found.focus == UNARMED_FOCUS:  # "now fights with an unarmed": empty hands are no weapon to hand out
                 b.fail(file, f"{path}.{self.name}", f"{found.name} is fighting with empty hands, not a weapon to "
                        "hand out")
         _check_who(b, file, path, self.arg(a, "who"))
