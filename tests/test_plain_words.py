@@ -4,6 +4,9 @@ count, and an exceptional success that lost a round."""
 
 from __future__ import annotations
 
+import contextlib
+import re
+
 import pytest
 from conftest import Answers, LoadedDice, make_char
 
@@ -235,3 +238,29 @@ def test_a_flip_in_a_story_roll_says_what_it_made_of_the_roll():
         "flips 44 to 44: an exceptional success.")
     assert luck(flip) == "Espen Lind spends a Luck Point and flips 95 to 59."  # a conflict's: its row says it
 
+
+
+def test_a_story_flip_offer_says_what_the_flip_wins():
+    """'Spend a Luck Point to flip 72 into 27?' at the tutorial's gangway left the player to work out whether 27
+    beat the guard's 10; a conflict's offer says 'and win the round'. A story roll's says 'and succeed', an
+    opposed roll's 'and win the opposed roll' (a flip is offered only where it does)."""
+    from conftest import Answers
+
+    from solo.decisions import QuestionError
+    from solo.rules.creation import pregenerated
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+
+    adventure = load_adventure(find_adventure("tutorial"))
+    offers = []
+    for seed in range(40):
+        decider = Answers(choice=["c2", "c2"], luck_flip="no")  # talk past the guard, then insist: opposed rolls
+        game = Game(adventure, seed=seed, decider=decider, sink=lambda e: None, party=[pregenerated("espen")])
+        with contextlib.suppress(AssertionError, QuestionError):  # past the guard's rolls: done
+            game.play()
+        offers += [q.prompt for q in decider.asked if q.kind == "luck_flip"]
+    said = [re.fullmatch(r"Spend a Luck Point to flip \d\d into \d\d and (succeed|win the opposed roll)\? You would "
+                         r"have .* left\.", prompt) for prompt in offers]
+    assert all(said), offers
+    assert {m[1] for m in said} == {"win the opposed roll"} and len(said) >= 3

@@ -221,7 +221,8 @@ class Opposed(ActionVerb):
                   opponent_roll=theirs.roll, opponent_success=theirs.success)
         result = resolve_opposed(mine, theirs, defender="b")
         if result.winner == "b" or (result.winner is None and not mine.success):
-            flipped = offer_flip(game, pc, mine, beats=(theirs.roll or 101) if theirs.success else 0)
+            flipped = offer_flip(game, pc, mine, beats=(theirs.roll or 101) if theirs.success else 0,
+                                 goal="win the opposed roll")
             if flipped is not mine:
                 result = resolve_opposed(flipped, theirs, defender="b")
         if result.winner == "a":  # a win while borrowed Luck is due repays it (docs/rules.md §2.8)

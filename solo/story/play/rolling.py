@@ -109,8 +109,11 @@ def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = Non
     return target, mods, routine
 
 
-def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0) -> CheckResult:
-    """Offer Luck when a flip would turn the roll (``beats``: the opposing success to beat, ties lost).
+def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0,
+               goal: str = "succeed") -> CheckResult:
+    """Offer Luck when a flip would turn the roll (``beats``: the opposing success to beat, ties lost), saying
+    what the flip would do (``goal``: "succeed", "win the opposed roll"), as a conflict's offer says "and win the
+    round": a player should not have to work out whether 27 beats the other side's 10.
 
     Never while borrowed Luck is due: the success the flip bought would go straight
     to repaying it (docs/rules.md §2.8).
@@ -122,7 +125,7 @@ def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0
     if flipped is None:
         return result
     left = luck_left(pc.luck)
-    answer = game.ask("luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d}? "
+    answer = game.ask("luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {goal}? "
                       f"You would have {left} left.",
                       [Option("yes", f"Flip to {flipped.roll:02d}", f"{left} left"),
                        Option("no", "Keep the roll", f"Luck stays {pc.luck}")], actor=pc.name)
