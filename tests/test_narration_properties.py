@@ -28,7 +28,7 @@ OVER = re.compile(r"settles it|decides it|stays there|\bit is over\b|it's over|\
 #: Words that belong to a living body: blood, breath, pain, a face.
 FLESH = re.compile(r"\b(bleed\w*|blood\w*|lips?|grunt\w*|winc\w*|sweat\w*|bruis\w*|jaw|nose|ribs?|gasp\w*|"
                    r"breath\w*|pain|painful|flesh|skin|scream\w*|sobs?|tears|pale|face|cheek|teeth|stomach|gut|"
-                   r"groan\w*|hurts?|wound\w*|knees?|lungs?)\b", re.IGNORECASE)
+                   r"groan\w*|hurts?|wound\w*|knees?|lungs?|stitch|sucks in air)\b", re.IGNORECASE)
 LIVING = frozenset({"flesh", "animal"})
 SPEECH = frozenset({"taunt", "plea", "bargain"})
 _SLOT = re.compile(r"\{(target_\w+|target|actor|they|them|their|theirs|themself)\}", re.IGNORECASE)
@@ -44,6 +44,7 @@ READ_AND_RIGHT = frozenset({
     "{target} is gone, lost in the streets, and {actor} lets {target_them} go.",
     "{actor} admits that {target} {target:has|have} beaten {them}.",
     "{actor} kneels before {target} and takes out {their} picks.",
+    "{target} glares at {actor} as if {they} had insulted {target_them}.",
     "{actor} tries to end the conversation, but {target} will not let {them} go.",
     "{actor} turns to go, and {target} calls {them} back.",
     "{target} pulls over, engine off, and {actor} stops behind {target_them}.",

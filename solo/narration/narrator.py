@@ -643,8 +643,8 @@ class Narrator:
             a, b = cast.group("a"), cast.group("b")
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
             return lines + [self.say(cast, event, a, b)]
-        lines = self._end_run(cast, before=True) + lines
         winner = cast.person(d["winner"])
+        lines = self._end_run(cast, before=True, winner=winner) + lines
         lens = d.get("lens") or "none"
         event = "exceptional_success" if d.get("exceptional") else "round_won"
         if winner.obstacle:
@@ -685,12 +685,14 @@ class Narrator:
         self._late_fumbles = None
         self._after_exchange = [self._fumble(cast, p, winner, struck) for p in fumblers] + self._after_exchange
 
-    def _end_run(self, cast: Cast, *, before: bool = False) -> list[str | None]:
+    def _end_run(self, cast: Cast, *, before: bool = False, winner: Person | None = None) -> list[str | None]:
         """The rounds after the first of a run with no result, folded into one sentence (none for a single one).
 
         ``before``: the run ended with a round that has a result, whose line ("Espen wins round 9") is read
         first, so the sentence looks back at the rounds before it ("before this, nothing had changed …") and
-        is never read as this round's.
+        is never read as this round's. ``winner``: who won that round, so a look back that says the run broke
+        in the first side's favour ("… without a single click, until now") is told only when it did (its
+        ``result``).
         """
         more, self._stalled = self._stalled - 1, 0
         if more < 1:
@@ -698,8 +700,9 @@ class Narrator:
         # looking back from a round with a result, "one more round" had no round to be one more than: the whole
         # run is counted there ("nothing had changed for two rounds"), its first round told when it came
         rounds = _count(more + 1, more=False) if before else _count(more)
+        result = None if winner is None else "won" if winner.side == "a" else "lost"
         return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": rounds},
-                         variants=["before"] if before else [])]
+                         variants=["before"] if before else [], facts={"result": result} if result else None)]
 
     def _record(self, cast: Cast, winner: Person, lens: str) -> None:
         for p in cast.persons.values():
