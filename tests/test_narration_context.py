@@ -725,6 +725,17 @@ def test_a_driver_s_bearing_is_told_through_the_driving(bundled, manner):
     assert any(re.search(r"wheel|lane|road|brake|drive|gear|mirror|traffic", t.text) for t in lines)
 
 
+@pytest.mark.parametrize("ctype", ["social", "car_chase"])
+def test_the_spare_moment_of_a_quick_round_fits_the_contest(bundled, ctype):
+    """'Petra has a kind of bright, easy energy about her. Petra wipes her palms and sets her feet.' (an argument,
+    solo duel --type social --seed 41): the spare moment of a Quick round is told in the terms of the contest,
+    with no palms, feet or shoulders in talk or at the wheel."""
+    body = re.compile(r"palms|feet|shoulders|breath", re.IGNORECASE)
+    lines = reachable(bundled, ctype, "extra_action", "ready")
+    assert len(lines) >= 3 and all(t.file.endswith(f"{ctype}.toml") for t in lines)
+    assert not [t.text for t in lines if body.search(t.text)]
+
+
 def test_a_comparison_is_not_joined_to_the_next_declaration_by_as():
     """'Espen lets the gap open a little rather than risk the bend as Kaia swaps lanes' (solo duel --type
     car_chase --seed 7) reads as a comparison: after 'than' or 'as' the exchange joins with ', while'."""
