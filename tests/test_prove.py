@@ -882,16 +882,22 @@ def _random_adventure(seed: int) -> str:
     return "\n".join(lines)
 
 
+#: The states a random adventure's search may take: five times the most a search that ends takes (60, seed 9). The
+#: others (seeds 3, 7 and 10: a counter raised without end) never end, and are skipped however far they are
+#: searched; at 2,000 states they took 1.8 s of the test's 2.4 s of CPU, for nothing compared.
+RANDOM_STATES = 300
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_each_reduction_changes_no_finding_on_random_adventures(seed, tmp_path):
     path = tmp_path / "random.toml"
     path.write_text(_random_adventure(seed), encoding="utf-8")
     adventure = load_adventure(path)
-    full = prove(adventure, max_states=2000, reduce=False)
+    full = prove(adventure, max_states=RANDOM_STATES, reduce=False)
     if not full.complete:
         pytest.skip("a counter that grows without end: no complete search to compare with")
     for reduce in REDUCED:
-        _same_findings(prove(adventure, max_states=2000, reduce=reduce), full)
+        _same_findings(prove(adventure, max_states=RANDOM_STATES, reduce=reduce), full)
 
 
 def test_the_first_line_says_what_merging_drops_in_words_a_new_author_reads():
