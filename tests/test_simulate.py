@@ -363,10 +363,10 @@ def test_the_npc_table_says_what_in_comae_means_where_it_counts_some(capsys):
 def test_the_text_report_names_an_ending_the_engine_reaches_and_flags_never_set(tmp_path):
     """Before: the table's ending column read '__fallen__' (its title too), and a flag no run set read 'docked 0%'.
     The whole party out is named as the game names it; a flag never set is listed as such."""
-    result = CliRunner().invoke(cli, ["simulate", "kaldskard", "--runs", "200", "--seed", "1"],
+    result = CliRunner().invoke(cli, ["simulate", "kaldskard", "--runs", "20", "--seed", "12"],
                                 env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
-    assert "__fallen__" not in result.output  # one of these runs ends with every PC out, away from any ending
+    assert "__fallen__" not in result.output  # two of these runs end with every PC out, away from any ending
     [row] = [line for line in result.output.splitlines() if "(whole party out)" in line]
     assert "The party has fallen" in row
     story = tmp_path / "cliff.toml"
