@@ -149,8 +149,8 @@ def _spare_focuses(decider, top, focuses: list[tuple[str, str]], who, t: RulesTa
     """Willpower among the top skills has no Focus to give; another top skill takes it."""
     while len(focuses) < CREATION_FOCUSES:
         options = [Option(f"{s}//{f}", f"{s}//{f}") for s, f in spare_focus_options(top, focuses, t)]
-        answer = _ask(decider, "focus", "Willpower already has //Person and //Circle. "
-                      "Which other Focus for one of your top skills?", options, actor=who)
+        answer = _ask(decider, "focus", "Willpower's Focuses are always //Person and //Circle, so one of your "
+                      "other top skills takes a second Focus instead. Which?", options, actor=who)
         skill, _, focus = answer.partition("//")
         focuses.append((skill, focus))
 
