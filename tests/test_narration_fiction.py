@@ -1065,3 +1065,31 @@ def test_a_verb_after_a_name_agrees_with_the_name_and_after_a_pronoun_with_the_p
         "The parish records keep at it, and they keep going."
     assert Narrator.render(template, {"actor": "the door", "they": "it"}, door) == \
         "The door keeps at it, and it keeps going."
+
+
+def test_a_luck_flip_and_the_long_odds_it_beat_are_told_once(monkeypatch, templates):
+    """Before (Vellan, party seed 9): 'Luck turns for Birk at the last second. … Birk's point is the one that
+    sticks. It should have fallen flat. Somehow it did not.' A flip is told only at long odds, so its line already
+    says the round should have been lost; the long-odds line after it said so again (in 27 of 28 told flips here).
+    Played by a weak PC, who flips often, against a stronger NPC: in a round a flip was told for someone, no
+    long-odds line is told for them; other long chances won are still told as such."""
+    told: list[tuple[int, str, str, str | None]] = []
+    real = Narrator.say
+
+    def spy(self, cast, event, actor, *args, **kwargs):
+        line = real(self, cast, event, actor, *args, **kwargs)
+        if line and event in ("luck", "against_odds"):
+            told.append((cast.round, event, actor.id, (kwargs.get("variants") or [None])[0]))
+        return line
+
+    monkeypatch.setattr(Narrator, "say", spy)
+    flips = long_odds = 0
+    for ctype in ("combat", "social", "foot_chase"):
+        for seed in range(40):
+            told.clear()
+            narrate_events(fight(ctype, seed, stubborn=True, skill=15), Narrator(templates, random.Random(seed)))
+            flipped = {(rnd, who) for rnd, event, who, variant in told if event == "luck" and variant == "flip"}
+            odds = {(rnd, who) for rnd, event, who, _ in told if event == "against_odds"}
+            assert not flipped & odds, (ctype, seed, sorted(flipped & odds))
+            flips, long_odds = flips + len(flipped), long_odds + len(odds)
+    assert flips >= 15 and long_odds >= 15

@@ -111,6 +111,7 @@ class Narrator:
         self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
         self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
+        self._flipped: set[str] = set()  # who had a Luck flip told this round: its long odds are told once
         #: A round's fumblers and its winner, held until the winner has chosen whom it strikes among several
         self._late_fumbles: tuple[list[Person], str | None] | None = None
         self._results: dict[str, str] = {}  # this round's result by participant, once the dice have decided it
@@ -442,6 +443,7 @@ class Narrator:
             p.exiting = False
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
         self._fumbled, self._results, self._after_exchange, self._late_fumbles = [], {}, [], None
+        self._flipped = set()
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -592,7 +594,10 @@ class Narrator:
             chance = self._round_chance(cast, actor)
             if chance is None or chance >= LONG_ODDS:
                 return []  # Luck spent on a fair chance is no story; the numbers show it was spent
-            self._beat.append(self.say(cast, "luck", actor, cast.opponent(actor), variants=[use]))
+            line = self.say(cast, "luck", actor, cast.opponent(actor), variants=[use])
+            if line:
+                self._flipped.add(actor.id)  # "Luck turns for Birk" already says the odds were against Birk
+            self._beat.append(line)
             return []
         line = self.say(cast, "luck", actor, cast.opponent(actor), variants=[use])
         if use == "reduce_damage" and self._outcome is not None:
@@ -764,7 +769,9 @@ class Narrator:
             facts["last"] = "turn"  # lost the two before: the tide turns
         lines = [self.say(cast, event, winner, loser, variants=[lens], facts=facts)]
         chance = self._round_chance(cast, winner, loser)
-        if chance is not None and chance < LONG_ODDS:
+        # a Luck flip told for the winner this round already said it should have failed: "It should have fallen
+        # flat. Somehow it did not." after "Luck turns for Birk at the last second" tells the same thing twice
+        if chance is not None and chance < LONG_ODDS and winner.id not in self._flipped:
             lines.append(self.say(cast, "against_odds", winner, loser))
         self._record(cast, winner, lens)
         return lines
