@@ -1093,3 +1093,50 @@ def test_a_luck_flip_and_the_long_odds_it_beat_are_told_once(monkeypatch, templa
             assert not flipped & odds, (ctype, seed, sorted(flipped & odds))
             flips, long_odds = flips + len(flipped), long_odds + len(odds)
     assert flips >= 15 and long_odds >= 15
+
+
+_BOTH_SLIP = re.compile(r"slip|footing", re.IGNORECASE)
+
+
+def test_a_round_with_a_fumble_does_not_tell_both_sides_slipping_too(monkeypatch):
+    """Before (a foot chase, seed 218): 'Halvard catches a foot on a loose cobble and goes down. Halvard and Espen
+    both slip on the slick stones.' The fumble is told first, with the round's result; a round's line of a
+    mishap to both that says ``[fumble:no]`` is then kept from that round (the foot chase's lines of both slipping,
+    tagged so here as the bundled file is to be), and still told in rounds without one."""
+    import tomllib
+    from pathlib import Path
+
+    import solo
+
+    path = Path(solo.__file__).resolve().parent.parent / "oracles" / "narration" / "foot_chase.toml"
+    lines = tomllib.loads(path.read_text(encoding="utf-8"))["foot_chase"]["stalemate_failed"]
+
+    def tagged(text: str) -> str:
+        if not _BOTH_SLIP.search(text):
+            return text
+        return "[fumble:no " + text[1:] if text.startswith("[") else "[fumble:no] " + text
+
+    assert sum(bool(_BOTH_SLIP.search(t)) for t in lines) >= 2
+    replaced = {"merge": "replace", "foot_chase": {"stalemate_failed": [tagged(t) for t in lines]}}
+    templates = load_templates(extra_data=[("tagged", replaced)])
+    told: list[tuple[int, str, str]] = []
+    real = Narrator.say
+
+    def spy(self, cast, event, actor, *args, **kwargs):
+        line = real(self, cast, event, actor, *args, **kwargs)
+        if line and event in ("exceptional_failure", "stalemate_failed"):
+            told.append((cast.round, event, line))
+        return line
+
+    monkeypatch.setattr(Narrator, "say", spy)
+    fumbled_rounds = slips = 0
+    for seed in range(200):
+        told.clear()
+        narrate_events(fight("foot_chase", seed, stubborn=seed % 2 == 0), Narrator(templates, random.Random(seed)))
+        fumbles = {rnd for rnd, event, _ in told if event == "exceptional_failure"}
+        for rnd, event, line in told:
+            if event == "stalemate_failed" and _BOTH_SLIP.search(line):
+                assert rnd not in fumbles, (seed, rnd, line)
+                slips += 1
+            fumbled_rounds += event == "stalemate_failed" and rnd in fumbles
+    assert fumbled_rounds >= 10 and slips >= 10

@@ -112,6 +112,7 @@ class Narrator:
         self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
         self._flipped: set[str] = set()  # who had a Luck flip told this round: its long odds are told once
+        self._fumble_told = False  # a fumble was told this round: the ``fumble`` fact, so no "both slip" follows
         #: A round's fumblers and its winner, held until the winner has chosen whom it strikes among several
         self._late_fumbles: tuple[list[Person], str | None] | None = None
         self._results: dict[str, str] = {}  # this round's result by participant, once the dice have decided it
@@ -273,6 +274,7 @@ class Narrator:
                          foe_manner=target.manner if not target.pc else None, foe_body=target.body,
                          foe_state=target.condition)
         known["physical"] = "yes" if cast.physical else "no"
+        known["fumble"] = "yes" if self._fumble_told else "no"
         known["fighters"] = _fighters(cast)
         known.update(facts or {})
         return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
@@ -421,6 +423,7 @@ class Narrator:
         self._settings = frozenset()
         self._beat, self._outcome, self._told_exchange = [], None, True
         self._told, self._fumbled, self._stalled, self._pending_blow = set(), [], 0, None
+        self._fumble_told = False
         self._bearing_due = False
         return [self.say(cast, "start", cast.group("a"), cast.group("b"))]  # a party is named as a party
 
@@ -443,7 +446,7 @@ class Narrator:
             p.exiting = False
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
         self._fumbled, self._results, self._after_exchange, self._late_fumbles = [], {}, [], None
-        self._flipped = set()
+        self._flipped, self._fumble_told = set(), False
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -669,8 +672,13 @@ class Narrator:
         herself wide open" is not told of Sigrid when the wight's blow goes to Jonas."""
         winner = cast.persons.get(winner_id or "")
         if winner is not None and winner.side != fumbler.side and struck in (None, fumbler.id):
-            return self.say(cast, "exceptional_failure", fumbler, winner, facts={"result": "lost"})
-        return self.say(cast, "exceptional_failure", fumbler, cast.opponent(fumbler), facts={"result": "stalled"})
+            line = self.say(cast, "exceptional_failure", fumbler, winner, facts={"result": "lost"})
+        else:
+            line = self.say(cast, "exceptional_failure", fumbler, cast.opponent(fumbler), facts={"result": "stalled"})
+        # the round's own line comes after it: "Halvard catches a foot on a loose cobble and goes down" is not
+        # followed by "Halvard and Espen both slip on the slick stones" (such a line says [fumble:no])
+        self._fumble_told = self._fumble_told or bool(line)
+        return line
 
     def _on_strike_target(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """The winner chose whom to strike among several: the round's moves are told now, the winner's aimed at
