@@ -1140,3 +1140,45 @@ def test_a_round_with_a_fumble_does_not_tell_both_sides_slipping_too(monkeypatch
                 slips += 1
             fumbled_rounds += event == "stalemate_failed" and rnd in fumbles
     assert fumbled_rounds >= 10 and slips >= 10
+
+
+def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monkeypatch, templates):
+    """Before (a social duel, seed 17, round 6): '"Wait! I only wanted to know!" Idun cries. Idun watches more
+    than she acts, weighing every angle.' Only a fearful temper marked the NPC afraid for its bearing; a plea is
+    fear spoken aloud whatever the temper. Played through many duels as `solo duel --narrate` plays them (a drawn NPC,
+    its mind deciding), every plea at a Pool clue told, a round in which an NPC pleaded (at a Pool clue or as it
+    gave up) tells no bearing of it but a timid one."""
+    told: list[tuple[int, str, str, str | None]] = []
+    real_say, real_speech = Narrator.say, Narrator._speech
+
+    def say(self, cast, event, actor, *args, **kwargs):
+        line = real_say(self, cast, event, actor, *args, **kwargs)
+        if line and event == "bearing":
+            told.append((cast.round, event, actor.id, (kwargs.get("variants") or [None])[0]))
+        return line
+
+    def speech(self, cast, kind, speaker, *args, **kwargs):
+        lines = real_speech(self, cast, kind, speaker, *args, **kwargs)
+        if lines and kind == "plea":
+            told.append((cast.round, kind, speaker.id, None))
+        return lines
+
+    monkeypatch.setattr(Narrator, "say", say)
+    monkeypatch.setattr(Narrator, "_speech", speech)
+    from solo.characters import load_character
+    from solo.minds.arena import duel_npc, run_duels
+
+    pleas = calm = 0
+    for seed in range(120):  # `solo duel --narrate`: a drawn NPC against Espen, its mind deciding
+        told.clear()
+        ctype = conflict_type(("social", "combat")[seed % 2])
+        npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype)
+        events = run_duels(npc, load_character("espen"), ctype, runs=1, seed=seed, round_limit=15, explain=True).first
+        narrate_events(events, Narrator(templates, random.Random(seed), speech={"break": 1.0}))
+        pleaded = {(rnd, who) for rnd, event, who, _ in told if event == "plea"}
+        pleas += len(pleaded)
+        for rnd, event, who, manner in told:
+            if event == "bearing" and (rnd, who) in pleaded:
+                assert manner == "timid", (seed, rnd, who, manner)
+            calm += event == "bearing" and manner != "timid"
+    assert pleas >= 12 and calm >= 100

@@ -390,6 +390,10 @@ class Narrator:
         line = self.render(template, values, speaker, listener)
         if line and kind in ("plea", "bargain"):
             speaker.offered = True
+        if line and (kind == "plea" or yields):
+            # a plea is fear said aloud, whatever the temper: '"Wait! I only wanted to know!" Idun cries.' is not
+            # followed by "Idun watches more than she acts, weighing every angle" (its bearing this round is timid)
+            speaker.afraid = cast.round
         return [self._attribute(line, speaker, kind, yields=yields)]
 
     def _attribute(self, line: str | None, speaker: Person, kind: str, *, yields: bool = False) -> str | None:
