@@ -1182,3 +1182,48 @@ def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monk
                 assert manner == "timid", (seed, rnd, who, manner)
             calm += event == "bearing" and manner != "timid"
     assert pleas >= 12 and calm >= 100
+
+
+def _armed_party_fight(seed: int, weapons: tuple[str | None, ...]) -> tuple[Event, ...]:
+    """A combat of PCs carrying ``weapons`` (keys of the weapon table; None: bare hands) against two NPCs."""
+    ctype = conflict_type("combat")
+    log = EventLog()
+    side_a = []
+    for i, (name, weapon) in enumerate(zip(("Ada Berg", "Bo Lie", "Cy Moen"), weapons)):
+        pc = make_char(name, Combat=50, Move=50, Willpower=40, pools=8)
+        pc.weapon = weapon
+        side_a.append(from_character(pc, "a", ctype, decider=RandomDecider(random.Random(seed * 7 + i))))
+    side_b = [from_character(_npc(n), "b", ctype, decider=RandomDecider(random.Random(seed * 7 + 5 + j)))
+              for j, n in enumerate(("Siri Dahl", "Alma Myhre"))]
+    Conflict(ctype, side_a + side_b, random.Random(seed), sink=log, round_limit=10).run()
+    return tuple(log.events)
+
+
+def test_a_party_is_told_with_the_weapons_its_members_carry(templates):
+    """Before (Kaldskard, seed 21, two players with wood-axes against the barrow-wights): "Ada's party raises their
+    fists." The party's stand-in carried no weapon, which reads as bare hands. Now a party's weapon kind is its
+    members' when they all carry one kind, else unknown (no ``weapon:`` filter holds), and no line names one
+    weapon for several ({weapon} is not filled for a party)."""
+    group_lines = 0
+    for seed in range(40):
+        for weapons in (("axe", "axe"), ("axe", "small_firearm")):
+            events = _armed_party_fight(seed, weapons)
+            picks, _ = told(templates, events, seed)
+            for _rnd, _event, template, actor, target in picks.picks:
+                for person, fact in ((actor, "weapon"), (target, "foe_weapon")):
+                    if person is None or not person.members or person.side != "a":
+                        continue
+                    group_lines += 1
+                    wanted = template.filters.get(fact)
+                    assert wanted is None or (weapons[0] == weapons[1] and "blade" in wanted), (seed, template.text)
+                    slot = "{weapon}" if person is actor else "{target_weapon}"
+                    assert slot not in template.text, (seed, template.text)
+    assert group_lines >= 40
+    # the fact itself: one kind shared, or none
+    narrator = Narrator(templates, random.Random(0))
+    shared, mixed, bare = (("axe", "long_sword"), "blade"), (("axe", "small_firearm"), None), ((None, None), "unarmed")
+    for weapons, kind in (shared, mixed, bare):
+        cast = Cast()
+        cast.begin(next(e for e in _armed_party_fight(0, weapons) if e.kind == "conflict_start").data)
+        party = cast.group("a")
+        assert party is not None and narrator.moment(cast, party, None).facts.get("weapon") == kind, weapons

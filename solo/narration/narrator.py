@@ -290,8 +290,13 @@ class Narrator:
         return "middle"
 
     def _weapon_kind(self, cast: Cast, person: Person) -> str | None:
+        """The kind of weapon ``person`` fights with (a party: its members' kind when they share one, else
+        unknown, so no ``weapon:`` filter holds for it); None outside a physical conflict."""
         if not cast.physical or person.obstacle:
             return None
+        if person.members:
+            kinds = {self._weapon_kind(cast, p) for p in person.members}
+            return kinds.pop() if len(kinds) == 1 else None
         return self.templates.word("weapon_kinds", person.weapon or "Unarmed", "unarmed")
 
     @staticmethod
@@ -317,6 +322,8 @@ class Narrator:
             values[role] = person.name
             for form, word in pronoun_forms(person.pronoun).items():
                 values[prefix + form] = word
+            if person.members:
+                continue  # a party's weapons are several: "{actor} lowers {their} {weapon}" is not told of it
             values[prefix + "weapon"] = person.weapon_called or words(
                 "weapons", person.weapon, (person.weapon or "fists").lower().replace("_", " "))
         values.update(extra or {})
