@@ -8,9 +8,18 @@ and a call for help fits only where the NPC's friends are not all around it.
 
 from __future__ import annotations
 
+import random
+import re
+
+from conftest import make_char
 from test_narration_fiction import _npc, fight
 
-from solo.minds.morale import AMONG_FRIENDS, CLUES, SOCIAL_CLUES
+from solo.events import EventLog
+from solo.minds.morale import AMONG_FRIENDS, CLUES, HIDING_AMONG_FRIENDS, HIDING_CLUES, SOCIAL_CLUES, clue
+from solo.rules.conflict import Conflict
+from solo.rules.conflict_types import conflict_type
+from solo.rules.conflict_view import ConflictView
+from solo.rules.participants import from_character
 
 _FIGHTY = ("shouts for help", "falls back", "towards the way out", "turns to get away", "lowers its guard",
            "drops to", "cornered")
@@ -54,3 +63,40 @@ def test_in_a_fight_a_call_for_help_is_shouted_only_with_no_friend_at_hand():
     assert any(friends for _, friends in breaks)
     for text, friends in breaks:
         assert text == (AMONG_FRIENDS if friends else CLUES["call_for_help"]), (text, friends)
+
+
+_FLIGHT = re.compile(r"gives? ground|get away|way out|turns to|falls back|towards the", re.IGNORECASE)
+
+
+def test_a_watchman_who_never_saw_anyone_loses_its_nerve_without_giving_ground():
+    """Before (sneaking, a watchman that never saw the ones sneaking past): 'gives ground, eyes flicking towards the
+    way out' and then 'turns to get away': a fight's body language, with nobody to give ground to. Sneaking has its
+    own clues by the NPC's part: over many conflicts with watchmen whose minds decide (the PCs hide), every clue is
+    a watcher's, and none speaks of giving ground or getting away."""
+    clues = _clues("sneaking", range(60), allies=1)
+    watching = set(HIDING_CLUES["seeker"].values()) | {HIDING_AMONG_FRIENDS["seeker"]}
+    assert sum(kind == "npc_morale" for kind, _, _ in clues) >= 10 and any(kind == "npc_break" for kind, _, _ in clues)
+    for _, text, _ in clues:
+        assert text in watching, text
+        assert not _FLIGHT.search(text), text
+
+
+def test_a_hider_s_nerve_shows_in_its_hiding_place_and_a_pursuit_s_parts_are_the_ones_announced():
+    """The clues for the other part, and the part a mind reads (ConflictView.part) is the one conflict_start
+    announces, whichever side the story says hides."""
+    ctype = conflict_type("sneaking")
+    for text in HIDING_CLUES["hider"].values():
+        assert not re.search(r"light|watch|post|search", text), text
+    assert clue("flee", social=False, friends_here=False, part="hider") == "breaks cover and runs"
+    assert clue("flee", social=False, friends_here=False, part="pursuer") == CLUES["flee"]  # a chase keeps a fight's
+    for pursuer in ("a", "b"):
+        log = EventLog()
+        a = from_character(make_char("Espen Lind", Cunning=50, Awareness=50), "a", ctype)
+        b = from_character(_breakable("Torgny"), "b", ctype)
+        conflict = Conflict(ctype, [a, b], random.Random(1), sink=log, round_limit=1, fiction={"pursuer": pursuer})
+        conflict.run()
+        start = next(e for e in log.events if e.kind == "conflict_start")
+        announced = {p["id"]: p.get("part") for p in start["participants"]}
+        view = ConflictView(conflict)
+        assert {p.id: view.part(p) for p in (a, b)} == announced
+        assert announced[a.id] == ("hider" if pursuer == "a" else "seeker")

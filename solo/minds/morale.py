@@ -69,13 +69,44 @@ SOCIAL_CLUES = {**CLUES,
                 "fight_on": "digs in, with nothing left to lose"}
 #: Calling for help, where its friends stand all about it (on its side in the fight): it falls back on them.
 AMONG_FRIENDS = "falls back among its friends"
+#: The same where one side hides and the other keeps watch, by the NPC's part: a watcher never sees the ones
+#: sneaking past (it has nobody to give ground to or get away from: its nerve shows in how it keeps the watch),
+#: and a hider's shows in its hiding place.
+HIDING_CLUES = {
+    "seeker": {**CLUES,
+               STEADY: "keeps up its watch",
+               SHAKEN: "starts at every sound and keeps to the light",
+               "flee": "abandons its post for somewhere better lit",
+               "call_for_help": "calls out to nobody in particular, then goes to fetch the others",
+               "surrender": "stops searching, muttering that there is nothing there",
+               "beg": "mutters a prayer at the shadows",
+               "bargain": "calls into the dark: whoever is there may go, and no questions asked",
+               "fight_on": "grits its teeth and searches all the harder"},
+    "hider": {**CLUES,
+              STEADY: "keeps still",
+              SHAKEN: "shifts in its hiding place, breathing too fast",
+              "flee": "breaks cover and runs",
+              "call_for_help": "breaks cover, calling for help",
+              "surrender": "steps out of hiding, empty hands raised",
+              "beg": "comes out of hiding, pleading",
+              "bargain": "calls out from cover, offering a deal",
+              "fight_on": "stays put, ready to lash out if found"},
+}
+#: Calling for help in hiding or on watch, with its friends in the conflict too: it keeps close to them.
+HIDING_AMONG_FRIENDS = {"seeker": "keeps close to the others on watch",
+                        "hider": "edges closer to its friends in the dark"}
 
 
-def clue(key: str, *, social: bool, friends_here: bool) -> str:
+def clue(key: str, *, social: bool, friends_here: bool, part: str | None = None) -> str:
     """The clue for a morale state or a break reaction as the conflict has it: an argument's words in a social
-    conflict; a call for help only where no friend of the NPC's is in the fight with it."""
+    conflict, a watcher's or a hider's where one side hides (``part``, solo.rules.fiction.PARTS); a call for help
+    only where no friend of the NPC's is in the fight with it."""
     if social:
         return SOCIAL_CLUES[key]
+    if part in HIDING_CLUES:
+        if key == "call_for_help" and friends_here:
+            return HIDING_AMONG_FRIENDS[part]
+        return HIDING_CLUES[part][key]
     if key == "call_for_help" and friends_here:
         return AMONG_FRIENDS
     return CLUES[key]

@@ -1571,6 +1571,7 @@ _NEEDS_FOE = {NPCMind._lens, NPCMind._clever}
 
 def _clue(key: str, conflict: ConflictView, me: Participant) -> str:
     """The words a GM could say for ``me``'s morale state or break (solo.minds.morale.clue), fitting the
-    conflict: an argument's, and a call for help only with no friend of its still in the fight."""
+    conflict: an argument's, a watcher's or a hider's, and a call for help only with no friend of its still in
+    the fight."""
     friends_here = any(p.side == me.side and p is not me and p.status == ACTIVE for p in conflict.participants)
-    return clue(key, social=conflict.ctype.social, friends_here=friends_here)
+    return clue(key, social=conflict.ctype.social, friends_here=friends_here, part=conflict.part(me))

@@ -83,6 +83,8 @@ class Person:
     afraid: int = -1  # the last round its fear was shown: a fearful Pool clue, or its nerve failing (npc_morale)
     offered: bool = False  # it begged or bargained and the fight went on
     steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
+    #: the people a side's stand-in (:meth:`Cast.group`) names together: what they carry is theirs, not its own
+    members: tuple[Person, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def condition(self) -> str | None:
@@ -214,7 +216,9 @@ class Cast:
         A collective name reads right whether a line agrees its verb with "they" or was written in the singular.
         Only those still in the conflict count while anyone of the side is (``active_first``), so a party is
         never named after a PC who has fled it; ``among``: only these of the side (an ending told of those it
-        ended for).
+        ended for). The party carries no weapon of its own: its ``members`` say what it carries (the narrator's
+        ``weapon`` fact is theirs when they all carry one kind), so two PCs with axes are not told as a party
+        that "raises their fists".
         """
         people = [p for p in self.persons.values() if p.side == side]
         if among is not None:
@@ -229,7 +233,7 @@ class Cast:
         return Person(id=f"side_{side}", name=name, pronoun="they",
                       side=side, pc=all(p.pc for p in people), role=lead.role, body=lead.body,
                       speaks=False, heard=False, pool=sum(p.pool for p in people),
-                      pool_max=sum(p.pool_max for p in people))
+                      pool_max=sum(p.pool_max for p in people), members=tuple(people))
 
     def add(self, pid: str, *, name: str | None = None, side: str = "a", **info: Any) -> Person:
         """Add someone by hand (an escalation before any conflict_start, a test).

@@ -111,6 +111,8 @@ class Narrator:
         self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
         self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
+        self._flipped: set[str] = set()  # who had a Luck flip told this round: its long odds are told once
+        self._fumble_told = False  # a fumble was told this round: the ``fumble`` fact, so no "both slip" follows
         #: A round's fumblers and its winner, held until the winner has chosen whom it strikes among several
         self._late_fumbles: tuple[list[Person], str | None] | None = None
         self._results: dict[str, str] = {}  # this round's result by participant, once the dice have decided it
@@ -272,6 +274,7 @@ class Narrator:
                          foe_manner=target.manner if not target.pc else None, foe_body=target.body,
                          foe_state=target.condition)
         known["physical"] = "yes" if cast.physical else "no"
+        known["fumble"] = "yes" if self._fumble_told else "no"
         known["fighters"] = _fighters(cast)
         known.update(facts or {})
         return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
@@ -287,8 +290,13 @@ class Narrator:
         return "middle"
 
     def _weapon_kind(self, cast: Cast, person: Person) -> str | None:
+        """The kind of weapon ``person`` fights with (a party: its members' kind when they share one, else
+        unknown, so no ``weapon:`` filter holds for it); None outside a physical conflict."""
         if not cast.physical or person.obstacle:
             return None
+        if person.members:
+            kinds = {self._weapon_kind(cast, p) for p in person.members}
+            return kinds.pop() if len(kinds) == 1 else None
         return self.templates.word("weapon_kinds", person.weapon or "Unarmed", "unarmed")
 
     @staticmethod
@@ -314,6 +322,8 @@ class Narrator:
             values[role] = person.name
             for form, word in pronoun_forms(person.pronoun).items():
                 values[prefix + form] = word
+            if person.members:
+                continue  # a party's weapons are several: "{actor} lowers {their} {weapon}" is not told of it
             values[prefix + "weapon"] = person.weapon_called or words(
                 "weapons", person.weapon, (person.weapon or "fists").lower().replace("_", " "))
         values.update(extra or {})
@@ -387,6 +397,10 @@ class Narrator:
         line = self.render(template, values, speaker, listener)
         if line and kind in ("plea", "bargain"):
             speaker.offered = True
+        if line and (kind == "plea" or yields):
+            # a plea is fear said aloud, whatever the temper: '"Wait! I only wanted to know!" Idun cries.' is not
+            # followed by "Idun watches more than she acts, weighing every angle" (its bearing this round is timid)
+            speaker.afraid = cast.round
         return [self._attribute(line, speaker, kind, yields=yields)]
 
     def _attribute(self, line: str | None, speaker: Person, kind: str, *, yields: bool = False) -> str | None:
@@ -420,6 +434,7 @@ class Narrator:
         self._settings = frozenset()
         self._beat, self._outcome, self._told_exchange = [], None, True
         self._told, self._fumbled, self._stalled, self._pending_blow = set(), [], 0, None
+        self._fumble_told = False
         self._bearing_due = False
         return [self.say(cast, "start", cast.group("a"), cast.group("b"))]  # a party is named as a party
 
@@ -442,6 +457,7 @@ class Narrator:
             p.exiting = False
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
         self._fumbled, self._results, self._after_exchange, self._late_fumbles = [], {}, [], None
+        self._flipped, self._fumble_told = set(), False
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -592,7 +608,10 @@ class Narrator:
             chance = self._round_chance(cast, actor)
             if chance is None or chance >= LONG_ODDS:
                 return []  # Luck spent on a fair chance is no story; the numbers show it was spent
-            self._beat.append(self.say(cast, "luck", actor, cast.opponent(actor), variants=[use]))
+            line = self.say(cast, "luck", actor, cast.opponent(actor), variants=[use])
+            if line:
+                self._flipped.add(actor.id)  # "Luck turns for Birk" already says the odds were against Birk
+            self._beat.append(line)
             return []
         line = self.say(cast, "luck", actor, cast.opponent(actor), variants=[use])
         if use == "reduce_damage" and self._outcome is not None:
@@ -664,8 +683,13 @@ class Narrator:
         herself wide open" is not told of Sigrid when the wight's blow goes to Jonas."""
         winner = cast.persons.get(winner_id or "")
         if winner is not None and winner.side != fumbler.side and struck in (None, fumbler.id):
-            return self.say(cast, "exceptional_failure", fumbler, winner, facts={"result": "lost"})
-        return self.say(cast, "exceptional_failure", fumbler, cast.opponent(fumbler), facts={"result": "stalled"})
+            line = self.say(cast, "exceptional_failure", fumbler, winner, facts={"result": "lost"})
+        else:
+            line = self.say(cast, "exceptional_failure", fumbler, cast.opponent(fumbler), facts={"result": "stalled"})
+        # the round's own line comes after it: "Halvard catches a foot on a loose cobble and goes down" is not
+        # followed by "Halvard and Espen both slip on the slick stones" (such a line says [fumble:no])
+        self._fumble_told = self._fumble_told or bool(line)
+        return line
 
     def _on_strike_target(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """The winner chose whom to strike among several: the round's moves are told now, the winner's aimed at
@@ -764,7 +788,9 @@ class Narrator:
             facts["last"] = "turn"  # lost the two before: the tide turns
         lines = [self.say(cast, event, winner, loser, variants=[lens], facts=facts)]
         chance = self._round_chance(cast, winner, loser)
-        if chance is not None and chance < LONG_ODDS:
+        # a Luck flip told for the winner this round already said it should have failed: "It should have fallen
+        # flat. Somehow it did not." after "Luck turns for Birk at the last second" tells the same thing twice
+        if chance is not None and chance < LONG_ODDS and winner.id not in self._flipped:
             lines.append(self.say(cast, "against_odds", winner, loser))
         self._record(cast, winner, lens)
         return lines

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .conflict_types import ConflictType
+from .fiction import pursuit_parts
 from .participants import Participant
 
 if TYPE_CHECKING:
@@ -56,6 +57,11 @@ class ConflictView:
     @property
     def by_id(self) -> Mapping[str, Participant]:
         return self._by_id
+
+    def part(self, p: Participant) -> str | None:
+        """``p``'s part in a pursuit ("hider", "seeker", "pursuer", "quarry"), as ``conflict_start`` announces it;
+        None in a conflict that is not one."""
+        return pursuit_parts(self.ctype, self._conflict.fiction).get(p.side)
 
     def opponents(self, p: Participant) -> list[Participant]:
         """The participants still in on the other side."""

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BODIES", "ENDS", "FICTION_FIELDS", "Fiction", "PURSUITS", "check_fiction", "conflict_frame",
-    "fiction_of", "fiction_of_character", "participant_facts", "temperament", "trait_key",
+    "fiction_of", "fiction_of_character", "participant_facts", "pursuit_parts", "temperament", "trait_key",
 ]
 
 #: What a participant is made of, as the words must respect it.
@@ -150,17 +150,25 @@ def conflict_frame(ctype: ConflictType, participants: Sequence[Participant], *, 
         "present": [p.id for p in participants],
         "settings": [str(s) for s in given.get("settings") or ()],
     }
-    pursuit = ctype.pursuit
-    if pursuit:
-        first, second = PARTS[pursuit]
-        leads = given.get("pursuer", "a")  # the side that chases or hides: the side that starts, unless told
-        frame["pursuit"] = pursuit
-        frame["parts"] = {"a": first, "b": second} if leads == "a" else {"a": second, "b": first}
+    parts = pursuit_parts(ctype, given)
+    if parts:
+        frame["pursuit"] = ctype.pursuit
+        frame["parts"] = parts
     frame["ends"] = {side: _ends(ctype, [p for p in participants if p.side == side], round_limit)
                      for side in ("a", "b")}
     if given.get("closing"):  # the adventure's last word per outcome: its own closing line, or "" for none
         frame["closing"] = {str(k): str(v) for k, v in given["closing"].items()}
     return frame
+
+
+def pursuit_parts(ctype: ConflictType, given: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Each side's part in a pursuit by side ({"a": "hider", "b": "seeker"}), or none for a conflict that is not
+    one: what ``conflict_start`` announces and what an NPC's mind reads, so both say one thing."""
+    if not ctype.pursuit:
+        return {}
+    first, second = PARTS[ctype.pursuit]
+    leads = (given or {}).get("pursuer", "a")  # the side that chases or hides: the side that starts, unless told
+    return {"a": first, "b": second} if leads == "a" else {"a": second, "b": first}
 
 
 def _ends(ctype: ConflictType, side: Iterable[Participant], round_limit: int | None) -> list[str]:
