@@ -1098,27 +1098,12 @@ def test_a_luck_flip_and_the_long_odds_it_beat_are_told_once(monkeypatch, templa
 _BOTH_SLIP = re.compile(r"slip|footing", re.IGNORECASE)
 
 
-def test_a_round_with_a_fumble_does_not_tell_both_sides_slipping_too(monkeypatch):
+def test_a_round_with_a_fumble_does_not_tell_both_sides_slipping_too(monkeypatch, templates):
     """Before (a foot chase, seed 218): 'Halvard catches a foot on a loose cobble and goes down. Halvard and Espen
     both slip on the slick stones.' The fumble is told first, with the round's result; a round's line of a
-    mishap to both that says ``[fumble:no]`` is then kept from that round (the foot chase's lines of both slipping,
-    tagged so here as the bundled file is to be), and still told in rounds without one."""
-    import tomllib
-    from pathlib import Path
-
-    import solo
-
-    path = Path(solo.__file__).resolve().parent.parent / "oracles" / "narration" / "foot_chase.toml"
-    lines = tomllib.loads(path.read_text(encoding="utf-8"))["foot_chase"]["stalemate_failed"]
-
-    def tagged(text: str) -> str:
-        if not _BOTH_SLIP.search(text):
-            return text
-        return "[fumble:no " + text[1:] if text.startswith("[") else "[fumble:no] " + text
-
-    assert sum(bool(_BOTH_SLIP.search(t)) for t in lines) >= 2
-    replaced = {"merge": "replace", "foot_chase": {"stalemate_failed": [tagged(t) for t in lines]}}
-    templates = load_templates(extra_data=[("tagged", replaced)])
+    mishap to both says ``[fumble:no]`` and is kept from that round, and still told in rounds without one."""
+    lines = templates.get("foot_chase", "stalemate_failed", "any")
+    assert sum(bool(_BOTH_SLIP.search(t.text)) for t in lines) >= 2
     told: list[tuple[int, str, str]] = []
     real = Narrator.say
 
@@ -1140,6 +1125,31 @@ def test_a_round_with_a_fumble_does_not_tell_both_sides_slipping_too(monkeypatch
                 slips += 1
             fumbled_rounds += event == "stalemate_failed" and rnd in fumbles
     assert fumbled_rounds >= 10 and slips >= 10
+
+
+def test_every_mishap_of_both_sides_waits_for_a_round_without_a_fumble(with_adventures_lines):
+    """The lines of a round both sides fumbled about in ("Both lose their footing", "Both stumble over their
+    words", "Both motors slither on wet cobbles"), bundled and the adventures' own, say [fumble:no]."""
+    both = re.compile(r"\bboth\b.*\b(slip|slither|stumble|flounder|fumble|footing)|everyone flounders"
+                      r"|tension wrench slips|clumsy exchange", re.IGNORECASE)
+    lines = [t for t in with_adventures_lines if both.search(t.text)]
+    assert len(lines) >= 8
+    for t in lines:
+        assert not Moment({"fumble": "yes", "fighters": "two"}).admits(t.filters), (t.file, t.line, t.text)
+
+
+@pytest.fixture(scope="module")
+def with_adventures_lines(templates):
+    """Every round line that tells nobody winning (stalemate_failed), bundled and each bundled adventure's own."""
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    told = [templates]
+    for name in ("vellan", "kaldskard"):
+        adventure = load_adventure(find_adventure(name))
+        told.append(load_templates(extra_data=[(str(adventure.source), adventure.templates)]))
+    return [t for ts in told for (_, event, _), lines in ts.lines.items() if event == "stalemate_failed"
+            for t in lines]
 
 
 def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monkeypatch, templates):
