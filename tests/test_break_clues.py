@@ -15,7 +15,7 @@ from conftest import make_char
 from test_narration_fiction import _npc, fight
 
 from solo.events import EventLog
-from solo.minds.morale import AMONG_FRIENDS, CLUES, HIDING_AMONG_FRIENDS, HIDING_CLUES, SOCIAL_CLUES, clue
+from solo.minds.morale import AMONG_FRIENDS, CLUES, PART_AMONG_FRIENDS, PART_CLUES, SOCIAL_CLUES, clue
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.conflict_view import ConflictView
@@ -74,7 +74,7 @@ def test_a_watchman_who_never_saw_anyone_loses_its_nerve_without_giving_ground()
     own clues by the NPC's part: over many conflicts with watchmen whose minds decide (the PCs hide), every clue is
     a watcher's, and none speaks of giving ground or getting away."""
     clues = _clues("sneaking", range(60), allies=1)
-    watching = set(HIDING_CLUES["seeker"].values()) | {HIDING_AMONG_FRIENDS["seeker"]}
+    watching = set(PART_CLUES["seeker"].values()) | {PART_AMONG_FRIENDS["seeker"]}
     assert sum(kind == "npc_morale" for kind, _, _ in clues) >= 10 and any(kind == "npc_break" for kind, _, _ in clues)
     for _, text, _ in clues:
         assert text in watching, text
@@ -85,10 +85,9 @@ def test_a_hider_s_nerve_shows_in_its_hiding_place_and_a_pursuit_s_parts_are_the
     """The clues for the other part, and the part a mind reads (ConflictView.part) is the one conflict_start
     announces, whichever side the story says hides."""
     ctype = conflict_type("sneaking")
-    for text in HIDING_CLUES["hider"].values():
+    for text in PART_CLUES["hider"].values():
         assert not re.search(r"light|watch|post|search", text), text
     assert clue("flee", social=False, friends_here=False, part="hider") == "breaks cover and runs"
-    assert clue("flee", social=False, friends_here=False, part="pursuer") == CLUES["flee"]  # a chase keeps a fight's
     for pursuer in ("a", "b"):
         log = EventLog()
         a = from_character(make_char("Espen Lind", Cunning=50, Awareness=50), "a", ctype)
@@ -100,3 +99,19 @@ def test_a_hider_s_nerve_shows_in_its_hiding_place_and_a_pursuit_s_parts_are_the
         view = ConflictView(conflict)
         assert {p.id: view.part(p) for p in (a, b)} == announced
         assert announced[a.id] == ("hider" if pursuer == "a" else "seeker")
+
+
+def test_in_a_chase_nobody_stands_or_gives_ground():
+    """Before (a foot chase): a quarry, running for its life, 'gives ground, eyes flicking towards the way out', and
+    a chaser the same: a fight's body language in a race. A chase has its parts' own clues: over many chases with
+    minded NPCs as the quarry (the PCs give chase), every clue is a quarry's, and none a fight's; a chaser's own
+    speak of the chase."""
+    clues = _clues("foot_chase", range(40), allies=1)
+    running = set(PART_CLUES["quarry"].values()) | {PART_AMONG_FRIENDS["quarry"]}
+    assert sum(kind == "npc_morale" for kind, _, _ in clues) >= 10
+    for _, text, _ in clues:
+        assert text in running, text
+        assert not re.search(r"gives? ground|holds its ground|towards the way out|lowers its guard", text), text
+    chasing = [clue(key, social=False, friends_here=False, part="pursuer") for key in CLUES]
+    assert len(set(chasing)) == len(CLUES) and not set(chasing) & set(CLUES.values())
+    assert all(re.search(r"chase|quarry|catch|pulls up|closing in|back", text) for text in chasing), chasing

@@ -69,10 +69,12 @@ SOCIAL_CLUES = {**CLUES,
                 "fight_on": "digs in, with nothing left to lose"}
 #: Calling for help, where its friends stand all about it (on its side in the fight): it falls back on them.
 AMONG_FRIENDS = "falls back among its friends"
-#: The same where one side hides and the other keeps watch, by the NPC's part: a watcher never sees the ones
-#: sneaking past (it has nobody to give ground to or get away from: its nerve shows in how it keeps the watch),
-#: and a hider's shows in its hiding place.
-HIDING_CLUES = {
+#: The same in a pursuit, by the NPC's part in it (solo.rules.fiction.PARTS). Where one side hides and the other
+#: keeps watch, a watcher never sees the ones sneaking past (it has nobody to give ground to or get away from: its
+#: nerve shows in how it keeps the watch), and a hider's shows in its hiding place. In a chase, on foot or at the
+#: wheel, nobody stands their ground: a chaser's nerve shows in how hard it keeps after its quarry, a quarry's in
+#: how it runs.
+PART_CLUES = {
     "seeker": {**CLUES,
                STEADY: "keeps up its watch",
                SHAKEN: "starts at every sound and keeps to the light",
@@ -91,22 +93,43 @@ HIDING_CLUES = {
               "beg": "comes out of hiding, pleading",
               "bargain": "calls out from cover, offering a deal",
               "fight_on": "stays put, ready to lash out if found"},
+    "pursuer": {**CLUES,
+                STEADY: "keeps after its quarry",
+                SHAKEN: "starts to lag, as if no longer sure it wants to catch up",
+                BROKEN: "has lost heart for the chase",
+                "flee": "gives up the chase and turns back",
+                "call_for_help": "shouts for someone to head the quarry off, and drops back",
+                "surrender": "pulls up, done with the chase",
+                "beg": "pulls up and wants no more of it",
+                "bargain": "calls out an offer instead of closing in",
+                "fight_on": "keeps after its quarry with nothing left to lose"},
+    "quarry": {**CLUES,
+               STEADY: "keeps up the pace",
+               SHAKEN: "looks back more often than ahead",
+               "flee": "breaks away down a side way",
+               "call_for_help": "shouts for help as it goes",
+               "surrender": "stops and gives up",
+               "beg": "stops and begs to be let go",
+               "bargain": "calls back, offering a deal",
+               "fight_on": "flees on like a hunted animal"},
 }
-#: Calling for help in hiding or on watch, with its friends in the conflict too: it keeps close to them.
-HIDING_AMONG_FRIENDS = {"seeker": "keeps close to the others on watch",
-                        "hider": "edges closer to its friends in the dark"}
+#: Calling for help in a pursuit, with its friends in the conflict too: it keeps close to them.
+PART_AMONG_FRIENDS = {"seeker": "keeps close to the others on watch",
+                      "hider": "edges closer to its friends in the dark",
+                      "pursuer": "drops back to let its friends take up the chase",
+                      "quarry": "keeps close to its friends as they run"}
 
 
 def clue(key: str, *, social: bool, friends_here: bool, part: str | None = None) -> str:
     """The clue for a morale state or a break reaction as the conflict has it: an argument's words in a social
-    conflict, a watcher's or a hider's where one side hides (``part``, solo.rules.fiction.PARTS); a call for help
-    only where no friend of the NPC's is in the fight with it."""
+    conflict, its part's in a pursuit (``part``, solo.rules.fiction.PARTS: a watcher's, a hider's, a chaser's or
+    a quarry's); a call for help only where no friend of the NPC's is in the fight with it."""
     if social:
         return SOCIAL_CLUES[key]
-    if part in HIDING_CLUES:
+    if part in PART_CLUES:
         if key == "call_for_help" and friends_here:
-            return HIDING_AMONG_FRIENDS[part]
-        return HIDING_CLUES[part][key]
+            return PART_AMONG_FRIENDS[part]
+        return PART_CLUES[part][key]
     if key == "call_for_help" and friends_here:
         return AMONG_FRIENDS
     return CLUES[key]
