@@ -1157,13 +1157,14 @@ def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monk
     than she acts, weighing every angle.' Only a fearful temper marked the NPC afraid for its bearing; a plea is
     fear spoken aloud whatever the temper. Played through many duels as `solo duel --narrate` plays them (a drawn NPC,
     its mind deciding), every plea at a Pool clue told, a round in which an NPC pleaded (at a Pool clue or as it
-    gave up) tells no bearing of it but a timid one."""
+    gave up) tells no bearing of it but a timid one, and no swing of its temper but a fall into fear: an Impulsive
+    NPC does not plead and then, "Stung, drop all caution" in the same breath."""
     told: list[tuple[int, str, str, str | None]] = []
     real_say, real_speech = Narrator.say, Narrator._speech
 
     def say(self, cast, event, actor, *args, **kwargs):
         line = real_say(self, cast, event, actor, *args, **kwargs)
-        if line and event == "bearing":
+        if line and event in ("bearing", "manner_shift"):
             told.append((cast.round, event, actor.id, (kwargs.get("variants") or [None])[0]))
         return line
 
@@ -1178,20 +1179,23 @@ def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monk
     from solo.characters import load_character
     from solo.minds.arena import duel_npc, run_duels
 
+    impulsive = _npc("Torgny", code_block={"personality": ["Nervous"], "dark_triad": ["Impulsive"],
+                                           "motivation": ["Circle"], "disposition": "Neutral",
+                                           "event": {"topic": "Health", "sign": "negative", "example": "a bad knee"}})
     pleas = calm = 0
-    for seed in range(120):  # `solo duel --narrate`: a drawn NPC against Espen, its mind deciding
-        told.clear()
+    for seed in range(180):  # `solo duel --narrate`: a drawn NPC against Espen, its mind deciding; then a nervous,
+        told.clear()        # impulsive one, whose temper flares at a lost round (22 pleas, 6 of them flaring, before)
         ctype = conflict_type(("social", "combat")[seed % 2])
-        npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype)
+        npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype) if seed < 120 else impulsive
         events = run_duels(npc, load_character("espen"), ctype, runs=1, seed=seed, round_limit=15, explain=True).first
         narrate_events(events, Narrator(templates, random.Random(seed), speech={"break": 1.0}))
         pleaded = {(rnd, who) for rnd, event, who, _ in told if event == "plea"}
         pleas += len(pleaded)
         for rnd, event, who, manner in told:
-            if event == "bearing" and (rnd, who) in pleaded:
-                assert manner == "timid", (seed, rnd, who, manner)
+            if event in ("bearing", "manner_shift") and (rnd, who) in pleaded:
+                assert manner == "timid", (seed, rnd, who, event, manner)
             calm += event == "bearing" and manner != "timid"
-    assert pleas >= 12 and calm >= 100
+    assert pleas >= 30 and calm >= 100
 
 
 def _armed_party_fight(seed: int, weapons: tuple[str | None, ...]) -> tuple[Event, ...]:

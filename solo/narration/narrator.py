@@ -756,6 +756,8 @@ class Narrator:
                          None) if result is not None else None
             if swing is None and result == "won" and any(t == "impulsive" for t in p.traits):
                 swing = manner_of(tuple(t for t in p.traits if t != "impulsive")) or p.manner
+            if p.afraid == cast.round and swing not in (None, "timid"):
+                swing = None  # it just pleaded or showed fear: it does not flare, or brighten, in the same breath
             facts = {"result": result}
             if swing is not None and swing != p.manner:
                 p.manner = swing
