@@ -693,13 +693,19 @@ def test_a_swing_of_mood_does_not_look_back_on_a_mood_it_never_showed(bundled):
 
 def test_the_one_giving_chase_never_shouts_to_be_kept_away(bundled):
     """'"Stay back! I know what I am doing!"' shouted by a chaser at the one he chases (solo duel --type
-    foot_chase --seed 42): the line says [role:!pursuer], and still fits a fight, where nobody has a part."""
+    foot_chase --seed 42), '"J-just go away," Vilde mutters' of a chaser gaining: a plea to be let be, and a
+    look for a way out, say [role:!pursuer], and still fit a fight, where nobody has a part."""
+    pressed = re.compile(r"stay back|keep (away|back)|get away from me|go away|leave me|let me go|hurt someone"
+                         r"|cannot do this", re.IGNORECASE)
     lines = [t for (_, event, _), ts in bundled.lines.items() if event in ("taunt", "plea", "bargain") for t in ts
-             if re.search(r"stay back|keep (away|back)|get away from me", t.text, re.IGNORECASE)]
-    assert lines
+             if pressed.search(t.text)]
+    # and the bearing of one looking for a way out (a tracker "glances about, as if for a way out")
+    lines += [t for t in bundled.get("generic", "bearing", "timid") if "way out" in t.text]
+    assert len(lines) >= 8
     for t in lines:
-        assert not Moment({"role": "pursuer"}).admits(t.filters), t.text
-        assert Moment({}).admits(t.filters) and Moment({"role": "quarry"}).admits(t.filters), t.text
+        assert t.filters.get("role") == frozenset({"!pursuer"}), t.text  # all but the chaser, and outside a pursuit
+    assert not Moment({"role": "pursuer"}).admits({"role": frozenset({"!pursuer"})})
+    assert Moment({}).admits({"role": frozenset({"!pursuer"})})
 
 
 def test_only_the_one_running_away_thinks_of_hiding(bundled):

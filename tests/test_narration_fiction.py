@@ -1047,6 +1047,88 @@ def test_an_obstacle_named_in_the_plural_keeps_their_own_secrets(templates):
     assert lines >= 100
 
 
+def test_a_party_at_an_obstacle_is_told_its_moves_before_what_the_obstacle_made_of_them(templates):
+    """Vellan's registry, three players: 'The catalogue of the registry is hopelessly out of date. / Espen reads
+    slowly, missing nothing; Cato skims whole volumes…': with several to set back, the obstacle's win waited for
+    nothing while the moves waited for whom it struck. The round's moves come first, then its result."""
+    ctype = conflict_type("library")
+    won = 0
+    for seed in range(40):
+        pcs = [from_character(make_char(name, Knowledge=35), "a", ctype,
+                              decider=GreedyDecider(random.Random(seed * 3 + i)))
+               for i, name in enumerate(("Espen Lind", "Greta Holm", "Cato Moen"))]
+        log = EventLog()
+        Conflict(ctype, [*pcs, obstacle("Old archive", "normal")], random.Random(seed), sink=log, round_limit=8).run()
+        narrator = Recording(templates, random.Random(seed))
+        narrate_events(log.events, narrator)
+        for i, (rnd, event, *_rest) in enumerate(narrator.picks):
+            if event == "obstacle_wins":
+                won += 1
+                assert not [e for r, e, *_ in narrator.picks[i + 1:] if r == rnd and e == "declare"], (seed, rnd)
+                assert [e for r, e, *_ in narrator.picks[:i] if r == rnd and e == "declare"], (seed, rnd)
+    assert won >= 10
+
+
+def test_a_moody_temper_swings_only_once_something_has_shown(templates):
+    """'Round 1. … Edvin's mood swings round to something almost sunny.': a Moody NPC's swing answers a mood
+    the narration has had a round to show; in the first round it keeps the manner its Code Block gives it."""
+    from solo.characters import load_character
+    from solo.minds.arena import run_duels
+
+    swings: list[tuple[int, str]] = []
+    real = Narrator.say
+
+    def say(self, cast, event, actor, *args, **kwargs):
+        line = real(self, cast, event, actor, *args, **kwargs)
+        if line and event == "manner_shift":
+            swings.append((cast.round, line))
+        return line
+
+    moody = _npc("Edvin Strand", code_block={"personality": ["Aggressive", "Moody"], "motivation": ["Circle"],
+                                             "disposition": "Neutral",
+                                             "event": {"topic": "Health", "sign": "negative", "example": "a bad knee"}})
+    import unittest.mock
+
+    with unittest.mock.patch.object(Narrator, "say", say):
+        for seed in range(40):
+            ctype = conflict_type(("social", "combat")[seed % 2])
+            espen = load_character("espen")
+            events = run_duels(moody, espen, ctype, runs=1, seed=seed, round_limit=10, explain=True).first
+            people = {e["id"]: (moody if not e.get("pc") else espen)
+                      for ev in events if ev.kind == "conflict_start" for e in ev["participants"]}
+            narrate_events(events, Narrator(templates, random.Random(seed)), people=people)
+    assert len(swings) >= 20
+    assert not [line for rnd, line in swings if rnd <= 1]
+
+
+def test_a_verb_whose_subject_is_a_name_stands_right_after_it(templates):
+    """'Signe does not close in, and only keep Espen in sight' (Signe says "they"): a verb slot agrees with the
+    name only right after it, so one further on agrees with the pronoun. In every line, bundled and the
+    adventures' own, a verb slot that is not right after a name has a pronoun nearer before it than any name."""
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    told = [templates]
+    for name in ("vellan", "kaldskard"):
+        adventure = load_adventure(find_adventure(name))
+        told.append(load_templates(extra_data=[(str(adventure.source), adventure.templates)]))
+    slot = re.compile(r"\{(actor|target|they|target_they|They|Target_they)\}|\{(?!target:)[a-z']+\|[a-z']+\}")
+    checked = 0
+    for ts in told:
+        for lines in ts.lines.values():
+            for t in lines:
+                subject = None
+                for m in slot.finditer(t.text):
+                    if m.group(1):
+                        subject = (m.group(1), m.end())
+                        continue
+                    checked += 1
+                    assert subject is not None, t.text
+                    if subject[0] in ("actor", "target"):  # a name: the verb must follow it at once
+                        assert m.start() == subject[1] + 1, (t.file, t.line, t.text)
+    assert checked >= 300
+
+
 def test_a_verb_after_a_name_agrees_with_the_name_and_after_a_pronoun_with_the_pronoun(templates):
     """'{actor} {keeps|keep}' after a name agrees with the name: 'Runa keeps' though she says "they", 'the
     parish records keep'; after the pronoun with the pronoun: 'they keep'."""

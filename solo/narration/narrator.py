@@ -668,6 +668,8 @@ class Narrator:
         event = "exceptional_success" if d.get("exceptional") else "round_won"
         if winner.obstacle:
             self._record(cast, winner, lens)
+            if late:  # the moves come before what came of them, whomever of the party the obstacle sets back
+                lines = self._exchange(cast) + lines
             return lines + [self.say(cast, "obstacle_wins", winner, cast.opponent(winner))]
         if d["damage"] if "damage" in d else strikes(lens):  # a blow follows: the outcome waits for it
             self._outcome = (winner.id, lens, None, event)
@@ -752,8 +754,9 @@ class Narrator:
             result: str | None = p.results[-1]
             if result == "lost" and won_by == p.side:
                 result = None  # an ally won the round: no loss to carry ("notes the loss"), nor a win of its own
-            swing = next((SWINGS[t][result] for t in p.traits if t in SWINGS and result in SWINGS[t]),
-                         None) if result is not None else None
+            # a Moody temper swings from the second round: in the first, nothing has shown yet what it swings from
+            swing = next((SWINGS[t][result] for t in p.traits if t in SWINGS and result in SWINGS[t]
+                          and (t != "moody" or cast.round > 1)), None) if result is not None else None
             if swing is None and result == "won" and any(t == "impulsive" for t in p.traits):
                 swing = manner_of(tuple(t for t in p.traits if t != "impulsive")) or p.manner
             if p.afraid == cast.round and swing not in (None, "timid"):
