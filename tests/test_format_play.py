@@ -406,3 +406,76 @@ def test_plain_lines_break_between_words_and_keep_a_long_path_whole():
     words = " ".join(lines).split()
     assert words == ("Scene 3: the dunes. You found a sketch of the dunes in the hut, and a path: "
                      "/home/someone/games/saves/a-very-long-name/tutorial.json to resume.").split()
+
+
+_CAST = '''
+[adventure]
+id = "cast"
+title = "Who is here"
+pc = "espen"
+start = "inn"
+
+[npcs.gudrun]
+name = "Gudrun Hals"
+level = "common"
+pronoun = "she"
+skills = ["Social", "Awareness", "Knowledge"]
+code_block = "random"
+
+[scenes.inn]
+title = "The inn"
+text = "Gudrun pours."
+npcs = ["gudrun"]
+
+[[scenes.inn.choices]]
+text = "Walk to the ford"
+goto = "ford"
+
+[scenes.ford]
+title = "The ford"
+text = "A day's walk from the inn. Nobody here but the river."
+npcs = []
+oracle_setup = true
+
+[[scenes.ford.choices]]
+text = "Walk on"
+goto = "road"
+
+[scenes.road]
+title = "The road"
+text = "A road anyone might walk."
+oracle_setup = true
+
+[[scenes.road.choices]]
+text = "Arrive"
+goto = "end"
+
+[scenes.end]
+title = "The end"
+text = "There."
+ending = true
+'''
+
+
+def test_a_scene_that_says_who_is_here_has_its_set_up_name_nobody_else(tmp_path):
+    """Kaldskard's ford (seed 63): 'The scene is interrupted: Gudrun Hals makes a move nobody asked for', of the
+    innkeeper a day's walk back. A scene that lists its people (``npcs``, even none) has its oracle set-up name
+    none but them; a scene that lists none leaves anyone met so far to turn up, as before."""
+    from solo.story.format.loader import load_adventure
+
+    path = tmp_path / "cast.toml"
+    path.write_text(_CAST, encoding="utf-8")
+    adventure = load_adventure(path)
+    assert adventure.scenes["ford"].npcs_listed and not adventure.scenes["road"].npcs_listed
+    named = {"ford": 0, "road": 0}
+    for seed in range(300):
+        log = EventLog()
+        Game(adventure, seed=seed, decider=Walk("Walk to", "Walk on", "Arrive"), sink=log).play()
+        where = None
+        for e in log.events:
+            if e.kind == "scene_entered":
+                where = e.data["scene"]
+            elif e.kind == "scene_setup" and "Gudrun" in json.dumps(e.data):
+                named[where] += 1
+    assert named["ford"] == 0
+    assert named["road"] >= 3  # the same dice name her where nobody says who is here

@@ -8,7 +8,7 @@ every front end moves it the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .likelihood import TENSION_MAX, TENSION_MIN, TENSION_NEUTRAL, check_tension
@@ -125,6 +125,14 @@ class OracleState:
     def add_npc(self, name: str, *, again: bool = False) -> int:
         """Put an NPC on the list; with ``again``, one already there counts once more. Returns their weight."""
         return _add(self.npcs, self.npc_weights, name, again, "NPC")
+
+    def among(self, names: list[str]) -> OracleState:
+        """A copy whose NPC list holds only ``names`` (those on the list, with their weights): the people of one
+        scene, for the events of its set-up. The copy's lists are its own; this state is left as it is."""
+        keep = [n for n in self.npcs if n in names]
+        return replace(self, npcs=keep, npc_weights={n: w for n, w in self.npc_weights.items() if n in keep},
+                       threads=list(self.threads), pcs=list(self.pcs), thread_weights=dict(self.thread_weights),
+                       progress=dict(self.progress), searched=list(self.searched))
 
     def remove_npc(self, name: str) -> None:
         _remove(self.npcs, name, "NPC")

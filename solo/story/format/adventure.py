@@ -133,6 +133,9 @@ class Scene:
     ending: bool = False
     outcome: str | None = None  # for endings: "victory", "defeat", … free words for statistics (the fallback)
     npcs: list[str] = field(default_factory=list)  # NPCs present (for the oracle and random events)
+    #: the scene says who is present (``npcs``, even an empty list): its set-up's events name nobody else, not the
+    #: innkeeper a day's walk back down the road
+    npcs_listed: bool = False
     oracle_setup: bool = False  # open scenes: the oracle checks whether it is altered or interrupted
     control: str | None = None  # "pcs" or "npcs": who holds the scene, for the tension track
     on_enter_before: list[Effect] = field(default_factory=list)  # ``on_enter.before``: before the text is picked

@@ -370,6 +370,7 @@ class Builder(Readers):
                 scene.oracle_setup = data["oracle_setup"]
             else:
                 self.fail(file, f"{path}.oracle_setup", "expected true or false")
+        scene.npcs_listed = "npcs" in data
         if not isinstance(data.get("npcs", []), list):
             self.fail(file, f"{path}.npcs", f"expected a list of NPC ids, got {describe(data['npcs'])}")
         for i, npc in enumerate(data.get("npcs", []) if isinstance(data.get("npcs", []), list) else []):

@@ -293,7 +293,10 @@ class Game:
         if scene.oracle_setup:
             from ...oracle import set_up_scene
 
-            setup = set_up_scene(self.rng, self.tables, s.oracle)
+            oracle = s.oracle
+            if scene.npcs_listed:  # who is here: an event of its set-up names nobody else
+                oracle = oracle.among([called(self, npc) for npc in scene.npcs if not gone_for_good(self, npc)])
+            setup = set_up_scene(self.rng, self.tables, oracle)
             self.emit("scene_setup", **setup.to_dict())
         if previous != scene.id:
             between_scenes(self)  # NPCs that recover between scenes are fresh again
