@@ -7,6 +7,7 @@ file in the repository (tests write into their temporary folders only).
 from __future__ import annotations
 
 import atexit
+import functools
 import gc
 import io
 import logging
@@ -289,6 +290,21 @@ class Answers:
 
     def kinds(self):
         return [q.kind for q in self.asked]
+
+
+@functools.lru_cache(maxsize=1)
+def templates_with_adventures() -> tuple:
+    """The bundled narration lines, then each bundled adventure's lines over them (an adventure may replace a
+    list): what a lint of every line that can be told reads. Loaded once a process; the tests only read them."""
+    from solo.narration import load_templates
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    told = [load_templates()]
+    for name in ("vellan", "kaldskard"):
+        adventure = load_adventure(find_adventure(name))
+        told.append(load_templates(extra_data=[(str(adventure.source), adventure.templates)]))
+    return tuple(told)
 
 
 def make_char(name="X", *, level=None, pools=10, focuses=None, tags=(), luck=None, **skills) -> Character:

@@ -8,6 +8,7 @@ import re
 from collections import Counter
 
 import pytest
+from conftest import templates_with_adventures
 
 from solo.errors import ContentError
 from solo.events import Event
@@ -103,16 +104,9 @@ def test_every_personality_has_a_voice_of_its_own(bundled):
 
 
 @pytest.fixture(scope="module")
-def with_adventures(bundled):
+def with_adventures():
     """The bundled lines, then each bundled adventure's own over them (an adventure may replace a list)."""
-    from solo.story.format.library import find_adventure
-    from solo.story.format.loader import load_adventure
-
-    told = [bundled]
-    for name in ("vellan", "kaldskard"):
-        adventure = load_adventure(find_adventure(name))
-        told.append(load_templates(extra_data=[(str(adventure.source), adventure.templates)]))
-    return told
+    return templates_with_adventures()
 
 
 def _lines(templates_list, keep):

@@ -13,7 +13,7 @@ from collections import defaultdict
 from typing import NamedTuple
 
 import pytest
-from conftest import make_char
+from conftest import make_char, templates_with_adventures
 
 from solo.events import Event, EventLog
 from solo.minds.bots import GreedyDecider, LensKeeper, RandomDecider
@@ -1105,16 +1105,9 @@ def test_a_verb_whose_subject_is_a_name_stands_right_after_it(templates):
     """'Signe does not close in, and only keep Espen in sight' (Signe says "they"): a verb slot agrees with the
     name only right after it, so one further on agrees with the pronoun. In every line, bundled and the
     adventures' own, a verb slot that is not right after a name has a pronoun nearer before it than any name."""
-    from solo.story.format.library import find_adventure
-    from solo.story.format.loader import load_adventure
-
-    told = [templates]
-    for name in ("vellan", "kaldskard"):
-        adventure = load_adventure(find_adventure(name))
-        told.append(load_templates(extra_data=[(str(adventure.source), adventure.templates)]))
     slot = re.compile(r"\{(actor|target|they|target_they|They|Target_they)\}|\{(?!target:)[a-z']+\|[a-z']+\}")
     checked = 0
-    for ts in told:
+    for ts in templates_with_adventures():
         for lines in ts.lines.values():
             for t in lines:
                 subject = None
@@ -1221,17 +1214,10 @@ def test_every_mishap_of_both_sides_waits_for_a_round_without_a_fumble(with_adve
 
 
 @pytest.fixture(scope="module")
-def with_adventures_lines(templates):
+def with_adventures_lines():
     """Every round line that tells nobody winning (stalemate_failed), bundled and each bundled adventure's own."""
-    from solo.story.format.library import find_adventure
-    from solo.story.format.loader import load_adventure
-
-    told = [templates]
-    for name in ("vellan", "kaldskard"):
-        adventure = load_adventure(find_adventure(name))
-        told.append(load_templates(extra_data=[(str(adventure.source), adventure.templates)]))
-    return [t for ts in told for (_, event, _), lines in ts.lines.items() if event == "stalemate_failed"
-            for t in lines]
+    return [t for ts in templates_with_adventures() for (_, event, _), lines in ts.lines.items()
+            if event == "stalemate_failed" for t in lines]
 
 
 def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monkeypatch, templates):
