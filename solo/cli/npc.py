@@ -116,8 +116,8 @@ def _card(npc: NPC) -> Panel:
     from rich.table import Table
     from rich.text import Text
 
-    from ..narration.text import pronoun_forms
     from ..npc import disposition_modifier, level_named
+    from ..rules.character import pronoun_forms
     from ..rules.rulebook import POOLS, SKILLS, rules
     from ..ui.sheet import pool_bar
 
@@ -188,7 +188,7 @@ def strong_leans(npc: NPC) -> list[str]:
 
 def _temperament(npc: NPC) -> str:
     """A one-line reading of the lean numbers, for a GM who does not want the numbers."""
-    from ..narration.text import pronoun_forms
+    from ..rules.character import pronoun_forms
 
     lean = npc.leanings()
     if lean.mindless:

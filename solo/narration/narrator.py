@@ -28,13 +28,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..events import Event
+from ..rules.character import pronoun_forms
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, FLED, OUT, SURRENDERED
 from .cast import Cast, Person
 from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates
-from .text import fill, pronoun_forms
+from .text import fill
 
 __all__ = ["Narrator", "narration_rng", "FORMAT_VERSION"]
 
@@ -669,7 +670,7 @@ class Narrator:
         if winner.obstacle:
             self._record(cast, winner, lens)
             if late:  # the moves come before what came of them, whomever of the party the obstacle sets back
-                lines = self._exchange(cast) + lines
+                lines += self._exchange(cast)
             return lines + [self.say(cast, "obstacle_wins", winner, cast.opponent(winner))]
         if d["damage"] if "damage" in d else strikes(lens):  # a blow follows: the outcome waits for it
             self._outcome = (winner.id, lens, None, event)

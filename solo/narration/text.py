@@ -16,14 +16,12 @@ from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ..rules.character import pronoun_forms
-
 if TYPE_CHECKING:
     import inflect
 
     from .templates import Piece
 
-__all__ = ["article_for", "capitalise", "fix_articles", "fill", "pronoun_forms", "with_article_if_one"]
+__all__ = ["article_for", "capitalise", "fix_articles", "fill", "with_article_if_one"]
 
 _ARTICLE = re.compile(r"\b(a|an|A|An)(\s+)([A-Za-z][\w'-]*)")
 
@@ -134,7 +132,6 @@ def capitalise(text: str) -> str:
             cap = True
         i += 1
     return "".join(chars)
-
 
 
 def fill(pieces: Sequence[Piece], values: Mapping[str, str], plural: Mapping[str, bool]) -> str:

@@ -861,7 +861,7 @@ def take_on_hint(adventure: Adventure, kept: list[tuple[Character, Path]]) -> tu
     adventure, as :func:`new_game_command` starts it afresh (the program named as in the resume hint), with the
     one character's file after ``--pc``, or a party's files after ``--party`` on the one line a table types.
     ``kept``: each character and the file it was written to."""
-    from ..narration.text import pronoun_forms
+    from ..rules.character import pronoun_forms
     from ..story.format.text import and_list
 
     files = [shlex.quote(str(path.absolute())) for _, path in kept]

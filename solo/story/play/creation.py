@@ -12,8 +12,7 @@ import random
 from collections.abc import Sequence
 
 from ...decisions import Decider, Option, Question
-from ...narration.text import pronoun_forms
-from ...rules.character import MAX_NAME, Character, pronoun_words
+from ...rules.character import MAX_NAME, Character, pronoun_forms, pronoun_words
 from ...rules.creation import (
     CREATION_FOCUSES,
     STANDARD_POOLS,

@@ -281,9 +281,9 @@ class Game:
         s.scene = scene.id
         s.oracle.context = shown(self.picked(scene.title))  # random events that name nobody follow it
         s.visited[scene.id] = s.visited.get(scene.id, 0) + 1
-        for npc in scene.npcs:
-            if not gone_for_good(self, npc):
-                s.oracle.add_npc(called(self, npc))  # as the PCs know them: a name, or what they see
+        present = [called(self, npc) for npc in scene.npcs if not gone_for_good(self, npc)]
+        for name in present:
+            s.oracle.add_npc(name)  # as the PCs know them: a name, or what they see
         for effect in scene.on_enter_before:  # on_enter.before: the text below already reads what they did
             self.apply(effect)
         title, text = self.picked(scene.title), self.picked(scene.text)
@@ -295,7 +295,7 @@ class Game:
 
             oracle = s.oracle
             if scene.npcs_listed:  # who is here: an event of its set-up names nobody else
-                oracle = oracle.among([called(self, npc) for npc in scene.npcs if not gone_for_good(self, npc)])
+                oracle = oracle.among(present)
             setup = set_up_scene(self.rng, self.tables, oracle)
             self.emit("scene_setup", **setup.to_dict())
         if previous != scene.id:
