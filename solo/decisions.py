@@ -270,7 +270,7 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind(FLAMBOYANT_SKILL, "the skill a Flamboyant participant rolls instead of the conflict's", _IN_CONFLICT),
     Kind(QUICK_ACTION, "Quick's extra action: leave, switch weapon, use an item or get ready", _IN_CONFLICT),
     Kind(LUCK_FLIP, "spend a Luck Point to swap the digits of a d100 roll",
-         _IN_CONFLICT | {"roll", "flipped"} | _IN_GAME),
+         _IN_CONFLICT | {"roll", "flipped", "outcomes"} | _IN_GAME),
     Kind(TARGET, "whom the round's winner strikes when several foes are still in", _IN_CONFLICT),
     Kind(DAMAGE_POOL, "the Pool a Covert or Flamboyant blow hits: the conflict's or the side Pool", _IN_CONFLICT),
     Kind(LUCK_REDUCE, "spend a Luck Point to take 1 damage instead of the blow (a conflict's or a scene's)",

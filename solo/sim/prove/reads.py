@@ -15,8 +15,10 @@ merged above it: those comparisons cannot tell the values apart. A count
 compared with another count or used in arithmetic (``brass > iron``,
 ``knocks % 4 == 3``) is kept exactly, as is a counter some effect lowers:
 merging those would make a false "never reached". Kept exactly, a count
-that grows without end is bounded only by the state limit. Everything else (Pools, Luck, skills, weapons, NPC Pools and
-memory, notes, the oracle's lists) is not part of the key: see docs/proving.md.
+that grows without end is bounded only by the state limit. Each PC's Luck counts
+where a skill roll lies ahead (a flip may turn it). Everything else (Pools,
+skills, weapons, NPC Pools and memory, notes, the oracle's lists) is not part
+of the key: see docs/proving.md.
 """
 
 from __future__ import annotations
@@ -216,6 +218,10 @@ class Reads:
         if "ahead" not in self.reductions:
             every = frozenset(adventure.scenes)
             self.ahead = dict.fromkeys(adventure.scenes, every)
+        #: The scenes from which a skill roll lies ahead: there a PC's Luck may turn a roll (a flip), and counts.
+        rolls = {sid for sid, scene in adventure.scenes.items()
+                 if any(c.action is not None and c.action.kind == "roll" for c in scene.choices)}
+        self.luck_ahead = {sid: bool(rolls & ahead) for sid, ahead in self.ahead.items()}
         npc_ids = set(adventure.npcs)
         named = {sid: frozenset(_strings(scene) & npc_ids) for sid, scene in adventure.scenes.items()}
         named_anywhere = frozenset(_strings(_outside_scenes(adventure)) & npc_ids)
@@ -298,11 +304,14 @@ class Reads:
         # An NPC's status counts where a condition reads it (an atom) and where the engine does: one in comae
         # fights no more. Keying every status would split states nothing tells apart.
         in_comae = tuple(sorted(nid for nid, status in s.npc_status.items() if status == COMAE))
-        party = (tuple(sorted(s.removed.items())), s.active)
+        luck = tuple(pc.luck for pc in s.party)
+        party: tuple = (tuple(sorted(s.removed.items())), s.active, luck)
         full = digest((s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae))
         self.unreduced.add(full)
         if self.liveness is None or (s.scene or "") not in self.ahead:
             return full  # no reduction, or not a scene of the adventure (an error's state)
+        if not self.luck_ahead[s.scene or ""]:
+            party = party[:2]
         shape = self._shapes.get(full)  # a state met before (by another way): its shape is known
         if shape is None:
             if len(self._shapes) >= MAX_SHAPES:

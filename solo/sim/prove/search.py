@@ -87,6 +87,8 @@ class Node:
     moves: list[Move] | None = None  # None: not expanded (the search stopped first)
     end: str | None = None  # an ending's scene, FALLEN, DEAD_END or ERROR
     escalate: bool = False  # the question after a lost opposed roll
+    #: The question after a skill roll a Luck flip would turn: (the roll's outcome, the flipped one).
+    flip: tuple[str, str] | None = None
     error: str = ""
     cut: bool = False  # some outcome led past the state limit: what follows is not all known
     #: The scene's choices not on offer here, each as (menu number, condition): what may trap a soft-lock.
@@ -153,7 +155,8 @@ class _Search:
         return self.reads.key(game)
 
     def node_for(self, key: Hashable, game: ProbeGame | None, parent: Node | None, via: tuple[int, str | None] | None,
-                 *, escalate: bool = False, error: str = "") -> int | None:
+                 *, escalate: bool = False, flip: tuple[str, str] | None = None,
+                 error: str = "") -> int | None:
         """The node of ``key``, made (and queued) if new; None when the search is full."""
         if key in self.index:
             return self.index[key]
@@ -162,7 +165,7 @@ class _Search:
             return None
         scene = game.state.scene if game is not None else parent.scene if parent is not None else None
         node = Node(len(self.nodes), key, scene, parent.depth + 1 if parent else 0,
-                    parent.id if parent else None, via, escalate=escalate, error=error)
+                    parent.id if parent else None, via, escalate=escalate, flip=flip, error=error)
         if error:
             node.end, node.moves = ERROR, []
         elif game is not None and game.finished:
@@ -225,6 +228,8 @@ class _Search:
             game = self.packer.unpack(self.games.pop(nid))
             if node.escalate:
                 self.expand_escalation(node, game)
+            elif node.flip is not None:
+                self.expand_flip(node, game)
             else:
                 self.expand(node, game)
 
@@ -266,7 +271,12 @@ class _Search:
                 move.sampled = any(p.sampled for p in found.plans)
                 move.why = found.why
             for plan in plans:
-                if plan is not None and plan.escalation:
+                if plan is not None and plan.flip is not None:  # the roller may spend Luck to turn it
+                    cid = self.node_for(("flip", node.key, choice.key, plan.outcome, plan.flip), game, node,
+                                        (i, plan.outcome), flip=(plan.outcome, plan.flip))
+                    arc = Arc(plan.chance, cid, plan.outcome) if cid is not None else None
+                    node.cut = node.cut or cid is None
+                elif plan is not None and plan.escalation:
                     cid = self.node_for(("escalate", node.key, choice.key), game, node, (i, plan.outcome),
                                         escalate=True)
                     arc = Arc(plan.chance, cid, plan.outcome) if cid is not None else None
@@ -297,10 +307,8 @@ class _Search:
 
     def expand_escalation(self, node: Node, game: ProbeGame) -> None:
         """Escalate (a conflict, its own chances) or accept the lost roll: both answers of the question."""
-        assert node.parent is not None and node.via is not None
-        parent = self.nodes[node.parent]
-        assert parent.moves is not None
-        choice_key = parent.moves[node.via[0]].key
+        assert isinstance(node.key, tuple)
+        choice_key = node.key[2]  # ("escalate", the state of the choice, the choice): reached from it or a kept flip
         choice = next(c for c in self.adventure.scenes[game.state.scene or ""].choices if c.key == choice_key)
         assert choice.action is not None
         node.moves = []
@@ -322,6 +330,22 @@ class _Search:
         for style in found.styles:
             self._style_move(node, game, choice_key, "1", "Escalate to an Extended Conflict", style)
             node.moves[-1].key = "yes"
+
+
+    def expand_flip(self, node: Node, game: ProbeGame) -> None:
+        """Flip the dice (a Luck Point, the flipped outcome) or keep the roll: both answers of the question, in the
+        order the engine's menu puts them."""
+        assert node.flip is not None and isinstance(node.key, tuple)
+        choice_key = node.key[2]  # ("flip", the state of the choice, the choice, …)
+        choice = next(c for c in self.adventure.scenes[game.state.scene or ""].choices if c.key == choice_key)
+        assert choice.action is not None
+        kept, flipped = node.flip
+        roller = next((p.roller for p in outcomes(game, choice.action).plans if p.flip is not None), None)
+        node.moves = [Move("yes", "1", "Spend a Luck Point to flip the dice"), Move("no", "2", "Keep the roll")]
+        for i, plan in enumerate((Plan(1.0, flipped, roller=roller, luck=True), Plan(1.0, kept, roller=roller))):
+            arc = self._arc(node, i, game, choice_key, plan)
+            if arc is not None:
+                _add(node.moves[i], arc)
 
 
 def shortest_tree(nodes: list[Node]) -> None:

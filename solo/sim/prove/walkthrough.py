@@ -3,8 +3,8 @@
 The graph says how few choices an ending takes if the dice are kind; this
 module finds dice that are. It plays the real engine, seed after seed, with
 a decider that takes, at every choice, a move that keeps the ending nearest
-(and escalates or not the same way), keeps the best Lens in a conflict,
-spends no Luck and answers the prompts around the story (the character,
+(and escalates or not, and flips a roll with Luck or not, the same way),
+keeps the best Lens in a conflict, spends no other Luck and answers the prompts around the story (the character,
 the epilogue) as a player at the keyboard would. Every answer is written
 down as the menu numbers it. The first seed that reaches the ending in the
 fewest choices wins; failing that, the first that reaches it at all.
@@ -93,6 +93,8 @@ class _Walker:
             self.choices += 1
         elif kind == "escalate":
             answer = self._escalate()
+        elif kind == "luck_flip" and "outcomes" in question.context and self.fighter is None:
+            answer = self._flip(*question.context["outcomes"])
         elif self.fighter is not None and kind != "who":  # the conflict, and its Luck, as the fighter plays it
             answer = self.fighter.decide(question)
         elif kind == "who":
@@ -144,6 +146,17 @@ class _Walker:
         self.lens, self.exit = move.lens or "none", move.exit
         self.dice = self.dice or _chancy(move)
         return move.key
+
+
+    def _flip(self, kept: str, flipped: str) -> str:
+        """Flip a skill roll or keep it, as the graph's nearest way to the ending does (keep where the search has
+        no such question: it weighs flips on skill rolls only)."""
+        if self.node is None or self.move is None:
+            return "no"
+        found = self.proof.index.get(("flip", self.node.key, self.move.key, kept, flipped))
+        if found is None:
+            return "no"
+        return self._best(self.proof.nodes[found]).key
 
 
 def _chancy(move: Move) -> bool:

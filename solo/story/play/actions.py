@@ -26,7 +26,15 @@ from ...rules.participants import Participant, obstacle
 from ...rules.rolls import difficulty_modifier, resolve_opposed, roll_check
 from ..format.verbs import Field, Verb, field_value, is_whole
 from .knowledge import add_clue, called, learn
-from .rolling import ROLL_FIELDS, choose_pc, offer_flip, repay, roll_target
+from .rolling import (
+    OPPOSED_OUTCOMES,
+    ROLL_FIELDS,
+    check_outcome,
+    choose_pc,
+    offer_flip,
+    repay,
+    roll_target,
+)
 
 if TYPE_CHECKING:
     from ...npc import NPC
@@ -145,10 +153,7 @@ class Roll(ActionVerb):
                   chance_id=chance_id)
         result = offer_flip(game, pc, result)
         result = repay(game, pc, result)
-        if result.success:
-            outcome = "exceptional_success" if result.exceptional else "success"
-        else:
-            outcome = "exceptional_failure" if result.exceptional else "failure"
+        outcome = check_outcome(result)
         game.emit("roll_outcome", actor=pc.name, outcome=outcome)
         game.scene_went(1 if result.success else -1)
         return action.branch(outcome)
@@ -229,7 +234,7 @@ class Opposed(ActionVerb):
             repaid = repay(game, pc, result.a)
             if repaid is not result.a:
                 result = resolve_opposed(repaid, theirs, defender="b")
-        outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
+        outcome = OPPOSED_OUTCOMES[result.winner]
         game.emit("opposed_outcome", actor=pc.name, outcome=outcome, tie=result.tie, opponent=their_name)
         game.scene_went({"win": 1, "lose": -1}.get(outcome, 0))  # an escalated conflict counts on its own
         escalation = action.escalation

@@ -12,8 +12,10 @@ with the NPC's nerve in it (its morale checks, and its flight or surrender when
 it breaks); a conflict the chain cannot hold (a group, an NPC that may push on
 below zero, strike a Pool the chain does not track or switch weapons) is played
 with the engine instead, its chances estimates and flagged so, with the reason.
-What it all leaves out (Luck flips, the Pools a conflict costs) is said in
-docs/proving.md.
+A skill roll that a Luck flip could turn is the player's to decide: its outcome
+carries the outcome the flip would give (:attr:`Plan.flip`), and the search asks
+flip or keep. What it all leaves out (flips on opposed rolls, the Pools a
+conflict costs, borrowed Luck) is said in docs/proving.md.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from ...rules.escalation import may_escalate
 from ...rules.lenses import LENS_TABLE
+from ...rules.luck import debt_due, spend
 from ...rules.outcomes import (
     ACTIVE,
     COMAE,
@@ -39,7 +42,8 @@ from ...rules.outcomes import (
     SURRENDERED,
     WON,
 )
-from ...rules.rolls import judge, resolve_opposed
+from ...rules.rolls import flip_that_helps, judge, resolve_opposed
+from .rolling import OPPOSED_OUTCOMES, check_outcome
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -77,6 +81,9 @@ class Plan:
     statuses: tuple[tuple[str, str], ...] | None = None
     comae: tuple[str, ...] = ()  # the PCs who ended the conflict in comae (they leave the story)
     exit: str | None = None  # the party flees or gives up at once: a choice of the player, not a chance
+    #: A skill roll's outcome that a Luck flip would turn into this one: the roller decides, flip or keep.
+    flip: str | None = None
+    luck: bool = False  # the roller spent a Luck Point on a flip to get here
 
     def apply(self, game: Game, action: Action) -> Branch | None:
         s = game.state
@@ -86,6 +93,8 @@ class Plan:
                     s.active = i
                     if self.requests:
                         pc.requests[self.requests] = pc.requests.get(self.requests, 0) + 1
+                    if self.luck:
+                        spend(pc, "flip")
         if self.real:
             from .engine import Game as RealGame
 
@@ -183,12 +192,27 @@ def roll_faces(target: int) -> tuple[tuple[str, int], ...]:
     """How many of the d100's faces give each outcome of a skill roll against ``target``."""
     counts: Counter[str] = Counter()
     for face in range(1, 101):
-        r = judge(face, target)
-        if r.success:
-            counts["exceptional_success" if r.exceptional else "success"] += 1
-        else:
-            counts["exceptional_failure" if r.exceptional else "failure"] += 1
+        counts[check_outcome(judge(face, target))] += 1
     return tuple(sorted(counts.items()))
+
+
+@lru_cache(maxsize=4096)
+def flip_faces(target: int) -> tuple[tuple[str, str | None, int], ...]:
+    """How many of the d100's faces give each outcome against ``target``, and the outcome a Luck flip would turn
+    it into where the engine offers one (:func:`~solo.rules.rolls.flip_that_helps`: a failure whose swapped
+    digits succeed), else None."""
+    counts: Counter[tuple[str, str | None]] = Counter()
+    for face in range(1, 101):
+        result = judge(face, target)
+        flipped = flip_that_helps(result)
+        counts[(check_outcome(result), check_outcome(flipped) if flipped is not None else None)] += 1
+    return tuple((o, f, n) for (o, f), n in sorted(counts.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")))
+
+
+def may_flip(game: Game, pc: Character) -> bool:
+    """Whether the engine would offer ``pc`` a flip the search weighs: a Luck Point of its own to spend (prove
+    never borrows Luck) and no borrowed Luck due, as :func:`~solo.story.play.rolling.offer_flip` asks."""
+    return pc.luck > 0 and not debt_due(pc)
 
 
 def roll_chances(game: Game, action: Action) -> Outcomes:
@@ -202,6 +226,9 @@ def roll_chances(game: Game, action: Action) -> Outcomes:
     target, _, routine = roll_target(pc, spec)
     if routine:
         return Outcomes([Plan(1.0, "success", roller=name)], note="routine: no dice")
+    if may_flip(game, pc):
+        return Outcomes([Plan(n / 100, outcome, roller=name, flip=flip) for outcome, flip, n in flip_faces(target)],
+                        note=f"{pc.name} rolls against {target} %, {pc.luck} Luck to flip with")
     return Outcomes([Plan(n / 100, outcome, roller=name) for outcome, n in roll_faces(target)],
                     note=f"{pc.name} rolls against {target} %")
 
@@ -215,7 +242,7 @@ def opposed_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, int], ...]:
     for a in ours:
         for b in their:
             result = resolve_opposed(a, b, defender="b")
-            outcome = {"a": "win", "b": "lose", None: "fail"}[result.winner]
+            outcome = OPPOSED_OUTCOMES[result.winner]
             counts[(outcome, outcome == "lose" and may_escalate(result, "a"))] += 1
     return tuple((o, e, n) for (o, e), n in sorted(counts.items()))
 
@@ -281,41 +308,60 @@ def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -
     pcs = game.state.pcs
     if not pcs:
         return Outcomes([Plan(1.0, LOST)], note="nobody left to fight")
-    signature = _signature(game, spec, npc_ids, ctype) + "|" + ",".join(sorted(fighters or {}))
-    if signature in _PRICED:
-        return copy.deepcopy(_PRICED[signature])
-    if len(_PRICED) >= MAX_PRICED:
-        _PRICED.clear()
-    found = _price(game, ctype, spec, npc_ids, rounds)
-    if found.exits or found.lens is not None:  # a real contest (not one side with nobody in it)
-        for name, fighter in sorted((fighters or {}).items()):
-            counts = _sampled(game, ctype, spec, npc_ids, rounds, "none", fighter=fighter, times=SAMPLED_STYLES)
-            total = sum(counts.values())
-            found.styles.append(Outcomes(
-                [Plan(n / total, outcome, sampled=True, statuses=statuses, comae=comae)
-                 for (outcome, statuses, comae), n in sorted(counts.items())],
-                note=f"estimated from {total} conflicts fought as the {name} bot fights", fighter=name))
-    _PRICED[signature] = found
-    return copy.deepcopy(found)
+    signature = _signature(game, spec, npc_ids, ctype)
+    found = _PRICED.get(signature)
+    if found is None:
+        if len(_PRICED) >= MAX_PRICED:
+            _PRICED.clear()
+        found = _PRICED[signature] = _price(game, ctype, spec, npc_ids, rounds)
+    found = copy.deepcopy(found)
+    if fighters and (found.exits or found.lens is not None):  # a real contest (not one side with nobody in it)
+        styled = _signature(game, spec, npc_ids, ctype, luck=True) + "|" + ",".join(sorted(fighters))
+        styles = _STYLED.get(styled)
+        if styles is None:
+            if len(_STYLED) >= MAX_PRICED:
+                _STYLED.clear()
+            styles = _STYLED[styled] = [_styled(game, ctype, spec, npc_ids, rounds, name, fighter)
+                                        for name, fighter in sorted(fighters.items())]
+        found.styles = copy.deepcopy(styles)
+    return found
 
 
-#: Conflicts already priced, by everything their odds rest on (see :func:`_signature`).
+def _styled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, name: str,
+            fighter: Callable[[random.Random], Decider]) -> Outcomes:
+    """The conflict fought SAMPLED_STYLES times as ``fighter`` fights it: how each ended."""
+    counts = _sampled(game, ctype, spec, npc_ids, rounds, "none", fighter=fighter, times=SAMPLED_STYLES)
+    total = sum(counts.values())
+    return Outcomes([Plan(n / total, outcome, sampled=True, statuses=statuses, comae=comae)
+                     for (outcome, statuses, comae), n in sorted(counts.items())],
+                    note=f"estimated from {total} conflicts fought as the {name} bot fights", fighter=name)
+
+
+#: Conflicts already priced, by everything their odds rest on (see :func:`_signature`), and their ways of being
+#: fought as the bots fight (by that and the PCs' Luck, which the bots spend).
 _PRICED: dict[str, Outcomes] = {}
+_STYLED: dict[str, list[Outcomes]] = {}
 MAX_PRICED = 2_000
 
 
-def _signature(game: Game, spec: dict, npc_ids: list[str], ctype) -> str:
+def _signature(game: Game, spec: dict, npc_ids: list[str], ctype, *, luck: bool = False) -> str:
     """The conflict as written, and the fighters as they stand: characters, NPCs, their memories.
 
     A PC's Pool that the conflict neither fights with nor lets a blow reach (BODY in a quarrel or at a lock) is
     read in it only for whether it is below zero, when every skill takes the hurt penalty: it counts by that
     alone, so that the same quarrel after a scratch is the one priced before it (a search meets it both ways,
-    and Vellan's is priced some ten times over). Where a vehicle fights, every Pool counts as it stands.
+    and Vellan's is priced some ten times over). Where a vehicle fights, every Pool counts as it stands. A PC's
+    Luck counts only with ``luck``, or where it is below zero (a debt the fight repays): the Lens kept by best
+    play spends none (:class:`~solo.minds.bots.LensKeeper`), a bot does.
     """
     import json
 
     s = game.state
     pcs = [pc.to_dict() for pc in s.pcs]
+    if not luck:
+        for form in pcs:
+            if form.get("luck", 0) >= 0:  # (borrowed Luck falls due in the fight: a debt counts)
+                form.pop("luck", None)
     if spec.get("vehicle") is None:
         fought = frozenset(ctype.pools) | _SIDE_POOLS
         for form in pcs:

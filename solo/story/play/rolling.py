@@ -109,11 +109,25 @@ def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = Non
     return target, mods, routine
 
 
+#: An opposed roll's outcome by its winner, as its branches are named.
+OPPOSED_OUTCOMES: dict[str | None, str] = {"a": "win", "b": "lose", None: "fail"}
+
+
+def check_outcome(result: CheckResult) -> str:
+    """A skill roll's outcome by the name a ``roll`` action's branches take."""
+    if result.success:
+        return "exceptional_success" if result.exceptional else "success"
+    return "exceptional_failure" if result.exceptional else "failure"
+
+
 def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0,
                goal: str = "succeed") -> CheckResult:
     """Offer Luck when a flip would turn the roll (``beats``: the opposing success to beat, ties lost), saying
     what the flip would do (``goal``: "succeed", "win the opposed roll"), as a conflict's offer says "and win the
-    round": a player should not have to work out whether 27 beats the other side's 10.
+    round": a player should not have to work out whether 27 beats the other side's 10. The question carries the
+    roll and the flipped number, as a conflict's does, and both outcomes of the check (``outcomes``, kept then
+    flipped, as :func:`check_outcome` names them) for a decider that plans by outcome (``solo prove``'s
+    walkthroughs).
 
     Never while borrowed Luck is due: the success the flip bought would go straight
     to repaying it (docs/rules.md §2.8).
@@ -128,7 +142,8 @@ def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0
     answer = game.ask("luck_flip", f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and {goal}? "
                       f"You would have {left} left.",
                       [Option("yes", f"Flip to {flipped.roll:02d}", f"{left} left"),
-                       Option("no", "Keep the roll", f"Luck stays {pc.luck}")], actor=pc.name)
+                       Option("no", "Keep the roll", f"Luck stays {pc.luck}")], actor=pc.name,
+                      roll=result.roll, flipped=flipped.roll, outcomes=(check_outcome(result), check_outcome(flipped)))
     if answer != "yes":
         return result
     spend(pc, "flip", negative_luck=negative)
