@@ -549,7 +549,67 @@ def test_a_failed_roll_a_flip_would_turn_is_the_players_question_flip_or_keep(tm
     assert snapshot["ending"] == "over_the_wall" and "Spend a Luck Point to flip 10 into 01" in played.output
 
 
-def test_luck_is_part_of_a_state_where_a_skill_roll_lies_ahead_and_only_there():
+def test_a_roll_is_priced_after_the_effects_its_choice_pays_first(tmp_path):
+    """Review: the flip was priced on the Luck from before the choice. A choice that takes every Luck Point before
+    its roll made a flip node whose flip raised LuckError (reported as a soft-lock); one that gives a point from
+    none made no question, where play asks it."""
+    def proved(luck_before: int, effect: int):
+        source = tmp_path / f"luck{luck_before}{effect}.toml"
+        source.write_text(f"""
+[adventure]
+id = "drain"
+title = "Drain"
+pc = "espen"
+start = "yard"
+
+[scenes.yard]
+title = "The yard"
+text = "A wall."
+on_enter = [ {{ luck = {luck_before - 2} }} ]
+
+[[scenes.yard.choices]]
+text = "Jump"
+effects = [ {{ luck = {effect} }} ]
+roll = {{ skill = "Awareness", modifier = -49, success = "over", failure = "home" }}
+
+[scenes.over]
+title = "Over"
+text = "Over."
+ending = true
+
+[scenes.home]
+title = "Home"
+text = "Home."
+ending = true
+""", encoding="utf-8")
+        return prove(load_adventure(source))
+
+    drained = proved(2, -9)
+    assert not [n for n in drained.nodes if n.flip is not None] and not drained.soft_locks
+    assert drained.endings["over"]["best_chance"] == pytest.approx(0.01)  # the 01 alone
+    given = proved(0, 1)
+    assert [n.flip for n in given.nodes if n.flip is not None] == [("failure", "success")]
+    assert given.endings["over"]["best_chance"] == pytest.approx(0.02)  # the 01, or a 10 flipped
+
+
+def test_luck_counts_where_a_conflict_lies_ahead_for_the_bots_spend_it():
+    """Reduced or not, the same findings, the bots' ways of fighting among the moves (tests/data/prove/luck_spent.toml:
+    the reductions read 0.305 for 'chased_off' where the whole state read 0.435)."""
+    from solo.sim.policies import prove_fighters
+
+    adventure = load_adventure(DATA / "luck_spent.toml")
+    reduced, whole = (prove(adventure, reduce=reduce, fighters=prove_fighters()) for reduce in (True, False))
+    assert {k: v["best_chance"] for k, v in reduced.endings.items()} == \
+        {k: v["best_chance"] for k, v in whole.endings.items()}
+    reads = reduced.reads
+    game = start(adventure, None)
+    game.state.scene = "alley"
+    before = reads.key(game)
+    game.state.pcs[0].luck = 0
+    assert reads.key(game) != before  # no roll ahead, a fight the bots spend Luck in
+
+
+def test_luck_is_part_of_a_state_where_a_roll_lies_ahead_and_only_there():
     from solo.story.play.chances import roll_chances
 
     adventure = load_adventure(DATA / "planted.toml")

@@ -16,7 +16,8 @@ compared with another count or used in arithmetic (``brass > iron``,
 ``knocks % 4 == 3``) is kept exactly, as is a counter some effect lowers:
 merging those would make a false "never reached". Kept exactly, a count
 that grows without end is bounded only by the state limit. Each PC's Luck counts
-where a skill roll lies ahead (a flip may turn it). Everything else (Pools,
+where a roll or a conflict lies ahead (a flip may turn a roll; a bot's fight spends it), or
+where it is below zero. Everything else (Pools,
 skills, weapons, NPC Pools and memory, notes, the oracle's lists) is not part
 of the key: see docs/proving.md.
 """
@@ -46,6 +47,8 @@ _STATE_READS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("pool", pool_read), ("pool_max", lambda s, name: pool_read(s, name, True)), ("disposition", disposition_read))
 #: Calls whose value only ever grows in a game: safe to merge above the cap.
 GROWING_CALLS = frozenset({"visits", "visited", "chosen", "used_luck"})
+#: The actions whose chances a PC's Luck moves (:attr:`Reads.luck_ahead`).
+LUCK_READERS = frozenset({"roll", "opposed", "conflict"})
 #: States whose shape (:class:`~.liveness.Shape`) is kept by their unreduced digest before the cache starts afresh.
 MAX_SHAPES = 400_000
 #: The deepest the walk over an adventure's objects goes (they nest a few levels; this is a guard).
@@ -218,10 +221,11 @@ class Reads:
         if "ahead" not in self.reductions:
             every = frozenset(adventure.scenes)
             self.ahead = dict.fromkeys(adventure.scenes, every)
-        #: The scenes from which a skill roll lies ahead: there a PC's Luck may turn a roll (a flip), and counts.
-        rolls = {sid for sid, scene in adventure.scenes.items()
-                 if any(c.action is not None and c.action.kind == "roll" for c in scene.choices)}
-        self.luck_ahead = {sid: bool(rolls & ahead) for sid, ahead in self.ahead.items()}
+        #: The scenes from which a skill roll, an opposed roll or a conflict lies ahead: there a PC's Luck counts (a
+        #: flip may turn a roll; a conflict fought as a bot fights it spends Luck, and an opposed roll escalates).
+        spends = {sid for sid, scene in adventure.scenes.items()
+                  if any(c.action is not None and c.action.kind in LUCK_READERS for c in scene.choices)}
+        self.luck_ahead = {sid: bool(spends & ahead) for sid, ahead in self.ahead.items()}
         npc_ids = set(adventure.npcs)
         named = {sid: frozenset(_strings(scene) & npc_ids) for sid, scene in adventure.scenes.items()}
         named_anywhere = frozenset(_strings(_outside_scenes(adventure)) & npc_ids)
@@ -310,7 +314,7 @@ class Reads:
         self.unreduced.add(full)
         if self.liveness is None or (s.scene or "") not in self.ahead:
             return full  # no reduction, or not a scene of the adventure (an error's state)
-        if not self.luck_ahead[s.scene or ""]:
+        if not self.luck_ahead[s.scene or ""] and min(luck, default=0) >= 0:  # (a debt falls due in any roll)
             party = party[:2]
         shape = self._shapes.get(full)  # a state met before (by another way): its shape is known
         if shape is None:

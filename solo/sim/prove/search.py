@@ -22,18 +22,19 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...rules.dice import new_rng
 from ...story.format.text import shown
 from ...story.play.chances import Outcomes, Plan, escalation_outcomes, outcomes
 from ...story.play.engine import DEAD_END
 from .limits import DEFAULT_MAX_STATES
-from .probe import Packer, ProbeGame, start, step
+from .probe import PROBE_SEED, Packer, ProbeGame, StepDecider, start, step
 from .reads import Reads
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ...rules.character import Character
-    from ...story.format.adventure import Adventure
+    from ...story.format.adventure import Adventure, Choice, Scene
     from ...story.play.chances import Fighters
 
     #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
@@ -265,7 +266,7 @@ class _Search:
             exits: list[Plan] = []
             styles: list[Outcomes] = []
             if choice.action is not None:
-                found = outcomes(game, choice.action, self.fighters)
+                found = outcomes(paid(game, scene, choice), choice.action, self.fighters)
                 plans, exits, styles = list(found.plans), found.exits, found.styles
                 move.note, move.lens = found.note, found.lens
                 move.sampled = any(p.sampled for p in found.plans)
@@ -308,18 +309,20 @@ class _Search:
     def expand_escalation(self, node: Node, game: ProbeGame) -> None:
         """Escalate (a conflict, its own chances) or accept the lost roll: both answers of the question."""
         assert isinstance(node.key, tuple)
-        choice_key = node.key[2]  # ("escalate", the state of the choice, the choice): reached from it or a kept flip
-        choice = next(c for c in self.adventure.scenes[game.state.scene or ""].choices if c.key == choice_key)
+        choice_key = node.key[2]  # ("escalate", the state of the choice, the choice)
+        scene = self.adventure.scenes[game.state.scene or ""]
+        choice = next(c for c in scene.choices if c.key == choice_key)
         assert choice.action is not None
         node.moves = []
-        roller = next((p.roller for p in outcomes(game, choice.action).plans if p.escalation), None)
+        roller = next((p.roller for p in outcomes(paid(game, scene, choice), choice.action).plans if p.escalation),
+                      None)
         accept = Move("no", "2", "Accept the loss")
         escalate = Move("yes", "1", "Escalate to an Extended Conflict")
         node.moves += [escalate, accept]
         arc = self._arc(node, 1, game, choice_key, Plan(1.0, "lose", roller=roller))
         if arc is not None:
             _add(accept, arc)
-        found = escalation_outcomes(game, choice.action, self.fighters)
+        found = escalation_outcomes(paid(game, scene, choice), choice.action, self.fighters)
         escalate.note, escalate.lens = found.note, found.lens
         escalate.sampled = any(p.sampled for p in found.plans)
         escalate.why = found.why
@@ -337,15 +340,30 @@ class _Search:
         order the engine's menu puts them."""
         assert node.flip is not None and isinstance(node.key, tuple)
         choice_key = node.key[2]  # ("flip", the state of the choice, the choice, …)
-        choice = next(c for c in self.adventure.scenes[game.state.scene or ""].choices if c.key == choice_key)
+        scene = self.adventure.scenes[game.state.scene or ""]
+        choice = next(c for c in scene.choices if c.key == choice_key)
         assert choice.action is not None
         kept, flipped = node.flip
-        roller = next((p.roller for p in outcomes(game, choice.action).plans if p.flip is not None), None)
+        roller = next((p.roller for p in outcomes(paid(game, scene, choice), choice.action).plans
+                       if p.flip is not None), None)
         node.moves = [Move("yes", "1", "Spend a Luck Point to flip the dice"), Move("no", "2", "Keep the roll")]
         for i, plan in enumerate((Plan(1.0, flipped, roller=roller, luck=True), Plan(1.0, kept, roller=roller))):
             arc = self._arc(node, i, game, choice_key, plan)
             if arc is not None:
                 _add(node.moves[i], arc)
+
+
+def paid(game: ProbeGame, scene: Scene, choice: Choice) -> ProbeGame:
+    """The game as the choice's action meets it: the engine counts the choice and applies its retry cost and its
+    effects first (:meth:`~solo.story.play.engine.Game.pay_for`), which may move what the action rests on (a Luck
+    Point given or taken before a roll, a disposition before a quarrel). On a copy, played as a step plays it;
+    the game itself where the choice has no effects and no cost falls due."""
+    due = choice.retry_cost and game.state.chosen.get(f"{scene.id}/{choice.name or choice.key}", 0)
+    if not choice.effects and not due:
+        return game
+    copy = game.clone(game.state.copy(), decider=StepDecider(None), rng=new_rng(PROBE_SEED))
+    copy.pay_for(scene, choice)
+    return copy
 
 
 def shortest_tree(nodes: list[Node]) -> None:

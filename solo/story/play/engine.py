@@ -401,13 +401,7 @@ class Game:
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, text=labels[choice.key],
                   **({"hint": hints[choice.key]} if hints[choice.key] else {}))
-        name = f"{scene.id}/{choice.name or choice.key}"
-        self.state.chosen[name] = self.state.chosen.get(name, 0) + 1
-        if self.state.chosen[name] > 1:
-            for effect in choice.retry_cost:
-                self.apply(effect)
-        for effect in choice.effects:
-            self.apply(effect)
+        self.pay_for(scene, choice)
         branch = self.resolve(choice.action) if choice.action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
@@ -466,6 +460,17 @@ class Game:
                 learn_names_in(self, self.picked(str(action.spec["stakes"])))
             elif action.kind == "opposed" and action.spec.get("skill") == "Social" and "npc" in action.spec:
                 learn(self, action.spec["npc"], "disposition")
+
+    def pay_for(self, scene: Scene, choice: Choice) -> None:
+        """A choice taken: counted, and its retry cost (from the second time on) and its effects applied, all
+        before its action is resolved (``solo prove`` prices the action on a game paid so)."""
+        name = f"{scene.id}/{choice.name or choice.key}"
+        self.state.chosen[name] = self.state.chosen.get(name, 0) + 1
+        if self.state.chosen[name] > 1:
+            for effect in choice.retry_cost:
+                self.apply(effect)
+        for effect in choice.effects:
+            self.apply(effect)
 
     def _stake(self, scene: Scene, choice: Choice, slots: dict[str, object], ctx: Context) -> str:
         """What the menu says beside a choice: the author's ``hint``, and its ``retry_cost`` once it was taken."""
