@@ -4,7 +4,7 @@ The graph says how few choices an ending takes if the dice are kind; this
 module finds dice that are. It plays the real engine, seed after seed, with
 a decider that takes, at every choice, a move that keeps the ending nearest
 (and escalates or not, and flips a roll with Luck or not, the same way),
-keeps the best Lens in a conflict, spends no other Luck and answers the prompts around the story (the character,
+keeps the best Lens in a conflict, spends no other Luck (a move fought as a bot spends what that bot spends) and answers the prompts around the story (the character,
 the epilogue) as a player at the keyboard would. Every answer is written
 down as the menu numbers it. The first seed that reaches the ending in the
 fewest choices wins; failing that, the first that reaches it at all.
