@@ -4,8 +4,9 @@ The graph says how few choices an ending takes if the dice are kind; this
 module finds dice that are. It plays the real engine, seed after seed, with
 a decider that takes, at every choice, a move that keeps the ending nearest
 (and escalates or not, and flips a roll with Luck or not, the same way),
-keeps the best Lens in a conflict, spends no other Luck (a move fought as a bot spends what that bot spends) and answers the prompts around the story (the character,
-the epilogue) as a player at the keyboard would. Every answer is written
+keeps the best Lens in a conflict, spends no other Luck (a move fought as a
+bot spends what that bot spends) and answers the prompts around the story
+(the character, the epilogue) as a player at the keyboard would. Every answer is written
 down as the menu numbers it. The first seed that reaches the ending in the
 fewest choices wins; failing that, the first that reaches it at all.
 """
@@ -77,13 +78,16 @@ class _Walker:
         self.exit: str | None = None  # the party leaves the conflict of the last choice at once (flee, surrender)
         self.fighter: Decider | None = None  # fights the conflict of the last choice (a move fought as a bot)
         self.dice = False  # some move on the way had more than one outcome: another seed may go another way
+        #: What the fights so far cost the Pools, which the search does not carry: (PC, Pool) -> points.
+        self.cost: dict[tuple[str, str], int] = {}
+        self.before: dict[tuple[str, str], int] | None = None  # the Pools at the last choice, as the search has them
 
     def decide(self, question: Question) -> str:
         if len(self.answers) >= MAX_ANSWERS:
             raise TooLong(f"more than {MAX_ANSWERS} answers")
         kind = question.kind
         if kind == "choice":
-            node = self._node(self.proof.reads.key(question.context["game"]))
+            node = self._state(question.context["game"])
             if node.id in self.targets:
                 raise Reached
             near = self.dist[node.id]
@@ -108,6 +112,39 @@ class _Walker:
             answer = plain_answer(question)
         self.answers.append(question.menu_answer(answer))
         return answer
+
+    def _state(self, game: Game) -> Node:
+        """The search's state of ``game`` at a choice. The search carries no conflict's cost to the Pools
+        (docs/proving.md), so after a fight that cost one, the game's Pools are lower than the search's, and the
+        state is read with that cost added back: the cost known so far, or, failing that, what the Pools lost since
+        the choice before (where only the fight took it). Read so, a walk through a bruising argument stays on the
+        searched graph; a walk that cannot be read so is dropped (OffPath), as before."""
+        real = {(pc.name, name): pool.current for pc in game.state.party for name, pool in pc.pools.items()}
+        tries = [self.cost]
+        if self.before is not None:
+            lost = {k: self.before[k] - real[k] for k in real if k in self.before and self.before[k] != real[k]}
+            if lost != self.cost:
+                tries.append(lost)
+        for cost in tries:
+            nid = self.proof.index.get(self._key_with(game, cost))
+            if nid is not None:
+                self.cost = cost
+                self.before = {k: v + cost.get(k, 0) for k, v in real.items()}
+                return self.proof.nodes[nid]
+        raise OffPath("a state the search did not reach")
+
+    def _key_with(self, game: Game, cost: dict[tuple[str, str], int]) -> object:
+        """The state's key with ``cost`` added back to the Pools (the game is left as it was)."""
+        if not cost:
+            return self.proof.reads.key(game)
+        pools = {(pc.name, name): pool for pc in game.state.party for name, pool in pc.pools.items()}
+        for k, amount in cost.items():
+            pools[k].current += amount
+        try:
+            return self.proof.reads.key(game)
+        finally:
+            for k, amount in cost.items():
+                pools[k].current -= amount
 
     def _node(self, key: object) -> Node:
         nid = self.proof.index.get(key)
