@@ -522,7 +522,7 @@ def test_a_failed_roll_a_flip_would_turn_is_the_players_question_flip_or_keep(tm
     source = DATA / "planted.toml"
     proof = prove(load_adventure(source))
     questions = [n for n in proof.nodes if n.flip is not None]
-    assert questions and {n.flip for n in questions} == {("failure", "success")}
+    assert questions and {n.flip for n in questions} == {("failure", "success", False)}
     for node in questions:
         assert node.moves is not None
         assert [(m.key, m.answer) for m in node.moves] == [("yes", "1"), ("no", "2")]  # the engine's menu
@@ -547,6 +547,31 @@ def test_a_failed_roll_a_flip_would_turn_is_the_players_question_flip_or_keep(tm
     assert played.exit_code == 0, played.output[-2000:]
     snapshot = read_save(tmp_path / "saves" / "walk.json").snapshot
     assert snapshot["ending"] == "over_the_wall" and "Spend a Luck Point to flip 10 into 01" in played.output
+
+
+def test_a_lost_opposed_roll_a_flip_would_win_is_flip_or_keep_and_a_kept_loss_may_still_escalate():
+    """The example's keeper: Social //Influence against her Willpower, a loss escalating to an argument. A lost or
+    failed roll whose swapped digits win is the question as play asks it; kept, a loss that may escalate goes on
+    to that question (the engine asks the flip first, then the escalation)."""
+    from solo.story.play.chances import opposed_faces, opposed_flip_faces
+
+    proof = prove(load_adventure(EXAMPLE))
+    asked = {n.flip for n in proof.nodes if n.flip is not None}
+    assert ("lose", "win", True) in asked and ("fail", "win", False) in asked
+    for node in (n for n in proof.nodes if n.flip is not None and n.flip[2]):
+        assert node.moves is not None
+        flip, keep = node.moves
+        [kept] = keep.arcs
+        assert proof.nodes[kept.child].escalate  # the escalation question, the one the choice itself leads to
+        assert proof.nodes[kept.child].key == ("escalate", node.key[1], node.key[2])
+        assert all(a.outcome == "win" for a in flip.arcs)
+    # the faces: with the flips set aside, the same counts as without Luck
+    plain = {(o, e): n for o, e, n in opposed_faces(55, 45)}
+    kept: dict[tuple[str, bool], int] = {}
+    for o, e, turned, n in opposed_flip_faces(55, 45):
+        kept[(o, e)] = kept.get((o, e), 0) + n
+        assert turned in (None, "win") and (turned is None or o in ("lose", "fail"))
+    assert kept == plain
 
 
 def test_a_roll_is_priced_after_the_effects_its_choice_pays_first(tmp_path):
@@ -588,7 +613,7 @@ ending = true
     assert not [n for n in drained.nodes if n.flip is not None] and not drained.soft_locks
     assert drained.endings["over"]["best_chance"] == pytest.approx(0.01)  # the 01 alone
     given = proved(0, 1)
-    assert [n.flip for n in given.nodes if n.flip is not None] == [("failure", "success")]
+    assert [n.flip for n in given.nodes if n.flip is not None] == [("failure", "success", False)]
     assert given.endings["over"]["best_chance"] == pytest.approx(0.02)  # the 01, or a 10 flipped
 
 

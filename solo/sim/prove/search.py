@@ -26,6 +26,7 @@ from ...rules.dice import new_rng
 from ...story.format.text import shown
 from ...story.play.chances import Outcomes, Plan, escalation_outcomes, outcomes
 from ...story.play.engine import DEAD_END
+from ...story.play.rolling import flip_label
 from .limits import DEFAULT_MAX_STATES
 from .probe import PROBE_SEED, Packer, ProbeGame, StepDecider, start, step
 from .reads import Reads
@@ -88,8 +89,9 @@ class Node:
     moves: list[Move] | None = None  # None: not expanded (the search stopped first)
     end: str | None = None  # an ending's scene, FALLEN, DEAD_END or ERROR
     escalate: bool = False  # the question after a lost opposed roll
-    #: The question after a skill roll a Luck flip would turn: (the roll's outcome, the flipped one).
-    flip: tuple[str, str] | None = None
+    #: The question after a roll a Luck flip would turn: (the outcome kept, the flipped one, whether a kept loss
+    #: may still be escalated).
+    flip: tuple[str, str, bool] | None = None
     error: str = ""
     cut: bool = False  # some outcome led past the state limit: what follows is not all known
     #: The scene's choices not on offer here, each as (menu number, condition): what may trap a soft-lock.
@@ -156,7 +158,7 @@ class _Search:
         return self.reads.key(game)
 
     def node_for(self, key: Hashable, game: ProbeGame | None, parent: Node | None, via: tuple[int, str | None] | None,
-                 *, escalate: bool = False, flip: tuple[str, str] | None = None,
+                 *, escalate: bool = False, flip: tuple[str, str, bool] | None = None,
                  error: str = "") -> int | None:
         """The node of ``key``, made (and queued) if new; None when the search is full."""
         if key in self.index:
@@ -273,8 +275,9 @@ class _Search:
                 move.why = found.why
             for plan in plans:
                 if plan is not None and plan.flip is not None:  # the roller may spend Luck to turn it
-                    cid = self.node_for(("flip", node.key, choice.key, plan.outcome, plan.flip), game, node,
-                                        (i, plan.outcome), flip=(plan.outcome, plan.flip))
+                    asked = ("flip", node.key, choice.key, flip_label(plan.outcome, plan.escalation), plan.flip)
+                    cid = self.node_for(asked, game, node, (i, plan.outcome),
+                                        flip=(plan.outcome, plan.flip, plan.escalation))
                     arc = Arc(plan.chance, cid, plan.outcome) if cid is not None else None
                     node.cut = node.cut or cid is None
                 elif plan is not None and plan.escalation:
@@ -337,20 +340,28 @@ class _Search:
 
     def expand_flip(self, node: Node, game: ProbeGame) -> None:
         """Flip the dice (a Luck Point, the flipped outcome) or keep the roll: both answers of the question, in the
-        order the engine's menu puts them."""
+        order the engine's menu puts them. A kept loss that may be escalated goes on to that question."""
         assert node.flip is not None and isinstance(node.key, tuple)
-        choice_key = node.key[2]  # ("flip", the state of the choice, the choice, …)
+        state, choice_key = node.key[1], node.key[2]  # ("flip", the state of the choice, the choice, …)
         scene = self.adventure.scenes[game.state.scene or ""]
         choice = next(c for c in scene.choices if c.key == choice_key)
         assert choice.action is not None
-        kept, flipped = node.flip
+        kept, flipped, escalates = node.flip
         roller = next((p.roller for p in outcomes(paid(game, scene, choice), choice.action).plans
                        if p.flip is not None), None)
-        node.moves = [Move("yes", "1", "Spend a Luck Point to flip the dice"), Move("no", "2", "Keep the roll")]
-        for i, plan in enumerate((Plan(1.0, flipped, roller=roller, luck=True), Plan(1.0, kept, roller=roller))):
-            arc = self._arc(node, i, game, choice_key, plan)
-            if arc is not None:
-                _add(node.moves[i], arc)
+        flip, keep = Move("yes", "1", "Spend a Luck Point to flip the dice"), Move("no", "2", "Keep the roll")
+        node.moves = [flip, keep]
+        arc = self._arc(node, 0, game, choice_key, Plan(1.0, flipped, roller=roller, luck=True))
+        if arc is not None:
+            _add(flip, arc)
+        if escalates:  # kept, the loss may still be escalated: that question, as from the choice itself
+            cid = self.node_for(("escalate", state, choice_key), game, node, (1, kept), escalate=True)
+            arc = Arc(1.0, cid, kept) if cid is not None else None
+            node.cut = node.cut or cid is None
+        else:
+            arc = self._arc(node, 1, game, choice_key, Plan(1.0, kept, roller=roller))
+        if arc is not None:
+            _add(keep, arc)
 
 
 def paid(game: ProbeGame, scene: Scene, choice: Choice) -> ProbeGame:

@@ -23,7 +23,7 @@ from ...rules.escalation import may_escalate
 from ...rules.fiction import Fiction, check_fiction
 from ...rules.outcomes import LOST, OUTCOMES, WON
 from ...rules.participants import Participant, obstacle
-from ...rules.rolls import difficulty_modifier, resolve_opposed, roll_check
+from ...rules.rolls import CheckResult, difficulty_modifier, resolve_opposed, roll_check
 from ..format.verbs import Field, Verb, field_value, is_whole
 from .knowledge import add_clue, called, learn
 from .rolling import (
@@ -31,6 +31,7 @@ from .rolling import (
     ROLL_FIELDS,
     check_outcome,
     choose_pc,
+    flip_label,
     offer_flip,
     repay,
     roll_target,
@@ -226,8 +227,13 @@ class Opposed(ActionVerb):
                   opponent_roll=theirs.roll, opponent_success=theirs.success)
         result = resolve_opposed(mine, theirs, defender="b")
         if result.winner == "b" or (result.winner is None and not mine.success):
+            def named(check: CheckResult) -> str:  # the outcome a check makes of this opposed roll, as prove names it
+                turned = resolve_opposed(check, theirs, defender="b")
+                return flip_label(OPPOSED_OUTCOMES[turned.winner],
+                                  action.escalation is not None and may_escalate(turned, "a"))
+
             flipped = offer_flip(game, pc, mine, beats=(theirs.roll or 101) if theirs.success else 0,
-                                 goal="win the opposed roll")
+                                 goal="win the opposed roll", named=named)
             if flipped is not mine:
                 result = resolve_opposed(flipped, theirs, defender="b")
         if result.winner == "a":  # a win while borrowed Luck is due repays it (docs/rules.md §2.8)

@@ -12,10 +12,10 @@ with the NPC's nerve in it (its morale checks, and its flight or surrender when
 it breaks); a conflict the chain cannot hold (a group, an NPC that may push on
 below zero, strike a Pool the chain does not track or switch weapons) is played
 with the engine instead, its chances estimates and flagged so, with the reason.
-A skill roll that a Luck flip could turn is the player's to decide: its outcome
-carries the outcome the flip would give (:attr:`Plan.flip`), and the search asks
-flip or keep. What it all leaves out (flips on opposed rolls, the Pools a
-conflict costs, borrowed Luck) is said in docs/proving.md.
+A roll (skill or opposed) that a Luck flip could turn is the player's to decide:
+its outcome carries the outcome the flip would give (:attr:`Plan.flip`), and the
+search asks flip or keep. What it all leaves out (the Pools a conflict costs,
+borrowed Luck) is said in docs/proving.md.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ class Plan:
     statuses: tuple[tuple[str, str], ...] | None = None
     comae: tuple[str, ...] = ()  # the PCs who ended the conflict in comae (they leave the story)
     exit: str | None = None  # the party flees or gives up at once: a choice of the player, not a chance
-    #: A skill roll's outcome that a Luck flip would turn into this one: the roller decides, flip or keep.
+    #: A roll's outcome that a Luck flip would turn into this one (a skill roll's, an opposed roll's): the roller
+    #: decides, flip or keep.
     flip: str | None = None
     luck: bool = False  # the roller spent a Luck Point on a flip to get here
 
@@ -247,6 +248,26 @@ def opposed_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, int], ...]:
     return tuple((o, e, n) for (o, e), n in sorted(counts.items()))
 
 
+@lru_cache(maxsize=4096)
+def opposed_flip_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, str | None, int], ...]:
+    """:func:`opposed_faces` with, for each pair, the outcome a Luck flip would turn it into where the engine
+    offers one (a lost or failed roll whose swapped digits win, as :meth:`Opposed.resolve` asks), else None."""
+    ours = [judge(f, mine) for f in range(1, 101)]
+    their = [judge(f, theirs) for f in range(1, 101)]
+    counts: Counter[tuple[str, bool, str | None]] = Counter()
+    for a in ours:
+        for b in their:
+            result = resolve_opposed(a, b, defender="b")
+            outcome = OPPOSED_OUTCOMES[result.winner]
+            turned = None
+            if result.winner == "b" or (result.winner is None and not a.success):
+                flipped = flip_that_helps(a, best_other=(b.roll or 101) if b.success else 0, tie_loses=True)
+                if flipped is not None:
+                    turned = OPPOSED_OUTCOMES[resolve_opposed(flipped, b, defender="b").winner]
+            counts[(outcome, outcome == "lose" and may_escalate(result, "a"), turned)] += 1
+    return tuple((o, e, t, n) for (o, e, t), n in sorted(counts.items(), key=lambda kv: (kv[0][:2], kv[0][2] or "")))
+
+
 def opposed_chances(game: Game, action: Action) -> Outcomes:
     from .actions import ACTIONS, Opposed
     from .rolling import roll_target
@@ -263,6 +284,10 @@ def opposed_chances(game: Game, action: Action) -> Outcomes:
     theirs = verb.theirs(spec, npc)[1]  # what resolve rolls against, from the verb itself
     if routine:  # an automatic success scores above any roll of theirs (as resolve_opposed has it): a sure win
         return Outcomes([Plan(1.0, "win", roller=name)], note=f"{pc.name} succeeds without a roll")
+    if may_flip(game, pc):
+        plans = [Plan(n / 10_000, outcome, roller=name, escalation=escalate and action.escalation is not None,
+                      flip=turned) for outcome, escalate, turned, n in opposed_flip_faces(target, theirs)]
+        return Outcomes(plans, note=f"{pc.name} at {target} % against {theirs} %, {pc.luck} Luck to flip with")
     plans = [Plan(n / 10_000, outcome, roller=name, escalation=escalate and action.escalation is not None)
              for outcome, escalate, n in opposed_faces(target, theirs)]
     return Outcomes(plans, note=f"{pc.name} at {target} % against {theirs} %")

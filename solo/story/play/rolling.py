@@ -20,7 +20,7 @@ from ..format.verbs import Field, field_value
 from .npcs import disposition_of
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from ...npc.model import NPC
     from .engine import Game
@@ -113,6 +113,12 @@ def roll_target(pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = Non
 OPPOSED_OUTCOMES: dict[str | None, str] = {"a": "win", "b": "lose", None: "fail"}
 
 
+def flip_label(outcome: str, escalates: bool) -> str:
+    """How a flip question names an outcome: the outcome, marked where a lost opposed roll may still be escalated
+    (the question that follows keeping it); ``solo prove``'s walkthroughs find the question by it."""
+    return f"{outcome}:escalate" if escalates else outcome
+
+
 def check_outcome(result: CheckResult) -> str:
     """A skill roll's outcome by the name a ``roll`` action's branches take."""
     if result.success:
@@ -121,13 +127,13 @@ def check_outcome(result: CheckResult) -> str:
 
 
 def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0,
-               goal: str = "succeed") -> CheckResult:
+               goal: str = "succeed", named: Callable[[CheckResult], str] = check_outcome) -> CheckResult:
     """Offer Luck when a flip would turn the roll (``beats``: the opposing success to beat, ties lost), saying
     what the flip would do (``goal``: "succeed", "win the opposed roll"), as a conflict's offer says "and win the
     round": a player should not have to work out whether 27 beats the other side's 10. The question carries the
-    roll and the flipped number, as a conflict's does, and both outcomes of the check (``outcomes``, kept then
-    flipped, as :func:`check_outcome` names them) for a decider that plans by outcome (``solo prove``'s
-    walkthroughs).
+    roll and the flipped number, as a conflict's does, and both outcomes (``outcomes``, kept then flipped, as
+    ``named`` names them: :func:`check_outcome` for a skill roll) for a decider that plans by outcome (``solo
+    prove``'s walkthroughs).
 
     Never while borrowed Luck is due: the success the flip bought would go straight
     to repaying it (docs/rules.md §2.8).
@@ -143,7 +149,7 @@ def offer_flip(game: Game, pc: Character, result: CheckResult, *, beats: int = 0
                       f"You would have {left} left.",
                       [Option("yes", f"Flip to {flipped.roll:02d}", f"{left} left"),
                        Option("no", "Keep the roll", f"Luck stays {pc.luck}")], actor=pc.name,
-                      roll=result.roll, flipped=flipped.roll, outcomes=(check_outcome(result), check_outcome(flipped)))
+                      roll=result.roll, flipped=flipped.roll, outcomes=(named(result), named(flipped)))
     if answer != "yes":
         return result
     spend(pc, "flip", negative_luck=negative)
