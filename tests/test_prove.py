@@ -24,6 +24,7 @@ from solo.sim.prove.search import Arc, Move, Node, _add, prove
 from solo.sim.prove.walkthrough import walk
 from solo.story.format.expressions import parse_condition
 from solo.story.format.loader import load_adventure
+from solo.story.play.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "prove"
@@ -652,6 +653,36 @@ def test_luck_is_part_of_a_state_where_a_roll_lies_ahead_and_only_there():
     assert any(p.flip for p in roll_chances(game, jump.action).plans)
     pc.luck = 0  # no Luck of its own to spend: no question (prove never borrows)
     assert not any(p.flip for p in roll_chances(game, jump.action).plans)
+
+
+def test_a_walkthrough_after_a_fight_that_cost_a_pool_stays_on_the_searched_graph(tmp_path):
+    """The search carries no conflict's damage; a later choice that reads the Pool ("a bandage, if hurt") made the
+    real game, bruised by the fight, a state the search never reached, and every seed whose fight drew blood was
+    dropped (Vellan's walk to ending_escaped through Ingrid's argument). The walker reads the game with the fight's
+    cost added back."""
+    source = tmp_path / "bruised.toml"
+    source.write_text((DATA / "luck_spent.toml").read_text(encoding="utf-8").replace(
+        '''[[scenes.after.choices]]
+text = "Go through his pockets"''', '''[[scenes.after.choices]]
+text = "Bind your cuts"
+if = 'pool("BODY") < pool_max("BODY")'
+goto = "walked"
+
+[[scenes.after.choices]]
+text = "Go through his pockets"'''), encoding="utf-8")
+    adventure = load_adventure(source)
+    proof = prove(adventure)
+    dist = proof.distances["robbed"]
+    bruised = reached = 0
+    for seed in range(1, 41):
+        walker = prove_walkthrough._Walker(proof, dist)
+        game = Game(adventure, seed=seed, decider=walker)
+        try:
+            reached += game.play() == "robbed"
+        except prove_walkthrough.OffPath:
+            continue
+        bruised += walker.cost != {}
+    assert bruised > 0 and reached >= bruised  # walks that took a blow and still found their states
 
 
 def test_the_text_report_counts_in_words_and_names_the_closed_choice():
