@@ -89,11 +89,15 @@ class _Walker:
         if kind == "choice":
             node = self._state(question.context["game"])
             if node.id in self.targets:
+                if self.cost:  # a trap is claimed only of a game as the search has it, not one read with a cost
+                    raise OffPath("a bruised game stands for the trap")
                 raise Reached
             near = self.dist[node.id]
             if self.budget is not None and (near is None or self.choices + near > self.budget):
                 raise OffPath("the dice left every shortest way")
             answer = self._choose(node)
+            if answer not in question.keys():
+                raise OffPath("the search's way is not on this menu")
             self.choices += 1
         elif kind == "escalate":
             answer = self._escalate()
@@ -117,20 +121,23 @@ class _Walker:
         """The search's state of ``game`` at a choice. The search carries no conflict's cost to the Pools
         (docs/proving.md), so after a fight that cost one, the game's Pools are lower than the search's, and the
         state is read with that cost added back: the cost known so far, or, failing that, what the Pools lost since
-        the choice before (where only the fight took it). Read so, a walk through a bruising argument stays on the
-        searched graph; a walk that cannot be read so is dropped (OffPath), as before."""
+        the choice before (where only the fight took it), or none. Read so, a walk through a bruising argument stays
+        on the searched graph; a walk that cannot be read so is dropped (OffPath), as before. The game still offers
+        its choices by its real Pools: a way the search takes that its menu lacks drops the seed too, and no trap is
+        claimed of a game read with a cost. Whatever the reading, a walkthrough is one that really played there."""
         real = {(pc.name, name): pool.current for pc in game.state.party for name, pool in pc.pools.items()}
         tries = [self.cost]
         if self.before is not None:
-            lost = {k: self.before[k] - real[k] for k in real if k in self.before and self.before[k] != real[k]}
-            if lost != self.cost:
-                tries.append(lost)
-        for cost in tries:
+            tries.append({k: self.before[k] - real[k] for k in real if k in self.before and self.before[k] != real[k]})
+        tries.append({})
+        for cost in [c for i, c in enumerate(tries) if c not in tries[:i]]:
             nid = self.proof.index.get(self._key_with(game, cost))
-            if nid is not None:
-                self.cost = cost
-                self.before = {k: v + cost.get(k, 0) for k, v in real.items()}
-                return self.proof.nodes[nid]
+            if nid is None:
+                continue
+            node = self.proof.nodes[nid]
+            self.cost = cost
+            self.before = {k: v + cost.get(k, 0) for k, v in real.items()}
+            return node
         raise OffPath("a state the search did not reach")
 
     def _key_with(self, game: Game, cost: dict[tuple[str, str], int]) -> object:
