@@ -640,6 +640,29 @@ def test_luck_counts_where_a_conflict_lies_ahead_for_the_bots_spend_it():
     assert reads.key(game) != before  # no roll ahead, a fight the bots spend Luck in
 
 
+def test_the_luck_a_bot_spends_in_a_fight_is_carried_on():
+    """Review: a conflict fought as a bot fights spent Luck on blows and flips in its copies, and the search went on
+    with the Luck untouched, so a flip after it could spend the same point again (the example's lamp read "about
+    100 %", "> 99.9 %" with the Luck carried on). Each ending of such a fight leaves each PC's Luck as it ended."""
+    from solo.sim.policies import prove_fighters
+    from solo.story.play.chances import outcomes
+
+    adventure = load_adventure(DATA / "aftermath.toml")
+    game = start(adventure, None)
+    espen = game.state.pcs[0]
+    fight = adventure.scenes["alley"].choices[0].action
+    assert fight is not None
+    found = outcomes(game, fight, prove_fighters())
+    plans = [p for style in found.styles for p in style.plans]
+    assert all(dict(p.luck_left).keys() == {espen.name} for p in plans)
+    spent = [p for p in plans if dict(p.luck_left)[espen.name] < espen.luck]
+    assert spent and len(spent) < len(plans)  # some plays spent Luck, some did not
+    assert not any(p.luck_left for p in found.plans)  # one Lens kept spends none: nothing to carry
+    before = espen.luck
+    spent[0].apply(game, fight)
+    assert espen.luck == dict(spent[0].luck_left)[espen.name] < before
+
+
 def test_luck_is_part_of_a_state_where_a_roll_lies_ahead_and_only_there():
     from solo.story.play.chances import roll_chances
 

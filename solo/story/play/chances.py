@@ -85,6 +85,8 @@ class Plan:
     #: decides, flip or keep.
     flip: str | None = None
     luck: bool = False  # the roller spent a Luck Point on a flip to get here
+    #: Each PC's Luck after a conflict fought as a bot fights (it spends Luck on blows and flips), carried on.
+    luck_left: tuple[tuple[str, int], ...] = ()
 
     def apply(self, game: Game, action: Action) -> Branch | None:
         s = game.state
@@ -105,6 +107,10 @@ class Plan:
             action = action.escalation
         if self.statuses is not None:
             self._aftermath(game, action.spec)
+        for pc in s.party:
+            for name, luck in self.luck_left:
+                if pc.name == name:
+                    pc.luck = luck
         return action.branch(self.outcome)
 
     def _aftermath(self, game: Game, spec: dict) -> None:
@@ -357,8 +363,8 @@ def _styled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, name
     """The conflict fought SAMPLED_STYLES times as ``fighter`` fights it: how each ended."""
     counts = _sampled(game, ctype, spec, npc_ids, rounds, "none", fighter=fighter, times=SAMPLED_STYLES)
     total = sum(counts.values())
-    return Outcomes([Plan(n / total, outcome, sampled=True, statuses=statuses, comae=comae)
-                     for (outcome, statuses, comae), n in sorted(counts.items())],
+    return Outcomes([Plan(n / total, outcome, sampled=True, statuses=statuses, comae=comae, luck_left=luck)
+                     for (outcome, statuses, comae, luck), n in sorted(counts.items())],
                     note=f"estimated from {total} conflicts fought as the {name} bot fights", fighter=name)
 
 
@@ -429,7 +435,7 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
     counts = _sampled(game, ctype, spec, npc_ids, rounds, lens)
     total = sum(counts.values())
     plans = [Plan(n / total, outcome, sampled=True, lens=lens, statuses=statuses, comae=comae)
-             for (outcome, statuses, comae), n in sorted(counts.items())]
+             for (outcome, statuses, comae, _), n in sorted(counts.items())]
     return Outcomes(plans, lens=lens, exits=exits, why=why,
                     note=f"estimated from {total} conflicts played with the engine, keeping {lens} ({why})")
 
@@ -504,8 +510,9 @@ def left_out(view, pc, foe) -> str:
     return ""
 
 
-#: How a sampled conflict ended: the outcome, each NPC's end status, the PCs in comae.
-Ending = tuple[str, tuple[tuple[str, str], ...], tuple[str, ...]]
+#: How a sampled conflict ended: the outcome, each NPC's end status, the PCs in comae, and (fought as a bot fights,
+#: which spends Luck) each PC's Luck left.
+Ending = tuple[str, tuple[tuple[str, str], ...], tuple[str, ...], tuple[tuple[str, int], ...]]
 
 
 def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, lens: str,
@@ -522,5 +529,7 @@ def _sampled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, len
         result = Conflict(ctype, parts, rng, round_limit=rounds, standing=standing).run()
         statuses = tuple(sorted((nid, p.status) for nid, p in npcs.items()))
         comae = tuple(sorted(p.char.name for p in parts if p.is_pc and p.char is not None and p.status == COMAE))
-        counts[(result.outcome, statuses, comae)] += 1
+        luck = tuple(sorted((p.char.name, p.char.luck) for p in parts if p.is_pc and p.char is not None)) \
+            if fighter is not None else ()
+        counts[(result.outcome, statuses, comae, luck)] += 1
     return counts
