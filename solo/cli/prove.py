@@ -37,7 +37,8 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     """Search every state ADVENTURE can reach and show each ending reachable, or not.
 
     Every roll, opposed roll, oracle question and conflict is a chance with
-    its exact odds. For each ending: whether it is reachable, the shortest
+    its exact odds; a Luck flip that would turn a roll is the player's to
+    take or leave, as in play. For each ending: whether it is reachable, the shortest
     walkthrough as a script for 'solo play --script' with a --seed under
     which the dice fall that way, and the chance of reaching it playing
     best. Also: soft-locks (states no ending can be reached from, with the
