@@ -127,12 +127,11 @@ class OracleState:
         return _add(self.npcs, self.npc_weights, name, again, "NPC")
 
     def among(self, names: list[str]) -> OracleState:
-        """A copy whose NPC list holds only ``names`` (those on the list, with their weights): the people of one
-        scene, for the events of its set-up. The copy's lists are its own; this state is left as it is."""
+        """This state as read by the events of one scene's set-up, whose people are ``names``: its NPC list holds
+        only those (with their weights). For reading only (a set-up reads its state, never changes it): the other
+        lists are this state's own, not copies."""
         keep = [n for n in self.npcs if n in names]
-        return replace(self, npcs=keep, npc_weights={n: w for n, w in self.npc_weights.items() if n in keep},
-                       threads=list(self.threads), pcs=list(self.pcs), thread_weights=dict(self.thread_weights),
-                       progress=dict(self.progress), searched=list(self.searched))
+        return replace(self, npcs=keep, npc_weights={n: w for n, w in self.npc_weights.items() if n in keep})
 
     def remove_npc(self, name: str) -> None:
         _remove(self.npcs, name, "NPC")

@@ -276,15 +276,11 @@ class _Search:
             for plan in plans:
                 if plan is not None and plan.flip is not None:  # the roller may spend Luck to turn it
                     asked = ("flip", node.key, choice.key, flip_label(plan.outcome, plan.escalation), plan.flip)
-                    cid = self.node_for(asked, game, node, (i, plan.outcome),
-                                        flip=(plan.outcome, plan.flip, plan.escalation))
-                    arc = Arc(plan.chance, cid, plan.outcome) if cid is not None else None
-                    node.cut = node.cut or cid is None
+                    arc = self._question(node, asked, game, i, plan.chance, plan.outcome,
+                                         flip=(plan.outcome, plan.flip, plan.escalation))
                 elif plan is not None and plan.escalation:
-                    cid = self.node_for(("escalate", node.key, choice.key), game, node, (i, plan.outcome),
-                                        escalate=True)
-                    arc = Arc(plan.chance, cid, plan.outcome) if cid is not None else None
-                    node.cut = node.cut or cid is None
+                    arc = self._question(node, ("escalate", node.key, choice.key), game, i, plan.chance,
+                                         plan.outcome, escalate=True)
                 else:
                     arc = self._arc(node, i, game, choice.key, plan)
                 if arc is not None:
@@ -299,6 +295,23 @@ class _Search:
                 if arc is not None:
                     _add(way, arc)
 
+    def _question(self, node: Node, key: tuple, game: ProbeGame, move_index: int, chance: float, outcome: str,
+                  **kind: Any) -> Arc | None:
+        """The arc into the question an outcome puts (escalate or not, flip or keep), a node of its own that holds
+        the game at the choice; None, and ``node`` cut, when the search is full."""
+        cid = self.node_for(key, game, node, (move_index, outcome), **kind)
+        node.cut = node.cut or cid is None
+        return Arc(chance, cid, outcome) if cid is not None else None
+
+    def _asked(self, node: Node, game: ProbeGame) -> tuple[Choice, ProbeGame]:
+        """The choice a question node asks about (its key: (kind, the state of the choice, the choice, …)) and the
+        game as the choice's action meets it (:func:`paid`)."""
+        assert isinstance(node.key, tuple)
+        scene = self.adventure.scenes[game.state.scene or ""]
+        choice = next(c for c in scene.choices if c.key == node.key[2])
+        assert choice.action is not None
+        return choice, paid(game, scene, choice)
+
     def _style_move(self, node: Node, game: ProbeGame, key: str, number: str, words: str, style: Outcomes) -> None:
         assert node.moves is not None and style.fighter is not None
         way = Move(key, number, f"{words} ({fought_as(style.fighter)})", note=style.note, sampled=True,
@@ -311,21 +324,18 @@ class _Search:
 
     def expand_escalation(self, node: Node, game: ProbeGame) -> None:
         """Escalate (a conflict, its own chances) or accept the lost roll: both answers of the question."""
-        assert isinstance(node.key, tuple)
-        choice_key = node.key[2]  # ("escalate", the state of the choice, the choice)
-        scene = self.adventure.scenes[game.state.scene or ""]
-        choice = next(c for c in scene.choices if c.key == choice_key)
+        choice, priced = self._asked(node, game)
         assert choice.action is not None
+        choice_key = choice.key
         node.moves = []
-        roller = next((p.roller for p in outcomes(paid(game, scene, choice), choice.action).plans if p.escalation),
-                      None)
+        roller = next((p.roller for p in outcomes(priced, choice.action).plans if p.escalation), None)
         accept = Move("no", "2", "Accept the loss")
         escalate = Move("yes", "1", "Escalate to an Extended Conflict")
         node.moves += [escalate, accept]
         arc = self._arc(node, 1, game, choice_key, Plan(1.0, "lose", roller=roller))
         if arc is not None:
             _add(accept, arc)
-        found = escalation_outcomes(paid(game, scene, choice), choice.action, self.fighters)
+        found = escalation_outcomes(priced, choice.action, self.fighters)
         escalate.note, escalate.lens = found.note, found.lens
         escalate.sampled = any(p.sampled for p in found.plans)
         escalate.why = found.why
@@ -337,27 +347,22 @@ class _Search:
             self._style_move(node, game, choice_key, "1", "Escalate to an Extended Conflict", style)
             node.moves[-1].key = "yes"
 
-
     def expand_flip(self, node: Node, game: ProbeGame) -> None:
         """Flip the dice (a Luck Point, the flipped outcome) or keep the roll: both answers of the question, in the
         order the engine's menu puts them. A kept loss that may be escalated goes on to that question."""
         assert node.flip is not None and isinstance(node.key, tuple)
-        state, choice_key = node.key[1], node.key[2]  # ("flip", the state of the choice, the choice, …)
-        scene = self.adventure.scenes[game.state.scene or ""]
-        choice = next(c for c in scene.choices if c.key == choice_key)
+        choice, priced = self._asked(node, game)
         assert choice.action is not None
+        choice_key = choice.key
         kept, flipped, escalates = node.flip
-        roller = next((p.roller for p in outcomes(paid(game, scene, choice), choice.action).plans
-                       if p.flip is not None), None)
+        roller = next((p.roller for p in outcomes(priced, choice.action).plans if p.flip is not None), None)
         flip, keep = Move("yes", "1", "Spend a Luck Point to flip the dice"), Move("no", "2", "Keep the roll")
         node.moves = [flip, keep]
         arc = self._arc(node, 0, game, choice_key, Plan(1.0, flipped, roller=roller, luck=True))
         if arc is not None:
             _add(flip, arc)
         if escalates:  # kept, the loss may still be escalated: that question, as from the choice itself
-            cid = self.node_for(("escalate", state, choice_key), game, node, (1, kept), escalate=True)
-            arc = Arc(1.0, cid, kept) if cid is not None else None
-            node.cut = node.cut or cid is None
+            arc = self._question(node, ("escalate", node.key[1], choice_key), game, 1, 1.0, kept, escalate=True)
         else:
             arc = self._arc(node, 1, game, choice_key, Plan(1.0, kept, roller=roller))
         if arc is not None:
@@ -368,9 +373,8 @@ def paid(game: ProbeGame, scene: Scene, choice: Choice) -> ProbeGame:
     """The game as the choice's action meets it: the engine counts the choice and applies its retry cost and its
     effects first (:meth:`~solo.story.play.engine.Game.pay_for`), which may move what the action rests on (a Luck
     Point given or taken before a roll, a disposition before a quarrel). On a copy, played as a step plays it;
-    the game itself where the choice has no effects and no cost falls due."""
-    due = choice.retry_cost and game.state.chosen.get(f"{scene.id}/{choice.name or choice.key}", 0)
-    if not choice.effects and not due:
+    the game itself where the choice has neither effects nor a retry cost."""
+    if not choice.effects and not choice.retry_cost:
         return game
     copy = game.clone(game.state.copy(), decider=StepDecider(None), rng=new_rng(PROBE_SEED))
     copy.pay_for(scene, choice)

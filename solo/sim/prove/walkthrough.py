@@ -191,10 +191,9 @@ class _Walker:
         self.dice = self.dice or _chancy(move)
         return move.key
 
-
     def _flip(self, kept: str, flipped: str) -> str:
-        """Flip a skill roll or keep it, as the graph's nearest way to the ending does (keep where the search has
-        no such question: it weighs flips on skill rolls only)."""
+        """Flip a roll or keep it, as the graph's nearest way to the ending does (keep where the search has no
+        such question: a flip it does not weigh, such as one borrowed on credit)."""
         if self.node is None or self.move is None:
             return "no"
         found = self.proof.index.get(("flip", self.node.key, self.move.key, kept, flipped))

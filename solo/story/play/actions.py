@@ -33,6 +33,7 @@ from .rolling import (
     choose_pc,
     flip_label,
     offer_flip,
+    opposed_flip_beats,
     repay,
     roll_target,
 )
@@ -226,14 +227,14 @@ class Opposed(ActionVerb):
                   opponent_base=their_target - sum(v for _, v in their_mods), opponent_modifiers=their_mods,
                   opponent_roll=theirs.roll, opponent_success=theirs.success)
         result = resolve_opposed(mine, theirs, defender="b")
-        if result.winner == "b" or (result.winner is None and not mine.success):
+        beats = opposed_flip_beats(mine, theirs)
+        if beats is not None:
             def named(check: CheckResult) -> str:  # the outcome a check makes of this opposed roll, as prove names it
                 turned = resolve_opposed(check, theirs, defender="b")
                 return flip_label(OPPOSED_OUTCOMES[turned.winner],
                                   action.escalation is not None and may_escalate(turned, "a"))
 
-            flipped = offer_flip(game, pc, mine, beats=(theirs.roll or 101) if theirs.success else 0,
-                                 goal="win the opposed roll", named=named)
+            flipped = offer_flip(game, pc, mine, beats=beats, goal="win the opposed roll", named=named)
             if flipped is not mine:
                 result = resolve_opposed(flipped, theirs, defender="b")
         if result.winner == "a":  # a win while borrowed Luck is due repays it (docs/rules.md §2.8)

@@ -43,7 +43,7 @@ from ...rules.outcomes import (
     WON,
 )
 from ...rules.rolls import flip_that_helps, judge, resolve_opposed
-from .rolling import OPPOSED_OUTCOMES, check_outcome
+from .rolling import OPPOSED_OUTCOMES, check_outcome, opposed_flip_beats
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -107,10 +107,9 @@ class Plan:
             action = action.escalation
         if self.statuses is not None:
             self._aftermath(game, action.spec)
+        left = dict(self.luck_left)
         for pc in s.party:
-            for name, luck in self.luck_left:
-                if pc.name == name:
-                    pc.luck = luck
+            pc.luck = left.get(pc.name, pc.luck)
         return action.branch(self.outcome)
 
     def _aftermath(self, game: Game, spec: dict) -> None:
@@ -196,10 +195,11 @@ def _pc(game: Game, name: str | None) -> Character | None:
 
 @lru_cache(maxsize=4096)
 def roll_faces(target: int) -> tuple[tuple[str, int], ...]:
-    """How many of the d100's faces give each outcome of a skill roll against ``target``."""
+    """How many of the d100's faces give each outcome of a skill roll against ``target`` (:func:`flip_faces`,
+    the flips set aside)."""
     counts: Counter[str] = Counter()
-    for face in range(1, 101):
-        counts[check_outcome(judge(face, target))] += 1
+    for outcome, _, n in flip_faces(target):
+        counts[outcome] += n
     return tuple(sorted(counts.items()))
 
 
@@ -242,15 +242,11 @@ def roll_chances(game: Game, action: Action) -> Outcomes:
 
 @lru_cache(maxsize=4096)
 def opposed_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, int], ...]:
-    """Every pair of faces of an opposed roll, counted by outcome and by whether the PC may escalate."""
-    ours = [judge(f, mine) for f in range(1, 101)]
-    their = [judge(f, theirs) for f in range(1, 101)]
+    """Every pair of faces of an opposed roll, counted by outcome and by whether the PC may escalate
+    (:func:`opposed_flip_faces`, the flips set aside)."""
     counts: Counter[tuple[str, bool]] = Counter()
-    for a in ours:
-        for b in their:
-            result = resolve_opposed(a, b, defender="b")
-            outcome = OPPOSED_OUTCOMES[result.winner]
-            counts[(outcome, outcome == "lose" and may_escalate(result, "a"))] += 1
+    for outcome, escalates, _, n in opposed_flip_faces(mine, theirs):
+        counts[(outcome, escalates)] += n
     return tuple((o, e, n) for (o, e), n in sorted(counts.items()))
 
 
@@ -266,10 +262,10 @@ def opposed_flip_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, str | N
             result = resolve_opposed(a, b, defender="b")
             outcome = OPPOSED_OUTCOMES[result.winner]
             turned = None
-            if result.winner == "b" or (result.winner is None and not a.success):
-                flipped = flip_that_helps(a, best_other=(b.roll or 101) if b.success else 0, tie_loses=True)
-                if flipped is not None:
-                    turned = OPPOSED_OUTCOMES[resolve_opposed(flipped, b, defender="b").winner]
+            beats = opposed_flip_beats(a, b)
+            flipped = flip_that_helps(a, best_other=beats, tie_loses=True) if beats is not None else None
+            if flipped is not None:
+                turned = OPPOSED_OUTCOMES[resolve_opposed(flipped, b, defender="b").winner]
             counts[(outcome, outcome == "lose" and may_escalate(result, "a"), turned)] += 1
     return tuple((o, e, t, n) for (o, e, t), n in sorted(counts.items(), key=lambda kv: (kv[0][:2], kv[0][2] or "")))
 

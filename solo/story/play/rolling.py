@@ -15,7 +15,7 @@ from ...events import Chance
 from ...npc.disposition import disposition_modifier
 from ...rules.character import Character, Modifier, Situation, skill_target
 from ...rules.luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, spend
-from ...rules.rolls import CheckResult, difficulty_modifier, flip_that_helps, luck_left
+from ...rules.rolls import CheckResult, difficulty_modifier, flip_that_helps, luck_left, resolve_opposed
 from ..format.verbs import Field, field_value
 from .npcs import disposition_of
 
@@ -117,6 +117,16 @@ def flip_label(outcome: str, escalates: bool) -> str:
     """How a flip question names an outcome: the outcome, marked where a lost opposed roll may still be escalated
     (the question that follows keeping it); ``solo prove``'s walkthroughs find the question by it."""
     return f"{outcome}:escalate" if escalates else outcome
+
+
+def opposed_flip_beats(mine: CheckResult, theirs: CheckResult) -> int | None:
+    """Whether a flip may be worth asking for on an opposed roll, and what it must beat: where the roll lost, or
+    both failed, the opposing success to beat (ties lost; 0 when they failed), else None (the roll won: no flip).
+    The one gate both the engine's opposed roll and ``solo prove``'s faces go through."""
+    result = resolve_opposed(mine, theirs, defender="b")
+    if result.winner == "b" or (result.winner is None and not mine.success):
+        return (theirs.roll or 101) if theirs.success else 0
+    return None
 
 
 def check_outcome(result: CheckResult) -> str:
