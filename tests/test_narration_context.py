@@ -195,7 +195,7 @@ BOLD_MANNER = ("heat", "heated", "shrill", "rash", "rashly", "overreach", "overr
                "overextends", "frenzy", "frenzied", "reckless", "recklessly", "headlong", "wild", "fury", "furious",
                "onslaught", "barrage", "bluster", "blustering", "hot-headed", "impatient", "impatience", "hasty",
                "haste", "all-out", "full tilt", "rush", "charges", "lunges", "flail", "too far", "too open", "bold",
-               "loud and certain", "burns out", "attack with attack")
+               "loud and certain", "burns out", "attack with attack", "joke falls flat")
 WARY_MANNER = ("careful", "carefully", "caution", "cautious", "cautiously", "patient", "patience", "calm", "calmly",
                "measured", "out-waits", "hang back", "hangs back", "holds back", "wary", "warily", "guarded",
                "restraint", "tight guard", "steady", "steadily", "slow and sure", "waits", "waiting", "wait",
