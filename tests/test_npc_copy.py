@@ -99,3 +99,33 @@ def test_a_shallow_copy_is_what_copy_copy_gives():
     for obj in (pregenerated("espen"), npc, npc.code_block):
         made, plain = shallow(obj), copy.copy(obj)
         assert type(made) is type(plain) and vars(made) == vars(plain) and made is not obj and made == obj
+
+
+def test_sides_built_from_copies_can_be_fought_and_leave_the_game_as_it_was():
+    """``conflict_sides(copies=True)`` (solo prove fights a conflict hundreds of times on such sides to price it):
+    the participants hold duplicates of the game's PCs and NPCs, equal to them, and a conflict fought to its end on
+    them, Pools spent, Luck and all, changes nothing of the game's own."""
+    from solo.rules.conflict import Conflict
+    from solo.rules.creation import pregenerated
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.party import set_up_party
+
+    class First:
+        def decide(self, question):
+            return question.default or question.options[0].key
+
+    game = Game(load_adventure(find_adventure("kaldskard")), seed=1, decider=First(), party=[pregenerated("espen")])
+    set_up_party(game, [pregenerated("espen")])
+    ids = ["barrow_two", "hallstein"]
+    before = json.dumps([pc.to_dict() for pc in game.state.party] + [game.state.npcs[n].to_dict() for n in ids])
+    ctype = game.conflict_types["combat"]
+    parts, npcs, _ = game.conflict_sides(ctype, ids, pc_decider=None, mind=lambda nid, npc: None, copies=True)
+    fought = [p.char for p in parts]
+    assert fought[0] == game.state.party[0] and fought[0] is not game.state.party[0]
+    assert all(npcs[n].char == game.state.npcs[n] and npcs[n].char is not game.state.npcs[n] for n in ids)
+    result = Conflict(ctype, parts, random.Random(3), round_limit=12).run()
+    assert result.outcome and any(c.pools["BODY"].current < c.pools["BODY"].maximum for c in fought)
+    after = json.dumps([pc.to_dict() for pc in game.state.party] + [game.state.npcs[n].to_dict() for n in ids])
+    assert after == before

@@ -662,7 +662,9 @@ class Game:
         nobody was asked, :func:`~solo.story.play.conflict_roles.default_roles` (everyone, or with a ``vehicle``
         the best driver). Returns the participants, the NPCs' by id, and the names of those in comae.
         ``copies`` builds them from copies of the characters, for a look ahead that must leave the game as
-        it is (``solo prove``).
+        it is (``solo prove``): duplicates, every container new and nothing checked again (a character in play was
+        checked when it was read; ``solo prove`` fights a conflict hundreds of times to price it, and reading each
+        side's file form afresh was a twelfth of that).
         """
         s = self.state
         if roles is None:
@@ -670,7 +672,7 @@ class Game:
         participants = []
         for pc in s.pcs:
             if pc.name in roles.taking_part:
-                p = from_character(pc.copy() if copies else pc, "a", ctype, decider=pc_decider)
+                p = from_character(pc.duplicate() if copies else pc, "a", ctype, decider=pc_decider)
                 p.add_bonus(roles.bonus_for(pc.name), f"{and_list(roles.helpers(pc.name))} "
                                                       f"{'assists' if len(roles.helpers(pc.name)) == 1 else 'assist'}")
                 participants.append(p)
@@ -682,7 +684,7 @@ class Game:
                 in_comae.append(npc.name)
                 continue
             if copies:
-                npc = npc.copy()
+                npc = npc.duplicate()
             pid = npc.name if npc.name not in {p.id for p in participants} else nid
             npcs[nid] = from_character(npc, "b", ctype, decider=mind(nid, npc), pid=pid)
             participants.append(npcs[nid])
