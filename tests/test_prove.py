@@ -58,6 +58,12 @@ def test_a_soft_lock_entered_by_giving_up_says_so_as_its_replay_plays_it():
     assert lock["script"] == ["1", "1", "9"]  # the pregen, the choice, then Surrender at the first Lens prompt
     shown = "\n".join(text_lines(proof, {}, seeds=5, pcs=[]))
     assert "ferry: 1. Fight your way aboard (then give up at once) [surrendered]" in shown
+    # GM run: 'solo prove' itself (the bots' fights among the moves) showed the bold bot's fight, a stalemate in
+    # all its 200 plays and so as likely as the give-up, with a replay of 18 answers that rests on the dice
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "give_up.toml"), "--json", "--seeds", "5"])
+    [lock] = json.loads(result.output)["soft_locks"]
+    assert lock["path"][0]["choice"] == "Fight your way aboard (then give up at once)"
+    assert lock["script"] == ["1", "1", "9"]
 
 
 def test_best_chance_is_the_hand_computed_one():
@@ -1199,3 +1205,36 @@ def test_never_offered_choices_and_scenes_read_as_the_map_shows_them_not_as_mark
     data = json.loads(CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--json"]).output)
     assert [u["text"] for u in data["unreachable_choices"]] == ["Show Marit the sketch from her brother's blotter",
                                                                 "The attic, lit"]
+
+
+def test_the_help_says_which_conflicts_are_estimated_not_that_every_one_is_exact():
+    """GM run: --help said every conflict was a chance 'with its exact odds', while the report counts the moves
+    estimated from plays (the bots' fights, group fights)."""
+    shown = " ".join(CliRunner().invoke(cli, ["prove", "--help"]).output.split())
+    assert "estimated from plays" in shown and "oracle question and conflict" not in shown
+
+
+def test_a_way_tried_again_until_it_gives_is_certain_not_nearly_so():
+    """GM run: the example's lamp read "> 99.9 %" in the report and 0.9999999999999982 in the JSON, where best play
+    picks the lock until it gives (a stalemate comes back to the door): summed, the chance crept up on 1 and
+    stopped short. A certainty is now found on the graph; a way with a trap among its outcomes, or one whose
+    outcomes are not all known (a state the search cut short), is still summed."""
+    from solo.sim.prove.judge import _best_values
+
+    def graph(kick: float, cut: bool = False) -> list[Node]:
+        # 0: pick the lock (0.3 open, the rest back at the door) or kick it (open, or ``1 - kick`` jammed for good)
+        door = Node(0, "door", "door", 0, moves=[
+            Move("pick", "1", "pick", [Arc(0.3, 1, "won")] + ([] if cut else [Arc(0.7, 0, "stalemate")])),
+            Move("kick", "2", "kick", [Arc(kick, 1, "won"), Arc(1 - kick, 2, "lost")])])
+        return [door, Node(1, "end", "end", 1, 0, (0, "won"), moves=[], end="end"),
+                Node(2, "jam", "jam", 1, 0, (1, "lost"), moves=[])]
+
+    def best(nodes: list[Node]) -> float:
+        dist = _distances(_reverse(nodes), [1], len(nodes))
+        return _best_values(nodes, {1}, dist)[0]
+
+    assert best(graph(0.5)) == 1.0 and percent(best(graph(0.5))) == "100 %"
+    assert best(graph(0.5, cut=True)) == 0.5  # the pick's stalemate was never searched: kicking is the best known
+    nodes = graph(0.999999)
+    nodes[0].moves = nodes[0].moves[1:]  # kicking alone: a jam for good one time in a million
+    assert best(nodes) == pytest.approx(0.999999) and percent(best(nodes)) == "> 99.9 %"

@@ -36,8 +36,11 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
             scripts_dir: Path | None, force: bool) -> int:
     """Search every state ADVENTURE can reach and show each ending reachable, or not.
 
-    Every roll, opposed roll, oracle question and conflict is a chance with
-    its exact odds; a Luck flip that would turn a roll is the player's to
+    Every roll, opposed roll and oracle question is a chance with its exact
+    odds; so is a conflict of one against one the Lens chain can work out,
+    while any other, and every fight as solo simulate's bots fight it, is
+    estimated from plays (the report counts them and marks each chance that
+    rests on them). A Luck flip that would turn a roll is the player's to
     take or leave, as in play. For each ending: whether it is reachable, the shortest
     walkthrough as a script for 'solo play --script' with a --seed under
     which the dice fall that way, and the chance of reaching it playing

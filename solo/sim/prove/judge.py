@@ -138,7 +138,51 @@ def _best_values(nodes: list[Node], targets: set[int], dist: list[int | None], *
                 value[n.id] = best
         if change < 1e-13:
             break
+    for i in _surely(nodes, targets, dist, exact_only=exact_only, fights=fights, after_fight=after_fight):
+        value[i] = 1.0
     return value
+
+
+def _surely(nodes: list[Node], targets: set[int], dist: list[int | None], *, exact_only: bool = False,
+            fights: bool = True, after_fight: list[float] | None = None) -> set[int]:
+    """The states from which best play reaches a target for certain, found on the graph alone, with no sums.
+
+    Value iteration comes up to a chance from below and stops when a sweep changes it by less than 1e-13: a
+    way that may be tried again (a lock picked until it gives) settles at 0.99999999999995, which read as
+    "> 99.9 %" and 0.9999999999999982 in JSON where best play is certain. A state is sure when some move of it
+    (as ``_best_values`` allows them) has every outcome in sure states and one of them nearer a target: the
+    states whose best chance is exactly 1, as model checkers find them (the greatest such set, from all states
+    down). A move counts only with all its outcomes known (its chances summing to 1: a state the full search cut
+    short has lost some); a fight after a fight (``after_fight``) counts where every outcome's value there is 1.
+    """
+    def allowed(m: Move) -> bool:
+        return (not exact_only or (not m.sampled and m.fighter is None)) and (fights or not _fights(m))
+
+    whole = [n for n in nodes if n.moves and dist[n.id] is not None and n.id not in targets]
+    moves = {n.id: [m for m in n.moves or [] if allowed(m) and abs(sum(a.chance for a in m.arcs) - 1.0) < 1e-9]
+             for n in whole}
+    sure = set(targets) | {n.id for n in whole}
+    while True:
+        reached = set(targets)
+        grew = True
+        while grew:  # the sure states reached so far, grown by every move that keeps to ``sure`` and meets them
+            grew = False
+            for n in whole:
+                if n.id in reached:
+                    continue
+                for m in moves[n.id]:
+                    if after_fight is not None and _fights(m):
+                        ok = all(after_fight[a.child] >= 1.0 for a in m.arcs if a.chance > 0)
+                    else:
+                        kids = [a.child for a in m.arcs if a.chance > 0]
+                        ok = all(c in sure for c in kids) and any(c in reached for c in kids)
+                    if ok:
+                        reached.add(n.id)
+                        grew = True
+                        break
+        if reached == sure:
+            return sure - set(targets)
+        sure = reached
 
 
 def _rests_on_samples(nodes: list[Node], value: list[float], targets: set[int], dist: list[int | None]) -> bool:
@@ -174,13 +218,15 @@ def _fights_twice(nodes: list[Node], value: list[float], targets: set[int], dist
 def nearest_move(node: Node, dist: list[int | None]) -> tuple[Move | None, int | None]:
     """The move a walkthrough takes at ``node`` towards the states ``dist`` measures from: the one with the fewest
     answers left to them, then the one likeliest to keep to that (a sure give-up before a fight that may go either
-    way), the first on the menu among equals; with that fewest (None, None where no move gets there)."""
-    def score(move: Move) -> tuple[float, float]:
+    way), then one whose chance is worked out before one estimated from plays (a bot's fight that stalemated in
+    all its plays is no surer than giving up, and its replay rests on the dice), the first on the menu among
+    equals; with that fewest (None, None where no move gets there)."""
+    def score(move: Move) -> tuple[float, float, bool]:
         near = [d for d in (dist[a.child] for a in move.arcs) if d is not None]
         if not near:
-            return (float("inf"), 0.0)
+            return (float("inf"), 0.0, False)
         best = min(near)
-        return (float(best), -sum(a.chance for a in move.arcs if dist[a.child] == best))
+        return (float(best), -sum(a.chance for a in move.arcs if dist[a.child] == best), move.sampled)
 
     if not node.moves:
         return None, None

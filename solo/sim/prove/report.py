@@ -63,7 +63,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
             "choices": found["steps"],
             "shortest": walk.answers if walk is not None else [],
             "seed": walk.seed if walk is not None else None,
-            "best_chance": round(found["best_chance"], 6),
+            "best_chance": found["best_chance"],  # unrounded: 0.9999996 is not the certainty 1.0 would claim
             "bound": chance_bound(found, complete=proof.complete),
             "estimated": found["estimated"],
             "fights_again": found["fights_again"],
