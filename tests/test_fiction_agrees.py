@@ -346,3 +346,47 @@ def test_a_blow_that_did_nothing_is_never_told_as_harm(bundled, lens):
     assert not told_with[0], told_with[0]
     assert told_with[2]  # a blow that hurt may still be told so
     assert all({"light", "heavy", "final"} <= t.filters.get("blow", set()) for t in harming)  # each says so
+
+
+_FALL = """
+[adventure]
+id = "bridge"
+title = "The snow bridge"
+start = "bridge"
+pc = "espen"
+
+[scenes.bridge]
+text = "The snow gives under you."
+
+[[scenes.bridge.choices]]
+text = "Fall"
+goto = "below"
+effects = [ { damage = "BODY", amount = 4 } ]
+
+[scenes.below]
+text = "Below."
+ending = true
+"""
+
+
+def test_a_line_the_story_tells_outside_a_conflict_knows_the_pcs_pronoun(tmp_path):
+    """New-player run: Luck spent on a blow a scene dealt (Kaldskard's snow bridge) read "Espen gets away with far
+    less than they should": outside a conflict the narrator met Espen as someone nobody had described. The story's
+    lines now know the party."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    adventure = tmp_path / "bridge.toml"
+    adventure.write_text(_FALL, encoding="utf-8")
+    script = tmp_path / "fall.txt"
+    script.write_text("1\n1\nyes\n", encoding="utf-8")  # the pregen, the fall, a Luck Point for 1 instead of 4
+    told = []
+    for seed in range(1, 13):
+        result = CliRunner().invoke(cli, ["play", str(adventure), "--script", str(script), "--seed", str(seed),
+                                          "--saves", str(tmp_path / "saves"), "--partial"])
+        lines = result.output.splitlines()
+        told += [lines[i + 1] for i, line in enumerate(lines) if "spends a Luck Point" in line]
+    assert len(told) == 12
+    assert not [line for line in told if " they " in f" {line} "], told
+    assert any(" he " in f" {line} " for line in told), told  # some lines name him by pronoun: those say "he"

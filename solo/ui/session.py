@@ -393,14 +393,21 @@ class Session:
         if self.narrator is None:
             if kind not in NARRATED:
                 return None
-            from ..narration import Cast, Narrator, load_templates, narration_rng
+            from ..narration import Narrator, load_templates, narration_rng
 
             if self.templates is None:
                 extra = [(self.adventure.source, self.adventure.templates)] if self.adventure.templates else []
                 self.templates = load_templates(extra_data=extra)
             self.narrator = Narrator(self.templates, narration_rng(self.seed))
-            self.cast = Cast({})
+            self.cast = self._story_cast()
         return self.narrator
+
+    def _story_cast(self) -> Cast:
+        """Who the story's own lines (a blow a scene deals, Luck spent outside a conflict) are about: the party,
+        known by their characters (a line for Espen says "he", not the "they" of someone nobody described)."""
+        from ..narration import Cast
+
+        return Cast({pc.name: pc for pc in self.game.state.party} if self.game is not None else {})
 
     def _narrate(self, event: Event) -> list[str]:
         narrator = self._narrator(event.kind)
@@ -413,7 +420,10 @@ class Session:
         if event.kind == "escalate":
             event = Event("escalate", {**event.data, "target": event.get("opponent")})
         assert self.cast is not None
-        return narrator.narrate(event, self.cast)
+        lines = narrator.narrate(event, self.cast)
+        if event.kind == "conflict_end":
+            self.cast = self._story_cast()  # told: the story's lines again (a PC who sat the conflict out is known)
+        return lines
 
     def _replayed(self, question: Question, answer: str) -> None:
         if self.replaying:
