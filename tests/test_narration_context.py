@@ -627,7 +627,10 @@ def test_a_blow_that_ends_it_is_never_told_as_one_they_get_up_from(bundled):
                             # the read-aloud of 2026-12-06: "Maren doubles over for a moment before running on.
                             # Maren doubles over, done."; "Solveig has to dive for cover. Solveig is spotted."
                             r"|before running on|before it straightens|loses a whole street|almost close enough"
-                            r"|dive for cover|hand's breadth|escapes notice|cast about")
+                            r"|dive for cover|hand's breadth|escapes notice|cast about"
+                            # a new player's Kaldskard: "Espen Lind falls into comae. That one will leave a mark
+                            # on Espen for weeks. Espen Lind dies."
+                            r"|for weeks")
     # only damage_heavy tells a blow that ends it (a blow that empties a Pool is never light, and none is none)
     lines = [t for (_, event, _), ts in bundled.lines.items() if event == "damage_heavy"
              for t in ts if carries_on.search(t.text)]

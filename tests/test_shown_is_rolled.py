@@ -582,3 +582,25 @@ def test_the_bars_follow_a_pool_that_luck_brought_back_and_the_line_names_no_pro
     assert "Ada spends a Luck Point: the Pool comes back to 1." in screen, screen
     assert a.pool.current == 1
     assert bars and bars[-1] == "1", (bars, screen)
+
+
+def test_the_push_question_says_where_pushing_ends():
+    """A new player pushed on at 0 reading only "every skill -20 % while below zero", and met comae (in Kaldskard,
+    death) two blows later without a word of warning: the choice says where it ends, in a conflict and at a
+    blow a scene deals alike (one function, push_cost)."""
+    from solo.rules.character import push_cost
+
+    asked = []
+
+    class Recording(Answers):
+        def decide(self, question):
+            asked.append(question)
+            return super().decide(question)
+
+    pc = make_char("Ada", pools={"BODY": 2, "INT": 8, "POW": 8, "CHA": 8}, Combat=50, luck=0)
+    foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
+    a = from_character(pc, "a", COMBAT, decider=Recording(lens="none", luck_flip="no", luck_reduce="no", push="push"))
+    b = from_character(foe, "b", COMBAT)
+    Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 90, 10, 3]), round_limit=2).run()
+    [push] = [o for q in asked for o in q.options if o.key == "push"]
+    assert push.detail == push_cost(2) == "every skill -20 % below zero; comae at -2"

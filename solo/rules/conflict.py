@@ -36,7 +36,7 @@ from ..decisions import (
     asked,
 )
 from ..events import Chance, Event, Sink, wants_detail
-from .character import HURT_PENALTY, Pool, skill_target
+from .character import Pool, push_cost, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import D100_BITS, DiceExpr, d100, draw_below
@@ -1126,8 +1126,7 @@ class Conflict:
         options = []
         if p.decider is not None:
             if p.can_push and pool.current > -pool.maximum:
-                options.append(Option("push", f"Push on at {pool.current}",
-                                      f"every skill {HURT_PENALTY:+d} % while below zero"))
+                options.append(Option("push", f"Push on at {pool.current}", push_cost(pool.maximum)))
             if p.luck_allowed and p.character.luck > self.luck_floor:
                 options.append(Option("refresh", "Spend a Luck Point: back to 1",
                                       f"{luck_left(p.character.luck)} left"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...decisions import LUCK_REDUCE, PUSH, Option, Question
-from ...rules.character import HURT_PENALTY, Character, Pool
+from ...rules.character import Character, Pool, push_cost
 from ...rules.conflict import Conflict
 from ...rules.luck import NEGATIVE_LUCK_FLOOR, refreshed, spend
 from ...rules.outcomes import COMAE, OUT
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from .engine import Game
 
 PUSH_ON, REFRESH = "push", "refresh"  # the answers the conflict engine's push question uses too
-_HURT = f"every skill {HURT_PENALTY:+d} % while below zero"
 
 
 def _luck_floor(game: Game) -> int:
@@ -76,7 +75,7 @@ def _below_zero(game: Game, pc: Character, pool_name: str, pool: Pool, after: in
     """Push on to ``after``, be Refreshed to 1, or stop at 0: the Pool's new value and the choice."""
     options = []
     if after > -pool.maximum:
-        options.append(Option(PUSH_ON, f"Push on at {after}", _HURT))
+        options.append(Option(PUSH_ON, f"Push on at {after}", push_cost(pool.maximum)))
     if pc.luck > _luck_floor(game):
         options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(pc.luck)} left"))
     if not options:
@@ -138,7 +137,7 @@ def _push_at_start(game: Game, ctype: ConflictType, p: Participant, would_be: Co
     pool = p.pool
     options = []
     if p.can_push and pool.current > -pool.maximum:
-        options.append(Option(PUSH_ON, f"Push on at {pool.current}", _HURT))
+        options.append(Option(PUSH_ON, f"Push on at {pool.current}", push_cost(pool.maximum)))
     if _may_refresh(game, p):
         options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(p.character.luck)} left"))
     options.append(Option(OUT, "Stay out of it", "take no part, the Pool as it is"))
