@@ -319,6 +319,17 @@ def test_the_deduction_lists_the_clues_held_and_right_answers_strengthen_the_cas
     assert game.state.counters["case"] == 4  # three proofs and the story told right
 
 
+def test_three_right_answers_with_a_guess_among_them_are_not_said_to_stand_on_something_each(vellan):
+    """New-player run: the cargo's question showed "nothing at all: this will be guesswork", then the summary of three
+    right answers said "every step has something on the blanket to stand on"."""
+    game, events = deduce(vellan, RIGHT, items=["copy of the harbour log", "insurance record"])
+    assert "guesswork" in entered(events, "theory_cargo")[0] and game.state.counters["theory"] == 3
+    done = entered(events, "theory_done")[0]
+    assert "It hangs together" in done and "but not every step" in done and "and every step" not in done
+    _, events = deduce(vellan, RIGHT, items=["green ledger", "copy of the harbour log", "insurance record"])
+    assert "every step has something" in entered(events, "theory_done")[0]
+
+
 def test_a_wrong_answer_costs_the_case_a_piece_and_blaming_the_harbourmaster_loses_her(vellan):
     held = ["green ledger", "copy of the harbour log", "insurance record"]
     game, events = deduce(vellan, WRONG_SIGNAL, items=held)
