@@ -890,3 +890,35 @@ def test_careful_as_ever_follows_a_careful_round():
                     told += 1
                     assert rounds[p.round].get(pid) in wary and rounds[p.round - 1].get(pid) in wary, (seed, p.text)
     assert told >= 3
+
+
+def test_a_taunt_fits_how_the_fight_stands_for_the_one_who_says_it(bundled):
+    """New-player run: Ingrid, at a full Pool and winning every round, said "Enjoy it while it lasts" sourly, and an
+    office argument heard "I would correct your form, but there is no time". A taunt that says the speaker is
+    behind is kept for a fight that stands even after a lost round (a speaker who is losing crows no taunt at
+    all), a measured claim that the listener is losing for a speaker who is winning (a boast may say it any
+    time), and talk of form for a fight."""
+    taunts = [t for (_, event, _), ts in bundled.lines.items() if event == "taunt" for t in ts]
+    behind = [t for t in taunts if re.search(r"while it lasts|while I am down", t.text)]
+    ahead = [t for t in taunts if "By any fair measure" in t.text]  # a measured claim; "Admit it." is bravado
+    form = [t for t in taunts if "your form" in t.text]
+    assert len(behind) == 2 and ahead and form
+    for t in behind:
+        assert not Moment({"mood": "winning", "last": "lost"}).admits(t.filters), t.text
+        assert not Moment({"mood": "even", "last": "won"}).admits(t.filters), t.text
+        assert Moment({"mood": "even", "last": "lost"}).admits(t.filters), t.text
+    for t in ahead:
+        assert not Moment({"mood": "even"}).admits(t.filters) and Moment({"mood": "winning"}).admits(t.filters)
+    for t in form:
+        assert not Moment({"physical": "no"}).admits(t.filters) and Moment({"physical": "yes"}).admits(t.filters)
+
+
+def test_no_line_for_any_conflict_calls_on_onlookers_a_scene_may_not_have(bundled):
+    """New-player run: "Jonas fumbles the key word, and someone laughs" and "Jonas looks round for someone to take his
+    side" with Jonas and Espen alone in his hut; "Knut's eyes flick from exit to exit" in an open lane. Nothing
+    tells the narrator who else is about, so a line for every such conflict names nobody who may not be there (a
+    foot chase's crowd is the chase's own)."""
+    presumes = re.compile(r"someone laughs|anyone watching|from exit to exit|looks round for support|everyone hears")
+    found = [(scope, t.text) for (scope, _, _), ts in bundled.lines.items() if scope != "foot_chase"
+             for t in ts if presumes.search(t.text) and "setting" not in t.filters]
+    assert not found
