@@ -67,7 +67,7 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
     try:
         return tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
-        raise TOMLError(exc.msg + _hint(exc.msg, text, exc.lineno), file=file, line=exc.lineno,
+        raise TOMLError(_said(exc.msg, text, exc.lineno, exc.colno), file=file, line=exc.lineno,
                         column=exc.colno) from None
     except RecursionError:
         where = _deep_spot(text, _NESTING_LIMIT)
@@ -82,6 +82,27 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
         line, column = _long_number_spot(text) or (None, None)
         raise TOMLError(f"a number of more than {_DIGITS_LIMIT} digits", file=file, line=line, column=column,
                         syntax=False) from None
+
+
+_TWICE = re.compile(r"Cannot declare \((.*)\) twice")
+
+
+def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str:
+    """tomli's message as an author reads it: "Cannot declare ('scenes', 'hall', 'choices') twice" named a table by a
+    Python tuple, and "Cannot overwrite a value" named no key (GM-tools review)."""
+    twice = _TWICE.fullmatch(message)
+    if twice:
+        names = re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", twice.group(1))
+        table = ".".join(a or b for a, b in names)
+        return (f"the table [{table}] is declared twice (a list of tables is written [[{table}]], "
+                f"with double brackets, once for each)")
+    if message == "Cannot overwrite a value":
+        lines = text.splitlines()
+        line = lines[lineno - 1] if lineno and 0 < lineno <= len(lines) else ""
+        key = re.match(r"\s*([\w.\-\"' ]+?)\s*=", line[: colno or len(line)])
+        if key:
+            return f"{key.group(1)} is given a value twice"
+    return message + _hint(message, text, lineno)
 
 
 def _hint(message: str, text: str, lineno: int | None) -> str:

@@ -86,6 +86,13 @@ def test_toml_syntax_error_gives_line_and_column(tmp_path):
     assert "a string is not closed on this line: a quote is missing" in p.message
     bare = problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', "title = Tiny"))[0]
     assert bare.code == "E001" and "text needs quotes" in bare.message
+    # GM-tools review: "Cannot overwrite a value" named no key; "Cannot declare ('scenes', 'bridge', 'choices')
+    # twice" named a table by a Python tuple
+    twice = problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', 'title = "Tiny"\ntitle = "Small"'))[0]
+    assert twice.code == "E001" and twice.line == 4 and twice.message == "title is given a value twice"
+    table = problems_of(tmp_path, "[scenes.a.choices]\ntext = 'x'\n[scenes.a.choices]\ntext = 'y'\n")[0]
+    assert table.line == 3 and table.message.startswith("the table [scenes.a.choices] is declared twice")
+    assert "[[scenes.a.choices]]" in table.message
 
 
 @pytest.mark.parametrize("old,new,code,fragment", [
@@ -97,6 +104,9 @@ def test_toml_syntax_error_gives_line_and_column(tmp_path):
     ('ending = true', 'ending = "yes"', "E002", "true or false"),
     ('{ set = "seen" }', '{ luck = true }', "E002", "whole number"),  # TOML's true is not the number 1
     ('{ set = "seen" }', '{ add = "x", by = false }', "E002", "whole number"),
+    # GM-tools review: an unknown conflict type listed none of the known ones, as an unknown difficulty does
+    ('goto = "outside"', 'conflict = { type = "fight", npcs = ["guard"], won = "outside", lost = "outside" }', "E005",
+     "unknown conflict type 'fight' (known: car_chase, combat,"),
 ])
 def test_schema_problems(tmp_path, old, new, code, fragment):
     problems = problems_of(tmp_path, MINIMAL.replace(old, new))

@@ -297,7 +297,8 @@ class Conflict(ActionVerb):
         if ctype is None:
             b.fail(file, path, "missing field 'type' (combat, social, foot_chase …)")
         elif ctype not in b.types:
-            b.fail(file, f"{path}.type", f"unknown conflict type {ctype!r}{did_you_mean(str(ctype), b.types)}", "E005")
+            b.fail(file, f"{path}.type", f"unknown conflict type {ctype!r}{did_you_mean(str(ctype), b.types)}"
+                                         f" (known: {', '.join(sorted(b.types))})", "E005")
         npcs = self.arg(spec, "npcs")
         if not isinstance(npcs, (list, tuple)):
             b.fail(file, f"{path}.npcs", "expected a list of NPC ids")
