@@ -166,9 +166,15 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
             _never_ends(odds, round_limit)
             data["simulation"] = match.simulate(keep_a, simulate, seed)
     if by_lens is not None:
+        from ..rules.lens_chain import best_of
+
         data["by_lens"] = {k: v.a_wins for k, v in by_lens.items()}
-        best = max(by_lens, key=lambda k: by_lens[k].a_wins)
-        data["best"] = best
+        if any(getattr(v, "b_exits", 0.0) for v in by_lens.values()):
+            data["by_lens_exits"] = {k: getattr(v, "b_exits", 0.0) for k, v in by_lens.items()}
+        # the Lens most likely to win or to see B go, as prove, the bots and the Lens menu weigh it: keeping the
+        # highest outright win marked "none" best against the tutorial's courier (2.4 %, where Flamboyant sees her
+        # run or give in half the time), while the menu marked Flamboyant (GM-tools review)
+        data["best"] = best_of(by_lens)
     data["lens_a"] = keep_a
     data["round_limit"] = round_limit
     if as_json:
@@ -221,9 +227,13 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
     click.echo(f"  first round: A wins {r.a:.2%}, B wins {r.b:.2%}, nobody wins {r.stalemate:.2%}")
     if by_lens is not None:
         best = data["best"]
-        click.echo("A's chance to win keeping each Lens:")
+        exits = "by_lens_exits" in data
+        click.echo("A's chance to win keeping each Lens" + (" (best: to win or see B go):" if exits else ":"))
         for lens, o in by_lens.items():
-            extra = f"  (undecided {o.never_ends:.2%})" if round_limit is not None and o.never_ends > 5e-5 else ""
+            notes = [f"B goes {o.b_exits:.2%}"] if exits else []
+            if round_limit is not None and o.never_ends > 5e-5:
+                notes.append(f"undecided {o.never_ends:.2%}")
+            extra = f"  ({', '.join(notes)})" if notes else ""
             click.echo(f"  {lens:11s}{o.a_wins:7.2%}{extra}{'  best' if lens == best else ''}")
     if "simulation" in data:
         s = data["simulation"]
