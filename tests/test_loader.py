@@ -132,6 +132,17 @@ def test_folder_adventures_merge_and_refuse_duplicates(tmp_path):
     (folder / "dup.toml").write_text('[scenes.b]\ntext = "again"\nending = true\n')
     _, problems = read_adventure(folder)
     assert any("already defined" in p.message for p in problems)
+    # GM-tools review: the scene defined twice was all `solo check` said; a bad goto and an unknown NPC in the
+    # same folder showed only once it was fixed. A duplicate keeps the first and the building goes on
+    (folder / "main.toml").write_text('[adventure]\ntitle = "T"\nstart = "a"\n[scenes.a]\ntext = "A, {npc.nobody}"\n'
+                                      '[[scenes.a.choices]]\ntext = "on"\ngoto = "loop3"\n'
+                                      '[[scenes.a.choices]]\ntext = "end"\ngoto = "b"\n')
+    adventure, problems = read_adventure(folder)
+    assert adventure is None
+    assert {p.code for p in problems} == {"E002", "E003", "E006"}, [p.message for p in problems]
+    (folder / "later.toml").write_text('[scenez.c]\ntext = "C"\n')  # a section not understood: read no further
+    _, problems = read_adventure(folder)
+    assert {p.code for p in problems} == {"E002"} and any("unknown section [scenez]" in p.message for p in problems)
 
 
 def test_responses_are_shared_across_the_files_of_a_folder_and_defined_once(tmp_path):
