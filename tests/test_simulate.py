@@ -409,7 +409,7 @@ def test_a_conflict_no_run_won_says_won_0_percent(run):
     result = run("simulate", "tutorial", "--runs", "200")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    fight = lines[next(i for i, ln in enumerate(lines) if "stranger:c1" in ln) + 2]
+    fight = lines[next(i for i, ln in enumerate(lines) if "stranger:1" in ln) + 2]
     assert fight.strip().startswith("won 0.0% (0.0%–") and "stalemate" not in fight
 
 
@@ -509,3 +509,20 @@ def test_the_npc_table_gives_every_ending_of_a_conflict_in_one_unit(capsys):
     [row] = [line for line in shown.splitlines() if line.startswith("│ troll")]
     cells = [cell.strip() for cell in row.strip("│ ").split("│")]
     assert cells[1] == f"{troll['conflicts']:,}" and all(cell.endswith("%") for cell in cells[3:]), row
+
+
+def test_a_roll_is_listed_under_the_choice_name_chosen_uses_in_menu_order(run, tmp_path):
+    """GM-tools review: a choice written with `id = "c2"` was listed as 'a:c1' (the engine's own key, by place) and
+    the next one as 'a:c2'. A choice is named as chosen() names it, its id or else its place from 1."""
+    source = tmp_path / "ids.toml"
+    rolls = "".join(f'[[scenes.a.choices]]\n{extra}text = "Try {skill}"\nonce = true\n'
+                    f'roll = {{ skill = "{skill}", success = {{ text = "ok" }}, failure = {{ text = "no" }} }}\n'
+                    for extra, skill in (('id = "c2"\n', "Awareness"), ("", "Cunning")))
+    source.write_text('[adventure]\ntitle = "Ids"\nstart = "a"\npc = "espen"\n[scenes.a]\ntext = "A"\n' + rolls +
+                      '[[scenes.a.choices]]\ntext = "Leave"\ngoto = "z"\n[scenes.z]\ntext = "Z"\nending = true\n',
+                      encoding="utf-8")
+    result = run("simulate", str(source), "--runs", "40", "--json")
+    assert result.exit_code == 0, result.output
+    checks = json.loads(result.output)["checks"]
+    assert [(c["key"], c["choice"], c["skill"]) for c in checks] == [("a:c2", "c2", "Awareness"),
+                                                                      ("a:2", "2", "Cunning")]

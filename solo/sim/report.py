@@ -89,12 +89,20 @@ def histogram_bins(values: dict[str, int] | dict[int, int], bins: int = HISTOGRA
     return out
 
 
+def _menu_order(adventure: Adventure, key: str) -> tuple[str, int, str]:
+    """A key's place in a report: by scene, then as the scene's menu numbers its choices ("bar:10" after "bar:2")."""
+    scene, choice, _ = _choice_text(adventure, key)
+    s = adventure.scenes.get(scene)
+    number = next((c.number for c in s.choices if c.name == choice), 0) if s is not None else 0
+    return scene, number or 0, key
+
+
 def _choice_text(adventure: Adventure, key: str) -> tuple[str, str, str]:
     scene, _, choice_key = key.split("+", 1)[0].rpartition(":")
     text = ""
     s = adventure.scenes.get(scene)
     if s is not None:
-        text = next((c.text for c in s.choices if c.key == choice_key), "")
+        text = next((c.text for c in s.choices if c.name == choice_key), "")
     return scene, choice_key, text
 
 
@@ -121,7 +129,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
                     "visits": t.scene_visits.get(sid, 0)} for sid in adventure.scenes}
     unreached = [sid for sid in adventure.scenes if not t.scene_runs.get(sid)]
     checks = []
-    for key in sorted(t.checks):
+    for key in sorted(t.checks, key=lambda k: _menu_order(adventure, k)):
         c = t.checks[key]
         scene, choice, text = _choice_text(adventure, key)
         checks.append({"key": key, "scene": scene, "choice": choice, "text": text, "kind": c["kind"],
@@ -129,7 +137,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
                        **{k: v for k, v in _rate(c["successes"], c["attempts"]).items() if k != "count"},
                        "outcomes": dict(sorted(c["outcomes"].items()))})
     conflicts = []
-    for key in sorted(t.conflicts):
+    for key in sorted(t.conflicts, key=lambda k: _menu_order(adventure, k)):
         c = t.conflicts[key]
         n = c["fought"]
         scene, choice, text = _choice_text(adventure, key)

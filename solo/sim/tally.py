@@ -91,7 +91,9 @@ class Tally:
             _bump(self.scene_runs, sid)
 
     def _on_choice(self, d: dict[str, Any]) -> None:
-        self._choice = f"{d['scene']}:{d['key']}"
+        # the choice by the name an author gives it in chosen("scene/…"): its id, else its place from 1 (it read
+        # "a:c1", the engine's own key, for a choice whose id is "c2": GM-tools review)
+        self._choice = f"{d['scene']}:{d.get('name') or d['key']}"
         self._choice_key = d["key"]
         self._escalated = False
         if self.coverage and self._game is not None:

@@ -399,7 +399,7 @@ class Game:
         answer = self.ask("choice", prompt, options, scene=scene.id)
         self.answered(answer)
         choice = next(c for c in choices if c.key == answer)
-        self.emit("choice", scene=scene.id, key=choice.key, text=labels[choice.key],
+        self.emit("choice", scene=scene.id, key=choice.key, name=choice.name, text=labels[choice.key],
                   **({"hint": hints[choice.key]} if hints[choice.key] else {}))
         self.pay_for(scene, choice)
         branch = self.resolve(choice.action) if choice.action is not None else choice.goto
