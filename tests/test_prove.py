@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -1238,3 +1239,14 @@ def test_a_way_tried_again_until_it_gives_is_certain_not_nearly_so():
     nodes = graph(0.999999)
     nodes[0].moves = nodes[0].moves[1:]  # kicking alone: a jam for good one time in a million
     assert best(nodes) == pytest.approx(0.999999) and percent(best(nodes)) == "> 99.9 %"
+
+
+def test_the_report_counts_one_state_as_one_and_names_where_the_rest_wait(tmp_path):
+    """GM-tools review: '1 states found', and 'most of them in bridge 3' (the scene, then how many, unmarked)."""
+    one = tmp_path / "one.toml"
+    one.write_text('[adventure]\ntitle = "One"\nstart = "end"\n[scenes.end]\ntext = "Done."\nending = true\n',
+                   encoding="utf-8")
+    assert CliRunner().invoke(cli, ["prove", str(one), "--seeds", "0"]).output.startswith("One: 1 state searched;")
+    stopped = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), "--seeds", "0", "--max-states", "4"])
+    waiting = next(line for line in stopped.output.splitlines() if "found but not searched" in line)
+    assert re.search(r"most of them in \w+ \(\d+\)", waiting), waiting

@@ -526,3 +526,9 @@ def test_a_roll_is_listed_under_the_choice_name_chosen_uses_in_menu_order(run, t
     checks = json.loads(result.output)["checks"]
     assert [(c["key"], c["choice"], c["skill"]) for c in checks] == [("a:c2", "c2", "Awareness"),
                                                                       ("a:2", "2", "Cunning")]
+
+
+def test_an_npc_that_keeps_no_lens_is_said_to_declare_no_lens(run):
+    """GM-tools review: 'NPCs: Lenses none 100%' read as NPCs with no Lenses at all."""
+    result = run("simulate", "tutorial", "--runs", "40")
+    assert "NPCs declared no Lens 100%" in result.output and "Lenses none" not in result.output

@@ -209,22 +209,24 @@ def _show(r: dict) -> None:
             # a win is listed even when no run won: "won 0%" is the news, where its absence went unnoticed
             parts = [f"{name.replace('_', ' ')} {_pct(o[name])}" for name in o if o[name]["count"] or name == "won"]
             console.print("    " + " · ".join(parts), soft_wrap=True)
-            lenses = ", ".join(f"{k} {v:.0%}" for k, v in sorted(c["npc_lenses"].items(), key=lambda kv: -kv[1]))
+            lenses = ", ".join(f"{_lens_said(k)} {v:.0%}"
+                               for k, v in sorted(c["npc_lenses"].items(), key=lambda kv: -kv[1]))
             console.print(f"    rounds {c['rounds_mean']:.1f} on average, median {c['rounds_median']:g}; "
                           f"Pool lost: party {c['party_pool_lost_mean']:.1f}, opponents "
                           f"{c['opponents_pool_lost_mean']:.1f}; party Luck spent {c['party_luck_spent_mean']:.2f}",
                           soft_wrap=True)
-            console.print(f"    NPCs: Lenses {lenses or '-'}; fled in {c['npc_fled']['rate']:.0%}, "
+            console.print(f"    NPCs declared {lenses or 'nothing'}; fled in {c['npc_fled']['rate']:.0%}, "
                           f"surrendered in {c['npc_surrendered']['rate']:.0%} of these conflicts", soft_wrap=True)
     if r["npcs"]:
         # one unit after the count: each NPC's Lenses as shares of its declarations, how its conflicts ended for
         # it as shares of those conflicts (out and in comae were counts beside the fled and surrendered shares)
-        t = Table(title="NPCs in conflicts (Lenses: share of its declarations; fled to in comae: share of the "
-                  "conflicts it fought)", title_justify="left")
+        t = Table(title="NPCs in conflicts (Lenses: share of its declarations; fled, surrendered, out and in comae: "
+                  "share of the conflicts it fought)", title_justify="left")
         for col in ("NPC", "conflicts", "Lenses", "fled", "surrendered", "out", "in comae"):
             t.add_column(col, justify="right" if col == "conflicts" else "left")
         for nid, e in r["npcs"].items():
-            lenses = ", ".join(f"{k} {v:.0%}" for k, v in sorted(e["lenses"].items(), key=lambda kv: -kv[1])[:4])
+            lenses = ", ".join(f"{_lens_said(k)} {v:.0%}"
+                               for k, v in sorted(e["lenses"].items(), key=lambda kv: -kv[1])[:4])
             t.add_row(nid, f"{e['conflicts']:,}", lenses or "-",
                       *(_share(e[how]) for how in ("fled", "surrendered", "out", "comae")))
         console.print(t)
@@ -284,3 +286,8 @@ def _takes_a_party(path: Path, adventure: str, option: str) -> None:
     if not adv.uses_pcs:
         raise UserError(f"{adv.title} has pc = false in its [adventure]: it is played without a player "
                         f"character, so {option} has no part in it; leave it out")
+
+
+def _lens_said(lens: str) -> str:
+    """A Lens as the report lists it: "none" alone read as no Lenses at all ("NPCs: Lenses none 100%")."""
+    return "no Lens" if lens == "none" else lens

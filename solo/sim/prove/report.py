@@ -144,16 +144,16 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     searched = len(proof.nodes) - proof.frontier
     merging = (f"{merged:,} before merging states that differ only in what no later scene reads"
                if merged > len(proof.nodes) else "")
-    out = [f"{adv.title}: " + (f"{searched:,} states searched" + (f" ({merging})" if merging else "")
+    out = [f"{adv.title}: " + (f"{counted(searched, 'state')} searched" + (f" ({merging})" if merging else "")
                                if proof.complete else
-                               f"stopped at the state limit: {searched:,} states searched of {len(proof.nodes):,} "
-                               f"found" + (f" ({merging})" if merging else ""))
+                               f"stopped at the state limit: {counted(searched, 'state')} searched of "
+                               f"{len(proof.nodes):,} found" + (f" ({merging})" if merging else ""))
            + f"; {took:.1f} s in all (the search {proof.seconds:.1f} s, the walkthroughs {proof.walk_seconds:.1f} s)"]
     if not proof.complete:
         waiting = Counter(n.scene for n in proof.nodes if n.moves is None)
-        where = ", ".join(f"{scene} {count:,}" for scene, count in waiting.most_common(3))
+        where = ", ".join(f"{scene} ({count:,})" for scene, count in waiting.most_common(3))
         # every state found searched, yet stopped: some outcomes led to states the limit left no room for
-        unsearched = (f"{proof.frontier:,} states found but not searched (most of them in {where})"
+        unsearched = (f"{counted(proof.frontier, 'state')} found but not searched (most of them in {where})"
                       if proof.frontier else "the states some outcomes lead to, which the limit left no room to add")
         out.append(f"  Not explored: {unsearched}, and what follows them. An ending not reached may still be "
                    "reachable; no soft-lock is claimed there.")
