@@ -393,8 +393,8 @@ def test_group_fight_narration_names_whom_the_event_names(bundled):
 
 # -- personality beyond speech, and the same dice for different NPCs -------------------------
 class _Recording(Narrator):
-    def pick(self, pool_id, lines, who=None):
-        choice = super().pick(pool_id, lines, who)
+    def pick(self, pool_id, lines, who=None, values=None):
+        choice = super().pick(pool_id, lines, who, values)
         self.picked.append(choice)
         return choice
 

@@ -7,6 +7,7 @@ One fixed NPC against the greedy bot over many seeds, told by one Narrator
 from __future__ import annotations
 
 import importlib.util
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,129 @@ def test_no_run_of_rounds_without_result_is_told_one_by_one(fiction):
 def test_contrasting_code_blocks_read_differently_without_their_quotes(pair):
     """Same seed, same PC, same dice: at least half of the NPC's non-speech sentences differ."""
     assert narration_stats.contrast(pair, duels=3) >= 0.5
+
+
+# -- Vellan's short lists, told in its own conflicts (a new player's run, `solo play vellan --seed 11`) ----------
+def _vellan_conflict(ctype_key, seed, *, pc_lens, npc_lens=None):
+    """One of Vellan's conflicts as the game sets it up, told with Vellan's narration by a fresh Recording narrator:
+    the argument with Ingrid in the harbour office (five rounds) or the confrontation with the hardest Brekke of
+    the finale (six rounds). Returns the passages and the lines drawn."""
+    import random
+
+    from solo.characters import load_character
+    from solo.events import EventLog
+    from solo.minds.bots import LensKeeper
+    from solo.narration import Narrator, load_templates, narrate_events, narration_rng
+    from solo.npc import NPC
+    from solo.rules.conflict import Conflict
+    from solo.rules.participants import from_character
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.actions import obstacle_of
+    from solo.story.play.engine import conflict_types_of
+    from solo.story.play.npcs import npc_fields
+
+    adventure = load_adventure(find_adventure("vellan"))
+    templates = load_templates(extra_data=[(adventure.source, adventure.templates)])
+    ctype = conflict_types_of(adventure)[ctype_key]
+    pc = load_character("espen")
+    a = from_character(pc, "a", ctype, decider=LensKeeper(pc_lens))
+    if ctype_key == "confrontation":
+        b = obstacle_of({"obstacle": {"name": "Halvard Brekke", "pronoun": "he", "body": "flesh", "challenge": 85,
+                                      "pool": 16}})
+        rounds, people = 6, {a.id: pc}
+    else:
+        ingrid = NPC.from_dict(npc_fields(adventure.npcs["ingrid"].data), rng=random.Random(seed))
+        b = from_character(ingrid, "b", ctype, decider=LensKeeper(npc_lens))
+        rounds, people = 5, {a.id: pc, b.id: ingrid}
+    log = EventLog()
+    Conflict(ctype, [a, b], random.Random(seed), sink=log, round_limit=rounds).run()
+    picks: list[tuple[str, str]] = []  # (event, line) for every line drawn
+
+    class Recording(Narrator):
+        def choose(self, cast, event, *args, **kw):
+            template, values = super().choose(cast, event, *args, **kw)
+            if template is not None:
+                picks.append((event, template.text))
+            return template, values
+
+    passages = narrate_events(log.events, Recording(templates, narration_rng(seed)), people=people)
+    return passages, picks
+
+
+def test_ingrid_and_espen_both_playing_to_the_gallery_never_say_a_sentence_twice():
+    """'Ingrid tells a story, and makes sure Espen hears every word.' in rounds 2 and 3, 'Espen laughs despite
+    himself, and the point is Ingrid's.' in rounds 2 and 4 (before): Vellan's Flamboyant lines for an argument were
+    three, both sides drew from them, and once all were told the oldest came back. A line told only of the other
+    side now comes first (it is a new sentence), and the lists are longer than the argument."""
+    rounds = 0
+    for seed in range(30):
+        passages, _ = _vellan_conflict("social", seed, pc_lens="flamboyant", npc_lens="flamboyant")
+        rounds += max(p.round for p in passages)
+        told = Counter(s for p in passages for line in p.lines for s in sentences(line))
+        assert not [s for s, n in told.items() if n > 1], seed
+    assert rounds >= 30 * 3  # arguments of several rounds were told
+
+
+@pytest.mark.parametrize("pc_lens", ("none", "cautious", "aggressive"))
+def test_brekke_never_answers_the_same_way_twice_in_one_confrontation(pc_lens):
+    """'Halvard Brekke makes Espen feel very young.' in rounds 1 and 6 (before): the confrontation's lines for
+    Brekke's answers and what they cost were three or four for six rounds. Each is now longer than the
+    confrontation, so none comes back in it (the declarations are the generic ones, and may)."""
+    outcomes = ("obstacle_wins", "setback_light", "setback_heavy", "progress_light", "progress_heavy")
+    drawn = 0
+    for seed in range(40):
+        _, picks = _vellan_conflict("confrontation", seed, pc_lens=pc_lens)
+        told = Counter(text for event, text in picks if event in outcomes)
+        drawn += sum(told.values())
+        assert not [t for t, n in told.items() if n > 1], (pc_lens, seed)
+    assert drawn >= 40 * 4
+
+
+@pytest.mark.parametrize("ctype", ("combat", "social", "foot_chase", "car_chase", "sneaking", "tracking"))
+def test_no_round_tells_two_lines_that_share_a_telling_phrase(ctype):
+    """'Espen's argument lands, and Jonas has no answer. Jonas has no answer at all, and it shows.'; 'Eyvind
+    flinches at every feint. Eyvind flinches at every sudden change.'; 'Jonas steadies his voice and starts
+    again.' … 'Jonas clears his throat and starts again.' (a new player's runs): two lines of a round that share a
+    run of three telling words (Template.phrases) read as one thing said twice. Nineteen such rounds in these 240
+    duels before; while another line fits, none is drawn."""
+    import random
+    from collections import defaultdict
+
+    from solo.characters import load_character
+    from solo.minds.arena import duel_npc, run_duels
+    from solo.narration import Narrator, load_templates, narrate_events, narration_rng
+    from solo.rules.conflict_types import conflict_type
+
+    for one, other in (("{actor}'s argument lands, and {target} has no answer.",
+                        "{target} has no answer at all, and it shows."),
+                       ("{actor} flinches at every feint.", "{actor} flinches at every sudden change."),
+                       ("{actor} steadies {their} voice and starts again.",
+                        "{target} clears {target_their} throat and starts again.")):
+        assert _line(one).phrases & _line(other).phrases
+    class Recording(Narrator):
+        def choose(self, cast, event, *args, **kw):
+            template, values = super().choose(cast, event, *args, **kw)
+            if template is not None:
+                self.by_round[cast.round].append(template)
+            return template, values
+
+    templates = load_templates()
+    kind = conflict_type(ctype)
+    echoes = []
+    for seed in range(40):
+        npc = duel_npc(random.Random(f"duel-npc:{seed}"), kind)
+        events = run_duels(npc, load_character("espen"), kind, runs=1, seed=seed, round_limit=10, explain=True).first
+        narrator = Recording(templates, narration_rng(seed))
+        narrator.by_round = defaultdict(list)
+        narrate_events(events, narrator)
+        echoes += [(seed, r, a.text, b.text) for r, lines in narrator.by_round.items() for i, a in enumerate(lines)
+                   for b in lines[:i] if a.phrases & b.phrases]
+    assert echoes == []
+
+
+def _line(text):
+    from solo.narration.templates import Template, parse_template
+
+    pieces, slots, _ = parse_template(text)
+    return Template(text, pieces, slots)

@@ -110,6 +110,9 @@ class Narrator:
         self._declared: list[tuple[Person, Mapping[str, Any]]] = []
         self._settings: frozenset[str] = frozenset()  # from conflict_stakes, for the conflict that follows
         self._told: set[str] = set()  # lines told in this conflict: none comes back while its key has fresh ones
+        #: ... and with what words (:func:`_sentence`): once all are told, one not yet told so is a new sentence
+        self._told_of: set[str] = set()
+        self._round_phrases: set[str] = set()  # the telling runs of words of this round's lines (Template.phrases)
         self._pending_blow: Mapping[str, Any] | None = None  # a blow that emptied a Pool: final only if out follows
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
         self._flipped: set[str] = set()  # who had a Luck flip told this round: its long odds are told once
@@ -133,6 +136,8 @@ class Narrator:
                                 "history": {k: list(v) for k, v in sorted(self.history.items()) if v}}
         if self._told:
             data["told"] = sorted(self._told)  # the lines of the conflict under way, should it be saved mid-way
+        if self._told_of:
+            data["told_of"] = sorted(self._told_of)
         return data
 
     @classmethod
@@ -151,6 +156,10 @@ class Narrator:
         if not isinstance(told, list):
             raise ValueError("narrator memory: told must be a list")
         self._told = {str(u) for u in told}
+        told_of = data.get("told_of", [])
+        if not isinstance(told_of, list):
+            raise ValueError("narrator memory: told_of must be a list")
+        self._told_of = {str(u) for u in told_of}
 
     # -- selection -----------------------------------------------------------------
     def chain(self, ctype: str, event: str, variants: Iterable[str] = (), side: str | None = None
@@ -191,17 +200,23 @@ class Narrator:
                 break
         return pool_id, found
 
-    def pick(self, pool_id: str, lines: list[Template], who: Person | None = None) -> Template:
+    def pick(self, pool_id: str, lines: list[Template], who: Person | None = None,
+             values: Mapping[str, str] | None = None) -> Template:
         """Draw the line to use: none told before in this conflict while the key has others, never the last line told.
 
-        What is left is drawn by weight (lines written for this moment, and
-        lines not used lately, are likelier), with the draw shifted by the speaker's identity: the same
+        Once every line has been told, one not yet told with these ``values`` (of these people) comes first: it
+        is a new sentence ("Espen tells a story …" after "Ingrid tells a story …"), where the same one again is
+        not. What is left is drawn by weight (lines written for this moment, and lines not used lately, are
+        likelier; a line that echoes one told earlier in the round, sharing a telling run of words, is not
+        drawn while another is left), with the draw shifted by the speaker's identity: the same
         generator gives an aggressive Brakk and a shy Arn different lines.
         """
         history = self.history.setdefault(pool_id, [])
         window = history[-(len(lines) // 2):] if len(lines) > 1 else []
         used = set(history)
         fresh = [t for t in lines if t.uid not in self._told]
+        if not fresh and values is not None:  # all told: one told only of others is still a sentence not yet read
+            fresh = [t for t in lines if _sentence(t, values) not in self._told_of]
         if fresh:  # within one conflict a line comes back only once every line that fits has been told
             lines = fresh
         elif len(lines) > 2:  # all told in this conflict: the older half, by this key's history
@@ -212,6 +227,11 @@ class Narrator:
                    for t in lines]
         if not any(weights):
             weights = [1.0] * len(lines)
+        echoes = [bool(t.phrases & self._round_phrases) for t in lines]
+        if any(echoes) and not all(echoes):  # "… has no answer." is not followed by "… has no answer at all …"
+            weights = [0.0 if echo else w for echo, w in zip(echoes, weights)]
+            if not any(weights):
+                weights = [0.0 if echo else 1.0 for echo in echoes]
         if len(lines) > 1 and self.last_line is not None:  # a line never follows itself, whatever its key
             weights = [0.0 if t.text == self.last_line else w for t, w in zip(lines, weights)]
             if not any(weights):
@@ -230,6 +250,9 @@ class Narrator:
         history.append(choice.uid)
         del history[:-HISTORY]
         self._told.add(choice.uid)
+        if values is not None:
+            self._told_of.add(_sentence(choice, values))
+        self._round_phrases |= choice.phrases
         self.last_line = choice.text
         return choice
 
@@ -254,7 +277,7 @@ class Narrator:
         pool_id, lines = self.candidates(chain, frozenset(values), moment)
         if pool_id is None:  # set exactly when some line was found
             return None, values
-        template = self.pick(pool_id, lines, actor)
+        template = self.pick(pool_id, lines, actor, values)
         if self.drawn is not None:
             told = template.filters.get("manner", ())  # a line for one bearing tells it; "all but timid" does not
             self.drawn.append((cast.round, event, event in _MANNER_EVENTS or any(v[:1] != "!" for v in told)))
@@ -435,6 +458,7 @@ class Narrator:
         self._settings = frozenset()
         self._beat, self._outcome, self._told_exchange = [], None, True
         self._told, self._fumbled, self._stalled, self._pending_blow = set(), [], 0, None
+        self._told_of, self._round_phrases = set(), set()
         self._fumble_told = False
         self._bearing_due = False
         return [self.say(cast, "start", cast.group("a"), cast.group("b"))]  # a party is named as a party
@@ -459,6 +483,7 @@ class Narrator:
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
         self._fumbled, self._results, self._after_exchange, self._late_fumbles = [], {}, [], None
         self._flipped, self._fumble_told = set(), False
+        self._round_phrases = set()
         return []
 
     def _on_declare(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -985,6 +1010,12 @@ _MANNER_EVENTS = frozenset({"bearing", "manner_shift"})
 #: Events that are part of a round's beat and so do not flush what it holds.
 _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_result", "chance", "next_round",
                           "strike_target", "damage", "npc_decision", "npc_morale", "npc_break", "exit_answer"})
+
+
+def _sentence(template: Template, values: Mapping[str, str]) -> str:
+    """A line with the words its slots are filled with (the names, above all): what a reader would read again,
+    should it be told a second time with them."""
+    return "|".join([template.uid, *(values.get(slot, "") for slot in sorted(template.slots))])
 
 
 def _fighters(cast: Cast) -> str | None:

@@ -49,6 +49,11 @@ _RESERVED = {"merge", "words"}
 _TYPE_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 _VERB_PART = re.compile(r"^[A-Za-z][A-Za-z' -]*$")
 _TOKEN = re.compile(r"\{([^{}]*)\}")
+_WORDS = re.compile(r"\{[^{}]*\}|[a-z']+")  # a line's words and slots, for Template.phrases
+#: Words of four letters or more that give a run of three words no weight of its own ("keeps to the", "with them").
+_COMMON = frozenset("that them they their theirs this than then there these those what when where which while with "
+                    "from into onto over have does been were will would could should just only once some more "
+                    "much very each every keeps stays takes makes gives goes lets gets puts comes".split())
 
 # The personality entries of docs/rules.md §7.2 (both tables), as variant keys for NPC speech.
 _TRAITS = (
@@ -261,6 +266,16 @@ class Template:
     def uid(self) -> str:
         """A short id that stays the same across runs (for the Narrator's saved memory); hashed once per line."""
         return f"{zlib.crc32(self.text.encode('utf-8')):08x}"
+
+    @cached_property
+    def phrases(self) -> frozenset[str]:
+        """The line's telling runs of three words (no slot among them, one a word of weight): two lines of a
+        round that share one read as the narrator saying a thing twice ("… and Jonas has no answer. Jonas has
+        no answer at all"; "steadies his voice and starts again" … "clears his throat and starts again")."""
+        words = _WORDS.findall(self.text.lower())
+        return frozenset(" ".join(words[i:i + 3]) for i in range(len(words) - 2)
+                         if "{" not in "".join(words[i:i + 3])
+                         and any(len(w) > 3 and w not in _COMMON for w in words[i:i + 3]))
 
 
 @dataclass
