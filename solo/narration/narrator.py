@@ -189,7 +189,7 @@ class Narrator:
         for key in chain:
             usable = [t for t in self.templates.lines.get(key, ())
                       if t.slots <= available and t.uid not in seen
-                      and (moment.admits(t.filters) if moment is not None else not t.restricted)]
+                      and (not t.filters or (moment.admits(t.filters) if moment is not None else not t.restricted))]
             if not usable:
                 continue
             if pool_id is None:
@@ -227,11 +227,13 @@ class Narrator:
                    for t in lines]
         if not any(weights):
             weights = [1.0] * len(lines)
-        echoes = [bool(t.phrases & self._round_phrases) for t in lines]
-        if any(echoes) and not all(echoes):  # "… has no answer." is not followed by "… has no answer at all …"
-            weights = [0.0 if echo else w for echo, w in zip(echoes, weights)]
-            if not any(weights):
-                weights = [0.0 if echo else 1.0 for echo in echoes]
+        said = self._round_phrases
+        if said:  # (the first line of a round echoes nothing: not looked at)
+            echoes = [not t.phrases.isdisjoint(said) for t in lines]
+            if any(echoes) and not all(echoes):  # "… has no answer." is not followed by "… has no answer at all …"
+                weights = [0.0 if echo else w for echo, w in zip(echoes, weights)]
+                if not any(weights):
+                    weights = [0.0 if echo else 1.0 for echo in echoes]
         if len(lines) > 1 and self.last_line is not None:  # a line never follows itself, whatever its key
             weights = [0.0 if t.text == self.last_line else w for t, w in zip(lines, weights)]
             if not any(weights):
@@ -1015,7 +1017,7 @@ _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_resu
 def _sentence(template: Template, values: Mapping[str, str]) -> str:
     """A line with the words its slots are filled with (the names, above all): what a reader would read again,
     should it be told a second time with them."""
-    return "|".join([template.uid, *(values.get(slot, "") for slot in sorted(template.slots))])
+    return "|".join([template.uid, *(values.get(slot, "") for slot in template.slot_order)])
 
 
 def _fighters(cast: Cast) -> str | None:

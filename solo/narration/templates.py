@@ -268,6 +268,11 @@ class Template:
         return f"{zlib.crc32(self.text.encode('utf-8')):08x}"
 
     @cached_property
+    def slot_order(self) -> tuple[str, ...]:
+        """The slots in one order, for the narrator's note of a sentence told (worked out once per line)."""
+        return tuple(sorted(self.slots))
+
+    @cached_property
     def phrases(self) -> frozenset[str]:
         """The line's telling runs of three words (no slot among them, one a word of weight): two lines of a
         round that share one read as the narrator saying a thing twice ("… and Jonas has no answer. Jonas has
