@@ -1250,3 +1250,43 @@ def test_the_report_counts_one_state_as_one_and_names_where_the_rest_wait(tmp_pa
     stopped = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), "--seeds", "0", "--max-states", "4"])
     waiting = next(line for line in stopped.output.splitlines() if "found but not searched" in line)
     assert re.search(r"most of them in \w+ \(\d+\)", waiting), waiting
+
+
+def test_a_walkthrough_takes_a_plain_choice_before_a_fight_given_up_at_once(tmp_path, monkeypatch):
+    """GM-tools review: the way home read "fight, then Surrender" (1 2 9 2 10) where "Turn back" went home as surely,
+    with a prompt fewer; both are one story choice, each certain."""
+    source = tmp_path / "road.toml"
+    source.write_text('''[adventure]
+title = "The road"
+start = "road"
+pc = "espen"
+
+[npcs.tollman]
+name = "Arne Toll"
+level = "common"
+skills = ["Combat", "Move"]
+
+[scenes.road]
+text = "A tollman bars the way."
+npcs = ["tollman"]
+
+[[scenes.road.choices]]
+text = "Fight your way past"
+conflict = { type = "combat", npcs = ["tollman"], stakes = "The road", rounds = 6, won = "far", lost = "home" }
+
+[[scenes.road.choices]]
+text = "Turn back"
+goto = "home"
+
+[scenes.far]
+text = "Beyond."
+ending = true
+
+[scenes.home]
+text = "Home."
+ending = true
+''', encoding="utf-8")
+    proof = prove(load_adventure(source))
+    found_walk = walk(proof, "home")
+    assert found_walk is not None and found_walk.answers[1] == "2", found_walk.answers  # Turn back, no Lens prompt
+    assert _replay(tmp_path, monkeypatch, source, found_walk.answers, found_walk.seed) == "home"

@@ -219,14 +219,17 @@ def nearest_move(node: Node, dist: list[int | None]) -> tuple[Move | None, int |
     """The move a walkthrough takes at ``node`` towards the states ``dist`` measures from: the one with the fewest
     answers left to them, then the one likeliest to keep to that (a sure give-up before a fight that may go either
     way), then one whose chance is worked out before one estimated from plays (a bot's fight that stalemated in
-    all its plays is no surer than giving up, and its replay rests on the dice), the first on the menu among
-    equals; with that fewest (None, None where no move gets there)."""
-    def score(move: Move) -> tuple[float, float, bool]:
+    all its plays is no surer than giving up, and its replay rests on the dice), then a plain choice before a
+    conflict given up or fled at once (the same story choice, and a Lens prompt more to answer: a walkthrough home
+    read "fight, then Surrender" where "Turn back" went there as surely), the first on the menu among equals;
+    with that fewest (None, None where no move gets there)."""
+    def score(move: Move) -> tuple[float, float, bool, bool]:
         near = [d for d in (dist[a.child] for a in move.arcs) if d is not None]
         if not near:
-            return (float("inf"), 0.0, False)
+            return (float("inf"), 0.0, False, False)
         best = min(near)
-        return (float(best), -sum(a.chance for a in move.arcs if dist[a.child] == best), move.sampled)
+        return (float(best), -sum(a.chance for a in move.arcs if dist[a.child] == best), move.sampled,
+                move.exit is not None)
 
     if not node.moves:
         return None, None
