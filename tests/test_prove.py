@@ -20,7 +20,7 @@ from solo.sim.prove.judge import _distances, _reverse, path_into
 from solo.sim.prove.limits import DEFAULT_MAX_STATES
 from solo.sim.prove.probe import start
 from solo.sim.prove.reads import Reads, _cap, _uses
-from solo.sim.prove.report import chance_words, exit_code, percent, text_lines
+from solo.sim.prove.report import blocked_ways, chance_words, exit_code, percent, text_lines
 from solo.sim.prove.search import Arc, Move, Node, _add, prove
 from solo.sim.prove.walkthrough import walk
 from solo.story.format.expressions import parse_condition
@@ -1290,3 +1290,51 @@ ending = true
     found_walk = walk(proof, "home")
     assert found_walk is not None and found_walk.answers[1] == "2", found_walk.answers  # Turn back, no Lens prompt
     assert _replay(tmp_path, monkeypatch, source, found_walk.answers, found_walk.seed) == "home"
+
+
+_CLIFF = '''[adventure]
+title = "The cliff"
+start = "foot"
+pc = "espen"
+
+[scenes.foot]
+text = "A sheer cliff."
+
+[[scenes.foot.choices]]
+text = "Climb it"
+roll = { skill = "Move", difficulty = "DIFFICULTY", modifier = -10, success = "top", failure = { text = "You slide." } }
+
+[[scenes.foot.choices]]
+text = "Go home"
+goto = "home"
+
+[scenes.top]
+text = "The top."
+ending = true
+
+[scenes.home]
+text = "Home."
+ending = true
+'''
+
+
+def test_an_ending_the_dice_never_allow_says_which_roll_shuts_it(tmp_path):
+    """GM-tools review: a roll at Move 30 · Very Hard -40 · situation -10 (a target below 0) made its ending read
+    "NOT REACHED" and nothing more; the report now names the choice whose outcome never has a chance."""
+    source = tmp_path / "cliff.toml"
+    source.write_text(_CLIFF.replace("DIFFICULTY", "very hard"), encoding="utf-8")
+    text = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"]).output
+    lines = text.splitlines()
+    at = lines.index("  top (Top): NOT REACHED")
+    assert lines[at + 1] == ("    foot choice 1 (Climb it) leads there on a success, which it never has a chance of "
+                             "for this party")
+    roped = tmp_path / "roped.toml"  # shut by a condition, not the dice: no such line
+    roped.write_text(_CLIFF.replace("DIFFICULTY", "normal").replace('text = "Climb it"',
+                                                                    'text = "Climb it"\nif = \'has("rope")\''),
+                     encoding="utf-8")
+    proof = prove(load_adventure(roped))
+    assert not proof.endings["top"]["reachable"] and blocked_ways(proof, "top") == []
+    easy = tmp_path / "easy.toml"
+    easy.write_text(_CLIFF.replace("DIFFICULTY", "normal"), encoding="utf-8")
+    proof = prove(load_adventure(easy))
+    assert proof.endings["top"]["reachable"] and blocked_ways(proof, "top") == []

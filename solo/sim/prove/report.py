@@ -132,6 +132,51 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None)
     return f"{chance} ({'; '.join(why)})" if why else chance
 
 
+#: An action's outcome as "leads there on …" says it.
+_ON = {"success": "a success", "exceptional_success": "an exceptional success", "failure": "a failure",
+       "exceptional_failure": "an exceptional failure", "win": "a win", "lose": "a loss", "won": "a win",
+       "lost": "a loss", "stalemate": "a stalemate", "yes": "a yes", "no": "a no", "opponent_fled": "the NPC fleeing",
+       "opponent_surrendered": "the NPC giving up"}
+#: At most this many ways are named under an ending not reached.
+SHOWN_BLOCKED = 3
+
+
+def blocked_ways(proof: Proof, ending: str) -> list[str]:
+    """Why an ending was not reached, where the dice say it: each choice met in the search whose action leads
+    towards the ending on an outcome it never had a chance of there (a roll the party cannot make: a GM's cliff
+    at "Move 30 · Very Hard -40 · situation -10" read only "NOT REACHED"). Nothing where the way is shut by
+    conditions instead."""
+    from ...story.format.adventure import FALLBACK
+    from .reads import scenes_ahead
+    from .search import words
+
+    adv = proof.adventure
+    ahead = scenes_ahead(adv)
+    out: list[str] = []
+    for scene in adv.scenes.values():
+        for choice in scene.choices:
+            if choice.action is None or (scene.id, choice.key) not in proof.offered:
+                continue
+            for escalated, action in ((False, choice.action), (True, choice.action.escalation)):
+                seen = proof.outcomes.get((scene.id, choice.key, escalated))
+                if action is None or seen is None:
+                    continue
+                for key, branch in action.branches.items():
+                    targets = [t for t in (branch.goto, *(r.goto for r in branch.routes)) if t is not None]
+                    if not any(ending in ahead.get(t, ()) for t in targets):
+                        continue
+                    taking = {key} | {o for o, f in FALLBACK.items() if f == key and o not in action.branches}
+                    if taking & seen:
+                        continue
+                    how = _ON.get(key, repr(key))
+                    after = " after an escalation" if escalated else ""
+                    out.append(f"{scene.id} choice {choice.number} ({words(choice.text)}) leads there on {how}"
+                               f"{after}, which it never has a chance of for this party")
+    if len(out) > SHOWN_BLOCKED:
+        out = out[:SHOWN_BLOCKED] + [f"and {counted(len(out) - SHOWN_BLOCKED, 'more way')} of the same kind"]
+    return out
+
+
 def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int, pcs: list[str],
                spec: str | None = None, scripts: dict[str, str] | None = None) -> list[str]:
     """The report a person reads, a line each (plain text: the caller prints it without markup).
@@ -164,6 +209,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         title = f"{name} ({shown(scene.title)})"
         if not found["reachable"]:
             out.append(f"  {title}: NOT REACHED" + ("" if proof.complete else " (within the states searched)"))
+            out += [f"    {line}" for line in blocked_ways(proof, name)]
             continue
         steps = found["steps"]
         bound = chance_bound(found, complete=proof.complete)

@@ -127,6 +127,9 @@ class Proof:
     seconds: float = 0.0  # the search, from loading the adventure's first state to the judged graph
     walk_seconds: float = 0.0  # the seed search for the walkthroughs and the soft-locks' replays
     party_size: int = 0  # how many player characters the searched games have
+    #: (scene, choice key, escalated) -> the outcomes its action had a chance of in some searched state (a flip's
+    #: included): what never had one explains an ending never reached (report.blocked_ways)
+    outcomes: dict[tuple[str, str, bool], set[str]] = field(default_factory=dict)
 
 
 class _Search:
@@ -148,6 +151,7 @@ class _Search:
         self.full = False
         self.offered: set[tuple[str, str]] = set()
         self.entered: set[str] = set()
+        self.outcomes: dict[tuple[str, str, bool], set[str]] = {}
         self.party = party
         self.party_size = 0
 
@@ -270,6 +274,7 @@ class _Search:
             if choice.action is not None:
                 found = outcomes(paid(game, scene, choice), choice.action, self.fighters)
                 plans, exits, styles = list(found.plans), found.exits, found.styles
+                self._seen(scene.id, choice.key, False, [*found.plans, *(p for st in styles for p in st.plans)])
                 move.note, move.lens = found.note, found.lens
                 move.sampled = any(p.sampled for p in found.plans)
                 move.why = found.why
@@ -294,6 +299,15 @@ class _Search:
                 arc = self._arc(node, len(node.moves) - 1, game, choice.key, plan)
                 if arc is not None:
                     _add(way, arc)
+
+    def _seen(self, scene: str, key: str, escalated: bool, plans: list[Plan]) -> None:
+        """Note the outcomes an action had a chance of here (and those a Luck flip would give)."""
+        seen = self.outcomes.setdefault((scene, key, escalated), set())
+        for plan in plans:
+            if plan.chance > 0:
+                seen.add(plan.outcome)
+                if plan.flip is not None:
+                    seen.add(plan.flip)
 
     def _question(self, node: Node, key: tuple, game: ProbeGame, move_index: int, chance: float, outcome: str,
                   **kind: Any) -> Arc | None:
@@ -336,6 +350,8 @@ class _Search:
         if arc is not None:
             _add(accept, arc)
         found = escalation_outcomes(priced, choice.action, self.fighters)
+        self._seen(game.state.scene or "", choice_key, True,
+                   [*found.plans, *(p for st in found.styles for p in st.plans)])
         escalate.note, escalate.lens = found.note, found.lens
         escalate.sampled = any(p.sampled for p in found.plans)
         escalate.why = found.why
@@ -443,7 +459,7 @@ def prove(adventure: Adventure, party: list[Character] | None = None, *,
     proof = Proof(adventure, search.reads, search.nodes, search.index, not search.full, search.offered,
                   search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None),
                   unreduced=len(search.reads.unreduced) + sum(1 for n in search.nodes if not isinstance(n.key, bytes)),
-                  fighters=fighters, party_size=search.party_size)
+                  fighters=fighters, party_size=search.party_size, outcomes=search.outcomes)
     shortest_tree(proof.nodes)
     judge(proof)
     proof.seconds = time.perf_counter() - began
