@@ -105,6 +105,15 @@ class Question:
                 return o
         raise KeyError(key)
 
+    def enter_takes(self) -> str | None:
+        """What Enter alone answers: the default, else the only option of a menu of one (None: nothing). The
+        prompt says so from this ("(Enter for …)"): a menu of one took Enter without a word of it."""
+        if self.default is not None:
+            return self.default
+        if len(self.options) == 1 and not self.free_text:
+            return self.options[0].key
+        return None
+
     def resolve(self, answer: str) -> str:
         """Map what someone typed to an option key: the key, its number, or a unique prefix.
 
@@ -120,10 +129,10 @@ class Question:
         if problem:
             raise QuestionError(problem)
         text = (answer or "").strip()
-        if not text and self.default is not None:
-            text = self.default
-        if not text and len(self.options) == 1:  # a menu of one: Enter takes it
-            return self.options[0].key
+        if not text and self.enter_takes() is not None:
+            text = self.enter_takes() or ""
+            if not self.free_text and any(o.key == text for o in self.options):
+                return text
         if self.free_text:
             if not text:
                 raise QuestionError("Please type an answer.")

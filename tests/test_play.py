@@ -413,3 +413,18 @@ def test_a_finished_game_loaded_again_says_how_to_start_that_same_adventure_afre
         code, out, _ = run_session(source, [], folder, log=log)
         assert f"Start a new one with: {command}\n" in out
         monkeypatch.delenv("SOLO_SAVES")
+
+
+def test_a_menu_of_one_says_that_enter_takes_it():
+    """New-player run: a prompt with one option took Enter, and said nothing of it where every other prompt does
+    ("(Enter for …)"); the prompt and the answer read it from one place, Question.enter_takes."""
+    from solo.decisions import Option, Question
+    from solo.ui.prompt import TerminalDecider
+
+    out = io.StringIO()
+    decider = TerminalDecider(Console(file=out, width=100, color_system=None), reader=lambda prompt: "")
+    question = Question("choice", "What now?", (Option("on", "Walk on"),))
+    assert question.enter_takes() == "on" and decider.decide(question) == "on"
+    assert "(Enter for Walk on)" in out.getvalue()
+    two = Question("choice", "What now?", (Option("on", "Walk on"), Option("back", "Go back")))
+    assert two.enter_takes() is None

@@ -103,10 +103,9 @@ class TerminalDecider:
     def _ask(self, question: Question) -> None:
         """The question, its menu and what Enter takes."""
         self.show(question)
-        if question.default:
-            label = question.default
-            if question.options:
-                label = next((o.label for o in question.options if o.key == question.default), label)
+        takes = question.enter_takes()
+        if takes:
+            label = next((o.label for o in question.options if o.key == takes), takes)
             self.console.print(Text(f"(Enter for {one_line(label)})", style="dim"))
 
     def decide(self, question: Question) -> str:
