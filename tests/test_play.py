@@ -428,3 +428,28 @@ def test_a_menu_of_one_says_that_enter_takes_it():
     assert "(Enter for Walk on)" in out.getvalue()
     two = Question("choice", "What now?", (Option("on", "Walk on"), Option("back", "Go back")))
     assert two.enter_takes() is None
+
+
+def test_the_end_names_who_fell_on_the_way(tmp_path):
+    """New-player run: Espen died at Kaldskard's summit and the cheerful ending never named him. The ending event
+    carries who fell and how; the screen and the journal say it under the end, from one function."""
+    from solo.events import Event, EventLog
+    from solo.ui import describe
+    from solo.ui.view import TerminalView
+
+    log = EventLog()
+    other = pregenerated("espen")
+    other.name = "Maren Dahl"
+    game = Game(load_adventure(find_adventure("tutorial")), seed=1, decider=RandomDecider(random.Random(1)),
+                sink=log, party=[pregenerated("espen"), other])
+    game.state.party = [pregenerated("espen"), other]
+    game.state.removed = {"Espen Lind": "death"}
+    ending = next(s for s in game.adventure.scenes.values() if s.ending)
+    game._enter(ending)
+    [event] = [e for e in log.events if e.kind == "ending"]
+    assert event.data["fallen"] == [["Espen Lind", "death"]]
+    out = io.StringIO()
+    TerminalView(Console(file=out, width=100, color_system=None)).render(event)
+    assert "Espen Lind did not live to see it." in out.getvalue()
+    assert describe.fallen_at_end(Event("ending", {"fallen": [["Signe Falk", "comae"]]})) == [
+        "Signe Falk, in comae, is not there to see it."]

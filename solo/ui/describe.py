@@ -258,6 +258,13 @@ def outcome_beside(title: str, outcome: str) -> str:
     return "" if repeats else words
 
 
+def fallen_at_end(e) -> list[str]:
+    """Who fell on the way, said under the end (a new player's Espen died at the summit, and the cheerful ending
+    never named him): each renderer tells it from here."""
+    return [f"{name} did not live to see it." if fate == "death" else f"{name}, in comae, is not there to see it."
+            for name, fate in e.get("fallen") or ()]
+
+
 def ending_said(title: str, outcome: str) -> str:
     """An ending's title with its outcome where the two differ ("The lowland road (turned back)"). The journal,
     the screen and the recap all say it so."""

@@ -304,6 +304,8 @@ class Journal:
                 self._para(f"**The end: {inline(title)}** ({inline(words)}).")
             else:  # open play's ending is its own outcome: said once
                 self._para(f"**The end: {inline(title)}**{sentence(title)[len(title):]}")
+            for line in d.fallen_at_end(e):
+                self._para(f"*{inline(line)}*")
         elif k == "session_end":
             self._para(f"*{inline(d.session_end(e))}*")
         elif k == "improvement":

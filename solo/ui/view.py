@@ -517,6 +517,8 @@ class TerminalView:
     def _on_ending(self, e: Event, n: list[str]) -> None:
         said = d.ending_said(str(e["title"]), str(e.get("outcome") or ""))  # the outcome tells two titles apart
         self.console.print(Text(f"\nThe end: {sentence(said)}", style="bold yellow"))
+        for line in d.fallen_at_end(e):
+            self.console.print(Text(line, style="yellow"))
 
     def _on_session_end(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.session_end(e), style="bold green"))

@@ -304,8 +304,10 @@ class Game:
             self.apply(effect)
         if scene.ending:
             s.ending = scene.id
+            # those who fell on the way (comae, or death where the adventure says so): the end says they did not see it
+            fallen = [[name, fate] for name, fate in s.removed.items()]
             self.emit("ending", scene=scene.id, title=self.picked(scene.title),
-                      outcome=scene.outcome_now(self.context()))
+                      outcome=scene.outcome_now(self.context()), **({"fallen": fallen} if fallen else {}))
 
     def slots(self) -> dict[str, object]:
         """Values for the slots of scene text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns.
