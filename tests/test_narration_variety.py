@@ -6,6 +6,7 @@ One fixed NPC against the greedy bot over many seeds, told by one Narrator
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from collections import Counter
 from pathlib import Path
@@ -137,6 +138,18 @@ def test_contrasting_code_blocks_read_differently_without_their_quotes(pair):
 
 
 # -- Vellan's short lists, told in its own conflicts (a new player's run, `solo play vellan --seed 11`) ----------
+@functools.lru_cache(maxsize=1)
+def _vellan_read():
+    """Vellan and its narration, read once a process (read for each of 150 conflicts, they were most of these
+    tests' time); the tests only read them."""
+    from solo.narration import load_templates
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    adventure = load_adventure(find_adventure("vellan"))
+    return adventure, load_templates(extra_data=[(adventure.source, adventure.templates)])
+
+
 def _vellan_conflict(ctype_key, seed, *, pc_lens, npc_lens=None):
     """One of Vellan's conflicts as the game sets it up, told with Vellan's narration by a fresh Recording narrator:
     the argument with Ingrid in the harbour office (five rounds) or the confrontation with the hardest Brekke of
@@ -146,18 +159,15 @@ def _vellan_conflict(ctype_key, seed, *, pc_lens, npc_lens=None):
     from solo.characters import load_character
     from solo.events import EventLog
     from solo.minds.bots import LensKeeper
-    from solo.narration import Narrator, load_templates, narrate_events, narration_rng
+    from solo.narration import Narrator, narrate_events, narration_rng
     from solo.npc import NPC
     from solo.rules.conflict import Conflict
     from solo.rules.participants import from_character
-    from solo.story.format.library import find_adventure
-    from solo.story.format.loader import load_adventure
     from solo.story.play.actions import obstacle_of
     from solo.story.play.engine import conflict_types_of
     from solo.story.play.npcs import npc_fields
 
-    adventure = load_adventure(find_adventure("vellan"))
-    templates = load_templates(extra_data=[(adventure.source, adventure.templates)])
+    adventure, templates = _vellan_read()
     ctype = conflict_types_of(adventure)[ctype_key]
     pc = load_character("espen")
     a = from_character(pc, "a", ctype, decider=LensKeeper(pc_lens))
