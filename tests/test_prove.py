@@ -184,6 +184,8 @@ def test_best_chances_settle_in_a_sweep_or_two_however_long_the_way_back(monkeyp
     from solo.sim.prove import judge
 
     monkeypatch.setattr(judge, "MAX_SWEEPS", 2)
+    # the sweeps alone: every state of this chain is certain, which _surely finds on the graph whatever they did
+    monkeypatch.setattr(judge, "_surely", lambda *args, **kwargs: set())
     size = 3_000
     # 0 is the start; from k one may climb to k + 1 or step back to k - 1; only the start may end it (node "end")
     nodes = [Node(k, k, "climb", k, k - 1 if k else None, (0, None)) for k in range(size)]
@@ -1292,6 +1294,10 @@ ending = true
     found_walk = walk(proof, "home")
     assert found_walk is not None and found_walk.answers[1] == "2", found_walk.answers  # Turn back, no Lens prompt
     assert _replay(tmp_path, monkeypatch, source, found_walk.answers, found_walk.seed) == "home"
+    # review: a fight whose every outcome goes home ties with Turn back too, and came first on the menu (7 answers)
+    source.write_text(source.read_text(encoding="utf-8").replace('won = "far"', 'won = "home"'), encoding="utf-8")
+    found_walk = walk(prove(load_adventure(source)), "home")
+    assert found_walk is not None and found_walk.answers[1] == "2", found_walk.answers
 
 
 _CLIFF = '''[adventure]
@@ -1340,3 +1346,56 @@ def test_an_ending_the_dice_never_allow_says_which_roll_shuts_it(tmp_path):
     easy.write_text(_CLIFF.replace("DIFFICULTY", "normal"), encoding="utf-8")
     proof = prove(load_adventure(easy))
     assert proof.endings["top"]["reachable"] and blocked_ways(proof, "top") == []
+
+
+def test_no_line_claims_a_chance_never_came_where_the_way_is_shut_by_a_condition(tmp_path):
+    """Review: giving up at once (its own move) was not noted as an outcome the fight had, nor a table's draw (the
+    engine's own dice), so an ending shut by a condition after them read "leads there on giving up, which it never
+    has a chance of"."""
+    source = tmp_path / "gate.toml"
+    source.write_text('''[adventure]
+title = "The gate"
+start = "road"
+pc = "espen"
+
+[npcs.tollman]
+name = "Arne Toll"
+level = "common"
+skills = ["Combat", "Move"]
+
+[scenes.road]
+text = "A tollman."
+npcs = ["tollman"]
+
+[[scenes.road.choices]]
+text = "Fight"
+conflict = { type = "combat", npcs = ["tollman"], stakes = "The road", rounds = 6, won = "home", lost = "home", \
+surrendered = "gate" }
+
+[[scenes.road.choices]]
+text = "Ask a passer-by"
+table = { name = "action", then = { goto = "gate" } }
+
+[scenes.gate]
+text = "A gate."
+
+[[scenes.gate.choices]]
+text = "Through"
+if = 'has("key")'
+goto = "beyond"
+
+[[scenes.gate.choices]]
+text = "Back"
+goto = "home"
+
+[scenes.beyond]
+text = "Beyond."
+ending = true
+
+[scenes.home]
+text = "Home."
+ending = true
+''', encoding="utf-8")
+    proof = prove(load_adventure(source))
+    assert not proof.endings["beyond"]["reachable"] and proof.endings["home"]["reachable"]
+    assert blocked_ways(proof, "beyond") == []

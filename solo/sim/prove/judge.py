@@ -131,7 +131,7 @@ def _best_values(nodes: list[Node], targets: set[int], dist: list[int | None], *
             assert n.moves is not None
             best = max((sum(a.chance * (after_fight if after_fight is not None and _fights(m) else value)[a.child]
                             for a in m.arcs) for m in n.moves
-                        if (not exact_only or (not m.sampled and m.fighter is None)) and (fights or not _fights(m))),
+                        if _allowed(m, exact_only=exact_only, fights=fights)),
                        default=0.0)
             if best > value[n.id]:
                 change = max(change, best - value[n.id])
@@ -143,6 +143,12 @@ def _best_values(nodes: list[Node], targets: set[int], dist: list[int | None], *
     return value
 
 
+def _allowed(move: Move, *, exact_only: bool, fights: bool) -> bool:
+    """Whether best play may take ``move`` in a working-out: only moves worked out exactly (``exact_only``), or
+    none that fights (``fights`` False); :func:`_best_values` and :func:`_surely` ask the same."""
+    return (not exact_only or (not move.sampled and move.fighter is None)) and (fights or not _fights(move))
+
+
 def _surely(nodes: list[Node], targets: set[int], dist: list[int | None], *, exact_only: bool = False,
             fights: bool = True, after_fight: list[float] | None = None) -> set[int]:
     """The states from which best play reaches a target for certain, found on the graph alone, with no sums.
@@ -152,33 +158,44 @@ def _surely(nodes: list[Node], targets: set[int], dist: list[int | None], *, exa
     "> 99.9 %" and 0.9999999999999982 in JSON where best play is certain. A state is sure when some move of it
     (as ``_best_values`` allows them) has every outcome in sure states and one of them nearer a target: the
     states whose best chance is exactly 1, as model checkers find them (the greatest such set, from all states
-    down). A move counts only with all its outcomes known (its chances summing to 1: a state the full search cut
-    short has lost some); a fight after a fight (``after_fight``) counts where every outcome's value there is 1.
-    """
-    def allowed(m: Move) -> bool:
-        return (not exact_only or (not m.sampled and m.fighter is None)) and (fights or not _fights(m))
+    down). A move counts only with all its outcomes known: its chances summing to 1, in a state the search did
+    not cut short. A fight after a fight (``after_fight``) counts where every outcome's value there is 1.
 
-    whole = [n for n in nodes if n.moves and dist[n.id] is not None and n.id not in targets]
-    moves = {n.id: [m for m in n.moves or [] if allowed(m) and abs(sum(a.chance for a in m.arcs) - 1.0) < 1e-9]
-             for n in whole}
-    sure = set(targets) | {n.id for n in whole}
+    Each pass grows the states reached from the targets backwards, a state's parents looked at once it is
+    reached (a pass over every state in turn carried a certainty back one state a pass: 22 s on a counter that
+    climbs to 4,000, where the judging took 0.04 s).
+    """
+    def chosen(m: Move) -> bool:
+        return _allowed(m, exact_only=exact_only, fights=fights) and abs(sum(a.chance for a in m.arcs) - 1.0) < 1e-9
+
+    whole = {n.id: [m for m in n.moves or [] if chosen(m)] for n in nodes
+             if n.moves and not n.cut and dist[n.id] is not None and n.id not in targets}
+    elsewhere = after_fight is not None  # a fight's outcomes are valued by ``after_fight``, not on this graph
+    parents: dict[int, list[int]] = {}
+    for nid, ms in whole.items():
+        for m in ms:
+            if not (elsewhere and _fights(m)):
+                for a in m.arcs:
+                    if a.chance > 0:
+                        parents.setdefault(a.child, []).append(nid)
+    seeds = [nid for nid, ms in whole.items()
+             if elsewhere and any(_fights(m) and all(after_fight[a.child] >= 1.0 for a in m.arcs if a.chance > 0)
+                                  for m in ms)] if after_fight is not None else []
+    sure = set(targets) | set(whole)
     while True:
-        reached = set(targets)
-        grew = True
-        while grew:  # the sure states reached so far, grown by every move that keeps to ``sure`` and meets them
-            grew = False
-            for n in whole:
-                if n.id in reached:
+        reached = set(targets) | set(seeds)
+        queue = deque(reached)
+        while queue:
+            for p in parents.get(queue.popleft(), ()):
+                if p in reached or p not in sure:
                     continue
-                for m in moves[n.id]:
-                    if after_fight is not None and _fights(m):
-                        ok = all(after_fight[a.child] >= 1.0 for a in m.arcs if a.chance > 0)
-                    else:
-                        kids = [a.child for a in m.arcs if a.chance > 0]
-                        ok = all(c in sure for c in kids) and any(c in reached for c in kids)
-                    if ok:
-                        reached.add(n.id)
-                        grew = True
+                for m in whole[p]:
+                    if elsewhere and _fights(m):
+                        continue
+                    kids = [a.child for a in m.arcs if a.chance > 0]
+                    if all(c in sure for c in kids) and any(c in reached for c in kids):
+                        reached.add(p)
+                        queue.append(p)
                         break
         if reached == sure:
             return sure - set(targets)
@@ -220,16 +237,16 @@ def nearest_move(node: Node, dist: list[int | None]) -> tuple[Move | None, int |
     answers left to them, then the one likeliest to keep to that (a sure give-up before a fight that may go either
     way), then one whose chance is worked out before one estimated from plays (a bot's fight that stalemated in
     all its plays is no surer than giving up, and its replay rests on the dice), then a plain choice before a
-    conflict given up or fled at once (the same story choice, and a Lens prompt more to answer: a walkthrough home
-    read "fight, then Surrender" where "Turn back" went there as surely), the first on the menu among equals;
-    with that fewest (None, None where no move gets there)."""
-    def score(move: Move) -> tuple[float, float, bool, bool]:
+    conflict given up or fled at once, and that before one fought (the same story choice, and a Lens prompt more,
+    or a whole fight's: a walkthrough home read "fight, then Surrender" where "Turn back" went there as surely),
+    the first on the menu among equals; with that fewest (None, None where no move gets there)."""
+    def score(move: Move) -> tuple[float, float, bool, int]:
         near = [d for d in (dist[a.child] for a in move.arcs) if d is not None]
         if not near:
-            return (float("inf"), 0.0, False, False)
+            return (float("inf"), 0.0, False, 0)
         best = min(near)
         return (float(best), -sum(a.chance for a in move.arcs if dist[a.child] == best), move.sampled,
-                move.exit is not None)
+                2 if _fights(move) else 1 if move.exit is not None else 0)
 
     if not node.moves:
         return None, None

@@ -132,11 +132,12 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None)
     return f"{chance} ({'; '.join(why)})" if why else chance
 
 
-#: An action's outcome as "leads there on …" says it.
+#: An action's outcome as "leads there on …" says it (any other: "the outcome 'name'").
 _ON = {"success": "a success", "exceptional_success": "an exceptional success", "failure": "a failure",
        "exceptional_failure": "an exceptional failure", "win": "a win", "lose": "a loss", "won": "a win",
        "lost": "a loss", "stalemate": "a stalemate", "yes": "a yes", "no": "a no", "opponent_fled": "the NPC fleeing",
-       "opponent_surrendered": "the NPC giving up"}
+       "opponent_surrendered": "the NPC giving up", "fled": "fleeing", "surrendered": "giving up",
+       "comae": "a fall into comae", "granted": "the request granted", "refused": "the request refused"}
 #: At most this many ways are named under an ending not reached.
 SHOWN_BLOCKED = 3
 
@@ -148,7 +149,7 @@ def blocked_ways(proof: Proof, ending: str) -> list[str]:
     conditions instead."""
     from ...story.format.adventure import FALLBACK
     from .reads import scenes_ahead
-    from .search import words
+    from .search import ANY_OUTCOME, words
 
     adv = proof.adventure
     ahead = scenes_ahead(adv)
@@ -159,7 +160,7 @@ def blocked_ways(proof: Proof, ending: str) -> list[str]:
                 continue
             for escalated, action in ((False, choice.action), (True, choice.action.escalation)):
                 seen = proof.outcomes.get((scene.id, choice.key, escalated))
-                if action is None or seen is None:
+                if action is None or seen is None or ANY_OUTCOME in seen:
                     continue
                 for key, branch in action.branches.items():
                     targets = [t for t in (branch.goto, *(r.goto for r in branch.routes)) if t is not None]
@@ -168,10 +169,11 @@ def blocked_ways(proof: Proof, ending: str) -> list[str]:
                     taking = {key} | {o for o, f in FALLBACK.items() if f == key and o not in action.branches}
                     if taking & seen:
                         continue
-                    how = _ON.get(key, repr(key))
+                    how = _ON.get(key, f"the outcome {key!r}")
                     after = " after an escalation" if escalated else ""
+                    where = "for this party" if proof.complete else "in the states searched"
                     out.append(f"{scene.id} choice {choice.number} ({words(choice.text)}) leads there on {how}"
-                               f"{after}, which it never has a chance of for this party")
+                               f"{after}, which it never has a chance of {where}")
     if len(out) > SHOWN_BLOCKED:
         out = out[:SHOWN_BLOCKED] + [f"and {counted(len(out) - SHOWN_BLOCKED, 'more way')} of the same kind"]
     return out
@@ -198,7 +200,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         waiting = Counter(n.scene for n in proof.nodes if n.moves is None)
         where = ", ".join(f"{scene} ({count:,})" for scene, count in waiting.most_common(3))
         # every state found searched, yet stopped: some outcomes led to states the limit left no room for
-        unsearched = (f"{counted(proof.frontier, 'state')} found but not searched (most of them in {where})"
+        unsearched = (f"{counted(proof.frontier, 'state')} found but not searched ("
+                      f"{'most of them ' if proof.frontier > 1 else ''}in {where})"
                       if proof.frontier else "the states some outcomes lead to, which the limit left no room to add")
         out.append(f"  Not explored: {unsearched}, and what follows them. An ending not reached may still be "
                    "reachable; no soft-lock is claimed there.")
@@ -214,7 +217,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         steps = found["steps"]
         bound = chance_bound(found, complete=proof.complete)
         chance = chance_words(found["best_chance"], estimated=found["estimated"], bound=bound)
-        out.append(f"  {title}: reachable in {steps} story choice{'s' * (steps != 1)}; best-play chance {chance}")
+        out.append(f"  {title}: reachable in {steps:,} story choice{'s' * (steps != 1)}; best-play chance {chance}")
         if bound == "upper":
             out.append("    an upper bound: best play fights more than one conflict on the way, and the search prices "
                        "each from the Pools the party had before the first (it carries no conflict's damage)")

@@ -98,6 +98,10 @@ class Node:
     closed: tuple[tuple[int, str], ...] = ()
 
 
+#: Noted for an action whose outcomes the search does not weigh (a table's draw, by the engine's own dice).
+ANY_OUTCOME = "*"
+
+
 @dataclass
 class Proof:
     """What the search found (see :mod:`solo.sim.prove.report` for how it is told)."""
@@ -274,7 +278,7 @@ class _Search:
             if choice.action is not None:
                 found = outcomes(paid(game, scene, choice), choice.action, self.fighters)
                 plans, exits, styles = list(found.plans), found.exits, found.styles
-                self._seen(scene.id, choice.key, False, [*found.plans, *(p for st in styles for p in st.plans)])
+                self._seen(scene.id, choice.key, False, [*found.plans, *found.exits, *found.every_styled()])
                 move.note, move.lens = found.note, found.lens
                 move.sampled = any(p.sampled for p in found.plans)
                 move.why = found.why
@@ -301,10 +305,13 @@ class _Search:
                     _add(way, arc)
 
     def _seen(self, scene: str, key: str, escalated: bool, plans: list[Plan]) -> None:
-        """Note the outcomes an action had a chance of here (and those a Luck flip would give)."""
+        """Note the outcomes an action had a chance of here (and those a Luck flip would give); an action the search
+        leaves to the engine's own dice (a table's draw) is noted as any outcome (:data:`ANY_OUTCOME`)."""
         seen = self.outcomes.setdefault((scene, key, escalated), set())
         for plan in plans:
-            if plan.chance > 0:
+            if plan.real:
+                seen.add(ANY_OUTCOME)
+            elif plan.chance > 0:
                 seen.add(plan.outcome)
                 if plan.flip is not None:
                     seen.add(plan.flip)
@@ -350,8 +357,7 @@ class _Search:
         if arc is not None:
             _add(accept, arc)
         found = escalation_outcomes(priced, choice.action, self.fighters)
-        self._seen(game.state.scene or "", choice_key, True,
-                   [*found.plans, *(p for st in found.styles for p in st.plans)])
+        self._seen(game.state.scene or "", choice_key, True, [*found.plans, *found.exits, *found.every_styled()])
         escalate.note, escalate.lens = found.note, found.lens
         escalate.sampled = any(p.sampled for p in found.plans)
         escalate.why = found.why

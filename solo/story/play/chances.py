@@ -144,6 +144,10 @@ class Outcomes:
     fighter: str | None = None  # the fighter these outcomes are fought by (None: keeping one Lens)
     why: str = ""  # why a conflict's chances are estimated, not worked out (a group fight …)
 
+    def every_styled(self) -> list[Plan]:
+        """The plans of every way of fighting it a fighter gives (:attr:`styles`), one list."""
+        return [plan for style in self.styles for plan in style.plans]
+
 
 #: Fighters the search may fight a conflict as: a name -> a decider made from a generator (``solo simulate``'s
 #: bots, given by the caller: the story layer does not know them).
