@@ -85,23 +85,25 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
 
 
 _TWICE = re.compile(r"Cannot declare \((.*)\) twice")
+_HEADER = re.compile(r"\s*\[\[?\s*(.*?)\s*\]\]?\s*(#.*)?$")
 
 
 def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str:
     """tomli's message as an author reads it: "Cannot declare ('scenes', 'hall', 'choices') twice" named a table by a
-    Python tuple, and "Cannot overwrite a value" named no key (GM-tools review)."""
-    twice = _TWICE.fullmatch(message)
-    if twice:
-        names = re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", twice.group(1))
-        table = ".".join(a or b for a, b in names)
-        return (f"the table [{table}] is declared twice (a list of tables is written [[{table}]], "
-                f"with double brackets, once for each)")
+    Python tuple, and "Cannot overwrite a value" named no key (GM-tools review). Names are shown as the line
+    writes them (``[scenes."my.hall"]`` keeps its quotes)."""
+    lines = text.splitlines()
+    line = lines[lineno - 1] if lineno and 0 < lineno <= len(lines) else ""
+    if _TWICE.fullmatch(message):
+        header = _HEADER.fullmatch(line)
+        if header:
+            table = header.group(1)
+            return (f"the table [{table}] is declared twice (if you meant a list of tables, write [[{table}]], "
+                    f"with double brackets, once for each)")
     if message == "Cannot overwrite a value":
-        lines = text.splitlines()
-        line = lines[lineno - 1] if lineno and 0 < lineno <= len(lines) else ""
         key = re.match(r"\s*([\w.\-\"' ]+?)\s*=", line[: colno or len(line)])
         if key:
-            return f"{key.group(1)} is given a value twice"
+            return f"{key.group(1)} is given a value twice (or a part of that name already holds one)"
     return message + _hint(message, text, lineno)
 
 

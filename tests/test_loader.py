@@ -89,10 +89,13 @@ def test_toml_syntax_error_gives_line_and_column(tmp_path):
     # GM-tools review: "Cannot overwrite a value" named no key; "Cannot declare ('scenes', 'bridge', 'choices')
     # twice" named a table by a Python tuple
     twice = problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', 'title = "Tiny"\ntitle = "Small"'))[0]
-    assert twice.code == "E001" and twice.line == 4 and twice.message == "title is given a value twice"
+    assert twice.code == "E001" and twice.line == 4
+    assert twice.message == "title is given a value twice (or a part of that name already holds one)"
     table = problems_of(tmp_path, "[scenes.a.choices]\ntext = 'x'\n[scenes.a.choices]\ntext = 'y'\n")[0]
     assert table.line == 3 and table.message.startswith("the table [scenes.a.choices] is declared twice")
-    assert "[[scenes.a.choices]]" in table.message
+    assert "if you meant a list of tables, write [[scenes.a.choices]]" in table.message
+    quoted = problems_of(tmp_path, '[scenes."my.hall"]\ntext = "x"\n[scenes."my.hall"]\ntext = "y"\n')[0]
+    assert quoted.message.startswith('the table [scenes."my.hall"] is declared twice')  # as the line writes it
 
 
 @pytest.mark.parametrize("old,new,code,fragment", [

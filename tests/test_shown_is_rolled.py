@@ -599,8 +599,11 @@ def test_the_push_question_says_where_pushing_ends():
 
     pc = make_char("Ada", pools={"BODY": 2, "INT": 8, "POW": 8, "CHA": 8}, Combat=50, luck=0)
     foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
-    a = from_character(pc, "a", COMBAT, decider=Recording(lens="none", luck_flip="no", luck_reduce="no", push="push"))
-    b = from_character(foe, "b", COMBAT)
-    Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 90, 10, 3]), round_limit=2).run()
-    [push] = [o for q in asked for o in q.options if o.key == "push"]
-    assert push.detail == push_cost(2) == "every skill -20 % below zero; comae at -2"
+    for death, end in ((False, "comae at -2"), (True, "death at -2")):  # Kaldskard: comae = "death"
+        asked.clear()
+        a = from_character(pc.duplicate(), "a", COMBAT,
+                           decider=Recording(lens="none", luck_flip="no", luck_reduce="no", push="push"))
+        b = from_character(foe.duplicate(), "b", COMBAT)
+        Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 90, 10, 3]), round_limit=2, death=death).run()
+        [push] = [o for q in asked for o in q.options if o.key == "push"]
+        assert push.detail == push_cost(2, death=death) == f"every skill -20 % below zero; {end}"

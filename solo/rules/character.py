@@ -29,11 +29,11 @@ MAX_NAME = 100  # characters in a character's or a player's name: any name fits,
 HURT_REASON = "hurt"  # the modifier's name wherever it is shown
 
 
-def push_cost(maximum: int) -> str:
-    """What pushing on costs, beside the choice wherever it is offered: the penalty below zero, and where it ends
-    (a player took "every skill -20 % while below zero" for all of it, and met comae, in that adventure death,
-    without a word of warning)."""
-    return f"every skill {HURT_PENALTY:+d} % below zero; comae at {-maximum}"
+def push_cost(maximum: int, *, death: bool = False) -> str:
+    """What pushing on costs, beside the choice wherever it is offered: the penalty below zero, and where it ends,
+    comae, or death where the story makes comae death (a player took "every skill -20 % while below zero" for all
+    of it, and met comae, in that adventure death, without a word of warning)."""
+    return f"every skill {HURT_PENALTY:+d} % below zero; {'death' if death else 'comae'} at {-maximum}"
 
 
 @dataclass

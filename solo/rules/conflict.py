@@ -129,6 +129,7 @@ class Conflict:
         sink: Sink | None = None,
         round_limit: int | None = None,
         negative_luck: bool = False,
+        death: bool = False,
         advisor: Callable[[ConflictView, Participant], dict[str, str]] | None = None,
         chance_ids: Iterator[int] | None = None,
         fiction: Mapping[str, Any] | None = None,
@@ -168,6 +169,7 @@ class Conflict:
         self.round_limit = round_limit
         self.negative_luck = negative_luck
         self.luck_floor = NEGATIVE_LUCK_FLOOR if negative_luck else 0
+        self.death = death  # comae is death in this story (an adventure's comae = "death"): the push says so
         self.advisor = advisor  # the Lens advice shown to people: {lens: detail}
         self.fiction = fiction  # the story's word on the frame: settings, who pursues, whether they hear (announced)
         # Chances on the menus and the parts of every target, for sinks that show them to people
@@ -1126,7 +1128,7 @@ class Conflict:
         options = []
         if p.decider is not None:
             if p.can_push and pool.current > -pool.maximum:
-                options.append(Option("push", f"Push on at {pool.current}", push_cost(pool.maximum)))
+                options.append(Option("push", f"Push on at {pool.current}", push_cost(pool.maximum, death=self.death)))
             if p.luck_allowed and p.character.luck > self.luck_floor:
                 options.append(Option("refresh", "Spend a Luck Point: back to 1",
                                       f"{luck_left(p.character.luck)} left"))

@@ -386,6 +386,7 @@ class Session:
         are not needed for the first screen: start-up stays quick)."""
         self.narrator: Narrator | None = None
         self.cast: Cast | None = None
+        self.fighting = False  # between a conflict's start and its end: its own cast, told by its events
 
     def _narrator(self, kind: str) -> Narrator | None:
         """The play-through's narrator, its own generator from the seed, so a replay tells the same story.
@@ -417,12 +418,16 @@ class Session:
             from ..narration import Cast
 
             self.cast = Cast({})  # the event says who is who (solo.rules.fiction): nothing is looked up by name
+            self.fighting = True
         if event.kind == "escalate":
             event = Event("escalate", {**event.data, "target": event.get("opponent")})
         assert self.cast is not None
+        if event.kind == "scene_entered" and not self.fighting:
+            self.cast = self._story_cast()  # outside a conflict: the party as it is now (one may have joined)
         lines = narrator.narrate(event, self.cast)
         if event.kind == "conflict_end":
             self.cast = self._story_cast()  # told: the story's lines again (a PC who sat the conflict out is known)
+            self.fighting = False
         return lines
 
     def _replayed(self, question: Question, answer: str) -> None:

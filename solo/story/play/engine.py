@@ -598,7 +598,8 @@ class Game:
         self.fighting = taking_part
         try:
             result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
-                              negative_luck=self.adventure.negative_luck, advisor=advisor,
+                              negative_luck=self.adventure.negative_luck, death=self.adventure.comae == "death",
+                              advisor=advisor,
                               chance_ids=self.chance_ids, fiction=fiction, standing=standing).run()
         finally:
             self.fighting = []
