@@ -337,6 +337,9 @@ def test_coverage_lists_what_no_run_showed_and_processes_add_up():
     assert "not_shown" not in simulate(Options(str(DATA / "coverage.toml"), 5), jobs=1)  # only when asked
     result = CliRunner().invoke(cli, ["simulate", str(DATA / "coverage.toml"), "--runs", "20", "--coverage"])
     assert result.exit_code == 0 and "Never shown in 20 runs (4):" in result.output
+    # as an author reads it (GM-tools review: "if {if paid} when false")
+    assert "scenes.hall.text: {if has(\"crown\")} was never true there" in result.output
+    assert "when true" not in result.output
 
 
 def test_the_npc_table_says_what_in_comae_means_where_it_counts_some(capsys):

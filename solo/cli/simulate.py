@@ -184,7 +184,7 @@ def _show(r: dict) -> None:
         if missed:
             say(console, (f"Never shown in {r['runs']:,} runs ({len(missed)}):", "yellow"))
             for m in missed:
-                say(console, f"  {m['where']}: {m['what']} {m['text']}", soft_wrap=True)
+                say(console, f"  {m['where']}: {_missed(m)}", soft_wrap=True)
         else:
             console.print("Every scene text, choice, branch text and {if} side was shown.")
 
@@ -291,3 +291,12 @@ def _takes_a_party(path: Path, adventure: str, option: str) -> None:
 def _lens_said(lens: str) -> str:
     """A Lens as the report lists it: "none" alone read as no Lenses at all ("NPCs: Lenses none 100%")."""
     return "no Lens" if lens == "none" else lens
+
+
+def _missed(entry: dict) -> str:
+    """One thing no run showed, as an author reads it: "{if paid} was never false there", not "if {if paid} when
+    false" (GM-tools review); a scene, choice or branch by its kind and words."""
+    if entry["what"] == "if":
+        condition, _, truth = str(entry["text"]).rpartition(" when ")
+        return f"{condition} was never {truth} there"
+    return f"{entry['what']} {entry['text']}"
