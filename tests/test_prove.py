@@ -1256,11 +1256,8 @@ def test_the_report_counts_one_state_as_one_and_names_where_the_rest_wait(tmp_pa
     assert re.search(r"most of them in \w+ \(\d+\)", waiting), waiting
 
 
-def test_a_walkthrough_takes_a_plain_choice_before_a_fight_given_up_at_once(tmp_path, monkeypatch):
-    """GM-tools review: the way home read "fight, then Surrender" (1 2 9 2 10) where "Turn back" went home as surely,
-    with a prompt fewer; both are one story choice, each certain."""
-    source = tmp_path / "road.toml"
-    source.write_text('''[adventure]
+#: A road a common tollman bars, for the tests below to add its choices and its endings to.
+_TOLL_ROAD = '''[adventure]
 title = "The road"
 start = "road"
 pc = "espen"
@@ -1273,7 +1270,14 @@ skills = ["Combat", "Move"]
 [scenes.road]
 text = "A tollman bars the way."
 npcs = ["tollman"]
+'''
 
+
+def test_a_walkthrough_takes_a_plain_choice_before_a_fight_given_up_at_once(tmp_path, monkeypatch):
+    """GM-tools review: the way home read "fight, then Surrender" (1 2 9 2 10) where "Turn back" went home as surely,
+    with a prompt fewer; both are one story choice, each certain."""
+    source = tmp_path / "road.toml"
+    source.write_text(_TOLL_ROAD + '''
 [[scenes.road.choices]]
 text = "Fight your way past"
 conflict = { type = "combat", npcs = ["tollman"], stakes = "The road", rounds = 6, won = "far", lost = "home" }
@@ -1353,20 +1357,7 @@ def test_no_line_claims_a_chance_never_came_where_the_way_is_shut_by_a_condition
     engine's own dice), so an ending shut by a condition after them read "leads there on giving up, which it never
     has a chance of"."""
     source = tmp_path / "gate.toml"
-    source.write_text('''[adventure]
-title = "The gate"
-start = "road"
-pc = "espen"
-
-[npcs.tollman]
-name = "Arne Toll"
-level = "common"
-skills = ["Combat", "Move"]
-
-[scenes.road]
-text = "A tollman."
-npcs = ["tollman"]
-
+    source.write_text(_TOLL_ROAD + '''
 [[scenes.road.choices]]
 text = "Fight"
 conflict = { type = "combat", npcs = ["tollman"], stakes = "The road", rounds = 6, won = "home", lost = "home", \
