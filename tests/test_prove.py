@@ -1014,15 +1014,17 @@ def _best_play_holds_against_the_bots(source: Path, runs: int, max_turns: int = 
     return len(uncertain)
 
 
-@pytest.mark.parametrize("source", [EXAMPLE, DATA / "planted.toml", DATA / "aftermath.toml"], ids=lambda p: p.stem)
+# (not the example: both its endings are certain for best play, which the proving page's JSON holds at 1.0 as
+# solo prove prints it, tests/test_docs_samples.py, and no bot can beat a certainty)
+@pytest.mark.parametrize("source", [DATA / "planted.toml", DATA / "aftermath.toml"], ids=lambda p: p.stem)
 def test_best_play_is_at_least_what_every_bot_reaches(source):
     # the planted yard's longest way to an ending is four turns (the vane, the pebble, a missed jump, the gate): a run
     # past 8 is down the well for good, and shouts until it is stopped (at 40 the bots' 900 runs end as at 8, run
     # for run, in 0.7 s of CPU where they take 0.25)
     compared = _best_play_holds_against_the_bots(source, 300, max_turns=8 if source.stem == "planted" else 1000)
-    # the example's endings are certain for best play (the bots have nothing to beat); these two have an
-    # ending best play may miss (the planted yard's 2 %, the aftermath's chase), so the comparison can fail
-    assert compared >= (0 if source == EXAMPLE else 1)
+    # these two have an ending best play may miss (the planted yard's 2 %, the aftermath's chase), so the
+    # comparison can fail
+    assert compared >= 1
 
 
 @pytest.mark.slow
