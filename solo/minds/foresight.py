@@ -278,7 +278,7 @@ class Foresight:
                 else:
                     blind = spread(view, foe, None)
                     declared = {k: chance * seen.get(k, 0.0) + (1.0 - chance) * blind.get(k, 0.0)
-                                for k in set(seen) | set(blind)}
+                                for k in sorted(set(seen) | set(blind))}
             twin = self._twin(lens, chains, answers, declared, minded)
             answers[lens] = declared
             if twin is not None:  # the same odds, and the same first choice under this Lens's name
