@@ -129,10 +129,11 @@ class Question:
         if problem:
             raise QuestionError(problem)
         text = (answer or "").strip()
-        if not text and self.enter_takes() is not None:
-            text = self.enter_takes() or ""
-            if not self.free_text and any(o.key == text for o in self.options):
-                return text
+        takes = None if text else self.enter_takes()
+        if takes is not None:
+            if not self.free_text and any(o.key == takes for o in self.options):
+                return takes
+            text = takes
         if self.free_text:
             if not text:
                 raise QuestionError("Please type an answer.")

@@ -21,7 +21,7 @@ from .party import Party
 from .tally import ERROR_ENDING, Tally
 
 if TYPE_CHECKING:
-    from ..story.format.adventure import Adventure
+    from ..story.format.adventure import Adventure, Choice
 
 Z95 = 1.959963984540054
 #: Endings no scene of the adventure holds, as a report names them (title, outcome, the label in the ending column):
@@ -89,21 +89,22 @@ def histogram_bins(values: dict[str, int] | dict[int, int], bins: int = HISTOGRA
     return out
 
 
+def _choice_named(adventure: Adventure, key: str) -> tuple[str, str, Choice | None]:
+    """A report's key ("scene:choice", "+escalated" after it) as its scene, its choice's name and the choice."""
+    scene, _, name = key.split("+", 1)[0].rpartition(":")
+    s = adventure.scenes.get(scene)
+    return scene, name, next((c for c in s.choices if c.name == name), None) if s is not None else None
+
+
 def _menu_order(adventure: Adventure, key: str) -> tuple[str, int, str]:
     """A key's place in a report: by scene, then as the scene's menu numbers its choices ("bar:10" after "bar:2")."""
-    scene, choice, _ = _choice_text(adventure, key)
-    s = adventure.scenes.get(scene)
-    number = next((c.number for c in s.choices if c.name == choice), 0) if s is not None else 0
-    return scene, number or 0, key
+    scene, _, choice = _choice_named(adventure, key)
+    return scene, choice.number if choice is not None else 0, key
 
 
 def _choice_text(adventure: Adventure, key: str) -> tuple[str, str, str]:
-    scene, _, choice_key = key.split("+", 1)[0].rpartition(":")
-    text = ""
-    s = adventure.scenes.get(scene)
-    if s is not None:
-        text = next((c.text for c in s.choices if c.name == choice_key), "")
-    return scene, choice_key, text
+    scene, name, choice = _choice_named(adventure, key)
+    return scene, name, choice.text if choice is not None else ""
 
 
 def build_report(t: Tally, adventure: Adventure, options: Options, party: Party, *, jobs: int, seconds: float,

@@ -89,9 +89,15 @@ def start(adventure: Adventure, party: list[Character] | None) -> ProbeGame:
     return game
 
 
+def fork(game: ProbeGame, key: str | None = None) -> ProbeGame:
+    """A copy of ``game`` to play on without touching it: its own state, the probe's fixed dice, and a decider that
+    takes choice ``key`` (None: none) and stops at the next."""
+    return game.clone(game.state.copy(), decider=StepDecider(key), rng=new_rng(PROBE_SEED))
+
+
 def step(game: ProbeGame, key: str, plan: Plan | None) -> ProbeGame:
     """A copy of ``game`` that takes choice ``key`` (its action turning out as ``plan`` says), up to the next choice."""
-    g = game.clone(game.state.copy(), decider=StepDecider(key), rng=new_rng(PROBE_SEED))
+    g = fork(game, key)
     g.plan = plan
     try:
         g.play()

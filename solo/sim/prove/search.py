@@ -22,13 +22,12 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...rules.dice import new_rng
 from ...story.format.text import shown
 from ...story.play.chances import Outcomes, Plan, escalation_outcomes, outcomes
 from ...story.play.engine import DEAD_END
 from ...story.play.rolling import flip_label
 from .limits import DEFAULT_MAX_STATES
-from .probe import PROBE_SEED, Packer, ProbeGame, StepDecider, start, step
+from .probe import Packer, ProbeGame, fork, start, step
 from .reads import Reads
 
 if TYPE_CHECKING:
@@ -278,7 +277,7 @@ class _Search:
             if choice.action is not None:
                 found = outcomes(paid(game, scene, choice), choice.action, self.fighters)
                 plans, exits, styles = list(found.plans), found.exits, found.styles
-                self._seen(scene.id, choice.key, False, [*found.plans, *found.exits, *found.every_styled()])
+                self._seen(scene.id, choice.key, False, found.every_plan())
                 move.note, move.lens = found.note, found.lens
                 move.sampled = any(p.sampled for p in found.plans)
                 move.why = found.why
@@ -324,14 +323,15 @@ class _Search:
         node.cut = node.cut or cid is None
         return Arc(chance, cid, outcome) if cid is not None else None
 
-    def _asked(self, node: Node, game: ProbeGame) -> tuple[Choice, ProbeGame]:
-        """The choice a question node asks about (its key: (kind, the state of the choice, the choice, …)) and the
-        game as the choice's action meets it (:func:`paid`)."""
+    def _asked(self, node: Node, game: ProbeGame) -> tuple[Choice, ProbeGame, str | None]:
+        """The choice a question node asks about (its key: (kind, the state of the choice, the choice, …)), the
+        game as the choice's action meets it (:func:`paid`), and the PC who rolled (every outcome's roller)."""
         assert isinstance(node.key, tuple)
         scene = self.adventure.scenes[game.state.scene or ""]
         choice = next(c for c in scene.choices if c.key == node.key[2])
         assert choice.action is not None
-        return choice, paid(game, scene, choice)
+        priced = paid(game, scene, choice)
+        return choice, priced, next((p.roller for p in outcomes(priced, choice.action).plans), None)
 
     def _style_move(self, node: Node, game: ProbeGame, key: str, number: str, words: str, style: Outcomes) -> None:
         assert node.moves is not None and style.fighter is not None
@@ -345,11 +345,10 @@ class _Search:
 
     def expand_escalation(self, node: Node, game: ProbeGame) -> None:
         """Escalate (a conflict, its own chances) or accept the lost roll: both answers of the question."""
-        choice, priced = self._asked(node, game)
+        choice, priced, roller = self._asked(node, game)
         assert choice.action is not None
         choice_key = choice.key
         node.moves = []
-        roller = next((p.roller for p in outcomes(priced, choice.action).plans if p.escalation), None)
         accept = Move("no", "2", "Accept the loss")
         escalate = Move("yes", "1", "Escalate to an Extended Conflict")
         node.moves += [escalate, accept]
@@ -357,7 +356,7 @@ class _Search:
         if arc is not None:
             _add(accept, arc)
         found = escalation_outcomes(priced, choice.action, self.fighters)
-        self._seen(game.state.scene or "", choice_key, True, [*found.plans, *found.exits, *found.every_styled()])
+        self._seen(game.state.scene or "", choice_key, True, found.every_plan())
         escalate.note, escalate.lens = found.note, found.lens
         escalate.sampled = any(p.sampled for p in found.plans)
         escalate.why = found.why
@@ -373,11 +372,9 @@ class _Search:
         """Flip the dice (a Luck Point, the flipped outcome) or keep the roll: both answers of the question, in the
         order the engine's menu puts them. A kept loss that may be escalated goes on to that question."""
         assert node.flip is not None and isinstance(node.key, tuple)
-        choice, priced = self._asked(node, game)
-        assert choice.action is not None
+        choice, _, roller = self._asked(node, game)
         choice_key = choice.key
         kept, flipped, escalates = node.flip
-        roller = next((p.roller for p in outcomes(priced, choice.action).plans if p.flip is not None), None)
         flip, keep = Move("yes", "1", "Spend a Luck Point to flip the dice"), Move("no", "2", "Keep the roll")
         node.moves = [flip, keep]
         arc = self._arc(node, 0, game, choice_key, Plan(1.0, flipped, roller=roller, luck=True))
@@ -398,7 +395,7 @@ def paid(game: ProbeGame, scene: Scene, choice: Choice) -> ProbeGame:
     the game itself where the choice has neither effects nor a retry cost."""
     if not choice.effects and not choice.retry_cost:
         return game
-    copy = game.clone(game.state.copy(), decider=StepDecider(None), rng=new_rng(PROBE_SEED))
+    copy = fork(game)
     copy.pay_for(scene, choice)
     return copy
 

@@ -202,6 +202,11 @@ class Adventure:
     clocks: list[Clock] = field(default_factory=list)  # counters shown on the status line
     careers: list[str] | None = None  # the rulebook careers a new character may take here (None: every one)
 
+    @property
+    def deadly(self) -> bool:
+        """Whether comae is death in this story (``comae = "death"``): what the push question and the end say."""
+        return self.comae == "death"
+
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]
 

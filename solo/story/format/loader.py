@@ -109,7 +109,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     origin: dict[str, str] = {}
     # problems after which the adventure cannot be read on (a file not read, a section not understood): any other
     # (a scene or NPC defined twice, the first kept) is reported beside whatever the building finds, all at once
-    lost = 0
+    lost = False
     for f in files:
         name = str(f)
         try:
@@ -118,23 +118,23 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
             text = raw.decode("utf-8")
         except PathError as exc:  # a FIFO, a device or a file over the limit
             c.add(name, "", "E010", str(exc).removeprefix(f"{f}: "))
-            lost += 1
+            lost = True
             continue
         except (OSError, UnicodeDecodeError) as exc:
             c.add(name, "", "E010", f"cannot read the file: {exc}")
-            lost += 1
+            lost = True
             continue
         try:
             data = loads_toml(text, file=name)
         except TOMLError as exc:
             c.add(name, "", "E001", exc.reason, line=exc.line, column=exc.column)
-            lost += 1
+            lost = True
             continue
         c.maps[name] = LineMap(text)
         for where in _controlled(data) if _may_hold_control(text) else ():
             c.add(name, where, "E002", "holds a control character (ESC, NUL …) that a terminal would act on "
                   "rather than show: remove it")
-            lost += 1  # (not read on: every line that shows the text would be checked with it)
+            lost = True  # (not read on: every line that shows the text would be checked with it)
         for key, value in data.items():
             if key == "adventure":
                 if merged["adventure"] is not None:
@@ -145,7 +145,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
             elif key in ("npcs", "scenes", "narration", "responses"):
                 if not isinstance(value, dict):
                     c.add(name, key, "E002", f"[{key}] must be a table")
-                    lost += 1
+                    lost = True
                     continue
                 for item_id, item in value.items():
                     if item_id in merged[key] and key != "narration":
@@ -156,7 +156,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
                     origin[f"{key}.{item_id}"] = name
             else:
                 c.add(name, key, "E002", f"unknown section [{key}]{did_you_mean(key, SECTIONS)}")
-                lost += 1
+                lost = True
     if lost:
         return None, c.problems
     if merged["adventure"] is None:

@@ -227,7 +227,7 @@ class Opposed(ActionVerb):
                   opponent_base=their_target - sum(v for _, v in their_mods), opponent_modifiers=their_mods,
                   opponent_roll=theirs.roll, opponent_success=theirs.success)
         result = resolve_opposed(mine, theirs, defender="b")
-        beats = opposed_flip_beats(mine, theirs)
+        beats = opposed_flip_beats(result)
         if beats is not None:
             def named(check: CheckResult) -> str:  # the outcome a check makes of this opposed roll, as prove names it
                 turned = resolve_opposed(check, theirs, defender="b")

@@ -107,9 +107,10 @@ class Plan:
             action = action.escalation
         if self.statuses is not None:
             self._aftermath(game, action.spec)
-        left = dict(self.luck_left)
-        for pc in s.party:
-            pc.luck = left.get(pc.name, pc.luck)
+        if self.luck_left:
+            left = dict(self.luck_left)
+            for pc in s.party:
+                pc.luck = left.get(pc.name, pc.luck)
         return action.branch(self.outcome)
 
     def _aftermath(self, game: Game, spec: dict) -> None:
@@ -144,9 +145,9 @@ class Outcomes:
     fighter: str | None = None  # the fighter these outcomes are fought by (None: keeping one Lens)
     why: str = ""  # why a conflict's chances are estimated, not worked out (a group fight …)
 
-    def every_styled(self) -> list[Plan]:
-        """The plans of every way of fighting it a fighter gives (:attr:`styles`), one list."""
-        return [plan for style in self.styles for plan in style.plans]
+    def every_plan(self) -> list[Plan]:
+        """Every outcome it may have, one list: its plans, the party's exits, each fighter's ways (:attr:`styles`)."""
+        return [*self.plans, *self.exits, *(plan for style in self.styles for plan in style.plans)]
 
 
 #: Fighters the search may fight a conflict as: a name -> a decider made from a generator (``solo simulate``'s
@@ -237,11 +238,10 @@ def roll_chances(game: Game, action: Action) -> Outcomes:
     target, _, routine = roll_target(pc, spec)
     if routine:
         return Outcomes([Plan(1.0, "success", roller=name)], note="routine: no dice")
-    if may_flip(game, pc):
-        return Outcomes([Plan(n / 100, outcome, roller=name, flip=flip) for outcome, flip, n in flip_faces(target)],
-                        note=f"{pc.name} rolls against {target} %, {pc.luck} Luck to flip with")
-    return Outcomes([Plan(n / 100, outcome, roller=name) for outcome, n in roll_faces(target)],
-                    note=f"{pc.name} rolls against {target} %")
+    flips = may_flip(game, pc)
+    faces = flip_faces(target) if flips else [(outcome, None, n) for outcome, n in roll_faces(target)]
+    return Outcomes([Plan(n / 100, outcome, roller=name, flip=flip) for outcome, flip, n in faces],
+                    note=f"{pc.name} rolls against {target} %" + (f", {pc.luck} Luck to flip with" if flips else ""))
 
 
 @lru_cache(maxsize=4096)
@@ -266,7 +266,7 @@ def opposed_flip_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, str | N
             result = resolve_opposed(a, b, defender="b")
             outcome = OPPOSED_OUTCOMES[result.winner]
             turned = None
-            beats = opposed_flip_beats(a, b)
+            beats = opposed_flip_beats(result)
             flipped = flip_that_helps(a, best_other=beats, tie_loses=True) if beats is not None else None
             if flipped is not None:
                 turned = OPPOSED_OUTCOMES[resolve_opposed(flipped, b, defender="b").winner]
@@ -290,13 +290,13 @@ def opposed_chances(game: Game, action: Action) -> Outcomes:
     theirs = verb.theirs(spec, npc)[1]  # what resolve rolls against, from the verb itself
     if routine:  # an automatic success scores above any roll of theirs (as resolve_opposed has it): a sure win
         return Outcomes([Plan(1.0, "win", roller=name)], note=f"{pc.name} succeeds without a roll")
-    if may_flip(game, pc):
-        plans = [Plan(n / 10_000, outcome, roller=name, escalation=escalate and action.escalation is not None,
-                      flip=turned) for outcome, escalate, turned, n in opposed_flip_faces(target, theirs)]
-        return Outcomes(plans, note=f"{pc.name} at {target} % against {theirs} %, {pc.luck} Luck to flip with")
-    plans = [Plan(n / 10_000, outcome, roller=name, escalation=escalate and action.escalation is not None)
-             for outcome, escalate, n in opposed_faces(target, theirs)]
-    return Outcomes(plans, note=f"{pc.name} at {target} % against {theirs} %")
+    flips = may_flip(game, pc)
+    faces = (opposed_flip_faces(target, theirs) if flips
+             else [(o, e, None, n) for o, e, n in opposed_faces(target, theirs)])
+    plans = [Plan(n / 10_000, outcome, roller=name, escalation=escalate and action.escalation is not None,
+                  flip=turned) for outcome, escalate, turned, n in faces]
+    return Outcomes(plans, note=f"{pc.name} at {target} % against {theirs} %"
+                                + (f", {pc.luck} Luck to flip with" if flips else ""))
 
 
 # -- the oracle and requests ----------------------------------------------------------------------
@@ -347,7 +347,8 @@ def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -
         found = _PRICED[signature] = _price(game, ctype, spec, npc_ids, rounds)
     found = copy.deepcopy(found)
     if fighters and (found.exits or found.lens is not None):  # a real contest (not one side with nobody in it)
-        styled = _signature(game, spec, npc_ids, ctype, luck=True) + "|" + ",".join(sorted(fighters))
+        luck = ",".join(f"{pc.name}={pc.luck}" for pc in pcs)  # the bots spend it: their fights are priced by it
+        styled = f"{signature}|{luck}|{','.join(sorted(fighters))}"
         styles = _STYLED.get(styled)
         if styles is None:
             if len(_STYLED) >= MAX_PRICED:
@@ -375,24 +376,23 @@ _STYLED: dict[str, list[Outcomes]] = {}
 MAX_PRICED = 2_000
 
 
-def _signature(game: Game, spec: dict, npc_ids: list[str], ctype, *, luck: bool = False) -> str:
+def _signature(game: Game, spec: dict, npc_ids: list[str], ctype) -> str:
     """The conflict as written, and the fighters as they stand: characters, NPCs, their memories.
 
     A PC's Pool that the conflict neither fights with nor lets a blow reach (BODY in a quarrel or at a lock) is
     read in it only for whether it is below zero, when every skill takes the hurt penalty: it counts by that
     alone, so that the same quarrel after a scratch is the one priced before it (a search meets it both ways,
     and Vellan's is priced some ten times over). Where a vehicle fights, every Pool counts as it stands. A PC's
-    Luck counts only with ``luck``, or where it is below zero (a debt the fight repays): the Lens kept by best
-    play spends none (:class:`~solo.minds.bots.LensKeeper`), a bot does.
+    Luck counts only where it is below zero (a debt the fight repays): the Lens kept by best play spends none
+    (:class:`~solo.minds.bots.LensKeeper`); a bot's fights, which spend it, add it to this key.
     """
     import json
 
     s = game.state
     pcs = [pc.to_dict() for pc in s.pcs]
-    if not luck:
-        for form in pcs:
-            if form.get("luck", 0) >= 0:  # (borrowed Luck falls due in the fight: a debt counts)
-                form.pop("luck", None)
+    for form in pcs:
+        if form.get("luck", 0) >= 0:  # (borrowed Luck falls due in the fight: a debt counts)
+            form.pop("luck", None)
     if spec.get("vehicle") is None:
         fought = frozenset(ctype.pools) | _SIDE_POOLS
         for form in pcs:

@@ -545,7 +545,7 @@ class Game:
         """The PC leaves the scenario, in comae or dead as the adventure says."""
         if pc.name in self.state.removed:
             return
-        fate = "death" if self.adventure.comae == "death" else COMAE
+        fate = "death" if self.adventure.deadly else COMAE
         self.state.removed[pc.name] = fate
         self.emit("pc_removed", actor=pc.name, fate=fate, cause=how)
 
@@ -598,9 +598,8 @@ class Game:
         self.fighting = taking_part
         try:
             result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
-                              negative_luck=self.adventure.negative_luck, death=self.adventure.comae == "death",
-                              advisor=advisor,
-                              chance_ids=self.chance_ids, fiction=fiction, standing=standing).run()
+                              negative_luck=self.adventure.negative_luck, death=self.adventure.deadly,
+                              advisor=advisor, chance_ids=self.chance_ids, fiction=fiction, standing=standing).run()
         finally:
             self.fighting = []
         self.conflict_aftermath(npcs, fighting, taking_part)

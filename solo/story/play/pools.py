@@ -29,11 +29,6 @@ if TYPE_CHECKING:
 PUSH_ON, REFRESH = "push", "refresh"  # the answers the conflict engine's push question uses too
 
 
-def _death(game: Game) -> bool:
-    """Whether comae is death in this story (the adventure's ``comae = "death"``)."""
-    return game.adventure.comae == "death"
-
-
 def _luck_floor(game: Game) -> int:
     return NEGATIVE_LUCK_FLOOR if game.adventure.negative_luck else 0
 
@@ -80,7 +75,7 @@ def _below_zero(game: Game, pc: Character, pool_name: str, pool: Pool, after: in
     """Push on to ``after``, be Refreshed to 1, or stop at 0: the Pool's new value and the choice."""
     options = []
     if after > -pool.maximum:
-        options.append(Option(PUSH_ON, f"Push on at {after}", push_cost(pool.maximum, death=_death(game))))
+        options.append(Option(PUSH_ON, f"Push on at {after}", push_cost(pool.maximum, death=game.adventure.deadly)))
     if pc.luck > _luck_floor(game):
         options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(pc.luck)} left"))
     if not options:
@@ -142,7 +137,8 @@ def _push_at_start(game: Game, ctype: ConflictType, p: Participant, would_be: Co
     pool = p.pool
     options = []
     if p.can_push and pool.current > -pool.maximum:
-        options.append(Option(PUSH_ON, f"Push on at {pool.current}", push_cost(pool.maximum, death=_death(game))))
+        options.append(Option(PUSH_ON, f"Push on at {pool.current}",
+                              push_cost(pool.maximum, death=game.adventure.deadly)))
     if _may_refresh(game, p):
         options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(p.character.luck)} left"))
     options.append(Option(OUT, "Stay out of it", "take no part, the Pool as it is"))
