@@ -922,3 +922,14 @@ def test_no_line_for_any_conflict_calls_on_onlookers_a_scene_may_not_have(bundle
     found = [(scope, t.text) for (scope, _, _), ts in bundled.lines.items() if scope != "foot_chase"
              for t in ts if presumes.search(t.text) and "setting" not in t.filters]
     assert not found
+
+
+def test_one_who_answered_with_care_does_not_lose_their_temper_at_the_blow(bundled):
+    """Reading a conflict aloud (the tutorial, seed 7): Espen kept Cautious every round, and the blow he took read
+    "Espen loses his temper, and some dignity with it"; such a line is told only of one who pressed or spoke
+    plainly that round."""
+    temper = [t for (_, event, _), ts in bundled.lines.items() if event.startswith("damage_") for t in ts
+              if re.search(r"loses? \{target_their\} temper", t.text)]
+    assert temper
+    for t in temper:
+        assert not Moment({"foe": "wary"}).admits(t.filters) and Moment({"foe": "bold"}).admits(t.filters), t.text
