@@ -566,6 +566,40 @@ def test_signs_of_flight_are_followed_through(bundled):
     assert not set(told[1]) & steadies  # and is said once
 
 
+def test_one_held_to_the_fight_is_not_told_as_changing_its_mind(bundled):
+    """The tutorial (seed 7): Signe asked to give up, Espen refused, and the next round said "Signe seems to decide
+    that leaving would look worse": it was not her decision. After a refused surrender its signs of flight are not
+    followed through as a choice to stay (a plea it made still may be, as its own doing)."""
+    drawn: list[str] = []
+
+    class Recording(Narrator):
+        def choose(self, cast, event, *args, **kw):
+            template, values = super().choose(cast, event, *args, **kw)
+            if template is not None:
+                drawn.append(event)
+            return template, values
+
+    for answer, expected in (("refuse", False), (None, True)):  # without the refusal, the follow-through is told
+        drawn.clear()
+        narrator = Recording(bundled, random.Random(2), speech={"break": 0, "bargain_wavering": 0, "taunt": 0})
+        cast = Cast({"Espen Lind": {"pronoun": "he"},
+                     "Arn": {"pronoun": "he", "temper": "fearful", "traits": ["Nervous"]}})
+        narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [
+            {"id": "Arn", "name": "Arn", "side": "a", "pool": 10, "pool_max": 10},
+            {"id": "Espen Lind", "name": "Espen Lind", "side": "b", "pool": 10, "pool_max": 10, "pc": True}]}), cast)
+        narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Arn", "amount": 6,
+                                          "before": 10, "after": 4, "maximum": 10, "lens": "none"}), cast)
+        if answer is not None:
+            narrator.narrate(Event("exit_answer", {"round": 1, "actor": "Espen Lind", "npc": "Arn",
+                                                   "exit": "surrender", "answer": answer}), cast)
+        for r in (2, 3):
+            narrator.narrate(Event("round_start", {"round": r}), cast)
+            narrator.narrate(Event("declare", {"round": r, "actor": "Arn", "lens": "aggressive"}), cast)
+            narrator.narrate(Event("round_result", {"round": r, "winner": None, "tie": False}), cast)
+        assert ("steadies" in drawn) is expected, (answer, drawn)
+
+
+
 def test_an_argument_assumes_no_place_and_no_audience():
     """A debate happens on a deck, a quay or in a two-person hut: the bundled social lines name no room,
     door, table, seat, papers or onlookers, nor "everyone" (an adventure adds those as its own [setting:…]

@@ -926,9 +926,16 @@ class Narrator:
         return [self.say(cast, "comae", actor, cast.opponent(actor), ctype=GENERIC if actor.struck_aside else None)]
 
     def _on_exit_answer(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
-        """A PC answers an NPC's exit: the one who gives chase is the one a failed get-away runs into."""
+        """A PC answers an NPC's exit: the one who gives chase is the one a failed get-away runs into; one whose
+        surrender is refused fights on because it must, and is not told as deciding to stay."""
         if d.get("answer") == "chase" and d.get("npc") in cast.persons and d.get("actor") in cast.persons:
             cast.persons[d["npc"]].chased_by = d["actor"]
+        if d.get("answer") == "refuse" and d.get("npc") in cast.persons:
+            # held to the fight against its will: no "seems to decide that leaving would look worse" after it (a
+            # plea it made may still be followed through: "says no more about it and keeps arguing")
+            held = cast.persons[d["npc"]]
+            held.signalled = False
+            held.steadied.add("flight")
         return []
 
     def _on_leave_attempt(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
