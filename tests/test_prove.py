@@ -261,8 +261,9 @@ def _replay(tmp_path: Path, monkeypatch, adventure: Path | str, answers: list[st
     return read_save(saves / "walk.json").snapshot["ending"]
 
 
-#: The states Vellan is searched to here: its last ending (ending_escaped) has a walkthrough from about 4,200.
-VELLAN_STATES = 4_500
+#: The states Vellan is searched to here: its last ending (ending_escaped) is reached, with a walkthrough that
+#: replays, at about 1,050 (the search heads for an ending not reached yet every fourth state).
+VELLAN_STATES = 1_200
 
 
 @pytest.mark.parametrize("source", [EXAMPLE, ROOT / "tests" / "data" / "format" / "cloak.toml",
@@ -272,9 +273,10 @@ VELLAN_STATES = 4_500
 def test_bundled_adventures_every_ending_reachable_and_replayed(source, tmp_path, monkeypatch):
     """Every ending found and its walkthrough played to it. Vellan is searched to VELLAN_STATES, not the default:
     the search is the same at any limit up to where it stops, so what it finds by then it finds by the default
-    too (ending_escaped is first reached, with a walkthrough that replays, at about 4,200 states since the search
-    weighs Luck flips, at about 2,800 before; 6,000 cost about 15 % more). Its walkthroughs are the ones the default
-    gives, today: the same steps, best chances, seeds and answers at both limits."""
+    too. By the scene-by-scene order alone ending_escaped was first reached at about 4,400 states; every fourth
+    state searched toward an ending not reached yet (search.TOWARD_ENDING_EVERY) reaches it at about 1,050, and
+    without that this fails. The default (6,000) goes on to find shorter and likelier walkthroughs for
+    ending_exposed, ending_bought and ending_buried than these; the same walker plays both."""
     assert VELLAN_STATES <= DEFAULT_MAX_STATES  # else this would not say what the default finds
     adventure = load_adventure(source)
     proof = prove(adventure, max_states=VELLAN_STATES if source.name == "vellan" else DEFAULT_MAX_STATES)
@@ -1403,3 +1405,27 @@ def test_the_exact_odds_of_a_fight_are_the_same_bits_in_every_process():
     seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(seen) == 1, seen
+
+
+@pytest.mark.parametrize("source", [DATA / "settled.toml", DATA / "overwritten.toml",
+                                    ROOT / "tests" / "data" / "format" / "cloak.toml", DATA / "planted.toml"],
+                         ids=lambda p: p.stem)
+def test_heading_for_an_ending_changes_nothing_a_search_to_the_end_reports(source, monkeypatch):
+    """The search's order (every fourth state toward an ending not reached yet, docs/proving.md) decides which
+    states a limited search gets to, never what a finished one says: the same report, walkthroughs and chances
+    to the bit, with that order and with the scene-by-scene order alone. The first three find their states in
+    another order with it; planted has a soft-lock, a choice never offered and an ending never reached."""
+    from solo.sim.prove import search
+    from solo.sim.prove.report import to_json
+
+    adventure = load_adventure(source)
+
+    def report() -> dict:
+        proof = prove(adventure)
+        found = to_json(proof, {e: walk(proof, e, seeds=20) for e, f in proof.endings.items() if f["reachable"]})
+        found.pop("seconds")
+        return found
+
+    headed = report()
+    monkeypatch.setattr(search, "TOWARD_ENDING_EVERY", 10**9)
+    assert report() == headed
