@@ -44,7 +44,7 @@ def judge(proof: Proof) -> None:
     proof.soft_lock_states = len(locked)
     locked_ids = {n.id for n in locked}
     entrances = [n for n in locked if n.parent is None or n.parent not in locked_ids]
-    entrances.sort(key=lambda n: (n.depth, n.id))
+    entrances.sort(key=lambda n: (n.depth, n.rank))
     groups: dict[tuple, list[Node]] = {}
     for n in entrances:
         groups.setdefault(_cause(n), []).append(n)
@@ -124,7 +124,7 @@ def _best_values(nodes: list[Node], targets: set[int], dist: list[int | None], *
     """
     value = [1.0 if n.id in targets else 0.0 for n in nodes]
     order = sorted((n for n in nodes if n.moves and dist[n.id] is not None),
-                   key=lambda n: (dist[n.id], -n.depth, n.id))
+                   key=lambda n: (dist[n.id], -n.depth, n.rank))
     for _ in range(MAX_SWEEPS):
         change = 0.0
         for n in order:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 #: States searched between two calls of a progress callback.
 PROGRESS_EVERY = 50
 #: While some ending is not reached yet, every this many-th state searched is the waiting one nearest to such an
-#: ending by the scene graph (:meth:`_Search._toward_ending`); the others go as :meth:`_Search._next` says.
+#: ending by the scene graph (:meth:`_Search._toward_ending`); the others go as :meth:`_Search._next` says. 0: never.
 TOWARD_ENDING_EVERY = 4
 #: Rounds of value iteration for the best chances (a loop converges geometrically; this is a guard).
 MAX_SWEEPS = 5_000
@@ -98,6 +98,9 @@ class Node:
     cut: bool = False  # some outcome led past the state limit: what follows is not all known
     #: The scene's choices not on offer here, each as (menu number, condition): what may trap a soft-lock.
     closed: tuple[tuple[int, str], ...] = ()
+    #: Its place in the breadth-first walk of :func:`shortest_tree`: what breaks ties between states where the
+    #: order the search found them in must not (it changes with the search's order, the graph does not)
+    rank: int = 0
 
 
 #: Noted for an action whose outcomes the search does not weigh (a table's draw, by the engine's own dice).
@@ -231,7 +234,7 @@ class _Search:
         :data:`TOWARD_ENDING_EVERY`-th the one nearest to such an ending, so that it reaches every ending soon
         (Vellan's last, ending_escaped, at about 1,050 states instead of 4,400)."""
         self.picks += 1
-        if self.picks % TOWARD_ENDING_EVERY == 0:
+        if TOWARD_ENDING_EVERY and self.picks % TOWARD_ENDING_EVERY == 0:
             nid = self._toward_ending()
             if nid is not None:
                 return nid
@@ -247,8 +250,8 @@ class _Search:
 
     def _toward_ending(self) -> int | None:
         """The waiting node nearest (in scenes, then in choices from the start) to an ending not reached yet. It is
-        not counted among its scene's searches: the scene-by-scene order goes on as it would have without it (so
-        counted, Vellan's lower bounds at the default limit came out lower, and one walkthrough longer)."""
+        not counted among its scene's searches: the scene-by-scene order goes on as it would have without it
+        (counting it lowered Vellan's lower bounds at the default limit and lengthened one walkthrough)."""
         while self.toward:
             _, _, nid = heapq.heappop(self.toward)
             if nid in self.games:
@@ -478,19 +481,24 @@ def _steps_to(adventure: Adventure, targets: set[str]) -> dict[str, int]:
 
 
 def shortest_tree(nodes: list[Node]) -> None:
-    """Each node's parent and depth on a shortest way from the start, through the graph as found.
+    """Each node's parent and depth on a shortest way from the start, through the graph as found, and its
+    :attr:`~Node.rank` in that walk.
 
-    The search does not go breadth first (it goes first where it has been least,
-    to reach every scene within the state limit), so the ways it first found
-    are not always the shortest; this puts the shortest in their place.
+    The search does not go breadth first (it goes first where it has been least, to reach every scene within
+    the state limit, and now and then toward an ending not reached yet), so the ways it first found are not
+    always the shortest, and the order it numbered the states in is its own; this puts the shortest ways in
+    their place, and ranks the states by the graph alone.
     """
     if not nodes:
         return
     seen = {0}
     nodes[0].parent, nodes[0].via, nodes[0].depth = None, None, 0
     queue = deque([0])
+    rank = 0
     while queue:
         n = nodes[queue.popleft()]
+        n.rank = rank
+        rank += 1
         for i, move in enumerate(n.moves or []):
             for arc in move.arcs:
                 if arc.child not in seen:
