@@ -217,7 +217,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         steps = found["steps"]
         bound = chance_bound(found, complete=proof.complete)
         chance = chance_words(found["best_chance"], estimated=found["estimated"], bound=bound)
-        out.append(f"  {title}: reachable in {steps:,} story choice{'s' * (steps != 1)}; best-play chance {chance}")
+        out.append(f"  {title}: reachable in {counted(steps, 'story choice')}; best-play chance {chance}")
         if bound == "upper":
             out.append("    an upper bound: best play fights more than one conflict on the way, and the search prices "
                        "each from the Pools the party had before the first (it carries no conflict's damage)")
@@ -237,7 +237,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                        f"    no seed of the {seeds} tried played the way there: no replayable walkthrough")
             continue
         how = "" if walk.shortest else \
-            f" (the shortest way needs luckier dice: this one takes {walk.choices} story choices)"
+            f" (the shortest way needs luckier dice: this one takes {counted(walk.choices, 'story choice')})"
         script = (scripts or {}).get(name)
         command = replay_command(spec or adv.id, pcs, walk.seed, script or "FILE")
         out.append(f"    walkthrough: {command}{how}")

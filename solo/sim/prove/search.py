@@ -249,7 +249,7 @@ class _Search:
         return None
 
     def _toward_ending(self) -> int | None:
-        """The waiting node nearest (in scenes, then in choices from the start) to an ending not reached yet. It is
+        """The waiting node nearest to an ending not reached yet: in scenes, then to the start as it was found. It is
         not counted among its scene's searches: the scene-by-scene order goes on as it would have without it
         (counting it lowered Vellan's lower bounds at the default limit and lengthened one walkthrough)."""
         while self.toward:

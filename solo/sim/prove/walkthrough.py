@@ -153,12 +153,6 @@ class _Walker:
             for k, amount in cost.items():
                 pools[k].current -= amount
 
-    def _node(self, key: object) -> Node:
-        nid = self.proof.index.get(key)
-        if nid is None:
-            raise OffPath("a state the search did not reach")
-        return self.proof.nodes[nid]
-
     def _best(self, node: Node) -> Move:
         if not node.moves:
             raise OffPath("a state the search did not expand")
