@@ -242,8 +242,12 @@ def test_no_round_tells_two_lines_that_share_a_telling_phrase(ctype):
                         "{target} has no answer at all, and it shows."),
                        ("{actor} flinches at every feint.", "{actor} flinches at every sudden change."),
                        ("{actor} steadies {their} voice and starts again.",
-                        "{target} clears {target_their} throat and starts again.")):
+                        "{target} clears {target_their} throat and starts again."),
+                       # two short words that tell as much ("… towards the way out" … "… as if for a way out")
+                       ("{actor} gives ground, eyes flicking towards the way out.",
+                        "{actor} glances about, as if for a way out.")):
         assert _line(one).phrases & _line(other).phrases
+    assert not _line("{actor} works {their} way outward.").phrases & _line("{actor} finds a way out.").phrases
     class Recording(Narrator):
         def choose(self, cast, event, *args, **kw):
             template, values = super().choose(cast, event, *args, **kw)

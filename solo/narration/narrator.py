@@ -34,7 +34,7 @@ from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, FLED, OUT, SURRENDERED
 from .cast import Cast, Person
 from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
-from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates
+from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates, phrases_of
 from .text import fill
 
 __all__ = ["Narrator", "narration_rng", "FORMAT_VERSION"]
@@ -604,16 +604,26 @@ class Narrator:
 
     def _on_npc_morale(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """An NPC's nerve fails (the screen shows it: "gives ground, eyes flicking towards the way out"): nothing
-        is told here, but its bearing this round may not say otherwise."""
-        if d.get("after") in AFRAID and d.get("after") != d.get("before") and d.get("actor") in cast.persons:
-            cast.persons[d["actor"]].afraid = cast.round
+        is told here, but its bearing this round may not say otherwise, and no line after it says those words
+        again ("… as if for a way out")."""
+        if d.get("after") != d.get("before"):
+            self._screen_said(d.get("clue"))
+            if d.get("after") in AFRAID and d.get("actor") in cast.persons:
+                cast.persons[d["actor"]].afraid = cast.round
         return []
 
     def _on_npc_break(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """Its nerve is gone: it runs, yields or begs (one that "fights on like a cornered animal" shows no fear)."""
+        self._screen_said(d.get("clue"))
         if d.get("actor") in cast.persons and d.get("reaction") != "fight_on":
             cast.persons[d["actor"]].afraid = cast.round
         return []
+
+    def _screen_said(self, clue: object) -> None:
+        """A clue the screen and the journal show in bold (solo.ui.describe.clue) is said in this round as much as
+        a line the narrator told: its phrases join the round's, which a line told after it does not echo."""
+        if isinstance(clue, str) and clue:
+            self._round_phrases |= phrases_of(clue)
 
     def _on_roll(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])

@@ -54,6 +54,20 @@ _WORDS = re.compile(r"\{[^{}]*\}|[a-z']+")  # a line's words and slots, for Temp
 _COMMON = frozenset("that them they their theirs this than then there these those what when where which while with "
                     "from into onto over have does been were will would could should just only once some more "
                     "much very each every keeps stays takes makes gives goes lets gets puts comes".split())
+#: Runs of two short words that tell as much as a longer run, and would otherwise carry no weight: a line with one
+#: shares it as a phrase ("eyes flicking towards the way out" ... "glances about, as if for a way out").
+_SHORT_PHRASES = frozenset({"way out"})
+
+
+def phrases_of(text: str) -> frozenset[str]:
+    """A text's telling runs of words (:attr:`Template.phrases`): every run of three words with no slot among them
+    and one a word of weight, and every run of :data:`_SHORT_PHRASES`. Two lines of a round that share one read
+    as the narrator saying a thing twice."""
+    words = _WORDS.findall(text.lower())
+    runs = {" ".join(words[i:i + 3]) for i in range(len(words) - 2)
+            if "{" not in "".join(words[i:i + 3]) and any(len(w) > 3 and w not in _COMMON for w in words[i:i + 3])}
+    runs.update(pair for pair in (" ".join(words[i:i + 2]) for i in range(len(words) - 1)) if pair in _SHORT_PHRASES)
+    return frozenset(runs)
 
 # The personality entries of docs/rules.md §7.2 (both tables), as variant keys for NPC speech.
 _TRAITS = (
@@ -274,13 +288,10 @@ class Template:
 
     @cached_property
     def phrases(self) -> frozenset[str]:
-        """The line's telling runs of three words (no slot among them, one a word of weight): two lines of a
-        round that share one read as the narrator saying a thing twice ("… and Jonas has no answer. Jonas has
-        no answer at all"; "steadies his voice and starts again" … "clears his throat and starts again")."""
-        words = _WORDS.findall(self.text.lower())
-        return frozenset(" ".join(words[i:i + 3]) for i in range(len(words) - 2)
-                         if "{" not in "".join(words[i:i + 3])
-                         and any(len(w) > 3 and w not in _COMMON for w in words[i:i + 3]))
+        """The line's telling runs of words (:func:`phrases_of`): two lines of a round that share one read as the
+        narrator saying a thing twice ("… and Jonas has no answer. Jonas has no answer at all"; "steadies his
+        voice and starts again" … "clears his throat and starts again")."""
+        return phrases_of(self.text)
 
 
 @dataclass
