@@ -65,12 +65,13 @@ def parse_front_matter(text: str) -> dict:
 
 
 def in_order(text: str, pieces: list[list[str]]) -> None:
-    """Each group of pieces is found on one line, and the lines come in the order of the groups."""
-    lines = text.splitlines()
+    """Each group of pieces is found on one line, in any case ("rolled 13. Yes: …" says the answer "yes"), and the
+    lines come in the order of the groups."""
+    lines = text.lower().splitlines()
     at = 0
     for group in pieces:
         for i in range(at, len(lines)):
-            if all(p in lines[i] for p in group):
+            if all(p.lower() in lines[i] for p in group):
                 at = i + 1
                 break
         else:

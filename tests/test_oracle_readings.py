@@ -47,3 +47,27 @@ def test_solo_oracle_shows_the_reading(cli_run):
         assert f"Reading: {data['reading']['text']}" in result.output.splitlines()
 
 
+
+
+def test_in_play_the_reading_says_the_answer_once(tables):
+    """Before: 'rolled 39: no, but. Reading: No, but you learn why not' and 'rolled 13: yes. Reading: Yes: what does
+    it let you do next?', the answer said twice and two colons in a row. A reading that opens with its answer (every
+    bundled one) says it; one that does not (a table of the user's own), or opens with a longer answer ('Yes, but'
+    for a yes), follows the answer as before."""
+    from solo.ui.describe import oracle, says_answer
+
+    def line(answer: str, text: str) -> str:
+        return oracle({"question": "Q?", "odds": {"likelihood": "even", "chance": 50}, "chance": 50, "roll": 39,
+                       "answer": answer, "reading": {"text": text}})
+
+    for grade in GRADES:
+        for row in tables.get(READING_TABLES[grade]).rows:
+            assert says_answer(row.text, grade), (grade, row.text)
+            shown = line(grade, row.text)
+            assert shown.endswith(f"rolled 39. {row.text}") and "Reading" not in shown
+            assert shown.lower().count(grade) == row.text.lower().count(grade)  # only where the reading says it
+    assert line("no, but", "No, but you learn why not.").endswith("rolled 39. No, but you learn why not.")
+    assert line("yes", "Yes, but only for a moment.").endswith("rolled 39: yes. Reading: Yes, but only for a moment.")
+    assert line("yes", "Look closer.").endswith("rolled 39: yes. Reading: Look closer.")
+    assert line("no", "Nobody comes.").endswith("rolled 39: no. Reading: Nobody comes.")  # "No" is not "Nobody"
+    assert oracle({"question": "Q?", "odds": {}, "roll": 39, "answer": "no"}).endswith("rolled 39: no.")

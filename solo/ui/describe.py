@@ -341,10 +341,13 @@ def oracle(e, *, named: bool = True) -> str:
     q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
     odds = e.get("odds") or {}
     name = "Oracle " if named or not q else ""
-    line = f"{name}{q}({odds_text(odds, e.get('chance'))}): rolled {two_digits(e['roll'])}: {e['answer']}."
+    line = f"{name}{q}({odds_text(odds, e.get('chance'))}): rolled {two_digits(e['roll'])}"
     read = e.get("reading")
-    if isinstance(read, dict) and read.get("text"):
-        line += f" Reading: {read['text']}"
+    text = str(read["text"]) if isinstance(read, dict) and read.get("text") else None
+    if text is not None and says_answer(text, str(e["answer"])):
+        line += f". {text}"  # "rolled 13. Yes: what does it let you do next?", the answer said once
+    else:
+        line += f": {e['answer']}." + (f" Reading: {text}" if text is not None else "")
     hard = e.get("interpretation")
     if isinstance(hard, dict):
         line += " " + interpretation(hard)
@@ -352,6 +355,15 @@ def oracle(e, *, named: bool = True) -> str:
     if event:
         line += " " + random_event(event) if isinstance(event, dict) else f" Random event: {event}"
     return line
+
+
+def says_answer(reading: str, answer: str) -> bool:
+    """Whether a reading opens with the answer it reads and no other ("No, but you learn why not" for "no, but";
+    "Yes: what does it let you do next?" for "yes", not "Yes, but …" for it): the oracle's line then lets the
+    reading say the answer, where "rolled 39: no, but. Reading: No, but you learn why not" said it twice."""
+    head, rest = reading[:len(answer)].lower(), reading[len(answer):].lower()
+    return (head == answer.lower() and (rest == "" or not rest[0].isalnum())
+            and not rest.startswith((", and", ", but")))
 
 
 def pair(m: object) -> str:
