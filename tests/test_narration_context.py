@@ -791,6 +791,37 @@ def test_a_comparison_is_not_joined_to_the_next_declaration_by_as():
     assert muddles == []
 
 
+def test_an_exchange_is_not_joined_where_the_second_line_goes_on_after_a_comma():
+    """'Espen raises his voice and talks over Jonas as Jonas tells a story, and makes sure Espen hears every word.'
+    (a new player's run): joined by 'as' or ', while', a declaration that goes on after a comma of its own reads as
+    if its second half were the first speaker's. Such a pair joins with a semicolon (201 joins in these duels
+    before)."""
+    muddles = joins = 0
+    for ctype in ("social", "combat"):
+        for seed in range(60):
+            _, _, passages = told_duel(ctype, seed, level="skilled")
+            for line in (line for p in passages for line in p.lines if line):
+                joined = re.search(r"^[^,;.]*(?: as |, while |; )[A-Z][^;]*$", line)
+                joins += joined is not None
+                muddles += re.search(r"^[^,;.]*(?: as |, while )[A-Z][^;]*,", line) is not None
+    assert joins >= 100 and muddles == 0
+
+
+def test_a_declaration_that_claims_the_round_is_not_told_of_one_who_lost_it(bundled):
+    """'Cato dazzles with their scientific know-how, enjoying every word' of a failed roll; 'Ragna gives Sigrid
+    nothing to push against' as Sigrid wins; 'having watched, Jonas knows exactly where to push' and Jonas loses
+    the round (a new player's runs). A declaration is told once the dice have fallen: one that says the move
+    worked is kept from the one who lost the round."""
+    claims = re.compile(r"dazzles|nothing to push against|knows exactly where to push")
+    lines = [t for ctype in TYPES for event, variants in (("declare", ("cautious", "flamboyant")),
+                                                          ("follow_up", ("skill",)))
+             for variant in variants for t in reachable(bundled, ctype, event, variant) if claims.search(t.text)]
+    assert len({t.text for t in lines}) >= 3
+    for t in lines:
+        assert not Moment({"result": "lost", "manner": "cold"}).admits(t.filters), t.text
+        assert Moment({"result": "won", "manner": "cold"}).admits(t.filters), t.text
+
+
 def test_a_cold_npc_who_is_losing_badly_is_not_told_untouched(bundled):
     """'Lars is exhausted and losing hope. Lars does not react to the setback at all.' (solo duel --type
     tracking --seed 6 --level skilled): a bearing that says the NPC is unmoved fits only while it is not

@@ -529,8 +529,10 @@ class Narrator:
                 if not second.startswith(name):
                     second = second[:1].lower() + second[1:]  # "With a snarl, …" goes on after a semicolon
                     join = "; "
-                elif "," in pair[0][1]:
-                    join = "; "  # "…, defence forgotten as Espen …" reads as one muddle
+                elif "," in pair[0][1] or "," in second:
+                    # "…, defence forgotten as Espen …" reads as one muddle, and "… talks over Jonas as Jonas tells a
+                    # story, and makes sure Espen hears every word" as if Espen made sure of it
+                    join = "; "
                 elif join == " as " and (" than " in pair[0][1] or " as " in pair[0][1]):
                     join = ", while "  # "… rather than risk the bend as Kaia swaps lanes" reads as a comparison
                 lines.append(pair[0][1][:-1] + join + second)
