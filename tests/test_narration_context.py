@@ -916,13 +916,13 @@ def test_a_blow_to_composure_in_a_fight_is_not_told_as_flesh(monkeypatch):
             return super().decide(question)
 
     told = []
-    real = Narrator.say
+    real = Narrator.choose  # every line is drawn through it (say, and the lines that tell a blow)
 
     def spy(self, cast, event, actor, target=None, *args, pool=None, ctype=None, **kwargs):
         told.append((event, pool, ctype, actor.struck_aside if event in ("out", "comae", "push") else None))
         return real(self, cast, event, actor, target, *args, pool=pool, ctype=ctype, **kwargs)
 
-    monkeypatch.setattr(Narrator, "say", spy)
+    monkeypatch.setattr(Narrator, "choose", spy)
     pc = load_character("espen")
     ctype = conflict_type("combat")
     for seed in range(30):

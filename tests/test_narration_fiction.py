@@ -1337,3 +1337,22 @@ def test_the_story_does_not_say_again_the_fear_the_screen_just_showed(templates)
                 repeats = [line for line in lines if "way out" in line]
                 assert not repeats, (seed, e.get("round"), said, repeats)
     assert shown >= 15
+
+
+def test_a_blow_told_as_the_end_of_someone_is_not_followed_by_another_telling_of_it(templates):
+    """Kaldskard (seed 3): 'That is more than the third barrow-wight can take.', the screen's 'The third
+    barrow-wight is out of the conflict.', then 'The race is over for the third barrow-wight.': three tellings of one
+    fall. Where the round's line for the blow is one written for the blow that ends it ([blow:final]), the out line
+    is not told; where it is not, the out line still tells the fall."""
+    finals = outs = 0
+    for ctype in ("combat", "foot_chase", "social"):
+        for seed in range(30):
+            narrator, _ = told(templates, fight(ctype, seed, stubborn=True), seed)
+            ended = {(rnd, target.id) for rnd, _event, t, _actor, target in narrator.picks
+                     if target is not None and t.filters.get("blow") == frozenset({"final"})}
+            finals += len(ended)
+            for rnd, event, _t, actor, _target in narrator.picks:
+                if event in ("out", "obstacle_out"):
+                    outs += 1
+                    assert (rnd, actor.id) not in ended, (ctype, seed, rnd, actor.id)
+    assert finals >= 10 and outs >= 10

@@ -831,7 +831,7 @@ class Narrator:
             facts["last"] = "edge"  # before this win is recorded: a second Clever edge in a row
         elif _last(winner) == "lost" and len(winner.results) >= 2 and winner.results[-2] == "lost":
             facts["last"] = "turn"  # lost the two before: the tide turns
-        lines = [self.say(cast, event, winner, loser, variants=[lens], facts=facts)]
+        lines = [self._blow_line(cast, event, winner, loser, variants=[lens], facts=facts)]
         chance = self._round_chance(cast, winner, loser)
         # a Luck flip told for the winner this round already said it should have failed: "It should have fallen
         # flat. Somehow it did not." after "Luck turns for Birk at the last second" tells the same thing twice
@@ -878,8 +878,8 @@ class Narrator:
         # a blow to CHA or POW in a fight is to composure or nerve, not flesh: told by the lines for any conflict,
         # which name the Pool, not by a blade biting deep (so are its clues, and the out or comae it leads to)
         aside = GENERIC if hurt.struck_aside else None
-        lines.append(self.say(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
-                              facts={"blow": _severity(d, bool(ends))}, ctype=aside))
+        lines.append(self._blow_line(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
+                                     facts={"blow": _severity(d, bool(ends))}, ctype=aside))
         if after <= 0:
             return lines  # out, push or comae follows
         if hurt.obstacle:
@@ -924,10 +924,24 @@ class Narrator:
         actor.pushing = True
         return [self.say(cast, "push", actor, cast.opponent(actor), ctype=GENERIC if actor.struck_aside else None)]
 
+    def _blow_line(self, cast: Cast, event: str, actor: Person, target: Person | None, **kwargs: Any) -> str | None:
+        """:meth:`say` for a line that tells a blow to ``target``; one written for the blow that ends it
+        (``[blow:final]``: "That is more than the wight can take") marks it finished this round."""
+        template, values = self.choose(cast, event, actor, target, **kwargs)
+        if template is None:
+            return None
+        if target is not None and template.filters.get("blow") == _FINAL:
+            target.finished = cast.round
+        return self.render(template, values, actor, target)
+
     def _on_out(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
+        """Someone is out. Where a line of this round already told the blow that finished it, the screen's "is out
+        of the conflict" follows that line, and a third telling ("The race is over for the wight") is not added."""
         actor = cast.person(d["actor"])
         actor.active = False
         cast.decided = _decided(d, cast)
+        if actor.finished == cast.round:
+            return []
         return [self.say(cast, "obstacle_out" if actor.obstacle else "out", actor, cast.opponent(actor),
                          ctype=GENERIC if actor.struck_aside else None)]
 
@@ -1068,6 +1082,8 @@ def _conflict_pool(pool: str | None, cast: Cast) -> bool:
 
 #: The Pool clue each condition calls for (1: wavering, 2: breaking), told the first time it is reached.
 _CLUE_LEVEL: Mapping[str, int] = {"wavering": 1, "breaking": 2}
+#: The filter of a line written only for the blow that ends it.
+_FINAL = frozenset({"final"})
 
 
 def _severity(blow: Mapping[str, Any], ends: bool = False) -> str:
