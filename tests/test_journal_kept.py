@@ -81,8 +81,10 @@ def in_order(text: str, pieces: list[list[str]]) -> None:
 def expected_pieces(events: list[dict]) -> list[list[str]]:
     """What each note, roll, conflict, oracle answer and ending must leave in the journal, from its event."""
     pieces: list[list[str]] = []
+    rolled = 0  # the rounds of the conflict under way that were rolled (a round's result told)
     for e in events:
         k = e["kind"]
+        rolled = 0 if k == "conflict_start" else rolled + (k == "round_result")
         if k == "note":
             pieces.append(["Note:", e["text"].replace("#", "\\#")])
         elif k in ("skill_roll", "roll") and e.get("roll") is not None:
@@ -94,7 +96,7 @@ def expected_pieces(events: list[dict]) -> list[list[str]]:
                            f"{two_digits(e['opponent_roll'])} against {e['opponent_target']}", *mods])
         elif k == "conflict_end":
             lost = [f"{who} {n}" for who, n in e["pool_lost"].items() if n]
-            pieces.append([f"after {e['rounds']} rounds", d.OUTCOME_WORDS[e["outcome"]], *lost])
+            pieces.append([f"after {rolled} rounds", d.OUTCOME_WORDS[e["outcome"]], *lost])
         elif k == "oracle":
             pieces.append(["Oracle", e["question"], f"{two_digits(e['roll'])}", e["answer"]])
         elif k == "ending":
@@ -349,3 +351,15 @@ def test_the_luck_line_names_a_party_member_only_in_a_party():
     # the name shown is one the lookup (first name that starts so) finds that PC by
     assert luck_find(["Signe Falk", "Sig Berg"]).endswith("luck sig berg find rope)")
     assert luck_find(["Espen Lind", "Espen Moe"]).endswith("luck espen moe find rope)")
+
+
+def test_a_conflict_given_up_at_its_declarations_counts_the_rounds_rolled(finished):
+    """A new player's recap: 'Social conflict against Ingrid Solberg: the opponent gave up after 3 rounds', of two
+    rounds rolled (she gave up at the third round's declarations, which the conflict counts as its third). The
+    journal counts the rounds whose result was told: here Signe gives up at the fourth round's declarations."""
+    folder, events = finished
+    end = next(e for e in events if e["kind"] == "conflict_end")
+    rolled = sum(e["kind"] == "round_result" for e in events[:events.index(end)])
+    assert end["outcome"] == "opponent_surrendered" and (end["rounds"], rolled) == (4, 3)
+    text = (folder / "saves" / "tutorial.md").read_text(encoding="utf-8")
+    assert "over after 3 rounds, the opponent gave up" in text and "after 4 rounds" not in text

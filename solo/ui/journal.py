@@ -117,6 +117,10 @@ class Journal:
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
         self.sides: dict[str, list[str]] = {}
+        # its rounds rolled so far: one that ended as someone gave up or ran at its declarations was never rolled
+        # (the conflict's own count, which starts a round at its declarations, said "gave up after 3 rounds" of a
+        # surrender before the third round's dice)
+        self.rounds_rolled = 0
         # what happened, plain text for ``recap``: (header, entries, True) per visit to a scene, its entries
         # in the order they happened (what came of its rolls, conflicts and choices, the notes, the oracle's
         # answers); (a line, [], False) for the end
@@ -328,7 +332,7 @@ class Journal:
         pool = self.conflict_pool
         cost = (f" {pool} lost: " + ", ".join(f"{who} {n}" for who, n in lost) + ".") if lost else \
             f" No {pool} lost."
-        return f"{head}: over{_rounds(e)}, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}.{cost}"
+        return f"{head}: over{_rounds(self.rounds_rolled)}, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}.{cost}"
 
     def _remember(self, e: Event) -> None:
         """Keep what ``recap`` shows: scenes, and what came of each roll, conflict and choice in them."""
@@ -340,7 +344,7 @@ class Journal:
                 header += f" (expected: {expected if len(expected) <= EXPECTED_SHOWN else _cut(expected)})"
             self.happened.append((header, [], True))
         elif k == "conflict_start":
-            self.sides = {}
+            self.sides, self.rounds_rolled = {}, 0
             for p in e["participants"]:
                 self.sides.setdefault(p["side"], []).append(p["name"])
             self.conflict_type = str(e.get("type_name") or "The conflict")
@@ -357,10 +361,12 @@ class Journal:
             self._rolled = None
         elif k == "opposed_outcome":
             self._outcome(d.opposed_outcome(e).rstrip("."))
+        elif k == "round_result":
+            self.rounds_rolled += 1
         elif k == "conflict_end":
             them = ", ".join(self.sides.get("b", []))
             what = f"{self.conflict_type}{f' against {them}' if them else ''}"
-            self._outcome(f"{what}: {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}{_rounds(e)}")
+            self._outcome(f"{what}: {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}{_rounds(self.rounds_rolled)}")
         elif k == "no_contest":
             self._outcome(f"no contest, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}")
         elif k == "item":
@@ -403,7 +409,6 @@ def _cut(text: str) -> str:
     return cut.rstrip(" ,;:.") + "\u2026"
 
 
-def _rounds(e: Event) -> str:
-    """" after 4 rounds", from a conflict's end (nothing if it never got to a round)."""
-    rounds = e.get("rounds")
-    return f" after {rounds} round{'s' if rounds != 1 else ''}" if isinstance(rounds, int) and rounds else ""
+def _rounds(rolled: int) -> str:
+    """" after 4 rounds", the rounds a conflict rolled (nothing if it never got to a roll)."""
+    return f" after {rolled} round{'s' if rolled != 1 else ''}" if rolled else ""
