@@ -726,3 +726,17 @@ def test_whom_the_winner_goes_after_is_asked_in_the_conflicts_words():
         Conflict(ctype, [a, *foes], random.Random(2), round_limit=6).run()
     assert asked == {"combat": "Whom do you strike?", "social": "Whom do you press?",
                      "foot_chase": "Whom do you go after?"}
+
+
+def test_the_end_of_a_conflict_is_said_to_the_players_for_every_outcome():
+    """'The conflict is over: won.' and '… the opponent gave up.' read like a log (a new player's run): every outcome
+    is said to the party whose outcome it is ('you won', 'the other side gave up'), in a sentence."""
+    from solo.rules.outcomes import OUTCOMES
+    from solo.ui.describe import OUTCOME_WORDS, conflict_outcome
+
+    said = {outcome: conflict_outcome(outcome) for outcome in OUTCOMES}
+    for outcome, line in said.items():
+        told = line.removeprefix("The conflict is over: ").removesuffix(".")
+        assert told != OUTCOME_WORDS[outcome] and told.split()[0] in ("you", "the", "a"), line
+    assert len(set(said.values())) == len(OUTCOMES)
+    assert said["won"] == "The conflict is over: you won."

@@ -254,7 +254,7 @@ def toll_fight(kaldskard, tmp_path_factory):
     folder = tmp_path_factory.mktemp("toll")
     code, screen, journal = run_play(dataclasses.replace(kaldskard, start="toll"), TOLL_ANSWERS, folder,
                                      seed=TOLL_SEED, width=100, party=_party(3), advise=False)
-    assert code == 0 and "The conflict is over: won." in screen
+    assert code == 0 and "The conflict is over: you won." in screen
     return screen, journal
 
 

@@ -128,7 +128,7 @@ def test_a_spent_common_npc_does_not_come_back_to_fight(tmp_path):
     for e in events:
         journal.render(e)
     assert "Knut Dahl is spent (BODY 0) and takes no part." in journal.text()
-    assert "No contest: nobody on the other side can take part. The conflict is over: won." in journal.text()
+    assert "No contest: nobody on the other side can take part. The conflict is over: you won." in journal.text()
 
 
 @pytest.mark.parametrize("answer", ["push", OUT])

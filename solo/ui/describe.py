@@ -272,8 +272,17 @@ def ending_said(title: str, outcome: str) -> str:
     return f"{title} ({words})" if words else title
 
 
+#: A conflict's end as the players are told it: its outcome is the party's (side a's), so it is said to them.
+OUTCOME_TOLD = {
+    "won": "you won", "lost": "you lost", "fled": "you got away", "surrendered": "you gave up",
+    "opponent_fled": "the other side got away", "opponent_surrendered": "the other side gave up",
+    "comae": "you fell into comae", "stalemate": "a stalemate, and nobody won",
+}
+
+
 def conflict_outcome(outcome: str) -> str:
-    return f"The conflict is over: {OUTCOME_WORDS.get(outcome, outcome)}."
+    """"The conflict is over: you won." (a bare "The conflict is over: won." read like a log)."""
+    return f"The conflict is over: {OUTCOME_TOLD.get(outcome, OUTCOME_WORDS.get(outcome, outcome))}."
 
 
 def pushes_on(value: int | None) -> str:
