@@ -274,3 +274,40 @@ def _line(text):
 
     pieces, slots, _ = parse_template(text)
     return Template(text, pieces, slots)
+
+
+@pytest.mark.parametrize("lens", ("aggressive", "clever", "covert", "flamboyant", "quick"))
+def test_a_search_of_five_rounds_in_one_manner_never_reads_the_same_move_twice(lens):
+    """'Espen makes a bold leap, all sharp eyes and no method.' in rounds 1 and 5 of Vellan's registry (a new
+    player's run, five rounds, Flamboyant throughout): a library's lists for these Lenses were four lines. Each is
+    now longer than the registry's five rounds, so a searcher who keeps to one way of working reads each move once."""
+    import random
+
+    from solo.characters import load_character
+    from solo.events import EventLog
+    from solo.minds.bots import LensKeeper
+    from solo.narration import Narrator, load_templates, narrate_events, narration_rng
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.participants import from_character, obstacle
+
+    class Moves(Narrator):
+        def choose(self, cast, event, *args, **kw):
+            template, values = super().choose(cast, event, *args, **kw)
+            if template is not None and event == "declare":
+                self.moves.append(template.text)
+            return template, values
+
+    ctype, templates = conflict_type("library"), load_templates()
+    declared = 0
+    for seed in range(20):
+        searcher = from_character(load_character("espen"), "a", ctype, decider=LensKeeper(lens))
+        log = EventLog()
+        Conflict(ctype, [searcher, obstacle("The registry", "hard")], random.Random(seed), sink=log,
+                 round_limit=5).run()
+        narrator = Moves(templates, narration_rng(seed))
+        narrator.moves = []
+        narrate_events(log.events, narrator)
+        declared += len(narrator.moves)
+        assert not [t for t, n in Counter(narrator.moves).items() if n > 1], (lens, seed, narrator.moves)
+    assert declared >= 20 * 3
