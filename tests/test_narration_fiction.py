@@ -1356,3 +1356,36 @@ def test_a_blow_told_as_the_end_of_someone_is_not_followed_by_another_telling_of
                     outs += 1
                     assert (rnd, actor.id) not in ended, (ctype, seed, rnd, actor.id)
     assert finals >= 10 and outs >= 10
+
+
+def test_where_the_adventure_tells_the_end_the_fall_that_decides_it_is_not_told_too(templates):
+    """Kaldskard's lock: 'With a satisfying clunk, the old lock gives way.' then the branch's own 'The last lever
+    gives with a click…'; its door fight: 'The second barrow-wight falls, and this time it stays down.' then 'The
+    last of them falls across the threshold…' (a new player's run). Where the outcome's branch has text of its own
+    (the frame's ``told``), the out that decides the conflict is not told: the screen says who is out, the author
+    how. An out that does not decide it, or a branch without text, is told as before."""
+    from solo.events import Event
+
+    def with_told(events, told):
+        return tuple(Event(e.kind, {**e.data, "frame": {**e.get("frame", {}), "told": told}})
+                     if e.kind == "conflict_start" else e for e in events)
+
+    decided = undecided = 0
+    for ctype in ("lockpicking", "combat"):
+        for seed in range(50):
+            events = fight(ctype, seed, stubborn=True, pcs=("Espen Lind", "Signe Vik"),
+                           allies=() if ctype == "lockpicking" else (_npc("Arne"),))
+            ends = [e for e in events if e.kind == "out"]
+            if not ends or events[-1]["outcome"] != "won":
+                continue
+            plain, _ = told(templates, events, seed)
+            authored, _ = told(templates, with_told(events, ["won"]), seed)
+            last = ends[-1]["actor"]
+            said_plain = [(rnd, a.id) for rnd, ev, _t, a, _ in plain.picks if ev in ("out", "obstacle_out")]
+            said_authored = [(rnd, a.id) for rnd, ev, _t, a, _ in authored.picks if ev in ("out", "obstacle_out")]
+            assert last not in {who for _, who in said_authored}, (ctype, seed)
+            decided += any(who == last for _, who in said_plain)
+            earlier = [who for _, who in said_plain if who != last]
+            assert [who for _, who in said_authored if who != last] == earlier, (ctype, seed)  # still told
+            undecided += len(earlier)
+    assert decided >= 10 and undecided >= 3

@@ -940,7 +940,7 @@ class Narrator:
         actor = cast.person(d["actor"])
         actor.active = False
         cast.decided = _decided(d, cast)
-        if actor.finished == cast.round:
+        if actor.finished == cast.round or _author_tells(cast, actor, "out"):
             return []
         return [self.say(cast, "obstacle_out" if actor.obstacle else "out", actor, cast.opponent(actor),
                          ctype=GENERIC if actor.struck_aside else None)]
@@ -949,6 +949,8 @@ class Narrator:
         actor = cast.person(d["actor"])
         actor.active = False
         cast.decided = _decided(d, cast)
+        if _author_tells(cast, actor, "comae"):
+            return []
         return [self.say(cast, "comae", actor, cast.opponent(actor), ctype=GENERIC if actor.struck_aside else None)]
 
     def _on_exit_answer(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -1104,6 +1106,17 @@ _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight"
 def _count(n: int, *, more: bool = True) -> str:
     """A run of rounds in words: "one more round", "three more rounds" (``more``: False, "three rounds")."""
     return f"{_NUMBERS[n] if 0 <= n < len(_NUMBERS) else n}{' more' if more else ''} round{'' if n == 1 else 's'}"
+
+
+def _author_tells(cast: Cast, person: Person, how: str) -> bool:
+    """Whether ``person``'s going out (``how``: "out" or "comae") decides the conflict with an outcome whose branch
+    tells the end in the adventure's own words (the frame's ``told``): "With a satisfying clunk, the old lock gives
+    way." before "The last lever gives with a click…" told the lock opening twice. The screen still says who is
+    out; the author's text tells how."""
+    if not cast.decided:
+        return False
+    outcome = ("comae" if how == "comae" else "lost") if person.side == "a" else "won"
+    return outcome in (cast.frame.get("told") or ())
 
 
 def _decided(d: Mapping[str, Any], cast: Cast) -> bool:

@@ -158,6 +158,8 @@ def conflict_frame(ctype: ConflictType, participants: Sequence[Participant], *, 
                      for side in ("a", "b")}
     if given.get("closing"):  # the adventure's last word per outcome: its own closing line, or "" for none
         frame["closing"] = {str(k): str(v) for k, v in given["closing"].items()}
+    if given.get("told"):  # the outcomes whose end the adventure tells in its own words
+        frame["told"] = [str(outcome) for outcome in given["told"]]
     return frame
 
 

@@ -386,7 +386,8 @@ class Conflict(ActionVerb):
                                     rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"),
                                     vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")),
                                     pursuer=PURSUERS[self.arg(spec, "pursuer")], heard=self.arg(spec, "heard"),
-                                    closing=closing_lines(action, self.arg(spec, "closing")))
+                                    closing=closing_lines(action, self.arg(spec, "closing")),
+                                    ends_told=told_outcomes(action))
         return action.branch(outcome)
 
     def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
@@ -407,9 +408,15 @@ def closing_lines(action: Action, given: Mapping[str, str] | None) -> dict[str, 
     """The narration's closing per outcome, where the adventure has the last word: the author's own line
     (``closing = { won = "…" }``, ``""`` for none), and none after an outcome whose branch tells what
     happens in the author's words (a fled watchman who "decides it was a cat" is not also said to fetch help)."""
-    closing = {outcome: "" for outcome in OUTCOMES if (b := action.branch(outcome)) is not None and b.text}
+    closing = dict.fromkeys(told_outcomes(action), "")
     closing.update(given or {})
     return closing
+
+
+def told_outcomes(action: Action) -> list[str]:
+    """The outcomes whose branch tells the end in its own text ("The last lever gives with a click"): there the
+    narration tells neither a closing nor the fall or giving way that decides the conflict."""
+    return [outcome for outcome in OUTCOMES if (b := action.branch(outcome)) is not None and b.text]
 
 
 def obstacle_of(spec: dict) -> Participant | None:
