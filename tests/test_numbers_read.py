@@ -62,3 +62,22 @@ def test_luck_that_takes_a_blow_to_one_is_said_once():
     assert "(best of 3 and 4, +1 gear)" in d.damage({**blow, "reduced": False, "amount": 5}, {})
     # two dice alike: said once, not as a choice between them
     assert "(3 on both dice, +1 gear)" in d.damage({**blow, "reduced": False, "amount": 4, "second": 3}, {})
+
+
+def test_a_combined_pool_says_it_is_an_average_on_the_table_and_in_the_journal():
+    """'BODY/POW … Sigrid 13/13' on a sneak's table, beside a sheet with BODY 16 and POW 10 (a new player's run): a
+    person's Pool in a conflict on two Pools is their average (docs/rules.md §4), and says so; an obstacle's Pool is
+    its own size, and a conflict on one Pool is named as before."""
+    people = [{"id": "sigrid", "name": "Sigrid", "side": "a", "pool": 13, "pool_max": 13, "target": 45,
+               "obstacle": False, "pc": True},
+              {"id": "field", "name": "the barrow-field", "side": "b", "pool": 5, "pool_max": 5, "target": 30,
+               "obstacle": True, "pc": False}]
+    start = Event("conflict_start", {"type": "sneaking", "type_name": "Sneaking", "pool_name": "BODY/POW",
+                                     "participants": people, "round_limit": 6})
+    screen = _screen(start)
+    assert "BODY/POW average" in screen
+    journal = Journal()
+    journal.render(start)
+    assert "Sigrid (45 %, BODY/POW average 13)" in journal.text()
+    assert "the barrow-field (30 %, BODY/POW 5)" in journal.text()
+    assert d.pool_heading("BODY") == "BODY" and d.pool_heading("CHA", obstacle=True) == "CHA"

@@ -280,6 +280,13 @@ OUTCOME_TOLD = {
 }
 
 
+def pool_heading(pool_name: str, *, obstacle: bool = False) -> str:
+    """A conflict Pool's name where its value is shown: a person's combined Pool says it is the average
+    ("BODY/POW average 13"), where "BODY/POW 13/13" read as a BODY of 13 and a POW of 13 beside a sheet saying 16
+    and 10. An obstacle's Pool is its own size, the average of nothing."""
+    return f"{pool_name} average" if "/" in pool_name and not obstacle else pool_name
+
+
 def conflict_outcome(outcome: str) -> str:
     """"The conflict is over: you won." (a bare "The conflict is over: won." read like a log)."""
     return f"The conflict is over: {OUTCOME_TOLD.get(outcome, OUTCOME_WORDS.get(outcome, outcome))}."

@@ -234,7 +234,8 @@ class Journal:
             for p in e["participants"]:
                 blow = f", {p.get('strikes_with') or 'damage'} {p['damage']}" if p.get("damage") else ""
                 chance = d.percent_of(p["target"])
-                sides[p["side"]].append(f"{p['name']} ({chance}, {e['pool_name']} {p['pool']}{blow})")
+                pool = d.pool_heading(e["pool_name"], obstacle=bool(p.get("obstacle")))
+                sides[p["side"]].append(f"{p['name']} ({chance}, {pool} {p['pool']}{blow})")
             self._para(f"### {inline(e['type_name'])}: {inline(', '.join(sides['a']))} against "
                        f"{inline(', '.join(sides['b']))}")
         elif k == "round_start":

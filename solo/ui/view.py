@@ -273,7 +273,7 @@ class TerminalView:
         table.add_column("side")
         table.add_column("who", style="bold")
         table.add_column("skill", justify="right")
-        table.add_column(plain(e["pool_name"]))
+        table.add_column(plain(d.pool_heading(e["pool_name"])))
         table.add_column("blow")
         table.add_column("gear", style="dim")
         for p in e["participants"]:
