@@ -66,8 +66,8 @@ def test_luck_that_takes_a_blow_to_one_is_said_once():
 
 def test_a_combined_pool_says_it_is_an_average_on_the_table_and_in_the_journal():
     """'BODY/POW … Sigrid 13/13' on a sneak's table, beside a sheet with BODY 16 and POW 10 (a new player's run): a
-    person's Pool in a conflict on two Pools is their average (docs/rules.md §4), and says so; an obstacle's Pool is
-    its own size, and a conflict on one Pool is named as before."""
+    person's Pool in a conflict on two Pools is their average (docs/rules.md §5.3, "Combined Pools"), and says so;
+    an obstacle's Pool is its own size, and a conflict on one Pool is named as before."""
     people = [{"id": "sigrid", "name": "Sigrid", "side": "a", "pool": 13, "pool_max": 13, "target": 45,
                "obstacle": False, "pc": True},
               {"id": "field", "name": "the barrow-field", "side": "b", "pool": 5, "pool_max": 5, "target": 30,
