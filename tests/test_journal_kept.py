@@ -65,13 +65,12 @@ def parse_front_matter(text: str) -> dict:
 
 
 def in_order(text: str, pieces: list[list[str]]) -> None:
-    """Each group of pieces is found on one line, in any case ("rolled 13. Yes: …" says the answer "yes"), and the
-    lines come in the order of the groups."""
-    lines = text.lower().splitlines()
+    """Each group of pieces is found on one line, and the lines come in the order of the groups."""
+    lines = text.splitlines()
     at = 0
     for group in pieces:
         for i in range(at, len(lines)):
-            if all(p.lower() in lines[i] for p in group):
+            if all(p in lines[i] for p in group):
                 at = i + 1
                 break
         else:
@@ -96,9 +95,12 @@ def expected_pieces(events: list[dict]) -> list[list[str]]:
                            f"{two_digits(e['opponent_roll'])} against {e['opponent_target']}", *mods])
         elif k == "conflict_end":
             lost = [f"{who} {n}" for who, n in e["pool_lost"].items() if n]
-            pieces.append([f"after {rolled} rounds", d.OUTCOME_WORDS[e["outcome"]], *lost])
+            said = f"after {rolled} round{'s' if rolled != 1 else ''}" if rolled else "over,"  # none rolled: no count
+            pieces.append([said, d.OUTCOME_WORDS[e["outcome"]], *lost])
         elif k == "oracle":
-            pieces.append(["Oracle", e["question"], f"{two_digits(e['roll'])}", e["answer"]])
+            # a reading that opens with its answer says it ("rolled 13. Yes: …"); the line holds the reading either way
+            reading = (e.get("reading") or {}).get("text")
+            pieces.append(["Oracle", e["question"], f"{two_digits(e['roll'])}", reading or e["answer"]])
         elif k == "ending":
             pieces.append(["The end", e["title"], e["outcome"]])
     return pieces

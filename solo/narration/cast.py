@@ -81,7 +81,8 @@ class Person:
     edges: int = 0  # Clever wins in a row
     signalled: bool = False  # its body language said it would rather run (a fearful clue)
     afraid: int = -1  # the last round its fear was shown: a fearful Pool clue, or its nerve failing (npc_morale)
-    finished: int = -1  # the last round a line told the blow that ended it ([blow:final]): its going out is told
+    finished: int = -1  # the last round a line told the blow that ended it ([blow:final]): no out or comae line then
+    fell: str = ""  # how it left the conflict, if it went down: out or comae (the conflict's outcome reads it)
     offered: bool = False  # it begged or bargained and the fight went on
     steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
     #: the people a side's stand-in (:meth:`Cast.group`) names together: what they carry is theirs, not its own

@@ -31,7 +31,7 @@ from ..events import Event
 from ..rules.character import pronoun_forms
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
-from ..rules.outcomes import ACTIVE, COMAE, FLED, OUT, SURRENDERED
+from ..rules.outcomes import ACTIVE, COMAE, FLED, LOST, OUT, SURRENDERED, WON
 from .cast import Cast, Person
 from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates, phrases_of
@@ -364,7 +364,7 @@ class Narrator:
         if self._pending_blow is not None:  # the blow that emptied a Pool, told now that we know what followed
             blow, self._pending_blow = self._pending_blow, None
             ends = kind in ("out", "comae") and data.get("actor") == blow.get("target")
-            held += self._on_damage(blow, cast, ends=ends)
+            held += self._on_damage(blow, cast, ends=ends, how=kind)
         holds = kind in _BEAT_EVENTS
         if kind in ("exit_offer", "exit") and data.get("actor") in cast.persons and not self._told_exchange:
             leaving = cast.persons[data["actor"]]
@@ -622,8 +622,10 @@ class Narrator:
         return []
 
     def _screen_said(self, clue: object) -> None:
-        """A clue the screen and the journal show in bold (solo.ui.describe.clue) is said in this round as much as
-        a line the narrator told: its phrases join the round's, which a line told after it does not echo."""
+        """A clue the screen and the journal show on a line of its own (solo.ui.describe.clue) is said in this round
+        as much as a line the narrator told: its phrases join the round's, which a line told after it does not
+        echo. (A nerve that breaks shows its break's clue, not the morale one; counting both holds back a little
+        more, never less.)"""
         if isinstance(clue, str) and clue:
             self._round_phrases |= phrases_of(clue)
 
@@ -840,9 +842,12 @@ class Narrator:
         self._record(cast, winner, lens)
         return lines
 
-    def _on_damage(self, d: Mapping[str, Any], cast: Cast, ends: bool | None = None) -> list[str | None]:
+    def _on_damage(self, d: Mapping[str, Any], cast: Cast, ends: bool | None = None,
+                   how: str = "out") -> list[str | None]:
         """A blow, told with the round's outcome. One that empties a Pool waits for the next event: it is the
-        final blow only if that side is out (or in comae) now, not while it pushes on or spends Luck."""
+        final blow only if that side is out (or in comae: ``how``) now, not while it pushes on or spends Luck.
+        A final blow that decides the conflict where the adventure tells the end in its own words is told as a
+        heavy one: "Every pin falls into line at once" would tell the lock opening before the author does."""
         cast.person(d["target"]).struck_aside = not _conflict_pool(d.get("pool"), cast)
         if ends is None and int(d.get("after", 0)) <= 0:
             if not self._may_end(d, cast):
@@ -856,17 +861,19 @@ class Narrator:
         hurt = cast.person(d["target"])
         hurt.struck_by = dealer.id
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
+        last = not any(p.active and p.side == hurt.side and p is not hurt for p in cast.persons.values())
+        final = bool(ends) and not _author_tells(cast, hurt, how, deciding=last)
         self._tell_late_fumbles(cast, hurt.id)  # a log without strike_target: the blow says whom it went to
         lines = self._exchange(cast)
         if self._outcome is not None and self._outcome[0] == dealer.id:
-            lines += self._tell_outcome(cast, d, bool(ends)) + self._after
+            lines += self._tell_outcome(cast, d, final) + self._after
             self._after = []
         amount, after = int(d.get("amount", 0)), int(d.get("after", 0))
         maximum = max(1, int(d.get("maximum") or hurt.pool_max or 1))
         pool = d.get("pool")
         if _conflict_pool(pool, cast):  # a Covert blow to POW leaves the conflict Pool, and its state, as they were
             hurt.pool, hurt.pool_max = after, maximum
-        severity = _severity(d, bool(ends))
+        severity = _severity(d, final)
         if severity == "final":
             severity = "heavy"  # the blow that ends it is told as a heavy one, whatever its size
         if hurt.obstacle:
@@ -879,7 +886,7 @@ class Narrator:
         # which name the Pool, not by a blade biting deep (so are its clues, and the out or comae it leads to)
         aside = GENERIC if hurt.struck_aside else None
         lines.append(self._blow_line(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
-                                     facts={"blow": _severity(d, bool(ends))}, ctype=aside))
+                                     facts={"blow": _severity(d, final)}, ctype=aside))
         if after <= 0:
             return lines  # out, push or comae follows
         if hurt.obstacle:
@@ -938,18 +945,18 @@ class Narrator:
         """Someone is out. Where a line of this round already told the blow that finished it, the screen's "is out
         of the conflict" follows that line, and a third telling ("The race is over for the wight") is not added."""
         actor = cast.person(d["actor"])
-        actor.active = False
+        actor.active, actor.fell = False, OUT
         cast.decided = _decided(d, cast)
-        if actor.finished == cast.round or _author_tells(cast, actor, "out"):
+        if actor.finished == cast.round or _author_tells(cast, actor, OUT):
             return []
         return [self.say(cast, "obstacle_out" if actor.obstacle else "out", actor, cast.opponent(actor),
                          ctype=GENERIC if actor.struck_aside else None)]
 
     def _on_comae(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
-        actor.active = False
+        actor.active, actor.fell = False, COMAE
         cast.decided = _decided(d, cast)
-        if _author_tells(cast, actor, "comae"):
+        if actor.finished == cast.round or _author_tells(cast, actor, COMAE):
             return []
         return [self.say(cast, "comae", actor, cast.opponent(actor), ctype=GENERIC if actor.struck_aside else None)]
 
@@ -1108,14 +1115,21 @@ def _count(n: int, *, more: bool = True) -> str:
     return f"{_NUMBERS[n] if 0 <= n < len(_NUMBERS) else n}{' more' if more else ''} round{'' if n == 1 else 's'}"
 
 
-def _author_tells(cast: Cast, person: Person, how: str) -> bool:
-    """Whether ``person``'s going out (``how``: "out" or "comae") decides the conflict with an outcome whose branch
-    tells the end in the adventure's own words (the frame's ``told``): "With a satisfying clunk, the old lock gives
-    way." before "The last lever gives with a click…" told the lock opening twice. The screen still says who is
-    out; the author's text tells how."""
-    if not cast.decided:
+def _author_tells(cast: Cast, person: Person, how: str, *, deciding: bool | None = None) -> bool:
+    """Whether ``person``'s going out (``how``: out or comae) decides the conflict (``deciding``; by default, the
+    cast's word that it is decided) with an outcome whose branch tells the end in the adventure's own words (the
+    frame's ``told``): "With a satisfying clunk, the old lock gives way." before "The last lever gives with a
+    click…" told the lock opening twice. The screen still says who is out; the author's text tells how.
+
+    The outcome is worked out as the conflict works it out (``Conflict._outcome``): the other side's fall is a win;
+    the party's last fall is comae only if every one of it is in comae, else a loss."""
+    if not (cast.decided if deciding is None else deciding):
         return False
-    outcome = ("comae" if how == "comae" else "lost") if person.side == "a" else "won"
+    if person.side != "a":
+        outcome = WON
+    else:
+        party = [p for p in cast.persons.values() if p.side == "a" and p is not person]
+        outcome = COMAE if how == COMAE and all(p.fell == COMAE for p in party) else LOST
     return outcome in (cast.frame.get("told") or ())
 
 

@@ -274,8 +274,8 @@ def ending_said(title: str, outcome: str) -> str:
 
 #: A conflict's end as the players are told it: its outcome is the party's (side a's), so it is said to them.
 OUTCOME_TOLD = {
-    "won": "you won", "lost": "you lost", "fled": "you got away", "surrendered": "you gave up",
-    "opponent_fled": "the other side got away", "opponent_surrendered": "the other side gave up",
+    "won": "you won", "lost": "you lost", "fled": "you fled", "surrendered": "you gave up",
+    "opponent_fled": "the other side fled", "opponent_surrendered": "the other side gave up",
     "comae": "you fell into comae", "stalemate": "a stalemate, and nobody won",
 }
 
