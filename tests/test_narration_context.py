@@ -998,3 +998,27 @@ def test_one_who_answered_with_care_does_not_lose_their_temper_at_the_blow(bundl
     assert temper
     for t in temper:
         assert not Moment({"foe": "wary"}).admits(t.filters) and Moment({"foe": "bold"}).admits(t.filters), t.text
+
+
+def test_a_line_that_says_at_last_is_not_told_in_the_first_rounds():
+    """'Cato has found the way at last.' after one round of a tracking conflict (a new player's run): a line that
+    says an effort took long ('at last') is kept from the opening rounds, in the bundled lines and the adventures'."""
+    from conftest import templates_with_adventures
+
+    late = [t for templates in templates_with_adventures() for lines in templates.lines.values() for t in lines
+            if re.search(r"\bat last\b", t.text)]
+    assert len(late) >= 10
+    assert [t.text for t in late if Moment({"phase": "opening"}).admits(t.filters)] == []
+
+
+def test_a_timid_npc_does_not_lose_its_temper_in_an_argument():
+    """'Jonas loses his temper, and some dignity with it.' then 'Jonas starts hedging everything he says.' and
+    'Jonas hangs back, uncertain' (a new player's run, a Nervous and Shy Jonas): an argument's blow is not told
+    as a temper lost of one whose Code Block makes it timid."""
+    from conftest import templates_with_adventures
+
+    lines = [t for templates in templates_with_adventures() for lines in templates.lines.values() for t in lines
+             if "loses {target_their} temper" in t.text]
+    assert len(lines) >= 2
+    assert [t.text for t in lines if Moment({"foe_manner": "timid", "foe": "bold"}).admits(t.filters)] == []
+    assert all(Moment({"foe_manner": "fierce", "foe": "bold"}).admits(t.filters) for t in lines)
