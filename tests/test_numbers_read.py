@@ -81,3 +81,14 @@ def test_a_combined_pool_says_it_is_an_average_on_the_table_and_in_the_journal()
     assert "Sigrid (45 %, BODY/POW average 13)" in journal.text()
     assert "the barrow-field (30 %, BODY/POW 5)" in journal.text()
     assert d.pool_heading("BODY") == "BODY" and d.pool_heading("CHA", obstacle=True) == "CHA"
+
+
+def test_comae_is_said_with_what_it_means():
+    """'Espen Lind falls into comae.' read like a typo of 'coma' to a new player: the screen and the journal say
+    what it is, in the rules' words (out of the scenario)."""
+    comae = Event("comae", {"round": 3, "actor": "jonas"})
+    assert "Jonas Nygaard falls into comae, out of the scenario." in _screen(comae)
+    journal = Journal()
+    journal.names = {"jonas": "Jonas Nygaard"}
+    journal.render(comae)
+    assert "Jonas Nygaard falls into comae, out of the scenario." in journal.text()

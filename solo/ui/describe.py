@@ -287,6 +287,11 @@ def pool_heading(pool_name: str, *, obstacle: bool = False) -> str:
     return f"{pool_name} average" if "/" in pool_name and not obstacle else pool_name
 
 
+#: What comae is, said with it: "comae" read like a typo of "coma" to a new player (the rules' word, docs/rules.md
+#: §5.5: a Pool at its full negative value takes one out of the scenario).
+FALLS_INTO_COMAE = "falls into comae, out of the scenario"
+
+
 def conflict_outcome(outcome: str) -> str:
     """"The conflict is over: you won." (a bare "The conflict is over: won." read like a log)."""
     return f"The conflict is over: {OUTCOME_TOLD.get(outcome, OUTCOME_WORDS.get(outcome, outcome))}."

@@ -255,7 +255,7 @@ class Journal:
             who = d.upper_first(self.names.get(e["actor"], e["actor"]))  # it opens the sentence
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
                     "out": f"{who} is out of the conflict.",
-                    "comae": f"{who} falls into comae.",
+                    "comae": f"{who} {d.FALLS_INTO_COMAE}.",
                     "exit": f"{who} {'flees' if e.get('how') == 'fled' else 'gives up'}."}[k]
             self._item(inline(text))
         elif k == "exit_answer":

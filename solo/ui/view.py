@@ -391,7 +391,7 @@ class TerminalView:
         self._narrate(n)
 
     def _on_comae(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {self._opening(e['actor'])} falls into comae.", style="bold red"))
+        self.console.print(Text(f"  {self._opening(e['actor'])} {d.FALLS_INTO_COMAE}.", style="bold red"))
         self._narrate(n)
 
     def _on_exit(self, e: Event, n: list[str]) -> None:
