@@ -861,8 +861,9 @@ class Narrator:
         hurt = cast.person(d["target"])
         hurt.struck_by = dealer.id
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
-        last = not any(p.active and p.side == hurt.side and p is not hurt for p in cast.persons.values())
-        final = bool(ends) and not _author_tells(cast, hurt, how, deciding=last)
+        final = bool(ends) and not _author_tells(
+            cast, hurt, how, deciding=not any(p.active and p.side == hurt.side and p is not hurt
+                                              for p in cast.persons.values()))
         self._tell_late_fumbles(cast, hurt.id)  # a log without strike_target: the blow says whom it went to
         lines = self._exchange(cast)
         if self._outcome is not None and self._outcome[0] == dealer.id:

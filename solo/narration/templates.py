@@ -69,6 +69,7 @@ def phrases_of(text: str) -> frozenset[str]:
     runs.update(pair for pair in (" ".join(words[i:i + 2]) for i in range(len(words) - 1)) if pair in _SHORT_PHRASES)
     return frozenset(runs)
 
+
 # The personality entries of docs/rules.md §7.2 (both tables), as variant keys for NPC speech.
 _TRAITS = (
     "Reserved", "Shy", "Indifferent", "Nervous", "Stressed", "Aggressive", "Pushy", "Irritating", "Generous",
