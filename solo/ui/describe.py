@@ -512,7 +512,8 @@ def clue(e, names, pronouns) -> str:
 
 
 def scene_setup(e) -> str:
-    """How the oracle set up a scene: as expected, altered (and how), or interrupted (by what)."""
+    """How the oracle set up a scene: as expected, altered (and how), or interrupted (by what). An adventure's
+    scene is expected as it is written: "as you expected" there read as if the player had been asked."""
     kind = e.get("kind")
     if kind == "altered":
         alt = (e.get("alteration") or {}).get("text", "something has changed")
@@ -524,7 +525,7 @@ def scene_setup(e) -> str:
         words = pair(ev.get("meaning"))
         hint = f" (meaning: {words})" if words else ""
         return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev)}"
-    return "The scene begins as you expected."
+    return "The oracle leaves the scene as written." if e.get("written") else "The scene begins as you expected."
 
 
 def upper_first(text: str) -> str:

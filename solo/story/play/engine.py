@@ -297,7 +297,7 @@ class Game:
             if scene.npcs_listed:  # who is here: an event of its set-up names nobody else
                 oracle = oracle.among(present)
             setup = set_up_scene(self.rng, self.tables, oracle)
-            self.emit("scene_setup", **setup.to_dict())
+            self.emit("scene_setup", **setup.to_dict(), written=True)  # the expectation is the scene as written
         if previous != scene.id:
             between_scenes(self)  # NPCs that recover between scenes are fresh again
         for effect in scene.on_enter:
