@@ -453,3 +453,24 @@ def test_the_end_names_who_fell_on_the_way(tmp_path):
     assert "Espen Lind did not live to see it." in out.getvalue()
     assert describe.fallen_at_end(Event("ending", {"fallen": [["Signe Falk", "comae"]]})) == [
         "Signe Falk, in comae, is not there to see it."]
+
+
+def test_the_oracles_tension_is_told_as_the_oracles_and_not_the_scenes():
+    """Before: "The tension eases (4 of 9): …" printed at the end of the inn's night, just before the dead burst
+    through the door, read as the story contradicting itself. The track is the oracle's, and the line says so."""
+    from solo.events import EventLog
+    from solo.ui.view import TerminalView
+
+    log = EventLog()
+    game = Game(load_adventure(find_adventure("tutorial")), seed=1, decider=RandomDecider(random.Random(1)), sink=log)
+    game.play()
+    moves = [e for e in log.events if e.kind == "tension"]
+    assert {e["after"] > e["before"] for e in moves} == {True, False}  # this game moves it both ways
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=200, color_system=None))
+    for event in moves:
+        view.render(event)
+    lines = out.getvalue().splitlines()
+    assert lines == [f"  The oracle's tension {'rises' if e['after'] > e['before'] else 'falls'} to {e['after']} of 9: "
+                     f"its surprises come {'more' if e['after'] > e['before'] else 'less'} often." for e in moves]
+    assert "The tension" not in out.getvalue()

@@ -79,8 +79,15 @@ def test_tallies_add_up_whatever_the_split():
 
 # -- the report ---------------------------------------------------------------------------------
 def test_same_seed_same_report_for_one_and_two_processes():
+    import gc
+
     one = simulate(Options(str(TUTORIAL), 150, seed=11, policy="bold"), jobs=1)
+    gc.freeze()  # as the suite does once it has collected (tests/conftest.py)
+    frozen = gc.get_freeze_count()
     two = simulate(Options(str(TUTORIAL), 150, seed=11, policy="bold"), jobs=2)
+    # the workers' start freezes what is alive and thaws it after, but not what its caller froze: a worker of this
+    # suite that ran it walked half a million objects again at every full collection
+    assert gc.get_freeze_count() >= frozen > 0
     assert _stable(one) == _stable(two)
     other = simulate(Options(str(TUTORIAL), 150, seed=12, policy="bold"), jobs=1)
     assert _stable(other) != _stable(one)

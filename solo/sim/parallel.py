@@ -105,11 +105,15 @@ def run_all(options: Options, jobs: int, progress: Callable[[int, int], None] | 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     plain = options.to_dict()
-    gc.freeze()  # forked workers then share the parent's objects instead of copying them on collection
+    # forked workers then share the parent's objects instead of copying them on collection; what the caller had
+    # frozen already (the test suite freezes what it collected) stays frozen
+    frozen_before = gc.get_freeze_count()
+    gc.freeze()
     try:
         pool = ctx.Pool(min(jobs, len(pieces)))
     finally:
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
     with pool:
         if on_pool_ready:
             on_pool_ready()

@@ -450,6 +450,14 @@ def _stop(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else text + "."
 
 
+def tension_line(e) -> str:
+    """The oracle's tension moving, said as the oracle's and not the scene's: "The tension eases" printed just before
+    the dead burst through the door read as the story contradicting itself (a new player's run of Kaldskard)."""
+    rose = e["after"] > e["before"]
+    return (f"The oracle's tension {'rises' if rose else 'falls'} to {e['after']} of 9: its surprises come "
+            f"{'more' if rose else 'less'} often.")
+
+
 def list_weight(kind: str, e) -> str:
     """A thread or a name written on its list again: "Nora Dahl now counts ×2 on the list of NPCs."."""
     what = e.get("text") if kind == "threads" else e.get("name")

@@ -477,9 +477,7 @@ class TerminalView:
         self.console.print(plain(f"  A clue for your notes: {e['text']}", style="cyan"))
 
     def _on_tension(self, e: Event, n: list[str]) -> None:
-        word = "rises" if e["after"] > e["before"] else "eases"
-        self.console.print(Text(f"  The tension {word} ({e['after']} of 9): the oracle's surprises come "
-                                f"{'more' if word == 'rises' else 'less'} often.", style="dim"))
+        self.console.print(Text("  " + d.tension_line(e), style="dim"))
 
     def _on_thread(self, e: Event, n: list[str]) -> None:
         if e.get("opened") and e.get("weight", 1) > 1:
