@@ -412,6 +412,55 @@ def test_a_branch_with_its_own_text_silences_the_closing_and_check_rejects_bad_o
     assert result.exit_code != 0 and "closing.opponent_flown" in result.output and "day_two.toml:" in result.output
 
 
+def test_the_adventure_sets_or_silences_the_opening(templates):
+    """Kaldskard's dead burst into the hut at night, and the fight opened "The barrow-wights' side sees Sigrid's
+    party coming and braces": the drawn openers have the party come at the other side. Where the adventure gives
+    its own first line (``opening``), that is the first line, and no opener is drawn besides it."""
+    def first_lines(opening):
+        narrator = Recording(templates, random.Random(0))
+        events = _closing_events({})
+        if opening is not None:
+            events[0].data["frame"]["opening"] = opening
+        lines = narrator.narrate(events[0], Cast())
+        return lines, [event for _rnd, event, *_ in narrator.picks]
+
+    drawn, picked = first_lines(None)
+    assert len(drawn) == 1 and picked == ["start"]  # the narration's own opener
+    assert first_lines("They are in the doorway.") == (["They are in the doorway."], [])
+    assert first_lines("") == ([], [])
+
+
+def test_every_fight_that_comes_at_the_party_in_the_bundled_adventures_opens_in_the_authors_words(tmp_path):
+    """The fights that NPCs start (the dead out of their barrows and into the hut, the grave-lord, Knut in the
+    alley, the watchdog) open with the adventure's line; and ``solo check`` names a bad one by file and field."""
+    import shutil
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    comes_at_you = {("kaldskard", "barrows"): 2, ("kaldskard", "shieling_attack"): 1, ("kaldskard", "the_howe"): 2,
+                    ("vellan", "alley"): 1, ("vellan", "watchdog"): 1}
+    for (name, scene_id), fights in comes_at_you.items():
+        scene = load_adventure(find_adventure(name)).scenes[scene_id]
+        openings = [c.action.spec.get("opening") for c in scene.choices
+                    if c.action is not None and c.action.spec.get("type") == "combat"]
+        assert len(openings) == fights and all(openings), (name, scene_id, openings)
+    folder = tmp_path / "vellan"
+    shutil.copytree(Path(find_adventure("vellan")), folder)
+    night = folder / "night.toml"
+    text = night.read_text(encoding="utf-8")
+    line = next(row for row in text.splitlines() if row.startswith('opening = "He comes down the lane'))
+    for bad in ('"He comes for {pc}."', "3", '"' + "x" * 301 + '"'):
+        night.write_text(text.replace(line, f"opening = {bad}"), encoding="utf-8")
+        result = CliRunner().invoke(cli, ["check", str(folder)])
+        said = "night.toml:28: error[E002]: scenes.alley.choices[0].conflict.opening: expected "
+        assert result.exit_code != 0 and said in result.output, bad
+
+
 @pytest.mark.parametrize(("breaks_by", "said"), [("bargain", "bargain"), ("plea", "plea"), (None, "plea")])
 def test_an_npc_yields_in_the_voice_it_broke_in(templates, breaks_by, said):
     """Seen in a tmux run: "Signe Falk offers a deal to end it", then '"… Enough," Signe begs'. The words of a

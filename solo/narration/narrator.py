@@ -463,6 +463,9 @@ class Narrator:
         self._told_of, self._round_phrases = set(), set()
         self._fumble_told = False
         self._bearing_due = False
+        opening = cast.frame.get("opening")
+        if opening is not None:  # the adventure has the first word: its own line ("the door bursts in"), or none
+            return [opening or None]
         return [self.say(cast, "start", cast.group("a"), cast.group("b"))]  # a party is named as a party
 
     def _on_conflict_stakes(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:

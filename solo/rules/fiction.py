@@ -156,6 +156,8 @@ def conflict_frame(ctype: ConflictType, participants: Sequence[Participant], *, 
         frame["parts"] = parts
     frame["ends"] = {side: _ends(ctype, [p for p in participants if p.side == side], round_limit)
                      for side in ("a", "b")}
+    if given.get("opening") is not None:  # the adventure's first word: its own opening line, or "" for none
+        frame["opening"] = str(given["opening"])
     if given.get("closing"):  # the adventure's last word per outcome: its own closing line, or "" for none
         frame["closing"] = {str(k): str(v) for k, v in given["closing"].items()}
     if given.get("told"):  # the outcomes whose end the adventure tells in its own words

@@ -288,7 +288,7 @@ class Conflict(ActionVerb):
               "rounds": Field("whole number", ROUND_LIMIT_DEFAULT), "vehicle": Field("text", None),
               "settings": Field("list", ()), "pursuer": Field("party or opponents", "party"),
               "heard": Field("true or false", None), "closing": Field("table of outcome = text", None),
-              "flamboyant": Field("list of skills", None)}
+              "opening": Field("text", None), "flamboyant": Field("list of skills", None)}
     outcomes = (WON, LOST)
     optional = tuple(o for o in OUTCOMES if o not in (WON, LOST))
 
@@ -367,6 +367,11 @@ class Conflict(ActionVerb):
                         b.fail(file, f"{path}.closing.{outcome}", f"expected the closing line as text (\"\" for "
                                                                    f"none), at most {MAX_CLOSING} characters on one "
                                                                    "line, without braces")
+        opening = spec.get("opening")
+        if opening is not None and not (isinstance(opening, str) and len(opening) <= MAX_CLOSING and "{" not in opening
+                                        and "}" not in opening and opening.isprintable()):
+            b.fail(file, f"{path}.opening", f"expected the opening line as text (\"\" for none), at most {MAX_CLOSING} "
+                                            "characters on one line, without braces")
         if "heard" in spec and not isinstance(spec["heard"], bool):
             b.fail(file, f"{path}.heard", "expected true or false (whether the two sides hear each other)")
         settings = self.arg(spec, "settings")
@@ -386,6 +391,7 @@ class Conflict(ActionVerb):
                                     rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"),
                                     vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")),
                                     pursuer=PURSUERS[self.arg(spec, "pursuer")], heard=self.arg(spec, "heard"),
+                                    opening=self.arg(spec, "opening"),
                                     closing=closing_lines(action, self.arg(spec, "closing")),
                                     ends_told=told_outcomes(action))
         return action.branch(outcome)

@@ -552,7 +552,8 @@ class Game:
     def run_conflict(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
                      *, rounds: int = ROUND_LIMIT_DEFAULT, stakes: str = "", vehicle: str | None = None,
                      settings: tuple[str, ...] = (), pursuer: str = "a", heard: bool | None = None,
-                     closing: Mapping[str, str] | None = None, ends_told: Sequence[str] = ()) -> str:
+                     opening: str | None = None, closing: Mapping[str, str] | None = None,
+                     ends_told: Sequence[str] = ()) -> str:
         """Every PC still in the story against these NPCs (or an obstacle); returns the party's outcome.
 
         The written adventure and open play both fight through here: the PCs
@@ -594,7 +595,7 @@ class Game:
             # one per conflict: it keeps its exact chains between the rounds (priced ahead, where a thinker did)
             advisor = LensAdvisor(shared=self.think_ahead.store if self.think_ahead is not None else None)
         fiction = {"settings": list(settings), "pursuer": pursuer, "heard": heard,  # the frame's words (rules/fiction)
-                   "closing": dict(closing or {}), "told": list(ends_told)}
+                   "opening": opening, "closing": dict(closing or {}), "told": list(ends_told)}
         self.fighting = taking_part
         try:
             result = Conflict(ctype, taking_part, self.rng, sink=self.sink, round_limit=rounds,
