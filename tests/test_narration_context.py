@@ -807,6 +807,42 @@ def test_an_exchange_is_not_joined_where_the_second_line_goes_on_after_a_comma()
     assert joins >= 40 and muddles == 0
 
 
+def test_a_joined_exchange_names_the_first_actor_once():
+    """'The second barrow-wight raises its black-nailed hands and closes in as Sander waits for the second
+    barrow-wight to commit.' (a stored Kaldskard transcript): the second half of a joined exchange says "it", "him"
+    or "her" for one the first half named, where the pronoun's case is sure (a possessive, "it", or after a
+    preposition); after anything else ("while Espen talks") the name stays."""
+    from solo.narration.cast import Person
+    from solo.narration.narrator import _PREPOSITIONS, named_once
+
+    wight, espen = Person(id="w", name="the second barrow-wight", pronoun="it"), Person(id="e", name="Espen",
+                                                                                       pronoun="he")
+    assert named_once("Sander waits for the second barrow-wight to commit.", wight) == "Sander waits for it to commit."
+    assert named_once("Sander watches the second barrow-wight.", wight) == "Sander watches it."
+    assert named_once("Jonas ducks under Espen's swing.", espen) == "Jonas ducks under his swing."
+    assert named_once("Jonas waits for Espen to commit.", espen) == "Jonas waits for him to commit."
+    assert named_once("Jonas waits for Espen to commit.", Person(id="e", name="Espen", pronoun="they")) == \
+        "Jonas waits for Espen to commit."  # "for them" beside a party would read as all of it
+    for kept in ("Jonas keeps talking while Espen tries to cut in.", "Jonas watches Espen.",
+                 'Jonas says, "Espen, stop."', "Jonas waits. Espen moves."):
+        assert named_once(kept, espen) == kept
+    twice = joins = 0  # 129 such repeats in these duels before
+    for ctype in ("social", "combat"):
+        for seed in range(40):
+            npc, events, passages = told_duel(ctype, seed, level="skilled")
+            names = {e["actor"].split()[0] for e in events if e.kind == "declare"}
+            they = {p["name"].split()[0] for e in events if e.kind == "conflict_start" for p in e["participants"]
+                    if p.get("pronoun", "they") == "they"}  # their names stay (above)
+            for line in (line for p in passages for line in p.lines if line):
+                joined = re.match(r"^(\w+)\b[^;.]*?(?: as |, while |; )(\w+)\b(.*)$", line)
+                if joined is None or {joined[1], joined[2]} != names or joined[1] in they:
+                    continue
+                joins += 1
+                again = rf"\b(?:{'|'.join(_PREPOSITIONS)}) {joined[1]}\b|\b{joined[1]}'s\b"
+                twice += re.search(again, joined[3]) is not None
+    assert twice == 0 and joins >= 200, (twice, joins)
+
+
 def test_a_declaration_that_claims_the_round_is_not_told_of_one_who_lost_it(bundled):
     """'Cato dazzles with their scientific know-how, enjoying every word' of a failed roll; 'Ragna gives Sigrid
     nothing to push against' as Sigrid wins; 'having watched, Jonas knows exactly where to push' and Jonas loses

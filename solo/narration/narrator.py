@@ -92,6 +92,35 @@ def _kind_data(event: Event | Mapping[str, Any]) -> tuple[str, Mapping[str, Any]
     return event.kind, event.data
 
 
+#: Words after which a name is the object of a preposition ("waits for Espen to commit"), so "him" fits there; after
+#: anything else it may be a clause's subject ("while Espen talks"), where only "it" reads right both ways.
+_PREPOSITIONS = frozenset({"for", "at", "on", "to", "with", "from", "past", "toward", "towards", "around", "round",
+                           "into", "onto", "over", "under", "behind", "off", "about", "against", "upon", "near",
+                           "beside", "of", "by", "through", "beyond"})
+
+
+def named_once(second: str, first: Person) -> str:
+    """The second half of a joined exchange with the first half's actor, named there already, as a pronoun: "The
+    second barrow-wight closes in as Sander waits for it to commit", not "… waits for the second barrow-wight to
+    commit" (a new player's run of Kaldskard). Only the first mention after the second actor's own name, and only
+    where the pronoun's case is sure (a possessive, "it", or after a preposition) and it is not "they"."""
+    name = first.name
+    at = second.find(name, 1)
+    end = at + len(name)
+    if (at < 0 or second[at - 1].isalnum() or second[end:end + 1].isalnum() or second[:at].rstrip().endswith(".")
+            or '"' in second[:at]):  # a new sentence, or inside what someone says: the name stays
+        return second
+    forms = pronoun_forms(first.pronoun)
+    if forms["them"] == "them":  # a singular "they" beside a party reads as all of them: the name stays
+        return second
+    if second.startswith("'s", end):
+        return second[:at] + forms["their"] + second[end + 2:]
+    before = second[:at].split()
+    if forms["they"] == forms["them"] or (before and before[-1].lower() in _PREPOSITIONS):
+        return second[:at] + forms["them"] + second[end:]
+    return second
+
+
 class Narrator:
     """Makes narration from templates with an injected generator and a memory of recent lines."""
 
@@ -538,7 +567,7 @@ class Narrator:
                     join = "; "
                 elif join == " as " and (" than " in pair[0][1] or " as " in pair[0][1]):
                     join = ", while "  # "… rather than risk the bend as Kaia swaps lanes" reads as a comparison
-                lines.append(pair[0][1][:-1] + join + second)
+                lines.append(pair[0][1][:-1] + join + named_once(second, pair[0][0]))
             else:
                 lines += [text for _, text in pair]
         return lines + held
