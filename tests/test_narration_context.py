@@ -807,6 +807,19 @@ def test_an_exchange_is_not_joined_where_the_second_line_goes_on_after_a_comma()
     assert joins >= 40 and muddles == 0
 
 
+def test_a_round_won_is_not_told_as_a_surprise_the_long_odds_beat_tells_again(bundled):
+    """'Ylva takes no risks and still comes out ahead. Against all sense, Ylva carries that one.' (a new player's
+    run): a round won at long odds gets its own beat of surprise (``against_odds``), so the lines of a round won
+    say how it was won and leave the surprise to that beat."""
+    surprise = re.compile(r"\b(?:and still|still the|somehow|against all|against the odds|nobody expected"
+                          r"|all the same)\b", re.IGNORECASE)
+    won = [t for key, lines in bundled.lines.items() if key[1] in ("round_won", "exceptional_success") for t in lines]
+    assert len(won) >= 300
+    assert [t.text for t in won if surprise.search(t.text)] == []
+    beats = [t.text for key, lines in bundled.lines.items() if key[1] == "against_odds" for t in lines]
+    assert any(surprise.search(text) for text in beats)  # the words are the beat's
+
+
 def test_a_joined_exchange_names_the_first_actor_once():
     """'The second barrow-wight raises its black-nailed hands and closes in as Sander waits for the second
     barrow-wight to commit.' (a stored Kaldskard transcript): the second half of a joined exchange says "it", "him"
