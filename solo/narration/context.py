@@ -41,7 +41,8 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "was": STANCES,  # the stance the actor's declaration showed the round before ("careful as ever")
     "foe": STANCES,  # the stance the target's declaration showed
     "shows": STANCES,  # a declaration's claim: the stance it shows (default: its Lens's, LENS_STANCE)
-    "blow": ("none", "light", "heavy", "final"),  # the damage this beat deals; final = it empties the Pool
+    # the damage this beat deals; final = it empties the Pool, told = it does and the adventure tells the end
+    "blow": ("none", "light", "heavy", "final", "told"),
     "aside": ("yes", "no"),  # the round's blow went to a Pool beside the conflict's (Covert's POW, Flamboyant's CHA)
     "weapon": WEAPON_KINDS,  # the actor's weapon
     "foe_weapon": WEAPON_KINDS,  # the target's weapon

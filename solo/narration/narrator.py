@@ -893,9 +893,10 @@ class Narrator:
         hurt = cast.person(d["target"])
         hurt.struck_by = dealer.id
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
-        final = bool(ends) and not _author_tells(
+        told = bool(ends) and _author_tells(
             cast, hurt, how, deciding=not any(p.active and p.side == hurt.side and p is not hurt
                                               for p in cast.persons.values()))
+        final = bool(ends) and not told
         self._tell_late_fumbles(cast, hurt.id)  # a log without strike_target: the blow says whom it went to
         lines = self._exchange(cast)
         if self._outcome is not None and self._outcome[0] == dealer.id:
@@ -919,7 +920,7 @@ class Narrator:
         # which name the Pool, not by a blade biting deep (so are its clues, and the out or comae it leads to)
         aside = GENERIC if hurt.struck_aside else None
         lines.append(self._blow_line(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
-                                     facts={"blow": _severity(d, final)}, ctype=aside))
+                                     facts={"blow": "told" if told else _severity(d, final)}, ctype=aside))
         if after <= 0:
             return lines  # out, push or comae follows
         if hurt.obstacle:
