@@ -290,6 +290,20 @@ def test_commands_are_in_the_help(tutorial, tmp_path):
         assert f"\n  {word}" in out
 
 
+def test_a_clock_past_its_end_says_so_on_the_status_line(vellan, tmp_path):
+    """Kaldskard's status line read "day of the crossing 3/2" once the crossing ran a day late (a new player's run):
+    a count past its clock's end is said as such."""
+    from solo.story.format.adventure import Clock
+
+    crossing = Clock("day", "day of the crossing", 2)
+    assert [crossing.shown(day) for day in (1, 2, 3)] == ["day of the crossing 1/2", "day of the crossing 2/2",
+                                                          "day of the crossing 3, past 2"]
+    assert Clock("hours", "hours gone", None).shown(7) == "hours gone 7"
+    session, _ = play(vellan, ["1"], tmp_path)
+    session.game.state.counters["day"] = 4
+    assert "day 4, past 3 · hours gone" in sc.status_text(session)
+
+
 def test_a_long_status_line_wraps_between_words():
 
     from solo.ui.view import TerminalView

@@ -168,7 +168,11 @@ class Clock:
     where: Where | None = None
 
     def shown(self, value: int) -> str:
-        return f"{self.label} {value}" + (f"/{self.max}" if self.max is not None else "")
+        """"day of the crossing 1/2"; a count gone past its ``max`` says so ("day of the crossing 3, past 2"), where
+        "3/2" read as a slip of the status line (a new player's run of Kaldskard)."""
+        if self.max is None:
+            return f"{self.label} {value}"
+        return f"{self.label} {value}, past {self.max}" if value > self.max else f"{self.label} {value}/{self.max}"
 
 
 @dataclass
