@@ -139,6 +139,23 @@ def test_the_toll_counts_the_outlaws_it_names_and_ragna_stays_where_it_put_her(k
     assert "Ragna has not moved from where she stood behind them." in won and "her rock" not in won
 
 
+def test_ragna_calls_off_a_fight_she_went_down_in_from_the_snow(kaldskard):
+    """'Ragna folds up and does not rise.', then the stalemate's '"Enough!" Ragna's voice cracks across the cleft'
+    (a new player's run): a Ragna who went down in the fight gets up on one elbow to call it off."""
+    from solo.story.play.state import GameState
+
+    def parley(status: str | None) -> str:
+        state = GameState("kaldskard")
+        if status is not None:
+            state.npc_status["ragna"] = status
+        return " ".join(fill(kaldskard.responses["toll_parley"].text, {}, context_of(state)).split())
+
+    for status in ("out", "comae"):
+        assert parley(status).startswith("Ragna gets up on one elbow in the snow.") and "cracks" not in parley(status)
+    for status in (None, "in", "surrendered"):
+        assert parley(status).startswith('"Enough!" Ragna\'s voice cracks across the cleft'), status
+
+
 def test_an_argument_at_the_fire_left_unsettled_is_slept_on_not_the_end_of_the_crossing(kaldskard):
     """A new player's party out-argued Ragna and Torgny, Hallstein held to the round limit, and the stalemate read
     'The fire burns down with nothing decided' and closed the pass for the winter: an ending on the first day. An
