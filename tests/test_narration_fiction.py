@@ -1461,6 +1461,23 @@ def test_where_the_adventure_tells_the_end_the_fall_that_decides_it_is_not_told_
     assert outcomes == {"won", "lost"} and decided >= 10 and finals_plain >= 1 and undecided >= 3
 
 
+def test_an_obstacle_that_wins_a_round_over_a_party_is_told_setting_back_the_one_it_hits(templates):
+    """'The wind wins that stretch, and Alma gets nowhere.' then 'Greta Nygaard loses 1 POW' (a new player's run of
+    Kaldskard's blizzard): whom of a party an obstacle sets back is chosen after the dice, and its won round is told
+    once that is known, of that one."""
+    checked = 0
+    for ctype in ("tracking", "lockpicking", "library"):
+        for seed in range(25):
+            events = fight(ctype, seed, pcs=("Espen Lind", "Signe Vik"))
+            struck = {e["round"]: e["target"] for e in events if e.kind == "strike_target"}
+            narrator, _ = told(templates, events, seed)
+            for rnd, event, _t, _actor, target in narrator.picks:
+                if event == "obstacle_wins" and rnd in struck:
+                    assert target.id == struck[rnd], (ctype, seed, rnd)
+                    checked += 1
+    assert checked >= 10
+
+
 def test_the_outcome_an_author_tells_is_the_one_the_conflict_will_have():
     """A party's last fall is comae only if every one of it is in comae, as the conflict counts it: Espen out, then
     Signe into comae, is a loss, and the comae branch's text (not the loss's) does not stand in for it."""

@@ -148,6 +148,7 @@ class Narrator:
         self._fumble_told = False  # a fumble was told this round: the ``fumble`` fact, so no "both slip" follows
         #: A round's fumblers and its winner, held until the winner has chosen whom it strikes among several
         self._late_fumbles: tuple[list[Person], str | None] | None = None
+        self._obstacle_won: str | None = None  # an obstacle won a round and sets back one of a party: whom, told later
         self._results: dict[str, str] = {}  # this round's result by participant, once the dice have decided it
         self._stalled = 0  # rounds without a result in a row: the second and later are folded into one sentence
         self._bearing_due = False  # a round's outcome was told: the NPCs' bearing follows it
@@ -422,7 +423,7 @@ class Narrator:
 
     def _flush(self, cast: Cast) -> list[str | None]:
         """Whatever the round still holds, told now: an outcome whose blow never came, the exchange."""
-        lines = self._exchange(cast)
+        lines = self._exchange(cast) + self._obstacle_wins(cast, None)
         if self._outcome is not None:
             lines += self._tell_outcome(cast, None)
         lines += self._after
@@ -516,6 +517,7 @@ class Narrator:
             p.exiting = False
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
         self._fumbled, self._results, self._after_exchange, self._late_fumbles = [], {}, [], None
+        self._obstacle_won = None
         self._flipped, self._fumble_told = set(), False
         self._round_phrases = set()
         return []
@@ -742,8 +744,9 @@ class Narrator:
         event = "exceptional_success" if d.get("exceptional") else "round_won"
         if winner.obstacle:
             self._record(cast, winner, lens)
-            if late:  # the moves come before what came of them, whomever of the party the obstacle sets back
-                lines += self._exchange(cast)
+            if late:  # the moves come before what came of them; whom of the party it sets back is chosen next
+                self._obstacle_won = winner.id  # "… and Alma gets nowhere" was told as Greta lost the POW
+                return lines + self._exchange(cast)
             return lines + [self.say(cast, "obstacle_wins", winner, cast.opponent(winner))]
         if d["damage"] if "damage" in d else strikes(lens):  # a blow follows: the outcome waits for it
             self._outcome = (winner.id, lens, None, event)
@@ -774,7 +777,14 @@ class Narrator:
         if struck is not None:
             winner.last_foe = struck.id
         self._tell_late_fumbles(cast, struck.id if struck is not None else None)
-        return self._exchange(cast)
+        return self._exchange(cast) + self._obstacle_wins(cast, struck)
+
+    def _obstacle_wins(self, cast: Cast, struck: Person | None) -> list[str | None]:
+        """An obstacle's won round over a party, told once it is known whom of them it sets back."""
+        if self._obstacle_won is None:
+            return []
+        winner, self._obstacle_won = cast.person(self._obstacle_won), None
+        return [self.say(cast, "obstacle_wins", winner, struck or cast.opponent(winner))]
 
     def _tell_late_fumbles(self, cast: Cast, struck: str | None) -> None:
         """The fumbles of a round whose winner chose whom to strike, now that the one struck is known: held
@@ -898,7 +908,7 @@ class Narrator:
                                               for p in cast.persons.values()))
         final = bool(ends) and not told
         self._tell_late_fumbles(cast, hurt.id)  # a log without strike_target: the blow says whom it went to
-        lines = self._exchange(cast)
+        lines = self._exchange(cast) + self._obstacle_wins(cast, hurt)
         if self._outcome is not None and self._outcome[0] == dealer.id:
             lines += self._tell_outcome(cast, d, final) + self._after
             self._after = []
