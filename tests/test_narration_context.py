@@ -820,6 +820,18 @@ def test_a_round_won_is_not_told_as_a_surprise_the_long_odds_beat_tells_again(bu
     assert any(surprise.search(text) for text in beats)  # the words are the beat's
 
 
+def test_a_bearing_that_claims_competence_is_not_told_in_a_round_with_a_fumble(bundled):
+    """'Hallstein gets it badly wrong.' and, closing the same round, 'Hallstein does exactly what is needed and not
+    one thing more.' (a new player's run of Kaldskard's toll): a cold bearing that claims the NPC does its work well
+    is kept from a round in which a fumble was told."""
+    competent = re.compile(r"exactly what is needed|precise, correct|dreary competence")
+    lines = [t for key, pool in bundled.lines.items() if key[1] == "bearing" for t in pool if competent.search(t.text)]
+    assert len({t.text for t in lines}) >= 3
+    for t in lines:
+        assert not Moment({"fumble": "yes", "mood": "even"}).admits(t.filters), t.text
+        assert Moment({"fumble": "no", "mood": "even"}).admits(t.filters), t.text
+
+
 def test_a_joined_exchange_names_the_first_actor_once():
     """'The second barrow-wight raises its black-nailed hands and closes in as Sander waits for the second
     barrow-wight to commit.' (a stored Kaldskard transcript): the second half of a joined exchange says "it", "him"
