@@ -832,6 +832,17 @@ def test_a_bearing_that_claims_competence_is_not_told_in_a_round_with_a_fumble(b
         assert Moment({"fumble": "no", "mood": "even"}).admits(t.filters), t.text
 
 
+def test_a_fumble_that_names_a_joke_is_told_only_of_one_who_tried_to_be_funny(bundled):
+    """'Alma jabs a finger and hammers the point home', then 'Alma's joke falls flat as stone.' (a new player's run):
+    a fumble that names what was tried is told only of a Lens that tries it, a joke of a flourish."""
+    jokes = [t for key, pool in bundled.lines.items() if key[1] == "exceptional_failure" for t in pool
+             if re.search(r"\bjoke", t.text)]
+    assert jokes
+    for t in jokes:
+        assert not Moment({"lens": "none", "stance": "plain"}).admits(t.filters), t.text
+        assert Moment({"lens": "flamboyant", "stance": "bold"}).admits(t.filters), t.text
+
+
 def test_a_joined_exchange_names_the_first_actor_once():
     """'The second barrow-wight raises its black-nailed hands and closes in as Sander waits for the second
     barrow-wight to commit.' (a stored Kaldskard transcript): the second half of a joined exchange says "it", "him"
