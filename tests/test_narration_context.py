@@ -843,6 +843,18 @@ def test_a_fumble_that_names_a_joke_is_told_only_of_one_who_tried_to_be_funny(bu
         assert Moment({"lens": "flamboyant", "stance": "bold"}).admits(t.filters), t.text
 
 
+def test_a_mishap_that_promises_another_try_is_kept_from_the_last_rounds(bundled):
+    """'Something snaps in the keyway, and Espen has to fish out the broken tip before trying again.' in the last
+    round of Vellan's one-try lock (a new player's run): a line after the dice that promises a try to come is kept
+    from the last two rounds of a limit."""
+    again = [t for key, pool in bundled.lines.items() if key[1] not in ("declare", "follow_up", "start")
+             for t in pool if re.search(r"before trying again|to try again", t.text)]
+    assert again
+    for t in again:
+        assert not Moment({"phase": "late"}).admits(t.filters), t.text
+        assert Moment({"phase": "opening"}).admits(t.filters), t.text
+
+
 def test_a_joined_exchange_names_the_first_actor_once():
     """'The second barrow-wight raises its black-nailed hands and closes in as Sander waits for the second
     barrow-wight to commit.' (a stored Kaldskard transcript): the second half of a joined exchange says "it", "him"
