@@ -156,6 +156,20 @@ def test_ragna_calls_off_a_fight_she_went_down_in_from_the_snow(kaldskard):
         assert parley(status).startswith('"Enough!" Ragna\'s voice cracks across the cleft'), status
 
 
+@pytest.mark.parametrize(("size", "heard"), [(1, "you can hear yourself breathe"),
+                                            (2, "you can hear each other breathe"),
+                                            (3, "you can hear each other breathe")])
+def test_the_grave_road_s_silence_reads_right_for_any_party(kaldskard, size, heard):
+    """'in the silence you all can hear each other breathe' (a new player's run, three at the table)."""
+    from solo.story.play.state import GameState
+
+    state = GameState("kaldskard")
+    state.party = [pregenerated("espen") for _ in range(size)]
+    slots = {"party_size": size} if size != 1 else {}  # as Game.slots gives them
+    text = " ".join(fill(kaldskard.scenes["grave_road"].text, slots, context_of(state)).split())
+    assert heard in text and "you all can" not in text and "you both can" not in text
+
+
 def test_an_argument_at_the_fire_left_unsettled_is_slept_on_not_the_end_of_the_crossing(kaldskard):
     """A new player's party out-argued Ragna and Torgny, Hallstein held to the round limit, and the stalemate read
     'The fire burns down with nothing decided' and closed the pass for the winter: an ending on the first day. An
