@@ -111,6 +111,21 @@ def test_hints_are_worded_per_type():
     assert plain == "-20 %, damage twice, keep the higher"
 
 
+def test_the_last_rounds_menu_says_nothing_carries_into_a_next_round():
+    """'Clever … an edge next round' offered in the last round of a limit (a new player's run): there the menu says
+    the edge would never come, and a Lens's "-20 % next round unless won" is not shown."""
+    ctype, a, b = _pair("combat")
+    conflict = Conflict(ctype, [a, b], random.Random(1), round_limit=3)
+    conflict.round = 2
+    assert conflict.lens_hint(a, "clever") == "no damage now, an edge next round"
+    assert "-20 % next round unless won" in conflict.lens_hint(a, "covert")
+    conflict.round = 3
+    assert conflict.lens_hint(a, "clever") == "no damage now, and its edge would come next round: this is the last"
+    assert "next round" not in conflict.lens_hint(a, "covert") and "next round" not in conflict.lens_hint(
+        a, "flamboyant")
+    assert Conflict(ctype, [a, b], random.Random(1)).lens_hint(a, "clever") == "no damage now, an edge next round"
+
+
 def test_a_type_file_is_checked_with_its_line():
     text = '[conflict_types.duel]\nname = "Duel"\nskill = "Combat"\npools = ["BODY"]\nflamboyant = ["Combat"]\n'
     from solo.toml_files import loads_toml

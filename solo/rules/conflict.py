@@ -701,6 +701,9 @@ class Conflict:
         "Flamboyant by the fiction"): the skills a flashy move fits here, Covert's Cunning where Cunning is
         already the skill, and a side Pool only where it is another Pool and the foe has one."""
         lens = LENS_TABLE[key]
+        last = self._last_round()  # nothing carries into a next round: a sharp GM says so (a new player's run)
+        if lens.follow_up and last:
+            return "no damage now, and its edge would come next round: this is the last"
         if not lens.rolls:
             return lens.hint
         if lens.rolls == "secondary":
@@ -713,7 +716,7 @@ class Conflict:
         side = lens.side_pool
         people = any(o.char is not None for o in self.opponents(p))
         parts.append(f"hit the Pool or {side}" if side and side not in self.ctype.pools and people else "hit the Pool")
-        if lens.penalty_if_not_won:
+        if lens.penalty_if_not_won and not last:
             parts.append(f"{lens.penalty_if_not_won} % next round unless won")
         return "; ".join(parts)
 
