@@ -152,6 +152,7 @@ def test_ragna_calls_off_a_fight_she_went_down_in_from_the_snow(kaldskard):
 
     for status in ("out", "comae"):
         assert parley(status).startswith("Ragna gets up on one elbow in the snow.") and "cracks" not in parley(status)
+    assert parley("fled").startswith("Ragna comes back down into the cleft") and "cracks" not in parley("fled")
     for status in (None, "in", "surrendered"):
         assert parley(status).startswith('"Enough!" Ragna\'s voice cracks across the cleft'), status
 

@@ -454,7 +454,7 @@ def test_every_fight_that_comes_at_the_party_in_the_bundled_adventures_opens_in_
     night = folder / "night.toml"
     text = night.read_text(encoding="utf-8")
     line = next(row for row in text.splitlines() if row.startswith('opening = "He comes down the lane'))
-    for bad in ('"He comes for {pc}."', "3", '"' + "x" * 301 + '"'):
+    for bad in ('"He comes for {pc}."', "3", '"' + "x" * 301 + '"', '"   "'):
         night.write_text(text.replace(line, f"opening = {bad}"), encoding="utf-8")
         result = CliRunner().invoke(cli, ["check", str(folder)])
         said = "night.toml:28: error[E002]: scenes.alley.choices[0].conflict.opening: expected "
@@ -1431,9 +1431,11 @@ def test_where_the_adventure_tells_the_end_the_fall_that_decides_it_is_not_told_
         # a line for a blow that ends it, or (k2's "The second barrow-wight will feel that one for a while" before
         # the author's "The last of them falls") one for the last round's blow that has its target live on after it
         finals = [target.id for rnd, _, t, _, target in narrator.picks
-                  if target is not None and target.id == last and (t.filters.get("blow") == frozenset({"final"}) or (
-                      rnd == at and t.filters.get("blow") == frozenset({"heavy"})))]
-        return falls, finals
+                  if target is not None and target.id == last and t.filters.get("blow") == frozenset({"final"})]
+        lives_on = [target.id for rnd, _, t, _, target in narrator.picks
+                    if target is not None and target.id == last and rnd == at
+                    and t.filters.get("blow") == frozenset({"heavy"})]
+        return falls, finals, lives_on
 
     decided = finals_plain = undecided = 0
     outcomes = set()
@@ -1450,9 +1452,10 @@ def test_where_the_adventure_tells_the_end_the_fall_that_decides_it_is_not_told_
             authored, _ = told(templates, with_told(events, [outcome]), seed)
             last = ends[-1]["actor"]
             at = ends[-1]["round"]
-            (falls_plain, finals), (falls_authored, finals_authored) = (ends_said(plain, last, at),
-                                                                        ends_said(authored, last, at))
+            (falls_plain, finals, _), (falls_authored, finals_authored, lives_on) = (ends_said(plain, last, at),
+                                                                                     ends_said(authored, last, at))
             assert last not in {who for _, who in falls_authored} and not finals_authored, (ctype, seed)
+            assert not lives_on, (ctype, seed)  # nor as a blow it lives on after
             decided += any(who == last for _, who in falls_plain)
             finals_plain += bool(finals)
             earlier = [who for _, who in falls_plain if who != last]
@@ -1476,6 +1479,23 @@ def test_an_obstacle_that_wins_a_round_over_a_party_is_told_setting_back_the_one
                     assert target.id == struck[rnd], (ctype, seed, rnd)
                     checked += 1
     assert checked >= 10
+
+
+def test_a_line_that_promises_a_round_to_come_is_not_told_in_the_limits_last(templates):
+    """The review of 'fish out the broken tip before trying again' kept from the last rounds by phase: in a limit of
+    two rounds the second is an opening round too. The line says [limit:more], and a conflict told at its limit's
+    last round never draws a line so filtered, whatever the limit."""
+    promised = last = 0
+    for limit in (1, 2, 3):
+        for seed in range(60):
+            events = fight("lockpicking", seed, round_limit=limit, pcs=("Espen Lind", "Signe Vik"))
+            narrator, _ = told(templates, events, seed)
+            for rnd, _event, t, *_ in narrator.picks:
+                if "limit" in t.filters or "trying again" in t.text:
+                    promised += 1
+                    assert rnd < limit, (limit, seed, t.text)
+                last += rnd == limit
+    assert last >= 100 and promised >= 1, (last, promised)
 
 
 def test_the_outcome_an_author_tells_is_the_one_the_conflict_will_have():

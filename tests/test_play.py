@@ -474,3 +474,11 @@ def test_the_oracles_tension_is_told_as_the_oracles_and_not_the_scenes():
     assert lines == [f"  The oracle's tension {'rises' if e['after'] > e['before'] else 'falls'} to {e['after']} of 9: "
                      f"its surprises come {'more' if e['after'] > e['before'] else 'less'} often." for e in moves]
     assert "The tension" not in out.getvalue()
+    # an effect that would push it past the end of the track moves nothing, and says nothing ("falls to 9 of 9")
+    from solo.story.play.effects import Tension
+
+    game.state.oracle.tension, before = 9, len(log.events)
+    Tension().apply(game, {"tension": 1})
+    assert game.state.oracle.tension == 9 and not [e for e in log.events[before:] if e.kind == "tension"]
+    Tension().apply(game, {"tension": -1})
+    assert [(e["before"], e["after"]) for e in log.events[before:] if e.kind == "tension"] == [(9, 8)]

@@ -99,11 +99,15 @@ _PREPOSITIONS = frozenset({"for", "at", "on", "to", "with", "from", "past", "tow
                            "beside", "of", "by", "through", "beyond"})
 
 
-def named_once(second: str, first: Person) -> str:
+def named_once(second: str, first: Person, speaker: Person | None = None, told: str = "",
+               others: Iterable[Person] = ()) -> str:
     """The second half of a joined exchange with the first half's actor, named there already, as a pronoun: "The
     second barrow-wight closes in as Sander waits for it to commit", not "… waits for the second barrow-wight to
-    commit" (a new player's run of Kaldskard). Only the first mention after the second actor's own name, and only
-    where the pronoun's case is sure (a possessive, "it", or after a preposition) and it is not "they"."""
+    commit" (a new player's run of Kaldskard). Only the first mention after the second half's own actor
+    (``speaker``), and only where the pronoun can mean nobody else: after a preposition ("waits for him", never
+    "himself"), or as "it" or a possessive only where ``speaker`` is not one too ("Espen watches his hands" reads
+    as Espen's own); never for "they", nor where someone else in ``told`` (the first half) or in the words before
+    it has the same pronoun, nor inside speech or a new sentence."""
     name = first.name
     at = second.find(name, 1)
     end = at + len(name)
@@ -113,10 +117,16 @@ def named_once(second: str, first: Person) -> str:
     forms = pronoun_forms(first.pronoun)
     if forms["them"] == "them":  # a singular "they" beside a party reads as all of them: the name stays
         return second
-    if second.startswith("'s", end):
-        return second[:at] + forms["their"] + second[end + 2:]
+    shared = speaker is not None and pronoun_forms(speaker.pronoun) == forms
+    named = told + " " + second[:at]
+    if any(p is not first and p is not speaker and pronoun_forms(p.pronoun) == forms and p.name in named
+           for p in others):
+        return second  # another "him" on the scene: the pronoun could be either
     before = second[:at].split()
-    if forms["they"] == forms["them"] or (before and before[-1].lower() in _PREPOSITIONS):
+    after_preposition = bool(before) and before[-1].lower() in _PREPOSITIONS
+    if second.startswith("'s", end):
+        return second if shared else second[:at] + forms["their"] + second[end + 2:]
+    if after_preposition or (forms["they"] == forms["them"] and not shared):
         return second[:at] + forms["them"] + second[end:]
     return second
 
@@ -331,6 +341,7 @@ class Narrator:
                          foe_state=target.condition)
         known["physical"] = "yes" if cast.physical else "no"
         known["fumble"] = "yes" if self._fumble_told else "no"
+        known["limit"] = "last" if cast.round_limit is not None and cast.round >= cast.round_limit else "more"
         known["fighters"] = _fighters(cast)
         known.update(facts or {})
         return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
@@ -569,7 +580,8 @@ class Narrator:
                     join = "; "
                 elif join == " as " and (" than " in pair[0][1] or " as " in pair[0][1]):
                     join = ", while "  # "… rather than risk the bend as Kaia swaps lanes" reads as a comparison
-                lines.append(pair[0][1][:-1] + join + named_once(second, pair[0][0]))
+                lines.append(pair[0][1][:-1] + join + named_once(second, pair[0][0], pair[1][0], pair[0][1],
+                                                                     cast.persons.values()))
             else:
                 lines += [text for _, text in pair]
         return lines + held

@@ -105,14 +105,15 @@ def run_all(options: Options, jobs: int, progress: Callable[[int, int], None] | 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     plain = options.to_dict()
-    # forked workers then share the parent's objects instead of copying them on collection; what the caller had
-    # frozen already (the test suite freezes what it collected) stays frozen
-    frozen_before = gc.get_freeze_count()
-    gc.freeze()
+    # forked workers then share the parent's objects instead of copying them on collection; a caller that froze its
+    # own already (the test suite freezes what it collected) is left as it was: thawing would thaw its objects too
+    freezing = not gc.get_freeze_count()
+    if freezing:
+        gc.freeze()
     try:
         pool = ctx.Pool(min(jobs, len(pieces)))
     finally:
-        if not frozen_before:
+        if freezing:
             gc.unfreeze()
     with pool:
         if on_pool_ready:

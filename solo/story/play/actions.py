@@ -369,7 +369,8 @@ class Conflict(ActionVerb):
                                                                    "line, without braces")
         opening = spec.get("opening")
         if opening is not None and not (isinstance(opening, str) and len(opening) <= MAX_CLOSING and "{" not in opening
-                                        and "}" not in opening and opening.isprintable()):
+                                        and "}" not in opening and opening.isprintable()
+                                        and (opening == "" or opening.strip())):  # spaces alone: a blank line
             b.fail(file, f"{path}.opening", f"expected the opening line as text (\"\" for none), at most {MAX_CLOSING} "
                                             "characters on one line, without braces")
         if "heard" in spec and not isinstance(spec["heard"], bool):
