@@ -212,6 +212,10 @@ def test_the_epilogue_restores_luck_improves_and_keeps_the_character(tmp_path):
     gained = sum(espen.skills.values()) - sum(start.skills.values())
     assert 2 * 2 <= gained + 5 * espen.improvement_rolls and gained <= 2 * 5  # two rolls of 1d4+1
     assert "earns 2 improvement rolls" in out.getvalue()
+    # the menu's last option counts what is left: "Keep the roll for later" once one roll is (a new player's run)
+    spent = out.getvalue().split("improvement rolls to spend", 1)[1]
+    assert "Keep the rolls for later" in spent.split("improvement roll to spend")[0]
+    assert "Keep the roll for later" in spent.split("improvement roll to spend")[1]
 
 
 def test_tags_count_among_the_people_a_social_roll_is_made(tmp_path):

@@ -66,7 +66,8 @@ def epilogue(game: Game) -> None:
             if pc.improvement_rolls >= NEW_TAG_COST:
                 options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
                             for tag in t.tags if tag not in pc.tags]
-            options.append(Option("keep", "Keep the rolls for later", "a new Focus costs 4, a new Tag 5"))
+            kept = "the rolls" if pc.improvement_rolls > 1 else "the roll"  # one roll left is one roll
+            options.append(Option("keep", f"Keep {kept} for later", "a new Focus costs 4, a new Tag 5"))
             if not numbers:  # the first menu: numbered as it stands
                 numbers = {o.key: n for n, o in enumerate(options, 1)}
             else:  # a later one: each option keeps its first number, one not shown then goes after them
