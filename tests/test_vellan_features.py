@@ -406,3 +406,16 @@ def test_the_quay_is_described_once_and_a_return_is_told_as_one(vellan):
         game.state.counters["hours"] = hours
         shown = pick(text, game.context())
         assert says in shown and not_said not in shown, (visits, hours)
+
+
+@pytest.mark.parametrize(("hours", "told", "not_told"), [(0, "In the small hours lorries", "While you were out"),
+                                                         (3, "While you were out, the widow says, lorries",
+                                                          "small hours")])
+def test_the_lorries_in_the_night_are_told_as_news_of_the_day_when_the_room_is_entered_by_day(vellan, hours, told,
+                                                                                              not_told):
+    """'hours gone 3' on Thursday, back in the room, and 'In the small hours lorries ground past under your window …
+    until first light' (a new player's run): by day the widow tells what the lorries did while you were out."""
+    state = GameState("vellan")
+    state.counters.update(day=2, hours=hours, brekke=4)
+    text = " ".join(fill(vellan.scenes["boarding_house"].text, {}, context_of(state)).split())
+    assert told in text and not_told not in text and "Brekke is moving it." in text
