@@ -90,6 +90,23 @@ def test_a_finished_character_is_offered_next_time_and_rewritten_in_place(tmp_pa
     assert sum(again.character.skills.values()) >= sum(kept.skills.values())
 
 
+def test_two_roster_files_of_one_name_are_told_apart_by_their_files(tmp_path, cloak, monkeypatch):
+    """Three replays of one seed left Alma Bakke three times in the roster, and "Who will you play?" listed
+    "Alma Bakke" three times (a new player's run): where names repeat, each says its file."""
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    first = play(tmp_path, cloak, ["random", "", "Go south", *EPILOGUE], seed=1)
+    assert first.exit_code == 0, first.output
+    roster = tmp_path / "saves" / "characters"
+    [made] = list(roster.iterdir())
+    shutil.copy(made, roster / f"{made.stem}_2.toml")
+    name = load_character(made).name
+    second = play(tmp_path, cloak, ["3", "Go south", *EPILOGUE], seed=2)
+    assert second.exit_code == 0, second.output
+    assert f"3.  {name} ({made.stem})" in second.output and f"4.  {name} ({made.stem}_2)" in second.output
+
+
 def test_a_new_character_shows_its_card_event_and_a_pregen_none(tmp_path):
     from solo.story.play.engine import Game
 

@@ -11,6 +11,7 @@ the same whatever the roster holds.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -134,7 +135,10 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
                               "the ready-made character, as new" if twin else "a ready-made character"))
     options += [Option("new", "Make a new character"), Option("random", "A random character")]
     # typing the name picks it; one named like the ready-made character says it is the one you played
-    options += [Option(e.key, f"{e.name} (your roster)" if twin and pregen is not None and e.name == pregen.name
+    # two files of one name (three games' Alma Bakke) are told apart by their files, as 'solo characters' shows them
+    names = Counter(e.name for e in kept)
+    options += [Option(e.key, f"{e.name} ({e.path.stem})" if names[e.name] > 1
+                       else f"{e.name} (your roster)" if twin and pregen is not None and e.name == pregen.name
                        else e.name, e.summary) for e in kept]
     how = game.ask("pc_source", "Who will you play?", options, actor=player)
     if how == "pregen" and pregen is not None:
