@@ -517,3 +517,18 @@ def test_a_conflict_with_nobody_fit_to_face_you_says_no_contest_in_the_menu(kald
             game.play()
         [detail] = [d for label, d in menu.options.items() if label.startswith("Argue that the living")]
         assert (said in detail) if said else ("no contest" not in detail), detail
+
+
+def test_a_party_in_the_snow_is_not_told_with_one_hood_or_one_face(kaldskard, templates):
+    """'Alma's party pulls their hood tight and starts out.', 'Alma's party turns their face into the blizzard'
+    (a new player's run, three at the table): a party setting out is told in lines for a group, not one person's."""
+    singular = re.compile(r"\b(?:party|side) \w+ their (?:hood|face)\b")  # one PC ("Sander pulls their hood") is fine
+    told_party = 0
+    for seed in range(12):
+        for scene, label in (("high_saddle", "Find the cairns"), ("robbed", "Follow their tracks")):
+            events, story = told(kaldskard, templates, scene, label, seed, party=3)
+            if not any(e.kind == "conflict_start" for e in events):
+                continue
+            told_party += 1
+            assert not singular.search(story), (scene, seed, [s for s in sentences(story) if singular.search(s)])
+    assert told_party >= 6
