@@ -143,6 +143,11 @@ class RosterEntry:
     def summary(self) -> str:
         return roster_line(self.character, self.scenarios)
 
+    @property
+    def file(self) -> str:
+        """The file's name without its folder and suffix: what tells two characters of one name apart."""
+        return self.path.stem
+
     def load(self) -> Character:
         """A fresh copy of the character as the file held it when listed."""
         return Character.from_dict(self.data, file=self.path)

@@ -100,6 +100,7 @@ def test_a_disposition_told_is_known_and_names_the_npc_as_the_players_do(vellan)
     game = Game(vellan, seed=1, decider=RandomDecider(random.Random(1)), sink=events.append)
     game.state.npcs.update(_npcs(game))
     game.apply(_effect(vellan, {"disposition": "knut", "shift": 1}))
+    game.tell_held()  # held until the next event or question (Game.emit)
     told = next(e for e in events if e.kind == "disposition")
     assert told["name"] == DOCKER and "disposition" in facets_of(game, "knut") and "name" not in facets_of(game, "knut")
     journal = Journal()
@@ -115,9 +116,13 @@ def test_a_disposition_that_does_not_move_is_not_told_again(vellan):
     game = Game(vellan, seed=1, decider=RandomDecider(random.Random(1)), sink=events.append)
     game.state.npcs.update(_npcs(game))
     game.apply(_effect(vellan, {"disposition": "knut", "to": "Affectionate"}))
+    game.tell_held()  # each move told before the next (two in a row are told as one: Game.emit)
     game.apply(_effect(vellan, {"disposition": "knut", "shift": 1}))
+    game.tell_held()
     game.apply(_effect(vellan, {"disposition": "knut", "to": "Affectionate"}))
+    game.tell_held()
     game.apply(_effect(vellan, {"disposition": "knut", "shift": -1}))
+    game.tell_held()
     told = [(e["before"], e["after"]) for e in events if e.kind == "disposition"]
     assert told == [(told[0][0], "Affectionate"), ("Affectionate", "Friendly")]
     assert told[0][0] != "Affectionate"

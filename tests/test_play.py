@@ -486,3 +486,33 @@ def test_the_oracles_tension_is_told_as_the_oracles_and_not_the_scenes():
     assert game.state.oracle.tension == 9 and not [e for e in log.events[before:] if e.kind == "tension"]
     Tension().apply(game, {"tension": -1})
     assert [(e["before"], e["after"]) for e in log.events[before:] if e.kind == "tension"] == [(9, 8)]
+
+
+def test_a_disposition_moved_twice_in_a_row_is_told_once_as_its_net_move():
+    """The tutorial's won argument: "Signe Falk is now Unfriendly towards you." (the loss remembered), then at once
+    "Signe Falk is now Neutral towards you." (the branch's own effect), read as a contradiction by a new player.
+    The two moves of one NPC in a row are one event from the first rung to the last, none where those are the same;
+    another NPC's, another event or a question tells what is held."""
+    from solo.decisions import Option
+    from solo.events import EventLog
+
+    class First:
+        def decide(self, question):
+            return question.options[0].key
+
+    log = EventLog()
+    game = Game(load_adventure(find_adventure("tutorial")), seed=1, decider=First(), sink=log)
+
+    def moves():
+        return [(e["npc"], e["before"], e["after"]) for e in log.events if e.kind == "disposition"]
+
+    game.emit("disposition", npc="courier", name="Signe Falk", before="Neutral", after="Unfriendly")
+    game.emit("disposition", npc="courier", name="Signe Falk", before="Unfriendly", after="Neutral")
+    game.emit("scene_entered", scene="spared")
+    assert moves() == [] and [e.kind for e in log.events] == ["scene_entered"]
+    game.emit("disposition", npc="courier", name="Signe Falk", before="Neutral", after="Unfriendly")
+    game.emit("disposition", npc="courier", name="Signe Falk", before="Unfriendly", after="Hostile")
+    game.emit("disposition", npc="guard", name="the guard", before="Neutral", after="Friendly")
+    assert moves() == [("courier", "Neutral", "Hostile")]  # told when another NPC's move came
+    game.ask("test", "Go on?", [Option("yes", "Yes")])
+    assert moves() == [("courier", "Neutral", "Hostile"), ("guard", "Neutral", "Friendly")]  # before the question

@@ -37,6 +37,8 @@ class RosterChoice(Protocol):
     def name(self) -> str: ...
     @property
     def summary(self) -> str: ...
+    @property
+    def file(self) -> str: ...
 
 
 class OfferedRoster(Protocol):
@@ -137,7 +139,7 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
     # typing the name picks it; one named like the ready-made character says it is the one you played
     # two files of one name (three games' Alma Bakke) are told apart by their files, as 'solo characters' shows them
     names = Counter(e.name for e in kept)
-    options += [Option(e.key, f"{e.name} ({e.path.stem})" if names[e.name] > 1
+    options += [Option(e.key, f"{e.name} ({e.file})" if names[e.name] > 1
                        else f"{e.name} (your roster)" if twin and pregen is not None and e.name == pregen.name
                        else e.name, e.summary) for e in kept]
     how = game.ask("pc_source", "Who will you play?", options, actor=player)
