@@ -143,7 +143,8 @@ class Game:
         g.chance_ids = copy.copy(self.chance_ids)
         g.think_ahead = None
         g.__dict__.pop("_context", None)  # read from the state it was made for
-        g.__dict__.pop("_held_disposition", None)  # an event the other game holds back for its own sink
+        if g.__dict__.pop("_held_disposition", None) is not None:  # an event the other game holds for its sink
+            del g.emit
         return g
 
     # -- plumbing -------------------------------------------------------------------
@@ -155,26 +156,30 @@ class Game:
         """Hand an event to the sink. An NPC's disposition moving twice in a row (a conflict's aftermath, then the
         branch's own effect) is one move, told once with the first rung and the last, and not at all where they
         are the same: "Signe Falk is now Unfriendly towards you." then "… now Neutral" read as a contradiction
-        (the tutorial, a new player's run). It is held until the next other event, or question."""
-        sink = self.sink
-        if sink is None:
-            return
-        held = self.__dict__.get("_held_disposition")
-        if kind == "disposition":
-            if held is not None and held.get("npc") == data.get("npc"):
-                held.update(after=data.get("after"), name=data.get("name", held.get("name")))
+        (the tutorial, a new player's run). It is held until the next other event, or question: while it is, this
+        game's ``emit`` is :meth:`_emit_holding` (set on the instance, so that the common path costs nothing)."""
+        if self.sink is not None:
+            if kind == "disposition":
+                self._held_disposition = dict(data)
+                self.emit = self._emit_holding  # type: ignore[method-assign]
                 return
-            self.tell_held()
-            self._held_disposition = dict(data)
+            self.sink(Event(kind, data))
+
+    def _emit_holding(self, kind: str, /, **data: Any) -> None:
+        held = self._held_disposition
+        if kind == "disposition" and held.get("npc") == data.get("npc"):
+            held.update(after=data.get("after"), name=data.get("name", held.get("name")))
             return
-        if held is not None:
-            self.tell_held()
-        sink(Event(kind, data))
+        self.tell_held()
+        self.emit(kind, **data)
 
     def tell_held(self) -> None:
         """Hand the sink the disposition move :meth:`emit` holds back, if any (a question, or the end of a test)."""
         held = self.__dict__.pop("_held_disposition", None)
-        if held is not None and held.get("before") != held.get("after") and self.sink is not None:
+        if held is None:
+            return
+        del self.emit  # the class's own again
+        if held.get("before") != held.get("after") and self.sink is not None:
             self.sink(Event("disposition", held))
 
     def ask(self, kind: str, prompt: str, options: list[Option], *, actor: str | None = None,
@@ -182,7 +187,8 @@ class Game:
         """Put a question to the players' decider; the chances its options show are events first."""
         question = Question(kind, prompt, tuple(options), actor=actor, context={"game": self, **context},
                             default=default)
-        self.tell_held()  # told before the question that follows it
+        if "_held_disposition" in self.__dict__:
+            self.tell_held()  # told before the question that follows it
         shown = False
         for o in options:
             if o.chance is not None:
