@@ -516,3 +516,34 @@ def test_a_disposition_moved_twice_in_a_row_is_told_once_as_its_net_move():
     assert moves() == [("courier", "Neutral", "Hostile")]  # told when another NPC's move came
     game.ask("test", "Go on?", [Option("yes", "Yes")])
     assert moves() == [("courier", "Neutral", "Hostile"), ("guard", "Neutral", "Friendly")]  # before the question
+
+
+def test_the_tutorial_s_won_argument_is_not_told_as_two_contrary_moves():
+    """The same in play: the argument with Signe won, her disposition is told once at most, never 'Unfriendly'
+    and then at once 'Neutral' (the conflict's outcome, which tells the players nothing, lies between the two)."""
+    from solo.events import EventLog
+
+    class Talker:
+        def decide(self, question):
+            keys = question.keys()
+            if question.kind == "choice":
+                talk = [o.key for o in question.options if o.label.startswith("Try to talk her down")]
+                return talk[0] if talk else keys[0]
+            if question.kind.startswith("exit"):
+                return keys[-1]  # fight on, or give chase: the argument is won, not ended by her leaving
+            return "cautious" if "cautious" in keys else "no" if "no" in keys else keys[0]
+
+    won = 0
+    for seed in range(12):
+        log = EventLog()
+        game = Game(load_adventure(find_adventure("tutorial")), seed=seed, decider=Talker(), sink=log)
+        game.play()
+        kinds = [e.kind for e in log.events]
+        if not any(e.kind == "conflict_outcome" and e["outcome"] == "won" and e["type"] == "social"
+                   for e in log.events):
+            continue
+        won += 1
+        moves = [(e["before"], e["after"]) for e in log.events if e.kind == "disposition" and e["npc"] == "courier"]
+        assert all(before != after for before, after in moves) and len(moves) <= 1, (seed, moves)
+        assert "conflict_outcome" in kinds
+    assert won >= 3

@@ -79,6 +79,12 @@ class ChanceIds:
         return n
 
 
+#: Events that tell the players nothing (what an NPC remembers; the conflict's outcome, which its own last event
+#: already told): a disposition move held back (Game.emit) is still held after them, so that the aftermath's move
+#: and the branch's own effect just after the conflict's outcome are told as one.
+_KEEPS_HOLDING = frozenset({"memory", "conflict_outcome"})
+
+
 class Game:
     """One play of an adventure.
 
@@ -169,6 +175,9 @@ class Game:
         held = self._held_disposition
         if kind == "disposition" and held.get("npc") == data.get("npc"):
             held.update(after=data.get("after"), name=data.get("name", held.get("name")))
+            return
+        if kind in _KEEPS_HOLDING and self.sink is not None:  # records nobody reads out: the move may go on
+            self.sink(Event(kind, data))
             return
         self.tell_held()
         self.emit(kind, **data)
