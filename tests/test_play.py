@@ -547,3 +547,27 @@ def test_the_tutorial_s_won_argument_is_not_told_as_two_contrary_moves():
         assert all(before != after for before, after in moves) and len(moves) <= 1, (seed, moves)
         assert "conflict_outcome" in kinds
     assert won >= 3
+
+
+def test_a_disposition_move_the_game_ends_on_is_told(tmp_path):
+    """A move held back (Game.emit) is still told at the story's end: an ending scene that leaves someone warmer
+    towards the party says so, in a story with no epilogue to ask a question after it."""
+    from solo.events import EventLog
+
+    path = tmp_path / "thanks.toml"
+    path.write_text('[adventure]\ntitle = "Thanks"\nstart = "door"\npc = false\n'
+                    '[npcs.keeper]\nname = "Tora Brenne"\nlevel = "common"\npronoun = "she"\n'
+                    'skills = ["Willpower", "Tech", "Social"]\n'
+                    '[scenes.door]\ntext = "A door."\nnpcs = ["keeper"]\n'
+                    '[[scenes.door.choices]]\ntext = "Knock"\ngoto = "thanked"\n'
+                    '[scenes.thanked]\ntext = "She smiles."\nending = true\noutcome = "won"\n'
+                    'on_enter = [ { disposition = "keeper", to = "Friendly" } ]\n', encoding="utf-8")
+
+    class First:
+        def decide(self, question):
+            return question.options[0].key
+
+    log = EventLog()
+    game = Game(load_adventure(path), seed=1, decider=First(), sink=log)
+    game.play()
+    assert [(e["npc"], e["after"]) for e in log.events if e.kind == "disposition"] == [("keeper", "Friendly")]

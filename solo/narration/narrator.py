@@ -929,9 +929,8 @@ class Narrator:
         pool = d.get("pool")
         if _conflict_pool(pool, cast):  # a Covert blow to POW leaves the conflict Pool, and its state, as they were
             hurt.pool, hurt.pool_max = after, maximum
-        severity = _severity(d, final)
-        if severity == "final":
-            severity = "heavy"  # the blow that ends it is told as a heavy one, whatever its size
+        blow = _severity(d, final)
+        severity = "heavy" if blow == "final" else blow  # the blow that ends it: told as heavy, whatever its size
         if hurt.obstacle:
             event = "progress_light" if severity != "heavy" else "progress_heavy"
         elif dealer.obstacle:
@@ -942,7 +941,7 @@ class Narrator:
         # which name the Pool, not by a blade biting deep (so are its clues, and the out or comae it leads to)
         aside = GENERIC if hurt.struck_aside else None
         lines.append(self._blow_line(cast, event, dealer, hurt, variants=[d.get("lens") or "none"], pool=pool,
-                                     facts={"blow": "told" if told else _severity(d, final)}, ctype=aside))
+                                     facts={"blow": "told" if told else blow}, ctype=aside))
         if after <= 0:
             return lines  # out, push or comae follows
         if hurt.obstacle:

@@ -362,17 +362,10 @@ class Conflict(ActionVerb):
                     if outcome not in OUTCOMES:
                         b.fail(file, f"{path}.closing.{outcome}", f"unknown outcome{did_you_mean(outcome, OUTCOMES)}; "
                                                                    f"known: {', '.join(OUTCOMES)}", "E005")
-                    elif not (isinstance(text, str) and len(text) <= MAX_CLOSING and "{" not in text
-                              and "}" not in text and text.isprintable()):
-                        b.fail(file, f"{path}.closing.{outcome}", f"expected the closing line as text (\"\" for "
-                                                                   f"none), at most {MAX_CLOSING} characters on one "
-                                                                   "line, without braces")
-        opening = spec.get("opening")
-        if opening is not None and not (isinstance(opening, str) and len(opening) <= MAX_CLOSING and "{" not in opening
-                                        and "}" not in opening and opening.isprintable()
-                                        and (opening == "" or opening.strip())):  # spaces alone: a blank line
-            b.fail(file, f"{path}.opening", f"expected the opening line as text (\"\" for none), at most {MAX_CLOSING} "
-                                            "characters on one line, without braces")
+                    elif not _narration_line(text):
+                        b.fail(file, f"{path}.closing.{outcome}", f"expected the closing line as {_LINE_RULE}")
+        if "opening" in spec and not _narration_line(spec["opening"]):
+            b.fail(file, f"{path}.opening", f"expected the opening line as {_LINE_RULE}")
         if "heard" in spec and not isinstance(spec["heard"], bool):
             b.fail(file, f"{path}.heard", "expected true or false (whether the two sides hear each other)")
         settings = self.arg(spec, "settings")
@@ -409,6 +402,17 @@ def conflict_type_of(game: Game, spec: Mapping[str, Any]) -> ConflictType:
     ctype = game.conflict_types[spec["type"]]
     flashy = spec.get("flamboyant")
     return ctype if flashy is None else replace(ctype, flamboyant=tuple(flashy))
+
+
+#: What an adventure's own line for the narration (a conflict's ``opening``, a ``closing``) must be, in words.
+_LINE_RULE = f"text (\"\" for none), at most {MAX_CLOSING} characters on one line, without braces"
+
+
+def _narration_line(text: object) -> bool:
+    """An adventure's own line for the narration, told as written: one printable line, no slots, not blank (a line
+    of spaces alone printed as an empty one); ``""`` says none."""
+    return (isinstance(text, str) and len(text) <= MAX_CLOSING and "{" not in text and "}" not in text
+            and text.isprintable() and (text == "" or bool(text.strip())))
 
 
 def closing_lines(action: Action, given: Mapping[str, str] | None) -> dict[str, str]:

@@ -309,8 +309,7 @@ class Tension(EffectVerb):
         oracle = game.state.oracle
         before = oracle.tension
         oracle.tension = max(1, min(9, before + a["tension"]))
-        if oracle.tension != before:  # at the end of the track nothing moved: "falls to 9 of 9" would say it had
-            game.emit("tension", before=before, after=oracle.tension)
+        game.tension_moved(before)
 
 
 class Thread(_Named):

@@ -191,6 +191,13 @@ class Game:
         if held.get("before") != held.get("after") and self.sink is not None:
             self.sink(Event("disposition", held))
 
+    def tension_moved(self, before: int) -> None:
+        """Tell the oracle's tension where it moved from ``before``; nothing where it did not move (at the end of the
+        track an effect moves nothing, and "falls to 9 of 9" would say it had)."""
+        after = self.state.oracle.tension
+        if after != before:
+            self.emit("tension", before=before, after=after)
+
     def ask(self, kind: str, prompt: str, options: list[Option], *, actor: str | None = None,
             default: str | None = None, **context: Any) -> str:
         """Put a question to the players' decider; the chances its options show are events first."""
@@ -312,8 +319,7 @@ class Game:
             if control is not None:
                 before = s.oracle.tension
                 s.oracle.end_scene(control)
-                if s.oracle.tension != before:
-                    self.emit("tension", before=before, after=s.oracle.tension)
+                self.tension_moved(before)
         if previous != scene.id:  # a new scene: Luck borrowed before it falls due now (docs/rules.md §2.8)
             for pc in s.pcs:
                 fall_due(pc)

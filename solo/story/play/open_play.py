@@ -365,8 +365,7 @@ class OpenGame(Game):
         self.state.went = 0
         before = self.state.oracle.tension
         self.state.oracle.end_scene({"yes": True, "no": False, "mixed": None}[control])
-        if self.state.oracle.tension != before:
-            self.emit("tension", before=before, after=self.state.oracle.tension)
+        self.tension_moved(before)
         self._new_scene()
 
     def _open_end(self) -> None:
