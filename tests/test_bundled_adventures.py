@@ -87,6 +87,9 @@ def test_party_game_names_each_player_at_their_turn(party_game):
     assert "The party: Espen Lind" in transcript and transcript.count("(Journalist)") >= 1
     for player in ("Ada", "Bo", "Cy"):
         assert f" {player} " in out  # the hot-seat banner before that player's questions
+    # "Who will you play?" numbers alike for every player: Bo, Espen taken, types the 3 Ada was shown for a random one
+    bo = out.split("Bo \u2014 Who will you play?", 1)[1].split(">", 1)[0]
+    assert "2.  Make a new character" in bo and "3.  A random character" in bo and "1." not in bo
     assert "declares: choose a Lens" in out
 
 

@@ -24,7 +24,7 @@ from solo.ui.view import say_copyable
 
 READINGS = Path(__file__).resolve().parent.parent / "oracles" / "tables" / "readings.toml"
 START = ["1", "1", "We watch the quay"]  # one player, Espen, what scene 1 should be
-TWO = ["2", "Ada", "1", "Bo", "2", "", "We watch the quay"]  # two players: Ada plays Espen, Bo a random one
+TWO = ["2", "Ada", "1", "Bo", "3", "", "We watch the quay"]  # two: Ada plays Espen, Bo a random one (3, as Ada saw it)
 # (Enter keeps the pronoun the dice drew)
 
 

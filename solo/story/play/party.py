@@ -132,16 +132,21 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
     roster = roster_of(game)
     kept = [e for e in roster.entries if e.name not in taken] if roster is not None else []
     twin = pregen is not None and any(e.name == pregen.name for e in kept)  # the ready-made one, played before
+    # each option has one number for every player at the table: the second player, the ready-made character taken,
+    # typed the "3" of "A random character" the first had been shown, and was told 3 is no answer (a new player's run)
+    first = 2 if pregen is not None else 1
     if pregen is not None and pregen.name not in taken:
         options.append(Option("pregen", f"Play {pregen.name}",
-                              "the ready-made character, as new" if twin else "a ready-made character"))
-    options += [Option("new", "Make a new character"), Option("random", "A random character")]
+                              "the ready-made character, as new" if twin else "a ready-made character", number=1))
+    options += [Option("new", "Make a new character", number=first),
+                Option("random", "A random character", number=first + 1)]
     # typing the name picks it; one named like the ready-made character says it is the one you played
     # two files of one name (three games' Alma Bakke) are told apart by their files, as 'solo characters' shows them
     names = Counter(e.name for e in kept)
+    place = {e.key: first + 2 + i for i, e in enumerate(roster.entries)} if roster is not None else {}
     options += [Option(e.key, f"{e.name} ({e.file})" if names[e.name] > 1
                        else f"{e.name} (your roster)" if twin and pregen is not None and e.name == pregen.name
-                       else e.name, e.summary) for e in kept]
+                       else e.name, e.summary, number=place[e.key]) for e in kept]
     how = game.ask("pc_source", "Who will you play?", options, actor=player)
     if how == "pregen" and pregen is not None:
         return pregen
