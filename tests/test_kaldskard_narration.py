@@ -23,6 +23,7 @@ from solo.rules.creation import pregenerated
 from solo.story.format.library import find_adventure
 from solo.story.format.loader import load_adventure
 from solo.story.play.engine import Game
+from solo.ui.journal import Journal
 
 
 @pytest.fixture(scope="module")
@@ -532,3 +533,80 @@ def test_a_party_in_the_snow_is_not_told_with_one_hood_or_one_face(kaldskard, te
             told_party += 1
             assert not singular.search(story), (scene, seed, [s for s in sentences(story) if singular.search(s)])
     assert told_party >= 6
+
+
+class _Path:
+    """Takes the choice that starts with each label in turn; stops at the first menu past them."""
+
+    def __init__(self, *labels: str):
+        self.labels = list(labels)
+        self.bot = GreedyDecider(random.Random(1))
+
+    def decide(self, question):
+        if question.kind == "choice":
+            if not self.labels:
+                raise _Done
+            label = self.labels.pop(0)
+            return next(o.key for o in question.options if o.label.startswith(label))
+        return self.bot.decide(question)
+
+
+def _night(monkeypatch, kaldskard, templates, scene: str, laid: tuple[str, ...], *labels: str, seed: int = 5):
+    """The story told from ``scene`` on, with the dead woken (dread 2, or 3 for the howe) and the wights in ``laid``
+    beaten (BODY 0, out), as a barrows fight won leaves them."""
+    from solo.story.play import engine
+
+    def seated(game, given):
+        set_up_party(game, given)
+        game.state.counters["dread"] = 3 if scene == "the_howe" else 2
+        for nid in laid:
+            game.state.npcs[nid].pools["BODY"].current = 0
+            game.state.npc_status[nid] = "out"
+
+    set_up_party = engine.set_up_party
+    monkeypatch.setattr(engine, "set_up_party", seated)
+    log = EventLog()
+    game = Game(dataclasses.replace(kaldskard, start=scene), seed=seed, decider=_Path(*labels), sink=log,
+                party=_party(1))
+    try:
+        game.play()
+    except _Done:
+        pass
+    journal = Journal()  # the scene text, the branches and the conflict as the journal keeps them
+    for event in log.events:
+        journal.render(event)
+    return game, log.events, journal.text()
+
+
+@pytest.mark.parametrize("laid", [(), ("barrow_one",), ("barrow_one", "barrow_two")])
+def test_the_dead_come_to_the_hut_only_while_one_the_door_lets_in_is_on_its_feet(monkeypatch, kaldskard, templates,
+                                                                                laid):
+    """Before: a party that had laid every wight among the barrows still met 'the door bursts inward … Whatever
+    is left of the barrow-folk is in the doorway', a fight of nobody ('No contest') and 'The last of them falls
+    across the threshold'. With both of the doorway's wights beaten, the night passes, and the ford and the hut
+    no longer show shapes on the slope or something walking the far bank."""
+    _, events, story = _night(monkeypatch, kaldskard, templates, "the_ford", laid, "Wade straight across",
+                              "Bar the door")
+    entered = [e["scene"] for e in events if e.kind == "scene_entered"]
+    everyone = len(laid) == 2
+    assert ("shieling_attack" in entered) is not everyone, entered
+    assert ("shieling_dawn" in entered) is everyone or "shieling_attack" in entered
+    for teaser in ("shapes standing that were not there before", "something is walking up and down"):
+        assert (teaser in story) is not everyone, story[:1500]
+    assert not [e for e in events if e.kind == "no_contest"]
+
+
+@pytest.mark.parametrize("laid", [(), ("barrow_one", "barrow_two")])
+def test_a_grave_lord_whose_dead_were_laid_comes_alone_and_falls_alone(monkeypatch, kaldskard, templates, laid):
+    """Before: with both wights beaten on the grave-road, the howe still said 'whatever is left of the barrow-folk
+    comes stumbling up the slope', the fight opened with them closing in, and the win had them fall 'all along
+    the slope'."""
+    game, events, story = _night(monkeypatch, kaldskard, templates, "the_howe", laid)  # to the howe's menu
+    alone = bool(laid)
+    assert ("None of its dead come with it" in story) is alone
+    assert ("stumbling up the slope" in story) is not alone
+    (fight,) = [c for c in game.available(kaldskard.scenes["the_howe"]) if c.action and c.action.kind == "conflict"]
+    assert game.picked(fight.text) == ("Face it (combat)" if alone else "Face them all (combat)")
+    assert "close in behind it" not in fight.action.spec["opening"]
+    won = game.picked(kaldskard.responses["howe_won"].text)  # told after the fight, every wight out by then
+    assert won.startswith("The grave-lord goes down") and ("All along the slope" in won) is not alone

@@ -131,6 +131,28 @@ def test_a_spent_common_npc_does_not_come_back_to_fight(tmp_path):
     assert "No contest: nobody on the other side can take part. The conflict is over: you won." in journal.text()
 
 
+@pytest.mark.parametrize("choice, said", [(OUT, "The first barrow-wight is spent (BODY 0) and takes no part."),
+                                           ("comae", "The first barrow-wight is in comae and takes no part.")])
+def test_one_who_sits_a_conflict_out_opens_a_sentence_in_the_journal_as_on_the_screen(choice, said):
+    """The journal printed "*the first barrow-wight is spent (BODY 0) and takes no part.*" where the terminal
+    raised the capital itself: the line is one sentence, from one function, for both."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from solo.events import Event
+    from solo.ui.view import TerminalView
+
+    event = Event("spent_at_start", {"actor": "the first barrow-wight", "side": "b", "pool": "BODY", "value": 0,
+                                     "choice": choice})
+    journal = Journal()
+    journal.render(event)
+    assert f"*{said}*" in journal.text()
+    out = StringIO()
+    TerminalView(Console(file=out, width=120, color_system=None)).render(event)
+    assert out.getvalue().strip() == said
+
+
 @pytest.mark.parametrize("answer", ["push", OUT])
 def test_a_spent_master_npc_may_push_on_into_the_next_fight(tmp_path, answer):
     boss = Answers(push=answer, lens="none", target="Espen Lind")

@@ -306,10 +306,14 @@ def pushes_on(value: int | None) -> str:
 
 
 def spent_at_start(e) -> str:
-    """Someone whose conflict Pool was spent before the conflict began: in comae, sitting out, or pushing on."""
+    """Someone whose conflict Pool was spent before the conflict began: in comae, sitting out, or pushing on.
+
+    A sentence of its own, so it opens with a capital whoever renders it ("The first barrow-wight is spent",
+    where the journal had printed "the first barrow-wight" and only the terminal raised it)."""
+    who = upper_first(e["actor"])
     if e["choice"] == "comae":
-        return f"{e['actor']} is in comae and takes no part."
-    spent = f"{e['actor']} is spent ({e['pool']} {e['value']})"
+        return f"{who} is in comae and takes no part."
+    spent = f"{who} is spent ({e['pool']} {e['value']})"
     if e["choice"] == "push":
         return f"{spent} but pushes on into it (every skill {HURT_PENALTY:+d} %)."
     return f"{spent} and takes no part."

@@ -429,7 +429,7 @@ class TerminalView:
         self.console.print(Text(d.conflict_outcome(e["outcome"]), style="bold magenta"))
 
     def _on_spent_at_start(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text("  " + d.upper_first(d.spent_at_start(e)), style="bold"))
+        self.console.print(Text("  " + d.spent_at_start(e), style="bold"))
 
     def _on_no_contest(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.no_contest(e), style="bold magenta"))
