@@ -419,3 +419,14 @@ def test_the_lorries_in_the_night_are_told_as_news_of_the_day_when_the_room_is_e
     state.counters.update(day=2, hours=hours, brekke=4)
     text = " ".join(fill(vellan.scenes["boarding_house"].text, {}, context_of(state)).split())
     assert told in text and not_told not in text and "Brekke is moving it." in text
+
+
+@pytest.mark.parametrize(("case", "start"), [(0, "Lay what little you have on his desk"),
+                                             (1, "Lay what little you have on his desk"),
+                                             (2, "Lay your proof on his desk")])
+def test_brekke_is_shown_proof_only_by_a_reporter_who_holds_some(vellan, case, start):
+    """Before: with nothing on the washstand ('nothing at all: this will be guesswork') the finale offered 'Lay your
+    proof on his desk and make him answer it, next to nothing: he will enjoy this'."""
+    (lay,) = [c for c in vellan.scenes["brekke_office"].choices if "he will enjoy this" in c.text]
+    text = fill(lay.text, {"words.case": "two"}, context_of(GameState("x", counters={"case": case})))
+    assert text.startswith(start) and ("next to nothing" in text) is (case < 2), text
