@@ -440,3 +440,17 @@ def test_the_lens_menu_says_what_the_foe_declared_first_which_its_odds_rest_on(t
             checked += 1
     assert checked >= 2, screen[-3000:]
     assert "Declared before you this round: Espen" not in screen  # nobody is told their own Lens
+
+
+def test_the_likely_best_lens_of_a_last_round_is_never_one_whose_edge_comes_next_round():
+    """A new GM's run: at round 10 of 10 at a vault lock the only estimate on the menu was Clever's, "≈ 0–1 % to
+    win · likely best", beside its own "no damage now, and its edge would come next round: this is the last". The
+    position's values read the fight on without a limit, where Clever's edge counts; in the last round it cannot."""
+    from solo.story.play.advice import likely_best
+
+    lock = conflict_type("lockpicking")
+    conflict, ada, _ = _duel(lock, _pc(Tech=10, Cunning=10, Social=10, Combat=10), _npc("Grim"), limit=5)
+    ada.pool.current = 3
+    assert likely_best(conflict.view, ada) == "clever"  # with rounds to come its edge is worth having
+    conflict.round = 5
+    assert likely_best(conflict.view, ada) == "cautious"

@@ -164,7 +164,11 @@ def exact_words(exact: Exact, assumes: str = "", *, first_round: int = 1) -> dic
 
 
 def likely_best(view: ConflictView, p: Participant) -> str:
-    """The Lens with the best chance by one round's exact odds and best play after (what minds and bots weigh)."""
+    """The Lens with the best chance by one round's exact odds and best play after (what minds and bots weigh).
+
+    In a limit's last round a Lens whose edge comes next round is left out: the values read the fight on without
+    a limit, and a menu estimated "≈ 0–1 % to win · likely best" beside Clever's "no damage now, and its edge
+    would come next round: this is the last" (a new GM's run)."""
     from ...minds.position import read_position
 
     try:
@@ -172,6 +176,9 @@ def likely_best(view: ConflictView, p: Participant) -> str:
     except (ValueError, KeyError, IndexError):
         return "none"
     offered = [k for k in LENS_TABLE if k in values]
+    limit = view.round_limit
+    if limit is not None and view.round >= limit:
+        offered = [k for k in offered if not LENS_TABLE[k].follow_up] or offered
     return max(offered, key=lambda k: values[k]) if offered else "none"
 
 
