@@ -157,6 +157,22 @@ def test_roll_text_output():
     assert run("roll", "3d6+2", "--seed", "7").stdout.startswith("3d6+2: ")
 
 
+
+@pytest.mark.parametrize("expr", ["2d6-1d4", "1d6-2", "3d6+2", "2d6+1d4-1", "1d8-1d8"])
+def test_a_rolls_breakdown_adds_up_to_its_total_with_dice_taken_away_shown_taken_away(expr):
+    """A new player: `solo roll 2d6-1d4` printed "5  (5 + 3 + 3)", a breakdown that adds up to 11."""
+    for seed in range(12):
+        out = run("roll", expr, "--seed", str(seed)).stdout.strip()
+        data = run_json("roll", expr, "--seed", str(seed))
+        assert sum(data["signed"]) + data["modifier"] == data["total"]
+        assert [abs(n) for n in data["signed"]] == data["dice"]
+        head, _, shown = out.partition("  (")
+        assert head == f"{expr}: {data['total']}"
+        # the breakdown read as arithmetic: "5 + 3 - 3" adds up to the total
+        terms = shown.rstrip(")").replace(" - ", " + -").split(" + ")
+        assert sum(int(t) for t in terms) == data["total"], out
+
+
 BAD_INPUT = [
     ("roll", "3x6"),
     ("roll", "d100", "--vs", "abc"),

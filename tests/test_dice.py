@@ -129,7 +129,10 @@ def test_roll_applies_negative_terms():
 def test_roll_to_dict_is_json():
     r = parse("2d6+1").roll(new_rng(3))
     data = json.loads(json.dumps(r.to_dict()))
-    assert data == {"expression": "2d6+1", "dice": list(r.dice), "modifier": 1, "total": r.total}
+    assert data == {"expression": "2d6+1", "dice": list(r.dice), "signed": list(r.dice), "modifier": 1,
+                    "total": r.total}
+    taken = parse("1d6-1d4").roll(new_rng(3))  # a die taken away counts negative in "signed", as a face in "dice"
+    assert taken.to_dict()["signed"] == [taken.dice[0], -taken.dice[1]] and sum(taken.signed()) == taken.total
 
 
 def test_total_consumes_the_generator_like_roll():

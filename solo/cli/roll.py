@@ -85,9 +85,4 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
     if as_json:
         click.echo(json.dumps(rolled.to_dict()))
         return
-    dice = " + ".join(str(x) for x in rolled.dice)
-    shift = f", {rolled.modifier:+d}" if rolled.modifier else ""
-    if len(rolled.dice) == 1 and not rolled.modifier:
-        click.echo(f"{expr}: {rolled.total}")
-    else:
-        click.echo(f"{expr}: {rolled.total}  ({dice}{shift})")
+    click.echo(rolled.line())

@@ -174,17 +174,41 @@ class DiceTerm:
 
 @dataclass(frozen=True)
 class DiceRoll:
-    """The outcome of rolling an expression: every die as it fell, and the total."""
+    """The outcome of rolling an expression: every die as it fell, and the total.
+
+    ``signs`` says for each die whether it was added (1) or taken away (-1): ``2d6-1d4`` rolled 5, 3 and 3 totals
+    5, and its breakdown read "5 + 3 + 3" until the sign of the last was kept (empty: every die added)."""
 
     expression: str
     dice: tuple[int, ...]
     modifier: int
     total: int
+    signs: tuple[int, ...] = ()
+
+    def signed(self) -> list[int]:
+        """Each die as it counts towards the total: the faces of dice taken away negated."""
+        return [face * sign for face, sign in zip(self.dice, self.signs)] if self.signs else list(self.dice)
+
+    def breakdown(self) -> str:
+        """The dice and the modifier as they add up to the total: "5 + 3 - 3", "5 - 2"."""
+        parts = self.signed() + ([self.modifier] if self.modifier else [])
+        out = ""
+        for i, n in enumerate(parts):
+            out += (str(n) if i == 0 else f" {'-' if n < 0 else '+'} {abs(n)}")
+        return out
+
+    def line(self) -> str:
+        """The roll as ``solo roll`` and the ``roll`` command in play print it: "3d6+2: 16  (5 + 3 + 6 + 2)",
+        "2d6-1d4: 5  (5 + 3 - 3)", a lone die by its total alone ("1d100: 80")."""
+        if len(self.dice) == 1 and not self.modifier and self.total >= 0:
+            return f"{self.expression}: {self.total}"
+        return f"{self.expression}: {self.total}  ({self.breakdown()})"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "expression": self.expression,
             "dice": list(self.dice),
+            "signed": self.signed(),
             "modifier": self.modifier,
             "total": self.total,
         }
@@ -265,6 +289,7 @@ class DiceExpr:
 
     def roll(self, rng: random.Random) -> DiceRoll:
         dice: list[int] = []
+        signs: list[int] = []
         total = 0
         modifier = 0
         for term in self.terms:
@@ -272,10 +297,11 @@ class DiceExpr:
                 for _ in range(term.count):
                     face = rng.randint(1, term.sides)
                     dice.append(face)
+                    signs.append(term.sign)
                     total += term.sign * face
             else:
                 modifier += term.sign * term.count
-        return DiceRoll(str(self), tuple(dice), modifier, total + modifier)
+        return DiceRoll(str(self), tuple(dice), modifier, total + modifier, tuple(signs))
 
 
 def _convolve(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:

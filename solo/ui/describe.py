@@ -324,15 +324,6 @@ def no_contest(e) -> str:
     return f"No contest: nobody on {who} can take part. {conflict_outcome(e['outcome'])}"
 
 
-def dice_line(expression: object, rolled) -> str:
-    """A roll of a dice expression as ``solo roll`` prints it: "3d6+2: 13  (4 + 5 + 2, +2)"."""
-    dice = " + ".join(str(x) for x in rolled.dice)
-    shift = f", {rolled.modifier:+d}" if rolled.modifier else ""
-    if len(rolled.dice) == 1 and not rolled.modifier:
-        return f"{expression}: {rolled.total}"
-    return f"{expression}: {rolled.total}  ({dice}{shift})"
-
-
 def odds_text(odds, chance: object = None) -> str:
     """An oracle question's odds: "likely, 65 %"; a chance asked as a number is said once ("65 %"), and
     again only where tension moved it ("65 %, 75 % at this tension")."""

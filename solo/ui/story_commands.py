@@ -425,11 +425,10 @@ def _roll(session: Session, rest: str, question: Question) -> None:
 
 def _do_roll(session: Session, text: str) -> None:
     from ..rules.dice import parse
-    from .describe import dice_line
 
     expr = parse(text)
     rolled = expr.roll(_side_rng(session, "roll"))
-    _emit_roll(session, "dice", f"Dice: {dice_line(expr, rolled)}", expression=str(expr), total=rolled.total)
+    _emit_roll(session, "dice", f"Dice: {rolled.line()}", expression=str(expr), total=rolled.total)
 
 
 def _table(session: Session, rest: str, question: Question) -> None:
