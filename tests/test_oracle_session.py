@@ -174,6 +174,35 @@ def test_scene_check_uses_and_counts_the_session(solo, tmp_path):
     assert "Session heist: tension 8 of 9 · scene 31 · 0 open threads · 1 NPC" in text
 
 
+def test_what_solo_scene_says_to_run_next_is_a_command_a_shell_runs(solo, tmp_path):
+    """A new player typed the 'Keep them with: npcs add NAME' that `solo scene` printed, and the shell answered
+    'bash: npcs: command not found': those are commands of play. At a shell the follow-ups are `solo session`'s
+    own options, for the session in use (or NAME, for one to keep them in), and each one runs."""
+    import shlex
+
+    assert solo("session", "our heist", "--thread", "Find the ledger").exit_code == 0
+    follow_ups = {}
+    for seed in range(200):
+        for session in (("--session", "our heist"), ()):
+            text = solo("scene", "We meet the fence", *session, "--seed", str(seed)).output
+            assert "npcs add" not in text and "threads add" not in text and "threads close" not in text
+            for part in text.replace("; ", ". ").split(". "):
+                for lead in ("Keep them with: ", "Keep it with: ", "close the thread with: ", "mark the progress: "):
+                    if lead in part:
+                        said = part.split(lead)[1].splitlines()[0]
+                        follow_ups.setdefault((lead, bool(session)), said.strip().rstrip("."))
+    assert {lead for lead, kept in follow_ups if kept} == {"Keep them with: ", "Keep it with: ",
+                                                           "close the thread with: ", "mark the progress: "}
+    assert follow_ups[("Keep them with: ", False)] == "solo session NAME --npc NAME"
+    for (_, kept), command in sorted(follow_ups.items(), key=lambda kv: "close" in kv[0][0]):  # close last
+        if not kept:
+            continue
+        words = shlex.split(command)
+        assert words[:3] == ["solo", "session", "our heist"], command
+        args = [w.replace("NAME", "Nora Dahl").replace("TEXT", "Who sent the fence") for w in words[1:]]
+        assert solo(*args).exit_code == 0, command
+
+
 def test_scene_faces_agree_with_the_odds():
     for tension in range(1, 10):
         faces = scene_faces(tension)

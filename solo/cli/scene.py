@@ -10,6 +10,7 @@ session file; this module also holds the ``--session`` plumbing that
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -192,5 +193,7 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
     head = f"Scene {number}" if number else "Next scene"
     lines = [f"{head}, as you expect it: {text.rstrip('.')}." if text else f"{head}."]
     lines.append(f"Tension {setup.tension}: " + ", ".join(bands) + ".")
-    lines.append(f"Roll: {two_digits(setup.roll)} → {scene_setup(data)}")
+    # follow-ups a shell runs: the session's own command, or one with NAME for a session to keep them in
+    shell = f"solo session {shlex.quote(session.name)}" if session is not None else "solo session NAME"
+    lines.append(f"Roll: {two_digits(setup.roll)} → {scene_setup(data, shell)}")
     return {**data, "expected": text, "scene": number, "lines": lines}

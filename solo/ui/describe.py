@@ -398,21 +398,33 @@ def random_event(ev: Mapping) -> str:
     return f"Random event: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev)}"
 
 
-def event_follow_up(ev: Mapping) -> str:
-    """The situation an event that names nobody follows, and the thread an event may close."""
+def event_follow_up(ev: Mapping, shell: str | None = None) -> str:
+    """The situation an event that names nobody follows, and the thread an event may close.
+
+    ``shell``: where the player is at a shell prompt, not in a game (``solo scene``), the command that keeps a
+    session ("solo session heist"), so the follow-ups are commands a shell runs: "npcs add NAME" is a command of
+    play, and typed at a shell it read "bash: npcs: command not found" (a new player's run)."""
     line = ""
     if ev.get("context"):
         line += f" It follows the current situation: {ev['context']}."
-    if ev.get("closes"):
-        line += (f" If that settles it, close the thread with: threads close {ev['closes']}; if it only moves it on,"
-                 f" mark the progress: threads progress {ev['closes']}")
+    thread = ev.get("closes")
+    if thread:
+        close, progress = ((f"{shell} --close {thread}", f"{shell} --progress {thread}") if shell is not None
+                           else (f"threads close {thread}", f"threads progress {thread}"))
+        line += (f" If that settles it, close the thread with: {close}; if it only moves it on,"
+                 f" mark the progress: {progress}")
     elif ev.get("focus") in FOLLOW_UPS:
-        line += f" {FOLLOW_UPS[ev['focus']]}"
+        command = FOLLOW_UPS[ev["focus"]]
+        if shell is not None:
+            command = SHELL_FOLLOW_UPS[ev["focus"]].format(shell=shell)
+        line += f" {command}"
     return line
 
 
-#: What the player may do about an event that brings something new into the story.
+#: What the player may do about an event that brings something new into the story: in play, and at a shell.
 FOLLOW_UPS = {"new_thread": "Keep it with: threads add TEXT", "new_npc": "Keep them with: npcs add NAME"}
+SHELL_FOLLOW_UPS = {"new_thread": "Keep it with: {shell} --thread TEXT",
+                    "new_npc": "Keep them with: {shell} --npc NAME"}
 
 
 def interpretation(hard: Mapping) -> str:
@@ -514,9 +526,10 @@ def clue(e, names, pronouns) -> str:
     return f"{who} {text}."
 
 
-def scene_setup(e) -> str:
+def scene_setup(e, shell: str | None = None) -> str:
     """How the oracle set up a scene: as expected, altered (and how), or interrupted (by what). An adventure's
-    scene is expected as it is written: "as you expected" there read as if the player had been asked."""
+    scene is expected as it is written: "as you expected" there read as if the player had been asked.
+    ``shell``: as for :func:`event_follow_up`."""
     kind = e.get("kind")
     if kind == "altered":
         alt = (e.get("alteration") or {}).get("text", "something has changed")
@@ -527,7 +540,7 @@ def scene_setup(e) -> str:
         ev = e.get("event") or {}
         words = pair(ev.get("meaning"))
         hint = f" (meaning: {words})" if words else ""
-        return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev)}"
+        return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev, shell)}"
     return "The oracle leaves the scene as written." if e.get("written") else "The scene begins as you expected."
 
 
