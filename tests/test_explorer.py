@@ -266,3 +266,17 @@ def test_explorers_solve_a_match_up_once_and_fight_it_the_same_again(monkeypatch
         alone.append(lenses(seed))
     assert kept == alone and any(kept)
     assert 0 < solved_kept < len(solves)
+
+
+def test_a_spent_explorer_pushes_on_into_a_lock_once_it_has_nothing_new_to_look_for():
+    """A new GM's heist: 67 of 1,000 explorer runs 'failed' at the turn cap, circling street and alley, for with its
+    INT spent it stayed out of the padlock every time ('Stay out of it'), where solo prove rightly found no
+    soft-lock: pushing on leaves the loop. Once it has stopped looking for anything new, it pushes on."""
+    adventure = load_adventure(DATA / "spent_alley.toml")
+    runs = [play_one(adventure, [pregenerated("espen")], seed, "explorer", max_turns=300) for seed in range(40)]
+    assert not [r for r in runs if r.error is not None]
+    assert {r.ending for r in runs} >= {"inside"}
+    pushed = [r for r in runs if any(q.kind == "push" and a == "push" for q, a in r.asked)]
+    stayed_out_first = [r for r in pushed if next(a for q, a in r.asked if q.kind == "push") == "out"]
+    assert pushed and stayed_out_first  # it looked round first (staying out), then went in
+    assert max(r.turns for r in runs) < 100

@@ -31,7 +31,11 @@ can still win, spends Luck on every flip the engine offers (it offers only
 flips that turn a roll or a round) and on a blow of 3 or more or one that would
 take it out, escalates a lost opposed roll, and plays the rest of a conflict as
 the greedy bot (:class:`~solo.minds.bots.GreedyDecider`: the weakest foe, the
-+20 edge after Clever, pushing on only when that wins more often than not).
++20 edge after Clever, pushing on only when that wins more often than not). Spent
+as a conflict begins once it has stopped looking for anything new, it pushes on
+whatever the odds: staying out had it circle a loop that only pushing on leaves
+(a back alley whose padlock it kept walking away from, to the turn cap), where a
+person would grit their teeth and go in.
 Asked for a character, it takes the adventure's own, else a random one with
 the standard Pools. Every tie is broken by its own generator, so a seed fixes
 the run.
@@ -288,6 +292,14 @@ class ExplorerBot(ReadingBot):
     def on_clever_follow_up(self, question: Question) -> str | None:
         keys = question.keys()
         return "skill" if "skill" in keys else None  # the edge the exact odds count on; never an exit
+
+    def on_push(self, question: Question) -> str | None:
+        """Spent as a conflict begins (the question has the game) once nothing new is left to look for: push on.
+        Otherwise, and inside a conflict, as the greedy bot (only when that wins more often than not)."""
+        game = question.context.get("game")
+        if game is None or "push" not in question.keys():
+            return None
+        return "push" if self.idle > WANDER_PER_SCENE * len(game.adventure.scenes) else None
 
     # -- the rest ---------------------------------------------------------------------
     def on_luck_flip(self, question: Question) -> str:

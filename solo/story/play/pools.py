@@ -142,8 +142,9 @@ def _push_at_start(game: Game, ctype: ConflictType, p: Participant, would_be: Co
     if _may_refresh(game, p):
         options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(p.character.luck)} left"))
     options.append(Option(OUT, "Stay out of it", "take no part, the Pool as it is"))
-    question = Question(PUSH, f"your {ctype.pool_label} is spent ({pool.current}) as the "
-                              f"{ctype.name.lower()} begins: what now?", tuple(options), actor=p.name,
+    # "Picking a lock is about to begin", where "as the picking a lock begins" read awkwardly (a new GM's run)
+    question = Question(PUSH, f"{ctype.name} is about to begin, and your {ctype.pool_label} is spent "
+                              f"({pool.current}): what now?", tuple(options), actor=p.name,
                         context={"conflict": would_be.view, "participant": p, "pool": pool.current,
                                  "maximum": pool.maximum, "game": game})
     assert p.decider is not None  # line_up asks only those who can answer
