@@ -55,12 +55,18 @@ class ContentError(SoloError):
         return f"{where}: {self.message}"
 
 
-def did_you_mean(word: object, known: Iterable[object]) -> str:
-    """A ' (did you mean X?)' hint for a misspelt name, or ''."""
+def closest(word: object, known: Iterable[object]) -> str | None:
+    """The known name a misspelt one most likely means, or None."""
     import difflib  # only when a name is misspelt: not at every start-up
 
     close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return close[0] if close else None
+
+
+def did_you_mean(word: object, known: Iterable[object]) -> str:
+    """A ' (did you mean X?)' hint for a misspelt name, or ''."""
+    close = closest(word, known)
+    return f" (did you mean {close!r}?)" if close is not None else ""
 
 
 class OutputGone(Exception):

@@ -85,6 +85,9 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
 
 
 _TWICE = re.compile(r"Cannot declare \((.*)\) twice")
+#: The tables the formats keep as lists ([[scenes.X.choices]], a random table's [[rows]] and its kin).
+_LISTS_OF_TABLES = frozenset({"choices", "rows", "personality", "dark_triad", "motivation", "recent_event",
+                              "disposition"})
 _HEADER = re.compile(r"\s*\[\[?\s*(.*?)\s*\]\]?\s*(#.*)?$")
 
 
@@ -98,8 +101,15 @@ def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str
         header = _HEADER.fullmatch(line)
         if header:
             table = header.group(1)
-            return (f"the table [{table}] is declared twice (if you meant a list of tables, write [[{table}]], "
-                    f"with double brackets, once for each)")
+            first = next((n for n, earlier in enumerate(lines[: (lineno or 1) - 1], 1)
+                          if (h := _HEADER.fullmatch(earlier)) and h.group(1) == table and "[[" not in earlier), None)
+            at = f" (first at line {first})" if first else ""
+            # a list of tables only where the format keeps one (a scene's choices, a table's rows): "write
+            # [[scenes.lobby]]" for a scene written twice would break the adventure (a new GM's run)
+            if table.rsplit(".", 1)[-1].strip("\"'") in _LISTS_OF_TABLES:
+                return (f"the table [{table}] is declared twice{at} (if you meant a list of tables, write "
+                        f"[[{table}]], with double brackets, once for each)")
+            return f"the table [{table}] is declared twice{at}: write it once, or give one of them another name"
     if message == "Cannot overwrite a value":
         key = re.match(r"\s*([\w.\-\"' ]+?)\s*=", line[: colno or len(line)])
         if key:

@@ -96,6 +96,12 @@ def test_toml_syntax_error_gives_line_and_column(tmp_path):
     assert "if you meant a list of tables, write [[scenes.a.choices]]" in table.message
     quoted = problems_of(tmp_path, '[scenes."my.hall"]\ntext = "x"\n[scenes."my.hall"]\ntext = "y"\n')[0]
     assert quoted.message.startswith('the table [scenes."my.hall"] is declared twice')  # as the line writes it
+    # a new GM's run: a scene written twice was told to become [[scenes.lobby]], which would break the adventure;
+    # only a list the format keeps gets that advice, and the first of the two is named by its line
+    scene = problems_of(tmp_path, "[scenes.lobby]\ntext = 'x'\n\n[scenes.hall]\ntext = 'z'\n[scenes.lobby]\n")[0]
+    assert scene.line == 6 and scene.message == ("the table [scenes.lobby] is declared twice (first at line 1): "
+                                                 "write it once, or give one of them another name")
+    assert "(first at line 1)" in table.message
 
 
 @pytest.mark.parametrize("old,new,code,fragment", [

@@ -418,3 +418,20 @@ def test_flip_that_helps_only_when_it_changes_who_wins():
     assert flip_that_helps(judge(73, 50), best_other=37).roll == 37  # a tie stalls the round
     assert flip_that_helps(judge(73, 50), best_other=37, tie_loses=True) is None  # the defender takes ties
     assert flip_that_helps(judge(73, 50), best_other=30, best_ally=35) is None  # a friend already wins
+
+
+def test_a_misspelt_difficulty_is_told_the_word_it_most_likely_means(tmp_path):
+    """A new GM's run: `difficulty = "hrad"` was told only the list of words, where every other misspelling they
+    tried got a 'did you mean'; so is an obstacle's."""
+    with pytest.raises(KeyError) as told:
+        difficulty_modifier("hrad")
+    assert "unknown difficulty 'hrad' (did you mean 'hard'?)" in told.value.args[0]
+    from solo.sim.lint import check_adventure
+
+    source = tmp_path / "lock.toml"
+    source.write_text('[adventure]\ntitle = "Lock"\nstart = "door"\n\n[scenes.door]\ntext = "A door."\n\n'
+                      '[[scenes.door.choices]]\ntext = "Pick it"\nconflict = { type = "lockpicking", obstacle = '
+                      '{ name = "the lock", difficulty = "nomral" }, won = "in", lost = "in" }\n\n'
+                      '[scenes.in]\ntext = "In."\nending = true\n', encoding="utf-8")
+    (problem,) = check_adventure(source).problems
+    assert problem.code == "E005" and problem.message.endswith("(did you mean 'normal'?)")

@@ -69,8 +69,11 @@ def difficulty_modifier(word: str) -> int | None:
         return DIFFICULTIES[key]
     if key in QUALITY_WORDS:
         return QUALITY_WORDS[key]
+    from ..errors import did_you_mean  # only for a word that is no difficulty
+
     known = ", ".join([w.title() for w in DIFFICULTIES] + [w.title() for w in QUALITY_WORDS])
-    raise KeyError(f"unknown difficulty {word!r} (known: {known})")
+    raise KeyError(f"unknown difficulty {word!r}{did_you_mean(key, [*DIFFICULTIES, *QUALITY_WORDS])} "
+                   f"(known: {known})")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from ...errors import did_you_mean
+from ...errors import closest, did_you_mean
 from ...rules.rulebook import POOLS, RulesTables
 from ..play.luck import LUCK_COMMANDS
 from .expressions import Condition, ExpressionError, parse_condition
@@ -242,9 +242,13 @@ class Readers:
                                   f"(its choices: {', '.join(known) or 'none'})", "E003")
 
     def target(self, file: str, path: str, value: object) -> str | None:
+        """A branch's scene. An unknown one is an error (E003), and the adventure is never played; the whole-graph
+        checks that run after it read it as the scene it most likely means (else as the name written, a way out
+        to nowhere), so one misspelt goto is one problem: it had also made its scene a dead end (E009) and
+        everything past it unreachable (W101), eleven problems for one slip (a new GM's run)."""
         if not self.expect(file, path, value, str, "a scene id"):
             return None
         if value not in self.scene_ids:
             self.fail(file, path, f"unknown scene {value!r}{did_you_mean(value, self.scene_ids)}", "E003")
-            return None
+            return closest(value, self.scene_ids) or value
         return value

@@ -348,8 +348,11 @@ class Builder(Readers):
         self.unknown_fields(file, path, data, SCENE_FIELDS)
         ending = data.get("ending", False)
         if not isinstance(ending, bool):
-            self.fail(file, f"{path}.ending", "expected true or false")
-            ending = False
+            # TOML's true has no quotes: "yes" or "true" in quotes is an error, and the whole-graph checks read the
+            # scene as the ending it was meant to be, not as a dead end (E009) on top (a new GM's run)
+            meant = str(ending).strip().lower() in ("true", "yes", "1")
+            self.fail(file, f"{path}.ending", "expected true or false" + (", without quotes" if meant else ""))
+            ending = meant
         scene = Scene(
             id=sid, title=self.text(file, path, data, "title", default=sid.replace("_", " ").title()),
             text=self.text(file, path, data, "text", required=True), where=Where(file, path), ending=ending,

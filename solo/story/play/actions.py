@@ -314,8 +314,9 @@ class Conflict(ActionVerb):
                 b.unknown_fields(file, f"{path}.obstacle", wall, OBSTACLE_FIELDS)
                 diff = str(field_value(OBSTACLE_FIELDS, wall, "difficulty")).lower()
                 if diff not in ("easy", "normal", "hard", "very hard") and not ("challenge" in wall and "pool" in wall):
-                    b.fail(file, f"{path}.obstacle.difficulty", "expected easy, normal, hard or very hard "
-                                                               "(or both challenge and pool)", "E005")
+                    meant = did_you_mean(diff, ("easy", "normal", "hard", "very hard"))
+                    b.fail(file, f"{path}.obstacle.difficulty", f"expected easy, normal, hard or very hard "
+                                                               f"(or both challenge and pool){meant}", "E005")
                 for key, (low, high) in OBSTACLE_RANGES.items():
                     if is_whole(wall.get(key)) and not low <= wall[key] <= high:
                         b.fail(file, f"{path}.obstacle.{key}",
