@@ -246,7 +246,7 @@ class Readers:
         checks that run after it read it as the scene it most likely means (else as the name written, a way out
         to nowhere), so one misspelt goto is one problem: it had also made its scene a dead end (E009) and
         everything past it unreachable (W101), eleven problems for one slip (a new GM's run)."""
-        if not self.expect(file, path, value, str, "a scene id"):
+        if not self.expect(file, path, value, str, "a scene id") or not isinstance(value, str):
             return None
         if value not in self.scene_ids:
             self.fail(file, path, f"unknown scene {value!r}{did_you_mean(value, self.scene_ids)}", "E003")
