@@ -302,7 +302,20 @@ def test_every_command_that_reads_an_adventure_points_to_solo_check_alike(run, t
                    encoding="utf-8")
     result = run(command, str(bad))
     assert result.exit_code == 2, result.output
-    assert "adventure.bogus" in result.output and f"(every problem: solo check '{bad}')" in result.output
+    assert "adventure.bogus" in result.output and f"every problem: solo check '{bad}')" in result.output
+    # a new GM's run: "solo play: error: goto.toml:115: error[E003]: … (and 3 more problems; run 'solo check')
+    # (every problem: solo check goto.toml)" said "error" twice and "solo check" twice, and counted errors only
+    two = tmp_path / "two.toml"
+    two.write_text('[adventure]\ntitle = "x"\nstart = "a"\nbogus = 1\n[scenes.a]\ntext = "A."\n'
+                   '[[scenes.a.choices]]\ntext = "On"\ngoto = "nowhere"\n[scenes.b]\ntext = "B."\nending = true\n',
+                   encoding="utf-8")
+    (line,) = [ln for ln in run(command, str(two)).output.splitlines() if "adventure.bogus" in ln]
+    assert line.count("error") == 2 and line.count("solo check") == 1, line  # "error[E0..]" and "1 more error"
+    assert line.startswith(f"solo {command}: ") and ": error: " not in line
+    report = check_adventure(two)
+    warned = sum(p.severity == "warning" for p in report.problems)
+    assert warned and sum(p.severity == "error" for p in report.problems) == 2
+    assert line.endswith(f"(1 more error and {warned} warning{'s' * (warned > 1)}; every problem: solo check {two})")
 
 
 def test_adventure_pc_says_only_a_ready_made_character_can_be_named_there(run, tmp_path):

@@ -86,7 +86,8 @@ class LazyGroup(click.Group):
             sys.exit(2)
         except click.ClickException as exc:
             where = getattr(exc, "command_path", "solo")
-            click.echo(f"{where}: error: {_bounded(exc.format_message())}", err=True)
+            said = getattr(exc, "severity_said", False)  # "goto.toml:115: error[E003]: …" says "error" itself
+            click.echo(f"{where}: {'' if said else 'error: '}{_bounded(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("\nsolo: stopped.", err=True)
@@ -134,6 +135,7 @@ class UserError(click.ClickException):
     """A mistake in what the user asked for: one line on stderr, exit status 2."""
 
     exit_code = 2
+    severity_said = False  # the message opens with its own "error[E003]" (a problem of an adventure)
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -142,11 +144,29 @@ class UserError(click.ClickException):
 
 
 def broken_adventure(exc: Exception, adventure: str) -> UserError:
-    """An adventure that does not load, said the same by every command that reads one: the first problem, and
-    the command that lists them all (play, prove, simulate and map said it three ways)."""
+    """An adventure that does not load, said the same by every command that reads one: the first problem, how
+    many errors more, and the command that lists them all (play, prove, simulate and map said it three ways).
+
+    Once: "solo play: error: goto.toml:115: error[E003]: … (and 3 more problems; run 'solo check') (every
+    problem: solo check goto.toml)" said "error" twice and "solo check" twice, and its "3 more problems" counted
+    only the errors of the thirteen check lists (a new GM's run)."""
     import shlex
 
-    return UserError(f"{exc} (every problem: solo check {shlex.quote(adventure)})")
+    from ..story.format.problems import AdventureError
+
+    check = f"solo check {shlex.quote(adventure)}"
+    if not isinstance(exc, AdventureError):
+        return UserError(f"{exc} (every problem: {check})")
+    errors = [p for p in exc.problems if p.severity == "error"]
+    if not errors:
+        return UserError(f"{exc} (every problem: {check})")
+    rest, warned = len(errors) - 1, len(exc.problems) - len(errors)
+    counted = ([f"{rest} more error{'s' if rest > 1 else ''}"] if rest else []) + (
+        [f"{warned} warning{'s' if warned > 1 else ''}"] if warned else [])
+    more = f"{' and '.join(counted)}; " if counted else ""
+    error = UserError(f"{errors[0]} ({more}every problem: {check})")
+    error.severity_said = True
+    return error
 
 
 def opposed_type(name: str) -> ConflictType:
