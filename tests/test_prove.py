@@ -1190,6 +1190,10 @@ def test_a_chance_that_counts_on_a_second_fight_is_called_an_upper_bound():
     assert endings["away"]["fights_again"] is False
     text = CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--seeds", "0"]).output
     assert text.count("an upper bound: best play fights more than one conflict") == 1
+    # said on the chance too: "best-play chance 100 %" over that line read as a certainty (a new GM's run)
+    (through,) = [ln for ln in text.splitlines() if ln.startswith("  through")]
+    assert "best-play chance at most " in through or re.search(r"best-play chance about [\d.]+ % at most", through)
+    assert "at most" not in next(ln for ln in text.splitlines() if ln.startswith("  away"))
     one = json.loads(CliRunner().invoke(cli, ["prove", str(DATA / "routine.toml"), "--seeds", "0", "--json"]).output)
     assert not any(e["fights_again"] for e in one["endings"].values())  # one fight on the way: priced as it is
 

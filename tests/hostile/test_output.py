@@ -154,7 +154,8 @@ def test_every_problem_of_a_conflicts_file_is_reported_each_on_its_line(tmp_path
         number = int(error.split("conflicts.toml:")[1].split(":")[0])
         assert text[number - 1] == line_holds
     played = invoke(monkeypatch, tmp_path, "play", "vellan", "--saves", "saves")
-    assert "conflict_typos" in assert_one_line_error(played, "conflicts.toml", "(2 more errors; every problem: solo check")
+    said = assert_one_line_error(played, "conflicts.toml", "(2 more errors; every problem: solo check")
+    assert "conflict_typos" in said
     assert_no_crash(played)
 
 

@@ -119,7 +119,8 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None)
     """A best-play chance for the report; one that rests on conflicts played, not worked out, is never read as a
     certainty: "about 97.5 % (estimated: …)", or "> 99.9 % (estimated: …)" where the bound says it already. A lower
     bound (a search that stopped) says so: "at least 30.0 % (the search stopped: …)", "about 40.4 % or more
-    (estimated: …; the search stopped: …)"; a certainty needs no mark."""
+    (estimated: …; the search stopped: …)", and an upper bound too ("at most 100 %", the line under it saying
+    why); a certainty needs no mark."""
     chance = percent(p)
     why = []
     if estimated:
@@ -129,6 +130,8 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None)
     if bound == "lower" and p < 1:
         chance = f"at least {chance}" if chance[0].isdigit() else f"{chance} or more"  # "about 40.4 % or more"
         why.append(STOPPED)
+    if bound == "upper":  # said on the chance itself: "best-play chance 100 %" read as a certainty (a new GM's run)
+        chance = f"at most {chance}" if chance[0].isdigit() else f"{chance} at most"  # "about 99.2 % at most"
     return f"{chance} ({'; '.join(why)})" if why else chance
 
 
