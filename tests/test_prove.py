@@ -6,6 +6,7 @@ import functools
 import json
 import math
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -497,6 +498,53 @@ def test_game_state_copy_is_independent_of_the_original():
 
 
 # -- issue 29: a report a CI can gate on ---------------------------------------------------------------------
+def test_a_trap_and_a_choice_never_offered_are_told_in_the_authors_words_with_their_lines(tmp_path):
+    """A new GM's run: the soft-lock said "which needs chosen("street/case") == 0" where they had written
+    once = true, and the choice never offered (their planted mistake) was listed with neither its line nor the
+    condition that shut it."""
+    source = tmp_path / "yard.toml"
+    source.write_text(textwrap.dedent('''
+        [adventure]
+        title = "The yard"
+        start = "yard"
+
+        [scenes.yard]
+        text = "A yard."
+
+        [[scenes.yard.choices]]
+        id = "knock"
+        text = "Knock at the gate"
+        once = true
+        roll = { skill = "Awareness", success = "road", failure = { text = "Nobody comes." } }
+
+        [[scenes.yard.choices]]
+        text = "Unlock the gate"
+        if = 'has("key") and not gate_seen'
+        goto = "road"
+
+        [[scenes.yard.choices]]
+        text = "Wait by the gate"
+        goto = "yard"
+
+        [scenes.road]
+        text = "The road."
+        ending = true
+        '''), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"])
+    assert result.exit_code == 1, result.output
+    assert "there, closed: 1. Knock at the gate, taken already (once = true); 2. Unlock the gate, which needs " \
+           "has(\"key\") and not gate_seen" in result.output, result.output
+    assert "chosen(" not in result.output
+    headers = [n for n, ln in enumerate(source.read_text(encoding="utf-8").splitlines(), 1)
+               if ln == "[[scenes.yard.choices]]"]
+    line = headers[1]  # the choice's own table, where solo check points too
+    assert f"{source}:{line}: scenes.yard.choices[1]: yard choice 2: Unlock the gate, which needs has(\"key\") " \
+           "and not gate_seen" in result.output, result.output
+    data = json.loads(CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--json"]).output)
+    (gate,) = data["unreachable_choices"]
+    assert (gate["line"], gate["if"], gate["once"]) == (line, 'has("key") and not gate_seen', False)
+
+
 def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choice_never_offered(
         tmp_path, monkeypatch):
     source = DATA / "planted.toml"
@@ -509,7 +557,7 @@ def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choic
     assert [(u["scene"], u["choice"]) for u in data["unreachable_choices"]] == [("well", "2")]
     [lock] = data["soft_locks"]  # every way into the well is the one trap: the rope nobody gives
     assert lock["scene"] == "well"
-    assert lock["closed"] == [{"choice": "2", "text": "Climb the rope", "if": 'has("rope")'}]
+    assert lock["closed"] == [{"choice": "2", "text": "Climb the rope", "if": 'has("rope")', "once": False}]
     assert lock["entrances"] >= 1
     assert [(s["scene"], s["answer"]) for s in lock["path"]] == [("yard", "3")]
     # the replay plays into the well and stops there: the saved game stands in it

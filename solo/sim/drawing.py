@@ -178,11 +178,11 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[
 def _edge_label(choice: Choice, outcomes: list[str]) -> str:
     """A choice's words, then its condition and its outcomes in brackets, short enough for a map."""
     extra = ""
-    written = choice.own_condition if choice.once else choice.condition  # "once", not what it loads as
+    written = choice.written_condition()  # "once", not what it loads as
     if choice.once:
         extra += " [once]"
-    if written is not None:
-        extra += f" [if {clipped(written.source, LABEL_WIDTH - 16)}]"
+    if written:
+        extra += f" [if {clipped(written, LABEL_WIDTH - 16)}]"
     if outcomes:
         extra += f" [{', '.join(outcomes)}]"
     return clipped(shown(choice.text), LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra

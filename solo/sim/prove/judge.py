@@ -8,6 +8,7 @@ search did not get to expand is never called soft-locked, only unexplored.
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...story.play.engine import DEAD_END, FALLEN
@@ -291,24 +292,44 @@ def _soft_lock(proof: Proof, members: list[Node], parents: list[list[int]]) -> d
     node = members[0]
     assert node.scene is not None  # a soft-lock is a state in a scene
     choices = {c.number: c for c in proof.adventure.scenes[node.scene].choices}
-    closed = [{"choice": str(number), "text": words(choices[number].text), "if": source}
-              for number, source in node.closed]
+    closed = [{"choice": str(number), "text": words(choices[number].text), "if": source, "once": once}
+              for number, source, once in node.closed]
     return {"scene": node.scene, "why": _why(node), "closed": closed, "entrances": len(members),
             "path": path_into(proof, [n.id for n in members], parents)}
 
 
 def _unreachable(proof: Proof) -> list[dict[str, Any]]:
+    """The scenes never entered and the choices never offered, each with its file, line and TOML path as
+    ``solo check`` points at them, and a choice with what keeps it off the menu as written (``if``): a new GM's
+    planted mistake was listed with neither, the line nor the condition that shut it."""
+    from ...story.format.locate import LineMap
+
+    maps: dict[str, LineMap | None] = {}
+
+    def line(file: str, path: str) -> int | None:
+        if file not in maps:
+            try:
+                maps[file] = LineMap(Path(file).read_text(encoding="utf-8"))
+            except (OSError, UnicodeError):  # moved or changed since it was read: the path alone still points
+                maps[file] = None
+        found = maps[file]
+        return found.line(path) if found is not None else None
+
+    def place(where: Any) -> dict[str, Any]:
+        number = line(where.file, where.path)
+        at = f"{where.file}:{number}" if number else where.file
+        return {"where": f"{at}: {where.path}", "line": number}
+
     out: list[dict[str, Any]] = []
     for scene in proof.adventure.scenes.values():
         if scene.id not in proof.entered:
-            out.append({"scene": scene.id, "choice": None, "text": words(scene.title),
-                        "where": f"{scene.where.file}: {scene.where.path}"})
+            out.append({"scene": scene.id, "choice": None, "text": words(scene.title), **place(scene.where)})
             continue
         for choice in scene.choices:
             if (scene.id, choice.key) not in proof.offered:
                 out.append({"scene": scene.id, "choice": choice.name or choice.key,
-                            "text": words(choice.text),
-                            "where": f"{choice.where.file}: {choice.where.path}",
+                            "text": words(choice.text), **place(choice.where), "if": choice.written_condition(),
+                            "once": choice.once,
                             "party_size": reads_party_size(proof.adventure, choice)})
     return out
 

@@ -111,6 +111,13 @@ def chance_bound(found: dict[str, Any], *, complete: bool) -> str | None:
     return None if complete or found["best_chance"] >= 1 else "lower"  # nothing can add to a certainty
 
 
+def needs(choice: dict[str, Any]) -> str:
+    """What keeps a choice off the menu, in the author's words: ", which needs has("rope")", ", taken already
+    (once = true)", or both."""
+    said = f", which needs {choice['if']}" if choice.get("if") else ""
+    return said + (", taken already (once = true)" if choice.get("once") else "")
+
+
 #: Why a chance is a lower bound, in the report's words.
 STOPPED = "the search stopped: the states it did not search can only add to it"
 
@@ -259,7 +266,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                 outcome = f" [{step['outcome']}]" if step["outcome"] else ""
                 out.append(f"    {step['scene']}: {step['answer']}. {step['choice']}{outcome}")
             if lock["closed"]:
-                shut = "; ".join(f"{c['choice']}. {c['text']}" + (f", which needs {c['if']}" if c["if"] else "")
+                shut = "; ".join(f"{c['choice']}. {c['text']}{needs(c)}"
                                  for c in lock["closed"])
                 out.append(f"    there, closed: {shut}")
             if lock.get("seed") is not None:
@@ -271,7 +278,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         for item in items:
             what = f"scene {item['scene']} ({item['text']})" if item["choice"] is None else \
                 f"{item['scene']} choice {item['choice']}: {item['text']}"
-            out.append(f"  {item['where']}: {what}")
+            out.append(f"  {item['where']}: {what}{needs(item)}")
 
     never = findings(proof)
     if never:

@@ -97,7 +97,7 @@ class Node:
     error: str = ""
     cut: bool = False  # some outcome led past the state limit: what follows is not all known
     #: The scene's choices not on offer here, each as (menu number, condition): what may trap a soft-lock.
-    closed: tuple[tuple[int, str], ...] = ()
+    closed: tuple[tuple[int, str, bool], ...] = ()  # (number, its if as written, once) of each choice shut
     #: Its place in the breadth-first walk of :func:`shortest_tree`: what breaks ties between states where the
     #: order the search found them in must not (it changes with the search's order, the graph does not)
     rank: int = 0
@@ -321,8 +321,7 @@ class _Search:
         node.moves = []
         offered = game.available(scene)
         keys = {c.key for c in offered}
-        node.closed = tuple((c.number, c.condition.source if c.condition is not None else "")
-                            for c in scene.choices if c.key not in keys)
+        node.closed = tuple((c.number, c.written_condition(), c.once) for c in scene.choices if c.key not in keys)
         for position, choice in enumerate(offered, 1):
             self.offered.add((scene.id, choice.key))
             number = str(choice.number or position)  # the menu's own number: a scene keeps its gaps

@@ -121,6 +121,13 @@ class Choice:
         """Whether its label or hint has anything to fill (slots, ``{if}`` blocks, escaped braces)."""
         return any(c in self.text or c in self.hint for c in "{}")
 
+    def written_condition(self) -> str:
+        """Its ``if`` as the author wrote it, or "": a once-only choice loads as ``(if) and chosen("scene/name") ==
+        0``, words the author never wrote (``once`` says the rest: a new GM's run read the soft-lock's "which needs
+        chosen("street/case") == 0" where they had written once = true)."""
+        written = self.own_condition if self.once else self.condition
+        return written.source if written is not None else ""
+
 
 @dataclass
 class Scene:
