@@ -246,15 +246,15 @@ def test_the_day_runs_out(vellan):
                                             "copy of the harbour log"], "ending_quiet")])
 def test_a_beaten_reporter_is_offered_the_envelope_and_refusing_it_prints_what_the_proof_carries(
         vellan, items, ending):
-    route = Route(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay your proof on his desk",
-                  "Push it back")
+    # one proof, or four less the envelope's own: a case of 1 lays "what little you have" (not "your proof")
+    route = Route(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay ", "Push it back")
     game, reached, events, _ = play(vellan, route, conflicts=["lost"], items=items, counters=DUSK)
     assert entered(events, "the_offer") and not entered(events, "brekke_runs")  # he won: he pays, not runs
     assert reached == ending
 
 
 def test_taking_the_envelope_is_the_evening_bus(vellan):
-    route = Route(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay your proof on his desk",
+    route = Route(*TO_THURSDAY, "Climb the stairs to Halvard Brekke's office", "Lay what little you have",
                   "Take the envelope")
     _, reached, events, _ = play(vellan, route, conflicts=["surrendered"], items=["signed statement"],
                                  counters=DUSK)
