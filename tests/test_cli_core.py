@@ -389,6 +389,26 @@ def test_new_interactive_by_typed_answers(tmp_path):
     assert creation_problems(char) == []
 
 
+def test_new_interactive_takes_the_name_given_with_name_and_does_not_ask_it(tmp_path):
+    """A new player's run: `solo new --name "Sigrid Moe"` still asked "What is your character's name?" and kept
+    whatever was typed there; the option was neither used nor refused."""
+    answers = "\n".join([
+        "2",  # he/him: the first question now
+        "pyramid", "Awareness", "Combat", "Cunning", "Knowledge", "Move", "Social", "Willpower",
+        "Perception", "Melee", "Stealth",
+        "Contact", "Pass",
+        "assign", "INT", "CHA", "BODY",
+        "choose", "Sibling", "Protect", "University", "Be Loyal to",
+    ]) + "\n"
+    out = tmp_path / "sigrid.toml"
+    result = run("new", "--seed", "1", "--name", "Sigrid Moe", "--out", str(out), input=answers)
+    assert result.exit_code == 0, result.output
+    assert "character's name" not in result.stdout
+    char = load_character(out)
+    assert char.name == "Sigrid Moe" and char.pronoun == "he" and creation_problems(char) == []
+    too_long = run("new", "--name", "x" * 101, "--out", str(tmp_path / "x.toml"), input=answers)
+    assert too_long.exit_code == 2 and "--name: a name has 1 to 100 characters" in too_long.stderr
+
 def test_new_interactive_input_ending_early(tmp_path):
     result = run("new", "--out", str(tmp_path / "x.toml"), input="Nora\n")
     assert result.exit_code == 2

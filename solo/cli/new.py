@@ -54,6 +54,11 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
 
     name = clean_typed(name) if name is not None else None  # bytes the terminal could not decode
     player = clean_typed(player) if player is not None else None
+    from ..rules.character import MAX_NAME
+
+    for option, value in (("--name", name), ("--player", player)):  # refused before any question is asked
+        if value is not None and (not value.strip() or len(value) > MAX_NAME):
+            raise UserError(f"{option}: a name has 1 to {MAX_NAME} characters, not {len(value.strip()):,}")
     if force and out is None:
         raise UserError("--force goes with --out: it lets solo replace a file that is not a character it wrote")
     if out is not None:
@@ -77,7 +82,7 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
             if sys.stdin is None:
                 raise UserError("standard input is closed: answer at a terminal, pipe the answers in, "
                                 "or roll a character with --random")
-            char = _interactive(rng, player)
+            char = _interactive(rng, player, name)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     except SoloError as exc:
@@ -146,7 +151,7 @@ def _save(char: Character, path: Path, *, force: bool) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}; the character was not saved") from None
 
 
-def _interactive(rng: random.Random, player: str | None) -> Character:
+def _interactive(rng: random.Random, player: str | None, name: str | None = None) -> Character:
     from rich.console import Console
 
     from ..story.play.creation import create_character
@@ -155,6 +160,6 @@ def _interactive(rng: random.Random, player: str | None) -> Character:
     console = Console(highlight=False)
     console.print("[bold]A new character for the Comae Engine.[/] Answer with a number or a word; Ctrl-C stops.")
     try:
-        return create_character(TerminalDecider(console), rng, player=player)
+        return create_character(TerminalDecider(console), rng, player=player, name=name)
     except EOFError:
         raise UserError("input ended before the character was finished; nothing was saved") from None

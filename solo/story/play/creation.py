@@ -48,16 +48,18 @@ def ask_pronoun(decider: Decider, name: str, who: str | None, default: str | Non
 
 def create_character(
     decider: Decider, rng: random.Random, *, player: str | None = None, tables: RulesTables | None = None,
-    careers: Sequence[str] | None = None,
+    careers: Sequence[str] | None = None, name: str | None = None,
 ) -> Character:
     """Ask a decider for every creation choice and return the finished character.
 
     ``careers``: the careers offered, in order (an adventure's ``careers``, which leaves out those its setting
-    has no place for); None offers every career of the rules' tables.
+    has no place for); None offers every career of the rules' tables. ``name``: given already (``solo new
+    --name``), so not asked: it was asked again, and the option quietly lost (a new player's run).
     """
     t = tables or rules()
     who = player
-    name = decider.decide(Question("name", "What is your character's name?", actor=who, limit=MAX_NAME))
+    if not name:
+        name = decider.decide(Question("name", "What is your character's name?", actor=who, limit=MAX_NAME))
     pronoun = ask_pronoun(decider, name, who)
     method = _ask(decider, "method", "How do you want to build the character?", [
         Option("career", "From a career", "skills and Tags suggested by a profession"),
