@@ -20,6 +20,20 @@ def test_json_answer_has_the_promised_keys(cli_run):
     assert data["event_chance"] == 7
 
 
+def test_a_likelihood_in_brackets_at_the_questions_end_is_taken_as_in_play(cli_run):
+    """A new player's run: `solo oracle "Is the door locked? (very likely)"` was echoed back and asked at even
+    odds, where the game's prompt (and the README) take the brackets as the likelihood."""
+    data = json.loads(cli_run("oracle", "Is the door locked? (very likely)", "--seed", "1", "--json").output)
+    plain = json.loads(cli_run("oracle", "Is the door locked?", "--odds", "very likely", "--seed", "1",
+                               "--json").output)
+    assert data == plain and data["question"] == "Is the door locked?" and data["chance"] == 85
+    kept = json.loads(cli_run("oracle", "Is it there? (maybe)", "--seed", "1", "--json").output)
+    assert kept["question"] == "Is it there? (maybe)" and kept["chance"] == 50  # no likelihood: part of the question
+    same = cli_run("oracle", "Is it open? (likely)", "--odds", "likely", "--seed", "1", "--json")
+    assert same.exit_code == 0 and json.loads(same.output)["chance"] == 70
+    both = cli_run("oracle", "Is it open? (likely)", "--odds", "unlikely")
+    assert both.exit_code == 2 and "ends in (likely) and --odds says unlikely" in both.output
+
 def test_same_seed_same_answer(cli_run):
     a = cli_run("oracle", "q", "--seed", "77", "--json").output
     b = cli_run("oracle", "q", "--seed", "77", "--json").output

@@ -18,9 +18,11 @@ if TYPE_CHECKING:
 
 @click.command("oracle")
 @click.argument("question", nargs=-1)
-@click.option("--odds", "-o", "odds", default="even", show_default=True, metavar="WORD",
+@click.option("--odds", "-o", "odds", metavar="WORD",
               help="How likely is yes: impossible, very unlikely, unlikely, somewhat unlikely, even, "
-                   "somewhat likely, likely, very likely, certain; or easy/normal/hard/very hard/routine; or 1-99.")
+                   "somewhat likely, likely, very likely, certain; or easy/normal/hard/very hard/routine; or 1-99. "
+                   "Default: even, or the likelihood in brackets at the question's end, as in play: "
+                   "\"Is it locked? (likely)\".")
 @click.option("--tension", "-t", type=TENSION, metavar="N",
               help="The tension track, 1-9 (default 5, or the session's): higher tilts towards yes and raises "
                    "random events. With --session it is kept.")
@@ -52,9 +54,26 @@ def command(question: tuple[str, ...], odds: str, tension: int | None, npcs: tup
     """
     from ..errors import SoloError
     from ..oracle import OracleState, ask, check_tension, load_tables, oracle_odds
+    from ..oracle.likelihood import OracleError, likelihood, trailing_odds
     from ..rules.dice import new_rng
 
     text = " ".join(question).strip()
+    # "Is the door locked? (very likely)", as the game's prompt takes it: it was echoed back and asked at even odds
+    # (a new player's run); brackets that hold no likelihood stay part of the question
+    asked, written = trailing_odds(text)
+    try:
+        meant = likelihood(written) if written is not None else None
+    except (OracleError, ValueError):
+        meant = None
+    if meant is not None:
+        try:
+            differs = odds is not None and likelihood(odds) != meant
+        except (OracleError, ValueError) as exc:
+            raise UserError(str(exc)) from None
+        if differs:
+            raise UserError(f"the question ends in ({written}) and --odds says {odds}: give one of them")
+        text, odds = asked, written
+    odds = odds or "even"
     if not text:  # as at the game's prompt: an answer needs a question to be an answer to
         raise click.UsageError('Ask a question, e.g. solo oracle "Is the door locked?" --odds likely')
     with held_session(session_name, saves_dir) as session:

@@ -161,3 +161,14 @@ def chance_of_yes(word: str | int | Likelihood, tension: int = TENSION_NEUTRAL) 
     check_tension(tension)
     raw = base + TENSION_STEP * (tension - TENSION_NEUTRAL)
     return max(CHANCE_MIN, min(CHANCE_MAX, raw))
+
+
+def trailing_odds(text: str) -> tuple[str, str | None]:
+    """A question and the likelihood written in brackets at its end, as the game's prompt takes it: "Is the door
+    locked? (likely)" -> ("Is the door locked?", "likely"); (text, None) where it ends in no brackets. What is in
+    the brackets is not checked here: the game's prompt refuses a word that is no likelihood, ``solo oracle``
+    keeps such brackets as part of the question."""
+    match = re.search(r"\(([^()]+)\)\s*$", text)
+    if not match:
+        return text, None
+    return text[: match.start()].strip(), match.group(1).strip()

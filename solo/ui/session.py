@@ -612,12 +612,10 @@ class Session:
 
     def _oracle(self, text: str) -> None:
         from ..oracle import OracleError
+        from ..oracle.likelihood import trailing_odds
 
-        odds = "even"
-        match = re.search(r"\(([^()]+)\)\s*$", text)
-        if match:
-            odds = match.group(1).strip()
-            text = text[: match.start()].strip()
+        text, written = trailing_odds(text)
+        odds = written or "even"
         if not text:
             self._cannot("Ask a question after the '?', e.g. ? Is the door locked? (likely)")
             return
