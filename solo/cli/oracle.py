@@ -36,7 +36,7 @@ if TYPE_CHECKING:
               help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
 @click.option("--seed", type=SEED, help="Seed the dice, for an answer you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def command(question: tuple[str, ...], odds: str, tension: int | None, npcs: tuple[str, ...],
+def command(question: tuple[str, ...], odds: str | None, tension: int | None, npcs: tuple[str, ...],
             threads: tuple[str, ...], session_name: str | None, saves_dir: Path | None, folders: tuple[str, ...],
             seed: int | None, as_json: bool) -> None:
     """Ask the oracle QUESTION; phrase it so that "yes" is the eventful answer.
