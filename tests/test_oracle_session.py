@@ -203,6 +203,16 @@ def test_what_solo_scene_says_to_run_next_is_a_command_a_shell_runs(solo, tmp_pa
         assert solo(*args).exit_code == 0, command
 
 
+def test_an_entry_named_past_its_weight_in_one_command_says_how_and_keeps_nothing(solo, tmp_path):
+    """A new player's run: Nora was listed once, then `--npc "nora dahl" --npc "NORA DAHL" --npc "Nora Dahl"` said
+    "'Nora Dahl' already counts 3 times": two of the three were that command's own, and nothing was kept."""
+    assert solo("session", "heist", "--npc", "Nora Dahl").exit_code == 0
+    result = solo("session", "heist", "--npc", "nora dahl", "--npc", "NORA DAHL", "--npc", "Nora Dahl")
+    assert result.exit_code == 2
+    assert "2 of them named in this command; the session is left as it was" in result.output
+    assert _session(tmp_path).state.npcs == ["Nora Dahl"] and _session(tmp_path).state.npc_weight("Nora Dahl") == 1
+
+
 def test_scene_faces_agree_with_the_odds():
     for tension in range(1, 10):
         faces = scene_faces(tension)

@@ -111,12 +111,12 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
                 notes.append(f"Closed thread: {session.close_thread(text)}")
             for npc in dict.fromkeys(leaving):
                 notes.append(f"Gone from the story: {session.remove_npc(npc)}")
-            for text in threads:
-                weight = session.add_thread(text, again=True)
+            for i, text in enumerate(threads):
+                weight = _weighed(session.add_thread, text, threads[:i], "--thread")
                 if weight > 1:
                     notes.append(f"Thread counts \u00d7{weight}: {known_entry(session.state.threads, text)}")
-            for npc in npcs:
-                weight = session.add_npc(npc, again=True)
+            for i, npc in enumerate(npcs):
+                weight = _weighed(session.add_npc, npc, npcs[:i], "--npc")
                 if weight > 1:
                     notes.append(f"NPC counts \u00d7{weight}: {known_entry(session.state.npcs, npc)}")
             if tension is not None:
@@ -161,6 +161,20 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     click.echo("NPCs:" if s.npcs else "NPCs: none.")
     for i, npc in enumerate(s.npcs, 1):
         click.echo(f"  {i}. {npc}{weight_mark(s.npc_weight(npc))}")
+
+
+def _weighed(add, name: str, before: tuple[str, ...], option: str) -> int:
+    """Add ``name`` once more; past the most an entry may count, say how many of those this command gave it, and
+    that nothing was kept: "'Nora Dahl' already counts 3 times" came after two of the three were this command's
+    own, and the session was left as it was (a new player's run)."""
+    try:
+        return add(name, again=True)
+    except ValueError as exc:
+        mine = sum(" ".join(b.split()).casefold() == " ".join(name.split()).casefold() for b in before)
+        if not mine:
+            raise
+        raise UserError(f"{option} {name}: {exc}, {mine} of them named in this command; the session is left as "
+                        "it was") from None
 
 
 def _discover(session: OracleSession, thread: str, folders: tuple[str, ...], seed: int | None) -> Discovery:
