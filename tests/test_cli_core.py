@@ -407,7 +407,7 @@ def test_new_interactive_takes_the_name_given_with_name_and_does_not_ask_it(tmp_
     char = load_character(out)
     assert char.name == "Sigrid Moe" and char.pronoun == "he" and creation_problems(char) == []
     too_long = run("new", "--name", "x" * 101, "--out", str(tmp_path / "x.toml"), input=answers)
-    assert too_long.exit_code == 2 and "--name: a name has 1 to 100 characters" in too_long.stderr
+    assert too_long.exit_code == 2 and "--name: a name has at most 100 characters, not 101" in too_long.stderr
 
 def test_new_interactive_input_ending_early(tmp_path):
     result = run("new", "--out", str(tmp_path / "x.toml"), input="Nora\n")

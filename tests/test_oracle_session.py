@@ -148,12 +148,13 @@ def test_the_sessions_folder_sits_beside_the_saves_or_under_solo_home(tmp_path, 
 def test_scene_end_moves_the_tension_by_the_games_rule(solo, tmp_path):
     for went, control in (("well", True), ("badly", False), ("mixed", None)):
         for start in range(1, 10):
-            assert solo("session", "t", "--tension", str(start)).exit_code == 0
-            result = solo("scene", "--end", went, "--session", "t", "--json")
+            name = f"t{went}{start}"  # a scene closes once: each close in a session of its own
+            assert solo("session", name, "--tension", str(start)).exit_code == 0
+            result = solo("scene", "--end", went, "--session", name, "--json")
             assert result.exit_code == 0, result.output
             data = json.loads(result.output)
             assert data["tension_before"] == start
-            assert data["tension"] == tension_after_scene(start, control) == _session(tmp_path, "t").state.tension
+            assert data["tension"] == tension_after_scene(start, control) == _session(tmp_path, name).state.tension
 
 
 def test_scene_check_uses_and_counts_the_session(solo, tmp_path):
@@ -211,6 +212,21 @@ def test_an_entry_named_past_its_weight_in_one_command_says_how_and_keeps_nothin
     assert result.exit_code == 2
     assert "2 of them named in this command; the session is left as it was" in result.output
     assert _session(tmp_path).state.npcs == ["Nora Dahl"] and _session(tmp_path).state.npc_weight("Nora Dahl") == 1
+
+
+def test_a_scene_closes_once_and_the_next_check_opens_another(solo, tmp_path):
+    """A new player's run: `solo scene --end well --session saltmarsh` three times eased the tension three times
+    for one scene ("Scene 2 went well … 3 to 2", then "2 to 1"), and each emptied the scene's searches again."""
+    assert solo("scene", "We search the cabin", "--session", "heist", "--seed", "1").exit_code == 0
+    first = solo("scene", "--end", "well", "--session", "heist")
+    assert first.exit_code == 0 and "Scene 1 went well: the tension eases from 5 to 4." in first.output
+    again = solo("scene", "--end", "well", "--session", "heist")
+    assert again.exit_code == 2 and "Scene 1 of session heist is closed already" in again.output
+    assert _session(tmp_path).state.tension == 4 and _session(tmp_path).closed
+    assert solo("scene", "On deck", "--session", "heist", "--seed", "2").exit_code == 0
+    assert not _session(tmp_path).closed
+    mixed = solo("scene", "--end", "mixed", "--session", "heist")
+    assert "Scene 2 had mixed results: the tension stays at 4" in mixed.output  # not "went mixed"
 
 
 def test_scene_faces_agree_with_the_odds():

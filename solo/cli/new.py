@@ -57,8 +57,10 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
     from ..rules.character import MAX_NAME
 
     for option, value in (("--name", name), ("--player", player)):  # refused before any question is asked
-        if value is not None and (not value.strip() or len(value) > MAX_NAME):
-            raise UserError(f"{option}: a name has 1 to {MAX_NAME} characters, not {len(value.strip()):,}")
+        if value is not None and not value.strip():
+            raise UserError(f"{option}: a name cannot be blank")
+        if value is not None and len(value) > MAX_NAME:
+            raise UserError(f"{option}: a name has at most {MAX_NAME} characters, not {len(value):,}")
     if force and out is None:
         raise UserError("--force goes with --out: it lets solo replace a file that is not a character it wrote")
     if out is not None:

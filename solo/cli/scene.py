@@ -153,10 +153,19 @@ def command(expected: tuple[str, ...], went: str | None, tension: int | None, se
         click.echo(session_line(session))
 
 
+#: How a scene went, as a sentence says it ("Scene 2 went mixed" read oddly).
+_WENT_WORDS = {"well": "went well", "badly": "went badly", "mixed": "had mixed results"}
+
+
 def _end(state: Any, went: str, session: OracleSession | None) -> dict[str, Any]:
+    scene = f"Scene {session.scenes}" if session and session.scenes else "The scene"
+    if session is not None and session.closed:  # once a scene: the tension moves once for it
+        raise UserError(f"{scene.lower() if not session.scenes else scene} of session {session.name} is closed "
+                        f"already; set up the next first: solo scene \"…\" --session {shlex.quote(session.name)}")
     before = state.tension
     after = state.end_scene(WENT[went])
-    scene = f"Scene {session.scenes}" if session and session.scenes else "The scene"
+    if session is not None:
+        session.closed = True
     if after == before:
         why = {"mixed": "a mixed scene leaves it", "well": "it cannot fall below 1",
                "badly": "it cannot rise above 9"}[went]
@@ -164,7 +173,7 @@ def _end(state: Any, went: str, session: OracleSession | None) -> dict[str, Any]
     else:
         change = f"the tension {'eases' if after < before else 'rises'} from {before} to {after}"
     return {"went": went, "tension_before": before, "tension": after,
-            "lines": [f"{scene} went {went}: {change}."]}
+            "lines": [f"{scene} {_WENT_WORDS[went]}: {change}."]}
 
 
 def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
@@ -178,6 +187,7 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
     number = None
     if session is not None:
         session.scenes += 1
+        session.closed = False
         number = session.scenes
         state.new_scene()
         if text:  # the scene's situation: what random events that name nobody follow

@@ -34,7 +34,7 @@ MAX_TEXT = 200  # characters in one thread or NPC name
 MAX_SCENES = 100_000
 READ_LIMIT = 256_000  # bytes: a full session, every entry listed three times, is about 130 kB
 SUFFIX = ".toml"
-_FIELDS = {"version", "tension", "scenes", "threads", "npcs", "pcs", "context", "progress", "searched"}
+_FIELDS = {"version", "tension", "scenes", "closed", "threads", "npcs", "pcs", "context", "progress", "searched"}
 
 
 def sessions_folder(saves: Path | None = None) -> Path:
@@ -70,6 +70,9 @@ class OracleSession:
     path: Path
     state: OracleState = field(default_factory=OracleState)
     scenes: int = 0
+    #: Whether the scene in play (the last set up, number ``scenes``) was closed with ``solo scene --end``: a
+    #: second close of it moved the tension again and emptied the scene's searches again (a new player's run)
+    closed: bool = False
 
     def add_thread(self, text: str, *, again: bool = False) -> int:
         """Open a thread; with ``again`` one already open (its words in any case) counts once more. Its weight."""
@@ -133,6 +136,8 @@ class OracleSession:
             data["pcs"] = s.pcs
         if s.context:
             data["context"] = s.context
+        if self.closed:
+            data["closed"] = True
         if s.searched:
             data["searched"] = s.searched
         if s.progress:
@@ -188,6 +193,9 @@ def _from_data(path: Path, text: str, data: dict[str, object]) -> OracleSession:
     scenes = data.get("scenes", 0)
     if isinstance(scenes, bool) or not isinstance(scenes, int) or not 0 <= scenes <= MAX_SCENES:
         raise fail("scenes", f"scenes must be a whole number 0-{MAX_SCENES}, not {scenes!r}")
+    closed = data.get("closed", False)
+    if not isinstance(closed, bool):
+        raise fail("closed", f"closed must be true or false, not {closed!r}")
     context = data.get("context", "")
     if not isinstance(context, str) or (context and _entry_problem(context)):
         raise fail("context", f"context must be one line of text up to {MAX_TEXT} characters")
@@ -231,7 +239,7 @@ def _from_data(path: Path, text: str, data: dict[str, object]) -> OracleSession:
             "searched": list(counts["searched"])})
     except (ValueError, OracleError) as exc:
         raise fail("tension", str(exc)) from None
-    return OracleSession(path.stem, path, state, scenes)
+    return OracleSession(path.stem, path, state, scenes, closed)
 
 
 def _line_of(text: str, key: str) -> int | None:
