@@ -153,7 +153,10 @@ def test_persuading_the_pilot_again_shows_and_charges_the_hour(vellan):
     game, ending, events = play(vellan, script, [pc("Espen Lind", Social=0)], flags=["heard_of_hut"],
                                 counters=DUSK, npc_skills={"jonas": {"Willpower": 0}})
     hut = [dict(menu) for menu in script.menus if any(label.startswith("Persuade him") for label, _ in menu)]
-    first, second, third = (next(d for label, d in menu.items() if label.startswith("Persuade")) for menu in hut)
+    shown = [next(d for label, d in menu.items() if label.startswith("Persuade")) for menu in hut]
+    # an opposed roll's menu line opens with its chance to win, both skills 0: none
+    assert all(d.startswith("to win: 0 % (against Willpower 0) · ") for d in shown)
+    first, second, third = (d.removeprefix("to win: 0 % (against Willpower 0) · ") for d in shown)
     assert first == choice(vellan, "pilot_hut", "Persuade him").hint
     assert second == f"{first} · again: costs 1 hour" == third
     assert [e.data["outcome"] for e in events if e.kind == "opposed_outcome"] == ["fail", "fail"]
@@ -169,9 +172,12 @@ def test_the_tutorial_guard_charges_nerve_for_a_second_argument(tutorial):
     game, ending, events = play(tutorial, script, [espen], npc_skills={"harbour_guard": {"Willpower": 0}},
                                 seed=5)
     quay = [dict(menu) for menu in script.menus][:3]
-    assert [m["Talk your way past the guard (an opposed roll: Social //Influence against his Willpower)"]
-            for m in quay] == ["lose, and he takes hold of you", "lose, and he takes hold of you · again: costs 1 CHA",
-                               "lose, and he takes hold of you · again: costs 1 CHA"]
+    shown = [m["Talk your way past the guard (an opposed roll: Social //Influence against his Willpower)"]
+             for m in quay]
+    assert all(d.startswith("to win: ") for d in shown)  # its chance to win first, then what is at stake
+    assert [d.split(" · ", 1)[1] for d in shown] == [
+        "lose, and he takes hold of you", "lose, and he takes hold of you · again: costs 1 CHA",
+        "lose, and he takes hold of you · again: costs 1 CHA"]
     aboard = next(i for i, e in enumerate(events) if e.kind == "scene_entered" and e.data["scene"] == "deck")
     cha = [e.data["before"] - e.data["after"] for e in events[:aboard]
            if e.kind == "pool_change" and e.data["pool"] == "CHA"]

@@ -299,6 +299,30 @@ def opposed_chances(game: Game, action: Action) -> Outcomes:
                                 + (f", {pc.luck} Luck to flip with" if flips else ""))
 
 
+def opposed_win_words(game: Game, action: Action) -> str | None:
+    """What an opposed roll's menu line says beside the roller's chance: the chance to win it, worked out from the
+    same targets the roll will use ("to win: 46 % (against Willpower 50)"), Luck set aside as the chance beside
+    it sets it aside. "50 % = Social 30 · //Influence +20" alone read as a 50 % chance to win (a new GM's run).
+    None where nobody is left to roll or the roll is routine (a sure win, said where it is rolled)."""
+    from .actions import ACTIONS, Opposed
+    from .rolling import roll_target
+
+    spec = action.spec
+    npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
+    pc = _pc(game, _roller(game, spec, npc))
+    if pc is None:
+        return None
+    target, _, routine = roll_target(pc, spec, npc=npc)
+    if routine:
+        return None
+    verb = ACTIONS["opposed"]
+    assert isinstance(verb, Opposed)
+    skill, theirs, _ = verb.theirs(spec, npc)
+    wins = sum(n for outcome, _, n in opposed_faces(target, theirs) if outcome == "win") / 10_000
+    shown = "<1" if 0 < wins < 0.005 else (">99" if 0.995 <= wins < 1 else f"{round(wins * 100)}")
+    return f"to win: {shown} % (against {skill} {theirs})"
+
+
 # -- the oracle and requests ----------------------------------------------------------------------
 def oracle_chances(game: Game, action: Action) -> Outcomes:
     from ...oracle import oracle_odds
