@@ -220,6 +220,20 @@ def test_text_report_names_endings_and_rates(run):
     assert "Endings" in result.stdout and "arrival" in result.stdout and "runs/s" in result.stdout
 
 
+def test_a_conflict_with_a_lock_says_nothing_of_npcs_and_a_long_lens_list_says_what_it_leaves_out(run):
+    """A new GM's run: under a padlock the report printed "NPCs declared nothing; fled in 0%, surrendered in 0%",
+    and the NPC table listed four Lenses of seven with no word of the rest."""
+    lock = run("simulate", str(DATA / "spent_alley.toml"), "--runs", "20", "--policy", "explorer", "--seed", "1")
+    assert lock.exit_code == 0, lock.output
+    assert "lockpicking" in lock.stdout and "NPCs declared" not in lock.stdout
+    duel = run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "100", "--policy", "explorer", "--seed", "1")
+    shares = json.loads(run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "100", "--policy", "explorer",
+                            "--seed", "1", "--json").stdout)["npcs"]["bruiser"]["lenses"]
+    assert len(shares) > 4 and "NPCs declared" in duel.stdout
+    table = " ".join(duel.stdout.replace("│", " ").split())
+    rest = sorted(shares.values(), reverse=True)[4:]
+    assert f"{len(rest)} more at {max(rest):.0%} or less" in table, table
+
 def test_exit_1_when_a_run_fails(run, tmp_path):
     result = run("simulate", str(DATA / "loop.toml"), "--runs", "3", "--max-turns", "10",
                  "--errors-dir", str(tmp_path))

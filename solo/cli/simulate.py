@@ -215,8 +215,11 @@ def _show(r: dict) -> None:
                           f"Pool lost: party {c['party_pool_lost_mean']:.1f}, opponents "
                           f"{c['opponents_pool_lost_mean']:.1f}; party Luck spent {c['party_luck_spent_mean']:.2f}",
                           soft_wrap=True)
-            console.print(f"    NPCs declared {lenses or 'nothing'}; fled in {c['npc_fled']['rate']:.0%}, "
-                          f"surrendered in {c['npc_surrendered']['rate']:.0%} of these conflicts", soft_wrap=True)
+            if lenses or c["npc_fled"]["rate"] or c["npc_surrendered"]["rate"]:  # an obstacle declares nothing:
+                # "NPCs declared nothing; fled in 0%" under a padlock read like a debug log (a new GM's run)
+                console.print(f"    NPCs declared {lenses or 'nothing'}; fled in {c['npc_fled']['rate']:.0%}, "
+                              f"surrendered in {c['npc_surrendered']['rate']:.0%} of these conflicts",
+                              soft_wrap=True)
     if r["npcs"]:
         # one unit after the count: each NPC's Lenses as shares of its declarations, how its conflicts ended for
         # it as shares of those conflicts (out and in comae were counts beside the fled and surrendered shares)
@@ -225,8 +228,10 @@ def _show(r: dict) -> None:
         for col in ("NPC", "conflicts", "Lenses", "fled", "surrendered", "out", "in comae"):
             t.add_column(col, justify="right" if col == "conflicts" else "left")
         for nid, e in r["npcs"].items():
-            lenses = ", ".join(f"{_lens_said(k)} {v:.0%}"
-                               for k, v in sorted(e["lenses"].items(), key=lambda kv: -kv[1])[:4])
+            ranked = sorted(e["lenses"].items(), key=lambda kv: -kv[1])
+            lenses = ", ".join(f"{_lens_said(k)} {v:.0%}" for k, v in ranked[:4])
+            if len(ranked) > 4:  # the rest said, not dropped: the conflict's line above lists all seven
+                lenses += f", {len(ranked) - 4} more at {max(v for _, v in ranked[4:]):.0%} or less"
             t.add_row(nid, f"{e['conflicts']:,}", lenses or "-",
                       *(_share(e[how]) for how in ("fled", "surrendered", "out", "comae")))
         console.print(t)
