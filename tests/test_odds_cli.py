@@ -400,3 +400,5 @@ def test_the_best_lens_against_an_npc_counts_its_going_as_the_menu_and_prove_do(
     text = CliRunner().invoke(cli, args).output
     best_line = next(line for line in text.splitlines() if line.endswith("best"))
     assert best_line.split()[0] == "cautious" and "B goes" in best_line
+    # the sum best is chosen by is on every line (a new player read "best" beside a lower win, with no total)
+    assert f"together {gains['cautious']:.2%}" in best_line
