@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -278,6 +279,15 @@ def test_table_rows_draw_on_the_session(solo, tmp_path):
     empty = {solo("table", "visit", "--tables", str(mine), "--session", "empty", "--seed", str(s)).output
              for s in range(5)}
     assert all("no session 'empty'" in line for line in empty)  # table never makes a session up
+    # a new player's run: "(31 on 1-71)" under a session with nobody in it could not be matched against the
+    # table --show lists (1-100, where 31 is another row); the smaller die now says why it is smaller
+    solo("session", "bare", "--thread", "Find the ledger")
+    solo("session", "bare", "--close", "1")
+    bare = solo("table", "event_focus", "--session", "bare", "--seed", "3").output
+    assert re.search(r"\(\d+ on 1-(\d+), the rows that need an NPC or a thread left out: there is none to name\)",
+                     bare), bare
+    whole = solo("table", "event_focus", "--seed", "3").output
+    assert "on 1-100)" in whole and "left out" not in whole
 
 
 def test_session_command_lists_changes_and_shows(solo, tmp_path):

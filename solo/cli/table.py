@@ -71,7 +71,7 @@ def command(name: str, folders: tuple[str, ...], show: bool, session_name: str |
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
-        click.echo(f"{table.title} ({result.roll} on 1-{result.out_of}): {result.text}")
+        click.echo(result.line(table.title, table.total_weight))
 
 
 def _source(path: str | None) -> str:

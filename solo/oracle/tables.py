@@ -206,6 +206,14 @@ class TableResult:
     parts: tuple[TableResult, ...] = ()
     learn: str | None = None  # the row's clue, for a story that keeps it
 
+    def line(self, title: str, full: int) -> str:
+        """The roll as solo prints it: "Random event: focus (31 on 1-100): …". A die smaller than the table's
+        (``full``, its whole weight) says why: "31 on 1-71" could not be matched against the table `--show`
+        lists, where 31 is another row (a new player's run)."""
+        left_out = (", the rows that need an NPC or a thread left out: there is none to name"
+                    if self.out_of < full else "")
+        return f"{title} ({self.roll} on 1-{self.out_of}{left_out}): {self.text}"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "table": self.table,

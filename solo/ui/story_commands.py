@@ -463,7 +463,7 @@ def _do_table(session: Session, name: str) -> None:
     game = _game(session)
     table = game.tables.get(name)
     result = game.tables.roll(name, _side_rng(session, "table"), slots=game.state.oracle.slots())
-    _emit_roll(session, name, f"{table.title} ({result.roll} on 1-{result.out_of}): {result.text}",
+    _emit_roll(session, name, result.line(table.title, table.total_weight),
                roll=result.roll, out_of=result.out_of, row=result.row)
 
 
