@@ -133,6 +133,27 @@ def test_item5_the_second_improvement_roll_goes_to_another_skill():
     assert "Awareness" not in improvement.improvable_skills(espen, {"Awareness"})
 
 
+def test_the_willpower_question_comes_while_the_pools_are_as_the_story_left_them():
+    """A new GM's run: right after "The end", the status line beside the Willpower question already showed Luck
+    and every Pool whole, before the line that says they are. It is asked first; they come back after."""
+    seen = []
+
+    class Watching(Answers):
+        def decide(self, question):
+            if question.kind == "willpower_acted":
+                seen.append((espen.luck, espen.pools["BODY"].current))
+            return super().decide(question)
+
+    player = Watching(willpower_acted="no", improve="keep")
+    game = Game(load_adventure(find_adventure("tutorial")), seed=3, decider=player)
+    espen = pregenerated("espen")
+    espen.luck, espen.pools["BODY"].current = 0, 3
+    game.state.party = [espen]
+    epilogue(game)
+    assert seen == [(0, 3)]
+    assert espen.luck == espen.luck_max and espen.pools["BODY"].current == espen.pools["BODY"].maximum
+
+
 def test_the_second_improvement_menu_keeps_the_numbers_of_the_first():
     """A skill improved leaves a gap, as a scene's choices do: the second menu renumbered from 1 once, so a typed
     "2" (or a script's) meant Social at the first roll and something else at the second."""

@@ -40,13 +40,15 @@ def epilogue(game: Game) -> None:
     t = rules()
     for pc in game.state.pcs:
         before = pc.luck
-        healed = end_scenario(pc)
         wp = pc.willpower
         focus = " and ".join(willpower_aim(e) for e in (wp.get("person", {}), wp.get("circle", {})) if e) \
             or "those Focuses"
+        # asked before Luck and the Pools come back, so the status line beside the question still shows how the
+        # story left them: it showed them whole before the line saying they are (a new GM's run)
         acted = game.ask("willpower_acted", f"did you act by your Willpower Focuses ({focus}) more often than not?",
                          [Option("yes", "Yes", "two improvement rolls"), Option("no", "No", "one improvement roll")],
                          actor=pc.name)
+        healed = end_scenario(pc)
         earned = end_session(pc, acted_by_willpower=acted == "yes")
         game.emit("session_end", actor=pc.name, earned=earned, luck_before=before, luck=pc.luck, healed=healed)
         improved: set[str] = set()  # a later roll goes to another skill (docs/rules.md §2.9)
