@@ -1076,6 +1076,17 @@ def test_a_taunt_fits_how_the_fight_stands_for_the_one_who_says_it(bundled):
         assert not Moment({"physical": "no"}).admits(t.filters) and Moment({"physical": "yes"}).admits(t.filters)
 
 
+def test_a_bargain_that_asks_to_stop_and_talk_is_for_a_fight_not_an_argument(bundled):
+    """A seeded Vellan run: Knut, losing the argument in the lane, said "You want a deal? Then stop and talk." to
+    two reporters who were doing nothing but talk. A bargain that asks for talk in place of the contest is kept
+    for a physical one."""
+    bargains = [t for (_, event, _), ts in bundled.lines.items() if event == "bargain" for t in ts]
+    talk = [t for t in bargains if re.search(r"stop and talk", t.text, re.I)]
+    assert talk
+    for t in talk:
+        assert not Moment({"physical": "no"}).admits(t.filters), t.text
+
+
 def test_no_line_for_any_conflict_calls_on_onlookers_a_scene_may_not_have(bundled):
     """New-player run: "Jonas fumbles the key word, and someone laughs" and "Jonas looks round for someone to take his
     side" with Jonas and Espen alone in his hut; "Knut's eyes flick from exit to exit" in an open lane. Nothing
