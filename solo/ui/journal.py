@@ -267,6 +267,11 @@ class Journal:
         elif k == "npc_break" or (k == "npc_morale" and e.get("after") != e.get("before") and e.get("clue")):
             self._item(f"*{inline(d.clue(e, self.names, self.pronouns))}*")
         elif k == "conflict_end":
+            # the last rounds' telling first, then the summary, as the terminal shows them: "It goes on like that for
+            # five more rounds" came after "over after 8 rounds, a stalemate" (a seeded Vellan party run)
+            for line in narration:
+                self._para(inline(line))
+            narration = ()
             self._para(f"*{inline(self._conflict_summary(e))}*")
         elif k == "spent_at_start":
             self._para(f"*{inline(d.spent_at_start(e))}*")
