@@ -365,3 +365,16 @@ def test_a_conflict_given_up_at_its_declarations_counts_the_rounds_rolled(finish
     assert end["outcome"] == "opponent_surrendered" and (end["rounds"], rolled) == (4, 3)
     text = (folder / "saves" / "tutorial.md").read_text(encoding="utf-8")
     assert "over after 3 rounds, the opponent gave up" in text and "after 4 rounds" not in text
+
+
+def test_a_conflicts_last_rounds_are_told_before_its_summary_as_on_the_screen():
+    """A seeded Vellan run: "It goes on like that for five more rounds, with nothing to show for it." came after
+    the line "over after 8 rounds, a stalemate" in the journal, where the terminal tells it first."""
+    from solo.ui.journal import Journal
+
+    journal = Journal()
+    journal.render(Event("conflict_start", {"type_name": "Chase on foot", "pool_name": "BODY", "participants": []}))
+    journal.render(Event("conflict_end", {"outcome": "stalemate", "rounds": 8, "pool_lost": {}}),
+                   ["It goes on like that for five more rounds, with nothing to show for it."])
+    text = journal.text()
+    assert text.index("It goes on like that") < text.index("a stalemate"), text
