@@ -224,8 +224,8 @@ def test_json_has_exactly_the_keys_of_the_issue():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "5"])
     assert result.exit_code == 1, result.output  # a soft-lock, an ending not reached
     data = json.loads(result.output)
-    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "states", "states_found", "states_searched",
-                         "states_unreduced", "complete", "seconds", "exit"}
+    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "no_contests", "states", "states_found",
+                         "states_searched", "states_unreduced", "complete", "seconds", "exit"}
     assert data["exit"] == 1
     assert data["states"] == data["states_found"] == data["states_searched"]  # complete: every state found searched
     assert set(data["endings"]) == {"garden", "vault"}
@@ -544,6 +544,35 @@ def test_a_trap_and_a_choice_never_offered_are_told_in_the_authors_words_with_th
     (gate,) = data["unreachable_choices"]
     assert (gate["line"], gate["if"], gate["once"]) == (line, 'has("key") and not gate_seen', False)
 
+
+def test_a_fight_with_nobody_left_to_fight_is_found_and_priced_as_play_has_it():
+    """Kaldskard's hut: a party that had laid every wight among the barrows met "the door bursts inward …", a fight
+    of nobody ("No contest") and "The last of them falls across the threshold". The search kept no NPC's Pools, so it
+    priced the hut's fight with the wights fresh and could not see it. An NPC out of its last conflict that never
+    recovers (and is no Master) fights no more in the search either, and prove lists such fights."""
+    from conftest import Answers
+
+    from solo.rules.creation import pregenerated
+    from solo.story.play.chances import spent_for_good
+    from solo.story.play.party import set_up_party
+
+    source = DATA / "rematch.toml"
+    proof = prove(load_adventure(source))
+    assert proof.complete and [scene for scene, _ in proof.no_contests] == ["yard"], proof.no_contests
+    (item,) = proof.unfought
+    assert (item["scene"], item["choice"], item["text"]) == ("yard", "1", "Fight him (combat)")
+    assert item["line"] == 19 and item["states"] >= 1
+    text = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"]).output
+    assert "Won with nobody to fight" in text and f"{source}:19: scenes.yard.choices[0]: yard choice 1" in text
+    data = json.loads(CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--json"]).output)
+    assert [(n["scene"], n["choice"]) for n in data["no_contests"]] == [("yard", "1")]
+    # as play has it: beaten once, he takes no part again
+    game = Game(load_adventure(source), seed=1, decider=Answers(choice=["c1"]), party=[pregenerated("espen")])
+    set_up_party(game, [pregenerated("espen")])
+    game.state.npc_status["thug"] = "out"
+    assert spent_for_good(game, "thug")
+    game.state.npc_status["thug"] = "fled"
+    assert not spent_for_good(game, "thug")  # gone from that fight, not spent: he may come back
 
 def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choice_never_offered(
         tmp_path, monkeypatch):

@@ -57,7 +57,9 @@ def judge(proof: Proof) -> None:
     proof.styled = sum(1 for m in moves if m.fighter is not None)
     proof.exact_fights = sum(1 for m in moves if m.lens is not None and not m.sampled and m.fighter is None)
     proof.estimated_why = sorted({m.why for m in moves if m.sampled and m.fighter is None and m.why})
-    proof.unreachable = _unreachable(proof)
+    places = _Places()
+    proof.unreachable = _unreachable(proof, places)
+    proof.unfought = _unfought(proof, places)
 
 
 def _reverse(nodes: list[Node]) -> list[list[int]]:
@@ -298,28 +300,46 @@ def _soft_lock(proof: Proof, members: list[Node], parents: list[list[int]]) -> d
             "path": path_into(proof, [n.id for n in members], parents)}
 
 
-def _unreachable(proof: Proof) -> list[dict[str, Any]]:
-    """The scenes never entered and the choices never offered, each with its file, line and TOML path as
-    ``solo check`` points at them, and a choice with what keeps it off the menu as written (``if``): a new GM's
-    planted mistake was listed with neither, the line nor the condition that shut it."""
-    from ...story.format.locate import LineMap
+class _Places:
+    """Where a scene or a choice is written, as ``solo check`` points at it: "heist.toml:167: scenes.vault.choices[0]"
+    (each file read once, for the lines)."""
 
-    maps: dict[str, LineMap | None] = {}
+    def __init__(self) -> None:
+        from ...story.format.locate import LineMap
 
-    def line(file: str, path: str) -> int | None:
-        if file not in maps:
+        self.maps: dict[str, LineMap | None] = {}
+
+    def __call__(self, where: Any) -> dict[str, Any]:
+        from ...story.format.locate import LineMap
+
+        if where.file not in self.maps:
             try:
-                maps[file] = LineMap(Path(file).read_text(encoding="utf-8"))
+                self.maps[where.file] = LineMap(Path(where.file).read_text(encoding="utf-8"))
             except (OSError, UnicodeError):  # moved or changed since it was read: the path alone still points
-                maps[file] = None
-        found = maps[file]
-        return found.line(path) if found is not None else None
-
-    def place(where: Any) -> dict[str, Any]:
-        number = line(where.file, where.path)
+                self.maps[where.file] = None
+        found = self.maps[where.file]
+        number = found.line(where.path) if found is not None else None
         at = f"{where.file}:{number}" if number else where.file
         return {"where": f"{at}: {where.path}", "line": number}
 
+
+def _unfought(proof: Proof, place: _Places) -> list[dict[str, Any]]:
+    """The conflicts met in some state with nobody left to fight the party (every opponent spent or gone): won
+    with no round fought, so the branch for a win is told of a fight that did not happen. Kaldskard's hut did it:
+    "the door bursts inward … whatever is left of the barrow-folk", then "No contest", then "The last of them
+    falls across the threshold", for a party that had laid every wight among the barrows."""
+    out = []
+    for (sid, key), states in proof.no_contests.items():
+        choice = next(c for c in proof.adventure.scenes[sid].choices if c.key == key)
+        out.append({"scene": sid, "choice": choice.name or choice.key, "text": words(choice.text),
+                    **place(choice.where), "states": states})
+    return out
+
+
+def _unreachable(proof: Proof, place: _Places) -> list[dict[str, Any]]:
+    """The scenes never entered and the choices never offered, each with its file, line and TOML path as
+    ``solo check`` points at them, and a choice with what keeps it off the menu as written (``if``): a new GM's
+    planted mistake was listed with neither, the line nor the condition that shut it."""
     out: list[dict[str, Any]] = []
     for scene in proof.adventure.scenes.values():
         if scene.id not in proof.entered:

@@ -30,8 +30,9 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ...rules.outcomes import COMAE
+from ...rules.outcomes import COMAE, OUT
 from ...story.format.expressions import CALL_FAILS, Condition, parse_condition, value_function
+from ...story.play.chances import spent_for_good
 from ...story.play.conditions import disposition_read, pool_read
 from ...story.play.npcs import disposition_of
 
@@ -306,8 +307,10 @@ class Reads:
         values = self.values(game)
         dispositions = tuple(sorted((nid, disposition_of(npc)) for nid, npc in s.npcs.items()))
         # An NPC's status counts where a condition reads it (an atom) and where the engine does: one in comae
-        # fights no more. Keying every status would split states nothing tells apart.
-        in_comae = tuple(sorted(nid for nid, status in s.npc_status.items() if status == COMAE))
+        # fights no more, nor one spent for good (out, and never recovering: chances.spent_for_good). Keying every
+        # status would split states nothing tells apart.
+        in_comae = tuple(sorted(nid for nid, status in s.npc_status.items()
+                                if status == COMAE or (status == OUT and spent_for_good(game, nid))))
         luck = tuple(pc.luck for pc in s.party)
         party: tuple = (tuple(sorted(s.removed.items())), s.active, luck)
         full = digest((s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae))

@@ -72,6 +72,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
         "endings": endings,
         "soft_locks": proof.soft_locks,
         "unreachable_choices": proof.unreachable,
+        "no_contests": proof.unfought,
         "states": len(proof.nodes),  # the states found (the key): states_found, kept for scripts reading it
         "states_found": len(proof.nodes),
         "states_searched": len(proof.nodes) - proof.frontier,  # all of those found, when the search is complete
@@ -288,6 +289,12 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     else:
         out.append("Every scene and every choice" + (" written for this party size" if proof.unreachable else "")
                    + " is offered in some reachable state.")
+    if proof.unfought:
+        out.append("Won with nobody to fight (every opponent already spent or gone: the branch for a win is told of "
+                   "a fight nobody fought; a condition on the choice, or on the way there, can keep it off the menu):")
+        for item in proof.unfought:
+            out.append(f"  {item['where']}: {item['scene']} choice {item['choice']}: {item['text']} "
+                       f"({counted(item['states'], 'state')})")
     other = [item for item in proof.unreachable if item.get("party_size")]
     if other:
         out.append(f"Not offered to this party of {proof.party_size}: their conditions ask for another party size "

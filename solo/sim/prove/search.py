@@ -22,6 +22,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...rules.outcomes import WON
 from ...story.format.text import shown
 from ...story.play.chances import Outcomes, Plan, escalation_outcomes, outcomes
 from ...story.play.engine import DEAD_END
@@ -126,6 +127,7 @@ class Proof:
     #: Each soft-lock's cause (scene, why, closed choices) -> the states that enter it so, shallowest first.
     soft_lock_groups: dict[tuple, list[int]] = field(default_factory=dict)
     unreachable: list[dict[str, Any]] = field(default_factory=list)
+    unfought: list[dict[str, Any]] = field(default_factory=list)  # the conflicts of no_contests, as reported
     distances: dict[str, list[int | None]] = field(default_factory=dict)
     frontier: int = 0  # states found but not searched
     unreduced: int = 0  # distinct states among those found before dead-variable elimination merged them
@@ -139,6 +141,9 @@ class Proof:
     #: (scene, choice key, escalated) -> the outcomes its action had a chance of in some searched state (a flip's
     #: included): what never had one explains an ending never reached (report.blocked_ways)
     outcomes: dict[tuple[str, str, bool], set[str]] = field(default_factory=dict)
+    #: (scene, choice key) -> the states in which its conflict has nobody to fight the party (every opponent spent
+    #: or gone): the branch for a win is then told of a fight nobody fought (docs/proving.md)
+    no_contests: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 class _Search:
@@ -161,6 +166,7 @@ class _Search:
         self.offered: set[tuple[str, str]] = set()
         self.entered: set[str] = set()
         self.outcomes: dict[tuple[str, str, bool], set[str]] = {}
+        self.no_contests: dict[tuple[str, str], int] = {}
         self.party = party
         self.party_size = 0
         self.unreached = {s.id for s in adventure.endings()}  # ending scenes no state found has reached
@@ -334,6 +340,8 @@ class _Search:
             if choice.action is not None:
                 found = outcomes(paid(game, scene, choice), choice.action, self.fighters)
                 plans, exits, styles = list(found.plans), found.exits, found.styles
+                if found.no_contest == WON:
+                    self.no_contests[scene.id, choice.key] = self.no_contests.get((scene.id, choice.key), 0) + 1
                 self._seen(scene.id, choice.key, False, found.every_plan())
                 move.note, move.lens = found.note, found.lens
                 move.sampled = any(p.sampled for p in found.plans)
@@ -546,7 +554,8 @@ def prove(adventure: Adventure, party: list[Character] | None = None, *,
     proof = Proof(adventure, search.reads, search.nodes, search.index, not search.full, search.offered,
                   search.entered, party, frontier=sum(1 for n in search.nodes if n.moves is None),
                   unreduced=len(search.reads.unreduced) + sum(1 for n in search.nodes if not isinstance(n.key, bytes)),
-                  fighters=fighters, party_size=search.party_size, outcomes=search.outcomes)
+                  fighters=fighters, party_size=search.party_size, outcomes=search.outcomes,
+                  no_contests=search.no_contests)
     shortest_tree(proof.nodes)
     judge(proof)
     proof.seconds = time.perf_counter() - began

@@ -238,6 +238,13 @@ class Adventure:
         return flow_machine(self)
 
     @cached_property
+    def recovered(self) -> frozenset[str]:
+        """The NPCs some ``recover`` effect gives their Pools back (whatever their ``recovers`` says)."""
+        from .graph import all_effects
+
+        return frozenset(str(e.args["recover"]) for e in all_effects(self) if e.kind == "recover")
+
+    @cached_property
     def moves(self) -> dict[tuple[str, str], str]:
         """The flow machine's transitions as a table, (state, trigger) -> next state (:func:`flow.moves_of`)."""
         from .flow import moves_of

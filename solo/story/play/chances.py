@@ -144,6 +144,8 @@ class Outcomes:
     styles: list[Outcomes] = field(default_factory=list)
     fighter: str | None = None  # the fighter these outcomes are fought by (None: keeping one Lens)
     why: str = ""  # why a conflict's chances are estimated, not worked out (a group fight …)
+    #: A conflict with nobody on one side: its outcome then (won: nobody to fight the party), else None
+    no_contest: str | None = None
 
     def every_plan(self) -> list[Plan]:
         """Every outcome it may have, one list: its plans, the party's exits, each fighter's ways (:attr:`styles`)."""
@@ -359,7 +361,8 @@ def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -
     verb = ACTIONS["conflict"]
     ctype = conflict_type_of(game, spec)
     rounds = verb.arg(spec, "rounds")
-    npc_ids = [n for n in verb.arg(spec, "npcs") if game.state.npc_status.get(n) != COMAE]
+    npc_ids = [n for n in verb.arg(spec, "npcs") if game.state.npc_status.get(n) != COMAE
+               and not spent_for_good(game, n)]
     pcs = game.state.pcs
     if not pcs:
         return Outcomes([Plan(1.0, LOST)], note="nobody left to fight")
@@ -381,6 +384,19 @@ def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -
                                         for name, fighter in sorted(fighters.items())]
         found.styles = copy.deepcopy(styles)
     return found
+
+
+def spent_for_good(game: Game, nid: str) -> bool:
+    """Whether the NPC can never take part in a conflict again: out of its last one (its Pool spent), with no way
+    back to its Pools (``recovers = "never"``, and no ``recover`` effect names it) and no pushing on into the next
+    (not a Master). The search keeps no NPC's Pools, so without this it priced such an NPC fresh: Kaldskard's hut
+    fought two barrow-wights the party had laid, where play has nobody come through the door at all."""
+    from .npcs import recovers
+
+    if game.state.npc_status.get(nid) != OUT or recovers(game, nid) != "never" or nid in game.adventure.recovered:
+        return False
+    npc = game.state.npcs.get(nid)
+    return npc is not None and not npc.can_push
 
 
 def _styled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, name: str,
@@ -436,8 +452,8 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
 
     parts, _, _ = _participants(game, ctype, spec, npc_ids, "none", random.Random(SAMPLE_SEED))
     if {p.side for p in parts} != {"a", "b"}:  # a side with nobody in it: no fight, as in the engine
-        return Outcomes([Plan(1.0, WON if any(p.side == "a" for p in parts) else LOST)],
-                        note="no contest: one side has nobody to fight")
+        ended = WON if any(p.side == "a" for p in parts) else LOST
+        return Outcomes([Plan(1.0, ended)], note="no contest: one side has nobody to fight", no_contest=ended)
     exits = _exits(ctype, npc_ids)
     exact, why = _exact(game, ctype, spec, npc_ids, rounds)
     if exact is not None and not why and (npc_ids or obstacle_of(spec) is not None):
