@@ -543,6 +543,14 @@ def test_a_trap_and_a_choice_never_offered_are_told_in_the_authors_words_with_th
     data = json.loads(CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--json"]).output)
     (gate,) = data["unreachable_choices"]
     assert (gate["line"], gate["if"], gate["once"]) == (line, 'has("key") and not gate_seen', False)
+    # the review: a once-only choice shut by its if alone, never taken, is not said to be taken
+    once = source.read_text(encoding="utf-8").replace(
+        'text = "Unlock the gate"\n', 'text = "Unlock the gate"\nonce = true\n')
+    source.write_text(once, encoding="utf-8")
+    again = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"]).output
+    assert "Unlock the gate, which needs has(\"key\") and not gate_seen" in again
+    assert "Unlock the gate, which needs has(\"key\") and not gate_seen, taken already" not in again, again
+    assert "1. Knock at the gate, taken already (once = true)" in again
 
 
 def test_a_fight_with_nobody_left_to_fight_is_found_and_priced_as_play_has_it():
@@ -569,10 +577,13 @@ def test_a_fight_with_nobody_left_to_fight_is_found_and_priced_as_play_has_it():
     # as play has it: beaten once, he takes no part again
     game = Game(load_adventure(source), seed=1, decider=Answers(choice=["c1"]), party=[pregenerated("espen")])
     set_up_party(game, [pregenerated("espen")])
-    game.state.npc_status["thug"] = "out"
-    assert spent_for_good(game, "thug")
+    game.state.npc_status["thug"], game.state.npc_conflict["thug"] = "out", "combat"
+    assert spent_for_good(game, "thug") == ("BODY",)
     game.state.npc_status["thug"] = "fled"
     assert not spent_for_good(game, "thug")  # gone from that fight, not spent: he may come back
+    # the review: beaten in an argument (CHA spent for good), Knut still fights with his fists: no "nobody to fight"
+    words = prove(load_adventure(DATA / "words_then_blows.toml"))
+    assert not words.no_contests and words.endings["free"]["best_chance"] < 0.05
 
 def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choice_never_offered(
         tmp_path, monkeypatch):
@@ -586,7 +597,8 @@ def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choic
     assert [(u["scene"], u["choice"]) for u in data["unreachable_choices"]] == [("well", "2")]
     [lock] = data["soft_locks"]  # every way into the well is the one trap: the rope nobody gives
     assert lock["scene"] == "well"
-    assert lock["closed"] == [{"choice": "2", "text": "Climb the rope", "if": 'has("rope")', "once": False}]
+    assert lock["closed"] == [{"choice": "2", "text": "Climb the rope", "if": 'has("rope")', "once": False,
+                               "taken": False}]
     assert lock["entrances"] >= 1
     assert [(s["scene"], s["answer"]) for s in lock["path"]] == [("yard", "3")]
     # the replay plays into the well and stops there: the saved game stands in it

@@ -294,8 +294,8 @@ def _soft_lock(proof: Proof, members: list[Node], parents: list[list[int]]) -> d
     node = members[0]
     assert node.scene is not None  # a soft-lock is a state in a scene
     choices = {c.number: c for c in proof.adventure.scenes[node.scene].choices}
-    closed = [{"choice": str(number), "text": words(choices[number].text), "if": source, "once": once}
-              for number, source, once in node.closed]
+    closed = [{"choice": str(number), "text": words(choices[number].text), "if": source, "once": once,
+               "taken": taken} for number, source, once, taken in node.closed]
     return {"scene": node.scene, "why": _why(node), "closed": closed, "entrances": len(members),
             "path": path_into(proof, [n.id for n in members], parents)}
 

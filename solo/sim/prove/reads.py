@@ -309,7 +309,8 @@ class Reads:
         # An NPC's status counts where a condition reads it (an atom) and where the engine does: one in comae
         # fights no more, nor one spent for good (out, and never recovering: chances.spent_for_good). Keying every
         # status would split states nothing tells apart.
-        in_comae = tuple(sorted(nid for nid, status in s.npc_status.items()
+        in_comae = tuple(sorted((nid, spent_for_good(game, nid) if status == OUT else ())
+                                for nid, status in s.npc_status.items()
                                 if status == COMAE or (status == OUT and spent_for_good(game, nid))))
         luck = tuple(pc.luck for pc in s.party)
         party: tuple = (tuple(sorted(s.removed.items())), s.active, luck)
@@ -326,7 +327,7 @@ class Reads:
             shape = self._shapes[full] = self.liveness.shape(s.scene or "", values)[0]
         npcs = shape.npcs
         return digest((s.scene, shape.ident, tuple(values[i] for i in shape.live), party,
-                       tuple(d for d in dispositions if d[0] in npcs), tuple(n for n in in_comae if n in npcs)))
+                       tuple(d for d in dispositions if d[0] in npcs), tuple(n for n in in_comae if n[0] in npcs)))
 
     def live(self, game: Game) -> list[str]:
         """The atoms the key of ``game``'s state holds, by how a person writes them (for a report or a test)."""

@@ -114,9 +114,9 @@ def chance_bound(found: dict[str, Any], *, complete: bool) -> str | None:
 
 def needs(choice: dict[str, Any]) -> str:
     """What keeps a choice off the menu, in the author's words: ", which needs has("rope")", ", taken already
-    (once = true)", or both."""
+    (once = true)" (only where it was: a once-only choice shut by its ``if`` alone was said taken), or both."""
     said = f", which needs {choice['if']}" if choice.get("if") else ""
-    return said + (", taken already (once = true)" if choice.get("once") else "")
+    return said + (", taken already (once = true)" if choice.get("taken") else "")
 
 
 #: Why a chance is a lower bound, in the report's words.

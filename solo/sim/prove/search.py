@@ -98,7 +98,8 @@ class Node:
     error: str = ""
     cut: bool = False  # some outcome led past the state limit: what follows is not all known
     #: The scene's choices not on offer here, each as (menu number, condition): what may trap a soft-lock.
-    closed: tuple[tuple[int, str, bool], ...] = ()  # (number, its if as written, once) of each choice shut
+    closed: tuple[tuple[int, str, bool, bool], ...] = ()  # each choice shut: (number, its if as written,
+    # once-only, taken already)
     #: Its place in the breadth-first walk of :func:`shortest_tree`: what breaks ties between states where the
     #: order the search found them in must not (it changes with the search's order, the graph does not)
     rank: int = 0
@@ -327,7 +328,10 @@ class _Search:
         node.moves = []
         offered = game.available(scene)
         keys = {c.key for c in offered}
-        node.closed = tuple((c.number, c.written_condition(), c.once) for c in scene.choices if c.key not in keys)
+        chosen = game.state.chosen
+        node.closed = tuple((c.number, c.written_condition(), c.once,
+                             c.once and chosen.get(f"{scene.id}/{c.name or c.key}", 0) > 0)
+                            for c in scene.choices if c.key not in keys)
         for position, choice in enumerate(offered, 1):
             self.offered.add((scene.id, choice.key))
             number = str(choice.number or position)  # the menu's own number: a scene keeps its gaps

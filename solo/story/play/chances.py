@@ -127,7 +127,7 @@ class Plan:
         for p in parts:
             if p.is_pc and p.char is not None and p.char.name in self.comae:
                 p.status = COMAE
-        game.conflict_aftermath(npcs, set(npcs), parts)
+        game.conflict_aftermath(npcs, set(npcs), parts, ctype)
 
 
 @dataclass
@@ -362,7 +362,7 @@ def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -
     ctype = conflict_type_of(game, spec)
     rounds = verb.arg(spec, "rounds")
     npc_ids = [n for n in verb.arg(spec, "npcs") if game.state.npc_status.get(n) != COMAE
-               and not spent_for_good(game, n)]
+               and not set(spent_for_good(game, n)) & set(ctype.pools)]
     pcs = game.state.pcs
     if not pcs:
         return Outcomes([Plan(1.0, LOST)], note="nobody left to fight")
@@ -386,17 +386,20 @@ def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -
     return found
 
 
-def spent_for_good(game: Game, nid: str) -> bool:
-    """Whether the NPC can never take part in a conflict again: out of its last one (its Pool spent), with no way
-    back to its Pools (``recovers = "never"``, and no ``recover`` effect names it) and no pushing on into the next
-    (not a Master). The search keeps no NPC's Pools, so without this it priced such an NPC fresh: Kaldskard's hut
-    fought two barrow-wights the party had laid, where play has nobody come through the door at all."""
+def spent_for_good(game: Game, nid: str) -> tuple[str, ...]:
+    """The Pools the NPC has spent for good (none: ()): out of its last conflict, those that conflict was fought
+    with, where nothing gives them back (``recovers = "never"``, no ``recover`` effect names it) and it cannot push
+    on into the next fight (not a Master). It takes part in no conflict fought with one of them again: the search
+    keeps no NPC's Pools, and priced such an NPC fresh (Kaldskard's hut fought two barrow-wights the party had laid,
+    where play has nobody come through the door). One beaten in an argument still fights with its fists."""
     from .npcs import recovers
 
-    if game.state.npc_status.get(nid) != OUT or recovers(game, nid) != "never" or nid in game.adventure.recovered:
-        return False
-    npc = game.state.npcs.get(nid)
-    return npc is not None and not npc.can_push
+    s = game.state
+    if s.npc_status.get(nid) != OUT or recovers(game, nid) != "never" or nid in game.adventure.recovered:
+        return ()
+    npc = s.npcs.get(nid)
+    ctype = game.conflict_types.get(s.npc_conflict.get(nid, ""))
+    return ctype.pools if npc is not None and not npc.can_push and ctype is not None else ()
 
 
 def _styled(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int, name: str,

@@ -656,8 +656,7 @@ class Game:
                               advisor=advisor, chance_ids=self.chance_ids, fiction=fiction, standing=standing).run()
         finally:
             self.fighting = []
-        self.conflict_aftermath(npcs, fighting, taking_part)
-        s.npc_conflict.update(dict.fromkeys(fighting, ctype.key))  # the kind of conflict each status comes from
+        self.conflict_aftermath(npcs, fighting, taking_part, ctype)
         self.remember_exit_answers(npcs)
         self.emit("conflict_outcome", type=ctype.key, outcome=result.outcome, rounds=result.rounds)
         self.scene_went(OUTCOME_WENT.get(result.outcome, 0))
@@ -691,12 +690,14 @@ class Game:
                 remember(self, nid, deed)
 
     def conflict_aftermath(self, npcs: dict[str, Participant], fighting: set[str],
-                           taking_part: list[Participant]) -> None:
+                           taking_part: list[Participant], ctype: ConflictType) -> None:
         """What a conflict leaves behind: each NPC that fought keeps its end status (out, fled, surrendered,
-        comae), and a PC who ended in comae leaves the scenario. ``solo prove`` applies the same aftermath."""
+        comae) and the kind of conflict it comes from, and a PC who ended in comae leaves the scenario. ``solo
+        prove`` applies the same aftermath."""
         s = self.state
         for nid in fighting:
             s.npc_status[nid] = npcs[nid].status
+            s.npc_conflict[nid] = ctype.key  # how the status reads, and which Pool it spent (chances.spent_for_good)
             name = called(self, nid)
             if gone_for_good(self, nid) and name in s.oracle.npcs:
                 s.oracle.remove_npc(name)
