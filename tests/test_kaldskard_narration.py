@@ -601,12 +601,16 @@ def test_a_grave_lord_whose_dead_were_laid_comes_alone_and_falls_alone(monkeypat
     """Before: with both wights beaten on the grave-road, the howe still said 'whatever is left of the barrow-folk
     comes stumbling up the slope', the fight opened with them closing in, and the win had them fall 'all along
     the slope'."""
-    game, events, story = _night(monkeypatch, kaldskard, templates, "the_howe", laid)  # to the howe's menu
+    game, events, story = _night(monkeypatch, kaldskard, templates, "the_howe", laid, "Face")  # to the fight's end
     alone = bool(laid)
     assert ("None of its dead come with it" in story) is alone
     assert ("stumbling up the slope" in story) is not alone
+    assert "snow on the grave-road" not in story  # the review: they may have fallen at the hut
+    # the review: "None of its dead come with it", then "The first barrow-wight is spent … and takes no part"
+    assert ("takes no part" in story) is False
     (fight,) = [c for c in game.available(kaldskard.scenes["the_howe"]) if c.action and c.action.kind == "conflict"]
     assert game.picked(fight.text) == ("Face it (combat)" if alone else "Face them all (combat)")
+    assert (fight.action.spec["npcs"] == ["grave_lord"]) is alone
     assert "close in behind it" not in fight.action.spec["opening"]
     won = game.picked(kaldskard.responses["howe_won"].text)  # told after the fight, every wight out by then
     assert won.startswith("The grave-lord goes down") and ("All along the slope" in won) is not alone
