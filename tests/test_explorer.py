@@ -280,3 +280,16 @@ def test_a_spent_explorer_pushes_on_into_a_lock_once_it_has_nothing_new_to_look_
     stayed_out_first = [r for r in pushed if next(a for q, a in r.asked if q.kind == "push") == "out"]
     assert pushed and stayed_out_first  # it looked round first (staying out), then went in
     assert max(r.turns for r in runs) < 100
+    # the review: a scene's damage asks "push on" too (with the game, without a conflict); pushing on there only
+    # spends the Pool further, so the explorer leaves that question as it was
+    from solo.decisions import Option
+
+    bot = ExplorerBot(random.Random(1))
+    bot.idle = 10_000
+    game = Game(adventure, seed=1, decider=bot, party=[pregenerated("espen")])
+    options = (Option("push", "Push on at -3"), Option("out", "Stop at 0"))
+    in_scene = Question("push", "your INT would fall to -3: what now?", options, context={"game": game})
+    assert bot.on_push(in_scene) is None
+    at_start = Question("push", "Picking a lock is about to begin …", options,
+                        context={"game": game, "conflict": object()})
+    assert bot.on_push(at_start) == "push"

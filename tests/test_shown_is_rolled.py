@@ -637,3 +637,9 @@ def test_an_opposed_rolls_chance_to_win_on_the_menu_is_what_the_dice_give(social
         wins += outcomes == ["win"]
     p = int(m.group(1)) / 100
     assert abs(wins / runs - p) < 4 * (max(p, 0.01) * (1 - p) / runs) ** 0.5 + 0.005, (wins / runs, shown)
+    # the review: with two who might roll, "Who tries it?" comes next and shows each one's chance; the menu said
+    # the best one's "to win" over it
+    pair = [make_char("Ada", luck=0, Social=social), make_char("Bo", luck=0, Social=70)]
+    two = Game(tutorial, seed=1, decider=Answers(), party=pair)
+    set_up_party(two, pair)
+    assert opposed_win_words(two, talk.action) is None

@@ -297,7 +297,9 @@ class ExplorerBot(ReadingBot):
         """Spent as a conflict begins (the question has the game) once nothing new is left to look for: push on.
         Otherwise, and inside a conflict, as the greedy bot (only when that wins more often than not)."""
         game = question.context.get("game")
-        if game is None or "push" not in question.keys():
+        # the one asked as a conflict begins carries it and the conflict: a scene's damage asks with the game alone
+        # (and pushing on there only spends the Pool further: the review)
+        if game is None or "conflict" not in question.context or "push" not in question.keys():
             return None
         return "push" if self.idle > WANDER_PER_SCENE * len(game.adventure.scenes) else None
 

@@ -276,20 +276,27 @@ def opposed_flip_faces(mine: int, theirs: int) -> tuple[tuple[str, bool, str | N
     return tuple((o, e, t, n) for (o, e, t), n in sorted(counts.items(), key=lambda kv: (kv[0][:2], kv[0][2] or "")))
 
 
-def opposed_chances(game: Game, action: Action) -> Outcomes:
+def _opposed_numbers(spec: dict, pc: Character, npc) -> tuple[int, bool, str, int]:
+    """An opposed roll's numbers as :meth:`Opposed.resolve` makes them: the PC's target and whether it is routine,
+    the other side's skill and target (from the verb itself)."""
     from .actions import ACTIONS, Opposed
     from .rolling import roll_target
 
+    target, _, routine = roll_target(pc, spec, npc=npc)
+    verb = ACTIONS["opposed"]
+    assert isinstance(verb, Opposed)
+    skill, theirs, _ = verb.theirs(spec, npc)
+    return target, routine, skill, theirs
+
+
+def opposed_chances(game: Game, action: Action) -> Outcomes:
     spec = action.spec
     npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
     name = _roller(game, spec, npc)
     pc = _pc(game, name)
     if pc is None:
         return Outcomes([Plan(1.0, "lose")], note="nobody left to roll")
-    target, _, routine = roll_target(pc, spec, npc=npc)
-    verb = ACTIONS["opposed"]
-    assert isinstance(verb, Opposed)
-    theirs = verb.theirs(spec, npc)[1]  # what resolve rolls against, from the verb itself
+    target, routine, _, theirs = _opposed_numbers(spec, pc, npc)
     if routine:  # an automatic success scores above any roll of theirs (as resolve_opposed has it): a sure win
         return Outcomes([Plan(1.0, "win", roller=name)], note=f"{pc.name} succeeds without a roll")
     flips = may_flip(game, pc)
@@ -305,21 +312,19 @@ def opposed_win_words(game: Game, action: Action) -> str | None:
     """What an opposed roll's menu line says beside the roller's chance: the chance to win it, worked out from the
     same targets the roll will use ("to win: 46 % (against Willpower 50)"), Luck set aside as the chance beside
     it sets it aside. "50 % = Social 30 · //Influence +20" alone read as a 50 % chance to win (a new GM's run).
-    None where nobody is left to roll or the roll is routine (a sure win, said where it is rolled)."""
-    from .actions import ACTIONS, Opposed
-    from .rolling import roll_target
+    None where nobody is left to roll, where who rolls is asked next ("Who tries it?" shows each one's chance, and
+    the best one's "to win" stood over a menu where another might roll: the review), or where the roll is routine
+    (a sure win, said where it is rolled)."""
+    from .rolling import roller
 
     spec = action.spec
     npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
-    pc = _pc(game, _roller(game, spec, npc))
+    pc = roller(game, spec, npc=npc)
     if pc is None:
         return None
-    target, _, routine = roll_target(pc, spec, npc=npc)
+    target, routine, skill, theirs = _opposed_numbers(spec, pc, npc)
     if routine:
         return None
-    verb = ACTIONS["opposed"]
-    assert isinstance(verb, Opposed)
-    skill, theirs, _ = verb.theirs(spec, npc)
     wins = sum(n for outcome, _, n in opposed_faces(target, theirs) if outcome == "win") / 10_000
     shown = "<1" if 0 < wins < 0.005 else (">99" if 0.995 <= wins < 1 else f"{round(wins * 100)}")
     return f"to win: {shown} % (against {skill} {theirs})"
