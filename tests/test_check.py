@@ -316,6 +316,12 @@ def test_every_command_that_reads_an_adventure_points_to_solo_check_alike(run, t
     warned = sum(p.severity == "warning" for p in report.problems)
     assert warned and sum(p.severity == "error" for p in report.problems) == 2
     assert line.endswith(f"(1 more error and {warned} warning{'s' * (warned > 1)}; every problem: solo check {two})")
+    # the review: a narration problem solo check lists (the loader does not read those files) is counted too
+    narrated = tmp_path / "narrated.toml"
+    narrated.write_text((BROKEN / "bad_narration.toml").read_text(encoding="utf-8").replace(
+        "[adventure]\n", "[adventure]\nbogus = 1\n", 1), encoding="utf-8")
+    (said,) = [ln for ln in run(command, str(narrated)).output.splitlines() if "adventure.bogus" in ln]
+    assert said.endswith(f"(1 more error; every problem: solo check {narrated})"), said
 
 
 def test_adventure_pc_says_only_a_ready_made_character_can_be_named_there(run, tmp_path):

@@ -160,7 +160,15 @@ def broken_adventure(exc: Exception, adventure: str) -> UserError:
     errors = [p for p in exc.problems if p.severity == "error"]
     if not errors:
         return UserError(f"{exc} (every problem: {check})")
-    rest, warned = len(errors) - 1, len(exc.problems) - len(errors)
+    listed = exc.problems
+    try:  # counted as solo check counts them: it reads the narration files too (the review)
+        from ..sim.lint import check_adventures
+
+        listed = check_adventures([adventure])[0].problems or listed
+    except Exception:  # noqa: BLE001 - a count is no reason to hide the error itself
+        pass
+    everything = [p for p in listed if p.severity == "error"]
+    rest, warned = max(len(everything), len(errors)) - 1, len(listed) - len(everything)
     counted = ([f"{rest} more error{'s' if rest > 1 else ''}"] if rest else []) + (
         [f"{warned} warning{'s' if warned > 1 else ''}"] if warned else [])
     more = f"{' and '.join(counted)}; " if counted else ""
