@@ -31,6 +31,8 @@ def test_a_likelihood_in_brackets_at_the_questions_end_is_taken_as_in_play(cli_r
     assert kept["question"] == "Is it there? (maybe)" and kept["chance"] == 50  # no likelihood: part of the question
     same = cli_run("oracle", "Is it open? (likely)", "--odds", "likely", "--seed", "1", "--json")
     assert same.exit_code == 0 and json.loads(same.output)["chance"] == 70
+    alike = cli_run("oracle", "Is it open? (likely)", "--odds", "70", "--seed", "1", "--json")  # the same chance
+    assert alike.exit_code == 0 and json.loads(alike.output)["chance"] == 70
     both = cli_run("oracle", "Is it open? (likely)", "--odds", "unlikely")
     assert both.exit_code == 2 and "ends in (likely) and --odds says unlikely" in both.output
 

@@ -195,7 +195,7 @@ def test_what_solo_scene_says_to_run_next_is_a_command_a_shell_runs(solo, tmp_pa
                         follow_ups.setdefault((lead, bool(session)), said.strip().rstrip("."))
     assert {lead for lead, kept in follow_ups if kept} == {"Keep them with: ", "Keep it with: ",
                                                            "close the thread with: ", "mark the progress: "}
-    assert follow_ups[("Keep them with: ", False)] == "solo session NAME --npc NAME"
+    assert follow_ups[("Keep them with: ", False)] == "solo session SESSION --npc NAME"
     for (_, kept), command in sorted(follow_ups.items(), key=lambda kv: "close" in kv[0][0]):  # close last
         if not kept:
             continue

@@ -1283,6 +1283,11 @@ def test_a_chance_that_counts_on_a_second_fight_is_called_an_upper_bound():
     (through,) = [ln for ln in text.splitlines() if ln.startswith("  through")]
     assert "best-play chance at most " in through or re.search(r"best-play chance about [\d.]+ % at most", through)
     assert "at most" not in next(ln for ln in text.splitlines() if ln.startswith("  away"))
+    from solo.sim.prove.report import chance_words
+
+    # the review: "> 99.9 % at most" said nothing, and a chance with no bound either way read as a certainty
+    assert chance_words(0.9995, bound="upper") == "at most 100 %"
+    assert chance_words(1.0, bound="neither") == "100 % (no bound either way)"
     one = json.loads(CliRunner().invoke(cli, ["prove", str(DATA / "routine.toml"), "--seeds", "0", "--json"]).output)
     assert not any(e["fights_again"] for e in one["endings"].values())  # one fight on the way: priced as it is
 

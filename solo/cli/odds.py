@@ -232,7 +232,7 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
         for lens, o in by_lens.items():
             # the sum "best" is chosen by, said: "quick 91.54 % … best" stood under "cautious 92.25 %" with nothing
             # to show why (a new player's run)
-            notes = [f"B goes {o.b_exits:.2%}", f"together {o.a_wins + o.b_exits:.2%}"] if exits else []
+            notes = [f"B goes {o.b_exits:.2%}", f"together {o.a_gains:.2%}"] if exits else []
             if round_limit is not None and o.never_ends > 5e-5:
                 notes.append(f"undecided {o.never_ends:.2%}")
             extra = f"  ({', '.join(notes)})" if notes else ""

@@ -204,6 +204,6 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
     lines = [f"{head}, as you expect it: {text.rstrip('.')}." if text else f"{head}."]
     lines.append(f"Tension {setup.tension}: " + ", ".join(bands) + ".")
     # follow-ups a shell runs: the session's own command, or one with NAME for a session to keep them in
-    shell = f"solo session {shlex.quote(session.name)}" if session is not None else "solo session NAME"
+    shell = f"solo session {shlex.quote(session.name)}" if session is not None else "solo session SESSION"
     lines.append(f"Roll: {two_digits(setup.roll)} → {scene_setup(data, shell)}")
     return {**data, "expected": text, "scene": number, "lines": lines}

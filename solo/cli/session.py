@@ -170,7 +170,7 @@ def _weighed(add, name: str, before: tuple[str, ...], option: str) -> int:
     try:
         return add(name, again=True)
     except ValueError as exc:
-        mine = sum(" ".join(b.split()).casefold() == " ".join(name.split()).casefold() for b in before)
+        mine = sum(b.strip().casefold() == name.strip().casefold() for b in before)  # as known_entry matches
         if not mine:
             raise
         raise UserError(f"{option} {name}: {exc}, {mine} of them named in this command; the session is left as "

@@ -45,6 +45,11 @@ class ConflictView:
         return self._conflict.round_limit
 
     @property
+    def last_round(self) -> bool:
+        """Whether this round is the limit's last: nothing carries into a next one (the rules' own test)."""
+        return self._conflict._last_round()
+
+    @property
     def participants(self) -> tuple[Participant, ...]:
         return self._participants
 

@@ -351,7 +351,8 @@ class Builder(Readers):
             # TOML's true has no quotes: "yes" or "true" in quotes is an error, and the whole-graph checks read the
             # scene as the ending it was meant to be, not as a dead end (E009) on top (a new GM's run)
             meant = str(ending).strip().lower() in ("true", "yes", "1")
-            self.fail(file, f"{path}.ending", "expected true or false" + (", without quotes" if meant else ""))
+            quoted = isinstance(ending, str) and meant  # ending = 1 has no quotes to take off (the review)
+            self.fail(file, f"{path}.ending", "expected true or false" + (", without quotes" if quoted else ""))
             ending = meant
         scene = Scene(
             id=sid, title=self.text(file, path, data, "title", default=sid.replace("_", " ").title()),

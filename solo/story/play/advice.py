@@ -176,8 +176,7 @@ def likely_best(view: ConflictView, p: Participant) -> str:
     except (ValueError, KeyError, IndexError):
         return "none"
     offered = [k for k in LENS_TABLE if k in values]
-    limit = view.round_limit
-    if limit is not None and view.round >= limit:
+    if view.last_round:
         offered = [k for k in offered if not LENS_TABLE[k].follow_up] or offered
     return max(offered, key=lambda k: values[k]) if offered else "none"
 
