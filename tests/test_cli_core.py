@@ -370,15 +370,19 @@ def test_new_random_default_path_does_not_overwrite(tmp_path, monkeypatch):
     assert load_character(tmp_path / "characters" / "liv_lie.toml").name == "Liv Lie"
 
 
+#: Every answer `solo new` asks for after the name, typed: pronoun he/him, the pyramid, Tags, Pools, Willpower.
+AFTER_THE_NAME = [
+    "2",
+    "pyramid", "Awareness", "Combat", "Cunning", "Knowledge", "Move", "Social", "Willpower",
+    "Perception", "Melee", "Stealth",
+    "Contact", "Pass",
+    "assign", "INT", "CHA", "BODY",
+    "choose", "Sibling", "Protect", "University", "Be Loyal to",
+]
+
+
 def test_new_interactive_by_typed_answers(tmp_path):
-    answers = "\n".join([
-        "Nora Berg", "2",  # name, he/him
-        "pyramid", "Awareness", "Combat", "Cunning", "Knowledge", "Move", "Social", "Willpower",
-        "Perception", "Melee", "Stealth",
-        "Contact", "Pass",
-        "assign", "INT", "CHA", "BODY",
-        "choose", "Sibling", "Protect", "University", "Be Loyal to",
-    ]) + "\n"
+    answers = "\n".join(["Nora Berg", *AFTER_THE_NAME]) + "\n"
     out = tmp_path / "nora.toml"
     result = run("new", "--seed", "1", "--out", str(out), input=answers)
     assert result.exit_code == 0, result.output
@@ -392,14 +396,7 @@ def test_new_interactive_by_typed_answers(tmp_path):
 def test_new_interactive_takes_the_name_given_with_name_and_does_not_ask_it(tmp_path):
     """A new player's run: `solo new --name "Sigrid Moe"` still asked "What is your character's name?" and kept
     whatever was typed there; the option was neither used nor refused."""
-    answers = "\n".join([
-        "2",  # he/him: the first question now
-        "pyramid", "Awareness", "Combat", "Cunning", "Knowledge", "Move", "Social", "Willpower",
-        "Perception", "Melee", "Stealth",
-        "Contact", "Pass",
-        "assign", "INT", "CHA", "BODY",
-        "choose", "Sibling", "Protect", "University", "Be Loyal to",
-    ]) + "\n"
+    answers = "\n".join(AFTER_THE_NAME) + "\n"  # the pronoun is the first question now
     out = tmp_path / "sigrid.toml"
     result = run("new", "--seed", "1", "--name", "Sigrid Moe", "--out", str(out), input=answers)
     assert result.exit_code == 0, result.output
