@@ -30,7 +30,7 @@ def test_a_spent_undead_leaves_the_oracles_people_and_a_beaten_outlaw_stays():
     npcs["barrow_two"].status = OUT
     npcs["hallstein"].status = OUT
     npcs["barrow_three"].status = "fled"
-    game.conflict_aftermath(npcs, set(npcs), [])
+    game.conflict_aftermath(npcs, set(npcs), [], ctype)
     people = game.state.oracle.npcs
     assert names["barrow_two"] not in people and gone_for_good(game, "barrow_two")
     assert names["hallstein"] in people and not gone_for_good(game, "hallstein")  # beaten, not gone
