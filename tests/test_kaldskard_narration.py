@@ -614,3 +614,19 @@ def test_a_grave_lord_whose_dead_were_laid_comes_alone_and_falls_alone(monkeypat
     assert "close in behind it" not in fight.action.spec["opening"]
     won = game.picked(kaldskard.responses["howe_won"].text)  # told after the fight, every wight out by then
     assert won.startswith("The grave-lord goes down") and ("All along the slope" in won) is not alone
+
+
+@pytest.mark.parametrize(("size", "door", "look"), [(1, "sleep by the fire with one ear open", "you, both of them"),
+                                                    (2, "sleep in turns by the fire", "the one of you who")])
+def test_one_traveller_sleeps_alone_and_is_looked_at_by_the_two_that_came(kaldskard, size, door, look):
+    """A new player alone: "sleep in turns by the fire", and the two wights that came out "look at you, all of them
+    at once"."""
+    from solo.story.format.text import fill
+    from solo.story.play.conditions import context_of
+    from solo.story.play.state import GameState
+
+    state = GameState("kaldskard", party=_party(size))
+    ctx = context_of(state)
+    (bar,) = [c for c in kaldskard.scenes["shieling"].choices if c.text.startswith("Bar the door")]
+    assert door in fill(bar.text, {}, ctx)
+    assert look in " ".join(fill(kaldskard.scenes["barrows"].text, {}, ctx).split())

@@ -1076,6 +1076,34 @@ def test_a_taunt_fits_how_the_fight_stands_for_the_one_who_says_it(bundled):
         assert not Moment({"physical": "no"}).admits(t.filters) and Moment({"physical": "yes"}).admits(t.filters)
 
 
+@pytest.mark.parametrize(("pattern", "kept_from", "allowed"), [
+    # a new player's seeded toll fight: Eyvind wins the round, deals 4, and "Eyvind's mood turns, and he shrinks back"
+    (r"mood turns, and \{they\} \{shrinks", {"result": "won"}, {"result": "lost"}),
+    # ... and right after he rolled 92 and was hit: "Eyvind does not wait for anything; he makes things happen"
+    (r"does not wait for anything", {"result": "lost"}, {"result": "won"}),
+    # an argument's line in an axe fight: "No more. I have nothing left to say to this," Hallstein says stiffly
+    (r"nothing left to say to this", {"physical": "yes"}, {"physical": "no"}),
+    # the dead: "The first barrow-wight flinches, then steadies", and "Neither finds a way in, and both know it"
+    (r"flinches, then steadies", {"foe_body": "undead", "foe_state": "hurt"},
+     {"foe_body": "flesh", "foe_state": "hurt"}),
+    (r"both know it", {"fighters": "two", "body": "flesh", "foe_body": "undead"},
+     {"fighters": "two", "body": "flesh", "foe_body": "flesh"}),
+])
+def test_lines_a_new_players_runs_read_against_the_dice_are_kept_to_their_moments(bundled, pattern, kept_from,
+                                                                                   allowed):
+    lines = [t for ts in bundled.lines.values() for t in ts if re.search(pattern, t.text)]
+    assert lines, pattern
+    for t in lines:
+        assert not Moment(kept_from).admits(t.filters), t.text
+        assert Moment(allowed).admits(t.filters), t.text
+
+
+def test_a_heavy_blow_promises_no_penalty_the_rules_do_not_give(bundled):
+    """"A heavy setback for the first barrow-wight's strength: it will be felt in the rounds to come", for a blow of
+    2, and the next round it rolled its plain Combat 30: a Pool above zero costs nothing (docs/rules.md)."""
+    assert not [t.text for ts in bundled.lines.values() for t in ts if "felt in the rounds to come" in t.text]
+
+
 def test_a_bargain_that_asks_to_stop_and_talk_is_for_a_fight_not_an_argument(bundled):
     """A seeded Vellan run: Knut, losing the argument in the lane, said "You want a deal? Then stop and talk." to
     two reporters who were doing nothing but talk. A bargain that asks for talk in place of the contest is kept

@@ -443,7 +443,9 @@ def test_every_fight_that_comes_at_the_party_in_the_bundled_adventures_opens_in_
     from solo.story.format.loader import load_adventure
 
     comes_at_you = {("kaldskard", "barrows"): 2, ("kaldskard", "shieling_attack"): 1, ("kaldskard", "the_howe"): 3,
-                    ("vellan", "alley"): 1, ("vellan", "watchdog"): 1}
+                    ("vellan", "alley"): 1, ("vellan", "watchdog"): 1,
+                    # a new player's run: "Signe sees Espen coming and braces", of the one who came at him with a knife
+                    ("tutorial", "stranger"): 1}
     for (name, scene_id), fights in comes_at_you.items():
         scene = load_adventure(find_adventure(name)).scenes[scene_id]
         openings = [c.action.spec.get("opening") for c in scene.choices
