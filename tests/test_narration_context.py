@@ -1081,8 +1081,6 @@ def test_a_taunt_fits_how_the_fight_stands_for_the_one_who_says_it(bundled):
     (r"mood turns, and \{they\} \{shrinks", {"result": "won"}, {"result": "lost"}),
     # ... and right after he rolled 92 and was hit: "Eyvind does not wait for anything; he makes things happen"
     (r"does not wait for anything", {"result": "lost"}, {"result": "won"}),
-    # an argument's line in an axe fight: "No more. I have nothing left to say to this," Hallstein says stiffly
-    (r"nothing left to say to this", {"physical": "yes"}, {"physical": "no"}),
     # the dead: "The first barrow-wight flinches, then steadies", and "Neither finds a way in, and both know it"
     (r"flinches, then steadies", {"foe_body": "undead", "foe_state": "hurt"},
      {"foe_body": "flesh", "foe_state": "hurt"}),
@@ -1096,6 +1094,13 @@ def test_lines_a_new_players_runs_read_against_the_dice_are_kept_to_their_moment
     for t in lines:
         assert not Moment(kept_from).admits(t.filters), t.text
         assert Moment(allowed).admits(t.filters), t.text
+
+
+def test_a_plea_fits_a_fight_and_an_argument_alike(bundled):
+    """A new player's seeded toll fight: '"No more. I have nothing left to say to this," Hallstein says stiffly', an
+    argument's plea in an axe fight. The plea for any conflict says nothing of words."""
+    pleas = [t for (_, event, _), ts in bundled.lines.items() if event == "plea" for t in ts]
+    assert pleas and not [t.text for t in pleas if "nothing left to say" in t.text]
 
 
 def test_a_heavy_blow_promises_no_penalty_the_rules_do_not_give(bundled):
