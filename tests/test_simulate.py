@@ -226,8 +226,8 @@ def test_a_conflict_with_a_lock_says_nothing_of_npcs_and_a_long_lens_list_says_w
     lock = run("simulate", str(DATA / "spent_alley.toml"), "--runs", "20", "--policy", "explorer", "--seed", "1")
     assert lock.exit_code == 0, lock.output
     assert "lockpicking" in lock.stdout and "NPCs declared" not in lock.stdout
-    duel = run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "100", "--policy", "explorer", "--seed", "1")
-    shares = json.loads(run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "100", "--policy", "explorer",
+    duel = run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "40", "--policy", "explorer", "--seed", "1")
+    shares = json.loads(run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "40", "--policy", "explorer",
                             "--seed", "1", "--json").stdout)["npcs"]["bruiser"]["lenses"]
     assert len(shares) > 4 and "NPCs declared" in duel.stdout
     table = " ".join(duel.stdout.replace("│", " ").split())
