@@ -160,8 +160,8 @@ _WENT_WORDS = {"well": "went well", "badly": "went badly", "mixed": "had mixed r
 def _end(state: Any, went: str, session: OracleSession | None) -> dict[str, Any]:
     scene = f"Scene {session.scenes}" if session and session.scenes else "The scene"
     if session is not None and session.closed:  # once a scene: the tension moves once for it
-        raise UserError(f"{scene.lower() if not session.scenes else scene} of session {session.name} is closed "
-                        f"already; set up the next first: solo scene \"…\" --session {shlex.quote(session.name)}")
+        raise UserError(f"{scene} of session {session.name} is closed already; set up the next first: "
+                        f"solo scene \"…\" --session {shlex.quote(session.name)}")
     before = state.tension
     after = state.end_scene(WENT[went])
     if session is not None:

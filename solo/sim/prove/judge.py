@@ -11,6 +11,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...story.format.locate import LineMap
 from ...story.play.engine import DEAD_END, FALLEN
 from .search import ERROR, MAX_SWEEPS, Move, Node, words
 
@@ -305,13 +306,9 @@ class _Places:
     (each file read once, for the lines)."""
 
     def __init__(self) -> None:
-        from ...story.format.locate import LineMap
-
         self.maps: dict[str, LineMap | None] = {}
 
     def __call__(self, where: Any) -> dict[str, Any]:
-        from ...story.format.locate import LineMap
-
         if where.file not in self.maps:
             try:
                 self.maps[where.file] = LineMap(Path(where.file).read_text(encoding="utf-8"))

@@ -309,12 +309,12 @@ class Reads:
         # An NPC's status counts where a condition reads it (an atom) and where the engine does: one in comae
         # fights no more, nor one spent for good (out, and never recovering: chances.spent_for_good). Keying every
         # status would split states nothing tells apart.
-        in_comae = tuple(sorted((nid, spent_for_good(game, nid) if status == OUT else ())
-                                for nid, status in s.npc_status.items()
-                                if status == COMAE or (status == OUT and spent_for_good(game, nid))))
+        gone = tuple(sorted((nid, spent) for nid, status in s.npc_status.items()
+                            if (spent := ("comae",) if status == COMAE else
+                                spent_for_good(game, nid) if status == OUT else ())))
         luck = tuple(pc.luck for pc in s.party)
         party: tuple = (tuple(sorted(s.removed.items())), s.active, luck)
-        full = digest((s.scene, values, tuple(sorted(s.taken)), party, dispositions, in_comae))
+        full = digest((s.scene, values, tuple(sorted(s.taken)), party, dispositions, gone))
         self.unreduced.add(full)
         if self.liveness is None or (s.scene or "") not in self.ahead:
             return full  # no reduction, or not a scene of the adventure (an error's state)
@@ -327,7 +327,7 @@ class Reads:
             shape = self._shapes[full] = self.liveness.shape(s.scene or "", values)[0]
         npcs = shape.npcs
         return digest((s.scene, shape.ident, tuple(values[i] for i in shape.live), party,
-                       tuple(d for d in dispositions if d[0] in npcs), tuple(n for n in in_comae if n[0] in npcs)))
+                       tuple(d for d in dispositions if d[0] in npcs), tuple(n for n in gone if n[0] in npcs)))
 
     def live(self, game: Game) -> list[str]:
         """The atoms the key of ``game``'s state holds, by how a person writes them (for a report or a test)."""

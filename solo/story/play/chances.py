@@ -325,9 +325,10 @@ def opposed_win_words(game: Game, action: Action) -> str | None:
     target, routine, skill, theirs = _opposed_numbers(spec, pc, npc)
     if routine:
         return None
+    from .advice import percent  # the menu's own way with a chance: never "100 %" for what is not certain
+
     wins = sum(n for outcome, _, n in opposed_faces(target, theirs) if outcome == "win") / 10_000
-    shown = "<1" if 0 < wins < 0.005 else (">99" if 0.995 <= wins < 1 else f"{round(wins * 100)}")
-    return f"to win: {shown} % (against {skill} {theirs})"
+    return f"to win: {percent(wins)} (against {skill} {theirs})"
 
 
 # -- the oracle and requests ----------------------------------------------------------------------
