@@ -631,3 +631,7 @@ def test_one_traveller_sleeps_alone_and_is_looked_at_by_the_two_that_came(kaldsk
     (bar,) = [c for c in kaldskard.scenes["shieling"].choices if c.text.startswith("Bar the door")]
     assert door in fill(bar.text, {}, ctx)
     assert look in " ".join(fill(kaldskard.scenes["barrows"].text, {}, ctx).split())
+    # and the fight offered to one has no "weakest" to come for (a run of the README's play, alone)
+    (alone,) = [c for c in kaldskard.scenes["barrows"].choices if c.condition and c.condition.source ==
+                "party_size() == 1"]
+    assert "weakest" not in alone.hint
