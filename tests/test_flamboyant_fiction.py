@@ -236,3 +236,42 @@ def test_no_flourish_of_words_against_foes_none_of_whom_speaks():
     Conflict(ctype, [a, from_character(make_char("Kjell", **SKILLS), "b", ctype,
                                         decider=RandomDecider(random.Random(2)))], random.Random(4))
     assert "Social" in flamboyant_skills(a)
+
+
+def test_a_side_pool_needs_a_mind_to_work_on():
+    """Kaldskard's barrow-wights, which 'do not speak': the menu offered Covert "hit the Pool or POW", the player
+    was asked "Which Pool do you hit? BODY 6 left / POW 8 left", and the story told "The second barrow-wight
+    flinches from a blow that never comes, and Cato sees the nerve go". A mindless foe has no nerve to shake and
+    no composure to lose (docs/rulings.md, "A side Pool needs a mind"): the blow goes to the conflict's Pool, and
+    neither the menu nor the question offers another; a foe with a mind is still asked about."""
+    from solo.decisions import DAMAGE_POOL, LENS
+    from solo.npc import NPC
+
+    ctype = conflict_type("combat")
+    for mindless in (True, False):
+        base = make_char("Wight", Combat=30)
+        foe = NPC(**{f: getattr(base, f) for f in ("name", "skills", "pools", "focuses", "tags", "level")},
+                  mindless=mindless)
+        asked: list[str] = []
+
+        class Covert(RandomDecider):
+            def decide(self, question, asked=asked):
+                asked.append(question.kind)
+                if question.kind == LENS and "covert" in question.keys():
+                    return "covert"
+                return "POW" if question.kind == DAMAGE_POOL else super().decide(question)
+
+        a = from_character(make_char("Cato", Combat=40, Cunning=90), "a", ctype, decider=Covert(random.Random(1)))
+        b = from_character(foe, "b", ctype)
+        conflict = Conflict(ctype, [a, b], random.Random(4), round_limit=6)
+        hint = conflict.lens_hint(a, "covert")
+        assert ("hit the Pool or POW" in hint) is not mindless, hint
+        log = EventLog()
+        conflict.sink = log
+        conflict.run()
+        hits = [e.data for e in log.events if e.kind == "damage" and e.data["actor"] == a.id]
+        assert hits  # Cato landed blows
+        assert (DAMAGE_POOL in asked) is not mindless
+        assert {h["pool"] for h in hits} == ({"BODY"} if mindless else {"POW"})
+        if mindless:
+            assert foe.pools["POW"].current == foe.pools["POW"].maximum

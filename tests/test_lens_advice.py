@@ -36,10 +36,16 @@ def _pc(name="Ada", **skills):
     return make_char(name, pools=8, luck=0, **({"Social": 50, "Cunning": 60, "Combat": 55} | skills))
 
 
-def _npc(name="Bo", level="common", **skills) -> NPC:
+def _npc(name="Bo", level="common", *, mindless=True, **skills) -> NPC:
+    """A mindless NPC (the minds' plainest), or with ``mindless=False`` one with a Code Block: a person."""
+    from solo.minds.arena import parse_trait
+    from solo.npc.codeblock import CodeBlock, RecentEvent
+
     base = make_char(name, level=level, pools=7, **({"Social": 55, "Combat": 50, "Cunning": 45} | skills))
+    block = None if mindless else CodeBlock((parse_trait("Correct"), parse_trait("Reserved")), ("Status",),
+                                            RecentEvent("Success", True, "recent endeavours succeed"), "Neutral")
     return NPC(**{f: getattr(base, f) for f in ("name", "skills", "pools", "focuses", "tags", "level")},
-               mindless=True)
+               mindless=mindless, code_block=block)
 
 
 def _duel(ctype, pc, npc, *, limit=30, mind=True):
@@ -362,13 +368,15 @@ def test_a_lens_whose_blows_may_go_elsewhere_says_which_pool_its_chance_counts()
     """Before: the menu read "57 % to win" on Flamboyant while the foe's CHA fell to 2 (the player sent the blows
     there, as the won round lets them): the chain counts blows to the conflict's Pool only. A Lens that may hit
     another Pool of a foe who has one says which Pool its chance counts; the others, and a foe with no such Pool
-    (a lock), say nothing more."""
-    conflict, ada, _ = _duel(COMBAT, _pc(Combat=60), _npc("Grim", level="skilled"))
+    (a lock) or none a blow to it could work on (the mindless dead: docs/rulings.md), say nothing more."""
+    conflict, ada, _ = _duel(COMBAT, _pc(Combat=60), _npc("Grim", level="skilled", mindless=False))
     advice = LensAdvisor()(conflict.view, ada)
     for lens in ("flamboyant", "covert"):
         assert WIN.match(advice[lens]) and ", blows to BODY" in advice[lens], advice[lens]
     assert not any("blows to" in advice[k] for k in ("none", "aggressive", "cautious", "clever", "quick"))
-    talk, ada2, _ = _duel(SOCIAL, _pc(), _npc())
+    mindless, ada3, _ = _duel(COMBAT, _pc(Combat=60), _npc("Draugr", level="skilled"))
+    assert not any("blows to" in words for words in LensAdvisor()(mindless.view, ada3).values())
+    talk, ada2, _ = _duel(SOCIAL, _pc(), _npc(mindless=False))
     said = LensAdvisor()(talk.view, ada2)
     assert ", blows to CHA" not in said["flamboyant"]  # CHA is the quarrel's own Pool: nothing else to hit
     assert ", blows to CHA" in said["covert"]  # a Covert win may still go to POW

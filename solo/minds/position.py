@@ -159,7 +159,9 @@ def secondary_reading(me: Participant, main: Participant, shield_me: int, armour
     covert, flamboyant = got
     return (covert + shield_me if covert is not None else None,
             flamboyant + shield_me if flamboyant is not None else None,
-            physical and armour_op > 0 and main.char is not None)
+            physical and armour_op > 0 and any(main.takes_side_blows(lens.side_pool)
+                                               for lens in (LENS_TABLE["covert"], LENS_TABLE["flamboyant"])
+                                               if lens.side_pool is not None))
 
 
 def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:

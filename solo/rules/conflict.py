@@ -699,7 +699,7 @@ class Conflict:
     def lens_hint(self, p: Participant, key: str) -> str:
         """The Lens menu's line for ``p`` in this conflict: worded by what the fiction allows (docs/rulings.md,
         "Flamboyant by the fiction"): the skills a flashy move fits here, Covert's Cunning where Cunning is
-        already the skill, and a side Pool only where it is another Pool and the foe has one."""
+        already the skill, and a side Pool only where it is another Pool and a foe can take a blow to it."""
         lens = LENS_TABLE[key]
         last = self._last_round()  # nothing carries into a next round: a sharp GM says so (a new player's run)
         if lens.follow_up and last:
@@ -714,8 +714,9 @@ class Conflict:
         else:
             parts = [f"roll {lens.rolls}"]
         side = lens.side_pool
-        people = any(o.char is not None for o in self.opponents(p))
-        parts.append(f"hit the Pool or {side}" if side and side not in self.ctype.pools and people else "hit the Pool")
+        aside = side is not None and side not in self.ctype.pools and any(o.takes_side_blows(side)
+                                                                            for o in self.opponents(p))
+        parts.append(f"hit the Pool or {side}" if aside else "hit the Pool")
         if lens.penalty_if_not_won and not last:
             parts.append(f"{lens.penalty_if_not_won} % next round unless won")
         return "; ".join(parts)
@@ -1054,7 +1055,8 @@ class Conflict:
         lens = LENS_TABLE[d.lens]
         side_pool = lens.side_pool
         if side_pool is not None:
-            if w.decider is not None and target.char is not None and side_pool not in target.pool_sources:
+            if w.decider is not None and target.takes_side_blows(side_pool):
+                assert target.char is not None
                 answer = self._ask(w, DAMAGE_POOL, "Which Pool do you hit?", [
                     Option("conflict", self.ctype.pool_label, f"{target.pool.current} left"),
                     Option(side_pool, side_pool, f"{target.char.pools[side_pool].current} left")])

@@ -271,6 +271,14 @@ class Participant:
             return self.armour.points_against(attacker.weapon)
         return 0
 
+    def takes_side_blows(self, side: str) -> bool:
+        """Whether a won Covert or Flamboyant round may send its blow to ``side`` (POW, CHA) of this participant:
+        a character with that Pool apart from the conflict's, and a mind for it to work on. The rulebook's
+        mindless foes (the draugr, a beast with no Code Block, a machine) have no nerve to shake and no
+        composure to lose: a blow to them goes to the conflict's Pool (docs/rulings.md, "A side Pool needs
+        a mind"). The one test for the question asked, the Lens menu, the advice and the minds."""
+        return self.char is not None and side not in self.pool_sources and not getattr(self.char, "mindless", False)
+
     def opposing_shield(self, opponents: Iterable[Participant], physical: bool) -> Shield | None:
         """The opponent's shield that stands against this participant's kind of weapon (the first one)."""
         if not physical:

@@ -125,13 +125,13 @@ class LensAdvisor:
 
 def struck_pool_noted(view: ConflictView, p: Participant, words: dict[str, str]) -> dict[str, str]:
     """Where a Lens's won round lets ``p`` choose to hit another Pool (Flamboyant's CHA, Covert's POW, against
-    someone who has one), its chance says which Pool it counts blows to: the odds follow the conflict's Pool
+    someone who can take it), its chance says which Pool it counts blows to: the odds follow the conflict's Pool
     alone, and a player who sends blows elsewhere plays for something they do not price."""
     foes = [o for o in view.opponents(p) if o.char is not None]
     out = dict(words)
     for lens, text in words.items():
         side = LENS_TABLE[lens].side_pool if lens in LENS_TABLE else None
-        if side is not None and any(side not in o.pool_sources for o in foes):
+        if side is not None and any(o.takes_side_blows(side) for o in foes):
             head, sep, tail = text.partition(" · ")
             out[lens] = f"{head}, blows to {view.ctype.pool_label}{sep}{tail}"
     return out

@@ -553,7 +553,7 @@ def left_out(view, pc, foe) -> str:
     if any(k.startswith("weapon:") for k in mind.quick_actions(view, foe).values()):
         return "it may switch weapons with Quick"
     for side in ("POW", "CHA"):
-        if (pc.char is not None and side not in pc.pool_sources
+        if (pc.takes_side_blows(side)
                 and side_pool_choice(foe, pc, view.ctype, ["conflict", side]) != "conflict"):
             return f"its blows may go to {side}, which the chain does not track"
     return ""
