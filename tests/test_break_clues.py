@@ -115,3 +115,20 @@ def test_in_a_chase_nobody_stands_or_gives_ground():
     chasing = [clue(key, social=False, friends_here=False, part="pursuer") for key in CLUES]
     assert len(set(chasing)) == len(CLUES) and not set(chasing) & set(CLUES.values())
     assert all(re.search(r"chase|quarry|catch|pulls up|closing in|back", text) for text in chasing), chasing
+
+
+def test_a_clue_names_its_npc_by_pronoun_and_opens_a_sentence_on_the_page():
+    """Before (a fiction audit, on screen and in the journal): "Jorunn Dal starts to lag, as if no longer sure it
+    wants to catch up." and "*the yard dog has lost its nerve.*". A clue speaks of its NPC only through "its"
+    (which is made her, his or their), and the journal's line opens with a capital as the screen's does."""
+    from solo.ui.describe import clue as told
+
+    texts = [*CLUES.values(), *SOCIAL_CLUES.values(), *PART_AMONG_FRIENDS.values(),
+             *(text for part in PART_CLUES.values() for text in part.values())]
+    assert len(texts) > 40
+    for text in texts:
+        assert not re.search(r"(?<!more of )(?<!\bend )\bit\b", text), text  # ("end it", "no more of it": the fight)
+    assert told({"actor": "d", "clue": "starts to lag, as if no longer sure of catching up"}, {"d": "Jorunn Dal"},
+                {"d": "she"}) == "Jorunn Dal starts to lag, as if no longer sure of catching up."
+    assert told({"actor": "d", "clue": "has lost its nerve"}, {"d": "the yard dog"}, {"d": "it"}) == \
+        "The yard dog has lost its nerve."

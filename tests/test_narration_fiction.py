@@ -842,8 +842,8 @@ def test_a_plea_that_comes_to_nothing_is_followed_through_as_the_npc_s_own_doing
 
 
 # A declaration that says the move was done well, not only what was tried.
-_DONE_WELL = re.compile(r"efficien|flawless|expertly|like a master|textbook|with deadly|precisely|hoped was forgotten",
-                        re.IGNORECASE)
+_DONE_WELL = re.compile(r"efficien|flawless|expertly|like a master|textbook|with deadly|precisely|hoped was forgotten"
+                        r"|hammers the point home", re.IGNORECASE)  # (Ragna's 89, then "… hammers the point home")
 
 
 def test_a_declaration_that_claims_skill_is_told_only_of_a_won_round(templates):
@@ -1528,3 +1528,18 @@ def test_the_outcome_an_author_tells_is_the_one_the_conflict_will_have():
     assert not tells(["comae"], "out", "signe", "comae") and tells(["lost"], "out", "signe", "comae")
     assert tells(["comae"], "comae", "signe", "comae") and not tells(["lost"], "comae", "signe", "comae")
     assert tells(["won"], "out", "arne", "out") and not tells(["won"], "out", "arne", "out", deciding=False)
+
+
+def test_only_a_weapon_is_thrown_down_or_lowered(templates):
+    """Before (a fiction audit): "Espen throws down his fists: enough.", "The yard dog looks ready to throw down its
+    teeth and bolt." A line that drops or lowers {weapon} is kept from the unarmed (fists, an animal's teeth),
+    bundled and the adventures' own."""
+    drops = re.compile(r"\b(throws?|lowers?)( down)? \{their\} \{weapon\}")
+    found = [t for ts in templates_with_adventures() for lines in ts.lines.values() for t in lines
+             if drops.search(t.text)]
+    assert len({t.text for t in found}) >= 3
+    for t in found:
+        weapon = {k: v for k, v in t.filters.items() if k == "weapon"}
+        assert weapon and not Moment({"weapon": "unarmed"}).admits(weapon), (t.file, t.line, t.text)
+    braces = [t for lines in templates.lines.values() for t in lines if "coming and braces" in t.text]
+    assert braces and all(t.filters.get("foe_body") and t.filters.get("body") for t in braces)  # (a barricade)

@@ -520,7 +520,7 @@ def clue(e, names, pronouns) -> str:
     """An NPC's body language ("gives ground, eyes on the way out") as a sentence about it."""
     from ..rules.character import pronoun_forms
 
-    who = names.get(e["actor"], e["actor"])
+    who = upper_first(names.get(e["actor"], e["actor"]))  # "The yard dog falters", on the page too
     forms = pronoun_forms(pronouns.get(e["actor"], "it"))
     text = re.sub(r"\bits\b", forms["their"], e["clue"])
     return f"{who} {text}."
