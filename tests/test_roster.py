@@ -4,6 +4,7 @@ found by --pc NAME, rewritten in place after a game, listed by ``solo characters
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -15,12 +16,14 @@ from solo.characters import (
     find_in_roster,
     free_character_path,
     load_character,
+    played_scenarios,
     read_roster,
     roster_folder,
     roster_line,
     save_character,
 )
 from solo.cli import cli
+from solo.cli.play import saved_sources
 from solo.decisions import Question
 from solo.errors import SoloError
 from solo.paths import default_roster, default_saves
@@ -405,3 +408,31 @@ def test_a_loaded_save_finds_its_roster_by_the_layout_it_recorded(tmp_path, monk
     monkeypatch.setenv("SOLO_HOME", str(tmp_path / "h"))
     assert roster_layout(tmp_path / "h" / "characters", tmp_path / "d") == "home"
     assert roster_folder(None, game, "home") == tmp_path / "h" / "characters"
+
+
+def test_a_resumed_game_writes_its_character_back_over_the_file_it_came_from(tmp_path, cloak, monkeypatch):
+    """Before (a new player's run): a game begun at the keyboard with --pc mira_voss.toml, quit and resumed, ended
+    with "Mira Voss is saved … --pc mira_voss_2.toml", and the roster listed her twice. The save keeps the files
+    the party was read from; the resumed game writes each back over its own, while it still holds that character."""
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "mine.toml"
+    save_character(pregenerated("espen"), mine)
+    _at_the_keyboard(monkeypatch, [])  # end of input at the first question: saved, to be resumed
+    begun = CliRunner().invoke(cli, ["play", str(cloak), "--seed", "1", "--pc", str(mine), "--save", "g"])
+    save = tmp_path / "saves" / "g.json"
+    assert save.is_file(), begun.output
+    _at_the_keyboard(monkeypatch, ["Go south", *EPILOGUE])
+    resumed = CliRunner().invoke(cli, ["play", "--load", "g"])
+    assert resumed.exit_code == 0, resumed.output
+    assert played_scenarios(mine) == 1, resumed.output
+    assert "--pc " + str(mine) in " ".join(resumed.output.split())
+    assert not (tmp_path / "characters").exists() or list((tmp_path / "characters").iterdir()) == []
+    # a save edited to name a file that is not that character's: nothing is written over it
+    saved = json.loads(save.read_text(encoding="utf-8"))["options"]["character_files"]
+    other = tmp_path / "other.toml"
+    other.write_text("not a character\n", encoding="utf-8")
+    espen = [pregenerated("espen")]
+    assert saved_sources(saved, espen) == {"Espen Lind": mine}
+    assert saved_sources(saved | {"Espen Lind": str(other)}, espen) == {}
+    assert saved_sources({"Espen Lind": str(tmp_path / "gone.toml")}, espen) == {}
+    assert saved_sources(["not", "a", "table"], espen) == {}

@@ -186,6 +186,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 except (SoloError, ValueError, TypeError, KeyError, AttributeError) as exc:
                     raise UserError(f"{short_path(path)}: damaged save: a character of the party cannot be "
                                     f"read ({exc})") from None
+                sources = saved_sources(data.options.get("character_files"), characters)
         else:
             if open_play:
                 if adventure:
@@ -250,7 +251,8 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         if load:
             held = _hold(save_path)
         else:  # the new game's save is made now, in a slot no other game has or takes meanwhile
-            fresh = save_data(adv, seed, characters, advise=not no_odds, roster=roster_kind)
+            fresh = save_data(adv, seed, characters, advise=not no_odds, roster=roster_kind,
+                              character_files=sources if keep_characters is None else None)
             save_path, held = _fresh_slot(folder, save_name or adv.id, console, explicit=bool(save_name),
                                           claim=lambda path: write_save(path, fresh, new=True))
     except SaveWriteError as exc:
@@ -303,6 +305,30 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         held.release()
     if code:
         sys.exit(code)
+
+
+def saved_sources(saved: object, party: list[Character]) -> dict[str, Path]:
+    """The character files a save says its party was read from, each kept only while it is still that
+    character's file: a TOML file that reads as a character of the same name. The save is the player's file
+    and may have been edited: the game's end writes a character back over each file kept, never over one it
+    does not recognise (a character left out gets a file of its own, as a pregenerated one does)."""
+    from ..characters import load_character
+    from ..errors import SoloError
+
+    if not isinstance(saved, dict):
+        return {}
+    names = {pc.name for pc in party}
+    kept: dict[str, Path] = {}
+    for name, where in saved.items():
+        if name not in names or not isinstance(where, str):
+            continue
+        path = Path(where)
+        try:
+            if path.suffix == ".toml" and path.is_file() and load_character(str(path)).name == name:
+                kept[name] = path
+        except (SoloError, OSError, ValueError):
+            continue
+    return kept
 
 
 def _load_characters(wanted: list[str], roster: Path) -> tuple[list[Character], dict[str, Path]]:

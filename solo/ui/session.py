@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypedDict
 
@@ -707,7 +707,7 @@ class Session:
             return
         scene = self.adventure.scenes.get(self.game.state.scene or "")
         data = save_data(self.adventure, self.seed, self.party, advise=self.advise, started=self.started,
-                         roster=self.roster_layout)
+                         roster=self.roster_layout, character_files=self.character_files)
         data.log = list(self.recorder.log)
         if self.game.state.party or not self.adventure.uses_pcs:
             data.snapshot = self.game.state.to_dict()
@@ -923,7 +923,8 @@ def _new_game(adventure: Adventure) -> str:
 
 
 def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
-              started: str | None = None, roster: str | None = None) -> SaveData:
+              started: str | None = None, roster: str | None = None,
+              character_files: Mapping[str, Path] | None = None) -> SaveData:
     """What a save of ``adventure`` holds before anything is played: the game's seed, the party it was
     given and its options. A session adds the log, the state and where the game stands; a new game's
     slot is created with this (see ``solo play``), so two games started at once never share a file."""
@@ -937,6 +938,8 @@ def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *,
     data.options["started"] = started or _today()  # the journal's date: the first session's, kept across resumes
     if roster is not None:  # where the game's roster lies from its save (solo.characters.ROSTER_LAYOUTS)
         data.options["roster"] = roster
+    if character_files:  # the files --pc and --party read: a resumed game writes its characters back over them
+        data.options["character_files"] = {name: str(path.resolve()) for name, path in character_files.items()}
     return data
 
 
