@@ -615,7 +615,8 @@ def test_a_grave_lord_whose_dead_were_laid_comes_alone_and_falls_alone(monkeypat
     assert "close in behind it" not in fight.action.spec["opening"]
     won = game.picked(kaldskard.responses["howe_won"].text)  # told after the fight, every wight out by then
     # whichever of them fell last (a seeded party saw the lord fall in round 4 and a wight in round 6)
-    assert won.startswith("The grave-lord lies in the snow") and ("Its barrow-folk lie where they fell" in won) is not alone
+    assert won.startswith("The grave-lord lies in the snow")
+    assert ("Its barrow-folk lie where they fell" in won) is not alone
     assert "stop where they stand" not in won
 
 
