@@ -271,6 +271,39 @@ def test_contact_requests_halve_and_medicine_treats_once_a_day(tmp_path):
     assert game.state.party[0].pools["BODY"].current == 12  # a night's sleep refills it
 
 
+def test_a_request_in_a_menu_says_who_asks_and_at_what_chance_or_that_nobody_can(tmp_path):
+    """Before (a new player's Vellan): "Telephone your editor … (a Contact)" was offered with no chance beside it,
+    then read "Nobody has #Contact to ask." and the game ended. The menu gives the asker and chance the request
+    itself takes, 100 % then 50 %, and says when nobody can ask."""
+    path = tmp_path / "help.toml"
+    path.write_text(
+        '[adventure]\ntitle = "Help"\nstart = "office"\n'
+        '[scenes.office]\ntext = "An office."\n'
+        '[[scenes.office.choices]]\ntext = "Call a contact"\n'
+        'request = { tag = "Contact", granted = { text = "They pick up." }, refused = { text = "No answer." } }\n'
+        '[[scenes.office.choices]]\ntext = "Ask the lab"\n'
+        'request = { tag = "Lab", granted = { text = "Results." }, refused = { text = "Nothing." } }\n'
+        '[[scenes.office.choices]]\ntext = "Leave"\ngoto = "end"\n'
+        '[scenes.end]\ntext = "Done."\nending = true\n')
+    answers = iter(["c1", "c1", "c3"])
+    menus = []
+
+    class Plan:
+        def decide(self, q):
+            if q.kind == "choice":
+                menus.append({o.label: o.detail for o in q.options})
+                return next(answers)
+            return q.default or (q.options[0].key if q.options else "x")
+
+    espen = pregenerated("espen")  # Contact and Pass, no Lab
+    assert "Contact" in espen.tags and "Lab" not in espen.tags
+    Game(load_adventure(path), seed=3, decider=Plan(), party=[espen], sink=lambda e: None).play()
+    assert [m["Call a contact"] for m in menus] == ["Espen Lind asks (#Contact): 100 %",
+                                                    "Espen Lind asks (#Contact): 50 %",
+                                                    "Espen Lind asks (#Contact): 25 %"]
+    assert {m["Ask the lab"] for m in menus} == {"nobody has #Lab: refused"}
+
+
 def test_what_the_pcs_did_moves_an_npcs_disposition(tmp_path):
     path = tmp_path / "deeds.toml"
     path.write_text(

@@ -354,6 +354,20 @@ def request_chances(game: Game, action: Action) -> Outcomes:
     return Outcomes([p for p in plans if p.chance > 0], note=f"#{tag} at {chance} %")
 
 
+def request_words(game: Game, action: Action) -> str:
+    """A request's chance as its menu line shows it, from the asker the request itself takes: "Sig Aas asks
+    (#Contact): 50 %", or that nobody can ("nobody has #Contact: refused"), where the menu had said nothing and
+    the choice then ended Vellan (a new player's run)."""
+    from .actions import Request
+
+    tag = action.spec["tag"]
+    asked = Request.asker(game, tag)
+    if asked is None:
+        return f"nobody has #{tag}: refused"
+    pc, chance = asked
+    return f"{pc.name} asks (#{tag}): {chance} %"
+
+
 # -- conflicts ------------------------------------------------------------------------------------
 def conflict_chances(game: Game, spec: dict, fighters: Fighters | None = None) -> Outcomes:
     """Every way the conflict can end, with what it leaves behind, and the party's own ways out.

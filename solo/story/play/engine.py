@@ -428,14 +428,16 @@ class Game:
         self.price_ahead(fights)
         stakes = {c.key: f"at stake: {fill(str(c.action.spec['stakes']), slots, ctx)}" for c in choices
                   if c.action is not None and c.action.kind == "conflict" and c.action.spec.get("stakes")}
-        if shows:  # an opposed roll's chance to win, beside the roller's own chance (which is not it)
-            from .chances import opposed_win_words
+        if shows:  # an opposed roll's chance to win, beside the roller's own chance (which is not it); a request's
+            from .chances import opposed_win_words, request_words
 
             for c in choices:
                 if c.action is not None and c.action.kind == "opposed" and not c.effects:
                     words = opposed_win_words(self, c.action)
                     if words:
                         odds[c.key] = words
+                elif c.action is not None and c.action.kind == "request" and not c.effects:
+                    odds[c.key] = request_words(self, c.action)
         options = []
         for c in choices:
             k = c.key
