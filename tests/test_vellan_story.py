@@ -477,3 +477,19 @@ def test_ingrid_greets_a_second_visit_as_one(vellan):
     first, second = entered(events, "harbour_office")
     assert "Another reporter" in first and "You again" not in first
     assert "You again" in second and "Another reporter" not in second and "shut the door" in second
+
+
+def test_the_cargo_answer_names_warehouse_four_only_to_a_party_that_heard_of_it(vellan):
+    """Before (a new player's run): a reporter who had never heard of warehouse four was offered "Ashore before she
+    sailed, in warehouse four at the cannery", the answer and a clue in one. Now the answer names it only where
+    the party has Knut's word, the ledger, the key or has been there; a party that has seen the crates there has
+    it on the blanket too."""
+    def answered(game_events):
+        return next(e["text"] for e in game_events if e.kind == "choice" and e["text"].startswith("Ashore"))
+
+    _, events = deduce(vellan, RIGHT)
+    assert answered(events) == "Ashore before she sailed, and hidden somewhere in Vellan"
+    _, events = deduce(vellan, RIGHT, items=["green ledger"])
+    assert answered(events) == "Ashore before she sailed, in warehouse four at the cannery"
+    _, events = deduce(vellan, RIGHT, flags=["knut_loaded"])
+    assert answered(events).endswith("in warehouse four at the cannery")
