@@ -345,7 +345,10 @@ def test_seed_84_the_watchman_sneaked_past_neither_bargains_nor_fetches_help():
     assert not [p for p in told.picks if p[1] in SPEECH] and '"' not in told.text()
     assert "help" not in told.text()
     assert not told.drawn("aftermath")  # the branch text follows: the narration closes with nothing of its own
-    assert "decides it was a cat" in action.branch("opponent_fled").text
+    # and the adventure's words agree with his flight: not "goes back to his stove" after he left his post (a new
+    # player's run: "Per hurries away from his post." then "… and goes back to his stove.")
+    after = action.branch("opponent_fled").text
+    assert "does not come back" in after and "stove" not in after
 
 
 # -- bodies the engine does not know ---------------------------------------------------------------------
