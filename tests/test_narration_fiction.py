@@ -1543,3 +1543,25 @@ def test_only_a_weapon_is_thrown_down_or_lowered(templates):
         assert weapon and not Moment({"weapon": "unarmed"}).admits(weapon), (t.file, t.line, t.text)
     braces = [t for lines in templates.lines.values() for t in lines if "coming and braces" in t.text]
     assert braces and all(t.filters.get("foe_body") and t.filters.get("body") for t in braces)  # (a barricade)
+
+
+@pytest.mark.parametrize("ctype_key", ["tracking", "sneaking"])
+def test_a_party_in_the_other_part_of_a_pursuit_is_told_in_that_parts_lines(templates, ctype_key):
+    """Before (a fiction audit: "Cover your trail over the moor", pursuer = "opponents"): the hunted man was told
+    as the tracker ("Espen bends to the ground and reads it", "Pushing hard, Espen closes the distance"): a type's
+    lines for its second part (the quarry, the watchers: TYPE.side_b) were drawn by side, not by part. Whoever
+    plays the second part is told in its lines, the PC here, and the NPC in the first part's."""
+    ctype = conflict_type(ctype_key)
+    drawn = {"a": set(), "b": set()}
+    for seed in range(12):
+        log = EventLog()
+        pc = from_character(make_char("Espen Lind", Awareness=50, Cunning=50, Move=50), "a", ctype,
+                            decider=RandomDecider(random.Random(seed)))
+        npc = from_character(make_char("Jorunn Dal", Awareness=50, Cunning=50, Move=50), "b", ctype,
+                             decider=RandomDecider(random.Random(seed + 100)))
+        Conflict(ctype, [pc, npc], random.Random(seed), sink=log, round_limit=8, fiction={"pursuer": "b"}).run()
+        narrator, _ = told(templates, tuple(log.events), seed)
+        for _rnd, _event, t, actor, _target in narrator.picks:
+            if actor is not None and t.path.startswith(f"{ctype_key}."):
+                drawn[actor.side].add(t.path.startswith(f"{ctype_key}.side_b"))
+    assert drawn == {"a": {True}, "b": {False}}, drawn

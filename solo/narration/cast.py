@@ -21,9 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard, overload
 
 from ..rules.character import Character
-from ..rules.fiction import fiction_of_character, temperament
+from ..rules.fiction import PARTS, fiction_of_character, temperament
 from .context import condition, manner_of
 from .templates import GENERIC, trait_key
+
+#: The parts a pursuit's lines are written for first (the one chasing or tracking, the one hiding): a type keeps
+#: their lines under its own name, the other part's under ``TYPE.side_b`` (the quarry, the watchers).
+LEADING_PARTS = frozenset(first for first, _ in PARTS.values())
 
 _TITLES = {"doctor", "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "captain", "sister",
            "brother", "father", "mother", "lady", "lord", "sir", "professor", "inspector", "sergeant",
@@ -211,6 +215,13 @@ class Cast:
                 name = full.get(person.id, person.name) if not person.obstacle else person.name
                 person.name = name if name not in seen else f"the other {spoken_name(name)}"
                 seen.add(name)
+
+    def sides(self) -> tuple[str, str]:
+        """The two sides in the order a line told of both names them: in a pursuit, the leading part first (the
+        tracker, the one sneaking), as a type's own lines have it ("The hunt begins: {actor} is on {target}'s
+        trail"), whichever side plays it (an adventure's ``pursuer = "opponents"``); elsewhere a, then b."""
+        parts = self.frame.get("parts") or {}
+        return ("b", "a") if parts.get("b") in LEADING_PARTS else ("a", "b")
 
     def group(self, side: str, *, active_first: bool = True, among: Iterable[Person] | None = None) -> Person | None:
         """A side as one line names it: its only member, or the party as a party ("Espen's party", "Knut's side").

@@ -32,7 +32,7 @@ from ..rules.character import pronoun_forms
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, FLED, LOST, OUT, SURRENDERED, WON
-from .cast import Cast, Person
+from .cast import LEADING_PARTS, Cast, Person
 from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates, phrases_of
 from .text import fill
@@ -314,7 +314,7 @@ class Narrator:
         if event not in EVENTS:
             raise KeyError(f"unknown narration event {event!r}")
         values = self.values(cast, actor, target, pool=pool, extra=extra)
-        chain = self.chain(ctype or cast.type, event, variants, actor.side if actor else None)
+        chain = self.chain(ctype or cast.type, event, variants, told_side(actor) if actor else None)
         moment = self.moment(cast, actor, target, facts)
         pool_id, lines = self.candidates(chain, frozenset(values), moment)
         if pool_id is None:  # set exactly when some line was found
@@ -507,7 +507,8 @@ class Narrator:
         opening = cast.frame.get("opening")
         if opening is not None:  # the adventure has the first word: its own line ("the door bursts in"), or none
             return [opening or None]
-        return [self.say(cast, "start", cast.group("a"), cast.group("b"))]  # a party is named as a party
+        first, second = cast.sides()
+        return [self.say(cast, "start", cast.group(first), cast.group(second))]  # a party is named as a party
 
     def _on_conflict_stakes(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """The adventure's words for where the coming conflict happens, for lines filtered [setting:…].
@@ -747,7 +748,8 @@ class Narrator:
                 # two are told by name; three or more are left to the round's line, which names them all
                 tied = [cast.person(k) for k in d.get("tied") or ()]
                 return lines + ([self.say(cast, "stalemate_allies", tied[0], tied[1])] if len(tied) == 2 else [])
-            a, b = cast.group("a"), cast.group("b")
+            first, second = cast.sides()
+            a, b = cast.group(first), cast.group(second)
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
             return lines + [self.say(cast, event, a, b)]
         winner = cast.person(d["winner"])
@@ -822,8 +824,9 @@ class Narrator:
         # looking back from a round with a result, "one more round" had no round to be one more than: the whole
         # run is counted there ("nothing had changed for two rounds"), its first round told when it came
         rounds = _count(more + 1, more=False) if before else _count(more)
-        result = None if winner is None else "won" if winner.side == "a" else "lost"
-        return [self.say(cast, "stalemate_run", cast.group("a"), cast.group("b"), extra={"rounds": rounds},
+        first, second = cast.sides()
+        result = None if winner is None else "won" if winner.side == first else "lost"
+        return [self.say(cast, "stalemate_run", cast.group(first), cast.group(second), extra={"rounds": rounds},
                          variants=["before"] if before else [], facts={"result": result} if result else None)]
 
     def _record(self, cast: Cast, winner: Person, lens: str) -> None:
@@ -1071,7 +1074,8 @@ class Narrator:
 
     def _closing(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if d.get("outcome") == "stalemate" and not cast.decided:
-            return [self.say(cast, "time_up", cast.group("a"), cast.group("b"))]
+            first, second = cast.sides()
+            return [self.say(cast, "time_up", cast.group(first), cast.group(second))]
         statuses = d.get("statuses") or {}
         standing = {p.side for p in cast.persons.values() if statuses.get(p.id, ACTIVE if p.active else "") == ACTIVE}
         if len(standing) != 1:
@@ -1115,6 +1119,15 @@ def _sentence(template: Template, values: Mapping[str, str]) -> str:
     """A line with the words its slots are filled with (the names, above all): what a reader would read again,
     should it be told a second time with them."""
     return "|".join([template.uid, *(values.get(slot, "") for slot in template.slot_order)])
+
+
+def told_side(person: Person) -> str:
+    """Whose lines tell ``person``: in a pursuit, its part's (a party hunted by the NPC it would hunt, as an
+    adventure's ``pursuer = "opponents"`` has it, is told as the quarry, not as the tracker: a fiction audit had
+    the hunted man "bend to the ground and read" the trail he was covering); elsewhere its side's."""
+    if person.role is None:
+        return person.side
+    return "a" if person.role in LEADING_PARTS else "b"
 
 
 def _fighters(cast: Cast) -> str | None:
