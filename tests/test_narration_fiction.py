@@ -1565,3 +1565,23 @@ def test_a_party_in_the_other_part_of_a_pursuit_is_told_in_that_parts_lines(temp
             if actor is not None and t.path.startswith(f"{ctype_key}."):
                 drawn[actor.side].add(t.path.startswith(f"{ctype_key}.side_b"))
     assert drawn == {"a": {True}, "b": {False}}, drawn
+
+
+def test_a_beast_fights_with_no_fists(templates):
+    """Before (a fiction audit, `solo duel --npc boar.toml`): "The wild boar raises its fists.", "keeps its fists
+    between itself and Espen", "takes it on the arm and hisses"; the yard dog "keeps its teeth up and its chin
+    down". A beast with no weapon is told with its teeth, never by a line for empty hands, and no blow lands on
+    its arm."""
+    boar = NPC(**{f: getattr(base, f) for base in [make_char("the wild boar", Combat=50, Move=45)]
+                  for f in ("name", "skills", "pools", "focuses", "tags", "level")}, mindless=True)
+    said = []
+    for seed in range(30):
+        narrator, passages = told(templates, fight("combat", seed, npc=boar, stubborn=seed % 2 == 0), seed)
+        for _rnd, _event, t, actor, target in narrator.picks:
+            boar_acts = actor is not None and actor.name.endswith("wild boar")
+            assert not (boar_acts and "unarmed" in t.filters.get("weapon", ())), t.text
+            assert not ("on the arm" in t.text and target is not None and target.name.endswith("wild boar"))
+        said += [line for p in passages for line in p.lines]
+    assert any("boar" in line for line in said)
+    assert not [line for line in said if re.search(r"boar\b[^.;]*\b(its|their) (fists|hands|arm)\b", line)]
+    assert any(re.search(r"boar\b[^.;]*\b(its|their) teeth\b", line) for line in said)  # its teeth, where told

@@ -364,7 +364,10 @@ class Narrator:
         if person.members:
             kinds = {self._weapon_kind(cast, p) for p in person.members}
             return kinds.pop() if len(kinds) == 1 else None
-        return self.templates.word("weapon_kinds", person.weapon or "Unarmed", "unarmed")
+        kind = self.templates.word("weapon_kinds", person.weapon or "Unarmed", "unarmed")
+        # a beast's teeth are no fists: the unarmed lines ("raises its fists", "keeps its teeth up and its chin
+        # down") are a person's, and a beast fights with no weapon a line could name (a fiction audit's boar)
+        return None if kind == "unarmed" and person.body == "animal" else kind
 
     @staticmethod
     def render(template: Template, values: Mapping[str, str], actor: Person | None = None,
@@ -391,7 +394,10 @@ class Narrator:
                 values[prefix + form] = word
             if person.members:
                 continue  # a party's weapons are several: "{actor} lowers {their} {weapon}" is not told of it
-            values[prefix + "weapon"] = person.weapon_called or words(
+            called = person.weapon_called
+            if called is None and person.body == "animal" and person.weapon in (None, "Unarmed"):
+                called = "teeth"  # a beast's, not fists ("The wild boar raises its fists")
+            values[prefix + "weapon"] = called or words(
                 "weapons", person.weapon, (person.weapon or "fists").lower().replace("_", " "))
         values.update(extra or {})
         return values
