@@ -1585,3 +1585,23 @@ def test_a_beast_fights_with_no_fists(templates):
     assert any("boar" in line for line in said)
     assert not [line for line in said if re.search(r"boar\b[^.;]*\b(its|their) (fists|hands|arm)\b", line)]
     assert any(re.search(r"boar\b[^.;]*\b(its|their) teeth\b", line) for line in said)  # its teeth, where told
+
+
+def test_a_sneak_ends_in_its_own_words_and_a_lookout_yawns_only_if_it_can(templates):
+    """Before (a fiction audit): "The sentry automaton never sees a thing, and Espen is past." then the generic
+    "Espen has won, and the sentry automaton knows it."; a clockwork lookout "yawns, bored" and is "nodding off".
+    Sneaking has its own closing for either side, enough that the generic one is never reached, and what a tired
+    lookout does needs a body that tires."""
+    from solo.narration.templates import MIN_LINES
+
+    for scope in ("sneaking", "sneaking.side_b"):
+        for outcome in ("won", "fled", "surrendered"):
+            lines = templates.lines.get((scope, "aftermath", outcome), ())
+            assert sum(not t.filters for t in lines) >= MIN_LINES, (scope, outcome)
+            assert not any("knows it" in t.text for t in lines)
+    machine = Moment({"body": "machine", "foe_body": "machine", "fighters": "two"})
+    for event in ("wavering", "breaking", "damage_light"):
+        for scope in ("sneaking", "sneaking.side_b"):
+            for t in templates.lines.get((scope, event, "any"), ()):
+                if re.search(r"yawn|nodding off|rubs .*eyes|bored|hums|scratch", t.text):
+                    assert not machine.admits(t.filters), t.text
