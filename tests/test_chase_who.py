@@ -87,3 +87,33 @@ def test_a_caught_runner_is_told_caught_by_the_one_who_chased_and_not_deciding_t
         assert failed and all(target == "Hedda" for target, _ in failed), failed
         assert all("Sam" not in line for _, line in failed), failed
         assert not any(event == "steadies" for event, _, _ in said), said
+
+
+def test_a_runner_who_outran_the_one_who_chased_is_not_told_let_go():
+    """Before (a fiction audit): "Espen Lind gives chase." … "Lisbet tries to get away: 34 against 50: away." …
+    "Espen watches Lisbet go, and lets her run." The end of a flight from someone who gave chase is told as one
+    (the fact ``chased``); a runner nobody chased may still be let go."""
+    from solo.narration import narrate_events
+
+    def ends(answer: str) -> set[str]:
+        hedda, sam = make_char("Hedda", Combat=60, Move=30), make_char("Sam", Combat=50, Move=30)
+        knut = make_char("Knut", level="skilled", Combat=50, Move=30)
+        knut.pronoun = "he"
+        pcs = [from_character(c, "a", COMBAT, decider=Answers(lens="none", exit_offer=answer, luck_flip="no",
+                                                               luck_reduce="no")) for c in (hedda, sam)]
+        ps = [*pcs, from_character(knut, "b", COMBAT, decider=Answers(lens=["none", "flee"]))]
+        log = EventLog()
+        # round 1: Hedda 90, Sam 10, Knut 95, Sam's blow 2; round 2: Knut's get-away 12 against Move 30: away
+        Conflict(COMBAT, ps, LoadedDice([90, 10, 95, 2, 12]), sink=log, round_limit=3).run()
+        assert log.events[-1]["outcome"] == "opponent_fled"
+        told = set()
+        for seed in range(25):
+            told |= {line for p in narrate_events(log.events, Narrator(load_templates(), random.Random(seed)))
+                     for line in p.lines}
+        return told
+
+    chased = " ".join(ends("chase"))
+    assert "lets him run" not in chased and "does not chase" not in chased and "lets Knut go" not in chased
+    assert "faster" in chased or "outruns" in chased
+    let_go = " ".join(ends("let_go"))
+    assert "lets him run" in let_go or "does not chase" in let_go or "lets Knut go" in let_go

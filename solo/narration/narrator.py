@@ -1041,6 +1041,8 @@ class Narrator:
         actor = cast.person(d["actor"])
         chaser = cast.persons.get(actor.chased_by or "")
         actor.chased_by = None
+        if d.get("success") and chaser is not None:
+            actor.outran = True
         if d.get("success") or cast.decided:
             return []  # the exit event that follows tells it, or the conflict is already decided
         if chaser is not None:  # caught by the one who chased: it faces them now
@@ -1106,7 +1108,8 @@ class Narrator:
         # beaten by blows to composure or nerve, nobody lies on the floor: told by the lines for any conflict
         fallen = [p for p in losers if statuses.get(p.id) in (OUT, COMAE)]
         aside = GENERIC if variant == "won" and fallen and all(p.struck_aside for p in fallen) else None
-        return [self.say(cast, "aftermath", winner, loser, variants=[variant], ctype=aside)]
+        chased = "yes" if variant == "fled" and any(p.outran for p in ended) else "no"
+        return [self.say(cast, "aftermath", winner, loser, variants=[variant], ctype=aside, facts={"chased": chased})]
 
 
 #: The end statuses an aftermath variant is told of: a fight won is told of the losers who went down, a
