@@ -436,3 +436,13 @@ def test_brekke_is_shown_proof_only_by_a_reporter_who_holds_some(vellan, case, s
     (lay,) = [c for c in vellan.scenes["brekke_office"].choices if "he will enjoy this" in c.text]
     text = fill(lay.text, {"words.case": "two"}, context_of(GameState("x", counters={"case": case})))
     assert text.startswith(start) and ("next to nothing" in text) is (case < 2), text
+
+
+def test_a_search_of_the_dunes_that_fails_at_dusk_spends_the_day(vellan):
+    """Before (a group's run): "The light goes before you find him", then the lodgings with two hours gone of four,
+    no lamps lit, and an hour's errand on offer. Lost or run out, the search ends the day as its words say."""
+    search = choice(vellan, "dunes", "Read the sand").action
+    for outcome in ("lost", "stalemate"):
+        branch = search.branch(outcome)
+        assert "dusk" in branch.text or "light goes" in branch.text
+        assert [(e.kind, e.args) for e in branch.effects] == [("counter", {"counter": "hours", "value": 4})]
