@@ -740,3 +740,15 @@ def test_the_end_of_a_conflict_is_said_to_the_players_for_every_outcome():
         assert told != OUTCOME_WORDS[outcome] and told.split()[0] in ("you", "the", "a"), line
     assert len(set(said.values())) == len(OUTCOMES)
     assert said["won"] == "The conflict is over: you won."
+
+
+def test_a_name_ending_in_s_has_one_possessive_on_the_screen():
+    """A group's run: "Sig Aas' exceptional 11 does not beat a higher roll" and "Sig Aas's Flamboyant blow leaves a
+    mark" on one screen. The round's line writes it as the narration does ("{actor}'s")."""
+    from solo.narration import load_templates
+    from solo.narration.text import fill
+    from solo.ui.describe import possessive
+
+    narrated = next(t for lines in load_templates().lines.values() for t in lines if "{actor}'s" in t.text)
+    told = fill(narrated.pieces, {s: "x" for s in narrated.slots} | {"actor": "Sig Aas"}, {})
+    assert "Sig Aas's" in told and possessive("Sig Aas") == "Sig Aas's" and possessive("Knut") == "Knut's"

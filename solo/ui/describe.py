@@ -194,7 +194,9 @@ def round_result(e, names) -> str:
 
 
 def possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+    """A name's possessive as the narration writes it, 's after an s too: one screen had "Sig Aas' exceptional
+    11" beside "Sig Aas's Flamboyant blow" (a group's run)."""
+    return f"{name}'s"
 
 
 def damage(e, names) -> str:
