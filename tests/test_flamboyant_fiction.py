@@ -275,16 +275,3 @@ def test_a_side_pool_needs_a_mind_to_work_on():
         assert {h["pool"] for h in hits} == ({"BODY"} if mindless else {"POW"})
         if mindless:
             assert foe.pools["POW"].current == foe.pools["POW"].maximum
-
-
-def test_no_words_are_shown_off_where_nobody_hears_them():
-    """Before (a fiction audit): a fight in the dark (the adventure's heard = false) offered Flamboyant "a flashy
-    move fits Social, Move, Willpower", and the story told "Espen fights with a flourish, all easy charm and
-    swagger". Where the sides do not hear each other, Social is no flourish, as against foes who do not speak."""
-    ctype = conflict_type("combat")
-    for heard, fiction in ((True, None), (True, {"heard": True}), (False, {"heard": False})):
-        a = from_character(make_char("Ingrid", **SKILLS), "a", ctype, decider=RandomDecider(random.Random(1)))
-        b = from_character(make_char("Kjell", **SKILLS), "b", ctype, decider=RandomDecider(random.Random(2)))
-        conflict = Conflict(ctype, [a, b], random.Random(1), fiction=fiction)
-        assert ("Social" in flamboyant_skills(a)) is heard
-        assert ("Social" in conflict.lens_hint(a, "flamboyant")) is heard

@@ -157,10 +157,8 @@ class Conflict:
                 lucky = lucky or p.luck_allowed
         if not (has_a and has_b):
             raise ValueError("a conflict needs participants on both sides 'a' and 'b'")
-        if deciding:  # only a Lens chosen reads it: Social is no flourish against foes none of whom speaks, nor
-            # where the sides do not hear each other at all (an adventure's heard = false: a fight in the dark)
-            heard = (fiction or {}).get("heard")
-            hear_flourishes(participants, heard=ctype.heard if heard is None else bool(heard))
+        if deciding:  # only a Lens chosen reads it: Social is no flourish against foes none of whom speaks
+            hear_flourishes(participants)
         if round_limit is not None and round_limit < 1:
             raise ValueError("round_limit must be at least 1")
         self.ctype = ctype

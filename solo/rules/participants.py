@@ -432,7 +432,7 @@ def may_flourish(p: Participant) -> bool:
 SPOKEN_FLOURISH = "Social"
 
 
-def hear_flourishes(participants: list[Participant], *, heard: bool = True) -> None:
+def hear_flourishes(participants: list[Participant]) -> None:
     """Set each participant's :attr:`~Participant.unheard` for this conflict: whether no foe of its speaks (an
     obstacle counts as one that might: the library's Social is the librarian charmed, not the archive). Kept
     with the participant's other cached readings, which it clears where it changes."""
@@ -440,7 +440,7 @@ def hear_flourishes(participants: list[Participant], *, heard: bool = True) -> N
         return  # nobody here may show off with words (a chase, a lock): whether anyone hears them is moot
     speaks = {"a": False, "b": False}
     for o in participants:
-        if heard and (o.char is None or fiction_of(o).speaks):  # (heard = false: nobody takes a word in)
+        if o.char is None or fiction_of(o).speaks:
             speaks[o.side] = True
     for p in participants:
         unheard = not speaks["b" if p.side == "a" else "a"]
