@@ -272,6 +272,9 @@ _IN_GAME = frozenset({"game"})
 #: so (one with no such answer never is), and the log goes on with its next answer.
 DEFAULTED_IN_OLD_SAVES: dict[str, str | None] = {"lineup": None, EXIT_OFFER: None, "end_story": "end",
                                                  "pronoun": None}
+#: Kinds an older save may hold where the game no longer asks (``damage_pool`` against a mindless foe, since a side
+#: Pool needs a mind: docs/rulings.md): replaying it, such an answer is passed over when the game asks another kind.
+ASKED_NO_MORE: frozenset[str] = frozenset({"damage_pool"})
 
 #: Every question kind solo asks, by key.
 KINDS: dict[str, Kind] = {k.key: k for k in (

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .decisions import DEFAULTED_IN_OLD_SAVES, MAX_ANSWER, Decider, Question
+from .decisions import ASKED_NO_MORE, DEFAULTED_IN_OLD_SAVES, MAX_ANSWER, Decider, Question
 from .errors import SoloError
 from .json_files import JSONRefused
 from .json_files import loads as loads_json
@@ -315,6 +315,9 @@ class Replayer:
             before = DEFAULTED_IN_OLD_SAVES.get(question.kind) or question.default
             if entry[1] != question.kind and question.kind in DEFAULTED_IN_OLD_SAVES and before is not None:
                 return before  # a save from before this question: the game did what it answers
+            if entry[1] != question.kind and entry[1] in ASKED_NO_MORE:
+                self.pos += 1  # a save from when this was still asked here: its answer changes nothing now
+                return self.decide(question)
             self.pos += 1
             if entry[1] != question.kind:
                 raise SaveMismatch(f"the save expected a {entry[1]!r} decision but the game asks for "

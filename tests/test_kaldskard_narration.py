@@ -640,3 +640,35 @@ def test_one_traveller_sleeps_alone_and_is_looked_at_by_the_two_that_came(kaldsk
     (alone,) = [c for c in kaldskard.scenes["barrows"].choices if c.condition and c.condition.source ==
                 "party_size() == 1"]
     assert "weakest" not in alone.hint
+
+
+def test_the_barrow_field_is_nearly_behind_the_party_not_one_of_them():
+    """Before (the review): two travellers crossing the barrow-field read "The barrow-field is nearly behind her.":
+    a thing worn down by a party is told of the party."""
+    import random as _random
+
+    from conftest import make_char
+
+    from solo.events import EventLog
+    from solo.minds.bots import GreedyDecider
+    from solo.narration import Narrator, narrate_events
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.participants import from_character, obstacle
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    adventure = load_adventure(find_adventure("kaldskard"))
+    told = load_templates(extra_data=[(adventure.source, adventure.templates)])
+    ctype = conflict_type("sneaking")
+    behind = []
+    for seed in range(60):
+        sigrid, cato = make_char("Sigrid Moe", Cunning=50), make_char("Cato Lie", Cunning=50)
+        sigrid.pronoun, cato.pronoun = "she", "he"
+        sides = [from_character(c, "a", ctype, decider=GreedyDecider(_random.Random(seed + i)))
+                 for i, c in enumerate((sigrid, cato))] + [obstacle("the barrow-field", "easy")]
+        log = EventLog()
+        Conflict(ctype, sides, _random.Random(seed), sink=log, round_limit=5, fiction={"settings": ["barrows"]}).run()
+        behind += [line for p in narrate_events(log.events, Narrator(told, _random.Random(seed))) for line in p.lines
+                   if line and "nearly behind" in line]
+    assert behind and all(line.endswith("nearly behind them.") for line in behind), behind

@@ -436,3 +436,15 @@ def test_a_resumed_game_writes_its_character_back_over_the_file_it_came_from(tmp
     assert saved_sources(saved | {"Espen Lind": str(other)}, espen) == {}
     assert saved_sources({"Espen Lind": str(tmp_path / "gone.toml")}, espen) == {}
     assert saved_sources(["not", "a", "table"], espen) == {}
+    # nor the ready-made character shipped with solo, nor a file solo did not write (the review: a crafted save
+    # rewrote the shipped espen_lind.toml)
+    from solo.rules.creation import PREGENS
+
+    shipped = next(PREGENS.glob("espen*.toml"))
+    assert load_character(shipped).name == "Espen Lind"
+    assert saved_sources({"Espen Lind": str(shipped)}, espen) == {}
+    by_hand = tmp_path / "by_hand.toml"
+    by_hand.write_text("\n".join(line for line in mine.read_text(encoding="utf-8").splitlines()
+                                  if "made by solo" not in line) + "\n", encoding="utf-8")
+    assert load_character(by_hand).name == "Espen Lind"
+    assert saved_sources({"Espen Lind": str(by_hand)}, espen) == {}

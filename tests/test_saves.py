@@ -95,6 +95,18 @@ def test_replayer_refuses_a_log_that_does_not_fit():
         Replayer([["a", "choice", "9"]], None, on_meta=lambda e: None).decide(question)
 
 
+
+def test_an_old_saves_answer_to_a_question_no_longer_asked_is_passed_over():
+    """A save from before a side Pool needed a mind holds 'Which Pool do you hit?' answered against a barrow-wight
+    (the review: such a save stopped loading, "the save expected a 'damage_pool' decision but the game asks for
+    'lens'"). Replayed, that answer is passed over and the log goes on; a kind that is still asked must fit."""
+    question = Question("lens", "Choose a Lens", (Option("none", "No Lens"), Option("covert", "Covert")))
+    replay = Replayer([["a", "damage_pool", "POW"], ["a", "lens", "covert"]], None, on_meta=lambda e: None)
+    assert replay.decide(question) == "covert"
+    with pytest.raises(SaveMismatch):
+        Replayer([["a", "choice", "1"], ["a", "lens", "covert"]], None, on_meta=lambda e: None).decide(question)
+
+
 WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path

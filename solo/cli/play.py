@@ -309,11 +309,16 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
 
 def saved_sources(saved: object, party: list[Character]) -> dict[str, Path]:
     """The character files a save says its party was read from, each kept only while it is still that
-    character's file: a TOML file that reads as a character of the same name. The save is the player's file
-    and may have been edited: the game's end writes a character back over each file kept, never over one it
-    does not recognise (a character left out gets a file of its own, as a pregenerated one does)."""
-    from ..characters import load_character
+    character's file: a TOML file solo wrote (its mark on the first lines), outside solo's own folder, that
+    reads as a character of the same name. The save is the player's file and may have been edited, or come
+    from someone else: the game's end writes a character back over each file kept, never over one it does not
+    recognise, such as a ready-made character's (a character left out gets a file of its own, as a
+    pregenerated one does; the review had a crafted save rewrite the shipped Espen Lind)."""
+    from .. import __file__ as package_file
+    from ..characters import CHARACTER_FILE, load_character
     from ..errors import SoloError
+
+    package = Path(package_file).resolve().parent
 
     if not isinstance(saved, dict):
         return {}
@@ -324,7 +329,8 @@ def saved_sources(saved: object, party: list[Character]) -> dict[str, Path]:
             continue
         path = Path(where)
         try:
-            if path.suffix == ".toml" and path.is_file() and load_character(str(path)).name == name:
+            if (path.suffix == ".toml" and path.is_file() and not path.resolve().is_relative_to(package)
+                    and CHARACTER_FILE.recognises(path) and load_character(str(path)).name == name):
                 kept[name] = path
         except (SoloError, OSError, ValueError):
             continue

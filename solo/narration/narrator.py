@@ -956,7 +956,8 @@ class Narrator:
         if hurt.obstacle:
             if hurt.clue == 0 and after * 3 <= maximum:
                 hurt.clue = 1
-                lines.append(self.say(cast, "yielding", hurt, dealer, pool=pool))
+                # told of the side that wore it down, as a party ("nearly behind them", not one member's "her")
+                lines.append(self.say(cast, "yielding", hurt, cast.group(dealer.side) or dealer, pool=pool))
             return lines
         level = _CLUE_LEVEL.get(condition(after, maximum) or "", 0)  # the Pool this blow hit, by the one scale
         told = False
@@ -1095,8 +1096,10 @@ class Narrator:
         gone = {statuses.get(p.id) for p in losers}
         variant = "won" if gone & {OUT, COMAE} else "surrendered" if SURRENDERED in gone else "fled"
         # the one who struck the last blow that counted names the win; else the side together
+        # (only one still standing: not "… and Espen is still standing" of an Espen who went down before the end)
         struck = [cast.persons[p.struck_by] for p in losers if statuses.get(p.id) in (OUT, COMAE)
-                  and p.struck_by in cast.persons and cast.persons[p.struck_by].side == side]
+                  and p.struck_by in cast.persons and cast.persons[p.struck_by].side == side
+                  and statuses.get(p.struck_by, ACTIVE if cast.persons[p.struck_by].active else "") == ACTIVE]
         winner = struck[-1] if variant == "won" and struck else cast.group(side)
         # the losers the ending is told of: those it ended that way for, not one who had run or given up before
         # ("Sander's party knows it" of a party whose Sander had fled two rounds earlier; "{target} is down" of a
@@ -1107,7 +1110,9 @@ class Narrator:
             return []
         # beaten by blows to composure or nerve, nobody lies on the floor: told by the lines for any conflict
         fallen = [p for p in losers if statuses.get(p.id) in (OUT, COMAE)]
-        aside = GENERIC if variant == "won" and fallen and all(p.struck_aside for p in fallen) else None
+        # (a sneak or a chase has its own closing, which lays nobody on the floor: kept whatever the blows hit)
+        aside = (GENERIC if variant == "won" and fallen and all(p.struck_aside for p in fallen) and cast.physical
+                 else None)
         chased = "yes" if variant == "fled" and any(p.outran for p in ended) else "no"
         return [self.say(cast, "aftermath", winner, loser, variants=[variant], ctype=aside, facts={"chased": chased})]
 
