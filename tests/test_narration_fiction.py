@@ -1612,3 +1612,44 @@ def test_a_sneak_ends_in_its_own_words_and_a_lookout_yawns_only_if_it_can(templa
     for event in ("wavering", "breaking"):
         own = templates.lines.get(("sneaking.side_b", event, "any"), ())
         assert sum(not t.filters for t in own) >= MIN_LINES, event
+
+
+def test_a_closing_names_a_winner_still_standing():
+    """Before (the review, seed 135): Knut went out in round 12, Espen in round 17, and Signe felled Siri in round
+    27; the story closed "… and Espen is still standing". The one who struck the last blow that counted names the
+    win only while still in it; else the side together."""
+    from solo.narration import load_templates as _load
+
+    events = _fight("combat", 135, pcs=("Espen Lind", "Signe Vik"), allies=(_npc("Knut Dahl"),), stubborn=True,
+                    round_limit=80, skill=60)
+    gone = {e["actor"] for e in events if e.kind in ("out", "comae")}
+    assert "Espen Lind" in gone and events[-1]["outcome"] == "won"
+    narrator, _ = told(_load(), events, 135)
+    closing = [(t, actor) for _rnd, event, t, actor, _target in narrator.picks if event == "aftermath"]
+    assert closing and all(actor.id not in gone for _t, actor in closing)
+
+
+def test_a_sneak_won_by_a_blow_to_nerve_ends_in_sneakings_words():
+    """Before (the review): a sneak won with Flamboyant blows to the watchman's CHA closed "Espen has won, and Per
+    knows it." (the generic closing, which a fight won by blows to composure takes instead of its own)."""
+    from solo.decisions import DAMAGE_POOL, LENS
+
+    class Show(RandomDecider):
+        def decide(self, q):
+            if q.kind == LENS and "flamboyant" in q.keys():
+                return "flamboyant"
+            return "CHA" if q.kind == DAMAGE_POOL else (q.default or super().decide(q))
+
+    ctype, closings = conflict_type("sneaking"), []
+    for seed in range(40):
+        pc = make_char("Espen Lind", Cunning=60, Move=70, Awareness=60)
+        per = make_char("Per Holm", Awareness=40, Cunning=30)
+        per.pools["CHA"].current = per.pools["CHA"].maximum = 3
+        log = EventLog()
+        sides = [from_character(pc, "a", ctype, decider=Show(random.Random(seed))),
+                 from_character(per, "b", ctype, decider=RandomDecider(random.Random(seed + 1)))]
+        Conflict(ctype, sides, random.Random(seed), sink=log, round_limit=12).run()
+        if log.events[-1]["outcome"] == "won" and [e for e in log.events if e.kind == "damage"][-1]["pool"] == "CHA":
+            narrator, _ = told(load_templates(), tuple(log.events), seed)
+            closings += [t for _r, event, t, _a, _t in narrator.picks if event == "aftermath"]
+    assert closings and all(t.path.startswith("sneaking.aftermath") for t in closings), [t.text for t in closings]
