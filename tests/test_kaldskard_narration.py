@@ -672,3 +672,22 @@ def test_the_barrow_field_is_nearly_behind_the_party_not_one_of_them():
         behind += [line for p in narrate_events(log.events, Narrator(told, _random.Random(seed))) for line in p.lines
                    if line and "nearly behind" in line]
     assert behind and all(line.endswith("nearly behind them.") for line in behind), behind
+
+
+def test_the_ford_knocks_down_the_one_who_rolled_not_the_whole_party(kaldskard):
+    """Before (a group's run): "⚄ Halvor Moe rolls Move: 56 against 30: failure. The river knocks you down twice.
+    You crawl out …", and only Halvor took the damage. A party hears who went down; one traveller is "you"."""
+    from solo.story.play.engine import set_up_party
+
+    wade = next(c for c in kaldskard.scenes["the_ford"].choices if c.text.startswith("Wade straight"))
+    text = wade.action.branch("failure").text
+    told = {}
+    for size in (1, 2, 3):
+        game = Game(kaldskard, seed=1, decider=None, party=_party(size))
+        set_up_party(game, _party(size))
+        told[size] = game.picked(text)
+    assert told[1].startswith("The river knocks you down twice")
+    for size in (2, 3):
+        assert "{pc}" in told[size] and not re.search(r"\byou\b", told[size], re.I), told[size]
+    damage = [e for e in wade.action.branch("failure").effects if e.kind == "damage"]
+    assert damage and all("who" not in e.args for e in damage)  # the roller's alone, as the words now say
