@@ -516,6 +516,8 @@ def test_pronouns_follow_the_cast():
     ("Espen Lind", False, "Espen"), ("Brakk", False, "Brakk"), ("Town guard", False, "the town guard"),
     ("Doctor Hale", False, "Doctor Hale"), ("Old lock", True, "the old lock"), ("Lock", True, "the lock"),
     ("The Iron Gate", True, "the Iron Gate"), ("Iron Gate", True, "the Iron Gate"), ("Anna Maria Berg", False, "Anna"),
+    ("Magistrate Holm", False, "Magistrate Holm"), ("Widow Ruud", False, "Widow Ruud"),
+    ("Sheriff Dahl", False, "Sheriff Dahl"),
 ])
 def test_spoken_names(name, obstacle, spoken):
     assert spoken_name(name, obstacle=obstacle) == spoken

@@ -31,7 +31,12 @@ LEADING_PARTS = frozenset(first for first, _ in PARTS.values())
 
 _TITLES = {"doctor", "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "captain", "sister",
            "brother", "father", "mother", "lady", "lord", "sir", "professor", "inspector", "sergeant",
-           "officer", "madame", "master", "old", "young", "the", "a", "an", "uncle", "aunt"}
+           "officer", "madame", "master", "old", "young", "the", "a", "an", "uncle", "aunt",
+           # (a fiction audit: "Magistrate Holm" was told as "Magistrate opens the debate")
+           "magistrate", "judge", "sheriff", "constable", "mayor", "bishop", "reverend", "pastor", "colonel",
+           "major", "lieutenant", "general", "admiral", "king", "queen", "prince", "princess", "count",
+           "countess", "baron", "baroness", "duke", "duchess", "dame", "chief", "commissioner", "detective",
+           "nurse", "widow", "skipper"}
 _PRONOUNS = ("he", "she", "they", "it")
 
 # What the game knows about someone: a Character (or an NPC, whose Code Block is read) or a plain table.
