@@ -752,3 +752,36 @@ def test_a_name_ending_in_s_has_one_possessive_on_the_screen():
     narrated = next(t for lines in load_templates().lines.values() for t in lines if "{actor}'s" in t.text)
     told = fill(narrated.pieces, {s: "x" for s in narrated.slots} | {"actor": "Sig Aas"}, {})
     assert "Sig Aas's" in told and possessive("Sig Aas") == "Sig Aas's" and possessive("Knut") == "Knut's"
+
+
+def test_an_obstacle_named_in_the_plural_takes_plural_verbs_in_the_rules_lines():
+    """A fiction audit: "The parish records wins round 2.", "The parish records loses 1 INT", "The parish records is
+    out of the conflict.", where the narration beside them said "yield". An obstacle that says "they" is named in
+    the plural on the screen and in the journal, as the narration names it."""
+    import io
+
+    from rich.console import Console
+
+    from solo.events import EventLog
+    from solo.minds.bots import GreedyDecider
+    from solo.rules.fiction import Fiction
+    from solo.ui.journal import Journal
+    from solo.ui.view import TerminalView
+
+    ctype = conflict_type("library")
+    told = []
+    for seed in range(6):
+        reader = from_character(make_char("Ingrid", Knowledge=70), "a", ctype,
+                                decider=GreedyDecider(random.Random(seed)))
+        records = obstacle("the parish records", "easy", fiction=Fiction(pronoun="they"))
+        log = EventLog()
+        Conflict(ctype, [reader, records], random.Random(seed), sink=log, round_limit=10).run()
+        out = io.StringIO()
+        view, journal = TerminalView(Console(file=out, width=200, color_system=None)), Journal()
+        for event in log.events:
+            view.render(event)
+            journal.render(event)
+        told.append(out.getvalue() + journal.text())
+    text = "\n".join(told)
+    assert re.search(r"[Tt]he parish records (win round|lose \d|are out of the conflict)", text)
+    assert not re.search(r"[Tt]he parish records (wins|loses|is) ", text)

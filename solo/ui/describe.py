@@ -168,7 +168,20 @@ def conflict_roll(e, names) -> str:
             f": {verdict(e['success'], e['exceptional'])}")
 
 
-def round_result(e, names) -> str:
+def plural_names(participants) -> frozenset[str]:
+    """The ids of a conflict's participants named in the plural, as the narration reads them (an obstacle or a crowd
+    that says "they": "the parish records"), from ``conflict_start``'s entries: the lines of the rules agree with
+    them too ("The parish records win round 2", not "wins"; a fiction audit)."""
+    return frozenset(p["id"] for p in participants
+                     if p.get("pronoun") == "they" and (p.get("obstacle") or p.get("body") == "crowd"))
+
+
+def agrees(pid: str, plural: frozenset[str], singular: str, many: str) -> str:
+    """``singular`` or ``many`` as the verb after participant ``pid``'s name."""
+    return many if pid in plural else singular
+
+
+def round_result(e, names, plural: frozenset[str] = frozenset()) -> str:
     if e["stalemate"]:
         # not "stalemate": that word is kept for a conflict still going at its round limit
         if e.get("allies_tied"):  # the rule that decided is not the one a player expects: say it
@@ -190,7 +203,8 @@ def round_result(e, names) -> str:
         doubles = english().join([f"{possessive(n)} exceptional {two_digits(rolled[k])}" if rolled.get(k) is not None
                                   else f"{possessive(n)} exceptional success" for k, n in zip(e["outdone"], outdone)])
         why = f": the higher success wins, and {doubles} {'does' if len(outdone) == 1 else 'do'} not beat a higher roll"
-    return f"{names.get(e['winner'], e['winner'])} wins round {e['round']}{why}."
+    wins = agrees(e["winner"], plural, "wins", "win")
+    return f"{names.get(e['winner'], e['winner'])} {wins} round {e['round']}{why}."
 
 
 def possessive(name: str) -> str:
@@ -199,7 +213,7 @@ def possessive(name: str) -> str:
     return f"{name}'s"
 
 
-def damage(e, names) -> str:
+def damage(e, names, plural: frozenset[str] = frozenset()) -> str:
     parts = []
     dice = f"{e['dice']} " if e.get("dice") else ""  # the die itself: "loses 5 CHA" left the reader to guess it
     if e.get("second") is not None:  # the damage rolled twice, the better kept ("best of 3 and 3" read oddly)
@@ -223,7 +237,8 @@ def damage(e, names) -> str:
     # said for a player, not as a log ("deals 2 to Jonas's CHA (halved): 14 -> 12"): who loses what, and what is
     # left of how much; the one who struck is the round's winner, said just before
     who, pool, after = names.get(e["target"], e["target"]), e["pool"], e["after"]
-    lost = f"{who} loses {e['amount']} {pool}{how}" if e["amount"] else f"{who} loses no {pool}{how}"
+    loses = agrees(e["target"], plural, "loses", "lose")
+    lost = f"{who} {loses} {e['amount']} {pool}{how}" if e["amount"] else f"{who} {loses} no {pool}{how}"
     of = f" of {e['maximum']}" if e.get("maximum") is not None else ""
     if after == 0 and e["before"] - e["amount"] < 0:
         # a blow bigger than what is left: the Pool stops at 0 (docs/rules.md), so "loses 2 … 0 left" of one at 1

@@ -113,6 +113,7 @@ class Journal:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.names: dict[str, str] = {}
+        self.plural: frozenset[str] = frozenset()  # named in the plural: "the parish records win"
         self.pronouns: dict[str, str] = {}
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
@@ -229,6 +230,7 @@ class Journal:
             self._para(f"*At stake: {inline(e['stakes'])}*")
         elif k == "conflict_start":
             self.names = {p["id"]: p["name"] for p in e["participants"]}
+            self.plural = d.plural_names(e["participants"])
             self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
             sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:
@@ -248,13 +250,13 @@ class Journal:
         elif k == "roll":
             self._item(inline(d.conflict_roll(e, self.names)))
         elif k == "round_result":
-            self._item(inline(d.upper_first(d.round_result(e, self.names))))
+            self._item(inline(d.upper_first(d.round_result(e, self.names, self.plural))))
         elif k == "damage":
-            self._item(inline(d.upper_first(d.damage(e, self.names))))
+            self._item(inline(d.upper_first(d.damage(e, self.names, self.plural))))
         elif k in ("push", "out", "comae", "exit"):
             who = d.upper_first(self.names.get(e["actor"], e["actor"]))  # it opens the sentence
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
-                    "out": f"{who} is out of the conflict.",
+                    "out": f"{who} {d.agrees(e['actor'], self.plural, 'is', 'are')} out of the conflict.",
                     "comae": f"{who} {d.FALLS_INTO_COMAE}.",
                     "exit": f"{who} {'flees' if e.get('how') == 'fled' else 'gives up'}."}[k]
             self._item(inline(text))

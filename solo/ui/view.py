@@ -144,6 +144,7 @@ class TerminalView:
         self.muted = False
         self.buffer: list[tuple[Event, list[str]]] = []
         self.names: dict[str, str] = {}
+        self.plural: frozenset[str] = frozenset()  # named in the plural: "the parish records win"
         self.pools: dict[str, tuple[int, int]] = {}
         self.pool_name: str | None = None  # the conflict's Pool, whose bars show
         self.round_rows: list[list[Text]] = []  # who, Lens, roll / target, verdict, blow, the target's parts
@@ -263,6 +264,7 @@ class TerminalView:
 
     def _on_conflict_start(self, e: Event, n: list[str]) -> None:
         self.names = {p["id"]: p["name"] for p in e["participants"]}
+        self.plural = d.plural_names(e["participants"])
         self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
         self.round_limit = e.get("round_limit")
         self.broken = set()
@@ -349,14 +351,14 @@ class TerminalView:
     def _on_round_result(self, e: Event, n: list[str]) -> None:
         if not self.table_shown:  # a log from before the table went up at the rolls
             self._round_table()
-        self.console.print(Text("  " + d.upper_first(d.round_result(e, self.names)), style="bold"))
+        self.console.print(Text("  " + d.upper_first(d.round_result(e, self.names, self.plural)), style="bold"))
         self._narrate(self.round_notes + n)
         self.round_notes = []
         self.round_rows = []
         self.rolled = self.table_shown = False
 
     def _on_damage(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text("  " + d.upper_first(d.damage(e, self.names)), style="red"))
+        self.console.print(Text("  " + d.upper_first(d.damage(e, self.names, self.plural)), style="red"))
         conflict_pool = e.get("pool") in (None, self.pool_name)
         if conflict_pool:
             self.pools[e["target"]] = (e["after"], e["maximum"])
@@ -386,7 +388,8 @@ class TerminalView:
         self._narrate(n)
 
     def _on_out(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {self._opening(e['actor'])} is out of the conflict.",
+        self.console.print(Text(f"  {self._opening(e['actor'])} {d.agrees(e['actor'], self.plural, 'is', 'are')} "
+                                "out of the conflict.",
                                 style="bold"))
         self._narrate(n)
 
