@@ -29,6 +29,7 @@ from typing import Any
 
 from ..events import Event
 from ..rules.character import pronoun_forms
+from ..rules.fiction import named_in_plural
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, FLED, LOST, OUT, SURRENDERED, WON
@@ -1163,7 +1164,7 @@ def _round_results(d: Mapping[str, Any], cast: Cast) -> dict[str, str]:
 def _named_plural(person: Person | None) -> bool:
     """Whether a verb right after this one's name is plural: an obstacle or a crowd that says "they" is named in
     the plural ("the parish records", docs/adventures.md); a person who says "they" is named in the singular."""
-    return person is not None and person.pronoun == "they" and (person.obstacle or person.body == "crowd")
+    return person is not None and named_in_plural(person.pronoun, person.obstacle, person.body)
 
 
 def _conflict_pool(pool: str | None, cast: Cast) -> bool:

@@ -165,6 +165,13 @@ def conflict_frame(ctype: ConflictType, participants: Sequence[Participant], *, 
     return frame
 
 
+def named_in_plural(pronoun: str | None, obstacle: bool, body: str | None) -> bool:
+    """Whether a verb right after this one's name is plural: an obstacle or a crowd that says "they" is named in
+    the plural ("the parish records yield", docs/adventures.md); a person who says "they" is named in the
+    singular. The narration's lines and the rules' lines on the screen both ask here."""
+    return pronoun == "they" and (bool(obstacle) or body == "crowd")
+
+
 def pursuit_parts(ctype: ConflictType, given: Mapping[str, Any] | None = None) -> dict[str, str]:
     """Each side's part in a pursuit by side ({"a": "hider", "b": "seeker"}), or none for a conflict that is not
     one: what ``conflict_start`` announces and what an NPC's mind reads, so both say one thing."""

@@ -172,8 +172,10 @@ def plural_names(participants) -> frozenset[str]:
     """The ids of a conflict's participants named in the plural, as the narration reads them (an obstacle or a crowd
     that says "they": "the parish records"), from ``conflict_start``'s entries: the lines of the rules agree with
     them too ("The parish records win round 2", not "wins"; a fiction audit)."""
+    from ..rules.fiction import named_in_plural
+
     return frozenset(p["id"] for p in participants
-                     if p.get("pronoun") == "they" and (p.get("obstacle") or p.get("body") == "crowd"))
+                     if named_in_plural(p.get("pronoun"), bool(p.get("obstacle")), p.get("body")))
 
 
 def agrees(pid: str, plural: frozenset[str], singular: str, many: str) -> str:
