@@ -310,14 +310,19 @@ class Replayer:
         while self.pos < len(self.entries) and self.entries[self.pos][0] == "m":
             self.on_meta(self.entries[self.pos])
             self.pos += 1
+        # a save from when these were still asked here: their answers change nothing now (a loop: a save is the
+        # player's file, and any number of them may stand in a row)
+        while (self.pos < len(self.entries) and self.entries[self.pos][0] == "a"
+               and self.entries[self.pos][1] != question.kind and self.entries[self.pos][1] in ASKED_NO_MORE):
+            self.pos += 1
+        while self.pos < len(self.entries) and self.entries[self.pos][0] == "m":
+            self.on_meta(self.entries[self.pos])
+            self.pos += 1
         if self.pos < len(self.entries):
             entry = self.entries[self.pos]
             before = DEFAULTED_IN_OLD_SAVES.get(question.kind) or question.default
             if entry[1] != question.kind and question.kind in DEFAULTED_IN_OLD_SAVES and before is not None:
                 return before  # a save from before this question: the game did what it answers
-            if entry[1] != question.kind and entry[1] in ASKED_NO_MORE:
-                self.pos += 1  # a save from when this was still asked here: its answer changes nothing now
-                return self.decide(question)
             self.pos += 1
             if entry[1] != question.kind:
                 raise SaveMismatch(f"the save expected a {entry[1]!r} decision but the game asks for "

@@ -103,6 +103,8 @@ def test_an_old_saves_answer_to_a_question_no_longer_asked_is_passed_over():
     question = Question("lens", "Choose a Lens", (Option("none", "No Lens"), Option("covert", "Covert")))
     replay = Replayer([["a", "damage_pool", "POW"], ["a", "lens", "covert"]], None, on_meta=lambda e: None)
     assert replay.decide(question) == "covert"
+    many = [["a", "damage_pool", "POW"]] * 5000 + [["a", "lens", "none"]]  # a save is the player's: no depth to hit
+    assert Replayer(many, None, on_meta=lambda e: None).decide(question) == "none"
     with pytest.raises(SaveMismatch):
         Replayer([["a", "choice", "1"], ["a", "lens", "covert"]], None, on_meta=lambda e: None).decide(question)
 

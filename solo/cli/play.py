@@ -318,10 +318,9 @@ def saved_sources(saved: object, party: list[Character]) -> dict[str, Path]:
     from ..characters import CHARACTER_FILE, load_character
     from ..errors import SoloError
 
-    package = Path(package_file).resolve().parent
-
     if not isinstance(saved, dict):
         return {}
+    package = Path(package_file).resolve().parent
     names = {pc.name for pc in party}
     kept: dict[str, Path] = {}
     for name, where in saved.items():

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from ..rules.character import HURT_PENALTY
 from ..rules.conflict_types import ConflictType
 from ..rules.conflict_view import ConflictView
-from ..rules.lenses import LENS_TABLE, NEXT_ROUND
+from ..rules.lenses import LENS_TABLE, NEXT_ROUND, SIDE_POOLS
 from ..rules.odds import damage_distribution
 from ..rules.outcomes import ACTIVE
 from ..rules.participants import Participant
@@ -159,9 +159,7 @@ def secondary_reading(me: Participant, main: Participant, shield_me: int, armour
     covert, flamboyant = got
     return (covert + shield_me if covert is not None else None,
             flamboyant + shield_me if flamboyant is not None else None,
-            physical and armour_op > 0 and any(main.takes_side_blows(lens.side_pool)
-                                               for lens in (LENS_TABLE["covert"], LENS_TABLE["flamboyant"])
-                                               if lens.side_pool is not None))
+            physical and armour_op > 0 and any(main.takes_side_blows(side) for side in SIDE_POOLS))
 
 
 def _secondary_targets(me: Participant) -> tuple[int | None, int | None]:

@@ -27,7 +27,7 @@ from .templates import GENERIC, trait_key
 
 #: The parts a pursuit's lines are written for first (the one chasing or tracking, the one hiding): a type keeps
 #: their lines under its own name, the other part's under ``TYPE.side_b`` (the quarry, the watchers).
-LEADING_PARTS = frozenset(first for first, _ in PARTS.values())
+_LEADING_PARTS = frozenset(first for first, _ in PARTS.values())
 
 _TITLES = {"doctor", "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "captain", "sister",
            "brother", "father", "mother", "lady", "lord", "sir", "professor", "inspector", "sergeant",
@@ -103,6 +103,15 @@ class Person:
         """How hurt this one is now, by its Pool (:func:`solo.narration.context.condition`): the one reading that
         the Pool clues and the ``state`` filters share."""
         return condition(self.pool, self.pool_max)
+
+    @property
+    def told_side(self) -> str:
+        """Whose lines tell this one: in a pursuit, its part's (a party hunted by the NPC it would hunt, as an
+        adventure's ``pursuer = "opponents"`` has it, is told as the quarry, not as the tracker: a fiction audit had
+        the hunted man "bend to the ground and read" the trail he was covering); elsewhere its side's."""
+        if self.role is None:
+            return self.side
+        return "a" if self.role in _LEADING_PARTS else "b"
 
     @property
     def voiced(self) -> bool:
@@ -227,7 +236,7 @@ class Cast:
         tracker, the one sneaking), as a type's own lines have it ("The hunt begins: {actor} is on {target}'s
         trail"), whichever side plays it (an adventure's ``pursuer = "opponents"``); elsewhere a, then b."""
         parts = self.frame.get("parts") or {}
-        return ("b", "a") if parts.get("b") in LEADING_PARTS else ("a", "b")
+        return ("b", "a") if parts.get("b") in _LEADING_PARTS else ("a", "b")
 
     def group(self, side: str, *, active_first: bool = True, among: Iterable[Person] | None = None) -> Person | None:
         """A side as one line names it: its only member, or the party as a party ("Espen's party", "Knut's side").

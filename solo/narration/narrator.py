@@ -33,7 +33,7 @@ from ..rules.fiction import named_in_plural
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, FLED, LOST, OUT, SURRENDERED, WON
-from .cast import LEADING_PARTS, Cast, Person
+from .cast import Cast, Person
 from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates, phrases_of
 from .text import fill
@@ -315,7 +315,7 @@ class Narrator:
         if event not in EVENTS:
             raise KeyError(f"unknown narration event {event!r}")
         values = self.values(cast, actor, target, pool=pool, extra=extra)
-        chain = self.chain(ctype or cast.type, event, variants, told_side(actor) if actor else None)
+        chain = self.chain(ctype or cast.type, event, variants, actor.told_side if actor else None)
         moment = self.moment(cast, actor, target, facts)
         pool_id, lines = self.candidates(chain, frozenset(values), moment)
         if pool_id is None:  # set exactly when some line was found
@@ -1087,7 +1087,11 @@ class Narrator:
             first, second = cast.sides()
             return [self.say(cast, "time_up", cast.group(first), cast.group(second))]
         statuses = d.get("statuses") or {}
-        standing = {p.side for p in cast.persons.values() if statuses.get(p.id, ACTIVE if p.active else "") == ACTIVE}
+
+        def still_in(p: Person) -> bool:  # by the end's statuses, else as the cast last saw it
+            return statuses.get(p.id, ACTIVE if p.active else "") == ACTIVE
+
+        standing = {p.side for p in cast.persons.values() if still_in(p)}
         if len(standing) != 1:
             return []
         side = standing.pop()
@@ -1100,7 +1104,7 @@ class Narrator:
         # (only one still standing: not "… and Espen is still standing" of an Espen who went down before the end)
         struck = [cast.persons[p.struck_by] for p in losers if statuses.get(p.id) in (OUT, COMAE)
                   and p.struck_by in cast.persons and cast.persons[p.struck_by].side == side
-                  and statuses.get(p.struck_by, ACTIVE if cast.persons[p.struck_by].active else "") == ACTIVE]
+                  and still_in(cast.persons[p.struck_by])]
         winner = struck[-1] if variant == "won" and struck else cast.group(side)
         # the losers the ending is told of: those it ended that way for, not one who had run or given up before
         # ("Sander's party knows it" of a party whose Sander had fled two rounds earlier; "{target} is down" of a
@@ -1134,15 +1138,6 @@ def _sentence(template: Template, values: Mapping[str, str]) -> str:
     """A line with the words its slots are filled with (the names, above all): what a reader would read again,
     should it be told a second time with them."""
     return "|".join([template.uid, *(values.get(slot, "") for slot in template.slot_order)])
-
-
-def told_side(person: Person) -> str:
-    """Whose lines tell ``person``: in a pursuit, its part's (a party hunted by the NPC it would hunt, as an
-    adventure's ``pursuer = "opponents"`` has it, is told as the quarry, not as the tracker: a fiction audit had
-    the hunted man "bend to the ground and read" the trail he was covering); elsewhere its side's."""
-    if person.role is None:
-        return person.side
-    return "a" if person.role in LEADING_PARTS else "b"
 
 
 def _fighters(cast: Cast) -> str | None:

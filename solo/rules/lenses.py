@@ -74,6 +74,9 @@ LENS_TABLE: dict[str, Lens] = {
     )
 }
 
+#: The Pools a won round may hit instead of the conflict's (Covert's POW, Flamboyant's CHA).
+SIDE_POOLS: tuple[str, ...] = tuple(lens.side_pool for lens in LENS_TABLE.values() if lens.side_pool)
+
 #: Every Lens key, the plain roll first, in menu order.
 LENSES: tuple[str, ...] = tuple(LENS_TABLE)
 #: The Lenses whose effect is over when the round is: a state-only Markov chain can play them as a policy.

@@ -127,7 +127,7 @@ def struck_pool_noted(view: ConflictView, p: Participant, words: dict[str, str])
     """Where a Lens's won round lets ``p`` choose to hit another Pool (Flamboyant's CHA, Covert's POW, against
     someone who can take it), its chance says which Pool it counts blows to: the odds follow the conflict's Pool
     alone, and a player who sends blows elsewhere plays for something they do not price."""
-    foes = [o for o in view.opponents(p) if o.char is not None]
+    foes = view.opponents(p)
     out = dict(words)
     for lens, text in words.items():
         side = LENS_TABLE[lens].side_pool if lens in LENS_TABLE else None

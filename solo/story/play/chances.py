@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...rules.escalation import may_escalate
-from ...rules.lenses import LENS_TABLE
+from ...rules.lenses import SIDE_POOLS
 from ...rules.luck import debt_due, spend
 from ...rules.outcomes import (
     ACTIVE,
@@ -457,7 +457,7 @@ def _signature(game: Game, spec: dict, npc_ids: list[str], ctype) -> str:
         if form.get("luck", 0) >= 0:  # (borrowed Luck falls due in the fight: a debt counts)
             form.pop("luck", None)
     if spec.get("vehicle") is None:
-        fought = frozenset(ctype.pools) | _SIDE_POOLS
+        fought = frozenset(ctype.pools) | frozenset(SIDE_POOLS)
         for form in pcs:
             form["pools"] = {name: pool if name in fought else {"below zero": pool["current"] < 0}
                              for name, pool in form["pools"].items()}
@@ -466,8 +466,6 @@ def _signature(game: Game, spec: dict, npc_ids: list[str], ctype) -> str:
     return json.dumps(sides, sort_keys=True, default=str)
 
 
-#: The Pools a won round may hit instead of the conflict's (Covert's POW, Flamboyant's CHA).
-_SIDE_POOLS = frozenset(lens.side_pool for lens in LENS_TABLE.values() if lens.side_pool)
 
 
 def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Outcomes:
@@ -566,7 +564,7 @@ def left_out(view, pc, foe) -> str:
         return ""
     if any(k.startswith("weapon:") for k in mind.quick_actions(view, foe).values()):
         return "it may switch weapons with Quick"
-    for side in ("POW", "CHA"):
+    for side in SIDE_POOLS:
         if (pc.takes_side_blows(side)
                 and side_pool_choice(foe, pc, view.ctype, ["conflict", side]) != "conflict"):
             return f"its blows may go to {side}, which the chain does not track"
