@@ -643,3 +643,33 @@ def test_an_opposed_rolls_chance_to_win_on_the_menu_is_what_the_dice_give(social
     two = Game(tutorial, seed=1, decider=Answers(), party=pair)
     set_up_party(two, pair)
     assert opposed_win_words(two, talk.action) is None
+
+
+def test_who_tries_an_opposed_roll_is_shown_each_ones_chance_to_win():
+    """A new player's run at the tutorial's guard, two players: "Who tries it? (Social)" showed "50 % = Social 30 ·
+    //Influence +20" and "30 % = Social 30", the rolls' own chances, which the menu had taught to read beside a
+    chance to win; the menu leaves "to win" to this question. Each one's is shown now, as the menu shows it for
+    one who rolls, and the roll then made is the one it priced."""
+    from solo.story.play.actions import ACTIONS
+    from solo.story.play.chances import win_words
+    from solo.story.play.party import set_up_party
+
+    tutorial = load_adventure(find_adventure("tutorial"))
+    (talk,) = [c for c in tutorial.scenes[tutorial.start].choices if c.action and c.action.kind == "opposed"]
+    pair = [make_char("Ada", luck=0, Social=30), make_char("Bo", luck=0, Social=70)]
+    asked = []
+
+    class Second:
+        def decide(self, question):
+            asked.append(question)
+            return question.options[-1].key if question.kind == "who" else (question.default or "no")
+
+    log = EventLog()
+    game = Game(tutorial, seed=1, decider=Second(), party=pair, sink=log)
+    set_up_party(game, pair)
+    ACTIONS["opposed"].resolve(game, talk.action)
+    (who,) = [q for q in asked if q.kind == "who"]
+    npc = game.state.npcs.get(talk.action.spec.get("npc", ""))
+    details = {o.key: o.detail for o in who.options}
+    assert details == {pc.name: win_words(talk.action.spec, pc, npc) for pc in game.state.pcs}
+    assert all(d.startswith("to win: ") for d in details.values()) and details["Ada"] != details["Bo"]

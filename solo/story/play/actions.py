@@ -213,7 +213,7 @@ class Opposed(ActionVerb):
         if npc is not None and spec["skill"] == "Social":  # their disposition is among the roll's modifiers
             learn(game, spec["npc"], "disposition")
         their_name = called(game, spec["npc"]) if npc is not None else "the opposition"  # as the PCs know them
-        pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"), npc=npc)
+        pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"), npc=npc, opposed=True)
         target, mods, routine = roll_target(pc, spec, npc=npc, label=their_name)
         parts = [(m.name, m.value) for m in mods]
         their_skill, their_target, their_mods = self.theirs(spec, npc)

@@ -320,8 +320,11 @@ def opposed_win_words(game: Game, action: Action) -> str | None:
     spec = action.spec
     npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
     pc = roller(game, spec, npc=npc)
-    if pc is None:
-        return None
+    return None if pc is None else win_words(spec, pc, npc)
+
+
+def win_words(spec: dict, pc: Character, npc) -> str | None:
+    """``pc``'s chance to win an opposed roll, as the menu and "Who tries it?" both say it (None: routine)."""
     target, routine, skill, theirs = _opposed_numbers(spec, pc, npc)
     if routine:
         return None

@@ -62,11 +62,14 @@ def roll_chance(game: Game, pc: Character, spec: Mapping[str, Any], *, npc: NPC 
     return game.chance(pc.name, spec["skill"], target, [(m.name, m.value) for m in mods])
 
 
-def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any, *, npc: NPC | None = None) -> Character:
+def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any, *, npc: NPC | None = None,
+              opposed: bool = False) -> Character:
     """The PC who makes the roll (``who``: choose, best or active); they become the active PC.
 
     Asked, each PC's option shows the chance of the roll they would make: the
-    target :func:`roll_target` gives the roll itself, with its modifiers.
+    target :func:`roll_target` gives the roll itself, with its modifiers; of an
+    ``opposed`` roll, also the chance to win it, as the menu shows it where one
+    PC rolls (the roll's own chance is not that: a new player's run).
     """
     state = game.state
     pc = roller(game, spec, npc=npc)
@@ -75,7 +78,12 @@ def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any, *, np
         options = []
         for p in pcs:
             chance = roll_chance(game, p, spec, npc=npc)
-            options.append(Option(p.name, p.name, "" if chance is not None else f"{skill}: routine", chance=chance))
+            detail = "" if chance is not None else f"{skill}: routine"
+            if opposed and chance is not None and game.shows_chances:
+                from .chances import win_words
+
+                detail = win_words(dict(spec), p, npc) or ""
+            options.append(Option(p.name, p.name, detail, chance=chance))
         answer = game.ask("who", f"Who tries it? ({skill})", options)
         pc = next(p for p in pcs if p.name == answer)
     state.active = state.party.index(pc)  # branch text and "active" effects follow who acted
