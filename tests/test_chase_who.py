@@ -117,3 +117,45 @@ def test_a_runner_who_outran_the_one_who_chased_is_not_told_let_go():
     assert "faster" in chased or "outruns" in chased
     let_go = " ".join(ends("let_go"))
     assert "lets him run" in let_go or "does not chase" in let_go or "lets Knut go" in let_go
+
+
+class _Runs:
+    """Keeps its Lenses in order (the last for ever after), answers an NPC's exit from a list, says no to Luck, and
+    takes the first option of anything else (whom to strike)."""
+
+    def __init__(self, lenses: list[str], exits: tuple[str, ...] = ()):
+        self.lenses, self.exits = list(lenses), list(exits)
+
+    def decide(self, question):
+        keys = [o.key for o in question.options]
+        if question.kind == "lens":
+            want = self.lenses.pop(0) if len(self.lenses) > 1 else self.lenses[0]
+            return want if want in keys else keys[0]
+        if question.kind == "exit_offer":
+            return self.exits.pop(0)
+        return "no" if question.kind.startswith("luck") else keys[0]
+
+
+def test_of_two_who_ran_the_one_chased_is_told_outrunning_the_one_who_chased_it():
+    """Before (a hot-seat group): Ola and Knut both ran in round 2; Hedda chased Ola, who got away, and let Knut go.
+    The closing said "Hedda's party gives chase, but Knut's side is faster, and gone", a chase of both by all."""
+    from solo.narration import narrate_events
+
+    hedda, sam = make_char("Hedda", Combat=60, Move=30), make_char("Sam", Combat=50, Move=30)
+    npcs = [make_char(name, level="skilled", Combat=50, Move=30, pools=30) for name in ("Knut", "Ola")]
+    for npc in npcs:
+        npc.pronoun = "he"
+    party = _Runs(["none"], ("chase", "let_go"))
+    ps = [from_character(hedda, "a", COMBAT, decider=party), from_character(sam, "a", COMBAT, decider=party),
+          *(from_character(npc, "b", COMBAT, decider=_Runs(["none", "flee"])) for npc in npcs)]
+    log = EventLog()
+    Conflict(COMBAT, ps, random.Random(4), sink=log, round_limit=3).run()
+    answers = [(e["npc"], e["answer"]) for e in log.events if e.kind == "exit_answer"]
+    assert answers == [("Ola", "chase"), ("Knut", "let_go")]
+    assert [e["success"] for e in log.events if e.kind == "leave_attempt"] == [True]
+    assert log.events[-1]["outcome"] == "opponent_fled"
+    closings = {narrate_events(log.events, Narrator(load_templates(), random.Random(seed)))[-1].lines[-1]
+                for seed in range(40)}
+    told = " ".join(closings)
+    assert "Hedda gives chase, but Ola is faster" in told or "Ola outruns Hedda" in told, closings
+    assert "Knut" not in told and "party" not in told and "side" not in told, closings

@@ -73,7 +73,7 @@ class Person:
     pushing: bool = False  # it pushes on below zero: from now on only its full negative value ends it (comae)
     last_foe: str | None = None
     chased_by: str | None = None  # the one who gave chase when it ran (exit_answer): who catches it, if anyone
-    outran: bool = False  # it got away from someone who gave chase (no "lets her run" of the one who chased)
+    outran: str | None = None  # who gave chase and was outrun (no "lets her run" of the one who chased)
     struck_by: str | None = None  # who dealt it the last blow (the one a closing names)
     struck_aside: bool = False  # that blow hit a Pool the conflict is not fought with (Flamboyant's CHA, Covert's POW)
     role: str | None = None  # its part in a pursuit: "pursuer" or "quarry", "hider" or "seeker"

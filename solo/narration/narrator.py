@@ -1044,7 +1044,7 @@ class Narrator:
         chaser = cast.persons.get(actor.chased_by or "")
         actor.chased_by = None
         if d.get("success") and chaser is not None:
-            actor.outran = True
+            actor.outran = chaser.id
         if d.get("success") or cast.decided:
             return []  # the exit event that follows tells it, or the conflict is already decided
         if chaser is not None:  # caught by the one who chased: it faces them now
@@ -1118,7 +1118,17 @@ class Narrator:
         # (a sneak or a chase has its own closing, which lays nobody on the floor: kept whatever the blows hit)
         aside = (GENERIC if variant == "won" and fallen and all(p.struck_aside for p in fallen) and cast.physical
                  else None)
-        chased = "yes" if variant == "fled" and any(p.outran for p in ended) else "no"
+        chased = "no"
+        if variant == "fled" and any(p.outran for p in ended):
+            # told of those who outran a chaser, and by that chaser: of two who ran, one chased and one let go, not
+            # "Hedda's party gives chase, but Knut's side is faster" (a fiction audit)
+            chased, outran = "yes", [p for p in ended if p.outran]
+            chasers = {p.outran for p in outran if p.outran in cast.persons}
+            loser = outran[0] if len(outran) == 1 else cast.group(losers[0].side, active_first=False, among=outran)
+            if len(chasers) == 1:
+                winner = cast.persons[str(chasers.pop())]
+            if loser is None:
+                return []
         return [self.say(cast, "aftermath", winner, loser, variants=[variant], ctype=aside, facts={"chased": chased})]
 
 
