@@ -49,7 +49,7 @@ def test_the_soft_lock_and_the_ending_nothing_leads_to_are_found():
 def test_a_soft_lock_entered_by_giving_up_says_so_as_its_replay_plays_it(monkeypatch):
     """GM run: the way in read 'ferry: 2. Fight your way aboard [lost or stalemate]' (the first move found that
     leads there) while the replay answered Surrender (9), the sure way the walkthrough's decider takes. The way in
-    is now the script's own: the choice, "(then give up at once)", [surrendered]."""
+    is now the script's own: the choice, "(then give up at once)", [giving up]."""
     from solo.sim.prove.walkthrough import trap_walks
 
     proof = prove(load_adventure(DATA / "give_up.toml"))
@@ -59,7 +59,7 @@ def test_a_soft_lock_entered_by_giving_up_says_so_as_its_replay_plays_it(monkeyp
                              "answer": "1", "outcome": "surrendered"}]
     assert lock["script"] == ["1", "1", "9"]  # the pregen, the choice, then Surrender at the first Lens prompt
     shown = "\n".join(text_lines(proof, {}, seeds=5, pcs=[]))
-    assert "ferry: 1. Fight your way aboard (then give up at once) [surrendered]" in shown
+    assert "ferry: 1. Fight your way aboard (then give up at once) [giving up]" in shown
     # GM run: 'solo prove' itself (the bots' fights among the moves) showed the bold bot's fight, a stalemate in
     # all its 200 plays and so as likely as the give-up, with a replay of 18 answers that rests on the dice (the
     # first 40 of those plays, the same seeds, stalemate as well: the tie stands)
@@ -873,6 +873,26 @@ def test_soft_locks_entered_many_ways_are_one_entry_with_the_shortest_way_in():
     depths = [proof.nodes[i].depth for i in ids]
     assert depths == sorted(depths) and len(proof.soft_locks[0]["path"]) == depths[0]
     assert proof.soft_lock_states >= len(ids)
+
+
+def test_a_question_both_of_whose_answers_lead_into_a_trap_is_the_way_in_not_a_trap_of_its_own():
+    """A new GM's planted pit: a failed climb down asks "flip or keep?" at the top, and both answers lead into the
+    pit. The report listed a second soft-lock "in mill_yard", reached by "[failure]", with no closed choice and
+    no replay, and `solo map --prove` coloured the yard a trap, though every state of it could walk home."""
+    proof = prove(load_adventure(DATA / "pit.toml"))
+    asked = [n for n in proof.nodes if n.flip is not None]
+    assert asked  # the failed climb's flip is a question of its own, and a locked one
+    [(cause, ids)] = proof.soft_lock_groups.items()
+    assert cause[0] == "pit" and all(proof.nodes[i].scene == "pit" for i in ids)
+    assert proof.soft_lock_states == sum(1 for n in proof.nodes if n.scene == "pit")  # the questions are not counted
+    [lock] = proof.soft_locks
+    assert lock["path"][0]["outcome"].split(" or ") and lock["closed"]
+    shown = "\n".join(text_lines(proof, {}, seeds=0, pcs=[]))
+    assert "yard: 1. Climb down into the pit [whatever the dice]" in shown and "in yard" not in shown
+    drawn = CliRunner().invoke(cli, ["map", str(DATA / "pit.toml"), "--prove"])
+    assert drawn.exit_code == 0, drawn.output
+    trapped = re.findall(r"class (.*) softlock", drawn.output)
+    assert trapped and all("yard" not in line for line in trapped) and any("pit" in line for line in trapped)
 
 
 def test_exit_codes_zero_findings_usage_incomplete():

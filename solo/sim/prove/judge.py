@@ -43,9 +43,20 @@ def judge(proof: Proof) -> None:
     can_end = _marked(parents, ends, len(nodes))
     unknown = _marked(parents, [n.id for n in nodes if n.moves is None or n.cut], len(nodes))
     locked = [n for n in nodes if not can_end[n.id] and not unknown[n.id]]
-    proof.soft_lock_states = len(locked)
     locked_ids = {n.id for n in locked}
-    entrances = [n for n in locked if n.parent is None or n.parent not in locked_ids]
+    # A question (flip or keep, escalate or accept) is no place to be trapped in: asked where both answers lead into
+    # a trap, it is the way in, and the trap is the scene its answers reach. Counted as one, a failed climb's flip in
+    # the yard was a second soft-lock "in mill_yard", and the map coloured the yard a trap (a new GM's planted pit).
+    trapped = [n for n in locked if not _asks(n)]
+    proof.soft_lock_states = len(trapped)
+
+    def way_in(n: Node) -> bool:  # the state it came from, past the questions on the way, is not trapped
+        parent = n.parent
+        while parent is not None and _asks(nodes[parent]) and parent in locked_ids:
+            parent = nodes[parent].parent
+        return parent is None or parent not in locked_ids
+
+    entrances = [n for n in trapped if way_in(n)]
     entrances.sort(key=lambda n: (n.depth, n.rank))
     groups: dict[tuple, list[Node]] = {}
     for n in entrances:
@@ -275,6 +286,11 @@ def path_into(proof: Proof, ids: list[int], parents: list[list[int]] | None = No
         steps.append({"scene": node.scene, "choice": move.label, "answer": move.answer, "outcome": arc.outcome})
         node = nodes[arc.child]
     return steps
+
+
+def _asks(node: Node) -> bool:
+    """Whether the node is a question an outcome puts (flip or keep, escalate or accept), not a scene's menu."""
+    return node.flip is not None or node.escalate
 
 
 def _why(node: Node) -> str:

@@ -154,6 +154,19 @@ _ON = {"success": "a success", "exceptional_success": "an exceptional success", 
        "lost": "a loss", "stalemate": "a stalemate", "yes": "a yes", "no": "a no", "opponent_fled": "the NPC fleeing",
        "opponent_surrendered": "the NPC giving up", "fled": "fleeing", "surrendered": "giving up",
        "comae": "a fall into comae", "granted": "the request granted", "refused": "the request refused"}
+#: A roll's every outcome: a step taken on any of them is taken whatever the dice say.
+_ANY_ROLL = frozenset({"success", "exceptional_success", "failure", "exceptional_failure"})
+
+
+def outcome_words(keys: str) -> str:
+    """A step's outcomes ("failure or exceptional_failure", as the JSON keeps them) as the report says them: "on a
+    failure or an exceptional failure", or "whatever the dice" where every outcome of a roll leads the same way."""
+    named = keys.split(" or ")
+    if _ANY_ROLL <= set(named):
+        return "whatever the dice"
+    return " or ".join(_ON.get(k, k.replace("_", " ")) for k in named)
+
+
 #: At most this many ways are named under an ending not reached.
 SHOWN_BLOCKED = 3
 
@@ -269,7 +282,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                 else "; the way in:"
             out.append(f"  in {lock['scene']}: {lock['why']}{ways}")
             for step in lock["path"]:
-                outcome = f" [{step['outcome']}]" if step["outcome"] else ""
+                outcome = f" [{outcome_words(step['outcome'])}]" if step["outcome"] else ""
                 out.append(f"    {step['scene']}: {step['answer']}. {step['choice']}{outcome}")
             if lock["closed"]:
                 shut = "; ".join(f"{c['choice']}. {c['text']}{needs(c)}"
