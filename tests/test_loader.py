@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import textwrap
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solo.npc import NPC
 from solo.story.format.library import find_adventure
 from solo.story.format.loader import AdventureError, load_adventure, read_adventure
 
@@ -203,6 +205,36 @@ def test_every_problem_of_a_code_block_is_listed_at_once(tmp_path):
                                               "dark_triad), got 1"),
         ("npcs.guard.code_block.disposition", "unknown disposition 'Grumpy'"),
     }
+
+
+def test_every_problem_of_an_npc_is_listed_at_once(tmp_path):
+    """A new GM's test adventure: a misspelt skill, weapon and personality entry took three runs of solo check to
+    see, one a run. Every field of the NPC that can be read apart is read, and each problem said."""
+    npc = ('[npcs.guard]\nname = "Bo"\nlevel = "skilled"\nskills = ["Combat", "Mvoe"]\nweapon = "cudgle"\n'
+           'pronoun = "hen"\npools = { BODY = 0, INT = 6, POW = 6, CHA = 6 }\nbody = "stone"\nspeaks = "no"\n'
+           'mood = "grim"\ncode_block = { personality = ["Agressive", "Bitter"], disposition = "Unfriendly", '
+           'motivation = ["Money"] }\n')
+    plain = '[npcs.guard]\nname = "Bo"\nlevel = "common"\n'
+    adventure, problems = read_adventure(write(tmp_path, MINIMAL.replace(plain, npc)))
+    assert adventure is None
+    said = {(p.path, p.message.split(" (")[0].split(";")[0]) for p in problems if p.severity == "error"}
+    assert said == {
+        ("npcs.guard.mood", "unknown field"),
+        ("npcs.guard.skills[1]", "unknown skill 'Mvoe'"),
+        ("npcs.guard.weapon", "unknown weapon 'cudgle'"),
+        ("npcs.guard.pronoun", "expected one of he, she, they, it"),
+        ("npcs.guard.pools.BODY.max", "0 is out of range 1..99"),
+        ("npcs.guard.body", "unknown body 'stone'"),
+        ("npcs.guard.speaks", "expected true or false"),
+        ("npcs.guard.code_block.personality[0]", "unknown Personality entry 'Agressive'"),
+    }, said
+    fixed = npc.replace('"Mvoe"', '"Move"').replace("cudgle", "cudgel").replace('"hen"', '"he"').replace(
+        "BODY = 0", "BODY = 9").replace('"stone"', '"flesh"').replace('"no"', "false").replace(
+        'mood = "grim"\n', "").replace("Agressive", "Aggressive")
+    adventure, problems = read_adventure(write(tmp_path, MINIMAL.replace(plain, fixed)))
+    assert adventure is not None and not [p for p in problems if p.severity == "error"]
+    guard = NPC.from_dict(adventure.npcs["guard"].data, rng=random.Random(0))
+    assert (guard.weapon, guard.pronoun, guard.pools["BODY"].maximum, guard.speaks) == ("cudgel", "he", 9, False)
 
 
 @pytest.mark.parametrize("text", ["{if seen}Gone.{else{}Still here.{end}", "Fresh air {}.", "Fresh { } air."])

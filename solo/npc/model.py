@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import marshal
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, NoReturn, Self
+from typing import Any, NoReturn, Self, TypeVar
 
 from ..errors import ContentError, did_you_mean
 from ..rules.character import Character, shallow
@@ -23,6 +24,8 @@ from .codeblock import CodeBlock
 from .leanings import Leanings, leanings
 from .levels import NPCError, level_named, level_pools, level_skills
 from .tables import CodeBlockTables
+
+_T = TypeVar("_T")
 
 NPC_FIELDS = ("role", "description", "mindless", "recurring", "code_block") + tuple(FICTION_FIELDS)
 NPC_LUCK = 0  # Luck Points are a PC resource (docs/rules.md §2.8); files may still give some
@@ -154,47 +157,89 @@ class _NPCReader:
         return value
 
     def build(self) -> NPC:
+        """The NPC, or one ContentError holding every problem found (:meth:`ContentError.every`): a GM who misspelt
+        a skill, a weapon and a personality entry was told of one a run (a new GM's test adventure). The fields are
+        read one by one, a bad one set aside (or given its level's default) so that those after it are read too."""
         d = self.data
         if not isinstance(d, dict):
             self.fail("", "an NPC must be a table of fields")
+        problems: list[ContentError] = []
+
+        def read(step: Callable[[], _T], default: _T) -> _T:
+            try:
+                return step()
+            except ContentError as exc:
+                problems.extend(exc.every())
+                return default
+
+        def problem(path: str, message: str) -> None:
+            problems.append(ContentError(message, file=self.file, path=path))
+
         known = _CHARACTER_FIELDS + NPC_FIELDS
         for key in d:
             if key not in known:
-                self.fail(key, f"unknown field{did_you_mean(key, known)}")
-        level = d.get("level", "common")
-        if not isinstance(level, str):
-            self.fail("level", "expected common, skilled or master")
-        try:
-            level = level_named(level).key
-        except NPCError as exc:
-            self.fail("level", str(exc))
-        base = {k: v for k, v in d.items() if k not in NPC_FIELDS}
+                problem(key, f"unknown field{did_you_mean(key, known)}")
+        level = read(self.level, "common")
+        base = {k: v for k, v in d.items() if k not in NPC_FIELDS and k in known}
         base["level"] = level
         base.setdefault("luck", NPC_LUCK)
-        ranked = self.ranked_skills(level)
-        if isinstance(d.get("skills"), list):
+        ranked = read(lambda: self.ranked_skills(level), None)
+        if ranked is None:  # the skills as written cannot be read: the level's own, so the rest is read
+            ranked = []
+            base["skills"] = []
+        if isinstance(base.get("skills"), list):
             base["skills"] = {s: v for s, v in level_skills(level, ranked, self.t.untrained).items()
                               if v != self.t.untrained}
         if "pools" not in d:
             base["pools"] = level_pools(level, ranked)
-        char = Character.from_dict(base, file=self.file, tables=self.t)
-        mindless = self.flag("mindless")
+        char = None
+        for _ in range(len(base)):  # each problem of the character's fields, each field set aside once it fails
+            try:
+                char = Character.from_dict(base, file=self.file, tables=self.t)
+                break
+            except ContentError as exc:
+                problems.append(exc)
+                field = (exc.path or "").split(".")[0].split("[")[0]
+                if field == "pools":
+                    base["pools"] = level_pools(level, ranked)
+                elif field == "skills":
+                    base["skills"] = {}
+                elif field in base and field not in ("name", "level", "luck"):
+                    del base[field]
+                else:
+                    break
+        mindless = read(lambda: self.flag("mindless"), False)
+        recurring = read(lambda: self.flag("recurring"), False)
         for key in ("role", "description"):
             if key in d and not isinstance(d[key], str):
-                self.fail(key, "expected text")
-        check_fiction(d, self.fail)
-        fiction = Fiction.from_table(d)
+                problem(key, "expected text")
+        before = len(problems)
+        check_fiction(d, problem)
+        fiction = Fiction.from_table(d) if len(problems) == before else None
+        code_block = None
         if "code_block" in d or not mindless:
-            code_block = CodeBlock.from_dict(d.get("code_block", "random"), file=self.file, rng=self.rng,
-                                             tables=self.cb)
-        else:
-            code_block = None
+            code_block = read(lambda: CodeBlock.from_dict(d.get("code_block", "random"), file=self.file,
+                                                          rng=self.rng, tables=self.cb), None)
+        if problems:
+            first, *others = problems
+            first.others = [*first.others, *others]
+            raise first
+        assert char is not None and fiction is not None
         return NPC(
             **{f: getattr(char, f) for f in _CHARACTER_FIELDS}, code_block=code_block,
-            mindless=mindless, recurring=self.flag("recurring"),
+            mindless=mindless, recurring=recurring,
             role=d.get("role") or None, description=d.get("description", ""),
             body=fiction.body, speaks=fiction.speaks, weapon_called=fiction.weapon_called,
         )
+
+    def level(self) -> str:
+        level = self.data.get("level", "common")
+        if not isinstance(level, str):
+            self.fail("level", "expected common, skilled or master")
+        try:
+            return level_named(level).key
+        except NPCError as exc:
+            self.fail("level", str(exc))
 
     def ranked_skills(self, level: str) -> list[str]:
         """The NPC's skills best first: the list as written, or the table sorted by value."""
