@@ -47,7 +47,8 @@ _DEFAULT_RUNS = 100
               help="The conflict type: combat, social, foot_chase, car_chase, sneaking, tracking …")
 @click.option("--pc-lens", type=click.Choice(LENSES, case_sensitive=False), metavar="LENS",
               help="The PC keeps this Lens every round (Clever: with the +20 edge), spends no Luck and never pushes "
-                   "on, as `solo odds` counts; default: the greedy bot.")
+                   "on, as `solo odds` counts; default: the greedy bot (each round the best of a plain roll, "
+                   "Aggressive or Cautious), which a Lens kept may beat.")
 @click.option("--runs", "-n", type=Whole(1, MAX_DUEL_RUNS), default=_DEFAULT_RUNS, show_default=True,
               help="How many conflicts.")
 @click.option("--seed", type=SEED, help="Seed the NPC, the dice and the mind, for a duel you can replay.")
@@ -64,9 +65,11 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
 
     The NPC comes from --npc FILE or from the flags (a generated NPC of
     --level and --role with the Code Block parts you give, the rest rolled).
-    The PC is played by a greedy bot (the best exact odds each round, never
-    yields), or keeps one Lens every round with --pc-lens, so that
-    `solo odds --pc … --npc … --lens-a LENS` can be checked against play.
+    The PC is played by a greedy bot (each round the best of a plain roll,
+    Aggressive or Cautious by the exact odds; it never yields), or keeps one
+    Lens every round with --pc-lens, so that `solo odds --pc … --npc …
+    --lens-a LENS` can be checked against play. To size a fight, compare
+    with the Lens `solo odds` marks best: kept, it may win more often.
     The tallies count the Lenses the NPC declared and how each conflict
     ended for the NPC.
 
@@ -234,7 +237,8 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
         say(console, f"  {' · '.join(str(t) for t in cb.personality)} · {' · '.join(cb.motivation)} · "
             f"{cb.disposition} · recent event: {cb.event}")
     say(console, "  ", (_temperament(npc), "dim"))
-    say(console, f"  {pc.name} ", (f"keeps {pc_lens} every round" if pc_lens else "is played by the greedy bot", "dim"))
+    say(console, f"  {pc.name} ", (f"keeps {pc_lens} every round" if pc_lens else
+                                      "is played by the greedy bot (a plain roll, Aggressive or Cautious)", "dim"))
     # the NPC named, so that "won" below is read as its win, not the PC's (its name is plain text, not markup);
     # a table as wide as its title, which would otherwise fold at the table's width
     title = f"Lenses {npc.name} declared"
