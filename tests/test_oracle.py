@@ -72,6 +72,13 @@ def test_unknown_word_suggests_a_close_one():
         likelihood("very likley")
 
 
+def test_a_suggested_alias_says_what_it_stands_for():
+    """A new GM's 'probabl' was asked "did you mean 'probable'?" before a list of words without it."""
+    with pytest.raises(OracleError, match="did you mean 'probable', that is 'likely'\\?"):
+        likelihood("probabl")
+    assert likelihood("probable").word == "likely"
+
+
 @pytest.mark.parametrize("tension", [0, 10, -1, 5.5, True, "5"])
 def test_tension_off_the_track_is_refused(tension):
     with pytest.raises(OracleError):

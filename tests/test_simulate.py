@@ -151,6 +151,8 @@ def test_the_turn_cap_turns_an_endless_loop_into_errors_with_seeds(tmp_path):
     assert kind["count"] == 5
     assert all(e["error"] == "TurnLimit" and "replay" in e for e in r["errors"])
     assert {e["seed"] for e in r["errors"]} == {run_seed(1, i) for i in range(5)}
+    # the turns a run that hit the cap took are the cap: "1001 at most" stood beside "still playing after 1000 turns"
+    assert r["turns"]["max"] == 30 and "after 30 turns" in kind["message"]
 
 
 # -- errors replay -------------------------------------------------------------------------------

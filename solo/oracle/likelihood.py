@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import SoloError, did_you_mean
+from ..errors import SoloError, closest
 
 __all__ = [
     "LADDER",
@@ -125,7 +125,11 @@ def likelihood(word: str | int | Likelihood) -> Likelihood:
     if key in ALIASES:
         canonical = ALIASES[key]
         return Likelihood(canonical, LADDER[canonical])
-    hint = did_you_mean(key, known_words())
+    close = closest(key, known_words())
+    # an alias suggested says what it stands for, as the list after it names only the ladder ("did you mean
+    # 'probable'?", then a list without it, read as a word that is not one)
+    meant = f", that is {ALIASES[close]!r}" if close in ALIASES else ""
+    hint = "" if close is None else f" (did you mean {close!r}{meant}?)"
     ladder = ", ".join(LADDER)
     raise OracleError(
         f"unknown likelihood {str(word)!r}{hint}; use one of: {ladder} "

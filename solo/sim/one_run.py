@@ -43,10 +43,10 @@ class _Player:
 
     def decide(self, question: Question) -> str:
         if question.kind == "choice":
-            self.turns += 1
-            if self.turns > self.max_turns:
+            if self.turns >= self.max_turns:  # (its turns are those it took: "1001 at most" beside "after 1000")
                 raise TurnLimit(f"still playing after {self.max_turns} turns (in scene "
                                 f"{question.context.get('scene')!r}): a loop the bots never leave?")
+            self.turns += 1
         if len(self.log) >= self.max_questions:
             raise TurnLimit(f"more than {self.max_questions} questions in one run")
         answer = self.bot.decide(question)
