@@ -178,6 +178,26 @@ def test_a_best_chance_that_rests_on_played_conflicts_is_an_estimate_not_a_certa
     assert not _rests_on_samples(nodes, [1.0, 1.0, 1.0, 0.0], {1, 2}, [1, 0, 0, None])  # the exact move does as well
 
 
+def test_the_conflicts_whose_chances_are_estimates_are_named_where_they_are():
+    """A new GM: "84 moves rest on conflicts the Lens chain cannot hold (its blows may go to POW …)" named no
+    conflict, in an adventure of two one-against-one fights. The report and the JSON say which, as the menu
+    numbers them."""
+    from solo.sim.prove.judge import judge
+    from solo.sim.prove.report import to_json
+
+    proof = prove(load_adventure(DATA / "odds.toml"))
+    assert proof.estimated_at == {} and to_json(proof, {})["estimated_conflicts"] == {}
+    node = next(n for n in proof.nodes if n.scene is not None and n.moves)
+    move = node.moves[-1]
+    move.sampled, move.why = True, "its blows may go to POW, which the chain does not track"
+    judge(proof)
+    where = f"{node.scene} choice {move.answer}"
+    assert proof.estimated_at == {move.why: [where]}
+    assert to_json(proof, {})["estimated_conflicts"] == {move.why: [where]}
+    [line] = [line for line in text_lines(proof, {}, seeds=0, pcs=[]) if "cannot hold" in line]
+    assert f"(its blows may go to POW, which the chain does not track: {where})" in line
+
+
 def test_best_chances_settle_in_a_sweep_or_two_however_long_the_way_back(monkeypatch):
     """A count that climbs (count_down.toml: 6,000 states in a chain) took as many sweeps of value iteration as
     states, the deepest swept first so a chance went back one state a sweep: 17 s of 18 at 4,000 states. Swept
@@ -224,8 +244,8 @@ def test_json_has_exactly_the_keys_of_the_issue():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--json", "--seeds", "5"])
     assert result.exit_code == 1, result.output  # a soft-lock, an ending not reached
     data = json.loads(result.output)
-    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "no_contests", "states", "states_found",
-                         "states_searched", "states_unreduced", "complete", "seconds", "exit"}
+    assert set(data) == {"endings", "soft_locks", "unreachable_choices", "no_contests", "estimated_conflicts", "states",
+                         "states_found", "states_searched", "states_unreduced", "complete", "seconds", "exit"}
     assert data["exit"] == 1
     assert data["states"] == data["states_found"] == data["states_searched"]  # complete: every state found searched
     assert set(data["endings"]) == {"garden", "vault"}

@@ -69,6 +69,14 @@ def judge(proof: Proof) -> None:
     proof.styled = sum(1 for m in moves if m.fighter is not None)
     proof.exact_fights = sum(1 for m in moves if m.lens is not None and not m.sampled and m.fighter is None)
     proof.estimated_why = sorted({m.why for m in moves if m.sampled and m.fighter is None and m.why})
+    # and where: "84 moves rest on conflicts the Lens chain cannot hold" named none, in an adventure of two fights
+    at: dict[str, set[tuple[str, int, str]]] = {}
+    for n in nodes:
+        for m in n.moves or []:
+            if m.sampled and m.fighter is None and m.why and n.scene is not None and m.answer.isdigit():
+                at.setdefault(m.why, set()).add((n.scene, int(m.answer), m.label))
+    proof.estimated_at = {why: [f"{scene} choice {number}" for scene, number, _ in sorted(places)]
+                          for why, places in sorted(at.items())}
     places = _Places()
     proof.unreachable = _unreachable(proof, places)
     proof.unfought = _unfought(proof, places)

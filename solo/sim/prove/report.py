@@ -73,6 +73,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
         "soft_locks": proof.soft_locks,
         "unreachable_choices": proof.unreachable,
         "no_contests": proof.unfought,
+        "estimated_conflicts": proof.estimated_at,
         "states": len(proof.nodes),  # the states found (the key): states_found, kept for scripts reading it
         "states_found": len(proof.nodes),
         "states_searched": len(proof.nodes) - proof.frontier,  # all of those found, when the search is complete
@@ -323,7 +324,9 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         out.append(f"{moves} into a conflict {'is' if proof.exact_fights == 1 else 'are'} priced exactly by the Lens "
                    "chain (one against one: an NPC's nerve, its flight or surrender in it; or an obstacle).")
     if proof.sampled:
-        why = f" ({'; '.join(proof.estimated_why)})" if proof.estimated_why else ""
+        why = "; ".join(f"{why}: {', '.join(proof.estimated_at[why])}" if proof.estimated_at.get(why) else why
+                        for why in proof.estimated_why)
+        why = f" ({why})" if why else ""
         moves = counted(proof.sampled, "move")
         out.append(f"{moves} {'rests' if proof.sampled == 1 else 'rest'} on conflicts the Lens chain cannot "
                    f"hold{why}, estimated by playing each {SAMPLED_CONFLICTS} times: an ending of such a conflict "

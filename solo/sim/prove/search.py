@@ -136,6 +136,8 @@ class Proof:
     exact_fights: int = 0  # moves keeping a Lens in a conflict priced exactly by the Lens chain
     styled: int = 0  # moves fought as a bot fights, estimated by playing
     estimated_why: list[str] = field(default_factory=list)  # why those conflicts are estimated, each reason once
+    #: where they are, by reason: "mill_yard choice 2", as the menu numbers the choice there
+    estimated_at: dict[str, list[str]] = field(default_factory=dict)
     seconds: float = 0.0  # the search, from loading the adventure's first state to the judged graph
     walk_seconds: float = 0.0  # the seed search for the walkthroughs and the soft-locks' replays
     party_size: int = 0  # how many player characters the searched games have
