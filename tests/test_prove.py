@@ -251,9 +251,10 @@ def test_json_has_exactly_the_keys_of_the_issue():
     assert set(data["endings"]) == {"garden", "vault"}
     for ending in data["endings"].values():
         assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance", "bound", "estimated",
-                               "fights_again"}
+                               "fights_again", "one_fight"}
     assert data["endings"]["vault"] == {"reachable": False, "choices": None, "shortest": [], "seed": None,
-                                        "best_chance": 0, "bound": None, "estimated": False, "fights_again": False}
+                                        "best_chance": 0, "bound": None, "estimated": False, "fights_again": False,
+                                        "one_fight": None}
     garden = data["endings"]["garden"]
     assert garden["seed"] is not None and garden["choices"] == 1 and garden["shortest"]  # and the questions on the way
 
@@ -1330,6 +1331,13 @@ def test_a_chance_that_counts_on_a_second_fight_is_called_an_upper_bound():
     assert chance_words(1.0, bound="neither") == "100 % (no bound either way)"
     one = json.loads(CliRunner().invoke(cli, ["prove", str(DATA / "routine.toml"), "--seeds", "0", "--json"]).output)
     assert not any(e["fights_again"] for e in one["endings"].values())  # one fight on the way: priced as it is
+    assert not any(e["one_fight"] is not None for e in one["endings"].values())
+    # beside the bound, what best play does fighting once at most: a chance play has (a new GM read "at most 100 %"
+    # where the explorer bot reached 35 %, and nothing nearer)
+    once = endings["through"]["one_fight"]
+    assert once is not None and 0 < once < endings["through"]["best_chance"]
+    assert endings["away"]["one_fight"] is None
+    assert f"fighting one conflict at most, best play reaches it {percent(once)}" in text
 
 
 def test_never_offered_choices_and_scenes_read_as_the_map_shows_them_not_as_markup(tmp_path):

@@ -37,8 +37,13 @@ def judge(proof: Proof) -> None:
             "steps": dist[0] if nodes else None,
             "best_chance": min(1.0, value[0]) if value else 0.0,
             "estimated": _rests_on_samples(nodes, value, goal, dist) if value else False,
-            "fights_again": _fights_twice(nodes, value, goal, dist) if value else False,
+            "fights_again": False,
+            "one_fight": None,
         }
+        if value:
+            once = _one_fight(nodes, value, goal, dist)
+            proof.endings[ending]["fights_again"] = once is not None
+            proof.endings[ending]["one_fight"] = once
     ends = [n.id for n in nodes if n.end in ending_ids or n.end == FALLEN]
     can_end = _marked(parents, ends, len(nodes))
     unknown = _marked(parents, [n.id for n in nodes if n.moves is None or n.cut], len(nodes))
@@ -143,7 +148,7 @@ def _best_values(nodes: list[Node], targets: set[int], dist: list[int | None], *
     not what they settle to: the least fixed point of the same equations.
 
     ``fights`` False leaves out every move that fights a conflict; ``after_fight`` gives the values a fight's
-    outcomes lead to instead of these (the best play of :func:`_fights_twice`).
+    outcomes lead to instead of these (the best play of :func:`_one_fight`).
     """
     value = [1.0 if n.id in targets else 0.0 for n in nodes]
     order = sorted((n for n in nodes if n.moves and dist[n.id] is not None),
@@ -239,20 +244,22 @@ def _rests_on_samples(nodes: list[Node], value: list[float], targets: set[int], 
     return exact[0] < value[0] - 1e-12
 
 
-def _fights_twice(nodes: list[Node], value: list[float], targets: set[int], dist: list[int | None]) -> bool:
-    """Whether best play's chance counts on fighting more than one conflict on the way: the search carries no
-    conflict's damage (docs/proving.md), so a second fight is priced from the Pools the party had before the
-    first, and the chance is then an upper bound (a fight tried again after fleeing it read 84.6 %, healed between
-    tries or not, where the cautious bot won 14.5 % without healing).
+def _one_fight(nodes: list[Node], value: list[float], targets: set[int], dist: list[int | None]) -> float | None:
+    """Best play's chance allowing one fight at most on the way, where best play's own counts on fighting more than
+    one conflict (else None): the search carries no conflict's damage (docs/proving.md), so a second fight is
+    priced from the Pools the party had before the first, and the chance is then an upper bound (a fight tried
+    again after fleeing it read 84.6 %, healed between tries or not, where the cautious bot won 14.5 % without
+    healing).
 
     Best play is worked out again allowing one fight at most: after it, no move that fights. If that does worse
-    from the start, the chance came from a second fight.
+    from the start, the chance came from a second fight; and what it does is a chance play can have (its one
+    fight is priced from the Pools the party really has), so the report gives it beside the bound.
     """
     if not nodes or value[0] <= 0.0:
-        return False
+        return None
     none_after = _best_values(nodes, targets, dist, fights=False)
     once = _best_values(nodes, targets, dist, after_fight=none_after)
-    return once[0] < value[0] - 1e-12
+    return min(1.0, once[0]) if once[0] < value[0] - 1e-12 else None
 
 
 def nearest_move(node: Node, dist: list[int | None]) -> tuple[Move | None, int | None]:

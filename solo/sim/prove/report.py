@@ -67,6 +67,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
             "bound": chance_bound(found, complete=proof.complete),
             "estimated": found["estimated"],
             "fights_again": found["fights_again"],
+            "one_fight": found.get("one_fight"),
         }
     return {
         "endings": endings,
@@ -248,14 +249,20 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         bound = chance_bound(found, complete=proof.complete)
         chance = chance_words(found["best_chance"], estimated=found["estimated"], bound=bound)
         out.append(f"  {title}: reachable in {counted(steps, 'story choice')}; best-play chance {chance}")
+        once = found.get("one_fight")
         if bound == "upper":
             out.append("    an upper bound: best play fights more than one conflict on the way, and the search prices "
                        "each from the Pools the party had before the first (it carries no conflict's damage)")
+            if once is not None:  # a chance play has: its one fight is priced from the Pools the party has
+                out.append(f"    fighting one conflict at most, best play reaches it {percent(once)}: the best chance "
+                           "lies between the two")
         elif bound == "neither":
             out.append("    no bound either way: best play fights more than one conflict on the way, each priced from "
                        "the Pools the party had before the first (real play may do worse), and the search stopped "
                        "(the states it did not search may do better); search further (--max-states) for an upper "
                        "bound")
+            if once is not None:
+                out.append(f"    fighting one conflict at most, best play reaches it {percent(once)} or more")
         walk = walks.get(name)
         if walk is not None and walk.too_long:
             most = prove_walkthrough.MAX_ANSWERS
