@@ -15,7 +15,7 @@ from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
 from solo.saves import read_save
 from solo.story.format.library import find_adventure
-from solo.story.format.loader import load_adventure
+from solo.story.format.loader import load_adventure, read_adventure
 from solo.story.play.engine import Game
 from solo.story.play.state import GameState
 from solo.ui.session import Session, ending_name
@@ -238,6 +238,52 @@ def test_tags_count_among_the_people_a_social_roll_is_made(tmp_path):
     roll = next(e for e in events if e.kind == "skill_roll")
     assert dict(roll["modifiers"]) == {"no #High Society": -20, "#Pass": 20}
     assert roll["target"] == espen.skills["Social"]
+
+
+@pytest.mark.parametrize("fate", ["death", "removed", None])
+def test_an_ending_the_party_does_not_come_out_of_has_no_epilogue(tmp_path, fate):
+    """A fiction audit: Kaldskard's "Under the snow" ("the snow … covers you") was followed by "Espen Lind earns 2
+    improvement rolls; … whole again before the next adventure". An ending with a ``fate`` takes every PC still in
+    the story out of it as it is told: no epilogue, no character written back; one without is lived through."""
+    path = tmp_path / "cliff.toml"
+    said = f'fate = "{fate}"\n' if fate else ""
+    path.write_text(
+        '[adventure]\ntitle = "Cliff"\nstart = "edge"\npc = "espen"\n'
+        '[scenes.edge]\ntext = "An edge."\n'
+        '[[scenes.edge.choices]]\ntext = "Jump"\ngoto = "below"\n'
+        f'[scenes.below]\ntext = "The sea takes you."\nending = true\n{said}')
+    events = []
+
+    class First:
+        def decide(self, q):
+            return q.default or (q.options[0].key if q.options else "x")
+
+    game = Game(load_adventure(path), seed=1, decider=First(), party=[pregenerated("espen")], sink=events.append)
+    game.play()
+    kinds = [e.kind for e in events]
+    ending = next(e for e in events if e.kind == "ending")
+    assert ending.get("fate") == fate and "fallen" not in ending.data  # nobody fell on the way
+    if fate:
+        assert "session_end" not in kinds and not game.state.pcs and game.state.removed == {"Espen Lind": fate}
+    else:
+        assert "session_end" in kinds and [pc.name for pc in game.state.pcs] == ["Espen Lind"]
+    code, screen, _ = run_play(load_adventure(path), ["1", "1", "2", "10"], tmp_path / "play",
+                               characters_dir=tmp_path / "roster")
+    written = list((tmp_path / "roster").glob("*.toml")) if (tmp_path / "roster").exists() else []
+    assert code == 0 and ("improvement roll" in screen) == (fate is None) and bool(written) == (fate is None)
+
+
+def test_a_fate_is_only_an_endings_and_one_of_two_words(tmp_path):
+    base = ('[adventure]\ntitle = "Cliff"\nstart = "edge"\npc = "espen"\n[scenes.edge]\ntext = "An edge."\n{edge}'
+            '[[scenes.edge.choices]]\ntext = "Jump"\ngoto = "below"\n'
+            '[scenes.below]\ntext = "The sea."\nending = true\n{below}')
+    for edge, below, wanted in (('fate = "death"\n', "", "only an ending has a fate"),
+                                ("", 'fate = "dead"\n', 'expected "death" (the party dies here) or "removed"')):
+        path = tmp_path / "cliff.toml"
+        path.write_text(base.format(edge=edge, below=below))
+        _, problems = read_adventure(path)
+        [problem] = [p for p in problems if p.severity == "error"]
+        assert problem.path.endswith(".fate") and wanted in problem.message
 
 
 def test_contact_requests_halve_and_medicine_treats_once_a_day(tmp_path):

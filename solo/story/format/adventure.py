@@ -148,6 +148,9 @@ class Scene:
     on_enter_before: list[Effect] = field(default_factory=list)  # ``on_enter.before``: before the text is picked
     #: ``outcome`` written as a list: (condition, outcome), the first that holds names the ending's outcome
     outcomes: list[tuple[Condition | None, str]] = field(default_factory=list)
+    #: an ending the party does not live through (``"death"``) or leaves the story in (``"removed"``): every PC still
+    #: in it leaves as the ending is told, so no epilogue improves a character the text just buried
+    fate: str | None = None
 
     def outcome_now(self, context: Context) -> str:
         """The ending's outcome as the story stands: the first entry of an ``outcome`` list whose condition

@@ -30,7 +30,10 @@ from .text import TextError, blocks_of, parse_text
 
 ADVENTURE_FIELDS = {"id", "title", "author", "version", "introduction", "party", "comae", "start", "pc",
                     "negative_luck", "tension", "threads", "flags", "counters", "items", "clocks", "careers"}
-SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "npcs", "oracle_setup", "control"}
+SCENE_FIELDS = {"title", "text", "choices", "on_enter", "ending", "outcome", "npcs", "oracle_setup", "control",
+                "fate"}
+#: What becomes of the party at an ending (``fate``): it dies there, or leaves the story alive (taken, lost).
+ENDING_FATES = ("death", "removed")
 CHOICE_FIELDS = {"text", "if", "effects", "goto", "once", "id", "use", "hint", "retry_cost"} | set(ACTIONS)
 #: The longest ``hint`` a choice may have: it stands beside the choice on one line of a menu.
 MAX_HINT = 120
@@ -364,6 +367,14 @@ class Builder(Readers):
         elif "outcome" in data and self.expect(file, f"{path}.outcome", data["outcome"], str,
                                                "a word, or a list of { if = …, outcome = … }"):
             scene.outcome = data["outcome"]
+        if "fate" in data:
+            if not ending:
+                self.fail(file, f"{path}.fate", "only an ending has a fate (ending = true)")
+            elif data["fate"] in ENDING_FATES:
+                scene.fate = data["fate"]
+            else:
+                self.fail(file, f"{path}.fate", "expected \"death\" (the party dies here) or \"removed\" (it leaves "
+                                                "the story alive)")
         if "control" in data:
             if data["control"] in ("pcs", "npcs"):
                 scene.control = data["control"]

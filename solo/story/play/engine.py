@@ -352,7 +352,11 @@ class Game:
             # those who fell on the way (comae, or death where the adventure says so): the end says they did not see it
             fallen = [[name, fate] for name, fate in s.removed.items()]
             self.emit("ending", scene=scene.id, title=self.picked(scene.title),
-                      outcome=scene.outcome_now(self.context()), **({"fallen": fallen} if fallen else {}))
+                      outcome=scene.outcome_now(self.context()), **({"fallen": fallen} if fallen else {}),
+                      **({"fate": scene.fate} if scene.fate else {}))
+            if scene.fate:  # the party does not come out of it: the text told it, and no epilogue improves them
+                for pc in s.pcs:
+                    s.removed[pc.name] = scene.fate
 
     def slots(self) -> dict[str, object]:
         """Values for the slots of scene text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns.
