@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from conftest import Answers, LoadedDice, make_char
 
 from solo.events import EventLog
@@ -159,3 +160,33 @@ def test_of_two_who_ran_the_one_chased_is_told_outrunning_the_one_who_chased_it(
     told = " ".join(closings)
     assert "Hedda gives chase, but Ola is faster" in told or "Ola outruns Hedda" in told, closings
     assert "Knut" not in told and "party" not in told and "side" not in told, closings
+
+
+@pytest.mark.parametrize("ctype_key", ["foot_chase", "social", "car_chase"])
+def test_one_of_a_party_giving_up_is_not_told_as_the_end_while_the_others_go_on(ctype_key):
+    """A fiction audit: "Oda throws up her hands: Ingrid wins." and "Sander stops running. It is over." were told
+    of one of three giving up, and the others fought on. Those lines are said only of the way out that decides the
+    conflict (the fact ``decided``); one against one they still may be."""
+    from solo.narration import narrate_events
+
+    ctype = conflict_type(ctype_key)
+
+    def told(party: tuple[str, ...]) -> set[str]:
+        people = [make_char(name, Move=40, Social=40, Tech=40) for name in party]
+        knut = make_char("Knut", level="skilled", Move=40, Social=40, Tech=40, pools=20)
+        ps = [from_character(people[0], "a", ctype, decider=_Runs(["surrender"])),
+              *(from_character(c, "a", ctype, decider=_Runs(["none"])) for c in people[1:]),
+              from_character(knut, "b", ctype, decider=_Runs(["none"]))]
+        log = EventLog()
+        Conflict(ctype, ps, random.Random(1), sink=log, round_limit=4).run()
+        exits = [e["actor"] for e in log.events if e.kind == "exit"]
+        assert exits == ["Hedda"] and (log.events[-1]["outcome"] == "surrendered") == (len(party) == 1)
+        return {line for seed in range(60)
+                for p in narrate_events(log.events, Narrator(load_templates(), random.Random(seed)))
+                for line in p.lines if line.startswith("Hedda")}
+
+    def claims_the_end(lines: set[str]) -> set[str]:
+        return {line for line in lines if "It is over" in line or "Knut wins" in line}
+
+    assert not claims_the_end(told(("Hedda", "Sam")))
+    assert claims_the_end(told(("Hedda",)))  # alone, her giving up is the end, and may be told so

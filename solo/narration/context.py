@@ -67,6 +67,7 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "fumble": ("yes", "no"),  # a fumble (exceptional failure) was told this round: no "both slip" after it
     "limit": ("last", "more"),  # the round limit's last round, or one with more to come (no limit: more)
     "chased": ("yes", "no"),  # the end of a flight: the one who fled got away from someone who gave chase
+    "decided": ("yes", "no"),  # a way out: it decides the conflict (nobody left on that side), or others fight on
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
@@ -77,12 +78,14 @@ CLAIMS = frozenset({"shows"})
 #: ``blow:light|heavy|final``) still fits every blow but one that did nothing (armour took it, or halving), and a
 #: line in which the blow strikes the body (``aside:no``) every blow but one to nerve or composure; a mishap of
 #: both sides kept from a round with a fumble (``fumble:no``) still fits every round without one, and one that promises
-#: a round to come (``limit:more``) every round but a limit's last, and a flight let go (``chased:no``) every
-#: flight but one from someone who gave chase.
+#: a round to come (``limit:more``) every round but a limit's last, a flight let go (``chased:no``) every
+#: flight but one from someone who gave chase, and a way out that ends it (``decided:yes``: "It is over.") every one
+#: but a member's of a side that fights on.
 ORDINARY: Mapping[str, frozenset[str]] = {
     "body": frozenset({"flesh"}), "foe_body": frozenset({"flesh"}), "spent": frozenset({"no"}),
     "fighters": frozenset({"two"}), "blow": frozenset({"light", "heavy", "final"}), "aside": frozenset({"no"}),
     "fumble": frozenset({"no"}), "limit": frozenset({"more"}), "chased": frozenset({"no"}),
+    "decided": frozenset({"yes"}),
 }
 #: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
 LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}

@@ -653,7 +653,8 @@ class Narrator:
         how = "fled" if d.get("how") == "fled" else "surrendered"
         # rounds without a result before a way out that ends it are told before it, not after the conflict's end
         lines = self._end_run(cast, before=True) if cast.decided else []
-        lines.append(self.say(cast, how, actor, target))
+        # "It is over" only of the way out that decides it: not of one of three giving up while the others go on
+        lines.append(self.say(cast, how, actor, target, facts={"decided": "yes" if cast.decided else "no"}))
         if how == "surrendered" and not offered:  # a log without its exit_offer: the plea is said with the exit
             lines += self._plea(cast, actor, target)
         return lines
