@@ -188,6 +188,25 @@ def test_a_run_told_after_the_round_that_ended_it_looks_back(bundled):
         assert "three rounds" in " ".join(told) and "more round" not in " ".join(told), (seed, told)
 
 
+def test_a_run_looked_back_on_against_a_thing_looks_back_too(bundled):
+    """A fiction audit: "Espen Lind wins round 4. / It goes on like that for two rounds, with nothing to show for it."
+    at a lock, a barricade, a flood: of the three lines that look back one is kept for a foe with a body, and with
+    two left the choice was made up from the lines told in the present. Every body has enough of its own."""
+    from solo.narration import MIN_LINES
+    from solo.narration.context import Moment
+    from solo.rules.conflict_types import bundled_conflict_types
+    from solo.rules.fiction import BODIES
+
+    narrator = Narrator(bundled, random.Random(0))
+    for ctype in bundled_conflict_types():
+        chain = narrator.chain(ctype, "stalemate_run", ["before"], "a")
+        for body in BODIES:
+            moment = Moment({"foe_body": body, "body": "flesh"})
+            _, lines = narrator.candidates(chain, frozenset({"actor", "target", "rounds"}), moment)
+            before = [t for t in lines if ".before[" in t.path]
+            assert lines == before and len(before) >= MIN_LINES, (ctype, body, [t.text for t in lines])
+
+
 def test_a_person_standing_as_an_obstacle_is_named_as_a_person(bundled):
     """'The Halvard Brekke folds his hands on the blotter' (Vellan's confrontation, where Brekke is weighed as an
     obstacle): one with a person's pronoun keeps the name as written; a gate still gets its article."""
