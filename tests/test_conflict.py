@@ -426,6 +426,27 @@ def test_a_chased_flight_needs_a_move_roll(getaway, outcome):
     assert pb.exit_answer == "chase"
 
 
+@pytest.mark.parametrize(("ctype_key", "fiction", "hunts"), [
+    ("sneaking", None, True), ("tracking", {"pursuer": "b"}, True), ("tracking", None, False)])
+def test_a_hunter_that_leaves_is_gone_at_once_and_nobody_is_asked_to_chase_it(ctype_key, fiction, hunts):
+    """A fiction audit: in a sneak the watcher left his post, and the hiders were asked "let him go, or give chase?",
+    chased him and caught him. An NPC that gives chase or keeps watch is gone when it leaves (docs/rulings.md, "An
+    NPC's exit is the PCs' to take"); the quarry that runs from the PCs is still theirs to chase."""
+    ctype = conflict_type(ctype_key)
+    pc = Answers(lens="none", exit_offer="chase", luck_flip="no", luck_reduce="no")
+    b = make_char("B", level="skilled", Move=50, Awareness=50, Cunning=50)
+    conflict, _, pb, log, _ = duel(make_char("A", Move=50, Awareness=50, Cunning=50), b, [3, 99, 99, 99],
+                                   ctype=ctype, a_decider=pc, b_decider=Answers(lens=["flee", "none"]),
+                                   round_limit=1, fiction=fiction)
+    result = conflict.run()
+    asked = [q for q in pc.asked if q.kind == "exit_offer"]
+    if hunts:
+        assert not asked and not log.of("exit_answer") and not log.of("leave_attempt")
+        assert result.outcome == "opponent_fled"
+    else:
+        assert asked and log.of("exit_answer")[0]["answer"] == "chase"
+
+
 def test_one_who_walks_out_of_an_argument_is_called_back_not_chased():
     """Nobody runs after one who walks out of an argument: the question, its option and the log call her
     back (docs/rulings.md, "An NPC's exit is the PCs' to take"); the roll is the same Move roll."""

@@ -40,7 +40,7 @@ from .character import Pool, push_cost, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import D100_BITS, DiceExpr, d100, draw_below
-from .fiction import conflict_frame, participant_facts
+from .fiction import conflict_frame, participant_facts, pursuit_parts
 from .lenses import CLEVER_BONUS, LENS_TABLE, PLAIN, Damage, Lens, blow_amount, blow_effect, round_effects, strikes
 from .luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, refreshed, spend
 from .outcomes import (
@@ -469,7 +469,7 @@ class Conflict:
         Without a PC to ask (NPCs among themselves), the exit takes effect at once, as the rules say.
         """
         pc = self._exit_asked(p)
-        if pc is None:
+        if pc is None or self._hunts(p):
             return True
         who = p.name
         if exit == SURRENDER:
@@ -510,6 +510,12 @@ class Conflict:
                 return True
         p.exits_closed = True
         return False
+
+    def _hunts(self, p: Participant) -> bool:
+        """Whether ``p`` is the one giving chase or keeping watch in a pursuit: its giving up or leaving is what the
+        quarry or the hiders want, and stands at once (docs/rulings.md, "An NPC's exit is the PCs' to take"). The
+        hiders in a sneak had been asked to give chase to the watcher who left his post (a fiction audit)."""
+        return pursuit_parts(self.ctype, self.fiction).get(p.side) in ("pursuer", "seeker")
 
     def _exit_options(self, p: Participant) -> list[Option]:
         if p.exits_closed:
