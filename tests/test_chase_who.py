@@ -190,3 +190,26 @@ def test_one_of_a_party_giving_up_is_not_told_as_the_end_while_the_others_go_on(
 
     assert not claims_the_end(told(("Hedda", "Sam")))
     assert claims_the_end(told(("Hedda",)))  # alone, her giving up is the end, and may be told so
+
+
+@pytest.mark.parametrize("ctype_key", ["social", "combat"])
+def test_the_closing_is_told_of_the_last_to_leave_not_of_one_who_gave_up_before(ctype_key):
+    """A fiction audit: "Nora mutters an excuse and leaves. It ends with Sander agreeing, and the clockwork clerk not
+    gloating." Sander had given up rounds before; Nora's going ended it. The closing is told of the way the last of
+    a side left, and of those who left so in that round."""
+    from solo.narration import narrate_events
+
+    ctype = conflict_type(ctype_key)
+    hedda, sam = make_char("Hedda", Social=40, Combat=40), make_char("Sam", Social=40, Combat=40)
+    knut = make_char("Knut", level="skilled", Social=40, Combat=40, pools=20)
+    knut.pronoun = "he"
+    ps = [from_character(hedda, "a", ctype, decider=_Runs(["none", "flee"])),
+          from_character(sam, "a", ctype, decider=_Runs(["surrender"])),
+          from_character(knut, "b", ctype, decider=_Runs(["none"]))]
+    log = EventLog()
+    Conflict(ctype, ps, random.Random(2), sink=log, round_limit=6).run()
+    assert [(e["actor"], e["how"]) for e in log.events if e.kind == "exit"] == [("Sam", "surrendered"),
+                                                                                  ("Hedda", "fled")]
+    closings = {narrate_events(log.events, Narrator(load_templates(), random.Random(seed)))[-1].lines[-1]
+                for seed in range(40)}
+    assert all("Hedda" in line and "Sam" not in line for line in closings), closings

@@ -93,6 +93,9 @@ class Person:
     afraid: int = -1  # the last round its fear was shown: a fearful Pool clue, or its nerve failing (npc_morale)
     finished: int = -1  # the last round a line told the blow that ended it ([blow:final]): no out or comae line then
     fell: str = ""  # how it left the conflict, if it went down: out or comae (the conflict's outcome reads it)
+    #: when it left the conflict (went down, gave up or ran): (the round, the order of leaving), (-1, -1) while in;
+    #: the closing is told of the last to leave, not of one who gave up rounds before the one whose going ended it
+    left: tuple[int, int] = (-1, -1)
     offered: bool = False  # it begged or bargained and the fight went on
     steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
     #: the people a side's stand-in (:meth:`Cast.group`) names together: what they carry is theirs, not its own
@@ -169,6 +172,7 @@ class Cast:
         self.settings: frozenset[str] = frozenset(settings)
         self.frame: Mapping[str, Any] = {}
         self.decided = False  # one side has nobody left in: the events say so (out, exit, comae)
+        self.left_count = 0  # how many have left the conflict so far (Person.left)
 
     # -- building ------------------------------------------------------------------
     def begin(self, event: Mapping[str, Any]) -> None:
@@ -177,6 +181,7 @@ class Cast:
         self.type_name = event.get("type_name") or self.type.replace("_", " ")
         self.pool_name = event.get("pool_name") or ""
         self.round = 0
+        self.left_count = 0
         self.round_limit = event.get("round_limit")
         frame = self.frame = event.get("frame") or {}
         self.physical = bool(frame.get("physical"))

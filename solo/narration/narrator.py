@@ -647,6 +647,7 @@ class Narrator:
         actor = cast.person(d["actor"])
         target = cast.opponent(actor)
         actor.active = False
+        _leaves(cast, actor)
         cast.decided = _decided(d, cast)
         offered, actor.exiting = actor.exiting, False
         actor.signalled = actor.offered = False
@@ -1013,6 +1014,7 @@ class Narrator:
         of the conflict" follows that line, and a third telling ("The race is over for the wight") is not added."""
         actor = cast.person(d["actor"])
         actor.active, actor.fell = False, OUT
+        _leaves(cast, actor)
         cast.decided = _decided(d, cast)
         if actor.finished == cast.round or _author_tells(cast, actor, OUT):
             return []
@@ -1022,6 +1024,7 @@ class Narrator:
     def _on_comae(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active, actor.fell = False, COMAE
+        _leaves(cast, actor)
         cast.decided = _decided(d, cast)
         if actor.finished == cast.round or _author_tells(cast, actor, COMAE):
             return []
@@ -1099,8 +1102,16 @@ class Narrator:
         losers = [p for p in cast.persons.values() if p.side != side]
         if not losers or any(p.obstacle for p in cast.persons.values()):
             return []  # a beaten lock or archive was told as it gave way
-        gone = {statuses.get(p.id) for p in losers}
-        variant = "won" if gone & {OUT, COMAE} else "surrendered" if SURRENDERED in gone else "fled"
+        # told of the way the last of them left: not "It ends with Sander agreeing" straight after Nora ran, Sander
+        # having given up rounds before (a fiction audit); those who left that way in that round are named
+        last = max(losers, key=lambda p: p.left)
+        if last.left[0] >= 0 and statuses.get(last.id) in _VARIANT_OF:
+            variant = _VARIANT_OF[statuses[last.id]]
+            losers_told = [p for p in losers if p.left[0] == last.left[0]]
+        else:  # a log that never said when (a side that was never in)
+            gone = {statuses.get(p.id) for p in losers}
+            variant = "won" if gone & {OUT, COMAE} else "surrendered" if SURRENDERED in gone else "fled"
+            losers_told = losers
         # the one who struck the last blow that counted names the win; else the side together
         # (only one still standing: not "… and Espen is still standing" of an Espen who went down before the end)
         struck = [cast.persons[p.struck_by] for p in losers if statuses.get(p.id) in (OUT, COMAE)
@@ -1110,7 +1121,7 @@ class Narrator:
         # the losers the ending is told of: those it ended that way for, not one who had run or given up before
         # ("Sander's party knows it" of a party whose Sander had fled two rounds earlier; "{target} is down" of a
         # side whose lead had run)
-        ended = [p for p in losers if statuses.get(p.id) in _ENDED_BY[variant]] or losers
+        ended = [p for p in losers_told if statuses.get(p.id) in _ENDED_BY[variant]] or losers
         loser = ended[0] if len(ended) == 1 else cast.group(losers[0].side, active_first=False, among=ended)
         if winner is None or loser is None:
             return []
@@ -1136,6 +1147,14 @@ class Narrator:
 #: The end statuses an aftermath variant is told of: a fight won is told of the losers who went down, a
 #: surrender of those who gave up, a flight of those who ran.
 _ENDED_BY = {"won": frozenset({OUT, COMAE}), "surrendered": frozenset({SURRENDERED}), "fled": frozenset({FLED})}
+#: The closing's variant for the end status of the last loser to leave.
+_VARIANT_OF = {status: variant for variant, statuses in _ENDED_BY.items() for status in statuses}
+
+
+def _leaves(cast: Cast, person: Person) -> None:
+    """Note when ``person`` left the conflict (the round, and the order among all who left)."""
+    cast.left_count += 1
+    person.left = (cast.round, cast.left_count)
 #: The events that may end a conflict for a side: a bearing that waited on an emptied Pool is told after them.
 _ENDING_EVENTS = frozenset({"out", "comae", "exit", "conflict_end"})
 #: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
