@@ -23,6 +23,7 @@ from solo.narration.context import Moment
 from solo.npc.model import NPC
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
+from solo.rules.fiction import Fiction
 from solo.rules.participants import from_character, obstacle
 
 TYPES = ("combat", "social", "foot_chase", "car_chase", "sneaking", "tracking", "lockpicking", "library")
@@ -1653,3 +1654,48 @@ def test_a_sneak_won_by_a_blow_to_nerve_ends_in_sneakings_words():
             narrator, _ = told(load_templates(), tuple(log.events), seed)
             closings += [t for _r, event, t, _a, _t in narrator.picks if event == "aftermath"]
     assert closings and all(t.path.startswith("sneaking.aftermath") for t in closings), [t.text for t in closings]
+
+
+def _scopes_told(templates, ctype_key: str, foe_of, seeds: int = 12) -> set[str]:
+    """The scopes (``social``, ``generic.side_a`` …) of every line told of conflicts against ``foe_of(ctype)``."""
+    scopes = set()
+    ctype = conflict_type(ctype_key)
+    for seed in range(seeds):
+        pc = make_char("Oda", Combat=50, Move=50, Social=50, Cunning=50, Awareness=50, Tech=50, pools=8)
+        pc.pronoun = "she"
+        log = EventLog()
+        ps = [from_character(pc, "a", ctype, decider=RandomDecider(random.Random(seed))), foe_of(ctype, seed)]
+        Conflict(ctype, ps, random.Random(seed), sink=log, round_limit=6).run()
+        narrator = Recording(templates, random.Random(seed))
+        narrate_events(log.events, narrator)
+        scopes |= {t.path.split(".")[0] for _, _, t, *_ in narrator.picks}
+    return scopes
+
+
+@pytest.mark.parametrize("foe", ["mindless", "mute", "animal"])
+def test_an_argument_with_one_who_cannot_answer_in_words_is_told_by_the_lines_for_any_conflict(templates, foe):
+    """A fiction audit: "Draugr interrupts Espen again and again", "The yard dog loses the thread mid-sentence",
+    "Blakken nods stiffly. Oda is right, and Blakken knows it." An argument's own lines are for two who talk."""
+    extra = {"mindless": {"mindless": True}, "mute": {"speaks": False}, "animal": {"body": "animal", "speaks": False}}
+
+    def foe_of(ctype, seed):
+        npc = _npc("Blakken", **extra[foe])
+        return from_character(npc, "b", ctype, decider=RandomDecider(random.Random(seed + 99)))
+
+    assert "social" not in _scopes_told(templates, "social", foe_of)
+    talker = _scopes_told(templates, "social", lambda c, s: from_character(
+        _npc("Siri Dahl"), "b", c, decider=RandomDecider(random.Random(s + 99))))
+    assert "social" in talker
+
+
+@pytest.mark.parametrize("ctype_key", ["combat"])
+def test_a_fight_or_a_chase_against_a_thing_is_told_by_the_lines_for_any_conflict(templates, ctype_key):
+    """A fiction audit: "Nora watches the barricade's feet, not its hands", "kicks grit towards the barricade's eyes",
+    "Sander drops back so the flood thinks they have given up". A man weighed as an obstacle is still told as one."""
+    def thing(ctype, seed):
+        return obstacle("the barricade", "normal")
+
+    assert ctype_key not in _scopes_told(templates, ctype_key, thing)
+    person = Fiction(body="flesh", speaks=True, weapon_called=None, pronoun="he")
+    assert ctype_key in _scopes_told(templates, ctype_key,
+                                     lambda c, s: obstacle("Halvard Brekke", "normal", fiction=person))

@@ -315,6 +315,8 @@ class Narrator:
         if event not in EVENTS:
             raise KeyError(f"unknown narration event {event!r}")
         values = self.values(cast, actor, target, pool=pool, extra=extra)
+        if ctype is None and _beyond_its_lines(cast, actor, target):
+            ctype = GENERIC
         chain = self.chain(ctype or cast.type, event, variants, actor.told_side if actor else None)
         moment = self.moment(cast, actor, target, facts)
         pool_id, lines = self.candidates(chain, frozenset(values), moment)
@@ -1149,6 +1151,33 @@ class Narrator:
 _ENDED_BY = {"won": frozenset({OUT, COMAE}), "surrendered": frozenset({SURRENDERED}), "fled": frozenset({FLED})}
 #: The closing's variant for the end status of the last loser to leave.
 _VARIANT_OF = {status: variant for variant, statuses in _ENDED_BY.items() for status in statuses}
+
+
+def _beyond_its_lines(cast: Cast, *people: Person | None) -> bool:
+    """Whether the conflict type's own lines cannot tell these people, and the lines for any conflict do: an
+    argument with one who cannot answer in words (a horse, a draugr, a clockwork clerk: "The yard dog loses the
+    thread mid-sentence", "Draugr interrupts Espen again and again"), or a fight against a thing, whose every line
+    is of a fighter's guard, feet and eyes ("Nora watches the barricade's feet, not its hands": a fiction audit). A
+    chase or a hunt keeps its own lines, those that fit a thing (``foe_body``), as a lock or an archive does."""
+    frame = cast.frame
+    if frame.get("static") or frame.get("pursuit"):
+        return False
+    def wordless(p: Person) -> bool:  # a side told together is so when all its members are
+        return all(map(wordless, p.members)) if p.members else p.obstacle or p.mindless or not p.speaks
+
+    def thing(p: Person) -> bool:
+        return all(map(thing, p.members)) if p.members else p.obstacle and p.body not in _LIVING
+
+    for p in people:
+        if p is None or p.pc:
+            continue
+        if (frame.get("social") and wordless(p)) or (frame.get("physical") and thing(p)):
+            return True
+    return False
+
+
+#: The bodies a fight is written for, in an obstacle too (a man weighed as one).
+_LIVING = frozenset({"flesh", "animal", "undead"})
 
 
 def _leaves(cast: Cast, person: Person) -> None:
