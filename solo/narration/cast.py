@@ -199,6 +199,10 @@ class Cast:
                 obstacle=obstacle, weapon=entry.get("weapon"), lenses=bool(entry.get("lenses", True)),
                 pool=int(entry.get("pool") or 0),
                 pool_max=int(entry.get("pool_max") or 0),
+                # one who comes into it pushing on (asked before the first round, below zero) goes on until its full
+                # negative value: a blow tells at once, in its round (it was told a round late, after the next round's
+                # heading: a fiction audit); a log from before the flag reads it off the Pool
+                pushing=bool(entry.get("pushing", int(entry.get("pool") or 0) < 0)),
                 body=entry.get("body") or ("object" if obstacle else "flesh"),
                 speaks=bool(entry.get("speaks", not obstacle)), heard=bool(entry.get("heard", not obstacle)),
                 weapon_called=entry.get("weapon_called"), role=entry.get("part"),
