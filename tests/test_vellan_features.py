@@ -446,3 +446,21 @@ def test_a_search_of_the_dunes_that_fails_at_dusk_spends_the_day(vellan):
         branch = search.branch(outcome)
         assert "dusk" in branch.text or "light goes" in branch.text
         assert [(e.kind, e.args) for e in branch.effects] == [("counter", {"counter": "hours", "value": 4})]
+
+
+def test_walking_out_on_brekke_is_told_as_leaving_his_office_not_running():
+    """A fiction audit: a party member leaving the confrontation was told "Sander has had enough and bolts", "Nora
+    turns tail and runs", the lines for any conflict. Vellan's confrontation has its own, of a desk and a door."""
+    import random
+
+    from conftest import templates_with_adventures
+
+    from solo.narration import Narrator
+    from solo.narration.context import Moment
+
+    vellan = templates_with_adventures()[1]
+    narrator = Narrator(vellan, random.Random(0))
+    chain = narrator.chain("confrontation", "fled", [], "a")
+    _, lines = narrator.candidates(chain, frozenset({"actor", "target", "their", "target_their"}), Moment({}))
+    assert lines and all(t.path.startswith("confrontation.") for t in lines)
+    assert not any(word in t.text for t in lines for word in ("bolt", "run", "tail"))
