@@ -964,6 +964,12 @@ def test_a_blow_that_empties_a_pool_is_never_told_as_a_light_one():
     assert _severity({"amount": 1, "after": 0, "maximum": 30}) == "heavy"
     assert _severity({"amount": 1, "after": 0, "maximum": 30}, ends=True) == "final"
     assert _severity({"amount": 1, "after": 5, "maximum": 30}) == "light"
+    # one already below zero, pushing on, is hurt as much as the blow is (a fiction audit: a 1-point blow, 1d3: 1,
+    # "lands full on Espen's jaw"); the blow that takes it to comae is still final
+    assert _severity({"amount": 1, "before": -2, "after": -3, "maximum": 12}) == "light"
+    assert _severity({"amount": 5, "before": -2, "after": -7, "maximum": 12}) == "heavy"
+    assert _severity({"amount": 1, "before": -11, "after": -12, "maximum": 12}, ends=True) == "final"
+    assert _severity({"amount": 2, "before": 1, "after": -1, "maximum": 12}) == "heavy"
 
 
 def test_a_bearing_never_contradicts_the_lens_of_its_round(monkeypatch):
