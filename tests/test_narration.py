@@ -476,6 +476,21 @@ def test_a_and_an_are_fixed_after_the_slots_are_filled(bundled):
         "An hour, a dagger, a unicorn and an uninvited guest."
 
 
+def test_getting_ready_in_the_last_round_is_not_told(bundled):
+    """A fiction audit: "Oda uses the moment to regroup." came right before "The fighting stops with no winner."
+    Quick's getting ready readies nothing in a round limit's last round, and is not told there; a weapon drawn is."""
+    cast = cast_for()
+    cast.round_limit = 3
+    narrator = Narrator(bundled, random.Random(1))
+    for rnd, told in ((2, True), (3, False)):
+        cast.round = rnd
+        ready = narrator.narrate(Event("extra_action", {"round": rnd, "actor": "Espen Lind", "action": "ready"}),
+                                 cast)
+        assert bool([line for line in ready if line]) == told, (rnd, ready)
+    drawn = narrator.narrate(Event("extra_action", {"round": 3, "actor": "Espen Lind", "action": "weapon:axe"}), cast)
+    assert [line for line in drawn if line]
+
+
 def test_capitals_start_every_sentence_but_not_a_speaker_tag():
     assert capitalise("the old lock holds. the pins drop.") == "The old lock holds. The pins drop."
     assert capitalise('"run!" the guard shouts. he runs.') == '"Run!" the guard shouts. He runs.'

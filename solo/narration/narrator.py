@@ -1073,6 +1073,8 @@ class Narrator:
             extra["item"] = what
         else:
             kind = "ready"
+            if cast.round_limit is not None and cast.round >= cast.round_limit:
+                return []  # getting ready for a round that will not come ("uses the moment to regroup", then time)
         return [self.say(cast, "extra_action", actor, cast.opponent(actor), variants=[kind], extra=extra)]
 
     def _on_escalate(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
