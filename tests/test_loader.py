@@ -228,6 +228,15 @@ def test_every_problem_of_an_npc_is_listed_at_once(tmp_path):
         ("npcs.guard.speaks", "expected true or false"),
         ("npcs.guard.code_block.personality[0]", "unknown Personality entry 'Agressive'"),
     }, said
+    # a Code Block's own problems once each; fields after luck read too; five ranked skills are too many at any level
+    npc2 = ('[npcs.guard]\nname = "Bo"\nlevel = "mastr"\nskills = ["Combat", "Move", "Social", "Cunning", "Tech"]\n'
+            'luck = 20\nweapon = "cudgle"\ncode_block = { personality = ["Agressive", "Bittr"], '
+            'disposition = "Unfriendly", motivation = ["Money"] }\n')
+    _, problems = read_adventure(write(tmp_path, MINIMAL.replace(plain, npc2)))
+    paths = [p.path for p in problems if p.severity == "error"]
+    assert sorted(paths) == sorted(["npcs.guard.level", "npcs.guard.skills", "npcs.guard.luck", "npcs.guard.weapon",
+                                    "npcs.guard.code_block.personality[0]",
+                                    "npcs.guard.code_block.personality[1]"]), paths
     fixed = npc.replace('"Mvoe"', '"Move"').replace("cudgle", "cudgel").replace('"hen"', '"he"').replace(
         "BODY = 0", "BODY = 9").replace('"stone"', '"flesh"').replace('"no"', "false").replace(
         'mood = "grim"\n', "").replace("Agressive", "Aggressive")

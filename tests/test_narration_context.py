@@ -969,6 +969,8 @@ def test_a_blow_that_empties_a_pool_is_never_told_as_a_light_one():
     assert _severity({"amount": 1, "before": -2, "after": -3, "maximum": 12}) == "light"
     assert _severity({"amount": 5, "before": -2, "after": -7, "maximum": 12}) == "heavy"
     assert _severity({"amount": 1, "before": -11, "after": -12, "maximum": 12}, ends=True) == "final"
+    # the same blow where the adventure tells the end (not told as final, so not as the end): heavy, never light
+    assert _severity({"amount": 1, "before": -11, "after": -12, "maximum": 12}) == "heavy"
     assert _severity({"amount": 2, "before": 1, "after": -1, "maximum": 12}) == "heavy"
 
 

@@ -1688,17 +1688,31 @@ def test_an_argument_with_one_who_cannot_answer_in_words_is_told_by_the_lines_fo
     assert "social" in talker
 
 
-@pytest.mark.parametrize("ctype_key", ["combat"])
-def test_a_fight_or_a_chase_against_a_thing_is_told_by_the_lines_for_any_conflict(templates, ctype_key):
-    """A fiction audit: "Nora watches the barricade's feet, not its hands", "kicks grit towards the barricade's eyes",
-    "Sander drops back so the flood thinks they have given up". A man weighed as an obstacle is still told as one."""
+def test_a_fight_against_a_thing_is_told_by_the_lines_for_any_conflict_and_a_chase_by_its_own_that_fit(templates):
+    """A fiction audit: "Nora watches the barricade's feet, not its hands", "kicks grit towards the barricade's eyes"
+    in a fight; "Sander drops back so the flood thinks they have given up", "leaving the flood gawping" in a chase. A
+    fight against a thing is told by the lines for any conflict (a man weighed as an obstacle is still told as one);
+    a chase keeps its own lines, those that fit a thing (docs/narration.md, "Fallback order and selection")."""
     def thing(ctype, seed):
         return obstacle("the barricade", "normal")
 
-    assert ctype_key not in _scopes_told(templates, ctype_key, thing)
+    assert "combat" not in _scopes_told(templates, "combat", thing)
     person = Fiction(body="flesh", speaks=True, weapon_called=None, pronoun="he")
-    assert ctype_key in _scopes_told(templates, ctype_key,
-                                     lambda c, s: obstacle("Halvard Brekke", "normal", fiction=person))
+    assert "combat" in _scopes_told(templates, "combat", lambda c, s: obstacle("Halvard Brekke", "normal",
+                                                                            fiction=person))
+    told: set[str] = set()
+    ctype = conflict_type("foot_chase")
+    for seed in range(40):
+        pc = make_char("Oda", Move=50, pools=8)
+        pc.pronoun = "she"
+        log = EventLog()
+        ps = [from_character(pc, "a", ctype, decider=RandomDecider(random.Random(seed))), obstacle("the flood", "hard")]
+        Conflict(ctype, ps, random.Random(seed), sink=log, round_limit=6).run()
+        narrator = Recording(templates, random.Random(seed))
+        narrate_events(log.events, narrator)
+        told |= {t.path.split(".")[0] + ": " + t.text for _, _, t, *_ in narrator.picks}
+    assert any(line.startswith("foot_chase:") for line in told)
+    assert not [line for line in told if re.search(r"{target} thinks|gawping|legs now|exhausted, far apart", line)]
 
 
 def test_a_blow_to_one_who_came_in_below_zero_is_told_in_its_own_round(templates):

@@ -196,6 +196,9 @@ def test_the_conflicts_whose_chances_are_estimates_are_named_where_they_are():
     assert to_json(proof, {})["estimated_conflicts"] == {move.why: [where]}
     [line] = [line for line in text_lines(proof, {}, seeds=0, pcs=[]) if "cannot hold" in line]
     assert f"(its blows may go to POW, which the chain does not track: {where})" in line
+    # a fight a lost roll escalates to is named by the choice of that roll, not by the question's "yes" (1)
+    escalated = prove(load_adventure(DATA / "escalate_group.toml"))
+    assert escalated.estimated_at == {"a group fight": ["yard choice 2"]}
 
 
 def test_best_chances_settle_in_a_sweep_or_two_however_long_the_way_back(monkeypatch):

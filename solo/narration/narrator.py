@@ -1241,8 +1241,8 @@ def _severity(blow: Mapping[str, Any], ends: bool = False) -> str:
     maximum = max(1, int(blow.get("maximum") or 1))
     if amount <= 0:
         return "none"
-    if after <= 0 and (ends or int(blow.get("before", 1)) > 0):
-        return "final" if ends else "heavy"  # the blow that spends the Pool
+    if after <= 0 and (ends or int(blow.get("before", 1)) > 0 or after <= -maximum):
+        return "final" if ends else "heavy"  # the blow that spends the Pool, or ends it (told by the adventure)
     # (one already below zero, pushing on, is hurt as much as the blow is: a point off it "lands full on the jaw"
     # no more than it would at full strength, a fiction audit)
     return "heavy" if amount * 3 >= maximum else "light"

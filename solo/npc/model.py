@@ -179,7 +179,9 @@ class _NPCReader:
         for key in d:
             if key not in known:
                 problem(key, f"unknown field{did_you_mean(key, known)}")
-        level = read(self.level, "common")
+        # a level that cannot be read stands in as the largest, so that nothing resting on it (how many skills a
+        # ranked list may name) is called wrong on its account
+        level = read(self.level, "master")
         base = {k: v for k, v in d.items() if k not in NPC_FIELDS and k in known}
         base["level"] = level
         base.setdefault("luck", NPC_LUCK)
@@ -204,7 +206,11 @@ class _NPCReader:
                     base["pools"] = level_pools(level, ranked)
                 elif field == "skills":
                     base["skills"] = {}
-                elif field in base and field not in ("name", "level", "luck"):
+                elif field == "luck":
+                    base["luck"] = NPC_LUCK
+                elif field == "name":
+                    base["name"] = "NPC"  # a stand-in, so the fields after it are read too
+                elif field in base and field != "level":
                     del base[field]
                 else:
                     break
@@ -220,9 +226,9 @@ class _NPCReader:
         if "code_block" in d or not mindless:
             code_block = read(lambda: CodeBlock.from_dict(d.get("code_block", "random"), file=self.file,
                                                           rng=self.rng, tables=self.cb), None)
-        if problems:
+        if problems:  # (each already flattened: a Code Block's others are in the list after it)
             first, *others = problems
-            first.others = [*first.others, *others]
+            first.others = others
             raise first
         assert char is not None and fiction is not None
         return NPC(

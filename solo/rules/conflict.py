@@ -372,8 +372,7 @@ class Conflict:
             {"id": p.id, "name": p.name, "side": p.side, "pool": p.pool.current, "pool_max": p.pool.maximum,
              "target": p.base_target() + p.bonus, "obstacle": p.is_obstacle, "pc": p.is_pc,
              "lenses": p.uses_lenses, "pronoun": p.pronoun, "weapon": p.weapon.name if p.weapon else None,
-             "armour": p.armour.name if p.armour else None, **({"pushing": True} if p.pushing else {})}
-            for p in self.participants]
+             "armour": p.armour.name if p.armour else None, "pushing": p.pushing} for p in self.participants]
         if self._detail:  # what a person is shown: a plain roll's target taken apart, and each one's gear
             physical = self.ctype.physical
             for entry, p in zip(participants, self.participants):

@@ -78,7 +78,14 @@ def judge(proof: Proof) -> None:
     at: dict[str, set[tuple[str, int, str]]] = {}
     for n in nodes:
         for m in n.moves or []:
-            if m.sampled and m.fighter is None and m.why and n.scene is not None and m.answer.isdigit():
+            if not (m.sampled and m.fighter is None and m.why and n.scene is not None):
+                continue
+            if _asks(n):  # an escalation's fight: named by the choice whose lost roll it escalates, not "yes" = 1
+                key = n.key[2] if isinstance(n.key, tuple) and len(n.key) > 2 else None
+                choice = next((c for c in proof.adventure.scenes[n.scene].choices if c.key == key), None)
+                if choice is not None:
+                    at.setdefault(m.why, set()).add((n.scene, choice.number, choice.text))
+            elif m.answer.isdigit():
                 at.setdefault(m.why, set()).add((n.scene, int(m.answer), m.label))
     proof.estimated_at = {why: [f"{scene} choice {number}" for scene, number, _ in sorted(places)]
                           for why, places in sorted(at.items())}
