@@ -362,6 +362,12 @@ def test_coverage_lists_what_no_run_showed_and_processes_add_up():
                       ("if", "scenes.hall.choices[1].text", '{if visits("hall") > 50} when true'),
                       ("branch", "scenes.hall.choices[2].roll.failure.text", "You trip.")]
     assert two["not_shown"] == one["not_shown"]
+    # each with its line, as solo check and solo prove point at it (a new GM read "mill.toml: scenes.office")
+    lines = (DATA / "coverage.toml").read_text(encoding="utf-8").splitlines()
+    told = [(m["where"].partition(": ")[0].rpartition(":")[2], m["where"].partition(": ")[2]) for m in one["not_shown"]]
+    assert [lines[int(number) - 1].split(" ")[0] for number, _ in told] == ["text", "[[scenes.hall.choices]]", "text",
+                                                                               "roll"]
+    assert all(m["where"].startswith(f"{DATA / 'coverage.toml'}:") for m in one["not_shown"])
     assert "not_shown" not in simulate(Options(str(DATA / "coverage.toml"), 5), jobs=1)  # only when asked
     result = CliRunner().invoke(cli, ["simulate", str(DATA / "coverage.toml"), "--runs", "20", "--coverage"])
     assert result.exit_code == 0 and "Never shown in 20 runs (4):" in result.output

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..story.format.graph import branches_of
+from ..story.format.locate import Places
 from ..story.format.text import Block, Part, TextError, parse_text
 from .drawing import clipped
 
@@ -113,24 +114,28 @@ def not_shown(adventure: Adventure, shown: dict[str, int]) -> list[dict[str, Any
     ``scene`` (its text), ``choice`` (never offered), ``branch`` (its text), or ``if`` (one side of a block:
     ``text`` names the condition and the side, e.g. ``{if hours >= 5} when true``)."""
     out: list[dict[str, Any]] = []
+    places = Places()
+
+    def place(file: str, path: str) -> str:  # "mill.toml:31: scenes.office", as solo check and solo prove say it
+        return places.at(file, path)["where"]
 
     def sides(key: str, text: str, file: str, path: str) -> None:
         for side, block, truth in _sides(key, text):
             if side not in shown:
-                out.append({"what": "if", "where": f"{file}: {path}",
+                out.append({"what": "if", "where": place(file, path),
                             "text": f"{{if {block.condition.source}}} when {truth}"})
 
     seen: set[str] = set()
     for sid, scene in adventure.scenes.items():
         file, path = scene.where.file, scene.where.path
         if f"scene:{sid}" not in shown:
-            out.append({"what": "scene", "where": f"{file}: {path}", "text": " ".join(scene.title.split())})
+            out.append({"what": "scene", "where": place(file, path), "text": " ".join(scene.title.split())})
         else:
             sides(f"scene:{sid}:title", scene.title, file, f"{path}.title")
             sides(f"scene:{sid}:text", scene.text, file, f"{path}.text")
         for choice in scene.choices:
             words = " ".join(choice.text.split())
-            where = f"{choice.where.file}: {choice.where.path}"
+            where = place(choice.where.file, choice.where.path)
             if f"choice:{sid}:{choice.key}" not in shown:
                 out.append({"what": "choice", "where": where, "text": words})
                 continue
@@ -141,7 +146,7 @@ def not_shown(adventure: Adventure, shown: dict[str, int]) -> list[dict[str, Any
                 continue
             seen.add(key)
             if key not in shown:
-                out.append({"what": "branch", "where": f"{branch.where.file}: {branch.where.path}.text",
+                out.append({"what": "branch", "where": place(branch.where.file, f"{branch.where.path}.text"),
                             "text": clipped(branch.text, 80)})  # cut with "…", not mid-word without a sign
             else:
                 sides(f"{key}:text", branch.text, branch.where.file, f"{branch.where.path}.text")

@@ -8,10 +8,9 @@ search did not get to expand is never called soft-locked, only unexplored.
 from __future__ import annotations
 
 from collections import deque
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...story.format.locate import LineMap
+from ...story.format.locate import Places
 from ...story.play.engine import DEAD_END, FALLEN
 from .search import ERROR, MAX_SWEEPS, Move, Node, words
 
@@ -89,7 +88,7 @@ def judge(proof: Proof) -> None:
                 at.setdefault(m.why, set()).add((n.scene, int(m.answer), m.label))
     proof.estimated_at = {why: [f"{scene} choice {number}" for scene, number, _ in sorted(places)]
                           for why, places in sorted(at.items())}
-    places = _Places()
+    places = Places()
     proof.unreachable = _unreachable(proof, places)
     proof.unfought = _unfought(proof, places)
 
@@ -339,26 +338,7 @@ def _soft_lock(proof: Proof, members: list[Node], parents: list[list[int]]) -> d
             "path": path_into(proof, [n.id for n in members], parents)}
 
 
-class _Places:
-    """Where a scene or a choice is written, as ``solo check`` points at it: "heist.toml:167: scenes.vault.choices[0]"
-    (each file read once, for the lines)."""
-
-    def __init__(self) -> None:
-        self.maps: dict[str, LineMap | None] = {}
-
-    def __call__(self, where: Any) -> dict[str, Any]:
-        if where.file not in self.maps:
-            try:
-                self.maps[where.file] = LineMap(Path(where.file).read_text(encoding="utf-8"))
-            except (OSError, UnicodeError):  # moved or changed since it was read: the path alone still points
-                self.maps[where.file] = None
-        found = self.maps[where.file]
-        number = found.line(where.path) if found is not None else None
-        at = f"{where.file}:{number}" if number else where.file
-        return {"where": f"{at}: {where.path}", "line": number}
-
-
-def _unfought(proof: Proof, place: _Places) -> list[dict[str, Any]]:
+def _unfought(proof: Proof, place: Places) -> list[dict[str, Any]]:
     """The conflicts met in some state with nobody left to fight the party (every opponent spent or gone): won
     with no round fought, so the branch for a win is told of a fight that did not happen. Kaldskard's hut did it:
     "the door bursts inward … whatever is left of the barrow-folk", then "No contest", then "The last of them
@@ -371,7 +351,7 @@ def _unfought(proof: Proof, place: _Places) -> list[dict[str, Any]]:
     return out
 
 
-def _unreachable(proof: Proof, place: _Places) -> list[dict[str, Any]]:
+def _unreachable(proof: Proof, place: Places) -> list[dict[str, Any]]:
     """The scenes never entered and the choices never offered, each with its file, line and TOML path as
     ``solo check`` points at them, and a choice with what keeps it off the menu as written (``if``): a new GM's
     planted mistake was listed with neither, the line nor the condition that shut it."""

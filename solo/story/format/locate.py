@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
+from typing import Any
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY_PART = r'(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
@@ -134,3 +136,27 @@ def _balanced(value: str) -> bool:
         elif ch in "]}":
             depth -= 1
     return depth == 0
+
+
+class Places:
+    """Where a part of an adventure is written, as ``solo check`` points at it: "heist.toml:167:
+    scenes.vault.choices[0]", each file read once for its lines. solo prove's findings and solo simulate's coverage
+    both say so (a new GM read "mill.toml: scenes.office" in the coverage, where check and prove gave a line)."""
+
+    def __init__(self) -> None:
+        self.maps: dict[str, LineMap | None] = {}
+
+    def __call__(self, where: Any) -> dict[str, Any]:
+        """``where`` (its ``file`` and TOML ``path``) as ``{"where": "file:line: path", "line": line or None}``."""
+        return self.at(where.file, where.path)
+
+    def at(self, file: str, path: str) -> dict[str, Any]:
+        if file not in self.maps:
+            try:
+                self.maps[file] = LineMap(Path(file).read_text(encoding="utf-8"))
+            except (OSError, UnicodeError):  # moved or changed since it was read: the path alone still points
+                self.maps[file] = None
+        found = self.maps[file]
+        number = found.line(path) if found is not None else None
+        at = f"{file}:{number}" if number else file
+        return {"where": f"{at}: {path}", "line": number}
