@@ -402,3 +402,30 @@ def test_the_best_lens_against_an_npc_counts_its_going_as_the_menu_and_prove_do(
     assert best_line.split()[0] == "cautious" and "B goes" in best_line
     # the sum best is chosen by is on every line (a new player read "best" beside a lower win, with no total)
     assert f"together {gains['cautious']:.2%}" in best_line
+
+
+def test_a_character_against_an_obstacle_is_priced_as_an_adventure_writes_it():
+    """A new GM: "solo odds --pc espen --type lockpicking …" was refused ("against an obstacle, not a person"), and
+    the docs say to size fights with solo odds. --obstacle is side B as an adventure writes one, by difficulty; the
+    exact odds and the engine agree within four standard errors, and the obstacle is the one the engine fights."""
+    from solo.rules.participants import OBSTACLES
+
+    args = ["odds", "--pc", "espen", "--type", "lockpicking", "--obstacle", "easy", "--rounds", "5",
+            "--lens-a", "cautious", "--json"]
+    exact = json.loads(CliRunner().invoke(cli, args).output)
+    played = json.loads(CliRunner().invoke(cli, [*args, "--simulate", "4000", "--seed", "3"]).output)["simulation"]
+    p = exact["a_wins"]
+    assert 0.02 < p < 0.98 and abs(played["a_wins"] - p) <= 4 * (p * (1 - p) / 4000) ** 0.5, (p, played)
+    shown = CliRunner().invoke(cli, args[:-1]).output
+    challenge, pool = OBSTACLES["easy"]
+    assert f"the easy obstacle (Challenge {challenge} %, INT {pool})" in shown
+    refused = {
+        ("--obstacle", "harder"): "a difficulty is one of easy, normal, hard, very hard",
+        ("--obstacle", "hard", "--npc", "tutorial:courier"): "--obstacle is side B: drop --npc",
+        ("--obstacle", "hard", "--skill-b", "50"): "--obstacle is side B: drop --skill-b",
+    }
+    for extra, said in refused.items():
+        result = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--type", "lockpicking", *extra])
+        assert result.exit_code == 2 and said in result.output, (extra, result.output)
+    without = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--type", "lockpicking"])
+    assert without.exit_code == 2 and "--obstacle" in without.output

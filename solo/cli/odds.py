@@ -77,8 +77,11 @@ def _weapon(key: str | None, option: str):
 @click.option("--npc", "npc_file", type=click.Path(path_type=Path),
               help="Side B is this NPC (docs/npcs.md), deciding with its mind: an NPC file, or ADVENTURE:ID for "
                    "one of an adventure's NPCs (a file of it, its folder or its name: vellan:jonas).")
+@click.option("--obstacle", "obstacle_word", metavar="DIFFICULTY",
+              help="Side B is a static obstacle of this difficulty, as an adventure writes one: easy (Challenge 30, "
+                   "Pool 5), normal (50/10), hard (70/15) or very hard (90/20); with a --type such as lockpicking.")
 @click.option("--type", "-t", "ctype_name", default="combat", show_default=True, metavar="TYPE",
-              help="The conflict type, with --pc or --npc: combat, social, foot_chase …")
+              help="The conflict type, with --pc, --npc or --obstacle: combat, social, foot_chase, lockpicking …")
 @click.option("--rounds", "round_limit", type=Whole(1, MAX_ROUNDS), metavar="N",
               help="A round limit: a conflict still going after N rounds is a stalemate (default: none).")
 @click.option("--simulate", type=Whole(1, MAX_SIMULATE), metavar="N",
@@ -89,8 +92,8 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
             damage_b: str | None, weapon_a: str | None, weapon_b: str | None, armour_a: int | None,
             armour_b: int | None, covert_a: int | None, covert_b: int | None, flamboyant_a: int | None,
             flamboyant_b: int | None, lens_a: str | None, lens_b: str | None, pc_spec: str | None,
-            npc_file: Path | None, ctype_name: str, round_limit: int | None, simulate: int | None, seed: int,
-            as_json: bool) -> None:
+            npc_file: Path | None, obstacle_word: str | None, ctype_name: str, round_limit: int | None,
+            simulate: int | None, seed: int, as_json: bool) -> None:
     """Compute exactly who wins a one-against-one Extended Conflict.
 
     The answer is worked out over every pair of Pools the fight can reach
@@ -121,12 +124,21 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
         raise UserError("--pc gives side A's skill and Pool: drop --skill-a and --pool-a")
     if npc_file is not None and (skill_b is not None or pool_b is not None):
         raise UserError("--npc gives side B's skill and Pool: drop --skill-b and --pool-b")
+    if obstacle_word is not None:
+        given = [name for name, value in (("--npc", npc_file), ("--skill-b", skill_b), ("--pool-b", pool_b),
+                                          ("--lens-b", lens_b), ("--weapon-b", weapon_b), ("--damage-b", damage_b),
+                                          ("--armour-b", armour_b)) if value is not None]
+        if given:
+            raise UserError(f"--obstacle is side B: drop {' and '.join(given)}")
+        npc_file_or_obstacle: object = obstacle_word
+    else:
+        npc_file_or_obstacle = npc_file
     if npc_file is not None and lens_b is not None:
         raise UserError("--lens-b: with --npc the NPC picks its own Lens each round")
-    for side, skill, pool, who in (("a", skill_a, pool_a, pc_spec), ("b", skill_b, pool_b, npc_file)):
+    for side, skill, pool, who in (("a", skill_a, pool_a, pc_spec), ("b", skill_b, pool_b, npc_file_or_obstacle)):
         if who is None and (skill is None or pool is None):
             raise UserError(f"give side {side.upper()} as --skill-{side} and --pool-{side}"
-                            + (" (or --pc)" if side == "a" else " (or --npc)"))
+                            + (" (or --pc)" if side == "a" else " (or --npc, or --obstacle)"))
     for side, damage, weapon in (("a", damage_a, weapon_a), ("b", damage_b, weapon_b)):
         if damage is not None and weapon is not None:
             raise UserError(f"--damage-{side} and --weapon-{side}: give one (the weapon has its dice)")
@@ -135,7 +147,7 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
     dice_b = _check_dice(damage_b, "--damage-b") if damage_b is not None else str(wb.damage) if wb else "1d6"
     keep_a, keep_b = (lens_a or "none").lower(), (lens_b or "none").lower()
     every = lens_a is None
-    if pc_spec is None and npc_file is None:
+    if pc_spec is None and npc_file is None and obstacle_word is None:
         assert skill_a is not None and pool_a is not None and skill_b is not None and pool_b is not None
         _check_work(pool_a, pool_b, round_limit, mind=False)
         a = _Numbers(skill_a, pool_a, dice_a, armour_a or 0, covert_a, flamboyant_a)
@@ -155,7 +167,7 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
             _never_ends(odds, round_limit)
             data["simulation"] = _simulate_plain(a, b, keep_a, keep_b, simulate, seed, round_limit)
     else:
-        match = _Match.build(pc_spec, npc_file, ctype_name, seed, round_limit, keep_a, keep_b, wa, wb,
+        match = _Match.build(pc_spec, npc_file, obstacle_word, ctype_name, seed, round_limit, keep_a, keep_b, wa, wb,
                              _Numbers(skill_a, pool_a, dice_a, armour_a, covert_a, flamboyant_a, damage_a),
                              _Numbers(skill_b, pool_b, dice_b, armour_b, covert_b, flamboyant_b, damage_b))
         odds, by_lens = match.odds(keep_a, every)
@@ -316,19 +328,23 @@ def _simulate_plain(a: _Numbers, b: _Numbers, keep_a: str, keep_b: str, runs: in
 class _Match:
     """Two sides of a conflict type, a character or numbers each, B perhaps an NPC with its mind."""
 
-    def __init__(self, ctype: ConflictType, chars: tuple[Character, Character], npc_mind: bool, seed: int,
-                 round_limit: int | None, keep_b: str, sides: tuple[_Numbers, _Numbers], weapons: tuple):
+    def __init__(self, ctype: ConflictType, chars: tuple[Character, Character | None], npc_mind: bool, seed: int,
+                 round_limit: int | None, keep_b: str, sides: tuple[_Numbers, _Numbers], weapons: tuple,
+                 obstacle: str | None = None):
         self.ctype, self.chars, self.npc_mind, self.seed = ctype, chars, npc_mind, seed
         self.round_limit, self.keep_b, self.sides, self.weapons = round_limit, keep_b, sides, weapons
         self.mind = None
+        self.obstacle = obstacle  # side B is a static obstacle of this difficulty (chars[1] is None)
 
     @classmethod
-    def build(cls, pc_spec: str | None, npc_file: Path | None, ctype_name: str, seed: int, round_limit: int | None,
-              keep_a: str, keep_b: str, wa, wb, a: _Numbers, b: _Numbers) -> _Match:
+    def build(cls, pc_spec: str | None, npc_file: Path | None, obstacle_word: str | None, ctype_name: str, seed: int,
+              round_limit: int | None, keep_a: str, keep_b: str, wa, wb, a: _Numbers, b: _Numbers) -> _Match:
         from ..characters import load_character
         from ..errors import SoloError
         from ..paths import default_roster
 
+        if obstacle_word is not None:
+            return cls._against_obstacle(pc_spec, obstacle_word, ctype_name, seed, round_limit, wa, a)
         ctype = opposed_type(ctype_name)
         try:
             char_a = (load_character(pc_spec, roster=default_roster()) if pc_spec is not None
@@ -348,6 +364,37 @@ class _Match:
                 char.weapon = weapon.key
         return cls(ctype, (char_a, char_b), npc_file is not None, seed, round_limit, keep_b, (a, b), (wa, wb))
 
+    @classmethod
+    def _against_obstacle(cls, pc_spec: str | None, word: str, ctype_name: str, seed: int, round_limit: int | None,
+                          wa, a: _Numbers) -> _Match:
+        """A character (or numbers) against a static obstacle, as an adventure's ``obstacle = { difficulty = … }``
+        is fought: a lock, an archive, a barricade (a new GM had to turn "hard" into 70/15 by hand)."""
+        from ..characters import load_character
+        from ..errors import SoloError
+        from ..paths import default_roster
+        from ..rules.conflict_types import conflict_type
+        from ..rules.participants import OBSTACLES
+
+        try:
+            ctype = conflict_type(ctype_name)
+        except KeyError as exc:
+            raise UserError(exc.args[0]) from None
+        key = word.strip().lower().replace("_", " ")
+        if key not in OBSTACLES:
+            from ..errors import did_you_mean
+
+            raise UserError(f"--obstacle {word!r}: a difficulty is one of {', '.join(OBSTACLES)}"
+                            f"{did_you_mean(key, OBSTACLES)}")
+        try:
+            char_a = (load_character(pc_spec, roster=default_roster()) if pc_spec is not None
+                      else _stand_in("A", ctype, "a", a, pc=True))
+        except SoloError as exc:
+            raise UserError(str(exc)) from None
+        if wa is not None:
+            char_a.weapon = wa.key
+        nothing = _Numbers(None, None, "1d6", None, None, None)  # (an obstacle's numbers are its difficulty's)
+        return cls(ctype, (char_a, None), False, seed, round_limit, "none", (a, nothing), (wa, None), obstacle=key)
+
     def participants(self, keep_a: str, mind=None) -> list[Participant]:
         from ..minds.bots import LensKeeper
         from ..rules.participants import from_character
@@ -355,6 +402,12 @@ class _Match:
         ps = []
         for i, (char, nums) in enumerate(zip(self.chars, self.sides)):
             side = "ab"[i]
+            if char is None:  # side B is an obstacle
+                from ..rules.participants import obstacle
+
+                assert self.obstacle is not None
+                ps.append(obstacle(f"the {self.obstacle} obstacle", self.obstacle, side="b"))
+                continue
             decider = LensKeeper(keep_a) if i == 0 else (mind if self.npc_mind else LensKeeper(self.keep_b))
             # Luck and pushing on are left out of the odds, so out of the engine's conflicts beside them too: a
             # Master NPC pushed on below zero in --simulate, and "A 6.80 %" stood against the exact 23.11 % with
@@ -377,6 +430,7 @@ class _Match:
     def _mind(self):
         from ..minds.npc import NPCMind
 
+        assert self.chars[1] is not None
         return NPCMind(self.chars[1], random.Random(f"odds-npc:{self.seed}"))
 
     def odds(self, keep_a: str, every: bool) -> tuple[ConflictOdds, dict[str, ChainOdds] | None]:
@@ -408,6 +462,8 @@ class _Match:
         physical = self.ctype.physical
 
         def name(p: Participant, how: str, lens: str | None) -> str:
+            if p.is_obstacle:
+                return f"{p.name} (Challenge {p.challenge} %, {self.ctype.pool_label} {p.pool.current})"
             armour = p.armour_against(b if p is a else a, self.ctype)
             bonus = p.damage_bonus(physical)
             plain = p.base_target() + p.bonus  # with what it stands to gain or lose (an NPC's disposition)
@@ -438,15 +494,17 @@ class _Match:
         if self.npc_mind:
             from ..minds.npc import NPCMind
 
+            assert self.chars[1] is not None
             mind = NPCMind(self.chars[1], random.Random(f"npc-mind:{seed}"))
-        saved = [snapshot(c) for c in self.chars]
+        chars = [c for c in self.chars if c is not None]
+        saved = [snapshot(c) for c in chars]
         counts = {WON: 0, LOST: 0}
         exits_a = exits_b = 0
         rounds = 0
         start = time.perf_counter()
         try:
             for _ in range(runs):
-                for char, snap in zip(self.chars, saved):
+                for char, snap in zip(chars, saved):
                     restore(char, snap)
                 result = self._conflict(keep_a, dice, mind).run()
                 counts[result.outcome] = counts.get(result.outcome, 0) + 1
@@ -454,7 +512,7 @@ class _Match:
                 exits_b += result.outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED)
                 rounds += result.rounds
         finally:
-            for char, snap in zip(self.chars, saved):
+            for char, snap in zip(chars, saved):
                 restore(char, snap)
         elapsed = time.perf_counter() - start
         return {"runs": runs, "a_wins": counts[WON] / runs, "b_wins": counts[LOST] / runs, "mean_rounds": rounds / runs,
