@@ -1584,3 +1584,30 @@ def test_heading_for_an_ending_changes_nothing_a_search_to_the_end_reports(sourc
     alone, other_order = report()
     assert order != other_order
     assert alone == headed
+
+
+def test_a_walk_that_keeps_coming_back_to_one_state_is_dropped_for_the_next_seed(monkeypatch):
+    """A new GM's guard fight, tried again after each loss: the seed search played 307 games of some 650 choices
+    each (45 s of a 73 s proof), every failing seed going round the loop until its 5,000 answers ran out. A walk
+    that stands at one state more than MAX_VISITS times is dropped, and the next seed tries. An easy lock with one
+    round to open it (tests/data/prove/long_odds.toml), few seeds, so that they are played on past the first try."""
+    proof = prove(load_adventure(DATA / "long_odds.toml"))
+    most: list[int] = []
+    real = prove_walkthrough._Walker.decide
+
+    def counting(self, question):
+        try:
+            return real(self, question)
+        finally:
+            if self.visits:
+                most.append(max(self.visits.values()))
+
+    monkeypatch.setattr(prove_walkthrough._Walker, "decide", counting)
+    monkeypatch.setattr(prove_walkthrough, "MAX_VISITS", 10_000)
+    looped = walk(proof, "inside", seeds=6)
+    assert looped is not None and max(most) > 4  # it stood at the door again and again before the lock gave
+    most.clear()
+    monkeypatch.setattr(prove_walkthrough, "MAX_VISITS", 3)
+    assert walk(proof, "inside", seeds=6) is None and max(most) <= 4  # each dropped at its fourth visit
+    capped = walk(proof, "inside", seeds=40)  # more seeds: one opens it soon enough
+    assert capped is not None and len(capped.answers) < len(looped.answers)
