@@ -214,3 +214,42 @@ def test_the_closing_is_told_of_the_last_to_leave_not_of_one_who_gave_up_before(
     closings = {narrate_events(log.events, Narrator(load_templates(), random.Random(seed)))[-1].lines[-1]
                 for seed in range(40)}
     assert all("Hedda" in line and "Sam" not in line for line in closings), closings
+
+
+def test_the_moves_declared_for_a_round_a_runner_ends_by_getting_away_are_not_told_after_it():
+    """A fiction audit: "Arne Vik tries to get away: 34 against 50: away." then "Nora goes for the weakness she
+    noticed; Sander mentions a name, and watches Arne's face." Nora and Sander had declared before Arne ran, and
+    his getting away ended the conflict: their moves came to nothing and are not told once he is gone. Caught,
+    he is still in the round, and they are told."""
+    from solo.events import Event
+
+    def told(success: bool) -> list[list[str]]:
+        narrator = Narrator(load_templates(), random.Random(3))
+        cast = Cast({"Hedda": {"pronoun": "she"}, "Sam": {"pronoun": "he"}, "Knut": {"pronoun": "he"}})
+        people = [{"id": n, "name": n, "side": s, "pool": 10, "pool_max": 10, "obstacle": False, "pc": s == "a"}
+                  for n, s in (("Hedda", "a"), ("Sam", "a"), ("Knut", "b"))]
+        events = [Event("conflict_start", {"round": 0, "type": "combat", "type_name": "Combat", "pool_name": "BODY",
+                                           "participants": people}),
+                  Event("round_start", {"round": 1}),
+                  Event("declare", {"round": 1, "actor": "Hedda", "lens": "aggressive"}),
+                  Event("declare", {"round": 1, "actor": "Sam", "lens": "cautious"}),
+                  Event("exit_offer", {"round": 1, "actor": "Knut", "exit": "flee", "asked": "Hedda"}),
+                  Event("exit_answer", {"round": 1, "actor": "Hedda", "npc": "Knut", "exit": "flee",
+                                        "answer": "chase"}),
+                  Event("leave_attempt", {"round": 1, "actor": "Knut", "target": 30, "roll": 12 if success else 80,
+                                          "success": success})]
+        if success:
+            events += [Event("exit", {"round": 1, "actor": "Knut", "how": "fled", "decided": True}),
+                       Event("conflict_end", {"round": 1, "outcome": "opponent_fled", "rounds": 1})]
+        out = []
+        for e in events:
+            if e.kind == "conflict_start":
+                cast.begin(e.data)
+            out.append([line for line in narrator.narrate(e, cast) if line])
+        return out
+
+    away = told(True)
+    # nothing at the get-away itself, and its exit tells only the runner ("Knut bolts …"); the closing follows
+    assert away[6] == [] and away[7] and all(line.startswith("Knut") for line in away[7]), away
+    caught = told(False)
+    assert any(line.startswith(("Hedda", "Sam")) for line in caught[6]), caught  # still in the round: told

@@ -425,6 +425,11 @@ class Narrator:
                 holds = last
             elif data.get("decided", last):
                 self._declared, self._told_exchange = [], True  # the other side's moves come to nothing: untold
+        if kind == "leave_attempt" and data.get("success") and data.get("actor") in cast.persons:
+            # a chased runner that gets away: the exit that follows may end it, and the moves declared for a round
+            # it ends come to nothing (they were told after "tries to get away: away", as if made once it was gone)
+            leaving = cast.persons[data["actor"]]
+            holds = not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values())
         if not holds:
             held += self._flush(cast)
         if self._bearing_waits and kind not in _ENDING_EVENTS:  # the emptied Pool did not end it: told now,
