@@ -253,3 +253,32 @@ def test_the_moves_declared_for_a_round_a_runner_ends_by_getting_away_are_not_to
     assert away[6] == [] and away[7] and all(line.startswith("Knut") for line in away[7]), away
     caught = told(False)
     assert any(line.startswith(("Hedda", "Sam")) for line in caught[6]), caught  # still in the round: told
+
+
+def test_a_run_of_rounds_closed_by_a_get_away_at_the_rounds_end_is_told_before_it():
+    """A fiction audit (a sneak, three rounds nobody won): "Nora abandons the attempt and slips away. Oda backs off
+    into the dark. / Nothing changes for one more round." The rounds with no result came before the ways out at the
+    last one's end (Quick's get-aways), and are told before them."""
+    from solo.events import Event
+
+    narrator = Narrator(load_templates(), random.Random(2))
+    cast = Cast({"Nora": {"pronoun": "she"}, "Sander": {"pronoun": "he"}, "Arne": {"pronoun": "he"}})
+    people = [{"id": n, "name": n, "side": s, "pool": 10, "pool_max": 10, "obstacle": False, "pc": s == "a"}
+              for n, s in (("Nora", "a"), ("Sander", "a"), ("Arne", "b"))]
+    events = [Event("conflict_start", {"round": 0, "type": "combat", "type_name": "Combat", "pool_name": "BODY",
+                                       "participants": people, "round_limit": 3})]
+    for r in (1, 2, 3):
+        events += [Event("round_start", {"round": r}),
+                   *(Event("declare", {"round": r, "actor": n, "lens": "none"}) for n in ("Nora", "Sander", "Arne")),
+                   Event("round_result", {"round": r, "winner": None, "tie": False})]
+    events += [Event("leave_attempt", {"round": 3, "actor": "Nora", "target": 50, "roll": 8, "success": True}),
+               Event("exit", {"round": 3, "actor": "Nora", "how": "fled", "decided": False}),
+               Event("conflict_end", {"round": 3, "outcome": "stalemate", "rounds": 3})]
+    told = []
+    for e in events:
+        if e.kind == "conflict_start":
+            cast.begin(e.data)
+        told += [line for line in narrator.narrate(e, cast) if line]
+    run = next(i for i, line in enumerate(told) if "two more rounds" in line or "two rounds" in line)
+    gone = next(i for i, line in enumerate(told) if line.startswith("Nora") and i > 3)
+    assert run < gone, told

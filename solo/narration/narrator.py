@@ -162,6 +162,7 @@ class Narrator:
         self._obstacle_won: str | None = None  # an obstacle won a round and sets back one of a party: whom, told later
         self._results: dict[str, str] = {}  # this round's result by participant, once the dice have decided it
         self._stalled = 0  # rounds without a result in a row: the second and later are folded into one sentence
+        self._result_round = -1  # the round whose result was told last (a way out after it comes at its end)
         self._bearing_due = False  # a round's outcome was told: the NPCs' bearing follows it
         self._bearing_waits = False  # ... once the event after a blow that emptied a Pool says what followed
         #: Set to a list to keep (round, event, drawn for a manner) for every line drawn: what the figures of
@@ -515,6 +516,7 @@ class Narrator:
         self._settings = frozenset()
         self._beat, self._outcome, self._told_exchange = [], None, True
         self._told, self._fumbled, self._stalled, self._pending_blow = set(), [], 0, None
+        self._result_round = -1
         self._told_of, self._round_phrases = set(), set()
         self._fumble_told = False
         self._bearing_due = False
@@ -659,8 +661,13 @@ class Narrator:
         offered, actor.exiting = actor.exiting, False
         actor.signalled = actor.offered = False
         how = "fled" if d.get("how") == "fled" else "surrendered"
-        # rounds without a result before a way out that ends it are told before it, not after the conflict's end
-        lines = self._end_run(cast, before=True) if cast.decided else []
+        # rounds without a result before a way out that ends it are told before it, not after the conflict's end;
+        # so is a run this very round closed, before a get-away at its end (Quick's): "Nora slips away. Oda backs
+        # off into the dark. / Nothing changes for one more round." told the run after the ways out (a fiction audit)
+        if cast.decided:
+            lines = self._end_run(cast, before=True)
+        else:
+            lines = self._end_run(cast) if self._result_round == cast.round else []
         # "It is over" only of the way out that decides it: not of one of three giving up while the others go on
         lines.append(self.say(cast, how, actor, target, facts={"decided": "yes" if cast.decided else "no"}))
         if how == "surrendered" and not offered:  # a log without its exit_offer: the plea is said with the exit
@@ -739,6 +746,7 @@ class Narrator:
 
     def _on_round_result(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         self._results = _round_results(d, cast)
+        self._result_round = cast.round
         # whom a winner with more than one foe standing strikes is chosen after the dice: the declarations (the
         # winner's names whom it went for) wait for that choice (strike_target), so that it names the one struck
         late = bool(d.get("chooses"))
