@@ -96,6 +96,8 @@ def expected_pieces(events: list[dict]) -> list[list[str]]:
         elif k == "conflict_end":
             lost = [f"{who} {n}" for who, n in e["pool_lost"].items() if n]
             said = f"after {rolled} round{'s' if rolled != 1 else ''}" if rolled else "over,"  # none rolled: no count
+            if rolled and e["rounds"] == rolled + 1:  # ended at the declarations of a round never rolled
+                said = f"at the start of round {e['rounds']}"
             pieces.append([said, d.OUTCOME_WORDS[e["outcome"]], *lost])
         elif k == "oracle":
             # a reading that opens with its answer says it ("rolled 13. Yes: …"); the line holds the reading either way
@@ -358,13 +360,19 @@ def test_the_luck_line_names_a_party_member_only_in_a_party():
 def test_a_conflict_given_up_at_its_declarations_counts_the_rounds_rolled(finished):
     """A new player's recap: 'Social conflict against Ingrid Solberg: the opponent gave up after 3 rounds', of two
     rounds rolled (she gave up at the third round's declarations, which the conflict counts as its third). The
-    journal counts the rounds whose result was told: here Signe gives up at the fourth round's declarations."""
+    journal counts the rounds whose result was told, and says where it ended: here Signe gives up at the fourth
+    round's declarations, "at the start of round 4" (not "after 3 rounds" under the screen's "Round 4")."""
     folder, events = finished
     end = next(e for e in events if e["kind"] == "conflict_end")
     rolled = sum(e["kind"] == "round_result" for e in events[:events.index(end)])
     assert end["outcome"] == "opponent_surrendered" and (end["rounds"], rolled) == (4, 3)
     text = (folder / "saves" / "tutorial.md").read_text(encoding="utf-8")
-    assert "over after 3 rounds, the opponent gave up" in text and "after 4 rounds" not in text
+    assert "over at the start of round 4, the opponent gave up" in text and "after 4 rounds" not in text
+    assert "after 3 rounds" not in text
+    from solo.ui.journal import _rounds
+
+    assert (_rounds(3, 3), _rounds(3, 4), _rounds(0, 1), _rounds(1, None)) == (
+        " after 3 rounds", " at the start of round 4", "", " after 1 round")
 
 
 def test_a_conflicts_last_rounds_are_told_before_its_summary_as_on_the_screen():

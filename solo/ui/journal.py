@@ -340,7 +340,8 @@ class Journal:
         pool = self.conflict_pool
         cost = (f" {pool} lost: " + ", ".join(f"{who} {n}" for who, n in lost) + ".") if lost else \
             f" No {pool} lost."
-        return f"{head}: over{_rounds(self.rounds_rolled)}, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}.{cost}"
+        over = _rounds(self.rounds_rolled, e.get("rounds"))
+        return f"{head}: over{over}, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}.{cost}"
 
     def _remember(self, e: Event) -> None:
         """Keep what ``recap`` shows: scenes, and what came of each roll, conflict and choice in them."""
@@ -374,7 +375,8 @@ class Journal:
         elif k == "conflict_end":
             them = ", ".join(self.sides.get("b", []))
             what = f"{self.conflict_type}{f' against {them}' if them else ''}"
-            self._outcome(f"{what}: {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}{_rounds(self.rounds_rolled)}")
+            self._outcome(f"{what}: {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}"
+                          f"{_rounds(self.rounds_rolled, e.get('rounds'))}")
         elif k == "no_contest":
             self._outcome(f"no contest, {d.OUTCOME_WORDS.get(e['outcome'], e['outcome'])}")
         elif k == "item":
@@ -417,6 +419,10 @@ def _cut(text: str) -> str:
     return cut.rstrip(" ,;:.") + "\u2026"
 
 
-def _rounds(rolled: int) -> str:
-    """" after 4 rounds", the rounds a conflict rolled (nothing if it never got to a roll)."""
+def _rounds(rolled: int, reached: object = None) -> str:
+    """" after 4 rounds", the rounds a conflict rolled (nothing if it never got to a roll); " at the start of round
+    4" where it ended at the declarations of a round it reached (``reached``, the conflict's own count) and never
+    rolled: "over after 3 rounds" read wrong under the screen's "Round 4" heading."""
+    if isinstance(reached, int) and rolled and reached == rolled + 1:
+        return f" at the start of round {reached}"
     return f" after {rolled} round{'s' if rolled != 1 else ''}" if rolled else ""
