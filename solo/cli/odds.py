@@ -339,61 +339,45 @@ class _Match:
     @classmethod
     def build(cls, pc_spec: str | None, npc_file: Path | None, obstacle_word: str | None, ctype_name: str, seed: int,
               round_limit: int | None, keep_a: str, keep_b: str, wa, wb, a: _Numbers, b: _Numbers) -> _Match:
+        """Side A a character or numbers; side B an NPC, numbers, or a static obstacle of a difficulty, as an
+        adventure's ``obstacle = { difficulty = … }`` is fought (a new GM had to turn "hard" into 70/15 by hand)."""
         from ..characters import load_character
-        from ..errors import SoloError
-        from ..paths import default_roster
-
-        if obstacle_word is not None:
-            return cls._against_obstacle(pc_spec, obstacle_word, ctype_name, seed, round_limit, wa, a)
-        ctype = opposed_type(ctype_name)
-        try:
-            char_a = (load_character(pc_spec, roster=default_roster()) if pc_spec is not None
-                      else _stand_in("A", ctype, "a", a, pc=True))
-            if npc_file is not None:
-                from .duel import _load_npc
-
-                char_b: Character = _load_npc(npc_file, seed)
-            else:
-                char_b = _stand_in("B", ctype, "b", b, pc=False)
-        except SoloError as exc:
-            raise UserError(str(exc)) from None
-        if char_a.name == char_b.name:
-            char_a.name = f"{char_a.name} (A)"
-        for char, weapon in ((char_a, wa), (char_b, wb)):
-            if weapon is not None:
-                char.weapon = weapon.key
-        return cls(ctype, (char_a, char_b), npc_file is not None, seed, round_limit, keep_b, (a, b), (wa, wb))
-
-    @classmethod
-    def _against_obstacle(cls, pc_spec: str | None, word: str, ctype_name: str, seed: int, round_limit: int | None,
-                          wa, a: _Numbers) -> _Match:
-        """A character (or numbers) against a static obstacle, as an adventure's ``obstacle = { difficulty = … }``
-        is fought: a lock, an archive, a barricade (a new GM had to turn "hard" into 70/15 by hand)."""
-        from ..characters import load_character
-        from ..errors import SoloError
+        from ..errors import SoloError, did_you_mean
         from ..paths import default_roster
         from ..rules.conflict_types import conflict_type
         from ..rules.participants import OBSTACLES
 
-        try:
-            ctype = conflict_type(ctype_name)
-        except KeyError as exc:
-            raise UserError(exc.args[0]) from None
-        key = word.strip().lower().replace("_", " ")
-        if key not in OBSTACLES:
-            from ..errors import did_you_mean
-
-            raise UserError(f"--obstacle {word!r}: a difficulty is one of {', '.join(OBSTACLES)}"
-                            f"{did_you_mean(key, OBSTACLES)}")
+        obstacle = None
+        if obstacle_word is None:
+            ctype = opposed_type(ctype_name)
+        else:  # any type: a lock, an archive, or a barricade in a fight
+            try:
+                ctype = conflict_type(ctype_name)
+            except KeyError as exc:
+                raise UserError(exc.args[0]) from None
+            obstacle = obstacle_word.strip().lower().replace("_", " ")
+            if obstacle not in OBSTACLES:
+                raise UserError(f"--obstacle {obstacle_word!r}: a difficulty is one of {', '.join(OBSTACLES)}"
+                                f"{did_you_mean(obstacle, OBSTACLES)}")
         try:
             char_a = (load_character(pc_spec, roster=default_roster()) if pc_spec is not None
                       else _stand_in("A", ctype, "a", a, pc=True))
+            char_b: Character | None = None
+            if npc_file is not None:
+                from .duel import _load_npc
+
+                char_b = _load_npc(npc_file, seed)
+            elif obstacle is None:
+                char_b = _stand_in("B", ctype, "b", b, pc=False)
         except SoloError as exc:
             raise UserError(str(exc)) from None
-        if wa is not None:
-            char_a.weapon = wa.key
-        nothing = _Numbers(None, None, "1d6", None, None, None)  # (an obstacle's numbers are its difficulty's)
-        return cls(ctype, (char_a, None), False, seed, round_limit, "none", (a, nothing), (wa, None), obstacle=key)
+        if char_b is not None and char_a.name == char_b.name:
+            char_a.name = f"{char_a.name} (A)"
+        for char, weapon in ((char_a, wa), (char_b, wb)):
+            if char is not None and weapon is not None:
+                char.weapon = weapon.key
+        return cls(ctype, (char_a, char_b), npc_file is not None, seed, round_limit, keep_b, (a, b), (wa, wb),
+                   obstacle=obstacle)
 
     def participants(self, keep_a: str, mind=None) -> list[Participant]:
         from ..minds.bots import LensKeeper
