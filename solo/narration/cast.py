@@ -117,6 +117,12 @@ class Person:
         return "a" if self.role in _LEADING_PARTS else "b"
 
     @property
+    def bites(self) -> bool:
+        """A beast with no weapon: it fights with its teeth, not fists (no "raises its fists", no unarmed line of a
+        person's guard; a fiction audit's boar)."""
+        return self.body == "animal" and self.weapon in (None, "Unarmed")
+
+    @property
     def voiced(self) -> bool:
         """Whether lines of NPC speech fit: an NPC that can speak and is heard (not a PC, an obstacle, a mindless
         thing, a watchman who must not notice anyone, a quarry far off)."""
@@ -353,6 +359,15 @@ class Cast:
 
     def both_sides_in(self) -> bool:
         return {p.side for p in self.persons.values() if p.active} >= {"a", "b"}
+
+    def leaves(self, person: Person) -> None:
+        """Note when ``person`` left the conflict (the round, and the order among all who left)."""
+        self.left_count += 1
+        person.left = (self.round, self.left_count)
+
+    def last_of_side(self, person: Person) -> bool:
+        """Whether nobody else on ``person``'s side is still in: its going would end the conflict."""
+        return not any(p.active and p.side == person.side and p is not person for p in self.persons.values())
 
 
 _ORDINAL = re.compile(r"^the (first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|other) (.+)$")

@@ -368,10 +368,9 @@ class Narrator:
         if person.members:
             kinds = {self._weapon_kind(cast, p) for p in person.members}
             return kinds.pop() if len(kinds) == 1 else None
-        kind = self.templates.word("weapon_kinds", person.weapon or "Unarmed", "unarmed")
-        # a beast's teeth are no fists: the unarmed lines ("raises its fists", "keeps its teeth up and its chin
-        # down") are a person's, and a beast fights with no weapon a line could name (a fiction audit's boar)
-        return None if kind == "unarmed" and person.body == "animal" else kind
+        if person.bites:  # the unarmed lines ("keeps its fists up and its chin down") are a person's
+            return None
+        return self.templates.word("weapon_kinds", person.weapon or "Unarmed", "unarmed")
 
     @staticmethod
     def render(template: Template, values: Mapping[str, str], actor: Person | None = None,
@@ -398,9 +397,7 @@ class Narrator:
                 values[prefix + form] = word
             if person.members:
                 continue  # a party's weapons are several: "{actor} lowers {their} {weapon}" is not told of it
-            called = person.weapon_called
-            if called is None and person.body == "animal" and person.weapon in (None, "Unarmed"):
-                called = "teeth"  # a beast's, not fists ("The wild boar raises its fists")
+            called = person.weapon_called or ("teeth" if person.bites else None)  # not "The wild boar raises its fists"
             values[prefix + "weapon"] = called or words(
                 "weapons", person.weapon, (person.weapon or "fists").lower().replace("_", " "))
         values.update(extra or {})
@@ -418,8 +415,7 @@ class Narrator:
             held += self._on_damage(blow, cast, ends=ends, how=kind)
         holds = kind in _BEAT_EVENTS
         if kind in ("exit_offer", "exit") and data.get("actor") in cast.persons and not self._told_exchange:
-            leaving = cast.persons[data["actor"]]
-            last = not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values())
+            last = cast.last_of_side(cast.persons[data["actor"]])
             if kind == "exit_offer":
                 # the moves declared before it are told before its plea, not after the answer (they came first);
                 # those of the other side, should this exit end the conflict, wait to see if it stands
@@ -429,8 +425,7 @@ class Narrator:
         if kind == "leave_attempt" and data.get("success") and data.get("actor") in cast.persons:
             # a chased runner that gets away: the exit that follows may end it, and the moves declared for a round
             # it ends come to nothing (they were told after "tries to get away: away", as if made once it was gone)
-            leaving = cast.persons[data["actor"]]
-            holds = not any(p.active and p.side == leaving.side and p is not leaving for p in cast.persons.values())
+            holds = cast.last_of_side(cast.persons[data["actor"]])
         if not holds:
             held += self._flush(cast)
         if self._bearing_waits and kind not in _ENDING_EVENTS:  # the emptied Pool did not end it: told now,
@@ -656,7 +651,7 @@ class Narrator:
         actor = cast.person(d["actor"])
         target = cast.opponent(actor)
         actor.active = False
-        _leaves(cast, actor)
+        cast.leaves(actor)
         cast.decided = _decided(d, cast)
         offered, actor.exiting = actor.exiting, False
         actor.signalled = actor.offered = False
@@ -942,9 +937,7 @@ class Narrator:
         hurt = cast.person(d["target"])
         hurt.struck_by = dealer.id
         dealer.last_foe, hurt.last_foe = hurt.id, dealer.id
-        told = bool(ends) and _author_tells(
-            cast, hurt, how, deciding=not any(p.active and p.side == hurt.side and p is not hurt
-                                              for p in cast.persons.values()))
+        told = bool(ends) and _author_tells(cast, hurt, how, deciding=cast.last_of_side(hurt))
         final = bool(ends) and not told
         self._tell_late_fumbles(cast, hurt.id)  # a log without strike_target: the blow says whom it went to
         lines = self._exchange(cast) + self._obstacle_wins(cast, hurt)
@@ -1029,7 +1022,7 @@ class Narrator:
         of the conflict" follows that line, and a third telling ("The race is over for the wight") is not added."""
         actor = cast.person(d["actor"])
         actor.active, actor.fell = False, OUT
-        _leaves(cast, actor)
+        cast.leaves(actor)
         cast.decided = _decided(d, cast)
         if actor.finished == cast.round or _author_tells(cast, actor, OUT):
             return []
@@ -1039,7 +1032,7 @@ class Narrator:
     def _on_comae(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.active, actor.fell = False, COMAE
-        _leaves(cast, actor)
+        cast.leaves(actor)
         cast.decided = _decided(d, cast)
         if actor.finished == cast.round or _author_tells(cast, actor, COMAE):
             return []
@@ -1177,6 +1170,7 @@ def _beyond_its_lines(cast: Cast, *people: Person | None) -> bool:
     frame = cast.frame
     if frame.get("static") or frame.get("pursuit"):
         return False
+
     def wordless(p: Person) -> bool:  # a side told together is so when all its members are
         return all(map(wordless, p.members)) if p.members else p.obstacle or p.mindless or not p.speaks
 
@@ -1195,10 +1189,7 @@ def _beyond_its_lines(cast: Cast, *people: Person | None) -> bool:
 _LIVING = frozenset({"flesh", "animal", "undead"})
 
 
-def _leaves(cast: Cast, person: Person) -> None:
-    """Note when ``person`` left the conflict (the round, and the order among all who left)."""
-    cast.left_count += 1
-    person.left = (cast.round, cast.left_count)
+
 #: The events that may end a conflict for a side: a bearing that waited on an emptied Pool is told after them.
 _ENDING_EVENTS = frozenset({"out", "comae", "exit", "conflict_end"})
 #: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
