@@ -307,16 +307,15 @@ class Replayer:
         self.live_now = not entries
 
     def decide(self, question: Question) -> str:
-        while self.pos < len(self.entries) and self.entries[self.pos][0] == "m":
-            self.on_meta(self.entries[self.pos])
-            self.pos += 1
-        # a save from when these were still asked here: their answers change nothing now (a loop: a save is the
-        # player's file, and any number of them may stand in a row)
-        while (self.pos < len(self.entries) and self.entries[self.pos][0] == "a"
-               and self.entries[self.pos][1] != question.kind and self.entries[self.pos][1] in ASKED_NO_MORE):
-            self.pos += 1
-        while self.pos < len(self.entries) and self.entries[self.pos][0] == "m":
-            self.on_meta(self.entries[self.pos])
+        # table-side commands, and the answers a save from when they were still asked holds to questions the game
+        # no longer asks here (they change nothing now), passed in one loop: a save is the player's file, and any
+        # number of them may stand in a row
+        while self.pos < len(self.entries):
+            entry = self.entries[self.pos]
+            if entry[0] == "m":
+                self.on_meta(entry)
+            elif not (entry[0] == "a" and entry[1] != question.kind and entry[1] in ASKED_NO_MORE):
+                break
             self.pos += 1
         if self.pos < len(self.entries):
             entry = self.entries[self.pos]

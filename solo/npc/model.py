@@ -200,7 +200,7 @@ class _NPCReader:
                 char = Character.from_dict(base, file=self.file, tables=self.t)
                 break
             except ContentError as exc:
-                problems.append(exc)
+                problems.extend(exc.every())
                 field = (exc.path or "").split(".")[0].split("[")[0]
                 if field == "pools":
                     base["pools"] = level_pools(level, ranked)

@@ -31,18 +31,15 @@ def judge(proof: Proof) -> None:
         proof.distances[ending] = dist
         goal = set(targets)
         value = _best_values(nodes, goal, dist) if goal else None
+        once = _one_fight(nodes, value, goal, dist) if value else None
         proof.endings[ending] = {
             "reachable": bool(goal),
             "steps": dist[0] if nodes else None,
             "best_chance": min(1.0, value[0]) if value else 0.0,
             "estimated": _rests_on_samples(nodes, value, goal, dist) if value else False,
-            "fights_again": False,
-            "one_fight": None,
+            "fights_again": once is not None,
+            "one_fight": once,
         }
-        if value:
-            once = _one_fight(nodes, value, goal, dist)
-            proof.endings[ending]["fights_again"] = once is not None
-            proof.endings[ending]["one_fight"] = once
     ends = [n.id for n in nodes if n.end in ending_ids or n.end == FALLEN]
     can_end = _marked(parents, ends, len(nodes))
     unknown = _marked(parents, [n.id for n in nodes if n.moves is None or n.cut], len(nodes))
@@ -74,7 +71,7 @@ def judge(proof: Proof) -> None:
     proof.exact_fights = sum(1 for m in moves if m.lens is not None and not m.sampled and m.fighter is None)
     proof.estimated_why = sorted({m.why for m in moves if m.sampled and m.fighter is None and m.why})
     # and where: "84 moves rest on conflicts the Lens chain cannot hold" named none, in an adventure of two fights
-    at: dict[str, set[tuple[str, int, str]]] = {}
+    at: dict[str, set[tuple[str, int]]] = {}
     for n in nodes:
         for m in n.moves or []:
             if not (m.sampled and m.fighter is None and m.why and n.scene is not None):
@@ -83,10 +80,10 @@ def judge(proof: Proof) -> None:
                 key = n.key[2] if isinstance(n.key, tuple) and len(n.key) > 2 else None
                 choice = next((c for c in proof.adventure.scenes[n.scene].choices if c.key == key), None)
                 if choice is not None:
-                    at.setdefault(m.why, set()).add((n.scene, choice.number, choice.text))
+                    at.setdefault(m.why, set()).add((n.scene, choice.number))
             elif m.answer.isdigit():
-                at.setdefault(m.why, set()).add((n.scene, int(m.answer), m.label))
-    proof.estimated_at = {why: [f"{scene} choice {number}" for scene, number, _ in sorted(places)]
+                at.setdefault(m.why, set()).add((n.scene, int(m.answer)))
+    proof.estimated_at = {why: [f"{scene} choice {number}" for scene, number in sorted(places)]
                           for why, places in sorted(at.items())}
     places = Places()
     proof.unreachable = _unreachable(proof, places)

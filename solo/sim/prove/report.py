@@ -67,7 +67,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
             "bound": chance_bound(found, complete=proof.complete),
             "estimated": found["estimated"],
             "fights_again": found["fights_again"],
-            "one_fight": found.get("one_fight"),
+            "one_fight": found["one_fight"],
         }
     return {
         "endings": endings,
@@ -249,7 +249,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         bound = chance_bound(found, complete=proof.complete)
         chance = chance_words(found["best_chance"], estimated=found["estimated"], bound=bound)
         out.append(f"  {title}: reachable in {counted(steps, 'story choice')}; best-play chance {chance}")
-        once = found.get("one_fight")
+        once = found["one_fight"]
         if bound == "upper":
             out.append("    an upper bound: best play fights more than one conflict on the way, and the search prices "
                        "each from the Pools the party had before the first (it carries no conflict's damage)")

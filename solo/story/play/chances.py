@@ -469,8 +469,6 @@ def _signature(game: Game, spec: dict, npc_ids: list[str], ctype) -> str:
     return json.dumps(sides, sort_keys=True, default=str)
 
 
-
-
 def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Outcomes:
     from .actions import obstacle_of
 
