@@ -286,18 +286,24 @@ def test_a_fate_is_only_an_endings_and_one_of_two_words(tmp_path):
         assert problem.path.endswith(".fate") and wanted in problem.message
 
 
-def test_contact_requests_halve_and_medicine_treats_once_a_day(tmp_path):
-    path = tmp_path / "help.toml"
+def _office(folder: Path, middle: str) -> Path:
+    """An office whose first choice calls a #Contact and whose last leaves, ``middle``'s choices between."""
+    path = folder / "help.toml"
     path.write_text(
         '[adventure]\ntitle = "Help"\nstart = "office"\n'
         '[scenes.office]\ntext = "An office."\n'
         '[[scenes.office.choices]]\ntext = "Call a contact"\n'
         'request = { tag = "Contact", granted = { text = "They pick up." }, refused = { text = "No answer." } }\n'
-        '[[scenes.office.choices]]\ntext = "Patch up"\n'
-        'effects = [ { damage = "BODY", amount = 5 }, { treat = "BODY" }, { treat = "BODY" } ]\n'
-        '[[scenes.office.choices]]\ntext = "Sleep"\neffects = [ { rest = "night" } ]\n'
-        '[[scenes.office.choices]]\ntext = "Leave"\ngoto = "end"\n'
+        f'{middle}[[scenes.office.choices]]\ntext = "Leave"\ngoto = "end"\n'
         '[scenes.end]\ntext = "Done."\nending = true\n')
+    return path
+
+
+def test_contact_requests_halve_and_medicine_treats_once_a_day(tmp_path):
+    path = _office(tmp_path,
+                   '[[scenes.office.choices]]\ntext = "Patch up"\n'
+                   'effects = [ { damage = "BODY", amount = 5 }, { treat = "BODY" }, { treat = "BODY" } ]\n'
+                   '[[scenes.office.choices]]\ntext = "Sleep"\neffects = [ { rest = "night" } ]\n')
     answers = iter(["c1", "c1", "c1", "c2", "c3", "c4"])
 
     class Plan:
@@ -321,16 +327,9 @@ def test_a_request_in_a_menu_says_who_asks_and_at_what_chance_or_that_nobody_can
     """Before (a new player's Vellan): "Telephone your editor … (a Contact)" was offered with no chance beside it,
     then read "Nobody has #Contact to ask." and the game ended. The menu gives the asker and chance the request
     itself takes, 100 % then 50 %, and says when nobody can ask."""
-    path = tmp_path / "help.toml"
-    path.write_text(
-        '[adventure]\ntitle = "Help"\nstart = "office"\n'
-        '[scenes.office]\ntext = "An office."\n'
-        '[[scenes.office.choices]]\ntext = "Call a contact"\n'
-        'request = { tag = "Contact", granted = { text = "They pick up." }, refused = { text = "No answer." } }\n'
-        '[[scenes.office.choices]]\ntext = "Ask the lab"\n'
-        'request = { tag = "Lab", granted = { text = "Results." }, refused = { text = "Nothing." } }\n'
-        '[[scenes.office.choices]]\ntext = "Leave"\ngoto = "end"\n'
-        '[scenes.end]\ntext = "Done."\nending = true\n')
+    path = _office(tmp_path,
+                   '[[scenes.office.choices]]\ntext = "Ask the lab"\n'
+                   'request = { tag = "Lab", granted = { text = "Results." }, refused = { text = "Nothing." } }\n')
     answers = iter(["c1", "c1", "c3"])
     menus = []
 
