@@ -450,7 +450,7 @@ def test_a_hunter_that_leaves_is_gone_at_once_and_nobody_is_asked_to_chase_it(ct
 def test_one_who_walks_out_of_an_argument_is_called_back_not_chased():
     """Nobody runs after one who walks out of an argument: the question, its option and the log call her
     back (docs/rulings.md, "An NPC's exit is the PCs' to take"); the roll is the same Move roll."""
-    from solo.ui.describe import exit_answer_line
+    from solo.ui.describe import exit_answer_line, leave_attempt_line
 
     b = make_char("B", level="skilled", Social=50, Move=5)
     b.pronoun = "she"
@@ -465,12 +465,19 @@ def test_one_who_walks_out_of_an_argument_is_called_back_not_chased():
     assert "Move roll of 5 %" in offer.options[1].detail
     assert log.of("leave_attempt")[0]["target"] == 5
     assert exit_answer_line(log.of("exit_answer")[0], {}) == "A calls B back."
+    # her Move roll, on the screen and in the journal alike (one function): she walks out, or is held back
+    walked = leave_attempt_line(log.of("leave_attempt")[0], {"B": "Signe"})
+    assert walked.startswith("Signe tries to walk out: ") and walked.endswith(": out.")
+    held = leave_attempt_line({**log.of("leave_attempt")[0].data, "success": False}, {})
+    assert held.startswith("B tries to walk out: ") and held.endswith(": held back.")
     # a fight still gives chase
     conflict, pa, pb, log, _ = duel(make_char("A", Combat=50), make_char("B", level="skilled", Combat=50, Move=5),
                                     [3, 99, 99], a_decider=Answers(lens="none", exit_offer="chase"),
                                     b_decider=Answers(lens=["flee", "none"]), round_limit=1)
     conflict.run()
     assert exit_answer_line(log.of("exit_answer")[0], {}) == "A gives chase."
+    assert leave_attempt_line(log.of("leave_attempt")[0], {}).startswith("B tries to get away: ")
+    assert leave_attempt_line({**log.of("leave_attempt")[0].data, "success": False}, {}).endswith(": caught.")
 
 
 def test_static_obstacle_deals_1d6_and_is_beaten_at_zero():

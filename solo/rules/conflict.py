@@ -286,6 +286,12 @@ class Conflict:
         return self._in_a <= 0 or self._in_b <= 0 or self._last_round()
 
     # -- events and questions ----------------------------------------------------
+    @property
+    def _social(self) -> dict[str, bool]:
+        """What an event about leaving says of the contest: one walking out of an argument is called back or held,
+        not chased or caught, and the log says so (solo/ui/describe.py)."""
+        return {"social": True} if self.ctype.social else {}
+
     def _emit(self, kind: str, /, **data: Any) -> None:
         assert self.sink is not None
         self.sink(Event(kind, {"round": self.round, **data}))
@@ -494,9 +500,7 @@ class Conflict:
         answer = self._ask(pc, EXIT_OFFER, prompt, options, default=default, npc=p.id, exit=exit)
         p.exit_answer = answer
         if self.sink is not None:
-            # an argument's "chase" is a call back: the log says so (solo/ui/describe.py, exit_answer_line)
-            said = {"social": True} if self.ctype.social else {}
-            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer, **said)
+            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer, **self._social)
         if answer in ("accept", "let_go"):
             return True
         if answer == "chase":
@@ -505,7 +509,8 @@ class Conflict:
             if self.sink is not None:
                 self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success,
                            flipped=False, skill="Move", base=target - sum(v for _, v in mods),
-                           modifiers=[list(m) for m in mods], face=r.roll, first_success=r.success, chance_id=None)
+                           modifiers=[list(m) for m in mods], face=r.roll, first_success=r.success, chance_id=None,
+                           **self._social)
             if r.success:
                 return True
         p.exits_closed = True
@@ -1190,7 +1195,7 @@ class Conflict:
                     self._emit("leave_attempt", actor=p.id, target=target, roll=r.roll, success=r.success,
                                flipped=r.flipped, skill="Move", base=target - sum(v for _, v in mods),
                                modifiers=[list(m) for m in mods], face=first.roll, first_success=first.success,
-                               chance_id=chance.id if chance is not None else None)
+                               chance_id=chance.id if chance is not None else None, **self._social)
                 if r.success:
                     self._leave(p, FLED)
                     if self.sink is not None:

@@ -262,6 +262,15 @@ def exit_answer_line(e, names) -> str:
             "chase": chase}.get(e["answer"], f"{who}: {e['answer']}.")
 
 
+def leave_attempt_line(e, names) -> str:
+    """The Move roll of one trying to leave a conflict (the ``leave_attempt`` event), as the screen and the journal
+    both say it: out of an argument one walks and is held back, not caught (docs/rulings.md)."""
+    who = upper_first(names.get(e["actor"], e["actor"]))
+    tries, made, held = ("tries to walk out", "out.", "held back.") if e.get("social") else \
+        ("tries to get away", "away!", "caught.")
+    return f"{who} {tries}: {roll_against(e['roll'], e['target'])}: {made if e['success'] else held}"
+
+
 def outcome_words(outcome: str) -> str:
     """An ending's outcome as a reader reads it: the author's word, an id's underscores as spaces
     ("turned_back" reads "turned back")."""

@@ -19,7 +19,6 @@ from pathlib import Path
 
 from ..events import Event
 from ..paths import FileKind
-from ..rules.dice import roll_against
 from ..story.format.text import fill
 from . import describe as d
 
@@ -263,9 +262,7 @@ class Journal:
         elif k == "exit_answer":
             self._item(inline(d.exit_answer_line(e, self.names)))
         elif k == "leave_attempt":
-            who = d.upper_first(self.names.get(e["actor"], e["actor"]))
-            self._item(inline(f"{who} tries to get away: {roll_against(e['roll'], e['target'])}: "
-                              f"{'away' if e['success'] else 'caught'}."))
+            self._item(inline(d.leave_attempt_line(e, self.names)))
         elif k == "npc_break" or (k == "npc_morale" and e.get("after") != e.get("before") and e.get("clue")):
             self._item(f"*{inline(d.clue(e, self.names, self.pronouns))}*")
         elif k == "conflict_end":

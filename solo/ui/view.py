@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..events import Event
-from ..rules.dice import roll_against, target_text, two_digits
+from ..rules.dice import target_text, two_digits
 from ..rules.lenses import LENS_NAMES
 from ..story.format.text import fill
 from . import describe as d
@@ -409,9 +409,7 @@ class TerminalView:
         self._narrate(n)
 
     def _on_leave_attempt(self, e: Event, n: list[str]) -> None:
-        who = self.names.get(e["actor"], e["actor"])
-        self._dice(f"{who} tries to get away: {roll_against(e['roll'], e['target'])}: "
-                   f"{'away!' if e['success'] else 'caught.'}")
+        self._dice(d.leave_attempt_line(e, self.names))
         self._narrate(n)
 
     def _on_npc_decision(self, e: Event, n: list[str]) -> None:
