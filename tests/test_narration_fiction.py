@@ -1744,3 +1744,49 @@ def test_a_blow_to_one_who_came_in_below_zero_is_told_in_its_own_round(templates
                 if not [line for line in narrator.narrate(e, cast) if line]:
                     told_late += 1
     assert blows >= 10 and told_late == 0, (blows, told_late)
+
+
+
+class _Refuser(RandomDecider):
+    """A player who answers at random, never leaves and never lets an NPC go: each surrender refused, each flight
+    chased."""
+
+    def decide(self, question):
+        if question.kind == "exit_offer":
+            return "refuse" if "refuse" in question.keys() else "chase"
+        stays = [o.key for o in question.options if o.key not in ("flee", "surrender")]
+        return self.rng.choice(stays) if stays and not question.free_text else super().decide(question)
+
+
+def test_one_whose_offer_was_refused_or_whose_run_was_caught_offers_nothing_again(templates):
+    """Before, at Vellan's net sheds (seed 7): "Alma Berg refuses: Knut Dahl must fight on.", and in that same round
+    '"Enough for today. You walk away, and so do I," Knut offers.', an offer no question followed (the engine
+    closes the exits of one refused or caught: docs/rulings.md). Played through many fights against an NPC whose
+    mind decides, with a player who never lets it go, no plea or bargain is told of it once it was held."""
+    held_at = later = 0
+    for seed in range(60):
+        ctype = conflict_type(("combat", "social")[seed % 2])
+        log = EventLog()
+        pc = make_char("Espen Lind", Combat=60, Social=60, Move=50, pools=10)
+        npc = _npc("Siri Dahl", code_block=_code_block("Nervous", "Shy"))
+        parts = [from_character(pc, "a", ctype, decider=_Refuser(random.Random(seed))),
+                 from_character(npc, "b", ctype, decider=NPCMind(npc, random.Random(seed + 1), sink=log))]
+        Conflict(ctype, parts, random.Random(seed), sink=log, round_limit=20).run()
+        narrator = Recording(templates, random.Random(seed))
+        cast = Cast()
+        held: set[str] = set()
+        chased: set[str] = set()
+        for event in log.events:
+            before = len(narrator.picks)
+            narrator.narrate(event, cast)
+            for _rnd, kind, t, actor, _target in narrator.picks[before:]:
+                assert not (kind in ("plea", "bargain") and actor.id in held), (seed, t.text)
+            if event.kind == "exit_answer":
+                (held if event["answer"] == "refuse" else chased).add(event["npc"])
+                held_at += event["answer"] == "refuse"
+            elif event.kind == "leave_attempt" and not event["success"] and event["actor"] in chased:
+                held.add(event["actor"])
+                held_at += 1
+            elif event.kind == "damage" and event["target"] in held:
+                later += 1  # a blow to one held: where it would have begged again
+    assert held_at >= 15 and later >= 15

@@ -97,6 +97,9 @@ class Person:
     #: the closing is told of the last to leave, not of one who gave up rounds before the one whose going ended it
     left: tuple[int, int] = (-1, -1)
     offered: bool = False  # it begged or bargained and the fight went on
+    #: its surrender was refused or its flight caught: it fights on to the end, and offers nothing again (the engine
+    #: closes its exits; docs/rulings.md: nobody offers twice what was refused)
+    held: bool = False
     steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
     #: the people a side's stand-in (:meth:`Cast.group`) names together: what they carry is theirs, not its own
     members: tuple[Person, ...] = field(default=(), repr=False, compare=False)

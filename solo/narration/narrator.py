@@ -981,7 +981,9 @@ class Narrator:
                 hurt.afraid = cast.round  # "eyes flick about for somewhere to run": no ledger-calm bearing now
                 if hurt.voiced:
                     hurt.signalled = True  # its body language said "run": a later round must follow that through
-            if level == 2:
+            if hurt.held:
+                pass  # refused or caught once: it begs and bargains no more (the engine lets it offer nothing)
+            elif level == 2:
                 kind = hurt.breaks_by or self.rng.choice(("plea", "bargain"))
                 lines += self._speech(cast, kind, hurt, dealer, self.speech["break"])
             else:
@@ -1049,6 +1051,7 @@ class Narrator:
             held = cast.persons[d["npc"]]
             held.signalled = False
             held.steadied.add("flight")
+            held.held = True
         return []
 
     def _on_leave_attempt(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
@@ -1064,6 +1067,7 @@ class Narrator:
         # the dice kept it here: no "seems to decide that running is worse" after it
         actor.signalled = False
         actor.steadied.add("flight")
+        actor.held = actor.held or chaser is not None  # caught after a chase: its exits are closed
         return [self.say(cast, "leave_failed", actor, chaser or cast.opponent(actor))]
 
     def _on_extra_action(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
