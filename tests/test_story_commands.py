@@ -424,7 +424,36 @@ def test_the_status_line_shows_a_pool_as_the_conflict_does_while_the_push_questi
     line, blow, pc, below = seen[0]
     assert below < 0 and blow["after"] == 0  # pushing on would leave it below zero; the bars show 0
     assert f"{blow['pool']} 0/{blow['maximum']}" in line and f"{blow['pool']} {below}/" not in line
-    assert game.fighting == [] and game.pool_shown(pc, blow["pool"]) == pc.pools[blow["pool"]].current
+    assert game.fighting == [] and (blow["pool"], pc.pools[blow["pool"]].current, pc.pools[blow["pool"]].maximum) \
+        in game.pools_shown(pc)
+
+
+def test_the_status_line_shows_two_pools_a_conflict_averages_as_its_one_pool():
+    """Before, in Vellan's car chase (seed 1): bars at 'Espen Lind 4/11' beside a status line reading 'BODY 12/12 …
+    POW 10/10' (the two are set only where the averaged Pool ended, once it is over). While a chase or a sneak is
+    fought on BODY/POW the line shows that Pool as the bars do, in BODY's place; after it, the two again."""
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.creation import pregenerated
+    from solo.rules.participants import from_character
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    adventure = load_adventure(find_adventure("vellan"))
+    game = Game(adventure, seed=1, decider=RandomDecider(random.Random(1)))
+    game.state.party = [pregenerated("espen")]
+    pc = game.state.pcs[0]
+    body, pow_ = pc.pools["BODY"], pc.pools["POW"]
+    fought = from_character(pc, "a", conflict_type("car_chase"))
+    fought.pool.current = 4
+    game.fighting = [fought]
+    line = sc.status_text(SimpleNamespace(game=game, adventure=adventure))
+    assert f"{pc.name}: Luck {pc.luck}, BODY/POW 4/{fought.pool.maximum} INT " in line
+    assert f"BODY {body.current}/" not in line and f"POW {pow_.current}/" not in line
+    fought.pool.current = -3  # a blow past zero, the push question waiting: 0, as the bars show it
+    assert "BODY/POW 0/" in sc.status_text(SimpleNamespace(game=game, adventure=adventure))
+    game.fighting = []
+    line = sc.status_text(SimpleNamespace(game=game, adventure=adventure))
+    assert f"BODY {body.current}/{body.maximum} INT" in line and f"POW {pow_.current}/{pow_.maximum}" in line
 
 
 def test_the_status_line_comes_once_per_decision_not_before_each_part_of_it(vellan, tmp_path):

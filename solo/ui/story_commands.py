@@ -357,7 +357,6 @@ def _clues(session: Session, rest: str, question: Question) -> None:
 def status_text(session: Session) -> str:
     """Where the story stands, on one line: scene, tension, day (an adventure's ``day`` counter), the
     adventure's clocks (``[adventure] clocks``), Luck and the Pools of each character still in it."""
-    from ..rules.rulebook import POOLS
     from ..story.format.text import shown
     from ..story.play.open_play import OPEN_ID
 
@@ -374,7 +373,7 @@ def status_text(session: Session) -> str:
         parts.append(f"day {state.counters['day']}")
     parts += [c.shown(state.counters.get(c.counter, 0)) for c in clocks]
     for pc in state.pcs:
-        pools = " ".join(f"{p} {game.pool_shown(pc, p)}/{pc.pools[p].maximum}" for p in POOLS if p in pc.pools)
+        pools = " ".join(f"{name} {value}/{maximum}" for name, value, maximum in game.pools_shown(pc))
         parts.append(f"{pc.name}: Luck {pc.luck}, {pools}")
     return "[" + " · ".join(parts) + "]"
 

@@ -668,14 +668,27 @@ class Game:
         self.scene_went(OUTCOME_WENT.get(result.outcome, 0))
         return result.outcome
 
-    def pool_shown(self, pc: Character, name: str) -> int:
-        """A PC's Pool as the conflict display shows it at this moment (:func:`shown_pool`): while the push
-        question waits after a blow past zero, 0, not the value pushing on would leave; else as it stands."""
-        current = pc.pools[name].current
-        for p in self.fighting:
-            if p.char is pc:
-                return shown_pool(current, p.pushing)
-        return current
+    def pools_shown(self, pc: Character) -> list[tuple[str, int, int]]:
+        """A PC's Pools as the conflict display shows them at this moment, (name, value, maximum) in the rulebook's
+        order: the Pool a conflict is fought with as its bars show it (:func:`shown_pool`: 0 while the push question
+        waits after a blow past zero), and two Pools a conflict averages into one (a chase's BODY/POW) as that one
+        Pool, "BODY/POW 4/11", in the first one's place: the character's own two are only set where it ended, once
+        it is over (the status line had read BODY 12/12 POW 10/10 beside bars at 4/11). The rest as they stand."""
+        from ...rules.rulebook import POOLS
+
+        fought = next((p for p in self.fighting if p.char is pc), None)
+        sources = fought.pool_sources if fought is not None else ()
+        out = []
+        for name in POOLS:
+            if name not in pc.pools:
+                continue
+            if fought is not None and name in sources:
+                if name == sources[0]:
+                    out.append(("/".join(sources), shown_pool(fought.pool.current, fought.pushing),
+                                fought.pool.maximum))
+                continue
+            out.append((name, pc.pools[name].current, pc.pools[name].maximum))
+        return out
 
     #: Whether an NPC remembers being spared when the PCs accept its surrender or let it run. A written
     #: adventure says that itself where it wants it (the tutorial's ``opponent_surrendered`` scene); open play,
