@@ -15,7 +15,7 @@ from solo.rules.creation import pregenerated
 from solo.sim.policies import make_policy
 from solo.story.format.library import find_adventure
 from solo.story.format.loader import load_adventure
-from solo.story.format.text import fill
+from solo.story.format.text import Block, fill, parse_text
 from solo.story.play.engine import Game
 
 BAD_JOIN = re.compile(r"\S  +\S| [.,;:!?](?:\s|$)")
@@ -92,3 +92,48 @@ def test_one_player_is_told_of_in_one_person(name):
             if pc and pc in told and re.search(r"\byou(?:r|rs|rself)?\b", told, re.IGNORECASE):
                 switched.append((seed, para))
     assert switched == []
+
+
+def _endings(parts) -> set[str]:
+    """The last character each way of reading ``parts`` can end on, every ``{if}`` taken either way ("" where a way
+    shows nothing at all)."""
+    out = {""}
+    for part in parts:
+        if isinstance(part, Block):
+            after = _endings(part.then) | _endings(part.otherwise)
+        else:
+            after = {part.rstrip()[-1:]} if part.strip() else {""}
+        out = {b or a for a in out for b in after}
+    return out
+
+
+def _texts(obj):
+    """Every ``text`` an adventure's TOML holds (scenes, choices, outcomes, responses), as written."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key == "text" and isinstance(value, str):
+                yield value
+            else:
+                yield from _texts(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from _texts(value)
+
+
+def test_no_way_through_a_bundled_text_ends_on_a_comma():
+    """Before, Vellan's lost confrontation ended 'He shows you out, all courtesy,' (one side of an {if} whose other
+    side went on to a full stop). Every text of the bundled adventures is read every way its {if} blocks can go,
+    conditions aside: none ends on a comma or a semicolon (a colon may open a list whose items the conditions pick)."""
+    from pathlib import Path
+
+    from solo.paths import bundled
+    from solo.toml_files import loads_toml
+
+    read = 0
+    for name in ("tutorial.toml", "vellan", "kaldskard"):
+        root = bundled("scenes") / name
+        for path in sorted(root.rglob("*.toml")) if root.is_dir() else [Path(root)]:
+            for text in _texts(loads_toml(path.read_text(encoding="utf-8"))):
+                read += 1
+                assert not _endings(parse_text(text)) & {",", ";"}, (path.name, text[-120:])
+    assert read > 500
