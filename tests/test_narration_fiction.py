@@ -1790,3 +1790,34 @@ def test_one_whose_offer_was_refused_or_whose_run_was_caught_offers_nothing_agai
             elif event.kind == "damage" and event["target"] in held:
                 later += 1  # a blow to one held: where it would have begged again
     assert held_at >= 15 and later >= 15
+
+
+#: What only a person does: kneels, doubles over, rests hands on knees, holds or lifts a weapon, splits a lip.
+_A_PERSON_S = re.compile(r"\bknees?\b|doubles over|hands on knees|(?:hold|lift)s? (?:its|her|his|their) teeth|"
+                         r"raises (?:its|her|his|their) teeth|lip splits|\bsobs\b|sleeve|arms heavy", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("ctype", ["combat", "foot_chase"])
+def test_a_beast_with_no_weapon_is_not_told_as_a_person_holding_one(templates, ctype):
+    """A new player's hot-seat run at Vellan's cannery (seed 3): "The cannery dog goes down on one knee, and struggles
+    back up.", "The cannery dog cannot hold its teeth as steady as before.", "can barely lift its teeth", "doubles
+    over, winded and hurt". Many fights and chases against a dog told: no line gives it a person's body or has it
+    wield its teeth; a man in its place is still told so (the lines are there, for people)."""
+    def told_of(body: str) -> list[str]:
+        out = []
+        for seed in range(40):
+            dog = _npc("the cannery dog", body=body, speaks=False, weapon_called="teeth" if body == "animal" else None)
+            ct = conflict_type(ctype)
+            log = EventLog()
+            pcs = [from_character(make_char("Kari Holm", Combat=60, Move=60, pools=10), "a", ct,
+                                  decider=RandomDecider(random.Random(seed)))]
+            parts = [*pcs, from_character(dog, "b", ct, decider=RandomDecider(random.Random(seed + 1)))]
+            Conflict(ct, parts, random.Random(seed), sink=log, round_limit=14).run()
+            for passage in narrate_events(log.events, Narrator(templates, random.Random(seed))):
+                out += [line for line in passage.lines if line and "dog" in line]
+        return out
+
+    beast = told_of("animal")
+    assert len(beast) > 200
+    assert not [line for line in beast if _A_PERSON_S.search(line)]
+    assert [line for line in told_of("flesh") if _A_PERSON_S.search(line)]
