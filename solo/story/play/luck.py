@@ -80,6 +80,8 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
         _spend(game, pc, "contact")  # says why not, before a single die is drawn
     if role is None:
         role = _fitting_role(game)
+    if name is None:
+        name = _fresh_name(game)
     npc = generate_npc(game.rng, CONTACT_LEVEL, role=role, name=name, disposition=CONTACT_DISPOSITION)
     _spend(game, pc, "contact")
     number = 1
@@ -93,6 +95,26 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
               reaction="glad to see you, an old acquaintance there just when needed", disposition=CONTACT_DISPOSITION,
               code_block=npc.code_block.to_dict() if npc.code_block else {}, twist=None)
     return nid
+
+
+#: Names drawn for a Contact before one that shares no word with anyone in the story is given up on.
+NAME_TRIES = 12
+
+
+def _fresh_name(game: Game) -> str:
+    """A name from the tables that shares neither first nor last name with anyone the story already holds: a new
+    player's Contact at Vellan was "Halvard Vik", beside Halvard Brekke and the Vik family. The first draw is the
+    one the Contact had before (the same dice), kept unless it clashes."""
+    from ...rules.creation import random_name
+
+    taken = {word.lower() for person in (*game.state.npcs.values(), *game.state.party)
+             for word in str(getattr(person, "name", "")).split()}
+    name = random_name(game.rng)
+    for _ in range(NAME_TRIES):
+        if not {word.lower() for word in name.split()} & taken:
+            break
+        name = random_name(game.rng)
+    return name
 
 
 #: Trades that make someone an enemy of the law first: a Contact the tables draw is never one of them.
