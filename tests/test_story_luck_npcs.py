@@ -336,24 +336,30 @@ def test_refreshed_on_a_combined_pool_never_lifts_a_source_above_its_maximum(tmp
 
 def test_a_contact_nobody_named_shares_no_name_with_anyone_in_the_story(tmp_path, monkeypatch):
     """A new player's Contact at Vellan was "Halvard Vik", beside Halvard Brekke and Marit and Jonas Vik. Drawn
-    again and again, no Contact shares a first or last name with an NPC or a PC already there; where the first draw
-    clashes with nobody, it is the name the dice gave before (with no second draw allowed, the same)."""
+    again and again, no Contact shares a first or last name with an NPC, a name on the oracle's list or a PC already
+    there; where the first draw clashes with nobody, it is the name the dice gave before (with no second draw
+    allowed, the same); and either way the game's dice go on as before, so a save made earlier replays alike."""
     from solo.story.play import luck
 
     game, _ = _game(_yard(tmp_path, new_verbs=True), Answers())
+    game.state.oracle.add_npc("Old Moen")
     espen = game.state.pcs[0]
-    taken = {w.lower() for p in (*game.state.npcs.values(), *game.state.party) for w in p.name.split()}
+    taken = {w.lower() for name in (*(p.name for p in (*game.state.npcs.values(), *game.state.party)),
+                                    *game.state.oracle.npcs) for w in name.split()}
 
-    def drawn(seed: int, tries: int) -> str:
+    def drawn(seed: int, tries: int) -> tuple[str, float]:
         monkeypatch.setattr(luck, "NAME_TRIES", tries)
         game.rng.seed(seed)
         espen.luck = 1
-        return game.state.npcs.pop(luck.bring_contact(game, espen, "")).name  # (the next one meets the same story)
+        name = game.state.npcs.pop(luck.bring_contact(game, espen, "")).name  # (the next one meets the same story)
+        game.state.oracle.remove_npc(name)
+        return name, game.rng.random()
 
     clashes, tries = 0, luck.NAME_TRIES
     for seed in range(120):
-        first, name = drawn(seed, 0), drawn(seed, tries)
+        (first, dice_before), (name, dice_now) = drawn(seed, 0), drawn(seed, tries)
         assert not {w.lower() for w in name.split()} & taken, (seed, name)
+        assert dice_now == dice_before
         if {w.lower() for w in first.split()} & taken:
             clashes += 1
         else:

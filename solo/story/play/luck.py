@@ -102,18 +102,26 @@ NAME_TRIES = 12
 
 
 def _fresh_name(game: Game) -> str:
-    """A name from the tables that shares neither first nor last name with anyone the story already holds: a new
-    player's Contact at Vellan was "Halvard Vik", beside Halvard Brekke and the Vik family. The first draw is the
-    one the Contact had before (the same dice), kept unless it clashes."""
+    """A name from the tables that shares neither first nor last name with anyone the story already holds (its
+    NPCs, the names on the oracle's list, the party): a new player's Contact at Vellan was "Halvard Vik", beside
+    Halvard Brekke and the Vik family. The first draw is the one the Contact had before, from the game's dice; any
+    draw after it comes from a generator of its own, seeded by that name and the game's seed, so that the game's
+    dice go on as they did (a save made before replays the same game)."""
+    import random
+
     from ...rules.creation import random_name
 
-    taken = {word.lower() for person in (*game.state.npcs.values(), *game.state.party)
-             for word in str(getattr(person, "name", "")).split()}
+    state = game.state
+    taken = {word.lower() for name in (*(getattr(n, "name", "") for n in state.npcs.values()),
+                                       *(pc.name for pc in state.party), *state.oracle.npcs)
+             for word in str(name).split()}
     name = random_name(game.rng)
+    again = None
     for _ in range(NAME_TRIES):
         if not {word.lower() for word in name.split()} & taken:
             break
-        name = random_name(game.rng)
+        again = again or random.Random(f"{name}|{game.seed}")
+        name = random_name(again)
     return name
 
 
