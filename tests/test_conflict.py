@@ -736,6 +736,21 @@ def test_quick_offers_no_get_away_roll_from_a_lock_but_does_from_a_person():
     assert "leave" in [o.key for o in fight.quick_options(fight.participants[0])]
 
 
+def test_quick_walks_out_of_an_argument_and_a_flip_says_so():
+    """A review: Quick's menu in an argument offered 'Try to get away (a Move roll)', and the Luck flip after it
+    asked '… and get away?', where the roll's line reads 'tries to walk out' (docs/rulings.md)."""
+    for key, words in (("social", "walk out"), ("combat", "get away")):
+        ctype = conflict_type(key)
+        pc = Answers(lens="quick", quick_action="leave", luck_flip="no", luck_reduce="no")
+        a = from_character(make_char("A", Combat=50, Social=50, Move=40), "a", ctype, decider=pc)
+        b = from_character(make_char("B", level="common", Combat=50, Social=50), "b", ctype)
+        conflict = Conflict(ctype, [a, b], LoadedDice([99, 99, 73]), round_limit=1)
+        assert [o.label for o in conflict.quick_options(a) if o.key == "leave"] == [f"Try to {words} (a Move roll)"]
+        conflict.run()
+        flip = pc.asked[-1]
+        assert flip.kind == "luck_flip" and f"flip 73 into 37 and {words}? " in flip.prompt, flip.prompt
+
+
 def test_whom_the_winner_goes_after_is_asked_in_the_conflicts_words():
     """A new player's run at Kaldskard's outlaw fire (an argument): "Bo Lind — Whom do you strike?"."""
     asked = {}

@@ -449,6 +449,19 @@ def test_the_status_line_shows_two_pools_a_conflict_averages_as_its_one_pool():
     line = sc.status_text(SimpleNamespace(game=game, adventure=adventure))
     assert f"{pc.name}: Luck {pc.luck}, BODY/POW 4/{fought.pool.maximum} INT " in line
     assert f"BODY {body.current}/" not in line and f"POW {pow_.current}/" not in line
+    # 'sheet' mid-chase shows the same (a review: it read the character's own two Pools)
+    import io
+
+    from rich.console import Console
+
+    from solo.ui.session import Session
+
+    out = io.StringIO()
+    Session._sheet(SimpleNamespace(_game=game, console=Console(file=out, width=100, color_system=None),
+                                   adventure=adventure), "")
+    sheet = out.getvalue()
+    assert "BODY/POW" in sheet and f"  4/{fought.pool.maximum}" in sheet
+    assert f"{body.current}/{body.maximum}" not in sheet
     fought.pool.current = -3  # a blow past zero, the push question waiting: 0, as the bars show it
     assert "BODY/POW 0/" in sc.status_text(SimpleNamespace(game=game, adventure=adventure))
     game.fighting = []

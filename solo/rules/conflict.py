@@ -287,6 +287,11 @@ class Conflict:
 
     # -- events and questions ----------------------------------------------------
     @property
+    def _get_away(self) -> str:
+        """Leaving on a Move roll, in words that fit the contest: out of an argument one walks (docs/rulings.md)."""
+        return "walk out" if self.ctype.social else "get away"
+
+    @property
     def _social(self) -> dict[str, bool]:
         """What an event about leaving says of the contest: one walking out of an argument is called back or held,
         not chased or caught, and the log says so (solo/ui/describe.py)."""
@@ -651,7 +656,7 @@ class Conflict:
         if pursued is None:  # fixed for the fight: who is an obstacle does not change
             pursued = known[p.side] = ctype.flight and any(
                 not o.is_obstacle for o in self.participants if o.side != p.side)
-        key = (pursued, ctype.physical, p.weapon.key if p.weapon is not None else None, *items)
+        key = (pursued, ctype.physical, ctype.social, p.weapon.key if p.weapon is not None else None, *items)
         got = _QUICK.get(key)
         if got is None:  # all it reads (the rules' weapons are the process's): made once for each
             if len(_QUICK) >= 1024:
@@ -660,7 +665,7 @@ class Conflict:
         return list(got)
 
     def _quick_options(self, p: Participant, pursued: bool) -> list[Option]:
-        options = [Option("leave", "Try to get away (a Move roll)")] if pursued else []
+        options = [Option("leave", f"Try to {self._get_away} (a Move roll)")] if pursued else []
         if self.ctype.physical:
             for key, weapon in rules().weapons.items():
                 if (p.weapon is None or weapon.key != p.weapon.key) and weapon.name in p.character.items:
@@ -1212,8 +1217,8 @@ class Conflict:
             return result  # while borrowed Luck is due, the getaway would go straight to repaying it
         left = luck_left(p.character.luck)
         answer = self._ask(p, LUCK_FLIP,
-                           f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and get away? "
-                           f"You would have {left} left.",
+                           f"Spend a Luck Point to flip {result.roll:02d} into {flipped.roll:02d} and "
+                           f"{self._get_away}? You would have {left} left.",
                            [Option("yes", f"Flip to {flipped.roll:02d}", f"{left} left"),
                             Option("no", "Keep the roll", f"Luck stays {p.character.luck}")],
                            roll=result.roll, flipped=flipped.roll)

@@ -679,7 +679,7 @@ class Session:
             self._cannot(f"No character called {name!r}; the party is {', '.join(p.name for p in party)}.")
             return
         for pc in chosen:
-            self.console.print(character_card(pc))
+            self.console.print(character_card(pc, self._game.pools_shown(pc)))
         if self._game.state.items:
             say(self.console, "Carried: " + ", ".join(self._game.state.items))
 

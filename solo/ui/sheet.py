@@ -31,7 +31,10 @@ def gear_words(char: Character) -> str:
     return f" (+{char.gear_bonus} damage with a weapon{held})"
 
 
-def character_card(char: Character) -> Panel:
+def character_card(char: Character, pools_shown: list[tuple[str, int, int]] | None = None) -> Panel:
+    """The character sheet. ``pools_shown``: the Pools as the game shows them at this moment
+    (:meth:`~solo.story.play.engine.Game.pools_shown`: in a chase, BODY/POW as its bars show it); none, the
+    character's own."""
     t = rules()
     skills = Table.grid(padding=(0, 2))
     skills.add_column(style="bold")
@@ -49,8 +52,8 @@ def character_card(char: Character) -> Panel:
         style = "dim" if char.skills[skill] <= t.untrained else ""
         skills.add_row(Text(skill, style=style), Text(f"{char.skills[skill]} %", style=style), Text("  ".join(focuses)))
     pools = Table.grid(padding=(0, 1))
-    for p in POOLS:
-        pools.add_row(Text(p, style="bold"), pool_bar(char.pools[p].current, char.pools[p].maximum))
+    for name, value, maximum in pools_shown or [(p, char.pools[p].current, char.pools[p].maximum) for p in POOLS]:
+        pools.add_row(Text(name, style="bold"), pool_bar(value, maximum))
     tags = ", ".join(f"#{tag}" + (f" ({char.tag_notes[tag]})" if tag in char.tag_notes else "")
                      + (gear_words(char) if tag == "Gear" and char.gear_bonus else "")
                      for tag in char.tags) or "none"
