@@ -1800,10 +1800,10 @@ def test_one_whose_offer_was_refused_or_whose_run_was_caught_offers_nothing_agai
 
 
 #: What only a person does: kneels, doubles over, has hands, arms and elbows, holds, lifts or raises a weapon, splits
-#: a lip, sobs.
+#: a lip, sobs, carries a lamp or sets a trap.
 _A_PERSON_S = re.compile(r"\bknees?\b|doubles over|\bhands?\b|\bpalms?\b|\barms?\b|\belbows?\b|"
                          r"(?:hold|lift|raise|keep)s? (?:its|her|his|their) teeth|teeth (?:still )?raised|"
-                         r"teeth held|teeth low|lip splits|\bsobs\b", re.IGNORECASE)
+                         r"teeth held|teeth low|lip splits|\bsobs\b|\blamp\b|\btrap\b", re.IGNORECASE)
 
 
 @pytest.mark.parametrize("ctype", ["combat", "foot_chase", "sneaking"])
