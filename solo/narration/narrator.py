@@ -981,12 +981,11 @@ class Narrator:
                 hurt.afraid = cast.round  # "eyes flick about for somewhere to run": no ledger-calm bearing now
                 if hurt.voiced:
                     hurt.signalled = True  # its body language said "run": a later round must follow that through
-            if hurt.held:
-                pass  # refused or caught once: it begs and bargains no more (the engine lets it offer nothing)
-            elif level == 2:
+            # (refused or caught once, it begs and bargains no more: the engine lets it offer nothing)
+            if level == 2 and not hurt.held:
                 kind = hurt.breaks_by or self.rng.choice(("plea", "bargain"))
                 lines += self._speech(cast, kind, hurt, dealer, self.speech["break"])
-            else:
+            elif not hurt.held:
                 lines += self._speech(cast, "bargain", hurt, dealer, self.speech["bargain_wavering"])
         if not told and amount > 0 and not dealer.obstacle:
             lines += self._speech(cast, "taunt", dealer, hurt, self.speech["taunt"])
@@ -1048,10 +1047,10 @@ class Narrator:
         if d.get("answer") == "refuse" and d.get("npc") in cast.persons:
             # held to the fight against its will: no "seems to decide that leaving would look worse" after it (a
             # plea it made may still be followed through: "says no more about it and keeps arguing")
-            held = cast.persons[d["npc"]]
-            held.signalled = False
-            held.steadied.add("flight")
-            held.held = True
+            refused = cast.persons[d["npc"]]
+            refused.signalled = False
+            refused.steadied.add("flight")
+            refused.held = True
         return []
 
     def _on_leave_attempt(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
