@@ -462,3 +462,37 @@ def test_the_likely_best_lens_of_a_last_round_is_never_one_whose_edge_comes_next
     assert likely_best(conflict.view, ada) == "clever"  # with rounds to come its edge is worth having
     conflict.round = 5
     assert likely_best(conflict.view, ada) == "cautious"
+
+
+def test_a_clever_edge_declared_before_you_is_told_as_the_edge_not_as_no_lens():
+    """A group's tracking run at Kaldskard (seed 7, three players): Runa took Clever's edge ("Use what you saw: +20
+    %") and the next to declare read "Declared before you this round: Runa Moen, no Lens." The line says the edge
+    she took, as the rules let a later declarer know it."""
+    from solo.ui.describe import declared_before
+
+    told: list[str] = []
+
+    class Edger:
+        """Clever every round it can, then the +20 % edge."""
+
+        def decide(self, q):
+            if q.kind == CLEVER_FOLLOW_UP:
+                return "skill"
+            return "clever" if q.kind == LENS and "clever" in q.keys() else q.keys()[0]
+
+    class Reader:
+        def decide(self, q):
+            if q.kind == LENS:
+                told.append(declared_before(q))
+            return "none" if "none" in q.keys() else q.keys()[0]
+
+    combat = conflict_type("combat")
+    for seed in range(12):
+        runa = from_character(make_char("Runa Moen", Combat=60, Awareness=60), "a", combat, decider=Edger())
+        alma = from_character(make_char("Alma Berg", Combat=50), "a", combat, decider=Reader())
+        foe = from_character(make_char("Foe", level="skilled", Combat=50, pools=30), "b", combat,
+                             decider=LensKeeper("none"))
+        Conflict(combat, [runa, alma, foe], random.Random(seed), round_limit=6).run()
+    edges = [line for line in told if "Runa Moen, Clever's edge: +20 % to the roll" in line]
+    assert len(edges) >= 3, told
+    assert not [line for line in told if "Runa Moen, no Lens" in line], told

@@ -691,7 +691,7 @@ def declared_before(question) -> str:
     against it, so the player is shown it. It was told only after the choice, with the round's rolls, while
     the menu's chances already rested on it (Rune's Aggressive read as '43 % undecided' against the scene menu's
     44 %: new-user run)."""
-    from ..rules.lenses import LENS_TABLE
+    from ..rules.lenses import CLEVER_BONUS, LENS_TABLE
 
     view, me = question.context.get("conflict"), question.context.get("participant")
     earlier = question.context.get("earlier") or {}
@@ -702,7 +702,11 @@ def declared_before(question) -> str:
         p, decl = view.by_id.get(pid), view.declared(pid)
         if p is None or p is me or decl is None or decl.exit or p.is_obstacle or not p.uses_lenses:
             continue
-        lens = LENS_TABLE[decl.lens].name if decl.lens in LENS_TABLE and decl.lens != "none" else "no Lens"
+        if decl.clever_choice is not None:  # the round after Clever: the edge it took, not "no Lens"
+            lens = f"Clever's edge: +{CLEVER_BONUS} % to the roll" if decl.clever_choice == "skill" else \
+                "Clever's edge: damage rolled twice"
+        else:
+            lens = LENS_TABLE[decl.lens].name if decl.lens in LENS_TABLE and decl.lens != "none" else "no Lens"
         said.append(f"{p.name}, {lens}")
     return f"Declared before you this round: {'; '.join(said)}." if said else ""
 
