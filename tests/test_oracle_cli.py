@@ -35,6 +35,11 @@ def test_a_likelihood_in_brackets_at_the_questions_end_is_taken_as_in_play(cli_r
     assert alike.exit_code == 0 and json.loads(alike.output)["chance"] == 70
     both = cli_run("oracle", "Is it open? (likely)", "--odds", "unlikely")
     assert both.exit_code == 2 and "ends in (likely) and --odds says unlikely" in both.output
+    # a likelihood misspelt is refused with the word meant, as the game's prompt refuses it (a group's run: "(likly)"
+    # was asked at even odds, exit 0), and with a session too
+    for extra in ((), ("--session", "troll")):
+        typo = cli_run("oracle", "Is Ragna here? (likly)", "--seed", "1", *extra)
+        assert typo.exit_code == 2 and "(likly)" in typo.output and "did you mean 'likely'?" in typo.output
 
 def test_same_seed_same_answer(cli_run):
     a = cli_run("oracle", "q", "--seed", "77", "--json").output

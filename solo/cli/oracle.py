@@ -63,7 +63,9 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
     asked, written = trailing_odds(text)
     try:
         meant = likelihood(written) if written is not None else None
-    except (OracleError, ValueError):
+    except (OracleError, ValueError) as exc:
+        if "did you mean" in str(exc):  # "(likly)": a likelihood misspelt, not words of the question (a group's run:
+            raise UserError(f"the question ends in ({written}): {exc}") from None  # it was asked at even odds)
         meant = None
     if meant is not None:
         try:
