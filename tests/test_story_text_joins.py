@@ -137,3 +137,36 @@ def test_no_way_through_a_bundled_text_ends_on_a_comma():
                 read += 1
                 assert not _endings(parse_text(text)) & {",", ";"}, (path.name, text[-120:])
     assert read > 500
+
+
+def _readings(parts, limit: int = 64) -> list[str]:
+    """The ways ``parts`` can read, every ``{if}`` taken either way (conditions aside), the first ``limit``."""
+    out = [""]
+    for part in parts:
+        if isinstance(part, Block):
+            sides = _readings(part.then, limit) + _readings(part.otherwise, limit)
+            out = [a + b for a in out for b in sides][:limit]
+        else:
+            out = [a + part for a in out]
+    return out
+
+
+def test_no_bundled_sentence_names_the_acting_pc_twice():
+    """A group's run at Kaldskard's ford: "The river knocks Jonas Nygaard down twice, and the others haul Jonas Nygaard
+    out on the far side", where the second is "him". No sentence of a bundled text, read every way its {if} blocks
+    go, holds {pc} twice."""
+    from pathlib import Path
+
+    from solo.paths import bundled
+    from solo.toml_files import loads_toml
+
+    read = 0
+    for name in ("tutorial.toml", "vellan", "kaldskard"):
+        root = bundled("scenes") / name
+        for path in sorted(root.rglob("*.toml")) if root.is_dir() else [Path(root)]:
+            for text in _texts(loads_toml(path.read_text(encoding="utf-8"))):
+                for reading in set(_readings(parse_text(text))):
+                    for sentence in re.split(r"(?<=[.!?])\s", reading):
+                        read += 1
+                        assert sentence.count("{pc}") < 2, (path.name, sentence)
+    assert read > 2000
