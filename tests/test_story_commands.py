@@ -505,3 +505,13 @@ def test_the_tutorials_letter_is_delivered_on_the_pier_not_at_sea(tmp_path):
     scenes = load_adventure(find_adventure("tutorial")).scenes
     closes = {sid for sid, scene in scenes.items() for e in scene.on_enter if "close_thread" in str(e)}
     assert closes == {"arrival"}
+
+
+def test_who_tries_a_roll_is_part_of_the_partys_decision_and_gets_no_status_line_of_its_own(tutorial, tmp_path):
+    """A group's run at Kaldskard: the status line printed before "What does the party do?" was printed again,
+    three lines for three players, right before "Who tries it?", with nothing shown between: one decision, one
+    status line (docs/playing.md, `status`)."""
+    _, out = play(tutorial, ["2", "Ann", "1", "Bo", "3", "", "status", "2"], tmp_path)
+    between = out[out.rindex("What does the party do?"):out.index("Who tries it?")]
+    assert "[The quay" in out[:out.rindex("What does the party do?")]
+    assert "[The quay" not in between, between

@@ -130,9 +130,10 @@ def round_table(rows: list[list[Text]]) -> Table:
 
 
 def _between_questions(e: Event) -> bool:
-    """Whether an event is only the chances a menu is about to show (emitted before each menu, shown by it): it
-    does not move the game on, so the question that follows is still part of the same decision."""
-    return e.kind == "chance" and not e.get("changed")
+    """Whether an event is only the chances a menu is about to show (emitted before each menu, shown by it), or the
+    answer just given (``choice``: the prompt showed it): it does not move the game on, so the question that follows
+    is still part of the same decision ("Who tries it?" after the party's choice had the status line twice)."""
+    return (e.kind == "chance" and not e.get("changed")) or e.kind == "choice"
 
 
 class TerminalView:
