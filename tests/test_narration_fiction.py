@@ -1837,3 +1837,27 @@ def test_a_beast_with_no_weapon_is_not_told_as_a_person_holding_one(templates, c
     assert not [clause for clause in beast if of_a_person(clause)]
     if ctype != "sneaking":  # (a hider's lines rarely speak of a body)
         assert [clause for clause in told_of("flesh") if of_a_person(clause)]
+
+
+def test_one_line_drawn_for_two_declarers_is_said_once_of_both(templates, monkeypatch):
+    """A group's tracking run at Kaldskard: "Runa checks every mark twice before trusting it as Alma checks every mark
+    twice before trusting it." (once every line for a Lens has been told, one comes round again for the next
+    declarer). Where a round's two declarations are one sentence told of each, their pronouns aside, it is said
+    once: "…, and so does Alma"; with "is", "so is"; two different sentences are joined as before."""
+    said = {"Runa": "Runa checks every mark twice before trusting her eyes.",
+            "Alma": "Alma checks every mark twice before trusting his eyes.",
+            "Ola": "Ola is patient and waits.", "Siri": "Siri is patient and waits.",
+            "Kari": "Kari keeps low."}
+
+    def told(*names: str) -> list[str | None]:
+        narrator, cast = Narrator(templates, random.Random(1)), Cast()
+        people = [cast.person(n) for n in names]
+        monkeypatch.setattr(narrator, "_declaration", lambda cast, actor, d: said[actor.name])
+        narrator._declared, narrator._told_exchange = [(p, {}) for p in people], False
+        return narrator._exchange(cast)
+
+    assert told("Runa", "Alma") == ["Runa checks every mark twice before trusting her eyes, and so does Alma."]
+    assert told("Ola", "Siri") == ["Ola is patient and waits, and so is Siri."]
+    [joined] = told("Runa", "Kari")
+    assert joined.startswith("Runa checks every mark twice before trusting her eyes") and "Kari keeps low" in joined
+    assert "so does" not in joined

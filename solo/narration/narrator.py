@@ -23,6 +23,7 @@ can fit what was shown, who was actually hit and how hard.
 from __future__ import annotations
 
 import random
+import re
 import zlib
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -577,7 +578,11 @@ class Narrator:
         self._declared = []
         for i in range(0, len(told), 2):
             pair = told[i:i + 2]
-            if len(pair) == 2 and pair[0][1].endswith(".") and pair[0][1].count(".") == 1 and '"' not in pair[0][1]:
+            if len(pair) == 2 and _same_telling(pair[0], pair[1]):
+                # "Runa checks every mark twice before trusting it as Alma checks every mark twice before trusting
+                # it" (a group's run): one line drawn for both, said once
+                lines.append(f"{pair[0][1][:-1]}, and {_so_too(pair[0], pair[1][0])}.")
+            elif len(pair) == 2 and pair[0][1].endswith(".") and pair[0][1].count(".") == 1 and '"' not in pair[0][1]:
                 second = pair[1][1]
                 join = self.rng.choice(_JOINS)
                 name = pair[1][0].name
@@ -1222,6 +1227,32 @@ def _round_results(d: Mapping[str, Any], cast: Cast) -> dict[str, str]:
     winner = d.get("winner")
     return {p.id: "stalled" if winner is None else "won" if p.id == winner else "lost"
             for p in cast.persons.values() if p.active and p.roll is not None}
+
+
+_PRONOUNS = re.compile(r"\b(?:he|she|they|it|him|her|them|his|hers|their|theirs|its|himself|herself|itself|"
+                       r"themself|themselves)\b", re.IGNORECASE)
+
+
+def _same_telling(first: tuple[Person, str], second: tuple[Person, str]) -> bool:
+    """Whether two people's declarations of a round are one sentence told of each (the same line drawn twice, its
+    pronouns aside): then it is said once, "…, and so does Alma"."""
+    (a, text_a), (b, text_b) = first, second
+    if not (text_a.startswith(a.name) and text_b.startswith(b.name) and text_a.endswith(".")) or '"' in text_a:
+        return False
+    rest_a, rest_b = text_a[len(a.name):], text_b[len(b.name):]
+    if a.name in rest_a or b.name in rest_b or text_a.count(".") != 1:
+        return False
+    return _PRONOUNS.sub("", rest_a) == _PRONOUNS.sub("", rest_b)
+
+
+def _so_too(first: tuple[Person, str], other: Person) -> str:
+    """"so does Alma", "so is Alma", "so can the outlaws": the verb that says the first's sentence again of another."""
+    person, text = first
+    verb = text[len(person.name):].split(maxsplit=1)[0] if text[len(person.name):].strip() else ""
+    plural = _named_plural(other) or other.pronoun == "they" and bool(other.members)
+    again = {"is": "are" if plural else "is", "are": "are" if plural else "is", "can": "can", "will": "will",
+             "was": "were" if plural else "was"}.get(verb, "do" if plural else "does")
+    return f"so {again} {other.name}"
 
 
 def _named_plural(person: Person | None) -> bool:
