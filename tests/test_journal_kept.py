@@ -333,6 +333,23 @@ def test_recap_shows_the_scene_under_way_even_when_nothing_came_of_it_yet():
     assert journal.recap() == ["Quay", "  Note: the clerk lied"]  # the note, under the scene it was made in
 
 
+def test_recap_names_a_scene_once_where_the_scene_between_is_left_out():
+    """A group's run at Kaldskard: the recap read "The inn at Nedre Bru", its entries, then "The inn at Nedre Bru"
+    again, old Sigvald's fire between them left out (nothing came of it). One title, the entries under it in order."""
+    journal = Journal()
+    journal.render(Event("scene_entered", {"title": "The inn", "text": ".", "slots": {}}))
+    journal.render(Event("note", {"text": "an axe taken"}))
+    journal.render(Event("scene_entered", {"title": "The fire", "text": ".", "slots": {}}))
+    journal.render(Event("scene_entered", {"title": "The inn", "text": ".", "slots": {}}))
+    journal.render(Event("note", {"text": "no traveller"}))
+    assert journal.recap() == ["The inn", "  Note: an axe taken", "  Note: no traveller"]
+    journal.render(Event("scene_entered", {"title": "The fire", "text": ".", "slots": {}}))
+    journal.render(Event("note", {"text": "a tale"}))
+    journal.render(Event("scene_entered", {"title": "The inn", "text": ".", "slots": {}}))
+    assert journal.recap() == ["The inn", "  Note: an axe taken", "  Note: no traveller", "The fire", "  Note: a tale",
+                               "The inn"]  # a scene shown between keeps the two apart
+
+
 def test_pushing_on_at_zero_says_the_penalty_waits_for_below_zero():
     """A new player pushed on at 0 and read "pushes on below zero (every skill -20 %)", then saw a plain
     Combat 30 roll: the −20 % counts only while the Pool is below zero (docs/rules.md), and the line says so."""

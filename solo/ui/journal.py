@@ -156,10 +156,13 @@ class Journal:
         walking between."""
         lines: list[str] = []
         last_scene = max((i for i, (_, _, scene) in enumerate(self.happened) if scene), default=-1)
+        shown = None  # the title last written: a scene left and come back to, with only a passing between, is one
         for i, (header, entries, scene) in enumerate(self.happened):
             if scene and not entries and i != last_scene:
                 continue
-            lines.append(header)
+            if header != shown:  # (a group's run read "The inn at Nedre Bru" twice in a row, the fire between left out)
+                lines.append(header)
+                shown = header
             lines += [f"  {entry if entry.startswith(_AS_GIVEN) else sentence(d.upper_first(entry))}"
                       for entry in entries]
         return lines
