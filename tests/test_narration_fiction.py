@@ -1861,3 +1861,21 @@ def test_one_line_drawn_for_two_declarers_is_said_once_of_both(templates, monkey
     [joined] = told("Runa", "Kari")
     assert joined.startswith("Runa checks every mark twice before trusting her eyes") and "Kari keeps low" in joined
     assert "so does" not in joined
+
+
+def test_one_told_stubborn_at_half_its_pool_offers_no_terms_in_the_same_breath(templates):
+    """A group's run at Kaldskard's outlaw fire: "Ragna folds her arms. She will not budge." then '"Let us put terms in
+    writing," Ragna offers.' At half its Pool a stubborn NPC's clue is that it holds; no bargain follows it."""
+    wavered = 0
+    for seed in range(150):
+        events = fight(("combat", "social")[seed % 2], seed, minded=True, round_limit=20)
+        narrator = Recording(templates, random.Random(seed))
+        people = {"Siri Dahl": {"name": "Siri", "pronoun": "she", "traits": ["Bitter"], "temper": "stubborn"}}
+        narrate_events(events, narrator, people=people)
+        clues = {rnd for rnd, event, _t, actor, _target in narrator.picks
+                 if event == "wavering" and actor.id == "Siri Dahl"}
+        wavered += len(clues)
+        for rnd, event, t, actor, _target in narrator.picks:
+            if event == "bargain" and actor.id == "Siri Dahl":
+                assert rnd not in clues, (seed, t.text)
+    assert wavered >= 15

@@ -990,7 +990,7 @@ class Narrator:
             if level == 2 and not hurt.held:
                 kind = hurt.breaks_by or self.rng.choice(("plea", "bargain"))
                 lines += self._speech(cast, kind, hurt, dealer, self.speech["break"])
-            elif not hurt.held:
+            elif not hurt.held and hurt.temper != "stubborn":  # (not "will not budge", then terms, in one breath)
                 lines += self._speech(cast, "bargain", hurt, dealer, self.speech["bargain_wavering"])
         if not told and amount > 0 and not dealer.obstacle:
             lines += self._speech(cast, "taunt", dealer, hurt, self.speech["taunt"])
