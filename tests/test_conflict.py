@@ -9,7 +9,7 @@ import pytest
 from conftest import Answers, LoadedDice, make_char
 
 from solo.events import EventLog
-from solo.minds.bots import RandomDecider
+from solo.minds.bots import LensKeeper, RandomDecider
 from solo.rules.conflict import FLOW, Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.dice import parse
@@ -828,3 +828,30 @@ def test_an_obstacle_named_in_the_plural_takes_plural_verbs_in_the_rules_lines()
     text = "\n".join(told)
     assert re.search(r"[Tt]he parish records (win round|lose \d|are out of the conflict)", text)
     assert not re.search(r"[Tt]he parish records (wins|loses|is) ", text)
+
+
+def test_one_out_by_a_blow_to_another_pool_is_marked_out_on_the_bars():
+    """A group's run at Kaldskard's toll: Torgny went out at CHA 0 (a Flamboyant blow) and stood on the bars at BODY
+    6/8 the round after, as if still fighting. The bar shows the conflict's Pool as it is, with "out" beside it;
+    one at 0 needs no mark, and nobody else gets one."""
+    import io
+
+    from rich.console import Console
+
+    from solo.events import Event
+    from solo.ui.view import TerminalView
+
+    a = make_char("A", Combat=60)
+    b, c = (make_char(n, level="common", Combat=40) for n in ("B", "C"))
+    log = EventLog()
+    parts = [from_character(a, "a", COMBAT, decider=LensKeeper("none")),
+             *(from_character(x, "b", COMBAT, decider=LensKeeper("none")) for x in (b, c))]
+    Conflict(COMBAT, parts, random.Random(3), sink=log, round_limit=6).run()
+    start, blow = log.of("conflict_start")[0], next(e for e in log.of("damage") if e["target"] == "B")
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=120, color_system=None))
+    view.render(start)
+    view.render(Event("out", {"round": 1, "actor": "C"}))  # out by a blow its bar does not show
+    view.render(blow)
+    bars = {line.split()[0]: line for line in out.getvalue().splitlines() if "█" in line or "░" in line}
+    assert bars["C"].rstrip().endswith("out") and not bars["B"].rstrip().endswith("out"), bars

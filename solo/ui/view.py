@@ -147,6 +147,9 @@ class TerminalView:
         self.names: dict[str, str] = {}
         self.plural: frozenset[str] = frozenset()  # named in the plural: "the parish records win"
         self.pools: dict[str, tuple[int, int]] = {}
+        #: who went out of the conflict (or into comae) by a blow to another Pool than the one its bar shows: the bar
+        #: says so beside its value (a group's run: Torgny, out at CHA 0, stood on the bars at BODY 6/8 as if fighting)
+        self.down: dict[str, str] = {}
         self.pool_name: str | None = None  # the conflict's Pool, whose bars show
         self.round_rows: list[list[Text]] = []  # who, Lens, roll / target, verdict, blow, the target's parts
         self.round_notes: list[str] = []
@@ -270,6 +273,7 @@ class TerminalView:
         self.round_limit = e.get("round_limit")
         self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
+        self.down = {}
         self.pool_name = e.get("pool_name")  # the bars are this Pool's: a blow to another is said, not barred
         # a Text title keeps its own style (rich applies title_style to string titles only)
         table = Table(title=plain(e["type_name"], style="bold red"), show_edge=False, box=None, padding=(0, 2))
@@ -376,6 +380,8 @@ class TerminalView:
             name = self.names.get(pid, pid)
             name = name if len(name) <= 22 else name[:21] + "\u2026"
             line = Text(f"  {name:<23}") + pool_bar(cur, mx, 12)
+            if pid in self.down and cur > 0:
+                line += Text(f"  {self.down[pid]}", style="bold")
             self.console.print(line)
 
     def _on_push(self, e: Event, n: list[str]) -> None:
@@ -389,12 +395,14 @@ class TerminalView:
         self._narrate(n)
 
     def _on_out(self, e: Event, n: list[str]) -> None:
+        self.down[e["actor"]] = "out"
         self.console.print(Text(f"  {self._opening(e['actor'])} {d.agrees(e['actor'], self.plural, 'is', 'are')} "
                                 "out of the conflict.",
                                 style="bold"))
         self._narrate(n)
 
     def _on_comae(self, e: Event, n: list[str]) -> None:
+        self.down[e["actor"]] = "in comae"
         self.console.print(Text(f"  {self._opening(e['actor'])} {d.FALLS_INTO_COMAE}.", style="bold red"))
         self._narrate(n)
 
