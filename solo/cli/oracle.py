@@ -54,7 +54,7 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
     """
     from ..errors import SoloError
     from ..oracle import OracleState, ask, check_tension, load_tables, oracle_odds
-    from ..oracle.likelihood import OracleError, likelihood, trailing_odds
+    from ..oracle.likelihood import OracleError, likelihood, nearest_word, trailing_odds
     from ..rules.dice import new_rng
 
     text = " ".join(question).strip()
@@ -64,8 +64,9 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
     try:
         meant = likelihood(written) if written is not None else None
     except (OracleError, ValueError) as exc:
-        if "did you mean" in str(exc):  # "(likly)": a likelihood misspelt, not words of the question (a group's run:
-            raise UserError(f"the question ends in ({written}): {exc}") from None  # it was asked at even odds)
+        # "(likly)": a likelihood misspelt, not words of the question (a group's run: it was asked at even odds)
+        if nearest_word(str(written)) is not None:
+            raise UserError(f"the question ends in ({written}): {exc}") from None
         meant = None
     if meant is not None:
         try:

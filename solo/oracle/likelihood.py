@@ -27,6 +27,7 @@ __all__ = [
     "OracleError",
     "Likelihood",
     "likelihood",
+    "nearest_word",
     "check_tension",
     "chance_of_yes",
     "known_words",
@@ -90,6 +91,12 @@ class Likelihood:
     base: int
 
 
+def nearest_word(word: str) -> str | None:
+    """The likelihood word (or alias) ``word`` is a near miss of, or None: "likly" -> "likely". What the error of
+    :func:`likelihood` suggests, and what tells a misspelt likelihood from other words in a question's brackets."""
+    return closest(_norm(word), known_words())
+
+
 def _norm(word: str) -> str:
     text = str(word).replace("_", " ").replace("-", " ").lower()
     return " ".join(text.split())
@@ -125,7 +132,7 @@ def likelihood(word: str | int | Likelihood) -> Likelihood:
     if key in ALIASES:
         canonical = ALIASES[key]
         return Likelihood(canonical, LADDER[canonical])
-    close = closest(key, known_words())
+    close = nearest_word(key)
     # an alias suggested says what it stands for, as the list after it names only the ladder ("did you mean
     # 'probable'?", then a list without it, read as a word that is not one)
     meant = f", that is {ALIASES[close]!r}" if close in ALIASES else ""
