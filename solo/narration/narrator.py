@@ -1197,7 +1197,6 @@ def _beyond_its_lines(cast: Cast, *people: Person | None) -> bool:
 _LIVING = frozenset({"flesh", "animal", "undead"})
 
 
-
 #: The events that may end a conflict for a side: a bearing that waited on an emptied Pool is told after them.
 _ENDING_EVENTS = frozenset({"out", "comae", "exit", "conflict_end"})
 #: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
@@ -1248,11 +1247,15 @@ def _same_telling(first: tuple[Person, str], second: tuple[Person, str]) -> bool
 def _so_too(first: tuple[Person, str], other: Person) -> str:
     """"so does Alma", "so is Alma", "so can the outlaws": the verb that says the first's sentence again of another."""
     person, text = first
-    verb = text[len(person.name):].split(maxsplit=1)[0] if text[len(person.name):].strip() else ""
-    plural = _named_plural(other) or other.pronoun == "they" and bool(other.members)
-    again = {"is": "are" if plural else "is", "are": "are" if plural else "is", "can": "can", "will": "will",
-             "was": "were" if plural else "was"}.get(verb, "do" if plural else "does")
+    verb = (text[len(person.name):].split() or [""])[0]
+    plural = _named_plural(other) or (other.pronoun == "they" and bool(other.members))
+    again = _SO_AGAIN.get(verb, ("does", "do"))[plural]
     return f"so {again} {other.name}"
+
+
+#: The verb "so …" repeats, by the first sentence's verb, (singular, plural); any other is "does", "do".
+_SO_AGAIN = {"is": ("is", "are"), "are": ("is", "are"), "was": ("was", "were"), "can": ("can", "can"),
+             "will": ("will", "will")}
 
 
 def _named_plural(person: Person | None) -> bool:
