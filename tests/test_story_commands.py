@@ -515,3 +515,17 @@ def test_who_tries_a_roll_is_part_of_the_partys_decision_and_gets_no_status_line
     between = out[out.rindex("What does the party do?"):out.index("Who tries it?")]
     assert "[The quay" in out[:out.rindex("What does the party do?")]
     assert "[The quay" not in between, between
+
+
+@pytest.mark.parametrize("name", ["kaldskard", "vellan"])
+def test_an_adventures_introduction_is_markdown_as_its_scenes_are(name, tmp_path):
+    """A new player's run: Kaldskard's opening read "Type `status` to watch the days", backticks and all. The
+    introduction is shown as a scene's text is, so what an author marks as a command reads as one."""
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    adventure = load_adventure(find_adventure(name))
+    assert "`status`" in adventure.introduction
+    _, out = play(adventure, [], tmp_path)
+    opening = out[:out.index("How many players")]
+    assert "status" in opening and "`" not in opening

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -196,7 +196,10 @@ class TerminalView:
         self.console.print(Text("  \u2684 " + text, style=style))
 
     def _on_title(self, e: Event, n: list[str]) -> None:
-        body = Text(e.get("introduction", "").strip()) if e.get("introduction") else Text("")
+        # Markdown, as a scene's text is: "Type `status` to watch the days" showed its backticks (a new player's run)
+        from rich.markdown import Markdown
+
+        body: RenderableType = Markdown(e["introduction"].strip()) if e.get("introduction") else Text("")
         by = plain(f"by {e['author']}") if e.get("author") else None
         self.console.print(Panel(body, title=plain(e["title"], style="bold"), subtitle=by, border_style="magenta"))
 
