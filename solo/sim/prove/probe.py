@@ -78,6 +78,17 @@ class ProbeGame(Game):
             return super().resolve(action)
         return plan.apply(self, action)
 
+    def roller_first(self, action: Action, best: bool = False) -> Action:
+        """The roller the plan names made the active PC before the choice is paid for, as the engine makes the
+        one it asked (the plan's chances were priced on a game paid so: :func:`~.search.paid`); with no plan,
+        the best at it, as best play picks."""
+        plan = self.plan
+        if plan is not None and plan.roller is not None:
+            s = self.state
+            s.active = next(i for i, pc in enumerate(s.party) if pc.name == plan.roller)
+            return action
+        return super().roller_first(action, best=True)
+
 
 def start(adventure: Adventure, party: list[Character] | None) -> ProbeGame:
     """A game at its first choice (or already over, if the story ends before one)."""

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ...rules.character import Character
-    from ...story.format.adventure import Adventure, Choice, Scene
+    from ...story.format.adventure import Action, Adventure, Choice, Scene
     from ...story.play.chances import Fighters
 
     #: Told how the search goes (states searched, states found), every PROGRESS_EVERY states.
@@ -344,7 +344,7 @@ class _Search:
             exits: list[Plan] = []
             styles: list[Outcomes] = []
             if choice.action is not None:
-                found = outcomes(paid(game, scene, choice), choice.action, self.fighters)
+                found = outcomes(*paid(game, scene, choice), self.fighters)
                 plans, exits, styles = list(found.plans), found.exits, found.styles
                 if found.no_contest == WON:
                     self.no_contests[scene.id, choice.key] = self.no_contests.get((scene.id, choice.key), 0) + 1
@@ -394,15 +394,15 @@ class _Search:
         node.cut = node.cut or cid is None
         return Arc(chance, cid, outcome) if cid is not None else None
 
-    def _asked(self, node: Node, game: ProbeGame) -> tuple[Choice, ProbeGame, str | None]:
+    def _asked(self, node: Node, game: ProbeGame) -> tuple[Choice, ProbeGame, Action, str | None]:
         """The choice a question node asks about (its key: (kind, the state of the choice, the choice, …)), the
-        game as the choice's action meets it (:func:`paid`), and the PC who rolled (every outcome's roller)."""
+        game and the action as the choice's action meets it (:func:`paid`), and the PC who rolled (every
+        outcome's roller)."""
         assert isinstance(node.key, tuple)
         scene = self.adventure.scenes[game.state.scene or ""]
         choice = next(c for c in scene.choices if c.key == node.key[2])
-        assert choice.action is not None
-        priced = paid(game, scene, choice)
-        return choice, priced, next((p.roller for p in outcomes(priced, choice.action).plans), None)
+        priced, action = paid(game, scene, choice)
+        return choice, priced, action, next((p.roller for p in outcomes(priced, action).plans), None)
 
     def _style_move(self, node: Node, game: ProbeGame, key: str, number: str, words: str, style: Outcomes) -> None:
         assert node.moves is not None and style.fighter is not None
@@ -416,8 +416,7 @@ class _Search:
 
     def expand_escalation(self, node: Node, game: ProbeGame) -> None:
         """Escalate (a conflict, its own chances) or accept the lost roll: both answers of the question."""
-        choice, priced, roller = self._asked(node, game)
-        assert choice.action is not None
+        choice, priced, action, roller = self._asked(node, game)
         choice_key = choice.key
         node.moves = []
         accept = Move("no", "2", "Accept the loss")
@@ -426,7 +425,7 @@ class _Search:
         arc = self._arc(node, 1, game, choice_key, Plan(1.0, "lose", roller=roller))
         if arc is not None:
             _add(accept, arc)
-        found = escalation_outcomes(priced, choice.action, self.fighters)
+        found = escalation_outcomes(priced, action, self.fighters)
         self._seen(game.state.scene or "", choice_key, True, found.every_plan())
         escalate.note, escalate.lens = found.note, found.lens
         escalate.sampled = any(p.sampled for p in found.plans)
@@ -443,7 +442,7 @@ class _Search:
         """Flip the dice (a Luck Point, the flipped outcome) or keep the roll: both answers of the question, in the
         order the engine's menu puts them. A kept loss that may be escalated goes on to that question."""
         assert node.flip is not None and isinstance(node.key, tuple)
-        choice, _, roller = self._asked(node, game)
+        choice, _, _, roller = self._asked(node, game)
         choice_key = choice.key
         kept, flipped, escalates = node.flip
         flip, keep = Move("yes", "1", "Spend a Luck Point to flip the dice"), Move("no", "2", "Keep the roll")
@@ -459,16 +458,21 @@ class _Search:
             _add(keep, arc)
 
 
-def paid(game: ProbeGame, scene: Scene, choice: Choice) -> ProbeGame:
-    """The game as the choice's action meets it: the engine counts the choice and applies its retry cost and its
-    effects first (:meth:`~solo.story.play.engine.Game.pay_for`), which may move what the action rests on (a Luck
-    Point given or taken before a roll, a disposition before a quarrel). On a copy, played as a step plays it;
-    the game itself where the choice has neither effects nor a retry cost."""
+def paid(game: ProbeGame, scene: Scene, choice: Choice) -> tuple[ProbeGame, Action]:
+    """The game as the choice's action meets it, and the action: the engine makes the roller the active PC
+    (:meth:`~solo.story.play.engine.Game.roller_first`; the best at it, as best play picks), then counts the
+    choice and applies its retry cost and its effects (:meth:`~solo.story.play.engine.Game.pay_for`), which may
+    move what the action rests on (a Luck Point given or taken before a roll, a disposition before a quarrel).
+    On a copy, played as a step plays it; the game itself where the choice has neither effects nor a retry
+    cost."""
+    action = choice.action
+    assert action is not None
     if not choice.effects and not choice.retry_cost:
-        return game
+        return game, action
     copy = fork(game)
+    action = copy.roller_first(action, best=True)
     copy.pay_for(scene, choice)
-    return copy
+    return copy, action
 
 
 def _steps_to(adventure: Adventure, targets: set[str]) -> dict[str, int]:

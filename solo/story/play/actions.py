@@ -36,6 +36,7 @@ from .rolling import (
     opposed_flip_beats,
     repay,
     roll_target,
+    roller_first,
 )
 
 if TYPE_CHECKING:
@@ -86,6 +87,15 @@ class ActionVerb(Verb):
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         raise NotImplementedError
+
+    def roller_first(self, game: Game, action: Action, best: bool = False) -> Action:
+        """The action as it is resolved once its choice is taken, with the PC who will roll it made the active PC
+        now, before the choice is paid for: a retry cost or an effect on "the active PC" falls on the one who tries
+        it (a group's run: Thea paid for a second try that Espen then rolled). Where the party is asked who rolls,
+        it is asked here (``best``: not asked, the best at it picked, as ``solo prove``'s best play picks), and
+        the answer kept in the action, so that :meth:`resolve` does not ask again. A verb without a roller keeps
+        the action as it is."""
+        return action
 
     def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
         """Every way the action can turn out if taken now, each with its chance, built on the helpers
@@ -140,6 +150,9 @@ class Roll(ActionVerb):
 
     def check(self, b: Builder, file: str, path: str, spec: Spec, action: Action) -> None:
         _check_roll(b, file, path, spec)
+
+    def roller_first(self, game: Game, action: Action, best: bool = False) -> Action:
+        return roller_first(game, action, best=best)
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
@@ -207,11 +220,21 @@ class Opposed(ActionVerb):
                         b.fail(file, f"{path}.escalate", f"{exc}: give escalate a 'type'", "E005")
                 action.escalation = b.action(file, f"{path}.escalate", "conflict", esc)
 
+    def roller_first(self, game: Game, action: Action, best: bool = False) -> Action:
+        return roller_first(game, action, best=best, npc=self._npc_learnt(game, action.spec), opposed=True)
+
+    @staticmethod
+    def _npc_learnt(game: Game, spec: Spec) -> NPC | None:
+        """The NPC opposing the roll; a Social roll's makes its disposition known (it is among the roll's
+        modifiers, and "Who tries it?" names it)."""
+        npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
+        if npc is not None and spec["skill"] == "Social":
+            learn(game, spec["npc"], "disposition")
+        return npc
+
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
-        npc = game.state.npcs.get(spec["npc"]) if "npc" in spec else None
-        if npc is not None and spec["skill"] == "Social":  # their disposition is among the roll's modifiers
-            learn(game, spec["npc"], "disposition")
+        npc = self._npc_learnt(game, spec)
         their_name = called(game, spec["npc"]) if npc is not None else "the opposition"  # as the PCs know them
         pc = choose_pc(game, spec, spec["skill"], self.arg(spec, "focus"), npc=npc, opposed=True)
         target, mods, routine = roll_target(pc, spec, npc=npc, label=their_name)

@@ -462,8 +462,9 @@ class Game:
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, name=choice.name, text=labels[choice.key],
                   **({"hint": hints[choice.key]} if hints[choice.key] else {}))
+        action = self.roller_first(choice.action) if choice.action is not None else None
         self.pay_for(scene, choice)
-        branch = self.resolve(choice.action) if choice.action is not None else choice.goto
+        branch = self.resolve(action) if action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
 
@@ -592,6 +593,11 @@ class Game:
 
     def resolve(self, action: Action) -> Branch | None:
         return ACTIONS[action.kind].resolve(self, action)
+
+    def roller_first(self, action: Action, best: bool = False) -> Action:
+        """The choice's action with its roller made the active PC now, before the choice is paid for
+        (:meth:`~solo.story.play.actions.ActionVerb.roller_first`)."""
+        return ACTIONS[action.kind].roller_first(self, action, best)
 
     def pcs_for(self, who: str) -> list[Character]:
         """The PCs an effect's ``who`` names: "all" still in the scenario, else the active one."""

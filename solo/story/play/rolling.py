@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from ...npc.model import NPC
+    from ..format.adventure import Action
     from .engine import Game
 
 #: The fields of a skill roll, shared by the ``roll`` and ``opposed`` actions (and their defaults).
@@ -44,6 +45,23 @@ def roller(game: Game, spec: Mapping[str, Any], *, npc: NPC | None = None) -> Ch
     if who == "active":
         return game.state.active_pc()
     return None
+
+
+def roller_first(game: Game, action: Action, *, best: bool = False, npc: NPC | None = None,
+                 opposed: bool = False) -> Action:
+    """A roll's roller made the active PC before its choice is paid for
+    (:meth:`~solo.story.play.actions.ActionVerb.roller_first`): asked where the party has a say (``best``: the best
+    at it), and kept as the active PC in the action returned, so that resolving it asks nobody again and nothing
+    paid meanwhile (an item, a Pool) changes who rolls."""
+    spec = action.spec
+    pcs = game.state.pcs
+    if not pcs:
+        return action
+    who = field_value(ROLL_FIELDS, spec, "who")
+    if best and roller(game, spec, npc=npc) is None:
+        spec = {**spec, "who": "best"}
+    choose_pc(game, spec, spec["skill"], field_value(ROLL_FIELDS, spec, "focus"), npc=npc, opposed=opposed)
+    return action if who == "active" or len(pcs) == 1 else replace(action, spec={**action.spec, "who": "active"})
 
 
 def npc_label(game: Game, npc: NPC | None) -> str | None:

@@ -1,0 +1,128 @@
+"""The PC who tries a roll is the one who pays for it: a retry cost or an effect on "the active PC" falls on the
+roller, asked before the choice is paid for, in play and in ``solo prove`` alike (a group's run: Thea paid for a
+second try at the wall that Espen then rolled). docs/adventures.md ("Retries") says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from solo.events import EventLog
+from solo.rules.creation import pregenerated
+from solo.sim.prove.search import prove
+from solo.story.format.loader import load_adventure
+from solo.story.play.chances import flip_faces, roll_faces
+from solo.story.play.engine import Game
+from solo.story.play.rolling import roll_target
+
+WALL = """
+[adventure]
+id = "wall"
+title = "The wall"
+party = { min = 1, max = 3 }
+start = "yard"
+
+[scenes.yard]
+text = "A wall, wet with rain."
+
+[[scenes.yard.choices]]
+text = "Climb it"
+retry_cost = [ { damage = "BODY", amount = 1 } ]
+effects = [ { luck = -1 } ]
+roll = { skill = "Move", modifier = {modifier}, who = "{who}", success = "top", failure = "{failure}" }
+
+[[scenes.yard.choices]]
+text = "Walk round"
+goto = "round"
+
+[scenes.top]
+text = "Over."
+ending = true
+outcome = "over"
+
+[scenes.round]
+text = "The long way."
+ending = true
+outcome = "round"
+"""
+
+
+def wall(tmp_path: Path, modifier: int = -200, who: str = "choose", failure: str = "yard") -> Path:
+    path = tmp_path / "wall.toml"
+    path.write_text(WALL.replace("{modifier}", str(modifier)).replace("{who}", who).replace("{failure}", failure))
+    return path
+
+
+class Answers:
+    """The scene's choices in order; "Who tries it?" by the names given in order; no Luck spent."""
+
+    def __init__(self, choices: list[str], rollers: list[str]):
+        self.choices, self.rollers = list(choices), list(rollers)
+        self.asked: list[str] = []
+
+    def decide(self, question):
+        self.asked.append(question.kind)
+        if question.kind == "choice":
+            return self.choices.pop(0)
+        if question.kind == "who":
+            return self.rollers.pop(0)
+        return "no" if "no" in question.keys() else question.default or question.options[0].key
+
+
+def pc(name: str, move: int):
+    char = pregenerated("espen")
+    char.name = name
+    char.skills["Move"] = move
+    return char
+
+
+def party():
+    return [pc("Espen Lind", 50), pc("Thea Holm", 30)]
+
+
+def paid(events) -> list[tuple[str, str]]:
+    """Who paid what, in order: ("luck", name) for a Luck Point, ("BODY", name) for a Pool's point."""
+    return [("luck", e.data["actor"]) if e.kind == "luck_change" else (e.data["pool"], e.data["actor"])
+            for e in events if e.kind in ("luck_change", "pool_change")]
+
+
+def test_the_one_asked_to_try_pays_its_cost_and_its_effects(tmp_path):
+    answers = Answers(["c1", "c1", "c2"], ["Thea Holm", "Espen Lind"])
+    log = EventLog()
+    game = Game(load_adventure(wall(tmp_path)), seed=3, decider=answers, sink=log, party=party())
+    game.play()
+    rolls = [e.data["actor"] for e in log.events if e.kind == "skill_roll"]
+    assert rolls == ["Thea Holm", "Espen Lind"]
+    # the first try: Thea rolls and pays its effect (a Luck Point); the second: Espen rolls and pays both
+    assert paid(log.events) == [("luck", "Thea Holm"), ("BODY", "Espen Lind"), ("luck", "Espen Lind")]
+    # asked who before anything is paid, once a try: the order of the questions is the choice, then who
+    assert [k for k in answers.asked if k in ("choice", "who")] == ["choice", "who", "choice", "who", "choice"]
+
+
+def test_best_play_prices_the_roll_on_the_roller_who_paid(tmp_path):
+    """Espen's Move is the better: best play sends him, and the Luck Point the climb costs leaves him none to flip
+    with, so the proof's chance of the top is his roll alone. Paid by whoever acted last (Thea, the first PC),
+    Espen kept his Luck, and the proof counted a flip he could not have made."""
+    thea, espen = pc("Thea Holm", 30), pc("Espen Lind", 50)
+    for p in (thea, espen):
+        p.luck = 1
+    adventure = load_adventure(wall(tmp_path, modifier=0, failure="round"))
+    spec = adventure.scenes["yard"].choices[0].action.spec
+    target = roll_target(espen, spec)[0]
+    assert target > roll_target(thea, spec)[0]
+    proof = prove(adventure, party=[thea, espen])
+    succeeds = sum(n for outcome, n in roll_faces(target) if outcome.endswith("success")) / 100
+    assert proof.endings["top"]["best_chance"] == pytest.approx(succeeds, abs=1e-12)
+    with_flip = sum(n for outcome, flip, n in flip_faces(target) if (flip or outcome).endswith("success")) / 100
+    assert with_flip > succeeds  # the test can tell the two apart
+
+
+def test_a_roll_by_the_active_pc_is_not_asked_and_the_active_pc_pays(tmp_path):
+    answers = Answers(["c1", "c1", "c2"], [])
+    log = EventLog()
+    game = Game(load_adventure(wall(tmp_path, who="active")), seed=3, decider=answers, sink=log, party=party())
+    game.play()
+    assert "who" not in answers.asked
+    assert paid(log.events) == [("luck", "Espen Lind"), ("BODY", "Espen Lind"), ("luck", "Espen Lind")]
