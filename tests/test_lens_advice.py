@@ -152,6 +152,10 @@ def test_an_estimate_near_a_sure_thing_reads_as_a_range_never_past_100_or_below_
     assert Estimate(2, 0, 0, 2).words() == "won 0 of 2 tried (2 undecided), too few to tell · likely best"
     assert Estimate(2, 1, 1, 0).words() == "won 1 of 2 tried (they gave up in 1), too few to tell · likely best"
     assert Estimate(3, 3, 0, 0).words() == "≈ 72–100 % to win · from 3 tries · likely best"
+    # the range stops where the shares beside it begin: "≈ 98–100 %, 1 % undecided" came to 101 %
+    assert Estimate(200, 198, 0, 2).words() == "≈ 98–99 % to win, 1 % undecided · from 200 tries · likely best"
+    assert Estimate(100, 95, 5, 0).words() == ("≈ 92–95 % to win outright, 5 % they give up · from 100 tries"
+                                               " · likely best")
 
 
 def test_a_group_fight_gets_the_engines_estimate_with_its_error():
@@ -389,7 +393,7 @@ def test_an_estimate_where_they_give_up_says_the_win_it_counts_is_outright():
 
     assert Estimate(100, 1, 93, 0, 40).words() == ("≈ 1 % ± 1 to win outright, 53 % they give up,"
                                                    " 40 % they run · from 100 tries · likely best")
-    assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("≈ 0–1 % to win outright, 100 % they"
+    assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("≈ 0 % to win outright, 100 % they"
                                                                   " walk away · from 100 tries"
                                                                   " · likely best")
     assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · from 100 tries · likely best"  # nobody ran

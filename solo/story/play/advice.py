@@ -216,10 +216,14 @@ class Estimate:
         # their yielding or leaving ends it without a win: an adventure may take either otherwise (Kaldskard's
         # outlaws who walk away from the argument do not join you), so each is shown apart from the win
         win = "to win outright" if gone else "to win"
-        if self.win * 100 + spread > 100 or self.win * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
+        undecided = self.stalemates * 200 >= self.runs
+        # the win's range stops where the shares told beside it begin: "≈ 98–100 %, 1 % undecided" came to 101 %
+        beside = (self.exits if gone else 0) + (self.stalemates if undecided else 0)
+        ceiling = max(100 - round(100 * beside / self.runs), round(self.win * 100))
+        if self.win * 100 + spread > ceiling or self.win * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
             low = max(0, math.floor(self.win * 100 - spread))
-            high = min(100, math.ceil(self.win * 100 + spread))
-            text = f"≈ {low}–{high} % {win}"
+            high = min(ceiling, math.ceil(self.win * 100 + spread))
+            text = f"≈ {low}–{high} % {win}" if high > low else f"≈ {low} % {win}"
         else:
             text = f"≈ {percent(self.win)} ± {spread} {win}"
         if gone:
@@ -228,7 +232,7 @@ class Estimate:
                 text += f", {percent(gave_up / self.runs)} they give up"
             if self.fled:
                 text += f", {percent(self.fled / self.runs)} they {self.leave}"
-        if self.stalemates * 200 >= self.runs:
+        if undecided:
             text += f", {percent(self.stalemates / self.runs)} undecided"
         # how many were played: a share of fights played out, not odds worked out (a new player read "≈ 59 %",
         # then "≈ 10 %" a round later, as the same kind of number as the exact odds beside them)
