@@ -216,6 +216,7 @@ def test_the_epilogue_restores_luck_improves_and_keeps_the_character(tmp_path):
     spent = out.getvalue().split("improvement rolls to spend", 1)[1]
     assert "Keep the rolls for later" in spent.split("improvement roll to spend")[0]
     assert "Keep the roll for later" in spent.split("improvement roll to spend")[1]
+    assert "a new Focus costs 4 rolls, a new Tag 5" in spent  # rolls, not points of the skill
 
 
 def test_tags_count_among_the_people_a_social_roll_is_made(tmp_path):

@@ -69,7 +69,8 @@ def epilogue(game: Game) -> None:
                 options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
                             for tag in t.tags if tag not in pc.tags]
             kept = "the rolls" if pc.improvement_rolls > 1 else "the roll"  # one roll left is one roll
-            options.append(Option("keep", f"Keep {kept} for later", "a new Focus costs 4, a new Tag 5"))
+            options.append(Option("keep", f"Keep {kept} for later",
+                                  f"a new Focus costs {NEW_FOCUS_COST} rolls, a new Tag {NEW_TAG_COST}"))
             if not numbers:  # the first menu: numbered as it stands
                 numbers = {o.key: n for n, o in enumerate(options, 1)}
             else:  # a later one: each option keeps its first number, one not shown then goes after them
