@@ -409,3 +409,17 @@ def test_a_line_the_story_tells_outside_a_conflict_knows_the_pcs_pronoun(tmp_pat
     assert len(told) == 12
     assert not [line for line in told if " they " in f" {line} "], told
     assert any(" he " in f" {line} " for line in told), told  # some lines name him by pronoun: those say "he"
+
+
+def test_an_unhurt_speaker_cries_out_and_does_not_gasp(bundled):
+    """Kaldskard, a group's run: Hallstein, his Pool still full, '"Hold off! Please, hold off!" Hallstein gasps.'
+    A cry from someone unhurt is cried, blurted or shouted; once hurt, a gasp may come."""
+    from solo.narration.cast import Person
+
+    narrator = Narrator(bundled, random.Random(0))
+    unhurt = Person(id="h", name="Hallstein", pool=10, pool_max=10)
+    hurt = Person(id="h", name="Hallstein", pool=3, pool_max=10)
+    said = {narrator._attribute('"Hold off!"', unhurt, "plea").rsplit(" ", 1)[-1] for _ in range(60)}
+    assert "gasps." not in said and "shouts." in said, said
+    said = {narrator._attribute('"Hold off!"', hurt, "plea").rsplit(" ", 1)[-1] for _ in range(60)}
+    assert "gasps." in said, said

@@ -497,7 +497,10 @@ class Narrator:
         said = "exclaim" if body.endswith("!") and kind != "taunt" else kind
         manner = speaker.manner or manner_of(speaker.traits)
         verbs = self.templates.word("said", f"yield.{manner}", "") if yields and said == "plea" and manner else ""
-        verbs = verbs or self.templates.word("said", f"{said}.{manner}" if manner else said, "")
+        if manner:
+            verbs = verbs or self.templates.word("said", f"{said}.{manner}", "")
+        if speaker.condition == "unhurt":  # breath still whole: a cry, not a gasp (an unhurt Hallstein "gasps")
+            verbs = verbs or self.templates.word("said", f"{said}.unhurt", "")
         verbs = verbs or self.templates.word("said", said, _SAID.get(said, "says"))
         choices = [v.strip() for v in verbs.split("|") if v.strip()]
         verb = self.rng.choice(choices or ["says"])
