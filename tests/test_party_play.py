@@ -175,6 +175,20 @@ def test_party_slots_read_right_for_one_pc_or_several(size, expected):
     assert fill(entered["text"], entered["slots"]).strip() == expected
 
 
+@pytest.mark.parametrize(("size", "expected"), [
+    (2, "Espen goes under, and Signe hauls him out."),
+    (3, "Espen goes under, and Signe and Ada haul him out."),
+])
+def test_others_names_the_party_but_the_one_who_acts(size, expected):
+    """Kaldskard's ford read "the other hauls her out" where the one who did has a name."""
+    party = [pc("Signe"), pc("Espen"), pc("Ada")][:size]
+    game = Game(load_adventure(PARTY), seed=1, decider=Answers(choice=["c5"]), party=party)
+    game.play()
+    game.state.active = 1  # Espen acted
+    text = "{pc} goes under, and {if party_size() > 2}{others} haul{else}{others} hauls{end} {them} out."
+    assert fill(text, game.slots(), game.context()) == expected
+
+
 def test_text_filled_from_slots_without_a_party_size_reads_as_for_one_pc():
     assert fill("{You} and {yourself}; {each.pocket} {verb.goes}", {"party": "Signe"}) == \
         "You and yourself; pocket goes"
@@ -196,6 +210,7 @@ def test_text_filled_from_slots_without_a_party_size_reads_as_for_one_pc():
     ("{pc} quietly {verb.waits}", "{verb.waits} agrees with {party}, not with {pc} quietly"),
     ("{npc.watchman} {verb.waits} in the yard", "{verb.waits} agrees with {party}, not with {npc.watchman}: it reads "
                                              "'Gudrun go'"),
+    ("{others} {verb.haul} him out", "{verb.haul} agrees with {party}, not with {others}: it reads 'Signe go'"),
 ])
 def test_the_checker_names_a_party_slot_it_cannot_fill(tmp_path, text, problem):
     path = tmp_path / "a.toml"

@@ -17,7 +17,7 @@ from .expressions import Condition, ExpressionError, parse_condition
 from .problems import Collector, describe
 from .text import PARTY_WORDS, TextError, blocks_of, parse_text, party_slot_problem, runs_of
 
-TEXT_SLOTS = ("pc", "party", "they", "them", "their", "They", "Their", "theirs", "themself",
+TEXT_SLOTS = ("pc", "party", "others", "they", "them", "their", "They", "Their", "theirs", "themself",
               "you", "You", "yourself", "Yourself")
 
 #: What a verb field of each kind (:class:`solo.story.format.verbs.Field`) holds in TOML: "text", "number" (a
@@ -60,8 +60,8 @@ _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
 #: A ``{verb.…}`` whose subject is the acting PC's name or pronoun, or an NPC, not the party: right after it, or
 #: after a few plain words of the same clause ("{pc}'s legs {verb.give} out", "{npc.gudrun} quietly {verb.goes}").
 #: The verb agrees with the party, not with that subject.
-_VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|[Tt]hey|[Yy]ou|npc\.[A-Za-z0-9_]+)\}((?:'s)?(?:\s+[A-Za-z'-]+){0,3}?)\s+"
-                            r"\{([Vv]erb\.[A-Za-z]*)\}")
+_VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|others|[Tt]hey|[Yy]ou|npc\.[A-Za-z0-9_]+)\}"
+                            r"((?:'s)?(?:\s+[A-Za-z'-]+){0,3}?)\s+\{([Vv]erb\.[A-Za-z]*)\}")
 
 
 class Readers:
@@ -158,7 +158,8 @@ class Readers:
                 if slot.startswith("npc."):
                     reads = "'Gudrun go' for a party of two"
                 else:
-                    reads = {"pc": "'Jonas go' for a party of two", "you": "'you goes' for one PC"}.get(
+                    reads = {"pc": "'Jonas go' for a party of two", "you": "'you goes' for one PC",
+                             "others": "'Signe go' for a party of two"}.get(
                         slot.lower(), "'he go' for a party of two, 'they goes' for one PC whose pronoun is they")
                 subject = f"{{{slot}}}{between}"
                 self.fail(file, path, f"{{{verb}}} agrees with {{party}}, not with {subject}: it reads {reads}; "

@@ -359,7 +359,7 @@ class Game:
                     s.removed[pc.name] = scene.fate
 
     def slots(self) -> dict[str, object]:
-        """Values for the slots of scene text: {pc}, {party}, {npc.ID}, {counter.NAME}, pronouns.
+        """Values for the slots of scene text: {pc}, {party}, {others}, {npc.ID}, {counter.NAME}, pronouns.
 
         ``party_size`` (for {you}, {each.NOUN} …) is there only for a party of other than one PC:
         a text filled without it reads as for one, as events written before it was kept do.
@@ -368,6 +368,7 @@ class Game:
         pc = s.active_pc()
         pcs = s.pcs
         out: dict[str, object] = {"pc": pc.name if pc else "", "party": and_list([p.name for p in pcs]),
+                                  "others": and_list([p.name for p in pcs if p is not pc]),
                                   "pronoun": pc.pronoun if pc else "they"}
         if len(pcs) != 1:
             out["party_size"] = len(pcs)
