@@ -279,7 +279,7 @@ def test_luck_commands_at_the_prompt_replay_and_refuse_long_or_marked_up_names(t
              "luck contact Marta Holm", "yes", "quit"]
     code, out, journal = run_play(load_adventure(TUTORIAL), lines, tmp_path / "a")
     save = read_save(tmp_path / "a" / "game.json")
-    assert save.snapshot["items"] == ["rope"]
+    assert save.snapshot["items"] == ["letter", "rope"]  # the tutorial starts with the letter
     assert save.snapshot["party"][0]["luck"] == 0
     assert "Marta Holm" in journal and "rope" in journal
     assert "'[bold red]lamp[/]' holds [ ]" in out  # refused, and shown as typed, never read as markup
