@@ -573,10 +573,15 @@ class Game:
             self.apply(effect)
         if self.finished:
             return
-        if not self.state.pcs and self.adventure.uses_pcs:
-            self._fallen()
-            return
         target = branch.target(self.context())
+        if not self.state.pcs and self.adventure.uses_pcs:
+            # nobody left to play on; an ending the branch leads to still tells how it ended (a conflict's
+            # ``comae`` or ``lost`` written as "Beaten" read "The party has fallen": a GM's run), anything else
+            # would be played by nobody
+            ending = self.adventure.scenes.get(target or "")
+            if ending is None or not ending.ending:
+                self._fallen()
+                return
         if target:
             self.trigger_event(move_trigger(target))
 
