@@ -140,9 +140,10 @@ def test_cautious_walks_round_bold_fights():
 def test_the_turn_cap_turns_an_endless_loop_into_errors_with_seeds(tmp_path):
     r = simulate(Options(str(DATA / "loop.toml"), 5, max_turns=30), jobs=1, errors_dir=tmp_path)
     assert r["error_count"] == 5
-    assert r["endings"]["__error__"]["count"] == 5
-    assert r["endings"]["__error__"]["title"] == "A run that stopped on an error"
-    assert r["endings"]["__error__"]["outcome"] is None  # "no outcome", as docs/testing-adventures.md says
+    # a run that never reached an ending is not a crash: its own row (a GM read the soft-lock as a run that failed)
+    assert r["endings"]["__stuck__"]["count"] == 5 and "__error__" not in r["endings"]
+    assert r["endings"]["__stuck__"]["title"] == "A run that never reached an ending"
+    assert r["endings"]["__stuck__"]["outcome"] is None  # "no outcome", as docs/testing-adventures.md says
     assert all(e["where"] == "" for e in r["errors"])
     # each kind of failure as the docs list it: error, message and place apart, with its count, first run and seed
     (kind,) = r["error_kinds"]
@@ -243,8 +244,9 @@ def test_exit_1_when_a_run_fails(run, tmp_path):
     assert "TurnLimit" in result.stdout and "replay: solo play" in result.stdout
     # the failed runs' row reads as what happened, not by the tally's key; a loop of the adventure's is not
     # pinned on a line of solo's code (new-user run: '__error__ │ __error__', '@ solo/story/play/engine.py:166')
-    assert "(run failed)" in result.stdout and "A run that stopped on an error" in result.stdout
-    assert "__error__" not in result.stdout and "engine.py" not in result.stdout and "()" not in result.stdout
+    assert "(stuck: turn limit)" in result.stdout and "A run that never" in result.stdout
+    assert "3 runs never reached an ending" in result.stdout and "failed" not in result.stdout
+    assert "__stuck__" not in result.stdout and "engine.py" not in result.stdout and "()" not in result.stdout
 
 
 STEPS = """
@@ -278,7 +280,7 @@ def test_text_report_when_no_run_finishes(run, tmp_path):
     adventure.write_text(STEPS, encoding="utf-8")
     result = run("simulate", str(adventure), "--runs", "3", "--max-turns", "5", "--errors-dir", str(tmp_path))
     assert result.exit_code == 1, result.output
-    assert "counter steps: no run finished" in result.stdout and "3 runs failed" in result.stdout
+    assert "counter steps: no run finished" in result.stdout and "3 runs never reached an ending" in result.stdout
 
 
 @pytest.mark.parametrize("args, words", [

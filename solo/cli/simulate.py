@@ -263,7 +263,14 @@ def _show(r: dict) -> None:
                               soft_wrap=True)
     console.print(f"Turns per run: {r['turns']['mean']:.1f} on average, {r['turns']['max']} at most.")
     if r["error_count"]:
-        say(console, f"{r['error_count']} run{'s' if r['error_count'] != 1 else ''} failed.", style="red bold")
+        stuck = r["endings"].get("__stuck__", {}).get("count", 0)
+        failed = r["error_count"] - stuck
+        if failed:
+            say(console, f"{failed} run{'s' if failed != 1 else ''} failed on an error.", style="red bold")
+        if stuck:  # the adventure's own loop, often a soft-lock: not a crash (a GM's run read it as one)
+            say(console, f"{stuck} run{'s' if stuck != 1 else ''} never reached an ending: stopped at the turn "
+                "limit, going round a loop the bots never leave (a soft-lock? solo prove finds them).",
+                style="yellow bold")
         for kind in r["error_kinds"]:
             where = f" @ {kind['where']}" if kind["where"] else ""
             console.print(f"  {kind['count']} × {kind['error']}: {kind['message']}{where} (first: run "

@@ -18,7 +18,7 @@ from ..story.play.engine import ENGINE_ENDINGS
 from .one_run import TurnLimit
 from .options import Options
 from .party import Party
-from .tally import ERROR_ENDING, Tally
+from .tally import ERROR_ENDING, STUCK_ENDING, Tally
 
 if TYPE_CHECKING:
     from ..story.format.adventure import Adventure, Choice
@@ -27,7 +27,8 @@ Z95 = 1.959963984540054
 #: Endings no scene of the adventure holds, as a report names them (title, outcome, the label in the ending column):
 #: the engine's own, and a run that stopped on an error (listed with its replay under the table), never by key.
 RUN_ENDINGS: dict[str, tuple[str, str | None, str]] = {
-    **ENGINE_ENDINGS, ERROR_ENDING: ("A run that stopped on an error", None, "(run failed)")}
+    **ENGINE_ENDINGS, ERROR_ENDING: ("A run that stopped on an error", None, "(run failed)"),
+    STUCK_ENDING: ("A run that never reached an ending", None, "(stuck: turn limit)")}
 #: A conflict's endings for the party as the report lists them: the party's own first, then the opponents' exits.
 PARTY_OUTCOMES = tuple(sorted(OUTCOMES, key=lambda outcome: outcome.startswith("opponent_")))
 

@@ -13,13 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..events import Event
 from ..rules.outcomes import COMAE, FLED, OUT, SURRENDERED
-from .one_run import RunResult
+from .one_run import RunResult, TurnLimit
 
 if TYPE_CHECKING:
     from ..story.play.engine import Game
 
 MAX_ERROR_KINDS = 100
 ERROR_ENDING = "__error__"
+#: A run stopped at the turn cap: it went round without reaching an ending, a loop the bots never leave (often the
+#: adventure's own soft-lock), told apart from a run that met an error (a GM read the soft-lock as a crash).
+STUCK_ENDING = "__stuck__"
 
 
 def _bump(d: dict, key: str | None, by: int = 1) -> None:
@@ -230,7 +233,7 @@ class Tally:
             for name in result.items:
                 _bump(self.items, name)
             return
-        _bump(self.endings, ERROR_ENDING)
+        _bump(self.endings, STUCK_ENDING if isinstance(result.error, TurnLimit) else ERROR_ENDING)
         self.error_count += 1
         exc = result.error
         kind = type(exc).__name__
