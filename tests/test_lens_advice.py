@@ -500,3 +500,22 @@ def test_a_clever_edge_declared_before_you_is_told_as_the_edge_not_as_no_lens():
     edges = [line for line in told if "Runa Moen, Clever's edge: +20 % to the roll" in line]
     assert len(edges) >= 3, told
     assert not [line for line in told if "Runa Moen, no Lens" in line], told
+
+
+def test_the_first_menu_says_the_numbers_hold_the_foes_nerve_where_it_has_one_to_lose():
+    """A GM read "Flamboyant: 44 % to win, 34 % undecided" beside solo odds's 19 % won and 35 % with the guard giving
+    up or running: the menu's chain holds the foe's nerve (docs/design.md), and now says so where it can break."""
+    person = _npc("Grim", mindless=False)
+    person.pronoun = "she"
+    conflict, ada, grim = _duel(COMBAT, _pc(), person, limit=12)
+    first = next(iter(LensAdvisor()(conflict.view, ada).values()))
+    assert "to win if kept every round and she never gives up or runs," in first, first
+    # the number beside it is the chain that holds the nerve, not the one that prices it
+    held = Foresight().exact(conflict.view, ada).odds["none"].a_wins
+    priced = Foresight(nerve=True).exact(conflict.view, ada).odds["none"].a_wins
+    assert WIN.match(first).group(1) == str(round(held * 100)) != str(round(priced * 100))
+    social, ada, _ = _duel(SOCIAL, _pc(), person, limit=12)
+    assert "and she never gives up or walks away" in next(iter(LensAdvisor()(social.view, ada).values()))
+    # a mindless foe has no nerve to lose: the numbers assume nothing of it
+    beast, ada, _ = _duel(COMBAT, _pc(), _npc("Wolf"), limit=12)
+    assert next(iter(LensAdvisor()(beast.view, ada).values())).split(",")[0].endswith("if kept every round")

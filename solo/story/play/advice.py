@@ -101,8 +101,8 @@ class LensAdvisor:
             exact = Exact({}, None, "beyond the exact odds")
         if exact.odds:
             told, self.told = self.told, True  # what the numbers assume, said on the conflict's first menu
-            return struck_pool_noted(view, p, exact_words(exact, "" if told else "if kept every round",
-                                                          first_round=view.round))
+            assumes = "" if told else KEPT + nerve_assumed(view, p)
+            return struck_pool_noted(view, p, exact_words(exact, assumes, first_round=view.round))
         if not view.opponents(p):
             return {}
         return struck_pool_noted(view, p, self.estimate_words(view, p))
@@ -135,6 +135,27 @@ def struck_pool_noted(view: ConflictView, p: Participant, words: dict[str, str])
             head, sep, tail = text.partition(" · ")
             out[lens] = f"{head}, blows to {view.ctype.pool_label}{sep}{tail}"
     return out
+
+
+#: What the exact odds assume of the Lens they price: kept every round.
+KEPT = "if kept every round"
+
+
+def nerve_assumed(view: ConflictView, p: Participant) -> str:
+    """What the exact odds assume of the foe's nerve, where it has one that can break: that it never does (the
+    menu's chain holds its morale as it stands: docs/design.md). A GM read "Flamboyant: 44 % to win, 34 %
+    undecided" beside ``solo odds``'s 19 % won and 35 % with Bram Tolk giving up or running, and could not tell
+    which to balance by; play gives what solo odds does. Empty where the foe has no nerve to lose."""
+    from ...minds.foresight import foe_of, nervous
+
+    foe = foe_of(view, p)
+    if foe is None or nervous(foe, view) is None:
+        return ""
+    leave = "walk away" if view.ctype.social else "run"
+    they = foe.pronoun
+    if they == "they":
+        return f" and they never give up or {leave}"
+    return f" and {they} never gives up or {leave}s".replace("walk aways", "walks away")
 
 
 def exact_words(exact: Exact, assumes: str = "", *, first_round: int = 1) -> dict[str, str]:
