@@ -357,3 +357,63 @@ def test_lines_for_an_unknown_conflict_type_are_reported_once_per_type(run, tmp_
     result = run("check", str(adventure), "--json")
     w190 = [(p["path"], p["line"]) for p in json.loads(result.stdout) if p["code"] == "W190"]
     assert sorted(w190) == [("narration.brawl", 13), ("narration.dule", 8)], result.output
+
+
+GM_SLIPS = """
+[adventure]
+title = "Slips"
+start = "quay"
+counters = { clues = 0 }
+
+[scenes.quay]
+text = "The quay."
+
+[[scenes.quay.choices]]
+text = "Search"
+once = true
+retry_cost = [ { tension = 1 } ]
+effects = [ { sett = "searched" }, { add = "hours" } ]
+goto = "cellar"
+
+[[scenes.quay.choices]]
+text = "Leave"
+if = "clues >= '3'"
+goto = "home"
+
+[[scenes.quay.choices]]
+text = "Wait"
+retry_cost = [ { add = "hours" } ]
+
+[scenes.cellar]
+text = "Wet."
+outcome = "wet"
+
+[[scenes.cellar.choices]]
+text = "Up"
+goto = "home"
+
+[scenes.home]
+text = "Home."
+ending = true
+outcome = "home"
+"""
+
+
+def test_what_a_gm_slipped_on_is_said_where_it_is(tmp_path):
+    """A GM's run of mistakes that passed without a word, or without the hint every other gets: an outcome on a scene
+    that is no ending (a forgotten ending = true), a retry cost on a once-only choice (never paid), a number
+    compared with text (never true), a misspelt effect, and a retry cost that costs nothing."""
+    path = tmp_path / "slips.toml"
+    path.write_text(GM_SLIPS)
+    found = {(p.code, p.path): p.message for p in check_adventure(path).problems}
+    assert "only an ending has an outcome" in found["E002", "scenes.cellar.outcome"]
+    assert "never be paid" in found["E002", "scenes.quay.choices[0].retry_cost"]
+    assert "(did you mean 'set'?)" in found["E002", "scenes.quay.choices[0].effects[0]"]
+    assert "'3' is text, compared with a number: never true" in found["E004", "scenes.quay.choices[1].if"]
+    # the retry cost that costs nothing says so, where the counter is added as a cost (W103 waits for the condition)
+    path.write_text(GM_SLIPS.replace("clues >= '3'", "clues >= 3").replace('{ sett = "searched" }, { add = "hours" }',
+                                                                          '{ set = "searched" }'))
+    found = {(p.code, p.path): p.message for p in check_adventure(path).problems}
+    assert found["W103", "scenes.quay.choices[2].retry_cost[0]"] == ("'hours' is set but never read: as a retry cost "
+                                                                     "it costs nothing, since no condition or text "
+                                                                     "reads it")

@@ -16,7 +16,7 @@ def ctx(names=None, **functions):
     ("true", True), ("false", False), ("not false", True),
     ("1 + 2 * 3 == 7", True), ("(1 + 2) * 3 == 9", True), ("10 / 3 == 3", True), ("10 % 3 == 1", True),
     ("-2 < 0", True), ("3 >= 3 and 2 != 3", True), ("1 > 2 or 2 > 1", True),
-    ("'a' == \"a\"", True), ("'a' < 'b'", True), ("'a' < 1", False),
+    ("'a' == \"a\"", True), ("'a' < 'b'", True),
     ("gold >= 3", True), ("gold - 5 >= 0", False), ("door_open", False), ("not door_open", True),
     ("min(3, gold, 9) == 3", True), ("max(1, 2) == 2", True), ("5 / 0 == 0", True),
 ])
@@ -103,3 +103,12 @@ def test_chosen_reads_the_count_of_a_choice_by_its_scene_and_name():
     assert c.calls() == [("chosen", ("cloakroom/hang",)), ("chosen", ("bar/3",))]
     with pytest.raises(ExpressionError, match="takes 1"):
         parse_condition('chosen("a/1", "b/2")')
+
+
+def test_text_in_quotes_beside_a_number_is_refused_and_a_functions_text_beside_one_is_false():
+    """A GM's ``clues >= '3'`` passed the check and closed the choice for good: refused where it is written."""
+    for text, column in (("clues >= '3'", 10), ("'a' < 1", 1), ("gold + 1 == 'x'", 13)):
+        with pytest.raises(ExpressionError, match="is text, compared with a number: never true") as caught:
+            parse_condition(text)
+        assert caught.value.column == column
+    assert parse_condition("npc_status('x') < 1").evaluate(ctx(npc_status=lambda nid: "out")) is False

@@ -115,6 +115,10 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
+#: Nodes whose value is always a number (a bare name is a counter, or a flag read as 0 or 1).
+_NUMBERS = ("num", "arith", "neg", "name")
+
+
 class _Parser:
     def __init__(self, text: str):
         self.tokens = tokenize(text)
@@ -182,11 +186,18 @@ class _Parser:
         return self.compare()
 
     def compare(self):
+        start = self.peek().column
         left = self.sum()
         token = self.peek()
         if token.kind == "op" and token.value in ("==", "!=", "<", "<=", ">", ">="):
             self.take()
-            left = self.node("cmp", token.value, left, self.sum())
+            at = self.peek().column
+            right = self.sum()
+            for text, number, column in ((left, right, start), (right, left, at)):
+                if text[0] == "str" and number[0] in _NUMBERS:  # never true as a game reads it: a GM's quoted '3'
+                    raise ExpressionError(f"{text[1]!r} is text, compared with a number: never true (write a number "
+                                          f"without quotes)", column)
+            left = self.node("cmp", token.value, left, right)
             nxt = self.peek()
             if nxt.kind == "op" and nxt.value in ("==", "!=", "<", "<=", ">", ">="):
                 raise ExpressionError("comparisons cannot be chained; join them with 'and'", nxt.column)

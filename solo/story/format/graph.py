@@ -205,8 +205,12 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
     for e in all_effects(adventure):
         name = e.args[e.kind]
         if EFFECTS[e.kind].sets_name and name not in reported and not unsure:
+            # a retry cost nothing reads is shown to the player ("again: costs 1 hours") and costs nothing: said so,
+            # for a GM read the warning as wrong beside the docs' own pattern (where a condition reads the counter)
+            empty = ": as a retry cost it costs nothing, since no condition or text reads it" \
+                if ".retry_cost[" in e.where.path else ""
             c.add(e.where.file, e.where.path, "W103",
-                  f"{name!r} is set but never read{did_you_mean(name, read_names)}")
+                  f"{name!r} is set but never read{empty}{did_you_mean(name, read_names)}")
             reported.add(name)  # report each name once
     for name in [*adventure.flags, *adventure.counters]:
         if name not in reported and not unsure:

@@ -367,6 +367,8 @@ class Builder(Readers):
         elif "outcome" in data and self.expect(file, f"{path}.outcome", data["outcome"], str,
                                                "a word, or a list of { if = …, outcome = … }"):
             scene.outcome = data["outcome"]
+        if "outcome" in data and not ending:  # a forgotten ending = true would otherwise pass unsaid (a GM's run)
+            self.fail(file, f"{path}.outcome", "only an ending has an outcome: add ending = true, or leave it out")
         if "fate" in data:
             if not ending:
                 self.fail(file, f"{path}.fate", "only an ending has a fate (ending = true)")
@@ -447,6 +449,9 @@ class Builder(Readers):
         choice.effects = self.effects(file, f"{path}.effects", data.get("effects", []))
         if "retry_cost" in data:
             choice.retry_cost = self.retry_cost(file, f"{path}.retry_cost", data["retry_cost"])
+            if choice.once:  # never taken again, so never paid: a cost the author believes in that does nothing
+                self.fail(file, f"{path}.retry_cost", "a choice with once = true is never taken again, so its "
+                                                      "retry_cost would never be paid: leave one of them out")
         actions = [a for a in ACTIONS if a in data]
         if len(actions) > 1:
             self.fail(file, path, f"a choice does one thing: it has {', '.join(actions)}")
@@ -660,8 +665,11 @@ class Builder(Readers):
                 continue
             kinds = [k for k in item if k in EFFECTS]
             if len(kinds) != 1:
+                # a misspelt verb gets its suggestion, as every other misspelt name does ("sett": a GM's run)
+                guess = next((hint for k in item if k not in EFFECTS and k != "if"
+                              for hint in [did_you_mean(k, EFFECTS)] if hint), "") if not kinds else ""
                 self.fail(file, p, f"an effect needs exactly one of: {', '.join(EFFECTS)}"
-                                   + (f" (found {', '.join(item)})" if item else ""))
+                                   + (f" (found {', '.join(item)})" if item else "") + guess)
                 continue
             verb = EFFECTS[kinds[0]]
             self.unknown_fields(file, p, item, set(verb.fields) | {"if"})
