@@ -278,6 +278,8 @@ def test_check_stats_counts_the_words_of_each_scene_and_the_total(tmp_path):
     assert data == {"problems": [], "stats": {str(score): {"introduction": 0, "scenes": {"hall": 7, "out": 7},
                                                             "total": 14}}}
     assert words("{if a}one two{else}three{end} four {pc}") == 5  # both sides of the block
+    # punctuation left alone at a block's edge is no word (a GM's run counted 6 here)
+    assert words("One two{if x}, three{end}.") == words("One two, three.") == 3
     broken = tmp_path / "broken.toml"
     broken.write_text('[adventure]\ntitle = "x"\nstart = "nowhere"\n', encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", str(broken), "--stats"])

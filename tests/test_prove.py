@@ -1611,3 +1611,14 @@ def test_a_walk_that_keeps_coming_back_to_one_state_is_dropped_for_the_next_seed
     assert walk(proof, "inside", seeds=6) is None and max(most) <= 4  # each dropped at its fourth visit
     capped = walk(proof, "inside", seeds=40)  # more seeds: one opens it soon enough
     assert capped is not None and len(capped.answers) < len(looped.answers)
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--max-states", "0", "0 is out of range: a whole number from 1 to 200,000"),
+    ("--max-states", "300000", "300,000 is out of range: a whole number from 1 to 200,000"),
+    ("--seeds", "-1", "-1 is out of range: a whole number from 0 to 1,000,000"),
+])
+def test_a_number_out_of_range_is_refused_in_the_words_of_every_other_command(option, value, said):
+    """A GM's run: '0 is not in the range x>=1.', click's own words, where --runs 0 says the range in solo's."""
+    result = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), option, value])
+    assert result.exit_code == 2 and said in result.output, result.output

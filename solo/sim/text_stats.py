@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..story.format.adventure import Adventure
 
 _SLOT = re.compile(r"\{[^{}]*\}")
+_WORDLIKE = re.compile(r"\w")
 
 
 def words(text: str | None) -> int:
@@ -28,7 +29,9 @@ def words(text: str | None) -> int:
         runs = list(runs_of(parse_text(text)))
     except TextError:  # solo check reports it; count what is written
         runs = [text]
-    return sum(len(_SLOT.sub("x", run).split()) for run in runs)
+    # a run may start or end at an {if}'s edge: a comma or a full stop left alone there is no word (a GM counted
+    # 6 words in "One two{if x}, three{end}." where there are 3 or 2)
+    return sum(1 for run in runs for token in _SLOT.sub("x", run).split() if _WORDLIKE.search(token))
 
 
 def word_counts(adventure: Adventure) -> dict[str, Any]:
@@ -53,7 +56,7 @@ def stats_lines(name: str, counts: dict[str, Any]) -> list[str]:
     """The statistics as ``solo check --stats`` prints them: the total, then a scene a line."""
     scenes = counts["scenes"]
     width = max((len(sid) for sid in scenes), default=0)
-    out = [f"{name}: {counts['total']:,} words in {len(scenes)} scenes"
+    out = [f"{name}: {counts['total']:,} words in {len(scenes)} scene{'' if len(scenes) == 1 else 's'}"
            + (f" (the introduction {counts['introduction']:,})" if counts["introduction"] else "")]
     out += [f"  {sid:<{width}}  {n:>6,}" for sid, n in scenes.items()]
     return out
