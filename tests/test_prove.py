@@ -485,7 +485,7 @@ def test_a_chance_just_below_one_is_not_printed_as_certain():
 def test_max_states_is_bounded_and_the_error_says_the_bound():
     result = CliRunner().invoke(cli, ["prove", str(DATA / "trap.toml"), "--max-states", "10000000"])
     assert result.exit_code == 2
-    assert "at most 200,000" in result.output and "3 KB" in result.output and "800 MB" in result.output
+    assert "from 1 to 200,000" in result.output and "3 KB" in result.output and "800 MB" in result.output
 
 
 def test_a_walkthrough_too_long_without_dice_is_said_to_be_so_and_not_retried(monkeypatch):

@@ -50,9 +50,10 @@ class Whole(click.IntRange):
 
     name = "integer"
 
-    def __init__(self, low: int, high: int, *, in_help: bool = True) -> None:
+    def __init__(self, low: int, high: int, *, in_help: bool = True, over: str = "") -> None:
         super().__init__(low, high)
         self.low, self.high, self.in_help = low, high, in_help
+        self.over = over  # why no more is taken, said after the range of a number above it
 
     def _describe_range(self) -> str:
         return f"{self.low:,} to {self.high:,}" if self.in_help else ""
@@ -70,7 +71,9 @@ class Whole(click.IntRange):
                           f"{self.high:,}", param, ctx)
             number = int(text)
         if not self.low <= number <= self.high:
-            self.fail(f"{number:,} is out of range: a whole number from {self.low:,} to {self.high:,}", param, ctx)
+            why = f" ({self.over})" if self.over and number > self.high else ""
+            self.fail(f"{number:,} is out of range: a whole number from {self.low:,} to {self.high:,}{why}", param,
+                      ctx)
         return number
 
     def __repr__(self) -> str:

@@ -556,8 +556,9 @@ def clue(e, names, pronouns) -> str:
 
 def scene_setup(e, shell: str | None = None) -> str:
     """How the oracle set up a scene: as expected, altered (and how), or interrupted (by what). An adventure's
-    scene is expected as it is written: "as you expected" there read as if the player had been asked.
-    ``shell``: as for :func:`event_follow_up`."""
+    scene is expected as it is written, and then nothing is said ("" ): "as you expected" there read as if the
+    player had been asked, and "The oracle leaves the scene as written" at every ford as a line of the engine's
+    own log (a new player's run). ``shell``: as for :func:`event_follow_up`."""
     kind = e.get("kind")
     if kind == "altered":
         alt = (e.get("alteration") or {}).get("text", "something has changed")
@@ -569,7 +570,7 @@ def scene_setup(e, shell: str | None = None) -> str:
         words = pair(ev.get("meaning"))
         hint = f" (meaning: {words})" if words else ""
         return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev, shell)}"
-    return "The oracle leaves the scene as written." if e.get("written") else "The scene begins as you expected."
+    return "" if e.get("written") else "The scene begins as you expected."
 
 
 def upper_first(text: str) -> str:

@@ -201,7 +201,9 @@ class Journal:
         elif k == "situation":
             self._para(f"*{inline(e['text'])}*")
         elif k == "scene_setup":
-            self._para(f"*{inline(d.scene_setup(e))}*")
+            said = d.scene_setup(e)
+            if said:
+                self._para(f"*{inline(said)}*")
         elif k == "npc_met":
             self._para(inline(d.npc_met(e)))
         elif k == "choice":

@@ -455,7 +455,9 @@ class TerminalView:
         self.console.print(Text(e.get("text", ""), style="italic"))
 
     def _on_scene_setup(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(d.scene_setup(e), style="magenta"))
+        said = d.scene_setup(e)
+        if said:
+            self.console.print(Text(said, style="magenta"))
 
     def _on_situation(self, e: Event, n: list[str]) -> None:
         self.console.print(Panel(Text(e["text"]), title="The situation", border_style="magenta"))

@@ -498,7 +498,7 @@ class Oracle(ActionVerb):
                 b.fail(file, f"{path}.odds", str(exc), "E005")
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
-        answer = game.ask_oracle(action.spec["question"], self.arg(action.spec, "odds"))
+        answer = game.ask_oracle(action.spec["question"], self.arg(action.spec, "odds"), told=action.branches)
         return action.branch(answer.grade.replace(", ", "_"))
 
     def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import os
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from ...decisions import Decider, Option, Question, answers_from_record
@@ -806,14 +806,21 @@ class Game:
         return default_mind(npc, self.rng, memory=self.state.memory.get(nid), sink=self.sink)
 
     # -- table-side tools that do not change the story -----------------------------------
-    def ask_oracle(self, question: str, odds: str = "even", rng: random.Random | None = None) -> OracleAnswer:
-        """``? question`` at a prompt: answered with the given generator (default: the game's)."""
+    def ask_oracle(self, question: str, odds: str = "even", rng: random.Random | None = None,
+                   told: Collection[str] = ()) -> OracleAnswer:
+        """``? question`` at a prompt: answered with the given generator (default: the game's). ``told``: the
+        answers the story tells itself (an adventure's ``yes_but`` branch): for those, no price or twist is drawn
+        from the tables beside it, which the story would never pay (a new player's "The price: It makes a promise
+        you will have to keep" above a written cost that was another). The dice are drawn all the same."""
         from ...oracle import ask
 
         word, target, parts = _oracle_parts(odds, self.state.oracle.tension)
         chance_id = self.announced(None, word, target, parts)  # a menu may have shown it (open play's likelihoods)
         answer = ask(rng or self.rng, question, odds, state=self.state.oracle, tables=self.tables)
-        self.emit("oracle", **answer.to_dict(), skill=word, modifiers=parts, chance_id=chance_id)
+        said = answer.to_dict()
+        if answer.grade.replace(", ", "_") in told:
+            said["interpretation"] = said["reading"] = None
+        self.emit("oracle", **said, skill=word, modifiers=parts, chance_id=chance_id)
         return answer
 
     def oracle_chance(self, odds: str) -> Chance:
