@@ -64,6 +64,19 @@ def test_luck_that_takes_a_blow_to_one_is_said_once():
     assert "(3 on both dice, +1 gear)" in d.damage({**blow, "reduced": False, "amount": 4, "second": 3}, {})
 
 
+def test_an_obstacle_gives_way_and_loses_no_pool_of_its_own():
+    """'The blizzard loses 5 POW' (a new player's run): a blizzard or a lock has no POW to lose."""
+    blow = {"actor": "idun", "target": "blizzard", "amount": 3, "pool": "POW", "before": 5, "after": 2, "maximum": 5,
+            "dice": "1d6", "first": 6, "halved": True}
+    start = [{"id": "idun", "name": "Idun"}, {"id": "blizzard", "name": "the blizzard", "obstacle": True},
+             {"id": "records", "name": "the parish records", "obstacle": True, "pronoun": "they"}]
+    names, plural, walls = {p["id"]: p["name"] for p in start}, d.plural_names(start), d.obstacle_ids(start)
+    assert d.damage(blow, names, plural, walls) == "the blizzard gives way by 3 (1d6: 6, halved): 2 left of 5."
+    assert d.damage({**blow, "target": "records"}, names, plural, walls).startswith("the parish records give way")
+    person = d.damage({**blow, "target": "idun"}, names, plural, walls)
+    assert person == "Idun loses 3 POW (1d6: 6, halved): 2 left of 5."
+
+
 def test_a_combined_pool_says_it_is_an_average_on_the_table_and_in_the_journal():
     """'BODY/POW … Sigrid 13/13' on a sneak's table, beside a sheet with BODY 16 and POW 10 (a new player's run): a
     person's Pool in a conflict on two Pools is their average (docs/rules.md §5.3, "Combined Pools"), and says so;

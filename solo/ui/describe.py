@@ -168,6 +168,11 @@ def conflict_roll(e, names) -> str:
             f": {verdict(e['success'], e['exceptional'])}")
 
 
+def obstacle_ids(participants) -> frozenset[str]:
+    """The ids of a conflict's static obstacles, from ``conflict_start``'s entries."""
+    return frozenset(p["id"] for p in participants if p.get("obstacle"))
+
+
 def plural_names(participants) -> frozenset[str]:
     """The ids of a conflict's participants named in the plural, as the narration reads them (an obstacle or a crowd
     that says "they": "the parish records"), from ``conflict_start``'s entries: the lines of the rules agree with
@@ -215,7 +220,10 @@ def possessive(name: str) -> str:
     return f"{name}'s"
 
 
-def damage(e, names, plural: frozenset[str] = frozenset()) -> str:
+def damage(e, names, plural: frozenset[str] = frozenset(), obstacles: frozenset[str] = frozenset()) -> str:
+    """A blow as a player reads it: who loses how much of which Pool, how the dice made it, what is left. An
+    obstacle (``obstacles``: their ids) gives way by so much, since a blizzard or a lock has no POW or BODY of its
+    own to lose ("The blizzard loses 5 POW": a new player's run); its Pool is what is left of it to overcome."""
     parts = []
     dice = f"{e['dice']} " if e.get("dice") else ""  # the die itself: "loses 5 CHA" left the reader to guess it
     if e.get("second") is not None:  # the damage rolled twice, the better kept ("best of 3 and 3" read oddly)
@@ -239,8 +247,12 @@ def damage(e, names, plural: frozenset[str] = frozenset()) -> str:
     # said for a player, not as a log ("deals 2 to Jonas's CHA (halved): 14 -> 12"): who loses what, and what is
     # left of how much; the one who struck is the round's winner, said just before
     who, pool, after = names.get(e["target"], e["target"]), e["pool"], e["after"]
-    loses = agrees(e["target"], plural, "loses", "lose")
-    lost = f"{who} {loses} {e['amount']} {pool}{how}" if e["amount"] else f"{who} {loses} no {pool}{how}"
+    if e["target"] in obstacles:
+        gives = agrees(e["target"], plural, "gives", "give")
+        lost = f"{who} {gives} way by {e['amount']}{how}" if e["amount"] else f"{who} {gives} no way at all{how}"
+    else:
+        loses = agrees(e["target"], plural, "loses", "lose")
+        lost = f"{who} {loses} {e['amount']} {pool}{how}" if e["amount"] else f"{who} {loses} no {pool}{how}"
     of = f" of {e['maximum']}" if e.get("maximum") is not None else ""
     if after == 0 and e["before"] - e["amount"] < 0:
         # a blow bigger than what is left: the Pool stops at 0 (docs/rules.md), so "loses 2 … 0 left" of one at 1

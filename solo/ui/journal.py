@@ -113,6 +113,7 @@ class Journal:
         self.lines: list[str] = []
         self.names: dict[str, str] = {}
         self.plural: frozenset[str] = frozenset()  # named in the plural: "the parish records win"
+        self.obstacles: frozenset[str] = frozenset()  # static obstacles: they give way, they lose no Pool
         self.pronouns: dict[str, str] = {}
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
@@ -235,6 +236,7 @@ class Journal:
         elif k == "conflict_start":
             self.names = {p["id"]: p["name"] for p in e["participants"]}
             self.plural = d.plural_names(e["participants"])
+            self.obstacles = d.obstacle_ids(e["participants"])
             self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
             sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:
@@ -256,7 +258,7 @@ class Journal:
         elif k == "round_result":
             self._item(inline(d.upper_first(d.round_result(e, self.names, self.plural))))
         elif k == "damage":
-            self._item(inline(d.upper_first(d.damage(e, self.names, self.plural))))
+            self._item(inline(d.upper_first(d.damage(e, self.names, self.plural, self.obstacles))))
         elif k in ("push", "out", "comae", "exit"):
             who = d.upper_first(self.names.get(e["actor"], e["actor"]))  # it opens the sentence
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",

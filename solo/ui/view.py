@@ -146,6 +146,7 @@ class TerminalView:
         self.buffer: list[tuple[Event, list[str]]] = []
         self.names: dict[str, str] = {}
         self.plural: frozenset[str] = frozenset()  # named in the plural: "the parish records win"
+        self.obstacles: frozenset[str] = frozenset()  # static obstacles: they give way, they lose no Pool
         self.pools: dict[str, tuple[int, int]] = {}
         #: who went out of the conflict (or into comae) by a blow to another Pool than the one its bar shows: the bar
         #: says so beside its value (a group's run: Torgny, out at CHA 0, stood on the bars at BODY 6/8 as if fighting)
@@ -272,6 +273,7 @@ class TerminalView:
     def _on_conflict_start(self, e: Event, n: list[str]) -> None:
         self.names = {p["id"]: p["name"] for p in e["participants"]}
         self.plural = d.plural_names(e["participants"])
+        self.obstacles = d.obstacle_ids(e["participants"])
         self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
         self.round_limit = e.get("round_limit")
         self.broken = set()
@@ -366,7 +368,8 @@ class TerminalView:
         self.rolled = self.table_shown = False
 
     def _on_damage(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text("  " + d.upper_first(d.damage(e, self.names, self.plural)), style="red"))
+        said = d.damage(e, self.names, self.plural, self.obstacles)
+        self.console.print(Text("  " + d.upper_first(said), style="red"))
         conflict_pool = e.get("pool") in (None, self.pool_name)
         if conflict_pool:
             self.pools[e["target"]] = (e["after"], e["maximum"])
