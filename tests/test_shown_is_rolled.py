@@ -475,15 +475,15 @@ def test_a_target_beyond_the_dice_shows_the_chance_it_gives_and_its_sum():
     common = Chance(3, "Ada", 10, "Social", 10, ())
     aggressive = Chance(4, "Ada", -10, "Social", 10, (("Aggressive", -20),))
     cautious = Chance(5, "Ada", 30, "Social", 10, (("Cautious", 20),))
-    assert chance_cell(Option("aggressive", "Aggressive", chance=aggressive), common).plain == "0 % (sum -10)"
+    assert chance_cell(Option("aggressive", "Aggressive", chance=aggressive), common).plain == "0 % (comes to -10)"
     assert chance_cell(Option("cautious", "Cautious", chance=cautious), common).plain == "30 %"
     # Kaldskard's group fight showed "Cautious 99 % (= 110)": the sum is named as one
     high_common = Chance(6, "Ada", 90, "Combat", 70, (("//Melee", 20),))
     careful = Chance(7, "Ada", 110, "Combat", 70, (("//Melee", 20), ("Cautious", 20)))
-    assert chance_cell(Option("cautious", "Cautious", chance=careful), high_common).plain == "99 % (sum 110)"
+    assert chance_cell(Option("cautious", "Cautious", chance=careful), high_common).plain == "99 % (comes to 110)"
     flip = Chance(8, "Ada", 130, "Combat", 70, (("//Melee", 20), ("Cautious", 20), ("from last round", 20)))
     assert (chance_cell(Option("cautious", "Cautious", chance=flip), high_common).plain
-            == "99 % (from last round +20, sum 130)")
+            == "99 % (from last round +20, comes to 130)")
 
 
 def test_a_round_won_by_the_higher_of_two_successes_says_so():

@@ -343,7 +343,8 @@ def chance_cell(option: Option, common: Chance | None) -> Text:
         return cell + Text(f" ({parts} = {c.target})" if clamped(c.target) else f" = {parts}", style="dim")
     shown = [f"{n} {v:+d}" for n, v in extra if n != option.label]  # Aggressive's -20 is the Lens itself
     if clamped(c.target):  # "Aggressive 0 %" alone hid that the sum went below the dice: say where it went
-        shown.append(f"sum {c.target}")  # "Cautious 99 % (sum 110)"; a bare "(= 110)" read as a typo
+        # "Cautious 99 % (comes to 110)"; a bare "(= 110)" read as a typo, and "(sum 110)" as a debug log
+        shown.append(f"comes to {c.target}")
     if shown:
         cell += Text(" (" + ", ".join(shown) + ")", style="dim")
     return cell
