@@ -156,6 +156,9 @@ class Question:
         typed = lowered.split()
         if not matches and len(typed) > 1:  # the first letters of each word: "som l" for Somewhat Likely
             matches = [(i, o) for i, o in numbered if _starts_words(typed, o.label.lower().split())]
+        if not matches and len(typed) == 1 and len(lowered) >= 3:  # a word of the label: "espen" for "Play Espen
+            # Lind" (a new player's run); never a letter or two, which would start a word of many an option
+            matches = [(i, o) for i, o in numbered if any(w.startswith(lowered) for w in o.label.lower().split())]
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
         valid = _menu(numbered)  # named as the menu shows them, never by their inner keys

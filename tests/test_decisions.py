@@ -152,6 +152,21 @@ def test_an_answer_may_give_the_first_letters_of_each_word():
         q.resolve("som")
 
 
+def test_an_answer_may_be_a_word_of_one_options_label():
+    """A new player typed "espen" at "1. Play Espen Lind" and was told it was no answer: a word of three letters or
+    more that starts a word of one option's label picks it; one that fits two still asks, a letter or two never."""
+    from solo.decisions import Option, Question, QuestionError
+
+    q = Question("pc_source", "Who will you play?", (Option("pregen", "Play Espen Lind", number=1),
+                                                     Option("new", "Make a new character", number=2),
+                                                     Option("random", "A random character", number=3)))
+    assert q.resolve("espen") == q.resolve("Lind") == "pregen"
+    with pytest.raises(QuestionError, match="could be 2 .*, 3 "):
+        q.resolve("character")
+    with pytest.raises(QuestionError, match="is not an answer here"):
+        q.resolve("li")
+
+
 def test_a_question_asked_quickly_is_the_question_made():
     """decisions.asked (the engine's way to make its questions, without the frozen dataclass's __init__) gives
     the question Question(...) gives: equal, the same fields in the same order; and Question has no
