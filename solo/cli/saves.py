@@ -58,8 +58,10 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
             continue
         state = "finished" if row["ended"] else f"{row['decisions']} decisions"
         names = ", ".join(row["party"]) or ("no party yet" if row["pc"] else "no player character")
-        click.echo(_one_line(f"{row['name']:<16} {row['where']}  [{names}; {state}]  "
-                             f"-> {resume_command(row['file'])}"))
+        # the command that resumes it on a line of its own: at the end of a long row a terminal wrapped it, and
+        # "solo" copied apart from "play --load" (a new player's run)
+        click.echo(_one_line(f"{row['name']:<16} {row['where']}  [{names}; {state}]"))
+        click.echo("  " + _one_line(resume_command(row["file"])))
 
 
 def _one_line(text: str) -> str:

@@ -258,8 +258,9 @@ def test_7_saves_lists_the_good_and_names_each_bad_one(tmp_path):
             bad = {name for name, r in rows.items() if not r["ok"]}
         else:
             lines = result.out.splitlines()
-            assert len(lines) == 6
-            assert any(line.startswith("good ") and "Ada" in line for line in lines)
+            assert len(lines) == 7  # the good one's row and, under it, the command that resumes it
+            good = next(i for i, line in enumerate(lines) if line.startswith("good ") and "Ada" in line)
+            assert lines[good + 1].startswith("  solo play --load ")
             bad = {Path(line.split(":")[0]).name for line in lines if "cannot be read" in line}
         assert bad == {"number.json", "deep.json", "game.json", "zero.json", "folder.json"}
 
