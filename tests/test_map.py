@@ -101,6 +101,11 @@ def test_command_with_stats_from_simulate(run, tmp_path):
     result = run("map", "tutorial", "--stats", str(stats))
     assert result.exit_code == 0, result.output
     assert f"visited {data['scenes']['quay']['rate']:.1%}" in result.stdout
+    assert "another version" not in result.output
+    # a report simulated before the adventure changed: drawn, and said (a GM's run: an edited adventure, no word)
+    stats.write_text(json.dumps({**data, "adventure_hash": "0123456789abcdef"}))
+    result = run("map", "tutorial", "--stats", str(stats))
+    assert result.exit_code == 0 and "was simulated on another version of 'tutorial'" in result.stderr
 
 
 def test_command_dot_to_a_file(run, tmp_path):

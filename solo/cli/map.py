@@ -67,6 +67,10 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     data = None
     if stats is not None:
         data = _read_stats(stats, adv)
+        if data.get("adventure_hash") not in (None, adv.content_hash):  # said, the map still drawn (a GM's run)
+            click.echo(f"solo map: {stats} was simulated on another version of {adv.id!r}: the adventure has "
+                       "changed since, so its figures may not fit the map. Simulate it again for figures that do.",
+                       err=True)
     proven = None
     if prove_it:
         proven, stopped_at = proven_marks(adv)

@@ -178,7 +178,8 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
 
         coverage = {"not_shown": not_shown(adventure, t.shown)}
     return {
-        "adventure": adventure.id, "source": str(options.adventure), "runs": runs, "seed": options.seed,
+        "adventure": adventure.id, "adventure_hash": adventure.content_hash, "source": str(options.adventure),
+        "runs": runs, "seed": options.seed,
         "policy": options.policy, "party": [m.name for m in party.members], "party_from": party.how,
         "max_turns": options.max_turns,
         "endings": endings, "scenes": scenes, "unreached": unreached, "checks": checks, "conflicts": conflicts,
