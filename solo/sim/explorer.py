@@ -7,9 +7,11 @@ player reads the words of a choice ("Catch the noon bus" plainly ends the
 trip). In order, it takes:
 
 1. an option it has not tried here that keeps the story open: one that leads
-   to a place not yet seen first, then one that does something here or leads
-   where something is left to try (one unlocked by a condition first among
-   equals: what you found is what you try);
+   to a place not yet seen first (an ending is no such place: a finale whose
+   stalemate comes back is not taken before the leads for its endings), then
+   one that does something here or leads where something is left to try (one
+   that cannot end the game first among equals, then one unlocked by a
+   condition: what you found is what you try);
 2. an option it has tried that leads back towards a scene not yet seen, or one
    with options not yet tried, the nearest first (a failed lock is tried
    again, a hub is crossed to reach an untried lead) — for a bounded number of
@@ -132,11 +134,14 @@ class ExplorerBot(ReadingBot):
         def untried_first(options: list[str]) -> str:
             """A place not yet seen first; then something to do here, or a way to a place with something left
             to try; a way back to places done with last. An unlocked option first among equals."""
-            def rank(key: str) -> tuple[int, bool]:
+            def rank(key: str) -> tuple[int, bool, bool]:
                 to = shape.targets[sid][key] - {sid}
-                found = [self._unexplored(t) for t in to]
+                # an ending not yet seen is no place to explore: a finale fight whose stalemate leads back to the
+                # hub read as the newest road of all, and was taken before the leads (a GM's run)
+                found = [self._unexplored(t) for t in to - shape.bound]
                 novelty = 2 if 0 in found else (1 if not to or 1 in found else 0)
-                return novelty, choices[key].condition is not None
+                may_end = bool(to & shape.bound)  # among equals, what keeps the story open first
+                return novelty, not may_end, choices[key].condition is not None
 
             top = max(rank(k) for k in options)
             return self.rng.choice([k for k in options if rank(k) == top])
