@@ -391,11 +391,13 @@ def test_an_estimate_where_they_give_up_says_the_win_it_counts_is_outright():
     ends it your way. With exits shown, the win counted is named as the outright one."""
     from solo.story.play.advice import Estimate
 
-    assert Estimate(100, 1, 93, 0, 40).words() == ("≈ 1 % ± 1 to win outright, 53 % they give up,"
-                                                   " 40 % they run · from 100 tries · likely best")
-    assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("≈ 0 % to win outright, 100 % they"
-                                                                  " walk away · from 100 tries"
-                                                                  " · likely best")
+    # the likelier first: "≈ 0–1 % to win outright" first read as hopeless where they were sure to go (a new player)
+    assert Estimate(100, 1, 93, 0, 40).words() == ("53 % they give up, 40 % they run, ≈ 1 % ± 1 to win outright"
+                                                   " · from 100 tries · likely best")
+    assert Estimate(100, 60, 40, 0, 40).words() == ("≈ 55–60 % to win outright, 40 % they run · from 100 tries"
+                                                    " · likely best")
+    assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("100 % they walk away, ≈ 0 % to win outright"
+                                                                  " · from 100 tries · likely best")
     assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · from 100 tries · likely best"  # nobody ran
 
 

@@ -249,10 +249,12 @@ class Estimate:
             text = f"≈ {percent(self.win)} ± {spread} {win}"
         if gone:
             gave_up = self.exits - self.fled
-            if gave_up:
-                text += f", {percent(gave_up / self.runs)} they give up"
-            if self.fled:
-                text += f", {percent(self.fled / self.runs)} they {self.leave}"
+            ways = ([f"{percent(gave_up / self.runs)} they give up"] if gave_up else []) + (
+                [f"{percent(self.fled / self.runs)} they {self.leave}"] if self.fled else [])
+            if self.exits > self.wins:  # the likelier first: "≈ 0–1 % to win outright" first read as hopeless
+                text = ", ".join([*ways, text])  # where they were sure to give up or run (a new player's run)
+            else:
+                text = ", ".join([text, *ways])
         if undecided:
             text += f", {percent(self.stalemates / self.runs)} undecided"
         # how many were played: a share of fights played out, not odds worked out (a new player read "≈ 59 %",
