@@ -126,3 +126,35 @@ def test_a_roll_by_the_active_pc_is_not_asked_and_the_active_pc_pays(tmp_path):
     game.play()
     assert "who" not in answers.asked
     assert paid(log.events) == [("luck", "Espen Lind"), ("BODY", "Espen Lind"), ("luck", "Espen Lind")]
+
+
+def test_a_game_saved_before_replays_in_its_own_order_and_keeps_it(tmp_path):
+    """The review: a save made when the choice was paid before "Who tries it?" (a damage cost asking about Luck
+    first) failed to load, "the save expected a 'luck_reduce' decision but the game asks for 'who'". A save without
+    the ``who_first`` option is such a game: it replays as it was played, and is saved so again."""
+    import json
+
+    from click.testing import CliRunner
+    from conftest import play_session
+
+    from solo.cli import cli
+
+    path = wall(tmp_path)
+    text = path.read_text().replace('retry_cost = [ { damage = "BODY", amount = 1 } ]',
+                                    'retry_cost = [ { damage = "BODY", amount = 3 } ]')
+    path.write_text(text)
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    # played the old way: choice, its cost (Luck to take 1? yes), then who
+    session, code, screen = play_session(load_adventure(path), ["1", "Espen Lind", "1", "yes", "Thea Holm"],
+                                         folder, party=party(), who_first=False)
+    save = folder / "game.json"
+    data = json.loads(save.read_text())
+    assert data["options"]["who_first"] is False
+    kinds = [e[1] for e in data["log"] if e[0] == "a"]
+    assert kinds.index("luck_reduce") < len(kinds) - 1 - kinds[::-1].index("who")  # paid, then asked who
+    del data["options"]["who_first"]  # as a save from before the option was written
+    save.write_text(json.dumps(data))
+    resumed = CliRunner().invoke(cli, ["play", "--load", str(save)], input="")
+    assert "expected a" not in resumed.output, resumed.output
+    assert json.loads(save.read_text())["options"]["who_first"] is False  # saved again as the game it is

@@ -186,7 +186,8 @@ def _session_for(save: Path, data: SaveData) -> Session:
                    err=True)
     quiet = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)  # highlighting is quadratic
     return Session(adventure, seed=data.seed, console=quiet, reader=lambda prompt: "", save_path=save,
-                   party=party, log=data.log, advise=bool(data.options.get("advise", True)), game_class=game_class)
+                   party=party, log=data.log, advise=bool(data.options.get("advise", True)), game_class=game_class,
+                   who_first=data.options.get("who_first") is True)
 
 
 def _show(text: str) -> None:

@@ -139,6 +139,7 @@ class Session:
         script: Script | None = None,
         partial: bool = False,
         roster_layout: str | None = None,
+        who_first: bool = True,
     ) -> None:
         self.script = script  # --script: strict, each answer must fit; running out early is an error …
         self.partial = partial  # … unless --partial says the script is meant to stop before the end
@@ -148,6 +149,9 @@ class Session:
         self._chain: list[tuple[Question, str]] = []
         self.characters_dir = characters_dir
         self.roster_layout = roster_layout  # kept in every save: --load finds the roster the game began with
+        # whether "Who tries it?" comes before a choice is paid for (Game.who_first); an older save's game, False,
+        # goes on in the order its log was played in, and says so in every save
+        self.who_first = who_first
         self.character_files = dict(character_files or {})  # PC name -> the file it was loaded from
         self.explain = explain
         self.game_class = game_class
@@ -220,6 +224,7 @@ class Session:
             game = self.game = Game(self.adventure, **options)
         else:
             game = self.game = self.game_class(**options)
+        game.who_first = self.who_first
         recorder.dice = game.rng
         try:
             ending = game.play()
@@ -707,7 +712,7 @@ class Session:
             return
         scene = self.adventure.scenes.get(self.game.state.scene or "")
         data = save_data(self.adventure, self.seed, self.party, advise=self.advise, started=self.started,
-                         roster=self.roster_layout, character_files=self.character_files)
+                         roster=self.roster_layout, character_files=self.character_files, who_first=self.who_first)
         data.log = list(self.recorder.log)
         if self.game.state.party or not self.adventure.uses_pcs:
             data.snapshot = self.game.state.to_dict()
@@ -924,7 +929,7 @@ def _new_game(adventure: Adventure) -> str:
 
 def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
               started: str | None = None, roster: str | None = None,
-              character_files: Mapping[str, Path] | None = None) -> SaveData:
+              character_files: Mapping[str, Path] | None = None, who_first: bool = True) -> SaveData:
     """What a save of ``adventure`` holds before anything is played: the game's seed, the party it was
     given and its options. A session adds the log, the state and where the game stands; a new game's
     slot is created with this (see ``solo play``), so two games started at once never share a file."""
@@ -936,6 +941,8 @@ def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *,
         options={"advise": advise} if adventure.uses_pcs else {"advise": advise, "pc": False},
     )
     data.options["started"] = started or _today()  # the journal's date: the first session's, kept across resumes
+    # "Who tries it?" before a choice's costs (Game.who_first): a save without it replays in the older order
+    data.options["who_first"] = who_first
     if roster is not None:  # where the game's roster lies from its save (solo.characters.ROSTER_LAYOUTS)
         data.options["roster"] = roster
     if character_files:  # the files --pc and --party read: a resumed game writes its characters back over them

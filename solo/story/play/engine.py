@@ -93,6 +93,11 @@ class Game:
     replace the NPC minds (the simulator does not, tests may).
     """
 
+    #: "Who tries it?" is asked before a choice's retry cost and effects are paid, so that the one who rolls pays
+    #: (:meth:`roller_first`). False only for a game saved before it was so: its log replays in its own order
+    #: (the choice paid first, by whoever acted last), which a save's ``who_first`` option tells.
+    who_first = True
+
     def __init__(
         self,
         adventure: Adventure,
@@ -463,8 +468,12 @@ class Game:
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, name=choice.name, text=labels[choice.key],
                   **({"hint": hints[choice.key]} if hints[choice.key] else {}))
-        action = self.roller_first(choice.action) if choice.action is not None else None
-        self.pay_for(scene, choice)
+        if self.who_first:  # the one who tries it pays for it
+            action = self.roller_first(choice.action) if choice.action is not None else None
+            self.pay_for(scene, choice)
+        else:  # a game saved before: paid first, by whoever acted last, as its log was played
+            self.pay_for(scene, choice)
+            action = choice.action
         branch = self.resolve(action) if action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
