@@ -99,3 +99,41 @@ def test_a_party_in_comae_led_to_a_scene_to_play_has_fallen(tmp_path):
     game, events = play(tmp_path, "cell")
     assert game.state.ending == FALLEN
     assert not any(e.kind == "scene_entered" and e.data.get("scene") == "cell" for e in events)
+
+
+def test_a_party_felled_by_a_cost_on_the_way_to_an_ending_has_fallen(tmp_path):
+    """The review: the comae ending was open to any branch, so a climb whose 30 BODY left nobody ended "Top
+    (escaped)", with "You made it over, , and walk home." Only a conflict's own branch tells the fallen party's end."""
+    path = tmp_path / "cliff.toml"
+    path.write_text("""
+[adventure]
+id = "cliff"
+title = "The cliff"
+start = "foot"
+
+[scenes.foot]
+text = "A cliff."
+
+[[scenes.foot.choices]]
+text = "Climb"
+goto = { goto = "top", effects = [ { damage = "BODY", amount = 30 } ] }
+
+[scenes.top]
+text = "{party} made it over."
+ending = true
+outcome = "over"
+""")
+    pc = pregenerated("espen")
+    pc.pools["BODY"].current = -1
+    log = EventLog()
+    game = Game(load_adventure(path), seed=1, decider=PushOn(), sink=log, party=[pc])
+    game.play()
+    assert game.state.ending == FALLEN
+
+
+def test_the_ending_of_a_fallen_party_does_not_say_they_are_not_there_to_see_it(tmp_path):
+    """The review: "You wake on the deck…" and under it "Espen Lind, in comae, is not there to see it." The ending
+    the fight's branch names is the fallen party's own."""
+    _, events = play(tmp_path, "beaten")
+    ending = next(e.data for e in events if e.kind == "ending")
+    assert "fallen" not in ending

@@ -355,7 +355,9 @@ class Game:
         if scene.ending:
             s.ending = scene.id
             # those who fell on the way (comae, or death where the adventure says so): the end says they did not see it
-            fallen = [[name, fate] for name, fate in s.removed.items()]
+            # (where nobody is left, the ending reached is the fallen party's own: it tells their fate, and "in comae,
+            # is not there to see it" under "You wake on the deck" read wrong: the review)
+            fallen = [[name, fate] for name, fate in s.removed.items()] if s.pcs else []
             self.emit("ending", scene=scene.id, title=self.picked(scene.title),
                       outcome=scene.outcome_now(self.context()), **({"fallen": fallen} if fallen else {}),
                       **({"fate": scene.fate} if scene.fate else {}))
@@ -583,11 +585,13 @@ class Game:
         if self.finished:
             return
         target = branch.target(self.context())
+        fell_fighting = self.__dict__.pop("_fell_fighting", False)
         if not self.state.pcs and self.adventure.uses_pcs:
-            # nobody left to play on; an ending the branch leads to still tells how it ended (a conflict's
-            # ``comae`` or ``lost`` written as "Beaten" read "The party has fallen": a GM's run), anything else
-            # would be played by nobody
-            ending = self.adventure.scenes.get(target or "")
+            # nobody left to play on. A conflict that took the whole party out may end at the ending its branch
+            # names, which tells how it ended (its ``comae`` or ``lost`` written as "Beaten" read "The party has
+            # fallen": a GM's run); any other way (a cost, a fall) ends as fallen, and so does a branch into a
+            # scene that would have to be played
+            ending = self.adventure.scenes.get(target or "") if fell_fighting else None
             if ending is None or not ending.ending:
                 self._fallen()
                 return
@@ -746,6 +750,8 @@ class Game:
             fought = by_char.get(id(pc))
             if fought is not None and fought.status == COMAE:
                 self.remove_pc(pc, COMAE)
+        if not s.pcs:  # the conflict took the whole party out: its branch may still name their ending (follow)
+            self._fell_fighting = True
 
     def conflict_sides(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
                        *, pc_decider: Decider | None, mind: Callable[[str, NPC], Decider | None],
