@@ -61,9 +61,11 @@ class Answers:
     def __init__(self, choices: list[str], rollers: list[str]):
         self.choices, self.rollers = list(choices), list(rollers)
         self.asked: list[str] = []
+        self.questions: list = []
 
     def decide(self, question):
         self.asked.append(question.kind)
+        self.questions.append(question)
         if question.kind == "choice":
             return self.choices.pop(0)
         if question.kind == "who":
@@ -158,3 +160,54 @@ def test_a_game_saved_before_replays_in_its_own_order_and_keeps_it(tmp_path):
     resumed = CliRunner().invoke(cli, ["play", "--load", str(save)], input="")
     assert "expected a" not in resumed.output, resumed.output
     assert json.loads(save.read_text())["options"]["who_first"] is False  # saved again as the game it is
+
+
+KEEPER = """
+[adventure]
+id = "keeper"
+title = "The keeper"
+party = { min = 1, max = 3 }
+start = "door"
+
+[npcs.keeper]
+name = "Tora Brenne"
+level = "common"
+pronoun = "she"
+skills = { Willpower = 40, Social = 30 }
+pools = { BODY = 6, INT = 6, POW = 6, CHA = 6 }
+
+[npcs.keeper.code_block]
+personality = ["Reserved"]
+dark_triad = ["Impulsive"]
+motivation = ["Money"]
+disposition = "Unfriendly"
+
+[scenes.door]
+text = "The keeper's door."
+npcs = ["keeper"]
+
+[[scenes.door.choices]]
+text = "Bring her a gift and ask (Social against her Willpower)"
+effects = [ { disposition = "keeper", shift = 2 } ]
+opposed = { skill = "Social", npc = "keeper", npc_skill = "Willpower", win = "in", lose = "in" }
+
+[scenes.in]
+text = "In."
+ending = true
+"""
+
+
+def test_who_tries_it_shows_the_chance_the_roll_is_made_at_once_the_choice_is_paid(tmp_path):
+    """The review: asked before the choice's effects, "Who tries it?" showed "Tora Brenne is Unfriendly -20" while
+    the roll was made with "is Friendly +20", the gift given. Each PC's chance is read on the game paid by them."""
+    path = tmp_path / "keeper.toml"
+    path.write_text(KEEPER)
+    answers = Answers(["c1"], ["Thea Holm"])
+    log = EventLog()
+    Game(load_adventure(path), seed=2, decider=answers, sink=log, party=party()).play()
+    shown = next(q for q in answers.questions if q.kind == "who")
+    thea = next(o.chance for o in shown.options if o.key == "Thea Holm")
+    roll = next(e.data for e in log.events if e.kind == "opposed_roll")
+    assert thea is not None and thea.target == roll["target"] and roll["chance_id"] == thea.id
+    assert any("Friendly" in name for name, _ in thea.modifiers), thea.modifiers
+    assert not any(e.kind == "chance" and e.data.get("changed") for e in log.events)  # never corrected at the roll

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
-from ...decisions import Decider, Option, Question, answers_from_record
+from ...decisions import PUSH, Decider, Option, Question, answers_from_record
 from ...events import Chance, Event, Sink, wants_detail
 from ...npc.disposition import disposition_bonus
 from ...rules.character import Character
@@ -85,6 +85,22 @@ class ChanceIds:
 _KEEPS_HOLDING = frozenset({"memory", "conflict_outcome"})
 
 
+class _AsItStands:
+    """Answers a paid copy's questions (:meth:`Game.paid_by`) the way that changes the least: no Luck, no pushing
+    on, the default, else the first option."""
+
+    def decide(self, question: Question) -> str:
+        keys = question.keys()
+        if "no" in keys and question.kind in ("luck_flip", "luck_reduce"):
+            return "no"
+        if question.kind == PUSH and OUT in keys:
+            return OUT
+        return question.default if question.default in keys else keys[0]
+
+
+_AS_IT_STANDS = _AsItStands()
+
+
 class Game:
     """One play of an adventure.
 
@@ -97,6 +113,8 @@ class Game:
     #: (:meth:`roller_first`). False only for a game saved before it was so: its log replays in its own order
     #: (the choice paid first, by whoever acted last), which a save's ``who_first`` option tells.
     who_first = True
+    #: The scene and choice being taken while its roller is asked (None otherwise): :meth:`paid_by` prices on it.
+    paying: tuple[Scene, Choice] | None = None
 
     def __init__(
         self,
@@ -471,7 +489,14 @@ class Game:
         self.emit("choice", scene=scene.id, key=choice.key, name=choice.name, text=labels[choice.key],
                   **({"hint": hints[choice.key]} if hints[choice.key] else {}))
         if self.who_first:  # the one who tries it pays for it
-            action = self.roller_first(choice.action) if choice.action is not None else None
+            action = None
+            if choice.action is not None:
+                # "Who tries it?" shows each one's chance on the game as the roll will meet it, paid by them
+                self.paying = (scene, choice) if self.pays_something(scene, choice) else None
+                try:
+                    action = self.roller_first(choice.action)
+                finally:
+                    self.paying = None
             self.pay_for(scene, choice)
         else:  # a game saved before: paid first, by whoever acted last, as its log was played
             self.pay_for(scene, choice)
@@ -534,6 +559,25 @@ class Game:
                 learn_names_in(self, self.picked(str(action.spec["stakes"])))
             elif action.kind == "opposed" and action.spec.get("skill") == "Social" and "npc" in action.spec:
                 learn(self, action.spec["npc"], "disposition")
+
+    def pays_something(self, scene: Scene, choice: Choice) -> bool:
+        """Whether taking ``choice`` now applies anything before its action: effects, or a retry cost due."""
+        return bool(choice.effects) or bool(choice.retry_cost) and self.state.chosen.get(
+            f"{scene.id}/{choice.name or choice.key}", 0) > 0
+
+    def paid_by(self, name: str) -> Game:
+        """This game as the choice being taken (:attr:`paying`) leaves it when PC ``name`` tries it: a copy, paid
+        by them, its questions answered as they stand (no Luck, no pushing on: the chance a cost that asks them
+        would leave is the one the roll shows again, announced as it is rolled), its dice its own, nothing told.
+        "Who tries it?" shows each PC's chance on it (the review: a disposition shifted by the choice itself)."""
+        assert self.paying is not None
+        scene, choice = self.paying
+        copy = self.clone(self.state.copy(), decider=_AS_IT_STANDS, rng=random.Random(f"paid-by:{self.seed}"))
+        copy.sink, copy.paying = None, None
+        copy.__dict__.pop("emit", None)
+        copy.state.active = next(i for i, pc in enumerate(copy.state.party) if pc.name == name)
+        copy.pay_for(scene, choice)
+        return copy
 
     def pay_for(self, scene: Scene, choice: Choice) -> None:
         """A choice taken: counted, and its retry cost (from the second time on) and its effects applied, all

@@ -72,9 +72,11 @@ def npc_label(game: Game, npc: NPC | None) -> str | None:
     return called(game, nid) if nid is not None else None
 
 
-def roll_chance(game: Game, pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = None) -> Chance | None:
-    """The chance of ``pc``'s roll as an option shows it (None for a Routine task: no dice)."""
-    target, mods, routine = roll_target(pc, spec, npc=npc, label=npc_label(game, npc))
+def roll_chance(game: Game, pc: Character, spec: Mapping[str, Any], *, npc: NPC | None = None,
+                at: Game | None = None) -> Chance | None:
+    """The chance of ``pc``'s roll as an option shows it (None for a Routine task: no dice), numbered by ``game``;
+    ``at``: the game its numbers are read on, where that is a copy (``pc`` and ``npc`` then its own)."""
+    target, mods, routine = roll_target(pc, spec, npc=npc, label=npc_label(at or game, npc))
     if routine:
         return None
     return game.chance(pc.name, spec["skill"], target, [(m.name, m.value) for m in mods])
@@ -95,12 +97,19 @@ def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any, *, np
         pcs = state.pcs
         options = []
         for p in pcs:
-            chance = roll_chance(game, p, spec, npc=npc)
+            # the chance on the game as the roll will meet it: where taking the choice pays something first
+            # (a disposition shifted, a cost), on a copy paid by this PC (Game.paid_by), else on this game
+            at, who, them = game, p, npc
+            if game.paying is not None:
+                at = game.paid_by(p.name)
+                who = next(c for c in at.state.party if c.name == p.name)
+                them = at.state.npcs.get(spec["npc"]) if npc is not None and "npc" in spec else npc
+            chance = roll_chance(game, who, spec, npc=them, at=at)
             detail = "" if chance is not None else f"{skill}: routine"
             if opposed and chance is not None and game.shows_chances:
                 from .chances import win_words
 
-                detail = win_words(dict(spec), p, npc) or ""
+                detail = win_words(dict(spec), who, them) or ""
             options.append(Option(p.name, p.name, detail, chance=chance))
         answer = game.ask("who", f"Who tries it? ({skill})", options)
         pc = next(p for p in pcs if p.name == answer)
