@@ -156,9 +156,11 @@ class Question:
         typed = lowered.split()
         if not matches and len(typed) > 1:  # the first letters of each word: "som l" for Somewhat Likely
             matches = [(i, o) for i, o in numbered if _starts_words(typed, o.label.lower().split())]
-        if not matches and len(typed) == 1 and len(lowered) >= 3:  # a word of the label: "espen" for "Play Espen
-            # Lind" (a new player's run); never a letter or two, which would start a word of many an option
-            matches = [(i, o) for i, o in numbered if any(w.startswith(lowered) for w in o.label.lower().split())]
+        if not matches and len(typed) == 1 and len(lowered) >= 3 and self.kind in BY_NAME:
+            # a name in the label: "espen" for "Play Espen Lind" (a new player's run), at a menu of people alone,
+            # where nothing is spent by a word picked (the review: "back" at the push question spent Luck)
+            matches = [(i, o) for i, o in numbered
+                       if any(w.strip("()[]:,.;!?'\"").startswith(lowered) for w in o.label.lower().split())]
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
         valid = _menu(numbered)  # named as the menu shows them, never by their inner keys
@@ -273,6 +275,8 @@ _IN_GAME = frozenset({"game"})
 #: the pronoun the dice drew, where a character made question by question has none to fall back on).
 #: Replaying an older save, a question of one of these kinds that the save's log does not hold is answered
 #: so (one with no such answer never is), and the log goes on with its next answer.
+#: The menus whose options are people, answered by a name in their label as well ("espen" for "Play Espen Lind").
+BY_NAME = frozenset({"pc_source", "who"})
 DEFAULTED_IN_OLD_SAVES: dict[str, str | None] = {"lineup": None, EXIT_OFFER: None, "end_story": "end",
                                                  "pronoun": None}
 #: Kinds an older save may hold where the game no longer asks (``damage_pool`` against a mindless foe, since a side

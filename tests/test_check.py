@@ -408,8 +408,8 @@ def test_what_a_gm_slipped_on_is_said_where_it_is(tmp_path):
     path = tmp_path / "slips.toml"
     path.write_text(GM_SLIPS)
     found = {(p.code, p.path): p.message for p in check_adventure(path).problems}
-    assert "only an ending has an outcome" in found["E002", "scenes.cellar.outcome"]
-    assert "never be paid" in found["E002", "scenes.quay.choices[0].retry_cost"]
+    assert "only an ending has an outcome" in found["W108", "scenes.cellar.outcome"]  # warnings: they do nothing
+    assert "never be paid" in found["W108", "scenes.quay.choices[0].retry_cost"]
     assert "(did you mean 'set'?)" in found["E002", "scenes.quay.choices[0].effects[0]"]
     assert "'3' is text, compared with a number: never true" in found["E004", "scenes.quay.choices[1].if"]
     # the retry cost that costs nothing says so, where the counter is added as a cost (W103 waits for the condition)

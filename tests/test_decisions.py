@@ -165,6 +165,12 @@ def test_an_answer_may_be_a_word_of_one_options_label():
         q.resolve("character")
     with pytest.raises(QuestionError, match="is not an answer here"):
         q.resolve("li")
+    # only where the options are people: at the push question "back" would have spent a Luck Point (the review)
+    push = Question("push", "Your BODY is spent.", (Option("push_on", "Push on at -1", number=1),
+                                                    Option("luck", "Spend a Luck Point: back to 1", number=2),
+                                                    Option("out", "Go down", number=3)))
+    with pytest.raises(QuestionError, match="is not an answer here"):
+        push.resolve("back")
 
 
 def test_a_question_asked_quickly_is_the_question_made():

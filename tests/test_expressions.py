@@ -111,4 +111,6 @@ def test_text_in_quotes_beside_a_number_is_refused_and_a_functions_text_beside_o
         with pytest.raises(ExpressionError, match="is text, compared with a number: never true") as caught:
             parse_condition(text)
         assert caught.value.column == column
+    with pytest.raises(ExpressionError, match="'angry' is text, compared with a number: always true"):
+        parse_condition("mood != 'angry'")
     assert parse_condition("npc_status('x') < 1").evaluate(ctx(npc_status=lambda nid: "out")) is False

@@ -7,7 +7,7 @@ player reads the words of a choice ("Catch the noon bus" plainly ends the
 trip). In order, it takes:
 
 1. an option it has not tried here that keeps the story open: one that leads
-   to a place not yet seen first (an ending is no such place: a finale whose
+   to a place not yet seen first (an ending, or a scene bound for one, is no such place: a finale whose
    stalemate comes back is not taken before the leads for its endings), then
    one that does something here or leads where something is left to try (one
    that cannot end the game first among equals, then one unlocked by a

@@ -195,8 +195,9 @@ class _Parser:
             right = self.sum()
             for text, number, column in ((left, right, start), (right, left, at)):
                 if text[0] == "str" and number[0] in _NUMBERS:  # never true as a game reads it: a GM's quoted '3'
-                    raise ExpressionError(f"{text[1]!r} is text, compared with a number: never true (write a number "
-                                          f"without quotes)", column)
+                    always = "always" if token.value == "!=" else "never"
+                    raise ExpressionError(f"{text[1]!r} is text, compared with a number: {always} true (write a "
+                                          f"number without quotes)", column)
             left = self.node("cmp", token.value, left, right)
             nxt = self.peek()
             if nxt.kind == "op" and nxt.value in ("==", "!=", "<", "<=", ">", ">="):

@@ -34,6 +34,7 @@ CODES = {
     "W105": "no ending can be reached",
     "W106": "goto list without a fallback (an entry with no if)",
     "W107": "shared response that nothing uses",
+    "W108": "a field that does nothing where it is written",
 }
 
 

@@ -368,7 +368,8 @@ class Builder(Readers):
                                                "a word, or a list of { if = …, outcome = … }"):
             scene.outcome = data["outcome"]
         if "outcome" in data and not ending:  # a forgotten ending = true would otherwise pass unsaid (a GM's run)
-            self.fail(file, f"{path}.outcome", "only an ending has an outcome: add ending = true, or leave it out")
+            self.fail(file, f"{path}.outcome", "only an ending has an outcome: add ending = true, or leave it out",
+                      "W108")
         if "fate" in data:
             if not ending:
                 self.fail(file, f"{path}.fate", "only an ending has a fate (ending = true)")
@@ -451,7 +452,7 @@ class Builder(Readers):
             choice.retry_cost = self.retry_cost(file, f"{path}.retry_cost", data["retry_cost"])
             if choice.once:  # never taken again, so never paid: a cost the author believes in that does nothing
                 self.fail(file, f"{path}.retry_cost", "a choice with once = true is never taken again, so its "
-                                                      "retry_cost would never be paid: leave one of them out")
+                                                      "retry_cost would never be paid: leave one of them out", "W108")
         actions = [a for a in ACTIONS if a in data]
         if len(actions) > 1:
             self.fail(file, path, f"a choice does one thing: it has {', '.join(actions)}")
@@ -666,7 +667,8 @@ class Builder(Readers):
             kinds = [k for k in item if k in EFFECTS]
             if len(kinds) != 1:
                 # a misspelt verb gets its suggestion, as every other misspelt name does ("sett": a GM's run)
-                guess = next((hint for k in item if k not in EFFECTS and k != "if"
+                fields = {f for verb in EFFECTS.values() for f in verb.fields}  # "amount" is no misspelt verb
+                guess = next((hint for k in item if k not in EFFECTS and k not in fields and k != "if"
                               for hint in [did_you_mean(k, EFFECTS)] if hint), "") if not kinds else ""
                 self.fail(file, p, f"an effect needs exactly one of: {', '.join(EFFECTS)}"
                                    + (f" (found {', '.join(item)})" if item else "") + guess)
