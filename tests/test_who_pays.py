@@ -211,3 +211,20 @@ def test_who_tries_it_shows_the_chance_the_roll_is_made_at_once_the_choice_is_pa
     assert thea is not None and thea.target == roll["target"] and roll["chance_id"] == thea.id
     assert any("Friendly" in name for name, _ in thea.modifiers), thea.modifiers
     assert not any(e.kind == "chance" and e.data.get("changed") for e in log.events)  # never corrected at the roll
+
+
+def test_a_cost_that_takes_the_last_pc_out_ends_the_game_before_the_roll(tmp_path):
+    """The review: a retry cost that left nobody asked "Who tries it?" with no one to answer, and hung."""
+    from solo.story.play.engine import FALLEN
+
+    path = wall(tmp_path)
+    path.write_text(path.read_text().replace('retry_cost = [ { damage = "BODY", amount = 1 } ]',
+                                             'retry_cost = [ { damage = "BODY", amount = 50 } ]'))
+    espen = pc("Espen Lind", 50)
+    espen.pools["BODY"].current = -espen.pools["BODY"].maximum + 1  # one more point and he is in comae
+    answers = Answers(["c1", "c1"], [])
+    log = EventLog()
+    game = Game(load_adventure(path), seed=3, decider=answers, sink=log, party=[espen])
+    game.play()
+    assert game.state.ending == FALLEN
+    assert len([e for e in log.events if e.kind == "skill_roll"]) == 1  # the second try is never rolled

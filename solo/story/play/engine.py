@@ -501,6 +501,9 @@ class Game:
         else:  # a game saved before: paid first, by whoever acted last, as its log was played
             self.pay_for(scene, choice)
             action = choice.action
+        if action is not None and not self.state.pcs and self.adventure.uses_pcs:
+            self._fallen()  # its cost took the last PC out: nobody is left to try it (the review: asked of nobody)
+            return
         branch = self.resolve(action) if action is not None else choice.goto
         if not self.finished:
             self.follow(branch)
