@@ -283,3 +283,17 @@ def test_a_party_game_plays_the_same_with_the_odds_shown_or_not():
     without, _, plain_state = played(False)
     assert any("tries" in o.detail for q in asked for o in q.options)  # the copies were played: an estimate shown
     assert with_odds == without and state == plain_state
+
+
+@pytest.mark.parametrize(("text", "warned"), [
+    ("{others} hauls {them} out.", True),
+    ("{if party_size() > 2}{others} haul{else}{others} hauls{end} {them} out.", True),  # one PC: the else side
+    ("{if party_size() > 1}{if party_size() > 2}{others} haul{else}{others} hauls{end} {them} out.{end}", False),
+    ("{if party_size() > 1}{others} keep watch.{else}You wait alone.{end}", False),
+])
+def test_others_where_one_pc_would_read_it_is_warned(tmp_path, text, warned):
+    """{others} names nobody when one PC plays: " hauls them out" (the review)."""
+    path = tmp_path / "adv.toml"
+    path.write_text(PARTY.read_text().replace('text = "Ledgers, a cash box', f'text = "{text} Ledgers, a cash box'))
+    _, problems = read_adventure(path)
+    assert any(p.code == "W109" for p in problems) is warned, [str(p) for p in problems]

@@ -35,6 +35,7 @@ CODES = {
     "W106": "goto list without a fallback (an entry with no if)",
     "W107": "shared response that nothing uses",
     "W108": "a field that does nothing where it is written",
+    "W109": "{others} where one PC alone would read it",
 }
 
 

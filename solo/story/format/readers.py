@@ -64,6 +64,20 @@ _VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|others|[Tt]hey|[Yy]ou|npc\.[A-Za-z0-9
                             r"((?:'s)?(?:\s+[A-Za-z'-]+){0,3}?)\s+\{([Vv]erb\.[A-Za-z]*)\}")
 
 
+def _others_for_one(parts: tuple, guarded: bool = False) -> bool:
+    """Whether ``{others}`` stands where one PC alone would read it: not on the side of an ``{if}`` on
+    ``party_size()`` that holds for a party only (its first side; the ``{else}`` keeps what held before)."""
+    for part in parts:
+        if isinstance(part, str):
+            if not guarded and "{others}" in part:
+                return True
+            continue
+        sized = any(name == "party_size" for name, _ in part.condition.calls())
+        if _others_for_one(part.then, guarded or sized) or _others_for_one(part.otherwise, guarded):
+            return True
+    return False
+
+
 class Readers:
     """The readers, with what they check names against: scene and NPC ids and the rules' tables."""
 
@@ -152,6 +166,9 @@ class Readers:
             return
         for block in blocks_of(parts):
             self.check_condition(file, path, block.condition)
+        if "{others}" in text and _others_for_one(parts):
+            self.fail(file, path, "{others} names nobody when one PC plays (it reads ' hauls them out'): write it "
+                                  "inside {if party_size() > 1}…{end}", "W109")
         for run in runs_of(parts):
             for agreeing in _VERB_AFTER_PC.finditer(run):
                 slot, between, verb = agreeing.group(1), agreeing.group(2), agreeing.group(3)
