@@ -263,7 +263,9 @@ def _show(r: dict) -> None:
                               soft_wrap=True)
     console.print(f"Turns per run: {r['turns']['mean']:.1f} on average, {r['turns']['max']} at most.")
     if r["error_count"]:
-        stuck = r["endings"].get("__stuck__", {}).get("count", 0)
+        from ..sim.tally import STUCK_ENDING
+
+        stuck = r["endings"].get(STUCK_ENDING, {}).get("count", 0)
         failed = r["error_count"] - stuck
         if failed:
             say(console, f"{failed} run{'s' if failed != 1 else ''} failed on an error.", style="red bold")

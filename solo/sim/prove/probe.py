@@ -14,10 +14,9 @@ import marshal
 import zlib
 from typing import TYPE_CHECKING
 
-from ...decisions import PUSH, Question
+from ...decisions import Question
 from ...rules.dice import new_rng
-from ...rules.outcomes import OUT
-from ...story.play.engine import Game
+from ...story.play.engine import Game, plain_answer
 from ...story.play.state import GameState
 
 if TYPE_CHECKING:
@@ -49,22 +48,6 @@ class StepDecider:
             key, self.key = self.key, None
             return key
         return plain_answer(question)
-
-
-def plain_answer(question: Question) -> str:
-    """The answer that changes the least: no Luck, no pushing, the default, the first option."""
-    keys = question.keys()
-    if question.kind == "pc_source":  # the adventure's own character, else a random one: never a long creation
-        return "pregen" if "pregen" in keys else "random"
-    if question.free_text:
-        return question.default or "Player"
-    if "no" in keys and question.kind in ("luck_flip", "luck_reduce", "willpower_acted"):
-        return "no"
-    if question.kind == PUSH and OUT in keys:
-        return OUT
-    if question.default is not None and question.default in keys:
-        return question.default
-    return keys[0]
 
 
 class ProbeGame(Game):

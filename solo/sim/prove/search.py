@@ -470,8 +470,8 @@ def paid(game: ProbeGame, scene: Scene, choice: Choice) -> tuple[ProbeGame, Acti
     if not choice.effects and not choice.retry_cost:
         return game, action
     copy = fork(game)
-    action = copy.roller_first(action, best=True)
-    copy.pay_for(scene, choice)
+    action = copy.take(scene, choice, best=True)
+    assert action is not None
     return copy, action
 
 

@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...decisions import CLEVER_FOLLOW_UP, DAMAGE_POOL, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, TARGET, Decider, Question
-from ...story.play.engine import DEAD_END, Game
+from ...story.play.engine import DEAD_END, Game, plain_answer
 from .judge import nearest_move  # the soft-lock's path in the report takes the moves a walkthrough takes
-from .probe import plain_answer
 from .search import ERROR
 
 if TYPE_CHECKING:

@@ -151,11 +151,10 @@ def nerve_assumed(view: ConflictView, p: Participant) -> str:
     foe = foe_of(view, p)
     if foe is None or nervous(foe, view) is None:
         return ""
-    leave = "walk away" if view.ctype.social else "run"
     they = foe.pronoun
-    if they == "they":
-        return f" and they never give up or {leave}"
-    return f" and {they} never gives up or {leave}s".replace("walk aways", "walks away")
+    one = they != "they"  # "she never gives up", "they never give up"
+    leaves = ("walks away" if one else "walk away") if view.ctype.social else ("runs" if one else "run")
+    return f" and {they} never {'gives' if one else 'give'} up or {leaves}"
 
 
 def exact_words(exact: Exact, assumes: str = "", *, first_round: int = 1) -> dict[str, str]:

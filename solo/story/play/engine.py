@@ -85,20 +85,31 @@ class ChanceIds:
 _KEEPS_HOLDING = frozenset({"memory", "conflict_outcome"})
 
 
-class _AsItStands:
-    """Answers a paid copy's questions (:meth:`Game.paid_by`) the way that changes the least: no Luck, no pushing
-    on, the default, else the first option."""
+def plain_answer(question: Question) -> str:
+    """The answer that changes the least: no Luck, no pushing, the default, the first option. A copy of a game
+    priced ahead (:meth:`Game.paid_by`) and ``solo prove``'s probe games answer so."""
+    keys = question.keys()
+    if question.kind == "pc_source":  # the adventure's own character, else a random one: never a long creation
+        return "pregen" if "pregen" in keys else "random"
+    if question.free_text:
+        return question.default or "Player"
+    if "no" in keys and question.kind in ("luck_flip", "luck_reduce", "willpower_acted"):
+        return "no"
+    if question.kind == PUSH and OUT in keys:
+        return OUT
+    if question.default is not None and question.default in keys:
+        return question.default
+    return keys[0]
+
+
+class _Plain:
+    """A decider that gives :func:`plain_answer` to every question."""
 
     def decide(self, question: Question) -> str:
-        keys = question.keys()
-        if "no" in keys and question.kind in ("luck_flip", "luck_reduce"):
-            return "no"
-        if question.kind == PUSH and OUT in keys:
-            return OUT
-        return question.default if question.default in keys else keys[0]
+        return plain_answer(question)
 
 
-_AS_IT_STANDS = _AsItStands()
+_PLAIN = _Plain()
 
 
 class Game:
@@ -488,19 +499,7 @@ class Game:
         choice = next(c for c in choices if c.key == answer)
         self.emit("choice", scene=scene.id, key=choice.key, name=choice.name, text=labels[choice.key],
                   **({"hint": hints[choice.key]} if hints[choice.key] else {}))
-        if self.who_first:  # the one who tries it pays for it
-            action = None
-            if choice.action is not None:
-                # "Who tries it?" shows each one's chance on the game as the roll will meet it, paid by them
-                self.paying = (scene, choice) if self.pays_something(scene, choice) else None
-                try:
-                    action = self.roller_first(choice.action)
-                finally:
-                    self.paying = None
-            self.pay_for(scene, choice)
-        else:  # a game saved before: paid first, by whoever acted last, as its log was played
-            self.pay_for(scene, choice)
-            action = choice.action
+        action = self.take(scene, choice)
         if action is not None and not self.state.pcs and self.adventure.uses_pcs:
             self._fallen()  # its cost took the last PC out: nobody is left to try it (the review: asked of nobody)
             return
@@ -563,10 +562,30 @@ class Game:
             elif action.kind == "opposed" and action.spec.get("skill") == "Social" and "npc" in action.spec:
                 learn(self, action.spec["npc"], "disposition")
 
-    def pays_something(self, scene: Scene, choice: Choice) -> bool:
-        """Whether taking ``choice`` now applies anything before its action: effects, or a retry cost due."""
-        return bool(choice.effects) or bool(choice.retry_cost) and self.state.chosen.get(
-            f"{scene.id}/{choice.name or choice.key}", 0) > 0
+    def take(self, scene: Scene, choice: Choice, *, best: bool = False) -> Action | None:
+        """``choice`` taken, up to its action: the one who will roll it made the active PC (asked, or with ``best``
+        the best at it, as ``solo prove``'s best play sends), then the choice paid for by them
+        (:meth:`pay_for`); the action as it is then resolved. A game saved before it was so (:attr:`who_first`
+        False) pays first, by whoever acted last, as its log was played. Play and ``solo prove`` both take a
+        choice here."""
+        if not self.who_first:
+            self.pay_for(scene, choice)
+            return choice.action
+        action = choice.action
+        if action is not None:
+            # "Who tries it?" shows each one's chance on the game as the roll will meet it, paid by them
+            pays = bool(choice.effects) or bool(choice.retry_cost) and self.taken(scene, choice) > 0
+            self.paying = (scene, choice) if pays else None
+            try:
+                action = self.roller_first(action, best)
+            finally:
+                self.paying = None
+        self.pay_for(scene, choice)
+        return action
+
+    def taken(self, scene: Scene, choice: Choice) -> int:
+        """How often ``choice`` has been taken (what ``chosen("scene/choice")`` reads)."""
+        return self.state.chosen.get(f"{scene.id}/{choice.name or choice.key}", 0)
 
     def paid_by(self, name: str) -> Game:
         """This game as the choice being taken (:attr:`paying`) leaves it when PC ``name`` tries it: a copy, paid
@@ -575,7 +594,7 @@ class Game:
         "Who tries it?" shows each PC's chance on it (the review: a disposition shifted by the choice itself)."""
         assert self.paying is not None
         scene, choice = self.paying
-        copy = self.clone(self.state.copy(), decider=_AS_IT_STANDS, rng=random.Random(f"paid-by:{self.seed}"))
+        copy = self.clone(self.state.copy(), decider=_PLAIN, rng=random.Random(f"paid-by:{self.seed}"))
         copy.sink, copy.paying = None, None
         copy.__dict__.pop("emit", None)
         copy.state.active = next(i for i, pc in enumerate(copy.state.party) if pc.name == name)
@@ -585,9 +604,8 @@ class Game:
     def pay_for(self, scene: Scene, choice: Choice) -> None:
         """A choice taken: counted, and its retry cost (from the second time on) and its effects applied, all
         before its action is resolved (``solo prove`` prices the action on a game paid so)."""
-        name = f"{scene.id}/{choice.name or choice.key}"
-        self.state.chosen[name] = self.state.chosen.get(name, 0) + 1
-        if self.state.chosen[name] > 1:
+        times = self.state.chosen[f"{scene.id}/{choice.name or choice.key}"] = self.taken(scene, choice) + 1
+        if times > 1:
             for effect in choice.retry_cost:
                 self.apply(effect)
         for effect in choice.effects:
@@ -596,7 +614,7 @@ class Game:
     def _stake(self, scene: Scene, choice: Choice, slots: dict[str, object], ctx: Context) -> str:
         """What the menu says beside a choice: the author's ``hint``, and its ``retry_cost`` once it was taken."""
         words = [fill(choice.hint, slots, ctx)] if choice.hint else []
-        if choice.retry_cost and self.state.chosen.get(f"{scene.id}/{choice.name or choice.key}", 0):
+        if choice.retry_cost and self.taken(scene, choice):
             words.append(cost_words(choice.retry_cost))
         return " · ".join(words)
 
