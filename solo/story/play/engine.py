@@ -604,7 +604,8 @@ class Game:
     def pay_for(self, scene: Scene, choice: Choice) -> None:
         """A choice taken: counted, and its retry cost (from the second time on) and its effects applied, all
         before its action is resolved (``solo prove`` prices the action on a game paid so)."""
-        times = self.state.chosen[f"{scene.id}/{choice.name or choice.key}"] = self.taken(scene, choice) + 1
+        name, chosen = f"{scene.id}/{choice.name or choice.key}", self.state.chosen  # (every turn: one key made)
+        times = chosen[name] = chosen.get(name, 0) + 1
         if times > 1:
             for effect in choice.retry_cost:
                 self.apply(effect)
@@ -650,12 +651,12 @@ class Game:
         if self.finished:
             return
         target = branch.target(self.context())
-        fell_fighting = self.__dict__.pop("_fell_fighting", False)
         if not self.state.pcs and self.adventure.uses_pcs:
-            # nobody left to play on. A conflict that took the whole party out may end at the ending its branch
-            # names, which tells how it ended (its ``comae`` or ``lost`` written as "Beaten" read "The party has
-            # fallen": a GM's run); any other way (a cost, a fall) ends as fallen, and so does a branch into a
-            # scene that would have to be played
+            # nobody left to play on. A conflict that took the whole party out (the only one to set the flag, the
+            # party then empty) may end at the ending its branch names, which tells how it ended (its ``comae`` or
+            # ``lost`` written as "Beaten" read "The party has fallen": a GM's run); any other way (a cost, a fall)
+            # ends as fallen, and so does a branch into a scene that would have to be played
+            fell_fighting = self.__dict__.pop("_fell_fighting", False)
             ending = self.adventure.scenes.get(target or "") if fell_fighting else None
             if ending is None or not ending.ending:
                 self._fallen()
