@@ -572,10 +572,10 @@ class Game:
             self.pay_for(scene, choice)
             return choice.action
         action = choice.action
-        if action is not None:
+        # where nothing is paid, who rolls is asked as the action is resolved, as ever: nothing comes between
+        if action is not None and (choice.effects or choice.retry_cost and self.taken(scene, choice)):
             # "Who tries it?" shows each one's chance on the game as the roll will meet it, paid by them
-            pays = bool(choice.effects) or bool(choice.retry_cost) and self.taken(scene, choice) > 0
-            self.paying = (scene, choice) if pays else None
+            self.paying = (scene, choice)
             try:
                 action = self.roller_first(action, best)
             finally:
