@@ -10,6 +10,7 @@ import pytest
 from conftest import play_session
 from rich.console import Console
 
+from solo.characters import load_character
 from solo.minds.bots import RandomDecider
 from solo.npc import generate_npc
 from solo.oracle.loader import load_tables
@@ -17,6 +18,7 @@ from solo.saves import read_save
 from solo.story.play.engine import Game
 from solo.story.play.npcs import set_disposition
 from solo.ui import story_commands as sc
+from solo.ui.sheet import character_card, gear_names
 
 
 def play(adventure, lines, folder, *, seed=5, log=None):
@@ -179,6 +181,21 @@ def test_items_lists_the_party_items_and_notes(vellan, tmp_path):
     assert after(out, "items") == sc.items_text(session.game)
     assert after(out, "items").splitlines()[0] == f"Carried: {', '.join(state.items)}."
     assert after(out, "items").endswith("Your notes:\n  - the clerk lied")
+
+
+def test_items_names_the_gear_on_each_sheet_as_the_sheet_does(vellan):
+    """A new player found a weapon in hand on the sheet but not in ``items``: both read ``gear_names``."""
+    game = _game(vellan)
+    pc = load_character("Espen Lind")
+    game.state.party.append(pc)
+    pc.weapon, pc.armour, pc.shield = "axe", "light", None
+    shown = sc.items_text(game)
+    assert f"{pc.name}'s gear: Axe, " in shown and shown.count("gear:") == 1, shown
+    card = Console(width=120, record=True)
+    card.print(character_card(pc))
+    assert "Gear: " + ", ".join(gear_names(pc)) in card.export_text()
+    pc.weapon = pc.armour = None
+    assert "gear:" not in sc.items_text(game)
 
 
 def test_status_line_reads_the_state_and_is_kept_in_the_save(vellan, tmp_path):

@@ -31,6 +31,14 @@ def gear_words(char: Character) -> str:
     return f" (+{char.gear_bonus} damage with a weapon{held})"
 
 
+def gear_names(char: Character) -> list[str]:
+    """The weapon in hand, the armour worn and the shield carried, by name: the sheet's "Gear" line and
+    ``items`` read them here, so the two never disagree."""
+    t = rules()
+    return [x for x in (char.weapon and t.weapons[char.weapon].name, char.armour and t.armour[char.armour].name,
+                        char.shield and t.shields[char.shield].name) if x]
+
+
 def character_card(char: Character, pools_shown: list[tuple[str, int, int]] | None = None) -> Panel:
     """The character sheet. ``pools_shown``: the Pools as the game shows them at this moment
     (:meth:`~solo.story.play.engine.Game.pools_shown`: in a chase, BODY/POW as its bars show it); none, the
@@ -58,8 +66,7 @@ def character_card(char: Character, pools_shown: list[tuple[str, int, int]] | No
                      + (gear_words(char) if tag == "Gear" and char.gear_bonus else "")
                      for tag in char.tags) or "none"
     luck = Text(f"Luck {char.luck}/{char.luck_max}", style="bold magenta")
-    gear = [x for x in (char.weapon and t.weapons[char.weapon].name, char.armour and t.armour[char.armour].name,
-                        char.shield and t.shields[char.shield].name) if x]
+    gear = gear_names(char)
     lines: list[RenderableType] = [skills, Text(""), pools, Text(""), Text(f"Tags: {tags}"), luck]
     if gear:
         lines.append(Text("Gear: " + ", ".join(gear)))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .describe import track_text, weight_mark
+from .sheet import gear_names
 from .table_commands import TableCommand, register
 from .view import say
 
@@ -315,7 +316,7 @@ NPCS = _ListCommand("npcs", npcs_text, {"add": (_npc_to_add, _add_npc), "drop": 
 
 
 def items_text(game: Game) -> str:
-    """What the party carries (the story's items, then each character's own) and the player's notes.
+    """What the party carries (the story's items, then each character's own and the gear on the sheet) and the notes.
 
     An adventure's flags and counters stay out: they are the story's bookkeeping, written for
     conditions, and have no words of their own for the player.
@@ -325,6 +326,9 @@ def items_text(game: Game) -> str:
     for pc in state.pcs:
         if pc.items:
             lines.append(f"{pc.name} has: {', '.join(pc.items)}.")
+        gear = gear_names(pc)
+        if gear:
+            lines.append(f"{pc.name}'s gear: {', '.join(gear)}.")
     lines += _notes(game)
     return "\n".join(lines)
 
