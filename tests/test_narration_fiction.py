@@ -1475,6 +1475,50 @@ def test_where_the_adventure_tells_the_end_the_fall_that_decides_it_is_not_told_
     assert outcomes == {"won", "lost"} and decided >= 10 and finals_plain >= 1 and undecided >= 3
 
 
+def test_where_the_adventure_tells_the_end_the_flight_or_surrender_that_decides_it_is_not_told_too(templates):
+    """Vellan's Ingrid: 'Espen mutters an excuse and leaves.' then the branch's own 'You mumble something about coming
+    back later'; Aron: 'Aron stops running and waits, hands raised.' then 'He stops dead … with his hands up' (a reading
+    of narrated games). Where the outcome that way out decides has text of its own, the way out is not told; the
+    outcome is the conflict's (one of the side down before it makes it a win, not a flight). An exit that does not
+    decide it, or one whose outcome has no text, is told as before."""
+    from solo.events import Event
+    from solo.rules.outcomes import MIRROR
+
+    def with_told(events, told):
+        return tuple(Event(e.kind, {**e.data, "frame": {**e.get("frame", {}), "told": told}})
+                     if e.kind == "conflict_start" else e for e in events)
+
+    def exits_told(narrator):
+        return [(rnd, a.id) for rnd, ev, _t, a, _ in narrator.picks if ev in ("fled", "surrendered")]
+
+    held_back = kept = 0
+    outcomes = set()
+    for ctype, allies in (("social", ()), ("combat", ()), ("foot_chase", ()), ("combat", (_npc("Arne"),))):
+        for seed in range(60):
+            events = fight(ctype, seed, allies=allies)
+            exits = [e for e in events if e.kind == "exit"]
+            outcome = events[-1]["outcome"]
+            if not exits or outcome in ("stalemate",):
+                continue
+            last = exits[-1]
+            decides = last is [e for e in events if e.kind in ("exit", "out", "comae")][-1]
+            plain, _ = told(templates, events, seed)
+            authored, _ = told(templates, with_told(events, [outcome]), seed)
+            other, _ = told(templates, with_told(events, [MIRROR[outcome]]), seed)
+            said, said_authored = exits_told(plain), exits_told(authored)
+            assert exits_told(other) == said, (ctype, seed)  # the other side's text tells nothing of this end
+            if decides:
+                outcomes.add(outcome)
+                assert (last["round"], last["actor"]) in said, (ctype, seed)
+                assert (last["round"], last["actor"]) not in said_authored, (ctype, seed, outcome)
+                held_back += 1
+            earlier = [x for x in said if x != (last["round"], last["actor"]) or not decides]
+            assert [x for x in said_authored if x in earlier] == earlier, (ctype, seed)  # still told
+            kept += len(earlier) - (not decides)
+    assert {"fled", "opponent_fled", "opponent_surrendered"} <= outcomes and held_back >= 20 and kept >= 3, (
+        outcomes, held_back, kept)
+
+
 def test_an_obstacle_that_wins_a_round_over_a_party_is_told_setting_back_the_one_it_hits(templates):
     """'The wind wins that stretch, and Alma gets nowhere.' then 'Greta Nygaard loses 1 POW' (a new player's run of
     Kaldskard's blizzard): whom of a party an obstacle sets back is chosen after the dice, and its won round is told

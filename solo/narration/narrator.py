@@ -33,7 +33,7 @@ from ..rules.character import pronoun_forms
 from ..rules.fiction import named_in_plural
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
-from ..rules.outcomes import ACTIVE, COMAE, FLED, LOST, OUT, SURRENDERED, WON
+from ..rules.outcomes import ACTIVE, COMAE, FLED, LOST, OPPONENT_FLED, OPPONENT_SURRENDERED, OUT, SURRENDERED, WON
 from .cast import Cast, Person
 from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates, phrases_of
@@ -671,8 +671,12 @@ class Narrator:
             lines = self._end_run(cast, before=True)
         else:
             lines = self._end_run(cast) if self._result_round == cast.round else []
-        # "It is over" only of the way out that decides it: not of one of three giving up while the others go on
-        lines.append(self.say(cast, how, actor, target, facts={"decided": "yes" if cast.decided else "no"}))
+        actor.yielded = how == SURRENDERED
+        # "It is over" only of the way out that decides it: not of one of three giving up while the others go on;
+        # none where the adventure's own text tells that end ("Aron stops running and waits, hands raised" before
+        # "He stops dead … and turns round with his hands up": a reading of narrated games)
+        if not _author_tells(cast, actor, how):
+            lines.append(self.say(cast, how, actor, target, facts={"decided": "yes" if cast.decided else "no"}))
         if how == "surrendered" and not offered:  # a log without its exit_offer: the plea is said with the exit
             lines += self._plea(cast, actor, target)
         return lines
@@ -1301,20 +1305,25 @@ def _count(n: int, *, more: bool = True) -> str:
 
 
 def _author_tells(cast: Cast, person: Person, how: str, *, deciding: bool | None = None) -> bool:
-    """Whether ``person``'s going out (``how``: out or comae) decides the conflict (``deciding``; by default, the
-    cast's word that it is decided) with an outcome whose branch tells the end in the adventure's own words (the
-    frame's ``told``): "With a satisfying clunk, the old lock gives way." before "The last lever gives with a
-    click…" told the lock opening twice. The screen still says who is out; the author's text tells how.
+    """Whether ``person``'s leaving (``how``: out, comae, fled or surrendered) decides the conflict (``deciding``; by
+    default, the cast's word that it is decided) with an outcome whose branch tells the end in the adventure's own
+    words (the frame's ``told``): "With a satisfying clunk, the old lock gives way." before "The last lever gives
+    with a click…" told the lock opening twice. The screen still says who is out or gone; the author's text tells how.
 
-    The outcome is worked out as the conflict works it out (``Conflict._outcome``): the other side's fall is a win;
-    the party's last fall is comae only if every one of it is in comae, else a loss."""
+    The outcome is worked out as the conflict works it out (``Conflict._outcome``), from how the whole side left:
+    anyone of it down makes it a win (or a loss); the party's last fall is comae only if every one of it is in comae;
+    else anyone of it who gave up makes it a surrender, and running alone a flight."""
     if not (cast.decided if deciding is None else deciding):
         return False
+    side = [p for p in cast.persons.values() if p.side == person.side and p is not person]
+    down = how in (OUT, COMAE) or any(p.fell in (OUT, COMAE) for p in side)
+    yielded = how == SURRENDERED or any(p.yielded for p in side)
     if person.side != "a":
-        outcome = WON
+        outcome = WON if down else OPPONENT_SURRENDERED if yielded else OPPONENT_FLED
+    elif how == COMAE and all(p.fell == COMAE for p in side):
+        outcome = COMAE
     else:
-        party = [p for p in cast.persons.values() if p.side == "a" and p is not person]
-        outcome = COMAE if how == COMAE and all(p.fell == COMAE for p in party) else LOST
+        outcome = LOST if down else SURRENDERED if yielded else FLED
     return outcome in (cast.frame.get("told") or ())
 
 
