@@ -15,7 +15,7 @@ from solo.sim.prove.search import prove
 from solo.story.format.loader import load_adventure
 from solo.story.play.chances import flip_faces, roll_faces
 from solo.story.play.engine import Game
-from solo.story.play.rolling import roll_target
+from solo.story.play.rolling import PAYING_TAKES_OUT, roll_target
 
 WALL = """
 [adventure]
@@ -228,3 +228,33 @@ def test_a_cost_that_takes_the_last_pc_out_ends_the_game_before_the_roll(tmp_pat
     game.play()
     assert game.state.ending == FALLEN
     assert len([e for e in log.events if e.kind == "skill_roll"]) == 1  # the second try is never rolled
+
+
+def test_one_whom_paying_takes_out_does_not_roll_and_one_of_the_others_is_asked(tmp_path):
+    """The review: Thea was picked at 10 %, paid a cost that put her in comae, and Espen rolled without being asked.
+    "Who tries it?" says what paying would do to her, and once it has, one of those left is asked (with three, a
+    question again; with two, the one left)."""
+    path = wall(tmp_path)
+    path.write_text(path.read_text().replace('retry_cost = [ { damage = "BODY", amount = 1 } ]',
+                                             'retry_cost = [ { damage = "BODY", amount = 50 } ]'))
+    for names, rollers in ((("Espen Lind", "Thea Holm"), ["Thea Holm"]),
+                           (("Espen Lind", "Thea Holm", "Ola Berg"), ["Thea Holm", "Ola Berg"])):
+        members = [pc(name, 50) for name in names]
+        thea = members[1]
+        thea.pools["BODY"].current = -thea.pools["BODY"].maximum + 1  # the retry's cost puts her in comae
+        answers = Answers(["c1", "c1", "c2"], ["Espen Lind", *rollers])
+        log = EventLog()
+        game = Game(load_adventure(path), seed=3, decider=answers, sink=log, party=members)
+        game.play()
+        whos = [q for q in answers.questions if q.kind == "who"]
+        second = {o.key: o for o in whos[1].options}
+        assert second["Thea Holm"].chance is None and second["Thea Holm"].detail == PAYING_TAKES_OUT
+        assert second["Espen Lind"].chance is not None
+        assert "Thea Holm" in game.state.removed
+        rolls = [e.data["actor"] for e in log.events if e.kind == "skill_roll"]
+        expected = "Ola Berg" if len(names) == 3 else "Espen Lind"
+        assert rolls == ["Espen Lind", expected], rolls
+        if len(names) == 3:  # asked again among those left, Thea no longer offered
+            assert len(whos) == 3 and "Thea Holm" not in {o.key for o in whos[2].options}
+        else:
+            assert len(whos) == 2

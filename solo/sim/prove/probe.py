@@ -63,11 +63,11 @@ class ProbeGame(Game):
 
     def roller_first(self, action: Action, best: bool = False) -> Action:
         """The roller the plan names made the active PC before the choice is paid for, as the engine makes the
-        one it asked (the plan's chances were priced on a game paid so: :func:`~.search.paid`); with no plan,
-        the best at it, as best play picks."""
+        one it asked (the plan's chances were priced on a game paid so: :func:`~.search.paid`); with no plan, or
+        once paying has taken the plan's roller out (the engine then asks again), the best at it, as best play picks."""
         plan = self.plan
-        if plan is not None and plan.roller is not None:
-            s = self.state
+        s = self.state
+        if plan is not None and plan.roller is not None and plan.roller not in s.removed:
             s.active = next(i for i, pc in enumerate(s.party) if pc.name == plan.roller)
             return action
         return super().roller_first(action, best=True)

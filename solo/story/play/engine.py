@@ -580,6 +580,12 @@ class Game:
                 action = self.roller_first(action, best)
             finally:
                 self.paying = None
+            picked = self.state.active_pc()
+            self.pay_for(scene, choice)
+            if picked is not None and picked.name in self.state.removed and self.state.pcs and choice.action:
+                # the cost took out the one who was to try it: one of those left tries it, asked now (or the best)
+                action = self.roller_first(choice.action, best)
+            return action
         self.pay_for(scene, choice)
         return action
 

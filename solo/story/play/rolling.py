@@ -82,6 +82,11 @@ def roll_chance(game: Game, pc: Character, spec: Mapping[str, Any], *, npc: NPC 
     return game.chance(pc.name, spec["skill"], target, [(m.name, m.value) for m in mods])
 
 
+#: "Who tries it?" beside a PC whom paying for the choice would take out of the story: no chance of theirs is
+#: rolled (the review: Thea picked at 10 % paid, fell, and Espen rolled unasked); whoever is left is asked then.
+PAYING_TAKES_OUT = "paying for it takes them out of the story; one of the others then tries it"
+
+
 def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any, *, npc: NPC | None = None,
               opposed: bool = False) -> Character:
     """The PC who makes the roll (``who``: choose, best or active); they become the active PC.
@@ -104,6 +109,9 @@ def choose_pc(game: Game, spec: Mapping[str, Any], skill: str, focus: Any, *, np
                 at = game.paid_by(p.name)
                 who = next(c for c in at.state.party if c.name == p.name)
                 them = at.state.npcs.get(spec["npc"]) if npc is not None and "npc" in spec else npc
+                if who.name in at.state.removed:  # paying takes them out: the roll is then asked of the others
+                    options.append(Option(p.name, p.name, PAYING_TAKES_OUT))
+                    continue
             chance = roll_chance(game, who, spec, npc=them, at=at)
             detail = "" if chance is not None else f"{skill}: routine"
             if opposed and chance is not None and game.shows_chances:
