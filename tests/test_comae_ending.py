@@ -137,3 +137,38 @@ def test_the_ending_of_a_fallen_party_does_not_say_they_are_not_there_to_see_it(
     _, events = play(tmp_path, "beaten")
     ending = next(e.data for e in events if e.kind == "ending")
     assert "fallen" not in ending
+
+
+def test_the_text_after_a_party_fell_together_speaks_of_those_who_fell(tmp_path):
+    """The review: a party of two in comae read "The snow covers you.  wakes in the mud;  is beaten." The branch's
+    text and the ending's are filled from the party the conflict took out: names, {you} for two, party_size()."""
+    from solo.story.format.text import fill
+
+    path = tmp_path / "yard.toml"
+    text = YARD.replace("{lost}", "beaten").replace(
+        'text = "They throw what is left of you in the harbour."',
+        'text = "The snow covers {you}. {pc} wakes in the mud; {party} {verb.is} beaten{if party_size() > 1} '
+        'together{end}."').replace('lost = "beaten" }', 'lost = "beaten", comae = { goto = "beaten", '
+                                   'text = "{pc} falls last." } }')
+    path.write_text(text)
+    adventure = load_adventure(path)
+    for seed in range(60):
+        log = EventLog()
+        party = [pregenerated("espen"), pregenerated("espen")]
+        party[1].name = "Thea Holm"
+        for pc in party:
+            pc.pools["BODY"].current = 2
+        game = Game(adventure, seed=seed, decider=PushOn(), sink=log, party=party)
+        game.play()
+        if game.state.ending == "beaten" and len(game.state.removed) == 2:
+            break
+    else:
+        pytest.fail("no seed put both PCs in comae")
+    said = [fill(e.data["text"], e.data["slots"]) for e in log.events
+            if e.kind in ("branch_text", "scene_entered") and "slots" in e.data]
+    last = next(e.data["actor"] for e in reversed(log.events) if e.kind == "comae")
+    assert any(line == f"{last} falls last." for line in said), said
+    ending = next(line for line in said if line.startswith("The snow covers"))
+    first = game.state.party[game.state.active].name
+    assert ending == (f"The snow covers you both. {first} wakes in the mud; "
+                      "Espen Lind and Thea Holm are beaten together.")

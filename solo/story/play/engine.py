@@ -403,6 +403,10 @@ class Game:
         s = self.state
         pc = s.active_pc()
         pcs = s.pcs
+        if not pcs and "fallen_party" in self.__dict__:  # told of the party a conflict took out (tell_of_fallen)
+            pcs = self.fallen_party
+            last = s.party[s.active] if s.active < len(s.party) else None
+            pc = last if last in pcs else pcs[0]
         out: dict[str, object] = {"pc": pc.name if pc else "", "party": and_list([p.name for p in pcs]),
                                   "others": and_list([p.name for p in pcs if p is not pc]),
                                   "pronoun": pc.pronoun if pc else "they"}
@@ -818,12 +822,25 @@ class Game:
             if gone_for_good(self, nid) and name in s.oracle.npcs:
                 s.oracle.remove_npc(name)
         by_char = {id(p.char): p for p in taking_part if p.char is not None}
+        fell = []
         for pc in list(s.pcs):
             fought = by_char.get(id(pc))
             if fought is not None and fought.status == COMAE:
                 self.remove_pc(pc, COMAE)
-        if not s.pcs:  # the conflict took the whole party out: its branch may still name their ending (follow)
+                fell.append(pc)
+        if not s.pcs and fell:  # the conflict took the whole party out: its branch may still name their ending (follow)
             self._fell_fighting = True
+            self.tell_of_fallen(fell)
+
+    def tell_of_fallen(self, fell: list[Character]) -> None:
+        """The text told after a conflict took the whole party out (its branch, the ending it leads to) speaks of
+        those who fell in it: {pc}, {party}, {you} and ``party_size()`` read them, not the nobody left in the story
+        (the review: "The snow covers you.  wakes in the mud;  is beaten." of two PCs in comae). Nothing is played
+        after it, so nothing else reads them."""
+        self.fallen_party = fell
+        ctx = self.context()
+        self._context = (self.state, Context(names=ctx.names, functions={**ctx.functions,
+                                                                         "party_size": lambda: len(fell)}))
 
     def conflict_sides(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
                        *, pc_decider: Decider | None, mind: Callable[[str, NPC], Decider | None],
