@@ -290,6 +290,13 @@ def test_a_party_game_plays_the_same_with_the_odds_shown_or_not():
     ("{if party_size() > 2}{others} haul{else}{others} hauls{end} {them} out.", True),  # one PC: the else side
     ("{if party_size() > 1}{if party_size() > 2}{others} haul{else}{others} hauls{end} {them} out.{end}", False),
     ("{if party_size() > 1}{others} keep watch.{else}You wait alone.{end}", False),
+    # the review: the direction of the test counts, not that it names party_size()
+    ("{if party_size() < 2}You haul yourself out.{else}{others} haul {pc} out.{end}", False),
+    ("{if party_size() == 1}{others} wave.{end}", True),
+    ("{if not party_size() > 1}{others} wave.{end}", True),
+    ("{if party_size() >= 2 and flag_a}{others} wave.{end}", False),
+    ("{if party_size() > 1 or flag_a}{others} wave.{end}", True),  # a flag alone shows it to one PC
+    ("{if flag_a}{others} wave.{end}", True),
 ])
 def test_others_where_one_pc_would_read_it_is_warned(tmp_path, text, warned):
     """{others} names nobody when one PC plays: " hauls them out" (the review)."""

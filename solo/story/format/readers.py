@@ -8,7 +8,7 @@ wherever it is made.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from ...errors import closest, did_you_mean
 from ...rules.rulebook import POOLS, RulesTables
@@ -65,17 +65,49 @@ _VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|others|[Tt]hey|[Yy]ou|npc\.[A-Za-z0-9
 
 
 def _others_for_one(parts: tuple, guarded: bool = False) -> bool:
-    """Whether ``{others}`` stands where one PC alone would read it: not on the side of an ``{if}`` on
-    ``party_size()`` that holds for a party only (its first side; the ``{else}`` keeps what held before)."""
+    """Whether ``{others}`` stands where one PC alone would read it: not on a side of an ``{if}`` that cannot be
+    shown to one PC, by what its condition says of ``party_size()`` (the first side of ``party_size() > 1``, the
+    ``{else}`` of ``party_size() < 2``; a side the condition leaves open keeps what held around it)."""
     for part in parts:
         if isinstance(part, str):
             if not guarded and "{others}" in part:
                 return True
             continue
-        sized = any(name == "party_size" for name, _ in part.condition.calls())
-        if _others_for_one(part.then, guarded or sized) or _others_for_one(part.otherwise, guarded):
+        alone = _holds_for_one(part.condition.tree)
+        if (_others_for_one(part.then, guarded or alone is False)
+                or _others_for_one(part.otherwise, guarded or alone is True)):
             return True
     return False
+
+
+_COMPARE: dict[str, Callable[[float, float], bool]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_PARTY_SIZE = ("call", "party_size", ())
+
+
+def _holds_for_one(node: tuple) -> bool | None:
+    """Whether a condition holds when one PC plays, as far as its ``party_size()`` decides it: True or False where
+    that settles it whatever else it reads, None where it does not (a flag, a counter, a comparison with a name)."""
+    kind = node[0]
+    if kind == "not":
+        inner = _holds_for_one(node[1])
+        return None if inner is None else not inner
+    if kind in ("and", "or"):
+        left, right = _holds_for_one(node[1]), _holds_for_one(node[2])
+        settles = kind == "or"  # a side True settles an "or"; a side False settles an "and"
+        if settles in (left, right):
+            return settles
+        return (not settles) if left is not None and right is not None else None
+    if node == _PARTY_SIZE:
+        return True  # one PC: 1, which is true
+    if kind == "cmp" and node[1] in _COMPARE:
+        left, right = node[2], node[3]
+        if left == _PARTY_SIZE and right[0] == "num":
+            return _COMPARE[node[1]](1, right[1])
+        if right == _PARTY_SIZE and left[0] == "num":
+            return _COMPARE[node[1]](left[1], 1)
+    return None
 
 
 class Readers:
@@ -167,8 +199,8 @@ class Readers:
         for block in blocks_of(parts):
             self.check_condition(file, path, block.condition)
         if "{others}" in text and _others_for_one(parts):
-            self.fail(file, path, "{others} names nobody when one PC plays (it reads ' hauls them out'): write it "
-                                  "inside {if party_size() > 1}…{end}", "W109")
+            self.fail(file, path, "{others} names nobody when one PC plays (an empty name where it stands): write "
+                                  "it inside {if party_size() > 1}…{end}", "W109")
         for run in runs_of(parts):
             for agreeing in _VERB_AFTER_PC.finditer(run):
                 slot, between, verb = agreeing.group(1), agreeing.group(2), agreeing.group(3)
