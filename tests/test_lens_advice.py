@@ -518,6 +518,12 @@ def test_the_first_menu_says_the_numbers_hold_the_foes_nerve_where_it_has_one_to
     assert WIN.match(first).group(1) == str(round(held * 100)) != str(round(priced * 100))
     social, ada, _ = _duel(SOCIAL, _pc(), person, limit=12)
     assert "and she never gives up or walks away" in next(iter(LensAdvisor()(social.view, ada).values()))
+    # in a chase running is the contest, not a way out of it (the review: "never gives up or runs" of a quarry)
+    chase_type = conflict_type("foot_chase")
+    assert not chase_type.flight
+    chase, ada, _ = _duel(chase_type, _pc(), person, limit=12)
+    words = next(iter(LensAdvisor()(chase.view, ada).values()))
+    assert "and she never gives up," in words and "runs" not in words, words
     # a mindless foe has no nerve to lose: the numbers assume nothing of it
     beast, ada, _ = _duel(COMBAT, _pc(), _npc("Wolf"), limit=12)
     assert next(iter(LensAdvisor()(beast.view, ada).values())).split(",")[0].endswith("if kept every round")

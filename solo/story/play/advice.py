@@ -153,8 +153,11 @@ def nerve_assumed(view: ConflictView, p: Participant) -> str:
         return ""
     they = foe.pronoun
     one = they != "they"  # "she never gives up", "they never give up"
+    gives = f" and {they} never {'gives' if one else 'give'} up"
+    if not view.ctype.flight:  # a chase: running is the contest itself, not a way out of it (the review)
+        return gives
     leaves = ("walks away" if one else "walk away") if view.ctype.social else ("runs" if one else "run")
-    return f" and {they} never {'gives' if one else 'give'} up or {leaves}"
+    return f"{gives} or {leaves}"
 
 
 def exact_words(exact: Exact, assumes: str = "", *, first_round: int = 1) -> dict[str, str]:
