@@ -282,3 +282,23 @@ def test_a_run_of_rounds_closed_by_a_get_away_at_the_rounds_end_is_told_before_i
     run = next(i for i, line in enumerate(told) if "two more rounds" in line or "two rounds" in line)
     gone = next(i for i, line in enumerate(told) if line.startswith("Nora") and i > 3)
     assert run < gone, told
+
+
+def test_in_a_chase_only_the_quarry_wins_a_round_by_getting_away():
+    """A reading of narrated games: Espen, chasing Aron, won a round "takes the stairs three at a time and is gone".
+    A line of a won round (or a great success, or a blow) in a chase that has its winner gone or vanishing is the
+    quarry's, and says so (``role:quarry``); those that tell of leaving (fled, aftermath) are not round lines."""
+    from solo.paths import bundled
+    from solo.toml_files import load_toml
+
+    gone = re.compile(r"\{actor\}[^.]*\b(is gone|vanishes|gets away|escapes)\b")
+    checked = 0
+    for name in ("foot_chase", "car_chase"):
+        data = load_toml(bundled("oracles") / "narration" / f"{name}.toml")[name]
+        for event in ("round_won", "exceptional_success", "damage_light", "damage_heavy"):
+            for lens, lines in (data.get(event) or {}).items():
+                for line in lines:
+                    if gone.search(line):
+                        checked += 1
+                        assert "role:quarry" in line.split("]")[0], (name, event, lens, line)
+    assert checked >= 2

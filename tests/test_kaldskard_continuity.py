@@ -184,3 +184,24 @@ def test_an_argument_at_the_fire_left_unsettled_is_slept_on_not_the_end_of_the_c
         assert stalemate.goto == "camp_night" and not stalemate.effects
         assert "nothing decided" not in stalemate.text and "Enough," in stalemate.text
         assert "stay" in choice.hint and "may win you" not in choice.hint, choice.hint
+
+
+def test_empty_handed_tells_the_way_the_bag_was_lost(kaldskard):
+    """A reading of narrated games: after "Let him go" (or the boy lost a second time) "Empty-handed" told Ragna
+    weighing the bag and tossing it to Eyvind, who had just run off with it. The scene is reached three ways, and
+    tells each; the boy, chased and lost once, is not offered again "before he is out of sight"."""
+    game = Game(kaldskard, seed=1, decider=Script(), party=[pregenerated("espen")])
+    scene = kaldskard.scenes["robbed"]
+
+    def shown(**visits):
+        game.state.visited = dict(visits)
+        return game.picked(scene.text), [c.text for c in game.available(scene)]
+
+    toll, offered = shown(robbed=1)
+    assert "weighs the bag" in toll and any(c.startswith("Go after the boy") for c in offered)
+    scramble, offered = shown(robbed=1, eyvind_runs=1)  # he snatched it in the scramble and got away
+    assert "weighs the bag" not in scramble and "gone with the bag" in scramble
+    assert not any(c.startswith("Go after the boy") for c in offered)
+    again, offered = shown(robbed=2, eyvind_runs=1)  # went back for him and lost him again
+    assert "weighs the bag" not in again and "The boy is gone" in again
+    assert not any(c.startswith("Go after the boy") for c in offered)
