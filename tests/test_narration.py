@@ -506,7 +506,7 @@ def test_pronouns_and_verbs_agree_with_each_character():
         ("they", "it", "Brakk keeps their distance from Espen; they watch it, and it watches themself."),
         ("it", "they", "Brakk keeps its distance from Espen; it watches them, and they watch itself."),
     ]:
-        narrator = Narrator(t, random.Random(0), speech={"bargain_wavering": 0, "taunt": 0})
+        narrator = Narrator(t, random.Random(0), speech={"wavering": 0, "taunt": 0})
         cast = cast_for(people={"Espen Lind": {"pronoun": other}, "Brakk Haug": {"pronoun": hurt}})
         lines = narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Brakk Haug",
                                                   "amount": 1, "pool": "BODY", "before": 6, "after": 5,
@@ -570,7 +570,7 @@ def test_mindless_things_and_player_characters_do_not_speak(bundled):
 
 
 def test_pool_clues_follow_the_temper(bundled):
-    narrator = Narrator(bundled, random.Random(0), speech={"break": 0, "bargain_wavering": 0, "taunt": 0})
+    narrator = Narrator(bundled, random.Random(0), speech={"break": 0, "wavering": 0, "taunt": 0})
     fearful = {t.text for t in bundled.get("combat", "wavering", "fearful")}
     cast = cast_for(people={"Brakk Haug": {"pronoun": "she", "temper": "fearful", "traits": ["Nervous"]}})
     lines = narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Brakk Haug", "amount": 6,

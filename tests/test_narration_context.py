@@ -543,7 +543,7 @@ def test_the_keys_drawn_most_have_ten_lines_or_more(bundled, ctype):
 
 def test_signs_of_flight_are_followed_through(bundled):
     """'edging away, ready to run' and then nothing: now the next round says why the NPC stays (once)."""
-    narrator = Narrator(bundled, random.Random(2), speech={"break": 0, "bargain_wavering": 0, "taunt": 0})
+    narrator = Narrator(bundled, random.Random(2), speech={"break": 0, "wavering": 0, "taunt": 0})
     cast = Cast({"Espen Lind": {"pronoun": "he"}, "Arn": {"pronoun": "he", "temper": "fearful", "traits": ["Nervous"]}})
     narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [
         {"id": "Arn", "name": "Arn", "side": "a", "pool": 10, "pool_max": 10},
@@ -581,7 +581,7 @@ def test_one_held_to_the_fight_is_not_told_as_changing_its_mind(bundled):
 
     for answer, expected in (("refuse", False), (None, True)):  # without the refusal, the follow-through is told
         drawn.clear()
-        narrator = Recording(bundled, random.Random(2), speech={"break": 0, "bargain_wavering": 0, "taunt": 0})
+        narrator = Recording(bundled, random.Random(2), speech={"break": 0, "wavering": 0, "taunt": 0})
         cast = Cast({"Espen Lind": {"pronoun": "he"},
                      "Arn": {"pronoun": "he", "temper": "fearful", "traits": ["Nervous"]}})
         narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [

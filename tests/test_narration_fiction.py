@@ -249,14 +249,14 @@ def test_a_plea_in_an_argument_is_not_a_captive_s(templates):
     for t in speech:
         assert t.filters.get("physical") == frozenset({"yes"}), t.text
     pleas = 0
-    for seed in range(50):  # some six pleas or bargains among them
+    for seed in range(50):  # some pleas or bargains among them, said as the NPC yields
         events = fight("social", seed, minded=True)
         narrator, _ = told(templates, events, seed)
         for _rnd, event, t, _actor, _target in narrator.picks:
             if event in ("plea", "bargain"):
                 pleas += 1
                 assert not HELD.search(t.text), (seed, t.text)
-    assert pleas >= 5
+    assert pleas >= 3
 
 
 def test_a_fumble_nobody_profits_from_is_a_near_miss(templates):
@@ -833,13 +833,37 @@ def test_a_plea_that_comes_to_nothing_is_followed_through_as_the_npc_s_own_doing
     followed = 0
     for seed in range(60):
         events = fight(("social", "combat")[seed % 2], seed, pcs=("Espen Lind", "Sigrid Berg"))
-        narrator = Recording(templates, random.Random(seed), speech={"break": 1, "bargain_wavering": 1})
+        narrator = Recording(templates, random.Random(seed), speech={"break": 1, "wavering": 1})
         narrate_events(events, narrator)
         for _rnd, event, t, _actor, _target in narrator.picks:
             if event == "steadies" and ".offer" in t.path:
                 followed += 1
                 assert not _ANSWERED.search(t.text), (seed, t.text)
     assert followed >= 5
+
+
+def test_at_a_pool_clue_an_npc_says_the_strain_and_offers_nothing_nobody_is_asked_about(templates):
+    """Three new players' runs: '"Fine, a deal. I will be cheated anyway," Ingrid says.' at a Pool clue, no question
+    after it, and next round 'Ingrid takes it back as quickly as she made it'; Jonas, held back from walking out,
+    'withdraws the offer' he never made. A plea or terms are an offer, and an offer is put to the player (as the NPC
+    yields); at a clue it says the strain aloud, and a follow-through of an offer comes only after one was made."""
+    strained = 0
+    for seed in range(60):
+        events = fight(("social", "combat")[seed % 2], seed, pcs=("Espen Lind", "Sigrid Berg"), minded=True)
+        narrator = Recording(templates, random.Random(seed), speech={"break": 1, "wavering": 1})
+        narrate_events(events, narrator)
+        offered_at = {}  # NPC -> the first round it offered to yield (its plea or deal said then)
+        for e in events:
+            if e.kind == "exit_offer":
+                offered_at.setdefault(e["actor"], e["round"])
+        for rnd, event, t, actor, _target in narrator.picks:
+            if event in ("plea", "bargain"):
+                assert actor.id in offered_at and offered_at[actor.id] <= rnd, (seed, rnd, t.text)
+            if event == "strain":
+                strained += 1
+            if event == "steadies" and ".offer" in t.path:
+                assert actor.id in offered_at and offered_at[actor.id] <= rnd, (seed, rnd, t.text)
+    assert strained >= 10
 
 
 # A declaration that says the move was done well, not only what was tried.
@@ -1290,9 +1314,9 @@ def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monk
     """Before (a social duel, seed 17, round 6): '"Wait! I only wanted to know!" Idun cries. Idun watches more
     than she acts, weighing every angle.' Only a fearful temper marked the NPC afraid for its bearing; a plea is
     fear spoken aloud whatever the temper. Played through many duels as `solo duel --narrate` plays them (a drawn NPC,
-    its mind deciding), every plea at a Pool clue told, a round in which an NPC pleaded (at a Pool clue or as it
-    gave up) tells no bearing of it but a timid one, and no swing of its temper but a fall into fear: an Impulsive
-    NPC does not plead and then, "Stung, drop all caution" in the same breath."""
+    its mind deciding), every plea as it gives up told, a round in which an NPC pleaded tells no bearing of it but
+    a timid one, and no swing of its temper but a fall into fear: an Impulsive NPC does not plead and then,
+    "Stung, drop all caution" in the same breath."""
     told: list[tuple[int, str, str, str | None]] = []
     real_say, real_speech = Narrator.say, Narrator._speech
 
@@ -1322,14 +1346,14 @@ def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monk
         ctype = conflict_type(("social", "combat")[seed % 2])
         npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype) if seed < 120 else impulsive
         events = run_duels(npc, load_character("espen"), ctype, runs=1, seed=seed, round_limit=15, explain=True).first
-        narrate_events(events, Narrator(templates, random.Random(seed), speech={"break": 1.0}))
+        narrate_events(events, Narrator(templates, random.Random(seed), speech={"surrender": 1.0}))
         pleaded = {(rnd, who) for rnd, event, who, _ in told if event == "plea"}
         pleas += len(pleaded)
         for rnd, event, who, manner in told:
             if event in ("bearing", "manner_shift") and (rnd, who) in pleaded:
                 assert manner == "timid", (seed, rnd, who, event, manner)
             calm += event == "bearing" and manner != "timid"
-    assert pleas >= 30 and calm >= 100
+    assert pleas >= 3 and calm >= 100  # pleas are said only as an NPC yields (a Pool clue brings strain)
 
 
 def _armed_party_fight(seed: int, weapons: tuple[str | None, ...]) -> tuple[Event, ...]:
@@ -1451,7 +1475,7 @@ def test_where_the_adventure_tells_the_end_the_fall_that_decides_it_is_not_told_
     decided = finals_plain = undecided = 0
     outcomes = set()
     for ctype, skill in (("lockpicking", 50), ("combat", 50), ("combat", 25)):
-        for seed in range(40):
+        for seed in range(64):  # a final blow told as such is some one in twenty: enough of them to see one
             events = fight(ctype, seed, stubborn=True, pcs=("Espen Lind", "Signe Vik"), skill=skill,
                            allies=() if ctype == "lockpicking" else (_npc("Arne"),))
             ends = [e for e in events if e.kind in ("out", "comae")]

@@ -30,7 +30,7 @@ FLESH = re.compile(r"\b(bleed\w*|blood\w*|lips?|grunt\w*|winc\w*|sweat\w*|bruis\
                    r"breath\w*|pain|painful|flesh|skin|scream\w*|sobs?|tears|pale|face|cheek|teeth|stomach|gut|"
                    r"groan\w*|hurts?|wound\w*|knees?|lungs?|stitch|sucks in air)\b", re.IGNORECASE)
 LIVING = frozenset({"flesh", "animal"})
-SPEECH = frozenset({"taunt", "plea", "bargain"})
+SPEECH = frozenset({"taunt", "plea", "bargain", "strain"})
 _SLOT = re.compile(r"\{(target_\w+|target|actor|they|them|their|theirs|themself)\}", re.IGNORECASE)
 #: Lines the pronoun heuristic below flags that were read and are right: a pronoun in a phrase that
 #: refers back to the subject ("keeping Espen in front of her"), or the object of the other's verb.

@@ -46,10 +46,10 @@ HISTORY = 40  # uses remembered per key: a pool of up to twice this many spreads
 FITTING_WEIGHT = 2.0  # a line written for this very moment (it has filters that hold) is this much likelier
 UNUSED_WEIGHT = 2.0  # a line not among the key's remembered uses is this much likelier: use spreads over the pool
 _SAID = {"taunt": "sneers|says|calls out", "plea": "begs|pleads|says", "bargain": "offers|says|tries",
-         "exclaim": "cries|blurts out|gasps"}
+         "strain": "mutters|says", "exclaim": "cries|blurts out|gasps"}
 _JOINS = ("; ", ", while ", " as ")  # how two declarations become one exchange
 PLAIN_DECLARE = 0.4  # how often a participant without Lenses has its (always plain) declaration told
-SPEECH = {"taunt": 0.3, "bargain_wavering": 0.25, "break": 0.6, "surrender": 0.8, "escalate": 0.5}
+SPEECH = {"taunt": 0.3, "wavering": 0.25, "break": 0.6, "surrender": 0.8, "escalate": 0.5}
 #: How often an NPC's bearing (its Code Block's manner) is told in a round it takes part in, besides its speech.
 BEARING = 0.4
 #: The Lenses a bearing would contradict in the round it follows: a round played as a show or as an all-out
@@ -993,12 +993,13 @@ class Narrator:
                 hurt.afraid = cast.round  # "eyes flick about for somewhere to run": no ledger-calm bearing now
                 if hurt.voiced:
                     hurt.signalled = True  # its body language said "run": a later round must follow that through
-            # (refused or caught once, it begs and bargains no more: the engine lets it offer nothing)
-            if level == 2 and not hurt.held:
-                kind = hurt.breaks_by or self.rng.choice(("plea", "bargain"))
-                lines += self._speech(cast, kind, hurt, dealer, self.speech["break"])
-            elif not hurt.held and hurt.temper != "stubborn":  # (not "will not budge", then terms, in one breath)
-                lines += self._speech(cast, "bargain", hurt, dealer, self.speech["bargain_wavering"])
+            # the strain said aloud, never a plea or terms: those are offers, and an offer is a question the player
+            # answers (an exit, docs/rulings.md); said with nothing asked, then "withdrawn", it read as a question
+            # skipped (three new players' runs). Its pleas and deals are said as it yields (_on_exit_offer).
+            if level == 2:
+                lines += self._speech(cast, "strain", hurt, dealer, self.speech["break"])
+            elif hurt.temper != "stubborn":  # (not "will not budge", then the same in its own words)
+                lines += self._speech(cast, "strain", hurt, dealer, self.speech["wavering"])
         if not told and amount > 0 and not dealer.obstacle:
             lines += self._speech(cast, "taunt", dealer, hurt, self.speech["taunt"])
         return lines

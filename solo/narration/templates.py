@@ -149,6 +149,7 @@ EVENTS: dict[str, EventSpec] = {
     "taunt": _SPEECH,
     "plea": _SPEECH,
     "bargain": _SPEECH,
+    "strain": _SPEECH,
 }
 
 
