@@ -464,3 +464,35 @@ def test_walking_out_on_brekke_is_told_as_leaving_his_office_not_running():
     _, lines = narrator.candidates(chain, frozenset({"actor", "target", "their", "target_their"}), Moment({}))
     assert lines and all(t.path.startswith("confrontation.") for t in lines)
     assert not any(word in t.text for t in lines for word in ("bolt", "run", "tail"))
+
+
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_brekke_says_what_a_party_s_many_voices_cost_its_case(vellan, size):
+    """A group's run: "six pieces of proof" at the lodgings, then Brekke's office offered "four pieces", and nothing
+    said of the two a party of three loses to his playing its voices off against each other. The office says it,
+    and the pieces it names add up: those laid on the desk and those the voices cost are the proof held."""
+    script = Script(*TO_THURSDAY, "Climb the stairs", "Walk out, catch the next bus")
+    party = [pc("Espen Lind"), pc("Signe Falk", "she"), pc("Ola Berg")][:size]
+    held = ["green ledger", "pay envelope", "signed statement", "insurance record"]
+    script.first.append(lambda: game.state.items.extend(held))
+    log = EventLog()
+    game = Game(vellan, seed=3, decider=script, sink=log, party=party)
+    game.state.flags["theorised"] = True
+    game.state.counters.update(DUSK)
+    game.play()
+    office = shown(log.events, "brekke_office")[0]
+    menu = next(m for m in script.menus if any(label.startswith("Lay your proof") for label, _ in m))
+    lay = next(label for label, _ in menu if label.startswith("Lay your proof"))
+    laid = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}[lay.split("it, ")[1].split(" pieces")[0]]
+    cost = {1: 0, 2: 1, 3: 2}[size]
+    proof = ("copy of the harbour log", "Brekke's calling card", "insurance record", "signed statement",
+             "green ledger", "list of crate numbers", "photographs", "pay envelope")
+    counted = sum(item in game.state.items for item in proof)
+    answered = "will not stand against it" in office
+    assert counted >= 4 and laid == game.state.counters["case"]
+    assert laid + cost + answered == counted, (laid, cost, answered, counted)
+    said = {1: "one piece of your proof will count for nothing", 2: "two pieces of your proof will count for nothing"}
+    if cost:
+        assert said[cost] in office, office
+    else:
+        assert "count for nothing" not in office, office
