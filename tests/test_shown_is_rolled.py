@@ -673,3 +673,37 @@ def test_who_tries_an_opposed_roll_is_shown_each_ones_chance_to_win():
     details = {o.key: o.detail for o in who.options}
     assert details == {pc.name: win_words(talk.action.spec, pc, npc) for pc in game.state.pcs}
     assert all(d.startswith("to win: ") for d in details.values()) and details["Ada"] != details["Bo"]
+
+
+def test_a_flourish_that_a_teammate_out_rolled_says_whose_roll_won():
+    """A group's run: "Flamboyant did not win the round: Signe Dahl -20 % next round" of her exceptional success,
+    in a round her side won by Edvin's higher one. Flamboyant's price is for the roll that did not win (each
+    participant's own), and the line says whose did."""
+    from solo.events import EventLog
+    from solo.ui.describe import next_round
+
+    found = 0
+    for seed in range(200):
+        sig = make_char("Signe", Combat=50, Social=60, Move=50)
+        edv = make_char("Edvin", Combat=70)
+        foe = make_char("Brakk", level="common", Combat=40)
+        log = EventLog()
+        parts = [from_character(sig, "a", COMBAT, decider=Answers(lens="flamboyant", flamboyant_skill="Move",
+                                                                     luck_flip="no", luck_reduce="no", push="out")),
+                 from_character(edv, "a", COMBAT, decider=Answers(lens="none", luck_flip="no", luck_reduce="no",
+                                                                  push="out")),
+                 from_character(foe, "b", COMBAT)]
+        Conflict(COMBAT, parts, random.Random(seed), sink=log, round_limit=3).run()
+        for e in log.events:
+            if e.kind == "next_round" and e.get("cause") == "not_won" and e.get("by"):
+                result = next(r for r in log.events if r.kind == "round_result" and r["round"] == e["round"])
+                assert result["winner"] == e["by"] == "Edvin" and e["actor"] == "Signe"
+                assert next_round(e.data, {}) == "Signe's Flamboyant did not win the round (Edvin's roll did): " \
+                    f"{e['value']:+d} % next round."
+                found += 1
+            elif e.kind == "next_round" and e.get("cause") == "not_won":
+                result = next(r for r in log.events if r.kind == "round_result" and r["round"] == e["round"])
+                assert result["winner"] in (None, "Brakk"), (seed, result["winner"])
+        if found >= 3:
+            break
+    assert found >= 3

@@ -1028,8 +1028,12 @@ class Conflict:
                 self._emit("next_round", actor=p.id, effect="edge", value=CLEVER_BONUS, lens=d.lens, cause="clever",
                            by=None)
             elif lens.penalty_if_not_won and p.carry:
+                # won by another of its own side: the side won, this roll did not (a group's run read "did not win
+                # the round" of an exceptional success beside a teammate's higher one)
+                w = self.winner
+                ally = w.id if w is not None and w is not p and w.side == p.side else None
                 self._emit("next_round", actor=p.id, effect="penalty", value=p.carry, lens=d.lens, cause="not_won",
-                           by=None)
+                           by=ally)
 
     def _repay(self, p: Participant, result: CheckResult) -> CheckResult:
         """Borrowed Luck that is due takes this success: it becomes a failure, one point comes back (§2.8)."""

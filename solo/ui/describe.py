@@ -85,6 +85,9 @@ def next_round(e, names) -> str:
     if e.get("cause") == "struck":
         by = names.get(e.get("by"), e.get("by") or "someone")
         return f"{by}'s {lens} blow leaves a mark: {who} {e['value']:+d} % next round."
+    if e.get("by"):  # the side won by a teammate's roll: this one's did not win it
+        by = names.get(e["by"], e["by"])
+        return f"{who}'s {lens} did not win the round ({by}'s roll did): {e['value']:+d} % next round."
     return f"{lens} did not win the round: {who} {e['value']:+d} % next round."
 
 
