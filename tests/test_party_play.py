@@ -140,6 +140,9 @@ def test_one_pc_drives_the_vehicle_and_the_others_do_not_roll():
     roles = next(e.data for e in events if e.kind == "conflict_roles" and e.data["type"] == "car_chase")
     assert roles == {"type": "car_chase", "taking_part": ["Espen"], "assists": {"Signe": "Espen"},
                      "sitting_out": ["Ada"], "driver": "Espen"}
+    from solo.ui.describe import conflict_roles  # the menu said "Ride along": so does the line-up (a group's run)
+    assert conflict_roles(roles) == "Espen drives; Signe assists Espen; Ada rides along."
+    assert conflict_roles({**roles, "driver": None, "taking_part": ["Espen"]}).endswith("; Ada sits it out.")
     chase_rolls = {e.data["actor"] for e in events if e.kind == "roll" and e.data["skill"] == "Tech"}
     assert chase_rolls <= {"Espen", "Olav Rud"} and "Espen" in chase_rolls
 
@@ -304,3 +307,34 @@ def test_others_where_one_pc_would_read_it_is_warned(tmp_path, text, warned):
     path.write_text(PARTY.read_text().replace('text = "Ledgers, a cash box', f'text = "{text} Ledgers, a cash box'))
     _, problems = read_adventure(path)
     assert any(p.code == "W109" for p in problems) is warned, [str(p) for p in problems]
+
+
+@pytest.mark.parametrize(("ctype_key", "words"), [("lockpicking", "walks away"), ("combat", "flees")])
+def test_one_who_leaves_a_static_obstacle_walks_away_on_screen_and_in_the_journal(ctype_key, words):
+    """A group's run: Cy chose "8. Walk away" at Brekke's desk (an obstacle) and the log said "Edvin Lie flees."
+    The screen and the journal say the leaving as the menu offered it."""
+    import io
+    import random
+
+    from conftest import Answers, make_char
+    from rich.console import Console
+
+    from solo.events import EventLog
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.participants import from_character, obstacle
+    from solo.ui.journal import Journal
+    from solo.ui.view import TerminalView
+
+    ctype = conflict_type(ctype_key)
+    ada = make_char("Ada", Combat=50, Tech=50)
+    a = from_character(ada, "a", ctype, decider=Answers(lens="flee", luck_flip="no", luck_reduce="no"))
+    b = obstacle("Old lock", "hard") if ctype.static else from_character(make_char("Brakk", Combat=50), "b", ctype)
+    log = EventLog()
+    Conflict(ctype, [a, b], random.Random(1), sink=log, round_limit=3).run()
+    journal, out = Journal(), io.StringIO()
+    view = TerminalView(Console(file=out, width=120, color_system=None))
+    for e in log.events:
+        journal.render(e)
+        view.render(e)
+    assert f"- Ada {words}." in journal.text() and f"Ada {words}." in out.getvalue()

@@ -642,6 +642,14 @@ def motive_words(names: list[str]) -> str:
     return "; ".join(parts)
 
 
+def exit_words(e, static: bool) -> str:
+    """How someone leaves a conflict, as its menu offered it: "flees", "gives up", and from a lock, a cliff or a man
+    behind his desk (a static obstacle), "walks away" (a group's run: "8. Walk away" and then "Edvin Lie flees")."""
+    if e.get("how") != "fled":
+        return "gives up"
+    return "walks away" if static else "flees"
+
+
 def conflict_roles(e) -> str:
     """The party's line-up for a conflict, in one sentence: who drives or takes part, who assists whom,
     who sits it out."""
@@ -658,8 +666,11 @@ def conflict_roles(e) -> str:
     for helper, whom in (e.get("assists") or {}).items():
         parts.append(f"{helper} assists {whom}")
     out = list(e.get("sitting_out", []))
-    if out:
-        parts.append(f"{english().join(out)} {'sits' if len(out) == 1 else 'sit'} it out")
+    if out:  # in a vehicle the menu offered "Ride along", and says so here (a group's run read "sits it out")
+        one = len(out) == 1
+        doing = (f"{'rides' if one else 'ride'} along" if e.get("driver")
+                 else f"{'sits' if one else 'sit'} it out")
+        parts.append(f"{english().join(out)} {doing}")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "." if text else ""
 

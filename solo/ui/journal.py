@@ -117,6 +117,7 @@ class Journal:
         self.pronouns: dict[str, str] = {}
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
+        self.conflict_static = False  # against a static obstacle: one who leaves walks away (describe.exit_words)
         self.sides: dict[str, list[str]] = {}
         # its rounds rolled so far: one that ended as someone gave up or ran at its declarations was never rolled
         # (the conflict's own count, which starts a round at its declarations, said "gave up after 3 rounds" of a
@@ -264,7 +265,7 @@ class Journal:
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
                     "out": f"{who} {d.agrees(e['actor'], self.plural, 'is', 'are')} out of the conflict.",
                     "comae": f"{who} {d.FALLS_INTO_COMAE}.",
-                    "exit": f"{who} {'flees' if e.get('how') == 'fled' else 'gives up'}."}[k]
+                    "exit": f"{who} {d.exit_words(e, self.conflict_static)}."}[k]
             self._item(inline(text))
         elif k == "exit_answer":
             self._item(inline(d.exit_answer_line(e, self.names)))
@@ -362,6 +363,7 @@ class Journal:
                 self.sides.setdefault(p["side"], []).append(p["name"])
             self.conflict_type = str(e.get("type_name") or "The conflict")
             self.conflict_pool = str(e.get("pool_name") or "Pool")
+            self.conflict_static = bool((e.get("frame") or {}).get("static"))
         elif k == "skill_roll":
             verdict = d.verdict(e["success"], e["exceptional"], bool(e.get("automatic")))
             self._outcome(f"{e['actor']} {e['skill']}: {verdict}")

@@ -155,6 +155,7 @@ class TerminalView:
         self.round_rows: list[list[Text]] = []  # who, Lens, roll / target, verdict, blow, the target's parts
         self.round_notes: list[str] = []
         self.round_limit: int | None = None
+        self.static = False  # the conflict is against a static obstacle (conflict_start frame)
         self.rolled = False  # every roll of this round is made
         self.table_shown = False  # this round's rolls are on screen (before any Luck flip is offered)
         self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
@@ -276,6 +277,7 @@ class TerminalView:
         self.obstacles = d.obstacle_ids(e["participants"])
         self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
         self.round_limit = e.get("round_limit")
+        self.static = bool((e.get("frame") or {}).get("static"))  # one who leaves walks away (d.exit_words)
         self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
         self.down = {}
@@ -414,7 +416,7 @@ class TerminalView:
 
     def _on_exit(self, e: Event, n: list[str]) -> None:
         if e["actor"] not in self.broken:  # its body language already said so
-            how = "flees" if e.get("how") == "fled" else "gives up"
+            how = d.exit_words(e, self.static)
             self.console.print(Text(f"  {self._opening(e['actor'])} {how}.", style="bold"))
         self.pools.pop(e["actor"], None)  # out of the conflict and out of the fight: its bar goes with it
         self._narrate(n)
