@@ -23,6 +23,7 @@ from solo.story.format.loader import load_adventure, read_adventure
 from solo.story.play.engine import Game
 from solo.story.play.open_play import OpenGame, open_adventure
 from solo.story.play.party import set_up_party
+from solo.ui import describe
 from solo.ui.journal import Journal
 
 TUTORIAL = find_adventure("tutorial")
@@ -272,6 +273,36 @@ def test_a_contact_nobody_named_fits_the_scene_and_is_never_an_outlaw(tmp_path):
         game.rng.seed(seed)
         espen.luck = 1
         assert game.state.npcs[bring_contact(game, espen, "")].role.lower() == "doctor"
+
+
+def test_a_trade_the_tables_lack_is_a_trade_and_a_name_has_a_capital(tmp_path):
+    """A group's run: 'luck contact fisherman' met a man called "fisherman", a clerk. A trade the NPC tables do not
+    hold, written in lower case, brings someone of that trade (with a name drawn for them); a name is written with
+    a capital; a trade the tables hold is that role."""
+    from solo.story.play.luck import bring_contact
+
+    game, events = _game(_yard(tmp_path, new_verbs=True), Answers())
+    espen = game.state.pcs[0]
+    met = []
+    for text in ("fisherman", "harbour pilot", "Olav", "doctor"):
+        espen.luck = 1
+        npc = game.state.npcs[bring_contact(game, espen, text)]
+        met.append((npc.name, npc.role))
+    (fisher, fisher_role), (pilot, pilot_role), (olav, _), (_, doctor_role) = met
+    assert fisher_role == "fisherman" and fisher.lower() != "fisherman" and " " in fisher
+    assert pilot_role == "harbour pilot" and "pilot" not in pilot.lower()
+    assert olav == "Olav" and doctor_role.lower() == "doctor"
+    lines = [describe.npc_met(e.data) for e in events if e.kind == "npc_met"]
+    assert lines[0].startswith(f"You meet {fisher}, a fisherman ("), lines[0]
+
+
+def test_a_double_personality_reads_very():
+    """"a courtier (reserved, reserved; …)" read as a slip: the same entry twice is "very" (docs/npcs.md)."""
+    e = {"name": "Ola", "role": "courtier", "reaction": "friendly",
+         "code_block": {"personality": ["Reserved", "Reserved"], "motivation": []}}
+    assert describe.npc_met(e).startswith("You meet Ola, a courtier (very reserved). ")
+    e["code_block"]["personality"] = ["Moody", "Extroverted"]
+    assert describe.npc_met(e).startswith("You meet Ola, a courtier (moody, extroverted). ")
 
 
 def test_luck_commands_at_the_prompt_replay_and_refuse_long_or_marked_up_names(tmp_path):

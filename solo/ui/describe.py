@@ -606,7 +606,7 @@ def npc_met(e) -> str:
     traits += [t.get("name", t) if isinstance(t, dict) else str(t) for t in block.get("dark_triad", [])]
     motive = block.get("motivation") or []
     drives = motive_words(motive if isinstance(motive, list) else [str(motive)])
-    about = "; ".join(part for part in (", ".join(traits).lower(), drives) if part)
+    about = "; ".join(part for part in (trait_words(traits), drives) if part)
     about = f" ({about})" if about else ""
     twist = e.get("twist")
     extra = f" A twist: {twist['action']} / {twist['subject']}." if twist else ""
@@ -616,6 +616,15 @@ def npc_met(e) -> str:
         extra += f" Tied to \u201c{e['tied_to']}\u201d{pair}."
     met = "You meet {name} again" if e.get("again") else "You meet {name}"
     return f"{met.format(name=e['name'])}{role}{about}. The reaction: {e['reaction']}.{extra}"
+
+
+def trait_words(traits: list[str]) -> str:
+    """The personality entries as words: "moody, extroverted"; the same entry twice reads "very reserved", as
+    docs/npcs.md has it (a group's run read "reserved, reserved" as a slip)."""
+    words = [t.lower() for t in traits]
+    if len(words) == 2 and words[0] == words[1]:
+        return f"very {words[0]}"
+    return ", ".join(words)
 
 
 def with_article(role: str) -> str:

@@ -41,7 +41,7 @@ Answer with the number of an option (or the start of its words). At any prompt y
   sheet [NAME]   your character sheet, Pools and Luck
   ? QUESTION     ask the oracle a yes/no question; add a likelihood in brackets: ? Is it locked? (likely)
   note TEXT      write a note into the journal (kept beside the save; solo journal shows it)
-  luck contact   spend a Luck Point: a Contact turns up (name a trade or a person, or let the tables choose)
+  luck contact   spend a Luck Point: a Contact turns up (a trade in lower case, a Name, or the tables choose)
   luck find ITEM spend a Luck Point: you find a small useful item WHO
   recap          the story so far, briefly
   undo           step back one decision

@@ -61,17 +61,24 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
     """Timely appearance: a friendly Contact joins the game, a role from the NPC tables or a name the player gives.
 
     ``text`` names a role (``doctor``, ``mechanic`` …: someone of that trade
-    turns up) or the Contact's own name; empty, the tables choose both.
+    turns up), a trade the tables do not hold, in lower case (``fisherman``: one
+    of the role that fits the scene, called so), or the Contact's own name, with
+    a capital; empty, the tables choose both.
     """
     from ...npc import generate_npc, role_named
 
-    role = name = None
+    role = name = trade = None
     if text.strip():
         wanted = clean_name(text, "the Contact")
         try:
             found = role_named(wanted)
         except KeyError:
-            name = wanted
+            # a trade the tables do not hold ("fisherman", "harbour pilot": a group's run met a man called
+            # "fisherman") is a trade all the same, written in lower case; a name is written with a capital
+            if wanted == wanted.lower():
+                trade = wanted
+            else:
+                name = wanted
         else:
             if found.mindless:
                 raise LuckRefused(f"A {found.name.lower()} is nobody's Contact.")
@@ -83,6 +90,8 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
     if name is None:
         name = _fresh_name(game)
     npc = generate_npc(game.rng, CONTACT_LEVEL, role=role, name=name, disposition=CONTACT_DISPOSITION)
+    if trade is not None:  # skills and gear from the role that fits the scene; the trade as the player named it
+        npc.role = trade
     _spend(game, pc, "contact")
     number = 1
     while f"contact{number}" in game.state.npcs:
