@@ -338,3 +338,39 @@ def test_one_who_leaves_a_static_obstacle_walks_away_on_screen_and_in_the_journa
         journal.render(e)
         view.render(e)
     assert f"- Ada {words}." in journal.text() and f"Ada {words}." in out.getvalue()
+
+
+def test_a_random_pc_is_named_apart_from_the_story_and_says_who_plays_it():
+    """A group's run: Cy's random character was "Edvin Lie", beside Vellan's bookkeeper Aron Lie, and its card had
+    no "played by Cy". A random PC's name shares no word with the adventure's people or the party, drawn again from
+    dice of its own (the game's go on as before), and the card shown when it is made names its player."""
+    import copy
+
+    from solo.rules.creation import build_character, random_choices
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.party import make_pc
+
+    vellan = load_adventure(find_adventure("vellan"))
+    people = {w.lower() for d in vellan.npcs.values() for w in str(d.data.get("name", "")).split()}
+
+    class Random:
+        def decide(self, question):
+            return "random" if question.kind == "pc_source" else question.default or question.options[0].key
+
+    renamed = 0
+    for seed in range(120):
+        log = EventLog()
+        game = Game(vellan, seed=seed, decider=Random(), sink=log)
+        raw = build_character(random_choices(copy.deepcopy(game.rng))).name
+        before = copy.deepcopy(game.rng)
+        pc = make_pc(game, "Cy", taken={"Espen Lind"})
+        assert not {w.lower() for w in pc.name.split()} & (people | {"espen", "lind"}), (seed, pc.name)
+        card = next(e.data["character"] for e in log.events if e.kind == "new_character")
+        assert card["player"] == "Cy" and card["name"] == pc.name
+        if raw != pc.name:
+            renamed += 1
+            build_character(random_choices(before))
+            assert before.getstate() == game.rng.getstate()  # the game's dice drew what they drew before
+    assert renamed >= 3

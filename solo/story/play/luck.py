@@ -13,6 +13,7 @@ game exactly as it was.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ...errors import SoloError
@@ -113,18 +114,25 @@ NAME_TRIES = 12
 def _fresh_name(game: Game) -> str:
     """A name from the tables that shares neither first nor last name with anyone the story already holds (its
     NPCs, the names on the oracle's list, the party): a new player's Contact at Vellan was "Halvard Vik", beside
-    Halvard Brekke and the Vik family. The first draw is the one the Contact had before, from the game's dice; any
-    draw after it comes from a generator of its own, seeded by that name and the game's seed, so that the game's
-    dice go on as they did (a save made before replays the same game)."""
+    Halvard Brekke and the Vik family. The first draw is the one the Contact had before, from the game's dice."""
+    from ...rules.creation import random_name
+
+    return name_apart(game, random_name(game.rng))
+
+
+def name_apart(game: Game, name: str, also: Iterable[str] = ()) -> str:
+    """``name``, or where it shares a first or last name with anyone the story holds (its NPCs, the names on the
+    oracle's list, the party, and ``also``) another drawn from a generator of its own, seeded by that
+    name and the game's seed, so that the game's dice go on as they did (a save made before replays the same game).
+    A random PC is named so too (a group's run: "Edvin Lie" beside Vellan's bookkeeper Aron Lie)."""
     import random
 
     from ...rules.creation import random_name
 
     state = game.state
-    taken = {word.lower() for name in (*(getattr(n, "name", "") for n in state.npcs.values()),
-                                       *(pc.name for pc in state.party), *state.oracle.npcs)
-             for word in str(name).split()}
-    name = random_name(game.rng)
+    taken = {word.lower() for held in (*(getattr(n, "name", "") for n in state.npcs.values()),
+                                       *(pc.name for pc in state.party), *state.oracle.npcs, *also)
+             for word in str(held).split()}
     again = None
     for _ in range(NAME_TRIES):
         if not {word.lower() for word in name.split()} & taken:

@@ -124,8 +124,9 @@ def make_party(game: Game) -> list[Character]:
 
 def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozenset[str] = frozenset()) -> Character:
     """The adventure's pregenerated character (if not taken yet), a new one or a random one."""
-    from ...rules.creation import build_character, pregenerated, random_choices
+    from ...rules.creation import build_character, fitting_pronoun, pregenerated, random_choices
     from .creation import ask_pronoun, create_character
+    from .luck import name_apart
 
     options = []
     pregen = pregenerated(game.adventure.pc) if game.adventure.pc else None
@@ -155,6 +156,14 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
         return roster.choose(entry)
     if how == "random":  # the dice draw a pronoun with the name; the player may give another, as one made asks
         pc = build_character(random_choices(game.rng))
+        # a name of its own: none of the adventure's people nor the party share a word of it (a group's run drew
+        # "Edvin Lie" beside Vellan's Aron Lie); its pronoun still fits the name it ends with
+        drawn = pc.name
+        written = (str(n.data.get("name", "")) for n in game.adventure.npcs.values())
+        pc.name = name_apart(game, drawn, (*taken, *written))
+        if pc.name != drawn:
+            pc.pronoun = fitting_pronoun(pc.name, pc.pronoun)
+        pc.player = player  # its card, shown below, says who plays it (a group's run: Cy's card had no "played by")
         pc.pronoun = ask_pronoun(game.decider, pc.name, player, default=pc.pronoun)
     else:
         pc = create_character(game.decider, game.rng, player=player, careers=game.adventure.careers)
