@@ -1172,3 +1172,32 @@ def test_a_timid_npc_does_not_lose_its_temper_in_an_argument():
     assert len(lines) >= 2
     assert [t.text for t in lines if Moment({"foe_manner": "timid", "foe": "bold"}).admits(t.filters)] == []
     assert all(Moment({"foe_manner": "fierce", "foe": "bold"}).admits(t.filters) for t in lines)
+
+
+def test_no_flourish_at_a_desk_is_a_fighting_form_nor_charm_spent_on_books():
+    """A reading of narrated games: at Brekke's desk "Sander makes a show of it with their fighting form", and in a
+    library "Sander brings their easy charm to bear on the texts". Every conflict that is not a fight, bundled or an
+    adventure's own, names each skill its Flamboyant may show in words that fit it; a reading room's charm is the
+    issue desk's."""
+    from conftest import templates_with_adventures
+
+    from solo.rules.conflict_types import flourish_skills, load_conflict_types
+    from solo.rules.rulebook import SKILLS
+    from solo.story.format.library import find_adventure
+
+    bundled_lines, vellan_lines, kaldskard_lines = templates_with_adventures()
+    checked = 0
+    for folder, templates in ((None, bundled_lines), (find_adventure("vellan") / "tables", vellan_lines),
+                              (find_adventure("kaldskard"), kaldskard_lines)):
+        types = load_conflict_types([folder] if folder is not None else None)
+        for key, ctype in types.items():
+            if ctype.physical:
+                continue
+            shown = flourish_skills(ctype.flamboyant) if ctype.flamboyant is not None else [
+                skill for skill in SKILLS if skill != ctype.skill]  # none listed: any skill but its own
+            for skill in shown:
+                word = templates.word("skills", skill, skill, scope=key)
+                assert not combat_words_in(word) and word != "fighting form", (key, skill, word)
+                checked += 1
+    assert checked >= 20
+    assert bundled_lines.word("skills", "Social", "Social", scope="library") == "charm at the issue desk"
