@@ -248,6 +248,20 @@ def test_an_npc_told_breaking_does_not_make_light_of_the_loss(bundled):
 
 
 
+def test_a_bearing_of_indifference_is_not_told_of_one_shown_rattled(bundled):
+    """A reading of narrated games: 'Ragna stammers, badly caught out.' then 'Ragna seems barely interested in the
+    outcome.' A bearing that makes light of the whole business is, like one that makes light of a loss, for an NPC
+    whose Pool clue has not said it wavers or breaks."""
+    aloof = ("barely interested", "somewhere better to be", "dreary competence", "arm's length")
+    found = 0
+    for (_scope, event, _variant), lines in bundled.lines.items():
+        for t in lines:
+            if event == "bearing" and any(words in t.text for words in aloof):
+                found += 1
+                assert t.filters.get("state", frozenset({"wavering"})) <= {"unhurt", "hurt"}, t.text
+    assert found >= 4
+
+
 BLUNDERS = ("bounces off a kerb", "pothole", "clips the kerb", "overcooks", "misjudges", "brakes too late",
             "falters", "stumbles on the cobbles", "where Brakk slips", "comes in too open", "overreaches")
 
