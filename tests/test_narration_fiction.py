@@ -866,6 +866,24 @@ def test_at_a_pool_clue_an_npc_says_the_strain_and_offers_nothing_nobody_is_aske
     assert strained >= 10
 
 
+def test_the_one_beaten_in_a_round_is_told_moving_on_the_one_who_beat_it(templates):
+    """A reading of narrated games (Kaldskard, two PCs): "The grave-lord comes straight at Sander." then "The
+    grave-lord charges onto Espen's waiting guard." of a round Espen won. The winner and the one it beat faced each
+    other that round: the beaten one's move is told at the winner."""
+    checked = 0
+    for seed in range(40):
+        events = fight("combat", seed, pcs=("Espen Lind", "Signe Vik"), stubborn=True)  # (a way out is told first)
+        winners = {e["round"]: e["winner"] for e in events if e.kind == "round_result" and e.get("winner")}
+        narrator, _ = told(templates, events, seed)
+        for rnd, event, _t, actor, target in narrator.picks:
+            won_by = winners.get(rnd)
+            if event == "declare" and target is not None and won_by is not None and actor.side == "b" \
+                    and won_by != actor.id:
+                assert target.id == won_by, (seed, rnd, actor.id, target.id, won_by)
+                checked += 1
+    assert checked >= 20
+
+
 # A declaration that says the move was done well, not only what was tried.
 _DONE_WELL = re.compile(r"efficien|flawless|expertly|like a master|textbook|with deadly|precisely|hoped was forgotten"
                         r"|hammers the point home", re.IGNORECASE)  # (Ragna's 89, then "… hammers the point home")

@@ -757,6 +757,11 @@ class Narrator:
         # whom a winner with more than one foe standing strikes is chosen after the dice: the declarations (the
         # winner's names whom it went for) wait for that choice (strike_target), so that it names the one struck
         late = bool(d.get("chooses"))
+        won_by = cast.persons.get(d.get("winner") or "")
+        if won_by is not None and not late:
+            beaten = [p for p in cast.persons.values() if p.active and p.side != won_by.side]
+            if len(beaten) == 1:  # the one it beat: its move this round was at the winner (_faced)
+                _faced(won_by, beaten[0])
         lines = [] if late else self._exchange(cast)
         if late:  # a fumble is told once it is known whether the winner struck the one who fumbled
             self._late_fumbles = (self._fumbled, d.get("winner"))
@@ -820,7 +825,7 @@ class Narrator:
         that one (a log without this event tells them with the blow, which names the same one)."""
         winner, struck = cast.person(d["actor"]), cast.persons.get(d.get("target") or "")
         if struck is not None:
-            winner.last_foe = struck.id
+            _faced(winner, struck)
         self._tell_late_fumbles(cast, struck.id if struck is not None else None)
         return self._exchange(cast) + self._obstacle_wins(cast, struck)
 
@@ -1303,6 +1308,13 @@ _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight"
 def _count(n: int, *, more: bool = True) -> str:
     """A run of rounds in words: "one more round", "three more rounds" (``more``: False, "three rounds")."""
     return f"{_NUMBERS[n] if 0 <= n < len(_NUMBERS) else n}{' more' if more else ''} round{'' if n == 1 else 's'}"
+
+
+def _faced(winner: Person, beaten: Person) -> None:
+    """The round's winner and the one it beat faced each other in it: the moves told with the round name each other
+    (a party's fight read "The grave-lord comes straight at Sander." and then "The grave-lord charges onto Espen's
+    waiting guard." of a round Espen won)."""
+    winner.last_foe, beaten.last_foe = beaten.id, winner.id
 
 
 def _author_tells(cast: Cast, person: Person, how: str, *, deciding: bool | None = None) -> bool:
