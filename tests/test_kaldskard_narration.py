@@ -383,29 +383,29 @@ def _conceding(templates) -> list[re.Pattern]:
     return [GIVES_UP] + [re.compile(re.escape(text.split('"')[1])) for text in texts]
 
 
-@pytest.mark.parametrize("seed, party", [(18, 3), (8, 3), (50, 2), (24, 1), (4, 1)])
-def test_an_outlaw_concedes_only_as_he_surrenders(kaldskard, templates, seed, party):
+def test_an_outlaw_concedes_only_as_he_surrenders(kaldskard, templates):
     """Before, seed 18 with three PCs: Hallstein's Pool fell to a quarter and '"Enough. Please," Hallstein concedes.'
     was told; he fought on and was knocked out two rounds later. Seed 8: '"I yield. Shall we fill in the forms?"
     Hallstein concedes.', and he fought on; seed 50 with two: '"I suppose we could stop. If that is acceptable,"
     Hallstein concedes.', and he fought on; seeds 24 and 4 alone: '"I will go quietly," Hallstein murmurs.', and
     he fought on, or ran. A plea at a quarter of the Pool begs or bargains; words that give the fight up ("I
     yield", "you win", "I will go quietly") and a plea told as "conceded" come only in the round its surrender is
-    offered."""
-    events, story = told(kaldskard, templates, "toll", "Fight your way through", seed, party)
-    yielded, rnd = set(), 0
-    for e in events:
-        rnd = e.data.get("round", rnd) if e.kind == "round_start" else rnd
-        if e.kind == "exit_offer" and e.data.get("exit") == "surrender":
-            yielded.add((rnd, e.data["actor"].split()[0]))
+    offered. (A Pool clue now brings strain, never a plea: docs/narration.md.)"""
     conceding, pleas = _conceding(templates), 0
-    for paragraph in story.split("\n\n"):
-        head = re.match(r"Round (\d+)\.", paragraph)
-        for said in re.finditer(r'"([^"]*)" (Hallstein|Eyvind|Torgny|Ragna) ([a-z ]+)\.', paragraph):
-            words, who, verb = said.groups()
-            pleas += 1
-            if verb == "concedes" or any(p.search(words) for p in conceding):
-                assert head and (int(head.group(1)), who) in yielded, (said.group(0), sorted(yielded))
+    for seed, party in ((18, 3), (8, 3), (50, 2), (24, 1), (4, 1)):
+        events, story = told(kaldskard, templates, "toll", "Fight your way through", seed, party)
+        yielded, rnd = set(), 0
+        for e in events:
+            rnd = e.data.get("round", rnd) if e.kind == "round_start" else rnd
+            if e.kind == "exit_offer" and e.data.get("exit") == "surrender":
+                yielded.add((rnd, e.data["actor"].split()[0]))
+        for paragraph in story.split("\n\n"):
+            head = re.match(r"Round (\d+)\.", paragraph)
+            for said in re.finditer(r'"([^"]*)" (Hallstein|Eyvind|Torgny|Ragna) ([a-z ]+)\.', paragraph):
+                words, who, verb = said.groups()
+                pleas += 1
+                if verb == "concedes" or any(p.search(words) for p in conceding):
+                    assert head and (int(head.group(1)), who) in yielded, (seed, said.group(0), sorted(yielded))
     assert pleas  # the outlaws said something
 
 

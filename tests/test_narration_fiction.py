@@ -847,23 +847,31 @@ def test_at_a_pool_clue_an_npc_says_the_strain_and_offers_nothing_nobody_is_aske
     after it, and next round 'Ingrid takes it back as quickly as she made it'; Jonas, held back from walking out,
     'withdraws the offer' he never made. A plea or terms are an offer, and an offer is put to the player (as the NPC
     yields); at a clue it says the strain aloud, and a follow-through of an offer comes only after one was made."""
+    from solo.minds.arena import duel_npc
+
     strained = 0
-    for seed in range(60):
-        events = fight(("social", "combat")[seed % 2], seed, pcs=("Espen Lind", "Sigrid Berg"), minded=True)
+    for seed in range(100):
+        kind = ("social", "combat")[seed % 2]
+        npc = duel_npc(random.Random(f"strain:{seed}"), conflict_type(kind))  # tempers of every kind
+        events = fight(kind, seed, npc=npc, pcs=("Espen Lind", "Sigrid Berg"), minded=True)
         narrator = Recording(templates, random.Random(seed), speech={"break": 1, "wavering": 1})
         narrate_events(events, narrator)
         offered_at = {}  # NPC -> the first round it offered to yield (its plea or deal said then)
         for e in events:
             if e.kind == "exit_offer":
                 offered_at.setdefault(e["actor"], e["round"])
+        afraid = {(rnd, actor.id) for rnd, event, t, actor, _ in narrator.picks
+                  if event in ("wavering", "breaking") and ".fearful" in t.path}
         for rnd, event, t, actor, _target in narrator.picks:
             if event in ("plea", "bargain"):
                 assert actor.id in offered_at and offered_at[actor.id] <= rnd, (seed, rnd, t.text)
             if event == "strain":
                 strained += 1
+                # the review: "Hedda backs off a step, glancing at the way out." / "Is that all you have?"
+                assert (rnd, actor.id) not in afraid, (seed, rnd, t.text)
             if event == "steadies" and ".offer" in t.path:
                 assert actor.id in offered_at and offered_at[actor.id] <= rnd, (seed, rnd, t.text)
-    assert strained >= 10
+    assert strained >= 5
 
 
 def test_the_one_beaten_in_a_round_is_told_moving_on_the_one_who_beat_it(templates):

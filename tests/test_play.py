@@ -403,7 +403,7 @@ def test_luck_is_spent_only_once_the_player_says_so(tmp_path):
     screen = " ".join(out.split())
     assert "Spend a Luck Point on finding a crowbar? You would have 1 Luck left." in screen
     assert "Nothing spent: Espen Lind keeps 2 Luck." in screen
-    assert "Spend a Luck Point on a Contact (doctor)? You would have 1 Luck left." in screen
+    assert "Spend a Luck Point on a Contact (a doctor)? You would have 1 Luck left." in screen
     assert "Spend a Luck Point on finding a rope? You would have no Luck left." in screen
     save = read_save(tmp_path / "game.json")
     assert [e[1:3] for e in save.log if e[0] == "m"] == [["luck", "contact"], ["luck", "find"]]

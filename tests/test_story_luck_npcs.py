@@ -279,7 +279,7 @@ def test_a_trade_the_tables_lack_is_a_trade_and_a_name_has_a_capital(tmp_path):
     """A group's run: 'luck contact fisherman' met a man called "fisherman", a clerk. A trade the NPC tables do not
     hold, written in lower case, brings someone of that trade (with a name drawn for them); a name is written with
     a capital; a trade the tables hold is that role."""
-    from solo.story.play.luck import bring_contact
+    from solo.story.play.luck import ContactWanted, bring_contact, contact_wanted
 
     game, events = _game(_yard(tmp_path, new_verbs=True), Answers())
     espen = game.state.pcs[0]
@@ -294,6 +294,15 @@ def test_a_trade_the_tables_lack_is_a_trade_and_a_name_has_a_capital(tmp_path):
     assert olav == "Olav" and doctor_role.lower() == "doctor"
     lines = [describe.npc_met(e.data) for e in events if e.kind == "npc_met"]
     assert lines[0].startswith(f"You meet {fisher}, a fisherman ("), lines[0]
+    # a name typed in lower case is still a name where the name tables know its words (the review: "marta holm"
+    # became a trade); the question to spend says how the words are read, as the Contact is brought in
+    assert contact_wanted(game, "marta holm") == ContactWanted(name="Marta Holm")
+    assert contact_wanted(game, "fisherman").words() == "a Contact (a fisherman)"
+    assert contact_wanted(game, "doctor").words() == "a Contact (a doctor)"
+    assert contact_wanted(game, "Olav").words() == "a Contact (Olav)"
+    assert contact_wanted(game, "").words() == "a Contact"
+    game.edition = 1  # a save's older game: every word that is no role is a name, as then
+    assert contact_wanted(game, "fisherman") == ContactWanted(name="fisherman")
 
 
 def test_a_double_personality_reads_very():

@@ -12,6 +12,7 @@ import pytest
 from solo.events import EventLog
 from solo.rules.creation import pregenerated
 from solo.sim.prove.search import prove
+from solo.story.format.library import find_adventure
 from solo.story.format.loader import load_adventure
 from solo.story.play.chances import flip_faces, roll_faces
 from solo.story.play.engine import Game
@@ -149,17 +150,32 @@ def test_a_game_saved_before_replays_in_its_own_order_and_keeps_it(tmp_path):
     folder.mkdir()
     # played the old way: choice, its cost (Luck to take 1? yes), then who
     session, code, screen = play_session(load_adventure(path), ["1", "Espen Lind", "1", "yes", "Thea Holm"],
-                                         folder, party=party(), who_first=False)
+                                         folder, party=party(), edition=0)
     save = folder / "game.json"
     data = json.loads(save.read_text())
-    assert data["options"]["who_first"] is False
+    assert data["options"]["who_first"] is False and data["options"]["edition"] == 0
     kinds = [e[1] for e in data["log"] if e[0] == "a"]
     assert kinds.index("luck_reduce") < len(kinds) - 1 - kinds[::-1].index("who")  # paid, then asked who
-    del data["options"]["who_first"]  # as a save from before the option was written
+    del data["options"]["who_first"], data["options"]["edition"]  # as a save from before the options were written
     save.write_text(json.dumps(data))
     resumed = CliRunner().invoke(cli, ["play", "--load", str(save)], input="")
     assert "expected a" not in resumed.output, resumed.output
-    assert json.loads(save.read_text())["options"]["who_first"] is False  # saved again as the game it is
+    again = json.loads(save.read_text())["options"]
+    assert again["who_first"] is False and again["edition"] == 0  # saved again as the game it is
+
+
+def test_the_edition_a_save_was_played_by_is_the_one_it_replays_by():
+    """Saves of edition 1 wrote only ``who_first``; older ones nothing; from edition 2 on, ``edition``. A new game
+    plays by the latest, and a save from a later solo by the latest this one knows."""
+    from solo.story.play.engine import EDITION, Game, edition_of
+    from solo.ui.session import save_data
+
+    assert edition_of({}) == 0 and edition_of({"who_first": False}) == 0 and edition_of({"who_first": True}) == 1
+    assert edition_of({"edition": 2, "who_first": True}) == 2 and edition_of({"edition": 99}) == EDITION
+    assert edition_of({"edition": True, "who_first": True}) == 1 and edition_of({"edition": -1}) == 0
+    assert Game.edition == EDITION >= 2
+    options = save_data(load_adventure(find_adventure("tutorial")), 1, None, advise=True).options
+    assert options["edition"] == EDITION and options["who_first"] is True
 
 
 KEEPER = """
@@ -258,3 +274,22 @@ def test_one_whom_paying_takes_out_does_not_roll_and_one_of_the_others_is_asked(
             assert len(whos) == 3 and "Thea Holm" not in {o.key for o in whos[2].options}
         else:
             assert len(whos) == 2
+
+
+def test_a_game_of_edition_one_goes_on_as_it_did_when_paying_takes_the_roller_out(tmp_path):
+    """The review: a save of edition 1, where the roller taken out by paying gave way to the first PC left without a
+    question, was refused on load ("expected a 'choice' decision but the game asks for 'who'"). Its game goes on
+    as it was played."""
+    path = wall(tmp_path)
+    path.write_text(path.read_text().replace('retry_cost = [ { damage = "BODY", amount = 1 } ]',
+                                             'retry_cost = [ { damage = "BODY", amount = 50 } ]'))
+    members = [pc(name, 50) for name in ("Espen Lind", "Thea Holm", "Ola Berg")]
+    members[1].pools["BODY"].current = -members[1].pools["BODY"].maximum + 1
+    answers = Answers(["c1", "c1", "c2"], ["Espen Lind", "Thea Holm"])
+    log = EventLog()
+    game = Game(load_adventure(path), seed=3, decider=answers, sink=log, party=members)
+    game.edition = 1
+    game.play()
+    assert len([q for q in answers.questions if q.kind == "who"]) == 2  # not asked again
+    rolls = [e.data["actor"] for e in log.events if e.kind == "skill_roll"]
+    assert rolls == ["Espen Lind", "Espen Lind"]  # the first PC left, as edition 1 had it

@@ -166,7 +166,7 @@ def _session_for(save: Path, data: SaveData) -> Session:
     from ..rules.character import Character
     from ..story.format.library import find_adventure
     from ..story.format.loader import load_adventure
-    from ..story.play.engine import Game
+    from ..story.play.engine import Game, edition_of
     from ..story.play.open_play import OPEN_ID, OpenGame, open_adventure
     from ..ui.session import Session
 
@@ -187,7 +187,7 @@ def _session_for(save: Path, data: SaveData) -> Session:
     quiet = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)  # highlighting is quadratic
     return Session(adventure, seed=data.seed, console=quiet, reader=lambda prompt: "", save_path=save,
                    party=party, log=data.log, advise=bool(data.options.get("advise", True)), game_class=game_class,
-                   who_first=data.options.get("who_first") is True)
+                   edition=edition_of(data.options))
 
 
 def _show(text: str) -> None:

@@ -113,7 +113,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
             title = adv.title if adv else "(has errors: run solo check)"
             say(console, (f"{name:<{width}}", "bold"), f"  {title}")
         return
-    from ..story.play.engine import Game
+    from ..story.play.engine import Game, edition_of
 
     folder = saves_dir or default_saves()
     if partial and script is None:
@@ -138,7 +138,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
         raise UserError("standard input is closed: play at a terminal, pipe the answers in, or give --script FILE")
     game_class: Callable[..., Game] = Game
     log: list[LogEntry] | None = None
-    who_first = True  # a game saved before "Who tries it?" came before a choice's costs replays in its old order
+    edition = None  # a new game's: the latest (Game.edition); a saved one's, its own, so that its log replays
     adventure, character_files = _split_args(args, party)
     characters: list[Character] | None = None
     sources: dict[str, Path] = {}
@@ -177,7 +177,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
             log = data.log
-            who_first = data.options.get("who_first") is True
+            edition = edition_of(data.options)
             layout = data.options.get("roster")
             save_path, save_folder = path, path.parent
             if data.party:
@@ -291,7 +291,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                           explain=explain, game_class=_game_maker(game_class, adv, roster_dir, line_input, thinker),
                           characters_dir=characters_dir,
                           character_files=sources if keep_characters is None else {}, events=stream,
-                          script=answers, partial=partial, roster_layout=roster_kind, who_first=who_first)
+                          script=answers, partial=partial, roster_layout=roster_kind, edition=edition)
         try:
             code = session.run()
         finally:

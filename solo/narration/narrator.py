@@ -1001,7 +1001,9 @@ class Narrator:
             # the strain said aloud, never a plea or terms: those are offers, and an offer is a question the player
             # answers (an exit, docs/rulings.md); said with nothing asked, then "withdrawn", it read as a question
             # skipped (three new players' runs). Its pleas and deals are said as it yields (_on_exit_offer).
-            if level == 2:
+            if hurt.temper == "fearful":
+                pass  # its clue has just said it looks for a way out: no defiance after it (the review)
+            elif level == 2:
                 lines += self._speech(cast, "strain", hurt, dealer, self.speech["break"])
             elif hurt.temper != "stubborn":  # (not "will not budge", then the same in its own words)
                 lines += self._speech(cast, "strain", hurt, dealer, self.speech["wavering"])

@@ -24,7 +24,7 @@ from ..rules.character import Character
 from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, write_save
 from ..story.format.adventure import Adventure, Scene
 from ..story.format.text import shown
-from ..story.play.engine import Game
+from ..story.play.engine import EDITION, Game
 from .describe import upper_first
 from .event_stream import EventStream, EventStreamError
 from .journal import Journal
@@ -139,7 +139,7 @@ class Session:
         script: Script | None = None,
         partial: bool = False,
         roster_layout: str | None = None,
-        who_first: bool = True,
+        edition: int | None = None,
     ) -> None:
         self.script = script  # --script: strict, each answer must fit; running out early is an error …
         self.partial = partial  # … unless --partial says the script is meant to stop before the end
@@ -149,9 +149,9 @@ class Session:
         self._chain: list[tuple[Question, str]] = []
         self.characters_dir = characters_dir
         self.roster_layout = roster_layout  # kept in every save: --load finds the roster the game began with
-        # whether "Who tries it?" comes before a choice is paid for (Game.who_first); an older save's game, False,
-        # goes on in the order its log was played in, and says so in every save
-        self.who_first = who_first
+        # what the game plays by where play changed under saves (Game.edition): an older save's game goes on by its
+        # own, as its log was played, and says so in every save
+        self.edition = EDITION if edition is None else edition
         self.character_files = dict(character_files or {})  # PC name -> the file it was loaded from
         self.explain = explain
         self.game_class = game_class
@@ -224,7 +224,7 @@ class Session:
             game = self.game = Game(self.adventure, **options)
         else:
             game = self.game = self.game_class(**options)
-        game.who_first = self.who_first
+        game.edition = self.edition
         recorder.dice = game.rng
         try:
             ending = game.play()
@@ -584,18 +584,19 @@ class Session:
         from ..narration.text import with_article_if_one
         from ..rules.luck import can_spend
         from ..rules.rolls import luck_left
-        from ..story.play.luck import LuckRefused, clean_name
+        from ..story.play.luck import LuckRefused, clean_name, contact_wanted
 
         if not can_spend(pc, negative_luck=self.adventure.negative_luck) or (
                 command == "find" and text.strip().lower() in self._game.state.items):
             return True
         try:
-            if command == "find" or text.strip():
-                clean_name(text, "the item you find, e.g. luck find rope" if command == "find" else "the Contact")
+            if command == "find":
+                clean_name(text, "the item you find, e.g. luck find rope")
+            else:  # the question says how the words are read, as the Contact will be brought in (one reading)
+                contact = contact_wanted(self._game, text)
         except LuckRefused:
             return True
-        what = f"finding {with_article_if_one(text.strip())}" if command == "find" else (
-            f"a Contact ({text.strip()})" if text.strip() else "a Contact")
+        what = f"finding {with_article_if_one(text.strip())}" if command == "find" else contact.words()
         question = Question("luck_spend", f"Spend a Luck Point on {what}? You would have {luck_left(pc.luck)} left.",
                             (Option("yes", "Spend it"), Option("no", "Keep it", f"Luck stays {pc.luck}")),
                             actor=pc.name, default="yes")
@@ -712,7 +713,7 @@ class Session:
             return
         scene = self.adventure.scenes.get(self.game.state.scene or "")
         data = save_data(self.adventure, self.seed, self.party, advise=self.advise, started=self.started,
-                         roster=self.roster_layout, character_files=self.character_files, who_first=self.who_first)
+                         roster=self.roster_layout, character_files=self.character_files, edition=self.edition)
         data.log = list(self.recorder.log)
         if self.game.state.party or not self.adventure.uses_pcs:
             data.snapshot = self.game.state.to_dict()
@@ -929,7 +930,7 @@ def _new_game(adventure: Adventure) -> str:
 
 def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
               started: str | None = None, roster: str | None = None,
-              character_files: Mapping[str, Path] | None = None, who_first: bool = True) -> SaveData:
+              character_files: Mapping[str, Path] | None = None, edition: int | None = None) -> SaveData:
     """What a save of ``adventure`` holds before anything is played: the game's seed, the party it was
     given and its options. A session adds the log, the state and where the game stands; a new game's
     slot is created with this (see ``solo play``), so two games started at once never share a file."""
@@ -941,8 +942,10 @@ def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *,
         options={"advise": advise} if adventure.uses_pcs else {"advise": advise, "pc": False},
     )
     data.options["started"] = started or _today()  # the journal's date: the first session's, kept across resumes
-    # "Who tries it?" before a choice's costs (Game.who_first): a save without it replays in the older order
-    data.options["who_first"] = who_first
+    # what the game plays by (Game.edition, engine.edition_of): a save replays by its own; ``who_first`` too, which
+    # is all a save of edition 1 said
+    data.options["edition"] = EDITION if edition is None else edition
+    data.options["who_first"] = data.options["edition"] >= 1
     if roster is not None:  # where the game's roster lies from its save (solo.characters.ROSTER_LAYOUTS)
         data.options["roster"] = roster
     if character_files:  # the files --pc and --party read: a resumed game writes its characters back over them

@@ -112,6 +112,23 @@ class _Plain:
 _PLAIN = _Plain()
 
 
+
+#: The edition of play a new game plays by. Each step changed what a save's answers mean, so a save keeps its own
+#: (its ``edition`` option) and replays by it: 1, "Who tries it?" before a choice is paid for (docs/adventures.md,
+#: "Who pays"); 2, a PC whom paying takes out is not the roller (one of those left is asked), a random PC is named
+#: apart from the story's people, and ``luck contact`` reads a lower-case trade as a trade.
+EDITION = 2
+
+
+def edition_of(options: Mapping[str, object]) -> int:
+    """The edition a save's game was played by: its ``edition`` option, else 1 where it says ``who_first`` (saves of
+    edition 1 wrote only that), else 0."""
+    edition = options.get("edition")
+    if isinstance(edition, int) and not isinstance(edition, bool) and edition >= 0:
+        return min(edition, EDITION)
+    return 1 if options.get("who_first") is True else 0
+
+
 class Game:
     """One play of an adventure.
 
@@ -120,12 +137,17 @@ class Game:
     replace the NPC minds (the simulator does not, tests may).
     """
 
-    #: "Who tries it?" is asked before a choice's retry cost and effects are paid, so that the one who rolls pays
-    #: (:meth:`roller_first`). False only for a game saved before it was so: its log replays in its own order
-    #: (the choice paid first, by whoever acted last), which a save's ``who_first`` option tells.
-    who_first = True
+    #: What this game plays by where play changed in a way a save's answers depend on (:data:`EDITION`); a game
+    #: loaded from a save goes on by the save's (:func:`edition_of`), so that its log replays as it was played.
+    edition = EDITION
     #: The scene and choice being taken while its roller is asked (None otherwise): :meth:`paid_by` prices on it.
     paying: tuple[Scene, Choice] | None = None
+
+    @property
+    def who_first(self) -> bool:
+        """"Who tries it?" is asked before a choice's retry cost and effects are paid, so that the one who rolls
+        pays (:meth:`roller_first`); a game of edition 0 pays first, by whoever acted last."""
+        return self.edition >= 1
 
     def __init__(
         self,
@@ -586,7 +608,8 @@ class Game:
                 self.paying = None
             picked = self.state.active_pc()
             self.pay_for(scene, choice)
-            if picked is not None and picked.name in self.state.removed and self.state.pcs and choice.action:
+            if (picked is not None and picked.name in self.state.removed and self.state.pcs and choice.action
+                    and self.edition >= 2):
                 # the cost took out the one who was to try it: one of those left tries it, asked now (or the best)
                 action = self.roller_first(choice.action, best)
             return action

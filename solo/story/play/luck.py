@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...errors import SoloError
@@ -58,32 +60,70 @@ def find_item(game: Game, pc: Character, text: str) -> str:
     return item
 
 
+@dataclass(frozen=True)
+class ContactWanted:
+    """How ``luck contact TEXT`` is read: a role of the NPC tables, a trade they do not hold, a person's name, or
+    nothing (the tables choose). The question that asks to spend the Luck Point says it (:meth:`words`), and the
+    Contact brought in is it: one reading for both."""
+
+    role: str | None = None  # the NPC tables' role key
+    trade: str | None = None  # a trade the tables do not hold, as typed
+    name: str | None = None
+
+    def words(self) -> str:
+        """"a Contact (a doctor)", "a Contact (a fisherman)", "a Contact (Marta Holm)", "a Contact"."""
+        from ...narration.text import article_for
+        from ...npc import role_named
+
+        trade = role_named(self.role).name.lower() if self.role is not None else self.trade
+        if trade is not None:
+            return f"a Contact ({article_for(trade)} {trade})"
+        return f"a Contact ({self.name})" if self.name else "a Contact"
+
+
+def contact_wanted(game: Game, text: str) -> ContactWanted:
+    """What ``luck contact TEXT`` asks for (:class:`ContactWanted`); raises :class:`LuckRefused` for text that names
+    nothing a Contact can be. From edition 2 of play (engine.EDITION), words the NPC tables do not hold as a role
+    are a trade where they are typed in lower case and no word of them is a name of the name tables ("fisherman",
+    "harbour pilot": a group's run met a man called "fisherman"); otherwise a name, a lower-case one given its
+    capitals ("marta holm" is Marta Holm: the review)."""
+    from ...npc import role_named
+
+    if not text.strip():
+        return ContactWanted()
+    wanted = clean_name(text, "the Contact")
+    try:
+        found = role_named(wanted)
+    except KeyError:
+        if game.edition < 2:  # a save's older game: as it was read then
+            return ContactWanted(name=wanted)
+        if wanted != wanted.lower():
+            return ContactWanted(name=wanted)
+        if {word.lower() for word in wanted.split()} & _name_words():
+            return ContactWanted(name=" ".join(word[:1].upper() + word[1:] for word in wanted.split()))
+        return ContactWanted(trade=wanted)
+    if found.mindless:
+        raise LuckRefused(f"A {found.name.lower()} is nobody's Contact.")
+    return ContactWanted(role=found.key)
+
+
+@lru_cache(maxsize=1)
+def _name_words() -> frozenset[str]:
+    """Every given and family name of the name tables, in lower case."""
+    from ...paths import bundled
+    from ...toml_files import load_shipped_toml
+
+    names = load_shipped_toml(bundled("oracles") / "names.toml")["names"]
+    return frozenset(n.lower() for key in ("given", "family") for n in names.get(key, ()))
+
+
 def bring_contact(game: Game, pc: Character, text: str = "") -> str:
-    """Timely appearance: a friendly Contact joins the game, a role from the NPC tables or a name the player gives.
+    """Timely appearance: a friendly Contact joins the game, as ``text`` asks for it (:func:`contact_wanted`): a
+    role from the NPC tables, a trade they do not hold, a name, or, empty, whoever the tables choose."""
+    from ...npc import generate_npc
 
-    ``text`` names a role (``doctor``, ``mechanic`` …: someone of that trade
-    turns up), a trade the tables do not hold, in lower case (``fisherman``: one
-    of the role that fits the scene, called so), or the Contact's own name, with
-    a capital; empty, the tables choose both.
-    """
-    from ...npc import generate_npc, role_named
-
-    role = name = trade = None
-    if text.strip():
-        wanted = clean_name(text, "the Contact")
-        try:
-            found = role_named(wanted)
-        except KeyError:
-            # a trade the tables do not hold ("fisherman", "harbour pilot": a group's run met a man called
-            # "fisherman") is a trade all the same, written in lower case; a name is written with a capital
-            if wanted == wanted.lower():
-                trade = wanted
-            else:
-                name = wanted
-        else:
-            if found.mindless:
-                raise LuckRefused(f"A {found.name.lower()} is nobody's Contact.")
-            role = found.key
+    wanted = contact_wanted(game, text)
+    role, name, trade = wanted.role, wanted.name, wanted.trade
     if not can_spend(pc, negative_luck=game.adventure.negative_luck):
         _spend(game, pc, "contact")  # says why not, before a single die is drawn
     if role is None:

@@ -159,8 +159,9 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
         # a name of its own: none of the adventure's people nor the party share a word of it (a group's run drew
         # "Edvin Lie" beside Vellan's Aron Lie); its pronoun still fits the name it ends with
         drawn = pc.name
-        written = (str(n.data.get("name", "")) for n in game.adventure.npcs.values())
-        pc.name = name_apart(game, drawn, (*taken, *written))
+        if game.edition >= 2:  # (a save's older game keeps the name its answers were given under)
+            written = (str(n.data.get("name", "")) for n in game.adventure.npcs.values())
+            pc.name = name_apart(game, drawn, (*taken, *written))
         if pc.name != drawn:
             pc.pronoun = fitting_pronoun(pc.name, pc.pronoun)
         pc.player = player  # its card, shown below, says who plays it (a group's run: Cy's card had no "played by")
