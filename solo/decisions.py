@@ -169,6 +169,10 @@ class Question:
             raise QuestionError(f"{_shown(text)} could be {could}. Answer with one of: {valid}.")
         if not text:  # worded as a wrong answer is: what was given, then the answers there are
             raise QuestionError(f"Enter alone is not an answer here. Answer with one of: {valid}.")
+        gone = self.context.get("gone") if isinstance(self.context, dict) else None
+        if isinstance(gone, dict) and text.isdecimal() and text.isascii() and len(text) <= 6 and int(text) in gone:
+            # a number an earlier menu of the same question showed, and why it is not on this one
+            raise QuestionError(f"{text} ({gone[int(text)]}) is not on offer now. Answer with one of: {valid}.")
         raise QuestionError(f"{_shown(text)} is not an answer here. Answer with one of: {valid}.")
 
 
@@ -308,7 +312,8 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind("assist", "which participant an assisting PC helps", _IN_GAME),
     Kind("escalate", "a lost opposed roll: turn it into an Extended Conflict", _IN_GAME),
     Kind("willpower_acted", "at a session's end: did the character act by their Willpower Focuses", _IN_GAME),
-    Kind("improve", "spend an improvement roll now, or keep it", _IN_GAME),
+    Kind("improve", "spend an improvement roll now, or keep it (gone: the numbers of earlier menus not on this one, "
+                    "and why)", _IN_GAME | {"gone"}),
     Kind("party_size", "how many players are at the table", _IN_GAME),
     Kind("luck_spend", "at a prompt, 'luck contact' or 'luck find': spend the Luck Point (yes) or keep it (no)"),
     Kind("end_story", "open play's 'End the story here': end it now (the epilogue follows) or play on", _IN_GAME),

@@ -168,6 +168,13 @@ def test_the_second_improvement_menu_keeps_the_numbers_of_the_first():
     assert all(numbered[o.key] == n for n, o in second.numbered())  # each option keeps its number
     assert 1 not in {n for n, _ in second.numbered()}  # the skill improved first is gone, and its number too
     assert second.resolve("2") == first.resolve("2") == first.options[1].key
+    # the number that is gone says why ("'7' is not an answer here" read as a slip: a new player's run)
+    from solo.decisions import QuestionError
+
+    with pytest.raises(QuestionError, match=r"^1 \(Improve \w+: improved already this time\) is not on offer now\."):
+        second.resolve("1")
+    with pytest.raises(QuestionError, match=r"^'99' is not an answer here"):
+        second.resolve("99")
     assert espen.skills[first.options[1].key.split(":")[1]] > pregenerated("espen").skills[
         first.options[1].key.split(":")[1]]
 

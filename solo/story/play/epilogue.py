@@ -55,6 +55,7 @@ def epilogue(game: Game) -> None:
         # each option keeps the number it was first shown with, as a scene's choices do: a skill improved leaves a
         # gap, and a typed "3" (or a script's) means the same option at every roll
         numbers: dict[str, int] = {}
+        labels: dict[str, str] = {}
         while pc.improvement_rolls > 0:
             options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + {IMPROVE_DICE}")
                        for sk in improvable_skills(pc, improved, t)]
@@ -76,10 +77,17 @@ def epilogue(game: Game) -> None:
             else:  # a later one: each option keeps its first number, one not shown then goes after them
                 options = [Option(o.key, o.label, o.detail, number=numbers.setdefault(o.key, len(numbers) + 1))
                            for o in options]
+            labels.update({o.key: o.label for o in options})
+            shown = {o.key for o in options}
+            # a number typed from an earlier menu says why it is gone ("'7' is not an answer here" read as a slip
+            # after Move was improved: a new player's run)
+            gone = {numbers[k]: f"{labels[k]}: " + ("improved already this time" if k.startswith("improve:")
+                                                    else "it costs more rolls than are left")
+                    for k in numbers if k not in shown}
             rolls = pc.improvement_rolls
             prompt = f"{rolls} improvement roll{'s' if rolls != 1 else ''} to spend: spend one now?"
             choice = game.ask("improve", prompt,
-                              options, actor=pc.name, default="keep")
+                              options, actor=pc.name, default="keep", **({"gone": gone} if gone else {}))
             if choice == "keep":
                 break
             kind, what = choice.split(":", 1)
