@@ -405,3 +405,18 @@ def test_a_contact_nobody_named_shares_no_name_with_anyone_in_the_story(tmp_path
         else:
             assert name == first
     assert clashes >= 5
+
+
+def test_luck_spent_at_a_question_that_weighs_the_same_luck_waits_for_its_answer(tmp_path):
+    """Found playing: at "Spend a Luck Point to flip 31 into 13? You would have 1 Luck left", two 'luck contact'
+    commands spent all of Espen's Luck, and the flip question came back unchanged, "1 Luck left", "Luck stays 2".
+    A Luck command for the one whose Luck the question weighs waits until it is answered; the question is then
+    answered as it stands."""
+    from conftest import play_session
+
+    session, code, screen = play_session(load_adventure(TUTORIAL), ["1", "luck contact fisherman", "2", "quit"],
+                                         tmp_path, seed=3, party=[pregenerated("espen")])
+    flat = " ".join(screen.split())
+    assert "First answer this question: it is about Espen Lind's Luck too. Then 'luck contact fisherman'." in flat
+    assert not any(nid.startswith("contact") for nid in session.game.state.npcs)
+    assert session.game.state.pcs[0].luck == 2  # kept the roll, and spent nothing on a Contact

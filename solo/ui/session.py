@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 
 from rich.console import Console, Group
 
-from ..decisions import MAX_ANSWER, Decider, Question, clean_typed
+from ..decisions import LUCK_FLIP, LUCK_REDUCE, MAX_ANSWER, PUSH, Decider, Question, clean_typed
 from ..errors import OutputGone, SoloError
 from ..events import NARRATED, Event, Sink
 from ..paths import resume_command
@@ -115,6 +115,10 @@ class _GameOptions(TypedDict):
     sink: Sink
     party: list[Character] | None
     advise: bool
+
+
+#: Questions that weigh a character's own Luck: a ``luck`` command for that character waits until they are answered.
+LUCK_QUESTIONS = frozenset({LUCK_FLIP, LUCK_REDUCE, PUSH})
 
 
 class Session:
@@ -565,6 +569,11 @@ class Session:
             pc = next((p for p in party if p.name == question.actor), None) or self._game.state.active_pc()
         if pc is None:
             self._cannot(f"No character called {who!r}; the party is {', '.join(p.name for p in party)}.")
+            return
+        if question.kind in LUCK_QUESTIONS and pc.name == question.actor:
+            # its own Luck is what the question weighs: spent beside it, the question's "1 Luck left" and "Luck
+            # stays 2" no longer hold (found re-shown after two Contacts had spent it all)
+            self._cannot(f"First answer this question: it is about {pc.name}'s Luck too. Then 'luck {args}'.")
             return
         if not self._spend_asked(pc, command, text):
             say(self.console, f"Nothing spent: {pc.name} keeps {pc.luck} Luck.")
