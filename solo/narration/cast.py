@@ -94,6 +94,9 @@ class Person:
     finished: int = -1  # the last round a line told the blow that ended it ([blow:final]): no out or comae line then
     fell: str = ""  # how it left the conflict, if it went down: out or comae (the conflict's outcome reads it)
     yielded: bool = False  # it left by giving up (the conflict's outcome reads it: a surrender, not a flight)
+    #: its nerve broke, and the screen's clue said how it leaves ("Torgny looks round … then makes to leave"): its
+    #: going is not told again
+    broke: bool = False
     #: when it left the conflict (went down, gave up or ran): (the round, the order of leaving), (-1, -1) while in;
     #: the closing is told of the last to leave, not of one who gave up rounds before the one whose going ended it
     left: tuple[int, int] = (-1, -1)

@@ -675,7 +675,9 @@ class Narrator:
         # "It is over" only of the way out that decides it: not of one of three giving up while the others go on;
         # none where the adventure's own text tells that end ("Aron stops running and waits, hands raised" before
         # "He stops dead … and turns round with his hands up": a reading of narrated games)
-        if not _author_tells(cast, actor, how):
+        # nor where the screen's clue of its broken nerve said it ("Hallstein gives way." then "Hallstein gives in,
+        # with bad grace." read twice over a reading of narrated games)
+        if not _author_tells(cast, actor, how) and not actor.broke:
             lines.append(self.say(cast, how, actor, target, facts={"decided": "yes" if cast.decided else "no"}))
         if how == "surrendered" and not offered:  # a log without its exit_offer: the plea is said with the exit
             lines += self._plea(cast, actor, target)
@@ -696,6 +698,7 @@ class Narrator:
         self._screen_said(d.get("clue"))
         if d.get("actor") in cast.persons and d.get("reaction") != "fight_on":
             cast.persons[d["actor"]].afraid = cast.round
+            cast.persons[d["actor"]].broke = bool(d.get("clue"))
         return []
 
     def _screen_said(self, clue: object) -> None:

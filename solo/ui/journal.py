@@ -118,6 +118,7 @@ class Journal:
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
         self.conflict_static = False  # against a static obstacle: one who leaves walks away (describe.exit_words)
+        self.broken: set[str] = set()  # whose nerve broke, its clue shown: their exit needs no line of its own
         self.sides: dict[str, list[str]] = {}
         # its rounds rolled so far: one that ended as someone gave up or ran at its declarations was never rolled
         # (the conflict's own count, which starts a round at its declarations, said "gave up after 3 rounds" of a
@@ -266,12 +267,15 @@ class Journal:
                     "out": f"{who} {d.agrees(e['actor'], self.plural, 'is', 'are')} out of the conflict.",
                     "comae": f"{who} {d.FALLS_INTO_COMAE}.",
                     "exit": f"{who} {d.exit_words(e, self.conflict_static)}."}[k]
-            self._item(inline(text))
+            if k != "exit" or e["actor"] not in self.broken:  # its broken nerve's clue said it, as on screen
+                self._item(inline(text))
         elif k == "exit_answer":
             self._item(inline(d.exit_answer_line(e, self.names)))
         elif k == "leave_attempt":
             self._item(inline(d.leave_attempt_line(e, self.names)))
         elif k == "npc_break" or (k == "npc_morale" and e.get("after") != e.get("before") and e.get("clue")):
+            if k == "npc_break":
+                self.broken.add(e["actor"])
             self._item(f"*{inline(d.clue(e, self.names, self.pronouns))}*")
         elif k == "conflict_end":
             # the last rounds' telling first, then the summary, as the terminal shows them: "It goes on like that for
@@ -358,7 +362,7 @@ class Journal:
                 header += f" (expected: {expected if len(expected) <= EXPECTED_SHOWN else _cut(expected)})"
             self.happened.append((header, [], True))
         elif k == "conflict_start":
-            self.sides, self.rounds_rolled = {}, 0
+            self.sides, self.rounds_rolled, self.broken = {}, 0, set()
             for p in e["participants"]:
                 self.sides.setdefault(p["side"], []).append(p["name"])
             self.conflict_type = str(e.get("type_name") or "The conflict")
