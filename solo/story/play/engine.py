@@ -112,7 +112,6 @@ class _Plain:
 _PLAIN = _Plain()
 
 
-
 #: The edition of play a new game plays by. Each step changed what a save's answers mean, so a save keeps its own
 #: (its ``edition`` option) and replays by it: 1, "Who tries it?" before a choice is paid for (docs/adventures.md,
 #: "Who pays"); 2, a PC whom paying takes out is not the roller (one of those left is asked), a random PC is named
@@ -594,26 +593,24 @@ class Game:
         (:meth:`pay_for`); the action as it is then resolved. A game saved before it was so (:attr:`who_first`
         False) pays first, by whoever acted last, as its log was played. Play and ``solo prove`` both take a
         choice here."""
-        if not self.who_first:
+        first = choice.action
+        # an older game pays first; and where nothing is paid, who rolls is asked as the action is resolved, as
+        # ever: nothing comes between
+        pays = bool(choice.effects or choice.retry_cost and self.taken(scene, choice))
+        if first is None or not pays or not self.who_first:
             self.pay_for(scene, choice)
-            return choice.action
-        action = choice.action
-        # where nothing is paid, who rolls is asked as the action is resolved, as ever: nothing comes between
-        if action is not None and (choice.effects or choice.retry_cost and self.taken(scene, choice)):
-            # "Who tries it?" shows each one's chance on the game as the roll will meet it, paid by them
-            self.paying = (scene, choice)
-            try:
-                action = self.roller_first(action, best)
-            finally:
-                self.paying = None
-            picked = self.state.active_pc()
-            self.pay_for(scene, choice)
-            if (picked is not None and picked.name in self.state.removed and self.state.pcs and choice.action
-                    and self.edition >= 2):
-                # the cost took out the one who was to try it: one of those left tries it, asked now (or the best)
-                action = self.roller_first(choice.action, best)
-            return action
+            return first
+        # "Who tries it?" shows each one's chance on the game as the roll will meet it, paid by them
+        self.paying = (scene, choice)
+        try:
+            action = self.roller_first(first, best)
+        finally:
+            self.paying = None
+        picked = self.state.active_pc()
         self.pay_for(scene, choice)
+        if self.edition >= 2 and picked is not None and picked.name in self.state.removed and self.state.pcs:
+            # the cost took out the one who was to try it: one of those left tries it, asked now (or the best)
+            action = self.roller_first(first, best)
         return action
 
     def taken(self, scene: Scene, choice: Choice) -> int:
@@ -689,7 +686,7 @@ class Game:
             # party then empty) may end at the ending its branch names, which tells how it ended (its ``comae`` or
             # ``lost`` written as "Beaten" read "The party has fallen": a GM's run); any other way (a cost, a fall)
             # ends as fallen, and so does a branch into a scene that would have to be played
-            fell_fighting = self.__dict__.pop("_fell_fighting", False)
+            fell_fighting = "fallen_party" in self.__dict__  # set by conflict_aftermath (tell_of_fallen)
             ending = self.adventure.scenes.get(target or "") if fell_fighting else None
             if ending is None or not ending.ending:
                 self._fallen()
@@ -852,7 +849,6 @@ class Game:
                 self.remove_pc(pc, COMAE)
                 fell.append(pc)
         if not s.pcs and fell:  # the conflict took the whole party out: its branch may still name their ending (follow)
-            self._fell_fighting = True
             self.tell_of_fallen(fell)
 
     def tell_of_fallen(self, fell: list[Character]) -> None:
