@@ -163,7 +163,12 @@ def interpret(rng: random.Random, grade: str, tables: TableSet, state: OracleSta
 
 
 #: Each answer and the table of prompts for reading it: "yes, but" -> "read_yes_but".
-READING_TABLES = {g: "read_" + g.replace(", ", "_").replace(" ", "_") for g in GRADES}
+def grade_key(grade: str) -> str:
+    """A grade as an adventure's oracle branch names it: "yes, but" is ``yes_but``."""
+    return grade.replace(", ", "_")
+
+
+READING_TABLES = {g: "read_" + grade_key(g).replace(" ", "_") for g in GRADES}
 
 
 @dataclass(frozen=True)
@@ -202,6 +207,11 @@ class OracleAnswer:
     @property
     def chance(self) -> int:
         return self.odds.chance
+
+    @property
+    def key(self) -> str:
+        """The branch this answer takes in an adventure's ``oracle`` action (:func:`grade_key`)."""
+        return grade_key(self.grade)
 
     @property
     def yes(self) -> bool:

@@ -499,7 +499,7 @@ class Oracle(ActionVerb):
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         answer = game.ask_oracle(action.spec["question"], self.arg(action.spec, "odds"), told=action.branches)
-        return action.branch(answer.grade.replace(", ", "_"))
+        return action.branch(answer.key)
 
     def chances(self, game: Game, action: Action, fighters: Fighters | None = None) -> Outcomes:
         from .chances import oracle_chances

@@ -337,10 +337,11 @@ def win_words(spec: dict, pc: Character, npc) -> str | None:
 # -- the oracle and requests ----------------------------------------------------------------------
 def oracle_chances(game: Game, action: Action) -> Outcomes:
     from ...oracle import oracle_odds
+    from ...oracle.answer import grade_key
     from .actions import ACTIONS
 
     odds = oracle_odds(ACTIONS["oracle"].arg(action.spec, "odds"), game.state.oracle.tension)
-    return Outcomes([Plan(n / 100, grade.replace(", ", "_")) for grade, n in odds.faces.items() if n],
+    return Outcomes([Plan(n / 100, grade_key(grade)) for grade, n in odds.faces.items() if n],
                     note=f"the oracle at {odds.chance} %")
 
 

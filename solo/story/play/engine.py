@@ -941,7 +941,7 @@ class Game:
         chance_id = self.announced(None, word, target, parts)  # a menu may have shown it (open play's likelihoods)
         answer = ask(rng or self.rng, question, odds, state=self.state.oracle, tables=self.tables)
         said = answer.to_dict()
-        if answer.grade.replace(", ", "_") in told:
+        if answer.key in told:
             said["interpretation"] = said["reading"] = None
         self.emit("oracle", **said, skill=word, modifiers=parts, chance_id=chance_id)
         return answer
