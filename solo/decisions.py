@@ -147,9 +147,10 @@ class Question:
             if lowered == o.key.lower() or lowered == o.label.lower():
                 return o.key
         numbered = self.numbered()
-        if text.isdecimal() and text.isascii() and len(text) <= 6:
+        number = int(text) if text.isdecimal() and text.isascii() and len(text) <= 6 else None
+        if number is not None:
             for i, o in numbered:
-                if i == int(text):
+                if i == number:
                     return o.key
         matches = [(i, o) for i, o in numbered
                    if o.key.lower().startswith(lowered) or o.label.lower().startswith(lowered)]
@@ -169,10 +170,9 @@ class Question:
             raise QuestionError(f"{_shown(text)} could be {could}. Answer with one of: {valid}.")
         if not text:  # worded as a wrong answer is: what was given, then the answers there are
             raise QuestionError(f"Enter alone is not an answer here. Answer with one of: {valid}.")
-        gone = self.context.get("gone") if isinstance(self.context, dict) else None
-        if isinstance(gone, dict) and text.isdecimal() and text.isascii() and len(text) <= 6 and int(text) in gone:
-            # a number an earlier menu of the same question showed, and why it is not on this one
-            raise QuestionError(f"{text} ({gone[int(text)]}) is not on offer now. Answer with one of: {valid}.")
+        gone = self.context.get("gone") or {}  # a number an earlier menu of the question showed, and why it is not here
+        if number in gone:
+            raise QuestionError(f"{text} ({gone[number]}) is not on offer now. Answer with one of: {valid}.")
         raise QuestionError(f"{_shown(text)} is not an answer here. Answer with one of: {valid}.")
 
 
