@@ -1640,7 +1640,7 @@ def test_the_outcome_an_author_tells_is_the_one_the_conflict_will_have():
 
     def cast_with(told, espen_fell):
         cast = Cast()
-        cast.persons = {"espen": Person("espen", "Espen", side="a", active=False, fell=espen_fell),
+        cast.persons = {"espen": Person("espen", "Espen", side="a", active=False, gone=espen_fell),
                         "signe": Person("signe", "Signe", side="a"), "arne": Person("arne", "Arne", side="b")}
         cast.frame, cast.decided = {"told": told}, True
         return cast

@@ -92,8 +92,7 @@ class Person:
     signalled: bool = False  # its body language said it would rather run (a fearful clue)
     afraid: int = -1  # the last round its fear was shown: a fearful Pool clue, or its nerve failing (npc_morale)
     finished: int = -1  # the last round a line told the blow that ended it ([blow:final]): no out or comae line then
-    fell: str = ""  # how it left the conflict, if it went down: out or comae (the conflict's outcome reads it)
-    yielded: bool = False  # it left by giving up (the conflict's outcome reads it: a surrender, not a flight)
+    gone: str = ""  # how it left the conflict (out, comae, fled, surrendered): the conflict's ending reads it
     #: its nerve broke, and the screen's clue said how it leaves ("Torgny looks round … then makes to leave"): its
     #: going is not told again
     broke: bool = False

@@ -33,7 +33,7 @@ from ..rules.character import pronoun_forms
 from ..rules.fiction import named_in_plural
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
-from ..rules.outcomes import ACTIVE, COMAE, FLED, LOST, OPPONENT_FLED, OPPONENT_SURRENDERED, OUT, SURRENDERED, WON
+from ..rules.outcomes import ACTIVE, COMAE, FLED, OUT, SURRENDERED, ending_of
 from .cast import Cast, Person
 from .context import LENS_STANCE, LONG_ODDS, Moment, condition, manner_of
 from .templates import ANY, EVENTS, GENERIC, MIN_LINES, Template, Templates, phrases_of
@@ -671,7 +671,7 @@ class Narrator:
             lines = self._end_run(cast, before=True)
         else:
             lines = self._end_run(cast) if self._result_round == cast.round else []
-        actor.yielded = how == SURRENDERED
+        actor.gone = how
         # "It is over" only of the way out that decides it: not of one of three giving up while the others go on;
         # none where the adventure's own text tells that end ("Aron stops running and waits, hands raised" before
         # "He stops dead … and turns round with his hands up": a reading of narrated games)
@@ -997,15 +997,13 @@ class Narrator:
             told = True
             clue = "breaking" if level == 2 else "wavering"
             lines.append(self.say(cast, clue, hurt, dealer, variants=[hurt.temper or ""], pool=pool, ctype=aside))
-            if hurt.temper == "fearful":
-                hurt.afraid = cast.round  # "eyes flick about for somewhere to run": no ledger-calm bearing now
-                if hurt.voiced:
-                    hurt.signalled = True  # its body language said "run": a later round must follow that through
             # the strain said aloud, never a plea or terms: those are offers, and an offer is a question the player
             # answers (an exit, docs/rulings.md); said with nothing asked, then "withdrawn", it read as a question
             # skipped (three new players' runs). Its pleas and deals are said as it yields (_on_exit_offer).
-            if hurt.temper == "fearful":
-                pass  # its clue has just said it looks for a way out: no defiance after it (the review)
+            if hurt.temper == "fearful":  # and no defiance after a clue that it looks for a way out (the review)
+                hurt.afraid = cast.round  # "eyes flick about for somewhere to run": no ledger-calm bearing now
+                if hurt.voiced:
+                    hurt.signalled = True  # its body language said "run": a later round must follow that through
             elif level == 2:
                 lines += self._speech(cast, "strain", hurt, dealer, self.speech["break"])
             elif hurt.temper != "stubborn":  # (not "will not budge", then the same in its own words)
@@ -1045,7 +1043,7 @@ class Narrator:
         """Someone is out. Where a line of this round already told the blow that finished it, the screen's "is out
         of the conflict" follows that line, and a third telling ("The race is over for the wight") is not added."""
         actor = cast.person(d["actor"])
-        actor.active, actor.fell = False, OUT
+        actor.active, actor.gone = False, OUT
         cast.leaves(actor)
         cast.decided = _decided(d, cast)
         if actor.finished == cast.round or _author_tells(cast, actor, OUT):
@@ -1055,7 +1053,7 @@ class Narrator:
 
     def _on_comae(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
-        actor.active, actor.fell = False, COMAE
+        actor.active, actor.gone = False, COMAE
         cast.leaves(actor)
         cast.decided = _decided(d, cast)
         if actor.finished == cast.round or _author_tells(cast, actor, COMAE):
@@ -1327,21 +1325,12 @@ def _author_tells(cast: Cast, person: Person, how: str, *, deciding: bool | None
     default, the cast's word that it is decided) with an outcome whose branch tells the end in the adventure's own
     words (the frame's ``told``): "With a satisfying clunk, the old lock gives way." before "The last lever gives
     with a click…" told the lock opening twice. The screen still says who is out or gone; the author's text tells how.
-
-    The outcome is worked out as the conflict works it out (``Conflict._outcome``), from how the whole side left:
-    anyone of it down makes it a win (or a loss); the party's last fall is comae only if every one of it is in comae;
-    else anyone of it who gave up makes it a surrender, and running alone a flight."""
+    The outcome is the conflict's own reckoning (:func:`~solo.rules.outcomes.ending_of`), over how its whole side
+    left."""
     if not (cast.decided if deciding is None else deciding):
         return False
-    side = [p for p in cast.persons.values() if p.side == person.side and p is not person]
-    down = how in (OUT, COMAE) or any(p.fell in (OUT, COMAE) for p in side)
-    yielded = how == SURRENDERED or any(p.yielded for p in side)
-    if person.side != "a":
-        outcome = WON if down else OPPONENT_SURRENDERED if yielded else OPPONENT_FLED
-    elif how == COMAE and all(p.fell == COMAE for p in side):
-        outcome = COMAE
-    else:
-        outcome = LOST if down else SURRENDERED if yielded else FLED
+    left = [how, *(p.gone for p in cast.persons.values() if p.side == person.side and p is not person and p.gone)]
+    outcome = ending_of(left, party=person.side == "a")
     return outcome in (cast.frame.get("told") or ())
 
 

@@ -49,15 +49,12 @@ from .outcomes import (
     EXITS,
     FLED,
     FLEE,
-    LOST,
     MIRROR,
-    OPPONENT_FLED,
-    OPPONENT_SURRENDERED,
     OUT,
     STALEMATE,
     SURRENDER,
     SURRENDERED,
-    WON,
+    ending_of,
 )
 from .participants import (
     UNARMED_FOCUS,
@@ -1251,16 +1248,7 @@ class Conflict:
         if a_in == b_in:
             return STALEMATE
         finished = self.side("b") if a_in else self.side("a")
-        statuses = {p.status for p in finished}
-        if a_in:
-            if statuses & _DOWN:
-                return WON
-            return OPPONENT_SURRENDERED if SURRENDERED in statuses else OPPONENT_FLED
-        if statuses == {COMAE}:
-            return COMAE
-        if statuses & _DOWN:
-            return LOST
-        return SURRENDERED if SURRENDERED in statuses else FLED
+        return ending_of([p.status for p in finished], party=not a_in)
 
 
 _PLAIN = Declaration()
@@ -1277,7 +1265,6 @@ def _weapon_name(p: Participant, physical: bool) -> str | None:
     return p.weapon.name if p.weapon is not None else UNARMED_FOCUS
 
 
-_DOWN = frozenset({OUT, COMAE})
 
 #: The phases of a conflict: phase -> (next phase, condition, work done on entering it), first match wins.
 FLOW: dict[str, tuple[tuple[str, Callable[[Conflict], bool] | None, Callable[[Conflict], None]], ...]] = {

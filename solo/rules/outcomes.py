@@ -2,10 +2,13 @@
 
 They are plain strings (they travel in events, saves and JSON reports), but
 code names them through these constants so that a typo is an import error,
-not a branch that never runs.
+not a branch that never runs. And how a conflict ends, worked out once
+(:func:`ending_of`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 # -- a participant's status in a conflict
 ACTIVE = "in"
@@ -33,3 +36,23 @@ MIRROR = {
     SURRENDERED: OPPONENT_SURRENDERED, OPPONENT_SURRENDERED: SURRENDERED,
     COMAE: WON, STALEMATE: STALEMATE,
 }
+
+#: The statuses of one who went down (as against one who left by a way out).
+DOWN = frozenset({OUT, COMAE})
+
+
+def ending_of(left: Collection[str], *, party: bool) -> str:
+    """How a conflict ends, seen from the party, once one side has all left it: ``left``, the statuses its members
+    left with (out, comae, fled, surrendered); ``party``, whether that side is the party. Anyone of it down makes
+    it a win (or a loss: comae where every one of the party is in comae); else anyone who gave up a surrender, and
+    running alone a flight. The conflict ends so, and the narrator reads an ending the same way."""
+    statuses = set(left)
+    if not party:
+        if statuses & DOWN:
+            return WON
+        return OPPONENT_SURRENDERED if SURRENDERED in statuses else OPPONENT_FLED
+    if statuses == {COMAE}:
+        return COMAE
+    if statuses & DOWN:
+        return LOST
+    return SURRENDERED if SURRENDERED in statuses else FLED
