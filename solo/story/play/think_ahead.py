@@ -272,18 +272,19 @@ def best_lens_words(game: Game, spec: dict, store: SharedChains | None = None) -
     advisor the conflict asks (:class:`~solo.story.play.advice.LensAdvisor`), on :func:`conflict_as_it_starts`; with
     ``store`` (the thinker's) the chains it works out are kept for the conflict's own first menu."""
     from ...rules.lenses import LENS_TABLE
-    from .advice import KEPT, LensAdvisor, nerve_assumed
+    from .advice import LensAdvisor, nerve_assumed
 
     view = conflict_as_it_starts(game, spec)
     if view is None:
         return None
     pc = next(p for p in view.participants if p.side == "a")
-    words = LensAdvisor(shared=store)(view, pc)
+    advisor = LensAdvisor(shared=store)
+    advisor.told = True  # the first menu says what its numbers assume; here only the best Lens's nerve, below
+    words = advisor(view, pc)
     best = next((k for k, w in words.items() if w.endswith("best")), None)
     if best is None:
         return None
     text = words[best].removesuffix(" · likely best").removesuffix(" · best")
-    text = re.sub(f" {KEPT}( and [^,·]*)?", "", text)
     nerve = nerve_assumed(view, pc)  # what the numbers assume of the foe's nerve (one Lens is named: not of it)
     if nerve and " to win" in text and "≈" not in text:
         text = text.replace(" to win", f" to win if{nerve.removeprefix(' and')}", 1)
