@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from ..events import Event
 from ..rules.character import HURT_PENALTY
@@ -169,6 +170,25 @@ def conflict_roll(e, names) -> str:
     parts = formula(e["skill"], e["base"], e.get("modifiers") or ()) if e.get("base") is not None else ""
     return (f"{names.get(e['actor'], e['actor'])}{lens_text}: {roll_against(e['roll'], e['target'], parts)}"
             f": {verdict(e['success'], e['exceptional'])}")
+
+
+class ConflictFacts(NamedTuple):
+    """What the screen and the journal read once from a ``conflict_start`` to word its lines: the names, who is
+    named in the plural, which are static obstacles, the pronouns, and whether the conflict is against an obstacle
+    (one who leaves walks away). One reading for both, so the two word a conflict alike."""
+
+    names: dict[str, str]
+    plural: frozenset[str]
+    obstacles: frozenset[str]
+    pronouns: dict[str, str]
+    static: bool
+
+
+def conflict_facts(e) -> ConflictFacts:
+    people = e["participants"]
+    static = bool((e.get("frame") or {}).get("static"))
+    return ConflictFacts({p["id"]: p["name"] for p in people}, plural_names(people), obstacle_ids(people),
+                         {p["id"]: p.get("pronoun", "they") for p in people}, static)
 
 
 def obstacle_ids(participants) -> frozenset[str]:

@@ -117,7 +117,7 @@ class Journal:
         self.pronouns: dict[str, str] = {}
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
-        self.conflict_static = False  # against a static obstacle: one who leaves walks away (describe.exit_words)
+        self.static = False  # against a static obstacle: one who leaves walks away (describe.exit_words)
         self.broken: set[str] = set()  # whose nerve broke, its clue shown: their exit needs no line of its own
         self.sides: dict[str, list[str]] = {}
         # its rounds rolled so far: one that ended as someone gave up or ran at its declarations was never rolled
@@ -236,10 +236,8 @@ class Journal:
         elif k == "conflict_stakes" and e.get("stakes"):
             self._para(f"*At stake: {inline(e['stakes'])}*")
         elif k == "conflict_start":
-            self.names = {p["id"]: p["name"] for p in e["participants"]}
-            self.plural = d.plural_names(e["participants"])
-            self.obstacles = d.obstacle_ids(e["participants"])
-            self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
+            self.names, self.plural, self.obstacles, self.pronouns, self.static = d.conflict_facts(e)
+            self.broken = set()
             sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:
                 blow = f", {p.get('strikes_with') or 'damage'} {p['damage']}" if p.get("damage") else ""
@@ -266,7 +264,7 @@ class Journal:
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
                     "out": f"{who} {d.agrees(e['actor'], self.plural, 'is', 'are')} out of the conflict.",
                     "comae": f"{who} {d.FALLS_INTO_COMAE}.",
-                    "exit": f"{who} {d.exit_words(e, self.conflict_static)}."}[k]
+                    "exit": f"{who} {d.exit_words(e, self.static)}."}[k]
             if k != "exit" or e["actor"] not in self.broken:  # its broken nerve's clue said it, as on screen
                 self._item(inline(text))
         elif k == "exit_answer":
@@ -362,12 +360,11 @@ class Journal:
                 header += f" (expected: {expected if len(expected) <= EXPECTED_SHOWN else _cut(expected)})"
             self.happened.append((header, [], True))
         elif k == "conflict_start":
-            self.sides, self.rounds_rolled, self.broken = {}, 0, set()
+            self.sides, self.rounds_rolled = {}, 0
             for p in e["participants"]:
                 self.sides.setdefault(p["side"], []).append(p["name"])
             self.conflict_type = str(e.get("type_name") or "The conflict")
             self.conflict_pool = str(e.get("pool_name") or "Pool")
-            self.conflict_static = bool((e.get("frame") or {}).get("static"))
         elif k == "skill_roll":
             verdict = d.verdict(e["success"], e["exceptional"], bool(e.get("automatic")))
             self._outcome(f"{e['actor']} {e['skill']}: {verdict}")

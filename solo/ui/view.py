@@ -272,12 +272,8 @@ class TerminalView:
             self.console.print(Text(f"At stake: {e['stakes']}", style="bold"))
 
     def _on_conflict_start(self, e: Event, n: list[str]) -> None:
-        self.names = {p["id"]: p["name"] for p in e["participants"]}
-        self.plural = d.plural_names(e["participants"])
-        self.obstacles = d.obstacle_ids(e["participants"])
-        self.pronouns = {p["id"]: p.get("pronoun", "they") for p in e["participants"]}
+        self.names, self.plural, self.obstacles, self.pronouns, self.static = d.conflict_facts(e)
         self.round_limit = e.get("round_limit")
-        self.static = bool((e.get("frame") or {}).get("static"))  # one who leaves walks away (d.exit_words)
         self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
         self.down = {}
