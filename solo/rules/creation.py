@@ -11,6 +11,7 @@ import random
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import SoloError
 from ..toml_files import load_shipped_toml
@@ -192,10 +193,15 @@ def random_tags(rng: random.Random, tables: RulesTables | None = None) -> list[s
     return tags
 
 
-def random_name(rng: random.Random) -> str:
+def name_tables() -> dict[str, Any]:
+    """The shipped name tables (oracles/names.toml): ``given``, ``family``, and the ``pronouns`` names go with."""
     from ..paths import bundled
 
-    names = load_shipped_toml(bundled("oracles") / "names.toml")["names"]
+    return load_shipped_toml(bundled("oracles") / "names.toml")["names"]
+
+
+def random_name(rng: random.Random) -> str:
+    names = name_tables()
     return f"{rng.choice(names['given'])} {rng.choice(names['family'])}"
 
 
@@ -203,11 +209,9 @@ def fitting_pronoun(name: str, drawn: str) -> str:
     """``drawn`` ("he", "she" or "they"), unless it is "he" or "she" and the given name usually goes with the
     other (oracles/names.toml): a random Ylva is "she" or "they", never "he". The draw itself is kept, so a
     seed gives the same character as before, but for this word."""
-    from ..paths import bundled
-
     if drawn not in ("he", "she"):
         return drawn
-    usual = load_shipped_toml(bundled("oracles") / "names.toml")["names"].get("pronouns", {})
+    usual = name_tables().get("pronouns", {})
     given = name.split()[0] if name.split() else ""
     for pronoun in ("she", "he"):
         if given in usual.get(pronoun, ()):

@@ -110,10 +110,9 @@ def contact_wanted(game: Game, text: str) -> ContactWanted:
 @lru_cache(maxsize=1)
 def _name_words() -> frozenset[str]:
     """Every given and family name of the name tables, in lower case."""
-    from ...paths import bundled
-    from ...toml_files import load_shipped_toml
+    from ...rules.creation import name_tables
 
-    names = load_shipped_toml(bundled("oracles") / "names.toml")["names"]
+    names = name_tables()
     return frozenset(n.lower() for key in ("given", "family") for n in names.get(key, ()))
 
 
