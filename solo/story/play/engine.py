@@ -429,7 +429,7 @@ class Game:
             last = s.party[s.active] if s.active < len(s.party) else None
             pc = last if last in pcs else pcs[0]
         out: dict[str, object] = {"pc": pc.name if pc else "", "party": and_list([p.name for p in pcs]),
-                                  "others": and_list([p.name for p in pcs if p is not pc]),
+                                  "others": and_list([p.name for p in pcs if p is not pc]) if len(pcs) > 1 else "",
                                   "pronoun": pc.pronoun if pc else "they"}
         if len(pcs) != 1:
             out["party_size"] = len(pcs)
