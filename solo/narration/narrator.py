@@ -1329,8 +1329,8 @@ def _author_tells(cast: Cast, person: Person, how: str, *, deciding: bool | None
     left."""
     if not (cast.decided if deciding is None else deciding):
         return False
-    left = [how, *(p.gone for p in cast.persons.values() if p.side == person.side and p is not person and p.gone)]
-    outcome = ending_of(left, party=person.side == "a")
+    left = {how, *(p.gone for p in cast.persons.values() if p.side == person.side and p is not person and p.gone)}
+    outcome = ending_of(left, person.side == "a")
     return outcome in (cast.frame.get("told") or ())
 
 

@@ -1248,7 +1248,7 @@ class Conflict:
         if a_in == b_in:
             return STALEMATE
         finished = self.side("b") if a_in else self.side("a")
-        return ending_of([p.status for p in finished], party=not a_in)
+        return ending_of({p.status for p in finished}, not a_in)
 
 
 _PLAIN = Declaration()

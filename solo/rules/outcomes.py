@@ -8,7 +8,7 @@ not a branch that never runs. And how a conflict ends, worked out once
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Set as AbstractSet
 
 # -- a participant's status in a conflict
 ACTIVE = "in"
@@ -41,12 +41,11 @@ MIRROR = {
 DOWN = frozenset({OUT, COMAE})
 
 
-def ending_of(left: Collection[str], *, party: bool) -> str:
-    """How a conflict ends, seen from the party, once one side has all left it: ``left``, the statuses its members
+def ending_of(statuses: AbstractSet[str], party: bool) -> str:
+    """How a conflict ends, seen from the party, once one side has all left it: ``statuses``, those its members
     left with (out, comae, fled, surrendered); ``party``, whether that side is the party. Anyone of it down makes
     it a win (or a loss: comae where every one of the party is in comae); else anyone who gave up a surrender, and
     running alone a flight. The conflict ends so, and the narrator reads an ending the same way."""
-    statuses = set(left)
     if not party:
         if statuses & DOWN:
             return WON
