@@ -476,6 +476,7 @@ def test_parse_filters():
     ("[foe:brave] {actor} wins.", "unknown value 'brave'"),
     ("[foe] {actor} wins.", "must be name:value"),
     ("[shows:bold] {actor} wins.", "declare and follow_up lines only"),
+    ("[trait:grumpy] {actor} wins.", "unknown value 'grumpy'"),
 ])
 def test_the_check_rejects_unknown_filters_with_file_and_line(tmp_path, line, message):
     folder = tmp_path / "narration"
@@ -829,7 +830,32 @@ def test_a_bearing_that_claims_competence_is_not_told_in_a_round_with_a_fumble(b
     assert len({t.text for t in lines}) >= 3
     for t in lines:
         assert not Moment({"fumble": "yes", "mood": "even"}).admits(t.filters), t.text
-        assert Moment({"fumble": "no", "mood": "even", "state": "hurt"}).admits(t.filters), t.text
+        assert Moment({"fumble": "no", "mood": "even", "state": "hurt"}, traits=frozenset({"boring"})).admits(
+            t.filters), t.text
+
+
+def test_an_air_of_not_caring_how_it_ends_is_told_only_of_an_npc_whose_code_block_does_not_care(bundled):
+    """'Ragna has the air of someone with somewhere better to be.' in the argument at her own fire over the dead who
+    took her brother (a read-aloud transcript): she is Correct and Bitter, cold but not indifferent. The lines of not
+    caring are told of an Indifferent, Non-empathic, Self-centred or Boring NPC, in the same moment, and of no other,
+    nor of a player's character."""
+    aloof = re.compile(r"barely interested|somewhere better|arm's length|perfect indifference|someone else|dreary")
+    lines = [t for key, pool in bundled.lines.items() if key[1] == "bearing" for t in pool if aloof.search(t.text)]
+    assert len({t.text for t in lines}) >= 6
+    for t in lines:
+        facts = {name: min(values) for name, values in t.filters.items() if name != "trait"}  # the moment it fits
+        assert not Moment(facts, traits=frozenset({"correct", "bitter"})).admits(t.filters), t.text
+        assert not Moment(facts).admits(t.filters), t.text  # a PC has no traits
+        for trait in ("indifferent", "non_empathic", "self_centred", "boring"):
+            assert Moment(facts, traits=frozenset({"correct", trait})).admits(t.filters), (trait, t.text)
+    narrator = Narrator(bundled, random.Random(1))
+    cast = Cast({"Ragna": {"pronoun": "she", "traits": ["Correct", "Bitter"]}, "Espen Lind": {"pc": True}})
+    narrator.narrate(Event("conflict_start", {"round": 0, "type": "social", "participants": [
+        {"id": "Espen Lind", "name": "Espen Lind", "side": "a", "pool": 12, "pool_max": 12, "pc": True},
+        {"id": "Ragna", "name": "Ragna", "side": "b", "pool": 12, "pool_max": 12}]}), cast)
+    ragna, espen = cast.persons["Ragna"], cast.persons["Espen Lind"]
+    assert narrator.moment(cast, ragna, espen).traits == {"correct", "bitter"}
+    assert narrator.moment(cast, espen, ragna).traits == frozenset()
 
 
 def test_a_fumble_that_names_a_joke_is_told_only_of_one_who_tried_to_be_funny(bundled):

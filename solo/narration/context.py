@@ -68,6 +68,7 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "limit": ("last", "more"),  # the round limit's last round, or one with more to come (no limit: more)
     "chased": ("yes", "no"),  # the end of a flight: the one who fled got away from someone who gave chase
     "decided": ("yes", "no"),  # a way out: it decides the conflict (nobody left on that side), or others fight on
+    "trait": None,  # one of the actor's personality entries (an NPC's Code Block): filled in below from MANNERS
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
@@ -101,6 +102,10 @@ MANNERS: Mapping[str, str] = {
     "indifferent": "cold", "non_empathic": "cold", "self_centred": "cold", "correct": "cold", "boring": "cold",
     "charming": "warm", "cheerful": "warm", "generous": "warm", "extroverted": "warm", "talkative": "warm",
 }
+#: An indifferent air ("somewhere better to be") is one of the five cold traits', not a Correct outlaw's arguing over
+#: her brother's killer at her own fire (a read-aloud transcript): ``[trait:indifferent|boring]`` keeps such a line
+#: to the NPCs whose Code Block has one of those entries.
+FILTERS["trait"] = tuple(MANNERS)
 _FILTER_GROUP = re.compile(r"^\s*\[([^\[\]{}]*)\]\s*")
 _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -177,13 +182,14 @@ class Moment:
 
     facts: dict[str, str] = field(default_factory=dict)  # filter name -> the value that holds now
     settings: frozenset[str] = frozenset()
+    traits: frozenset[str] = frozenset()  # the actor's personality entries (none for a PC or an obstacle)
 
     def admits(self, filters: Mapping[str, frozenset[str]]) -> bool:
         for name, values in filters.items():
             if name in CLAIMS:
                 continue
-            if name == "setting":
-                if not (values & self.settings):
+            if name in ("setting", "trait"):  # facts that are sets: one of the line's values among them
+                if not (values & (self.settings if name == "setting" else self.traits)):
                     return False
                 continue
             if not compatible(name, values, self.facts.get(name)):

@@ -349,7 +349,8 @@ class Narrator:
         known["limit"] = "last" if cast.round_limit is not None and cast.round >= cast.round_limit else "more"
         known["fighters"] = _fighters(cast)
         known.update(facts or {})
-        return Moment({k: v for k, v in known.items() if v is not None}, cast.settings)
+        traits = frozenset(actor.traits) if actor is not None and not actor.pc else frozenset()
+        return Moment({k: v for k, v in known.items() if v is not None}, cast.settings, traits)
 
     @staticmethod
     def _phase(cast: Cast) -> str | None:
