@@ -133,6 +133,26 @@ def named_once(second: str, first: Person, speaker: Person | None = None, told: 
     return second
 
 
+def subject_named_before(second: str, speaker: Person, told: str, others: Iterable[Person] = ()) -> str:
+    """The second half of a joined exchange with its own actor, named in the first half already, as a pronoun:
+    "Ilse interrupts Espen again and again as he strikes a pose", not "… as Espen strikes a pose" (a new GM's
+    transcript). Only where the pronoun can mean nobody else named in the first half, and never "they" (its verb
+    would have to change with it)."""
+    name = speaker.name
+    end = len(name)
+    if not second.startswith(name) or second[end:end + 1].isalnum() or second.startswith("'", end):
+        return second
+    at = told.find(name)
+    if at < 0 or (at and told[at - 1].isalnum()) or told[at + end:at + end + 1].isalnum():
+        return second
+    forms = pronoun_forms(speaker.pronoun)
+    if forms["they"] == "they":
+        return second
+    if any(p is not speaker and pronoun_forms(p.pronoun) == forms and p.name in told for p in others):
+        return second  # "Sander circles Espen as he …": either of them
+    return forms["they"] + second[end:]
+
+
 class Narrator:
     """Makes narration from templates with an injected generator and a memory of recent lines."""
 
@@ -601,8 +621,9 @@ class Narrator:
                     join = "; "
                 elif join == " as " and (" than " in pair[0][1] or " as " in pair[0][1]):
                     join = ", while "  # "… rather than risk the bend as Kaia swaps lanes" reads as a comparison
-                lines.append(pair[0][1][:-1] + join + named_once(second, pair[0][0], pair[1][0], pair[0][1],
-                                                                     cast.persons.values()))
+                second = named_once(second, pair[0][0], pair[1][0], pair[0][1], cast.persons.values())
+                lines.append(pair[0][1][:-1] + join + subject_named_before(second, pair[1][0], pair[0][1],
+                                                                           cast.persons.values()))
             else:
                 lines += [text for _, text in pair]
         return lines + held
