@@ -195,6 +195,8 @@ def test_an_ending_the_author_left_to_its_fallback_is_marked_on_the_edge_it_take
     assert ("rich", "Climb the wall [success]") in labels and ("beaten", "Climb the wall [failure]") in labels
     assert ("beaten", "Wrestle him, no clock [lost, fled*, surrendered*, stalemate*]") in labels
     assert ("beaten", "Run him down [lost, surrendered*, stalemate*]") in labels  # a chase has no flight
+    # nor for the one chased (a new GM's map marked it): the engine offers no side a way to run from a chase
+    assert ("rich", "Run him down [won, opponent_surrendered*]") in labels
 
 
 def test_a_once_only_choice_is_labelled_once_not_by_the_condition_it_loads_as(tmp_path):

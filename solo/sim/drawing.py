@@ -150,7 +150,8 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[
     not a degree of the one they fall back on (an exceptional success is a success, a "yes, and" a yes, a
     party in comae has lost); a stalemate only with a round limit (read as the engine reads it: a conflict with no
     ``rounds`` written still stops at the default limit, so its stalemate is marked too), the opponents' flight or
-    surrender only where there are opponents."""
+    surrender only where there are opponents, and no flight on either side of a type without one (a new GM's map
+    marked a foot chase's ``opponent_fled*``, which the engine never offers)."""
     from ..story.play.actions import ACTIONS
 
     action = choice.action
@@ -167,8 +168,9 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[
             continue
         if outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED) and not action.spec.get("npcs"):
             continue
-        if outcome == FLED and not getattr(types.get(str(action.spec.get("type", ""))), "flight", True):
-            continue  # a type with no flight (a sneak, a debate); an unknown one may have it
+        ctype = types.get(str(action.spec.get("type", "")))
+        if outcome in (FLED, OPPONENT_FLED) and not getattr(ctype, "flight", True):
+            continue  # a type with no flight (a chase, a sneak) for either side; an unknown one may have it
         branch = action.branch(outcome)
         if branch is not None and not branch.routes:
             out.append((outcome, branch.goto))
