@@ -53,6 +53,13 @@ def test_names_read():
     ("has()", "takes 1 argument", 1),
     ("1 < 2 < 3", "cannot be chained", 7),
     ("a $ b", "unexpected character '$'", 3),
+    # another language's operators (a new GM wrote "evidence => 2"): the condition language's own is named
+    ("evidence => 2 and ally", "unexpected character '=' (did you mean '>='?)", 10),
+    ("a =< 2", "did you mean '<='?", 3),
+    ("a = 2", "did you mean '=='?", 3),
+    ("a && b", "did you mean 'and'?", 3),
+    ("a || b", "did you mean 'or'?", 3),
+    ("!a", "did you mean 'not'?", 1),
     ("(a", "expected ')'", 3),
     ("a b", "unexpected 'b'", 3),
     ("", "empty", None),

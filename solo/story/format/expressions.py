@@ -84,6 +84,12 @@ class Token:
 #: What a call of a condition function may raise on a wrong argument: the call then reads as 0.
 CALL_FAILS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
+#: Operators from other languages an author types by habit, and the condition language's own: the longer first, so
+#: "=>" is read before "=" ("evidence => 2" was answered "unexpected character '='" alone: a new GM).
+_SLIPS = (("=>", ">="), ("=<", "<="), ("&&", "and"), ("||", "or"), ("=", "=="), ("!", "not"), ("&", "and"),
+          ("|", "or"))
+
+
 def tokenize(text: str) -> list[Token]:
     if len(text) > MAX_LENGTH:
         raise ExpressionError(f"the condition is longer than {MAX_LENGTH} characters")
@@ -95,7 +101,9 @@ def tokenize(text: str) -> list[Token]:
         match = _TOKEN.match(text, pos)
         if not match:
             col = pos + 1 + (len(text[pos:]) - len(text[pos:].lstrip()))
-            raise ExpressionError(f"unexpected character {text[col - 1]!r}", col)
+            slip = next((right for wrong, right in _SLIPS if text.startswith(wrong, col - 1)), None)
+            hint = f" (did you mean {slip!r}?)" if slip else ""
+            raise ExpressionError(f"unexpected character {text[col - 1]!r}{hint}", col)
         kind = match.lastgroup
         assert kind is not None  # every alternative of _TOKEN is a named group
         raw = match.group(kind)
