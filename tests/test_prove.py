@@ -178,6 +178,46 @@ def test_a_best_chance_that_rests_on_played_conflicts_is_an_estimate_not_a_certa
     assert not _rests_on_samples(nodes, [1.0, 1.0, 1.0, 0.0], {1, 2}, [1, 0, 0, None])  # the exact move does as well
 
 
+def test_an_estimated_best_chance_says_how_far_its_played_conflicts_may_move_it():
+    """A new GM's "best-play chance about 6.5 %" rested on 200 plays of one argument, and the explorer bot reached
+    that ending in 8.7 % of 2,000 runs: best play below a bot, with nothing to say the figure could be 2 points out.
+    An estimate now gives its sampling error: one standard error of each played conflict's shares, through the values
+    its outcomes lead to, as often as best play comes there; the delta method's figure where one conflict decides."""
+    from solo.sim.prove.judge import _sampling_error
+    from solo.sim.prove.report import chance_words
+    from solo.story.play.chances import SAMPLED_CONFLICTS, SAMPLED_STYLES
+
+    # played 400 times: 30 % to the ending, 70 % to a roll of 50 % for it
+    start = Node(0, "s", "s", 0, moves=[Move("a", "1", "fight", [Arc(0.3, 1, "won"), Arc(0.7, 2, "lost")],
+                                             sampled=True)])
+    roll = Node(2, "r", "r", 1, 0, (0, "lost"), moves=[Move("b", "1", "roll", [Arc(0.5, 1, None), Arc(0.5, 3, None)])])
+    nodes = [start, Node(1, "t", "t", 1, 0, (0, "won")), roll, Node(3, "u", "u", 2, 2, (0, None))]
+    value = [0.65, 1.0, 0.5, 0.0]
+    alone = ((0.3 + 0.7 * 0.25 - 0.65 ** 2) / SAMPLED_CONFLICTS) ** 0.5
+    assert _sampling_error(nodes, value, {1}) == pytest.approx(alone)
+    roll.moves[0].sampled = True  # a second played conflict on the way adds its own
+    assert _sampling_error(nodes, value, {1}) > alone + 0.01
+    # fought as the bold bot (200 plays), tried again after a stalemate: visited 1 / 0.7 times; V = 0.4 / 0.7
+    v = 0.4 / 0.7
+    start = Node(0, "s", "s", 0, moves=[Move("a", "1", "fight", [Arc(0.4, 1, "won"), Arc(0.3, 0, "stalemate"),
+                                                                 Arc(0.3, 2, "lost")], fighter="bold")])
+    nodes = [start, Node(1, "t", "t", 1, 0, (0, "won")), Node(2, "u", "u", 1, 0, (0, "lost"))]
+    # the delta method on V = won / (1 - stalemate): gradient (1/0.7, 0.4/0.49, 0) against the shares' covariance
+    grad = (1 / 0.7, 0.4 / 0.49, 0.0)
+    shares = (0.4, 0.3, 0.3)
+    delta = ((sum(p * g * g for p, g in zip(shares, grad)) - sum(p * g for p, g in zip(shares, grad)) ** 2)
+             / SAMPLED_STYLES) ** 0.5
+    assert _sampling_error(nodes, [v, 1.0, 0.0], {1}) == pytest.approx(delta, rel=1e-9)
+    assert chance_words(0.065, estimated=True, error=0.0174) == \
+        "about 6.5 % ± 1.7 (estimated: it rests on conflicts played, not worked out)"
+    assert chance_words(0.065, estimated=True) == \
+        "about 6.5 % (estimated: it rests on conflicts played, not worked out)"
+    # the tutorial's arrival rests on a fight played as the bots fight it, won in every play: no spread to give
+    _, _, proof = _proved_as_the_bots_play(ROOT / "scenes" / "tutorial.toml")
+    assert proof.endings["arrival"]["estimated"] and proof.endings["arrival"]["error"] is not None
+    assert not _tutorial_proved().endings["arrival"]["error"]
+
+
 def test_the_conflicts_whose_chances_are_estimates_are_named_where_they_are():
     """A new GM: "84 moves rest on conflicts the Lens chain cannot hold (its blows may go to POW …)" named no
     conflict, in an adventure of two one-against-one fights. The report and the JSON say which, as the menu
@@ -254,10 +294,10 @@ def test_json_has_exactly_the_keys_of_the_issue():
     assert set(data["endings"]) == {"garden", "vault"}
     for ending in data["endings"].values():
         assert set(ending) == {"reachable", "choices", "shortest", "seed", "best_chance", "bound", "estimated",
-                               "fights_again", "one_fight"}
+                               "error", "fights_again", "one_fight"}
     assert data["endings"]["vault"] == {"reachable": False, "choices": None, "shortest": [], "seed": None,
-                                        "best_chance": 0, "bound": None, "estimated": False, "fights_again": False,
-                                        "one_fight": None}
+                                        "best_chance": 0, "bound": None, "estimated": False, "error": None,
+                                        "fights_again": False, "one_fight": None}
     garden = data["endings"]["garden"]
     assert garden["seed"] is not None and garden["choices"] == 1 and garden["shortest"]  # and the questions on the way
 

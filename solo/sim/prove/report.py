@@ -66,6 +66,7 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
             "best_chance": found["best_chance"],  # unrounded: 0.9999996 is not the certainty 1.0 would claim
             "bound": chance_bound(found, complete=proof.complete),
             "estimated": found["estimated"],
+            "error": found.get("error"),  # an estimate's sampling error, in standard errors summed (else null)
             "fights_again": found["fights_again"],
             "one_fight": found["one_fight"],
         }
@@ -125,17 +126,20 @@ def needs(choice: dict[str, Any]) -> str:
 STOPPED = "the search stopped: the states it did not search can only add to it"
 
 
-def chance_words(p: float, *, estimated: bool = False, bound: str | None = None) -> str:
+def chance_words(p: float, *, estimated: bool = False, bound: str | None = None, error: float | None = None) -> str:
     """A best-play chance for the report; one that rests on conflicts played, not worked out, is never read as a
     certainty: "about 97.5 % (estimated: …)", or "> 99.9 % (estimated: …)" where the bound says it already. A lower
     bound (a search that stopped) says so: "at least 30.0 % (the search stopped: …)", "about 40.4 % or more
     (estimated: …; the search stopped: …)", and an upper bound too ("at most 100 %", the line under it saying
-    why); a certainty needs no mark."""
+    why); a certainty needs no mark. ``error``: how far an estimate may stray for its conflicts played
+    (:func:`~solo.sim.prove.judge._sampling_error`), said beside it: "about 6.5 % ± 1.7 (estimated: …)"."""
     chance = percent(p)
     why = []
     if estimated:
         if chance[0].isdigit():
             chance = f"about {chance}"
+        if error:
+            chance += f" ± {error * 100:.1f}" if error >= 0.0005 else " ± < 0.1"
         why.append("estimated: it rests on conflicts played, not worked out")
     if bound == "lower" and p < 1:
         chance = f"at least {chance}" if chance[0].isdigit() else f"{chance} or more"  # "about 40.4 % or more"
@@ -247,7 +251,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
             continue
         steps = found["steps"]
         bound = chance_bound(found, complete=proof.complete)
-        chance = chance_words(found["best_chance"], estimated=found["estimated"], bound=bound)
+        chance = chance_words(found["best_chance"], estimated=found["estimated"], bound=bound,
+                              error=found.get("error"))
         out.append(f"  {title}: reachable in {counted(steps, 'story choice')}; best-play chance {chance}")
         once = found["one_fight"]
         if bound == "upper":
