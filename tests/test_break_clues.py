@@ -132,3 +132,13 @@ def test_a_clue_names_its_npc_by_pronoun_and_opens_a_sentence_on_the_page():
                 {"d": "she"}) == "Jorunn Dal starts to lag, as if no longer sure of catching up."
     assert told({"actor": "d", "clue": "has lost its nerve"}, {"d": "the yard dog"}, {"d": "it"}) == \
         "The yard dog has lost its nerve."
+
+
+def test_a_surrender_clue_tells_an_offer_the_player_may_still_refuse():
+    """'Hallstein gives way.', then 'Hallstein wants to give up: accept, or fight on?' (a new player's party game):
+    the clue told the surrender as settled before the player was asked, and a refusal would have belied it. A face
+    to face NPC's clue of giving up now tells the offer, in a fight and in an argument, with friends about or not."""
+    for social in (False, True):
+        for friends_here in (False, True):
+            told = clue("surrender", social=social, friends_here=friends_here)
+            assert "offers to" in told and not told.endswith(("yields", "gives way")), (social, friends_here, told)

@@ -699,13 +699,14 @@ def test_the_ford_knocks_down_the_one_who_rolled_not_the_whole_party(kaldskard):
 
 
 def test_a_surrender_its_broken_nerve_announced_is_told_once(toll_fight):
-    """A reading of narrated games: "Hallstein gives way." (his broken nerve's clue), then "- Hallstein gives up.",
-    then "Hallstein gives in, with bad grace.". Where the clue said it, the journal (as the screen did) and the
+    """A reading of narrated games: "Hallstein offers to concede." (his broken nerve's clue), then "- Hallstein gives
+    up.", then "Hallstein gives in, with bad grace.". Where the clue said it, the journal (as the screen did) and the
     narrator say the going no more; the acceptance stands after it."""
     screen, journal = toll_fight
     told_once = 0
     for who, told in _surrenders(journal):
-        clue = re.search(rf"^- \*{who} (has lost|gives way|looks round|stops and gives up)[^\n]*\*$", told, re.M)
+        clue = re.search(rf"^- \*{who} (has lost|offers to concede|looks round|stops and gives up)[^\n]*\*$", told,
+                         re.M)
         if clue is None:
             continue
         told_once += 1

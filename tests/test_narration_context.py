@@ -642,6 +642,25 @@ def test_a_declaration_in_an_argument_does_not_say_how_much_the_other_side_talks
     assert [text for text in lines if talks.search(text)] == []
 
 
+def test_lines_told_anywhere_speak_of_no_office_and_an_arguments_bearing_of_no_ground(bundled):
+    """An outlaw at her cave fire was told "flat and methodical, as if doing paperwork", then "as tidily as a
+    ledger would", and a boring one yielded with "Shall we fill in the forms?"; a quarrel by the fire had "moves
+    carefully, as though the ground might give" (new players' and a reading's runs of Kaldskard). The bearings and
+    the speech are drawn in any adventure: no office in them, and no ground underfoot in a conflict with no
+    bodies at stake."""
+    office = re.compile(r"\b(ledgers?|paperwork|forms|in writing|office|desk)\b", re.I)
+    anywhere = [t for key, pool in bundled.lines.items()
+                if key[0] == "generic" and key[1] in ("bearing", "taunt", "plea", "bargain", "strain") for t in pool]
+    assert len(anywhere) > 150
+    assert [t.text for t in anywhere if office.search(t.text)] == []
+    talk = Moment({"physical": "no", "result": "stalled", "state": "hurt", "mood": "even", "phase": "middle"})
+    grounded = re.compile(r"\b(ground|footing|floor)\b")
+    told = [t.text for t in anywhere if t.filters.keys() <= {"physical", "result", "state", "mood", "phase"}
+            and talk.admits(t.filters)]
+    assert len(told) > 30
+    assert [text for text in told if grounded.search(text)] == []
+
+
 def test_all_but_a_manner_fits_an_unknown_one_and_every_other():
     """'[manner:!timid]' (issue 27: a frightened NPC 'charges in, all rage and no guard'): the line fits every
     bearing but timid, and a player's character, whose bearing is unknown."""

@@ -893,8 +893,8 @@ def test_the_one_beaten_in_a_round_is_told_moving_on_the_one_who_beat_it(templat
 
 
 def test_a_broken_nerve_whose_clue_said_the_leaving_is_not_told_leaving_again(templates):
-    """A reading of narrated games: "Hallstein gives way." (the clue of his broken nerve), "- Hallstein gives up.",
-    "Hallstein gives in, with bad grace.": one going told three times. The clue says it; neither the narrator nor
+    """A reading of narrated games: "Hallstein offers to concede." (the clue of his broken nerve), "- Hallstein gives
+    up.", "Hallstein gives in, with bad grace.": one going told three times. The clue says it; neither the narrator nor
     the journal's rules line says it again (the screen already held its line back)."""
     from solo.minds.arena import duel_npc
     from solo.ui.journal import Journal

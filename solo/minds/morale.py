@@ -54,7 +54,9 @@ CLUES = {
     BROKEN: "has lost its nerve",
     "flee": "turns to get away",
     "call_for_help": "shouts for help and falls back",
-    "surrender": "lowers its guard and yields",
+    # an offer the other side may refuse ("fights on, with no way out"): the clue does not tell it as settled before
+    # the player is asked (a new player read "Hallstein gives way." and then a question whether to accept it)
+    "surrender": "lowers its guard and offers to yield",
     "beg": "drops to its knees, pleading",
     "bargain": "offers a deal to end it",
     "fight_on": "fights on like a cornered animal",
@@ -64,7 +66,7 @@ SOCIAL_CLUES = {**CLUES,
                 SHAKEN: "falters, and starts looking for a way out of the argument",
                 "flee": "makes to leave",
                 "call_for_help": "looks round for someone to take its side, then makes to leave",
-                "surrender": "gives way",
+                "surrender": "offers to concede",
                 "beg": "asks to let the matter drop",
                 "fight_on": "digs in, with nothing left to lose"}
 #: Calling for help, where its friends stand all about it (on its side in the fight): it falls back on them.

@@ -697,8 +697,8 @@ class Narrator:
         # "It is over" only of the way out that decides it: not of one of three giving up while the others go on;
         # none where the adventure's own text tells that end ("Aron stops running and waits, hands raised" before
         # "He stops dead … and turns round with his hands up": a reading of narrated games)
-        # nor where the screen's clue of its broken nerve said it ("Hallstein gives way." then "Hallstein gives in,
-        # with bad grace." read twice over a reading of narrated games)
+        # nor where the screen's clue of its broken nerve said it ("Hallstein offers to concede." then "Hallstein
+        # gives in, with bad grace." read twice over a reading of narrated games)
         if not _author_tells(cast, actor, how) and not actor.broke:
             lines.append(self.say(cast, how, actor, target, facts={"decided": "yes" if cast.decided else "no"}))
         if how == "surrendered" and not offered:  # a log without its exit_offer: the plea is said with the exit
