@@ -171,6 +171,18 @@ def test_the_explorer_takes_the_lens_the_player_is_shown_as_best_and_never_runs_
     assert marked >= 5
 
 
+def test_the_explorer_sits_out_a_last_round_sure_to_end_undecided_rather_than_walk_out():
+    """A new GM's argument read "fled 70 %" in solo simulate: at a round limit's last round nothing can win outright,
+    so the shown odds said 0 % to win and the explorer walked out, into the branch for walking out (here 43 of 100
+    games), where a player would sit out the stalemate the author wrote a branch for. It now leaves only where a
+    loss is likelier than not."""
+    result = CliRunner().invoke(cli, ["simulate", str(DATA / "explorer_stalemate.toml"), "--policy", "explorer",
+                                      "--runs", "100", "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    endings = {name: e["count"] for name, e in json.loads(result.output)["endings"].items()}
+    assert endings["walked_out"] <= 2 and endings["unsettled"] >= 60, endings
+
+
 def test_the_explorer_answers_the_other_questions_sensibly():
     bot = ExplorerBot(random.Random(1))
     yes_no = (("yes", "yes"), ("no", "no"))

@@ -370,8 +370,8 @@ ENDINGS = {"ending_exposed", "ending_escaped", "ending_bought", "ending_buried",
 
 
 @pytest.mark.parametrize(("size", "start", "lanes"), [
-    (1, 29, {"knut_warning": 15, "alley_after": 64}),
-    (2, 343, {"alley_after": 4}),
+    (1, 52, {"knut_warning": 15, "alley_after": 64}),
+    (2, 180, {"alley_after": 4}),
     (3, 52, {"alley_after": 4}),
 ])
 def test_five_explorer_games_in_a_row_reach_every_ending_alone_and_as_a_party(size, start, lanes):
@@ -380,9 +380,11 @@ def test_five_explorer_games_in_a_row_reach_every_ending_alone_and_as_a_party(si
     the same report pass through the lane after Knut is beaten or runs (and, alone, the lane where he takes the
     camera).
 
-    In that report (issue 33) every ending comes in at least 1 % of the games: alone 39 / 22 / 22 / 11 / 6 %
-    (front page, spiked, evening bus, escape, page six), the lane with the envelope 0.55 %; two 68 / 10 / 11 /
-    4 / 7 %, the lane 20 %; three 64 / 9 / 8 / 3 / 16 %, the lane 25 %. Before the lane's collar and the three
+    In that report (issue 33) every ending comes in at least 1 % of the games: alone 34 / 20 / 21 / 11 / 14 %
+    (front page, spiked, evening bus, escape, page six), the lane with the envelope 0.55 %; two 70 / 8 / 8 /
+    5 / 9 %, the lane 20 %; three 64 / 8 / 8 / 3 / 17 %, the lane 24 % (2026-12-07, once the explorer sat out a
+    round limit's last round rather than walk out of a stalemate: alone, page six had been 6 % and front page
+    39 %). Before the lane's collar and the three
     voices a solo explorer never found the envelope; it found it in 2.5 % until a flashy move counted only the
     Focuses that fit the conflict (docs/rulings.md, "Flamboyant by the fiction"), and a party of three saw Brekke
     escape in 0.4 %. If Vellan changes on purpose, measure again with that command and find five runs in a row

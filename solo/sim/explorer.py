@@ -29,7 +29,8 @@ roll whose failure stays is taken again instead, the least tried first).
 In a conflict it takes the Lens the player is shown as best
 (:class:`~solo.story.play.advice.LensAdvisor`'s exact odds, or the Lens marked
 "likely best" where there are none), never flees or gives up while that Lens
-can still win, spends Luck on every flip the engine offers (it offers only
+can still win (nor while a loss is no likelier than not: the last round of a limit, sure to end undecided,
+is stayed), spends Luck on every flip the engine offers (it offers only
 flips that turn a roll or a round) and on a blow of 3 or more or one that would
 take it out, escalates a lost opposed roll, and plays the rest of a conflict as
 the greedy bot (:class:`~solo.minds.bots.GreedyDecider`: the weakest foe, the
@@ -266,15 +267,19 @@ class ExplorerBot(ReadingBot):
         lenses = [k for k in keys if k not in ("flee", "surrender")]
         if len(lenses) <= 1:
             return lenses[0] if lenses else None
-        best, win = self.advised(view, me)
-        if win == 0.0:  # the shown odds say no Lens can win from here: get out if it may
+        best, win, lose = self.advised(view, me)
+        # the shown odds say no Lens can win from here and a loss is likelier than not: get out if it may. A round
+        # limit's last round can rarely be won outright, and leaving it had the explorer walk out of 70 % of a new
+        # GM's arguments that it was all but sure to end in a stalemate, the branch the author wrote for them
+        if win == 0.0 and lose is not None and lose > 0.5:
             for exit_ in ("flee", "surrender"):
                 if exit_ in keys:
                     return exit_
         return best if best in lenses else self.greedy.decide(question)
 
-    def advised(self, view: ConflictView, me: Participant) -> tuple[str, float | None]:
-        """The Lens the player's odds mark best, and its exact chance to win (None where it is an estimate).
+    def advised(self, view: ConflictView, me: Participant) -> tuple[str, float | None, float | None]:
+        """The Lens the player's odds mark best, and its exact chances to win and to lose (None where it is an
+        estimate).
 
         The same calls as :class:`~solo.story.play.advice.LensAdvisor` makes for the menu (one advisor per
         conflict, keeping its chains), without the estimate's copies of the conflict: the Lens it would
@@ -291,8 +296,9 @@ class ExplorerBot(ReadingBot):
         except ValueError:
             exact = Exact({}, None, "beyond the exact odds")
         if exact.odds and exact.best is not None:
-            return exact.best, exact.odds[exact.best].a_wins
-        return likely_best(view, me), None
+            odds = exact.odds[exact.best]
+            return exact.best, odds.a_wins, odds.b_wins
+        return likely_best(view, me), None, None
 
     def on_clever_follow_up(self, question: Question) -> str | None:
         keys = question.keys()
