@@ -142,7 +142,10 @@ def test_table_side_commands(tmp_path):
     assert f"Saved to {tmp_path / 'game.json'}" in out.replace("\n", "")
     save = read_save(tmp_path / "game.json")
     assert [e[1] for e in save.log if e[0] == "m"] == ["oracle", "note", "luck"]
-    assert "a small piece of equipment" in transcript
+    # the find is told, and what was found named once, as it is gained (a new player read "a small piece of
+    # equipment" as something other than the rope asked for)
+    assert "spends a Luck Point, and look what turned up." in transcript and "*Gained: rope.*" in transcript
+    assert "small piece of equipment" not in transcript
     assert save.snapshot["party"][0]["luck"] == 1
 
 
@@ -652,3 +655,4 @@ def test_a_disposition_move_the_game_ends_on_is_told(tmp_path):
     game = Game(load_adventure(path), seed=1, decider=First(), sink=log)
     game.play()
     assert [(e["npc"], e["after"]) for e in log.events if e.kind == "disposition"] == [("keeper", "Friendly")]
+
