@@ -188,6 +188,36 @@ def test_a_flamboyant_combat_roll_in_a_debate_is_not_a_fighting_form(bundled):
     assert not combat_words_in(text)
 
 
+def test_a_flashy_move_is_named_by_the_focus_its_roll_counted(bundled):
+    """'Sander makes a show of it with his agility' in five rounds of the grave-lord fight, where he rolled
+    Move //Brawn; 'scientific know-how' in three of a doctor's four flourishes (a new player's party game). Where
+    the words have the skill with the Focus the roll counted, a flashy move is named by it; otherwise by the skill."""
+    def told(modifiers):
+        narrator = Narrator(bundled, random.Random(3))
+        cast = Cast({"Sander": {"pronoun": "he"}, "the grave-lord": {"pronoun": "it"}})
+        lines = []
+        for _ in range(30):
+            narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "type_name": "Combat",
+                                                      "pool_name": "BODY", "frame": {"physical": True},
+                                                      "participants": [
+                                                          {"id": "Sander", "name": "Sander", "side": "a", "pool": 9,
+                                                           "pool_max": 9, "pc": True},
+                                                          {"id": "the grave-lord", "name": "the grave-lord",
+                                                           "side": "b", "pool": 9, "pool_max": 9}]}), cast)
+            narrator.narrate(Event("round_start", {"round": 1}), cast)
+            narrator.narrate(Event("declare", {"round": 1, "actor": "Sander", "lens": "flamboyant",
+                                               "secondary": "Move"}), cast)
+            narrator.narrate(Event("roll", {"round": 1, "actor": "Sander", "target": 60, "roll": 90, "success": False,
+                                            "modifiers": modifiers}), cast)
+            lines += narrator.narrate(Event("round_result", {"round": 1, "winner": None, "both_failed": True}), cast)
+        return " ".join(line for line in lines if line)
+
+    brawn, athletics = told([["//Brawn", 20]]), told([["//Athletics", 20]])
+    assert "brute strength" in brawn and "agility" not in brawn
+    assert "agility" in athletics and "brute strength" not in athletics  # no words of its own: the skill's
+    assert bundled.word("skills", "Science//Medicine", "") == "medical know-how"
+
+
 # -- manner words: an outcome that names how someone fought must know it ---------------------
 #: Words that say someone was pressing (bold) or holding back (wary). Curated by reading every outcome
 #: line; a line using one of them must carry a `stance` or `foe` filter that rules out the other stance.

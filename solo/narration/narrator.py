@@ -641,7 +641,12 @@ class Narrator:
             variants = ["quick_leave", "quick"] if actor.leaving else [lens]
         extra = {}
         if lens == "flamboyant" and d.get("secondary") and event == "declare":
-            extra["skill"] = self.templates.word("skills", d["secondary"], d["secondary"].lower(), scope=cast.type)
+            # by the Focus the roll counted where the words have one: Move //Brawn is strength, not "agility" (a new
+            # player's grave-lord fight), Science //Medicine no longer "scientific know-how" three rounds in four
+            skill = d["secondary"]
+            by_focus = self.templates.word("skills", f"{skill}//{actor.focus}", "", scope=cast.type) \
+                if actor.focus else ""
+            extra["skill"] = by_focus or self.templates.word("skills", skill, skill.lower(), scope=cast.type)
         # told once the dice have fallen: a line may say how the move went ([result:won]), and one that claims a
         # hit is never told of a move the round's result belies
         facts = {"result": self._results.get(actor.id)}
@@ -734,6 +739,7 @@ class Narrator:
     def _on_roll(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.target, actor.roll, actor.success = d.get("target"), d.get("roll"), bool(d.get("success"))
+        actor.focus = next((str(name)[2:] for name, _ in d.get("modifiers") or () if str(name).startswith("//")), None)
         if not d.get("exceptional") or d.get("success") or actor.obstacle:
             return []
         self._fumbled.append(actor)  # told with the round's result: a fumble nobody profits from is a near miss
