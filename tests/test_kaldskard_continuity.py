@@ -205,3 +205,21 @@ def test_empty_handed_tells_the_way_the_bag_was_lost(kaldskard):
     again, offered = shown(robbed=2, eyvind_runs=1)  # went back for him and lost him again
     assert "weighs the bag" not in again and "The boy is gone" in again
     assert not any(c.startswith("Go after the boy") for c in offered)
+
+
+def test_what_sigvald_tells_is_kept_as_clues_and_the_fire_is_in_the_recap(kaldskard):
+    """A new player asked old Sigvald about the dead (fire, running water, salt), the outlaws and the road, and then
+    found `clues` empty and the fire missing from `recap`: nothing he said was marked as learned. Each answer is now a
+    clue, kept in the order asked; a scene with clues is one the recap tells."""
+    from solo.ui.journal import Journal
+
+    game, _, events = walk(kaldskard, "Sit by the fire", "Ask him about the dead", "Ask him about the outlaws",
+                           "Ask him which way", "Thank him")
+    assert [clue.split(":")[0] for clue in game.state.clues] == ["Sigvald"] * 3
+    assert "running water" in game.state.clues[0] and "Ragna" in game.state.clues[1]
+    journal = Journal()
+    for event in events:
+        journal.render(event)
+    recap = journal.recap()
+    fire = recap.index("Old Sigvald's fire")
+    assert [line for line in recap[fire + 1:fire + 4] if "Sigvald:" in line] == recap[fire + 1:fire + 4]
