@@ -22,6 +22,7 @@ from solo.narration.transcript import transcript
 from solo.rules.creation import pregenerated
 from solo.story.format.library import find_adventure
 from solo.story.format.loader import load_adventure
+from solo.story.format.text import fill
 from solo.story.play.engine import Game
 from solo.ui.journal import Journal
 
@@ -602,6 +603,10 @@ def test_the_dead_come_to_the_hut_only_while_one_the_door_lets_in_is_on_its_feet
     for teaser in ("shapes standing that were not there before", "something is walking up and down"):
         assert (teaser in story) is not everyone, story[:1500]
     assert not [e for e in events if e.kind == "no_contest"]
+    # the quiet night is told (a new player read the door barred and then, at once, the dawn); a night of the dead at
+    # the door is told by the fight, with no empty paragraph before it
+    assert ("All night the wind worries at the barred door" in story) is everyone
+    assert all(fill(e["text"], e["slots"]).strip() for e in events if e.kind == "branch_text")
 
 
 @pytest.mark.parametrize("laid", [(), ("barrow_one", "barrow_two")])
@@ -632,7 +637,6 @@ def test_a_grave_lord_whose_dead_were_laid_comes_alone_and_falls_alone(monkeypat
 def test_one_traveller_sleeps_alone_and_is_looked_at_by_the_two_that_came(kaldskard, size, door, look):
     """A new player alone: "sleep in turns by the fire", and the two wights that came out "look at you, all of them
     at once"."""
-    from solo.story.format.text import fill
     from solo.story.play.conditions import context_of
     from solo.story.play.state import GameState
 
