@@ -606,7 +606,7 @@ def test_the_dead_come_to_the_hut_only_while_one_the_door_lets_in_is_on_its_feet
     # the quiet night is told (a new player read the door barred and then, at once, the dawn); a night of the dead at
     # the door is told by the fight, with no empty paragraph before it
     assert ("All night the wind worries at the barred door" in story) is everyone
-    assert all(fill(e["text"], e["slots"]).strip() for e in events if e.kind == "branch_text")
+    assert "\n\n\n" not in story
 
 
 @pytest.mark.parametrize("laid", [(), ("barrow_one", "barrow_two")])
@@ -719,3 +719,29 @@ def test_a_surrender_its_broken_nerve_announced_is_told_once(toll_fight):
         after = told[accepted:_ROLLED.search(told).start()]
         assert not [p for p in after.splitlines()[1:] if p.startswith(who)], after
     assert told_once >= 1
+
+
+def test_a_branch_text_that_says_nothing_here_prints_nothing_on_screen_or_in_the_journal():
+    """The barred door's text tells the quiet night only when no fight comes to the door; where one comes, its
+    {if} leaves nothing, and the journal had written an empty paragraph before the fight (the screen prints
+    nothing for it either)."""
+    import io
+
+    from rich.console import Console
+
+    from solo.events import Event
+    from solo.ui.view import TerminalView
+
+    said = Event("branch_text", {"text": "A quiet night.", "slots": {}})
+    empty = Event("branch_text", {"text": "  ", "slots": {}})
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=100, color_system=None))
+    view.render(empty)
+    assert out.getvalue() == ""
+    view.render(said)
+    assert out.getvalue().strip() == "A quiet night."
+    journal = Journal()
+    journal.render(said)
+    before = journal.text()
+    journal.render(empty)
+    assert journal.text() == before

@@ -224,7 +224,9 @@ class Journal:
             what = "joins the story" if e.get("added") else "leaves the oracle's list"
             self._para(f"*{inline(e.get('name', ''))} {what}.*")
         elif k == "branch_text":
-            self._para(prose(fill(e["text"], e["slots"]).strip()))
+            told = fill(e["text"], e["slots"]).strip()
+            if told:  # a text all of whose {if} sides are false here says nothing: no empty paragraph
+                self._para(prose(told))
         elif k == "skill_roll":
             self._para(f"*{inline(d.skill_roll(e))}*")
         elif k == "opposed_roll":

@@ -675,8 +675,7 @@ class Game:
         if branch.text:
             text = self.picked(branch.text)
             learn_names_in(self, text)
-            if text.strip():  # a text all of whose {if} sides are false here says nothing: no empty paragraph
-                self.emit("branch_text", text=text, slots=self.text_slots())
+            self.emit("branch_text", text=text, slots=self.text_slots())
         for effect in branch.effects:
             self.apply(effect)
         if self.finished:
