@@ -194,9 +194,9 @@ def test_an_estimated_best_chance_says_how_far_its_played_conflicts_may_move_it(
     nodes = [start, Node(1, "t", "t", 1, 0, (0, "won")), roll, Node(3, "u", "u", 2, 2, (0, None))]
     value = [0.65, 1.0, 0.5, 0.0]
     alone = ((0.3 + 0.7 * 0.25 - 0.65 ** 2) / SAMPLED_CONFLICTS) ** 0.5
-    assert _sampling_error(nodes, value, {1}) == pytest.approx(alone)
+    assert _sampling_error(nodes, value, {1}, [1, 0, 1, None]) == pytest.approx(alone)
     roll.moves[0].sampled = True  # a second played conflict on the way adds its own
-    assert _sampling_error(nodes, value, {1}) > alone + 0.01
+    assert _sampling_error(nodes, value, {1}, [1, 0, 1, None]) > alone + 0.01
     # fought as the bold bot (200 plays), tried again after a stalemate: visited 1 / 0.7 times; V = 0.4 / 0.7
     v = 0.4 / 0.7
     start = Node(0, "s", "s", 0, moves=[Move("a", "1", "fight", [Arc(0.4, 1, "won"), Arc(0.3, 0, "stalemate"),
@@ -207,15 +207,34 @@ def test_an_estimated_best_chance_says_how_far_its_played_conflicts_may_move_it(
     shares = (0.4, 0.3, 0.3)
     delta = ((sum(p * g * g for p, g in zip(shares, grad)) - sum(p * g for p, g in zip(shares, grad)) ** 2)
              / SAMPLED_STYLES) ** 0.5
-    assert _sampling_error(nodes, [v, 1.0, 0.0], {1}) == pytest.approx(delta, rel=1e-9)
+    assert _sampling_error(nodes, [v, 1.0, 0.0], {1}, [1, 0, None]) == pytest.approx(delta, rel=1e-9)
     assert chance_words(0.065, estimated=True, error=0.0174) == \
-        "about 6.5 % ± 1.7 (estimated: it rests on conflicts played, not worked out)"
+        "about 6.5 % (estimated, ± 1.7: it rests on conflicts played, not worked out)"
+    # beside a bound or a threshold the ± is the estimate's, not a range of them (the review: "> 99.9 % ± 0.2")
+    assert chance_words(0.9995, estimated=True, error=0.002) == \
+        "> 99.9 % (estimated, ± 0.2: it rests on conflicts played, not worked out)"
+    assert chance_words(0.404, estimated=True, bound="lower", error=0.012).startswith(
+        "about 40.4 % or more (estimated, ± 1.2: it rests on conflicts played")
     assert chance_words(0.065, estimated=True) == \
         "about 6.5 % (estimated: it rests on conflicts played, not worked out)"
-    # the tutorial's arrival rests on a fight played as the bots fight it, won in every play: no spread to give
+    # every play ended alike: 200 plays all won is no certainty (the review: error 0.0 where the exact odds are
+    # 94.9 %), so the share has the Agresti-Coull error of a share of 0 or 1
+    start = Node(0, "s", "s", 0, moves=[Move("a", "1", "fight", [Arc(1.0, 1, "won")], fighter="bold")])
+    nodes = [start, Node(1, "t", "t", 1, 0, (0, "won"))]
+    share = 2 / (SAMPLED_STYLES + 4)
+    assert _sampling_error(nodes, [1.0, 1.0], {1}, [1, 0]) == pytest.approx(
+        (share * (1 - share) / (SAMPLED_STYLES + 4)) ** 0.5)
     _, _, proof = _proved_as_the_bots_play(ROOT / "scenes" / "tutorial.toml")
-    assert proof.endings["arrival"]["estimated"] and proof.endings["arrival"]["error"] is not None
-    assert not _tutorial_proved().endings["arrival"]["error"]
+    assert proof.endings["arrival"]["estimated"] and proof.endings["arrival"]["error"] > 0.005
+    assert _tutorial_proved().endings["arrival"]["error"] is None  # worked out exactly: no sampling error
+    # a choice that loops back ties with its state's value; best play's way is the one that heads for the ending (the
+    # review: "Wait a while" listed first gave an error of 0)
+    wait = Move("w", "1", "wait", [Arc(1.0, 0, None)])
+    fight = Move("a", "2", "fight", [Arc(0.4, 1, "won"), Arc(0.6, 2, "lost")], sampled=True)
+    nodes = [Node(0, "s", "s", 0, moves=[wait, fight]), Node(1, "t", "t", 1, 0, (1, "won")),
+             Node(2, "u", "u", 1, 0, (1, "lost"))]
+    assert _sampling_error(nodes, [0.4, 1.0, 0.0], {1}, [1, 0, None]) == pytest.approx(
+        (0.4 * 0.6 / SAMPLED_CONFLICTS) ** 0.5)
 
 
 def test_the_conflicts_whose_chances_are_estimates_are_named_where_they_are():
