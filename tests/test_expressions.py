@@ -60,6 +60,9 @@ def test_names_read():
     ("a && b", "did you mean 'and'?", 3),
     ("a || b", "did you mean 'or'?", 3),
     ("!a", "did you mean 'not'?", 1),
+    ("a !== 2", "did you mean '!='?", 5),  # (the review: it said '==' of the "=" left over)
+    ("a === 2", "did you mean '=='?", 5),
+    ("a =! 2", "did you mean '!='?", 3),
     ("(a", "expected ')'", 3),
     ("a b", "unexpected 'b'", 3),
     ("", "empty", None),

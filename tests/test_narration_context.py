@@ -642,7 +642,7 @@ def test_an_argument_assumes_no_place_and_no_audience():
     from solo.toml_files import load_toml
 
     place = re.compile(r"\b(room|door|doorway|table|seat|chair|papers|listeners?|audience|crowd|onlookers?|everyone"
-                       r"|heads|has them|the laugh|is forgotten)\b", re.I)
+                       r"|heads|has them|the laugh|is forgotten|people|earshot|notes?|rises|stands up|sits)\b", re.I)
     data = load_toml(bundled("oracles") / "narration" / "social.toml")
 
     def lines(node):
@@ -655,7 +655,8 @@ def test_an_argument_assumes_no_place_and_no_audience():
             for value in node.values():
                 yield from lines(value)
 
-    found = [line for line in lines(data.get("social", {})) if place.search(line.replace("leave no room", ""))]
+    found = [line for line in lines(data.get("social", {}))
+             if place.search(line.replace("leave no room", "").replace("A flush rises", ""))]
     assert len(list(lines(data.get("social", {})))) > 150
     assert found == []
 
@@ -1013,8 +1014,13 @@ def test_a_joined_exchange_names_the_second_actor_once_where_the_first_half_name
     assert subject_named_before("Cy strikes a pose.", cy, "Ilse talks over Cy.", [ilse, cy]) == "Cy strikes a pose."
     assert subject_named_before("Espen's pose says it all.", espen, first, [ilse, espen]) == "Espen's pose says it all."
     assert subject_named_before("Espenson waits.", espen, first, [ilse, espen]) == "Espenson waits."
+    dog, wolf = person("the yard dog", "it"), person("the wolf", "it")  # a name that opens a sentence is capitalised
+    assert subject_named_before("the wolf bares its teeth.", wolf, "The yard dog circles the wolf.", [dog, wolf]) == \
+        "the wolf bares its teeth."  # "it" could be the dog (the review)
+    assert subject_named_before("the wolf bares its teeth.", wolf, "Espen circles the wolf.", [espen, wolf]) == \
+        "it bares its teeth."
     joined = kept = 0
-    for seed in range(25):
+    for seed in range(40):
         npc, events, passages = told_duel("social", seed, level="skilled")
         people = [p for e in events if e.kind == "conflict_start" for p in e["participants"]]
         pcs = {p["name"] for p in people if p.get("pc")}
@@ -1022,9 +1028,10 @@ def test_a_joined_exchange_names_the_second_actor_once_where_the_first_half_name
         for line in (line for p in passages for line in p.lines if line):
             for pc in pcs:
                 first_name = pc.split()[0]
-                m = re.match(rf"^(\w+) [^;]*\b{first_name}\b[^;.]*?(?: as |, while |; )(\w+)", line)
+                half = r"(?:(?! as |, while |; )[^.])*"  # within the first half: no join before the PC's name
+                m = re.match(rf"^(\w+) {half}\b{first_name}\b{half}(?: as |, while |; )(\w+)", line)
                 # the first half's actor another "he" (Olav asks Espen …; he leans in): either could be meant
-                if m and m[1] != first_name and pronouns.get(m[1]) != pronouns.get(first_name):
+                if m and m[1] in pronouns and m[1] != first_name and pronouns.get(m[1]) != pronouns.get(first_name):
                     joined += 1
                     kept += m[2] == first_name
     assert joined >= 10 and kept == 0, (joined, kept)

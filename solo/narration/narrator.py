@@ -120,8 +120,8 @@ def named_once(second: str, first: Person, speaker: Person | None = None, told: 
     if forms["them"] == "them":  # a singular "they" beside a party reads as all of them: the name stays
         return second
     shared = speaker is not None and pronoun_forms(speaker.pronoun) == forms
-    named = told + " " + second[:at]
-    if any(p is not first and p is not speaker and pronoun_forms(p.pronoun) == forms and p.name in named
+    named = (told + " " + second[:at]).lower()
+    if any(p is not first and p is not speaker and pronoun_forms(p.pronoun) == forms and p.name.lower() in named
            for p in others):
         return second  # another "him" on the scene: the pronoun could be either
     before = second[:at].split()
@@ -142,14 +142,15 @@ def subject_named_before(second: str, speaker: Person, told: str, others: Iterab
     end = len(name)
     if not second.startswith(name) or second[end:end + 1].isalnum() or second.startswith("'", end):
         return second
-    at = told.find(name)
+    low = told.lower()  # "The yard dog" opens the first half as "the yard dog" is named
+    at = low.find(name.lower())
     if at < 0 or (at and told[at - 1].isalnum()) or told[at + end:at + end + 1].isalnum():
         return second
     forms = pronoun_forms(speaker.pronoun)
     if forms["they"] == "they":
         return second
-    if any(p is not speaker and pronoun_forms(p.pronoun) == forms and p.name in told for p in others):
-        return second  # "Sander circles Espen as he …": either of them
+    if any(p is not speaker and pronoun_forms(p.pronoun) == forms and p.name.lower() in low for p in others):
+        return second  # "Sander circles Espen as he …": either of them; "The yard dog circles the wolf as it …"
     return forms["they"] + second[end:]
 
 

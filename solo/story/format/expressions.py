@@ -86,8 +86,8 @@ CALL_FAILS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 #: Operators from other languages an author types by habit, and the condition language's own: the longer first, so
 #: "=>" is read before "=" ("evidence => 2" was answered "unexpected character '='" alone: a new GM).
-_SLIPS = (("=>", ">="), ("=<", "<="), ("&&", "and"), ("||", "or"), ("=", "=="), ("!", "not"), ("&", "and"),
-          ("|", "or"))
+_SLIPS = (("=>", ">="), ("=<", "<="), ("=!", "!="), ("&&", "and"), ("||", "or"), ("=", "=="), ("!", "not"),
+          ("&", "and"), ("|", "or"))
 
 
 def tokenize(text: str) -> list[Token]:
@@ -101,7 +101,10 @@ def tokenize(text: str) -> list[Token]:
         match = _TOKEN.match(text, pos)
         if not match:
             col = pos + 1 + (len(text[pos:]) - len(text[pos:].lstrip()))
-            slip = next((right for wrong, right in _SLIPS if text.startswith(wrong, col - 1)), None)
+            # "!==" and "===" tokenize as "!=" or "==" and then fail on their last "=": read back over it
+            tripled = text[col - 3:col] if col >= 3 else ""
+            slip = {"!==": "!=", "===": "=="}.get(tripled) or next(
+                (right for wrong, right in _SLIPS if text.startswith(wrong, col - 1)), None)
             hint = f" (did you mean {slip!r}?)" if slip else ""
             raise ExpressionError(f"unexpected character {text[col - 1]!r}{hint}", col)
         kind = match.lastgroup
