@@ -142,3 +142,7 @@ def test_a_surrender_clue_tells_an_offer_the_player_may_still_refuse():
         for friends_here in (False, True):
             told = clue("surrender", social=social, friends_here=friends_here)
             assert "offers to" in told and not told.endswith(("yields", "gives way")), (social, friends_here, told)
+    # nor a quarry's, whom the pursuers are asked about in turn ("Aron Lie stops and gives up.", then the question:
+    # a new player's chase through the fish market)
+    told = clue("surrender", social=False, friends_here=False, part="quarry")
+    assert "ready to give up" in told and "stops" not in told

@@ -414,6 +414,34 @@ def test_a_refused_surrender_fights_on_with_no_way_out():
     assert not log.of("exit") and [e["answer"] for e in log.of("exit_answer")] == ["refuse"]
 
 
+def test_a_quarry_that_offers_to_give_up_is_asked_about_as_a_chase_not_a_fight():
+    """A new player's chase through the fish market: "Aron Lie stops and gives up.", then "Aron Lie wants to give up:
+    accept, or fight on?", and refused, Aron ran on. The quarry's clue tells an offer, and the question and the
+    refusal speak of the chase."""
+    from solo.ui import describe as d
+
+    pc = Answers(lens="none", exit_offer="refuse", luck_flip="no", luck_reduce="no")
+    npc = Answers(lens=["surrender", "none", "none"])
+    conflict, _, pb, log, _ = duel(make_char("A", Move=50), make_char("B", level="skilled", Move=50),
+                                   [99, 99, 99, 99], ctype=conflict_type("foot_chase"), a_decider=pc,
+                                   b_decider=npc, round_limit=2)
+    conflict.run()
+    question = next(q for q in pc.asked if q.kind == "exit_offer")
+    assert question.prompt.endswith("accept, or keep up the chase?"), question.prompt
+    assert [(o.label, o.detail) for o in question.options][1] == ("Refuse and keep up the chase",
+                                                                  "B runs on, with no way out")
+    (answer,) = log.of("exit_answer")
+    assert d.exit_answer_line(answer.data, {}) == "A refuses: B must run on."
+    # a fight keeps its words
+    pc = Answers(lens="none", exit_offer="refuse", luck_flip="no", luck_reduce="no")
+    conflict, _, _, log, _ = duel(make_char("A", Combat=50), make_char("B", level="skilled", Combat=50),
+                                  [99, 99, 99, 99], a_decider=pc, b_decider=Answers(lens=["surrender", "none", "none"]),
+                                  round_limit=2)
+    conflict.run()
+    assert next(q for q in pc.asked if q.kind == "exit_offer").prompt.endswith("accept, or fight on?")
+    assert d.exit_answer_line(log.of("exit_answer")[0].data, {}) == "A refuses: B must fight on."
+
+
 @pytest.mark.parametrize(("getaway", "outcome"), [(3, "opponent_fled"), (50, "stalemate")])
 def test_a_chased_flight_needs_a_move_roll(getaway, outcome):
     pc = Answers(lens="none", exit_offer="chase", luck_flip="no", luck_reduce="no")

@@ -110,7 +110,7 @@ PART_CLUES = {
                SHAKEN: "looks back more often than ahead",
                "flee": "breaks away down a side way",
                "call_for_help": "shouts for help over its shoulder",
-               "surrender": "stops and gives up",
+               "surrender": "slows, ready to give up",  # an offer, as the question after it asks (not "stops")
                "beg": "stops and begs to be let go",
                "bargain": "calls back, offering a deal",
                "fight_on": "flees on like a hunted animal"},

@@ -295,7 +295,7 @@ def exit_answer_line(e, names) -> str:
     # nobody runs after one who walks out of an argument: the PC calls the NPC back (docs/rulings.md)
     chase = f"{who} calls {npc} back." if e.get("social") else f"{who} gives chase."
     return {"accept": f"{who} accepts: {npc} is out of it.",
-            "refuse": f"{who} refuses: {npc} must fight on.",
+            "refuse": f"{who} refuses: {npc} must {'run' if e.get('quarry') else 'fight'} on.",
             "let_go": f"{who} lets {npc} go.",
             "chase": chase}.get(e["answer"], f"{who}: {e['answer']}.")
 
