@@ -399,6 +399,9 @@ def test_an_estimate_where_they_give_up_says_the_win_it_counts_is_outright():
     assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("100 % they walk away, ≈ 0 % to win outright"
                                                                   " · from 100 tries · likely best")
     assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · from 100 tries · likely best"  # nobody ran
+    # one opponent by its own pronoun: Knut, "he" everywhere else, read "42 % they give up, 58 % they run"
+    assert Estimate(100, 1, 93, 0, 40, "run", "he").words().startswith("53 % he gives up, 40 % he runs, ")
+    assert Estimate(100, 0, 100, 0, 100, "walk away", "she").words().startswith("100 % she walks away, ")
 
 
 _YARD = '''[adventure]
@@ -527,3 +530,20 @@ def test_the_first_menu_says_the_numbers_hold_the_foes_nerve_where_it_has_one_to
     # a mindless foe has no nerve to lose: the numbers assume nothing of it
     beast, ada, _ = _duel(COMBAT, _pc(), _npc("Wolf"), limit=12)
     assert next(iter(LensAdvisor()(beast.view, ada).values())).split(",")[0].endswith("if kept every round")
+
+
+def test_an_estimate_against_one_opponent_names_it_by_its_pronoun():
+    """The copies of a two-against-one fight give up or run as "he" where the one opponent is a he (a new player read
+    "42 % they give up, 58 % they run" of Knut); against two, "they"."""
+    a1 = from_character(_pc("Ada", Combat=55), "a", COMBAT, decider=LensKeeper("none"))
+    a2 = from_character(_pc("Cai", Combat=45), "a", COMBAT, decider=GreedyDecider())
+    npc = _npc("Grim", level="skilled", Combat=65)
+    npc.pronoun = "he"
+    b = from_character(npc, "b", COMBAT, decider=NPCMind(npc, random.Random(2)))
+    view = Conflict(COMBAT, [a1, a2, b], random.Random(5), round_limit=30).view
+    assert estimate(view, a1, "none", budget=60).they == "he"
+    other = _npc("Ulf", level="skilled", Combat=65)
+    c = from_character(other, "b", COMBAT, decider=NPCMind(other, random.Random(3)))
+    view = Conflict(COMBAT, [from_character(_pc("Ada", Combat=55), "a", COMBAT, decider=LensKeeper("none")), b, c],
+                    random.Random(5), round_limit=30).view
+    assert estimate(view, view.participants[0], "none", budget=60).they == "they"

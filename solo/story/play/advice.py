@@ -215,6 +215,8 @@ class Estimate:
     stalemates: int
     fled: int = 0
     leave: str = "run"
+    they: str = "they"  # who gives up or runs: one opponent's own pronoun ("he runs"), else "they" (a group, or a
+    # "they"): Knut, "he" everywhere else, read "42 % they give up, 58 % they run" (a new player's run)
 
     @property
     def win(self) -> float:
@@ -251,8 +253,12 @@ class Estimate:
             text = f"≈ {percent(self.win)} ± {spread} {win}"
         if gone:
             gave_up = self.exits - self.fled
-            ways = ([f"{percent(gave_up / self.runs)} they give up"] if gave_up else []) + (
-                [f"{percent(self.fled / self.runs)} they {self.leave}"] if self.fled else [])
+            one = self.they != "they"
+            gives = "gives up" if one else "give up"
+            leaves = self.leave.replace("walk", "walks") if one and self.leave.startswith("walk") else \
+                f"{self.leave}s" if one else self.leave
+            ways = ([f"{percent(gave_up / self.runs)} {self.they} {gives}"] if gave_up else []) + (
+                [f"{percent(self.fled / self.runs)} {self.they} {leaves}"] if self.fled else [])
             if self.exits > self.wins:  # the likelier first: "≈ 0–1 % to win outright" first read as hopeless
                 text = ", ".join([*ways, text])  # where they were sure to give up or run (a new player's run)
             else:
@@ -284,7 +290,9 @@ def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIM
         stalls += outcome == STALEMATE
         if budget is not None and spent + spent / n > budget:  # one more conflict this long would go over it
             break
-    return Estimate(n, wins, exits, stalls, fled, "walk away" if view.ctype.social else "run")
+    foes = view.opponents(p)
+    they = foes[0].pronoun if len(foes) == 1 and foes[0].pronoun in ("he", "she", "it") else "they"
+    return Estimate(n, wins, exits, stalls, fled, "walk away" if view.ctype.social else "run", they)
 
 
 class _Replay:
