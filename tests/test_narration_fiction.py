@@ -1888,7 +1888,7 @@ def test_one_whose_offer_was_refused_or_whose_run_was_caught_offers_nothing_agai
     closes the exits of one refused or caught: docs/rulings.md). Played through many fights against an NPC whose
     mind decides, with a player who never lets it go, no plea or bargain is told of it once it was held: by a
     surrender refused, or (an NPC too slow to get away) by a flight chased and caught."""
-    held_at = later = 0
+    held_at = later = cornered = 0
     slow = {"skills": {"Combat": 55, "Move": 5, "Social": 50, "Cunning": 45, "Awareness": 55, "Tech": 50}}
     for seed in range(60 if held_by == "refusal" else 150):
         ctype = conflict_type(("combat", "social")[seed % 2])
@@ -1907,6 +1907,11 @@ def test_one_whose_offer_was_refused_or_whose_run_was_caught_offers_nothing_agai
             narrator.narrate(event, cast)
             for _rnd, kind, t, actor, _target in narrator.picks[before:]:
                 assert not (kind in ("plea", "bargain") and actor.id in held), (seed, t.text)
+                # nor a way out glanced at: "Knut backs off a step, glancing at the way out" just after "fights on,
+                # with no way out" (a new player's run); its fear is a cornered one's
+                assert not (kind in ("wavering", "breaking") and actor.id in held and _WAY_OUT.search(t.text)), (
+                    seed, t.text)
+                cornered += kind in ("wavering", "breaking") and actor.id in held
             if event.kind == "exit_answer":
                 if event["answer"] == "refuse" and held_by == "refusal":
                     held.add(event["npc"])
@@ -1919,7 +1924,11 @@ def test_one_whose_offer_was_refused_or_whose_run_was_caught_offers_nothing_agai
                     held_at += 1
             elif event.kind == "damage" and event["target"] in held:
                 later += 1  # a blow to one held: where it would have begged again
-    assert held_at >= 15 and later >= 15
+    assert held_at >= 15 and later >= 15 and cornered >= 5, (held_at, later, cornered)
+
+
+#: Words of a way out, which one held to the fight has none of.
+_WAY_OUT = re.compile(r"way out|\bexits?\b|\bdoor|\bescape|\bbolt|\bflee|\brun\b|somewhere else")
 
 
 #: What only a person does: kneels, doubles over, has hands, arms and elbows, holds, lifts or raises a weapon, splits

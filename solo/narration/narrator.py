@@ -1025,17 +1025,21 @@ class Narrator:
             hurt.clue = level
             told = True
             clue = "breaking" if level == 2 else "wavering"
-            lines.append(self.say(cast, clue, hurt, dealer, variants=[hurt.temper or ""], pool=pool, ctype=aside))
+            # one held to the fight (its surrender refused, its run caught) has no way out to glance at: its fear is
+            # told as a cornered one's ("Knut backs off a step, glancing at the way out" just after "fights on, with
+            # no way out": a new player's run)
+            temper = "stubborn" if hurt.held and hurt.temper == "fearful" else hurt.temper
+            lines.append(self.say(cast, clue, hurt, dealer, variants=[temper or ""], pool=pool, ctype=aside))
             # the strain said aloud, never a plea or terms: those are offers, and an offer is a question the player
             # answers (an exit, docs/rulings.md); said with nothing asked, then "withdrawn", it read as a question
             # skipped (three new players' runs). Its pleas and deals are said as it yields (_on_exit_offer).
-            if hurt.temper == "fearful":  # and no defiance after a clue that it looks for a way out (the review)
+            if temper == "fearful":  # and no defiance after a clue that it looks for a way out (the review)
                 hurt.afraid = cast.round  # "eyes flick about for somewhere to run": no ledger-calm bearing now
                 if hurt.voiced:
                     hurt.signalled = True  # its body language said "run": a later round must follow that through
             elif level == 2:
                 lines += self._speech(cast, "strain", hurt, dealer, self.speech["break"])
-            elif hurt.temper != "stubborn":  # (not "will not budge", then the same in its own words)
+            elif temper != "stubborn":  # (not "will not budge", then the same in its own words)
                 lines += self._speech(cast, "strain", hurt, dealer, self.speech["wavering"])
         if not told and amount > 0 and not dealer.obstacle:
             lines += self._speech(cast, "taunt", dealer, hurt, self.speech["taunt"])
