@@ -152,12 +152,18 @@ def nerve_assumed(view: ConflictView, p: Participant) -> str:
     if foe is None or nervous(foe, view) is None:
         return ""
     they = foe.pronoun
-    one = they != "they"  # "she never gives up", "they never give up"
-    gives = f" and {they} never {'gives' if one else 'give'} up"
+    gives = f" and {they} never {said_of(they, 'give up')}"  # "she never gives up", "they never give up"
     if not view.ctype.flight:  # a chase: running is the contest itself, not a way out of it (the review)
         return gives
-    leaves = ("walks away" if one else "walk away") if view.ctype.social else ("runs" if one else "run")
-    return f"{gives} or {leaves}"
+    return f"{gives} or {said_of(they, 'walk away' if view.ctype.social else 'run')}"
+
+
+def said_of(they: str, phrase: str) -> str:
+    """A verb phrase after ``they`` as it agrees: "gives up" of "she", "give up" of "they"."""
+    if they == "they":
+        return phrase
+    head, sep, rest = phrase.partition(" ")
+    return f"{head}s{sep}{rest}"
 
 
 def exact_words(exact: Exact, assumes: str = "", *, first_round: int = 1) -> dict[str, str]:
@@ -253,12 +259,9 @@ class Estimate:
             text = f"≈ {percent(self.win)} ± {spread} {win}"
         if gone:
             gave_up = self.exits - self.fled
-            one = self.they != "they"
-            gives = "gives up" if one else "give up"
-            leaves = self.leave.replace("walk", "walks") if one and self.leave.startswith("walk") else \
-                f"{self.leave}s" if one else self.leave
-            ways = ([f"{percent(gave_up / self.runs)} {self.they} {gives}"] if gave_up else []) + (
-                [f"{percent(self.fled / self.runs)} {self.they} {leaves}"] if self.fled else [])
+            ways = ([f"{percent(gave_up / self.runs)} {self.they} {said_of(self.they, 'give up')}"] if gave_up
+                    else []) + ([f"{percent(self.fled / self.runs)} {self.they} {said_of(self.they, self.leave)}"]
+                                if self.fled else [])
             if self.exits > self.wins:  # the likelier first: "≈ 0–1 % to win outright" first read as hopeless
                 text = ", ".join([*ways, text])  # where they were sure to give up or run (a new player's run)
             else:
