@@ -85,7 +85,7 @@ class Person:
     was: str | None = None  # the stance it showed the round before (None: it declared nothing told then)
     target: int | None = None  # this round's roll: its target, face and success
     roll: int | None = None
-    focus: str | None = None  # the Focus its last roll counted ("Brawn"): a flashy move is named by it
+    focus: str | None = None  # the Focus its last flashy move counted ("Brawn"): the move is named by it
     success: bool | None = None
     misses: int = 0  # rolls missed in a row
     results: list[str] = field(default_factory=list)  # per round: "won", "lost" or "stalled"

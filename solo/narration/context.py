@@ -20,7 +20,7 @@ followed by "Kjell lets Espen overreach" (:func:`compatible`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from ..rules.fiction import BODIES
@@ -35,6 +35,15 @@ WEAPON_KINDS = ("blade", "blunt", "ranged", "firearm", "unarmed")
 STANCES = ("bold", "wary", "plain")
 #: How hurt a side is, by its Pool (:func:`condition`): every line about its state reads this one scale.
 CONDITIONS = ("unhurt", "hurt", "wavering", "breaking")
+#: Personality entries (docs/rules.md §7.2, as keys) by the bearing they give an NPC's tactics and body language.
+MANNERS: Mapping[str, str] = {
+    "aggressive": "fierce", "pushy": "fierce", "impulsive": "fierce", "fanatic": "fierce", "sadistic": "fierce",
+    "irritating": "fierce",
+    "shy": "timid", "nervous": "timid", "stressed": "timid", "reserved": "timid", "moody": "timid",
+    "manipulative": "sly", "scheming": "sly", "lying": "sly", "inquisitive": "sly", "bitter": "sly",
+    "indifferent": "cold", "non_empathic": "cold", "self_centred": "cold", "correct": "cold", "boring": "cold",
+    "charming": "warm", "cheerful": "warm", "generous": "warm", "extroverted": "warm", "talkative": "warm",
+}
 #: A filter's name and the values it may take; ``None``: any lower-case word (an adventure's settings).
 FILTERS: dict[str, tuple[str, ...] | None] = {
     "stance": STANCES,  # the stance the actor's declaration showed this round
@@ -68,7 +77,9 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "limit": ("last", "more"),  # the round limit's last round, or one with more to come (no limit: more)
     "chased": ("yes", "no"),  # the end of a flight: the one who fled got away from someone who gave chase
     "decided": ("yes", "no"),  # a way out: it decides the conflict (nobody left on that side), or others fight on
-    "trait": None,  # one of the actor's personality entries (an NPC's Code Block): filled in below from MANNERS
+    # one of the actor's personality entries (an NPC's Code Block): an indifferent air ("somewhere better to be") is
+    # four of the five cold traits', not a Correct outlaw's arguing over her brother's killer at her own fire
+    "trait": tuple(MANNERS),
 }
 #: Filters that say something about the line rather than restrict where it may stand.
 CLAIMS = frozenset({"shows"})
@@ -93,19 +104,6 @@ LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABL
 #: A round won at worse odds than this (about one in seven) is told as against the odds
 #: (docs/narration.md, "A round, told"); so is a Luck flip.
 LONG_ODDS = 0.15
-#: Personality entries (docs/rules.md §7.2, as keys) by the bearing they give an NPC's tactics and body language.
-MANNERS: Mapping[str, str] = {
-    "aggressive": "fierce", "pushy": "fierce", "impulsive": "fierce", "fanatic": "fierce", "sadistic": "fierce",
-    "irritating": "fierce",
-    "shy": "timid", "nervous": "timid", "stressed": "timid", "reserved": "timid", "moody": "timid",
-    "manipulative": "sly", "scheming": "sly", "lying": "sly", "inquisitive": "sly", "bitter": "sly",
-    "indifferent": "cold", "non_empathic": "cold", "self_centred": "cold", "correct": "cold", "boring": "cold",
-    "charming": "warm", "cheerful": "warm", "generous": "warm", "extroverted": "warm", "talkative": "warm",
-}
-#: An indifferent air ("somewhere better to be") is one of the five cold traits', not a Correct outlaw's arguing over
-#: her brother's killer at her own fire (a read-aloud transcript): ``[trait:indifferent|boring]`` keeps such a line
-#: to the NPCs whose Code Block has one of those entries.
-FILTERS["trait"] = tuple(MANNERS)
 _FILTER_GROUP = re.compile(r"^\s*\[([^\[\]{}]*)\]\s*")
 _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -182,14 +180,14 @@ class Moment:
 
     facts: dict[str, str] = field(default_factory=dict)  # filter name -> the value that holds now
     settings: frozenset[str] = frozenset()
-    traits: frozenset[str] = frozenset()  # the actor's personality entries (none for a PC or an obstacle)
+    traits: Collection[str] = ()  # the actor's personality entries (none for a PC or an obstacle)
 
     def admits(self, filters: Mapping[str, frozenset[str]]) -> bool:
         for name, values in filters.items():
             if name in CLAIMS:
                 continue
             if name in ("setting", "trait"):  # facts that are sets: one of the line's values among them
-                if not (values & (self.settings if name == "setting" else self.traits)):
+                if values.isdisjoint(self.settings if name == "setting" else self.traits):
                     return False
                 continue
             if not compatible(name, values, self.facts.get(name)):

@@ -120,9 +120,7 @@ def named_once(second: str, first: Person, speaker: Person | None = None, told: 
     if forms["them"] == "them":  # a singular "they" beside a party reads as all of them: the name stays
         return second
     shared = speaker is not None and pronoun_forms(speaker.pronoun) == forms
-    named = (told + " " + second[:at]).lower()
-    if any(p is not first and p is not speaker and pronoun_forms(p.pronoun) == forms and p.name.lower() in named
-           for p in others):
+    if _alike_named(forms, (told + " " + second[:at]).lower(), others, first, speaker):
         return second  # another "him" on the scene: the pronoun could be either
     before = second[:at].split()
     after_preposition = bool(before) and before[-1].lower() in _PREPOSITIONS
@@ -149,9 +147,15 @@ def subject_named_before(second: str, speaker: Person, told: str, others: Iterab
     forms = pronoun_forms(speaker.pronoun)
     if forms["they"] == "they":
         return second
-    if any(p is not speaker and pronoun_forms(p.pronoun) == forms and p.name.lower() in low for p in others):
+    if _alike_named(forms, low, others, speaker):
         return second  # "Sander circles Espen as he …": either of them; "The yard dog circles the wolf as it …"
     return forms["they"] + second[end:]
+
+
+def _alike_named(forms: Mapping[str, str], text: str, others: Iterable[Person], *meant: Person | None) -> bool:
+    """Whether someone but ``meant`` with the same pronoun is named in ``text`` (lower case: a name that opens a
+    sentence is capitalised), so that the pronoun could mean either."""
+    return any(p not in meant and pronoun_forms(p.pronoun) == forms and p.name.lower() in text for p in others)
 
 
 class Narrator:
@@ -370,8 +374,8 @@ class Narrator:
         known["limit"] = "last" if cast.round_limit is not None and cast.round >= cast.round_limit else "more"
         known["fighters"] = _fighters(cast)
         known.update(facts or {})
-        traits = frozenset(actor.traits) if actor is not None and not actor.pc else frozenset()
-        return Moment({k: v for k, v in known.items() if v is not None}, cast.settings, traits)
+        return Moment({k: v for k, v in known.items() if v is not None}, cast.settings,
+                      actor.traits if actor is not None and not actor.pc else ())
 
     @staticmethod
     def _phase(cast: Cast) -> str | None:
@@ -740,7 +744,9 @@ class Narrator:
     def _on_roll(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         actor = cast.person(d["actor"])
         actor.target, actor.roll, actor.success = d.get("target"), d.get("roll"), bool(d.get("success"))
-        actor.focus = next((str(name)[2:] for name, _ in d.get("modifiers") or () if str(name).startswith("//")), None)
+        if d.get("lens") == "flamboyant":  # the Focus a flashy move counted names it (_declaration)
+            actor.focus = next((str(name)[2:] for name, _ in d.get("modifiers") or () if str(name).startswith("//")),
+                               None)
         if not d.get("exceptional") or d.get("success") or actor.obstacle:
             return []
         self._fumbled.append(actor)  # told with the round's result: a fumble nobody profits from is a near miss
