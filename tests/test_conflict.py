@@ -713,7 +713,7 @@ def test_deciders_see_a_read_only_view_of_the_conflict():
 
 def test_one_walks_away_from_a_lock_and_flees_from_a_person():
     """A static obstacle has nobody to flee from: its exit reads "Walk away" (the same exit, the adventure's
-    ``fled`` outcome: "you step smartly away from the lock"); a fight keeps "Flee"."""
+    ``fled`` outcome: "you step smartly away from the lock"), and from an argument; a fight keeps "Flee"."""
     def labels(ctype, other):
         thief = make_char("Thief", Cunning=60, Combat=50)
         asked = Answers(lens="flee", luck_reduce="no", luck_flip="no")
@@ -724,6 +724,21 @@ def test_one_walks_away_from_a_lock_and_flees_from_a_person():
     lock = labels(conflict_type("lockpicking"), obstacle("Old lock", "easy"))
     assert "Walk away" in lock and "Flee" not in lock and "Give up" in lock
     assert "Flee" in labels(COMBAT, from_character(make_char("Brakk", Combat=40), "b", COMBAT))
+    # nor does anyone flee an argument: one walks out of it, as the NPCs do (the tutorial's menu read "Flee" under
+    # "64 % to win if she never gives up or walks away")
+    social = conflict_type("social")
+    argued = labels(social, from_character(make_char("Brakk", Social=40), "b", social))
+    assert "Walk away" in argued and "Flee" not in argued
+    # and the screen and the journal say so of the one who went: "walks away", not "flees"
+    from solo.ui import describe as d
+
+    log = EventLog()
+    talker = from_character(make_char("Thief", Social=60), "a", social, decider=Answers(lens="flee"))
+    Conflict(social, [talker, from_character(make_char("Brakk", Social=40), "b", social)], LoadedDice([99] * 8),
+             sink=log).run()
+    (went,) = log.of("exit")
+    assert d.exit_words(went.data, static=False) == "walks away"
+    assert d.exit_words({"how": "fled"}, static=False) == "flees"
 
 
 def test_a_person_standing_as_an_obstacle_rolls_a_skill_and_a_thing_a_challenge():

@@ -370,7 +370,7 @@ class Conflict:
             if d.exit:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
-                    self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone())
+                    self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone(), **self._social)
             elif self.sink is not None:
                 self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
                            secondary=d.secondary, quick_action=d.quick_action)
@@ -534,13 +534,16 @@ class Conflict:
         if p.exits_closed:
             return []
         ctype = self.ctype
-        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical)
+        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social)
         got = _EXITS.get(key)
         if got is None:  # the options are frozen: made once for each kind of menu
             exits = []
             if key[0]:
-                # against a lock or a cliff there is nobody to flee from: one walks away from it (the same exit)
+                # against a lock or a cliff there is nobody to flee from: one walks away from it (the same exit);
+                # nor does anyone flee an argument: one walks out of it, as the NPCs do (a read-again's tutorial
+                # showed "Flee" under "if she never gives up or walks away")
                 exits.append(Option(FLEE, "Walk away", "leave it now, no roll") if ctype.static
+                             else Option(FLEE, "Walk away", "leave the argument now, no roll") if ctype.social
                              else Option(FLEE, "Flee", "leave the conflict now, no roll"))
             exits.append(Option(SURRENDER, "Surrender" if ctype.physical else "Give up", "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
@@ -1211,7 +1214,7 @@ class Conflict:
                 if r.success:
                     self._leave(p, FLED)
                     if self.sink is not None:
-                        self._emit("exit", actor=p.id, how=FLED, decided=self.side_gone())
+                        self._emit("exit", actor=p.id, how=FLED, decided=self.side_gone(), **self._social)
             elif self.sink is not None:
                 self._emit("extra_action", actor=p.id, action=d.quick_action)
 
@@ -1296,8 +1299,8 @@ def _skill_option(skill: str, value: int) -> Option:
 
 
 _SKILL_OPTIONS: dict[tuple[str, int], Option] = {}
-#: Exit options by (flight open to it, static, physical); Quick's extra actions by all they read
-_EXITS: dict[tuple[bool, bool, bool], tuple[Option, ...]] = {}
+#: Exit options by (flight open to it, static, physical, social); Quick's extra actions by all they read
+_EXITS: dict[tuple[bool, bool, bool, bool], tuple[Option, ...]] = {}
 _QUICK: dict[tuple, tuple[Option, ...]] = {}
 
 

@@ -675,10 +675,11 @@ def motive_words(names: list[str]) -> str:
 
 def exit_words(e, static: bool) -> str:
     """How someone leaves a conflict, as its menu offered it: "flees", "gives up", and from a lock, a cliff or a man
-    behind his desk (a static obstacle), "walks away" (a group's run: "8. Walk away" and then "Edvin Lie flees")."""
+    behind his desk (a static obstacle), "walks away" (a group's run: "8. Walk away" and then "Edvin Lie flees"), as
+    from an argument (the event says ``social``)."""
     if e.get("how") != "fled":
         return "gives up"
-    return "walks away" if static else "flees"
+    return "walks away" if static or e.get("social") else "flees"
 
 
 def conflict_roles(e) -> str:
