@@ -739,6 +739,10 @@ def test_one_walks_away_from_a_lock_and_flees_from_a_person():
     (went,) = log.of("exit")
     assert d.exit_words(went.data, static=False) == "walks away"
     assert d.exit_words({"how": "fled"}, static=False) == "flees"
+    (ended,) = log.of("conflict_end")  # and the end of it: "the other side fled" followed "Signe walks out"
+    assert d.conflict_outcome(ended["outcome"], bool(ended.get("social"))) == "The conflict is over: you walked away."
+    assert d.ended_words(ended.data) == "walked away"
+    assert d.conflict_outcome("opponent_fled") == "The conflict is over: the other side fled."
 
 
 def test_a_person_standing_as_an_obstacle_rolls_a_skill_and_a_thing_a_challenge():

@@ -1250,7 +1250,7 @@ class Conflict:
         self.result = ConflictResult(outcome, self.round, {p.id: p.status for p in self.participants}, lost)
         if self.sink is not None:
             self._emit("conflict_end", outcome=outcome, rounds=self.round,
-                       statuses=dict(self.result.statuses), pool_lost=lost)
+                       statuses=dict(self.result.statuses), pool_lost=lost, **self._social)
 
     def _outcome(self) -> str:
         a_in, b_in = self._in_a > 0, self._in_b > 0

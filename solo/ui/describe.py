@@ -22,6 +22,16 @@ OUTCOME_WORDS = {
 }
 
 
+#: The same of an argument, which one walks away from (the menu's "Walk away"), nobody flees.
+_WALKED = {"fled": "walked away", "opponent_fled": "the opponent walked away"}
+
+
+def ended_words(e) -> str:
+    """How a conflict ended (a ``conflict_end`` or ``no_contest`` event), in the journal's few words."""
+    outcome = e["outcome"]
+    return (_WALKED if e.get("social") else {}).get(outcome) or OUTCOME_WORDS.get(outcome, outcome)
+
+
 def verdict(success: bool, exceptional: bool, automatic: bool = False) -> str:
     if automatic:
         return "automatic success"
@@ -357,9 +367,11 @@ def pool_heading(pool_name: str, *, obstacle: bool = False) -> str:
 FALLS_INTO_COMAE = "falls into comae, out of the scenario"
 
 
-def conflict_outcome(outcome: str) -> str:
-    """"The conflict is over: you won." (a bare "The conflict is over: won." read like a log)."""
-    return f"The conflict is over: {OUTCOME_TOLD.get(outcome, OUTCOME_WORDS.get(outcome, outcome))}."
+def conflict_outcome(outcome: str, social: bool = False) -> str:
+    """"The conflict is over: you won." (a bare "The conflict is over: won." read like a log); from an argument one
+    walks away ("the other side fled" followed "Signe walks out: let her go"): a new player's eye on the tutorial."""
+    told = {"fled": "you walked away", "opponent_fled": "the other side walked away"}.get(outcome) if social else None
+    return f"The conflict is over: {told or OUTCOME_TOLD.get(outcome, OUTCOME_WORDS.get(outcome, outcome))}."
 
 
 def pushes_on(value: int | None) -> str:
