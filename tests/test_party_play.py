@@ -309,6 +309,27 @@ def test_others_where_one_pc_would_read_it_is_warned(tmp_path, text, warned):
     assert any(p.code == "W109" for p in problems) is warned, [str(p) for p in problems]
 
 
+@pytest.mark.parametrize(("text", "warned"), [
+    ("The cleft is empty. {you} stand in the snow.", True),  # Kaldskard's second visit to the cleft read so
+    ('"Go," she says. {they} go.', True),
+    ('"Go!" {you} shout.', True),
+    ("{you} wait.", True),  # the start of the text begins a sentence too
+    ("{words.proof} pieces of proof lie here? {each.bed} stand cold.", True),
+    ("The cleft is empty. {You} stand in the snow.", False),
+    ("The cleft is empty, and {you} stand in the snow.", False),
+    ("{if party_size() > 1}Both{else}One{end} of {you} waits.", False),
+    ("{if flag_a}It snows.{end} {you} wait.", False),  # a run after an {end} may go on a sentence
+    ("{pc} waits. {npc.watchman} nods.", False),  # names carry their own capital
+])
+def test_a_lower_case_slot_that_begins_a_sentence_is_warned(tmp_path, text, warned):
+    """Kaldskard's cleft, met a second time, read "...as empty as you left it. you stand in the trampled snow"."""
+    path = tmp_path / "adv.toml"
+    path.write_text(PARTY.read_text().replace('text = "Ledgers, a cash box',
+                                                'text = "' + text.replace('"', '\\"') + ' Ledgers, a cash box'))
+    _, problems = read_adventure(path)
+    assert any(p.code == "W110" for p in problems) is warned, [str(p) for p in problems]
+
+
 @pytest.mark.parametrize(("ctype_key", "words"), [("lockpicking", "walks away"), ("combat", "flees")])
 def test_one_who_leaves_a_static_obstacle_walks_away_on_screen_and_in_the_journal(ctype_key, words):
     """A group's run: Cy chose "8. Walk away" at Brekke's desk (an obstacle) and the log said "Edvin Lie flees."

@@ -36,6 +36,7 @@ CODES = {
     "W107": "shared response that nothing uses",
     "W108": "a field that does nothing where it is written",
     "W109": "{others} where one PC alone would read it",
+    "W110": "a lower-case slot ({you}, {they}…) begins a sentence",
 }
 
 

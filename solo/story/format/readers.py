@@ -63,6 +63,12 @@ _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
 _VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|others|[Tt]hey|[Yy]ou|npc\.[A-Za-z0-9_]+)\}"
                             r"((?:'s)?(?:\s+[A-Za-z'-]+){0,3}?)\s+\{([Vv]erb\.[A-Za-z]*)\}")
 
+#: A slot whose words are lower case ("you", "they", a plural noun, a verb, a number in words) where a sentence
+#: begins: at the start of the text, or after a full stop, question or exclamation mark (and a closing quote).
+#: The text would read "...as you left it. you stand"; the slot's capital (``{You}``) is the author's to write.
+_LOWER_SLOT_OPENS = re.compile(r"(?:^\s*|(?P<stop>[.!?])[\"'”’]?\s+)\{(?P<slot>you|yourself|they|them|their|theirs|"
+                               r"themself|(?:each|verb|words)\.[A-Za-z_]*)\}")
+
 
 def _others_for_one(parts: tuple, guarded: bool = False) -> bool:
     """Whether ``{others}`` stands where one PC alone would read it: not on a side of an ``{if}`` that cannot be
@@ -201,7 +207,12 @@ class Readers:
         if "{others}" in text and _others_for_one(parts):
             self.fail(file, path, "{others} names nobody when one PC plays (an empty name where it stands): write "
                                   "it inside {if party_size() > 1}…{end}", "W109")
-        for run in runs_of(parts):
+        for number, run in enumerate(runs_of(parts)):
+            for opening in _LOWER_SLOT_OPENS.finditer(run):
+                if opening.group("stop") or (number == 0 and text.startswith(run)):  # not a run after an {end}
+                    slot = opening.group("slot")
+                    self.fail(file, path, f"{{{slot}}} begins a sentence, where it reads in lower case: write "
+                                          f"{{{slot[0].upper() + slot[1:]}}}", "W110")
             for agreeing in _VERB_AFTER_PC.finditer(run):
                 slot, between, verb = agreeing.group(1), agreeing.group(2), agreeing.group(3)
                 if slot.startswith("npc."):
