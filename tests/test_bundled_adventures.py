@@ -82,6 +82,28 @@ def party_game(tmp_path_factory):
     return code, out, transcript, read_save(folder / "game.json").log
 
 
+@pytest.mark.parametrize("expected", [g[3] for g in GAMES])
+def test_everything_told_in_a_round_of_the_journal_is_one_of_its_items(expected):
+    """From a round's heading to the conflict's summary every line of the journal is an item of the round: the moves
+    told before a plea came with the plea and read as a paragraph of the story between the rounds ("Runa goes
+    back to the heart of the matter"), as did a Luck flip and the line of a blow that ended someone. Only the
+    telling of how it ended, after the last round, stands as a paragraph. The stored journals are the games'
+    own (the tests above replay them)."""
+    loose = []
+    in_round = False
+    lines = (DATA / "expected" / expected).read_text(encoding="utf-8").split("\n")
+    for number, line in enumerate(lines, 1):
+        if line.startswith("**Round "):
+            in_round = True
+        elif line.startswith("#") or re.fullmatch(r"\*[^*].*: over .*\*", line):
+            in_round = False
+        elif in_round and line and not line.startswith("- "):
+            following = next((later for later in lines[number:] if later), "")
+            if not re.fullmatch(r"\*[^*].*: over .*\*", following):  # the telling of the end, before the summary
+                loose.append((number, line))
+    assert loose == []
+
+
 def test_party_game_names_each_player_at_their_turn(party_game):
     code, out, transcript, _ = party_game
     assert "The party: Espen Lind" in transcript and transcript.count("(Journalist)") >= 1

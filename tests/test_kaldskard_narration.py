@@ -269,9 +269,14 @@ def _surrenders(journal: str) -> list[tuple[str, str]]:
     return [(_ACCEPTED.search(r).group(1), r) for r in rounds]
 
 
+def _told(text: str) -> list[str]:
+    """The narration of a round in the journal, line by line: its items in italics ('- *Sander squares up.*')."""
+    return re.findall(r"^- \*(.+)\*$", text, re.M)
+
+
 def _speech(who: str, text: str) -> list[str]:
     """The lines ``who`` says in ``text``: a quotation the narration attributes ('"…" Eyvind gasps.')."""
-    return re.findall(rf'^"[^\n]*" {who} [a-z ]+\.$', text, re.M)
+    return [line for line in _told(text) if re.fullmatch(rf'"[^\n]*" {who} [a-z ]+\.', line)]
 
 
 def test_a_surrender_is_pleaded_before_the_player_accepts_it(toll_fight):
@@ -304,9 +309,9 @@ def test_no_move_declared_before_a_surrender_is_told_after_it(toll_fight):
     assert [who for who, _ in surrenders] == ["Hallstein", "Eyvind"]
     for who, told in surrenders:
         accepted = told.index(" accepts: ")
-        before = [p for p in told[:accepted].splitlines() if p and not p.startswith(("- ", "*"))]
+        before = _told(told[:accepted])
         after = told[accepted:_ROLLED.search(told).start()]
-        told_after = [p for p in after.splitlines()[1:] if p and not p.startswith("- ")]
+        told_after = _told(after)
         assert any(p.split()[0] in pcs for p in before), (who, before)  # the PCs' moves: told, before it
         # how it gives up, if anything: where its broken nerve's clue said so already, nothing (told once)
         assert len(told_after) <= 1 and all(p.startswith(who) for p in told_after), (who, told_after)

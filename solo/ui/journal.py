@@ -119,6 +119,9 @@ class Journal:
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
         self.static = False  # against a static obstacle: one who leaves walks away (describe.exit_words)
         self.broken: set[str] = set()  # whose nerve broke, its clue shown: their exit needs no line of its own
+        # a round is under way: whatever is told in it is one of its items, whichever event carried the words (the
+        # moves told before a plea came with the plea, and read as paragraphs of the story between the rounds)
+        self.in_round = False
         self.sides: dict[str, list[str]] = {}
         # its rounds rolled so far: one that ended as someone gave up or ran at its declarations was never rolled
         # (the conflict's own count, which starts a round at its declarations, said "gave up after 3 rounds" of a
@@ -233,13 +236,13 @@ class Journal:
             self._para(f"*{inline(d.opposed_roll(e))}*")
         elif k == "opposed_outcome":
             self._para(f"*{inline(d.opposed_outcome(e))}*")
-        elif k == "luck":
-            self._para(f"*{inline(d.luck(e))}*")
+        elif k == "luck":  # in a round, one of its dice lines
+            self._item(inline(d.luck(e))) if self.in_round else self._para(f"*{inline(d.luck(e))}*")
         elif k == "conflict_stakes" and e.get("stakes"):
             self._para(f"*At stake: {inline(e['stakes'])}*")
         elif k == "conflict_start":
             self.names, self.plural, self.obstacles, self.pronouns, self.static = d.conflict_facts(e)
-            self.broken = set()
+            self.broken, self.in_round = set(), False
             sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:
                 blow = f", {p.get('strikes_with') or 'damage'} {p['damage']}" if p.get("damage") else ""
@@ -249,12 +252,14 @@ class Journal:
             self._para(f"### {inline(e['type_name'])}: {inline(', '.join(sides['a']))} against "
                        f"{inline(', '.join(sides['b']))}")
         elif k == "round_start":
+            self.in_round = True
             of = f" of {e['round_limit']}" if e.get("round_limit") else ""
             self._para(f"**Round {e['round']}{of}**")
         elif k == "next_round":
             self._item(inline(d.upper_first(d.next_round(e, self.names))))
         elif k == "chance" and e.get("changed"):
-            self._para(f"*{inline(d.upper_first(d.changed_chance(e, self.names)))}*")
+            changed = inline(d.upper_first(d.changed_chance(e, self.names)))
+            self._item(changed) if self.in_round else self._para(f"*{changed}*")
         elif k == "roll":
             self._item(inline(d.conflict_roll(e, self.names)))
         elif k == "round_result":
@@ -282,7 +287,7 @@ class Journal:
             # five more rounds" came after "over after 8 rounds, a stalemate" (a seeded Vellan party run)
             for line in narration:
                 self._para(inline(line))
-            narration = ()
+            narration, self.in_round = (), False
             self._para(f"*{inline(self._conflict_summary(e))}*")
         elif k == "spent_at_start":
             self._para(f"*{inline(d.spent_at_start(e))}*")
@@ -338,8 +343,7 @@ class Journal:
         elif k == "dead_end":
             self._para("*The story stops here: no way on.*")
         for line in narration:
-            self._para(inline(line)) if k not in ("roll", "round_result", "strike_target", "damage") else self._item(
-                f"*{inline(line)}*")
+            self._item(f"*{inline(line)}*") if self.in_round else self._para(inline(line))
 
     def _conflict_summary(self, e: Event) -> str:
         """A finished conflict in one sentence: who against whom, how many rounds, how it ended, what it cost."""
