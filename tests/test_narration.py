@@ -707,6 +707,18 @@ def test_a_pursuer_heard_coming_is_never_told_as_soundless(with_adventures):
                 assert not soundless.search(line.text), (line.file, line.line, line.text)
 
 
+def test_a_heavy_blow_told_as_not_yet_the_end_is_never_the_one_that_ends_it(with_adventures):
+    """'A real step forward, though not yet the answer.' was told of the blow that emptied the archive, right before
+    'There it is: the answer, in black and white.' (a review: 29 of 82 seeded library conflicts). A heavy line
+    that denies the end is kept to a blow the target survives ([blow:light|heavy]), never the final one."""
+    denies = re.compile(r"not yet|not over|not done|far from over", re.IGNORECASE)
+    lines = _lines(with_adventures, lambda key, line: key[1] in ("damage_heavy", "setback_heavy", "progress_heavy")
+                   and denies.search(line.text))
+    assert lines  # the archive's line at least
+    for line in lines:
+        assert "final" not in line.filters.get("blow", {"final"}), (line.file, line.line, line.text)
+
+
 def test_a_blow_told_as_felt_later_is_one_that_is_survived(with_adventures):
     """'The second barrow-wight will feel that one for a while.' was told of the blow that put it out, and the next
     line had it fall for good (Kaldskard, seed 3). A damage line that looks past the blow to what the target will

@@ -1911,6 +1911,10 @@ def test_one_whose_offer_was_refused_or_whose_run_was_caught_offers_nothing_agai
                 # with no way out" (a new player's run); its fear is a cornered one's
                 assert not (kind in ("wavering", "breaking") and actor.id in held and _WAY_OUT.search(t.text)), (
                     seed, t.text)
+                # nor the defiance of one who never wanted to fight ("grins through red teeth", "is hurt, and only
+                # angrier for it" of one that had just begged: the review), said or shown
+                assert not (kind in ("wavering", "breaking", "strain") and actor.id in held and actor.temper ==
+                            "fearful" and (kind == "strain" or _DEFIANT.search(t.text))), (seed, kind, t.text)
                 cornered += kind in ("wavering", "breaking") and actor.id in held
             if event.kind == "exit_answer":
                 if event["answer"] == "refuse" and held_by == "refusal":
@@ -1927,8 +1931,13 @@ def test_one_whose_offer_was_refused_or_whose_run_was_caught_offers_nothing_agai
     assert held_at >= 15 and later >= 15 and cornered >= 5, (held_at, later, cornered)
 
 
+#: Words of defiance, a stubborn NPC's strain: not of a fearful one held to a fight it wanted out of.
+_DEFIANT = re.compile(r"will not (yield|budge|admit)|no sign of giving up|angrier|grins|unbowed|squares up|"
+                      r"resolve|does not seem to care", re.IGNORECASE)
+
+
 #: Words of a way out, which one held to the fight has none of.
-_WAY_OUT = re.compile(r"way out|\bexits?\b|\bdoor|\bescape|\bbolt|\bflee|\brun\b|somewhere else")
+_WAY_OUT = re.compile(r"way out|\bexits?\b|\bdoor|\bescape|\bbolt|\bflee|\brun\b(?! out of)|somewhere else")
 
 
 #: What only a person does: kneels, doubles over, has hands, arms and elbows, holds, lifts or raises a weapon, splits

@@ -149,6 +149,20 @@ def test_table_side_commands(tmp_path):
     assert save.snapshot["party"][0]["luck"] == 1
 
 
+def test_a_luck_find_saved_before_finds_named_their_item_replays_saying_what_turned_up(tmp_path):
+    """A save from before a find named its item holds ``["m", "luck", "look_what_i_found", NAME]``: replayed, it
+    gains nothing named, so the Luck line itself says what turned up (the review: it read "and look what turned
+    up." and nothing after it)."""
+    code, out, _ = run_session(TUTORIAL, ["1", "1", "luck find rope", "yes", "quit"], tmp_path / "new")
+    save = read_save(tmp_path / "new" / "game.json")
+    found = [entry for entry in save.log if entry[:3] == ["m", "luck", "find"]]
+    assert found == [["m", "luck", "find", "Espen Lind", "rope"]]  # the find as saves write it today
+    old = [["m", "luck", "look_what_i_found", "Espen Lind"] if entry in found else entry for entry in save.log]
+    code, out, transcript = run_session(TUTORIAL, ["quit"], tmp_path / "old", log=old)
+    assert "spends a Luck Point: look what turned up, a small piece of equipment." in transcript
+    assert "*Gained:" not in transcript  # nothing named after it
+
+
 def test_oracle_and_notes_replay_on_load(tmp_path):
     lines = ["1", "1", "? Is the guard asleep? (unlikely)", "note first", "luck contact", "", "2", "quit"]
     _, _, first = run_session(TUTORIAL, lines, tmp_path / "a")

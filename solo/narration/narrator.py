@@ -1031,17 +1031,19 @@ class Narrator:
             hurt.clue = level
             told = True
             clue = "breaking" if level == 2 else "wavering"
-            # one held to the fight (its surrender refused, its run caught) has no way out to glance at: its fear is
-            # told as a cornered one's ("Knut backs off a step, glancing at the way out" just after "fights on, with
-            # no way out": a new player's run)
-            temper = "stubborn" if hurt.held and hurt.temper == "fearful" else hurt.temper
-            lines.append(self.say(cast, clue, hurt, dealer, variants=[temper or ""], pool=pool, ctype=aside))
+            temper = hurt.temper
+            # one held to the fight (its surrender refused, or its run caught) has no way out to glance at ("Knut
+            # backs off a step, glancing at the way out" just after "fights on, with no way out": a new player's run),
+            # nor the defiance of one who never wanted out ("grins through red teeth" of one who just begged): its
+            # strain is told by the lines any temper may have
+            told_as = "" if hurt.held and temper == "fearful" else temper or ""
+            lines.append(self.say(cast, clue, hurt, dealer, variants=[told_as], pool=pool, ctype=aside))
             # the strain said aloud, never a plea or terms: those are offers, and an offer is a question the player
             # answers (an exit, docs/rulings.md); said with nothing asked, then "withdrawn", it read as a question
             # skipped (three new players' runs). Its pleas and deals are said as it yields (_on_exit_offer).
             if temper == "fearful":  # and no defiance after a clue that it looks for a way out (the review)
                 hurt.afraid = cast.round  # "eyes flick about for somewhere to run": no ledger-calm bearing now
-                if hurt.voiced:
+                if hurt.voiced and not hurt.held:
                     hurt.signalled = True  # its body language said "run": a later round must follow that through
             elif level == 2:
                 lines += self._speech(cast, "strain", hurt, dealer, self.speech["break"])

@@ -168,7 +168,9 @@ def luck(e) -> str:
     if use == "look_what_i_found":
         # the item is named on the next line ("You now have: rope."); "a small piece of equipment" read as if the
         # rope asked for had become something else (a new player's run)
-        return f"{e['actor']} spends a Luck Point, and look what turned up."
+        # a save from before the find named its item replays without one: nothing is named after it, so it says what
+        return f"{e['actor']} spends a Luck Point, and look what turned up." if e.get("item") else \
+            f"{e['actor']} spends a Luck Point: look what turned up, a small piece of equipment."
     if use == "pay_back":
         roll = f"the {two_digits(e['roll'])}" if e.get("roll") is not None else "the success"
         return (f"{e['actor']} owes fate for borrowed Luck: {roll} counts as a failure, "
