@@ -146,3 +146,18 @@ def test_a_surrender_clue_tells_an_offer_the_player_may_still_refuse():
     # a new player's chase through the fish market)
     told = clue("surrender", social=False, friends_here=False, part="quarry")
     assert "ready to give up" in told and "stops" not in told
+
+
+def test_solo_duel_explain_says_one_whose_nerve_broke_in_an_argument_walks_away():
+    """``solo duel --explain`` gives each decision its reason: of an NPC whose nerve broke in an argument it said
+    "its nerve broke: it runs" or "it calls for help and falls back", where the screen says the one who leaves an
+    argument walks away (the review)."""
+    reasons = {}
+    for seed in range(30):
+        npcs = [_breakable(n) for n in ("Torgny", "Hallstein")]
+        for e in fight("social", seed, npc=npcs[0], allies=tuple(npcs[1:]), minded=True,
+                       pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True):
+            if e.kind == "npc_break":
+                reasons[e["reaction"]] = e["reason"]
+    assert reasons and all(not re.search(r"\bruns\b|falls back|mercy", why) for why in reasons.values()), reasons
+    assert reasons.get("call_for_help") == "its nerve broke: it looks for someone to take its side, then walks away"

@@ -440,6 +440,17 @@ def test_a_quarry_that_offers_to_give_up_is_asked_about_as_a_chase_not_a_fight()
     conflict.run()
     assert next(q for q in pc.asked if q.kind == "exit_offer").prompt.endswith("accept, or fight on?")
     assert d.exit_answer_line(log.of("exit_answer")[0].data, {}) == "A refuses: B must fight on."
+    # one hiding from the PCs offers to come out, and the search goes on (the review)
+    pc = Answers(lens="none", exit_offer="refuse", luck_flip="no", luck_reduce="no")
+    conflict, _, _, log, _ = duel(make_char("A", Awareness=50), make_char("B", level="skilled", Cunning=50),
+                                  [99, 99, 99, 99], ctype=conflict_type("sneaking"), a_decider=pc,
+                                  b_decider=Answers(lens=["surrender", "none", "none"]), round_limit=2,
+                                  fiction={"pursuer": "b"})
+    conflict.run()
+    question = next(q for q in pc.asked if q.kind == "exit_offer")
+    assert question.prompt.endswith("accept, or keep searching?"), question.prompt
+    assert [o.label for o in question.options][1] == "Refuse and keep searching"
+    assert d.exit_answer_line(log.of("exit_answer")[0].data, {}) == "A refuses: the search for B goes on."
 
 
 @pytest.mark.parametrize(("getaway", "outcome"), [(3, "opponent_fled"), (50, "stalemate")])

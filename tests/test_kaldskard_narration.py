@@ -750,3 +750,17 @@ def test_a_branch_text_that_says_nothing_here_prints_nothing_on_screen_or_in_the
     before = journal.text()
     journal.render(empty)
     assert journal.text() == before
+
+
+def test_the_quiet_night_is_told_exactly_where_the_dead_do_not_come(kaldskard):
+    """The barred door's quiet night is an {if} in the choice's text, beside the route that sends the dead to the
+    door: a test ties the two (the review: edit one and the text could tell "nothing else comes to it" and then go
+    to the attack). The text's condition is the route's, negated, word for word."""
+    from solo.story.format.text import blocks_of, parse_text
+
+    (bar,) = [c for c in kaldskard.scenes["shieling"].choices if c.text.startswith("Bar the door")]
+    (attack,) = [route for route in bar.goto.routes if route.goto == "shieling_attack"]
+    (quiet,) = blocks_of(parse_text(bar.goto.text))
+    assert quiet.condition.source == f"not ({attack.condition.source})"
+    assert [route.goto for route in bar.goto.routes] == ["shieling_attack", "shieling_dawn"]
+    assert bar.goto.routes[-1].condition is None  # the quiet night leads to the dawn, and only it does

@@ -1026,7 +1026,7 @@ def test_an_npc_that_just_showed_fear_is_not_told_calm_or_fierce_the_same_round(
 
 
 # What the screen and the journal say of an exit, in bold, before its line of story (solo.ui.view, ``_on_exit``).
-_EXIT_SAID = {"fled": re.compile(r"\bflee", re.IGNORECASE),
+_EXIT_SAID = {"fled": re.compile(r"\bflee|\bwalks? away\b|\{walks\|walk\} away", re.IGNORECASE),
               "surrendered": re.compile(r"\b(?:gives?|\{gives\|give\}) (?:it )?up\b", re.IGNORECASE)}
 
 

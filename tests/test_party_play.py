@@ -359,6 +359,10 @@ def test_one_who_leaves_a_static_obstacle_walks_away_on_screen_and_in_the_journa
         journal.render(e)
         view.render(e)
     assert f"- Ada {words}." in journal.text() and f"Ada {words}." in out.getvalue()
+    # and the conflict's end says it alike (the review: "you fled" on screen and "over, fled" in the journal)
+    ended = "walked away" if words == "walks away" else "fled"
+    assert f"The conflict is over: you {ended}." in out.getvalue()
+    assert f", {ended}." in journal.text() and f": {ended}" in "\n".join(journal.recap())
 
 
 def test_a_random_pc_is_named_apart_from_the_story_and_says_who_plays_it():

@@ -48,7 +48,7 @@ DEEDS: dict[str, Deed] = {d.key: d for d in (
     Deed("hurt", -0.5, "you beat {them} in a fight"),
     Deed("threatened", -0.5, "you threatened {them}"),
     Deed("paid", 0.5, "you paid {them}, or gave {them} something {they} wanted"),
-    Deed("refused", -1.0, "you would not let {them} yield, and fought on"),
+    Deed("refused", -1.0, "you would not let {them} yield, and kept on at {them}"),
     Deed("chased", -0.5, "you tried to stop {them} leaving: ran after {them}, or called {them} back"),
 )}
 

@@ -91,8 +91,8 @@ PART_CLUES = {
               SHAKEN: "shifts in its hiding place, breathing too fast",
               "flee": "breaks cover and runs",
               "call_for_help": "breaks cover, calling for help",
-              "surrender": "steps out of hiding, empty hands raised",
-              "beg": "comes out of hiding, pleading",
+              "surrender": "calls out from hiding, offering to give up",  # an offer (the question follows)
+              "beg": "pleads from its hiding place to be let go",
               "bargain": "calls out from cover, offering a deal",
               "fight_on": "stays put, ready to lash out if found"},
     "pursuer": {**CLUES,
@@ -111,7 +111,7 @@ PART_CLUES = {
                "flee": "breaks away down a side way",
                "call_for_help": "shouts for help over its shoulder",
                "surrender": "slows, ready to give up",  # an offer, as the question after it asks (not "stops")
-               "beg": "stops and begs to be let go",
+               "beg": "slows, begging to be let go",
                "bargain": "calls back, offering a deal",
                "fight_on": "flees on like a hunted animal"},
 }

@@ -1182,7 +1182,9 @@ class NPCMind:
             mechanic = "surrender" if "surrender" in keys else None
             if mechanic is None:
                 return None
-        reason = f"its nerve broke: it {_BREAK_TEXT[reaction]}"
+        # out of an argument one walks, as the screen says of it (describe.exit_words), and calls on nobody to fight
+        does = (_BREAK_TEXT_SOCIAL if conflict.ctype.social else _BREAK_TEXT)[reaction]
+        reason = f"its nerve broke: it {does}"
         if not fight.announced_break:
             fight.announced_break = True
             self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
@@ -1459,6 +1461,9 @@ class NPCMind:
 
 _BREAK_TEXT = {"flee": "runs", "surrender": "surrenders", "beg": "begs for mercy", "bargain": "offers a deal",
                "call_for_help": "calls for help and falls back", "fight_on": "fights on"}
+_BREAK_TEXT_SOCIAL = {**_BREAK_TEXT, "flee": "walks away", "surrender": "concedes",
+                      "beg": "asks to let the matter drop", "fight_on": "digs in",
+                      "call_for_help": "looks for someone to take its side, then walks away"}
 
 
 def _traits(npc, lean_key: str) -> str:

@@ -155,7 +155,9 @@ def subject_named_before(second: str, speaker: Person, told: str, others: Iterab
 def _alike_named(forms: Mapping[str, str], text: str, others: Iterable[Person], *meant: Person | None) -> bool:
     """Whether someone but ``meant`` with the same pronoun is named in ``text`` (lower case: a name that opens a
     sentence is capitalised), so that the pronoun could mean either."""
-    return any(p not in meant and pronoun_forms(p.pronoun) == forms and p.name.lower() in text for p in others)
+    # by identity: a Person compares by value, field by field (two alike in every field are still two people)
+    return any(all(p is not m for m in meant) and pronoun_forms(p.pronoun) == forms and p.name.lower() in text
+               for p in others)
 
 
 class Narrator:

@@ -480,13 +480,16 @@ class Conflict:
         if pc is None or self._hunts(p):
             return True
         who = p.name
-        quarry = pursuit_parts(self.ctype, self.fiction).get(p.side) == "quarry"
+        part = pursuit_parts(self.ctype, self.fiction).get(p.side)
         if exit == SURRENDER:
             word = "surrender" if self.ctype.physical else "give up"
-            # a quarry that gives up is not "fought on": the chase goes on (a new player's chase after Aron)
-            refuse, goes_on, ask = (("Refuse and keep up the chase", f"{who} runs on, with no way out",
-                                     "keep up the chase") if quarry else
-                                    ("Refuse and fight on", f"{who} fights on, with no way out", "fight on"))
+            # a quarry that gives up is not "fought on": the chase goes on (a new player's chase after Aron); nor is
+            # one hiding: the search goes on
+            refuse, goes_on, ask = {
+                "quarry": ("Refuse and keep up the chase", f"{who} runs on, with no way out", "keep up the chase"),
+                "hider": ("Refuse and keep searching", f"the search for {who} goes on, with no way out",
+                          "keep searching"),
+            }.get(part or "", ("Refuse and fight on", f"{who} fights on, with no way out", "fight on"))
             options = [Option("accept", "Accept", f"{who} is out of the conflict"),
                        Option("refuse", refuse, goes_on)]
             prompt = f"{who} wants to {word}: accept, or {ask}?"
@@ -508,7 +511,7 @@ class Conflict:
         p.exit_answer = answer
         if self.sink is not None:
             self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer, **self._social,
-                       **({"quarry": True} if quarry else {}))
+                       **({part: True} if part in ("quarry", "hider") else {}))
         if answer in ("accept", "let_go"):
             return True
         if answer == "chase":

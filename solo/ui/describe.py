@@ -23,13 +23,18 @@ OUTCOME_WORDS = {
 
 
 #: The same of an argument, which one walks away from (the menu's "Walk away"), nobody flees.
-_WALKED = {"fled": "walked away", "opponent_fled": "the opponent walked away"}
+#: A conflict left by walking away (an argument, a static obstacle: ``exit_words``), in the journal's few words and
+#: in the screen's sentence.
+_WALKED = {"fled": ("walked away", "you walked away"),
+           "opponent_fled": ("the opponent walked away", "the other side walked away")}
 
 
-def ended_words(e) -> str:
-    """How a conflict ended (a ``conflict_end`` or ``no_contest`` event), in the journal's few words."""
+def ended_words(e, static: bool = False) -> str:
+    """How a conflict ended (a ``conflict_end`` or ``no_contest`` event), in the journal's few words; ``static``:
+    it was against a static obstacle (``conflict_facts``)."""
     outcome = e["outcome"]
-    return (_WALKED if e.get("social") else {}).get(outcome) or OUTCOME_WORDS.get(outcome, outcome)
+    walked = _WALKED.get(outcome) if static or e.get("social") else None
+    return walked[0] if walked else OUTCOME_WORDS.get(outcome, outcome)
 
 
 def verdict(success: bool, exceptional: bool, automatic: bool = False) -> str:
@@ -306,7 +311,8 @@ def exit_answer_line(e, names) -> str:
     # nobody runs after one who walks out of an argument: the PC calls the NPC back (docs/rulings.md)
     chase = f"{who} calls {npc} back." if e.get("social") else f"{who} gives chase."
     return {"accept": f"{who} accepts: {npc} is out of it.",
-            "refuse": f"{who} refuses: {npc} must {'run' if e.get('quarry') else 'fight'} on.",
+            "refuse": f"{who} refuses: the search for {npc} goes on." if e.get("hider") else
+                      f"{who} refuses: {npc} must {'run' if e.get('quarry') else 'fight'} on.",
             "let_go": f"{who} lets {npc} go.",
             "chase": chase}.get(e["answer"], f"{who}: {e['answer']}.")
 
@@ -369,11 +375,13 @@ def pool_heading(pool_name: str, *, obstacle: bool = False) -> str:
 FALLS_INTO_COMAE = "falls into comae, out of the scenario"
 
 
-def conflict_outcome(outcome: str, social: bool = False) -> str:
-    """"The conflict is over: you won." (a bare "The conflict is over: won." read like a log); from an argument one
-    walks away ("the other side fled" followed "Signe walks out: let her go"): a new player's eye on the tutorial."""
-    told = {"fled": "you walked away", "opponent_fled": "the other side walked away"}.get(outcome) if social else None
-    return f"The conflict is over: {told or OUTCOME_TOLD.get(outcome, OUTCOME_WORDS.get(outcome, outcome))}."
+def conflict_outcome(outcome: str, walked: bool = False) -> str:
+    """"The conflict is over: you won." (a bare "The conflict is over: won." read like a log); from an argument or a
+    static obstacle one walks away ("the other side fled" followed "Signe walks out: let her go": a new player's eye
+    on the tutorial), as ``exit_words`` says of the one who left."""
+    walked_words = _WALKED.get(outcome) if walked else None
+    told = walked_words[1] if walked_words else OUTCOME_TOLD.get(outcome, OUTCOME_WORDS.get(outcome, outcome))
+    return f"The conflict is over: {told}."
 
 
 def pushes_on(value: int | None) -> str:

@@ -354,7 +354,7 @@ class Journal:
         cost = (f" {pool} lost: " + ", ".join(f"{who} {n}" for who, n in lost) + ".") if lost else \
             f" No {pool} lost."
         over = _rounds(self.rounds_rolled, e.get("rounds"))
-        return f"{head}: over{over}, {d.ended_words(e)}.{cost}"
+        return f"{head}: over{over}, {d.ended_words(e, self.static)}.{cost}"
 
     def _remember(self, e: Event) -> None:
         """Keep what ``recap`` shows: scenes, and what came of each roll, conflict and choice in them."""
@@ -388,7 +388,7 @@ class Journal:
         elif k == "conflict_end":
             them = ", ".join(self.sides.get("b", []))
             what = f"{self.conflict_type}{f' against {them}' if them else ''}"
-            self._outcome(f"{what}: {d.ended_words(e)}"
+            self._outcome(f"{what}: {d.ended_words(e, self.static)}"
                           f"{_rounds(self.rounds_rolled, e.get('rounds'))}")
         elif k == "no_contest":
             self._outcome(f"no contest, {d.ended_words(e)}")

@@ -440,7 +440,8 @@ class TerminalView:
 
     def _on_conflict_end(self, e: Event, n: list[str]) -> None:
         self._narrate(n)
-        self.console.print(Text(d.conflict_outcome(e["outcome"], bool(e.get("social"))), style="bold magenta"))
+        walked = bool(e.get("social")) or self.static
+        self.console.print(Text(d.conflict_outcome(e["outcome"], walked), style="bold magenta"))
 
     def _on_spent_at_start(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("  " + d.spent_at_start(e), style="bold"))
