@@ -132,6 +132,56 @@ def test_roll_vs_with_difficulty(word, modifier):
         assert data["success"] is judge(data["total"], 50 + modifier).success
 
 
+def test_a_target_the_difficulty_takes_below_one_is_shown_with_its_true_sum():
+    """A GM-less table's run: "d100: 80 against 30 -40 = 0 (cannot succeed)", where 30 - 40 is -10 (the JSON said
+    -10). The line says the sum as it is, beside what it means, as every roll line in play does."""
+    out = run("roll", "d100", "--vs", "30", "-d", "very hard", "--seed", "5").stdout
+    assert out.startswith("d100: 80 against 0 (cannot succeed: 30 -40 = -10) — failure."), out
+    assert run("roll", "d100", "--vs", "0", "--seed", "5").stdout.startswith("d100: 80 against 0 (cannot succeed) — ")
+    assert run("roll", "d100", "--vs", "60", "-d", "hard", "--seed", "5").stdout.startswith("d100: 80 against 60 -20 "
+                                                                                            "= 40 — failure.")
+
+
+@pytest.mark.parametrize(("mine", "theirs"), [(30, 50), (70, 50), (50, 50), (0, 40), (120, 5)])
+def test_an_opposed_roll_follows_the_rules_and_gives_its_exact_odds(mine, theirs):
+    """A GM-less table's run had no opposed roll: two `solo roll d100 --vs` compared by hand. `--against` rolls the
+    other side: the highest success wins, the side that did not start it wins a tie, and if both fail nobody wins
+    (docs/rules.md §4). The odds beside it are exact: counted here face by face from the rule itself."""
+    win = lose = neither = 0
+    for a in range(1, 101):
+        for b in range(1, 101):
+            ra, rb = judge(a, mine), judge(b, theirs)
+            if not ra.success and not rb.success:
+                neither += 1
+            elif ra.success and (not rb.success or a > b):
+                win += 1
+            else:
+                lose += 1
+    seen = set()
+    for seed in range(60):
+        data = run_json("roll", "d100", "--vs", str(mine), "--against", str(theirs), "--seed", str(seed))
+        assert data["chances"] == {"win": win / 10_000, "lose": lose / 10_000, "neither": neither / 10_000}
+        a, b = data["a"]["roll"], data["b"]["roll"]
+        ra, rb = judge(a, mine), judge(b, theirs)
+        expected = None if not (ra.success or rb.success) else "a" if ra.success and (not rb.success or a > b) else "b"
+        assert data["winner"] == expected and data["tie"] is (ra.success and rb.success and a == b)
+        seen.add(expected)
+        text = run("roll", "d100", "--vs", str(mine), "--against", str(theirs), "--seed", str(seed)).stdout
+        assert {"a": "You win", "b": "The other side wins", None: "Both fail"}[expected] in text
+        assert f"you win {win / 100:g} %, the other side {lose / 100:g} %, nobody {neither / 100:g} %" in text
+    assert len(seen) >= 2
+
+
+def test_an_opposed_roll_needs_both_sides_and_one_value_each():
+    """`--vs 30 --vs 50` took the last value without a word (a GM-less table's run)."""
+    twice = run("roll", "d100", "--vs", "30", "--vs", "50")
+    assert twice.exit_code == 2 and "--against" in twice.output and "--vs 30 --against 50" in twice.output
+    alone = run("roll", "d100", "--against", "50")
+    assert alone.exit_code == 2 and "give your own skill with --vs" in alone.output
+    bad = run("roll", "d100", "--vs", "30", "--against", "lots")
+    assert bad.exit_code == 2 and "--against takes a skill value" in bad.output
+
+
 def test_roll_vs_routine_needs_no_roll():
     data = run_json("roll", "d100", "--vs", "10", "-d", "routine", "--seed", "1")
     assert data["success"] is True and data["automatic"] is True

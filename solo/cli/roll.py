@@ -12,12 +12,17 @@ from .limits import MAX_TARGET, SEED
 
 @click.command("roll")
 @click.argument("expression")
-@click.option("--vs", "skill", metavar="SKILL", help="Check a d100 against this skill value (e.g. 65).")
+@click.option("--vs", "skills", metavar="SKILL", multiple=True,
+              help="Check a d100 against this skill value (e.g. 65).")
 @click.option("--difficulty", "-d", metavar="WORD",
               help="With --vs: Routine, Easy, Normal, Hard, Very Hard (or a quality word).")
+@click.option("--against", "defence", metavar="SKILL",
+              help="With --vs: an opposed roll against the other side's skill (it did not start it, so it wins "
+                   "a tie).")
 @click.option("--seed", type=SEED, help="Seed the dice, for a roll you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def command(expression: str, skill: str | None, difficulty: str | None, seed: int | None, as_json: bool) -> None:
+def command(expression: str, skills: tuple[str, ...], difficulty: str | None, defence: str | None, seed: int | None,
+            as_json: bool) -> None:
     """Roll EXPRESSION: d100, 3d6+2, 2d6-1, 1d8 …
 
     \b
@@ -25,9 +30,10 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
       solo roll 3d6+2
       solo roll d100 --vs 65
       solo roll d100 --vs 40 --difficulty hard --json
+      solo roll d100 --vs 30 --against 50     (an opposed roll: sneaking 30 against spotting 50)
     """
     from ..rules import rolls as checks
-    from ..rules.dice import DiceError, flip, new_rng, parse, target_text, two_digits
+    from ..rules.dice import DiceError, flip, new_rng, parse, roll_against, target_text, two_digits
 
     try:
         expr = parse(expression)
@@ -36,11 +42,15 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
     target = None
     modifier = 0
     routine = False
+    if len(skills) > 1:
+        raise UserError("--vs takes one skill value; for a roll of one side against another, give the other side's "
+                        f"with --against: solo roll d100 --vs {skills[0][:8]} --against {skills[1][:8]}")
+    skill = skills[0] if skills else None
+    if defence is not None and skill is None:
+        raise UserError("--against is the other side of an opposed roll: give your own skill with --vs too, e.g. "
+                        f"solo roll d100 --vs 40 --against {defence[:8]}")
     if skill is not None:
-        text = skill.strip().rstrip("%").strip()
-        if not (text.isdigit() and text.isascii() and len(text) <= 3 and int(text) <= MAX_TARGET):
-            raise UserError(f"--vs takes a skill value from 0 to {MAX_TARGET}, such as 65, not {skill[:40]!r}")
-        target = int(text)
+        target = _skill_value("--vs", skill)
         if not expr.is_d100:
             raise UserError(f"--vs checks a d100 against a skill; {expression!r} is not a d100")
         if difficulty:
@@ -54,6 +64,9 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
         raise UserError("--difficulty only makes sense with --vs")
 
     rng = new_rng(seed)
+    if target is not None and defence is not None:
+        _opposed(expression, rng, target, modifier, routine, _skill_value("--against", defence), as_json)
+        return
     if target is not None:
         result = checks.roll_check(rng, target + modifier, routine=routine)
         data = {
@@ -76,8 +89,14 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
         verdict = "success" if result.success else "failure"
         if result.exceptional:
             verdict = f"exceptional {verdict}"
-        mod_text = f" {modifier:+d} = {target_text(target + modifier)}" if modifier else ""
-        click.echo(f"d100: {two_digits(result.roll)} against {target}{mod_text} — {verdict}.")
+        if target + modifier < 1 and modifier:  # the sum beside what it means, as every roll line says it
+            said = roll_against(result.roll, target + modifier, f"{target} {modifier:+d}")
+        elif target + modifier < 1:
+            said = f"{two_digits(result.roll)} against {target_text(target)}"
+        else:
+            said = f"{two_digits(result.roll)} against {target}" + (f" {modifier:+d} = {target + modifier}"
+                                                                    if modifier else "")
+        click.echo(f"d100: {said} — {verdict}.")
         if result.can_flip:
             click.echo(f"A Luck Point would flip it to {two_digits(flip(result.roll))}: a success.")
         return
@@ -86,3 +105,55 @@ def command(expression: str, skill: str | None, difficulty: str | None, seed: in
         click.echo(json.dumps(rolled.to_dict()))
         return
     click.echo(rolled.line())
+
+
+def _skill_value(option: str, given: str) -> int:
+    text = given.strip().rstrip("%").strip()
+    if not (text.isdigit() and text.isascii() and len(text) <= 3 and int(text) <= MAX_TARGET):
+        raise UserError(f"{option} takes a skill value from 0 to {MAX_TARGET}, such as 65, not {given[:40]!r}")
+    return int(text)
+
+
+def _opposed(expression: str, rng, skill: int, modifier: int, routine: bool, theirs: int, as_json: bool) -> None:
+    """Both sides roll; the highest success wins, the side that did not start it wins a tie, and if both fail
+    nobody wins (docs/rules.md §4). Said with the exact odds it had before the dice, and the flip a Luck Point
+    would make where one would win it."""
+    from ..rules import rolls as checks
+    from ..rules.dice import flip, roll_against, two_digits
+
+    target = skill + modifier
+    mine = checks.roll_check(rng, target, routine=routine)
+    other = checks.roll_check(rng, theirs)
+    result = checks.resolve_opposed(mine, other, defender="b")
+    win, lose, neither = (10_000, 0, 0) if routine else checks.opposed_odds(target, theirs)
+    flipped = None
+    if result.winner != "a" and mine.roll is not None and flip(mine.roll) != mine.roll:
+        turned = checks.resolve_opposed(checks.flip_check(mine), other, defender="b")
+        flipped = flip(mine.roll) if turned.winner == "a" else None
+    if as_json:
+        click.echo(json.dumps({"expression": expression, "skill": skill, "modifier": modifier, "target": target,
+                               "against": theirs, **result.to_dict(),
+                               "chances": {"win": win / 10_000, "lose": lose / 10_000, "neither": neither / 10_000},
+                               "luck_flip_wins": None if flipped is None else flipped}))
+        return
+
+    def said(check, target: int, parts: str) -> str:
+        if check.roll is None:
+            return "routine: automatic success"
+        verdict = ("exceptional " if check.exceptional else "") + ("success" if check.success else "failure")
+        return f"{roll_against(check.roll, target, parts if target < 1 else '')} — {verdict}"
+
+    click.echo(f"You: {said(mine, target, f'{skill} {modifier:+d}' if modifier else str(skill))}.")
+    click.echo(f"The other side: {said(other, theirs, str(theirs))}.")
+    tie = " on a tie (a tie goes to the side that did not start it)" if result.tie else ""
+    click.echo({"a": "You win the opposed roll.", "b": f"The other side wins the opposed roll{tie}.",
+                None: "Both fail: nobody wins, and things stay as they were."}[result.winner])
+    if flipped is not None:
+        click.echo(f"A Luck Point would flip yours to {two_digits(flipped)}: you would win.")
+    click.echo(f"The odds before the dice (exact, Luck aside): you win {_percent(win)}, the other side "
+               f"{_percent(lose)}, nobody {_percent(neither)}.")
+
+
+def _percent(count: int) -> str:
+    """A count out of 10,000 as a percentage with the figures it has: 1,432 -> "14.32 %"."""
+    return f"{count / 100:.2f}".rstrip("0").rstrip(".") + " %"

@@ -252,6 +252,17 @@ def resolve_opposed(a: CheckResult, b: CheckResult, *, defender: str = "b") -> O
     return OpposedResult(a, b, defender, "a" if sa > sb else "b", False)
 
 
+def opposed_odds(target_a: int, target_b: int, *, defender: str = "b") -> tuple[int, int, int]:
+    """How many of the 10,000 pairs of faces side a wins, side b wins and nobody wins: exact odds of an opposed
+    roll before any Luck (out of 10,000)."""
+    ours, theirs = [judge(f, target_a) for f in range(1, 101)], [judge(f, target_b) for f in range(1, 101)]
+    counts = {"a": 0, "b": 0, None: 0}
+    for a in ours:
+        for b in theirs:
+            counts[resolve_opposed(a, b, defender=defender).winner] += 1
+    return counts["a"], counts["b"], counts[None]
+
+
 def roll_opposed(
     rng: random.Random, target_a: int, target_b: int, *, defender: str = "b"
 ) -> OpposedResult:
