@@ -253,6 +253,24 @@ def test_oracle_uses_the_sessions_tension_and_keeps_what_it_is_given(solo, tmp_p
     assert json.loads(again.output)["odds"]["tension"] == 2 and _session(tmp_path).state.tension == 2
 
 
+def test_a_misspelt_session_is_named_not_silently_started(solo, tmp_path):
+    """A GM-less table's run: `solo oracle … --session dokc` answered at a fresh tension 5 (their session 'dock'
+    stood at 6) and kept nothing, and `solo scene … --session dokc` then started a second session without a word.
+    The oracle, which only reads it, refuses a name with no session and offers the one meant; a command that
+    starts one says it is new, and the name it may have meant."""
+    assert solo("scene", "On the dock", "--session", "dock", "--tension", "6", "--seed", "1").exit_code == 0
+    asked = solo("oracle", "Is the hatch open?", "--session", "dokc", "--seed", "1")
+    assert asked.exit_code == 2 and "no session 'dokc' yet (did you mean 'dock'?)" in asked.output
+    assert "solo scene --session dokc" in asked.output
+    assert not (tmp_path / "sessions" / "dokc.toml").exists()
+    started = solo("scene", "x", "--session", "dokc", "--seed", "1")
+    assert started.exit_code == 0 and "Session dokc, new (did you mean 'dock'?): tension 5 of 9" in started.output
+    again = solo("scene", "y", "--session", "dokc", "--seed", "1")
+    assert "Session dokc: tension 5 of 9 · scene 2" in again.output  # no longer new
+    kept = solo("oracle", "Q", "--session", "fresh", "--npc", "Rin Halden", "--seed", "1")  # given something to keep
+    assert kept.exit_code == 0 and "Session fresh, new: tension 5 of 9" in kept.output
+
+
 def test_oracle_events_can_name_the_sessions_npc(solo, tmp_path):
     from solo.oracle import OracleState, ask, load_tables
     from solo.rules.dice import new_rng

@@ -10,7 +10,7 @@ import click
 
 from . import UserError
 from .limits import SEED, TENSION
-from .scene import held_session, keep_session, session_line, session_options
+from .scene import held_session, keep_session, open_session, session_line, session_options
 
 if TYPE_CHECKING:
     from ..oracle import OracleAnswer, OracleOdds
@@ -79,6 +79,8 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
     odds = odds or "even"
     if not text:  # as at the game's prompt: an answer needs a question to be an answer to
         raise click.UsageError('Ask a question, e.g. solo oracle "Is the door locked?" --odds likely')
+    if session_name and tension is None and not npcs and not threads:
+        open_session(session_name, saves_dir, must_exist=True)  # only read: a name with no session is a mistake
     with held_session(session_name, saves_dir) as session:
         try:
             state = session.state if session else OracleState()

@@ -88,7 +88,14 @@ def keep_session(session: OracleSession) -> None:
 def session_line(session: OracleSession) -> str:
     """One line at the foot of a command's answer: what the session now holds."""
     s = session.state
-    return (f"Session {session.name}: tension {s.tension} of 9 · scene {session.scenes} · "
+    started = ""
+    if session.new:  # a misspelt name starts a session of its own: say so, and the name it may have meant
+        from ..errors import did_you_mean
+        from ..oracle.session_file import session_names
+
+        others = [n for n in session_names(session.path.parent) if n != session.name]
+        started = f", new{did_you_mean(session.name, others)}"
+    return (f"Session {session.name}{started}: tension {s.tension} of 9 · scene {session.scenes} · "
             f"{_count(len(s.threads), 'open thread')} · {_count(len(s.npcs), 'NPC')}")
 
 

@@ -73,6 +73,8 @@ class OracleSession:
     #: Whether the scene in play (the last set up, number ``scenes``) was closed with ``solo scene --end``: a
     #: second close of it moved the tension again and emptied the scene's searches again (a new player's run)
     closed: bool = False
+    #: Read from no file: this command starts it (said at the foot of its answer, with a name it may have meant).
+    new: bool = False
 
     def add_thread(self, text: str, *, again: bool = False) -> int:
         """Open a thread; with ``again`` one already open (its words in any case) counts once more. Its weight."""
@@ -155,9 +157,11 @@ def load_session(name: str, folder: Path, *, must_exist: bool = False) -> Oracle
         raw = read_bounded(path, READ_LIMIT)
     except FileNotFoundError:
         if must_exist:
-            raise ContentError(f"no session {path.stem!r} yet (start one with solo scene --session {path.stem})",
-                               file=path) from None
-        return OracleSession(path.stem, path)
+            from ..errors import did_you_mean
+
+            raise ContentError(f"no session {path.stem!r} yet{did_you_mean(path.stem, session_names(folder))}; "
+                               f"start one with solo scene --session {path.stem}", file=path) from None
+        return OracleSession(path.stem, path, new=True)
     except PathError as exc:
         raise ContentError(str(exc).removeprefix(f"{path}: "), file=path) from None
     except OSError as exc:
