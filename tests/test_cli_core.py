@@ -182,6 +182,15 @@ def test_an_opposed_roll_needs_both_sides_and_one_value_each():
     assert bad.exit_code == 2 and "--against takes a skill value" in bad.output
 
 
+def test_a_roll_of_many_dice_is_not_listed_die_by_die():
+    """`solo roll 1000d1000` printed every one of the thousand dice (a GM-less table's run); the JSON keeps them."""
+    line = run("roll", "1000d1000", "--seed", "3").stdout
+    data = run_json("roll", "1000d1000", "--seed", "3")
+    assert line.strip() == f"1000d1000: {data['total']}  (1000 dice, too many to list one by one)"
+    assert len(data["dice"]) == 1000
+    assert run("roll", "40d6", "--seed", "3").stdout.count(" + ") == 39  # forty are still listed
+
+
 def test_roll_vs_routine_needs_no_roll():
     data = run_json("roll", "d100", "--vs", "10", "-d", "routine", "--seed", "1")
     assert data["success"] is True and data["automatic"] is True

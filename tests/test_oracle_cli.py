@@ -74,6 +74,19 @@ def test_an_event_names_the_npc_given(cli_run):
     assert "Random event:" in text and data["event"]["text"] in text
 
 
+def test_an_event_that_ends_on_a_question_mark_takes_no_full_stop_after_it(cli_run):
+    """A GM-less table's run: "A thread slips further out of reach: Who else is aboard the dock?. Meaning: …"."""
+    for seed in range(800):
+        data = json.loads(cli_run("oracle", "q", "--tension", "9", "--thread", "Who else is aboard?", "--seed",
+                                  str(seed), "--json").output)
+        if data["event"] and data["event"]["text"].endswith("?"):
+            break
+    else:
+        pytest.fail("no event naming the thread in 800 seeds")
+    text = cli_run("oracle", "q", "--tension", "9", "--thread", "Who else is aboard?", "--seed", str(seed)).output
+    assert f"Random event: {data['event']['text']} Meaning: " in text and "?." not in text
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

@@ -334,3 +334,19 @@ def test_tables_built_by_hand_render_their_templates():
     })
     texts = {t.roll("a", random.Random(seed)).text for seed in range(40)}
     assert texts == {"see b-row", "plain"}
+
+
+def test_a_file_of_ones_own_with_no_tables_section_is_named_where_its_table_is_not_found(tmp_path):
+    """A GM-less table wrote loot.toml as "[loot]" and got only "no table named 'loot'"; the file read as holding
+    no table is named beside it. The bundled folder's files that hold none (names, Code Blocks) are not."""
+    from solo.oracle.loader import load_tables
+    from solo.oracle.tables import UnknownTable
+
+    (tmp_path / "loot.toml").write_text('[loot]\nrows = ["a knife", "a coin"]\n', encoding="utf-8")
+    tables = load_tables([tmp_path], use_env=False)
+    with pytest.raises(UnknownTable) as caught:
+        tables.get("loot")
+    assert f"{tmp_path / 'loot.toml'}: no [tables] section" in str(caught.value)
+    with pytest.raises(UnknownTable) as bundled_only:
+        load_tables([], use_env=False).get("loot")
+    assert "no [tables] section" not in str(bundled_only.value)

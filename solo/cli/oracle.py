@@ -138,4 +138,6 @@ def _show(answer: OracleAnswer, chances: OracleOdds) -> None:
         click.echo(interpretation(answer.interpretation.to_dict()))
     if answer.event_triggered and answer.event is not None:
         event = answer.event
-        click.echo(f"Random event: {event.text}. Meaning: {event.meaning}.")
+        from ..ui.journal import sentence  # a thread that asks a question keeps its "?" ("…dock?. Meaning:")
+
+        click.echo(f"Random event: {sentence(event.text)} Meaning: {event.meaning}.")

@@ -49,14 +49,17 @@ def _text(path: Path) -> str:
         raise ContentError(f"cannot read file: {exc}", file=path) from None
 
 
-def read_folder(folder: Path, texts: Mapping[Path, str] | None = None) -> dict[str, Table]:
+def read_folder(folder: Path, texts: Mapping[Path, str] | None = None,
+                skipped: list[Path] | None = None) -> dict[str, Table]:
     """Every table in one folder; the same name in two files of one folder is an error. ``texts``: the files'
-    contents already read (by path)."""
+    contents already read (by path); ``skipped``: where to list the files read that hold no ``[tables]``."""
     out: dict[str, Table] = {}
     for path in table_files(folder):
         text = texts[path] if texts is not None and path in texts else _text(path)
         data = loads_toml(text, file=path)
         if "tables" not in data:
+            if skipped is not None:
+                skipped.append(path)
             continue
         for name, table in tables_from_data(data, file=str(path), source=text).items():
             if name in out:
@@ -80,7 +83,13 @@ def load_tables(extra: Sequence[str | Path] = (), *, use_env: bool = True) -> Ta
     key = (tuple(folders), tuple(texts.items()))
     tables = _LOADED.get(key)
     if tables is None:
-        tables = TableSet.from_layers([read_folder(folder, texts) for folder in folders])
+        # a file of the user's own with no [tables] is read as no table: named where a table is not found (a GM-less
+        # table's loot.toml, written without it, gave only "no table named 'loot'"); the bundled folder's other
+        # files (names, Code Blocks) are no one's mistake
+        skipped: list[Path] = []
+        tables = TableSet.from_layers([read_folder(folder, texts, skipped if i < len(folders) - 1 else None)
+                                       for i, folder in enumerate(folders)])
+        tables.skipped = tuple(skipped)
         if len(_LOADED) >= 8:
             _LOADED.clear()
         _LOADED[key] = tables

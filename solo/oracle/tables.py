@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError, SoloError, did_you_mean
@@ -247,6 +248,8 @@ class TableSet:
 
     def __init__(self, tables: Mapping[str, Table]) -> None:
         self._tables = dict(tables)
+        #: Files of the user's folders read as holding no table (no ``[tables]`` section): said with a name not found.
+        self.skipped: tuple[Path, ...] = ()
         self._check_refs()
         self._check_expansion(self._check_cycles())
 
@@ -279,8 +282,12 @@ class TableSet:
         try:
             return self._tables[name]
         except KeyError:
+            unread = ""
+            if self.skipped:
+                files = ", ".join(str(p) for p in self.skipped[:3]) + (" …" if len(self.skipped) > 3 else "")
+                unread = f" ({files}: no [tables] section, so no table was read there; a table is [tables.NAME])"
             raise UnknownTable(
-                f"no table named {name!r}{did_you_mean(name, self._tables)}; see 'solo table list'"
+                f"no table named {name!r}{did_you_mean(name, self._tables)}; see 'solo table list'{unread}"
             ) from None
 
     def find(self, typed: str) -> Table:

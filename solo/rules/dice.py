@@ -202,6 +202,8 @@ class DiceRoll:
         "2d6-1d4: 5  (5 + 3 - 3)", a lone die by its total alone ("1d100: 80")."""
         if len(self.dice) == 1 and not self.modifier and self.total >= 0:
             return f"{self.expression}: {self.total}"
+        if len(self.dice) > SHOWN_DICE:  # "1000d1000" printed a thousand numbers (a GM-less table's run)
+            return f"{self.expression}: {self.total}  ({len(self.dice)} dice, too many to list one by one)"
         return f"{self.expression}: {self.total}  ({self.breakdown()})"
 
     def to_dict(self) -> dict[str, Any]:
@@ -214,6 +216,8 @@ class DiceRoll:
         }
 
 
+#: The most dice a roll's line lists one by one (``--json`` lists them all).
+SHOWN_DICE = 40
 _TERM = re.compile(r"([+-]?)\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))")
 #: Bounds on an expression, so no text (an adventure's damage, a command-line roll) can ask for work or
 #: numbers without end: its length, its terms, the dice in all, their sides, a plain number, the total.
