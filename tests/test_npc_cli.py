@@ -127,3 +127,29 @@ def test_the_oracle_s_rows_about_a_session_npc_need_no_pronoun():
     assert rows
     for text in rows:
         assert not re.search(r"\b(they|them|their|theirs|themself|he|him|his|she|her|hers)\b", text), text
+
+
+def test_an_npc_the_table_has_named_gets_its_code_block_and_the_disposition_given():
+    """A GM-less table had already met Rin Halden and wanted a Code Block for her, unfriendly: `solo npc` had no
+    --name and no --disposition (`solo duel` has the one). The rest is rolled as ever, from the same dice."""
+    named = json.loads(run("npc", "--name", " Rin  Halden ", "--disposition", "unfriendly", "--seed", "3",
+                           "--json").output)
+    assert named["name"] == "Rin Halden" and named["code_block"]["disposition"] == "Unfriendly"
+    card = run("npc", "--name", "Rin Halden", "--disposition", "Unfriendly", "--seed", "3").output
+    assert "Rin Halden" in card and "Unfriendly (-20 %" in card
+    assert NPC.from_dict(named).to_dict() == named
+    for args, message in ((["--disposition", "grumpy"], "unknown disposition 'grumpy'"),
+                          (["--name", "  "], "--name takes a name of 1 to 100 printable characters"),
+                          (["--name", "x" * 101], "--name takes a name"),
+                          (["--name", "Rin\x1b[2J"], "printable"),
+                          (["--mindless", "--disposition", "friendly"], "no Code Block")):
+        result = run("npc", *args)
+        assert result.exit_code == 2 and message in result.output, (args, result.output)
+
+
+@pytest.mark.parametrize("asked", ["motivation", "personality", "recent event", "Disposition"])
+def test_a_part_of_the_code_block_asked_as_a_table_says_where_it_is_rolled(asked):
+    """`solo table motivation` answered "did you mean 'location'?" (a GM-less table's run)."""
+    result = run("table", asked)
+    assert result.exit_code != 0 and "part of an NPC's Code Block; solo npc rolls" in result.output
+    assert "did you mean" not in result.output

@@ -41,13 +41,16 @@ def _pronoun(npc: NPC) -> str:
 @click.option("--antagonist", is_flag=True, help="Roll the second personality on the Dark Triad table.")
 @click.option("--role", metavar="ROLE", help="Thug, Guard, Clerk, Merchant, Draugr … (default: at random).")
 @click.option("--mindless", is_flag=True, help="A creature with no will of its own: no Code Block, never yields.")
+@click.option("--name", metavar="NAME", help="An NPC the table has already named (default: a name at random).")
+@click.option("--disposition", metavar="WORD",
+              help="Affectionate, Friendly, Neutral, Unfriendly or Malicious (default: Neutral).")
 @click.option("--seed", type=SEED, help="Seed the dice, for an NPC you can make again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the NPC as JSON (the NPC file format).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Also save the NPC as a TOML file an adventure can use.")
 @click.option("--force", is_flag=True, help="With --out: replace an existing file that is not an NPC solo rolled.")
-def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed: int | None, as_json: bool,
-            out: Path | None, force: bool) -> None:
+def command(level: str, antagonist: bool, role: str | None, mindless: bool, name: str | None,
+            disposition: str | None, seed: int | None, as_json: bool, out: Path | None, force: bool) -> None:
     """Roll one NPC: stats for its level, gear and a Code Block.
 
     The Code Block is the quick 4d20 read: two personality entries, a
@@ -59,6 +62,7 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed
       solo npc --level skilled --antagonist --seed 7
       solo npc --role draugr --level master --json
       solo npc --level master --out npcs/boss.toml
+      solo npc --name "Rin Halden" --disposition unfriendly   (one the table has met already)
     """
     from ..errors import SoloError
     from ..npc import generate_npc
@@ -68,6 +72,14 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed
         raise UserError("--mindless creatures have no Code Block, so --antagonist does not apply")
     if force and not out:
         raise UserError("--force only makes sense with --out")
+    if name is not None:
+        from ..rules.character import MAX_NAME
+
+        name = " ".join(name.split())
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise UserError(f"--name takes a name of 1 to {MAX_NAME} printable characters")
+    if disposition is not None and mindless:
+        raise UserError("--mindless creatures have no Code Block, so --disposition does not apply")
     if out is not None:
         from ..paths import path_problem, replace_problem
 
@@ -75,7 +87,8 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, seed
         if problem:
             raise UserError(f"--out: {problem}")
     try:
-        npc = generate_npc(new_rng(seed), level, antagonist, role=role, mindless=mindless)
+        npc = generate_npc(new_rng(seed), level, antagonist, role=role, mindless=mindless, name=name,
+                           disposition=disposition)
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if out:

@@ -239,6 +239,15 @@ def spoken_key(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", text.casefold()))
 
 
+#: The parts of an NPC's Code Block, which ``solo npc`` rolls (not tables of their own), by the words a table
+#: would be asked for.
+_CODE_BLOCK_PARTS = {"personality": "a personality", "personalities": "a personality", "motivation": "a motivation",
+                     "motivations": "a motivation", "disposition": "a disposition",
+                     "social_disposition": "a disposition", "recent_event": "a recent event",
+                     "code_block": "the Code Block", "codeblock": "the Code Block",
+                     "dark_triad": "a Dark Triad personality"}
+
+
 class TableSet:
     """The tables of one game, merged from every folder, with references checked.
 
@@ -286,6 +295,10 @@ class TableSet:
             if self.skipped:
                 files = ", ".join(str(p) for p in self.skipped[:3]) + (" …" if len(self.skipped) > 3 else "")
                 unread = f" ({files}: no [tables] section, so no table was read there; a table is [tables.NAME])"
+            part = _CODE_BLOCK_PARTS.get(name.lower().replace(" ", "_").replace("-", "_"))
+            if part:  # "did you mean 'location'?" for motivation (a GM-less table's run): say where it is rolled
+                raise UnknownTable(f"no table named {name!r}: {part} is part of an NPC's Code Block; solo npc rolls "
+                                   "a whole one (--name for an NPC you have named already)") from None
             raise UnknownTable(
                 f"no table named {name!r}{did_you_mean(name, self._tables)}; see 'solo table list'{unread}"
             ) from None
