@@ -218,6 +218,17 @@ def test_a_flashy_move_is_named_by_the_focus_its_roll_counted(bundled):
     assert bundled.word("skills", "Science//Medicine", "") == "medical know-how"
 
 
+def test_a_skills_words_read_in_every_frame_a_flashy_line_puts_them_in(bundled):
+    """`solo duel --narrate` told "a flashy show of gift for a speech" (a GM-less table's run). The lines put a
+    skill's words after "a flashy show of", "all" and "his": each is a thing one has a lot of, with no "for" or
+    "of" tying it to another noun ("gift for a speech", "eye for people", "command of the regulations")."""
+    skills = bundled.words["skills"]
+    assert len(skills) >= 20
+    for key, words in skills.items():
+        assert not re.search(r"\b(for|of)\b", words), (key, words)
+        assert len(words.split()) <= 5, (key, words)
+
+
 # -- manner words: an outcome that names how someone fought must know it ---------------------
 #: Words that say someone was pressing (bold) or holding back (wary). Curated by reading every outcome
 #: line; a line using one of them must carry a `stance` or `foe` filter that rules out the other stance.

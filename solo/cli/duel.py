@@ -236,7 +236,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     if cb is not None:
         say(console, f"  {' · '.join(str(t) for t in cb.personality)} · {' · '.join(cb.motivation)} · "
             f"{cb.disposition} · recent event: {cb.event}")
-    say(console, "  ", (_temperament(npc), "dim"))
+    say(console, "  ", (_temperament(npc, social=ctype.social), "dim"))
     say(console, f"  {pc.name} ", (f"keeps {pc_lens} every round" if pc_lens else
                                       "is played by the greedy bot (a plain roll, Aggressive or Cautious)", "dim"))
     # the NPC named, so that "won" below is read as its win, not the PC's (its name is plain text, not markup);
@@ -254,8 +254,9 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     outcomes.add_column("outcome")
     outcomes.add_column("times", justify="right")
     outcomes.add_column("share", justify="right")
+    words = {**OUTCOME_WORDS, **(SOCIAL_WORDS if ctype.social else {})}  # an argument is walked out of
     for outcome, count in stats.outcomes.items():
-        outcomes.add_row(OUTCOME_WORDS.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
+        outcomes.add_row(words.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
     console.print(lenses)
     note = lean_note(npc, stats.lenses)
     if note:
@@ -265,7 +266,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
         say(console, f"  {COMAE_NOTE}", style="dim")
     line = f"Mean rounds {stats.mean_rounds:.2f}"
     if stats.breaks:
-        line += " · when its nerve broke: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in
+        line += " · when its nerve broke: " + ", ".join(f"{words.get(k, k.replace('_', ' '))} {v}" for k, v in
                                                        sorted(stats.breaks.items(), key=lambda kv: -kv[1]))
     if stats.pc_gave_up:
         line += f" · the PC gave up {stats.pc_gave_up} times"
@@ -287,11 +288,24 @@ def lean_note(npc: NPC, declared: dict[str, int]) -> str | None:
     if any(chosen.get(lens, 0) == most for lens in strong):
         return None
     top = " and ".join(lens for lens, n in chosen.items() if n == most)
-    return f"the card names leans of 0.5 or more; in play {top} was declared most"
+    return (f"the card names the Lenses its Code Block leans to most; in play {top} was declared most often (a lean "
+            "is one weight among the odds and the situation)")
 
 
+#: The questions an NPC's mind answers, as ``--explain`` names them (the events and the JSON keep the keys:
+#: "clever_follow_up" and "flee_line" read like the engine's own log, a GM-less table's run).
+QUESTION_WORDS = {"lens": "Lens", "clever_follow_up": "Clever follow-up", "flamboyant_skill": "Flamboyant's skill",
+                  "quick_action": "Quick's extra action", "luck_flip": "Luck flip", "target": "whom to strike",
+                  "damage_pool": "which Pool to hit", "luck_reduce": "Luck against a blow", "push": "push on",
+                  "exit_offer": "an exit offered"}
+#: What pressed on its nerve at a morale check (solo.minds.morale.SEVERITY).
+TRIGGER_WORDS = {"half": "below half its Pool", "flee_line": "down to where it thinks of leaving",
+                 "wounded": "hurt again while shaken", "ally_out": "an ally gone", "outnumbered": "outnumbered",
+                 "hopeless": "under 10 % to win"}
 #: How an outcome reads in the table (the JSON keeps the keys).
 OUTCOME_WORDS = {"comae": "in comae"}
+#: In an argument, where one who leaves walks out (describe.exit_words): the outcome and the broken nerve's ways.
+SOCIAL_WORDS = {"fled": "walked away", "flee": "walk away", "call_for_help": "look for support, then walk away"}
 #: Under a table that counts some: what the word means (docs/rules.md §5.5).
 COMAE_NOTE = "in comae: the NPC pushed on below zero until its Pool was minus its full value"
 
@@ -307,11 +321,13 @@ def _show_explain(console: Console, stats: DuelStats) -> None:
     first.add_column("reason")
     for e in stats.first:
         if e.kind == "npc_decision":
-            first.add_row(str(e["round"]), Text(e["question"]), Text(e["choice"]), Text(e["reason"]))
+            asked = QUESTION_WORDS.get(e["question"], e["question"].replace("_", " "))
+            first.add_row(str(e["round"]), Text(asked), Text(e["choice"]), Text(e["reason"]))
         elif e.kind == "npc_morale":
             state = f"{e['before']} → {e['after']}" if e["failed"] else f"holds ({e['before']})"
             first.add_row(str(e["round"]), "morale", Text(state),
-                          Text(f"{', '.join(e['triggers'])}: {e['chance']:.0%} to fail; {e['clue']}"))
+                          Text(f"{', '.join(TRIGGER_WORDS.get(t, t) for t in e['triggers'])}: "
+                               f"{e['chance']:.0%} to fail; {e['clue']}"))
         elif e.kind == "npc_break":
             first.add_row(str(e["round"]), "breaks", Text(e["reaction"].replace("_", " ")), Text(e["clue"]))
     console.print(first)

@@ -28,6 +28,8 @@ _BREAK_WORDS = {
     "bargain": ("bargains", "bargain"), "call_for_help": ("calls for help", "call for help"),
     "fight_on": ("fights on", "fight on"),
 }
+#: The same in an argument, left by walking out.
+_SOCIAL_BREAK_WORDS = {"flee": ("walks away", "walk away"), "call_for_help": ("looks for support", "look for support")}
 
 
 def _pronoun(npc: NPC) -> str:
@@ -199,8 +201,9 @@ def strong_leans(npc: NPC) -> list[str]:
                                         if k in LEAN_LENS and v >= 0.5), reverse=True)]
 
 
-def _temperament(npc: NPC) -> str:
-    """A one-line reading of the lean numbers, for a GM who does not want the numbers."""
+def _temperament(npc: NPC, social: bool = False) -> str:
+    """A one-line reading of the lean numbers, for a GM who does not want the numbers; ``social``: for an argument,
+    which one leaves by walking out."""
     from ..rules.character import pronoun_forms
 
     lean = npc.leanings()
@@ -213,11 +216,13 @@ def _temperament(npc: NPC) -> str:
     if lean.flee_threshold == 0 or lean.lean["resolve"] >= 0.9:
         parts.append("fights to the end")
     else:
-        first = next((b for b in lean.on_break if b != "fight_on"), "flee")
+        # its first two ways, in the order it reaches for them: the first alone read as the only one ("when clearly
+        # losing she bargains", and a duel had her run in 38 conflicts of 62: a GM-less table's run)
+        ways = [b for b in lean.on_break if b != "fight_on"][:2] or ["flee"]
         pronoun = _pronoun(npc)
-        singular, plural = _BREAK_WORDS[first]
-        parts.append(f"when clearly losing {pronoun_forms(pronoun)['they']} "
-                     f"{plural if pronoun == 'they' else singular}")
+        words = {**_BREAK_WORDS, **_SOCIAL_BREAK_WORDS} if social else _BREAK_WORDS
+        said = " or ".join(words[way][1 if pronoun == "they" else 0] for way in ways)
+        parts.append(f"when clearly losing {pronoun_forms(pronoun)['they']} {said}")
     if lean.lean["cruelty"] >= 0.8:
         parts.append("goes for the wounded")
     elif lean.lean["cruelty"] <= -0.5:
