@@ -188,6 +188,58 @@ def test_a_run_told_after_the_round_that_ended_it_looks_back(bundled):
         assert "three rounds" in " ".join(told) and "more round" not in " ".join(told), (seed, told)
 
 
+@pytest.mark.parametrize(("stalled", "said"), [(6, "the last five rounds"), (2, "the last round")])
+def test_a_run_that_lasts_to_the_end_is_told_after_it_looking_back(bundled, stalled, said):
+    """A new player's blizzard: "Round 6 of 6 … Nobody wins round 6" and then "Nothing changes for five more
+    rounds.", as if five were to come, before "The conflict is over: a stalemate". A run that lasts to the end is
+    told as the conflict ends, looking back at the rounds just rolled: the first of the run was told as ever."""
+    ended = [_pattern(t.text) for t in bundled.lines[("generic", "stalemate_run", "ended")]]
+    plain = [_pattern(t.text) for t in bundled.lines[("generic", "stalemate_run", "any")]]
+    for seed in range(20):
+        narrator = Narrator(bundled, random.Random(seed))
+        cast = Cast({})
+        _start(narrator, cast)
+        for r in range(1, stalled + 1):
+            _round(narrator, cast, r, espen="none", brakk="none", winner=None)
+        told = narrator.narrate(Event("conflict_end", {"round": stalled, "outcome": "stalemate", "rounds": stalled,
+                                                       "statuses": {"Espen Lind": "in", "Brakk": "in"}}), cast)
+        assert not any(p.search(line) for p in plain for line in told), (seed, told)
+        assert any(p.search(" ".join(told)) for p in ended), (seed, told)
+        assert said in " ".join(told).lower() and "more round" not in " ".join(told), (seed, told)
+
+
+def test_one_whose_fear_the_screen_just_showed_claims_no_boldness_it_did_not_choose(bundled):
+    """A new player's argument, round 1: "Hallstein falters, and starts looking for a way out of the argument." and
+    then "… Hallstein leans in and presses his case." A plain move that claims boldness ([shows:bold]) is not told of
+    one whose nerve the screen showed failing this round; the same round without the fear may tell it."""
+    def of_brakk(text: str) -> re.Pattern[str]:  # a line as told of Brakk: its actor named, the other slots any words
+        parts = re.split(r"(\{[^{}]*\})", text.rstrip("."))
+        return re.compile("".join("Brakk" if part == "{actor}" else r"[\w' ]+?" if part.startswith("{")
+                                  else re.escape(part) for part in parts))
+
+    bold = [of_brakk(t.text) for t in bundled.lines[("social", "declare", "none")] if t.claim("shows") == "bold"]
+    assert bold
+    told_bold = {True: 0, False: 0}
+    for seed in range(120):
+        for shaken in (True, False):
+            narrator = Narrator(bundled, random.Random(seed))
+            cast = Cast({})
+            _start(narrator, cast, ctype="social")
+            narrator.narrate(Event("round_start", {"round": 1}), cast)
+            if shaken:
+                narrator.narrate(Event("npc_morale", {"round": 1, "actor": "Brakk", "before": "steady",
+                                                      "after": "shaken", "clue": "falters"}), cast)
+            narrator.narrate(Event("declare", {"round": 1, "actor": "Espen Lind", "lens": "none"}), cast)
+            narrator.narrate(Event("declare", {"round": 1, "actor": "Brakk", "lens": "none"}), cast)
+            for who, face in (("Espen Lind", 30), ("Brakk", 70)):
+                narrator.narrate(Event("roll", {"round": 1, "actor": who, "target": 50, "roll": face,
+                                                "success": face < 50, "exceptional": False}), cast)
+            told = " ".join(narrator.narrate(Event("round_result", {"round": 1, "winner": "Espen Lind",
+                                                                    "lens": "none", "tie": False}), cast))
+            told_bold[shaken] += any(p.search(told) for p in bold)
+    assert told_bold[True] == 0 and told_bold[False] > 0, told_bold
+
+
 def test_a_run_looked_back_on_against_a_thing_looks_back_too(bundled):
     """A fiction audit: "Espen Lind wins round 4. / It goes on like that for two rounds, with nothing to show for it."
     at a lock, a barricade, a flood: of the three lines that look back one is kept for a foe with a body, and with

@@ -114,6 +114,17 @@ def _lines(templates_list, keep):
             if keep(key, line)]
 
 
+def test_a_bearing_that_calls_the_npc_competent_is_not_told_of_a_round_it_lost(with_adventures):
+    """A new player's argument: Hallstein rolled 62 against 5 and lost the round, and was told "goes through the
+    motions with dreary competence". A bearing that calls its move competent or enough says how the round went
+    ([result:won|stalled]), as the bearings are drawn once the dice are known."""
+    able = re.compile(r"competen|exactly what is needed|does what is needed", re.IGNORECASE)
+    lines = _lines(with_adventures, lambda key, line: key[1] in ("bearing", "manner_shift") and able.search(line.text))
+    assert len(lines) >= 2
+    for line in lines:
+        assert "lost" not in line.filters.get("result", {"lost"}), (line.file, line.line, line.text)
+
+
 def test_a_cold_bearing_is_a_manner_not_a_want_of_warmth(with_adventures):
     """A cold manner is how an NPC goes about things, not what it feels for the party: Kaldskard's Ragna (Correct,
     so cold) was told 'There is not a wasted or warm gesture in Ragna' while Affectionate to the players. No cold

@@ -185,6 +185,11 @@ class Moment:
     def admits(self, filters: Mapping[str, frozenset[str]]) -> bool:
         for name, values in filters.items():
             if name in CLAIMS:
+                # one whose fear the screen has just shown claims no boldness it did not choose ("Hallstein falters,
+                # and starts looking for a way out" and then "Hallstein leans in and presses his case": a new
+                # player's argument); a Lens that is bold says so by its own lines, which claim nothing
+                if name == "shows" and "bold" in values and self.facts.get("afraid") == "yes":
+                    return False
                 continue
             if name in ("setting", "trait"):  # facts that are sets: one of the line's values among them
                 if values.isdisjoint(self.settings if name == "setting" else self.traits):

@@ -657,6 +657,8 @@ class Narrator:
         # told once the dice have fallen: a line may say how the move went ([result:won]), and one that claims a
         # hit is never told of a move the round's result belies
         facts = {"result": self._results.get(actor.id)}
+        if actor.afraid == cast.round:
+            facts["afraid"] = "yes"
         template, values = self.choose(cast, event, actor, target, variants=variants, extra=extra, facts=facts)
         if template is None:
             return None
@@ -885,25 +887,32 @@ class Narrator:
         self._late_fumbles = None
         self._after_exchange = [self._fumble(cast, p, winner, struck) for p in fumblers] + self._after_exchange
 
-    def _end_run(self, cast: Cast, *, before: bool = False, winner: Person | None = None) -> list[str | None]:
+    def _end_run(self, cast: Cast, *, before: bool = False, winner: Person | None = None,
+                 ended: bool = False) -> list[str | None]:
         """The rounds after the first of a run with no result, folded into one sentence (none for a single one).
 
         ``before``: the run ended with a round that has a result, whose line ("Espen wins round 9") is read
         first, so the sentence looks back at the rounds before it ("before this, nothing had changed …") and
         is never read as this round's. ``winner``: who won that round, so a look back that says the run broke
         in the first side's favour ("… without a single click, until now") is told only when it did (its
-        ``result``).
+        ``result``). ``ended``: the conflict is over, its last rounds' dice shown: the sentence looks back at them
+        ("the last five rounds had changed nothing"); "Nothing changes for five more rounds" after the last
+        round of six read as rounds still to come (a new player's run).
         """
         more, self._stalled = self._stalled - 1, 0
         if more < 1:
             return []
         # looking back from a round with a result, "one more round" had no round to be one more than: the whole
         # run is counted there ("nothing had changed for two rounds"), its first round told when it came
-        rounds = _count(more + 1, more=False) if before else _count(more)
+        if ended:  # "the last {rounds}": "the last round", "the last five rounds"
+            rounds = "round" if more == 1 else _count(more, more=False)
+        else:
+            rounds = _count(more + 1, more=False) if before else _count(more)
         first, second = cast.sides()
         result = None if winner is None else "won" if winner.side == first else "lost"
         return [self.say(cast, "stalemate_run", cast.group(first), cast.group(second), extra={"rounds": rounds},
-                         variants=["before"] if before else [], facts={"result": result} if result else None)]
+                         variants=["before"] if before else ["ended"] if ended else [],
+                         facts={"result": result} if result else None)]
 
     def _record(self, cast: Cast, winner: Person, lens: str) -> None:
         for p in cast.persons.values():
@@ -1160,8 +1169,8 @@ class Narrator:
     def _on_conflict_end(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         closing = cast.frame.get("closing") or {}
         if d.get("outcome") in closing:  # the adventure has the last word: its own line, or none
-            return self._end_run(cast) + [closing[d["outcome"]] or None]
-        return self._end_run(cast) + self._closing(d, cast)
+            return self._end_run(cast, ended=True) + [closing[d["outcome"]] or None]
+        return self._end_run(cast, ended=True) + self._closing(d, cast)
 
     def _closing(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         if d.get("outcome") == "stalemate" and not cast.decided:

@@ -111,9 +111,12 @@ EVENTS: dict[str, EventSpec] = {
     "stalemate_tie": EventSpec(about="the best successes tied; actor = side a, target = side b"),
     "stalemate_allies": EventSpec(about="two of one side tied with the best success, which makes a stalemate too; "
                                   "actor and target are those two allies"),
-    "stalemate_run": EventSpec(("before",), ("before",), {ANY: frozenset({"rounds"}), "before": frozenset({"rounds"})},
+    "stalemate_run": EventSpec(("before", "ended"), ("before", "ended"),
+                               {ANY: frozenset({"rounds"}), "before": frozenset({"rounds"}),
+                                "ended": frozenset({"rounds"})},
                                "more rounds in a row without a result, told as one; {rounds}: how many, in words; "
-                               "before: told after the result of the round that ended the run, looking back"),
+                               "before: told after the result of the round that ended the run, looking back; "
+                               "ended: the run lasted to the conflict's end, told after it ('the last {rounds}')"),
     "damage_none": EventSpec(LENSES, (), {}, "a blow that does nothing (armour); actor = dealer"),
     "damage_light": EventSpec(LENSES, (), {}, "less than a third of the hit Pool's maximum"),
     "damage_heavy": EventSpec(LENSES, (), {}, "a third of the hit Pool's maximum or more"),
