@@ -161,3 +161,36 @@ def test_solo_duel_explain_says_one_whose_nerve_broke_in_an_argument_walks_away(
                 reasons[e["reaction"]] = e["reason"]
     assert reasons and all(not re.search(r"\bruns\b|falls back|mercy", why) for why in reasons.values()), reasons
     assert reasons.get("call_for_help") == "its nerve broke: it looks for someone to take its side, then walks away"
+
+
+def test_the_journal_tells_the_clues_the_screen_shows_and_no_other():
+    """The tutorial's journal read "Signe Falk has lost her nerve." where the screen showed only "Signe Falk offers a
+    deal to end it." (a new player's run): a nerve that breaks is told by its break's clue, on both."""
+    import io
+
+    from rich.console import Console
+
+    from solo.ui import describe as d
+    from solo.ui.journal import Journal
+    from solo.ui.view import TerminalView
+
+    npcs = [_breakable(n) for n in ("Torgny", "Hallstein")]
+    told = broke = 0
+    for seed in range(12):
+        events = fight("combat", seed, npc=npcs[0], allies=tuple(npcs[1:]), minded=True,
+                       pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True)
+        journal, out = Journal(), io.StringIO()
+        view = TerminalView(Console(file=out, width=200, color_system=None))
+        for e in events:
+            journal.render(e)
+            view.render(e)
+        names, _, _, pronouns, _ = d.conflict_facts(next(e for e in events if e.kind == "conflict_start"))
+        screen = out.getvalue()
+        for e in events:
+            if e.kind in ("npc_morale", "npc_break") and e.get("clue"):
+                said = d.upper_first(d.clue(e, names, pronouns))
+                on_screen, in_journal = f"  {said}" in screen, f"- *{said}*" in journal.text()
+                assert on_screen is in_journal, (seed, said, on_screen, in_journal)
+                told += on_screen
+                broke += e.kind == "npc_morale" and e["after"] == "broken"
+    assert told >= 10 and broke >= 4

@@ -603,6 +603,13 @@ def discovery(e, close: str | None = None) -> str:
     return head + flashpoints(step, _closing(e, close))
 
 
+def morale_clue_shown(e) -> bool:
+    """Whether an ``npc_morale`` event's clue is told, on the screen and in the journal alike: a change of nerve with
+    a clue, unless the nerve broke, whose ``npc_break`` follows with its own ("has lost her nerve" stood in the
+    tutorial's journal, never on its screen: a new player's run)."""
+    return e.get("after") != e.get("before") and bool(e.get("clue")) and e.get("after") != "broken"
+
+
 def clue(e, names, pronouns) -> str:
     """An NPC's body language ("gives ground, eyes on the way out") as a sentence about it."""
     from ..rules.character import pronoun_forms

@@ -278,7 +278,7 @@ class Journal:
             self._item(inline(d.exit_answer_line(e, self.names)))
         elif k == "leave_attempt":
             self._item(inline(d.leave_attempt_line(e, self.names)))
-        elif k == "npc_break" or (k == "npc_morale" and e.get("after") != e.get("before") and e.get("clue")):
+        elif k == "npc_break" or (k == "npc_morale" and d.morale_clue_shown(e)):
             if k == "npc_break":
                 self.broken.add(e["actor"])
             self._item(f"*{inline(d.clue(e, self.names, self.pronouns))}*")

@@ -431,7 +431,7 @@ class TerminalView:
             self.console.print(Text(f"    ({who}, {e['question']}: {e['choice']} — {e['reason']})", style="dim"))
 
     def _on_npc_morale(self, e: Event, n: list[str]) -> None:
-        if e.get("after") != e.get("before") and e.get("clue") and e.get("after") != "broken":
+        if d.morale_clue_shown(e):
             self.console.print(Text("  " + d.upper_first(d.clue(e, self.names, self.pronouns)), style="italic yellow"))
 
     def _on_npc_break(self, e: Event, n: list[str]) -> None:
