@@ -113,12 +113,12 @@ def test_hints_are_worded_per_type():
 
 def test_the_last_rounds_menu_says_nothing_carries_into_a_next_round():
     """'Clever … an edge next round' offered in the last round of a limit (a new player's run): there the menu says
-    the edge would never come, and a Lens's "-20 % next round unless won" is not shown."""
+    the edge would never come, and a Lens's "won, the foe -20 % next round; not won, you -20 %" is not shown."""
     ctype, a, b = _pair("combat")
     conflict = Conflict(ctype, [a, b], random.Random(1), round_limit=3)
     conflict.round = 2
     assert conflict.lens_hint(a, "clever") == "no damage now, an edge next round"
-    assert "-20 % next round unless won" in conflict.lens_hint(a, "covert")
+    assert "won, the foe -20 % next round; not won, you -20 %" in conflict.lens_hint(a, "covert")
     conflict.round = 3
     assert conflict.lens_hint(a, "clever") == "no damage now, and its edge would come next round: this is the last"
     assert "next round" not in conflict.lens_hint(a, "covert") and "next round" not in conflict.lens_hint(

@@ -743,7 +743,10 @@ class Conflict:
                                                                             for o in self.opponents(p))
         parts.append(f"hit the Pool or {side}" if aside else "hit the Pool")
         if lens.penalty_if_not_won and not last:
-            parts.append(f"{lens.penalty_if_not_won} % next round unless won")
+            # both sides of it: "-20 % next round unless won" read as one's own penalty, and a win that put it on the
+            # foe came as a surprise (a new player's run)
+            parts.append(f"won, the foe {lens.penalty_on_hit} % next round; not won, you {lens.penalty_if_not_won} %"
+                         if lens.penalty_on_hit else f"{lens.penalty_if_not_won} % next round unless won")
         return "; ".join(parts)
 
     def flamboyant_skills(self, p: Participant) -> list[str]:

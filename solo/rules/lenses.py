@@ -54,6 +54,8 @@ NEXT_ROUND_PENALTY = -NEXT_ROUND
 COVERT_FOCUSES = ("Stealth", "Sleight")
 
 PLAIN = Lens("none", "No Lens", "a plain roll", 0, Damage.PLAIN)
+#: Covert's and Flamboyant's -20 %, whichever way the round goes (the conflict's menu says it so too).
+_BOTH_SIDES = "won, the foe -20 % next round; not won, you -20 %"
 LENS_TABLE: dict[str, Lens] = {
     lens.key: lens
     for lens in (
@@ -63,10 +65,10 @@ LENS_TABLE: dict[str, Lens] = {
         Lens("cautious", "Cautious", "{shift} %, your blows halved", +20, Damage.HALVED, stance="wary"),
         Lens("clever", "Clever", "no damage now, an edge next round", 0, Damage.NONE, follow_up=True,
              stance="wary"),
-        Lens("covert", "Covert", "roll Cunning; hit the Pool or POW; -20 % next round unless won", 0, Damage.PLAIN,
+        Lens("covert", "Covert", "roll Cunning; hit the Pool or POW; " + _BOTH_SIDES, 0, Damage.PLAIN,
              rolls="Cunning", focuses=COVERT_FOCUSES, side_pool="POW", penalty_if_not_won=NEXT_ROUND_PENALTY,
              penalty_on_hit=NEXT_ROUND_PENALTY, stance="wary"),
-        Lens("flamboyant", "Flamboyant", "roll another skill; hit the Pool or CHA; -20 % next round unless won", 0,
+        Lens("flamboyant", "Flamboyant", "roll another skill; hit the Pool or CHA; " + _BOTH_SIDES, 0,
              Damage.PLAIN, rolls="secondary", side_pool="CHA", penalty_if_not_won=NEXT_ROUND_PENALTY,
              penalty_on_hit=NEXT_ROUND_PENALTY, stance="bold"),
         Lens("quick", "Quick", "{shift} %, plus one extra action", -20, Damage.PLAIN, extra_action=True,
