@@ -201,7 +201,8 @@ def read_save(path: Path) -> SaveData:
     try:
         raw = read_bounded(path, MAX_SAVE_BYTES).decode("utf-8")
     except FileNotFoundError:
-        raise SaveError(f"{path}: no such save.{hint}", path=path, backup=offer) from None
+        raise SaveError(f"{path}: no such save.{hint or ' solo saves lists the saves there are.'}", path=path,
+                        backup=offer) from None
     except PathError as exc:
         raise SaveError(f"{exc}: not a save.{hint}", path=path, backup=offer) from None
     except UnicodeDecodeError:

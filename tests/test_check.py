@@ -295,6 +295,18 @@ def test_a_missing_file_is_said_to_be_missing_not_an_unknown_name(run):
         assert f"no such file or folder: {spec}" in result.output and "Traceback" not in result.output
 
 
+def test_an_adventure_named_with_its_title_s_capital_is_found(run):
+    """A new player typed `solo play Kaldskard`, as the title writes it, and was refused (with a suggestion of
+    'kaldskard'). A name that differs from one adventure's only by case names that one."""
+    from solo.story.format.library import find_adventure
+
+    assert find_adventure("Kaldskard") == find_adventure("kaldskard")
+    assert find_adventure("VELLAN") == find_adventure("vellan")
+    result = run("check", "Kaldskard")
+    assert result.exit_code == 0 and "kaldskard: ok" in result.output
+    assert run("check", "Kaldskad").exit_code == 2  # a misspelling is still one
+
+
 @pytest.mark.parametrize("command", ["play", "prove", "simulate", "map"])
 def test_every_command_that_reads_an_adventure_points_to_solo_check_alike(run, tmp_path, command):
     """New-user run: simulate and map added "(run 'solo check …')" to a broken adventure's error, play and prove

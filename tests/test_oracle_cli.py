@@ -126,3 +126,11 @@ def test_an_answer_needs_a_question(cli_run, question):
     assert result.exit_code == 2
     assert 'Ask a question, e.g. solo oracle "Is the door locked?"' in result.output
     assert "Roll:" not in result.output
+
+
+def test_the_likelihood_may_be_given_by_that_name(cli_run):
+    """A new player typed --likelihood, the word the docs use, and was told there is no such option."""
+    asked = cli_run("oracle", "Is it?", "--likelihood", "likely", "--seed", "4", "--json")
+    assert asked.exit_code == 0 and asked.output == cli_run("oracle", "Is it?", "--odds", "likely", "--seed", "4",
+                                                            "--json").output
+    assert json.loads(asked.output)["odds"]["likelihood"] == "likely"

@@ -130,6 +130,19 @@ def test_wrong_answers_are_asked_again(tmp_path):
     assert out.count("Type 'help' to see the commands you can type at any prompt.") == 1
 
 
+def test_a_command_a_new_player_guesses_is_answered_with_the_one_there_is(tmp_path):
+    """A new player typed "inventory", "journal" and "load" and got "is not an answer here" each time, with no word
+    of `items`, `recap` or `solo play --load`."""
+    code, out, _ = run_session(TUTORIAL, ["1", "inventory", "journal", "load", "quit"], tmp_path)
+    flat = " ".join(out.split())
+    assert "To see what the party carries, type 'items'." in flat
+    assert "To see the story so far, type 'recap'" in flat
+    assert "then: solo play --load SAVE (solo saves lists them)" in flat
+    assert "'inventory' is not an answer here" in flat  # it is still said why it was not taken
+    help_out = " ".join(run_session(TUTORIAL, ["help", "quit"], tmp_path / "h")[1].split())
+    assert "undo step back one decision (the dice it rolled stay spent" in help_out
+
+
 def test_table_side_commands(tmp_path):
     lines = ["1", "1", "help", "sheet", "sheet nobody", "? Is the guard asleep? (unlikely)",
              "note the guard looks tired", "recap", "luck", "luck find rope", "yes", "save", "quit"]

@@ -58,7 +58,7 @@ def test_bad_saves_are_named_and_offer_the_backup(tmp_path, content, fragment):
 
 
 def test_missing_save(tmp_path):
-    with pytest.raises(SaveError, match="no such save"):
+    with pytest.raises(SaveError, match=r"no such save\. solo saves lists the saves there are\."):
         read_save(tmp_path / "nothing.json")
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @click.command("oracle")
 @click.argument("question", nargs=-1)
-@click.option("--odds", "-o", "odds", metavar="WORD",
+@click.option("--odds", "--likelihood", "-o", "odds", metavar="WORD",
               help="How likely is yes: impossible, very unlikely, unlikely, somewhat unlikely, even, "
                    "somewhat likely, likely, very likely, certain; or easy/normal/hard/very hard/routine; or 1-99. "
                    "Default: even, or the likelihood in brackets at the question's end, as in play: "

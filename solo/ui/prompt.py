@@ -137,13 +137,29 @@ class TerminalDecider:
                 if self.refused is not None:  # it may stop here (a script); else the question is asked again
                     self.refused(str(exc))
                 self.console.print(Text(str(exc), style="red"))
-                if self.meta is not None and not hinted:  # once a question: the commands are not answers
+                meant = GUESSED_COMMANDS.get(line.strip().lower()) if self.meta is not None else None
+                if meant:  # a command a player guesses ("inventory"), answered with the one there is
+                    self.console.print(Text(meant, style="dim"))
+                elif self.meta is not None and not hinted:  # once a question: the commands are not answers
                     hinted = True
                     self.console.print(Text(HELP_HINT, style="dim"))
 
 
 #: Said under the first answer a question refuses, where commands may be typed at the prompt.
 HELP_HINT = "Type 'help' to see the commands you can type at any prompt."
+#: Commands a new player guesses at a prompt, and what to type instead (a new player's run: "inventory", "journal"
+#: and "load" each got only "is not an answer here").
+GUESSED_COMMANDS = {
+    **dict.fromkeys(("inventory", "inv", "gear", "bag"), "To see what the party carries, type 'items'."),
+    **dict.fromkeys(("journal", "log", "story", "history"),
+                    "To see the story so far, type 'recap' (the whole journal: solo journal, once you quit)."),
+    **dict.fromkeys(("load", "restore", "resume"),
+                    "To load another game, type 'quit' (this one is saved), then: solo play --load SAVE "
+                    "(solo saves lists them)."),
+    **dict.fromkeys(("exit", "stop", "bye"), "To stop, type 'quit': the game is saved first."),
+    **dict.fromkeys(("commands", "menu", "?"), "Type 'help' to see the commands you can type at any prompt."),
+    **dict.fromkeys(("character", "char", "stats", "me"), "To see your character, type 'sheet'."),
+}
 LABEL_LIMIT = 300  # characters of one option shown in a menu
 #: Headers whose rendered markup a decider keeps (TerminalDecider._header_text).
 HEADERS_KEPT = 256

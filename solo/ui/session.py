@@ -44,7 +44,7 @@ Answer with the number of an option (or the start of its words). At any prompt y
   luck contact   spend a Luck Point: a Contact turns up (a trade in lower case, a Name, or the tables choose)
   luck find ITEM spend a Luck Point: you find a small useful item WHO
   recap          the story so far, briefly
-  undo           step back one decision
+  undo           step back one decision (the dice it rolled stay spent: the same choice again rolls anew)
   save           save now (the game also saves itself at every scene and conflict round)
   quit           save the game and its journal and stop; resume later with: RESUME
   help           this text"""

@@ -44,6 +44,9 @@ def find_adventure(spec: str | None) -> Path:
     known = available()
     if spec in known:
         return known[spec]
+    alike = [name for name in known if name.casefold() == spec.casefold()]
+    if len(alike) == 1:  # "Kaldskard" as the title writes it (a new player's run); two that differ by case: neither
+        return known[alike[0]]
     if path.suffix.lower() == ".toml" or len(path.parts) > 1:  # a file or folder was meant, not a name
         raise SoloError(f"no such file or folder: {spec} (an adventure is a .toml file, a folder of them, or the "
                         f"name of one: {', '.join(known) or 'none'})")
