@@ -298,3 +298,12 @@ def test_every_decision_is_an_event_with_a_reason():
     lens = [e for e in decisions if e["question"] == "lens"]
     assert Counter(e["consideration"] for e in lens).most_common(1)[0][0] in ("temperament", "press")
     assert "Aggressive" in lens[0]["reason"] or "presses" in lens[0]["reason"]
+
+
+def test_each_deed_reads_as_what_the_pcs_did_not_as_a_list_of_what_they_might_have():
+    """An NPC's card read "remembers: you tried to stop her leaving: ran after her, or called her back" after a
+    chase (a new player's run): the card says what was done, never a choice of two."""
+    for deed in DEEDS.values():
+        told = deed.told("she")
+        assert told.startswith("you ") and ", or " not in told and ": " not in told, told
+    assert DEEDS["chased"].told("she") == "you would not let her leave"

@@ -47,9 +47,9 @@ DEEDS: dict[str, Deed] = {d.key: d for d in (
     Deed("lied_to", -1.0, "you lied to {them}, and {they} found out"),
     Deed("hurt", -0.5, "you beat {them} in a fight"),
     Deed("threatened", -0.5, "you threatened {them}"),
-    Deed("paid", 0.5, "you paid {them}, or gave {them} something {they} wanted"),
+    Deed("paid", 0.5, "you gave {them} something {they} wanted"),  # money or a thing: said as both are
     Deed("refused", -1.0, "you would not let {them} yield, and kept on at {them}"),
-    Deed("chased", -0.5, "you tried to stop {them} leaving: ran after {them}, or called {them} back"),
+    Deed("chased", -0.5, "you would not let {them} leave"),  # ran after it, or called it back: said as both are
 )}
 
 #: Motivations and personality entries that feel a deed more than others (×).
