@@ -764,3 +764,33 @@ def test_the_quiet_night_is_told_exactly_where_the_dead_do_not_come(kaldskard):
     assert quiet.condition.source == f"not ({attack.condition.source})"
     assert [route.goto for route in bar.goto.routes] == ["shieling_attack", "shieling_dawn"]
     assert bar.goto.routes[-1].condition is None  # the quiet night leads to the dawn, and only it does
+
+
+def test_an_axe_handed_to_each_says_who_kept_the_one_already_in_hand(kaldskard):
+    """A new player's pair at the inn: "you both test the edges", and only Kaia was told she "now fights with an
+    axe": Ingrid, who carried one already, was not mentioned. Each of the party is told what it holds after it."""
+    import io
+
+    from rich.console import Console
+
+    from solo.story.play.effects import EFFECTS
+    from solo.ui import describe as d
+    from solo.ui.journal import Journal
+    from solo.ui.view import TerminalView
+
+    log = EventLog()
+    party = _party(2)
+    party[0].weapon, party[1].weapon = None, "axe"
+    game = Game(dataclasses.replace(kaldskard, start="inn"), seed=1, decider=RandomDecider(random.Random(1)),
+                sink=log, party=party)
+    game.state.party = party  # as the game sets it out when play begins
+    EFFECTS["wield"].apply(game, {"wield": "axe", "who": "all"})
+    said = [d.wield_line(e) for e in log.events if e.kind == "wield"]
+    assert said == ["Sander Strand now fights with an axe.", "Elin Holm keeps the axe already in hand."]
+    out, journal = io.StringIO(), Journal()
+    view = TerminalView(Console(file=out, width=120, color_system=None))
+    for e in log.events:
+        view.render(e)
+        journal.render(e)
+    assert all(line in out.getvalue() and line in journal.text() for line in said)
+    assert "Elin Holm" not in "\n".join(journal.recap())  # the recap keeps what changed

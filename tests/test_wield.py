@@ -56,7 +56,8 @@ def test_every_pc_without_a_weapon_takes_one_up_and_fights_with_it(tmp_path):
     game.apply(game.adventure.scenes["yard"].choices[0].effects[0])
     assert (signe.weapon, bo.weapon) == ("axe", "dagger")  # one who holds a weapon keeps it
     told = [e for e in events if e.kind == "wield"]
-    assert [(e["actor"], e["weapon"]) for e in told] == [("Signe Falk", "axe")]
+    assert [(e["actor"], e["weapon"], bool(e.get("kept"))) for e in told] == [("Signe Falk", "axe", False),
+                                                                             ("Bo Lind", "dagger", True)]
     fighter = from_character(signe, "a", conflict_type("combat"))
     assert fighter.weapon is rules().weapons["axe"] and fighter.weapon_focus == "Melee"
     assert str(fighter.damage_dice(True)) == str(rules().weapons["axe"].damage)

@@ -800,14 +800,23 @@ def declared_before(question) -> str:
 
 
 def wield_line(e) -> str:
-    """A PC given a weapon by the story (the ``wield`` event): "Espen Lind now fights with an axe."."""
+    """A PC given a weapon by the story (the ``wield`` event): "Espen Lind now fights with an axe."; one who had one
+    keeps it (``kept``): "Ingrid Haug keeps the axe already in hand."."""
+    if e.get("kept"):
+        return f"{e['actor']} keeps the {weapon_name(e['weapon'])} already in hand."
     return f"{e['actor']} now fights with {a_weapon(e['weapon'])}."
 
 
 def a_weapon(key: str) -> str:
     """A weapon of the gear table as a sentence names it: "an axe", "a short sword"."""
     from ..narration.text import with_article_if_one
+
+    return with_article_if_one(weapon_name(key))
+
+
+def weapon_name(key: str) -> str:
+    """A weapon of the gear table as prose names it, without an article: "axe", "short sword"."""
     from ..rules.rulebook import rules
 
     weapon = rules().weapons.get(key)
-    return with_article_if_one((weapon.name if weapon is not None else str(key).replace("_", " ")).lower())
+    return (weapon.name if weapon is not None else str(key).replace("_", " ")).lower()

@@ -394,7 +394,7 @@ class Journal:
             self._outcome(f"no contest, {d.ended_words(e)}")
         elif k == "item":
             self._outcome(f"{'gained' if e['gained'] else 'lost'} {e['item']}")
-        elif k == "wield":
+        elif k == "wield" and not e.get("kept"):  # the recap keeps what changed
             self._outcome(f"{e['actor']} took up {d.a_weapon(e['weapon'])}")
         elif k == "clue":
             self._outcome(f"learned: {str(e['text']).rstrip('.')}")

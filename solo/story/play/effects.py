@@ -196,6 +196,8 @@ class Wield(EffectVerb):
             if pc.weapon in (None, "unarmed"):  # a file's "unarmed" is empty hands too
                 pc.weapon = weapon
                 game.emit("wield", actor=pc.name, weapon=weapon)
+            else:  # said too: "you both test the edges" and only one took an axe up (a new player's run)
+                game.emit("wield", actor=pc.name, weapon=rules().weapon(pc.weapon).key, kept=True)
 
 
 class Damage(EffectVerb):
