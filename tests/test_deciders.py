@@ -446,3 +446,17 @@ def test_an_old_save_without_the_random_character_s_pronoun_replays_with_the_dra
     pronoun = Question("pronoun", "How?", (Option("she", "she/her"), Option("they", "they/them")), default="they")
     assert replay.decide(pronoun) == "they"
     assert replay.decide(Question("choice", "What?", (Option("c1", "Go"),))) == "c1"
+
+
+def test_a_tag_the_dice_gave_is_said_in_the_question_that_follows():
+    """A GM-less table's run: "Roll 1d12" went on to "Tag 2 of 2:" with no word of the Tag rolled; one saw it only as
+    it left the list. The next question says what the dice gave: the second Tag's, or the Pools' after it."""
+    lines = [line for line in PYRAMID_SCRIPT if line and not line.startswith("#")]
+    at = lines.index("Contact")
+    recorder = Recorder(ScriptedDecider(lines[:at] + ["roll", "roll"] + lines[at + 2:]))
+    char = create_character(recorder, new_rng(1), player="Kari")
+    first, second = char.tags
+    prompts = [q.prompt for q in recorder.questions]
+    assert f"The dice gave the Tag {first}. Tag 2 of 2:" in prompts
+    assert any(p.startswith(f"The dice gave the Tag {second}. Conflict Pools:") for p in prompts), prompts
+    assert creation_problems(char) == []

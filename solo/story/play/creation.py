@@ -79,7 +79,7 @@ def create_character(
     else:
         c = _pyramid_flow(decider, rng, name, who, t)
     c.pronoun, c.player = pronoun, player
-    c.pools = _pools_flow(decider, rng, who)
+    c.pools = _pools_flow(decider, rng, who, c.rolled)
     c.willpower = _willpower_flow(decider, rng, who, t, name, pronoun)
     if "Gear" in c.tags and not c.gear_bonus:
         c.gear_bonus = d(rng, 3)
@@ -136,14 +136,17 @@ def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> Choices:
         focuses.append((skill, focus))
     _spare_focuses(decider, ranked[:3], focuses, who, t)
     tags: list[str] = []
-    while len(tags) < 2:
+    rolled = ""  # what the dice gave, said in the question that follows ("Roll 1d12" went on to "Tag 2 of 2:" with
+    while len(tags) < 2:  # no word of the Tag rolled, seen only as it left the list: a GM-less table's run)
         tag_options = [Option("roll", "Roll 1d12")] + [Option(x, x, v.description) for x, v in t.tags.items()
                                                         if x not in tags]
-        tags.append(_ask(decider, "tag", f"Tag {len(tags) + 1} of 2:", tag_options, actor=who))
+        tags.append(_ask(decider, "tag", f"{rolled}Tag {len(tags) + 1} of 2:", tag_options, actor=who))
+        rolled = ""
         if tags[-1] == "roll":
             tags.pop()
             tags.append(_roll_new_tag(rng, tags, t))
-    return Choices(name=name, ranked=ranked, focuses=focuses, pools={}, tags=tags, willpower={})
+            rolled = f"The dice gave the Tag {tags[-1]}. "
+    return Choices(name=name, ranked=ranked, focuses=focuses, pools={}, tags=tags, willpower={}, rolled=rolled)
 
 
 def _spare_focuses(decider, top, focuses: list[tuple[str, str]], who, t: RulesTables) -> None:
@@ -163,8 +166,8 @@ def _roll_new_tag(rng, tags, t: RulesTables) -> str:
             return tag
 
 
-def _pools_flow(decider, rng, who) -> dict[str, int]:
-    how = _ask(decider, "pools", "Conflict Pools: assign 16, 14, 12 and 10, or roll 2d6+6 for each?",
+def _pools_flow(decider, rng, who, before: str = "") -> dict[str, int]:
+    how = _ask(decider, "pools", f"{before}Conflict Pools: assign 16, 14, 12 and 10, or roll 2d6+6 for each?",
                [Option("assign", "Assign 16, 14, 12, 10"), Option("roll", "Roll 2d6+6 each")], actor=who)
     if how == "roll":
         return roll_pools(rng)
