@@ -128,13 +128,31 @@ def test_a_character_file_brings_its_weapon_focus_and_gear_bonus(tmp_path):
                                               abs=1e-12)
 
 
+def test_the_heading_names_the_npcs_mind_by_its_pronoun_and_the_flashy_skill_it_may_win_by(tmp_path):
+    """A GM-less table's run: "Elin Nygaard (5 %, BODY 8, 1d4…, its mind decides)" and then "B wins 98.96 %": she
+    won by Flamboyant Social //Oratory 90, which the heading never named, and "its" of her."""
+    from solo.npc import generate_npc
+    from solo.rules.dice import new_rng
+    from solo.toml_write import dumps
+
+    npc = generate_npc(new_rng(5), "skilled", role="courtier", name="Ylva Hovland")
+    npc.pronoun = "she"
+    path = tmp_path / "ylva.toml"
+    path.write_text(dumps(npc.to_dict()), encoding="utf-8")
+    text = " ".join(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", str(path)]).output.split())
+    assert "Ylva Hovland (5 %, BODY 8, 1d4, her mind decides; a flashy move rolls Social 90 %)" in text, text
+    assert "(B's nerve breaks)" in text
+    plain = " ".join(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", "vellan:dog"]).output.split())
+    assert "the cannery dog (40 %, BODY 8, 1d3, its mind decides)" in plain  # nothing flashier than its bite
+
+
 def test_an_npc_decides_with_its_mind(files):
     pc, npc = files
     data = odds("--pc", pc, "--npc", npc, "--rounds", "30")
     assert set(data["by_lens"]) == set(LENSES)
     assert 0.05 < min(data["by_lens"].values()) < max(data["by_lens"].values()) < 0.95
     text = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", npc]).output
-    assert "its mind decides" in text and "best" in text
+    assert "Grim (55 %, BODY 8, 1d6, their mind decides)" in text and "best" in text  # Grim's pronoun: they
     assert "--lens-b" in fails("--pc", pc, "--npc", npc, "--lens-b", "aggressive")
     assert "--pc" in fails("--pc", pc, "--skill-a", "50", "--npc", npc)
     assert "--skill-b" in fails("--skill-a", "50", "--pool-a", "10")

@@ -205,7 +205,8 @@ def _check_work(pool_a: int, pool_b: int, round_limit: int | None, *, mind: bool
     limit = MAX_MIND_WORK if mind else MAX_ODDS_WORK
     if work > limit:
         against = " against a thinking NPC" if mind else ""
-        rounds = f"over {round_limit} rounds" if round_limit else f"with no round limit (as {UNLIMITED_ROUNDS} rounds)"
+        rounds = (f"over {round_limit} rounds" if round_limit else
+                  f"with no round limit (which costs as much as {UNLIMITED_ROUNDS} rounds)")
         raise UserError(f"Pools {pool_a} and {pool_b} {rounds} are {work:,} states to price{against}; at most "
                         f"{limit:,} (Pool × Pool × rounds): give fewer --rounds or smaller Pools")
 
@@ -224,7 +225,7 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
     click.echo(f"  B wins the conflict  {odds.b_wins:7.2%}")
     gone = getattr(odds, "b_exits", 0.0)
     if gone >= 5e-5:
-        click.echo(f"  B flees or gives up  {gone:7.2%}  (its nerve breaks)")
+        click.echo(f"  B flees or gives up  {gone:7.2%}  (B's nerve breaks)")
     if odds.never_ends >= 5e-5 or (round_limit is None and odds.never_ends > 1e-9):
         if round_limit is not None:
             click.echo(f"  undecided            {odds.never_ends:7.2%}  (still going after {round_limit} rounds)")
@@ -465,8 +466,21 @@ class _Match:
                     f"{', armour ' + str(armour) if armour else ''}, {how})")
 
         return (name(a, f"keeps {keep_a}", keep_a),
-                name(b, "its mind decides" if self.npc_mind else f"keeps {self.keep_b}",
+                name(b, self._mind_words(conflict, b) if self.npc_mind else f"keeps {self.keep_b}",
                      None if self.npc_mind else self.keep_b))
+
+    def _mind_words(self, conflict, p: Participant) -> str:
+        """How an NPC whose mind decides is said in the heading: by its pronoun ("her mind decides", not "its" of
+        Ylva), and with the flashy skill it may reach for where that rolls higher than the conflict's: "5 %, …" read
+        as hopeless beside "B wins 59 %", won by Flamboyant Social 70 % (a GM-less table's run)."""
+        from ..rules.character import pronoun_forms
+
+        said = f"{pronoun_forms(p.pronoun)['their']} mind decides"
+        if p.uses_lenses and not p.is_obstacle:
+            target, _ = conflict.lens_target(p, "flamboyant", parts=False)
+            if target > p.base_target() + p.bonus:
+                said += f"; a flashy move rolls {conflict.lens_skill(p, 'flamboyant')} {target} %"
+        return said
 
     def simulate(self, keep_a: str, runs: int, seed: int) -> dict:
         """``runs`` conflicts through the engine: A keeping its Lens, B keeping its own or deciding with its mind."""
