@@ -153,3 +153,27 @@ def test_a_part_of_the_code_block_asked_as_a_table_says_where_it_is_rolled(asked
     result = run("table", asked)
     assert result.exit_code != 0 and "part of an NPC's Code Block; solo npc rolls" in result.output
     assert "did you mean" not in result.output
+
+
+def test_an_npc_met_by_chance_gets_its_first_reaction_and_the_disposition_it_leads_to():
+    """A GM-less table's run: the stranger table says "roll the NPC's reaction separately", and only open play's
+    "Meet someone" could. `solo npc --reaction` rolls it (docs/oracle.md §6): d100 plus the disposition it came
+    with, the band it falls in, and the disposition that gives it, on the card and in the JSON."""
+    from solo.oracle.reactions import DISPOSITIONS, reaction_for
+
+    seen = set()
+    for seed in range(40):
+        data = json.loads(run("npc", "--disposition", "friendly", "--reaction", "--seed", str(seed), "--json").output)
+        met = data["reaction"]
+        assert met["modifier"] == DISPOSITIONS["friendly"] and met["total"] == met["roll"] + met["modifier"]
+        assert (met["reaction"], met["disposition"]) == reaction_for(met["total"])
+        assert data["code_block"]["disposition"] == met["disposition"].title()
+        seen.add(met["reaction"])
+        card = " ".join(run("npc", "--disposition", "friendly", "--reaction", "--seed", str(seed)).output.split())
+        assert f"First reaction: {met['roll']:02d} on the d100, +20 for Friendly = {met['total']}: " \
+               f"{met['reaction']}" in card
+    assert {"neutral", "friendly", "helpful"} <= seen
+    assert run("npc", "--mindless", "--reaction").exit_code == 2
+    for given in (["--disposition", "friendly"], ["--reaction"], ["--antagonist"]):  # a role that is mindless
+        refused = run("npc", "--role", "draugr", *given)
+        assert refused.exit_code == 2 and "mindless creature, with no Code Block" in refused.output, given

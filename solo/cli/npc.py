@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from rich.panel import Panel
 
     from ..npc import NPC
+    from ..oracle.reactions import Reaction
 
 #: What the first line of an NPC file solo wrote says, so that --out knows the file for its own.
 NPC_MARK = b"an NPC rolled by solo"
@@ -46,13 +47,17 @@ def _pronoun(npc: NPC) -> str:
 @click.option("--name", metavar="NAME", help="An NPC the table has already named (default: a name at random).")
 @click.option("--disposition", metavar="WORD",
               help="Affectionate, Friendly, Neutral, Unfriendly or Malicious (default: Neutral).")
+@click.option("--reaction", is_flag=True,
+              help="Also roll how it first reacts to the PCs (d100 + its disposition; the result becomes its "
+                   "disposition).")
 @click.option("--seed", type=SEED, help="Seed the dice, for an NPC you can make again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the NPC as JSON (the NPC file format).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Also save the NPC as a TOML file an adventure can use.")
 @click.option("--force", is_flag=True, help="With --out: replace an existing file that is not an NPC solo rolled.")
 def command(level: str, antagonist: bool, role: str | None, mindless: bool, name: str | None,
-            disposition: str | None, seed: int | None, as_json: bool, out: Path | None, force: bool) -> None:
+            disposition: str | None, reaction: bool, seed: int | None, as_json: bool, out: Path | None,
+            force: bool) -> None:
     """Roll one NPC: stats for its level, gear and a Code Block.
 
     The Code Block is the quick 4d20 read: two personality entries, a
@@ -65,6 +70,7 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
       solo npc --role draugr --level master --json
       solo npc --level master --out npcs/boss.toml
       solo npc --name "Rin Halden" --disposition unfriendly   (one the table has met already)
+      solo npc --name "Rin Halden" --reaction                 (and how she greets you)
     """
     from ..errors import SoloError
     from ..npc import generate_npc
@@ -80,8 +86,9 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         name = " ".join(name.split())
         if not name or len(name) > MAX_NAME or not name.isprintable():
             raise UserError(f"--name takes a name of 1 to {MAX_NAME} printable characters")
-    if disposition is not None and mindless:
-        raise UserError("--mindless creatures have no Code Block, so --disposition does not apply")
+    if (disposition is not None or reaction) and mindless:
+        raise UserError(f"--mindless creatures have no Code Block, so {'--reaction' if reaction else '--disposition'} "
+                        "does not apply")
     if out is not None:
         from ..paths import path_problem, replace_problem
 
@@ -89,14 +96,22 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         if problem:
             raise UserError(f"--out: {problem}")
     try:
-        npc = generate_npc(new_rng(seed), level, antagonist, role=role, mindless=mindless, name=name,
+        rng = new_rng(seed)
+        npc = generate_npc(rng, level, antagonist, role=role, mindless=mindless, name=name,
                            disposition=disposition)
+        if npc.mindless and (disposition or reaction or antagonist):  # a mindless role: --role draugr (the review)
+            given = "--reaction" if reaction else "--disposition" if disposition else "--antagonist"
+            raise UserError(f"{npc.name} is a mindless creature, with no Code Block: {given} does not apply")
+        met = _react(rng, npc) if reaction else None
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if out:
         _save(npc, out, force=force)
     if as_json:
-        click.echo(json.dumps(npc.to_dict(), indent=2, ensure_ascii=False))
+        data = npc.to_dict()
+        if met is not None:
+            data = {**data, "reaction": met[1].to_dict()}
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     from rich.console import Console
 
@@ -105,9 +120,38 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
     console = Console(highlight=False)
     with console.capture() as capture:
         console.print(_card(npc))
+        if met is not None:
+            say(console, reaction_line(*met, npc))
         if out:
             say(console, "Saved to ", (str(out), "bold"), ".")
     click.echo(capture.get(), nl=False)
+
+
+def _react(rng, npc: NPC) -> tuple[str, Reaction]:
+    """Its first reaction to the PCs (docs/oracle.md §6), rolled from the disposition it has, as open play meets
+    someone: the reaction becomes its disposition (the card above it shows the one it has now)."""
+    from ..npc.disposition import disposition_of
+    from ..oracle import load_tables, npc_reaction
+    from ..story.play.npcs import set_disposition
+
+    before = disposition_of(npc)
+    met = npc_reaction(rng, before.lower(), tables=load_tables())
+    set_disposition(npc, met.disposition.title())
+    return before, met
+
+
+def reaction_line(before: str, met: Reaction, npc: NPC) -> str:
+    """"First reaction: 27 on the d100, +20 for Friendly = 47: neutral (now Neutral).", and what is on its mind on a
+    double: the disposition it came with, since the card above shows the one it has now."""
+    from ..ui.describe import pair
+
+    shift = f", {met.modifier:+d} for {before} = {met.total}" if met.modifier else ""
+    now = met.disposition.title()
+    line = f"First reaction: {met.roll:02d} on the d100{shift}: {met.reaction}" + (
+        f" ({now} now, where it was {before})." if now != before else ".")
+    if met.twist is not None:
+        line += f" Something is on {npc.name}'s mind: {pair(met.twist.to_dict())}."
+    return line
 
 
 def _save(npc: NPC, path: Path, *, force: bool) -> None:
