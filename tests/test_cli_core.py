@@ -172,6 +172,14 @@ def test_an_opposed_roll_follows_the_rules_and_gives_its_exact_odds(mine, theirs
     assert len(seen) >= 2
 
 
+def test_an_opposed_roll_says_its_sums_as_a_single_roll_does():
+    """The review: "You: 31 against 10" where a single roll says "30 -20 = 10", and "0 (cannot succeed: 0 = 0)"."""
+    out = run("roll", "d100", "--vs", "30", "-d", "hard", "--against", "50", "--seed", "3").stdout
+    assert out.startswith("You: 31 against 30 -20 = 10 — failure.\nThe other side: 76 against 50 — failure."), out
+    out = run("roll", "d100", "--vs", "0", "--against", "0", "--seed", "2").stdout
+    assert "You: 08 against 0 (cannot succeed) — failure." in out and "0 = 0" not in out
+
+
 def test_an_opposed_roll_needs_both_sides_and_one_value_each():
     """`--vs 30 --vs 50` took the last value without a word (a GM-less table's run)."""
     twice = run("roll", "d100", "--vs", "30", "--vs", "50")

@@ -208,6 +208,27 @@ def test_a_run_that_lasts_to_the_end_is_told_after_it_looking_back(bundled, stal
         assert said in " ".join(told).lower() and "more round" not in " ".join(told), (seed, told)
 
 
+def test_an_adventures_own_run_lines_told_as_it_happens_never_stand_for_a_look_back():
+    """The review: an adventure that writes its own `stalemate_run` lines, and none that look back, had them told
+    after the conflict's end with the look back's count ("It goes on like that for round"): a look back takes
+    the bundled lines that look back before any told in the present."""
+    from solo.narration import load_templates
+
+    own = {"combat": {"stalemate_run": {"any": ["It goes on like that for {rounds}.", "For {rounds}, nothing.",
+                                                "{rounds} pass, and nothing."]}}}
+    templates = load_templates(extra_data=[("own.toml", own)])
+    for seed in range(10):
+        narrator = Narrator(templates, random.Random(seed))
+        cast = Cast({})
+        _start(narrator, cast)
+        for r in range(1, 4):
+            _round(narrator, cast, r, espen="none", brakk="none", winner=None)
+        told = " ".join(narrator.narrate(Event("conflict_end", {"round": 3, "outcome": "stalemate", "rounds": 3,
+                                                                "statuses": {"Espen Lind": "in", "Brakk": "in"}}),
+                                         cast))
+        assert "the last two rounds" in told.lower() and "goes on like that" not in told, (seed, told)
+
+
 def test_one_whose_fear_the_screen_just_showed_claims_no_boldness_it_did_not_choose(bundled):
     """A new player's argument, round 1: "Hallstein falters, and starts looking for a way out of the argument." and
     then "… Hallstein leans in and presses his case." A plain move that claims boldness ([shows:bold]) is not told of

@@ -312,9 +312,11 @@ def test_others_where_one_pc_would_read_it_is_warned(tmp_path, text, warned):
 @pytest.mark.parametrize(("text", "warned"), [
     ("The cleft is empty. {you} stand in the snow.", True),  # Kaldskard's second visit to the cleft read so
     ('"Go," she says. {they} go.', True),
-    ('"Go!" {you} shout.', True),
+    ('"Go!" {you} shout.', False),  # speech tagged after its "!" goes on in lower case (the review)
+    ('"Go." {you} shout.', True),
     ("{you} wait.", True),  # the start of the text begins a sentence too
-    ("{words.proof} pieces of proof lie here? {each.bed} stand cold.", True),
+    ("Pieces of proof lie here? {each.bed} stand cold.", True),
+    ("{them} we know.", False),  # no {Them} to write: not warned (the review)
     ("The cleft is empty. {You} stand in the snow.", False),
     ("The cleft is empty, and {you} stand in the snow.", False),
     ("{if party_size() > 1}Both{else}One{end} of {you} waits.", False),

@@ -33,7 +33,7 @@ def command(expression: str, skills: tuple[str, ...], difficulty: str | None, de
       solo roll d100 --vs 30 --against 50     (an opposed roll: sneaking 30 against spotting 50)
     """
     from ..rules import rolls as checks
-    from ..rules.dice import DiceError, flip, new_rng, parse, roll_against, target_text, two_digits
+    from ..rules.dice import DiceError, flip, new_rng, parse, two_digits
 
     try:
         expr = parse(expression)
@@ -89,14 +89,7 @@ def command(expression: str, skills: tuple[str, ...], difficulty: str | None, de
         verdict = "success" if result.success else "failure"
         if result.exceptional:
             verdict = f"exceptional {verdict}"
-        if target + modifier < 1 and modifier:  # the sum beside what it means, as every roll line says it
-            said = roll_against(result.roll, target + modifier, f"{target} {modifier:+d}")
-        elif target + modifier < 1:
-            said = f"{two_digits(result.roll)} against {target_text(target)}"
-        else:
-            said = f"{two_digits(result.roll)} against {target}" + (f" {modifier:+d} = {target + modifier}"
-                                                                    if modifier else "")
-        click.echo(f"d100: {said} — {verdict}.")
+        click.echo(f"d100: {_against(result.roll, target, modifier)} — {verdict}.")
         if result.can_flip:
             click.echo(f"A Luck Point would flip it to {two_digits(flip(result.roll))}: a success.")
         return
@@ -105,6 +98,19 @@ def command(expression: str, skills: tuple[str, ...], difficulty: str | None, de
         click.echo(json.dumps(rolled.to_dict()))
         return
     click.echo(rolled.line())
+
+
+def _against(roll: int, skill: int, modifier: int = 0) -> str:
+    """A d100 against a skill and a difficulty's modifier: "37 against 60 -20 = 40"; a target below 1 keeps its sum
+    beside what it means, as every roll line says it: "80 against 0 (cannot succeed: 30 -40 = -10)"."""
+    from ..rules.dice import roll_against, target_text, two_digits
+
+    target = skill + modifier
+    if target < 1 and modifier:
+        return roll_against(roll, target, f"{skill} {modifier:+d}")
+    if target < 1:
+        return f"{two_digits(roll)} against {target_text(skill)}"
+    return f"{two_digits(roll)} against {skill}" + (f" {modifier:+d} = {target}" if modifier else "")
 
 
 def _skill_value(option: str, given: str) -> int:
@@ -119,7 +125,7 @@ def _opposed(expression: str, rng, skill: int, modifier: int, routine: bool, the
     nobody wins (docs/rules.md §4). Said with the exact odds it had before the dice, and the flip a Luck Point
     would make where one would win it."""
     from ..rules import rolls as checks
-    from ..rules.dice import flip, roll_against, two_digits
+    from ..rules.dice import flip, two_digits
 
     target = skill + modifier
     mine = checks.roll_check(rng, target, routine=routine)
@@ -137,14 +143,14 @@ def _opposed(expression: str, rng, skill: int, modifier: int, routine: bool, the
                                "luck_flip_wins": None if flipped is None else flipped}))
         return
 
-    def said(check, target: int, parts: str) -> str:
+    def said(check, skill: int, modifier: int = 0) -> str:
         if check.roll is None:
             return "routine: automatic success"
         verdict = ("exceptional " if check.exceptional else "") + ("success" if check.success else "failure")
-        return f"{roll_against(check.roll, target, parts if target < 1 else '')} — {verdict}"
+        return f"{_against(check.roll, skill, modifier)} — {verdict}"
 
-    click.echo(f"You: {said(mine, target, f'{skill} {modifier:+d}' if modifier else str(skill))}.")
-    click.echo(f"The other side: {said(other, theirs, str(theirs))}.")
+    click.echo(f"You: {said(mine, skill, modifier)}.")
+    click.echo(f"The other side: {said(other, theirs)}.")
     tie = " on a tie (a tie goes to the side that did not start it)" if result.tie else ""
     click.echo({"a": "You win the opposed roll.", "b": f"The other side wins the opposed roll{tie}.",
                 None: "Both fail: nobody wins, and things stay as they were."}[result.winner])

@@ -242,6 +242,10 @@ class Narrator:
                 scopes.append(scope)
         variants = [v for v in variants if v and v != ANY]
         keys: list[tuple[str, str, str]] = []
+        if variants and all(v in _LOOKING_BACK for v in variants):
+            # a look back is told in its own tense in every scope before any line told as it happens: an adventure's
+            # own "It goes on like that for {rounds}" read "for round" after the end (the review)
+            return [(scope, event, v) for scope in scopes for v in variants] + [(scope, event, ANY) for scope in scopes]
         for scope in scopes:
             keys += [(scope, event, v) for v in variants] + [(scope, event, ANY)]
         return keys
@@ -1267,6 +1271,8 @@ _LIVING = frozenset({"flesh", "animal", "undead"})
 
 #: The events that may end a conflict for a side: a bearing that waited on an emptied Pool is told after them.
 _ENDING_EVENTS = frozenset({"out", "comae", "exit", "conflict_end"})
+#: Variants that look back on rounds already told (stalemate_run's): never filled up from lines told in the present.
+_LOOKING_BACK = frozenset({"before", "ended"})
 #: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
 _MANNER_EVENTS = frozenset({"bearing", "manner_shift"})
 #: Events that are part of a round's beat and so do not flush what it holds.

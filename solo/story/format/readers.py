@@ -63,11 +63,12 @@ _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
 _VERB_AFTER_PC = re.compile(r"(?<!\{)\{(pc|others|[Tt]hey|[Yy]ou|npc\.[A-Za-z0-9_]+)\}"
                             r"((?:'s)?(?:\s+[A-Za-z'-]+){0,3}?)\s+\{([Vv]erb\.[A-Za-z]*)\}")
 
-#: A slot whose words are lower case ("you", "they", a plural noun, a verb, a number in words) where a sentence
-#: begins: at the start of the text, or after a full stop, question or exclamation mark (and a closing quote).
-#: The text would read "...as you left it. you stand"; the slot's capital (``{You}``) is the author's to write.
-_LOWER_SLOT_OPENS = re.compile(r"(?:^\s*|(?P<stop>[.!?])[\"'”’]?\s+)\{(?P<slot>you|yourself|they|them|their|theirs|"
-                               r"themself|(?:each|verb|words)\.[A-Za-z_]*)\}")
+#: A slot whose words are lower case and that has a capital form ("you", "they", a plural noun, a verb) where a
+#: sentence begins: at the start of the text, or after a full stop, a question or an exclamation mark. After a
+#: closing quote only a full stop counts: '"Go!" {you} shout' is how English tags speech. The text would read
+#: "...as you left it. you stand"; the slot's capital (``{You}``) is the author's to write.
+_LOWER_SLOT_OPENS = re.compile(r"(?:^\s*|(?P<stop>[.!?]\s|\.[\"'”’]\s)\s*)\{(?P<slot>you|yourself|they|their|"
+                               r"(?:each|verb)\.[A-Za-z_]*)\}")
 
 
 def _others_for_one(parts: tuple, guarded: bool = False) -> bool:
