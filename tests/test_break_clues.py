@@ -160,7 +160,7 @@ def test_solo_duel_explain_says_one_whose_nerve_broke_in_an_argument_walks_away(
             if e.kind == "npc_break":
                 reasons[e["reaction"]] = e["reason"]
     assert reasons and all(not re.search(r"\bruns\b|falls back|mercy", why) for why in reasons.values()), reasons
-    assert reasons.get("call_for_help") == "its nerve broke: it looks for someone to take its side, then walks away"
+    assert reasons.get("call_for_help") == "its nerve broke: it looks for support, then walks away"
 
 
 def test_the_journal_tells_the_clues_the_screen_shows_and_no_other():
@@ -194,3 +194,32 @@ def test_the_journal_tells_the_clues_the_screen_shows_and_no_other():
                 told += on_screen
                 broke += e.kind == "npc_morale" and e["after"] == "broken"
     assert told >= 10 and broke >= 4
+
+
+def test_a_nerve_that_breaks_into_fighting_on_is_told_as_any_break_is():
+    """The review: a nerve that breaks is told by its break's clue (the morale check's "has lost its nerve" is
+    not), and one whose break is to fight on had no break event, so it was told nowhere. It has one now, with its
+    clue, on screen and in the journal."""
+    import io
+
+    from rich.console import Console
+
+    from solo.ui import describe as d
+    from solo.ui.journal import Journal
+    from solo.ui.view import TerminalView
+
+    npc = _npc("Grim", code_block={"personality": ["Shy", "Bitter"], "motivation": ["Faith"],
+                                   "disposition": "Neutral",
+                                   "event": {"topic": "Health", "sign": "negative", "example": "a bad knee"}})
+    events = fight("combat", 20, npc=npc, minded=True, pcs=("Espen Lind", "Sigrid Berg"), stubborn=True)
+    broke = [e for e in events if e.kind == "npc_morale" and e["after"] == "broken"]
+    (told,) = [e for e in events if e.kind == "npc_break"]
+    assert broke and told["reaction"] == "fight_on" and told["exit"] is None
+    journal, out = Journal(), io.StringIO()
+    view = TerminalView(Console(file=out, width=200, color_system=None))
+    for e in events:
+        journal.render(e)
+        view.render(e)
+    names, _, _, pronouns, _ = d.conflict_facts(next(e for e in events if e.kind == "conflict_start"))
+    said = d.upper_first(d.clue(told, names, pronouns))
+    assert "cornered" in said and said in out.getvalue() and f"- *{said}*" in journal.text()

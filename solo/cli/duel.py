@@ -131,7 +131,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     with console.capture() as capture:
         _show(console, npc, pc, ctype, stats, elapsed, seed, pc_lens.lower() if pc_lens else None)
         if explain:
-            _show_explain(console, stats)
+            _show_explain(console, stats, ctype)
         if story is not None:
             console.rule("The first conflict, told")
             console.print(Text(story))
@@ -266,8 +266,10 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
         say(console, f"  {COMAE_NOTE}", style="dim")
     line = f"Mean rounds {stats.mean_rounds:.2f}"
     if stats.breaks:
-        line += " · when its nerve broke: " + ", ".join(f"{words.get(k, k.replace('_', ' '))} {v}" for k, v in
-                                                       sorted(stats.breaks.items(), key=lambda kv: -kv[1]))
+        from ..minds.npc import break_words
+
+        line += " · when its nerve broke: " + ", ".join(f"{break_words(k, social=ctype.social, plural=True)} {v}"
+                                                       for k, v in sorted(stats.breaks.items(), key=lambda kv: -kv[1]))
     if stats.pc_gave_up:
         line += f" · the PC gave up {stats.pc_gave_up} times"
     say(console, line)
@@ -305,14 +307,18 @@ TRIGGER_WORDS = {"half": "below half its Pool", "flee_line": "down to where it t
 #: How an outcome reads in the table (the JSON keeps the keys).
 OUTCOME_WORDS = {"comae": "in comae"}
 #: In an argument, where one who leaves walks out (describe.exit_words): the outcome and the broken nerve's ways.
-SOCIAL_WORDS = {"fled": "walked away", "flee": "walk away", "call_for_help": "look for support, then walk away"}
+SOCIAL_WORDS = {"fled": "walked away", "surrendered": "gave up"}
+#: An exit chosen, as the menu names it (describe.exit_words): in a fight, and in an argument (True).
+EXIT_WORDS = {False: {"flee": "flee", "surrender": "surrender"}, True: {"flee": "walk away", "surrender": "give up"}}
 #: Under a table that counts some: what the word means (docs/rules.md §5.5).
 COMAE_NOTE = "in comae: the NPC pushed on below zero until its Pool was minus its full value"
 
 
-def _show_explain(console: Console, stats: DuelStats) -> None:
+def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
     from rich.table import Table
     from rich.text import Text
+
+    from ..minds.npc import break_words
 
     first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)
     first.add_column("round", justify="right")
@@ -322,14 +328,16 @@ def _show_explain(console: Console, stats: DuelStats) -> None:
     for e in stats.first:
         if e.kind == "npc_decision":
             asked = QUESTION_WORDS.get(e["question"], e["question"].replace("_", " "))
-            first.add_row(str(e["round"]), Text(asked), Text(e["choice"]), Text(e["reason"]))
+            choice = EXIT_WORDS[ctype.social].get(e["choice"], e["choice"])  # an exit as the menu offered it
+            first.add_row(str(e["round"]), Text(asked), Text(choice), Text(e["reason"]))
         elif e.kind == "npc_morale":
             state = f"{e['before']} → {e['after']}" if e["failed"] else f"holds ({e['before']})"
             first.add_row(str(e["round"]), "morale", Text(state),
                           Text(f"{', '.join(TRIGGER_WORDS.get(t, t) for t in e['triggers'])}: "
                                f"{e['chance']:.0%} to fail; {e['clue']}"))
         elif e.kind == "npc_break":
-            first.add_row(str(e["round"]), "breaks", Text(e["reaction"].replace("_", " ")), Text(e["clue"]))
+            first.add_row(str(e["round"]), "breaks", Text(break_words(e["reaction"], social=ctype.social, plural=True)),
+                          Text(e["clue"]))
     console.print(first)
     totals = Table(title="What tipped each Lens, over all conflicts", title_justify="left", show_edge=False)
     totals.add_column("Lens")

@@ -23,14 +23,6 @@ if TYPE_CHECKING:
 NPC_MARK = b"an NPC rolled by solo"
 NPC_FILE = FileKind("an NPC file", marks=(NPC_MARK,))
 
-#: What an NPC does when clearly losing, after "he", "she" or "it" and after "they".
-_BREAK_WORDS = {
-    "flee": ("runs", "run"), "surrender": ("surrenders", "surrender"), "beg": ("begs", "beg"),
-    "bargain": ("bargains", "bargain"), "call_for_help": ("calls for help", "call for help"),
-    "fight_on": ("fights on", "fight on"),
-}
-#: The same in an argument, left by walking out.
-_SOCIAL_BREAK_WORDS = {"flee": ("walks away", "walk away"), "call_for_help": ("looks for support", "look for support")}
 
 
 def _pronoun(npc: NPC) -> str:
@@ -248,6 +240,7 @@ def strong_leans(npc: NPC) -> list[str]:
 def _temperament(npc: NPC, social: bool = False) -> str:
     """A one-line reading of the lean numbers, for a GM who does not want the numbers; ``social``: for an argument,
     which one leaves by walking out."""
+    from ..minds.npc import break_words
     from ..rules.character import pronoun_forms
 
     lean = npc.leanings()
@@ -264,8 +257,7 @@ def _temperament(npc: NPC, social: bool = False) -> str:
         # losing she bargains", and a duel had her run in 38 conflicts of 62: a GM-less table's run)
         ways = [b for b in lean.on_break if b != "fight_on"][:2] or ["flee"]
         pronoun = _pronoun(npc)
-        words = {**_BREAK_WORDS, **_SOCIAL_BREAK_WORDS} if social else _BREAK_WORDS
-        said = " or ".join(words[way][1 if pronoun == "they" else 0] for way in ways)
+        said = " or ".join(break_words(way, social=social, plural=pronoun == "they") for way in ways)
         parts.append(f"when clearly losing {pronoun_forms(pronoun)['they']} {said}")
     if lean.lean["cruelty"] >= 0.8:
         parts.append("goes for the wounded")

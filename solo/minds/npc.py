@@ -1176,15 +1176,22 @@ class NPCMind:
             morale.choose_reaction(can_flee=can_flee, rng=self.rng, surrender_bias=bias)
         reaction = morale.reaction
         mechanic = MECHANIC.get(reaction) if reaction is not None else None
-        if reaction is None or mechanic is None:
-            return None  # fights on
+        if reaction is None or mechanic is None:  # fights on
+            if reaction == "fight_on" and not fight.announced_break:
+                # said, as every break is: the morale check's "has lost its nerve" is left to the break's clue on
+                # screen and in the journal (describe.morale_clue_shown), so one that digs in must have one too
+                fight.announced_break = True
+                self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=None,
+                           reason=f"its nerve broke: it {break_words(reaction, social=conflict.ctype.social)}",
+                           clue=_clue(reaction, conflict, me),
+                           triggers=list(morale.checks[-1].triggers) if morale.checks else [])
+            return None
         if mechanic not in keys:
             mechanic = "surrender" if "surrender" in keys else None
             if mechanic is None:
                 return None
         # out of an argument one walks, as the screen says of it (describe.exit_words), and calls on nobody to fight
-        does = (_BREAK_TEXT_SOCIAL if conflict.ctype.social else _BREAK_TEXT)[reaction]
-        reason = f"its nerve broke: it {does}"
+        reason = f"its nerve broke: it {break_words(reaction, social=conflict.ctype.social)}"
         if not fight.announced_break:
             fight.announced_break = True
             self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
@@ -1459,11 +1466,20 @@ class NPCMind:
         return Decision(me.id, q.kind, choice, reason, "luck", {choice: 1.0}, conflict.round)
 
 
-_BREAK_TEXT = {"flee": "runs", "surrender": "surrenders", "beg": "begs for mercy", "bargain": "offers a deal",
-               "call_for_help": "calls for help and falls back", "fight_on": "fights on"}
-_BREAK_TEXT_SOCIAL = {**_BREAK_TEXT, "flee": "walks away", "surrender": "concedes",
-                      "beg": "asks to let the matter drop", "fight_on": "digs in",
-                      "call_for_help": "looks for someone to take its side, then walks away"}
+#: What an NPC does when its nerve breaks, after "he", "she" or "it" and after "they" (or a tally's "flee 38"):
+#: ``--explain``'s reason, the NPC card's "when clearly losing" and ``solo duel``'s tallies say it from here.
+BREAK_WORDS = {"flee": ("runs", "run"), "surrender": ("surrenders", "surrender"), "beg": ("begs", "beg"),
+               "bargain": ("bargains", "bargain"), "call_for_help": ("calls for help", "call for help"),
+               "fight_on": ("fights on", "fight on")}
+#: The same in an argument, which one leaves by walking out and where nobody is called to fight.
+SOCIAL_BREAK_WORDS = {**BREAK_WORDS, "flee": ("walks away", "walk away"), "surrender": ("concedes", "concede"),
+                      "beg": ("asks to let it drop", "ask to let it drop"), "fight_on": ("digs in", "dig in"),
+                      "call_for_help": ("looks for support, then walks away", "look for support, then walk away")}
+
+
+def break_words(reaction: str, *, social: bool = False, plural: bool = False) -> str:
+    """``reaction`` (a key of BREAK_WORDS) in words: "runs", "walk away" (``plural``: after "they", or a tally)."""
+    return (SOCIAL_BREAK_WORDS if social else BREAK_WORDS)[reaction][1 if plural else 0]
 
 
 def _traits(npc, lean_key: str) -> str:
