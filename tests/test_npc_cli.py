@@ -147,11 +147,12 @@ def test_an_npc_the_table_has_named_gets_its_code_block_and_the_disposition_give
         assert result.exit_code == 2 and message in result.output, (args, result.output)
 
 
-@pytest.mark.parametrize("asked", ["motivation", "personality", "recent event", "Disposition"])
+@pytest.mark.parametrize("asked", ["motivation", "personality", "recent event", "Disposition", "code block"])
 def test_a_part_of_the_code_block_asked_as_a_table_says_where_it_is_rolled(asked):
     """`solo table motivation` answered "did you mean 'location'?" (a GM-less table's run)."""
     result = run("table", asked)
-    assert result.exit_code != 0 and "part of an NPC's Code Block; solo npc rolls" in result.output
+    assert result.exit_code != 0 and "Code Block" in result.output and "; solo npc rolls" in result.output
+    assert "Code Block is part of" not in result.output
     assert "did you mean" not in result.output
 
 

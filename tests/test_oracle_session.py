@@ -271,6 +271,19 @@ def test_a_misspelt_session_is_named_not_silently_started(solo, tmp_path):
     assert kept.exit_code == 0 and "Session fresh, new: tension 5 of 9" in kept.output
 
 
+def test_solo_session_says_a_session_it_starts_is_new_and_the_one_meant(solo, tmp_path):
+    """The review: `solo session dokc --thread X` started a session and said nothing of 'dock'; JSON had no word."""
+    assert solo("scene", "On the dock", "--session", "dock", "--seed", "1").exit_code == 0
+    started = solo("session", "dokc", "--thread", "Who else is aboard?")
+    assert started.exit_code == 0 and "Session dokc, new (did you mean 'dock'?): tension 5 of 9" in started.output
+    looked = solo("session", "dokk")
+    assert "Session dokk (new: nothing kept yet; did you mean 'dokc'?)" in looked.output
+    assert json.loads(solo("session", "dokk", "--json").output)["new"] is True
+    assert json.loads(solo("session", "dock", "--json").output)["new"] is False
+    assert json.loads(solo("scene", "y", "--session", "fresh", "--json").output)["session_new"] is True
+    assert json.loads(solo("oracle", "Q", "--session", "dock", "--json").output)["session_new"] is False
+
+
 def test_oracle_events_can_name_the_sessions_npc(solo, tmp_path):
     from solo.oracle import OracleState, ask, load_tables
     from solo.rules.dice import new_rng

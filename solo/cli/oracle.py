@@ -103,6 +103,7 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
         data = answer.to_dict()
         if session:
             data["session"] = session.name
+            data["session_new"] = session.new
         click.echo(json.dumps(data))
         return
     _show(answer, chances)

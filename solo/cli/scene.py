@@ -150,7 +150,7 @@ def command(expected: tuple[str, ...], went: str | None, tension: int | None, se
             raise UserError(str(exc)) from None
         if session:
             keep_session(session)
-            result["session"] = session.name
+            result["session"], result["session_new"] = session.name, session.new
     if as_json:
         click.echo(json.dumps(result))
         return

@@ -132,7 +132,8 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
                 "context": s.context, "threads": s.threads, "npcs": s.npcs,
                 "weights": {"threads": {t: s.thread_weight(t) for t in s.threads},
                             "npcs": {n: s.npc_weight(n) for n in s.npcs}},
-                "progress": {t: s.thread_progress(t) for t in s.threads}, "searched": s.searched}
+                "progress": {t: s.thread_progress(t) for t in s.threads}, "searched": s.searched,
+                "new": session.new}
         if steps:
             data["steps"] = [step.to_dict() for step in steps]
         if found is not None:
@@ -150,7 +151,16 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         click.echo(discovery(found.to_dict(), close(found.thread)))
     for line in notes:
         click.echo(line)
-    fresh = "" if known or changing else " (new: nothing kept yet)"
+    from ..errors import closest
+    from ..oracle.session_file import session_names
+
+    # a misspelt name starts a session of its own: the one it may have meant (the review)
+    meant = closest(session.name, [n for n in session_names(session.path.parent) if n != session.name]) \
+        if session.new else None
+    if not (known or changing):
+        fresh = f" (new: nothing kept yet{f'; did you mean {meant!r}?' if meant else ''})"
+    else:
+        fresh = (f", new (did you mean {meant!r}?)" if meant else ", new") if session.new else ""
     click.echo(f"Session {session.name}{fresh}: tension {s.tension} of 9, {session.scenes} scene"
                f"{'' if session.scenes == 1 else 's'} set up.")
     if s.context:

@@ -297,8 +297,10 @@ class TableSet:
                 unread = f" ({files}: no [tables] section, so no table was read there; a table is [tables.NAME])"
             part = _CODE_BLOCK_PARTS.get(name.lower().replace(" ", "_").replace("-", "_"))
             if part:  # "did you mean 'location'?" for motivation (a GM-less table's run): say where it is rolled
-                raise UnknownTable(f"no table named {name!r}: {part} is part of an NPC's Code Block; solo npc rolls "
-                                   "a whole one (--name for an NPC you have named already)") from None
+                what = "an NPC's Code Block is no table;" if part == "the Code Block" else \
+                    f"{part} is part of an NPC's Code Block;"
+                raise UnknownTable(f"no table named {name!r}: {what} solo npc rolls a whole one (--name for an NPC "
+                                   f"you have named already){unread}") from None
             raise UnknownTable(
                 f"no table named {name!r}{did_you_mean(name, self._tables)}; see 'solo table list'{unread}"
             ) from None
