@@ -321,6 +321,9 @@ def test_others_where_one_pc_would_read_it_is_warned(tmp_path, text, warned):
     ("The cleft is empty, and {you} stand in the snow.", False),
     ("{if party_size() > 1}Both{else}One{end} of {you} waits.", False),
     ("{if flag_a}It snows.{end} {you} wait.", False),  # a run after an {end} may go on a sentence
+    ("It snows. {if flag_a}{you} wait.{end}", True),  # an {if} side that opens a sentence (the review)
+    ("{if flag_a}{you} wait.{else}Nobody waits.{end}", True),
+    ("It snows, and {if flag_a}{you} wait{else}nobody waits{end}.", False),
     ("{pc} waits. {npc.watchman} nods.", False),  # names carry their own capital
 ])
 def test_a_lower_case_slot_that_begins_a_sentence_is_warned(tmp_path, text, warned):

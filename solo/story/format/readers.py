@@ -15,7 +15,7 @@ from ...rules.rulebook import POOLS, RulesTables
 from ..play.luck import LUCK_COMMANDS
 from .expressions import Condition, ExpressionError, parse_condition
 from .problems import Collector, describe
-from .text import PARTY_WORDS, TextError, blocks_of, parse_text, party_slot_problem, runs_of
+from .text import PARTY_WORDS, TextError, blocks_of, parse_text, party_slot_problem, runs_opening
 
 TEXT_SLOTS = ("pc", "party", "others", "they", "them", "their", "They", "Their", "theirs", "themself",
               "you", "You", "yourself", "Yourself")
@@ -208,9 +208,9 @@ class Readers:
         if "{others}" in text and _others_for_one(parts):
             self.fail(file, path, "{others} names nobody when one PC plays (an empty name where it stands): write "
                                   "it inside {if party_size() > 1}…{end}", "W109")
-        for number, run in enumerate(runs_of(parts)):
+        for run, opens in runs_opening(parts):
             for opening in _LOWER_SLOT_OPENS.finditer(run):
-                if opening.group("stop") or (number == 0 and text.startswith(run)):  # not a run after an {end}
+                if opening.group("stop") or (opens and opening.start() == 0):
                     slot = opening.group("slot")
                     self.fail(file, path, f"{{{slot}}} begins a sentence, where it reads in lower case: write "
                                           f"{{{slot[0].upper() + slot[1:]}}}", "W110")

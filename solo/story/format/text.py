@@ -222,6 +222,24 @@ def runs_of(parts: tuple[Part, ...]) -> Iterator[str]:
             yield part
 
 
+def runs_opening(parts: tuple[Part, ...], opens: bool = True) -> Iterator[tuple[str, bool]]:
+    """:func:`runs_of`, each with whether a sentence begins where it starts: at the start of the text, or of an
+    ``{if}`` side whose text before it ended one ("It snows. {if a}{you} wait"). After an ``{end}`` it is not
+    known (the sentence may have begun inside the block), and is taken not to."""
+    for part in parts:
+        if isinstance(part, Block):
+            yield from runs_opening(part.then, opens)
+            yield from runs_opening(part.otherwise, opens)
+            opens = False
+        else:
+            yield part, opens
+            opens = _ENDS_SENTENCE.search(part) is not None
+
+
+#: A run that ends a sentence: its stop, and any closing quote and space after it.
+_ENDS_SENTENCE = re.compile(r"(?:[.!?]|\.[\"'”’])\s*$")
+
+
 def pick(text: str, context: Context) -> str:
     """The text with each block replaced by the branch its condition picks now; slots stay for :func:`fill`."""
     return shown(text, context)
