@@ -730,6 +730,16 @@ def test_a_heavy_blow_told_as_not_yet_the_end_is_never_the_one_that_ends_it(with
         assert "final" not in line.filters.get("blow", {"final"}), (line.file, line.line, line.text)
 
 
+def test_a_line_that_does_not_know_the_conflict_s_past_claims_none(with_adventures):
+    """A reading of narrated duels: Luck turned round 1, and round 4's flip was told "Fortune smiles on Espen, just
+    this once"; "At last something goes right for Sindre" of one who had won four rounds. Luck lines, and lines that
+    only know the last round ([last:turn]), say nothing of how rare it has been."""
+    rare = re.compile(r"\b(just this once|for once|at last|finally)\b", re.IGNORECASE)
+    lines = _lines(with_adventures, lambda key, line: key[1] == "luck" or "turn" in line.filters.get("last", ()))
+    assert len(lines) >= 10
+    assert [(line.file, line.line, line.text) for line in lines if rare.search(line.text)] == []
+
+
 def test_a_blow_told_as_felt_later_is_one_that_is_survived(with_adventures):
     """'The second barrow-wight will feel that one for a while.' was told of the blow that put it out, and the next
     line had it fall for good (Kaldskard, seed 3). A damage line that looks past the blow to what the target will

@@ -653,7 +653,8 @@ def test_an_argument_assumes_no_place_and_no_audience():
     from solo.toml_files import load_toml
 
     place = re.compile(r"\b(room|door|doorway|table|seat|chair|papers|listeners?|audience|crowd|onlookers?|everyone"
-                       r"|heads|has them|the laugh|is forgotten|people|earshot|notes?|rises|stands up|sits)\b", re.I)
+                       r"|heads|has them|the laugh|is forgotten|people|earshot|notes?|rises|stands up|sits|coughs"
+                       r"|anyone|friendly face|anyone watching)\b", re.I)
     data = load_toml(bundled("oracles") / "narration" / "social.toml")
 
     def lines(node):
@@ -670,6 +671,14 @@ def test_an_argument_assumes_no_place_and_no_audience():
              if place.search(line.replace("leave no room", "").replace("A flush rises", ""))]
     assert len(list(lines(data.get("social", {})))) > 150
     assert found == []
+    # nor what anyone may say in one ("Did everyone see that?" Bente laughs, across a table of two: a reading of
+    # narrated duels), nor a line of any conflict told of its blow where an argument or a race is told too
+    said = load_toml(bundled("oracles") / "narration" / "speech.toml")
+    audience = re.compile(r"everyone (can |could )?(see|saw)|did everyone|anyone watching|\bthe crowd\b", re.I)
+    assert [line for line in lines(said) if audience.search(line)] == []
+    generic = load_toml(bundled("oracles") / "narration" / "generic.toml")["generic"]
+    assert [line for key in ("damage_light", "damage_heavy") for line in lines(generic.get(key, {}))
+            if re.search(r"\bblow\b", re.sub(r"^\[[^\]]*\]\s*", "", line))] == []
 
 
 def test_a_declaration_in_an_argument_does_not_say_how_much_the_other_side_talks(bundled):
