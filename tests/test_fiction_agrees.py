@@ -510,3 +510,25 @@ def test_an_unhurt_speaker_cries_out_and_does_not_gasp(bundled):
     assert "gasps." not in said and "shouts." in said, said
     said = {narrator._attribute('"Hold off!"', hurt, "plea").rsplit(" ", 1)[-1] for _ in range(60)}
     assert "gasps." in said, said
+
+
+def test_a_plea_after_a_fear_shown_this_round_is_said_in_that_fear_s_voice(bundled):
+    """A reading of narrated duels: Severin, cold by his Code Block, was "close to storming out, or to tears" and
+    then '"Please, I meant no harm," Severin says flatly'. A plea, a bargain or a strain said in a round whose fear
+    was shown before it is attributed as a timid speaker's; where no fear was shown, its own manner speaks."""
+    verbs = {"flatly", "stiffly", "evenly"}
+    said = {True: set(), False: set()}
+    for seed in range(60):
+        for shaken in (True, False):
+            narrator = Narrator(bundled, random.Random(seed))
+            cast = Cast({"Brakk": {"pronoun": "he", "traits": ["correct"], "manner": "cold"}})
+            _start(narrator, cast, ctype="social")
+            narrator.narrate(Event("round_start", {"round": 1}), cast)
+            brakk = cast.persons["Brakk"]
+            brakk.manner = "cold"
+            assert brakk.voiced
+            if shaken:
+                brakk.afraid = 1
+            for line in narrator._speech(cast, "strain", brakk, cast.persons["Espen Lind"]):
+                said[shaken].update(word for word in verbs if line and line.endswith(f"Brakk says {word}."))
+    assert said[True] == set() and said[False], said

@@ -499,6 +499,9 @@ class Narrator:
         if chance < 1.0 and self.rng.random() >= chance:
             return []
         variants = [self.rng.choice(speaker.traits)] if speaker.traits else []
+        # said in the voice its fear was shown in this round, before this line: "close to storming out, or to tears"
+        # and then '"Please, I meant no harm," Severin says flatly' (a reading of narrated duels)
+        shaken = speaker.afraid == cast.round and kind in ("plea", "bargain", "strain")
         told = set(self._told)
         template, values = self.choose(cast, kind, speaker, listener, variants=variants,
                                        facts={"yields": "yes" if yields else "no"})
@@ -511,9 +514,10 @@ class Narrator:
             # a plea is fear said aloud, whatever the temper: '"Wait! I only wanted to know!" Idun cries.' is not
             # followed by "Idun watches more than she acts, weighing every angle" (its bearing this round is timid)
             speaker.afraid = cast.round
-        return [self._attribute(line, speaker, kind, yields=yields)]
+        return [self._attribute(line, speaker, kind, yields=yields, manner="timid" if shaken else None)]
 
-    def _attribute(self, line: str | None, speaker: Person, kind: str, *, yields: bool = False) -> str | None:
+    def _attribute(self, line: str | None, speaker: Person, kind: str, *, yields: bool = False,
+                   manner: str | None = None) -> str | None:
         """Name the speaker of a bare quotation: '"Enough!"' becomes '"Enough!" Brakk begs.'
 
         Authors may write speech as a bare quotation to keep it short; a reader
@@ -527,7 +531,7 @@ class Narrator:
             return line
         body = line[1:-1].rstrip()
         said = "exclaim" if body.endswith("!") and kind != "taunt" else kind
-        manner = speaker.manner or manner_of(speaker.traits)
+        manner = manner or speaker.manner or manner_of(speaker.traits)
         verbs = self.templates.word("said", f"yield.{manner}", "") if yields and said == "plea" and manner else ""
         if manner:
             verbs = verbs or self.templates.word("said", f"{said}.{manner}", "")
