@@ -740,6 +740,21 @@ def test_a_line_that_does_not_know_the_conflict_s_past_claims_none(with_adventur
     assert [(line.file, line.line, line.text) for line in lines if rare.search(line.text)] == []
 
 
+def test_a_light_blow_to_one_near_the_end_is_not_told_as_a_scratch(with_adventures):
+    """A reading of narrated duels: Espen, fighting on below zero (-8 of 12), was told "rolls with it, mostly",
+    "takes a glancing hit" and "a thin cut on his arm". A light blow's line that makes light of it is kept from one
+    a quarter of its Pool or less from the end ([foe_state:…] without breaking)."""
+    from solo.narration.context import Moment
+
+    slight = re.compile(r"glancing|rolls with it|thin cut|graze|nothing deep|not much|nothing worse|a bruise",
+                        re.IGNORECASE)
+    lines = _lines(with_adventures, lambda key, line: key[1] == "damage_light" and slight.search(line.text))
+    assert len(lines) >= 5
+    for line in lines:
+        facts = {name: min(values) for name, values in line.filters.items() if name not in ("foe_state",)}
+        assert not Moment({**facts, "foe_state": "breaking"}).admits(line.filters), (line.file, line.line, line.text)
+
+
 def test_a_blow_told_as_felt_later_is_one_that_is_survived(with_adventures):
     """'The second barrow-wight will feel that one for a while.' was told of the blow that put it out, and the next
     line had it fall for good (Kaldskard, seed 3). A damage line that looks past the blow to what the target will
