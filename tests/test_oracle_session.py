@@ -158,6 +158,17 @@ def test_scene_end_moves_the_tension_by_the_games_rule(solo, tmp_path):
             assert data["tension"] == tension_after_scene(start, control) == _session(tmp_path, name).state.tension
 
 
+def test_a_scene_closed_without_a_session_says_nothing_keeps_the_new_tension(solo, tmp_path):
+    """A GM-less table's run: `solo scene --end well` said "the tension eases from 5 to 4" and kept nothing, with no
+    word of it; the next command was back at 5."""
+    out = solo("scene", "--end", "well", "--tension", "7").output
+    assert "the tension eases from 7 to 6." in out
+    assert "No session keeps it: give --tension 6 to the next command, or keep a session with --session NAME." in out
+    assert not (tmp_path / "sessions").exists()
+    kept = solo("scene", "--end", "badly", "--session", "heist").output
+    assert "No session keeps it" not in kept and "Session heist" in kept
+
+
 def test_scene_check_uses_and_counts_the_session(solo, tmp_path):
     assert solo("session", "heist", "--tension", "8", "--npc", "Nora Dahl").exit_code == 0
     kinds = set()
@@ -355,7 +366,8 @@ def test_without_a_session_nothing_is_written(solo, tmp_path):
     assert solo("oracle", "Q", "--seed", "1").exit_code == 0
     assert solo("scene", "--seed", "1").exit_code == 0
     assert solo("scene", "--end", "well", "--tension", "3").output.strip() == \
-        "The scene went well: the tension eases from 3 to 2."
+        "The scene went well: the tension eases from 3 to 2.\nNo session keeps it: give --tension 2 to the next " \
+        "command, or keep a session with --session NAME."
     assert not (tmp_path / "sessions").exists()
 
 

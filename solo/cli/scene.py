@@ -158,6 +158,9 @@ def command(expected: tuple[str, ...], went: str | None, tension: int | None, se
         click.echo(line)
     if session:
         click.echo(session_line(session))
+    elif went is not None:  # the new tension is the player's to carry: nothing keeps it (a GM-less table's run)
+        click.echo(f"No session keeps it: give --tension {result['tension']} to the next command, or keep a session "
+                   "with --session NAME.")
 
 
 #: How a scene went, as a sentence says it ("Scene 2 went mixed" read oddly).
