@@ -169,6 +169,17 @@ def test_a_scene_closed_without_a_session_says_nothing_keeps_the_new_tension(sol
     assert "No session keeps it" not in kept and "Session heist" in kept
 
 
+def test_a_scene_set_up_over_one_never_closed_says_so(solo, tmp_path):
+    """A GM-less table's run: a new scene was set up while the last was never closed, with no word that its end,
+    which would have moved the tension, was skipped."""
+    assert solo("scene", "a", "--session", "s1", "--seed", "1").exit_code == 0
+    second = solo("scene", "b", "--session", "s1", "--seed", "1").output
+    assert second.startswith("Scene 1 was not closed, so the tension stays at 5 (close a scene with solo scene "
+                             "--end well|badly|mixed --session s1).\nScene 2, as you expect it: b."), second
+    assert solo("scene", "--end", "well", "--session", "s1").exit_code == 0
+    assert solo("scene", "c", "--session", "s1", "--seed", "1").output.startswith("Scene 3, as you expect it: c.")
+
+
 def test_scene_check_uses_and_counts_the_session(solo, tmp_path):
     assert solo("session", "heist", "--tension", "8", "--npc", "Nora Dahl").exit_code == 0
     kinds = set()

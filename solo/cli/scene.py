@@ -195,6 +195,11 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
 
     tables = load_tables(folders)
     number = None
+    open_before = ""
+    if session is not None and session.scenes and not session.closed:
+        # a scene set up over one never closed: its end would have moved the tension (a GM-less table's run)
+        open_before = (f"Scene {session.scenes} was not closed, so the tension stays at {state.tension} (close a "
+                       f"scene with solo scene --end well|badly|mixed --session {shlex.quote(session.name)}).")
     if session is not None:
         session.scenes += 1
         session.closed = False
@@ -211,7 +216,8 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
             word = "as expected" if kind == "expected" else kind
             bands.append(f"{word} {low}-{high if high < 100 else '00'}")
     head = f"Scene {number}" if number else "Next scene"
-    lines = [f"{head}, as you expect it: {text.rstrip('.')}." if text else f"{head}."]
+    lines = [open_before] if open_before else []
+    lines.append(f"{head}, as you expect it: {text.rstrip('.')}." if text else f"{head}.")
     lines.append(f"Tension {setup.tension}: " + ", ".join(bands) + ".")
     # follow-ups a shell runs: the session's own command, or one with NAME for a session to keep them in
     shell = f"solo session {shlex.quote(session.name)}" if session is not None else "solo session SESSION"
