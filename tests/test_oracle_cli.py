@@ -134,3 +134,11 @@ def test_the_likelihood_may_be_given_by_that_name(cli_run):
     assert asked.exit_code == 0 and asked.output == cli_run("oracle", "Is it?", "--odds", "likely", "--seed", "4",
                                                             "--json").output
     assert json.loads(asked.output)["odds"]["likelihood"] == "likely"
+
+
+def test_a_question_is_taken_as_the_games_prompt_takes_it(cli_run):
+    """A GM-less table's run: the oracle took a question with a line break and a bell in it, of any length."""
+    asked = cli_run("oracle", "Is it\nlocked?\a", "--seed", "1", "--json")
+    assert json.loads(asked.output)["question"] == "Is it locked?\ufffd"
+    long = cli_run("oracle", "x" * 5000)
+    assert long.exit_code == 2 and "a question has at most 1,000 characters, not 5,000" in long.output

@@ -52,12 +52,18 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
       solo oracle "Is the guard awake?" --npc "Nora Dahl" --json
       solo oracle "Is the courier still in town?" --session heist
     """
+    from ..decisions import clean_typed, too_long
     from ..errors import SoloError
     from ..oracle import OracleState, ask, check_tension, load_tables, oracle_odds
     from ..oracle.likelihood import OracleError, likelihood, nearest_word, trailing_odds
     from ..rules.dice import new_rng
 
-    text = " ".join(question).strip()
+    # as a question typed at the game's prompt is taken: its control characters shown, never acted on (a bell rang,
+    # a line break split the answer), its lines one line, its length bounded (a GM-less table's run)
+    text = " ".join(clean_typed(" ".join(question)).split())
+    long = too_long(text)
+    if long:
+        raise UserError(f"the question is too long: {long.replace('an answer', 'a question')}")
     # "Is the door locked? (very likely)", as the game's prompt takes it: it was echoed back and asked at even odds
     # (a new player's run); brackets that hold no likelihood stay part of the question
     asked, written = trailing_odds(text)
