@@ -769,6 +769,16 @@ def test_a_light_blow_to_one_near_the_end_is_not_told_as_a_scratch(with_adventur
                 assert [t.text for t in lines if slight.search(t.text)] == [], (body, weapon)
 
 
+def test_a_watcher_s_won_round_does_not_see_everything_when_the_hider_stays_hidden(with_adventures):
+    """A reading of narrated duels: "Espen sees everything. The cannery dog only just avoids being seen." A round
+    the watcher wins leaves the hider hidden unless it ends the sneak, so no line of it claims total sight."""
+    total = re.compile(r"sees everything|nothing escapes|misses nothing|sees it all", re.IGNORECASE)
+    lines = _lines(with_adventures, lambda key, line: key[0].startswith("sneaking") and key[1] in (
+        "round_won", "exceptional_success") and "final" not in line.filters.get("blow", ()))
+    assert len(lines) >= 20
+    assert [(line.file, line.line, line.text) for line in lines if total.search(line.text)] == []
+
+
 def test_a_blow_told_as_felt_later_is_one_that_is_survived(with_adventures):
     """'The second barrow-wight will feel that one for a while.' was told of the blow that put it out, and the next
     line had it fall for good (Kaldskard, seed 3). A damage line that looks past the blow to what the target will
