@@ -779,6 +779,24 @@ def test_a_watcher_s_won_round_does_not_see_everything_when_the_hider_stays_hidd
     assert [(line.file, line.line, line.text) for line in lines if total.search(line.text)] == []
 
 
+def test_lines_that_need_a_past_a_plight_or_a_mind_say_so(with_adventures):
+    """A reading of narrated duels: "shrinks a little further" in round 1, "Desperate, Hedda lashes out wildly" at
+    10 of 12, "both know what an axe can do" of a barrow-wight. Each such line
+    says the moment it needs: a later phase, a wavering or breaking state, a body that knows."""
+    from solo.narration.context import Moment
+
+    checks = ((re.compile(r"a little further into"), {"phase": "opening"}),
+              (re.compile(r"^Desperate,"), {"state": "hurt"}),
+              (re.compile(r"both know what"), {"foe_body": "undead", "body": "flesh"}))
+    told = 0
+    for pattern, moment in checks:
+        for line in _lines(with_adventures, lambda key, line, pattern=pattern: pattern.search(line.text)):
+            facts = {name: min(values) for name, values in line.filters.items()}
+            told += 1
+            assert not Moment({**facts, **moment}).admits(line.filters), (line.file, line.line, line.text)
+    assert told >= 3
+
+
 def test_a_blow_told_as_felt_later_is_one_that_is_survived(with_adventures):
     """'The second barrow-wight will feel that one for a while.' was told of the blow that put it out, and the next
     line had it fall for good (Kaldskard, seed 3). A damage line that looks past the blow to what the target will
