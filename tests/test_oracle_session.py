@@ -180,6 +180,16 @@ def test_a_scene_set_up_over_one_never_closed_says_so(solo, tmp_path):
     assert solo("scene", "c", "--session", "s1", "--seed", "1").output.startswith("Scene 3, as you expect it: c.")
 
 
+def test_a_session_asked_for_its_journal_says_it_keeps_none(solo, tmp_path):
+    """A GM-less table's run: `solo journal dock` said "no saved game at saves/dock.json", with no word that a
+    session keeps no journal."""
+    assert solo("scene", "On the dock", "--session", "dock", "--seed", "1").exit_code == 0
+    asked = solo("journal", "dock")
+    assert asked.exit_code == 2 and "'dock' is a session, which keeps its tension, threads and NPCs but no journal " \
+        "(solo session dock shows them)" in " ".join(asked.output.split())
+    assert "is a session" not in solo("journal", "nothere").output
+
+
 def test_scene_check_uses_and_counts_the_session(solo, tmp_path):
     assert solo("session", "heist", "--tension", "8", "--npc", "Nora Dahl").exit_code == 0
     kinds = set()

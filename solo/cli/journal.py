@@ -135,6 +135,13 @@ def _rebuild(save: Path, kept: Path) -> str:
     from ..saves import SaveError, read_save
 
     if not exists(save):
+        from ..oracle.session_file import session_names, sessions_folder
+
+        # a session's name given for a game's (a GM-less table's run): a session keeps no journal
+        if save.stem in session_names(sessions_folder(save.parent)):
+            raise UserError(f"no saved game at {save}: {save.stem!r} is a session, which keeps its tension, threads "
+                            f"and NPCs but no journal (solo session {save.stem} shows them); see 'solo saves' for "
+                            "the games")
         raise UserError(f"no saved game at {save} (see 'solo saves')")
     try:
         data = read_save(save)
