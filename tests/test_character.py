@@ -461,3 +461,26 @@ def test_the_sheet_says_gear_adds_to_a_weapon_and_whether_one_is_carried():
     char.weapon = "dagger"
     assert "#Gear (+2 damage with a weapon)" in card(char)
     assert from_character(char, "a", combat).damage_bonus(physical=True) == 2
+
+
+def test_the_card_shows_the_native_language_its_rolls_count():
+    """A GM-less table's run: every character speaks a language at 40 % at least (rules §2.2), which the rolls
+    count, and the card said "Knowledge 5 %" and nothing of it. It shows the tongue at what a roll would use."""
+    import io
+
+    from conftest import make_char
+    from rich.console import Console
+
+    from solo.ui.sheet import character_card
+
+    def card(char) -> str:
+        out = io.StringIO()
+        Console(file=out, width=120, color_system=None).print(character_card(char))
+        return " ".join(out.getvalue().split())
+
+    for name, knowledge in (("Mira", 5), ("Olav", 50)):
+        char = make_char(name, Knowledge=knowledge)
+        rolled, _ = skill_target(char, "Knowledge", "Language")  # what a roll in the tongue counts
+        assert rolled == max(40, knowledge) and f"//Language (native) {rolled}" in card(char)
+    linguist = make_char("Kari", Knowledge=30, focuses={"Knowledge//Language": 20})  # a Focus of her own
+    assert "(native)" not in card(linguist) and "//Language 50" in card(linguist)

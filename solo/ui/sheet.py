@@ -57,6 +57,10 @@ def character_card(char: Character, pools_shown: list[tuple[str, int, int]] | No
                 entry = char.willpower[focus.lower()]
                 label = f"{focus} ({willpower_aim(entry)})"  # "Person (fear your partner)"
             focuses.append(f"//{label} {char.skills[skill] + bonus}")
+        if skill == "Knowledge" and "Language" not in char.focus_names(skill):
+            # every character speaks one language at 40 % at least (rules §2.2): the roll counts it, so the card
+            # shows it (a GM-less table's run: Knowledge 30 % and nothing said of the tongue they speak)
+            focuses.append(f"//Language (native) {max(t.native_language, char.skills[skill])}")
         style = "dim" if char.skills[skill] <= t.untrained else ""
         skills.add_row(Text(skill, style=style), Text(f"{char.skills[skill]} %", style=style), Text("  ".join(focuses)))
     pools = Table.grid(padding=(0, 1))
