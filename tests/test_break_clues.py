@@ -163,9 +163,8 @@ def test_solo_duel_explain_says_one_whose_nerve_broke_in_an_argument_walks_away(
     assert reasons.get("call_for_help") == "its nerve broke: it looks for support, then walks away"
 
 
-def test_the_journal_tells_the_clues_the_screen_shows_and_no_other():
-    """The tutorial's journal read "Signe Falk has lost her nerve." where the screen showed only "Signe Falk offers a
-    deal to end it." (a new player's run): a nerve that breaks is told by its break's clue, on both."""
+def _shown_both_ways(events):
+    """(the screen, the journal, a clue event's sentence as both say it) of one conflict's events."""
     import io
 
     from rich.console import Console
@@ -174,22 +173,28 @@ def test_the_journal_tells_the_clues_the_screen_shows_and_no_other():
     from solo.ui.journal import Journal
     from solo.ui.view import TerminalView
 
+    journal, out = Journal(), io.StringIO()
+    view = TerminalView(Console(file=out, width=200, color_system=None))
+    for e in events:
+        journal.render(e)
+        view.render(e)
+    names, _, _, pronouns, _ = d.conflict_facts(next(e for e in events if e.kind == "conflict_start"))
+    return out.getvalue(), journal.text(), lambda e: d.upper_first(d.clue(e, names, pronouns))
+
+
+def test_the_journal_tells_the_clues_the_screen_shows_and_no_other():
+    """The tutorial's journal read "Signe Falk has lost her nerve." where the screen showed only "Signe Falk offers a
+    deal to end it." (a new player's run): a nerve that breaks is told by its break's clue, on both."""
     npcs = [_breakable(n) for n in ("Torgny", "Hallstein")]
     told = broke = 0
     for seed in range(12):
         events = fight("combat", seed, npc=npcs[0], allies=tuple(npcs[1:]), minded=True,
                        pcs=("Espen Lind", "Sigrid Berg", "Tone Aas"), stubborn=True)
-        journal, out = Journal(), io.StringIO()
-        view = TerminalView(Console(file=out, width=200, color_system=None))
-        for e in events:
-            journal.render(e)
-            view.render(e)
-        names, _, _, pronouns, _ = d.conflict_facts(next(e for e in events if e.kind == "conflict_start"))
-        screen = out.getvalue()
+        screen, journal, clue_of = _shown_both_ways(events)
         for e in events:
             if e.kind in ("npc_morale", "npc_break") and e.get("clue"):
-                said = d.upper_first(d.clue(e, names, pronouns))
-                on_screen, in_journal = f"  {said}" in screen, f"- *{said}*" in journal.text()
+                said = clue_of(e)
+                on_screen, in_journal = f"  {said}" in screen, f"- *{said}*" in journal
                 assert on_screen is in_journal, (seed, said, on_screen, in_journal)
                 told += on_screen
                 broke += e.kind == "npc_morale" and e["after"] == "broken"
@@ -200,14 +205,6 @@ def test_a_nerve_that_breaks_into_fighting_on_is_told_as_any_break_is():
     """The review: a nerve that breaks is told by its break's clue (the morale check's "has lost its nerve" is
     not), and one whose break is to fight on had no break event, so it was told nowhere. It has one now, with its
     clue, on screen and in the journal."""
-    import io
-
-    from rich.console import Console
-
-    from solo.ui import describe as d
-    from solo.ui.journal import Journal
-    from solo.ui.view import TerminalView
-
     npc = _npc("Grim", code_block={"personality": ["Shy", "Bitter"], "motivation": ["Faith"],
                                    "disposition": "Neutral",
                                    "event": {"topic": "Health", "sign": "negative", "example": "a bad knee"}})
@@ -215,11 +212,6 @@ def test_a_nerve_that_breaks_into_fighting_on_is_told_as_any_break_is():
     broke = [e for e in events if e.kind == "npc_morale" and e["after"] == "broken"]
     (told,) = [e for e in events if e.kind == "npc_break"]
     assert broke and told["reaction"] == "fight_on" and told["exit"] is None
-    journal, out = Journal(), io.StringIO()
-    view = TerminalView(Console(file=out, width=200, color_system=None))
-    for e in events:
-        journal.render(e)
-        view.render(e)
-    names, _, _, pronouns, _ = d.conflict_facts(next(e for e in events if e.kind == "conflict_start"))
-    said = d.upper_first(d.clue(told, names, pronouns))
-    assert "cornered" in said and said in out.getvalue() and f"- *{said}*" in journal.text()
+    screen, journal, clue_of = _shown_both_ways(events)
+    said = clue_of(told)
+    assert "cornered" in said and said in screen and f"- *{said}*" in journal

@@ -287,3 +287,20 @@ def test_an_argument_is_walked_out_of_in_the_card_the_table_and_the_broken_nerve
                        "--explain").output.replace("│", " ").split())
     assert "Clever follow-up" in why and "Quick's extra action" in why
     assert "clever_follow_up" not in why and "quick_action" not in why
+
+
+def test_play_s_explain_names_a_question_as_solo_duel_does():
+    """`solo play --explain` printed "(Hallstein, clever_follow_up: skill — …)" where `solo duel --explain` says
+    "Clever follow-up": both name a mind's question from one function (describe.question_words)."""
+    import io
+
+    from rich.console import Console
+
+    from solo.events import Event
+    from solo.ui.view import TerminalView
+
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=120, color_system=None), explain=True)
+    view.render(Event("npc_decision", {"actor": "Brakk", "question": "clever_follow_up", "choice": "skill",
+                                       "reason": "makes the opening count", "round": 2}))
+    assert "(Brakk, Clever follow-up: skill — makes the opening count)" in out.getvalue()

@@ -294,16 +294,6 @@ def lean_note(npc: NPC, declared: dict[str, int]) -> str | None:
             "is one weight among the odds and the situation)")
 
 
-#: The questions an NPC's mind answers, as ``--explain`` names them (the events and the JSON keep the keys:
-#: "clever_follow_up" and "flee_line" read like the engine's own log, a GM-less table's run).
-QUESTION_WORDS = {"lens": "Lens", "clever_follow_up": "Clever follow-up", "flamboyant_skill": "Flamboyant's skill",
-                  "quick_action": "Quick's extra action", "luck_flip": "Luck flip", "target": "whom to strike",
-                  "damage_pool": "which Pool to hit", "luck_reduce": "Luck against a blow", "push": "push on",
-                  "exit_offer": "an exit offered"}
-#: What pressed on its nerve at a morale check (solo.minds.morale.SEVERITY).
-TRIGGER_WORDS = {"half": "below half its Pool", "flee_line": "down to where it thinks of leaving",
-                 "wounded": "hurt again while shaken", "ally_out": "an ally gone", "outnumbered": "outnumbered",
-                 "hopeless": "under 10 % to win"}
 #: How an outcome reads in the table (the JSON keeps the keys).
 OUTCOME_WORDS = {"comae": "in comae"}
 #: In an argument, where one who leaves walks out (describe.exit_words): the outcome and the broken nerve's ways.
@@ -319,6 +309,7 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
     from rich.text import Text
 
     from ..minds.npc import break_words
+    from ..ui.describe import TRIGGER_WORDS, question_words
 
     first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)
     first.add_column("round", justify="right")
@@ -327,7 +318,7 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
     first.add_column("reason")
     for e in stats.first:
         if e.kind == "npc_decision":
-            asked = QUESTION_WORDS.get(e["question"], e["question"].replace("_", " "))
+            asked = question_words(e["question"])
             choice = EXIT_WORDS[ctype.social].get(e["choice"], e["choice"])  # an exit as the menu offered it
             first.add_row(str(e["round"]), Text(asked), Text(choice), Text(e["reason"]))
         elif e.kind == "npc_morale":

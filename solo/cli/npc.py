@@ -78,9 +78,6 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         name = " ".join(name.split())
         if not name or len(name) > MAX_NAME or not name.isprintable():
             raise UserError(f"--name takes a name of 1 to {MAX_NAME} printable characters")
-    if (disposition is not None or reaction) and mindless:
-        raise UserError(f"--mindless creatures have no Code Block, so {'--reaction' if reaction else '--disposition'} "
-                        "does not apply")
     if out is not None:
         from ..paths import path_problem, replace_problem
 
@@ -91,7 +88,7 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         rng = new_rng(seed)
         npc = generate_npc(rng, level, antagonist, role=role, mindless=mindless, name=name,
                            disposition=disposition)
-        if npc.mindless and (disposition or reaction or antagonist):  # a mindless role: --role draugr (the review)
+        if npc.mindless and (disposition or reaction or antagonist):  # --mindless, or a mindless role (draugr)
             given = "--reaction" if reaction else "--disposition" if disposition else "--antagonist"
             raise UserError(f"{npc.name} is a mindless creature, with no Code Block: {given} does not apply")
         met = _react(rng, npc) if reaction else None

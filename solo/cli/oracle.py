@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ from .scene import held_session, keep_session, open_session, session_line, sessi
 
 if TYPE_CHECKING:
     from ..oracle import OracleAnswer, OracleOdds
+    from ..oracle.session_file import OracleSession
 
 
 @click.command("oracle")
@@ -85,9 +87,13 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
     odds = odds or "even"
     if not text:  # as at the game's prompt: an answer needs a question to be an answer to
         raise click.UsageError('Ask a question, e.g. solo oracle "Is the door locked?" --odds likely')
-    if session_name and tension is None and not npcs and not threads:
-        open_session(session_name, saves_dir, must_exist=True)  # only read: a name with no session is a mistake
-    with held_session(session_name, saves_dir) as session:
+    changing = tension is not None or bool(npcs or threads)
+    # a session only read is read once, unlocked, and must be there: a name with no session is a mistake (as
+    # solo session reads one)
+    kept: AbstractContextManager[OracleSession | None] = held_session(session_name, saves_dir)
+    if session_name is not None and not changing:
+        kept = nullcontext(open_session(session_name, saves_dir, must_exist=True))
+    with kept as session:
         try:
             state = session.state if session else OracleState()
             if tension is not None:
@@ -102,7 +108,7 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
                          tension=state.tension, tables=tables)
         except (SoloError, ValueError) as exc:
             raise UserError(str(exc)) from None
-        if session and (tension is not None or npcs or threads):
+        if session and changing:
             keep_session(session)
 
     if as_json:

@@ -125,17 +125,16 @@ def _opposed(expression: str, rng, skill: int, modifier: int, routine: bool, the
     nobody wins (docs/rules.md §4). Said with the exact odds it had before the dice, and the flip a Luck Point
     would make where one would win it."""
     from ..rules import rolls as checks
-    from ..rules.dice import flip, two_digits
+    from ..rules.dice import two_digits
 
     target = skill + modifier
     mine = checks.roll_check(rng, target, routine=routine)
     other = checks.roll_check(rng, theirs)
     result = checks.resolve_opposed(mine, other, defender="b")
     win, lose, neither = (10_000, 0, 0) if routine else checks.opposed_odds(target, theirs)
-    flipped = None
-    if result.winner != "a" and mine.roll is not None and flip(mine.roll) != mine.roll:
-        turned = checks.resolve_opposed(checks.flip_check(mine), other, defender="b")
-        flipped = flip(mine.roll) if turned.winner == "a" else None
+    beats = checks.opposed_flip_beats(result)  # the flip the engine would offer: one that wins it outright
+    turned = checks.flip_that_helps(mine, best_other=beats, tie_loses=True) if beats is not None else None
+    flipped = turned.roll if turned is not None else None
     if as_json:
         click.echo(json.dumps({"expression": expression, "skill": skill, "modifier": modifier, "target": target,
                                "against": theirs, **result.to_dict(),

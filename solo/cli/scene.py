@@ -85,16 +85,22 @@ def keep_session(session: OracleSession) -> None:
         raise UserError(str(exc)) from None
 
 
+def meant_session(session: OracleSession) -> str | None:
+    """For a session this command starts, the kept one its name may have been meant for: a misspelt name starts a
+    session of its own (a GM-less table's 'dokc' beside 'dock')."""
+    if not session.new:
+        return None
+    from ..errors import closest
+    from ..oracle.session_file import session_names
+
+    return closest(session.name, [n for n in session_names(session.path.parent) if n != session.name])
+
+
 def session_line(session: OracleSession) -> str:
     """One line at the foot of a command's answer: what the session now holds."""
     s = session.state
-    started = ""
-    if session.new:  # a misspelt name starts a session of its own: say so, and the name it may have meant
-        from ..errors import did_you_mean
-        from ..oracle.session_file import session_names
-
-        others = [n for n in session_names(session.path.parent) if n != session.name]
-        started = f", new{did_you_mean(session.name, others)}"
+    meant = meant_session(session)
+    started = (f", new (did you mean {meant!r}?)" if meant else ", new") if session.new else ""
     return (f"Session {session.name}{started}: tension {s.tension} of 9 · scene {session.scenes} · "
             f"{_count(len(s.threads), 'open thread')} · {_count(len(s.npcs), 'NPC')}")
 

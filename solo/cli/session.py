@@ -21,7 +21,7 @@ import click
 from . import UserError
 from .folders import FOLDER
 from .limits import SEED, TENSION
-from .scene import held_session, keep_session, open_session
+from .scene import held_session, keep_session, meant_session, open_session
 
 if TYPE_CHECKING:
     from ..oracle import Discovery
@@ -151,12 +151,7 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         click.echo(discovery(found.to_dict(), close(found.thread)))
     for line in notes:
         click.echo(line)
-    from ..errors import closest
-    from ..oracle.session_file import session_names
-
-    # a misspelt name starts a session of its own: the one it may have meant (the review)
-    meant = closest(session.name, [n for n in session_names(session.path.parent) if n != session.name]) \
-        if session.new else None
+    meant = meant_session(session)
     if not (known or changing):
         fresh = f" (new: nothing kept yet{f'; did you mean {meant!r}?' if meant else ''})"
     else:

@@ -41,7 +41,18 @@ from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import D100_BITS, DiceExpr, d100, draw_below
 from .fiction import conflict_frame, participant_facts, pursuit_parts
-from .lenses import CLEVER_BONUS, LENS_TABLE, PLAIN, Damage, Lens, blow_amount, blow_effect, round_effects, strikes
+from .lenses import (
+    CLEVER_BONUS,
+    LENS_TABLE,
+    PLAIN,
+    Damage,
+    Lens,
+    blow_amount,
+    blow_effect,
+    both_sides,
+    round_effects,
+    strikes,
+)
 from .luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, refreshed, spend
 from .outcomes import (
     ACTIVE,
@@ -510,8 +521,7 @@ class Conflict:
         answer = self._ask(pc, EXIT_OFFER, prompt, options, default=default, npc=p.id, exit=exit)
         p.exit_answer = answer
         if self.sink is not None:
-            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer, **self._social,
-                       **({part: True} if part in ("quarry", "hider") else {}))
+            self._emit("exit_answer", actor=pc.id, npc=p.id, exit=exit, answer=answer, part=part, **self._social)
         if answer in ("accept", "let_go"):
             return True
         if answer == "chase":
@@ -745,8 +755,8 @@ class Conflict:
         if lens.penalty_if_not_won and not last:
             # both sides of it: "-20 % next round unless won" read as one's own penalty, and a win that put it on the
             # foe came as a surprise (a new player's run)
-            parts.append(f"won, the foe {lens.penalty_on_hit} % next round; not won, you {lens.penalty_if_not_won} %"
-                         if lens.penalty_on_hit else f"{lens.penalty_if_not_won} % next round unless won")
+            parts.append(both_sides(lens.penalty_on_hit, lens.penalty_if_not_won) if lens.penalty_on_hit
+                         else f"{lens.penalty_if_not_won} % next round unless won")
         return "; ".join(parts)
 
     def flamboyant_skills(self, p: Participant) -> list[str]:

@@ -48,8 +48,6 @@ class Choices:
     gear_bonus: int = 0
     tag_notes: dict[str, str] | None = None
     focus_rules: bool = True
-    #: What the dice gave at the flow's last question, for the next one to say ("The dice gave the Tag Gear. ").
-    rolled: str = ""
 
 
 def pyramid(focus_rules: bool = True) -> tuple[int, ...]:

@@ -54,8 +54,15 @@ NEXT_ROUND_PENALTY = -NEXT_ROUND
 COVERT_FOCUSES = ("Stealth", "Sleight")
 
 PLAIN = Lens("none", "No Lens", "a plain roll", 0, Damage.PLAIN)
-#: Covert's and Flamboyant's -20 %, whichever way the round goes (the conflict's menu says it so too).
-_BOTH_SIDES = "won, the foe -20 % next round; not won, you -20 %"
+
+
+def both_sides(on_hit: int, if_not_won: int) -> str:
+    """A Lens's next-round penalty whichever way the round goes, as every menu says it: "won, the foe -20 % next
+    round; not won, you -20 %" ("-20 % next round unless won" read as one's own penalty only: a new player)."""
+    return f"won, the foe {on_hit} % next round; not won, you {if_not_won} %"
+
+
+_BOTH_SIDES = both_sides(NEXT_ROUND_PENALTY, NEXT_ROUND_PENALTY)
 LENS_TABLE: dict[str, Lens] = {
     lens.key: lens
     for lens in (

@@ -252,6 +252,16 @@ def resolve_opposed(a: CheckResult, b: CheckResult, *, defender: str = "b") -> O
     return OpposedResult(a, b, defender, "a" if sa > sb else "b", False)
 
 
+def opposed_flip_beats(result: OpposedResult) -> int | None:
+    """Whether a flip may be worth asking for on an opposed roll (the side ``a``), and what it must beat: where the
+    roll lost, or both failed, the opposing success to beat (ties lost; 0 when they failed), else None (the roll
+    won: no flip). The one gate the engine's opposed roll, ``solo prove``'s faces and ``solo roll --against`` go
+    through."""
+    if result.winner == "b" or (result.winner is None and not result.a.success):
+        return (result.b.roll or 101) if result.b.success else 0
+    return None
+
+
 def opposed_odds(target_a: int, target_b: int, *, defender: str = "b") -> tuple[int, int, int]:
     """How many of the 10,000 pairs of faces side a wins, side b wins and nobody wins: exact odds of an opposed
     roll before any Luck (out of 10,000)."""

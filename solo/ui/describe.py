@@ -22,7 +22,6 @@ OUTCOME_WORDS = {
 }
 
 
-#: The same of an argument, which one walks away from (the menu's "Walk away"), nobody flees.
 #: A conflict left by walking away (an argument, a static obstacle: ``exit_words``), in the journal's few words and
 #: in the screen's sentence.
 _WALKED = {"fled": ("walked away", "you walked away"),
@@ -311,8 +310,8 @@ def exit_answer_line(e, names) -> str:
     # nobody runs after one who walks out of an argument: the PC calls the NPC back (docs/rulings.md)
     chase = f"{who} calls {npc} back." if e.get("social") else f"{who} gives chase."
     return {"accept": f"{who} accepts: {npc} is out of it.",
-            "refuse": f"{who} refuses: the search for {npc} goes on." if e.get("hider") else
-                      f"{who} refuses: {npc} must {'run' if e.get('quarry') else 'fight'} on.",
+            "refuse": f"{who} refuses: the search for {npc} goes on." if e.get("part") == "hider" else
+                      f"{who} refuses: {npc} must {'run' if e.get('part') == 'quarry' else 'fight'} on.",
             "let_go": f"{who} lets {npc} go.",
             "chase": chase}.get(e["answer"], f"{who}: {e['answer']}.")
 
@@ -601,6 +600,23 @@ def discovery(e, close: str | None = None) -> str:
     if step.get("after", 0) > step.get("before", 0):
         head += f" Progress {step['before']} \u2192 {step['after']} of {step.get('track', 10)}."
     return head + flashpoints(step, _closing(e, close))
+
+
+#: The questions an NPC's mind answers, as ``--explain`` names them in play and in ``solo duel`` (the events and the
+#: JSON keep the keys: "clever_follow_up" and "flee_line" read like the engine's own log, a GM-less table's run).
+QUESTION_WORDS = {"lens": "Lens", "clever_follow_up": "Clever follow-up", "flamboyant_skill": "Flamboyant's skill",
+                  "quick_action": "Quick's extra action", "luck_flip": "Luck flip", "target": "whom to strike",
+                  "damage_pool": "which Pool to hit", "luck_reduce": "Luck against a blow", "push": "push on",
+                  "exit_offer": "an exit offered"}
+#: What pressed on an NPC's nerve at a morale check (solo.minds.morale.SEVERITY).
+TRIGGER_WORDS = {"half": "below half its Pool", "flee_line": "down to where it thinks of leaving",
+                 "wounded": "hurt again while shaken", "ally_out": "an ally gone", "outnumbered": "outnumbered",
+                 "hopeless": "under 10 % to win"}
+
+
+def question_words(key: str) -> str:
+    """A question an NPC's mind answered, in words: "Clever follow-up" for ``clever_follow_up``."""
+    return QUESTION_WORDS.get(key, key.replace("_", " "))
 
 
 def morale_clue_shown(e) -> bool:

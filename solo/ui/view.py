@@ -428,7 +428,8 @@ class TerminalView:
     def _on_npc_decision(self, e: Event, n: list[str]) -> None:
         if self.explain:
             who = self.names.get(e["actor"], e["actor"])
-            self.console.print(Text(f"    ({who}, {e['question']}: {e['choice']} — {e['reason']})", style="dim"))
+            self.console.print(Text(f"    ({who}, {d.question_words(e['question'])}: {e['choice']} — {e['reason']})",
+                                    style="dim"))
 
     def _on_npc_morale(self, e: Event, n: list[str]) -> None:
         if d.morale_clue_shown(e):

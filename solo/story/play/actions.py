@@ -23,7 +23,7 @@ from ...rules.escalation import may_escalate
 from ...rules.fiction import Fiction, check_fiction
 from ...rules.outcomes import LOST, OUTCOMES, WON
 from ...rules.participants import Participant, obstacle
-from ...rules.rolls import CheckResult, difficulty_modifier, resolve_opposed, roll_check
+from ...rules.rolls import CheckResult, difficulty_modifier, opposed_flip_beats, resolve_opposed, roll_check
 from ..format.verbs import Field, Verb, field_value, is_whole
 from .knowledge import add_clue, called, learn
 from .rolling import (
@@ -33,7 +33,6 @@ from .rolling import (
     choose_pc,
     flip_label,
     offer_flip,
-    opposed_flip_beats,
     repay,
     roll_target,
     roller_first,

@@ -42,8 +42,8 @@ from ...rules.outcomes import (
     SURRENDERED,
     WON,
 )
-from ...rules.rolls import flip_that_helps, judge, resolve_opposed
-from .rolling import OPPOSED_OUTCOMES, check_outcome, opposed_flip_beats
+from ...rules.rolls import flip_that_helps, judge, opposed_flip_beats, resolve_opposed
+from .rolling import OPPOSED_OUTCOMES, check_outcome
 
 if TYPE_CHECKING:
     from collections.abc import Callable

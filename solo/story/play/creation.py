@@ -75,11 +75,11 @@ def create_character(
             Option(k, k, ", ".join(f"{s}//{f}" if f else s for s, f in t.careers[k].skills))
             for k in (careers if careers is not None else t.careers)
         ], actor=who)
-        c = _career_flow(decider, rng, career, name, who, t)
+        c, rolled = _career_flow(decider, rng, career, name, who, t), ""
     else:
-        c = _pyramid_flow(decider, rng, name, who, t)
+        c, rolled = _pyramid_flow(decider, rng, name, who, t)
     c.pronoun, c.player = pronoun, player
-    c.pools = _pools_flow(decider, rng, who, c.rolled)
+    c.pools = _pools_flow(decider, rng, who, rolled)
     c.willpower = _willpower_flow(decider, rng, who, t, name, pronoun)
     if "Gear" in c.tags and not c.gear_bonus:
         c.gear_bonus = d(rng, 3)
@@ -124,7 +124,9 @@ def _career_flow(decider, rng, career_name, name, who, t: RulesTables) -> Choice
     return base
 
 
-def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> Choices:
+def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> tuple[Choices, str]:
+    """The choices, and what the dice gave at its last question ("The dice gave the Tag Gear. "), for the next
+    question to say."""
     ranked: list[str] = []
     _pick_rest(decider, ranked, who, t)
     focuses: list[tuple[str, str]] = []
@@ -146,7 +148,7 @@ def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> Choices:
             tags.pop()
             tags.append(_roll_new_tag(rng, tags, t))
             rolled = f"The dice gave the Tag {tags[-1]}. "
-    return Choices(name=name, ranked=ranked, focuses=focuses, pools={}, tags=tags, willpower={}, rolled=rolled)
+    return Choices(name=name, ranked=ranked, focuses=focuses, pools={}, tags=tags, willpower={}), rolled
 
 
 def _spare_focuses(decider, top, focuses: list[tuple[str, str]], who, t: RulesTables) -> None:

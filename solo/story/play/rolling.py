@@ -15,7 +15,7 @@ from ...events import Chance
 from ...npc.disposition import disposition_modifier
 from ...rules.character import Character, Modifier, Situation, skill_target
 from ...rules.luck import NEGATIVE_LUCK_FLOOR, debt_due, pay_back, spend
-from ...rules.rolls import CheckResult, OpposedResult, difficulty_modifier, flip_that_helps, luck_left
+from ...rules.rolls import CheckResult, difficulty_modifier, flip_that_helps, luck_left
 from ..format.verbs import Field, field_value
 from .npcs import disposition_of
 
@@ -160,15 +160,6 @@ def flip_label(outcome: str, escalates: bool) -> str:
     """How a flip question names an outcome: the outcome, marked where a lost opposed roll may still be escalated
     (the question that follows keeping it); ``solo prove``'s walkthroughs find the question by it."""
     return f"{outcome}:escalate" if escalates else outcome
-
-
-def opposed_flip_beats(result: OpposedResult) -> int | None:
-    """Whether a flip may be worth asking for on an opposed roll (the PC side ``a``), and what it must beat: where
-    the roll lost, or both failed, the opposing success to beat (ties lost; 0 when they failed), else None (the
-    roll won: no flip). The one gate both the engine's opposed roll and ``solo prove``'s faces go through."""
-    if result.winner == "b" or (result.winner is None and not result.a.success):
-        return (result.b.roll or 101) if result.b.success else 0
-    return None
 
 
 def check_outcome(result: CheckResult) -> str:
