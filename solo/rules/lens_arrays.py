@@ -530,7 +530,7 @@ class Stationary(Solved):
                 rhs = c.copy()
                 rhs[..., ROUNDS] = 1.0 + (c[..., ROUNDS] - p_out)  # outside, each way out was stored as 1 + rounds
                 rhs = np.where(live[:, :, None], rhs, 0.0)
-                x = np.linalg.solve(eye - m, rhs)
+                x = solve_stays(m, rhs, eye)
                 changed = False
                 for pairs, segs in plan.multi:  # A's choices: each option's value against the states solved
                     each = outside[segs, :, A_WINS] + np.einsum("nkij,ij->nki", coef[segs], x[..., A_WINS])
@@ -557,6 +557,115 @@ class Stationary(Solved):
     def _value(self, p: int, ia: int, ib: int, limit: int | None) -> Value:
         v = self.values[:, p, ia, ib].tolist()
         return (v[A_WINS], v[B_WINS], v[ROUNDS] - 1.0, v[EXITS] if self.comps > EXITS else 0.0)
+
+
+#: Below this many pairs a stay system is solved whole (LAPACK is quicker than finding its blocks); from it on, block
+#: by block (:func:`solve_stays`).
+BLOCKS_FROM = 64
+
+
+def solve_stays(m: np.ndarray, rhs: np.ndarray, eye: np.ndarray) -> np.ndarray:
+    """``x = m x + rhs`` for every point at once (``m``: points × pairs × pairs, ``rhs``: points × pairs × values).
+
+    A round that moves no Pool reaches few pairs (four on average against an NPC mind with its nerve, of 1,139),
+    and seldom comes back: the pairs fall into small strongly connected groups (at most 16 there) whose order
+    is a short chain of levels (three to six). Solved group by group, each level's groups at once, those they
+    lead to known already, a system that took LAPACK 0.15 to 0.5 s whole takes milliseconds; the same system,
+    so the same values to within rounding (tests/test_lens_arrays_oracle.py holds them to 1e-12 of the chain
+    before arrays, and tests/test_lens_arrays_blocks.py to the whole solve).
+    """
+    n = m.shape[1]
+    if n < BLOCKS_FROM:
+        return np.linalg.solve(eye - m, rhs)
+    reach = np.any(m != 0.0, axis=0)
+    group, levels = stay_groups(reach)
+    rows, cols = np.nonzero(reach)
+    across = group[rows] != group[cols]
+    rows, cols = rows[across], cols[across]
+    weights = m[:, rows, cols]  # points × edges between groups
+    x = np.zeros_like(rhs)
+    for members in levels:  # groups × size, padded with -1; every group they reach outside themselves is solved
+        real = members >= 0
+        at = np.where(real, members, 0)
+        flat = at[real]
+        b = np.zeros(rhs.shape[:1] + members.shape + rhs.shape[2:])
+        known = rhs[:, flat].transpose(1, 0, 2).copy()  # pairs of the level × points × values
+        local = np.full(n, -1, dtype=np.intp)
+        local[flat] = np.arange(len(flat))
+        into = local[rows] >= 0
+        np.add.at(known, local[rows[into]], (weights[:, into, None] * x[:, cols[into]]).transpose(1, 0, 2))
+        b[:, real] = known.transpose(1, 0, 2)
+        block = m[:, at[:, :, None], at[:, None, :]] * (real[:, :, None] & real[:, None, :])
+        got = np.linalg.solve(np.eye(members.shape[1]) - block, b)
+        x[:, flat] = got[:, real]
+    return x
+
+
+def stay_groups(reach: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The strongly connected groups of the graph ``reach`` (pairs × pairs: i reaches j), each pair's group,
+    and the groups by level, those that reach no other first: each level as groups × largest size, padded with
+    -1 (Tarjan's algorithm, without recursion: it finds a group only after every group it reaches)."""
+    n = reach.shape[0]
+    np.fill_diagonal(reach := reach.copy(), False)
+    nexts = [np.flatnonzero(row).tolist() for row in reach]
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    group = [-1] * n
+    level: list[int] = []  # of each group
+    found: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, k = work.pop()
+            if k == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack[v] = True
+            ws = nexts[v]
+            while k < len(ws):
+                w = ws[k]
+                k += 1
+                if index[w] < 0:
+                    work.append((v, k))
+                    work.append((w, 0))
+                    break
+                if on_stack[w]:
+                    low[v] = min(low[v], index[w])
+            else:
+                if low[v] == index[v]:
+                    members = []
+                    while True:
+                        w = stack.pop()
+                        on_stack[w] = False
+                        group[w] = len(found)
+                        members.append(w)
+                        if w == v:
+                            break
+                    members.sort()
+                    deepest = -1  # the groups it reaches are all found already
+                    for u in members:
+                        for w in nexts[u]:
+                            if group[w] != len(found):
+                                deepest = max(deepest, level[group[w]])
+                    found.append(members)
+                    level.append(deepest + 1)
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[v])
+    by_level: list[list[list[int]]] = [[] for _ in range(max(level, default=-1) + 1)]
+    for members, lv in zip(found, level):
+        by_level[lv].append(members)
+    levels = []
+    for groups in by_level:
+        size = max(len(g) for g in groups)
+        levels.append(np.array([g + [-1] * (size - len(g)) for g in groups], dtype=np.intp))
+    return np.array(group, dtype=np.intp), levels
 
 
 def grid_of(pool_a: int, pool_b: int, limit: int | None, hit_a: int, hit_b: int) -> Grid:

@@ -7,6 +7,7 @@ same roll, and lets the odds engine enumerate all 100 faces exactly.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, replace
 from typing import Any
@@ -262,9 +263,13 @@ def opposed_flip_beats(result: OpposedResult) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=256)
 def opposed_odds(target_a: int, target_b: int, *, defender: str = "b") -> tuple[int, int, int]:
     """How many of the 10,000 pairs of faces side a wins, side b wins and nobody wins: exact odds of an opposed
-    roll before any Luck (out of 10,000)."""
+    roll before any Luck (out of 10,000).
+
+    Counted through the rule itself (:func:`resolve_opposed`), 8 ms a pair of targets, so kept: a table that
+    rolls the same two skills again (or a test that rolls them sixty times) counts them once."""
     ours, theirs = [judge(f, target_a) for f in range(1, 101)], [judge(f, target_b) for f in range(1, 101)]
     counts = {"a": 0, "b": 0, None: 0}
     for a in ours:
