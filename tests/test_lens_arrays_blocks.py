@@ -1,5 +1,5 @@
-"""A chain with no round limit solves its stays (rounds that move no Pool) group by group: the same values as the
-whole system solved at once (solo/rules/lens_arrays.py, solve_stays)."""
+"""A chain with no round limit is solved one sum of Pools at a time, its stays (rounds that move no Pool) group by
+group: the same values as the whole system solved at once (solo/rules/lens_arrays.py: Stationary, solve_stays)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,8 @@ from solo.toml_write import dumps
 
 
 def test_groups_are_found_with_their_levels_those_that_reach_nothing_first():
-    reach = np.zeros((6, 6), dtype=bool)
-    for i, j in [(0, 1), (1, 0), (2, 0), (4, 2), (4, 3), (5, 5), (5, 4)]:
-        reach[i, j] = True
-    group, levels = stay_groups(reach)
+    frm, to = np.array([[0, 1], [1, 0], [2, 0], [4, 2], [4, 3], [5, 5], [5, 4], [4, 2]]).T
+    group, levels = stay_groups(6, frm, to)
     assert group[0] == group[1] and len(set(group.tolist())) == 5
     as_sets = [{frozenset(int(v) for v in row if v >= 0) for row in level} for level in levels]
     assert as_sets == [{frozenset({0, 1}), frozenset({3})}, {frozenset({2})}, {frozenset({4})}, {frozenset({5})}]
@@ -49,15 +47,21 @@ def _system(rng: np.random.Generator, n: int, points: int, group_size: int) -> t
 def test_solved_by_groups_is_the_whole_system_solved(n, group_size):
     rng = np.random.default_rng(n * 100 + group_size)
     m, rhs = _system(rng, n, 3, group_size)
-    eye = np.eye(n)[None]
-    whole = np.linalg.solve(eye - m, rhs)
-    assert np.abs(solve_stays(m, rhs, eye) - whole).max() < 1e-12
+    whole = np.linalg.solve(np.eye(n)[None] - m, rhs)
+    frm, to = np.nonzero(np.any(m != 0.0, axis=0))
+    weights = m[:, frm, to]
+    half = len(frm) // 2  # an entry given in two parts is their sum
+    frm, to = np.concatenate([frm, frm[:half]]), np.concatenate([to, to[:half]])
+    parts = np.concatenate([weights, 0.75 * weights[:, :half]], axis=1)
+    parts[:, :half] *= 0.25
+    assert np.abs(solve_stays(frm, to, parts, rhs) - whole).max() < 1e-12
     assert np.abs(whole).max() > 0.5  # values worth comparing
 
 
 def test_a_mind_with_its_nerve_is_priced_the_same_by_groups(tmp_path, monkeypatch):
     """A courtier deciding with her mind, her nerve in the numbers (199 pairs of effects at these Pools): each
-    system the odds solve gives what the whole system solved at once gives."""
+    system the odds solve gives what the whole system solved at once gives, and the options at each sum of Pools
+    are those worked out over the whole rectangle."""
     npc = generate_npc(new_rng(5), "skilled", role="courtier", name="Ylva Hovland")
     npc.pools["BODY"] = Pool(3, 3)
     (tmp_path / "ylva.toml").write_text(dumps(npc.to_dict()), encoding="utf-8")
@@ -66,14 +70,28 @@ def test_a_mind_with_its_nerve_is_priced_the_same_by_groups(tmp_path, monkeypatc
                                         "pools = { BODY = 4, INT = 10, POW = 14, CHA = 14 }\n", encoding="utf-8")
     solved = []
 
-    def recording(m, rhs, eye):
-        x = solve_stays(m, rhs, eye)
-        solved.append((m.shape[1], float(np.abs(x - np.linalg.solve(eye - m, rhs)).max())))
+    def recording(frm, to, m, rhs):
+        x = solve_stays(frm, to, m, rhs)
+        points, n = rhs.shape[:2]
+        whole = np.zeros((points, n, n))
+        np.add.at(whole, (np.arange(points)[:, None], frm, to), m)
+        solved.append((n, float(np.abs(x - np.linalg.solve(np.eye(n) - whole, rhs)).max())))
         return x
 
+    sums = []
+    options_at = lens_arrays.Plan.options_at
+
+    def checking(plan, padded, ia, ib):
+        got = options_at(plan, padded, ia, ib)
+        whole = plan.options(padded[:, :, plan.hit_b:, plan.hit_a:].copy())[:, :, ia, ib]
+        sums.append(np.array_equal(got, whole))
+        return got
+
     monkeypatch.setattr(lens_arrays, "solve_stays", recording)
+    monkeypatch.setattr(lens_arrays.Plan, "options_at", checking)
     result = CliRunner().invoke(cli, ["odds", "--pc", str(tmp_path / "tove.toml"), "--npc",
                                       str(tmp_path / "ylva.toml"), "--json"])
     assert result.exit_code == 0, result.output
     assert solved and min(n for n, _ in solved) >= BLOCKS_FROM
     assert max(gap for _, gap in solved) < 1e-12
+    assert len(sums) == len(solved) and all(sums)  # each sum's options are the rectangle's there, to the bit

@@ -34,9 +34,10 @@ expected rounds where A chooses), a few dozen array operations for all the
 Lenses A may keep at once. Without one, the Pools are solved by growing sum
 (a blow lowers one Pool, so a pair of Pools needs only smaller sums): the
 states at one pair of Pools that a round can move between without touching a
-Pool (a stalemate, a blow that does no damage) are one small linear system,
-solved for every pair of Pools of one sum at once, A's choices by policy
-iteration.
+Pool (a stalemate, a blow that does no damage) are one linear system, kept as
+its few entries and solved for every pair of Pools of one sum at once, group
+by group of the states that can come back to each other (:func:`solve_stays`),
+A's choices by policy iteration.
 
 **The first round** from the state asked about is played out at that one
 pair of Pools (:meth:`Solved.round_value`), with A's first choice and B's
@@ -320,6 +321,39 @@ class Plan:
         rows *= self.weights
         return np.add.reduceat(rows, self.seg_starts, axis=1, out=work["segs"])
 
+    def options_at(self, padded: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+        """Every option's value at the Pools ``(ia[k], ib[k])`` alone (components × options × points), from the
+        states' values laid out as :meth:`padded` lays them: what :meth:`options` gives there, summed in the same
+        order, without working out the rest of the rectangle. Solving by growing sum needs one sum at a time: at
+        Pools 18 against 18, the whole rectangle at every sum was a third of the time."""
+        pad_a, pad_b = self.hit_b, self.hit_a
+        comps = padded.shape[0]
+        at_a, at_b = (pad_a + ia)[None, :], (pad_b + ib)[None, :]
+        parts = np.zeros((comps, len(self.parts) + 1, len(ia)))
+        for side, where, pairs, hurt, taps, chances in self.groups:
+            acc = None
+            for v, q in zip(taps, chances):
+                if side == "a":  # A's blow: B's Pool lower by each amount (into B's nerve hurt, when it minds)
+                    src = hurt if hurt is not None and v > 0 else pairs
+                    term = padded[:, src[:, None], at_a, at_b - v] * q
+                else:
+                    term = padded[:, pairs[:, None], at_a - v, at_b] * q
+                if acc is None:
+                    acc = term
+                else:
+                    acc += term
+            parts[:, where] = acc
+        same = (slice(None), None)
+        played = parts[:, self.ta] * self.ra[same]
+        played += parts[:, self.tb] * self.rb[same]
+        played += padded[:, self.ps[:, None], at_a, at_b] * self.rs[same]
+        if len(self.exit_ids):
+            played[:, self.exit_ids] = 0.0
+            played[EXITS, self.exit_ids] = 1.0
+            played[ROUNDS, self.exit_ids] = 1.0
+        rows = played[:, self.rows_round] * self.weights[:, ia, ib]
+        return np.add.reduceat(rows, self.seg_starts, axis=1)
+
     def states(self, options: np.ndarray) -> np.ndarray:
         """The states' values from their options' (A's best where it chooses), and the round they add counted."""
         ha, hb = self.grid.shape
@@ -468,9 +502,10 @@ class Stationary(Solved):
     A blow lowers one Pool, so the states at the Pools of one sum need only
     those of smaller sums, and a round that lowers no Pool (a stalemate, a
     blow of no damage) moves between the states of one pair of Pools: for
-    each sum, every pair of Pools is a small linear system, all solved at
-    once. States that can never leave their Pools never end: worth 0, as in
-    :func:`~.odds.conflict_odds`.
+    each sum, every pair of Pools is a linear system, all solved at once
+    (:func:`solve_stays`), from each option's value there worked out at that
+    sum's Pools alone (:meth:`Plan.options_at`). States that can never leave
+    their Pools never end: worth 0, as in :func:`~.odds.conflict_odds`.
     """
 
     def __init__(self, plan: Plan, stop: Callable[[], bool] | None = None):
@@ -499,43 +534,61 @@ class Stationary(Solved):
         rows = plan.rows_round
         ways_out = np.add.reduceat(plan.weights * leave[rows][:, None, None], plan.seg_starts, axis=0)
         first = np.array(plan.first_seg, dtype=np.intp)
-        eye = np.eye(n_pairs)[None]
+        # A round's stays (a stalemate, a blow of no damage) as a list: the segment the row is in, the pair it
+        # stays in, its chance; the same (segment, pair) gathered into one entry, summed in the order rows come
+        stay_row, stay_k = np.nonzero(stay[rows] != 0.0)
+        order = np.lexsort((stay_row, stay_k))  # each k in turn, rows in order within it
+        stay_row, stay_k = stay_row[order], stay_k[order]
+        stay_chance = stay[rows[stay_row], stay_k]
+        keyed = rows_seg[stay_row] * n_pairs + stay_cols[rows[stay_row], stay_k]
+        entries, stay_entry = np.unique(keyed, return_inverse=True)
+        stay_seg, stay_to = entries // n_pairs, entries % n_pairs
+        stay_from = np.array(plan.seg_pair, dtype=np.intp)[stay_seg]
+        pts_all = np.arange(max(ha, hb))
+        padded = plan.padded(values)  # the values solved so far, with the ends below every Pool
+        pad_a, pad_b = plan.hit_b, plan.hit_a
         for d in range(ha + hb - 1):
             if stop is not None and stop():
                 raise Stopped
             ia = np.arange(max(0, d - hb + 1), min(d, ha - 1) + 1)
             ib = d - ia
             n_pts = len(ia)
-            pts = np.arange(n_pts)
-            outside = plan.options(values)[:, :, ia, ib].transpose(1, 2, 0)  # segments × points × components
-            coef = np.zeros((len(plan.seg_pair), n_pts, n_pairs))
+            pts = pts_all[:n_pts]
+            outside = plan.options_at(padded, ia, ib).transpose(1, 2, 0)  # segments × points × components
             w = plan.weights[:, ia, ib]
-            for k in range(3):
-                np.add.at(coef, (rows_seg[:, None], pts[None, :], stay_cols[rows, k][:, None]),
-                          w * stay[rows, k][:, None])
+            # the stays as a list: each (segment, pair it stays in) once, with its chance at every point
+            weight = np.zeros((len(stay_seg), n_pts))
+            np.add.at(weight, stay_entry, w[stay_row] * stay_chance[:, None])
             out_p = ways_out[:, ia, ib]
             choice = np.repeat(first[None, :], n_pts, axis=0)  # points × pairs: the segment A plays
             while True:
-                m = coef[choice, pts[:, None]]  # points × pairs × pairs
                 c = outside[choice, pts[:, None]]  # points × pairs × components
                 p_out = out_p[choice, pts[:, None]]
+                # the stays of the segments chosen: each pair plays one segment at each point
+                m = np.where(choice[:, stay_from] == stay_seg, weight.T, 0.0)  # points × stays
                 live = p_out > 0.0
+                flat = pts[:, None] * n_pairs + stay_from
                 while True:  # the states that can reach a way out of their Pools
-                    more = live | np.any((m > 0.0) & live[:, None, :], axis=2)
+                    hit = (m > 0.0) & live[:, stay_to]
+                    more = live | (np.bincount(flat[hit], minlength=n_pts * n_pairs) > 0).reshape(n_pts, n_pairs)
                     if np.array_equal(more, live):
                         break
                     live = more
-                both = live[:, :, None] & live[:, None, :]
-                m = np.where(both, m, 0.0)
+                m = np.where(live[:, stay_from] & live[:, stay_to], m, 0.0)
                 rhs = c.copy()
                 rhs[..., ROUNDS] = 1.0 + (c[..., ROUNDS] - p_out)  # outside, each way out was stored as 1 + rounds
                 rhs = np.where(live[:, :, None], rhs, 0.0)
-                x = solve_stays(m, rhs, eye)
+                x = solve_stays(stay_from, stay_to, m, rhs)
                 changed = False
-                for pairs, segs in plan.multi:  # A's choices: each option's value against the states solved
-                    each = outside[segs, :, A_WINS] + np.einsum("nkij,ij->nki", coef[segs], x[..., A_WINS])
+                if plan.multi:  # A's choices: each option's value against the states solved
+                    gained = np.zeros((len(plan.seg_pair), n_pts, 2))
+                    np.add.at(gained, stay_seg, weight[:, :, None] * x[:, stay_to][..., [A_WINS, EXITS if
+                                                                                         comps > EXITS else A_WINS]]
+                              .transpose(1, 0, 2))
+                for pairs, segs in plan.multi:
+                    each = outside[segs, :, A_WINS] + gained[segs, :, 0]
                     if comps > EXITS:  # A's aim: B out, or gone
-                        each = each + outside[segs, :, EXITS] + np.einsum("nkij,ij->nki", coef[segs], x[..., EXITS])
+                        each = each + outside[segs, :, EXITS] + gained[segs, :, 1]
                     now = choice[:, pairs].T  # pairs × points
                     best = np.take_along_axis(each, (now[:, None, :] - segs[:, :1, None]), axis=1)[:, 0]
                     for o in range(segs.shape[1]):
@@ -548,7 +601,7 @@ class Stationary(Solved):
                 if not changed:
                     break
             x[..., ROUNDS] += 1.0
-            values[:, :, ia, ib] = x.transpose(2, 1, 0)
+            values[:, :, ia, ib] = padded[:, :, pad_a + ia, pad_b + ib] = x.transpose(2, 1, 0)
         self.values = values
 
     def knows(self, pool_a: int, pool_b: int, limit: int | None) -> bool:
@@ -564,50 +617,57 @@ class Stationary(Solved):
 BLOCKS_FROM = 64
 
 
-def solve_stays(m: np.ndarray, rhs: np.ndarray, eye: np.ndarray) -> np.ndarray:
-    """``x = m x + rhs`` for every point at once (``m``: points × pairs × pairs, ``rhs``: points × pairs × values).
+def solve_stays(frm: np.ndarray, to: np.ndarray, m: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """``x = M x + rhs`` for every point at once, ``M`` given as its entries: ``M[p, frm[e], to[e]] = m[p, e]``
+    (entries of one place summed), ``rhs``: points × pairs × values.
 
     A round that moves no Pool reaches few pairs (four on average against an NPC mind with its nerve, of 1,139),
     and seldom comes back: the pairs fall into small strongly connected groups (at most 16 there) whose order
     is a short chain of levels (three to six). Solved group by group, each level's groups at once, those they
-    lead to known already, a system that took LAPACK 0.15 to 0.5 s whole takes milliseconds; the same system,
-    so the same values to within rounding (tests/test_lens_arrays_oracle.py holds them to 1e-12 of the chain
-    before arrays, and tests/test_lens_arrays_blocks.py to the whole solve).
+    lead to known already, a system that took LAPACK 0.15 to 0.5 s whole (and ``M`` whole 90 MB) takes
+    milliseconds; the same system, so the same values to within rounding (tests/test_lens_arrays_blocks.py
+    holds them to the whole solve, tests/test_lens_arrays_oracle.py to 1e-12 of the chain before arrays).
     """
-    n = m.shape[1]
+    points, n = rhs.shape[:2]
+    at = np.arange(points)[:, None]
     if n < BLOCKS_FROM:
-        return np.linalg.solve(eye - m, rhs)
-    reach = np.any(m != 0.0, axis=0)
-    group, levels = stay_groups(reach)
-    rows, cols = np.nonzero(reach)
-    across = group[rows] != group[cols]
-    rows, cols = rows[across], cols[across]
-    weights = m[:, rows, cols]  # points × edges between groups
+        whole = np.zeros((points, n, n))
+        np.add.at(whole, (at, frm[None, :], to[None, :]), m)
+        return np.linalg.solve(np.eye(n)[None] - whole, rhs)
+    used = np.any(m != 0.0, axis=0)
+    frm, to, m = frm[used], to[used], m[:, used]
+    group, levels = stay_groups(n, frm, to)
+    across = group[frm] != group[to]
     x = np.zeros_like(rhs)
+    local = np.empty(n, dtype=np.intp)  # each pair's place in its group
     for members in levels:  # groups × size, padded with -1; every group they reach outside themselves is solved
         real = members >= 0
-        at = np.where(real, members, 0)
-        flat = at[real]
-        b = np.zeros(rhs.shape[:1] + members.shape + rhs.shape[2:])
-        known = rhs[:, flat].transpose(1, 0, 2).copy()  # pairs of the level × points × values
-        local = np.full(n, -1, dtype=np.intp)
-        local[flat] = np.arange(len(flat))
-        into = local[rows] >= 0
-        np.add.at(known, local[rows[into]], (weights[:, into, None] * x[:, cols[into]]).transpose(1, 0, 2))
-        b[:, real] = known.transpose(1, 0, 2)
-        block = m[:, at[:, :, None], at[:, None, :]] * (real[:, :, None] & real[:, None, :])
-        got = np.linalg.solve(np.eye(members.shape[1]) - block, b)
-        x[:, flat] = got[:, real]
+        flat = members[real]
+        slot = np.full(n, -1, dtype=np.intp)  # each pair's group's row in this level
+        slot[flat], local[flat] = np.nonzero(real)
+        size = members.shape[1]
+        b = np.zeros((points, len(members) * size) + rhs.shape[2:])
+        b[:, (slot * size + local)[flat]] = rhs[:, flat]
+        into = slot[frm] >= 0
+        out = into & across  # into a group solved before
+        np.add.at(b, (at, (slot * size + local)[frm[out]][None, :]), m[:, out, None] * x[:, to[out]])
+        inside = into & ~across
+        block = np.zeros((points, len(members), size, size))
+        np.add.at(block, (at, slot[frm[inside]][None, :], local[frm[inside]][None, :], local[to[inside]][None, :]),
+                  m[:, inside])
+        got = np.linalg.solve(np.eye(size) - block, b.reshape((points, len(members), size) + rhs.shape[2:]))
+        x[:, flat] = got.reshape(b.shape)[:, (slot * size + local)[flat]]
     return x
 
 
-def stay_groups(reach: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The strongly connected groups of the graph ``reach`` (pairs × pairs: i reaches j), each pair's group,
-    and the groups by level, those that reach no other first: each level as groups × largest size, padded with
-    -1 (Tarjan's algorithm, without recursion: it finds a group only after every group it reaches)."""
-    n = reach.shape[0]
-    np.fill_diagonal(reach := reach.copy(), False)
-    nexts = [np.flatnonzero(row).tolist() for row in reach]
+def stay_groups(n: int, frm: np.ndarray, to: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The strongly connected groups of the graph of ``n`` pairs whose edges go ``frm[e]`` to ``to[e]``, each
+    pair's group, and the groups by level, those that reach no other first: each level as groups × largest size,
+    padded with -1 (Tarjan's algorithm, without recursion: it finds a group only after every group it reaches)."""
+    nexts: list[list[int]] = [[] for _ in range(n)]
+    for i, j in zip(frm.tolist(), to.tolist()):
+        if i != j:
+            nexts[i].append(j)
     index = [-1] * n
     low = [0] * n
     on_stack = [False] * n
