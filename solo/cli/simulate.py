@@ -145,7 +145,13 @@ def _fought(conflict: dict) -> str:
 
 def _share(entry: dict) -> str:
     """A share of runs, whole percent; one under half a percent is "<1%", not a "0%" that reads as never."""
-    return "<1%" if 0 < entry["rate"] < 0.005 else f"{entry['rate']:.0%}"
+    return _whole(entry["rate"])
+
+
+def _whole(rate: float) -> str:
+    """A share in whole percent, "<1%" for one under half a percent (a "0%" under "fled 0.2%" read as a
+    contradiction: a new GM's run)."""
+    return "<1%" if 0 < rate < 0.005 else f"{rate:.0%}"
 
 
 def engine_ending_label(eid: str) -> str:
@@ -204,12 +210,18 @@ def _show(r: dict) -> None:
             esc = " (escalated from the opposed roll)" if c["escalated"] else ""
             say(console, "  ", (c["key"], "bold"), f" {c['type']}{esc}: {c['text']}", soft_wrap=True)
             console.print(f"    {_fought(c)}")
+            if n:
+                # a win is listed even when no run won: "won 0%" is the news, where its absence went unnoticed
+                parts = [f"{name.replace('_', ' ')} {_pct(o[name])}" for name in o if o[name]["count"] or name == "won"]
+                console.print("    " + " · ".join(parts), soft_wrap=True)
+            if c["no_contest"]:  # met with one side spent: it leads on as a fight would, so it is counted too
+                met = sum(c["no_contest"].values())
+                said = ", ".join(f"{name.replace('_', ' ')} {k:,}" for name, k in c["no_contest"].items())
+                console.print(f"    {'also ' if n else ''}met {met:,} time{'' if met == 1 else 's'} with one side "
+                              f"already spent, so not fought: {said}", soft_wrap=True)
             if not n:
                 continue
-            # a win is listed even when no run won: "won 0%" is the news, where its absence went unnoticed
-            parts = [f"{name.replace('_', ' ')} {_pct(o[name])}" for name in o if o[name]["count"] or name == "won"]
-            console.print("    " + " · ".join(parts), soft_wrap=True)
-            lenses = ", ".join(f"{_lens_said(k)} {v:.0%}"
+            lenses = ", ".join(f"{_lens_said(k)} {_whole(v)}"
                                for k, v in sorted(c["npc_lenses"].items(), key=lambda kv: -kv[1]))
             console.print(f"    rounds {c['rounds_mean']:.1f} on average, median {c['rounds_median']:g}; "
                           f"Pool lost: party {c['party_pool_lost_mean']:.1f}, opponents "
@@ -217,8 +229,8 @@ def _show(r: dict) -> None:
                           soft_wrap=True)
             if lenses or c["npc_fled"]["rate"] or c["npc_surrendered"]["rate"]:  # an obstacle declares nothing:
                 # "NPCs declared nothing; fled in 0%" under a padlock read like a debug log (a new GM's run)
-                console.print(f"    NPCs declared {lenses or 'nothing'}; fled in {c['npc_fled']['rate']:.0%}, "
-                              f"surrendered in {c['npc_surrendered']['rate']:.0%} of these conflicts",
+                console.print(f"    NPCs declared {lenses or 'nothing'}; fled in {_share(c['npc_fled'])}, "
+                              f"surrendered in {_share(c['npc_surrendered'])} of these conflicts",
                               soft_wrap=True)
     if r["npcs"]:
         # one unit after the count: each NPC's Lenses as shares of its declarations, how its conflicts ended for
@@ -229,9 +241,10 @@ def _show(r: dict) -> None:
             t.add_column(col, justify="right" if col == "conflicts" else "left")
         for nid, e in r["npcs"].items():
             ranked = sorted(e["lenses"].items(), key=lambda kv: -kv[1])
-            lenses = ", ".join(f"{_lens_said(k)} {v:.0%}" for k, v in ranked[:4])
+            lenses = ", ".join(f"{_lens_said(k)} {_whole(v)}" for k, v in ranked[:4])
             if len(ranked) > 4:  # the rest said, not dropped: the conflict's line above lists all seven
-                lenses += f", {len(ranked) - 4} more at {max(v for _, v in ranked[4:]):.0%} or less"
+                most = max(v for _, v in ranked[4:])
+                lenses += f", {len(ranked) - 4} more " + ("under 1%" if most < 0.005 else f"at {most:.0%} or less")
             t.add_row(nid, f"{e['conflicts']:,}", lenses or "-",
                       *(_share(e[how]) for how in ("fled", "surrendered", "out", "comae")))
         console.print(t)

@@ -161,6 +161,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
             "npc_declarations": lens_total,
             "npc_fled": _rate(c["npc_fled"], n), "npc_surrendered": _rate(c["npc_surrendered"], n),
             "pc_fled": c["pc_fled"], "pc_surrendered": c["pc_surrendered"],
+            "no_contest": dict(sorted(c.get("no_contest", {}).items())),
         })
     npcs = {}
     for nid in sorted(t.npcs):

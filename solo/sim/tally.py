@@ -135,15 +135,26 @@ class Tally:
     def _on_escalate(self, d: dict[str, Any]) -> None:
         self._escalated = True
 
-    def _on_conflict_start(self, d: dict[str, Any]) -> None:
+    def _entry(self, ctype: str) -> tuple[str, dict]:
+        """The conflict of the choice in hand: its key and its counts."""
         key = (self._choice or f"{self._scene}:?") + ("+escalated" if self._escalated else "")
         entry = self.conflicts.get(key)
         if entry is None:
             entry = self.conflicts[key] = {
-                "type": d["type"], "fought": 0, "runs": 0, "outcomes": {}, "rounds": {}, "party_pool_lost": 0,
+                "type": ctype, "fought": 0, "runs": 0, "outcomes": {}, "rounds": {}, "party_pool_lost": 0,
                 "opponents_pool_lost": 0, "npc_lenses": {}, "pc_lenses": {}, "npc_fled": 0,
-                "npc_surrendered": 0, "pc_fled": 0, "pc_surrendered": 0, "luck": 0,
+                "npc_surrendered": 0, "pc_fled": 0, "pc_surrendered": 0, "luck": 0, "no_contest": {},
             }
+        return key, entry
+
+    def _on_no_contest(self, d: dict[str, Any]) -> None:
+        """A conflict one side of which had nobody left to take part (the party spent before a rematch): not
+        fought, but its outcome leads on as a fought one's would, so it is counted beside them (a new GM's run:
+        176 fights lost and one in comae fed an ending reached 178 times)."""
+        _bump(self._entry(d["type"])[1]["no_contest"], d["outcome"])
+
+    def _on_conflict_start(self, d: dict[str, Any]) -> None:
+        key, entry = self._entry(d["type"])
         names = {}
         if self._game is not None:
             names = {npc.name: nid for nid, npc in self._game.state.npcs.items()}
@@ -313,6 +324,7 @@ _HANDLERS: dict[str, Callable[[Tally, dict[str, Any]], None]] = {
     "opposed_outcome": Tally._on_opposed_outcome,
     "escalate": Tally._on_escalate,
     "conflict_start": Tally._on_conflict_start,
+    "no_contest": Tally._on_no_contest,
     "declare": Tally._on_declare,
     "exit": Tally._on_exit,
     "luck": Tally._on_luck,
