@@ -532,3 +532,34 @@ def test_a_plea_after_a_fear_shown_this_round_is_said_in_that_fear_s_voice(bundl
             for line in narrator._speech(cast, "strain", brakk, cast.persons["Espen Lind"]):
                 said[shaken].update(word for word in verbs if line and line.endswith(f"Brakk says {word}."))
     assert said[True] == set() and said[False], said
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_fall_told_once_is_not_told_again_in_the_closing(bundled, seed):
+    """A new GM's game: "Bram goes down and stays there." and then "It is finished: Bram stays where he fell." The
+    closing after a knock-out names the one beaten without telling the fall the line before told."""
+    narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+    _start(narrator, cast, brakk=(2, 12))
+    events = [Event("round_start", {"round": 6}),
+              Event("round_result", {"round": 6, "winner": "Espen Lind", "lens": "cautious", "damage": True,
+                                     "tie": False}),
+              Event("damage", {"round": 6, "actor": "Espen Lind", "target": "Brakk", "amount": 2, "pool": "BODY",
+                               "before": 2, "after": 0, "maximum": 12, "lens": "cautious"}),
+              Event("out", {"round": 6, "actor": "Brakk"}),
+              Event("conflict_end", {"round": 6, "outcome": "won", "statuses": {"Espen Lind": "in", "Brakk": "out"}})]
+    told = [narrator.narrate(e, cast) for e in events]
+    closing = " ".join(told[-1])
+    assert closing and not re.search(r"\bfell\b|stays? (down|there)|goes down", closing), told
+
+
+@pytest.mark.parametrize("how", ["fled", "surrendered"])
+def test_leaving_before_anything_happened_is_not_told_as_having_had_enough(bundled, how):
+    """A new GM's game: a surrender at once in the first round, before any roll, read "Espen has had enough, and
+    stops." Enough of nothing: a way out told in the first round claims no fight behind it."""
+    for seed in range(40):
+        narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+        _start(narrator, cast)
+        told = [line for e in (Event("round_start", {"round": 1}),
+                               Event("exit", {"round": 1, "actor": "Espen Lind", "how": how}))
+                for line in narrator.narrate(e, cast)]
+        assert told and not any("had enough" in line for line in told), (seed, told)
