@@ -455,7 +455,8 @@ def test_a_choice_that_starts_a_conflict_shows_the_odds_its_first_lens_menu_will
     assert code == 0
     assert re.search(r"3\.\s+Ask the oracle whether the\s+30\s% = Unlikely 30", out)
     # (what the numbers assume of her nerve is said beside them: "to win if she never gives up or walks away")
-    offered = re.search(r"Try to talk her down \(Social conflict\)\s+(\w+): (\d+\s%) to win if she never gives up"
+    offered = re.search(r"Try to talk her down \(Social conflict\)\s+(\w+)\s+every\s+round:\s+(\d+\s%) to win if she"
+                        r"\s+never\s+gives\s+up"
                         r"\s+or\s+walks\s+away,\s+(\d+\s%) undecided", out)
     assert offered, out
     lens, win, undecided = (" ".join(g.split()) for g in offered.groups())  # a menu joins 30 and % unbroken

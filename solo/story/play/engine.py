@@ -539,9 +539,9 @@ class Game:
 
     def conflict_odds(self, conflicts: list[tuple[str, dict]]) -> dict[str, str]:
         """For each (answer, conflict spec) a player reads in a menu, the chance the conflict's first Lens menu
-        will show for its best Lens ("Cautious: 44 % to win", or an estimate "Cautious: ≈ 41 % ± 6 to win · from 60
-        tries"), worked out now by the conflict's own advisor on the conflict as it would start
-        (:func:`~solo.story.play.think_ahead.conflict_as_it_starts`). Nothing for a replayed answer (nobody
+        will show for its best Lens ("Cautious every round: 44 % to win", or an estimate "Cautious every round:
+        ≈ 41 % ± 6 to win · from 60 tries"), worked out now by the conflict's own advisor on the conflict as it
+        would start (:func:`~solo.story.play.think_ahead.conflict_as_it_starts`). Nothing for a replayed answer (nobody
         reads it), without advice, or for a party (it says who takes part first)."""
         if not conflicts or not self.advise or answers_from_record(self.decider):
             return {}

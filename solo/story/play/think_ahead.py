@@ -268,7 +268,8 @@ def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
 
 def best_lens_words(game: Game, spec: dict, store: SharedChains | None = None) -> str | None:
     """What the first Lens menu of the conflict ``spec`` will say for its best Lens, if it started now, for
-    the menu that offers it: "Cautious: 44 % to win", "Cautious: ≈ 41 % ± 6 to win · from 60 tries". The very
+    the menu that offers it: "Cautious every round: 44 % to win", "Cautious every round: ≈ 41 % ± 6 to win · from
+    60 tries". The very
     advisor the conflict asks (:class:`~solo.story.play.advice.LensAdvisor`), on :func:`conflict_as_it_starts`; with
     ``store`` (the thinker's) the chains it works out are kept for the conflict's own first menu."""
     from ...rules.lenses import LENS_TABLE
@@ -289,7 +290,9 @@ def best_lens_words(game: Game, spec: dict, store: SharedChains | None = None) -
     if nerve and " to win" in text and "≈" not in text:
         text = text.replace(" to win", f" to win if{nerve.removeprefix(' and')}", 1)
     text = re.sub(r" after (\d+ more rounds|this round)", "", text)
-    return f"{LENS_TABLE[best].name}: {text}"
+    # the Lens kept: the odds are of keeping it every round, which the choice's line says (a new GM read
+    # "Flamboyant: 11 % to win" as the fight's chance, where changing Lens as it goes nearly tripled it)
+    return f"{LENS_TABLE[best].name} every round: {text}"
 
 
 def first_menu(key: str, view: ConflictView, pc: Participant, store: SharedChains,
