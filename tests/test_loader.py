@@ -156,6 +156,28 @@ def test_folder_adventures_merge_and_refuse_duplicates(tmp_path):
     assert {p.code for p in problems} == {"E002"} and any("unknown section [scenez]" in p.message for p in problems)
 
 
+def test_a_scene_defined_twice_holds_back_the_checks_of_the_whole_story(tmp_path):
+    """A new GM's run: a stray file read first with a one-line scene 'gate' (the start) made twelve problems of one:
+    no ending in reach, the stray gate a dead end, eight scenes unreachable and a flag 'never set' (set in the gate
+    that was dropped). While a scene is defined twice, the whole story is not judged by the definition kept."""
+    folder = tmp_path / "mill"
+    folder.mkdir()
+    (folder / "main.toml").write_text('[adventure]\ntitle = "T"\nstart = "gate"\n'
+                                      '[scenes.gate]\ntext = "A gate."\non_enter = [ { set = "saw" } ]\n'
+                                      '[[scenes.gate.choices]]\ntext = "in"\ngoto = "yard"\n'
+                                      '[scenes.yard]\ntext = "A yard."\n[[scenes.yard.choices]]\ntext = "look"\n'
+                                      'if = "saw"\ngoto = "end"\n[scenes.end]\ntext = "Done."\nending = true\n')
+    assert not read_adventure(folder)[1]
+    (folder / "extra.toml").write_text('[scenes.gate]\ntitle = "dup"\ntext = "x"\n')
+    _, problems = read_adventure(folder)
+    assert [(p.code, p.message) for p in problems] == [
+        ("E002", f"scene 'gate' is already defined in {folder / 'extra.toml'}")]
+    (folder / "extra.toml").write_text('[scenes.gate]\ntitle = "dup"\ntext = "x"\n[scenes.loose]\ntext = "L"\n'
+                                      'ending = true\n[[scenes.loose.choices]]\ntext = "on"\ngoto = "nowhere"\n')
+    codes = {p.code for p in read_adventure(folder)[1]}
+    assert codes == {"E002", "E003"}, codes  # what is wrong within a scene is still said (an unknown goto)
+
+
 def test_responses_are_shared_across_the_files_of_a_folder_and_defined_once(tmp_path):
     folder = tmp_path / "adv"
     folder.mkdir()

@@ -110,6 +110,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     # problems after which the adventure cannot be read on (a file not read, a section not understood): any other
     # (a scene or NPC defined twice, the first kept) is reported beside whatever the building finds, all at once
     lost = False
+    twice = False  # a scene or NPC defined in two places: which of them the story means is not known
     for f in files:
         name = str(f)
         try:
@@ -151,6 +152,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
                     if item_id in merged[key] and key != "narration":
                         c.add(name, f"{key}.{item_id}", "E002",
                               f"{key[:-1]} {item_id!r} is already defined in {origin[f'{key}.{item_id}']}")
+                        twice = twice or key in ("scenes", "npcs")
                         continue
                     merged[key][item_id] = item
                     origin[f"{key}.{item_id}"] = name
@@ -175,7 +177,11 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
         _check_id(adventure.id, merged["adventure"], origin["adventure"], c)
         from .graph import graph_problems
 
-        graph_problems(adventure, c)
+        # the checks of the whole story (what is reached, what leads on, which names are set) wait while a scene or
+        # NPC is defined twice: they would judge the story by the definition kept, the one first read, and a stray
+        # file's one-line scene made twelve problems of one (a new GM's run)
+        if not twice:
+            graph_problems(adventure, c)
     return (adventure if not c.errors else None), c.problems
 
 
