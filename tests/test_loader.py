@@ -471,3 +471,29 @@ def test_an_unknown_section_written_only_as_a_dotted_table_has_its_line(tmp_path
     text = MINIMAL + '\n[scenez.x]\ntext = "b"\n'
     [p] = [p for p in problems_of(tmp_path, text) if p.code == "E002"]
     assert "unknown section [scenez]" in p.message and p.line == text.splitlines().index("[scenez.x]") + 1
+
+
+def test_a_wrong_file_or_name_says_what_was_meant(tmp_path, monkeypatch):
+    """A new GM's run: 'solo check holin' for the folder hollin beside them offered only the bundled adventures;
+    'solo check hollin/scenes.toml' said 'missing [adventure] section' of one file of a folder; an NPC's file
+    checked as an adventure gave an 'unknown section' for every field."""
+    from solo.errors import SoloError
+
+    folder = tmp_path / "hollin"
+    folder.mkdir()
+    (folder / "adventure.toml").write_text('[adventure]\ntitle = "Hollin"\nstart = "a"\n', encoding="utf-8")
+    (folder / "scenes.toml").write_text('[scenes.a]\ntext = "A"\nending = true\n', encoding="utf-8")
+    (tmp_path / "foreman.toml").write_text('name = "Bram"\nlevel = "skilled"\nskills = ["Combat"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SoloError) as wrong:
+        find_adventure("holin")
+    assert "no adventure 'holin' (did you mean './hollin'?)" in str(wrong.value)
+    with pytest.raises(SoloError) as wrong:
+        find_adventure("foremn")
+    assert "(did you mean './foreman.toml'?)" in str(wrong.value)
+    (one,) = read_adventure(folder / "scenes.toml")[1]
+    assert one.message.endswith(f": it is one file of the adventure in {folder}/ (adventure.toml holds the section): "
+                                "check the folder"), one.message
+    (npc,) = read_adventure(tmp_path / "foreman.toml")[1]
+    assert npc.message.startswith("not an adventure file: it has none of the sections [adventure], [npcs]")
+    assert "solo duel --npc FILE" in npc.message

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...errors import SoloError, did_you_mean
+from ...errors import SoloError, closest, did_you_mean
 from ...paths import search_path
 
 DEFAULT_ADVENTURE = "tutorial"
@@ -50,5 +50,33 @@ def find_adventure(spec: str | None) -> Path:
     if path.suffix.lower() == ".toml" or len(path.parts) > 1:  # a file or folder was meant, not a name
         raise SoloError(f"no such file or folder: {spec} (an adventure is a .toml file, a folder of them, or the "
                         f"name of one: {', '.join(known) or 'none'})")
-    raise SoloError(f"no adventure {spec!r}{did_you_mean(spec, known)}; "
-                    f"bundled and yours: {', '.join(known) or 'none'}")
+    hint = did_you_mean(spec, known)
+    if not hint:
+        here = _here()
+        close = closest(spec, here)
+        hint = f" (did you mean {here[close]!r}?)" if close is not None else ""
+    raise SoloError(f"no adventure {spec!r}{hint}; bundled and yours: {', '.join(known) or 'none'}")
+
+
+#: At most this many entries of the working folder are looked at for a name that was meant there.
+HERE_LIMIT = 500
+
+
+def _here() -> dict[str, str]:
+    """The adventures in the working folder by name, each as a path that names it there ('hollin': './hollin',
+    'mill': './mill.toml'): a name misspelt from one of them is pointed at it, where only the bundled ones were
+    offered (a new GM typed 'solo check holin' for the folder hollin beside them)."""
+    out: dict[str, str] = {}
+    try:
+        for n, entry in enumerate(Path.cwd().iterdir()):
+            if n >= HERE_LIMIT:
+                break
+            if entry.name.startswith("."):
+                continue
+            if entry.is_file() and entry.suffix == ".toml":
+                out.setdefault(entry.stem, f"./{entry.name}")
+            elif entry.is_dir() and any(entry.glob("*.toml")):
+                out.setdefault(entry.name, f"./{entry.name}")
+    except OSError:  # a working folder gone or unreadable: nothing to offer from it
+        return {}
+    return out

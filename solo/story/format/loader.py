@@ -136,6 +136,15 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
             c.add(name, where, "E002", "holds a control character (ESC, NUL …) that a terminal would act on "
                   "rather than show: remove it")
             lost = True  # (not read on: every line that shows the text would be checked with it)
+        # not one section, nor a name near one ([scenez]): another kind of file
+        if data and not any(key in SECTIONS or did_you_mean(key, SECTIONS) for key in data):
+            person = {"name", "skills"} <= data.keys()
+            c.add(name, "", "E002", "not an adventure file: it has none of the sections "
+                  + ", ".join(f"[{k}]" for k in SECTIONS)
+                  + (" (its name and skills read as a character or an NPC: a character plays with solo play "
+                     "--pc FILE, an NPC fights in solo duel --npc FILE)" if person else ""))
+            lost = True
+            continue
         for key, value in data.items():
             if key == "adventure":
                 if merged["adventure"] is not None:
@@ -162,7 +171,8 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
     if lost:
         return None, c.problems
     if merged["adventure"] is None:
-        c.add(str(files[0]), "adventure", "E002", "missing [adventure] section (title, start …)")
+        c.add(str(files[0]), "adventure", "E002", "missing [adventure] section (title, start …)"
+              + _folder_meant(source))
         return None, c.problems
     own_tables = [source / "tables"] if source.is_dir() and (source / "tables").is_dir() else []
     types, wrong = read_conflict_types([*(conflict_folders or []), *own_tables])
@@ -183,6 +193,23 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
         if not twice:
             graph_problems(adventure, c)
     return (adventure if not c.errors else None), c.problems
+
+
+def _folder_meant(source: Path) -> str:
+    """Where one file of a folder adventure was checked alone, the folder it belongs to: another file beside it
+    holds the [adventure] section (a new GM checked hollin/scenes.toml and read only 'missing [adventure]')."""
+    if not source.is_file():
+        return ""
+    try:
+        for other in sorted(source.parent.glob("*.toml"))[:200]:
+            if other != source and other.stat().st_size <= MAX_FILE_BYTES and any(
+                    line.strip().startswith("[adventure]")
+                    for line in other.read_text(encoding="utf-8", errors="replace").splitlines()):
+                return f": it is one file of the adventure in {source.parent}/ ({other.name} holds the section): " \
+                       f"check the folder"
+    except OSError:
+        return ""
+    return ""
 
 
 MAX_ID_CHARS = 100
