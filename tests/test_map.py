@@ -212,3 +212,34 @@ def test_a_once_only_choice_is_labelled_once_not_by_the_condition_it_loads_as(tm
     drawn = CliRunner().invoke(cli, ["map", str(source)]).output
     assert "Rest #91;once#93;" in drawn and "Pray #91;once#93; #91;if not tired#93;" in drawn, drawn  # [ ] escaped
     assert "chosen(" not in drawn
+
+
+def test_a_scene_with_several_marks_is_drawn_in_the_most_telling_one_alone(odd):
+    """A new GM's map (--stats): an ending no run reached, which no state enters, stood in the classes ending, never
+    and unvisited at once, and Mermaid drew whichever came last. Both formats draw the first of COLOURS."""
+    rates = {sid: {"rate": 0.0 if sid in ("end", "lost") else 0.5} for sid in odd.scenes}
+    stats = {"adventure": "odd", "scenes": rates}
+    proven = {"softlock": set(), "never": {"end"}}
+    assert set(scene_classes(odd, stats, proven)["end"]) == {"ending", "unvisited", "never"}
+    mermaid = render(odd, "mermaid", stats, proven)
+    members = {cls: set(m.split(",")) for m, cls in re.findall(r"^    class (\S+) (\w+)$", mermaid, re.M)}
+    end = re.search(r'^    (\w+)\(\["End', mermaid, re.M).group(1)  # the ending's node
+    assert {cls for cls, ids in members.items() if end in ids} == {"never"}, members
+    dot = render(odd, "dot", stats, proven).splitlines()
+    dot_end = next(line for line in dot if line.strip().startswith('"end" ['))
+    assert "#424242" in dot_end and "#d9f2d9" not in dot_end  # "never" drawn, the three marks in the tooltip
+    assert 'tooltip="ending, unvisited, never"' in dot_end
+
+
+def test_a_map_is_not_written_into_the_adventure_it_maps_as_toml(tmp_path):
+    """A new GM's run: 'solo map hollin -o hollin/map.toml' wrote a file the next 'solo check' read as part of the
+    adventure, which no command could load after."""
+    folder = tmp_path / "adv"
+    folder.mkdir()
+    (folder / "main.toml").write_text('[adventure]\ntitle = "T"\nstart = "a"\n[scenes.a]\ntext = "A"\nending = true\n')
+    refused = CliRunner().invoke(cli, ["map", str(folder), "-o", str(folder / "map.toml")])
+    assert refused.exit_code == 2 and "lies in the adventure's folder" in refused.output, refused.output
+    assert not (folder / "map.toml").exists()
+    drawn = CliRunner().invoke(cli, ["map", str(folder), "-o", str(folder / "map.mmd")])
+    assert drawn.exit_code == 0 and (folder / "map.mmd").exists()
+    assert CliRunner().invoke(cli, ["check", str(folder)]).exit_code == 0

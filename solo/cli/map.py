@@ -59,11 +59,17 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     if problem:  # said before the adventure is read and drawn
         raise UserError(f"--output: {problem}")
     try:
-        adv = load_adventure(find_adventure(adventure))
+        source = find_adventure(adventure)
+        adv = load_adventure(source)
     except AdventureError as exc:
         raise broken_adventure(exc, adventure) from None
     except SoloError as exc:
         raise UserError(str(exc)) from None
+    if output is not None and output.suffix.lower() == ".toml" and source.is_dir() \
+            and output.resolve().is_relative_to(source.resolve()):
+        # read as one more file of the adventure, the map would break it for every command after (a new GM's run)
+        raise UserError(f"--output: {output} lies in the adventure's folder {source}, where every .toml file is "
+                        "read as part of the adventure: write the map elsewhere, or as .mmd or .dot")
     data = None
     if stats is not None:
         data = _read_stats(stats, adv)

@@ -100,6 +100,17 @@ def scene_classes(adventure: Adventure, stats: dict | None = None,
     return out
 
 
+#: The marks that colour a scene, the most telling first: a scene with several is drawn in the first one's colours
+#: (an ending no run reached and no state enters was given three fills in Mermaid, the last drawn winning).
+COLOURS = ("softlock", "unreachable", "never", "deadend", "trap", "unvisited", "ending")
+
+
+def drawn(marks: list[str]) -> list[str]:
+    """The marks a scene is drawn with: the most telling of its colours, and the start's bold outline."""
+    colour = next((cls for cls in COLOURS if cls in marks), None)
+    return [*([colour] if colour else []), *(["start"] if "start" in marks else [])]
+
+
 class Edge(NamedTuple):
     source: str
     target: str
@@ -225,11 +236,12 @@ def to_mermaid(adventure: Adventure, stats: dict | None = None, proven: dict[str
     for edge in edge_list(adventure):
         arrow = "-.->" if edge.stays else "-->"
         out.append(f'    {ids[edge.source]} {arrow}|"{_mermaid_text(edge.label)}"| {ids[edge.target]}')
-    used = sorted({c for marks in classes.values() for c in marks})
+    shown_as = {sid: drawn(marks) for sid, marks in classes.items()}
+    used = sorted({c for marks in shown_as.values() for c in marks})
     for cls in used:
         out.append(f"    classDef {cls} {_STYLES[cls][0]}")
     for cls in used:
-        members = [ids[sid] for sid, marks in classes.items() if cls in marks]
+        members = [ids[sid] for sid, marks in shown_as.items() if cls in marks]
         out.append(f"    class {','.join(members)} {cls}")
     return "\n".join(out) + "\n"
 
@@ -246,13 +258,7 @@ def to_dot(adventure: Adventure, stats: dict | None = None, proven: dict[str, se
         text = "\\n".join(_dot_escape(t) for t in _node_text(adventure, sid, rates))
         attrs = [f'label="{text}"']
         marks = classes[sid]
-        # The most telling mark wins the colours; every mark is listed in the tooltip.
-        for cls in ("softlock", "unreachable", "never", "deadend", "trap", "unvisited", "ending"):
-            if cls in marks:
-                attrs.append(_STYLES[cls][1])
-                break
-        if "start" in marks:
-            attrs.append(_STYLES["start"][1])
+        attrs.extend(_STYLES[cls][1] for cls in drawn(marks))  # every mark is listed in the tooltip
         if marks:
             attrs.append(f'tooltip="{", ".join(marks)}"')
         out.append(f"    {_dot_string(sid)} [{', '.join(attrs)}];")
