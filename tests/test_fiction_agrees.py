@@ -553,13 +553,15 @@ def test_the_fall_told_once_is_not_told_again_in_the_closing(bundled, seed):
 
 
 @pytest.mark.parametrize("how", ["fled", "surrendered"])
-def test_leaving_before_anything_happened_is_not_told_as_having_had_enough(bundled, how):
+@pytest.mark.parametrize("who", ["Espen Lind", "Brakk"])
+def test_leaving_before_anything_happened_is_not_told_as_having_had_enough(bundled, how, who):
     """A new GM's game: a surrender at once in the first round, before any roll, read "Espen has had enough, and
-    stops." Enough of nothing: a way out told in the first round claims no fight behind it."""
-    for seed in range(40):
+    stops." Enough of nothing: a way out told in the first round claims no fight behind it, nor does an NPC's plea
+    ("No more. I have had enough of this," the review found Brakk begging in round 1)."""
+    for seed in range(60):
         narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
         _start(narrator, cast)
         told = [line for e in (Event("round_start", {"round": 1}),
-                               Event("exit", {"round": 1, "actor": "Espen Lind", "how": how}))
+                               Event("exit", {"round": 1, "actor": who, "how": how}))
                 for line in narrator.narrate(e, cast)]
         assert told and not any("had enough" in line for line in told), (seed, told)

@@ -171,7 +171,8 @@ def test_a_scene_defined_twice_holds_back_the_checks_of_the_whole_story(tmp_path
     (folder / "extra.toml").write_text('[scenes.gate]\ntitle = "dup"\ntext = "x"\n')
     _, problems = read_adventure(folder)
     assert [(p.code, p.message) for p in problems] == [
-        ("E002", f"scene 'gate' is already defined in {folder / 'extra.toml'}")]
+        ("E002", f"scene 'gate' is already defined in {folder / 'extra.toml'}; the checks of the whole story (scenes "
+                 "not reached, dead ends, no ending in reach, names never set) wait until it is defined once")]
     (folder / "extra.toml").write_text('[scenes.gate]\ntitle = "dup"\ntext = "x"\n[scenes.loose]\ntext = "L"\n'
                                       'ending = true\n[[scenes.loose.choices]]\ntext = "on"\ngoto = "nowhere"\n')
     codes = {p.code for p in read_adventure(folder)[1]}
@@ -490,10 +491,27 @@ def test_a_wrong_file_or_name_says_what_was_meant(tmp_path, monkeypatch):
     assert "no adventure 'holin' (did you mean './hollin'?)" in str(wrong.value)
     with pytest.raises(SoloError) as wrong:
         find_adventure("foremn")
-    assert "(did you mean './foreman.toml'?)" in str(wrong.value)
+    assert "did you mean" not in str(wrong.value)  # an NPC's file is no adventure to offer
+    (tmp_path / "mill.TOML").write_text('[adventure]\ntitle = "Mill"\nstart = "a"\n', encoding="utf-8")
+    with pytest.raises(SoloError) as wrong:
+        find_adventure("mil")
+    assert "(did you mean './mill.TOML'?)" in str(wrong.value)
     (one,) = read_adventure(folder / "scenes.toml")[1]
     assert one.message.endswith(f": it is one file of the adventure in {folder}/ (adventure.toml holds the section): "
                                 "check the folder"), one.message
     (npc,) = read_adventure(tmp_path / "foreman.toml")[1]
     assert npc.message.startswith("not an adventure file: it has none of the sections [adventure], [npcs]")
     assert "solo duel --npc FILE" in npc.message
+    (tmp_path / "flat.toml").write_text('title = "Flat"\nstart = "a"\n[scenes.a]\ntext = "A"\n', encoding="utf-8")
+    assert [p.message for p in read_adventure(tmp_path / "flat.toml")[1]] == [
+        f"unknown section [{k}]: a field of [adventure], whose header is missing above it" for k in ("title", "start")]
+    (tmp_path / "headless.toml").write_text('title = "Flat"\nstart = "a"\n', encoding="utf-8")
+    (flat,) = read_adventure(tmp_path / "headless.toml")[1]
+    assert flat.message.endswith("(its start and title read as fields of [adventure]: put that header above them)")
+    # a folder of whole adventures (a SOLO_SCENES folder): a draft beside them is not "one file" of the folder
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    (shelf / "mill.toml").write_text('[adventure]\ntitle = "M"\nstart = "a"\n[scenes.a]\ntext = "A"\nending = true\n')
+    (shelf / "draft.toml").write_text('[scenes.a]\ntext = "A draft"\nending = true\n')
+    (draft,) = read_adventure(shelf / "draft.toml")[1]
+    assert draft.message == "missing [adventure] section (title, start …)"

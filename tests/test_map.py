@@ -238,8 +238,10 @@ def test_a_map_is_not_written_into_the_adventure_it_maps_as_toml(tmp_path):
     folder.mkdir()
     (folder / "main.toml").write_text('[adventure]\ntitle = "T"\nstart = "a"\n[scenes.a]\ntext = "A"\nending = true\n')
     refused = CliRunner().invoke(cli, ["map", str(folder), "-o", str(folder / "map.toml")])
-    assert refused.exit_code == 2 and "lies in the adventure's folder" in refused.output, refused.output
+    assert refused.exit_code == 2 and "would be read as one more file of the adventure" in refused.output
     assert not (folder / "map.toml").exists()
+    (folder / ".maps").mkdir()  # a hidden folder is never read
+    assert CliRunner().invoke(cli, ["map", str(folder), "-o", str(folder / ".maps" / "map.toml")]).exit_code == 0
     drawn = CliRunner().invoke(cli, ["map", str(folder), "-o", str(folder / "map.mmd")])
     assert drawn.exit_code == 0 and (folder / "map.mmd").exists()
     assert CliRunner().invoke(cli, ["check", str(folder)]).exit_code == 0

@@ -51,7 +51,7 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     from ..paths import PathError, replace_problem, write_owned
     from ..sim.drawing import MAP_FILE, render
     from ..story.format.library import find_adventure
-    from ..story.format.loader import AdventureError, load_adventure
+    from ..story.format.loader import AdventureError, load_adventure, read_as_part
 
     if force and output is None:
         raise UserError("--force goes with --output: it lets solo replace a file that is not a map it drew")
@@ -65,11 +65,10 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
         raise broken_adventure(exc, adventure) from None
     except SoloError as exc:
         raise UserError(str(exc)) from None
-    if output is not None and output.suffix.lower() == ".toml" and source.is_dir() \
-            and output.resolve().is_relative_to(source.resolve()):
+    if output is not None and read_as_part(source, output):
         # read as one more file of the adventure, the map would break it for every command after (a new GM's run)
-        raise UserError(f"--output: {output} lies in the adventure's folder {source}, where every .toml file is "
-                        "read as part of the adventure: write the map elsewhere, or as .mmd or .dot")
+        raise UserError(f"--output: {output} would be read as one more file of the adventure in {source}: write the "
+                        "map elsewhere, or as .mmd or .dot")
     data = None
     if stats is not None:
         data = _read_stats(stats, adv)

@@ -209,7 +209,8 @@ def _show(r: dict) -> None:
             n = c["fought"]
             esc = " (escalated from the opposed roll)" if c["escalated"] else ""
             say(console, "  ", (c["key"], "bold"), f" {c['type']}{esc}: {c['text']}", soft_wrap=True)
-            console.print(f"    {_fought(c)}")
+            if n or not c["no_contest"]:  # ("fought 0 times" above "met 3 times … not fought" said it twice)
+                console.print(f"    {_fought(c)}")
             if n:
                 # a win is listed even when no run won: "won 0%" is the news, where its absence went unnoticed
                 parts = [f"{name.replace('_', ' ')} {_pct(o[name])}" for name in o if o[name]["count"] or name == "won"]

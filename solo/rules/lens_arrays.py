@@ -266,7 +266,9 @@ class Plan:
     def options(self, values: np.ndarray, padded: np.ndarray | None = None) -> np.ndarray:
         """Every option's value at every Pool (components × options × Pools) from the states' ``values`` after
         one round fewer: the blows, the declared rounds, the states, in three steps. ``padded``: a buffer of
-        :meth:`padded` to reuse. The array returned is a work buffer, overwritten by the next call."""
+        :meth:`padded` to reuse. The array returned is a work buffer, overwritten by the next call.
+        :meth:`options_at` works out the same at chosen Pools alone, summing in the same order (a test holds them
+        equal to the bit): a change to one is a change to both."""
         ha, hb = self.grid.shape
         pad_a, pad_b = self.hit_b, self.hit_a
         comps = values.shape[0]

@@ -6,6 +6,7 @@ bundled ``scenes/`` folder is searched last.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from ...errors import SoloError, closest, did_you_mean
@@ -64,19 +65,25 @@ HERE_LIMIT = 500
 
 def _here() -> dict[str, str]:
     """The adventures in the working folder by name, each as a path that names it there ('hollin': './hollin',
-    'mill': './mill.toml'): a name misspelt from one of them is pointed at it, where only the bundled ones were
-    offered (a new GM typed 'solo check holin' for the folder hollin beside them)."""
+    'mill': './mill.toml'): a file with an [adventure] section, or a folder with one among its top files. A name
+    misspelt from one of them is pointed at it, where only the bundled ones were offered (a new GM typed 'solo
+    check holin' for the folder hollin beside them); an NPC's file is not offered."""
+    from .loader import has_adventure_header
+
     out: dict[str, str] = {}
     try:
-        for n, entry in enumerate(Path.cwd().iterdir()):
-            if n >= HERE_LIMIT:
-                break
-            if entry.name.startswith("."):
-                continue
-            if entry.is_file() and entry.suffix == ".toml":
-                out.setdefault(entry.stem, f"./{entry.name}")
-            elif entry.is_dir() and any(entry.glob("*.toml")):
-                out.setdefault(entry.name, f"./{entry.name}")
+        entries = list(itertools.islice(Path.cwd().iterdir(), HERE_LIMIT))
     except OSError:  # a working folder gone or unreadable: nothing to offer from it
         return {}
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        try:
+            if entry.is_file() and entry.suffix.lower() == ".toml" and has_adventure_header(entry):
+                out.setdefault(entry.stem, f"./{entry.name}")
+            elif entry.is_dir() and any(has_adventure_header(f) for f in itertools.islice(
+                    (f for f in entry.iterdir() if f.suffix.lower() == ".toml"), 50)):
+                out.setdefault(entry.name, f"./{entry.name}")
+        except OSError:  # this one unreadable: the others still offered
+            continue
     return out

@@ -40,6 +40,25 @@ class NotAnAdventure(ContentError):
     """A path that cannot be an adventure: refused before any of its files is read."""
 
 
+#: Said of a scene or NPC defined twice: what is not checked until it is defined once.
+WHOLE_STORY_WAITS = ("; the checks of the whole story (scenes not reached, dead ends, no ending in reach, names never "
+                     "set) wait until it is defined once")
+
+
+def read_as_part(source: Path, file: Path) -> bool:
+    """Whether a file written at ``file`` would be read with the folder adventure ``source`` (as one of its files,
+    as :func:`adventure_files` finds them, or among its own conflict types in ``tables/``)."""
+    if not source.is_dir() or not file.name.lower().endswith(".toml"):
+        return False
+    try:
+        parts = file.resolve().relative_to(source.resolve()).parts
+    except ValueError:
+        return False
+    if any(part.startswith(".") for part in parts):
+        return False
+    return parts[0] == "tables" or len(parts) - 1 <= MAX_FOLDER_DEPTH
+
+
 def adventure_files(source: Path) -> list[Path]:
     """The TOML files of an adventure: the file itself, or every one in its folder but its tables.
 
@@ -139,10 +158,13 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
         # not one section, nor a name near one ([scenez]): another kind of file
         if data and not any(key in SECTIONS or did_you_mean(key, SECTIONS) for key in data):
             person = {"name", "skills"} <= data.keys()
+            headless = {"title", "start"} & data.keys()  # [adventure]'s own fields, its header forgotten
             c.add(name, "", "E002", "not an adventure file: it has none of the sections "
                   + ", ".join(f"[{k}]" for k in SECTIONS)
                   + (" (its name and skills read as a character or an NPC: a character plays with solo play "
-                     "--pc FILE, an NPC fights in solo duel --npc FILE)" if person else ""))
+                     "--pc FILE, an NPC fights in solo duel --npc FILE)" if person else
+                     f" (its {' and '.join(sorted(headless))} read as fields of [adventure]: put that header above "
+                     "them)" if headless else ""))
             lost = True
             continue
         for key, value in data.items():
@@ -159,14 +181,19 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
                     continue
                 for item_id, item in value.items():
                     if item_id in merged[key] and key != "narration":
+                        held = key in ("scenes", "npcs")  # said where it is held back: nothing else says it
                         c.add(name, f"{key}.{item_id}", "E002",
-                              f"{key[:-1]} {item_id!r} is already defined in {origin[f'{key}.{item_id}']}")
-                        twice = twice or key in ("scenes", "npcs")
+                              f"{key[:-1]} {item_id!r} is already defined in {origin[f'{key}.{item_id}']}"
+                              + (WHOLE_STORY_WAITS if held else ""))
+                        twice = twice or held
                         continue
                     merged[key][item_id] = item
                     origin[f"{key}.{item_id}"] = name
             else:
-                c.add(name, key, "E002", f"unknown section [{key}]{did_you_mean(key, SECTIONS)}")
+                field = key in ("title", "start") and "adventure" not in data  # its header forgotten above it
+                c.add(name, key, "E002", f"unknown section [{key}]" + (
+                    ": a field of [adventure], whose header is missing above it" if field
+                    else did_you_mean(key, SECTIONS)))
                 lost = True
     if lost:
         return None, c.problems
@@ -196,20 +223,33 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
 
 
 def _folder_meant(source: Path) -> str:
-    """Where one file of a folder adventure was checked alone, the folder it belongs to: another file beside it
-    holds the [adventure] section (a new GM checked hollin/scenes.toml and read only 'missing [adventure]')."""
+    """Where one file of a folder adventure was checked alone, the folder it belongs to: another file beside it holds
+    the [adventure] section and the folder reads as one adventure (a new GM checked hollin/scenes.toml and read only
+    'missing [adventure]'); beside whole adventures of their own (a folder of them), no folder is offered."""
     if not source.is_file():
         return ""
     try:
-        for other in sorted(source.parent.glob("*.toml"))[:200]:
-            if other != source and other.stat().st_size <= MAX_FILE_BYTES and any(
-                    line.strip().startswith("[adventure]")
-                    for line in other.read_text(encoding="utf-8", errors="replace").splitlines()):
-                return f": it is one file of the adventure in {source.parent}/ ({other.name} holds the section): " \
-                       f"check the folder"
+        header = next((other for other in sorted(source.parent.glob("*.toml"))[:200]
+                       if other != source and has_adventure_header(other)), None)
     except OSError:
         return ""
-    return ""
+    if header is None:
+        return ""
+    _, problems = read_adventure(source.parent)
+    if any(p.code == "E010" or "already defined" in p.message for p in problems):
+        return ""  # the files beside it are adventures of their own, or the folder is none
+    return f": it is one file of the adventure in {source.parent}/ ({header.name} holds the section): check the folder"
+
+
+def has_adventure_header(path: Path) -> bool:
+    """Whether a .toml file (of a readable size) has an [adventure] section: an adventure's file, not an NPC's."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return False
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(line.strip().startswith("[adventure]") for line in text.splitlines())
 
 
 MAX_ID_CHARS = 100
