@@ -188,11 +188,13 @@ def test_a_run_told_after_the_round_that_ended_it_looks_back(bundled):
         assert "three rounds" in " ".join(told) and "more round" not in " ".join(told), (seed, told)
 
 
-@pytest.mark.parametrize(("stalled", "said"), [(6, "the last five rounds"), (2, "the last round")])
+@pytest.mark.parametrize(("stalled", "said"), [(6, "the last five rounds"), (3, "the last two rounds"), (2, None)])
 def test_a_run_that_lasts_to_the_end_is_told_after_it_looking_back(bundled, stalled, said):
     """A new player's blizzard: "Round 6 of 6 … Nobody wins round 6" and then "Nothing changes for five more
     rounds.", as if five were to come, before "The conflict is over: a stalemate". A run that lasts to the end is
-    told as the conflict ends, looking back at the rounds just rolled: the first of the run was told as ever."""
+    told as the conflict ends, looking back at the rounds just rolled: the first of the run was told as ever. A run
+    of two is told by its rounds alone: "Nobody wins round 12" and then "Nobody had gained a thing in the last
+    round" said it twice (a player's run)."""
     ended = [_pattern(t.text) for t in bundled.lines[("generic", "stalemate_run", "ended")]]
     plain = [_pattern(t.text) for t in bundled.lines[("generic", "stalemate_run", "any")]]
     for seed in range(20):
@@ -204,6 +206,9 @@ def test_a_run_that_lasts_to_the_end_is_told_after_it_looking_back(bundled, stal
         told = narrator.narrate(Event("conflict_end", {"round": stalled, "outcome": "stalemate", "rounds": stalled,
                                                        "statuses": {"Espen Lind": "in", "Brakk": "in"}}), cast)
         assert not any(p.search(line) for p in plain for line in told), (seed, told)
+        if said is None:
+            assert not any(p.search(" ".join(told)) for p in ended) and "last round" not in " ".join(told), told
+            continue
         assert any(p.search(" ".join(told)) for p in ended), (seed, told)
         assert said in " ".join(told).lower() and "more round" not in " ".join(told), (seed, told)
 
@@ -565,3 +570,21 @@ def test_leaving_before_anything_happened_is_not_told_as_having_had_enough(bundl
                                Event("exit", {"round": 1, "actor": who, "how": how}))
                 for line in narrator.narrate(e, cast)]
         assert told and not any("had enough" in line for line in told), (seed, told)
+
+
+def test_a_beast_is_not_told_squaring_up_like_a_person(bundled):
+    """A player's run: the Vellan dog "squares up and fights", "stamps forward, spoiling for it", "fights the way it
+    always has, nothing fancy", and "Every move the cannery dog makes is hard and set". Those are a person's."""
+    person_like = ("squares up", "stamps forward", "nothing fancy", "hard and set", "smiling at")
+    for seed in range(60):
+        narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+        narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "pool_name": "BODY", "participants": [
+            {"id": "Espen Lind", "name": "Espen Lind", "side": "a", "pool": 12, "pool_max": 12, "pc": True,
+             "pronoun": "he"},
+            {"id": "dog", "name": "the cannery dog", "side": "b", "pool": 8, "pool_max": 8, "pronoun": "it",
+             "body": "animal", "weapon_called": "teeth", "code_block": {"personality": ["Aggressive"]}}]}), cast)
+        told = []
+        for r in range(1, 4):
+            told += narrator.narrate(Event("round_start", {"round": r}), cast)
+            told += narrator.narrate(Event("declare", {"round": r, "actor": "dog", "lens": "none"}), cast)
+        assert not any(p in line for p in person_like for line in told if line), (seed, told)

@@ -171,3 +171,17 @@ def test_bodies_are_one_list():
 
     assert {r.body for r in roles().values()} - {None} <= set(BODIES)
     assert roles()["draugr"].body == "undead" and roles()["automaton"].body == "machine"
+
+
+def test_a_beast_strikes_with_what_its_file_calls_its_weapon_on_the_table_too():
+    """A player's run: the Vellan dog's round table said "Unarmed 1d3" beside a scene of its teeth. What the fiction
+    calls its weapon names its blow on the table as in the narration; a person without one is still "Unarmed"."""
+    dog = _npc(name="the cannery dog", mindless=True, weapon_called="teeth", body="animal")
+    ctype = conflict_type("combat")
+    pc = make_char("Ingrid", Combat=50)
+    a = from_character(pc, "a", ctype, decider=RandomDecider(random.Random(1)))
+    b = from_character(dog, "b", ctype, decider=RandomDecider(random.Random(2)), pid="dog")
+    log = EventLog()
+    Conflict(ctype, [a, b], random.Random(3), sink=log, round_limit=3).run()
+    struck = {e["actor"]: e["strikes_with"] for e in log.of("roll")}
+    assert struck == {"dog": "Teeth", "Ingrid": "Unarmed"}, struck

@@ -243,8 +243,8 @@ def test_once_knut_has_you_by_the_collar_there_is_no_turning_back_by_the_church_
 
 
 @pytest.mark.parametrize(("outcome", "size", "starts", "hears"), [
-    ("won", 1, "Knut Dahl lies where he fell, groaning", "nothing to hear but your own breathing"),
-    ("won", 2, "Knut Dahl lies where he fell, groaning", "nothing to hear but you both catching your breath"),
+    ("won", 1, "Knut Dahl sits slumped among the nets", "nothing to hear but your own breathing"),
+    ("won", 2, "Knut Dahl sits slumped among the nets", "nothing to hear but you both catching your breath"),
     ("opponent_fled", 1, "The lane is quiet again except for your own breathing.", "where Knut Dahl stood"),
     ("opponent_fled", 3, "The lane is quiet again, but for the sound of you all catching your breath.",
      "where Knut Dahl stood"),

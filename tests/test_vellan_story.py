@@ -173,6 +173,24 @@ def test_proof_beyond_two_still_counts_up_to_the_last_piece(vellan):
     assert challenges[0] > challenges[1] > challenges[2]
 
 
+def test_the_front_page_counts_only_the_crates_the_party_saw(vellan):
+    """A player's run: the warehouse emptied the night before, one crate left and photographed, and the front page
+    still said "Forty-two crates that never sank", the count of the crates copied in the other branch."""
+    _, copied, _ = finale(vellan, ["list of crate numbers", "green ledger"])
+    _, photographed, _ = finale(vellan, ["photographs", "green ledger"])
+    assert "Forty-two crates that never sank." in copied
+    assert "Forty-two" not in photographed and "Crate after crate that never sank, photographed" in photographed
+
+
+def test_the_stairs_say_why_they_lead_to_the_washstand_first(vellan):
+    """A player's run: "Climb the stairs to Halvard Brekke's office" opened on the washstand, with no word why."""
+    route = Route(*TO_THURSDAY, "Climb the stairs", *RIGHT, "Gather it up and climb the stairs",
+                  "Walk out, catch the next bus")
+    _, _, events, _ = play(vellan, route, counters=DUSK, deduced=False)
+    (first,) = entered(events, "theory_cargo")
+    assert first.startswith("Not yet: before {you} climb those stairs, {you} want the story straight."), first
+
+
 def test_knuts_pay_envelope_is_proof(vellan):
     route = Route("Get off", "Climb the dark lane", "Stand your ground", "Pocket the envelope",
                   "Climb the stairs to Halvard Brekke's office", "Walk out, catch the next bus")

@@ -908,12 +908,12 @@ class Narrator:
         round of six read as rounds still to come (a new player's run).
         """
         more, self._stalled = self._stalled - 1, 0
-        if more < 1:
-            return []
+        if more < 1 or (ended and more == 1):  # the last round alone: its own dice line just said nothing was won
+            return []  # ("Nobody wins round 12" then "Nobody had gained a thing in the last round": a player's run)
         # looking back from a round with a result, "one more round" had no round to be one more than: the whole
         # run is counted there ("nothing had changed for two rounds"), its first round told when it came
-        if ended:  # "the last {rounds}": "the last round", "the last five rounds"
-            rounds = "round" if more == 1 else _count(more, more=False)
+        if ended:  # "the last {rounds}": "the last five rounds"
+            rounds = _count(more, more=False)
         else:
             rounds = _count(more + 1, more=False) if before else _count(more)
         first, second = cast.sides()

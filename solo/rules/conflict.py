@@ -40,7 +40,7 @@ from .character import Pool, push_cost, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import D100_BITS, DiceExpr, d100, draw_below
-from .fiction import conflict_frame, participant_facts, pursuit_parts
+from .fiction import conflict_frame, fiction_of, participant_facts, pursuit_parts
 from .lenses import (
     CLEVER_BONUS,
     LENS_TABLE,
@@ -1284,9 +1284,13 @@ _OBJECT_PRONOUNS = {"he": "him", "she": "her", "they": "them", "it": "it"}
 
 
 def _weapon_name(p: Participant, physical: bool) -> str | None:
-    """What ``p`` strikes with, as the tables show it: its weapon, "Unarmed", or None outside a fight."""
+    """What ``p`` strikes with, as the tables show it: what its fiction calls it ("Teeth": a dog's table said
+    "Unarmed 1d3" beside a scene of its teeth, a player's run), its weapon, "Unarmed", or None outside a fight."""
     if not physical or p.char is None or p.damage is not None:
         return None
+    called = fiction_of(p).weapon_called
+    if called:
+        return called[:1].upper() + called[1:]
     return p.weapon.name if p.weapon is not None else UNARMED_FOCUS
 
 
