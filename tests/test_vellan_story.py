@@ -511,3 +511,15 @@ def test_the_cargo_answer_names_warehouse_four_only_to_a_party_that_heard_of_it(
     assert answered(events) == "Ashore before she sailed, in warehouse four at the cannery"
     _, events = deduce(vellan, RIGHT, flags=["knut_loaded"])
     assert answered(events).endswith("in warehouse four at the cannery")
+
+
+def test_the_office_says_the_pieces_the_blanket_could_not_hold(vellan):
+    """A player's run: "seven pieces of proof" on the blanket, one lost to Brekke's ready answer, and then "eight
+    pieces" on the menu: the witness held in the harbour office and a deduction all right count, unsaid. They are
+    told on the stairs."""
+    _, text, _ = finale(vellan, ["green ledger", "insurance record"])
+    assert "no blanket could hold" not in text
+    game, ending, events, _ = play(vellan, Route(*TO_THURSDAY, *CONFESSION), conflicts=["won"], flags=["story_wired",
+                                   "aron_witness"], items=["green ledger"], counters={**DUSK, "theory": 3})
+    (office,) = entered(events, "brekke_office")[:1]
+    assert "Aron Lie under lock and key" in office and "two pieces more than lay on" in " ".join(office.split()), office
