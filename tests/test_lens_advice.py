@@ -527,6 +527,11 @@ def test_the_first_menu_says_the_numbers_hold_the_foes_nerve_where_it_has_one_to
     chase, ada, _ = _duel(chase_type, _pc(), person, limit=12)
     words = next(iter(LensAdvisor()(chase.view, ada).values()))
     assert "and she never gives up," in words and "runs" not in words, words
+    # one whose offer was refused fights to the end: nothing to assume of it (a player's run read "30 % to win if
+    # he never gives up" the round after refusing Brekke's deal)
+    refused, ada, grim = _duel(COMBAT, _pc(), person, limit=12)
+    grim.exits_closed = True
+    assert next(iter(LensAdvisor()(refused.view, ada).values())).split(",")[0].endswith("if kept every round")
     # a mindless foe has no nerve to lose: the numbers assume nothing of it
     beast, ada, _ = _duel(COMBAT, _pc(), _npc("Wolf"), limit=12)
     assert next(iter(LensAdvisor()(beast.view, ada).values())).split(",")[0].endswith("if kept every round")

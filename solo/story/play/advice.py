@@ -149,7 +149,7 @@ def nerve_assumed(view: ConflictView, p: Participant) -> str:
     from ...minds.foresight import foe_of, nervous
 
     foe = foe_of(view, p)
-    if foe is None or nervous(foe, view) is None:
+    if foe is None or foe.exits_closed or nervous(foe, view) is None:  # (its offer refused: it fights to the end)
         return ""
     they = foe.pronoun
     gives = f" and {they} never {said_of(they, 'give up')}"  # "she never gives up", "they never give up"
