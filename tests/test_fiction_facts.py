@@ -185,3 +185,10 @@ def test_a_beast_strikes_with_what_its_file_calls_its_weapon_on_the_table_too():
     Conflict(ctype, [a, b], random.Random(3), sink=log, round_limit=3).run()
     struck = {e["actor"]: e["strikes_with"] for e in log.of("roll")}
     assert struck == {"dog": "Teeth", "Ingrid": "Unarmed"}, struck
+    # a weapon in hand is the gear table's, whatever the words call it (one drawn with Quick is named as drawn)
+    warden = _npc(weapon="axe", weapon_called="iron hands", mindless=True, body="machine")
+    w = from_character(warden, "b", ctype, decider=RandomDecider(random.Random(2)), pid="warden")
+    log = EventLog()
+    Conflict(ctype, [from_character(pc, "a", ctype, decider=RandomDecider(random.Random(1))), w], random.Random(3),
+             sink=log, round_limit=2).run()
+    assert {e["strikes_with"] for e in log.of("roll") if e["actor"] == "warden"} == {"Axe"}

@@ -420,3 +420,13 @@ def test_luck_spent_at_a_question_that_weighs_the_same_luck_waits_for_its_answer
     assert "First answer this question: it is about Espen Lind's Luck too. Then 'luck contact fisherman'." in flat
     assert not any(nid.startswith("contact") for nid in session.game.state.npcs)
     assert session.game.state.pcs[0].luck == 2  # kept the roll, and spent nothing on a Contact
+
+
+def test_a_conflicts_stakes_are_told_with_their_ifs_decided(tmp_path):
+    """The review: Vellan's padlock stakes, "Getting in {if npc_status("per") == "fled"}…{else}…{end}", reached the
+    journal and the screen with the markup in them: the menu decided the {if}, the conflict's own line did not."""
+    game, events = _game(_yard(tmp_path), Answers())
+    _knock_out(game, "thug")
+    game.state.flags["knut_down"] = True
+    game.run_conflict(game.conflict_types["combat"], ["thug"], stakes="{if knut_down}Knut again{else}A stranger{end}")
+    assert [e["stakes"] for e in events if e.kind == "conflict_stakes"] == ["Knut again"]

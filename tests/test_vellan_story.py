@@ -188,7 +188,8 @@ def test_the_stairs_say_why_they_lead_to_the_washstand_first(vellan):
                   "Walk out, catch the next bus")
     _, _, events, _ = play(vellan, route, counters=DUSK, deduced=False)
     (first,) = entered(events, "theory_cargo")
-    assert first.startswith("Not yet: before {you} climb those stairs, {you} want the story straight."), first
+    assert first.startswith("Not yet: the story wants straightening before anyone climbs those stairs."), first
+    assert "lodgings" not in first.split("**")[0]  # the stairs are taken from the lodgings: nobody goes back there
 
 
 def test_knuts_pay_envelope_is_proof(vellan):

@@ -1284,14 +1284,15 @@ _OBJECT_PRONOUNS = {"he": "him", "she": "her", "they": "them", "it": "it"}
 
 
 def _weapon_name(p: Participant, physical: bool) -> str | None:
-    """What ``p`` strikes with, as the tables show it: what its fiction calls it ("Teeth": a dog's table said
-    "Unarmed 1d3" beside a scene of its teeth, a player's run), its weapon, "Unarmed", or None outside a fight."""
+    """What ``p`` strikes with, as the tables show it: its weapon; without one, what its fiction calls its own
+    ("Teeth": a dog's table said "Unarmed 1d3" beside a scene of its teeth, a player's run), else "Unarmed"; None
+    outside a fight."""
     if not physical or p.char is None or p.damage is not None:
         return None
-    called = fiction_of(p).weapon_called
-    if called:
-        return called[:1].upper() + called[1:]
-    return p.weapon.name if p.weapon is not None else UNARMED_FOCUS
+    if p.weapon is not None and p.weapon.focus != UNARMED_FOCUS:  # a weapon in hand (one drawn with Quick too)
+        return p.weapon.name
+    called = fiction_of(p).weapon_called  # its own: teeth, iron hands
+    return called[:1].upper() + called[1:] if called else UNARMED_FOCUS
 
 
 

@@ -268,7 +268,7 @@ class Opposed(ActionVerb):
         game.scene_went({"win": 1, "lose": -1}.get(outcome, 0))  # an escalated conflict counts on its own
         escalation = action.escalation
         if escalation is not None and may_escalate(result, "a"):
-            stakes = escalation.spec.get("stakes") or ""
+            stakes = game.picked(escalation.spec.get("stakes") or "")
             detail = escalation.spec.get("type", "") + (f" · at stake: {stakes}" if stakes else "")
             odds = game.conflict_odds([("yes", escalation.spec)]) if game.shows_chances else {}
             if odds:

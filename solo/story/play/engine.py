@@ -747,7 +747,8 @@ class Game:
         """
         s = self.state
         told = {"settings": list(settings)} if settings else {}  # the narration's words for where it happens
-        self.emit("conflict_stakes", type=ctype.key, stakes=stakes, **told)
+        # its {if} blocks decided now, as the menu that offered it decided them (its slots are the renderer's)
+        self.emit("conflict_stakes", type=ctype.key, stakes=self.picked(stakes), **told)
         roles = ask_roles(self, ctype, vehicle)  # a lone PC is not asked
         if roles.driver is not None:
             s.active = next(i for i, pc in enumerate(s.party) if pc.name == roles.driver)
