@@ -524,3 +524,12 @@ def test_the_office_says_the_pieces_the_blanket_could_not_hold(vellan):
                                    "aron_witness"], items=["green ledger"], counters={**DUSK, "theory": 3})
     (office,) = entered(events, "brekke_office")[:1]
     assert "Aron Lie under lock and key" in office and "two pieces more than lay on" in " ".join(office.split()), office
+
+
+def test_brekke_drives_the_car_he_is_chased_in():
+    """A player's run: "his chauffeur runs across the yard", and then the car chase was fought with Brekke at the
+    wheel. The text sends Brekke himself to the garage, as the chase has it."""
+    from solo.story.format.library import find_adventure
+
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(find_adventure("vellan").glob("*.toml")))
+    assert "chauffeur" not in text and text.count("his own car keys in his hand") == 2
