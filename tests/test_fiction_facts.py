@@ -70,7 +70,8 @@ def test_an_npc_file_says_more_and_round_trips():
     assert fiction_of(from_character(talking, "b", conflict_type("social"))).speaks is True
 
 
-@pytest.mark.parametrize("field,value", [("body", "ghost"), ("speaks", "yes"), ("weapon_called", "{x}")])
+@pytest.mark.parametrize("field,value", [("body", "ghost"), ("speaks", "yes"), ("weapon_called", "{x}"),
+                                         ("called", "{x}"), ("called", "x" * 41)])
 def test_an_unknown_value_is_rejected(field, value):
     with pytest.raises(ContentError, match=field):
         _npc(**{field: value})
@@ -192,3 +193,24 @@ def test_a_beast_strikes_with_what_its_file_calls_its_weapon_on_the_table_too():
     Conflict(ctype, [from_character(pc, "a", ctype, decider=RandomDecider(random.Random(1))), w], random.Random(3),
              sink=log, round_limit=2).run()
     assert {e["strikes_with"] for e in log.of("roll") if e["actor"] == "warden"} == {"Axe"}
+
+
+def test_an_npc_the_story_calls_by_another_name_is_told_by_it():
+    """A player's run: Vellan's shipowner is "Brekke" in every scene and was "Halvard" in every conflict, people going
+    by their first name. ``called`` names him as the story does, in the narration and round trips through a file."""
+    owner = _npc(name="Halvard Brekke", called="Brekke", pronoun="he")
+    assert NPC.from_dict(owner.to_dict()).called == "Brekke"
+    ctype = conflict_type("social")
+    pc = make_char("Espen Lind", Social=50)
+    log = EventLog()
+    a = from_character(pc, "a", ctype, decider=RandomDecider(random.Random(1)))
+    b = from_character(owner, "b", ctype, decider=RandomDecider(random.Random(2)), pid="brekke")
+    Conflict(ctype, [a, b], random.Random(3), sink=log, round_limit=6).run()
+    assert log.of("conflict_start")[0]["participants"][1]["called"] == "Brekke"
+    narrator, cast = Narrator(load_templates(), random.Random(4)), Cast()
+    told = " ".join(line for e in log.events for line in narrator.narrate(e, cast) if line)
+    assert "Brekke" in told and "Halvard" not in told, told
+    plain = Cast()  # one without: his first name, as before
+    plain.begin({**log.of("conflict_start")[0].data, "participants": [
+        {k: v for k, v in p.items() if k != "called"} for p in log.of("conflict_start")[0]["participants"]]})
+    assert plain.person("brekke").name == "Halvard"

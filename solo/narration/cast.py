@@ -206,7 +206,7 @@ class Cast:
             obstacle = bool(entry.get("obstacle"))
             pronoun = entry.get("pronoun")
             person = Person(
-                id=pid, name=_obstacle_or_spoken(entry.get("name") or pid, obstacle, pronoun),
+                id=pid, name=entry.get("called") or _obstacle_or_spoken(entry.get("name") or pid, obstacle, pronoun),
                 pronoun=pronoun if pronoun in _PRONOUNS else "it" if obstacle else "they",
                 side=entry.get("side", "a"), pc=bool(entry.get("pc")),
                 obstacle=obstacle, weapon=entry.get("weapon"), lenses=bool(entry.get("lenses", True)),
@@ -316,6 +316,8 @@ class Cast:
             for key in ("body", "speaks", "heard", "weapon_called"):
                 if key in info:
                     setattr(person, key, info[key])
+            if info.get("called"):
+                person.name = str(info["called"])
             if "pc" in info:
                 person.pc = bool(info["pc"])
             return
@@ -325,6 +327,8 @@ class Cast:
         person.pronoun = facts.pronoun if facts.pronoun in _PRONOUNS else person.pronoun
         person.body, person.speaks = facts.body or "flesh", bool(facts.speaks)
         person.weapon_called = facts.weapon_called
+        if facts.called:
+            person.name = facts.called
         if not person.pc:
             told = temperament(info)
             person.traits = tuple(told.get("traits") or person.traits)

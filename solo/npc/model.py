@@ -41,6 +41,7 @@ class NPC(Character):
     body: str | None = None  # what it is made of, when its file says so (solo.rules.fiction)
     speaks: bool | None = None  # whether it can speak, when its file says so
     weapon_called: str | None = None  # what the text calls its weapon ("iron hands"), when its file says so
+    called: str | None = None  # the name the narration calls it by ("Brekke"), when its file says so
 
     def fiction_body(self) -> str | None:
         """What it is made of: its file's word, else its role's (``[roles.draugr] body = "undead"``)."""
@@ -66,7 +67,7 @@ class NPC(Character):
         if self.luck == NPC_LUCK:
             out.pop("luck", None)
         extra: dict[str, Any] = {}
-        for key in ("role", "description", "body", "weapon_called"):
+        for key in ("role", "description", "body", "weapon_called", "called"):
             if getattr(self, key):
                 extra[key] = getattr(self, key)
         for key in ("mindless", "recurring"):
@@ -235,7 +236,7 @@ class _NPCReader:
             **{f: getattr(char, f) for f in _CHARACTER_FIELDS}, code_block=code_block,
             mindless=mindless, recurring=recurring,
             role=d.get("role") or None, description=d.get("description", ""),
-            body=fiction.body, speaks=fiction.speaks, weapon_called=fiction.weapon_called,
+            body=fiction.body, speaks=fiction.speaks, weapon_called=fiction.weapon_called, called=fiction.called,
         )
 
     def level(self) -> str:

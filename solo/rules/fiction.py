@@ -43,6 +43,7 @@ FICTION_FIELDS: Mapping[str, str] = {
     "body": "one of " + ", ".join(BODIES),
     "speaks": "true or false",
     "weapon_called": "a few words, e.g. \"iron hands\"",
+    "called": "the name the narration calls it by, e.g. \"Brekke\"",
 }
 #: How a conflict type sets its sides against each other: one chases the other, or one hides from the other.
 PURSUITS = ("chase", "hide")
@@ -61,17 +62,20 @@ class Fiction:
     speaks: bool | None = None
     weapon_called: str | None = None
     pronoun: str | None = None
+    #: The name the narration calls it by ("Brekke" for Halvard Brekke, whom the story calls so), over its first name.
+    called: str | None = None
 
     @classmethod
     def from_table(cls, data: Mapping[str, Any]) -> Fiction:
         """The fiction fields of a checked table (an NPC file, an obstacle); other keys are ignored."""
         speaks = data.get("speaks")
         return cls(body=data.get("body") or None, speaks=speaks if isinstance(speaks, bool) else None,
-                   weapon_called=data.get("weapon_called") or None, pronoun=data.get("pronoun") or None)
+                   weapon_called=data.get("weapon_called") or None, pronoun=data.get("pronoun") or None,
+                   called=data.get("called") or None)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in (("body", self.body), ("speaks", self.speaks),
-                                   ("weapon_called", self.weapon_called)) if v is not None}
+                                   ("weapon_called", self.weapon_called), ("called", self.called)) if v is not None}
 
 
 def check_fiction(data: Mapping[str, Any], fail: Callable[[str, str], Any], prefix: str = "") -> None:
@@ -88,6 +92,11 @@ def check_fiction(data: Mapping[str, Any], fail: Callable[[str, str], Any], pref
                                    and called.isprintable() and "{" not in called and "}" not in called):
         fail(prefix + "weapon_called", f"expected what the text calls its weapon, in a few words (at most "
                                        f"{MAX_CALLED} characters, no braces), e.g. \"iron hands\"")
+    name = data.get("called")
+    if name is not None and not (isinstance(name, str) and 0 < len(name.strip()) <= MAX_CALLED
+                                 and name.isprintable() and "{" not in name and "}" not in name):
+        fail(prefix + "called", f"expected the name the narration calls it by (at most {MAX_CALLED} characters, "
+                                "no braces), e.g. \"Brekke\"")
 
 
 def trait_key(name: str) -> str:
@@ -101,7 +110,7 @@ def fiction_of(p: Participant) -> Fiction:
     if p.char is None:  # an obstacle: a lock, a registry, a storm, a crowd in the way
         body = given.body or "object"
         return Fiction(body, given.speaks if given.speaks is not None else False, given.weapon_called,
-                       given.pronoun or "it")
+                       given.pronoun or "it", given.called)
     return fiction_of_character(p.char, given)
 
 
@@ -118,7 +127,8 @@ def fiction_of_character(char: Any, given: Fiction | None = None) -> Fiction:
     if speaks is None:
         speaks = bool(getattr(char, "is_pc", False)) or (not mindless and body in SPEAKING)
     called = given.weapon_called or getattr(char, "weapon_called", None)
-    return Fiction(body, bool(speaks), called, given.pronoun or getattr(char, "pronoun", None))
+    return Fiction(body, bool(speaks), called, given.pronoun or getattr(char, "pronoun", None),
+                   given.called or getattr(char, "called", None))
 
 
 def participant_facts(p: Participant, frame: Mapping[str, Any]) -> dict[str, Any]:
@@ -127,6 +137,7 @@ def participant_facts(p: Participant, frame: Mapping[str, Any]) -> dict[str, Any
     f = fiction_of(p)
     facts: dict[str, Any] = {"body": f.body, "speaks": f.speaks, "heard": bool(f.speaks and frame.get("heard", True)),
                              "pronoun": f.pronoun, "weapon_called": f.weapon_called,
+                             **({"called": f.called} if f.called else {}),
                              # a spent Pool may not end it for this one: it may push on or spend Luck
                              "carries_on": bool(p.decider is not None and (p.can_push or p.luck_allowed))}
     part = (frame.get("parts") or {}).get(p.side)
