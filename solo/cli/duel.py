@@ -298,8 +298,6 @@ def lean_note(npc: NPC, declared: dict[str, int]) -> str | None:
 OUTCOME_WORDS = {"comae": "in comae"}
 #: In an argument, where one who leaves walks out (describe.exit_words): the outcome and the broken nerve's ways.
 SOCIAL_WORDS = {"fled": "walked away", "surrendered": "gave up"}
-#: An exit chosen, as the menu names it (describe.exit_words): in a fight, and in an argument (True).
-EXIT_WORDS = {False: {"flee": "flee", "surrender": "surrender"}, True: {"flee": "walk away", "surrender": "give up"}}
 #: Under a table that counts some: what the word means (docs/rules.md §5.5).
 COMAE_NOTE = "in comae: the NPC pushed on below zero until its Pool was minus its full value"
 
@@ -309,6 +307,8 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
     from rich.text import Text
 
     from ..minds.npc import break_words
+    from ..rules.conflict import exit_name
+    from ..rules.outcomes import FLEE, SURRENDER
     from ..ui.describe import TRIGGER_WORDS, question_words
 
     first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)
@@ -319,7 +319,8 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
     for e in stats.first:
         if e.kind == "npc_decision":
             asked = question_words(e["question"])
-            choice = EXIT_WORDS[ctype.social].get(e["choice"], e["choice"])  # an exit as the menu offered it
+            # an exit as the menu offered it
+            choice = exit_name(ctype, e["choice"]).lower() if e["choice"] in (FLEE, SURRENDER) else e["choice"]
             first.add_row(str(e["round"]), Text(asked), Text(choice), Text(e["reason"]))
         elif e.kind == "npc_morale":
             state = f"{e['before']} → {e['after']}" if e["failed"] else f"holds ({e['before']})"

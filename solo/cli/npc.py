@@ -130,8 +130,8 @@ def _react(rng, npc: NPC) -> tuple[str, Reaction]:
 
 
 def reaction_line(before: str, met: Reaction, npc: NPC) -> str:
-    """"First reaction: 27 on the d100, +20 for Friendly = 47: neutral (now Neutral).", and what is on its mind on a
-    double: the disposition it came with, since the card above shows the one it has now."""
+    """"First reaction: 27 on the d100, +20 for Friendly = 47: neutral (Neutral now, where it was Friendly).", and
+    what is on its mind on a double: the disposition it came with, since the card above shows the one it has now."""
     from ..ui.describe import pair
 
     shift = f", {met.modifier:+d} for {before} = {met.total}" if met.modifier else ""

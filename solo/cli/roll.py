@@ -86,10 +86,7 @@ def command(expression: str, skills: tuple[str, ...], difficulty: str | None, de
         if result.roll is None:  # a Routine task: an automatic success
             click.echo(f"Routine: automatic success (no roll needed against {target}).")
             return
-        verdict = "success" if result.success else "failure"
-        if result.exceptional:
-            verdict = f"exceptional {verdict}"
-        click.echo(f"d100: {_against(result.roll, target, modifier)} — {verdict}.")
+        click.echo(f"d100: {_against(result.roll, target, modifier)} — {_verdict(result)}.")
         if result.can_flip:
             click.echo(f"A Luck Point would flip it to {two_digits(flip(result.roll))}: a success.")
         return
@@ -111,6 +108,11 @@ def _against(roll: int, skill: int, modifier: int = 0) -> str:
     if target < 1:
         return f"{two_digits(roll)} against {target_text(skill)}"
     return f"{two_digits(roll)} against {skill}" + (f" {modifier:+d} = {target}" if modifier else "")
+
+
+def _verdict(check) -> str:
+    """A rolled check's result in words: "success", "exceptional failure"."""
+    return ("exceptional " if check.exceptional else "") + ("success" if check.success else "failure")
 
 
 def _skill_value(option: str, given: str) -> int:
@@ -145,8 +147,7 @@ def _opposed(expression: str, rng, skill: int, modifier: int, routine: bool, the
     def said(check, skill: int, modifier: int = 0) -> str:
         if check.roll is None:
             return "routine: automatic success"
-        verdict = ("exceptional " if check.exceptional else "") + ("success" if check.success else "failure")
-        return f"{_against(check.roll, skill, modifier)} — {verdict}"
+        return f"{_against(check.roll, skill, modifier)} — {_verdict(check)}"
 
     click.echo(f"You: {said(mine, skill, modifier)}.")
     click.echo(f"The other side: {said(other, theirs)}.")

@@ -552,13 +552,10 @@ class Conflict:
         if got is None:  # the options are frozen: made once for each kind of menu
             exits = []
             if key[0]:
-                # against a lock or a cliff there is nobody to flee from: one walks away from it (the same exit);
-                # nor does anyone flee an argument: one walks out of it, as the NPCs do (a read-again's tutorial
-                # showed "Flee" under "if she never gives up or walks away")
-                exits.append(Option(FLEE, "Walk away", "leave it now, no roll") if ctype.static
-                             else Option(FLEE, "Walk away", "leave the argument now, no roll") if ctype.social
-                             else Option(FLEE, "Flee", "leave the conflict now, no roll"))
-            exits.append(Option(SURRENDER, "Surrender" if ctype.physical else "Give up", "yield now, no roll"))
+                exits.append(Option(FLEE, exit_name(ctype, FLEE), "leave it now, no roll" if ctype.static
+                                    else "leave the argument now, no roll" if ctype.social
+                                    else "leave the conflict now, no roll"))
+            exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER), "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
         return list(got)
 
@@ -1281,6 +1278,16 @@ _PLAIN = Declaration()
 
 #: The object pronoun of each subject pronoun a participant has.
 _OBJECT_PRONOUNS = {"he": "him", "she": "her", "they": "them", "it": "it"}
+
+
+def exit_name(ctype: ConflictType, exit: str) -> str:
+    """A way out of a conflict (FLEE, SURRENDER) as its menu names it, and ``solo duel --explain`` after it: against
+    a lock or a cliff there is nobody to flee from, one walks away from it (the same exit), nor does anyone flee an
+    argument, one walks out of it, as the NPCs do (a read-again's tutorial showed "Flee" under "if she never gives
+    up or walks away"); one surrenders a fight and gives up anything else."""
+    if exit == FLEE:
+        return "Walk away" if ctype.static or ctype.social else "Flee"
+    return "Surrender" if ctype.physical else "Give up"
 
 
 def _weapon_name(p: Participant, physical: bool) -> str | None:

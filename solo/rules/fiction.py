@@ -87,16 +87,12 @@ def check_fiction(data: Mapping[str, Any], fail: Callable[[str, str], Any], pref
         fail(prefix + "body", f"unknown body {body!r}{did_you_mean(str(body), BODIES)}; known: {', '.join(BODIES)}")
     if "speaks" in data and not isinstance(data["speaks"], bool):
         fail(prefix + "speaks", "expected true or false")
-    called = data.get("weapon_called")
-    if called is not None and not (isinstance(called, str) and 0 < len(called.strip()) <= MAX_CALLED
-                                   and called.isprintable() and "{" not in called and "}" not in called):
-        fail(prefix + "weapon_called", f"expected what the text calls its weapon, in a few words (at most "
-                                       f"{MAX_CALLED} characters, no braces), e.g. \"iron hands\"")
-    name = data.get("called")
-    if name is not None and not (isinstance(name, str) and 0 < len(name.strip()) <= MAX_CALLED
-                                 and name.isprintable() and "{" not in name and "}" not in name):
-        fail(prefix + "called", f"expected the name the narration calls it by (at most {MAX_CALLED} characters, "
-                                "no braces), e.g. \"Brekke\"")
+    for key, what, example in (("weapon_called", "what the text calls its weapon, in a few words", "iron hands"),
+                               ("called", "the name the narration calls it by", "Brekke")):
+        value = data.get(key)
+        if value is not None and not (isinstance(value, str) and 0 < len(value.strip()) <= MAX_CALLED
+                                      and value.isprintable() and "{" not in value and "}" not in value):
+            fail(prefix + key, f"expected {what} (at most {MAX_CALLED} characters, no braces), e.g. \"{example}\"")
 
 
 def trait_key(name: str) -> str:

@@ -538,16 +538,14 @@ class Stationary(Solved):
         first = np.array(plan.first_seg, dtype=np.intp)
         # A round's stays (a stalemate, a blow of no damage) as a list: the segment the row is in, the pair it
         # stays in, its chance; the same (segment, pair) gathered into one entry, summed in the order rows come
-        stay_row, stay_k = np.nonzero(stay[rows] != 0.0)
-        order = np.lexsort((stay_row, stay_k))  # each k in turn, rows in order within it
-        stay_row, stay_k = stay_row[order], stay_k[order]
+        stay_k, stay_row = np.nonzero((stay[rows] != 0.0).T)  # each k in turn, rows in order within it
         stay_chance = stay[rows[stay_row], stay_k]
         keyed = rows_seg[stay_row] * n_pairs + stay_cols[rows[stay_row], stay_k]
         entries, stay_entry = np.unique(keyed, return_inverse=True)
         stay_seg, stay_to = entries // n_pairs, entries % n_pairs
         stay_from = np.array(plan.seg_pair, dtype=np.intp)[stay_seg]
-        pts_all = np.arange(max(ha, hb))
         padded = plan.padded(values)  # the values solved so far, with the ends below every Pool
+        aims = [A_WINS, EXITS] if comps > EXITS else [A_WINS]  # A's aim: B out, or gone too where B may leave
         pad_a, pad_b = plan.hit_b, plan.hit_a
         for d in range(ha + hb - 1):
             if stop is not None and stop():
@@ -555,7 +553,7 @@ class Stationary(Solved):
             ia = np.arange(max(0, d - hb + 1), min(d, ha - 1) + 1)
             ib = d - ia
             n_pts = len(ia)
-            pts = pts_all[:n_pts]
+            pts = np.arange(n_pts)
             outside = plan.options_at(padded, ia, ib).transpose(1, 2, 0)  # segments × points × components
             w = plan.weights[:, ia, ib]
             # the stays as a list: each (segment, pair it stays in) once, with its chance at every point
@@ -582,11 +580,9 @@ class Stationary(Solved):
                 rhs = np.where(live[:, :, None], rhs, 0.0)
                 x = solve_stays(stay_from, stay_to, m, rhs)
                 changed = False
-                if plan.multi:  # A's choices: each option's value against the states solved
-                    gained = np.zeros((len(plan.seg_pair), n_pts, 2))
-                    np.add.at(gained, stay_seg, weight[:, :, None] * x[:, stay_to][..., [A_WINS, EXITS if
-                                                                                         comps > EXITS else A_WINS]]
-                              .transpose(1, 0, 2))
+                if plan.multi:  # A's choices: each option's value against the states solved (what A aims at)
+                    gained = np.zeros((len(plan.seg_pair), n_pts, len(aims)))
+                    np.add.at(gained, stay_seg, weight[:, :, None] * x[:, stay_to][..., aims].transpose(1, 0, 2))
                 for pairs, segs in plan.multi:
                     each = outside[segs, :, A_WINS] + gained[segs, :, 0]
                     if comps > EXITS:  # A's aim: B out, or gone
@@ -648,17 +644,18 @@ def solve_stays(frm: np.ndarray, to: np.ndarray, m: np.ndarray, rhs: np.ndarray)
         slot = np.full(n, -1, dtype=np.intp)  # each pair's group's row in this level
         slot[flat], local[flat] = np.nonzero(real)
         size = members.shape[1]
+        place = slot * size + local  # each of the level's pairs in the level's groups laid end to end
         b = np.zeros((points, len(members) * size) + rhs.shape[2:])
-        b[:, (slot * size + local)[flat]] = rhs[:, flat]
+        b[:, place[flat]] = rhs[:, flat]
         into = slot[frm] >= 0
         out = into & across  # into a group solved before
-        np.add.at(b, (at, (slot * size + local)[frm[out]][None, :]), m[:, out, None] * x[:, to[out]])
+        np.add.at(b, (at, place[frm[out]][None, :]), m[:, out, None] * x[:, to[out]])
         inside = into & ~across
         block = np.zeros((points, len(members), size, size))
         np.add.at(block, (at, slot[frm[inside]][None, :], local[frm[inside]][None, :], local[to[inside]][None, :]),
                   m[:, inside])
         got = np.linalg.solve(np.eye(size) - block, b.reshape((points, len(members), size) + rhs.shape[2:]))
-        x[:, flat] = got.reshape(b.shape)[:, (slot * size + local)[flat]]
+        x[:, flat] = got.reshape(b.shape)[:, place[flat]]
     return x
 
 

@@ -269,9 +269,9 @@ def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
 def best_lens_words(game: Game, spec: dict, store: SharedChains | None = None) -> str | None:
     """What the first Lens menu of the conflict ``spec`` will say for its best Lens, if it started now, for
     the menu that offers it: "Cautious every round: 44 % to win", "Cautious every round: ≈ 41 % ± 6 to win · from
-    60 tries". The very
-    advisor the conflict asks (:class:`~solo.story.play.advice.LensAdvisor`), on :func:`conflict_as_it_starts`; with
-    ``store`` (the thinker's) the chains it works out are kept for the conflict's own first menu."""
+    60 tries". The very advisor the conflict asks (:class:`~solo.story.play.advice.LensAdvisor`), on
+    :func:`conflict_as_it_starts`; with ``store`` (the thinker's) the chains it works out are kept for the
+    conflict's own first menu."""
     from ...rules.lenses import LENS_TABLE
     from .advice import LensAdvisor, nerve_assumed
 
