@@ -747,8 +747,9 @@ class Game:
         """
         s = self.state
         told = {"settings": list(settings)} if settings else {}  # the narration's words for where it happens
-        # its {if} blocks decided now, as the menu that offered it decided them (its slots are the renderer's)
-        self.emit("conflict_stakes", type=ctype.key, stakes=self.picked(stakes), **told)
+        # its {if} blocks decided now, as the menu that offered it decided them (its slots are the renderer's), where
+        # someone reads it (not the simulator's tally)
+        self.emit("conflict_stakes", type=ctype.key, stakes=self.picked(stakes) if self._shows else stakes, **told)
         roles = ask_roles(self, ctype, vehicle)  # a lone PC is not asked
         if roles.driver is not None:
             s.active = next(i for i, pc in enumerate(s.party) if pc.name == roles.driver)
