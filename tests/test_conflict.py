@@ -913,3 +913,26 @@ def test_one_out_by_a_blow_to_another_pool_is_marked_out_on_the_bars():
     view.render(blow)
     bars = {line.split()[0]: line for line in out.getvalue().splitlines() if "█" in line or "░" in line}
     assert bars["C"].rstrip().endswith("out") and not bars["B"].rstrip().endswith("out"), bars
+
+
+@pytest.mark.parametrize("kind, exit, said", [
+    ("combat", "surrender", "surrenders"), ("combat", "flee", "flees"), ("social", "flee", "walks away"),
+    ("social", "surrender", "gives up"), ("sneaking", "surrender", "gives up"), ("lockpicking", "flee", "walks away")])
+def test_one_who_leaves_is_told_leaving_as_the_menu_named_the_way_out(kind, exit, said):
+    """The menu's exits (exit_name) and the words the screen and the journal tell them by came from two rules: a
+    fight's "Surrender" was told "gives up". The exit event says its words, from the menu's name for it."""
+    from solo.rules.conflict import exit_name
+    from solo.ui.describe import exit_words
+
+    ctype = conflict_type(kind)
+    pc = Answers(lens=exit)
+    a = from_character(make_char("A", Combat=50, Social=50, Move=50, Cunning=50, Tech=50), "a", ctype, decider=pc)
+    b = obstacle("Old lock", "hard") if ctype.static else from_character(
+        make_char("B", level="common", Combat=50, Social=50, Move=50), "b", ctype, decider=Answers(lens="none"))
+    log = EventLog()
+    Conflict(ctype, [a, b], random.Random(1), sink=log, round_limit=3).run()
+    offered = {o.key: o.label for o in pc.asked[0].options}
+    (left,) = log.of("exit")
+    assert exit_words(left, ctype.static) == left["said"] == said
+    assert said.split()[0].startswith(offered[exit].lower().split()[0][:4])  # "Walk away": "walks away"
+    assert offered[exit] == exit_name(ctype, exit)

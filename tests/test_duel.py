@@ -289,6 +289,18 @@ def test_an_argument_is_walked_out_of_in_the_card_the_table_and_the_broken_nerve
     assert "clever_follow_up" not in why and "quick_action" not in why
 
 
+def test_the_outcome_table_counts_each_way_out_as_the_menu_names_it():
+    """A review: a sneak's table said "surrendered" under --explain's "give up" (the menu's word). The table takes the
+    words of the menu's exits (rules.conflict.exit_name): a sneak is given up, a fight surrendered."""
+    def table(kind: str) -> str:
+        return " ".join(run("--type", kind, "--role", "courtier", "-p", "Nervous", "-p", "Shy", "--runs", "300",
+                            "--seed", "3").output.replace("│", " ").split())
+
+    sneak, fight = table("sneaking"), table("combat")
+    assert "gave up 134" in sneak and "surrendered" not in sneak, sneak
+    assert "surrendered 157" in fight and "gave up" not in fight, fight
+
+
 def test_play_s_explain_names_a_question_as_solo_duel_does():
     """`solo play --explain` printed "(Hallstein, clever_follow_up: skill — …)" where `solo duel --explain` says
     "Clever follow-up": both name a mind's question from one function (describe.question_words)."""

@@ -10,7 +10,7 @@ import pytest
 from conftest import make_char
 
 from solo.errors import ContentError
-from solo.events import EventLog
+from solo.events import Event, EventLog
 from solo.minds.bots import RandomDecider
 from solo.narration import Cast, Narrator, load_templates
 from solo.npc.model import NPC
@@ -193,6 +193,37 @@ def test_a_beast_strikes_with_what_its_file_calls_its_weapon_on_the_table_too():
     Conflict(ctype, [from_character(pc, "a", ctype, decider=RandomDecider(random.Random(1))), w], random.Random(3),
              sink=log, round_limit=2).run()
     assert {e["strikes_with"] for e in log.of("roll") if e["actor"] == "warden"} == {"Axe"}
+    # a trained hand is a weapon of its own, though its Focus is Unarmed (a review: "Unarmed 1d4" on the table)
+    monk = _npc(weapon="martial arts")
+    log = EventLog()
+    Conflict(ctype, [from_character(pc, "a", ctype, decider=RandomDecider(random.Random(1))),
+                     from_character(monk, "b", ctype, decider=RandomDecider(random.Random(2)), pid="monk")],
+             random.Random(3), sink=log, round_limit=2).run()
+    assert {(e["strikes_with"], e["damage"]) for e in log.of("roll") if e["actor"] == "monk"} == \
+        {("Martial arts", "1d4")}
+
+
+def test_a_weapon_drawn_with_quick_is_told_by_its_name_not_by_what_the_hands_were_called():
+    """A review: a machine whose file calls its blows "iron hands" drew an axe with Quick; the table said "Axe" and
+    the narration went on with its iron hands. The weapon drawn names its blows from then on, in both."""
+    warden = _npc(weapon_called="iron hands", mindless=True, body="machine")
+    ctype = conflict_type("combat")
+    pc = make_char("Ingrid", Combat=50)
+    log = EventLog()
+    Conflict(ctype, [from_character(pc, "a", ctype, decider=RandomDecider(random.Random(1))),
+                     from_character(warden, "b", ctype, decider=RandomDecider(random.Random(2)), pid="warden")],
+             random.Random(3), sink=log, round_limit=1).run()
+    narrator, cast = Narrator(load_templates(), random.Random(4)), Cast()
+    narrator.narrate(log.of("conflict_start")[0], cast)
+    person = cast.person("warden")
+    assert narrator.values(cast, person)["weapon"] == "iron hands"
+    narrator.narrate(Event("extra_action", {"round": 1, "actor": "warden", "action": "weapon:axe"}), cast)
+    assert narrator.values(cast, person)["weapon"] == "axe"
+    cast = Cast()  # the same, drawn as the round's extra action declared with Quick
+    narrator.narrate(log.of("conflict_start")[0], cast)
+    narrator.narrate(Event("declare", {"round": 1, "actor": "warden", "lens": "quick", "quick_action": "weapon:axe"}),
+                     cast)
+    assert narrator.values(cast, cast.person("warden"))["weapon"] == "axe"
 
 
 def test_an_npc_the_story_calls_by_another_name_is_told_by_it():
@@ -214,3 +245,37 @@ def test_an_npc_the_story_calls_by_another_name_is_told_by_it():
     plain.begin({**log.of("conflict_start")[0].data, "participants": [
         {k: v for k, v in p.items() if k != "called"} for p in log.of("conflict_start")[0]["participants"]]})
     assert plain.person("brekke").name == "Halvard"
+
+
+def test_a_person_weighed_as_an_obstacle_is_told_by_what_the_story_calls_him(tmp_path):
+    """A review: Vellan's confrontation weighs Brekke as an obstacle, whose table did not take ``called``, so he was
+    "Halvard Brekke" on every line of it and "Brekke" everywhere else. An obstacle's ``called`` is checked as an
+    NPC's is and names it in the narration."""
+    from solo.story.format.loader import read_adventure
+    from solo.story.play.actions import obstacle_of
+
+    ctype = conflict_type("social")
+    wall = obstacle_of({"obstacle": {"name": "Halvard Brekke", "called": "Brekke", "pronoun": "he", "body": "flesh",
+                                     "challenge": 60, "pool": 8}})
+    assert wall is not None
+    log = EventLog()
+    Conflict(ctype, [from_character(make_char("Espen Lind", Social=50), "a", ctype,
+                                    decider=RandomDecider(random.Random(1))), wall],
+             random.Random(3), sink=log, round_limit=6).run()
+    narrator, cast = Narrator(load_templates(), random.Random(4)), Cast()
+    told = " ".join(line for e in log.events for line in narrator.narrate(e, cast) if line)
+    assert "Brekke" in told and "Halvard" not in told, told
+    source = tmp_path / "office.toml"
+    for called, problem in (('"Brekke"', None), ('"{npc.x}"', "expected the name the narration calls it by")):
+        source.write_text(f"""[adventure]\ntitle = "The office"\nstart = "office"
+[scenes.office]\ntext = "An office."
+[[scenes.office.choices]]\ntext = "Argue"\nconflict = {{ type = "social", obstacle = {{ name = "Halvard Brekke", \
+called = {called}, pronoun = "he", body = "flesh", challenge = 60, pool = 8 }}, won = "end", lost = "end" }}
+[scenes.end]\ntext = "Done."\nending = true\n""", encoding="utf-8")
+        adventure, problems = read_adventure(source)
+        errors = [(p.path, p.message) for p in problems if p.severity == "error"]
+        if problem is None:
+            assert adventure is not None and not errors, errors
+        else:
+            assert [path for path, _ in errors] == ["scenes.office.choices[0].conflict.obstacle.called"], errors
+            assert problem in errors[0][1]

@@ -123,6 +123,10 @@ def test_round_limits_fit_the_conflict():
     _, _, events = play({**answers, "conflict_type": ["combat"], "stakes": ["The ledger"]})
     assert round_limit(events) == 30
     assert next(e for e in events if e.kind == "conflict_stakes")["stakes"] == "The ledger"
+    # a player's words are shown as typed, braces and all (a review: "{if gold}rich{else}poor{end}" became "poor")
+    typed = "{if gold}rich{else}poor{end} {you}"
+    _, _, events = play({**answers, "stakes": [typed]})
+    assert next(e for e in events if e.kind == "conflict_stakes")["stakes"] == typed
     _, _, events = play({**answers, "round_limit": ["short"]})
     assert round_limit(events) == 3 and not any(e.kind == "round_start" and e["round"] > 3 for e in events)
 

@@ -422,11 +422,49 @@ def test_luck_spent_at_a_question_that_weighs_the_same_luck_waits_for_its_answer
     assert session.game.state.pcs[0].luck == 2  # kept the roll, and spent nothing on a Contact
 
 
-def test_a_conflicts_stakes_are_told_with_their_ifs_decided(tmp_path):
+GATE = """
+[adventure]
+title = "The gate"
+start = "gate"
+
+[npcs.guard]
+name = "Ole Berg"
+level = "master"
+pronoun = "he"
+skills = ["Willpower", "Social", "Combat"]
+
+[scenes.gate]
+text = "The gate is shut, and the light is going."
+on_enter = [ { set = "dusk" } ]
+
+[[scenes.gate.choices]]
+text = "Talk your way past"
+opposed = { skill = "Social", npc = "guard", npc_skill = "Willpower", win = "inside", lose = "inside", escalate = { \
+type = "social", stakes = "{if dusk}Through before dark{else}Through at all{end}", rounds = 3, won = "inside", \
+lost = "inside" } }
+
+[[scenes.gate.choices]]
+text = "Force it"
+conflict = { type = "combat", npcs = ["guard"], stakes = "{if dusk}The gate, at dusk{else}The gate{end}", \
+won = "inside", lost = "inside" }
+
+[scenes.inside]
+text = "Inside."
+ending = true
+"""
+
+
+@pytest.mark.parametrize("answers, stakes", [(["2"], "The gate, at dusk"), (["1", "1", "1"], "Through before dark")],
+                         ids=["conflict", "escalation"])
+def test_a_conflicts_stakes_are_told_with_their_ifs_decided(tmp_path, answers, stakes):
     """The review: Vellan's padlock stakes, "Getting in {if npc_status("per") == "fled"}…{else}…{end}", reached the
-    journal and the screen with the markup in them: the menu decided the {if}, the conflict's own line did not."""
-    game, events = _game(_yard(tmp_path), Answers())
-    _knock_out(game, "thug")
-    game.state.flags["knut_down"] = True
-    game.run_conflict(game.conflict_types["combat"], ["thug"], stakes="{if knut_down}Knut again{else}A stranger{end}")
-    assert [e["stakes"] for e in events if e.kind == "conflict_stakes"] == ["Knut again"]
+    journal and the screen with the markup in them: the menu decided the {if}, the conflict's own line did not. A
+    conflict's stakes and an escalation's (a later review: the escalation's had no test) are told as decided, on the
+    menu that offers the conflict, on the screen as it begins and in the journal. (Seed 1: the talk fails twice,
+    the second time lost to the guard, and the escalation is offered; the input ends as the conflict begins.)"""
+    path = tmp_path / "gate.toml"
+    path.write_text(GATE, encoding="utf-8")
+    _, screen, journal = run_play(load_adventure(path), answers, tmp_path, seed=1, party=[pregenerated("espen")])
+    assert "{" not in screen and "{" not in journal
+    assert f"at stake: {stakes}" in " ".join(screen.split()), screen  # the menu's detail
+    assert f"At stake: {stakes}" in screen and f"*At stake: {stakes}*" in journal, screen

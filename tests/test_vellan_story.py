@@ -526,10 +526,27 @@ def test_the_office_says_the_pieces_the_blanket_could_not_hold(vellan):
     assert "Aron Lie under lock and key" in office and "two pieces more than lay on" in " ".join(office.split()), office
 
 
-def test_brekke_drives_the_car_he_is_chased_in():
+def test_brekke_drives_the_car_he_is_chased_in(vellan):
     """A player's run: "his chauffeur runs across the yard", and then the car chase was fought with Brekke at the
-    wheel. The text sends Brekke himself to the garage, as the chase has it."""
-    from solo.story.format.library import find_adventure
+    wheel. Each way from his office to the chase (the clock strikes with a case against him, or the party walks out
+    with one) sends Brekke himself to the garage, and the chase is fought against him."""
+    for way in ("brekke_holds", "walk_out"):
+        branch = vellan.responses[way]
+        assert "brekke_runs" in repr(branch.routes), way
+        told = branch.text[:branch.text.index("{else}")]  # the case of two pieces or more: the way to the chase
+        assert "his own car keys in his hand" in told and "chauffeur" not in told, (way, told)
+    chases = [c.action for c in vellan.scenes["brekke_runs"].choices if c.action and c.action.kind == "conflict"]
+    assert chases and all(c.spec.get("type") == "car_chase" and c.spec.get("npcs") == ["brekke"] for c in chases)
 
-    text = "".join(p.read_text(encoding="utf-8") for p in sorted(find_adventure("vellan").glob("*.toml")))
-    assert "chauffeur" not in text and text.count("his own car keys in his hand") == 2
+
+def test_brekke_is_at_his_desk_when_he_confesses(vellan):
+    """A review: the confession had Brekke "go back behind his desk", where the confrontation that is the only way in
+    had him at it all along ("folds his hands on the blotter", "taps the desk")."""
+    ways_in = [name for name, branch in vellan.responses.items() if "brekke_cornered" in repr(branch)]
+    assert ways_in == ["brekke_broken"]
+    uses = [c.action for scene in vellan.scenes.values() for c in scene.choices
+            if c.action and "brekke_broken" in repr(c.action.branches)]
+    assert uses and all(a.kind == "conflict" and a.spec.get("type") == "confrontation"
+                        and a.where.path.startswith("scenes.brekke_office.") for a in uses)
+    text = vellan.scenes["brekke_cornered"].text
+    assert "sinks back in his chair" in text and "behind his desk" not in text, text

@@ -254,7 +254,11 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     outcomes.add_column("outcome")
     outcomes.add_column("times", justify="right")
     outcomes.add_column("share", justify="right")
-    words = {**OUTCOME_WORDS, **(SOCIAL_WORDS if ctype.social else {})}  # an argument is walked out of
+    from ..rules.conflict import exit_words
+    from ..rules.outcomes import FLED, SURRENDERED
+
+    # the ways out as its menu names them (an argument is walked out of, a sneak given up, a fight surrendered)
+    words = {**OUTCOME_WORDS, **{how: exit_words(ctype, how)[1] for how in (FLED, SURRENDERED)}}
     for outcome, count in stats.outcomes.items():
         outcomes.add_row(words.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
     console.print(lenses)
@@ -296,8 +300,6 @@ def lean_note(npc: NPC, declared: dict[str, int]) -> str | None:
 
 #: How an outcome reads in the table (the JSON keeps the keys).
 OUTCOME_WORDS = {"comae": "in comae"}
-#: In an argument, where one who leaves walks out (describe.exit_words): the outcome and the broken nerve's ways.
-SOCIAL_WORDS = {"fled": "walked away", "surrendered": "gave up"}
 #: Under a table that counts some: what the word means (docs/rules.md §5.5).
 COMAE_NOTE = "in comae: the NPC pushed on below zero until its Pool was minus its full value"
 

@@ -591,7 +591,7 @@ class Narrator:
         quick = d.get("quick_action") or ""
         actor.leaving = actor.lens == "quick" and quick == "leave"
         if quick.startswith("weapon:"):
-            actor.weapon = quick.split(":", 1)[1]
+            _draws(actor, quick.split(":", 1)[1])
         if actor.obstacle:
             return []
         self._declared.append((actor, d))
@@ -1158,7 +1158,7 @@ class Narrator:
         kind, _, what = action.partition(":")
         extra = {}
         if kind == "weapon":
-            actor.weapon = what or actor.weapon
+            _draws(actor, what)
         elif kind == "item":
             extra["item"] = what
         else:
@@ -1437,3 +1437,10 @@ def _mood(cast: Cast, person: Person) -> str | None:
     mine = person.pool / person.pool_max
     theirs = max(p.pool / p.pool_max for p in foes)
     return "winning" if mine - theirs > 0.25 else "losing" if theirs - mine > 0.25 else "even"
+
+
+def _draws(person: Person, weapon: str) -> None:
+    """``person`` takes up ``weapon``: it is told by that weapon's name from now on, not by what its file calls the
+    one it began with (a machine's "iron hands" that drew an axe strikes with the axe, as the round table says)."""
+    if weapon:
+        person.weapon, person.weapon_called = weapon, None

@@ -381,7 +381,8 @@ class Conflict:
             if d.exit:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
-                    self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone(), **self._social)
+                    self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone(),
+                               said=exit_words(self.ctype, p.status)[0], **self._social)
             elif self.sink is not None:
                 self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
                            secondary=d.secondary, quick_action=d.quick_action)
@@ -1227,7 +1228,8 @@ class Conflict:
                 if r.success:
                     self._leave(p, FLED)
                     if self.sink is not None:
-                        self._emit("exit", actor=p.id, how=FLED, decided=self.side_gone(), **self._social)
+                        self._emit("exit", actor=p.id, how=FLED, decided=self.side_gone(),
+                                   said=exit_words(self.ctype, FLED)[0], **self._social)
             elif self.sink is not None:
                 self._emit("extra_action", actor=p.id, action=d.quick_action)
 
@@ -1290,14 +1292,27 @@ def exit_name(ctype: ConflictType, exit: str) -> str:
     return "Surrender" if ctype.physical else "Give up"
 
 
+#: Each way out as the menu names it (:func:`exit_name`): as a sentence says someone takes it, and as a table counts
+#: it afterwards. The screen, the journal and ``solo duel`` take their words from here, so that what a menu offered
+#: is what is told ("8. Walk away", then "Edvin Lie walks away"; "surrendered" in a sneak's table stood under
+#: ``--explain``'s "give up": a review).
+EXIT_WORDS = {"Flee": ("flees", "fled"), "Walk away": ("walks away", "walked away"),
+              "Surrender": ("surrenders", "surrendered"), "Give up": ("gives up", "gave up")}
+
+
+def exit_words(ctype: ConflictType, how: str) -> tuple[str, str]:
+    """How someone who left by ``how`` (the status: FLED or SURRENDERED) is told: (a sentence's verb, a count's)."""
+    return EXIT_WORDS[exit_name(ctype, FLEE if how == FLED else SURRENDER)]
+
+
 def _weapon_name(p: Participant, physical: bool) -> str | None:
     """What ``p`` strikes with, as the tables show it: its weapon; without one, what its fiction calls its own
     ("Teeth": a dog's table said "Unarmed 1d3" beside a scene of its teeth, a player's run), else "Unarmed"; None
     outside a fight."""
     if not physical or p.char is None or p.damage is not None:
         return None
-    if p.weapon is not None and p.weapon.focus != UNARMED_FOCUS:  # a weapon in hand (one drawn with Quick too)
-        return p.weapon.name
+    if p.weapon is not None and p.weapon.key != "unarmed":  # a weapon in hand (one drawn with Quick too), or a
+        return p.weapon.name  # trained hand's (Martial arts 1d4, whose Focus is Unarmed too: a review)
     called = fiction_of(p).weapon_called  # its own: teeth, iron hands
     return called[:1].upper() + called[1:] if called else UNARMED_FOCUS
 

@@ -719,9 +719,11 @@ def motive_words(names: list[str]) -> str:
 
 
 def exit_words(e, static: bool) -> str:
-    """How someone leaves a conflict, as its menu offered it: "flees", "gives up", and from a lock, a cliff or a man
-    behind his desk (a static obstacle), "walks away" (a group's run: "8. Walk away" and then "Edvin Lie flees"), as
-    from an argument (the event says ``social``)."""
+    """How someone leaves a conflict, as its menu offered it: the exit event says it (``rules.conflict.exit_words``:
+    "flees", "surrenders", "gives up", and from a lock, a cliff, a man behind his desk or an argument "walks away").
+    An event logged before it said so (a save from before 2026-12-07) is told as it was then."""
+    if e.get("said"):
+        return str(e["said"])
     if e.get("how") != "fled":
         return "gives up"
     return "walks away" if static or e.get("social") else "flees"

@@ -61,7 +61,8 @@ AMONG = ("upper_class", "criminals", "borderline_access", "aware_of_status")
 #: The fields of a conflict's static ``obstacle`` table.
 OBSTACLE_FIELDS = {"name": Field("text", "The obstacle"), "difficulty": Field("difficulty", "normal"),
                    "challenge": Field("whole number", None), "pool": Field("whole number", None),
-                   "body": Field("body", "object"), "pronoun": Field("pronoun", None)}
+                   "body": Field("body", "object"), "pronoun": Field("pronoun", None),
+                   "called": Field("text", None)}
 #: The longest closing line an adventure may set for a conflict's outcome.
 MAX_CLOSING = 300
 #: Who chases (or hides) in a conflict whose type is a pursuit: the party, or those it faces.
@@ -404,8 +405,10 @@ class Conflict(ActionVerb):
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
+        # the stakes with their {if} blocks decided now, as the menu that offered the conflict decided them
+        stakes = game.picked_if_read(self.arg(spec, "stakes"))
         outcome = game.run_conflict(conflict_type_of(game, spec), self.arg(spec, "npcs"), obstacle_of(spec),
-                                    rounds=self.arg(spec, "rounds"), stakes=self.arg(spec, "stakes"),
+                                    rounds=self.arg(spec, "rounds"), stakes=stakes,
                                     vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")),
                                     pursuer=PURSUERS[self.arg(spec, "pursuer")], heard=self.arg(spec, "heard"),
                                     opening=self.arg(spec, "opening"),
@@ -460,7 +463,8 @@ def obstacle_of(spec: dict) -> Participant | None:
     o = spec["obstacle"]
     name = field_value(OBSTACLE_FIELDS, o, "name")
     fiction = Fiction(body=field_value(OBSTACLE_FIELDS, o, "body"),
-                      pronoun=field_value(OBSTACLE_FIELDS, o, "pronoun") or obstacle_pronoun(name))
+                      pronoun=field_value(OBSTACLE_FIELDS, o, "pronoun") or obstacle_pronoun(name),
+                      called=field_value(OBSTACLE_FIELDS, o, "called"))
     return obstacle(name, str(field_value(OBSTACLE_FIELDS, o, "difficulty")),
                     challenge=field_value(OBSTACLE_FIELDS, o, "challenge"),
                     pool=field_value(OBSTACLE_FIELDS, o, "pool"), fiction=fiction)

@@ -446,6 +446,11 @@ class Game:
         """The text with its ``{if}`` blocks decided by the state now; its slots are left for the renderer."""
         return pick(text, self.context()) if "{" in text else text
 
+    def picked_if_read(self, text: str) -> str:
+        """:meth:`picked` where someone reads the text; as written for a sink that only counts (the simulator's
+        tally), where deciding its ``{if}`` blocks would be work for nothing."""
+        return self.picked(text) if self._shows else text
+
     # -- a turn: offer choices, resolve one ------------------------------------------
     def available(self, scene: Scene) -> list[Choice]:
         ctx = self.context()
@@ -747,9 +752,9 @@ class Game:
         """
         s = self.state
         told = {"settings": list(settings)} if settings else {}  # the narration's words for where it happens
-        # its {if} blocks decided now, as the menu that offered it decided them (its slots are the renderer's), where
-        # someone reads it (not the simulator's tally)
-        self.emit("conflict_stakes", type=ctype.key, stakes=self.picked(stakes) if self._shows else stakes, **told)
+        # as given: an adventure's are decided by the verb that read them (ConflictVerb.resolve), a player's typed
+        # words in open play are shown as typed
+        self.emit("conflict_stakes", type=ctype.key, stakes=stakes, **told)
         roles = ask_roles(self, ctype, vehicle)  # a lone PC is not asked
         if roles.driver is not None:
             s.active = next(i for i, pc in enumerate(s.party) if pc.name == roles.driver)
