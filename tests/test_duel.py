@@ -316,3 +316,13 @@ def test_play_s_explain_names_a_question_as_solo_duel_does():
     view.render(Event("npc_decision", {"actor": "Brakk", "question": "clever_follow_up", "choice": "skill",
                                        "reason": "makes the opening count", "round": 2}))
     assert "(Brakk, Clever follow-up: skill — makes the opening count)" in out.getvalue()
+    # a way out, by the name its menu gave it in that kind of conflict (it showed the engine's "flee")
+    for frame, shown in (({"social": True}, "walk away"), ({"physical": True}, "flee"), ({}, "flee")):
+        view.render(Event("conflict_start", {"round": 0, "type": "x", "type_name": "X", "participants": [],
+                                             "pool_name": "BODY", "frame": frame}))
+        view.render(Event("npc_decision", {"actor": "Brakk", "question": "lens", "choice": "flee",
+                                           "reason": "clearly losing", "round": 2}))
+        assert out.getvalue().rstrip().endswith(f"(Brakk, Lens: {shown} — clearly losing)"), out.getvalue()[-300:]
+    view.render(Event("npc_decision", {"actor": "Brakk", "question": "lens", "choice": "surrender",
+                                       "reason": "clearly losing", "round": 2}))
+    assert out.getvalue().rstrip().endswith("(Brakk, Lens: give up — clearly losing)")

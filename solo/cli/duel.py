@@ -309,9 +309,7 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
     from rich.text import Text
 
     from ..minds.npc import break_words
-    from ..rules.conflict import exit_name
-    from ..rules.outcomes import FLEE, SURRENDER
-    from ..ui.describe import TRIGGER_WORDS, question_words
+    from ..ui.describe import TRIGGER_WORDS, decision_words, question_words
 
     first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)
     first.add_column("round", justify="right")
@@ -322,7 +320,7 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
         if e.kind == "npc_decision":
             asked = question_words(e["question"])
             # an exit as the menu offered it
-            choice = exit_name(ctype, e["choice"]).lower() if e["choice"] in (FLEE, SURRENDER) else e["choice"]
+            choice = decision_words(e, {"static": ctype.static, "social": ctype.social, "physical": ctype.physical})
             first.add_row(str(e["round"]), Text(asked), Text(choice), Text(e["reason"]))
         elif e.kind == "npc_morale":
             state = f"{e['before']} → {e['after']}" if e["failed"] else f"holds ({e['before']})"

@@ -1287,9 +1287,14 @@ def exit_name(ctype: ConflictType, exit: str) -> str:
     a lock or a cliff there is nobody to flee from, one walks away from it (the same exit), nor does anyone flee an
     argument, one walks out of it, as the NPCs do (a read-again's tutorial showed "Flee" under "if she never gives
     up or walks away"); one surrenders a fight and gives up anything else."""
+    return exit_label(exit, static=ctype.static, social=ctype.social, physical=ctype.physical)
+
+
+def exit_label(exit: str, *, static: bool, social: bool, physical: bool) -> str:
+    """:func:`exit_name` from the conflict's kind as ``conflict_start``'s frame says it (a view has no ConflictType)."""
     if exit == FLEE:
-        return "Walk away" if ctype.static or ctype.social else "Flee"
-    return "Surrender" if ctype.physical else "Give up"
+        return "Walk away" if static or social else "Flee"
+    return "Surrender" if physical else "Give up"
 
 
 #: Each way out as the menu names it (:func:`exit_name`): as a sentence says someone takes it, and as a table counts

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..events import Event
 from ..rules.character import HURT_PENALTY
@@ -612,6 +612,20 @@ QUESTION_WORDS = {"lens": "Lens", "clever_follow_up": "Clever follow-up", "flamb
 TRIGGER_WORDS = {"half": "below half its Pool", "flee_line": "down to where it thinks of leaving",
                  "wounded": "hurt again while shaken", "ally_out": "an ally gone", "outnumbered": "outnumbered",
                  "hopeless": "under 10 % to win"}
+
+
+def decision_words(e, frame: Mapping[str, Any]) -> str:
+    """What an NPC's mind chose (an ``npc_decision``), as ``--explain`` shows it: a way out by the name its menu
+    gives it ("walk away" from an argument, not the engine's ``flee``), from the conflict's ``frame`` (the flags
+    ``conflict_start`` carries); anything else by its key."""
+    from ..rules.conflict import exit_label
+    from ..rules.outcomes import FLEE, SURRENDER
+
+    choice = str(e["choice"])
+    if choice not in (FLEE, SURRENDER):
+        return choice
+    return exit_label(choice, static=bool(frame.get("static")), social=bool(frame.get("social")),
+                      physical=bool(frame.get("physical"))).lower()
 
 
 def question_words(key: str) -> str:

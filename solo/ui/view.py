@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.panel import Panel
@@ -156,6 +157,7 @@ class TerminalView:
         self.round_notes: list[str] = []
         self.round_limit: int | None = None
         self.static = False  # the conflict is against a static obstacle (conflict_start frame)
+        self.frame: dict[str, Any] = {}
         self.rolled = False  # every roll of this round is made
         self.table_shown = False  # this round's rolls are on screen (before any Luck flip is offered)
         self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
@@ -273,6 +275,7 @@ class TerminalView:
 
     def _on_conflict_start(self, e: Event, n: list[str]) -> None:
         self.names, self.plural, self.obstacles, self.pronouns, self.static = d.conflict_facts(e)
+        self.frame = e.get("frame") or {}  # what kind of conflict: how its ways out are named
         self.round_limit = e.get("round_limit")
         self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
@@ -428,7 +431,8 @@ class TerminalView:
     def _on_npc_decision(self, e: Event, n: list[str]) -> None:
         if self.explain:
             who = self.names.get(e["actor"], e["actor"])
-            self.console.print(Text(f"    ({who}, {d.question_words(e['question'])}: {e['choice']} — {e['reason']})",
+            choice = d.decision_words(e, self.frame)
+            self.console.print(Text(f"    ({who}, {d.question_words(e['question'])}: {choice} — {e['reason']})",
                                     style="dim"))
 
     def _on_npc_morale(self, e: Event, n: list[str]) -> None:
