@@ -223,3 +223,66 @@ def test_what_sigvald_tells_is_kept_as_clues_and_the_fire_is_in_the_recap(kaldsk
     recap = journal.recap()
     fire = recap.index("Old Sigvald's fire")
     assert [line for line in recap[fire + 1:fire + 4] if "Sigvald:" in line] == recap[fire + 1:fire + 4]
+
+
+@pytest.mark.parametrize("outcomes, way", [(("won",), "Pay the toll"), (("opponent_fled", "won"), "Fight your way")],
+                         ids=["robbed", "scattered"])
+@pytest.mark.parametrize("choice", ["Take the bag, help him up", "Take the bag and leave him"])
+def test_the_boy_caught_gives_the_remedies_back(kaldskard, outcomes, way, choice):
+    """A player's run: the toll paid, the boy chased and caught, "Take the bag …", and then "You carry nothing for the
+    valley now", the healer looking at empty hands and the ending of one with nothing to give. Whichever way the bag
+    went (Ragna's toll, or the boy's snatch in the scramble: the bag is gone then too), catching him gives it back."""
+    script, log = Script("Sleep", "Take the drovers' track", "Test each step", way, *(
+        ["Go after the boy"] if way == "Pay the toll" else []), "After him!", choice, "(the next menu)"), EventLog()
+    char = pregenerated("espen")
+    game = Game(kaldskard, seed=7, decider=script, sink=log, party=[char])
+    told = iter(outcomes)
+    game.run_conflict = lambda *args, **more: next(told)  # type: ignore[method-assign,assignment]
+    with pytest.raises(AssertionError, match="the next menu"):
+        game.play()
+    scenes = [e.data["scene"] for e in log.events if e.kind == "scene_entered"]
+    assert "eyvind_caught" in scenes and scenes[-1] in ("outlaw_camp", "high_saddle"), scenes
+    held = [e.data["item"] for e in log.events if e.kind == "item" and e.data["item"] == "remedies"]
+    assert held and game.state.items.count("remedies") == 1, held
+    assert next(e for e in log.events if e.kind == "scene_entered" and e.data["scene"] == "eyvind_runs") and \
+        "remedies" not in _items_when(log.events, "eyvind_runs")  # the boy has the bag while he runs
+
+
+def _items_when(events, scene: str) -> list[str]:
+    """The items held as ``scene`` is entered, from the item events before it."""
+    held: list[str] = []
+    for e in events:
+        if e.kind == "scene_entered" and e.data["scene"] == scene:
+            return held
+        if e.kind == "item":
+            if e.data["gained"]:
+                held.append(e.data["item"])
+            elif e.data["item"] in held:
+                held.remove(e.data["item"])
+    return held
+
+
+def test_the_inns_axes_are_offered_to_empty_hands_and_told_by_how_many_take_one(kaldskard):
+    """A player's run: a character who came with an axe was offered Gudrun's, told "I will not grudge you the axe",
+    and then "keeps the axe already in hand". The rack is offered while someone's hands are empty (``unarmed()``),
+    and its lines count those who take one."""
+    def inn(*weapons: str | None, take: bool = False):
+        party = []
+        for i, weapon in enumerate(weapons):
+            char = pregenerated("espen")
+            char.name, char.weapon = ("Espen Lind", "Signe Vik")[i], weapon
+            party.append(char)
+        script, log = Script(*(["Take down", "(the next menu)"] if take else [])), EventLog()
+        game = Game(kaldskard, seed=7, decider=script, sink=log, party=party)
+        with pytest.raises(AssertionError if take else Stop):
+            game.play()
+        return [label for label, _ in script.menus[0]], said(log.events), game
+
+    labels, _, _ = inn("axe")
+    assert not [label for label in labels if label.startswith("Take down")], labels
+    labels, told, game = inn("axe", None, take=True)
+    assert "Take down a wood-axe from the rack by the door" in labels
+    assert "the edge tested" in told and "grudge you the axe." in told, told
+    assert [pc.weapon for pc in game.state.pcs] == ["axe", "axe"]
+    labels, told, _ = inn(None, None, take=True)
+    assert "Take down a wood-axe each from the rack by the door" in labels and "the axes." in told, told

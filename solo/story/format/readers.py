@@ -53,9 +53,9 @@ def _has_shape(value: object, shape: str) -> bool:
         return isinstance(value, bool)
     return isinstance(value, dict)
 #: Condition functions that take numbers rather than names.
-NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size")
+NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size", "unarmed")
 #: Condition functions that read the player characters: meaningless in an adventure with ``pc = false``.
-PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size")
+PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size", "unarmed")
 _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
 #: A ``{verb.…}`` whose subject is the acting PC's name or pronoun, or an NPC, not the party: right after it, or
 #: after a few plain words of the same clause ("{pc}'s legs {verb.give} out", "{npc.gudrun} quietly {verb.goes}").

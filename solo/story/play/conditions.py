@@ -65,5 +65,6 @@ def context_of(s: GameState) -> Context:
         "used_luck": lambda use: s.luck_used.get(use, 0),
         "tension": lambda: s.oracle.tension,
         "party_size": lambda: len(s.pcs),
+        "unarmed": lambda: sum(1 for pc in s.pcs if pc.weapon in (None, "unarmed")),  # as the wield effect reads it
     }
     return Context(names=name, functions=functions)
