@@ -322,6 +322,38 @@ def test_a_character_for_an_adventure_without_one_is_refused(tmp_path, args):
     assert "pc = false" in r.output and "The Cloak in the Dark" in r.output
 
 
+#: A condition with each function that reads the player characters.
+PC_CALLS = ('skill("Move") > 0', 'pool("BODY") > 0', 'pool_max("BODY") > 0', "luck() > 0", 'tag("Contact")',
+            "party_size() > 1", "unarmed() > 0")
+
+
+def test_every_function_that_reads_the_characters_is_tried():
+    from solo.story.format.readers import PC_FUNCTIONS
+
+    assert {call.split("(")[0] for call in PC_CALLS} == set(PC_FUNCTIONS)
+
+
+@pytest.mark.parametrize("call", PC_CALLS)
+def test_a_condition_that_reads_the_characters_is_refused_where_there_are_none(tmp_path, call):
+    """Each condition function that reads the player characters (readers.PC_FUNCTIONS) names itself in an error in an
+    adventure with ``pc = false``, and is accepted where there are characters."""
+    from solo.story.format.expressions import FUNCTIONS
+    from solo.story.format.readers import PC_FUNCTIONS
+
+    fn = call.split("(")[0]
+    assert fn in PC_FUNCTIONS and fn in FUNCTIONS
+    for pcs, refused in (("pc = false\n", True), ("", False)):
+        path = tmp_path / "story.toml"
+        path.write_text(f'[adventure]\ntitle = "T"\nstart = "a"\n{pcs}\n[scenes.a]\ntext = "A."\n'
+                        f'[[scenes.a.choices]]\ntext = "On"\nif = \'{call}\'\ngoto = "b"\n'
+                        f'[[scenes.a.choices]]\ntext = "Or on"\ngoto = "b"\n'
+                        f'[scenes.b]\ntext = "B."\nending = true\n', encoding="utf-8")
+        _, problems = read_adventure(path)
+        said = [p.message for p in problems if p.severity == "error"]
+        assert said == ([f"{fn}() reads the player characters, and this adventure has none (pc = false)"]
+                        if refused else []), said
+
+
 def test_help_offers_no_sheet_or_luck_without_a_character_and_saves_say_so(tmp_path):
     script = tmp_path / "part.txt"
     script.write_text("help\n2\n")
