@@ -262,6 +262,8 @@ def find_in_roster(folder: Path, name: str) -> RosterEntry | None:
     if len(exact) == 1:
         return exact[0]
     starts = exact or [e for e in entries if e.name.lower().startswith(wanted) or e.path.stem.startswith(slug)]
+    if not exact and _ready_made(wanted):  # "espen" is the ready-made Espen Lind, or a copy of him: never Espen Dahl
+        starts = [e for e in starts if _ready_made(e.name.lower())]  # (a GM-less table's run)
     if len(starts) > 1:
         if _ready_made(wanted):
             return None

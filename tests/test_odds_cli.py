@@ -447,3 +447,23 @@ def test_a_character_against_an_obstacle_is_priced_as_an_adventure_writes_it():
         assert result.exit_code == 2 and said in result.output, (extra, result.output)
     without = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--type", "lockpicking"])
     assert without.exit_code == 2 and "--obstacle" in without.output
+
+
+def test_the_engine_and_the_exact_odds_are_said_to_disagree_where_they_do(tmp_path):
+    """A GM-less table's run: an unfriendly NPC's argument priced at 59.9 % for the NPC and played at 48.7 % by
+    --simulate, printed one above the other with nothing said (the cause is not found yet: docs/npcs.md). A gap of
+    more than four standard errors is said, in words and in the JSON; the same NPC made Neutral agrees, unflagged."""
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parent / "data" / "odds"
+    neutral = tmp_path / "agda_neutral.toml"
+    neutral.write_text((data / "agda_malicious.toml").read_text(encoding="utf-8").replace(
+        'disposition = "Malicious"', 'disposition = "Neutral"'), encoding="utf-8")
+    for npc, apart in ((data / "agda_malicious.toml", True), (neutral, False)):
+        args = ["odds", "--pc", str(data / "ragna_holt.toml"), "--npc", str(npc), "--type", "social", "--rounds", "6",
+                "--lens-a", "none", "--simulate", "4000", "--seed", "11"]
+        shown = CliRunner().invoke(cli, args)
+        assert shown.exit_code == 0, shown.output
+        assert ("disagree" in shown.output) == apart, shown.output
+        said = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)["simulation"]["apart"]
+        assert bool(said) == apart and (not apart or "standard errors" in said and said in shown.output), said

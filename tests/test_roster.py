@@ -285,6 +285,24 @@ def test_a_ready_made_name_several_of_the_roster_share_means_the_ready_made_one(
     assert duel.exit_code == 0, duel.output
 
 
+def test_a_ready_made_name_is_not_the_start_of_another_of_the_roster(tmp_path):
+    """A GM-less table's run: with an Espen Dahl of their own in the roster, "--pc espen" (the help's examples, solo
+    duel's default) played Espen Dahl, unsaid. The ready-made short name means Espen Lind, or the one copy of him the
+    roster holds; Espen Dahl is picked by his name or file name."""
+    roster = tmp_path / "characters"
+    roster.mkdir()
+    dahl = pregenerated("espen")
+    dahl.name = "Espen Dahl"
+    save_character(dahl, roster / "espen_dahl.toml")
+    assert load_character("espen", roster).name == "Espen Lind"
+    assert load_character("espen dahl", roster).name == load_character("espen_dahl", roster).name == "Espen Dahl"
+    assert load_character("espen d", roster).name == "Espen Dahl"  # the start of his name, not a ready-made one's
+    mine = pregenerated("espen")
+    mine.skills["Combat"] += 7
+    save_character(mine, roster / "espen_lind.toml", scenarios=1)
+    assert load_character("espen", roster).skills["Combat"] == mine.skills["Combat"]  # the one copy: yours
+
+
 def test_a_name_found_nowhere_names_the_roster_that_was_searched(tmp_path, monkeypatch):
     """Before: with --saves elsewhere, "no character 'Ada Berg': not a file, not in your roster" said nothing of
     where that roster was (--saves moves it to DIR/characters)."""
