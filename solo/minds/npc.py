@@ -488,7 +488,7 @@ class _LensParts:
     def _total(self, k: str, v: float) -> float:
         for scores in self.after:
             if k in scores:
-                v += scores[k]
+                v = v + scores[k]  # never in place: over arrays ``v`` is ``before``'s own, read again by spread()
         return v
 
     def spread(self, last_lens: str | None) -> dict[str, float]:
