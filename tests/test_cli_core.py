@@ -564,3 +564,18 @@ def test_play_prove_and_simulate_refuse_a_party_of_the_wrong_size_in_the_same_wo
     alone = dataclasses.replace(load_adventure(tutorial), party_min=1, party_max=1)
     assert alone.party_misfit(2) == "The Night Ferry is for 1 player; the party has 2"
     assert alone.party_misfit(1) is None
+
+
+def test_the_command_to_play_a_new_character_is_one_line_a_shell_runs(tmp_path, monkeypatch):
+    """A GM-less table's run: "Play with it: solo play --pc" ended one line and the file began the next, so the
+    command pasted was "solo play --pc" alone. It stands on a line of its own, whole at any width, quoted."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.setenv("COLUMNS", "40")
+    result = run("new", "--random", "--name", "Hedda Lie", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    (line,) = [x for x in result.output.splitlines() if "solo play" in x]
+    words = shlex.split(line)
+    assert words[:3] == ["solo", "play", "--pc"] and (tmp_path / words[3]).is_file(), line

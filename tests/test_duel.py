@@ -283,6 +283,9 @@ def test_an_argument_is_walked_out_of_in_the_card_the_table_and_the_broken_nerve
     fight = " ".join(run("--type", "combat", "--role", "courtier", "-p", "Nervous", "-p", "Shy", "--runs", "300",
                          "--seed", "3").output.replace("│", " ").split())
     assert "when clearly losing she bargains or runs" in fight
+    # a way said inside another is not said again ("look for support, then walk away or walk away": a GM-less run)
+    circle = " ".join(run("--type", "social", "-m", "Circle", "--runs", "1", "--seed", "1").output.split())
+    assert "look for support, then walk away" in circle and "walk away or walk away" not in circle, circle
     why = " ".join(run("--type", "combat", "-p", "Nervous", "-p", "Shy", "--runs", "50", "--seed", "3",
                        "--explain").output.replace("│", " ").split())
     assert "Clever follow-up" in why and "Quick's extra action" in why

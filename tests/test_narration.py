@@ -125,6 +125,21 @@ def test_a_bearing_that_calls_the_npc_competent_is_not_told_of_a_round_it_lost(w
         assert "lost" not in line.filters.get("result", {"lost"}), (line.file, line.line, line.text)
 
 
+def test_a_cry_or_a_sizing_up_is_told_only_of_what_has_a_voice_or_a_mind(with_adventures):
+    """A player's Kaldskard: the barrow-wights, which do not speak, were told "The axe bites deep, and the first
+    barrow-wight cries out", and a mindless one "takes her measure before committing". A line with the target
+    crying out keeps to flesh and beasts ([foe_body:flesh|animal]), and one with the actor sizing the foe up too
+    ([body:…]); a dead thing or a machine gets the other lines."""
+    cries = re.compile(r"\{target\}[^.]* (cries|cry|screams?|yelps?) out\b|\{target\} (cries|screams|yelps)\b")
+    sizes = re.compile(r"\{actor\} (takes|take) \{target\}'s measure|\{actor\} (sizes|size) up")
+    for pattern, role in ((cries, "foe_body"), (sizes, "body")):
+        lines = _lines(with_adventures, lambda key, line, pattern=pattern: pattern.search(line.text))
+        assert lines, pattern.pattern
+        for line in lines:
+            assert line.filters.get(role, frozenset()) and line.filters[role] <= {"flesh", "animal", "crowd"}, \
+                (line.file, line.line, line.text)
+
+
 def test_a_cold_bearing_is_a_manner_not_a_want_of_warmth(with_adventures):
     """A cold manner is how an NPC goes about things, not what it feels for the party: Kaldskard's Ragna (Correct,
     so cold) was told 'There is not a wasted or warm gesture in Ragna' while Affectionate to the players. No cold

@@ -112,7 +112,11 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
         except OSError as exc:
             raise UserError(f"cannot write in {default_roster()}: {exc.strerror or exc}; "
                             "the character was not saved") from None
-    say(console, "Saved to ", (str(path), "bold"), ". Play with it: ", (f"solo play --pc {path}", "bold"))
+    import shlex
+
+    say(console, "Saved to ", (str(path), "bold"), ". Play with it:", soft_wrap=True)
+    # the command on a line of its own, never broken (a GM-less table pasted half of it: "solo play --pc")
+    say(console, "  ", (f"solo play --pc {shlex.quote(str(path))}", "bold"), soft_wrap=True)
 
 
 def _unwritable(out: Path, *, force: bool) -> str | None:

@@ -62,7 +62,7 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
       solo npc --role draugr --level master --json
       solo npc --level master --out npcs/boss.toml
       solo npc --name "Rin Halden" --disposition unfriendly   (one the table has met already)
-      solo npc --name "Rin Halden" --reaction                 (and how she greets you)
+      solo npc --name "Rin Halden" --reaction                 (and how Rin greets you)
     """
     from ..errors import SoloError
     from ..npc import generate_npc
@@ -254,7 +254,12 @@ def _temperament(npc: NPC, social: bool = False) -> str:
         # losing she bargains", and a duel had her run in 38 conflicts of 62: a GM-less table's run)
         ways = [b for b in lean.on_break if b != "fight_on"][:2] or ["flee"]
         pronoun = _pronoun(npc)
-        said = " or ".join(break_words(way, social=social, plural=pronoun == "they") for way in ways)
+        told: list[str] = []
+        for way in ways:  # one already said inside another is not said again (in an argument the call for support
+            words = break_words(way, social=social, plural=pronoun == "they")  # ends in walking away: a GM-less run
+            if not any(words in before for before in told):
+                told.append(words)
+        said = " or ".join(told)
         parts.append(f"when clearly losing {pronoun_forms(pronoun)['they']} {said}")
     if lean.lean["cruelty"] >= 0.8:
         parts.append("goes for the wounded")
