@@ -203,6 +203,23 @@ def test_a_beast_strikes_with_what_its_file_calls_its_weapon_on_the_table_too():
         {("Martial arts", "1d4")}
 
 
+def test_the_round_table_shows_what_gear_adds_to_the_blow():
+    """A player's run: the table said "Axe 1d6" while every blow's line added "+3 gear". The table's blow is the dice
+    with what #Gear adds, as the lines count it; one without the Tag shows the dice alone."""
+    ctype = conflict_type("combat")
+    geared = make_char("Astrid Berg", Combat=50, tags=("Gear",))
+    geared.weapon, geared.gear_bonus = "axe", 3
+    plain = make_char("Signe Vik", Combat=50)
+    plain.weapon = "axe"
+    log = EventLog()
+    Conflict(ctype, [from_character(geared, "a", ctype, decider=RandomDecider(random.Random(1))),
+                     from_character(plain, "b", ctype, decider=RandomDecider(random.Random(2)))],
+             random.Random(3), sink=log, round_limit=3).run()
+    shown = {e["actor"]: e["damage"] for e in log.of("roll")}
+    assert shown == {"Astrid Berg": "1d6+3", "Signe Vik": "1d6"}, shown
+    assert {p["id"]: p["damage"] for p in log.of("conflict_start")[0]["participants"]} == shown
+
+
 def test_a_weapon_drawn_with_quick_is_told_by_its_name_not_by_what_the_hands_were_called():
     """A review: a machine whose file calls its blows "iron hands" drew an axe with Quick; the table said "Axe" and
     the narration went on with its iron hands. The weapon drawn names its blows from then on, in both."""

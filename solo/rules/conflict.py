@@ -399,7 +399,7 @@ class Conflict:
                 target, mods = self._lens_target(p, "none", None, (), True)
                 entry.update(target=target, skill=p.skill_called(self.ctype), base=target - sum(v for _, v in mods),
                              modifiers=[list(m) for m in mods], strikes_with=_weapon_name(p, physical),
-                             damage=str(p.damage_dice(physical)), shield=p.shield.name if p.shield else None)
+                             damage=blow_dice(p, physical), shield=p.shield.name if p.shield else None)
         frame: dict[str, Any] = {}
         if self._detail:  # what each one is, for the words (solo.rules.fiction); a sink that only counts skips it
             frame = conflict_frame(self.ctype, self.participants, round_limit=self.round_limit, given=self.fiction)
@@ -948,7 +948,7 @@ class Conflict:
                    base=target - sum(v for _, v in mods), target=target, modifiers=[list(m) for m in mods],
                    roll=result.roll, face=result.roll, success=result.success, exceptional=result.exceptional,
                    lens=d.lens, chance_id=chance.id if chance is not None else None,
-                   strikes_with=weapon, damage=str(p.damage_dice(physical)))
+                   strikes_with=weapon, damage=blow_dice(p, physical))
 
     def _offer_flip(self, p: Participant) -> None:
         """Offer Luck when flipping would turn a lost round into a won or tied one."""
@@ -1308,6 +1308,13 @@ EXIT_WORDS = {"Flee": ("flees", "fled"), "Walk away": ("walks away", "walked awa
 def exit_words(ctype: ConflictType, how: str) -> tuple[str, str]:
     """How someone who left by ``how`` (the status: FLED or SURRENDERED) is told: (a sentence's verb, a count's)."""
     return EXIT_WORDS[exit_name(ctype, FLEE if how == FLED else SURRENDER)]
+
+
+def blow_dice(p: Participant, physical: bool) -> str:
+    """``p``'s blow as the tables show it: its dice and what its #Gear adds ("1d6+3"), as every blow's line adds
+    it ("1d6: 4, +3 gear"; a player's run read "Axe 1d6" on the table beside it)."""
+    bonus = p.damage_bonus(physical)
+    return f"{p.damage_dice(physical)}{f'+{bonus}' if bonus else ''}"
 
 
 def _weapon_name(p: Participant, physical: bool) -> str | None:
