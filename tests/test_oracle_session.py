@@ -383,6 +383,32 @@ def test_a_damaged_session_stops_the_command_with_file_and_line(solo, tmp_path):
     assert result.exit_code == 2 and "heist.toml:2" in result.output
 
 
+def test_the_player_characters_a_session_names_are_shown(solo, tmp_path):
+    """A GM-less table's run: ``pcs`` in a session file worked (random events read "Trouble lands on Tor Lunde"),
+    yet the docs named no such field and ``solo session`` never showed it. It is shown, in words and JSON."""
+    (tmp_path / "sessions").mkdir()
+    (tmp_path / "sessions" / "heist.toml").write_text('version = 1\ntension = 5\npcs = ["Tor Lunde", "Mia Berg"]\n')
+    shown = solo("session", "heist")
+    assert shown.exit_code == 0 and "Player characters: Tor Lunde, Mia Berg" in shown.output, shown.output
+    assert json.loads(solo("session", "heist", "--json").output)["pcs"] == ["Tor Lunde", "Mia Berg"]
+    (tmp_path / "sessions" / "plain.toml").write_text("version = 1\ntension = 5\n")
+    assert "Player characters" not in solo("session", "plain").output
+
+
+def test_a_random_event_says_what_to_keep_of_it_in_the_session(solo, tmp_path):
+    """A GM-less table's run: "A step towards settling a thread: Who sent the anonymous letter?" and the session's
+    track left at 0, with no word of how to mark it, where solo scene says it. solo oracle says it too, as commands
+    of the session; a situation that asks a question is not closed with a stray full stop."""
+    assert solo("session", "beacon", "--thread", "Who sent the anonymous letter?").exit_code == 0
+    moved = " ".join(solo("oracle", "Q?", "--session", "beacon", "--seed", "91").output.split())
+    assert "A thread moves towards its end: Who sent the anonymous letter?" in moved, moved
+    assert "close the thread with: solo session beacon --close 1" in moved
+    assert "mark the progress: solo session beacon --progress 1" in moved
+    new = " ".join(solo("oracle", "Q?", "--session", "beacon", "--seed", "77").output.split())
+    assert "It follows the current situation: Who sent the anonymous letter? Keep it with: solo session beacon " \
+           "--thread TEXT" in new, new
+
+
 def test_without_a_session_nothing_is_written(solo, tmp_path):
     assert solo("oracle", "Q", "--seed", "1").exit_code == 0
     assert solo("scene", "--seed", "1").exit_code == 0

@@ -129,7 +129,7 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     s = session.state
     if as_json:
         data = {"name": session.name, "file": str(session.path), "tension": s.tension, "scenes": session.scenes,
-                "context": s.context, "threads": s.threads, "npcs": s.npcs,
+                "context": s.context, "threads": s.threads, "npcs": s.npcs, "pcs": s.pcs,
                 "weights": {"threads": {t: s.thread_weight(t) for t in s.threads},
                             "npcs": {n: s.npc_weight(n) for n in s.npcs}},
                 "progress": {t: s.thread_progress(t) for t in s.threads}, "searched": s.searched,
@@ -166,6 +166,8 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     click.echo("NPCs:" if s.npcs else "NPCs: none.")
     for i, npc in enumerate(s.npcs, 1):
         click.echo(f"  {i}. {npc}{weight_mark(s.npc_weight(npc))}")
+    if s.pcs:  # named in the file alone (docs/oracle.md §8): shown, as what random events may name
+        click.echo("Player characters: " + ", ".join(s.pcs))
 
 
 def _weighed(add, name: str, before: tuple[str, ...], option: str) -> int:

@@ -492,7 +492,8 @@ def event_follow_up(ev: Mapping, shell: str | None = None) -> str:
     play, and typed at a shell it read "bash: npcs: command not found" (a new player's run)."""
     line = ""
     if ev.get("context"):
-        line += f" It follows the current situation: {ev['context']}."
+        context = str(ev["context"]).rstrip()
+        line += f" It follows the current situation: {context}{'' if context[-1:] in '.!?' else '.'}"
     thread = ev.get("closes")
     if thread:
         close, progress = ((f"{shell} --close {thread}", f"{shell} --progress {thread}") if shell is not None
