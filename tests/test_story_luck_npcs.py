@@ -154,6 +154,25 @@ def test_one_who_sits_a_conflict_out_opens_a_sentence_in_the_journal_as_on_the_s
     assert out.getvalue().strip() == said
 
 
+def test_the_tension_moving_is_kept_in_the_journal_as_the_screen_says_it():
+    """A GM-less table's open play: the screen said the oracle's tension moving at each scene's end, and the journal
+    kept none of it. The same sentence, from one function, in both."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from solo.events import Event
+    from solo.ui.view import TerminalView
+
+    event = Event("tension", {"before": 5, "after": 6})
+    journal = Journal()
+    journal.render(event)
+    out = StringIO()
+    TerminalView(Console(file=out, width=200, color_system=None)).render(event)
+    said = out.getvalue().strip()
+    assert said.startswith("The oracle's tension rises to 6 of 9") and f"*{said}*" in journal.text(), journal.text()
+
+
 @pytest.mark.parametrize("answer", ["push", OUT])
 def test_a_spent_master_npc_may_push_on_into_the_next_fight(tmp_path, answer):
     boss = Answers(push=answer, lens="none", target="Espen Lind")

@@ -309,6 +309,8 @@ class Journal:
             self._para(f"*{inline(sentence(f'Thread {opened}: {what}'))}*")
         elif k == "note" and str(e.get("text", "")).strip():  # an empty note is no note
             self._para(f"> **Note:** {inline(e['text'])}")
+        elif k == "tension":  # as the screen says it (a GM-less table's journal kept no scene's end at all)
+            self._para(f"*{inline(d.tension_line(e))}*")
         elif k == "item":
             gained = "Gained" if e["gained"] else "Lost"
             item = e["item"]
