@@ -487,3 +487,21 @@ def test_a_conflicts_stakes_are_told_with_their_ifs_decided(tmp_path, answers, s
     assert "{" not in screen and "{" not in journal
     assert f"at stake: {stakes}" in " ".join(screen.split()), screen  # the menu's detail
     assert f"At stake: {stakes}" in screen and f"*At stake: {stakes}*" in journal, screen
+
+
+def test_a_player_s_name_is_shown_only_at_a_table_of_several(tmp_path):
+    """A player's run: a character's file remembers the player of its last group game, and "Ola  Astrid Berg
+    declares" followed her into a game played alone. Alone, no player is named; at a hot-seat table, each is."""
+    path = tmp_path / "gate.toml"
+    path.write_text(GATE, encoding="utf-8")
+    alone = pregenerated("espen")
+    alone.player = "Ola"
+    _, screen, _ = run_play(load_adventure(path), ["2"], tmp_path, seed=1, party=[alone])
+    assert "declares" in screen and "Ola" not in screen, screen[-800:]
+    two = [pregenerated("espen"), pregenerated("espen")]
+    two[1].name = "Signe Vik"
+    two[0].player, two[1].player = "Ola", "Kari"
+    folder = tmp_path / "two"
+    folder.mkdir()
+    _, screen, _ = run_play(load_adventure(path), ["2", ""], folder, seed=1, party=two)
+    assert "Ola" in screen or "Kari" in screen, screen[-800:]

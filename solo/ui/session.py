@@ -465,7 +465,12 @@ class Session:
             say(self.console, f"{exc}; the game goes on without writing events.", style="red", soft_wrap=True)
 
     def _player_of(self, name: str) -> str | None:
-        for pc in self.game.state.party if self.game else []:
+        """Whose turn a question is, at a hot-seat table; nobody's alone: a character's file remembers the player of
+        its last group game, and "Ola  Astrid Berg declares" followed her into a game played alone (a player's run)."""
+        party = self.game.state.party if self.game else []
+        if len(party) < 2:
+            return None
+        for pc in party:
             if pc.name == name:
                 return pc.player
         return None
