@@ -933,6 +933,38 @@ def test_one_who_leaves_is_told_leaving_as_the_menu_named_the_way_out(kind, exit
     Conflict(ctype, [a, b], random.Random(1), sink=log, round_limit=3).run()
     offered = {o.key: o.label for o in pc.asked[0].options}
     (left,) = log.of("exit")
-    assert exit_words(left, ctype.static) == left["said"] == said
+    assert exit_words(left, ctype.static) == said
+    plural = {"surrenders": "surrender", "flees": "flee", "walks away": "walk away", "gives up": "give up"}[said]
+    assert exit_words(left, ctype.static, plural=True) == plural  # "the dockers flee" (a review: "flees")
     assert said.split()[0].startswith(offered[exit].lower().split()[0][:4])  # "Walk away": "walks away"
     assert offered[exit] == exit_name(ctype, exit)
+
+
+def test_a_crowd_that_leaves_is_told_leaving_in_the_plural():
+    """A review: the way out was told in the rules core's own words ("flees"), so a crowd named in the plural read
+    "The dockers flees." The exit event names the way (``way``); the screen and the journal agree it with the name."""
+    import io
+
+    from rich.console import Console
+
+    from solo.rules.fiction import Fiction
+    from solo.ui.journal import Journal
+    from solo.ui.view import TerminalView
+
+    ctype = conflict_type("combat")
+    a = from_character(make_char("Ada", Combat=50, Move=50), "a", ctype,
+                       decider=Answers(lens="none", exit_offer="let_go"))
+    b = from_character(make_char("The dockers", level="common", Combat=50, Move=50), "b", ctype,
+                       decider=Answers(lens="flee"))
+    b.fiction = Fiction(body="crowd", pronoun="they")
+    log = EventLog()
+    Conflict(ctype, [a, b], random.Random(1), sink=log, round_limit=3).run()
+    (left,) = log.of("exit")
+    assert left["way"] == "flee" and "said" not in left.data
+    out, journal = io.StringIO(), Journal()
+    view = TerminalView(Console(file=out, width=100, color_system=None))
+    for e in log.events:
+        view.render(e)
+        journal.render(e)
+    assert "The dockers flee." in out.getvalue() and "The dockers flees" not in out.getvalue(), out.getvalue()
+    assert "The dockers flee." in journal.text(), journal.text()

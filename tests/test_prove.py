@@ -1254,6 +1254,32 @@ def test_a_party_size_no_allowed_party_has_is_a_finding(tmp_path):
     assert "Never offered:" in result.output and "Link arms" in result.output
 
 
+def test_a_choice_for_empty_hands_is_no_finding_for_an_armed_party(tmp_path):
+    """A review: Kaldskard's rack of axes (``if = "unarmed() > 0"``) made `solo prove kaldskard --pc armed.toml` exit 1
+    with the rack "never offered". The players bring their own weapons: such a choice is written for another party,
+    listed apart as one for another party size is, and the unarmed party is offered it."""
+    source = tmp_path / "rack.toml"
+    source.write_text('[adventure]\ntitle = "The rack"\nstart = "inn"\n\n[scenes.inn]\ntext = "An inn."\n'
+                      '[[scenes.inn.choices]]\ntext = "Take an axe from the rack"\nif = "unarmed() > 0"\nonce = true\n'
+                      'effects = [ { wield = "axe" } ]\n'
+                      '[[scenes.inn.choices]]\ntext = "Leave"\ngoto = "road"\n\n'
+                      '[scenes.road]\ntext = "The road."\nending = true\n', encoding="utf-8")
+    from solo.characters import save_character
+    from solo.rules.creation import pregenerated
+
+    armed = tmp_path / "armed.toml"
+    espen = pregenerated("espen")
+    espen.weapon = "axe"
+    save_character(espen, armed)
+    plain = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--pc", "espen"])
+    assert plain.exit_code == 0 and "Not offered" not in plain.output and "Never offered" not in plain.output, \
+        plain.output
+    result = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--pc", str(armed)])
+    assert result.exit_code == 0, result.output
+    assert "Never offered" not in result.output and "Not offered to this party of 1" in result.output
+    assert "unarmed()" in result.output and "Take an axe" in result.output
+
+
 def test_vellan_keys_drop_the_day_behind_the_story():
     # the whole of Vellan is too large a search for the suite (docs/proving.md, "The state limit"): its key is
     # checked where the reductions bite, the walk home (every way on sets the hours back to 0) and Friday morning

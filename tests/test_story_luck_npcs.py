@@ -459,12 +459,12 @@ on_enter = [ { set = "dusk" } ]
 [[scenes.gate.choices]]
 text = "Talk your way past"
 opposed = { skill = "Social", npc = "guard", npc_skill = "Willpower", win = "inside", lose = "inside", escalate = { \
-type = "social", stakes = "{if dusk}Through before dark{else}Through at all{end}", rounds = 3, won = "inside", \
-lost = "inside" } }
+type = "social", stakes = "{if dusk}Past {npc.guard} before dark{else}Through at all{end}", rounds = 3, \
+won = "inside", lost = "inside" } }
 
 [[scenes.gate.choices]]
 text = "Force it"
-conflict = { type = "combat", npcs = ["guard"], stakes = "{if dusk}The gate, at dusk{else}The gate{end}", \
+conflict = { type = "combat", npcs = ["guard"], stakes = "{if dusk}The gate, at dusk, for {pc}{else}The gate{end}", \
 won = "inside", lost = "inside" }
 
 [scenes.inside]
@@ -473,14 +473,17 @@ ending = true
 """
 
 
-@pytest.mark.parametrize("answers, stakes", [(["2"], "The gate, at dusk"), (["1", "1", "1"], "Through before dark")],
+@pytest.mark.parametrize("answers, stakes", [(["2"], "The gate, at dusk, for Espen Lind"),
+                                              (["1", "1", "1"], "Past Ole Berg before dark")],
                          ids=["conflict", "escalation"])
 def test_a_conflicts_stakes_are_told_with_their_ifs_decided(tmp_path, answers, stakes):
     """The review: Vellan's padlock stakes, "Getting in {if npc_status("per") == "fled"}…{else}…{end}", reached the
     journal and the screen with the markup in them: the menu decided the {if}, the conflict's own line did not. A
     conflict's stakes and an escalation's (a later review: the escalation's had no test) are told as decided, on the
-    menu that offers the conflict, on the screen as it begins and in the journal. (Seed 1: the talk fails twice,
-    the second time lost to the guard, and the escalation is offered; the input ends as the conflict begins.)"""
+    menu that offers the conflict, on the screen as it begins and in the journal; so are their slots (a later
+    review: "At stake: Whether {npc.knut} lets you in", where docs/adventures.md promises the name). (Seed 1: the
+    talk fails twice, the second time lost to the guard, and the escalation is offered; the input ends as the
+    conflict begins.)"""
     path = tmp_path / "gate.toml"
     path.write_text(GATE, encoding="utf-8")
     _, screen, journal = run_play(load_adventure(path), answers, tmp_path, seed=1, party=[pregenerated("espen")])

@@ -382,7 +382,7 @@ class Conflict:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
                     self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone(),
-                               said=exit_words(self.ctype, p.status)[0], **self._social)
+                               way=exit_way(self.ctype, p.status), **self._social)
             elif self.sink is not None:
                 self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
                            secondary=d.secondary, quick_action=d.quick_action)
@@ -1229,7 +1229,7 @@ class Conflict:
                     self._leave(p, FLED)
                     if self.sink is not None:
                         self._emit("exit", actor=p.id, how=FLED, decided=self.side_gone(),
-                                   said=exit_words(self.ctype, FLED)[0], **self._social)
+                                   way=exit_way(self.ctype, FLED), **self._social)
             elif self.sink is not None:
                 self._emit("extra_action", actor=p.id, action=d.quick_action)
 
@@ -1297,17 +1297,18 @@ def exit_label(exit: str, *, static: bool, social: bool, physical: bool) -> str:
     return "Surrender" if physical else "Give up"
 
 
-#: Each way out as the menu names it (:func:`exit_name`): as a sentence says someone takes it, and as a table counts
-#: it afterwards. The screen, the journal and ``solo duel`` take their words from here, so that what a menu offered
-#: is what is told ("8. Walk away", then "Edvin Lie walks away"; "surrendered" in a sneak's table stood under
-#: ``--explain``'s "give up": a review).
-EXIT_WORDS = {"Flee": ("flees", "fled"), "Walk away": ("walks away", "walked away"),
-              "Surrender": ("surrenders", "surrendered"), "Give up": ("gives up", "gave up")}
+#: Each way out by the name its menu gives it (:func:`exit_name`), as a key: the ``exit`` event carries it
+#: (``way``), and the screen, the journal and ``solo duel`` tell it from here, so that what a menu offered is what is
+#: told ("8. Walk away", then "Edvin Lie walks away"; "surrendered" in a sneak's table stood under ``--explain``'s
+#: "give up": a review). Its words: after one name, after several ("the dockers walk away"), and counted after.
+EXIT_WAYS = {"Flee": "flee", "Walk away": "walk_away", "Surrender": "surrender", "Give up": "give_up"}
+EXIT_WORDS = {"flee": ("flees", "flee", "fled"), "walk_away": ("walks away", "walk away", "walked away"),
+              "surrender": ("surrenders", "surrender", "surrendered"), "give_up": ("gives up", "give up", "gave up")}
 
 
-def exit_words(ctype: ConflictType, how: str) -> tuple[str, str]:
-    """How someone who left by ``how`` (the status: FLED or SURRENDERED) is told: (a sentence's verb, a count's)."""
-    return EXIT_WORDS[exit_name(ctype, FLEE if how == FLED else SURRENDER)]
+def exit_way(ctype: ConflictType, how: str) -> str:
+    """The way out (a key of :data:`EXIT_WORDS`) of one who left by ``how`` (the status: FLED or SURRENDERED)."""
+    return EXIT_WAYS[exit_name(ctype, FLEE if how == FLED else SURRENDER)]
 
 
 def blow_dice(p: Participant, physical: bool) -> str:

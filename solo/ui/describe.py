@@ -733,12 +733,16 @@ def motive_words(names: list[str]) -> str:
     return "; ".join(parts)
 
 
-def exit_words(e, static: bool) -> str:
-    """How someone leaves a conflict, as its menu offered it: the exit event says it (``rules.conflict.exit_words``:
-    "flees", "surrenders", "gives up", and from a lock, a cliff, a man behind his desk or an argument "walks away").
-    An event logged before it said so (a save from before 2026-12-07) is told as it was then."""
-    if e.get("said"):
-        return str(e["said"])
+def exit_words(e, static: bool, plural: bool = False) -> str:
+    """How someone leaves a conflict, as its menu offered it: the exit event names the way (``way``, a key of
+    ``rules.conflict.EXIT_WORDS``: "flees", "surrenders", "gives up", and from a lock, a cliff, a man behind his desk
+    or an argument "walks away"), agreeing with one named in the plural ("the dockers flee"). An event logged
+    before it named it (a save from before 2026-12-07) is told as it was then."""
+    from ..rules.conflict import EXIT_WORDS
+
+    words = EXIT_WORDS.get(str(e.get("way")))
+    if words is not None:
+        return words[1 if plural else 0]
     if e.get("how") != "fled":
         return "gives up"
     return "walks away" if static or e.get("social") else "flees"

@@ -271,7 +271,7 @@ class Journal:
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
                     "out": f"{who} {d.agrees(e['actor'], self.plural, 'is', 'are')} out of the conflict.",
                     "comae": f"{who} {d.FALLS_INTO_COMAE}.",
-                    "exit": f"{who} {d.exit_words(e, self.static)}."}[k]
+                    "exit": f"{who} {d.exit_words(e, self.static, e['actor'] in self.plural)}."}[k]
             if k != "exit" or e["actor"] not in self.broken:  # its broken nerve's clue said it, as on screen
                 self._item(inline(text))
         elif k == "exit_answer":

@@ -415,7 +415,7 @@ class TerminalView:
 
     def _on_exit(self, e: Event, n: list[str]) -> None:
         if e["actor"] not in self.broken:  # its body language already said so
-            how = d.exit_words(e, self.static)
+            how = d.exit_words(e, self.static, e["actor"] in self.plural)
             self.console.print(Text(f"  {self._opening(e['actor'])} {how}.", style="bold"))
         self.pools.pop(e["actor"], None)  # out of the conflict and out of the fight: its bar goes with it
         self._narrate(n)

@@ -434,8 +434,11 @@ def _unreachable(proof: Proof, place: Places) -> list[dict[str, Any]]:
 
 
 def reads_party_size(adventure, choice) -> bool:
-    """Whether the choice's condition asks how many travel (``party_size()``) in an adventure that several party
-    sizes may play: such a choice may be written for another party than the one searched, and not offering it
-    to this one is no finding (docs/proving.md). With one party size allowed it is a finding like any other."""
-    return (adventure.party_min < adventure.party_max and choice.condition is not None
-            and any(name == "party_size" for name, _ in choice.condition.calls()))
+    """Whether the choice is written for another party than the one searched, and not offering it to this one is
+    no finding (docs/proving.md): its condition asks how many travel (``party_size()``) in an adventure that
+    several party sizes may play (with one size allowed it is a finding like any other), or how many come with
+    empty hands (``unarmed()``: the players' characters bring their own weapons, a review's armed --pc)."""
+    if choice.condition is None:
+        return False
+    called = {name for name, _ in choice.condition.calls()}
+    return "unarmed" in called or (adventure.party_min < adventure.party_max and "party_size" in called)

@@ -329,7 +329,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     other = [item for item in proof.unreachable if item.get("party_size")]
     if other:
         out.append(f"Not offered to this party of {proof.party_size}: their conditions ask for another party size "
-                   "(party_size()); search with that many --pc to see them:")
+                   "(party_size()) or for empty hands (unarmed()); search with such a party (--pc) to see them:")
         listed(other)
     if proof.exact_fights:
         moves = counted(proof.exact_fights, "move")

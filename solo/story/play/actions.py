@@ -269,7 +269,7 @@ class Opposed(ActionVerb):
         game.scene_went({"win": 1, "lose": -1}.get(outcome, 0))  # an escalated conflict counts on its own
         escalation = action.escalation
         if escalation is not None and may_escalate(result, "a"):
-            stakes = game.picked(escalation.spec.get("stakes") or "")
+            stakes = game.read_as_shown(escalation.spec.get("stakes") or "")
             detail = escalation.spec.get("type", "") + (f" · at stake: {stakes}" if stakes else "")
             odds = game.conflict_odds([("yes", escalation.spec)]) if game.shows_chances else {}
             if odds:
@@ -405,8 +405,9 @@ class Conflict(ActionVerb):
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
         spec = action.spec
-        # the stakes with their {if} blocks decided now, as the menu that offered the conflict decided them
-        stakes = game.picked_if_read(self.arg(spec, "stakes"))
+        # the stakes told whole, their {if} blocks decided now and their slots filled, as the menu that offered the
+        # conflict told them
+        stakes = game.read_as_shown(self.arg(spec, "stakes"))
         outcome = game.run_conflict(conflict_type_of(game, spec), self.arg(spec, "npcs"), obstacle_of(spec),
                                     rounds=self.arg(spec, "rounds"), stakes=stakes,
                                     vehicle=self.arg(spec, "vehicle"), settings=tuple(self.arg(spec, "settings")),

@@ -65,6 +65,17 @@ def context_of(s: GameState) -> Context:
         "used_luck": lambda use: s.luck_used.get(use, 0),
         "tension": lambda: s.oracle.tension,
         "party_size": lambda: len(s.pcs),
-        "unarmed": lambda: sum(1 for pc in s.pcs if pc.weapon in (None, "unarmed")),  # as the wield effect reads it
+        "unarmed": lambda: empty_handed(s.pcs),
     }
     return Context(names=name, functions=functions)
+
+
+def holds_no_weapon(pc) -> bool:
+    """Whether ``pc``'s hands are empty: no weapon, or the gear table's "unarmed" (Martial arts is a weapon of its
+    own). One rule for the ``wield`` effect, which arms only such hands, and for ``unarmed()``, which counts them."""
+    return pc.weapon in (None, "unarmed")
+
+
+def empty_handed(pcs) -> int:
+    """How many of ``pcs`` hold no weapon (``unarmed()``)."""
+    return sum(1 for pc in pcs if holds_no_weapon(pc))

@@ -190,14 +190,15 @@ class Wield(EffectVerb):
 
     def apply(self, game: Game, a: Args) -> None:
         from ...rules.rulebook import rules
+        from .conditions import holds_no_weapon
 
         weapon = rules().weapon(a[self.name]).key
         for pc in game.pcs_for(self.arg(a, "who")):
-            if pc.weapon in (None, "unarmed"):  # a file's "unarmed" is empty hands too
+            if holds_no_weapon(pc):  # a file's "unarmed" is empty hands too
                 pc.weapon = weapon
                 game.emit("wield", actor=pc.name, weapon=weapon)
             else:  # said too: "you both test the edges" and only one took an axe up (a new player's run)
-                game.emit("wield", actor=pc.name, weapon=rules().weapon(pc.weapon).key, kept=True)
+                game.emit("wield", actor=pc.name, weapon=rules().weapon(str(pc.weapon)).key, kept=True)
 
 
 class Damage(EffectVerb):

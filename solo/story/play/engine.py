@@ -446,10 +446,12 @@ class Game:
         """The text with its ``{if}`` blocks decided by the state now; its slots are left for the renderer."""
         return pick(text, self.context()) if "{" in text else text
 
-    def picked_if_read(self, text: str) -> str:
-        """:meth:`picked` where someone reads the text; as written for a sink that only counts (the simulator's
-        tally), where deciding its ``{if}`` blocks would be work for nothing."""
-        return self.picked(text) if self._shows else text
+    def read_as_shown(self, text: str) -> str:
+        """A line of the adventure's told whole, its ``{if}`` blocks decided by the state now and its slots filled
+        (``{npc.knut}``, ``{pc}``), where someone reads it; as written for a sink that only counts (the simulator's
+        tally), where working it out would be work for nothing. For a conflict's stakes, which the screen and the
+        journal print as they come (a review: "At stake: Whether {npc.knut} lets you in")."""
+        return fill(text, self.slots(), self.context()) if self._shows and "{" in text else text
 
     # -- a turn: offer choices, resolve one ------------------------------------------
     def available(self, scene: Scene) -> list[Choice]:
@@ -478,8 +480,9 @@ class Game:
             self.state.ending = DEAD_END
             return
         prompt = "What do you do?" if len(self.state.pcs) < 2 else "What does the party do?"
-        # most menus fill nothing: their slots are worked out only for a label or hint that has some
-        slots = self.slots() if any(c.braces for c in choices) else {}
+        # most menus fill nothing: their slots are worked out only for a label, a hint or stakes that have some
+        slots = self.slots() if any(c.braces or c.action is not None and c.action.kind == "conflict"
+                                    and "{" in str(c.action.spec.get("stakes", "")) for c in choices) else {}
         shows = self._shows
         ctx = self.context()
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
@@ -752,8 +755,8 @@ class Game:
         """
         s = self.state
         told = {"settings": list(settings)} if settings else {}  # the narration's words for where it happens
-        # as given: an adventure's are decided by the verb that read them (ConflictVerb.resolve), a player's typed
-        # words in open play are shown as typed
+        # as given: an adventure's are told whole by the verb that read them (ConflictVerb.resolve), a player's
+        # typed words in open play are shown as typed
         self.emit("conflict_stakes", type=ctype.key, stakes=stakes, **told)
         roles = ask_roles(self, ctype, vehicle)  # a lone PC is not asked
         if roles.driver is not None:
@@ -860,13 +863,15 @@ class Game:
 
     def tell_of_fallen(self, fell: list[Character]) -> None:
         """The text told after a conflict took the whole party out (its branch, the ending it leads to) speaks of
-        those who fell in it: {pc}, {party}, {you} and ``party_size()`` read them, not the nobody left in the story
-        (the review: "The snow covers you.  wakes in the mud;  is beaten." of two PCs in comae). Nothing is played
-        after it, so nothing else reads them."""
+        those who fell in it: {pc}, {party}, {you}, ``party_size()`` and ``unarmed()`` read them, not the nobody
+        left in the story (the review: "The snow covers you.  wakes in the mud;  is beaten." of two PCs in comae).
+        Nothing is played after it, so nothing else reads them."""
         self.fallen_party = fell
         ctx = self.context()
-        self._context = (self.state, Context(names=ctx.names, functions={**ctx.functions,
-                                                                         "party_size": lambda: len(fell)}))
+        from .conditions import empty_handed
+
+        told = {"party_size": lambda: len(fell), "unarmed": lambda: empty_handed(fell)}
+        self._context = (self.state, Context(names=ctx.names, functions={**ctx.functions, **told}))
 
     def conflict_sides(self, ctype: ConflictType, npc_ids: list[str], obstacle_participant: Participant | None = None,
                        *, pc_decider: Decider | None, mind: Callable[[str, NPC], Decider | None],
