@@ -453,24 +453,22 @@ def test_an_unfriendly_npcs_argument_is_priced_as_the_engine_plays_it(tmp_path):
     """A GM-less table's run: a Malicious NPC's argument was priced at 59.9 % for the NPC and played at 48.7 % by
     --simulate, printed one above the other with nothing said. The chain's mind, over arrays of Pools, counted its
     dirty-tricks consideration (``rapport``) twice for the Lens it used last (an in-place sum), where the draw
-    counts it once. Now the two agree, for the Malicious NPC and the same one made Neutral, and nothing is flagged."""
+    counts it once. Now the two agree within four standard errors (2,500 conflicts: the gap was some ten of them),
+    and nothing is flagged. (A Neutral NPC has no rapport: the arrays' test below holds every case.)"""
     from pathlib import Path
 
     data = Path(__file__).resolve().parent / "data" / "odds"
-    neutral = tmp_path / "agda_neutral.toml"
-    neutral.write_text((data / "agda_malicious.toml").read_text(encoding="utf-8").replace(
-        'disposition = "Malicious"', 'disposition = "Neutral"'), encoding="utf-8")
-    for npc in (data / "agda_malicious.toml", neutral):
-        args = ["odds", "--pc", str(data / "ragna_holt.toml"), "--npc", str(npc), "--type", "social", "--rounds", "6",
-                "--lens-a", "none", "--simulate", "4000", "--seed", "11", "--json"]
-        shown = CliRunner().invoke(cli, args)
-        assert shown.exit_code == 0, shown.output
-        got = json.loads(shown.output)
-        sim = got["simulation"]
-        for side in ("a_wins", "b_wins"):
-            error = max(got[side] * (1 - got[side]), 1 / 4000) ** 0.5 / 4000 ** 0.5
-            assert abs(sim[side] - got[side]) <= 4 * error, (npc.name, side, sim[side], got[side])
-        assert sim["apart"] == ""
+    runs = 2500
+    args = ["odds", "--pc", str(data / "ragna_holt.toml"), "--npc", str(data / "agda_malicious.toml"), "--type",
+            "social", "--rounds", "6", "--lens-a", "none", "--simulate", str(runs), "--seed", "11", "--json"]
+    shown = CliRunner().invoke(cli, args)
+    assert shown.exit_code == 0, shown.output
+    got = json.loads(shown.output)
+    sim = got["simulation"]
+    for side in ("a_wins", "b_wins"):
+        error = max(got[side] * (1 - got[side]), 1 / runs) ** 0.5 / runs ** 0.5
+        assert abs(sim[side] - got[side]) <= 4 * error, (side, sim[side], got[side])
+    assert sim["apart"] == ""
 
 
 def test_a_gap_between_the_engine_and_the_exact_odds_is_said():
