@@ -537,6 +537,33 @@ def test_the_first_menu_says_the_numbers_hold_the_foes_nerve_where_it_has_one_to
     assert next(iter(LensAdvisor()(beast.view, ada).values())).split(",")[0].endswith("if kept every round")
 
 
+def test_once_one_of_the_foes_side_is_down_every_menu_says_its_way_out_would_be_a_win():
+    """A player's argument at Kaldskard: with Torgny out, Hallstein's giving up ended it as "you won", yet the menu
+    said "9 % to win" (its chain holds his nerve, and the first menu alone said so) a round after an estimate of
+    "≈ 30–34 %" that counted such wins. Where one of the foe's side is down, every menu says that the foe's way out
+    would now be the party's win; with nobody down, the first alone says what the numbers assume."""
+    from solo.rules.outcomes import OUT
+
+    person = _npc("Grim", mindless=False)
+    person.pronoun = "he"
+    mate = _npc("Torgny Lie", mindless=False)
+    social = SOCIAL
+    ada = from_character(_pc(), "a", social, decider=LensKeeper("none"))
+    grim = from_character(person, "b", social, decider=NPCMind(person, random.Random(3)))
+    torgny = from_character(mate, "b", social, decider=NPCMind(mate, random.Random(4)))
+    conflict = Conflict(social, [ada, grim, torgny], random.Random(1), round_limit=12)
+    torgny.status = OUT
+    advisor = LensAdvisor()
+    for _ in range(2):  # the first menu and the next
+        words = next(iter(advisor(conflict.view, ada).values()))
+        assert "he never gives up or walks away (that would end it as your win, Torgny Lie being down)" in words, \
+            words
+    alone, ada, _ = _duel(SOCIAL, _pc(), person, limit=12)  # nobody down: said on the first menu only, as before
+    calm = LensAdvisor()
+    assert "never gives up" in next(iter(calm(alone.view, ada).values()))
+    assert "never gives up" not in next(iter(calm(alone.view, ada).values()))
+
+
 def test_an_estimate_against_one_opponent_names_it_by_its_pronoun():
     """The copies of a two-against-one fight give up or run as "he" where the one opponent is a he (a new player read
     "42 % they give up, 58 % they run" of Knut); against two, "they"."""

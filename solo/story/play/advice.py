@@ -46,11 +46,11 @@ from typing import TYPE_CHECKING
 from ...decisions import CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, LENS, QUICK_ACTION, Question
 from ...minds.arena import restore, snapshot
 from ...minds.bots import GreedyDecider, LensKeeper
-from ...minds.foresight import Exact, Foresight, SharedChains, mind_of
+from ...minds.foresight import Exact, Foresight, SharedChains, foe_of, mind_of
 from ...rules.character import Pool
 from ...rules.conflict import Conflict
 from ...rules.lenses import LENS_TABLE
-from ...rules.outcomes import OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, WON
+from ...rules.outcomes import COMAE, OPPONENT_FLED, OPPONENT_SURRENDERED, OUT, STALEMATE, WON
 
 if TYPE_CHECKING:
     from ...decisions import Decider
@@ -100,8 +100,12 @@ class LensAdvisor:
         except ValueError:  # beyond what the exact odds handle: estimate instead
             exact = Exact({}, None, "beyond the exact odds")
         if exact.odds:
-            told, self.told = self.told, True  # what the numbers assume, said on the conflict's first menu
-            assumes = "" if told else KEPT + nerve_assumed(view, p)
+            # what the numbers assume, said on the conflict's first menu, and again on each where the foe's way
+            # out would now be the party's win
+            told, self.told = self.told, True
+            foe = foe_of(view, p)
+            again = foe is not None and fallen_beside(view, foe) is not None
+            assumes = "" if told and not again else KEPT + nerve_assumed(view, p)
             return struck_pool_noted(view, p, exact_words(exact, assumes, first_round=view.round))
         if not view.opponents(p):
             return {}
@@ -146,16 +150,27 @@ def nerve_assumed(view: ConflictView, p: Participant) -> str:
     menu's chain holds its morale as it stands: docs/design.md). A GM read "Flamboyant: 44 % to win, 34 %
     undecided" beside ``solo odds``'s 19 % won and 35 % with Bram Tolk giving up or running, and could not tell
     which to balance by; play gives what solo odds does. Empty where the foe has no nerve to lose."""
-    from ...minds.foresight import foe_of, nervous
+    from ...minds.foresight import nervous
 
     foe = foe_of(view, p)
     if foe is None or foe.exits_closed or nervous(foe, view) is None:  # (its offer refused: it fights to the end)
         return ""
     they = foe.pronoun
     gives = f" and {they} never {said_of(they, 'give up')}"  # "she never gives up", "they never give up"
-    if not view.ctype.flight:  # a chase: running is the contest itself, not a way out of it (the review)
-        return gives
-    return f"{gives} or {said_of(they, 'walk away' if view.ctype.social else 'run')}"
+    if view.ctype.flight:  # (not in a chase: running is the contest itself, not a way out of it: the review)
+        gives += f" or {said_of(they, 'walk away' if view.ctype.social else 'run')}"
+    down = fallen_beside(view, foe)
+    if down is not None:  # its way out now ends the conflict as the party's win (outcomes.ending_of): say so, or
+        # "9 % to win" stood a round after "≈ 30–34 % to win" that counted it (a player's argument at Kaldskard)
+        gives += f" (that would end it as your win, {down.name} being down)"
+    return gives
+
+
+def fallen_beside(view: ConflictView, foe: Participant) -> Participant | None:
+    """One of ``foe``'s side already out or in comae, if any: then its leaving or giving up ends the conflict as a
+    win for the other side, not as its flight or surrender."""
+    return next((q for q in view.participants if q.side == foe.side and q is not foe and q.status in (OUT, COMAE)),
+                None)
 
 
 def said_of(they: str, phrase: str) -> str:
