@@ -118,8 +118,12 @@ class Choice:
 
     @cached_property
     def braces(self) -> bool:
-        """Whether its label or hint has anything to fill (slots, ``{if}`` blocks, escaped braces)."""
-        return any(c in self.text or c in self.hint for c in "{}")
+        """Whether its label, its hint or the stakes of its conflict have anything to fill (slots, ``{if}`` blocks,
+        escaped braces): a menu works out its slots only for such a choice (worked out once: a menu asks it at
+        every turn)."""
+        stakes = str(self.action.spec.get("stakes", "")) if self.action is not None and \
+            self.action.kind == "conflict" else ""
+        return any(c in self.text or c in self.hint or c in stakes for c in "{}")
 
     def written_condition(self) -> str:
         """Its ``if`` as the author wrote it, or "": a once-only choice loads as ``(if) and chosen("scene/name") ==

@@ -481,8 +481,7 @@ class Game:
             return
         prompt = "What do you do?" if len(self.state.pcs) < 2 else "What does the party do?"
         # most menus fill nothing: their slots are worked out only for a label, a hint or stakes that have some
-        slots = self.slots() if any(c.braces or c.action is not None and c.action.kind == "conflict"
-                                    and "{" in str(c.action.spec.get("stakes", "")) for c in choices) else {}
+        slots = self.slots() if any(c.braces for c in choices) else {}
         shows = self._shows
         ctx = self.context()
         labels = {c.key: fill(c.text, slots, ctx) for c in choices}
