@@ -286,3 +286,26 @@ def test_the_inns_axes_are_offered_to_empty_hands_and_told_by_how_many_take_one(
     assert [pc.weapon for pc in game.state.pcs] == ["axe", "axe"]
     labels, told, _ = inn(None, None, take=True)
     assert "Take down a wood-axe each from the rack by the door" in labels and "the axes." in told, told
+
+
+@pytest.mark.parametrize("outcome, hallstein, told, untold", [
+    ("surrendered", "in", "You lower your hands and step back from the bag", "boot on your chest"),
+    ("lost", "in", "with Hallstein's boot on your chest", "lower your hands"),
+    ("lost", "out", "You are down in the snow, and Ragna picks up the bag", "boot")])
+def test_the_toll_given_up_is_not_told_as_a_beating(kaldskard, outcome, hallstein, told, untold):
+    """A player's run: the party gave up the fight at the toll at BODY 10 of 12, and was told "You are down in the
+    snow with Hallstein's boot on your chest", a round after Hallstein had begged to yield. Giving up has its own
+    words; a beating names Hallstein's boot only while he is still in the fight."""
+    script, log = Script("Sleep", "Take the drovers' track", "Test each step", "Fight your way through",
+                         "(the next menu)"), EventLog()
+    game = Game(kaldskard, seed=7, decider=script, sink=log, party=[pregenerated("espen")])
+
+    def fought(*args, **more):
+        game.state.npc_status["hallstein"] = hallstein
+        return outcome
+
+    game.run_conflict = fought  # type: ignore[method-assign,assignment]
+    with pytest.raises(AssertionError, match="the next menu"):
+        game.play()
+    text = said(log.events)
+    assert told in text and untold not in text, text
