@@ -258,7 +258,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     from ..rules.outcomes import FLED, SURRENDERED
 
     # the ways out as its menu names them (an argument is walked out of, a sneak given up, a fight surrendered)
-    words = {**OUTCOME_WORDS, **{how: EXIT_WORDS[exit_way(ctype, how)][2] for how in (FLED, SURRENDERED)}}
+    words = {**OUTCOME_WORDS, **{how: EXIT_WORDS[exit_way(ctype, how)][3] for how in (FLED, SURRENDERED)}}
     for outcome, count in stats.outcomes.items():
         outcomes.add_row(words.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
     console.print(lenses)

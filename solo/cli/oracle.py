@@ -11,7 +11,7 @@ import click
 
 from . import UserError
 from .limits import SEED, TENSION
-from .scene import held_session, keep_session, open_session, session_line, session_options
+from .scene import held_session, keep_session, open_session, session_line, session_options, session_shell
 
 if TYPE_CHECKING:
     from ..oracle import OracleAnswer, OracleOdds
@@ -118,7 +118,7 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
             data["session_new"] = session.new
         click.echo(json.dumps(data))
         return
-    _show(answer, chances, session.name if session else None)
+    _show(answer, chances, session)
     if session:
         click.echo(session_line(session))
 
@@ -127,7 +127,7 @@ def _percent(p: float) -> str:
     return f"{round(p * 100)} %"
 
 
-def _show(answer: OracleAnswer, chances: OracleOdds, session: str | None = None) -> None:
+def _show(answer: OracleAnswer, chances: OracleOdds, session: OracleSession | None = None) -> None:
     from ..rules.dice import two_digits
 
     grades = chances.to_dict()["grades"]
@@ -151,14 +151,10 @@ def _show(answer: OracleAnswer, chances: OracleOdds, session: str | None = None)
         click.echo(interpretation(answer.interpretation.to_dict()))
     if answer.event_triggered and answer.event is not None:
         event = answer.event
-        import shlex
-
         from ..ui.describe import event_follow_up
         from ..ui.journal import sentence  # a thread that asks a question keeps its "?" ("…dock?. Meaning:")
 
-        # what to keep of it, as solo scene says it: a thread it moves, a person or a problem it brings in (a
+        # and what to keep of it, as solo scene says it: a thread it moves, a person or a problem it brings in (a
         # GM-less table's run: "A step towards settling a thread" and the session's track left at 0, unsaid)
-
-        shell = f"solo session {shlex.quote(session)}" if session is not None else "solo session SESSION"
         click.echo(f"Random event: {sentence(event.text)} Meaning: {event.meaning}."
-                   f"{event_follow_up(event.to_dict(), shell)}")
+                   f"{event_follow_up(event.to_dict(), session_shell(session))}")

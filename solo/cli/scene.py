@@ -96,6 +96,12 @@ def meant_session(session: OracleSession) -> str | None:
     return closest(session.name, [n for n in session_names(session.path.parent) if n != session.name])
 
 
+def session_shell(session: OracleSession | None) -> str:
+    """The command an event's follow-ups name at a shell: the session's own, or one with NAME for a session to keep
+    them in (``npcs add NAME`` is a command of play: typed at a shell it read "bash: npcs: command not found")."""
+    return f"solo session {shlex.quote(session.name)}" if session is not None else "solo session SESSION"
+
+
 def session_line(session: OracleSession) -> str:
     """One line at the foot of a command's answer: what the session now holds."""
     s = session.state
@@ -225,7 +231,5 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
     lines = [open_before] if open_before else []
     lines.append(f"{head}, as you expect it: {text.rstrip('.')}." if text else f"{head}.")
     lines.append(f"Tension {setup.tension}: " + ", ".join(bands) + ".")
-    # follow-ups a shell runs: the session's own command, or one with NAME for a session to keep them in
-    shell = f"solo session {shlex.quote(session.name)}" if session is not None else "solo session SESSION"
-    lines.append(f"Roll: {two_digits(setup.roll)} → {scene_setup(data, shell)}")
+    lines.append(f"Roll: {two_digits(setup.roll)} → {scene_setup(data, session_shell(session))}")
     return {**data, "expected": text, "scene": number, "lines": lines}

@@ -1287,28 +1287,31 @@ def exit_name(ctype: ConflictType, exit: str) -> str:
     a lock or a cliff there is nobody to flee from, one walks away from it (the same exit), nor does anyone flee an
     argument, one walks out of it, as the NPCs do (a read-again's tutorial showed "Flee" under "if she never gives
     up or walks away"); one surrenders a fight and gives up anything else."""
-    return exit_label(exit, static=ctype.static, social=ctype.social, physical=ctype.physical)
+    return EXIT_WORDS[exit_key(exit, static=ctype.static, social=ctype.social, physical=ctype.physical)][0]
 
 
-def exit_label(exit: str, *, static: bool, social: bool, physical: bool) -> str:
-    """:func:`exit_name` from the conflict's kind as ``conflict_start``'s frame says it (a view has no ConflictType)."""
+def exit_key(exit: str, *, static: bool, social: bool, physical: bool) -> str:
+    """The way out (a key of :data:`EXIT_WORDS`) that ``exit`` is in a conflict of this kind: a ConflictType's flags,
+    or those ``conflict_start``'s frame carries (a view has no ConflictType)."""
     if exit == FLEE:
-        return "Walk away" if static or social else "Flee"
-    return "Surrender" if physical else "Give up"
-
-
-#: Each way out by the name its menu gives it (:func:`exit_name`), as a key: the ``exit`` event carries it
-#: (``way``), and the screen, the journal and ``solo duel`` tell it from here, so that what a menu offered is what is
-#: told ("8. Walk away", then "Edvin Lie walks away"; "surrendered" in a sneak's table stood under ``--explain``'s
-#: "give up": a review). Its words: after one name, after several ("the dockers walk away"), and counted after.
-EXIT_WAYS = {"Flee": "flee", "Walk away": "walk_away", "Surrender": "surrender", "Give up": "give_up"}
-EXIT_WORDS = {"flee": ("flees", "flee", "fled"), "walk_away": ("walks away", "walk away", "walked away"),
-              "surrender": ("surrenders", "surrender", "surrendered"), "give_up": ("gives up", "give up", "gave up")}
+        return "walk_away" if static or social else "flee"
+    return "surrender" if physical else "give_up"
 
 
 def exit_way(ctype: ConflictType, how: str) -> str:
-    """The way out (a key of :data:`EXIT_WORDS`) of one who left by ``how`` (the status: FLED or SURRENDERED)."""
-    return EXIT_WAYS[exit_name(ctype, FLEE if how == FLED else SURRENDER)]
+    """The way out of one who left by ``how`` (the status: FLED or SURRENDERED), as the ``exit`` event names it."""
+    return exit_key(FLEE if how == FLED else SURRENDER, static=ctype.static, social=ctype.social,
+                    physical=ctype.physical)
+
+
+#: Each way out: as its menu names it, after one name, after several ("the dockers walk away"), and counted after.
+#: The ``exit`` event carries its key (``way``); the menu, the screen, the journal and ``solo duel`` say it from here,
+#: so that what a menu offered is what is told ("8. Walk away", then "Edvin Lie walks away"; "surrendered" in a
+#: sneak's table stood under ``--explain``'s "give up": a review).
+EXIT_WORDS = {"flee": ("Flee", "flees", "flee", "fled"),
+              "walk_away": ("Walk away", "walks away", "walk away", "walked away"),
+              "surrender": ("Surrender", "surrenders", "surrender", "surrendered"),
+              "give_up": ("Give up", "gives up", "give up", "gave up")}
 
 
 def blow_dice(p: Participant, physical: bool) -> str:

@@ -619,14 +619,15 @@ def decision_words(e, frame: Mapping[str, Any]) -> str:
     """What an NPC's mind chose (an ``npc_decision``), as ``--explain`` shows it: a way out by the name its menu
     gives it ("walk away" from an argument, not the engine's ``flee``), from the conflict's ``frame`` (the flags
     ``conflict_start`` carries); anything else by its key."""
-    from ..rules.conflict import exit_label
+    from ..rules.conflict import EXIT_WORDS, exit_key
     from ..rules.outcomes import FLEE, SURRENDER
 
     choice = str(e["choice"])
     if choice not in (FLEE, SURRENDER):
         return choice
-    return exit_label(choice, static=bool(frame.get("static")), social=bool(frame.get("social")),
-                      physical=bool(frame.get("physical"))).lower()
+    way = exit_key(choice, static=bool(frame.get("static")), social=bool(frame.get("social")),
+                   physical=bool(frame.get("physical")))
+    return EXIT_WORDS[way][0].lower()
 
 
 def question_words(key: str) -> str:
@@ -740,12 +741,10 @@ def exit_words(e, static: bool, plural: bool = False) -> str:
     before it named it (a save from before 2026-12-07) is told as it was then."""
     from ..rules.conflict import EXIT_WORDS
 
-    words = EXIT_WORDS.get(str(e.get("way")))
-    if words is not None:
-        return words[1 if plural else 0]
-    if e.get("how") != "fled":
-        return "gives up"
-    return "walks away" if static or e.get("social") else "flees"
+    way = str(e.get("way") or "")
+    if way not in EXIT_WORDS:  # as it was told then: any surrender given up, a flight walked away from or fled
+        way = "give_up" if e.get("how") != "fled" else "walk_away" if static or e.get("social") else "flee"
+    return EXIT_WORDS[way][2 if plural else 1]
 
 
 def conflict_roles(e) -> str:

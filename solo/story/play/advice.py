@@ -50,7 +50,7 @@ from ...minds.foresight import Exact, Foresight, SharedChains, foe_of, mind_of
 from ...rules.character import Pool
 from ...rules.conflict import Conflict
 from ...rules.lenses import LENS_TABLE
-from ...rules.outcomes import COMAE, OPPONENT_FLED, OPPONENT_SURRENDERED, OUT, STALEMATE, WON
+from ...rules.outcomes import DOWN, OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, WON
 
 if TYPE_CHECKING:
     from ...decisions import Decider
@@ -167,10 +167,9 @@ def nerve_assumed(view: ConflictView, p: Participant) -> str:
 
 
 def fallen_beside(view: ConflictView, foe: Participant) -> Participant | None:
-    """One of ``foe``'s side already out or in comae, if any: then its leaving or giving up ends the conflict as a
-    win for the other side, not as its flight or surrender."""
-    return next((q for q in view.participants if q.side == foe.side and q is not foe and q.status in (OUT, COMAE)),
-                None)
+    """One of ``foe``'s side already down (out or in comae), if any: then its leaving or giving up ends the conflict as
+    a win for the other side, not as its flight or surrender (the rule of :func:`~solo.rules.outcomes.ending_of`)."""
+    return next((q for q in view.participants if q.side == foe.side and q is not foe and q.status in DOWN), None)
 
 
 def said_of(they: str, phrase: str) -> str:

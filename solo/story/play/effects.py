@@ -20,6 +20,7 @@ from ...rules.luck import NEGATIVE_LUCK_FLOOR
 from ...rules.medicine import MedicineError, new_day, treat
 from ...rules.rulebook import POOLS
 from ..format.verbs import Field, Verb, is_whole
+from .conditions import holds_no_weapon
 from .knowledge import CLUE_MAX, FACETS, KNOWN_DEFAULT, add_clue, called, learn
 from .npcs import disposition_of, refill, remember, rest_npcs, set_disposition
 from .pools import hurt
@@ -190,7 +191,6 @@ class Wield(EffectVerb):
 
     def apply(self, game: Game, a: Args) -> None:
         from ...rules.rulebook import rules
-        from .conditions import holds_no_weapon
 
         weapon = rules().weapon(a[self.name]).key
         for pc in game.pcs_for(self.arg(a, "who")):

@@ -33,7 +33,7 @@ from ..format.flow import move_trigger, refused
 from ..format.retries import cost_words
 from ..format.text import and_list, fill, pick, shown
 from .actions import ACTIONS, ROUND_LIMIT_DEFAULT
-from .conditions import context_of
+from .conditions import context_of, empty_handed
 from .conflict_roles import Roles, ask_roles, default_roles
 from .effects import EFFECTS
 from .epilogue import epilogue
@@ -867,8 +867,6 @@ class Game:
         Nothing is played after it, so nothing else reads them."""
         self.fallen_party = fell
         ctx = self.context()
-        from .conditions import empty_handed
-
         told = {"party_size": lambda: len(fell), "unarmed": lambda: empty_handed(fell)}
         self._context = (self.state, Context(names=ctx.names, functions={**ctx.functions, **told}))
 
