@@ -1091,6 +1091,36 @@ def test_a_long_chance_in_a_group_fight_is_judged_against_the_one_beaten(templat
     assert favourites >= 3  # the rounds the old reading called long chances: each had its chance to be told
 
 
+def test_a_round_the_favourite_threw_away_is_told_as_its_blunder_not_as_a_long_chance(templates):
+    """A player's run: "By rights that one was Astrid's." right after Astrid's own blunder handed the round over. A
+    round the loser lost by an exceptional failure (88 against 80) is told by that blunder; the "against the odds"
+    beat is for a long chance the winner took (85 against 80: a plain miss), and is still told there."""
+    from conftest import Answers, LoadedDice
+
+    from solo.narration.context import LONG_ODDS
+    from solo.rules.odds import round_odds
+
+    ctype = conflict_type("combat")
+    told_long = {}
+    for miss in (88, 85):
+        for faces in ((10, miss), (miss, 10)):  # whoever rolls first, Espen's is the 10
+            pc = make_char("Espen Lind", Combat=15, Move=15, Willpower=40, pools=12, luck=0)
+            foe = make_char("Astrid Moe", level="common", Combat=80, Move=80, Willpower=40, pools=12, luck=0)
+            log = EventLog()
+            Conflict(ctype, [from_character(pc, "a", ctype, decider=Answers(lens="none")),
+                             from_character(foe, "b", ctype, decider=Answers(lens="none"))],
+                     LoadedDice([*faces, *[3] * 12]), sink=log, round_limit=1).run()
+            rolls = {e["actor"]: e for e in log.of("roll")}
+            if rolls["Espen Lind"]["roll"] == 10:
+                break
+        assert rolls["Astrid Moe"]["exceptional"] == (miss == 88)
+        assert log.of("round_result")[0]["winner"] == "Espen Lind"
+        assert round_odds(rolls["Espen Lind"]["target"], rolls["Astrid Moe"]["target"]).a < LONG_ODDS
+        told_long[miss] = sum(event == "against_odds" for seed in range(12)
+                              for _r, event, *_ in told(templates, tuple(log.events), seed)[0].picks)
+    assert told_long[88] == 0 and told_long[85] >= 6, told_long
+
+
 def test_a_fierce_npc_sneaking_is_impatient_not_loud(templates):
     """Before (a sneaking duel, seed 7): Kaia 'becomes part of the shadows, still and patient', and then 'goes at it
     like a shove that never stops'. A fierce bearing in sneaking is drawn from lines that keep quiet."""
@@ -1371,14 +1401,18 @@ def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monk
     fear spoken aloud whatever the temper. Played through many duels as `solo duel --narrate` plays them (a drawn NPC,
     its mind deciding), every plea as it gives up told, a round in which an NPC pleaded tells no bearing of it but
     a timid one, and no swing of its temper but a fall into fear: an Impulsive NPC does not plead and then,
-    "Stung, drop all caution" in the same breath."""
+    "Stung, drop all caution" in the same breath. Nor does a bearing say that fear again in other words (a player's
+    run: "eyes flick about for somewhere to run", then "glances about, as if for a way out")."""
     told: list[tuple[int, str, str, str | None]] = []
+    after_fear: list[str] = []  # the bearings told in a round in which the NPC's fear was shown
     real_say, real_speech = Narrator.say, Narrator._speech
 
     def say(self, cast, event, actor, *args, **kwargs):
         line = real_say(self, cast, event, actor, *args, **kwargs)
         if line and event in ("bearing", "manner_shift"):
             told.append((cast.round, event, actor.id, (kwargs.get("variants") or [None])[0]))
+            if actor.afraid == cast.round:
+                after_fear.append(line)
         return line
 
     def speech(self, cast, kind, speaker, *args, **kwargs):
@@ -1409,6 +1443,8 @@ def test_an_npc_that_just_pleaded_is_not_told_calm_or_fierce_the_same_round(monk
                 assert manner == "timid", (seed, rnd, who, event, manner)
             calm += event == "bearing" and manner != "timid"
     assert pleas >= 3 and calm >= 100  # pleas are said only as an NPC yields (a Pool clue brings strain)
+    wanting_out = re.compile(r"way out|somewhere else|give way|to run\b|escape", re.I)
+    assert len(after_fear) >= 10 and [line for line in after_fear if wanting_out.search(line)] == []
 
 
 def _armed_party_fight(seed: int, weapons: tuple[str | None, ...]) -> tuple[Event, ...]:

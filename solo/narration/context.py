@@ -77,6 +77,9 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "limit": ("last", "more"),  # the round limit's last round, or one with more to come (no limit: more)
     "chased": ("yes", "no"),  # the end of a flight: the one who fled got away from someone who gave chase
     "decided": ("yes", "no"),  # a way out: it decides the conflict (nobody left on that side), or others fight on
+    # an NPC's fear was shown this round (a fearful Pool clue, its nerve failing, a plea): a bearing that says the
+    # same fear in other words ("as if for a way out") says [afraid:no]
+    "afraid": ("yes", "no"),
     # one of the actor's personality entries (an NPC's Code Block): an indifferent air ("somewhere better to be") is
     # four of the five cold traits', not a Correct outlaw's arguing over her brother's killer at her own fire
     "trait": tuple(MANNERS),
@@ -92,12 +95,13 @@ CLAIMS = frozenset({"shows"})
 #: both sides kept from a round with a fumble (``fumble:no``) still fits every round without one, and one that promises
 #: a round to come (``limit:more``) every round but a limit's last, a flight let go (``chased:no``) every
 #: flight but one from someone who gave chase, and a way out that ends it (``decided:yes``: "It is over.") every one
-#: but a member's of a side that fights on.
+#: but a member's of a side that fights on; a bearing that says fear (``afraid:no``) every round but one in which the
+#: NPC's fear was already shown.
 ORDINARY: Mapping[str, frozenset[str]] = {
     "body": frozenset({"flesh"}), "foe_body": frozenset({"flesh"}), "spent": frozenset({"no"}),
     "fighters": frozenset({"two"}), "blow": frozenset({"light", "heavy", "final"}), "aside": frozenset({"no"}),
     "fumble": frozenset({"no"}), "limit": frozenset({"more"}), "chased": frozenset({"no"}),
-    "decided": frozenset({"yes"}),
+    "decided": frozenset({"yes"}), "afraid": frozenset({"no"}),
 }
 #: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
 LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}

@@ -185,6 +185,7 @@ class Narrator:
         self._fumbled: list[Person] = []  # this round's fumblers, told once the round's result is known
         self._flipped: set[str] = set()  # who had a Luck flip told this round: its long odds are told once
         self._fumble_told = False  # a fumble was told this round: the ``fumble`` fact, so no "both slip" follows
+        self._blundered: set[str] = set()  # who blundered this round (an exceptional failure): no long chance beat them
         #: A round's fumblers and its winner, held until the winner has chosen whom it strikes among several
         self._late_fumbles: tuple[list[Person], str | None] | None = None
         self._obstacle_won: str | None = None  # an obstacle won a round and sets back one of a party: whom, told later
@@ -553,7 +554,7 @@ class Narrator:
         self._told, self._fumbled, self._stalled, self._pending_blow = set(), [], 0, None
         self._result_round = -1
         self._told_of, self._round_phrases = set(), set()
-        self._fumble_told = False
+        self._fumble_told, self._blundered = False, set()
         self._bearing_due = False
         opening = cast.frame.get("opening")
         if opening is not None:  # the adventure has the first word: its own line ("the door bursts in"), or none
@@ -581,7 +582,7 @@ class Narrator:
         self._beat, self._outcome, self._told_exchange, self._after, self._declared = [], None, True, [], []
         self._fumbled, self._results, self._after_exchange, self._late_fumbles = [], {}, [], None
         self._obstacle_won = None
-        self._flipped, self._fumble_told = set(), False
+        self._flipped, self._fumble_told, self._blundered = set(), False, set()
         self._round_phrases = set()
         return []
 
@@ -761,6 +762,7 @@ class Narrator:
                                None)
         if not d.get("exceptional") or d.get("success") or actor.obstacle:
             return []
+        self._blundered.add(actor.id)
         self._fumbled.append(actor)  # told with the round's result: a fumble nobody profits from is a near miss
         return []
 
@@ -951,16 +953,19 @@ class Narrator:
                           and (t != "moody" or cast.round > 1)), None) if result is not None else None
             if swing is None and result == "won" and any(t == "impulsive" for t in p.traits):
                 swing = manner_of(tuple(t for t in p.traits if t != "impulsive")) or p.manner
-            if p.afraid == cast.round and swing not in (None, "timid"):
+            afraid = p.afraid == cast.round
+            if afraid and swing not in (None, "timid"):
                 swing = None  # it just pleaded or showed fear: it does not flare, or brighten, in the same breath
-            facts = {"result": result}
+            # and no line says that fear again in other words ("eyes flick about for somewhere to run", then
+            # "glances about, as if for a way out": a player's run): such a line says [afraid:no]
+            facts = {"result": result, "afraid": "yes" if afraid else "no"}
             if swing is not None and swing != p.manner:
                 p.manner = swing
                 lines.append(self.say(cast, "manner_shift", p, cast.opponent(p), variants=[swing], facts=facts))
             else:
                 # just after it showed fear, whatever its manner, it carries itself as a timid one does: not "shows
                 # no more feeling than a ledger would" after "eyes flick about for somewhere to run"
-                bearing = "timid" if p.afraid == cast.round else p.manner
+                bearing = "timid" if afraid else p.manner
                 lens = "quick_leave" if p.leaving else p.lens
                 if self.rng.random() < BEARING and lens not in BEARING_CLASHES.get(bearing, ()):
                     lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[bearing], facts=facts))
@@ -986,8 +991,11 @@ class Narrator:
         lines = [self._blow_line(cast, event, winner, loser, variants=[lens], facts=facts)]
         chance = self._round_chance(cast, winner, loser)
         # a Luck flip told for the winner this round already said it should have failed: "It should have fallen
-        # flat. Somehow it did not." after "Luck turns for Birk at the last second" tells the same thing twice
-        if chance is not None and chance < LONG_ODDS and winner.id not in self._flipped:
+        # flat. Somehow it did not." after "Luck turns for Birk at the last second" tells the same thing twice; and
+        # a round the loser threw away was not the winner's long chance: "By rights that one was Astrid's" after
+        # Astrid's own blunder (a player's run)
+        if chance is not None and chance < LONG_ODDS and winner.id not in self._flipped \
+                and (loser is None or loser.id not in self._blundered):
             lines.append(self.say(cast, "against_odds", winner, loser))
         self._record(cast, winner, lens)
         return lines
