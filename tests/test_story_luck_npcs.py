@@ -16,7 +16,7 @@ from conftest import Answers, run_play
 
 from solo.minds.bots import RandomDecider
 from solo.rules.creation import pregenerated
-from solo.rules.outcomes import LOST, OUT, WON
+from solo.rules.outcomes import LOST, OUT, STALEMATE, WON
 from solo.saves import read_save
 from solo.story.format.library import find_adventure
 from solo.story.format.loader import load_adventure, read_adventure
@@ -130,6 +130,27 @@ def test_a_spent_common_npc_does_not_come_back_to_fight(tmp_path):
         journal.render(e)
     assert "Knut Dahl is spent (BODY 0) and takes no part." in journal.text()
     assert "No contest: nobody on the other side can take part. The conflict is over: you won." in journal.text()
+
+
+def test_a_spent_pc_against_a_spent_npc_wins_without_a_fight_as_the_menu_said(tmp_path):
+    """A GM's run: a PC at CHA 0 met again the NPC it had talked down (CHA 0). The menu said "no contest: Hallvard
+    Moen is spent (CHA 0)", and the engine answered "nobody on either side can take part": a stalemate, the same
+    choice offered again for ever (the bold bot met it 992 times in one run). With nobody to face, the PC is not
+    asked to push on and counts as able: the party wins, as the menu said. Where the party could not take part
+    either (its one PC's Pool as low as pushing goes, and no Luck to be Refreshed), it is still nobody's."""
+    for deep, outcome, words in ((False, WON, "nobody on the other side"), (True, STALEMATE, "nobody on either side")):
+        game, events = _game(_yard(tmp_path), Answers())  # any question asked fails the test
+        _knock_out(game, "thug")
+        pc = game.state.pcs[0]
+        pc.pools["BODY"].current = -pc.pools["BODY"].maximum if deep else 0
+        if deep:
+            pc.luck = 0
+        assert game.run_conflict(game.conflict_types["combat"], ["thug"]) == outcome
+        assert [e["actor"] for e in events if e.kind == "spent_at_start"] == ["Knut Dahl"]
+        journal = Journal()
+        for e in events:
+            journal.render(e)
+        assert f"No contest: {words} can take part." in journal.text()
 
 
 @pytest.mark.parametrize("choice, said", [(OUT, "The first barrow-wight is spent (BODY 0) and takes no part."),

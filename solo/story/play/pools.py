@@ -102,7 +102,11 @@ def line_up(game: Game, ctype: ConflictType, participants: list[Participant],
     conflict out. A PC or a Master NPC is asked the conflict's own push
     question, seeing the conflict it would join (built, not run): push on,
     spend Luck to be back at 1 (PCs), or stay out with the Pool as it is.
-    Nobody is asked when a side has nobody fit to face them.
+    Nobody is asked when a side has nobody fit to face them: then whoever could
+    take part stands (docs/rulings.md, "A Pool spent before a conflict"), so a
+    spent PC against an NPC talked down before wins it without a fight, as the
+    menu's "no contest" promised, where both sides sat out and the stalemate
+    offered the same argument again for ever (a GM's run).
     """
     for name in in_comae:
         game.emit("spent_at_start", actor=name, side="b", pool=ctype.pool_label, value=None, choice=COMAE)
@@ -118,10 +122,17 @@ def line_up(game: Game, ctype: ConflictType, participants: list[Participant],
     if not spent:
         return fit
     if not {p.side for p in fit + spent} >= {"a", "b"}:
-        return fit  # no fight whatever they chose
+        # no fight whatever they chose: nobody is asked, and whoever could push on or be Refreshed stands
+        able = {id(p) for p in fit} | {id(p) for p in spent if _could_push(p) or _may_refresh(game, p)}
+        return [p for p in participants if id(p) in able]
     would_be = Conflict(ctype, fit + spent, game.rng, negative_luck=game.adventure.negative_luck)
     taking_part = {id(p) for p in fit} | {id(p) for p in spent if _push_at_start(game, ctype, p, would_be)}
     return [p for p in participants if id(p) in taking_part]  # in the order they were listed
+
+
+def _could_push(p: Participant) -> bool:
+    """Whether ``p`` may push on into the conflict: the question's own test (not once as deep as comae)."""
+    return p.can_push and p.pool.current > -p.pool.maximum
 
 
 def _may_refresh(game: Game, p: Participant) -> bool:
@@ -136,7 +147,7 @@ def _push_at_start(game: Game, ctype: ConflictType, p: Participant, would_be: Co
     """Ask a spent character whether they take part; True if they do."""
     pool = p.pool
     options = []
-    if p.can_push and pool.current > -pool.maximum:
+    if _could_push(p):
         options.append(Option(PUSH_ON, f"Push on at {pool.current}",
                               push_cost(pool.maximum, death=game.adventure.deadly)))
     if _may_refresh(game, p):
