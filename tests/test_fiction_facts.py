@@ -296,3 +296,36 @@ called = {called}, pronoun = "he", body = "flesh", challenge = 60, pool = 8 }}, 
         else:
             assert [path for path, _ in errors] == ["scenes.office.choices[0].conflict.obstacle.called"], errors
             assert problem in errors[0][1]
+
+
+def test_nobody_surrenders_to_a_foe_that_cannot_take_it():
+    """A GM's run: "The winch automaton takes Espen's surrender without a word", and `solo prove` priced the death
+    ending at 100 % by giving up at once. Against mindless foes only (a machine, the dead, a beast with no Code
+    Block) the Lens menu offers flight where the conflict has it, no surrender; against a foe with a mind, or
+    beside one, both; and the proof's ways out are the menu's (docs/rulings.md, "A surrender needs someone")."""
+    from conftest import Answers
+
+    from solo.story.play.chances import _exits
+
+    ctype = conflict_type("combat")
+    offered = {}
+    for foes in (("winch",), ("clerk",), ("winch", "clerk"), ("lock",)):
+        made = {"winch": lambda: _npc(name="Winch", role="Winch automaton", mindless=True), "clerk": lambda: _npc(
+            name="Clerk")}
+        pc = make_char("Espen Lind", Combat=55, Move=50)
+        menu = Answers(lens="flee")
+        a = from_character(pc, "a", ctype, decider=menu)
+        if foes == ("lock",):
+            bs = [obstacle("Old lock")]
+            kind = conflict_type("lockpicking")
+            a = from_character(pc, "a", kind, decider=menu)
+        else:
+            kind = ctype
+            bs = [from_character(made[f](), "b", kind, decider=RandomDecider(random.Random(i)))
+                  for i, f in enumerate(foes)]
+        Conflict(kind, [a, *bs], random.Random(1), round_limit=3).run()
+        offered[foes] = {o.key for o in menu.asked[0].options} & {"flee", "surrender"}
+        heard = any(b.takes_surrender for b in bs)
+        assert {p.exit for p in _exits(kind, [], heard=heard)} == offered[foes], foes
+    assert offered == {("winch",): {"flee"}, ("clerk",): {"flee", "surrender"},
+                       ("winch", "clerk"): {"flee", "surrender"}, ("lock",): {"flee", "surrender"}}

@@ -548,7 +548,7 @@ class Conflict:
         if p.exits_closed:
             return []
         ctype = self.ctype
-        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social)
+        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social, self._heard_out(p))
         got = _EXITS.get(key)
         if got is None:  # the options are frozen: made once for each kind of menu
             exits = []
@@ -556,9 +556,20 @@ class Conflict:
                 exits.append(Option(FLEE, exit_name(ctype, FLEE), "leave it now, no roll" if ctype.static
                                     else "leave the argument now, no roll" if ctype.social
                                     else "leave the conflict now, no roll"))
-            exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER), "yield now, no roll"))
+            if key[4]:
+                exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER), "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
         return list(got)
+
+    def _heard_out(self, p: Participant) -> bool:
+        """Whether ``p``'s side may surrender: some foe of it can take a surrender
+        (:attr:`Participant.takes_surrender`), judged once for the conflict (its foes do not change), made when
+        first asked as ``_pursued`` is."""
+        known = self.__dict__.setdefault("_surrender_to", {})
+        heard = known.get(p.side)
+        if heard is None:
+            heard = known[p.side] = any(o.takes_surrender for o in self.participants if o.side != p.side)
+        return heard
 
     def _declare(self, p: Participant) -> Declaration:
         d = Declaration()
@@ -1359,7 +1370,7 @@ def _skill_option(skill: str, value: int) -> Option:
 
 _SKILL_OPTIONS: dict[tuple[str, int], Option] = {}
 #: Exit options by (flight open to it, static, physical, social); Quick's extra actions by all they read
-_EXITS: dict[tuple[bool, bool, bool, bool], tuple[Option, ...]] = {}
+_EXITS: dict[tuple[bool, bool, bool, bool, bool], tuple[Option, ...]] = {}
 _QUICK: dict[tuple, tuple[Option, ...]] = {}
 
 

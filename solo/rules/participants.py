@@ -279,6 +279,14 @@ class Participant:
         a mind"). The one test for the question asked, the Lens menu, the advice and the minds."""
         return self.char is not None and side not in self.pool_sources and not getattr(self.char, "mindless", False)
 
+    @property
+    def takes_surrender(self) -> bool:
+        """Whether a foe's surrender means anything to this participant: anyone with a mind, and an obstacle (to give
+        up on a lock is to walk away from it). A mindless one (the draugr, a beast with no Code Block, a machine)
+        cannot take it: "The winch automaton takes Espen's surrender without a word" (a GM's run; docs/rulings.md,
+        "A surrender needs someone to take it"). The one test for the exit menus and the proof's ways out."""
+        return self.char is None or not getattr(self.char, "mindless", False)
+
     def opposing_shield(self, opponents: Iterable[Participant], physical: bool) -> Shield | None:
         """The opponent's shield that stands against this participant's kind of weapon (the first one)."""
         if not physical:

@@ -477,7 +477,7 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
     if {p.side for p in parts} != {"a", "b"}:  # a side with nobody in it: no fight, as in the engine
         ended = WON if any(p.side == "a" for p in parts) else LOST
         return Outcomes([Plan(1.0, ended)], note="no contest: one side has nobody to fight", no_contest=ended)
-    exits = _exits(ctype, npc_ids)
+    exits = _exits(ctype, npc_ids, heard=any(p.takes_surrender for p in parts if p.side == "b"))
     exact, why = _exact(game, ctype, spec, npc_ids, rounds)
     if exact is not None and not why and (npc_ids or obstacle_of(spec) is not None):
         # an obstacle neither flees nor gives up; one NPC's nerve is in the chain; nobody pushes on here
@@ -507,12 +507,13 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
 TINY = 1e-9
 
 
-def _exits(ctype, npc_ids: list[str]) -> list[Plan]:
-    """Giving up (and, where the conflict allows flight, fleeing) in the first round: no roll, the NPCs stay in."""
+def _exits(ctype, npc_ids: list[str], *, heard: bool) -> list[Plan]:
+    """Giving up (where some foe can take a surrender: ``heard``, as the Lens menu offers it) and, where the
+    conflict allows flight, fleeing, in the first round: no roll, the NPCs stay in."""
     from ...rules.outcomes import FLED, FLEE, SURRENDER, SURRENDERED
 
     statuses = tuple((nid, ACTIVE) for nid in npc_ids)
-    ways = [(SURRENDER, SURRENDERED)] + ([(FLEE, FLED)] if ctype.flight else [])
+    ways = ([(SURRENDER, SURRENDERED)] if heard else []) + ([(FLEE, FLED)] if ctype.flight else [])
     return [Plan(1.0, outcome, exit=key, statuses=statuses) for key, outcome in ways]
 
 
