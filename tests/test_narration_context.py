@@ -23,6 +23,7 @@ from solo.narration.lint import check_templates
 from solo.narration.variety import combat_words_in
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import bundled_conflict_types, conflict_type
+from solo.rules.fiction import BODIES
 from solo.rules.lenses import LENSES
 from solo.rules.participants import from_character
 
@@ -1360,3 +1361,17 @@ def test_no_flourish_at_a_desk_is_a_fighting_form_nor_charm_spent_on_books():
                 checked += 1
     assert checked >= 20
     assert bundled_lines.word("skills", "Social", "Social", scope="library") == "charm at the issue desk"
+
+
+def test_a_fight_is_told_as_past_talking_only_between_those_who_talk(bundled):
+    """A GM's run against a mindless winch automaton: "No more talk: the winch automaton and Espen go for each
+    other", and "It is finished, and the winch automaton is in no state to argue it". A fight's opening or end that
+    speaks of talk or argument is told only between bodies of flesh (a machine, the dead and a beast say nothing)."""
+    talk = re.compile(r"\b(talk\w*|argue\w*|argument)\b", re.I)
+    said = [(key, t) for key, pool in bundled.lines.items()
+            if key[0] == "combat" and key[1] in ("start", "aftermath") for t in pool if talk.search(t.text)]
+    assert len(said) >= 2
+    for key, t in said:
+        for side, slot in (("body", "{actor}"), ("foe_body", "{target}")):  # whoever the line names
+            if slot in t.text:
+                assert t.filters.get(side, frozenset(BODIES)) <= {"flesh"}, (key, t.text)
