@@ -118,6 +118,12 @@ def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
     assert chance_words(0.0004, estimated=True) == "< 0.1 %" + tail
     assert chance_words(0.975, estimated=True) == "about 97.5 %" + tail
     assert chance_words(1.0, estimated=True) == "about 100 %" + tail
+    # a margin past both ends bounds nothing: a GM's "about 100 % at most (estimated, ± 100.0: …)"
+    assert chance_words(0.9, estimated=True, error=0.05) == "about 90.0 % (estimated, ± 5.0: it rests on conflicts " \
+                                                            "played, not worked out)"
+    assert chance_words(1.0, estimated=True, bound="upper", error=1.0) == \
+        "about 100 % at most (estimated, by too wide a margin to say how far: it rests on conflicts played, not " \
+        "worked out)"
 
 
 def test_a_chance_from_a_search_that_stopped_reads_as_a_lower_bound():
