@@ -69,7 +69,8 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     Aggressive or Cautious by the exact odds; it never yields), or keeps one
     Lens every round with --pc-lens, so that `solo odds --pc … --npc …
     --lens-a LENS` can be checked against play. To size a fight, compare
-    with the Lens `solo odds` marks best: kept, it may win more often.
+    with the Lens `solo odds` marks best; the bot also spends Luck and
+    pushes on, which `solo odds` leaves out, so either may win more often.
     The tallies count the Lenses the NPC declared and how each conflict
     ended for the NPC.
 

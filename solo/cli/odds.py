@@ -107,9 +107,11 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
     (its considerations, its draw among near-best Lenses, what it saw A
     declare, its own last Lens), and its nerve is in the numbers too: its
     morale checks as the fight goes, and the chance that it breaks and flees
-    or gives up ("B flees or gives up"). Luck and pushing on are left out
-    everywhere. --simulate plays the same match-up through the game engine
-    to show the two agree.
+    or gives up ("B flees or gives up"). Left out everywhere: Luck, pushing
+    on, blows sent to POW or CHA instead of the conflict's Pool, and Quick's
+    extra action (a bot or a player who spends Luck and pushes on may do
+    much better or worse). --simulate plays the same match-up through the
+    game engine to show the two agree.
 
     \b
     Examples:
@@ -484,7 +486,8 @@ class _Match:
                 skill = conflict.lens_skill(p, lens)
                 if target != plain or skill != p.skill_called(self.ctype):
                     rolls = f"{skill} {target} % with {lens}, {rolls} without"
-            rolls += "".join(f", {why} {value:+d}" for why, value in p.bonus_parts)
+            if p.bonus_parts:  # in the number already: "30 %, Hallvard is Unfriendly -20" read as 30 less 20 (a GM)
+                rolls += ", counting " + " and ".join(f"{why} {value:+d}" for why, value in p.bonus_parts)
             return (f"{p.name} ({rolls}, {self.ctype.pool_label} {p.pool.current}, "
                     f"{p.damage_dice(physical)}{f'+{bonus}' if bonus else ''}"
                     f"{', armour ' + str(armour) if armour else ''}, {how})")
