@@ -197,6 +197,12 @@ def test_an_ending_the_author_left_to_its_fallback_is_marked_on_the_edge_it_take
     assert ("beaten", "Run him down [lost, surrendered*, stalemate*]") in labels  # a chase has no flight
     # nor for the one chased (a new GM's map marked it): the engine offers no side a way to run from a chase
     assert ("rich", "Run him down [won, opponent_surrendered*]") in labels
+    # nor where the foe is mindless: it never yields nor runs (a GM's map marked a winch automaton's flight)
+    mindless = text.replace('level = "skilled"\n', 'level = "skilled"\nmindless = true\n')
+    path.write_text(mindless, encoding="utf-8")
+    labels = {(e.target, e.label) for e in edge_list(load_adventure(path))}
+    assert ("rich", "Fight him [won]") in labels and ("rich", "Run him down [won]") in labels
+    assert ("beaten", "Fight him [lost, fled*, stalemate*]") in labels  # nor can it take a surrender
 
 
 def test_a_once_only_choice_is_labelled_once_not_by_the_condition_it_loads_as(tmp_path):

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..paths import FileKind
-from ..rules.outcomes import COMAE, FLED, OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE
+from ..rules.outcomes import COMAE, FLED, OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, SURRENDERED
 from ..story.format.adventure import FALLBACK, Adventure, Choice
 from ..story.format.graph import branches_of, dead_ends, reachable
 from ..story.format.text import shown
@@ -146,7 +146,7 @@ def edge_list(adventure: Adventure) -> list[Edge]:
             if choice.goto is None and choice.action is None:  # effects only: the scene goes on
                 grouped.setdefault((None, id(choice)), [])
                 choices[id(choice)] = choice
-            for outcome, target in implied_outcomes(choice, types):
+            for outcome, target in implied_outcomes(choice, types, adventure.npcs):
                 if (target, id(choice)) in grouped:
                     grouped[(target, id(choice))].append(f"{outcome}*")
         for (target, cid), outcomes in grouped.items():
@@ -154,7 +154,8 @@ def edge_list(adventure: Adventure) -> list[Edge]:
     return out
 
 
-def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[tuple[str, str | None]]:
+def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType],
+                     npcs: Mapping[str, Any] | None = None) -> list[tuple[str, str | None]]:
     """The ways a choice's conflict can end that its author did not write, each with the scene its fallback takes
     it to (``stalemate`` and ``fled`` go where ``lost`` goes): a map marks them (``[lost, stalemate*]``) so that a
     round limit that sends every stalemate to the defeat scene shows (new-user run). Only the endings that are
@@ -162,7 +163,9 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[
     party in comae has lost); a stalemate only with a round limit (read as the engine reads it: a conflict with no
     ``rounds`` written still stops at the default limit, so its stalemate is marked too), the opponents' flight or
     surrender only where there are opponents, and no flight on either side of a type without one (a new GM's map
-    marked a foot chase's ``opponent_fled*``, which the engine never offers)."""
+    marked a foot chase's ``opponent_fled*``, which the engine never offers), nor where every opponent is mindless
+    (``npcs``, the adventure's: a machine never yields nor runs, and a GM's map marked a winch's flight; nor can it
+    take the party's surrender)."""
     from ..story.play.actions import ACTIONS
 
     action = choice.action
@@ -177,7 +180,11 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType]) -> list[
             continue
         if outcome == STALEMATE and not verb.arg(action.spec, "rounds"):
             continue
-        if outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED) and not action.spec.get("npcs"):
+        foes = [npcs.get(str(nid)) if npcs is not None else None for nid in action.spec.get("npcs") or ()]
+        mindless = bool(foes) and all(foe is not None and foe.data.get("mindless") is True for foe in foes)
+        if outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED) and (not foes or mindless):
+            continue
+        if outcome == SURRENDERED and mindless:  # nobody there to take it (docs/rulings.md)
             continue
         ctype = types.get(str(action.spec.get("type", "")))
         if outcome in (FLED, OPPONENT_FLED) and not getattr(ctype, "flight", True):
