@@ -71,6 +71,24 @@ def test_did_you_mean_for_a_misspelt_scene():
     assert "did you mean 'attic'?" in problems[0].message
 
 
+def test_a_misspelt_choices_is_one_problem_not_four(tmp_path):
+    """A GM's run: `[[scenes.horn_room.choice]]` gave the E002 that names it, then E009 (a dead end) and W101 for every
+    scene past it (and W105, no ending reachable). The scene's ways out are unread, not missing: the slip is said
+    once. Spelt right, the same
+    adventure is clean; a real dead end elsewhere is still one."""
+    text = ('[adventure]\ntitle = "Horn"\nstart = "hall"\n\n[scenes.hall]\ntext = "A hall."\n\n'
+            '[[scenes.hall.{field}]]\ntext = "Up"\ngoto = "top"\n\n'
+            '[scenes.top]\ntext = "The top."\nending = true\n')
+    path = tmp_path / "horn.toml"
+    path.write_text(text.format(field="choice"), encoding="utf-8")
+    found = [(p.code, p.path) for p in check_adventure(path).problems]
+    assert found == [("E002", "scenes.hall.choice")], found
+    path.write_text(text.format(field="choices"), encoding="utf-8")
+    assert check_adventure(path).problems == []
+    path.write_text(text.format(field="choices").replace("ending = true", ""), encoding="utf-8")
+    assert "E009" in {p.code for p in check_adventure(path).problems}
+
+
 def test_compiler_style_line_with_column_for_syntax_errors():
     (p,) = check_adventure(BROKEN / "syntax.toml").problems
     assert re.match(r"^.*syntax\.toml:7:\d+: error\[E001\]: ", str(p))
