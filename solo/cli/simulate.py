@@ -39,7 +39,8 @@ if TYPE_CHECKING:
               help="Where failing runs' answers are written (default: simulate-errors in the saves folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @click.option("--coverage", is_flag=True,
-              help="Also list the scene texts, choices, branch texts and {if} sides no run showed (not_shown).")
+              help="Also list the scene texts, choices, branch texts and {if} sides no run showed, and the "
+                   "outcomes written without text that no run took (not_shown).")
 def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, ...], party_size: int | None,
             policy: str, max_turns: int, errors_dir: Path | None, as_json: bool, coverage: bool = False) -> int:
     """Auto-play ADVENTURE (a name, a .toml file or a folder) with bot players.
@@ -192,7 +193,8 @@ def _show(r: dict) -> None:
             for m in missed:
                 say(console, f"  {m['where']}: {_missed(m)}", soft_wrap=True)
         else:
-            console.print("Every scene text, choice, branch text and {if} side was shown.")
+            console.print("Every scene text, choice, branch text and {if} side was shown, and every outcome "
+                          "written without text happened.")
 
     if r["checks"]:
         t = Table(title="Rolls (success after Luck, 95 % interval)", title_justify="left")
@@ -327,4 +329,6 @@ def _missed(entry: dict) -> str:
     if entry["what"] == "if":
         condition, _, truth = str(entry["text"]).rpartition(" when ")
         return f"{condition} was never {truth} there"
+    if entry["what"] == "outcome":  # a branch with no words of its own: "Force the firebox [success] never happened"
+        return f"outcome {entry['text']} never happened"
     return f"{entry['what']} {entry['text']}"

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..story.format.adventure import FALLBACK
 from ..story.format.graph import branches_of
 from ..story.format.locate import Places
 from ..story.format.text import Block, Part, TextError, parse_text
@@ -86,6 +87,31 @@ def mark_branch(shown: dict[str, int], game: Game, choice: Choice | None, text: 
             return
 
 
+#: The actions whose outcome the game says in an event (the tally reads them), so that a branch with no text of its
+#: own is known taken too: a roll's success that leads on without a word, taken in no run (a GM's 0 % roll).
+OUTCOME_KINDS = frozenset({"roll", "opposed", "conflict", "oracle"})
+
+
+def _outcome_key(choice: Choice, written: str, escalated: bool) -> str:
+    where = choice.where
+    return f"outcome:{where.file}:{where.path}:{'escalation.' if escalated else ''}{written}"
+
+
+def mark_outcome(shown: dict[str, int], choice: Choice | None, kind: str, outcome: str, escalated: bool) -> None:
+    """The outcome the game just said of ``choice``'s action (of ``kind``; ``escalated``: of the conflict its lost
+    opposed roll became): the branch it takes, as written or by its fallback, is taken, text or none."""
+    action = choice.action if choice is not None else None
+    if action is None or choice is None:
+        return
+    if escalated and action.escalation is not None:
+        action = action.escalation
+    elif action.kind != kind:
+        return
+    written = outcome if outcome in action.branches else FALLBACK.get(outcome)
+    if written in action.branches:
+        _note(shown, _outcome_key(choice, written, escalated))
+
+
 def _branches(choice: Choice) -> Iterator[Branch]:
     if choice.goto is not None:
         yield choice.goto
@@ -111,13 +137,18 @@ def _sides(key: str, text: str) -> Iterator[tuple[str, Block, str]]:
 
 def not_shown(adventure: Adventure, shown: dict[str, int]) -> list[dict[str, Any]]:
     """Everything no run showed: ``{what, where, text}`` entries, in the adventure's order. ``what`` is
-    ``scene`` (its text), ``choice`` (never offered), ``branch`` (its text), or ``if`` (one side of a block:
-    ``text`` names the condition and the side, e.g. ``{if hours >= 5} when true``)."""
+    ``scene`` (its text), ``choice`` (never offered), ``branch`` (its text), ``outcome`` (a branch with no text of
+    its own that no run took: ``text`` is the choice's words and the outcome, ``Force the firebox [success]``), or
+    ``if`` (one side of a block: ``text`` names the condition and the side, e.g. ``{if hours >= 5} when true``)."""
     out: list[dict[str, Any]] = []
     places = Places()
 
+    lines: dict[str, tuple[str, int]] = {}  # where -> (file, line): the list is given in the files' order
+
     def place(file: str, path: str) -> str:  # "mill.toml:31: scenes.office", as solo check and solo prove say it
-        return places.at(file, path)["where"]
+        at = places.at(file, path)
+        lines[at["where"]] = (file, at["line"] or 0)
+        return at["where"]
 
     def sides(key: str, text: str, file: str, path: str) -> None:
         for side, block, truth in _sides(key, text):
@@ -140,6 +171,14 @@ def not_shown(adventure: Adventure, shown: dict[str, int]) -> list[dict[str, Any
                 out.append({"what": "choice", "where": where, "text": words})
                 continue
             sides(f"choice:{sid}:{choice.key}:text", choice.text, choice.where.file, f"{choice.where.path}.text")
+            for escalated, action in ((False, choice.action),
+                                      (True, choice.action.escalation if choice.action is not None else None)):
+                if action is None or action.kind not in OUTCOME_KINDS:
+                    continue
+                for outcome, branch in action.branches.items():
+                    if not branch.text and _outcome_key(choice, outcome, escalated) not in shown:
+                        out.append({"what": "outcome", "where": where,
+                                    "text": f"{words} [{'escalated, ' if escalated else ''}{outcome}]"})
         for _, branch, _ in branches_of(scene):
             key = _branch_key(branch)
             if not branch.text or branch.where is None or key in seen:
@@ -150,4 +189,5 @@ def not_shown(adventure: Adventure, shown: dict[str, int]) -> list[dict[str, Any
                             "text": clipped(branch.text, 80)})  # cut with "…", not mid-word without a sign
             else:
                 sides(f"{key}:text", branch.text, branch.where.file, f"{branch.where.path}.text")
-    return out
+    order = {file: i for i, file in enumerate(dict.fromkeys(file for file, _ in lines.values()))}
+    return sorted(out, key=lambda m: (order[lines[m["where"]][0]], lines[m["where"]][1]))  # stable: one line's in turn

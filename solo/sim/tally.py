@@ -114,7 +114,28 @@ class Tally:
     def _on_skill_roll(self, d: dict[str, Any]) -> None:
         self._pending_skill = d["skill"]
 
+    def _covered(self, kind: str, outcome: str, escalated: bool = False) -> None:
+        """The branch an outcome took, for --coverage (a branch with no text is known taken only so)."""
+        game = self._game
+        if game is None or self._scene is None:
+            return
+        from .coverage import mark_outcome
+
+        scene = game.adventure.scenes[self._scene]
+        choice = next((c for c in scene.choices if c.key == self._choice_key), None)
+        mark_outcome(self.shown, choice, kind, outcome, escalated)
+
+    def _on_conflict_outcome(self, d: dict[str, Any]) -> None:
+        if self.coverage:
+            self._covered("conflict", d["outcome"], self._escalated)
+
+    def _on_oracle(self, d: dict[str, Any]) -> None:
+        if self.coverage and d.get("key"):
+            self._covered("oracle", d["key"])
+
     def _on_roll_outcome(self, d: dict[str, Any]) -> None:
+        if self.coverage:
+            self._covered("roll", d["outcome"])
         entry = self._check("roll", self._pending_skill)
         entry["attempts"] += 1
         outcome = d["outcome"]
@@ -126,6 +147,8 @@ class Tally:
         self._pending_skill = d["skill"]
 
     def _on_opposed_outcome(self, d: dict[str, Any]) -> None:
+        if self.coverage:
+            self._covered("opposed", d["outcome"])
         entry = self._check("opposed", self._pending_skill)
         entry["attempts"] += 1
         if d["outcome"] == "win":
@@ -329,4 +352,6 @@ _HANDLERS: dict[str, Callable[[Tally, dict[str, Any]], None]] = {
     "exit": Tally._on_exit,
     "luck": Tally._on_luck,
     "conflict_end": Tally._on_conflict_end,
+    "conflict_outcome": Tally._on_conflict_outcome,
+    "oracle": Tally._on_oracle,
 }
