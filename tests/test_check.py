@@ -87,6 +87,14 @@ def test_a_misspelt_choices_is_one_problem_not_four(tmp_path):
     assert check_adventure(path).problems == []
     path.write_text(text.format(field="choices").replace("ending = true", ""), encoding="utf-8")
     assert "E009" in {p.code for p in check_adventure(path).problems}
+    # the review: a misspelt `outcome` (an ending's label, no way out) hides no dead end, and a scene with misspelt
+    # choices that the story never reaches leaves every other finding as it is
+    path.write_text(text.format(field="choices").replace("ending = true", 'outcom = "lost"'), encoding="utf-8")
+    assert {"E002", "E009"} <= {p.code for p in check_adventure(path).problems}
+    orphan = text.format(field="choices") + '\n[scenes.shed]\ntext = "A shed."\n\n[[scenes.shed.choice]]\ntext = "Up"\n'
+    path.write_text(orphan, encoding="utf-8")
+    assert sorted((p.code, p.path) for p in check_adventure(path).problems) == [
+        ("E002", "scenes.shed.choice"), ("W101", "scenes.shed")]
 
 
 def test_compiler_style_line_with_column_for_syntax_errors():

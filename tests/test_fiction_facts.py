@@ -16,7 +16,7 @@ from solo.narration import Cast, Narrator, load_templates
 from solo.npc.model import NPC
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
-from solo.rules.fiction import BODIES, Fiction, fiction_of
+from solo.rules.fiction import BODIES, Fiction, conflict_frame, fiction_of
 from solo.rules.lenses import LENS_TABLE
 from solo.rules.participants import from_character, obstacle
 
@@ -329,3 +329,31 @@ def test_nobody_surrenders_to_a_foe_that_cannot_take_it():
         assert {p.exit for p in _exits(kind, [], heard=heard)} == offered[foes], foes
     assert offered == {("winch",): {"flee"}, ("clerk",): {"flee", "surrender"},
                        ("winch", "clerk"): {"flee", "surrender"}, ("lock",): {"flee", "surrender"}}
+
+
+def test_a_surrender_needs_a_foe_still_there_to_take_it_and_a_hunter_may_always_stop():
+    """The review: once the clerk beside the winch has run, Espen was still offered his surrender, and "Winch takes
+    Espen's surrender without a word" came back. And a PC chasing a mindless quarry had no way out at all: giving up
+    a chase is stopping, as one walks away from a lock. The conflict's frame says what the menu offers."""
+    from solo.rules.outcomes import FLED
+
+    def exits(ctype_key: str, foes, pursuer: str = "a", gone=()):
+        kind = conflict_type(ctype_key)
+        pc = make_char("Espen Lind", Combat=55, Move=50)
+        a = from_character(pc, "a", kind, decider=RandomDecider(random.Random(1)))
+        bs = [from_character(f, "b", kind, decider=RandomDecider(random.Random(2))) for f in foes]
+        conflict = Conflict(kind, [a, *bs], random.Random(1), round_limit=3, fiction={"pursuer": pursuer})
+        frame = conflict_frame(kind, [a, *bs], round_limit=3, given={"pursuer": pursuer})  # as it starts
+        for b in bs:
+            if b.name in gone:
+                b.status = FLED
+        return {o.key for o in conflict._exit_options(a)}, "surrendered" in frame["ends"]["a"]
+
+    winch = _npc(name="Winch", role="Winch automaton", mindless=True)
+    wolf = _npc(name="Wolf", mindless=True)
+    clerk = _npc(name="Clerk")
+    assert exits("combat", [clerk, winch]) == ({"flee", "surrender"}, True)
+    assert exits("combat", [clerk, winch], gone=("Clerk",))[0] == {"flee"}  # nobody left who can take it
+    assert exits("combat", [winch]) == ({"flee"}, False)  # the frame's ends say what the menu offers
+    assert exits("foot_chase", [wolf], pursuer="a") == ({"surrender"}, True)  # the hunter may stop
+    assert exits("foot_chase", [wolf], pursuer="b") == (set(), False)  # the wolf's quarry must outrun it

@@ -121,6 +121,8 @@ def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
     # a margin past both ends bounds nothing: a GM's "about 100 % at most (estimated, ± 100.0: …)"
     assert chance_words(0.9, estimated=True, error=0.05) == "about 90.0 % (estimated, ± 5.0: it rests on conflicts " \
                                                             "played, not worked out)"
+    assert chance_words(1.0, estimated=True, error=0.99) == "about 100 % (estimated, by too wide a margin to say " \
+                                                              "how far: it rests on conflicts played, not worked out)"
     assert chance_words(1.0, estimated=True, bound="upper", error=1.0) == \
         "about 100 % at most (estimated, by too wide a margin to say how far: it rests on conflicts played, not " \
         "worked out)"
@@ -1713,3 +1715,63 @@ def test_a_number_out_of_range_is_refused_in_the_words_of_every_other_command(op
     """A GM's run: '0 is not in the range x>=1.', click's own words, where --runs 0 says the range in solo's."""
     result = CliRunner().invoke(cli, ["prove", str(DATA / "planted.toml"), option, value])
     assert result.exit_code == 2 and said in result.output, result.output
+
+
+def test_the_proof_gives_up_only_where_the_menu_would_offer_it(tmp_path):
+    """The review: the proof's "give up at once" counted any foe listed in the conflict, where the engine's menu
+    counts those who take part. A clerk talked down before (CHA 0, who cannot push on) sits the argument out beside
+    a mindless winch: nobody there can take the party's surrender, and the proof does not give up either. With the
+    clerk fit, it may; against the winch alone in a chase the party gives, it may stop."""
+    import random
+
+    from solo.rules.creation import pregenerated
+    from solo.story.play.actions import conflict_type_of
+    from solo.story.play.chances import _exits, _participants, _party_may_give_up, outcomes
+    from solo.story.play.party import set_up_party
+
+    text = textwrap.dedent('''\
+        [adventure]
+        title = "Shed"
+        start = "shed"
+
+        [npcs.clerk]
+        name = "Clerk"
+        level = "skilled"
+
+        [npcs.winch]
+        name = "Winch"
+        level = "skilled"
+        mindless = true
+
+        [scenes.shed]
+        text = "A shed."
+
+        [[scenes.shed.choices]]
+        text = "Fight"
+        conflict = { type = "combat", npcs = ["clerk", "winch"], won = "out", lost = "out" }
+
+        [[scenes.shed.choices]]
+        text = "Chase"
+        conflict = { type = "foot_chase", npcs = ["winch"], won = "out", lost = "out" }
+
+        [scenes.out]
+        text = "Out."
+        ending = true
+        ''')
+    path = tmp_path / "shed.toml"
+    path.write_text(text, encoding="utf-8")
+    given_up = {}
+    for clerk_pool in (0, None):
+        game = Game(load_adventure(path), seed=1, decider=None)
+        set_up_party(game, [pregenerated("espen")])
+        if clerk_pool is not None:
+            game.state.npcs["clerk"].pools["BODY"].current = clerk_pool
+        fight, chase = (c.action for c in game.adventure.scenes["shed"].choices)
+        # the group fight's own pricing plays it 400 times; its ways out are those _price hands on (the chase's
+        # are priced whole)
+        ctype = conflict_type_of(game, fight.spec)
+        parts, _, _ = _participants(game, ctype, fight.spec, ["clerk", "winch"], "none", random.Random(1))
+        ways = {p.exit for p in _exits(ctype, [], heard=_party_may_give_up(ctype, fight.spec, parts))}
+        given_up[clerk_pool] = (ways, {p.exit for p in outcomes(game, chase).exits})
+    assert given_up[None] == ({"surrender", "flee"}, {"surrender"})
+    assert given_up[0] == ({"flee"}, {"surrender"})

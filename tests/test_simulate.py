@@ -595,3 +595,29 @@ def test_a_conflict_met_with_one_side_spent_is_counted_beside_the_fights(run):
     times = f"{met} time{'' if met == 1 else 's'}"
     assert f"also met {times} with one side already spent, so not fought: lost {met}" in text
     assert "fled in 0%" in text  # none fled: a true zero stays 0%
+
+
+def test_coverage_counts_an_oracles_answer_and_takes_back_a_loss_that_was_escalated(tmp_path):
+    """The review: an oracle question's outcomes written without text were "never happened" in every run (the event
+    names the answer "yes, but", the branch is yes_but), and an opposed roll's lost branch was counted as taken when
+    the player escalated the loss into a conflict, which is the branch it took instead."""
+    text = (
+        '[adventure]\ntitle = "Pier"\nstart = "pier"\npc = "espen"\n\n'
+        '[npcs.rune]\nname = "Rune"\nlevel = "skilled"\nskills = { Willpower = 99, Social = 10 }\n\n'
+        '[scenes.pier]\ntext = "A pier."\n\n'
+        '[[scenes.pier.choices]]\ntext = "Is the boat in?"\n'
+        'oracle = { question = "Is the boat in?", yes = "talk", no = "talk" }\n\n'
+        '[scenes.talk]\ntext = "Rune."\n\n'
+        '[[scenes.talk.choices]]\ntext = "Talk him round"\n'
+        'opposed = { skill = "Social", npc = "rune", npc_skill = "Willpower", win = "out", lose = "out", '
+        'fail = "out", escalate = { type = "social", rounds = 3, won = "out", lost = "out" } }\n\n'
+        '[scenes.out]\ntext = "Out."\nending = true\n')
+    path = tmp_path / "pier.toml"
+    path.write_text(text, encoding="utf-8")
+    for policy, missed in (("bold", ["Talk him round [lose]"]), ("random", [])):
+        report = simulate(Options(str(path), 40, coverage=True, policy=policy), jobs=1)
+        # the oracle's yes and no both happened; the bold bot escalates every loss (none stayed one), the random
+        # bot accepts some; the escalations were won, or lost by their stalemates
+        assert [m["text"] for m in report["not_shown"]] == missed, (policy, report["not_shown"])
+        [check] = report["checks"]
+        assert check["outcomes"]["lose"] > 30  # the rolls were lost: only what came of them differed

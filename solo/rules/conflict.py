@@ -73,6 +73,7 @@ from .participants import (
     flamboyant_skills,
     hear_flourishes,
     may_flourish,
+    may_give_up,
     settle_sources,
     shown_pool,
 )
@@ -562,14 +563,12 @@ class Conflict:
         return list(got)
 
     def _heard_out(self, p: Participant) -> bool:
-        """Whether ``p``'s side may surrender: some foe of it can take a surrender
-        (:attr:`Participant.takes_surrender`), judged once for the conflict (its foes do not change), made when
-        first asked as ``_pursued`` is."""
-        known = self.__dict__.setdefault("_surrender_to", {})
-        heard = known.get(p.side)
-        if heard is None:
-            heard = known[p.side] = any(o.takes_surrender for o in self.participants if o.side != p.side)
-        return heard
+        """Whether ``p``'s side may surrender now (:func:`~solo.rules.participants.may_give_up`): to a foe still in
+        the fight that can take it (once the clerk has run, the winch beside him cannot: a review), or as one who
+        hunts."""
+        side = p.side
+        return may_give_up((o for o in self.participants if o.side != side and o.status == ACTIVE),
+                           lambda: self._hunts(p))
 
     def _declare(self, p: Participant) -> Declaration:
         d = Declaration()

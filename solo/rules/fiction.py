@@ -161,7 +161,9 @@ def conflict_frame(ctype: ConflictType, participants: Sequence[Participant], *, 
     if parts:
         frame["pursuit"] = ctype.pursuit
         frame["parts"] = parts
-    frame["ends"] = {side: _ends(ctype, [p for p in participants if p.side == side], round_limit)
+    frame["ends"] = {side: _ends(ctype, [p for p in participants if p.side == side],
+                                 [p for p in participants if p.side != side],
+                                 parts.get(side) in ("pursuer", "seeker"), round_limit)
                      for side in ("a", "b")}
     if given.get("opening") is not None:  # the adventure's first word: its own opening line, or "" for none
         frame["opening"] = str(given["opening"])
@@ -189,9 +191,13 @@ def pursuit_parts(ctype: ConflictType, given: Mapping[str, Any] | None = None) -
     return {"a": first, "b": second} if leads == "a" else {"a": second, "b": first}
 
 
-def _ends(ctype: ConflictType, side: Iterable[Participant], round_limit: int | None) -> list[str]:
+def _ends(ctype: ConflictType, side: Iterable[Participant], foes: Iterable[Participant], hunts: bool,
+          round_limit: int | None) -> list[str]:
     """How the conflict can end for a side: its Pools spent, comae for one who may push, fleeing where
-    running is not the contest itself, giving up for anyone who decides, and the round limit."""
+    running is not the contest itself, giving up for anyone who decides where someone can take it (or as one who
+    hunts: :func:`~solo.rules.participants.may_give_up`), and the round limit."""
+    from .participants import may_give_up
+
     people = list(side)
     ends = ["out"]
     if any(p.can_push for p in people):
@@ -199,7 +205,7 @@ def _ends(ctype: ConflictType, side: Iterable[Participant], round_limit: int | N
     deciding = [p for p in people if p.decider is not None]
     if deciding and ctype.flight:
         ends.append("fled")
-    if deciding:
+    if deciding and may_give_up(foes, hunts):
         ends.append("surrendered")
     if round_limit:
         ends.append("time")

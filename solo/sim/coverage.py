@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..story.format.adventure import FALLBACK
 from ..story.format.graph import branches_of
 from ..story.format.locate import Places
 from ..story.format.text import Block, Part, TextError, parse_text
@@ -97,19 +96,34 @@ def _outcome_key(choice: Choice, written: str, escalated: bool) -> str:
     return f"outcome:{where.file}:{where.path}:{'escalation.' if escalated else ''}{written}"
 
 
-def mark_outcome(shown: dict[str, int], choice: Choice | None, kind: str, outcome: str, escalated: bool) -> None:
+def mark_outcome(shown: dict[str, int], choice: Choice | None, kind: str, outcome: str,
+                 escalated: bool) -> str | None:
     """The outcome the game just said of ``choice``'s action (of ``kind``; ``escalated``: of the conflict its lost
-    opposed roll became): the branch it takes, as written or by its fallback, is taken, text or none."""
+    opposed roll became): the branch it takes (``Action.branch``, as written or by its fallback) is taken, text or
+    none. Returns the key noted, so that a loss the player then escalates can be taken back (:func:`unmark`)."""
     action = choice.action if choice is not None else None
     if action is None or choice is None:
-        return
+        return None
     if escalated and action.escalation is not None:
         action = action.escalation
     elif action.kind != kind:
-        return
-    written = outcome if outcome in action.branches else FALLBACK.get(outcome)
-    if written in action.branches:
-        _note(shown, _outcome_key(choice, written, escalated))
+        return None
+    branch = action.branch(outcome)
+    written = next((key for key, b in action.branches.items() if b is branch), None) if branch is not None else None
+    if written is None:
+        return None
+    key = _outcome_key(choice, written, escalated)
+    _note(shown, key)
+    return key
+
+
+def unmark(shown: dict[str, int], key: str) -> None:
+    """Take back one noting of ``key``: a lost opposed roll that was escalated took no branch of its own."""
+    left = shown.get(key, 0) - 1
+    if left > 0:
+        shown[key] = left
+    else:
+        shown.pop(key, None)
 
 
 def _branches(choice: Choice) -> Iterator[Branch]:

@@ -180,19 +180,32 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType],
             continue
         if outcome == STALEMATE and not verb.arg(action.spec, "rounds"):
             continue
+        ctype = types.get(str(action.spec.get("type", "")))
         foes = [npcs.get(str(nid)) if npcs is not None else None for nid in action.spec.get("npcs") or ()]
-        mindless = bool(foes) and all(foe is not None and foe.data.get("mindless") is True for foe in foes)
+        # only mindless NPCs against the party (an obstacle beside them may be given up on)
+        mindless = bool(foes) and all(foe is not None and foe.data.get("mindless") is True for foe in foes) \
+            and action.spec.get("obstacle") is None
         if outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED) and (not foes or mindless):
             continue
-        if outcome == SURRENDERED and mindless:  # nobody there to take it (docs/rulings.md)
-            continue
-        ctype = types.get(str(action.spec.get("type", "")))
+        if outcome == SURRENDERED and mindless and not _party_hunts(action.spec, ctype):
+            continue  # nobody there to take it (docs/rulings.md), unless the party gives chase and may just stop
         if outcome in (FLED, OPPONENT_FLED) and not getattr(ctype, "flight", True):
             continue  # a type with no flight (a chase, a sneak) for either side; an unknown one may have it
         branch = action.branch(outcome)
         if branch is not None and not branch.routes:
             out.append((outcome, branch.goto))
     return out
+
+
+def _party_hunts(spec: Mapping[str, Any], ctype: ConflictType | None) -> bool:
+    """Whether the party gives chase or keeps watch in this conflict (its part, solo.rules.fiction.pursuit_parts)."""
+    from ..rules.fiction import pursuit_parts
+    from ..story.play.actions import PURSUERS
+
+    if ctype is None:
+        return False
+    given = {"pursuer": PURSUERS.get(str(spec.get("pursuer", "party")), "a")}
+    return pursuit_parts(ctype, given).get("a") in ("pursuer", "seeker")
 
 
 def _edge_label(choice: Choice, outcomes: list[str]) -> str:

@@ -58,6 +58,7 @@ class Tally:
         self._scene: str | None = None
         self._choice: str | None = None
         self._choice_key: str | None = None
+        self._last_covered: str | None = None  # the outcome --coverage noted last (an escalation takes it back)
         self._escalated = False
         self._sides: dict[str, tuple[str, str | None, bool]] = {}  # participant id -> (side, npc id, obstacle)
         self._conflict: dict | None = None
@@ -73,6 +74,7 @@ class Tally:
         self._scene = None
         self._choice = None
         self._choice_key = None
+        self._last_covered = None
         self._conflict = None
         self._fought = set()
 
@@ -99,6 +101,7 @@ class Tally:
         self._choice = f"{d['scene']}:{d.get('name') or d['key']}"
         self._choice_key = d["key"]
         self._escalated = False
+        self._last_covered = None
         if self.coverage and self._game is not None:
             from .coverage import mark_menu
 
@@ -123,15 +126,17 @@ class Tally:
 
         scene = game.adventure.scenes[self._scene]
         choice = next((c for c in scene.choices if c.key == self._choice_key), None)
-        mark_outcome(self.shown, choice, kind, outcome, escalated)
+        self._last_covered = mark_outcome(self.shown, choice, kind, outcome, escalated)
 
     def _on_conflict_outcome(self, d: dict[str, Any]) -> None:
         if self.coverage:
             self._covered("conflict", d["outcome"], self._escalated)
 
     def _on_oracle(self, d: dict[str, Any]) -> None:
-        if self.coverage and d.get("key"):
-            self._covered("oracle", d["key"])
+        if self.coverage and d.get("answer"):
+            from ..oracle.answer import grade_key
+
+            self._covered("oracle", grade_key(str(d["answer"])))  # "yes, but" as the branch's key, yes_but
 
     def _on_roll_outcome(self, d: dict[str, Any]) -> None:
         if self.coverage:
@@ -157,6 +162,11 @@ class Tally:
 
     def _on_escalate(self, d: dict[str, Any]) -> None:
         self._escalated = True
+        if self.coverage and self._last_covered is not None:  # the loss just said took no branch: it became a fight
+            from .coverage import unmark
+
+            unmark(self.shown, self._last_covered)
+            self._last_covered = None
 
     def _entry(self, ctype: str) -> tuple[str, dict]:
         """The conflict of the choice in hand: its key and its counts."""

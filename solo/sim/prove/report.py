@@ -134,14 +134,15 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None,
     why); a certainty needs no mark. ``error``: how far an estimate may stray for its conflicts played
     (:func:`~solo.sim.prove.judge._sampling_error`), said with the estimate's reason, so that it never reads as a
     range of a bound or a threshold: "about 6.5 % (estimated, ± 1.7: …)", "> 99.9 % (estimated, ± 0.2: …)". A
-    margin that would reach past both 0 and 100 % is said as too wide, not as "± 100.0"."""
+    margin of half the scale or more, or one that would reach past both 0 and 100 %, is said as too wide, not as
+    "± 100.0"."""
     chance = percent(p)
     why = []
     if estimated:
         if chance[0].isdigit():
             chance = f"about {chance}"
         spread = "" if not error else f", ± {error * 100:.1f}" if error >= 0.0005 else ", ± < 0.1"
-        if error and p - error <= 0 and p + error >= 1:  # "± 100.0" on "about 100 %" bounds nothing (a GM's run)
+        if error and (error >= 0.5 or (p - error <= 0 and p + error >= 1)):  # "± 100.0" bounds nothing (a GM's run)
             spread = ", by too wide a margin to say how far"
         why.append(f"estimated{spread}: it rests on conflicts played, not worked out")
     if bound == "lower" and p < 1:

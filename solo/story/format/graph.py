@@ -147,14 +147,14 @@ def _blocks(text: str) -> list[Block]:
         return []  # reported (E008) when the text was read
 
 
-#: A scene's fields that lead out of it: one misspelt (an E002 that names it) leaves the scene's ways out unread.
-_WAYS_OUT = ("choices", "outcome")
+#: A scene's field that leads out of it: misspelt (an E002 that names it), it leaves the scene's ways out unread.
+_WAYS_OUT = ("choices",)
 
 
 def _ways_out_misspelt(adventure: Adventure, c: Collector) -> set[str]:
-    """The scenes whose choices (or outcome) were written under a misspelt name: E002 has said so ("unknown field
-    'choice' (did you mean 'choices'?)"), and a dead end there and every scene past it unreachable would be the same
-    slip said three more times (a GM's run: one typo, four problems), as a misspelt ``goto`` is not (W101)."""
+    """The scenes whose choices were written under a misspelt name: E002 has said so ("unknown field 'choice' (did
+    you mean 'choices'?)"), and a dead end there and every scene past it unreachable would be the same slip said three
+    more times (a GM's run: one typo, four problems), as a misspelt ``goto`` is not (W101)."""
     out = set()
     for p in c.problems:
         if p.code != "E002" or not p.path.startswith("scenes."):
@@ -169,10 +169,12 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
     """Add the whole-adventure problems to collector ``c``."""
     seen = reachable(adventure)
     unread = _ways_out_misspelt(adventure, c)
+    # a scene the story reaches whose ways out are unread may lead anywhere: nothing can be called unreachable then,
+    # nor the endings out of reach (one that the story never reaches leaves the rest as it is)
+    open_ended = bool(unread & seen)
     for sid, scene in adventure.scenes.items():
-        # with no start (missing or misspelt: an error of its own) every scene would be "unreachable": noise; and so
-        # it is past a scene whose ways out are under a misspelt name
-        if sid not in seen and adventure.start in adventure.scenes and not unread:
+        # with no start (missing or misspelt: an error of its own) every scene would be "unreachable": noise
+        if sid not in seen and adventure.start in adventure.scenes and not open_ended:
             c.add(scene.where.file, scene.where.path, "W101", f"scene {sid!r} cannot be reached from the start")
     for sid in dead_ends(adventure):
         if sid in unread:
@@ -180,7 +182,7 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
         scene = adventure.scenes[sid]
         c.add(scene.where.file, scene.where.path, "E009",
               f"scene {sid!r} is not an ending but no choice leads out of it (add a goto or set ending = true)")
-    if adventure.start in adventure.scenes and not unread and not any(adventure.scenes[s].ending for s in seen):
+    if adventure.start in adventure.scenes and not open_ended and not any(adventure.scenes[s].ending for s in seen):
         first = adventure.scenes[adventure.start]
         c.add(first.where.file, "adventure.start", "W105", "no ending can be reached from the start")
     used = {b.use for scene in adventure.scenes.values() for _, b, _ in _written_branches(scene) if b.use}

@@ -477,7 +477,7 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
     if {p.side for p in parts} != {"a", "b"}:  # a side with nobody in it: no fight, as in the engine
         ended = WON if any(p.side == "a" for p in parts) else LOST
         return Outcomes([Plan(1.0, ended)], note="no contest: one side has nobody to fight", no_contest=ended)
-    exits = _exits(ctype, npc_ids, heard=any(p.takes_surrender for p in parts if p.side == "b"))
+    exits = _exits(ctype, npc_ids, heard=_party_may_give_up(ctype, spec, parts))
     exact, why = _exact(game, ctype, spec, npc_ids, rounds)
     if exact is not None and not why and (npc_ids or obstacle_of(spec) is not None):
         # an obstacle neither flees nor gives up; one NPC's nerve is in the chain; nobody pushes on here
@@ -505,6 +505,19 @@ def _price(game: Game, ctype, spec: dict, npc_ids: list[str], rounds: int) -> Ou
 
 #: A conflict's ending less likely than this (float dust in the chain's sums) is not a branch of the search.
 TINY = 1e-9
+
+
+def _party_may_give_up(ctype, spec: dict, parts: list) -> bool:
+    """Whether the Lens menu will offer the party a surrender as the conflict starts: the rule the conflict asks
+    (:func:`~solo.rules.participants.may_give_up`), of the foes who will take part (a spent one that cannot push on
+    sits out, as ``line_up`` has it: a clerk talked down before does not take the party's surrender to the winch)."""
+    from ...rules.fiction import pursuit_parts
+    from ...rules.participants import may_give_up
+    from .actions import ACTIONS, PURSUERS
+
+    foes = [p for p in parts if p.side == "b" and (p.pool.current > 0 or p.can_push)]
+    given = {"pursuer": PURSUERS[ACTIONS["conflict"].arg(spec, "pursuer")]}
+    return may_give_up(foes, pursuit_parts(ctype, given).get("a") in ("pursuer", "seeker"))
 
 
 def _exits(ctype, npc_ids: list[str], *, heard: bool) -> list[Plan]:

@@ -124,6 +124,9 @@ def line_up(game: Game, ctype: ConflictType, participants: list[Participant],
     if not {p.side for p in fit + spent} >= {"a", "b"}:
         # no fight whatever they chose: nobody is asked, and whoever could push on or be Refreshed stands
         able = {id(p) for p in fit} | {id(p) for p in spent if _could_push(p) or _may_refresh(game, p)}
+        for p in spent:
+            if id(p) not in able:
+                _sits_out(game, ctype, p)  # said, as every other one who sits it out is
         return [p for p in participants if id(p) in able]
     would_be = Conflict(ctype, fit + spent, game.rng, negative_luck=game.adventure.negative_luck)
     taking_part = {id(p) for p in fit} | {id(p) for p in spent if _push_at_start(game, ctype, p, would_be)}
