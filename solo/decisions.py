@@ -157,11 +157,15 @@ class Question:
         typed = lowered.split()
         if not matches and len(typed) > 1:  # the first letters of each word: "som l" for Somewhat Likely
             matches = [(i, o) for i, o in numbered if _starts_words(typed, o.label.lower().split())]
-        if not matches and len(typed) == 1 and len(lowered) >= 3 and self.kind in BY_NAME:
+        if len(typed) == 1 and len(lowered) >= 3 and self.kind in BY_NAME:
             # a name in the label: "espen" for "Play Espen Lind" (a new player's run), at a menu of people alone,
-            # where nothing is spent by a word picked (the review: "back" at the push question spent Luck)
-            matches = [(i, o) for i, o in numbered
-                       if any(w.strip("()[]:,.;!?'\"").startswith(lowered) for w in o.label.lower().split())]
+            # where nothing is spent by a word picked (the review: "back" at the push question spent Luck); beside
+            # the options it begins, so that "espen" is no answer where it names two ("Play Espen Lind" and the
+            # roster's "Espen Lind", whose key it begins: a player got the roster's copy without a word)
+            named = [(i, o) for i, o in numbered
+                     if any(w.strip("()[]:,.;!?'\"").startswith(lowered) for w in o.label.lower().split())]
+            matches += [m for m in named if m not in matches]
+            matches.sort(key=lambda m: m[0])
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
         valid = _menu(numbered)  # named as the menu shows them, never by their inner keys

@@ -171,6 +171,14 @@ def test_an_answer_may_be_a_word_of_one_options_label():
                                                     Option("out", "Go down", number=3)))
     with pytest.raises(QuestionError, match="is not an answer here"):
         push.resolve("back")
+    # a player's run: with the ready-made Espen played before, "espen" began the roster copy's key (espen_lind) and
+    # picked it without a word, though it names the ready-made one too; now it asks which
+    again = Question("pc_source", "Who will you play?", (Option("pregen", "Play Espen Lind", number=1),
+                                                         Option("new", "Make a new character", number=2),
+                                                         Option("espen_lind", "Espen Lind (your roster)", number=4)))
+    with pytest.raises(QuestionError, match=r"could be 1 \(Play Espen Lind\), 4 \(Espen Lind"):
+        again.resolve("espen")
+    assert again.resolve("espen_lind") == "espen_lind" and again.resolve("4") == "espen_lind"
 
 
 def test_a_question_asked_quickly_is_the_question_made():
