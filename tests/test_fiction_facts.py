@@ -357,3 +357,25 @@ def test_a_surrender_needs_a_foe_still_there_to_take_it_and_a_hunter_may_always_
     assert exits("combat", [winch]) == ({"flee"}, False)  # the frame's ends say what the menu offers
     assert exits("foot_chase", [wolf], pursuer="a") == ({"surrender"}, True)  # the hunter may stop
     assert exits("foot_chase", [wolf], pursuer="b") == (set(), False)  # the wolf's quarry must outrun it
+
+
+def test_one_who_hunts_walks_away_from_the_hunt_and_does_not_flee_it():
+    """A player's run, tracking the pilot's trail in the dunes: "8. Flee", from a trail of footprints. The side that
+    gives chase or keeps watch has nothing to run from: its way out is named as walking away, on the menu and in the
+    exit event the screen and the journal tell it from; the quarry still flees."""
+    from conftest import Answers
+
+    from solo.rules.conflict import EXIT_WORDS
+
+    kind = conflict_type("tracking")
+    named = {}
+    for pursuer in ("a", "b"):
+        menu = Answers(lens="flee")
+        a = from_character(make_char("Espen Lind", Awareness=55, Move=50), "a", kind, decider=menu)
+        b = from_character(_npc(name="Jonas"), "b", kind, decider=RandomDecider(random.Random(2)))
+        log = EventLog()
+        Conflict(kind, [a, b], random.Random(1), sink=log, round_limit=3, fiction={"pursuer": pursuer}).run()
+        label = next(o.label for o in menu.asked[0].options if o.key == "flee")
+        [gone] = [e for e in log.of("exit") if e["actor"] == "Espen Lind"]
+        named[pursuer] = (label, gone["way"])
+    assert named == {"a": (EXIT_WORDS["walk_away"][0], "walk_away"), "b": (EXIT_WORDS["flee"][0], "flee")}

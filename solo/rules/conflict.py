@@ -383,7 +383,9 @@ class Conflict:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
                     self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone(),
-                               way=exit_way(self.ctype, p.status), **self._social)
+                               way=exit_way(self.ctype, p.status,
+                                            hunts=self.ctype.pursuit is not None and self._hunts(p)),
+                               **self._social)
             elif self.sink is not None:
                 self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
                            secondary=d.secondary, quick_action=d.quick_action)
@@ -549,12 +551,15 @@ class Conflict:
         if p.exits_closed:
             return []
         ctype = self.ctype
-        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social, self._heard_out(p))
+        hunts = ctype.pursuit is not None and self._hunts(p)
+        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social, self._heard_out(p),
+               hunts)
         got = _EXITS.get(key)
         if got is None:  # the options are frozen: made once for each kind of menu
             exits = []
             if key[0]:
-                exits.append(Option(FLEE, exit_name(ctype, FLEE), "leave it now, no roll" if ctype.static
+                exits.append(Option(FLEE, exit_name(ctype, FLEE, hunts=hunts),
+                                    "leave it now, no roll" if ctype.static or hunts
                                     else "leave the argument now, no roll" if ctype.social
                                     else "leave the conflict now, no roll"))
             if key[4]:
@@ -1292,26 +1297,28 @@ _PLAIN = Declaration()
 _OBJECT_PRONOUNS = {"he": "him", "she": "her", "they": "them", "it": "it"}
 
 
-def exit_name(ctype: ConflictType, exit: str) -> str:
+def exit_name(ctype: ConflictType, exit: str, *, hunts: bool = False) -> str:
     """A way out of a conflict (FLEE, SURRENDER) as its menu names it, and ``solo duel --explain`` after it: against
     a lock or a cliff there is nobody to flee from, one walks away from it (the same exit), nor does anyone flee an
     argument, one walks out of it, as the NPCs do (a read-again's tutorial showed "Flee" under "if she never gives
-    up or walks away"); one surrenders a fight and gives up anything else."""
-    return EXIT_WORDS[exit_key(exit, static=ctype.static, social=ctype.social, physical=ctype.physical)][0]
+    up or walks away"), nor does one who gives chase or keeps watch (``hunts``) flee what it hunts ("8. Flee" from a
+    trail of footprints: a player's run); one surrenders a fight and gives up anything else."""
+    return EXIT_WORDS[exit_key(exit, static=ctype.static, social=ctype.social, physical=ctype.physical,
+                               hunts=hunts)][0]
 
 
-def exit_key(exit: str, *, static: bool, social: bool, physical: bool) -> str:
+def exit_key(exit: str, *, static: bool, social: bool, physical: bool, hunts: bool = False) -> str:
     """The way out (a key of :data:`EXIT_WORDS`) that ``exit`` is in a conflict of this kind: a ConflictType's flags,
-    or those ``conflict_start``'s frame carries (a view has no ConflictType)."""
+    or those ``conflict_start``'s frame carries (a view has no ConflictType), and whether the one leaving hunts."""
     if exit == FLEE:
-        return "walk_away" if static or social else "flee"
+        return "walk_away" if static or social or hunts else "flee"
     return "surrender" if physical else "give_up"
 
 
-def exit_way(ctype: ConflictType, how: str) -> str:
+def exit_way(ctype: ConflictType, how: str, *, hunts: bool = False) -> str:
     """The way out of one who left by ``how`` (the status: FLED or SURRENDERED), as the ``exit`` event names it."""
     return exit_key(FLEE if how == FLED else SURRENDER, static=ctype.static, social=ctype.social,
-                    physical=ctype.physical)
+                    physical=ctype.physical, hunts=hunts)
 
 
 #: Each way out: as its menu names it, after one name, after several ("the dockers walk away"), and counted after.
@@ -1369,7 +1376,7 @@ def _skill_option(skill: str, value: int) -> Option:
 
 _SKILL_OPTIONS: dict[tuple[str, int], Option] = {}
 #: Exit options by (flight open to it, static, physical, social); Quick's extra actions by all they read
-_EXITS: dict[tuple[bool, bool, bool, bool, bool], tuple[Option, ...]] = {}
+_EXITS: dict[tuple[bool, bool, bool, bool, bool, bool], tuple[Option, ...]] = {}
 _QUICK: dict[tuple, tuple[Option, ...]] = {}
 
 
