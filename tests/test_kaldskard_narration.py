@@ -291,11 +291,12 @@ def test_a_surrender_is_pleaded_before_the_player_accepts_it(toll_fight):
         for line in _speech(who, told):
             assert told.index(line) < accepted, (who, line)
             said.append((who, line))
-    assert "Eyvind" in [who for who, _ in said]  # Eyvind bargained aloud as he gave up (and Hallstein pleaded)
+    assert said  # someone pleaded or bargained aloud as it gave up (Hallstein, and in some tellings Eyvind)
     flat = " ".join(screen.split())  # the screen wraps long lines
-    plea = flat.index(next(line for who, line in said if who == "Eyvind"))
-    assert plea < flat.index("Eyvind wants to surrender: accept, or fight on?") < flat.index(
-        "accepts: Eyvind is out of it.")
+    for who, line in said:
+        plea = flat.index(line)
+        assert plea < flat.index(f"{who} wants to surrender: accept, or fight on?", plea) < flat.index(
+            f"accepts: {who} is out of it.", plea)
 
 
 def test_no_move_declared_before_a_surrender_is_told_after_it(toll_fight):

@@ -1121,6 +1121,37 @@ def test_a_round_the_favourite_threw_away_is_told_as_its_blunder_not_as_a_long_c
     assert told_long[88] == 0 and told_long[85] >= 6, told_long
 
 
+def test_a_long_chance_won_is_told_once_in_a_while_not_round_after_round(templates):
+    """A player's run at Kaldskard's barrows: "By rights that one was Alma's.", "It should not have worked. It did.",
+    "Against every expectation …", "Nobody would have bet on that …", "That was the long chance …" in rounds 5 to 10.
+    A long chance won is told again only three rounds after the last one told; between, it is a round won."""
+    from solo.narration.context import LONG_ODDS
+    from solo.rules.odds import round_odds
+
+    told = close = 0
+    for seed in range(40):
+        ctype = conflict_type("combat")
+        log = EventLog()
+        pc = make_char("Espen Lind", Combat=25, Move=25, Willpower=40, pools=30)
+        side_a = [from_character(pc, "a", ctype, decider=GreedyDecider(random.Random(seed)))]
+        side_b = [from_character(_npc("Alma Moe", skills={"Combat": 70, "Move": 70}), "b", ctype,
+                                 decider=GreedyDecider(random.Random(seed + 500)))]
+        Conflict(ctype, side_a + side_b, random.Random(seed), sink=log, round_limit=20).run()
+        rolls = {(e["round"], e["actor"]): e for e in log.events if e.kind == "roll"}
+        won = [e["round"] for e in log.of("round_result") if e.get("winner") == "Espen Lind"
+               and round_odds(rolls[(e["round"], "Espen Lind")]["target"],
+                              rolls[(e["round"], "Alma Moe")]["target"]).a < LONG_ODDS]
+        close += any(b - a < 3 for a, b in zip(won, won[1:]))
+        rounds = [rnd for rnd, event, *_ in told_of(templates, log.events, seed) if event == "against_odds"]
+        told += len(rounds)
+        assert all(b - a >= 3 for a, b in zip(rounds, rounds[1:])), (seed, rounds, won)
+    assert close >= 3 and told >= 20, (close, told)
+
+
+def told_of(templates, events, seed):
+    return told(templates, tuple(events), seed)[0].picks
+
+
 def test_a_fierce_npc_sneaking_is_impatient_not_loud(templates):
     """Before (a sneaking duel, seed 7): Kaia 'becomes part of the shadows, still and patient', and then 'goes at it
     like a shove that never stops'. A fierce bearing in sneaking is drawn from lines that keep quiet."""

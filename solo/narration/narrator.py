@@ -186,6 +186,7 @@ class Narrator:
         self._flipped: set[str] = set()  # who had a Luck flip told this round: its long odds are told once
         self._fumble_told = False  # a fumble was told this round: the ``fumble`` fact, so no "both slip" follows
         self._blundered: set[str] = set()  # who blundered this round (an exceptional failure): no long chance beat them
+        self._long_odds_told = -LONG_ODDS_APART
         #: A round's fumblers and its winner, held until the winner has chosen whom it strikes among several
         self._late_fumbles: tuple[list[Person], str | None] | None = None
         self._obstacle_won: str | None = None  # an obstacle won a round and sets back one of a party: whom, told later
@@ -555,6 +556,7 @@ class Narrator:
         self._result_round = -1
         self._told_of, self._round_phrases = set(), set()
         self._fumble_told, self._blundered = False, set()
+        self._long_odds_told = -LONG_ODDS_APART  # the round a long chance won was last told in (against_odds)
         self._bearing_due = False
         opening = cast.frame.get("opening")
         if opening is not None:  # the adventure has the first word: its own line ("the door bursts in"), or none
@@ -994,9 +996,14 @@ class Narrator:
         # flat. Somehow it did not." after "Luck turns for Birk at the last second" tells the same thing twice; and
         # a round the loser threw away was not the winner's long chance: "By rights that one was Astrid's" after
         # Astrid's own blunder (a player's run)
+        # and once in a while: five surprises in six rounds of a long fight stop surprising (a player's run)
         if chance is not None and chance < LONG_ODDS and winner.id not in self._flipped \
-                and (loser is None or loser.id not in self._blundered):
-            lines.append(self.say(cast, "against_odds", winner, loser))
+                and (loser is None or loser.id not in self._blundered) \
+                and cast.round - self._long_odds_told >= LONG_ODDS_APART:
+            line = self.say(cast, "against_odds", winner, loser)
+            if line:
+                self._long_odds_told = cast.round
+            lines.append(line)
         self._record(cast, winner, lens)
         return lines
 
@@ -1287,6 +1294,8 @@ _ENDING_EVENTS = frozenset({"out", "comae", "exit", "conflict_end"})
 _LOOKING_BACK = frozenset({"before", "ended"})
 #: The events whose lines tell an NPC's Code Block manner (besides lines filtered on it).
 _MANNER_EVENTS = frozenset({"bearing", "manner_shift"})
+#: A long chance won is told again only this many rounds after the last one told.
+LONG_ODDS_APART = 3
 #: Events that are part of a round's beat and so do not flush what it holds.
 _BEAT_EVENTS = frozenset({"declare", "roll", "luck", "round_rolled", "round_result", "chance", "next_round",
                           "strike_target", "damage", "npc_decision", "npc_morale", "npc_break", "exit_answer"})
