@@ -182,6 +182,42 @@ def test_a_menu_never_breaks_a_chance_from_its_percent_sign():
         assert not line.strip().startswith("%"), line
 
 
+def test_a_sum_on_a_menu_never_breaks_inside_one_of_its_terms():
+    """A player's run: "55 % = Even 50 · high tension (6 of ⏎ 9) +5" and "0 % (Move 30 · hurt -20 · Hard -20 = ⏎ -10)".
+    A tension's "6 of 9", a modifier and its value, and a sum and what it comes to stay together; the menu wraps
+    between the terms."""
+    assert unbroken("55 % = Even 50 \u00b7 high tension (6 of 9) +5") == \
+        "55\u00a0% = Even 50 \u00b7 high tension (6\u00a0of\u00a09)\u00a0+5"
+    assert unbroken("0 % (Move 30 \u00b7 hurt -20 \u00b7 Hard -20 = -10)") == \
+        "0\u00a0% (Move 30 \u00b7 hurt\u00a0-20 \u00b7 Hard\u00a0-20 =\u00a0-10)"
+    out = io.StringIO()
+    decider = TerminalDecider(Console(file=out, width=60, color_system=None), reader=lambda prompt: "1")
+    detail = "55 % = Even 50 \u00b7 high tension (6 of 9) +5 \u00b7 0 % (Move 30 \u00b7 hurt -20 \u00b7 Hard -20 = -10)"
+    for width in range(30, 70):
+        decider.console.width = width
+        decider.decide(Question("oracle", "Ask?", (Option("ask", "Ask the oracle", detail), Option("no", "No"))))
+    for line in out.getvalue().splitlines():
+        assert not re.search(r"^\s*(of 9|9\)|-\d+|\+\d+)", line), line
+
+
+def test_the_status_line_never_parts_a_pool_from_its_value():
+    """A player's run at 120 columns: "… INT 16/16 POW ⏎ 10/10 CHA 14/14]". The status line wraps between its
+    parts, never between a Pool (or Luck, or the tension) and its number."""
+    from solo.ui.view import TerminalView
+
+    line = ("[The quay at dusk \u00b7 tension 6/9 \u00b7 day 1/3 \u00b7 hours gone 2/5 \u00b7 Espen Lind: Luck 2, "
+            "BODY 12/12 INT 16/16 POW 10/10 CHA 14/14]")
+    for width in range(40, 130):
+        out = io.StringIO()
+        view = TerminalView(Console(file=out, width=width, color_system=None))
+        view.status_line = lambda: line
+        view.before_question()
+        printed = out.getvalue()
+        assert " ".join(printed.split()) == line and "\u00a0" not in printed, width  # plain spaces, to copy
+        for shown in printed.splitlines():
+            assert not re.match(r"\s*-?\d+(/\d+)?[,\] ]", shown), (width, shown)
+
+
 def test_a_command_to_copy_is_printed_whole_on_a_line_of_its_own():
     out = io.StringIO()
     command = "solo play --load /tmp/pytest-of-someone/pytest-12/test_x0/saves/tutorial-2.json"

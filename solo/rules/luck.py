@@ -31,8 +31,8 @@ def spend(char: Character, use: str, *, negative_luck: bool = False) -> bool:
         raise ValueError(f"unknown Luck use {use!r}")
     if not can_spend(char, negative_luck=negative_luck):
         if char.luck <= 0 and not negative_luck:
-            raise LuckError(f"{char.name} has no Luck Points left")
-        raise LuckError(f"{char.name} cannot borrow more Luck (the floor is {NEGATIVE_LUCK_FLOOR})")
+            raise LuckError(f"{char.name} has no Luck Points left.")
+        raise LuckError(f"{char.name} cannot borrow more Luck (the floor is {NEGATIVE_LUCK_FLOOR}).")
     char.luck -= 1
     return char.luck < 0
 
@@ -56,7 +56,7 @@ def debt_due(char: Character) -> bool:
 def pay_back(char: Character) -> None:
     """A success turned into a failure repays one point of the Luck that is due."""
     if not debt_due(char):
-        raise LuckError(f"{char.name} owes no Luck in this scene")
+        raise LuckError(f"{char.name} owes no Luck in this scene.")
     char.owed_failures -= 1
     char.luck += 1
 
@@ -69,7 +69,7 @@ def refreshed(char: Character, pool: str | Pool, *, negative_luck: bool = False)
     """
     target = char.pools[pool] if isinstance(pool, str) else pool
     if target.current >= 1:
-        raise LuckError(f"{char.name}'s Pool is at {target.current}; Refreshed only helps a Pool below 1")
+        raise LuckError(f"{char.name}'s Pool is at {target.current}; Refreshed only helps a Pool below 1.")
     spend(char, "refreshed", negative_luck=negative_luck)
     target.current = 1
 

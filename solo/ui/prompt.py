@@ -366,20 +366,27 @@ def chance_cell(option: Option, common: Chance | None) -> Text:
     return cell
 
 
-_KEPT_TOGETHER = re.compile(r"(?<=\d) (?=%)|(?<=[\u2248\u00b1]) (?=\d)|(?<=\w) (?=//\w)")
+_KEPT_TOGETHER = re.compile(r"(?<=\d) (?=%)|(?<=[\u2248\u00b1]) (?=\d)|(?<=\w) (?=//\w)"
+                            r"|(?<=\d) (?=of \d)|(?<=\d of) (?=\d)|(?<==) (?=[-+]?\d)|(?<=[\w)]) (?=[-+]\d)"
+                            r"|(?<=\w) (?=-?\d+/\d)|(?<=\bLuck) (?=-?\d)")
 
 
 def unbroken(text: str) -> str:
-    """``text`` with a number and its % ("41 %"), "≈ 41", "± 6", and a skill and its Focus ("Awareness
-    //Perception") joined by a no-break space: a menu's column (:class:`Joined`) wraps between words, never
-    between a chance and its sign, nor between a skill and its Focus."""
+    """``text`` with a number and its % ("41 %"), "≈ 41", "± 6", a skill and its Focus ("Awareness
+    //Perception"), a tension's "6 of 9", a sum and what it comes to ("= -10") and a modifier and its value
+    ("hurt -20"), and the status line's "POW 10/10", "day 1/3" and "Luck 2" joined by a no-break space: a
+    menu's column and the status line (:class:`Joined`) wrap between words, never
+    between a chance and its sign, nor between a skill and its Focus, nor inside a term of a sum ("(6 of ⏎ 9)",
+    "= ⏎ -10": a player's run)."""
     return _KEPT_TOGETHER.sub("\u00a0", text)
 
 
-def joined(text: Text) -> Joined:
-    """``text`` (its styles too) as :class:`Joined`, a chance and its % joined (:func:`unbroken`)."""
+def joined(text: Text, *, shown: str = "\u00a0") -> Joined:
+    """``text`` (its styles too) as :class:`Joined`, a chance and its % joined (:func:`unbroken`); ``shown``: what
+    the joins are printed as (:attr:`Joined.shown`)."""
     out = Joined(unbroken(text.plain), style=text.style)  # the same length: the styles stay in place
     out._spans[:] = text._spans
+    out.shown = shown
     return out
 
 
@@ -389,12 +396,16 @@ _STAND_IN = "\ue000"  # a character of one cell that is no space: rich breaks li
 class Joined(Text):
     """Text that rich wraps between words but never at a no-break space (which rich takes for a space)."""
 
+    #: What a no-break space is printed as, once the lines are made (the status line: a plain space, for a line
+    #: read, copied and searched as words; a menu's cells keep theirs, laid out again in their grid).
+    shown = "\u00a0"
+
     def wrap(self, console, width, **options):
         held = self.copy()
         held.plain = self.plain.replace("\u00a0", _STAND_IN)  # the same length: the styles stay in place
         lines = Text.wrap(held, console, width, **options)
         for line in lines:
-            line.plain = line.plain.replace(_STAND_IN, "\u00a0")
+            line.plain = line.plain.replace(_STAND_IN, self.shown)
         return lines
 
     def __rich_measure__(self, console, options):

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -27,7 +27,7 @@ from ..rules.lenses import LENS_NAMES
 from ..story.format.text import fill
 from . import describe as d
 from .journal import sentence
-from .prompt import GridColumn, grid_lines
+from .prompt import GridColumn, grid_lines, joined
 from .sheet import pool_bar
 
 Part = object | tuple[object, str]
@@ -340,8 +340,9 @@ class TerminalView:
         if not self.muted and self.status_line is not None and self.status_due:
             self.status_due = False
             line = self.status_line()
-            if line:  # wrapped at words by rich, not cut mid-word at the terminal's edge
-                self.console.print(plain(line, style="dim"))
+            if line:  # wrapped at words by rich, not cut mid-word at the terminal's edge, nor inside "POW 10/10"
+                # (in a Group: a bare Text is joined to the line before it as a plain Text, and wrapped as one)
+                self.console.print(Group(joined(plain(line, style="dim"), shown=" ")))
 
     def _round_table(self) -> None:
         laid = grid_lines(self.round_rows, ROUND_COLUMNS, self.console.width, self.console)
