@@ -338,6 +338,18 @@ def test_the_deduction_lists_the_clues_held_and_right_answers_strengthen_the_cas
     assert game.state.counters["case"] == 4  # three proofs and the story told right
 
 
+def test_the_deduction_moves_no_tension_between_its_questions(vellan):
+    """A player's run: "The oracle's tension falls to N of 9" came after the first answers and not after a wrong
+    last one, and read as the answers judged. The tension stays while the party works out its three answers, right
+    or wrong; it moves, as the scene's control says, once the deduction is done."""
+    for answers in (RIGHT, WRONG_SIGNAL):
+        _, events = deduce(vellan, answers, items=["green ledger", "copy of the harbour log", "insurance record"])
+        marks = [e["scene"] if e.kind == "scene_entered" else "tension" for e in events
+                 if e.kind in ("scene_entered", "tension")]
+        thinking = marks[marks.index("theory_cargo"):marks.index("theory_done")]
+        assert thinking == ["theory_cargo", "theory_signal", "theory_motive"], (answers, thinking)
+
+
 def test_three_right_answers_with_a_guess_among_them_are_not_said_to_stand_on_something_each(vellan):
     """New-player run: the cargo's question showed "nothing at all: this will be guesswork", then the summary of three
     right answers said "every step has something on the blanket to stand on"."""
