@@ -24,7 +24,7 @@ from solo.characters import (
 )
 from solo.cli import cli
 from solo.cli.play import saved_sources
-from solo.decisions import Question
+from solo.decisions import Question, QuestionError
 from solo.errors import SoloError
 from solo.paths import default_roster, default_saves
 from solo.rules.creation import pregenerated
@@ -336,7 +336,11 @@ def test_the_ready_made_character_and_the_one_you_played_are_told_apart(tmp_path
     labels = [o.label for o in asked[0].options]
     assert labels[0] == "Play Espen Lind" and "Espen Lind (your roster)" in labels
     assert asked[0].options[0].detail == "the ready-made character, as new"
-    assert asked[0].resolve("espen") == asked[0].options[-1].key  # the name typed picks the one you played
+    # the name typed names both: it asks which (a player's run got the roster's copy without a word, where the
+    # docs say a name picks an option only when it is in one option alone); the number picks
+    with pytest.raises(QuestionError, match="could be 1 .*Espen Lind"):
+        asked[0].resolve("espen")
+    assert asked[0].resolve(str(asked[0].options[-1].number)) == asked[0].options[-1].key
 
 
 def test_duel_and_odds_take_a_roster_name_as_play_does(tmp_path, monkeypatch):
