@@ -1375,3 +1375,18 @@ def test_a_fight_is_told_as_past_talking_only_between_those_who_talk(bundled):
         for side, slot in (("body", "{actor}"), ("foe_body", "{target}")):  # whoever the line names
             if slot in t.text:
                 assert t.filters.get(side, frozenset(BODIES)) <= {"flesh"}, (key, t.text)
+
+
+def test_only_one_who_can_take_it_is_taunted_or_badly_shaken(bundled):
+    """A player's run at Kaldskard's barrows, whose wights "do not speak": "Espen taunts the first barrow-wight with a
+    flashy show of agility", and "The first barrow-wight is badly shaken" after a blow. A taunt is for a foe of flesh
+    (someone to take it in), and being shaken for a body with nerves to shake (flesh, a beast, a crowd)."""
+    taunts = [(key, t) for key, pool in bundled.lines.items() for t in pool
+              if re.search(r"\btaunts? \{target\}", t.text)]
+    shaken = [(key, t) for key, pool in bundled.lines.items() for t in pool
+              if re.search(r"\{target\} (is|are|\{target:is\|are\}) (badly )?shaken", t.text)]
+    assert taunts and shaken
+    for key, t in taunts:
+        assert t.filters.get("foe_body", frozenset(BODIES)) <= {"flesh"}, (key, t.text)
+    for key, t in shaken:
+        assert t.filters.get("foe_body", frozenset(BODIES)) <= {"flesh", "animal", "crowd"}, (key, t.text)
