@@ -340,6 +340,19 @@ def test_the_clever_follow_up_menu_shows_each_edges_chance_to_win():
     assert sum("best" in w for w in words.values()) == 1
 
 
+def test_a_clever_edge_on_the_last_round_says_nothing_of_after():
+    """A player's run: on a limit's last round the Clever edge read "0 % to win with Clever kept after, 100 %
+    undecided when this last round ends". There is no after: the edge's words say only this round's chance."""
+    said = {}
+    for limit in (8, 1):
+        conflict, ada, _ = _duel(SOCIAL, _pc(), _npc(), limit=limit, mind=False)
+        ada.clever_next = True
+        conflict.round = 1  # the round being declared: the first of eight, or the last of one
+        said[limit] = LensAdvisor().edges(conflict.view, ada)
+    assert any("to win with Clever kept after" in w for w in said[8].values()), said[8]  # (on the first)
+    assert said[1] and not any("kept after" in w for w in said[1].values()), said[1]
+
+
 def test_the_first_menu_of_a_conflict_says_what_to_win_assumes_and_later_ones_do_not():
     conflict, ada, _ = _duel(COMBAT, _pc(), _npc("Grim"), limit=12)
     advisor = LensAdvisor()

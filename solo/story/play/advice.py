@@ -119,7 +119,12 @@ class LensAdvisor:
             exact = self.foresight.edges(view, p)
         except ValueError:
             return {}
-        return exact_words(exact, "with Clever kept after", first_round=view.round) if exact.odds else {}
+        if not exact.odds:
+            return {}
+        # on a limit's last round there is no after: "0 % to win with Clever kept after, 100 % undecided when this
+        # last round ends" (a player's run)
+        after = "" if exact.rounds_left is not None and exact.rounds_left <= 1 else "with Clever kept after"
+        return exact_words(exact, after, first_round=view.round)
 
     def estimate_words(self, view: ConflictView, p: Participant) -> dict[str, str]:
         lens = likely_best(view, p)
