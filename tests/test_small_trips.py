@@ -282,3 +282,14 @@ def test_a_refused_answer_names_each_option_by_its_words_with_no_bracket_left_op
                                 "2 (Lock up behind you and go bac…).")
     said = str(wrong.value).split(": ", 1)[1]
     assert said.count("(") == said.count(")")
+
+
+def test_help_does_not_print_the_resume_command_where_it_would_wrap():
+    """A player's run: in-game help's quit line held the resume command in the table's column, wrapped mid-path
+    ('solo play --load ⏎ /tmp/…/vellan.json'), which could not be copied as printed. Help says that quitting prints
+    it; quitting prints it whole, on a line of its own (the test of a command to copy, above)."""
+    from solo.ui.session import _help
+
+    text = _help(True, ["Espen Lind"])
+    quit_line = next(line for line in text.splitlines() if line.strip().startswith("quit"))
+    assert "--load" not in text and "prints the command that resumes it" in quit_line

@@ -46,7 +46,7 @@ Answer with the number of an option (or the start of its words). At any prompt y
   recap          the story so far, briefly
   undo           step back one decision (the dice it rolled stay spent: the same choice again rolls anew)
   save           save now (the game also saves itself at every scene and conflict round)
-  quit           save the game and its journal and stop; resume later with: RESUME
+  quit           save the game and its journal and stop; it prints the command that resumes it, whole
   help           this text"""
 
 
@@ -499,8 +499,9 @@ class Session:
             return True
         if word == "help":
             party = [pc.name for pc in self._game.state.pcs]
-            self.console.print(help_table(_help(self.adventure.uses_pcs, party).replace(
-                "RESUME", resume_command(self.save_path))))
+            # (the resume command is printed whole, on a line of its own, when the game stops: in the table's
+            # column it wrapped mid-path, and could not be copied as printed: a player's run)
+            self.console.print(help_table(_help(self.adventure.uses_pcs, party)))
             return True
         if word == "sheet":
             self._sheet(rest.strip())
