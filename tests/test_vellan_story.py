@@ -195,9 +195,15 @@ def test_the_stairs_say_why_they_lead_to_the_washstand_first(vellan):
 def test_knuts_pay_envelope_is_proof(vellan):
     route = Route("Get off", "Climb the dark lane", "Stand your ground", "Pocket the envelope",
                   "Climb the stairs to Halvard Brekke's office", "Walk out, catch the next bus")
-    game, ending, _, calls = play(vellan, route, conflicts=["won"], counters=DUSK)
+    game, ending, events, calls = play(vellan, route, conflicts=["won"], counters=DUSK)
     assert calls[0]["npcs"] == ["knut"]
     assert "pay envelope" in game.state.items
+    # given as it is pocketed, not before the choice that pockets it is offered (a player's run)
+    kinds = [(e.kind, e.get("item") or e.get("scene")) for e in events if e.kind in ("item", "scene_entered")]
+    assert kinds.index(("item", "pay envelope")) > kinds.index(("scene_entered", "alley_after"))
+    pocketed = [e for e in events if e.kind == "choice" and "Pocket the envelope" in str(e.get("text", ""))]
+    assert pocketed and events.index(pocketed[0]) < events.index(next(e for e in events if e.kind == "item"
+                                                                      and e["item"] == "pay envelope"))
     assert game.state.counters["evidence"] == 1 and game.state.counters["case"] == 1
     assert ending == "ending_quiet"
 
