@@ -32,8 +32,10 @@ HURT_REASON = "hurt"  # the modifier's name wherever it is shown
 def push_cost(maximum: int, *, death: bool = False) -> str:
     """What pushing on costs, beside the choice wherever it is offered: the penalty below zero, and where it ends,
     comae, or death where the story makes comae death (a player took "every skill -20 % while below zero" for all
-    of it, and met comae, in that adventure death, without a word of warning)."""
-    return f"every skill {HURT_PENALTY:+d} % below zero; {'death' if death else 'comae'} at {-maximum}"
+    of it, and met comae, in that adventure death, without a word of warning); comae said with what it is (a player's
+    run: "comae at -16" explained nothing)."""
+    return f"every skill {HURT_PENALTY:+d} % below zero; {'death' if death else 'comae'} at {-maximum}" + \
+        ("" if death else " (out of the scenario)")
 
 
 @dataclass
