@@ -379,3 +379,20 @@ def test_one_who_hunts_walks_away_from_the_hunt_and_does_not_flee_it():
         [gone] = [e for e in log.of("exit") if e["actor"] == "Espen Lind"]
         named[pursuer] = (label, gone["way"])
     assert named == {"a": (EXIT_WORDS["walk_away"][0], "walk_away"), "b": (EXIT_WORDS["flee"][0], "flee")}
+
+
+def test_one_gives_up_on_a_lock_and_yields_to_someone():
+    """A player's run: the registry's ledgers offered "Give up · yield now, no roll". Against a lock or an archive
+    one stops trying; one yields to someone."""
+    from conftest import Answers
+
+    details = {}
+    for key, foe in (("lockpicking", obstacle("Old lock")), ("social", None)):
+        kind = conflict_type(key)
+        menu = Answers(lens="surrender")
+        a = from_character(make_char("Espen Lind", Cunning=50, Social=50), "a", kind, decider=menu)
+        b = foe if foe is not None else from_character(_npc(name="Clerk"), "b", kind,
+                                                       decider=RandomDecider(random.Random(2)))
+        Conflict(kind, [a, b], random.Random(1), round_limit=3).run()
+        details[key] = next(o.detail for o in menu.asked[0].options if o.key == "surrender")
+    assert details == {"lockpicking": "stop trying now, no roll", "social": "yield now, no roll"}

@@ -563,7 +563,10 @@ class Conflict:
                                     else "leave the argument now, no roll" if ctype.social
                                     else "leave the conflict now, no roll"))
             if key[4]:
-                exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER), "yield now, no roll"))
+                # one gives up on a lock or an archive, and yields to someone ("Give up · yield now" of the registry's
+                # ledgers read oddly: a player's run)
+                exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER),
+                                    "stop trying now, no roll" if ctype.static else "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
         return list(got)
 
