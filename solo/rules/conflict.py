@@ -273,6 +273,7 @@ class Conflict:
             else:
                 self._in_b -= 1
         p.status = status
+        self.__dict__.pop("_surrender_to", None)  # who can take a surrender may have left (_heard_out)
         standing = self.standing
         if standing is not None:  # the disposition that counts may now be another NPC's
             standing(self.participants)
@@ -574,9 +575,13 @@ class Conflict:
         """Whether ``p``'s side may surrender now (:func:`~solo.rules.participants.may_give_up`): to a foe still in
         the fight that can take it (once the clerk has run, the winch beside him cannot: a review), or as one who
         hunts."""
+        known = self.__dict__.setdefault("_surrender_to", {})  # by side, until a status changes (_leave)
         side = p.side
-        return may_give_up((o for o in self.participants if o.side != side and o.status == ACTIVE),
-                           lambda: self._hunts(p))
+        heard = known.get(side)
+        if heard is None:
+            heard = known[side] = may_give_up((o for o in self.participants if o.side != side and o.status == ACTIVE),
+                                              lambda: self._hunts(p))
+        return heard
 
     def _declare(self, p: Participant) -> Declaration:
         d = Declaration()
