@@ -157,20 +157,24 @@ class Question:
         typed = lowered.split()
         if not matches and len(typed) > 1:  # the first letters of each word: "som l" for Somewhat Likely
             matches = [(i, o) for i, o in numbered if _starts_words(typed, o.label.lower().split())]
-        if len(typed) == 1 and len(lowered) >= 3 and self.kind in BY_NAME:
+        if typed and len(typed[0]) >= 3 and self.kind in BY_NAME:
             # a name in the label: "espen" for "Play Espen Lind" (a new player's run), at a menu of people alone,
             # where nothing is spent by a word picked (the review: "back" at the push question spent Luck); beside
-            # the options it begins, so that "espen" is no answer where it names two ("Play Espen Lind" and the
-            # roster's "Espen Lind", whose key it begins: a player got the roster's copy without a word)
-            named = [(i, o) for i, o in numbered
-                     if any(w.strip("()[]:,.;!?'\"").startswith(lowered) for w in o.label.lower().split())]
+            # the options it begins, so that "espen" (or "espen lind") is no answer where it names two ("Play Espen
+            # Lind" and the roster's "Espen Lind": a player got the roster's copy without a word). A name is
+            # capitalised: "cha" is Charlotte's, not a word of "Make a new character" (a review)
+            named = [(i, o) for i, o in numbered if _names(typed, o.label)]
             matches += [m for m in named if m not in matches]
             matches.sort(key=lambda m: m[0])
+            if not matches and len(typed) == 1:  # any other word of a label, where nothing else fits ("random")
+                matches = [(i, o) for i, o in numbered
+                           if any(w.strip("()[]:,.;!?'\"").startswith(lowered) for w in o.label.lower().split())]
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
         valid = _menu(numbered)  # named as the menu shows them, never by their inner keys
         if lowered and len(matches) > 1:
-            could = ", ".join(f"{i} ({_label(o)})" for i, o in matches)
+            # whole, its aside too: "4 (Espen Lind)" beside "1 (Play Espen Lind)" hid that 4 is the roster's (a review)
+            could = ", ".join(f"{i} ({_whole(o)})" for i, o in matches)
             raise QuestionError(f"{_shown(text)} could be {could}. Answer with one of: {valid}.")
         if not text:  # worded as a wrong answer is: what was given, then the answers there are
             raise QuestionError(f"Enter alone is not an answer here. Answer with one of: {valid}.")
@@ -214,6 +218,14 @@ def _starts_words(typed: list[str], words: list[str]) -> bool:
     return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words, strict=False))
 
 
+def _names(typed: list[str], label: str) -> bool:
+    """Whether the typed words start, in order, words of ``label`` that begin with a name (a capitalised word):
+    "espen" and "espen lind" name "Play Espen Lind"; "cha" names no "character"."""
+    words = [w.strip("()[]:,.;!?'\"") for w in label.split()]
+    return any(words[i][:1].isupper() and all(w.lower().startswith(t) for t, w in zip(typed, words[i:], strict=False))
+               and len(words) - i >= len(typed) for i in range(len(words)))
+
+
 def _label(option: Option) -> str:
     """An option's words, short, for a message naming it next to its number: its words before any aside in
     brackets ("Search the desk (Awareness //Search)" cut at 30 read "2 (Search the desk (Awareness //…)", a
@@ -221,6 +233,12 @@ def _label(option: Option) -> str:
     flat = " ".join(option.label.split())
     words = flat.split(" (", 1)[0] or flat
     return words if len(words) <= 30 else words[:29].rstrip() + "…"
+
+
+def _whole(option: Option) -> str:
+    """An option's words whole, its aside in brackets too ("Espen Lind (your roster)"), cut at 50."""
+    flat = " ".join(option.label.split())
+    return flat if len(flat) <= 50 else flat[:49].rstrip() + "…"
 
 
 def _menu(numbered: list[tuple[int, Option]]) -> str:

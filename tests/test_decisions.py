@@ -176,8 +176,14 @@ def test_an_answer_may_be_a_word_of_one_options_label():
     again = Question("pc_source", "Who will you play?", (Option("pregen", "Play Espen Lind", number=1),
                                                          Option("new", "Make a new character", number=2),
                                                          Option("espen_lind", "Espen Lind (your roster)", number=4)))
-    with pytest.raises(QuestionError, match=r"could be 1 \(Play Espen Lind\), 4 \(Espen Lind"):
-        again.resolve("espen")
+    for typed in ("espen", "espen lind", "esp l", "lind"):  # (a name whole, too: the review)
+        with pytest.raises(QuestionError, match=r"could be 1 \(Play Espen Lind\), 4 \(Espen Lind \(your roster\)\)"):
+            again.resolve(typed)
+    # a name is a capitalised word: "cha" is Charlotte's, and no word of "Make a new character" (the review)
+    roster = Question("pc_source", "Who will you play?", (Option("new", "Make a new character", number=2),
+                                                          Option("random", "A random character", number=3),
+                                                          Option("charlotte", "Charlotte Dahl", number=4)))
+    assert roster.resolve("cha") == roster.resolve("char") == "charlotte"
     assert again.resolve("espen_lind") == "espen_lind" and again.resolve("4") == "espen_lind"
 
 

@@ -329,3 +329,14 @@ def test_play_s_explain_names_a_question_as_solo_duel_does():
     view.render(Event("npc_decision", {"actor": "Brakk", "question": "lens", "choice": "surrender",
                                        "reason": "clearly losing", "round": 2}))
     assert out.getvalue().rstrip().endswith("(Brakk, Lens: give up — clearly losing)")
+
+
+def test_a_tracking_npcs_way_out_is_named_as_walking_away_in_the_table():
+    """The review: `solo duel --type tracking` printed "fled 139" for an NPC that tracks (side a gives chase), whose
+    menu names that way out "Walk away"."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    out = CliRunner().invoke(cli, ["duel", "--type", "tracking", "--runs", "120", "--seed", "1", "-l", "common"]).output
+    assert "walked away" in out and " fled " not in out, out

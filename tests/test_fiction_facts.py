@@ -379,6 +379,20 @@ def test_one_who_hunts_walks_away_from_the_hunt_and_does_not_flee_it():
         [gone] = [e for e in log.of("exit") if e["actor"] == "Espen Lind"]
         named[pursuer] = (label, gone["way"])
     assert named == {"a": (EXIT_WORDS["walk_away"][0], "walk_away"), "b": (EXIT_WORDS["flee"][0], "flee")}
+    # the review: nor is a hunter offered Quick's "Try to get away", told as fleeing when it came off; its giving up
+    # is stopping; and --explain and solo duel's table name it by its part too
+    from solo.ui.describe import decision_words
+
+    for pursuer, leaves, stop in (("a", False, "stop trying now, no roll"), ("b", True, "yield now, no roll")):
+        a = from_character(make_char("Espen Lind", Awareness=55, Move=50), "a", kind,
+                           decider=RandomDecider(random.Random(1)))
+        b = from_character(_npc(name="Jonas"), "b", kind, decider=RandomDecider(random.Random(2)))
+        conflict = Conflict(kind, [a, b], random.Random(1), round_limit=3, fiction={"pursuer": pursuer})
+        assert any(o.key == "leave" for o in conflict.quick_options(a)) == leaves, pursuer
+        assert next(o.detail for o in conflict._exit_options(a) if o.key == "surrender") == stop, pursuer
+    frame = {"static": False, "social": False, "physical": False, "parts": {"a": "pursuer", "b": "quarry"}}
+    chose = Event("npc_decision", {"actor": "x", "choice": "flee"})
+    assert (decision_words(chose, frame, "a"), decision_words(chose, frame, "b")) == ("walk away", "flee")
 
 
 def test_one_gives_up_on_a_lock_and_yields_to_someone():

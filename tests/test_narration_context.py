@@ -1387,9 +1387,19 @@ def test_only_one_who_can_take_it_is_taunted_or_badly_shaken(bundled):
     taunts = [(key, t) for key, pool in bundled.lines.items() for t in pool
               if re.search(r"\btaunts? \{target\}", t.text)]
     shaken = [(key, t) for key, pool in bundled.lines.items() for t in pool
-              if re.search(r"\{target\} (is|are|\{target:is\|are\}) (badly )?shaken", t.text)]
+              if re.search(r"\{target\} (is|are|\{target:is\|are\}) (badly )?(shaken|rattled)", t.text)]
     assert taunts and shaken
     for key, t in taunts:
         assert t.filters.get("foe_body", frozenset(BODIES)) <= {"flesh"}, (key, t.text)
     for key, t in shaken:
         assert t.filters.get("foe_body", frozenset(BODIES)) <= {"flesh", "animal", "crowd"}, (key, t.text)
+
+
+def test_a_blow_to_a_side_pool_is_not_told_as_hurting_badly(bundled):
+    """A player's run: "Aron Lie loses 2 CHA … That one hurts Aron badly." A Flamboyant blow to CHA (a side Pool,
+    ``aside``) unsettles; a line that says the blow hurt someone badly is for a blow to the body's own Pool."""
+    hurts = [(key, t) for key, pool in bundled.lines.items() if key[1].startswith("damage") for t in pool
+             if re.search(r"\bhurts? \{target\} badly\b", t.text)]
+    assert hurts
+    for key, t in hurts:
+        assert not Moment({"aside": "yes", "foe_body": "flesh"}).admits(t.filters), (key, t.text)

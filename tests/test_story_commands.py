@@ -340,14 +340,15 @@ def test_a_long_help_line_wraps_under_its_own_description_and_reads_no_markup():
     from solo.ui.session import _help, help_table
 
     console = Console(width=60, record=True, color_system=None)
-    console.print(help_table(_help(True).replace("RESUME", "solo play --load /tmp/[bold]x[/bold]/game.json")))
+    # a party's own names are shown in it: read as written, never as markup (the resume command is no longer in it)
+    console.print(help_table(_help(True, ["Ada", "[bold]x[/bold] Berg"])))
     lines = [line.rstrip() for line in console.export_text().splitlines()]
     at = next(i for i, line in enumerate(lines) if line.startswith("  ? QUESTION"))
     assert lines[at + 1].startswith(" " * 17) and lines[at + 1].strip()  # a continuation, indented as its column
     first = next(i for i, line in enumerate(lines) if line.startswith("  sheet"))  # after the intro's lines
     commands = [line for line in lines[first:] if line and not line.startswith(" " * 17)]
     assert all(line.startswith("  ") and line[2] != " " for line in commands)  # nothing wraps to the margin
-    assert "[bold]x[/bold]" in "".join(lines)  # the path as written
+    assert "[bold]x[/bold]" in "".join(lines)  # the name as written
 
 
 # -- the oracle at the prompt: the pair of a hard answer, and old saves ---------------------------------

@@ -256,10 +256,13 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     outcomes.add_column("times", justify="right")
     outcomes.add_column("share", justify="right")
     from ..rules.conflict import EXIT_WORDS, exit_way
+    from ..rules.fiction import pursuit_parts
     from ..rules.outcomes import FLED, SURRENDERED
 
     # the ways out as its menu names them (an argument is walked out of, a sneak given up, a fight surrendered)
-    words = {**OUTCOME_WORDS, **{how: EXIT_WORDS[exit_way(ctype, how)][3] for how in (FLED, SURRENDERED)}}
+    # and by the NPC's part in a pursuit (it is side a, which gives chase or hides): a tracker walked away
+    hunts = pursuit_parts(ctype).get("a") in ("pursuer", "seeker")
+    words = {**OUTCOME_WORDS, **{how: EXIT_WORDS[exit_way(ctype, how, hunts=hunts)][3] for how in (FLED, SURRENDERED)}}
     for outcome, count in stats.outcomes.items():
         outcomes.add_row(words.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
     console.print(lenses)
@@ -310,6 +313,7 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
     from rich.text import Text
 
     from ..minds.npc import break_words
+    from ..rules.fiction import pursuit_parts
     from ..ui.describe import TRIGGER_WORDS, decision_words, question_words
 
     first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)
@@ -321,7 +325,8 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
         if e.kind == "npc_decision":
             asked = question_words(e["question"])
             # an exit as the menu offered it
-            choice = decision_words(e, {"static": ctype.static, "social": ctype.social, "physical": ctype.physical})
+            choice = decision_words(e, {"static": ctype.static, "social": ctype.social, "physical": ctype.physical,
+                                        "parts": pursuit_parts(ctype)}, "a")
             first.add_row(str(e["round"]), Text(asked), Text(choice), Text(e["reason"]))
         elif e.kind == "npc_morale":
             state = f"{e['before']} → {e['after']}" if e["failed"] else f"holds ({e['before']})"

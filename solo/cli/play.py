@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 @click.option("--seed", type=SEED, help="Seed the dice: the same seed and answers give the same game.")
 @click.option("--pc", "pcs", metavar="FILE|NAME", multiple=True,
               help="A character: a file from 'solo new', one of your roster by name (solo characters) or a "
-                   "pregenerated one (espen: your roster's copy of it, if you have played it before; the menu "
-                   "without --pc offers both). Repeat for a party.")
+                   "pregenerated one (espen: your roster's copy of it, if you have played it and kept one copy; "
+                   "with several copies, the ready-made one; the menu without --pc offers them all). Repeat for "
+                   "a party.")
 @click.option("--party", is_flag=True, help="Group play: the CHARACTER files after the adventure form the party.")
 @click.option("--script", type=click.Path(dir_okay=False, path_type=Path),
               help="Answer the prompts from this file, a line each: an answer that fits no option stops "

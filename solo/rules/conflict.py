@@ -564,10 +564,10 @@ class Conflict:
                                     else "leave the argument now, no roll" if ctype.social
                                     else "leave the conflict now, no roll"))
             if key[4]:
-                # one gives up on a lock or an archive, and yields to someone ("Give up · yield now" of the registry's
-                # ledgers read oddly: a player's run)
+                # one gives up on a lock or an archive, or a hunt, and yields to someone ("Give up · yield now" of the
+                # registry's ledgers read oddly: a player's run)
                 exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER),
-                                    "stop trying now, no roll" if ctype.static else "yield now, no roll"))
+                                    "stop trying now, no roll" if ctype.static or hunts else "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
         return list(got)
 
@@ -694,8 +694,11 @@ class Conflict:
         known = self.__dict__.setdefault("_pursued", {})
         pursued = known.get(p.side)
         if pursued is None:  # fixed for the fight: who is an obstacle does not change
+            # (one who gives chase or keeps watch has nobody to get away from: a tracker was offered "Try to get
+            # away", and told as fleeing when the roll came off: a review)
             pursued = known[p.side] = ctype.flight and any(
-                not o.is_obstacle for o in self.participants if o.side != p.side)
+                not o.is_obstacle for o in self.participants if o.side != p.side) \
+                and not (ctype.pursuit is not None and self._hunts(p))
         key = (pursued, ctype.physical, ctype.social, p.weapon.key if p.weapon is not None else None, *items)
         got = _QUICK.get(key)
         if got is None:  # all it reads (the rules' weapons are the process's): made once for each
@@ -1383,7 +1386,8 @@ def _skill_option(skill: str, value: int) -> Option:
 
 
 _SKILL_OPTIONS: dict[tuple[str, int], Option] = {}
-#: Exit options by (flight open to it, static, physical, social); Quick's extra actions by all they read
+#: Exit options by (flight open to it, static, physical, social, a surrender heard, hunts); Quick's extra actions
+#: by all they read
 _EXITS: dict[tuple[bool, bool, bool, bool, bool, bool], tuple[Option, ...]] = {}
 _QUICK: dict[tuple, tuple[Option, ...]] = {}
 

@@ -615,18 +615,20 @@ TRIGGER_WORDS = {"half": "below half its Pool", "flee_line": "down to where it t
                  "hopeless": "under 10 % to win"}
 
 
-def decision_words(e, frame: Mapping[str, Any]) -> str:
+def decision_words(e, frame: Mapping[str, Any], side: str | None = None) -> str:
     """What an NPC's mind chose (an ``npc_decision``), as ``--explain`` shows it: a way out by the name its menu
     gives it ("walk away" from an argument, not the engine's ``flee``), from the conflict's ``frame`` (the flags
-    ``conflict_start`` carries); anything else by its key."""
+    ``conflict_start`` carries, and the chooser's part in a pursuit by its ``side``: a tracker walks away, a review);
+    anything else by its key."""
     from ..rules.conflict import EXIT_WORDS, exit_key
     from ..rules.outcomes import FLEE, SURRENDER
 
     choice = str(e["choice"])
     if choice not in (FLEE, SURRENDER):
         return choice
+    hunts = side is not None and (frame.get("parts") or {}).get(side) in ("pursuer", "seeker")
     way = exit_key(choice, static=bool(frame.get("static")), social=bool(frame.get("social")),
-                   physical=bool(frame.get("physical")))
+                   physical=bool(frame.get("physical")), hunts=hunts)
     return EXIT_WORDS[way][0].lower()
 
 

@@ -149,6 +149,7 @@ class TerminalView:
         self.plural: frozenset[str] = frozenset()  # named in the plural: "the parish records win"
         self.obstacles: frozenset[str] = frozenset()  # static obstacles: they give way, they lose no Pool
         self.pools: dict[str, tuple[int, int]] = {}
+        self.sides: dict[str, str | None] = {}  # each participant's side, by id (its part in a pursuit names its exit)
         #: who went out of the conflict (or into comae) by a blow to another Pool than the one its bar shows: the bar
         #: says so beside its value (a group's run: Torgny, out at CHA 0, stood on the bars at BODY 6/8 as if fighting)
         self.down: dict[str, str] = {}
@@ -279,6 +280,7 @@ class TerminalView:
         self.round_limit = e.get("round_limit")
         self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
+        self.sides = {p["id"]: p.get("side") for p in e["participants"]}  # a hunter's way out is named by its part
         self.down = {}
         self.pool_name = e.get("pool_name")  # the bars are this Pool's: a blow to another is said, not barred
         # a Text title keeps its own style (rich applies title_style to string titles only)
@@ -432,7 +434,7 @@ class TerminalView:
     def _on_npc_decision(self, e: Event, n: list[str]) -> None:
         if self.explain:
             who = self.names.get(e["actor"], e["actor"])
-            choice = d.decision_words(e, self.frame)
+            choice = d.decision_words(e, self.frame, self.sides.get(e["actor"]))
             self.console.print(Text(f"    ({who}, {d.question_words(e['question'])}: {choice} — {e['reason']})",
                                     style="dim"))
 
