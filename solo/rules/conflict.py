@@ -274,6 +274,7 @@ class Conflict:
                 self._in_b -= 1
         p.status = status
         self.__dict__.pop("_surrender_to", None)  # who can take a surrender may have left (_heard_out)
+        self.__dict__.pop("_exits_by", None)
         standing = self.standing
         if standing is not None:  # the disposition that counts may now be another NPC's
             standing(self.participants)
@@ -551,6 +552,16 @@ class Conflict:
     def _exit_options(self, p: Participant) -> list[Option]:
         if p.exits_closed:
             return []
+        # by side until a status changes (_leave): what it reads (who is there to take a surrender, the side's part)
+        # is the same for every declaration between, and each one asked it again
+        known = self.__dict__.setdefault("_exits_by", {})
+        side_key = (p.side, p.is_obstacle)
+        ready = known.get(side_key)
+        if ready is None:
+            ready = known[side_key] = self._exits_now(p)
+        return list(ready)
+
+    def _exits_now(self, p: Participant) -> tuple[Option, ...]:
         ctype = self.ctype
         hunts = ctype.pursuit is not None and self._hunts(p)
         key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social, self._heard_out(p),
@@ -569,7 +580,7 @@ class Conflict:
                 exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER),
                                     "stop trying now, no roll" if ctype.static or hunts else "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
-        return list(got)
+        return got
 
     def _heard_out(self, p: Participant) -> bool:
         """Whether ``p``'s side may surrender now (:func:`~solo.rules.participants.may_give_up`): to a foe still in
