@@ -273,8 +273,7 @@ class Conflict:
             else:
                 self._in_b -= 1
         p.status = status
-        self.__dict__.pop("_surrender_to", None)  # who can take a surrender may have left (_heard_out)
-        self.__dict__.pop("_exits_by", None)
+        self.__dict__.pop("_by_side", None)  # who can take a surrender may have left (_heard_out, _exit_options)
         standing = self.standing
         if standing is not None:  # the disposition that counts may now be another NPC's
             standing(self.participants)
@@ -554,8 +553,8 @@ class Conflict:
             return []
         # by side until a status changes (_leave): what it reads (who is there to take a surrender, the side's part)
         # is the same for every declaration between, and each one asked it again
-        known = self.__dict__.setdefault("_exits_by", {})
-        side_key = (p.side, p.is_obstacle)
+        known = self.__dict__.setdefault("_by_side", {})
+        side_key = ("exits", p.side, p.is_obstacle)
         ready = known.get(side_key)
         if ready is None:
             ready = known[side_key] = self._exits_now(p)
@@ -586,12 +585,12 @@ class Conflict:
         """Whether ``p``'s side may surrender now (:func:`~solo.rules.participants.may_give_up`): to a foe still in
         the fight that can take it (once the clerk has run, the winch beside him cannot: a review), or as one who
         hunts."""
-        known = self.__dict__.setdefault("_surrender_to", {})  # by side, until a status changes (_leave)
+        known = self.__dict__.setdefault("_by_side", {})  # by side, until a status changes (_leave)
         side = p.side
-        heard = known.get(side)
+        heard = known.get(("heard", side))
         if heard is None:
-            heard = known[side] = may_give_up((o for o in self.participants if o.side != side and o.status == ACTIVE),
-                                              lambda: self._hunts(p))
+            foes = (o for o in self.participants if o.side != side and o.status == ACTIVE)
+            heard = known[("heard", side)] = may_give_up(foes, lambda: self._hunts(p))
         return heard
 
     def _declare(self, p: Participant) -> Declaration:
