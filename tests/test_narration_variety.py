@@ -245,7 +245,12 @@ def test_no_round_tells_two_lines_that_share_a_telling_phrase(ctype):
                         "{target} clears {target_their} throat and starts again."),
                        # two short words that tell as much ("… towards the way out" … "… as if for a way out")
                        ("{actor} gives ground, eyes flicking towards the way out.",
-                        "{actor} glances about, as if for a way out.")):
+                        "{actor} glances about, as if for a way out."),
+                       # one idea in other words (a player's runs, this session: solo.narration.templates.SAME_IDEA)
+                       ("{target} has no good reply.", "{target} has no answer at all, and it shows."),
+                       ("{actor} hesitates a heartbeat too long and has to scramble.",
+                        "{actor} is a fraction too slow for {target}."),
+                       ("{actor} keeps low and careful.", "{actor} moves carefully, as though the ground might give.")):
         assert _line(one).phrases & _line(other).phrases
     assert not _line("{actor} works {their} way outward.").phrases & _line("{actor} finds a way out.").phrases
     class Recording(Narrator):

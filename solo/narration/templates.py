@@ -57,16 +57,27 @@ _COMMON = frozenset("that them they their theirs this than then there these thos
 #: Runs of two short words that tell as much as a longer run, and would otherwise carry no weight: a line with one
 #: shares it as a phrase ("eyes flicking towards the way out" ... "glances about, as if for a way out").
 _SHORT_PHRASES = frozenset({"way out"})
+#: One idea in other words: a line that says it is a line that shares a phrase with any other that does ("~" marks
+#: the idea's name among the phrases). A player's runs: "Espen has no good reply." then "Espen has no answer at all,
+#: and it shows."; "hesitates a heartbeat too long" then "a fraction too slow"; "keeps low and careful" then "moves
+#: carefully, as though the ground might give".
+SAME_IDEA = {
+    "~no reply": ("no good reply", "no answer", "no reply", "no ready answer", "out of arguments"),
+    "~too slow": ("too slow", "heartbeat too long", "a beat late"),
+    "~careful": ("careful",),
+}
 
 
 def phrases_of(text: str) -> frozenset[str]:
     """A text's telling runs of words (:attr:`Template.phrases`): every run of three words with no slot among them
-    and one a word of weight, and every run of :data:`_SHORT_PHRASES`. Two lines of a round that share one read
-    as the narrator saying a thing twice."""
-    words = _WORDS.findall(text.lower())
+    and one a word of weight, every run of :data:`_SHORT_PHRASES`, and each idea of :data:`SAME_IDEA` it says. Two
+    lines of a round that share one read as the narrator saying a thing twice."""
+    lowered = text.lower()
+    words = _WORDS.findall(lowered)
     runs = {" ".join(words[i:i + 3]) for i in range(len(words) - 2)
             if "{" not in "".join(words[i:i + 3]) and any(len(w) > 3 and w not in _COMMON for w in words[i:i + 3])}
     runs.update(pair for pair in (" ".join(words[i:i + 2]) for i in range(len(words) - 1)) if pair in _SHORT_PHRASES)
+    runs.update(idea for idea, forms in SAME_IDEA.items() if any(form in lowered for form in forms))
     return frozenset(runs)
 
 
