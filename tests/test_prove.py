@@ -49,24 +49,24 @@ def test_the_soft_lock_and_the_ending_nothing_leads_to_are_found():
 def test_a_soft_lock_entered_by_giving_up_says_so_as_its_replay_plays_it(monkeypatch):
     """GM run: the way in read 'ferry: 2. Fight your way aboard [lost or stalemate]' (the first move found that
     leads there) while the replay answered Surrender (9), the sure way the walkthrough's decider takes. The way in
-    is now the script's own: the choice, "(then give up at once)", [giving up]."""
+    is now the script's own: the choice, "(then surrender at once)" as the fight's menu names it, [giving up]."""
     from solo.sim.prove.walkthrough import trap_walks
 
     proof = prove(load_adventure(DATA / "give_up.toml"))
     trap_walks(proof, seeds=5)
     [lock] = proof.soft_locks
-    assert lock["path"] == [{"scene": "ferry", "choice": "Fight your way aboard (then give up at once)",
+    assert lock["path"] == [{"scene": "ferry", "choice": "Fight your way aboard (then surrender at once)",
                              "answer": "1", "outcome": "surrendered"}]
     assert lock["script"] == ["1", "1", "9"]  # the pregen, the choice, then Surrender at the first Lens prompt
     shown = "\n".join(text_lines(proof, {}, seeds=5, pcs=[]))
-    assert "ferry: 1. Fight your way aboard (then give up at once) [giving up]" in shown
+    assert "ferry: 1. Fight your way aboard (then surrender at once) [giving up]" in shown
     # GM run: 'solo prove' itself (the bots' fights among the moves) showed the bold bot's fight, a stalemate in
     # all its 200 plays and so as likely as the give-up, with a replay of 18 answers that rests on the dice (the
     # first 40 of those plays, the same seeds, stalemate as well: the tie stands)
     _few_bot_plays(monkeypatch)
     result = CliRunner().invoke(cli, ["prove", str(DATA / "give_up.toml"), "--json", "--seeds", "5"])
     [lock] = json.loads(result.output)["soft_locks"]
-    assert lock["path"][0]["choice"] == "Fight your way aboard (then give up at once)"
+    assert lock["path"][0]["choice"] == "Fight your way aboard (then surrender at once)"
     assert lock["script"] == ["1", "1", "9"]
 
 
@@ -506,7 +506,8 @@ def test_a_conflict_leaves_its_aftermath_and_every_way_it_ends_is_explored(tmp_p
     assert proof.endings["walked"]["best_chance"] == 1.0 and proof.endings["ran"]["best_chance"] == 1.0
     [start] = [n for n in proof.nodes if n.scene == "alley"]
     labels = [m.label for m in start.moves or []]
-    assert labels == ["Fight your way past", "Fight your way past (then give up at once)",
+    # named as the fight's Lens menu names them (an argument's and a lock's would be "walk away", "give up")
+    assert labels == ["Fight your way past", "Fight your way past (then surrender at once)",
                       "Fight your way past (then flee at once)"]
     fight = (start.moves or [])[0]
     # one thug: priced by the Lens chain, his nerve (and so his flight or surrender) in it, not sampled
@@ -1775,3 +1776,16 @@ def test_the_proof_gives_up_only_where_the_menu_would_offer_it(tmp_path):
         given_up[clerk_pool] = (ways, {p.exit for p in outcomes(game, chase).exits})
     assert given_up[None] == ({"surrender", "flee"}, {"surrender"})
     assert given_up[0] == ({"flee"}, {"surrender"})
+
+
+def test_a_way_out_taken_at_once_is_named_as_its_menu_names_it():
+    """The review: every way out the proof takes at once read "then flee at once" or "then give up at once",
+    walking out of an argument and a tracker's stopping included. It is named as the Lens menu names it."""
+    from solo.sim.prove.search import exit_words
+
+    game = Game(load_adventure(DATA / "give_up.toml"), seed=1, decider=None)
+    said = {(kind, way): exit_words(game, {"type": kind}, way)
+            for kind in ("combat", "social", "tracking") for way in ("flee", "surrender")}
+    assert said == {("combat", "flee"): "then flee at once", ("combat", "surrender"): "then surrender at once",
+                    ("social", "flee"): "then walk away at once", ("social", "surrender"): "then give up at once",
+                    ("tracking", "flee"): "then walk away at once", ("tracking", "surrender"): "then give up at once"}

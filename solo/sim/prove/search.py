@@ -72,8 +72,18 @@ class Move:
     why: str = ""  # why its conflict's chances are estimated (sampled), not worked out by the Lens chain
 
 
-#: How a move that leaves its conflict at once is told in a report.
-EXIT_WORDS = {"flee": "then flee at once", "surrender": "then give up at once"}
+def exit_words(game: ProbeGame, spec: dict, exit: str) -> str:
+    """How a move that leaves its conflict at once is told in a report: by the name its Lens menu gives that way out
+    ("then walk away at once" from an argument or a lock, "then surrender at once" of a fight; a review found every
+    one told as fleeing or giving up)."""
+    from ...rules.conflict import exit_name
+    from ...rules.fiction import pursuit_parts
+    from ...story.play.actions import ACTIONS, PURSUERS, conflict_type_of
+
+    ctype = conflict_type_of(game, spec)
+    given = {"pursuer": PURSUERS[ACTIONS["conflict"].arg(spec, "pursuer")]}
+    hunts = pursuit_parts(ctype, given).get("a") in ("pursuer", "seeker")
+    return f"then {exit_name(ctype, exit, hunts=hunts).lower()} at once"
 
 
 def fought_as(name: str) -> str:
@@ -367,7 +377,9 @@ class _Search:
             for style in styles:  # the conflict fought round by round as a fighter fights it: a move of its own
                 self._style_move(node, game, choice.key, number, words(choice.text), style)
             for plan in exits:  # the party's own way out of the conflict: a move of its own, no chance
-                way = Move(choice.key, number, f"{words(choice.text)} ({EXIT_WORDS[plan.exit or '']})",
+                assert choice.action is not None  # (only a conflict has the party's ways out)
+                leaving = exit_words(game, choice.action.spec, plan.exit or "")
+                way = Move(choice.key, number, f"{words(choice.text)} ({leaving})",
                            note="the party's choice: no roll", exit=plan.exit)
                 node.moves.append(way)
                 arc = self._arc(node, len(node.moves) - 1, game, choice.key, plan)
