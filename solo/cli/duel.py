@@ -256,13 +256,13 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     outcomes.add_column("times", justify="right")
     outcomes.add_column("share", justify="right")
     from ..rules.conflict import EXIT_WORDS, exit_way
-    from ..rules.fiction import pursuit_parts
+    from ..rules.fiction import hunts
     from ..rules.outcomes import FLED, SURRENDERED
 
     # the ways out as its menu names them (an argument is walked out of, a sneak given up, a fight surrendered)
     # and by the NPC's part in a pursuit (it is side a, which gives chase or hides): a tracker walked away
-    hunts = pursuit_parts(ctype).get("a") in ("pursuer", "seeker")
-    words = {**OUTCOME_WORDS, **{how: EXIT_WORDS[exit_way(ctype, how, hunts=hunts)][3] for how in (FLED, SURRENDERED)}}
+    words = {**OUTCOME_WORDS, **{how: EXIT_WORDS[exit_way(ctype, how, hunts=hunts(ctype, "a"))][3]
+                                 for how in (FLED, SURRENDERED)}}
     for outcome, count in stats.outcomes.items():
         outcomes.add_row(words.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
     console.print(lenses)

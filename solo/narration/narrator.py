@@ -30,7 +30,7 @@ from typing import Any
 
 from ..events import Event
 from ..rules.character import pronoun_forms
-from ..rules.fiction import named_in_plural
+from ..rules.fiction import HUNTERS, named_in_plural
 from ..rules.lenses import LENS_TABLE, strikes
 from ..rules.odds import round_odds
 from ..rules.outcomes import ACTIVE, COMAE, FLED, OUT, SURRENDERED, ending_of
@@ -697,7 +697,7 @@ class Narrator:
         return self._plea(cast, actor, cast.opponent(actor))
 
     def _plea(self, cast: Cast, actor: Person, target: Person | None) -> list[str | None]:
-        if actor.role in ("pursuer", "seeker"):  # one who gives up a hunt is not caught: it has nothing to beg
+        if actor.role in HUNTERS:  # one who gives up a hunt is not caught: it has nothing to beg
             return []
         # in the voice it broke in: one whose nerve went with an offer yields with one, not a plea
         return self._speech(cast, actor.breaks_by or "plea", actor, target, self.speech["surrender"], yields=True)

@@ -40,7 +40,7 @@ from .character import Pool, push_cost, skill_target
 from .conflict_types import ConflictType
 from .conflict_view import ConflictView
 from .dice import D100_BITS, DiceExpr, d100, draw_below
-from .fiction import conflict_frame, fiction_of, participant_facts, pursuit_parts
+from .fiction import conflict_frame, fiction_of, hunts, participant_facts, pursuit_parts
 from .lenses import (
     CLEVER_BONUS,
     LENS_TABLE,
@@ -273,7 +273,7 @@ class Conflict:
             else:
                 self._in_b -= 1
         p.status = status
-        self.__dict__.pop("_by_side", None)  # who can take a surrender may have left (_heard_out, _exit_options)
+        self.__dict__.pop("_by_side", None)  # who can take a surrender may have left (_exit_options)
         standing = self.standing
         if standing is not None:  # the disposition that counts may now be another NPC's
             standing(self.participants)
@@ -384,9 +384,7 @@ class Conflict:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
                     self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone(),
-                               way=exit_way(self.ctype, p.status,
-                                            hunts=self.ctype.pursuit is not None and self._hunts(p)),
-                               **self._social)
+                               way=exit_way(self.ctype, p.status, hunts=self._hunts(p)), **self._social)
             elif self.sink is not None:
                 self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
                            secondary=d.secondary, quick_action=d.quick_action)
@@ -546,7 +544,7 @@ class Conflict:
         """Whether ``p`` is the one giving chase or keeping watch in a pursuit: its giving up or leaving is what the
         quarry or the hiders want, and stands at once (docs/rulings.md, "An NPC's exit is the PCs' to take"). The
         hiders in a sneak had been asked to give chase to the watcher who left his post (a fiction audit)."""
-        return pursuit_parts(self.ctype, self.fiction).get(p.side) in ("pursuer", "seeker")
+        return hunts(self.ctype, p.side, self.fiction)
 
     def _exit_options(self, p: Participant) -> list[Option]:
         if p.exits_closed:
@@ -554,7 +552,7 @@ class Conflict:
         # by side until a status changes (_leave): what it reads (who is there to take a surrender, the side's part)
         # is the same for every declaration between, and each one asked it again
         known = self.__dict__.setdefault("_by_side", {})
-        side_key = ("exits", p.side, p.is_obstacle)
+        side_key = (p.side, p.is_obstacle)
         ready = known.get(side_key)
         if ready is None:
             ready = known[side_key] = self._exits_now(p)
@@ -562,36 +560,26 @@ class Conflict:
 
     def _exits_now(self, p: Participant) -> tuple[Option, ...]:
         ctype = self.ctype
-        hunts = ctype.pursuit is not None and self._hunts(p)
-        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social, self._heard_out(p),
-               hunts)
+        side, hunter = p.side, self._hunts(p)
+        # a surrender to a foe still in the fight that can take it (once the clerk has run, the winch beside him
+        # cannot: a review), or a hunter's stopping (participants.may_give_up)
+        heard = may_give_up((o for o in self.participants if o.side != side and o.status == ACTIVE), hunter)
+        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social, heard, hunter)
         got = _EXITS.get(key)
         if got is None:  # the options are frozen: made once for each kind of menu
             exits = []
             if key[0]:
-                exits.append(Option(FLEE, exit_name(ctype, FLEE, hunts=hunts),
-                                    "leave it now, no roll" if ctype.static or hunts
+                exits.append(Option(FLEE, exit_name(ctype, FLEE, hunts=hunter),
+                                    "leave it now, no roll" if ctype.static or hunter
                                     else "leave the argument now, no roll" if ctype.social
                                     else "leave the conflict now, no roll"))
             if key[4]:
                 # one gives up on a lock or an archive, or a hunt, and yields to someone ("Give up · yield now" of the
                 # registry's ledgers read oddly: a player's run)
                 exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER),
-                                    "stop trying now, no roll" if ctype.static or hunts else "yield now, no roll"))
+                                    "stop trying now, no roll" if ctype.static or hunter else "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
         return got
-
-    def _heard_out(self, p: Participant) -> bool:
-        """Whether ``p``'s side may surrender now (:func:`~solo.rules.participants.may_give_up`): to a foe still in
-        the fight that can take it (once the clerk has run, the winch beside him cannot: a review), or as one who
-        hunts."""
-        known = self.__dict__.setdefault("_by_side", {})  # by side, until a status changes (_leave)
-        side = p.side
-        heard = known.get(("heard", side))
-        if heard is None:
-            foes = (o for o in self.participants if o.side != side and o.status == ACTIVE)
-            heard = known[("heard", side)] = may_give_up(foes, lambda: self._hunts(p))
-        return heard
 
     def _declare(self, p: Participant) -> Declaration:
         d = Declaration()
@@ -707,8 +695,7 @@ class Conflict:
             # (one who gives chase or keeps watch has nobody to get away from: a tracker was offered "Try to get
             # away", and told as fleeing when the roll came off: a review)
             pursued = known[p.side] = ctype.flight and any(
-                not o.is_obstacle for o in self.participants if o.side != p.side) \
-                and not (ctype.pursuit is not None and self._hunts(p))
+                not o.is_obstacle for o in self.participants if o.side != p.side) and not self._hunts(p)
         key = (pursued, ctype.physical, ctype.social, p.weapon.key if p.weapon is not None else None, *items)
         got = _QUICK.get(key)
         if got is None:  # all it reads (the rules' weapons are the process's): made once for each

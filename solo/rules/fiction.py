@@ -163,7 +163,7 @@ def conflict_frame(ctype: ConflictType, participants: Sequence[Participant], *, 
         frame["parts"] = parts
     frame["ends"] = {side: _ends(ctype, [p for p in participants if p.side == side],
                                  [p for p in participants if p.side != side],
-                                 parts.get(side) in ("pursuer", "seeker"), round_limit)
+                                 parts.get(side) in HUNTERS, round_limit)
                      for side in ("a", "b")}
     if given.get("opening") is not None:  # the adventure's first word: its own opening line, or "" for none
         frame["opening"] = str(given["opening"])
@@ -189,6 +189,16 @@ def pursuit_parts(ctype: ConflictType, given: Mapping[str, Any] | None = None) -
     first, second = PARTS[ctype.pursuit]
     leads = (given or {}).get("pursuer", "a")  # the side that chases or hides: the side that starts, unless told
     return {"a": first, "b": second} if leads == "a" else {"a": second, "b": first}
+
+
+#: The parts in a pursuit that hunt (give chase, keep watch): such a side walks away and may always stop.
+HUNTERS = frozenset({"pursuer", "seeker"})
+
+
+def hunts(ctype: ConflictType, side: str, given: Mapping[str, Any] | None = None) -> bool:
+    """Whether ``side`` gives chase or keeps watch in this conflict (:func:`pursuit_parts`, :data:`HUNTERS`): the one
+    test the Lens menu, the exit's words, the proof, the map and ``solo duel`` ask."""
+    return ctype.pursuit is not None and pursuit_parts(ctype, given).get(side) in HUNTERS
 
 
 def _ends(ctype: ConflictType, side: Iterable[Participant], foes: Iterable[Participant], hunts: bool,

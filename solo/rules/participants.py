@@ -9,7 +9,7 @@ round (Covert and Flamboyant penalties, Clever's follow-up).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..decisions import Decider
@@ -436,15 +436,13 @@ def may_flourish(p: Participant) -> bool:
     return next(_shown_off_with(p), None) is not None
 
 
-def may_give_up(foes: Iterable[Participant], hunts: bool | Callable[[], bool] = False) -> bool:
+def may_give_up(foes: Iterable[Participant], hunts: bool = False) -> bool:
     """Whether a side may give up (surrender) against ``foes``, the one rule the Lens menus, the conflict's frame and
     the proof's ways out ask (docs/rulings.md, "A surrender needs someone to take it"): some foe of it can take a
-    surrender (:attr:`Participant.takes_surrender`), or the side gives chase or keeps watch (``hunts``, asked only
-    when it matters): to give up hunting a mindless quarry is to stop, as one walks away from a lock. The caller
-    says which foes count: those still in the fight, or those who will take part."""
-    if any(o.takes_surrender for o in foes):
-        return True
-    return hunts() if callable(hunts) else hunts
+    surrender (:attr:`Participant.takes_surrender`), or the side gives chase or keeps watch (``hunts``): to give up
+    hunting a mindless quarry is to stop, as one walks away from a lock. The caller says which foes count: those
+    still in the fight, or those who will take part."""
+    return hunts or any(o.takes_surrender for o in foes)
 
 
 #: The skill whose flourish is words (a taunt, charm, a speech): no flourish against foes none of whom speaks.

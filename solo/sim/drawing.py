@@ -166,7 +166,7 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType],
     marked a foot chase's ``opponent_fled*``, which the engine never offers), nor where every opponent is mindless
     (``npcs``, the adventure's: a machine never yields nor runs, and a GM's map marked a winch's flight; nor can it
     take the party's surrender)."""
-    from ..story.play.actions import ACTIONS
+    from ..story.play.actions import ACTIONS, party_hunts
 
     action = choice.action
     if action is None or action.kind not in ACTIONS:
@@ -187,7 +187,7 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType],
             and action.spec.get("obstacle") is None
         if outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED) and (not foes or mindless):
             continue
-        if outcome == SURRENDERED and mindless and not _party_hunts(action.spec, ctype):
+        if outcome == SURRENDERED and mindless and not (ctype is not None and party_hunts(ctype, action.spec)):
             continue  # nobody there to take it (docs/rulings.md), unless the party gives chase and may just stop
         if outcome in (FLED, OPPONENT_FLED) and not getattr(ctype, "flight", True):
             continue  # a type with no flight (a chase, a sneak) for either side; an unknown one may have it
@@ -195,17 +195,6 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType],
         if branch is not None and not branch.routes:
             out.append((outcome, branch.goto))
     return out
-
-
-def _party_hunts(spec: Mapping[str, Any], ctype: ConflictType | None) -> bool:
-    """Whether the party gives chase or keeps watch in this conflict (its part, solo.rules.fiction.pursuit_parts)."""
-    from ..rules.fiction import pursuit_parts
-    from ..story.play.actions import PURSUERS
-
-    if ctype is None:
-        return False
-    given = {"pursuer": PURSUERS.get(str(spec.get("pursuer", "party")), "a")}
-    return pursuit_parts(ctype, given).get("a") in ("pursuer", "seeker")
 
 
 def _edge_label(choice: Choice, outcomes: list[str]) -> str:

@@ -621,12 +621,13 @@ def decision_words(e, frame: Mapping[str, Any], side: str | None = None) -> str:
     ``conflict_start`` carries, and the chooser's part in a pursuit by its ``side``: a tracker walks away, a review);
     anything else by its key."""
     from ..rules.conflict import EXIT_WORDS, exit_key
+    from ..rules.fiction import HUNTERS
     from ..rules.outcomes import FLEE, SURRENDER
 
     choice = str(e["choice"])
     if choice not in (FLEE, SURRENDER):
         return choice
-    hunts = side is not None and (frame.get("parts") or {}).get(side) in ("pursuer", "seeker")
+    hunts = side is not None and (frame.get("parts") or {}).get(side) in HUNTERS
     way = exit_key(choice, static=bool(frame.get("static")), social=bool(frame.get("social")),
                    physical=bool(frame.get("physical")), hunts=hunts)
     return EXIT_WORDS[way][0].lower()

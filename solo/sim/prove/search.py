@@ -77,13 +77,10 @@ def exit_words(game: ProbeGame, spec: dict, exit: str) -> str:
     ("then walk away at once" from an argument or a lock, "then surrender at once" of a fight; a review found every
     one told as fleeing or giving up)."""
     from ...rules.conflict import exit_name
-    from ...rules.fiction import pursuit_parts
-    from ...story.play.actions import ACTIONS, PURSUERS, conflict_type_of
+    from ...story.play.actions import conflict_type_of, party_hunts
 
     ctype = conflict_type_of(game, spec)
-    given = {"pursuer": PURSUERS[ACTIONS["conflict"].arg(spec, "pursuer")]}
-    hunts = pursuit_parts(ctype, given).get("a") in ("pursuer", "seeker")
-    return f"then {exit_name(ctype, exit, hunts=hunts).lower()} at once"
+    return f"then {exit_name(ctype, exit, hunts=party_hunts(ctype, spec)).lower()} at once"
 
 
 def fought_as(name: str) -> str:

@@ -423,6 +423,14 @@ class Conflict(ActionVerb):
         return conflict_chances(game, action.spec, fighters)
 
 
+def party_hunts(ctype: ConflictType, spec: Mapping[str, Any]) -> bool:
+    """Whether the party (side a) gives chase or keeps watch in the conflict ``spec`` (its ``pursuer``, party by
+    default): :func:`solo.rules.fiction.hunts` as the engine will set the conflict up."""
+    from ...rules.fiction import hunts
+
+    return hunts(ctype, "a", {"pursuer": PURSUERS.get(str(spec.get("pursuer", "party")), "a")})
+
+
 def conflict_type_of(game: Game, spec: Mapping[str, Any]) -> ConflictType:
     """The conflict's type as the adventure's conflict has it: its ``flamboyant`` list, where it gives one,
     over the type's (what the menu offers, the minds choose from and the odds price)."""

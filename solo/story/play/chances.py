@@ -511,13 +511,11 @@ def _party_may_give_up(ctype, spec: dict, parts: list) -> bool:
     """Whether the Lens menu will offer the party a surrender as the conflict starts: the rule the conflict asks
     (:func:`~solo.rules.participants.may_give_up`), of the foes who will take part (a spent one that cannot push on
     sits out, as ``line_up`` has it: a clerk talked down before does not take the party's surrender to the winch)."""
-    from ...rules.fiction import pursuit_parts
     from ...rules.participants import may_give_up
-    from .actions import ACTIONS, PURSUERS
+    from .actions import party_hunts
 
-    foes = [p for p in parts if p.side == "b" and (p.pool.current > 0 or p.can_push)]
-    given = {"pursuer": PURSUERS[ACTIONS["conflict"].arg(spec, "pursuer")]}
-    return may_give_up(foes, pursuit_parts(ctype, given).get("a") in ("pursuer", "seeker"))
+    return may_give_up([p for p in parts if p.side == "b" and (p.pool.current > 0 or p.can_push)],
+                       party_hunts(ctype, spec))
 
 
 def _exits(ctype, npc_ids: list[str], *, heard: bool) -> list[Plan]:
