@@ -167,8 +167,7 @@ class Question:
             matches += [m for m in named if m not in matches]
             matches.sort(key=lambda m: m[0])
             if not matches and len(typed) == 1:  # any other word of a label, where nothing else fits ("random")
-                matches = [(i, o) for i, o in numbered
-                           if any(w.strip("()[]:,.;!?'\"").startswith(lowered) for w in o.label.lower().split())]
+                matches = [(i, o) for i, o in numbered if _names(typed, o.label, capitalised=False)]
         if lowered and len({o.key for _, o in matches}) == 1:
             return matches[0][1].key
         valid = _menu(numbered)  # named as the menu shows them, never by their inner keys
@@ -218,12 +217,14 @@ def _starts_words(typed: list[str], words: list[str]) -> bool:
     return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words, strict=False))
 
 
-def _names(typed: list[str], label: str) -> bool:
-    """Whether the typed words start, in order, words of ``label`` that begin with a name (a capitalised word):
-    "espen" and "espen lind" name "Play Espen Lind"; "cha" names no "character"."""
+def _names(typed: list[str], label: str, *, capitalised: bool = True) -> bool:
+    """Whether the typed words start, in order, words of ``label`` from one that begins a name (a capitalised word;
+    with ``capitalised`` False, any word): "espen" and "espen lind" name "Play Espen Lind"; "cha" names no
+    "character"."""
     words = [w.strip("()[]:,.;!?'\"") for w in label.split()]
-    return any(words[i][:1].isupper() and all(w.lower().startswith(t) for t, w in zip(typed, words[i:], strict=False))
-               and len(words) - i >= len(typed) for i in range(len(words)))
+    return any((words[i][:1].isupper() or not capitalised) and len(words) - i >= len(typed)
+               and all(w.lower().startswith(t) for t, w in zip(typed, words[i:], strict=False))
+               for i in range(len(words)))
 
 
 def _label(option: Option) -> str:

@@ -172,14 +172,19 @@ def test_the_readings_read_for_one_pc_or_several():
 def test_a_menu_never_breaks_a_chance_from_its_percent_sign():
     assert unbroken("-20 % next round unless won \u00b7 \u2248 41 % \u00b1 6 to win") == \
         "-20\u00a0% next round unless won \u00b7 \u2248\u00a041\u00a0% \u00b1\u00a06 to win"
+    detail = "roll Cunning; hit the Pool or POW; -20 % next round unless won \u00b7 41 % to win, 20 % undecided"
+    for line in _menu_at_widths(detail, range(40, 80)):
+        assert not line.strip().startswith("%"), line
+
+
+def _menu_at_widths(detail: str, widths: range) -> list[str]:
+    """The lines of a two-option menu, the first with ``detail``, printed at each of ``widths``."""
     out = io.StringIO()
     decider = TerminalDecider(Console(file=out, width=60, color_system=None), reader=lambda prompt: "1")
-    detail = "roll Cunning; hit the Pool or POW; -20 % next round unless won \u00b7 41 % to win, 20 % undecided"
-    for width in range(40, 80):
+    for width in widths:
         decider.console.width = width
         decider.decide(Question("lens", "Which Lens?", (Option("covert", "Covert", detail), Option("none", "No"))))
-    for line in out.getvalue().splitlines():
-        assert not line.strip().startswith("%"), line
+    return out.getvalue().splitlines()
 
 
 def test_a_sum_on_a_menu_never_breaks_inside_one_of_its_terms():
@@ -190,13 +195,8 @@ def test_a_sum_on_a_menu_never_breaks_inside_one_of_its_terms():
         "55\u00a0% = Even 50 \u00b7 high tension (6\u00a0of\u00a09)\u00a0+5"
     assert unbroken("0 % (Move 30 \u00b7 hurt -20 \u00b7 Hard -20 = -10)") == \
         "0\u00a0% (Move 30 \u00b7 hurt\u00a0-20 \u00b7 Hard\u00a0-20 =\u00a0-10)"
-    out = io.StringIO()
-    decider = TerminalDecider(Console(file=out, width=60, color_system=None), reader=lambda prompt: "1")
     detail = "55 % = Even 50 \u00b7 high tension (6 of 9) +5 \u00b7 0 % (Move 30 \u00b7 hurt -20 \u00b7 Hard -20 = -10)"
-    for width in range(30, 70):
-        decider.console.width = width
-        decider.decide(Question("oracle", "Ask?", (Option("ask", "Ask the oracle", detail), Option("no", "No"))))
-    for line in out.getvalue().splitlines():
+    for line in _menu_at_widths(detail, range(30, 70)):
         assert not re.search(r"^\s*(of 9|9\)|-\d+|\+\d+)", line), line
 
 

@@ -16,6 +16,7 @@ from ..rules.outcomes import COMAE, FLED, OUT, SURRENDERED
 from .one_run import RunResult, TurnLimit
 
 if TYPE_CHECKING:
+    from ..story.format.adventure import Choice
     from ..story.play.engine import Game
 
 MAX_ERROR_KINDS = 100
@@ -124,9 +125,13 @@ class Tally:
             return
         from .coverage import mark_outcome
 
+        self._last_covered = mark_outcome(self.shown, self._choice_in_hand(game), kind, outcome, escalated)
+
+    def _choice_in_hand(self, game: Game) -> Choice | None:
+        """The choice the story is resolving (by the last ``choice`` event's key), for --coverage's marks."""
+        assert self._scene is not None
         scene = game.adventure.scenes[self._scene]
-        choice = next((c for c in scene.choices if c.key == self._choice_key), None)
-        self._last_covered = mark_outcome(self.shown, choice, kind, outcome, escalated)
+        return next((c for c in scene.choices if c.key == self._choice_key), None)
 
     def _on_conflict_outcome(self, d: dict[str, Any]) -> None:
         if self.coverage:
@@ -342,9 +347,7 @@ def _on_branch_text(tally: Tally, d: dict[str, Any]) -> None:
     if tally.coverage and game is not None and tally._scene is not None:
         from .coverage import mark_branch
 
-        scene = game.adventure.scenes[tally._scene]
-        choice = next((c for c in scene.choices if c.key == tally._choice_key), None)
-        mark_branch(tally.shown, game, choice, d.get("text", ""))
+        mark_branch(tally.shown, game, tally._choice_in_hand(game), d.get("text", ""))
 
 
 _HANDLERS: dict[str, Callable[[Tally, dict[str, Any]], None]] = {

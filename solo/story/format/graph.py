@@ -147,8 +147,8 @@ def _blocks(text: str) -> list[Block]:
         return []  # reported (E008) when the text was read
 
 
-#: A scene's field that leads out of it: misspelt (an E002 that names it), it leaves the scene's ways out unread.
-_WAYS_OUT = ("choices",)
+#: The scene's field that leads out of it: misspelt (an E002 that names it), it leaves the scene's ways out unread.
+_WAYS_OUT = "choices"
 
 
 def _ways_out_misspelt(adventure: Adventure, c: Collector) -> set[str]:
@@ -160,7 +160,7 @@ def _ways_out_misspelt(adventure: Adventure, c: Collector) -> set[str]:
         if p.code != "E002" or not p.path.startswith("scenes."):
             continue
         parts = p.path.split(".")
-        if len(parts) == 3 and any(f"did you mean {name!r}" in p.message for name in _WAYS_OUT):
+        if len(parts) == 3 and f"did you mean {_WAYS_OUT!r}" in p.message:
             out.add(parts[1])
     return out & set(adventure.scenes)
 
