@@ -402,6 +402,13 @@ def test_words_that_give_the_fight_up_are_said_only_by_one_who_surrenders(bundle
     narrator = Narrator(bundled, random.Random(0))
     assert {narrator._attribute('"Enough. Please."', ingrid, "plea").rsplit(" ", 1)[-1] for _ in range(30)} == {
         "flatly.", "stiffly."}
+    # a surrender with no bearing of its own is conceded or said, not begged: '"Very well, I yield. Now, where was
+    # I?" Ulrik pleads' (a player's run)
+    ulrik = Person(id="ulrik", name="Ulrik", traits=())
+    verbs = {yields: {narrator._attribute('"Very well, I yield."', ulrik, "plea", yields=yields).rsplit(" ", 1)[-1]
+                      for _ in range(40)} for yields in (False, True)}
+    assert verbs[True] == {"concedes.", "says."}
+    assert {"begs.", "pleads."} <= verbs[False]
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -46,7 +46,7 @@ HISTORY = 40  # uses remembered per key: a pool of up to twice this many spreads
 FITTING_WEIGHT = 2.0  # a line written for this very moment (it has filters that hold) is this much likelier
 UNUSED_WEIGHT = 2.0  # a line not among the key's remembered uses is this much likelier: use spreads over the pool
 _SAID = {"taunt": "sneers|says|calls out", "plea": "begs|pleads|says", "bargain": "offers|says|tries",
-         "strain": "mutters|says", "exclaim": "cries|blurts out|gasps"}
+         "strain": "mutters|says", "exclaim": "cries|blurts out|gasps", "yield": "concedes|says"}
 _JOINS = ("; ", ", while ", " as ")  # how two declarations become one exchange
 PLAIN_DECLARE = 0.4  # how often a participant without Lenses has its (always plain) declaration told
 SPEECH = {"taunt": 0.3, "wavering": 0.25, "break": 0.6, "surrender": 0.8, "escalate": 0.5}
@@ -526,8 +526,9 @@ class Narrator:
         still needs to know who spoke. The verbs come from ``[words.said]``, by
         kind and the speaker's bearing (a shy NPC does not jeer); a cry ending
         in "!" from someone begging or bargaining is cried, not suggested. A plea
-        said as the speaker gives up (``yields``) tries ``yield.<bearing>`` first:
-        only a surrender is "conceded", never a plea after which it fights on.
+        said as the speaker gives up (``yields``) tries ``yield.<bearing>`` first, and
+        ``yield`` before the plain plea's verbs: only a surrender is "conceded", never a
+        plea after which it fights on, and a surrender is not begged.
         """
         if not line or not (line.startswith('"') and line.endswith('"')) or line.count('"') != 2:
             return line
@@ -537,6 +538,9 @@ class Narrator:
         verbs = self.templates.word("said", f"yield.{manner}", "") if yields and said == "plea" and manner else ""
         if manner:
             verbs = verbs or self.templates.word("said", f"{said}.{manner}", "")
+        if yields and said == "plea":  # a surrender in words is conceded or said, not begged: '"Very well, I yield.
+            # Now, where was I?" Ulrik pleads' read wrong (a player's run)
+            verbs = verbs or self.templates.word("said", "yield", _SAID["yield"])
         if speaker.condition == "unhurt":  # breath still whole: a cry, not a gasp (an unhurt Hallstein "gasps")
             verbs = verbs or self.templates.word("said", f"{said}.unhurt", "")
         verbs = verbs or self.templates.word("said", said, _SAID.get(said, "says"))
