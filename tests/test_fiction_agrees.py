@@ -608,3 +608,36 @@ def test_a_beast_is_not_told_squaring_up_like_a_person(bundled):
         told = [line for line in told if line]
         assert any("the cannery dog" in line for line in told), told
         assert not any(person_like.search(line) for line in told), (seed, told)
+
+
+#: Words that claim a round's result was as good as its roll: a blow of a point is no masterstroke
+RESULT_CLAIMS = re.compile(r"masterstroke|Everything goes right|devastating|flawless, and brutal|"
+                           r"perfect opening and takes it")
+
+
+def test_a_fine_roll_is_told_as_a_fine_result_only_with_a_heavy_blow(bundled):
+    """A player's run: doubles won a round, 'A masterstroke from Espen.', and the blow took one point of twelve. A
+    roll of doubles is a fine move, not always a fine blow: a line that claims the result says [blow:heavy|final],
+    and a light blow after an exceptional success is told by the others (here where the generic lines tell it)."""
+    claiming = [t for key, lines in bundled.lines.items() if key[1] in ("round_won", "exceptional_success")
+                for t in lines if RESULT_CLAIMS.search(t.text)]
+    assert len(claiming) >= 4
+    told: dict[int, set[str]] = {1: set(), 6: set()}
+    for amount in told:
+        for seed in SEEDS:
+            narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+            _start(narrator, cast, ctype="haggling")  # a type with no lines of its own: the generic ones
+            narrator.narrate(Event("round_start", {"round": 1}), cast)
+            for who, roll in (("Espen Lind", 22), ("Brakk", 70)):
+                narrator.narrate(Event("roll", {"round": 1, "actor": who, "target": 50, "roll": roll,
+                                                "success": roll < 50, "exceptional": roll == 22}), cast)
+            lines = narrator.narrate(Event("round_result", {"round": 1, "winner": "Espen Lind", "lens": "none",
+                                                            "damage": True, "tie": False, "exceptional": True}), cast)
+            lines += narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "Brakk",
+                                                       "amount": amount, "pool": "BODY", "before": 12,
+                                                       "after": 12 - amount, "maximum": 12, "lens": "none"}), cast)
+            told[amount] |= {line for line in lines if line and RESULT_CLAIMS.search(line)}
+    assert not told[1], told[1]
+    assert told[6]  # a heavy blow may still be told so
+    unsaid = [t.text for t in claiming if not t.filters.get("blow") or not t.filters["blow"] <= {"heavy", "final"}]
+    assert not unsaid  # each says so
