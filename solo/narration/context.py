@@ -58,7 +58,9 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "phase": ("opening", "middle", "late"),  # rounds 1-2, the last two of the limit, or between
     "role": ("pursuer", "quarry", "hider", "seeker"),  # the actor's part in a pursuit (solo.rules.fiction.PARTS)
     "last": ("won", "lost", "stalled", "streak", "turn", "edge", "misses"),  # what came before, for the actor
-    "margin": ("close", "clear"),  # the loser also succeeded (close) or missed outright (clear)
+    # a round won: the loser also succeeded (close) or missed outright (clear); a round nobody won: every miss was
+    # by at most a tenth of the die (close) or some miss was wider (clear)
+    "margin": ("close", "clear"),
     "manner": ("fierce", "timid", "sly", "cold", "warm"),  # an NPC's bearing, from its Code Block
     "foe_manner": ("fierce", "timid", "sly", "cold", "warm"),  # the target's bearing
     "mood": ("winning", "losing", "even", "fleeing"),  # how the fight stands for the actor (Pools compared)
@@ -193,6 +195,10 @@ class Moment:
                 # and starts looking for a way out" and then "Hallstein leans in and presses his case": a new
                 # player's argument); a Lens that is bold says so by its own lines, which claim nothing
                 if name == "shows" and "bold" in values and self.facts.get("afraid") == "yes":
+                    return False
+                # a player who chose the plain roll is not told as having chosen a stance: "Espen keeps low and
+                # careful" read as Cautious, which he had not picked (a reading of narrated conflicts)
+                if name == "shows" and self.facts.get("chose") == "plain" and "plain" not in values:
                     return False
                 continue
             if name in ("setting", "trait"):  # facts that are sets: one of the line's values among them

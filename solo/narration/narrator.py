@@ -674,6 +674,8 @@ class Narrator:
         facts = {"result": self._results.get(actor.id)}
         if actor.afraid == cast.round:
             facts["afraid"] = "yes"
+        if actor.pc and event == "declare" and lens == "none" and not actor.leaving:
+            facts["chose"] = "plain"  # the player's own choice: no line claims a stance for it (Moment.admits)
         template, values = self.choose(cast, event, actor, target, variants=variants, extra=extra, facts=facts)
         if template is None:
             return None
@@ -845,7 +847,7 @@ class Narrator:
             first, second = cast.sides()
             a, b = cast.group(first), cast.group(second)
             event = "stalemate_tie" if d.get("tie") else "stalemate_failed"
-            return lines + [self.say(cast, event, a, b)]
+            return lines + [self.say(cast, event, a, b, facts={"margin": _missed_by(rolled)})]
         winner = cast.person(d["winner"])
         lines = self._end_run(cast, before=True, winner=winner) + lines
         lens = d.get("lens") or "none"
@@ -1372,6 +1374,20 @@ def _conflict_pool(pool: str | None, cast: Cast) -> bool:
 _CLUE_LEVEL: Mapping[str, int] = {"wavering": 1, "breaking": 2}
 #: The filter of a line written only for the blow that ends it.
 _FINAL = frozenset({"final"})
+
+
+#: A miss by at most this much of the d100 is a near one: "miss by a hand's breadth" is told of 35 against 30, not of
+#: 97 and 79 against 30 (a reading of narrated conflicts)
+NEAR_MISS = 10
+
+
+def _missed_by(rolled: list[Person]) -> str | None:
+    """How a round nobody won was missed, for ``[margin:…]``: ``close`` when everyone who missed missed by at most
+    :data:`NEAR_MISS`, ``clear`` when someone missed by more; None when no miss is known (a tie of successes)."""
+    misses = [p.roll - p.target for p in rolled if not p.success and p.roll is not None and p.target is not None]
+    if not misses:
+        return None
+    return "close" if max(misses) <= NEAR_MISS else "clear"
 
 
 def _severity(blow: Mapping[str, Any], ends: bool = False) -> str:
