@@ -691,3 +691,35 @@ def test_a_players_plain_roll_is_not_told_as_a_stance_the_player_did_not_choose(
                 _round(narrator, cast, r, espen="none", brakk="none", winner="Brakk" if r % 2 else "Espen Lind")
     assert claimed["Brakk"]  # an NPC's plain roll may be shown bold or wary
     assert not claimed["Espen Lind"], claimed["Espen Lind"]
+
+
+def test_an_npc_a_heavy_blow_just_shook_is_not_told_unruffled_the_same_round(bundled):
+    """Vellan, three PCs, seed 326: 'Ingrid stammers, badly caught out.' and then 'Nothing in Ingrid's manner
+    quickens or slows; it is all business.' In a round a heavy blow struck the NPC, a cold or warm bearing is not
+    told (UNRUFFLED); after a light one it still is, now and then."""
+    bearings: dict[int, int] = {6: 0, 1: 0}
+    for amount in bearings:
+        for seed in SEEDS:
+            narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+            real = narrator.choose
+
+            def choose(c, event, actor, *args, real=real, amount=amount, **kwargs):
+                template, values = real(c, event, actor, *args, **kwargs)
+                if event == "bearing" and template is not None:
+                    bearings[amount] += 1
+                return template, values
+
+            narrator.choose = choose
+            _start(narrator, cast)
+            for manner in ("cold", "warm"):
+                cast.person("Brakk").manner = manner
+                _round(narrator, cast, 1 if manner == "cold" else 2, espen="none", brakk="none",
+                       winner="Espen Lind", damage=True)
+                before = cast.person("Brakk").pool
+                narrator.narrate(Event("damage", {"round": 1 if manner == "cold" else 2, "actor": "Espen Lind",
+                                                  "target": "Brakk", "amount": amount, "pool": "BODY",
+                                                  "before": before, "after": before - amount, "maximum": 12,
+                                                  "lens": "none"}), cast)
+                narrator.narrate(Event("round_start", {"round": 3}), cast)
+    assert bearings[6] == 0
+    assert bearings[1] >= 10

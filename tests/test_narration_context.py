@@ -1251,7 +1251,10 @@ def test_a_taunt_fits_how_the_fight_stands_for_the_one_who_says_it(bundled):
     # a new player's seeded toll fight: Eyvind wins the round, deals 4, and "Eyvind's mood turns, and he shrinks back"
     (r"mood turns, and \{they\} \{shrinks", {"result": "won"}, {"result": "lost"}),
     # ... and right after he rolled 92 and was hit: "Eyvind does not wait for anything; he makes things happen"
-    (r"does not wait for anything", {"result": "lost"}, {"result": "won"}),
+    (r"does not wait for anything", {"result": "lost"}, {"result": "won", "lens": "aggressive"}),
+    # a reading of narrated conflicts (Vellan, seed 309): "Knut takes Espen's measure before committing", and then
+    # "Knut does not wait for anything": not of a round it played carefully
+    (r"does not wait for anything", {"result": "won", "lens": "cautious"}, {"result": "won", "lens": "none"}),
     # the dead: "The first barrow-wight flinches, then steadies", and "Neither finds a way in, and both know it"
     (r"flinches, then steadies", {"foe_body": "undead", "foe_state": "hurt"},
      {"foe_body": "flesh", "foe_state": "hurt"}),

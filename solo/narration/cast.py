@@ -92,6 +92,8 @@ class Person:
     edges: int = 0  # Clever wins in a row
     signalled: bool = False  # its body language said it would rather run (a fearful clue)
     afraid: int = -1  # the last round its fear was shown: a fearful Pool clue, or its nerve failing (npc_morale)
+    jolted: int = -1  # the last round a heavy blow struck it: its bearing then is no calm one ("stammers, badly
+    # caught out", then "it is all business" read wrong)
     finished: int = -1  # the last round a line told the blow that ended it ([blow:final]): no out or comae line then
     gone: str = ""  # how it left the conflict (out, comae, fled, surrendered): the conflict's ending reads it
     #: its nerve broke, and the screen's clue said how it leaves ("Torgny looks round … then makes to leave"): its

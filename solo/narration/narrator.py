@@ -62,6 +62,10 @@ BEARING_CLASHES: Mapping[str, frozenset[str]] = {
     # "hesitates at every junction"; Quick to get away ("quick_leave") is a wary round, and a timid one fits it
     "timid": frozenset({"flamboyant", "aggressive", "quick"}),
 }
+#: The bearings that say an NPC is unruffled ("Nothing in Ingrid's manner quickens or slows", "adjusts without a
+#: word"): not told in a round a heavy blow struck it, whose line has just told it reeling (a reading of narrated
+#: conflicts: "Ingrid stammers, badly caught out" and then "it is all business")
+UNRUFFLED = frozenset({"cold", "warm"})
 #: Where a swinging temper goes: Moody sinks when a round goes against it and lifts when one goes its way;
 #: Impulsive flares when it loses a round and settles back when it wins one (docs/narration.md, "Manner").
 #: The morale states an NPC's nerve shows on screen as fear (solo.minds.morale: "gives ground, eyes flicking
@@ -975,6 +979,8 @@ class Narrator:
                 # no more feeling than a ledger would" after "eyes flick about for somewhere to run"
                 bearing = "timid" if afraid else p.manner
                 lens = "quick_leave" if p.leaving else p.lens
+                if p.jolted == self._result_round and bearing in UNRUFFLED:
+                    continue  # a heavy blow just told it reeling: no "it is all business" in the same breath
                 if self.rng.random() < BEARING and lens not in BEARING_CLASHES.get(bearing, ()):
                     lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[bearing], facts=facts))
         return lines
@@ -1046,6 +1052,8 @@ class Narrator:
             hurt.pool, hurt.pool_max = after, maximum
         blow = _severity(d, final)
         severity = "heavy" if blow == "final" else blow  # the blow that ends it: told as heavy, whatever its size
+        if severity == "heavy" and not hurt.struck_aside:
+            hurt.jolted = int(d.get("round", cast.round))  # a blow held to the next event is still its round's
         if hurt.obstacle:
             event = "progress_light" if severity != "heavy" else "progress_heavy"
         elif dealer.obstacle:
