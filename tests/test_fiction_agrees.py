@@ -723,3 +723,38 @@ def test_an_npc_a_heavy_blow_just_shook_is_not_told_unruffled_the_same_round(bun
                 narrator.narrate(Event("round_start", {"round": 3}), cast)
     assert bearings[6] == 0
     assert bearings[1] >= 10
+
+
+def test_an_npc_whose_nerve_the_screen_showed_failing_taunts_nobody_until_it_steadies(bundled):
+    """Vellan, two PCs, seed 328: 'Knut falters, and starts looking for a way out' before the first round, then
+    '"I will break you, Tarjei!" Knut snarls.' An NPC whose nerve is shaken says no taunt while it stays so; once
+    its nerve steadies (npc_morale back to steady) it may again."""
+    taunts = {"shaken": 0, "steadied": 0}
+    for case in taunts:
+        for seed in SEEDS:
+            narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+            _start(narrator, cast)
+            brakk = cast.person("Brakk")
+            brakk.traits = ("aggressive",)
+            narrator.narrate(Event("npc_morale", {"round": 0, "actor": "Brakk", "before": "steady", "after": "shaken",
+                                                  "clue": "Brakk falters, and starts looking for a way out."}), cast)
+            if case == "steadied":
+                narrator.narrate(Event("npc_morale", {"round": 0, "actor": "Brakk", "before": "shaken",
+                                                      "after": "steady"}), cast)
+            taunts[case] += len(narrator._speech(cast, "taunt", brakk, cast.person("Espen Lind")))
+    assert taunts["shaken"] == 0
+    assert taunts["steadied"] >= len(SEEDS) // 2
+
+
+def test_a_heavy_blow_line_that_leaves_its_target_standing_is_not_told_of_the_blow_that_ends_it():
+    """Kaldskard, seed 114: the wight's blow put Cato into comae, told 'Cato reels, badly hurt.', and then the
+    adventure's 'Cato Berg is dead.' A damage_heavy line that leaves its target still in the fight (it staggers,
+    reels, doubles over, is spun round) says [blow:heavy]: the blow that ends it (final, or told by the author)
+    draws the others. (A car that spins out at the end of a chase has stopped: a chase is left out.)"""
+    from conftest import templates_with_adventures
+
+    standing = re.compile(r"staggers|reels|spins|doubles over|sobs for breath|lurches|struggles back up")
+    lines = {(key, t.text): t for told in templates_with_adventures() for key, ts in told.lines.items()
+             if key[1] == "damage_heavy" and not key[0].endswith("chase") for t in ts if standing.search(t.text)}
+    assert len(lines) >= 6
+    assert not [text for (_, text), t in lines.items() if t.filters.get("blow") != frozenset({"heavy"})]

@@ -92,6 +92,7 @@ class Person:
     edges: int = 0  # Clever wins in a row
     signalled: bool = False  # its body language said it would rather run (a fearful clue)
     afraid: int = -1  # the last round its fear was shown: a fearful Pool clue, or its nerve failing (npc_morale)
+    shaken: bool = False  # its nerve is failing now (npc_morale shaken or broken, until it steadies): it taunts nobody
     jolted: int = -1  # the last round a heavy blow struck it: its bearing then is no calm one ("stammers, badly
     # caught out", then "it is all business" read wrong)
     finished: int = -1  # the last round a line told the blow that ended it ([blow:final]): no out or comae line then

@@ -498,8 +498,10 @@ class Narrator:
         if speaker is None or not speaker.voiced or chance <= 0:
             return []
         mood = _mood(cast, speaker)
-        if kind == "taunt" and mood in ("losing", "fleeing"):
-            return []  # someone losing or running does not crow
+        if kind == "taunt" and (mood in ("losing", "fleeing") or speaker.shaken):
+            # someone losing or running does not crow, nor one whose nerve the screen showed failing: "Knut falters,
+            # and starts looking for a way out", then '"I will break you, Tarjei!" Knut snarls' (a reading)
+            return []
         if kind == "bargain" and mood == "winning":
             return []
         if chance < 1.0 and self.rng.random() >= chance:
@@ -746,8 +748,11 @@ class Narrator:
         again ("… as if for a way out")."""
         if d.get("after") != d.get("before"):
             self._screen_said(d.get("clue"))
-            if d.get("after") in AFRAID and d.get("actor") in cast.persons:
-                cast.persons[d["actor"]].afraid = cast.round
+            if d.get("actor") in cast.persons:
+                who = cast.persons[d["actor"]]
+                who.shaken = d.get("after") in AFRAID
+                if who.shaken:
+                    who.afraid = cast.round
         return []
 
     def _on_npc_break(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
