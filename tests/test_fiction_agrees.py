@@ -758,3 +758,23 @@ def test_a_heavy_blow_line_that_leaves_its_target_standing_is_not_told_of_the_bl
              if key[1] == "damage_heavy" and not key[0].endswith("chase") for t in ts if standing.search(t.text)}
     assert len(lines) >= 6
     assert not [text for (_, text), t in lines.items() if t.filters.get("blow") != frozenset({"heavy"})]
+
+
+@pytest.mark.parametrize(("pattern", "kept_from", "allowed"), [
+    # Vellan, seed 317: the lock "is on the point of giving" in round 2 (1 of 5 left), and in round 3, as its last
+    # pin went, "Slowly, the old lock begins to yield."
+    (r"Slowly, \{target\} \{target:begins", {"foe_state": "breaking"}, {"foe_state": "unhurt"}),
+    # Kaldskard, three PCs, seed 119: with 1 of 5 left, "Half of the barrow-field is behind Tarjei now."
+    (r"Half of \{target\}", {"foe_state": "breaking", "blow": "heavy"}, {"foe_state": "wavering", "blow": "heavy"}),
+])
+def test_a_line_of_progress_made_so_far_says_how_far(pattern, kept_from, allowed):
+    from conftest import templates_with_adventures
+
+    from solo.narration.context import Moment
+
+    lines = {t.text: t for told in templates_with_adventures() for ts in told.lines.values() for t in ts
+             if re.search(pattern, t.text)}
+    assert lines, pattern
+    for t in lines.values():
+        assert not Moment(kept_from).admits(t.filters), t.text
+        assert Moment(allowed).admits(t.filters), t.text

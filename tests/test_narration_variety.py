@@ -250,7 +250,15 @@ def test_no_round_tells_two_lines_that_share_a_telling_phrase(ctype):
                        ("{target} has no good reply.", "{target} has no answer at all, and it shows."),
                        ("{actor} hesitates a heartbeat too long and has to scramble.",
                         "{actor} is a fraction too slow for {target}."),
-                       ("{actor} keeps low and careful.", "{actor} moves carefully, as though the ground might give.")):
+                       ("{actor} keeps low and careful.", "{actor} moves carefully, as though the ground might give."),
+                       # ... and from a reading of narrated conflicts (a later session)
+                       ("{target} goes down on one knee, and struggles back up.",
+                        "{actor} should be down, but gets up."),
+                       ("{target} is knocked half apart and still reaches for {actor}.",
+                        "{actor} is a wreck, and still comes on."),
+                       ("{target} staggers half a step.", "{actor} sways on {their} feet."),
+                       ("{target} flinches, then steadies.", "{actor} is not as steady as {they} {was|were}."),
+                       ("{target} stares at the page while the words swim.", "{actor} can barely focus on the page.")):
         assert _line(one).phrases & _line(other).phrases
     assert not _line("{actor} works {their} way outward.").phrases & _line("{actor} finds a way out.").phrases
     class Recording(Narrator):

@@ -65,6 +65,15 @@ SAME_IDEA = {
     "~no reply": ("no good reply", "no answer", "no reply", "no ready answer", "out of arguments"),
     "~too slow": ("too slow", "heartbeat too long", "a beat late"),
     "~careful": ("careful",),
+    # a reading of narrated conflicts: "goes down on one knee, and struggles back up" then "should be down, but gets
+    # up"; "knocked half apart and still reaches" then "is a wreck, and still comes on"; "staggers half a step"
+    # then "sways on its feet"; "flinches, then steadies" then "is not as steady as he was"; "stares at the page
+    # while the words swim" then "can barely focus on the page"
+    "~back up": ("back up", "gets up", "should be down", "on one knee"),
+    "~still coming": ("still reaches", "still comes on", "and still comes"),
+    "~unsteady": ("staggers", "sways on", "reels", "unsteady", "totters"),
+    "~steady": ("steadies", "as steady as"),
+    "~blurred page": ("words swim", "barely focus", "page blurs"),
 }
 
 
