@@ -412,6 +412,31 @@ def test_a_game_resumed_from_another_folder_keeps_the_roster_it_began_with(tmp_p
     assert listed.exit_code == 0 and "1 scenario played" in listed.output
 
 
+def test_a_game_that_ends_after_its_characters_file_changed_leaves_that_file_alone(tmp_path, cloak, monkeypatch):
+    """A group's evening: Kjell finished a game and improved (Combat 50 to 52, an axe); then an older save with Kjell
+    in it was finished, and 'Kjell Ironside is saved.' wrote the older Kjell over his file: Combat 50, the axe gone.
+    A file that changed since the game began (another game, an edit) is left as it is, the game's character is
+    written to a file of its own, and the player is told so."""
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "mine.toml"
+    save_character(pregenerated("espen"), mine)
+    _at_the_keyboard(monkeypatch, [])  # end of input at the first question: saved, to be resumed
+    begun = CliRunner().invoke(cli, ["play", str(cloak), "--seed", "1", "--pc", str(mine), "--save", "g"])
+    assert (tmp_path / "saves" / "g.json").is_file(), begun.output
+    improved = load_character(mine)
+    improved.skills["Combat"] += 2  # what another game's improvement did meanwhile
+    save_character(improved, mine, scenarios=1)
+    _at_the_keyboard(monkeypatch, ["Go south", *EPILOGUE])
+    resumed = CliRunner().invoke(cli, ["play", "--load", "g"])
+    assert resumed.exit_code == 0, resumed.output
+    assert load_character(mine).to_dict() == improved.to_dict() and played_scenarios(mine) == 1
+    [written] = list((tmp_path / "characters").iterdir())
+    assert load_character(written).skills["Combat"] == improved.skills["Combat"] - 2
+    said = " ".join(resumed.output.split())
+    assert "mine.toml has changed since this game began" in said and "written to" in said, said
+    assert "--pc " + str(written) in said
+
+
 def test_a_loaded_save_finds_its_roster_by_the_layout_it_recorded(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SOLO_SAVES", raising=False)

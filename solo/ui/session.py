@@ -19,7 +19,7 @@ from rich.console import Console, Group
 from ..decisions import LUCK_FLIP, LUCK_REDUCE, MAX_ANSWER, PUSH, Decider, Question, clean_typed
 from ..errors import OutputGone, SoloError
 from ..events import NARRATED, Event, Sink
-from ..paths import resume_command
+from ..paths import resume_command, short_path
 from ..rules.character import Character
 from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, write_save
 from ..story.format.adventure import Adventure, Scene
@@ -332,11 +332,23 @@ class Session:
             own = self.character_files.get(pc.name)
             if own is None and pc.name in chosen and in_folder(chosen[pc.name], self.characters_dir):
                 own = chosen[pc.name]
+            if own is not None and not self._still_as_begun(pc.name, own, roster):
+                # another game (or an edit) changed the file since this one began: writing this game's character
+                # over it would undo that game's improvements without a word (a group's evening: Kjell's Combat 52
+                # went back to 50 when an older save of his was finished)
+                moved = own
+                own = None
+            else:
+                moved = None
             try:
                 if own is not None:
                     update_character(pc, path := own)
                 else:  # a pregenerated or new character gets a file of its own, never someone else's
                     path = save_new_character(pc, self.characters_dir, scenarios=1)
+                    if moved is not None:
+                        say(self.console, f"{short_path(moved)} has changed since this game began (another game "
+                            f"or an edit), so it is left as it is; this game's {pc.name} is written to "
+                            f"{short_path(path)} instead.", style="yellow", soft_wrap=True)
             except OSError as exc:
                 say(self.console, f"Could not write {own or self.characters_dir}: {exc.strerror or exc}",
                     style="red", soft_wrap=True)
@@ -348,6 +360,24 @@ class Session:
         if kept:
             lead, command = take_on_hint(self.game.adventure, kept)
             say_copyable(self.console, lead, command)
+
+    def _still_as_begun(self, name: str, path: Path, roster: object) -> bool:
+        """Whether the character file ``path`` still holds the character this game began with: the one the game
+        was given (``--pc``, ``--party``: kept in the save) or the roster entry chosen. A file that cannot be
+        read, or a game that does not know how it began, counts as unchanged, as before."""
+        from ..characters import load_character
+
+        begun = next((pc for pc in self.party or () if pc.name == name), None)
+        if begun is None and roster is not None:
+            entry = next((e for e in getattr(roster, "entries", ()) if _same_file(e.path, path)), None)
+            begun = entry.load() if entry is not None else None
+        if begun is None:
+            return True
+        try:
+            now = load_character(str(path))
+        except (SoloError, OSError, ValueError):
+            return True
+        return now.to_dict() == begun.to_dict()
 
     def _cannot(self, problem: str) -> None:
         """A table-side command that cannot be done: at the keyboard it is said and the prompt comes back;
