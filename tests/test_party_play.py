@@ -407,3 +407,42 @@ def test_a_random_pc_is_named_apart_from_the_story_and_says_who_plays_it():
             old.edition = 1  # a save's game of edition 1 keeps the name its answers were given under (the review)
             assert make_pc(old, "Cy", taken={"Espen Lind"}).name == raw
     assert renamed >= 3
+
+
+def test_a_seat_left_unnamed_keeps_the_player_its_roster_character_names(tmp_path):
+    """A group's evening: Alma was made with --player Cy; at "Player 2, what is your name? (Enter for Player 2)" the
+    table pressed Enter and chose Alma, and her file then said player = "Player 2". A seat's own offered name gives
+    way to the player the roster file names; a name typed at that seat is kept."""
+    from solo.characters import read_roster, save_character
+    from solo.rules.creation import pregenerated
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.party import make_party
+
+    alma = pregenerated("espen")
+    alma.name, alma.player = "Alma Myhre", "Cy"
+    save_character(alma, tmp_path / "alma_myhre.toml")
+    roster = read_roster(tmp_path)
+    [entry] = roster.entries
+
+    class Table:
+        def __init__(self, names):
+            self.names = list(names)
+
+        def decide(self, question):
+            if question.kind == "party_size":
+                return "2"
+            if question.kind == "player":
+                return self.names.pop(0) or question.default
+            if question.kind == "pc_source":  # the first seat a random character, the second Alma
+                self.seated = getattr(self, "seated", 0) + 1
+                return "random" if self.seated == 1 else entry.key
+            return question.default or question.options[0].key
+
+    kaldskard = load_adventure(find_adventure("kaldskard"))
+    for names, expected in ((["", ""], "Cy"), (["", "Ragna"], "Ragna")):
+        game = Game(kaldskard, seed=3, decider=Table(names), sink=EventLog())
+        game.roster = roster.fresh()
+        party = make_party(game)
+        assert [pc.player for pc in party] == ["Player 1", expected]
