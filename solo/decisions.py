@@ -146,6 +146,9 @@ class Question:
         for o in self.options:
             if lowered == o.key.lower() or lowered == o.label.lower():
                 return o.key
+        alias = (self.context.get("aliases") or {}).get(lowered)  # a word an option also answers to ("combat")
+        if alias is not None and any(o.key == alias for o in self.options):
+            return str(alias)
         numbered = self.numbered()
         number = int(text) if text.isdecimal() and text.isascii() and len(text) <= 6 else None
         if number is not None:

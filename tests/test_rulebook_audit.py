@@ -192,6 +192,16 @@ def test_row4_one_roll_raises_a_5_percent_skill():
     (menu,) = [q for q in player.asked if q.kind == "improve"]
     assert "improve:Tech" in menu.keys() and "learn:Tech" not in menu.keys()
     assert 7 <= espen.skills["Tech"] <= 10 and espen.improvement_rolls == 0
+    # the skill's name alone picks its roll, as a word of an option does at every other menu (a group's evening:
+    # "'combat' is not an answer here" at "Improve Combat")
+    for typed in ("combat", "COMBAT", "Combat"):
+        again = pregenerated("espen")
+        before = again.skills["Combat"]
+        game = Game(load_adventure(find_adventure("tutorial")), seed=3,
+                    decider=Answers(willpower_acted="no", improve=typed))
+        game.state.party = [again]
+        epilogue(game)
+        assert again.skills["Combat"] > before and again.improvement_rolls == 0
     # a new skill (two rolls, 10 %) is one the character does not have: below 5 %
     espen.skills["Science"], espen.improvement_rolls = 0, 2
     improvement.learn_skill(espen, "Science")

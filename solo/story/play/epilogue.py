@@ -86,8 +86,12 @@ def epilogue(game: Game) -> None:
                     for k in numbers if k not in shown}
             rolls = pc.improvement_rolls
             prompt = f"{rolls} improvement roll{'s' if rolls != 1 else ''} to spend: spend one now?"
-            choice = game.ask("improve", prompt,
-                              options, actor=pc.name, default="keep", **({"gone": gone} if gone else {}))
+            # a skill's name alone picks its roll ("combat" for "Improve Combat", as every other menu takes a word
+            # of an option; a group's evening was told "'combat' is not an answer here")
+            aliases = {o.key.split(":", 1)[1].lower(): o.key for o in options if o.key.split(":", 1)[0] in ("improve",
+                                                                                                       "learn")}
+            choice = game.ask("improve", prompt, options, actor=pc.name, default="keep", aliases=aliases,
+                              **({"gone": gone} if gone else {}))
             if choice == "keep":
                 break
             kind, what = choice.split(":", 1)
