@@ -339,7 +339,7 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
     Kind("escalate", "a lost opposed roll: turn it into an Extended Conflict", _IN_GAME),
     Kind("willpower_acted", "at a session's end: did the character act by their Willpower Focuses", _IN_GAME),
     Kind("improve", "spend an improvement roll now, or keep it (gone: the numbers of earlier menus not on this one, "
-                    "and why)", _IN_GAME | {"gone"}),
+                    "and why; aliases: a skill's name for its option)", _IN_GAME | {"gone", "aliases"}),
     Kind("party_size", "how many players are at the table", _IN_GAME),
     Kind("luck_spend", "at a prompt, 'luck contact' or 'luck find': spend the Luck Point (yes) or keep it (no)"),
     Kind("end_story", "open play's 'End the story here': end it now (the epilogue follows) or play on", _IN_GAME),

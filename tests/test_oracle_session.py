@@ -227,7 +227,7 @@ def test_what_solo_scene_says_to_run_next_is_a_command_a_shell_runs(solo, tmp_pa
                         follow_ups.setdefault((lead, bool(session)), said.strip().rstrip("."))
     assert {lead for lead, kept in follow_ups if kept} == {"Keep them with: ", "Keep it with: ",
                                                            "close the thread with: ", "mark the progress: "}
-    assert follow_ups[("Keep them with: ", False)] == "solo session SESSION --npc NAME"
+    assert follow_ups[("Keep them with: ", False)] == "solo session NAME --npc NAME"
     for (_, kept), command in sorted(follow_ups.items(), key=lambda kv: "close" in kv[0][0]):  # close last
         if not kept:
             continue
@@ -435,3 +435,17 @@ def test_with_solo_home_no_command_writes_sessions_into_the_current_folder(tmp_p
         assert runner.invoke(cli, args).exit_code == 0
     assert list(here.iterdir()) == []
     assert (tmp_path / "home" / "sessions" / "heist.toml").is_file()
+
+
+def test_a_thread_no_session_keeps_is_not_closed_by_a_command_no_session_could_take():
+    """A group's evening: `solo oracle "Does the bell ring?" --thread "The bell"` (no session) drew "A thread moves
+    towards its end: The bell" and "close the thread with: solo session SESSION --close 1". A thread given for one
+    command is kept nowhere: the event says it is done, and how to keep threads in a session."""
+    from solo.cli.scene import session_shell
+    from solo.ui.describe import UNKEPT, event_follow_up
+
+    assert session_shell(None) == UNKEPT
+    alone = event_follow_up({"closes": 1}, UNKEPT)
+    assert "the thread is done" in alone and "--close" not in alone and f"{UNKEPT} --thread TEXT" in alone
+    kept = event_follow_up({"closes": 1}, "solo session heist")
+    assert "solo session heist --close 1" in kept and "solo session heist --progress 1" in kept

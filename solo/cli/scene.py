@@ -99,7 +99,9 @@ def meant_session(session: OracleSession) -> str | None:
 def session_shell(session: OracleSession | None) -> str:
     """The command an event's follow-ups name at a shell: the session's own, or one with NAME for a session to keep
     them in (``npcs add NAME`` is a command of play: typed at a shell it read "bash: npcs: command not found")."""
-    return f"solo session {shlex.quote(session.name)}" if session is not None else "solo session SESSION"
+    from ..ui.describe import UNKEPT
+
+    return f"solo session {shlex.quote(session.name)}" if session is not None else UNKEPT
 
 
 def session_line(session: OracleSession) -> str:

@@ -495,7 +495,10 @@ def event_follow_up(ev: Mapping, shell: str | None = None) -> str:
         context = str(ev["context"]).rstrip()
         line += f" It follows the current situation: {context}{'' if context[-1:] in '.!?' else '.'}"
     thread = ev.get("closes")
-    if thread:
+    if thread and shell == UNKEPT:  # a thread given for this one command: no session keeps it to close or move on
+        line += (f" If that settles it, the thread is done; to keep threads from one command to the next, keep them "
+                 f"in a session: {UNKEPT} --thread TEXT")
+    elif thread:
         close, progress = ((f"{shell} --close {thread}", f"{shell} --progress {thread}") if shell is not None
                            else (f"threads close {thread}", f"threads progress {thread}"))
         line += (f" If that settles it, close the thread with: {close}; if it only moves it on,"
@@ -508,6 +511,8 @@ def event_follow_up(ev: Mapping, shell: str | None = None) -> str:
     return line
 
 
+#: The command named at a shell where no session keeps the story: NAME is one the player chooses for it.
+UNKEPT = "solo session NAME"
 #: What the player may do about an event that brings something new into the story: in play, and at a shell.
 FOLLOW_UPS = {"new_thread": "Keep it with: threads add TEXT", "new_npc": "Keep them with: npcs add NAME"}
 SHELL_FOLLOW_UPS = {"new_thread": "Keep it with: {shell} --thread TEXT",
