@@ -151,6 +151,7 @@ def test_scene_end_moves_the_tension_by_the_games_rule(solo, tmp_path):
         for start in range(1, 10):
             name = f"t{went}{start}"  # a scene closes once: each close in a session of its own
             assert solo("session", name, "--tension", str(start)).exit_code == 0
+            assert solo("scene", "We look around", "--session", name, "--seed", "1").exit_code == 0
             result = solo("scene", "--end", went, "--session", name, "--json")
             assert result.exit_code == 0, result.output
             data = json.loads(result.output)
@@ -165,6 +166,7 @@ def test_a_scene_closed_without_a_session_says_nothing_keeps_the_new_tension(sol
     assert "the tension eases from 7 to 6." in out
     assert "No session keeps it: give --tension 6 to the next command, or keep a session with --session NAME." in out
     assert not (tmp_path / "sessions").exists()
+    assert solo("scene", "We look around", "--session", "heist", "--seed", "1").exit_code == 0
     kept = solo("scene", "--end", "badly", "--session", "heist").output
     assert "No session keeps it" not in kept and "Session heist" in kept
 
@@ -249,7 +251,13 @@ def test_an_entry_named_past_its_weight_in_one_command_says_how_and_keeps_nothin
 
 def test_a_scene_closes_once_and_the_next_check_opens_another(solo, tmp_path):
     """A new player's run: `solo scene --end well --session saltmarsh` three times eased the tension three times
-    for one scene ("Scene 2 went well … 3 to 2", then "2 to 1"), and each emptied the scene's searches again."""
+    for one scene ("Scene 2 went well … 3 to 2", then "2 to 1"), and each emptied the scene's searches again. And a
+    group's evening: a session made with `solo session fresh --thread B` had no scene, yet `--end badly` raised its
+    tension for "scene 0"; nothing is closed before a scene is set up."""
+    assert solo("session", "fresh", "--thread", "B").exit_code == 0
+    early = solo("scene", "--end", "badly", "--session", "fresh")
+    assert early.exit_code == 2 and "Session fresh has no scene yet to close" in early.output
+    assert _session(tmp_path, "fresh").state.tension == 5 and not _session(tmp_path, "fresh").closed
     assert solo("scene", "We search the cabin", "--session", "heist", "--seed", "1").exit_code == 0
     first = solo("scene", "--end", "well", "--session", "heist")
     assert first.exit_code == 0 and "Scene 1 went well: the tension eases from 5 to 4." in first.output

@@ -183,6 +183,9 @@ _WENT_WORDS = {"well": "went well", "badly": "went badly", "mixed": "had mixed r
 
 def _end(state: Any, went: str, session: OracleSession | None) -> dict[str, Any]:
     scene = f"Scene {session.scenes}" if session and session.scenes else "The scene"
+    if session is not None and not session.scenes:  # nothing set up to close (a group's evening: "scene 0" went badly)
+        raise UserError(f"Session {session.name} has no scene yet to close; set one up first: "
+                        f"solo scene \"…\" --session {shlex.quote(session.name)}")
     if session is not None and session.closed:  # once a scene: the tension moves once for it
         raise UserError(f"{scene} of session {session.name} is closed already; set up the next first: "
                         f"solo scene \"…\" --session {shlex.quote(session.name)}")
