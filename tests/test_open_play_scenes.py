@@ -179,6 +179,10 @@ def test_the_stranger_of_the_opening_can_be_met():
             met = next(e for e in events if e.kind == "npc_met")
             stranger = menu.options[0].label.removeprefix("The ").removesuffix(" from the opening")
             assert stranger in situation and met["role"].startswith(f"the {stranger}")
+            # said of the opening as it was: "who asked for help" of a card player who only "will not say who sent
+            # them" (a group's evening)
+            detail = menu.options[0].detail
+            assert "help" not in detail or "help" in situation, (detail, situation)
             return
     raise AssertionError("no opening with a stranger in 40 seeds")
 

@@ -187,7 +187,8 @@ class OpenGame(Game):
         listed = self._listed()
         options += listed_options(listed)
         if self.stranger:
-            options.append(Option("opening", f"The {bare(self.stranger)} from the opening", "who asked for help"))
+            options.append(Option("opening", f"The {bare(self.stranger)} from the opening",
+                                  "the one the story began with"))
         threads = self.state.oracle.threads[-MEET_THREADS:]
         options += [Option(f"thread{i}", f"Someone tied to: {t}", "new to the story")
                     for i, t in enumerate(threads, 1)]
