@@ -161,6 +161,15 @@ def test_cli_json_keys_and_errors():
                                  "--simulate", "200", "--json"])
     data = json.loads(result.output)
     assert data["simulation"]["runs"] == 200 and data["simulation"]["conflicts_per_second"] > 0
+    # in words, the engine's shares are sampled and say so with their ±, and no benchmark's "conflicts/s" (a group's
+    # evening read it as a debug line)
+    told = runner.invoke(cli, ["odds", "--skill-a", "60", "--pool-a", "10", "--skill-b", "50", "--pool-b", "10",
+                               "--simulate", "400", "--seed", "2"]).output.splitlines()[-1]
+    share = json.loads(runner.invoke(cli, ["odds", "--skill-a", "60", "--pool-a", "10", "--skill-b", "50", "--pool-b",
+                                           "10", "--simulate", "400", "--seed", "2", "--json"]).output)["simulation"]
+    err = 100 * (share["a_wins"] * (1 - share["a_wins"]) / 400) ** 0.5
+    assert told.startswith("The engine played 400 conflicts: ") and "conflicts/s" not in told
+    assert f"A won {share['a_wins']:.2%} ± {err:.2f}" in told and "(± one standard error)" in told
     for bad in (["--pool-a", "-3"], ["--lens-a", "sneaky"], ["--damage-a", "2x"], ["--armour-b", "-1"]):
         args = ["odds", "--skill-a", "60", "--pool-a", "10", "--skill-b", "50", "--pool-b", "10"]
         for i in range(0, len(bad), 2):

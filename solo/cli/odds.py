@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from pathlib import Path
@@ -255,8 +256,13 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
             click.echo(f"  {lens:11s}{o.a_wins:7.2%}{extra}{'  best' if lens == best else ''}")
     if "simulation" in data:
         s = data["simulation"]
-        click.echo(f"Engine, {s['runs']} conflicts: A {s['a_wins']:.2%}, B {s['b_wins']:.2%}, "
-                   f"{s['mean_rounds']:.2f} rounds on average, {s['conflicts_per_second']:,.0f} conflicts/s")
+        # a share from play is sampled: said with its ± (one standard error), as the Lens menus say theirs; no
+        # conflicts/s, a benchmark's figure (a group's evening read it as a debug line)
+        runs = max(1, int(s["runs"]))
+        err = {side: 100 * math.sqrt(max(0.0, s[f"{side}_wins"] * (1 - s[f"{side}_wins"])) / runs) for side in "ab"}
+        click.echo(f"The engine played {runs:,} conflicts: A won {s['a_wins']:.2%} ± {err['a']:.2f}, "
+                   f"B {s['b_wins']:.2%} ± {err['b']:.2f} (± one standard error), "
+                   f"in {s['mean_rounds']:.2f} rounds on average")
         if s.get("a_exits") or s.get("b_exits"):
             click.echo(f"  (A fled or gave up {s.get('a_exits', 0):.2%}, B {s.get('b_exits', 0):.2%})")
         if s.get("apart"):
