@@ -446,3 +446,19 @@ def test_a_seat_left_unnamed_keeps_the_player_its_roster_character_names(tmp_pat
         game.roster = roster.fresh()
         party = make_party(game)
         assert [pc.player for pc in party] == ["Player 1", expected]
+
+
+def test_the_line_up_shows_a_skill_taken_apart_where_a_focus_moves_it():
+    """A group's evening: "Take part  Cunning 50 %" for Kjell, whose Cunning is 30 and 50 with //Stealth; the Lens
+    menu right after said "70 % = Cunning 30 · //Stealth +20 · …". The line-up takes the number apart as that menu
+    does where a Focus (or a wound) moves it, and says the bare skill where nothing does."""
+    signe, espen, ada = pc("Signe", Cunning=30), pc("Espen", Cunning=30), pc("Ada", Cunning=45)
+    signe.focuses = {**signe.focuses, "Cunning//Lockpicking": 20}
+    espen.focuses = {k: v for k, v in espen.focuses.items() if not k.startswith("Cunning//")}
+    ada.focuses = {k: v for k, v in ada.focuses.items() if not k.startswith("Cunning//")}
+    _, _, decider = crack_the_door([signe, espen, ada], lineup=["choose"], part=["in", "assist", "out"],
+                                   who=["Signe"])
+    shown = {q.actor: next(o.detail for o in q.options if o.key == "in") for q in decider.asked
+             if q.kind == "part" and any(o.key == "in" for o in q.options)}
+    assert shown["Signe"] == "50 % = Cunning 30 · //Lockpicking +20"
+    assert shown["Espen"] == "Cunning 30 %"

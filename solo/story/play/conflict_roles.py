@@ -80,7 +80,7 @@ def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None) -> Ro
     pcs = game.state.pcs
     if len(pcs) < 2:
         return everyone(pcs)
-    skills = {pc.name: f"{ctype.skill} {_target(pc, ctype)} %" for pc in pcs}
+    skills = {pc.name: _target_words(pc, ctype) for pc in pcs}
     what = ctype.name
     driver = None
     if vehicle:
@@ -127,3 +127,13 @@ def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None) -> Ro
 def _target(pc: Character, ctype: ConflictType) -> int:
     """The PC's conflict skill as the conflict will roll it before any Lens (the participant's own number)."""
     return from_character(pc, "a", ctype).base_target()
+
+
+def _target_words(pc: Character, ctype: ConflictType) -> str:
+    """:func:`_target` as a menu shows it, taken apart where a Focus or a wound moves it, as the Lens menu does:
+    "Cunning 50 %" read as Kjell's Cunning, which is 30 with //Stealth +20 (a group's evening)."""
+    p = from_character(pc, "a", ctype)
+    base, parts = p.base_parts()
+    if not parts:
+        return f"{ctype.skill} {p.base_target()} %"
+    return f"{p.base_target()} % = {ctype.skill} {base} · " + " · ".join(f"{name} {value:+d}" for name, value in parts)
