@@ -223,3 +223,18 @@ def test_the_expectation_offered_speaks_for_one_player_or_for_the_table():
         OpenGame(seed=3, decider=decider, sink=lambda e: None, party=party).play()
         [first] = [q for q in decider.asked if q.kind == "scene_expectation"][:1]
         assert first.default == f"{word} look into what is going on"
+
+
+def test_a_routine_roll_asks_no_focus_it_could_not_use():
+    """A group's evening: a Routine roll (a success without dice) still asked "Does a Focus fit?". From edition 3 it
+    asks none; a Normal roll still does, and a save's game of edition 2 asks as it did (its answers were given so)."""
+    asked = {}
+    for difficulty, edition in (("routine", 3), ("normal", 3), ("routine", 2)):
+        events: list = []
+        decider = Scripted({"open_action": ["roll", "end"], "skill": ["Social"], "difficulty": [difficulty]})
+        game = OpenGame(seed=3, decider=decider, sink=events.append, party=[pregenerated("espen")])
+        game.edition = edition
+        game.play()
+        asked[difficulty, edition] = "focus" in decider.kinds()
+        assert any(e.kind == "skill_roll" for e in events)
+    assert asked == {("routine", 3): False, ("normal", 3): True, ("routine", 2): True}

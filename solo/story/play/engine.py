@@ -115,8 +115,9 @@ _PLAIN = _Plain()
 #: The edition of play a new game plays by. Each step changed what a save's answers mean, so a save keeps its own
 #: (its ``edition`` option) and replays by it: 1, "Who tries it?" before a choice is paid for (docs/adventures.md,
 #: "Who pays"); 2, a PC whom paying takes out is not the roller (one of those left is asked), a random PC is named
-#: apart from the story's people, and ``luck contact`` reads a lower-case trade as a trade.
-EDITION = 2
+#: apart from the story's people, and ``luck contact`` reads a lower-case trade as a trade; 3, a Routine roll in open
+#: play asks no Focus (it succeeds without a roll, so none could count).
+EDITION = 3
 
 
 def edition_of(options: Mapping[str, object]) -> int:

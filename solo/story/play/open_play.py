@@ -282,7 +282,8 @@ class OpenGame(Game):
         spec = {"skill": skill, "difficulty": self.ask("difficulty", "How hard is it?", [
             Option(w, w.title(), chance=roll_chance(self, pc, {"skill": skill, "difficulty": w}))
             for w in DIFFICULTIES], default="normal")}
-        if focuses:
+        # a Routine roll succeeds without dice: no Focus could count, so none is asked (a group's evening; edition 3)
+        if focuses and not (spec["difficulty"] == "routine" and self.edition >= 3):
             focus = self.ask("focus", "Does a Focus fit?", [
                 Option("none", "No", chance=roll_chance(self, pc, spec))] + [
                 Option(f, f"//{f}", chance=roll_chance(self, pc, {**spec, "focus": f})) for f in focuses],
