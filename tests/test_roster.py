@@ -495,3 +495,12 @@ def test_a_resumed_game_writes_its_character_back_over_the_file_it_came_from(tmp
                                   if "made by solo" not in line) + "\n", encoding="utf-8")
     assert load_character(by_hand).name == "Espen Lind"
     assert saved_sources({"Espen Lind": str(by_hand)}, espen) == {}
+
+
+def test_an_empty_roster_says_where_it_looked(tmp_path, monkeypatch):
+    """A group's evening: "No characters in characters yet" read as a slip. The empty roster names its folder whole."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    out = " ".join(CliRunner().invoke(cli, ["characters", "--saves", str(tmp_path / "saves")]).output.split())
+    assert "Your roster is empty: no characters in " in out and str(tmp_path) in out and "in characters yet" not in out

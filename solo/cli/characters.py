@@ -36,7 +36,9 @@ def command(saves_dir: Path | None) -> None:
     console = Console(highlight=False)
     roster = read_roster(folder)
     if not roster.entries:
-        say(console, f"No characters in {folder} yet: finish a game, or make one with 'solo new'.")
+        # the folder whole ("No characters in characters yet" read as a slip: a group's evening)
+        say(console, f"Your roster is empty: no characters in {folder.absolute()} yet. Finish a game, or make one "
+                     "with 'solo new'.", soft_wrap=True)
     names = Counter(entry.name.lower() for entry in roster.entries)
     for entry in roster.entries:
         say(console, (entry.name, "bold"), f"  {entry.summary}", soft_wrap=True)
