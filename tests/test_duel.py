@@ -340,3 +340,20 @@ def test_a_tracking_npcs_way_out_is_named_as_walking_away_in_the_table():
 
     out = CliRunner().invoke(cli, ["duel", "--type", "tracking", "--runs", "120", "--seed", "1", "-l", "common"]).output
     assert "walked away" in out and " fled " not in out, out
+
+
+def test_a_tracker_whose_nerve_breaks_walks_away_in_every_line_that_says_so():
+    """`solo duel --type tracking --explain` (side a gives chase): the card said "when clearly losing she runs or
+    begs", the tally "when its nerve broke: run 71", and the reason "its nerve broke: it runs" of a tracker giving up
+    the chase. Each says it walks away, as its menu's way out does; a quarry still runs."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    args = ["duel", "--explain", "--runs", "200", "--seed", "3", "-p", "Nervous"]
+    tracker = " ".join(CliRunner().invoke(cli, [*args, "--type", "tracking"]).output.split())
+    assert "when clearly losing she walks away or begs" in tracker
+    assert "when its nerve broke: walk away " in tracker and "its nerve broke: it walks away" in tracker
+    assert "run " not in tracker.split("when its nerve broke:")[1].split("·")[0] and "it runs" not in tracker
+    fight = " ".join(CliRunner().invoke(cli, [*args, "--type", "combat"]).output.split())
+    assert "when clearly losing she runs or begs" in fight

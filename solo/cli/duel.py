@@ -227,6 +227,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     from rich.table import Table
     from rich.text import Text
 
+    from ..rules.fiction import hunts
     from ..ui.view import say
     from .npc import _temperament
 
@@ -237,7 +238,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     if cb is not None:
         say(console, f"  {' · '.join(str(t) for t in cb.personality)} · {' · '.join(cb.motivation)} · "
             f"{cb.disposition} · recent event: {cb.event}")
-    say(console, "  ", (_temperament(npc, social=ctype.social), "dim"))
+    say(console, "  ", (_temperament(npc, social=ctype.social, hunts=hunts(ctype, "a")), "dim"))
     say(console, f"  {pc.name} ", (f"keeps {pc_lens} every round" if pc_lens else
                                       "is played by the greedy bot (a plain roll, Aggressive or Cautious)", "dim"))
     # the NPC named, so that "won" below is read as its win, not the PC's (its name is plain text, not markup);
@@ -256,7 +257,6 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     outcomes.add_column("times", justify="right")
     outcomes.add_column("share", justify="right")
     from ..rules.conflict import EXIT_WORDS, exit_way
-    from ..rules.fiction import hunts
     from ..rules.outcomes import FLED, SURRENDERED
 
     # the ways out as its menu names them (an argument is walked out of, a sneak given up, a fight surrendered)
@@ -276,8 +276,10 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     if stats.breaks:
         from ..minds.npc import break_words
 
-        line += " · when its nerve broke: " + ", ".join(f"{break_words(k, social=ctype.social, plural=True)} {v}"
-                                                       for k, v in sorted(stats.breaks.items(), key=lambda kv: -kv[1]))
+        hunter = hunts(ctype, "a")
+        line += " · when its nerve broke: " + ", ".join(
+            f"{break_words(k, social=ctype.social, hunts=hunter, plural=True)} {v}"
+            for k, v in sorted(stats.breaks.items(), key=lambda kv: -kv[1]))
     if stats.pc_gave_up:
         line += f" · the PC gave up {stats.pc_gave_up} times"
     say(console, line)
@@ -313,7 +315,7 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
     from rich.text import Text
 
     from ..minds.npc import break_words
-    from ..rules.fiction import pursuit_parts
+    from ..rules.fiction import hunts, pursuit_parts
     from ..ui.describe import TRIGGER_WORDS, decision_words, question_words
 
     first = Table(title="Why: the NPC's decisions in the first conflict", title_justify="left", show_edge=False)
@@ -334,7 +336,8 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
                           Text(f"{', '.join(TRIGGER_WORDS.get(t, t) for t in e['triggers'])}: "
                                f"{e['chance']:.0%} to fail; {e['clue']}"))
         elif e.kind == "npc_break":
-            first.add_row(str(e["round"]), "breaks", Text(break_words(e["reaction"], social=ctype.social, plural=True)),
+            first.add_row(str(e["round"]), "breaks",
+                          Text(break_words(e["reaction"], social=ctype.social, hunts=hunts(ctype, "a"), plural=True)),
                           Text(e["clue"]))
     console.print(first)
     totals = Table(title="What tipped each Lens, over all conflicts", title_justify="left", show_edge=False)

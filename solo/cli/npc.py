@@ -234,9 +234,9 @@ def strong_leans(npc: NPC) -> list[str]:
                                         if k in LEAN_LENS and v >= 0.5), reverse=True)]
 
 
-def _temperament(npc: NPC, social: bool = False) -> str:
+def _temperament(npc: NPC, social: bool = False, hunts: bool = False) -> str:
     """A one-line reading of the lean numbers, for a GM who does not want the numbers; ``social``: for an argument,
-    which one leaves by walking out."""
+    which one leaves by walking out; ``hunts``: for the side that gives chase or keeps watch, which walks away."""
     from ..minds.npc import break_words
     from ..rules.character import pronoun_forms
 
@@ -255,8 +255,9 @@ def _temperament(npc: NPC, social: bool = False) -> str:
         ways = [b for b in lean.on_break if b != "fight_on"][:2] or ["flee"]
         pronoun = _pronoun(npc)
         told: list[str] = []
-        for way in ways:  # one already said inside another is not said again (in an argument the call for support
-            words = break_words(way, social=social, plural=pronoun == "they")  # ends in walking away: a GM-less run
+        for way in ways:  # one already said inside another is not said again
+            # (in an argument the call for support ends in walking away: a GM-less run)
+            words = break_words(way, social=social, hunts=hunts, plural=pronoun == "they")
             if not any(words in before for before in told):
                 told.append(words)
         said = " or ".join(told)

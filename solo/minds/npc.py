@@ -1165,6 +1165,14 @@ class NPCMind:
             self._emit("npc_morale", actor=me.id, round=conflict.round, **check.to_dict(),
                        clue=_clue(check.after, conflict, me))
 
+    @staticmethod
+    def _break_words(reaction: str, conflict: ConflictView, me: Participant) -> str:
+        """How its break reads in ``--explain``: out of an argument it walks, and so does one that gives chase or keeps
+        watch (its part in the pursuit, as the Lens menu words its way out)."""
+        from ..rules.fiction import HUNTERS
+
+        return break_words(reaction, social=conflict.ctype.social, hunts=conflict.part(me) in HUNTERS)
+
     def _exit_if_broken(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision | None:
         morale = fight.morale
         if morale.state != BROKEN:
@@ -1182,7 +1190,7 @@ class NPCMind:
                 # screen and in the journal (describe.morale_clue_shown), so one that digs in must have one too
                 fight.announced_break = True
                 self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=None,
-                           reason=f"its nerve broke: it {break_words(reaction, social=conflict.ctype.social)}",
+                           reason=f"its nerve broke: it {self._break_words(reaction, conflict, me)}",
                            clue=_clue(reaction, conflict, me),
                            triggers=list(morale.checks[-1].triggers) if morale.checks else [])
             return None
@@ -1191,7 +1199,7 @@ class NPCMind:
             if mechanic is None:
                 return None
         # out of an argument one walks, as the screen says of it (describe.exit_words), and calls on nobody to fight
-        reason = f"its nerve broke: it {break_words(reaction, social=conflict.ctype.social)}"
+        reason = f"its nerve broke: it {self._break_words(reaction, conflict, me)}"
         if not fight.announced_break:
             fight.announced_break = True
             self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
@@ -1477,9 +1485,18 @@ SOCIAL_BREAK_WORDS = {**BREAK_WORDS, "flee": ("walks away", "walk away"), "surre
                       "call_for_help": ("looks for support, then walks away", "look for support, then walk away")}
 
 
-def break_words(reaction: str, *, social: bool = False, plural: bool = False) -> str:
-    """``reaction`` (a key of BREAK_WORDS) in words: "runs", "walk away" (``plural``: after "they", or a tally)."""
-    return (SOCIAL_BREAK_WORDS if social else BREAK_WORDS)[reaction][1 if plural else 0]
+#: The same for the side that gives chase or keeps watch (rules.fiction.hunts): it does not run from its quarry, it
+#: stops and walks away, as its Lens menu's "Walk away" says (``solo duel --explain`` read "its nerve broke: it runs"
+#: of a tracker giving up the chase).
+HUNT_BREAK_WORDS = {**BREAK_WORDS, "flee": ("walks away", "walk away"),
+                    "call_for_help": ("calls for help, then walks away", "call for help, then walk away")}
+
+
+def break_words(reaction: str, *, social: bool = False, hunts: bool = False, plural: bool = False) -> str:
+    """``reaction`` (a key of BREAK_WORDS) in words: "runs", "walk away" (``plural``: after "they", or a tally);
+    ``hunts``: said of the side that gives chase or keeps watch."""
+    table = SOCIAL_BREAK_WORDS if social else HUNT_BREAK_WORDS if hunts else BREAK_WORDS
+    return table[reaction][1 if plural else 0]
 
 
 def _traits(npc, lean_key: str) -> str:
