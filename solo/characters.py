@@ -109,13 +109,29 @@ def save_new_character(char: Character, folder: Path, *, scenarios: int | None =
     raise SoloError(f"{folder}: no free file name for {char.name!r}; choose another name")
 
 
-def update_character(char: Character, path: Path) -> None:
+def update_character(char: Character, path: Path, *, begun: Character | None = None) -> bool:
     """Write a finished game's character back over its own file, one more scenario played: read and written
-    under the file's lock, so two games that end at once with the same character both count."""
+    under the file's lock, so two games that end at once with the same character both count. With ``begun`` (the
+    character as the game began with it) only while the file still holds it: False, and nothing written, where
+    another game or an edit changed it since (compared under the lock, so two games ending at once with it do not
+    both find it unchanged)."""
     from .file_lock import locked
 
     with locked(path, what=f"the character file {path}"):
+        if begun is not None and not holds(path, begun):
+            return False
         save_character(char, path, scenarios=played_scenarios(path) + 1)
+        return True
+
+
+def holds(path: Path, char: Character) -> bool:
+    """Whether the character file ``path`` reads as ``char`` (every field a file keeps); a file that cannot be read
+    counts as holding it, as before such files were compared."""
+    try:
+        now = load_character(str(path))
+    except (SoloError, OSError, ValueError):
+        return True
+    return now.to_dict() == char.to_dict()
 
 
 # -- the roster -----------------------------------------------------------------------------------

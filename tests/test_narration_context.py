@@ -1251,10 +1251,17 @@ def test_a_taunt_fits_how_the_fight_stands_for_the_one_who_says_it(bundled):
     # a new player's seeded toll fight: Eyvind wins the round, deals 4, and "Eyvind's mood turns, and he shrinks back"
     (r"mood turns, and \{they\} \{shrinks", {"result": "won"}, {"result": "lost"}),
     # ... and right after he rolled 92 and was hit: "Eyvind does not wait for anything; he makes things happen"
-    (r"does not wait for anything", {"result": "lost"}, {"result": "won", "lens": "aggressive"}),
+    (r"does not wait for anything", {"result": "lost"}, {"result": "won", "stance": "bold"}),
     # a reading of narrated conflicts (Vellan, seed 309): "Knut takes Espen's measure before committing", and then
-    # "Knut does not wait for anything": not of a round it played carefully
-    (r"does not wait for anything", {"result": "won", "lens": "cautious"}, {"result": "won", "lens": "none"}),
+    # "Knut does not wait for anything": only of a round its told move showed bold, not a careful or a plain one
+    (r"does not wait for anything", {"result": "won", "stance": "wary"}, {"result": "won", "stance": "bold"}),
+    (r"does not wait for anything", {"result": "won", "stance": "plain"}, {"result": "won", "stance": "bold"}),
+    # a reading of narrated conflicts (Kaldskard, seed 128): "Petra gives nothing away and gains by it" against a
+    # blizzard; kept for a foe that is someone
+    (r"gives nothing away and gains by it", {"foe_body": "object"}, {"foe_body": "flesh"}),
+    # ... and the moves that told it careful say so ([shows:wary]), so a plain roll of his is not told by them
+    (r"takes \{target\}'s measure before committing|shifts \{their\} weight and waits", {"chose": "plain"},
+     {"phase": "opening", "body": "flesh"}),
     # the dead: "The first barrow-wight flinches, then steadies", and "Neither finds a way in, and both know it"
     (r"flinches, then steadies", {"foe_body": "undead", "foe_state": "hurt"},
      {"foe_body": "flesh", "foe_state": "hurt"}),

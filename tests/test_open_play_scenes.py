@@ -168,6 +168,7 @@ def test_meeting_someone_says_the_thread_once_and_their_trade_with_an_article():
 def test_the_stranger_of_the_opening_can_be_met():
     from solo.decisions import QuestionError
 
+    met_one = 0
     for seed in range(40):
         try:
             game, decider, events = play({"open_action": ["meet", "end"], "meet": ["opening"]}, seed=seed)
@@ -183,8 +184,8 @@ def test_the_stranger_of_the_opening_can_be_met():
             # them" (a group's evening)
             detail = menu.options[0].detail
             assert "help" not in detail or "help" in situation, (detail, situation)
-            return
-    raise AssertionError("no opening with a stranger in 40 seeds")
+            met_one += 1
+    assert met_one >= 3, "too few openings with a stranger in 40 seeds"
 
 
 def test_a_game_saved_before_expectations_replays_without_the_new_questions():

@@ -428,24 +428,24 @@ def test_a_seat_left_unnamed_keeps_the_player_its_roster_character_names(tmp_pat
 
     class Table:
         def __init__(self, names):
-            self.names = list(names)
+            self.names, self.size = list(names), len(names)
 
         def decide(self, question):
             if question.kind == "party_size":
-                return "2"
+                return str(self.size)
             if question.kind == "player":
                 return self.names.pop(0) or question.default
-            if question.kind == "pc_source":  # the first seat a random character, the second Alma
+            if question.kind == "pc_source":  # the first seat a random character, the second Alma (alone: Alma)
                 self.seated = getattr(self, "seated", 0) + 1
-                return "random" if self.seated == 1 else entry.key
+                return "random" if self.seated < self.size else entry.key
             return question.default or question.options[0].key
 
     kaldskard = load_adventure(find_adventure("kaldskard"))
-    for names, expected in ((["", ""], "Cy"), (["", "Ragna"], "Ragna")):
+    for names, expected in ((["", ""], ["Player 1", "Cy"]), (["", "Ragna"], ["Player 1", "Ragna"]), ([""], ["Cy"])):
         game = Game(kaldskard, seed=3, decider=Table(names), sink=EventLog())
         game.roster = roster.fresh()
         party = make_party(game)
-        assert [pc.player for pc in party] == ["Player 1", expected]
+        assert [pc.player for pc in party] == expected  # alone, nobody is asked a name: the file's stays (the review)
 
 
 def test_the_line_up_shows_a_skill_taken_apart_where_a_focus_moves_it():

@@ -424,14 +424,22 @@ def test_a_game_that_ends_after_its_characters_file_changed_leaves_that_file_alo
     begun = CliRunner().invoke(cli, ["play", str(cloak), "--seed", "1", "--pc", str(mine), "--save", "g"])
     assert (tmp_path / "saves" / "g.json").is_file(), begun.output
     improved = load_character(mine)
-    improved.skills["Combat"] += 2  # what another game's improvement did meanwhile
-    save_character(improved, mine, scenarios=1)
+    improved.skills["Combat"] += 2  # what another game's improvement did meanwhile (its third scenario)
+    save_character(improved, mine, scenarios=3)
     _at_the_keyboard(monkeypatch, ["Go south", *EPILOGUE])
     resumed = CliRunner().invoke(cli, ["play", "--load", "g"])
     assert resumed.exit_code == 0, resumed.output
-    assert load_character(mine).to_dict() == improved.to_dict() and played_scenarios(mine) == 1
+    assert load_character(mine).to_dict() == improved.to_dict() and played_scenarios(mine) == 3
     [written] = list((tmp_path / "characters").iterdir())
     assert load_character(written).skills["Combat"] == improved.skills["Combat"] - 2
+    assert played_scenarios(written) == 3  # not back to 1 (the review): the scenarios the file had played
+    # the file is compared under its lock, where it is written: two games ending at once do not both find it as
+    # they began (the review); update_character says whether it wrote
+    from solo.characters import update_character
+
+    assert update_character(load_character(written), mine, begun=load_character(written)) is False
+    assert load_character(mine).to_dict() == improved.to_dict()
+    assert update_character(improved, mine, begun=improved) is True and played_scenarios(mine) == 4
     said = " ".join(resumed.output.split())
     assert "mine.toml has changed since this game began" in said and "written to" in said, said
     assert "--pc " + str(written) in said

@@ -157,4 +157,4 @@ def _show(answer: OracleAnswer, chances: OracleOdds, session: OracleSession | No
         # and what to keep of it, as solo scene says it: a thread it moves, a person or a problem it brings in (a
         # GM-less table's run: "A step towards settling a thread" and the session's track left at 0, unsaid)
         click.echo(f"Random event: {sentence(event.text)} Meaning: {event.meaning}."
-                   f"{event_follow_up(event.to_dict(), session_shell(session))}")
+                   f"{event_follow_up(event.to_dict(), session_shell(session), kept=session is not None)}")

@@ -236,5 +236,6 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
     lines = [open_before] if open_before else []
     lines.append(f"{head}, as you expect it: {text.rstrip('.')}." if text else f"{head}.")
     lines.append(f"Tension {setup.tension}: " + ", ".join(bands) + ".")
-    lines.append(f"Roll: {two_digits(setup.roll)} → {scene_setup(data, session_shell(session))}")
+    told = scene_setup(data, session_shell(session), kept=session is not None)
+    lines.append(f"Roll: {two_digits(setup.roll)} → {told}")
     return {**data, "expected": text, "scene": number, "lines": lines}

@@ -758,7 +758,9 @@ class Narrator:
     def _on_npc_break(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """Its nerve is gone: it runs, yields or begs (one that "fights on like a cornered animal" shows no fear)."""
         self._screen_said(d.get("clue"))
-        if d.get("actor") in cast.persons and d.get("reaction") != "fight_on":
+        if d.get("actor") in cast.persons and d.get("reaction") == "fight_on":
+            cast.persons[d["actor"]].shaken = False  # it digs in, "like a cornered animal": no fear left to show
+        elif d.get("actor") in cast.persons:
             cast.persons[d["actor"]].afraid = cast.round
             cast.persons[d["actor"]].broke = bool(d.get("clue"))
         return []
@@ -1057,7 +1059,7 @@ class Narrator:
             hurt.pool, hurt.pool_max = after, maximum
         blow = _severity(d, final)
         severity = "heavy" if blow == "final" else blow  # the blow that ends it: told as heavy, whatever its size
-        if severity == "heavy" and not hurt.struck_aside:
+        if severity == "heavy":  # to nerve or composure too: "Brakk reels from it" is told of those as well
             hurt.jolted = int(d.get("round", cast.round))  # a blow held to the next event is still its round's
         if hurt.obstacle:
             event = "progress_light" if severity != "heavy" else "progress_heavy"

@@ -484,18 +484,19 @@ def random_event(ev: Mapping) -> str:
     return f"Random event: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev)}"
 
 
-def event_follow_up(ev: Mapping, shell: str | None = None) -> str:
+def event_follow_up(ev: Mapping, shell: str | None = None, *, kept: bool = True) -> str:
     """The situation an event that names nobody follows, and the thread an event may close.
 
     ``shell``: where the player is at a shell prompt, not in a game (``solo scene``), the command that keeps a
     session ("solo session heist"), so the follow-ups are commands a shell runs: "npcs add NAME" is a command of
-    play, and typed at a shell it read "bash: npcs: command not found" (a new player's run)."""
+    play, and typed at a shell it read "bash: npcs: command not found" (a new player's run). ``kept``: False where
+    no session keeps the story (a thread given for one command is not closed by a command)."""
     line = ""
     if ev.get("context"):
         context = str(ev["context"]).rstrip()
         line += f" It follows the current situation: {context}{'' if context[-1:] in '.!?' else '.'}"
     thread = ev.get("closes")
-    if thread and shell == UNKEPT:  # a thread given for this one command: no session keeps it to close or move on
+    if thread and not kept:  # a thread given for this one command: no session keeps it to close or move on
         line += (f" If that settles it, the thread is done; to keep threads from one command to the next, keep them "
                  f"in a session: {UNKEPT} --thread TEXT")
     elif thread:
@@ -511,8 +512,9 @@ def event_follow_up(ev: Mapping, shell: str | None = None) -> str:
     return line
 
 
-#: The command named at a shell where no session keeps the story: NAME is one the player chooses for it.
-UNKEPT = "solo session NAME"
+#: The command named at a shell where no session keeps the story: SESSION_NAME is one the player chooses for it (not
+#: NAME, which the follow-ups already use for a person: "solo session NAME --npc NAME" read as one name twice).
+UNKEPT = "solo session SESSION_NAME"
 #: What the player may do about an event that brings something new into the story: in play, and at a shell.
 FOLLOW_UPS = {"new_thread": "Keep it with: threads add TEXT", "new_npc": "Keep them with: npcs add NAME"}
 SHELL_FOLLOW_UPS = {"new_thread": "Keep it with: {shell} --thread TEXT",
@@ -660,11 +662,11 @@ def clue(e, names, pronouns) -> str:
     return f"{who} {text}."
 
 
-def scene_setup(e, shell: str | None = None) -> str:
+def scene_setup(e, shell: str | None = None, *, kept: bool = True) -> str:
     """How the oracle set up a scene: as expected, altered (and how), or interrupted (by what). An adventure's
     scene is expected as it is written, and then nothing is said ("" ): "as you expected" there read as if the
     player had been asked, and "The oracle leaves the scene as written" at every ford as a line of the engine's
-    own log (a new player's run). ``shell``: as for :func:`event_follow_up`."""
+    own log (a new player's run). ``shell`` and ``kept``: as for :func:`event_follow_up`."""
     kind = e.get("kind")
     if kind == "altered":
         alt = (e.get("alteration") or {}).get("text", "something has changed")
@@ -675,7 +677,8 @@ def scene_setup(e, shell: str | None = None) -> str:
         ev = e.get("event") or {}
         words = pair(ev.get("meaning"))
         hint = f" (meaning: {words})" if words else ""
-        return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev, shell)}"
+        follow = event_follow_up(ev, shell, kept=kept)
+        return f"The scene is interrupted: {ev.get('text', 'something happens')}{hint}.{follow}"
     return "" if e.get("written") else "The scene begins as you expected."
 
 

@@ -323,7 +323,7 @@ class Session:
         one command plays them all again (:func:`take_on_hint`)."""
         if self.characters_dir is None or self.game is None:
             return
-        from ..characters import in_folder, save_new_character, update_character
+        from ..characters import in_folder, played_scenarios, save_new_character, update_character
 
         roster = getattr(self.game, "roster", None)  # the roster the game offered, and what was taken from it
         chosen: dict[str, Path] = roster.chosen if roster is not None else {}
@@ -332,23 +332,19 @@ class Session:
             own = self.character_files.get(pc.name)
             if own is None and pc.name in chosen and in_folder(chosen[pc.name], self.characters_dir):
                 own = chosen[pc.name]
-            if own is not None and not self._still_as_begun(pc.name, own, roster):
-                # another game (or an edit) changed the file since this one began: writing this game's character
-                # over it would undo that game's improvements without a word (a group's evening: Kjell's Combat 52
-                # went back to 50 when an older save of his was finished)
-                moved = own
-                own = None
-            else:
-                moved = None
             try:
-                if own is not None:
-                    update_character(pc, path := own)
+                # another game (or an edit) may have changed the file since this one began: writing this game's
+                # character over it would undo that game's improvements without a word (a group's evening: Kjell's
+                # Combat 52 went back to 50 when an older save of his was finished)
+                if own is not None and update_character(pc, own, begun=self._begun_as(pc.name, own, roster)):
+                    path = own
+                elif own is not None:
+                    path = save_new_character(pc, self.characters_dir, scenarios=max(1, played_scenarios(own)))
+                    say(self.console, f"{short_path(own)} has changed since this game began (another game or an "
+                        f"edit), so it is left as it is; this game's {pc.name} is written to {short_path(path)} "
+                        "instead.", style="yellow", soft_wrap=True)
                 else:  # a pregenerated or new character gets a file of its own, never someone else's
                     path = save_new_character(pc, self.characters_dir, scenarios=1)
-                    if moved is not None:
-                        say(self.console, f"{short_path(moved)} has changed since this game began (another game "
-                            f"or an edit), so it is left as it is; this game's {pc.name} is written to "
-                            f"{short_path(path)} instead.", style="yellow", soft_wrap=True)
             except OSError as exc:
                 say(self.console, f"Could not write {own or self.characters_dir}: {exc.strerror or exc}",
                     style="red", soft_wrap=True)
@@ -361,23 +357,14 @@ class Session:
             lead, command = take_on_hint(self.game.adventure, kept)
             say_copyable(self.console, lead, command)
 
-    def _still_as_begun(self, name: str, path: Path, roster: object) -> bool:
-        """Whether the character file ``path`` still holds the character this game began with: the one the game
-        was given (``--pc``, ``--party``: kept in the save) or the roster entry chosen. A file that cannot be
-        read, or a game that does not know how it began, counts as unchanged, as before."""
-        from ..characters import load_character
-
+    def _begun_as(self, name: str, path: Path, roster: object) -> Character | None:
+        """The character this game began with, whose file is ``path``: the one the game was given (``--pc``,
+        ``--party``: kept in the save) or the roster entry chosen; None where the game does not know."""
         begun = next((pc for pc in self.party or () if pc.name == name), None)
         if begun is None and roster is not None:
             entry = next((e for e in getattr(roster, "entries", ()) if _same_file(e.path, path)), None)
             begun = entry.load() if entry is not None else None
-        if begun is None:
-            return True
-        try:
-            now = load_character(str(path))
-        except (SoloError, OSError, ValueError):
-            return True
-        return now.to_dict() == begun.to_dict()
+        return begun
 
     def _cannot(self, problem: str) -> None:
         """A table-side command that cannot be done: at the keyboard it is said and the prompt comes back;

@@ -112,9 +112,10 @@ def make_party(game: Game) -> list[Character]:
             player = game.decider.decide(Question("player", f"Player {seat}, what is your name?",
                                                   default=f"Player {seat}", limit=MAX_NAME))
         pc = make_pc(game, player, taken={p.name for p in party})
-        if player == f"Player {seat}" and pc.player:
-            # the seat's own name, left as offered: a roster character keeps the player its file names (a group's
-            # evening: Enter at "Player 3, what is your name?" wrote "Player 3" over Alma's "Cy")
+        if player in (None, f"Player {seat}") and pc.player:
+            # the seat's own name, left as offered (or none asked, one player alone): a roster character keeps the
+            # player its file names (a group's evening: Enter at "Player 3, what is your name?" wrote "Player 3" over
+            # Alma's "Cy"; alone, nobody over it)
             player = pc.player
         pc.player = player
         names = {p.name for p in party}
