@@ -326,3 +326,16 @@ def test_a_search_of_five_rounds_in_one_manner_never_reads_the_same_move_twice(c
         declared += len(narrator.moves)
         assert not [t for t, n in Counter(narrator.moves).items() if n > 1], (ctype_key, lens, seed, narrator.moves)
     assert declared >= 12 * 2
+
+
+def test_vellans_confrontation_has_a_move_of_its_own_for_each_round_of_it():
+    """A reading of narrated conflicts (Vellan, seed 324): "Espen plays it safe." twice and "Espen takes it slowly and
+    carefully." twice in six rounds with Brekke: the confrontation, a conflict type of Vellan's own, had its own
+    Flamboyant moves only, and the lines for any conflict are three a Lens. Each Lens a player keeps there reads six
+    moves of the office's own before one comes back."""
+    from conftest import templates_with_adventures
+
+    vellan = templates_with_adventures()[1]
+    for lens in ("none", "aggressive", "cautious", "flamboyant"):
+        own = vellan.lines.get(("confrontation", "declare", lens), ())
+        assert len({t.text for t in own}) >= 6, lens
