@@ -374,7 +374,8 @@ def test_a_wrong_answer_costs_the_case_a_piece_and_blaming_the_harbourmaster_los
     assert game.state.counters["case"] == 2 and game.state.flags.get("blamed_ingrid")
     assert "One piece does not" in entered(events, "theory_done")[0]
     empty, events = deduce(vellan, ("At the bottom", "Jonas Vik", "To be rid of"))
-    assert "nothing at all: this will be guesswork" in entered(events, "theory_cargo")[0]
+    assert "nothing you could show anyone (talk heard in the Anchor is no proof): this will be guesswork" in \
+        entered(events, "theory_cargo")[0]
     assert empty.state.counters["wrong"] == 3 and empty.state.flags.get("blamed_jonas")
     # blamed in the notes, he will hear of it, but he is not in the room to show it: nobody is told so now
     assert [e for e in events if e.kind == "disposition"] == []
