@@ -126,6 +126,10 @@ def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
     assert chance_words(1.0, estimated=True, bound="upper", error=1.0) == \
         "about 100 % at most (estimated, by too wide a margin to say how far: it rests on conflicts played, not " \
         "worked out)"
+    # a margin worked out to nothing is still said (a GM's evening: "about 83.6 % at most (estimated: …)", its JSON
+    # "error": 0.0), as under a tenth of a point
+    assert chance_words(0.836, estimated=True, bound="upper", error=0.0) == \
+        "about 83.6 % at most (estimated, ± < 0.1: it rests on conflicts played, not worked out)"
 
 
 def test_a_chance_from_a_search_that_stopped_reads_as_a_lower_bound():
@@ -1789,3 +1793,55 @@ def test_a_way_out_taken_at_once_is_named_as_its_menu_names_it():
     assert said == {("combat", "flee"): "then flee at once", ("combat", "surrender"): "then surrender at once",
                     ("social", "flee"): "then walk away at once", ("social", "surrender"): "then give up at once",
                     ("tracking", "flee"): "then walk away at once", ("tracking", "surrender"): "then give up at once"}
+
+
+_SHUT = """
+[adventure]
+id = "shut"
+title = "The shut cove"
+start = "quay"
+pc = "espen"
+
+[scenes.quay]
+text = "The quay."
+
+[[scenes.quay.choices]]
+text = "Go down to the cove"
+goto = { goto = "cove", effects = [ { set = "spotted" } ] }
+
+[[scenes.quay.choices]]
+text = "Take the coach home"
+goto = "home"
+
+[scenes.cove]
+text = "The cove."
+
+[[scenes.cove.choices]]
+text = "Slip back to the quay"
+if = "not spotted"
+goto = "quay"
+
+[[scenes.cove.choices]]
+text = "Fight your way out"
+if = 'spotted and has("cutlass")'
+goto = "quay"
+
+[scenes.home]
+ending = true
+text = "Home."
+"""
+
+
+def test_a_soft_lock_where_no_choice_is_offered_names_the_choices_that_shut_it(tmp_path):
+    """A GM's evening: "in cove: no choice is offered", and the JSON's "closed": [] — the one thing a GM needs to
+    fix it. A state that dead-ends is found finished and was never expanded, so nothing listed what shut it in: the
+    dead end names its scene's closed choices too, with their conditions."""
+    source = tmp_path / "shut.toml"
+    source.write_text(_SHUT, encoding="utf-8")
+    data = json.loads(CliRunner().invoke(cli, ["prove", str(source), "--json", "--seeds", "0"]).output)
+    [lock] = data["soft_locks"]
+    assert lock["scene"] == "cove" and lock["why"] == "no choice is offered"
+    assert [(c["choice"], c["if"]) for c in lock["closed"]] == [("1", "not spotted"),
+                                                               ("2", 'spotted and has("cutlass")')]
+    text = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"]).output
+    assert "Slip back to the quay, which needs not spotted" in " ".join(text.split())

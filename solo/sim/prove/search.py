@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter, deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -208,6 +208,9 @@ class _Search:
             node.end, node.moves = ERROR, []
         elif game is not None and game.finished:
             node.end, node.moves = game.state.ending, []
+            if node.end == DEAD_END and scene:  # the choices that shut it in, as a searched soft-lock names them (a
+                # GM's evening: "in cove: no choice is offered" came with "closed": [], the one thing to fix)
+                node.closed = self._closed(self.adventure.scenes[scene], game)
         self.nodes.append(node)
         self.index[key] = node.id
         if node.end in self.unreached:
@@ -331,16 +334,22 @@ class _Search:
             return None
         return Arc(plan.chance if plan is not None else 1.0, cid, outcome)
 
+    @staticmethod
+    def _closed(scene: Any, game: ProbeGame,
+                offered: Sequence[Any] | None = None) -> tuple[tuple[int, str, bool, bool], ...]:
+        """Each choice of ``scene`` not on offer now: its number, its ``if`` as written, once-only, and taken."""
+        keys = {c.key for c in (game.available(scene) if offered is None else offered)}
+        chosen = game.state.chosen
+        return tuple((c.number, c.written_condition(), c.once,
+                      c.once and chosen.get(f"{scene.id}/{c.name or c.key}", 0) > 0)
+                     for c in scene.choices if c.key not in keys)
+
     def expand(self, node: Node, game: ProbeGame) -> None:
         assert game.state.scene is not None
         scene = self.adventure.scenes[game.state.scene]
         node.moves = []
         offered = game.available(scene)
-        keys = {c.key for c in offered}
-        chosen = game.state.chosen
-        node.closed = tuple((c.number, c.written_condition(), c.once,
-                             c.once and chosen.get(f"{scene.id}/{c.name or c.key}", 0) > 0)
-                            for c in scene.choices if c.key not in keys)
+        node.closed = self._closed(scene, game, offered)
         for position, choice in enumerate(offered, 1):
             self.offered.add((scene.id, choice.key))
             number = str(choice.number or position)  # the menu's own number: a scene keeps its gaps
