@@ -68,7 +68,10 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     The PC is played by a greedy bot (each round the best of a plain roll,
     Aggressive or Cautious by the exact odds; it never yields), or keeps one
     Lens every round with --pc-lens, so that `solo odds --pc … --npc …
-    --lens-a LENS` can be checked against play. To size a fight, compare
+    --lens-a LENS` can be checked against play. In a chase, a sneak or a
+    trail the NPC takes the first part (it gives chase, sneaks past, or
+    tracks) and the PC the other, the reverse of `solo odds`, where the PC
+    takes it: the header says who does which. To size a fight, compare
     with the Lens `solo odds` marks best; the bot also spends Luck and
     pushes on, which `solo odds` leaves out, so either may win more often.
     The tallies count the Lenses the NPC declared and how each conflict
@@ -222,12 +225,16 @@ def _reason_table(stats: DuelStats) -> dict[str, dict[str, int]]:
     return out
 
 
+#: What each part in a pursuit does, as the duel's header says it.
+PART_WORDS = {"pursuer": "gives chase", "quarry": "is pursued", "hider": "sneaks past", "seeker": "keeps watch"}
+
+
 def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats: DuelStats, elapsed: float,
           seed: int, pc_lens: str | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ..rules.fiction import hunts
+    from ..rules.fiction import hunts, pursuit_parts
     from ..ui.view import say
     from .npc import _temperament
 
@@ -241,6 +248,10 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     say(console, "  ", (_temperament(npc, social=ctype.social, hunts=hunts(ctype, "a")), "dim"))
     say(console, f"  {pc.name} ", (f"keeps {pc_lens} every round" if pc_lens else
                                       "is played by the greedy bot (a plain roll, Aggressive or Cautious)", "dim"))
+    parts = pursuit_parts(ctype)
+    if parts:  # who does which in a pursuit: the NPC leads here, where solo odds has the PC lead (a GM's evening)
+        say(console, "  ", (f"{npc.name} {PART_WORDS[parts['a']]}; {pc.name} {PART_WORDS[parts['b']]} "
+                            "(solo odds has the PC take the first part)", "dim"))
     # the NPC named, so that "won" below is read as its win, not the PC's (its name is plain text, not markup);
     # a table as wide as its title, which would otherwise fold at the table's width
     title = f"Lenses {npc.name} declared"
