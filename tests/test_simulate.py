@@ -621,3 +621,19 @@ def test_coverage_counts_an_oracles_answer_and_takes_back_a_loss_that_was_escala
         assert [m["text"] for m in report["not_shown"]] == missed, (policy, report["not_shown"])
         [check] = report["checks"]
         assert check["outcomes"]["lose"] > 30  # the rolls were lost: only what came of them differed
+
+
+def test_a_dead_end_is_named_by_its_scene_under_the_report(run, tmp_path):
+    """A GM's evening: "(no way on) │ A dead end │ 67 │ 6.7%" and then "No run failed.", exit 0, with no word of
+    where the runs stopped. The report says in which scenes, and the JSON keeps them (dead_ends)."""
+    from test_prove import _SHUT
+
+    source = tmp_path / "shut.toml"
+    source.write_text(_SHUT, encoding="utf-8")
+    text = run("simulate", str(source), "--runs", "60", "--seed", "1")
+    assert text.exit_code == 0, text.output
+    said = " ".join(text.stdout.split())
+    data = json.loads(run("simulate", str(source), "--runs", "60", "--seed", "1", "--json").stdout)
+    dead = data["dead_ends"]
+    assert set(dead) == {"cove"} and dead["cove"] == data["endings"]["__dead_end__"]["count"] > 0
+    assert f"{dead['cove']} runs reached a dead end, with no choice offered: in cove ({dead['cove']})" in said

@@ -303,6 +303,13 @@ def _show(r: dict) -> None:
                 "their replay commands)", style="dim")
     else:
         console.print("No run failed.")
+    dead = r.get("dead_ends") or {}
+    if dead:  # no crash, but the likeliest sign of a trap: where, and what finds why
+        count = sum(dead.values())
+        where = ", ".join(f"{scene} ({n})" for scene, n in dead.items())
+        say(console, f"{count} run{'s' if count != 1 else ''} reached a dead end, with no choice offered: in "
+            f"{where} (a soft-lock? solo prove names the choices that shut it).", style="yellow bold",
+            soft_wrap=True)
 
 
 def _takes_a_party(path: Path, adventure: str, option: str) -> None:

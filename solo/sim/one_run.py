@@ -65,6 +65,7 @@ class RunResult:
     flags: tuple[str, ...] = ()  # flags set at the end
     counters: tuple[tuple[str, int], ...] = ()  # counters at the end
     items: tuple[str, ...] = ()  # items held at the end
+    stopped_in: str | None = None  # a run that reached a dead end (no way on): the scene it stood in
 
     @property
     def answers(self) -> list[tuple[str, str]]:
@@ -79,7 +80,7 @@ class RunResult:
 def play_one(adventure: Adventure, party: list[Character], seed: int, policy: str, *,
              sink: Callable[[Event], None] | None = None, max_turns: int = DEFAULT_MAX_TURNS) -> RunResult:
     """Play one game with seed ``seed``; errors are caught and returned with the answers so far."""
-    from ..story.play.engine import Game
+    from ..story.play.engine import DEAD_END, Game
     from .policies import make_policy
 
     player = _Player(make_policy(policy, random.Random(seed ^ 0x5EED5EED)), max_turns)
@@ -91,7 +92,8 @@ def play_one(adventure: Adventure, party: list[Character], seed: int, policy: st
         st = game.state
         return RunResult(seed, ending, player.turns, player.log,
                          flags=tuple(k for k, v in st.flags.items() if v),
-                         counters=tuple(st.counters.items()), items=tuple(st.items))
+                         counters=tuple(st.counters.items()), items=tuple(st.items),
+                         stopped_in=st.scene if ending == DEAD_END else None)
     except Exception as exc:  # noqa: BLE001 - every failure becomes a report entry with its seed
         return RunResult(seed, None, player.turns, player.log, exc, _where(exc))
 

@@ -40,6 +40,7 @@ class Tally:
         self.shown: dict[str, int] = {}
         self.runs = 0
         self.endings: dict[str, int] = {}
+        self.dead_ends: dict[str, int] = {}  # runs that stopped with no way on, by the scene they stood in
         self.flags: dict[str, int] = {}  # runs that ended with the flag set
         self.counters: dict[str, dict[str, int]] = {}  # counter -> {final value: runs}
         self.items: dict[str, int] = {}  # runs that ended holding the item
@@ -275,6 +276,8 @@ class Tally:
         self.max_turns = max(self.max_turns, result.turns)
         if result.error is None:
             _bump(self.endings, result.ending)
+            if result.stopped_in is not None:
+                _bump(self.dead_ends, result.stopped_in)
             for name in result.flags:
                 _bump(self.flags, name)
             for name, value in result.counters:
@@ -316,8 +319,8 @@ class Tally:
         self.turns += other.turns
         self.max_turns = max(self.max_turns, other.max_turns)
         self.error_count += other.error_count
-        for name in ("endings", "flags", "counters", "items", "scene_runs", "scene_visits", "checks", "conflicts",
-                     "npcs", "shown"):
+        for name in ("endings", "dead_ends", "flags", "counters", "items", "scene_runs", "scene_visits", "checks",
+                     "conflicts", "npcs", "shown"):
             _add(getattr(self, name), getattr(other, name))
         for sig, e in other.error_kinds.items():
             mine = self.error_kinds.get(sig)
