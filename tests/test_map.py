@@ -251,3 +251,26 @@ def test_a_map_is_not_written_into_the_adventure_it_maps_as_toml(tmp_path):
     drawn = CliRunner().invoke(cli, ["map", str(folder), "-o", str(folder / "map.mmd")])
     assert drawn.exit_code == 0 and (folder / "map.mmd").exists()
     assert CliRunner().invoke(cli, ["check", str(folder)]).exit_code == 0
+
+
+def test_a_rolls_escalation_marks_the_ends_its_author_left_to_fallbacks(tmp_path):
+    """A GM's evening: a tavern talk that escalates into an argument was drawn '[win, lose, escalated: won,
+    escalated: lost, escalated: stalemate]', while solo simulate had that argument end fled in half its runs and
+    surrendered in a third, both falling back on lost. The escalated conflict's unwritten ends are marked as a
+    conflict's own are."""
+    text = (
+        '[adventure]\ntitle = "Tavern"\nstart = "bar"\n\n'
+        '[npcs.mags]\nname = "Mags"\nlevel = "skilled"\n\n'
+        '[scenes.bar]\ntext = "A bar."\n\n'
+        '[[scenes.bar.choices]]\ntext = "Lean on her"\n'
+        '[scenes.bar.choices.opposed]\nskill = "Social"\nnpc = "mags"\n'
+        'win = "quay"\nlose = "quay"\nfail = "quay"\n'
+        '[scenes.bar.choices.opposed.escalate]\ntype = "social"\nnpcs = ["mags"]\nrounds = 6\n'
+        'won = "quay"\nlost = "quay"\n\n'
+        '[scenes.quay]\ntext = "Quay."\nending = true\n')
+    path = tmp_path / "tavern.toml"
+    path.write_text(text, encoding="utf-8")
+    [label] = [e.label for e in edge_list(load_adventure(path)) if e.source == "bar"]
+    for marked in ("escalated: stalemate*", "escalated: fled*", "escalated: surrendered*",
+                   "escalated: opponent_fled*", "escalated: opponent_surrendered*"):
+        assert marked in label, label

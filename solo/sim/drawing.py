@@ -149,6 +149,12 @@ def edge_list(adventure: Adventure) -> list[Edge]:
             for outcome, target in implied_outcomes(choice, types, adventure.npcs):
                 if (target, id(choice)) in grouped:
                     grouped[(target, id(choice))].append(f"{outcome}*")
+            # and a roll's escalation into a conflict, whose unwritten ends fall back as its own do (a GM's evening:
+            # "[escalated: won, escalated: lost]" where the argument ended fled or surrendered in most runs)
+            if choice.action is not None and choice.action.escalation is not None:
+                for outcome, target in _implied(choice.action.escalation, types, adventure.npcs):
+                    if (target, id(choice)) in grouped:
+                        grouped[(target, id(choice))].append(f"escalated: {outcome}*")
         for (target, cid), outcomes in grouped.items():
             out.append(Edge(sid, target or sid, _edge_label(choices[cid], outcomes), stays=target is None))
     return out
@@ -166,10 +172,15 @@ def implied_outcomes(choice: Choice, types: Mapping[str, ConflictType],
     marked a foot chase's ``opponent_fled*``, which the engine never offers), nor where every opponent is mindless
     (``npcs``, the adventure's: a machine never yields nor runs, and a GM's map marked a winch's flight; nor can it
     take the party's surrender)."""
+    return [] if choice.action is None else _implied(choice.action, types, npcs)
+
+
+def _implied(action: Any, types: Mapping[str, ConflictType],
+             npcs: Mapping[str, Any] | None = None) -> list[tuple[str, str | None]]:
+    """:func:`implied_outcomes` of one action: a choice's own, or the conflict a roll escalates into."""
     from ..story.play.actions import ACTIONS, party_hunts
 
-    action = choice.action
-    if action is None or action.kind not in ACTIONS:
+    if action.kind not in ACTIONS:
         return []
     verb = ACTIONS[action.kind]
     out: list[tuple[str, str | None]] = []
