@@ -1845,3 +1845,18 @@ def test_a_soft_lock_where_no_choice_is_offered_names_the_choices_that_shut_it(t
                                                                ("2", 'spotted and has("cutlass")')]
     text = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"]).output
     assert "Slip back to the quay, which needs not spotted" in " ".join(text.split())
+
+
+
+
+def test_an_ending_every_way_to_which_fights_twice_is_not_said_reached_0_percent_fighting_once():
+    """A GM's evening: "fighting one conflict at most, best play reaches it 0 %: the best chance lies between the
+    two" of an ending every way to which fights two conflicts, read as unreachable. The report says every way there
+    fights two or more instead."""
+    source = DATA / "two_doors.toml"
+    data = json.loads(CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0", "--json"]).output)
+    through = data["endings"]["through"]
+    assert through["fights_again"] and through["one_fight"] == 0.0
+    text = " ".join(CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"]).output.split())
+    assert "best play reaches it 0" not in text
+    assert "every way there fights two conflicts or more: the best chance lies between none and this bound" in text
