@@ -462,3 +462,36 @@ def test_the_line_up_shows_a_skill_taken_apart_where_a_focus_moves_it():
              if q.kind == "part" and any(o.key == "in" for o in q.options)}
     assert shown["Signe"] == "50 % = Cunning 30 · //Lockpicking +20"
     assert shown["Espen"] == "Cunning 30 %"
+
+
+def test_a_name_another_player_gave_is_asked_again():
+    """A group's evening: player 2 typed "Ana" too, it was taken, and every prompt read "Ana — …" for two people. A
+    name another player at the table gave (in any case) is asked again, saying so; an older save's game (edition 2)
+    takes it as given, as its answers were given."""
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.party import make_party
+
+    class Table:
+        def __init__(self, names):
+            self.names, self.prompts = list(names), []
+
+        def decide(self, question):
+            if question.kind == "party_size":
+                return "2"
+            if question.kind == "player":
+                self.prompts.append(question.prompt)
+                return self.names.pop(0)
+            if question.kind == "pc_source":
+                return "random"
+            return question.default or (question.options[0].key if question.options else "x")
+
+    kaldskard = load_adventure(find_adventure("kaldskard"))
+    table = Table(["Ana", "ana", "Bo"])
+    party = make_party(Game(kaldskard, seed=3, decider=table, sink=EventLog()))
+    assert [pc.player for pc in party] == ["Ana", "Bo"]
+    assert table.prompts[2] == "ana sits at the table already. Player 2, what is your name?"
+    old = Game(kaldskard, seed=3, decider=Table(["Ana", "Ana"]), sink=EventLog())
+    old.edition = 2
+    assert [pc.player for pc in make_party(old)] == ["Ana", "Ana"]

@@ -109,8 +109,7 @@ def make_party(game: Game) -> list[Character]:
     for seat in range(1, size + 1):
         player = None
         if size > 1:
-            player = game.decider.decide(Question("player", f"Player {seat}, what is your name?",
-                                                  default=f"Player {seat}", limit=MAX_NAME))
+            player = _player_name(game, seat, {p.player.casefold() for p in party if p.player})
         pc = make_pc(game, player, taken={p.name for p in party})
         if player in (None, f"Player {seat}") and pc.player:
             # the seat's own name, left as offered (or none asked, one player alone): a roster character keeps the
@@ -125,6 +124,24 @@ def make_party(game: Game) -> list[Character]:
             n += 1
         party.append(pc)
     return party
+
+
+#: How often a name another player sits under is asked again before the seat takes its own ("Player 2").
+NAME_TRIES = 5
+
+
+def _player_name(game: Game, seat: int, seated: set[str]) -> str:
+    """The name a seat's player gives, asked again while another player at the table has it (a group's evening: two
+    Anas, and every prompt read "Ana — …" for two people; play's edition 3: an older save's game takes it as given).
+    Past :data:`NAME_TRIES`, the seat's own name."""
+    own = f"Player {seat}"
+    prompt = f"{own}, what is your name?"
+    for _ in range(NAME_TRIES):
+        player = game.decider.decide(Question("player", prompt, default=own, limit=MAX_NAME))
+        if game.edition < 3 or player.strip().casefold() not in seated:
+            return player
+        prompt = f"{player.strip()} sits at the table already. {own}, what is your name?"
+    return own
 
 
 def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozenset[str] = frozenset()) -> Character:
