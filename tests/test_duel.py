@@ -372,6 +372,12 @@ def test_a_duel_in_a_pursuit_says_who_takes_which_part():
 
     assert "sneaks past; Espen Lind keeps watch (solo odds has the PC take the first part)" in head("sneaking")
     assert "gives chase; Espen Lind is pursued" in head("foot_chase")
+    assert "tracks; Espen Lind is tracked" in head("tracking")
+    # and in JSON, which the help's check against solo odds reads (the review)
+    data = json.loads(CliRunner().invoke(cli, ["duel", "--type", "sneaking", "--runs", "5", "--seed", "1",
+                                               "--json"]).output)
+    assert data["parts"] == {"npc": "hider", "pc": "seeker"}
+    assert json.loads(CliRunner().invoke(cli, ["duel", "--runs", "5", "--seed", "1", "--json"]).output)["parts"] is None
     assert "keeps watch" not in head("combat") and "gives chase" not in head("combat")
     helped = " ".join(CliRunner().invoke(cli, ["duel", "--help"]).output.split())
     assert "the reverse of `solo odds`" in helped

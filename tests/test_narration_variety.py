@@ -331,11 +331,20 @@ def test_a_search_of_five_rounds_in_one_manner_never_reads_the_same_move_twice(c
 def test_vellans_confrontation_has_a_move_of_its_own_for_each_round_of_it():
     """A reading of narrated conflicts (Vellan, seed 324): "Espen plays it safe." twice and "Espen takes it slowly and
     carefully." twice in six rounds with Brekke: the confrontation, a conflict type of Vellan's own, had its own
-    Flamboyant moves only, and the lines for any conflict are three a Lens. Each Lens a player keeps there reads six
-    moves of the office's own before one comes back."""
+    Flamboyant moves only, and the lines for any conflict are three a Lens. A plain roll, Aggressive, Cautious or
+    Flamboyant kept there reads six moves of the office's own before one comes back (Clever, Covert and Quick, the
+    Lenses a proof is seldom pressed with, still tell the lines for any conflict). Its show is one of papers, figures
+    and nerve: a knife-fighter's //Melee made Combat the best flourish across the desk (a player's games)."""
     from conftest import templates_with_adventures
 
     vellan = templates_with_adventures()[1]
     for lens in ("none", "aggressive", "cautious", "flamboyant"):
         own = vellan.lines.get(("confrontation", "declare", lens), ())
         assert len({t.text for t in own}) >= 6, lens
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import conflict_types_of
+
+    office = conflict_types_of(load_adventure(find_adventure("vellan")))["confrontation"]
+    assert office.flourish_list is not None and not {"Combat", "Move"} & set(office.flourish_list)
+    assert {"Knowledge", "Willpower"} <= set(office.flourish_list)

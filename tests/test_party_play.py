@@ -466,8 +466,8 @@ def test_the_line_up_shows_a_skill_taken_apart_where_a_focus_moves_it():
 
 def test_a_name_another_player_gave_is_asked_again():
     """A group's evening: player 2 typed "Ana" too, it was taken, and every prompt read "Ana — …" for two people. A
-    name another player at the table gave (in any case) is asked again, saying so; an older save's game (edition 2)
-    takes it as given, as its answers were given."""
+    name another player at the table gave (in any case) is asked again, saying so; an older save's game (editions 2
+    and 3) takes it as given, as its answers were given."""
     from solo.story.format.library import find_adventure
     from solo.story.format.loader import load_adventure
     from solo.story.play.engine import Game
@@ -492,6 +492,41 @@ def test_a_name_another_player_gave_is_asked_again():
     party = make_party(Game(kaldskard, seed=3, decider=table, sink=EventLog()))
     assert [pc.player for pc in party] == ["Ana", "Bo"]
     assert table.prompts[2] == "ana sits at the table already. Player 2, what is your name?"
-    old = Game(kaldskard, seed=3, decider=Table(["Ana", "Ana"]), sink=EventLog())
-    old.edition = 2
-    assert [pc.player for pc in make_party(old)] == ["Ana", "Ana"]
+    for edition in (2, 3):  # a save begun before the rule (edition 4) replays as its answers were given (the review)
+        old = Game(kaldskard, seed=3, decider=Table(["Ana", "Ana"]), sink=EventLog())
+        old.edition = edition
+        assert [pc.player for pc in make_party(old)] == ["Ana", "Ana"]
+
+
+def test_a_roster_characters_player_already_at_the_table_leaves_the_seat_its_own_name(tmp_path):
+    """The review: seat 1 typed "Ana", seat 2 pressed Enter and chose a roster character whose file says player =
+    "Ana", and two players were "Ana" again. The file's name is taken only where no other player has it."""
+    from solo.characters import read_roster, save_character
+    from solo.rules.creation import pregenerated
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.party import make_party
+
+    alma = pregenerated("espen")
+    alma.name, alma.player = "Alma Myhre", "Ana"
+    save_character(alma, tmp_path / "alma_myhre.toml")
+    roster = read_roster(tmp_path)
+    [entry] = roster.entries
+
+    class Table:
+        seated = 0
+
+        def decide(self, question):
+            if question.kind == "party_size":
+                return "2"
+            if question.kind == "player":
+                return "Ana" if "Player 1" in question.prompt else question.default  # Enter
+            if question.kind == "pc_source":
+                self.seated += 1
+                return "random" if self.seated == 1 else entry.key
+            return question.default or (question.options[0].key if question.options else "x")
+
+    game = Game(load_adventure(find_adventure("kaldskard")), seed=3, decider=Table(), sink=EventLog())
+    game.roster = roster.fresh()
+    assert [pc.player for pc in make_party(game)] == ["Ana", "Player 2"]

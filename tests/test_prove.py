@@ -1859,4 +1859,5 @@ def test_an_ending_every_way_to_which_fights_twice_is_not_said_reached_0_percent
     assert through["fights_again"] and through["one_fight"] == 0.0
     text = " ".join(CliRunner().invoke(cli, ["prove", str(source), "--seeds", "0"]).output.split())
     assert "best play reaches it 0" not in text
-    assert "every way there fights two conflicts or more: the best chance lies between none and this bound" in text
+    assert "fighting one conflict at most, best play never gets there: the best chance lies between none and this " \
+        "bound" in text

@@ -119,8 +119,12 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     elapsed = time.perf_counter() - start
     story = _story(stats.first, seed) if narrate else None
     if as_json:
+        from ..rules.fiction import pursuit_parts
+
+        parts = pursuit_parts(ctype)  # in a pursuit, who does which: the reverse of solo odds (the review)
         data = {"npc": npc.name, "pc": pc.name, "type": ctype.key, "seed": seed,
-                "pc_lens": pc_lens.lower() if pc_lens else None, **stats.to_dict()}
+                "pc_lens": pc_lens.lower() if pc_lens else None,
+                "parts": {"npc": parts["a"], "pc": parts["b"]} if parts else None, **stats.to_dict()}
         if explain:
             data["explain"] = {"first": [e.to_dict() for e in stats.first if e.kind.startswith("npc_")],
                                "reasons": _reason_table(stats)}
@@ -225,8 +229,14 @@ def _reason_table(stats: DuelStats) -> dict[str, dict[str, int]]:
     return out
 
 
-#: What each part in a pursuit does, as the duel's header says it.
-PART_WORDS = {"pursuer": "gives chase", "quarry": "is pursued", "hider": "sneaks past", "seeker": "keeps watch"}
+#: What each part in a pursuit does, as the duel's header says it; a trail's own words by its type.
+PART_WORDS = {"pursuer": "gives chase", "quarry": "is pursued", "hider": "sneaks past", "seeker": "keeps watch",
+              "tracking.pursuer": "tracks", "tracking.quarry": "is tracked"}
+
+
+def part_words(ctype: ConflictType, part: str) -> str:
+    """What ``part`` does in a conflict of ``ctype``: "tracks" on a trail, "gives chase" in a chase."""
+    return PART_WORDS.get(f"{ctype.key}.{part}", PART_WORDS[part])
 
 
 def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats: DuelStats, elapsed: float,
@@ -250,7 +260,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
                                       "is played by the greedy bot (a plain roll, Aggressive or Cautious)", "dim"))
     parts = pursuit_parts(ctype)
     if parts:  # who does which in a pursuit: the NPC leads here, where solo odds has the PC lead (a GM's evening)
-        say(console, "  ", (f"{npc.name} {PART_WORDS[parts['a']]}; {pc.name} {PART_WORDS[parts['b']]} "
+        say(console, "  ", (f"{npc.name} {part_words(ctype, parts['a'])}; {pc.name} {part_words(ctype, parts['b'])} "
                             "(solo odds has the PC take the first part)", "dim"))
     # the NPC named, so that "won" below is read as its win, not the PC's (its name is plain text, not markup);
     # a table as wide as its title, which would otherwise fold at the table's width

@@ -264,10 +264,11 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
         if bound == "upper":
             out.append("    an upper bound: best play fights more than one conflict on the way, and the search prices "
                        "each from the Pools the party had before the first (it carries no conflict's damage)")
-            if once is not None and once <= 0.0:  # no way there fights just one: 0 % is no lower bound of play
-                # (a GM's evening read "fighting one conflict at most, best play reaches it 0 %" as unreachable)
-                out.append("    every way there fights two conflicts or more: the best chance lies between none and "
-                           "this bound")
+            if once is not None and once <= 0.0:  # 0 % is no lower bound of play worth the words (a GM's evening
+                # read "fighting one conflict at most, best play reaches it 0 %" as unreachable): fighting once, no
+                # way gets there (it fights more, or its one fight cannot be won)
+                out.append("    fighting one conflict at most, best play never gets there: the best chance lies "
+                           "between none and this bound")
             elif once is not None:  # a chance play has: its one fight is priced from the Pools the party has
                 out.append(f"    fighting one conflict at most, best play reaches it {percent(once)}: the best chance "
                            "lies between the two")
@@ -279,7 +280,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
             if once is not None and once > 0.0:
                 out.append(f"    fighting one conflict at most, best play reaches it {percent(once)} or more")
             elif once is not None:
-                out.append("    every way there found so far fights two conflicts or more")
+                out.append("    fighting one conflict at most, best play has not got there in the states searched")
         walk = walks.get(name)
         if walk is not None and walk.too_long:
             most = prove_walkthrough.MAX_ANSWERS

@@ -116,9 +116,9 @@ _PLAIN = _Plain()
 #: (its ``edition`` option) and replays by it: 1, "Who tries it?" before a choice is paid for (docs/adventures.md,
 #: "Who pays"); 2, a PC whom paying takes out is not the roller (one of those left is asked), a random PC is named
 #: apart from the story's people, and ``luck contact`` reads a lower-case trade as a trade; 3, a Routine roll in open
-#: play asks no Focus (it succeeds without a roll, so none could count), and a player's name another player at the
+#: play asks no Focus (it succeeds without a roll, so none could count); 4, a player's name another player at the
 #: table already gave is asked again.
-EDITION = 3
+EDITION = 4
 
 
 def edition_of(options: Mapping[str, object]) -> int:

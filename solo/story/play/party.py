@@ -108,13 +108,15 @@ def make_party(game: Game) -> list[Character]:
     party: list[Character] = []
     for seat in range(1, size + 1):
         player = None
+        seated = {p.player.casefold() for p in party if p.player}
         if size > 1:
-            player = _player_name(game, seat, {p.player.casefold() for p in party if p.player})
+            player = _player_name(game, seat, seated)
         pc = make_pc(game, player, taken={p.name for p in party})
-        if player in (None, f"Player {seat}") and pc.player:
+        free = game.edition < 4 or (pc.player or "").casefold() not in seated
+        if player in (None, f"Player {seat}") and pc.player and free:
             # the seat's own name, left as offered (or none asked, one player alone): a roster character keeps the
             # player its file names (a group's evening: Enter at "Player 3, what is your name?" wrote "Player 3" over
-            # Alma's "Cy"; alone, nobody over it)
+            # Alma's "Cy"; alone, nobody over it), unless another player at the table has that name (the review)
             player = pc.player
         pc.player = player
         names = {p.name for p in party}
@@ -132,13 +134,13 @@ NAME_TRIES = 5
 
 def _player_name(game: Game, seat: int, seated: set[str]) -> str:
     """The name a seat's player gives, asked again while another player at the table has it (a group's evening: two
-    Anas, and every prompt read "Ana — …" for two people; play's edition 3: an older save's game takes it as given).
-    Past :data:`NAME_TRIES`, the seat's own name."""
+    Anas, and every prompt read "Ana — …" for two people; play's edition 4: an older save's game takes it as given).
+    Past :data:`NAME_TRIES`, the seat's own name ("Player 2"), which no other seat has."""
     own = f"Player {seat}"
     prompt = f"{own}, what is your name?"
     for _ in range(NAME_TRIES):
         player = game.decider.decide(Question("player", prompt, default=own, limit=MAX_NAME))
-        if game.edition < 3 or player.strip().casefold() not in seated:
+        if game.edition < 4 or player.strip().casefold() not in seated:
             return player
         prompt = f"{player.strip()} sits at the table already. {own}, what is your name?"
     return own
