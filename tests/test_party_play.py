@@ -530,3 +530,37 @@ def test_a_roster_characters_player_already_at_the_table_leaves_the_seat_its_own
     game = Game(load_adventure(find_adventure("kaldskard")), seed=3, decider=Table(), sink=EventLog())
     game.roster = roster.fresh()
     assert [pc.player for pc in make_party(game)] == ["Ana", "Player 2"]
+
+
+def test_a_new_characters_name_the_party_has_is_asked_again():
+    """A group's evening: player 2 made a new character called "Espen Lind" beside the ready-made Espen Lind, and the
+    party became "Espen Lind, Espen Lind 2" without a word. From edition 4 the name is asked again, saying so; an
+    older save's game tells the two apart by a number, as it did."""
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.party import make_party
+
+    class Table:
+        def __init__(self, names):
+            self.names, self.prompts, self.seated = list(names), [], 0
+
+        def decide(self, question):
+            if question.kind == "party_size":
+                return "2"
+            if question.kind == "pc_source":
+                self.seated += 1
+                return "pregen" if self.seated == 1 else "new"
+            if question.kind == "name":
+                self.prompts.append(question.prompt)
+                return self.names.pop(0)
+            return question.default or (question.options[0].key if question.options else "x")
+
+    vellan = load_adventure(find_adventure("vellan"))
+    table = Table(["espen lind", "Tove Aas"])
+    party = make_party(Game(vellan, seed=3, decider=table, sink=EventLog()))
+    assert [pc.name for pc in party] == ["Espen Lind", "Tove Aas"]
+    assert table.prompts[1] == "espen lind is at the table already: what is your character's name?"
+    old = Game(vellan, seed=3, decider=Table(["Espen Lind"]), sink=EventLog())
+    old.edition = 3
+    assert [pc.name for pc in make_party(old)] == ["Espen Lind", "Espen Lind 2"]

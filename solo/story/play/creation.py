@@ -9,7 +9,7 @@ characters with the same code, and every path ends in
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ...decisions import Decider, Option, Question
 from ...rules.character import MAX_NAME, Character, pronoun_forms, pronoun_words
@@ -46,20 +46,40 @@ def ask_pronoun(decider: Decider, name: str, who: str | None, default: str | Non
                 [Option(k, pronoun_words(k)) for k in PLAYER_PRONOUNS], actor=who, default=default)
 
 
+#: How often a name someone at the table already has is asked again before it is taken as it is (a character's
+#: name, then told apart by a number; a player's, then the seat's own).
+NAME_TRIES = 5
+
+
+def _name(decider: Decider, who: str | None, taken: Collection[str]) -> str:
+    """The name typed for a new character, asked again (a few times at most) while the party has it."""
+    prompt = "What is your character's name?"
+    seated = {n.casefold() for n in taken}
+    name = ""
+    for _ in range(NAME_TRIES):
+        name = decider.decide(Question("name", prompt, actor=who, limit=MAX_NAME))
+        if name.strip().casefold() not in seated:
+            break
+        prompt = f"{name.strip()} is at the table already: what is your character's name?"
+    return name
+
+
 def create_character(
     decider: Decider, rng: random.Random, *, player: str | None = None, tables: RulesTables | None = None,
-    careers: Sequence[str] | None = None, name: str | None = None,
+    careers: Sequence[str] | None = None, name: str | None = None, taken: Collection[str] = (),
 ) -> Character:
     """Ask a decider for every creation choice and return the finished character.
 
     ``careers``: the careers offered, in order (an adventure's ``careers``, which leaves out those its setting
     has no place for); None offers every career of the rules' tables. ``name``: given already (``solo new
-    --name``), so not asked: it was asked again, and the option quietly lost (a new player's run).
+    --name``), so not asked: it was asked again, and the option quietly lost (a new player's run). ``taken``: the
+    names of the party so far, asked again while the name typed is one of them (a group's evening: a second "Espen
+    Lind" became "Espen Lind 2" without a word), a few times at most.
     """
     t = tables or rules()
     who = player
     if not name:
-        name = decider.decide(Question("name", "What is your character's name?", actor=who, limit=MAX_NAME))
+        name = _name(decider, who, taken)
     pronoun = ask_pronoun(decider, name, who)
     method = _ask(decider, "method", "How do you want to build the character?", [
         Option("career", "From a career", "skills and Tags suggested by a profession"),

@@ -117,7 +117,7 @@ _PLAIN = _Plain()
 #: "Who pays"); 2, a PC whom paying takes out is not the roller (one of those left is asked), a random PC is named
 #: apart from the story's people, and ``luck contact`` reads a lower-case trade as a trade; 3, a Routine roll in open
 #: play asks no Focus (it succeeds without a roll, so none could count); 4, a player's name another player at the
-#: table already gave is asked again.
+#: table already gave, and a new character's name the party already has, are asked again.
 EDITION = 4
 
 

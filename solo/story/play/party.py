@@ -128,14 +128,12 @@ def make_party(game: Game) -> list[Character]:
     return party
 
 
-#: How often a name another player sits under is asked again before the seat takes its own ("Player 2").
-NAME_TRIES = 5
-
-
 def _player_name(game: Game, seat: int, seated: set[str]) -> str:
     """The name a seat's player gives, asked again while another player at the table has it (a group's evening: two
     Anas, and every prompt read "Ana — …" for two people; play's edition 4: an older save's game takes it as given).
-    Past :data:`NAME_TRIES`, the seat's own name ("Player 2"), which no other seat has."""
+    Past :data:`~.creation.NAME_TRIES`, the seat's own name ("Player 2"), which no other seat has."""
+    from .creation import NAME_TRIES
+
     own = f"Player {seat}"
     prompt = f"{own}, what is your name?"
     for _ in range(NAME_TRIES):
@@ -190,7 +188,8 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
             pc.pronoun = fitting_pronoun(pc.name, pc.pronoun)
         pc.player = player  # its card, shown below, says who plays it (a group's run: Cy's card had no "played by")
         pc.pronoun = ask_pronoun(game.decider, pc.name, player, default=pc.pronoun)
-    else:
-        pc = create_character(game.decider, game.rng, player=player, careers=game.adventure.careers)
+    else:  # a name the party has is asked again (edition 4), not told apart by a number without a word
+        pc = create_character(game.decider, game.rng, player=player, careers=game.adventure.careers,
+                              taken=taken if game.edition >= 4 else ())
     game.emit("new_character", how=how, character=pc.to_dict())  # its card, before play starts
     return pc
