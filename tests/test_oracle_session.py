@@ -460,3 +460,15 @@ def test_a_thread_no_session_keeps_is_not_closed_by_a_command_no_session_could_t
     # a session may be called anything, even what the placeholder reads (the review: one called NAME lost its --close)
     odd = event_follow_up({"closes": 1}, UNKEPT)
     assert f"{UNKEPT} --close 1" in odd
+
+
+def test_an_event_about_a_thread_with_none_kept_asks_the_table_to_choose_one(solo):
+    """A group's evening: `solo oracle "Is it open?" -t 9 --seed 21`, no session and no thread, drew "A step towards
+    settling a thread: an open thread.", which read as a slot left empty. With no thread to name, the row asks the
+    table to choose the one that matters."""
+    for seed in range(1, 200):  # the first event about a thread (seed 21, as the tables stand)
+        out = " ".join(solo("oracle", "Is it open?", "-t", "9", "--seed", str(seed)).output.split())
+        if "thread" in out.split("Random event:", 1)[-1]:
+            break
+    assert "Random event:" in out and "an open thread" not in out, out
+    assert ": the one that matters most to you now." in out, out

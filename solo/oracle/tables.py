@@ -35,7 +35,9 @@ __all__ = [
 #: Slot name -> what it reads as when the game gives no list for it.
 SLOTS: dict[str, str] = {
     "npc": "someone already in the story",
-    "thread": "an open thread",
+    # every row names it after a colon ("A thread moves towards its end: …"): "an open thread" there read as a slot
+    # left empty (a group's evening), where this asks the table to choose
+    "thread": "the one that matters most to you now",
     "pc": "one of the PCs",
 }
 
