@@ -133,7 +133,8 @@ def test_one_pc_drives_the_vehicle_and_the_others_do_not_roll():
     game, events, decider = crack_the_door(party, lineup=["all"], who=["Espen"], part=["assist", "out"])
     driver = next(q for q in decider.asked if q.kind == "who")
     assert driver.prompt == "Who drives the watchman's van?"
-    assert {o.key: o.detail for o in driver.options}["Espen"].startswith("Tech ")
+    wheel = {o.key: o.chance for o in driver.options}["Espen"]  # each driver's skill, as the roll takes it
+    assert wheel.skill == "Tech" and wheel.base == 60
     chase = [q for q in decider.asked if q.kind == "part" and "Chase" in q.prompt]
     assert [q.actor for q in chase] == ["Signe", "Ada"]
     assert all("in" not in q.keys() for q in chase)  # a passenger cannot take the wheel too
@@ -458,10 +459,12 @@ def test_the_line_up_shows_a_skill_taken_apart_where_a_focus_moves_it():
     ada.focuses = {k: v for k, v in ada.focuses.items() if not k.startswith("Cunning//")}
     _, _, decider = crack_the_door([signe, espen, ada], lineup=["choose"], part=["in", "assist", "out"],
                                    who=["Signe"])
-    shown = {q.actor: next(o.detail for o in q.options if o.key == "in") for q in decider.asked
+    from solo.ui.describe import chance_text
+
+    shown = {q.actor: next(chance_text(o.chance) for o in q.options if o.key == "in") for q in decider.asked
              if q.kind == "part" and any(o.key == "in" for o in q.options)}
     assert shown["Signe"] == "50 % = Cunning 30 · //Lockpicking +20"
-    assert shown["Espen"] == "Cunning 30 %"
+    assert shown["Espen"] == "30 % = Cunning 30"
 
 
 def test_a_name_another_player_gave_is_asked_again():

@@ -27,6 +27,7 @@ from ...decisions import Option
 from ...rules.participants import from_character
 
 if TYPE_CHECKING:
+    from ...events import Chance
     from ...rules.character import Character
     from ...rules.conflict_types import ConflictType
     from .engine import Game
@@ -80,11 +81,11 @@ def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None) -> Ro
     pcs = game.state.pcs
     if len(pcs) < 2:
         return everyone(pcs)
-    skills = {pc.name: _target_words(pc, ctype) for pc in pcs}
     what = ctype.name
     driver = None
     if vehicle:
-        driver = game.ask("who", f"Who drives {vehicle}?", [Option(pc.name, pc.name, skills[pc.name]) for pc in pcs])
+        driver = game.ask("who", f"Who drives {vehicle}?",
+                          [Option(pc.name, pc.name, chance=_base_chance(game, pc, ctype)) for pc in pcs])
         taking = [driver]
     elif game.ask("lineup", f"Who takes part? ({what})",
                   [Option(EVERYONE, "Everyone takes part"),
@@ -101,7 +102,7 @@ def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None) -> Ro
         if not taking and i == len(pcs) - 1:  # somebody has to: the last one asked takes part
             taking.append(pc.name)
             continue
-        options = [] if vehicle else [Option(TAKE_PART, "Take part", skills[pc.name])]
+        options = [] if vehicle else [Option(TAKE_PART, "Take part", chance=_base_chance(game, pc, ctype))]
         options.append(Option(ASSIST, f"Assist {driver}" if driver else "Assist",
                               f"+{ASSIST_BONUS} % to {'the driver' if driver else 'a participant'}'s rolls; "
                               "no roll, no harm"))
@@ -116,8 +117,9 @@ def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None) -> Ro
         if len(taking) == 1:
             assists.append((name, taking[0]))
             continue
-        whom = game.ask("assist", f"Whom does {name} assist?", [Option(n, n, skills[n]) for n in taking],
-                        actor=name)
+        by_name = {pc.name: pc for pc in pcs}
+        whom = game.ask("assist", f"Whom does {name} assist?",
+                        [Option(n, n, chance=_base_chance(game, by_name[n], ctype)) for n in taking], actor=name)
         assists.append((name, whom))
     roles = Roles(tuple(n for n in (pc.name for pc in pcs) if n in taking), tuple(assists), driver)
     game.emit("conflict_roles", type=ctype.key, **roles.to_dict([pc.name for pc in pcs]))
@@ -129,11 +131,10 @@ def _target(pc: Character, ctype: ConflictType) -> int:
     return from_character(pc, "a", ctype).base_target()
 
 
-def _target_words(pc: Character, ctype: ConflictType) -> str:
-    """:func:`_target` as a menu shows it, taken apart where a Focus or a wound moves it, as the Lens menu does:
-    "Cunning 50 %" read as Kjell's Cunning, which is 30 with //Stealth +20 (a group's evening)."""
+def _base_chance(game: Game, pc: Character, ctype: ConflictType) -> Chance:
+    """:func:`_target` as a menu shows it, numbered by ``game`` and taken apart where a Focus or a wound moves it, as
+    the Lens menu's are ("50 % = Cunning 30 · //Lockpicking +20": "Cunning 50 %" read as the bare skill, a group's
+    evening)."""
     p = from_character(pc, "a", ctype)
-    base, parts = p.base_parts()
-    if not parts:
-        return f"{ctype.skill} {p.base_target()} %"
-    return f"{p.base_target()} % = {ctype.skill} {base} · " + " · ".join(f"{name} {value:+d}" for name, value in parts)
+    _, parts = p.base_parts()
+    return game.chance(pc.name, ctype.skill, p.base_target(), parts)
