@@ -728,25 +728,29 @@ def test_an_npc_a_heavy_blow_just_shook_is_not_told_unruffled_the_same_round(bun
     assert bearings[1] >= 10
 
 
-def test_an_npc_whose_nerve_the_screen_showed_failing_taunts_nobody_until_it_steadies(bundled):
+@pytest.mark.parametrize(("after", "taunts"), [
+    (None, False),
+    (("npc_morale", {"before": "shaken", "after": "steady"}), True),
+    # the review: a break that digs in ("like a cornered animal") shows no fear, and never cleared it
+    (("npc_break", {"reaction": "fight_on", "clue": ""}), True),
+], ids=["shaken", "steadied", "digs_in"])
+def test_an_npc_whose_nerve_the_screen_showed_failing_taunts_nobody_until_it_steadies(bundled, after, taunts):
     """Vellan, two PCs, seed 328: 'Knut falters, and starts looking for a way out' before the first round, then
     '"I will break you, Tarjei!" Knut snarls.' An NPC whose nerve is shaken says no taunt while it stays so; once
-    its nerve steadies (npc_morale back to steady) it may again."""
-    taunts = {"shaken": 0, "steadied": 0}
-    for case in taunts:
-        for seed in SEEDS:
-            narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
-            _start(narrator, cast)
-            brakk = cast.person("Brakk")
-            brakk.traits = ("aggressive",)
-            narrator.narrate(Event("npc_morale", {"round": 0, "actor": "Brakk", "before": "steady", "after": "shaken",
-                                                  "clue": "Brakk falters, and starts looking for a way out."}), cast)
-            if case == "steadied":
-                narrator.narrate(Event("npc_morale", {"round": 0, "actor": "Brakk", "before": "shaken",
-                                                      "after": "steady"}), cast)
-            taunts[case] += len(narrator._speech(cast, "taunt", brakk, cast.person("Espen Lind")))
-    assert taunts["shaken"] == 0
-    assert taunts["steadied"] >= len(SEEDS) // 2
+    its nerve steadies, or its break digs in, it may again."""
+    said = 0
+    for seed in SEEDS:
+        narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+        _start(narrator, cast)
+        brakk = cast.person("Brakk")
+        brakk.traits = ("aggressive",)
+        narrator.narrate(Event("npc_morale", {"round": 0, "actor": "Brakk", "before": "steady", "after": "shaken",
+                                              "clue": "Brakk falters, and starts looking for a way out."}), cast)
+        if after is not None:
+            kind, data = after
+            narrator.narrate(Event(kind, {"round": 0, "actor": "Brakk", **data}), cast)
+        said += len(narrator._speech(cast, "taunt", brakk, cast.person("Espen Lind")))
+    assert (said >= len(SEEDS) // 2) if taunts else said == 0
 
 
 def test_a_heavy_blow_line_that_leaves_its_target_standing_is_not_told_of_the_blow_that_ends_it():
@@ -798,19 +802,3 @@ def test_a_line_for_any_conflict_tells_no_blow_and_an_adventure_no_calling_a_pc_
                if re.search(r"\{target\}'s editor|\{actor\}'s editor", t.text)]
     assert calling == []
     assert any("the Gazette's editor" in t.text for ts in told[1].lines.values() for t in ts)
-
-
-def test_an_npc_whose_broken_nerve_digs_in_may_taunt_again(bundled):
-    """The review: the screen's "Brakk falters" set its nerve shaken, and a break that fights on ("like a cornered
-    animal", which shows no fear) never cleared it, so it taunted nobody for the rest of the fight."""
-    said = 0
-    for seed in SEEDS:
-        narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
-        _start(narrator, cast)
-        brakk = cast.person("Brakk")
-        brakk.traits = ("aggressive",)
-        narrator.narrate(Event("npc_morale", {"round": 0, "actor": "Brakk", "before": "steady", "after": "shaken",
-                                              "clue": "Brakk falters."}), cast)
-        narrator.narrate(Event("npc_break", {"round": 0, "actor": "Brakk", "reaction": "fight_on", "clue": ""}), cast)
-        said += len(narrator._speech(cast, "taunt", brakk, cast.person("Espen Lind")))
-    assert said >= len(SEEDS) // 2

@@ -410,6 +410,27 @@ def test_a_random_pc_is_named_apart_from_the_story_and_says_who_plays_it():
     assert renamed >= 3
 
 
+class Table:
+    """Players at one keyboard setting up a party: ``size`` of them, each seat's name (``players``; "", or none
+    left, presses Enter), what each seat plays (``sources``: "pregen", "new", "random" or a roster entry's key),
+    each new character's name (``names``); anything else its default. Every name prompt asked is kept."""
+
+    def __init__(self, size, *, players=(), sources=(), names=()):
+        self.size, self.players, self.sources, self.names = size, list(players), list(sources), list(names)
+        self.prompts: list[str] = []
+
+    def decide(self, question):
+        if question.kind == "party_size":
+            return str(self.size)
+        if question.kind in ("player", "name"):
+            self.prompts.append(question.prompt)
+            queue = self.players if question.kind == "player" else self.names
+            return (queue.pop(0) if queue else "") or question.default  # none left: Enter
+        if question.kind == "pc_source":
+            return self.sources.pop(0)
+        return question.default or (question.options[0].key if question.options else "x")
+
+
 def test_a_seat_left_unnamed_keeps_the_player_its_roster_character_names(tmp_path):
     """A group's evening: Alma was made with --player Cy; at "Player 2, what is your name? (Enter for Player 2)" the
     table pressed Enter and chose Alma, and her file then said player = "Player 2". A seat's own offered name gives
@@ -427,23 +448,11 @@ def test_a_seat_left_unnamed_keeps_the_player_its_roster_character_names(tmp_pat
     roster = read_roster(tmp_path)
     [entry] = roster.entries
 
-    class Table:
-        def __init__(self, names):
-            self.names, self.size = list(names), len(names)
-
-        def decide(self, question):
-            if question.kind == "party_size":
-                return str(self.size)
-            if question.kind == "player":
-                return self.names.pop(0) or question.default
-            if question.kind == "pc_source":  # the first seat a random character, the second Alma (alone: Alma)
-                self.seated = getattr(self, "seated", 0) + 1
-                return "random" if self.seated < self.size else entry.key
-            return question.default or question.options[0].key
-
     kaldskard = load_adventure(find_adventure("kaldskard"))
     for names, expected in ((["", ""], ["Player 1", "Cy"]), (["", "Ragna"], ["Player 1", "Ragna"]), ([""], ["Cy"])):
-        game = Game(kaldskard, seed=3, decider=Table(names), sink=EventLog())
+        # the first seat a random character, the second Alma (alone: Alma)
+        table = Table(len(names), players=names, sources=["random"] * (len(names) - 1) + [entry.key])
+        game = Game(kaldskard, seed=3, decider=table, sink=EventLog())
         game.roster = roster.fresh()
         party = make_party(game)
         assert [pc.player for pc in party] == expected  # alone, nobody is asked a name: the file's stays (the review)
@@ -476,27 +485,15 @@ def test_a_name_another_player_gave_is_asked_again():
     from solo.story.play.engine import Game
     from solo.story.play.party import make_party
 
-    class Table:
-        def __init__(self, names):
-            self.names, self.prompts = list(names), []
-
-        def decide(self, question):
-            if question.kind == "party_size":
-                return "2"
-            if question.kind == "player":
-                self.prompts.append(question.prompt)
-                return self.names.pop(0)
-            if question.kind == "pc_source":
-                return "random"
-            return question.default or (question.options[0].key if question.options else "x")
-
     kaldskard = load_adventure(find_adventure("kaldskard"))
-    table = Table(["Ana", "ana", "Bo"])
+    table = Table(2, players=["Ana", "ana", "Bo"], sources=["random", "random"])
     party = make_party(Game(kaldskard, seed=3, decider=table, sink=EventLog()))
     assert [pc.player for pc in party] == ["Ana", "Bo"]
-    assert table.prompts[2] == "ana sits at the table already. Player 2, what is your name?"
+    assert table.prompts[1:] == ["Player 2, what is your name?",
+                                 "ana is at the table already. Player 2, what is your name?"]
     for edition in (2, 3):  # a save begun before the rule (edition 4) replays as its answers were given (the review)
-        old = Game(kaldskard, seed=3, decider=Table(["Ana", "Ana"]), sink=EventLog())
+        old = Game(kaldskard, seed=3, decider=Table(2, players=["Ana", "Ana"], sources=["random", "random"]),
+                   sink=EventLog())
         old.edition = edition
         assert [pc.player for pc in make_party(old)] == ["Ana", "Ana"]
 
@@ -517,20 +514,8 @@ def test_a_roster_characters_player_already_at_the_table_leaves_the_seat_its_own
     roster = read_roster(tmp_path)
     [entry] = roster.entries
 
-    class Table:
-        seated = 0
-
-        def decide(self, question):
-            if question.kind == "party_size":
-                return "2"
-            if question.kind == "player":
-                return "Ana" if "Player 1" in question.prompt else question.default  # Enter
-            if question.kind == "pc_source":
-                self.seated += 1
-                return "random" if self.seated == 1 else entry.key
-            return question.default or (question.options[0].key if question.options else "x")
-
-    game = Game(load_adventure(find_adventure("kaldskard")), seed=3, decider=Table(), sink=EventLog())
+    table = Table(2, players=["Ana", ""], sources=["random", entry.key])  # the second presses Enter
+    game = Game(load_adventure(find_adventure("kaldskard")), seed=3, decider=table, sink=EventLog())
     game.roster = roster.fresh()
     assert [pc.player for pc in make_party(game)] == ["Ana", "Player 2"]
 
@@ -544,26 +529,11 @@ def test_a_new_characters_name_the_party_has_is_asked_again():
     from solo.story.play.engine import Game
     from solo.story.play.party import make_party
 
-    class Table:
-        def __init__(self, names):
-            self.names, self.prompts, self.seated = list(names), [], 0
-
-        def decide(self, question):
-            if question.kind == "party_size":
-                return "2"
-            if question.kind == "pc_source":
-                self.seated += 1
-                return "pregen" if self.seated == 1 else "new"
-            if question.kind == "name":
-                self.prompts.append(question.prompt)
-                return self.names.pop(0)
-            return question.default or (question.options[0].key if question.options else "x")
-
     vellan = load_adventure(find_adventure("vellan"))
-    table = Table(["espen lind", "Tove Aas"])
+    table = Table(2, names=["espen lind", "Tove Aas"], sources=["pregen", "new"])
     party = make_party(Game(vellan, seed=3, decider=table, sink=EventLog()))
     assert [pc.name for pc in party] == ["Espen Lind", "Tove Aas"]
-    assert table.prompts[1] == "espen lind is at the table already: what is your character's name?"
-    old = Game(vellan, seed=3, decider=Table(["Espen Lind"]), sink=EventLog())
+    assert "espen lind is at the table already. What is your character's name?" in table.prompts
+    old = Game(vellan, seed=3, decider=Table(2, names=["Espen Lind"], sources=["pregen", "new"]), sink=EventLog())
     old.edition = 3
     assert [pc.name for pc in make_party(old)] == ["Espen Lind", "Espen Lind 2"]

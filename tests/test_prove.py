@@ -1795,49 +1795,11 @@ def test_a_way_out_taken_at_once_is_named_as_its_menu_names_it():
                     ("tracking", "flee"): "then walk away at once", ("tracking", "surrender"): "then give up at once"}
 
 
-_SHUT = """
-[adventure]
-id = "shut"
-title = "The shut cove"
-start = "quay"
-pc = "espen"
-
-[scenes.quay]
-text = "The quay."
-
-[[scenes.quay.choices]]
-text = "Go down to the cove"
-goto = { goto = "cove", effects = [ { set = "spotted" } ] }
-
-[[scenes.quay.choices]]
-text = "Take the coach home"
-goto = "home"
-
-[scenes.cove]
-text = "The cove."
-
-[[scenes.cove.choices]]
-text = "Slip back to the quay"
-if = "not spotted"
-goto = "quay"
-
-[[scenes.cove.choices]]
-text = "Fight your way out"
-if = 'spotted and has("cutlass")'
-goto = "quay"
-
-[scenes.home]
-ending = true
-text = "Home."
-"""
-
-
-def test_a_soft_lock_where_no_choice_is_offered_names_the_choices_that_shut_it(tmp_path):
+def test_a_soft_lock_where_no_choice_is_offered_names_the_choices_that_shut_it():
     """A GM's evening: "in cove: no choice is offered", and the JSON's "closed": [] — the one thing a GM needs to
     fix it. A state that dead-ends is found finished and was never expanded, so nothing listed what shut it in: the
     dead end names its scene's closed choices too, with their conditions."""
-    source = tmp_path / "shut.toml"
-    source.write_text(_SHUT, encoding="utf-8")
+    source = DATA / "shut.toml"
     data = json.loads(CliRunner().invoke(cli, ["prove", str(source), "--json", "--seeds", "0"]).output)
     [lock] = data["soft_locks"]
     assert lock["scene"] == "cove" and lock["why"] == "no choice is offered"

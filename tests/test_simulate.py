@@ -623,13 +623,10 @@ def test_coverage_counts_an_oracles_answer_and_takes_back_a_loss_that_was_escala
         assert check["outcomes"]["lose"] > 30  # the rolls were lost: only what came of them differed
 
 
-def test_a_dead_end_is_named_by_its_scene_under_the_report(run, tmp_path):
+def test_a_dead_end_is_named_by_its_scene_under_the_report(run):
     """A GM's evening: "(no way on) │ A dead end │ 67 │ 6.7%" and then "No run failed.", exit 0, with no word of
     where the runs stopped. The report says in which scenes, and the JSON keeps them (dead_ends)."""
-    from test_prove import _SHUT
-
-    source = tmp_path / "shut.toml"
-    source.write_text(_SHUT, encoding="utf-8")
+    source = DATA.parent / "prove" / "shut.toml"
     text = run("simulate", str(source), "--runs", "60", "--seed", "1")
     assert text.exit_code == 0, text.output
     said = " ".join(text.stdout.split())

@@ -51,16 +51,19 @@ def ask_pronoun(decider: Decider, name: str, who: str | None, default: str | Non
 NAME_TRIES = 5
 
 
-def _name(decider: Decider, who: str | None, taken: Collection[str]) -> str:
-    """The name typed for a new character, asked again (a few times at most) while the party has it."""
-    prompt = "What is your character's name?"
+def ask_name_apart(decider: Decider, kind: str, prompt: str, taken: Collection[str], *, who: str | None = None,
+                   default: str | None = None) -> str:
+    """A name typed for ``prompt``, asked again while someone at the table has it (in any case), saying so, up to
+    :data:`NAME_TRIES` times: the last name typed (the caller tells a taken one apart). A player's name and a new
+    character's both come from here."""
     seated = {n.casefold() for n in taken}
+    asked = prompt
     name = ""
     for _ in range(NAME_TRIES):
-        name = decider.decide(Question("name", prompt, actor=who, limit=MAX_NAME))
+        name = decider.decide(Question(kind, asked, actor=who, default=default, limit=MAX_NAME))
         if name.strip().casefold() not in seated:
             break
-        prompt = f"{name.strip()} is at the table already: what is your character's name?"
+        asked = f"{name.strip()} is at the table already. {prompt}"
     return name
 
 
@@ -79,7 +82,7 @@ def create_character(
     t = tables or rules()
     who = player
     if not name:
-        name = _name(decider, who, taken)
+        name = ask_name_apart(decider, "name", "What is your character's name?", taken, who=who)
     pronoun = ask_pronoun(decider, name, who)
     method = _ask(decider, "method", "How do you want to build the character?", [
         Option("career", "From a career", "skills and Tags suggested by a profession"),

@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ...decisions import Option, Question
+from ...decisions import Option
 from ...errors import ContentError
-from ...rules.character import MAX_NAME, Character
+from ...rules.character import Character
 from .npcs import npc_fields
 
 if TYPE_CHECKING:
@@ -132,16 +132,12 @@ def _player_name(game: Game, seat: int, seated: set[str]) -> str:
     """The name a seat's player gives, asked again while another player at the table has it (a group's evening: two
     Anas, and every prompt read "Ana — …" for two people; play's edition 4: an older save's game takes it as given).
     Past :data:`~.creation.NAME_TRIES`, the seat's own name ("Player 2"), which no other seat has."""
-    from .creation import NAME_TRIES
+    from .creation import ask_name_apart
 
     own = f"Player {seat}"
-    prompt = f"{own}, what is your name?"
-    for _ in range(NAME_TRIES):
-        player = game.decider.decide(Question("player", prompt, default=own, limit=MAX_NAME))
-        if game.edition < 4 or player.strip().casefold() not in seated:
-            return player
-        prompt = f"{player.strip()} sits at the table already. {own}, what is your name?"
-    return own
+    name = ask_name_apart(game.decider, "player", f"{own}, what is your name?", seated if game.edition >= 4 else (),
+                      default=own)
+    return own if name.strip().casefold() in seated and game.edition >= 4 else name
 
 
 def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozenset[str] = frozenset()) -> Character:
