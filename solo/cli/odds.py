@@ -259,7 +259,7 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
         # a share from play is sampled: said with its ± (one standard error), as the Lens menus say theirs; no
         # conflicts/s, a benchmark's figure (a group's evening read it as a debug line)
         runs = max(1, int(s["runs"]))
-        err = {side: 100 * math.sqrt(max(0.0, s[f"{side}_wins"] * (1 - s[f"{side}_wins"])) / runs) for side in "ab"}
+        err = {side: 100 * share_error(s[f"{side}_wins"], runs) for side in "ab"}
         click.echo(f"The engine played {runs:,} conflicts: A won {s['a_wins']:.2%} ± {err['a']:.2f}, "
                    f"B {s['b_wins']:.2%} ± {err['b']:.2f} (± one standard error), "
                    f"in {s['mean_rounds']:.2f} rounds on average")
@@ -274,6 +274,12 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
 APART_AT = 4.0
 
 
+def share_error(p: float, runs: int) -> float:
+    """One standard error of a share ``p`` of ``runs`` conflicts, at least that of one conflict in them (a share of
+    0 or 1 is no certainty)."""
+    return math.sqrt(max(p * (1 - p), 1.0 / runs) / runs)
+
+
 def disagreement(odds: ConflictOdds, sim: dict) -> str:
     """Where the engine's shares of A's and B's wins lie more than :data:`APART_AT` standard errors from the exact
     chances, how far, in words ("B 48.73 % against 59.91 %, 32 standard errors"); else "". A GM-less table's
@@ -283,8 +289,7 @@ def disagreement(odds: ConflictOdds, sim: dict) -> str:
     worst = ""
     most = APART_AT
     for side, exact, seen in (("A", odds.a_wins, sim["a_wins"]), ("B", odds.b_wins, sim["b_wins"])):
-        error = max(exact * (1 - exact), 1.0 / runs) ** 0.5 / runs ** 0.5
-        apart = abs(seen - exact) / error
+        apart = abs(seen - exact) / share_error(exact, runs)
         if apart > most:
             most, worst = apart, f"{side} {seen:.2%} against {exact:.2%}, {apart:.0f} standard errors"
     return worst
