@@ -748,8 +748,8 @@ class Narrator:
         again ("… as if for a way out")."""
         if d.get("after") != d.get("before"):
             self._screen_said(d.get("clue"))
-            if d.get("actor") in cast.persons:
-                who = cast.persons[d["actor"]]
+            who = cast.persons.get(d.get("actor") or "")
+            if who is not None:
                 who.shaken = d.get("after") in AFRAID
                 if who.shaken:
                     who.afraid = cast.round
@@ -758,11 +758,13 @@ class Narrator:
     def _on_npc_break(self, d: Mapping[str, Any], cast: Cast) -> list[str | None]:
         """Its nerve is gone: it runs, yields or begs (one that "fights on like a cornered animal" shows no fear)."""
         self._screen_said(d.get("clue"))
-        if d.get("actor") in cast.persons and d.get("reaction") == "fight_on":
-            cast.persons[d["actor"]].shaken = False  # it digs in, "like a cornered animal": no fear left to show
-        elif d.get("actor") in cast.persons:
-            cast.persons[d["actor"]].afraid = cast.round
-            cast.persons[d["actor"]].broke = bool(d.get("clue"))
+        who = cast.persons.get(d.get("actor") or "")
+        if who is None:
+            return []
+        if d.get("reaction") == "fight_on":
+            who.shaken = False  # it digs in, "like a cornered animal": no fear left to show
+        else:
+            who.afraid, who.broke = cast.round, bool(d.get("clue"))
         return []
 
     def _screen_said(self, clue: object) -> None:
