@@ -1169,9 +1169,7 @@ class NPCMind:
     def _break_words(reaction: str, conflict: ConflictView, me: Participant) -> str:
         """How its break reads in ``--explain``: out of an argument it walks, and so does one that gives chase or keeps
         watch (its part in the pursuit, as the Lens menu words its way out)."""
-        from ..rules.fiction import HUNTERS
-
-        return break_words(reaction, social=conflict.ctype.social, hunts=conflict.part(me) in HUNTERS)
+        return break_words(reaction, social=conflict.ctype.social, hunts=conflict.hunts(me))
 
     def _exit_if_broken(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision | None:
         morale = fight.morale

@@ -68,6 +68,10 @@ class ConflictView:
         None in a conflict that is not one."""
         return pursuit_parts(self.ctype, self._conflict.fiction).get(p.side)
 
+    def hunts(self, p: Participant) -> bool:
+        """Whether ``p`` gives chase or keeps watch here (:func:`~solo.rules.fiction.hunts`, as the conflict asks)."""
+        return self._conflict._hunts(p)
+
     def opponents(self, p: Participant) -> list[Participant]:
         """The participants still in on the other side."""
         return self._conflict.opponents(p)
