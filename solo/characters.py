@@ -338,6 +338,15 @@ def roster_folder(saves_dir: Path | None, save_path: Path, layout: object = None
     return save_path.parent / "characters"
 
 
+def current_roster(saves_dir: Path | None = None) -> Path:
+    """The roster of a command that plays no game ('solo new', 'solo characters', a '--pc NAME'): the one a
+    game begun now with the same saves folder would read and write, so a character made under SOLO_SAVES or
+    ``--saves DIR`` is the one 'solo play' then offers."""
+    from .paths import default_saves
+
+    return roster_folder(saves_dir, (saves_dir or default_saves()) / "game.json")
+
+
 def roster_layout(roster: Path, save_folder: Path) -> str | None:
     """How ``roster`` lies from ``save_folder`` (a key of :data:`ROSTER_LAYOUTS`), or None if none says it."""
     from .paths import solo_home

@@ -165,8 +165,8 @@ def test_the_open_play_session_on_the_playing_page_is_what_open_play_prints(tmp_
     game writes no character (a game at the keyboard does), so the page's last two lines are not printed here."""
     block = next(b for b in _text_blocks(_page("playing.md")) if b.startswith(OPEN + "\n"))
     screen = block.split("\n", 1)[1].splitlines()
-    assert screen[-2:] == ["Espen Lind is saved. Take him on with:",
-                           "  solo play --open --pc /home/you/solo/saves/characters/espen_lind.toml"]
+    assert screen[-2:] == ["Espen Lind is saved. Take him on with:", "  /home/you/solo/.venv/bin/solo play --open --pc "
+                           "/home/you/solo/saves/characters/espen_lind.toml"]
     answers = [line[2:] for line in screen if line == ">" or line.startswith("> ")]
     assert len(answers) == 33 and "threads close 1" in answers
     monkeypatch.chdir(tmp_path)

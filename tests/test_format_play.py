@@ -364,6 +364,7 @@ def test_help_offers_no_sheet_or_luck_without_a_character_and_saves_say_so(tmp_p
     assert "note TEXT" in r.output and "sheet [NAME]" not in r.output and "luck contact" not in r.output
     listing = CliRunner().invoke(cli, ["saves", "--saves", str(saves)])
     assert "no player character" in listing.output and "no party yet" not in listing.output
+    assert "[no player character; 1 decision]" in listing.output  # "1 decisions" before (a docs audit)
     script.write_text("2\n1\n3\n3\n3\n")
     r = CliRunner().invoke(cli, ["play", str(CLOAK), "--script", str(script), "--seed", "3", "--save", "won",
                                  "--saves", str(saves)])

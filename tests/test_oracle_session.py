@@ -249,6 +249,18 @@ def test_an_entry_named_past_its_weight_in_one_command_says_how_and_keeps_nothin
     assert _session(tmp_path).state.npcs == ["Nora Dahl"] and _session(tmp_path).state.npc_weight("Nora Dahl") == 1
 
 
+def test_an_npc_gone_from_a_session_without_npcs_says_the_session_has_none(solo):
+    """A docs audit: "no NPC number 1 (none are open)" spoke of NPCs in the words of threads."""
+    assert solo("session", "dock", "--thread", "Find the courier").exit_code == 0
+    gone = solo("session", "dock", "--npc-gone", "1")
+    assert gone.exit_code == 2 and "no NPC number 1 (the session has no NPCs)" in gone.output
+    for _ in range(2):
+        assert solo("session", "dock", "--thread", "Find the courier").exit_code == 0
+    most = solo("session", "dock", "--thread", "Find the courier")  # play's own words, which the docs quote
+    assert most.exit_code == 2
+    assert "\u201cFind the courier\u201d already counts 3 times, the most a thread can" in most.output
+
+
 def test_a_scene_closes_once_and_the_next_check_opens_another(solo, tmp_path):
     """A new player's run: `solo scene --end well --session saltmarsh` three times eased the tension three times
     for one scene ("Scene 2 went well … 3 to 2", then "2 to 1"), and each emptied the scene's searches again. And a

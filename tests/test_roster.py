@@ -512,3 +512,30 @@ def test_an_empty_roster_says_where_it_looked(tmp_path, monkeypatch):
     monkeypatch.delenv("SOLO_HOME", raising=False)
     out = " ".join(CliRunner().invoke(cli, ["characters", "--saves", str(tmp_path / "saves")]).output.split())
     assert "Your roster is empty: no characters in " in out and str(tmp_path) in out and "in characters yet" not in out
+
+
+@pytest.mark.parametrize("how", ["env", "option"])
+def test_a_character_made_with_a_saves_folder_joins_that_folders_roster(tmp_path, monkeypatch, how):
+    """A docs audit: under SOLO_SAVES (or with --saves DIR) `solo new` wrote ./characters, and `solo characters`,
+    `solo play` and `--pc NAME` then read DIR/characters and did not find the character."""
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    monkeypatch.chdir(tmp_path)
+    saves = tmp_path / "kept"
+    where = ["--saves", str(saves)] if how == "option" else []
+    if how == "env":
+        monkeypatch.setenv("SOLO_SAVES", str(saves))
+    made = CliRunner().invoke(cli, ["new", "--random", "--seed", "4", "--name", "Tora Vang", *where])
+    assert made.exit_code == 0, made.output
+    assert not (tmp_path / "characters").exists()
+    assert [p.name for p in (saves / "characters").iterdir()] == ["tora_vang.toml"]
+    listed = CliRunner().invoke(cli, ["characters", *where])
+    assert listed.exit_code == 0 and "Tora Vang" in listed.output, listed.output
+    if how == "env":  # a command with no saves option reads the roster SOLO_SAVES gives
+        duel = CliRunner().invoke(cli, ["duel", "--pc", "tora", "--runs", "5", "--seed", "3", "--json"])
+        assert duel.exit_code == 0 and "Tora Vang" in duel.output, duel.output
+
+
+def test_new_is_told_one_place_to_save(tmp_path):
+    both = CliRunner().invoke(cli, ["new", "--random", "--out", str(tmp_path / "a.toml"), "--saves", str(tmp_path)])
+    assert both.exit_code == 2 and "--out and --saves" in both.output

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 # name -> (module, one-line help shown by `solo --help` without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "characters": ("solo.cli.characters", "List your roster of characters: career, best skills, Luck, games played."),
+    "characters": ("solo.cli.characters",
+                   "List your roster of characters: career, best skills, Luck, scenarios played."),
     "check": ("solo.cli.check", "Check adventures for every problem at once, compiler-style."),
     "duel": ("solo.cli.duel", "Pit an NPC's mind against a PC many times: the Lenses it picks, how it ends."),
     "journal": ("solo.cli.journal", "Show or export the journal of a saved game (Markdown, kept beside its save)."),

@@ -13,7 +13,7 @@ from .folders import FOLDER
 @click.command("characters")
 @click.option("--saves", "saves_dir", type=FOLDER,
               help="The saves folder whose characters/ to list (default: $SOLO_HOME/characters, else "
-                   "characters/ beside $SOLO_SAVES or ./saves).")
+                   "characters/ inside $SOLO_SAVES, else ./characters).")
 def command(saves_dir: Path | None) -> None:
     """List the characters of your roster: career, best skills, Luck and scenarios played.
 
@@ -25,11 +25,11 @@ def command(saves_dir: Path | None) -> None:
 
     from rich.console import Console
 
-    from ..characters import read_roster, roster_folder
-    from ..paths import default_saves, path_problem
+    from ..characters import current_roster, read_roster
+    from ..paths import path_problem
     from ..ui.view import say
 
-    folder = roster_folder(saves_dir, (saves_dir or default_saves()) / "game.json")
+    folder = current_roster(saves_dir)
     problem = path_problem(folder)
     if problem:
         raise UserError(f"--saves: {problem}")

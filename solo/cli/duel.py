@@ -88,10 +88,9 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     (hero.toml and brakk.toml are your own files: solo new --out hero.toml
     makes a character, solo npc --out brakk.toml an NPC.)
     """
-    from ..characters import load_character
+    from ..characters import current_roster, load_character
     from ..errors import SoloError
     from ..minds.arena import duel_npc, run_duels
-    from ..paths import default_roster
 
     ctype = opposed_type(ctype_name)
     import random
@@ -103,7 +102,7 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
         npc = duel_npc(random.Random(f"duel-npc:{seed}"), ctype, base=base, level=level, role=role,
                        personality=personality, motivation=motivation, event=event, disposition=disposition,
                        mindless=mindless)
-        pc = load_character(pc_spec, roster=default_roster())  # a file, your roster's, or a ready-made one
+        pc = load_character(pc_spec, roster=current_roster())  # a file, your roster's, or a ready-made one
     except SoloError as exc:
         raise UserError(str(exc)) from None
     if pc.name == npc.name:

@@ -45,7 +45,7 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
       solo map tutorial > tutorial.mmd
       solo simulate tutorial --json > sim.json && solo map tutorial --stats sim.json
       solo map tutorial --format dot | dot -Tsvg > tutorial.svg
-      solo map tests/data/prove/planted.toml --prove
+      solo map tutorial --prove
     """
     from ..errors import SoloError
     from ..paths import PathError, replace_problem, write_owned

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from . import UserError
+from .folders import FOLDER
 from .limits import SEED
 
 if TYPE_CHECKING:
@@ -28,11 +29,15 @@ if TYPE_CHECKING:
 @click.option("--roll-pools", is_flag=True, help="Roll 2d6+6 for each Pool instead of assigning 16/14/12/10.")
 @click.option("--seed", type=SEED, help="Seed the dice, for a character you can make again.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to save (default: your roster, characters/NAME.toml or $SOLO_HOME/characters/NAME.toml).")
+              help="Where to save (default: your roster's NAME.toml, the folder 'solo characters' lists).")
+@click.option("--saves", "saves_dir", type=FOLDER,
+              help="Save into the roster of this saves folder, DIR/characters, as 'solo play --saves DIR' reads it "
+                   "(default: $SOLO_HOME/characters, else characters/ inside $SOLO_SAVES, else ./characters).")
 @click.option("--force", is_flag=True, help="With --out: replace an existing file that is not a character solo wrote.")
 @click.option("--json", "as_json", is_flag=True, help="Print the character as JSON (saved only with --out).")
 def command(at_random: bool, career: str | None, name: str | None, player: str | None, pronoun: str | None,
-            roll_pools: bool, seed: int | None, out: Path | None, force: bool, as_json: bool) -> None:
+            roll_pools: bool, seed: int | None, out: Path | None, saves_dir: Path | None, force: bool,
+            as_json: bool) -> None:
     """Create a character for the Comae Engine.
 
     Without --random, solo asks you each choice in turn: career or your own
@@ -45,10 +50,10 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
       solo new --random --career Soldier --seed 3
       solo new --random --json
     """
-    from ..characters import save_new_character
+    from ..characters import current_roster, save_new_character
     from ..decisions import clean_typed
     from ..errors import SoloError
-    from ..paths import default_roster
+    from ..paths import path_problem
     from ..rules.creation import build_character, career_choices, random_choices
     from ..rules.dice import new_rng
 
@@ -63,10 +68,16 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
             raise UserError(f"{option}: a name has at most {MAX_NAME} characters, not {len(value):,}")
     if force and out is None:
         raise UserError("--force goes with --out: it lets solo replace a file that is not a character it wrote")
+    if out is not None and saves_dir is not None:
+        raise UserError("--out and --saves both say where to save: give one")
     if out is not None:
         problem = _unwritable(out, force=force)
         if problem:
             raise UserError(f"--out: {problem}")
+    roster = current_roster(saves_dir)
+    problem = path_problem(roster) if out is None else None
+    if problem:  # refused before any question is asked, as a bad --out is
+        raise UserError(f"--saves: {problem}" if saves_dir is not None else f"cannot write in {roster}: {problem}")
     rng = new_rng(seed)
     try:
         if at_random:
@@ -106,11 +117,11 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
         _save(char, out, force=force)
     else:
         try:
-            path = save_new_character(char, default_roster())
+            path = save_new_character(char, roster)
         except SoloError as exc:
             raise UserError(f"{exc}; the character was not saved") from None
         except OSError as exc:
-            raise UserError(f"cannot write in {default_roster()}: {exc.strerror or exc}; "
+            raise UserError(f"cannot write in {roster}: {exc.strerror or exc}; "
                             "the character was not saved") from None
     import shlex
 

@@ -379,9 +379,8 @@ class _Match:
               round_limit: int | None, keep_a: str, keep_b: str, wa, wb, a: _Numbers, b: _Numbers) -> _Match:
         """Side A a character or numbers; side B an NPC, numbers, or a static obstacle of a difficulty, as an
         adventure's ``obstacle = { difficulty = … }`` is fought (a new GM had to turn "hard" into 70/15 by hand)."""
-        from ..characters import load_character
+        from ..characters import current_roster, load_character
         from ..errors import SoloError, did_you_mean
-        from ..paths import default_roster
         from ..rules.conflict_types import conflict_type
         from ..rules.participants import OBSTACLES
 
@@ -398,7 +397,7 @@ class _Match:
                 raise UserError(f"--obstacle {obstacle_word!r}: a difficulty is one of {', '.join(OBSTACLES)}"
                                 f"{did_you_mean(obstacle, OBSTACLES)}")
         try:
-            char_a = (load_character(pc_spec, roster=default_roster()) if pc_spec is not None
+            char_a = (load_character(pc_spec, roster=current_roster()) if pc_spec is not None
                       else _stand_in("A", ctype, "a", a, pc=True))
             char_b: Character | None = None
             if npc_file is not None:

@@ -54,7 +54,8 @@ if TYPE_CHECKING:
 @click.option("--saves", "saves_dir", type=FOLDER,
               help="Folder for saves (default: $SOLO_SAVES, $SOLO_HOME/saves or ./saves); with --saves DIR, "
                    "or SOLO_SAVES, your roster is DIR/characters unless SOLO_HOME is set.")
-@click.option("--no-odds", is_flag=True, help="Do not show the exact chances of each Lens in conflicts.")
+@click.option("--no-odds", is_flag=True,
+              help="Do not show the chances to win a conflict, on the scene menus or on the Lens menus.")
 @click.option("--explain", is_flag=True, help="Show why each NPC does what it does (for GMs testing an adventure).")
 @click.option("--open", "open_play", is_flag=True,
               help="Open play: no written adventure; the tables and the oracle drive the story.")

@@ -56,7 +56,7 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
             reason = row["problem"].removeprefix(f"{row['file']}: ").rstrip(".")
             click.echo(_one_line(f"{row['file']}: cannot be read ({reason})"))
             continue
-        state = "finished" if row["ended"] else f"{row['decisions']} decisions"
+        state = "finished" if row["ended"] else f"{row['decisions']} decision{'' if row['decisions'] == 1 else 's'}"
         names = ", ".join(row["party"]) or ("no party yet" if row["pc"] else "no player character")
         # the command that resumes it on a line of its own: at the end of a long row a terminal wrapped it, and
         # "solo" copied apart from "play --load" (a new player's run)

@@ -59,7 +59,7 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     and the NPCs in play for 'solo oracle', 'solo table' and 'solo scene' run
     with --session NAME. Numbers in --close, --progress, --discover and
     --npc-gone are the ones this command lists. A thread or an NPC added again
-    counts again when the oracle picks one (shown as x2, up to x3).
+    counts again when the oracle picks one (shown as ×2, up to ×3).
 
     \b
     Examples:

@@ -286,7 +286,7 @@ def pick_entry(items: list[str], which: str, what: str) -> str:
         n = int(which)
         if 1 <= n <= len(items):
             return items[n - 1]
-        listed = f"1-{len(items)}" if items else "none are open"
+        listed = f"1-{len(items)}" if items else f"the session has no {what}s"
         raise OracleError(f"no {what} number {n} ({listed})")
     for item in items:
         if item.casefold() == which.casefold():

@@ -290,7 +290,9 @@ def _add(items: list[str], weights: dict[str, int], value: str, again: bool, wha
     if not again:
         return weight
     if weight >= MAX_WEIGHT:
-        raise ValueError(f"{value!r} already counts {MAX_WEIGHT} times, the most an entry of the {what} list can")
+        # the words play's own check says (ui/story_commands.py), so the docs quote one message
+        one = "an NPC" if what == "NPC" else f"a {what}"
+        raise ValueError(f"\u201c{value}\u201d already counts {MAX_WEIGHT} times, the most {one} can")
     weights[value] = weight + 1
     return weight + 1
 
