@@ -15,7 +15,7 @@ from conftest import make_char
 from test_narration_fiction import _npc, fight
 
 from solo.events import EventLog
-from solo.minds.morale import AMONG_FRIENDS, CLUES, PART_AMONG_FRIENDS, PART_CLUES, SOCIAL_CLUES, clue
+from solo.minds.morale import AMONG_FRIENDS, CLUES, DAUNTED_WORDS, PART_AMONG_FRIENDS, PART_CLUES, SOCIAL_CLUES, clue
 from solo.rules.conflict import Conflict
 from solo.rules.conflict_types import conflict_type
 from solo.rules.conflict_view import ConflictView
@@ -53,7 +53,7 @@ def test_in_an_argument_nobody_runs_or_shouts_for_help():
     clues = _clues("social", range(30), allies=1)
     assert any(kind == "npc_break" for kind, _, _ in clues)
     for _, text, _ in clues:
-        assert text in SOCIAL_CLUES.values(), text
+        assert text in (*SOCIAL_CLUES.values(), DAUNTED_WORDS), text
         assert not any(word in text for word in _FIGHTY), text
 
 
@@ -215,3 +215,19 @@ def test_a_nerve_that_breaks_into_fighting_on_is_told_as_any_break_is():
     screen, journal, clue_of = _shown_both_ways(events)
     said = clue_of(told)
     assert "cornered" in said and said in screen and f"- *{said}*" in journal
+
+
+def test_a_shake_before_the_first_roll_is_told_as_the_odds_not_as_faltering():
+    """A reading of Kaldskard's outlaw fire: "Hallstein falters, and starts looking for a way out of the argument."
+    as the first line of round 1, before anyone had said a word, and then he argued ten rounds unmoved. Three to
+    one, his nerve may shake at the odds alone; that is told as the odds."""
+    first, later = set(), set()
+    for seed in range(20):
+        for pcs in (("Espen Lind", "Sigrid Berg", "Tone Aas"), ("Espen Lind",)):  # three to one, then one to one
+            events = fight("social", seed, npc=_breakable("Hallstein"), minded=True, pcs=pcs, stubborn=True)
+            for e in events:
+                if e.kind == "npc_morale" and e["after"] == "shaken":
+                    odds_alone = e["round"] <= 1 and set(e["triggers"]) <= {"outnumbered", "hopeless"}
+                    (first if odds_alone else later).add(e["clue"])
+    assert first == {DAUNTED_WORDS}
+    assert later == {SOCIAL_CLUES["shaken"]}  # shaken by what happened: it falters

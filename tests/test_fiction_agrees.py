@@ -802,3 +802,86 @@ def test_a_line_for_any_conflict_tells_no_blow_and_an_adventure_no_calling_a_pc_
                if re.search(r"\{target\}'s editor|\{actor\}'s editor", t.text)]
     assert calling == []
     assert any("the Gazette's editor" in t.text for ts in told[1].lines.values() for t in ts)
+
+
+#: Lines that give a mind, a voice or a feeling to the one they tell of, by who that is (the actor, or its target).
+MINDED_ACTOR = re.compile(r"With a snarl|all rage and no guard|sneezes|frowns at a sound")
+MINDED_TARGET = re.compile(r"least of all \{target\}|\{target\} knows it|\{target\} is still watching the flourish|"
+                           r"while \{target\} stares|leaves \{target\} gaping|bravado throws \{target\}|"
+                           r"\{target\} will feel that one|\{target\} takes it on the arm and hisses|"
+                           r"\{target\} frowns at the ground|follows a deer for half|\{target\} felt it|"
+                           r"\{target\} feels it, a little")
+
+
+def test_a_line_that_gives_its_subject_a_mind_is_not_told_of_the_dead_or_a_machine(bundled):
+    """A reading of Kaldskard's fights: "With a snarl, the winch automaton attacks in a frenzy.", "the third
+    barrow-wight knows it", "Frode's showy display leaves the third barrow-wight gaping", "The second barrow-wight
+    will feel that one for a while"; the dead come "without breath or cry". Each such line names the bodies it fits."""
+    found = 0
+    for key, lines in bundled.lines.items():
+        for t in lines:
+            for pattern, filter_key in ((MINDED_ACTOR, "body"), (MINDED_TARGET, "foe_body")):
+                if pattern.search(t.text):
+                    found += 1
+                    bodies = t.filters.get(filter_key)
+                    assert bodies and not bodies & {"undead", "machine", "object"}, (key, t.text)
+    assert found >= 12
+
+
+@pytest.mark.parametrize("body", ["undead", "machine"])
+def test_a_flourish_that_wins_against_the_mindless_is_not_told_as_dazzling_it(bundled, body):
+    watched = re.compile(r"watching the flourish|stares|gaping|throws .* off|knows it")
+    told = set()
+    for seed in SEEDS:
+        narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+        narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "pool_name": "BODY", "participants": [
+            {"id": "Espen Lind", "name": "Espen Lind", "side": "a", "pool": 12, "pool_max": 12, "pc": True,
+             "pronoun": "he"},
+            {"id": "W", "name": "the first barrow-wight", "side": "b", "pool": 12, "pool_max": 12, "pronoun": "it",
+             "body": body}]}), cast)
+        lines = _round(narrator, cast, 1, espen="flamboyant", brakk="none", winner="Espen Lind",
+                       lens_won="flamboyant", damage=True)
+        lines += narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "W", "amount": 3,
+                                                   "pool": "BODY", "before": 12, "after": 9, "maximum": 12,
+                                                   "lens": "flamboyant"}), cast)
+        told |= {line for line in lines if line}
+    assert any("barrow-wight" in line for line in told), told
+    assert not [line for line in told if watched.search(line)]
+
+
+def test_a_line_of_getting_away_says_whose_part_it_is(bundled):
+    """A reading of chases: Kaia, chasing the wolf, "slips into the crowd to vanish for a moment"; Sander, a pursuer,
+    "ducks under a washing line and out of sight". Each such line says whose part it is (a pursuer's own may drop
+    out of sight to cut ahead)."""
+    away = re.compile(r"vanish|out of sight|disappears|is gone|is ahead")
+    found = 0
+    for key, lines in bundled.lines.items():
+        if key[0] != "foot_chase":
+            continue
+        for t in lines:
+            if away.search(t.text) and "{target} loses sight" not in t.text:
+                found += 1
+                assert t.filters.get("role"), (key, t.text)
+    assert found >= 3
+
+
+@pytest.mark.parametrize("steadied", [False, True])
+def test_an_npc_whose_nerve_is_failing_is_not_told_unmoved_until_it_steadies(bundled, steadied):
+    """A reading of Kaldskard's outlaw fire: Hallstein's nerve shaken on the screen, then "Hallstein is precise,
+    correct, and entirely unmoved." A shaken NPC's bearing is no cold or warm one (UNRUFFLED) while it stays so."""
+    calm = 0
+    for seed in SEEDS:
+        narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+        told = _recording(narrator)
+        _start(narrator, cast)
+        cast.person("Brakk").manner = "cold"
+        narrator.narrate(Event("npc_morale", {"round": 1, "actor": "Brakk", "before": "steady", "after": "shaken",
+                                              "clue": "eyes the odds, and does not like them"}), cast)
+        if steadied:
+            narrator.narrate(Event("npc_morale", {"round": 1, "actor": "Brakk", "before": "shaken",
+                                                  "after": "steady", "clue": "holds its ground"}), cast)
+        for r in range(2, 7):
+            _round(narrator, cast, r, espen="none", brakk="none", winner="Espen Lind" if r % 2 else "Brakk")
+            narrator.narrate(Event("round_start", {"round": r + 1}), cast)
+        calm += sum(t is not None and t.path.split(".")[-1].startswith("cold") for t in told)
+    assert calm >= 20 if steadied else calm == 0

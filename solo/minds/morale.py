@@ -25,6 +25,10 @@ from typing import Any, NamedTuple
 from ..npc.leanings import Leanings
 
 STEADY, SHAKEN, BROKEN = "steady", "shaken", "broken"
+#: Not a state: the clue of a shake that comes before the first roll, from the odds alone (``ODDS_ALONE``).
+DAUNTED = "daunted"
+#: The triggers that can fire before anything has happened in a conflict.
+ODDS_ALONE = frozenset({"outnumbered", "hopeless"})
 
 #: How hard each trigger presses on the nerve (added to the danger, 1 − win chance).
 SEVERITY = {
@@ -61,6 +65,10 @@ CLUES = {
     "bargain": "offers a deal to end it",
     "fight_on": "fights on like a cornered animal",
 }
+#: Shaken by the odds alone before the first roll (numbers, or a fight it can hardly win): nothing has happened yet
+#: to falter at, in a fight or an argument (a reading of Kaldskard: "Hallstein falters, and starts looking for a way
+#: out of the argument" before a word was said, then argued ten rounds unmoved).
+DAUNTED_WORDS = "eyes the odds, and does not like them"
 #: The same in an argument, which one leaves by walking away, not by running or shouting for help.
 SOCIAL_CLUES = {**CLUES,
                 SHAKEN: "falters, and starts looking for a way out of the argument",
@@ -125,7 +133,12 @@ PART_AMONG_FRIENDS = {"seeker": "keeps close to the others on watch",
 def clue(key: str, *, social: bool, friends_here: bool, part: str | None = None) -> str:
     """The clue for a morale state or a break reaction as the conflict has it: an argument's words in a social
     conflict, its part's in a pursuit (``part``, solo.rules.fiction.PARTS: a watcher's, a hider's, a chaser's or
-    a quarry's); a call for help only where no friend of the NPC's is in the fight with it."""
+    a quarry's); a call for help only where no friend of the NPC's is in the fight with it. ``DAUNTED`` is a
+    shake before the first roll: a pursuit's part shows it as any shake."""
+    if key == DAUNTED:
+        if part not in PART_CLUES:
+            return DAUNTED_WORDS
+        key = SHAKEN
     if social:
         return SOCIAL_CLUES[key]
     if part in PART_CLUES:

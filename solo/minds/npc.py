@@ -53,7 +53,19 @@ from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
 from ..rules.outcomes import ACTIVE, OUT
 from ..rules.participants import Participant
 from .memory import NPCMemory
-from .morale import BROKEN, MECHANIC, SHAKEN, STEADY, Morale, Nerve, clue, nerve_checks, reaction_split
+from .morale import (
+    BROKEN,
+    DAUNTED,
+    MECHANIC,
+    ODDS_ALONE,
+    SHAKEN,
+    STEADY,
+    Morale,
+    Nerve,
+    clue,
+    nerve_checks,
+    reaction_split,
+)
 from .position import (
     Position,
     best_secondary,
@@ -1162,8 +1174,9 @@ class NPCMind:
                                      allies_out=allies_out, opponents=len(pos.opponents), side=len(pos.allies),
                                      rng=self.rng)
         if check is not None:
+            before_any_roll = conflict.round <= 1 and check.after == SHAKEN and ODDS_ALONE.issuperset(check.triggers)
             self._emit("npc_morale", actor=me.id, round=conflict.round, **check.to_dict(),
-                       clue=_clue(check.after, conflict, me))
+                       clue=_clue(DAUNTED if before_any_roll else check.after, conflict, me))
 
     @staticmethod
     def _break_words(reaction: str, conflict: ConflictView, me: Participant) -> str:

@@ -988,8 +988,10 @@ class Narrator:
                 # no more feeling than a ledger would" after "eyes flick about for somewhere to run"
                 bearing = "timid" if afraid else p.manner
                 lens = "quick_leave" if p.leaving else p.lens
-                if p.jolted == self._result_round and bearing in UNRUFFLED:
-                    continue  # a heavy blow just told it reeling: no "it is all business" in the same breath
+                if bearing in UNRUFFLED and (p.jolted == self._result_round or p.shaken):
+                    # a heavy blow just told it reeling, or its nerve is failing on the screen and has not
+                    # steadied: no "it is all business", nor "entirely unmoved" (a reading of Kaldskard)
+                    continue
                 if self.rng.random() < BEARING and lens not in BEARING_CLASHES.get(bearing, ()):
                     lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[bearing], facts=facts))
         return lines
