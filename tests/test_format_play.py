@@ -324,7 +324,7 @@ def test_a_character_for_an_adventure_without_one_is_refused(tmp_path, args):
 
 #: A condition with each function that reads the player characters.
 PC_CALLS = ('skill("Move") > 0', 'pool("BODY") > 0', 'pool_max("BODY") > 0', "luck() > 0", 'tag("Contact")',
-            "party_size() > 1", "unarmed() > 0")
+            "party_size() > 1", "fallen() > 0", "unarmed() > 0")
 
 
 def test_every_function_that_reads_the_characters_is_tried():

@@ -309,3 +309,71 @@ def test_the_toll_given_up_is_not_told_as_a_beating(kaldskard, outcome, hallstei
         game.play()
     text = said(log.events)
     assert told in text and untold not in text, text
+
+
+def test_a_toll_fight_that_killed_one_of_the_party_is_not_told_as_a_robbery(kaldskard):
+    """A reading of Kaldskard's fights: 'Nils Lie is dead.', then 'You are down in the snow with Hallstein's boot on
+    your chest, and Ragna picks up the bag.', and at the outlaws' fire Ragna 'laughs out loud. "Stubborn," she
+    says. "Sit."' Ragna's people are no murderers: a death at the toll is told as one (``fallen()``), and a
+    party's lost fight does not put everyone down in the snow (some fled)."""
+    from solo.story.play.state import GameState
+
+    espen, signe, kari = pregenerated("espen"), pregenerated("espen"), pregenerated("espen")
+    signe.name, kari.name = "Signe Falk", "Kari Dahl"
+
+    def told(key: str, *, dead: bool, party: int, path: tuple[str, ...] = ()) -> str:
+        state = GameState("kaldskard")
+        state.party = [espen, signe][:party]
+        state.npc_status["hallstein"] = "in"
+        if dead:
+            state.removed[espen.name] = "death"
+            state.party.append(kari)
+        text = kaldskard.responses[key].text if not path else _branch(kaldskard, *path).text
+        return " ".join(fill(text, {"party_size": len(state.pcs)}, context_of(state)).split())
+
+    assert "We are not murderers" in told("toll_lost", dead=True, party=1)
+    assert "boot" not in told("toll_lost", dead=True, party=2)
+    assert told("toll_lost", dead=False, party=1).startswith("You are down in the snow with Hallstein's boot on your")
+    party = told("toll_lost", dead=False, party=2)
+    assert party.startswith("The fight is lost: Hallstein's boot is on the chest of the last of")
+    assert "down" not in party
+    assert "Ragna laughs" not in told("", dead=True, party=1, path=("robbed", "won"))
+    assert "Ragna laughs out loud" in told("", dead=False, party=1, path=("robbed", "won"))
+
+
+def _branch(adventure, scene: str, outcome: str):
+    """The ``outcome`` branch of the first conflict among ``scene``'s choices (the outlaws' trail from 'robbed')."""
+    for choice in adventure.scenes[scene].choices:
+        if choice.action is not None and choice.action.kind == "conflict" and outcome in choice.action.branches:
+            return choice.action.branches[outcome]
+    raise LookupError(f"{scene}: no conflict with a {outcome!r} branch")
+
+
+@pytest.mark.parametrize("size", [1, 2])
+def test_the_wight_that_chases_a_lone_pc_is_told_coming_out_as_a_third(kaldskard, size):
+    """A new player's run, alone: the barrows woke "two of them … both of them at once", and the run for the river
+    was against "the third barrow-wight", "the smallest of them". Alone, one meets two at the barrows, and the one
+    that gives chase (barrow_three) is told coming out now; a party saw all three."""
+    from solo.story.play.state import GameState
+
+    state = GameState("kaldskard")
+    state.party = [pregenerated("espen") for _ in range(size)]
+    barrows = " ".join(fill(kaldskard.scenes["barrows"].text, {}, context_of(state)).split())
+    chase = " ".join(fill(kaldskard.scenes["barrow_chase"].text, {}, context_of(state)).split())
+    assert ("two of them" in barrows) == (size == 1) and kaldskard.scenes["barrow_chase"].npcs == ["barrow_three"]
+    assert ("A third has come out of a doorway" in chase) == (size == 1)
+    assert ("The smallest of them" in chase) == (size > 1)
+
+
+@pytest.mark.parametrize("carried", [True, False])
+def test_remedies_brought_late_close_the_crossings_thread(kaldskard, carried):
+    """A new player's run ended "Too late for some", the remedies handed over, and `threads` still listed "Carry the
+    remedies over the pass to Eikedal · progress 0/10". Brought late, they were still carried over: it is closed;
+    with nothing carried it stays as it was."""
+    game = Game(kaldskard, seed=1, decider=Script(), party=[pregenerated("espen")])
+    thread = "Carry the remedies over the pass to Eikedal"
+    game.state.oracle.add_thread(thread)
+    game.state.items = ["remedies"] if carried else []
+    for effect in kaldskard.scenes["ending_late"].on_enter:
+        game.apply(effect)
+    assert (thread in game.state.oracle.threads) != carried

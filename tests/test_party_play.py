@@ -537,3 +537,18 @@ def test_a_new_characters_name_the_party_has_is_asked_again():
     old = Game(vellan, seed=3, decider=Table(2, names=["Espen Lind"], sources=["pregen", "new"]), sink=EventLog())
     old.edition = 3
     assert [pc.name for pc in make_party(old)] == ["Espen Lind", "Espen Lind 2"]
+
+
+@pytest.mark.parametrize(("text", "warned"), [
+    ("Drive them back with fire (Willpower //Courage).", True),  # a new player's Kaldskard: no such Focus
+    ("Hold the door (Willpower //Person).", False),
+    ("Run (chase on foot, Move //Athletics).", False),
+    ("Sing (Knowledge //Art & Music).", False),  # a Focus of several words, named by its first
+    ("Mend it (Tech //Cooking).", True),
+])
+def test_a_text_that_names_a_focus_its_skill_lacks_is_warned(tmp_path, text, warned):
+    path = tmp_path / "adv.toml"
+    path.write_text(PARTY.read_text().replace('text = "Ledgers, a cash box',
+                                                'text = "' + text.replace('"', '\\"') + ' Ledgers, a cash box'))
+    _, problems = read_adventure(path)
+    assert any(p.code == "W111" for p in problems) is warned, [str(p) for p in problems]

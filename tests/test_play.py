@@ -684,3 +684,21 @@ def test_a_disposition_move_the_game_ends_on_is_told(tmp_path):
     game.play()
     assert [(e["npc"], e["after"]) for e in log.events if e.kind == "disposition"] == [("keeper", "Friendly")]
 
+
+
+def test_heal_gives_a_pushed_pool_one_point_and_others_the_amount(tmp_path):
+    """A new player's Kaldskard: pushed to BODY -1 in the night's fight, the dawn's `heal` 3 took him to 2 of 16, so
+    pushing on cost almost nothing. The rules lift a Pool below zero only by days, and first aid by one point: so
+    does `heal` (docs/rulings.md, "Healing a pushed Pool")."""
+    from solo.story.play.effects import Heal
+
+    path = _office(tmp_path, "")
+    events: list = []
+    pc = pregenerated("espen")
+    game = Game(load_adventure(path), seed=3, decider=RandomDecider(random.Random(1)), party=[pc], sink=events.append)
+    body = pc.pools["BODY"]
+    for start, after in ((-3, -2), (-1, 0), (0, 3), (4, 7), (body.maximum - 1, body.maximum)):
+        body.current = start
+        Heal().change(game, pc, "BODY", 3)
+        assert body.current == after, (start, body.current)
+    assert [(e["before"], e["after"]) for e in events if e.kind == "pool_change"][:2] == [(-3, -2), (-1, 0)]

@@ -49,6 +49,7 @@ FUNCTIONS: dict[str, tuple[int, int]] = {
     "used_luck": (1, 1),  # how often the party spent Luck on "contact" or "find" at the prompt
     "tension": (0, 0),  # the oracle's tension track
     "party_size": (0, 0),
+    "fallen": (0, 0),  # how many PCs have left the scenario, in comae or dead
     "unarmed": (0, 0),  # how many PCs still playing fight with empty hands
     "min": (2, 8),
     "max": (2, 8),

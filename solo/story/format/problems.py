@@ -37,6 +37,7 @@ CODES = {
     "W108": "a field that does nothing where it is written",
     "W109": "{others} where one PC alone would read it",
     "W110": "a lower-case slot ({you}, {they}…) begins a sentence",
+    "W111": "a text names a Focus its skill does not have",
 }
 
 

@@ -53,10 +53,12 @@ def _has_shape(value: object, shape: str) -> bool:
         return isinstance(value, bool)
     return isinstance(value, dict)
 #: Condition functions that take numbers rather than names.
-NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size", "unarmed")
+NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size", "fallen", "unarmed")
 #: Condition functions that read the player characters: meaningless in an adventure with ``pc = false``.
-PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size", "unarmed")
+PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size", "fallen", "unarmed")
 _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
+#: A skill and a Focus named in a text as a menu writes them ("Move //Athletics"): the Focus's first word.
+_SKILL_FOCUS = re.compile(r"\b([A-Z][a-z]+) //([A-Z][\w]*)")
 #: A ``{verb.…}`` whose subject is the acting PC's name or pronoun, or an NPC, not the party: right after it, or
 #: after a few plain words of the same clause ("{pc}'s legs {verb.give} out", "{npc.gudrun} quietly {verb.goes}").
 #: The verb agrees with the party, not with that subject.
@@ -205,6 +207,12 @@ class Readers:
             return
         for block in blocks_of(parts):
             self.check_condition(file, path, block.condition)
+        for named in _SKILL_FOCUS.finditer(text):
+            skill, focus = named.group(1), named.group(2)
+            known = self.t.skills[skill].focuses if skill in self.t.skills else None
+            if known is not None and not any(f.startswith(focus) for f in known):
+                self.fail(file, path, f"{skill} //{focus} names no Focus of {skill} (its Focuses: {', '.join(known)}): "
+                                      "the player reads a Focus the roll will not count", "W111")
         if "{others}" in text and _others_for_one(parts):
             self.fail(file, path, "{others} names nobody when one PC plays (an empty name where it stands): write "
                                   "it inside {if party_size() > 1}…{end}", "W109")

@@ -65,6 +65,7 @@ def context_of(s: GameState) -> Context:
         "used_luck": lambda use: s.luck_used.get(use, 0),
         "tension": lambda: s.oracle.tension,
         "party_size": lambda: len(s.pcs),
+        "fallen": lambda: len(s.removed),
         "unarmed": lambda: empty_handed(s.pcs),
     }
     return Context(names=name, functions=functions)

@@ -236,8 +236,12 @@ class Heal(Damage):
     fields = {"heal": Field("Pool"), "amount": _AMOUNT, "who": _WHO}
 
     def change(self, game: Game, pc: Character, pool_name: str, value: int) -> None:
+        """Up to the maximum; a Pool below zero (pushed) takes a single point, as first aid gives one (rules §2.2,
+        §5.5: only days lift a Pool out of the red; docs/rulings.md, "Healing a pushed Pool")."""
         pool = pc.pools[pool_name]
         before = pool.current
+        if before < 0:
+            value = min(value, 1)
         pool.current = min(pool.maximum, pool.current + value)
         if pool.current != before:  # a Pool already full is not told back to the player ("BODY 12 -> 12")
             game.emit("pool_change", actor=pc.name, pool=pool_name, before=before, after=pool.current,
