@@ -352,3 +352,29 @@ def test_medicine_tries_are_saved():
     again = Character.from_dict(char.to_dict())
     with pytest.raises(medicine.MedicineError):
         medicine.treat(again, "BODY", new_rng(1))
+
+
+def test_a_language_focus_the_native_tongue_already_beats_is_not_offered():
+    """A new player's run: "Learn the Focus Knowledge //Language" was offered for 4 rolls to a PC whose //Language
+    counts 40 % as a native tongue anyway; bought, it gave nothing, and the card then showed "//Language 25"."""
+    import io
+
+    from rich.console import Console
+
+    from solo.rules.character import skill_target
+    from solo.ui.sheet import character_card
+
+    char = pregenerated("espen")
+    char.focuses = {k: v for k, v in char.focuses.items() if k != "Knowledge//Language"}
+    for knowledge, offered in ((5, False), (20, False), (21, True), (40, True)):
+        char.skills["Knowledge"] = knowledge
+        assert (("Knowledge", "Language") in improvement.learnable_focuses(char)) is offered, knowledge
+        # a game saved before play's edition 5 was offered it, and replays so
+        assert ("Knowledge", "Language") in improvement.learnable_focuses(char, worthless_language=True)
+    assert ("Knowledge", "History") in improvement.learnable_focuses(char)
+    assert not [f for f in improvement.learnable_focuses(char) if f[0] == "Willpower" or char.has_focus(*f)]
+    char.skills["Knowledge"] = 5
+    char.focuses["Knowledge//Language"] = 20  # bought all the same (or written in a file): the card shows the roll's
+    out = io.StringIO()
+    Console(file=out, width=120).print(character_card(char))
+    assert "//Language 40" in out.getvalue() and skill_target(char, "Knowledge", "Language")[0] == 40

@@ -84,6 +84,20 @@ def learn_skill(char: Character, skill: str, tables: RulesTables | None = None) 
     char.skills[skill] = NEW_SKILL_VALUE
 
 
+def learnable_focuses(char: Character, tables: RulesTables | None = None, *, worthless_language: bool = False
+                      ) -> list[tuple[str, str]]:
+    """The Focuses worth a new Focus's rolls, as (skill, Focus): not one the character has, nor Willpower's (every
+    PC has //Person and //Circle), nor a //Language the native tongue's 40 % already beats (rules §2.2: with
+    Knowledge at 20 or less, a bought //Language adds nothing to any roll; a new player's run paid 4 rolls for it,
+    and the card then showed it lower than before). ``worthless_language``: offer it all the same, as games saved
+    before play's edition 5 were offered it."""
+    t = tables or rules()
+    return [(skill, focus) for skill in t.skills if skill != "Willpower" for focus in t.skills[skill].focuses
+            if not char.has_focus(skill, focus)
+            and (worthless_language or not (skill == "Knowledge" and focus == "Language"
+                                            and char.skills[skill] + t.focus_bonus <= t.native_language))]
+
+
 def learn_focus(char: Character, skill: str, focus: str, tables: RulesTables | None = None) -> None:
     t = tables or rules()
     if focus not in t.skills[skill].focuses:

@@ -56,7 +56,10 @@ def character_card(char: Character, pools_shown: list[tuple[str, int, int]] | No
             if skill == "Willpower" and focus.lower() in char.willpower:
                 entry = char.willpower[focus.lower()]
                 label = f"{focus} ({willpower_aim(entry)})"  # "Person (fear your partner)"
-            focuses.append(f"//{label} {char.skills[skill] + bonus}")
+            value = char.skills[skill] + bonus
+            if skill == "Knowledge" and focus == "Language":
+                value = max(value, t.native_language)  # never below the native tongue, as the roll counts it
+            focuses.append(f"//{label} {value}")
         if skill == "Knowledge" and "Language" not in char.focus_names(skill):
             # every character speaks one language at 40 % at least (rules §2.2): the roll counts it, so the card
             # shows it (a GM-less table's run: Knowledge 30 % and nothing said of the tongue they speak)

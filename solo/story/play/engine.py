@@ -117,8 +117,9 @@ _PLAIN = _Plain()
 #: "Who pays"); 2, a PC whom paying takes out is not the roller (one of those left is asked), a random PC is named
 #: apart from the story's people, and ``luck contact`` reads a lower-case trade as a trade; 3, a Routine roll in open
 #: play asks no Focus (it succeeds without a roll, so none could count); 4, a player's name another player at the
-#: table already gave, and a new character's name the party already has, are asked again.
-EDITION = 4
+#: table already gave, and a new character's name the party already has, are asked again; 5, the improvement menu
+#: offers no //Language the native tongue's 40 % already beats (the options after it are numbered one less).
+EDITION = 5
 
 
 def edition_of(options: Mapping[str, object]) -> int:

@@ -21,6 +21,7 @@ from ...rules.improvement import (
     learn_focus,
     learn_skill,
     learn_tag,
+    learnable_focuses,
 )
 from ...rules.luck import end_scenario
 from ...rules.rulebook import rules
@@ -64,8 +65,7 @@ def epilogue(game: Game) -> None:
                             for sk in t.skills if pc.skills[sk] < t.untrained]
             if pc.improvement_rolls >= NEW_FOCUS_COST:
                 options += [Option(f"focus:{sk}//{f}", f"Learn the Focus {sk} //{f}", f"costs {NEW_FOCUS_COST} rolls")
-                            for sk in t.skills
-                            for f in t.skills[sk].focuses if not pc.has_focus(sk, f) and sk != "Willpower"]
+                            for sk, f in learnable_focuses(pc, t, worthless_language=game.edition < 5)]
             if pc.improvement_rolls >= NEW_TAG_COST:
                 options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
                             for tag in t.tags if tag not in pc.tags]
