@@ -47,7 +47,7 @@ from ...decisions import CLEVER_FOLLOW_UP, FLAMBOYANT_SKILL, LENS, QUICK_ACTION,
 from ...minds.arena import restore, snapshot
 from ...minds.bots import GreedyDecider, LensKeeper
 from ...minds.foresight import Exact, Foresight, SharedChains, foe_of, mind_of
-from ...rules.character import Pool
+from ...rules.character import Pool, pronoun_forms
 from ...rules.conflict import Conflict
 from ...rules.lenses import LENS_TABLE
 from ...rules.outcomes import DOWN, OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, WON
@@ -265,7 +265,9 @@ class Estimate:
         gone = self.exits * 200 >= self.runs
         # their yielding or leaving ends it without a win: an adventure may take either otherwise (Kaldskard's
         # outlaws who walk away from the argument do not join you), so each is shown apart from the win
-        win = "to win outright" if gone else "to win"
+        # "to beat them outright", not "to win outright": "≈ 0 % to win outright" beside "60 % they give up, 40 % they
+        # run" read as a fight that could not be won (a new player's Kaldskard, whose refused surrender then won it)
+        win = f"to beat {pronoun_forms(self.they)['them']} outright" if gone else "to win"
         undecided = self.stalemates * 200 >= self.runs
         # the win's range stops where the shares told beside it begin: "≈ 98–100 %, 1 % undecided" came to 101 %
         beside = (self.exits if gone else 0) + (self.stalemates if undecided else 0)
