@@ -381,3 +381,13 @@ def test_a_duel_in_a_pursuit_says_who_takes_which_part():
     assert "keeps watch" not in head("combat") and "gives chase" not in head("combat")
     helped = " ".join(CliRunner().invoke(cli, ["duel", "--help"]).output.split())
     assert "the reverse of `solo odds`" in helped
+
+
+@pytest.mark.parametrize("args", [["duel", "-t", "social", "--mindless", "--runs", "3", "--seed", "1"],
+                                  ["duel", "--npc", "kaldskard:barrow_one", "-t", "social", "--runs", "3"],
+                                  ["odds", "--pc", "espen", "--npc", "kaldskard:barrow_one", "-t", "social"]])
+def test_an_argument_with_a_mindless_npc_is_refused(args):
+    """A reading of narrated conflicts: `solo duel --npc kaldskard:barrow_one -t social` told "The first
+    barrow-wight's composure takes a hard knock"."""
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "is mindless: a social conflict argues with someone" in result.output

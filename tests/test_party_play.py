@@ -552,3 +552,22 @@ def test_a_text_that_names_a_focus_its_skill_lacks_is_warned(tmp_path, text, war
                                                 'text = "' + text.replace('"', '\\"') + ' Ledgers, a cash box'))
     _, problems = read_adventure(path)
     assert any(p.code == "W111" for p in problems) is warned, [str(p) for p in problems]
+
+
+@pytest.mark.parametrize(("ctype", "mindless", "warned"), [("social", True, True), ("combat", True, False),
+                                                           ("social", False, False)])
+def test_an_argument_with_a_mindless_npc_is_warned(tmp_path, ctype, mindless, warned):
+    """A reading of narrated conflicts: an author's social conflict against a mindless wolf passed `solo check`, and
+    was told "A heavy setback for the grey wolf's composure"."""
+    block = ('code_block = { personality = ["Talkative", "Generous"], motivation = ["Altruism"], '
+             'disposition = "Neutral", event = { topic = "Family", sign = "negative" } }\n')
+    path = tmp_path / "adv.toml"
+    path.write_text('[adventure]\ntitle = "Wolf"\nstart = "a"\npc = "espen"\n'
+                    '[npcs.wolf]\nname = "the grey wolf"\nlevel = "common"\nrole = "animal"\n'
+                    + ("mindless = true\n" if mindless else block) +
+                    '[scenes.a]\ntext = "A wolf."\n[[scenes.a.choices]]\ntext = "Deal with it"\n'
+                    f'[scenes.a.choices.conflict]\ntype = "{ctype}"\nnpcs = ["wolf"]\nwon = "b"\nlost = "b"\n'
+                    '[scenes.b]\ntext = "Done."\nending = true\n')
+    _, problems = read_adventure(path)
+    assert not [p for p in problems if p.severity == "error"], [str(p) for p in problems]
+    assert any(p.code == "W112" for p in problems) is warned, [str(p) for p in problems]

@@ -105,6 +105,9 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
         pc = load_character(pc_spec, roster=current_roster())  # a file, your roster's, or a ready-made one
     except SoloError as exc:
         raise UserError(str(exc)) from None
+    no_mind = mindless_argument(ctype, npc)
+    if no_mind:
+        raise UserError(no_mind)
     if pc.name == npc.name:
         pc.name = f"{pc.name} (PC)"
     keeper = None
@@ -143,6 +146,15 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
             console.rule("The first conflict, told")
             console.print(Text(story))
     click.echo(capture.get(), nl=False)
+
+
+def mindless_argument(ctype, npc) -> str | None:
+    """Why ``npc`` cannot be argued with in ``ctype``, or None: a mindless NPC has nothing to argue with, and its
+    "composure" would be told taking blows (a reading of narrated conflicts; ``solo check`` warns of it, W112)."""
+    if ctype.social and getattr(npc, "mindless", False):
+        return (f"{npc.name} is mindless: a {ctype.key} conflict argues with someone, and it has nothing to argue "
+                "with; pit it in a fight, a chase or a sneak (--type)")
+    return None
 
 
 def _load_npc(path: Path, seed: int) -> NPC:

@@ -401,9 +401,12 @@ class _Match:
                       else _stand_in("A", ctype, "a", a, pc=True))
             char_b: Character | None = None
             if npc_file is not None:
-                from .duel import _load_npc
+                from .duel import _load_npc, mindless_argument
 
                 char_b = _load_npc(npc_file, seed)
+                no_mind = mindless_argument(ctype, char_b)
+                if no_mind:
+                    raise UserError(no_mind)
             elif obstacle is None:
                 char_b = _stand_in("B", ctype, "b", b, pc=False)
         except SoloError as exc:

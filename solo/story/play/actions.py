@@ -326,9 +326,14 @@ class Conflict(ActionVerb):
         if not isinstance(npcs, (list, tuple)):
             b.fail(file, f"{path}.npcs", "expected a list of NPC ids")
             npcs = []
+        social = isinstance(ctype, str) and ctype in b.types and b.types[ctype].social
         for i, npc in enumerate(npcs):
             if npc not in b.npc_ids:
                 b.fail(file, f"{path}.npcs[{i}]", f"unknown NPC {npc!r}{did_you_mean(str(npc), b.npc_ids)}", "E006")
+            elif social and _mindless(b, npc):  # a reading of narrated conflicts: "the grey wolf's composure"
+                b.fail(file, f"{path}.npcs[{i}]", f"{npc!r} is mindless: a {ctype} conflict argues with someone, "
+                                                  "and it has nothing to argue with (its composure would be told "
+                                                  "taking blows); fight it, outrun it or sneak past it", "W112")
         wall = self.arg(spec, "obstacle")
         if wall is not None:
             if not isinstance(wall, dict):
@@ -421,6 +426,12 @@ class Conflict(ActionVerb):
         from .chances import conflict_chances
 
         return conflict_chances(game, action.spec, fighters)
+
+
+def _mindless(b: Builder, npc: str) -> bool:
+    """Whether the adventure's NPC ``npc`` is written mindless (a beast, the dead, a machine: no Code Block)."""
+    data = b.m["npcs"].get(npc) if isinstance(b.m.get("npcs"), dict) else None
+    return isinstance(data, dict) and data.get("mindless") is True
 
 
 def party_hunts(ctype: ConflictType, spec: Mapping[str, Any]) -> bool:
