@@ -614,7 +614,7 @@ def test_a_beast_is_not_told_squaring_up_like_a_person(bundled):
 #: Words that claim a round's result was as good as its roll: a blow of a point is no masterstroke
 RESULT_CLAIMS = re.compile(r"masterstroke|Everything goes right|devastating|flawless, and brutal|"
                            r"perfect opening and takes it|cannot weather|clean hit|A rare find|all but \{target:open|"
-                           r"no room for reply|struck silent")
+                           r"no room for reply|struck silent|batters through")
 
 
 def test_a_fine_roll_is_told_as_a_fine_result_only_with_a_heavy_blow(bundled):
@@ -885,3 +885,25 @@ def test_an_npc_whose_nerve_is_failing_is_not_told_unmoved_until_it_steadies(bun
             narrator.narrate(Event("round_start", {"round": r + 1}), cast)
         calm += sum(t is not None and t.path.split(".")[-1].startswith("cold") for t in told)
     assert calm >= 20 if steadied else calm == 0
+
+
+def test_one_who_loses_ground_in_a_chase_is_not_told_reeling(bundled):
+    """A new player's Kaldskard, the run for the river: "Ragna goes round the drift, not through it, and comes out
+    ahead. The third barrow-wight reels from it." Nothing struck the wight: it fell behind. In a pursuit a heavy
+    loss is ground lost, never a blow taken ("reels")."""
+    told = set()
+    for seed in SEEDS:
+        narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+        narrator.narrate(Event("conflict_start", {"round": 0, "type": "foot_chase", "pool_name": "BODY",
+                                                  "participants": [
+            {"id": "Espen Lind", "name": "Espen Lind", "side": "a", "pool": 12, "pool_max": 12, "pc": True,
+             "pronoun": "he", "part": "quarry"},
+            {"id": "W", "name": "the third barrow-wight", "side": "b", "pool": 12, "pool_max": 12, "pronoun": "it",
+             "body": "undead", "part": "pursuer"}]}), cast)
+        lines = _round(narrator, cast, 1, espen="none", brakk="none", winner="Espen Lind", damage=True)
+        lines += narrator.narrate(Event("damage", {"round": 1, "actor": "Espen Lind", "target": "W", "amount": 6,
+                                                   "pool": "BODY", "before": 12, "after": 6, "maximum": 12,
+                                                   "lens": "none"}), cast)
+        told |= {line for line in lines if line}
+    assert any("barrow-wight" in line for line in told)
+    assert not [line for line in told if "reels" in line]
