@@ -340,3 +340,23 @@ def test_item6_the_round_table_shows_a_repaid_success_as_a_failure():
              LoadedDice([10, 99]), sink=lambda e: view.render(e), round_limit=1, negative_luck=True).run()
     row = next(line for line in out.getvalue().splitlines() if line.strip().startswith("A ") and "/" in line)
     assert "failure (Luck repaid)" in row and "success" not in row
+
+
+@pytest.mark.parametrize("banked", [0, 4])
+def test_keeping_the_rolls_has_one_number_whatever_is_banked(banked):
+    """A new player's Kaldskard: "Keep the rolls for later" had always been 10; with 4 rolls banked it was 46, and the
+    "10" typed as ever bought Awareness //Insight. From play's edition 5 it comes right after the skills to improve,
+    whatever the rolls banked; a game of an earlier edition shows it last, as it did."""
+    for edition in (4, 5):
+        player = Answers(willpower_acted="no", improve="keep")
+        game = Game(load_adventure(find_adventure("tutorial")), seed=3, decider=player)
+        game.edition = edition
+        espen = pregenerated("espen")
+        espen.improvement_rolls = banked
+        game.state.party = [espen]
+        epilogue(game)
+        (menu,) = [q for q in player.asked if q.kind == "improve"]
+        numbered = {o.key: n for n, o in menu.numbered()}
+        skills = sum(key.startswith("improve:") for key in numbered)
+        assert numbered["keep"] == (skills + 1 if edition >= 5 else len(numbered))
+        assert any(key.startswith("focus:") for key in numbered) is (banked > 0)

@@ -118,7 +118,8 @@ _PLAIN = _Plain()
 #: apart from the story's people, and ``luck contact`` reads a lower-case trade as a trade; 3, a Routine roll in open
 #: play asks no Focus (it succeeds without a roll, so none could count); 4, a player's name another player at the
 #: table already gave, and a new character's name the party already has, are asked again; 5, the improvement menu
-#: offers no //Language the native tongue's 40 % already beats (the options after it are numbered one less).
+#: offers no //Language the native tongue's 40 % already beats, and "Keep the rolls for later" comes right after the
+#: skills, not last (the options after it are numbered otherwise).
 EDITION = 5
 
 

@@ -60,6 +60,11 @@ def epilogue(game: Game) -> None:
         while pc.improvement_rolls > 0:
             options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + {IMPROVE_DICE}")
                        for sk in improvable_skills(pc, improved, t)]
+            kept = "the rolls" if pc.improvement_rolls > 1 else "the roll"  # one roll left is one roll
+            keep = Option("keep", f"Keep {kept} for later",
+                          f"a new Focus costs {NEW_FOCUS_COST} rolls, a new Tag {NEW_TAG_COST}")
+            if game.edition >= 5:  # right after the skills: its number is the same whatever the rolls banked (a
+                options.append(keep)  # new player typed the "10" it had always been, and bought //Insight)
             if pc.improvement_rolls >= NEW_SKILL_COST:
                 options += [Option(f"learn:{sk}", f"Learn {sk}", f"costs {NEW_SKILL_COST} rolls, starts at 10 %")
                             for sk in t.skills if pc.skills[sk] < t.untrained]
@@ -69,9 +74,8 @@ def epilogue(game: Game) -> None:
             if pc.improvement_rolls >= NEW_TAG_COST:
                 options += [Option(f"tag:{tag}", f"Gain the Tag #{tag}", f"costs {NEW_TAG_COST} rolls")
                             for tag in t.tags if tag not in pc.tags]
-            kept = "the rolls" if pc.improvement_rolls > 1 else "the roll"  # one roll left is one roll
-            options.append(Option("keep", f"Keep {kept} for later",
-                                  f"a new Focus costs {NEW_FOCUS_COST} rolls, a new Tag {NEW_TAG_COST}"))
+            if game.edition < 5:
+                options.append(keep)
             if not numbers:  # the first menu: numbered as it stands
                 numbers = {o.key: n for n, o in enumerate(options, 1)}
             else:  # a later one: each option keeps its first number, one not shown then goes after them
