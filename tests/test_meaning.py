@@ -250,3 +250,24 @@ def test_the_oracle_box_names_the_oracle_once(tables):
     assert shown.count("Oracle") == 1 and "\u201cIs it there?\u201d (" in shown, shown
     assert d.oracle(answer).startswith("Oracle \u201cIs it there?\u201d")
     assert d.oracle({**answer, "question": ""}, named=False).startswith("Oracle (")  # not a line that starts at "("
+
+
+def test_the_journal_keeps_the_event_and_its_situation_but_no_command_to_type():
+    """A new player's Kaldskard: the journal read "Random event: A new problem or goal appears (meaning: Return /
+    Deadline). It follows the current situation: The way down. Keep it with: threads add TEXT": a command for the
+    prompt, in a record of the story. The screen keeps it; the journal keeps the event and the situation."""
+    from solo.events import Event
+    from solo.ui.journal import Journal
+    from solo.ui.view import TerminalView
+
+    tables = _focus_only("new_thread", "A new problem or goal appears")
+    ev = random_event(random.Random(2), tables, OracleState(threads=["a"], context="The way down"))
+    answer = {"question": "Is the track open?", "odds": {"name": "likely"}, "chance": 70, "roll": 11,
+              "answer": "yes", "event": ev.to_dict()}
+    journal = Journal()
+    journal.render(Event("oracle", answer))
+    out = io.StringIO()
+    TerminalView(Console(file=out, width=300, color_system=None)).render(Event("oracle", answer))
+    kept = journal.text()
+    assert "It follows the current situation: The way down." in kept and "threads add" not in kept
+    assert "Keep it with: threads add TEXT" in out.getvalue()

@@ -437,9 +437,11 @@ def _likelihood_base(word: str) -> int | None:
         return None
 
 
-def oracle(e, *, named: bool = True) -> str:
+def oracle(e, *, named: bool = True, commands: bool = True) -> str:
     """The oracle's answer in one line; ``named=False`` leaves out the leading "Oracle" for a box that bears it
-    (kept where no question follows it, so the line does not start at its odds)."""
+    (kept where no question follows it, so the line does not start at its odds). ``commands=False``: no command to
+    type after a random event (the journal is a record of the story, not a prompt: "Keep it with: threads add
+    TEXT" stood in it, a new player's run)."""
     q = f"\u201c{e['question']}\u201d " if e.get("question") else ""
     odds = e.get("odds") or {}
     name = "Oracle " if named or not q else ""
@@ -455,7 +457,7 @@ def oracle(e, *, named: bool = True) -> str:
         line += " " + interpretation(hard)
     event = e.get("event")
     if event:
-        line += " " + random_event(event) if isinstance(event, dict) else f" Random event: {event}"
+        line += " " + random_event(event, commands=commands) if isinstance(event, dict) else f" Random event: {event}"
     return line
 
 
@@ -476,12 +478,14 @@ def pair(m: object) -> str:
     return f"{first} / {second}" if first and second else ""
 
 
-def random_event(ev: Mapping) -> str:
+def random_event(ev: Mapping, *, commands: bool = True) -> str:
     """The focus, the meaning pair to read it by, and what the player may do with it: close the thread
-    it brings to an end, or read it in the light of the current situation."""
+    it brings to an end, or read it in the light of the current situation (``commands=False``: the situation only,
+    no command to type)."""
     words = pair(ev.get("meaning"))
     hint = f" (meaning: {words})" if words else ""
-    return f"Random event: {ev.get('text', 'something happens')}{hint}.{event_follow_up(ev)}"
+    follow = event_follow_up(ev) if commands else event_follow_up({"context": ev.get("context")})
+    return f"Random event: {ev.get('text', 'something happens')}{hint}.{follow}"
 
 
 def event_follow_up(ev: Mapping, shell: str | None = None, *, kept: bool = True) -> str:

@@ -294,7 +294,7 @@ class Journal:
         elif k == "no_contest":
             self._para(f"*{inline(d.no_contest(e))}*")
         elif k == "oracle":
-            self._para(f"> {inline(d.oracle(e))}")
+            self._para(f"> {inline(d.oracle(e, commands=False))}")
         elif k == "table":
             self._para(f"*{inline(e.get('text', ''))}*")
         elif k == "thread" and e.get("opened") and e.get("weight", 1) > 1:
