@@ -658,9 +658,16 @@ def morale_clue_shown(e) -> bool:
 
 def clue(e, names, pronouns) -> str:
     """An NPC's body language ("gives ground, eyes on the way out") as a sentence about it."""
+    from ..narration.cast import spoken_name
     from ..rules.character import pronoun_forms
 
-    who = upper_first(names.get(e["actor"], e["actor"]))  # "The yard dog falters", on the page too
+    full = names.get(e["actor"], e["actor"])
+    # by the name the story's lines call it ("Signe", not "Signe Falk" between "Signe sets out" and "Signe stumbles":
+    # a reading of narrated conflicts), unless another the game has named goes by that first name too
+    short = spoken_name(full)
+    if short != full and any(other != full and spoken_name(other) == short for other in names.values()):
+        short = full
+    who = upper_first(short)  # "The yard dog falters", on the page too
     forms = pronoun_forms(pronouns.get(e["actor"], "it"))
     text = re.sub(r"\bits\b", forms["their"], e["clue"])
     return f"{who} {text}."
