@@ -271,3 +271,17 @@ def test_the_journal_keeps_the_event_and_its_situation_but_no_command_to_type():
     kept = journal.text()
     assert "It follows the current situation: The way down." in kept and "threads add" not in kept
     assert "Keep it with: threads add TEXT" in out.getvalue()
+
+
+def test_a_blow_to_a_pool_at_zero_not_pushed_on_says_it_stays():
+    """A reading of narrated conflicts: "Its hands close on Frode Rud … and tear", then "*Frode Rud: BODY 0 -> 0.*"."""
+    from solo.events import Event
+    from solo.ui.journal import Journal
+
+    journal = Journal()
+    for before, after in ((0, 0), (5, 2)):
+        journal.render(Event("pool_change", {"actor": "Frode Rud", "pool": "BODY", "before": before, "after": after,
+                                             "maximum": 12, "cause": "damage"}))
+    kept = journal.text()
+    assert "*Frode Rud: BODY stays at 0 (a Pool not pushed on stops at 0).*" in kept and "0 -> 0" not in kept
+    assert "*Frode Rud: BODY 5 -> 2.*" in kept

@@ -437,6 +437,17 @@ def _likelihood_base(word: str) -> int | None:
         return None
 
 
+def pool_change_line(e) -> str:
+    """A Pool changed by the story, for the journal: "Frode Rud: BODY 5 -> 2."; a blow to a Pool at 0 that was not
+    pushed changes nothing, and says so ("BODY 0 -> 0." read as a misprint after "Its hands close on Frode … and
+    tear": a reading of narrated conflicts)."""
+    before, after = e["before"], e["after"]
+    if before == after:
+        why = " (a Pool not pushed on stops at 0)" if after == 0 and e.get("cause") == "damage" else ""
+        return f"{e['actor']}: {e['pool']} stays at {after}{why}."
+    return f"{e['actor']}: {e['pool']} {before} -> {after}."
+
+
 def oracle(e, *, named: bool = True, commands: bool = True) -> str:
     """The oracle's answer in one line; ``named=False`` leaves out the leading "Oracle" for a box that bears it
     (kept where no question follows it, so the line does not start at its odds). ``commands=False``: no command to

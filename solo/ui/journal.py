@@ -318,7 +318,7 @@ class Journal:
         elif k == "wield":
             self._para(f"*{inline(d.wield_line(e))}*")
         elif k == "pool_change":
-            self._para(f"*{inline(e['actor'])}: {inline(e['pool'])} {e['before']} -> {e['after']}.*")
+            self._para(f"*{inline(d.pool_change_line(e))}*")
         elif k == "disposition":
             self._para(f"*{inline(d.upper_first(str(e['name'])))} is now {inline(e['after'])} towards you.*")
         elif k == "clue":
