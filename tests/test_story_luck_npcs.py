@@ -531,3 +531,14 @@ def test_a_player_s_name_is_shown_only_at_a_table_of_several(tmp_path):
     folder.mkdir()
     _, screen, _ = run_play(load_adventure(path), ["2", ""], folder, seed=1, party=two)
     assert "Ola" in screen or "Kari" in screen, screen[-800:]
+
+
+def test_one_whose_composure_is_spent_is_there_with_no_argument_left():
+    """A new player's Kaldskard: "Ragna Ulvsdotter is spent (CHA 0) and takes no part. No contest…", then the story's
+    "Ragna looks round the fire at her people … 'At first light,' she says." Out of composure, she is still at her
+    fire: she has no argument left, which is what the story then tells."""
+    from solo.ui import describe as d
+
+    said = d.spent_at_start({"actor": "Ragna Ulvsdotter", "pool": "CHA", "value": 0, "choice": OUT})
+    assert said == "Ragna Ulvsdotter is spent (CHA 0), with no composure left to argue with."
+    assert d.spent_at_start({"actor": "Knut", "pool": "BODY", "value": 0, "choice": OUT}).endswith("takes no part.")

@@ -402,6 +402,8 @@ def spent_at_start(e) -> str:
     spent = f"{who} is spent ({e['pool']} {e['value']})"
     if e["choice"] == "push":
         return f"{spent} but pushes on into it (every skill {HURT_PENALTY:+d} %)."
+    if e.get("pool") == "CHA":  # composure spent: there, and listening, with no argument left (a new player read
+        return f"{spent}, with no composure left to argue with."  # "takes no part", then Ragna decided the matter)
     return f"{spent} and takes no part."
 
 
