@@ -907,3 +907,46 @@ def test_one_who_loses_ground_in_a_chase_is_not_told_reeling(bundled):
         told |= {line for line in lines if line}
     assert any("barrow-wight" in line for line in told)
     assert not [line for line in told if "reels" in line]
+
+
+def test_a_band_is_told_one_bearing_a_round_taken_in_turn(bundled):
+    """A reading of Kaldskard's group fights: the four outlaws' rounds ran to 8-13 lines, with "Ragna takes the gain
+    as no more than what was due. Hallstein keeps exactly the same pace … Torgny fidgets, never quite settled." as a
+    roll-call. One plain bearing a round at most, and over many rounds each of the band has its turn."""
+    band = ("Ragna", "Hallstein", "Torgny")
+    per_round: list[int] = []
+    whose: set[str] = set()
+    for seed in range(20):
+        narrator, cast = Narrator(bundled, random.Random(seed)), Cast()
+        narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "pool_name": "BODY", "participants": [
+            {"id": "Espen Lind", "name": "Espen Lind", "side": "a", "pool": 40, "pool_max": 40, "pc": True,
+             "pronoun": "he"},
+            *({"id": n, "name": n, "side": "b", "pool": 40, "pool_max": 40, "pronoun": "she"} for n in band)]}),
+            cast)
+        for n, manner in zip(band, ("cold", "warm", "timid"), strict=True):
+            cast.person(n).manner = manner
+        real = narrator.choose
+
+        def choose(c, event, actor, *args, real=real, **kwargs):
+            template, values = real(c, event, actor, *args, **kwargs)
+            if event == "bearing" and template is not None:
+                per_round[-1] += 1
+                whose.add(actor.name)
+            return template, values
+
+        narrator.choose = choose
+        for r in range(1, 9):
+            per_round.append(0)
+            narrator.narrate(Event("round_start", {"round": r}), cast)
+            for who in ("Espen Lind", *band):
+                narrator.narrate(Event("declare", {"round": r, "actor": who, "lens": "none"}), cast)
+            winner = "Espen Lind" if r % 2 else band[r % 3]
+            for who in ("Espen Lind", *band):
+                won = who == winner
+                narrator.narrate(Event("roll", {"round": r, "actor": who, "target": 50, "roll": 30 if won else 70,
+                                                "success": won, "exceptional": False}), cast)
+            narrator.narrate(Event("round_result", {"round": r, "winner": winner, "lens": "none", "damage": False,
+                                                    "tie": False}), cast)
+            narrator.narrate(Event("round_start", {"round": r + 1}), cast)  # the round's bearing is told here
+    assert max(per_round) == 1 and sum(per_round) >= 30
+    assert whose == set(band)

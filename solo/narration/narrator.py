@@ -963,7 +963,13 @@ class Narrator:
             return lines  # the conflict is over: its aftermath tells how the winner carries it, not a bearing
         won_by = next((cast.persons[k].side for k, r in self._results.items() if r == "won" and k in cast.persons),
                       None)
-        for p in cast.persons.values():
+        # one plain bearing a round at most, taken in turn from round to round: a band of four told "Ragna takes the
+        # gain as no more than what was due. Hallstein keeps exactly the same pace … Torgny fidgets" read as a
+        # roll-call (a reading of Kaldskard's group fights); a swing, told with its cause, is told whoever else is
+        people = list(cast.persons.values())
+        turn = cast.round % len(people) if people else 0
+        bearing_told = False
+        for p in people[turn:] + people[:turn]:
             if p.pc or p.obstacle or not p.active or p.manner is None or not p.results:
                 continue
             result: str | None = p.results[-1]
@@ -992,8 +998,11 @@ class Narrator:
                     # a heavy blow just told it reeling, or its nerve is failing on the screen and has not
                     # steadied: no "it is all business", nor "entirely unmoved" (a reading of Kaldskard)
                     continue
+                if bearing_told:
+                    continue
                 if self.rng.random() < BEARING and lens not in BEARING_CLASHES.get(bearing, ()):
                     lines.append(self.say(cast, "bearing", p, cast.opponent(p), variants=[bearing], facts=facts))
+                    bearing_told = True
         return lines
 
     def _tell_outcome(self, cast: Cast, blow: Mapping[str, Any] | None, ends: bool = False) -> list[str | None]:
