@@ -235,3 +235,20 @@ def test_a_shake_before_the_first_roll_is_told_as_the_odds_not_as_faltering():
                     (first if odds_alone else later).add(e["clue"])
     assert first == {DAUNTED_WORDS}
     assert later == {SOCIAL_CLUES["shaken"]}  # shaken by what happened: it falters
+
+
+def test_a_shaken_nerve_that_steadies_says_so():
+    """A review: a shaken NPC whose fight turned its way (RECOVER_AT) steadied without a word, so the screen's last
+    word on it stayed its faltering and the narration kept it shaken, told unruffled by no bearing, for good. Its
+    recovery is an ``npc_morale`` event too, from shaken to steady, with the clue of a steady nerve."""
+    from solo.minds.morale import RECOVERED, STEADY
+
+    steadied = []
+    for seed in range(80):
+        for ctype in ("combat", "social"):
+            events = fight(ctype, seed, npc=_breakable("Knut"), minded=True, pcs=("Espen Lind",), stubborn=False)
+            steadied += [e for e in events if e.kind == "npc_morale" and e["before"] == "shaken"
+                         and e["after"] == "steady"]
+    assert steadied
+    for e in steadied:
+        assert e["triggers"] == [RECOVERED] and not e["failed"] and e["clue"] == CLUES[STEADY]

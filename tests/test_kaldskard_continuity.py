@@ -314,31 +314,51 @@ def test_the_toll_given_up_is_not_told_as_a_beating(kaldskard, outcome, hallstei
 def test_a_toll_fight_that_killed_one_of_the_party_is_not_told_as_a_robbery(kaldskard):
     """A reading of Kaldskard's fights: 'Nils Lie is dead.', then 'You are down in the snow with Hallstein's boot on
     your chest, and Ragna picks up the bag.', and at the outlaws' fire Ragna 'laughs out loud. "Stubborn," she
-    says. "Sit."' Ragna's people are no murderers: a death at the toll is told as one (``fallen()``), and a
+    says. "Sit."' Ragna's people are no murderers: a death at the toll is told as one (``fallen()``) whichever way
+    the fight ends, remembered at the fire (the flag ``toll_blood``, set then: a later death is not the toll's), and a
     party's lost fight does not put everyone down in the snow (some fled)."""
     from solo.story.play.state import GameState
 
-    espen, signe, kari = pregenerated("espen"), pregenerated("espen"), pregenerated("espen")
-    signe.name, kari.name = "Signe Falk", "Kari Dahl"
+    espen, signe, kari, tone = (pregenerated("espen") for _ in range(4))
+    signe.name, kari.name, tone.name = "Signe Falk", "Kari Dahl", "Tone Aas"
 
-    def told(key: str, *, dead: bool, party: int, path: tuple[str, ...] = ()) -> str:
+    def state_of(dead: int, party: int, flags=()) -> GameState:
         state = GameState("kaldskard")
-        state.party = [espen, signe][:party]
+        state.party = [kari, signe, tone][:party]
         state.npc_status["hallstein"] = "in"
-        if dead:
-            state.removed[espen.name] = "death"
-            state.party.append(kari)
+        for pc in (espen, tone)[:dead]:
+            state.removed[pc.name] = "death"
+            if pc not in state.party:
+                state.party.append(pc)
+        state.flags.update(dict.fromkeys(flags, True))
+        return state
+
+    def told(key: str, *, dead: int = 0, party: int = 1, path: tuple[str, ...] = (), flags=()) -> str:
+        state = state_of(dead, party, flags)
         text = kaldskard.responses[key].text if not path else _branch(kaldskard, *path).text
         return " ".join(fill(text, {"party_size": len(state.pcs)}, context_of(state)).split())
 
-    assert "We are not murderers" in told("toll_lost", dead=True, party=1)
-    assert "boot" not in told("toll_lost", dead=True, party=2)
-    assert told("toll_lost", dead=False, party=1).startswith("You are down in the snow with Hallstein's boot on your")
-    party = told("toll_lost", dead=False, party=2)
-    assert party.startswith("The fight is lost: Hallstein's boot is on the chest of the last of")
-    assert "down" not in party
-    assert "Ragna laughs" not in told("", dead=True, party=1, path=("robbed", "won"))
-    assert "Ragna laughs out loud" in told("", dead=False, party=1, path=("robbed", "won"))
+    assert "We are not murderers" in told("toll_lost", dead=1) and "beside the one who" in told("toll_lost", dead=1)
+    assert "beside those who will not get up" in told("toll_lost", dead=2, party=2)
+    assert "boot" not in told("toll_lost", dead=1, party=2)
+    assert told("toll_lost").startswith("You are down in the snow with Hallstein's boot on your chest")
+    for size in (2, 3):
+        party = told("toll_lost", party=size)
+        assert party.startswith("The fight is lost: Hallstein's boot is on the chest of the last of you still in it")
+        assert "down" not in party and "you both" not in party and "you all" not in party
+    for key, calm in (("toll_won", "You have made your point"), ("toll_parley", "to kill travellers in the snow"),
+                      ("toll_given_up", "You lower your hands"), ("toll_fled", "for the gorge, and they")):
+        assert calm in told(key), key
+        assert calm not in told(key, dead=1) and "your dead in the snow" in told(key, dead=1), key
+    for key in ("toll_won", "toll_parley", "toll_lost", "toll_given_up"):  # remembered at the fire, said on the trail
+        (flagged,) = kaldskard.responses[key].effects
+        assert flagged.args == {"set": "toll_blood"} and flagged.condition is not None, key
+        assert flagged.condition.evaluate(context_of(state_of(1, 1))) and not flagged.condition.evaluate(
+            context_of(state_of(0, 1))), key
+    assert "Ragna laughs" not in told("", path=("robbed", "won"), flags=["toll_blood"])
+    assert "Ragna laughs out loud" in told("", dead=1, path=("robbed", "won"))  # a death elsewhere is not the toll's
+    fire = " ".join(fill(kaldskard.scenes["outlaw_camp"].text, {}, context_of(state_of(1, 1, ["toll_blood"]))).split())
+    assert "Nobody speaks of the toll" in fire
 
 
 def _branch(adventure, scene: str, outcome: str):

@@ -369,10 +369,28 @@ def test_a_language_focus_the_native_tongue_already_beats_is_not_offered():
     for knowledge, offered in ((5, False), (20, False), (21, True), (40, True)):
         char.skills["Knowledge"] = knowledge
         assert (("Knowledge", "Language") in improvement.learnable_focuses(char)) is offered, knowledge
-        # a game saved before play's edition 5 was offered it, and replays so
         assert ("Knowledge", "Language") in improvement.learnable_focuses(char, worthless_language=True)
     assert ("Knowledge", "History") in improvement.learnable_focuses(char)
     assert not [f for f in improvement.learnable_focuses(char) if f[0] == "Willpower" or char.has_focus(*f)]
+    # the end-of-scenario menu: a game of play's edition 5 is not offered it; one saved before was, and replays so
+    from conftest import Answers
+
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.engine import Game
+    from solo.story.play.epilogue import epilogue
+
+    for edition, offered in ((4, True), (5, False)):
+        player = Answers(willpower_acted="no", improve="keep")
+        game = Game(load_adventure(find_adventure("tutorial")), seed=3, decider=player)
+        game.edition = edition
+        pc = pregenerated("espen")
+        pc.focuses = {k: v for k, v in pc.focuses.items() if k != "Knowledge//Language"}
+        pc.skills["Knowledge"], pc.improvement_rolls = 20, 3
+        game.state.party = [pc]
+        epilogue(game)
+        (menu,) = [q for q in player.asked if q.kind == "improve"]
+        assert ("focus:Knowledge//Language" in menu.keys()) is offered, edition
     char.skills["Knowledge"] = 5
     char.focuses["Knowledge//Language"] = 20  # bought all the same (or written in a file): the card shows the roll's
     out = io.StringIO()

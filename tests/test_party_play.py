@@ -543,8 +543,15 @@ def test_a_new_characters_name_the_party_has_is_asked_again():
     ("Drive them back with fire (Willpower //Courage).", True),  # a new player's Kaldskard: no such Focus
     ("Hold the door (Willpower //Person).", False),
     ("Run (chase on foot, Move //Athletics).", False),
-    ("Sing (Knowledge //Art & Music).", False),  # a Focus of several words, named by its first
+    ("Sing (Knowledge //Art & Music).", False),  # a Focus of several words, named whole
     ("Mend it (Tech //Cooking).", True),
+    # a review: each way of writing it is read
+    ("Drive them back (Willpower, //Courage).", True),
+    ("Fight (Combat //Melee or //Courage).", True),
+    ("Mix it (Science //Chem).", True),
+    ("Mix it (Science //Chemistry).", False),
+    ("Run for it (//Athletics).", False),  # no skill named: a Focus of some skill
+    ("Sing (//Opera).", True),
 ])
 def test_a_text_that_names_a_focus_its_skill_lacks_is_warned(tmp_path, text, warned):
     path = tmp_path / "adv.toml"

@@ -702,3 +702,7 @@ def test_heal_gives_a_pushed_pool_one_point_and_others_the_amount(tmp_path):
         Heal().change(game, pc, "BODY", 3)
         assert body.current == after, (start, body.current)
     assert [(e["before"], e["after"]) for e in events if e.kind == "pool_change"][:2] == [(-3, -2), (-1, 0)]
+    game.edition = 4  # a save of an earlier edition replays with the heal it was played with (a review)
+    body.current = -1
+    Heal().change(game, pc, "BODY", 3)
+    assert body.current == 2

@@ -539,3 +539,20 @@ def test_a_character_made_with_a_saves_folder_joins_that_folders_roster(tmp_path
 def test_new_is_told_one_place_to_save(tmp_path):
     both = CliRunner().invoke(cli, ["new", "--random", "--out", str(tmp_path / "a.toml"), "--saves", str(tmp_path)])
     assert both.exit_code == 2 and "--out and --saves" in both.output
+    quiet = CliRunner().invoke(cli, ["new", "--random", "--json", "--saves", str(tmp_path)])  # it would save nothing
+    assert quiet.exit_code == 2 and "--saves goes without --json" in quiet.output and not list(tmp_path.iterdir())
+
+
+def test_prove_and_simulate_take_a_roster_name_as_play_does(tmp_path, monkeypatch):
+    """A review: `solo prove --pc tora` and `solo simulate --party tora` said "not in your roster" without reading
+    it, where `solo duel --pc tora` found her."""
+    monkeypatch.setenv("SOLO_HOME", str(tmp_path))
+    tora = pregenerated("espen")
+    tora.name = "Tora Vang"
+    save_character(tora, tmp_path / "characters" / "tora_vang.toml")
+    example = str(Path(__file__).parent / "data" / "example_adventure.toml")
+    simulated = CliRunner().invoke(cli, ["simulate", example, "--party", "tora", "--runs", "3", "--seed", "1"])
+    assert simulated.exit_code == 0, simulated.output
+    proved = CliRunner().invoke(cli, ["prove", example, "--pc", "tora", "--seeds", "0", "--json"])
+    assert proved.exit_code in (0, 1), proved.output
+    assert json.loads(proved.output)["states"] > 0

@@ -151,9 +151,10 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
 def mindless_argument(ctype, npc) -> str | None:
     """Why ``npc`` cannot be argued with in ``ctype``, or None: a mindless NPC has nothing to argue with, and its
     "composure" would be told taking blows (a reading of narrated conflicts; ``solo check`` warns of it, W112)."""
+    from ..rules.fiction import no_mind_to_argue
+
     if ctype.social and getattr(npc, "mindless", False):
-        return (f"{npc.name} is mindless: a {ctype.key} conflict argues with someone, and it has nothing to argue "
-                "with; pit it in a fight, a chase or a sneak (--type)")
+        return f"{no_mind_to_argue(npc.name, ctype.key)}; pit it in a fight, a chase or a sneak (--type)"
     return None
 
 
@@ -363,7 +364,8 @@ def _show_explain(console: Console, stats: DuelStats, ctype) -> None:
                                         "parts": pursuit_parts(ctype)}, "a")
             first.add_row(str(e["round"]), Text(asked), Text(choice), Text(e["reason"]))
         elif e.kind == "npc_morale":
-            state = f"{e['before']} → {e['after']}" if e["failed"] else f"holds ({e['before']})"
+            state = (f"{e['before']} → {e['after']}" if e["failed"] or e["before"] != e["after"]
+                     else f"holds ({e['before']})")
             first.add_row(str(e["round"]), "morale", Text(state),
                           Text(f"{', '.join(TRIGGER_WORDS.get(t, t) for t in e['triggers'])}: "
                                f"{e['chance']:.0%} to fail; {e['clue']}"))

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to save (default: your roster's NAME.toml, the folder 'solo characters' lists).")
 @click.option("--saves", "saves_dir", type=FOLDER,
-              help="Save into the roster of this saves folder, DIR/characters, as 'solo play --saves DIR' reads it "
-                   "(default: $SOLO_HOME/characters, else characters/ inside $SOLO_SAVES, else ./characters).")
+              help="Save into the roster 'solo play --saves DIR' reads: DIR/characters, or $SOLO_HOME/characters "
+                   "when SOLO_HOME is set (default: $SOLO_HOME/characters, else characters/ inside $SOLO_SAVES, "
+                   "else ./characters).")
 @click.option("--force", is_flag=True, help="With --out: replace an existing file that is not a character solo wrote.")
 @click.option("--json", "as_json", is_flag=True, help="Print the character as JSON (saved only with --out).")
 def command(at_random: bool, career: str | None, name: str | None, player: str | None, pronoun: str | None,
@@ -70,6 +71,8 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
         raise UserError("--force goes with --out: it lets solo replace a file that is not a character it wrote")
     if out is not None and saves_dir is not None:
         raise UserError("--out and --saves both say where to save: give one")
+    if as_json and saves_dir is not None:  # --json saves only with --out: a --saves kept quietly would save nothing
+        raise UserError("--json prints the character and saves it only with --out; --saves goes without --json")
     if out is not None:
         problem = _unwritable(out, force=force)
         if problem:

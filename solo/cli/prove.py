@@ -73,9 +73,9 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
         adv = load_adventure(find_adventure(adventure))
         party = None
         if pcs:
-            from ..characters import load_character
+            from ..characters import current_roster, load_character
 
-            party = [load_character(spec) for spec in pcs]
+            party = [load_character(spec, roster=current_roster()) for spec in pcs]  # as solo play --pc finds it
             misfit = adv.party_misfit(len(party))
             if misfit:
                 raise UserError(misfit)

@@ -27,6 +27,8 @@ from ..npc.leanings import Leanings
 STEADY, SHAKEN, BROKEN = "steady", "shaken", "broken"
 #: Not a state: the clue of a shake that comes before the first roll, from the odds alone (``ODDS_ALONE``).
 DAUNTED = "daunted"
+#: Not a trigger that fires a check: the "trigger" of a shaken NPC's recovery, the fight turning its way (RECOVER_AT).
+RECOVERED = "winning"
 #: The triggers that can fire before anything has happened in a conflict.
 ODDS_ALONE = frozenset({"outnumbered", "hopeless"})
 
@@ -227,7 +229,12 @@ class Morale:
         self.last_pool = pool
         if not triggers:
             if self.state == SHAKEN and win >= RECOVER_AT:
+                # said, as the shake was: the screen told its nerve failing, and the narration keeps it shaken (no
+                # unruffled bearing, no taunt) until this (a review: a recovery with no event left it so for good)
                 self.state = STEADY
+                check = Check((RECOVERED,), 0.0, False, SHAKEN, STEADY)
+                self.checks.append(check)
+                return check
             return None
         severity = sum(SEVERITY[t] for t in triggers if t != "outnumbered") + SEVERITY["outnumbered"] * extra
         pressure = severity + (1.0 - win) + (SHAKEN_PRESSURE if self.state == SHAKEN else 0.0)

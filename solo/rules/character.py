@@ -330,6 +330,12 @@ def pronoun_words(pronoun: str) -> str:
     return f"{forms['they']}/{forms['them']}" if forms["they"] != forms["them"] else f"{forms['they']}/{forms['their']}"
 
 
+def spoken_language(value: int, tables: RulesTables | None = None) -> int:
+    """A Knowledge //Language value as a roll counts it: never below the native tongue's 40 % (rules §2.2). The one
+    home of that floor: the roll, the character card and the improvement menu read it here."""
+    return max(value, (tables or rules()).native_language)
+
+
 def skill_target(
     char: Character,
     skill: str,
@@ -372,8 +378,8 @@ def skill_target(
                 mods.append(Modifier(f"//{name} (similar)", bonus))
     if skill == "Knowledge" and "Language" in wanted:
         value = base + sum(m.value for m in mods)
-        if value < t.native_language:
-            mods.append(Modifier("native language", t.native_language - value))
+        if spoken_language(value, t) > value:
+            mods.append(Modifier("native language", spoken_language(value, t) - value))
     if skill == "Social" and situation is not None:
         mods.extend(_tag_modifiers(char, situation))
     if char.hurt:

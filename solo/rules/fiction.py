@@ -261,3 +261,10 @@ def _breaks_by(lean: Any) -> str | None:
         if reaction in ("beg", "surrender"):
             return "plea"
     return None
+
+
+def no_mind_to_argue(who: str, ctype_key: str) -> str:
+    """Why a mindless NPC cannot be argued with, in the words ``solo check`` (W112), ``solo duel`` and ``solo odds``
+    all say it: its "composure" would be told taking blows ("A heavy setback for the grey wolf's composure", a
+    reading of narrated conflicts)."""
+    return f"{who} is mindless: a {ctype_key} conflict argues with someone, and it has nothing to argue with"

@@ -13,7 +13,7 @@ import random
 from collections.abc import Collection
 
 from ..errors import SoloError
-from .character import MAX_SKILL, Character
+from .character import MAX_SKILL, Character, spoken_language
 from .dice import d
 from .rulebook import RulesTables, rules
 
@@ -94,8 +94,8 @@ def learnable_focuses(char: Character, tables: RulesTables | None = None, *, wor
     t = tables or rules()
     return [(skill, focus) for skill in t.skills if skill != "Willpower" for focus in t.skills[skill].focuses
             if not char.has_focus(skill, focus)
-            and (worthless_language or not (skill == "Knowledge" and focus == "Language"
-                                            and char.skills[skill] + t.focus_bonus <= t.native_language))]
+            and (worthless_language or not (skill == "Knowledge" and focus == "Language" and spoken_language(
+                char.skills[skill] + t.focus_bonus, t) <= spoken_language(char.skills[skill], t)))]
 
 
 def learn_focus(char: Character, skill: str, focus: str, tables: RulesTables | None = None) -> None:

@@ -29,7 +29,7 @@ class Party:
 
 def build_party(adventure: Adventure, options: Options) -> Party:
     """The characters every run starts with (copied by the engine, so runs never share state)."""
-    from ..characters import load_character
+    from ..characters import current_roster, load_character
     from ..errors import SoloError
     from ..rules.creation import build_character, pregenerated, random_choices
 
@@ -39,7 +39,7 @@ def build_party(adventure: Adventure, options: Options) -> Party:
         members = []
         for spec in options.party:
             try:
-                members.append(load_character(spec))
+                members.append(load_character(spec, roster=current_roster()))  # a roster's name, as solo play finds it
             except SoloError as exc:
                 raise SimulationError(str(exc)) from None
         names = [m.name for m in members]

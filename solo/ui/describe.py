@@ -636,7 +636,7 @@ QUESTION_WORDS = {"lens": "Lens", "clever_follow_up": "Clever follow-up", "flamb
 #: What pressed on an NPC's nerve at a morale check (solo.minds.morale.SEVERITY).
 TRIGGER_WORDS = {"half": "below half its Pool", "flee_line": "down to where it thinks of leaving",
                  "wounded": "hurt again while shaken", "ally_out": "an ally gone", "outnumbered": "outnumbered",
-                 "hopeless": "under 10 % to win"}
+                 "hopeless": "under 10 % to win", "winning": "the fight turning its way"}
 
 
 def decision_words(e, frame: Mapping[str, Any], side: str | None = None) -> str:

@@ -7,7 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..rules.character import Character, pronoun_words, willpower_aim
+from ..rules.character import Character, pronoun_words, spoken_language, willpower_aim
 from ..rules.rulebook import POOLS, SKILLS, rules
 
 
@@ -58,12 +58,12 @@ def character_card(char: Character, pools_shown: list[tuple[str, int, int]] | No
                 label = f"{focus} ({willpower_aim(entry)})"  # "Person (fear your partner)"
             value = char.skills[skill] + bonus
             if skill == "Knowledge" and focus == "Language":
-                value = max(value, t.native_language)  # never below the native tongue, as the roll counts it
+                value = spoken_language(value, t)  # never below the native tongue, as the roll counts it
             focuses.append(f"//{label} {value}")
         if skill == "Knowledge" and "Language" not in char.focus_names(skill):
             # every character speaks one language at 40 % at least (rules §2.2): the roll counts it, so the card
             # shows it (a GM-less table's run: Knowledge 30 % and nothing said of the tongue they speak)
-            focuses.append(f"//Language (native) {max(t.native_language, char.skills[skill])}")
+            focuses.append(f"//Language (native) {spoken_language(char.skills[skill], t)}")
         style = "dim" if char.skills[skill] <= t.untrained else ""
         skills.add_row(Text(skill, style=style), Text(f"{char.skills[skill]} %", style=style), Text("  ".join(focuses)))
     pools = Table.grid(padding=(0, 1))

@@ -57,8 +57,10 @@ NUMERIC_FUNCTIONS = ("min", "max", "luck", "tension", "party_size", "fallen", "u
 #: Condition functions that read the player characters: meaningless in an adventure with ``pc = false``.
 PC_FUNCTIONS = ("skill", "pool", "pool_max", "luck", "tag", "party_size", "fallen", "unarmed")
 _SLOT_NAME = re.compile(r"\{([^{}]*)\}")
-#: A skill and a Focus named in a text as a menu writes them ("Move //Athletics"): the Focus's first word.
-_SKILL_FOCUS = re.compile(r"\b([A-Z][a-z]+) //([A-Z][\w]*)")
+#: A Focus named in a text as a menu writes it ("//Athletics", "//Art & Music"), and a capitalised word (a skill's name
+#: is one) before it.
+_FOCUS_NAMED = re.compile(r"(?<![:/\w])//([A-Z][A-Za-z]*(?: & [A-Z][A-Za-z]*)?)")
+_WORD = re.compile(r"\b([A-Z][a-z]+)\b")
 #: A ``{verb.…}`` whose subject is the acting PC's name or pronoun, or an NPC, not the party: right after it, or
 #: after a few plain words of the same clause ("{pc}'s legs {verb.give} out", "{npc.gudrun} quietly {verb.goes}").
 #: The verb agrees with the party, not with that subject.
@@ -198,6 +200,22 @@ class Readers:
             return value
         return default
 
+    def focus_problems(self, text: str) -> list[str]:
+        """Each ``//Focus`` a text names that is no Focus of the skill named nearest before it ("Willpower
+        //Courage", "(Combat //Melee or //Courage)"), or of any skill where none is named: the player reads a
+        Focus the roll will not count. A Focus is named whole ("//Art & Music"; "//Chem" is none)."""
+        skills = self.t.skills
+        out = []
+        for named in _FOCUS_NAMED.finditer(text):
+            focus = named.group(1)
+            before = [m.group(1) for m in _WORD.finditer(text, 0, named.start()) if m.group(1) in skills]
+            skill = before[-1] if before else None
+            known = skills[skill].focuses if skill else tuple(f for s in skills.values() for f in s.focuses)
+            if focus not in known:
+                owner = f"no Focus of {skill} (its Focuses: {', '.join(known)})" if skill else "no Focus of any skill"
+                out.append(f"//{focus} names {owner}: the player reads a Focus the roll will not count")
+        return out
+
     def check_slots(self, file: str, path: str, text: str) -> None:
         """Slots, braces and ``{if}`` blocks of one text; a block's condition is checked as an ``if`` is."""
         try:
@@ -207,12 +225,8 @@ class Readers:
             return
         for block in blocks_of(parts):
             self.check_condition(file, path, block.condition)
-        for named in _SKILL_FOCUS.finditer(text):
-            skill, focus = named.group(1), named.group(2)
-            known = self.t.skills[skill].focuses if skill in self.t.skills else None
-            if known is not None and not any(f.startswith(focus) for f in known):
-                self.fail(file, path, f"{skill} //{focus} names no Focus of {skill} (its Focuses: {', '.join(known)}): "
-                                      "the player reads a Focus the roll will not count", "W111")
+        for unknown_focus in self.focus_problems(text):
+            self.fail(file, path, unknown_focus, "W111")
         if "{others}" in text and _others_for_one(parts):
             self.fail(file, path, "{others} names nobody when one PC plays (an empty name where it stands): write "
                                   "it inside {if party_size() > 1}…{end}", "W109")

@@ -335,10 +335,15 @@ class Builder(Readers):
         if "secret" in known and "secret" not in data:
             self.fail(file, f"{path}.known", "'secret' is known at the start, but the NPC has no secret")
 
+    def npc_field(self, nid: str, key: str) -> object:
+        """One field of an NPC as written (None where the NPC or the field is missing, or its table is broken)."""
+        data = self.m["npcs"].get(nid) if isinstance(self.m["npcs"], dict) else None
+        return data.get(key) if isinstance(data, dict) else None
+
     def npc_secret(self, nid: str) -> bool:
         """Whether the NPC has a secret the PCs may learn (its ``secret`` field)."""
-        data = self.m["npcs"].get(nid) if isinstance(self.m["npcs"], dict) else None
-        return isinstance(data, dict) and isinstance(data.get("secret"), str) and bool(data["secret"].strip())
+        secret = self.npc_field(nid, "secret")
+        return isinstance(secret, str) and bool(secret.strip())
 
     def build_scene(self, sid: str, data: object) -> Scene | None:
         file = self.origin[f"scenes.{sid}"]

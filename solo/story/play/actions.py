@@ -20,7 +20,7 @@ from ...errors import did_you_mean
 from ...rules.character import PRONOUNS, skill_target
 from ...rules.conflict_types import FLOURISH_LIST, flourish_problem
 from ...rules.escalation import may_escalate
-from ...rules.fiction import Fiction, check_fiction
+from ...rules.fiction import Fiction, check_fiction, no_mind_to_argue
 from ...rules.outcomes import LOST, OUTCOMES, WON
 from ...rules.participants import Participant, obstacle
 from ...rules.rolls import CheckResult, difficulty_modifier, opposed_flip_beats, resolve_opposed, roll_check
@@ -330,10 +330,9 @@ class Conflict(ActionVerb):
         for i, npc in enumerate(npcs):
             if npc not in b.npc_ids:
                 b.fail(file, f"{path}.npcs[{i}]", f"unknown NPC {npc!r}{did_you_mean(str(npc), b.npc_ids)}", "E006")
-            elif social and _mindless(b, npc):  # a reading of narrated conflicts: "the grey wolf's composure"
-                b.fail(file, f"{path}.npcs[{i}]", f"{npc!r} is mindless: a {ctype} conflict argues with someone, "
-                                                  "and it has nothing to argue with (its composure would be told "
-                                                  "taking blows); fight it, outrun it or sneak past it", "W112")
+            elif social and b.npc_field(npc, "mindless") is True:  # a reading: "the grey wolf's composure"
+                b.fail(file, f"{path}.npcs[{i}]", f"{no_mind_to_argue(repr(npc), str(ctype))} (its composure would "
+                                                  "be told taking blows); fight it, outrun it or sneak past it", "W112")
         wall = self.arg(spec, "obstacle")
         if wall is not None:
             if not isinstance(wall, dict):
@@ -426,12 +425,6 @@ class Conflict(ActionVerb):
         from .chances import conflict_chances
 
         return conflict_chances(game, action.spec, fighters)
-
-
-def _mindless(b: Builder, npc: str) -> bool:
-    """Whether the adventure's NPC ``npc`` is written mindless (a beast, the dead, a machine: no Code Block)."""
-    data = b.m["npcs"].get(npc) if isinstance(b.m.get("npcs"), dict) else None
-    return isinstance(data, dict) and data.get("mindless") is True
 
 
 def party_hunts(ctype: ConflictType, spec: Mapping[str, Any]) -> bool:

@@ -237,10 +237,11 @@ class Heal(Damage):
 
     def change(self, game: Game, pc: Character, pool_name: str, value: int) -> None:
         """Up to the maximum; a Pool below zero (pushed) takes a single point, as first aid gives one (rules §2.2,
-        §5.5: only days lift a Pool out of the red; docs/rulings.md, "Healing a pushed Pool")."""
+        §5.5: only days lift a Pool out of the red; docs/rulings.md, "Healing a pushed Pool"), from play's edition 5:
+        a save of an earlier one replays with the heal it was played with (a review: its answers may rest on it)."""
         pool = pc.pools[pool_name]
         before = pool.current
-        if before < 0:
+        if before < 0 and game.edition >= 5:
             value = min(value, 1)
         pool.current = min(pool.maximum, pool.current + value)
         if pool.current != before:  # a Pool already full is not told back to the player ("BODY 12 -> 12")

@@ -119,7 +119,7 @@ _PLAIN = _Plain()
 #: play asks no Focus (it succeeds without a roll, so none could count); 4, a player's name another player at the
 #: table already gave, and a new character's name the party already has, are asked again; 5, the improvement menu
 #: offers no //Language the native tongue's 40 % already beats, and "Keep the rolls for later" comes right after the
-#: skills, not last (the options after it are numbered otherwise).
+#: skills, not last (the options after it are numbered otherwise); and a ``heal`` gives a Pool below zero one point.
 EDITION = 5
 
 
