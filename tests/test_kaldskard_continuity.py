@@ -397,3 +397,19 @@ def test_remedies_brought_late_close_the_crossings_thread(kaldskard, carried):
     for effect in kaldskard.scenes["ending_late"].on_enter:
         game.apply(effect)
     assert (thread in game.state.oracle.threads) != carried
+
+
+@pytest.mark.parametrize(("scene", "amount"), [("shieling_dawn", 3), ("camp_night", 4)])
+def test_a_night_heals_every_pc_whatever_the_acting_one_needs(kaldskard, scene, amount):
+    """A hot-seat group's night in the outlaws' cave: "+4 BODY and POW" to everyone, and the status line after it
+    showed Hild at 10/16 and Sigurd at 8/12 as before. Each heal read `pool("BODY") < pool_max("BODY")`, the acting
+    PC's, who was unhurt: it healed nobody. A heal of a Pool already whole changes nothing, so none is needed."""
+    game = Game(kaldskard, seed=1, decider=Script(), party=[pregenerated("espen")])
+    whole, hurt = pregenerated("espen"), pregenerated("espen")
+    hurt.name = "Hild Rask"
+    hurt.pools["BODY"].current = 4
+    game.state.party = [whole, hurt]
+    for effect in kaldskard.scenes[scene].on_enter:
+        if effect.kind == "heal":
+            game.apply(effect)
+    assert hurt.pools["BODY"].current == 4 + amount and whole.pools["BODY"].current == whole.pools["BODY"].maximum

@@ -706,3 +706,30 @@ def test_heal_gives_a_pushed_pool_one_point_and_others_the_amount(tmp_path):
     body.current = -1
     Heal().change(game, pc, "BODY", 3)
     assert body.current == 2
+
+
+def test_a_scene_whose_cost_takes_the_last_of_the_party_ends_the_game_at_once(tmp_path):
+    """A hot-seat group's Kaldskard: the cold of "Lost in the white" (its on_enter damage) killed the last PC, and
+    the game still asked "What do you do?"; the journal then held a choice made by nobody."""
+    from solo.story.play.engine import FALLEN
+
+    path = tmp_path / "cold.toml"
+    path.write_text('[adventure]\ntitle = "Cold"\nstart = "a"\npc = "espen"\n'
+                    '[scenes.a]\ntext = "A hut."\n[[scenes.a.choices]]\ntext = "Go out"\ngoto = "b"\n'
+                    '[scenes.b]\ntext = "The cold."\non_enter = [ { damage = "BODY", amount = 5 } ]\n'
+                    '[[scenes.b.choices]]\ntext = "Walk on"\ngoto = "c"\n'
+                    '[scenes.c]\ntext = "Home."\nending = true\n')
+    asked: list[str] = []
+
+    class Plan:
+        def decide(self, q):
+            asked.append(q.kind)
+            if q.kind == "choice":
+                return q.options[0].key
+            return q.default or q.options[0].key
+
+    pc = pregenerated("espen")
+    pc.pools["BODY"].current, pc.luck = -10, 0  # pushed on, two points from the end, no Luck to soften it
+    game = Game(load_adventure(path), seed=1, decider=Plan(), party=[pc], sink=lambda e: None)
+    assert game.play() == FALLEN
+    assert asked.count("choice") == 1  # "Go out"; nothing asked in the cold

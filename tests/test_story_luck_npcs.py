@@ -542,3 +542,23 @@ def test_one_whose_composure_is_spent_is_there_with_no_argument_left():
     said = d.spent_at_start({"actor": "Ragna Ulvsdotter", "pool": "CHA", "value": 0, "choice": OUT})
     assert said == "Ragna Ulvsdotter is spent (CHA 0), with no composure left to argue with."
     assert d.spent_at_start({"actor": "Knut", "pool": "BODY", "value": 0, "choice": OUT}).endswith("takes no part.")
+
+
+@pytest.mark.parametrize(("before", "asked"), [(-11, False), (-10, True)])
+def test_luck_is_not_offered_to_soften_a_blow_that_ends_it_either_way(tmp_path, before, asked):
+    """A hot-seat group's Kaldskard: Alma at BODY -11 of a -12 death line was asked "2 BODY damage. Spend a Luck Point
+    to take only 1?": taking 1 reached -12 as surely. Where it still spares the PC (-10 - 1 = -11), it is asked."""
+    decider = Answers(luck_reduce="no")
+    game, _ = _game(_yard(tmp_path), decider)
+    espen = game.state.pcs[0]
+    espen.pools["BODY"].current = before
+    assert espen.pools["BODY"].maximum == 12 and espen.luck > 0
+    game.apply(game.adventure.scenes["house"].on_enter[0])  # { damage = "BODY", amount = 5 }
+    assert ("luck_reduce" in decider.kinds()) is asked
+    if not asked:  # a game of an earlier edition was asked, and its save answered: it replays so
+        decider = Answers(luck_reduce="no")
+        game, _ = _game(_yard(tmp_path), decider)
+        game.edition = 4
+        game.state.pcs[0].pools["BODY"].current = before
+        game.apply(game.adventure.scenes["house"].on_enter[0])
+        assert "luck_reduce" in decider.kinds()

@@ -119,7 +119,9 @@ _PLAIN = _Plain()
 #: play asks no Focus (it succeeds without a roll, so none could count); 4, a player's name another player at the
 #: table already gave, and a new character's name the party already has, are asked again; 5, the improvement menu
 #: offers no //Language the native tongue's 40 % already beats, and "Keep the rolls for later" comes right after the
-#: skills, not last (the options after it are numbered otherwise); and a ``heal`` gives a Pool below zero one point.
+#: skills, not last (the options after it are numbered otherwise); a ``heal`` gives a Pool below zero one point; and
+#: a scene's blow that 1 would make as deadly asks no Luck to soften it; a scene whose cost takes the last PC ends
+#: the game there (before, its menu was asked of nobody).
 EDITION = 5
 
 
@@ -406,6 +408,12 @@ class Game:
             between_scenes(self)  # NPCs that recover between scenes are fresh again
         for effect in scene.on_enter:
             self.apply(effect)
+        if not s.pcs and self.adventure.uses_pcs and not scene.ending and s.ending is None and self.edition >= 5:
+            # the scene's own cost took the last of the party (the cold at "Lost in the white"): nobody is left to
+            # be asked "What do you do?", which a hot-seat group was, and a choice went into the journal made by
+            # nobody (as follow() ends it when a branch's cost does)
+            self._fallen()
+            return
         if scene.ending:
             s.ending = scene.id
             # those who fell on the way (comae, or death where the adventure says so): the end says they did not see it

@@ -58,8 +58,13 @@ def hurt(game: Game, pc: Character, pool_name: str, amount: int) -> None:
 
 
 def reduce_damage(game: Game, pc: Character, amount: int, pool_name: str) -> int:
-    """Reduce damage (§2.8): a Luck Point takes 1 instead of a blow of 2 or more."""
+    """Reduce damage (§2.8): a Luck Point takes 1 instead of a blow of 2 or more. Not offered where 1 would end it
+    as surely (a Pool pushed to a point above comae: a hot-seat group was asked, and both answers killed), from
+    play's edition 5: a save of an earlier one answered the question, and replays so."""
     if amount <= 1 or pc.luck <= _luck_floor(game):
+        return amount
+    pool = pc.pools[pool_name]
+    if pool.current - 1 <= -pool.maximum and game.edition >= 5:
         return amount
     answer = game.ask(LUCK_REDUCE, f"{amount} {pool_name} damage. Spend a Luck Point to take only 1?",
                       [Option("yes", "Take 1 instead", f"{luck_left(pc.luck)} left"), Option("no", f"Take {amount}")],
