@@ -270,6 +270,8 @@ def test_scene_damage_offers_luck_and_asks_before_going_below_zero(tmp_path, red
     espen.pools["BODY"].current = 3
     game.apply(game.adventure.scenes["house"].on_enter[0])  # { damage = "BODY", amount = 5 }
     assert decider.kinds()[0] == "luck_reduce" and decider.asked[0].context["damage"] == 5
+    # what spending leaves, not what is left: "back to 1   no Luck left" read as a Luck Point nobody had (a group)
+    assert decider.asked[0].options[0].detail == "leaves 1 Luck"  # of the 2 Espen had
     assert decider.kinds()[1:] == ([] if reduce == "yes" else ["push"])
     assert espen.pools["BODY"].current == body and espen.luck == luck
     assert game.state.pcs == [espen]

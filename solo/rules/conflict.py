@@ -1133,7 +1133,7 @@ class Conflict:
                 and target.character.luck > self.luck_floor):
             answer = self._ask(target, LUCK_REDUCE,
                                f"{w.name} deals {amount} damage. Spend a Luck Point to take only 1?",
-                               [Option("yes", "Take 1 instead", f"{luck_left(target.character.luck)} left"),
+                               [Option("yes", "Take 1 instead", f"leaves {luck_left(target.character.luck)}"),
                                 Option("no", f"Take {amount}")], damage=amount)
             if answer == "yes":
                 spend(target.character, "reduce_damage", negative_luck=self.negative_luck)
@@ -1199,7 +1199,7 @@ class Conflict:
                 options.append(Option("push", f"Push on at {pool.current}", push_cost(pool.maximum, death=self.death)))
             if p.luck_allowed and p.character.luck > self.luck_floor:
                 options.append(Option("refresh", "Spend a Luck Point: back to 1",
-                                      f"{luck_left(p.character.luck)} left"))
+                                      f"leaves {luck_left(p.character.luck)}"))
         answer = OUT
         if options:
             options.append(Option(OUT, "Go down", "out of this conflict"))

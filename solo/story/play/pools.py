@@ -67,7 +67,7 @@ def reduce_damage(game: Game, pc: Character, amount: int, pool_name: str) -> int
     if pool.current - 1 <= -pool.maximum and game.edition >= 5:
         return amount
     answer = game.ask(LUCK_REDUCE, f"{amount} {pool_name} damage. Spend a Luck Point to take only 1?",
-                      [Option("yes", "Take 1 instead", f"{luck_left(pc.luck)} left"), Option("no", f"Take {amount}")],
+                      [Option("yes", "Take 1 instead", f"leaves {luck_left(pc.luck)}"), Option("no", f"Take {amount}")],
                       actor=pc.name, damage=amount)
     if answer != "yes":
         return amount
@@ -82,7 +82,7 @@ def _below_zero(game: Game, pc: Character, pool_name: str, pool: Pool, after: in
     if after > -pool.maximum:
         options.append(Option(PUSH_ON, f"Push on at {after}", push_cost(pool.maximum, death=game.adventure.deadly)))
     if pc.luck > _luck_floor(game):
-        options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(pc.luck)} left"))
+        options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"leaves {luck_left(pc.luck)}"))
     if not options:
         return 0, OUT
     options.append(Option(OUT, "Stop at 0", "no lower, and no penalty"))
@@ -159,7 +159,7 @@ def _push_at_start(game: Game, ctype: ConflictType, p: Participant, would_be: Co
         options.append(Option(PUSH_ON, f"Push on at {pool.current}",
                               push_cost(pool.maximum, death=game.adventure.deadly)))
     if _may_refresh(game, p):
-        options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"{luck_left(p.character.luck)} left"))
+        options.append(Option(REFRESH, "Spend a Luck Point: back to 1", f"leaves {luck_left(p.character.luck)}"))
     options.append(Option(OUT, "Stay out of it", "take no part, the Pool as it is"))
     # "Picking a lock is about to begin", where "as the picking a lock begins" read awkwardly (a new GM's run)
     question = Question(PUSH, f"{ctype.name} is about to begin, and your {ctype.pool_label} is spent "
