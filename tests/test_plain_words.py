@@ -187,7 +187,7 @@ def test_a_blow_bigger_than_the_pool_left_says_the_pool_stops_at_zero():
     names = {"a": "Espen", "b": "Rune"}
     blow = {"actor": "a", "target": "b", "pool": "BODY", "halved": True, "first": 4, "second": None}
     assert damage({**blow, "amount": 2, "before": 1, "after": 0}, names) == \
-        "Rune loses 2 BODY (halved), more than the 1 left: it stops at 0."
+        "Rune loses 2 BODY (halved), more than the 1 left: it stops at 0 unless pushed on."
     assert damage({**blow, "amount": 2, "before": 2, "after": 0}, names) == "Rune loses 2 BODY (halved): 0 left."
     assert damage({**blow, "amount": 2, "before": 1, "after": -1}, names).endswith(": now at -1.")  # pushing on
 
@@ -202,8 +202,8 @@ def test_a_blow_is_worded_for_a_player_not_as_a_log():
             "amount": 2, "before": 14, "after": 12, "maximum": 16}
     assert damage(blow, names) == "Jonas Nygaard loses 2 CHA (halved): 12 left of 16."
     field = {**blow, "actor": "espen", "target": "field", "pool": "BODY/POW", "before": 1, "after": 0, "maximum": 9}
-    assert damage(field, names) == \
-        "the barrow-field loses 2 BODY/POW (halved), more than the 1 left: it stops at 0 of 9."
+    assert damage(field, names, obstacles=frozenset({"field"})) == \
+        "the barrow-field gives way by 2 (halved), more than the 1 left: it stops at 0 of 9."
     nothing = {**blow, "amount": 0, "after": 14, "armour": 2}
     assert damage(nothing, names) == "Jonas Nygaard loses no CHA (-2 armour, halved): 14 left of 16."
     assert not any(" -> " in damage(e, names) or "deals" in damage(e, names) for e in (blow, field, nothing))

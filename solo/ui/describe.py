@@ -298,7 +298,10 @@ def damage(e, names, plural: frozenset[str] = frozenset(), obstacles: frozenset[
     if after == 0 and e["before"] - e["amount"] < 0:
         # a blow bigger than what is left: the Pool stops at 0 (docs/rules.md), so "loses 2 … 0 left" of one at 1
         # lost a point the reader could not account for (new-user run)
-        return f"{lost}, more than the {e['before']} left: it stops at 0{of}."
+        # "unless pushed on": the question to push on may follow, and "stops at 0", then "Push on at -2", read as two
+        # numbers for one blow (a hot-seat group)
+        unless = "" if e["target"] in obstacles else " unless pushed on"  # nothing pushes a lock on
+        return f"{lost}, more than the {e['before']} left: it stops at 0{of}{unless}."
     if after < 0:  # pushing on below zero
         return f"{lost}: now at {after}{of}."
     return f"{lost}: {after} left{of}."
