@@ -186,8 +186,10 @@ def test_a_blow_bigger_than_the_pool_left_says_the_pool_stops_at_zero():
 
     names = {"a": "Espen", "b": "Rune"}
     blow = {"actor": "a", "target": "b", "pool": "BODY", "halved": True, "first": 4, "second": None}
-    assert damage({**blow, "amount": 2, "before": 1, "after": 0}, names) == \
+    assert damage({**blow, "amount": 2, "before": 1, "after": 0, "may_push": True}, names) == \
         "Rune loses 2 BODY (halved), more than the 1 left: it stops at 0 unless pushed on."
+    assert damage({**blow, "amount": 2, "before": 1, "after": 0}, names) == \
+        "Rune loses 2 BODY (halved), more than the 1 left: it stops at 0."  # one who cannot push: it does
     assert damage({**blow, "amount": 2, "before": 2, "after": 0}, names) == "Rune loses 2 BODY (halved): 0 left."
     assert damage({**blow, "amount": 2, "before": 1, "after": -1}, names).endswith(": now at -1.")  # pushing on
 
@@ -264,3 +266,16 @@ def test_a_story_flip_offer_says_what_the_flip_wins():
                          r"have .* left\.", prompt) for prompt in offers]
     assert all(said), offers
     assert {m[1] for m in said} == {"win the opposed roll"} and len(said) >= 3
+
+
+def test_the_engine_says_who_may_push_on_where_a_blow_passes_zero():
+    """A hot-seat group: "loses 6 BODY …, more than the 4 left: it stops at 0 of 12", then "Push on at -2". The blow
+    is said to stop at 0 only of one who cannot push on; a PC may, and its line says so."""
+    from test_narration_fiction import fight
+
+    marked: dict[bool, set[bool]] = {True: set(), False: set()}
+    for seed in range(30):
+        for e in fight("combat", seed, stubborn=True):
+            if e.kind == "damage" and e["before"] - e["amount"] < 0:
+                marked[e["target"] == "Espen Lind"].add(bool(e.get("may_push")))
+    assert marked == {True: {True}, False: {False}}

@@ -1149,8 +1149,11 @@ class Conflict:
             target.invalidate()  # the below-zero penalty may now apply
         if self.sink is not None:
             after = shown_pool(pool.current, target.pushing)  # unpushed Pools stop at 0
+            # ``may_push``: the one hit may push on below zero (a PC, a Master NPC), so a blow past 0 is not yet said
+            # to stop there (the push question may follow)
             self._emit("damage", actor=w.id, target=target.id, amount=amount, pool=pool_name or self.ctype.pool_label,
-                       before=before, after=after, maximum=pool.maximum, lens=d.lens, **detail)
+                       before=before, after=after, maximum=pool.maximum, lens=d.lens,
+                       **({"may_push": True} if target.can_push else {}), **detail)
         if pool.current <= 0:
             self._at_zero(target, pool, pool_name or self.ctype.pool_label)
         if struck and self._detail and target.status == ACTIVE and not self._last_round():

@@ -300,7 +300,7 @@ def damage(e, names, plural: frozenset[str] = frozenset(), obstacles: frozenset[
         # lost a point the reader could not account for (new-user run)
         # "unless pushed on": the question to push on may follow, and "stops at 0", then "Push on at -2", read as two
         # numbers for one blow (a hot-seat group)
-        unless = "" if e["target"] in obstacles else " unless pushed on"  # nothing pushes a lock on
+        unless = " unless pushed on" if e.get("may_push") else ""  # a PC or a Master NPC may push on
         return f"{lost}, more than the {e['before']} left: it stops at 0{of}{unless}."
     if after < 0:  # pushing on below zero
         return f"{lost}: now at {after}{of}."
