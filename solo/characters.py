@@ -43,6 +43,9 @@ def load_character(spec: str | Path, roster: Path | None = None) -> Character:
     if roster is not None:
         entry = find_in_roster(roster, str(spec))
         if entry is not None:
+            if entry.fell:  # the file itself still loads, given as a file: a choice made knowingly
+                raise SoloError(f"{entry.name} died in {entry.fell}; the roster plays no one who died (to play "
+                                f"the character again all the same, give the file: {entry.path})")
             return entry.load()
     return pregenerated(str(spec), roster=roster_place(roster) if roster is not None else None)
 
@@ -75,25 +78,27 @@ def free_character_path(folder: Path, name: str) -> Path:
 CHARACTER_FILE = FileKind("a character file", marks=(b"a Comae Engine character made by solo",))
 
 
-def character_text(char: Character, *, scenarios: int | None = None) -> str:
+def character_text(char: Character, *, scenarios: int | None = None, fell: str | None = None) -> str:
     """A character file that a person can read and edit (and solo checks on load), with the header that
     tells solo it wrote it. ``scenarios`` (the scenarios this character has finished) goes in a
-    ``[roster]`` table that only the roster reads."""
+    ``[roster]`` table that only the roster reads, and so does ``fell``: the adventure the character died in."""
     from .toml_write import dumps
 
     name = "".join(ch if ch.isprintable() else " " for ch in char.name)  # the header stays one comment line
     header = f"# {name}: a Comae Engine character made by solo. Edit freely; solo checks it on load.\n"
     data: dict[str, Any] = char.to_dict()
-    if scenarios is not None:
-        data["roster"] = {"scenarios": scenarios}
+    if scenarios is not None or fell:
+        data["roster"] = {**({"scenarios": scenarios} if scenarios is not None else {}),
+                          **({"fell": fell} if fell else {})}
     return header + dumps(data)
 
 
-def save_character(char: Character, path: Path, *, scenarios: int | None = None, new: bool = False) -> None:
+def save_character(char: Character, path: Path, *, scenarios: int | None = None, new: bool = False,
+                   fell: str | None = None) -> None:
     """Write ``path`` whole (see :func:`solo.paths.write_atomic`); with ``new`` only if no file has that name
     (``FileExistsError`` otherwise). An ``OSError`` says why not."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, character_text(char, scenarios=scenarios), exclusive=new)
+    write_atomic(path, character_text(char, scenarios=scenarios, fell=fell), exclusive=new)
 
 
 def save_new_character(char: Character, folder: Path, *, scenarios: int | None = None) -> Path:
@@ -124,6 +129,23 @@ def update_character(char: Character, path: Path, *, begun: Character | None = N
         return True
 
 
+def mark_fallen(path: Path, adventure: str) -> bool:
+    """Write into a roster character's own file that the character died in ``adventure`` (its ``[roster]`` table's
+    ``fell``), under the file's lock: the roster then lists it as dead and offers it to no game (a hot-seat group's
+    next game offered "Alma Berg", who had died in Kaldskard). False, and nothing written, where the file holds no
+    character solo can read."""
+    from .file_lock import locked
+
+    with locked(path, what=f"the character file {path}"):
+        try:
+            data = loads_toml(read_bounded(path, ROSTER_FILE_LIMIT).decode("utf-8"), file=path)
+            char = Character.from_dict(data, file=path)
+        except (PathError, ContentError, OSError, UnicodeDecodeError, ValueError):
+            return False
+        save_character(char, path, scenarios=_scenarios(data), fell=adventure)
+        return True
+
+
 def holds(path: Path, char: Character) -> bool:
     """Whether the character file ``path`` reads as ``char`` (every field a file keeps); a file that cannot be read
     counts as holding it, as before such files were compared."""
@@ -144,6 +166,7 @@ class RosterEntry:
     character: Character = field(repr=False)
     digest: str  # the first hex digits of the file's SHA-256: a save names the very file it was played with
     scenarios: int | None  # finished scenarios, when solo wrote the file
+    fell: str | None = None  # the adventure the character died in: listed, never offered to a game
 
     @property
     def name(self) -> str:
@@ -157,7 +180,8 @@ class RosterEntry:
 
     @property
     def summary(self) -> str:
-        return roster_line(self.character, self.scenarios)
+        line = roster_line(self.character, self.scenarios)
+        return f"{line} · died in {self.fell}" if self.fell else line
 
     @property
     def file(self) -> str:
@@ -209,7 +233,7 @@ def read_roster(folder: Path) -> Roster:
             roster.problems.append(f"{path}: not a character ({exc})")
             continue
         roster.entries.append(RosterEntry(path, data, char, hashlib.sha256(raw).hexdigest()[:8],
-                                          _scenarios(data)))
+                                          _scenarios(data), _fell(data)))
     return roster
 
 
@@ -227,6 +251,12 @@ def in_folder(path: Path, folder: Path) -> bool:
         return path.resolve().parent == folder.resolve()
     except (OSError, RuntimeError):
         return path.parent == folder
+
+
+def _fell(data: dict[str, Any]) -> str | None:
+    table = data.get("roster")
+    value = table.get("fell") if isinstance(table, dict) else None
+    return value.strip()[:200] or None if isinstance(value, str) else None
 
 
 def _scenarios(data: dict[str, Any]) -> int | None:

@@ -556,3 +556,49 @@ def test_prove_and_simulate_take_a_roster_name_as_play_does(tmp_path, monkeypatc
     proved = CliRunner().invoke(cli, ["prove", example, "--pc", "tora", "--seeds", "0", "--json"])
     assert proved.exit_code in (0, 1), proved.output
     assert json.loads(proved.output)["states"] > 0
+
+
+DEADLY = """\
+[adventure]
+id = "drop"
+title = "The Drop"
+start = "edge"
+comae = "death"
+
+[scenes.edge]
+text = "A ledge over the sea."
+
+[[scenes.edge.choices]]
+text = "Jump"
+goto = { goto = "below", effects = [ { damage = "BODY", amount = 30 } ] }
+
+[scenes.below]
+text = "Water."
+ending = true
+"""
+
+
+def test_a_roster_character_who_dies_is_listed_as_dead_and_offered_to_no_game(tmp_path, monkeypatch):
+    """A hot-seat group: Alma Berg died in Kaldskard (comae = "death"), and the next game offered her at "Who will you
+    play?", and `solo characters` with a command to play her. Her own file now says where she died."""
+    monkeypatch.chdir(tmp_path)
+    saves = tmp_path / "saves"
+    alma = pregenerated("espen")
+    alma.name, alma.luck = "Alma Berg", 0
+    alma.pools["BODY"].current = -1  # pushed on already: the fall finishes her
+    save_character(alma, saves / "characters" / "alma_berg.toml", scenarios=2)
+    adventure = tmp_path / "drop.toml"
+    adventure.write_text(DEADLY, encoding="utf-8")
+    _at_the_keyboard(monkeypatch, ["alma", "Jump"])
+    played = CliRunner().invoke(cli, ["play", str(adventure), "--seed", "3", "--saves", str(saves)])
+    assert "Alma Berg died in The Drop" in " ".join(played.output.split()), played.output
+    (entry,) = read_roster(saves / "characters").entries
+    assert entry.fell == "The Drop" and entry.scenarios == 2 and "died in The Drop" in entry.summary
+    listed = CliRunner().invoke(cli, ["characters", "--saves", str(saves)])
+    assert "died in The Drop" in listed.output and "solo play --pc" not in listed.output
+    with pytest.raises(SoloError, match="Alma Berg died in The Drop"):
+        load_character("alma", roster=saves / "characters")
+    assert load_character(str(entry.path)).name == "Alma Berg"  # her file, given as a file, still loads
+    _at_the_keyboard(monkeypatch, [])
+    offered = CliRunner().invoke(cli, ["play", str(adventure), "--seed", "1", "--save", "again", "--saves", str(saves)])
+    assert "Who will you play?" in offered.output and "Alma" not in offered.output.split("Who will you play?", 1)[1]

@@ -44,6 +44,9 @@ def command(saves_dir: Path | None) -> None:
         say(console, (entry.name, "bold"), f"  {entry.summary}", soft_wrap=True)
         where = f" --saves {shlex.quote(str(saves_dir))}" if saves_dir is not None else ""
         pick = entry.name if names[entry.name.lower()] == 1 else entry.path.stem  # two of one name: the file says which
+        if entry.fell:  # listed, with no command to play: the roster plays no one who died
+            say(console, f"  {entry.path}", style="dim", soft_wrap=True)
+            continue
         say(console, f"  {entry.path}   play: solo play --pc {shlex.quote(pick)}{where}", style="dim",
             soft_wrap=True)
     for line in roster.problems:

@@ -353,9 +353,28 @@ class Session:
                 say(self.console, f"{pc.name} was not written: {exc}", style="red", soft_wrap=True)
                 continue
             kept.append((pc, path))
+        self._mark_the_dead(chosen)
         if kept:
             lead, command = take_on_hint(self.game.adventure, kept)
             say_copyable(self.console, lead, command)
+
+    def _mark_the_dead(self, chosen: dict[str, Path]) -> None:
+        """A roster character who died in this game (comae where the adventure says death, or an ending whose fate
+        is death) has it written in its own file, so the roster offers it to no later game (a hot-seat group's next
+        game offered "Alma Berg", who had died in Kaldskard). A ready-made or new character who died has no file."""
+        from ..characters import in_folder, mark_fallen
+
+        assert self.game is not None and self.characters_dir is not None
+        for name, fate in self.game.state.removed.items():
+            own = self.character_files.get(name) or chosen.get(name)
+            if fate != "death" or own is None or not in_folder(own, self.characters_dir):
+                continue
+            try:
+                if mark_fallen(own, self.game.adventure.title):
+                    say(self.console, f"{name} died in {self.game.adventure.title}: {short_path(own)} says so, and "
+                        "the roster will not offer them again.", style="dim", soft_wrap=True)
+            except OSError as exc:
+                say(self.console, f"Could not write {own}: {exc.strerror or exc}", style="red", soft_wrap=True)
 
     def _begun_as(self, name: str, path: Path, roster: object) -> Character | None:
         """The character this game began with, whose file is ``path``: the one the game was given (``--pc``,

@@ -39,6 +39,8 @@ class RosterChoice(Protocol):
     def summary(self) -> str: ...
     @property
     def file(self) -> str: ...
+    @property
+    def fell(self) -> str | None: ...
 
 
 class OfferedRoster(Protocol):
@@ -149,7 +151,9 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
     options = []
     pregen = pregenerated(game.adventure.pc) if game.adventure.pc else None
     roster = roster_of(game)
-    kept = [e for e in roster.entries if e.name not in taken] if roster is not None else []
+    # one who died in an adventure is not offered again (its file says so: characters.mark_fallen)
+    living = [e for e in roster.entries if not e.fell] if roster is not None else []
+    kept = [e for e in living if e.name not in taken]
     twin = pregen is not None and any(e.name == pregen.name for e in kept)  # the ready-made one, played before
     # each option has one number for every player at the table: the second player, the ready-made character taken,
     # typed the "3" of "A random character" the first had been shown, and was told 3 is no answer (a new player's run)
@@ -162,7 +166,7 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
     # typing the name picks it; one named like the ready-made character says it is the one you played
     # two files of one name (three games' Alma Bakke) are told apart by their files, as 'solo characters' shows them
     names = Counter(e.name for e in kept)
-    place = {e.key: first + 2 + i for i, e in enumerate(roster.entries)} if roster is not None else {}
+    place = {e.key: first + 2 + i for i, e in enumerate(living)}
     options += [Option(e.key, f"{e.name} ({e.file})" if names[e.name] > 1
                        else f"{e.name} (your roster)" if twin and pregen is not None and e.name == pregen.name
                        else e.name, e.summary, number=place[e.key]) for e in kept]
