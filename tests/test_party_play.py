@@ -578,3 +578,29 @@ def test_an_argument_with_a_mindless_npc_is_warned(tmp_path, ctype, mindless, wa
     _, problems = read_adventure(path)
     assert not [p for p in problems if p.severity == "error"], [str(p) for p in problems]
     assert any(p.code == "W112" for p in problems) is warned, [str(p) for p in problems]
+
+
+@pytest.mark.parametrize(("pursuer", "edition", "asked"), [("b", 5, False), ("a", 5, True), ("b", 4, True)])
+def test_a_party_run_down_in_a_chase_is_asked_no_line_up(pursuer, edition, asked):
+    """A hot-seat group's Kaldskard: at BODY -11, Alma "sat out" the run for the river, where the dead gave chase to
+    everyone, and was safe. A party that is a chase's quarry all run; one that gives chase still says who does."""
+    from solo.rules.conflict_types import conflict_type
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.conflict_roles import ask_roles
+    from solo.story.play.engine import Game
+
+    questions: list[str] = []
+
+    class Everyone:
+        def decide(self, q):
+            questions.append(q.kind)
+            return q.default or q.options[0].key
+
+    game = Game(load_adventure(find_adventure("kaldskard")), seed=1, decider=Everyone())
+    game.edition = edition
+    first, second = pregenerated("espen"), pregenerated("espen")
+    second.name = "Alma Berg"
+    game.state.party = [first, second]
+    roles = ask_roles(game, conflict_type("foot_chase"), pursuer=pursuer)
+    assert ("lineup" in questions) is asked and set(roles.taking_part) == {"Espen Lind", "Alma Berg"}

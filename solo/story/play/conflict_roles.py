@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...decisions import Option
+from ...rules.fiction import pursuit_parts
 from ...rules.participants import from_character
 
 if TYPE_CHECKING:
@@ -75,11 +76,15 @@ def default_roles(pcs: Sequence[Character], ctype: ConflictType, vehicle: str | 
     return Roles((driver,), tuple((pc.name, driver) for pc in pcs if pc.name != driver), driver)
 
 
-def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None) -> Roles:
+def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None, pursuer: str = "a") -> Roles:
     """Ask the party who takes part (nobody is asked when one PC is playing) and say so in a ``conflict_roles``
-    event; with a ``vehicle`` one PC drives and the others only assist or ride along."""
+    event; with a ``vehicle`` one PC drives and the others only assist or ride along. A party run down on foot
+    (the quarry of a chase, ``pursuer`` "b") is not asked, from play's edition 5: the hunt comes for each of them,
+    and a hot-seat group's PC at BODY -11 "sat out" the dead's chase to the river, safe."""
     pcs = game.state.pcs
     if len(pcs) < 2:
+        return everyone(pcs)
+    if not vehicle and game.edition >= 5 and pursuit_parts(ctype, {"pursuer": pursuer}).get("a") == "quarry":
         return everyone(pcs)
     what = ctype.name
     driver = None

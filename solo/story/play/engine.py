@@ -121,7 +121,7 @@ _PLAIN = _Plain()
 #: offers no //Language the native tongue's 40 % already beats, and "Keep the rolls for later" comes right after the
 #: skills, not last (the options after it are numbered otherwise); a ``heal`` gives a Pool below zero one point; and
 #: a scene's blow that 1 would make as deadly asks no Luck to soften it; a scene whose cost takes the last PC ends
-#: the game there (before, its menu was asked of nobody).
+#: the game there (before, its menu was asked of nobody); a party that is a chase's quarry is asked no line-up.
 EDITION = 5
 
 
@@ -769,7 +769,7 @@ class Game:
         # as given: an adventure's are told whole by the verb that read them (ConflictVerb.resolve), a player's
         # typed words in open play are shown as typed
         self.emit("conflict_stakes", type=ctype.key, stakes=stakes, **told)
-        roles = ask_roles(self, ctype, vehicle)  # a lone PC is not asked
+        roles = ask_roles(self, ctype, vehicle, pursuer)  # a lone PC is not asked, nor a party run down
         if roles.driver is not None:
             s.active = next(i for i, pc in enumerate(s.party) if pc.name == roles.driver)
         participants, npcs, in_comae = self.conflict_sides(ctype, npc_ids, obstacle_participant,
