@@ -33,7 +33,7 @@ HOLDING = ("guard tight", "gives ground", "stays well back", "keeps covered", "k
            "hangs back", "holds back", "in cover", "keeps something in reserve", "answers only", "steady pace")
 ATTACKING = ("charges in", "lets fly", "attacks in a frenzy", "rushes", "piles in", "sprints all out", "full tilt",
              "talks over", "goes on the attack")
-ASSUMES_ATTACK = ("overreach", "charges onto", "rush aside", "comes in too open", "burns out on the sprint",
+ASSUMES_ATTACK = ("overreach", "charges onto", "bold move aside", "comes in too open", "burns out on the sprint",
                   "pushes too far", "overstate", "look shrill", "lunges")
 ASSUMES_HOLDING = ("careful guard", "careful answers", "runs carefully", "Both are careful", "out-waits",
                    "Even {target}'s caution")
