@@ -805,7 +805,7 @@ def test_a_line_for_any_conflict_tells_no_blow_and_an_adventure_no_calling_a_pc_
 
 
 #: Lines that give a mind, a voice or a feeling to the one they tell of, by who that is (the actor, or its target).
-MINDED_ACTOR = re.compile(r"With a snarl|all rage and no guard|sneezes|frowns at a sound")
+MINDED_ACTOR = re.compile(r"With a snarl|all rage and no guard|sneezes|frowns at a sound|gets every detail right")
 MINDED_TARGET = re.compile(r"least of all \{target\}|\{target\} knows it|\{target\} is still watching the flourish|"
                            r"while \{target\} stares|leaves \{target\} gaping|bravado throws \{target\}|"
                            r"\{target\} will feel that one|\{target\} takes it on the arm and hisses|"
