@@ -258,7 +258,10 @@ def test_no_round_tells_two_lines_that_share_a_telling_phrase(ctype):
                         "{actor} is a wreck, and still comes on."),
                        ("{target} staggers half a step.", "{actor} sways on {their} feet."),
                        ("{target} flinches, then steadies.", "{actor} is not as steady as {they} {was|were}."),
-                       ("{target} stares at the page while the words swim.", "{actor} can barely focus on the page.")):
+                       ("{target} stares at the page while the words swim.", "{actor} can barely focus on the page."),
+                       # a reading of Kaldskard's fights
+                       ("{target} is tired, cold and doubting every mark.", "{actor} is tired, and doubts creep in."),
+                       ("{target} is breathing harder now.", "{actor}'s breath comes ragged.")):
         assert _line(one).phrases & _line(other).phrases
     assert not _line("{actor} works {their} way outward.").phrases & _line("{actor} finds a way out.").phrases
     class Recording(Narrator):

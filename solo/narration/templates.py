@@ -74,6 +74,10 @@ SAME_IDEA = {
     "~unsteady": ("staggers", "sways on", "reels", "unsteady", "totters"),
     "~steady": ("steadies", "as steady as"),
     "~blurred page": ("words swim", "barely focus", "page blurs"),
+    # a reading of Kaldskard's fights: "Ulrik is tired, cold and doubting every mark." then "Ulrik is tired, and
+    # doubts creep in."; "Tarjei is breathing harder now." then "Tarjei's breath comes ragged."
+    "~doubting": ("doubting every", "doubts creep"),
+    "~out of breath": ("breathing harder", "breath comes ragged", "gasping", "gasps for air"),
 }
 
 
