@@ -138,9 +138,8 @@ def mark_fallen(path: Path, adventure: str) -> bool:
 
     with locked(path, what=f"the character file {path}"):
         try:
-            data = loads_toml(read_bounded(path, ROSTER_FILE_LIMIT).decode("utf-8"), file=path)
-            char = Character.from_dict(data, file=path)
-        except (PathError, ContentError, OSError, UnicodeDecodeError, ValueError):
+            _, data, char = _read_character_file(path)
+        except _UNREADABLE:
             return False
         save_character(char, path, scenarios=_scenarios(data), fell=adventure)
         return True
@@ -226,10 +225,8 @@ def read_roster(folder: Path) -> Roster:
         files = files[:ROSTER_MAX]
     for path in files:
         try:
-            raw = read_bounded(path, ROSTER_FILE_LIMIT)
-            data = loads_toml(raw.decode("utf-8"), file=path)
-            char = Character.from_dict(data, file=path)
-        except (PathError, ContentError, OSError, UnicodeDecodeError, ValueError) as exc:
+            raw, data, char = _read_character_file(path)
+        except _UNREADABLE as exc:
             roster.problems.append(f"{path}: not a character ({exc})")
             continue
         roster.entries.append(RosterEntry(path, data, char, hashlib.sha256(raw).hexdigest()[:8],
@@ -251,6 +248,17 @@ def in_folder(path: Path, folder: Path) -> bool:
         return path.resolve().parent == folder.resolve()
     except (OSError, RuntimeError):
         return path.parent == folder
+
+
+#: What reading a file of the roster as a character may raise: it is then no character of the roster.
+_UNREADABLE = (PathError, ContentError, OSError, UnicodeDecodeError, ValueError)
+
+
+def _read_character_file(path: Path) -> tuple[bytes, dict[str, Any], Character]:
+    """A roster file as read: its bytes, its tables (solo's ``[roster]`` among them) and the character."""
+    raw = read_bounded(path, ROSTER_FILE_LIMIT)
+    data = loads_toml(raw.decode("utf-8"), file=path)
+    return raw, data, Character.from_dict(data, file=path)
 
 
 def _fell(data: dict[str, Any]) -> str | None:

@@ -329,11 +329,16 @@ def test_others_where_one_pc_would_read_it_is_warned(tmp_path, text, warned):
 ])
 def test_a_lower_case_slot_that_begins_a_sentence_is_warned(tmp_path, text, warned):
     """Kaldskard's cleft, met a second time, read "...as empty as you left it. you stand in the trampled snow"."""
+    problems = _problems_with_text(tmp_path, text)
+    assert any(p.code == "W110" for p in problems) is warned, [str(p) for p in problems]
+
+
+def _problems_with_text(tmp_path, text: str) -> list:
+    """What checking the party adventure finds once ``text`` opens one of its scene texts."""
     path = tmp_path / "adv.toml"
     path.write_text(PARTY.read_text().replace('text = "Ledgers, a cash box',
                                                 'text = "' + text.replace('"', '\\"') + ' Ledgers, a cash box'))
-    _, problems = read_adventure(path)
-    assert any(p.code == "W110" for p in problems) is warned, [str(p) for p in problems]
+    return read_adventure(path)[1]
 
 
 @pytest.mark.parametrize(("ctype_key", "words"), [("lockpicking", "walks away"), ("combat", "flees")])
@@ -554,10 +559,7 @@ def test_a_new_characters_name_the_party_has_is_asked_again():
     ("Sing (//Opera).", True),
 ])
 def test_a_text_that_names_a_focus_its_skill_lacks_is_warned(tmp_path, text, warned):
-    path = tmp_path / "adv.toml"
-    path.write_text(PARTY.read_text().replace('text = "Ledgers, a cash box',
-                                                'text = "' + text.replace('"', '\\"') + ' Ledgers, a cash box'))
-    _, problems = read_adventure(path)
+    problems = _problems_with_text(tmp_path, text)
     assert any(p.code == "W111" for p in problems) is warned, [str(p) for p in problems]
 
 

@@ -500,8 +500,16 @@ def random_event(ev: Mapping, *, commands: bool = True) -> str:
     no command to type)."""
     words = pair(ev.get("meaning"))
     hint = f" (meaning: {words})" if words else ""
-    follow = event_follow_up(ev) if commands else event_follow_up({"context": ev.get("context")})
+    follow = event_follow_up(ev) if commands else situation(ev)
     return f"Random event: {ev.get('text', 'something happens')}{hint}.{follow}"
+
+
+def situation(ev: Mapping) -> str:
+    """The current situation an event that names nobody follows, as a sentence after it ("" where none)."""
+    if not ev.get("context"):
+        return ""
+    context = str(ev["context"]).rstrip()
+    return f" It follows the current situation: {context}{'' if context[-1:] in '.!?' else '.'}"
 
 
 def event_follow_up(ev: Mapping, shell: str | None = None, *, kept: bool = True) -> str:
@@ -511,10 +519,7 @@ def event_follow_up(ev: Mapping, shell: str | None = None, *, kept: bool = True)
     session ("solo session heist"), so the follow-ups are commands a shell runs: "npcs add NAME" is a command of
     play, and typed at a shell it read "bash: npcs: command not found" (a new player's run). ``kept``: False where
     no session keeps the story (a thread given for one command is not closed by a command)."""
-    line = ""
-    if ev.get("context"):
-        context = str(ev["context"]).rstrip()
-        line += f" It follows the current situation: {context}{'' if context[-1:] in '.!?' else '.'}"
+    line = situation(ev)
     thread = ev.get("closes")
     if thread and not kept:  # a thread given for this one command: no session keeps it to close or move on
         line += (f" If that settles it, the thread is done; to keep threads from one command to the next, keep them "

@@ -323,15 +323,13 @@ class Session:
         one command plays them all again (:func:`take_on_hint`)."""
         if self.characters_dir is None or self.game is None:
             return
-        from ..characters import in_folder, played_scenarios, save_new_character, update_character
+        from ..characters import played_scenarios, save_new_character, update_character
 
         roster = getattr(self.game, "roster", None)  # the roster the game offered, and what was taken from it
         chosen: dict[str, Path] = roster.chosen if roster is not None else {}
         kept: list[tuple[Character, Path]] = []
         for pc in self.game.state.pcs:
-            own = self.character_files.get(pc.name)
-            if own is None and pc.name in chosen and in_folder(chosen[pc.name], self.characters_dir):
-                own = chosen[pc.name]
+            own = self._own_file(pc.name, chosen)
             try:
                 # another game (or an edit) may have changed the file since this one began: writing this game's
                 # character over it would undo that game's improvements without a word (a group's evening: Kjell's
@@ -366,15 +364,26 @@ class Session:
 
         assert self.game is not None and self.characters_dir is not None
         for name, fate in self.game.state.removed.items():
-            own = self.character_files.get(name) or chosen.get(name)
+            own = self._own_file(name, chosen)
             if fate != "death" or own is None or not in_folder(own, self.characters_dir):
-                continue
+                continue  # a character given as a file of its own, outside the roster, is no roster's to mark
             try:
                 if mark_fallen(own, self.game.adventure.title):
                     say(self.console, f"{name} died in {self.game.adventure.title}: {short_path(own)} says so, and "
                         "the roster will not offer them again.", style="dim", soft_wrap=True)
             except OSError as exc:
                 say(self.console, f"Could not write {own}: {exc.strerror or exc}", style="red", soft_wrap=True)
+
+    def _own_file(self, name: str, chosen: dict[str, Path]) -> Path | None:
+        """The file the character ``name`` came from: the one the game was given (``--pc``, ``--party``), else the
+        roster file chosen for it, where that lies in this game's roster; None for a ready-made or new one."""
+        from ..characters import in_folder
+
+        own = self.character_files.get(name)
+        if own is None and name in chosen and self.characters_dir is not None \
+                and in_folder(chosen[name], self.characters_dir):
+            own = chosen[name]
+        return own
 
     def _begun_as(self, name: str, path: Path, roster: object) -> Character | None:
         """The character this game began with, whose file is ``path``: the one the game was given (``--pc``,

@@ -118,11 +118,11 @@ def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None, pursu
         elif answer == ASSIST:
             helping.append(pc.name)
     assists = []
+    by_name = {pc.name: pc for pc in pcs}
     for name in helping:
         if len(taking) == 1:
             assists.append((name, taking[0]))
             continue
-        by_name = {pc.name: pc for pc in pcs}
         whom = game.ask("assist", f"Whom does {name} assist?",
                         [Option(n, n, chance=_base_chance(game, by_name[n], ctype)) for n in taking], actor=name)
         assists.append((name, whom))

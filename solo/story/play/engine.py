@@ -408,12 +408,6 @@ class Game:
             between_scenes(self)  # NPCs that recover between scenes are fresh again
         for effect in scene.on_enter:
             self.apply(effect)
-        if not s.pcs and self.adventure.uses_pcs and not scene.ending and s.ending is None and self.edition >= 5:
-            # the scene's own cost took the last of the party (the cold at "Lost in the white"): nobody is left to
-            # be asked "What do you do?", which a hot-seat group was, and a choice went into the journal made by
-            # nobody (as follow() ends it when a branch's cost does)
-            self._fallen()
-            return
         if scene.ending:
             s.ending = scene.id
             # those who fell on the way (comae, or death where the adventure says so): the end says they did not see it
@@ -485,6 +479,12 @@ class Game:
 
     def turn(self) -> None:
         assert self.state.scene is not None  # the party has entered the first scene
+        if not self.state.pcs and self.adventure.uses_pcs and self.edition >= 5:
+            # whatever took the last of the party outside a branch (a scene's own cost, the cold at "Lost in the
+            # white"), nobody is left to ask "What do you do?", which a hot-seat group was, and a choice went into the
+            # journal made by nobody (a branch's cost ends it in follow())
+            self._fallen()
+            return
         scene = self.adventure.scenes[self.state.scene]
         choices = self.available(scene)
         if not choices:
