@@ -767,6 +767,20 @@ def test_a_heavy_blow_line_that_leaves_its_target_standing_is_not_told_of_the_bl
     assert not [text for (_, text), t in lines.items() if t.filters.get("blow") != frozenset({"heavy"})]
 
 
+def test_a_blow_told_as_a_deep_or_bad_wound_is_a_heavy_one_not_any_blow_that_ends_it():
+    """A reading of narrated conflicts: a one-point blow that took the last point of a Pool, 'The axe bites deep, and
+    the wight cries out.' A final blow is told as heavy whatever its size, so a line that measures the wound itself
+    (deep, a hard hit, hurt badly, a mark for weeks) says [blow:heavy]: a blow of at least a third of the Pool, or
+    one that spends it and is survived (solo.narration.narrator._severity)."""
+    from conftest import templates_with_adventures
+
+    wound = re.compile(r"bites deep|hard hit|hurts? \{target\} badly|hurt badly|badly hurt|for weeks")
+    lines = {(key, t.text): t for told in templates_with_adventures() for key, ts in told.lines.items()
+             if key[1] == "damage_heavy" and key[0] in ("combat", "generic") for t in ts if wound.search(t.text)}
+    assert len(lines) >= 6
+    assert not [text for (_, text), t in lines.items() if t.filters.get("blow") != frozenset({"heavy"})]
+
+
 @pytest.mark.parametrize(("pattern", "kept_from", "allowed"), [
     # Vellan, seed 317: the lock "is on the point of giving" in round 2 (1 of 5 left), and in round 3, as its last
     # pin went, "Slowly, the old lock begins to yield."
@@ -805,7 +819,8 @@ def test_a_line_for_any_conflict_tells_no_blow_and_an_adventure_no_calling_a_pc_
 
 
 #: Lines that give a mind, a voice or a feeling to the one they tell of, by who that is (the actor, or its target).
-MINDED_ACTOR = re.compile(r"With a snarl|all rage and no guard|sneezes|frowns at a sound|gets every detail right")
+MINDED_ACTOR = re.compile(r"With a snarl|all rage and no guard|sneezes|frowns at a sound|gets every detail right|"
+                          r"waits for a chance")
 MINDED_TARGET = re.compile(r"least of all \{target\}|\{target\} knows it|\{target\} is still watching the flourish|"
                            r"while \{target\} stares|leaves \{target\} gaping|bravado throws \{target\}|"
                            r"\{target\} will feel that one|\{target\} takes it on the arm and hisses|"

@@ -569,3 +569,45 @@ def test_brekke_is_at_his_desk_when_he_confesses(vellan):
                         and a.where.path.startswith("scenes.brekke_office.") for a in uses)
     text = vellan.scenes["brekke_cornered"].text
     assert "sinks back in his chair" in text and "behind his desk" not in text, text
+
+
+#: The cannery by night and the scenes it leads into before the way home.
+CANNERY = ("cannery_gate", "caught_at_gate", "warehouse_door", "warehouse", "watchdog", "warehouse_escape",
+           "caught_in_warehouse")
+
+
+def test_the_cannery_is_thursday_night_and_friday_comes_on_the_way_home(vellan, monkeypatch):
+    """A player's run: the status line said "day 3/3" at the cannery gate, where the text says the sun that comes up
+    afterwards will be Friday's. The night is Thursday's, its hours spent; every way out of it is the morning."""
+    seen: list[tuple[str, int, int]] = []
+    real_enter = Game._enter
+
+    def enter(self, scene):
+        real_enter(self, scene)
+        seen.append((scene.id, self.state.counters["day"], self.state.counters["hours"]))
+
+    monkeypatch.setattr(Game, "_enter", enter)
+    route = Route("Get off", "Climb the dark lane", "Talk him down", "Let him go", "Wait for dark",
+                  "Knock on the gatehouse", "Try the key", "Photograph the crates", "Whistle Knut's two notes",
+                  "Get to bed", *BUS)
+    _, _, events, _ = play(vellan, route, conflicts=["won"], items=["bottle of aquavit"], counters={"hours": 5})
+    night = [(day, hours) for scene, day, hours in seen if scene in CANNERY]
+    assert len(night) == 5 and set(night) == {(2, 4)}  # the gate, the door, the warehouse, the dog, the way out
+    home = [(day, hours) for scene, day, hours in seen if scene == "boarding_house"]
+    assert home[-1] == (3, 0) and "Friday" in entered(events, "boarding_house")[-1]
+
+
+def test_every_way_out_of_the_cannery_is_friday_morning(vellan):
+    """Each branch that leaves the cannery's scenes sets the day to Friday and its hours to none, as the night's
+    way home does (night.toml); one that forgot would bring a party home to a second Thursday."""
+    leaving = 0
+    for sid in CANNERY:
+        for choice in vellan.scenes[sid].choices:
+            branches = [choice.goto] if choice.goto else list(choice.action.branches.values()) if choice.action else []
+            for branch in branches:
+                if branch is None or branch.goto is None or branch.goto in CANNERY:
+                    continue
+                leaving += 1
+                set_to = {e.args["counter"]: e.args["value"] for e in branch.effects if e.kind == "counter"}
+                assert set_to == {"day": 3, "hours": 0}, (sid, choice.text, branch.goto)
+    assert leaving == 9
