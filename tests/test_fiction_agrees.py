@@ -820,12 +820,12 @@ def test_a_line_for_any_conflict_tells_no_blow_and_an_adventure_no_calling_a_pc_
 
 #: Lines that give a mind, a voice or a feeling to the one they tell of, by who that is (the actor, or its target).
 MINDED_ACTOR = re.compile(r"With a snarl|all rage and no guard|sneezes|frowns at a sound|gets every detail right|"
-                          r"waits for a chance")
+                          r"waits for a chance|doubts creep in|can barely keep still|is hurting, and does not seem")
 MINDED_TARGET = re.compile(r"least of all \{target\}|\{target\} knows it|\{target\} is still watching the flourish|"
                            r"while \{target\} stares|leaves \{target\} gaping|bravado throws \{target\}|"
                            r"\{target\} will feel that one|\{target\} takes it on the arm and hisses|"
                            r"\{target\} frowns at the ground|follows a deer for half|\{target\} felt it|"
-                           r"\{target\} feels it, a little")
+                           r"\{target\} feels it, a little|\{target\} is left flat-footed by")
 
 
 def test_a_line_that_gives_its_subject_a_mind_is_not_told_of_the_dead_or_a_machine(bundled):
@@ -841,6 +841,61 @@ def test_a_line_that_gives_its_subject_a_mind_is_not_told_of_the_dead_or_a_machi
                     bodies = t.filters.get(filter_key)
                     assert bodies and not bodies & {"undead", "machine", "object"}, (key, t.text)
     assert found >= 12
+
+
+#: Lines that give the one they tell of a person's thoughts (an insult taken, doubt on a face, a show put on): a
+#: reading of narrated conflicts told them of the cannery dog, a draugr and a sentry automaton.
+PERSON_ONLY = re.compile(r"as an insult|resistance personally|Doubt creeps into|second-guessing|knuckles are white|"
+                         r"jaw set, shoving|tries to dazzle")
+
+
+def test_a_line_that_gives_its_subject_a_persons_thoughts_is_told_of_people_only():
+    from conftest import templates_with_adventures
+
+    found = 0
+    for told in templates_with_adventures():
+        for key, ts in told.lines.items():
+            for t in ts:
+                if PERSON_ONLY.search(t.text):
+                    found += 1
+                    bodies = t.filters.get("body")
+                    assert bodies and bodies <= {"flesh", "crowd"}, (key, t.text)
+    assert found >= 8
+
+
+@pytest.mark.parametrize(("pattern", "key", "never", "still"), [
+    # a one-point blow to composure: "Eyvind is left staring, all composure gone" (Kaldskard, the outlaws' fire)
+    (r"all composure gone", "blow", {"light"}, {"heavy", "final"}),
+    # Brekke's answer "and Petra has to start again", of the blow that put her out of the argument
+    (r"has to start again", "blow", {"final"}, {"light", "heavy"}),
+    # "Knut holds back this round, and it plainly costs him" of a round Knut won
+    (r"plainly costs", "result", {"won"}, {"lost", "stalled"}),
+    # "Viggo reads what others have tried to hide. The handwriting defeats Viggo entirely."
+    (r"reads what others have tried to hide", "result", {"lost", "stalled"}, {"won"}),
+    # "The cannery dog is starting to flag. The cannery dog is ready again at once, restless to go on."
+    (r"ready again at once", "state", {"wavering", "breaking"}, {"unhurt", "hurt"}),
+    # "Both hang back, waiting, and the moment passes. The cannery dog shrugs off all thought of holding back."
+    (r"shrugs off all thought of holding back", "stance", {"wary"}, {"bold"}),
+    # "Dagny edges sideways, never quite in reach; Espen waits for her to commit. They clash and hold, eye to eye."
+    (r"clash and hold|Blow for blow", "stance", {"wary"}, {"bold", "plain"}),
+    (r"clash and hold|Blow for blow", "foe", {"wary"}, {"bold", "plain"}),
+    # "Ingrid raises her voice and talks over Maren … A long, awkward silence."
+    (r"long, awkward silence", "stance", {"bold"}, {"wary", "plain"}),
+    (r"long, awkward silence", "foe", {"bold"}, {"wary", "plain"}),
+    # "Torgny keeps his bow between himself and Espen"
+    (r"keeps \{their\} \{weapon\} between", "weapon", {"ranged", "firearm"}, {"blade", "blunt"}),
+])
+def test_a_line_that_says_how_the_round_went_is_kept_from_the_rounds_it_belies(pattern, key, never, still):
+    """A reading of narrated conflicts: each line here said something the dice or the sentence before had just
+    belied. It names the moments it fits, and those are not the ones it was told in."""
+    from conftest import templates_with_adventures
+
+    lines = [(k, t) for told in templates_with_adventures() for k, ts in told.lines.items() for t in ts
+             if re.search(pattern, t.text)]
+    assert lines, pattern
+    for k, t in lines:
+        allowed = t.filters.get(key)
+        assert allowed is not None and not allowed & never and still <= allowed, (k, t.text)
 
 
 @pytest.mark.parametrize("body", ["undead", "machine"])

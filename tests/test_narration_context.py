@@ -1157,15 +1157,17 @@ def test_a_bearing_never_contradicts_the_lens_of_its_round(monkeypatch):
     for ctype, traits in (("social", ("correct", "extroverted")), ("social", ("shy", "charming")),
                           ("combat", ("shy", "aggressive")), ("combat", ("nervous", "sadistic")),
                           ("combat", ("correct", "aggressive")), ("car_chase", ("nervous", "impulsive")),
-                          ("car_chase", ("shy", "extroverted"))):
+                          ("car_chase", ("shy", "extroverted")), ("social", ("charming", "aggressive"))):
         for seed in range(12):
             told_duel(ctype, seed, level="skilled", personality=traits)
     clashing = [(manner, lens) for manner, lens in told if lens in BEARING_CLASHES.get(manner, ())]
     assert clashing == []
     assert ("cold", "aggressive") not in told  # "barely interested in the outcome" after an all-out attack
     assert ("timid", "quick") not in told  # "hesitates at every junction" after a split-second swerve (car chase)
+    # "almost a game among friends" after shouting the other side down (Brekke, a reading of narrated conflicts)
+    assert ("warm", "aggressive") not in told
     manners = {manner for manner, _ in told}
-    assert {"cold", "timid"} <= manners, manners  # the spy saw bearings of each kind told
+    assert {"cold", "timid", "warm"} <= manners, manners  # the spy saw bearings of each kind told
 
 
 def test_a_blow_to_composure_in_a_fight_is_not_told_as_flesh(monkeypatch):

@@ -58,6 +58,8 @@ BEARING = 0.4
 #: straining at the leash: told. A swing of manner is told whatever the Lens: it answers the round's result.)
 BEARING_CLASHES: Mapping[str, frozenset[str]] = {
     "cold": frozenset({"flamboyant", "aggressive"}),
+    # a warm air ("almost a game among friends") is not told of a round it spent shouting the other side down
+    "warm": frozenset({"aggressive"}),
     # a Quick round is two things done at once, fast ("A split-second swerve, and Hedda is past the bus"), not
     # "hesitates at every junction"; Quick to get away ("quick_leave") is a wary round, and a timid one fits it
     "timid": frozenset({"flamboyant", "aggressive", "quick"}),
