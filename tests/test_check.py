@@ -91,6 +91,9 @@ def test_a_misspelt_choices_is_one_problem_not_four(tmp_path):
     # choices that the story never reaches leaves every other finding as it is
     path.write_text(text.format(field="choices").replace("ending = true", 'outcom = "lost"'), encoding="utf-8")
     assert {"E002", "E009"} <= {p.code for p in check_adventure(path).problems}
+    # a GM's run: a choice's `goto` misspelt `go_to` made its scene a dead end, listed first with "set ending = true"
+    path.write_text(text.format(field="choices").replace('goto = "top"', 'go_to = "top"'), encoding="utf-8")
+    assert [(p.code, p.path) for p in check_adventure(path).problems] == [("E002", "scenes.hall.choices[0].go_to")]
     orphan = text.format(field="choices") + '\n[scenes.shed]\ntext = "A shed."\n\n[[scenes.shed.choice]]\ntext = "Up"\n'
     path.write_text(orphan, encoding="utf-8")
     assert sorted((p.code, p.path) for p in check_adventure(path).problems) == [
@@ -457,3 +460,19 @@ def test_what_a_gm_slipped_on_is_said_where_it_is(tmp_path):
     assert found["W103", "scenes.quay.choices[2].retry_cost[0]"] == ("'hours' is set but never read: as a retry cost "
                                                                      "it costs nothing, since no condition or text "
                                                                      "reads it")
+
+
+@pytest.mark.parametrize(("amount", "said"), [
+    ('"1"', 'expected dice such as "1d6" or a number without quotes (amount = 1)'),
+    ('"one"', "expected something like 3d6+2 or d100"),  # words are no number: the dice message, as before
+])
+def test_a_quoted_number_of_damage_is_told_to_lose_its_quotes(tmp_path, amount, said):
+    """A GM's run: `amount = "1"` was told "'1' has no dice in it", while the docs allow a number; the fix is the
+    quotes, as `ending = "true"` is told."""
+    path = tmp_path / "fall.toml"
+    path.write_text('[adventure]\ntitle = "Fall"\nstart = "hall"\n\n[scenes.hall]\ntext = "A hall."\n\n'
+                    '[[scenes.hall.choices]]\ntext = "Jump"\n'
+                    f'goto = {{ goto = "end", effects = [ {{ damage = "BODY", amount = {amount} }} ] }}\n\n'
+                    '[scenes.end]\ntext = "Down."\nending = true\n', encoding="utf-8")
+    [problem] = check_adventure(path).problems
+    assert problem.path == "scenes.hall.choices[0].goto.effects[0].amount" and said in problem.message, problem

@@ -625,12 +625,15 @@ def test_coverage_counts_an_oracles_answer_and_takes_back_a_loss_that_was_escala
 
 def test_a_dead_end_is_named_by_its_scene_under_the_report(run):
     """A GM's evening: "(no way on) │ A dead end │ 67 │ 6.7%" and then "No run failed.", exit 0, with no word of
-    where the runs stopped. The report says in which scenes, and the JSON keeps them (dead_ends)."""
+    where the runs stopped. The report says in which scenes, and the JSON keeps them (dead_ends); and the exit status
+    is 1, as for a run stopped at the turn cap (a GM gating CI on it shipped a soft-lock)."""
     source = DATA.parent / "prove" / "shut.toml"
     text = run("simulate", str(source), "--runs", "60", "--seed", "1")
-    assert text.exit_code == 0, text.output
+    assert text.exit_code == 1, text.output
     said = " ".join(text.stdout.split())
-    data = json.loads(run("simulate", str(source), "--runs", "60", "--seed", "1", "--json").stdout)
+    as_json = run("simulate", str(source), "--runs", "60", "--seed", "1", "--json")
+    assert as_json.exit_code == 1
+    data = json.loads(as_json.stdout)
     dead = data["dead_ends"]
     assert set(dead) == {"cove"} and dead["cove"] == data["endings"]["__dead_end__"]["count"] > 0
     assert f"{dead['cove']} runs reached a dead end, with no choice offered: in cove ({dead['cove']})" in said

@@ -99,7 +99,9 @@ def command(adventure: str, runs: int, seed: int, jobs: int, party: tuple[str, .
         click.echo(json.dumps(report, indent=1, ensure_ascii=False))
     else:
         _show(report)
-    return 1 if report["error_count"] else 0
+    # a run that stopped with no way on is a soft-lock the GM ships unless the status says so (a GM's CI gated on
+    # this command passed an adventure that stranded two runs in three)
+    return 1 if report["error_count"] or report.get("dead_ends") else 0
 
 
 class _ProgressBar:

@@ -154,7 +154,9 @@ _WAYS_OUT = "choices"
 def _ways_out_misspelt(adventure: Adventure, c: Collector) -> set[str]:
     """The scenes whose choices were written under a misspelt name: E002 has said so ("unknown field 'choice' (did
     you mean 'choices'?)"), and a dead end there and every scene past it unreachable would be the same slip said three
-    more times (a GM's run: one typo, four problems), as a misspelt ``goto`` is not (W101)."""
+    more times (a GM's run: one typo, four problems), as a misspelt ``goto`` is not (W101). So are the scenes with a
+    choice whose ``goto`` is misspelt as a field ("unknown field 'go_to' (did you mean 'goto'?)"): the dead end its
+    scene became was listed first, with the wrong fix (another GM's run)."""
     out = set()
     for p in c.problems:
         if p.code != "E002" or not p.path.startswith("scenes."):
@@ -162,6 +164,8 @@ def _ways_out_misspelt(adventure: Adventure, c: Collector) -> set[str]:
         parts = p.path.split(".")
         if len(parts) == 3 and f"did you mean {_WAYS_OUT!r}" in p.message:
             out.add(parts[1])
+        elif len(parts) == 4 and parts[2].startswith(f"{_WAYS_OUT}[") and "did you mean 'goto'" in p.message:
+            out.add(parts[1])  # a choice's own way out misspelt (``go_to``): the dead end it leaves is the same slip
     return out & set(adventure.scenes)
 
 

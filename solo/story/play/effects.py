@@ -215,7 +215,10 @@ class Damage(EffectVerb):
             try:
                 parse(amount)
             except DiceError as exc:
-                b.fail(file, f"{path}.amount", str(exc))
+                # a number in quotes is a slip of TOML's, not of dice: say the fix (a GM's run: amount = "1")
+                plain = amount.strip().isdigit()
+                b.fail(file, f"{path}.amount", f"expected dice such as \"1d6\" or a number without quotes "
+                                               f"(amount = {amount.strip()})" if plain else str(exc))
         elif not is_whole(amount) or amount < 0:
             b.fail(file, f"{path}.amount", "expected dice such as \"1d6\" or a number")
         _check_who(b, file, path, self.arg(a, "who"))
