@@ -564,3 +564,17 @@ def test_luck_is_not_offered_to_soften_a_blow_that_ends_it_either_way(tmp_path, 
         game.state.pcs[0].pools["BODY"].current = before
         game.apply(game.adventure.scenes["house"].on_enter[0])
         assert "luck_reduce" in decider.kinds()
+
+
+@pytest.mark.parametrize(("edition", "after"), [(6, -2), (5, -3)])
+def test_a_night_lifts_a_pushed_pool_by_a_point_from_edition_6(tmp_path, edition, after):
+    """A new player's Vellan: pushed to BODY -3 on Wednesday night, Espen woke "Thursday. You slept, somehow" still at
+    -3. A night is the turn of a day, and the book lifts a Pool below zero 1 a day; a save of an earlier edition
+    replays with the night it was played with. A Pool at zero or above is refilled either way."""
+    path = _yard(tmp_path, "")
+    game, _ = _game(path, Answers())
+    game.edition = edition
+    pc = game.state.pcs[0]
+    pc.pools["BODY"].current, pc.pools["POW"].current = -3, 0
+    game.apply(game.adventure.scenes["yard"].choices[1].effects[0])  # { rest = "night" }
+    assert pc.pools["BODY"].current == after and pc.pools["POW"].current == pc.pools["POW"].maximum

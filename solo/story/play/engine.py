@@ -121,8 +121,9 @@ _PLAIN = _Plain()
 #: offers no //Language the native tongue's 40 % already beats, and "Keep the rolls for later" comes right after the
 #: skills, not last (the options after it are numbered otherwise); a ``heal`` gives a Pool below zero one point; and
 #: a scene's blow that 1 would make as deadly asks no Luck to soften it; a scene whose cost takes the last PC ends
-#: the game there (before, its menu was asked of nobody); a party that is a chase's quarry is asked no line-up.
-EDITION = 5
+#: the game there (before, its menu was asked of nobody); a party that is a chase's quarry is asked no line-up; 6, a
+#: night's ``rest`` lifts a Pool below zero by a point, as a day of rest does (before, only ``days`` did).
+EDITION = 6
 
 
 def edition_of(options: Mapping[str, object]) -> int:
