@@ -311,6 +311,8 @@ def test_a_contact_nobody_named_fits_the_scene_and_is_never_an_outlaw(tmp_path):
         espen.luck = 1
         roles_drawn.add(game.state.npcs[bring_contact(game, espen, "")].role)
     assert roles_drawn and not {r.lower() for r in roles_drawn} & OUTLAW_ROLES
+    assert {"thug", "bandit", "cultist", "assassin", "smuggler"} <= OUTLAW_ROLES  # a smuggler was drawn in Vellan
+    assert len(roles_drawn) >= 6  # the rest of the trades are still drawn
     assert not {"draugr", "automaton"} & {r.lower() for r in roles_drawn}
     scene.text += " A doctor is bandaging a sailor by the door."
     for seed in range(10):  # a scene that names a trade gets one of that trade
@@ -338,6 +340,9 @@ def test_a_trade_the_tables_lack_is_a_trade_and_a_name_has_a_capital(tmp_path):
     assert olav == "Olav" and doctor_role.lower() == "doctor"
     lines = [describe.npc_met(e.data) for e in events if e.kind == "npc_met"]
     assert lines[0].startswith(f"You meet {fisher}, a fisherman ("), lines[0]
+    # an old friend met in the story's words, not a table's "The reaction: glad to see you, …" (a new player's run)
+    assert all(line.endswith("), an old acquaintance, glad to see you and there just when needed.") for line in lines)
+    assert not [line for line in lines if "The reaction" in line]
     # a name typed in lower case is still a name where the name tables know its words (the review: "marta holm"
     # became a trade); the question to spend says how the words are read, as the Contact is brought in
     assert contact_wanted(game, "marta holm") == ContactWanted(name="Marta Holm")

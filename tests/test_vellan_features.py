@@ -92,7 +92,7 @@ def shown(events, scene: str) -> list[str]:
 # -- the data: what is at stake is said where the dice or the story hide it --------------------------
 
 HINTED = [
-    ("pilot_hut", "Persuade him to go on the record", "bars the door"),
+    ("pilot_hut", "Persuade him to go on the record", "shuts you out"),
     ("pilot_hut", "Persuade him to go on the record", "sister"),
     ("anchor_by_day", "Try him once more", "mainland"),
     ("brekke_office", "Say nothing more", "one piece less"),

@@ -611,3 +611,40 @@ def test_every_way_out_of_the_cannery_is_friday_morning(vellan):
                 set_to = {e.args["counter"]: e.args["value"] for e in branch.effects if e.kind == "counter"}
                 assert set_to == {"day": 3, "hours": 0}, (sid, choice.text, branch.goto)
     assert leaving == 9
+
+
+@pytest.mark.parametrize(("aquavit", "told"), [(True, "does not show you the door"), (False, "does not close the door")])
+def test_a_pilot_who_let_you_in_does_not_close_the_door_on_a_failed_bargain(vellan, aquavit, told):
+    """A new player's run: after the aquavit "he lets you in out of the wind", and the failed bargain then said "But he
+    does not close the door", of a door the reporter was already inside."""
+    labels = ("Offer him a pull of the aquavit",) if aquavit else ()
+    route = Route(*TO_THURSDAY, "Walk out into the dunes", "Follow Marit's directions", *labels, "Offer him a bargain",
+                  "Leave him to his fear", "Catch the next bus", "Get on the bus")
+    _, _, events, _ = play(vellan, route, flags=["heard_of_hut"], counters=DUSK, social=0,
+                           items=["bottle of aquavit"] if aquavit else ())
+    assert told in said(events) and ("close the door" in said(events)) is not aquavit
+
+
+@pytest.mark.parametrize(("asked", "label"), [
+    ((), "Ask her for the log, off the record"),
+    (("Argue your way",), "Ask her for the log once more, off the record"),
+])
+def test_the_harbourmaster_is_asked_once_more_only_by_one_who_asked_before(vellan, asked, label):
+    """A new player's run: "Ask her for the log once more" at the signal mast, of a reporter who had only looked into
+    the harbour office and left."""
+    route = Route("Get off", "Call at the harbour office", *(asked or ("Leave her to her charts",)),
+                  "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", "Catch the harbourmaster",
+                  "Ask her for the log", *BUS)
+    play(vellan, route, social=0, counters={"hours": 4}, conflicts=["stalemate"] if asked else ())
+    mast = next(menu for menu in route.menus if any(o.startswith("Ask her for the log") for o in menu))
+    assert any(o.startswith(label) for o in mast), mast
+
+
+def test_thursday_morning_is_told_once_not_again_after_the_deduction(vellan):
+    """A new player's run: back at the lodgings from the deduction (no hour spent), the room said again "Thursday. You
+    slept, somehow, and the gulls are at the window", as if another night had passed."""
+    _, events = deduce(vellan, RIGHT, items=["green ledger"])
+    morning, back = entered(events, "boarding_house")[:2]
+    assert "Thursday. You slept" in morning and "Thursday" not in back and "The widow's top room" in back
+    titles = [e.data["title"] for e in events if e.kind == "scene_entered" and e.data["scene"] == "boarding_house"]
+    assert titles[0].endswith("Thursday morning") and not titles[1].endswith("morning")

@@ -141,11 +141,13 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
     game.state.oracle.add_npc(npc.name)
     game.emit("luck", actor=pc.name, use=LUCK_COMMANDS["contact"], contact=npc.name, luck=pc.luck)
     game.emit("npc_met", npc=nid, name=npc.name, level=CONTACT_LEVEL, role=npc.role or "",
-              reaction="glad to see you, an old acquaintance there just when needed", disposition=CONTACT_DISPOSITION,
-              code_block=npc.code_block.to_dict() if npc.code_block else {}, twist=None)
+              reaction=CONTACT_REACTION, disposition=CONTACT_DISPOSITION,
+              code_block=npc.code_block.to_dict() if npc.code_block else {}, twist=None, contact=True)
     return nid
 
 
+#: How a Contact greets the PC: told as part of the meeting, not as a table's reaction (describe.npc_met).
+CONTACT_REACTION = "glad to see you, an old acquaintance there just when needed"
 #: Names drawn for a Contact before one that shares no word with anyone in the story is given up on.
 NAME_TRIES = 12
 
@@ -181,8 +183,9 @@ def name_apart(game: Game, name: str, also: Iterable[str] = ()) -> str:
     return name
 
 
-#: Trades that make someone an enemy of the law first: a Contact the tables draw is never one of them.
-OUTLAW_ROLES = frozenset({"thug", "bandit", "cultist", "assassin"})
+#: Trades that make someone an enemy of the law first: a Contact the tables draw is never one of them (a smuggler
+#: was: "an old acquaintance" on Vellan's quay, a new player's run).
+OUTLAW_ROLES = frozenset({"thug", "bandit", "cultist", "assassin", "smuggler"})
 
 
 def _fitting_role(game: Game) -> str:
