@@ -401,8 +401,10 @@ def solo_program() -> str:
 
 def resume_command(save: Path | str) -> str:
     """The command that resumes ``save``, runnable as printed in a new shell wherever it opens: the save by
-    its whole path, the program as :func:`solo_program` names it."""
+    its whole path (``..`` folded away: a GM's ``--saves ../../x`` was printed back as it was typed, after a whole
+    path), the program as :func:`solo_program` names it."""
+    import os
     import shlex
 
-    return f"{solo_program()} play --load {shlex.quote(str(Path(save).absolute()))}"
+    return f"{solo_program()} play --load {shlex.quote(os.path.abspath(save))}"
 

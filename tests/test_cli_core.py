@@ -578,4 +578,16 @@ def test_the_command_to_play_a_new_character_is_one_line_a_shell_runs(tmp_path, 
     assert result.exit_code == 0, result.output
     (line,) = [x for x in result.output.splitlines() if "solo play" in x]
     words = shlex.split(line)
-    assert words[:3] == ["solo", "play", "--pc"] and (tmp_path / words[3]).is_file(), line
+    # the adventure it plays named, not the tutorial opened unsaid (a new player's run)
+    assert words[:4] == ["solo", "play", "tutorial", "--pc"] and (tmp_path / words[4]).is_file(), line
+    assert "put another adventure's name" in " ".join(result.output.split())
+
+
+def test_no_saves_names_the_folder_it_looked_in(tmp_path, monkeypatch):
+    """A new player's run: "No saves in saves." named no place to look. The folder is said whole."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    result = run("saves")
+    assert result.exit_code == 0, result.output
+    assert f"No saves in {tmp_path / 'saves'}." in " ".join(result.output.split())

@@ -442,10 +442,12 @@ def test_a_written_walkthrough_names_the_command_that_plays_it_from_where_prove_
     assert head.endswith(": " + shown)  # the file and the report give one command
     words = shlex.split(shown)
     assert words[:3] == ["solo", "play", "my trap.toml"] and words[3:5] == ["--pc", "espen"]
-    assert words[-2:] == ["--script", str(Path("walks") / "garden.txt")]
-    played = CliRunner().invoke(cli, [*words[1:], "--saves", "saves", "--save", "walk"])
+    # its game is saved beside the scripts, not among the GM's own (a GM's run: saves/harrowby-2.json in the folder)
+    assert words[-4:] == ["--script", str(Path("walks") / "garden.txt"), "--saves", str(Path("walks") / "saves")]
+    played = CliRunner().invoke(cli, [*words[1:], "--save", "walk"])
     assert played.exit_code == 0, played.output[-2000:]
-    assert read_save(tmp_path / "saves" / "walk.json").snapshot["ending"] == "garden"
+    assert read_save(tmp_path / "walks" / "saves" / "walk.json").snapshot["ending"] == "garden"
+    assert not (tmp_path / "saves").exists()
 
 
 def test_a_routine_opposed_roll_is_a_sure_win_as_in_play():

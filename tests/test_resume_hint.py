@@ -81,3 +81,11 @@ def test_the_hint_after_a_game_is_one_ready_command_with_the_resume_hints_progra
     lead, command = take_on_hint(vellan, [(espen, one), (signe, two)])
     assert lead == "Espen Lind and Signe Falk are saved. Take them on together with:"
     assert command == f"{program} play vellan --party {one} '{two}'"
+
+
+def test_a_save_named_through_dot_dot_is_resumed_by_its_plain_whole_path(monkeypatch, tmp_path):
+    """A GM's run: `--saves ../../../x` came back as "/tmp/gm-work/bad/../../../x/harrowby.json"."""
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "a" / "b")
+    command = resume_command(Path("..") / ".." / "outsv" / "harrowby.json")
+    assert command.endswith(f"--load {tmp_path / 'outsv' / 'harrowby.json'}") and ".." not in command

@@ -613,7 +613,8 @@ def test_every_way_out_of_the_cannery_is_friday_morning(vellan):
     assert leaving == 9
 
 
-@pytest.mark.parametrize(("aquavit", "told"), [(True, "does not show you the door"), (False, "does not close the door")])
+@pytest.mark.parametrize(("aquavit", "told"), [(True, "does not show you the door"),
+                                               (False, "does not close the door")])
 def test_a_pilot_who_let_you_in_does_not_close_the_door_on_a_failed_bargain(vellan, aquavit, told):
     """A new player's run: after the aquavit "he lets you in out of the wind", and the failed bargain then said "But he
     does not close the door", of a door the reporter was already inside."""

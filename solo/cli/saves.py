@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..paths import solo_program
 from . import UserError
 from .folders import FOLDER, folder_problem
 
@@ -49,7 +50,8 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
         click.echo(json.dumps(rows, indent=2))
         return
     if not rows:
-        click.echo(f"No saves in {folder}. Start a game with: solo play")
+        # the folder whole: "No saves in saves." named no place a player could look (a new player's run)
+        click.echo(f"No saves in {Path(folder).absolute()}. Start a game with: {solo_program()} play")
         return
     for row in rows:
         if not row["ok"]:

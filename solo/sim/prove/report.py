@@ -7,6 +7,7 @@ through :func:`rich.markup.escape` or as plain text, never as markup.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...story.format.text import shown
@@ -25,11 +26,17 @@ PROVED, FINDINGS, USAGE, INCOMPLETE = 0, 1, 2, 3
 def replay_command(spec: str, pcs: list[str] | tuple[str, ...], seed: int | None, script: str) -> str:
     """How to play a walkthrough or a soft-lock's way in: the report's line and a written script's first line say it
     alike, the adventure as it was named to prove and the script where prove wrote it (from the folder prove ran in),
-    each quoted where a shell would split it."""
+    each quoted where a shell would split it. The program as a new shell finds it (:func:`~solo.paths.solo_program`:
+    a venv's whole path), and a written script's game saved in a ``saves`` folder beside it, not among the GM's own
+    games (a GM's run: the replay left ``saves/harrowby-2.json`` next to real games)."""
     import shlex
 
-    words = ["solo", "play", spec, *(w for p in pcs for w in ("--pc", p)), "--seed", str(seed), "--script", script]
-    return " ".join(w if w == "FILE" else shlex.quote(w) for w in words)
+    from ...paths import solo_program
+
+    words = ["play", spec, *(w for p in pcs for w in ("--pc", p)), "--seed", str(seed), "--script", script]
+    if script != "FILE":
+        words += ["--saves", str(Path(script).parent / "saves")]
+    return " ".join([solo_program(), *(w if w == "FILE" else shlex.quote(w) for w in words)])
 
 
 def exit_code(proof: Proof) -> int:

@@ -407,8 +407,8 @@ class Rest(EffectVerb):
             b.fail(file, f"{path}.days", "expected a whole number of days")
 
     def apply(self, game: Game, a: Args) -> None:
-        # a night is the turn of a day: a Pool below zero climbs its point by it, from play's edition 6 (docs/rulings.md,
-        # "A night is a day's turn"; a player pushed to BODY -3 woke on Thursday still at -3); "days" are N of them
+        # a night is the turn of a day: a Pool below zero climbs its point by it, from play's edition 6
+        # (docs/rulings.md, "A night is a day's turn"; a player pushed to BODY -3 woke on Thursday still at -3)
         days = self.arg(a, "days") if a["rest"] == "days" else 1 if game.edition >= 6 else 0
         for pc in game.state.pcs:
             change = recover(pc, days=days, slept=True)
