@@ -274,3 +274,26 @@ def test_a_rolls_escalation_marks_the_ends_its_author_left_to_fallbacks(tmp_path
     for marked in ("escalated: stalemate*", "escalated: fled*", "escalated: surrendered*",
                    "escalated: opponent_fled*", "escalated: opponent_surrendered*"):
         assert marked in label, label
+
+
+def test_a_choice_that_names_an_npc_is_drawn_and_reported_with_the_name_every_game_shows(run, tmp_path):
+    """A GM's run: the map's edge read "Ask {npc.miller} what he rememb…" and simulate's JSON the same, where every
+    game shows "Ask Aldo Brand …" once the party knows him. The map and the report are the GM's: the name written in
+    the NPC's file is filled in; every other slot stays as written."""
+    path = tmp_path / "mill.toml"
+    path.write_text(
+        '[adventure]\nid = "mill"\ntitle = "The mill"\nstart = "yard"\npc = "espen"\n\n'
+        '[npcs.miller]\nname = "Aldo Brand"\nlevel = "common"\npronoun = "he"\n\n'
+        '[scenes.yard]\ntext = "A mill yard."\nnpcs = ["miller"]\n\n'
+        '[[scenes.yard.choices]]\ntext = "Ask {npc.miller} what he remembers (Awareness)"\n'
+        'roll = { skill = "Awareness", difficulty = "normal", success = "end", failure = "end" }\n\n'
+        '[[scenes.yard.choices]]\ntext = "Nod to {pc}\'s friend and leave"\ngoto = "end"\n\n'
+        '[scenes.end]\ntext = "Home."\nending = true\n', encoding="utf-8")
+    drawn = run("map", str(path))
+    assert drawn.exit_code == 0, drawn.output
+    assert "Ask Aldo Brand what he" in drawn.output and "{npc.miller}" not in drawn.output
+    assert "Nod to {pc}'s friend" in drawn.output
+    sim = run("simulate", str(path), "--runs", "20", "--json")
+    assert sim.exit_code == 0, sim.output
+    [check] = json.loads(sim.stdout)["checks"]
+    assert check["text"] == "Ask Aldo Brand what he remembers (Awareness)"

@@ -156,7 +156,7 @@ def edge_list(adventure: Adventure) -> list[Edge]:
                     if (target, id(choice)) in grouped:
                         grouped[(target, id(choice))].append(f"escalated: {outcome}*")
         for (target, cid), outcomes in grouped.items():
-            out.append(Edge(sid, target or sid, _edge_label(choices[cid], outcomes), stays=target is None))
+            out.append(Edge(sid, target or sid, _edge_label(adventure, choices[cid], outcomes), stays=target is None))
     return out
 
 
@@ -208,7 +208,7 @@ def _implied(action: Any, types: Mapping[str, ConflictType],
     return out
 
 
-def _edge_label(choice: Choice, outcomes: list[str]) -> str:
+def _edge_label(adventure: Adventure, choice: Choice, outcomes: list[str]) -> str:
     """A choice's words, then its condition and its outcomes in brackets, short enough for a map."""
     extra = ""
     written = choice.written_condition()  # "once", not what it loads as
@@ -218,7 +218,7 @@ def _edge_label(choice: Choice, outcomes: list[str]) -> str:
         extra += f" [if {clipped(written, LABEL_WIDTH - 16)}]"
     if outcomes:
         extra += f" [{', '.join(outcomes)}]"
-    return clipped(shown(choice.text), LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra
+    return clipped(adventure.as_listed(choice.text), LABEL_WIDTH - 16 if extra else LABEL_WIDTH) + extra
 
 
 def _rates(stats: dict | None) -> dict[str, float] | None:

@@ -105,7 +105,7 @@ def _menu_order(adventure: Adventure, key: str) -> tuple[str, int, str]:
 
 def _choice_text(adventure: Adventure, key: str) -> tuple[str, str, str]:
     scene, name, choice = _choice_named(adventure, key)
-    return scene, name, choice.text if choice is not None else ""
+    return scene, name, adventure.as_listed(choice.text) if choice is not None else ""
 
 
 def build_report(t: Tally, adventure: Adventure, options: Options, party: Party, *, jobs: int, seconds: float,

@@ -7,11 +7,15 @@ and TOML path it came from, so a problem found at any time can name its place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .expressions import Condition, Context
+
+#: An NPC's slot in a text, ``{npc.ID}``: the one slot a text outside a game can fill (:meth:`Adventure.as_listed`).
+_NPC_SLOT = re.compile(r"\{(npc\.[a-z0-9_]+)\}")
 
 if TYPE_CHECKING:
     from transitions import Machine
@@ -227,6 +231,20 @@ class Adventure:
 
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]
+
+    def as_listed(self, text: str) -> str:
+        """A choice's words as a map or a report lists them, with no game to ask: each ``{if}`` block's first side
+        (:func:`~solo.story.format.text.shown`) and an NPC's slot filled with the name its file gives, as a game
+        shows it once the party knows it ("Ask {npc.miller} what he remembers" on a GM's map read "Ask Aldo Brand …":
+        the map and the reports are the GM's); every other slot stays as written."""
+        from .text import shown
+
+        listed = shown(text)
+        if "{npc." not in listed:
+            return listed
+        names = {f"npc.{nid}": npc.data["name"] for nid, npc in self.npcs.items()
+                 if isinstance(npc.data.get("name"), str)}
+        return _NPC_SLOT.sub(lambda m: names.get(m.group(1), m.group(0)), listed)
 
     def party_misfit(self, size: int) -> str | None:
         """Why a party of ``size`` cannot play this adventure, in the words every command says it with (None: it
