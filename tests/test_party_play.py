@@ -582,6 +582,23 @@ def test_an_argument_with_a_mindless_npc_is_warned(tmp_path, ctype, mindless, wa
     assert any(p.code == "W112" for p in problems) is warned, [str(p) for p in problems]
 
 
+@pytest.mark.parametrize(("skill", "mindless", "warned"), [("Social", True, True), ("Cunning", True, False),
+                                                           ("Social", False, False)])
+def test_a_social_roll_against_a_mindless_npc_is_warned(tmp_path, skill, mindless, warned):
+    """A GM's run: an opposed Social //Influence roll against a mindless door passed `solo check` unwarned, where the
+    same door in a social conflict was warned (W112)."""
+    path = tmp_path / "adv.toml"
+    path.write_text('[adventure]\ntitle = "Door"\nstart = "a"\npc = "espen"\n'
+                    '[npcs.door]\nname = "the cellar door"\nlevel = "common"\nbody = "object"\n'
+                    + ("mindless = true\n" if mindless else "") +
+                    '[scenes.a]\ntext = "A door."\n[[scenes.a.choices]]\ntext = "Deal with it"\n'
+                    f'[scenes.a.choices.opposed]\nskill = "{skill}"\nnpc = "door"\nwin = "b"\nlose = "b"\n'
+                    '[scenes.b]\ntext = "Done."\nending = true\n')
+    _, problems = read_adventure(path)
+    assert not [p for p in problems if p.severity == "error"], [str(p) for p in problems]
+    assert any(p.code == "W112" for p in problems) is warned, [str(p) for p in problems]
+
+
 @pytest.mark.parametrize(("pursuer", "edition", "asked"), [("b", 5, False), ("a", 5, True), ("b", 4, True)])
 def test_a_party_run_down_in_a_chase_is_asked_no_line_up(pursuer, edition, asked):
     """A hot-seat group's Kaldskard: at BODY -11, Alma "sat out" the run for the river, where the dead gave chase to

@@ -38,7 +38,7 @@ CODES = {
     "W109": "{others} where one PC alone would read it",
     "W110": "a lower-case slot ({you}, {they}…) begins a sentence",
     "W111": "a text names a Focus its skill does not have",
-    "W112": "a social conflict against a mindless NPC",
+    "W112": "a social conflict, or a Social opposed roll, against a mindless NPC",
 }
 
 

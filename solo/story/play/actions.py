@@ -196,6 +196,12 @@ class Opposed(ActionVerb):
                 b.fail(file, f"{path}.npc", f"unknown NPC {spec['npc']!r}{did_you_mean(str(spec['npc']), b.npc_ids)}",
                        "E006")
             _check_skill(b, file, path, spec, "npc_skill", "npc_focus", required=False)
+            if spec.get("skill") == "Social" and b.npc_field(spec["npc"], "mindless") is True:
+                # as a social conflict against it is (a GM's run: Social //Influence against a mindless door passed
+                # unwarned until the roll was given an escalation)
+                b.fail(file, f"{path}.npc", f"{spec['npc']!r} is mindless: a Social roll persuades someone, and it has "
+                                            "no one to persuade; roll another skill against it (Cunning to slip past "
+                                            "it, Move to outrun it)", "W112")
         elif "against" in spec:
             if not is_whole(spec["against"]):
                 b.fail(file, f"{path}.against", "expected a skill value such as 50")
