@@ -81,7 +81,7 @@ def test_what_knut_confesses_is_on_his_card_and_in_the_clues(vellan):
                               conflicts=["won"], counters={"hours": 5})
     card = sc.npcs_text(game)
     assert ("  Knut Dahl (dockside enforcer, unfriendly); you know: he loaded the Margit's cargo into warehouse four "
-            "the night before she sailed; remembers: you let him go when you could have finished him"
+            "the night before she sailed; remembers: you let him go when you had him at your mercy"
             ) in card.splitlines()  # as docs/adventures.md shows it
     assert "The dog in warehouse four knows Knut's whistle: two notes, low then high." in game.state.clues
 

@@ -33,7 +33,7 @@ class Deed:
     description: str  # as the players read it on the NPC's card: "you", and the NPC's pronouns as {them}, {they}
 
     def told(self, pronoun: str = "they") -> str:
-        """The deed as a card tells it of this NPC: "you let him go when you could have finished him"."""
+        """The deed as a card tells it of this NPC: "you let him go when you had him at your mercy"."""
         from ..rules.character import pronoun_forms
 
         forms = pronoun_forms(pronoun)
@@ -41,7 +41,9 @@ class Deed:
 
 
 DEEDS: dict[str, Deed] = {d.key: d for d in (
-    Deed("spared", 1.0, "you let {them} go when you could have finished {them}"),
+    # a chase caught or an argument won is at one's mercy too: "could have finished him" was a fight's words, said of
+    # a frightened bookkeeper run down in the fish market (a new player's Vellan)
+    Deed("spared", 1.0, "you let {them} go when you had {them} at your mercy"),
     Deed("helped", 1.0, "you did {them} a good turn"),
     Deed("humiliated", -1.0, "you made a fool of {them} in front of others"),
     Deed("lied_to", -1.0, "you lied to {them}, and {they} found out"),
