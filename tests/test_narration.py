@@ -826,3 +826,23 @@ def test_a_blow_told_as_felt_later_is_one_that_is_survived(with_adventures):
     assert len(lines) >= 2
     for line in lines:
         assert "final" not in line.filters.get("blow", {"final"}), (line.file, line.line, line.text)
+
+
+def test_a_skill_shown_off_round_after_round_is_named_once_in_three(bundled):
+    """A player's Vellan: "sharp eyes" in every Flamboyant declaration of the registry search, the chase and the sneak.
+    The skill is named in the first of every three flashy moves of one fighter; the others say "flair" or "nerve"."""
+    flashy = {t.text for t in bundled.get("social", "declare", "flamboyant") + bundled.get("generic", "declare",
+                                                                                            "flamboyant")}
+    events = [start_event("social")]
+    for r in range(1, 10):
+        events += [Event("round_start", {"round": r, "order": ["Espen Lind", "Brakk Haug"], "pools": {}}),
+                   Event("declare", {"round": r, "actor": "Espen Lind", "lens": "flamboyant", "clever_choice": None,
+                                     "secondary": "Awareness", "quick_action": None})]
+    named = said = 0
+    for seed in range(20):
+        narrator = Narrator(bundled, random.Random(seed))
+        lines = [line for p in narrate_events(events, narrator) for line in p.lines]
+        named += sum("sharp eyes" in line for line in lines)
+        said += sum(("flair" in line or "nerve" in line) for line in lines)
+    assert flashy and named <= 20 * 3 and said > 0
+    assert any("{skill}" in text for text in flashy)

@@ -108,6 +108,7 @@ class Person:
     #: closes its exits; docs/rulings.md: nobody offers twice what was refused)
     held: bool = False
     steadied: set[str] = field(default_factory=set)  # the follow-throughs already told ("flight", "offer")
+    flourishes: int = 0  # its flashy moves told so far: the skill shown off is named in one of every FLAIR_EVERY
     #: the people a side's stand-in (:meth:`Cast.group`) names together: what they carry is theirs, not its own
     members: tuple[Person, ...] = field(default=(), repr=False, compare=False)
 

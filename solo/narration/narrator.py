@@ -64,6 +64,10 @@ BEARING_CLASHES: Mapping[str, frozenset[str]] = {
     # "hesitates at every junction"; Quick to get away ("quick_leave") is a wary round, and a timid one fits it
     "timid": frozenset({"flamboyant", "aggressive", "quick"}),
 }
+#: A flashy move names the skill it shows off in one declaration of every FLAIR_EVERY by the same actor; the others
+#: say FLAIR_WORDS in turn, words that fit any show ("all flair", "trusting his nerve", "all flair and swagger").
+FLAIR_EVERY = 3
+FLAIR_WORDS = ("flair", "nerve")
 #: The bearings that say an NPC is unruffled ("Nothing in Ingrid's manner quickens or slows", "adjusts without a
 #: word"): not told in a round a heavy blow struck it, whose line has just told it reeling (a reading of narrated
 #: conflicts: "Ingrid stammers, badly caught out" and then "it is all business")
@@ -677,6 +681,11 @@ class Narrator:
             by_focus = self.templates.word("skills", f"{skill}//{actor.focus}", "", scope=cast.type) \
                 if actor.focus else ""
             extra["skill"] = by_focus or self.templates.word("skills", skill, skill.lower(), scope=cast.type)
+            # named once in every FLAIR_EVERY flashy moves; between, the words of any show (a player's Vellan: "sharp
+            # eyes" in every Flamboyant round of the registry, the chase and the sneak)
+            if actor.flourishes % FLAIR_EVERY:
+                extra["skill"] = FLAIR_WORDS[(actor.flourishes - 1) % len(FLAIR_WORDS)]
+            actor.flourishes += 1
         # told once the dice have fallen: a line may say how the move went ([result:won]), and one that claims a
         # hit is never told of a move the round's result belies
         facts = {"result": self._results.get(actor.id)}
