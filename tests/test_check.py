@@ -476,3 +476,20 @@ def test_a_quoted_number_of_damage_is_told_to_lose_its_quotes(tmp_path, amount, 
                     '[scenes.end]\ntext = "Down."\nending = true\n', encoding="utf-8")
     [problem] = check_adventure(path).problems
     assert problem.path == "scenes.hall.choices[0].goto.effects[0].amount" and said in problem.message, problem
+
+
+@pytest.mark.parametrize(("field", "said"), [
+    ('focus = "Stealth"', "'Stealth' is not a Focus of Social (its Focuses: Deceit, Influence, Oratory)"),
+    ('focus = "Influenc"', "'Influenc' is not a Focus of Social (did you mean 'Influence'?)"),
+    ("difficulty = 5", "expected text (a difficulty: routine, easy, normal, hard, very hard), got 5"),
+])
+def test_a_wrong_focus_or_difficulty_is_told_with_the_values_that_fit(tmp_path, field, said):
+    """A GM's run: "'Stealth' is not a Focus of Social" and "expected text (difficulty), got 5" left the GM to look up
+    what would do. A near spelling is suggested; else the values are listed."""
+    path = tmp_path / "a.toml"
+    path.write_text('[adventure]\ntitle = "A"\nstart = "a"\npc = "espen"\n\n[scenes.a]\ntext = "A."\n\n'
+                    '[[scenes.a.choices]]\ntext = "Try"\n[scenes.a.choices.roll]\nskill = "Social"\n'
+                    f'{field}\nsuccess = "b"\nfailure = "b"\n\n[scenes.b]\ntext = "B."\nending = true\n',
+                    encoding="utf-8")
+    [problem] = check_adventure(path).problems
+    assert said in problem.message, problem.message

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 
 from ...errors import closest, did_you_mean
+from ...rules.rolls import DIFFICULTIES
 from ...rules.rulebook import POOLS, RulesTables
 from ..play.luck import LUCK_COMMANDS
 from .expressions import Condition, ExpressionError, parse_condition
@@ -23,6 +24,12 @@ TEXT_SLOTS = ("pc", "party", "others", "they", "them", "their", "They", "Their",
 #: What a verb field of each kind (:class:`solo.story.format.verbs.Field`) holds in TOML: "text", "number" (a
 #: whole number), "texts" (a list of texts), "table" or "bool". A value of another shape is reported before
 #: the verb's own check sees it, so no check compares, hashes or parses a value of the wrong type.
+#: A kind of field said with the values it takes, where a bare name would leave the GM to look them up (a GM's run:
+#: "expected text (difficulty), got 5").
+KIND_WORDS: dict[str, str] = {
+    "difficulty": f"a difficulty: {', '.join(DIFFICULTIES)}",
+    "Pool": f"a Pool: {', '.join(POOLS)}",
+}
 KIND_SHAPES: dict[str, tuple[str, ...]] = {
     **{kind: ("text",) for kind in (
         "text", "flag name", "counter name", "item name", "NPC id", "skill", "Focus", "conflict type",
@@ -165,7 +172,7 @@ class Readers:
             if "texts" in shapes and isinstance(value, list):  # point at the first item that is not text
                 i = next(i for i, v in enumerate(value) if not isinstance(v, str))
                 where, value, wanted = f"{where}[{i}]", value[i], "text"
-            about = "" if str(kind) in wanted else f" ({kind})"
+            about = "" if str(kind) in wanted else f" ({KIND_WORDS.get(str(kind), kind)})"
             self.fail(file, where, f"expected {wanted}{about}, got {describe(value)}")
         return ok
 

@@ -120,8 +120,11 @@ def _check_skill(b: Builder, file: str, path: str, spec: Spec, key: str = "skill
     if focus is not None:
         for f in focus if isinstance(focus, list) else [focus]:
             if f not in b.t.skills[skill].focuses:
-                b.fail(file, f"{path}.{focus_key}", f"{f!r} is not a Focus of {skill}"
-                                                    f"{did_you_mean(str(f), b.t.skills[skill].focuses)}", "E005")
+                # the Focuses it has, where no near spelling is the answer (a GM's run: "'Stealth' is not a Focus of
+                # Social" named none of Social's)
+                focuses = b.t.skills[skill].focuses
+                hint = did_you_mean(str(f), focuses) or f" (its Focuses: {', '.join(focuses)})"
+                b.fail(file, f"{path}.{focus_key}", f"{f!r} is not a Focus of {skill}{hint}", "E005")
 
 
 def _check_roll(b: Builder, file: str, path: str, spec: Spec) -> None:
