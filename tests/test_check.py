@@ -493,3 +493,16 @@ def test_a_wrong_focus_or_difficulty_is_told_with_the_values_that_fit(tmp_path, 
                     encoding="utf-8")
     [problem] = check_adventure(path).problems
     assert said in problem.message, problem.message
+
+
+def test_a_scenes_field_under_its_choices_header_says_where_it_belongs(tmp_path):
+    """A GM's run: `on_enter` written below the scene's `[[…choices]]` header read "unknown field 'on_enter'": TOML
+    gives every key below that line to the choice. The message says so, and where to write it."""
+    path = tmp_path / "a.toml"
+    path.write_text('[adventure]\ntitle = "A"\nstart = "a"\npc = "espen"\n\n[scenes.a]\ntext = "A."\n\n'
+                    '[[scenes.a.choices]]\ntext = "Go"\ngoto = "b"\non_enter = [ { set = "done" } ]\n\n'
+                    '[scenes.b]\ntext = "B."\nending = true\n', encoding="utf-8")
+    [problem] = check_adventure(path).problems
+    assert problem.path == "scenes.a.choices[0].on_enter"
+    assert "on_enter is a scene's field" in problem.message and "above the scene's first [[scenes.a.choices]]" \
+        in problem.message, problem.message

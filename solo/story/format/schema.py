@@ -436,7 +436,14 @@ class Builder(Readers):
         if not isinstance(data, dict):
             self.fail(file, path, "a choice must be a table")
             return None
-        self.unknown_fields(file, path, data, CHOICE_FIELDS)
+        for key in data.keys() & (SCENE_FIELDS - CHOICE_FIELDS):
+            # TOML's trap: a key written below a [[…choices]] header belongs to that choice, however it is indented
+            # (a GM's run: a scene's on_enter under its first choice read "unknown field 'on_enter'" and no more)
+            scene_path = path.rsplit(".choices[", 1)[0]
+            self.fail(file, f"{path}.{key}", f"unknown field {key!r}: {key} is a scene's field, and everything below "
+                                             f"a [[{scene_path}.choices]] line belongs to that choice; write it above "
+                                             f"the scene's first [[{scene_path}.choices]]")
+        self.unknown_fields(file, path, {k: v for k, v in data.items() if k not in SCENE_FIELDS}, CHOICE_FIELDS)
         choice = Choice(text=self.text(file, path, data, "text", required=True), where=Where(file, path))
         if "if" in data:
             choice.condition = self.condition(file, f"{path}.if", data["if"])
