@@ -67,6 +67,11 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
     try:
         return tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
+        opened = _opened_at(exc.msg, text, exc.lineno)
+        if opened is not None:  # said where the bracket was opened, not at the header tomli stopped on
+            at, close = opened
+            raise TOMLError(f"{exc.msg.lower()} opened here: add its closing {close}", file=file, line=at,
+                            column=None) from None
         raise TOMLError(_said(exc.msg, text, exc.lineno, exc.colno), file=file, line=exc.lineno,
                         column=exc.colno) from None
     except RecursionError:
@@ -115,6 +120,26 @@ def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str
         if key:
             return f"{key.group(1)} is given a value twice (or a part of that name already holds one)"
     return message + _hint(message, text, lineno)
+
+
+_OPENERS = {"Unclosed array": ("[", "]", re.compile(r"=\s*\[")),
+            "Unclosed inline table": ("{", "}", re.compile(r"=\s*\{"))}
+
+
+def _opened_at(message: str, text: str, lineno: int | None) -> tuple[int, str] | None:
+    """Where an array or inline table tomli found unclosed was opened, and its closing bracket: tomli names the line
+    it reached (a GM's run: "line 81: Unclosed array" of the `[[…choices]]` header after `npcs = ["dog"` on line 79).
+    The nearest line above that opens one (``= [``) and closes fewer than it opens; None if none does."""
+    opener = _OPENERS.get(message)
+    if opener is None or not lineno:
+        return None
+    open_, close, starts = opener
+    lines = text.splitlines()
+    for n in range(min(lineno, len(lines)), 0, -1):
+        line = lines[n - 1]
+        if starts.search(line) and line.count(open_) > line.count(close):
+            return n, close
+    return None
 
 
 def _hint(message: str, text: str, lineno: int | None) -> str:

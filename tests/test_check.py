@@ -506,3 +506,19 @@ def test_a_scenes_field_under_its_choices_header_says_where_it_belongs(tmp_path)
     assert problem.path == "scenes.a.choices[0].on_enter"
     assert "on_enter is a scene's field" in problem.message and "above the scene's first [[scenes.a.choices]]" \
         in problem.message, problem.message
+
+
+@pytest.mark.parametrize(("written", "line", "said"), [
+    ('npcs = ["dog"\n\n[[scenes.a.choices]]\ntext = "Go"\ngoto = "b"\n', 8, "unclosed array opened here: add its "
+                                                                          "closing ]"),
+    ('[[scenes.a.choices]]\ntext = "Go"\ngoto = { goto = "b"\n', 10, "unclosed inline table opened here: add its "
+                                                                     "closing }"),
+])
+def test_an_unclosed_bracket_is_told_where_it_was_opened(tmp_path, written, line, said):
+    """A GM's run: `npcs = ["dog"` on line 79 was reported as "line 81: Unclosed array", the choices header tomli
+    stopped at, with no word of the fix. The line that opened it is named, and the bracket it needs."""
+    path = tmp_path / "a.toml"
+    path.write_text('[adventure]\ntitle = "A"\nstart = "a"\npc = "espen"\n\n[scenes.a]\ntext = "A."\n' + written,
+                    encoding="utf-8")
+    [problem] = check_adventure(path).problems
+    assert (problem.code, problem.line) == ("E001", line) and said in problem.message, (problem.line, problem.message)
