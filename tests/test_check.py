@@ -522,3 +522,19 @@ def test_an_unclosed_bracket_is_told_where_it_was_opened(tmp_path, written, line
                     encoding="utf-8")
     [problem] = check_adventure(path).problems
     assert (problem.code, problem.line) == ("E001", line) and said in problem.message, (problem.line, problem.message)
+
+
+def test_an_unknown_field_with_no_near_spelling_lists_what_fits_and_a_quoted_party_loses_its_quotes(tmp_path):
+    """A GM's run: "npcs.dog.file: unknown field" and "scenes.a.frobnicate: unknown field" said nothing of what would
+    fit there, and "adventure.party: expected a number or { min = N, max = N }" did not echo the "3" given."""
+    path = tmp_path / "a.toml"
+    path.write_text('[adventure]\ntitle = "A"\nstart = "a"\npc = "espen"\nparty = "3"\n\n'
+                    '[npcs.dog]\nname = "the dog"\nlevel = "common"\nfile = "dog.toml"\n\n'
+                    '[scenes.a]\ntext = "A."\nfrobnicate = 1\n\n[[scenes.a.choices]]\ntext = "Go"\ngoto = "b"\n\n'
+                    '[scenes.b]\ntext = "B."\nending = true\n', encoding="utf-8")
+    said = {p.path: p.message for p in check_adventure(path).problems}
+    assert said["adventure.party"].endswith("got text '3' (write it without quotes: party = 3)")
+    assert said["npcs.dog.file"].startswith("unknown field (an NPC is written with: name, skills,")
+    assert "owed_failures" not in said["npcs.dog.file"] and "code_block" in said["npcs.dog.file"]
+    assert said["scenes.a.frobnicate"] == ("unknown field 'frobnicate' (here: choices, control, ending, fate, npcs, "
+                                           "on_enter, oracle_setup, outcome, text, title)")

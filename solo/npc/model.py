@@ -137,6 +137,10 @@ _READ: dict[bytes, NPC] = {}
 
 
 _CHARACTER_FIELDS = tuple(f.name for f in fields(Character))
+#: A character's fields that play keeps (debts, requests, rolls banked) or a player's file has: an NPC may carry
+#: them, but an author does not write them, so a message listing what an NPC is written with leaves them out.
+_KEPT_BY_PLAY = frozenset({"owed_failures", "improvement_rolls", "requests", "medicine_tried", "tag_notes",
+                           "gear_bonus", "player", "career", "willpower"})
 
 
 class _NPCReader:
@@ -179,7 +183,10 @@ class _NPCReader:
         known = _CHARACTER_FIELDS + NPC_FIELDS
         for key in d:
             if key not in known:
-                problem(key, f"unknown field{did_you_mean(key, known)}")
+                # the fields it may have, where no near spelling is the answer (a GM's run: "npcs.dog.file: unknown
+                # field" and nothing more)
+                listed = ", ".join(k for k in known if k not in _KEPT_BY_PLAY)
+                problem(key, f"unknown field{did_you_mean(key, known) or f' (an NPC is written with: {listed})'}")
         # a level that cannot be read stands in as the largest, so that nothing resting on it (how many skills a
         # ranked list may name) is called wrong on its account
         level = read(self.level, "master")

@@ -24,6 +24,8 @@ TEXT_SLOTS = ("pc", "party", "others", "they", "them", "their", "They", "Their",
 #: What a verb field of each kind (:class:`solo.story.format.verbs.Field`) holds in TOML: "text", "number" (a
 #: whole number), "texts" (a list of texts), "table" or "bool". A value of another shape is reported before
 #: the verb's own check sees it, so no check compares, hashes or parses a value of the wrong type.
+#: An unknown field's message lists the fields that fit where there are at most this many.
+MAX_FIELDS_LISTED = 24
 #: A kind of field said with the values it takes, where a bare name would leave the GM to look them up (a GM's run:
 #: "expected text (difficulty), got 5").
 KIND_WORDS: dict[str, str] = {
@@ -193,7 +195,10 @@ class Readers:
     def unknown_fields(self, file: str, path: str, table: Mapping[str, object], allowed: Collection[str]) -> None:
         for key in table:
             if key not in allowed:
-                self.fail(file, f"{path}.{key}", f"unknown field {key!r}{did_you_mean(key, allowed)}")
+                # no near spelling: the fields that fit here, when they are few enough to read
+                hint = did_you_mean(key, allowed) or (f" (here: {', '.join(sorted(allowed))})"
+                                                      if len(allowed) <= MAX_FIELDS_LISTED else "")
+                self.fail(file, f"{path}.{key}", f"unknown field {key!r}{hint}")
 
     def text(self, file: str, path: str, table: Mapping[str, object], key: str, required: bool = False,
              default: str = "") -> str:

@@ -90,7 +90,10 @@ class Builder(Readers):
         elif isinstance(party, dict):
             party_min, party_max = party.get("min", 1), party.get("max", 1)
         else:
-            self.fail(file, "adventure.party", "expected a number or { min = N, max = N }")
+            quoted = isinstance(party, str) and party.strip().isdigit()  # party = "3": the quotes are the slip
+            self.fail(file, "adventure.party", f"expected a number or {{ min = N, max = N }}, got {describe(party)}"
+                                               + (f" (write it without quotes: party = {party.strip()})" if quoted
+                                                  else ""))
         if not (isinstance(party_min, int) and isinstance(party_max, int) and 1 <= party_min <= party_max <= 6):
             self.fail(file, "adventure.party", "party sizes must satisfy 1 <= min <= max <= 6")
             party_min, party_max = 1, 1
