@@ -118,7 +118,22 @@ def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str
     if message == "Cannot overwrite a value":
         key = re.match(r"\s*([\w.\-\"' ]+?)\s*=", line[: colno or len(line)])
         if key:
-            return f"{key.group(1)} is given a value twice (or a part of that name already holds one)"
+            # the key by its whole path, and the line that gave it first, where the table's own lines hold it (a GM's
+            # run: "title is given a value twice" named neither the scene nor the first title)
+            name, table, first = key.group(1), "", None
+            for n in range((lineno or 1) - 1, 0, -1):
+                earlier = lines[n - 1]
+                header = _HEADER.fullmatch(earlier)
+                if header:
+                    table = header.group(1)
+                    break
+                if first is None or n < first:
+                    same = re.match(r"\s*([\w.\-\"' ]+?)\s*=", earlier)
+                    if same and same.group(1) == name:
+                        first = n
+            whole = f"{table}.{name}" if table else name
+            at = f" (first at line {first})" if first else ""
+            return f"{whole} is given a value twice{at} (or a part of that name already holds one)"
     return message + _hint(message, text, lineno)
 
 

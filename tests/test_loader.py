@@ -92,7 +92,9 @@ def test_toml_syntax_error_gives_line_and_column(tmp_path):
     # twice" named a table by a Python tuple
     twice = problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', 'title = "Tiny"\ntitle = "Small"'))[0]
     assert twice.code == "E001" and twice.line == 4
-    assert twice.message == "title is given a value twice (or a part of that name already holds one)"
+    # … and a GM's run: it named neither the table nor the line of the first value
+    assert twice.message == "adventure.title is given a value twice (first at line 3) (or a part of that name " \
+                            "already holds one)"
     table = problems_of(tmp_path, "[scenes.a.choices]\ntext = 'x'\n[scenes.a.choices]\ntext = 'y'\n")[0]
     assert table.line == 3 and table.message.startswith("the table [scenes.a.choices] is declared twice")
     assert "if you meant a list of tables, write [[scenes.a.choices]]" in table.message
