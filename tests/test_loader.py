@@ -173,7 +173,9 @@ def test_a_scene_defined_twice_holds_back_the_checks_of_the_whole_story(tmp_path
     (folder / "extra.toml").write_text('[scenes.gate]\ntitle = "dup"\ntext = "x"\n')
     _, problems = read_adventure(folder)
     assert [(p.code, p.message) for p in problems] == [
-        ("E002", f"scene 'gate' is already defined in {folder / 'extra.toml'}; the checks of the whole story (scenes "
+        # with its line there (a GM's run: a folder's duplicate named the other file and no line)
+        ("E002", f"scene 'gate' is already defined in {folder / 'extra.toml'} (line 1); the checks of the whole "
+                 "story (scenes "
                  "not reached, dead ends, no ending in reach, names never set) wait until it is defined once")]
     (folder / "extra.toml").write_text('[scenes.gate]\ntitle = "dup"\ntext = "x"\n[scenes.loose]\ntext = "L"\n'
                                       'ending = true\n[[scenes.loose.choices]]\ntext = "on"\ngoto = "nowhere"\n')
@@ -194,7 +196,7 @@ def test_responses_are_shared_across_the_files_of_a_folder_and_defined_once(tmp_
     (folder / "dup.toml").write_text('[responses.onward]\ntext = "Again."\n')
     _, problems = read_adventure(folder)
     assert [p.message for p in problems if p.code == "E002"] == [
-        f"response 'onward' is already defined in {folder / 'dup.toml'}"]  # files are read in sorted order
+        f"response 'onward' is already defined in {folder / 'dup.toml'} (line 1)"]  # files read in sorted order
 
 
 @pytest.mark.parametrize("meta, fragment", [

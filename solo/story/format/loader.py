@@ -182,9 +182,11 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
                 for item_id, item in value.items():
                     if item_id in merged[key] and key != "narration":
                         held = key in ("scenes", "npcs")  # said where it is held back: nothing else says it
+                        first = origin[f"{key}.{item_id}"]  # the file that gave it first, and its line there
+                        at = c.maps[first].line(f"{key}.{item_id}") if first in c.maps else None
                         c.add(name, f"{key}.{item_id}", "E002",
-                              f"{key[:-1]} {item_id!r} is already defined in {origin[f'{key}.{item_id}']}"
-                              + (WHOLE_STORY_WAITS if held else ""))
+                              f"{key[:-1]} {item_id!r} is already defined in {first}"
+                              + (f" (line {at})" if at else "") + (WHOLE_STORY_WAITS if held else ""))
                         twice = twice or held
                         continue
                     merged[key][item_id] = item
