@@ -137,6 +137,9 @@ def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str
     return message + _hint(message, text, lineno)
 
 
+#: A line that begins something new, a header or a key: an array or table still open there was never closed. A line
+#: that begins another item instead is a comma missing before it (tomli says "Unclosed array" of both).
+_NEW_STATEMENT = re.compile(r"\[|#|[\w\"'.\- ]+=")
 _OPENERS = {"Unclosed array": ("[", "]", re.compile(r"=\s*\[")),
             "Unclosed inline table": ("{", "}", re.compile(r"=\s*\{"))}
 
@@ -150,6 +153,9 @@ def _opened_at(message: str, text: str, lineno: int | None) -> tuple[int, str] |
         return None
     open_, close, starts = opener
     lines = text.splitlines()
+    stopped = lines[lineno - 1].strip() if lineno <= len(lines) else ""
+    if stopped and not _NEW_STATEMENT.match(stopped):  # an item: a comma missing before it, not the bracket
+        return None
     for n in range(min(lineno, len(lines)), 0, -1):
         line = lines[n - 1]
         if starts.search(line) and line.count(open_) > line.count(close):
@@ -164,6 +170,8 @@ def _hint(message: str, text: str, lineno: int | None) -> str:
     line = lines[lineno - 1] if lineno and 0 < lineno <= len(lines) else ""
     if message == "Illegal character '\\n'" and ('"' in line or "'" in line):
         return " (a string is not closed on this line: a quote is missing, or text over several lines needs \"\"\")"
+    if message in _OPENERS:
+        return f" (a comma missing between two items, or the closing {_OPENERS[message][1]} missing)"
     if message == "Invalid value":
         return " (text needs quotes, as in title = \"The mill\"; true and false are written in lower case)"
     return ""

@@ -549,6 +549,29 @@ def test_a_name_that_opens_a_line_opens_it_with_a_capital():
     assert "The old lock is out of the conflict." in screen, screen  # the table and the bars keep it as written
 
 
+def test_an_obstacle_beaten_gives_way_and_a_fighter_beaten_is_out_of_the_conflict():
+    """A new player's Vellan: "The old lock is out of the conflict." read as if the lock had been fighting. A static
+    obstacle "gives way", on the screen and in the journal alike; a fighter is still "out of the conflict"."""
+    from solo.rules.participants import obstacle
+    from solo.ui.journal import Journal
+
+    lock_type = conflict_type("lockpicking")
+    log = EventLog()
+    pc = make_char("Ada", Cunning=90)
+    a = from_character(pc, "a", lock_type, decider=Answers(lens="none", luck_flip="no", luck_reduce="no"))
+    result = Conflict(lock_type, [a, obstacle("the old lock", "easy")], random.Random(1), sink=log,
+                      round_limit=30).run()
+    assert result.outcome == "won" and log.of("out")
+    out, journal = io.StringIO(), Journal()
+    view = TerminalView(Console(file=out, width=140, color_system=None))
+    for e in log.events:
+        view.render(e)
+        journal.render(e)
+    screen = out.getvalue()
+    assert "The old lock gives way." in screen and "out of the conflict" not in screen, screen
+    assert "The old lock gives way." in journal.text(), journal.text()
+
+
 def _ada_at_two_bars(push: str) -> tuple[Participant, str, list[str]]:
     """Ada (BODY 2) takes a 3 in round 1 and answers the spent Pool's question with ``push``, then deals a 3 in
     round 2: her participant, the screen, and the values her bars showed."""

@@ -229,6 +229,15 @@ def agrees(pid: str, plural: frozenset[str], singular: str, many: str) -> str:
     return many if pid in plural else singular
 
 
+def goes_out(pid: str, plural: frozenset[str], obstacles: frozenset[str]) -> str:
+    """How a participant's going out is said after its name: a static obstacle (a lock, a registry, a man's defences)
+    "gives way"; anyone else "is out of the conflict" (a new player's Vellan: "The old lock is out of the
+    conflict." read as if the lock had been fighting). The screen and the journal both say it from here."""
+    if pid in obstacles:
+        return agrees(pid, plural, "gives way", "give way")
+    return f"{agrees(pid, plural, 'is', 'are')} out of the conflict"
+
+
 def round_result(e, names, plural: frozenset[str] = frozenset()) -> str:
     if e["stalemate"]:
         # not "stalemate": that word is kept for a conflict still going at its round limit

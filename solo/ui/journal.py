@@ -269,7 +269,7 @@ class Journal:
         elif k in ("push", "out", "comae", "exit"):
             who = d.upper_first(self.names.get(e["actor"], e["actor"]))  # it opens the sentence
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
-                    "out": f"{who} {d.agrees(e['actor'], self.plural, 'is', 'are')} out of the conflict.",
+                    "out": f"{who} {d.goes_out(e['actor'], self.plural, self.obstacles)}.",
                     "comae": f"{who} {d.FALLS_INTO_COMAE}.",
                     "exit": f"{who} {d.exit_words(e, self.static, e['actor'] in self.plural)}."}[k]
             if k != "exit" or e["actor"] not in self.broken:  # its broken nerve's clue said it, as on screen

@@ -406,8 +406,7 @@ class TerminalView:
 
     def _on_out(self, e: Event, n: list[str]) -> None:
         self.down[e["actor"]] = "out"
-        self.console.print(Text(f"  {self._opening(e['actor'])} {d.agrees(e['actor'], self.plural, 'is', 'are')} "
-                                "out of the conflict.",
+        self.console.print(Text(f"  {self._opening(e['actor'])} {d.goes_out(e['actor'], self.plural, self.obstacles)}.",
                                 style="bold"))
         self._narrate(n)
 
