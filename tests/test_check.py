@@ -513,6 +513,8 @@ def test_a_scenes_field_under_its_choices_header_says_where_it_belongs(tmp_path)
                                                                           "closing ]"),
     ('[[scenes.a.choices]]\ntext = "Go"\ngoto = { goto = "b"\n', 10, "unclosed inline table opened here: add its "
                                                                      "closing }"),
+    # TOML says "Unclosed array" of a comma missing between two items too: that is told where it is
+    ('npcs = [\n  "dog"\n  "cat"\n]\n', 10, "Unclosed array (a comma missing between two items, or the closing ]"),
 ])
 def test_an_unclosed_bracket_is_told_where_it_was_opened(tmp_path, written, line, said):
     """A GM's run: `npcs = ["dog"` on line 79 was reported as "line 81: Unclosed array", the choices header tomli
