@@ -649,3 +649,15 @@ def test_thursday_morning_is_told_once_not_again_after_the_deduction(vellan):
     assert "Thursday. You slept" in morning and "Thursday" not in back and "The widow's top room" in back
     titles = [e.data["title"] for e in events if e.kind == "scene_entered" and e.data["scene"] == "boarding_house"]
     assert titles[0].endswith("Thursday morning") and not titles[1].endswith("morning")
+
+
+@pytest.mark.parametrize(("social", "said_before"), [(0, "has not forgiven you your questions"),
+                                                     (95, "When {npc.marit} comes")])
+def test_marit_who_turned_her_back_warns_you_all_the_same(vellan, social, said_before):
+    """A new player's run: Marit "turns her back on you" at a failed question, and over the soup she "bends close" to
+    warn of Knut with nothing between. The supper says she has not forgiven the questions, and warns all the same."""
+    route = Route("Get off", "Step into the Anchor", "Ask Marit quietly", "Eat a bowl of Marit's fish soup",
+                  "Thank her", "Call it a day", "Hold out your camera", "Climb to your lodgings", *BUS)
+    _, _, events, _ = play(vellan, route, social=social, counters={"hours": 0})
+    supper = entered(events, "tavern_supper")[0]
+    assert said_before in supper and "Keep to the middle of the lane tonight" in supper
