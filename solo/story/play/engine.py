@@ -27,7 +27,7 @@ from ...rules.dice import new_rng
 from ...rules.luck import fall_due
 from ...rules.outcomes import COMAE, LOST, OUT, STALEMATE, WON
 from ...rules.participants import Participant, from_character, shown_pool
-from ..format.adventure import Action, Adventure, Branch, Choice, Effect, Scene
+from ..format.adventure import FALLBACK, Action, Adventure, Branch, Choice, Effect, Scene
 from ..format.expressions import Context
 from ..format.flow import move_trigger, refused
 from ..format.retries import cost_words
@@ -963,6 +963,13 @@ class Game:
         chance_id = self.announced(None, word, target, parts)  # a menu may have shown it (open play's likelihoods)
         answer = ask(rng or self.rng, question, odds, state=self.state.oracle, tables=self.tables)
         said = answer.to_dict()
+        falls_to = FALLBACK.get(answer.key)
+        if falls_to is not None and answer.key not in told and falls_to in told:
+            # the story has no words of its own for a "no, but" and tells it as its "no": so does the line, where
+            # "No, but you find a clue pointing somewhere else" stood above a door nobody opened (a player's Vellan)
+            said["answer"] = falls_to.replace("_", ", ")
+            said["near"] = False
+            said["interpretation"] = said["reading"] = None
         if answer.key in told:
             said["interpretation"] = said["reading"] = None
         self.emit("oracle", **said, skill=word, modifiers=parts, chance_id=chance_id)
