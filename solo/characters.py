@@ -50,6 +50,17 @@ def load_character(spec: str | Path, roster: Path | None = None) -> Character:
     return pregenerated(str(spec), roster=roster_place(roster) if roster is not None else None)
 
 
+def replay_spec(spec: str | Path, roster: Path | None = None) -> str:
+    """``spec`` as a command to replay a game must give it: a file or a roster character by its whole path (a
+    replay's ``--saves`` moves the roster a name would be looked up in: a GM's walkthrough of ``--pc ada_berg``
+    failed to find her), a ready-made character by its name."""
+    path = Path(spec)
+    if path.suffix == ".toml" or exists(path):
+        return os.path.abspath(path)
+    entry = find_in_roster(roster, str(spec)) if roster is not None else None
+    return os.path.abspath(entry.path) if entry is not None else str(spec)
+
+
 def roster_place(roster: Path) -> str:
     """The roster folder as an error names it: whole, and whether it is there at all."""
     whole = str(roster.absolute())

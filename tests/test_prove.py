@@ -443,10 +443,10 @@ def test_a_written_walkthrough_names_the_command_that_plays_it_from_where_prove_
     words = shlex.split(shown)
     assert words[:3] == ["solo", "play", "my trap.toml"] and words[3:5] == ["--pc", "espen"]
     # its game is saved beside the scripts, not among the GM's own (a GM's run: saves/harrowby-2.json in the folder)
-    assert words[-4:] == ["--script", str(Path("walks") / "garden.txt"), "--saves", str(Path("walks") / "saves")]
+    assert words[-4:] == ["--script", str(Path("walks") / "garden.txt"), "--saves", str(Path("walks") / "replays")]
     played = CliRunner().invoke(cli, [*words[1:], "--save", "walk"])
     assert played.exit_code == 0, played.output[-2000:]
-    assert read_save(tmp_path / "walks" / "saves" / "walk.json").snapshot["ending"] == "garden"
+    assert read_save(tmp_path / "walks" / "replays" / "walk.json").snapshot["ending"] == "garden"
     assert not (tmp_path / "saves").exists()
 
 
@@ -1825,3 +1825,25 @@ def test_an_ending_every_way_to_which_fights_twice_is_not_said_reached_0_percent
     assert "best play reaches it 0" not in text
     assert "fighting one conflict at most, best play never gets there: the best chance lies between none and this " \
         "bound" in text
+
+
+def test_a_walkthrough_of_a_roster_character_names_her_by_her_file(tmp_path, monkeypatch):
+    """A review: `solo prove … --pc ada_berg --scripts w` printed a command with `--pc ada_berg --saves w/replays`,
+    and `--saves` moved the roster it looked her up in: "no character 'ada_berg'". A roster character is named by
+    her file, which any folder finds, and the printed command plays to the ending."""
+    import shlex
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    made = CliRunner().invoke(cli, ["new", "--random", "--name", "Ada Berg", "--seed", "2"])
+    assert made.exit_code == 0, made.output
+    shutil.copy(DATA / "trap.toml", tmp_path / "trap.toml")
+    result = CliRunner().invoke(cli, ["prove", "trap.toml", "--pc", "ada_berg", "--seeds", "5", "--scripts", "w"])
+    [line] = [ln for ln in result.output.splitlines() if "walkthrough:" in ln]
+    words = shlex.split(line.split("walkthrough: ", 1)[1])
+    assert words[words.index("--pc") + 1] == str(tmp_path / "characters" / "ada_berg.toml"), words
+    played = CliRunner().invoke(cli, [*words[1:], "--save", "walk"])
+    assert played.exit_code == 0, played.output[-2000:]
+    assert read_save(tmp_path / "w" / "replays" / "walk.json").snapshot["ending"] == "garden"

@@ -934,9 +934,9 @@ class Narrator:
         """The rounds after the first of a run with no result, folded into one sentence (none for a single one).
 
         ``before``: the run ended with a round that has a result, whose line ("Espen wins round 9") is read
-        first, so the sentence looks back at the rounds before it ("before this, nothing had changed …") and
-        is never read as this round's. ``winner``: who won that round, so a look back that says the run broke
-        in the first side's favour ("… without a single click, until now") is told only when it did (its
+        first, so the sentence looks back at the rounds before it ("the two rounds before this one had changed
+        nothing") and is never read as this round's. ``winner``: who won that round, so a look back that says the
+        run broke in the first side's favour ("… without a single click, until now") is told only when it did (its
         ``result``). ``ended``: the conflict is over, its last rounds' dice shown: the sentence looks back at them
         ("the last five rounds had changed nothing"); "Nothing changes for five more rounds" after the last
         round of six read as rounds still to come (a new player's run).
@@ -945,7 +945,7 @@ class Narrator:
         if more < 1 or (ended and more == 1):  # the last round alone: its own dice line just said nothing was won
             return []  # ("Nobody wins round 12" then "Nobody had gained a thing in the last round": a player's run)
         # looking back from a round with a result, "one more round" had no round to be one more than: the whole
-        # run is counted there ("nothing had changed for two rounds"), its first round told when it came
+        # run is counted there ("the two rounds before this one"), its first round told when it came
         if ended:  # "the last {rounds}": "the last five rounds"
             rounds = _count(more, more=False)
         else:

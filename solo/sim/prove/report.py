@@ -23,19 +23,25 @@ if TYPE_CHECKING:
 PROVED, FINDINGS, USAGE, INCOMPLETE = 0, 1, 2, 3
 
 
+#: The folder beside a walkthrough's scripts its replays save their games in: never the GM's own saves (nor "saves",
+#: which with --scripts . would be that very folder).
+REPLAY_SAVES = "replays"
+
+
 def replay_command(spec: str, pcs: list[str] | tuple[str, ...], seed: int | None, script: str) -> str:
     """How to play a walkthrough or a soft-lock's way in: the report's line and a written script's first line say it
     alike, the adventure as it was named to prove and the script where prove wrote it (from the folder prove ran in),
     each quoted where a shell would split it. The program as a new shell finds it (:func:`~solo.paths.solo_program`:
-    a venv's whole path), and a written script's game saved in a ``saves`` folder beside it, not among the GM's own
-    games (a GM's run: the replay left ``saves/harrowby-2.json`` next to real games)."""
+    a venv's whole path), and a written script's game saved in a ``replays`` folder beside it, not among the GM's
+    own games (a GM's run: the replay left ``saves/harrowby-2.json`` next to real games). ``pcs`` as the replay must
+    name them: a roster character by its file, since ``--saves`` moves the roster it would be looked up in."""
     import shlex
 
     from ...paths import solo_program
 
     words = ["play", spec, *(w for p in pcs for w in ("--pc", p)), "--seed", str(seed), "--script", script]
     if script != "FILE":
-        words += ["--saves", str(Path(script).parent / "saves")]
+        words += ["--saves", str(Path(script).parent / REPLAY_SAVES)]
     return " ".join([solo_program(), *(w if w == "FILE" else shlex.quote(w) for w in words)])
 
 

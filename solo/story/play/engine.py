@@ -122,7 +122,8 @@ _PLAIN = _Plain()
 #: skills, not last (the options after it are numbered otherwise); a ``heal`` gives a Pool below zero one point; and
 #: a scene's blow that 1 would make as deadly asks no Luck to soften it; a scene whose cost takes the last PC ends
 #: the game there (before, its menu was asked of nobody); a party that is a chase's quarry is asked no line-up; 6, a
-#: night's ``rest`` lifts a Pool below zero by a point, as a day of rest does (before, only ``days`` did).
+#: night's ``rest`` lifts a Pool below zero by a point, as a day of rest does (before, only ``days`` did), and a Luck
+#: Contact nobody named is never a smuggler.
 EDITION = 6
 
 

@@ -183,9 +183,11 @@ def name_apart(game: Game, name: str, also: Iterable[str] = ()) -> str:
     return name
 
 
-#: Trades that make someone an enemy of the law first: a Contact the tables draw is never one of them (a smuggler
-#: was: "an old acquaintance" on Vellan's quay, a new player's run).
+#: Trades that make someone an enemy of the law first: a Contact the tables draw is never one of them. A smuggler
+#: is one from play's edition 6 ("an old acquaintance" on Vellan's quay, a new player's run): a save of an earlier
+#: edition draws its Contacts as it was played (the draw is among fewer trades now).
 OUTLAW_ROLES = frozenset({"thug", "bandit", "cultist", "assassin", "smuggler"})
+OUTLAW_ROLES_BEFORE_6 = OUTLAW_ROLES - {"smuggler"}
 
 
 def _fitting_role(game: Game) -> str:
@@ -196,7 +198,8 @@ def _fitting_role(game: Game) -> str:
     """
     from ...npc.roles import roles
 
-    fit = [r for r in roles().values() if not r.mindless and r.key not in OUTLAW_ROLES]
+    outlaws = OUTLAW_ROLES if game.edition >= 6 else OUTLAW_ROLES_BEFORE_6
+    fit = [r for r in roles().values() if not r.mindless and r.key not in outlaws]
     scene = game.adventure.scenes.get(game.state.scene) if game.state.scene is not None else None
     words = set(re.findall(r"[a-z]+", f"{scene.title} {scene.text}".lower())) if scene is not None else set()
     named = [r for r in fit if r.key in words or r.name.lower() in words]
