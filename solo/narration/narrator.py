@@ -68,6 +68,8 @@ BEARING_CLASHES: Mapping[str, frozenset[str]] = {
 #: say FLAIR_WORDS in turn, words that fit any show ("all flair", "trusting his nerve", "all flair and swagger").
 FLAIR_EVERY = 3
 FLAIR_WORDS = ("flair", "nerve")
+#: Bodies whose flashy move keeps its skill's own word: "flair" and "nerve" would give the dead and machines a mind.
+MINDLESS_BODIES = frozenset({"undead", "machine", "object"})
 #: The bearings that say an NPC is unruffled ("Nothing in Ingrid's manner quickens or slows", "adjusts without a
 #: word"): not told in a round a heavy blow struck it, whose line has just told it reeling (a reading of narrated
 #: conflicts: "Ingrid stammers, badly caught out" and then "it is all business")
@@ -683,7 +685,7 @@ class Narrator:
             extra["skill"] = by_focus or self.templates.word("skills", skill, skill.lower(), scope=cast.type)
             # named once in every FLAIR_EVERY flashy moves; between, the words of any show (a player's Vellan: "sharp
             # eyes" in every Flamboyant round of the registry, the chase and the sneak)
-            if actor.flourishes % FLAIR_EVERY:
+            if actor.flourishes % FLAIR_EVERY and actor.body not in MINDLESS_BODIES:  # no "burst of nerve" for the dead
                 extra["skill"] = FLAIR_WORDS[(actor.flourishes - 1) % len(FLAIR_WORDS)]
             actor.flourishes += 1
         # told once the dice have fallen: a line may say how the move went ([result:won]), and one that claims a
