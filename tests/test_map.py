@@ -284,11 +284,11 @@ def test_a_choice_that_names_an_npc_is_drawn_and_reported_with_the_name_every_ga
     path.write_text(
         '[adventure]\nid = "mill"\ntitle = "The mill"\nstart = "yard"\npc = "espen"\n\n'
         '[npcs.miller]\nname = "Aldo Brand"\nlevel = "common"\npronoun = "he"\n\n'
-        '[scenes.yard]\ntext = "A mill yard."\nnpcs = ["miller"]\n\n'
+        '[scenes.yard]\ntitle = "{npc.miller}\'s yard"\ntext = "A mill yard."\nnpcs = ["miller"]\n\n'
         '[[scenes.yard.choices]]\ntext = "Ask {npc.miller} what he remembers (Awareness)"\n'
         'roll = { skill = "Awareness", difficulty = "normal", success = "end", failure = "end" }\n\n'
         '[[scenes.yard.choices]]\ntext = "Nod to {pc}\'s friend and leave"\ngoto = "end"\n\n'
-        '[scenes.end]\ntext = "Home."\nending = true\n', encoding="utf-8")
+        '[scenes.end]\ntitle = "Home with {npc.miller}"\ntext = "Home."\nending = true\n', encoding="utf-8")
     drawn = run("map", str(path))
     assert drawn.exit_code == 0, drawn.output
     assert "Ask Aldo Brand what he" in drawn.output and "{npc.miller}" not in drawn.output
@@ -297,3 +297,9 @@ def test_a_choice_that_names_an_npc_is_drawn_and_reported_with_the_name_every_ga
     assert sim.exit_code == 0, sim.output
     [check] = json.loads(sim.stdout)["checks"]
     assert check["text"] == "Ask Aldo Brand what he remembers (Awareness)"
+    # and every other place a title or a choice is listed outside a game (a review): the map's scenes, the report's
+    # endings, prove's report
+    assert "Aldo Brand's yard" in drawn.output
+    assert json.loads(sim.stdout)["endings"]["end"]["title"] == "Home with Aldo Brand"
+    proved = run("prove", str(path), "--seeds", "0")
+    assert "end (Home with Aldo Brand)" in proved.output and "{npc." not in proved.output, proved.output

@@ -19,7 +19,6 @@ from ..paths import FileKind
 from ..rules.outcomes import COMAE, FLED, OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, SURRENDERED
 from ..story.format.adventure import FALLBACK, Adventure, Choice
 from ..story.format.graph import branches_of, dead_ends, reachable
-from ..story.format.text import shown
 
 if TYPE_CHECKING:
     from ..rules.conflict_types import ConflictType
@@ -235,7 +234,7 @@ def clipped(text: str, width: int = LABEL_WIDTH) -> str:
 
 def _node_text(adventure: Adventure, sid: str, rates: dict[str, float] | None) -> list[str]:
     scene = adventure.scenes[sid]
-    title = shown(scene.title)
+    title = adventure.as_listed(scene.title)
     lines = [clipped(title or sid)]
     if title != sid:
         lines.append(f"({sid})")

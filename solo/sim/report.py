@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..paths import solo_program
 from ..rules.outcomes import OUTCOMES
-from ..story.format.text import shown
 from ..story.play.engine import ENGINE_ENDINGS
 from .one_run import TurnLimit
 from .options import Options
@@ -117,7 +116,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         entry = _rate(t.endings[eid], runs)
         ending = titles.get(eid)
         if ending is not None:
-            entry["title"], entry["outcome"] = shown(ending.title), ending.outcome or eid
+            entry["title"], entry["outcome"] = adventure.as_listed(ending.title), ending.outcome or eid
         else:  # one the engine reaches on its own (the whole party out, no way on), named as the game names it
             # no way on and a failed run have no outcome: null, as the docs say (the party's fall is "fallen")
             title, outcome, _ = RUN_ENDINGS.get(eid, (eid, None, eid))
@@ -125,7 +124,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         endings[eid] = entry
     for ending in adventure.endings():
         if ending.id not in endings:
-            endings[ending.id] = {**_rate(0, runs), "title": shown(ending.title),
+            endings[ending.id] = {**_rate(0, runs), "title": adventure.as_listed(ending.title),
                                   "outcome": ending.outcome or ending.id}
     scenes = {sid: {"runs": t.scene_runs.get(sid, 0), "rate": round(t.scene_runs.get(sid, 0) / runs, 6),
                     "visits": t.scene_visits.get(sid, 0)} for sid in adventure.scenes}

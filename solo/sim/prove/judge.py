@@ -396,7 +396,7 @@ def _soft_lock(proof: Proof, members: list[Node], parents: list[list[int]]) -> d
     node = members[0]
     assert node.scene is not None  # a soft-lock is a state in a scene
     choices = {c.number: c for c in proof.adventure.scenes[node.scene].choices}
-    closed = [{"choice": str(number), "text": words(choices[number].text), "if": source, "once": once,
+    closed = [{"choice": str(number), "text": words(choices[number].text, proof.adventure), "if": source, "once": once,
                "taken": taken} for number, source, once, taken in node.closed]
     return {"scene": node.scene, "why": _why(node), "closed": closed, "entrances": len(members),
             "path": path_into(proof, [n.id for n in members], parents)}
@@ -410,7 +410,7 @@ def _unfought(proof: Proof, place: Places) -> list[dict[str, Any]]:
     out = []
     for (sid, key), states in proof.no_contests.items():
         choice = next(c for c in proof.adventure.scenes[sid].choices if c.key == key)
-        out.append({"scene": sid, "choice": choice.name or choice.key, "text": words(choice.text),
+        out.append({"scene": sid, "choice": choice.name or choice.key, "text": words(choice.text, proof.adventure),
                     **place(choice.where), "states": states})
     return out
 
@@ -422,12 +422,14 @@ def _unreachable(proof: Proof, place: Places) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for scene in proof.adventure.scenes.values():
         if scene.id not in proof.entered:
-            out.append({"scene": scene.id, "choice": None, "text": words(scene.title), **place(scene.where)})
+            out.append({"scene": scene.id, "choice": None, "text": words(scene.title, proof.adventure),
+                        **place(scene.where)})
             continue
         for choice in scene.choices:
             if (scene.id, choice.key) not in proof.offered:
                 out.append({"scene": scene.id, "choice": choice.name or choice.key,
-                            "text": words(choice.text), **place(choice.where), "if": choice.written_condition(),
+                            "text": words(choice.text, proof.adventure), **place(choice.where),
+                            "if": choice.written_condition(),
                             "once": choice.once,
                             "party_size": reads_party_size(proof.adventure, choice)})
     return out

@@ -10,7 +10,6 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...story.format.text import shown
 from ...story.play.chances import SAMPLED_CONFLICTS, SAMPLED_STYLES
 from . import walkthrough as prove_walkthrough
 
@@ -226,7 +225,8 @@ def blocked_ways(proof: Proof, ending: str) -> list[str]:
                     how = _ON.get(key, f"the outcome {key!r}")
                     after = " after an escalation" if escalated else ""
                     where = "for this party" if proof.complete else "in the states searched"
-                    out.append(f"{scene.id} choice {choice.number} ({words(choice.text)}) leads there on {how}"
+                    said = words(choice.text, proof.adventure)
+                    out.append(f"{scene.id} choice {choice.number} ({said}) leads there on {how}"
                                f"{after}, which it never has a chance of {where}")
     if len(out) > SHOWN_BLOCKED:
         out = out[:SHOWN_BLOCKED] + [f"and {counted(len(out) - SHOWN_BLOCKED, 'more way')} of the same kind"]
@@ -263,7 +263,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
     out.append("Endings")
     for name, found in proof.endings.items():
         scene = adv.scenes[name]
-        title = f"{name} ({shown(scene.title)})"
+        title = f"{name} ({adv.as_listed(scene.title)})"
         if not found["reachable"]:
             out.append(f"  {title}: NOT REACHED" + ("" if proof.complete else " (within the states searched)"))
             out += [f"    {line}" for line in blocked_ways(proof, name)]

@@ -554,11 +554,13 @@ def _add(move: Move, arc: Arc) -> None:
     move.arcs.append(arc)
 
 
-def words(text: str) -> str:
+def words(text: str, adventure: Adventure | None = None) -> str:
     """A choice's words or a scene's title as the report says them, as the map and solo simulate show them, on one
-    line: no one state picks an ``{if}`` block's side, so each shows its first, and slots stay as written
-    ("{words.case} pieces"); the markup itself ("{if knows_sister}her brother's{else}…{end}") helps no reader."""
-    return shown(" ".join(text.split()))
+    line: no one state picks an ``{if}`` block's side, so each shows its first, an NPC's slot reads as the name in
+    its file (:meth:`~solo.story.format.adventure.Adventure.as_listed`), and other slots stay as written ("{words.case}
+    pieces"); the markup itself ("{if knows_sister}her brother's{else}…{end}") helps no reader."""
+    line = " ".join(text.split())
+    return adventure.as_listed(line) if adventure is not None else shown(line)
 
 
 def prove(adventure: Adventure, party: list[Character] | None = None, *,
