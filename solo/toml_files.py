@@ -121,7 +121,10 @@ def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str
             # the key by its whole path, and the line that gave it first, where the table's own lines hold it (a GM's
             # run: "title is given a value twice" named neither the scene nor the first title)
             name, table, first = key.group(1), "", None
+            quoted = _in_long_strings(lines)
             for n in range((lineno or 1) - 1, 0, -1):
+                if n in quoted:
+                    continue
                 earlier = lines[n - 1]
                 header = _HEADER.fullmatch(earlier)
                 if header:
@@ -141,7 +144,8 @@ def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str
 #: that begins another item instead is a comma missing before it (tomli says "Unclosed array" of both).
 _NEW_STATEMENT = re.compile(r"\[|#|[\w\"'.\- ]+=")
 _OPENERS = {"Unclosed array": ("[", "]", re.compile(r"=\s*\[")),
-            "Unclosed inline table": ("{", "}", re.compile(r"=\s*\{"))}
+            # a table is opened after a key or inside an array (effects = [ { set = "y" }, { give = "z" …)
+            "Unclosed inline table": ("{", "}", re.compile(r"[=\[,]\s*\{"))}
 
 
 def _opened_at(message: str, text: str, lineno: int | None) -> tuple[int, str] | None:
@@ -153,14 +157,32 @@ def _opened_at(message: str, text: str, lineno: int | None) -> tuple[int, str] |
         return None
     open_, close, starts = opener
     lines = text.splitlines()
+    quoted = _in_long_strings(lines)
     stopped = lines[lineno - 1].strip() if lineno <= len(lines) else ""
     if stopped and not _NEW_STATEMENT.match(stopped):  # an item: a comma missing before it, not the bracket
         return None
     for n in range(min(lineno, len(lines)), 0, -1):
         line = lines[n - 1]
-        if starts.search(line) and line.count(open_) > line.count(close):
+        if n not in quoted and starts.search(line) and line.count(open_) > line.count(close):
             return n, close
     return None
+
+
+def _in_long_strings(lines: list[str]) -> set[int]:
+    """The numbers (from 1) of the lines inside a multi-line string (between triple quotes): a scan for a key
+    or a header skips them, as a scene's text may hold "[A note]" or "title = x" (a review)."""
+    inside: set[int] = set()
+    mark = None
+    for n, line in enumerate(lines, 1):
+        if mark is not None:
+            inside.add(n)
+        for found in re.finditer(r'"""|\'\'\'', line):
+            token = found.group(0)
+            if mark is None:
+                mark = token
+            elif token == mark:
+                mark = None
+    return inside
 
 
 def _hint(message: str, text: str, lineno: int | None) -> str:

@@ -513,6 +513,9 @@ def test_a_scenes_field_under_its_choices_header_says_where_it_belongs(tmp_path)
                                                                           "closing ]"),
     ('[[scenes.a.choices]]\ntext = "Go"\ngoto = { goto = "b"\n', 10, "unclosed inline table opened here: add its "
                                                                      "closing }"),
+    # a review: an inline table left open inside an array, the way effects are most often written
+    ('[[scenes.a.choices]]\ntext = "Go"\ngoto = "b"\neffects = [ { set = "y" }, { give = "z"\n\n[scenes.c]\n'
+     'text = "C."\n', 11, "unclosed inline table opened here: add its closing }"),
     # TOML says "Unclosed array" of a comma missing between two items too: that is told where it is
     ('npcs = [\n  "dog"\n  "cat"\n]\n', 10, "Unclosed array (a comma missing between two items, or the closing ]"),
 ])
@@ -538,5 +541,23 @@ def test_an_unknown_field_with_no_near_spelling_lists_what_fits_and_a_quoted_par
     assert said["adventure.party"].endswith("got text '3' (write it without quotes: party = 3)")
     assert said["npcs.dog.file"].startswith("unknown field (an NPC is written with: name, skills,")
     assert "owed_failures" not in said["npcs.dog.file"] and "code_block" in said["npcs.dog.file"]
+    # a review: gear_bonus is a field the docs give an NPC, and an adventure's NPC takes its story's fields too
+    assert "gear_bonus" in said["npcs.dog.file"]
+    assert said["npcs.dog.file"].endswith("; in an adventure also: recovers, seen, known, secret)")
     assert said["scenes.a.frobnicate"] == ("unknown field 'frobnicate' (here: choices, control, ending, fate, npcs, "
                                            "on_enter, oracle_setup, outcome, text, title)")
+
+
+def test_a_key_given_twice_is_found_outside_the_texts_and_a_quoted_number_loses_its_quotes(tmp_path):
+    """A review: a scene text holding the lines "[A note]" and "title = x" made a duplicate title read "A note.title
+    … (first at line 8)", a line inside the text; and `by = "2"` said only "expected a whole number"."""
+    path = tmp_path / "a.toml"
+    path.write_text('[adventure]\ntitle = "A"\nstart = "a"\npc = "espen"\n\n[scenes.a]\ntext = """\n[A note]\n'
+                    'title = x\n"""\ntitle = "One"\ntitle = "Two"\n', encoding="utf-8")
+    [problem] = check_adventure(path).problems
+    assert problem.message.startswith("scenes.a.title is given a value twice (first at line 11)"), problem.message
+    path.write_text('[adventure]\ntitle = "A"\nstart = "a"\npc = "espen"\n\n[scenes.a]\ntext = "A."\n\n'
+                    '[[scenes.a.choices]]\ntext = "Go"\ngoto = { goto = "b", effects = [ { add = "n", by = "2" } ] }'
+                    '\n\n[scenes.b]\ntext = "B."\nending = true\n', encoding="utf-8")
+    [problem] = check_adventure(path).problems
+    assert problem.message.endswith("got text '2' (write it without quotes: by = 2)"), problem.message

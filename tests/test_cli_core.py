@@ -591,3 +591,6 @@ def test_no_saves_names_the_folder_it_looked_in(tmp_path, monkeypatch):
     result = run("saves")
     assert result.exit_code == 0, result.output
     assert f"No saves in {tmp_path / 'saves'}." in " ".join(result.output.split())
+    (tmp_path / "x").mkdir()
+    folded = run("saves", "--saves", str(Path("x") / ".." / "saves"))  # a review: '..' as typed, after a whole path
+    assert f"No saves in {tmp_path / 'saves'}." in " ".join(folded.output.split()), folded.output

@@ -597,6 +597,13 @@ def test_a_social_roll_against_a_mindless_npc_is_warned(tmp_path, skill, mindles
     _, problems = read_adventure(path)
     assert not [p for p in problems if p.severity == "error"], [str(p) for p in problems]
     assert any(p.code == "W112" for p in problems) is warned, [str(p) for p in problems]
+    # a review: with a social escalation against the same door, the one slip is warned of once
+    text = path.read_text(encoding="utf-8").replace('lose = "b"\n', 'lose = "b"\nescalate = { type = "social", '
+                                                     'won = "b", lost = "b" }\n')
+    path.write_text(text, encoding="utf-8")
+    _, problems = read_adventure(path)
+    assert sum(p.code == "W112" for p in problems) == (1 if mindless else 0), \
+        [str(p) for p in problems]
 
 
 @pytest.mark.parametrize(("pursuer", "edition", "asked"), [("b", 5, False), ("a", 5, True), ("b", 4, True)])

@@ -637,3 +637,4 @@ def test_a_dead_end_is_named_by_its_scene_under_the_report(run):
     dead = data["dead_ends"]
     assert set(dead) == {"cove"} and dead["cove"] == data["endings"]["__dead_end__"]["count"] > 0
     assert f"{dead['cove']} runs reached a dead end, with no choice offered: in cove ({dead['cove']})" in said
+    assert "No run failed." not in said  # a review: it stood above the dead ends, under an exit status of 1

@@ -636,9 +636,11 @@ def test_the_harbourmaster_is_asked_once_more_only_by_one_who_asked_before(vella
     route = Route("Get off", "Call at the harbour office", *(asked or ("Leave her to her charts",)),
                   "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", "Catch the harbourmaster",
                   "Ask her for the log", *BUS)
-    play(vellan, route, social=0, counters={"hours": 4}, conflicts=["stalemate"] if asked else ())
+    _, _, events, _ = play(vellan, route, social=0, counters={"hours": 4}, conflicts=["stalemate"] if asked else ())
     mast = next(menu for menu in route.menus if any(o.startswith("Ask her for the log") for o in menu))
     assert any(o.startswith(label) for o in mast), mast
+    # and her refusal speaks of yesterday only to one she refused then (a review)
+    assert ("I said what I had to say yesterday" in said(events)) is bool(asked), said(events)
 
 
 def test_thursday_morning_is_told_once_not_again_after_the_deduction(vellan):

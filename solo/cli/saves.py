@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
         return
     if not rows:
         # the folder whole: "No saves in saves." named no place a player could look (a new player's run)
-        click.echo(f"No saves in {Path(folder).absolute()}. Start a game with: {solo_program()} play")
+        click.echo(f"No saves in {os.path.abspath(folder)}. Start a game with: {solo_program()} play")
         return
     for row in rows:
         if not row["ok"]:

@@ -303,7 +303,7 @@ def _show(r: dict) -> None:
         if r["error_count"] > len(shown):
             say(console, f"({r['error_count'] - len(shown)} more; --json lists {len(r['errors'])} with "
                 "their replay commands)", style="dim")
-    else:
+    elif not r.get("dead_ends"):  # a dead end is a failure of its own, said below ("No run failed." read wrong)
         console.print("No run failed.")
     dead = r.get("dead_ends") or {}
     if dead:  # no crash, but the likeliest sign of a trap: where, and what finds why

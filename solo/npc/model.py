@@ -140,7 +140,7 @@ _CHARACTER_FIELDS = tuple(f.name for f in fields(Character))
 #: A character's fields that play keeps (debts, requests, rolls banked) or a player's file has: an NPC may carry
 #: them, but an author does not write them, so a message listing what an NPC is written with leaves them out.
 _KEPT_BY_PLAY = frozenset({"owed_failures", "improvement_rolls", "requests", "medicine_tried", "tag_notes",
-                           "gear_bonus", "player", "career", "willpower"})
+                           "player", "career", "willpower"})
 
 
 class _NPCReader:

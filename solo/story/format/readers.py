@@ -21,9 +21,6 @@ from .text import PARTY_WORDS, TextError, blocks_of, parse_text, party_slot_prob
 TEXT_SLOTS = ("pc", "party", "others", "they", "them", "their", "They", "Their", "theirs", "themself",
               "you", "You", "yourself", "Yourself")
 
-#: What a verb field of each kind (:class:`solo.story.format.verbs.Field`) holds in TOML: "text", "number" (a
-#: whole number), "texts" (a list of texts), "table" or "bool". A value of another shape is reported before
-#: the verb's own check sees it, so no check compares, hashes or parses a value of the wrong type.
 #: An unknown field's message lists the fields that fit where there are at most this many.
 MAX_FIELDS_LISTED = 24
 #: A kind of field said with the values it takes, where a bare name would leave the GM to look them up (a GM's run:
@@ -32,6 +29,9 @@ KIND_WORDS: dict[str, str] = {
     "difficulty": f"a difficulty: {', '.join(DIFFICULTIES)}",
     "Pool": f"a Pool: {', '.join(POOLS)}",
 }
+#: What a verb field of each kind (:class:`solo.story.format.verbs.Field`) holds in TOML: "text", "number" (a
+#: whole number), "texts" (a list of texts), "table" or "bool". A value of another shape is reported before
+#: the verb's own check sees it, so no check compares, hashes or parses a value of the wrong type.
 KIND_SHAPES: dict[str, tuple[str, ...]] = {
     **{kind: ("text",) for kind in (
         "text", "flag name", "counter name", "item name", "NPC id", "skill", "Focus", "conflict type",
@@ -175,7 +175,10 @@ class Readers:
                 i = next(i for i, v in enumerate(value) if not isinstance(v, str))
                 where, value, wanted = f"{where}[{i}]", value[i], "text"
             about = "" if str(kind) in wanted else f" ({KIND_WORDS.get(str(kind), kind)})"
-            self.fail(file, where, f"expected {wanted}{about}, got {describe(value)}")
+            # a number in quotes is TOML's slip, not the value's: say the fix (a GM's run: amount = "1", by = "2")
+            quoted = "number" in shapes and isinstance(value, str) and value.strip().lstrip("-").isdigit()
+            fix = f" (write it without quotes: {name} = {str(value).strip()})" if quoted else ""
+            self.fail(file, where, f"expected {wanted}{about}, got {describe(value)}{fix}")
         return ok
 
     def plain_id(self, file: str, section: str, name: str) -> bool:

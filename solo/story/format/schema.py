@@ -21,7 +21,7 @@ from ...rules.rulebook import rules
 from ..play.actions import ACTIONS, OBSTACLE_FIELDS
 from ..play.effects import EFFECTS
 from ..play.knowledge import FACETS, KNOWN_DEFAULT, SECRET_MAX, SEEN_MAX
-from ..play.npcs import RECOVERY, RECOVERY_DEFAULT, npc_fields
+from ..play.npcs import RECOVERY, RECOVERY_DEFAULT, STORY_FIELDS, npc_fields
 from .adventure import Action, Adventure, Branch, Choice, Clock, Effect, NPCDef, Route, Scene, Where
 from .expressions import Condition, parse_condition
 from .problems import Collector, describe
@@ -304,7 +304,10 @@ class Builder(Readers):
                 NPC.from_dict(npc_fields(data), file=file, rng=random.Random(0))
             except ContentError as exc:
                 for problem in exc.every():  # a Code Block's problems all at once
-                    self.fail(file, f"{path}.{problem.path}" if problem.path else path, problem.message)
+                    message = problem.message
+                    if message.startswith("unknown field (an NPC is written with: "):  # and, in a story, with these
+                        message = message[:-1] + f"; in an adventure also: {', '.join(STORY_FIELDS)})"
+                    self.fail(file, f"{path}.{problem.path}" if problem.path else path, message)
                 continue
             except (TypeError, ValueError, KeyError, AttributeError) as exc:
                 self.fail(file, path, f"cannot read this NPC: {exc}")

@@ -199,12 +199,6 @@ class Opposed(ActionVerb):
                 b.fail(file, f"{path}.npc", f"unknown NPC {spec['npc']!r}{did_you_mean(str(spec['npc']), b.npc_ids)}",
                        "E006")
             _check_skill(b, file, path, spec, "npc_skill", "npc_focus", required=False)
-            if spec.get("skill") == "Social" and b.npc_field(spec["npc"], "mindless") is True:
-                # as a social conflict against it is (a GM's run: Social //Influence against a mindless door passed
-                # unwarned until the roll was given an escalation)
-                b.fail(file, f"{path}.npc", f"{spec['npc']!r} is mindless: a Social roll persuades someone, and it has "
-                                            "no one to persuade; roll another skill against it (Cunning to slip past "
-                                            "it, Move to outrun it)", "W112")
         elif "against" in spec:
             if not is_whole(spec["against"]):
                 b.fail(file, f"{path}.against", "expected a skill value such as 50")
@@ -228,6 +222,16 @@ class Opposed(ActionVerb):
                     except EscalationError as exc:
                         b.fail(file, f"{path}.escalate", f"{exc}: give escalate a 'type'", "E005")
                 action.escalation = b.action(file, f"{path}.escalate", "conflict", esc)
+        escalation = action.escalation.spec if action.escalation is not None else {}
+        argued = escalation.get("type") in b.types and b.types[escalation["type"]].social and \
+            spec.get("npc") in (escalation.get("npcs") or ())
+        if "npc" in spec and spec.get("skill") == "Social" and b.npc_field(spec["npc"], "mindless") is True \
+                and not argued:  # (a social escalation against it has been warned of, W112, once is enough)
+            # as a social conflict against it is (a GM's run: Social //Influence against a mindless door passed
+            # unwarned until the roll was given an escalation)
+            b.fail(file, f"{path}.npc", f"{spec['npc']!r} is mindless: a Social roll persuades someone, and there is "
+                                        "no one in it to persuade; roll another skill against it (Cunning to slip "
+                                        "past it, Move to outrun it)", "W112")
 
     def roller_first(self, game: Game, action: Action, best: bool = False) -> Action:
         return roller_first(game, action, best=best, npc=self._npc_learnt(game, action.spec), opposed=True)
