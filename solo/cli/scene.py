@@ -46,9 +46,21 @@ def open_session(name: str, saves_dir: Path | None, *, must_exist: bool = False)
     from ..oracle.session_file import load_session, sessions_folder
 
     try:
-        return load_session(name, sessions_folder(saves_dir), must_exist=must_exist)
+        return load_session(name, sessions_folder(saves_dir), must_exist=must_exist, flags=saves_flag(saves_dir))
     except SoloError as exc:
         raise UserError(str(exc)) from None
+
+
+def saves_flag(saves_dir: Path | None) -> str:
+    """" --saves DIR" for a command printed for a session found through --saves (its whole path), else nothing."""
+    import os
+
+    return f" --saves {shlex.quote(os.path.abspath(saves_dir))}" if saves_dir is not None else ""
+
+
+def session_flags(session: OracleSession) -> str:
+    """``--session NAME`` as a command printed for ``session`` must say it, with its --saves where one was given."""
+    return f"--session {shlex.quote(session.name)}{session.flags}"
 
 
 @contextmanager
@@ -101,7 +113,7 @@ def session_shell(session: OracleSession | None) -> str:
     them in (``npcs add NAME`` is a command of play: typed at a shell it read "bash: npcs: command not found")."""
     from ..ui.describe import UNKEPT
 
-    return f"solo session {shlex.quote(session.name)}" if session is not None else UNKEPT
+    return f"solo session {shlex.quote(session.name)}{session.flags}" if session is not None else UNKEPT
 
 
 def session_line(session: OracleSession) -> str:
@@ -183,12 +195,16 @@ _WENT_WORDS = {"well": "went well", "badly": "went badly", "mixed": "had mixed r
 
 def _end(state: Any, went: str, session: OracleSession | None) -> dict[str, Any]:
     scene = f"Scene {session.scenes}" if session and session.scenes else "The scene"
+    if session is not None and session.new:  # a slip of the name, most likely: not "no scene yet" of a session
+        from ..oracle.session_file import no_session  # that does not exist (a group's evening: --session fery)
+
+        raise UserError(no_session(session.name, session.path.parent, session.flags))
     if session is not None and not session.scenes:  # nothing set up to close (a group's evening: "scene 0" went badly)
         raise UserError(f"Session {session.name} has no scene yet to close; set one up first: "
-                        f"solo scene \"…\" --session {shlex.quote(session.name)}")
+                        f"solo scene \"…\" {session_flags(session)}")
     if session is not None and session.closed:  # once a scene: the tension moves once for it
         raise UserError(f"{scene} of session {session.name} is closed already; set up the next first: "
-                        f"solo scene \"…\" --session {shlex.quote(session.name)}")
+                        f"solo scene \"…\" {session_flags(session)}")
     before = state.tension
     after = state.end_scene(WENT[went])
     if session is not None:
@@ -216,7 +232,7 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
     if session is not None and session.scenes and not session.closed:
         # a scene set up over one never closed: its end would have moved the tension (a GM-less table's run)
         open_before = (f"Scene {session.scenes} was not closed, so the tension stays at {state.tension} (close a "
-                       f"scene with solo scene --end well|badly|mixed --session {shlex.quote(session.name)}).")
+                       f"scene with solo scene --end well|badly|mixed {session_flags(session)}).")
     if session is not None:
         session.scenes += 1
         session.closed = False

@@ -21,7 +21,7 @@ import click
 from . import UserError
 from .folders import FOLDER
 from .limits import SEED, TENSION
-from .scene import held_session, keep_session, meant_session, open_session
+from .scene import held_session, keep_session, meant_session, open_session, session_shell
 
 if TYPE_CHECKING:
     from ..oracle import Discovery
@@ -36,8 +36,9 @@ if TYPE_CHECKING:
               help="Close a thread by its number in the list or its text (repeatable).")
 @click.option("--progress", "progress", multiple=True, metavar="N|TEXT",
               help="Move a thread one point along its track of 10 (repeatable: twice is 2 points).")
-@click.option("--discover", "discover", metavar="N|TEXT",
-              help="A discovery check on a thread: the PCs look for a lead (once per thread per scene).")
+@click.option("--discover", "discovers", multiple=True, metavar="N|TEXT",
+              help="A discovery check on a thread: the PCs look for a lead (once per thread per scene; one a "
+                   "command).")
 @click.option("--npc", "npcs", multiple=True, metavar="NAME",
               help="Add an NPC to the story; one already there counts again, up to 3 times (repeatable).")
 @click.option("--npc-gone", "gone", multiple=True, metavar="N|NAME",
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 @click.option("--seed", type=SEED, help="Seed the dice of --discover, for a result you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...], progress: tuple[str, ...],
-            discover: str | None, npcs: tuple[str, ...], gone: tuple[str, ...], tension: int | None,
+            discovers: tuple[str, ...], npcs: tuple[str, ...], gone: tuple[str, ...], tension: int | None,
             saves_dir: Path | None, folders: tuple[str, ...], seed: int | None, as_json: bool) -> None:
     """Show the oracle session NAME, or list the sessions kept.
 
@@ -72,6 +73,10 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     from ..oracle import FLASHPOINTS, TRACK, check_tension
     from ..oracle.session_file import known_entry, pick_entry, session_names, sessions_folder
 
+    if len(discovers) > 1:  # the first was dropped without a word (a group's evening): say why one at a time
+        raise UserError("one --discover a command: a discovery check is a scene's search for one thread's lead; "
+                        "run the command again for another thread")
+    discover = discovers[0] if discovers else None
     if name is None:
         if threads or closes or npcs or gone or progress or discover or tension is not None:
             raise UserError("name the session to change, e.g. solo session heist --thread TEXT")
@@ -92,6 +97,10 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         notes: list[str] = []
         found = None
         steps = []
+        if session.new and (closes or progress or discover or gone):  # numbers of a session that is not there
+            from ..oracle.session_file import no_session  # (a group's evening: "no thread number 1" of --session fery)
+
+            raise UserError(no_session(session.name, session.path.parent, session.flags))
         try:
             # numbers are read against the lists as last shown, before anything moves up
             moving = [session.thread(which) for which in progress]
@@ -142,8 +151,12 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         return
     from ..ui.describe import discovery, thread_progress, track_text, weight_mark
 
-    def close(thread: str) -> str:
-        return f"solo session {session.name} --close {s.threads.index(thread) + 1}"
+    def close(thread: str) -> str | None:
+        """The command that closes ``thread``: none for one this command closed already (--progress 1 --close 1: it
+        crashed looking the closed thread up, the change already saved, a group's evening)."""
+        if thread not in s.threads:
+            return None
+        return f"{session_shell(session)} --close {s.threads.index(thread) + 1}"
 
     for step in steps:
         click.echo(thread_progress(step.to_dict(), close(step.thread)))

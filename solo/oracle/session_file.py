@@ -75,6 +75,9 @@ class OracleSession:
     closed: bool = False
     #: Read from no file: this command starts it (said at the foot of its answer, with a name it may have meant).
     new: bool = False
+    #: What a command printed for this session must add to find it again (" --saves DIR" where the folder was given
+    #: so): kept in no file (a group's evening: hints printed with --saves acted on ./sessions, another session).
+    flags: str = ""
 
     def add_thread(self, text: str, *, again: bool = False) -> int:
         """Open a thread; with ``again`` one already open (its words in any case) counts once more. Its weight."""
@@ -147,21 +150,34 @@ class OracleSession:
         return head + dumps(data)
 
 
-def load_session(name: str, folder: Path, *, must_exist: bool = False) -> OracleSession:
+def no_session(name: str, folder: Path, flags: str = "") -> str:
+    """Why a command that needs the session NAME refuses: there is none, the kept one it may have meant, and how to
+    start one by that name, said after the name meant (a group's evening: "did you mean 'ferry'?; start one with solo
+    scene --session fery" recommended the slip)."""
+    import shlex
+
+    from ..errors import closest
+
+    meant = closest(name, [n for n in session_names(folder) if n != name])
+    start = f"solo scene \"…\" --session {shlex.quote(name)}{flags}"
+    if meant:
+        return f"no session {name!r} yet: did you mean {meant!r}? (to start one called {name!r}: {start})"
+    return f"no session {name!r} yet; start one with {start}"
+
+
+def load_session(name: str, folder: Path, *, must_exist: bool = False, flags: str = "") -> OracleSession:
     """The session NAME in ``folder``: a new one (tension 5, empty lists) if it has no file yet.
 
-    Every problem is a :class:`ContentError` naming the file, and the line where there is one.
+    Every problem is a :class:`ContentError` naming the file, and the line where there is one. ``flags``: what a
+    command printed for it adds (:attr:`OracleSession.flags`).
     """
     path = session_path(name, folder)
     try:
         raw = read_bounded(path, READ_LIMIT)
     except FileNotFoundError:
         if must_exist:
-            from ..errors import did_you_mean
-
-            raise ContentError(f"no session {path.stem!r} yet{did_you_mean(path.stem, session_names(folder))}; "
-                               f"start one with solo scene --session {path.stem}", file=path) from None
-        return OracleSession(path.stem, path, new=True)
+            raise ContentError(no_session(path.stem, folder, flags), file=path) from None
+        return OracleSession(path.stem, path, new=True, flags=flags)
     except PathError as exc:
         raise ContentError(str(exc).removeprefix(f"{path}: "), file=path) from None
     except OSError as exc:
@@ -171,7 +187,9 @@ def load_session(name: str, folder: Path, *, must_exist: bool = False) -> Oracle
     except UnicodeDecodeError:
         raise ContentError("the session file is not UTF-8 text", file=path) from None
     data = loads_toml(text, file=path)
-    return _from_data(path, text, data)
+    session = _from_data(path, text, data)
+    session.flags = flags
+    return session
 
 
 def save_session(session: OracleSession) -> None:
