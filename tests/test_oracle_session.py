@@ -537,3 +537,18 @@ def test_a_command_on_a_session_that_is_not_there_says_so(solo, tmp_path, args):
     told = solo(*args)
     assert told.exit_code == 2 and "no session 'fery' yet: did you mean 'ferry'?" in " ".join(told.output.split())
     assert not (tmp_path / "sessions" / "fery.toml").exists()
+
+
+def test_a_scene_set_up_without_a_situation_leaves_the_last_ones_behind(solo, tmp_path):
+    """A group's evening: scene 5 set up with no expectation kept scene 4's "We take the ferry to the skerry …", and
+    scene 6's random event "follows the current situation" of it, two scenes old; after `--end` the session still
+    said "This scene: …" of a scene closed. A scene with no situation has none; a closed one is said to be."""
+    assert solo("scene", "We take the ferry to the skerry", "--session", "f", "--seed", "1").exit_code == 0
+    assert solo("scene", "--end", "well", "--session", "f").exit_code == 0
+    shown = solo("session", "f")
+    assert "Last scene (closed): We take the ferry to the skerry" in shown.output, shown.output
+    assert solo("scene", "--session", "f", "--seed", "3").exit_code == 0
+    assert _session(tmp_path, "f").state.context == ""
+    assert "skerry" not in solo("session", "f").output
+    data = json.loads(solo("session", "f", "--json").output)
+    assert data["context"] == "" and data["closed"] is False

@@ -238,8 +238,12 @@ def _check(state: Any, text: str, folders: tuple[str, ...], seed: int | None,
         session.closed = False
         number = session.scenes
         state.new_scene()
-        if text:  # the scene's situation: what random events that name nobody follow
+        # the scene's situation: what random events that name nobody follow; a scene set up with none has none (a
+        # group's evening: scene 6's event "follows the current situation" of scene 4, two scenes old)
+        if text:
             session.set_context(text)
+        else:
+            state.context = ""
     setup = set_up_scene(new_rng(seed), tables, state)
     data = setup.to_dict()
     bands = []

@@ -138,7 +138,7 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     s = session.state
     if as_json:
         data = {"name": session.name, "file": str(session.path), "tension": s.tension, "scenes": session.scenes,
-                "context": s.context, "threads": s.threads, "npcs": s.npcs, "pcs": s.pcs,
+                "context": s.context, "closed": session.closed, "threads": s.threads, "npcs": s.npcs, "pcs": s.pcs,
                 "weights": {"threads": {t: s.thread_weight(t) for t in s.threads},
                             "npcs": {n: s.npc_weight(n) for n in s.npcs}},
                 "progress": {t: s.thread_progress(t) for t in s.threads}, "searched": s.searched,
@@ -171,8 +171,8 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         fresh = (f", new (did you mean {meant!r}?)" if meant else ", new") if session.new else ""
     click.echo(f"Session {session.name}{fresh}: tension {s.tension} of 9, {session.scenes} scene"
                f"{'' if session.scenes == 1 else 's'} set up.")
-    if s.context:
-        click.echo(f"This scene: {s.context}")
+    if s.context:  # a scene closed with --end is the last one, not this one (a group's evening)
+        click.echo(f"{'Last scene (closed)' if session.closed else 'This scene'}: {s.context}")
     click.echo("Open threads:" if s.threads else "Open threads: none.")
     for i, text in enumerate(s.threads, 1):
         click.echo(f"  {i}. {text}{weight_mark(s.thread_weight(text))} \u00b7 {track_text(s.thread_progress(text))}")
