@@ -391,3 +391,14 @@ def test_an_argument_with_a_mindless_npc_is_refused(args):
     barrow-wight's composure takes a hard knock"."""
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and "is mindless: a social conflict argues with someone" in result.output
+
+
+def test_a_level_or_role_given_with_an_npc_file_is_refused_not_dropped():
+    """A group's evening: `solo duel --npc npcs/gull.toml --level master` fought the file's Skilled smuggler with no
+    word of the --level given (--role the same). The file's own level and role stand, and the command says so."""
+    for flags in (("--level", "master"), ("--role", "thug"), ("--level", "master", "--role", "thug")):
+        result = run("--npc", "tutorial:courier", *flags, "--runs", "5", "--seed", "1")
+        assert result.exit_code == 2, result.output
+        assert "gives its own, level and role included" in " ".join(result.output.split())
+    assert run("--npc", "tutorial:courier", "--runs", "5", "--seed", "1").exit_code == 0
+    assert run("--level", "master", "--runs", "5", "--seed", "1").exit_code == 0  # a drawn NPC takes them

@@ -31,7 +31,8 @@ _DEFAULT_RUNS = 100
 @click.command("duel")
 @click.option("--npc", "npc_file", type=click.Path(path_type=Path),
               help="An NPC file (docs/npcs.md), or ADVENTURE:ID for one of an adventure's NPCs (a file of it, its "
-                   "folder or its name: tutorial:courier); the flags below override its Code Block.")
+                   "folder or its name: tutorial:courier); the Code Block flags below override its own (its "
+                   "level and role stand).")
 @click.option("--level", "-l", default="skilled", show_default=True, metavar="LEVEL",
               help="common, skilled or master (or minion, minor, moderate, major).")
 @click.option("--role", metavar="ROLE", help="Thug, Courtier, Draugr … (default: one that fits the conflict type).")
@@ -95,6 +96,14 @@ def command(npc_file: Path | None, level: str, role: str | None, personality: tu
     ctype = opposed_type(ctype_name)
     import random
 
+    if npc_file is not None:  # the file's own level and role stand: said, not dropped (a group's evening)
+        source = click.get_current_context().get_parameter_source
+        given = [f"--{name}" for name in ("level", "role")
+                 if source(name) is click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise UserError(f"{' and '.join(given)} draw{'s' if len(given) == 1 else ''} an NPC; --npc {npc_file} "
+                            "gives its own, level and role included: leave "
+                            f"{'it' if len(given) == 1 else 'them'} out, or change the file")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     try:
