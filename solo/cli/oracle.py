@@ -29,8 +29,8 @@ if TYPE_CHECKING:
               help="The tension track, 1-9 (default 5, or the session's): higher tilts towards yes and raises "
                    "random events. With --session it is kept.")
 @click.option("--npc", "npcs", multiple=True, metavar="NAME",
-              help="An NPC in play (repeatable; with --session, added to it). Given NPCs or threads, events name "
-                   "only those listed.")
+              help="An NPC in play (repeatable). Without --session, a random event names only the NPCs and threads "
+                   "given; with --session, they are added to its lists, and events may name anyone on them.")
 @click.option("--thread", "threads", multiple=True, metavar="TEXT",
               help="An open thread in play (repeatable; with --session, added to it).")
 @session_options
