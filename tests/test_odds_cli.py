@@ -195,6 +195,10 @@ def test_the_help_says_what_the_numbers_hold_of_an_npcs_nerve(tmp_path, files):
     told = " ".join(CliRunner().invoke(cli, ["odds", "--help"]).output.split())
     assert "never flees" not in told and "nerve is in the numbers" in told and "B flees or gives up" in told
     assert "solo npc --out brakk.toml" in told  # where the example's files come from
+    # an argument is left, not fled (a group's evening: "B flees or gives up" of a social match-up, which solo duel
+    # reports as walking away)
+    argued = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", "tutorial:courier", "--type", "social"]).output
+    assert "B leaves or gives in" in argued and "flees" not in argued, argued
 
 
 def _match_up(participants, ctype, round_limit) -> dict:

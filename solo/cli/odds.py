@@ -108,7 +108,8 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
     (its considerations, its draw among near-best Lenses, what it saw A
     declare, its own last Lens), and its nerve is in the numbers too: its
     morale checks as the fight goes, and the chance that it breaks and flees
-    or gives up ("B flees or gives up"). Left out everywhere: Luck, pushing
+    or gives up ("B flees or gives up"; in an argument, "B leaves or gives
+    in"). Left out everywhere: Luck, pushing
     on, blows sent to POW or CHA instead of the conflict's Pool, and Quick's
     extra action (a bot or a player who spends Luck and pushes on may do
     much better or worse). --simulate plays the same match-up through the
@@ -196,7 +197,13 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
     if as_json:
         click.echo(json.dumps(data))
         return
-    _show(names, odds, data, by_lens, round_limit)
+    from ..rules.conflict_types import conflict_type
+
+    try:  # an argument is walked out of, not fled (as solo duel and play word a broken nerve by the contest)
+        social = conflict_type(ctype_name).social
+    except Exception:  # noqa: BLE001 - a type that names no bundled one: worded as a fight
+        social = False
+    _show(names, odds, data, by_lens, round_limit, social=social)
 
 
 def _check_work(pool_a: int, pool_b: int, round_limit: int | None, *, mind: bool) -> None:
@@ -222,14 +229,15 @@ def _never_ends(odds: ConflictOdds, round_limit: int | None) -> None:
 
 
 def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict | None,
-          round_limit: int | None) -> None:
+          round_limit: int | None, *, social: bool = False) -> None:
     r = odds.round
     click.echo(f"{names[0]} against {names[1]}")
     click.echo(f"  A wins the conflict  {odds.a_wins:7.2%}")
     click.echo(f"  B wins the conflict  {odds.b_wins:7.2%}")
     gone = getattr(odds, "b_exits", 0.0)
     if gone >= 5e-5:
-        click.echo(f"  B flees or gives up  {gone:7.2%}  (B's nerve breaks)")
+        way = "B leaves or gives in" if social else "B flees or gives up"
+        click.echo(f"  {way:<21}{gone:7.2%}  (B's nerve breaks)")
     if odds.never_ends >= 5e-5 or (round_limit is None and odds.never_ends > 1e-9):
         if round_limit is not None:
             click.echo(f"  undecided            {odds.never_ends:7.2%}  (still going after {round_limit} rounds)")
