@@ -178,3 +178,15 @@ def test_an_npc_met_by_chance_gets_its_first_reaction_and_the_disposition_it_lea
     for given in (["--disposition", "friendly"], ["--reaction"], ["--antagonist"]):  # a role that is mindless
         refused = run("npc", "--role", "draugr", *given)
         assert refused.exit_code == 2 and "mindless creature, with no Code Block" in refused.output, given
+
+
+def test_an_npc_rolled_over_one_rolled_before_says_whom_it_replaced(tmp_path):
+    """A group's evening: `solo npc --out npcs/boss.toml` run twice turned Oda Eide into Cato Haug, saying only
+    "Saved to npcs/boss.toml." An NPC solo rolled there is replaced, as documented, and the line says whom."""
+    out = tmp_path / "boss.toml"
+    first = run("npc", "--out", str(out), "--seed", "1")
+    assert first.exit_code == 0 and "in place of" not in first.output
+    before = load_toml(out)["name"]
+    again = run("npc", "--out", str(out), "--seed", "2")
+    assert again.exit_code == 0
+    assert f"(in place of {before}, rolled there before)." in " ".join(again.output.split()), again.output

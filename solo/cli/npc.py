@@ -94,6 +94,7 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         met = _react(rng, npc) if reaction else None
     except SoloError as exc:
         raise UserError(str(exc)) from None
+    replaced = _rolled_before(out) if out else None
     if out:
         _save(npc, out, force=force)
     if as_json:
@@ -111,9 +112,21 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         console.print(_card(npc))
         if met is not None:
             say(console, reaction_line(*met, npc))
-        if out:
-            say(console, "Saved to ", (str(out), "bold"), ".")
+        if out:  # a roll over one solo made there before says whom it replaced (a group's evening: only "Saved")
+            instead = f" (in place of {replaced}, rolled there before)" if replaced else ""
+            say(console, "Saved to ", (str(out), "bold"), f"{instead}.")
     click.echo(capture.get(), nl=False)
+
+
+def _rolled_before(path: Path) -> str | None:
+    """The name of the NPC an earlier roll wrote at ``path`` (None if there is no such file, or it cannot say)."""
+    try:
+        from ..toml_files import load_toml
+
+        name = load_toml(path).get("name") if path.is_file() else None
+    except Exception:  # noqa: BLE001 - a file it cannot read names nobody; writing it is checked elsewhere
+        return None
+    return " ".join(name.split()) if isinstance(name, str) and name.strip() else None
 
 
 def _react(rng, npc: NPC) -> tuple[str, Reaction]:
