@@ -552,3 +552,15 @@ def test_a_scene_set_up_without_a_situation_leaves_the_last_ones_behind(solo, tm
     assert "skerry" not in solo("session", "f").output
     data = json.loads(solo("session", "f", "--json").output)
     assert data["context"] == "" and data["closed"] is False
+
+
+def test_small_slips_of_a_group_are_read_or_named(solo, cli_run):
+    """A group's evening: `--end Well` refused though odds words take any case; `solo npc --level skiled`, `solo table
+    lst` and `solo npc --disposition hostile` (the oracle's own reaction word for Malicious) offered nothing near."""
+    assert solo("scene", "x", "--session", "t1", "--seed", "1").exit_code == 0
+    ended = solo("scene", "--end", "Well", "--session", "t1")
+    assert ended.exit_code == 0 and "went well" in ended.output, ended.output
+    assert "(did you mean 'skilled'?)" in cli_run("npc", "--level", "skiled").output
+    assert "(did you mean solo table list?)" in cli_run("table", "lst").output
+    hostile = cli_run("npc", "--disposition", "hostile", "--seed", "1", "--json")
+    assert hostile.exit_code == 0 and json.loads(hostile.output)["code_block"]["disposition"] == "Malicious"

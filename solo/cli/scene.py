@@ -131,7 +131,7 @@ def _count(n: int, what: str) -> str:
 
 @click.command("scene")
 @click.argument("expected", nargs=-1)
-@click.option("--end", "went", type=click.Choice(sorted(WENT)), metavar="well|badly|mixed",
+@click.option("--end", "went", type=click.Choice(sorted(WENT), case_sensitive=False), metavar="well|badly|mixed",
               help="Close the scene instead: well (the PCs were in control: tension -1), badly (+1), mixed (=).")
 @click.option("--tension", "-t", type=TENSION, metavar="N",
               help="The tension track, 1-9 (default 5; with --session, the session's; given, it is kept).")

@@ -52,8 +52,10 @@ def level_named(name: str) -> Level:
     key = str(name).strip().lower()
     key = TIER_ALIASES.get(key, key)
     if key not in LEVELS:
-        raise NPCError(f"unknown NPC level {name!r}; use common, skilled or master "
-                       f"(or minion, minor, moderate, major)")
+        from ..errors import did_you_mean
+
+        raise NPCError(f"unknown NPC level {name!r}{did_you_mean(key, [*LEVELS, *TIER_ALIASES])}; use common, "
+                       f"skilled or master (or minion, minor, moderate, major)")
     return LEVELS[key]
 
 

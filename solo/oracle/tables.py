@@ -303,9 +303,9 @@ class TableSet:
                     f"{part} is part of an NPC's Code Block;"
                 raise UnknownTable(f"no table named {name!r}: {what} solo npc rolls a whole one (--name for an NPC "
                                    f"you have named already){unread}") from None
-            raise UnknownTable(
-                f"no table named {name!r}{did_you_mean(name, self._tables)}; see 'solo table list'{unread}"
-            ) from None
+            meant = did_you_mean(name, self._tables) or (" (did you mean solo table list?)"  # 'lst': the command
+                                                         if did_you_mean(name, ["list"]) else "")
+            raise UnknownTable(f"no table named {name!r}{meant}; see 'solo table list'{unread}") from None
 
     def find(self, typed: str) -> Table:
         """The table a person means by ``typed``: its name, or its title as a listing shows it, in any case and
