@@ -564,3 +564,17 @@ def test_small_slips_of_a_group_are_read_or_named(solo, cli_run):
     assert "(did you mean solo table list?)" in cli_run("table", "lst").output
     hostile = cli_run("npc", "--disposition", "hostile", "--seed", "1", "--json")
     assert hostile.exit_code == 0 and json.loads(hostile.output)["code_block"]["disposition"] == "Malicious"
+
+
+def test_an_npc_leaves_by_the_start_of_its_name_as_a_thread_closes_by_the_start_of_its_words(solo, tmp_path):
+    """A group's evening: `--npc-gone maud` and `--npc-gone 'jonas "gull" pike'` (no emoji) found no one, where
+    `--close` takes the start of a thread. The start of a name does, where only one name starts so."""
+    assert solo("session", "f", "--npc", "Maud Hallam", "--npc", 'Jonas "Gull" Pike \U0001F41F',
+                "--npc", "Maud Berg").exit_code == 0
+    two = solo("session", "f", "--npc-gone", "maud")
+    assert two.exit_code == 2 and "'maud' starts more than one NPC: Maud Hallam, Maud Berg" in two.output
+    assert solo("session", "f", "--npc-gone", "maud h").exit_code == 0
+    assert solo("session", "f", "--npc-gone", 'jonas "gull" pike').exit_code == 0
+    assert _session(tmp_path, "f").state.npcs == ["Maud Berg"]
+    nobody = solo("session", "f", "--npc-gone", "Hallam")
+    assert nobody.exit_code == 2 and "no NPC 'Hallam' in this session (its NPCs: Maud Berg)" in nobody.output

@@ -298,7 +298,9 @@ def _check_entry(value: str, what: str) -> None:
 
 
 def pick_entry(items: list[str], which: str, what: str) -> str:
-    """An entry by its number as listed (1 = first) or by its exact text (any case)."""
+    """An entry by its number as listed (1 = first), its text (any case) or the start of it where only one entry
+    starts so, as a thread is picked ("--npc-gone maud" for Maud Hallam; a name with an emoji at its end had to be
+    typed whole: a group's evening)."""
     which = which.strip()
     if which.isdigit():
         n = int(which)
@@ -309,4 +311,11 @@ def pick_entry(items: list[str], which: str, what: str) -> str:
     for item in items:
         if item.casefold() == which.casefold():
             return item
-    raise OracleError(f"no {what} {which!r} in this session")
+    starting = list(dict.fromkeys(item for item in items if which and item.casefold().startswith(which.casefold())))
+    if len(starting) == 1:
+        return starting[0]
+    if starting:
+        raise OracleError(f"{which!r} starts more than one {what}: {', '.join(starting)}; give more of it, or the "
+                          "number")
+    listed = f" (its {what}s: {', '.join(dict.fromkeys(items))})" if items else ""
+    raise OracleError(f"no {what} {which!r} in this session{listed}")
