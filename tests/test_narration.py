@@ -559,6 +559,9 @@ def test_pronouns_follow_the_cast():
     ("The Iron Gate", True, "the Iron Gate"), ("Iron Gate", True, "the Iron Gate"), ("Anna Maria Berg", False, "Anna"),
     ("Magistrate Holm", False, "Magistrate Holm"), ("Widow Ruud", False, "Widow Ruud"),
     ("Sheriff Dahl", False, "Sheriff Dahl"),
+    # a group's evening: a player's NPC with a nickname and an emoji was said whole, ten times a round
+    ('Jonas "Gull" Pike \U0001F41F', False, "Gull"), ("Rin Halden \U0001F41F", False, "Rin"),
+    ("Jonas \u201cGull\u201d Pike", False, "Gull"),
 ])
 def test_spoken_names(name, obstacle, spoken):
     assert spoken_name(name, obstacle=obstacle) == spoken
