@@ -1043,3 +1043,23 @@ def test_an_obstacles_win_promises_no_next_try():
              if k[1] == "obstacle_wins" for t in ts]
     assert len(lines) >= 10
     assert not [line for line in lines if again.search(line[1])]
+
+
+def test_a_sneak_out_of_doors_is_not_told_crossing_beams_or_doorways(bundled):
+    """A new player's Vellan: sneaking across the cannery's open yard was told "an outrageous route over the rafters",
+    "crosses the beams above Per's head" and "A floorboard shrieks", and then "You cross the yard one shadow at a
+    time." The lines that need a roof keep out of the settings that have none; the cannery sneak says it is a yard."""
+    from solo.narration.context import Moment
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+
+    roofed = re.compile(r"rafter|beam|floorboard|doorway|\bdoors?\b|corridor")
+    lines = [t for (scope, _e, _v), ts in bundled.lines.items() if scope.startswith("sneaking") for t in ts
+             if roofed.search(t.text)]
+    assert len(lines) >= 12
+    for t in lines:
+        assert not Moment({}, frozenset({"yard"})).admits({"setting": t.filters.get("setting", frozenset())}), t.text
+        assert Moment({}, frozenset()).admits({"setting": t.filters["setting"]}), t.text  # indoors they are told
+    gate = load_adventure(find_adventure("vellan")).scenes["cannery_gate"]
+    [sneak] = [c.action for c in gate.choices if c.action is not None and c.action.spec.get("type") == "sneaking"]
+    assert sneak.spec["settings"] == ["yard"]

@@ -144,7 +144,7 @@ def manner_of(traits: tuple[str, ...]) -> str | None:
 #: Filters that may say "all but" (``manner:!timid``): a manner is unknown for a player's character, whom a
 #: line for every bearing but one must still fit; a role is unknown outside a pursuit, where a line for every
 #: part but the chaser's ("Stay back!") fits as well.
-NEGATABLE = ("manner", "foe_manner", "role")
+NEGATABLE = ("manner", "foe_manner", "role", "setting")
 
 
 def parse_filters(text: str) -> tuple[str, dict[str, frozenset[str]], list[str]]:
@@ -202,7 +202,12 @@ class Moment:
                     return False
                 continue
             if name in ("setting", "trait"):  # facts that are sets: one of the line's values among them
-                if values.isdisjoint(self.settings if name == "setting" else self.traits):
+                have = self.settings if name == "setting" else self.traits
+                if all(v.startswith("!") for v in values):  # [setting:!yard|!street]: anywhere but those
+                    if any(v[1:] in have for v in values):
+                        return False
+                    continue
+                if values.isdisjoint(have):
                     return False
                 continue
             if not compatible(name, values, self.facts.get(name)):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,20 @@ ROUTE_FIELDS = {"if", "goto"}
 PC_ACTIONS = ("roll", "opposed", "conflict", "request")
 _UNREAD = object()  # the random tables before the first look at them
 _SETTING_FILTER = re.compile(r"\bsetting:([^\s\]]+)")  # a narration line's [setting:a|b] filter
+
+
+@lru_cache(maxsize=1)
+def bundled_setting_words() -> frozenset[str]:
+    """The settings the bundled narration lines name, kept to or kept from (``[setting:!yard|!street]``): an adventure
+    may give its conflict one of them with no line of its own (Vellan's cannery yard, which the lines that need a roof
+    keep out of). Read from the files' text, not as templates: loading an adventure loads no narrator."""
+    from ...paths import bundled
+
+    words: set[str] = set()
+    for path in sorted((bundled("oracles") / "narration").glob("*.toml")):
+        for found in _SETTING_FILTER.findall(path.read_text(encoding="utf-8")):
+            words.update(w.removeprefix("!") for w in found.split("|") if w.strip("!"))
+    return frozenset(words)
 
 
 class Builder(Readers):

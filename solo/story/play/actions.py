@@ -409,15 +409,17 @@ class Conflict(ActionVerb):
             b.fail(file, f"{path}.opening", f"expected the opening line as {_LINE_RULE}")
         if "heard" in spec and not isinstance(spec["heard"], bool):
             b.fail(file, f"{path}.heard", "expected true or false (whether the two sides hear each other)")
+        from ..format.schema import bundled_setting_words
+
         settings = self.arg(spec, "settings")
         known = b.narration_settings()
         for i, word in enumerate(settings if isinstance(settings, list) else []):
             if not SETTING_WORD.fullmatch(word):
                 b.fail(file, f"{path}.settings[{i}]", f"a setting is one lower-case word, such as \"harbour\", "
                                                       f"not {word!r}")
-            elif word not in known:
-                b.fail(file, f"{path}.settings[{i}]", f"no line of the adventure's [narration] is for setting {word!r}"
-                                                      f"{did_you_mean(word, known)} (a line opens with "
+            elif word not in known and word not in bundled_setting_words():
+                b.fail(file, f"{path}.settings[{i}]", "no narration line (the adventure's or solo's) is for "
+                                                      f"setting {word!r}{did_you_mean(word, known)} (a line opens with "
                                                       f"[setting:{word}] to be drawn there)", "E005")
 
     def resolve(self, game: Game, action: Action) -> Branch | None:
