@@ -441,9 +441,12 @@ def test_a_written_walkthrough_names_the_command_that_plays_it_from_where_prove_
     head = (tmp_path / "walks" / "garden.txt").read_text(encoding="utf-8").splitlines()[0]
     assert head.endswith(": " + shown)  # the file and the report give one command
     words = shlex.split(shown)
-    assert words[:3] == ["solo", "play", "my trap.toml"] and words[3:5] == ["--pc", "espen"]
-    # its game is saved beside the scripts, not among the GM's own (a GM's run: saves/harrowby-2.json in the folder)
-    assert words[-4:] == ["--script", str(Path("walks") / "garden.txt"), "--saves", str(Path("walks") / "replays")]
+    # every path whole, so that it runs as printed in a terminal opened anywhere (a review: from the home folder it
+    # found no adventure and no script), and its game saved beside the scripts, not among the GM's own (a GM's run)
+    assert words[:3] == ["solo", "play", str(tmp_path / "my trap.toml")] and words[3:5] == ["--pc", "espen"]
+    assert words[-4:] == ["--script", str(tmp_path / "walks" / "garden.txt"),
+                          "--saves", str(tmp_path / "walks" / "replays")]
+    monkeypatch.chdir(Path.home() if Path.home().is_dir() else Path("/"))
     played = CliRunner().invoke(cli, [*words[1:], "--save", "walk"])
     assert played.exit_code == 0, played.output[-2000:]
     assert read_save(tmp_path / "walks" / "replays" / "walk.json").snapshot["ending"] == "garden"

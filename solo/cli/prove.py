@@ -104,12 +104,17 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
     trap_walks(proof, seeds=tries, party=party)
     progress.done()
     proof.walk_seconds = time.perf_counter() - began - proof.seconds  # everything but the search: load included
-    scripts = (_write_scripts(script_paths, walks, adv.id, adventure, pcs, force=force)
+    import os
+
+    # the adventure as a new shell finds it: a file or folder by its whole path, a bundled one by its name (a review:
+    # the walkthrough command, typed in a terminal opened elsewhere, found no adventure and no script)
+    spec = os.path.abspath(adventure) if os.path.exists(adventure) else adventure
+    scripts = (_write_scripts(script_paths, walks, adv.id, spec, pcs, force=force)
                if script_paths is not None else None)
     if as_json:
         click.echo(json.dumps(to_json(proof, walks), indent=1, ensure_ascii=False))
     else:
-        for line in text_lines(proof, walks, seeds=tries, pcs=list(pcs), spec=adventure, scripts=scripts):
+        for line in text_lines(proof, walks, seeds=tries, pcs=list(pcs), spec=spec, scripts=scripts):
             click.echo(line)
     return exit_code(proof)
 

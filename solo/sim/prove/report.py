@@ -29,15 +29,19 @@ REPLAY_SAVES = "replays"
 
 def replay_command(spec: str, pcs: list[str] | tuple[str, ...], seed: int | None, script: str) -> str:
     """How to play a walkthrough or a soft-lock's way in: the report's line and a written script's first line say it
-    alike, the adventure as it was named to prove and the script where prove wrote it (from the folder prove ran in),
-    each quoted where a shell would split it. The program as a new shell finds it (:func:`~solo.paths.solo_program`:
-    a venv's whole path), and a written script's game saved in a ``replays`` folder beside it, not among the GM's
-    own games (a GM's run: the replay left ``saves/harrowby-2.json`` next to real games). ``pcs`` as the replay must
-    name them: a roster character by its file, since ``--saves`` moves the roster it would be looked up in."""
+    alike, the adventure as it was named to prove (a file or folder by its whole path) and the script where prove
+    wrote it (whole), each quoted where a shell would split it. The program as a new shell finds it
+    (:func:`~solo.paths.solo_program`: a venv's whole path), and a written script's game saved in a ``replays``
+    folder beside it, not among the GM's own games (a GM's run: the replay left ``saves/harrowby-2.json`` next to
+    real games). ``pcs`` as the replay must name them: a roster character by its file, since ``--saves`` moves the
+    roster it would be looked up in."""
+    import os
     import shlex
 
     from ...paths import solo_program
 
+    if script != "FILE":
+        script = os.path.abspath(script)  # whole, as every path a hint prints: a new shell opens elsewhere
     words = ["play", spec, *(w for p in pcs for w in ("--pc", p)), "--seed", str(seed), "--script", script]
     if script != "FILE":
         words += ["--saves", str(Path(script).parent / REPLAY_SAVES)]
