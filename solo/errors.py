@@ -78,3 +78,11 @@ class OutputGone(Exception):
         self.strerror = cause.strerror or str(cause)
         self.note = ""  # what became of the work under way (a game: saved or not), for the one line on stderr
         super().__init__(self.strerror)
+
+
+def unquoted(value: object, key: str) -> str:
+    """For a number written in quotes (``tension = "5"``), the fix said beside an "expected a whole number": TOML's
+    quotes are the slip, not the number (a GM's run). Nothing for any other value."""
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return f" (write it without quotes: {key} = {value.strip()})"
+    return ""

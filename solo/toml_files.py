@@ -145,7 +145,7 @@ def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str
 _NEW_STATEMENT = re.compile(r"\[|#|[\w\"'.\- ]+=")
 _OPENERS = {"Unclosed array": ("[", "]", re.compile(r"=\s*\[")),
             # a table is opened after a key or inside an array (effects = [ { set = "y" }, { give = "z" …)
-            "Unclosed inline table": ("{", "}", re.compile(r"[=\[,]\s*\{"))}
+            "Unclosed inline table": ("{", "}", re.compile(r"(?:[=\[,]|^)\s*\{"))}
 
 
 def _opened_at(message: str, text: str, lineno: int | None) -> tuple[int, str] | None:
@@ -170,18 +170,36 @@ def _opened_at(message: str, text: str, lineno: int | None) -> tuple[int, str] |
 
 def _in_long_strings(lines: list[str]) -> set[int]:
     """The numbers (from 1) of the lines inside a multi-line string (between triple quotes): a scan for a key
-    or a header skips them, as a scene's text may hold "[A note]" or "title = x" (a review)."""
+    or a header skips them, as a scene's text may hold "[A note]" or "title = x" (a review). Outside a text, a triple
+    quote in a comment or in a one-line string opens nothing."""
     inside: set[int] = set()
-    mark = None
+    mark = None  # the triple quote of the text the scan is in
     for n, line in enumerate(lines, 1):
         if mark is not None:
             inside.add(n)
-        for found in re.finditer(r'"""|\'\'\'', line):
-            token = found.group(0)
-            if mark is None:
-                mark = token
-            elif token == mark:
-                mark = None
+        i, quote = 0, None  # quote: the one-line string the scan is in
+        while i < len(line):
+            if mark is not None:
+                end = line.find(mark, i)
+                if end < 0:
+                    break
+                mark, i = None, end + 3
+                continue
+            ch = line[i]
+            if quote is not None:
+                if ch == "\\" and quote == '"':
+                    i += 2
+                    continue
+                if ch == quote:
+                    quote = None
+            elif line.startswith(('"""', "'''"), i):
+                mark, i = line[i:i + 3], i + 3
+                continue
+            elif ch in "\"'":
+                quote = ch
+            elif ch == "#":
+                break
+            i += 1
     return inside
 
 

@@ -561,3 +561,29 @@ def test_a_key_given_twice_is_found_outside_the_texts_and_a_quoted_number_loses_
                     '\n\n[scenes.b]\ntext = "B."\nending = true\n', encoding="utf-8")
     [problem] = check_adventure(path).problems
     assert problem.message.endswith("got text '2' (write it without quotes: by = 2)"), problem.message
+
+
+def test_second_review_of_check_messages(tmp_path):
+    """A review: an inline table left open as an array item on its own line was told as a comma missing at the next
+    header; a triple quote in a comment made a duplicate key be sought in the wrong table; `tension = "5"`, a clock's
+    `max = "3"` and an NPC's `skills = { Combat = "50" }` gave no "without quotes"; an adventure NPC's `secrt` and
+    `recover` were offered 'career' or nothing."""
+    head = '[adventure]\ntitle = "A"\nstart = "a"\npc = "espen"\n'
+    path = tmp_path / "a.toml"
+    path.write_text(head + '\n[scenes.a]\ntext = "A."\non_enter = [\n  { set = "x" },\n  { give = "y"\n\n'
+                    '[scenes.b]\ntext = "B."\n', encoding="utf-8")
+    [problem] = check_adventure(path).problems
+    assert problem.line == 10 and "unclosed inline table opened here" in problem.message, problem
+    path.write_text(head + '\n[scenes.a]\ntitle = "One"\n# a """ in a comment\n[[scenes.a.choices]]\ntext = "Go"\n'
+                    'goto = "a"\ntext = "Again"\n', encoding="utf-8")
+    [problem] = check_adventure(path).problems
+    assert problem.message.startswith("scenes.a.choices.text is given a value twice (first at line 10)"), problem
+    path.write_text(head.replace('pc = "espen"\n', 'pc = "espen"\ntension = "5"\n') +
+                    'clocks = [ { counter = "day", label = "day", max = "3" } ]\ncounters = { day = 1 }\n'
+                    '[npcs.dog]\nname = "the dog"\nlevel = "common"\nskills = { Combat = "50" }\nsecrt = "x"\n'
+                    'recover = "day"\n[scenes.a]\ntext = "A."\nending = true\n', encoding="utf-8")
+    said = " ".join(p.message for p in check_adventure(path).problems)
+    for fix in ("(write it without quotes: tension = 5)", "(write it without quotes: max = 3)",
+                "(write it without quotes: Combat = 50)", "(did you mean 'secret'?)", "(did you mean 'recovers'?)"):
+        assert fix in said, (fix, said)
+    assert "career" not in said

@@ -561,7 +561,8 @@ def test_pronouns_follow_the_cast():
     ("Sheriff Dahl", False, "Sheriff Dahl"),
     # a group's evening: a player's NPC with a nickname and an emoji was said whole, ten times a round
     ('Jonas "Gull" Pike \U0001F41F', False, "Gull"), ("Rin Halden \U0001F41F", False, "Rin"),
-    ("Jonas \u201cGull\u201d Pike", False, "Gull"),
+    ("Jonas \u201cGull\u201d Pike", False, "Gull"), ("Town guard \U0001F6E1", False, "the town guard"),
+    ("Maud \U0001F41F", False, "Maud"),
 ])
 def test_spoken_names(name, obstacle, spoken):
     assert spoken_name(name, obstacle=obstacle) == spoken

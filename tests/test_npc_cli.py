@@ -190,3 +190,7 @@ def test_an_npc_rolled_over_one_rolled_before_says_whom_it_replaced(tmp_path):
     again = run("npc", "--out", str(out), "--seed", "2")
     assert again.exit_code == 0
     assert f"(in place of {before}, rolled there before)." in " ".join(again.output.split()), again.output
+    own = tmp_path / "own.toml"  # a file of one's own, replaced with --force, was not "rolled there before" (a review)
+    own.write_text('name = "Hand Written"\n', encoding="utf-8")
+    forced = run("npc", "--out", str(own), "--force", "--seed", "3")
+    assert forced.exit_code == 0 and "(in place of Hand Written)." in " ".join(forced.output.split()), forced.output

@@ -199,6 +199,9 @@ def test_the_help_says_what_the_numbers_hold_of_an_npcs_nerve(tmp_path, files):
     # reports as walking away)
     argued = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", "tutorial:courier", "--type", "social"]).output
     assert "B leaves or gives in" in argued and "flees" not in argued, argued
+    played = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", "tutorial:courier", "--type", "social",
+                                      "--simulate", "200", "--seed", "1"]).output
+    assert "left or gave in" in played and "fled" not in played, played  # the engine's shares, worded alike
 
 
 def _match_up(participants, ctype, round_limit) -> dict:

@@ -578,3 +578,29 @@ def test_an_npc_leaves_by_the_start_of_its_name_as_a_thread_closes_by_the_start_
     assert _session(tmp_path, "f").state.npcs == ["Maud Berg"]
     nobody = solo("session", "f", "--npc-gone", "Hallam")
     assert nobody.exit_code == 2 and "no NPC 'Hallam' in this session (its NPCs: Maud Berg)" in nobody.output
+
+
+def test_second_review_of_sessions_and_tables(solo, cli_run, tmp_path):
+    """A review: a thread pushed to the end of its track and closed in one command was told "then close it."; an
+    event after `--end` "follows the current situation" of the closed scene; `solo session --saves DIR` with none
+    kept advised a command without its --saves; `solo table LIST` and `lists` were read as tables."""
+    assert solo("session", "g", "--thread", "The bell").exit_code == 0
+    for _ in range(9):
+        assert solo("session", "g", "--progress", "1").exit_code == 0
+    settled = " ".join(solo("session", "g", "--progress", "1", "--close", "1").output.split())
+    assert "the thread is settled" in settled and "then close it" not in settled, settled
+    empty = " ".join(cli_run("session", "--saves", str(tmp_path / "other" / "saves")).output.split())
+    assert f"start one with solo scene --session NAME --saves {tmp_path / 'other' / 'saves'}." in empty, empty
+    assert solo("scene", "Crossing the ice", "--session", "ev", "--seed", "1").exit_code == 0
+    assert solo("scene", "--end", "well", "--session", "ev").exit_code == 0
+    asked = []
+    for seed in range(200):
+        told = " ".join(solo("oracle", "Q?", "--session", "ev", "--seed", str(seed)).output.split())
+        if "Random event" in told and "Crossing the ice" in told:
+            asked.append(told)
+            break
+    assert asked and "It follows the last scene: Crossing the ice." in asked[0], asked
+    listed = cli_run("table", "LIST")  # the command, in any case
+    assert listed.exit_code == 0 and "meaning.toml" in listed.output, listed.output
+    slipped = cli_run("table", "lists")  # the command meant, before any table near it ('twist')
+    assert slipped.exit_code == 2 and "(did you mean solo table list?)" in slipped.output, slipped.output

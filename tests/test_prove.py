@@ -1850,3 +1850,16 @@ def test_a_walkthrough_of_a_roster_character_names_her_by_her_file(tmp_path, mon
     played = CliRunner().invoke(cli, [*words[1:], "--save", "walk"])
     assert played.exit_code == 0, played.output[-2000:]
     assert read_save(tmp_path / "w" / "replays" / "walk.json").snapshot["ending"] == "garden"
+
+
+def test_a_soft_locks_way_in_names_an_npc_by_the_name_in_its_file(tmp_path):
+    """A review: the soft-lock's way in read "a: 2. Leave {npc.miller} be", where the endings had the name."""
+    text = (DATA / "shut.toml").read_text(encoding="utf-8")
+    text = text.replace('text = "Go down to the cove"', 'text = "Follow {npc.miller} down to the cove"')
+    text = text.replace('[scenes.quay]', '[npcs.miller]\nname = "Aldo Brand"\nlevel = "common"\n\n[scenes.quay]')
+    path = tmp_path / "shut.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["prove", str(path), "--seeds", "0"])
+    assert "Follow Aldo Brand down to the cove" in result.output and "{npc." not in result.output, result.output
+    data = json.loads(CliRunner().invoke(cli, ["prove", str(path), "--seeds", "0", "--json"]).output)
+    assert "{npc." not in json.dumps(data)

@@ -113,20 +113,25 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         if met is not None:
             say(console, reaction_line(*met, npc))
         if out:  # a roll over one solo made there before says whom it replaced (a group's evening: only "Saved")
-            instead = f" (in place of {replaced}, rolled there before)" if replaced else ""
+            instead = f" (in place of {replaced})" if replaced else ""
             say(console, "Saved to ", (str(out), "bold"), f"{instead}.")
     click.echo(capture.get(), nl=False)
 
 
 def _rolled_before(path: Path) -> str | None:
-    """The name of the NPC an earlier roll wrote at ``path`` (None if there is no such file, or it cannot say)."""
+    """Whom a roll to ``path`` replaces, as the line after "Saved to" says it: "Amir Berg, rolled there before" for an
+    NPC solo rolled, the name alone for a file of someone's own replaced with --force (a review: that read "rolled
+    there before" too); None if there is no file, or it names nobody."""
     try:
         from ..toml_files import load_toml
 
         name = load_toml(path).get("name") if path.is_file() else None
+        rolled = NPC_FILE.recognises(path)
     except Exception:  # noqa: BLE001 - a file it cannot read names nobody; writing it is checked elsewhere
         return None
-    return " ".join(name.split()) if isinstance(name, str) and name.strip() else None
+    if not isinstance(name, str) or not name.strip():
+        return None
+    return " ".join(name.split()) + (", rolled there before" if rolled else "")
 
 
 def _react(rng, npc: NPC) -> tuple[str, Reaction]:

@@ -272,7 +272,8 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
                    f"B {s['b_wins']:.2%} ± {err['b']:.2f} (± one standard error), "
                    f"in {s['mean_rounds']:.2f} rounds on average")
         if s.get("a_exits") or s.get("b_exits"):
-            click.echo(f"  (A fled or gave up {s.get('a_exits', 0):.2%}, B {s.get('b_exits', 0):.2%})")
+            went = "left or gave in" if social else "fled or gave up"  # as the odds above say it
+            click.echo(f"  (A {went} {s.get('a_exits', 0):.2%}, B {s.get('b_exits', 0):.2%})")
         if s.get("apart"):
             click.echo(f"  The engine and the exact odds disagree ({s['apart']}): the odds above leave out something "
                        "the engine plays here; trust the engine's shares (docs/npcs.md, solo odds).")

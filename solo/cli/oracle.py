@@ -151,10 +151,11 @@ def _show(answer: OracleAnswer, chances: OracleOdds, session: OracleSession | No
         click.echo(interpretation(answer.interpretation.to_dict()))
     if answer.event_triggered and answer.event is not None:
         event = answer.event
+        told = {**event.to_dict(), "scene_closed": bool(session is not None and session.closed)}
         from ..ui.describe import event_follow_up
         from ..ui.journal import sentence  # a thread that asks a question keeps its "?" ("…dock?. Meaning:")
 
         # and what to keep of it, as solo scene says it: a thread it moves, a person or a problem it brings in (a
         # GM-less table's run: "A step towards settling a thread" and the session's track left at 0, unsaid)
         click.echo(f"Random event: {sentence(event.text)} Meaning: {event.meaning}."
-                   f"{event_follow_up(event.to_dict(), session_shell(session), kept=session is not None)}")
+                   f"{event_follow_up(told, session_shell(session), kept=session is not None)}")

@@ -21,7 +21,7 @@ import click
 from . import UserError
 from .folders import FOLDER
 from .limits import SEED, TENSION
-from .scene import held_session, keep_session, meant_session, open_session, session_shell
+from .scene import held_session, keep_session, meant_session, open_session, saves_flag, session_shell
 
 if TYPE_CHECKING:
     from ..oracle import Discovery
@@ -89,7 +89,8 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
             for n in names:
                 click.echo(f"  {n}")
         else:
-            click.echo(f"No sessions in {folder} yet: start one with solo scene --session NAME.")
+            click.echo(f"No sessions in {folder} yet: start one with solo scene --session NAME"
+                       f"{saves_flag(saves_dir)}.")
         return
     changing = bool(threads or closes or npcs or gone or progress or discover or tension is not None)
     with held_session(name, saves_dir) if changing else nullcontext(open_session(name, saves_dir)) as session:
@@ -149,13 +150,13 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
             data["discovery"] = found.to_dict()
         click.echo(json.dumps(data))
         return
-    from ..ui.describe import discovery, thread_progress, track_text, weight_mark
+    from ..ui.describe import CLOSED_NOW, discovery, thread_progress, track_text, weight_mark
 
-    def close(thread: str) -> str | None:
+    def close(thread: str) -> str:
         """The command that closes ``thread``: none for one this command closed already (--progress 1 --close 1: it
         crashed looking the closed thread up, the change already saved, a group's evening)."""
         if thread not in s.threads:
-            return None
+            return CLOSED_NOW
         return f"{session_shell(session)} --close {s.threads.index(thread) + 1}"
 
     for step in steps:

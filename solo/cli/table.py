@@ -57,7 +57,7 @@ def command(name: str, folders: tuple[str, ...], show: bool, session_name: str |
 
     try:
         tables = load_tables(folders)
-        if name == "list":
+        if name.strip().lower() == "list":  # LIST, List: the command, in any case
             _list(tables, as_json)
             return
         table = tables.find(name)  # its name, or its title as the list shows it ("starting situation")

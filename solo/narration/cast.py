@@ -149,6 +149,11 @@ def spoken_name(name: str, *, obstacle: bool = False) -> str:
     ("Old lock" -> "the old lock"). Capitals at a sentence start are put back
     when a line is rendered.
     """
+    # a word with no letter (an emoji a player gave the name) is no part of the name spoken (a group's evening, a
+    # review: "Town guard 🛡" was said whole, not "the town guard")
+    lettered = [w for w in name.split() if any(ch.isalpha() for ch in w)]
+    if lettered and len(lettered) < len(name.split()):
+        name = " ".join(lettered)
     words = name.split()
     if not words:
         return name
@@ -162,15 +167,13 @@ def spoken_name(name: str, *, obstacle: bool = False) -> str:
         if not (len(first) > 1 and first.isupper()):
             first = first[:1].lower() + first[1:]
         return "the " + " ".join([first] + words[1:])
-    # a nickname in quotes is what the story calls them ('Jonas "Gull" Pike' is Gull), and a word with no letter
-    # (an emoji a player gave the name) is no part of the name spoken: such a name was said whole every time, ten
-    # times a round (a group's evening)
+    # a nickname in quotes is what the story calls them ('Jonas "Gull" Pike' is Gull): such a name was said whole
+    # every time, ten times a round (a group's evening)
     nick = re.search(r'["\u201c]([^"\u201d]{1,24})["\u201d]', name)
     if nick and nick.group(1).strip() and words[0].lower() not in _TITLES:
         return nick.group(1).strip()
-    lettered = [w for w in words if any(ch.isalpha() for ch in w)]
-    if 2 <= len(lettered) <= 3 and all(w[:1].isupper() for w in lettered) and lettered[0].lower() not in _TITLES:
-        return lettered[0]
+    if 2 <= len(words) <= 3 and all(w[:1].isupper() for w in words) and words[0].lower() not in _TITLES:
+        return words[0]
     return name
 
 

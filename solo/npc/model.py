@@ -185,8 +185,9 @@ class _NPCReader:
             if key not in known:
                 # the fields it may have, where no near spelling is the answer (a GM's run: "npcs.dog.file: unknown
                 # field" and nothing more)
-                listed = ", ".join(k for k in known if k not in _KEPT_BY_PLAY)
-                problem(key, f"unknown field{did_you_mean(key, known) or f' (an NPC is written with: {listed})'}")
+                authored = [k for k in known if k not in _KEPT_BY_PLAY]  # no "did you mean 'career'?" (a review)
+                listed = ", ".join(authored)
+                problem(key, f"unknown field{did_you_mean(key, authored) or f' (an NPC is written with: {listed})'}")
         # a level that cannot be read stands in as the largest, so that nothing resting on it (how many skills a
         # ranked list may name) is called wrong on its account
         level = read(self.level, "master")

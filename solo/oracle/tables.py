@@ -303,8 +303,9 @@ class TableSet:
                     f"{part} is part of an NPC's Code Block;"
                 raise UnknownTable(f"no table named {name!r}: {what} solo npc rolls a whole one (--name for an NPC "
                                    f"you have named already){unread}") from None
-            meant = did_you_mean(name, self._tables) or (" (did you mean solo table list?)"  # 'lst': the command
-                                                         if did_you_mean(name, ["list"]) else "")
+            # 'lst', 'lists': the command before any table near it ("did you mean 'twist'?" for "lists": a review)
+            meant = (" (did you mean solo table list?)" if did_you_mean(name.lower(), ["list"])
+                     else did_you_mean(name, self._tables))
             raise UnknownTable(f"no table named {name!r}{meant}; see 'solo table list'{unread}") from None
 
     def find(self, typed: str) -> Table:

@@ -190,7 +190,9 @@ class _CharacterReader:
 
     def int_in(self, value: object, path: str, lo: int, hi: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
-            self.fail(path, f"expected a whole number, got {value!r}")
+            from ..errors import unquoted
+
+            self.fail(path, f"expected a whole number, got {value!r}{unquoted(value, path.rsplit('.', 1)[-1])}")
         if not lo <= value <= hi:
             self.fail(path, f"{value} is out of range {lo}..{hi}")
         return value

@@ -518,7 +518,9 @@ def situation(ev: Mapping) -> str:
     if not ev.get("context"):
         return ""
     context = str(ev["context"]).rstrip()
-    return f" It follows the current situation: {context}{'' if context[-1:] in '.!?' else '.'}"
+    # a scene closed with `solo scene --end` is the last one, not the situation now (a review)
+    where = "the last scene" if ev.get("scene_closed") else "the current situation"
+    return f" It follows {where}: {context}{'' if context[-1:] in '.!?' else '.'}"
 
 
 def event_follow_up(ev: Mapping, shell: str | None = None, *, kept: bool = True) -> str:
@@ -599,13 +601,20 @@ def list_weight(kind: str, e) -> str:
     return f"{what} now counts \u00d7{e.get('weight')} on the list of {kind}."
 
 
+#: ``close`` for a thread the same command closes: no advice to close it (a review: "then close it." above "Closed
+#: thread: …").
+CLOSED_NOW = "\0closed"
+
+
 def flashpoints(step, close: str | None = None) -> str:
     """What reaching a flashpoint (or the end of the track) means, after a thread has moved on; ``close``
     is the command that closes the thread once the story has settled it."""
     out = ""
     track = step.get("track", 10)
     for point in step.get("flashpoints") or ():
-        if point >= track:
+        if point >= track and close == CLOSED_NOW:  # closed by the same command: settled, and said so below
+            out += " The end of the track: the thread is settled."
+        elif point >= track:
             then = f": {close}" if close else ""
             out += (" The end of the track: the thread is ready to be settled. Play the scene that settles it,"
                     f" then close it{then}.")

@@ -353,7 +353,7 @@ class _Search:
         for position, choice in enumerate(offered, 1):
             self.offered.add((scene.id, choice.key))
             number = str(choice.number or position)  # the menu's own number: a scene keeps its gaps
-            move = Move(choice.key, number, words(choice.text))
+            move = Move(choice.key, number, words(choice.text, self.adventure))
             i = len(node.moves)
             node.moves.append(move)
             plans: list[Plan | None] = [None]
@@ -381,11 +381,11 @@ class _Search:
                 if arc is not None:
                     _add(move, arc)
             for style in styles:  # the conflict fought round by round as a fighter fights it: a move of its own
-                self._style_move(node, game, choice.key, number, words(choice.text), style)
+                self._style_move(node, game, choice.key, number, words(choice.text, self.adventure), style)
             for plan in exits:  # the party's own way out of the conflict: a move of its own, no chance
                 assert choice.action is not None  # (only a conflict has the party's ways out)
                 leaving = exit_words(game, choice.action.spec, plan.exit or "")
-                way = Move(choice.key, number, f"{words(choice.text)} ({leaving})",
+                way = Move(choice.key, number, f"{words(choice.text, self.adventure)} ({leaving})",
                            note="the party's choice: no roll", exit=plan.exit)
                 node.moves.append(way)
                 arc = self._arc(node, len(node.moves) - 1, game, choice.key, plan)

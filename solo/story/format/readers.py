@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Mapping
 
-from ...errors import closest, did_you_mean
+from ...errors import closest, did_you_mean, unquoted
 from ...rules.rolls import DIFFICULTIES
 from ...rules.rulebook import POOLS, RulesTables
 from ..play.luck import LUCK_COMMANDS
@@ -150,7 +150,8 @@ class Readers:
             self.fail(file, path, f"expected {what}, got true/false")
             return False
         if not isinstance(value, kinds):
-            self.fail(file, path, f"expected {what}, got {describe(value)}")
+            hint = unquoted(value, path.rsplit(".", 1)[-1]) if int in kinds else ""  # counters: n = "3"
+            self.fail(file, path, f"expected {what}, got {describe(value)}{hint}")
             return False
         return True
 
@@ -176,8 +177,7 @@ class Readers:
                 where, value, wanted = f"{where}[{i}]", value[i], "text"
             about = "" if str(kind) in wanted else f" ({KIND_WORDS.get(str(kind), kind)})"
             # a number in quotes is TOML's slip, not the value's: say the fix (a GM's run: amount = "1", by = "2")
-            quoted = "number" in shapes and isinstance(value, str) and value.strip().lstrip("-").isdigit()
-            fix = f" (write it without quotes: {name} = {str(value).strip()})" if quoted else ""
+            fix = unquoted(value, name) if "number" in shapes else ""
             self.fail(file, where, f"expected {wanted}{about}, got {describe(value)}{fix}")
         return ok
 

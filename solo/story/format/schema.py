@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import ContentError, SoloError, did_you_mean
+from ...errors import ContentError, SoloError, did_you_mean, unquoted
 from ...oracle.tables import TableSet
 from ...rules.conflict_types import ConflictType
 from ...rules.rulebook import rules
@@ -117,7 +117,7 @@ class Builder(Readers):
             self.fail(file, "adventure.comae", "expected \"removed\" or \"death\"")
         tension = meta.get("tension", 5)
         if not (isinstance(tension, int) and not isinstance(tension, bool) and 1 <= tension <= 9):
-            self.fail(file, "adventure.tension", "expected a whole number 1..9")
+            self.fail(file, "adventure.tension", f"expected a whole number 1..9{unquoted(tension, 'tension')}")
             tension = 5
         negative = meta.get("negative_luck", False)
         if not isinstance(negative, bool):
@@ -257,7 +257,7 @@ class Builder(Readers):
                 continue
             top = entry.get("max")
             if top is not None and not (isinstance(top, int) and not isinstance(top, bool) and 0 < top <= MAX_WHOLE):
-                self.fail(file, f"{path}.max", f"expected a whole number from 1 to {MAX_WHOLE:,}")
+                self.fail(file, f"{path}.max", f"expected a whole number from 1 to {MAX_WHOLE:,}{unquoted(top, 'max')}")
                 top = None
             out.append(Clock(name, label.strip(), top, Where(file, path)))
         return out
@@ -321,7 +321,9 @@ class Builder(Readers):
                 for problem in exc.every():  # a Code Block's problems all at once
                     message = problem.message
                     if message.startswith("unknown field (an NPC is written with: "):  # and, in a story, with these
-                        message = message[:-1] + f"; in an adventure also: {', '.join(STORY_FIELDS)})"
+                        near = did_you_mean(str(problem.path).rsplit(".", 1)[-1], STORY_FIELDS)  # "secrt": secret
+                        message = f"unknown field{near}" if near else \
+                            message[:-1] + f"; in an adventure also: {', '.join(STORY_FIELDS)})"
                     self.fail(file, f"{path}.{problem.path}" if problem.path else path, message)
                 continue
             except (TypeError, ValueError, KeyError, AttributeError) as exc:
