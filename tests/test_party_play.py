@@ -571,15 +571,22 @@ def test_an_argument_with_a_mindless_npc_is_warned(tmp_path, ctype, mindless, wa
     block = ('code_block = { personality = ["Talkative", "Generous"], motivation = ["Altruism"], '
              'disposition = "Neutral", event = { topic = "Family", sign = "negative" } }\n')
     path = tmp_path / "adv.toml"
-    path.write_text('[adventure]\ntitle = "Wolf"\nstart = "a"\npc = "espen"\n'
-                    '[npcs.wolf]\nname = "the grey wolf"\nlevel = "common"\nrole = "animal"\n'
-                    + ("mindless = true\n" if mindless else block) +
-                    '[scenes.a]\ntext = "A wolf."\n[[scenes.a.choices]]\ntext = "Deal with it"\n'
-                    f'[scenes.a.choices.conflict]\ntype = "{ctype}"\nnpcs = ["wolf"]\nwon = "b"\nlost = "b"\n'
-                    '[scenes.b]\ntext = "Done."\nending = true\n')
+    problems = _warned_of_a_mind(path, 'name = "the grey wolf"\nlevel = "common"\nrole = "animal"\n'
+                                 + ("mindless = true\n" if mindless else block),
+                                 f'[scenes.a.choices.conflict]\ntype = "{ctype}"\nnpcs = ["it"]\nwon = "b"\n'
+                                 'lost = "b"\n')
+    assert any(p.code == "W112" for p in problems) is warned, [str(p) for p in problems]
+
+
+def _warned_of_a_mind(path, npc: str, choice: str) -> list:
+    """The problems of a one-scene adventure with the NPC ``it`` (its fields) and one choice (its action's table),
+    none of them an error."""
+    path.write_text('[adventure]\ntitle = "It"\nstart = "a"\npc = "espen"\n[npcs.it]\n' + npc +
+                    '[scenes.a]\ntext = "It."\n[[scenes.a.choices]]\ntext = "Deal with it"\n' + choice +
+                    '[scenes.b]\ntext = "Done."\nending = true\n', encoding="utf-8")
     _, problems = read_adventure(path)
     assert not [p for p in problems if p.severity == "error"], [str(p) for p in problems]
-    assert any(p.code == "W112" for p in problems) is warned, [str(p) for p in problems]
+    return problems
 
 
 @pytest.mark.parametrize(("skill", "mindless", "warned"), [("Social", True, True), ("Cunning", True, False),
@@ -587,23 +594,14 @@ def test_an_argument_with_a_mindless_npc_is_warned(tmp_path, ctype, mindless, wa
 def test_a_social_roll_against_a_mindless_npc_is_warned(tmp_path, skill, mindless, warned):
     """A GM's run: an opposed Social //Influence roll against a mindless door passed `solo check` unwarned, where the
     same door in a social conflict was warned (W112)."""
-    path = tmp_path / "adv.toml"
-    path.write_text('[adventure]\ntitle = "Door"\nstart = "a"\npc = "espen"\n'
-                    '[npcs.door]\nname = "the cellar door"\nlevel = "common"\nbody = "object"\n'
-                    + ("mindless = true\n" if mindless else "") +
-                    '[scenes.a]\ntext = "A door."\n[[scenes.a.choices]]\ntext = "Deal with it"\n'
-                    f'[scenes.a.choices.opposed]\nskill = "{skill}"\nnpc = "door"\nwin = "b"\nlose = "b"\n'
-                    '[scenes.b]\ntext = "Done."\nending = true\n')
-    _, problems = read_adventure(path)
-    assert not [p for p in problems if p.severity == "error"], [str(p) for p in problems]
+    door = 'name = "the cellar door"\nlevel = "common"\nbody = "object"\n' + ("mindless = true\n" if mindless else "")
+    roll = f'[scenes.a.choices.opposed]\nskill = "{skill}"\nnpc = "it"\nwin = "b"\nlose = "b"\n'
+    problems = _warned_of_a_mind(tmp_path / "adv.toml", door, roll)
     assert any(p.code == "W112" for p in problems) is warned, [str(p) for p in problems]
     # a review: with a social escalation against the same door, the one slip is warned of once
-    text = path.read_text(encoding="utf-8").replace('lose = "b"\n', 'lose = "b"\nescalate = { type = "social", '
-                                                     'won = "b", lost = "b" }\n')
-    path.write_text(text, encoding="utf-8")
-    _, problems = read_adventure(path)
-    assert sum(p.code == "W112" for p in problems) == (1 if mindless else 0), \
-        [str(p) for p in problems]
+    argued = _warned_of_a_mind(tmp_path / "adv.toml", door, roll + 'escalate = { type = "social", won = "b", '
+                                                                   'lost = "b" }\n')
+    assert sum(p.code == "W112" for p in argued) == (1 if mindless else 0), [str(p) for p in argued]
 
 
 @pytest.mark.parametrize(("pursuer", "edition", "asked"), [("b", 5, False), ("a", 5, True), ("b", 4, True)])
