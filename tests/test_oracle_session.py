@@ -572,7 +572,13 @@ def test_an_npc_leaves_by_the_start_of_its_name_as_a_thread_closes_by_the_start_
     assert solo("session", "f", "--npc", "Maud Hallam", "--npc", 'Jonas "Gull" Pike \U0001F41F',
                 "--npc", "Maud Berg").exit_code == 0
     two = solo("session", "f", "--npc-gone", "maud")
-    assert two.exit_code == 2 and "'maud' starts more than one NPC: Maud Hallam, Maud Berg" in two.output
+    said = " ".join(two.output.split())
+    assert two.exit_code == 2 and "\u201cmaud\u201d starts more than one NPC (1. Maud Hallam, 3. Maud Berg): give " \
+        "more of it, or its number" in said, said
+    assert solo("session", "f", "--thread", "Find the boat", "--thread", "Find the key").exit_code == 0
+    threads = " ".join(solo("session", "f", "--close", "find").output.split())  # worded alike (a review)
+    assert "\u201cfind\u201d starts more than one thread (1. Find the boat, 2. Find the key): give more of it, or " \
+        "its number" in threads, threads
     assert solo("session", "f", "--npc-gone", "maud h").exit_code == 0
     assert solo("session", "f", "--npc-gone", 'jonas "gull" pike').exit_code == 0
     assert _session(tmp_path, "f").state.npcs == ["Maud Berg"]

@@ -315,7 +315,8 @@ def pick_entry(items: list[str], which: str, what: str) -> str:
     if len(starting) == 1:
         return starting[0]
     if starting:
-        raise OracleError(f"{which!r} starts more than one {what}: {', '.join(starting)}; give more of it, or the "
+        listed = ", ".join(f"{items.index(item) + 1}. {item}" for item in starting)
+        raise OracleError(f"\u201c{which}\u201d starts more than one {what} ({listed}): give more of it, or its "
                           "number")
     listed = f" (its {what}s: {', '.join(dict.fromkeys(items))})" if items else ""
     raise OracleError(f"no {what} {which!r} in this session{listed}")

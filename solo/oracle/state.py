@@ -106,8 +106,10 @@ class OracleState:
         exact = [i for i in found if self.threads[i - 1].lower() == text.lower()]
         if len(exact) == 1 or len(found) == 1:
             return (exact or found)[0]
-        if found:
-            raise ValueError(f"\u201c{text}\u201d fits more than one thread: give its number")
+        if found:  # which ones, as an NPC's start is answered (a review: the two were worded apart)
+            listed = ", ".join(f"{i}. {self.threads[i - 1]}" for i in dict.fromkeys(found))
+            raise ValueError(f"\u201c{text}\u201d starts more than one thread ({listed}): give more of it, or its "
+                             "number")
         raise ValueError(f"no open thread starts with \u201c{text}\u201d")
 
     def __post_init__(self) -> None:
