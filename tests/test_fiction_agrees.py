@@ -888,6 +888,10 @@ def test_a_line_that_gives_its_subject_a_persons_thoughts_is_told_of_people_only
     (r"picks up the trail again", "last", {"won", "streak"}, {"lost"}),
     # Vellan's fish-market chase: "Aron hangs back, uncertain, as if waiting for permission." of the one running away
     (r"hangs back, uncertain", "role", {"quarry"}, {"pursuer", "hider", "seeker"}),
+    # a player's Vellan chase: "Aron runs straight into a handcart. … Aron stumbles on a kerb, and it costs him." (one
+    # runner's two mishaps in one round: the fumble told, the blow's line tells no other)
+    (r"stumbles on a kerb|slips and recovers|slams into a wall|stumbles badly|stumbles on the cobbles|"
+     r"footing where \{target\} slips", "fumble", {"yes"}, {"no"}),
     # "Torgny keeps his bow between himself and Espen"
     (r"keeps \{their\} \{weapon\} between", "weapon", {"ranged", "firearm"}, {"blade", "blunt"}),
 ])
