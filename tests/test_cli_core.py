@@ -594,3 +594,21 @@ def test_no_saves_names_the_folder_it_looked_in(tmp_path, monkeypatch):
     (tmp_path / "x").mkdir()
     folded = run("saves", "--saves", str(Path("x") / ".." / "saves"))  # a review: '..' as typed, after a whole path
     assert f"No saves in {tmp_path / 'saves'}." in " ".join(folded.output.split()), folded.output
+
+
+def test_a_game_stopped_at_its_improvements_is_listed_so_not_as_finished(tmp_path, monkeypatch):
+    """A new player's run: a game quit at the end-of-game improvement question was listed "[Sigrid Aas; finished]",
+    and loading it asked that question. It is listed as at its end, its improvements still to choose; once they are
+    chosen, finished."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    lines = (REPO / "tests" / "data" / "scripts" / "tutorial_seed5.txt").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "part.txt").write_text("\n".join(lines[:-2]) + "\n", encoding="utf-8")
+    (tmp_path / "rest.txt").write_text("\n".join(lines[-2:]) + "\n", encoding="utf-8")
+    saves = str(tmp_path / "saves")
+    assert run("play", "tutorial", "--seed", "5", "--script", "part.txt", "--partial", "--saves", saves).exit_code == 0
+    listed = " ".join(run("saves", "--saves", saves).output.split())
+    assert "[Espen Lind; at its end, the improvements still to choose]" in listed, listed
+    assert run("play", "--load", str(tmp_path / "saves" / "tutorial.json"), "--script", "rest.txt").exit_code == 0
+    assert "[Espen Lind; finished]" in " ".join(run("saves", "--saves", saves).output.split())

@@ -46,7 +46,7 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
         rows.append({"file": str(path), "ok": True, "name": path.stem, "adventure": data.adventure_id,
                      "where": data.label, "party": party, "pc": data.options.get("pc") is not False,
                      "decisions": decisions,
-                     "ended": bool(snap.get("ending"))})
+                     "ended": bool(snap.get("ending")), "improving": snap.get("improving") is True})
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -59,7 +59,8 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
             reason = row["problem"].removeprefix(f"{row['file']}: ").rstrip(".")
             click.echo(_one_line(f"{row['file']}: cannot be read ({reason})"))
             continue
-        state = "finished" if row["ended"] else f"{row['decisions']} decision{'' if row['decisions'] == 1 else 's'}"
+        state = ("at its end, the improvements still to choose" if row["improving"] else "finished") if row["ended"] \
+            else f"{row['decisions']} decision{'' if row['decisions'] == 1 else 's'}"
         names = ", ".join(row["party"]) or ("no party yet" if row["pc"] else "no player character")
         # the command that resumes it on a line of its own: at the end of a long row a terminal wrapped it, and
         # "solo" copied apart from "play --load" (a new player's run)

@@ -777,6 +777,8 @@ class Session:
         data.log = list(self.recorder.log)
         if self.game.state.party or not self.adventure.uses_pcs:
             data.snapshot = self.game.state.to_dict()
+            if self.game.epilogue_done and not self.game.epilogue_finished:  # at its end, the improvements asked
+                data.snapshot["improving"] = True  # (solo saves said "finished" of it: a new player's run)
         data.label = self._label(scene)
         write_save(self.save_path, data)
 

@@ -182,6 +182,7 @@ class Game:
                                items=list(adventure.items))  # set once, at the start, never on a return
         self._party_given = [pc.copy() for pc in party] if party else None
         self.epilogue_done = False
+        self.epilogue_finished = False  # its questions all answered (solo saves: "finished", not "improving")
         self._types: dict[str, ConflictType] | None = None
         self._tables: TableSet | None = None
         self.flow_state = "title"  # the state of this game in the adventure's flow machine

@@ -117,3 +117,4 @@ def epilogue(game: Game) -> None:
             improved.add(what)
             game.emit("improvement", actor=pc.name, skill=what, before=before_value, after=pc.skills[what],
                       dice=IMPROVE_DICE if kind == "improve" else None)
+    game.epilogue_finished = True  # every question of it answered: a save says the game is over, not improving
