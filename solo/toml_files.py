@@ -130,10 +130,9 @@ def _said(message: str, text: str, lineno: int | None, colno: int | None) -> str
                 if header:
                     table = header.group(1)
                     break
-                if first is None or n < first:
-                    same = re.match(r"\s*([\w.\-\"' ]+?)\s*=", earlier)
-                    if same and same.group(1) == name:
-                        first = n
+                same = re.match(r"\s*([\w.\-\"' ]+?)\s*=", earlier)
+                if same and same.group(1) == name:
+                    first = n  # going up: the last found is the first written
             whole = f"{table}.{name}" if table else name
             at = f" (first at line {first})" if first else ""
             return f"{whole} is given a value twice{at} (or a part of that name already holds one)"

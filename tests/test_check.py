@@ -463,7 +463,7 @@ def test_what_a_gm_slipped_on_is_said_where_it_is(tmp_path):
 
 
 @pytest.mark.parametrize(("amount", "said"), [
-    ('"1"', 'expected dice such as "1d6" or a number without quotes (amount = 1)'),
+    ('"1"', 'expected dice such as "1d6" or a number (write it without quotes: amount = 1)'),
     ('"one"', "expected something like 3d6+2 or d100"),  # words are no number: the dice message, as before
 ])
 def test_a_quoted_number_of_damage_is_told_to_lose_its_quotes(tmp_path, amount, said):

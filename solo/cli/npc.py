@@ -122,12 +122,13 @@ def _rolled_before(path: Path) -> str | None:
     """Whom a roll to ``path`` replaces, as the line after "Saved to" says it: "Amir Berg, rolled there before" for an
     NPC solo rolled, the name alone for a file of someone's own replaced with --force (a review: that read "rolled
     there before" too); None if there is no file, or it names nobody."""
-    try:
-        from ..toml_files import load_toml
+    from ..errors import SoloError
+    from ..toml_files import load_toml
 
+    try:
         name = load_toml(path).get("name") if path.is_file() else None
         rolled = NPC_FILE.recognises(path)
-    except Exception:  # noqa: BLE001 - a file it cannot read names nobody; writing it is checked elsewhere
+    except (OSError, UnicodeDecodeError, ValueError, SoloError):  # unreadable: names nobody (writing is checked apart)
         return None
     if not isinstance(name, str) or not name.strip():
         return None

@@ -151,6 +151,7 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
     dice_b = _check_dice(damage_b, "--damage-b") if damage_b is not None else str(wb.damage) if wb else "1d6"
     keep_a, keep_b = (lens_a or "none").lower(), (lens_b or "none").lower()
     every = lens_a is None
+    social = False  # the plain form (numbers against numbers) is a fight
     if pc_spec is None and npc_file is None and obstacle_word is None:
         assert skill_a is not None and pool_a is not None and skill_b is not None and pool_b is not None
         _check_work(pool_a, pool_b, round_limit, mind=False)
@@ -174,6 +175,7 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
         match = _Match.build(pc_spec, npc_file, obstacle_word, ctype_name, seed, round_limit, keep_a, keep_b, wa, wb,
                              _Numbers(skill_a, pool_a, dice_a, armour_a, covert_a, flamboyant_a, damage_a),
                              _Numbers(skill_b, pool_b, dice_b, armour_b, covert_b, flamboyant_b, damage_b))
+        social = match.ctype.social  # an argument is walked out of, not fled (as solo duel and play word it)
         odds, by_lens = match.odds(keep_a, every)
         data = odds.to_dict()
         data.pop("first", None)
@@ -197,12 +199,6 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
     if as_json:
         click.echo(json.dumps(data))
         return
-    from ..rules.conflict_types import conflict_type
-
-    try:  # an argument is walked out of, not fled (as solo duel and play word a broken nerve by the contest)
-        social = conflict_type(ctype_name).social
-    except Exception:  # noqa: BLE001 - a type that names no bundled one: worded as a fight
-        social = False
     _show(names, odds, data, by_lens, round_limit, social=social)
 
 

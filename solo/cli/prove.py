@@ -75,8 +75,9 @@ def command(adventure: str, as_json: bool, max_states: int | None, pcs: tuple[st
         if pcs:
             from ..characters import current_roster, load_character, replay_spec
 
-            party = [load_character(spec, roster=current_roster()) for spec in pcs]  # as solo play --pc finds it
-            pcs = tuple(replay_spec(spec, current_roster()) for spec in pcs)  # as the replay commands must name them
+            roster = current_roster()
+            party = [load_character(spec, roster=roster) for spec in pcs]  # as solo play --pc finds it
+            pcs = tuple(replay_spec(spec, roster) for spec in pcs)  # as the replay commands must name them
             misfit = adv.party_misfit(len(party))
             if misfit:
                 raise UserError(misfit)

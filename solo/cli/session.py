@@ -150,19 +150,17 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
             data["discovery"] = found.to_dict()
         click.echo(json.dumps(data))
         return
-    from ..ui.describe import CLOSED_NOW, discovery, thread_progress, track_text, weight_mark
+    from ..ui.describe import discovery, thread_progress, track_text, weight_mark
 
-    def close(thread: str) -> str:
-        """The command that closes ``thread``: none for one this command closed already (--progress 1 --close 1: it
-        crashed looking the closed thread up, the change already saved, a group's evening)."""
-        if thread not in s.threads:
-            return CLOSED_NOW
-        return f"{session_shell(session)} --close {s.threads.index(thread) + 1}"
+    def close(thread: str) -> str | None:
+        """The command that closes ``thread``; none for one this command closed already (--progress 1 --close 1 had
+        crashed looking the closed thread up, the change already saved: a group's evening)."""
+        return f"{session_shell(session)} --close {s.threads.index(thread) + 1}" if thread in s.threads else None
 
     for step in steps:
-        click.echo(thread_progress(step.to_dict(), close(step.thread)))
+        click.echo(thread_progress(step.to_dict(), close(step.thread), settled=step.thread not in s.threads))
     if found is not None:
-        click.echo(discovery(found.to_dict(), close(found.thread)))
+        click.echo(discovery(found.to_dict(), close(found.thread), settled=found.thread not in s.threads))
     for line in notes:
         click.echo(line)
     meant = meant_session(session)

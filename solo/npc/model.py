@@ -141,6 +141,10 @@ _CHARACTER_FIELDS = tuple(f.name for f in fields(Character))
 #: them, but an author does not write them, so a message listing what an NPC is written with leaves them out.
 _KEPT_BY_PLAY = frozenset({"owed_failures", "improvement_rolls", "requests", "medicine_tried", "tag_notes",
                            "player", "career", "willpower"})
+#: The fields an author writes for an NPC, the only ones an unknown field's message offers (no "did you mean 'career'?":
+#: a review) or lists where none is near.
+_AUTHORED = tuple(k for k in _CHARACTER_FIELDS + NPC_FIELDS if k not in _KEPT_BY_PLAY)
+_AUTHORED_LISTED = f" (an NPC is written with: {', '.join(_AUTHORED)})"
 
 
 class _NPCReader:
@@ -185,9 +189,7 @@ class _NPCReader:
             if key not in known:
                 # the fields it may have, where no near spelling is the answer (a GM's run: "npcs.dog.file: unknown
                 # field" and nothing more)
-                authored = [k for k in known if k not in _KEPT_BY_PLAY]  # no "did you mean 'career'?" (a review)
-                listed = ", ".join(authored)
-                problem(key, f"unknown field{did_you_mean(key, authored) or f' (an NPC is written with: {listed})'}")
+                problem(key, f"unknown field{did_you_mean(key, _AUTHORED) or _AUTHORED_LISTED}")
         # a level that cannot be read stands in as the largest, so that nothing resting on it (how many skills a
         # ranked list may name) is called wrong on its account
         level = read(self.level, "master")

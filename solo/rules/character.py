@@ -380,8 +380,9 @@ def skill_target(
                 mods.append(Modifier(f"//{name} (similar)", bonus))
     if skill == "Knowledge" and "Language" in wanted:
         value = base + sum(m.value for m in mods)
-        if spoken_language(value, t) > value:
-            mods.append(Modifier("native language", spoken_language(value, t) - value))
+        floor = spoken_language(value, t)
+        if floor > value:
+            mods.append(Modifier("native language", floor - value))
     if skill == "Social" and situation is not None:
         mods.extend(_tag_modifiers(char, situation))
     if char.hurt:

@@ -601,18 +601,14 @@ def list_weight(kind: str, e) -> str:
     return f"{what} now counts \u00d7{e.get('weight')} on the list of {kind}."
 
 
-#: ``close`` for a thread the same command closes: no advice to close it (a review: "then close it." above "Closed
-#: thread: …").
-CLOSED_NOW = "\0closed"
-
-
-def flashpoints(step, close: str | None = None) -> str:
+def flashpoints(step, close: str | None = None, *, settled: bool = False) -> str:
     """What reaching a flashpoint (or the end of the track) means, after a thread has moved on; ``close``
-    is the command that closes the thread once the story has settled it."""
+    is the command that closes the thread once the story has settled it; ``settled``: the same command closed it,
+    so no advice to close it (a review: "then close it." above "Closed thread: …")."""
     out = ""
     track = step.get("track", 10)
     for point in step.get("flashpoints") or ():
-        if point >= track and close == CLOSED_NOW:  # closed by the same command: settled, and said so below
+        if point >= track and settled:
             out += " The end of the track: the thread is settled."
         elif point >= track:
             then = f": {close}" if close else ""
@@ -628,15 +624,15 @@ def _closing(e, close: str | None) -> str | None:
     return close or (f"threads close {e['number']}" if e.get("number") else None)
 
 
-def thread_progress(e, close: str | None = None) -> str:
+def thread_progress(e, close: str | None = None, *, settled: bool = False) -> str:
     """Points added to a thread's track, and any flashpoint reached (``close``: as :func:`flashpoints`;
     by default the in-game command, by the thread's number)."""
     gained = int(e["after"]) - int(e["before"])
     return (f"Progress on \u201c{e['thread']}\u201d: {e['before']} \u2192 {e['after']} of {e.get('track', 10)}"
-            f" (+{gained}).{flashpoints(e, _closing(e, close))}")
+            f" (+{gained}).{flashpoints(e, _closing(e, close), settled=settled)}")
 
 
-def discovery(e, close: str | None = None) -> str:
+def discovery(e, close: str | None = None, *, settled: bool = False) -> str:
     """A discovery check: the chance and the roll, what the answer means, the words to read, the track."""
     step = e.get("progress") or {}
     reads = f" ({e['reads']})" if e.get("reads") else ""
@@ -650,7 +646,7 @@ def discovery(e, close: str | None = None) -> str:
         head += f" {'The price' if hard.get('table') == 'price' else 'The twist'}: {_stop(hard['text'])}"
     if step.get("after", 0) > step.get("before", 0):
         head += f" Progress {step['before']} \u2192 {step['after']} of {step.get('track', 10)}."
-    return head + flashpoints(step, _closing(e, close))
+    return head + flashpoints(step, _closing(e, close), settled=settled)
 
 
 #: The questions an NPC's mind answers, as ``--explain`` names them in play and in ``solo duel`` (the events and the

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...rules.outcomes import WON
-from ...story.format.text import shown
 from ...story.play.chances import Outcomes, Plan, escalation_outcomes, outcomes
 from ...story.play.engine import DEAD_END
 from ...story.play.rolling import flip_label
@@ -554,13 +553,12 @@ def _add(move: Move, arc: Arc) -> None:
     move.arcs.append(arc)
 
 
-def words(text: str, adventure: Adventure | None = None) -> str:
+def words(text: str, adventure: Adventure) -> str:
     """A choice's words or a scene's title as the report says them, as the map and solo simulate show them, on one
     line: no one state picks an ``{if}`` block's side, so each shows its first, an NPC's slot reads as the name in
     its file (:meth:`~solo.story.format.adventure.Adventure.as_listed`), and other slots stay as written ("{words.case}
     pieces"); the markup itself ("{if knows_sister}her brother's{else}…{end}") helps no reader."""
-    line = " ".join(text.split())
-    return adventure.as_listed(line) if adventure is not None else shown(line)
+    return adventure.as_listed(" ".join(text.split()))
 
 
 def prove(adventure: Adventure, party: list[Character] | None = None, *,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...errors import did_you_mean
+from ...errors import did_you_mean, unquoted
 from ...npc.disposition import disposition_names, normalise_disposition, shift_disposition
 from ...rules.dice import DiceError, parse
 from ...rules.escalation import recover
@@ -216,9 +216,8 @@ class Damage(EffectVerb):
                 parse(amount)
             except DiceError as exc:
                 # a number in quotes is a slip of TOML's, not of dice: say the fix (a GM's run: amount = "1")
-                plain = amount.strip().isdigit()
-                b.fail(file, f"{path}.amount", f"expected dice such as \"1d6\" or a number without quotes "
-                                               f"(amount = {amount.strip()})" if plain else str(exc))
+                fix = unquoted(amount, "amount")
+                b.fail(file, f"{path}.amount", f"expected dice such as \"1d6\" or a number{fix}" if fix else str(exc))
         elif not is_whole(amount) or amount < 0:
             b.fail(file, f"{path}.amount", "expected dice such as \"1d6\" or a number")
         _check_who(b, file, path, self.arg(a, "who"))
