@@ -7,11 +7,11 @@ against this page instead of against the code that asks.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .events import Chance
+from .terminal_text import inert
 
 #: The longest answer taken, typed or from a script: more than any name, note or oracle question needs.
 #: A longer one is refused before anything else looks at it (or prints it back).
@@ -32,10 +32,7 @@ def clean_typed(text: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return _CONTROL.sub("\ufffd", text)  # an ESC typed or pasted is shown, never acted on
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+    return inert(text)  # an ESC typed or pasted is shown, never acted on
 
 
 #: Free-text questions that ask for a name (a character's, a player's). A name with no letter in it ("1",

@@ -47,6 +47,7 @@ def loads(text: str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
 
     Other faults are ``json.JSONDecodeError`` as usual (a ``ValueError``, with a line).
     """
+    text = text.removeprefix("\ufeff")  # a byte-order mark, from an editor that writes one: no part of the JSON
     deepest = depth(text)
     if deepest > max_depth:
         raise JSONRefused(f"nested {deepest:,} levels deep; at most {max_depth}")

@@ -25,6 +25,7 @@ from .errors import SoloError
 from .json_files import JSONRefused
 from .json_files import loads as loads_json
 from .paths import PathError, read_bounded, write_atomic
+from .terminal_text import CONTROL_PROBLEM, controlled
 
 if TYPE_CHECKING:
     import random
@@ -33,6 +34,9 @@ SAVE_FORMAT = "solo-save"
 SAVE_VERSION = 1
 MAX_SAVE_BYTES = 16_000_000  # a long campaign's log is well under 1 MB
 MAX_ENTRY_PARTS = 8  # an entry of the log: "a", its kind and the answer; "m", its kind and a few words
+#: Entries of a decision log: a long campaign makes a few thousand, and loading replays each (a third of a
+#: millisecond apiece), so a save cannot hold a replay of minutes.
+MAX_LOG_ENTRIES = 20_000
 
 # One decision-log entry: ["a", question kind, answer] or ["m", meta kind, *payload], all text.
 LogEntry = list[str]
@@ -93,6 +97,10 @@ class SaveData:
             log = data["log"]
             if not isinstance(log, list) or not all(_valid_entry(e) for e in log):
                 raise ValueError("the decision log is damaged")
+            if len(log) > MAX_LOG_ENTRIES:
+                raise ValueError(f"the decision log has {len(log):,} entries; at most {MAX_LOG_ENTRIES:,}")
+            for field_path in controlled(data, limit=1):  # (what was typed was cleaned when it was: a hand's edit)
+                raise ValueError(f"{field_path} {CONTROL_PROBLEM.split(':')[0]}")
             longest = max((len(x) for e in log for x in e), default=0)
             if longest > MAX_ANSWER:
                 raise ValueError(f"an answer in the decision log is {longest:,} characters long; "
@@ -119,6 +127,9 @@ class SaveData:
                 raise ValueError(f"the label is longer than {MAX_ANSWER:,} characters")
             if not isinstance(data.get("options") or {}, dict):
                 raise ValueError("the options are damaged")
+            edition = (data.get("options") or {}).get("edition", 0)
+            if not isinstance(edition, int) or isinstance(edition, bool) or edition < 0:
+                raise ValueError(f"the edition of play it names, {edition!r:.20}, is not a whole number")
             return cls(
                 adventure_id=str(adv["id"]), adventure_source=str(adv["source"]), adventure_hash=str(adv["hash"]),
                 seed=seed, log=log, party=party, snapshot=data.get("snapshot"),

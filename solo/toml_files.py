@@ -64,6 +64,7 @@ def loads_toml(text: str, *, file: str | Path | None = None) -> dict[str, Any]:
     too deeply (``RecursionError``) and numbers too long for Python
     (``ValueError``) without one: those are found here by a scan of the text.
     """
+    text = text.removeprefix("\ufeff")  # the byte-order mark an editor on Windows may write: no part of the TOML
     try:
         return tomli.loads(text)
     except tomli.TOMLDecodeError as exc:

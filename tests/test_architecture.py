@@ -1,6 +1,6 @@
 """The package graph holds its layers: each part of solo imports only the parts below it.
 
-    events, decisions, errors, paths, toml files   (the vocabulary every layer shares)
+    events, decisions, errors, paths, toml files, terminal text   (the vocabulary every layer shares)
     rules                                          (the pure rules core)
     npc, oracle, narration                         (content built on the rules; not on each other)
     minds                                          (deciders, reading the rules and NPC Code Blocks)
@@ -20,7 +20,7 @@ import solo
 
 PACKAGE = Path(solo.__file__).parent
 BASE = {"solo", "events", "decisions", "errors", "paths", "file_lock", "json_files", "toml_files", "toml_write",
-        "lazy_exports", "collector"}
+        "lazy_exports", "collector", "terminal_text"}
 
 # part -> the parts it may import (besides itself and the base)
 ALLOWED: dict[str, set[str]] = {

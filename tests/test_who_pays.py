@@ -166,12 +166,14 @@ def test_a_game_saved_before_replays_in_its_own_order_and_keeps_it(tmp_path):
 
 def test_the_edition_a_save_was_played_by_is_the_one_it_replays_by():
     """Saves of edition 1 wrote only ``who_first``; older ones nothing; from edition 2 on, ``edition``. A new game
-    plays by the latest, and a save from a later solo by the latest this one knows."""
-    from solo.story.play.engine import EDITION, Game, edition_of
+    plays by the latest, and a save from a later solo is refused (tests/hostile/test_terminal_text.py)."""
+    from solo.story.play.engine import EDITION, Game, NewerEdition, edition_of
     from solo.ui.session import save_data
 
     assert edition_of({}) == 0 and edition_of({"who_first": False}) == 0 and edition_of({"who_first": True}) == 1
-    assert edition_of({"edition": 2, "who_first": True}) == 2 and edition_of({"edition": 99}) == EDITION
+    assert edition_of({"edition": 2, "who_first": True}) == 2 and edition_of({"edition": EDITION}) == EDITION
+    with pytest.raises(NewerEdition, match=f"edition {EDITION + 1}; this one plays editions up to {EDITION}"):
+        edition_of({"edition": EDITION + 1})
     assert edition_of({"edition": True, "who_first": True}) == 1 and edition_of({"edition": -1}) == 0
     assert Game.edition == EDITION >= 2
     options = save_data(load_adventure(find_adventure("tutorial")), 1, None, advise=True).options

@@ -17,6 +17,7 @@ import click
 
 from .. import __version__
 from ..errors import OutputGone
+from ..terminal_text import one_line
 
 if TYPE_CHECKING:
     from ..rules.conflict_types import ConflictType
@@ -83,12 +84,12 @@ class LazyGroup(click.Group):
                 click.echo(exc.ctx.get_help())
                 sys.exit(0)
             where = exc.ctx.command_path if exc.ctx else "solo"
-            click.echo(f"{where}: error: {_bounded(exc.format_message())}", err=True)
+            click.echo(f"{where}: error: {one_line(exc.format_message())}", err=True)
             sys.exit(2)
         except click.ClickException as exc:
             where = getattr(exc, "command_path", "solo")
             said = getattr(exc, "severity_said", False)  # "goto.toml:115: error[E003]: …" says "error" itself
-            click.echo(f"{where}: {'' if said else 'error: '}{_bounded(exc.format_message())}", err=True)
+            click.echo(f"{where}: {'' if said else 'error: '}{one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("\nsolo: stopped.", err=True)
@@ -120,16 +121,6 @@ class LazyGroup(click.Group):
                        "(please report it; SOLO_DEBUG=1 shows the details)", err=True)
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
-
-
-#: Characters of an error message shown: whatever a user typed and a message quotes, the line stays readable.
-MESSAGE_LIMIT = 600
-
-
-def _bounded(message: str) -> str:
-    """An error as one line of at most :data:`MESSAGE_LIMIT` characters."""
-    line = " ".join(message.split())
-    return line if len(line) <= MESSAGE_LIMIT else line[:MESSAGE_LIMIT - 1] + "…"
 
 
 class UserError(click.ClickException):

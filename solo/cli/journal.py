@@ -202,27 +202,28 @@ def _show(text: str) -> None:
     from rich.console import Console
     from rich.markdown import Markdown
 
+    from ..terminal_text import inert
     from ..ui.journal import split_front_matter
     from ..ui.view import say
 
-    meta, body = split_front_matter(text)
+    meta, body = split_front_matter(inert(text))  # a journal edited by hand: shown, never acted on
     console = Console(highlight=False)
     facts = []
     for key in ("characters", "date", "seed", "ending"):
         if key in meta:
-            facts.append(f"{key}: {_unquoted(meta[key])}")
+            facts.append(f"{key}: {inert(_unquoted(meta[key]))}")  # (a JSON string's \u001b is an ESC again)
     if facts:
         say(console, " · ".join(facts), style="dim", soft_wrap=True)
-    console.print(Markdown(body))
+    console.print(Markdown(body, hyperlinks=False))  # a link shows where it leads
 
 
 def _unquoted(value: str) -> str:
     """A front-matter value as a person reads it: strings without their quotes, a list as its items."""
-    import json
+    from ..json_files import loads
 
     try:
-        parsed = json.loads(value)
-    except ValueError:
+        parsed = loads(value)
+    except ValueError:  # (JSONRefused is one: a list nested thousands deep)
         return value
     if isinstance(parsed, list):
         return ", ".join(str(v) for v in parsed)

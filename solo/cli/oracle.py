@@ -99,10 +99,10 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
             if tension is not None:
                 state.tension = check_tension(tension)
             chances = oracle_odds(odds, state.tension)
-            for name in npcs:  # a session bounds what it keeps
-                (session.add_npc if session else state.add_npc)(name)
+            for name in npcs:  # a session bounds what it keeps; what was typed is shown, never acted on
+                (session.add_npc if session else state.add_npc)(clean_typed(name))
             for thread in threads:
-                (session.add_thread if session else state.add_thread)(thread)
+                (session.add_thread if session else state.add_thread)(clean_typed(thread))
             tables = load_tables(folders)
             answer = ask(new_rng(seed), text, odds, state=state if (session or npcs or threads) else None,
                          tension=state.tension, tables=tables)

@@ -151,6 +151,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     if load and (args or pcs or seed is not None):
         raise UserError("--load resumes a saved game as it was: leave out the adventure, characters and --seed")
     if save_name is not None:
+        save_name = save_name.removesuffix(".json") or save_name  # --save x.json is the slot x, not x.json.json
         try:
             file_in(folder, save_name, what="--save", spare=SLOT_SPARE)
         except PathError as exc:
@@ -180,7 +181,10 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
             log = data.log
-            edition = edition_of(data.options)
+            try:
+                edition = edition_of(data.options)
+            except SoloError as exc:
+                raise UserError(f"{short_path(path)}: {exc}") from None
             layout = data.options.get("roster")
             save_path, save_folder = path, path.parent
             if data.party:

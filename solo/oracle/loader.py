@@ -40,9 +40,13 @@ def table_files(folder: Path) -> list[Path]:
     return files
 
 
+#: Bytes of one file of tables: as much as an adventure's file (a reader of TOML in Python takes seconds a megabyte).
+TABLES_FILE_LIMIT = 2_000_000
+
+
 def _text(path: Path) -> str:
     try:
-        return read_bounded(path).decode("utf-8")
+        return read_bounded(path, TABLES_FILE_LIMIT).decode("utf-8")
     except PathError as exc:
         raise ContentError(str(exc).removeprefix(f"{path}: "), file=path) from None
     except (OSError, UnicodeDecodeError) as exc:

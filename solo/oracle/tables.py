@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError, SoloError, did_you_mean
+from ..terminal_text import CONTROL_PROBLEM, controlled, may_hold_control
 
 __all__ = [
     "SLOTS",
@@ -56,6 +57,10 @@ _TABLE_KEYS = ("title", "description", "rows")
 _ROW_KEYS = ("text", "weight", "key", "learn")
 #: The longest ``learn`` line a row may hold (a clue a story keeps, docs/tables.md).
 LEARN_MAX = 300
+#: Rows of one table, and the weight of one row: a table is read whole at every roll and its odds are shown as
+#: "1 in N", so neither is without end (a file of three million rows took 44 s and 735 MB to read).
+MAX_ROWS = 10_000
+MAX_WEIGHT = 1_000_000
 
 
 class UnknownTable(SoloError, KeyError):
@@ -494,6 +499,10 @@ def tables_from_data(
     raw = data.get("tables")
     if not isinstance(raw, Mapping):
         raise ContentError("expected a [tables.NAME] section", file=file, path="tables", line=where.table_line(None))
+    if source is None or may_hold_control(source):
+        for path in controlled(raw, "tables", limit=1):
+            name = path.split(".")[1].split("[")[0] if "." in path else None
+            raise where.error(CONTROL_PROBLEM, path, where.table_line(name))
     out: dict[str, Table] = {}
     for name, body in raw.items():
         out[name] = _table(name, body, where)
@@ -523,6 +532,8 @@ def _table(name: str, body: object, where: _Where) -> Table:
     rows_raw = body.get("rows")
     if not isinstance(rows_raw, list) or not rows_raw:
         raise where.error("needs a non-empty 'rows' array", f"{path}.rows", line)
+    if len(rows_raw) > MAX_ROWS:
+        raise where.error(f"has {len(rows_raw):,} rows; a table has at most {MAX_ROWS:,}", f"{path}.rows", line)
     rows = tuple(_row(name, i, item, where) for i, item in enumerate(rows_raw))
     return Table(name, title, rows, description, where.file, line)
 
@@ -551,8 +562,10 @@ def _row(table: str, index: int, item: object, where: _Where) -> Row:
     line = where.row_line(table, index, item)
     if not isinstance(text, str) or not text.strip():
         raise where.error("a row needs non-empty 'text'", f"{path}.text", line)
-    if isinstance(weight, bool) or not isinstance(weight, int) or weight < 1:
-        raise where.error(f"weight must be a whole number of at least 1, not {weight!r}", f"{path}.weight", line)
+    if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= MAX_WEIGHT:
+        shown = f"{weight!r:.40}" if not isinstance(weight, int) or weight < 10 ** 40 else "a number that long"
+        raise where.error(f"weight must be a whole number from 1 to {MAX_WEIGHT:,}, not {shown}", f"{path}.weight",
+                          line)
     if key is not None and not isinstance(key, str):
         raise where.error("key must be text", f"{path}.key", line)
     if learn is not None and (not isinstance(learn, str) or not learn.strip() or len(learn) > LEARN_MAX

@@ -9,12 +9,13 @@ see why a number moved.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import EllipsisType
 from typing import Any, NoReturn, Self, TypeVar, overload
 
 from ..errors import ContentError, did_you_mean
+from ..terminal_text import CONTROL_PROBLEM, controlled, visible
 from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
@@ -228,9 +229,17 @@ class _CharacterReader:
         d = self.data
         if not isinstance(d, dict):
             self.fail("", "a character must be a table of fields")
+        for key in d:
+            if key not in _FIELDS:
+                self.fail(str(key), f"unknown field{did_you_mean(str(key), _FIELDS) or _FIELDS_LISTED}")
+        for where in controlled(d, limit=1):
+            self.fail(where, CONTROL_PROBLEM)
         name = self.text("name")
-        if not name.strip():
-            self.fail("name", "a character needs a name")
+        for key, value in (("name", name), ("player", self.text("player", None))):
+            if value is not None and not value.isprintable():  # a line break would draw a menu of its own
+                self.fail(key, "a name is one line of printable characters (no line break, tab or zero-width one)")
+        if not visible(name):
+            self.fail("name", "a character needs a name (one that shows: not spaces or zero-width characters alone)")
         for key, value in (("name", name), ("player", self.text("player", None))):
             if value is not None and len(value) > MAX_NAME:
                 self.fail(key, f"a name has at most {MAX_NAME} characters, not {len(value):,}")
@@ -311,6 +320,12 @@ class _CharacterReader:
         char.improvement_rolls = self.int_in(d.get("improvement_rolls", 0), "improvement_rolls", 0, 1000)
         char.requests = {str(k): self.int_in(v, f"requests.{k}", 0, 1000) for k, v in self.table("requests").items()}
         return char
+
+
+#: The fields a character's file may have: what a player writes and what play keeps (a save's party), and the
+#: ``[roster]`` table solo keeps in a roster's files (solo/characters.py), which no one writes by hand.
+_FIELDS = tuple(f.name for f in fields(Character)) + ("roster",)
+_FIELDS_LISTED = f" (a character has: {', '.join(_FIELDS[:-1])})"
 
 
 PRONOUNS = {

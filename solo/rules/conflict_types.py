@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..errors import ContentError, did_you_mean
+from ..terminal_text import CONTROL_PROBLEM, controlled
 from .fiction import PURSUITS
 from .rulebook import POOLS, rules
 
@@ -141,6 +142,8 @@ def _parse_one(key: str, entry: Any) -> ConflictType:
 
     if not isinstance(entry, dict):
         fail(None, "expected a table")
+    for where in controlled(entry, limit=1):
+        fail(where, CONTROL_PROBLEM)
     for field in entry:
         if field not in _FIELDS:
             fail(field, f"unknown field{did_you_mean(field, _FIELDS)}")

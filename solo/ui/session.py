@@ -12,7 +12,7 @@ import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from rich.console import Console, Group
 
@@ -25,6 +25,7 @@ from ..saves import LogEntry, Recorder, Replayer, SaveData, SaveWriteError, writ
 from ..story.format.adventure import Adventure, Scene
 from ..story.format.text import shown
 from ..story.play.engine import EDITION, Game
+from ..terminal_text import one_line
 from .describe import upper_first
 from .event_stream import EventStream, EventStreamError
 from .journal import Journal
@@ -194,15 +195,19 @@ class Session:
             except EventStreamError as exc:
                 self.events = None
                 say(self.console, f"{exc}; the game goes on without writing events.", style="red", soft_wrap=True)
-        while True:
-            outcome = self._play_once()
-            if outcome != "undo":
-                return outcome
-            if self.events is not None:
-                try:
-                    self.events.note("undo", answers=_answers(self.prefix))
-                except EventStreamError:
-                    self.events = None
+        previous = _hangup_stops()
+        try:
+            while True:
+                outcome = self._play_once()
+                if outcome != "undo":
+                    return outcome
+                if self.events is not None:
+                    try:
+                        self.events.note("undo", answers=_answers(self.prefix))
+                    except EventStreamError:
+                        self.events = None
+        finally:
+            _restore_handlers(previous)
 
     def _play_once(self) -> int | Literal["undo"]:
         self.view = TerminalView(self.console, explain=self.explain)
@@ -273,7 +278,7 @@ class Session:
             from ..saves import SaveMismatch
 
             where = f"{self.save_path}: " if isinstance(exc, SaveMismatch) else ""
-            say(self.console, f"{where}{exc}", style="red", soft_wrap=True)
+            say(self.console, one_line(f"{where}{exc}"), style="red", soft_wrap=True)
             return 2
         except Exception as exc:  # a bug in solo: keep the game, keep the evidence, say exactly what was kept
             import traceback
@@ -1068,3 +1073,32 @@ def _without_last_answer(log: list[LogEntry]) -> list[LogEntry]:
         if log[i][0] == "a":
             return log[:i]
     return []
+
+
+def _hangup_stops() -> dict[int, Any]:
+    """A closed terminal (SIGHUP) or a polite kill (SIGTERM) stops the game as Ctrl-C does: saved, its lock given
+    back. Without this a hostile review's game lost the five answers given since the last save and left its lock
+    file behind. The handlers the process had are returned, to be put back."""
+    import signal
+
+    previous: dict[int, Any] = {}
+    for name in ("SIGHUP", "SIGTERM"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            previous[number] = signal.signal(number, _interrupt)
+        except (ValueError, OSError):  # not the main thread (a test's, a server's): leave the signals alone
+            break
+    return previous
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _restore_handlers(previous: dict[int, Any]) -> None:
+    import signal
+
+    for number, handler in previous.items():
+        signal.signal(number, handler)

@@ -130,3 +130,35 @@ def test_exclusive_creation_holds_where_the_file_system_has_no_hard_links(tmp_pa
     with pytest.raises(FileExistsError):
         write_atomic(target, "second", exclusive=True)
     assert target.read_text() == "first" and sorted(p.name for p in tmp_path.iterdir()) == ["slot.json"]
+
+
+@pytest.mark.parametrize("signal_name", ["SIGHUP", "SIGTERM"])
+def test_a_game_stopped_by_a_closed_terminal_or_a_kill_keeps_its_answers_and_gives_back_its_lock(tmp_path,
+                                                                                               signal_name):
+    """As Ctrl-C does. A hostile review closed the terminal after five answers: the save held none of them and
+    the lock file stayed behind."""
+    import signal
+    import threading
+    import time
+
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("SOLO_")}
+    process = subprocess.Popen([sys.executable, "-m", "solo", "play", str(EXAMPLE), "--saves", "saves", "--seed", "3"],
+                               cwd=tmp_path, env=environ, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(iter(process.stdout.readline, "")), daemon=True)
+    reader.start()
+    process.stdin.write("1\n")
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while "A random character" not in "".join(seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "A random character" in "".join(seen)  # the answer is taken and the next question waits
+    process.send_signal(getattr(signal, signal_name))
+    process.wait(timeout=60)
+    reader.join(timeout=10)
+    assert process.returncode == 130, (process.returncode, "".join(seen), process.stderr.read())
+    save = tmp_path / "saves" / "skarv.json"
+    assert read_save(save).log == [["a", "party_size", "1"]]
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith((".lock", ".tmp"))]

@@ -127,17 +127,18 @@ def test_1_an_adventure_id_that_is_a_path_is_refused_and_writes_nothing(tmp_path
     assert not list(tmp_path.rglob("escaped_save*"))
 
 
-@pytest.mark.parametrize("bad_id, says", [
-    ("open", "kept for open play"),
-    ("\U0001f980" * 30, "longer than 100 bytes"),  # 30 characters, 120 bytes: the file system counts bytes
-    ("two words", "a space or an invisible character"),
-    ("evil\u202eeliF", "a space or an invisible character"),
+@pytest.mark.parametrize("bad_id, code, says", [
+    ("open", "E011", "kept for open play"),
+    ("\U0001f980" * 30, "E011", "longer than 100 bytes"),  # 30 characters, 120 bytes: the file system counts bytes
+    ("two words", "E011", "a space or an invisible character"),
+    # a direction override is refused in any text, as a control character, before the id is read as a name
+    ("evil\u202eeliF", "E002", "direction override"),
 ], ids=["open", "bytes", "space", "bidi"])
-def test_1_an_id_that_would_make_a_bad_save_name_is_refused(tmp_path, monkeypatch, bad_id, says):
+def test_1_an_id_that_would_make_a_bad_save_name_is_refused(tmp_path, monkeypatch, bad_id, code, says):
     text = (DATA / "escaping_id.toml").read_text(encoding="utf-8").replace("../../escaped_save", bad_id)
     (tmp_path / "odd.toml").write_text(text, encoding="utf-8")
     checked = invoke(monkeypatch, tmp_path, "check", "odd.toml")
-    assert checked.code == 1 and "odd.toml:3" in checked.out and "E011" in checked.out and says in checked.out
+    assert checked.code == 1 and "odd.toml:3" in checked.out and code in checked.out and says in checked.out
     assert_no_crash(checked)
 
 
@@ -473,3 +474,22 @@ def test_a_damaged_party_in_a_save_names_the_save(tmp_path, monkeypatch):
     path.write_text(json.dumps(data), encoding="utf-8")
     result = invoke(monkeypatch, tmp_path, "play", "--saves", "saves", "--load", "tutorial")
     assert_one_line_error(result, "tutorial.json", "damaged save")
+
+
+def test_a_byte_order_mark_is_no_part_of_an_adventure_or_a_save(tmp_path, monkeypatch):
+    """An editor on Windows may open a file with U+FEFF: it was 'E001: Invalid statement' at 1:1 (a review)."""
+    (tmp_path / "bom.toml").write_text("\ufeff" + EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    checked = invoke(monkeypatch, tmp_path, "check", "bom.toml")
+    assert checked.code == 0, checked.out + checked.err
+    played = invoke(monkeypatch, tmp_path, "play", "bom.toml", "--saves", "saves", "--seed", "3")
+    assert played.code == 0, played.err
+    save = tmp_path / "saves" / "skarv.json"
+    save.write_text("\ufeff" + save.read_text(encoding="utf-8"), encoding="utf-8")
+    assert read_save(save).seed == 3
+
+
+def test_a_save_name_given_with_its_suffix_names_that_slot(tmp_path, monkeypatch):
+    played = invoke(monkeypatch, tmp_path, "play", str(EXAMPLE), "--saves", "saves", "--seed", "3", "--save",
+                    "mine.json")
+    assert played.code == 0, played.err
+    assert sorted(p.name for p in (tmp_path / "saves").glob("mine*")) == ["mine.json", "mine.json.bak", "mine.md"]

@@ -88,7 +88,7 @@ def test_a_number_out_of_bounds_is_refused_before_any_work(tmp_path, monkeypatch
 
 
 def test_an_error_quoting_what_was_typed_stays_one_readable_line(tmp_path, monkeypatch):
-    from solo.cli import MESSAGE_LIMIT
+    from solo.terminal_text import MESSAGE_LIMIT
 
     result = invoke(monkeypatch, tmp_path, "npc", "--level", "boss" * 5000)
     line = assert_one_line_error(result, "unknown NPC level 'bossboss")

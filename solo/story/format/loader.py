@@ -10,13 +10,13 @@ traceback reach the user, whatever the file holds.
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 from typing import Any
 
 from ...errors import ContentError, did_you_mean
 from ...paths import PathError, read_bounded
 from ...rules.conflict_types import read_conflict_types
+from ...terminal_text import CONTROL_PROBLEM, controlled, may_hold_control
 from ...toml_files import TOMLError, loads_toml
 from .adventure import Adventure
 from .locate import LineMap
@@ -151,9 +151,8 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
             lost = True
             continue
         c.maps[name] = LineMap(text)
-        for where in _controlled(data) if _may_hold_control(text) else ():
-            c.add(name, where, "E002", "holds a control character (ESC, NUL …) that a terminal would act on "
-                  "rather than show: remove it")
+        for where in controlled(data) if may_hold_control(text) else ():
+            c.add(name, where, "E002", CONTROL_PROBLEM)
             lost = True  # (not read on: every line that shows the text would be checked with it)
         # not one section, nor a name near one ([scenez]): another kind of file
         if data and not any(key in SECTIONS or did_you_mean(key, SECTIONS) for key in data):
@@ -272,37 +271,6 @@ def _check_id(adv_id: str, meta: object, file: str, c: Collector) -> None:
         what = "the id" if given else "the id taken from the file or folder name (set one with id = ...)"
         c.add(file, "adventure.id" if given else "adventure", "E011",
               f"{what} {adv_id[:40]!r} {problem}: it names the save file")
-
-
-#: Characters a terminal acts on (C0 but tab and line breaks, DEL, C1): an ESC can clear a screen or retitle it.
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
-
-#: The TOML escapes that can make a control character out of visible text: \b, \f, the \u and \U numbers, and
-#: TOML 1.1's \e (ESC) and \xHH, which the tomli this project requires reads.
-_ESCAPED_CONTROL = re.compile(r"\\[bfeuUx]")
-
-
-def _may_hold_control(text: str) -> bool:
-    """Whether any value read from ``text`` can hold a control character: one written as it is, or an escape that
-    may make one. Most files have neither, and a look at the text costs far less than a walk over every value."""
-    return CONTROL.search(text) is not None or _ESCAPED_CONTROL.search(text) is not None
-
-
-def _controlled(data: Any, path: str = "", limit: int = 20) -> list[str]:
-    """The key paths of text values that hold a control character (at most ``limit`` of them)."""
-    found: list[str] = []
-    stack: list[tuple[str, Any]] = [(path, data)]
-    while stack and len(found) < limit:
-        where, value = stack.pop()
-        if isinstance(value, str):
-            if CONTROL.search(value):
-                found.append(where)
-        elif isinstance(value, dict):
-            stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in reversed(list(value.items())))
-        elif isinstance(value, list):
-            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
-    return found
 
 
 def load_adventure(source: str | Path, *, conflict_folders: list[str | Path] | None = None) -> Adventure:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from ...decisions import PUSH, Decider, Option, Question, answers_from_record
+from ...errors import SoloError
 from ...events import Chance, Event, Sink, wants_detail
 from ...npc.disposition import disposition_bonus
 from ...rules.character import Character
@@ -129,11 +130,21 @@ EDITION = 6
 
 def edition_of(options: Mapping[str, object]) -> int:
     """The edition a save's game was played by: its ``edition`` option, else 1 where it says ``who_first`` (saves of
-    edition 1 wrote only that), else 0."""
+    edition 1 wrote only that), else 0.
+
+    A game of a later edition than this solo plays is refused (:class:`NewerEdition`): played on by the rules of an
+    earlier one, its log would not replay as it was played, and its next save would name the earlier edition."""
     edition = options.get("edition")
     if isinstance(edition, int) and not isinstance(edition, bool) and edition >= 0:
-        return min(edition, EDITION)
+        if edition > EDITION:
+            raise NewerEdition(f"this game was played by a newer solo (play's edition {edition:,}; this one plays "
+                               f"editions up to {EDITION}): update solo to go on with it")
+        return edition
     return 1 if options.get("who_first") is True else 0
+
+
+class NewerEdition(SoloError):
+    """A save of an edition of play this solo does not know."""
 
 
 class Game:

@@ -1,0 +1,71 @@
+"""Which characters of untrusted text a terminal would act on rather than show, in one place.
+
+Adventures, tables, conflict types, characters, saves, sessions and typed answers all reach the screen;
+each is checked (or cleaned) against the same set, so that a file cannot clear the screen, retitle the
+window, fake a menu or turn the line around in one command and pass in another.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: C0 controls but tab and line breaks, DEL, C1 (U+009B is an 8-bit CSI), and the bidirectional
+#: embeddings, overrides and isolates, which reorder what follows them on the line (U+202A to U+202E,
+#: U+2066 to U+2069). Right-to-left letters need none of them: the terminal orders those itself.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+#: The TOML and JSON escapes that can make a control character out of visible text: \b, \f, the \u and \U
+#: numbers, and TOML 1.1's \e (ESC) and \xHH.
+_ESCAPED_CONTROL = re.compile(r"\\[bfeuUx]")
+
+#: What the problem is, in the words every file's message uses.
+CONTROL_PROBLEM = ("holds a control character (ESC, NUL, a direction override …) that a terminal would act on "
+                   "rather than show: remove it")
+
+
+def may_hold_control(text: str) -> bool:
+    """Whether any value read from the file ``text`` can hold a control character: one written as it is, or an
+    escape that may make one. Most files have neither, and a look at the text costs far less than a walk."""
+    return CONTROL.search(text) is not None or _ESCAPED_CONTROL.search(text) is not None
+
+
+def controlled(data: Any, path: str = "", limit: int = 20) -> list[str]:
+    """The key paths of text values in ``data`` that hold a control character, at most ``limit``."""
+    found: list[str] = []
+    stack: list[tuple[str, Any]] = [(path, data)]
+    while stack and len(found) < limit:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if CONTROL.search(value):
+                found.append(where)
+        elif isinstance(value, dict):  # (keys are names, each checked where it is looked up)
+            stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+    return found[:limit]
+
+
+def inert(text: str) -> str:
+    """``text`` with every control character shown as U+FFFD: for text that is shown whatever it holds."""
+    return CONTROL.sub("\ufffd", text)
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a name of spaces or zero-width characters alone names nobody."""
+    return any(ch.isprintable() and not ch.isspace() and ch not in _INVISIBLE for ch in text)
+
+
+#: Printable by Python's reckoning yet drawn as nothing.
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e\u3164\u115f\u1160\uffa0")
+
+
+#: Characters of an error message shown: whatever a user typed and a message quotes, the line stays readable.
+MESSAGE_LIMIT = 600
+
+
+def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A message as one inert line of at most ``limit`` characters: what an error quotes of a file or of what was
+    typed (a 1,000-digit number, an ESC) cannot flood the screen or act on it."""
+    line = " ".join(inert(message).split())
+    return line if len(line) <= limit else line[:limit - 1] + "…"
