@@ -820,12 +820,32 @@ def test_a_line_for_any_conflict_tells_no_blow_and_an_adventure_no_calling_a_pc_
 
 #: Lines that give a mind, a voice or a feeling to the one they tell of, by who that is (the actor, or its target).
 MINDED_ACTOR = re.compile(r"With a snarl|all rage and no guard|sneezes|frowns at a sound|gets every detail right|"
-                          r"waits for a chance|doubts creep in|can barely keep still|is hurting, and does not seem")
+                          r"waits for a chance|doubts creep in|can barely keep still|is hurting, and does not seem|"
+                          r"resolve is not part of it")
 MINDED_TARGET = re.compile(r"least of all \{target\}|\{target\} knows it|\{target\} is still watching the flourish|"
                            r"while \{target\} stares|leaves \{target\} gaping|bravado throws \{target\}|"
                            r"\{target\} will feel that one|\{target\} takes it on the arm and hisses|"
                            r"\{target\} frowns at the ground|follows a deer for half|\{target\} felt it|"
-                           r"\{target\} feels it, a little|\{target\} is left flat-footed by")
+                           r"\{target\} feels it, a little|\{target\} is left flat-footed by|"
+                           # a sentry automaton that "blinks" and "swallows hard" (a reading of sneaks)
+                           r"\{target\} blinks|\{target\} swallows hard")
+
+
+def test_a_watcher_s_lamp_is_carried_by_one_with_hands():
+    """A reading of sneaks past a yard dog: "The lamp passes a hand's breadth from Ingrid's boots" and "Ingrid is
+    caught in the light at last", with nobody but the dog on watch. A line of the watcher's light names the bodies
+    that carry one, and an animal is not among them."""
+    from conftest import templates_with_adventures
+
+    found = 0
+    for told in templates_with_adventures():
+        for key, ts in told.lines.items():
+            for t in ts:
+                if key[0] == "sneaking.side_b" and re.search(r"\blamp\b|caught in the light|light swings", t.text):
+                    found += 1
+                    bodies = t.filters.get("body")
+                    assert bodies and "animal" not in bodies, (key, t.text)
+    assert found >= 4
 
 
 def test_a_line_that_gives_its_subject_a_mind_is_not_told_of_the_dead_or_a_machine(bundled):
@@ -894,6 +914,17 @@ def test_a_line_that_gives_its_subject_a_persons_thoughts_is_told_of_people_only
      r"footing where \{target\} slips", "fumble", {"yes"}, {"no"}),
     # "Torgny keeps his bow between himself and Espen"
     (r"keeps \{their\} \{weapon\} between", "weapon", {"ranged", "firearm"}, {"blade", "blunt"}),
+    # an argument's readings: "Cornered, Elin suddenly turns sharp and shrill" of an Elin winning, unhurt
+    (r"Cornered, \{actor\}", "state", {"unhurt", "hurt"}, {"wavering", "breaking"}),
+    # "Espen concedes it with a tight little nod. Espen has run out of arguments and knows it." at 1 of 14
+    (r"tight little nod|laughs it off|smile thins a little|concede a minor point", "foe_state", {"breaking"},
+     {"unhurt", "hurt"}),
+    # "Maren loses her temper, and some dignity with it" of a warm, Affectionate Maren
+    (r"loses \{target_their\} temper", "foe_manner", {"warm", "timid"}, {"fierce", "cold"}),
+    # "'Ooh, that looked painful!' Tor sing-songs." in an argument
+    (r"looked painful", "physical", {"no"}, {"yes"}),
+    # "the yard dog runs like a performer, flaunting its sharp eyes"
+    (r"runs like a performer", "body", {"animal"}, {"flesh"}),
 ])
 def test_a_line_that_says_how_the_round_went_is_kept_from_the_rounds_it_belies(pattern, key, never, still):
     """A reading of narrated conflicts: each line here said something the dice or the sentence before had just

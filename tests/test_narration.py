@@ -408,8 +408,29 @@ def test_fallback_order(bundled):
                      ("generic", "round_won", "aggressive"), ("generic", "round_won", ANY)]
     side = narrator.chain("sneaking", "declare", ["covert"], "b")
     assert side[:2] == [("sneaking.side_b", "declare", "covert"), ("sneaking.side_b", "declare", ANY)]
-    assert side[2:4] == [("sneaking", "declare", "covert"), ("sneaking", "declare", ANY)]
+    # the watcher's side writes declare: the sneak's own declarations are the hider's, never tried for it
+    assert ("sneaking", "declare", "covert") not in side and ("sneaking", "declare", ANY) not in side
     assert side[-2:] == [("generic", "declare", "covert"), ("generic", "declare", ANY)]
+    # an event the side view does not write is the type's own for both sides
+    assert ("tracking", "aftermath", ANY) in narrator.chain("tracking", "aftermath", [], "b")
+    assert ("sneaking", "declare", ANY) in narrator.chain("sneaking", "declare", [], "a")
+
+
+def test_a_watching_animal_is_never_told_with_the_hiders_lines():
+    """A reading of narrated conflicts: a yard dog on watch "takes a risk and crosses in the open" and "risks a
+    sprint past Ingrid", the hider's lines, once the two watcher's lines that fit a dog were told."""
+    from solo.narration.cast import Cast, Person
+
+    narrator = Narrator(load_templates(), random.Random(3))
+    hider_lines = {t.text for key, lines in narrator.templates.lines.items() if key[0] == "sneaking"
+                   and key[1] == "declare" for t in lines}
+    ingrid = Person("ingrid", "Ingrid", pc=True, pronoun="she", side="a")
+    dog = Person("dog", "the yard dog", pronoun="it", side="b", body="animal", mindless=True)
+    cast = Cast()
+    cast.type, cast.persons = "sneaking", {"ingrid": ingrid, "dog": dog}
+    for _ in range(40):
+        template, _values = narrator.choose(cast, "declare", dog, ingrid, variants=["aggressive"])
+        assert template is not None and template.text not in hider_lines, template.text
 
 
 def test_a_short_key_is_topped_up_from_its_fallbacks():
@@ -861,11 +882,13 @@ def test_a_skill_shown_off_round_after_round_is_named_once_in_three(bundled):
     assert doubled == []
 
 
-def test_the_dead_show_off_with_their_skill_not_with_flair_or_nerve(bundled):
+@pytest.mark.parametrize("mind", [{"body": "undead"}, {"body": "animal", "mindless": True}])
+def test_the_dead_show_off_with_their_skill_not_with_flair_or_nerve(bundled, mind):
     """A review: a draugr's flashy move "lurches into a sudden, startling burst of nerve". A flashy move of the dead or
-    a machine keeps its skill's own word: "flair" and "nerve" would give it a mind."""
+    a machine keeps its skill's own word: "flair" and "nerve" would give it a mind; so does a mindless animal's (a
+    reading: "the yard dog takes the spectacular route, trusting its flair")."""
     start = start_event("combat")
-    start.data["participants"][1]["body"] = "undead"
+    start.data["participants"][1].update(mind)
     events = [start]
     for r in range(1, 10):
         events += [Event("round_start", {"round": r, "order": ["Brakk Haug", "Espen Lind"], "pools": {}}),

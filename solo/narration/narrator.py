@@ -178,6 +178,7 @@ class Narrator:
     def __init__(self, templates: Templates, rng: random.Random, *, memory: Mapping[str, Any] | None = None,
                  speech: Mapping[str, float] | None = None) -> None:
         self.templates = templates
+        self._sided: frozenset[tuple[str, str]] | None = None  # (:meth:`_side_events`)
         self.rng = rng
         self.speech = {**SPEECH, **(speech or {})}
         self.history: dict[str, list[str]] = {}
@@ -248,10 +249,16 @@ class Narrator:
     # -- selection -----------------------------------------------------------------
     def chain(self, ctype: str, event: str, variants: Iterable[str] = (), side: str | None = None
               ) -> list[tuple[str, str, str]]:
-        """The keys tried for a line, most specific first (docs/narration.md, "Fallback order")."""
+        """The keys tried for a line, most specific first (docs/narration.md, "Fallback order").
+
+        Where the type writes this event for the actor's side, its own lines for the event are the other side's
+        (a sneak's are the hider's, a hunt's the tracker's): the watcher is never told by them. A reading of
+        narrated conflicts met a yard dog on watch that "takes a risk and crosses in the open", once the watcher's
+        few lines that fit a dog were told."""
+        sided = f"{ctype}.side_{side}" if side else None
+        own = None if sided is not None and (sided, event) in self._side_events() else ctype
         scopes: list[str] = []
-        for scope in (f"{ctype}.side_{side}" if side else None, ctype, f"{GENERIC}.side_{side}" if side else None,
-                      GENERIC):
+        for scope in (sided, own, f"{GENERIC}.side_{side}" if side else None, GENERIC):
             if scope and scope not in scopes:
                 scopes.append(scope)
         variants = [v for v in variants if v and v != ANY]
@@ -263,6 +270,13 @@ class Narrator:
         for scope in scopes:
             keys += [(scope, event, v) for v in variants] + [(scope, event, ANY)]
         return keys
+
+    def _side_events(self) -> frozenset[tuple[str, str]]:
+        """The (side scope, event) pairs the templates write lines for (worked out at the first line asked for:
+        a few hundredths of a millisecond)."""
+        if self._sided is None:
+            self._sided = frozenset((scope, event) for scope, event, _ in self.templates.lines if ".side_" in scope)
+        return self._sided
 
     def candidates(self, chain: list[tuple[str, str, str]], available: frozenset[str] | set[str],
                    moment: Moment | None = None) -> tuple[str | None, list[Template]]:
@@ -685,7 +699,8 @@ class Narrator:
             extra["skill"] = by_focus or self.templates.word("skills", skill, skill.lower(), scope=cast.type)
             # named once in every FLAIR_EVERY flashy moves; between, the words of any show (a player's Vellan: "sharp
             # eyes" in every Flamboyant round of the registry, the chase and the sneak)
-            if actor.flourishes % FLAIR_EVERY and actor.body not in MINDLESS_BODIES:  # no "burst of nerve" for the dead
+            # no "burst of nerve" for the dead, nor "trusting its flair" for a mindless yard dog (a reading)
+            if actor.flourishes % FLAIR_EVERY and actor.body not in MINDLESS_BODIES and not actor.mindless:
                 extra["skill"] = FLAIR_WORDS[(actor.flourishes - 1) % len(FLAIR_WORDS)]
             actor.flourishes += 1
         # told once the dice have fallen: a line may say how the move went ([result:won]), and one that claims a
