@@ -134,6 +134,22 @@ def test_narrate_tells_the_first_conflict():
     assert "The first conflict, told" in result.output and "Round 1" in result.output
 
 
+@pytest.mark.parametrize("seed, way_out, closing", [
+    ("41", "Petra turns to get away.", "Espen watches Petra go, and lets her run."),
+    ("42", "Sindre lowers his guard and offers to yield.", "Sindre has given in, and Espen accepts it."),
+])
+def test_a_told_duel_says_how_the_npc_left_before_its_closing_says_it_is_over(seed, way_out, closing):
+    """A reading of narrated conflicts: the told duel went from an empty "Round 2." to "Espen watches Petra go" of a
+    Petra nobody had seen leave, and to "Sindre has given in" of an offer never told. The screen's lines of the ways
+    out are told too, as the screen says them; the answer stays the closing's alone (not said twice)."""
+    result = run("--type", "combat", "--seed", seed, "-p", "Nervous", "-p", "Cheerful", "-m", "Health", "--role",
+                 "merchant", "--runs", "1", "--narrate")
+    assert result.exit_code == 0, result.output
+    told = " ".join(result.output.split("The first conflict, told")[1].split())
+    assert way_out in told and closing in told and told.index(way_out) < told.index(closing)
+    assert "lets Petra Berg go" not in told and "accepts: Sindre" not in told
+
+
 @pytest.mark.parametrize("args, words", [
     (("--runs", "0"), "--runs"),
     (("--type", "lockpicking"), "obstacle"),

@@ -240,7 +240,11 @@ def _story(events: Sequence[Event], seed: int) -> str:
         from ..narration.transcript import transcript
     except ImportError:  # pragma: no cover - only while narration is missing
         raise UserError("--narrate needs solo.narration, which this installation lacks") from None
-    return transcript(events, Narrator(load_templates(), narration_rng(seed))).rstrip()  # the events say who is who
+    from ..ui.describe import WaysOut
+
+    # the events say who is who; the ways out are told as the screen tells them, which the story leaves to it
+    narrator = Narrator(load_templates(), narration_rng(seed))
+    return transcript(events, narrator, screen=WaysOut(answers=False).line).rstrip()
 
 
 def _reason_table(stats: DuelStats) -> dict[str, dict[str, int]]:

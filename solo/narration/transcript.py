@@ -8,7 +8,7 @@ renderer's business.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,10 +34,17 @@ class Passage:
         return " ".join(self.lines)
 
 
+#: The screen's own line for an event, where the story leaves it to the screen (the ways out of a conflict: a broken
+#: nerve's clue, "Petra flees."): solo.ui.describe.WaysOut.line gives them, a layer above the story's.
+ScreenLine = Callable[[str, Mapping[str, Any]], "str | None"]
+
+
 def narrate_events(events: Iterable[Event | Mapping[str, Any]], narrator: Narrator, *,
                    people: Mapping[str, PersonInfo] | None = None,
-                   cast: Cast | None = None, numbers: bool = False) -> list[Passage]:
-    """Narrate every event in order; ``people`` fills in pronouns and Code Blocks by participant id."""
+                   cast: Cast | None = None, numbers: bool = False,
+                   screen: ScreenLine | None = None) -> list[Passage]:
+    """Narrate every event in order; ``people`` fills in pronouns and Code Blocks by participant id, and ``screen``
+    puts in the lines the story leaves to the screen, where no screen shows them (a told duel)."""
     cast = cast if cast is not None else Cast(people)
     passages: list[Passage] = []
     current: Passage | None = None
@@ -53,6 +60,9 @@ def narrate_events(events: Iterable[Event | Mapping[str, Any]], narrator: Narrat
         elif kind == "conflict_end":  # what is left when it is over gets a paragraph of its own
             current = Passage(0)
             passages.append(current)
+        said = screen(kind, data) if screen is not None else None
+        if said:
+            current.lines.append(said)
         lines = narrator.narrate(event, cast)
         current.lines += lines
         if numbers:
@@ -64,10 +74,10 @@ def narrate_events(events: Iterable[Event | Mapping[str, Any]], narrator: Narrat
 
 def transcript(events: Iterable[Event | Mapping[str, Any]], narrator: Narrator, *,
                people: Mapping[str, PersonInfo] | None = None,
-               numbers: bool = False) -> str:
+               numbers: bool = False, screen: ScreenLine | None = None) -> str:
     """The story of an event log as plain text: a title, then a paragraph per round."""
     out: list[str] = []
-    for p in narrate_events(events, narrator, people=people, numbers=numbers):
+    for p in narrate_events(events, narrator, people=people, numbers=numbers, screen=screen):
         if p.title:
             out.append(p.title)
         body = p.text if p.round == 0 else f"Round {p.round}. {p.text}".rstrip()

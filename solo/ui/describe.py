@@ -209,6 +209,36 @@ def conflict_facts(e) -> ConflictFacts:
                          {p["id"]: p.get("pronoun", "they") for p in people}, static)
 
 
+class WaysOut:
+    """The lines the screen gives a conflict's ways out, in order: a nerve failing ("Petra turns to get away"), the
+    one who leaves ("Petra flees."; not again after a broken nerve's clue said so) and what the other side answered.
+    The journal writes them so, and a told duel (``solo duel --narrate``) too, whose story holds its own "she runs"
+    back because these say it: without them it read "Espen watches Petra go" of a Petra nobody had seen leave (a
+    reading of narrated conflicts). Fed every event of a log in order (:meth:`line`). Without ``answers`` the other
+    side's answer is left to the story, whose closing tells it ("Espen watches Petra go, and lets her run" after
+    "Espen Lind lets Petra Berg go." said it twice in a told duel)."""
+
+    def __init__(self, *, answers: bool = True) -> None:
+        self.answers = answers
+        self.facts = ConflictFacts({}, frozenset(), frozenset(), {}, False)
+        self.broken: set[str] = set()  # whose nerve broke, its clue shown: their exit needs no line of its own
+
+    def line(self, kind: str, e) -> str | None:
+        """The screen's line for this event, if it gives one of the ways out."""
+        names, plural, _obstacles, pronouns, static = self.facts
+        if kind == "conflict_start":
+            self.facts, self.broken = conflict_facts(e), set()
+        elif kind == "exit" and e["actor"] not in self.broken:
+            return f"{upper_first(names.get(e['actor'], e['actor']))} {exit_words(e, static, e['actor'] in plural)}."
+        elif kind == "exit_answer":
+            return exit_answer_line(e, names) if self.answers else None
+        elif kind == "npc_break" or (kind == "npc_morale" and morale_clue_shown(e)):
+            if kind == "npc_break":
+                self.broken.add(e["actor"])
+            return upper_first(clue(e, names, pronouns))
+        return None
+
+
 def obstacle_ids(participants) -> frozenset[str]:
     """The ids of a conflict's static obstacles, from ``conflict_start``'s entries."""
     return frozenset(p["id"] for p in participants if p.get("obstacle"))

@@ -118,7 +118,7 @@ class Journal:
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
         self.static = False  # against a static obstacle: one who leaves walks away (describe.exit_words)
-        self.broken: set[str] = set()  # whose nerve broke, its clue shown: their exit needs no line of its own
+        self.ways_out = d.WaysOut()  # a nerve failing, one who leaves, the answer: as the screen says them
         # a round is under way: whatever is told in it is one of its items, whichever event carried the words (the
         # moves told before a plea came with the plea, and read as paragraphs of the story between the rounds)
         self.in_round = False
@@ -192,6 +192,7 @@ class Journal:
     def render(self, e: Event, narration: Sequence[str] = ()) -> None:
         k = e.kind
         self._remember(e)
+        way_out = self.ways_out.line(k, e)
         if k == "title":
             self.lines += [f"# {inline(e['title'])}", ""]
             if e.get("introduction"):
@@ -242,7 +243,7 @@ class Journal:
             self._para(f"*At stake: {inline(e['stakes'])}*")
         elif k == "conflict_start":
             self.names, self.plural, self.obstacles, self.pronouns, self.static = d.conflict_facts(e)
-            self.broken, self.in_round = set(), False
+            self.in_round = False
             sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:
                 blow = f", {p.get('strikes_with') or 'damage'} {p['damage']}" if p.get("damage") else ""
@@ -266,22 +267,18 @@ class Journal:
             self._item(inline(d.upper_first(d.round_result(e, self.names, self.plural))))
         elif k == "damage":
             self._item(inline(d.upper_first(d.damage(e, self.names, self.plural, self.obstacles))))
-        elif k in ("push", "out", "comae", "exit"):
+        elif k in ("push", "out", "comae"):
             who = d.upper_first(self.names.get(e["actor"], e["actor"]))  # it opens the sentence
             text = {"push": f"{who} pushes on ({e.get('pool')} {e.get('value')}).",
                     "out": f"{who} {d.goes_out(e['actor'], self.plural, self.obstacles)}.",
-                    "comae": f"{who} {d.FALLS_INTO_COMAE}.",
-                    "exit": f"{who} {d.exit_words(e, self.static, e['actor'] in self.plural)}."}[k]
-            if k != "exit" or e["actor"] not in self.broken:  # its broken nerve's clue said it, as on screen
-                self._item(inline(text))
-        elif k == "exit_answer":
-            self._item(inline(d.exit_answer_line(e, self.names)))
+                    "comae": f"{who} {d.FALLS_INTO_COMAE}."}[k]
+            self._item(inline(text))
+        elif k in ("exit", "exit_answer") and way_out:  # (an exit its broken nerve's clue said: none, as on screen)
+            self._item(inline(way_out))
         elif k == "leave_attempt":
             self._item(inline(d.leave_attempt_line(e, self.names)))
-        elif k == "npc_break" or (k == "npc_morale" and d.morale_clue_shown(e)):
-            if k == "npc_break":
-                self.broken.add(e["actor"])
-            self._item(f"*{inline(d.clue(e, self.names, self.pronouns))}*")
+        elif k in ("npc_break", "npc_morale") and way_out:
+            self._item(f"*{inline(way_out)}*")
         elif k == "conflict_end":
             # the last rounds' telling first, then the summary, as the terminal shows them: "It goes on like that for
             # five more rounds" came after "over after 8 rounds, a stalemate" (a seeded Vellan party run)
