@@ -157,6 +157,11 @@ class Question:
         typed = lowered.split()
         if not matches and len(typed) > 1:  # the first letters of each word: "som l" for Somewhat Likely
             matches = [(i, o) for i, o in numbered if _starts_words(typed, o.label.lower().split())]
+        aliases = self.context.get("aliases") or {}
+        if not matches and len(lowered) >= 3 and aliases:  # the first letters of a word an option answers to: "cun"
+            # for Cunning at "Improve Cunning" (a player's Kaldskard: "cunning" was an answer, "cun" was not)
+            keys = {key for word, key in aliases.items() if str(word).startswith(lowered)}
+            matches = [(i, o) for i, o in numbered if o.key in keys]
         if typed and len(typed[0]) >= 3 and self.kind in BY_NAME:
             # a name in the label: "espen" for "Play Espen Lind" (a new player's run), at a menu of people alone,
             # where nothing is spent by a word picked (the review: "back" at the push question spent Luck); beside

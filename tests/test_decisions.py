@@ -213,3 +213,18 @@ def test_a_name_needs_a_letter_other_free_text_does_not(kind):
     for name in ("Asta", "Ragnhild 2", "Åsa", "O'Neill", "吉田"):
         assert q.resolve(name) == name
     assert Question("note_text", "A note?").resolve("1") == "1"  # a note, a stake or an oracle question may be a number
+
+
+def test_the_first_letters_of_a_word_an_option_answers_to_pick_it_where_they_fit_one():
+    """A player's Kaldskard: at "Improve Cunning", "cunning" was an answer and "cun" was not, though a menu takes
+    the first letters of its words everywhere else."""
+    options = (Option("improve:Cunning", "Improve Cunning"), Option("improve:Combat", "Improve Combat"),
+               Option("improve:Knowledge", "Improve Knowledge"),
+               Option("learn:Knowledge//Language", "Learn the Focus Knowledge //Language"), Option("keep", "Keep"))
+    aliases = {o.key.split(":", 1)[1].lower(): o.key for o in options if ":" in o.key}
+    q = Question("improve", "spend one now?", options, context={"aliases": aliases})
+    assert q.resolve("cun") == "improve:Cunning" and q.resolve("comb") == "improve:Combat"
+    with pytest.raises(QuestionError, match="is not an answer here"):
+        q.resolve("co")  # two letters are too few to be a word's beginning
+    with pytest.raises(QuestionError, match="'kno' could be 3 .*, 4 "):
+        q.resolve("kno")  # Knowledge and its Language Focus

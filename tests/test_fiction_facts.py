@@ -410,3 +410,25 @@ def test_one_gives_up_on_a_lock_and_yields_to_someone():
         Conflict(kind, [a, b], random.Random(1), round_limit=3).run()
         details[key] = next(o.detail for o in menu.asked[0].options if o.key == "surrender")
     assert details == {"lockpicking": "stop trying now, no roll", "social": "yield now, no roll"}
+
+
+def test_a_sneak_past_a_thing_offers_walking_away_and_stopping_not_flight_and_a_surrender():
+    """A player's Kaldskard: sneaking past the barrow-field offered "8. Flee · leave the conflict now" and "9. Give
+    up · yield now, no roll", with nobody there to flee from or yield to. Against things only, the menu is a lock's;
+    and one who leaves it is said to walk away."""
+    from conftest import Answers
+
+    from solo.rules.conflict import FLEE
+
+    kind = conflict_type("sneaking")
+    for leave in ("flee", "surrender"):
+        menu = Answers(lens=leave)
+        a = from_character(make_char("Espen Lind", Cunning=50, Move=50), "a", kind, decider=menu)
+        events = []
+        Conflict(kind, [a, obstacle("the barrow-field", "easy")], random.Random(1), round_limit=3,
+                 sink=events.append).run()
+        exits = {o.key: (o.label, o.detail) for o in menu.asked[0].options if o.key in (FLEE, "surrender")}
+        assert exits == {FLEE: ("Walk away", "leave it now, no roll"),
+                         "surrender": ("Give up", "stop trying now, no roll")}
+        [gone] = [e for e in events if e.kind == "exit"]
+        assert gone["way"] == ("walk_away" if leave == "flee" else "give_up")

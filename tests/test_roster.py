@@ -602,3 +602,25 @@ def test_a_roster_character_who_dies_is_listed_as_dead_and_offered_to_no_game(tm
     _at_the_keyboard(monkeypatch, [])
     offered = CliRunner().invoke(cli, ["play", str(adventure), "--seed", "1", "--save", "again", "--saves", str(saves)])
     assert "Who will you play?" in offered.output and "Alma" not in offered.output.split("Who will you play?", 1)[1]
+
+
+def test_a_weapon_the_story_hands_out_stays_in_the_story(tmp_path, cloak, monkeypatch):
+    """A hot-seat group's Kaldskard: Gudrun lent Alma an axe ("Bring it back when you are next this side of the
+    mountain"), the roster kept it as Alma's own, and the next game at the same inn read "Alma Berg keeps the axe
+    already in hand". What the story lends is the story's, as its items are: the character goes back as she came."""
+    monkeypatch.chdir(tmp_path)
+    armed = tmp_path / "armed.toml"
+    armed.write_text(cloak.read_text(encoding="utf-8").replace(
+        'goto = "won"', 'goto = { goto = "won", effects = [ { wield = "axe" } ] }'), encoding="utf-8")
+    first = play(tmp_path, armed, ["random", "", "Go south", *EPILOGUE], seed=1)
+    assert first.exit_code == 0, first.output
+    assert "now fights with an axe" in first.output
+    [made] = list((tmp_path / "saves" / "characters").iterdir())
+    assert load_character(made).weapon is None
+    # a weapon of the character's own is kept, whatever the story offers
+    data = made.read_text(encoding="utf-8").replace('pronoun = ', 'weapon = "dagger"\npronoun = ', 1)
+    made.write_text(data, encoding="utf-8")
+    name = load_character(made).name
+    second = play(tmp_path, armed, [name.split()[0], "Go south", *EPILOGUE], seed=2)
+    assert second.exit_code == 0, second.output
+    assert load_character(made).weapon == "dagger"

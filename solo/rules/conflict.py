@@ -384,7 +384,8 @@ class Conflict:
                 self._leave(p, FLED if d.exit == FLEE else SURRENDERED)
                 if self.sink is not None:
                     self._emit("exit", actor=p.id, how=p.status, decided=self.side_gone(),
-                               way=exit_way(self.ctype, p.status, hunts=self._hunts(p)), **self._social)
+                               way=exit_way(self.ctype, p.status, hunts=self._hunts(p), static=self._faces_things(p)),
+                               **self._social)
             elif self.sink is not None:
                 self._emit("declare", actor=p.id, lens=d.lens, clever_choice=d.clever_choice,
                            secondary=d.secondary, quick_action=d.quick_action)
@@ -546,6 +547,13 @@ class Conflict:
         hiders in a sneak had been asked to give chase to the watcher who left his post (a fiction audit)."""
         return hunts(self.ctype, p.side, self.fiction)
 
+    def _faces_things(self, p: Participant) -> bool:
+        """Whether every foe of ``p`` still in the conflict is an obstacle: a sneak past the barrow-field has nobody
+        to flee from or yield to, as a lock has not (a player's Kaldskard: "8. Flee · leave the conflict now" and
+        "9. Give up · yield now" of a field of graves)."""
+        foes = [o for o in self.participants if o.side != p.side and o.status == ACTIVE]
+        return bool(foes) and all(o.is_obstacle for o in foes)
+
     def _exit_options(self, p: Participant) -> list[Option]:
         if p.exits_closed:
             return []
@@ -564,20 +572,21 @@ class Conflict:
         # a surrender to a foe still in the fight that can take it (once the clerk has run, the winch beside him
         # cannot: a review), or a hunter's stopping (participants.may_give_up)
         heard = may_give_up((o for o in self.participants if o.side != side and o.status == ACTIVE), hunter)
-        key = (ctype.flight and not p.is_obstacle, ctype.static, ctype.physical, ctype.social, heard, hunter)
+        static = ctype.static or self._faces_things(p)
+        key = (ctype.flight and not p.is_obstacle, static, ctype.physical, ctype.social, heard, hunter)
         got = _EXITS.get(key)
         if got is None:  # the options are frozen: made once for each kind of menu
             exits = []
             if key[0]:
-                exits.append(Option(FLEE, exit_name(ctype, FLEE, hunts=hunter),
-                                    "leave it now, no roll" if ctype.static or hunter
+                exits.append(Option(FLEE, exit_name(ctype, FLEE, hunts=hunter, static=static),
+                                    "leave it now, no roll" if static or hunter
                                     else "leave the argument now, no roll" if ctype.social
                                     else "leave the conflict now, no roll"))
             if key[4]:
                 # one gives up on a lock or an archive, or a hunt, and yields to someone ("Give up · yield now" of the
                 # registry's ledgers read oddly: a player's run)
                 exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER),
-                                    "stop trying now, no roll" if ctype.static or hunter else "yield now, no roll"))
+                                    "stop trying now, no roll" if static or hunter else "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
         return got
 
@@ -1255,7 +1264,7 @@ class Conflict:
                     self._leave(p, FLED)
                     if self.sink is not None:
                         self._emit("exit", actor=p.id, how=FLED, decided=self.side_gone(),
-                                   way=exit_way(self.ctype, FLED), **self._social)
+                                   way=exit_way(self.ctype, FLED, static=self._faces_things(p)), **self._social)
             elif self.sink is not None:
                 self._emit("extra_action", actor=p.id, action=d.quick_action)
 
@@ -1308,14 +1317,15 @@ _PLAIN = Declaration()
 _OBJECT_PRONOUNS = {"he": "him", "she": "her", "they": "them", "it": "it"}
 
 
-def exit_name(ctype: ConflictType, exit: str, *, hunts: bool = False) -> str:
+def exit_name(ctype: ConflictType, exit: str, *, hunts: bool = False, static: bool | None = None) -> str:
     """A way out of a conflict (FLEE, SURRENDER) as its menu names it, and ``solo duel --explain`` after it: against
     a lock or a cliff there is nobody to flee from, one walks away from it (the same exit), nor does anyone flee an
     argument, one walks out of it, as the NPCs do (a read-again's tutorial showed "Flee" under "if she never gives
     up or walks away"), nor does one who gives chase or keeps watch (``hunts``) flee what it hunts ("8. Flee" from a
-    trail of footprints: a player's run); one surrenders a fight and gives up anything else."""
-    return EXIT_WORDS[exit_key(exit, static=ctype.static, social=ctype.social, physical=ctype.physical,
-                               hunts=hunts)][0]
+    trail of footprints: a player's run); one surrenders a fight and gives up anything else. ``static``: the foes
+    are all things (:meth:`Conflict._faces_things`), where the type is not a static one."""
+    return EXIT_WORDS[exit_key(exit, static=ctype.static if static is None else static, social=ctype.social,
+                               physical=ctype.physical, hunts=hunts)][0]
 
 
 def exit_key(exit: str, *, static: bool, social: bool, physical: bool, hunts: bool = False) -> str:
@@ -1326,9 +1336,10 @@ def exit_key(exit: str, *, static: bool, social: bool, physical: bool, hunts: bo
     return "surrender" if physical else "give_up"
 
 
-def exit_way(ctype: ConflictType, how: str, *, hunts: bool = False) -> str:
-    """The way out of one who left by ``how`` (the status: FLED or SURRENDERED), as the ``exit`` event names it."""
-    return exit_key(FLEE if how == FLED else SURRENDER, static=ctype.static, social=ctype.social,
+def exit_way(ctype: ConflictType, how: str, *, hunts: bool = False, static: bool = False) -> str:
+    """The way out of one who left by ``how`` (the status: FLED or SURRENDERED), as the ``exit`` event names it;
+    ``static``: the foes are all things, where the type is not a static one."""
+    return exit_key(FLEE if how == FLED else SURRENDER, static=ctype.static or static, social=ctype.social,
                     physical=ctype.physical, hunts=hunts)
 
 

@@ -224,6 +224,7 @@ class Session:
             self.view.unmute(self.banner)
             self.banner = None
         self._chain = []
+        self._lent: set[str] = set()  # whom the story lent a weapon (:meth:`_keep_characters`), again in a replay
         replayer = Replayer(self.prefix, live, on_meta=self._replay_meta, on_live=self._go_live,
                             on_answer=self._replayed)
         recorder = self.recorder = Recorder(replayer, [])
@@ -334,6 +335,9 @@ class Session:
         chosen: dict[str, Path] = roster.chosen if roster is not None else {}
         kept: list[tuple[Character, Path]] = []
         for pc in self.game.state.pcs:
+            if pc.name in self._lent:  # the adventure's weapon stays in it, as its items do (docs/characters.md)
+                pc = pc.duplicate()
+                pc.weapon = None
             own = self._own_file(pc.name, chosen)
             try:
                 # another game (or an edit) may have changed the file since this one began: writing this game's
@@ -427,6 +431,8 @@ class Session:
     def _present(self, event: Event) -> None:
         if self.replaying and event.kind != "chance":  # what follows an event is a new choice's questions
             self._chain = []
+        if event.kind == "wield" and not event.get("kept"):  # handed a weapon by the story: lent, not given
+            self._lent.add(event["actor"])
         narration = self._narrate(event)
         self.view.render(event, narration)
         self.journal.render(event, narration)

@@ -58,7 +58,7 @@ def epilogue(game: Game) -> None:
         numbers: dict[str, int] = {}
         labels: dict[str, str] = {}
         while pc.improvement_rolls > 0:
-            options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % + {IMPROVE_DICE}")
+            options = [Option(f"improve:{sk}", f"Improve {sk}", f"{pc.skills[sk]} % now, raised by {IMPROVE_DICE}")
                        for sk in improvable_skills(pc, improved, t)]
             kept = "the rolls" if pc.improvement_rolls > 1 else "the roll"  # one roll left is one roll
             keep = Option("keep", f"Keep {kept} for later",
