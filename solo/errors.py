@@ -59,8 +59,15 @@ def closest(word: object, known: Iterable[object]) -> str | None:
     """The known name a misspelt one most likely means, or None."""
     import difflib  # only when a name is misspelt: not at every start-up
 
-    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
-    return close[0] if close else None
+    names = [str(k) for k in known]
+    close = difflib.get_close_matches(str(word), names, n=1, cutoff=0.6)
+    if close:
+        return close[0]
+    # a name cut short ("intro" for introduction, "desc" for description): a GM's run got the list of fields and no
+    # hint, where the docs promise one
+    typed = str(word).lower()
+    begun = [n for n in names if len(typed) >= 3 and n.lower().startswith(typed)]
+    return begun[0] if len(begun) == 1 else None
 
 
 def did_you_mean(word: object, known: Iterable[object]) -> str:

@@ -214,7 +214,15 @@ def _hint(message: str, text: str, lineno: int | None) -> str:
         return f" (a comma missing between two items, or the closing {_OPENERS[message][1]} missing)"
     if message == "Invalid value":
         return " (text needs quotes, as in title = \"The mill\"; true and false are written in lower case)"
+    if message.startswith("Expected newline or end of document") and _QUOTE_IN_QUOTES.search(line):
+        # a condition's "…" inside a text's "…" ends the text there (a GM's run: {if has("key")} in a label)
+        return (" (a \" inside a \"…\" text ends the text: write the condition's text in single quotes, "
+                "{if has('key')}, or put \\\" for each inner \")")
     return ""
+
+
+#: A value in double quotes holding a double-quoted argument of a condition: ``text = "… {if has("key")} …"``.
+_QUOTE_IN_QUOTES = re.compile(r'=\s*"[^"]*\{[^}"]*\("')
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:

@@ -88,6 +88,10 @@ def test_toml_syntax_error_gives_line_and_column(tmp_path):
     assert "a string is not closed on this line: a quote is missing" in p.message
     bare = problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', "title = Tiny"))[0]
     assert bare.code == "E001" and "text needs quotes" in bare.message
+    # a GM's run: a condition's double quotes inside a label's ended the label, with no word of why
+    inner = problems_of(tmp_path, MINIMAL.replace('text = "Leave"', 'text = "Leave{if has("key")} quietly{end}"'))[0]
+    assert inner.code == "E001" and inner.line == 14
+    assert "a \" inside a \"…\" text ends the text: write the condition's text in single quotes" in inner.message
     # GM-tools review: "Cannot overwrite a value" named no key; "Cannot declare ('scenes', 'bridge', 'choices')
     # twice" named a table by a Python tuple
     twice = problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', 'title = "Tiny"\ntitle = "Small"'))[0]
@@ -144,7 +148,7 @@ def test_folder_adventures_merge_and_refuse_duplicates(tmp_path):
     assert set(adventure.scenes) == {"a", "b"} and adventure.id == "adv"
     (folder / "dup.toml").write_text('[scenes.b]\ntext = "again"\nending = true\n')
     _, problems = read_adventure(folder)
-    assert any("already defined" in p.message for p in problems)
+    assert any("is defined twice" in p.message for p in problems)
     # GM-tools review: the scene defined twice was all `solo check` said; a bad goto and an unknown NPC in the
     # same folder showed only once it was fixed. A duplicate keeps the first and the building goes on
     (folder / "main.toml").write_text('[adventure]\ntitle = "T"\nstart = "a"\n[scenes.a]\ntext = "A, {npc.nobody}"\n'
@@ -174,8 +178,8 @@ def test_a_scene_defined_twice_holds_back_the_checks_of_the_whole_story(tmp_path
     _, problems = read_adventure(folder)
     assert [(p.code, p.message) for p in problems] == [
         # with its line there (a GM's run: a folder's duplicate named the other file and no line)
-        ("E002", f"scene 'gate' is already defined in {folder / 'extra.toml'} (line 1); the checks of the whole "
-                 "story (scenes "
+        ("E002", f"scene 'gate' is defined twice: here and in {folder / 'extra.toml'} (line 1); the checks of the "
+                 "whole story (scenes "
                  "not reached, dead ends, no ending in reach, names never set) wait until it is defined once")]
     (folder / "extra.toml").write_text('[scenes.gate]\ntitle = "dup"\ntext = "x"\n[scenes.loose]\ntext = "L"\n'
                                       'ending = true\n[[scenes.loose.choices]]\ntext = "on"\ngoto = "nowhere"\n')
@@ -196,7 +200,7 @@ def test_responses_are_shared_across_the_files_of_a_folder_and_defined_once(tmp_
     (folder / "dup.toml").write_text('[responses.onward]\ntext = "Again."\n')
     _, problems = read_adventure(folder)
     assert [p.message for p in problems if p.code == "E002"] == [
-        f"response 'onward' is already defined in {folder / 'dup.toml'} (line 1)"]  # files read in sorted order
+        f"response 'onward' is defined twice: here and in {folder / 'dup.toml'} (line 1)"]  # files read in sorted order
 
 
 @pytest.mark.parametrize("meta, fragment", [
@@ -519,3 +523,25 @@ def test_a_wrong_file_or_name_says_what_was_meant(tmp_path, monkeypatch):
     (shelf / "draft.toml").write_text('[scenes.a]\ntext = "A draft"\nending = true\n')
     (draft,) = read_adventure(shelf / "draft.toml")[1]
     assert draft.message == "missing [adventure] section (title, start …)"
+
+
+def test_a_field_name_cut_short_is_offered_the_one_it_begins(tmp_path):
+    """A GM's run: `intro = "…"` in [adventure] got the list of fields and no hint, where docs/adventures.md promises
+    a "did you mean"; the first letters of exactly one field's name now name it."""
+    p = next(p for p in problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', 'title = "Tiny"\nintro = "Hello"'))
+             if "intro" in p.path)
+    assert "did you mean 'introduction'?" in p.message
+
+
+def test_a_flag_nobody_reads_is_offered_only_a_name_nobody_sets(tmp_path):
+    """A GM's run: "'knows_voss' is set but never read (did you mean 'knows_warehouse'?)", a flag set and read as it
+    should be, which following the hint would have broken. The hint names only the other half of the same slip."""
+    text = MINIMAL.replace('text = "Leave"\n', 'text = "Leave"\neffects = [ { set = "knows_voss" }, '
+                                               '{ set = "knows_warehouse" }, { set = "seen_dog" } ]\n')
+    text = text.replace('text = "A hall."', 'text = "A hall.{if knows_warehouse} The warehouse.{end}'
+                                            '{if seen_dogs} Dogs.{end}"')
+    messages = [p.message for p in problems_of(tmp_path, text) if p.code in ("W102", "W103")]
+    voss = next(m for m in messages if "'knows_voss'" in m)
+    assert voss.endswith("is set but never read") and "did you mean" not in voss
+    assert "'seen_dogs' is read but never set, so it is always false / 0 (did you mean 'seen_dog'?)" in messages
+    assert "'seen_dog' is set but never read (did you mean 'seen_dogs'?)" in messages

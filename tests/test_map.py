@@ -165,6 +165,13 @@ def test_map_prove_says_when_its_search_stopped_at_the_state_limit(monkeypatch):
     assert cut.stdout.startswith("flowchart TD") and "class " in cut.stdout
     assert "stopped at its limit of 5 states before it was complete" in cut.stderr
     assert "soft-lock marks cover only the states it searched" in cut.stderr
+    # and the map takes the limit itself: the advice was 'solo prove --max-states', which no map could be given (a
+    # GM's run: an adventure of twelve scenes that needs 13,189 states)
+    assert "(--max-states searches further)" in cut.stderr
+    further = CliRunner().invoke(cli, ["map", str(example), "--prove", "--max-states", "100000"])
+    assert further.exit_code == 0 and further.stderr == "" and further.stdout == whole.stdout
+    alone = CliRunner().invoke(cli, ["map", str(example), "--max-states", "9"])
+    assert alone.exit_code == 2 and "--max-states goes with --prove" in alone.stderr
 
 
 def test_an_ending_the_author_left_to_its_fallback_is_marked_on_the_edge_it_takes(tmp_path):

@@ -1434,6 +1434,10 @@ def test_a_chance_that_counts_on_a_second_fight_is_called_an_upper_bound():
 
     # the review: "> 99.9 % at most" said nothing, and a chance with no bound either way read as a certainty
     assert chance_words(0.9995, bound="upper") == "at most 100 %"
+    from solo.sim.prove.report import at_least
+
+    # a GM's run: "fighting one conflict at most, best play reaches it > 99.9 % or more"
+    assert (at_least(0.9995), at_least(0.232), at_least(1.0)) == ("> 99.9 %", "at least 23.2 %", "100 %")
     assert chance_words(1.0, bound="neither") == "100 % (no bound either way)"
     one = json.loads(CliRunner().invoke(cli, ["prove", str(DATA / "routine.toml"), "--seeds", "0", "--json"]).output)
     assert not any(e["fights_again"] for e in one["endings"].values())  # one fight on the way: priced as it is
@@ -1863,3 +1867,18 @@ def test_a_soft_locks_way_in_names_an_npc_by_the_name_in_its_file(tmp_path):
     assert "Follow Aldo Brand down to the cove" in result.output and "{npc." not in result.output, result.output
     data = json.loads(CliRunner().invoke(cli, ["prove", str(path), "--seeds", "0", "--json"]).output)
     assert "{npc." not in json.dumps(data)
+
+
+def test_a_walkthrough_keeps_the_improvement_rolls_even_after_a_fight(tmp_path):
+    """A GM's run: a walkthrough whose ending came after a fight spent both improvement rolls ("… 3 3 1 1 9"), as the
+    fight's bot answered the epilogue too. A walkthrough kept as a regression test answers as a player who keeps them:
+    its replay changes no character."""
+    scripts = tmp_path / "walks"
+    done = CliRunner().invoke(cli, ["prove", str(DATA / "retry.toml"), "--scripts", str(scripts)])
+    assert done.exit_code in (0, 1), done.output
+    script = scripts / "through.txt"
+    replay = CliRunner().invoke(cli, ["play", str(DATA / "retry.toml"), "--seed", "1", "--script", str(script),
+                                      "--saves", str(tmp_path / "replays")])
+    assert replay.exit_code == 0, replay.output
+    assert "The game is over (Through)" in replay.output
+    assert "The game is over" in replay.output and " % -> " not in replay.output  # no skill raised

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..sim.prove.limits import DEFAULT_MAX_STATES, MAX_STATES_LIMIT
 from . import UserError, broken_adventure
+from .limits import Whole
 
 if TYPE_CHECKING:
     from ..story.format.adventure import Adventure
@@ -23,10 +25,16 @@ if TYPE_CHECKING:
 @click.option("--prove", "prove_it", is_flag=True,
               help="Search the adventure's states first (solo prove, conditions and dice counted): mark the scenes a "
                    "soft-lock traps the party in, and those no reachable state enters.")
+@click.option("--max-states", default=None, metavar="N",
+              type=Whole(1, MAX_STATES_LIMIT, in_help=False, over="each state costs about 3 KB beyond what the "
+                         "fights' odds hold"),
+              help=f"With --prove: stop its search after this many states (default {DEFAULT_MAX_STATES:,}, at most "
+                   f"{MAX_STATES_LIMIT:,}), as solo prove --max-states.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Write here instead of stdout (a new file, or a map solo drew).")
 @click.option("--force", is_flag=True, help="With --output: replace an existing file that is not a map solo drew.")
-def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output: Path | None, force: bool) -> None:
+def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, max_states: int | None,
+            output: Path | None, force: bool) -> None:
     """Draw ADVENTURE's scene graph (a name, a .toml file or a folder).
 
     Edges are the choices, with their condition ([if cloak_off]) and the
@@ -36,9 +44,9 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
     start, scenes that cannot be reached, dead ends and loops with no ending
     are marked with their own styles. With --prove, what 'solo prove' finds
     is marked too: soft-lock scenes, and scenes no reachable state enters
-    (only when the search is complete, within the default state limit of
-    solo prove: see its --help). A search that stops at that limit is said
-    on stderr; the map is drawn all the same and the exit status stays 0.
+    (only when the search is complete, within solo prove's state limit, or
+    --max-states). A search that stops at that limit is said on stderr; the
+    map is drawn all the same and the exit status stays 0.
 
     \b
     Examples:
@@ -55,6 +63,8 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
 
     if force and output is None:
         raise UserError("--force goes with --output: it lets solo replace a file that is not a map it drew")
+    if max_states is not None and not prove_it:
+        raise UserError("--max-states goes with --prove: it bounds the search that marks the map")
     problem = replace_problem(output, MAP_FILE, force=force, option="--force") if output is not None else None
     if problem:  # said before the adventure is read and drawn
         raise UserError(f"--output: {problem}")
@@ -78,11 +88,11 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, output
                        err=True)
     proven = None
     if prove_it:
-        proven, stopped_at = proven_marks(adv)
+        proven, stopped_at = proven_marks(adv, max_states)
         if stopped_at is not None:  # said, not left to an exit status: the map itself is drawn whole
             click.echo(f"solo map: the --prove search stopped at its limit of {stopped_at:,} states before it was "
                        "complete, so the soft-lock marks cover only the states it searched and no scene is marked "
-                       "as never entered ('solo prove --max-states' searches further)", err=True)
+                       "as never entered (--max-states searches further)", err=True)
     text = render(adv, fmt, data, proven)
     if output is not None:
         try:
@@ -122,7 +132,7 @@ def _read_stats(path: Path, adv: Adventure) -> dict:
     return data
 
 
-def proven_marks(adv: Adventure) -> tuple[dict[str, set[str]], int | None]:
+def proven_marks(adv: Adventure, max_states: int | None = None) -> tuple[dict[str, set[str]], int | None]:
     """What ``solo prove`` finds, as marks for the map: the scenes soft-locks trap the party in (certain, even
     from a search that stopped at its limit), and the scenes no reachable state enters (only from a complete one);
     then the state limit the search stopped at, or None when it was complete, since marks from a part of the
@@ -131,7 +141,8 @@ def proven_marks(adv: Adventure) -> tuple[dict[str, set[str]], int | None]:
     from ..sim.prove import limits
     from ..sim.prove.search import prove
 
-    proof = prove(adv, max_states=limits.DEFAULT_MAX_STATES, fighters=prove_fighters())
+    limit = max_states or limits.DEFAULT_MAX_STATES
+    proof = prove(adv, max_states=limit, fighters=prove_fighters())
     softlock = {cause[0] for cause in proof.soft_lock_groups if cause[0]}
     never = {u["scene"] for u in proof.unreachable if u["choice"] is None} if proof.complete else set()
-    return {"softlock": softlock, "never": never}, None if proof.complete else limits.DEFAULT_MAX_STATES
+    return {"softlock": softlock, "never": never}, None if proof.complete else limit

@@ -102,6 +102,13 @@ def to_json(proof: Proof, walks: dict[str, Walkthrough | None]) -> dict[str, Any
     }
 
 
+def at_least(p: float) -> str:
+    """A lower bound as a person reads it: "at least 23.2 %", but "> 99.9 %" and "100 %" as they are, which say it
+    already (a GM's run read "best play reaches it > 99.9 % or more")."""
+    shown = percent(p)
+    return shown if shown.startswith((">", "100")) else f"at least {shown}"
+
+
 def percent(p: float) -> str:
     """A chance as a person reads it: never "100.0 %" for what is not certain, nor "0.0 %" for what can happen."""
     if p <= 0:
@@ -295,7 +302,7 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                        "(the states it did not search may do better); search further (--max-states) for an upper "
                        "bound")
             if once is not None and once > 0.0:
-                out.append(f"    fighting one conflict at most, best play reaches it {percent(once)} or more")
+                out.append(f"    fighting one conflict at most, best play reaches it {at_least(once)}")
             elif once is not None:
                 out.append("    fighting one conflict at most, best play has not got there in the states searched")
         walk = walks.get(name)

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 #: Seeds tried for each ending before saying none was found.
 DEFAULT_SEEDS = 200
+#: The questions of the scenario's end (the Willpower Focuses acted by, the improvement rolls): answered as a player who
+#: keeps the rolls would, so that a walkthrough kept as a regression test changes no character it is played with.
+_AFTER_THE_STORY = frozenset({"willpower_acted", "improve"})
 #: Answers a walkthrough may give before it counts as lost in a loop.
 MAX_ANSWERS = 5_000
 #: A seed whose walk comes back to one state this often is dropped: the dice, or Pools the search does not carry
@@ -111,6 +114,8 @@ class _Walker:
             answer = self._escalate()
         elif kind == "luck_flip" and "outcomes" in question.context and self.fighter is None:
             answer = self._flip(*question.context["outcomes"])
+        elif kind in _AFTER_THE_STORY:  # the epilogue, not the last fight's bot (which spent the rolls: a GM's run)
+            answer = plain_answer(question)
         elif self.fighter is not None and kind != "who":  # the conflict, and its Luck, as the fighter plays it
             answer = self.fighter.decide(question)
         elif kind == "who":

@@ -223,10 +223,15 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
     for text, where in _texts(adventure):
         for slot in _counter_slots(text):
             read_names.setdefault(slot, where)
+    # a near name is offered only where it is the other half of the same slip: a name read and never set beside one
+    # set and never read (a GM's run: "'knows_voss' is set but never read (did you mean 'knows_warehouse'?)", a flag
+    # set and read as it should be, which the hint would have broken)
+    set_only = [n for n in set_names if n not in read_names]
+    read_only = [n for n in read_names if n not in set_names]
     for name, where in sorted(read_names.items()):
         if name not in set_names:
             c.add(where.file, where.path, "W102",
-                  f"{name!r} is read but never set, so it is always false / 0{did_you_mean(name, set_names)}")
+                  f"{name!r} is read but never set, so it is always false / 0{did_you_mean(name, set_only)}")
     reported = set(read_names)
     # a condition that could not be read (E004) reads names nobody knows: "set but never read" would be a guess
     unsure = any(p.code == "E004" for p in c.problems)
@@ -238,7 +243,7 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
             empty = ": as a retry cost it costs nothing, since no condition or text reads it" \
                 if ".retry_cost[" in e.where.path else ""
             c.add(e.where.file, e.where.path, "W103",
-                  f"{name!r} is set but never read{empty}{did_you_mean(name, read_names)}")
+                  f"{name!r} is set but never read{empty}{did_you_mean(name, read_only)}")
             reported.add(name)  # report each name once
     for name in [*adventure.flags, *adventure.counters]:
         if name not in reported and not unsure:

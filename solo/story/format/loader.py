@@ -184,7 +184,9 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
                         first = origin[f"{key}.{item_id}"]  # the file that gave it first, and its line there
                         at = c.maps[first].line(f"{key}.{item_id}") if first in c.maps else None
                         c.add(name, f"{key}.{item_id}", "E002",
-                              f"{key[:-1]} {item_id!r} is already defined in {first}"
+                              # neither called the copy: files are read in name order, and the one read first
+                              # may be the one just added (a GM's run called the original the duplicate)
+                              f"{key[:-1]} {item_id!r} is defined twice: here and in {first}"
                               + (f" (line {at})" if at else "") + (WHOLE_STORY_WAITS if held else ""))
                         twice = twice or held
                         continue
@@ -237,7 +239,7 @@ def _folder_meant(source: Path) -> str:
     if header is None:
         return ""
     _, problems = read_adventure(source.parent)
-    if any(p.code == "E010" or "already defined" in p.message for p in problems):
+    if any(p.code == "E010" or "is defined twice" in p.message for p in problems):
         return ""  # the files beside it are adventures of their own, or the folder is none
     return f": it is one file of the adventure in {source.parent}/ ({header.name} holds the section): check the folder"
 
