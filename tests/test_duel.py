@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -418,3 +419,18 @@ def test_a_level_or_role_given_with_an_npc_file_is_refused_not_dropped():
         assert "gives its own, level and role included" in " ".join(result.output.split())
     assert run("--npc", "tutorial:courier", "--runs", "5", "--seed", "1").exit_code == 0
     assert run("--level", "master", "--runs", "5", "--seed", "1").exit_code == 0  # a drawn NPC takes them
+
+
+def test_a_duels_sampled_outcomes_say_how_sure_they_are():
+    """An audit of the numbers shown: "lost 121 6.0%" stood bare in a command whose purpose is to set play beside
+    solo odds; each outcome's share has its 95 % interval (Wilson's, as solo simulate's endings)."""
+    from solo.sim.report import wilson
+
+    result = run("--runs", "400", "--seed", "5", "--type", "social")
+    assert result.exit_code == 0, result.output
+    assert "95 % interval" in result.output
+    rows = re.findall(r"^ (\w[\w ]*?)\s+│\s+(\d+) │\s+([\d.]+)% │\s+([\d.]+)%–([\d.]+)%", result.output, re.M)
+    assert len(rows) >= 5
+    for _name, count, _share, low, high in rows:
+        lo, hi = wilson(int(count), 400)
+        assert (low, high) == (f"{lo:.1%}"[:-1], f"{hi:.1%}"[:-1])

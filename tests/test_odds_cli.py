@@ -530,3 +530,15 @@ def test_a_minds_choice_over_arrays_of_pools_is_its_choice_at_each():
                                        last, False)
                 at = {k: float(v[i, j]) for k, v in grid.items() if float(v[i, j]) > 0}
                 assert at.keys() == one.keys() and all(abs(at[k] - one[k]) < 1e-12 for k in one), (last, i, j, at, one)
+
+
+def test_an_exact_chance_that_may_fail_or_happen_is_never_shown_as_certain_or_impossible():
+    """An audit of the numbers shown: "A wins the conflict 100.00%" of a chance of 0.9999997, and seven Lenses at
+    "0.00%" with one of them "best". Two places are kept; the ends are said as beyond them."""
+    sure = CliRunner().invoke(cli, ["odds", "--skill-a", "95", "--pool-a", "20", "--skill-b", "20", "--pool-b", "6",
+                                    "--lens-a", "cautious"]).output
+    assert "A wins the conflict  >99.99%" in sure and "B wins the conflict   <0.01%" in sure
+    assert "100.00%" not in sure and " 0.00%" not in sure
+    hopeless = CliRunner().invoke(cli, ["odds", "--skill-a", "10", "--pool-a", "5", "--skill-b", "95", "--pool-b",
+                                        "20"]).output
+    assert "<0.01%  best" in hopeless

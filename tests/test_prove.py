@@ -117,14 +117,16 @@ def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
     assert chance_words(0.9995, estimated=True) == "> 99.9 %" + tail
     assert chance_words(0.0004, estimated=True) == "< 0.1 %" + tail
     assert chance_words(0.975, estimated=True) == "about 97.5 %" + tail
-    assert chance_words(1.0, estimated=True) == "about 100 %" + tail
+    # every play won is no certainty: "about 100 %" read as one (an audit of the numbers shown)
+    assert chance_words(1.0, estimated=True) == "nearly 100 %" + tail
+    assert chance_words(0.0, estimated=True) == "nearly 0 %" + tail
     # a margin past both ends bounds nothing: a GM's "about 100 % at most (estimated, ± 100.0: …)"
     assert chance_words(0.9, estimated=True, error=0.05) == "about 90.0 % (estimated, ± 5.0: it rests on conflicts " \
                                                             "played, not worked out)"
-    assert chance_words(1.0, estimated=True, error=0.99) == "about 100 % (estimated, by too wide a margin to say " \
+    assert chance_words(1.0, estimated=True, error=0.99) == "nearly 100 % (estimated, by too wide a margin to say " \
                                                               "how far: it rests on conflicts played, not worked out)"
     assert chance_words(1.0, estimated=True, bound="upper", error=1.0) == \
-        "about 100 % at most (estimated, by too wide a margin to say how far: it rests on conflicts played, not " \
+        "at most 100 % (estimated, by too wide a margin to say how far: it rests on conflicts played, not " \
         "worked out)"
     # a margin worked out to nothing is still said (a GM's evening: "about 83.6 % at most (estimated: …)", its JSON
     # "error": 0.0), as under a tenth of a point
@@ -174,7 +176,7 @@ def test_a_best_chance_that_rests_on_played_conflicts_is_an_estimate_not_a_certa
     assert not proof.endings["defeat"]["estimated"]  # giving up is certain, and no conflict is played for it
     lines = text_lines(proof, {}, seeds=0, pcs=[])
     (arrival,) = [line for line in lines if line.startswith("  arrival")]
-    assert "about 100 % (estimated" in arrival and "chance 100 %" not in arrival
+    assert "nearly 100 % (estimated" in arrival and "chance 100 %" not in arrival
     exact = prove(load_adventure(DATA / "odds.toml"))  # rolls only: every chance worked out
     assert not any(found["estimated"] for found in exact.endings.values())
     # by hand: the start (0) offers a wait that loops back, an exact move to 1 and 3 (0.9 to a target) and a

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -443,7 +444,8 @@ on_enter = [ { set = "docked" } ]
                                 env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
     assert "never set: docked" in result.output and "docked 0%" not in result.output
-    assert "flags set: careful" in result.output
+    # a sampled share says how sure it is, as the endings' do (an audit of the numbers shown: "docked 3%" stood bare)
+    assert re.search(r"flags set: careful \d+% \(\d+–\d+%\)", result.output), result.output
 
 
 def test_a_conflict_no_run_won_says_won_0_percent(run):
@@ -638,3 +640,16 @@ def test_a_dead_end_is_named_by_its_scene_under_the_report(run):
     assert set(dead) == {"cove"} and dead["cove"] == data["endings"]["__dead_end__"]["count"] > 0
     assert f"{dead['cove']} runs reached a dead end, with no choice offered: in cove ({dead['cove']})" in said
     assert "No run failed." not in said  # a review: it stood above the dead ends, under an exit status of 1
+
+
+def test_the_npc_table_says_how_wide_its_shares_intervals_are():
+    """An audit of the numbers shown: the NPC table's "fled 49%" had no interval, where the endings' have theirs.
+    A column each would squeeze the names out at 80 columns: the title says the widest, --json has each."""
+    result = CliRunner().invoke(cli, ["simulate", "kaldskard", "--runs", "40", "--seed", "2", "--policy", "bold",
+                                      "--json"])
+    report = json.loads(result.output)
+    widest = max(max(e[how]["high"] - e[how]["rate"], e[how]["rate"] - e[how]["low"])
+                 for e in report["npcs"].values() for how in ("fled", "surrendered", "out", "comae"))
+    text = CliRunner().invoke(cli, ["simulate", "kaldskard", "--runs", "40", "--seed", "2", "--policy", "bold"],
+                              env={"COLUMNS": "200"}).output
+    assert f"95 % intervals up to ±{widest * 100:.0f} points, each in --json" in " ".join(text.split())

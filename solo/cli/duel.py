@@ -302,15 +302,19 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     outcomes.add_column("outcome")
     outcomes.add_column("times", justify="right")
     outcomes.add_column("share", justify="right")
+    outcomes.add_column("95 % interval", justify="right")  # sampled: said how sure (an audit of the numbers shown)
     from ..rules.conflict import EXIT_WORDS, exit_way
     from ..rules.outcomes import FLED, SURRENDERED
+    from ..sim.report import wilson
 
     # the ways out as its menu names them (an argument is walked out of, a sneak given up, a fight surrendered)
     # and by the NPC's part in a pursuit (it is side a, which gives chase or hides): a tracker walked away
     words = {**OUTCOME_WORDS, **{how: EXIT_WORDS[exit_way(ctype, how, hunts=hunts(ctype, "a"))][3]
                                  for how in (FLED, SURRENDERED)}}
     for outcome, count in stats.outcomes.items():
-        outcomes.add_row(words.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}")
+        low, high = wilson(count, stats.runs)
+        outcomes.add_row(words.get(outcome, outcome), str(count), f"{count / stats.runs:.1%}",
+                         f"{low:.1%}–{high:.1%}")
     console.print(lenses)
     note = lean_note(npc, stats.lenses)
     if note:

@@ -224,28 +224,40 @@ def _never_ends(odds: ConflictOdds, round_limit: int | None) -> None:
                         "every blow, or neither side can succeed), so they cannot be played out")
 
 
+def _pct(p: float, width: int = 7) -> str:
+    """An exact chance to two places, never "100.00%" for what may fail nor "0.00%" for what may happen (a review
+    read "A wins 100.00%" of a chance of 0.9999997, and seven Lenses at "0.00%", one of them "best")."""
+    if 0 < p < 0.00005:
+        shown = "<0.01%"
+    elif 0.99995 <= p < 1:
+        shown = ">99.99%"
+    else:
+        shown = f"{p:.2%}"
+    return f"{shown:>{width}}"
+
+
 def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict | None,
           round_limit: int | None, *, social: bool = False) -> None:
     r = odds.round
     click.echo(f"{names[0]} against {names[1]}")
-    click.echo(f"  A wins the conflict  {odds.a_wins:7.2%}")
-    click.echo(f"  B wins the conflict  {odds.b_wins:7.2%}")
+    click.echo(f"  A wins the conflict  {_pct(odds.a_wins)}")
+    click.echo(f"  B wins the conflict  {_pct(odds.b_wins)}")
     gone = getattr(odds, "b_exits", 0.0)
     if gone >= 5e-5:
         way = "B leaves or gives in" if social else "B flees or gives up"
-        click.echo(f"  {way:<21}{gone:7.2%}  (B's nerve breaks)")
+        click.echo(f"  {way:<21}{_pct(gone)}  (B's nerve breaks)")
     if odds.never_ends >= 5e-5 or (round_limit is None and odds.never_ends > 1e-9):
         if round_limit is not None:
-            click.echo(f"  undecided            {odds.never_ends:7.2%}  (still going after {round_limit} rounds)")
+            click.echo(f"  undecided            {_pct(odds.never_ends)}  (still going after {round_limit} rounds)")
         else:
             why = "neither side can succeed" if r.a + r.b == 0 else "the armour stops every blow"
-            click.echo(f"  never ends           {odds.never_ends:7.2%}  ({why})")
+            click.echo(f"  never ends           {_pct(odds.never_ends)}  ({why})")
     if odds.never_ends > 1e-9 and odds.a_wins + odds.b_wins < 1e-9:
         click.echo("  expected rounds      endless")
     else:
         click.echo(f"  expected rounds      {odds.expected_rounds:7.2f}")
     # "stalemate" is kept for a conflict still going at its round limit (as in play): a round nobody wins is said so
-    click.echo(f"  first round: A wins {r.a:.2%}, B wins {r.b:.2%}, nobody wins {r.stalemate:.2%}")
+    click.echo(f"  first round: A wins {_pct(r.a, 0)}, B wins {_pct(r.b, 0)}, nobody wins {_pct(r.stalemate, 0)}")
     if by_lens is not None:
         best = data["best"]
         exits = "by_lens_exits" in data
@@ -253,11 +265,11 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
         for lens, o in by_lens.items():
             # the sum "best" is chosen by, said: "quick 91.54 % … best" stood under "cautious 92.25 %" with nothing
             # to show why (a new player's run)
-            notes = [f"B goes {o.b_exits:.2%}", f"together {o.a_gains:.2%}"] if exits else []
+            notes = [f"B goes {_pct(o.b_exits, 0)}", f"together {_pct(o.a_gains, 0)}"] if exits else []
             if round_limit is not None and o.never_ends > 5e-5:
-                notes.append(f"undecided {o.never_ends:.2%}")
+                notes.append(f"undecided {_pct(o.never_ends, 0)}")
             extra = f"  ({', '.join(notes)})" if notes else ""
-            click.echo(f"  {lens:11s}{o.a_wins:7.2%}{extra}{'  best' if lens == best else ''}")
+            click.echo(f"  {lens:11s}{_pct(o.a_wins)}{extra}{'  best' if lens == best else ''}")
     if "simulation" in data:
         s = data["simulation"]
         # a share from play is sampled: said with its ± (one standard error), as the Lens menus say theirs; no

@@ -162,7 +162,9 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None,
     chance = percent(p)
     why = []
     if estimated:
-        if chance[0].isdigit():
+        if chance in ("100 %", "0 %"):  # every play won (or none did): no certainty, "about 100 %" read as one (an
+            chance = f"nearly {chance}"  # audit of the numbers shown: the tutorial's arrival, lost in 0.4 % of fights)
+        elif chance[0].isdigit():
             chance = f"about {chance}"
         # an estimate whose way moves by less than 0.05 points is still said with its margin (a GM's evening: "about
         # 83.6 % at most (estimated: …)" with "error": 0.0 had none)
@@ -174,8 +176,8 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None,
         chance = f"at least {chance}" if chance[0].isdigit() else f"{chance} or more"  # "about 40.4 % or more"
         why.append(STOPPED)
     if bound == "upper":  # said on the chance itself: "best-play chance 100 %" read as a certainty (a new GM's run)
-        if chance.startswith(("> ", "< ")):  # "at most > 99.9 %" says nothing: the bound's own figure
-            chance = "at most 100 %" if chance[0] == ">" else "at most 0.1 %"
+        if chance.startswith(("> ", "< ", "nearly 100")):  # "at most > 99.9 %" says nothing: the bound's own figure
+            chance = "at most 0.1 %" if chance[0] == "<" else "at most 100 %"
         else:
             chance = f"at most {chance}" if chance[0].isdigit() else f"{chance} at most"  # "about 99.2 % at most"
     if bound == "neither":  # a bare "100 %" read as a certainty here too (the review); the line under it says why
