@@ -10,6 +10,7 @@ import pytest
 
 from solo.decisions import Option, Question, QuestionError
 from solo.events import Event
+from solo.paths import solo_program
 from solo.ui.journal import Journal
 from solo.ui.line_input import LineInput
 
@@ -176,3 +177,15 @@ def test_the_default_table_names_are_the_games_tables():
     names = load_tables(use_env=False).names()
     offered = reader.candidates("table ")
     assert offered[0] == "table list" and {f"table {n}" for n in names} <= set(offered)
+
+
+def test_solo_saves_offers_a_finished_game_to_read_not_to_resume(finished, cli_run, tmp_path):
+    """A group's Vellan: both finished games were listed with 'solo play --load …', which replayed the epilogue and
+    said "Start a new one with:". A finished game is offered to read: its journal's command."""
+    listed = cli_run("saves", "--saves", str(finished))
+    assert listed.exit_code == 0, listed.output
+    assert "finished]" in listed.output
+    assert f"read it: {solo_program()} journal {finished / 'tutorial.json'}" in listed.output
+    assert "play --load" not in listed.output
+    shown = cli_run("journal", str(finished / "tutorial.json"))
+    assert shown.exit_code == 0 and "The Night Ferry" in shown.output

@@ -460,7 +460,7 @@ def test_every_fight_that_comes_at_the_party_in_the_bundled_adventures_opens_in_
     for bad in ('"He comes for {pc}."', "3", '"' + "x" * 301 + '"', '"   "'):
         night.write_text(text.replace(line, f"opening = {bad}"), encoding="utf-8")
         result = CliRunner().invoke(cli, ["check", str(folder)])
-        said = "night.toml:28: error[E002]: scenes.alley.choices[0].conflict.opening: expected "
+        said = "night.toml:29: error[E002]: scenes.alley.choices[0].conflict.opening: expected "
         assert result.exit_code != 0 and said in result.output, bad
     # a closing is held to the same rule, a blank one too (it printed an empty line)
     night.write_text(text.replace(line, f'{line}\nclosing = {{ won = "   " }}'), encoding="utf-8")

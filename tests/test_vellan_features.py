@@ -498,3 +498,20 @@ def test_brekke_says_what_a_party_s_many_voices_cost_its_case(vellan, size):
         assert said[cost] in office, office
     else:
         assert "count for nothing" not in office, office
+
+
+def test_knut_met_at_the_anchor_is_knut_in_the_lane_not_a_big_man_in_a_coat(vellan):
+    """A group's Vellan: Knut had given his name over a beer, the `npcs` list said "Knut Dahl", and the lane still had
+    "a big man in a docker's coat step out", then the Anchor "the stool where the big docker sat"."""
+    script = Script("Get off", "Climb the dark lane", "Run for the lit windows", "Stand your ground",
+                    "Pocket the envelope", "Climb the stairs", "Walk out, catch the next bus")
+    log = EventLog()
+    game = Game(vellan, seed=3, decider=script, sink=log, party=[pc("Espen Lind", Move=0)])
+    game.state.flags.update(warned=True, theorised=True, met_knut=True)
+    game.state.counters.update(DUSK)
+    game.state.known["knut"] = ["name", "disposition"]
+    game.run_conflict = lambda *args, **more: "won"  # type: ignore[method-assign,assignment]
+    assert game.play() == "ending_quiet"
+    [lane] = shown(log.events, "alley")
+    assert "so you see him first: Knut Dahl, the big docker from the Anchor, steps out" in lane
+    assert "big man in a docker's coat" not in lane and "We've met, newspaper" in lane

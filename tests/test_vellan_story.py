@@ -465,7 +465,7 @@ def test_the_anchor_at_dusk_mentions_the_docker_only_to_those_who_saw_him(vellan
                   "Climb the dark lane", "Hold out your camera", "Climb to your lodgings", *BUS)
     _, _, events, _ = play(vellan, first, counters={"hours": 3})  # each step into the Anchor takes an hour
     day, dusk = entered(events, "tavern")
-    assert "docker's coat watches you" in day and "where the big docker sat is empty" in dusk
+    assert "docker's coat watches you" in day and "where {npc.knut} sat is empty" in dusk
     late = Route("Get off", "Step into the Anchor", "Go back out", *route.labels[1:])
     _, _, events, _ = play(vellan, late, counters={"hours": 4})  # a first visit at lamp-lighting
     assert "big docker" not in entered(events, "tavern")[0]

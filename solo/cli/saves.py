@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,11 @@ def command(saves_dir: Path | None, as_json: bool) -> None:
         # the command that resumes it on a line of its own: at the end of a long row a terminal wrapped it, and
         # "solo" copied apart from "play --load" (a new player's run)
         click.echo(_one_line(f"{row['name']:<16} {row['where']}  [{names}; {state}]"))
-        click.echo("  " + _one_line(resume_command(row["file"])))
+        if row["ended"] and not row["improving"]:  # nothing to resume: loading it said "Start a new one" (a group)
+            journal = f"{solo_program()} journal {shlex.quote(os.path.abspath(row['file']))}"
+            click.echo("  read it: " + _one_line(journal))
+        else:
+            click.echo("  " + _one_line(resume_command(row["file"])))
 
 
 def _one_line(text: str) -> str:

@@ -668,7 +668,15 @@ class Session:
         except LuckRefused:
             return True
         what = f"finding {with_article_if_one(text.strip())}" if command == "find" else contact.words()
-        question = Question("luck_spend", f"Spend a Luck Point on {what}? You would have {luck_left(pc.luck)} left.",
+        unread = ""
+        if command == "find" and self.game_class is Game:  # (open play's conditions are the table's own)
+            from ..story.format.graph import items_the_story_reads
+
+            tested, any_find = items_the_story_reads(self.adventure)
+            if not any_find and text.strip().lower() not in tested:
+                unread = " Nothing in this story asks for it: what it does is for the table to agree."
+        question = Question("luck_spend", f"Spend a Luck Point on {what}?{unread} You would have "
+                            f"{luck_left(pc.luck)} left.",
                             (Option("yes", "Spend it"), Option("no", "Keep it", f"Luck stays {pc.luck}")),
                             actor=pc.name, default="yes")
         return self.live.decide(question) == "yes"

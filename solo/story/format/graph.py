@@ -196,6 +196,21 @@ def graph_problems(adventure: Adventure, c: Collector) -> None:
     _name_problems(adventure, c)
 
 
+def items_the_story_reads(adventure: Adventure) -> tuple[frozenset[str], bool]:
+    """The items some condition tests (``has("crowbar")``), and whether any reads a Luck find at all
+    (``used_luck("find")``): what a ``luck find`` can change in the story, said before the point is spent (a group's
+    Vellan spent its last Luck on a crowbar at a padlock no choice ever asked one for)."""
+    tested: set[str] = set()
+    any_find = False
+    for _where, cond in all_conditions(adventure):
+        for fn, args in cond.calls():
+            if fn == "has" and args and isinstance(args[0], str):
+                tested.add(args[0].lower())
+            if fn == "used_luck" and (not args or args[0] == "find"):
+                any_find = True
+    return frozenset(tested), any_find
+
+
 def _name_problems(adventure: Adventure, c: Collector) -> None:
     """Flags, counters and items read but never set (or set but never read), with "did you mean"."""
     set_names: set[str] = set(adventure.flags) | set(adventure.counters)  # the state a game starts with
