@@ -261,7 +261,11 @@ def test_no_round_tells_two_lines_that_share_a_telling_phrase(ctype):
                        ("{target} stares at the page while the words swim.", "{actor} can barely focus on the page."),
                        # a reading of Kaldskard's fights
                        ("{target} is tired, cold and doubting every mark.", "{actor} is tired, and doubts creep in."),
-                       ("{target} is breathing harder now.", "{actor}'s breath comes ragged.")):
+                       ("{target} is breathing harder now.", "{actor}'s breath comes ragged."),
+                       # a later reading of narrated conflicts
+                       ("{target} flinches, then steadies.", "{actor} flinches at every feint."),
+                       ("{actor} badly misjudges the distance.", "{target} misjudges it, and pays."),
+                       ("{target} has to wait, heart in mouth.", "{actor}'s heart is hammering.")):
         assert _line(one).phrases & _line(other).phrases
     assert not _line("{actor} works {their} way outward.").phrases & _line("{actor} finds a way out.").phrases
     class Recording(Narrator):

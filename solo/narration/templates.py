@@ -78,6 +78,12 @@ SAME_IDEA = {
     # doubts creep in."; "Tarjei is breathing harder now." then "Tarjei's breath comes ragged."
     "~doubting": ("doubting every", "doubts creep"),
     "~out of breath": ("breathing harder", "breath comes ragged", "gasping", "gasps for air"),
+    # a later reading: "Hedda flinches, then steadies. Hedda flinches at every feint."; "The first barrow-wight badly
+    # misjudges the distance." then "Ingrid misjudges it"; "Ingrid has to wait, heart in mouth. Ingrid's heart is
+    # hammering."
+    "~flinch": ("flinches", "flinching"),
+    "~misjudge": ("misjudge",),
+    "~heart": ("heart pounding", "heart in mouth", "heart is hammering", "heart hammering", "heart thumping"),
 }
 
 
