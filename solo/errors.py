@@ -59,20 +59,20 @@ def closest(word: object, known: Iterable[object]) -> str | None:
     """The known name a misspelt one most likely means, or None."""
     import difflib  # only when a name is misspelt: not at every start-up
 
-    names = [str(k) for k in known]
-    close = difflib.get_close_matches(str(word), names, n=1, cutoff=0.6)
-    if close:
-        return close[0]
-    # a name cut short ("intro" for introduction, "desc" for description): a GM's run got the list of fields and no
-    # hint, where the docs promise one
-    typed = str(word).lower()
-    begun = [n for n in names if len(typed) >= 3 and n.lower().startswith(typed)]
-    return begun[0] if len(begun) == 1 else None
+    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def did_you_mean(word: object, known: Iterable[object]) -> str:
-    """A ' (did you mean X?)' hint for a misspelt name, or ''."""
-    close = closest(word, known)
+    """A ' (did you mean X?)' hint for a misspelt name, or ''. A name cut short ("intro" for introduction) is offered
+    the one it begins (a GM's run got the list of fields and no hint, where the docs promise one): in the hint only,
+    never in :func:`closest`, which callers act on (an oracle's "(sure)" would become "sure thing": a review)."""
+    names = [str(k) for k in known]
+    close = closest(word, names)
+    if close is None:
+        typed = str(word).lower()
+        begun = [n for n in names if len(typed) >= 3 and n.lower().startswith(typed)]
+        close = begun[0] if len(begun) == 1 else None
     return f" (did you mean {close!r}?)" if close is not None else ""
 
 

@@ -25,7 +25,7 @@ from .errors import SoloError
 from .json_files import JSONRefused
 from .json_files import loads as loads_json
 from .paths import PathError, read_bounded, write_atomic
-from .terminal_text import CONTROL_PROBLEM, controlled
+from .terminal_text import ACTS_ON_TERMINAL, CONTROL_PROBLEM, controlled
 
 if TYPE_CHECKING:
     import random
@@ -99,7 +99,8 @@ class SaveData:
                 raise ValueError("the decision log is damaged")
             if len(log) > MAX_LOG_ENTRIES:
                 raise ValueError(f"the decision log has {len(log):,} entries; at most {MAX_LOG_ENTRIES:,}")
-            for field_path in controlled(data, limit=1):  # (what was typed was cleaned when it was: a hand's edit)
+            # what was typed was cleaned when it was, but an earlier solo let direction marks through: not those
+            for field_path in controlled(data, limit=1, pattern=ACTS_ON_TERMINAL):
                 raise ValueError(f"{field_path} {CONTROL_PROBLEM.split(':')[0]}")
             longest = max((len(x) for e in log for x in e), default=0)
             if longest > MAX_ANSWER:

@@ -15,6 +15,14 @@ from typing import Any
 #: U+2066 to U+2069). Right-to-left letters need none of them: the terminal orders those itself.
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
+#: What a terminal acts on (C0 but tab and line breaks, DEL, C1), without the direction marks: the test for text an
+#: earlier solo wrote itself into a save or a character file, where typed text kept them (its ``clean_typed`` stripped
+#: these alone), so that such a save still loads. A direction mark reorders a line; it runs no command.
+ACTS_ON_TERMINAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+#: Characters that break a name over lines: a name is one line.
+LINE_BREAKS = frozenset("\n\r\t\u2028\u2029")
+
 #: The TOML and JSON escapes that can make a control character out of visible text: \b, \f, the \u and \U
 #: numbers, and TOML 1.1's \e (ESC) and \xHH.
 _ESCAPED_CONTROL = re.compile(r"\\[bfeuUx]")
@@ -30,14 +38,14 @@ def may_hold_control(text: str) -> bool:
     return CONTROL.search(text) is not None or _ESCAPED_CONTROL.search(text) is not None
 
 
-def controlled(data: Any, path: str = "", limit: int = 20) -> list[str]:
-    """The key paths of text values in ``data`` that hold a control character, at most ``limit``."""
+def controlled(data: Any, path: str = "", limit: int = 20, *, pattern: re.Pattern[str] = CONTROL) -> list[str]:
+    """The key paths of text values in ``data`` that hold a control character (``pattern``), at most ``limit``."""
     found: list[str] = []
     stack: list[tuple[str, Any]] = [(path, data)]
     while stack and len(found) < limit:
         where, value = stack.pop()
         if isinstance(value, str):
-            if CONTROL.search(value):
+            if pattern.search(value):
                 found.append(where)
         elif isinstance(value, dict):  # (keys are names, each checked where it is looked up)
             stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in reversed(list(value.items())))

@@ -925,6 +925,8 @@ def test_a_line_that_gives_its_subject_a_persons_thoughts_is_told_of_people_only
     (r"looked painful", "physical", {"no"}, {"yes"}),
     # "the yard dog runs like a performer, flaunting its sharp eyes"
     (r"runs like a performer", "body", {"animal"}, {"flesh"}),
+    # a review: "Espen Lind gives up. Espen steps out into the light, hands raised." at the barrow-field
+    (r"steps out into the light, hands raised", "foe_body", {"object"}, {"flesh"}),
 ])
 def test_a_line_that_says_how_the_round_went_is_kept_from_the_rounds_it_belies(pattern, key, never, still):
     """A reading of narrated conflicts: each line here said something the dice or the sentence before had just

@@ -420,8 +420,8 @@ def test_a_sneak_past_a_thing_offers_walking_away_and_stopping_not_flight_and_a_
 
     from solo.rules.conflict import FLEE
 
-    kind = conflict_type("sneaking")
-    for leave in ("flee", "surrender"):
+    for kind, leave in ((conflict_type(k), way) for k in ("sneaking", "combat") for way in ("flee", "surrender")):
+        # (a fight against a barricade too: nobody there takes a surrender, a review)
         menu = Answers(lens=leave)
         a = from_character(make_char("Espen Lind", Cunning=50, Move=50), "a", kind, decider=menu)
         events = []

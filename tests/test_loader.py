@@ -531,6 +531,10 @@ def test_a_field_name_cut_short_is_offered_the_one_it_begins(tmp_path):
     p = next(p for p in problems_of(tmp_path, MINIMAL.replace('title = "Tiny"', 'title = "Tiny"\nintro = "Hello"'))
              if "intro" in p.path)
     assert "did you mean 'introduction'?" in p.message
+    # in the hint only: what callers act on stays a near spelling (a review: an oracle's "(sure)" became "sure thing")
+    from solo.errors import closest, did_you_mean
+
+    assert closest("sure", ["sure thing", "even"]) is None and "sure thing" in did_you_mean("sure", ["sure thing"])
 
 
 def test_a_flag_nobody_reads_is_offered_only_a_name_nobody_sets(tmp_path):

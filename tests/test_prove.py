@@ -120,6 +120,8 @@ def test_an_estimated_chance_reads_as_an_estimate_whatever_its_size():
     # every play won is no certainty: "about 100 %" read as one (an audit of the numbers shown)
     assert chance_words(1.0, estimated=True) == "nearly 100 %" + tail
     assert chance_words(0.0, estimated=True) == "nearly 0 %" + tail
+    assert chance_words(0.0, estimated=True, bound="upper").startswith("nearly 0 % (estimated")
+    assert chance_words(0.0, estimated=True, bound="lower").startswith("nearly 0 % in the states searched (")
     # a margin past both ends bounds nothing: a GM's "about 100 % at most (estimated, ± 100.0: …)"
     assert chance_words(0.9, estimated=True, error=0.05) == "about 90.0 % (estimated, ± 5.0: it rests on conflicts " \
                                                             "played, not worked out)"

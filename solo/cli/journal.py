@@ -179,6 +179,7 @@ def _session_for(save: Path, data: SaveData) -> Session:
 
     game_class: type[Game] = Game
     try:
+        edition = edition_of(data.options)  # a newer solo's game is refused first, as a reason, not an internal error
         if data.adventure_id == OPEN_ID:
             adventure, game_class = open_adventure(), OpenGame
         else:
@@ -194,7 +195,7 @@ def _session_for(save: Path, data: SaveData) -> Session:
     quiet = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)  # highlighting is quadratic
     return Session(adventure, seed=data.seed, console=quiet, reader=lambda prompt: "", save_path=save,
                    party=party, log=data.log, advise=bool(data.options.get("advise", True)), game_class=game_class,
-                   edition=edition_of(data.options))
+                   edition=edition)
 
 
 def _show(text: str) -> None:

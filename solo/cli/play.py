@@ -177,14 +177,14 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                     detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                     raise UserError(f"{short_path(path)}: the adventure this save was played in cannot be "
                                     f"loaded: {detail}") from None
+            try:  # refused before anything is said of the adventure
+                edition = edition_of(data.options)
+            except SoloError as exc:
+                raise UserError(f"{short_path(path)}: {exc}") from None
             if adv.content_hash != data.adventure_hash:
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
             log = data.log
-            try:
-                edition = edition_of(data.options)
-            except SoloError as exc:
-                raise UserError(f"{short_path(path)}: {exc}") from None
             layout = data.options.get("roster")
             save_path, save_folder = path, path.parent
             if data.party:

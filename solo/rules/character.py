@@ -15,7 +15,7 @@ from types import EllipsisType
 from typing import Any, NoReturn, Self, TypeVar, overload
 
 from ..errors import ContentError, did_you_mean
-from ..terminal_text import CONTROL_PROBLEM, controlled, visible
+from ..terminal_text import ACTS_ON_TERMINAL, CONTROL_PROBLEM, LINE_BREAKS, controlled, visible
 from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
@@ -232,12 +232,13 @@ class _CharacterReader:
         for key in d:
             if key not in _FIELDS:
                 self.fail(str(key), f"unknown field{did_you_mean(str(key), _FIELDS) or _FIELDS_LISTED}")
-        for where in controlled(d, limit=1):
+        # (a save's party was written by an earlier solo, whose typed names could hold a direction mark: read)
+        for where in controlled(d, limit=1, pattern=ACTS_ON_TERMINAL):
             self.fail(where, CONTROL_PROBLEM)
         name = self.text("name")
         for key, value in (("name", name), ("player", self.text("player", None))):
-            if value is not None and not value.isprintable():  # a line break would draw a menu of its own
-                self.fail(key, "a name is one line of printable characters (no line break, tab or zero-width one)")
+            if value is not None and not LINE_BREAKS.isdisjoint(value):  # a line break would draw a menu of its own
+                self.fail(key, "a name is one line (no line break or tab)")
         if not visible(name):
             self.fail("name", "a character needs a name (one that shows: not spaces or zero-width characters alone)")
         for key, value in (("name", name), ("player", self.text("player", None))):

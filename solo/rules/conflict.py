@@ -585,7 +585,7 @@ class Conflict:
             if key[4]:
                 # one gives up on a lock or an archive, or a hunt, and yields to someone ("Give up · yield now" of the
                 # registry's ledgers read oddly: a player's run)
-                exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER),
+                exits.append(Option(SURRENDER, exit_name(ctype, SURRENDER, static=static),
                                     "stop trying now, no roll" if static or hunter else "yield now, no roll"))
             got = _EXITS[key] = tuple(exits)
         return got
@@ -1333,7 +1333,7 @@ def exit_key(exit: str, *, static: bool, social: bool, physical: bool, hunts: bo
     or those ``conflict_start``'s frame carries (a view has no ConflictType), and whether the one leaving hunts."""
     if exit == FLEE:
         return "walk_away" if static or social or hunts else "flee"
-    return "surrender" if physical else "give_up"
+    return "surrender" if physical and not static else "give_up"  # nobody takes a surrender at a barricade
 
 
 def exit_way(ctype: ConflictType, how: str, *, hunts: bool = False, static: bool = False) -> str:

@@ -673,7 +673,7 @@ class Session:
             from ..story.format.graph import items_the_story_reads
 
             tested, any_find = items_the_story_reads(self.adventure)
-            if not any_find and text.strip().lower() not in tested:
+            if not any_find and clean_name(text, "").lower() not in tested:  # as the item will be named
                 unread = " Nothing in this story asks for it: what it does is for the table to agree."
         question = Question("luck_spend", f"Spend a Luck Point on {what}?{unread} You would have "
                             f"{luck_left(pc.luck)} left.",

@@ -161,7 +161,8 @@ class TerminalView:
         self.frame: dict[str, Any] = {}
         self.rolled = False  # every roll of this round is made
         self.table_shown = False  # this round's rolls are on screen (before any Luck flip is offered)
-        self.broken: set[str] = set()  # who showed their nerve going, so their exit needs no line of its own
+        self.ways_out = d.WaysOut()  # a nerve failing, one who leaves, the answer: the journal and a told duel say
+        self.way_out: str | None = None  # them from it too; this event's line, if it gives one
         self.status_line: Callable[[], str] | None = None  # 'status' turns it on: a line before each decision
         self.status_due = True  # the game has moved since the status line was shown: the next question shows it
 
@@ -185,6 +186,7 @@ class TerminalView:
                 self.buffer = []
             self.buffer.append((e, list(narration)))
             return
+        self.way_out = self.ways_out.line(e.kind, e)
         handler = getattr(self, f"_on_{e.kind}", None)
         if handler is not None:
             handler(e, list(narration))
@@ -278,7 +280,6 @@ class TerminalView:
         self.names, self.plural, self.obstacles, self.pronouns, self.static = d.conflict_facts(e)
         self.frame = e.get("frame") or {}  # what kind of conflict: how its ways out are named
         self.round_limit = e.get("round_limit")
-        self.broken = set()
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}
         self.sides = {p["id"]: p.get("side") for p in e["participants"]}  # a hunter's way out is named by its part
         self.down = {}
@@ -416,14 +417,13 @@ class TerminalView:
         self._narrate(n)
 
     def _on_exit(self, e: Event, n: list[str]) -> None:
-        if e["actor"] not in self.broken:  # its body language already said so
-            how = d.exit_words(e, self.static, e["actor"] in self.plural)
-            self.console.print(Text(f"  {self._opening(e['actor'])} {how}.", style="bold"))
+        if self.way_out:  # (none where its body language already said so)
+            self.console.print(Text(f"  {self.way_out}", style="bold"))
         self.pools.pop(e["actor"], None)  # out of the conflict and out of the fight: its bar goes with it
         self._narrate(n)
 
     def _on_exit_answer(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {d.exit_answer_line(e, self.names)}", style="bold"))
+        self.console.print(Text(f"  {self.way_out}", style="bold"))
         self._narrate(n)
 
     def _on_leave_attempt(self, e: Event, n: list[str]) -> None:
@@ -438,12 +438,11 @@ class TerminalView:
                                     style="dim"))
 
     def _on_npc_morale(self, e: Event, n: list[str]) -> None:
-        if d.morale_clue_shown(e):
-            self.console.print(Text("  " + d.upper_first(d.clue(e, self.names, self.pronouns)), style="italic yellow"))
+        if self.way_out:
+            self.console.print(Text(f"  {self.way_out}", style="italic yellow"))
 
     def _on_npc_break(self, e: Event, n: list[str]) -> None:
-        self.broken.add(e["actor"])
-        self.console.print(Text("  " + d.upper_first(d.clue(e, self.names, self.pronouns)), style="bold yellow"))
+        self.console.print(Text(f"  {self.way_out}", style="bold yellow"))
 
     def _on_conflict_end(self, e: Event, n: list[str]) -> None:
         self._narrate(n)

@@ -173,11 +173,16 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None,
             spread = ", by too wide a margin to say how far"
         why.append(f"estimated{spread}: it rests on conflicts played, not worked out")
     if bound == "lower" and p < 1:
-        chance = f"at least {chance}" if chance[0].isdigit() else f"{chance} or more"  # "about 40.4 % or more"
+        if chance == "nearly 0 %":  # no play won in the states searched: "nearly 0 % or more" says little (a review)
+            chance = "nearly 0 % in the states searched"
+        else:
+            chance = f"at least {chance}" if chance[0].isdigit() else f"{chance} or more"  # "about 40.4 % or more"
         why.append(STOPPED)
     if bound == "upper":  # said on the chance itself: "best-play chance 100 %" read as a certainty (a new GM's run)
         if chance.startswith(("> ", "< ", "nearly 100")):  # "at most > 99.9 %" says nothing: the bound's own figure
             chance = "at most 0.1 %" if chance[0] == "<" else "at most 100 %"
+        elif chance == "nearly 0 %":  # a bound of nothing needs no "at most" ("nearly 0 % at most": a review)
+            pass
         else:
             chance = f"at most {chance}" if chance[0].isdigit() else f"{chance} at most"  # "about 99.2 % at most"
     if bound == "neither":  # a bare "100 %" read as a certainty here too (the review); the line under it says why
