@@ -10,6 +10,7 @@ import atexit
 import functools
 import gc
 import io
+import itertools
 import logging
 import os
 import random
@@ -116,6 +117,7 @@ def pytest_configure(config):
     asked for at all: the suite's text strategies draw from ``TEXT_ALPHABET``, the same characters by category.
     """
     share_bytecode(config)
+    away_from_the_players_files(config)
     end_workers_quickly(config)
     keep_saves_off_the_disk_platter(config)
     tune()  # the collector as solo's entry point sets it (solo.collector), in the controller and each worker
@@ -128,7 +130,37 @@ def pytest_configure(config):
     os.environ[HYPOTHESIS_HOME_ENV] = str(home)
 
 
+_PLAYERS_HOME = pytest.StashKey[Path]()
+#: Where a player keeps games, characters, tables and adventures: the suite reads none of the player's own.
+_PLAYERS_FOLDERS = ("SOLO_HOME", "SOLO_SAVES", "SOLO_TABLES", "SOLO_SCENES")
+
+
+def away_from_the_players_files(config) -> None:
+    """None of the player's folders, and a folder under which each test has a ``SOLO_HOME`` of its own
+    (:func:`a_home_of_its_own`): a newcomer who played the tutorial (as the README says, before its test command) had
+    Espen Lind improved in ./characters, and three tests that play ``--pc espen`` took that copy for the ready-made
+    one. The folder goes at the run's end; the xdist workers inherit its name."""
+    if os.environ.get("SOLO_TEST_HOME"):  # a worker, or a run inside a test: its starter's folder stands
+        return
+    for name in _PLAYERS_FOLDERS:
+        os.environ.pop(name, None)
+    home = config.stash[_PLAYERS_HOME] = Path(tempfile.mkdtemp(prefix="solo-home-"))
+    os.environ["SOLO_TEST_HOME"] = str(home)
+
+
+_HOMES = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def a_home_of_its_own(monkeypatch):
+    """Each test's own ``SOLO_HOME``, made only if the test writes into it: what one test's game saves (a character
+    improved, a session) is never another's roster. A test of the defaults without it unsets it."""
+    monkeypatch.setenv("SOLO_HOME", os.path.join(os.environ["SOLO_TEST_HOME"], f"{os.getpid()}-{next(_HOMES)}"))
+
+
 def pytest_unconfigure(config):
+    if _PLAYERS_HOME in config.stash:
+        shutil.rmtree(config.stash[_PLAYERS_HOME], ignore_errors=True)
     if _REAL_FSYNC in config.stash:
         os.fsync = config.stash[_REAL_FSYNC]
     if _BYTECODE_HOME in config.stash:

@@ -430,6 +430,7 @@ def test_new_random_json_without_out_saves_nothing(tmp_path, monkeypatch):
 
 def test_new_random_default_path_does_not_overwrite(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)  # the default: ./characters
     for _ in range(2):
         assert run("new", "--random", "--seed", "4", "--name", "Liv Lie").exit_code == 0
     files = sorted(p.name for p in (tmp_path / "characters").iterdir())

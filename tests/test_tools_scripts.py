@@ -178,6 +178,7 @@ def test_piped_answers_write_no_characters_either(tmp_path, cloak, monkeypatch):
 def test_characters_of_a_played_game_go_beside_its_saves(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SOLO_SAVES", raising=False)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
     elsewhere = tmp_path / "elsewhere" / "game.json"
     # --load FILE in another folder, without --saves: beside that save, not in ./characters
     assert _characters_dir(None, elsewhere) == elsewhere.parent / "characters"

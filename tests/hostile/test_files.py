@@ -41,7 +41,7 @@ def invoke(monkeypatch, cwd: Path, *args: str, env: dict[str, str] | None = None
     """``solo ARGS`` in this process, in ``cwd``, without the user's folders from the environment."""
     cwd.mkdir(parents=True, exist_ok=True)
     monkeypatch.chdir(cwd)
-    for name in ("SOLO_SAVES", "SOLO_TABLES", "SOLO_SCENES", "SOLO_DEBUG"):
+    for name in ("SOLO_HOME", "SOLO_SAVES", "SOLO_TABLES", "SOLO_SCENES", "SOLO_DEBUG"):
         monkeypatch.delenv(name, raising=False)
     result = CliRunner().invoke(cli, list(args), env=env)
     return SimpleNamespace(code=result.exit_code, out=result.stdout, err=result.stderr)
