@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -624,3 +625,15 @@ def test_a_weapon_the_story_hands_out_stays_in_the_story(tmp_path, cloak, monkey
     second = play(tmp_path, armed, [name.split()[0], "Go south", *EPILOGUE], seed=2)
     assert second.exit_code == 0, second.output
     assert load_character(made).weapon == "dagger"
+
+
+def test_a_roll_kept_for_later_is_said_on_screen_and_in_the_journal(tmp_path, cloak, monkeypatch):
+    """A hot-seat group's Vellan: "Keep the roll for later" left no line anywhere, and the next game's "3 improvement
+    rolls to spend" came from nowhere the table could see."""
+    monkeypatch.chdir(tmp_path)
+    first = play(tmp_path, cloak, ["random", "", "Go south", *EPILOGUE], seed=1)
+    assert first.exit_code == 0, first.output
+    said = " ".join(first.output.split())
+    [name] = re.findall(r"(\S+ \S+) keeps an improvement roll for the next adventure\.", said)
+    journal = (tmp_path / "saves" / "g1.md").read_text(encoding="utf-8")
+    assert f"{name} keeps an improvement roll for the next adventure." in journal

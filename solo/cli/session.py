@@ -165,7 +165,10 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         click.echo(line)
     meant = meant_session(session)
     if not (known or changing):
-        fresh = f" (new: nothing kept yet{f'; did you mean {meant!r}?' if meant else ''})"
+        # nothing is made by looking: said, with how one begins (a newcomer read "new" and then had 'solo oracle
+        # --session test' refuse a session that was never kept)
+        fresh = (f" (not begun: nothing is kept until solo scene \"…\" --session {session.name} or --thread "
+                 f"\"…\" here begins it{f'; did you mean {meant!r}?' if meant else ''})")
     else:
         fresh = (f", new (did you mean {meant!r}?)" if meant else ", new") if session.new else ""
     click.echo(f"Session {session.name}{fresh}: tension {s.tension} of 9, {session.scenes} scene"

@@ -97,6 +97,10 @@ def epilogue(game: Game) -> None:
             choice = game.ask("improve", prompt, options, actor=pc.name, default="keep", aliases=aliases,
                               **({"gone": gone} if gone else {}))
             if choice == "keep":
+                if pc.improvement_rolls:  # said, as a roll spent is: the next game's "3 improvement rolls to spend"
+                    # came from nowhere a group could see (a hot-seat Vellan)
+                    game.emit("improvement", actor=pc.name, skill=None, before=None, after=None,
+                              kept=pc.improvement_rolls)
                 break
             kind, what = choice.split(":", 1)
             if kind == "focus":
