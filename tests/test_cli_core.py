@@ -431,10 +431,16 @@ def test_new_random_json_without_out_saves_nothing(tmp_path, monkeypatch):
 def test_new_random_default_path_does_not_overwrite(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SOLO_HOME", raising=False)  # the default: ./characters
+    said = []
     for _ in range(2):
-        assert run("new", "--random", "--seed", "4", "--name", "Liv Lie").exit_code == 0
+        made = run("new", "--random", "--seed", "4", "--name", "Liv Lie")
+        assert made.exit_code == 0
+        said.append(" ".join(made.output.split()))
     files = sorted(p.name for p in (tmp_path / "characters").iterdir())
     assert files == ["liv_lie.toml", "liv_lie_2.toml"]
+    # by its whole path, a command that runs as printed from any folder (a newcomer's run: characters/liv_lie.toml)
+    assert f"Saved to {tmp_path / 'characters' / 'liv_lie_2.toml'}." in said[1]
+    assert f"play tutorial --pc {tmp_path / 'characters' / 'liv_lie_2.toml'}" in said[1]
     assert load_character(tmp_path / "characters" / "liv_lie.toml").name == "Liv Lie"
 
 

@@ -20,13 +20,13 @@ def command(saves_dir: Path | None) -> None:
     Finished games write their characters back here; 'solo play' offers them
     at "Who will you play?", and --pc NAME picks one by name.
     """
+    import os
     import shlex
-    from collections import Counter
 
     from rich.console import Console
 
     from ..characters import current_roster, read_roster
-    from ..paths import path_problem
+    from ..paths import path_problem, solo_program
     from ..ui.view import say
 
     folder = current_roster(saves_dir)
@@ -39,15 +39,14 @@ def command(saves_dir: Path | None) -> None:
         # the folder whole ("No characters in characters yet" read as a slip: a group's evening)
         say(console, f"Your roster is empty: no characters in {folder.absolute()} yet. Finish a game, or make one "
                      "with 'solo new'.", soft_wrap=True)
-    names = Counter(entry.name.lower() for entry in roster.entries)
     for entry in roster.entries:
         say(console, (entry.name, "bold"), f"  {entry.summary}", soft_wrap=True)
         where = f" --saves {shlex.quote(str(saves_dir))}" if saves_dir is not None else ""
-        pick = entry.name if names[entry.name.lower()] == 1 else entry.path.stem  # two of one name: the file says which
         if entry.fell:  # listed, with no command to play: the roster plays no one who died
             say(console, f"  {entry.path}", style="dim", soft_wrap=True)
             continue
-        say(console, f"  {entry.path}   play: solo play --pc {shlex.quote(pick)}{where}", style="dim",
-            soft_wrap=True)
+        # by its whole path: a name is looked up in the roster of the folder solo is run from (a newcomer's run)
+        say(console, f"  {entry.path}   play: {solo_program()} play --pc {shlex.quote(os.path.abspath(entry.path))}"
+            f"{where}", style="dim", soft_wrap=True)
     for line in roster.problems:
         say(console, line, style="yellow", soft_wrap=True)

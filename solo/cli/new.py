@@ -126,16 +126,18 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
         except OSError as exc:
             raise UserError(f"cannot write in {roster}: {exc.strerror or exc}; "
                             "the character was not saved") from None
+    # the adventure named (a bare "solo play --pc" opened the tutorial, unsaid: a new player's run) and the program
+    # as a new shell finds it, as every other hint of solo's
+    import os
     import shlex
 
     from ..paths import solo_program
 
-    # the adventure named (a bare "solo play --pc" opened the tutorial, unsaid: a new player's run) and the program
-    # as a new shell finds it, as every other hint of solo's
-    say(console, "Saved to ", (str(path), "bold"), ". Play with it (the tutorial here; put another adventure's name, "
+    whole = os.path.abspath(path)  # runs as printed from any folder, as every other hint of solo's (a newcomer's run)
+    say(console, "Saved to ", (whole, "bold"), ". Play with it (the tutorial here; put another adventure's name, "
         "such as vellan, in its place):", soft_wrap=True)
     # the command on a line of its own, never broken (a GM-less table pasted half of it: "solo play --pc")
-    say(console, "  ", (f"{solo_program()} play tutorial --pc {shlex.quote(str(path))}", "bold"), soft_wrap=True)
+    say(console, "  ", (f"{solo_program()} play tutorial --pc {shlex.quote(whole)}", "bold"), soft_wrap=True)
 
 
 def _unwritable(out: Path, *, force: bool) -> str | None:
