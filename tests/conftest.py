@@ -140,10 +140,11 @@ def away_from_the_players_files(config) -> None:
     (:func:`a_home_of_its_own`): a newcomer who played the tutorial (as the README says, before its test command) had
     Espen Lind improved in ./characters, and three tests that play ``--pc espen`` took that copy for the ready-made
     one. The folder goes at the run's end; the xdist workers inherit its name."""
-    if os.environ.get("SOLO_TEST_HOME"):  # a worker, or a run inside a test: its starter's folder stands
-        return
     for name in _PLAYERS_FOLDERS:
         os.environ.pop(name, None)
+    shared = os.environ.get("SOLO_TEST_HOME")
+    if shared and Path(shared).is_dir():  # a worker, or a run inside a test: its starter's folder stands
+        return
     home = config.stash[_PLAYERS_HOME] = Path(tempfile.mkdtemp(prefix="solo-home-"))
     os.environ["SOLO_TEST_HOME"] = str(home)
 
@@ -161,6 +162,7 @@ def a_home_of_its_own(monkeypatch):
 def pytest_unconfigure(config):
     if _PLAYERS_HOME in config.stash:
         shutil.rmtree(config.stash[_PLAYERS_HOME], ignore_errors=True)
+        os.environ.pop("SOLO_TEST_HOME", None)
     if _REAL_FSYNC in config.stash:
         os.fsync = config.stash[_REAL_FSYNC]
     if _BYTECODE_HOME in config.stash:

@@ -101,6 +101,7 @@ def test_score_counts_the_hook_only_the_first_time():
 
 def test_scripted_play_of_the_cloak_game_writes_no_character(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)  # (the defaults, under tmp_path: a write would show there)
     script = tmp_path / "win.txt"
     script.write_text("2\n1\n3\n3\n3\n")
     r = CliRunner().invoke(cli, ["play", str(CLOAK), "--script", str(script), "--seed", "3",

@@ -334,8 +334,9 @@ def test_solo_session_says_a_session_it_starts_is_new_and_the_one_meant(solo, tm
     started = solo("session", "dokc", "--thread", "Who else is aboard?")
     assert started.exit_code == 0 and "Session dokc, new (did you mean 'dock'?): tension 5 of 9" in started.output
     looked = solo("session", "dokk")
-    assert ("Session dokk (not begun: nothing is kept until solo scene \"…\" --session dokk or --thread \"…\" here "
-            "begins it; did you mean 'dokc'?)") in " ".join(looked.output.split())
+    said = " ".join(looked.output.split())
+    assert "Session dokk (not begun: nothing is kept until a thread, an NPC, a tension or a scene is: solo session " \
+           "dokk --saves " in said and "did you mean 'dokc'?)" in said
     assert json.loads(solo("session", "dokk", "--json").output)["new"] is True
     assert json.loads(solo("session", "dock", "--json").output)["new"] is False
     assert json.loads(solo("scene", "y", "--session", "fresh", "--json").output)["session_new"] is True

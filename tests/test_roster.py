@@ -636,6 +636,6 @@ def test_a_roll_kept_for_later_is_said_on_screen_and_in_the_journal(tmp_path, cl
     first = play(tmp_path, cloak, ["random", "", "Go south", *EPILOGUE], seed=1)
     assert first.exit_code == 0, first.output
     said = " ".join(first.output.split())
-    [name] = re.findall(r"(\S+ \S+) keeps an improvement roll for the next adventure\.", said)
+    [name] = re.findall(r"(\S+ \S+) keeps an improvement roll unspent\.", said)
     journal = (tmp_path / "saves" / "g1.md").read_text(encoding="utf-8")
-    assert f"{name} keeps an improvement roll for the next adventure." in journal
+    assert f"{name} keeps an improvement roll unspent." in journal

@@ -197,6 +197,7 @@ def test_errors_name_seeds_and_commands_that_replay_them(tails_crash, tmp_path, 
 
 def test_a_run_that_ends_replays_to_the_same_ending(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # a scripted game writes no characters, here or anywhere
+    monkeypatch.delenv("SOLO_HOME", raising=False)  # (the defaults, under tmp_path: a write would show there)
     adventure = load_adventure(TUTORIAL)
     party = build_party(adventure, Options(str(TUTORIAL), 1))
     for index in range(4):

@@ -150,6 +150,7 @@ def test_a_scripted_game_writes_no_characters(tmp_path, cloak, monkeypatch):
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
+    monkeypatch.delenv("SOLO_HOME", raising=False)  # (the defaults, under tmp_path: a write would show there)
     result, _ = play(tmp_path, cloak, ["3", *EPILOGUE])
     assert result.exit_code == 0, result.output
     assert list(work.iterdir()) == []
@@ -159,6 +160,7 @@ def test_a_scripted_game_writes_no_characters(tmp_path, cloak, monkeypatch):
 
 def test_keep_characters_writes_them_where_asked(tmp_path, cloak, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
     result, _ = play(tmp_path, cloak, ["3", *EPILOGUE], "--keep-characters", str(tmp_path / "heroes"))
     assert result.exit_code == 0, result.output
     assert [p.name for p in (tmp_path / "heroes").iterdir()] == ["espen_lind.toml"]
@@ -168,6 +170,7 @@ def test_keep_characters_writes_them_where_asked(tmp_path, cloak, monkeypatch):
 
 def test_piped_answers_write_no_characters_either(tmp_path, cloak, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
     result = CliRunner().invoke(cli, ["play", str(cloak), "--pc", "espen", "--seed", "1", "--saves", "saves"],
                                 input="2\nno\nkeep\n")
     assert result.exit_code == 0, result.output

@@ -27,6 +27,7 @@ def command(saves_dir: Path | None) -> None:
 
     from ..characters import current_roster, read_roster
     from ..paths import path_problem, solo_program
+    from ..terminal_text import inert
     from ..ui.view import say
 
     folder = current_roster(saves_dir)
@@ -40,8 +41,8 @@ def command(saves_dir: Path | None) -> None:
         say(console, f"Your roster is empty: no characters in {folder.absolute()} yet. Finish a game, or make one "
                      "with 'solo new'.", soft_wrap=True)
     for entry in roster.entries:
-        say(console, (entry.name, "bold"), f"  {entry.summary}", soft_wrap=True)
-        where = f" --saves {shlex.quote(str(saves_dir))}" if saves_dir is not None else ""
+        say(console, (inert(entry.name), "bold"), f"  {entry.summary}", soft_wrap=True)  # (a hand's direction mark)
+        where = f" --saves {shlex.quote(os.path.abspath(saves_dir))}" if saves_dir is not None else ""
         if entry.fell:  # listed, with no command to play: the roster plays no one who died
             say(console, f"  {entry.path}", style="dim", soft_wrap=True)
             continue

@@ -10,6 +10,7 @@ closes what the story settled.
 from __future__ import annotations
 
 import json
+import shlex
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import replace
@@ -167,8 +168,9 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
     if not (known or changing):
         # nothing is made by looking: said, with how one begins (a newcomer read "new" and then had 'solo oracle
         # --session test' refuse a session that was never kept)
-        fresh = (f" (not begun: nothing is kept until solo scene \"…\" --session {session.name} or --thread "
-                 f"\"…\" here begins it{f'; did you mean {meant!r}?' if meant else ''})")
+        fresh = (f" (not begun: nothing is kept until a thread, an NPC, a tension or a scene is: "
+                 f"{session_shell(session)} --thread \"…\", or solo scene \"…\" --session "
+                 f"{shlex.quote(session.name)}{session.flags}{f'; did you mean {meant!r}?' if meant else ''})")
     else:
         fresh = (f", new (did you mean {meant!r}?)" if meant else ", new") if session.new else ""
     click.echo(f"Session {session.name}{fresh}: tension {s.tension} of 9, {session.scenes} scene"

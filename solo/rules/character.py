@@ -235,7 +235,9 @@ class _CharacterReader:
         # the free text only: every other field is a number or a name looked up in the rules' tables, which refuse
         # what they do not know (a character is read at every game's start: a walk over all of it cost 8 µs of 13)
         # (a save's party was written by an earlier solo, whose typed names could hold a direction mark: read)
-        free = {k: d[k] for k in _FREE_TEXT if k in d}
+        free: dict[str, Any] = {k: d[k] for k in _FREE_TEXT if k in d}
+        if isinstance(d.get("requests"), dict):  # its keys are a Tag's name as written, not looked up
+            free["requests"] = list(d["requests"])
         for where in controlled(free, limit=1, pattern=ACTS_ON_TERMINAL):
             self.fail(where, CONTROL_PROBLEM)
         name = self.text("name")
@@ -332,7 +334,7 @@ _FIELDS = tuple(f.name for f in fields(Character)) + ("roster",)
 _FIELDS_LISTED = f" (a character has: {', '.join(_FIELDS[:-1])})"
 _FIELD_SET = frozenset(_FIELDS)
 #: The fields whose text is a player's own words, shown as written.
-_FREE_TEXT = ("name", "player", "career", "willpower", "tag_notes", "items", "roster")
+_FREE_TEXT = ("name", "player", "career", "willpower", "tag_notes", "items", "medicine_tried", "roster")
 
 
 PRONOUNS = {

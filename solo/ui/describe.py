@@ -880,7 +880,7 @@ def session_end(e) -> str:
 def improvement(e) -> str:
     if e.get("kept"):
         kept = "an improvement roll" if e["kept"] == 1 else f"{e['kept']} improvement rolls"
-        return f"{e['actor']} keeps {kept} for the next adventure."
+        return f"{e['actor']} keeps {kept} unspent."  # (carried on only where the character is written back)
     if e.get("before") is None:
         gained = f" ({e['after']} %)" if e.get("after") is not None else ""
         return f"{e['actor']} gains {e['skill']}{gained}."

@@ -62,6 +62,8 @@ def test_an_error_line_is_inert_one_line_and_bounded():
     ("name", "\x1b[31mEVIL", "name: holds a control character"),
     ("career", "a \x1b]8;;http://x\x07link", "career: holds a control character"),
     ("items", ["rope", "\x9bbad"], "items[1]: holds a control character"),
+    ("medicine_tried", ["\x1b[2J"], "medicine_tried[0]: holds a control character"),
+    ("requests", {"\x1b[31mX": 1}, "requests[0]: holds a control character"),
     ("name", "Plain\n\nWhat do you do?\n1.  Delete everything", "name: a name is one line (no line break or tab)"),
     ("name", "\u200b\u200b", "name: a character needs a name (one that shows"),
     ("name", "\u3164", "name: a character needs a name (one that shows"),
