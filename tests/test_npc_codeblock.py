@@ -250,3 +250,14 @@ def test_leanings_are_worked_out_once_for_what_they_are_made_of():
     listed = _block(Trait("Shy"), Trait("Nervous"), ("Health",))
     listed.personality = [Trait("Shy"), Trait("Nervous")]  # not a value: worked out each time, the same numbers
     assert leanings(listed) == _leanings(listed, mindless=False, t=tables)
+
+
+def test_an_npc_file_with_a_role_and_no_pronoun_takes_its_roles():
+    """A reading of narrated conflicts: a file's `role = "automaton"` with no pronoun was told "their resolve" and
+    "the way they came", where `solo npc --role automaton` gives "it". A pronoun written stands."""
+    from solo.npc.model import NPC
+
+    base = {"name": "The sentry", "level": "common", "skills": ["Awareness"], "mindless": True}
+    assert NPC.from_dict(base | {"role": "automaton"}).pronoun == "it"
+    assert NPC.from_dict(base | {"role": "automaton", "pronoun": "she"}).pronoun == "she"
+    assert NPC.from_dict(base).pronoun == "they"

@@ -195,6 +195,12 @@ class _NPCReader:
         level = read(self.level, "master")
         base = {k: v for k, v in d.items() if k not in NPC_FIELDS and k in known}
         base["level"] = level
+        if "pronoun" not in base and isinstance(d.get("role"), str):  # its role's, as `solo npc --role` gives it (a
+            from .roles import find_role  # reading: a file's sentry automaton was told "their resolve")
+
+            role = find_role(d["role"])
+            if role is not None and role.pronoun:
+                base["pronoun"] = role.pronoun
         base.setdefault("luck", NPC_LUCK)
         ranked = read(lambda: self.ranked_skills(level), None)
         if ranked is None:  # the skills as written cannot be read: the level's own, so the rest is read
