@@ -1806,6 +1806,10 @@ def test_a_way_out_taken_at_once_is_named_as_its_menu_names_it():
     assert said == {("combat", "flee"): "then flee at once", ("combat", "surrender"): "then surrender at once",
                     ("social", "flee"): "then walk away at once", ("social", "surrender"): "then give up at once",
                     ("tracking", "flee"): "then walk away at once", ("tracking", "surrender"): "then give up at once"}
+    # against things only, as its menu names it since a player's barrow-field (the review)
+    field = {"obstacle": {"name": "the barrow-field", "difficulty": "easy"}}
+    assert [exit_words(game, {"type": kind, **field}, way) for kind in ("sneaking", "combat")
+            for way in ("flee", "surrender")] == ["then walk away at once", "then give up at once"] * 2
 
 
 def test_a_soft_lock_where_no_choice_is_offered_names_the_choices_that_shut_it():

@@ -79,7 +79,9 @@ def exit_words(game: ProbeGame, spec: dict, exit: str) -> str:
     from ...story.play.actions import conflict_type_of, party_hunts
 
     ctype = conflict_type_of(game, spec)
-    return f"then {exit_name(ctype, exit, hunts=party_hunts(ctype, spec)).lower()} at once"
+    things = bool(spec.get("obstacle")) and not spec.get("npcs")  # against things only, as its menu says (the review)
+    return (f"then {exit_name(ctype, exit, hunts=party_hunts(ctype, spec), static=ctype.static or things).lower()} "
+            "at once")
 
 
 def fought_as(name: str) -> str:
