@@ -316,6 +316,14 @@ class NotOurs(PathError):
     """A file the user named exists and is not one solo wrote: replaced only with ``--force``."""
 
 
+def a_folder(path: Path | str) -> str:
+    """Why a folder is no file to write: an empty name (``--out ""``) is the folder one is in, said so (". exists and is
+    not a regular file" named neither: a review)."""
+    if str(path) in ("", "."):
+        return "an empty name is the folder you are in: give a file's name"
+    return f"{path} is a folder: give a file's name"
+
+
 def replace_problem(path: Path, kind: FileKind, *, force: bool = False, option: str | None = "--force",
                     action: str = "replace it", instead: str = "give another file name") -> str | None:
     """Why ``path`` may not be written now, or None. The one rule for every file solo writes at a
@@ -331,6 +339,8 @@ def replace_problem(path: Path, kind: FileKind, *, force: bool = False, option: 
     except OSError as exc:
         return f"{path}: {exc.strerror or exc}"
     if not stat.S_ISREG(st.st_mode):
+        if stat.S_ISDIR(st.st_mode):
+            return a_folder(path)
         return f"{path} exists and is not a regular file"
     if force or kind.recognises(path):
         return None

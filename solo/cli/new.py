@@ -145,7 +145,7 @@ def _unwritable(out: Path, *, force: bool) -> str | None:
     import os
 
     from ..characters import CHARACTER_FILE
-    from ..paths import path_problem, replace_problem
+    from ..paths import a_folder, path_problem, replace_problem
 
     problem = path_problem(out)
     if problem:
@@ -153,7 +153,7 @@ def _unwritable(out: Path, *, force: bool) -> str | None:
     folder = out.parent
     try:
         if out.is_dir():
-            return f"{out} is a folder"
+            return a_folder(out)
         if folder.exists() and not folder.is_dir():
             return f"{folder} is not a folder"
         if folder.is_dir() and not os.access(folder, os.W_OK):

@@ -493,3 +493,12 @@ def test_a_save_name_given_with_its_suffix_names_that_slot(tmp_path, monkeypatch
                     "mine.json")
     assert played.code == 0, played.err
     assert sorted(p.name for p in (tmp_path / "saves").glob("mine*")) == ["mine.json", "mine.json.bak", "mine.md"]
+
+
+@pytest.mark.parametrize("command", [["new", "--random", "--seed", "1"], ["npc", "--seed", "1"]])
+def test_an_empty_out_is_said_to_be_the_folder_one_is_in(tmp_path, monkeypatch, command):
+    """A hostile review: `--out ""` was told ". exists and is not a regular file", naming neither the slip nor a fix."""
+    result = invoke(monkeypatch, tmp_path, *command, "--out", "")
+    assert result.code == 2
+    assert "--out: an empty name is the folder you are in: give a file's name" in result.err
+    assert list(tmp_path.iterdir()) == []
