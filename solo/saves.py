@@ -25,7 +25,7 @@ from .errors import SoloError
 from .json_files import JSONRefused
 from .json_files import loads as loads_json
 from .paths import PathError, read_bounded, write_atomic
-from .terminal_text import ACTS_ON_TERMINAL, CONTROL_PROBLEM, controlled
+from .terminal_text import ACTS_ON_TERMINAL, CONTROL_HELD, controlled
 
 if TYPE_CHECKING:
     import random
@@ -101,7 +101,7 @@ class SaveData:
                 raise ValueError(f"the decision log has {len(log):,} entries; at most {MAX_LOG_ENTRIES:,}")
             # what was typed was cleaned when it was, but an earlier solo let direction marks through: not those
             for field_path in controlled(data, limit=1, pattern=ACTS_ON_TERMINAL):
-                raise ValueError(f"{field_path} {CONTROL_PROBLEM.split(':')[0]}")
+                raise ValueError(f"{field_path} {CONTROL_HELD}")
             longest = max((len(x) for e in log for x in e), default=0)
             if longest > MAX_ANSWER:
                 raise ValueError(f"an answer in the decision log is {longest:,} characters long; "

@@ -28,8 +28,9 @@ LINE_BREAKS = frozenset("\n\r\t\u2028\u2029")
 _ESCAPED_CONTROL = re.compile(r"\\[bfeuUx]")
 
 #: What the problem is, in the words every file's message uses.
-CONTROL_PROBLEM = ("holds a control character (ESC, NUL, a direction override …) that a terminal would act on "
-                   "rather than show: remove it")
+CONTROL_HELD = ("holds a control character (ESC, NUL, a direction override …) that a terminal would act on rather "
+                "than show")
+CONTROL_PROBLEM = f"{CONTROL_HELD}: remove it"
 
 
 def may_hold_control(text: str) -> bool:
@@ -55,7 +56,7 @@ def controlled(data: Any, path: str = "", limit: int = 20, *, pattern: re.Patter
             stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in reversed(list(value.items())))
         elif isinstance(value, list):
             stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
-    return found[:limit]
+    return found
 
 
 def _holds(data: Any, pattern: re.Pattern[str]) -> bool:
@@ -80,6 +81,19 @@ def inert(text: str) -> str:
 def visible(text: str) -> bool:
     """Whether ``text`` shows anything: a name of spaces or zero-width characters alone names nobody."""
     return any(ch.isprintable() and not ch.isspace() and ch not in _INVISIBLE for ch in text)
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` is no name to show, or None: one line, nothing a terminal acts on, something that shows. The one
+    rule for a character's name and an NPC's typed one (a no-break space or a zero-width non-joiner inside a name is
+    the name's own: `isprintable` refused them)."""
+    if not LINE_BREAKS.isdisjoint(name):
+        return "a name is one line (no line break or tab)"
+    if ACTS_ON_TERMINAL.search(name):
+        return CONTROL_HELD
+    if not visible(name):
+        return "a name must show (not spaces or zero-width characters alone)"
+    return None
 
 
 #: Printable by Python's reckoning yet drawn as nothing.

@@ -345,7 +345,7 @@ _DELETE = object()
     "field, bad, path, words",
     [
         ("name", _DELETE, "name", ["missing"]),
-        ("name", "   ", "name", ["needs a name"]),
+        ("name", "   ", "name", ["a name must show"]),
         ("name", 7, "name", ["expected text"]),
         ("skills", [1, 2], "skills", ["table"]),
         ("skills.Combat", "thirty", "skills.Combat", ["whole number"]),

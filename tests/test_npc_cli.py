@@ -138,10 +138,12 @@ def test_an_npc_the_table_has_named_gets_its_code_block_and_the_disposition_give
     card = run("npc", "--name", "Rin Halden", "--disposition", "Unfriendly", "--seed", "3").output
     assert "Rin Halden" in card and "Unfriendly (-20 %" in card
     assert NPC.from_dict(named).to_dict() == named
+    # a no-break space inside a name is the name's own, as in a character's (one rule: terminal_text.name_problem)
+    assert run("npc", "--name", "Jean\u00a0Luc", "--seed", "3").exit_code == 0
     for args, message in ((["--disposition", "grumpy"], "unknown disposition 'grumpy'"),
-                          (["--name", "  "], "--name takes a name of 1 to 100 printable characters"),
-                          (["--name", "x" * 101], "--name takes a name"),
-                          (["--name", "Rin\x1b[2J"], "printable"),
+                          (["--name", "  "], "--name takes a name of 1 to 100 characters: a name must show"),
+                          (["--name", "x" * 101], "--name takes a name of 1 to 100 characters: at most 100"),
+                          (["--name", "Rin\x1b[2J"], "holds a control character"),
                           (["--mindless", "--disposition", "friendly"], "no Code Block")):
         result = run("npc", *args)
         assert result.exit_code == 2 and message in result.output, (args, result.output)

@@ -47,7 +47,7 @@ def test_career_characters_round_trip(career):
 def test_a_character_with_every_field_round_trips():
     char = build_character(career_choices("Soldier", new_rng(8), name='Ada "Axe" Falk \\ Ø'))
     char.player = "Kari N."
-    char.career = "Soldier\tof the line"  # (a name is one line of printable characters: the tab goes elsewhere)
+    char.career = "Soldier\tof the line"  # (a name is one line: the tab goes elsewhere)
     char.pools["BODY"] = Pool(16, -4)
     char.luck = -2
     char.owed_failures = 2

@@ -74,10 +74,12 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         raise UserError("--force only makes sense with --out")
     if name is not None:
         from ..rules.character import MAX_NAME
+        from ..terminal_text import name_problem
 
         name = " ".join(name.split())
-        if not name or len(name) > MAX_NAME or not name.isprintable():
-            raise UserError(f"--name takes a name of 1 to {MAX_NAME} printable characters")
+        problem = name_problem(name) if len(name) <= MAX_NAME else f"at most {MAX_NAME} characters"
+        if problem:
+            raise UserError(f"--name takes a name of 1 to {MAX_NAME} characters: {problem}")
     if out is not None:
         from ..paths import path_problem, replace_problem
 

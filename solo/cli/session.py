@@ -10,7 +10,6 @@ closes what the story settled.
 from __future__ import annotations
 
 import json
-import shlex
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import replace
@@ -22,7 +21,7 @@ import click
 from . import UserError
 from .folders import FOLDER
 from .limits import SEED, TENSION
-from .scene import held_session, keep_session, meant_session, open_session, saves_flag, session_shell
+from .scene import held_session, keep_session, meant_session, open_session, saves_flag, session_flags, session_shell
 
 if TYPE_CHECKING:
     from ..oracle import Discovery
@@ -169,8 +168,8 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
         # nothing is made by looking: said, with how one begins (a newcomer read "new" and then had 'solo oracle
         # --session test' refuse a session that was never kept)
         fresh = (f" (not begun: nothing is kept until a thread, an NPC, a tension or a scene is: "
-                 f"{session_shell(session)} --thread \"…\", or solo scene \"…\" --session "
-                 f"{shlex.quote(session.name)}{session.flags}{f'; did you mean {meant!r}?' if meant else ''})")
+                 f"{session_shell(session)} --thread \"…\", or solo scene \"…\" {session_flags(session)}"
+                 f"{f'; did you mean {meant!r}?' if meant else ''})")
     else:
         fresh = (f", new (did you mean {meant!r}?)" if meant else ", new") if session.new else ""
     click.echo(f"Session {session.name}{fresh}: tension {s.tension} of 9, {session.scenes} scene"

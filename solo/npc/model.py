@@ -83,14 +83,16 @@ class NPC(Character):
     def from_dict(
         cls, data: object, *, file: str | Path | None = None, rng: random.Random | None = None,
         tables: RulesTables | None = None, codeblock_tables: CodeBlockTables | None = None,
+        also: tuple[str, ...] = (),
     ) -> NPC:
         """Build an NPC from a file's data, checking every field.
 
         Code Block fields written as ``"random"`` (or left out) are rolled with
         ``rng``; without one they are an error, so a fixed file never depends
-        on chance.
+        on chance. ``also``: fields the caller reads itself (an adventure's ``secret``, ``seen`` …), offered where
+        an unknown field is near one and listed where none is.
         """
-        return _NPCReader(data, file, rng, tables or rules(), codeblock_tables).build()
+        return _NPCReader(data, file, rng, tables or rules(), codeblock_tables, also).build()
 
     def copy(self) -> NPC:
         """A new NPC just as reading this one's file form again would make it (``from_dict(to_dict())``).
@@ -149,8 +151,9 @@ _AUTHORED_LISTED = f" (an NPC is written with: {', '.join(_AUTHORED)})"
 
 class _NPCReader:
     def __init__(self, data: Any, file: str | Path | None, rng: random.Random | None, tables: RulesTables,
-                 cb_tables: CodeBlockTables | None) -> None:
+                 cb_tables: CodeBlockTables | None, also: tuple[str, ...] = ()) -> None:
         self.data = data
+        self.also = also
         self.file = file
         self.rng = rng
         self.t = tables
@@ -189,7 +192,9 @@ class _NPCReader:
             if key not in known:
                 # the fields it may have, where no near spelling is the answer (a GM's run: "npcs.dog.file: unknown
                 # field" and nothing more)
-                problem(key, f"unknown field{did_you_mean(key, _AUTHORED) or _AUTHORED_LISTED}")
+                listed = _AUTHORED_LISTED[:-1] + (f"; in an adventure also: {', '.join(self.also)})" if self.also
+                                                  else ")")
+                problem(key, f"unknown field{did_you_mean(key, _AUTHORED + self.also) or listed}")
         # a level that cannot be read stands in as the largest, so that nothing resting on it (how many skills a
         # ranked list may name) is called wrong on its account
         level = read(self.level, "master")

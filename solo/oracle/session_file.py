@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import ContentError
 from ..paths import PathError, default_saves, file_in, read_bounded, write_atomic
-from ..terminal_text import CONTROL
+from ..terminal_text import CONTROL, LINE_BREAKS
 from ..toml_files import loads_toml
 from .likelihood import OracleError
 from .state import MAX_WEIGHT, STATE_VERSION, TRACK, OracleState, ProgressStep
@@ -275,7 +275,7 @@ def _entry_problem(value: str) -> str | None:
         return "is empty"
     if len(value) > MAX_TEXT:
         return f"is {len(value)} characters long (at most {MAX_TEXT})"
-    if "\t" in value or "\n" in value or "\r" in value or CONTROL.search(value):
+    if not LINE_BREAKS.isdisjoint(value) or CONTROL.search(value):
         return "holds control characters (a new line, a tab, ESC, a direction override …)"
     return None
 

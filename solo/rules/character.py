@@ -15,7 +15,7 @@ from types import EllipsisType
 from typing import Any, NoReturn, Self, TypeVar, overload
 
 from ..errors import ContentError, did_you_mean
-from ..terminal_text import ACTS_ON_TERMINAL, CONTROL_PROBLEM, LINE_BREAKS, controlled, visible
+from ..terminal_text import ACTS_ON_TERMINAL, CONTROL_PROBLEM, controlled, name_problem
 from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
@@ -242,10 +242,9 @@ class _CharacterReader:
             self.fail(where, CONTROL_PROBLEM)
         name = self.text("name")
         for key, value in (("name", name), ("player", self.text("player", None))):
-            if value is not None and not LINE_BREAKS.isdisjoint(value):  # a line break would draw a menu of its own
-                self.fail(key, "a name is one line (no line break or tab)")
-        if not visible(name):
-            self.fail("name", "a character needs a name (one that shows: not spaces or zero-width characters alone)")
+            problem = name_problem(value) if value is not None else None  # a line break would draw a menu of its own
+            if problem:
+                self.fail(key, problem)
         for key, value in (("name", name), ("player", self.text("player", None))):
             if value is not None and len(value) > MAX_NAME:
                 self.fail(key, f"a name has at most {MAX_NAME} characters, not {len(value):,}")

@@ -572,7 +572,7 @@ class Conflict:
         # a surrender to a foe still in the fight that can take it (once the clerk has run, the winch beside him
         # cannot: a review), or a hunter's stopping (participants.may_give_up)
         heard = may_give_up((o for o in self.participants if o.side != side and o.status == ACTIVE), hunter)
-        static = ctype.static or self._faces_things(p)
+        static = ctype.static or self._faces_things(p)  # (exit_name and exit_way add the type's own too)
         key = (ctype.flight and not p.is_obstacle, static, ctype.physical, ctype.social, heard, hunter)
         got = _EXITS.get(key)
         if got is None:  # the options are frozen: made once for each kind of menu
@@ -1317,15 +1317,15 @@ _PLAIN = Declaration()
 _OBJECT_PRONOUNS = {"he": "him", "she": "her", "they": "them", "it": "it"}
 
 
-def exit_name(ctype: ConflictType, exit: str, *, hunts: bool = False, static: bool | None = None) -> str:
+def exit_name(ctype: ConflictType, exit: str, *, hunts: bool = False, static: bool = False) -> str:
     """A way out of a conflict (FLEE, SURRENDER) as its menu names it, and ``solo duel --explain`` after it: against
     a lock or a cliff there is nobody to flee from, one walks away from it (the same exit), nor does anyone flee an
     argument, one walks out of it, as the NPCs do (a read-again's tutorial showed "Flee" under "if she never gives
     up or walks away"), nor does one who gives chase or keeps watch (``hunts``) flee what it hunts ("8. Flee" from a
     trail of footprints: a player's run); one surrenders a fight and gives up anything else. ``static``: the foes
     are all things (:meth:`Conflict._faces_things`), where the type is not a static one."""
-    return EXIT_WORDS[exit_key(exit, static=ctype.static if static is None else static, social=ctype.social,
-                               physical=ctype.physical, hunts=hunts)][0]
+    return EXIT_WORDS[exit_key(exit, static=ctype.static or static, social=ctype.social, physical=ctype.physical,
+                               hunts=hunts)][0]
 
 
 def exit_key(exit: str, *, static: bool, social: bool, physical: bool, hunts: bool = False) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..events import Event
 from ..paths import FileKind
 from ..story.format.text import fill
+from ..terminal_text import CONTROL
 from . import describe as d
 
 #: The first line of a transcript, and how a journal beside a save opens: solo knows both for its own.
@@ -27,7 +28,6 @@ TRANSCRIPT_HEAD = "<!-- a transcript written by solo play -->\n"
 JOURNAL_FILE = FileKind("a journal", starts=(b"---\nadventure: ", TRANSCRIPT_HEAD.encode()))
 
 _BREAKS = re.compile(r"[\r\n\t\v\f\x1c-\x1e\x85\u2028\u2029]+")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 _INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<#|])")
 # what turns the start of a line into something else: a list, a quote, an ordered list, a setext underline
 _LEADING = re.compile(r"^(\s*)(\d{0,9})([-+>=.)])")
@@ -46,7 +46,7 @@ _ENDS_SENTENCE = (".", "?", "!", "\u2026", ".\u201d", "?\u201d", "!\u201d", ".\"
 
 def inline(text: object) -> str:
     """``text`` as one line of Markdown that shows exactly what it says wherever it is put."""
-    line = _CONTROL.sub("", _BREAKS.sub(" ", str(text)))
+    line = CONTROL.sub("", _BREAKS.sub(" ", str(text)))  # (what a terminal acts on: solo.terminal_text's one set)
     line = _INLINE_SPECIAL.sub(r"\\\1", line)
     return _LEADING.sub(_escape_leading, line)
 
@@ -62,7 +62,7 @@ def _escape_leading(m: re.Match[str]) -> str:
 def prose(text: str) -> str:
     """An author's Markdown paragraph, kept as Markdown, with nothing that restructures the page:
     no heading, rule, fence or HTML starts one of its lines (a name filled in cannot start one either)."""
-    lines = _CONTROL.sub("", text).splitlines()
+    lines = CONTROL.sub("", text).splitlines()
     return "\n".join(_PROSE_LINE.sub(r"\1\\\2", line) for line in lines)
 
 
@@ -114,7 +114,6 @@ class Journal:
         self.names: dict[str, str] = {}
         self.plural: frozenset[str] = frozenset()  # named in the plural: "the parish records win"
         self.obstacles: frozenset[str] = frozenset()  # static obstacles: they give way, they lose no Pool
-        self.pronouns: dict[str, str] = {}
         # the conflict under way, for its summary: its type, its Pool and who is on each side
         self.conflict_type, self.conflict_pool = "The conflict", "Pool"
         self.static = False  # against a static obstacle: one who leaves walks away (describe.exit_words)
@@ -242,7 +241,9 @@ class Journal:
         elif k == "conflict_stakes" and e.get("stakes"):
             self._para(f"*At stake: {inline(e['stakes'])}*")
         elif k == "conflict_start":
-            self.names, self.plural, self.obstacles, self.pronouns, self.static = d.conflict_facts(e)
+            facts = self.ways_out.facts  # (read from this event already: one reading of who is who)
+            self.names, self.plural, self.obstacles, self.static = (facts.names, facts.plural, facts.obstacles,
+                                                                    facts.static)
             self.in_round = False
             sides: dict[str, list[str]] = {"a": [], "b": []}
             for p in e["participants"]:

@@ -142,7 +142,6 @@ class TerminalView:
         steady_size(console)
         self.console = console
         self.explain = explain
-        self.pronouns: dict[str, str] = {}
         self.muted = False
         self.buffer: list[tuple[Event, list[str]]] = []
         self.names: dict[str, str] = {}
@@ -277,7 +276,8 @@ class TerminalView:
             self.console.print(Text(f"At stake: {e['stakes']}", style="bold"))
 
     def _on_conflict_start(self, e: Event, n: list[str]) -> None:
-        self.names, self.plural, self.obstacles, self.pronouns, self.static = d.conflict_facts(e)
+        facts = self.ways_out.facts  # (read from this event already: one reading of who is who)
+        self.names, self.plural, self.obstacles, self.static = facts.names, facts.plural, facts.obstacles, facts.static
         self.frame = e.get("frame") or {}  # what kind of conflict: how its ways out are named
         self.round_limit = e.get("round_limit")
         self.pools = {p["id"]: (p["pool"], p["pool_max"]) for p in e["participants"]}

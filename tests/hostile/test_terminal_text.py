@@ -65,8 +65,8 @@ def test_an_error_line_is_inert_one_line_and_bounded():
     ("medicine_tried", ["\x1b[2J"], "medicine_tried[0]: holds a control character"),
     ("requests", {"\x1b[31mX": 1}, "requests[0]: holds a control character"),
     ("name", "Plain\n\nWhat do you do?\n1.  Delete everything", "name: a name is one line (no line break or tab)"),
-    ("name", "\u200b\u200b", "name: a character needs a name (one that shows"),
-    ("name", "\u3164", "name: a character needs a name (one that shows"),
+    ("name", "\u200b\u200b", "name: a name must show (not spaces or zero-width characters alone)"),
+    ("name", "\u3164", "name: a name must show"),
     ("lcuk", 9, "lcuk: unknown field (did you mean 'luck'?)"),
     ("xyzzy", "x", "xyzzy: unknown field (a character has: name, skills,"),
 ])

@@ -179,11 +179,10 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None,
             chance = f"at least {chance}" if chance[0].isdigit() else f"{chance} or more"  # "about 40.4 % or more"
         why.append(STOPPED)
     if bound == "upper":  # said on the chance itself: "best-play chance 100 %" read as a certainty (a new GM's run)
+        # (a bound of nothing needs no "at most": "nearly 0 %" stays as it is, "nearly 0 % at most" read oddly)
         if chance.startswith(("> ", "< ", "nearly 100")):  # "at most > 99.9 %" says nothing: the bound's own figure
             chance = "at most 0.1 %" if chance[0] == "<" else "at most 100 %"
-        elif chance == "nearly 0 %":  # a bound of nothing needs no "at most" ("nearly 0 % at most": a review)
-            pass
-        else:
+        elif chance != "nearly 0 %":
             chance = f"at most {chance}" if chance[0].isdigit() else f"{chance} at most"  # "about 99.2 % at most"
     if bound == "neither":  # a bare "100 %" read as a certainty here too (the review); the line under it says why
         why.append("no bound either way")

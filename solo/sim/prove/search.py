@@ -80,7 +80,7 @@ def exit_words(game: ProbeGame, spec: dict, exit: str) -> str:
 
     ctype = conflict_type_of(game, spec)
     things = bool(spec.get("obstacle")) and not spec.get("npcs")  # against things only, as its menu says (the review)
-    return (f"then {exit_name(ctype, exit, hunts=party_hunts(ctype, spec), static=ctype.static or things).lower()} "
+    return (f"then {exit_name(ctype, exit, hunts=party_hunts(ctype, spec), static=things).lower()} "
             "at once")
 
 

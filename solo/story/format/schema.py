@@ -105,10 +105,8 @@ class Builder(Readers):
         elif isinstance(party, dict):
             party_min, party_max = party.get("min", 1), party.get("max", 1)
         else:
-            quoted = isinstance(party, str) and party.strip().isdigit()  # party = "3": the quotes are the slip
             self.fail(file, "adventure.party", f"expected a number or {{ min = N, max = N }}, got {describe(party)}"
-                                               + (f" (write it without quotes: party = {party.strip()})" if quoted
-                                                  else ""))
+                                               f"{unquoted(party, 'party')}")  # party = "3": the quotes are the slip
         if not (isinstance(party_min, int) and isinstance(party_max, int) and 1 <= party_min <= party_max <= 6):
             self.fail(file, "adventure.party", "party sizes must satisfy 1 <= min <= max <= 6")
             party_min, party_max = 1, 1
@@ -316,15 +314,11 @@ class Builder(Readers):
                           + f' or "{RECOVERY[-1]}" (how the NPC gets its Pools back)')
             self.npc_knowledge(file, path, data)
             try:
-                NPC.from_dict(npc_fields(data), file=file, rng=random.Random(0))
+                # (a story's own fields offered too: "secrt" is its secret)
+                NPC.from_dict(npc_fields(data), file=file, rng=random.Random(0), also=STORY_FIELDS)
             except ContentError as exc:
                 for problem in exc.every():  # a Code Block's problems all at once
-                    message = problem.message
-                    if message.startswith("unknown field (an NPC is written with: "):  # and, in a story, with these
-                        near = did_you_mean(str(problem.path).rsplit(".", 1)[-1], STORY_FIELDS)  # "secrt": secret
-                        message = f"unknown field{near}" if near else \
-                            message[:-1] + f"; in an adventure also: {', '.join(STORY_FIELDS)})"
-                    self.fail(file, f"{path}.{problem.path}" if problem.path else path, message)
+                    self.fail(file, f"{path}.{problem.path}" if problem.path else path, problem.message)
                 continue
             except (TypeError, ValueError, KeyError, AttributeError) as exc:
                 self.fail(file, path, f"cannot read this NPC: {exc}")
