@@ -152,10 +152,12 @@ def test_an_estimate_near_a_sure_thing_reads_as_a_range_never_past_100_or_below_
     assert Estimate(2, 0, 0, 2).words() == "won 0 of 2 tried (2 undecided), too few to tell · likely best"
     assert Estimate(2, 1, 1, 0).words() == "won 1 of 2 tried (they gave up in 1), too few to tell · likely best"
     assert Estimate(3, 3, 0, 0).words() == "≈ 72–100 % to win · from 3 tries · likely best"
-    # the range stops where the shares beside it begin: "≈ 98–100 %, 1 % undecided" came to 101 %
-    assert Estimate(200, 198, 0, 2).words() == "≈ 98–99 % to win, 1 % undecided · from 200 tries · likely best"
-    assert Estimate(100, 95, 5, 0).words() == ("≈ 92–95 % to beat them outright, 5 % they give up · from 100 tries"
-                                               " · likely best")
+    # every share is sampled and carries its spread, the win's as the others': "≈ 98–100 %, 1 % undecided" came to
+    # 101 %, and "53 % they give up" read as exact beside "≈ 1 % ± 1"
+    assert Estimate(200, 198, 0, 2).words() == "≈ 99 % ± 1 to win, ≈ 1 % ± 1 undecided · from 200 tries · likely best"
+    assert Estimate(100, 95, 5, 0).words() == ("≈ 95 % ± 3 to beat them outright, ≈ 5 % ± 3 they give up"
+                                               " · from 100 tries · likely best")
+    assert Estimate(100, 100, 0, 0).words() == "≈ 99–100 % to win · from 100 tries · likely best"
 
 
 def test_a_group_fight_gets_the_engines_estimate_with_its_error():
@@ -406,17 +408,18 @@ def test_an_estimate_where_they_give_up_says_the_win_it_counts_is_outright():
 
     # the likelier first: "≈ 0–1 % to win outright" first read as hopeless where they were sure to go (a new player);
     # and "to beat them outright", for "≈ 0 % to win outright" still read as a fight that could not be won
-    assert Estimate(100, 1, 93, 0, 40).words() == ("53 % they give up, 40 % they run, ≈ 1 % ± 1 to beat them outright"
-                                                   " · from 100 tries · likely best")
-    assert Estimate(100, 60, 40, 0, 40).words() == ("≈ 55–60 % to beat them outright, 40 % they run · from 100 tries"
-                                                    " · likely best")
-    assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("100 % they walk away, ≈ 0 % to beat them outright"
+    assert Estimate(100, 1, 93, 0, 40).words() == ("≈ 53 % ± 5 they give up, ≈ 40 % ± 5 they run,"
+                                                   " ≈ 1 % ± 1 to beat them outright · from 100 tries · likely best")
+    assert Estimate(100, 60, 40, 0, 40).words() == ("≈ 60 % ± 5 to beat them outright, ≈ 40 % ± 5 they run"
+                                                    " · from 100 tries · likely best")
+    assert Estimate(100, 0, 100, 0, 100, "walk away").words() == ("≈ 99–100 % they walk away,"
+                                                                  " ≈ 0–1 % to beat them outright"
                                                                   " · from 100 tries · likely best")
     assert Estimate(100, 41, 0, 0).words() == "≈ 41 % ± 5 to win · from 100 tries · likely best"  # nobody ran
     # one opponent by its own pronoun: Knut, "he" everywhere else, read "42 % they give up, 58 % they run"
-    assert Estimate(100, 1, 93, 0, 40, "run", "he").words().startswith("53 % he gives up, 40 % he runs, ≈ 1 % ± 1 to "
-                                                                       "beat him outright")
-    assert Estimate(100, 0, 100, 0, 100, "walk away", "she").words().startswith("100 % she walks away, ")
+    assert Estimate(100, 1, 93, 0, 40, "run", "he").words().startswith("≈ 53 % ± 5 he gives up, ≈ 40 % ± 5 he "
+                                                                       "runs, ≈ 1 % ± 1 to beat him outright")
+    assert Estimate(100, 0, 100, 0, 100, "walk away", "she").words().startswith("≈ 99–100 % she walks away, ")
 
 
 _YARD = '''[adventure]

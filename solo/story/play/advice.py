@@ -78,6 +78,26 @@ def percent(p: float) -> str:
     return f"{p * 100:.0f} %"
 
 
+def sampling_error(count: int, runs: int) -> float:
+    """One standard error of the share ``count / runs``, at least that of one conflict in ``runs`` (a share of 0 or
+    of all is no certainty either)."""
+    if not runs:
+        return 1.0
+    p = min(max(count / runs, 1.0 / runs), 1.0 - 1.0 / runs)
+    return math.sqrt(max(p * (1.0 - p), 0.0) / runs)
+
+
+def sampled(count: int, runs: int) -> str:
+    """A share of played copies with its spread: "≈ 41 % ± 5", or, where the spread would reach past 0 or 100,
+    the range it covers ("≈ 96–100 %"; "≈ 0–1 %")."""
+    p = count / runs
+    spread = max(1, math.ceil(sampling_error(count, runs) * 100))
+    if p * 100 + spread > 100 or p * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
+        low, high = max(0, math.floor(p * 100 - spread)), min(100, math.ceil(p * 100 + spread))
+        return f"≈ {low}–{high} %" if high > low else f"≈ {low} %"
+    return f"≈ {percent(p)} ± {spread}"
+
+
 class LensAdvisor:
     """The Lens advice for one conflict: ``advisor(view, participant) -> {lens: words}``.
 
@@ -250,10 +270,7 @@ class Estimate:
     @property
     def error(self) -> float:
         """One standard error of :attr:`win` (at least that of one conflict in ``runs``)."""
-        if not self.runs:
-            return 1.0
-        p = min(max(self.win, 1.0 / self.runs), 1.0 - 1.0 / self.runs)
-        return math.sqrt(p * (1.0 - p) / self.runs)
+        return sampling_error(self.wins, self.runs)
 
     def words(self) -> str:
         if self.runs < FEWEST_RUNS:  # (one conflict gives no spread at all: it read "≈ 99–100 %")
@@ -261,7 +278,6 @@ class Estimate:
                 [f"{self.stalemates} undecided"] if self.stalemates else [])
             told = f" ({', '.join(rest)})" if rest else ""
             return f"won {self.wins} of {self.runs} tried{told}, too few to tell · likely best"
-        spread = max(1, math.ceil(self.error * 100))
         gone = self.exits * 200 >= self.runs
         # their yielding or leaving ends it without a win: an adventure may take either otherwise (Kaldskard's
         # outlaws who walk away from the argument do not join you), so each is shown apart from the win
@@ -269,26 +285,20 @@ class Estimate:
         # run" read as a fight that could not be won (a new player's Kaldskard, whose refused surrender then won it)
         win = f"to beat {pronoun_forms(self.they)['them']} outright" if gone else "to win"
         undecided = self.stalemates * 200 >= self.runs
-        # the win's range stops where the shares told beside it begin: "≈ 98–100 %, 1 % undecided" came to 101 %
-        beside = (self.exits if gone else 0) + (self.stalemates if undecided else 0)
-        ceiling = max(100 - round(100 * beside / self.runs), round(self.win * 100))
-        if self.win * 100 + spread > ceiling or self.win * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
-            low = max(0, math.floor(self.win * 100 - spread))
-            high = min(ceiling, math.ceil(self.win * 100 + spread))
-            text = f"≈ {low}–{high} % {win}" if high > low else f"≈ {low} % {win}"
-        else:
-            text = f"≈ {percent(self.win)} ± {spread} {win}"
+        # every share is sampled, so every share carries its spread: "53 % they give up" beside "≈ 1 % ± 1" read as
+        # if the one were exact and the other not (an audit of the numbers shown)
+        text = f"{sampled(self.wins, self.runs)} {win}"
         if gone:
             gave_up = self.exits - self.fled
-            ways = ([f"{percent(gave_up / self.runs)} {self.they} {said_of(self.they, 'give up')}"] if gave_up
-                    else []) + ([f"{percent(self.fled / self.runs)} {self.they} {said_of(self.they, self.leave)}"]
+            ways = ([f"{sampled(gave_up, self.runs)} {self.they} {said_of(self.they, 'give up')}"] if gave_up
+                    else []) + ([f"{sampled(self.fled, self.runs)} {self.they} {said_of(self.they, self.leave)}"]
                                 if self.fled else [])
             if self.exits > self.wins:  # the likelier first: "≈ 0–1 % to win outright" first read as hopeless
                 text = ", ".join([*ways, text])  # where they were sure to give up or run (a new player's run)
             else:
                 text = ", ".join([text, *ways])
         if undecided:
-            text += f", {percent(self.stalemates / self.runs)} undecided"
+            text += f", {sampled(self.stalemates, self.runs)} undecided"
         # how many were played: a share of fights played out, not odds worked out (a new player read "≈ 59 %",
         # then "≈ 10 %" a round later, as the same kind of number as the exact odds beside them)
         # its own item, after the shares (and what a Lens's blows count towards, struck_pool_noted)
