@@ -434,3 +434,12 @@ def test_a_duels_sampled_outcomes_say_how_sure_they_are():
     for _name, count, _share, low, high in rows:
         lo, hi = wilson(int(count), 400)
         assert (low, high) == (f"{lo:.1%}"[:-1], f"{hi:.1%}"[:-1])
+
+
+def test_a_creature_named_after_its_role_is_not_named_twice_in_the_heading():
+    """Before: "Sentry automaton (Skilled Sentry automaton) against Espen Lind"."""
+    mindless = run("--mindless", "--role", "automaton", "--runs", "1", "--seed", "3")
+    assert mindless.exit_code == 0, mindless.output
+    assert mindless.output.startswith("Sentry automaton (Skilled) against Espen Lind · ")
+    person = run("--role", "thug", "--runs", "1", "--seed", "3")
+    assert re.match(r"\w+ \w+ \(Skilled Thug\) against Espen Lind · ", person.output), person.output

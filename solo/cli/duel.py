@@ -275,7 +275,10 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
 
     # names and Code Blocks come from NPC and character files: printed as plain text, never as markup
     cb = npc.code_block
-    say(console, (npc.name, "bold"), f" ({(npc.level or 'common').title()} {npc.role or 'NPC'}) against ",
+    level = (npc.level or "common").title()
+    # a mindless creature is named after its role: "Sentry automaton (Skilled Sentry automaton)" said it twice
+    what = level if (npc.role or "").casefold() == npc.name.casefold() else f"{level} {npc.role or 'NPC'}"
+    say(console, (npc.name, "bold"), f" ({what}) against ",
         (pc.name, "bold"), f" · {ctype.name} · {stats.runs} conflict{'' if stats.runs == 1 else 's'} · seed {seed}")
     if cb is not None:
         say(console, f"  {' · '.join(str(t) for t in cb.personality)} · {' · '.join(cb.motivation)} · "
