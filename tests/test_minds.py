@@ -388,3 +388,25 @@ def test_a_readings_temperament_is_the_one_worked_out_afresh():
                 r = _Reading(lean, "steady", lenses, ev, None, None, False, 10, 10, 0, kind, 0, True)
                 assert r.temperament == temperament_scores(lean, lenses, kind)
                 assert r.temperament is r.temperament
+
+
+def test_a_mindless_creature_never_shows_off_but_replays_an_older_game_as_it_was_played():
+    """Before (a GM-less group's evening, `solo duel --role automaton --mindless --runs 300 --seed 3`): the sentry
+    automaton declared Flamboyant 70 times in 1,495 and was told "puts on a display of agility". Showing off needs
+    someone to show off to; a game saved before play's edition 7 keeps the mind it was played with."""
+    from solo.characters import load_character
+    from solo.minds.arena import duel_npc
+    from solo.minds.npc import mind_can_declare
+    from solo.story.play.npcs import default_mind
+
+    ctype = conflict_type("combat")
+    npc = duel_npc(random.Random("duel-npc:3"), ctype, role="automaton", mindless=True)
+    stats = run_duels(npc, load_character("espen"), ctype, runs=300, seed=3)
+    assert stats.lenses["flamboyant"] == 0 and stats.lenses["aggressive"] > 500
+    lean = npc.leanings()
+    assert "flamboyant" not in mind_can_declare(list(LENSES), lean)
+    assert "flamboyant" in mind_can_declare(list(LENSES), lean, mindless_flair=True)
+    assert mind_can_declare(list(LENSES), generate_npc(random.Random(1), "skilled").leanings()) == list(LENSES)
+    assert default_mind(npc, random.Random(1), edition=6).mindless_flair is True
+    assert default_mind(npc, random.Random(1), edition=7).mindless_flair is False
+    assert default_mind(npc, random.Random(1)).mindless_flair is False

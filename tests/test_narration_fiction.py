@@ -1802,9 +1802,10 @@ def test_a_sneak_ends_in_its_own_words_and_a_lookout_yawns_only_if_it_can(templa
                     assert not machine.admits(t.filters), t.text
     # and a lookout's own lines are enough that none of the one sneaking's is told of a clockwork one (the review:
     # "The sentry automaton is close to panic", "… hands are clammy", the hider's, once its own were kept from it)
+    mindless = Moment({"body": "machine", "foe_body": "flesh", "fighters": "two", "mind": "no", "foe_mind": "yes"})
     for event in ("wavering", "breaking"):
         own = templates.lines.get(("sneaking.side_b", event, "any"), ())
-        assert sum(not t.filters for t in own) >= MIN_LINES, event
+        assert sum(mindless.admits(t.filters) for t in own) >= MIN_LINES, event
 
 
 def test_a_closing_names_a_winner_still_standing():
@@ -2089,3 +2090,35 @@ def test_one_told_stubborn_at_half_its_pool_offers_no_terms_in_the_same_breath(t
             if event == "bargain" and actor.id == "Siri Dahl":
                 assert rnd not in clues, (seed, t.text)
     assert wavered >= 15
+
+
+def test_a_mindless_creature_is_told_without_fear_hope_or_thought(templates):
+    """Before (a GM-less group's evening, `solo duel --role automaton --type sneaking --narrate`): "The sentry
+    automaton is close to panic.", "The sentry automaton curses a false lead.", "Draugr stops to think, and the
+    light moves on without it." Its card says no fear and no mercy: lines of fear, hope, doubt, boredom or thought
+    say [mind:yes] (or [foe_mind:yes]), and the mindless wear down in lines of their own (the stubborn clues)."""
+    from solo.characters import load_character
+    from solo.minds.arena import duel_npc, run_duels
+
+    mind_words = re.compile(r"panic|nerve|fear|afraid|\bhop(e|es|ing)\b|doubt|frustrat|curse|\bthinks?\b|thinking|"
+                            r"thought|bored|interest|second-guess|mutter|despair|giving up|given up|resolve|spite|"
+                            r"scared|relax", re.I)
+    told = wrong = 0
+    for role in ("automaton", "draugr"):
+        for ctype_key in ("combat", "sneaking", "tracking", "foot_chase"):
+            ctype = conflict_type(ctype_key)
+            for seed in range(12):
+                npc = duel_npc(random.Random(f"m:{seed}"), ctype, role=role, level="master", mindless=True)
+                name = ("the " + npc.name if role == "automaton" else npc.called or "").lower()
+                assert name in ("the sentry automaton", "the draugr")
+                events = run_duels(npc, load_character("espen"), ctype, runs=1, seed=seed, round_limit=15,
+                                   explain=True).first
+                for passage in narrate_events(events, Narrator(templates, random.Random(seed))):
+                    for line in passage.lines:
+                        # each clause told of the creature, up to where the other side's begins
+                        for clause in re.split(r"(?<=[.!?])\s+|;|, while | as ", str(line)):
+                            if clause.lower().startswith(name):
+                                told += 1
+                                wrong += bool(mind_words.search(clause))
+                                assert not mind_words.search(clause), (role, ctype_key, seed, clause)
+    assert told > 300 and wrong == 0

@@ -227,3 +227,19 @@ def test_generator_options_for_the_code_block():
         generate_npc(random.Random(3), disposition="Smitten")
     with pytest.raises(NPCError, match="one or two"):
         generate_npc(random.Random(3), motivations=3)
+
+
+def test_a_creature_named_after_its_role_is_told_as_what_it_is():
+    """Before (a GM-less group's evening): "It comes down to Draugr against Espen.", "Draugr throws caution away",
+    as if Draugr were its name, where the automaton was "the sentry automaton"."""
+    import random
+
+    from solo.narration.cast import spoken_name
+    from solo.npc import generate_npc
+
+    draugr = generate_npc(random.Random(1), "skilled", role="draugr")
+    assert draugr.name == "Draugr" and draugr.called == "the draugr"
+    automaton = generate_npc(random.Random(1), "skilled", role="automaton")
+    assert automaton.called is None and spoken_name(automaton.name) == "the sentry automaton"
+    named = generate_npc(random.Random(1), "skilled", role="draugr", name="Grimr")
+    assert named.called is None

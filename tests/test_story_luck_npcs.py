@@ -591,3 +591,13 @@ def test_a_night_lifts_a_pushed_pool_by_a_point_from_edition_6(tmp_path, edition
     pc.pools["BODY"].current, pc.pools["POW"].current = -3, 0
     game.apply(game.adventure.scenes["yard"].choices[1].effects[0])  # { rest = "night" }
     assert pc.pools["BODY"].current == after and pc.pools["POW"].current == pc.pools["POW"].maximum
+
+
+@pytest.mark.parametrize(("edition", "flair"), [(6, True), (7, False)])
+def test_a_game_gives_its_npcs_the_mind_of_its_edition(tmp_path, edition, flair):
+    """A mindless creature never declares Flamboyant from play's edition 7 (docs/rulings.md); a save of an earlier
+    edition replays with the mind it was played with, so its fights go as they went."""
+    game, _ = _game(_yard(tmp_path), Answers())
+    game.edition = edition
+    nid, npc = next(iter(game.state.npcs.items()))
+    assert game._mind(nid, npc).mindless_flair is flair

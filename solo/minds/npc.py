@@ -135,6 +135,13 @@ def _kind(ctype) -> str:
     return "social" if ctype.social else "physical" if ctype.physical else "other"
 
 
+def mind_can_declare(lenses: list[str], lean: Leanings, *, mindless_flair: bool = False) -> list[str]:
+    """The offered Lenses this mind may declare: a mindless creature shows off to nobody (Flamboyant is for an
+    audience; seed 001's draugr only deals the most damage it can), so it never declares it (docs/rulings.md);
+    ``mindless_flair``: it may, as in a game saved before play's edition 7 (docs/saves.md)."""
+    return [k for k in lenses if k != "flamboyant"] if lean.mindless and not mindless_flair else lenses
+
+
 def temperament_scores(lean: Leanings, lenses, kind: str) -> dict[str, float]:
     """The ``temperament`` consideration: the Code Block's lean towards each Lens, Flamboyant by conflict kind."""
     flair = FLAIR[kind]
@@ -836,8 +843,9 @@ class NPCMind:
     """
 
     def __init__(self, npc, rng: random.Random, *, memory: NPCMemory | list[str] | None = None, explain: bool = False,
-                 sink: Sink | None = None):
+                 sink: Sink | None = None, mindless_flair: bool = False):
         self.npc = npc
+        self.mindless_flair = mindless_flair  # a mindless one may show off, as before play's edition 7
         self.rng = rng
         if memory is not None and not isinstance(memory, NPCMemory):
             # An adventure's state may keep just this NPC's deeds as a list of names.
@@ -884,7 +892,7 @@ class NPCMind:
         ``secondary``: the Covert and Flamboyant targets kept for the copies of
         one conflict (the same characters in every copy), shared by the twins.
         """
-        twin = NPCMind(self.npc, rng, memory=self.memory)
+        twin = NPCMind(self.npc, rng, memory=self.memory, mindless_flair=self.mindless_flair)
         twin._secondary = secondary
         fight = self._fight
         if fight is not None:
@@ -976,7 +984,8 @@ class NPCMind:
             covert, flamboyant, side_pool = secondary_reading(me, main, shield_me, armour_op, physical,
                                                               fight.secondary)
         if lenses is None:
-            lenses = [k for k in LENSES] if me.uses_lenses else ["none"]
+            lenses = (mind_can_declare([k for k in LENSES], fight.lean, mindless_flair=self.mindless_flair)
+                      if me.uses_lenses else ["none"])
             if "quick" in lenses and not quick_extras(conflict, me):
                 lenses.remove("quick")
         step = 0
@@ -1232,7 +1241,8 @@ class NPCMind:
 
     # -- the Lens --------------------------------------------------------------------
     def _lens(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
-        lenses = [o.key for o in q.options if o.key in LENS_SET]
+        lenses = mind_can_declare([o.key for o in q.options if o.key in LENS_SET], fight.lean,
+                                  mindless_flair=self.mindless_flair)
         if "quick" in lenses and not quick_extras(conflict, me):
             lenses.remove("quick")  # its only extra action would be an attempt to leave: that is what flee is for
         pos = self._read(conflict, me, fight)

@@ -67,6 +67,10 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     "setting": None,  # a word the adventure gives its conflict ("rooftops", "tavern")
     "body": BODIES,  # what the actor is made of (solo.rules.fiction): a split lip is for flesh
     "foe_body": BODIES,  # what the target is made of
+    # the actor (target) has a mind of its own: fear, hope, doubt, boredom and thought are told of it, never of a
+    # mindless draugr, automaton or yard dog ("no fear and no mercy", its card says) nor of an obstacle
+    "mind": ("yes", "no"),
+    "foe_mind": ("yes", "no"),
     "lens": LENSES,  # the Lens the actor declared this round
     "result": ("won", "lost", "stalled"),  # how the round went for the actor (a fumble: did the foe profit?)
     "physical": ("yes", "no"),  # the conflict is fought with weapons (a blow hurts a body), or not
@@ -98,12 +102,13 @@ CLAIMS = frozenset({"shows"})
 #: a round to come (``limit:more``) every round but a limit's last, a flight let go (``chased:no``) every
 #: flight but one from someone who gave chase, and a way out that ends it (``decided:yes``: "It is over.") every one
 #: but a member's of a side that fights on; a bearing that says fear (``afraid:no``) every round but one in which the
-#: NPC's fear was already shown.
+#: NPC's fear was already shown, and a line of fear or thought (``mind:yes``) everyone but the mindless.
 ORDINARY: Mapping[str, frozenset[str]] = {
     "body": frozenset({"flesh"}), "foe_body": frozenset({"flesh"}), "spent": frozenset({"no"}),
     "fighters": frozenset({"two"}), "blow": frozenset({"light", "heavy", "final"}), "aside": frozenset({"no"}),
     "fumble": frozenset({"no"}), "limit": frozenset({"more"}), "chased": frozenset({"no"}),
-    "decided": frozenset({"yes"}), "afraid": frozenset({"no"}),
+    "decided": frozenset({"yes"}), "afraid": frozenset({"no"}), "mind": frozenset({"yes"}),
+    "foe_mind": frozenset({"yes"}),
 }
 #: The stance each Lens shows unless its line says otherwise: the Lens table's column, and Quick to get away.
 LENS_STANCE: Mapping[str, str] = {**{key: lens.stance for key, lens in LENS_TABLE.items()}, "quick_leave": "wary"}

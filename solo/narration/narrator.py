@@ -398,11 +398,11 @@ class Narrator:
                          manner=actor.manner if not actor.pc else None, weapon=self._weapon_kind(cast, actor),
                          last=_last(actor), mood=_mood(cast, actor),
                          body=actor.body, lens=actor.lens if cast.round > 0 else None, spent=_spent(actor),
-                         state=actor.condition)
+                         state=actor.condition, mind=_mind(actor))
         if target is not None:
             known.update(foe=target.shown, foe_weapon=self._weapon_kind(cast, target),
                          foe_manner=target.manner if not target.pc else None, foe_body=target.body,
-                         foe_state=target.condition)
+                         foe_state=target.condition, foe_mind=_mind(target))
         known["physical"] = "yes" if cast.physical else "no"
         known["fumble"] = "yes" if self._fumble_told else "no"
         known["limit"] = "last" if cast.round_limit is not None and cast.round >= cast.round_limit else "more"
@@ -1510,6 +1510,14 @@ def _last(person: Person) -> str | None:
     if len(person.results) >= 2 and person.results[-1] == person.results[-2] == "won":
         return "streak"
     return person.results[-1]
+
+
+def _mind(person: Person) -> str:
+    """Whether lines of fear, hope, doubt or thought fit ``person`` (the ``mind`` filter): not a mindless creature's,
+    nor an obstacle's; a side named as one, where any of it has a mind."""
+    if person.members:
+        return "yes" if any(_mind(m) == "yes" for m in person.members) else "no"
+    return "no" if person.mindless or person.obstacle else "yes"
 
 
 def _spent(person: Person) -> str | None:

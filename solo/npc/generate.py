@@ -69,6 +69,10 @@ def generate_npc(
         luck=NPC_LUCK, pronoun=pronoun, level=lv.key, role=chosen.name,
         description=chosen.description, mindless=mindless,
     )
+    if name == chosen.name and len(name.split()) == 1:
+        # a creature named after what it is, not who: "the draugr" in a line, as "the sentry automaton" is, never
+        # "Draugr throws caution away" as if Draugr were its name (a group's evening)
+        npc.called = f"the {name.lower()}"
     npc.focuses = _focuses(rng, lv.key, chosen, t)
     npc.tags = _tags(rng, lv.key, chosen, t, mindless)
     if "Gear" in npc.tags:

@@ -540,7 +540,8 @@ def _participants(game: Game, ctype, spec: dict, npc_ids: list[str], lens: str, 
     memory = game.state.memory
     decider = fighter(rng) if fighter is not None else LensKeeper(lens)
     parts, npcs, _ = game.conflict_sides(ctype, npc_ids, obstacle_of(spec), pc_decider=decider,
-                                         mind=lambda nid, npc: default_mind(npc, rng, memory=memory.get(nid)),
+                                         mind=lambda nid, npc: default_mind(npc, rng, memory=memory.get(nid),
+                                                                           edition=game.edition),
                                          copies=True, vehicle=spec.get("vehicle"))
     return parts, npcs, game.disposition_bonus(ctype, parts, npcs)
 

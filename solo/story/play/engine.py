@@ -124,8 +124,8 @@ _PLAIN = _Plain()
 #: a scene's blow that 1 would make as deadly asks no Luck to soften it; a scene whose cost takes the last PC ends
 #: the game there (before, its menu was asked of nobody); a party that is a chase's quarry is asked no line-up; 6, a
 #: night's ``rest`` lifts a Pool below zero by a point, as a day of rest does (before, only ``days`` did), and a Luck
-#: Contact nobody named is never a smuggler.
-EDITION = 6
+#: Contact nobody named is never a smuggler; 7, a mindless creature never declares Flamboyant (it shows off to nobody).
+EDITION = 7
 
 
 def edition_of(options: Mapping[str, object]) -> int:
@@ -961,7 +961,7 @@ class Game:
     def _mind(self, nid: str, npc: NPC) -> Decider | None:
         if self.mind_factory is not None:
             return self.mind_factory(npc, self)
-        return default_mind(npc, self.rng, memory=self.state.memory.get(nid), sink=self.sink)
+        return default_mind(npc, self.rng, memory=self.state.memory.get(nid), sink=self.sink, edition=self.edition)
 
     # -- table-side tools that do not change the story -----------------------------------
     def ask_oracle(self, question: str, odds: str = "even", rng: random.Random | None = None,

@@ -99,10 +99,11 @@ def remember(game: Game, nid: str, deed: str) -> None:
 
 
 def default_mind(npc: NPC, rng: random.Random, *, memory: list[str] | None = None,
-                 sink: Sink | None = None) -> Decider | None:
-    """The NPC's mind from its Code Block (solo.minds.npc), or plain rolls if minds are unavailable."""
+                 sink: Sink | None = None, edition: int | None = None) -> Decider | None:
+    """The NPC's mind from its Code Block (solo.minds.npc), or plain rolls if minds are unavailable; ``edition``:
+    the edition of play the game is played by (a mindless creature showed off before the 7th)."""
     try:
         from ...minds.npc import NPCMind
     except ImportError:  # pragma: no cover - only while the minds module is missing
         return None
-    return NPCMind(npc, rng, memory=memory, sink=sink)
+    return NPCMind(npc, rng, memory=memory, sink=sink, mindless_flair=edition is not None and edition < 7)

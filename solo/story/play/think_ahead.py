@@ -256,7 +256,8 @@ def conflict_as_it_starts(game: Game, spec: dict) -> ConflictView | None:
     memory = {nid: copy.deepcopy(s.memory.get(nid)) for nid in npc_ids}
     rng = random.Random(0)  # the twins' own generator: pricing draws nothing, and never from the game's
     parts, npcs, _ = game.conflict_sides(ctype, npc_ids, obstacle_of(spec), pc_decider=LensKeeper("none"),
-                                         mind=lambda nid, npc: default_mind(npc, rng, memory=memory[nid]),
+                                         mind=lambda nid, npc: default_mind(npc, rng, memory=memory[nid],
+                                                                           edition=game.edition),
                                          copies=True, vehicle=spec.get("vehicle"))
     if {p.side for p in parts} != {"a", "b"} or any(p.pool.current < 1 for p in parts):
         return None
