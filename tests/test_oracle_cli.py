@@ -142,3 +142,18 @@ def test_a_question_is_taken_as_the_games_prompt_takes_it(cli_run):
     assert json.loads(asked.output)["question"] == "Is it locked?\ufffd"
     long = cli_run("oracle", "x" * 5000)
     assert long.exit_code == 2 and "a question has at most 1,000 characters, not 5,000" in long.output
+
+
+def test_a_likelihood_typed_after_the_questions_mark_without_brackets_is_taken(cli_run):
+    """A GM-less table's evening: `solo oracle "Is the door locked?" likely` printed "? Is the door locked? likely"
+    and rolled at even odds; so did "… ? [very likely]". Words after the mark that are no likelihood stay part of
+    the question."""
+    plain = json.loads(cli_run("oracle", "Is the door locked?", "--odds", "likely", "--seed", "1", "--json").output)
+    for args in (("Is the door locked?", "likely"), ("Is the door locked? likely",),
+                 ("Is", "the", "door", "locked?", "likely"), ("Is the door locked? [likely]",)):
+        data = json.loads(cli_run("oracle", *args, "--seed", "1", "--json").output)
+        assert data == plain, args
+    kept = json.loads(cli_run("oracle", "Is it there? maybe", "--seed", "1", "--json").output)
+    assert kept["question"] == "Is it there? maybe" and kept["chance"] == 50
+    both = cli_run("oracle", "Is it open?", "likely", "--odds", "unlikely")
+    assert both.exit_code == 2 and "--odds says unlikely" in both.output

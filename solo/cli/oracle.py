@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 @click.option("--odds", "--likelihood", "-o", "odds", metavar="WORD",
               help="How likely is yes: impossible, very unlikely, unlikely, somewhat unlikely, even, "
                    "somewhat likely, likely, very likely, certain; or easy/normal/hard/very hard/routine; or 1-99. "
-                   "Default: even, or the likelihood in brackets at the question's end, as in play: "
-                   "\"Is it locked? (likely)\".")
+                   "Default: even, or the likelihood at the question's end, after its mark, as in play: "
+                   "\"Is it locked? (likely)\" (brackets may be left out).")
 @click.option("--tension", "-t", type=TENSION, metavar="N",
               help="The tension track, 1-9 (default 5, or the session's): higher tilts towards yes and raises "
                    "random events. With --session it is kept.")
@@ -69,6 +69,8 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
     # "Is the door locked? (very likely)", as the game's prompt takes it: it was echoed back and asked at even odds
     # (a new player's run); brackets that hold no likelihood stay part of the question
     asked, written = trailing_odds(text)
+    if written is None:
+        asked, written = _bare_odds(text)
     try:
         meant = likelihood(written) if written is not None else None
     except (OracleError, ValueError) as exc:
@@ -159,3 +161,20 @@ def _show(answer: OracleAnswer, chances: OracleOdds, session: OracleSession | No
         # GM-less table's run: "A step towards settling a thread" and the session's track left at 0, unsaid)
         click.echo(f"Random event: {sentence(event.text)} Meaning: {event.meaning}."
                    f"{event_follow_up(told, session_shell(session), kept=session is not None)}")
+
+
+def _bare_odds(text: str) -> tuple[str, str | None]:
+    """A likelihood typed after the question's mark without brackets ("Is the door locked? likely", "… ? [very
+    likely]"): it was dropped, and the question asked at even odds (a GM-less table's run). Only what is a
+    likelihood counts; other words after the mark stay part of the question."""
+    from ..oracle.likelihood import OracleError, likelihood
+
+    head, mark, tail = text.rpartition("?")
+    word = tail.strip().strip("[]").strip()
+    if not mark or not word or not head.strip():
+        return text, None
+    try:
+        likelihood(word)
+    except (OracleError, ValueError):
+        return text, None
+    return head + mark, word
