@@ -612,3 +612,28 @@ def test_second_review_of_sessions_and_tables(solo, cli_run, tmp_path):
     assert listed.exit_code == 0 and "meaning.toml" in listed.output, listed.output
     slipped = cli_run("table", "lists")  # the command meant, before any table near it ('twist')
     assert slipped.exit_code == 2 and "(did you mean solo table list?)" in slipped.output, slipped.output
+
+
+def test_a_tables_shown_chances_with_a_session_are_those_its_roll_has(solo):
+    """A GM-less table's evening: with a session that named no NPC, `solo table event_focus --session mill --show`
+    listed "A new person steps into the story" at 5.0 % and the {npc} rows at 9 % and 3 %, while the roll the same
+    command made drew from the other rows only (5 in 71, and never an {npc} row)."""
+    from solo.oracle import load_tables
+
+    assert solo("session", "mill", "--thread", "Find the miller").exit_code == 0
+    shown = json.loads(solo("table", "event_focus", "--session", "mill", "--show", "--json").output)
+    table = load_tables().get("event_focus")
+    kept = [row for row in table.rows if "{npc}" not in row.text]
+    die = sum(row.weight for row in kept)
+    assert shown["die"] == die < table.total_weight
+    for row, told in zip(table.rows, shown["rows"]):
+        assert told["chance"] == (row.weight / die if row in kept else 0.0), row.text
+    text = solo("table", "event_focus", "--session", "mill", "--show").output
+    assert f"— d{die} (of {table.total_weight}: the rows that need an NPC or a thread are left out" in text
+    # every roll lands on a row shown with a chance, on the die shown
+    for seed in range(40):
+        rolled = json.loads(solo("table", "event_focus", "--session", "mill", "--seed", str(seed), "--json").output)
+        assert rolled["out_of"] == die and "npc" not in rolled["slots"], rolled
+    plain = json.loads(solo("table", "event_focus", "--show", "--json").output)
+    assert plain["die"] == table.total_weight and all(r["chance"] > 0 for r in plain["rows"])
+    assert "never changed" in " ".join(solo("table", "--help").output.split())

@@ -119,3 +119,15 @@ def test_a_table_is_rolled_by_its_title_as_by_its_name(cli_run):
     shown = cli_run("table", "starting situation", "--show")
     assert shown.exit_code == 0 and shown.output.startswith("Starting situation [situation]")
     assert "no table named 'reading yes no'" in cli_run("table", "reading yes no").output
+
+
+def test_a_tables_file_given_as_the_folder_is_said_to_be_a_file(cli_run, tmp_path):
+    """A GM-less table's evening: `--tables mire-tables/marsh.toml` said "table folder not found" of a file that
+    was there."""
+    (tmp_path / "marsh.toml").write_text('[tables.marsh]\nrows = ["Fog", "Reeds"]\n', encoding="utf-8")
+    result = cli_run("table", "marsh", "--tables", str(tmp_path / "marsh.toml"))
+    assert result.exit_code != 0
+    said = " ".join(result.output.split())
+    assert "this is a file, and --tables (or SOLO_TABLES) takes a folder of tables" in said
+    assert f"give the folder it is in, {tmp_path}" in said and "not found" not in said
+    assert cli_run("table", "marsh", "--tables", str(tmp_path), "--seed", "1").exit_code == 0

@@ -29,15 +29,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 WENT = {"well": True, "badly": False, "mixed": None}  # were the PCs in control (tension_after_scene)
 
 
-def session_options(func: F) -> F:
-    """``--session NAME`` and ``--saves DIR`` (where the sessions folder is), for every command that keeps one."""
-    func = click.option("--saves", "saves_dir", type=FOLDER, metavar="DIR",
-                        help="The saves folder; sessions are kept in sessions/ beside it (default: beside "
-                             "./saves or SOLO_SAVES; $SOLO_HOME/sessions when SOLO_HOME is set).")(func)
-    func = click.option("--session", "session_name", metavar="NAME",
-                        help="Keep tension, threads and NPCs in the session NAME between commands "
-                             "(see 'solo session NAME').")(func)
-    return func
+def session_options(func: F | None = None, *, reads: str | None = None) -> Any:
+    """``--session NAME`` and ``--saves DIR`` (where the sessions folder is), for every command that keeps one;
+    ``reads``: what a command that only reads the session takes from it (its help must not promise to keep)."""
+    def add(func: F) -> F:
+        func = click.option("--saves", "saves_dir", type=FOLDER, metavar="DIR",
+                            help="The saves folder; sessions are kept in sessions/ beside it (default: beside "
+                                 "./saves or SOLO_SAVES; $SOLO_HOME/sessions when SOLO_HOME is set).")(func)
+        told = (f"Read {reads} from the session NAME, which must exist; it is never changed"
+                if reads else "Keep tension, threads and NPCs in the session NAME between commands")
+        func = click.option("--session", "session_name", metavar="NAME",
+                            help=f"{told} (see 'solo session NAME').")(func)
+        return func
+
+    return add(func) if func is not None else add
 
 
 def open_session(name: str, saves_dir: Path | None, *, must_exist: bool = False) -> OracleSession:

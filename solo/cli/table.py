@@ -32,7 +32,7 @@ class _Listed(TypedDict):
 @click.option("--tables", "folders", multiple=True, metavar="DIR",
               help="A folder of your own tables, searched before the bundled ones (repeatable; also SOLO_TABLES).")
 @click.option("--show", is_flag=True, help="Show the table's rows and the exact chance of each instead of rolling.")
-@session_options
+@session_options(reads="the NPCs and threads that rows naming one pick")
 @click.option("--seed", type=SEED, help="Seed the dice, for a result you can repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def command(name: str, folders: tuple[str, ...], show: bool, session_name: str | None, saves_dir: Path | None,
@@ -49,7 +49,9 @@ def command(name: str, folders: tuple[str, ...], show: bool, session_name: str |
       solo table event_focus --session heist
 
     With --session, rows that name an NPC or a thread pick one the session
-    keeps (and rows that need one are skipped while it has none).
+    keeps (and rows that need one are skipped while it has none); with
+    --show too, the chances are those of that roll. The session is read,
+    never changed.
     """
     from ..errors import SoloError
     from ..oracle import load_tables
@@ -61,10 +63,10 @@ def command(name: str, folders: tuple[str, ...], show: bool, session_name: str |
             _list(tables, as_json)
             return
         table = tables.find(name)  # its name, or its title as the list shows it ("starting situation")
-        if show:
-            _show(table, as_json)
-            return
         slots = open_session(session_name, saves_dir, must_exist=True).state.slots() if session_name else None
+        if show:  # the chances of the roll the same command would make: with a session's lists, as it rolls
+            _show(table, as_json, slots)
+            return
         result = tables.roll(table.name, new_rng(seed), slots=slots)
     except SoloError as exc:
         raise UserError(str(exc)) from None
@@ -111,19 +113,28 @@ def _list(tables: TableSet, as_json: bool) -> None:
 WEIGHTED = ", weighted"  # after "20 rows": some rows count more than once on the die
 
 
-def _show(table: Table, as_json: bool) -> None:
+def _show(table: Table, as_json: bool, slots=None) -> None:
+    odds = table.odds(slots)
+    die = sum(row.weight for row, p in odds if p)
     if as_json:
         data = table.to_dict()
         data["file"] = _source(table.file)
-        for row, (_, p) in zip(data["rows"], table.odds()):
+        data["die"] = die
+        for row, (_, p) in zip(data["rows"], odds):
             row["chance"] = p
         click.echo(json.dumps(data))
         return
-    click.echo(f"{table.title} [{table.name}] — d{table.total_weight}")
+    left_out = die < table.total_weight
+    click.echo(f"{table.title} [{table.name}] — d{die}" + (
+        f" (of {table.total_weight}: the rows that need an NPC or a thread are left out, the session has none "
+        "to name)" if left_out else ""))
     if table.description:
         click.echo(table.description)
     low = 1
-    for row, p in table.odds():
+    for row, p in odds:
+        if not p:  # as the roll skips it: no face of its own
+            click.echo(f"  {'—':>7}  {0.0:5.1f} %  {row.text}")
+            continue
         high = low + row.weight - 1
         faces = f"{low}" if low == high else f"{low}-{high}"
         click.echo(f"  {faces:>7}  {p * 100:5.1f} %  {row.text}")

@@ -26,6 +26,9 @@ def table_folders(extra: Sequence[str | Path] = (), *, use_env: bool = True) -> 
     """The folders searched, first one winning; a user folder that is not there is an error."""
     folders = search_path("oracles", list(extra), ENV_VAR if use_env else None)
     for folder in folders[:-1]:
+        if folder.is_file():  # "table folder not found" of a file that is there read as a lie (a GM-less table)
+            raise ContentError(f"this is a file, and --tables (or {ENV_VAR}) takes a folder of tables: give the "
+                               f"folder it is in, {folder.parent}", file=folder)
         if not folder.is_dir():
             raise ContentError("table folder not found", file=folder)
     return folders

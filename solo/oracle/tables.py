@@ -180,10 +180,13 @@ class Table:
                 seen.setdefault(ref)
         return tuple(seen)
 
-    def odds(self) -> list[tuple[Row, float]]:
-        """Each row with its exact chance of being drawn (weight / total weight)."""
-        total = self.total_weight
-        return [(row, row.weight / total) for row in self.rows]
+    def odds(self, slots: Slots | None = None) -> list[tuple[Row, float]]:
+        """Each row with its exact chance of being drawn (weight / total weight); with ``slots`` (a session's
+        lists), as :meth:`TableSet.roll` draws with them: a row that needs a slot left empty has none, and the
+        rest share the die (every row, where none is left)."""
+        eligible = {id(row) for row in self.rows if _slots_available(row, slots or {})} or {id(r) for r in self.rows}
+        total = sum(row.weight for row in self.rows if id(row) in eligible)
+        return [(row, row.weight / total if id(row) in eligible else 0.0) for row in self.rows]
 
     def to_dict(self) -> dict[str, Any]:
         return {
