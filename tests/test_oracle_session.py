@@ -637,3 +637,23 @@ def test_a_tables_shown_chances_with_a_session_are_those_its_roll_has(solo):
     plain = json.loads(solo("table", "event_focus", "--show", "--json").output)
     assert plain["die"] == table.total_weight and all(r["chance"] > 0 for r in plain["rows"])
     assert "never changed" in " ".join(solo("table", "--help").output.split())
+
+
+def test_an_event_about_a_thread_at_the_end_of_its_track_offers_no_progress_to_mark(solo):
+    """A GM-less table's evening: with "Find the poisoner" at 10 of 10, a random event said "if it only moves it on,
+    mark the progress: solo session endt --progress 1", and that command was refused ("at the end of its track")."""
+    assert solo("session", "endt", "--thread", "Find the poisoner").exit_code == 0
+    assert solo("session", "endt", *["--progress", "1"] * 10).exit_code == 0
+    told = []
+    for seed in range(300):
+        out = " ".join(solo("oracle", "Does the miller confess?", "--session", "endt", "--seed",
+                            str(seed)).output.split())
+        if "close the thread with" in out:
+            told.append(out)
+    assert told and all("(its track is full: it can only be settled now)" in t and "--progress" not in t
+                        for t in told)
+    assert solo("session", "endt", "--progress", "1").exit_code != 0  # (what it would have offered is refused)
+    assert solo("session", "half", "--thread", "Find the well").exit_code == 0
+    offered = [" ".join(solo("oracle", "Is it dry?", "--session", "half", "--seed", str(s)).output.split())
+               for s in range(300)]
+    assert any(re.search(r"mark the progress: solo session half .*--progress 1", o) for o in offered)

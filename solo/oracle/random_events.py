@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.dice import is_exceptional
-from .state import OracleState
+from .state import TRACK, OracleState
 from .tables import TableResult, TableSet
 
 __all__ = [
@@ -144,6 +144,7 @@ class RandomEvent:
     focus_roll: TableResult | None = None
     closes: int | None = None  # the thread's number in the open threads, when the focus may end it
     context: str | None = None  # the situation a focus that names nobody follows
+    track_full: bool = False  # the thread it may close is at the end of its track: it can only be closed now
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -157,6 +158,8 @@ class RandomEvent:
         }
         if self.closes is not None:
             out["closes"] = self.closes
+            if self.track_full:
+                out["track_full"] = True
         if self.context:
             out["context"] = self.context
         return out
@@ -191,4 +194,5 @@ def random_event(rng: random.Random, tables: TableSet, state: OracleState | None
         focus_roll=focus,
         closes=closes,
         context=context,
+        track_full=closes is not None and state is not None and state.thread_progress(str(thread)) >= TRACK,
     )

@@ -568,8 +568,12 @@ def event_follow_up(ev: Mapping, shell: str | None = None, *, kept: bool = True)
     elif thread:
         close, progress = ((f"{shell} --close {thread}", f"{shell} --progress {thread}") if shell is not None
                            else (f"threads close {thread}", f"threads progress {thread}"))
-        line += (f" If that settles it, close the thread with: {close}; if it only moves it on,"
-                 f" mark the progress: {progress}")
+        if ev.get("track_full"):  # no progress to mark: the command it named was refused (a GM-less table's run)
+            line += (f" If that settles it, close the thread with: {close} (its track is full: it can only be"
+                     f" settled now)")
+        else:
+            line += (f" If that settles it, close the thread with: {close}; if it only moves it on,"
+                     f" mark the progress: {progress}")
     elif ev.get("focus") in FOLLOW_UPS:
         command = FOLLOW_UPS[ev["focus"]]
         if shell is not None:
