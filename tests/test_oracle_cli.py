@@ -157,3 +157,14 @@ def test_a_likelihood_typed_after_the_questions_mark_without_brackets_is_taken(c
     assert kept["question"] == "Is it there? maybe" and kept["chance"] == 50
     both = cli_run("oracle", "Is it open?", "likely", "--odds", "unlikely")
     assert both.exit_code == 2 and "--odds says unlikely" in both.output
+
+
+def test_a_random_event_is_told_as_a_sentence_whatever_fills_its_first_slot(cli_run):
+    """A GM-less table's evening (tension 9, seed 186): "Random event: one of the PCs is caught out by something
+    nobody saw coming.", where every other row began with a capital."""
+    out = cli_run("oracle", "Do the smugglers come tonight?", "--tension", "9", "--seed", "186").output
+    assert "Random event: One of the PCs is caught out" in out
+    for seed in range(200):
+        data = json.loads(cli_run("oracle", "Is it so?", "--tension", "9", "--seed", str(seed), "--json").output)
+        if data.get("event"):
+            assert data["event"]["text"][:1].isupper(), data["event"]["text"]

@@ -186,7 +186,8 @@ def random_event(rng: random.Random, tables: TableSet, state: OracleState | None
     context = state.situation() if state is not None and key in CONTEXT_FOCI else None
     return RandomEvent(
         focus=key,
-        text=focus.text,
+        # a sentence, whatever its first slot was filled with ("one of the PCs is caught out …", a GM-less table)
+        text=focus.text[:1].upper() + focus.text[1:],
         meaning=words,
         npc=focus.slots.get("npc") if slots.get("npc") else None,
         thread=thread,
