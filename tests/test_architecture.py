@@ -20,7 +20,7 @@ import solo
 
 PACKAGE = Path(solo.__file__).parent
 BASE = {"solo", "events", "decisions", "errors", "paths", "file_lock", "json_files", "toml_files", "toml_write",
-        "lazy_exports", "collector", "terminal_text"}
+        "lazy_exports", "collector", "terminal_text", "sampling"}
 
 # part -> the parts it may import (besides itself and the base)
 ALLOWED: dict[str, set[str]] = {

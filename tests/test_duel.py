@@ -443,3 +443,14 @@ def test_a_creature_named_after_its_role_is_not_named_twice_in_the_heading():
     assert mindless.output.startswith("Sentry automaton (Skilled) against Espen Lind · ")
     person = run("--role", "thug", "--runs", "1", "--seed", "3")
     assert re.match(r"\w+ \w+ \(Skilled Thug\) against Espen Lind · ", person.output), person.output
+
+
+def test_a_duels_mean_rounds_says_its_spread():
+    """A GM-less table's evening: "Mean rounds 28.97" stood bare beside outcome shares with their intervals."""
+    from solo.sampling import mean_error
+
+    data = json.loads(run("--runs", "300", "--seed", "4", "--json").output)
+    text = run("--runs", "300", "--seed", "4").output
+    assert 0 < data["rounds_error"] < 1
+    assert f"Mean rounds {data['mean_rounds']:.2f} ± {data['rounds_error']:.2f}" in text
+    assert mean_error(10, 50, 2) == pytest.approx(0.0) and mean_error(6, 20, 2) == pytest.approx(1.0)

@@ -542,3 +542,38 @@ def test_an_exact_chance_that_may_fail_or_happen_is_never_shown_as_certain_or_im
     hopeless = CliRunner().invoke(cli, ["odds", "--skill-a", "10", "--pool-a", "5", "--skill-b", "95", "--pool-b",
                                         "20"]).output
     assert "<0.01%  best" in hopeless
+
+
+def test_the_text_says_what_the_odds_leave_out_and_every_sampled_number_its_spread():
+    """A GM-less table's evening: `solo odds` gave a PC 26 % where solo duel's bot, spending Luck and pushing on,
+    won 71 %, and only --help said what the odds leave out; --simulate's mean rounds and its shares of flight had
+    no ±, and the undecided share was unsaid."""
+    import math
+    import re
+
+    text = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", "tutorial:courier", "--rounds", "12",
+                                    "--simulate", "1000", "--seed", "2"], terminal_width=200).output
+    assert "Left out of these odds: Luck, pushing on, blows sent to POW or CHA instead, Quick's extra action." in text
+    data = json.loads(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", "tutorial:courier", "--rounds", "12",
+                                               "--simulate", "1000", "--seed", "2", "--json"]).output)["simulation"]
+    rounds = re.search(r"in ([\d.]+) ± ([\d.]+) rounds on average", text)
+    assert rounds and float(rounds.group(1)) == round(data["mean_rounds"], 2)
+    assert 0 < float(rounds.group(2)) == round(data["rounds_error"], 2) < 1
+    undecided = 1 - data["a_wins"] - data["b_wins"] - data["a_exits"] - data["b_exits"]
+    assert undecided > 0.05
+    err = 100 * math.sqrt(undecided * (1 - undecided) / 1000)
+    assert f"undecided {undecided:.2%} ± {err:.2f}" in text
+    assert re.search(r"\(A fled or gave up [\d.]+% ± [\d.]+; B [\d.]+% ± [\d.]+; undecided", text)
+
+
+def test_a_means_standard_error_is_the_samples_own():
+    import statistics
+
+    from solo.sampling import mean_error
+
+    rng = random.Random(4)
+    values = [rng.randint(1, 30) for _ in range(500)]
+    expected = statistics.stdev(values) / len(values) ** 0.5
+    assert expected > 0.3
+    assert abs(mean_error(sum(values), sum(v * v for v in values), len(values)) - expected) < 1e-9
+    assert mean_error(7, 49, 1) == 0.0 and mean_error(14, 98, 2) == 0.0

@@ -325,7 +325,8 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     console.print(outcomes)
     if stats.outcomes.get("comae"):
         say(console, f"  {COMAE_NOTE}", style="dim")
-    line = f"Mean rounds {stats.mean_rounds:.2f}"
+    # a sampled mean, with its spread as the outcomes have theirs (a GM-less table's evening: "Mean rounds 28.97" bare)
+    line = f"Mean rounds {stats.mean_rounds:.2f}" + (f" ± {stats.rounds_error:.2f}" if stats.runs > 1 else "")
     if stats.breaks:
         from ..minds.npc import break_words
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
 from pathlib import Path
@@ -13,6 +12,7 @@ import click
 
 from ..rules.lenses import LENSES, MEMORYLESS
 from ..rules.odds import MAX_POOL
+from ..sampling import mean_error, share_error
 from . import UserError, opposed_type
 from .limits import MAX_ARMOUR, MAX_MIND_WORK, MAX_ODDS_WORK, MAX_ROUNDS, MAX_TARGET, SEED, UNLIMITED_ROUNDS, Whole
 
@@ -270,18 +270,31 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
                 notes.append(f"undecided {_pct(o.never_ends, 0)}")
             extra = f"  ({', '.join(notes)})" if notes else ""
             click.echo(f"  {lens:11s}{_pct(o.a_wins)}{extra}{'  best' if lens == best else ''}")
+    # what the numbers leave out, said where they are read, not only in --help (a GM-less table's evening: 26 % "best"
+    # here, and 71 % in solo duel, where the bot spent Luck and pushed on)
+    click.echo("Left out of these odds: Luck, pushing on, blows sent to POW or CHA instead, Quick's extra action.")
+    click.echo("  (solo duel plays them all, and its fights may be won much more or less often)")
     if "simulation" in data:
         s = data["simulation"]
         # a share from play is sampled: said with its ± (one standard error), as the Lens menus say theirs; no
         # conflicts/s, a benchmark's figure (a group's evening read it as a debug line)
         runs = max(1, int(s["runs"]))
         err = {side: 100 * share_error(s[f"{side}_wins"], runs) for side in "ab"}
+        rounds_err = s.get("rounds_error")
+        spread = f" ± {rounds_err:.2f}" if rounds_err is not None else ""
         click.echo(f"The engine played {runs:,} conflicts: A won {s['a_wins']:.2%} ± {err['a']:.2f}, "
                    f"B {s['b_wins']:.2%} ± {err['b']:.2f} (± one standard error), "
-                   f"in {s['mean_rounds']:.2f} rounds on average")
-        if s.get("a_exits") or s.get("b_exits"):
-            went = "left or gave in" if social else "fled or gave up"  # as the odds above say it
-            click.echo(f"  (A {went} {s.get('a_exits', 0):.2%}, B {s.get('b_exits', 0):.2%})")
+                   f"in {s['mean_rounds']:.2f}{spread} rounds on average")
+        # every sampled share with its ±, and what is left undecided at the limit, as the exact block says it (a
+        # GM-less table's evening: "A 0.50 %, B 21.10 %" bare, and the 77 % undecided the exact odds showed, unsaid)
+        went = "left or gave in" if social else "fled or gave up"  # as the odds above say it
+        rest = [f"A {went} {_share(s.get('a_exits', 0), runs)}", f"B {_share(s.get('b_exits', 0), runs)}"] if (
+            s.get("a_exits") or s.get("b_exits")) else []
+        undecided = max(0.0, 1.0 - s["a_wins"] - s["b_wins"] - s.get("a_exits", 0) - s.get("b_exits", 0))
+        if undecided * runs >= 0.5:
+            rest.append(f"undecided {_share(undecided, runs)}")
+        if rest:
+            click.echo(f"  ({'; '.join(rest)})")
         if s.get("apart"):
             click.echo(f"  The engine and the exact odds disagree ({s['apart']}): the odds above leave out something "
                        "the engine plays here; trust the engine's shares (docs/npcs.md, solo odds).")
@@ -291,10 +304,9 @@ def _show(names: tuple[str, str], odds: ConflictOdds, data: dict, by_lens: dict 
 APART_AT = 4.0
 
 
-def share_error(p: float, runs: int) -> float:
-    """One standard error of a share ``p`` of ``runs`` conflicts, at least that of one conflict in them (a share of
-    0 or 1 is no certainty)."""
-    return math.sqrt(max(p * (1 - p), 1.0 / runs) / runs)
+def _share(p: float, runs: int) -> str:
+    """A sampled share with its ± (one standard error), as the line above says its wins."""
+    return f"{p:.2%} ± {100 * share_error(p, runs):.2f}"
 
 
 def disagreement(odds: ConflictOdds, sim: dict) -> str:
@@ -368,15 +380,17 @@ def _simulate_plain(a: _Numbers, b: _Numbers, keep_a: str, keep_b: str, runs: in
     side_b = Side(b.skill, b.pool, b.dice, b.armour or 0, keep_b)
     rng = random.Random(seed)
     counts = {WON: 0, LOST: 0}
-    rounds = 0
+    rounds = squares = 0
     start = time.perf_counter()
     for _ in range(runs):
         result = Conflict(_MATCHUP, [fighter("A", "a", side_a), fighter("B", "b", side_b)], rng,
                           round_limit=round_limit).run()
         counts[result.outcome] = counts.get(result.outcome, 0) + 1
         rounds += result.rounds
+        squares += result.rounds * result.rounds
     elapsed = time.perf_counter() - start
     return {"runs": runs, "a_wins": counts[WON] / runs, "b_wins": counts[LOST] / runs, "mean_rounds": rounds / runs,
+            "rounds_error": mean_error(rounds, squares, runs),
             "conflicts_per_second": runs / elapsed if elapsed > 0 else None}
 
 
@@ -555,7 +569,7 @@ class _Match:
         saved = [snapshot(c) for c in chars]
         counts = {WON: 0, LOST: 0}
         exits_a = exits_b = 0
-        rounds = 0
+        rounds = squares = 0
         start = time.perf_counter()
         try:
             for _ in range(runs):
@@ -566,12 +580,13 @@ class _Match:
                 exits_a += result.outcome in (FLED, SURRENDERED)
                 exits_b += result.outcome in (OPPONENT_FLED, OPPONENT_SURRENDERED)
                 rounds += result.rounds
+                squares += result.rounds * result.rounds
         finally:
             for char, snap in zip(chars, saved):
                 restore(char, snap)
         elapsed = time.perf_counter() - start
         return {"runs": runs, "a_wins": counts[WON] / runs, "b_wins": counts[LOST] / runs, "mean_rounds": rounds / runs,
-                "a_exits": exits_a / runs, "b_exits": exits_b / runs,
+                "rounds_error": mean_error(rounds, squares, runs), "a_exits": exits_a / runs, "b_exits": exits_b / runs,
                 "conflicts_per_second": runs / elapsed if elapsed > 0 else None}
 
 

@@ -36,6 +36,7 @@ from ..rules.outcomes import (
     WON,
 )
 from ..rules.participants import from_character
+from ..sampling import mean_error
 from .bots import GreedyDecider
 from .memory import NPCMemory
 from .npc import NPCMind
@@ -52,6 +53,7 @@ class DuelStats:
     lenses: Counter = field(default_factory=lambda: Counter({k: 0 for k in LENSES}))
     outcomes: Counter = field(default_factory=lambda: Counter({k: 0 for k in OUTCOME_KEYS}))
     rounds: int = 0
+    rounds_squared: int = 0  # for the mean's standard error
     pc_gave_up: int = 0  # the PC fled or surrendered: counted as "won" for the NPC
     breaks: Counter = field(default_factory=Counter)  # how its nerve broke: flee, beg, bargain …
     reasons: Counter = field(default_factory=Counter)  # (Lens, consideration) behind each Lens choice
@@ -60,6 +62,11 @@ class DuelStats:
     @property
     def mean_rounds(self) -> float:
         return self.rounds / self.runs if self.runs else 0.0
+
+    @property
+    def rounds_error(self) -> float:
+        """One standard error of :attr:`mean_rounds` (0 with fewer than two conflicts)."""
+        return mean_error(self.rounds, self.rounds_squared, self.runs)
 
     def share(self, *outcomes: str) -> float:
         return sum(self.outcomes[o] for o in outcomes) / self.runs if self.runs else 0.0
@@ -70,6 +77,7 @@ class DuelStats:
             "lenses": {k: self.lenses[k] for k in LENSES},
             "outcomes": {k: self.outcomes[k] for k in OUTCOME_KEYS},
             "mean_rounds": round(self.mean_rounds, 3),
+            "rounds_error": round(self.rounds_error, 3),
             "pc_gave_up": self.pc_gave_up,
             "breaks": dict(sorted(self.breaks.items())),
         }
@@ -147,6 +155,7 @@ def run_duels(npc, pc, ctype: ConflictType, *, runs: int, seed: int | None = Non
             outcome = WON
         stats.outcomes[outcome] += 1
         stats.rounds += result.rounds
+        stats.rounds_squared += result.rounds * result.rounds
         stats.runs += 1
         morale = mind.morale
         if morale is not None and morale.reaction and outcome in (FLED, SURRENDERED):
