@@ -164,7 +164,7 @@ def test_solo_duel_explain_says_one_whose_nerve_broke_in_an_argument_walks_away(
             if e.kind == "npc_break":
                 reasons[e["reaction"]] = e["reason"]
     assert reasons and all(not re.search(r"\bruns\b|falls back|mercy", why) for why in reasons.values()), reasons
-    assert reasons.get("call_for_help") == "its nerve broke: it looks for support, then walks away"
+    assert reasons.get("call_for_help") == "her nerve broke: she looks for support, then walks away"  # (a "she")
 
 
 def _shown_both_ways(events):

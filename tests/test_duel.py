@@ -370,8 +370,10 @@ def test_a_tracker_whose_nerve_breaks_walks_away_in_every_line_that_says_so():
     args = ["duel", "--explain", "--runs", "200", "--seed", "3", "-p", "Nervous"]
     tracker = " ".join(CliRunner().invoke(cli, [*args, "--type", "tracking"]).output.split())
     assert "when clearly losing she walks away or begs" in tracker
-    assert "when its nerve broke: walk away " in tracker and "its nerve broke: it walks away" in tracker
-    assert "run " not in tracker.split("when its nerve broke:")[1].split("·")[0] and "it runs" not in tracker
+    # (and the reason by her own pronoun: "it walks away" of a "she", a GM-less table's evening)
+    assert "when its nerve broke: walk away " in tracker and "her nerve broke: she walks away" in tracker
+    assert "run " not in tracker.split("when its nerve broke:")[1].split("·")[0] and "she runs" not in tracker
+    assert "it is " not in tracker and "it guards itself" not in tracker
     fight = " ".join(CliRunner().invoke(cli, [*args, "--type", "combat"]).output.split())
     assert "when clearly losing she runs or begs" in fight
 

@@ -410,3 +410,20 @@ def test_a_mindless_creature_never_shows_off_but_replays_an_older_game_as_it_was
     assert default_mind(npc, random.Random(1), edition=6).mindless_flair is True
     assert default_mind(npc, random.Random(1), edition=7).mindless_flair is False
     assert default_mind(npc, random.Random(1)).mindless_flair is False
+
+
+@pytest.mark.parametrize(("pronoun", "expected"), [
+    ("she", "plays safe: she is"), ("he", "plays safe: he is"), ("they", "plays safe: they are"),
+    ("it", "plays safe: it is")])
+def test_an_npcs_reasons_are_said_by_its_own_pronoun(pronoun, expected):
+    """A GM-less table's evening: `solo duel --npc rurik.toml --explain` gave a "she" NPC's reasons as "plays safe:
+    it is Reserved", "studies its foe", "it guards itself"."""
+    from solo.minds.npc import said_of
+
+    npc = generate_npc(random.Random(2), "skilled")
+    npc.pronoun = pronoun
+    assert said_of(npc, "plays safe: {it} {is}") == expected
+    forms = {"she": ("her", "herself", "guards"), "he": ("his", "himself", "guards"),
+             "they": ("their", "themselves", "guard"), "it": ("its", "itself", "guards")}[pronoun]
+    assert said_of(npc, "studies {its} foe") == f"studies {forms[0]} foe"
+    assert said_of(npc, "{it} guard{s} {itself}") == f"{pronoun} {forms[2]} {forms[1]}"

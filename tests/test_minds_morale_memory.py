@@ -144,7 +144,8 @@ def test_breaking_is_published_with_the_reaction_and_the_mechanic():
     assert morale and breaks
     b = breaks[0]
     assert b["reaction"] in ("bargain", "surrender", "flee") and b["exit"] in ("flee", "surrender")
-    assert b["clue"] and b["reason"].startswith("its nerve broke")
+    mine = {"he": "his", "she": "her", "they": "their", "it": "its"}[body.pronoun]
+    assert b["clue"] and b["reason"].startswith(f"{mine} nerve broke: {body.pronoun} ")
     assert {"flee", "surrender", "bargain"} >= set(stats.breaks)
 
 

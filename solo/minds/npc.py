@@ -47,6 +47,7 @@ from ..events import Event, Sink
 from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
 from ..npc.tables import LEAN_LENS
+from ..rules.character import pronoun_forms
 from ..rules.conflict_view import ConflictView
 from ..rules.lens_chain import EXIT, FOLLOW_UPS, Effect, alike_in_play
 from ..rules.lenses import CLEVER_BONUS, LENS_TABLE, LENSES, NEXT_ROUND
@@ -104,7 +105,7 @@ NEAR_BEST = 0.5    # only options within this of the best are drawn from
 COUNTER = {"cautious": "clever", "aggressive": "cautious", "clever": "cautious", "covert": "cautious",
            "flamboyant": "cautious", "quick": "aggressive"}
 LENS_WORDS = {"none": "keeps it simple", "aggressive": "hits hard", "cautious": "plays safe",
-              "clever": "studies its foe", "covert": "tries a trick", "flamboyant": "shows off",
+              "clever": "studies {its} foe", "covert": "tries a trick", "flamboyant": "shows off",
               "quick": "acts fast"}
 NEUTRAL = Leanings(lean={k: 0.0 for k in ("aggression", "caution", "cunning", "flair", "curiosity", "haste",
                                           "self_preservation", "resolve", "cruelty", "warmth")},
@@ -1187,11 +1188,13 @@ class NPCMind:
             self._emit("npc_morale", actor=me.id, round=conflict.round, **check.to_dict(),
                        clue=_clue(DAUNTED if before_any_roll else check.after, conflict, me))
 
-    @staticmethod
-    def _break_words(reaction: str, conflict: ConflictView, me: Participant) -> str:
-        """How its break reads in ``--explain``: out of an argument it walks, and so does one that gives chase or keeps
-        watch (its part in the pursuit, as the Lens menu words its way out)."""
-        return break_words(reaction, social=conflict.ctype.social, hunts=conflict.hunts(me))
+    def _broke(self, reaction: str, conflict: ConflictView, me: Participant) -> str:
+        """``--explain``'s reason for its break, by its own pronoun ("her nerve broke: she runs"): out of an argument
+        it walks, and so does one that gives chase or keeps watch (its part in the pursuit, as the Lens menu words
+        its way out)."""
+        plural = pronoun_forms(getattr(self.npc, "pronoun", None) or "it")["they"] == "they"
+        words = break_words(reaction, social=conflict.ctype.social, hunts=conflict.hunts(me), plural=plural)
+        return f"{said_of(self.npc, '{its} nerve broke: {it}')} {words}"
 
     def _exit_if_broken(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision | None:
         morale = fight.morale
@@ -1210,7 +1213,7 @@ class NPCMind:
                 # screen and in the journal (describe.morale_clue_shown), so one that digs in must have one too
                 fight.announced_break = True
                 self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=None,
-                           reason=f"its nerve broke: it {self._break_words(reaction, conflict, me)}",
+                           reason=self._broke(reaction, conflict, me),
                            clue=_clue(reaction, conflict, me),
                            triggers=list(morale.checks[-1].triggers) if morale.checks else [])
             return None
@@ -1219,7 +1222,7 @@ class NPCMind:
             if mechanic is None:
                 return None
         # out of an argument one walks, as the screen says of it (describe.exit_words), and calls on nobody to fight
-        reason = f"its nerve broke: it {self._break_words(reaction, conflict, me)}"
+        reason = self._broke(reaction, conflict, me)
         if not fight.announced_break:
             fight.announced_break = True
             self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
@@ -1456,10 +1459,12 @@ class NPCMind:
             return Decision(me.id, q.kind, choice, "knows no pain and no fear", "mindless", {choice: 1.0},
                             conflict.round)
         if fight.morale.state == BROKEN and OUT in keys:
-            return Decision(me.id, q.kind, OUT, "its nerve is gone: it goes down", "morale", {OUT: 1.0},
+            return Decision(me.id, q.kind, OUT, said_of(self.npc, "{its} nerve is gone: {it} go{es} down"), "morale",
+                            {OUT: 1.0},
                             conflict.round)
         if "refresh" in keys and lean.lean["resolve"] >= 0:
-            return Decision(me.id, q.kind, "refresh", "spends its luck to stay in", "luck", {"refresh": 1.0},
+            return Decision(me.id, q.kind, "refresh", said_of(self.npc, "spends {its} luck to stay in"), "luck",
+                            {"refresh": 1.0},
                             conflict.round)
         if "push" not in keys:
             return Decision(me.id, q.kind, OUT, "cannot push on", "level", {OUT: 0.0}, conflict.round)
@@ -1477,8 +1482,8 @@ class NPCMind:
         text = {
             "odds": f"{win:.0%} to win pushing on" if choice == "push" else f"only {win:.0%} pushing on",
             "resolve": "will not give in",
-            "self_preservation": "values its life more than this fight",
-            "cruelty": "wants to see its foe suffer first",
+            "self_preservation": said_of(self.npc, "values {its} life more than this fight"),
+            "cruelty": said_of(self.npc, "wants to see {its} foe suffer first"),
         }.get(key, "near-equal options, picked on a whim")
         return Decision(me.id, q.kind, choice, text, key, {k: round(v, 3) for k, v in totals.items()},
                         conflict.round)
@@ -1491,7 +1496,7 @@ class NPCMind:
         else:
             want = True
         choice = "yes" if want and "yes" in keys else ("no" if "no" in keys else keys[0])
-        reason = "a Luck Point well spent" if choice == "yes" else "saves its luck for worse"
+        reason = "a Luck Point well spent" if choice == "yes" else said_of(self.npc, "saves {its} luck for worse")
         return Decision(me.id, q.kind, choice, reason, "luck", {choice: 1.0}, conflict.round)
 
 
@@ -1567,30 +1572,42 @@ class _LensFacts(NamedTuple):
                    mind.disposition() if "rapport" in parts else None)
 
 
+def said_of(npc, template: str) -> str:
+    """``template`` (constant words only, never a name: its braces are read) said of ``npc`` by its own pronoun:
+    ``{it}``, ``{its}``, ``{itself}``, ``{is}`` and a verb's ending ``{s}``/``{es}``, which "they" drops. A "she"
+    NPC's --explain read "plays safe: it is Reserved", "it guards itself" (a GM-less table's evening)."""
+    forms = pronoun_forms(getattr(npc, "pronoun", None) or "it")
+    plural = forms["they"] == "they"
+    return template.format_map({"it": forms["they"], "its": forms["their"],
+                                "itself": "themselves" if plural else forms["themself"],
+                                "is": "are" if plural else "is", "s": "" if plural else "s",
+                                "es": "" if plural else "es"})
+
+
 def _reason(npc, choice: str, key: str | None, facts: _LensFacts) -> tuple[str, str]:
     """The strongest consideration behind a Lens (``key``, from :meth:`NPCMind._strongest`), and a short sentence
     for it (``npc``: whose Code Block names its temperament)."""
     if key is None:
-        return "chance", f"{LENS_WORDS.get(choice, choice)}: near-equal options, picked on a whim"
+        return "chance", f"{said_of(npc, LENS_WORDS.get(choice, choice))}: near-equal options, picked on a whim"
     return key, _lens_reason(npc, key, choice, facts)
 
 
 def _lens_reason(npc, key: str, choice: str, f: _LensFacts) -> str:
-    words = LENS_WORDS.get(choice, choice)
+    words = said_of(npc, LENS_WORDS.get(choice, choice))
     if key == "odds":
         return f"{words}: {f.values.get(choice, 0.0):.0%} to win this way, the best odds"
     if key == "temperament":
         if choice == "none":
-            return "keeps it simple: nothing in its nature pulls it elsewhere"
-        return f"{words}: it is {_traits(npc, _LEAN_OF[choice])}"
+            return said_of(npc, "keeps it simple: nothing in {its} nature pulls {it} elsewhere")
+        return f"{words}: {said_of(npc, '{it} {is}')} {_traits(npc, _LEAN_OF[choice])}"
     if key == "press":
         return f"{words}: presses {f.main_name}, hurt at {f.main_current}/{f.main_maximum}"
     if key == "guard":
-        return f"{words}: hurt ({f.own_current}/{f.own_maximum}), it guards itself"
+        return f"{words}: hurt ({f.own_current}/{f.own_maximum}), {said_of(npc, '{it} guard{s} {itself}')}"
     if key == "gamble":
-        return f"{words}: losing ({f.win or 0.0:.0%}), it swings for a lucky break"
+        return f"{words}: losing ({f.win or 0.0:.0%}), {said_of(npc, '{it} swing{s} for a lucky break')}"
     if key == "secure":
-        return f"{words}: well ahead ({f.win or 0.0:.0%}), it makes the win safe"
+        return f"{words}: well ahead ({f.win or 0.0:.0%}), {said_of(npc, '{it} make{s} the win safe')}"
     if key == "counter":
         if f.main_carry < 0 and choice == "aggressive":
             return f"{words}: {f.main_name} is off balance ({f.main_carry} %)"
@@ -1600,17 +1617,18 @@ def _lens_reason(npc, key: str, choice: str, f: _LensFacts) -> str:
     if key == "armour":
         return f"{words}: {f.main_name}'s armour soaks {f.armour_op} points"
     if key == "shaken":
-        return f"{words}: shaken, it keeps its distance"
+        return f"{words}: {said_of(npc, 'shaken, {it} keep{s} {its} distance')}"
     if key == "cornered":
-        return f"{words}: broken but cornered, it lashes out"
+        return f"{words}: {said_of(npc, 'broken but cornered, {it} lash{es} out')}"
     if key == "inertia":
-        return f"{words}: sticks with what it did last round"
+        return f"{words}: {said_of(npc, 'sticks with what {it} did last round')}"
     if key == "surprise":
         return f"{words}: opens with a trick before they see it coming"
     if key == "rapport":
         disposition = f.disposition or "Neutral"
         fair = disposition_step(disposition) > 0
-        return f"{words}: {disposition} towards them, " + ("it plays fair" if fair else "it fights dirty")
+        return f"{words}: {disposition} towards them, " + said_of(npc, "{it} play{s} fair" if fair
+                                                                     else "{it} fight{s} dirty")
     return words
 
 
