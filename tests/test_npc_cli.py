@@ -196,3 +196,24 @@ def test_an_npc_rolled_over_one_rolled_before_says_whom_it_replaced(tmp_path):
     own.write_text('name = "Hand Written"\n', encoding="utf-8")
     forced = run("npc", "--out", str(own), "--force", "--seed", "3")
     assert forced.exit_code == 0 and "(in place of Hand Written)." in " ".join(forced.output.split()), forced.output
+
+
+def test_an_npc_named_by_the_table_takes_the_pronoun_it_is_given(tmp_path):
+    """A GM-less table's evening: `solo npc --name "Rurik the Red"` drew "her" and "she", and `--pronoun he` was
+    "No such option"; the only fix was editing the file. The same seed gives the same NPC otherwise."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    args = ["npc", "--name", "Rurik the Red", "--role", "bandit", "--level", "skilled", "--seed", "9", "--json"]
+    drawn = json.loads(CliRunner().invoke(cli, args).output)
+    given = CliRunner().invoke(cli, [*args, "--pronoun", "HE", "--out", str(tmp_path / "rurik.toml")])
+    assert given.exit_code == 0, given.output
+    told = json.loads(given.output)
+    assert told["pronoun"] == "he" and {**told, "pronoun": drawn["pronoun"]} == drawn
+    import tomllib
+
+    assert tomllib.loads((tmp_path / "rurik.toml").read_text(encoding="utf-8"))["pronoun"] == "he"
+    card = CliRunner().invoke(cli, args[:-1] + ["--pronoun", "he"], terminal_width=100).output
+    assert "against him" in card and "losing he " in " ".join(card.split())
+    assert CliRunner().invoke(cli, [*args, "--pronoun", "xe"]).exit_code == 2

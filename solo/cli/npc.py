@@ -37,6 +37,8 @@ def _pronoun(npc: NPC) -> str:
 @click.option("--role", metavar="ROLE", help="Thug, Guard, Clerk, Merchant, Draugr … (default: at random).")
 @click.option("--mindless", is_flag=True, help="A creature with no will of its own: no Code Block, never yields.")
 @click.option("--name", metavar="NAME", help="An NPC the table has already named (default: a name at random).")
+@click.option("--pronoun", type=click.Choice(["he", "she", "they", "it"], case_sensitive=False),
+              help="How the NPC is spoken of (default: one that fits its name, or its role's).")
 @click.option("--disposition", metavar="WORD",
               help="Affectionate, Friendly, Neutral, Unfriendly or Malicious (default: Neutral).")
 @click.option("--reaction", is_flag=True,
@@ -48,8 +50,8 @@ def _pronoun(npc: NPC) -> str:
               help="Also save the NPC as a TOML file an adventure can use.")
 @click.option("--force", is_flag=True, help="With --out: replace an existing file that is not an NPC solo rolled.")
 def command(level: str, antagonist: bool, role: str | None, mindless: bool, name: str | None,
-            disposition: str | None, reaction: bool, seed: int | None, as_json: bool, out: Path | None,
-            force: bool) -> None:
+            pronoun: str | None, disposition: str | None, reaction: bool, seed: int | None, as_json: bool,
+            out: Path | None, force: bool) -> None:
     """Roll one NPC: stats for its level, gear and a Code Block.
 
     The Code Block is the quick 4d20 read: two personality entries, a
@@ -63,6 +65,7 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
       solo npc --level master --out npcs/boss.toml
       solo npc --name "Rin Halden" --disposition unfriendly   (one the table has met already)
       solo npc --name "Rin Halden" --reaction                 (and how Rin greets you)
+      solo npc --name "Rurik the Red" --pronoun he            (a name solo cannot read a pronoun from)
     """
     from ..errors import SoloError
     from ..npc import generate_npc
@@ -90,6 +93,8 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         rng = new_rng(seed)
         npc = generate_npc(rng, level, antagonist, role=role, mindless=mindless, name=name,
                            disposition=disposition)
+        if pronoun is not None:  # after the draw, so the same seed gives the same NPC otherwise
+            npc.pronoun = pronoun.lower()
         if npc.mindless and (disposition or reaction or antagonist):  # --mindless, or a mindless role (draugr)
             given = "--reaction" if reaction else "--disposition" if disposition else "--antagonist"
             raise UserError(f"{npc.name} is a mindless creature, with no Code Block: {given} does not apply")
