@@ -657,3 +657,16 @@ def test_an_event_about_a_thread_at_the_end_of_its_track_offers_no_progress_to_m
     offered = [" ".join(solo("oracle", "Is it dry?", "--session", "half", "--seed", str(s)).output.split())
                for s in range(300)]
     assert any(re.search(r"mark the progress: solo session half .*--progress 1", o) for o in offered)
+
+
+def test_the_session_files_header_says_what_an_edit_keeps(solo, tmp_path):
+    """A GM-less table's evening: the header said "Edit it if you like", and the comments a player added were gone
+    at the next command; nor did it name pcs, the one field no command sets."""
+    assert solo("session", "mire", "--npc", "Mag").exit_code == 0
+    path = tmp_path / "sessions" / "mire.toml"
+    path.write_text(path.read_text(encoding="utf-8") + "# Mag owes Hild a favour\n", encoding="utf-8")
+    assert solo("session", "mire", "--npc", "Sister Wynn").exit_code == 0
+    text = path.read_text(encoding="utf-8")
+    assert "Mag owes Hild" not in text  # as the header now says
+    head = " ".join(line.lstrip("# ") for line in text.splitlines() if line.startswith("#"))
+    assert "comments added here are not kept" in head and "pcs the player characters' names" in head

@@ -130,7 +130,9 @@ class OracleSession:
         from ..toml_write import dumps
 
         head = (f"# solo oracle session {self.name!r}: read and written by solo oracle, table, scene and session.\n"
-                "# Edit it if you like: tension 1-9, threads and npcs are lists of text.\n")
+                "# Edit it if you like: tension 1-9, threads and npcs are lists of text, and pcs the player\n"
+                "# characters' names (no command sets it). solo writes the file whole each time, so comments\n"
+                "# added here are not kept.\n")
         head += ("# An entry listed twice or three times counts that many times when one is picked at random;\n"
                  "# progress is each thread's points on its track of 10.\n")
         s = self.state
