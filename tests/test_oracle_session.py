@@ -670,3 +670,21 @@ def test_the_session_files_header_says_what_an_edit_keeps(solo, tmp_path):
     assert "Mag owes Hild" not in text  # as the header now says
     head = " ".join(line.lstrip("# ") for line in text.splitlines() if line.startswith("#"))
     assert "comments added here are not kept" in head and "pcs the player characters' names" in head
+
+
+def test_a_name_added_that_reads_like_one_kept_is_said_with_how_to_take_it_out(solo):
+    """A GM-less table's evening: `--npc "Mag the ferrywomen"` beside a kept "Mag the ferrywoman" was kept as a second
+    NPC, picked as often as the first, with nothing said but "4 NPCs"."""
+    assert solo("session", "mire", "--npc", "Mag the ferrywoman", "--thread", "Find the pilot").exit_code == 0
+    asked = " ".join(solo("oracle", "Does Mag help us?", "--npc", "Mag the ferrywomen", "--session", "mire",
+                          "--seed", "2").output.split())
+    assert ("Added an NPC of its own: 'Mag the ferrywomen', though 'Mag the ferrywoman' is kept already; if they "
+            "are one, take the new one out: solo session mire") in asked
+    assert "--npc-gone 'Mag the ferrywomen'" in asked
+    told = " ".join(solo("session", "mire", "--thread", "Find the pilots").output.split())
+    assert "Added a thread of its own: 'Find the pilots', though 'Find the pilot' is kept already" in told
+    # its own command takes it out; a name like no other, or one kept already, says nothing of the kind
+    assert solo("session", "mire", "--npc-gone", "Mag the ferrywomen").exit_code == 0
+    quiet = solo("session", "mire", "--npc", "Sister Wynn", "--npc", "Mag the ferrywoman").output
+    assert "of its own" not in quiet
+    assert json.loads(solo("session", "mire", "--json").output)["npcs"] == ["Mag the ferrywoman", "Sister Wynn"]

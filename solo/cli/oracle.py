@@ -11,7 +11,7 @@ import click
 
 from . import UserError
 from .limits import SEED, TENSION
-from .scene import held_session, keep_session, open_session, session_line, session_options, session_shell
+from .scene import held_session, keep_session, look_alike, open_session, session_line, session_options, session_shell
 
 if TYPE_CHECKING:
     from ..oracle import OracleAnswer, OracleOdds
@@ -101,10 +101,16 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
             if tension is not None:
                 state.tension = check_tension(tension)
             chances = oracle_odds(odds, state.tension)
-            for name in npcs:  # a session bounds what it keeps; what was typed is shown, never acted on
-                (session.add_npc if session else state.add_npc)(clean_typed(name))
-            for thread in threads:
-                (session.add_thread if session else state.add_thread)(clean_typed(thread))
+            alike: list[str] = []  # names added that read like ones kept already (said after the answer)
+            for kind, given in (("npc", npcs), ("thread", threads)):
+                for entry in given:  # a session bounds what it keeps; what was typed is shown, never acted on
+                    entry = clean_typed(entry)
+                    if session is None:
+                        (state.add_npc if kind == "npc" else state.add_thread)(entry)
+                        continue
+                    note = look_alike(session, kind, entry)
+                    if (session.add_npc if kind == "npc" else session.add_thread)(entry) == 1 and note:
+                        alike.append(note)
             tables = load_tables(folders)
             answer = ask(new_rng(seed), text, odds, state=state if (session or npcs or threads) else None,
                          tension=state.tension, tables=tables)
@@ -122,6 +128,8 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
         return
     _show(answer, chances, session)
     if session:
+        for note in alike:
+            click.echo(note)
         click.echo(session_line(session))
 
 

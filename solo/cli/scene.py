@@ -130,6 +130,23 @@ def session_line(session: OracleSession) -> str:
             f"{_count(len(s.threads), 'open thread')} · {_count(len(s.npcs), 'NPC')}")
 
 
+def look_alike(session: OracleSession, kind: str, added: str) -> str | None:
+    """A note for a name just added that is not one the session keeps but reads like one ("Mag the ferrywomen" beside
+    "Mag the ferrywoman"), with the command that takes it out again: kept as a second entry, it was picked as often
+    as the first, and nothing said so (a GM-less table's evening). ``kind``: "npc" or "thread"."""
+    from ..errors import closest
+
+    entries = session.state.npcs if kind == "npc" else session.state.threads
+    others = [e for e in entries if e.casefold() != added.strip().casefold()]
+    near = closest(added.strip(), others)
+    if near is None:
+        return None
+    gone = "--npc-gone" if kind == "npc" else "--close"
+    what = "an NPC" if kind == "npc" else "a thread"
+    return (f"Added {what} of its own: {added.strip()!r}, though {near!r} is kept already; if they are one, take the "
+            f"new one out: {session_shell(session)} {gone} {shlex.quote(added.strip())}")
+
+
 def _count(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 

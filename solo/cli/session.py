@@ -21,7 +21,16 @@ import click
 from . import UserError
 from .folders import FOLDER
 from .limits import SEED, TENSION
-from .scene import held_session, keep_session, meant_session, open_session, saves_flag, session_flags, session_shell
+from .scene import (
+    held_session,
+    keep_session,
+    look_alike,
+    meant_session,
+    open_session,
+    saves_flag,
+    session_flags,
+    session_shell,
+)
 
 if TYPE_CHECKING:
     from ..oracle import Discovery
@@ -122,13 +131,19 @@ def command(name: str | None, threads: tuple[str, ...], closes: tuple[str, ...],
             for npc in dict.fromkeys(leaving):
                 notes.append(f"Gone from the story: {session.remove_npc(npc)}")
             for i, text in enumerate(threads):
+                alike = look_alike(session, "thread", text)
                 weight = _weighed(session.add_thread, text, threads[:i], "--thread")
                 if weight > 1:
                     notes.append(f"Thread counts \u00d7{weight}: {known_entry(session.state.threads, text)}")
+                elif alike:
+                    notes.append(alike)
             for i, npc in enumerate(npcs):
+                alike = look_alike(session, "npc", npc)
                 weight = _weighed(session.add_npc, npc, npcs[:i], "--npc")
                 if weight > 1:
                     notes.append(f"NPC counts \u00d7{weight}: {known_entry(session.state.npcs, npc)}")
+                elif alike:
+                    notes.append(alike)
             if tension is not None:
                 session.state.tension = check_tension(tension)
         except SoloError as exc:
