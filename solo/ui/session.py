@@ -8,9 +8,10 @@ handled here and never reach the engine as answers.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
@@ -198,7 +199,16 @@ class Session:
         previous = _hangup_stops()
         try:
             while True:
-                outcome = self._play_once()
+                try:
+                    outcome = self._play_once()
+                except KeyboardInterrupt:
+                    # a hang-up that landed while the game was already stopping (a closed window ends the input and
+                    # hangs up at once): it cut the stopping save short, so the game is saved again, whole
+                    if not self._stop_unsaved("\nStopped. "):
+                        with contextlib.suppress(OSError):  # (the screen may be gone with the window)
+                            say_copyable(self.console, "\nStopped; the game is saved. Resume with:",
+                                         resume_command(self.save_path))
+                    return 130
                 if outcome != "undo":
                     return outcome
                 if self.events is not None:
@@ -271,7 +281,7 @@ class Session:
                              resume_command(self.save_path))
             return 130
         except OutputGone as gone:  # the screen is gone (a closed pipe, a full disk): keep the game, say it elsewhere
-            problem = self._try_save()
+            problem = self._try_save(stopping=True)
             gone.note = (f"the game is saved; resume it with {resume_command(self.save_path)}" if problem is None
                          else self._not_saved(problem))
             raise
@@ -287,7 +297,7 @@ class Session:
             from ..paths import write_atomic
 
             details = traceback.format_exc()
-            problem = self._try_save()
+            problem = self._try_save(stopping=True)
             saved = f"your game is saved at {self.save_path}" if problem is None else self._not_saved(problem)
             report = self.save_path.with_name(self.save_path.stem + ".error.txt")
             try:
@@ -801,16 +811,22 @@ class Session:
         data.label = self._label(scene)
         write_save(self.save_path, data)
 
-    def _try_save(self) -> str | None:
+    def _try_save(self, *, stopping: bool = False) -> str | None:
         """Save now: None if the save was written, else why not (the file keeps the last save that worked).
 
         While a loaded game is still being replayed the file already holds all of it and more, so it
-        is left as it is: an error or Ctrl-C during the replay must not cut a save short.
+        is left as it is: an error or Ctrl-C during the replay must not cut a save short. ``stopping``: the
+        game stops after this save, and no signal cuts it short (a closed window ends the input, then hangs up
+        while the game saves: a new player's answers were lost with it).
         """
         if self.replaying or self.read_only:
             return None
         try:
-            self._save()
+            if stopping:
+                with _signals_held():
+                    self._save()
+            else:
+                self._save()
         except SaveWriteError as exc:
             self.save_problem = str(exc)
             return self.save_problem
@@ -872,7 +888,7 @@ class Session:
 
     def _stop_unsaved(self, lead: str) -> bool:
         """Save as the game stops; if that fails, say what the file holds instead and return True."""
-        problem = self._try_save()
+        problem = self._try_save(stopping=True)
         if problem:
             say(self.console, f"{lead}{self._not_saved(problem)}", style="red", soft_wrap=True)
         return problem is not None
@@ -1107,7 +1123,38 @@ def _hangup_stops() -> dict[int, Any]:
     return previous
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """While a stopping game saves, Ctrl-C, a hang-up and a polite kill wait, then count for nothing: the game is
+    stopping already. A closed terminal window ends the input and hangs up at once, and the hang-up's
+    KeyboardInterrupt had cut short the very save the end of the input began (a new player's run)."""
+    import signal
+
+    previous: dict[int, Any] = {}
+    for name in ("SIGINT", "SIGHUP", "SIGTERM"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            previous[number] = signal.signal(number, signal.SIG_IGN)
+        except (ValueError, OSError):  # not the main thread: nothing to hold
+            break
+    try:
+        yield
+    finally:
+        _restore_handlers(previous)
+
+
 def _interrupt(signum: int, frame: object) -> None:
+    """A hang-up or a kill stops the game once: the ones that follow it (a closed window's shell passes its own
+    hang-up on) are ignored while the game saves and stops."""
+    import signal
+
+    for name in ("SIGHUP", "SIGTERM"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            with contextlib.suppress(ValueError, OSError):
+                signal.signal(number, signal.SIG_IGN)
     raise KeyboardInterrupt
 
 

@@ -162,3 +162,52 @@ def test_a_game_stopped_by_a_closed_terminal_or_a_kill_keeps_its_answers_and_giv
     save = tmp_path / "saves" / "skarv.json"
     assert read_save(save).log == [["a", "party_size", "1"]]
     assert not [p for p in tmp_path.rglob("*") if p.name.endswith((".lock", ".tmp"))]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin", reason="a pseudo-terminal of Linux's kind")
+@pytest.mark.parametrize("hang_ups", [1, 2])
+def test_a_game_whose_terminal_window_closes_keeps_its_answers(tmp_path, hang_ups):
+    """A new player closed the tmux pane mid-scene: the save held the answers of the save before. A window that
+    closes ends the input (EOF) and hangs up at once (and its shell passes on a hang-up of its own), and the
+    hang-up's KeyboardInterrupt cut short the save the end of the input had begun. Played in a real
+    pseudo-terminal, which is then closed."""
+    import pty
+    import select
+    import signal
+    import time
+
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("SOLO_")}
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: solo in the terminal, its errors to a file
+        err = os.open(str(tmp_path / "err.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(err, 2)
+        os.chdir(tmp_path)
+        os.execve(sys.executable, [sys.executable, "-m", "solo", "play", str(EXAMPLE), "--saves", "saves",
+                                   "--seed", "3"], environ)
+    screen = b""
+
+    def shown(words: bytes) -> bool:
+        nonlocal screen
+        deadline = time.monotonic() + 60
+        while words not in screen and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    screen += os.read(fd, 65536)
+                except OSError:
+                    break
+        return words in screen
+
+    try:
+        assert shown(b"1.")
+        os.write(fd, b"1\r")
+        assert shown(b"A random character")  # the answer is taken and the next question waits
+        time.sleep(0.3)
+        for _ in range(hang_ups - 1):
+            os.kill(pid, signal.SIGHUP)  # the shell's own hang-up, passed on
+    finally:
+        os.close(fd)  # the window is gone: the terminal hangs up
+        _, status = os.waitpid(pid, 0)
+    save = tmp_path / "saves" / "skarv.json"
+    assert read_save(save).log == [["a", "party_size", "1"]], (tmp_path / "err.txt").read_text()
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith((".lock", ".tmp"))]
+    assert "the game is saved" in (tmp_path / "err.txt").read_text() or os.WEXITSTATUS(status) in (0, 130)
