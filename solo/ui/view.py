@@ -24,7 +24,7 @@ from rich.text import Text
 from ..events import Event
 from ..rules.dice import target_text, two_digits
 from ..rules.lenses import LENS_NAMES
-from ..story.format.text import fill
+from ..story.format.text import fill, markdown_escaped
 from . import describe as d
 from .journal import sentence
 from .prompt import GridColumn, grid_lines, joined
@@ -205,7 +205,10 @@ class TerminalView:
         # Markdown, as a scene's text is: "Type `status` to watch the days" showed its backticks (a new player's run)
         from rich.markdown import Markdown
 
-        body: RenderableType = Markdown(e["introduction"].strip()) if e.get("introduction") else Text("")
+        # a link shows where it leads (hyperlinks=False), as the journal shows it: an address hidden behind words
+        # is not something an adventure file may put on a player's screen (an architecture audit)
+        body: RenderableType = (Markdown(e["introduction"].strip(), hyperlinks=False) if e.get("introduction")
+                                else Text(""))
         by = plain(f"by {e['author']}") if e.get("author") else None
         self.console.print(Panel(body, title=plain(e["title"], style="bold"), subtitle=by, border_style="magenta"))
 
@@ -216,13 +219,14 @@ class TerminalView:
     def _on_scene_entered(self, e: Event, n: list[str]) -> None:
         from rich.markdown import Markdown
 
-        text = fill(e["text"], e["slots"]).strip()
+        text = fill(e["text"], e["slots"], escape=markdown_escaped).strip()  # a name is words, never markup
         style = "yellow" if e.get("ending") else "blue"
         self.console.print()
         if not text:  # open play: the oracle sets the scene
             self.console.rule(plain(e["title"], style="bold"), style=style)
             return
-        self.console.print(Panel(Markdown(text), title=plain(e["title"], style="bold"), border_style=style,
+        self.console.print(Panel(Markdown(text, hyperlinks=False), title=plain(e["title"], style="bold"),
+                                 border_style=style,
                                  padding=(1, 2)))
         self._narrate(n)
 
@@ -232,7 +236,7 @@ class TerminalView:
     def _on_branch_text(self, e: Event, n: list[str]) -> None:
         from rich.markdown import Markdown
 
-        self.console.print(Markdown(fill(e["text"], e["slots"]).strip()))
+        self.console.print(Markdown(fill(e["text"], e["slots"], escape=markdown_escaped).strip(), hyperlinks=False))
         self._narrate(n)
 
     def _on_skill_roll(self, e: Event, n: list[str]) -> None:

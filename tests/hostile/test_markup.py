@@ -254,3 +254,28 @@ def test_npc_and_character_files_with_markup_in_the_commands(cli_run, tmp_path):
     result = cli_run("new", "--random", "--seed", "3", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert on_screen(f"Saved to {out}.", result.output)
+
+
+def test_a_link_in_a_name_or_in_the_text_is_shown_with_where_it_leads():
+    """An architecture audit: a character named "[Espen](https://evil.example/pc)" was shown as a clickable "Espen"
+    whose address the screen hid, and so was a link in a scene's text; the journal shows a link's address. A slot's
+    value is words (escaped for Markdown), and the adventure's own links show where they lead."""
+    import io
+
+    from rich.console import Console
+
+    from solo.events import Event
+    from solo.ui.view import TerminalView
+
+    out = io.StringIO()
+    view = TerminalView(Console(file=out, width=200, force_terminal=True, color_system="truecolor"))
+    name = "[Espen](https://evil.example/pc) *bold* `code`"
+    text = "[Official ferry timetable](https://evil.example/phish) {pc} waits."
+    slots = {"pc": name, "pronoun": "he"}
+    view.render(Event("scene_entered", {"scene": "quay", "title": "Quay", "text": text, "slots": slots}))
+    view.render(Event("branch_text", {"text": "Then {pc} leaves.", "slots": slots}))
+    view.render(Event("title", {"title": "T", "introduction": "See [the map](https://evil.example/map)."}))
+    screen = out.getvalue()
+    assert "\x1b]8;" not in screen  # no terminal hyperlink at all
+    assert screen.count("[Espen](https://evil.example/pc) *bold* `code`") == 2  # the name as typed, twice
+    assert "https://evil.example/phish" in screen and "https://evil.example/map" in screen  # where each link leads

@@ -13,7 +13,7 @@ and holds at most :data:`MAX_BLOCKS`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -290,10 +290,12 @@ def number_words(n: int) -> str:
     return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
 
 
-def fill(text: str, slots: dict, context: Context | None = None) -> str:
+def fill(text: str, slots: dict, context: Context | None = None, *,
+         escape: Callable[[str], str] | None = None) -> str:
     """``{{``/``}}`` are literal braces; an unset counter reads 0; unknown slots stay as written.
 
-    With a ``context``, conditional blocks are picked first (:func:`pick`).
+    With a ``context``, conditional blocks are picked first (:func:`pick`). ``escape``: applied to each slot's value
+    (a player's name in text shown as Markdown is words, never a link: :func:`markdown_escaped`).
     """
     if "{" not in text and "}" not in text:  # most labels: nothing to fill
         return text
@@ -304,7 +306,7 @@ def fill(text: str, slots: dict, context: Context | None = None) -> str:
     def one(match):
         key = match.group(1)
         if key in slots:
-            return str(slots[key])
+            return escape(str(slots[key])) if escape is not None else str(slots[key])
         if key.startswith("counter."):
             return "0"
         if key.startswith("words."):  # a counter in words, for prose: "two pieces of proof"
@@ -321,3 +323,12 @@ def fill(text: str, slots: dict, context: Context | None = None) -> str:
         return match.group(0)
 
     return _SLOT.sub(one, text).replace("{{", "{").replace("}}", "}")
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]()<>#|~!])")
+
+
+def markdown_escaped(value: str) -> str:
+    """``value`` as Markdown shows it word for word: a name like "[Espen](https://…)" typed into a character file
+    is shown as typed, not as a link whose address the screen hides (an architecture audit)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", value)
