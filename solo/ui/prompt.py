@@ -59,7 +59,7 @@ class TerminalDecider:
 
     def _header_text(self, question: Question) -> Text:
         """The question's header as ``console.print`` makes it of :meth:`header`'s markup (``render_str``, with
-        the console's own markup, emoji and highlighting), made once a header: a game asks the same few
+        the console's own markup and highlighting, never emoji codes), made once a header: a game asks the same few
         questions again and again, and reading the markup was more than a quarter of printing it. Printing
         the Text it made leaves it as it was, so it is printed again as it stands."""
         markup = "\n" + self.header(question)
@@ -67,7 +67,8 @@ class TerminalDecider:
         if text is None:
             if len(self._headers) >= HEADERS_KEPT:  # open play's prompts keep changing: a bounded few are kept
                 self._headers.clear()
-            text = self._headers[markup] = self.console.render_str(markup)
+            # no emoji codes: a name ":skull: Bob" is shown as typed, as every other line shows it (an audit)
+            text = self._headers[markup] = self.console.render_str(markup, emoji=False)
         return text
 
     def show(self, question: Question) -> None:

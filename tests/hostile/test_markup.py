@@ -279,3 +279,17 @@ def test_a_link_in_a_name_or_in_the_text_is_shown_with_where_it_leads():
     assert "\x1b]8;" not in screen  # no terminal hyperlink at all
     assert screen.count("[Espen](https://evil.example/pc) *bold* `code`") == 2  # the name as typed, twice
     assert "https://evil.example/phish" in screen and "https://evil.example/map" in screen  # where each link leads
+
+
+def test_an_emoji_code_in_a_name_is_shown_as_typed_in_a_questions_header():
+    """An architecture audit: a character named ":skull: Bob :red_circle:" was "💀 Bob 🔴 declares: choose a Lens",
+    where every other line showed the name as typed."""
+    from solo.decisions import LENS, Option, Question
+    from solo.ui.prompt import TerminalDecider
+
+    out = io.StringIO()
+    question = Question(LENS, "choose a Lens", (Option("none", "No Lens"), Option("aggressive", "Aggressive")),
+                        actor=":skull: Bob :red_circle:")
+    TerminalDecider(Console(file=out, width=100, color_system=None), reader=lambda prompt: "1").show(question)
+    assert ":skull: Bob :red_circle: declares: choose a Lens" in out.getvalue()
+    assert "\N{SKULL}" not in out.getvalue()
