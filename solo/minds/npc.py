@@ -43,7 +43,7 @@ from ..decisions import (
     TARGET,
     Question,
 )
-from ..events import Event, Sink
+from ..events import Event, Sink, wants_detail
 from ..npc.disposition import disposition_step
 from ..npc.leanings import Leanings, leanings
 from ..npc.tables import LEAN_LENS
@@ -1165,11 +1165,18 @@ class NPCMind:
         if self.explain:
             d.to_dict()  # its why worked out now, as it stands: the log is read later
             self.log.append(d)
-        if self.sink is not None:
+        if self.tells and self.sink is not None:
             self.sink(Event("npc_decision", d.to_dict()))
 
+    @property
+    def tells(self) -> bool:
+        """Whether its sink reads words (a game's view, a journal, --explain) rather than only counting (the
+        simulator's tally) or being gone (a duel's later runs): a decision's reason and a break's clue are made for
+        the first kind only (events.wants_detail)."""
+        return wants_detail(self.sink)
+
     def _emit(self, kind: str, **data) -> None:
-        if self.sink is not None:
+        if self.tells and self.sink is not None:
             self.sink(Event(kind, data))
 
     # -- shared steps --------------------------------------------------------------
@@ -1183,18 +1190,10 @@ class NPCMind:
         check = fight.morale.observe(pool=me.pool.current, maximum=me.pool.maximum, win=pos.win(lenses),
                                      allies_out=allies_out, opponents=len(pos.opponents), side=len(pos.allies),
                                      rng=self.rng)
-        if check is not None:
+        if check is not None and self.tells:  # (its clue is words: made only where something reads them)
             before_any_roll = conflict.round <= 1 and check.after == SHAKEN and ODDS_ALONE.issuperset(check.triggers)
             self._emit("npc_morale", actor=me.id, round=conflict.round, **check.to_dict(),
                        clue=_clue(DAUNTED if before_any_roll else check.after, conflict, me))
-
-    def _broke(self, reaction: str, conflict: ConflictView, me: Participant) -> str:
-        """``--explain``'s reason for its break, by its own pronoun ("her nerve broke: she runs"): out of an argument
-        it walks, and so does one that gives chase or keeps watch (its part in the pursuit, as the Lens menu words
-        its way out)."""
-        plural = pronoun_forms(getattr(self.npc, "pronoun", None) or "it")["they"] == "they"
-        words = break_words(reaction, social=conflict.ctype.social, hunts=conflict.hunts(me), plural=plural)
-        return f"{said_of(self.npc, '{its} nerve broke: {it}')} {words}"
 
     def _exit_if_broken(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision | None:
         morale = fight.morale
@@ -1212,23 +1211,30 @@ class NPCMind:
                 # said, as every break is: the morale check's "has lost its nerve" is left to the break's clue on
                 # screen and in the journal (describe.morale_clue_shown), so one that digs in must have one too
                 fight.announced_break = True
-                self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=None,
-                           reason=self._broke(reaction, conflict, me),
-                           clue=_clue(reaction, conflict, me),
-                           triggers=list(morale.checks[-1].triggers) if morale.checks else [])
+                if self.tells:
+                    self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=None,
+                               reason=_broke(self.npc, reaction, conflict.ctype.social, conflict.hunts(me)),
+                               clue=_clue(reaction, conflict, me),
+                               triggers=list(morale.checks[-1].triggers) if morale.checks else [])
             return None
         if mechanic not in keys:
             mechanic = "surrender" if "surrender" in keys else None
             if mechanic is None:
                 return None
-        # out of an argument one walks, as the screen says of it (describe.exit_words), and calls on nobody to fight
-        reason = self._broke(reaction, conflict, me)
+        # out of an argument one walks, as the screen says of it (describe.exit_words), and calls on nobody to fight;
+        # the reason is words, made only where something reads them (the closure holds no mind, no participant)
+        npc, social, hunter, chosen = self.npc, conflict.ctype.social, conflict.hunts(me), mechanic
+
+        def why() -> tuple[str, str, dict]:
+            return _broke(npc, reaction, social, hunter), "morale", {chosen: 1.0}
+
         if not fight.announced_break:
             fight.announced_break = True
-            self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
-                       reason=reason, clue=_clue(reaction, conflict, me),
-                       triggers=list(morale.checks[-1].triggers) if morale.checks else [])
-        return Decision(me.id, q.kind, mechanic, reason, "morale", {mechanic: 1.0}, conflict.round)
+            if self.tells:
+                self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
+                           reason=why()[0], clue=_clue(reaction, conflict, me),
+                           triggers=list(morale.checks[-1].triggers) if morale.checks else [])
+        return Decision(me.id, q.kind, mechanic, round=conflict.round, why=why)
 
     def _pick(self, totals: dict[str, float]) -> str:
         """Softmax over the options within NEAR_BEST of the best (:func:`near_weights`), with the NPC's generator."""
@@ -1516,6 +1522,15 @@ SOCIAL_BREAK_WORDS = {**BREAK_WORDS, "flee": ("walks away", "walk away"), "surre
 #: of a tracker giving up the chase).
 HUNT_BREAK_WORDS = {**BREAK_WORDS, "flee": ("walks away", "walk away"),
                     "call_for_help": ("calls for help, then walks away", "call for help, then walk away")}
+
+
+def _broke(npc, reaction: str, social: bool, hunts: bool) -> str:
+    """``--explain``'s reason for a break, by the NPC's own pronoun ("her nerve broke: she runs"): out of an argument
+    it walks, and so does one that gives chase or keeps watch (its part in the pursuit, as the Lens menu words its
+    way out)."""
+    plural = pronoun_forms(getattr(npc, "pronoun", None) or "it")["they"] == "they"
+    words = break_words(reaction, social=social, hunts=hunts, plural=plural)
+    return f"{said_of(npc, '{its} nerve broke: {it}')} {words}"
 
 
 def break_words(reaction: str, *, social: bool = False, hunts: bool = False, plural: bool = False) -> str:
