@@ -549,3 +549,27 @@ def test_a_flag_nobody_reads_is_offered_only_a_name_nobody_sets(tmp_path):
     assert voss.endswith("is set but never read") and "did you mean" not in voss
     assert "'seen_dogs' is read but never set, so it is always false / 0 (did you mean 'seen_dog'?)" in messages
     assert "'seen_dog' is set but never read (did you mean 'seen_dogs'?)" in messages
+
+
+def test_an_adventures_own_tables_count_in_its_hash_and_an_older_saves_hash_still_fits(tmp_path):
+    """An architecture audit: a row added to Vellan's gossip table, or its confrontation's Pool changed, left the
+    adventure's hash as it was, so a save replayed against other tables with no word that anything had changed.
+    A save made before the tables counted holds the hash of the scenes alone: it still fits."""
+    import shutil
+    from pathlib import Path
+
+    from solo.paths import bundled
+    from solo.story.format.loader import content_hash
+
+    copy = tmp_path / "vellan"
+    shutil.copytree(bundled("scenes") / "vellan", copy)
+    before = load_adventure(copy)
+    scenes_alone = content_hash([(Path(f), Path(f).read_bytes()) for f in before.files])
+    assert before.made_from(before.content_hash) and before.made_from(scenes_alone)
+    assert before.content_hash != scenes_alone and not before.made_from("0123456789abcdef")
+    for name in ("gossip.toml", "conflicts.toml"):
+        table = copy / "tables" / name
+        table.write_text(table.read_text(encoding="utf-8") + "\n# a GM's edit\n", encoding="utf-8")
+        after = load_adventure(copy)
+        assert not after.made_from(before.content_hash), name
+        before = after

@@ -189,7 +189,7 @@ def _session_for(save: Path, data: SaveData) -> Session:
     except (SoloError, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise UserError(f"{short_path(save)}: the game cannot be replayed to rebuild its journal: {detail}") from None
-    if adventure.content_hash != data.adventure_hash:
+    if not adventure.made_from(data.adventure_hash):
         click.echo(f"{short_path(save)}: the adventure changed since this save; the rebuilt journal may not fit.",
                    err=True)
     quiet = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)  # highlighting is quadratic

@@ -82,7 +82,8 @@ def command(adventure: str, fmt: str, stats: Path | None, prove_it: bool, max_st
     data = None
     if stats is not None:
         data = _read_stats(stats, adv)
-        if data.get("adventure_hash") not in (None, adv.content_hash):  # said, the map still drawn (a GM's run)
+        made = data.get("adventure_hash")
+        if made is not None and not adv.made_from(made):  # said, the map still drawn (a GM's run)
             click.echo(f"solo map: {stats} was simulated on another version of {adv.id!r}: the adventure has "
                        "changed since, so its figures may not fit the map. Simulate it again for figures that do.",
                        err=True)

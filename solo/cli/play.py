@@ -181,7 +181,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 edition = edition_of(data.options)
             except SoloError as exc:
                 raise UserError(f"{short_path(path)}: {exc}") from None
-            if adv.content_hash != data.adventure_hash:
+            if not adv.made_from(data.adventure_hash):
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed
             log = data.log

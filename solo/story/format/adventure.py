@@ -214,6 +214,7 @@ class Adventure:
     tables_dirs: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     content_hash: str = ""
+    earlier_hashes: tuple[str, ...] = ()  # what an older solo called these same files (its saves still fit)
     source: str = ""  # the file or folder it was loaded from
     flags: list[str] = field(default_factory=list)  # set when a game starts, never again
     counters: dict[str, int] = field(default_factory=dict)
@@ -231,6 +232,11 @@ class Adventure:
 
     def endings(self) -> list[Scene]:
         return [s for s in self.scenes.values() if s.ending]
+
+    def made_from(self, digest: str | None) -> bool:
+        """Whether a save's (or a report's) hash names these files as they are now: the one home of "the adventure
+        changed since" for play, the journal and the map."""
+        return digest == self.content_hash or digest in self.earlier_hashes
 
     def as_listed(self, text: str) -> str:
         """A choice's words as a map or a report lists them, with no game to ask: each ``{if}`` block's first side

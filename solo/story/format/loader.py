@@ -110,6 +110,21 @@ def content_hash(files: list[tuple[Path, bytes]]) -> str:
     return digest.hexdigest()[:16]
 
 
+def _tables_read(folders: list[Path]) -> list[tuple[Path, bytes]]:
+    """The adventure's own table files (its ``tables/`` folder: oracle tables, conflict types), for its hash: a
+    replay reads them as surely as the scenes. A link out of the folder or a file that cannot be read counts
+    as its name alone (the tables' own loader says what is wrong with it)."""
+    read: list[tuple[Path, bytes]] = []
+    for folder in folders:
+        for f in sorted(folder.glob("*.toml")):
+            try:
+                raw = b"" if f.is_symlink() else read_bounded(f, MAX_FILE_BYTES)
+            except (PathError, OSError):
+                raw = b""
+            read.append((Path("tables") / f.name, raw))
+    return read
+
+
 def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | None = None
                    ) -> tuple[Adventure | None, list[Problem]]:
     """Parse and check an adventure file or folder; returns it (or None) and every problem."""
@@ -211,8 +226,12 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
               line=bad.line, column=bad.column)
     if wrong:
         return None, c.problems
-    builder = Builder(c, merged, origin, types, source, files, content_hash(read))
+    builder = Builder(c, merged, origin, types, source, files, content_hash(read + _tables_read(own_tables)))
     adventure = builder.build()
+    if adventure is not None and own_tables:
+        # a save made before the tables counted holds the hash of the scenes alone: it still fits (an audit found a
+        # changed gossip table or conflict type went unnoticed; old saves are not told of a change that was none)
+        adventure.earlier_hashes = (content_hash(read),)
     if adventure is not None:
         _check_id(adventure.id, merged["adventure"], origin["adventure"], c)
         from .graph import graph_problems
