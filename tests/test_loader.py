@@ -573,3 +573,26 @@ def test_an_adventures_own_tables_count_in_its_hash_and_an_older_saves_hash_stil
         after = load_adventure(copy)
         assert not after.made_from(before.content_hash), name
         before = after
+
+
+def test_links_out_of_an_adventure_folder_are_not_followed(tmp_path):
+    """An architecture audit: a `notes.toml` linked to a private file elsewhere was opened as part of the adventure,
+    and a `tables` folder linked elsewhere was listed at the prompt ("table list"). docs/adventures.md promises
+    links to other folders are not followed."""
+    import os
+    import shutil
+
+    from solo.paths import bundled
+
+    outside = tmp_path / "outside"
+    (outside / "tables").mkdir(parents=True)
+    (outside / "private.toml").write_text('secret = "the diary"\n', encoding="utf-8")
+    (outside / "tables" / "t.toml").write_text('[tables.far]\nrows = ["from elsewhere"]\n', encoding="utf-8")
+    adventure = tmp_path / "adv"
+    adventure.mkdir()
+    shutil.copy(bundled("scenes") / "tutorial.toml", adventure / "tutorial.toml")
+    os.symlink(outside / "private.toml", adventure / "notes.toml")
+    os.symlink(outside / "tables", adventure / "tables")
+    loaded, problems = read_adventure(adventure)
+    assert loaded is not None, problems
+    assert not any("notes.toml" in f for f in loaded.files) and loaded.tables_dirs == []

@@ -89,6 +89,8 @@ def adventure_files(source: Path) -> list[Path]:
         for entry in entries:
             if entry.name.startswith("."):
                 continue
+            if entry.is_symlink() and not within(Path(entry.path), source):
+                continue  # a link out of the folder is not the adventure's (an audit: notes.toml -> a private file)
             if entry.is_dir(follow_symlinks=False):
                 if entry.name != "tables" and depth < MAX_FOLDER_DEPTH:
                     stack.append((Path(entry.path), depth + 1))
@@ -108,6 +110,20 @@ def content_hash(files: list[tuple[Path, bytes]]) -> str:
         digest.update(f.name.encode())
         digest.update(raw)
     return digest.hexdigest()[:16]
+
+
+def own_tables_folder(source: Path) -> bool:
+    """Whether the adventure folder ``source`` has a ``tables`` folder of its own (not a link out of it)."""
+    tables = source / "tables"
+    return tables.is_dir() and within(tables, source)
+
+
+def within(path: Path, folder: Path) -> bool:
+    """Whether ``path``, its links followed, is inside ``folder``: what an adventure folder may read."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a loop of links
+        return False
 
 
 def _tables_read(folders: list[Path]) -> list[tuple[Path, bytes]]:
@@ -219,7 +235,7 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
         c.add(str(files[0]), "adventure", "E002", "missing [adventure] section (title, start …)"
               + _folder_meant(source))
         return None, c.problems
-    own_tables = [source / "tables"] if source.is_dir() and (source / "tables").is_dir() else []
+    own_tables = [source / "tables"] if source.is_dir() and own_tables_folder(source) else []
     types, wrong = read_conflict_types([*(conflict_folders or []), *own_tables])
     for bad in wrong:  # every problem of every conflicts.toml, not only the first
         c.add(bad.file or "", bad.path or "", "E001" if isinstance(bad, TOMLError) else "E002", bad.message,

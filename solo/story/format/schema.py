@@ -668,7 +668,9 @@ class Builder(Readers):
 
     def tables_dirs(self) -> list[str]:
         """The adventure's own ``tables`` folder, if it is a folder that has one."""
-        return [str(self.source / "tables")] if self.source.is_dir() and (self.source / "tables").is_dir() else []
+        from .loader import own_tables_folder  # (the loader's one rule: a link out of the folder is not its own)
+
+        return [str(self.source / "tables")] if self.source.is_dir() and own_tables_folder(self.source) else []
 
     def table_set(self) -> TableSet | None:
         """The random tables the game will roll on, read once; a fault is reported once (E007) where it is."""
