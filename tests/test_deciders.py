@@ -128,18 +128,11 @@ def test_script_exhausted():
     assert isinstance(info.value, ScriptError)
 
 
-def test_script_from_file(tmp_path):
-    path = tmp_path / "answers.txt"
-    path.write_text("# lens\nclever\nnope\n", encoding="utf-8")
-    script = ScriptedDecider.from_file(path)
+def test_a_script_names_its_file_and_line(tmp_path):
+    script = ScriptedDecider("# lens\nclever\nnope\n".splitlines(), name="answers.txt")
     assert script.decide(LENS) == "clever"
     with pytest.raises(ScriptError, match=r"answers\.txt:3:"):
         script.decide(LENS)
-
-
-def test_script_from_missing_file(tmp_path):
-    with pytest.raises(ScriptError, match="cannot read script"):
-        ScriptedDecider.from_file(tmp_path / "missing.txt")
 
 
 def test_script_keeps_free_text():

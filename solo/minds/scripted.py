@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 
 from ..decisions import Question, QuestionError
 from ..errors import SoloError
@@ -24,18 +23,12 @@ class ScriptedDecider:
     fails loudly instead of drifting into a different game.
     """
 
+    # its lines come from whoever reads the file (solo play --script reads it bounded, cli/play.py): the minds do
+    # no I/O (an architecture audit found a reader here that no bound held)
     def __init__(self, lines: Iterable[str], *, name: str = "<script>"):
         self.name = name
         self._lines = [(i, line.rstrip("\n")) for i, line in enumerate(lines, 1)]
         self._pos = 0
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> ScriptedDecider:
-        path = Path(path)
-        try:
-            return cls(path.read_text(encoding="utf-8").splitlines(), name=str(path))
-        except OSError as exc:
-            raise ScriptError(f"cannot read script {path}: {exc.strerror or exc}") from None
 
     @property
     def remaining(self) -> int:
