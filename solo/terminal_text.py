@@ -59,6 +59,30 @@ def controlled(data: Any, path: str = "", limit: int = 20, *, pattern: re.Patter
     return found
 
 
+#: Bounds of the free text in a character's or an NPC's file (docs/limits.md): a field of 300,000 characters was
+#: read and printed whole by `sheet` and `solo duel` (an architecture audit); no sheet line needs a tenth of this.
+MAX_FREE_TEXT = 2_000  # characters in one text value
+MAX_ENTRIES = 500  # entries in one list or table
+
+
+def overlong(data: Any, path: str = "") -> tuple[str, str] | None:
+    """The first text value in ``data`` longer than :data:`MAX_FREE_TEXT`, or list or table with more than
+    :data:`MAX_ENTRIES` entries: (its key path, what is wrong), or None."""
+    stack: list[tuple[str, Any]] = [(path, data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if len(value) > MAX_FREE_TEXT:
+                return where, f"at most {MAX_FREE_TEXT:,} characters, not {len(value):,}"
+        elif isinstance(value, dict | list):
+            if len(value) > MAX_ENTRIES:
+                return where, f"at most {MAX_ENTRIES} entries, not {len(value):,}"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((f"{where}.{k}" if isinstance(value, dict) and where else
+                          str(k) if isinstance(value, dict) else f"{where}[{k}]", v) for k, v in items)
+    return None
+
+
 def _holds(data: Any, pattern: re.Pattern[str]) -> bool:
     stack = [data]
     while stack:

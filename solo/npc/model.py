@@ -20,6 +20,7 @@ from ..errors import ContentError, did_you_mean
 from ..rules.character import Character, shallow
 from ..rules.fiction import FICTION_FIELDS, Fiction, check_fiction
 from ..rules.rulebook import SKILLS, RulesTables, rules
+from ..terminal_text import overlong
 from .codeblock import CodeBlock
 from .leanings import Leanings, leanings
 from .levels import NPCError, level_named, level_pools, level_skills
@@ -241,6 +242,9 @@ class _NPCReader:
         for key in ("role", "description"):
             if key in d and not isinstance(d[key], str):
                 problem(key, "expected text")
+        long = overlong({k: v for k, v in d.items() if k in ("role", "description", "code_block", "secret")})
+        if long is not None:  # (its character fields are bounded where a character's are read)
+            problem(*long)
         before = len(problems)
         check_fiction(d, problem)
         fiction = Fiction.from_table(d) if len(problems) == before else None

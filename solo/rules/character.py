@@ -15,7 +15,7 @@ from types import EllipsisType
 from typing import Any, NoReturn, Self, TypeVar, overload
 
 from ..errors import ContentError, did_you_mean
-from ..terminal_text import ACTS_ON_TERMINAL, CONTROL_PROBLEM, controlled, name_problem
+from ..terminal_text import ACTS_ON_TERMINAL, CONTROL_PROBLEM, controlled, name_problem, overlong
 from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
 
@@ -248,6 +248,9 @@ class _CharacterReader:
         for key, value in (("name", name), ("player", self.text("player", None))):
             if value is not None and len(value) > MAX_NAME:
                 self.fail(key, f"a name has at most {MAX_NAME} characters, not {len(value):,}")
+        long = overlong(free)  # (after the names, whose own bound is the tighter)
+        if long is not None:
+            self.fail(*long)
         skills_in = d.get("skills", {})
         if not isinstance(skills_in, dict):
             self.fail("skills", "expected a table of skill = value")

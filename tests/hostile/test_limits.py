@@ -267,3 +267,28 @@ def test_a_number_of_thousands_of_digits_in_json_is_refused_with_the_limit(tmp_p
         assert "a number of 5,001 digits; at most 1,000" in assert_one_line_error(result)
     listed = invoke(monkeypatch, tmp_path, "saves", "--saves", "saves")
     assert listed.code == 0 and "5,001 digits" in listed.out
+
+
+def test_the_free_text_of_a_character_or_npc_file_is_bounded(tmp_path, monkeypatch):
+    """An architecture audit: a character whose items held 300,000 characters played and printed 312,617 bytes at
+    `sheet`; an NPC file's description as long printed 608,788 bytes in `solo duel`. Each is refused, naming the
+    file and the field."""
+    from solo.terminal_text import MAX_ENTRIES, MAX_FREE_TEXT
+
+    long = "X" * (MAX_FREE_TEXT + 1)
+    (tmp_path / "pc.toml").write_text(f'name = "Big Items"\nitems = ["{long}"]\n', encoding="utf-8")
+    (tmp_path / "many.toml").write_text('name = "Many"\nitems = [' + ", ".join(['"a"'] * (MAX_ENTRIES + 1)) + "]\n",
+                                        encoding="utf-8")
+    (tmp_path / "npc.toml").write_text(f'name = "Nbig"\nlevel = "skilled"\ndescription = "{long}"\n',
+                                       encoding="utf-8")
+    played = invoke(monkeypatch, tmp_path, "play", "tutorial", "--pc", "pc.toml", "--saves", "s")
+    assert played.code == 2 and f"pc.toml: items[0]: at most 2,000 characters, not {len(long):,}" in played.err
+    many = invoke(monkeypatch, tmp_path, "play", "tutorial", "--pc", "many.toml", "--saves", "s")
+    assert many.code == 2 and "many.toml: items: at most 500 entries, not 501" in many.err
+    duel = invoke(monkeypatch, tmp_path, "duel", "--npc", "npc.toml", "--runs", "1")
+    assert duel.code == 2 and "npc.toml: description: at most 2,000 characters" in duel.err
+    from solo.rules.character import Character
+    from solo.rules.creation import pregenerated
+
+    whole = pregenerated("espen").to_dict()
+    assert Character.from_dict({**whole, "items": ["Y" * MAX_FREE_TEXT]}).items == ["Y" * MAX_FREE_TEXT]
