@@ -736,3 +736,24 @@ def test_a_scene_whose_cost_takes_the_last_of_the_party_ends_the_game_at_once(tm
     game = Game(load_adventure(path), seed=1, decider=Plan(), party=[pc], sink=lambda e: None)
     assert game.play() == FALLEN
     assert asked.count("choice") == 1  # "Go out"; nothing asked in the cold
+
+
+def test_the_real_command_warns_of_a_luck_find_the_story_never_asks_for(tmp_path, monkeypatch):
+    """A new player's Vellan: `luck find rope` asked only "Spend a Luck Point on finding a rope? You would have no
+    Luck left.", though Vellan never asks for a rope. The warning was tested through a session made with the Game
+    class itself; `solo play` makes its games through a maker, and the check "is Game" kept it from every real
+    game. Through the command this time, and open play (whose conditions are the table's own) says nothing."""
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("SOLO_HOME", "SOLO_SAVES"):
+        monkeypatch.delenv(name, raising=False)
+    unread = "Nothing in this story asks for it"
+    said = CliRunner().invoke(cli, ["play", "vellan", "--seed", "7", "--saves", "s"],
+                              input="1\n1\nluck find rope\nno\nquit\n", terminal_width=200).output
+    assert f"Spend a Luck Point on finding a rope? {unread}" in " ".join(said.split())
+    asked = CliRunner().invoke(cli, ["play", "vellan", "--seed", "7", "--saves", "t"],
+                               input="1\n1\nluck find photographs\nno\nquit\n", terminal_width=200).output
+    assert "Spend a Luck Point on finding photographs? You would have" in " ".join(asked.split())

@@ -679,7 +679,9 @@ class Session:
             return True
         what = f"finding {with_article_if_one(text.strip())}" if command == "find" else contact.words()
         unread = ""
-        if command == "find" and self.game_class is Game:  # (open play's conditions are the table's own)
+        # (open play's conditions are the table's own); the game itself is asked, never the class it was made by:
+        # play makes its games through a maker, and a test of "is Game" had kept the warning from every real game
+        if command == "find" and not self._game.improvised:
             from ..story.format.graph import items_the_story_reads
 
             tested, any_find = items_the_story_reads(self.adventure)
