@@ -360,8 +360,10 @@ def test_a_request_in_a_menu_says_who_asks_and_at_what_chance_or_that_nobody_can
     itself takes, 100 % then 50 %, and says when nobody can ask."""
     path = _office(tmp_path,
                    '[[scenes.office.choices]]\ntext = "Ask the lab"\n'
-                   'request = { tag = "Lab", granted = { text = "Results." }, refused = { text = "Nothing." } }\n')
-    answers = iter(["c1", "c1", "c3"])
+                   'request = { tag = "Lab", granted = { text = "Results." }, refused = { text = "Nothing." } }\n'
+                   '[[scenes.office.choices]]\ntext = "Wire the archive"\n'
+                   'request = { tag = "Lab", granted = { text = "Files." }, refused = { goto = "end" } }\n')
+    answers = iter(["c1", "c1", "c4"])
     menus = []
 
     class Plan:
@@ -377,7 +379,9 @@ def test_a_request_in_a_menu_says_who_asks_and_at_what_chance_or_that_nobody_can
     assert [m["Call a contact"] for m in menus] == ["Espen Lind asks (#Contact): 100 %",
                                                     "Espen Lind asks (#Contact): 50 %",
                                                     "Espen Lind asks (#Contact): 25 %"]
-    assert {m["Ask the lab"] for m in menus} == {"nobody has #Lab: refused"}
+    assert {m["Ask the lab"] for m in menus} == {"nobody has #Lab: sure to be refused"}
+    # and where that is the end, so said (a new player's Vellan took "refused" as a chance, and the story ended)
+    assert {m["Wire the archive"] for m in menus} == {"nobody has #Lab: sure to be refused, which ends the story"}
 
 
 def test_what_the_pcs_did_moves_an_npcs_disposition(tmp_path):

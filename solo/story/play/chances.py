@@ -367,7 +367,12 @@ def request_words(game: Game, action: Action) -> str:
     tag = action.spec["tag"]
     asked = Request.asker(game, tag)
     if asked is None:
-        return f"nobody has #{tag}: refused"
+        # and where that leads, when it is the end (a new player's Vellan still took "refused" as a chance to try,
+        # and the story ended there with no roll made)
+        refused = action.branch("refused")
+        scene = game.adventure.scenes.get(refused.goto) if refused is not None and refused.goto else None
+        ends = scene is not None and scene.ending and refused is not None and not refused.routes
+        return f"nobody has #{tag}: sure to be refused" + (", which ends the story" if ends else "")
     pc, chance = asked
     return f"{pc.name} asks (#{tag}): {chance} %"
 
