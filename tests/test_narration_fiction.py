@@ -2122,3 +2122,19 @@ def test_a_mindless_creature_is_told_without_fear_hope_or_thought(templates):
                                 wrong += bool(mind_words.search(clause))
                                 assert not mind_words.search(clause), (role, ctype_key, seed, clause)
     assert told > 300 and wrong == 0
+
+
+def test_a_pursuit_given_up_ends_in_its_own_words_and_a_killing_blow_is_no_scratch(templates):
+    """A reading of group fights: "Idun pulls up, done with the chase. Espen takes Idun's surrender without a
+    word." (a chaser who only pulled up, told as yielding face to face), the same of a tracker who called off the
+    search; and "There is blood on Runa's face now." as the blow that killed her."""
+    from solo.narration.templates import MIN_LINES
+
+    face_to_face = re.compile(r"surrender|yield", re.I)
+    for scope in ("foot_chase", "tracking", "tracking.side_b"):
+        lines = templates.lines.get((scope, "aftermath", "surrendered"), ())
+        assert sum(not t.filters for t in lines) >= MIN_LINES, scope  # the generic ones are never reached
+        assert not any(face_to_face.search(t.text) for t in lines), scope
+    scratch = [t for t in templates.lines.get(("combat", "damage_heavy", "any"), ()) if "blood on" in t.text]
+    final = Moment({"blow": "final", "foe_body": "flesh", "fighters": "two"})
+    assert scratch and not any(final.admits(t.filters) for t in scratch)
