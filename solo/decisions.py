@@ -260,7 +260,9 @@ def _menu(numbered: list[tuple[int, Option]]) -> str:
     return ", ".join(shown)
 
 
-MENU_SHOWN = 8  # options named in an error message before the rest become "…"
+# options named in an error message before the rest become "…": every menu of the game's own (a Willpower person's
+# ten, a Lens menu's nine) is named whole; "… 7 (Patron), …, 10 (Teacher)" hid Ward and Neighbour (a new player)
+MENU_SHOWN = 12
 
 
 def answers_from_record(decider: object) -> bool:

@@ -134,10 +134,13 @@ def test_a_wrong_answer_names_every_option_unless_the_cut_hides_two_or_more():
             q.resolve("banana")
         return str(wrong.value)
 
-    nine = message(decisions.MENU_SHOWN + 1)
-    assert "…" not in nine and all(f"{i} (Option {i})" in nine for i in range(1, 10))
-    twelve = message(12)
-    assert "7 (Option 7), …, 12 (Option 12)" in twelve and "8 (Option 8)" not in twelve
+    whole = message(decisions.MENU_SHOWN + 1)
+    assert "…" not in whole and all(f"{i} (Option {i})" in whole for i in range(1, decisions.MENU_SHOWN + 2))
+    cut = message(decisions.MENU_SHOWN + 4)
+    assert "11 (Option 11), …, 16 (Option 16)" in cut and "12 (Option 12)" not in cut
+    # a new player's Willpower person: ten answers, every one named (Ward and Neighbour had been the "…")
+    ten = message(10)
+    assert "…" not in ten and "8 (Option 8), 9 (Option 9), 10 (Option 10)" in ten
 
 
 def test_an_answer_may_give_the_first_letters_of_each_word():

@@ -622,7 +622,8 @@ def test_the_push_question_says_where_pushing_ends():
 
     pc = make_char("Ada", pools={"BODY": 2, "INT": 8, "POW": 8, "CHA": 8}, Combat=50, luck=0)
     foe = make_char("Brakk", level="common", pools={"BODY": 8, "INT": 10, "POW": 10, "CHA": 10}, Combat=50)
-    for death, end in ((False, "comae at -2 (out of the scenario)"), (True, "death at -2")):  # Kaldskard: "death"
+    # Kaldskard says "death"; comae is said with what it is (a new player read it as a typo of "coma")
+    for death, end in ((False, "comae at -2 (a coma: out of the scenario)"), (True, "death at -2")):
         asked.clear()
         a = from_character(pc.duplicate(), "a", COMBAT,
                            decider=Recording(lens="none", luck_flip="no", luck_reduce="no", push="push"))
