@@ -255,14 +255,15 @@ def _menu(numbered: list[tuple[int, Option]]) -> str:
     """
     shown = [f"{i} ({_label(o)})" if o.label.strip() and o.label.strip() != str(i) else str(i)
              for i, o in numbered]
-    if len(shown) > MENU_SHOWN + 1:  # an "…" standing for one option would hide it for nothing
+    # cut only where naming them all would not fit a line or two: "… 7 (Patron), …, 10 (Teacher)" hid Ward and
+    # Neighbour, short names that fitted (a new player); an "…" standing for one option would hide it for nothing
+    if len(shown) > MENU_SHOWN + 1 and len(", ".join(shown)) > MENU_CHARS:
         shown = [*shown[:MENU_SHOWN - 1], "…", shown[-1]]
     return ", ".join(shown)
 
 
-# options named in an error message before the rest become "…": every menu of the game's own (a Willpower person's
-# ten, a Lens menu's nine) is named whole; "… 7 (Patron), …, 10 (Teacher)" hid Ward and Neighbour (a new player)
-MENU_SHOWN = 12
+MENU_SHOWN = 8  # options named in an error message before the rest become "…", where they do not all fit
+MENU_CHARS = 240  # what every option's name may take in one, before the cut
 
 
 def answers_from_record(decider: object) -> bool:
