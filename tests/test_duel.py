@@ -426,7 +426,7 @@ def test_a_level_or_role_given_with_an_npc_file_is_refused_not_dropped():
 def test_a_duels_sampled_outcomes_say_how_sure_they_are():
     """An audit of the numbers shown: "lost 121 6.0%" stood bare in a command whose purpose is to set play beside
     solo odds; each outcome's share has its 95 % interval (Wilson's, as solo simulate's endings)."""
-    from solo.sim.report import wilson
+    from solo.sampling import wilson
 
     result = run("--runs", "400", "--seed", "5", "--type", "social")
     assert result.exit_code == 0, result.output

@@ -308,7 +308,7 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     outcomes.add_column("95 % interval", justify="right")  # sampled: said how sure (an audit of the numbers shown)
     from ..rules.conflict import EXIT_WORDS, exit_way
     from ..rules.outcomes import FLED, SURRENDERED
-    from ..sim.report import wilson
+    from ..sampling import wilson
 
     # the ways out as its menu names them (an argument is walked out of, a sneak given up, a fight surrendered)
     # and by the NPC's part in a pursuit (it is side a, which gives chase or hides): a tracker walked away

@@ -6,13 +6,13 @@ report of :mod:`solo.cli.simulate` is drawn from the same dict.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from ..paths import solo_program
 from ..rules.outcomes import OUTCOMES
+from ..sampling import wilson
 from ..story.play.engine import ENGINE_ENDINGS
 from .one_run import TurnLimit
 from .options import Options
@@ -22,7 +22,6 @@ from .tally import ERROR_ENDING, STUCK_ENDING, Tally
 if TYPE_CHECKING:
     from ..story.format.adventure import Adventure, Choice
 
-Z95 = 1.959963984540054
 #: Endings no scene of the adventure holds, as a report names them (title, outcome, the label in the ending column):
 #: the engine's own, and a run that stopped on an error (listed with its replay under the table), never by key.
 RUN_ENDINGS: dict[str, tuple[str, str | None, str]] = {
@@ -30,17 +29,6 @@ RUN_ENDINGS: dict[str, tuple[str, str | None, str]] = {
     STUCK_ENDING: ("A run that never reached an ending", None, "(stuck: turn limit)")}
 #: A conflict's endings for the party as the report lists them: the party's own first, then the opponents' exits.
 PARTY_OUTCOMES = tuple(sorted(OUTCOMES, key=lambda outcome: outcome.startswith("opponent_")))
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for ``k`` successes in ``n`` tries (95 % by default)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _rate(k: int, n: int) -> dict[str, Any]:

@@ -18,11 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..sampling import wilson
 from .one_run import TurnLimit, play_one, run_seed
 from .options import Options, SimulationError
 from .parallel import chunks, prime, run_all, run_chunk
 from .party import build_party
-from .report import build_report, median_of, wilson
+from .report import build_report, median_of
 from .tally import Tally
 
 
