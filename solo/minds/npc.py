@@ -1165,8 +1165,9 @@ class NPCMind:
         if self.explain:
             d.to_dict()  # its why worked out now, as it stands: the log is read later
             self.log.append(d)
-        if self.tells and self.sink is not None:
-            self.sink(Event("npc_decision", d.to_dict()))
+        sink = self.sink
+        if sink is not None and wants_detail(sink):
+            sink(Event("npc_decision", d.to_dict()))
 
     @property
     def tells(self) -> bool:
@@ -1176,8 +1177,9 @@ class NPCMind:
         return wants_detail(self.sink)
 
     def _emit(self, kind: str, **data) -> None:
-        if self.tells and self.sink is not None:
-            self.sink(Event(kind, data))
+        sink = self.sink
+        if sink is not None and wants_detail(sink):
+            sink(Event(kind, data))
 
     # -- shared steps --------------------------------------------------------------
     def _read(self, conflict: ConflictView, me: Participant, fight: _Fight) -> Position:
@@ -1232,7 +1234,7 @@ class NPCMind:
             fight.announced_break = True
             if self.tells:
                 self._emit("npc_break", actor=me.id, round=conflict.round, reaction=reaction, exit=mechanic,
-                           reason=why()[0], clue=_clue(reaction, conflict, me),
+                           reason=_broke(npc, reaction, social, hunter), clue=_clue(reaction, conflict, me),
                            triggers=list(morale.checks[-1].triggers) if morale.checks else [])
         return Decision(me.id, q.kind, mechanic, round=conflict.round, why=why)
 
@@ -1465,13 +1467,11 @@ class NPCMind:
             return Decision(me.id, q.kind, choice, "knows no pain and no fear", "mindless", {choice: 1.0},
                             conflict.round)
         if fight.morale.state == BROKEN and OUT in keys:
-            return Decision(me.id, q.kind, OUT, said_of(self.npc, "{its} nerve is gone: {it} go{es} down"), "morale",
-                            {OUT: 1.0},
-                            conflict.round)
+            return Decision(me.id, q.kind, OUT, round=conflict.round,
+                            why=_said_later(self.npc, "{its} nerve is gone: {it} go{es} down", "morale", {OUT: 1.0}))
         if "refresh" in keys and lean.lean["resolve"] >= 0:
-            return Decision(me.id, q.kind, "refresh", said_of(self.npc, "spends {its} luck to stay in"), "luck",
-                            {"refresh": 1.0},
-                            conflict.round)
+            return Decision(me.id, q.kind, "refresh", round=conflict.round,
+                            why=_said_later(self.npc, "spends {its} luck to stay in", "luck", {"refresh": 1.0}))
         if "push" not in keys:
             return Decision(me.id, q.kind, OUT, "cannot push on", "level", {OUT: 0.0}, conflict.round)
         win = push_chance(conflict, me)
@@ -1485,14 +1485,14 @@ class NPCMind:
         totals = {k: sum(p.get(k, 0.0) for p in parts.values()) for k in ("push", OUT)}
         choice = self._pick(totals)
         key = self._strongest(choice, ["push", OUT], parts) or "chance"
-        text = {
+        template = {
             "odds": f"{win:.0%} to win pushing on" if choice == "push" else f"only {win:.0%} pushing on",
             "resolve": "will not give in",
-            "self_preservation": said_of(self.npc, "values {its} life more than this fight"),
-            "cruelty": said_of(self.npc, "wants to see {its} foe suffer first"),
+            "self_preservation": "values {its} life more than this fight",
+            "cruelty": "wants to see {its} foe suffer first",
         }.get(key, "near-equal options, picked on a whim")
-        return Decision(me.id, q.kind, choice, text, key, {k: round(v, 3) for k, v in totals.items()},
-                        conflict.round)
+        return Decision(me.id, q.kind, choice, round=conflict.round,
+                        why=_said_later(self.npc, template, key, {k: round(v, 3) for k, v in totals.items()}))
 
     def _luck(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         keys = q.keys()
@@ -1502,8 +1502,9 @@ class NPCMind:
         else:
             want = True
         choice = "yes" if want and "yes" in keys else ("no" if "no" in keys else keys[0])
-        reason = "a Luck Point well spent" if choice == "yes" else said_of(self.npc, "saves {its} luck for worse")
-        return Decision(me.id, q.kind, choice, reason, "luck", {choice: 1.0}, conflict.round)
+        template = "a Luck Point well spent" if choice == "yes" else "saves {its} luck for worse"
+        return Decision(me.id, q.kind, choice, round=conflict.round,
+                        why=_said_later(self.npc, template, "luck", {choice: 1.0}))
 
 
 #: What an NPC does when its nerve breaks, after "he", "she" or "it" and after "they" (or a tally's "flee 38"):
@@ -1585,6 +1586,12 @@ class _LensFacts(NamedTuple):
                    me.pool.current, me.pool.maximum,
                    NPCMind._opponent_lens(conflict, main) if "counter" in parts else None,
                    mind.disposition() if "rapport" in parts else None)
+
+
+def _said_later(npc, template: str, consideration: str, scores: dict) -> Callable[[], tuple[str, str, dict]]:
+    """A :class:`Decision`'s ``why`` that says ``template`` of ``npc`` (:func:`said_of`) only when something reads
+    it: a push or a Luck Point decided in a simulation builds no sentence."""
+    return lambda: (said_of(npc, template), consideration, scores)
 
 
 def said_of(npc, template: str) -> str:
