@@ -203,11 +203,9 @@ class Session:
                     outcome = self._play_once()
                 except KeyboardInterrupt:
                     # a hang-up that landed while the game was already stopping (a closed window ends the input and
-                    # hangs up at once): it cut the stopping save short, so the game is saved again, whole
-                    if not self._stop_unsaved("\nStopped. "):
-                        with contextlib.suppress(OSError):  # (the screen may be gone with the window)
-                            say_copyable(self.console, "\nStopped; the game is saved. Resume with:",
-                                         resume_command(self.save_path))
+                    # hangs up at once), before its save held the signals off: the game is saved again, whole
+                    with contextlib.suppress(OSError):  # (the screen may be gone with the window)
+                        return self._stopped()
                     return 130
                 if outcome != "undo":
                     return outcome
@@ -276,10 +274,7 @@ class Session:
             say_copyable(self.console, "\nInput ended; the game is saved. Resume with:", resume_command(self.save_path))
             return 0
         except KeyboardInterrupt:
-            if not self._stop_unsaved("\nStopped. "):
-                say_copyable(self.console, "\nStopped; the game is saved. Resume with:",
-                             resume_command(self.save_path))
-            return 130
+            return self._stopped()
         except OutputGone as gone:  # the screen is gone (a closed pipe, a full disk): keep the game, say it elsewhere
             problem = self._try_save(stopping=True)
             gone.note = (f"the game is saved; resume it with {resume_command(self.save_path)}" if problem is None
@@ -679,9 +674,11 @@ class Session:
             return True
         what = f"finding {with_article_if_one(text.strip())}" if command == "find" else contact.words()
         unread = ""
-        # (open play's conditions are the table's own); the game itself is asked, never the class it was made by:
-        # play makes its games through a maker, and a test of "is Game" had kept the warning from every real game
-        if command == "find" and not self._game.improvised:
+        # (open play's conditions are the table's own); the adventure is asked, never the class the game was made
+        # by: play makes its games through a maker, and a test of "is Game" had kept the warning from every game
+        from ..story.play.open_play import OPEN_ID
+
+        if command == "find" and self.adventure.id != OPEN_ID:
             from ..story.format.graph import items_the_story_reads
 
             tested, any_find = items_the_story_reads(self.adventure)
@@ -887,6 +884,12 @@ class Session:
                 "('save' tries now).", style="red", soft_wrap=True)
         elif failing and not problem:
             say(self.console, f"Saved again to {self.save_path}.", style="green", soft_wrap=True)
+
+    def _stopped(self) -> int:
+        """Ctrl-C, a hang-up or a kill: saved, and said so (exit status 130)."""
+        if not self._stop_unsaved("\nStopped. "):
+            say_copyable(self.console, "\nStopped; the game is saved. Resume with:", resume_command(self.save_path))
+        return 130
 
     def _stop_unsaved(self, lead: str) -> bool:
         """Save as the game stops; if that fails, say what the file holds instead and return True."""
@@ -1111,16 +1114,22 @@ def _hangup_stops() -> dict[int, Any]:
     """A closed terminal (SIGHUP) or a polite kill (SIGTERM) stops the game as Ctrl-C does: saved, its lock given
     back. Without this a hostile review's game lost the five answers given since the last save and left its lock
     file behind. The handlers the process had are returned, to be put back."""
+    return _set_handlers(("SIGHUP", "SIGTERM"), _interrupt)
+
+
+def _set_handlers(names: tuple[str, ...], handler: Any) -> dict[int, Any]:
+    """Give the signals ``names`` (those this system has) ``handler``; the handlers they had, to be put back. Not
+    on the main thread (a test's, a server's), the signals are left alone."""
     import signal
 
     previous: dict[int, Any] = {}
-    for name in ("SIGHUP", "SIGTERM"):
+    for name in names:
         number = getattr(signal, name, None)
         if number is None:
             continue
         try:
-            previous[number] = signal.signal(number, _interrupt)
-        except (ValueError, OSError):  # not the main thread (a test's, a server's): leave the signals alone
+            previous[number] = signal.signal(number, handler)
+        except (ValueError, OSError):
             break
     return previous
 
@@ -1132,15 +1141,7 @@ def _signals_held() -> Iterator[None]:
     KeyboardInterrupt had cut short the very save the end of the input began (a new player's run)."""
     import signal
 
-    previous: dict[int, Any] = {}
-    for name in ("SIGINT", "SIGHUP", "SIGTERM"):
-        number = getattr(signal, name, None)
-        if number is None:
-            continue
-        try:
-            previous[number] = signal.signal(number, signal.SIG_IGN)
-        except (ValueError, OSError):  # not the main thread: nothing to hold
-            break
+    previous = _set_handlers(("SIGINT", "SIGHUP", "SIGTERM"), signal.SIG_IGN)
     try:
         yield
     finally:
@@ -1152,11 +1153,7 @@ def _interrupt(signum: int, frame: object) -> None:
     hang-up on) are ignored while the game saves and stops."""
     import signal
 
-    for name in ("SIGHUP", "SIGTERM"):
-        number = getattr(signal, name, None)
-        if number is not None:
-            with contextlib.suppress(ValueError, OSError):
-                signal.signal(number, signal.SIG_IGN)
+    _set_handlers(("SIGHUP", "SIGTERM"), signal.SIG_IGN)
     raise KeyboardInterrupt
 
 

@@ -158,8 +158,6 @@ class Game:
     #: What this game plays by where play changed in a way a save's answers depend on (:data:`EDITION`); a game
     #: loaded from a save goes on by the save's (:func:`edition_of`), so that its log replays as it was played.
     edition = EDITION
-    #: Its scenes are made up as it goes (open play): no written condition reads what the table adds.
-    improvised = False
     #: The scene and choice being taken while its roller is asked (None otherwise): :meth:`paid_by` prices on it.
     paying: tuple[Scene, Choice] | None = None
 

@@ -79,7 +79,6 @@ class OpenGame(Game):
     """A :class:`Game` whose scenes are made up as it goes."""
 
     spares_on_exit = True  # nobody writes what an NPC makes of being let go: it remembers being spared
-    improvised = True
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(open_adventure(), **kw)  # its scenes are not walked through the flow machine
