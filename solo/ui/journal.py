@@ -201,7 +201,7 @@ class Journal:
             self._para(f"*The party: {inline(names)}.*")
         elif k == "scene_entered":
             self._para(f"## {inline(e['title'])}")
-            for para in fill(e["text"], e["slots"]).strip().split("\n\n"):
+            for para in fill(e["text"], e["slots"], escape=inline).strip().split("\n\n"):  # a name is words
                 if para.strip():
                     self._para(prose(para.strip()))
         elif k == "situation":
@@ -227,7 +227,7 @@ class Journal:
             what = "joins the story" if e.get("added") else "leaves the oracle's list"
             self._para(f"*{inline(e.get('name', ''))} {what}.*")
         elif k == "branch_text":
-            told = fill(e["text"], e["slots"]).strip()
+            told = fill(e["text"], e["slots"], escape=inline).strip()
             if told:  # a text all of whose {if} sides are false here says nothing: no empty paragraph
                 self._para(prose(told))
         elif k == "skill_roll":

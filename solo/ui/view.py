@@ -24,9 +24,9 @@ from rich.text import Text
 from ..events import Event
 from ..rules.dice import target_text, two_digits
 from ..rules.lenses import LENS_NAMES
-from ..story.format.text import fill, markdown_escaped
+from ..story.format.text import fill
 from . import describe as d
-from .journal import sentence
+from .journal import inline, sentence
 from .prompt import GridColumn, grid_lines, joined
 from .sheet import pool_bar
 
@@ -219,7 +219,7 @@ class TerminalView:
     def _on_scene_entered(self, e: Event, n: list[str]) -> None:
         from rich.markdown import Markdown
 
-        text = fill(e["text"], e["slots"], escape=markdown_escaped).strip()  # a name is words, never markup
+        text = fill(e["text"], e["slots"], escape=inline).strip()  # a name is words, never markup
         style = "yellow" if e.get("ending") else "blue"
         self.console.print()
         if not text:  # open play: the oracle sets the scene
@@ -236,7 +236,7 @@ class TerminalView:
     def _on_branch_text(self, e: Event, n: list[str]) -> None:
         from rich.markdown import Markdown
 
-        self.console.print(Markdown(fill(e["text"], e["slots"], escape=markdown_escaped).strip(), hyperlinks=False))
+        self.console.print(Markdown(fill(e["text"], e["slots"], escape=inline).strip(), hyperlinks=False))
         self._narrate(n)
 
     def _on_skill_roll(self, e: Event, n: list[str]) -> None:

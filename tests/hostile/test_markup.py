@@ -279,6 +279,14 @@ def test_a_link_in_a_name_or_in_the_text_is_shown_with_where_it_leads():
     assert "\x1b]8;" not in screen  # no terminal hyperlink at all
     assert screen.count("[Espen](https://evil.example/pc) *bold* `code`") == 2  # the name as typed, twice
     assert "https://evil.example/phish" in screen and "https://evil.example/map" in screen  # where each link leads
+    # and the journal, a Markdown file, keeps the name as words too: escaped, never a link of its own
+    from solo.ui.journal import Journal
+
+    journal = Journal()
+    journal.render(Event("scene_entered", {"scene": "quay", "title": "Quay", "text": text, "slots": slots}))
+    journal.render(Event("branch_text", {"text": "Then {pc} leaves.", "slots": slots}))
+    written = journal.text()
+    assert written.count("\\[Espen\\](https://evil.example/pc) \\*bold\\* \\`code\\`") == 2, written
 
 
 def test_an_emoji_code_in_a_name_is_shown_as_typed_in_a_questions_header():

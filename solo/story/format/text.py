@@ -295,7 +295,7 @@ def fill(text: str, slots: dict, context: Context | None = None, *,
     """``{{``/``}}`` are literal braces; an unset counter reads 0; unknown slots stay as written.
 
     With a ``context``, conditional blocks are picked first (:func:`pick`). ``escape``: applied to each slot's value
-    (a player's name in text shown as Markdown is words, never a link: :func:`markdown_escaped`).
+    (a player's name in text shown as Markdown is words, never a link: the journal's ``inline``).
     """
     if "{" not in text and "}" not in text:  # most labels: nothing to fill
         return text
@@ -323,12 +323,3 @@ def fill(text: str, slots: dict, context: Context | None = None, *,
         return match.group(0)
 
     return _SLOT.sub(one, text).replace("{{", "{").replace("}}", "}")
-
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]()<>#|~!])")
-
-
-def markdown_escaped(value: str) -> str:
-    """``value`` as Markdown shows it word for word: a name like "[Espen](https://…)" typed into a character file
-    is shown as typed, not as a link whose address the screen hides (an architecture audit)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", value)
