@@ -51,6 +51,7 @@ from ...rules.character import Pool, pronoun_forms
 from ...rules.conflict import Conflict
 from ...rules.lenses import LENS_TABLE
 from ...rules.outcomes import DOWN, OPPONENT_FLED, OPPONENT_SURRENDERED, STALEMATE, WON
+from ...sampling import share_error
 
 if TYPE_CHECKING:
     from ...decisions import Decider
@@ -78,20 +79,11 @@ def percent(p: float) -> str:
     return f"{p * 100:.0f} %"
 
 
-def sampling_error(count: int, runs: int) -> float:
-    """One standard error of the share ``count / runs``, at least that of one conflict in ``runs`` (a share of 0 or
-    of all is no certainty either)."""
-    if not runs:
-        return 1.0
-    p = min(max(count / runs, 1.0 / runs), 1.0 - 1.0 / runs)
-    return math.sqrt(max(p * (1.0 - p), 0.0) / runs)
-
-
 def sampled(count: int, runs: int) -> str:
     """A share of played copies with its spread: "≈ 41 % ± 5", or, where the spread would reach past 0 or 100,
     the range it covers ("≈ 96–100 %"; "≈ 0–1 %")."""
     p = count / runs
-    spread = max(1, math.ceil(sampling_error(count, runs) * 100))
+    spread = max(1, math.ceil(share_error(count / runs, runs) * 100))
     if p * 100 + spread > 100 or p * 100 - spread < 0:  # "≈ 100 % ± 4" reads past 100 %
         low, high = max(0, math.floor(p * 100 - spread)), min(100, math.ceil(p * 100 + spread))
         return f"≈ {low}–{high} %" if high > low else f"≈ {low} %"
@@ -270,7 +262,7 @@ class Estimate:
     @property
     def error(self) -> float:
         """One standard error of :attr:`win` (at least that of one conflict in ``runs``)."""
-        return sampling_error(self.wins, self.runs)
+        return share_error(self.win, self.runs) if self.runs else 1.0
 
     def words(self) -> str:
         if self.runs < FEWEST_RUNS:  # (one conflict gives no spread at all: it read "≈ 99–100 %")
