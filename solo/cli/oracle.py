@@ -57,7 +57,7 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
     from ..decisions import clean_typed, too_long
     from ..errors import SoloError
     from ..oracle import OracleState, ask, check_tension, load_tables, oracle_odds
-    from ..oracle.likelihood import OracleError, likelihood, nearest_word, trailing_odds
+    from ..oracle.likelihood import OracleError, bare_odds, likelihood, nearest_word, trailing_odds
     from ..rules.dice import new_rng
 
     # as a question typed at the game's prompt is taken: its control characters shown, never acted on (a bell rang,
@@ -70,7 +70,7 @@ def command(question: tuple[str, ...], odds: str | None, tension: int | None, np
     # (a new player's run); brackets that hold no likelihood stay part of the question
     asked, written = trailing_odds(text)
     if written is None:
-        asked, written = _bare_odds(text)
+        asked, written = bare_odds(text)
     try:
         meant = likelihood(written) if written is not None else None
     except (OracleError, ValueError) as exc:
@@ -169,20 +169,3 @@ def _show(answer: OracleAnswer, chances: OracleOdds, session: OracleSession | No
         # GM-less table's run: "A step towards settling a thread" and the session's track left at 0, unsaid)
         click.echo(f"Random event: {sentence(event.text)} Meaning: {event.meaning}."
                    f"{event_follow_up(told, session_shell(session), kept=session is not None)}")
-
-
-def _bare_odds(text: str) -> tuple[str, str | None]:
-    """A likelihood typed after the question's mark without brackets ("Is the door locked? likely", "… ? [very
-    likely]"): it was dropped, and the question asked at even odds (a GM-less table's run). Only what is a
-    likelihood counts; other words after the mark stay part of the question."""
-    from ..oracle.likelihood import OracleError, likelihood
-
-    head, mark, tail = text.rpartition("?")
-    word = tail.strip().strip("[]").strip()
-    if not mark or not word or not head.strip():
-        return text, None
-    try:
-        likelihood(word)
-    except (OracleError, ValueError):
-        return text, None
-    return head + mark, word

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..errors import SoloError, closest
 
 __all__ = [
+    "bare_odds",
     "LADDER",
     "COMAE_WORDS",
     "ALIASES",
@@ -183,3 +184,19 @@ def trailing_odds(text: str) -> tuple[str, str | None]:
     if not match:
         return text, None
     return text[: match.start()].strip(), match.group(1).strip()
+
+
+def bare_odds(text: str) -> tuple[str, str | None]:
+    """A likelihood typed after the question's mark without brackets ("Is the door locked? likely", "… ? [very
+    likely]"), as ``solo oracle`` and the game's ``?`` take it: it was dropped, and the question asked at even odds
+    (a GM-less table's run). Only what is a likelihood counts; other words after the mark stay part of the
+    question."""
+    head, mark, tail = text.rpartition("?")
+    word = tail.strip().strip("[]").strip()
+    if not mark or not word or not head.strip():
+        return text, None
+    try:
+        likelihood(word)
+    except (OracleError, ValueError):
+        return text, None
+    return head + mark, word

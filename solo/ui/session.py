@@ -706,9 +706,11 @@ class Session:
 
     def _oracle(self, text: str) -> None:
         from ..oracle import OracleError
-        from ..oracle.likelihood import trailing_odds
+        from ..oracle.likelihood import bare_odds, trailing_odds
 
         text, written = trailing_odds(text)
+        if written is None:  # "? Is the door locked? likely", as solo oracle takes it
+            text, written = bare_odds(text)
         odds = written or "even"
         if not text:
             self._cannot("Ask a question after the '?', e.g. ? Is the door locked? (likely)")
