@@ -52,6 +52,7 @@ class Decided:
     def __init__(self, *outcomes: str):
         self.outcomes = list(outcomes)
         self.calls: list[dict] = []
+        self.game: Game | None = None  # the game it decides for, once play has made it
 
     def __call__(self, ctype, npc_ids, obstacle=None, *, rounds, stakes="", **more):
         self.calls.append({"type": ctype.key, "npcs": list(npc_ids), "obstacle": obstacle, "rounds": rounds})
@@ -68,7 +69,8 @@ def play(adventure, route: Route, *, conflicts=(), social=None, flags=(), items=
         espen.focuses = {k: v for k, v in espen.focuses.items() if not k.startswith("Social//")}
     log = EventLog()
     game = Game(adventure, seed=seed, decider=route, sink=log, party=[espen])
-    decided = Decided(*conflicts)
+    decided = conflicts if isinstance(conflicts, Decided) else Decided(*conflicts)
+    decided.game = game
     game.run_conflict = decided  # type: ignore[method-assign,assignment]
     game.state.flags.update(dict.fromkeys(flags, True))
     if deduced:
@@ -424,6 +426,25 @@ def test_winning_the_argument_is_a_confession_and_a_draw_is_a_chase(vellan):
     assert ending == "ending_exposed" and "confession" not in entered(events, "ending_exposed")[0]
 
 
+@pytest.mark.parametrize("cha", [6, -2])
+def test_a_reporter_talked_past_his_last_word_is_not_told_he_has_every_word_back(vellan, cha):
+    """A new player's run: pushed on in the argument with Brekke and held to a draw, the reporter read that the
+    sight of Brekke running "gives you back every word he talked you out of", while the heal that follows gives a
+    pushed Pool a single point (the rulings' heal of a pushed Pool). A pushed reporter is told he is steadied."""
+    class Pushed(Decided):
+        def __call__(self, *args, **kwargs):
+            self.game.state.pcs[0].pools["CHA"].current = cha  # how the draw left him
+            return super().__call__(*args, **kwargs)
+
+    route = Route(*TO_THURSDAY, *FRONT_PAGE)
+    _, ending, events, _ = play(vellan, route, conflicts=Pushed("stalemate"), flags=["story_wired"],
+                                items=["green ledger", "insurance record"], counters=DUSK)
+    told = said(events)
+    assert "it is he who is running" in told
+    assert ("gives you back every word" in told) == (cha > 0), told
+    assert ("steadies you a little" in told) == (cha < 0), told
+
+
 def test_brekke_moves_as_the_party_digs(vellan):
     """Three moves: his answers ready (case one less); four: the cargo moved by night; six: he runs."""
     _, _, events, _ = play(vellan, Route(*TO_THURSDAY, *BUS), counters={**DUSK, "brekke": 2})
@@ -556,6 +577,15 @@ def test_brekke_drives_the_car_he_is_chased_in(vellan):
         assert "his own car keys in his hand" in told and "chauffeur" not in told, (way, told)
     chases = [c.action for c in vellan.scenes["brekke_runs"].choices if c.action and c.action.kind == "conflict"]
     assert chases and all(c.spec.get("type") == "car_chase" and c.spec.get("npcs") == ["brekke"] for c in chases)
+
+
+def test_a_car_chase_run_out_of_time_claims_no_distance_the_pools_did_not_give(vellan):
+    """A new player's run: the chase ended undecided with Brekke's Pool nearly spent, and the text said "you are
+    still two lengths behind". A stalemate is only that neither side was caught or shaken off: told as that."""
+    (chase,) = [c.action for c in vellan.scenes["brekke_runs"].choices if c.action and c.action.kind == "conflict"]
+    text = chase.branches["stalemate"].text
+    assert not any(word in text for word in ("lengths", "yards", "behind")), text
+    assert "never lose sight" in text and "never catch" in text, text
 
 
 def test_brekke_is_at_his_desk_when_he_confesses(vellan):
