@@ -413,3 +413,36 @@ def test_a_night_heals_every_pc_whatever_the_acting_one_needs(kaldskard, scene, 
         if effect.kind == "heal":
             game.apply(effect)
     assert hurt.pools["BODY"].current == 4 + amount and whole.pools["BODY"].current == whole.pools["BODY"].maximum
+
+
+@pytest.mark.parametrize("scene, outcome", [("barrows", "won"), ("barrows", "stalemate"), ("shieling_attack", "won"),
+                                            ("shieling_attack", "stalemate")])
+@pytest.mark.parametrize("before, here", [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)])
+def test_the_dead_road_s_fights_tell_the_friends_they_killed_and_only_those(kaldskard, scene, outcome, before, here):
+    """A reading of group fights: a PC killed by the barrow-wights was never mentioned ("you drag it out into the snow
+    by its heels and build the fire up again"), and ``fallen()`` alone could not say it, since it also counts one
+    the toll killed. Each fight's scene keeps how many had fallen as it began (``fallen_before``, set by its
+    on_enter before anything is told), and its closing tells those who fell in the fight, and only them."""
+    from solo.story.play.state import GameState
+
+    party = [pregenerated("espen") for _ in range(3)]
+    for pc, name in zip(party, ("Espen Lind", "Signe Falk", "Kari Dahl"), strict=True):
+        pc.name = name
+    state = GameState("kaldskard")
+    state.party = party
+    game = Game(kaldskard, seed=1, decider=Script(), sink=EventLog(), party=party)
+    game.state = state
+    for pc in party[:before]:  # the toll's dead
+        state.removed[pc.name] = "death"
+    for effect in kaldskard.scenes[scene].on_enter_before:
+        game.apply(effect)
+    assert state.counters["fallen_before"] == before
+    for pc in party[before:before + here]:  # this fight's
+        state.removed[pc.name] = "death"
+    text = " ".join(fill(_branch(kaldskard, scene, outcome).text, {}, context_of(state)).split())
+    friends = ("one of your own", "your friend", "your dead", "two of your own", "your own dead")
+    assert any(words in text for words in friends) == (here > 0), text
+    if here == 2 and outcome == "won":
+        assert "one of your own" not in text and "your friend" not in text, text
+    if here == 1:
+        assert "two of your own" not in text and "your own dead" not in text, text
