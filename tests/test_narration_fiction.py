@@ -2096,13 +2096,16 @@ def test_a_mindless_creature_is_told_without_fear_hope_or_thought(templates):
     """Before (a GM-less group's evening, `solo duel --role automaton --type sneaking --narrate`): "The sentry
     automaton is close to panic.", "The sentry automaton curses a false lead.", "Draugr stops to think, and the
     light moves on without it." Its card says no fear and no mercy: lines of fear, hope, doubt, boredom or thought
-    say [mind:yes] (or [foe_mind:yes]), and the mindless wear down in lines of their own (the stubborn clues)."""
+    say [mind:yes] (or [foe_mind:yes]), and the mindless wear down in lines of their own (the stubborn clues). A
+    reading of non-combat duels: "The draugr gives up: the trail is cold.", "takes a risk", "simply walks, as if it
+    belongs there" (a bluff), and "steady pace pays off as the sentry automaton tires"."""
     from solo.characters import load_character
     from solo.minds.arena import duel_npc, run_duels
 
     mind_words = re.compile(r"panic|nerve|fear|afraid|\bhop(e|es|ing)\b|doubt|frustrat|curse|\bthinks?\b|thinking|"
                             r"thought|bored|interest|second-guess|mutter|despair|giving up|given up|resolve|spite|"
-                            r"scared|relax", re.I)
+                            r"scared|relax|gives up|takes a risk|trusting to luck|as if (it|he|she|they) belongs?|"
+                            r"\btires\b", re.I)
     told = wrong = 0
     for role in ("automaton", "draugr"):
         for ctype_key in ("combat", "sneaking", "tracking", "foot_chase"):

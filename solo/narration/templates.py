@@ -84,6 +84,9 @@ SAME_IDEA = {
     "~flinch": ("flinches", "flinching"),
     "~misjudge": ("misjudge",),
     "~heart": ("heart pounding", "heart in mouth", "heart is hammering", "heart hammering", "heart thumping"),
+    # a reading of Kaldskard's barrow sneak: "Espen makes it across a stretch, quiet as falling snow. Espen crosses a
+    # long stretch without a sound."
+    "~stretch": ("a stretch", "long stretch", "open stretch", "longest stretch", "the stretch"),
 }
 
 
