@@ -551,6 +551,16 @@ def test_a_flag_nobody_reads_is_offered_only_a_name_nobody_sets(tmp_path):
     assert "'seen_dog' is set but never read (did you mean 'seen_dogs'?)" in messages
 
 
+def test_a_name_read_and_never_set_is_offered_a_set_name_even_one_read_elsewhere(tmp_path):
+    """A GM's run: `if = "clue >= 2"` beside a counter `clues` set and read elsewhere got "'clue' is read but never
+    set" and no hint, and two endings could never happen. A name read and never set is a slip whatever else is
+    read, so any set name of like spelling is offered; one set and never read still gets only its other half."""
+    text = MINIMAL.replace('text = "Leave"\n', 'text = "Leave"\neffects = [ { add = "clues" } ]\n')
+    text = text.replace('text = "A hall."', 'text = "A hall.{if clues > 0} Clues.{end}{if clue >= 2} Enough.{end}"')
+    messages = [p.message for p in problems_of(tmp_path, text) if p.code == "W102"]
+    assert messages == ["'clue' is read but never set, so it is always false / 0 (did you mean 'clues'?)"], messages
+
+
 def test_an_adventures_own_tables_count_in_its_hash_and_an_older_saves_hash_still_fits(tmp_path):
     """An architecture audit: a row added to Vellan's gossip table, or its confrontation's Pool changed, left the
     adventure's hash as it was, so a save replayed against other tables with no word that anything had changed.

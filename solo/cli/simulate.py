@@ -158,7 +158,8 @@ def _share(entry: dict, interval: bool = True) -> str:
 def _whole(rate: float) -> str:
     """A share in whole percent, "<1%" for one under half a percent (a "0%" under "fled 0.2%" read as a
     contradiction: a new GM's run)."""
-    return "<1%" if 0 < rate < 0.005 else f"{rate:.0%}"
+    whole = f"{rate:.0%}"
+    return "<1%" if rate > 0 and whole == "0%" else whole  # 0.005 itself rounds to even: "0%" (a GM's run)
 
 
 def engine_ending_label(eid: str) -> str:
@@ -257,8 +258,8 @@ def _show(r: dict) -> None:
             ranked = sorted(e["lenses"].items(), key=lambda kv: -kv[1])
             lenses = ", ".join(f"{_lens_said(k)} {_whole(v)}" for k, v in ranked[:4])
             if len(ranked) > 4:  # the rest said, not dropped: the conflict's line above lists all seven
-                most = max(v for _, v in ranked[4:])
-                lenses += f", {len(ranked) - 4} more " + ("under 1%" if most < 0.005 else f"at {most:.0%} or less")
+                most = _whole(max(v for _, v in ranked[4:]))
+                lenses += f", {len(ranked) - 4} more " + ("under 1%" if most == "<1%" else f"at {most} or less")
             t.add_row(nid, f"{e['conflicts']:,}", lenses or "-",
                       *(_share(e[how], interval=False) for how in ("fled", "surrendered", "out", "comae")))
         console.print(t)

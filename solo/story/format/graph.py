@@ -245,8 +245,10 @@ def _name_problems(adventure: Adventure, c: Collector) -> None:
     read_only = [n for n in read_names if n not in set_names]
     for name, where in sorted(read_names.items()):
         if name not in set_names:
-            c.add(where.file, where.path, "W102",
-                  f"{name!r} is read but never set, so it is always false / 0{did_you_mean(name, set_only)}")
+            # a name read and never set is wrong whatever else is read: any set name of like spelling may be meant (a
+            # GM's run: "clue >= 2" beside a counter "clues" set and read elsewhere got no hint)
+            near = did_you_mean(name, set_only) or did_you_mean(name, sorted(set_names))
+            c.add(where.file, where.path, "W102", f"{name!r} is read but never set, so it is always false / 0{near}")
     reported = set(read_names)
     # a condition that could not be read (E004) reads names nobody knows: "set but never read" would be a guess
     unsure = any(p.code == "E004" for p in c.problems)
