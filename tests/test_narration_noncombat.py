@@ -151,3 +151,25 @@ def test_a_mindless_tracker_that_loses_the_trail_has_lines_of_its_own(scope):
     lines = templates.lines[(scope, "out", "any")]
     fit = [t for t in lines if Moment({"mind": "no"}).admits(t.filters)]
     assert len(fit) >= 2 and not any(re.search(r"gives up|beaten", t.text) for t in fit), [t.text for t in fit]
+
+
+def test_a_machine_with_no_weapon_strikes_with_its_bulk_and_has_no_feet_to_keep():
+    """A GM's mill-wheel (body machine, mindless, no weapon): "The great wheel raises its fists", "keeps its fists
+    between itself and Espen", "Nothing deep: the great wheel keeps its feet", "staggers half a step", "can barely
+    lift its fists". A weaponless machine fights with its own bulk, and the lines of a body's footing pass it by."""
+    from test_narration_fiction import _npc
+
+    (templates, *_) = templates_with_adventures()
+    wheel = _npc("the great wheel", pronoun="it", body="machine", mindless=True)
+    told = 0
+    for seed in range(40):
+        events = fight("combat", seed, npc=wheel)
+        narrator = Narrator(templates, random.Random(seed))
+        for passage in narrate_events(events, narrator):
+            for line in map(str, passage.lines):
+                assert not re.search(r"\bits (fists|feet|footing)\b", line), (seed, line)
+                for clause in re.split(r"(?<=[.!?])\s+|;|, while | as ", line):
+                    if clause.lower().startswith("the great wheel"):
+                        told += 1
+                        assert not re.search(r"fists|feet|stagger|rolls with|favours one side", clause), (seed, clause)
+    assert told > 80

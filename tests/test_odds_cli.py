@@ -144,6 +144,9 @@ def test_the_heading_names_the_npcs_mind_by_its_pronoun_and_the_flashy_skill_it_
     assert "(B's nerve breaks)" in text
     plain = " ".join(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", "vellan:dog"]).output.split())
     assert "the cannery dog (40 %, BODY 8, 1d3, its mind decides)" in plain  # nothing flashier than its bite
+    # a GM's mill-wheel: "its mind decides" of a thing with none; a mindless one presses on and never yields
+    dead = " ".join(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", "kaldskard:barrow_one"]).output.split())
+    assert "the first barrow-wight (30 %, BODY 6, 1d6, no mind: presses on, never yields)" in dead, dead
 
 
 def test_an_npc_decides_with_its_mind(files):
@@ -152,7 +155,7 @@ def test_an_npc_decides_with_its_mind(files):
     assert set(data["by_lens"]) == set(LENSES)
     assert 0.05 < min(data["by_lens"].values()) < max(data["by_lens"].values()) < 0.95
     text = CliRunner().invoke(cli, ["odds", "--pc", pc, "--npc", npc]).output
-    assert "Grim (55 %, BODY 8, 1d6, their mind decides)" in text and "best" in text  # Grim's pronoun: they
+    assert "Grim (55 %, BODY 8, 1d6, no mind: presses on, never yields)" in text and "best" in text  # mindless
     assert "--lens-b" in fails("--pc", pc, "--npc", npc, "--lens-b", "aggressive")
     assert "--pc" in fails("--pc", pc, "--skill-a", "50", "--npc", npc)
     assert "--skill-b" in fails("--skill-a", "50", "--pool-a", "10")

@@ -546,6 +546,8 @@ class _Match:
         as hopeless beside "B wins 59 %", won by Flamboyant Social 70 % (a GM-less table's run)."""
         from ..rules.character import pronoun_forms
 
+        if getattr(self.chars[1], "mindless", False):  # no mind to decide ("its mind decides" of a GM's mill-wheel),
+            return "no mind: presses on, never yields"  # and no show of flair (minds.npc.mind_can_declare)
         said = f"{pronoun_forms(p.pronoun)['their']} mind decides"
         if p.uses_lenses and not p.is_obstacle:
             target, _ = conflict.lens_target(p, "flamboyant", parts=False)

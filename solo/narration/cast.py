@@ -134,6 +134,12 @@ class Person:
         return self.body == "animal" and self.weapon in (None, "Unarmed")
 
     @property
+    def strikes_bare(self) -> bool:
+        """A machine or a thing with no weapon: it strikes with its own bulk, not fists (a GM's wheel: "The great
+        wheel raises its fists", "can barely lift its fists"), and no line of a person's guard is told of it."""
+        return self.body in ("machine", "object") and self.weapon in (None, "Unarmed")
+
+    @property
     def voiced(self) -> bool:
         """Whether lines of NPC speech fit: an NPC that can speak and is heard (not a PC, an obstacle, a mindless
         thing, a watchman who must not notice anyone, a quarry far off)."""

@@ -429,8 +429,8 @@ class Narrator:
         if person.members:
             kinds = {self._weapon_kind(cast, p) for p in person.members}
             return kinds.pop() if len(kinds) == 1 else None
-        if person.bites:  # the unarmed lines ("keeps its fists up and its chin down") are a person's
-            return None
+        if person.bites or person.strikes_bare:  # the unarmed lines ("keeps its fists up and its chin down") are a
+            return None  # person's
         return self.templates.word("weapon_kinds", person.weapon or "Unarmed", "unarmed")
 
     @staticmethod
@@ -458,7 +458,8 @@ class Narrator:
                 values[prefix + form] = word
             if person.members:
                 continue  # a party's weapons are several: "{actor} lowers {their} {weapon}" is not told of it
-            called = person.weapon_called or ("teeth" if person.bites else None)  # not "The wild boar raises its fists"
+            # not "The wild boar raises its fists", nor a mill-wheel
+            called = person.weapon_called or ("teeth" if person.bites else "bulk" if person.strikes_bare else None)
             values[prefix + "weapon"] = called or words(
                 "weapons", person.weapon, (person.weapon or "fists").lower().replace("_", " "))
         values.update(extra or {})
