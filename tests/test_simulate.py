@@ -502,9 +502,50 @@ def test_a_conflict_fought_again_in_a_run_says_how_often_a_run_not_a_share_above
     result = CliRunner().invoke(cli, ["simulate", str(story), "--runs", "20", "--seed", "1"], env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
     n = lock["fought"]
-    assert f"fought {n:,} times, in 100.0% of runs ({n / 20:.1f} a run on average)" in result.output
+    said = " ".join(result.output.split())
+    assert (f"fought {n:,} times, in 100.0% of runs (83.9%–100.0%); {n / 20:.2f} ± "
+            f"{lock['fought_per_run_error']:.2f} a run on average") in said, said
+    assert lock["fought_per_run_error"] > 0  # the runs fought it a different number of times
     once = CliRunner().invoke(cli, ["simulate", str(DATA / "arena.toml"), "--runs", "20", "--policy", "bold"])
-    assert "fought 20 times (100.0% of runs)" in once.output, once.output
+    assert "fought 20 times, in 100.0% of runs (83.9%–100.0%)" in once.output, once.output
+
+
+def test_every_sampled_mean_in_the_report_has_its_standard_error_from_the_runs_themselves():
+    """A GM's run: "rounds 3.3 on average", "Pool lost: party 1.9", "counter clues: mean 0.74", "Turns per run: 11.1
+    on average" and "in 45.5% of runs" stood bare in a report whose every share had its interval. The tally keeps
+    each sample's square beside its sum, and each mean's ± is its standard error (solo/sampling.py), as solo duel's
+    mean rounds: here worked out by hand from three runs' made-up events."""
+    import statistics
+
+    from solo.events import Event
+    from solo.sim.one_run import RunResult
+    from solo.sim.report import _error
+    from solo.sim.tally import Tally
+
+    people = [{"id": "Espen", "side": "a", "pc": True, "obstacle": False},
+              {"id": "Brakk", "side": "b", "pc": False, "obstacle": False}]
+    runs = [[(3, 4, 1, 2), (5, 0, 6, 0)], [(1, 2, 2, 1)], []]  # each run's fights: rounds, lost a, lost b, Luck
+    t = Tally()
+    for i, fights in enumerate(runs):
+        t.begin(None)
+        t(Event("scene_entered", {"scene": "yard"}))
+        for rounds, lost_a, lost_b, luck in fights:
+            t(Event("conflict_start", {"type": "combat", "participants": people}))
+            for _ in range(luck):
+                t(Event("luck", {"actor": "Espen", "round": 1, "use": "flip"}))
+            t(Event("conflict_end", {"outcome": "won", "rounds": rounds, "statuses": {},
+                                     "pool_lost": {"Espen": lost_a, "Brakk": lost_b}}))
+        t.add_run(RunResult(i, "end", 4 + 3 * i, [], None, None), i, 0)
+    (c,) = t.conflicts.values()
+
+    def se(values):
+        return round(statistics.stdev(values) / len(values) ** 0.5, 4)
+
+    assert _error(c["party_pool_lost"], c["party_pool_lost_sq"], c["fought"]) == se([4, 0, 2])
+    assert _error(c["opponents_pool_lost"], c["opponents_pool_lost_sq"], c["fought"]) == se([1, 6, 2])
+    assert _error(c["luck"], c["luck_sq"], c["fought"]) == se([2, 0, 1])
+    assert _error(c["fought"], c["fought_sq"], 3) == se([2, 1, 0])  # fights per run, a run with none included
+    assert _error(t.turns, t.turns_sq, t.runs) == se([4, 7, 10])
 
 
 def test_a_dead_end_and_a_fallen_party_have_titles_of_their_own(tmp_path):

@@ -141,9 +141,22 @@ def _fought(conflict: dict) -> str:
     (new-user run)."""
     n = conflict["fought"]
     said = f"fought {n:,} time{'' if n == 1 else 's'}"
+    # a share of runs with its interval, as every sampled share is shown (a GM's run: "in 45.5% of runs" bare)
+    share = f"{conflict['runs_rate']:.1%} of runs ({_share_interval(conflict)})" if "runs_low" in conflict \
+        else f"{conflict['runs_rate']:.1%} of runs"
     if n == conflict["runs"]:  # never twice in a run: the times are the runs
-        return f"{said} ({conflict['runs_rate']:.1%} of runs)"
-    return f"{said}, in {conflict['runs_rate']:.1%} of runs ({conflict['fought_per_run']:.1f} a run on average)"
+        return f"{said}, in {share}"
+    per_run = _mean(conflict["fought_per_run"], conflict.get("fought_per_run_error"), 2)
+    return f"{said}, in {share}; {per_run} a run on average"
+
+
+def _share_interval(entry: dict) -> str:
+    return f"{entry['runs_low']:.1%}–{entry['runs_high']:.1%}"
+
+
+def _mean(value: float, error: float | None, places: int) -> str:
+    """A sampled mean with its ± (one standard error, as solo duel shows its mean rounds): "7.3 ± 0.2"."""
+    return f"{value:.{places}f}" + (f" ± {error:.{places}f}" if error else "")
 
 
 def _share(entry: dict, interval: bool = True) -> str:
@@ -233,9 +246,12 @@ def _show(r: dict) -> None:
                 continue
             lenses = ", ".join(f"{_lens_said(k)} {_whole(v)}"
                                for k, v in sorted(c["npc_lenses"].items(), key=lambda kv: -kv[1]))
-            console.print(f"    rounds {c['rounds_mean']:.1f} on average, median {c['rounds_median']:g}; "
-                          f"Pool lost: party {c['party_pool_lost_mean']:.1f}, opponents "
-                          f"{c['opponents_pool_lost_mean']:.1f}; party Luck spent {c['party_luck_spent_mean']:.2f}",
+            console.print(f"    rounds {_mean(c['rounds_mean'], c.get('rounds_mean_error'), 1)} on average, median "
+                          f"{c['rounds_median']:g}; Pool lost: party "
+                          f"{_mean(c['party_pool_lost_mean'], c.get('party_pool_lost_mean_error'), 1)}, opponents "
+                          f"{_mean(c['opponents_pool_lost_mean'], c.get('opponents_pool_lost_mean_error'), 1)}; "
+                          "party Luck spent "
+                          f"{_mean(c['party_luck_spent_mean'], c.get('party_luck_spent_mean_error'), 2)}",
                           soft_wrap=True)
             if lenses or c["npc_fled"]["rate"] or c["npc_surrendered"]["rate"]:  # an obstacle declares nothing:
                 # "NPCs declared nothing; fled in 0%" under a padlock read like a debug log (a new GM's run)
@@ -277,7 +293,8 @@ def _show(r: dict) -> None:
                 continue
             bins = " · ".join(f"{lo}{f'–{hi}' if hi != lo else ''}: {k:,}" for lo, hi, k in c["bins"])
             span = f", {c['min']} to {c['max']}" if c["min"] != c["max"] else ""
-            console.print(f"  counter {name}: mean {c['mean']:.2f}, median {c['median']:g}{span} ({bins})",
+            console.print(f"  counter {name}: mean {_mean(c['mean'], c.get('mean_error'), 2)}, median "
+                          f"{c['median']:g}{span} ({bins})",
                           soft_wrap=True)
         for what in ("flags", "items"):
             entries = state.get(what, {})
@@ -289,7 +306,8 @@ def _show(r: dict) -> None:
             if never:
                 console.print(f"  {'never set' if what == 'flags' else 'never held'}: {', '.join(never)}",
                               soft_wrap=True)
-    console.print(f"Turns per run: {r['turns']['mean']:.1f} on average, {r['turns']['max']} at most.")
+    console.print(f"Turns per run: {_mean(r['turns']['mean'], r['turns'].get('mean_error'), 1)} on average, "
+                  f"{r['turns']['max']} at most (± one standard error, as every mean here).")
     if r["error_count"]:
         from ..sim.tally import STUCK_ENDING
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..paths import solo_program
 from ..rules.outcomes import OUTCOMES
-from ..sampling import wilson
+from ..sampling import mean_error, wilson
 from ..story.play.engine import ENGINE_ENDINGS
 from .one_run import TurnLimit
 from .options import Options
@@ -34,6 +34,11 @@ PARTY_OUTCOMES = tuple(sorted(OUTCOMES, key=lambda outcome: outcome.startswith("
 def _rate(k: int, n: int) -> dict[str, Any]:
     low, high = wilson(k, n)
     return {"count": k, "rate": round(k / n, 6) if n else 0.0, "low": round(low, 6), "high": round(high, 6)}
+
+
+def _error(total: float, squares: float, n: int) -> float | None:
+    """One standard error of a sampled mean (solo/sampling.py), None where nothing was sampled."""
+    return round(mean_error(total, squares, n), 4) if n else None
 
 
 def median_of(histogram: dict[str, int] | dict[int, int]) -> float | None:
@@ -131,18 +136,26 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         n = c["fought"]
         scene, choice, text = _choice_text(adventure, key)
         rounds_total = sum(int(r) * k for r, k in c["rounds"].items())
+        rounds_sq = sum(int(r) ** 2 * k for r, k in c["rounds"].items())
+        within = _rate(c["runs"], runs)
         lens_total = sum(c["npc_lenses"].values())
         conflicts.append({
             "key": key, "scene": scene, "choice": choice, "text": text, "type": c["type"],
             "escalated": key.endswith("+escalated"), "fought": n, "fought_per_run": round(n / runs, 6),
-            "runs": c["runs"], "runs_rate": round(c["runs"] / runs, 6),
+            "fought_per_run_error": _error(n, c.get("fought_sq", 0), runs),
+            "runs": c["runs"], "runs_rate": round(c["runs"] / runs, 6), "runs_low": within["low"],
+            "runs_high": within["high"],
             "outcomes": {o: _rate(c["outcomes"].get(o, 0), n) for o in PARTY_OUTCOMES},
             "rounds_mean": round(rounds_total / n, 4) if n else None,
+            "rounds_mean_error": _error(rounds_total, rounds_sq, n),
             "rounds_median": median_of(c["rounds"]),
             "rounds": dict(sorted(c["rounds"].items(), key=lambda kv: int(kv[0]))),
             "party_pool_lost_mean": round(c["party_pool_lost"] / n, 4) if n else None,
+            "party_pool_lost_mean_error": _error(c["party_pool_lost"], c.get("party_pool_lost_sq", 0), n),
             "opponents_pool_lost_mean": round(c["opponents_pool_lost"] / n, 4) if n else None,
+            "opponents_pool_lost_mean_error": _error(c["opponents_pool_lost"], c.get("opponents_pool_lost_sq", 0), n),
             "party_luck_spent_mean": round(c["luck"] / n, 4) if n else None,
+            "party_luck_spent_mean_error": _error(c["luck"], c.get("luck_sq", 0), n),
             "pc_lenses": dict(sorted(c["pc_lenses"].items())),
             "npc_lenses": {lens: round(k / lens_total, 6) for lens, k in sorted(c["npc_lenses"].items())},
             "npc_declarations": lens_total,
@@ -176,7 +189,8 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         # and no word of where)
         "dead_ends": dict(sorted(t.dead_ends.items(), key=lambda kv: (-kv[1], kv[0]))),
         "state_at_end": _state_at_end(t, adventure, runs),
-        "turns": {"mean": round(t.turns / runs, 4), "max": t.max_turns},
+        "turns": {"mean": round(t.turns / runs, 4), "mean_error": _error(t.turns, t.turns_sq, runs),
+                  "max": t.max_turns},
         "error_count": t.error_count,
         "error_kinds": sorted(t.error_kinds.values(), key=lambda e: e["first_run"]),
         "errors": errors,
@@ -203,8 +217,10 @@ def _state_at_end(t: Tally, adventure: Adventure, runs: int) -> dict[str, Any]:
         finished = sum(hist.values())
         hist = {**hist, "0": hist.get("0", 0) + (runs - t.error_count - finished)}  # never touched: 0
         total = sum(int(v) * k for v, k in hist.items())
+        squares = sum(int(v) ** 2 * k for v, k in hist.items())
         values = dict(sorted(((v, k) for v, k in hist.items() if k), key=lambda kv: int(kv[0])))
-        counters[name] = {"mean": round(total / max(1, runs - t.error_count), 4), "median": median_of(hist),
+        counters[name] = {"mean": round(total / max(1, runs - t.error_count), 4),
+                          "mean_error": _error(total, squares, runs - t.error_count), "median": median_of(hist),
                           "min": min(map(int, values), default=None), "max": max(map(int, values), default=None),
                           "bins": histogram_bins(values), "values": values}
     return {

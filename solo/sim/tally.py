@@ -50,6 +50,7 @@ class Tally:
         self.conflicts: dict[str, dict] = {}
         self.npcs: dict[str, dict] = {}
         self.turns = 0
+        self.turns_sq = 0  # for the ± of the turns a run took
         self.max_turns = 0
         self.error_count = 0
         self.error_kinds: dict[str, dict] = {}
@@ -66,7 +67,8 @@ class Tally:
         self._conflict: dict | None = None
         self._conflict_key = ""
         self._npc_exits: set[str] = set()
-        self._fought: set[str] = set()  # the conflicts this run has fought: a conflict fought again is one run
+        self._fought: dict[str, int] = {}  # how often this run has fought each conflict: fought again, it is one run
+        self._luck_here = 0  # the Luck the party spent in the conflict in hand
         self._pending_skill = ""
 
     # -- the sink ------------------------------------------------------------------------
@@ -78,7 +80,7 @@ class Tally:
         self._choice_key = None
         self._last_covered = None
         self._conflict = None
-        self._fought = set()
+        self._fought = {}
 
     def __call__(self, event: Event) -> None:
         handler = _HANDLERS.get(event.kind)
@@ -183,6 +185,9 @@ class Tally:
                 "type": ctype, "fought": 0, "runs": 0, "outcomes": {}, "rounds": {}, "party_pool_lost": 0,
                 "opponents_pool_lost": 0, "npc_lenses": {}, "pc_lenses": {}, "npc_fled": 0,
                 "npc_surrendered": 0, "pc_fled": 0, "pc_surrendered": 0, "luck": 0, "no_contest": {},
+                # the sums of squares every sampled mean's ± is worked out from (solo/sampling.py): of each
+                # conflict's Pool lost by each side and Luck spent, and of how many times each run fought it
+                "party_pool_lost_sq": 0, "opponents_pool_lost_sq": 0, "luck_sq": 0, "fought_sq": 0,
             }
         return key, entry
 
@@ -206,6 +211,7 @@ class Tally:
                 npc["conflicts"] += 1
         self._conflict = entry
         self._conflict_key = key
+        self._luck_here = 0
         self._npc_exits = set()
 
     def _npc(self, nid: str) -> dict:
@@ -249,20 +255,29 @@ class Tally:
             side, nid, _ = self._sides.get(d["actor"], ("b", None, False))
             if nid is None and side == "a":
                 self._conflict["luck"] += 1
+                self._luck_here += 1
 
     def _on_conflict_end(self, d: dict[str, Any]) -> None:
         c = self._conflict
         if c is None:
             return
         c["fought"] += 1
-        if self._conflict_key not in self._fought:
-            self._fought.add(self._conflict_key)
+        times = self._fought[self._conflict_key] = self._fought.get(self._conflict_key, 0) + 1
+        if times == 1:
             c["runs"] += 1
+        c["fought_sq"] += 2 * times - 1  # k fights in a run add up to k squared
         _bump(c["outcomes"], d["outcome"])
         _bump(c["rounds"], str(d["rounds"]))
+        lost_by = {"a": 0, "b": 0}
         for pid, lost in d["pool_lost"].items():
             side, nid, _ = self._sides.get(pid, ("b", None, False))
-            c["party_pool_lost" if side == "a" else "opponents_pool_lost"] += lost
+            lost_by["a" if side == "a" else "b"] += lost
+        c["party_pool_lost"] += lost_by["a"]
+        c["opponents_pool_lost"] += lost_by["b"]
+        c["party_pool_lost_sq"] += lost_by["a"] ** 2
+        c["opponents_pool_lost_sq"] += lost_by["b"] ** 2
+        c["luck_sq"] += self._luck_here ** 2
+        self._luck_here = 0
         for pid, status in d["statuses"].items():
             _, nid, _ = self._sides.get(pid, ("a", None, False))
             if nid is not None and status in (OUT, COMAE):
@@ -273,6 +288,7 @@ class Tally:
     def add_run(self, result: RunResult, index: int, max_examples: int) -> None:
         self.runs += 1
         self.turns += result.turns
+        self.turns_sq += result.turns ** 2
         self.max_turns = max(self.max_turns, result.turns)
         if result.error is None:
             _bump(self.endings, result.ending)
@@ -317,6 +333,7 @@ class Tally:
     def merge(self, other: Tally, max_examples: int) -> None:
         self.runs += other.runs
         self.turns += other.turns
+        self.turns_sq += other.turns_sq
         self.max_turns = max(self.max_turns, other.max_turns)
         self.error_count += other.error_count
         for name in ("endings", "dead_ends", "flags", "counters", "items", "scene_runs", "scene_visits", "checks",
