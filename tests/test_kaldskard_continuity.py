@@ -344,7 +344,8 @@ def test_a_toll_fight_that_killed_one_of_the_party_is_not_told_as_a_robbery(kald
     assert told("toll_lost").startswith("You are down in the snow with Hallstein's boot on your chest")
     for size in (2, 3):
         party = told("toll_lost", party=size)
-        assert party.startswith("The fight is lost: Hallstein's boot is on the chest of the last of you still in it")
+        # a hot-seat party's run: the last of them still in surrendered on his feet, and was told under a boot
+        assert party.startswith("The fight is lost, and Ragna picks up the bag") and "boot" not in party, party
         assert "down" not in party and "you both" not in party and "you all" not in party
     for key, calm in (("toll_won", "You have made your point"), ("toll_parley", "to kill travellers in the snow"),
                       ("toll_given_up", "You lower your hands"), ("toll_fled", "for the gorge, and they")):
@@ -446,3 +447,16 @@ def test_the_dead_road_s_fights_tell_the_friends_they_killed_and_only_those(kald
         assert "one of your own" not in text and "your friend" not in text, text
     if here == 1:
         assert "two of your own" not in text and "your own dead" not in text, text
+
+
+@pytest.mark.parametrize("eyvind, tossed", [("in", True), ("fled", False)])
+def test_the_bag_goes_to_the_boy_only_if_he_is_still_there_and_nobody_is_said_to_stand(kaldskard, eyvind, tossed):
+    """A hot-seat party's run: Ragna "tosses it to Eyvind", who had run from the fight in its second round, and "you all
+    stand in the cleft" of a party one of whom was down at BODY 0 and one had fled."""
+    from solo.story.play.state import GameState
+
+    state = GameState("kaldskard")
+    state.npc_status["eyvind"] = eyvind
+    text = " ".join(fill(kaldskard.scenes["robbed"].text, {"you": "you all"}, context_of(state)).split())
+    assert ("tosses it to" in text) == tossed and ("over her own shoulder" in text) == (not tossed), text
+    assert "stand in the cleft" not in text and "are left in the cleft" in text, text
