@@ -601,3 +601,33 @@ def test_a_game_gives_its_npcs_the_mind_of_its_edition(tmp_path, edition, flair)
     game.edition = edition
     nid, npc = next(iter(game.state.npcs.items()))
     assert game._mind(nid, npc).mindless_flair is flair
+
+
+def test_in_a_party_a_contact_is_met_by_the_one_who_spent_the_luck_and_not_by_one_out_of_the_fight(tmp_path):
+    """A hot-seat party's run: Cy, knocked out at BODY 0 in a chase, spent his Luck at Bo's prompt on a doctor who
+    never came into it, and "You meet Thea Haug, … glad to see you" spoke to nobody at a table of three. A PC out
+    of the conflict in hand keeps his Luck until it is over; in a party, the one who spent it meets the Contact."""
+    from solo.decisions import Question
+    from solo.events import Event
+    from solo.story.play.luck import bring_contact
+    from solo.ui.session import Session
+
+    events: list = []
+    game = Game(load_adventure(_yard(tmp_path, new_verbs=True)), seed=3, decider=Answers(), sink=events.append)
+    cy = pregenerated("espen")
+    cy.name = "Cy Moen"
+    set_up_party(game, [pregenerated("espen"), cy])
+    cy.luck = 2
+    bring_contact(game, cy, "doctor")
+    (met,) = [describe.npc_met(e) for e in events if e.kind == "npc_met"]
+    assert met.startswith("Cy Moen meets ") and ", a doctor (" in met and "you" not in met, met
+
+    refused: list[str] = []
+    session = Session.__new__(Session)  # only what a Luck command reads: the game, who has left, the refusal
+    session.game, session._cannot, session._left_conflict = game, refused.append, set()
+    for kind, data in (("conflict_start", {}), ("out", {"actor": "Cy Moen"})):
+        session._track_conflict(Event(kind, data))
+    session._luck("cy contact doctor", Question("lens", "What do you do?", (), actor="Espen Lind"))
+    assert refused == ["Cy Moen is out of this conflict: Cy Moen's Luck waits until it is over."] and cy.luck == 1
+    session._track_conflict(Event("conflict_end", {}))
+    assert session._left_conflict == set()

@@ -790,6 +790,9 @@ def npc_met(e) -> str:
         extra += f" Tied to \u201c{e['tied_to']}\u201d{pair}."
     met = "You meet {name} again" if e.get("again") else "You meet {name}"
     if e.get("contact"):  # a Luck Contact: an old acquaintance in the story's words, not a table's "The reaction: …"
+        if e.get("by"):  # in a party, the one who spent the Luck meets them ("You meet" spoke to nobody: a group's run)
+            return f"{e['by']} meets {e['name']}{role}{about}, an old acquaintance, glad of the meeting and there " \
+                   f"just when needed.{extra}"
         return f"{met.format(name=e['name'])}{role}{about}, an old acquaintance, glad to see you and there just " \
                f"when needed.{extra}"
     return f"{met.format(name=e['name'])}{role}{about}. The reaction: {e['reaction']}.{extra}"

@@ -142,7 +142,8 @@ def bring_contact(game: Game, pc: Character, text: str = "") -> str:
     game.emit("luck", actor=pc.name, use=LUCK_COMMANDS["contact"], contact=npc.name, luck=pc.luck)
     game.emit("npc_met", npc=nid, name=npc.name, level=CONTACT_LEVEL, role=npc.role or "",
               reaction=CONTACT_REACTION, disposition=CONTACT_DISPOSITION,
-              code_block=npc.code_block.to_dict() if npc.code_block else {}, twist=None, contact=True)
+              code_block=npc.code_block.to_dict() if npc.code_block else {}, twist=None, contact=True,
+              **({"by": pc.name} if len(game.state.pcs) > 1 else {}))  # in a party, whose acquaintance it is
     return nid
 
 
