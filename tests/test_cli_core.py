@@ -588,6 +588,11 @@ def test_the_command_to_play_a_new_character_is_one_line_a_shell_runs(tmp_path, 
     # the adventure it plays named, not the tutorial opened unsaid (a new player's run)
     assert words[:4] == ["solo", "play", "tutorial", "--pc"] and (tmp_path / words[4]).is_file(), line
     assert "put another adventure's name" in " ".join(result.output.split())
+    # the sentence before it is broken between words by solo, the path kept whole: printed as one line for the
+    # terminal to fold, it split "ad|venture's" at 100 columns (a hot-seat group's run)
+    prose = [x for x in result.output.splitlines()[result.output.splitlines().index(line) - 4:] if "solo play" not in x]
+    whole = str(tmp_path / words[4])
+    assert any("adventure's" in x for x in prose) and all(len(x.replace(whole, "")) <= 40 for x in prose), prose
 
 
 def test_no_saves_names_the_folder_it_looked_in(tmp_path, monkeypatch):

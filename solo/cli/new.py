@@ -111,7 +111,7 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
     from rich.console import Console
 
     from ..ui.sheet import character_card
-    from ..ui.view import say
+    from ..ui.view import say, tell
 
     console = Console(highlight=False)
     console.print(character_card(char))
@@ -134,8 +134,9 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
     from ..paths import solo_program
 
     whole = os.path.abspath(path)  # runs as printed from any folder, as every other hint of solo's (a newcomer's run)
-    say(console, "Saved to ", (whole, "bold"), ". Play with it (the tutorial here; put another adventure's name, "
-        "such as vellan, in its place):", soft_wrap=True)
+    # broken between words, the path kept whole ("put another ad|venture's name" at 100 columns: a group's run)
+    tell(console, "Saved to ", (whole, "bold"), ". Play with it (the tutorial here; put another adventure's name, "
+         "such as vellan, in its place):")
     # the command on a line of its own, never broken (a GM-less table pasted half of it: "solo play --pc")
     say(console, "  ", (f"{solo_program()} play tutorial --pc {shlex.quote(whole)}", "bold"), soft_wrap=True)
 
