@@ -173,3 +173,16 @@ def test_a_machine_with_no_weapon_strikes_with_its_bulk_and_has_no_feet_to_keep(
                         told += 1
                         assert not re.search(r"fists|feet|stagger|rolls with|favours one side", clause), (seed, clause)
     assert told > 80
+
+
+def test_an_argument_in_ruins_is_not_kept_with_nothing_out_of_place():
+    """A hot-seat party's run: "Ragna clings to her position though it lies in ruins." and two lines on, in the same
+    round, "Ragna keeps to the matter, one point at a time, nothing out of place." An argument's cold bearing of
+    order is told only of one whose Pool clue has not said it is wavering or breaking."""
+    (templates, *_) = templates_with_adventures()
+    lines = templates.lines[("social", "bearing", "cold")]
+    orderly = [t for t in lines if "nothing out of place" in t.text]
+    assert orderly
+    for state in ("wavering", "breaking"):
+        assert not any(Moment({"state": state}).admits(t.filters) for t in orderly), state
+    assert all(Moment({"state": "hurt"}).admits(t.filters) for t in orderly)
