@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from solo.cli import cli
+from solo.sampling import wilson
 from solo.sim.drawing import can_end, edge_list, render, scene_classes
 from solo.story.format.adventure import Adventure, Branch, Choice, Scene, Where
 from solo.story.format.loader import load_adventure
@@ -82,6 +83,9 @@ def test_stats_show_visit_rates_and_unvisited_scenes(odd):
     stats = {"runs": 10, "scenes": {"start": {"rate": 1.0}, "a": {"rate": 0.0}, "end": {"rate": 0.4}}}
     text = render(odd, "mermaid", stats)
     assert "visited 100.0%" in text and "visited 40.0%" in text
+    # a share of sampled runs with its 95 % interval (a GM's run: "visited 49.0%" of 200 runs, bare)
+    low, high = wilson(4, 10)
+    assert f"visited 40.0% ({low:.0%}–{high:.0%})" in text and "visited 40.0% (17%–69%)" in text
     assert "unvisited" in scene_classes(odd, stats)["a"]
     assert "unvisited" not in scene_classes(odd, stats)["lost"]  # unreachable says it already
 
