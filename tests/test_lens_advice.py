@@ -174,6 +174,16 @@ def test_a_group_fight_gets_the_engines_estimate_with_its_error():
     assert len(advice) == 1
     (lens, words), = advice.items()
     assert words.startswith("≈ ") and " ± " in words and "to win · from 300 tries" in words
+    # what the tries assume of the rest of the party, which no exact odds count (a hot-seat party read "≈ 95–100 %
+    # to win" as its own chances, and lost); one alone against two has nobody else to assume anything of
+    assert "from 300 tries, the others as a bot plays them: Luck spent, pushing on · likely best" in words, words
+    npc2 = _npc("Hjalmar", level="skilled", Combat=60)
+    alone = Conflict(COMBAT, [from_character(_pc("Ada", Combat=55), "a", COMBAT, decider=LensKeeper("none")),
+                              from_character(npc, "b", COMBAT, decider=NPCMind(npc, random.Random(2))),
+                              from_character(npc2, "b", COMBAT, decider=NPCMind(npc2, random.Random(3)))],
+                     random.Random(5), round_limit=30)
+    ada = alone.participants[0]
+    assert not estimate(alone.view, ada, "none", budget=60).allies
     assert advice == LensAdvisor(budget=None, runs=300)(conflict.view, a1)  # seeded by the state: the same words
     assert rng.getstate() == state  # and the game's dice untouched
     assert (a1.pool.current, a2.pool.current, b.pool.current, conflict.round) == (8, 8, 7, 0)

@@ -254,6 +254,7 @@ class Estimate:
     leave: str = "run"
     they: str = "they"  # who gives up or runs: one opponent's own pronoun ("he runs"), else "they" (a group, or a
     # "they"): Knut, "he" everywhere else, read "42 % they give up, 58 % they run" (a new player's run)
+    allies: bool = False  # others of the side fought in the copies as the greedy bot fights: Luck spent, pushing on
 
     @property
     def win(self) -> float:
@@ -294,7 +295,10 @@ class Estimate:
         # how many were played: a share of fights played out, not odds worked out (a new player read "≈ 59 %",
         # then "≈ 10 %" a round later, as the same kind of number as the exact odds beside them)
         # its own item, after the shares (and what a Lens's blows count towards, struck_pool_noted)
-        return f"{text} · from {self.runs} tries · likely best"
+        # what the tries assume of the rest of the party, which the exact odds never count (a hot-seat party read
+        # "≈ 95–100 % to win" as the table's own chances, and lost)
+        allies = ", the others as a bot plays them: Luck spent, pushing on" if self.allies else ""
+        return f"{text} · from {self.runs} tries{allies} · likely best"
 
 
 def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIMATE_RUNS,
@@ -318,7 +322,8 @@ def estimate(view: ConflictView, p: Participant, lens: str, *, runs: int = ESTIM
             break
     foes = view.opponents(p)
     they = foes[0].pronoun if len(foes) == 1 and foes[0].pronoun in ("he", "she", "it") else "they"
-    return Estimate(n, wins, exits, stalls, fled, "walk away" if view.ctype.social else "run", they)
+    allies = any(q is not p and q.side == p.side and q.is_pc and q.active for q in view.participants)
+    return Estimate(n, wins, exits, stalls, fled, "walk away" if view.ctype.social else "run", they, allies)
 
 
 class _Replay:
