@@ -222,6 +222,32 @@ def test_a_spent_pc_is_asked_before_the_fight_and_may_stay_out(tmp_path):
     assert not [e for e in events if e.kind == "roll"]
 
 
+def test_help_given_to_one_who_then_stays_out_is_said_to_go_to_nobody(tmp_path):
+    """A hot-seat party's run: Ada assisted Cy, Cy (spent, BODY 0) then chose to stay out, and Bo's rolls went on
+    without Ada's +20 and without a word. The help that goes to nobody is said, on the screen and in the journal."""
+    from solo.story.play.conflict_roles import ASSIST, CHOOSE, TAKE_PART
+
+    decider = Answers(lineup=CHOOSE, part=[ASSIST, TAKE_PART, TAKE_PART], assist="Cy Moen", push=OUT,
+                      lens="none", exit="none", luck="no", flip="no", reduce="no")
+    events: list = []
+    game = Game(load_adventure(_yard(tmp_path)), seed=3, decider=decider, sink=events.append)
+    ada, cy, bo = (pregenerated("espen") for _ in range(3))
+    ada.name, cy.name, bo.name = "Ada Strand", "Cy Moen", "Bo Rask"
+    set_up_party(game, [ada, cy, bo])
+    cy.pools["BODY"].current = 0
+    try:
+        game.run_conflict(game.conflict_types["combat"], ["thug"])
+    except AssertionError:
+        pass  # the fight's own questions past the line-up: what is checked is said before them
+    (idle,) = [e for e in events if e.kind == "assist_idle"]
+    assert idle.data == {"assisted": "Cy Moen", "helpers": ["Ada Strand"]}
+    assert describe.assist_idle(idle.data) == "The help of Ada Strand goes to nobody: Cy Moen takes no part."
+    journal = Journal()
+    for e in events:
+        journal.render(e, [])
+    assert "The help of Ada Strand goes to nobody" in journal.text()
+
+
 @pytest.mark.parametrize("recovers,after_rest,after_scene", [
     ("", 10, 0),  # the default: a night's sleep, as for the PCs
     ('recovers = "night"', 10, 0),

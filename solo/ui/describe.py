@@ -449,6 +449,13 @@ def spent_at_start(e) -> str:
     return f"{spent} and takes no part."
 
 
+def assist_idle(e) -> str:
+    """Help that goes to nobody: the one it was for stayed out of the conflict (spent, and not pushing on)."""
+    from ..story.format.text import and_list
+
+    return f"The help of {and_list(list(e.get('helpers') or []))} goes to nobody: {e['assisted']} takes no part."
+
+
 def no_contest(e) -> str:
     who = "the other side" if e["outcome"] == "won" else "your side" if e["outcome"] == "lost" else "either side"
     return f"No contest: nobody on {who} can take part. {conflict_outcome(e['outcome'])}"

@@ -291,6 +291,8 @@ class Journal:
             self._para(f"*{inline(d.spent_at_start(e))}*")
         elif k == "no_contest":
             self._para(f"*{inline(d.no_contest(e))}*")
+        elif k == "assist_idle":
+            self._para(f"*{inline(d.assist_idle(e))}*")
         elif k == "oracle":
             self._para(f"> {inline(d.oracle(e, commands=False))}")
         elif k == "table":

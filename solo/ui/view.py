@@ -456,6 +456,9 @@ class TerminalView:
     def _on_spent_at_start(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("  " + d.spent_at_start(e), style="bold"))
 
+    def _on_assist_idle(self, e: Event, n: list[str]) -> None:
+        self.console.print(Text("  " + d.assist_idle(e), style="bold"))
+
     def _on_no_contest(self, e: Event, n: list[str]) -> None:
         self.console.print(Text(d.no_contest(e), style="bold magenta"))
 

@@ -789,6 +789,13 @@ class Game:
         participants, npcs, in_comae = self.conflict_sides(ctype, npc_ids, obstacle_participant,
                                                            pc_decider=self.decider, mind=self._mind, roles=roles)
         taking_part = line_up(self, ctype, participants, tuple(in_comae))
+        in_it = {p.name for p in taking_part}
+        # help given to one who then stayed out goes to nobody, and is said (a group's run: Ada's +20 for Cy vanished
+        # when Cy, spent, sat it out)
+        for name in roles.taking_part:
+            helpers = roles.helpers(name)
+            if helpers and name not in in_it:
+                self.emit("assist_idle", assisted=name, helpers=list(helpers))
         fighting = {nid for nid, p in npcs.items() if any(p is q for q in taking_part)}
         for nid in npcs.keys() - fighting:
             s.npc_status[nid] = OUT  # spent, it sat this one out
