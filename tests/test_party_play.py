@@ -120,6 +120,10 @@ def test_the_last_pc_takes_part_when_nobody_else_does():
     assert [q.actor for q in parts][:1] == ["Signe"]  # Espen, last, was not asked: he had to
     roles = next(e.data for e in events if e.kind == "conflict_roles")
     assert roles["taking_part"] == ["Espen"] and roles["assists"] == {"Signe": "Espen"}
+    # and the table is told why Espen's player was never asked (a hot-seat group's run: no word of it)
+    from solo.ui.describe import conflict_roles
+
+    assert conflict_roles(roles) == "Nobody else takes part, so Espen does; Signe assists Espen."
 
 
 def test_a_solo_pc_is_not_asked_who_takes_part():

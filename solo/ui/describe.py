@@ -862,7 +862,9 @@ def conflict_roles(e) -> str:
         others = [n for n in e.get("taking_part", []) if n != e["driver"]]
     else:
         others = list(e.get("taking_part", []))
-    if others:
+    if others == [e.get("drafted")]:  # nobody else chose to: the last one asked was not asked, and is told why
+        parts.append(f"nobody else takes part, so {others[0]} does")
+    elif others:
         parts.append(f"{english().join(others)} {'takes' if len(others) == 1 else 'take'} part")
     for helper, whom in (e.get("assists") or {}).items():
         parts.append(f"{helper} assists {whom}")

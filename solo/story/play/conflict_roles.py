@@ -101,11 +101,13 @@ def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None, pursu
     else:
         taking = []
     helping = []
+    drafted = None
     for i, pc in enumerate(pcs):
         if pc.name == driver:
             continue
-        if not taking and i == len(pcs) - 1:  # somebody has to: the last one asked takes part
-            taking.append(pc.name)
+        if not taking and i == len(pcs) - 1:  # somebody has to: the last one asked takes part, and is told why
+            taking.append(pc.name)  # (a hot-seat group's run: Bo's player was never asked, with no word of it)
+            drafted = pc.name
             continue
         options = [] if vehicle else [Option(TAKE_PART, "Take part", chance=_base_chance(game, pc, ctype))]
         options.append(Option(ASSIST, f"Assist {driver}" if driver else "Assist",
@@ -127,7 +129,8 @@ def ask_roles(game: Game, ctype: ConflictType, vehicle: str | None = None, pursu
                         [Option(n, n, chance=_base_chance(game, by_name[n], ctype)) for n in taking], actor=name)
         assists.append((name, whom))
     roles = Roles(tuple(n for n in (pc.name for pc in pcs) if n in taking), tuple(assists), driver)
-    game.emit("conflict_roles", type=ctype.key, **roles.to_dict([pc.name for pc in pcs]))
+    game.emit("conflict_roles", type=ctype.key, **roles.to_dict([pc.name for pc in pcs]),
+              **({"drafted": drafted} if drafted else {}))
     return roles
 
 
