@@ -78,6 +78,9 @@ def test_bad_condition_names_its_line(tmp_path):
     text = MINIMAL.replace("not seen", "not seen ==")
     p = next(p for p in problems_of(tmp_path, text) if p.code == "E004")
     assert p.line == 19 and "expected a value" in p.message
+    # where in the condition, said as that: "(at column 12)" read as the file line's column, which the FILE:LINE
+    # prefix does not carry (a GM's run)
+    assert p.message.endswith("(at character 27 of the expression)"), p.message
 
 
 def test_toml_syntax_error_gives_line_and_column(tmp_path):

@@ -62,7 +62,7 @@ class ExpressionError(ValueError):
     def __init__(self, message: str, column: int | None = None):
         self.message = message
         self.column = column
-        super().__init__(f"{message}" + (f" (at column {column})" if column else ""))
+        super().__init__(f"{message}" + (f" (at character {column} of the expression)" if column else ""))
 
 
 _TOKEN = re.compile(
