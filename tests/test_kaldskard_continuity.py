@@ -459,4 +459,4 @@ def test_the_bag_goes_to_the_boy_only_if_he_is_still_there_and_nobody_is_said_to
     state.npc_status["eyvind"] = eyvind
     text = " ".join(fill(kaldskard.scenes["robbed"].text, {"you": "you all"}, context_of(state)).split())
     assert ("tosses it to" in text) == tossed and ("over her own shoulder" in text) == (not tossed), text
-    assert "stand in the cleft" not in text and "are left in the cleft" in text, text
+    assert "stand in the cleft" not in text and "the cleft is empty but for you all" in text, text

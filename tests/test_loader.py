@@ -609,3 +609,16 @@ def test_links_out_of_an_adventure_folder_are_not_followed(tmp_path):
     loaded, problems = read_adventure(adventure)
     assert loaded is not None, problems
     assert not any("notes.toml" in f for f in loaded.files) and loaded.tables_dirs == []
+
+
+def test_an_overlong_seen_says_how_long_it_is_and_braces_are_told_apart(tmp_path):
+    """A GM's run: a `seen` of 86 characters got "expected one plain line of at most 80 characters, without braces",
+    where a hint's error on the same run said "at most 120 characters, not 126"."""
+    from solo.story.format.schema import SEEN_MAX
+
+    plain = '[npcs.guard]\nname = "Bo"\nlevel = "common"\n'
+    for seen, said in (("a" * (SEEN_MAX + 6), f"expected one plain line of at most {SEEN_MAX} characters, not "
+                                              f"{SEEN_MAX + 6}"),
+                       ("a man {with} braces", "expected one plain line, without braces")):
+        problems = problems_of(tmp_path, MINIMAL.replace(plain, plain + f'seen = "{seen}"\n'))
+        assert [p.message for p in problems if p.path == "npcs.guard.seen"] == [said]

@@ -334,9 +334,11 @@ class Builder(Readers):
             value = data[key]
             if not isinstance(value, str) or not value.strip() or any(ord(ch) < 32 for ch in value):
                 self.fail(file, f"{path}.{key}", f"expected one line of text, got {describe(value)}")
-            elif len(value) > most or any(ch in "{}" for ch in value):
+            elif len(value) > most:  # how long it is, as a hint's message says (a GM's run)
                 self.fail(file, f"{path}.{key}", f"expected one plain line of at most {most} characters, "
-                                                 "without braces")
+                                                 f"not {len(value)}")
+            elif any(ch in "{}" for ch in value):
+                self.fail(file, f"{path}.{key}", "expected one plain line, without braces")
         known = data.get("known", [] if "seen" in data else list(KNOWN_DEFAULT))
         if not isinstance(known, list) or not all(isinstance(f, str) for f in known):
             self.fail(file, f"{path}.known", f"expected a list of facets ({', '.join(FACETS)}), "
