@@ -1438,6 +1438,7 @@ def test_a_chance_that_counts_on_a_second_fight_is_called_an_upper_bound():
 
     # the review: "> 99.9 % at most" said nothing, and a chance with no bound either way read as a certainty
     assert chance_words(0.9995, bound="upper") == "at most 100 %"
+    assert chance_words(0.9995, bound="lower").startswith("> 99.9 % (")  # not "> 99.9 % or more" (a review)
     from solo.sim.prove.report import at_least
 
     # a GM's run: "fighting one conflict at most, best play reaches it > 99.9 % or more"

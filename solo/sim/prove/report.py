@@ -176,7 +176,9 @@ def chance_words(p: float, *, estimated: bool = False, bound: str | None = None,
         if chance == "nearly 0 %":  # no play won in the states searched: "nearly 0 % or more" says little (a review)
             chance = "nearly 0 % in the states searched"
         else:
-            chance = f"at least {chance}" if chance[0].isdigit() else f"{chance} or more"  # "about 40.4 % or more"
+            # "about 40.4 % or more"; "> 99.9 %" says it already ("> 99.9 % or more": a review)
+            chance = (f"at least {chance}" if chance[0].isdigit() else chance if chance.startswith(">")
+                      else f"{chance} or more")
         why.append(STOPPED)
     if bound == "upper":  # said on the chance itself: "best-play chance 100 %" read as a certainty (a new GM's run)
         # (a bound of nothing needs no "at most": "nearly 0 %" stays as it is, "nearly 0 % at most" read oddly)
