@@ -706,6 +706,16 @@ def test_the_planted_yard_one_grouped_soft_lock_a_two_percent_ending_and_a_choic
                                "taken": False}]
     assert lock["entrances"] >= 1
     assert [(s["scene"], s["answer"]) for s in lock["path"]] == [("yard", "3")]
+    # no dice on the way in: the replay is the way shown, and says nothing more
+    text = CliRunner().invoke(cli, ["prove", str(source), "--seeds", "200"]).output
+    (replay,) = [ln for ln in text.splitlines() if ln.strip().startswith("replay:")]
+    assert "its dice" not in replay, replay
+    # the pit's way in has a roll on it: the replay's seed reaches the same trap with dice of its own, and the
+    # report says it may be by other outcomes (a GM watched "[a win]" replayed as a roll lost, escalated and won: the
+    # same state)
+    pit = CliRunner().invoke(cli, ["prove", str(DATA / "pit.toml"), "--seeds", "50"]).output
+    (replay,) = [ln for ln in pit.splitlines() if ln.strip().startswith("replay:")]
+    assert replay.endswith("(its dice reach the same trap, not always by the outcomes above)"), pit
     # the replay plays into the well and stops there: the saved game stands in it
     monkeypatch.chdir(tmp_path)
     script = tmp_path / "trap.txt"

@@ -352,8 +352,12 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                                  for c in lock["closed"])
                 out.append(f"    there, closed: {shut}")
             if lock.get("seed") is not None:
+                # a seed is found that plays into the same trap, by the same story choices, with dice of its own: a
+                # GM followed "[a win]" and watched the roll lost, escalated and the argument won (the same state)
+                dice = any(step["outcome"] for step in lock["path"])
                 out.append(f"    replay: {replay_command(spec or adv.id, pcs, lock['seed'], 'FILE')} --partial, "
-                           f"FILE holding: {' '.join(lock['script'])}")
+                           f"FILE holding: {' '.join(lock['script'])}"
+                           + (" (its dice reach the same trap, not always by the outcomes above)" if dice else ""))
     else:
         out.append("Soft-locks: none" + ("" if proof.complete else " among the states searched to the end"))
     def listed(items: list[dict[str, Any]]) -> None:
