@@ -302,6 +302,12 @@ def test_check_stats_counts_the_words_of_each_scene_and_the_total(tmp_path):
     result = CliRunner().invoke(cli, ["check", str(score), "--stats"])
     assert result.exit_code == 0, result.output
     assert f"{score}: 14 words in 2 scenes" in result.output
+    # with an introduction, the total and its two parts: the scenes' lines add up to the number beside them (a GM's
+    # run read "466 words in 11 scenes (the introduction 23)" over scenes that made 443)
+    from solo.sim.text_stats import stats_lines
+
+    told = stats_lines("mill", {"introduction": 23, "scenes": {"gate": 400, "yard": 43}, "total": 466})
+    assert told[0] == "mill: 466 words, 443 words in 2 scenes and 23 in the introduction"
     assert re.search(r"^  hall\s+7$", result.output, re.M) and re.search(r"^  out\s+7$", result.output, re.M)
     data = json.loads(CliRunner().invoke(cli, ["check", str(score), "--stats", "--json"]).stdout)
     assert data == {"problems": [], "stats": {str(score): {"introduction": 0, "scenes": {"hall": 7, "out": 7},

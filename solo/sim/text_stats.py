@@ -56,7 +56,10 @@ def stats_lines(name: str, counts: dict[str, Any]) -> list[str]:
     """The statistics as ``solo check --stats`` prints them: the total, then a scene a line."""
     scenes = counts["scenes"]
     width = max((len(sid) for sid in scenes), default=0)
-    out = [f"{name}: {counts['total']:,} words in {len(scenes)} scene{'' if len(scenes) == 1 else 's'}"
-           + (f" (the introduction {counts['introduction']:,})" if counts["introduction"] else "")]
+    in_scenes = f"{sum(scenes.values()):,} words in {len(scenes)} scene{'' if len(scenes) == 1 else 's'}"
+    # the total and its two parts, so the scenes' lines below add up to the number beside them ("466 words in 11
+    # scenes (the introduction 23)" over scenes that made 443: a GM's run)
+    out = [f"{name}: {counts['total']:,} words, {in_scenes} and {counts['introduction']:,} in the introduction"
+           if counts["introduction"] else f"{name}: {in_scenes}"]
     out += [f"  {sid:<{width}}  {n:>6,}" for sid, n in scenes.items()]
     return out
