@@ -622,3 +622,26 @@ def test_an_overlong_seen_says_how_long_it_is_and_braces_are_told_apart(tmp_path
                        ("a man {with} braces", "expected one plain line, without braces")):
         problems = problems_of(tmp_path, MINIMAL.replace(plain, plain + f'seen = "{seen}"\n'))
         assert [p.message for p in problems if p.path == "npcs.guard.seen"] == [said]
+
+
+def test_a_problem_inside_an_inline_table_over_several_lines_is_placed_at_its_own_line(tmp_path):
+    """A GM's run: `{ ad = "clues" }` at line 173 and `failure = "offfice"` at line 175, inside a `roll = {` opened at
+    line 168 (TOML 1.1, as the docs show), were both reported at 168, where the same as [tables] was placed right.
+    A quoted \\" inside a string (a line of speech) closes nothing, and what follows is placed as before."""
+    from solo.story.format.locate import LineMap
+
+    wide = MINIMAL.replace(
+        'roll.failure = { text = "Oops.", effects = [ { set = "seen" } ] }',
+        'roll.failure = {\n    text = "He says \\"oops\\" [sic].",\n    effects = [\n      { set = "seen" },\n'
+        '      { ad = "seen" },\n    ],\n    goto = "outsid",\n}')
+    text = write(tmp_path, wide).read_text()
+    number = {line.strip(): n for n, line in enumerate(text.splitlines(), 1)}
+    problems = {p.path: p.line for p in problems_of(tmp_path, wide) if p.severity == "error"}
+    base = "scenes.hall.choices[1].roll.failure"
+    assert problems == {f"{base}.effects[1]": number['{ ad = "seen" },'],
+                        f"{base}.goto": number['goto = "outsid",']}, problems
+    lines = LineMap(text).lines
+    assert lines[f"{base}.effects[0]"] == number['{ set = "seen" },']
+    assert lines["scenes.outside.text"] == number['text = "Fresh air, {pc}."']  # nothing after it is eaten
+    # a table's header closes whatever a slip of the scan left open
+    assert LineMap('a = { b = "x\n[next]\nc = 1\n').lines.get("next.c") == 3

@@ -39,7 +39,14 @@ class LineMap:
         current = ""
         in_multiline: str | None = None
         open_array: tuple[str, int] | None = None  # (path, next index) for a multi-line array value
+        inline: _Inline | None = None  # an inline table written over several lines (TOML 1.1), read on
         for number, line in enumerate(self._text.splitlines(), 1):
+            if inline is not None and not (_HEADER.match(line) and not _KEY.match(line) and inline.quote is None):
+                # (a header inside a multi-line string is text; a one-line string never runs on: see feed)
+                if not inline.feed(line, number):
+                    inline = None
+                continue
+            inline = None  # a table's header: whatever was open is closed (a slip of ours never eats the file)
             if in_multiline:
                 if in_multiline in line:
                     in_multiline = None
@@ -76,7 +83,11 @@ class LineMap:
                 for quote in ('"""', "'''"):
                     if value.startswith(quote) and value.count(quote) == 1:
                         in_multiline = quote
-                if value.startswith("{"):
+                if value.startswith("{") and not _balanced(value):  # its keys' own lines, nested as written
+                    inline = _Inline(lines, path)
+                    if not inline.feed(value[1:], number):
+                        inline = None
+                elif value.startswith("{"):
                     _inline_keys(lines, path, value, number)
                 if value.startswith("[") and not _balanced(value):
                     open_array = (path, 0)
@@ -119,12 +130,87 @@ def _inline_keys(lines: dict[str, int], path: str, value: str, number: int) -> N
         lines.setdefault(f"{path}.{key}", number)
 
 
+class _Inline:
+    """The keys of an inline table written over several lines, each at its own line and nested path: an E002 in
+    `roll = {` … `success = { effects = [ { ad = "clues" } ] }` … `}` was placed at the line the table opened (a
+    GM's run), where the same content as [tables] was placed right."""
+
+    def __init__(self, lines: dict[str, int], path: str):
+        self.lines = lines
+        self.stack: list[list] = [["table", path, 0]]  # each open table (its path) or array (its path, element)
+        self.key: str | None = None  # a key read, its value not begun yet
+        self.quote: str | None = None
+
+    def feed(self, text: str, number: int) -> bool:
+        """Read one more line of it; False once the table has closed."""
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if self.quote:
+                if ch == "\\" and self.quote[0] == '"':  # an escape in a basic string: \" ends nothing
+                    i += 2
+                    continue
+                if text.startswith(self.quote, i):
+                    i += len(self.quote)
+                    self.quote = None
+                    continue
+                i += 1
+                continue
+            kind, path, index = self.stack[-1]
+            if ch == "#":
+                break
+            if ch in "\"'":
+                self.quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else ch
+                i += len(self.quote)
+                self.key = None
+                continue
+            if kind == "table" and self.key is None:
+                found = _KEY_AT.match(text, i)
+                if found:
+                    self.key = f"{path}.{'.'.join(_split_key(found.group(1)))}"
+                    self.lines.setdefault(self.key, number)
+                    i = found.end()
+                    continue
+            if ch == "{":
+                where = self.key if self.key is not None else f"{path}[{index}]" if kind == "array" else path
+                self.lines.setdefault(where, number)
+                self.stack.append(["table", where, 0])
+                self.key = None
+            elif ch == "[":
+                where = self.key if self.key is not None else f"{path}[{index}]"
+                self.stack.append(["array", where, 0])
+                self.key = None
+            elif ch in "}]":
+                self.stack.pop()
+                self.key = None
+                if not self.stack:
+                    return False
+            elif ch == ",":
+                self.key = None
+                if kind == "array":
+                    self.stack[-1][2] += 1
+            elif not ch.isspace():
+                self.key = None  # a plain value begun: a number, true, a date
+            i += 1
+        if self.quote in ('"', "'"):  # a one-line string left open is a slip: it ends with its line
+            self.quote = None
+        return True
+
+
+_KEY_AT = re.compile(rf"({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*=(?!=)\s*")
+
+
 def _balanced(value: str) -> bool:
     depth = 0
     in_string = None
+    escaped = False
     for ch in value:
         if in_string:
-            if ch == in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\" and in_string == '"':  # "He said \"no\"" is one string (a GM's line)
+                escaped = True
+            elif ch == in_string:
                 in_string = None
             continue
         if ch in "\"'":
