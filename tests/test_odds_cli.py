@@ -580,3 +580,31 @@ def test_a_means_standard_error_is_the_samples_own():
     assert expected > 0.3
     assert abs(mean_error(sum(values), sum(v * v for v in values), len(values)) - expected) < 1e-9
     assert mean_error(7, 49, 1) == 0.0 and mean_error(14, 98, 2) == 0.0
+
+
+def test_against_several_the_disposition_on_every_roll_says_whose_it_is():
+    """A hot-seat party's run: "Torgny is Unfriendly -20" on every roll of an argument with Torgny and Friendly
+    Hallstein, and no word why Hallstein's counted for nothing until Torgny was out. Against several, the one whose
+    disposition counts is said to speak for them; against one, as before."""
+    from solo.minds.bots import LensKeeper
+    from solo.npc.disposition import disposition_bonus
+    from solo.npc.model import NPC
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.creation import pregenerated
+    from solo.rules.participants import from_character
+
+    ctype = conflict_type("social")
+
+    def npc(name, disposition):
+        return NPC.from_dict({"name": name, "level": "common", "skills": {"Social": 40},
+                              "code_block": {"personality": ["Nervous", "Boring"], "motivation": ["Money"],
+                                             "disposition": disposition,
+                                             "event": {"topic": "Money", "sign": "negative"}}})
+
+    pc = from_character(pregenerated("espen"), "a", ctype, decider=LensKeeper("none"))
+    torgny = from_character(npc("Torgny", "Unfriendly"), "b", ctype, decider=LensKeeper("none"))
+    hallstein = from_character(npc("Hallstein", "Friendly"), "b", ctype, decider=LensKeeper("none"))
+    assert disposition_bonus(ctype, [pc, torgny, hallstein], "a") is torgny
+    assert pc.standing == ("Torgny, who speaks for them, is Unfriendly", -20), pc.standing
+    assert disposition_bonus(ctype, [pc, hallstein], "a") is hallstein
+    assert pc.standing == ("Hallstein is Friendly", 20), pc.standing

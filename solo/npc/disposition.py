@@ -51,7 +51,12 @@ def disposition_bonus(ctype: ConflictType, participants: Sequence[Participant], 
     reason, modifier = None, 0
     if first is not None:
         disp = disposition_of(first.char)
-        reason, modifier = f"{first.name} is {disp}", disposition_modifier(disp)
+        # against several, whose it is and why (a hot-seat party read "Torgny is Unfriendly -20" on every roll and
+        # wondered where Friendly Hallstein had gone): the first of them still in it speaks for them
+        several = sum(q.side != side and q.status == ACTIVE and q.char is not None and not q.is_pc
+                      for q in participants) > 1
+        reason = f"{first.name}, who speaks for them, is {disp}" if several else f"{first.name} is {disp}"
+        modifier = disposition_modifier(disp)
     for p in participants:
         if p.side == side:
             p.set_standing(modifier, reason)
