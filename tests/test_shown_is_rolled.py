@@ -630,7 +630,7 @@ def test_the_push_question_says_where_pushing_ends():
         b = from_character(foe.duplicate(), "b", COMBAT)
         Conflict(COMBAT, [a, b], LoadedDice([10, 90, 3, 90, 10, 3]), round_limit=2, death=death).run()
         [push] = [o for q in asked for o in q.options if o.key == "push"]
-        assert push.detail == push_cost(2, death=death) == f"every skill -20 % below zero; {end}"
+        assert push.detail == push_cost(2, death=death) == f"every skill -20 % once below zero; {end}"
 
 
 @pytest.mark.parametrize("social", [30, 55])

@@ -35,7 +35,7 @@ def push_cost(maximum: int, *, death: bool = False) -> str:
     comae, or death where the story makes comae death (a player took "every skill -20 % while below zero" for all
     of it, and met comae, in that adventure death, without a word of warning); comae said with what it is (a player's
     run: "comae at -16" explained nothing)."""
-    return f"every skill {HURT_PENALTY:+d} % below zero; {'death' if death else 'comae'} at {-maximum}" + \
+    return f"every skill {HURT_PENALTY:+d} % once below zero; {'death' if death else 'comae'} at {-maximum}" + \
         ("" if death else " (a coma: out of the scenario)")
 
 
