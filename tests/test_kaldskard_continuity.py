@@ -460,3 +460,6 @@ def test_the_bag_goes_to_the_boy_only_if_he_is_still_there_and_nobody_is_said_to
     text = " ".join(fill(kaldskard.scenes["robbed"].text, {"you": "you all"}, context_of(state)).split())
     assert ("tosses it to" in text) == tossed and ("over her own shoulder" in text) == (not tossed), text
     assert "stand in the cleft" not in text and "the cleft is empty but for you all" in text, text
+    # the bag is in one place: nobody is offered to chase the boy "with the bag" that Ragna kept (the review)
+    (chase,) = [c for c in kaldskard.scenes["robbed"].choices if c.text.startswith("Go after the boy")]
+    assert chase.condition.evaluate(context_of(state)) == tossed

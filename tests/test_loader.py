@@ -645,3 +645,10 @@ def test_a_problem_inside_an_inline_table_over_several_lines_is_placed_at_its_ow
     assert lines["scenes.outside.text"] == number['text = "Fresh air, {pc}."']  # nothing after it is eaten
     # a table's header closes whatever a slip of the scan left open
     assert LineMap('a = { b = "x\n[next]\nc = 1\n').lines.get("next.c") == 3
+    # the review: an array's last element on a line of its own is no header; a quoted key has its line; an element
+    # of a multi-line array written over several lines has its keys at theirs
+    nested = LineMap('[s]\nx = {\n  a = [\n    [1, 2],\n    [3, 4]\n  ],\n  "odd key" = 1,\n  b = 2,\n}\n'
+                     'effects = [\n  {\n    add = "x",\n    ad = "y",\n  },\n  { set = "z" },\n]\ny = 3\n').lines
+    assert (nested["s.x.odd key"], nested["s.x.b"], nested["s.effects[0].ad"], nested["s.effects[1].set"],
+            nested["s.y"]) == (7, 8, 13, 15, 17), nested
+    assert not any(k.startswith("3.4") for k in nested), nested

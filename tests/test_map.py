@@ -80,12 +80,16 @@ def test_dot_is_a_digraph_with_quoted_labels():
 
 
 def test_stats_show_visit_rates_and_unvisited_scenes(odd):
-    stats = {"runs": 10, "scenes": {"start": {"rate": 1.0}, "a": {"rate": 0.0}, "end": {"rate": 0.4}}}
+    stats = {"runs": 10, "scenes": {"start": {"runs": 10, "rate": 1.0}, "a": {"runs": 0, "rate": 0.0},
+                                    "end": {"runs": 4, "rate": 0.4}}}
     text = render(odd, "mermaid", stats)
     assert "visited 100.0%" in text and "visited 40.0%" in text
     # a share of sampled runs with its 95 % interval (a GM's run: "visited 49.0%" of 200 runs, bare)
     low, high = wilson(4, 10)
     assert f"visited 40.0% ({low:.0%}–{high:.0%})" in text and "visited 40.0% (17%–69%)" in text
+    # a report of today gives each scene its interval, which the map draws as given
+    stats["scenes"]["end"].update(low=0.2, high=0.6)
+    assert "visited 40.0% (20%–60%)" in render(odd, "mermaid", stats)
     assert "unvisited" in scene_classes(odd, stats)["a"]
     assert "unvisited" not in scene_classes(odd, stats)["lost"]  # unreachable says it already
 

@@ -1464,8 +1464,8 @@ def test_a_chance_that_counts_on_a_second_fight_is_called_an_upper_bound():
     assert endings["away"]["one_fight"] is None
     # an estimate like the chance above it (its fights played): said so, never bare beside an "about … ± 0.3" (a GM)
     assert endings["through"]["estimated"]
-    assert f"fighting one conflict at most, best play reaches it about {percent(once)} (estimated, as the chance " \
-           "above)" in text, text
+    assert f"fighting one conflict at most, best play reaches it about {percent(once)} (estimated: it rests on " \
+           "conflicts played, not worked out); the best chance lies between the two" in text, text
 
 
 def test_never_offered_choices_and_scenes_read_as_the_map_shows_them_not_as_markup(tmp_path):

@@ -703,3 +703,12 @@ def test_a_share_seen_at_all_never_reads_0_percent():
     from solo.cli.simulate import _whole
 
     assert [_whole(r) for r in (0, 0.001, 0.005, 0.0051, 0.015, 1)] == ["0%", "<1%", "<1%", "1%", "2%", "100%"]
+    assert [_whole(r) for r in (0.994, 0.996, 0.9999)] == ["99%", ">99%", ">99%"]  # nor "100%" short of all
+
+
+def test_a_mean_with_an_error_too_small_for_its_places_shows_one_significant_figure():
+    """The review: "7.3 ± 0.0" for an error of 0.04 read as exact."""
+    from solo.cli.simulate import _mean
+
+    assert [_mean(7.31, 0.04, 1), _mean(7.31, 0.2, 1), _mean(1.61, 0.004, 2), _mean(3.0, None, 1),
+            _mean(3.0, 0.0, 1)] == ["7.3 ± 0.04", "7.3 ± 0.2", "1.61 ± 0.004", "3.0", "3.0"]

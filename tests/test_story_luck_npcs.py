@@ -634,7 +634,6 @@ def test_in_a_party_a_contact_is_met_by_the_one_who_spent_the_luck_and_not_by_on
     never came into it, and "You meet Thea Haug, … glad to see you" spoke to nobody at a table of three. A PC out
     of the conflict in hand keeps his Luck until it is over; in a party, the one who spent it meets the Contact."""
     from solo.decisions import Question
-    from solo.events import Event
     from solo.story.play.luck import bring_contact
     from solo.ui.session import Session
 
@@ -648,12 +647,15 @@ def test_in_a_party_a_contact_is_met_by_the_one_who_spent_the_luck_and_not_by_on
     (met,) = [describe.npc_met(e) for e in events if e.kind == "npc_met"]
     assert met.startswith("Cy Moen meets ") and ", a doctor (" in met and "you" not in met, met
 
+    from solo.rules.participants import from_character
+
     refused: list[str] = []
-    session = Session.__new__(Session)  # only what a Luck command reads: the game, who has left, the refusal
-    session.game, session._cannot, session._left_conflict = game, refused.append, set()
-    for kind, data in (("conflict_start", {}), ("out", {"actor": "Cy Moen"})):
-        session._track_conflict(Event(kind, data))
+    session = Session.__new__(Session)  # only what a Luck command reads: the game (who is fighting), the refusal
+    session.game, session._cannot = game, refused.append
+    combat = game.conflict_types["combat"]
+    game.fighting = [from_character(pc, "a", combat) for pc in game.state.pcs]  # the engine's own list, mid-fight
+    game.fighting[1].status = OUT
     session._luck("cy contact doctor", Question("lens", "What do you do?", (), actor="Espen Lind"))
     assert refused == ["Cy Moen is out of this conflict: Cy Moen's Luck waits until it is over."] and cy.luck == 1
-    session._track_conflict(Event("conflict_end", {}))
-    assert session._left_conflict == set()
+    game.fighting = []  # the conflict over: his Luck is his again
+    assert not any(p.char is cy and not p.active for p in game.fighting)

@@ -155,8 +155,14 @@ def _share_interval(entry: dict) -> str:
 
 
 def _mean(value: float, error: float | None, places: int) -> str:
-    """A sampled mean with its ± (one standard error, as solo duel shows its mean rounds): "7.3 ± 0.2"."""
-    return f"{value:.{places}f}" + (f" ± {error:.{places}f}" if error else "")
+    """A sampled mean with its ± (one standard error, as solo duel shows its mean rounds): "7.3 ± 0.2"; an error
+    too small for the mean's places is given to one significant figure, never "± 0.0" read as exact (the review)."""
+    if not error:
+        return f"{value:.{places}f}"
+    shown = places
+    while f"{error:.{shown}f}".strip("0.") == "" and shown < 6:
+        shown += 1
+    return f"{value:.{places}f} ± {error:.{shown}f}"
 
 
 def _share(entry: dict, interval: bool = True) -> str:
@@ -172,7 +178,9 @@ def _whole(rate: float) -> str:
     """A share in whole percent, "<1%" for one under half a percent (a "0%" under "fled 0.2%" read as a
     contradiction: a new GM's run)."""
     whole = f"{rate:.0%}"
-    return "<1%" if rate > 0 and whole == "0%" else whole  # 0.005 itself rounds to even: "0%" (a GM's run)
+    if rate > 0 and whole == "0%":  # 0.005 itself rounds to even: "0%" (a GM's run)
+        return "<1%"
+    return ">99%" if rate < 1 and whole == "100%" else whole  # nor "100%" for a share that is not all (the review)
 
 
 def engine_ending_label(eid: str) -> str:

@@ -234,9 +234,12 @@ def _visited(stats: dict | None, sid: str) -> str:
     assert stats is not None
     entry = stats.get("scenes", {}).get(sid, {})
     rate, runs = float(entry.get("rate", 0)), int(stats.get("runs") or 0)
-    if not runs:
+    if "low" in entry:  # the report's own interval, from the runs counted
+        low, high = float(entry["low"]), float(entry["high"])
+    elif runs and "runs" in entry:  # a report from before scenes had one: worked out from the same count
+        low, high = wilson(int(entry["runs"]), runs)
+    else:
         return f"visited {rate:.1%}"
-    low, high = wilson(round(rate * runs), runs)
     return f"visited {rate:.1%} ({low:.0%}–{high:.0%})"
 
 

@@ -119,7 +119,9 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         if ending.id not in endings:
             endings[ending.id] = {**_rate(0, runs), "title": adventure.as_listed(ending.title),
                                   "outcome": ending.outcome or ending.id}
-    scenes = {sid: {"runs": t.scene_runs.get(sid, 0), "rate": round(t.scene_runs.get(sid, 0) / runs, 6),
+    # each scene's share of runs with its interval, as every other share (solo map --stats draws it)
+    scenes = {sid: {"runs": t.scene_runs.get(sid, 0),
+                    **{k: v for k, v in _rate(t.scene_runs.get(sid, 0), runs).items() if k != "count"},
                     "visits": t.scene_visits.get(sid, 0)} for sid in adventure.scenes}
     unreached = [sid for sid in adventure.scenes if not t.scene_runs.get(sid)]
     checks = []

@@ -438,7 +438,6 @@ class Session:
             self._chain = []
         if event.kind == "wield" and not event.get("kept"):  # handed a weapon by the story: lent, not given
             self._lent.add(event["actor"])
-        self._track_conflict(event)
         narration = self._narrate(event)
         self.view.render(event, narration)
         self.journal.render(event, narration)
@@ -452,20 +451,12 @@ class Session:
         if not self.replaying and event.kind in ("scene_entered", "round_start"):
             self._autosave()
 
-    def _track_conflict(self, event: Event) -> None:
-        """Who has left the conflict in hand (spent, fled, given up, in comae): their Luck waits for its end."""
-        if event.kind in ("conflict_start", "conflict_end"):
-            self._left_conflict.clear()
-        elif event.kind in ("out", "comae", "exit"):
-            self._left_conflict.add(str(event.get("actor")))
-
     def _start_narration(self) -> None:
         """A fresh narrator per play-through, built when the first event it tells arrives (the templates
         are not needed for the first screen: start-up stays quick)."""
         self.narrator: Narrator | None = None
         self.cast: Cast | None = None
         self.fighting = False  # between a conflict's start and its end: its own cast, told by its events
-        self._left_conflict: set[str] = set()  # the PCs out of the conflict in hand (spent, fled, gave up, comae)
 
     def _narrator(self, kind: str) -> Narrator | None:
         """The play-through's narrator, its own generator from the seed, so a replay tells the same story.
@@ -646,7 +637,7 @@ class Session:
         if pc is None:
             self._cannot(f"No character called {who!r}; the party is {', '.join(p.name for p in party)}.")
             return
-        if pc.name in self._left_conflict:
+        if any(p.char is pc and not p.active for p in self._game.fighting):  # out of the conflict in hand
             # a hot-seat party's run: Cy, knocked out at BODY 0, brought in a doctor who never came into the fight
             self._cannot(f"{pc.name} is out of this conflict: {pc.name}'s Luck waits until it is over.")
             return

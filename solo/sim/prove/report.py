@@ -302,11 +302,10 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                 out.append("    fighting one conflict at most, best play never gets there: the best chance lies "
                            "between none and this bound")
             elif once is not None:  # a chance play has: its one fight is priced from the Pools the party has
-                # an estimate where the chance above is one (its conflicts played): said so, never a bare exact-looking
-                # number under an "about … ± 0.3" (a GM's run)
-                shown = (f"about {percent(once)} (estimated, as the chance above)" if found["estimated"]
-                         and percent(once)[0].isdigit() else percent(once))
-                out.append(f"    fighting one conflict at most, best play reaches it {shown}: the best chance "
+                # an estimate where the chance above is one (its conflicts played): said so by chance_words, as
+                # every estimate is, never a bare exact-looking number under an "about … ± 0.3" (a GM's run)
+                shown = chance_words(once, estimated=found["estimated"])
+                out.append(f"    fighting one conflict at most, best play reaches it {shown}; the best chance "
                            "lies between the two")
         elif bound == "neither":
             out.append("    no bound either way: best play fights more than one conflict on the way, each priced from "
@@ -314,8 +313,8 @@ def text_lines(proof: Proof, walks: dict[str, Walkthrough | None], *, seeds: int
                        "(the states it did not search may do better); search further (--max-states) for an upper "
                        "bound")
             if once is not None and once > 0.0:
-                out.append(f"    fighting one conflict at most, best play reaches it {at_least(once)}"
-                           + (" (estimated, as the chance above)" if found["estimated"] else ""))
+                shown = chance_words(once, estimated=True, bound="lower") if found["estimated"] else at_least(once)
+                out.append(f"    fighting one conflict at most, best play reaches it {shown}")
             elif once is not None:
                 out.append("    fighting one conflict at most, best play has not got there in the states searched")
         walk = walks.get(name)

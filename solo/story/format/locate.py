@@ -41,7 +41,8 @@ class LineMap:
         open_array: tuple[str, int] | None = None  # (path, next index) for a multi-line array value
         inline: _Inline | None = None  # an inline table written over several lines (TOML 1.1), read on
         for number, line in enumerate(self._text.splitlines(), 1):
-            if inline is not None and not (_HEADER.match(line) and not _KEY.match(line) and inline.quote is None):
+            if inline is not None and not (_HEADER.match(line) and not _KEY.match(line) and inline.quote is None
+                                           and inline.stack[-1][0] == "table"):  # "[3, 4]" in an array is a value
                 # (a header inside a multi-line string is text; a one-line string never runs on: see feed)
                 if not inline.feed(line, number):
                     inline = None
@@ -56,7 +57,12 @@ class LineMap:
                 if stripped.startswith("{"):
                     path, index = open_array
                     lines.setdefault(f"{path}[{index}]", number)
-                    _inline_keys(lines, f"{path}[{index}]", stripped, number)
+                    if _balanced(stripped):
+                        _inline_keys(lines, f"{path}[{index}]", stripped, number)
+                    else:  # an element written over several lines: its keys at their own lines
+                        inline = _Inline(lines, f"{path}[{index}]")
+                        if not inline.feed(stripped[1:], number):
+                            inline = None
                     open_array = (path, index + 1)
                 if stripped.startswith("]"):
                     open_array = None
@@ -159,18 +165,18 @@ class _Inline:
             kind, path, index = self.stack[-1]
             if ch == "#":
                 break
-            if ch in "\"'":
-                self.quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else ch
-                i += len(self.quote)
-                self.key = None
-                continue
-            if kind == "table" and self.key is None:
+            if kind == "table" and self.key is None:  # a key first, quoted ("odd key" = 1) or bare
                 found = _KEY_AT.match(text, i)
                 if found:
                     self.key = f"{path}.{'.'.join(_split_key(found.group(1)))}"
                     self.lines.setdefault(self.key, number)
                     i = found.end()
                     continue
+            if ch in "\"'":
+                self.quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else ch
+                i += len(self.quote)
+                self.key = None
+                continue
             if ch == "{":
                 where = self.key if self.key is not None else f"{path}[{index}]" if kind == "array" else path
                 self.lines.setdefault(where, number)
