@@ -503,11 +503,11 @@ def test_a_conflict_fought_again_in_a_run_says_how_often_a_run_not_a_share_above
     assert result.exit_code == 0, result.output
     n = lock["fought"]
     said = " ".join(result.output.split())
-    assert (f"fought {n:,} times, in 100.0% of runs (83.9%–100.0%); {n / 20:.2f} ± "
+    assert (f"fought {n:,} times, in 100.0% (83.9%–100.0%) of runs; {n / 20:.2f} ± "
             f"{lock['fought_per_run_error']:.2f} a run on average") in said, said
     assert lock["fought_per_run_error"] > 0  # the runs fought it a different number of times
     once = CliRunner().invoke(cli, ["simulate", str(DATA / "arena.toml"), "--runs", "20", "--policy", "bold"])
-    assert "fought 20 times, in 100.0% of runs (83.9%–100.0%)" in once.output, once.output
+    assert "fought 20 times, in 100.0% (83.9%–100.0%) of runs" in once.output, once.output
 
 
 def test_every_sampled_mean_in_the_report_has_its_standard_error_from_the_runs_themselves():

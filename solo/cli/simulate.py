@@ -142,16 +142,12 @@ def _fought(conflict: dict) -> str:
     n = conflict["fought"]
     said = f"fought {n:,} time{'' if n == 1 else 's'}"
     # a share of runs with its interval, as every sampled share is shown (a GM's run: "in 45.5% of runs" bare)
-    share = f"{conflict['runs_rate']:.1%} of runs ({_share_interval(conflict)})" if "runs_low" in conflict \
-        else f"{conflict['runs_rate']:.1%} of runs"
+    share = (_pct({"rate": conflict["runs_rate"], "low": conflict["runs_low"], "high": conflict["runs_high"]})
+             if "runs_low" in conflict else f"{conflict['runs_rate']:.1%}") + " of runs"
     if n == conflict["runs"]:  # never twice in a run: the times are the runs
         return f"{said}, in {share}"
     per_run = _mean(conflict["fought_per_run"], conflict.get("fought_per_run_error"), 2)
     return f"{said}, in {share}; {per_run} a run on average"
-
-
-def _share_interval(entry: dict) -> str:
-    return f"{entry['runs_low']:.1%}–{entry['runs_high']:.1%}"
 
 
 def _mean(value: float, error: float | None, places: int) -> str:
