@@ -57,7 +57,7 @@ def _argument(torgny_decides: Script):
 
 def test_when_the_first_npc_leaves_the_next_ones_disposition_is_on_the_roll_and_the_menu():
     conflict, ada, log = _argument(Script(lens=["flee"]))
-    assert ada.bonus_parts == [("Torgny is Unfriendly", -20)] and ada.bonus == -20
+    assert ada.bonus_parts == [("Torgny, who speaks for them, is Unfriendly", -20)] and ada.bonus == -20
     conflict.run()
     rolls = [e for e in log.events if e.kind == "roll" and e["actor"] == "Ada"]
     assert rolls, "Ada rolled"
@@ -84,4 +84,4 @@ def test_the_copies_the_odds_play_take_the_standing_too():
     conflict.round = 1
     WhatIf(conflict.view, ada).play("none", random.Random(2))
     assert seen and all(ps[0] is not ada for ps in seen)
-    assert ada.bonus_parts == [("Torgny is Unfriendly", -20)]  # the live conflict is as it was
+    assert ada.bonus_parts == [("Torgny, who speaks for them, is Unfriendly", -20)]  # the live conflict is as it was
