@@ -137,8 +137,10 @@ def look_alike(session: OracleSession, kind: str, added: str) -> str | None:
     from ..errors import closest
 
     entries = session.state.npcs if kind == "npc" else session.state.threads
-    others = [e for e in entries if e.casefold() != added.strip().casefold()]
-    near = closest(added.strip(), others)
+    key = added.strip().casefold()
+    if any(e.casefold() == key for e in entries):  # kept already: it counts once more, and reads like nothing new
+        return None
+    near = closest(added.strip(), entries)
     if near is None:
         return None
     gone = "--npc-gone" if kind == "npc" else "--close"

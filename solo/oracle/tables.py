@@ -184,9 +184,16 @@ class Table:
         """Each row with its exact chance of being drawn (weight / total weight); with ``slots`` (a session's
         lists), as :meth:`TableSet.roll` draws with them: a row that needs a slot left empty has none, and the
         rest share the die (every row, where none is left)."""
-        eligible = {id(row) for row in self.rows if _slots_available(row, slots or {})} or {id(r) for r in self.rows}
-        total = sum(row.weight for row in self.rows if id(row) in eligible)
-        return [(row, row.weight / total if id(row) in eligible else 0.0) for row in self.rows]
+        eligible = {i for i, _ in self.eligible(slots or {})}
+        total = sum(row.weight for i, row in enumerate(self.rows) if i in eligible)
+        return [(row, row.weight / total if i in eligible else 0.0) for i, row in enumerate(self.rows)]
+
+    def eligible(self, slots: Slots, where: Callable[[Row], bool] | None = None) -> list[tuple[int, Row]]:
+        """The rows a roll may land on, with their places: not one that needs a slot ``slots`` leaves empty, nor one
+        ``where`` turns down; every row where none is left. The roll and its odds both ask here."""
+        rows = [(i, row) for i, row in enumerate(self.rows)
+                if _slots_available(row, slots) and (where is None or where(row))]
+        return rows or list(enumerate(self.rows))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -366,13 +373,7 @@ class TableSet:
             index = bisect.bisect_left(running, die)
             row = table.rows[index]
         else:
-            eligible = [
-                (i, row)
-                for i, row in enumerate(table.rows)
-                if _slots_available(row, slots) and (where is None or where(row))
-            ]
-            if not eligible:
-                eligible = list(enumerate(table.rows))
+            eligible = table.eligible(slots, where)
             total = sum(row.weight for _, row in eligible)
             die = rng.randint(1, total)
             index, row = _pick(eligible, die)
