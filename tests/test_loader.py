@@ -652,3 +652,6 @@ def test_a_problem_inside_an_inline_table_over_several_lines_is_placed_at_its_ow
     assert (nested["s.x.odd key"], nested["s.x.b"], nested["s.effects[0].ad"], nested["s.effects[1].set"],
             nested["s.y"]) == (7, 8, 13, 15, 17), nested
     assert not any(k.startswith("3.4") for k in nested), nested
+    # a plain value is read past whole: a key after 200,000 digits is found, and in linear time (the old one-line
+    # scan needed a look-behind for it)
+    assert LineMap("[s]\nx = { a = " + "1" * 200_000 + ", b = 2 }\n").lines["s.x.b"] == 2

@@ -38,8 +38,7 @@ class LineMap:
         arrays: dict[str, int] = {}
         current = ""
         in_multiline: str | None = None
-        open_array: tuple[str, int] | None = None  # (path, next index) for a multi-line array value
-        inline: _Inline | None = None  # an inline table written over several lines (TOML 1.1), read on
+        inline: _Inline | None = None  # an inline table or an array written over several lines, read on
         for number, line in enumerate(self._text.splitlines(), 1):
             if inline is not None and not (_HEADER.match(line) and not _KEY.match(line) and inline.quote is None
                                            and inline.stack[-1][0] == "table"):  # "[3, 4]" in an array is a value
@@ -51,21 +50,6 @@ class LineMap:
             if in_multiline:
                 if in_multiline in line:
                     in_multiline = None
-                continue
-            if open_array:
-                stripped = line.strip()
-                if stripped.startswith("{"):
-                    path, index = open_array
-                    lines.setdefault(f"{path}[{index}]", number)
-                    if _balanced(stripped):
-                        _inline_keys(lines, f"{path}[{index}]", stripped, number)
-                    else:  # an element written over several lines: its keys at their own lines
-                        inline = _Inline(lines, f"{path}[{index}]")
-                        if not inline.feed(stripped[1:], number):
-                            inline = None
-                    open_array = (path, index + 1)
-                if stripped.startswith("]"):
-                    open_array = None
                 continue
             header = _HEADER.match(line)
             if header and not _KEY.match(line):
@@ -89,17 +73,10 @@ class LineMap:
                 for quote in ('"""', "'''"):
                     if value.startswith(quote) and value.count(quote) == 1:
                         in_multiline = quote
-                if value.startswith("{") and not _balanced(value):  # its keys' own lines, nested as written
-                    inline = _Inline(lines, path)
+                if value.startswith(("{", "[")):  # an inline table or an array: its keys and elements at their
+                    inline = _Inline(lines, path, "table" if value[0] == "{" else "array")  # own lines, nested
                     if not inline.feed(value[1:], number):
                         inline = None
-                elif value.startswith("{"):
-                    _inline_keys(lines, path, value, number)
-                if value.startswith("[") and not _balanced(value):
-                    open_array = (path, 0)
-                    if value[1:].strip().startswith("{"):
-                        lines.setdefault(f"{path}[0]", number)
-                        open_array = (path, 1)
         self._text = ""  # the map is all that is asked of it from now on
         return lines
 
@@ -130,20 +107,15 @@ class LineMap:
         return None
 
 
-def _inline_keys(lines: dict[str, int], path: str, value: str, number: int) -> None:
-    # a key starts a word: without the look-behind a long run of letters costs quadratic time
-    for key in re.findall(r"(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)\s*=", value):
-        lines.setdefault(f"{path}.{key}", number)
-
-
 class _Inline:
-    """The keys of an inline table written over several lines, each at its own line and nested path: an E002 in
-    `roll = {` … `success = { effects = [ { ad = "clues" } ] }` … `}` was placed at the line the table opened (a
-    GM's run), where the same content as [tables] was placed right."""
+    """The keys and elements of an inline table or an array, on one line or over several, each at its own line and
+    nested path: an E002 in `roll = {` … `success = { effects = [ { ad = "clues" } ] }` … `}` was placed at the line
+    the table opened (a GM's run), where the same content as [tables] was placed right. The one scanner of values:
+    strings (escapes, triple quotes), comments, nesting."""
 
-    def __init__(self, lines: dict[str, int], path: str):
+    def __init__(self, lines: dict[str, int], path: str, kind: str = "table"):
         self.lines = lines
-        self.stack: list[list] = [["table", path, 0]]  # each open table (its path) or array (its path, element)
+        self.stack: list[list] = [[kind, path, 0]]  # each open table (its path) or array (its path, element)
         self.key: str | None = None  # a key read, its value not begun yet
         self.quote: str | None = None
 
@@ -196,38 +168,18 @@ class _Inline:
                 if kind == "array":
                     self.stack[-1][2] += 1
             elif not ch.isspace():
-                self.key = None  # a plain value begun: a number, true, a date
+                self.key = None  # a plain value: a number, true, a date, read past whole (never a key inside it: a
+                found = _PLAIN_VALUE.match(text, i)  # long run of digits would cost quadratic time)
+                i = found.end() if found else i + 1
+                continue
             i += 1
         if self.quote in ('"', "'"):  # a one-line string left open is a slip: it ends with its line
             self.quote = None
         return True
 
 
+_PLAIN_VALUE = re.compile(r"[^,\]}\s#\"'{\[]+|.")
 _KEY_AT = re.compile(rf"({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*=(?!=)\s*")
-
-
-def _balanced(value: str) -> bool:
-    depth = 0
-    in_string = None
-    escaped = False
-    for ch in value:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\" and in_string == '"':  # "He said \"no\"" is one string (a GM's line)
-                escaped = True
-            elif ch == in_string:
-                in_string = None
-            continue
-        if ch in "\"'":
-            in_string = ch
-        elif ch == "#":
-            break
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-    return depth == 0
 
 
 class Places:
