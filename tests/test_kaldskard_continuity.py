@@ -463,3 +463,24 @@ def test_the_bag_goes_to_the_boy_only_if_he_is_still_there_and_nobody_is_said_to
     # the bag is in one place: nobody is offered to chase the boy "with the bag" that Ragna kept (the review)
     (chase,) = [c for c in kaldskard.scenes["robbed"].choices if c.text.startswith("Go after the boy")]
     assert chase.condition.evaluate(context_of(state)) == tossed
+
+
+@pytest.mark.parametrize("alone, size", [(True, 1), (False, 2)])
+def test_the_howe_says_them_only_where_the_dead_came_and_your_life_for_one(kaldskard, alone, size):
+    """A new player's run: both barrow-wights laid on the grave-road, the howe said "None of its dead come with it",
+    then offered "Run past them for the cairns", and the fight's stakes read "your lives" for one player."""
+    from solo.story.play.state import GameState
+
+    state = GameState("kaldskard")
+    state.flags["howe_alone"] = alone
+    state.party = [pregenerated("espen") for _ in range(size)]
+    for i, pc in enumerate(state.party):
+        pc.name = f"PC {i}"
+    context = context_of(state)
+    (run,) = [c for c in kaldskard.scenes["the_howe"].choices if c.text.startswith("Run past")]
+    assert fill(run.text, {}, context).startswith("Run past it " if alone else "Run past them ")
+    fights = [c.action for c in kaldskard.scenes["the_howe"].choices if c.action and c.action.kind == "conflict"]
+    stakes = {fill(a.spec["stakes"], {}, context) for a in fights} - {"The pass, and everyone on it"}  # (allies)
+    assert stakes == {"The pass, and your life" if size == 1 else "The pass, and your lives"}, stakes
+    (seek,) = [c for c in kaldskard.scenes["high_saddle"].choices if c.text.startswith("Seek out the grave-lord")]
+    assert "its dead" not in seek.hint  # the wights may lie on the grave-road already

@@ -192,7 +192,7 @@ def bare_odds(text: str) -> tuple[str, str | None]:
     (a GM-less table's run). Only what is a likelihood counts; other words after the mark stay part of the
     question."""
     head, mark, tail = text.rpartition("?")
-    word = tail.strip().strip("[]").strip()
+    word = tail.strip().strip("[]()").strip()  # a bracket left open ("? (very likely") is a slip, not question
     if not mark or not word or not head.strip():
         return text, None
     try:
