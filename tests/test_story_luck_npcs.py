@@ -659,3 +659,39 @@ def test_in_a_party_a_contact_is_met_by_the_one_who_spent_the_luck_and_not_by_on
     assert refused == ["Cy Moen is out of this conflict: Cy Moen's Luck waits until it is over."] and cy.luck == 1
     game.fighting = []  # the conflict over: his Luck is his again
     assert not any(p.char is cy and not p.active for p in game.fighting)
+
+
+def test_a_conflict_on_two_pools_as_one_says_where_each_stands_after_it():
+    """A new player's run: a sneak on BODY/POW (their average) read "loses 6 BODY/POW: 9 left of 15", then "loses 1",
+    and the sheet showed BODY 9/16 and POW 7/14: 14 points gone, and nothing said each Pool lost what the one did.
+    The conflict's end says where each stands, on the screen and in the journal, and only of a PC."""
+    import io
+
+    from rich.console import Console
+
+    from solo.minds.bots import LensKeeper
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.participants import from_character, obstacle
+    from solo.ui.view import TerminalView
+
+    sneak = conflict_type("sneaking")
+    ylva = pregenerated("espen")
+    ylva.name = "Ylva Brenner"
+    events: list = []
+    a = from_character(ylva, "a", sneak, decider=LensKeeper("none"))
+    assert len(a.pool_sources) == 2
+    Conflict(sneak, [a, obstacle("The barrows", "hard")], random.Random(4), sink=events.append, round_limit=6).run()
+    (end,) = [e for e in events if e.kind == "conflict_end"]
+    first, second = a.pool_sources
+    pools = ylva.pools
+    assert end["settled"] == {"Ylva Brenner": {first: [pools[first].current, pools[first].maximum],
+                                               second: [pools[second].current, pools[second].maximum]}}
+    (line,) = describe.pools_settled(end.data)
+    assert line == (f"Ylva Brenner's {first}/{second} fell for both Pools at once: {first} {pools[first].current}/"
+                    f"{pools[first].maximum} and {second} {pools[second].current}/{pools[second].maximum} now.")
+    out = io.StringIO()
+    TerminalView(Console(file=out, width=200, color_system=None)).render(end, [])
+    journal = Journal()
+    journal.render(end, [])
+    assert line in out.getvalue() and line in journal.text()

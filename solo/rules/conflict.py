@@ -1293,14 +1293,19 @@ class Conflict:
     def _enter_ended(self) -> None:
         outcome = self._outcome()
         lost = {}
+        settled: dict[str, dict[str, list[int]]] = {}
         for p in self.participants:
             lost[p.id] = p.start_pool - p.pool.current
             if p.char is not None and len(p.pool_sources) > 1:
                 settle_sources(p.char, p.pool_sources, p.pool.current)
+                if p.is_pc:  # where its two Pools now stand, for the player to be told (a new player read "loses 6
+                    # BODY/POW: 9 left of 15" as 6 points, and found 14 gone from the sheet)
+                    settled[p.id] = {n: [p.char.pools[n].current, p.char.pools[n].maximum] for n in p.pool_sources}
         self.result = ConflictResult(outcome, self.round, {p.id: p.status for p in self.participants}, lost)
         if self.sink is not None:
             self._emit("conflict_end", outcome=outcome, rounds=self.round,
-                       statuses=dict(self.result.statuses), pool_lost=lost, **self._social)
+                       statuses=dict(self.result.statuses), pool_lost=lost, **self._social,
+                       **({"settled": settled} if settled else {}))
 
     def _outcome(self) -> str:
         a_in, b_in = self._in_a > 0, self._in_b > 0

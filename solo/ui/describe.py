@@ -449,6 +449,17 @@ def spent_at_start(e) -> str:
     return f"{spent} and takes no part."
 
 
+def pools_settled(e) -> list[str]:
+    """After a conflict fought with two Pools as one (a chase's BODY/POW, their average), where each of the two
+    stands now: the bars showed the one Pool, and the sheet shows both, each down by as much as it fell."""
+    out = []
+    for who, pools in (e.get("settled") or {}).items():
+        names = list(pools)
+        each = " and ".join(f"{n} {cur}/{most}" for n, (cur, most) in pools.items())
+        out.append(f"{who}'s {'/'.join(names)} fell for both Pools at once: {each} now.")
+    return out
+
+
 def assist_idle(e) -> str:
     """Help that goes to nobody: the one it was for stayed out of the conflict (spent, and not pushing on)."""
     from ..story.format.text import and_list

@@ -287,6 +287,8 @@ class Journal:
                 self._para(inline(line))
             narration, self.in_round = (), False
             self._para(f"*{inline(self._conflict_summary(e))}*")
+            for line in d.pools_settled(e):
+                self._para(f"*{inline(line)}*")
         elif k == "spent_at_start":
             self._para(f"*{inline(d.spent_at_start(e))}*")
         elif k == "no_contest":

@@ -452,6 +452,8 @@ class TerminalView:
         self._narrate(n)
         walked = bool(e.get("social")) or self.static
         self.console.print(Text(d.conflict_outcome(e["outcome"], walked), style="bold magenta"))
+        for line in d.pools_settled(e):
+            self.console.print(plain(line, style="bold"))
 
     def _on_spent_at_start(self, e: Event, n: list[str]) -> None:
         self.console.print(Text("  " + d.spent_at_start(e), style="bold"))
