@@ -657,8 +657,19 @@ def test_in_a_party_a_contact_is_met_by_the_one_who_spent_the_luck_and_not_by_on
     game.fighting[1].status = OUT
     session._luck("cy contact doctor", Question("lens", "What do you do?", (), actor="Espen Lind"))
     assert refused == ["Cy Moen is out of this conflict: Cy Moen's Luck waits until it is over."] and cy.luck == 1
+    from solo.story.play.luck import LuckRefused, use_luck
+
+    npcs_before = dict(game.state.npcs)
+    with pytest.raises(LuckRefused, match="out of this conflict"):  # the engine's own rule, not only the prompt's
+        use_luck(game, cy, "contact", "doctor")
+    with pytest.raises(LuckRefused, match="out of this conflict"):
+        use_luck(game, cy, "find", "rope")
+    assert cy.luck == 1 and game.state.npcs == npcs_before and "rope" not in game.state.items
+    use_luck(game, game.state.pcs[0], "find", "rope")  # one still in the fight spends as before
+    assert "rope" in game.state.items
     game.fighting = []  # the conflict over: his Luck is his again
-    assert not any(p.char is cy and not p.active for p in game.fighting)
+    use_luck(game, cy, "find", "lamp")
+    assert cy.luck == 0 and "lamp" in game.state.items
 
 
 def test_a_conflict_on_two_pools_as_one_says_where_each_stands_after_it():

@@ -637,9 +637,11 @@ class Session:
         if pc is None:
             self._cannot(f"No character called {who!r}; the party is {', '.join(p.name for p in party)}.")
             return
-        if any(p.char is pc and not p.active for p in self._game.fighting):  # out of the conflict in hand
-            # a hot-seat party's run: Cy, knocked out at BODY 0, brought in a doctor who never came into the fight
-            self._cannot(f"{pc.name} is out of this conflict: {pc.name}'s Luck waits until it is over.")
+        from ..story.play.luck import out_of_the_conflict
+
+        refused = out_of_the_conflict(self._game, pc)
+        if refused is not None:  # asked before the point is offered; use_luck refuses by the same rule
+            self._cannot(refused)
             return
         if question.kind in LUCK_QUESTIONS and pc.name == question.actor:
             # its own Luck is what the question weighs: spent beside it, the question's "1 Luck left" and "Luck

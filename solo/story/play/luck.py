@@ -39,8 +39,21 @@ class LuckRefused(SoloError):
     """A Luck command that cannot be carried out; nothing was spent."""
 
 
+def out_of_the_conflict(game: Game, pc: Character) -> str | None:
+    """Why ``pc`` may not spend Luck now, or None. A PC out of the conflict in hand (knocked out, fled, given up)
+    keeps their Luck until it is over: a hot-seat party's Cy, down at BODY 0, brought a doctor into a chase he was
+    no longer in. Read from the engine's own list of who is fighting; the prompt asks this before it offers to
+    spend, and :func:`use_luck` refuses by it, so no caller can spend past it."""
+    if any(p.char is pc and not p.active for p in game.fighting):
+        return f"{pc.name} is out of this conflict: {pc.name}'s Luck waits until it is over."
+    return None
+
+
 def use_luck(game: Game, pc: Character, command: str, text: str = "") -> str:
     """Carry out ``luck COMMAND TEXT`` for ``pc``: the item found, or the id of the Contact brought in."""
+    refused = out_of_the_conflict(game, pc)
+    if refused is not None:
+        raise LuckRefused(refused)
     if command == "find":
         return find_item(game, pc, text)
     if command == "contact":
