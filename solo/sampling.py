@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["Z95", "wilson", "share_error", "mean_error"]
+__all__ = ["Z95", "wilson", "share_error", "mean_error", "clustered_share_error"]
 
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959963984540054
@@ -29,6 +29,20 @@ def mean_error(total: float, squares: float, runs: int) -> float:
     mean = total / runs
     variance = max(0.0, (squares - runs * mean * mean) / (runs - 1))
     return math.sqrt(variance / runs)
+
+
+def clustered_share_error(part: float, part_sq: float, cross: float, whole: float, whole_sq: float,
+                          clusters: int) -> float:
+    """One standard error of a share ``part / whole`` counted in clusters, such as the Lenses an NPC declared,
+    shared over every round of many conflicts: the rounds of one conflict are not independent tries (a mind that
+    leans Clever leans so all fight long), so a binomial spread over rounds would claim too much. From each
+    conflict's own counts, summed: ``part`` (x), ``part_sq`` (x²), ``cross`` (x·m), ``whole`` (m), ``whole_sq``
+    (m²), the ratio estimator's linearised variance N/(N-1)·Σ(x - p·m)²/(Σm)² (0 with fewer than two)."""
+    if clusters < 2 or whole <= 0:
+        return 0.0
+    p = part / whole
+    spread = max(0.0, part_sq - 2 * p * cross + p * p * whole_sq)
+    return math.sqrt(clusters / (clusters - 1) * spread) / whole
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:

@@ -456,3 +456,52 @@ def test_a_duels_mean_rounds_says_its_spread():
     assert 0 < data["rounds_error"] < 1
     assert f"Mean rounds {data['mean_rounds']:.2f} ± {data['rounds_error']:.2f}" in text
     assert mean_error(10, 50, 2) == pytest.approx(0.0) and mean_error(6, 20, 2) == pytest.approx(1.0)
+
+
+def test_a_lens_share_says_its_spread_counted_by_conflict():
+    """The Lens table's shares stood bare beside outcomes with their intervals (a GM's own adventure: "duel Lens
+    shares no intervals"). They are shares of rounds, and the rounds of one conflict lean together, so the ± is
+    worked out conflict by conflict (the ratio estimator), never as if each round were an independent try."""
+    from solo.sampling import clustered_share_error
+
+    # the formula, against its definition written out on a few clusters (x of a Lens among m declarations)
+    clusters = [(3, 10), (0, 4), (7, 9), (2, 12), (5, 5)]
+    part, whole = sum(x for x, _ in clusters), sum(m for _, m in clusters)
+    p = part / whole
+    direct = (len(clusters) / (len(clusters) - 1) * sum((x - p * m) ** 2 for x, m in clusters)) ** 0.5 / whole
+    sums = (part, sum(x * x for x, _ in clusters), sum(x * m for x, m in clusters), whole,
+            sum(m * m for _, m in clusters), len(clusters))
+    assert clustered_share_error(*sums) == pytest.approx(direct)
+    assert clustered_share_error(1, 1, 1, 1, 1, 1) == 0.0  # one conflict tells no spread
+
+    # honest where rounds lean together: each cluster's own leaning drawn anew, the share's spread over many
+    # batches is what one batch's ± says, and well above the binomial spread of its rounds
+    rng = random.Random(11)
+    shares, errors = [], []
+    for _ in range(400):
+        xs = []
+        for _ in range(40):
+            lean, m = rng.random(), rng.randint(3, 15)
+            xs.append((sum(rng.random() < lean for _ in range(m)), m))
+        part, whole = sum(x for x, _ in xs), sum(m for _, m in xs)
+        shares.append(part / whole)
+        errors.append(clustered_share_error(part, sum(x * x for x, _ in xs), sum(x * m for x, m in xs), whole,
+                                            sum(m * m for _, m in xs), len(xs)))
+    mean = sum(shares) / len(shares)
+    spread = (sum((s - mean) ** 2 for s in shares) / (len(shares) - 1)) ** 0.5
+    told = sum(errors) / len(errors)
+    assert 0.85 < told / spread < 1.15, (told, spread)  # 400 batches: the spread itself is known to about 4 %
+    binomial = (mean * (1 - mean) / (sum(m for _, m in xs))) ** 0.5
+    assert spread > 2 * binomial
+
+    # the duel keeps the sums, says the ± on its table and in its JSON
+    stats = run_duels(duel_npc(random.Random(2), conflict_type("combat")), load_character("espen"),
+                      conflict_type("combat"), runs=40, seed=2)
+    assert stats.declared_sq > 0 and all(stats.lens_error(k) > 0 for k, n in stats.lenses.items() if n)
+    data = json.loads(run("--runs", "40", "--seed", "2", "--json").output)
+    text = run("--runs", "40", "--seed", "2").output
+    for lens, count in data["lenses"].items():
+        if count:
+            share = 100 * count / sum(data["lenses"].values())
+            assert re.search(rf"^ {lens}\s+│\s+{count} │\s+{share:.1f}% ± {100 * data['lens_errors'][lens]:.1f}",
+                             text, re.M), (lens, text)

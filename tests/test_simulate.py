@@ -232,8 +232,18 @@ def test_a_conflict_with_a_lock_says_nothing_of_npcs_and_a_long_lens_list_says_w
     assert lock.exit_code == 0, lock.output
     assert "lockpicking" in lock.stdout and "NPCs declared" not in lock.stdout
     duel = run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "40", "--policy", "explorer", "--seed", "1")
-    shares = json.loads(run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "40", "--policy", "explorer",
-                            "--seed", "1", "--json").stdout)["npcs"]["bruiser"]["lenses"]
+    report = json.loads(run("simulate", str(DATA / "explorer_duel.toml"), "--runs", "40", "--policy", "explorer",
+                            "--seed", "1", "--json").stdout)
+    shares = report["npcs"]["bruiser"]["lenses"]
+    # sampled shares say how sure they are, counted conflict by conflict (a Lens share stood bare beside outcome
+    # shares with their intervals): the widest 95 % half-interval is printed beside the conflict's Lens list
+    from solo.sampling import Z95
+
+    errors = report["npcs"]["bruiser"]["lenses_error"]
+    assert set(errors) == set(shares) and all(errors[k] > 0 for k, v in shares.items() if 0 < v < 1)
+    (fight,) = [c for c in report["conflicts"] if c["npc_lenses"]]
+    widest = Z95 * max(fight["npc_lenses_error"].values())
+    assert f"(95 % intervals up to ±{widest * 100:.0f} points)" in " ".join(duel.stdout.split()), duel.stdout
     assert len(shares) > 4 and "NPCs declared" in duel.stdout
     table = " ".join(duel.stdout.replace("│", " ").split())
     rest = sorted(shares.values(), reverse=True)[4:]

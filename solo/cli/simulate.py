@@ -259,6 +259,9 @@ def _show(r: dict) -> None:
                           soft_wrap=True)
             if lenses or c["npc_fled"]["rate"] or c["npc_surrendered"]["rate"]:  # an obstacle declares nothing:
                 # "NPCs declared nothing; fled in 0%" under a padlock read like a debug log (a new GM's run)
+                spread = _lens_margin(c.get("npc_lenses_error", {}))
+                if lenses and spread >= 0.005:  # sampled shares, counted conflict by conflict: said how sure
+                    lenses += f" (95 % intervals up to ±{spread * 100:.0f} points)"
                 console.print(f"    NPCs declared {lenses or 'nothing'}; fled in {_share(c['npc_fled'])}, "
                               f"surrendered in {_share(c['npc_surrendered'])} of these conflicts",
                               soft_wrap=True)
@@ -266,9 +269,10 @@ def _show(r: dict) -> None:
         # one unit after the count: each NPC's Lenses as shares of its declarations, how its conflicts ended for
         # it as shares of those conflicts (out and in comae were counts beside the fled and surrendered shares)
         # the shares' intervals said once, by the widest, where a column each would squeeze the names out
-        widest = max((max(e[how]["high"] - e[how]["rate"], e[how]["rate"] - e[how]["low"])
+        widest = max([max(e[how]["high"] - e[how]["rate"], e[how]["rate"] - e[how]["low"])
                       for e in r["npcs"].values() for how in ("fled", "surrendered", "out", "comae")
-                      if "low" in e[how]), default=0.0)
+                      if "low" in e[how]] + [_lens_margin(e.get("lenses_error", {})) for e in r["npcs"].values()],
+                     default=0.0)
         margin = f"; 95 % intervals up to ±{widest * 100:.0f} points, each in --json" if widest else ""
         t = Table(title="NPCs in conflicts (Lenses: share of its declarations; fled, surrendered, out and in comae: "
                   f"share of the conflicts it fought{margin})", title_justify="left")
@@ -357,6 +361,13 @@ def _takes_a_party(path: Path, adventure: str, option: str) -> None:
     if not adv.uses_pcs:
         raise UserError(f"{adv.title} has pc = false in its [adventure]: it is played without a player "
                         f"character, so {option} has no part in it; leave it out")
+
+
+def _lens_margin(errors: dict[str, float]) -> float:
+    """The widest 95 % half-interval of a set of Lens shares, from their standard errors (0: none sampled)."""
+    from ..sampling import Z95
+
+    return Z95 * max(errors.values(), default=0.0)
 
 
 def _lens_said(lens: str) -> str:

@@ -58,6 +58,11 @@ class DuelStats:
     breaks: Counter = field(default_factory=Counter)  # how its nerve broke: flee, beg, bargain …
     reasons: Counter = field(default_factory=Counter)  # (Lens, consideration) behind each Lens choice
     first: list = field(default_factory=list)  # every event of the first conflict (with explain)
+    # each conflict's own Lens counts, summed as the clustered ± of a Lens's share needs them (solo/sampling.py):
+    # x², x·m of each Lens, m² of the declarations a conflict made
+    lens_sq: Counter = field(default_factory=Counter)
+    lens_cross: Counter = field(default_factory=Counter)
+    declared_sq: int = 0
 
     @property
     def mean_rounds(self) -> float:
@@ -68,6 +73,21 @@ class DuelStats:
         """One standard error of :attr:`mean_rounds` (0 with fewer than two conflicts)."""
         return mean_error(self.rounds, self.rounds_squared, self.runs)
 
+    def lens_error(self, lens: str) -> float:
+        """One standard error of ``lens``'s share of the Lenses declared, conflict by conflict."""
+        from ..sampling import clustered_share_error
+
+        return clustered_share_error(self.lenses[lens], self.lens_sq[lens], self.lens_cross[lens],
+                                     sum(self.lenses.values()), self.declared_sq, self.runs)
+
+    def count_conflict(self, declared: Counter) -> None:
+        """Fold one conflict's Lens counts into the sums the shares' ± are worked out from."""
+        m = sum(declared.values())
+        self.declared_sq += m * m
+        for lens, x in declared.items():
+            self.lens_sq[lens] += x * x
+            self.lens_cross[lens] += x * m
+
     def share(self, *outcomes: str) -> float:
         return sum(self.outcomes[o] for o in outcomes) / self.runs if self.runs else 0.0
 
@@ -75,6 +95,7 @@ class DuelStats:
         return {
             "runs": self.runs,
             "lenses": {k: self.lenses[k] for k in LENSES},
+            "lens_errors": {k: round(self.lens_error(k), 6) for k in LENSES},
             "outcomes": {k: self.outcomes[k] for k in OUTCOME_KEYS},
             "mean_rounds": round(self.mean_rounds, 3),
             "rounds_error": round(self.rounds_error, 3),
@@ -90,11 +111,13 @@ class _Tally:
         self.mind = mind
         self.stats = stats
         self.explain = explain
+        self.here: Counter = Counter()  # the conflict in hand's own Lens counts
 
     def decide(self, question: Question) -> str:
         answer = self.mind.decide(question)
         if question.kind == LENS and answer in self.stats.lenses:
             self.stats.lenses[answer] += 1
+            self.here[answer] += 1
             if self.explain and self.mind.last is not None:
                 self.stats.reasons[(answer, self.mind.last.consideration)] += 1
         return answer
@@ -157,6 +180,8 @@ def run_duels(npc, pc, ctype: ConflictType, *, runs: int, seed: int | None = Non
         stats.rounds += result.rounds
         stats.rounds_squared += result.rounds * result.rounds
         stats.runs += 1
+        stats.count_conflict(tally.here)
+        tally.here.clear()
         morale = mind.morale
         if morale is not None and morale.reaction and outcome in (FLED, SURRENDERED):
             stats.breaks[morale.reaction] += 1

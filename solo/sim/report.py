@@ -41,6 +41,18 @@ def _error(total: float, squares: float, n: int) -> float | None:
     return round(mean_error(total, squares, n), 4) if n else None
 
 
+def _lens_errors(counts: dict[str, int], sums: dict) -> dict[str, float]:
+    """One standard error of each Lens's share of ``counts``, counted conflict by conflict (solo/sampling.py): the
+    rounds of one conflict lean together, so they are not independent tries."""
+    from ..sampling import clustered_share_error
+
+    whole = sum(counts.values())
+    return {lens: round(clustered_share_error(k, sums.get("lens_sq", {}).get(lens, 0),
+                                              sums.get("lens_cross", {}).get(lens, 0), whole,
+                                              sums.get("declared_sq", 0), sums.get("declared_in", 0)), 6)
+            for lens, k in sorted(counts.items())}
+
+
 def median_of(histogram: dict[str, int] | dict[int, int]) -> float | None:
     """The median of values given as {value: count} (values may be strings of integers)."""
     items = sorted((int(v), c) for v, c in histogram.items() if c)
@@ -160,6 +172,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
             "party_luck_spent_mean_error": _error(c["luck"], c.get("luck_sq", 0), n),
             "pc_lenses": dict(sorted(c["pc_lenses"].items())),
             "npc_lenses": {lens: round(k / lens_total, 6) for lens, k in sorted(c["npc_lenses"].items())},
+            "npc_lenses_error": _lens_errors(c["npc_lenses"], c),
             "npc_declarations": lens_total,
             "npc_fled": _rate(c["npc_fled"], n), "npc_surrendered": _rate(c["npc_surrendered"], n),
             "pc_fled": c["pc_fled"], "pc_surrendered": c["pc_surrendered"],
@@ -172,6 +185,7 @@ def build_report(t: Tally, adventure: Adventure, options: Options, party: Party,
         decl = e["declarations"]
         npcs[nid] = {"conflicts": n, "declarations": decl,
                      "lenses": {lens: round(k / decl, 6) for lens, k in sorted(e["lenses"].items())} if decl else {},
+                     "lenses_error": _lens_errors(e["lenses"], e),
                      "fled": _rate(e["fled"], n), "surrendered": _rate(e["surrendered"], n),
                      "out": _rate(e["out"], n), "comae": _rate(e["comae"], n)}
     errors = [_error_entry(e, adventure, options, party, errors_dir) for e in t.examples]

@@ -69,6 +69,9 @@ class Tally:
         self._npc_exits: set[str] = set()
         self._fought: dict[str, int] = {}  # how often this run has fought each conflict: fought again, it is one run
         self._luck_here = 0  # the Luck the party spent in the conflict in hand
+        # the conflict in hand's NPC Lens declarations, by NPC id (None: all of its NPCs) and Lens: a share's ± is
+        # worked out conflict by conflict, its rounds leaning together (solo.sampling.clustered_share_error)
+        self._lenses_here: dict[tuple[str | None, str], int] = {}
         self._pending_skill = ""
 
     # -- the sink ------------------------------------------------------------------------
@@ -212,6 +215,7 @@ class Tally:
         self._conflict = entry
         self._conflict_key = key
         self._luck_here = 0
+        self._lenses_here = {}
         self._npc_exits = set()
 
     def _npc(self, nid: str) -> dict:
@@ -230,6 +234,9 @@ class Tally:
             return
         if nid is not None:
             _bump(c["npc_lenses"], d["lens"])
+            here = self._lenses_here
+            here[None, d["lens"]] = here.get((None, d["lens"]), 0) + 1
+            here[nid, d["lens"]] = here.get((nid, d["lens"]), 0) + 1
             npc = self._npc(nid)
             npc["declarations"] += 1
             _bump(npc["lenses"], d["lens"])
@@ -278,11 +285,30 @@ class Tally:
         c["opponents_pool_lost_sq"] += lost_by["b"] ** 2
         c["luck_sq"] += self._luck_here ** 2
         self._luck_here = 0
+        if self._lenses_here:
+            self._fold_lenses(c)
         for pid, status in d["statuses"].items():
             _, nid, _ = self._sides.get(pid, ("a", None, False))
             if nid is not None and status in (OUT, COMAE):
                 self._npc(nid)[status] += 1
         self._conflict = None
+
+    def _fold_lenses(self, c: dict) -> None:
+        """The conflict's own Lens counts into the sums each share's ± is worked out from: x², x·m of each Lens and
+        m² of the declarations, for the conflict's NPCs together and for each NPC."""
+        declared: dict[str | None, int] = {}
+        for (nid, _), x in self._lenses_here.items():
+            declared[nid] = declared.get(nid, 0) + x
+        for (nid, lens), x in self._lenses_here.items():
+            into = c if nid is None else self.npcs[nid]
+            m = declared[nid]
+            _bump(into.setdefault("lens_sq", {}), lens, x * x)
+            _bump(into.setdefault("lens_cross", {}), lens, x * m)
+        for nid, m in declared.items():
+            into = c if nid is None else self.npcs[nid]
+            into["declared_sq"] = into.get("declared_sq", 0) + m * m
+            into["declared_in"] = into.get("declared_in", 0) + 1  # the conflicts with a declaration: the clusters
+        self._lenses_here = {}
 
     # -- whole runs ----------------------------------------------------------------------
     def add_run(self, result: RunResult, index: int, max_examples: int) -> None:
