@@ -608,3 +608,23 @@ def test_against_several_the_disposition_on_every_roll_says_whose_it_is():
     assert pc.standing == ("Torgny, who speaks for them, is Unfriendly", -20), pc.standing
     assert disposition_bonus(ctype, [pc, hallstein], "a") is hallstein
     assert pc.standing == ("Hallstein is Friendly", 20), pc.standing
+
+
+def test_the_heading_gives_the_skill_a_foes_shield_leaves(tmp_path):
+    """A docs audit: against an NPC with a small shield, the heading read "Espen Lind (30 %, …)" while the odds were
+    worked out at 10 % (first round 3.13 % to win, 12.39 % at 30 %), and the game showed "Small shield -20". The
+    heading's number is the conflict's own target for a round with no Lens."""
+    npc = tmp_path / "brakk.toml"
+    npc.write_text('name = "Brakk Haug"\nlevel = "common"\nskills = ["Combat", "Move", "Cunning"]\n'
+                   'weapon = "axe"\nshield = "small"\nmindless = true\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", str(npc), "--rounds", "30"])
+    assert result.exit_code == 0, result.output
+    heading = result.output.splitlines()[0]
+    assert heading.startswith("Espen Lind (10 %, counting Brakk Haug's small shield -20, BODY 12"), heading
+    first = odds("--pc", "espen", "--npc", str(npc), "--rounds", "30")["round"]
+    plain = odds("--skill-a", "10", "--pool-a", "12", "--skill-b", "50", "--pool-b", "10")["round"]
+    assert first["a"] == pytest.approx(plain["a"], abs=1e-12)  # the 10 % said is the 10 % the dice meet
+    bare = npc.read_text(encoding="utf-8").replace('shield = "small"\n', "")
+    npc.write_text(bare, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", str(npc), "--rounds", "30"])
+    assert result.output.startswith("Espen Lind (30 %, BODY 12"), result.output

@@ -521,7 +521,9 @@ class _Match:
                 return f"{p.name} (Challenge {p.challenge} %, {self.ctype.pool_label} {p.pool.current})"
             armour = p.armour_against(b if p is a else a, self.ctype)
             bonus = p.damage_bonus(physical)
-            plain = p.base_target() + p.bonus  # with what it stands to gain or lose (an NPC's disposition)
+            # what its dice meet in a round with no Lens, as the conflict makes it: with what it stands to gain or
+            # lose (an NPC's disposition) and the foe's shield ("30 %" read of a roll the game showed at 10 %)
+            plain = conflict.lens_target(p, "none", parts=False)[0]
             rolls = f"{plain} %"
             if lens is not None and lens != "none" and p.uses_lenses:
                 # the number its kept Lens rolls against (Flamboyant's other skill, Cautious's +20 …): what the
@@ -530,8 +532,13 @@ class _Match:
                 skill = conflict.lens_skill(p, lens)
                 if target != plain or skill != p.skill_called(self.ctype):
                     rolls = f"{skill} {target} % with {lens}, {rolls} without"
-            if p.bonus_parts:  # in the number already: "30 %, Hallvard is Unfriendly -20" read as 30 less 20 (a GM)
-                rolls += ", counting " + " and ".join(f"{why} {value:+d}" for why, value in p.bonus_parts)
+            counted = list(p.bonus_parts)
+            foe = b if p is a else a
+            shield = p.opposing_shield((foe,), physical)
+            if shield is not None:
+                counted.append((f"{foe.name}'s {shield.name.lower()}", shield.penalty))
+            if counted:  # in the number already: "30 %, Hallvard is Unfriendly -20" read as 30 less 20 (a GM)
+                rolls += ", counting " + " and ".join(f"{why} {value:+d}" for why, value in counted)
             return (f"{p.name} ({rolls}, {self.ctype.pool_label} {p.pool.current}, "
                     f"{p.damage_dice(physical)}{f'+{bonus}' if bonus else ''}"
                     f"{', armour ' + str(armour) if armour else ''}, {how})")
