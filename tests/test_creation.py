@@ -472,3 +472,25 @@ def test_a_ready_made_character_read_once_is_new_each_time_it_is_asked_for():
     again = pregenerated("espen")
     assert again.to_dict() == fresh and again.to_dict() != first.to_dict()
 
+
+
+def test_the_dice_never_give_a_random_character_a_focus_no_weapon_fits():
+    """A docs audit: `solo new --random --career Soldier --seed 3` gave "Combat 50 % //Gunnery 70", and Soldiers,
+    Criminals and Detectives drew //Gunnery 6 times in 20; no weapon of the gear table fits it, so in every fight
+    it counted as a similar Focus, +0. The dice draw it only where nothing else is left; the menu says what it is."""
+    import random
+
+    from solo.rules.creation import career_choices, random_choices, unfitted_focuses
+    from solo.rules.rulebook import rules
+    from solo.story.play.creation import UNFITTED_HINT, _focus_menu
+
+    assert unfitted_focuses() == {("Combat", "Gunnery")}
+    combat = set()
+    for seed in range(60):
+        for career in ("Soldier", "Criminal", "Detective"):
+            combat |= {f for s, f in career_choices(career, random.Random(seed)).focuses if s == "Combat"}
+        combat |= {f for s, f in random_choices(random.Random(seed)).focuses if s == "Combat"}
+    assert combat == {"Melee", "Ranged", "Unarmed"}  # each of the others drawn, never Gunnery
+    menu = {o.key: o.detail for o in _focus_menu("Combat", ["Gunnery", "Melee", "Ranged", "Unarmed"], rules())}
+    assert menu["Gunnery"] == UNFITTED_HINT and "+0" in UNFITTED_HINT and menu["Melee"] and menu["Unarmed"]
+    assert all(o.detail == "" for o in _focus_menu("Cunning", ["Stealth"], rules()))

@@ -60,6 +60,22 @@ def focus_options(skill: str, taken: Collection[tuple[str, str]] = (), tables: R
     return [f for f in t.skills[skill].focuses if f not in NO_CREATION_FOCUS and (skill, f) not in taken]
 
 
+def unfitted_focuses(tables: RulesTables | None = None) -> frozenset[tuple[str, str]]:
+    """The Combat Focuses no weapon of the gear table fits (//Gunnery, for heavy, mounted guns): in every fight
+    solo plays they count only as a similar Focus, -20, so the card's "Combat //Gunnery 70" would never be rolled.
+    The dice never draw one for a random character while another is left, and the menu says so of it."""
+    t = tables or rules()
+    fitted = {w.focus for w in t.weapons.values()}
+    return frozenset(("Combat", f) for f in t.skills["Combat"].focuses if f not in fitted)
+
+
+def draw_focus(rng: random.Random, skill: str, options: list[str], tables: RulesTables | None = None) -> str:
+    """A Focus of ``options`` drawn for a random character, one no weapon fits only where nothing else is left."""
+    unfitted = unfitted_focuses(tables)
+    fitting = [f for f in options if (skill, f) not in unfitted]
+    return rng.choice(fitting or options)
+
+
 def spare_focus_options(
     top: Iterable[str], taken: Collection[tuple[str, str]], tables: RulesTables | None = None
 ) -> list[tuple[str, str]]:
@@ -70,6 +86,12 @@ def spare_focus_options(
     pyramid's) gives its Focus to another top skill instead.
     """
     return [(s, f) for s in top if s != "Willpower" for f in focus_options(s, taken, tables)]
+
+
+def _draw_spare(rng: random.Random, top: list[str], focuses: list[tuple[str, str]], t: RulesTables) -> tuple[str, str]:
+    options = spare_focus_options(top, focuses, t)
+    unfitted = unfitted_focuses(t)
+    return rng.choice([o for o in options if o not in unfitted] or options)
 
 
 def build_character(c: Choices, tables: RulesTables | None = None) -> Character:
@@ -239,16 +261,16 @@ def career_choices(
             options = focus_options(skill, focuses, t)
             if not options:
                 continue  # Willpower: see spare_focus_options
-            focus = rng.choice(options)
+            focus = draw_focus(rng, skill, options, t)
         focuses.append((skill, focus))
     for skill in ranked[:3]:
         if skill not in {s for s, _ in focuses}:
             options = focus_options(skill, focuses, t)
             if options:
-                focuses.append((skill, rng.choice(options)))
+                focuses.append((skill, draw_focus(rng, skill, options, t)))
     focuses = focuses[:CREATION_FOCUSES]
     while len(focuses) < CREATION_FOCUSES:
-        focuses.append(rng.choice(spare_focus_options(ranked[:3], focuses, t)))
+        focuses.append(_draw_spare(rng, ranked[:3], focuses, t))
     tags = list(career.tags)
     if career.tag_choices:
         tags.append(rng.choice(career.tag_choices))
@@ -277,9 +299,9 @@ def random_choices(
         for skill in ranked[:3]:
             options = focus_options(skill, focuses, t)
             if options:
-                focuses.append((skill, rng.choice(options)))
+                focuses.append((skill, draw_focus(rng, skill, options, t)))
         while len(focuses) < CREATION_FOCUSES:
-            focuses.append(rng.choice(spare_focus_options(ranked[:3], focuses, t)))
+            focuses.append(_draw_spare(rng, ranked[:3], focuses, t))
     tags = random_tags(rng, t)
     name = name or random_name(rng)
     return Choices(

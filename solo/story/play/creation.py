@@ -25,6 +25,7 @@ from ...rules.creation import (
     roll_pools,
     roll_willpower,
     spare_focus_options,
+    unfitted_focuses,
 )
 from ...rules.dice import d
 from ...rules.rulebook import POOLS, RulesTables, rules
@@ -135,7 +136,7 @@ def _career_flow(decider, rng, career_name, name, who, t: RulesTables) -> Choice
             options = focus_options(skill, focuses, t)
             if not options:
                 continue  # Willpower has only //Person and //Circle: see _spare_focuses
-            focus = _ask(decider, "focus", f"Which Focus for {skill}?", options, actor=who)
+            focus = _ask(decider, "focus", f"Which Focus for {skill}?", _focus_menu(skill, options, t), actor=who)
         focuses.append((skill, focus))
     _spare_focuses(decider, ranked[:3], focuses, who, t)
     tags = list(career.tags)
@@ -157,7 +158,8 @@ def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> tuple[Choices, str
         options = focus_options(skill, focuses, t)
         if not options:
             continue  # Willpower has only //Person and //Circle: see _spare_focuses
-        focus = _ask(decider, "focus", f"Which Focus for {skill}? (+20 % when it fits)", options, actor=who)
+        focus = _ask(decider, "focus", f"Which Focus for {skill}? (+20 % when it fits)", _focus_menu(skill, options, t),
+                     actor=who)
         focuses.append((skill, focus))
     _spare_focuses(decider, ranked[:3], focuses, who, t)
     tags: list[str] = []
@@ -174,10 +176,25 @@ def _pyramid_flow(decider, rng, name, who, t: RulesTables) -> tuple[Choices, str
     return Choices(name=name, ranked=ranked, focuses=focuses, pools={}, tags=tags, willpower={}), rolled
 
 
+#: Beside a Focus no weapon of solo's gear fits, on the creation menu (rules.creation.unfitted_focuses).
+UNFITTED_HINT = "heavy, mounted guns: no weapon solo knows fits it, so in a fight it counts +0"
+#: What the weapon in hand must be for a Combat Focus to fit (docs/rulings.md): the choice is made once, blind.
+COMBAT_FOCUS_HINTS = {"Melee": "hand weapons: knives, swords, axes, clubs", "Ranged": "bows and firearms",
+                      "Unarmed": "empty hands and martial arts, as every character starts"}
+
+
+def _focus_menu(skill: str, options: list[str], t: RulesTables) -> list[Option]:
+    unfitted = unfitted_focuses(t)
+    return [Option(f, f, UNFITTED_HINT if (skill, f) in unfitted else
+                   COMBAT_FOCUS_HINTS.get(f, "") if skill == "Combat" else "") for f in options]
+
+
 def _spare_focuses(decider, top, focuses: list[tuple[str, str]], who, t: RulesTables) -> None:
     """Willpower among the top skills has no Focus to give; another top skill takes it."""
     while len(focuses) < CREATION_FOCUSES:
-        options = [Option(f"{s}//{f}", f"{s}//{f}") for s, f in spare_focus_options(top, focuses, t)]
+        unfitted = unfitted_focuses(t)
+        options = [Option(f"{s}//{f}", f"{s}//{f}", UNFITTED_HINT if (s, f) in unfitted else "")
+                   for s, f in spare_focus_options(top, focuses, t)]
         answer = _ask(decider, "focus", "Willpower's Focuses are always //Person and //Circle, so one of your "
                       "other top skills takes a second Focus instead. Which?", options, actor=who)
         skill, _, focus = answer.partition("//")
