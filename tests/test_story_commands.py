@@ -547,3 +547,18 @@ def test_an_adventures_introduction_is_markdown_as_its_scenes_are(name, tmp_path
     _, out = play(adventure, [], tmp_path)
     opening = out[:out.index("How many players")]
     assert "status" in opening and "`" not in opening
+
+
+def test_the_status_line_comes_again_when_a_choice_that_shows_nothing_moved_a_clock(tmp_path):
+    """A docs audit: "Wait an hour" (effects only, no text) brought the menu back with no status line while the
+    hours went from 0 to 1, as if the same decision were asked again; the line came back one choice later, already
+    at "hours gone 3, past 2". A line that changed is shown again; one that did not is still kept back."""
+    from pathlib import Path
+
+    from solo.story.format.loader import load_adventure
+
+    adventure = load_adventure(Path(__file__).parent / "data" / "clock_wait.toml")
+    session, out = play(adventure, ["1", "status", "1", "1", "2"], tmp_path)
+    shown = [line for line in out.splitlines() if line.startswith("[The hall")]
+    assert [re.search(r"hours gone (\d)/2", line).group(1) for line in shown] == ["0", "1", "2"], out
+    assert out.count("hours gone 2/2") == 2  # once in the hall, once at the end: an unchanged line is not said again

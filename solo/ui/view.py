@@ -164,6 +164,7 @@ class TerminalView:
         self.way_out: str | None = None  # them from it too; this event's line, if it gives one
         self.status_line: Callable[[], str] | None = None  # 'status' turns it on: a line before each decision
         self.status_due = True  # the game has moved since the status line was shown: the next question shows it
+        self.status_shown: str | None = None  # the status line last shown: one that changed is shown again
 
     # -- muting during replay ---------------------------------------------------------
     def mute(self) -> None:
@@ -344,9 +345,14 @@ class TerminalView:
         above it is still true. A table-side command makes it due again (Session._table_side)."""
         if not self.muted and self.rolled and not self.table_shown and self.round_rows:
             self._round_table()
-        if not self.muted and self.status_line is not None and self.status_due:
-            self.status_due = False
+        if not self.muted and self.status_line is not None:
             line = self.status_line()
+            # due, or changed with nothing shown (a choice of effects alone moved a clock: a docs audit saw
+            # "hours" go from 0 to 1 with the line kept back, as if the same decision were asked again)
+            if not (self.status_due or line != self.status_shown):
+                return
+            self.status_due = False
+            self.status_shown = line
             if line:  # wrapped at words by rich, not cut mid-word at the terminal's edge, nor inside "POW 10/10"
                 # (in a Group: a bare Text is joined to the line before it as a plain Text, and wrapped as one)
                 self.console.print(Group(joined(plain(line, style="dim"), shown=" ")))
