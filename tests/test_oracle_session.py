@@ -378,6 +378,13 @@ def test_table_rows_draw_on_the_session(solo, tmp_path):
                      bare), bare
     whole = solo("table", "event_focus", "--seed", "3").output
     assert "on 1-100)" in whole and "left out" not in whole
+    # a GM-less group's run: a session with an NPC and no thread was told the NPC rows were left out too; the
+    # roll and the table as --show lists it name only the slot left empty
+    solo("session", "folk", "--npc", "Nora Dahl")
+    folk = solo("table", "event_focus", "--session", "folk", "--seed", "3").output
+    assert re.search(r"\(\d+ on 1-\d+, the rows that need a thread left out: there is none to name\)", folk), folk
+    shown = solo("table", "event_focus", "--session", "folk", "--show").output.splitlines()[0]
+    assert shown.endswith(": the rows that need a thread are left out, the session has none to name)"), shown
 
 
 def test_session_command_lists_changes_and_shows(solo, tmp_path):
@@ -629,7 +636,7 @@ def test_a_tables_shown_chances_with_a_session_are_those_its_roll_has(solo):
     for row, told in zip(table.rows, shown["rows"]):
         assert told["chance"] == (row.weight / die if row in kept else 0.0), row.text
     text = solo("table", "event_focus", "--session", "mill", "--show").output
-    assert f"— d{die} (of {table.total_weight}: the rows that need an NPC or a thread are left out" in text
+    assert f"— d{die} (of {table.total_weight}: the rows that need an NPC are left out" in text
     # every roll lands on a row shown with a chance, on the die shown
     for seed in range(40):
         rolled = json.loads(solo("table", "event_focus", "--session", "mill", "--seed", str(seed), "--json").output)

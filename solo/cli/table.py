@@ -114,6 +114,8 @@ WEIGHTED = ", weighted"  # after "20 rows": some rows count more than once on th
 
 
 def _show(table: Table, as_json: bool, slots=None) -> None:
+    from ..oracle.tables import needing
+
     odds = table.odds(slots)
     die = sum(row.weight for row, p in odds if p)
     if as_json:
@@ -124,10 +126,10 @@ def _show(table: Table, as_json: bool, slots=None) -> None:
             row["chance"] = p
         click.echo(json.dumps(data))
         return
-    left_out = die < table.total_weight
+    unfilled = table.unfilled(slots or {}) if die < table.total_weight else ()
     click.echo(f"{table.title} [{table.name}] — d{die}" + (
-        f" (of {table.total_weight}: the rows that need an NPC or a thread are left out, the session has none "
-        "to name)" if left_out else ""))
+        f" (of {table.total_weight}: {needing(unfilled)} are left out, the session has none to name)"
+        if unfilled else ""))
     if table.description:
         click.echo(table.description)
     low = 1

@@ -188,6 +188,14 @@ class Table:
         total = sum(row.weight for i, row in enumerate(self.rows) if i in eligible)
         return [(row, row.weight / total if i in eligible else 0.0) for i, row in enumerate(self.rows)]
 
+    def unfilled(self, slots: Slots) -> tuple[str, ...]:
+        """The slots ``slots`` leaves empty that rows of this table need, in :data:`SLOTS`' order: what a smaller
+        die left out (none where every row would be left out, and so every row is drawn)."""
+        if len(self.eligible(slots)) == len(self.rows):
+            return ()
+        needed = {s for row in self.rows for s in row.slots}
+        return tuple(s for s in SLOTS if s in needed and s in slots and not slots[s])
+
     def eligible(self, slots: Slots, where: Callable[[Row], bool] | None = None) -> list[tuple[int, Row]]:
         """The rows a roll may land on, with their places: not one that needs a slot ``slots`` leaves empty, nor one
         ``where`` turns down; every row where none is left. The roll and its odds both ask here."""
@@ -223,13 +231,14 @@ class TableResult:
     slots: dict[str, str] = field(default_factory=dict)  # slot -> the value drawn for it
     parts: tuple[TableResult, ...] = ()
     learn: str | None = None  # the row's clue, for a story that keeps it
+    unfilled: tuple[str, ...] = ()  # the slots left empty whose rows the die left out (Table.unfilled)
 
     def line(self, title: str, full: int) -> str:
         """The roll as solo prints it: "Random event: focus (31 on 1-100): …". A die smaller than the table's
         (``full``, its whole weight) says why: "31 on 1-71" could not be matched against the table `--show`
         lists, where 31 is another row (a new player's run)."""
-        left_out = (", the rows that need an NPC or a thread left out: there is none to name"
-                    if self.out_of < full else "")
+        left_out = (f", {needing(self.unfilled)} left out: there is none to name"
+                    if self.out_of < full and self.unfilled else "")
         return f"{title} ({self.roll} on 1-{self.out_of}{left_out}): {self.text}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -391,7 +400,8 @@ class TableSet:
                 sub = self._roll(self.get(piece[1]), rng, slots, None, depth + 1, budget)
                 parts.append(sub)
                 text += sub.text
-        return TableResult(table.name, die, total, index + 1, text, row.key, chosen, tuple(parts), learn=row.learn)
+        return TableResult(table.name, die, total, index + 1, text, row.key, chosen, tuple(parts), learn=row.learn,
+                           unfilled=() if total == running[-1] else table.unfilled(slots))
 
     def _check_refs(self) -> None:
         for table in self._tables.values():
@@ -465,6 +475,16 @@ class TableSet:
                     raise ContentError(f"{problem}; use fewer {{table:…}} references (each one rolls again)",
                                        file=table.file, path=f"tables.{name}.rows[{i}]",
                                        line=table.rows[i].line or table.line)
+
+
+#: A slot as the rows that need it are named: "the rows that need an NPC or a thread".
+SLOT_NEEDS = {"npc": "an NPC", "thread": "a thread", "pc": "a PC"}
+
+
+def needing(unfilled: Sequence[str]) -> str:
+    """"the rows that need a thread", of the slots left empty, as the roll and ``--show`` both say it (a GM-less
+    group's run: "need an NPC or a thread" where only the thread rows were left out)."""
+    return "the rows that need " + " or ".join(SLOT_NEEDS.get(s, s) for s in unfilled)
 
 
 def _slots_available(row: Row, slots: Slots) -> bool:
