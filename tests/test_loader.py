@@ -655,3 +655,13 @@ def test_a_problem_inside_an_inline_table_over_several_lines_is_placed_at_its_ow
     # a plain value is read past whole: a key after 200,000 digits is found, and in linear time (the old one-line
     # scan needed a look-behind for it)
     assert LineMap("[s]\nx = { a = " + "1" * 200_000 + ", b = 2 }\n").lines["s.x.b"] == 2
+
+
+def test_an_unknown_slots_message_lists_every_slot_a_text_may_hold():
+    """A docs audit: E008's list left out {others}, {theirs}, {themself} and the capitalised slots, which
+    docs/adventures.md gives and which work."""
+    from solo.story.format.readers import KNOWN_SLOTS, TEXT_SLOTS
+
+    assert all(f"{{{slot}}}" in KNOWN_SLOTS for slot in TEXT_SLOTS)
+    for pattern in ("{each.NOUN}", "{verb.VERB}", "{npc.ID}", "{counter.NAME}", "{words.NAME}"):
+        assert pattern in KNOWN_SLOTS

@@ -21,6 +21,12 @@ from .text import PARTY_WORDS, TextError, blocks_of, parse_text, party_slot_prob
 TEXT_SLOTS = ("pc", "party", "others", "they", "them", "their", "They", "Their", "theirs", "themself",
               "you", "You", "yourself", "Yourself")
 
+#: Every slot a text may hold, as an unknown slot's message lists them: from :data:`TEXT_SLOTS` itself, so that
+#: a slot added there is listed (a docs audit: {others}, {theirs} and {themself} worked and were never named).
+KNOWN_SLOTS = ", ".join([f"{{{s}}}" for s in TEXT_SLOTS if s.islower()]
+                        + ["{each.NOUN}", "{verb.VERB}", "{npc.ID}", "{counter.NAME}", "{words.NAME}",
+                           "{if …}…{else}…{end}"]) + "; to start a sentence: " + ", ".join(
+                               f"{{{s}}}" for s in TEXT_SLOTS if not s.islower())
 #: An unknown field's message lists the fields that fit where there are at most this many.
 MAX_FIELDS_LISTED = 24
 #: A kind of field said with the values it takes, where a bare name would leave the GM to look them up (a GM's run:
@@ -280,10 +286,7 @@ class Readers:
                                               "(pc = false)", "E008")
                 elif not (slot in TEXT_SLOTS or slot.startswith(("counter.", "words."))):
                     self.fail(file, path, f"unknown slot {{{slot}}}{did_you_mean(slot, TEXT_SLOTS)} (known: "
-                                          f"{{pc}}, {{party}}, {{you}}, {{yourself}}, {{each.NOUN}}, {{verb.VERB}}, "
-                                          f"{{npc.ID}}, {{counter.NAME}}, {{words.NAME}}, {{they}}, {{them}}, "
-                                          f"{{their}}, "
-                                          f"{{if …}}…{{else}}…{{end}})", "E008")
+                                          f"{KNOWN_SLOTS})", "E008")
                 elif slot in TEXT_SLOTS and not self.uses_pcs:
                     self.fail(file, path, f"{{{slot}}} names the player character, and this adventure has none "
                                           "(pc = false)", "E008")
