@@ -145,3 +145,40 @@ def test_killing_the_process_mid_save_leaves_a_loadable_save(tmp_path):
                 continue
         assert loaded is not None, f"attempt {attempt}: neither the save nor its backup loads"
         assert read_save(path)  # with link-then-rename the save itself is always whole
+
+
+def test_a_save_of_an_adventure_named_by_a_relative_path_resumes_from_any_folder(tmp_path, monkeypatch):
+    """A bad-input audit: `solo play mytale.toml` in one folder wrote `"source": "mytale.toml"`, and `solo play
+    --load …` from another said "no adventure 'mytale'"; a copy of the tutorial was quietly replayed as the bundled
+    one and the save re-pointed at it. The save records the whole path; one whose file is gone says what is played
+    in its place."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from solo.cli import cli
+    from solo.story.format.library import find_adventure
+
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    shutil.copy(find_adventure("tutorial"), here / "mytale.toml")
+    text = (here / "mytale.toml").read_text(encoding="utf-8")
+    (here / "mytale.toml").write_text(text.replace('id = "tutorial"', 'id = "mytale"', 1), encoding="utf-8")
+    monkeypatch.chdir(here)
+    started = CliRunner().invoke(cli, ["play", "mytale.toml", "--saves", str(here / "saves"), "--seed", "5"],
+                                 input="1\n")
+    save = here / "saves" / "mytale.json"
+    assert save.exists(), started.output
+    assert read_save(save).adventure_source == str((here / "mytale.toml").resolve())
+    monkeypatch.chdir(elsewhere)
+    resumed = CliRunner().invoke(cli, ["play", "--load", str(save)], input="")
+    assert "cannot be loaded" not in resumed.output and "Resumed" in resumed.output, resumed.output
+    # a save from before, or a file moved away: the game says what it plays instead, here the bundled tutorial
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["adventure"]["source"], data["adventure"]["id"] = "tut.toml", "tutorial"
+    save.write_text(json.dumps(data), encoding="utf-8")
+    moved = CliRunner().invoke(cli, ["play", "--load", str(save)], input="")
+    said = " ".join(moved.output.split())
+    assert "The adventure file this save names, tut.toml, is not there; playing the adventure named 'tutorial' " \
+           "from " in said, said

@@ -171,7 +171,7 @@ def _session_for(save: Path, data: SaveData) -> Session:
     from ..errors import SoloError
     from ..paths import short_path
     from ..rules.character import Character
-    from ..story.format.library import find_adventure
+    from ..story.format.library import saved_adventure
     from ..story.format.loader import load_adventure
     from ..story.play.engine import Game, edition_of
     from ..story.play.open_play import OPEN_ID, OpenGame, open_adventure
@@ -183,8 +183,10 @@ def _session_for(save: Path, data: SaveData) -> Session:
         if data.adventure_id == OPEN_ID:
             adventure, game_class = open_adventure(), OpenGame
         else:
-            source = Path(data.adventure_source)
-            adventure = load_adventure(source if source.exists() else find_adventure(data.adventure_id))
+            source, moved = saved_adventure(data.adventure_source, data.adventure_id)
+            if moved:
+                click.echo(f"{short_path(save)}: {moved}", err=True)
+            adventure = load_adventure(source)
         party = [Character.from_dict(p) for p in data.party] if data.party else None
     except (SoloError, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc

@@ -96,7 +96,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
     )
     from ..rules.dice import new_rng
     from ..saves import SaveError, SaveWriteError, read_save, write_save
-    from ..story.format.library import DEFAULT_ADVENTURE, available, find_adventure
+    from ..story.format.library import DEFAULT_ADVENTURE, available, find_adventure, saved_adventure
     from ..story.format.loader import AdventureError, load_adventure
     from ..ui.event_stream import EVENTS_FILE
     from ..ui.journal import JOURNAL_FILE
@@ -165,13 +165,12 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 raise UserError(str(exc)) from None
             from ..story.play.open_play import OPEN_ID, OpenGame, open_adventure
 
+            moved = None
             if data.adventure_id == OPEN_ID:
                 adv, game_class = open_adventure(), OpenGame
             else:
                 try:
-                    source = Path(data.adventure_source)
-                    if not source.exists():
-                        source = find_adventure(data.adventure_id)
+                    source, moved = saved_adventure(data.adventure_source, data.adventure_id)
                     adv = load_adventure(source)
                 except (SoloError, OSError, ValueError) as exc:
                     detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
@@ -181,6 +180,10 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 edition = edition_of(data.options)
             except SoloError as exc:
                 raise UserError(f"{short_path(path)}: {exc}") from None
+            if moved:
+                from rich.markup import escape
+
+                console.print(f"[yellow]{escape(moved)}[/]")
             if not adv.made_from(data.adventure_hash):
                 console.print("[yellow]The adventure changed since this save; replaying it may not fit.[/]")
             seed = data.seed

@@ -1038,6 +1038,13 @@ def _new_game(adventure: Adventure) -> str:
     return f"{solo_program()} play {shlex.quote(name or str(source))}"
 
 
+def absolute_source(source: str) -> str:
+    """A save's record of where its adventure was read from: the whole path (open play's name as it is)."""
+    from ..story.play.open_play import OPEN_ID
+
+    return source if source == OPEN_ID or not source else str(Path(source).resolve())
+
+
 def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *, advise: bool,
               started: str | None = None, roster: str | None = None,
               character_files: Mapping[str, Path] | None = None, edition: int | None = None) -> SaveData:
@@ -1045,7 +1052,9 @@ def save_data(adventure: Adventure, seed: int, party: list[Character] | None, *,
     given and its options. A session adds the log, the state and where the game stands; a new game's
     slot is created with this (see ``solo play``), so two games started at once never share a file."""
     data = SaveData(
-        adventure_id=adventure.id, adventure_source=adventure.source, adventure_hash=adventure.content_hash,
+        # where it was read from, whole: a path as typed named nothing from another folder (a bad-input audit)
+        adventure_id=adventure.id, adventure_source=absolute_source(adventure.source),
+        adventure_hash=adventure.content_hash,
         seed=seed, party=[pc.to_dict() for pc in party] if party else None,
         label=f"{adventure.title}: the beginning",
         # pc = false is written down so that 'solo saves' can tell "no player character" from "no party yet"

@@ -59,6 +59,20 @@ def find_adventure(spec: str | None) -> Path:
     raise SoloError(f"no adventure {spec!r}{hint}; bundled and yours: {', '.join(known) or 'none'}")
 
 
+def saved_adventure(source: str, adventure_id: str) -> tuple[Path, str | None]:
+    """Where the adventure a save was played in is read from, and what to say when it is not where the save
+    recorded it: the file named by its id then (a bundled one after an upgrade moved it, your own folder's).
+    A save records its adventure by an absolute path; one written before did by the path as typed, which from
+    another folder named nothing ("no adventure 'mytale'"), and a copy of the tutorial was quietly replayed as
+    the bundled one (a bad-input audit)."""
+    recorded = Path(source)
+    if recorded.exists():
+        return recorded, None
+    found = find_adventure(adventure_id)
+    return found, (f"The adventure file this save names, {source}, is not there; playing the adventure named "
+                   f"{adventure_id!r} from {found} instead.")
+
+
 #: At most this many entries of the working folder are looked at for a name that was meant there.
 HERE_LIMIT = 500
 
