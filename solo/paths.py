@@ -418,3 +418,11 @@ def resume_command(save: Path | str) -> str:
 
     return f"{solo_program()} play --load {shlex.quote(os.path.abspath(save))}"
 
+
+def within(path: Path, folder: Path) -> bool:
+    """Whether ``path``, its links followed, is inside ``folder``: what a folder of content may read (an
+    adventure's files, its tables, a folder of tables)."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a loop of links
+        return False

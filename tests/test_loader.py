@@ -665,3 +665,39 @@ def test_an_unknown_slots_message_lists_every_slot_a_text_may_hold():
     assert all(f"{{{slot}}}" in KNOWN_SLOTS for slot in TEXT_SLOTS)
     for pattern in ("{each.NOUN}", "{verb.VERB}", "{npc.ID}", "{counter.NAME}", "{words.NAME}"):
         assert pattern in KNOWN_SLOTS
+
+
+def test_a_link_in_an_adventures_own_tables_folder_is_followed_only_inside_the_adventure(tmp_path):
+    """A bad-input audit: `tables/secret.toml -> /elsewhere` in an adventure's own tables folder was read, its rows
+    shown in play and a broken one reported by `solo check` (so /etc/passwd was opened); a linked conflicts.toml
+    likewise. The folder's links are left out where they lead out of it, as the adventure's own files' are; a link
+    to a file inside it is kept."""
+    import os
+    import shutil
+
+    from solo.oracle.loader import table_files
+    from solo.paths import bundled
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.toml").write_text('[tables.leak]\nrows = ["SECRET ROW"]\n', encoding="utf-8")
+    (outside / "broken.toml").write_text("root:x:0:0\n", encoding="utf-8")
+    (outside / "conflicts.toml").write_text("[broken\n", encoding="utf-8")
+    adventure = tmp_path / "adv"
+    (adventure / "tables").mkdir(parents=True)
+    shutil.copy(bundled("scenes") / "tutorial.toml", adventure / "tutorial.toml")
+    (adventure / "tables" / "mine.toml").write_text('[tables.mine]\nrows = ["my own row"]\n', encoding="utf-8")
+    os.symlink(outside / "secret.toml", adventure / "tables" / "secret.toml")
+    os.symlink(outside / "broken.toml", adventure / "tables" / "passwd.toml")
+    os.symlink(outside / "conflicts.toml", adventure / "tables" / "conflicts.toml")
+    (adventure / "tables" / "kept").mkdir()
+    (adventure / "tables" / "kept" / "extra.toml").write_text('[tables.extra]\nrows = ["x"]\n', encoding="utf-8")
+    os.symlink(adventure / "tables" / "kept" / "extra.toml", adventure / "tables" / "extra.toml")  # inside: kept
+    assert [f.name for f in table_files(adventure / "tables")] == ["extra.toml", "mine.toml"]
+    loaded, problems = read_adventure(adventure)
+    assert loaded is not None and not problems, problems
+    before = loaded.content_hash
+    (outside / "secret.toml").write_text('[tables.leak]\nrows = ["ANOTHER"]\n', encoding="utf-8")
+    assert read_adventure(adventure)[0].content_hash == before  # not the adventure's: not in its fingerprint
+    (adventure / "tables" / "mine.toml").write_text('[tables.mine]\nrows = ["changed"]\n', encoding="utf-8")
+    assert read_adventure(adventure)[0].content_hash != before  # its own tables are

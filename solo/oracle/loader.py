@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..errors import ContentError
-from ..paths import PathError, read_bounded, search_path
+from ..paths import PathError, read_bounded, search_path, within
 from ..toml_files import loads_toml
 from .tables import Table, TableSet, tables_from_data
 
@@ -35,12 +35,14 @@ def table_folders(extra: Sequence[str | Path] = (), *, use_env: bool = True) -> 
 
 
 def table_files(folder: Path) -> list[Path]:
-    """TOML files directly in ``folder`` and in its ``tables/`` subfolder, in name order."""
+    """TOML files directly in ``folder`` and in its ``tables/`` subfolder, in name order; a link that
+    leads out of ``folder`` is not its own and is left out (a bad-input audit: an adventure's
+    ``tables/secret.toml -> /elsewhere`` was read and its rows shown in play, as an adventure's own file is not)."""
     files = sorted(folder.glob("*.toml"))
     sub = folder / "tables"
-    if sub.is_dir():
+    if sub.is_dir() and within(sub, folder):
         files += sorted(sub.glob("*.toml"))
-    return files
+    return [f for f in files if not f.is_symlink() or within(f, folder)]
 
 
 #: Bytes of one file of tables: as much as an adventure's file (a reader of TOML in Python takes seconds a megabyte).

@@ -225,14 +225,14 @@ def read_conflict_types(folders: list[str | Path] | None = None
                         ) -> tuple[dict[str, ConflictType], list[ContentError]]:
     """The bundled types, overridden and extended by ``conflicts.toml`` in user folders, and every problem
     of every one of those files (``solo check`` reports them all)."""
-    from ..paths import bundled
+    from ..paths import bundled, within
 
     # the bundled file is read and checked once a process (every adventure loaded starts from it); copied here
     shipped, shipped_problems = _read_bundled_file(bundled("oracles") / "conflicts.toml")
     types, problems = dict(shipped), list(shipped_problems)
     for folder in folders or []:
         candidate = Path(folder) / "conflicts.toml"
-        if candidate.exists():
+        if candidate.exists() and within(candidate, Path(folder)):  # a link out of the folder is not its own
             found, wrong = _read_file(candidate)
             types.update(found)
             problems += wrong

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ContentError, did_you_mean
-from ...paths import PathError, read_bounded
+from ...oracle.loader import table_files
+from ...paths import PathError, read_bounded, within
 from ...rules.conflict_types import read_conflict_types
 from ...terminal_text import CONTROL_PROBLEM, controlled, may_hold_control
 from ...toml_files import TOMLError, loads_toml
@@ -118,23 +119,15 @@ def own_tables_folder(source: Path) -> bool:
     return tables.is_dir() and within(tables, source)
 
 
-def within(path: Path, folder: Path) -> bool:
-    """Whether ``path``, its links followed, is inside ``folder``: what an adventure folder may read."""
-    try:
-        return path.resolve().is_relative_to(folder.resolve())
-    except (OSError, RuntimeError):  # a loop of links
-        return False
-
-
 def _tables_read(folders: list[Path]) -> list[tuple[Path, bytes]]:
     """The adventure's own table files (its ``tables/`` folder: oracle tables, conflict types), for its hash: a
     replay reads them as surely as the scenes. A link out of the folder or a file that cannot be read counts
     as its name alone (the tables' own loader says what is wrong with it)."""
     read: list[tuple[Path, bytes]] = []
     for folder in folders:
-        for f in sorted(folder.glob("*.toml")):
+        for f in table_files(folder):  # the files the tables' loader reads, links out of the folder left out
             try:
-                raw = b"" if f.is_symlink() else read_bounded(f, MAX_FILE_BYTES)
+                raw = read_bounded(f, MAX_FILE_BYTES)
             except (PathError, OSError):
                 raw = b""
             read.append((Path("tables") / f.name, raw))
