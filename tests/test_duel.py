@@ -505,3 +505,23 @@ def test_a_lens_share_says_its_spread_counted_by_conflict():
             share = 100 * count / sum(data["lenses"].values())
             assert re.search(rf"^ {lens}\s+│\s+{count} │\s+{share:.1f}% ± {100 * data['lens_errors'][lens]:.1f}",
                              text, re.M), (lens, text)
+
+
+def test_an_npc_never_swings_with_a_lens_that_cannot_win_the_round_while_another_can():
+    """A GM-less table's smuggler (Combat 5, Cunning //Sleight 90, Aggressive and Impulsive) declared Aggressive,
+    at 5 - 20, in four rounds of five ("hits hard: she is Aggressive, Impulsive") and lost 82 % of her fights,
+    where keeping Covert wins 98 %: her leanings and the gamble of a losing fight outweighed a Lens that can never
+    win. A Lens whose roll cannot succeed is left out of the draw while another can win the round; `solo odds`
+    prices the same mind."""
+    from pathlib import Path
+
+    from solo.npc import NPC as NPCFile
+    from solo.toml_files import load_toml
+
+    petra = NPCFile.from_dict(load_toml(Path(__file__).parent / "data" / "npc_petra_smuggler.toml"))
+    stats = run_duels(petra, load_character("espen"), conflict_type("combat"), runs=150, seed=1)
+    assert stats.lenses["aggressive"] == 0 and stats.lenses["covert"] > 0.5 * sum(stats.lenses.values())
+    assert stats.share("won") > 0.7
+    exact = json.loads(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", str(
+        Path(__file__).parent / "data" / "npc_petra_smuggler.toml"), "--rounds", "30", "--json"]).output)
+    assert exact["b_wins"] > 0.7  # the odds play her as the duel does (they had her at 10.86 % against Rune)

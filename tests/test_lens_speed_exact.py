@@ -74,9 +74,13 @@ def _by_considerations(mind: NPCMind, view, me, state, keeps: str) -> dict[str, 
         carry_op = theirs.carry + (NEXT_ROUND if theirs.follow_up else 0)
     vals = r.ev.lens_values(own, other, carry_me=mine.carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
                             flamboyant=r.flamboyant, side_pool=r.side_pool)
+    rounds = r.ev.round_wins(carry_me=mine.carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
+                             flamboyant=r.flamboyant, side_pool=r.side_pool)
+    hopeless = {k for k in r.lenses if rounds[k] == 0}  # left out of the draw while another Lens can win the round
     sit = Situation(values=vals, win=max(vals[k] for k in r.lenses if k in vals), own_frac=own / r.own_max,
                     opp_frac=opp_frac, opp_lens=sit_lens, opp_off_balance=theirs.carry < 0, armour_op=r.armour_op,
-                    morale=r.morale, last_lens=mine.last, kind=r.kind, rapport=r.rapport)
+                    morale=r.morale, last_lens=mine.last, kind=r.kind, rapport=r.rapport,
+                    futile=frozenset(hopeless) if hopeless != set(r.lenses) else frozenset())
     return choice_chances(totals_of(lens_considerations(r.lean, r.lenses, sit), r.lenses, digits=6))
 
 

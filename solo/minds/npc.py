@@ -98,6 +98,7 @@ WEIGHTS = {
     "inertia": 0.15,      # the Lens it used last round
     "surprise": 0.2,      # first round: Covert, × its cunning or self-preservation
     "rapport": 0.15,      # social conflicts: per disposition step, no dirty tricks on friends
+    "futile": 2.0,        # a Lens whose roll cannot win the round (its target at or below 0), while another can
 }
 FLAIR = {"social": 2.0, "physical": 0.6, "other": 1.0}  # Flamboyant's lean by conflict kind
 TEMPERATURE = 0.25  # softmax temperature over the near-best options
@@ -130,6 +131,7 @@ class Situation:
     first_round: bool = False
     kind: str = "physical"  # physical, social or other (Flamboyant's weight)
     rapport: int = 0  # disposition step towards PC opponents in a social conflict
+    futile: frozenset = frozenset()  # Lenses that cannot win this round, where another offered one can
 
 
 def _kind(ctype) -> str:
@@ -230,6 +232,8 @@ def lens_considerations(lean: Leanings, lenses, sit: Situation,
         s = W["surprise"] * max(0.0, L["cunning"], sp)
         if s:
             situation["surprise"] = {"covert": s}
+    if sit.futile:
+        situation["futile"] = {k: -W["futile"] for k in sit.futile}
     if sit.rapport:
         situation["rapport"] = {"covert": -W["rapport"] * sit.rapport, "aggressive": -W["rapport"] * sit.rapport}
     for key, scores in situation.items():
@@ -427,10 +431,19 @@ def situation_at(r: _Reading, s: MindState) -> Situation:
         win = 1.0 - _larger(0.0, 1.0 - best) ** (1.0 / ratio)
     else:
         win = best
+    rounds = r.ev.round_wins(carry_me=s.mine.carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
+                             flamboyant=r.flamboyant, side_pool=r.side_pool)
+    # a Lens whose roll cannot succeed (Aggressive's -20 on a skill of 5) never wins the round: a sharp GM does
+    # not have the NPC swing with it while another Lens could (a GM-less table's smuggler, Combat 5 and
+    # Cunning //Sleight 90, declared Aggressive four rounds in five and lost 82 % of her fights)
+    futile = frozenset(k for k in r.lenses if rounds.get(k, 1.0) <= 0.0)
+    if futile and not any(rounds.get(k, 0.0) > 0.0 for k in r.lenses if k not in futile):
+        futile = frozenset()  # every Lens is hopeless this round: none is worse for it
     return Situation(values=vals, win=win, own_frac=_share(s.own, r.own_shift, r.own_max),
                      opp_frac=_share(s.other, r.op_shift, r.op_max), opp_lens=sit_lens,
                      opp_off_balance=s.theirs.carry < 0, ratio=ratio, armour_op=r.armour_op, morale=r.morale,
-                     last_lens=s.last_lens, first_round=s.first_round, kind=r.kind, rapport=r.rapport)
+                     last_lens=s.last_lens, first_round=s.first_round, kind=r.kind, rapport=r.rapport,
+                     futile=futile)
 
 
 def _larger(x, y):

@@ -138,6 +138,12 @@ class Evaluator:
         self._lens[key] = out
         return out
 
+    def round_wins(self, *, carry_me: int = 0, carry_op: int = 0, opp_lens: str = "none", covert: int | None = None,
+                   flamboyant: int | None = None, side_pool: bool = False) -> dict[str, float]:
+        """My chance to win this round with each Lens (the same rounds :meth:`lens_values` looks ahead from)."""
+        return {name: k.round.a for name, k, _, _ in self._rounds(carry_me, carry_op, opp_lens, covert, flamboyant,
+                                                                   side_pool)}
+
     def lens_value_grid(self, *, carry_me: int = 0, carry_op: int = 0, opp_lens: str = "none",
                         covert: int | None = None, flamboyant: int | None = None, side_pool: bool = False) -> dict:
         """:meth:`lens_values` at every pair of Pools at once: {Lens: array indexed [a][b]} (row and column 0
