@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["Z95", "wilson", "share_error", "mean_error", "clustered_share_error"]
+__all__ = ["Z95", "wilson", "share_error", "mean_error", "clustered_share_error", "error_digits"]
 
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959963984540054
+
+
+def error_digits(error: float, places: int) -> str:
+    """A standard error written at ``places`` decimals, or to one significant figure where that would show none:
+    never "± 0.0", which reads as exact (a review of solo simulate's means)."""
+    shown = places
+    while f"{error:.{shown}f}".strip("0.") == "" and shown < 6:
+        shown += 1
+    return f"{error:.{shown}f}"
 
 
 def share_error(p: float, runs: int) -> float:

@@ -525,3 +525,32 @@ def test_an_npc_never_swings_with_a_lens_that_cannot_win_the_round_while_another
     exact = json.loads(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", str(
         Path(__file__).parent / "data" / "npc_petra_smuggler.toml"), "--rounds", "30", "--json"]).output)
     assert exact["b_wins"] > 0.7  # the odds play her as the duel does (they had her at 10.86 % against Rune)
+
+
+def test_a_lens_seen_once_is_neither_nought_nor_told_as_exact():
+    """A Lens declared once in thousands read "0.0% ± 0.0": a share seen is not none, and a spread of 0.0 reads as
+    exact. It reads "<0.1%" with its ± to one significant figure (solo/sampling.py's error_digits, as simulate's
+    means)."""
+    import io
+    from collections import Counter
+
+    from rich.console import Console
+
+    from solo.cli.duel import _show
+    from solo.minds.arena import DuelStats
+    from solo.sampling import error_digits
+
+    assert (error_digits(0.02, 1), error_digits(0.25, 1), error_digits(3.0, 1)) == ("0.02", "0.2", "3.0")
+    stats = DuelStats()
+    per_run = [Counter({"covert": 9}) for _ in range(999)] + [Counter({"covert": 8, "clever": 1})]
+    for declared in per_run:
+        stats.lenses.update(declared)
+        stats.count_conflict(declared)
+        stats.runs += 1
+        stats.outcomes["won"] += 1
+    out = io.StringIO()
+    npc = duel_npc(random.Random(2), conflict_type("combat"))
+    _show(Console(file=out, width=120, color_system=None), npc, load_character("espen"), conflict_type("combat"),
+          stats, 1.0, None)
+    row = next(line for line in out.getvalue().splitlines() if line.startswith(" clever"))
+    assert "<0.1% ± 0.01" in row and "± 0.0 " not in row + " ", row

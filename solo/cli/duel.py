@@ -298,9 +298,14 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     lenses.add_column("times", justify="right")
     lenses.add_column("share", justify="right")
     total = sum(stats.lenses.values()) or 1
+    from ..sampling import error_digits
+
     for lens, count in stats.lenses.items():  # sampled, and counted by conflict: said with its ± as every share is
-        lenses.add_row(lens, str(count), f"{count / total:.1%}" + (
-            f" ± {100 * stats.lens_error(lens):.1f}" if stats.runs > 1 and count else ""))
+        share = f"{count / total:.1%}"
+        if count and share == "0.0%":  # seen, if rarely: not "0.0%", nor "± 0.0" read as exact
+            share = "<0.1%"
+        error = stats.lens_error(lens)
+        lenses.add_row(lens, str(count), share + (f" ± {error_digits(100 * error, 1)}" if error else ""))
     title = f"How it ended for {npc.name}"
     outcomes = Table(title=Text(title), title_justify="left", show_edge=False, min_width=len(title))
     outcomes.add_column("outcome")

@@ -155,10 +155,9 @@ def _mean(value: float, error: float | None, places: int) -> str:
     too small for the mean's places is given to one significant figure, never "± 0.0" read as exact (the review)."""
     if not error:
         return f"{value:.{places}f}"
-    shown = places
-    while f"{error:.{shown}f}".strip("0.") == "" and shown < 6:
-        shown += 1
-    return f"{value:.{places}f} ± {error:.{shown}f}"
+    from ..sampling import error_digits
+
+    return f"{value:.{places}f} ± {error_digits(error, places)}"
 
 
 def _share(entry: dict, interval: bool = True) -> str:
