@@ -484,3 +484,19 @@ def test_the_card_shows_the_native_language_its_rolls_count():
         assert rolled == max(40, knowledge) and f"//Language (native) {rolled}" in card(char)
     linguist = make_char("Kari", Knowledge=30, focuses={"Knowledge//Language": 20})  # a Focus of her own
     assert "(native)" not in card(linguist) and "//Language 50" in card(linguist)
+
+
+def test_gear_adds_to_a_weapon_and_never_to_empty_hands_however_they_are_named():
+    """A GM-less table: a Master draugr's card read "Gear: Unarmed (1d3+1)", and `solo odds --weapon-a unarmed`
+    dealt 1d3+2 where the same PC with no weapon dealt 1d3: the same fists, two damages, against the ruling that
+    Gear needs a weapon. The gear table's Unarmed and Martial arts are empty hands; a card shows what a blow deals."""
+    from solo.rules.participants import gear_bonus
+    from solo.rules.rulebook import rules
+
+    pc = pregenerated("espen")
+    pc.tags, pc.gear_bonus = [*pc.tags, "Gear"], 2
+    weapons = rules().weapons
+    assert [gear_bonus(pc, weapons.get(w)) for w in ("unarmed", "martial_arts", "dagger")] == [0, 0, 2]
+    assert gear_bonus(pc, None) == 0
+    pc.tags = [t for t in pc.tags if t != "Gear"]
+    assert gear_bonus(pc, weapons["dagger"]) == 0  # the bonus is the Tag's

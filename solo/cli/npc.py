@@ -216,8 +216,11 @@ def _card(npc: NPC) -> Panel:
     lines += [skills, Text(""), pools, Text("")]
     gear = []
     if npc.weapon:
+        from ..rules.participants import gear_bonus
+
         w = t.weapons[npc.weapon]
-        bonus = f"+{npc.gear_bonus}" if npc.gear_bonus else ""
+        extra = gear_bonus(npc, w)  # as the conflict deals it: none without #Gear, none with empty hands
+        bonus = f"+{extra}" if extra else ""
         gear.append(f"{w.name} ({w.damage}{bonus}" + (f", {w.range} m)" if w.range else ")"))
     else:
         gear.append(f"Unarmed ({t.weapons['unarmed'].damage})" if "unarmed" in t.weapons else "Unarmed")

@@ -303,9 +303,17 @@ class Participant:
         return shield.penalty if shield is not None else 0
 
     def damage_bonus(self, physical: bool) -> int:
-        if physical and self.weapon is not None and self.char is not None and "Gear" in self.char.tags:
-            return self.char.gear_bonus
+        return gear_bonus(self.char, self.weapon) if physical else 0
+
+
+def gear_bonus(char: Character | None, weapon: Weapon | None) -> int:
+    """#Gear's +1 to +3 on the damage of ``weapon`` in ``char``'s hand (docs/rulings.md, "The Gear bonus needs a
+    weapon"): none with empty hands, whether the gear table names them (its Unarmed and Martial arts, the
+    entries //Unarmed fits) or not: the same fists read 1d3+2 in one tool and 1d3 in another (a GM-less table).
+    The conflict, the sheet and the NPC card all ask here."""
+    if char is None or weapon is None or weapon.focus == UNARMED_FOCUS or "Gear" not in char.tags:
         return 0
+    return char.gear_bonus
 
 
 def _shown_off(skill: str) -> tuple[str, ...]:

@@ -25,9 +25,13 @@ def pool_bar(current: int, maximum: int, width: int = 16) -> Text:
 
 def gear_words(char: Character) -> str:
     """#Gear's bonus as the sheet shows it: it adds to the damage of the weapon in hand in a physical conflict
-    (rules §5.2; the gear table's unarmed and martial-arts entries count as one), so a character with nothing in
-    hand is told why its blows do not get it."""
-    held = "" if char.weapon else "; none in hand"
+    (rules §5.2; empty hands, the gear table's Unarmed and Martial arts among them, take none:
+    :func:`~solo.rules.participants.gear_bonus`), so a character with nothing in hand is told why its blows do not
+    get it."""
+    from ..rules.participants import gear_bonus
+
+    weapon = rules().weapons.get(char.weapon) if char.weapon else None
+    held = "" if gear_bonus(char, weapon) else "; none in hand"
     return f" (+{char.gear_bonus} damage with a weapon{held})"
 
 
