@@ -695,3 +695,16 @@ def test_a_name_added_that_reads_like_one_kept_is_said_with_how_to_take_it_out(s
     quiet = solo("session", "mire", "--npc", "Sister Wynn", "--npc", "Mag the ferrywoman").output
     assert "of its own" not in quiet
     assert json.loads(solo("session", "mire", "--json").output)["npcs"] == ["Mag the ferrywoman", "Sister Wynn"]
+
+
+def test_the_oracle_adds_a_name_in_another_case_to_the_entry_a_session_keeps(solo):
+    """A GM-less table: `solo oracle … --session friday --npc "edda holm" --thread "who is bribing …?"` added
+    "edda holm" beside Edda Holm and a second thread, splitting their weight and progress, where oracle.md says a
+    name typed again in another case is the same entry (as `solo session --npc` already read it)."""
+    solo("session", "friday", "--npc", "Edda Holm", "--thread", "Who is bribing the archive clerk?")
+    asked = solo("oracle", "Is she in?", "--session", "friday", "--npc", "edda holm", "--thread",
+                 "who is bribing the archive clerk?", "--seed", "1")
+    assert asked.exit_code == 0, asked.output
+    data = json.loads(solo("session", "friday", "--json").output)
+    assert [n if isinstance(n, str) else n["name"] for n in data["npcs"]] == ["Edda Holm"], data
+    assert len(data["threads"]) == 1, data

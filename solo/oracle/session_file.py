@@ -83,7 +83,7 @@ class OracleSession:
     def add_thread(self, text: str, *, again: bool = False) -> int:
         """Open a thread; with ``again`` one already open (its words in any case) counts once more. Its weight."""
         _check_entry(text, "a thread")
-        text = known_entry(self.state.threads, text) if again else text
+        text = known_entry(self.state.threads, text)  # its words in another case are the same thread
         if len(self.state.threads) >= MAX_ENTRIES and text.strip() not in self.state.threads:
             raise OracleError(f"a session keeps at most {MAX_ENTRIES} open threads; close one first")
         return _weigh(self.state.add_thread, text, again)
@@ -91,7 +91,7 @@ class OracleSession:
     def add_npc(self, name: str, *, again: bool = False) -> int:
         """Add an NPC; with ``again`` one already there (their name in any case) counts once more. Their weight."""
         _check_entry(name, "an NPC's name")
-        name = known_entry(self.state.npcs, name) if again else name
+        name = known_entry(self.state.npcs, name)  # "edda holm" is Edda Holm (a GM-less table: listed twice)
         if len(self.state.npcs) >= MAX_ENTRIES and name.strip() not in self.state.npcs:
             raise OracleError(f"a session keeps at most {MAX_ENTRIES} NPCs; remove one first")
         return _weigh(self.state.add_npc, name, again)
