@@ -178,19 +178,20 @@ def _session_for(save: Path, data: SaveData) -> Session:
     from ..ui.session import Session
 
     game_class: type[Game] = Game
+    moved: str | None = None
     try:
         edition = edition_of(data.options)  # a newer solo's game is refused first, as a reason, not an internal error
         if data.adventure_id == OPEN_ID:
             adventure, game_class = open_adventure(), OpenGame
         else:
             source, moved = saved_adventure(data.adventure_source, data.adventure_id)
-            if moved:
-                click.echo(f"{short_path(save)}: {moved}", err=True)
             adventure = load_adventure(source)
         party = [Character.from_dict(p) for p in data.party] if data.party else None
     except (SoloError, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise UserError(f"{short_path(save)}: the game cannot be replayed to rebuild its journal: {detail}") from None
+    if moved and not adventure.made_from(data.adventure_hash):  # the same files elsewhere: nothing to say
+        click.echo(f"{short_path(save)}: {moved}", err=True)
     if not adventure.made_from(data.adventure_hash):
         click.echo(f"{short_path(save)}: the adventure changed since this save; the rebuilt journal may not fit.",
                    err=True)

@@ -180,7 +180,7 @@ def command(args: tuple[str, ...], seed: int | None, pcs: tuple[str, ...], party
                 edition = edition_of(data.options)
             except SoloError as exc:
                 raise UserError(f"{short_path(path)}: {exc}") from None
-            if moved:
+            if moved and not adv.made_from(data.adventure_hash):  # the same files elsewhere: nothing to say
                 from rich.markup import escape
 
                 console.print(f"[yellow]{escape(moved)}[/]")

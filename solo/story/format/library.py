@@ -61,7 +61,8 @@ def find_adventure(spec: str | None) -> Path:
 
 def saved_adventure(source: str, adventure_id: str) -> tuple[Path, str | None]:
     """Where the adventure a save was played in is read from, and what to say when it is not where the save
-    recorded it: the file named by its id then (a bundled one after an upgrade moved it, your own folder's).
+    recorded it: the file named by its id then (a bundled one after an upgrade moved it, your own folder's); the
+    caller says it where the files found are not the ones the save was made with.
     A save records its adventure by an absolute path; one written before did by the path as typed, which from
     another folder named nothing ("no adventure 'mytale'"), and a copy of the tutorial was quietly replayed as
     the bundled one (a bad-input audit)."""
