@@ -221,6 +221,7 @@ def test_mindless_press_the_weakest_least_armoured_target():
     from solo.rules.participants import from_character
 
     thing = generate_npc(random.Random(3), "master", role="draugr", mindless=True)
+    thing.weapon = "impromptu"  # a grave-goods club, 1d4 and its #Gear +3 (which bare hands do not get)
     tank = rival("Tank", **EVEN)
     tank.armour = "heavy"
     soft = rival("Soft", **EVEN)
@@ -237,10 +238,10 @@ def test_mindless_press_the_weakest_least_armoured_target():
                         context={"conflict": conflict.view, "participant": me})
     assert mind.decide(question) == "Soft"  # 9 left and no armour, before the armoured one at 9
     soft.pools["BODY"].current = 12
-    # its unarmed blows (5 on average) do nothing to heavy armour (6): the soft one at 12 drops in three blows,
+    # its blows (5.5 on average) hardly dent heavy armour (6): the soft one at 12 drops in three blows,
     # the armoured one at 9 hardly ever, so the most damage where it counts is still on the soft one
     assert mind.decide(question) == "Soft"
-    hurt_tank.armour = "light"  # 2 points: 3 a blow, so 9 left is three blows too, and the lower Pool decides
+    hurt_tank.armour = "light"  # 2 points: 3.5 a blow, so 9 left is three blows too, and the lower Pool decides
     foes[2] = from_character(hurt_tank, "b", COMBAT)
     conflict = Conflict(COMBAT, [me, *foes], random.Random(5))
     question = Question("target", "Whom do you strike?", tuple(Option(f.id, f.name) for f in foes),

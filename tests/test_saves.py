@@ -182,3 +182,36 @@ def test_a_save_of_an_adventure_named_by_a_relative_path_resumes_from_any_folder
     said = " ".join(moved.output.split())
     assert "The adventure file this save names, tut.toml, is not there; playing the adventure named 'tutorial' " \
            "from " in said, said
+
+
+def test_a_game_of_edition_7_replays_its_npcs_blows_and_random_characters_as_they_were():
+    """Edition 8 changed what an NPC declares (no Lens that cannot win the round, no Clever for the mindless), what
+    #Gear adds to empty hands and which Focus a random character is dealt; a game begun before replays by its own
+    edition, so its recorded answers still meet the questions they answered."""
+    import random
+    from collections import Counter
+
+    from solo.minds.npc import mind_can_declare
+    from solo.npc import generate_npc
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.creation import career_choices
+    from solo.rules.lenses import LENSES
+    from solo.rules.participants import from_character
+    from solo.rules.rulebook import rules
+    from solo.story.play.engine import EDITION
+    from solo.story.play.npcs import default_mind
+
+    assert EDITION == 8
+    draugr = generate_npc(random.Random(3), "master", role="draugr", mindless=True)
+    assert "clever" not in mind_can_declare(list(LENSES), draugr.leanings())
+    assert "clever" in mind_can_declare(list(LENSES), draugr.leanings(), mindless_study=True)
+    assert default_mind(draugr, random.Random(1), edition=7).old_lenses
+    assert not default_mind(draugr, random.Random(1), edition=8).old_lenses
+    assert not default_mind(draugr, random.Random(1)).old_lenses  # a tool's mind (duel, odds): the latest
+    fist = from_character(draugr, "b", conflict_type("combat"))
+    assert draugr.weapon == "unarmed" and "Gear" in draugr.tags and fist.damage_bonus(True) == 0
+    fist.gear_on_fists = True  # as the engine sets it for a game of edition 7
+    assert fist.damage_bonus(True) == draugr.gear_bonus > 0
+    dealt = Counter(f for seed in range(60) for s, f in career_choices("Soldier", random.Random(seed),
+                                                                        fitted=False).focuses if s == "Combat")
+    assert dealt["Gunnery"] > 0 and set(dealt) <= set(rules().skills["Combat"].focuses)

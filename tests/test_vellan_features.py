@@ -369,16 +369,18 @@ def test_every_hint_in_both_adventures_is_filled_without_a_stray_brace(vellan, t
 ENDINGS = {"ending_exposed", "ending_escaped", "ending_bought", "ending_buried", "ending_quiet"}
 
 
-@pytest.mark.parametrize(("size", "start", "lanes"), [
-    (1, 52, {"knut_warning": 15, "alley_after": 64}),
-    (2, 180, {"alley_after": 4}),
-    (3, 52, {"alley_after": 4}),
+@pytest.mark.parametrize(("size", "runs", "lanes"), [
+    (1, range(52, 57), {"knut_warning": 15, "alley_after": 64}),
+    (2, (0, 6, 7, 8, 21), {"alley_after": 0}),
+    (3, range(289, 294), {"alley_after": 4}),
 ])
-def test_five_explorer_games_in_a_row_reach_every_ending_alone_and_as_a_party(size, start, lanes):
-    """Five runs of ``solo simulate vellan --policy explorer --runs 2000 --seed 1 --party-size SIZE`` (runs
-    START to START + 4, each with the seed that report gives it) end in the five endings, one each; and runs of
-    the same report pass through the lane after Knut is beaten or runs (and, alone, the lane where he takes the
-    camera).
+def test_five_explorer_games_reach_every_ending_alone_and_as_a_party(size, runs, lanes):
+    """Five runs of ``solo simulate vellan --policy explorer --runs 2000 --seed 1 --party-size SIZE`` (each with
+    the seed that report gives it; five in a row alone and for three, the first of each ending for two: since
+    2026-12-08, when a random party stopped being dealt //Gunnery and NPCs stopped swinging with Lenses that cannot
+    win, no five in a row of that report show all five, as about one report in a hundred would not) end in the five
+    endings, one each; and runs of the same report pass through the lane after Knut is beaten or runs (and, alone,
+    the lane where he takes the camera). Its shares for two were measured again then: 70 / 7 / 7 / 5 / 10 %.
 
     In that report (issue 33) every ending comes in at least 1 % of the games: alone 34 / 20 / 21 / 11 / 14 %
     (front page, spiked, evening bus, escape, page six), the lane with the envelope 0.55 %; two 70 / 8 / 8 /
@@ -394,8 +396,11 @@ def test_five_explorer_games_in_a_row_reach_every_ending_alone_and_as_a_party(si
     from solo.story.format.library import find_adventure
 
     options = Options(str(find_adventure("vellan")), 2000, seed=1, policy="explorer", party_size=size)
-    tally = run_chunk(options, start, 5)
-    assert tally.endings == dict.fromkeys(ENDINGS, 1)
+    ended: dict[str, int] = {}
+    for run in runs:
+        for ending, n in run_chunk(options, run, 1).endings.items():
+            ended[ending] = ended.get(ending, 0) + n
+    assert ended == dict.fromkeys(ENDINGS, 1)
     for lane, run in lanes.items():
         assert lane in run_chunk(options, run, 1).scene_runs, lane
 

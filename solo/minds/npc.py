@@ -138,11 +138,15 @@ def _kind(ctype) -> str:
     return "social" if ctype.social else "physical" if ctype.physical else "other"
 
 
-def mind_can_declare(lenses: list[str], lean: Leanings, *, mindless_flair: bool = False) -> list[str]:
+def mind_can_declare(lenses: list[str], lean: Leanings, *, mindless_flair: bool = False,
+                     mindless_study: bool = False) -> list[str]:
     """The offered Lenses this mind may declare: a mindless creature shows off to nobody (Flamboyant is for an
-    audience; seed 001's draugr only deals the most damage it can), so it never declares it (docs/rulings.md);
-    ``mindless_flair``: it may, as in a game saved before play's edition 7 (docs/saves.md)."""
-    return [k for k in lenses if k != "flamboyant"] if lean.mindless and not mindless_flair else lenses
+    audience) and studies nobody (Clever's round spent watching for a weakness is a thought; seed 001's draugr only
+    deals the most damage it can), so it declares neither (docs/rulings.md); ``mindless_flair``, ``mindless_study``:
+    it may, as in a game saved before play's edition 7 and 8 (docs/saves.md)."""
+    if not lean.mindless:
+        return lenses
+    return [k for k in lenses if not (k == "flamboyant" and not mindless_flair or k == "clever" and not mindless_study)]
 
 
 def temperament_scores(lean: Leanings, lenses, kind: str) -> dict[str, float]:
@@ -339,6 +343,7 @@ class _Reading:
     ratio: float = 1.0  # opponents per member of its side (the chain's one against one: 1)
     own_shift: int = 0  # what its Pool index holds beyond the Pool itself (a side pushing on: its maximum)
     op_shift: int = 0
+    hopeless: bool = False  # it may declare a Lens that cannot win the round, as before play's edition 8
     seen: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -364,7 +369,7 @@ class _Reading:
         """Everything the policy reads, by value: two minds of one nature in one match-up price alike."""
         return reading_key(self.lean, self.morale, self.lenses, self.ev, self.covert, self.flamboyant,
                            self.side_pool, self.own_max, self.op_max, self.armour_op, self.kind, self.rapport,
-                           self.foe_lenses, self.ratio, self.own_shift, self.op_shift)
+                           self.foe_lenses, self.ratio, self.own_shift, self.op_shift, self.hopeless)
 
 
 def reading_key(lean: Leanings, morale: str, lenses: tuple[str, ...], ev: Evaluator, *rest) -> tuple:
@@ -436,7 +441,7 @@ def situation_at(r: _Reading, s: MindState) -> Situation:
     # a Lens whose roll cannot succeed (Aggressive's -20 on a skill of 5) never wins the round: a sharp GM does
     # not have the NPC swing with it while another Lens could (a GM-less table's smuggler, Combat 5 and
     # Cunning //Sleight 90, declared Aggressive four rounds in five and lost 82 % of her fights)
-    futile = frozenset(k for k in r.lenses if rounds.get(k, 1.0) <= 0.0)
+    futile = frozenset() if r.hopeless else frozenset(k for k in r.lenses if rounds.get(k, 1.0) <= 0.0)
     if futile and not any(rounds.get(k, 0.0) > 0.0 for k in r.lenses if k not in futile):
         futile = frozenset()  # every Lens is hopeless this round: none is worse for it
     return Situation(values=vals, win=win, own_frac=_share(s.own, r.own_shift, r.own_max),
@@ -857,9 +862,11 @@ class NPCMind:
     """
 
     def __init__(self, npc, rng: random.Random, *, memory: NPCMemory | list[str] | None = None, explain: bool = False,
-                 sink: Sink | None = None, mindless_flair: bool = False):
+                 sink: Sink | None = None, mindless_flair: bool = False, old_lenses: bool = False):
         self.npc = npc
         self.mindless_flair = mindless_flair  # a mindless one may show off, as before play's edition 7
+        # as before play's edition 8: a Lens that cannot win the round may be declared, and a mindless one may study
+        self.old_lenses = old_lenses
         self.rng = rng
         if memory is not None and not isinstance(memory, NPCMemory):
             # An adventure's state may keep just this NPC's deeds as a list of names.
@@ -906,7 +913,8 @@ class NPCMind:
         ``secondary``: the Covert and Flamboyant targets kept for the copies of
         one conflict (the same characters in every copy), shared by the twins.
         """
-        twin = NPCMind(self.npc, rng, memory=self.memory, mindless_flair=self.mindless_flair)
+        twin = NPCMind(self.npc, rng, memory=self.memory, mindless_flair=self.mindless_flair,
+                       old_lenses=self.old_lenses)
         twin._secondary = secondary
         fight = self._fight
         if fight is not None:
@@ -998,7 +1006,8 @@ class NPCMind:
             covert, flamboyant, side_pool = secondary_reading(me, main, shield_me, armour_op, physical,
                                                               fight.secondary)
         if lenses is None:
-            lenses = (mind_can_declare([k for k in LENSES], fight.lean, mindless_flair=self.mindless_flair)
+            lenses = (mind_can_declare([k for k in LENSES], fight.lean, mindless_flair=self.mindless_flair,
+                                       mindless_study=self.old_lenses)
                       if me.uses_lenses else ["none"])
             if "quick" in lenses and not quick_extras(conflict, me):
                 lenses.remove("quick")
@@ -1008,7 +1017,7 @@ class NPCMind:
         return (fight.lean, fight.morale.state, tuple(lenses), ev, covert, flamboyant, side_pool, me.pool.maximum,
                 main.pool.maximum, armour_op, _kind(ctype), step, main.uses_lenses,
                 pos.ratio if pos is not None else 1.0, me.pool.maximum if me.pushing else 0,
-                main.pool.maximum if main.pushing else 0)
+                main.pool.maximum if main.pushing else 0, self.old_lenses)
 
     def never_breaks(self, conflict: ConflictView) -> bool:
         """Whether its morale can never move in this conflict (a mindless creature)."""
@@ -1266,7 +1275,7 @@ class NPCMind:
     # -- the Lens --------------------------------------------------------------------
     def _lens(self, q: Question, conflict: ConflictView, me: Participant, fight: _Fight) -> Decision:
         lenses = mind_can_declare([o.key for o in q.options if o.key in LENS_SET], fight.lean,
-                                  mindless_flair=self.mindless_flair)
+                                  mindless_flair=self.mindless_flair, mindless_study=self.old_lenses)
         if "quick" in lenses and not quick_extras(conflict, me):
             lenses.remove("quick")  # its only extra action would be an attempt to leave: that is what flee is for
         pos = self._read(conflict, me, fight)

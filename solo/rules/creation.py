@@ -69,8 +69,12 @@ def unfitted_focuses(tables: RulesTables | None = None) -> frozenset[tuple[str, 
     return frozenset(("Combat", f) for f in t.skills["Combat"].focuses if f not in fitted)
 
 
-def draw_focus(rng: random.Random, skill: str, options: list[str], tables: RulesTables | None = None) -> str:
-    """A Focus of ``options`` drawn for a random character, one no weapon fits only where nothing else is left."""
+def draw_focus(rng: random.Random, skill: str, options: list[str], tables: RulesTables | None = None,
+               fitted: bool = True) -> str:
+    """A Focus of ``options`` drawn for a random character, one no weapon fits only where nothing else is left
+    (``fitted`` False: any, as a game of play's edition 7 or earlier replays its draws)."""
+    if not fitted:
+        return rng.choice(options)
     unfitted = unfitted_focuses(tables)
     fitting = [f for f in options if (skill, f) not in unfitted]
     return rng.choice(fitting or options)
@@ -88,9 +92,10 @@ def spare_focus_options(
     return [(s, f) for s in top if s != "Willpower" for f in focus_options(s, taken, tables)]
 
 
-def _draw_spare(rng: random.Random, top: list[str], focuses: list[tuple[str, str]], t: RulesTables) -> tuple[str, str]:
+def _draw_spare(rng: random.Random, top: list[str], focuses: list[tuple[str, str]], t: RulesTables,
+                fitted: bool = True) -> tuple[str, str]:
     options = spare_focus_options(top, focuses, t)
-    unfitted = unfitted_focuses(t)
+    unfitted = unfitted_focuses(t) if fitted else frozenset()
     return rng.choice([o for o in options if o not in unfitted] or options)
 
 
@@ -243,7 +248,7 @@ def fitting_pronoun(name: str, drawn: str) -> str:
 
 def career_choices(
     career_name: str, rng: random.Random, *, name: str | None = None, tables: RulesTables | None = None,
-    focus_rules: bool = True, roll_pool_values: bool = False,
+    focus_rules: bool = True, roll_pool_values: bool = False, fitted: bool = True,
 ) -> Choices:
     """Creation choices that follow a career, with the open decisions drawn at random."""
     t = tables or rules()
@@ -261,16 +266,16 @@ def career_choices(
             options = focus_options(skill, focuses, t)
             if not options:
                 continue  # Willpower: see spare_focus_options
-            focus = draw_focus(rng, skill, options, t)
+            focus = draw_focus(rng, skill, options, t, fitted)
         focuses.append((skill, focus))
     for skill in ranked[:3]:
         if skill not in {s for s, _ in focuses}:
             options = focus_options(skill, focuses, t)
             if options:
-                focuses.append((skill, draw_focus(rng, skill, options, t)))
+                focuses.append((skill, draw_focus(rng, skill, options, t, fitted)))
     focuses = focuses[:CREATION_FOCUSES]
     while len(focuses) < CREATION_FOCUSES:
-        focuses.append(_draw_spare(rng, ranked[:3], focuses, t))
+        focuses.append(_draw_spare(rng, ranked[:3], focuses, t, fitted))
     tags = list(career.tags)
     if career.tag_choices:
         tags.append(rng.choice(career.tag_choices))
@@ -287,9 +292,9 @@ def career_choices(
 
 def random_choices(
     rng: random.Random, *, name: str | None = None, tables: RulesTables | None = None,
-    focus_rules: bool = True, roll_pool_values: bool = False,
+    focus_rules: bool = True, roll_pool_values: bool = False, fitted: bool = True,
 ) -> Choices:
-    """A fully random pyramid character without a career."""
+    """A fully random pyramid character without a career (``fitted``: see :func:`draw_focus`)."""
     t = tables or rules()
     ranked = list(SKILLS)
     rng.shuffle(ranked)
@@ -299,9 +304,9 @@ def random_choices(
         for skill in ranked[:3]:
             options = focus_options(skill, focuses, t)
             if options:
-                focuses.append((skill, draw_focus(rng, skill, options, t)))
+                focuses.append((skill, draw_focus(rng, skill, options, t, fitted)))
         while len(focuses) < CREATION_FOCUSES:
-            focuses.append(_draw_spare(rng, ranked[:3], focuses, t))
+            focuses.append(_draw_spare(rng, ranked[:3], focuses, t, fitted))
     tags = random_tags(rng, t)
     name = name or random_name(rng)
     return Choices(

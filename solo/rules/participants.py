@@ -63,6 +63,7 @@ class Participant:
     #: charm, finds nobody to take it in (set by each conflict for its participants: :func:`hear_flourishes`)
     unheard: bool = False
     damage: DiceExpr | None = None  # overrides weapon and default damage (odds checks, creatures)
+    gear_on_fists: bool = False  # #Gear adds to the gear table's Unarmed and Martial arts, as before play's edition 8
     bonus: int = 0  # a standing modifier for this conflict, e.g. the NPC's disposition in a social one
     bonus_parts: list[tuple[str, int]] = field(default_factory=list)  # its reasons and their values, as shown
     #: The part of the bonus that goes with who is still in on the other side (a social conflict's disposition,
@@ -303,15 +304,16 @@ class Participant:
         return shield.penalty if shield is not None else 0
 
     def damage_bonus(self, physical: bool) -> int:
-        return gear_bonus(self.char, self.weapon) if physical else 0
+        return gear_bonus(self.char, self.weapon, fists=self.gear_on_fists) if physical else 0
 
 
-def gear_bonus(char: Character | None, weapon: Weapon | None) -> int:
+def gear_bonus(char: Character | None, weapon: Weapon | None, *, fists: bool = False) -> int:
     """#Gear's +1 to +3 on the damage of ``weapon`` in ``char``'s hand (docs/rulings.md, "The Gear bonus needs a
     weapon"): none with empty hands, whether the gear table names them (its Unarmed and Martial arts, the
     entries //Unarmed fits) or not: the same fists read 1d3+2 in one tool and 1d3 in another (a GM-less table).
-    The conflict, the sheet and the NPC card all ask here."""
-    if char is None or weapon is None or weapon.focus == UNARMED_FOCUS or "Gear" not in char.tags:
+    The conflict, the sheet and the NPC card all ask here; ``fists``: those entries take it, as a game of play's
+    edition 7 or earlier replays its blows."""
+    if char is None or weapon is None or (weapon.focus == UNARMED_FOCUS and not fists) or "Gear" not in char.tags:
         return 0
     return char.gear_bonus
 

@@ -71,6 +71,7 @@ def ask_name_apart(decider: Decider, kind: str, prompt: str, taken: Collection[s
 def create_character(
     decider: Decider, rng: random.Random, *, player: str | None = None, tables: RulesTables | None = None,
     careers: Sequence[str] | None = None, name: str | None = None, taken: Collection[str] = (),
+    fitted: bool = True,
 ) -> Character:
     """Ask a decider for every creation choice and return the finished character.
 
@@ -91,7 +92,7 @@ def create_character(
         Option("random", "Leave it to the dice", "everything rolled at once"),
     ], actor=who)
     if method == "random":
-        c = random_choices(rng, name=name, tables=t)
+        c = random_choices(rng, name=name, tables=t, fitted=fitted)
         c.pronoun, c.player = pronoun, player
         return build_character(c, t)
     if method == "career":
@@ -99,7 +100,7 @@ def create_character(
             Option(k, k, ", ".join(f"{s}//{f}" if f else s for s, f in t.careers[k].skills))
             for k in (careers if careers is not None else t.careers)
         ], actor=who)
-        c, rolled = _career_flow(decider, rng, career, name, who, t), ""
+        c, rolled = _career_flow(decider, rng, career, name, who, t, fitted), ""
     else:
         c, rolled = _pyramid_flow(decider, rng, name, who, t)
     c.pronoun, c.player = pronoun, player
@@ -122,9 +123,9 @@ def _pick_rest(decider: Decider, ranked: list[str], who, t: RulesTables) -> None
         ranked.append(skill)
 
 
-def _career_flow(decider, rng, career_name, name, who, t: RulesTables) -> Choices:
+def _career_flow(decider, rng, career_name, name, who, t: RulesTables, fitted: bool = True) -> Choices:
     career = t.careers[career_name]
-    base = career_choices(career_name, rng, name=name, tables=t)
+    base = career_choices(career_name, rng, name=name, tables=t, fitted=fitted)
     ranked: list[str] = []
     for skill, _ in career.skills:
         if skill not in ranked:

@@ -124,8 +124,11 @@ _PLAIN = _Plain()
 #: a scene's blow that 1 would make as deadly asks no Luck to soften it; a scene whose cost takes the last PC ends
 #: the game there (before, its menu was asked of nobody); a party that is a chase's quarry is asked no line-up; 6, a
 #: night's ``rest`` lifts a Pool below zero by a point, as a day of rest does (before, only ``days`` did), and a Luck
-#: Contact nobody named is never a smuggler; 7, a mindless creature never declares Flamboyant (it shows off to nobody).
-EDITION = 7
+#: Contact nobody named is never a smuggler; 7, a mindless creature never declares Flamboyant (it shows off to nobody);
+#: 8, an NPC never declares a Lens that cannot win the round while another can, a mindless one never declares Clever,
+#: #Gear adds nothing to empty hands (the gear table's Unarmed, Martial arts), and a character made at random is not
+#: dealt //Gunnery while another Combat Focus is left.
+EDITION = 8
 
 
 def edition_of(options: Mapping[str, object]) -> int:
@@ -926,6 +929,7 @@ class Game:
         for pc in s.pcs:
             if pc.name in roles.taking_part:
                 p = from_character(pc.duplicate() if copies else pc, "a", ctype, decider=pc_decider)
+                p.gear_on_fists = self.edition < 8  # edition 8: #Gear never adds to empty hands
                 p.add_bonus(roles.bonus_for(pc.name), f"{and_list(roles.helpers(pc.name))} "
                                                       f"{'assists' if len(roles.helpers(pc.name)) == 1 else 'assist'}")
                 participants.append(p)
@@ -940,6 +944,7 @@ class Game:
                 npc = npc.duplicate()
             pid = npc.name if npc.name not in {p.id for p in participants} else nid
             npcs[nid] = from_character(npc, "b", ctype, decider=mind(nid, npc), pid=pid)
+            npcs[nid].gear_on_fists = self.edition < 8
             participants.append(npcs[nid])
         if obstacle_participant is not None:
             participants.append(obstacle_participant)

@@ -106,4 +106,5 @@ def default_mind(npc: NPC, rng: random.Random, *, memory: list[str] | None = Non
         from ...minds.npc import NPCMind
     except ImportError:  # pragma: no cover - only while the minds module is missing
         return None
-    return NPCMind(npc, rng, memory=memory, sink=sink, mindless_flair=edition is not None and edition < 7)
+    return NPCMind(npc, rng, memory=memory, sink=sink, mindless_flair=edition is not None and edition < 7,
+                   old_lenses=edition is not None and edition < 8)

@@ -177,7 +177,7 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
     if entry is not None and roster is not None:
         return roster.choose(entry)
     if how == "random":  # the dice draw a pronoun with the name; the player may give another, as one made asks
-        pc = build_character(random_choices(game.rng))
+        pc = build_character(random_choices(game.rng, fitted=game.edition >= 8))  # edition 8: no //Gunnery drawn
         # a name of its own: none of the adventure's people nor the party share a word of it (a group's run drew
         # "Edvin Lie" beside Vellan's Aron Lie); its pronoun still fits the name it ends with
         drawn = pc.name
@@ -190,6 +190,6 @@ def make_pc(game: Game, player: str | None = None, *, taken: set[str] | frozense
         pc.pronoun = ask_pronoun(game.decider, pc.name, player, default=pc.pronoun)
     else:  # a name the party has is asked again (edition 4), not told apart by a number without a word
         pc = create_character(game.decider, game.rng, player=player, careers=game.adventure.careers,
-                              taken=taken if game.edition >= 4 else ())
+                              taken=taken if game.edition >= 4 else (), fitted=game.edition >= 8)
     game.emit("new_character", how=how, character=pc.to_dict())  # its card, before play starts
     return pc
