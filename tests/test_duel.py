@@ -554,3 +554,18 @@ def test_a_lens_seen_once_is_neither_nought_nor_told_as_exact():
           stats, 1.0, None)
     row = next(line for line in out.getvalue().splitlines() if line.startswith(" clever"))
     assert "<0.1% ± 0.01" in row and "± 0.0 " not in row + " ", row
+
+
+def test_an_archer_on_his_rock_is_never_told_closing_in():
+    """A reading of fights: Torgny, "above them on the rock with an arrow on the string", was told "steps in,
+    looking for an opening" (21 times in 60 toll fights), "comes straight at Espen", "charges onto Espen's waiting
+    guard" and "Espen lets Torgny overreach, then counters". Lines of closing in are for hand weapons and beasts."""
+    close = re.compile(r"Torgny (steps in|comes straight at|charges|rushes|presses in|throws caution away|goes for "
+                       r"\w+ with his)|lets Torgny overreach|Torgny charges onto")
+    told = 0
+    for seed in range(1, 13):
+        result = run("--npc", "kaldskard:torgny", "--narrate", "--runs", "1", "--seed", str(seed))
+        assert result.exit_code == 0, result.output
+        told += result.output.count("Torgny")
+        assert not close.search(result.output), (seed, close.search(result.output).group(0))
+    assert told > 100

@@ -357,6 +357,8 @@ def test_pushing_on_at_zero_says_the_penalty_waits_for_below_zero():
 
     assert describe.pushes_on(0) == "pushes on at 0 (every skill -20 % once below zero)"
     assert describe.pushes_on(-3) == "pushes on below zero (every skill -20 %)"
+    # a reading of fights: the bars stop at 0 and the next blow said "now at -3 of 12", nothing between to add up
+    assert describe.pushes_on(-1, "BODY") == "pushes on below zero: BODY -1 (every skill -20 %)"
 
 
 def test_the_luck_line_names_a_party_member_only_in_a_party():

@@ -126,8 +126,8 @@ def test_the_barrow_wight_hunts_and_the_party_runs(kaldskard, templates):
 
 
 # What a dead thing is never said to do: tire, pant, bleed, bruise.
-LIVING = re.compile(r"(for weeks|doubles over|breath|gasp|lungs|bleed|blood|winded|bruise|tires? |legs give out|"
-                    r"hands on knees|feet are getting heavy)", re.I)
+LIVING = re.compile(r"(for weeks|doubles over|breath|gasp|lungs|bleed|blood|winded|bruise|tires? |tired|flag|"
+                    r"legs give out|hands on knees|feet are getting heavy)", re.I)
 DEAD = re.compile(r"(barrow-wight|grave-lord)")
 
 

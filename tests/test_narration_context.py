@@ -539,7 +539,8 @@ def test_weapons_do_not_vanish(bundled):
     """A fight that opens with steel tells its blows with that steel, not as a fist fight."""
     cast = Cast({"Espen Lind": {"pronoun": "he"}, "Brakk": {"pronoun": "he"}})
     narrator = Narrator(bundled, random.Random(5))
-    narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "participants": [
+    narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "frame": {"physical": True},
+                                              "participants": [
         {"id": "Espen Lind", "name": "Espen Lind", "side": "a", "pool": 30, "pool_max": 30, "pc": True,
          "weapon": "Long sword"},
         {"id": "Brakk", "name": "Brakk", "side": "b", "pool": 30, "pool_max": 30, "weapon": "Axe"}]}), cast)
@@ -1415,3 +1416,24 @@ def test_a_blow_to_a_side_pool_is_not_told_as_hurting_badly(bundled):
     assert hurts
     for key, t in hurts:
         assert not Moment({"aside": "yes", "foe_body": "flesh"}).admits(t.filters), (key, t.text)
+
+
+def test_a_line_is_aimed_at_a_foe_who_stays_before_one_on_the_way_out():
+    """A reading of group fights: "Eyvind turns to get away." on the screen, then "Sander stays compact, covering the
+    line Eyvind would take; Elin waits for Eyvind to commit.", with Hallstein still there to face (43 of 110 exits
+    in group fights). A foe who runs, yields or is leaving is aimed at only where nobody else of that side stays."""
+    cast = Cast({})
+    cast.begin({"type": "combat", "participants": [
+        {"id": "Sander", "name": "Sander", "side": "a", "pool": 10, "pool_max": 10, "pc": True},
+        {"id": "Eyvind", "name": "Eyvind", "side": "b", "pool": 10, "pool_max": 10},
+        {"id": "Hallstein", "name": "Hallstein", "side": "b", "pool": 10, "pool_max": 10}]})
+    sander, eyvind, hallstein = (cast.persons[k] for k in ("Sander", "Eyvind", "Hallstein"))
+    sander.last_foe = "Eyvind"
+    assert cast.opponent(sander) is eyvind
+    for way_out in ("broke", "exiting", "leaving"):
+        setattr(eyvind, way_out, True)
+        assert cast.opponent(sander) is hallstein, way_out
+        setattr(eyvind, way_out, False)
+    eyvind.broke = True
+    hallstein.active = False  # nobody else stays: the one on the way out is still the one faced
+    assert cast.opponent(sander) is eyvind

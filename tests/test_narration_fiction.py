@@ -2105,7 +2105,7 @@ def test_a_mindless_creature_is_told_without_fear_hope_or_thought(templates):
     mind_words = re.compile(r"panic|nerve|fear|afraid|\bhop(e|es|ing)\b|doubt|frustrat|curse|\bthinks?\b|thinking|"
                             r"thought|bored|interest|second-guess|mutter|despair|giving up|given up|resolve|spite|"
                             r"scared|relax|gives up|takes a risk|trusting to luck|as if (it|he|she|they) belongs?|"
-                            r"\btires\b", re.I)
+                            r"\btires\b|\bflag(s|ging)?\b|tired", re.I)
     told = wrong = 0
     for role in ("automaton", "draugr"):
         for ctype_key in ("combat", "sneaking", "tracking", "foot_chase"):

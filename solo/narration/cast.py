@@ -376,16 +376,19 @@ class Cast:
         return found[0] if found else None
 
     def opponent(self, person: Person | None) -> Person | None:
-        """Whom a line about ``person`` is aimed at: the last foe still standing, else the first active one."""
+        """Whom a line about ``person`` is aimed at: the last foe still standing, else the first active one; one
+        who is not on the way out before one who is (a reading of group fights: "Eyvind turns to get away", then
+        "Sander stays compact, covering the line Eyvind would take" while Hallstein was still there to face)."""
         if person is None:
             return None
         foes = [p for p in self.persons.values() if p.side != person.side]
+        staying = [p for p in foes if p.active and not (p.exiting or p.leaving or p.broke)]
         if person.last_foe and person.last_foe in self.persons:
             last = self.persons[person.last_foe]
-            if last.active or not any(p.active for p in foes):
+            if last in staying or (last.active and not staying) or not any(p.active for p in foes):
                 return last
         active = [p for p in foes if p.active]
-        found = active or foes
+        found = staying or active or foes
         return found[0] if found else None
 
     def both_sides_in(self) -> bool:

@@ -223,6 +223,8 @@ class Narrator:
             data["told"] = sorted(self._told)  # the lines of the conflict under way, should it be saved mid-way
         if self._told_of:
             data["told_of"] = sorted(self._told_of)
+        if self._round_phrases:  # what this round's lines said, which the next line does not echo
+            data["phrases"] = sorted(self._round_phrases)
         return data
 
     @classmethod
@@ -245,6 +247,10 @@ class Narrator:
         if not isinstance(told_of, list):
             raise ValueError("narrator memory: told_of must be a list")
         self._told_of = {str(u) for u in told_of}
+        phrases = data.get("phrases", [])
+        if not isinstance(phrases, list):
+            raise ValueError("narrator memory: phrases must be a list")
+        self._round_phrases = {str(p) for p in phrases}
 
     # -- selection -----------------------------------------------------------------
     def chain(self, ctype: str, event: str, variants: Iterable[str] = (), side: str | None = None

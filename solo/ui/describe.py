@@ -425,11 +425,15 @@ def conflict_outcome(outcome: str, walked: bool = False) -> str:
     return f"The conflict is over: {told}."
 
 
-def pushes_on(value: int | None) -> str:
+def pushes_on(value: int | None, pool: str | None = None) -> str:
     """What pushing on costs, as the rules count it: every skill lower only while the Pool is below zero (at 0
-    exactly, from the next blow that takes it lower)."""
+    exactly, from the next blow that takes it lower). Where the Pool now stands, as the journal says it: the bars
+    stop at 0, and "now at -3 of 12" after the next blow did not add up with nothing said between (a reading of
+    fights)."""
     if value is not None and value >= 0:
         return f"pushes on at {value} (every skill {HURT_PENALTY:+d} % once below zero)"
+    if value is not None and pool:
+        return f"pushes on below zero: {pool} {value} (every skill {HURT_PENALTY:+d} %)"
     return f"pushes on below zero (every skill {HURT_PENALTY:+d} %)"
 
 

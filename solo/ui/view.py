@@ -406,7 +406,8 @@ class TerminalView:
             self.console.print(line)
 
     def _on_push(self, e: Event, n: list[str]) -> None:
-        self.console.print(Text(f"  {self._opening(e['actor'])} {d.pushes_on(e.get('value'))}.",
+        pool = e.get("pool") or self.pool_name
+        self.console.print(Text(f"  {self._opening(e['actor'])} {d.pushes_on(e.get('value'), pool)}.",
                                 style="bold yellow"))
         # the blow's line stopped the Pool at 0 (unpushed); pushing on carries its overflow, which the bars show
         # from now on as `status` does ("Push on at -1", then a bar at 0/14 beside "BODY -1/14")
