@@ -255,6 +255,9 @@ BAD_INPUT = [
     ("bogus",),
     ("rol", "d100"),
     ("--no-such-option",),
+    # a bad-input audit: a name with a tab, or of a zero-width space alone, was saved to a file `solo play` refused
+    ("new", "--random", "--name", "a\tb"),
+    ("new", "--random", "--name", "\u200b"),
 ]
 
 

@@ -61,12 +61,16 @@ def command(at_random: bool, career: str | None, name: str | None, player: str |
     name = clean_typed(name) if name is not None else None  # bytes the terminal could not decode
     player = clean_typed(player) if player is not None else None
     from ..rules.character import MAX_NAME
+    from ..terminal_text import name_problem
 
     for option, value in (("--name", name), ("--player", player)):  # refused before any question is asked
         if value is not None and not value.strip():
             raise UserError(f"{option}: a name cannot be blank")
         if value is not None and len(value) > MAX_NAME:
             raise UserError(f"{option}: a name has at most {MAX_NAME} characters, not {len(value):,}")
+        problem = name_problem(value) if value is not None else None
+        if problem:  # the loader's own rule: a file written here that `solo play` refused (a bad-input audit)
+            raise UserError(f"{option}: {problem}")
     if force and out is None:
         raise UserError("--force goes with --out: it lets solo replace a file that is not a character it wrote")
     if out is not None and saves_dir is not None:
