@@ -627,3 +627,16 @@ def test_a_game_stopped_at_its_improvements_is_listed_so_not_as_finished(tmp_pat
     assert "[Espen Lind; at its end, the improvements still to choose]" in listed, listed
     assert run("play", "--load", str(tmp_path / "saves" / "tutorial.json"), "--script", "rest.txt").exit_code == 0
     assert "[Espen Lind; finished]" in " ".join(run("saves", "--saves", saves).output.split())
+
+
+def test_a_script_an_editor_saved_with_a_byte_order_mark_reads_its_first_line(tmp_path, monkeypatch):
+    """A bad-input audit: a script written as UTF-8 with a byte-order mark failed at once, "d.txt:1: '\\ufeff1' is not
+    an answer here", where adventures and characters with the same mark load."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOLO_HOME", raising=False)
+    monkeypatch.delenv("SOLO_SAVES", raising=False)
+    text = (REPO / "tests" / "data" / "scripts" / "tutorial_seed5.txt").read_text(encoding="utf-8")
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    played = run("play", "tutorial", "--seed", "5", "--script", "bom.txt", "--saves", str(tmp_path / "saves"))
+    assert played.exit_code == 0, played.output
+    assert "\ufeff" not in played.output

@@ -478,7 +478,7 @@ def _script_lines(script: Path) -> list[str]:
     except OSError as exc:
         raise UserError(f"cannot read script {script}: {exc.strerror or exc}") from None
     try:
-        return raw.decode("utf-8").splitlines()
+        return raw.decode("utf-8-sig").splitlines()  # a byte-order mark an editor wrote is not part of line 1
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise UserError(f"{script}:{line}: the script is not UTF-8 text") from None
