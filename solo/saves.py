@@ -206,10 +206,17 @@ def _keep_backup(path: Path) -> None:
         tmp_link.unlink(missing_ok=True)
 
 
+def backup_hint(path: Path) -> str:
+    """" A backup exists: load it with --load PATH.bak", where the save's backup is there ("" where not): said by
+    every message of a save that cannot be read or replayed."""
+    backup = backup_of(path)
+    return f" A backup exists: load it with --load {backup}" if _is_file(backup) else ""
+
+
 def read_save(path: Path) -> SaveData:
     backup = backup_of(path)
     offer = backup if _is_file(backup) else None
-    hint = f" A backup exists: load it with --load {backup}" if offer else ""
+    hint = backup_hint(path)
     try:
         raw = read_bounded(path, MAX_SAVE_BYTES).decode("utf-8")
     except FileNotFoundError:

@@ -281,10 +281,12 @@ class Session:
                          else self._not_saved(problem))
             raise
         except SoloError as exc:  # e.g. a save that no longer fits its adventure
-            from ..saves import SaveMismatch
+            from ..saves import SaveMismatch, backup_hint
 
             where = f"{self.save_path}: " if isinstance(exc, SaveMismatch) else ""
-            say(self.console, one_line(f"{where}{exc}"), style="red", soft_wrap=True)
+            # the save one step back may still replay (a bad-input audit: the replay's failure never named it)
+            hint = backup_hint(self.save_path) if isinstance(exc, SaveMismatch) else ""
+            say(self.console, one_line(f"{where}{exc}" + (f".{hint}" if hint else "")), style="red", soft_wrap=True)
             return 2
         except Exception as exc:  # a bug in solo: keep the game, keep the evidence, say exactly what was kept
             import traceback
@@ -699,14 +701,20 @@ class Session:
     def _use_luck(self, name: str, command: str, text: str) -> None:
         from ..story.play.luck import use_luck
 
-        pc = next(p for p in self._game.state.party if p.name == name)
-        use_luck(self._game, pc, command, text)
+        use_luck(self._game, self._party_member(name), command, text)
+
+    def _party_member(self, name: str) -> Character:
+        """The party's character of that name, as a save's log recorded it (a ValueError where none is)."""
+        found = next((p for p in self._game.state.party if p.name == name), None)
+        if found is None:
+            raise ValueError(f"nobody in the party is called {name[:40]!r}")
+        return found
 
     def _spend_luck(self, name: str, use: str) -> None:
         """A save from before ``luck`` changed the game: the point was spent and nothing else happened."""
         from ..rules.luck import spend
 
-        pc = next(p for p in self._game.state.party if p.name == name)
+        pc = self._party_member(name)
         spend(pc, use, negative_luck=self.adventure.negative_luck)
         self._game.emit("luck", actor=pc.name, use=use, luck=pc.luck)
 
@@ -736,7 +744,8 @@ class Session:
             self._replay_one_meta(entry)
         except (LuckRefused, SoloError, ValueError, TypeError, KeyError, IndexError, StopIteration) as exc:
             shown = " ".join(str(x) for x in entry[1:])[:80]
-            raise SaveMismatch(f"the recorded '{shown}' cannot be replayed ({exc or type(exc).__name__})") from None
+            reason = str(exc) or type(exc).__name__  # (a bare exception said "()")
+            raise SaveMismatch(f"the recorded '{shown}' cannot be replayed ({reason})") from None
 
     def _replay_one_meta(self, entry: LogEntry) -> None:
         from .table_commands import commands
@@ -751,6 +760,8 @@ class Session:
         if entry[1] == "undo":  # the dice drawn before that undo stay spent, as they were in play
             from ..rules.dice import MAX_SPENT_WORDS, spend_words
 
+            if not re.fullmatch(r"\d{1,6}", str(entry[2])):
+                raise ValueError(f"an undo records a number of dice words, not {str(entry[2])[:20]!r}")
             words = int(entry[2])
             if not 0 <= words <= MAX_SPENT_WORDS:
                 raise ValueError(f"an undo cannot have spent {words} dice words")

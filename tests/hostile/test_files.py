@@ -437,9 +437,11 @@ def _tutorial_save(tmp_path: Path, monkeypatch, answers: list[str]) -> Path:
 
 @pytest.mark.parametrize("entry", [["m", "luck", "find", "Espen Lind"], ["m", "luck", "find", "Nobody", "rope"],
                                    ["m", "luck", "bogus", "Espen Lind", "x"], ["m", "oracle", "Is it?", "bogus"],
-                                   ["m", "teleport", "x"]],
-                         ids=["short", "nobody", "bogus-use", "bogus-odds", "unknown"])
+                                   ["m", "teleport", "x"], ["m", "undo", "abc"]],
+                         ids=["short", "nobody", "bogus-use", "bogus-odds", "unknown", "undo-words"])
 def test_a_damaged_command_in_a_save_names_the_save_and_leaves_it_whole(tmp_path, monkeypatch, entry):
+    """… says why in words (a bad-input audit: "cannot be replayed ()" of a Luck Point spent by nobody, Python's
+    "invalid literal for int()" of an undo) and offers the backup, one save back, which may still replay."""
     path = _tutorial_save(tmp_path, monkeypatch, ["1", "note one", "1", "1"])
     data = json.loads(path.read_text(encoding="utf-8"))
     data["log"].insert(2, entry)
@@ -448,7 +450,10 @@ def test_a_damaged_command_in_a_save_names_the_save_and_leaves_it_whole(tmp_path
     result = invoke(monkeypatch, tmp_path, "play", "--saves", "saves", "--load", "tutorial")
     assert result.code == 2, result.out + result.err
     assert_no_crash(result)
-    assert "tutorial.json" in result.out + result.err and "cannot be replayed" in result.out + result.err
+    said = " ".join((result.out + result.err).split())
+    assert "tutorial.json" in said and "cannot be replayed" in said
+    assert "()" not in said and "invalid literal" not in said and "StopIteration" not in said, said
+    assert ". A backup exists: load it with --load saves/tutorial.json.bak" in said, said
     assert path.read_bytes() == before  # the replay stopped early: the file was not cut short
 
 
