@@ -189,3 +189,14 @@ def test_solo_saves_offers_a_finished_game_to_read_not_to_resume(finished, cli_r
     assert "play --load" not in listed.output
     shown = cli_run("journal", str(finished / "tutorial.json"))
     assert shown.exit_code == 0 and "The Night Ferry" in shown.output
+
+
+def test_a_journal_piped_elsewhere_acts_on_nothing_a_hand_edit_put_in_it(finished, cli_run):
+    """A bad-input audit: escape, OSC and C1 bytes appended to a journal were shown as '�' on a terminal but written
+    raw by `solo journal tutorial | cat`; piped, the Markdown comes out whole, its controls made inert."""
+    journal = finished / "tutorial.md"
+    journal.write_text(journal.read_text(encoding="utf-8") + "\x1b[31mred\x1b]0;title\x07 \x9b31m\n", encoding="utf-8")
+    shown = cli_run("journal", "tutorial", "--saves", str(finished))
+    assert shown.exit_code == 0, shown.output
+    assert not any(ch in shown.output for ch in "\x1b\x07\x9b") and "\ufffd[31mred" in shown.output
+    assert "## " in shown.output or "# " in shown.output  # the Markdown itself, not a rendering

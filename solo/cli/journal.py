@@ -81,8 +81,10 @@ def command(name: str, out: Path | None, saves_dir: Path | None, force: bool) ->
         return
     if sys.stdout.isatty():
         _show(text)
-    else:
-        click.echo(text, nl=False)
+    else:  # piped: the Markdown itself, but a journal edited by hand is never acted on where it is shown next
+        from ..terminal_text import inert
+
+        click.echo(inert(text), nl=False)
 
 
 def _check_out(out: Path, save: Path, *, force: bool) -> None:
