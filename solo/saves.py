@@ -109,6 +109,9 @@ class SaveData:
             seed = data["seed"]
             if not isinstance(seed, int) or isinstance(seed, bool):
                 raise ValueError("the seed is not a number")
+            if not 0 <= seed <= MAX_SAVED_SEED:  # (a 900-digit seed was copied into the journal's front matter)
+                raise ValueError(f"the seed is not one solo plays: 0 to {MAX_SAVED_SEED:,}, not {str(seed)[:24]}"
+                                 + ("…" if len(str(seed)) > 24 else ""))
             party = data.get("party")
             if party is not None and not (isinstance(party, list) and all(isinstance(p, dict) for p in party)):
                 raise ValueError("the party is damaged")
@@ -204,6 +207,10 @@ def _keep_backup(path: Path) -> None:
         os.replace(tmp_link, bak)
     finally:  # a rename onto another link to the same file does nothing and leaves the name behind
         tmp_link.unlink(missing_ok=True)
+
+
+#: The seeds a save may hold: those `--seed` takes (solo.cli.limits.MAX_SEED; a test holds the two equal).
+MAX_SAVED_SEED = 2**63 - 1
 
 
 def backup_hint(path: Path) -> str:

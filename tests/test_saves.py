@@ -215,3 +215,24 @@ def test_a_game_of_edition_7_replays_its_npcs_blows_and_random_characters_as_the
     dealt = Counter(f for seed in range(60) for s, f in career_choices("Soldier", random.Random(seed),
                                                                         fitted=False).focuses if s == "Combat")
     assert dealt["Gunnery"] > 0 and set(dealt) <= set(rules().skills["Combat"].focuses)
+
+
+@pytest.mark.parametrize("seed", [-5, 10**900, 2**63])
+def test_a_save_with_a_seed_no_command_takes_is_damaged(tmp_path, seed):
+    """A bad-input audit: saves with seed -5 and 10**900 loaded and played, the 900 digits copied into the
+    journal's front matter; a save holds a seed `--seed` would take."""
+    from solo.cli.limits import MAX_SEED
+    from solo.saves import MAX_SAVED_SEED
+
+    assert MAX_SAVED_SEED == MAX_SEED
+    data = sample()
+    path = tmp_path / "game.json"
+    write_save(path, data)
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    raw["seed"] = seed
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(SaveError, match="damaged save: the seed is not one solo plays: 0 to 9,223,372,036,854,775,807"):
+        read_save(path)
+    raw["seed"] = MAX_SEED
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert read_save(path).seed == MAX_SEED
