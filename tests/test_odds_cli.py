@@ -140,7 +140,8 @@ def test_the_heading_names_the_npcs_mind_by_its_pronoun_and_the_flashy_skill_it_
     path = tmp_path / "ylva.toml"
     path.write_text(dumps(npc.to_dict()), encoding="utf-8")
     text = " ".join(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", str(path)]).output.split())
-    assert "Ylva Hovland (5 %, BODY 8, 1d4, her mind decides; a flashy move rolls Social 90 %)" in text, text
+    assert ("Ylva Hovland (5 %, BODY 8, 1d4, her mind decides; a trick rolls Cunning 50 %; a flashy move rolls "
+            "Social 90 %)") in text, text
     assert "(B's nerve breaks)" in text
     plain = " ".join(CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", "vellan:dog"]).output.split())
     assert "the cannery dog (40 %, BODY 8, 1d3, its mind decides)" in plain  # nothing flashier than its bite
@@ -359,7 +360,7 @@ def test_the_header_gives_the_roll_the_kept_lens_is_priced_at():
     shown = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--skill-b", "40", "--pool-b", "10", "--rounds", "3",
                                      "--lens-a", "flamboyant"])
     assert shown.exit_code == 0, shown.output
-    assert shown.output.startswith("Espen Lind (Social 50 % with flamboyant, 30 % without, BODY 12,")
+    assert shown.output.startswith("Espen Lind (Social 50 % with flamboyant, Combat 30 % without, BODY 12,")
     plain = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--skill-b", "40", "--pool-b", "10", "--rounds", "3"])
     assert plain.output.startswith("Espen Lind (30 %, BODY 12,")  # no Lens kept: the conflict skill alone
 
@@ -628,3 +629,18 @@ def test_the_heading_gives_the_skill_a_foes_shield_leaves(tmp_path):
     npc.write_text(bare, encoding="utf-8")
     result = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", str(npc), "--rounds", "30"])
     assert result.output.startswith("Espen Lind (30 %, BODY 12"), result.output
+
+
+def test_the_heading_says_the_trick_an_npc_may_win_by_and_the_skill_a_plain_side_keeps():
+    """A GM-less table: a smuggler of Combat 5 and Cunning //Sleight 90 was headed "(5 %, …; a flashy move rolls Social
+    50 %)", hopeless beside the odds her tricks won; `--lens-b covert --covert-b 80` was headed "B (50 %, …, covert)"
+    with the 80 the odds used nowhere."""
+    from pathlib import Path
+
+    petra = Path(__file__).parent / "data" / "npc_petra_smuggler.toml"
+    shown = CliRunner().invoke(cli, ["odds", "--pc", "espen", "--npc", str(petra)])
+    assert "her mind decides; a trick rolls Cunning 90 %; a flashy move rolls Social 50 %)" in shown.output
+    plain = CliRunner().invoke(cli, ["odds", "--skill-a", "50", "--pool-a", "10", "--skill-b", "50", "--pool-b", "10",
+                                     "--lens-b", "covert", "--covert-b", "80"])
+    assert plain.output.startswith("A (50 %, Pool 10, 1d6, none) against B (50 %, covert at 80 %, Pool 10, 1d6, "
+                                   "covert)"), plain.output

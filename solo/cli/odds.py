@@ -162,9 +162,10 @@ def command(skill_a: int | None, pool_a: int | None, skill_b: int | None, pool_b
         except ValueError as exc:
             raise UserError(str(exc)) from None
         data = odds.to_dict()
-        names = (f"A ({skill_a} %, Pool {pool_a}, {dice_a}{', armour ' + str(a.armour) if a.armour else ''}, {keep_a})",
-                 f"B ({skill_b} %, Pool {pool_b}, {dice_b}{', armour ' + str(b.armour) if b.armour else ''}, "
-                 f"{keep_b})")
+        names = (f"A ({_kept_skill(a, keep_a)}, Pool {pool_a}, {dice_a}"
+                 f"{', armour ' + str(a.armour) if a.armour else ''}, {keep_a})",
+                 f"B ({_kept_skill(b, keep_b)}, Pool {pool_b}, {dice_b}"
+                 f"{', armour ' + str(b.armour) if b.armour else ''}, {keep_b})")
         if simulate:
             if keep_a not in MEMORYLESS or keep_b not in MEMORYLESS:
                 raise UserError("--simulate plays the plain form with none, aggressive or cautious; "
@@ -322,6 +323,13 @@ def disagreement(odds: ConflictOdds, sim: dict) -> str:
         if apart > most:
             most, worst = apart, f"{side} {seen:.2%} against {exact:.2%}, {apart:.0f} standard errors"
     return worst
+
+
+def _kept_skill(side: _Numbers, keep: str) -> str:
+    """A side's skill as the heading says it, with the other skill its kept Lens rolls where it is given: "50 %,
+    covert at 80 %" (a GM-less table: "B (50 %, …, covert)" hid the 80 the odds were worked out at)."""
+    other = side.covert if keep == "covert" else side.flamboyant if keep == "flamboyant" else None
+    return f"{side.skill} %" + (f", {keep} at {other} %" if other is not None and other != side.skill else "")
 
 
 class _Numbers:
@@ -531,7 +539,8 @@ class _Match:
                 target, _ = conflict.lens_target(p, lens, parts=False)
                 skill = conflict.lens_skill(p, lens)
                 if target != plain or skill != p.skill_called(self.ctype):
-                    rolls = f"{skill} {target} % with {lens}, {rolls} without"
+                    # each number with its skill: "Cunning 30 % with covert, 30 % without" read the Combat as Cunning
+                    rolls = f"{skill} {target} % with {lens}, {p.skill_called(self.ctype)} {rolls} without"
             counted = list(p.bonus_parts)
             foe = b if p is a else a
             shield = p.opposing_shield((foe,), physical)
@@ -557,9 +566,15 @@ class _Match:
             return "no mind: presses on, never yields"  # and no show of flair (minds.npc.mind_can_declare)
         said = f"{pronoun_forms(p.pronoun)['their']} mind decides"
         if p.uses_lenses and not p.is_obstacle:
-            target, _ = conflict.lens_target(p, "flamboyant", parts=False)
-            if target > p.base_target() + p.bonus:
-                said += f"; a flashy move rolls {conflict.lens_skill(p, 'flamboyant')} {target} %"
+            plain = conflict.lens_target(p, "none", parts=False)[0]
+            # the Lenses that roll another skill, where it rolls higher: a smuggler of Combat 5 and Cunning //Sleight
+            # 90 read as hopeless beside the odds her tricks won (a GM-less table's run)
+            for lens, words in (("covert", "a trick"), ("flamboyant", "a flashy move")):
+                if lens == "flamboyant" and getattr(self.chars[1], "mindless", False):
+                    continue
+                target, _ = conflict.lens_target(p, lens, parts=False)
+                if target > plain:
+                    said += f"; {words} rolls {conflict.lens_skill(p, lens)} {target} %"
         return said
 
     def simulate(self, keep_a: str, runs: int, seed: int) -> dict:
