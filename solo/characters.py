@@ -67,8 +67,19 @@ def roster_place(roster: Path) -> str:
     return whole if roster.is_dir() else f"{whole}, which does not exist"
 
 
+#: Letters that no accent-stripping turns into plain ones, as a file name spells them.
+_SPELLED = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "þ": "th", "ð": "d", "ł": "l", "ı": "i"})
+
+
 def character_slug(name: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:SLUG_CHARS].rstrip("_")
+    """The file name a character is saved under: its name in plain letters and digits ("Ørjan Ås" is orjan_as,
+    where the letters outside a-z were dropped, "rjan_s", and "Åse Ødegård" was "se_deg_rd": a GM-less table of the
+    bundled name tables' own Norwegian names)."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", name.lower().translate(_SPELLED))
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    slug = re.sub(r"[^a-z0-9]+", "_", plain).strip("_")[:SLUG_CHARS].rstrip("_")
     return slug or "character"
 
 

@@ -500,3 +500,12 @@ def test_gear_adds_to_a_weapon_and_never_to_empty_hands_however_they_are_named()
     assert gear_bonus(pc, None) == 0
     pc.tags = [t for t in pc.tags if t != "Gear"]
     assert gear_bonus(pc, weapons["dagger"]) == 0  # the bonus is the Tag's
+
+
+def test_a_characters_file_name_keeps_the_letters_of_a_norwegian_name():
+    """A GM-less table: "Ørjan Ås" was saved as rjan_s.toml and "Åse Ødegård" as se_deg_rd.toml (the letters outside
+    a-z dropped), though the bundled name tables are Norwegian. Accents are taken off and ø, æ, ß … spelled out."""
+    from solo.characters import character_slug
+
+    assert [character_slug(n) for n in ("Ørjan Ås", "Åse Ødegård", "Ærlig Straße", "Espen Lind", "山田 太郎")] == [
+        "orjan_as", "ase_odegard", "aerlig_strasse", "espen_lind", "character"]
