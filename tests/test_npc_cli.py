@@ -217,3 +217,19 @@ def test_an_npc_named_by_the_table_takes_the_pronoun_it_is_given(tmp_path):
     card = CliRunner().invoke(cli, args[:-1] + ["--pronoun", "he"], terminal_width=100).output
     assert "against him" in card and "losing he " in " ".join(card.split())
     assert CliRunner().invoke(cli, [*args, "--pronoun", "xe"]).exit_code == 2
+
+
+def test_a_first_reaction_of_100_reads_off_the_dice_as_00():
+    """A GM-less table: "First reaction: 100 on the d100: helpful", where every d100 shows "00" and the oracle reads
+    00 as its worst roll. The face as the dice show it, and the 100 it counts for here."""
+    import random
+
+    from solo.cli.npc import reaction_line
+    from solo.npc import generate_npc
+    from solo.oracle.reactions import Reaction
+
+    npc = generate_npc(random.Random(1), "skilled")
+    top = Reaction(roll=100, modifier=0, total=100, reaction="helpful", disposition="friendly", twist=None)
+    assert reaction_line("Neutral", top, npc).startswith("First reaction: 00 (100) on the d100: helpful")
+    low = Reaction(roll=7, modifier=0, total=7, reaction="hostile", disposition="hostile", twist=None)
+    assert reaction_line("Neutral", low, npc).startswith("First reaction: 07 on the d100: hostile")

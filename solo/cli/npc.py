@@ -162,7 +162,12 @@ def reaction_line(before: str, met: Reaction, npc: NPC) -> str:
 
     shift = f", {met.modifier:+d} for {before} = {met.total}" if met.modifier else ""
     now = met.disposition.title()
-    line = f"First reaction: {met.roll:02d} on the d100{shift}: {met.reaction}" + (
+    from ..rules.dice import two_digits
+
+    # read off the dice as every d100 is ("00"), and said as the 100 it counts here: the top of the table, not the
+    # oracle's worst roll (a GM-less table read "100 on the d100: helpful" as two readings of one face)
+    rolled = two_digits(met.roll) + (" (100)" if met.roll == 100 else "")
+    line = f"First reaction: {rolled} on the d100{shift}: {met.reaction}" + (
         f" ({now} now, where it was {before})." if now != before else ".")
     if met.twist is not None:
         line += f" Something is on {npc.name}'s mind: {pair(met.twist.to_dict())}."
