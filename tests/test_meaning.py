@@ -179,6 +179,8 @@ def test_an_event_that_names_nobody_follows_the_situation(key):
     tables = _focus_only(key, "Something happens")
     ev = random_event(random.Random(2), tables, OracleState(threads=["the ledger is missing", "other"]))
     assert ev.context == "the ledger is missing" and ev.closes is None
+    # a thread is called a thread (a GM-less table: "It follows the current situation: Who sank the Margit?")
+    assert "It follows the open thread: the ledger is missing." in d.random_event(ev.to_dict())
     ev = random_event(random.Random(2), tables, OracleState(threads=["a"], context="A storm at the manor"))
     assert ev.context == "A storm at the manor"
     assert "It follows the current situation: A storm at the manor." in d.random_event(ev.to_dict())

@@ -440,7 +440,7 @@ def test_a_random_event_says_what_to_keep_of_it_in_the_session(solo, tmp_path):
     assert f"close the thread with: {beacon} --close 1" in moved
     assert f"mark the progress: {beacon} --progress 1" in moved
     new = " ".join(solo("oracle", "Q?", "--session", "beacon", "--seed", "77").output.split())
-    assert f"It follows the current situation: Who sent the anonymous letter? Keep it with: {beacon} " \
+    assert f"It follows the open thread: Who sent the anonymous letter? Keep it with: {beacon} " \
            "--thread TEXT" in new, new
 
 

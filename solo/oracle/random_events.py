@@ -144,6 +144,7 @@ class RandomEvent:
     focus_roll: TableResult | None = None
     closes: int | None = None  # the thread's number in the open threads, when the focus may end it
     context: str | None = None  # the situation a focus that names nobody follows
+    context_thread: bool = False  # that situation is the first open thread (no scene's own was set)
     track_full: bool = False  # the thread it may close is at the end of its track: it can only be closed now
 
     def to_dict(self) -> dict[str, Any]:
@@ -162,6 +163,8 @@ class RandomEvent:
                 out["track_full"] = True
         if self.context:
             out["context"] = self.context
+            if self.context_thread:
+                out["context_thread"] = True
         return out
 
 
@@ -195,5 +198,6 @@ def random_event(rng: random.Random, tables: TableSet, state: OracleState | None
         focus_roll=focus,
         closes=closes,
         context=context,
+        context_thread=context is not None and not state.context if state is not None else False,
         track_full=closes is not None and state is not None and state.thread_progress(str(thread)) >= TRACK,
     )

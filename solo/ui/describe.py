@@ -571,7 +571,9 @@ def situation(ev: Mapping) -> str:
         return ""
     context = str(ev["context"]).rstrip()
     # a scene closed with `solo scene --end` is the last one, not the situation now (a review)
-    where = "the last scene" if ev.get("scene_closed") else "the current situation"
+    # and a thread is a thread: "It follows the current situation: Who sank the Margit?" (a GM-less table)
+    where = ("the last scene" if ev.get("scene_closed") else "the open thread" if ev.get("context_thread")
+             else "the current situation")
     return f" It follows {where}: {context}{'' if context[-1:] in '.!?' else '.'}"
 
 
