@@ -494,3 +494,10 @@ def test_the_dice_never_give_a_random_character_a_focus_no_weapon_fits():
     menu = {o.key: o.detail for o in _focus_menu("Combat", ["Gunnery", "Melee", "Ranged", "Unarmed"], rules())}
     assert menu["Gunnery"] == UNFITTED_HINT and "+0" in UNFITTED_HINT and menu["Melee"] and menu["Unarmed"]
     assert all(o.detail == "" for o in _focus_menu("Cunning", ["Stealth"], rules()))
+
+
+def test_a_career_is_found_by_its_usual_spelling_too():
+    """A GM-less table: `--career Archaeologist` was refused ("did you mean 'Archeologist'?")."""
+    from solo.rules.rulebook import rules
+
+    assert rules().career("Archaeologist").name == rules().career("archeologist").name == "Archeologist"

@@ -114,6 +114,8 @@ def test_a_link_leading_outside_the_folder_is_refused(tmp_path):
     ('context = "two\\nlines"\n', "heist.toml:1: context", "one line"),
     ('threads = ["' + "x" * (MAX_TEXT + 1) + '"]\n', "heist.toml:1: threads", "characters long"),
     ("threads = [" + ", ".join(['"t"'] * (MAX_ENTRIES + 1)) + "]\n", "heist.toml:1: threads", "at most"),
+    # the field said once (a GM-less table: "npcs: npcs: 'Edda Holm' is listed 4 times")
+    ('npcs = ["Edda", "Edda", "Edda", "Edda"]\n', "heist.toml:1: npcs: 'Edda' is listed 4 times", "at most 3"),
 ])
 def test_a_damaged_file_is_reported_with_file_and_line(tmp_path, text, where, message):
     folder = tmp_path / "sessions"

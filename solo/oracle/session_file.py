@@ -241,7 +241,8 @@ def _from_data(path: Path, text: str, data: dict[str, object]) -> OracleSession:
             raise fail(key, f"{key} holds {len(counted)} entries; a session keeps at most {MAX_ENTRIES}")
         most = max(counted.items(), key=lambda kv: kv[1], default=("", 0))
         if key in ("threads", "npcs") and most[1] > MAX_WEIGHT:
-            raise fail(key, f"{key}: {most[0]!r} is listed {most[1]} times; an entry counts at most {MAX_WEIGHT} times")
+            # (the path names the field: "npcs: npcs: 'Edda Holm' is listed 4 times" said it twice, a GM-less table)
+            raise fail(key, f"{most[0]!r} is listed {most[1]} times; an entry counts at most {MAX_WEIGHT} times")
     progress = data.get("progress", {})
     if not isinstance(progress, dict):
         raise fail("progress", "progress must be a table of threads and their points, e.g. progress = { \"…\" = 3 }")

@@ -81,6 +81,11 @@ class Armour:
         return self.points
 
 
+#: Careers as they are also spelt: the rulebook's "Archeologist" is more often written "Archaeologist" (a GM-less
+#: table's --career was refused).
+CAREER_SPELLINGS = {"archaeologist": "archeologist"}
+
+
 @dataclass(frozen=True)
 class RulesTables:
     skills: dict[str, Skill]
@@ -113,8 +118,9 @@ class RulesTables:
         raise KeyError(roll)
 
     def career(self, name: str) -> Career:
+        wanted = CAREER_SPELLINGS.get(name.strip().lower(), name.strip().lower())
         for key, career in self.careers.items():
-            if key.lower() == name.strip().lower():
+            if key.lower() == wanted:
                 return career
         raise KeyError(f"unknown career {name!r}{did_you_mean(name.title(), self.careers)}"
                        f"; careers: {', '.join(self.careers)}")
