@@ -233,3 +233,11 @@ def test_a_first_reaction_of_100_reads_off_the_dice_as_00():
     assert reaction_line("Neutral", top, npc).startswith("First reaction: 00 (100) on the d100: helpful")
     low = Reaction(roll=7, modifier=0, total=7, reaction="hostile", disposition="hostile", twist=None)
     assert reaction_line("Neutral", low, npc).startswith("First reaction: 07 on the d100: hostile")
+
+
+def test_an_npc_file_is_named_as_the_toml_it_is(tmp_path):
+    """A GM-less table: `solo npc --json --out npcs/x.json` wrote TOML into a .json file."""
+    refused = run("npc", "--json", "--out", str(tmp_path / "x.json"), "--seed", "1")
+    assert refused.exit_code == 2 and "name it x.toml" in " ".join(refused.output.split())
+    assert not (tmp_path / "x.json").exists()
+    assert run("npc", "--out", str(tmp_path / "x.TOML"), "--seed", "1").exit_code == 0

@@ -89,6 +89,9 @@ def command(level: str, antagonist: bool, role: str | None, mindless: bool, name
         problem = path_problem(out) or replace_problem(out, NPC_FILE, force=force)
         if problem:
             raise UserError(f"--out: {problem}")
+        if out.suffix.lower() != ".toml":  # TOML went into npcs/x.json beside --json (a GM-less table)
+            raise UserError(f"--out: an NPC file is TOML, as adventures and --npc read it: name it {out.stem}.toml "
+                            "(--json prints the same NPC as JSON, to keep with > FILE)")
     try:
         rng = new_rng(seed)
         npc = generate_npc(rng, level, antagonist, role=role, mindless=mindless, name=name,
