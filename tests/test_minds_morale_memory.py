@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -350,3 +351,15 @@ def test_a_mind_makes_its_words_only_for_a_sink_that_reads_them(monkeypatch):
     assert fights(lambda: None) == counted_sink and made == {"clue": 0, "broke": 0, "reason": 0}
     assert fights(EventLog) == counted_sink  # the same fights, told
     assert made["clue"] > 0 and made["reason"] > 0
+
+
+def test_a_creature_that_does_not_speak_breaks_without_words():
+    """A reading of fights: Vellan's cannery dog "shouts for help and falls back", a yard dog "lowers its guard and
+    offers to yield". One that does not speak howls, cringes or backs off; one that speaks says its piece."""
+    from solo.minds.morale import CLUES, WORDLESS, clue
+
+    for key, words in WORDLESS.items():
+        assert clue(key, social=False, friends_here=False, speaks=False) == words
+        assert clue(key, social=False, friends_here=False) == CLUES[key]
+        assert not re.search(r"shout|offer|plead|deal|yield", words)
+    assert clue("flee", social=False, friends_here=False, speaks=False) == CLUES["flee"]  # running needs no words

@@ -132,7 +132,15 @@ PART_AMONG_FRIENDS = {"seeker": "keeps close to the others on watch",
                       "quarry": "keeps close to its friends as they run"}
 
 
-def clue(key: str, *, social: bool, friends_here: bool, part: str | None = None) -> str:
+#: The breaks of one that does not speak (a dog with a Code Block, a beast): no shout, no offer, no plea in words
+#: (a reading of fights: Vellan's cannery dog "shouts for help and falls back", a yard dog "offers to yield").
+WORDLESS = {"call_for_help": "howls for its own kind and falls back",
+            "surrender": "drops low and backs away, done with the fight",
+            "beg": "cringes low, whining",
+            "bargain": "backs off a step, growling, as if to let it end there"}
+
+
+def clue(key: str, *, social: bool, friends_here: bool, part: str | None = None, speaks: bool = True) -> str:
     """The clue for a morale state or a break reaction as the conflict has it: an argument's words in a social
     conflict, its part's in a pursuit (``part``, solo.rules.fiction.PARTS: a watcher's, a hider's, a chaser's or
     a quarry's); a call for help only where no friend of the NPC's is in the fight with it. ``DAUNTED`` is a
@@ -149,6 +157,8 @@ def clue(key: str, *, social: bool, friends_here: bool, part: str | None = None)
         return PART_CLUES[part][key]
     if key == "call_for_help" and friends_here:
         return AMONG_FRIENDS
+    if not speaks and key in WORDLESS:
+        return WORDLESS[key]
     return CLUES[key]
 
 

@@ -1694,5 +1694,8 @@ def _clue(key: str, conflict: ConflictView, me: Participant) -> str:
     """The words a GM could say for ``me``'s morale state or break (solo.minds.morale.clue), fitting the
     conflict: an argument's, a watcher's or a hider's, and a call for help only with no friend of its still in
     the fight."""
+    from ..rules.fiction import fiction_of
+
     friends_here = any(p.side == me.side and p is not me and p.status == ACTIVE for p in conflict.participants)
-    return clue(key, social=conflict.ctype.social, friends_here=friends_here, part=conflict.part(me))
+    return clue(key, social=conflict.ctype.social, friends_here=friends_here, part=conflict.part(me),
+                speaks=bool(fiction_of(me).speaks))
