@@ -436,14 +436,12 @@ def situation_at(r: _Reading, s: MindState) -> Situation:
         win = 1.0 - _larger(0.0, 1.0 - best) ** (1.0 / ratio)
     else:
         win = best
-    rounds = r.ev.round_wins(carry_me=s.mine.carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
-                             flamboyant=r.flamboyant, side_pool=r.side_pool)
     # a Lens whose roll cannot succeed (Aggressive's -20 on a skill of 5) never wins the round: a sharp GM does
     # not have the NPC swing with it while another Lens could (a GM-less table's smuggler, Combat 5 and
     # Cunning //Sleight 90, declared Aggressive four rounds in five and lost 82 % of her fights)
-    futile = frozenset() if r.hopeless else frozenset(k for k in r.lenses if rounds.get(k, 1.0) <= 0.0)
-    if futile and not any(rounds.get(k, 0.0) > 0.0 for k in r.lenses if k not in futile):
-        futile = frozenset()  # every Lens is hopeless this round: none is worse for it
+    futile = frozenset() if r.hopeless else r.ev.hopeless(
+        r.lenses, carry_me=s.mine.carry, carry_op=carry_op, opp_lens=opp_lens, covert=r.covert,
+        flamboyant=r.flamboyant, side_pool=r.side_pool)
     return Situation(values=vals, win=win, own_frac=_share(s.own, r.own_shift, r.own_max),
                      opp_frac=_share(s.other, r.op_shift, r.op_max), opp_lens=sit_lens,
                      opp_off_balance=s.theirs.carry < 0, ratio=ratio, armour_op=r.armour_op, morale=r.morale,

@@ -84,6 +84,7 @@ class Evaluator:
         self._next: dict[tuple[int, int], Table] = {(0, 0): self.table}
         self._lens: dict[tuple, dict[str, float]] = {}
         self._kernels: dict[tuple, list[tuple[str, Kernel, tuple[int, int], tuple[int, int]]]] = {}
+        self._hopeless: dict[tuple, frozenset[str]] = {}
         self._grids: dict[tuple, dict] = {}  # lens_value_grid, by its arguments
         self._next_grids: dict[tuple[int, int], object] = {}
 
@@ -143,6 +144,21 @@ class Evaluator:
         """My chance to win this round with each Lens (the same rounds :meth:`lens_values` looks ahead from)."""
         return {name: k.round.a for name, k, _, _ in self._rounds(carry_me, carry_op, opp_lens, covert, flamboyant,
                                                                    side_pool)}
+
+    def hopeless(self, lenses: tuple[str, ...], *, carry_me: int = 0, carry_op: int = 0, opp_lens: str = "none",
+                 covert: int | None = None, flamboyant: int | None = None, side_pool: bool = False) -> frozenset[str]:
+        """Those of ``lenses`` that cannot win this round while another of them can (none where none can): the
+        mind's ``futile`` consideration, kept per round's modifiers (asked at every NPC declaration)."""
+        key = (lenses, carry_me, carry_op, opp_lens, covert, flamboyant, side_pool)
+        got = self._hopeless.get(key)
+        if got is None:
+            wins = self.round_wins(carry_me=carry_me, carry_op=carry_op, opp_lens=opp_lens, covert=covert,
+                                   flamboyant=flamboyant, side_pool=side_pool)
+            got = frozenset(k for k in lenses if wins.get(k, 1.0) <= 0.0)
+            if not any(wins.get(k, 0.0) > 0.0 for k in lenses if k not in got):
+                got = frozenset()  # every Lens is hopeless this round: none is worse for it
+            self._hopeless[key] = got
+        return got
 
     def lens_value_grid(self, *, carry_me: int = 0, carry_op: int = 0, opp_lens: str = "none",
                         covert: int | None = None, flamboyant: int | None = None, side_pool: bool = False) -> dict:
