@@ -1904,3 +1904,21 @@ def test_a_walkthrough_keeps_the_improvement_rolls_even_after_a_fight(tmp_path):
     assert replay.exit_code == 0, replay.output
     assert "The game is over (Through)" in replay.output
     assert "The game is over" in replay.output and " % -> " not in replay.output  # no skill raised
+
+
+def test_an_ending_whose_id_is_no_file_name_gets_a_walkthrough_all_the_same(tmp_path, monkeypatch):
+    """A bad-input audit: an ending called "../../../tmp/x" passed `solo check`, and `solo prove --scripts` searched,
+    then stopped ("must be a plain name, not a path") and wrote no walkthrough at all. Its file is named in plain
+    letters inside the folder, and the report points at it."""
+    monkeypatch.chdir(tmp_path)
+    text = (DATA / "trap.toml").read_text(encoding="utf-8").replace("garden", "../../g a/rden")
+    text = text.replace('[scenes.../../g a/rden]', '[scenes."../../g a/rden"]')
+    (tmp_path / "odd.toml").write_text(text, encoding="utf-8")
+    checked = CliRunner().invoke(cli, ["check", "odd.toml"])
+    assert checked.exit_code == 0, checked.output
+    result = CliRunner().invoke(cli, ["prove", "odd.toml", "--seeds", "5", "--scripts", "walks"])
+    assert result.exit_code == 1, result.output
+    assert sorted(p.name for p in (tmp_path / "walks").iterdir()) == ["g_a_rden.txt"]
+    assert not (tmp_path.parent / "g a").exists()
+    [line] = [ln for ln in result.output.splitlines() if "walkthrough:" in ln]
+    assert "g_a_rden.txt" in line, line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -164,6 +165,19 @@ WALKTHROUGH_FILE = FileKind("a walkthrough", starts=(WALKTHROUGH_MARK,))
 SCRIPTS_ELSEWHERE = "give --scripts another folder"
 
 
+def walkthrough_stem(ending: str) -> str:
+    """The file name an ending's walkthrough is written under: its id, where that is a plain name, else the id
+    with everything but letters, digits, '_' and '-' as '_' (a bad-input audit: an ending called
+    '../../x' threw the whole search away, "must be a plain name, not a path"); two made alike are told apart
+    by a number (:func:`_script_paths`)."""
+    from ..paths import plain_name_problem
+
+    if plain_name_problem(ending) is None and len(ending) <= 100:
+        return ending
+    stem = re.sub(r"[^\w-]+", "_", ending).strip("._")[:100]
+    return stem or "ending"
+
+
 def _script_paths(folder: Path, endings: list[str], *, force: bool) -> dict[str, Path]:
     """Where each ending's walkthrough goes (``folder/ENDING.txt``, kept inside the folder), checked before the
     search so that a file in the way stops the run at once, not after minutes of searching: a file there that
@@ -171,7 +185,13 @@ def _script_paths(folder: Path, endings: list[str], *, force: bool) -> dict[str,
     from ..paths import PathError, file_in, replace_problem
 
     try:
-        paths = {name: file_in(folder, f"{name}.txt", what="the walkthrough for ending") for name in endings}
+        paths: dict[str, Path] = {}
+        for name in endings:
+            stem = base = walkthrough_stem(name)
+            n = 2
+            while any(p.name == f"{stem}.txt" for p in paths.values()):  # two ids made alike: each its own file
+                stem, n = f"{base}_{n}", n + 1
+            paths[name] = file_in(folder, f"{stem}.txt", what="the walkthrough for ending")
         for path in paths.values():
             problem = replace_problem(path, WALKTHROUGH_FILE, force=force, instead=SCRIPTS_ELSEWHERE)
             if problem:
