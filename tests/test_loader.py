@@ -701,3 +701,14 @@ def test_a_link_in_an_adventures_own_tables_folder_is_followed_only_inside_the_a
     assert read_adventure(adventure)[0].content_hash == before  # not the adventure's: not in its fingerprint
     (adventure / "tables" / "mine.toml").write_text('[tables.mine]\nrows = ["changed"]\n', encoding="utf-8")
     assert read_adventure(adventure)[0].content_hash != before  # its own tables are
+
+
+def test_a_file_not_in_utf8_is_placed_at_its_line_in_an_authors_words(tmp_path):
+    """A bad-input audit: "E010: cannot read the file: 'utf-8' codec can't decode byte 0xfc in position 1854", a
+    byte offset in Python's words; now the line and column of the byte, and what to do."""
+    path = tmp_path / "latin.toml"
+    path.write_bytes(b'[adventure]\ntitle = "x"\nstart = "a"\n# caf\xfc\n')
+    _, problems = read_adventure(path)
+    [problem] = problems
+    assert (problem.code, problem.line) == ("E010", 4)
+    assert problem.message == "not UTF-8 text: byte 0xfc at column 6 cannot be read (save the file as UTF-8)"

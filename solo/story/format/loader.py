@@ -164,8 +164,15 @@ def read_adventure(source: str | Path, *, conflict_folders: list[str | Path] | N
             c.add(name, "", "E010", str(exc).removeprefix(f"{f}: "))
             lost = True
             continue
-        except (OSError, UnicodeDecodeError) as exc:
-            c.add(name, "", "E010", f"cannot read the file: {exc}")
+        except UnicodeDecodeError as exc:  # where, as an author finds it: "byte 0xfc in position 1854" was Python's
+            line = raw.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+            c.add(name, "", "E010", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at column {column} cannot be read "
+                                    "(save the file as UTF-8)", line=line)
+            lost = True
+            continue
+        except OSError as exc:
+            c.add(name, "", "E010", f"cannot read the file: {exc.strerror or exc}")
             lost = True
             continue
         try:
