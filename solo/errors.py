@@ -87,6 +87,26 @@ class OutputGone(Exception):
         super().__init__(self.strerror)
 
 
+def describe(value: object) -> str:
+    """A value as an author wrote it, for "expected X, got Y": TOML's words, never Python's (a bad-input audit
+    read "got True" and "got datetime.date(1979, 5, 27)")."""
+    import datetime
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"text {value!r}"
+    if isinstance(value, (datetime.date, datetime.time)):  # (a datetime is a date)
+        return f"a date or time ({value.isoformat()})"
+    if isinstance(value, float):
+        return f"the number {value:g}"
+    return repr(value)
+
+
 def unquoted(value: object, key: str) -> str:
     """For a number written in quotes (``tension = "5"``), the fix said beside an "expected a whole number": TOML's
     quotes are the slip, not the number (a GM's run). Nothing for any other value."""

@@ -712,3 +712,15 @@ def test_a_file_not_in_utf8_is_placed_at_its_line_in_an_authors_words(tmp_path):
     [problem] = problems
     assert (problem.code, problem.line) == ("E010", 4)
     assert problem.message == "not UTF-8 text: byte 0xfc at column 6 cannot be read (save the file as UTF-8)"
+
+
+@pytest.mark.parametrize("party, says", [
+    ("{ min = 1.5, max = 3 }", "adventure.party.min: expected a whole number of players, got the number 1.5"),
+    ("{ min = 1, max = nan }", "adventure.party.max: expected a whole number of players, got the number nan"),
+    ("1979-05-27", "adventure.party: expected a number or { min = N, max = N }, got a date or time (1979-05-27)"),
+])
+def test_a_wrong_party_says_what_is_wrong_in_toml_words(tmp_path, party, says):
+    """A bad-input audit: `min = 1.5` was told "party sizes must satisfy 1 <= min <= max <= 6" (1.5 does), and a
+    date was "got datetime.date(1979, 5, 27)"."""
+    problems = problems_of(tmp_path, MINIMAL.replace('start = "hall"', f'start = "hall"\nparty = {party}'))
+    assert any(f"{p.path}: {p.message}" == says for p in problems), [f"{p.path}: {p.message}" for p in problems]

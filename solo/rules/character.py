@@ -191,9 +191,9 @@ class _CharacterReader:
 
     def int_in(self, value: object, path: str, lo: int, hi: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
-            from ..errors import unquoted
+            from ..errors import describe, unquoted
 
-            self.fail(path, f"expected a whole number, got {value!r}{unquoted(value, path.rsplit('.', 1)[-1])}")
+            self.fail(path, f"expected a whole number, got {describe(value)}{unquoted(value, path.rsplit('.', 1)[-1])}")
         if not lo <= value <= hi:
             self.fail(path, f"{value} is out of range {lo}..{hi}")
         return value

@@ -98,14 +98,3 @@ class Collector:
         return [p for p in self.problems if p.severity == "error"]
 
 
-def describe(value: object) -> str:
-    """A value as an author wrote it, for "expected X, got Y"."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return f"text {value!r}"
-    return repr(value)

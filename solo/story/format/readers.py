@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Mapping
 
-from ...errors import closest, did_you_mean, unquoted
+from ...errors import closest, describe, did_you_mean, unquoted
 from ...rules.rolls import DIFFICULTIES
 from ...rules.rulebook import POOLS, RulesTables
 from ..play.luck import LUCK_COMMANDS
 from .expressions import Condition, ExpressionError, parse_condition
-from .problems import Collector, describe
+from .problems import Collector
 from .text import PARTY_WORDS, TextError, blocks_of, parse_text, party_slot_problem, runs_opening
 
 TEXT_SLOTS = ("pc", "party", "others", "they", "them", "their", "They", "Their", "theirs", "themself",

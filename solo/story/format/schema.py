@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import ContentError, SoloError, did_you_mean, unquoted
+from ...errors import ContentError, SoloError, describe, did_you_mean, unquoted
 from ...oracle.tables import TableSet
 from ...rules.conflict_types import ConflictType
 from ...rules.rulebook import rules
@@ -25,7 +25,7 @@ from ..play.knowledge import FACETS, KNOWN_DEFAULT, SECRET_MAX, SEEN_MAX
 from ..play.npcs import RECOVERY, RECOVERY_DEFAULT, STORY_FIELDS, npc_fields
 from .adventure import Action, Adventure, Branch, Choice, Clock, Effect, NPCDef, Route, Scene, Where
 from .expressions import Condition, parse_condition
-from .problems import Collector, describe
+from .problems import Collector
 from .readers import MAX_WHOLE, Readers
 from .text import TextError, blocks_of, parse_text
 
@@ -107,7 +107,13 @@ class Builder(Readers):
         else:
             self.fail(file, "adventure.party", f"expected a number or {{ min = N, max = N }}, got {describe(party)}"
                                                f"{unquoted(party, 'party')}")  # party = "3": the quotes are the slip
-        if not (isinstance(party_min, int) and isinstance(party_max, int) and 1 <= party_min <= party_max <= 6):
+        wrong = [(k, v) for k, v in (("min", party_min), ("max", party_max))
+                 if not isinstance(v, int) or isinstance(v, bool)]
+        if wrong:  # "min = 1.5" is no size of party: said so, not "must satisfy 1 <= min" (which 1.5 does)
+            key, value = wrong[0]
+            self.fail(file, f"adventure.party.{key}", f"expected a whole number of players, got {describe(value)}")
+            party_min, party_max = 1, 1
+        elif not 1 <= party_min <= party_max <= 6:
             self.fail(file, "adventure.party", "party sizes must satisfy 1 <= min <= max <= 6")
             party_min, party_max = 1, 1
         comae = meta.get("comae", "removed")
