@@ -124,3 +124,16 @@ def test_text_in_quotes_beside_a_number_is_refused_and_a_functions_text_beside_o
     with pytest.raises(ExpressionError, match="'angry' is text, compared with a number: always true"):
         parse_condition("mood != 'angry'")
     assert parse_condition("npc_status('x') < 1").evaluate(ctx(npc_status=lambda nid: "out")) is False
+
+
+def test_a_number_in_a_condition_is_bounded_as_every_whole_number_of_an_adventure():
+    """A bad-input audit: `visited("quay") > 99999999999999999999999` passed `solo check`, where docs/limits.md says
+    every whole number in an adventure is within ±1,000,000."""
+    from solo.story.format.expressions import MAX_LITERAL
+    from solo.story.format.readers import MAX_WHOLE
+
+    assert MAX_LITERAL == MAX_WHOLE
+    parse_condition("clues >= 1000000")
+    for text in ("clues >= 1000001", "clues > 99999999999999999999999", "clues > " + "9" * 900):
+        with pytest.raises(ExpressionError, match="beyond ±1,000,000"):
+            parse_condition(text)

@@ -56,6 +56,11 @@ FUNCTIONS: dict[str, tuple[int, int]] = {
 }
 
 
+#: The largest number a condition may write: every whole number of an adventure is within ±1,000,000
+#: (solo.story.format.readers.MAX_WHOLE, docs/limits.md; a test holds the two equal).
+MAX_LITERAL = 1_000_000
+
+
 class ExpressionError(ValueError):
     """A condition that cannot be parsed; ``column`` is 1-based within the expression."""
 
@@ -114,6 +119,9 @@ def tokenize(text: str) -> list[Token]:
         raw = match.group(kind)
         column = match.start(kind) + 1
         if kind == "number":
+            if len(raw) > len(str(MAX_LITERAL)) or int(raw) > MAX_LITERAL:  # (a 4,300-digit int is refused by Python)
+                raise ExpressionError(f"{raw[:12]}{'…' if len(raw) > 12 else ''} is beyond ±{MAX_LITERAL:,}, as "
+                                      "every whole number of an adventure is", column)
             value: Any = int(raw)
         elif kind == "string":
             value = re.sub(r"\\(.)", r"\1", raw[1:-1])
