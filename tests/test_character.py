@@ -509,3 +509,20 @@ def test_a_characters_file_name_keeps_the_letters_of_a_norwegian_name():
 
     assert [character_slug(n) for n in ("Ørjan Ås", "Åse Ødegård", "Ærlig Straße", "Espen Lind", "山田 太郎")] == [
         "orjan_as", "ase_odegard", "aerlig_strasse", "espen_lind", "character"]
+
+
+@pytest.mark.parametrize("entry, says", [
+    ({"who": "Ward", "verb": 5}, 'willpower.person.verb: expected who = "…" and verb = "…" (text), got verb = 5'),
+    ({"who": "Ward", "verb": "Protect", "mood": "x"}, "willpower.person.mood"),
+])
+def test_a_willpower_entry_holds_a_who_and_a_verb_of_text(entry, says):
+    """A bad-input audit: `person = { who = "Ward", verb = 5 }` loaded, the sheet read "//Person (5 your ward)"."""
+    from solo.rules.character import Character
+
+    data = pregenerated("espen").to_dict()
+    data["willpower"] = {**data["willpower"], "person": entry}
+    with pytest.raises(ContentError) as err:
+        Character.from_dict(data)
+    assert says in str(err.value), str(err.value)
+    data["willpower"]["person"] = {"who": "Ward", "verb": "Protect"}
+    assert Character.from_dict(data).willpower["person"] == {"who": "Ward", "verb": "Protect"}

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any, NoReturn, Self, TypeVar, overload
 
-from ..errors import ContentError, did_you_mean
+from ..errors import ContentError, describe, did_you_mean
 from ..terminal_text import ACTS_ON_TERMINAL, CONTROL_PROBLEM, controlled, name_problem, overlong
 from .rolls import Modifier
 from .rulebook import POOLS, SKILLS, Armour, RulesTables, Shield, Weapon, rules
@@ -320,6 +320,10 @@ class _CharacterReader:
         for slot, entry in self.table("willpower").items():
             if slot not in ("person", "circle") or not isinstance(entry, dict):
                 self.fail(f"willpower.{slot}", "expected [willpower.person] or [willpower.circle] tables")
+            for k, v in entry.items():  # (a number as a verb was shown on the sheet: "//Person (5 your ward)")
+                if k not in ("who", "verb") or not isinstance(v, str):
+                    self.fail(f"willpower.{slot}.{k}", f"expected who = \"…\" and verb = \"…\" (text), got "
+                              f"{k} = {describe(v)}")
             char.willpower[slot] = {str(k): str(v) for k, v in entry.items()}
         char.tag_notes = {RENAMED_TAGS.get(str(k), str(k)): str(v) for k, v in self.table("tag_notes").items()}
         char.items = [str(x) for x in self.list_of("items")]
