@@ -58,6 +58,9 @@ class Chance:
     skill: str
     base: int
     modifiers: tuple[Mod, ...] = ()
+    #: What the chance is of, where that is not the option succeeding: "a yes" of an oracle's question, which may be
+    #: the bad outcome ("the oracle decides whether the ice gives way 20 %" read as a 20 % chance of crossing)
+    outcome: str = ""
 
     @classmethod
     def of(cls, id: int, actor: str | None, skill: str, target: int, modifiers: Sequence[Mod]) -> Chance:
@@ -70,8 +73,11 @@ class Chance:
         return self.target == target and list(self.modifiers) == [(n, v) for n, v in modifiers]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "actor": self.actor, "chance": self.target, "skill": self.skill, "base": self.base,
-                "modifiers": [[n, v] for n, v in self.modifiers]}
+        out = {"id": self.id, "actor": self.actor, "chance": self.target, "skill": self.skill, "base": self.base,
+               "modifiers": [[n, v] for n, v in self.modifiers]}
+        if self.outcome:
+            out["outcome"] = self.outcome
+        return out
 
 
 def wants_detail(sink: Sink | None) -> bool:

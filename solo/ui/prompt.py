@@ -352,6 +352,8 @@ def chance_cell(option: Option, common: Chance | None) -> Text:
     if c is None:
         return Text("")
     cell = Text(percent_of(c.target), style="bold")
+    if c.outcome:  # the oracle's chance of a yes, which may be the bad outcome: said what it is of
+        cell += Text(f" {c.outcome}", style="bold")
     extra = extra_mods(c, common) if common is not None else None
     if extra is None:
         if not c.modifiers and option.label == c.skill and not clamped(c.target):  # "Awareness  50 %": no sum

@@ -693,9 +693,13 @@ class Game:
         """
         action = choice.action
         if action is not None and action.kind == "oracle" and not choice.effects:  # the oracle's chance of a yes
+            from dataclasses import replace
+
             from .actions import ACTIONS
 
-            return self.oracle_chance(str(ACTIONS["oracle"].arg(action.spec, "odds")))
+            # said as a yes's, which may be the bad outcome: a new player read "20 %" beside "the oracle decides
+            # whether the ice gives way" as the chance of crossing
+            return replace(self.oracle_chance(str(ACTIONS["oracle"].arg(action.spec, "odds"))), outcome="for a yes")
         if action is None or action.kind not in ("roll", "opposed") or choice.effects:
             return None
         from .rolling import roll_chance, roller
