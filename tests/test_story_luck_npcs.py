@@ -706,3 +706,22 @@ def test_a_conflict_on_two_pools_as_one_says_where_each_stands_after_it():
     journal = Journal()
     journal.render(end, [])
     assert line in out.getvalue() and line in journal.text()
+
+
+def test_two_pools_that_fell_by_nothing_are_not_said_to_have_fallen():
+    """A new player's run: two players gave up a barrow sneak at once, and each read "Liv Haug's BODY/POW fell for
+    both Pools at once: BODY 12/12 and POW 14/14 now.", nothing having fallen."""
+    from solo.minds.bots import LensKeeper
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.outcomes import OUT
+    from solo.rules.participants import from_character, obstacle
+
+    sneak = conflict_type("sneaking")
+    liv = pregenerated("espen")
+    events: list = []
+    a = from_character(liv, "a", sneak, decider=LensKeeper("none"))
+    a.status = OUT  # gone before a die was rolled: nothing lost
+    Conflict(sneak, [a, obstacle("The barrows", "hard")], random.Random(4), sink=events.append, round_limit=6).run()
+    (end,) = [e for e in events if e.kind == "conflict_end"]
+    assert "settled" not in end.data and describe.pools_settled(end.data) == []

@@ -1297,9 +1297,10 @@ class Conflict:
         for p in self.participants:
             lost[p.id] = p.start_pool - p.pool.current
             if p.char is not None and len(p.pool_sources) > 1:
-                settle_sources(p.char, p.pool_sources, p.pool.current)
-                if p.is_pc:  # where its two Pools now stand, for the player to be told (a new player read "loses 6
-                    # BODY/POW: 9 left of 15" as 6 points, and found 14 gone from the sheet)
+                fell = settle_sources(p.char, p.pool_sources, p.pool.current)
+                if p.is_pc and any(fell.values()):  # where its two Pools now stand, for the player to be told (a
+                    # new player read "loses 6 BODY/POW: 9 left of 15" as 6 points, and found 14 gone from the sheet);
+                    # not of Pools that fell by nothing ("fell for both Pools at once: BODY 12/12", a sneak given up)
                     settled[p.id] = {n: [p.char.pools[n].current, p.char.pools[n].maximum] for n in p.pool_sources}
         self.result = ConflictResult(outcome, self.round, {p.id: p.status for p in self.participants}, lost)
         if self.sink is not None:
