@@ -432,14 +432,16 @@ def test_the_player_refuses_a_yield_and_fights_on(tmp_path):
 
 def test_luck_is_spent_only_once_the_player_says_so(tmp_path):
     """Issue 31, point 5: 'luck find' and 'luck contact' say what the point buys and what is left, and ask."""
-    lines = ["1", "1", "luck find crowbar", "no", "luck contact doctor", "yes", "luck find ticket", "", "quit"]
+    lines = ["1", "1", "luck find crowbar", "no", "luck find rope", "", "luck contact doctor", "yes",
+             "luck find ticket", "", "quit"]
     code, out, transcript = run_session(TUTORIAL, lines, tmp_path)
     screen = " ".join(out.split())
     # and whether the story asks for the thing at all (a group's Vellan spent its last Luck on a crowbar at a padlock
     # no choice asks one for): the tutorial's conditions test for a ticket, never a crowbar
     unread = "Nothing in this story asks for it: what it does is for the table to agree."
     assert f"Spend a Luck Point on finding a crowbar? {unread} You would have 1 Luck left." in screen
-    assert "Nothing spent: Espen Lind keeps 2 Luck." in screen
+    assert screen.count("Nothing spent: Espen Lind keeps 2 Luck.") == 2  # Enter keeps it where nothing asks for it
+    assert "(Enter for Keep it)" in screen and "rope" not in transcript
     assert "Spend a Luck Point on a Contact (a doctor)? You would have 1 Luck left." in screen
     assert "Spend a Luck Point on finding a ticket? You would have no Luck left." in screen
     save = read_save(tmp_path / "game.json")

@@ -695,7 +695,9 @@ class Session:
         question = Question("luck_spend", f"Spend a Luck Point on {what}?{unread} You would have "
                             f"{luck_left(pc.luck)} left.",
                             (Option("yes", "Spend it"), Option("no", "Keep it", f"Luck stays {pc.luck}")),
-                            actor=pc.name, default="yes")
+                            # Enter keeps the point where nothing in the story asks for the thing (a new player
+                            # spent one at "Nothing in this story asks for it", Enter offered for Spend it)
+                            actor=pc.name, default="no" if unread else "yes")
         return self.live.decide(question) == "yes"
 
     def _use_luck(self, name: str, command: str, text: str) -> None:
