@@ -51,7 +51,8 @@ def clustered_share_error(part: float, part_sq: float, cross: float, whole: floa
         return 0.0
     p = part / whole
     spread = max(0.0, part_sq - 2 * p * cross + p * p * whole_sq)
-    return math.sqrt(clusters / (clusters - 1) * spread) / whole
+    # at least one declaration's worth: a share of none or of all is no certainty (as share_error holds it)
+    return max(math.sqrt(clusters / (clusters - 1) * spread) / whole, 1.0 / whole)
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:

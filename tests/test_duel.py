@@ -554,6 +554,10 @@ def test_a_lens_seen_once_is_neither_nought_nor_told_as_exact():
           stats, 1.0, None)
     row = next(line for line in out.getvalue().splitlines() if line.startswith(" clever"))
     assert "<0.1% ± 0.01" in row and "± 0.0 " not in row + " ", row
+    # (the review) nor is a share short of all "100.0%", nor one never seen exact: it has a declaration's spread
+    shown = {line.split()[0]: line for line in out.getvalue().splitlines() if "│" in line}
+    assert ">99.9% ±" in shown["covert"] and "0.0% ± 0.01" in shown["aggressive"], shown
+    assert "share ± s.e." in out.getvalue()
 
 
 def test_an_archer_on_his_rock_is_never_told_closing_in():
@@ -569,3 +573,17 @@ def test_an_archer_on_his_rock_is_never_told_closing_in():
         told += result.output.count("Torgny")
         assert not close.search(result.output), (seed, close.search(result.output).group(0))
     assert told > 100
+    # … and a beast still closes in (the review: the first filter, for hand weapons, held for no beast's teeth)
+    dog = re.compile(r"cannery dog (steps in|comes straight at|charges in|rushes|presses in)|With a snarl, the "
+                     r"cannery dog")
+    assert any(dog.search(run("--npc", "vellan:dog", "--narrate", "--runs", "1", "--seed", str(seed)).output)
+               for seed in range(1, 13))
+
+
+def test_a_dog_that_breaks_is_told_without_words_in_its_duel():
+    """The review: the wordless breaks were tested on the clue alone, not as a dog's duel tells them. Vellan's
+    cannery dog (a Code Block, no speech) "shouted for help and fell back"."""
+    told = "".join(run("--npc", "vellan:dog", "--narrate", "--runs", "1", "--seed", str(seed)).output
+                   for seed in range(28, 36))
+    assert "howls for its own kind" in told
+    assert not re.search(r"cannery dog (shouts|offers|pleads|drops to its knees)", told)

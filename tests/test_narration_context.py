@@ -729,7 +729,10 @@ def test_all_but_a_manner_fits_an_unknown_one_and_every_other():
     assert Moment({"manner": "fierce"}).admits(filters) and Moment({}).admits(filters)
     assert not Moment({"manner": "timid"}).admits(filters)
     assert parse_filters("[manner:!timid|fierce] x")[2]  # all but, or some: not both
-    assert parse_filters("[weapon:!blade] x")[2]  # only a manner may be 'all but'
+    assert parse_filters("[lens:!clever] x")[2]  # only some filters may be 'all but' (NEGATABLE)
+    assert not parse_filters("[weapon:!ranged|!firearm] x")[2]  # a weapon may: a beast's teeth have no kind
+    assert Moment({}).admits(parse_filters("[weapon:!ranged|!firearm] x")[1])
+    assert not Moment({"weapon": "ranged"}).admits(parse_filters("[weapon:!ranged|!firearm] x")[1])
     assert parse_filters("[manner:!brave] x")[2]  # the value must still be a manner
 
 

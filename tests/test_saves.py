@@ -236,3 +236,64 @@ def test_a_save_with_a_seed_no_command_takes_is_damaged(tmp_path, seed):
     raw["seed"] = MAX_SEED
     path.write_text(json.dumps(raw), encoding="utf-8")
     assert read_save(path).seed == MAX_SEED
+
+
+def test_the_engine_plays_a_game_of_edition_7_by_its_own_rules():
+    """The review: edition 8's gates were set by hand in the test above and never read from a game. The engine
+    deals #Gear to empty hands in a game of edition 7 and not in one of 8; the mind it makes for an edition-7 game
+    swings with a Lens that cannot win (a smuggler of Combat 5 keeps declaring Aggressive), and not for 8; a
+    character the dice make in an edition-7 game is dealt its Focuses as it was."""
+    import random
+    from collections import Counter
+    from pathlib import Path
+
+    from solo.minds.bots import GreedyDecider
+    from solo.npc import NPC as NPCFile
+    from solo.rules.conflict import Conflict
+    from solo.rules.conflict_types import conflict_type
+    from solo.rules.creation import pregenerated
+    from solo.rules.participants import from_character
+    from solo.story.format.library import find_adventure
+    from solo.story.format.loader import load_adventure
+    from solo.story.play.creation import create_character
+    from solo.story.play.engine import Game
+    from solo.story.play.npcs import default_mind
+    from solo.toml_files import load_toml
+
+    combat = conflict_type("combat")
+    game = Game(load_adventure(find_adventure("tutorial")), seed=1, decider=GreedyDecider())
+    espen = pregenerated("espen")
+    espen.tags, espen.gear_bonus, espen.weapon = [*espen.tags, "Gear"], 2, "martial_arts"
+    game.state.party = [espen]
+    for edition, fists in ((7, True), (8, False)):
+        game.edition = edition
+        sides, _, _ = game.conflict_sides(combat, [], pc_decider=None, mind=lambda nid, npc: None)
+        assert [p.gear_on_fists for p in sides] == [fists] and sides[0].damage_bonus(True) == (2 if fists else 0)
+
+    petra = NPCFile.from_dict(load_toml(Path(__file__).parent / "data" / "npc_petra_smuggler.toml"))
+    declared: dict[int, Counter] = {}
+    for edition in (7, 8):
+        mind, counts = default_mind(petra, random.Random(1), edition=edition), Counter()
+
+        class Tally:
+            def decide(self, q, mind=mind, counts=counts):
+                answer = mind.decide(q)
+                counts[answer] += q.kind == "lens"
+                return answer
+
+        dice = random.Random(2)
+        for _ in range(30):
+            Conflict(combat, [from_character(pregenerated("espen"), "a", combat, decider=GreedyDecider()),
+                              from_character(petra.duplicate(), "b", combat, decider=Tally())], dice,
+                     round_limit=12).run()
+        declared[edition] = counts
+    assert declared[7]["aggressive"] > 0 and declared[8]["aggressive"] == 0, declared
+
+    class Dice:
+        def decide(self, q):
+            return "random" if q.kind == "method" else q.default or q.options[0].key
+
+    dealt = {fitted: Counter(f for seed in range(60) for k, f in ((k, k.split("//")[1]) for k in create_character(
+        Dice(), random.Random(seed), name="Asta", fitted=fitted).focuses) if k.startswith("Combat//"))
+        for fitted in (False, True)}
+    assert dealt[False]["Gunnery"] > 0 and dealt[True] and dealt[True]["Gunnery"] == 0, dealt

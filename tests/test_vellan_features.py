@@ -380,7 +380,8 @@ def test_five_explorer_games_reach_every_ending_alone_and_as_a_party(size, runs,
     2026-12-08, when a random party stopped being dealt //Gunnery and NPCs stopped swinging with Lenses that cannot
     win, no five in a row of that report show all five, as about one report in a hundred would not) end in the five
     endings, one each; and runs of the same report pass through the lane after Knut is beaten or runs (and, alone,
-    the lane where he takes the camera). Its shares for two were measured again then: 70 / 7 / 7 / 5 / 10 %.
+    the lane where he takes the camera). Its shares for two were measured again then: 70 / 7 / 7 / 5 / 10 %
+    (front page, evening bus, spiked, escape, page six).
 
     In that report (issue 33) every ending comes in at least 1 % of the games: alone 34 / 20 / 21 / 11 / 14 %
     (front page, spiked, evening bus, escape, page six), the lane with the envelope 0.55 %; two 70 / 8 / 8 /
@@ -389,8 +390,9 @@ def test_five_explorer_games_reach_every_ending_alone_and_as_a_party(size, runs,
     39 %). Before the lane's collar and the three
     voices a solo explorer never found the envelope; it found it in 2.5 % until a flashy move counted only the
     Focuses that fit the conflict (docs/rulings.md, "Flamboyant by the fiction"), and a party of three saw Brekke
-    escape in 0.4 %. If Vellan changes on purpose, measure again with that command and find five runs in a row
-    that still show every ending, and a run through each lane (``run_chunk`` plays any of them alone)."""
+    escape in 0.4 %. If Vellan changes on purpose, measure again with that command and find five runs that still
+    show every ending (in a row where there are), and a run through each lane (``run_chunk`` plays any of them
+    alone). The shares for three quoted above are of before 2026-12-08."""
     from solo.sim.options import Options
     from solo.sim.parallel import run_chunk
     from solo.story.format.library import find_adventure

@@ -569,9 +569,7 @@ class _Match:
             plain = conflict.lens_target(p, "none", parts=False)[0]
             # the Lenses that roll another skill, where it rolls higher: a smuggler of Combat 5 and Cunning //Sleight
             # 90 read as hopeless beside the odds her tricks won (a GM-less table's run)
-            for lens, words in (("covert", "a trick"), ("flamboyant", "a flashy move")):
-                if lens == "flamboyant" and getattr(self.chars[1], "mindless", False):
-                    continue
+            for lens, words in (("covert", "a trick"), ("flamboyant", "a flashy move")):  # (a mindless one: above)
                 target, _ = conflict.lens_target(p, lens, parts=False)
                 if target > plain:
                     said += f"; {words} rolls {conflict.lens_skill(p, lens)} {target} %"

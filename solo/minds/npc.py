@@ -98,7 +98,9 @@ WEIGHTS = {
     "inertia": 0.15,      # the Lens it used last round
     "surprise": 0.2,      # first round: Covert, × its cunning or self-preservation
     "rapport": 0.15,      # social conflicts: per disposition step, no dirty tricks on friends
-    "futile": 2.0,        # a Lens whose roll cannot win the round (its target at or below 0), while another can
+    # a Lens whose roll cannot win the round (its target at or below 0), while another can: far below any sum the
+    # others reach, so it is never drawn (the draw takes only options within NEAR_BEST of the best)
+    "futile": 10.0,
 }
 FLAIR = {"social": 2.0, "physical": 0.6, "other": 1.0}  # Flamboyant's lean by conflict kind
 TEMPERATURE = 0.25  # softmax temperature over the near-best options

@@ -149,7 +149,7 @@ def manner_of(traits: tuple[str, ...]) -> str | None:
 #: Filters that may say "all but" (``manner:!timid``): a manner is unknown for a player's character, whom a
 #: line for every bearing but one must still fit; a role is unknown outside a pursuit, where a line for every
 #: part but the chaser's ("Stay back!") fits as well.
-NEGATABLE = ("manner", "foe_manner", "role", "setting")
+NEGATABLE = ("manner", "foe_manner", "role", "setting", "weapon", "foe_weapon")
 
 
 def parse_filters(text: str) -> tuple[str, dict[str, frozenset[str]], list[str]]:

@@ -762,7 +762,7 @@ class Session:
         if entry[1] == "undo":  # the dice drawn before that undo stay spent, as they were in play
             from ..rules.dice import MAX_SPENT_WORDS, spend_words
 
-            if not re.fullmatch(r"\d{1,6}", str(entry[2])):
+            if not re.fullmatch(r"\d{1,7}", str(entry[2])):  # (MAX_SPENT_WORDS below bounds its value)
                 raise ValueError(f"an undo records a number of dice words, not {str(entry[2])[:20]!r}")
             words = int(entry[2])
             if not 0 <= words <= MAX_SPENT_WORDS:

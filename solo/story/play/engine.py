@@ -127,7 +127,8 @@ _PLAIN = _Plain()
 #: Contact nobody named is never a smuggler; 7, a mindless creature never declares Flamboyant (it shows off to nobody);
 #: 8, an NPC never declares a Lens that cannot win the round while another can, a mindless one never declares Clever,
 #: #Gear adds nothing to empty hands (the gear table's Unarmed, Martial arts), and a character made at random is not
-#: dealt //Gunnery while another Combat Focus is left.
+#: dealt //Gunnery while another Combat Focus is left; the engine refuses a Luck spend of a PC out of the conflict in
+#: hand (the prompt had refused it before, so an earlier save may hold one).
 EDITION = 8
 
 

@@ -51,7 +51,7 @@ def out_of_the_conflict(game: Game, pc: Character) -> str | None:
 
 def use_luck(game: Game, pc: Character, command: str, text: str = "") -> str:
     """Carry out ``luck COMMAND TEXT`` for ``pc``: the item found, or the id of the Contact brought in."""
-    refused = out_of_the_conflict(game, pc)
+    refused = out_of_the_conflict(game, pc) if game.edition >= 8 else None  # a save of before replays its spends
     if refused is not None:
         raise LuckRefused(refused)
     if command == "find":
