@@ -710,3 +710,12 @@ def test_the_oracle_adds_a_name_in_another_case_to_the_entry_a_session_keeps(sol
     data = json.loads(solo("session", "friday", "--json").output)
     assert [n if isinstance(n, str) else n["name"] for n in data["npcs"]] == ["Edda Holm"], data
     assert len(data["threads"]) == 1, data
+
+
+def test_an_overlong_expectation_is_said_in_the_players_words(solo):
+    """A GM-less table: "the scene's context is 300 characters long (at most 200)", where the command asks what you
+    expect."""
+    solo("session", "eve", "--thread", "x")
+    refused = solo("scene", "x" * 300, "--session", "eve", "--seed", "1")
+    assert refused.exit_code == 2
+    assert "what you expect of the scene is 300 characters long" in " ".join(refused.output.split())

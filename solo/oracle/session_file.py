@@ -118,7 +118,7 @@ class OracleSession:
 
     def set_context(self, text: str) -> None:
         """What the current scene is about: random events that name nobody follow it."""
-        _check_entry(text, "the scene's context")
+        _check_entry(text, "what you expect of the scene")  # (a table read "the scene's context" as jargon)
         self.state.context = text.strip()
 
     def remove_npc(self, which: str) -> str:
