@@ -719,3 +719,11 @@ def test_an_overlong_expectation_is_said_in_the_players_words(solo):
     refused = solo("scene", "x" * 300, "--session", "eve", "--seed", "1")
     assert refused.exit_code == 2
     assert "what you expect of the scene is 300 characters long" in " ".join(refused.output.split())
+
+
+def test_a_thread_of_a_number_alone_is_refused(solo):
+    """A GM-less table: `solo session t --thread 2` opened a thread called "2", and a thread "1984" could not be
+    closed by its words ("no thread number 1984"): every command reads a number as a thread's place."""
+    refused = solo("session", "nums", "--thread", "1984")
+    assert refused.exit_code == 2 and "a thread needs words, not a number alone" in " ".join(refused.output.split())
+    assert solo("session", "nums", "--thread", "1984 and after").exit_code == 0

@@ -83,6 +83,9 @@ class OracleSession:
     def add_thread(self, text: str, *, again: bool = False) -> int:
         """Open a thread; with ``again`` one already open (its words in any case) counts once more. Its weight."""
         _check_entry(text, "a thread")
+        if text.strip().isdigit():  # `--close 1984` reads a number: such a thread could never be named by its words
+            raise OracleError(f"a thread needs words, not a number alone ({text.strip()[:12]!r}): every command "
+                              "reads a number as a thread's place in the list")
         text = known_entry(self.state.threads, text)  # its words in another case are the same thread
         if len(self.state.threads) >= MAX_ENTRIES and text.strip() not in self.state.threads:
             raise OracleError(f"a session keeps at most {MAX_ENTRIES} open threads; close one first")
