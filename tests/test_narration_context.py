@@ -1440,3 +1440,29 @@ def test_a_line_is_aimed_at_a_foe_who_stays_before_one_on_the_way_out():
     eyvind.broke = True
     hallstein.active = False  # nobody else stays: the one on the way out is still the one faced
     assert cast.opponent(sander) is eyvind
+
+
+def test_a_clever_follow_up_names_only_the_foe_the_clever_round_watched(bundled):
+    """A reading of group fights: "she circles, watching how Hallstein moves", then the next round "Elin uses what
+    she learned about Torgny's footwork". A follow-up aimed at another foe than the one watched names nobody."""
+    told_of = {"Hallstein": 0, "Torgny": 0}
+    for seed in range(40):
+        cast = Cast({"Elin": {"pronoun": "she"}, "Hallstein": {"pronoun": "he"}, "Torgny": {"pronoun": "he"}})
+        narrator = Narrator(bundled, random.Random(seed))
+        narrator.narrate(Event("conflict_start", {"round": 0, "type": "combat", "frame": {"physical": True},
+                                                  "participants": [
+            {"id": "Elin", "name": "Elin", "side": "a", "pool": 10, "pool_max": 10, "pc": True},
+            {"id": "Hallstein", "name": "Hallstein", "side": "b", "pool": 10, "pool_max": 10},
+            {"id": "Torgny", "name": "Torgny", "side": "b", "pool": 10, "pool_max": 10}]}), cast)
+        elin = cast.persons["Elin"]
+        elin.last_foe, elin.lens = "Hallstein", "clever"
+        watched = narrator._declaration(cast, elin, {"lens": "clever"})
+        assert elin.studied == "Hallstein", watched
+        for foe in ("Hallstein", "Torgny"):
+            elin.last_foe, elin.lens = foe, "none"
+            line = narrator._declaration(cast, elin, {"lens": "none", "clever_choice": "skill"}) or ""
+            if "Torgny" in line:
+                told_of["Torgny"] += 1
+            if "Hallstein" in line:
+                told_of["Hallstein"] += 1
+    assert told_of["Torgny"] == 0 and told_of["Hallstein"] > 0, told_of

@@ -100,6 +100,7 @@ class Person:
     #: its nerve broke, and the screen's clue said how it leaves ("Torgny looks round … then makes to leave"): its
     #: going is not told again
     broke: bool = False
+    studied: str = ""  # the foe its last Clever declaration watched: its follow-up names that one, or nobody
     #: when it left the conflict (went down, gave up or ran): (the round, the order of leaving), (-1, -1) while in;
     #: the closing is told of the last to leave, not of one who gave up rounds before the one whose going ended it
     left: tuple[int, int] = (-1, -1)

@@ -86,6 +86,8 @@ FILTERS: dict[str, tuple[str, ...] | None] = {
     # an NPC's fear was shown this round (a fearful Pool clue, its nerve failing, a plea): a bearing that says the
     # same fear in other words ("as if for a way out") says [afraid:no]
     "afraid": ("yes", "no"),
+    # a Clever follow-up: it is aimed at the foe the Clever round watched (yes), or at another (no)
+    "studied": ("yes", "no"),
     # one of the actor's personality entries (an NPC's Code Block): an indifferent air ("somewhere better to be") is
     # four of the five cold traits', not a Correct outlaw's arguing over her brother's killer at her own fire
     "trait": tuple(MANNERS),

@@ -717,7 +717,12 @@ class Narrator:
             facts["afraid"] = "yes"
         if actor.pc and event == "declare" and lens == "none" and not actor.leaving:
             facts["chose"] = "plain"  # the player's own choice: no line claims a stance for it (Moment.admits)
+        if event == "follow_up":  # what it learned is of the foe it watched (a group's run: "watching how Hallstein
+            # moves", then "uses what she learned about Torgny's footwork")
+            facts["studied"] = "yes" if target is not None and actor.studied == target.id else "no"
         template, values = self.choose(cast, event, actor, target, variants=variants, extra=extra, facts=facts)
+        if event == "declare" and lens == "clever" and target is not None:
+            actor.studied = target.id
         if template is None:
             return None
         actor.shown = template.claim("shows") or LENS_STANCE.get("quick_leave" if actor.leaving else lens, "plain")
