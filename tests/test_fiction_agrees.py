@@ -1100,3 +1100,13 @@ def test_a_sneak_out_of_doors_is_not_told_crossing_beams_or_doorways(bundled):
     gate = load_adventure(find_adventure("vellan")).scenes["cannery_gate"]
     [sneak] = [c.action for c in gate.choices if c.action is not None and c.action.spec.get("type") == "sneaking"]
     assert sneak.spec["settings"] == ["yard"]
+
+
+def test_every_combat_line_of_moving_in_claims_the_boldness_it_shows(bundled):
+    """A reading of fights: "Hallstein gives ground, eyes flicking towards the way out. … Hallstein moves in without
+    a wasted step." A plain move's line that closes in says [shows:bold], so one whose fear the screen just showed is
+    not told it (the rule above, which reads the claim)."""
+    closing = re.compile(r"\b(moves in|steps in,|comes straight at|stamps forward|charges)\b")
+    unclaimed = [t.text for t in bundled.lines[("combat", "declare", "none")]
+                 if closing.search(t.text) and t.claim("shows") != "bold"]
+    assert not unclaimed, unclaimed
