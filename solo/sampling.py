@@ -8,8 +8,10 @@ the one home of those spreads for the commands that play conflicts to count them
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
-__all__ = ["Z95", "wilson", "share_error", "mean_error", "clustered_share_error", "error_digits"]
+__all__ = ["Z95", "wilson", "share_error", "mean_error", "clustered_share_error", "error_digits", "add_cluster",
+           "cluster_errors"]
 
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959963984540054
@@ -53,6 +55,27 @@ def clustered_share_error(part: float, part_sq: float, cross: float, whole: floa
     spread = max(0.0, part_sq - 2 * p * cross + p * p * whole_sq)
     # at least one declaration's worth: a share of none or of all is no certainty (as share_error holds it)
     return max(math.sqrt(clusters / (clusters - 1) * spread) / whole, 1.0 / whole)
+
+
+def add_cluster(sums: dict, counts: Mapping[str, int]) -> None:
+    """Fold one cluster's counts (one conflict's Lens declarations) into ``sums``, the sums
+    :func:`clustered_share_error` reads: x² and x·m of each key (``part_sq``, ``cross``), m² (``whole_sq``) and the
+    clusters counted (``clusters``). ``solo duel`` and ``solo simulate`` keep theirs so, and merge them by adding."""
+    m = sum(counts.values())
+    squares, cross = sums.setdefault("part_sq", {}), sums.setdefault("cross", {})
+    for key, x in counts.items():
+        squares[key] = squares.get(key, 0) + x * x
+        cross[key] = cross.get(key, 0) + x * m
+    sums["whole_sq"] = sums.get("whole_sq", 0) + m * m
+    sums["clusters"] = sums.get("clusters", 0) + 1
+
+
+def cluster_errors(counts: Mapping[str, int], sums: Mapping) -> dict[str, float]:
+    """One standard error of each key's share of ``counts``, from the sums :func:`add_cluster` kept."""
+    whole = sum(counts.values())
+    return {key: clustered_share_error(x, sums.get("part_sq", {}).get(key, 0), sums.get("cross", {}).get(key, 0),
+                                       whole, sums.get("whole_sq", 0), sums.get("clusters", 0))
+            for key, x in counts.items()}
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:

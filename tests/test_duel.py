@@ -497,7 +497,7 @@ def test_a_lens_share_says_its_spread_counted_by_conflict():
     # the duel keeps the sums, says the ± on its table and in its JSON
     stats = run_duels(duel_npc(random.Random(2), conflict_type("combat")), load_character("espen"),
                       conflict_type("combat"), runs=40, seed=2)
-    assert stats.declared_sq > 0 and all(stats.lens_error(k) > 0 for k, n in stats.lenses.items() if n)
+    assert stats.lens_sums["clusters"] == 40 and all(e > 0 for k, e in stats.lens_errors().items() if stats.lenses[k])
     data = json.loads(run("--runs", "40", "--seed", "2", "--json").output)
     text = run("--runs", "40", "--seed", "2").output
     for lens, count in data["lenses"].items():

@@ -300,13 +300,14 @@ def _show(console: Console, npc: NPC, pc: Character, ctype: ConflictType, stats:
     total = sum(stats.lenses.values()) or 1  # the mean rounds' ± below; the outcomes' are 95 % intervals, so said
     from ..sampling import error_digits
 
+    errors = stats.lens_errors()
     for lens, count in stats.lenses.items():  # sampled, and counted by conflict: said with its ± as every share is
         share = f"{count / total:.1%}"
         if count and share == "0.0%":  # seen, if rarely: not "0.0%", nor "± 0.0" read as exact
             share = "<0.1%"
         elif count < total and share == "100.0%":  # nor all, where one round in thousands went otherwise
             share = ">99.9%"
-        error = stats.lens_error(lens)
+        error = errors[lens]
         lenses.add_row(lens, str(count), share + (f" ± {error_digits(100 * error, 1)}" if error else ""))
     title = f"How it ended for {npc.name}"
     outcomes = Table(title=Text(title), title_justify="left", show_edge=False, min_width=len(title))

@@ -58,11 +58,8 @@ class DuelStats:
     breaks: Counter = field(default_factory=Counter)  # how its nerve broke: flee, beg, bargain …
     reasons: Counter = field(default_factory=Counter)  # (Lens, consideration) behind each Lens choice
     first: list = field(default_factory=list)  # every event of the first conflict (with explain)
-    # each conflict's own Lens counts, summed as the clustered ± of a Lens's share needs them (solo/sampling.py):
-    # x², x·m of each Lens, m² of the declarations a conflict made
-    lens_sq: Counter = field(default_factory=Counter)
-    lens_cross: Counter = field(default_factory=Counter)
-    declared_sq: int = 0
+    # each conflict's own Lens counts, summed as the clustered ± of a Lens's share needs them (sampling.add_cluster)
+    lens_sums: dict = field(default_factory=dict)
 
     @property
     def mean_rounds(self) -> float:
@@ -73,20 +70,17 @@ class DuelStats:
         """One standard error of :attr:`mean_rounds` (0 with fewer than two conflicts)."""
         return mean_error(self.rounds, self.rounds_squared, self.runs)
 
-    def lens_error(self, lens: str) -> float:
-        """One standard error of ``lens``'s share of the Lenses declared, conflict by conflict."""
-        from ..sampling import clustered_share_error
+    def lens_errors(self) -> dict[str, float]:
+        """One standard error of each Lens's share of the Lenses declared, conflict by conflict."""
+        from ..sampling import cluster_errors
 
-        return clustered_share_error(self.lenses[lens], self.lens_sq[lens], self.lens_cross[lens],
-                                     sum(self.lenses.values()), self.declared_sq, self.runs)
+        return cluster_errors(self.lenses, self.lens_sums)
 
     def count_conflict(self, declared: Counter) -> None:
         """Fold one conflict's Lens counts into the sums the shares' ± are worked out from."""
-        m = sum(declared.values())
-        self.declared_sq += m * m
-        for lens, x in declared.items():
-            self.lens_sq[lens] += x * x
-            self.lens_cross[lens] += x * m
+        from ..sampling import add_cluster
+
+        add_cluster(self.lens_sums, declared)
 
     def share(self, *outcomes: str) -> float:
         return sum(self.outcomes[o] for o in outcomes) / self.runs if self.runs else 0.0
@@ -95,7 +89,7 @@ class DuelStats:
         return {
             "runs": self.runs,
             "lenses": {k: self.lenses[k] for k in LENSES},
-            "lens_errors": {k: round(self.lens_error(k), 6) for k in LENSES},
+            "lens_errors": {k: round(v, 6) for k, v in self.lens_errors().items()},
             "outcomes": {k: self.outcomes[k] for k in OUTCOME_KEYS},
             "mean_rounds": round(self.mean_rounds, 3),
             "rounds_error": round(self.rounds_error, 3),

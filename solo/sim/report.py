@@ -41,16 +41,12 @@ def _error(total: float, squares: float, n: int) -> float | None:
     return round(mean_error(total, squares, n), 4) if n else None
 
 
-def _lens_errors(counts: dict[str, int], sums: dict) -> dict[str, float]:
+def _lens_errors(counts: dict[str, int], entry: dict) -> dict[str, float]:
     """One standard error of each Lens's share of ``counts``, counted conflict by conflict (solo/sampling.py): the
     rounds of one conflict lean together, so they are not independent tries."""
-    from ..sampling import clustered_share_error
+    from ..sampling import cluster_errors
 
-    whole = sum(counts.values())
-    return {lens: round(clustered_share_error(k, sums.get("lens_sq", {}).get(lens, 0),
-                                              sums.get("lens_cross", {}).get(lens, 0), whole,
-                                              sums.get("declared_sq", 0), sums.get("declared_in", 0)), 6)
-            for lens, k in sorted(counts.items())}
+    return {lens: round(e, 6) for lens, e in sorted(cluster_errors(counts, entry.get("lens_sums", {})).items())}
 
 
 def median_of(histogram: dict[str, int] | dict[int, int]) -> float | None:

@@ -294,20 +294,15 @@ class Tally:
         self._conflict = None
 
     def _fold_lenses(self, c: dict) -> None:
-        """The conflict's own Lens counts into the sums each share's ± is worked out from: x², x·m of each Lens and
-        m² of the declarations, for the conflict's NPCs together and for each NPC."""
-        declared: dict[str | None, int] = {}
-        for (nid, _), x in self._lenses_here.items():
-            declared[nid] = declared.get(nid, 0) + x
+        """The conflict's own Lens counts into the sums each share's ± is worked out from (sampling.add_cluster),
+        for the conflict's NPCs together and for each NPC."""
+        from ..sampling import add_cluster
+
+        by_npc: dict[str | None, dict[str, int]] = {}
         for (nid, lens), x in self._lenses_here.items():
-            into = c if nid is None else self.npcs[nid]
-            m = declared[nid]
-            _bump(into.setdefault("lens_sq", {}), lens, x * x)
-            _bump(into.setdefault("lens_cross", {}), lens, x * m)
-        for nid, m in declared.items():
-            into = c if nid is None else self.npcs[nid]
-            into["declared_sq"] = into.get("declared_sq", 0) + m * m
-            into["declared_in"] = into.get("declared_in", 0) + 1  # the conflicts with a declaration: the clusters
+            by_npc.setdefault(nid, {})[lens] = x
+        for nid, counts in by_npc.items():
+            add_cluster((c if nid is None else self.npcs[nid]).setdefault("lens_sums", {}), counts)
         self._lenses_here = {}
 
     # -- whole runs ----------------------------------------------------------------------
