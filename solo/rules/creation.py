@@ -73,11 +73,15 @@ def draw_focus(rng: random.Random, skill: str, options: list[str], tables: Rules
                fitted: bool = True) -> str:
     """A Focus of ``options`` drawn for a random character, one no weapon fits only where nothing else is left
     (``fitted`` False: any, as a game of play's edition 7 or earlier replays its draws)."""
-    if not fitted:
-        return rng.choice(options)
-    unfitted = unfitted_focuses(tables)
-    fitting = [f for f in options if (skill, f) not in unfitted]
-    return rng.choice(fitting or options)
+    return _draw_fitting(rng, [(skill, f) for f in options], tables, fitted)[1]
+
+
+def _draw_fitting(rng: random.Random, options: list[tuple[str, str]], tables: RulesTables | None,
+                  fitted: bool) -> tuple[str, str]:
+    """One of ``options`` (skill, Focus), drawn among those a weapon fits where any is (``fitted``): the draw of
+    :func:`draw_focus` and of a spare Focus alike."""
+    unfitted = unfitted_focuses(tables) if fitted else frozenset()
+    return rng.choice([o for o in options if o not in unfitted] or options)
 
 
 def spare_focus_options(
@@ -94,9 +98,7 @@ def spare_focus_options(
 
 def _draw_spare(rng: random.Random, top: list[str], focuses: list[tuple[str, str]], t: RulesTables,
                 fitted: bool = True) -> tuple[str, str]:
-    options = spare_focus_options(top, focuses, t)
-    unfitted = unfitted_focuses(t) if fitted else frozenset()
-    return rng.choice([o for o in options if o not in unfitted] or options)
+    return _draw_fitting(rng, spare_focus_options(top, focuses, t), t, fitted)
 
 
 def build_character(c: Choices, tables: RulesTables | None = None) -> Character:

@@ -184,17 +184,23 @@ COMBAT_FOCUS_HINTS = {"Melee": "hand weapons: knives, swords, axes, clubs", "Ran
                       "Unarmed": "empty hands and martial arts, as every character starts"}
 
 
+def _focus_hint(skill: str, focus: str, unfitted: frozenset[tuple[str, str]]) -> str:
+    """What a creation menu says beside a Focus: what a Combat Focus fits, or that no weapon does."""
+    if (skill, focus) in unfitted:
+        return UNFITTED_HINT
+    return COMBAT_FOCUS_HINTS.get(focus, "") if skill == "Combat" else ""
+
+
 def _focus_menu(skill: str, options: list[str], t: RulesTables) -> list[Option]:
     unfitted = unfitted_focuses(t)
-    return [Option(f, f, UNFITTED_HINT if (skill, f) in unfitted else
-                   COMBAT_FOCUS_HINTS.get(f, "") if skill == "Combat" else "") for f in options]
+    return [Option(f, f, _focus_hint(skill, f, unfitted)) for f in options]
 
 
 def _spare_focuses(decider, top, focuses: list[tuple[str, str]], who, t: RulesTables) -> None:
     """Willpower among the top skills has no Focus to give; another top skill takes it."""
     while len(focuses) < CREATION_FOCUSES:
         unfitted = unfitted_focuses(t)
-        options = [Option(f"{s}//{f}", f"{s}//{f}", UNFITTED_HINT if (s, f) in unfitted else "")
+        options = [Option(f"{s}//{f}", f"{s}//{f}", _focus_hint(s, f, unfitted))
                    for s, f in spare_focus_options(top, focuses, t)]
         answer = _ask(decider, "focus", "Willpower's Focuses are always //Person and //Circle, so one of your "
                       "other top skills takes a second Focus instead. Which?", options, actor=who)
