@@ -213,17 +213,25 @@ def _keep_backup(path: Path) -> None:
 MAX_SAVED_SEED = 2**63 - 1
 
 
+def backup_offered(path: Path) -> Path | None:
+    """The save's backup, where it is there."""
+    backup = backup_of(path)
+    return backup if _is_file(backup) else None
+
+
 def backup_hint(path: Path) -> str:
     """" A backup exists: load it with --load PATH.bak", where the save's backup is there ("" where not): said by
     every message of a save that cannot be read or replayed."""
-    backup = backup_of(path)
-    return f" A backup exists: load it with --load {backup}" if _is_file(backup) else ""
+    return _offered(backup_offered(path))
+
+
+def _offered(backup: Path | None) -> str:
+    return f" A backup exists: load it with --load {backup}" if backup else ""
 
 
 def read_save(path: Path) -> SaveData:
-    backup = backup_of(path)
-    offer = backup if _is_file(backup) else None
-    hint = backup_hint(path)
+    offer = backup_offered(path)
+    hint = _offered(offer)
     try:
         raw = read_bounded(path, MAX_SAVE_BYTES).decode("utf-8")
     except FileNotFoundError:

@@ -191,7 +191,7 @@ class _CharacterReader:
 
     def int_in(self, value: object, path: str, lo: int, hi: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
-            from ..errors import describe, unquoted
+            from ..errors import unquoted
 
             self.fail(path, f"expected a whole number, got {describe(value)}{unquoted(value, path.rsplit('.', 1)[-1])}")
         if not lo <= value <= hi:

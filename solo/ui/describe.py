@@ -814,11 +814,10 @@ def npc_met(e) -> str:
         extra += f" Tied to \u201c{e['tied_to']}\u201d{pair}."
     met = "You meet {name} again" if e.get("again") else "You meet {name}"
     if e.get("contact"):  # a Luck Contact: an old acquaintance in the story's words, not a table's "The reaction: …"
-        if e.get("by"):  # in a party, the one who spent the Luck meets them ("You meet" spoke to nobody: a group's run)
-            return f"{e['by']} meets {e['name']}{role}{about}, an old acquaintance, glad of the meeting and there " \
-                   f"just when needed.{extra}"
-        return f"{met.format(name=e['name'])}{role}{about}, an old acquaintance, glad to see you and there just " \
-               f"when needed.{extra}"
+        # in a party, the one who spent the Luck meets them ("You meet" spoke to nobody: a group's run)
+        who, glad = ((f"{e['by']} meets {e['name']}", "glad of the meeting") if e.get("by")
+                     else (met.format(name=e["name"]), "glad to see you"))
+        return f"{who}{role}{about}, an old acquaintance, {glad} and there just when needed.{extra}"
     return f"{met.format(name=e['name'])}{role}{about}. The reaction: {e['reaction']}.{extra}"
 
 

@@ -934,7 +934,6 @@ class Game:
         for pc in s.pcs:
             if pc.name in roles.taking_part:
                 p = from_character(pc.duplicate() if copies else pc, "a", ctype, decider=pc_decider)
-                p.gear_on_fists = self.edition < 8  # edition 8: #Gear never adds to empty hands
                 p.add_bonus(roles.bonus_for(pc.name), f"{and_list(roles.helpers(pc.name))} "
                                                       f"{'assists' if len(roles.helpers(pc.name)) == 1 else 'assist'}")
                 participants.append(p)
@@ -949,8 +948,10 @@ class Game:
                 npc = npc.duplicate()
             pid = npc.name if npc.name not in {p.id for p in participants} else nid
             npcs[nid] = from_character(npc, "b", ctype, decider=mind(nid, npc), pid=pid)
-            npcs[nid].gear_on_fists = self.edition < 8
             participants.append(npcs[nid])
+        if self.edition < 8:  # #Gear added to the gear table's Unarmed and Martial arts until play's edition 8
+            for p in participants:
+                p.gear_on_fists = True
         if obstacle_participant is not None:
             participants.append(obstacle_participant)
         return participants, npcs, in_comae
